@@ -1,0 +1,1 @@
+//! `#[derive(ApiObject)]` for the `apimachinery` crate.

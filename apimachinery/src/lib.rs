@@ -1,0 +1,4 @@
+//! Kubernetes API machinery for Rust.
+#![forbid(unsafe_code)]
+
+pub mod schema;

@@ -1,0 +1,1 @@
+//! The built-in Kubernetes 1.36 API types.
