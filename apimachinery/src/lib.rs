@@ -1,4 +1,5 @@
 //! Kubernetes API machinery for Rust.
 #![forbid(unsafe_code)]
 
+pub mod apis;
 pub mod schema;

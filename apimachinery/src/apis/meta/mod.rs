@@ -1,0 +1,3 @@
+//! The `meta.k8s.io` API group: object and list metadata, status, discovery.
+
+pub mod v1;
