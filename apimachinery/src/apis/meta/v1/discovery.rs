@@ -4,44 +4,36 @@
 use serde::{Deserialize, Serialize};
 
 /// The versions of the core (legacy) group served at `/api`.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(crate::ApiObject, Clone, Debug, Default, PartialEq, Eq)]
+#[api(version = "v1", unversioned, not_resource)]
 pub struct APIVersions {
     /// The versions served, such as `v1`.
-    #[serde(default)]
-    pub versions: Vec<String>,
+        pub versions: Vec<String>,
     /// Where clients in each CIDR should reach the server.
-    #[serde(rename = "serverAddressByClientCIDRs", default)]
+    #[api(rename = "serverAddressByClientCIDRs")]
     pub server_address_by_client_cidrs: Vec<ServerAddressByClientCIDR>,
 }
 
 /// The API groups served at `/apis`.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(crate::ApiObject, Clone, Debug, Default, PartialEq, Eq)]
+#[api(version = "v1", unversioned, not_resource)]
 pub struct APIGroupList {
     /// Every group served.
-    #[serde(default)]
-    pub groups: Vec<APIGroup>,
+        pub groups: Vec<APIGroup>,
 }
 
 /// One API group, its versions and the version clients should prefer.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(crate::ApiObject, Clone, Debug, Default, PartialEq, Eq)]
+#[api(version = "v1", unversioned, not_resource)]
 pub struct APIGroup {
     /// The group name, such as `apps`.
-    #[serde(default)]
-    pub name: String,
+        pub name: String,
     /// The versions served, preferred first.
-    #[serde(default)]
-    pub versions: Vec<GroupVersionForDiscovery>,
+        pub versions: Vec<GroupVersionForDiscovery>,
     /// The version clients should use.
-    #[serde(default)]
-    pub preferred_version: GroupVersionForDiscovery,
+        pub preferred_version: GroupVersionForDiscovery,
     /// Where clients in each CIDR should reach the server.
-    #[serde(
-        rename = "serverAddressByClientCIDRs",
-        default,
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(rename = "serverAddressByClientCIDRs", skip_serializing_if = "Vec::is_empty")]
     pub server_address_by_client_cidrs: Vec<ServerAddressByClientCIDR>,
 }
 
@@ -70,15 +62,13 @@ pub struct ServerAddressByClientCIDR {
 }
 
 /// The resources served in one group version.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(crate::ApiObject, Clone, Debug, Default, PartialEq, Eq)]
+#[api(version = "v1", unversioned, not_resource)]
 pub struct APIResourceList {
     /// The group version, such as `apps/v1` or `v1`.
-    #[serde(default)]
-    pub group_version: String,
+        pub group_version: String,
     /// The resources and subresources (`deployments/scale`) served.
-    #[serde(default)]
-    pub resources: Vec<APIResource>,
+        pub resources: Vec<APIResource>,
 }
 
 /// One resource of a group version, as discovery describes it.

@@ -1,0 +1,84 @@
+//! Checks of the parsed model that need the whole input: required keys, conflicting
+//! keys, field names, and the shapes the derive cannot handle.
+
+use syn::spanned::Spanned;
+
+use crate::model::{Container, Errors, Role};
+
+pub fn check(c: &Container) -> syn::Result<()> {
+    let mut errors = Errors::default();
+    if !c.generics.params.is_empty() || c.generics.where_clause.is_some() {
+        errors.push(syn::Error::new(
+            c.generics.span(),
+            "ApiObject cannot be derived for generic types: a registered kind needs one concrete type",
+        ));
+    }
+    match (&c.attrs.span, &c.attrs.version) {
+        (None, _) => errors.push(syn::Error::new(
+            c.ident.span(),
+            "missing #[api(version = \"...\")]: ApiObject needs at least the version of the kind",
+        )),
+        (Some(span), None) => errors.push(syn::Error::new(
+            *span,
+            "missing `version` in #[api(...)]",
+        )),
+        (Some(_), Some(v)) if v.value.is_empty() || v.value.contains('/') => errors.push(
+            syn::Error::new(v.span, "`version` must be a non-empty version without `/`"),
+        ),
+        _ => {}
+    }
+    if let Some(g) = &c.attrs.group
+        && g.value.contains('/')
+    {
+        errors.push(syn::Error::new(g.span, "`group` must not contain `/`"));
+    }
+    if let Some(k) = &c.attrs.kind
+        && k.value.is_empty()
+    {
+        errors.push(syn::Error::new(k.span, "`kind` must not be empty"));
+    }
+    if let [_, second, ..] = c.attrs.scope.as_slice() {
+        errors.push(syn::Error::new(
+            second.span,
+            "give one scope: `namespaced` or `cluster_scoped`",
+        ));
+    }
+    if let Some(extra) = &c.attrs.extra_versions {
+        for v in &extra.value {
+            if v.value().is_empty() || v.value().contains('/') {
+                errors.push(syn::Error::new(
+                    v.span(),
+                    "extra versions must be non-empty versions without `/`",
+                ));
+            }
+        }
+    }
+
+    let mut seen: Vec<&str> = vec!["kind", "apiVersion"];
+    let mut type_metas = 0;
+    for f in &c.fields {
+        if matches!(f.role, Role::TypeMeta) {
+            type_metas += 1;
+            if type_metas > 1 {
+                errors.push(syn::Error::new(
+                    f.ident.span(),
+                    "only one TypeMeta field is allowed",
+                ));
+            }
+            continue;
+        }
+        let span = f.rename_span.unwrap_or_else(|| f.ident.span());
+        if seen.contains(&f.json_name.as_str()) {
+            errors.push(syn::Error::new(
+                span,
+                format!(
+                    "JSON field name `{}` is used twice (`kind` and `apiVersion` are written from the TypeMeta)",
+                    f.json_name
+                ),
+            ));
+        } else {
+            seen.push(&f.json_name);
+        }
+    }
+    errors.finish()
+}

@@ -1,0 +1,258 @@
+//! [`ObjectMeta`] and the types it holds: owner references and managed-field entries.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::{ObjectMetaAccessor, Time};
+
+/// The metadata of every persisted object: name, namespace, labels, ownership, ...
+/// (Go's `metav1.ObjectMeta`).
+///
+/// JSON is Go's: fields in Go's order, empty strings, zero numbers, empty maps and lists
+/// and unset pointers omitted, and a zero `creationTimestamp` omitted (Kubernetes 1.33 and
+/// later; earlier versions wrote `null`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ObjectMeta {
+    /// The object's name, unique in its namespace for its kind.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub name: String,
+    /// A prefix the server completes into a unique name when `name` is empty.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub generate_name: String,
+    /// The namespace; empty for cluster-scoped objects.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub namespace: String,
+    /// Deprecated and no longer set by servers.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub self_link: String,
+    /// The unique ID the server gave the object.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub uid: String,
+    /// An opaque version for optimistic concurrency and watches.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub resource_version: String,
+    /// A sequence number of changes to the desired state.
+    #[serde(default, skip_serializing_if = "is_zero_i64")]
+    pub generation: i64,
+    /// When the object was created; zero when unset.
+    #[serde(default, skip_serializing_if = "Time::is_zero")]
+    pub creation_timestamp: Time,
+    /// When graceful deletion was requested.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deletion_timestamp: Option<Time>,
+    /// The grace period of a requested deletion, in seconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deletion_grace_period_seconds: Option<i64>,
+    /// Labels, for selection.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub labels: BTreeMap<String, String>,
+    /// Annotations: arbitrary non-identifying metadata.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub annotations: BTreeMap<String, String>,
+    /// The objects this one depends on, for garbage collection.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub owner_references: Vec<OwnerReference>,
+    /// Conditions that must be cleared before the object is deleted.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub finalizers: Vec<String>,
+    /// Which manager set which fields (server-side apply).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub managed_fields: Vec<ManagedFieldsEntry>,
+}
+
+fn is_zero_i64(v: &i64) -> bool {
+    *v == 0
+}
+
+/// A reference from an object to its owner, for garbage collection (Go's
+/// `metav1.OwnerReference`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OwnerReference {
+    /// The owner's apiVersion.
+    #[serde(default)]
+    pub api_version: String,
+    /// The owner's kind.
+    #[serde(default)]
+    pub kind: String,
+    /// The owner's name.
+    #[serde(default)]
+    pub name: String,
+    /// The owner's uid.
+    #[serde(default)]
+    pub uid: String,
+    /// True when the owner is the managing controller.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub controller: Option<bool>,
+    /// True when the owner cannot be deleted before this object is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub block_owner_deletion: Option<bool>,
+}
+
+/// Which manager owns which fields, and through which operation (Go's
+/// `metav1.ManagedFieldsEntry`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ManagedFieldsEntry {
+    /// The manager's name.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub manager: String,
+    /// `Apply` or `Update`.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub operation: String,
+    /// The apiVersion the field set is expressed in.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub api_version: String,
+    /// When the entry was last changed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time: Option<Time>,
+    /// The format of the field set; only `FieldsV1` exists.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub fields_type: String,
+    /// The set of fields owned.
+    #[serde(default, rename = "fieldsV1", skip_serializing_if = "Option::is_none")]
+    pub fields_v1: Option<FieldsV1>,
+    /// The subresource the entry applies to, if any.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub subresource: String,
+}
+
+/// A set of fields in the `FieldsV1` trie format, kept as the JSON it is.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct FieldsV1(pub serde_json::Value);
+
+impl ObjectMetaAccessor for ObjectMeta {
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn set_name(&mut self, name: &str) {
+        name.clone_into(&mut self.name);
+    }
+    fn generate_name(&self) -> &str {
+        &self.generate_name
+    }
+    fn set_generate_name(&mut self, generate_name: &str) {
+        generate_name.clone_into(&mut self.generate_name);
+    }
+    fn namespace(&self) -> &str {
+        &self.namespace
+    }
+    fn set_namespace(&mut self, namespace: &str) {
+        namespace.clone_into(&mut self.namespace);
+    }
+    fn uid(&self) -> &str {
+        &self.uid
+    }
+    fn set_uid(&mut self, uid: &str) {
+        uid.clone_into(&mut self.uid);
+    }
+    fn resource_version(&self) -> &str {
+        &self.resource_version
+    }
+    fn set_resource_version(&mut self, version: &str) {
+        version.clone_into(&mut self.resource_version);
+    }
+    fn generation(&self) -> i64 {
+        self.generation
+    }
+    fn set_generation(&mut self, generation: i64) {
+        self.generation = generation;
+    }
+    fn creation_timestamp(&self) -> Time {
+        self.creation_timestamp
+    }
+    fn set_creation_timestamp(&mut self, t: Time) {
+        self.creation_timestamp = t;
+    }
+    fn deletion_timestamp(&self) -> Option<Time> {
+        self.deletion_timestamp
+    }
+    fn set_deletion_timestamp(&mut self, t: Option<Time>) {
+        self.deletion_timestamp = t;
+    }
+    fn deletion_grace_period_seconds(&self) -> Option<i64> {
+        self.deletion_grace_period_seconds
+    }
+    fn set_deletion_grace_period_seconds(&mut self, seconds: Option<i64>) {
+        self.deletion_grace_period_seconds = seconds;
+    }
+    fn labels(&self) -> BTreeMap<String, String> {
+        self.labels.clone()
+    }
+    fn set_labels(&mut self, labels: BTreeMap<String, String>) {
+        self.labels = labels;
+    }
+    fn annotations(&self) -> BTreeMap<String, String> {
+        self.annotations.clone()
+    }
+    fn set_annotations(&mut self, annotations: BTreeMap<String, String>) {
+        self.annotations = annotations;
+    }
+    fn owner_references(&self) -> Vec<OwnerReference> {
+        self.owner_references.clone()
+    }
+    fn set_owner_references(&mut self, references: Vec<OwnerReference>) {
+        self.owner_references = references;
+    }
+    fn finalizers(&self) -> Vec<String> {
+        self.finalizers.clone()
+    }
+    fn set_finalizers(&mut self, finalizers: Vec<String>) {
+        self.finalizers = finalizers;
+    }
+    fn managed_fields(&self) -> Vec<ManagedFieldsEntry> {
+        self.managed_fields.clone()
+    }
+    fn set_managed_fields(&mut self, entries: Vec<ManagedFieldsEntry>) {
+        self.managed_fields = entries;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn empty_metadata_is_an_empty_object() {
+        assert_eq!(serde_json::to_string(&ObjectMeta::default()).unwrap(), "{}");
+    }
+
+    #[test]
+    fn json_field_order_is_gos() {
+        let mut m = ObjectMeta {
+            name: "web".into(),
+            namespace: "prod".into(),
+            generation: 3,
+            creation_timestamp: Time::from_unix(1_700_000_000, 0),
+            ..Default::default()
+        };
+        m.labels.insert("b".into(), "2".into());
+        m.labels.insert("a".into(), "1".into());
+        m.owner_references.push(OwnerReference {
+            api_version: "apps/v1".into(),
+            kind: "ReplicaSet".into(),
+            name: "web-1".into(),
+            uid: "u".into(),
+            controller: Some(true),
+            block_owner_deletion: None,
+        });
+        assert_eq!(
+            serde_json::to_string(&m).unwrap(),
+            concat!(
+                r#"{"name":"web","namespace":"prod","generation":3,"creationTimestamp":"2023-11-14T22:13:20Z","#,
+                r#""labels":{"a":"1","b":"2"},"ownerReferences":[{"apiVersion":"apps/v1","kind":"ReplicaSet","name":"web-1","uid":"u","controller":true}]}"#
+            )
+        );
+        let back: ObjectMeta = serde_json::from_str(&serde_json::to_string(&m).unwrap()).unwrap();
+        assert_eq!(back, m);
+    }
+
+    #[test]
+    fn null_creation_timestamp_reads_as_zero() {
+        let m: ObjectMeta = serde_json::from_str(r#"{"creationTimestamp":null}"#).unwrap();
+        assert!(m.creation_timestamp.is_zero());
+    }
+}

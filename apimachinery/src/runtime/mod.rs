@@ -1,0 +1,24 @@
+//! Objects and the scheme that knows their types (Go's `k8s.io/apimachinery/pkg/runtime`).
+//!
+//! - [`Object`]: what every API object can do, typed (`#[derive(ApiObject)]`) or
+//!   [`Unstructured`].
+//! - [`Scheme`]: which Rust type is which group/version/kind, and back.
+//! - [`Resource`], [`ObjectType`], [`Registration`]: what a type brings to a scheme.
+
+mod error;
+mod object;
+mod registration;
+mod scheme;
+mod scheme_builder;
+pub mod unstructured;
+
+pub use crate::schema::API_VERSION_INTERNAL;
+pub use error::SchemeError;
+pub use object::{ListObject, Object};
+pub use registration::{
+    DeserializeFn, ObjectType, Registration, Resource, ResourceMetadata, ResourceScope,
+    VersionPriority,
+};
+pub use scheme::Scheme;
+pub use scheme_builder::SchemeBuilder;
+pub use unstructured::{Unstructured, UnstructuredList};

@@ -1,0 +1,207 @@
+//! What a Rust type brings to the [`Scheme`](super::Scheme): [`ObjectType`],
+//! [`ResourceMetadata`], the static [`Resource`] trait, and the link-time
+//! [`Registration`]s that `#[derive(ApiObject)]` submits.
+
+use std::any::TypeId;
+use std::fmt;
+
+use serde::de::DeserializeOwned;
+
+use super::Object;
+use crate::schema::GroupVersionKind;
+
+/// A registrable Rust type, erased: how to name it, create it and deserialize it
+/// (what Go keeps as a `reflect.Type`).
+#[derive(Clone, Copy)]
+pub struct ObjectType {
+    type_id: fn() -> TypeId,
+    type_name: fn() -> &'static str,
+    kind: &'static str,
+    new: fn() -> Box<dyn Object>,
+    deserialize: DeserializeFn,
+}
+
+/// Deserializes one object of a registered type from any serde format.
+pub type DeserializeFn = fn(
+    &mut dyn erased_serde::Deserializer<'_>,
+) -> Result<Box<dyn Object>, erased_serde::Error>;
+
+fn new_boxed<T: Object + Default>() -> Box<dyn Object> {
+    Box::new(T::default())
+}
+
+fn deserialize_boxed<T: Object + DeserializeOwned>(
+    d: &mut dyn erased_serde::Deserializer<'_>,
+) -> Result<Box<dyn Object>, erased_serde::Error> {
+    erased_serde::deserialize::<T>(d).map(|t| Box::new(t) as Box<dyn Object>)
+}
+
+impl ObjectType {
+    /// The type `T`, registered by default under its own kind `T::KIND`.
+    pub const fn of<T: Resource + DeserializeOwned>() -> Self {
+        Self::with_kind::<T>(T::KIND)
+    }
+
+    /// The type `T`, whose default kind is `kind` (for types that do not implement
+    /// [`Resource`]).
+    pub const fn with_kind<T: Object + Default + DeserializeOwned>(kind: &'static str) -> Self {
+        ObjectType {
+            type_id: TypeId::of::<T>,
+            type_name: std::any::type_name::<T>,
+            kind,
+            new: new_boxed::<T>,
+            deserialize: deserialize_boxed::<T>,
+        }
+    }
+
+    /// The `TypeId` of the Rust type.
+    pub fn type_id(&self) -> TypeId {
+        (self.type_id)()
+    }
+
+    /// The Rust type's name, such as `my_crate::v1::Widget`.
+    pub fn type_name(&self) -> &'static str {
+        (self.type_name)()
+    }
+
+    /// The kind the type is registered as when no other name is given.
+    pub fn kind(&self) -> &'static str {
+        self.kind
+    }
+
+    /// A new, default-valued object of the type.
+    pub fn new_object(&self) -> Box<dyn Object> {
+        (self.new)()
+    }
+
+    /// Deserializes an object of the type.
+    pub fn deserialize(
+        &self,
+        deserializer: &mut dyn erased_serde::Deserializer<'_>,
+    ) -> Result<Box<dyn Object>, erased_serde::Error> {
+        (self.deserialize)(deserializer)
+    }
+}
+
+impl fmt::Debug for ObjectType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ObjectType")
+            .field("type_name", &self.type_name())
+            .field("kind", &self.kind)
+            .finish()
+    }
+}
+
+/// Whether a resource lives in a namespace (Go's `RESTScopeName`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ResourceScope {
+    /// Objects live in a namespace (`/namespaces/{ns}/...`).
+    #[default]
+    Namespaced,
+    /// Objects are cluster-wide.
+    Cluster,
+}
+
+/// What a REST mapper needs to know of a kind that is served as a resource; Go's Scheme
+/// does not have this, which is why Go cannot build a mapper from it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ResourceMetadata {
+    /// The plural resource name, such as `deployments`.
+    pub plural: &'static str,
+    /// The singular resource name, such as `deployment`.
+    pub singular: &'static str,
+    /// Short names, such as `deploy`.
+    pub short_names: &'static [&'static str],
+    /// Categories, such as `all`.
+    pub categories: &'static [&'static str],
+    /// Namespaced or cluster-scoped.
+    pub scope: ResourceScope,
+}
+
+/// Static facts of a typed API object, implemented by `#[derive(ApiObject)]`.
+///
+/// ```
+/// use apimachinery::{ApiObject, apis::meta::v1::ObjectMeta, runtime::{Resource, ResourceScope}};
+///
+/// #[derive(ApiObject, Clone, Debug, Default, PartialEq)]
+/// #[api(group = "example.com", version = "v1", kind = "Policy", cluster_scoped, short_names = ["pol"])]
+/// pub struct Policy { pub metadata: ObjectMeta }
+///
+/// assert_eq!(Policy::API_VERSION, "example.com/v1");
+/// assert_eq!(Policy::PLURAL, "policies");
+/// assert_eq!(Policy::SCOPE, ResourceScope::Cluster);
+/// assert_eq!(Policy::LIST_KIND, "PolicyList");
+/// ```
+pub trait Resource: Object + Default + Clone {
+    /// The API group; empty for the core group.
+    const GROUP: &'static str;
+    /// The version.
+    const VERSION: &'static str;
+    /// The kind.
+    const KIND: &'static str;
+    /// `group/version`, or the version alone for the core group.
+    const API_VERSION: &'static str;
+    /// The plural resource name.
+    const PLURAL: &'static str;
+    /// The singular resource name.
+    const SINGULAR: &'static str;
+    /// Short names.
+    const SHORT_NAMES: &'static [&'static str];
+    /// Categories.
+    const CATEGORIES: &'static [&'static str];
+    /// Namespaced or cluster-scoped.
+    const SCOPE: ResourceScope;
+    /// The kind of the list of this kind.
+    const LIST_KIND: &'static str;
+    /// How the type registers itself (also submitted to the link-time registry).
+    const REGISTRATION: Registration;
+
+    /// The group version kind.
+    fn gvk() -> GroupVersionKind {
+        GroupVersionKind::from_static(Self::GROUP, Self::VERSION, Self::KIND)
+    }
+}
+
+/// A type's registration in a scheme: its kind, the versions it is known in, and whether
+/// it is unversioned. `#[derive(ApiObject)]` submits one per type to the link-time
+/// registry read by [`Scheme::from_registry`](super::Scheme::from_registry).
+#[derive(Clone, Copy, Debug)]
+pub struct Registration {
+    /// The API group.
+    pub group: &'static str,
+    /// The version.
+    pub version: &'static str,
+    /// The kind.
+    pub kind: &'static str,
+    /// More versions of the same group the type is also known in, such as `__internal`.
+    pub extra_versions: &'static [&'static str],
+    /// True for types registered with `add_unversioned_types`.
+    pub unversioned: bool,
+    /// The Rust type.
+    pub object_type: ObjectType,
+    /// Resource metadata, for kinds served as REST resources.
+    pub resource: Option<ResourceMetadata>,
+}
+
+impl Registration {
+    /// Every group version kind the registration names, primary first.
+    pub fn group_version_kinds(&self) -> impl Iterator<Item = GroupVersionKind> + '_ {
+        std::iter::once(self.version)
+            .chain(self.extra_versions.iter().copied())
+            .map(|v| GroupVersionKind::from_static(self.group, v, self.kind))
+    }
+}
+
+inventory::collect!(Registration);
+
+/// The version priority of a group, for link-time registration: the order of
+/// [`Scheme::set_version_priority`](super::Scheme::set_version_priority).
+#[derive(Clone, Copy, Debug)]
+pub struct VersionPriority {
+    /// The API group.
+    pub group: &'static str,
+    /// Its versions, most preferred first.
+    pub versions: &'static [&'static str],
+}
+
+inventory::collect!(VersionPriority);
