@@ -3,21 +3,25 @@
 
 mod accessor;
 mod discovery;
+mod duration;
 mod label_selector;
 mod list_meta;
+mod micro_time;
 mod object_meta;
 mod status;
-mod type_meta;
 mod time;
+mod type_meta;
 
 pub use accessor::{ListMetaAccessor, ObjectMetaAccessor};
 pub use discovery::{
     APIGroup, APIGroupList, APIResource, APIResourceList, APIVersions, GroupVersionForDiscovery,
     ServerAddressByClientCIDR,
 };
+pub use duration::{Duration, DurationParseError, NegativeDurationError};
 pub use label_selector::{LabelSelector, LabelSelectorRequirement};
 pub use list_meta::{ListMeta, ShardInfo};
+pub use micro_time::MicroTime;
 pub use object_meta::{FieldsV1, ManagedFieldsEntry, ObjectMeta, OwnerReference};
 pub use status::{Status, StatusCause, StatusDetails};
-pub use time::Time;
+pub use time::{SystemTimeRangeError, Time, TimeParseError};
 pub use type_meta::TypeMeta;
