@@ -18,10 +18,9 @@ pub fn check(c: &Container) -> syn::Result<()> {
             c.ident.span(),
             "missing #[api(version = \"...\")]: ApiObject needs at least the version of the kind",
         )),
-        (Some(span), None) => errors.push(syn::Error::new(
-            *span,
-            "missing `version` in #[api(...)]",
-        )),
+        (Some(span), None) => {
+            errors.push(syn::Error::new(*span, "missing `version` in #[api(...)]"))
+        }
         (Some(_), Some(v)) if v.value.is_empty() || v.value.contains('/') => errors.push(
             syn::Error::new(v.span, "`version` must be a non-empty version without `/`"),
         ),

@@ -12,14 +12,13 @@ use crate::model::{Container, Field, Role, Scope, generic_arg};
 use crate::naming::guess_plural;
 
 pub fn expand(c: &Container) -> TokenStream {
-    let krate = c
-        .attrs
-        .crate_path
-        .as_ref()
-        .map_or_else(|| quote!(::apimachinery), |p| {
+    let krate = c.attrs.crate_path.as_ref().map_or_else(
+        || quote!(::apimachinery),
+        |p| {
             let path = &p.value;
             quote!(#path)
-        });
+        },
+    );
     let object = expand_object(c, &krate);
     let resource = expand_resource(c, &krate);
     let list = expand_list(c, &krate);
@@ -251,9 +250,13 @@ fn expand_serialize(c: &Container, krate: &TokenStream) -> TokenStream {
     let writes = fields.iter().map(|f| {
         let name = &f.ident;
         let json = &f.json_name;
-        let skip = f.skip_serializing_if.as_ref().map(|p| quote!(#p)).or_else(|| {
-            generic_arg(&f.ty, "Option").map(|_| quote!(::core::option::Option::is_none))
-        });
+        let skip = f
+            .skip_serializing_if
+            .as_ref()
+            .map(|p| quote!(#p))
+            .or_else(|| {
+                generic_arg(&f.ty, "Option").map(|_| quote!(::core::option::Option::is_none))
+            });
         match skip {
             Some(skip) => quote! {
                 if #skip(&self.#name) {

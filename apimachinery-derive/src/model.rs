@@ -67,7 +67,7 @@ pub enum Role {
     /// `metadata: ListMeta`.
     ListMeta,
     /// `items: Vec<T>`; holds `T`.
-    Items(Type),
+    Items(Box<Type>),
     /// Any other field.
     Plain,
 }
@@ -147,7 +147,11 @@ impl Container {
     }
 }
 
-fn set_once<T>(slot: &mut Option<Spanned<T>>, value: T, meta: &syn::meta::ParseNestedMeta) -> syn::Result<()> {
+fn set_once<T>(
+    slot: &mut Option<Spanned<T>>,
+    value: T,
+    meta: &syn::meta::ParseNestedMeta,
+) -> syn::Result<()> {
     if slot.is_some() {
         return Err(meta.error(format!(
             "duplicate `{}` in #[api(...)]",
@@ -173,7 +177,8 @@ fn set_flag(slot: &mut Option<Span>, meta: &syn::meta::ParseNestedMeta) -> syn::
 }
 
 fn path_name(path: &syn::Path) -> String {
-    path.get_ident().map_or_else(|| "?".to_owned(), ToString::to_string)
+    path.get_ident()
+        .map_or_else(|| "?".to_owned(), ToString::to_string)
 }
 
 fn string_list(input: ParseStream) -> syn::Result<Vec<LitStr>> {
@@ -293,9 +298,10 @@ impl Field {
         }
         let name = ident.to_string();
         let role = field_role(&name, &field.ty);
-        let json_name = rename
-            .as_ref()
-            .map_or_else(|| crate::naming::lower_camel_case(&name), |r| r.value.clone());
+        let json_name = rename.as_ref().map_or_else(
+            || crate::naming::lower_camel_case(&name),
+            |r| r.value.clone(),
+        );
         Ok(Field {
             ident,
             ty: field.ty.clone(),
@@ -337,7 +343,7 @@ fn field_role(name: &str, ty: &Type) -> Role {
         ("metadata", Some("ObjectMeta")) => Role::ObjectMeta,
         ("metadata", Some("ListMeta")) => Role::ListMeta,
         ("items", Some("Vec")) => match generic_arg(ty, "Vec") {
-            Some(item) => Role::Items(item.clone()),
+            Some(item) => Role::Items(Box::new(item.clone())),
             None => Role::Plain,
         },
         _ => Role::Plain,

@@ -45,7 +45,12 @@ pub struct GadgetSpec {
 
 /// A cluster-scoped custom kind, in an alpha version.
 #[derive(ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "example.com", version = "v1alpha1", kind = "Gadget", cluster_scoped)]
+#[api(
+    group = "example.com",
+    version = "v1alpha1",
+    kind = "Gadget",
+    cluster_scoped
+)]
 pub struct Gadget {
     /// Standard object metadata.
     pub metadata: ObjectMeta,
@@ -91,8 +96,7 @@ fn main() -> Result<(), Box<dyn Error>> {
         || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("examples/data/manifests.json"),
         PathBuf::from,
     );
-    let text = std::fs::read_to_string(&path)
-        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
     let documents: Vec<serde_json::Value> =
         serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
 
@@ -120,9 +124,15 @@ fn main() -> Result<(), Box<dyn Error>> {
             if unversioned { ", unversioned" } else { "" }
         );
         if let Some(widget) = object.downcast_ref::<Widget>() {
-            println!("      a typed Widget of size {} in {:?}", widget.spec.size, widget.metadata.namespace);
+            println!(
+                "      a typed Widget of size {} in {:?}",
+                widget.spec.size, widget.metadata.namespace
+            );
         }
-        println!("      re-encoded: {}", serde_json::to_string(object.as_ref())?);
+        println!(
+            "      re-encoded: {}",
+            serde_json::to_string(object.as_ref())?
+        );
     }
     Ok(())
 }

@@ -11,7 +11,7 @@
 //! Method names are Go's in snake case (`add_known_types`, `object_kinds`, ...), except
 //! that getters drop Go's `Get` prefix, as Rust getters do.
 //!
-//! ```
+//! ```standalone_crate
 //! use apimachinery::{ApiObject, apis::meta::v1::ObjectMeta, runtime::Scheme};
 //!
 //! #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]

@@ -55,9 +55,7 @@ pub fn compare_kube_aware_version_strings(a: &str, b: &str) -> Ordering {
         (None, None) => b.cmp(a),
         (None, Some(_)) => Ordering::Less,
         (Some(_), None) => Ordering::Greater,
-        (Some((ma, sa, na)), Some((mb, sb, nb))) => {
-            sa.cmp(&sb).then(ma.cmp(&mb)).then(na.cmp(&nb))
-        }
+        (Some((ma, sa, na)), Some((mb, sb, nb))) => sa.cmp(&sb).then(ma.cmp(&mb)).then(na.cmp(&nb)),
     }
 }
 

@@ -26,7 +26,12 @@ pub struct WidgetList {
 }
 
 #[derive(ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "example.com", version = "v1beta1", kind = "Widget", cluster_scoped)]
+#[api(
+    group = "example.com",
+    version = "v1beta1",
+    kind = "Widget",
+    cluster_scoped
+)]
 pub struct WidgetV1beta1 {
     pub metadata: ObjectMeta,
 }
@@ -61,7 +66,10 @@ fn from_registry_sees_every_linked_type() {
     let meta = scheme
         .resource_metadata(&"example.com/v1, Kind=Widget".parse().unwrap())
         .unwrap();
-    assert_eq!((meta.plural, meta.short_names, meta.categories), ("widgets", &["wdg"][..], &["all"][..]));
+    assert_eq!(
+        (meta.plural, meta.short_names, meta.categories),
+        ("widgets", &["wdg"][..], &["all"][..])
+    );
 }
 
 #[test]
@@ -119,13 +127,16 @@ fn dyn_object_serializes_through_erased_serde() {
     assert!(json.starts_with(r#"{"kind":"WidgetList","apiVersion":"example.com/v1","metadata":{},"items":[{"kind":"Widget""#), "{json}");
     assert_eq!(obj.as_list().unwrap().len(), 1);
     let copy = obj.clone();
-    assert_eq!(copy.downcast_ref::<WidgetList>(), obj.downcast_ref::<WidgetList>());
+    assert_eq!(
+        copy.downcast_ref::<WidgetList>(),
+        obj.downcast_ref::<WidgetList>()
+    );
 }
 
 mod with_type_meta {
+    use apimachinery::ApiObject;
     use apimachinery::apis::meta::v1::{ObjectMeta, TypeMeta};
     use apimachinery::runtime::Object;
-    use apimachinery::ApiObject;
 
     #[derive(ApiObject, Clone, Debug, Default, PartialEq)]
     #[api(group = "example.com", version = "v2", kind = "Gauge", extra_versions = ["__internal"])]
@@ -137,7 +148,10 @@ mod with_type_meta {
     #[test]
     fn type_meta_is_filled_from_the_type_when_absent_and_kept_when_set() {
         let mut g = Gauge::default();
-        assert_eq!(g.group_version_kind().to_string(), "example.com/v2, Kind=Gauge");
+        assert_eq!(
+            g.group_version_kind().to_string(),
+            "example.com/v2, Kind=Gauge"
+        );
         assert_eq!(
             serde_json::to_string(&g).unwrap(),
             r#"{"kind":"Gauge","apiVersion":"example.com/v2","metadata":{}}"#
@@ -146,6 +160,9 @@ mod with_type_meta {
         assert_eq!(g.type_meta.api_version, "example.com/__internal");
         let read: Gauge =
             serde_json::from_str(r#"{"apiVersion":"example.com/v9","kind":"Gauge"}"#).unwrap();
-        assert_eq!(read.group_version_kind().to_string(), "example.com/v9, Kind=Gauge");
+        assert_eq!(
+            read.group_version_kind().to_string(),
+            "example.com/v9, Kind=Gauge"
+        );
     }
 }

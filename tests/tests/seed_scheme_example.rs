@@ -30,7 +30,9 @@ fn seed_scheme() -> Scheme {
     let core_internal = GroupVersion::new("", "__internal");
     let unversioned = GroupVersion::new("", "v1");
     let mut scheme = Scheme::with_name("seed");
-    scheme.add_known_types(&core, &[ObjectType::of::<Pod>()]).unwrap();
+    scheme
+        .add_known_types(&core, &[ObjectType::of::<Pod>()])
+        .unwrap();
     scheme
         .add_known_types(&extensions, &[ObjectType::of::<DaemonSet>()])
         .unwrap();
@@ -59,7 +61,10 @@ fn gvk_to_type_has_the_four_entries_of_the_seed() {
     };
     assert_eq!(type_of("/v1, Kind=Pod"), Some("Pod"));
     assert_eq!(type_of("/__internal, Kind=Pod"), Some("Pod"));
-    assert_eq!(type_of("extensions/v1beta1, Kind=DaemonSet"), Some("DaemonSet"));
+    assert_eq!(
+        type_of("extensions/v1beta1, Kind=DaemonSet"),
+        Some("DaemonSet")
+    );
     assert_eq!(type_of("/v1, Kind=Status"), Some("Status"));
 }
 
@@ -76,9 +81,15 @@ fn type_to_gvk_maps_pod_to_two_kinds() {
     );
     assert!(!unversioned);
     let (ds, _) = scheme.object_kinds(&DaemonSet::default()).unwrap();
-    assert_eq!(ds.as_ref(), &[GroupVersionKind::new("extensions", "v1beta1", "DaemonSet")]);
+    assert_eq!(
+        ds.as_ref(),
+        &[GroupVersionKind::new("extensions", "v1beta1", "DaemonSet")]
+    );
     let (status, unversioned) = scheme.object_kinds(&Status::default()).unwrap();
-    assert_eq!(status.as_ref(), &[GroupVersionKind::new("", "v1", "Status")]);
+    assert_eq!(
+        status.as_ref(),
+        &[GroupVersionKind::new("", "v1", "Status")]
+    );
     assert!(unversioned);
 }
 
@@ -105,12 +116,20 @@ fn query_methods_answer_as_the_seed_describes() {
     assert!(scheme.recognizes(&GroupVersionKind::new("", "__internal", "Pod")));
     assert!(!scheme.recognizes(&GroupVersionKind::new("apps", "v1", "DaemonSet")));
     let known = scheme.known_types(&GroupVersion::new("", "v1"));
-    assert_eq!(known.keys().map(|k| k.as_str()).collect::<Vec<_>>(), ["Pod", "Status"]);
+    assert_eq!(
+        known.keys().map(|k| k.as_str()).collect::<Vec<_>>(),
+        ["Pod", "Status"]
+    );
     assert_eq!(
         scheme.versions_for_group_kind(&GroupKind::new("", "Pod")),
         vec![GroupVersion::new("", "v1")]
     );
-    assert!(scheme.new_object(&GroupVersionKind::new("", "__internal", "Pod")).unwrap().is::<Pod>());
+    assert!(
+        scheme
+            .new_object(&GroupVersionKind::new("", "__internal", "Pod"))
+            .unwrap()
+            .is::<Pod>()
+    );
     let err = scheme
         .new_object(&GroupVersionKind::new("apps", "v1", "DaemonSet"))
         .unwrap_err();

@@ -46,12 +46,15 @@ fn every_fixture_is_named_by_its_kind_and_survives_unstructured() {
     for entry in entries.flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
         if let Some((stem, ext)) = name.rsplit_once('.') {
-            formats.entry(stem.to_owned()).or_default().push(ext.to_owned());
+            formats
+                .entry(stem.to_owned())
+                .or_default()
+                .push(ext.to_owned());
         }
     }
     let (mut passed, mut failures) = (0usize, Vec::new());
     for (stem, exts) in &formats {
-        let mut check = || -> Result<(), String> {
+        let check = || -> Result<(), String> {
             let gvk = gvk_from_file_stem(stem).ok_or("file name is not group.version.Kind")?;
             for ext in ["json", "yaml", "pb"] {
                 if !exts.iter().any(|e| e == ext) {
@@ -60,7 +63,8 @@ fn every_fixture_is_named_by_its_kind_and_survives_unstructured() {
             }
             let path = dir.join(format!("{stem}.json"));
             let text = std::fs::read_to_string(&path).map_err(|e| e.to_string())?;
-            let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
+            let value: serde_json::Value =
+                serde_json::from_str(&text).map_err(|e| e.to_string())?;
             let u = Unstructured::from_value(value.clone()).map_err(|e| e.to_string())?;
             // Kinds without TypeMeta in Go (WatchEvent) declare nothing; others must match.
             let declared = u.group_version_kind();
@@ -96,7 +100,11 @@ fn file_stems_parse() {
     );
     assert_eq!(
         gvk_from_file_stem("admissionregistration.k8s.io.v1.MutatingAdmissionPolicy"),
-        Some(GroupVersionKind::new("admissionregistration.k8s.io", "v1", "MutatingAdmissionPolicy"))
+        Some(GroupVersionKind::new(
+            "admissionregistration.k8s.io",
+            "v1",
+            "MutatingAdmissionPolicy"
+        ))
     );
     assert_eq!(gvk_from_file_stem("nodots"), None);
 }

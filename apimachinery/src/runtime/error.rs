@@ -2,9 +2,36 @@
 
 use crate::schema::{API_VERSION_INTERNAL, GroupVersion, GroupVersionKind};
 
-/// An error from a [`Scheme`](super::Scheme). Messages follow Go's where Go has one.
+/// An error from a [`Scheme`](super::Scheme). Messages follow Go's where Go has one;
+/// [`kind`](Self::kind) tells which error it is.
+///
+/// The details are boxed so that `Result<_, SchemeError>` stays one pointer wide on the
+/// hot paths (`new_object`, `object_kinds`) that return it.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum SchemeError {
+#[error(transparent)]
+pub struct SchemeError(Box<SchemeErrorKind>);
+
+impl SchemeError {
+    /// Which error this is, with its details.
+    pub fn kind(&self) -> &SchemeErrorKind {
+        &self.0
+    }
+
+    /// The details, by value.
+    pub fn into_kind(self) -> SchemeErrorKind {
+        *self.0
+    }
+}
+
+impl From<SchemeErrorKind> for SchemeError {
+    fn from(kind: SchemeErrorKind) -> Self {
+        SchemeError(Box::new(kind))
+    }
+}
+
+/// The errors a [`Scheme`](super::Scheme) reports.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SchemeErrorKind {
     /// No type is registered for a kind (Go's `NotRegisteredErr` for a kind).
     #[error("{}", not_registered_kind_message(.gvk, .scheme))]
     NotRegisteredKind {
@@ -124,19 +151,19 @@ impl SchemeError {
     /// True for the not-registered errors (Go's `runtime.IsNotRegisteredError`).
     pub fn is_not_registered(&self) -> bool {
         matches!(
-            self,
-            SchemeError::NotRegisteredKind { .. } | SchemeError::NotRegisteredType { .. }
+            self.kind(),
+            SchemeErrorKind::NotRegisteredKind { .. } | SchemeErrorKind::NotRegisteredType { .. }
         )
     }
 
     /// True for a missing kind (Go's `runtime.IsMissingKind`).
     pub fn is_missing_kind(&self) -> bool {
-        matches!(self, SchemeError::MissingKind { .. })
+        matches!(self.kind(), SchemeErrorKind::MissingKind { .. })
     }
 
     /// True for a missing version (Go's `runtime.IsMissingVersion`).
     pub fn is_missing_version(&self) -> bool {
-        matches!(self, SchemeError::MissingVersion { .. })
+        matches!(self.kind(), SchemeErrorKind::MissingVersion { .. })
     }
 }
 
@@ -146,9 +173,11 @@ mod tests {
 
     #[test]
     fn not_registered_messages_are_gos() {
-        let e = |g: &str, v: &str, k: &str| SchemeError::NotRegisteredKind {
-            gvk: GroupVersionKind::new(g, v, k),
-            scheme: "s".into(),
+        let e = |g: &str, v: &str, k: &str| {
+            SchemeError::from(SchemeErrorKind::NotRegisteredKind {
+                gvk: GroupVersionKind::new(g, v, k),
+                scheme: "s".into(),
+            })
         };
         assert_eq!(
             e("apps", "v1", "Deployment").to_string(),

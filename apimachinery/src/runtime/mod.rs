@@ -13,7 +13,7 @@ mod scheme_builder;
 pub mod unstructured;
 
 pub use crate::schema::API_VERSION_INTERNAL;
-pub use error::SchemeError;
+pub use error::{SchemeError, SchemeErrorKind};
 pub use object::{ListObject, Object};
 pub use registration::{
     DeserializeFn, ObjectType, Registration, Resource, ResourceMetadata, ResourceScope,

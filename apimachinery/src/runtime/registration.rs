@@ -22,9 +22,8 @@ pub struct ObjectType {
 }
 
 /// Deserializes one object of a registered type from any serde format.
-pub type DeserializeFn = fn(
-    &mut dyn erased_serde::Deserializer<'_>,
-) -> Result<Box<dyn Object>, erased_serde::Error>;
+pub type DeserializeFn =
+    fn(&mut dyn erased_serde::Deserializer<'_>) -> Result<Box<dyn Object>, erased_serde::Error>;
 
 fn new_boxed<T: Object + Default>() -> Box<dyn Object> {
     Box::new(T::default())

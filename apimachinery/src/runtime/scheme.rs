@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::panic::Location;
 
 use super::registration::{ObjectType, Registration, Resource, ResourceMetadata, VersionPriority};
-use super::{Object, SchemeError};
+use super::{Object, SchemeError, SchemeErrorKind};
 use crate::schema::{API_VERSION_INTERNAL, GroupKind, GroupVersion, GroupVersionKind, Name};
 use crate::version::compare_kube_aware_versions;
 
@@ -94,7 +94,7 @@ impl Scheme {
     ///
     /// Registrations are applied in a fixed order (group, then version from most to least
     /// preferred as Kubernetes orders versions, then kind), so the result does not depend
-    /// on link order. Every conflict is reported, in one [`SchemeError::Registrations`].
+    /// on link order. Every conflict is reported, in one [`SchemeErrorKind::Registrations`].
     #[track_caller]
     pub fn from_registry() -> Result<Self, SchemeError> {
         let mut scheme = Scheme::new();
@@ -118,8 +118,7 @@ impl Scheme {
                 errors.push(e);
             }
         }
-        let mut priorities: Vec<&VersionPriority> =
-            inventory::iter::<VersionPriority>().collect();
+        let mut priorities: Vec<&VersionPriority> = inventory::iter::<VersionPriority>().collect();
         priorities.sort_by_key(|p| p.group);
         for p in priorities {
             let versions: Vec<GroupVersion> = p
@@ -134,7 +133,7 @@ impl Scheme {
         if errors.is_empty() {
             Ok(())
         } else {
-            Err(SchemeError::Registrations(errors))
+            Err(SchemeError::from(SchemeErrorKind::Registrations(errors)))
         }
     }
 
@@ -223,20 +222,20 @@ impl Scheme {
         object_type: &ObjectType,
     ) -> Result<(), SchemeError> {
         if gvk.version.is_empty() || gvk.kind.is_empty() {
-            return Err(SchemeError::IncompleteKind {
+            return Err(SchemeError::from(SchemeErrorKind::IncompleteKind {
                 gvk: gvk.clone(),
                 type_name: object_type.type_name(),
-            });
+            }));
         }
         if let Some(&i) = self.gvk_to_type.get(gvk) {
             let existing = &self.types[i].object_type;
             if existing.type_id() != object_type.type_id() {
-                return Err(SchemeError::ConflictingKind {
+                return Err(SchemeError::from(SchemeErrorKind::ConflictingKind {
                     gvk: gvk.clone(),
                     existing: existing.type_name(),
                     new: object_type.type_name(),
                     scheme: self.name.clone(),
-                });
+                }));
             }
         }
         Ok(())
@@ -251,12 +250,14 @@ impl Scheme {
             if let Some(&i) = self.unversioned_kinds.get(gvk.kind.as_str()) {
                 let existing = &self.types[i].object_type;
                 if existing.type_id() != object_type.type_id() {
-                    return Err(SchemeError::ConflictingUnversionedKind {
-                        kind: gvk.kind.to_string(),
-                        existing: existing.type_name(),
-                        new: object_type.type_name(),
-                        scheme: self.name.clone(),
-                    });
+                    return Err(SchemeError::from(
+                        SchemeErrorKind::ConflictingUnversionedKind {
+                            kind: gvk.kind.to_string(),
+                            existing: existing.type_name(),
+                            new: object_type.type_name(),
+                            scheme: self.name.clone(),
+                        },
+                    ));
                 }
             }
         }
@@ -280,7 +281,10 @@ impl Scheme {
             }
         };
         self.gvk_to_type.insert(gvk.clone(), index);
-        let versions = self.versions_by_group_kind.entry(gvk.group_kind()).or_default();
+        let versions = self
+            .versions_by_group_kind
+            .entry(gvk.group_kind())
+            .or_default();
         if !versions.contains(&gvk.version) {
             versions.push(gvk.version.clone());
         }
@@ -326,7 +330,9 @@ impl Scheme {
 
     /// The type registered for a kind, if any.
     pub fn object_type(&self, gvk: &GroupVersionKind) -> Option<&ObjectType> {
-        self.gvk_to_type.get(gvk).map(|&i| &self.types[i].object_type)
+        self.gvk_to_type
+            .get(gvk)
+            .map(|&i| &self.types[i].object_type)
     }
 
     /// The resource metadata registered with a kind, if it is a resource.
@@ -350,23 +356,23 @@ impl Scheme {
         if obj.is_unstructured() {
             let gvk = obj.group_version_kind();
             if gvk.kind.is_empty() {
-                return Err(SchemeError::MissingKind {
+                return Err(SchemeError::from(SchemeErrorKind::MissingKind {
                     context: "unstructured object has no kind".into(),
-                });
+                }));
             }
             if gvk.version.is_empty() {
-                return Err(SchemeError::MissingVersion {
+                return Err(SchemeError::from(SchemeErrorKind::MissingVersion {
                     context: "unstructured object has no version".into(),
-                });
+                }));
             }
             return Ok((Cow::Owned(vec![gvk]), false));
         }
         let type_id = obj.object_type_id();
         let Some(&i) = self.type_index.get(&type_id) else {
-            return Err(SchemeError::NotRegisteredType {
+            return Err(SchemeError::from(SchemeErrorKind::NotRegisteredType {
                 type_name: obj.type_name(),
                 scheme: self.name.clone(),
-            });
+            }));
         };
         let unversioned = self.unversioned_types.contains_key(&type_id);
         Ok((Cow::Borrowed(&self.types[i].gvks), unversioned))
@@ -407,9 +413,11 @@ impl Scheme {
         let mut obj = self.types[index]
             .object_type
             .deserialize(&mut <dyn erased_serde::Deserializer>::erase(deserializer))
-            .map_err(|e| SchemeError::Deserialize {
-                gvk: gvk.clone(),
-                message: e.to_string(),
+            .map_err(|e| {
+                SchemeError::from(SchemeErrorKind::Deserialize {
+                    gvk: gvk.clone(),
+                    message: e.to_string(),
+                })
             })?;
         obj.set_group_version_kind(gvk);
         Ok(obj)
@@ -417,10 +425,11 @@ impl Scheme {
 
     /// The error for a kind this scheme does not know.
     pub fn not_registered(&self, gvk: &GroupVersionKind) -> SchemeError {
-        SchemeError::NotRegisteredKind {
+        SchemeErrorKind::NotRegisteredKind {
             gvk: gvk.clone(),
             scheme: self.name.clone(),
         }
+        .into()
     }
 
     /// True when any type of `group` was registered in a (non-internal) version.
@@ -464,7 +473,9 @@ impl Scheme {
         let mut groups: Vec<String> = Vec::new();
         for gv in versions {
             if gv.version.is_empty() || gv.version == API_VERSION_INTERNAL {
-                return Err(SchemeError::InternalVersionPriority(gv.clone()));
+                return Err(SchemeError::from(SchemeErrorKind::InternalVersionPriority(
+                    gv.clone(),
+                )));
             }
             if !groups.iter().any(|g| g == gv.group.as_str()) {
                 groups.push(gv.group.to_string());
@@ -472,7 +483,9 @@ impl Scheme {
         }
         if groups.len() != 1 {
             groups.sort();
-            return Err(SchemeError::VersionPriorityGroups { groups });
+            return Err(SchemeError::from(SchemeErrorKind::VersionPriorityGroups {
+                groups,
+            }));
         }
         let group = versions[0].group.clone();
         let order: Vec<Name> = versions.iter().map(|gv| gv.version.clone()).collect();
@@ -574,7 +587,13 @@ mod tests {
     }
 
     #[derive(crate::ApiObject, Clone, Debug, Default, PartialEq)]
-    #[api(group = "scheme.test", version = "v1", kind = "Status", unversioned, not_resource)]
+    #[api(
+        group = "scheme.test",
+        version = "v1",
+        kind = "Status",
+        unversioned,
+        not_resource
+    )]
     struct OtherStatus {
         code: i32,
     }
@@ -600,25 +619,35 @@ mod tests {
         assert!(!unversioned);
         assert_eq!(s.kinds_for_type::<ThingV2>()[0].version, "v2");
         assert_eq!(s.is_unversioned(&Thing::default()), Some(false));
-        assert_eq!(s.known_types(&GroupVersion::new("scheme.test", "v1")).len(), 2);
+        assert_eq!(
+            s.known_types(&GroupVersion::new("scheme.test", "v1")).len(),
+            2
+        );
         assert_eq!(s.all_known_types().len(), 4);
         assert_eq!(s.resource_metadata(&v1).unwrap().plural, "things");
-        assert!(s
-            .resource_metadata(&GroupVersionKind::new("scheme.test", "v1", "ThingList"))
-            .is_none());
+        assert!(
+            s.resource_metadata(&GroupVersionKind::new("scheme.test", "v1", "ThingList"))
+                .is_none()
+        );
     }
 
     #[test]
     fn not_registered_errors_name_what_is_missing() {
         let s = scheme();
-        let err = s.new_object(&GroupVersionKind::new("x", "v1", "Y")).unwrap_err();
+        let err = s
+            .new_object(&GroupVersionKind::new("x", "v1", "Y"))
+            .unwrap_err();
         assert!(err.is_not_registered());
         assert_eq!(
             err.to_string(),
             r#"no kind "Y" is registered for version "x/v1" in scheme "test""#
         );
         let err = s.object_kinds(&Status::default()).unwrap_err();
-        assert!(err.to_string().contains("apimachinery::apis::meta::v1::status::Status"), "{err}");
+        assert!(
+            err.to_string()
+                .contains("apimachinery::apis::meta::v1::status::Status"),
+            "{err}"
+        );
         assert_eq!(s.is_unversioned(&Status::default()), None);
     }
 
@@ -652,20 +681,31 @@ mod tests {
 
         s.register(&Status::REGISTRATION).unwrap();
         let err = s.register(&OtherStatus::REGISTRATION).unwrap_err();
-        assert!(matches!(err, SchemeError::ConflictingUnversionedKind { .. }), "{err}");
+        assert!(
+            matches!(
+                err.kind(),
+                SchemeErrorKind::ConflictingUnversionedKind { .. }
+            ),
+            "{err}"
+        );
         assert!(!s.recognizes(&GroupVersionKind::new("scheme.test", "v1", "Status")));
 
         let err = s
-            .add_known_type_with_name(GroupVersionKind::new("g", "", "K"), &ObjectType::of::<Thing>())
+            .add_known_type_with_name(
+                GroupVersionKind::new("g", "", "K"),
+                &ObjectType::of::<Thing>(),
+            )
             .unwrap_err();
-        assert!(matches!(err, SchemeError::IncompleteKind { .. }));
+        assert!(matches!(err.kind(), SchemeErrorKind::IncompleteKind { .. }));
     }
 
     #[test]
     fn unversioned_kinds_are_found_in_any_version() {
         let mut s = scheme();
         s.register(&Status::REGISTRATION).unwrap();
-        let obj = s.new_object(&GroupVersionKind::new("any.group", "v7", "Status")).unwrap();
+        let obj = s
+            .new_object(&GroupVersionKind::new("any.group", "v7", "Status"))
+            .unwrap();
         assert!(obj.is::<Status>());
         assert_eq!(s.is_unversioned(&Status::default()), Some(true));
         assert!(!s.recognizes(&GroupVersionKind::new("any.group", "v7", "Status")));
@@ -679,22 +719,37 @@ mod tests {
         assert!(s.is_group_registered("scheme.test"));
         assert!(s.is_version_registered(&v2));
         assert!(!s.is_version_registered(&GroupVersion::new("scheme.test", "__internal")));
-        assert_eq!(s.prioritized_versions_for_group("scheme.test"), vec![v1.clone(), v2.clone()]);
-        s.set_version_priority(&[v2.clone()]).unwrap();
-        assert_eq!(s.prioritized_versions_for_group("scheme.test"), vec![v2.clone(), v1.clone()]);
+        assert_eq!(
+            s.prioritized_versions_for_group("scheme.test"),
+            vec![v1.clone(), v2.clone()]
+        );
+        s.set_version_priority(std::slice::from_ref(&v2)).unwrap();
+        assert_eq!(
+            s.prioritized_versions_for_group("scheme.test"),
+            vec![v2.clone(), v1.clone()]
+        );
         assert_eq!(s.preferred_version_all_groups(), vec![v2.clone()]);
-        assert_eq!(s.prioritized_versions_all_groups(), vec![v2.clone(), v1.clone()]);
+        assert_eq!(
+            s.prioritized_versions_all_groups(),
+            vec![v2.clone(), v1.clone()]
+        );
         assert_eq!(
             s.versions_for_group_kind(&GroupKind::new("scheme.test", "Thing")),
             vec![v2.clone(), v1.clone()]
         );
+        let err = s
+            .set_version_priority(&[v1.clone(), GroupVersion::new("other", "v1")])
+            .unwrap_err();
         assert!(matches!(
-            s.set_version_priority(&[v1.clone(), GroupVersion::new("other", "v1")]),
-            Err(SchemeError::VersionPriorityGroups { .. })
+            err.kind(),
+            SchemeErrorKind::VersionPriorityGroups { .. }
         ));
+        let err = s
+            .set_version_priority(&[GroupVersion::new("scheme.test", "__internal")])
+            .unwrap_err();
         assert!(matches!(
-            s.set_version_priority(&[GroupVersion::new("scheme.test", "__internal")]),
-            Err(SchemeError::InternalVersionPriority(_))
+            err.kind(),
+            SchemeErrorKind::InternalVersionPriority(_)
         ));
     }
 
@@ -703,16 +758,16 @@ mod tests {
         let s = scheme();
         let gvk = GroupVersionKind::new("scheme.test", "v1", "Thing");
         let mut de = serde_json::Deserializer::from_str(r#"{"metadata":{"name":"a"},"size":3}"#);
-        let obj = s
-            .deserialize(&gvk, &mut de)
-            .unwrap();
+        let obj = s.deserialize(&gvk, &mut de).unwrap();
         let thing = obj.downcast_ref::<Thing>().unwrap();
         assert_eq!((thing.metadata.name.as_str(), thing.size), ("a", 3));
         let mut de = serde_json::Deserializer::from_str(r#"{"size":"x"}"#);
-        let err = s
-            .deserialize(&gvk, &mut de)
-            .unwrap_err();
-        assert!(err.to_string().starts_with("decoding scheme.test/v1, Kind=Thing: "), "{err}");
+        let err = s.deserialize(&gvk, &mut de).unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("decoding scheme.test/v1, Kind=Thing: "),
+            "{err}"
+        );
     }
 
     #[test]

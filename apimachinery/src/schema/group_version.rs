@@ -260,7 +260,10 @@ mod tests {
             GroupVersionKind::new("apps", "v1beta2", "Deployment"),
             GroupVersionKind::new("apps", "v1", "Deployment"),
         ];
-        assert_eq!(gv.kind_for_group_version_kinds(&exact), Some(exact[1].clone()));
+        assert_eq!(
+            gv.kind_for_group_version_kinds(&exact),
+            Some(exact[1].clone())
+        );
         assert_eq!(
             GroupVersion::new("batch", "v1").kind_for_group_version_kinds(&kinds),
             None
@@ -275,14 +278,20 @@ mod tests {
             GroupVersion::new("mygroup", "__internal"),
         ]);
         let kinds = [GroupVersionKind::new("mygroup", "__internal", "Foo")];
-        assert_eq!(gvs.kind_for_group_version_kinds(&kinds), Some(kinds[0].clone()));
+        assert_eq!(
+            gvs.kind_for_group_version_kinds(&kinds),
+            Some(kinds[0].clone())
+        );
 
         let gvs = GroupVersions(vec![
             GroupVersion::new("mygroup", "v1"),
             GroupVersion::new("mygroup", "__internal"),
         ]);
         // Two targets; the exact one wins even though it comes second.
-        assert_eq!(gvs.kind_for_group_version_kinds(&kinds), Some(kinds[0].clone()));
+        assert_eq!(
+            gvs.kind_for_group_version_kinds(&kinds),
+            Some(kinds[0].clone())
+        );
 
         let kinds = [GroupVersionKind::new("mygroup", "v2", "Foo")];
         assert_eq!(

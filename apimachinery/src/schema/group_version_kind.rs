@@ -18,7 +18,9 @@ use super::{GroupVersion, Name, ParseGroupVersionError, parse_group_version};
 /// assert_eq!(GroupVersionKind::new("", "v1", "Pod").to_string(), "/v1, Kind=Pod");
 /// # Ok::<(), apimachinery::schema::ParseGroupVersionKindError>(())
 /// ```
-#[derive(Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "PascalCase")]
 pub struct GroupVersionKind {
     /// The API group; empty for the core group.
@@ -130,12 +132,11 @@ impl FromStr for GroupVersionKind {
                 input: s.to_owned(),
             });
         };
-        let gv = parse_group_version(gv).map_err(|source| {
-            ParseGroupVersionKindError::GroupVersion {
+        let gv =
+            parse_group_version(gv).map_err(|source| ParseGroupVersionKindError::GroupVersion {
                 input: s.to_owned(),
                 source,
-            }
-        })?;
+            })?;
         Ok(gv.with_kind(kind))
     }
 }
@@ -149,7 +150,9 @@ impl FromStr for GroupVersionKind {
 /// assert_eq!(gk.to_string(), "Deployment.apps");
 /// assert_eq!(gk.with_version("v1").to_string(), "apps/v1, Kind=Deployment");
 /// ```
-#[derive(Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "PascalCase")]
 pub struct GroupKind {
     /// The API group; empty for the core group.
@@ -226,9 +229,8 @@ impl FromStr for GroupKind {
 /// assert_eq!(parse_kind_arg("Pod"), (None, GroupKind::new("", "Pod")));
 /// ```
 pub fn parse_kind_arg(arg: &str) -> (Option<GroupVersionKind>, GroupKind) {
-    let gvk = split_three(arg).map(|(kind, version, group)| {
-        GroupVersionKind::new(group, version, kind)
-    });
+    let gvk =
+        split_three(arg).map(|(kind, version, group)| GroupVersionKind::new(group, version, kind));
     (gvk, parse_group_kind(arg))
 }
 
@@ -250,7 +252,10 @@ mod tests {
             GroupVersionKind::new("apps", "v1", "Deployment").to_string(),
             "apps/v1, Kind=Deployment"
         );
-        assert_eq!(GroupVersionKind::new("", "v1", "Pod").to_string(), "/v1, Kind=Pod");
+        assert_eq!(
+            GroupVersionKind::new("", "v1", "Pod").to_string(),
+            "/v1, Kind=Pod"
+        );
         assert_eq!(GroupVersionKind::default().to_string(), "/, Kind=");
         assert_eq!(GroupKind::new("", "Pod").to_string(), "Pod");
     }

@@ -19,7 +19,9 @@ use super::{GroupVersion, Name, ParseGroupVersionError, parse_group_version};
 /// assert_eq!(gvr.to_string().parse::<GroupVersionResource>()?, gvr);
 /// # Ok::<(), apimachinery::schema::ParseGroupVersionResourceError>(())
 /// ```
-#[derive(Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "PascalCase")]
 pub struct GroupVersionResource {
     /// The API group; empty for the core group.
@@ -81,7 +83,11 @@ impl GroupVersionResource {
 
 impl fmt::Display for GroupVersionResource {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}/{}, Resource={}", self.group, self.version, self.resource)
+        write!(
+            f,
+            "{}/{}, Resource={}",
+            self.group, self.version, self.resource
+        )
     }
 }
 
@@ -135,7 +141,9 @@ impl FromStr for GroupVersionResource {
 /// assert_eq!(parse_group_resource("deployments.apps"), GroupResource::new("apps", "deployments"));
 /// assert_eq!(GroupResource::new("", "pods").to_string(), "pods");
 /// ```
-#[derive(Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "PascalCase")]
 pub struct GroupResource {
     /// The API group; empty for the core group.
@@ -212,9 +220,8 @@ impl FromStr for GroupResource {
 /// assert_eq!(gr, GroupResource::new("v1.apps", "deployments"));
 /// ```
 pub fn parse_resource_arg(arg: &str) -> (Option<GroupVersionResource>, GroupResource) {
-    let gvr = split_three(arg).map(|(resource, version, group)| {
-        GroupVersionResource::new(group, version, resource)
-    });
+    let gvr = split_three(arg)
+        .map(|(resource, version, group)| GroupVersionResource::new(group, version, resource));
     (gvr, parse_group_resource(arg))
 }
 
@@ -225,7 +232,10 @@ mod tests {
     #[test]
     fn parse_resource_arg_matches_go() {
         // Cases of Go's TestParseResourceArg.
-        assert_eq!(parse_resource_arg("pods"), (None, GroupResource::new("", "pods")));
+        assert_eq!(
+            parse_resource_arg("pods"),
+            (None, GroupResource::new("", "pods"))
+        );
         assert_eq!(
             parse_resource_arg("pods.v1"),
             (None, GroupResource::new("v1", "pods"))
@@ -247,7 +257,11 @@ mod tests {
         assert_eq!(
             parse_resource_arg("storageclasses.v1.storage.k8s.io"),
             (
-                Some(GroupVersionResource::new("storage.k8s.io", "v1", "storageclasses")),
+                Some(GroupVersionResource::new(
+                    "storage.k8s.io",
+                    "v1",
+                    "storageclasses"
+                )),
                 GroupResource::new("v1.storage.k8s.io", "storageclasses")
             )
         );
@@ -259,7 +273,10 @@ mod tests {
             GroupVersionResource::new("", "v1", "pods").to_string(),
             "/v1, Resource=pods"
         );
-        assert_eq!(GroupResource::new("apps", "deployments").to_string(), "deployments.apps");
+        assert_eq!(
+            GroupResource::new("apps", "deployments").to_string(),
+            "deployments.apps"
+        );
         assert!(GroupResource::default().is_empty());
     }
 

@@ -154,8 +154,14 @@ mod tests {
             InternalGroupVersioner.kind_for_group_version_kinds(&kinds),
             Some(kinds[1].clone())
         );
-        assert_eq!(InternalGroupVersioner.kind_for_group_version_kinds(&[]), None);
-        assert_eq!(DisabledGroupVersioner.kind_for_group_version_kinds(&kinds), None);
+        assert_eq!(
+            InternalGroupVersioner.kind_for_group_version_kinds(&[]),
+            None
+        );
+        assert_eq!(
+            DisabledGroupVersioner.kind_for_group_version_kinds(&kinds),
+            None
+        );
     }
 
     #[test]
@@ -164,7 +170,11 @@ mod tests {
         let target = GroupVersion::new("other", "");
         let m = MultiGroupVersioner::new(target.clone(), vec![GroupKind::new("mygroup", "")]);
         assert_eq!(
-            m.kind_for_group_version_kinds(&[GroupVersionKind::new("mygroup", "__internal", "Foo")]),
+            m.kind_for_group_version_kinds(&[GroupVersionKind::new(
+                "mygroup",
+                "__internal",
+                "Foo"
+            )]),
             Some(GroupVersionKind::new("other", "", "Foo"))
         );
         assert_eq!(
@@ -173,7 +183,10 @@ mod tests {
         );
         let m = MultiGroupVersioner::new(
             target.clone(),
-            vec![GroupKind::new("mygroup", "Foo"), GroupKind::new("anothergroup", "Bar")],
+            vec![
+                GroupKind::new("mygroup", "Foo"),
+                GroupKind::new("anothergroup", "Bar"),
+            ],
         );
         assert_eq!(
             m.kind_for_group_version_kinds(&[GroupVersionKind::new("anothergroup", "v1", "Foo")]),

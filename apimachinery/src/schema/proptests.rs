@@ -5,7 +5,10 @@ use proptest::prelude::*;
 
 /// A DNS-ish group name: lower-case labels joined by dots, or empty (core group).
 fn group() -> impl Strategy<Value = String> {
-    prop_oneof![Just(String::new()), "[a-z][a-z0-9-]{0,10}(\\.[a-z][a-z0-9-]{0,10}){0,3}"]
+    prop_oneof![
+        Just(String::new()),
+        "[a-z][a-z0-9-]{0,10}(\\.[a-z][a-z0-9-]{0,10}){0,3}"
+    ]
 }
 
 fn version() -> impl Strategy<Value = String> {

@@ -200,7 +200,9 @@ impl ListMetaAccessor for UnstructuredList {
                     &["metadata", "remainingItemCount"],
                 );
             }
-            None => nested::remove_nested_field(&mut self.object, &["metadata", "remainingItemCount"]),
+            None => {
+                nested::remove_nested_field(&mut self.object, &["metadata", "remainingItemCount"])
+            }
         }
     }
 }
@@ -272,10 +274,16 @@ mod tests {
             {"apiVersion": "v1", "kind": "Other", "metadata": {"name": "b"}}
         ]});
         let list: UnstructuredList = serde_json::from_value(v).unwrap();
-        assert_eq!(list.items[0].group_version_kind().to_string(), "/v1, Kind=Pod");
+        assert_eq!(
+            list.items[0].group_version_kind().to_string(),
+            "/v1, Kind=Pod"
+        );
         assert_eq!(list.items[1].kind(), "Other");
         let s = serde_json::to_string(&list).unwrap();
-        assert!(s.starts_with(r#"{"apiVersion":"v1","items":[{"apiVersion":"v1","kind":"Pod""#), "{s}");
+        assert!(
+            s.starts_with(r#"{"apiVersion":"v1","items":[{"apiVersion":"v1","kind":"Pod""#),
+            "{s}"
+        );
         assert!(s.ends_with(r#""kind":"PodList","metadata":{}}"#), "{s}");
     }
 

@@ -7,8 +7,7 @@ mod object;
 
 pub use list::UnstructuredList;
 pub use nested::{
-    NestedFieldError, nested_bool, nested_f64, nested_field, nested_i64, nested_map,
-    nested_slice, nested_string, nested_string_map, nested_string_slice, remove_nested_field,
-    set_nested_field,
+    NestedFieldError, nested_bool, nested_f64, nested_field, nested_i64, nested_map, nested_slice,
+    nested_string, nested_string_map, nested_string_slice, remove_nested_field, set_nested_field,
 };
 pub use object::{Unstructured, UnstructuredError};

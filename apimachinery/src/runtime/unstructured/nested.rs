@@ -41,7 +41,10 @@ fn type_name(v: &Value) -> &'static str {
 fn wrong_type(fields: &[&str], v: &Value, expected: &'static str) -> NestedFieldError {
     let mut value = v.to_string();
     if value.len() > 80 {
-        let cut = (0..=80).rev().find(|&i| value.is_char_boundary(i)).unwrap_or(0);
+        let cut = (0..=80)
+            .rev()
+            .find(|&i| value.is_char_boundary(i))
+            .unwrap_or(0);
         value.truncate(cut);
         value.push('…');
     }
@@ -78,6 +81,7 @@ pub fn nested_field<'a>(
 macro_rules! typed_getter {
     ($(#[$doc:meta])* $name:ident, $ty:ty, $expected:literal, |$v:ident| $conv:expr) => {
         $(#[$doc])*
+        #[allow(clippy::needless_lifetimes)] // Some instances borrow from `obj`, some do not.
         pub fn $name<'a>(
             obj: &'a Map<String, Value>,
             fields: &[&str],
@@ -213,7 +217,8 @@ mod tests {
     use serde_json::json;
 
     fn obj() -> Map<String, Value> {
-        match json!({"spec": {"replicas": 3, "ratio": 0.5, "name": "x", "tags": ["a", "b"], "bad": [1], "labels": {"a": "1"}}}) {
+        match json!({"spec": {"replicas": 3, "ratio": 0.5, "name": "x", "tags": ["a", "b"], "bad": [1], "labels": {"a": "1"}}})
+        {
             Value::Object(m) => m,
             _ => unreachable!(),
         }

@@ -205,7 +205,11 @@ impl Unstructured {
     }
 
     /// Sets the value at a path, creating maps on the way.
-    pub fn set_nested_field(&mut self, value: Value, fields: &[&str]) -> Result<(), NestedFieldError> {
+    pub fn set_nested_field(
+        &mut self,
+        value: Value,
+        fields: &[&str],
+    ) -> Result<(), NestedFieldError> {
         nested::set_nested_field(&mut self.object, value, fields)
     }
 
@@ -431,7 +435,10 @@ mod tests {
     #[test]
     fn metadata_getters() {
         let u = pod();
-        assert_eq!(u.group_version_kind(), GroupVersionKind::new("", "v1", "Pod"));
+        assert_eq!(
+            u.group_version_kind(),
+            GroupVersionKind::new("", "v1", "Pod")
+        );
         assert_eq!(u.name(), "p");
         assert_eq!(u.namespace(), "ns");
         assert_eq!(u.generation(), 2);
@@ -477,6 +484,9 @@ mod tests {
     fn encodes_with_sorted_keys() {
         let u = pod();
         let s = serde_json::to_string(&u).unwrap();
-        assert!(s.starts_with(r#"{"apiVersion":"v1","kind":"Pod","metadata":{"creationTimestamp""#), "{s}");
+        assert!(
+            s.starts_with(r#"{"apiVersion":"v1","kind":"Pod","metadata":{"creationTimestamp""#),
+            "{s}"
+        );
     }
 }

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 #[api(version = "v1", unversioned, not_resource)]
 pub struct APIVersions {
     /// The versions served, such as `v1`.
-        pub versions: Vec<String>,
+    pub versions: Vec<String>,
     /// Where clients in each CIDR should reach the server.
     #[api(rename = "serverAddressByClientCIDRs")]
     pub server_address_by_client_cidrs: Vec<ServerAddressByClientCIDR>,
@@ -19,7 +19,7 @@ pub struct APIVersions {
 #[api(version = "v1", unversioned, not_resource)]
 pub struct APIGroupList {
     /// Every group served.
-        pub groups: Vec<APIGroup>,
+    pub groups: Vec<APIGroup>,
 }
 
 /// One API group, its versions and the version clients should prefer.
@@ -27,13 +27,16 @@ pub struct APIGroupList {
 #[api(version = "v1", unversioned, not_resource)]
 pub struct APIGroup {
     /// The group name, such as `apps`.
-        pub name: String,
+    pub name: String,
     /// The versions served, preferred first.
-        pub versions: Vec<GroupVersionForDiscovery>,
+    pub versions: Vec<GroupVersionForDiscovery>,
     /// The version clients should use.
-        pub preferred_version: GroupVersionForDiscovery,
+    pub preferred_version: GroupVersionForDiscovery,
     /// Where clients in each CIDR should reach the server.
-    #[api(rename = "serverAddressByClientCIDRs", skip_serializing_if = "Vec::is_empty")]
+    #[api(
+        rename = "serverAddressByClientCIDRs",
+        skip_serializing_if = "Vec::is_empty"
+    )]
     pub server_address_by_client_cidrs: Vec<ServerAddressByClientCIDR>,
 }
 
@@ -66,9 +69,9 @@ pub struct ServerAddressByClientCIDR {
 #[api(version = "v1", unversioned, not_resource)]
 pub struct APIResourceList {
     /// The group version, such as `apps/v1` or `v1`.
-        pub group_version: String,
+    pub group_version: String,
     /// The resources and subresources (`deployments/scale`) served.
-        pub resources: Vec<APIResource>,
+    pub resources: Vec<APIResource>,
 }
 
 /// One resource of a group version, as discovery describes it.

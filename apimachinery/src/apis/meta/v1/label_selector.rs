@@ -60,10 +60,12 @@ mod tests {
 
     #[test]
     fn matches_pairs_and_expressions() {
-        let labels: BTreeMap<String, String> =
-            [("app".to_string(), "web".to_string()), ("tier".to_string(), "fe".to_string())]
-                .into_iter()
-                .collect();
+        let labels: BTreeMap<String, String> = [
+            ("app".to_string(), "web".to_string()),
+            ("tier".to_string(), "fe".to_string()),
+        ]
+        .into_iter()
+        .collect();
         let mut sel = LabelSelector::default();
         assert!(sel.matches(&labels));
         sel.match_labels.insert("app".into(), "web".into());

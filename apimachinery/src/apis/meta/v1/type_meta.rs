@@ -59,6 +59,9 @@ mod tests {
             r#"{"kind":"Deployment","apiVersion":"apps/v1"}"#
         );
         assert_eq!(serde_json::to_string(&TypeMeta::default()).unwrap(), "{}");
-        assert_eq!(tm.group_version_kind().to_string(), "apps/v1, Kind=Deployment");
+        assert_eq!(
+            tm.group_version_kind().to_string(),
+            "apps/v1, Kind=Deployment"
+        );
     }
 }
