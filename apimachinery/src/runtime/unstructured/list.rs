@@ -6,7 +6,7 @@ use serde_json::{Map, Value};
 use super::{Unstructured, UnstructuredError, nested};
 use crate::apis::meta::v1::{ListMetaAccessor, ObjectMetaAccessor};
 use crate::runtime::{ListObject, Object};
-use crate::schema::{GroupVersionKind, parse_group_version};
+use crate::schema::GroupVersionKind;
 
 /// A list of objects of any kind (Go's `unstructured.UnstructuredList`): the list's own
 /// fields (`apiVersion`, `kind`, `metadata`) in `object`, its items apart.
@@ -70,20 +70,11 @@ impl UnstructuredList {
     }
 
     fn string_at(&self, fields: &[&str]) -> &str {
-        nested::nested_string(&self.object, fields)
-            .ok()
-            .flatten()
-            .unwrap_or_default()
+        nested::string_or_empty(&self.object, fields)
     }
 
     fn set_string_at(&mut self, value: &str, fields: &[&str]) {
-        if value.is_empty() {
-            nested::remove_nested_field(&mut self.object, fields);
-        } else if nested::set_nested_field(&mut self.object, Value::from(value), fields).is_err() {
-            self.object
-                .insert(fields[0].to_owned(), Value::Object(Map::new()));
-            let _ = nested::set_nested_field(&mut self.object, Value::from(value), fields);
-        }
+        nested::set_string_or_remove(&mut self.object, value, fields);
     }
 
     /// The `apiVersion`.
@@ -114,16 +105,11 @@ impl UnstructuredList {
 
 impl Object for UnstructuredList {
     fn group_version_kind(&self) -> GroupVersionKind {
-        let (group, version) = match parse_group_version(self.api_version()) {
-            Ok(gv) => (gv.group, gv.version),
-            Err(_) => Default::default(),
-        };
-        GroupVersionKind::new(group, version, self.kind())
+        nested::declared_gvk(&self.object)
     }
 
     fn set_group_version_kind(&mut self, gvk: &GroupVersionKind) {
-        self.set_string_at(&gvk.group_version().to_string(), &["apiVersion"]);
-        self.set_string_at(&gvk.kind, &["kind"]);
+        nested::set_declared_gvk(&mut self.object, gvk);
     }
 
     fn meta(&self) -> Option<&dyn ObjectMetaAccessor> {
@@ -193,13 +179,11 @@ impl ListMetaAccessor for UnstructuredList {
     }
     fn set_remaining_item_count(&mut self, count: Option<i64>) {
         match count {
-            Some(c) => {
-                let _ = nested::set_nested_field(
-                    &mut self.object,
-                    Value::from(c),
-                    &["metadata", "remainingItemCount"],
-                );
-            }
+            Some(c) => nested::force_set(
+                &mut self.object,
+                Value::from(c),
+                &["metadata", "remainingItemCount"],
+            ),
             None => {
                 nested::remove_nested_field(&mut self.object, &["metadata", "remainingItemCount"])
             }

@@ -167,7 +167,7 @@ pub fn set_nested_field(
     value: Value,
     fields: &[&str],
 ) -> Result<(), NestedFieldError> {
-    let Some((last, parents)) = fields.split_last() else {
+    let Some((_, parents)) = fields.split_last() else {
         return Ok(());
     };
     // Check the whole path before changing anything.
@@ -179,20 +179,7 @@ pub fn set_nested_field(
             Some(other) => return Err(wrong_type(&fields[..=i], other, "map")),
         };
     }
-    let mut current = obj;
-    for field in parents {
-        let entry = current
-            .entry((*field).to_owned())
-            .or_insert_with(|| Value::Object(Map::new()));
-        if !entry.is_object() {
-            *entry = Value::Object(Map::new());
-        }
-        let Value::Object(m) = entry else {
-            return Ok(());
-        };
-        current = m;
-    }
-    current.insert((*last).to_owned(), value);
+    force_set(obj, value, fields);
     Ok(())
 }
 
@@ -209,6 +196,63 @@ pub fn remove_nested_field(obj: &mut Map<String, Value>, fields: &[&str]) {
         }
     }
     current.remove(*last);
+}
+
+/// The string at `fields`, or `""` when it is absent or not a string: Go's unstructured
+/// getters read metadata this way, never failing.
+pub(crate) fn string_or_empty<'a>(obj: &'a Map<String, Value>, fields: &[&str]) -> &'a str {
+    nested_string(obj, fields)
+        .ok()
+        .flatten()
+        .unwrap_or_default()
+}
+
+/// Sets the value at `fields`, replacing a step that is not a map, as Go's unstructured
+/// setters do.
+pub(crate) fn force_set(obj: &mut Map<String, Value>, value: Value, fields: &[&str]) {
+    let mut current = obj;
+    let Some((last, parents)) = fields.split_last() else {
+        return;
+    };
+    for field in parents {
+        let entry = current
+            .entry((*field).to_owned())
+            .or_insert_with(|| Value::Object(Map::new()));
+        if !entry.is_object() {
+            *entry = Value::Object(Map::new());
+        }
+        let Value::Object(m) = entry else {
+            return;
+        };
+        current = m;
+    }
+    current.insert((*last).to_owned(), value);
+}
+
+/// Sets the string at `fields`, or removes it when empty, as Go's unstructured setters do.
+pub(crate) fn set_string_or_remove(obj: &mut Map<String, Value>, value: &str, fields: &[&str]) {
+    if value.is_empty() {
+        remove_nested_field(obj, fields);
+    } else {
+        force_set(obj, Value::String(value.to_owned()), fields);
+    }
+}
+
+/// The group version kind a JSON map declares in `apiVersion` and `kind`.
+pub(crate) fn declared_gvk(obj: &Map<String, Value>) -> crate::schema::GroupVersionKind {
+    crate::schema::GroupVersionKind::from_api_version_and_kind(
+        string_or_empty(obj, &["apiVersion"]),
+        string_or_empty(obj, &["kind"]),
+    )
+}
+
+/// Declares a group version kind in `apiVersion` and `kind`.
+pub(crate) fn set_declared_gvk(
+    obj: &mut Map<String, Value>,
+    gvk: &crate::schema::GroupVersionKind,
+) {
+    set_string_or_remove(obj, &gvk.group_version().to_string(), &["apiVersion"]);
+    set_string_or_remove(obj, &gvk.kind, &["kind"]);
 }
 
 #[cfg(test)]

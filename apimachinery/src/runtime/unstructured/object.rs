@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 use super::{NestedFieldError, UnstructuredList, nested};
 use crate::apis::meta::v1::{ManagedFieldsEntry, ObjectMetaAccessor, OwnerReference, Time};
 use crate::runtime::Object;
-use crate::schema::{GroupVersionKind, parse_group_version};
+use crate::schema::GroupVersionKind;
 
 /// An object of any kind, kept as the JSON map it was read from: what a tool uses for kinds
 /// it has no Rust type for, such as custom resources (Go's `unstructured.Unstructured`).
@@ -98,28 +98,15 @@ impl Unstructured {
     }
 
     fn string_at(&self, fields: &[&str]) -> &str {
-        nested::nested_string(&self.object, fields)
-            .ok()
-            .flatten()
-            .unwrap_or_default()
+        nested::string_or_empty(&self.object, fields)
     }
 
     fn set_string_at(&mut self, value: &str, fields: &[&str]) {
-        if value.is_empty() {
-            nested::remove_nested_field(&mut self.object, fields);
-        } else {
-            self.set_at(Value::String(value.to_owned()), fields);
-        }
+        nested::set_string_or_remove(&mut self.object, value, fields);
     }
 
-    /// Sets a field under `metadata`; a non-map `metadata` is replaced, as Go does.
     fn set_at(&mut self, value: Value, fields: &[&str]) {
-        if nested::set_nested_field(&mut self.object, value.clone(), fields).is_err() {
-            self.object
-                .insert(fields[0].to_owned(), Value::Object(Map::new()));
-            // The path now starts with a map, so this cannot fail again.
-            let _ = nested::set_nested_field(&mut self.object, value, fields);
-        }
+        nested::force_set(&mut self.object, value, fields);
     }
 
     fn decode_at<T: serde::de::DeserializeOwned>(&self, fields: &[&str]) -> Option<T> {
@@ -221,16 +208,11 @@ impl Unstructured {
 
 impl Object for Unstructured {
     fn group_version_kind(&self) -> GroupVersionKind {
-        let (group, version) = match parse_group_version(self.api_version()) {
-            Ok(gv) => (gv.group, gv.version),
-            Err(_) => Default::default(),
-        };
-        GroupVersionKind::new(group, version, self.kind())
+        nested::declared_gvk(&self.object)
     }
 
     fn set_group_version_kind(&mut self, gvk: &GroupVersionKind) {
-        self.set_api_version(&gvk.group_version().to_string());
-        self.set_kind(&gvk.kind);
+        nested::set_declared_gvk(&mut self.object, gvk);
     }
 
     fn meta(&self) -> Option<&dyn ObjectMetaAccessor> {
