@@ -2,4 +2,5 @@
 #![forbid(unsafe_code)]
 
 pub mod apis;
+pub mod meta;
 pub mod schema;
