@@ -57,6 +57,11 @@ impl NaiveRESTMapper {
         }
     }
 
+    /// The number of plural resources registered.
+    pub fn len(&self) -> usize {
+        self.plural_to_singular.len()
+    }
+
     pub fn add(&mut self, kind: GroupVersionKind, scope: RESTScope) {
         let (plural, singular) = unsafe_guess_kind_to_resource(&kind);
         self.add_specific(kind, plural, singular, scope);

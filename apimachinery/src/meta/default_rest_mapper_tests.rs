@@ -31,11 +31,14 @@ fn mapper_with(defaults: &[GroupVersion], kinds: &[GroupVersionKind]) -> Default
 fn kind_for_accepts_singular_plural_and_any_case() {
     let test = gv("test.group", "test");
     let internal_object = test.with_kind("InternalObject");
-    let empty = mapper_with(&[test.clone()], &[]);
+    let empty = mapper_with(std::slice::from_ref(&test), &[]);
     for missing in ["internalobjec", "internalObjec"] {
         assert!(empty.kind_for(&gvr("", "", missing)).is_err());
     }
-    let mapper = mapper_with(&[test.clone()], std::slice::from_ref(&internal_object));
+    let mapper = mapper_with(
+        std::slice::from_ref(&test),
+        std::slice::from_ref(&internal_object),
+    );
     for name in ["internalobject", "internalobjects", "InternalObjects"] {
         assert_eq!(
             mapper.kind_for(&gvr("", "", name)).unwrap(),
@@ -211,7 +214,7 @@ fn resource_singularizer_cases_of_go() {
         ("lowercases", "lowercaseses", "lowercases"),
     ];
     for (kind, plural, singular) in cases {
-        let mapper = mapper_with(&[test.clone()], &[test.with_kind(kind)]);
+        let mapper = mapper_with(std::slice::from_ref(&test), &[test.with_kind(kind)]);
         assert_eq!(
             mapper.resource_singularizer(plural).unwrap(),
             singular,
@@ -662,7 +665,7 @@ fn later_registrations_replace_earlier_ones_as_go_maps_do() {
 #[test]
 fn rest_mappings_skip_empty_and_internal_versions() {
     let v1 = gv("g", "v1");
-    let mapper = mapper_with(&[v1.clone()], &[v1.with_kind("Thing")]);
+    let mapper = mapper_with(std::slice::from_ref(&v1), &[v1.with_kind("Thing")]);
     let gk = GroupKind::new("g", "Thing");
     for versions in [&["", API_VERSION_INTERNAL][..], &[""], &[]] {
         let got = mapper.rest_mappings(&gk, versions).unwrap();

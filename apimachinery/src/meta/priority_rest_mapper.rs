@@ -89,11 +89,11 @@ fn kind_matches(pattern: &GroupVersionKind, kind: &GroupVersionKind) -> bool {
 
 /// Narrows `candidates` pattern by pattern: `Ok` with the one a pattern singled out, or
 /// `Err` with what was left when the patterns ran out.
-fn narrow<'a, T, P>(
-    candidates: &'a [T],
+fn narrow<T, P>(
+    candidates: &[T],
     patterns: impl IntoIterator<Item = P>,
     matches: impl Fn(&P, &T) -> bool,
-) -> Result<&'a T, Vec<&'a T>> {
+) -> Result<&T, Vec<&T>> {
     let mut remaining: Vec<&T> = candidates.iter().collect();
     for pattern in patterns {
         let matched: Vec<&T> = remaining
@@ -471,7 +471,7 @@ mod tests {
             "/, Kind=Foo matches multiple kinds [/v1alpha1, Kind=Foo /v1, Kind=Foo other/v1, Kind=Foo]"
         );
 
-        let only = PriorityRESTMapper::new(union_of(&[m1.clone()]), vec![], vec![]);
+        let only = PriorityRESTMapper::new(union_of(std::slice::from_ref(&m1)), vec![], vec![]);
         assert_eq!(only.rest_mapping(&foo, &[]).unwrap(), m1);
 
         let single_priority = PriorityRESTMapper::new(
