@@ -217,16 +217,20 @@ fn memory() {
             (g.saturating_sub(f)) as f64 / n
         );
     }
-    // What one `add` stores in the indexed mapper, by size_of: two resource→kind entries,
-    // one plural slot (plural + singular), one kind entry (kind, plural, scope), three map
-    // keys (plural, two resources), and about three index positions; strings are shared
-    // `Arc<str>`s, counted once: the lower-cased singular and plural names.
+    // What one `add` stores in the indexed mapper, by size_of: two resource→kind entries
+    // (resource, kind), one plural slot (plural, singular), one kind entry (kind, plural,
+    // scope), three position-map keys (plural, singular, plural resource) with their
+    // positions, and four name-index entries (plural and singular names in two indexes,
+    // each a name and an inline slot). Strings are shared `Arc<str>`s: the lower-cased
+    // singular and plural names are the only new ones.
     let gvr = std::mem::size_of::<GroupVersionResource>();
     let gvk = std::mem::size_of::<GroupVersionKind>();
-    let stored = 2 * (gvr + gvk) + 2 * gvr + (gvk + gvr + 8) + 3 * (gvr + 8) + 3 * 8;
+    let name = std::mem::size_of::<Name>();
+    let slots = std::mem::size_of::<Vec<usize>>() + 8;
+    let stored = 2 * (gvr + gvk) + 2 * gvr + (gvk + gvr + 8) + 3 * (gvr + 8) + 4 * (name + slots);
+    let strings = 2 * (16 + unique_resource().len());
     println!(
-        "  indexed by size_of: ~{stored} bytes/kind before hash-table slack (GroupVersionResource = {gvr} B, GroupVersionKind = {gvk} B), plus ~2 names of ~{} B",
-        unique_resource().len() + 16
+        "  indexed by size_of: ~{stored} B/kind in table entries + ~{strings} B of new strings, before hash-table slack (GroupVersionResource = {gvr} B, GroupVersionKind = {gvk} B, Name = {name} B)"
     );
     black_box((&fast, &naive));
 }

@@ -2,6 +2,7 @@
 
 use std::cmp::Ordering;
 use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 
 use super::kind_to_resource::{go_to_lower, unsafe_guess_kind_to_resource};
 use super::{
@@ -77,13 +78,13 @@ pub struct DefaultRESTMapper {
     plurals: Vec<PluralSlot>,
     plural_index: HashMap<GroupVersionResource, usize>,
     /// Resource name → slots whose plural or singular has that name, ascending.
-    plurals_by_name: HashMap<Name, Vec<usize>>,
+    plurals_by_name: HashMap<Name, Slots>,
 
     /// Go's `resourceToKind`, singular and plural resources alike.
     resource_kinds: Vec<(GroupVersionResource, GroupVersionKind)>,
     resource_index: HashMap<GroupVersionResource, usize>,
     /// Resource name → slots of `resource_kinds` with that name, ascending.
-    resources_by_name: HashMap<Name, Vec<usize>>,
+    resources_by_name: HashMap<Name, Slots>,
 
     /// Go's `kindToPluralResource` and `kindToScope`, which are always set together.
     kind_to_plural: HashMap<GroupVersionKind, (GroupVersionResource, RESTScope)>,
@@ -166,35 +167,42 @@ impl DefaultRESTMapper {
         plural: &GroupVersionResource,
         singular: &GroupVersionResource,
     ) {
-        if let Some(&slot) = self.plural_index.get(plural) {
-            let old = std::mem::replace(&mut self.plurals[slot].singular, singular.clone());
-            if old.resource != singular.resource {
-                if old.resource != plural.resource {
-                    remove_from_index(&mut self.plurals_by_name, &old.resource, slot);
+        match self.plural_index.entry(plural.clone()) {
+            Entry::Occupied(known) => {
+                let slot = *known.get();
+                let old = std::mem::replace(&mut self.plurals[slot].singular, singular.clone());
+                if old.resource != singular.resource {
+                    if old.resource != plural.resource {
+                        remove_from_index(&mut self.plurals_by_name, &old.resource, slot);
+                    }
+                    insert_into_index(&mut self.plurals_by_name, &singular.resource, slot);
                 }
-                insert_into_index(&mut self.plurals_by_name, &singular.resource, slot);
             }
-            return;
+            Entry::Vacant(new) => {
+                let slot = self.plurals.len();
+                new.insert(slot);
+                self.plurals.push(PluralSlot {
+                    plural: plural.clone(),
+                    singular: singular.clone(),
+                });
+                insert_into_index(&mut self.plurals_by_name, &plural.resource, slot);
+                if singular.resource != plural.resource {
+                    insert_into_index(&mut self.plurals_by_name, &singular.resource, slot);
+                }
+            }
         }
-        let slot = self.plurals.len();
-        self.plurals.push(PluralSlot {
-            plural: plural.clone(),
-            singular: singular.clone(),
-        });
-        self.plural_index.insert(plural.clone(), slot);
-        insert_into_index(&mut self.plurals_by_name, &plural.resource, slot);
-        insert_into_index(&mut self.plurals_by_name, &singular.resource, slot);
     }
 
     fn set_resource_kind(&mut self, resource: GroupVersionResource, kind: GroupVersionKind) {
-        if let Some(&slot) = self.resource_index.get(&resource) {
-            self.resource_kinds[slot].1 = kind;
-            return;
+        match self.resource_index.entry(resource) {
+            Entry::Occupied(known) => self.resource_kinds[*known.get()].1 = kind,
+            Entry::Vacant(new) => {
+                let slot = self.resource_kinds.len();
+                insert_into_index(&mut self.resources_by_name, &new.key().resource, slot);
+                self.resource_kinds.push((new.key().clone(), kind));
+                new.insert(slot);
+            }
         }
-        let slot = self.resource_kinds.len();
-        insert_into_index(&mut self.resources_by_name, &resource.resource, slot);
-        self.resource_index.insert(resource.clone(), slot);
-        self.resource_kinds.push((resource, kind));
     }
 
     /// Every resource name a lookup can match (plural, singular, guessed list names).
@@ -207,8 +215,8 @@ impl DefaultRESTMapper {
         self.kind_to_plural.keys().map(|gvk| &gvk.kind)
     }
 
-    fn slots_named<'a>(index: &'a HashMap<Name, Vec<usize>>, name: &str) -> &'a [usize] {
-        index.get(name).map(Vec::as_slice).unwrap_or(&[])
+    fn slots_named<'a>(index: &'a HashMap<Name, Slots>, name: &str) -> &'a [usize] {
+        index.get(name).map(Slots::as_slice).unwrap_or(&[])
     }
 
     /// Position of a group version in the preferences; `None` when not listed.
@@ -279,19 +287,67 @@ fn coerce_resource_for_matching(resource: &GroupVersionResource) -> GroupVersion
     }
 }
 
-fn insert_into_index(index: &mut HashMap<Name, Vec<usize>>, name: &Name, slot: usize) {
-    let slots = index.entry(name.clone()).or_default();
-    if let Err(at) = slots.binary_search(&slot) {
-        slots.insert(at, slot);
+/// The ascending slots an index keeps for one name; most names have exactly one, which
+/// is stored without an allocation.
+#[derive(Clone, Debug)]
+enum Slots {
+    One(usize),
+    Many(Vec<usize>),
+}
+
+impl Slots {
+    fn as_slice(&self) -> &[usize] {
+        match self {
+            Slots::One(slot) => std::slice::from_ref(slot),
+            Slots::Many(slots) => slots,
+        }
+    }
+
+    fn insert(&mut self, slot: usize) {
+        match self {
+            Slots::One(one) if *one == slot => {}
+            Slots::One(one) => {
+                let (a, b) = if *one < slot {
+                    (*one, slot)
+                } else {
+                    (slot, *one)
+                };
+                *self = Slots::Many(vec![a, b]);
+            }
+            Slots::Many(slots) => {
+                if let Err(at) = slots.binary_search(&slot) {
+                    slots.insert(at, slot);
+                }
+            }
+        }
+    }
+
+    /// Removes `slot`; true when none is left.
+    fn remove(&mut self, slot: usize) -> bool {
+        match self {
+            Slots::One(one) => *one == slot,
+            Slots::Many(slots) => {
+                if let Ok(at) = slots.binary_search(&slot) {
+                    slots.remove(at);
+                }
+                slots.is_empty()
+            }
+        }
     }
 }
 
-fn remove_from_index(index: &mut HashMap<Name, Vec<usize>>, name: &Name, slot: usize) {
-    if let Some(slots) = index.get_mut(name.as_str()) {
-        if let Ok(at) = slots.binary_search(&slot) {
-            slots.remove(at);
+fn insert_into_index(index: &mut HashMap<Name, Slots>, name: &Name, slot: usize) {
+    match index.get_mut(name.as_str()) {
+        Some(slots) => slots.insert(slot),
+        None => {
+            index.insert(name.clone(), Slots::One(slot));
         }
-        if slots.is_empty() {
+    }
+}
+
+fn remove_from_index(index: &mut HashMap<Name, Slots>, name: &Name, slot: usize) {
+    if let Some(slots) = index.get_mut(name.as_str()) {
+        if slots.remove(slot) {
             index.remove(name.as_str());
         }
     }
