@@ -5,6 +5,7 @@
 //! | --- | --- | --- |
 //! | [`schema`] | `runtime/schema` | group/version/kind/resource identifiers and parsing |
 //! | [`runtime`] | `runtime` | [`Object`](runtime::Object), [`Scheme`](runtime::Scheme), [`Unstructured`](runtime::Unstructured) |
+//! | [`meta`] | `api/meta` | `RESTMapper` and its implementations |
 //! | [`apis::meta::v1`] | `apis/meta/v1` | `ObjectMeta`, `ListMeta`, `Time`, `Status`, discovery documents |
 //! | [`version`] | `version` | Kubernetes version ordering |
 //!
@@ -38,6 +39,7 @@ pub struct ReadmeDoctests;
 extern crate self as apimachinery;
 
 pub mod apis;
+pub mod meta;
 pub mod runtime;
 pub mod schema;
 pub mod version;

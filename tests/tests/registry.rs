@@ -166,3 +166,41 @@ mod with_type_meta {
         );
     }
 }
+
+mod plural_rule {
+    use apimachinery::ApiObject;
+    use apimachinery::meta::unsafe_guess_kind_to_resource;
+    use apimachinery::runtime::Resource;
+
+    #[derive(ApiObject, Clone, Debug, Default, PartialEq)]
+    #[api(group = "plural.test", version = "v1", kind = "NetworkPolicy")]
+    pub struct NetworkPolicy {}
+
+    #[derive(ApiObject, Clone, Debug, Default, PartialEq)]
+    #[api(group = "plural.test", version = "v1", kind = "Ingress")]
+    pub struct Ingress {}
+
+    #[derive(ApiObject, Clone, Debug, Default, PartialEq)]
+    #[api(group = "plural.test", version = "v1", kind = "Endpoints")]
+    pub struct Endpoints {}
+
+    #[derive(ApiObject, Clone, Debug, Default, PartialEq)]
+    #[api(group = "plural.test", version = "v1", kind = "Pod")]
+    pub struct Pod {}
+
+    fn check<T: Resource>() {
+        let (plural, singular) = unsafe_guess_kind_to_resource(&T::gvk());
+        assert_eq!(T::PLURAL, plural.resource.as_str(), "{}", T::KIND);
+        assert_eq!(T::SINGULAR, singular.resource.as_str(), "{}", T::KIND);
+    }
+
+    /// The derive computes default plurals at compile time with its own copy of Go's rule;
+    /// it must agree with the runtime rule of `apimachinery::meta`.
+    #[test]
+    fn derive_defaults_agree_with_unsafe_guess_kind_to_resource() {
+        check::<NetworkPolicy>();
+        check::<Ingress>();
+        check::<Endpoints>();
+        check::<Pod>();
+    }
+}
