@@ -12,7 +12,7 @@
 //! | `group = "..."` | API group | `""` (core) |
 //! | `version = "..."` | version (required) | |
 //! | `kind = "..."` | kind | the struct's name |
-//! | `plural = "..."` | resource name | Go's `UnsafeGuessKindToResource` |
+//! | `plural = "..."` | resource name | Go's `UnsafeGuessKindToResource` (1.36 rules) |
 //! | `singular = "..."` | singular resource name | kind in lower case |
 //! | `short_names = [..]`, `categories = [..]` | discovery extras | none |
 //! | `namespaced` / `cluster_scoped` | scope | namespaced |

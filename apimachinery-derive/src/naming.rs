@@ -19,16 +19,27 @@ pub fn lower_camel_case(field: &str) -> String {
     out
 }
 
-/// Go's `meta.UnsafeGuessKindToResource` plural: the kind in lower case; kinds ending in
-/// `endpoints` unchanged; `s` → `ses`; `y` → `ies`; else `s` appended. The runtime copy of
-/// this rule is `apimachinery::meta`'s; a test there checks both agree.
+/// Go's `meta.UnsafeGuessKindToResource` plural (Kubernetes 1.36): the kind in lower
+/// case; kinds ending in `endpoints` unchanged; `s`, `z`, `ch`, `sh`, `x` → `+es`; a vowel
+/// then `y` → `+s`; another `y` → `ies`; else `+s`. The runtime copy of this rule is
+/// `apimachinery::meta::unsafe_guess_kind_to_resource`; an integration test checks both agree.
 pub fn guess_plural(kind: &str) -> String {
-    let singular = kind.to_lowercase();
+    // Go lowers each character on its own (no word-final sigma).
+    let singular: String = kind.chars().flat_map(char::to_lowercase).collect();
     if singular.is_empty() || singular.ends_with("endpoints") {
         return singular;
     }
-    if singular.ends_with('s') {
+    if ["s", "z", "ch", "sh", "x"]
+        .iter()
+        .any(|e| singular.ends_with(e))
+    {
         return format!("{singular}es");
+    }
+    if ["ay", "ey", "iy", "oy", "uy"]
+        .iter()
+        .any(|e| singular.ends_with(e))
+    {
+        return format!("{singular}s");
     }
     if let Some(stem) = singular.strip_suffix('y') {
         return format!("{stem}ies");
@@ -54,5 +65,7 @@ mod tests {
         assert_eq!(guess_plural("Ingress"), "ingresses");
         assert_eq!(guess_plural("NetworkPolicy"), "networkpolicies");
         assert_eq!(guess_plural("Endpoints"), "endpoints");
+        assert_eq!(guess_plural("Gateway"), "gateways");
+        assert_eq!(guess_plural("Patch"), "patches");
     }
 }

@@ -188,6 +188,14 @@ mod plural_rule {
     #[api(group = "plural.test", version = "v1", kind = "Pod")]
     pub struct Pod {}
 
+    #[derive(ApiObject, Clone, Debug, Default, PartialEq)]
+    #[api(group = "plural.test", version = "v1", kind = "Gateway")]
+    pub struct Gateway {}
+
+    #[derive(ApiObject, Clone, Debug, Default, PartialEq)]
+    #[api(group = "plural.test", version = "v1", kind = "Mailbox")]
+    pub struct Mailbox {}
+
     fn check<T: Resource>() {
         let (plural, singular) = unsafe_guess_kind_to_resource(&T::gvk());
         assert_eq!(T::PLURAL, plural.resource.as_str(), "{}", T::KIND);
@@ -202,5 +210,7 @@ mod plural_rule {
         check::<Ingress>();
         check::<Endpoints>();
         check::<Pod>();
+        check::<Gateway>();
+        check::<Mailbox>();
     }
 }
