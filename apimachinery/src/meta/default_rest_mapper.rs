@@ -4,10 +4,10 @@ use std::cmp::Ordering;
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 
+use super::error::{single_kind, single_resource};
 use super::kind_to_resource::{go_to_lower, unsafe_guess_kind_to_resource};
 use super::{
-    AmbiguousResourceError, NoKindMatchError, NoResourceMatchError, RESTMapper, RESTMapping,
-    RESTScope, RestMapperError,
+    NoKindMatchError, NoResourceMatchError, RESTMapper, RESTMapping, RESTScope, RestMapperError,
 };
 use crate::schema::{
     API_VERSION_INTERNAL, GroupKind, GroupVersion, GroupVersionKind, GroupVersionResource, Name,
@@ -358,18 +358,7 @@ impl RESTMapper for DefaultRESTMapper {
         &self,
         resource: &GroupVersionResource,
     ) -> Result<GroupVersionKind, RestMapperError> {
-        let mut kinds = self.kinds_for(resource)?;
-        if kinds.len() == 1 {
-            if let Some(kind) = kinds.pop() {
-                return Ok(kind);
-            }
-        }
-        Err(AmbiguousResourceError {
-            partial_resource: resource.clone(),
-            matching_resources: Vec::new(),
-            matching_kinds: kinds,
-        }
-        .into())
+        single_kind(resource, self.kinds_for(resource)?)
     }
 
     fn kinds_for(
@@ -430,18 +419,7 @@ impl RESTMapper for DefaultRESTMapper {
         &self,
         input: &GroupVersionResource,
     ) -> Result<GroupVersionResource, RestMapperError> {
-        let mut resources = self.resources_for(input)?;
-        if resources.len() == 1 {
-            if let Some(resource) = resources.pop() {
-                return Ok(resource);
-            }
-        }
-        Err(AmbiguousResourceError {
-            partial_resource: input.clone(),
-            matching_resources: resources,
-            matching_kinds: Vec::new(),
-        }
-        .into())
+        single_resource(input, self.resources_for(input)?)
     }
 
     fn resources_for(

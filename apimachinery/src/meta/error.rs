@@ -225,6 +225,44 @@ pub fn is_ambiguous_error(err: &RestMapperError) -> bool {
     err.is_ambiguous()
 }
 
+/// The one kind of a `kinds_for` answer, or Go's ambiguity error naming every kind found
+/// for `input`: how every mapper's `kind_for` derives from its `kinds_for`.
+pub(crate) fn single_kind(
+    input: &GroupVersionResource,
+    mut kinds: Vec<GroupVersionKind>,
+) -> Result<GroupVersionKind, RestMapperError> {
+    if kinds.len() == 1
+        && let Some(kind) = kinds.pop()
+    {
+        return Ok(kind);
+    }
+    Err(AmbiguousResourceError {
+        partial_resource: input.clone(),
+        matching_resources: Vec::new(),
+        matching_kinds: kinds,
+    }
+    .into())
+}
+
+/// The one resource of a `resources_for` answer, or Go's ambiguity error naming every
+/// resource found for `input`.
+pub(crate) fn single_resource(
+    input: &GroupVersionResource,
+    mut resources: Vec<GroupVersionResource>,
+) -> Result<GroupVersionResource, RestMapperError> {
+    if resources.len() == 1
+        && let Some(resource) = resources.pop()
+    {
+        return Ok(resource);
+    }
+    Err(AmbiguousResourceError {
+        partial_resource: input.clone(),
+        matching_resources: resources,
+        matching_kinds: Vec::new(),
+    }
+    .into())
+}
+
 /// Go's `utilerrors.NewAggregate` followed by its collapse rules: no error is `None`, one
 /// error is itself, more are an [`RestMapperError::Aggregate`].
 pub(crate) fn aggregate(mut errs: Vec<RestMapperError>) -> Option<RestMapperError> {

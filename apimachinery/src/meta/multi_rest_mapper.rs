@@ -4,11 +4,8 @@ use std::collections::HashSet;
 use std::hash::Hash;
 
 use super::default_rest_mapper::no_kind_match;
-use super::error::aggregate;
-use super::{
-    AmbiguousKindError, AmbiguousResourceError, NoResourceMatchError, RESTMapper, RESTMapping,
-    RestMapperError,
-};
+use super::error::{aggregate, single_kind, single_resource};
+use super::{AmbiguousKindError, NoResourceMatchError, RESTMapper, RESTMapping, RestMapperError};
 use crate::schema::{GroupKind, GroupVersionKind, GroupVersionResource, Name};
 
 /// Answers with what all its mappers answer (Go's `meta.MultiRESTMapper`), for APIs that
@@ -197,32 +194,14 @@ pub(crate) mod union {
         mappers: impl Iterator<Item = &'a dyn RESTMapper>,
         input: &GroupVersionResource,
     ) -> Result<GroupVersionResource, RestMapperError> {
-        let mut resources = resources_for(mappers, input)?;
-        match resources.len() {
-            1 => Ok(resources.swap_remove(0)),
-            _ => Err(AmbiguousResourceError {
-                partial_resource: input.clone(),
-                matching_resources: resources,
-                matching_kinds: Vec::new(),
-            }
-            .into()),
-        }
+        single_resource(input, resources_for(mappers, input)?)
     }
 
     pub(crate) fn kind_for<'a>(
         mappers: impl Iterator<Item = &'a dyn RESTMapper>,
         input: &GroupVersionResource,
     ) -> Result<GroupVersionKind, RestMapperError> {
-        let mut kinds = kinds_for(mappers, input)?;
-        match kinds.len() {
-            1 => Ok(kinds.swap_remove(0)),
-            _ => Err(AmbiguousResourceError {
-                partial_resource: input.clone(),
-                matching_resources: Vec::new(),
-                matching_kinds: kinds,
-            }
-            .into()),
-        }
+        single_kind(input, kinds_for(mappers, input)?)
     }
 
     pub(crate) fn rest_mapping<'a>(

@@ -147,7 +147,7 @@ impl Scheme {
             self.check_known_type(gvk, &registration.object_type)?;
         }
         if registration.unversioned {
-            self.check_unversioned_kind(&gvks[..1], &registration.object_type)?;
+            self.check_unversioned_kind(&gvks[0], &registration.object_type)?;
         }
         for gvk in gvks {
             if let Some(resource) = registration.resource {
@@ -208,7 +208,7 @@ impl Scheme {
             .collect();
         for (gvk, t) in gvks.iter().zip(types) {
             self.check_known_type(gvk, t)?;
-            self.check_unversioned_kind(std::slice::from_ref(gvk), t)?;
+            self.check_unversioned_kind(gvk, t)?;
         }
         for (gvk, t) in gvks.into_iter().zip(types) {
             self.insert_unversioned(gvk, *t);
@@ -243,22 +243,20 @@ impl Scheme {
 
     fn check_unversioned_kind(
         &self,
-        gvks: &[GroupVersionKind],
+        gvk: &GroupVersionKind,
         object_type: &ObjectType,
     ) -> Result<(), SchemeError> {
-        for gvk in gvks {
-            if let Some(&i) = self.unversioned_kinds.get(gvk.kind.as_str()) {
-                let existing = &self.types[i].object_type;
-                if existing.type_id() != object_type.type_id() {
-                    return Err(SchemeError::from(
-                        SchemeErrorKind::ConflictingUnversionedKind {
-                            kind: gvk.kind.to_string(),
-                            existing: existing.type_name(),
-                            new: object_type.type_name(),
-                            scheme: self.name.clone(),
-                        },
-                    ));
-                }
+        if let Some(&i) = self.unversioned_kinds.get(gvk.kind.as_str()) {
+            let existing = &self.types[i].object_type;
+            if existing.type_id() != object_type.type_id() {
+                return Err(SchemeError::from(
+                    SchemeErrorKind::ConflictingUnversionedKind {
+                        kind: gvk.kind.to_string(),
+                        existing: existing.type_name(),
+                        new: object_type.type_name(),
+                        scheme: self.name.clone(),
+                    },
+                ));
             }
         }
         Ok(())
@@ -385,16 +383,20 @@ impl Scheme {
             .map_or(&[], |&i| &self.types[i].gvks)
     }
 
+    /// The type a kind is created as: the one registered for exactly this kind, else an
+    /// unversioned type of the same kind name (Go's `Scheme.New` lookup).
+    fn type_for_kind(&self, gvk: &GroupVersionKind) -> Result<&ObjectType, SchemeError> {
+        self.gvk_to_type
+            .get(gvk)
+            .or_else(|| self.unversioned_kinds.get(gvk.kind.as_str()))
+            .map(|&i| &self.types[i].object_type)
+            .ok_or_else(|| self.not_registered(gvk))
+    }
+
     /// A new, default-valued object of a kind (Go's `Scheme.New`); an unversioned kind is
     /// found by its name in any group version.
     pub fn new_object(&self, gvk: &GroupVersionKind) -> Result<Box<dyn Object>, SchemeError> {
-        if let Some(&i) = self.gvk_to_type.get(gvk) {
-            return Ok(self.types[i].object_type.new_object());
-        }
-        if let Some(&i) = self.unversioned_kinds.get(gvk.kind.as_str()) {
-            return Ok(self.types[i].object_type.new_object());
-        }
-        Err(self.not_registered(gvk))
+        Ok(self.type_for_kind(gvk)?.new_object())
     }
 
     /// Deserializes an object of a kind from any serde format, looking its type up as
@@ -404,14 +406,8 @@ impl Scheme {
         gvk: &GroupVersionKind,
         deserializer: D,
     ) -> Result<Box<dyn Object>, SchemeError> {
-        let index = self
-            .gvk_to_type
-            .get(gvk)
-            .or_else(|| self.unversioned_kinds.get(gvk.kind.as_str()))
-            .copied()
-            .ok_or_else(|| self.not_registered(gvk))?;
-        let mut obj = self.types[index]
-            .object_type
+        let mut obj = self
+            .type_for_kind(gvk)?
             .deserialize(&mut <dyn erased_serde::Deserializer>::erase(deserializer))
             .map_err(|e| {
                 SchemeError::from(SchemeErrorKind::Deserialize {
