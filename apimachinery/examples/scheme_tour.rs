@@ -1,5 +1,6 @@
 //! A tour of the scheme: defines two kinds with `#[derive(ApiObject)]`, builds a scheme from
-//! every type linked into the program, prints what it knows, then reads the bundled
+//! every type linked into the program, prints what it knows and how resource names typed
+//! by a user map to its kinds (a mapper built from the scheme), then reads the bundled
 //! manifests in `examples/data/manifests.json`, decoding each object into its registered
 //! Rust type, or into `Unstructured` when the scheme does not know its kind.
 //!
@@ -10,8 +11,9 @@ use std::path::PathBuf;
 
 use apimachinery::ApiObject;
 use apimachinery::apis::meta::v1::ObjectMeta;
+use apimachinery::meta::{DiscoveryRESTMapper, RESTMapper};
 use apimachinery::runtime::{Object, Scheme, Unstructured};
-use apimachinery::schema::GroupVersionKind;
+use apimachinery::schema::{GroupVersionKind, parse_resource_arg};
 use serde::{Deserialize, Serialize};
 
 /// What a widget should be.
@@ -91,6 +93,34 @@ fn main() -> Result<(), Box<dyn Error>> {
             .collect::<Vec<_>>()
             .join(", ")
     );
+
+    // What `kubectl get <name>` would resolve each name to, if a server served these types.
+    let mapper = DiscoveryRESTMapper::from_scheme(&scheme);
+    println!("\nResource names:");
+    for name in [
+        "wdg",
+        "widget",
+        "widgets.example.com",
+        "gadgets.v1alpha1.example.com",
+        "doohickeys",
+    ] {
+        // As kubectl reads an argument: `resource.version.group` if that is served, else
+        // `resource.group`.
+        let (full, partial) = parse_resource_arg(name);
+        let kind = match full.and_then(|gvr| mapper.kind_for(&gvr).ok()) {
+            Some(gvk) => Ok(gvk),
+            None => mapper.kind_for(&partial.with_version("")),
+        };
+        let mapping = match kind {
+            Ok(gvk) => mapper.rest_mapping(&gvk.group_kind(), &[gvk.version.as_str()]),
+            Err(e) => Err(e),
+        };
+        let answer = match mapping {
+            Ok(m) => format!("{} ({})", m.group_version_kind, m.scope.name().as_str()),
+            Err(e) => format!("error: {e}"),
+        };
+        println!("  {name:<30} -> {answer}");
+    }
 
     let path = std::env::args_os().nth(1).map_or_else(
         || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("examples/data/manifests.json"),

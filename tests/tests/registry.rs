@@ -214,3 +214,37 @@ mod plural_rule {
         check::<Mailbox>();
     }
 }
+
+/// A mapper built from the link-time registry answers for every resource kind linked in.
+mod mapper_from_registry {
+    use apimachinery::meta::{DiscoveryRESTMapper, RESTMapper, RESTScope};
+    use apimachinery::runtime::{ResourceScope, Scheme};
+    use apimachinery::schema::{API_VERSION_INTERNAL, GroupVersionResource};
+
+    #[test]
+    fn every_registered_resource_maps_both_ways() {
+        let scheme = Scheme::from_registry().unwrap();
+        let mapper = DiscoveryRESTMapper::from_scheme(&scheme);
+        let resources = scheme.resources();
+        assert!(!resources.is_empty());
+        for (gvk, metadata) in resources {
+            if gvk.version == API_VERSION_INTERNAL {
+                continue;
+            }
+            let mapping = mapper
+                .rest_mapping(&gvk.group_kind(), &[gvk.version.as_str()])
+                .unwrap();
+            assert_eq!(mapping.resource.resource, metadata.plural, "{gvk}");
+            let scope = match metadata.scope {
+                ResourceScope::Namespaced => RESTScope::NAMESPACE,
+                ResourceScope::Cluster => RESTScope::ROOT,
+            };
+            assert_eq!(mapping.scope, scope, "{gvk}");
+            assert_eq!(&mapper.kind_for(&mapping.resource).unwrap(), gvk);
+            for short in metadata.short_names {
+                let gvr = GroupVersionResource::new("", "", *short);
+                assert_eq!(mapper.resource_for(&gvr).unwrap().resource, metadata.plural);
+            }
+        }
+    }
+}

@@ -14,8 +14,11 @@
 //! | [`ShortcutRESTMapper`] | expands short names (`deploy`) first; knows categories (`all`) |
 //! | [`DiscoveryRESTMapper`] | a cluster's mapper, from its discovery documents, as kubectl builds it |
 //!
-//! To build a mapper from types known up front, list them as [`ResourceEntry`] values and
-//! call [`ShortcutRESTMapper::from_entries`].
+//! To build a mapper from the types registered in a [`Scheme`](crate::runtime::Scheme),
+//! call [`DiscoveryRESTMapper::from_scheme`] (kubectl's answers: the preferred version
+//! wins) or [`ShortcutRESTMapper::from_scheme`] (Go's `DefaultRESTMapper` answers: a
+//! resource in several versions is ambiguous); from other types known up front, list them as
+//! [`ResourceEntry`] values and call [`ShortcutRESTMapper::from_entries`].
 //!
 //! Errors are [`RestMapperError`], with Go's messages; [`is_no_match_error`] and
 //! [`is_ambiguous_error`] classify them.
@@ -31,6 +34,7 @@ mod multi_rest_mapper;
 mod priority_rest_mapper;
 mod resource_entry;
 mod rest_mapper;
+mod scheme_rest_mapper;
 mod shortcut;
 
 pub use aggregated_discovery::AggregatedDiscoveryError;
