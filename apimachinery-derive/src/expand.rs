@@ -97,9 +97,16 @@ fn expand_object(c: &Container, krate: &TokenStream) -> TokenStream {
             _ => {}
         }
     }
+    let protobuf = c.attrs.protobuf.map(|_| {
+        quote! {
+            fn as_proto_message(&self) -> ::core::option::Option<&dyn #krate::protobuf::Message> { ::core::option::Option::Some(self) }
+            fn as_proto_message_mut(&mut self) -> ::core::option::Option<&mut dyn #krate::protobuf::Message> { ::core::option::Option::Some(self) }
+        }
+    });
     quote! {
         impl #krate::runtime::Object for #ident {
             fn group_version_kind(&self) -> #krate::schema::GroupVersionKind { #gvk }
+            #protobuf
             fn set_group_version_kind(&mut self, gvk: &#krate::schema::GroupVersionKind) { #set_gvk }
             #meta
             #list_meta

@@ -20,6 +20,7 @@
 //! | `unversioned` | register with `add_unversioned_types` | |
 //! | `extra_versions = [..]` | more versions of the group the type is known in, such as `"__internal"` | |
 //! | `not_resource` | not served as a REST resource (options, reviews) | lists are never resources |
+//! | `protobuf` | the type implements `protobuf::Message` (the object's own message, without its `TypeMeta`), so the protobuf serializer can encode it | not protobuf |
 //! | `crate = "path"` | path of the `apimachinery` crate | `::apimachinery` |
 //!
 //! # Field attributes: `#[api(...)]`

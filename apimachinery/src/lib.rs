@@ -6,6 +6,7 @@
 //! | [`schema`] | `runtime/schema` | group/version/kind/resource identifiers and parsing |
 //! | [`runtime`] | `runtime` | [`Object`](runtime::Object), [`Scheme`](runtime::Scheme), [`Unstructured`](runtime::Unstructured) |
 //! | [`meta`] | `api/meta` | `RESTMapper` and its implementations |
+//! | [`protobuf`] | gogo `proto`, `generated.pb.go` | the protobuf wire format of objects |
 //! | [`apis::meta::v1`] | `apis/meta/v1` | `ObjectMeta`, `ListMeta`, `Time`, `Status`, discovery documents |
 //! | [`version`] | `version` | Kubernetes version ordering |
 //!
@@ -40,6 +41,7 @@ extern crate self as apimachinery;
 
 pub mod apis;
 pub mod meta;
+pub mod protobuf;
 pub mod runtime;
 pub mod schema;
 pub mod version;

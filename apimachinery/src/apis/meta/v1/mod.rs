@@ -8,6 +8,7 @@ mod label_selector;
 mod list_meta;
 mod micro_time;
 mod object_meta;
+mod protobuf;
 mod status;
 mod time;
 mod type_meta;

@@ -1,0 +1,243 @@
+//! The protobuf encoding of `meta.k8s.io/v1` types (what Go's `generated.pb.go` and
+//! `time_proto.go` of the package hold), field numbers from the package's
+//! `generated.proto`. Fields are listed in ascending field number, the order Go writes.
+
+use crate::proto_message;
+use crate::protobuf::{Decoder, Encoder, Field, Message, ProtobufError, WireType};
+
+use super::{
+    Duration, FieldsV1, LabelSelector, LabelSelectorRequirement, ListMeta, ManagedFieldsEntry,
+    MicroTime, ObjectMeta, OwnerReference, ShardInfo, Status, StatusCause, StatusDetails, Time,
+    TypeMeta,
+};
+
+proto_message!(ObjectMeta {
+    1 => name,
+    2 => generate_name,
+    3 => namespace,
+    4 => self_link,
+    5 => uid,
+    6 => resource_version,
+    7 => generation,
+    8 => creation_timestamp,
+    9 => deletion_timestamp,
+    10 => deletion_grace_period_seconds,
+    11 => labels,
+    12 => annotations,
+    13 => owner_references,
+    14 => finalizers,
+    17 => managed_fields,
+});
+
+proto_message!(OwnerReference {
+    1 => kind,
+    3 => name,
+    4 => uid,
+    5 => api_version,
+    6 => controller,
+    7 => block_owner_deletion,
+});
+
+proto_message!(ManagedFieldsEntry {
+    1 => manager,
+    2 => operation,
+    3 => api_version,
+    4 => time,
+    6 => fields_type,
+    7 => fields_v1,
+    8 => subresource,
+});
+
+proto_message!(ListMeta {
+    1 => self_link,
+    2 => resource_version,
+    3 => continue_,
+    4 => remaining_item_count,
+    5 => shard_info,
+});
+
+proto_message!(ShardInfo { 1 => selector });
+
+proto_message!(LabelSelector {
+    1 => match_labels,
+    2 => match_expressions,
+});
+
+proto_message!(LabelSelectorRequirement {
+    1 => key,
+    2 => operator,
+    3 => values,
+});
+
+proto_message!(Status {
+    1 => metadata,
+    2 => status,
+    3 => message,
+    4 => reason,
+    5 => details,
+    6 => code,
+});
+
+proto_message!(StatusDetails {
+    1 => name,
+    2 => group,
+    3 => kind,
+    4 => causes,
+    5 => retry_after_seconds,
+    6 => uid,
+});
+
+proto_message!(StatusCause {
+    1 => reason,
+    2 => message,
+    3 => field,
+});
+
+// `runtime.TypeMeta` (apiVersion 1, kind 2), the envelope's type information, is a
+// different message from `meta/v1` TypeMeta (kind 1, apiVersion 2), which is inlined in
+// objects and never written on its own; this is the latter.
+proto_message!(TypeMeta {
+    1 => kind,
+    2 => api_version,
+});
+
+fn encode_timestamp(seconds: i64, nanos: i32, e: &mut Encoder) {
+    seconds.encode_field(1, e);
+    nanos.encode_field(2, e);
+}
+
+/// Go writes a zero time as an empty message and any other as `{seconds, nanos: 0}`;
+/// it reads the seconds only, as its JSON form holds no more.
+impl Message for Time {
+    fn encode_fields(&self, e: &mut Encoder) {
+        if !self.is_zero() {
+            encode_timestamp(self.unix_seconds(), 0, e);
+        }
+    }
+
+    fn merge_field(
+        &mut self,
+        number: u32,
+        wire: WireType,
+        d: &mut Decoder<'_>,
+    ) -> Result<bool, ProtobufError> {
+        // Go ignores the nanoseconds.
+        match number {
+            1 => {
+                let mut seconds = 0i64;
+                seconds
+                    .merge_from(wire, d)
+                    .map_err(|e| e.in_field("seconds"))?;
+                *self = Time::from_unix(seconds, 0);
+                Ok(true)
+            }
+            _ => Ok(false),
+        }
+    }
+}
+
+/// Go writes a zero time as an empty message and any other as `{seconds, nanos}` with
+/// the nanoseconds truncated to microseconds, and truncates again when reading.
+impl Message for MicroTime {
+    fn encode_fields(&self, e: &mut Encoder) {
+        if !self.is_zero() {
+            let micros = self.truncate_to_micros();
+            encode_timestamp(micros.unix_seconds(), micros.nanos() as i32, e);
+        }
+    }
+
+    fn merge_field(
+        &mut self,
+        number: u32,
+        wire: WireType,
+        d: &mut Decoder<'_>,
+    ) -> Result<bool, ProtobufError> {
+        let (mut seconds, mut nanos) = (self.unix_seconds(), self.nanos() as i32);
+        match number {
+            1 => seconds
+                .merge_from(wire, d)
+                .map_err(|e| e.in_field("seconds"))?,
+            2 => nanos.merge_from(wire, d).map_err(|e| e.in_field("nanos"))?,
+            _ => return Ok(false),
+        }
+        *self = micro_time_from_timestamp(seconds, nanos);
+        Ok(true)
+    }
+}
+
+/// Go's `time.Unix` normalises nanoseconds outside `[0, 1e9)` into the seconds.
+fn micro_time_from_timestamp(seconds: i64, nanos: i32) -> MicroTime {
+    let carry = i64::from(nanos).div_euclid(1_000_000_000);
+    let nanos = i64::from(nanos).rem_euclid(1_000_000_000) as u32;
+    MicroTime::from_unix(seconds.saturating_add(carry), nanos).truncate_to_micros()
+}
+
+/// `Duration` is `{duration = 1}`, the nanosecond count, always written.
+impl Message for Duration {
+    fn encode_fields(&self, e: &mut Encoder) {
+        self.as_nanos().encode_field(1, e);
+    }
+
+    fn merge_field(
+        &mut self,
+        number: u32,
+        wire: WireType,
+        d: &mut Decoder<'_>,
+    ) -> Result<bool, ProtobufError> {
+        if number != 1 {
+            return Ok(false);
+        }
+        let mut nanos = self.as_nanos();
+        nanos
+            .merge_from(wire, d)
+            .map_err(|e| e.in_field("duration"))?;
+        *self = Duration::from_nanos(nanos);
+        Ok(true)
+    }
+}
+
+/// `FieldsV1` holds JSON; on the wire its `Raw` bytes (field 1) are that JSON, compact.
+impl Message for FieldsV1 {
+    fn encode_fields(&self, e: &mut Encoder) {
+        // Go leaves a nil `Raw` out; serializing a `serde_json::Value` cannot fail.
+        if !self.0.is_null() {
+            let raw = serde_json::to_vec(&self.0).unwrap_or_default();
+            e.bytes_field(1, &raw);
+        }
+    }
+
+    fn merge_field(
+        &mut self,
+        number: u32,
+        wire: WireType,
+        d: &mut Decoder<'_>,
+    ) -> Result<bool, ProtobufError> {
+        if number != 1 {
+            return Ok(false);
+        }
+        if wire != WireType::LengthDelimited {
+            return Err(d
+                .error(crate::protobuf::ProtobufErrorKind::UnexpectedWireType {
+                    found: wire,
+                    expected: "bytes",
+                })
+                .in_field("Raw"));
+        }
+        let at = d.offset();
+        let raw = d.length_delimited()?;
+        self.0 = if raw.is_empty() {
+            serde_json::Value::Null
+        } else {
+            serde_json::from_slice(raw).map_err(|err| {
+                ProtobufError::new(
+                    at,
+                    crate::protobuf::ProtobufErrorKind::Invalid(format!(
+                        "fieldsV1 is not JSON: {err}"
+                    )),
+                )
+                .in_field("Raw")
+            })?
+        };
+        Ok(true)
+    }
+}

@@ -1,0 +1,127 @@
+//! The Kubernetes protobuf envelope: the magic `k8s\0`, then a `runtime.Unknown` message
+//! `{typeMeta = 1 {apiVersion = 1, kind = 2}, raw = 2, contentEncoding = 3,
+//! contentType = 4}` whose `raw` is the object's own message.
+
+use super::error::{ProtobufError, ProtobufErrorKind};
+use super::field::Field;
+use super::wire::{Decoder, Encoder, WireType};
+
+/// The four bytes every enveloped Kubernetes protobuf document starts with.
+pub const MAGIC: &[u8; 4] = b"k8s\0";
+
+/// An envelope read from bytes, borrowing them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Envelope<'a> {
+    /// `apiVersion` of the object.
+    pub api_version: String,
+    /// `kind` of the object.
+    pub kind: String,
+    /// The object's message bytes.
+    pub raw: &'a [u8],
+    /// Offset of `raw` in the input, for errors found inside it.
+    pub raw_offset: usize,
+    /// How `raw` is encoded (empty: not compressed).
+    pub content_encoding: String,
+    /// The media type of `raw` (empty: protobuf).
+    pub content_type: String,
+}
+
+/// Writes the envelope of an object of `api_version` and `kind` whose message fields
+/// `write_raw` appends, as Go writes it (`contentEncoding` and `contentType` empty but
+/// present).
+pub fn encode_envelope(
+    api_version: &str,
+    kind: &str,
+    write_raw: impl FnOnce(&mut Encoder),
+) -> Vec<u8> {
+    let mut e = Encoder::with_buffer(MAGIC.to_vec());
+    e.message(1, |e| {
+        e.bytes_field(1, api_version.as_bytes());
+        e.bytes_field(2, kind.as_bytes());
+    });
+    e.message(2, write_raw);
+    e.bytes_field(3, b"");
+    e.bytes_field(4, b"");
+    e.into_bytes()
+}
+
+/// Reads an envelope; fails on a missing magic number or a malformed `Unknown`.
+pub fn decode_envelope(bytes: &[u8]) -> Result<Envelope<'_>, ProtobufError> {
+    let body = bytes
+        .strip_prefix(MAGIC.as_slice())
+        .ok_or(ProtobufError::new(0, ProtobufErrorKind::MissingMagic))?;
+    let mut d = Decoder::at_offset(body, MAGIC.len());
+    let mut envelope = Envelope::default();
+    while !d.is_empty() {
+        match d.key()? {
+            (1, WireType::LengthDelimited) => {
+                let mut type_meta = d.nested()?;
+                while !type_meta.is_empty() {
+                    match type_meta.key()? {
+                        (1, wire) => envelope
+                            .api_version
+                            .merge_from(wire, &mut type_meta)
+                            .map_err(|e| e.in_field("apiVersion").in_field("typeMeta"))?,
+                        (2, wire) => envelope
+                            .kind
+                            .merge_from(wire, &mut type_meta)
+                            .map_err(|e| e.in_field("kind").in_field("typeMeta"))?,
+                        (number, wire) => type_meta.skip(number, wire)?,
+                    }
+                }
+            }
+            (2, WireType::LengthDelimited) => {
+                envelope.raw = d.length_delimited()?;
+                envelope.raw_offset = d.offset() - envelope.raw.len();
+            }
+            (3, wire) => envelope
+                .content_encoding
+                .merge_from(wire, &mut d)
+                .map_err(|e| e.in_field("contentEncoding"))?,
+            (4, wire) => envelope
+                .content_type
+                .merge_from(wire, &mut d)
+                .map_err(|e| e.in_field("contentType"))?,
+            (number @ (1 | 2), wire) => {
+                return Err(d
+                    .error(ProtobufErrorKind::UnexpectedWireType {
+                        found: wire,
+                        expected: "a message",
+                    })
+                    .in_field(if number == 1 { "typeMeta" } else { "raw" }));
+            }
+            (number, wire) => d.skip(number, wire)?,
+        }
+    }
+    Ok(envelope)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn envelopes_round_trip() {
+        let bytes = encode_envelope("v1", "ConfigMap", |e| e.bytes_field(1, b"x"));
+        assert_eq!(&bytes[..4], MAGIC);
+        let envelope = decode_envelope(&bytes).unwrap();
+        assert_eq!(envelope.api_version, "v1");
+        assert_eq!(envelope.kind, "ConfigMap");
+        assert_eq!(envelope.raw, b"\x0a\x01x");
+        assert_eq!(&bytes[envelope.raw_offset..][..3], b"\x0a\x01x");
+        assert_eq!(envelope.content_type, "");
+    }
+
+    #[test]
+    fn bad_envelopes_are_errors() {
+        assert_eq!(
+            decode_envelope(b"k8s").unwrap_err().kind(),
+            &ProtobufErrorKind::MissingMagic
+        );
+        let e = decode_envelope(b"k8s\0\x12\x05ab").unwrap_err();
+        assert_eq!(e.offset(), 5);
+        assert!(matches!(e.kind(), ProtobufErrorKind::LengthPastEnd(5)));
+        let e = decode_envelope(b"k8s\0\x08\x01").unwrap_err();
+        assert_eq!(e.path(), "typeMeta");
+    }
+}

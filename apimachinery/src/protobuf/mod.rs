@@ -1,0 +1,49 @@
+//! The protobuf wire format of Kubernetes objects (`application/vnd.kubernetes.protobuf`),
+//! as Go's gogo-generated code writes it, byte for byte.
+//!
+//! * [`Encoder`] / [`Decoder`]: the wire format (varints, keys, length-delimited values),
+//!   with byte offsets in every error and a nesting limit against hostile input.
+//! * [`Message`]: a type encoded as a protobuf message; [`Field`]: a type that can be a
+//!   field's value. The built-in types get their implementations from the generator (one
+//!   line per field, see [`proto_message!`](crate::proto_message)); `meta/v1` types are
+//!   implemented in `apis::meta::v1`.
+//! * [`ProtobufError`]: what went wrong, at which byte offset, in which field path.
+//! * [`encode_object`] / [`decode_object`]: objects in the envelope (`k8s\0` then a
+//!   `runtime.Unknown` carrying apiVersion, kind and the object's message), through a
+//!   [`Scheme`](crate::runtime::Scheme); types opt in with `#[api(protobuf)]`.
+//! * [`write_frame`] / [`LengthDelimitedFrameReader`]: the length-delimited framing of
+//!   protobuf watch streams.
+//!
+//! # The byte-identity rules (what Go writes)
+//!
+//! * Fields are written in ascending field number (not Go struct order).
+//! * A non-pointer Go field is always written, even when zero (an empty string, `0`,
+//!   `false`, an empty message); a pointer field only when set. In Rust: plain values are
+//!   always written, `Option`s when `Some`.
+//! * Repeated scalars are written unpacked (proto2), one key per element.
+//! * Maps are repeated entry messages `{key = 1, value = 2}`, sorted by key, with both
+//!   key and value always written.
+//! * `Time` is an empty message when zero, else `{seconds, nanos = 0}` (Go drops the
+//!   nanoseconds, as its JSON does); `MicroTime` keeps microseconds.
+//! * Unknown fields are skipped when reading; a known field with the wrong wire type is an
+//!   error.
+//!
+//! Go's generated code writes messages backwards to learn lengths before prefixes; the
+//! [`Encoder`] writes forwards and widens a length in place when it needs more than one
+//! byte, which gives the same bytes.
+
+mod envelope;
+mod error;
+mod field;
+mod framing;
+mod serializer;
+mod wire;
+
+pub use envelope::{Envelope, MAGIC, decode_envelope, encode_envelope};
+pub use error::{ProtobufError, ProtobufErrorKind};
+pub use field::{Field, Message, decode_message, encode_message, merge_message};
+pub use framing::{LengthDelimitedFrameReader, MAX_FRAME_LEN, write_frame};
+pub use serializer::{
+    ProtobufSerializerError, decode_object, decode_raw_object, encode_object, encode_raw_object,
+};
+pub use wire::{Decoder, Encoder, MAX_DEPTH, WireType};

@@ -1,0 +1,389 @@
+//! The protobuf wire format: varints, keys, length-delimited fields, skipping unknown
+//! fields. [`Encoder`] writes forwards into one buffer; [`Decoder`] reads a borrowed
+//! slice and knows each byte's offset in the whole input, for errors.
+
+use super::error::{ProtobufError, ProtobufErrorKind};
+
+/// How a field's value is laid out (the low three bits of a key).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WireType {
+    /// A varint: `int32`, `int64`, `bool`, enums.
+    Varint,
+    /// Eight little-endian bytes: `double`, `fixed64`.
+    Fixed64,
+    /// A length, then that many bytes: strings, bytes, messages, packed repeated scalars.
+    LengthDelimited,
+    /// Start of a group (proto2, obsolete; skipped when read).
+    StartGroup,
+    /// End of a group.
+    EndGroup,
+    /// Four little-endian bytes: `float`, `fixed32`.
+    Fixed32,
+}
+
+impl WireType {
+    fn from_bits(bits: u64) -> Option<WireType> {
+        Some(match bits {
+            0 => WireType::Varint,
+            1 => WireType::Fixed64,
+            2 => WireType::LengthDelimited,
+            3 => WireType::StartGroup,
+            4 => WireType::EndGroup,
+            5 => WireType::Fixed32,
+            _ => return None,
+        })
+    }
+
+    const fn bits(self) -> u64 {
+        match self {
+            WireType::Varint => 0,
+            WireType::Fixed64 => 1,
+            WireType::LengthDelimited => 2,
+            WireType::StartGroup => 3,
+            WireType::EndGroup => 4,
+            WireType::Fixed32 => 5,
+        }
+    }
+}
+
+/// Writes protobuf bytes into a growing buffer.
+///
+/// A nested message's length is only known once the message is written, and Go writes it
+/// in the fewest bytes; [`message`](Self::message) reserves one byte, writes the message,
+/// and widens the length in place when it needs more (lengths of 128 bytes and more),
+/// which moves the message bytes once per nesting level instead of sizing every message
+/// twice.
+#[derive(Debug, Default)]
+pub struct Encoder {
+    buf: Vec<u8>,
+}
+
+impl Encoder {
+    /// An empty encoder.
+    pub fn new() -> Self {
+        Encoder::default()
+    }
+
+    /// An encoder appending to `buf`.
+    pub fn with_buffer(buf: Vec<u8>) -> Self {
+        Encoder { buf }
+    }
+
+    /// The bytes written.
+    pub fn into_bytes(self) -> Vec<u8> {
+        self.buf
+    }
+
+    /// The bytes written so far.
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.buf
+    }
+
+    /// Appends raw bytes.
+    pub fn raw(&mut self, bytes: &[u8]) {
+        self.buf.extend_from_slice(bytes);
+    }
+
+    /// Appends a varint.
+    pub fn varint(&mut self, mut value: u64) {
+        while value >= 0x80 {
+            self.buf.push((value as u8) | 0x80);
+            value >>= 7;
+        }
+        self.buf.push(value as u8);
+    }
+
+    /// Appends a field key.
+    pub fn key(&mut self, field: u32, wire: WireType) {
+        self.varint((u64::from(field) << 3) | wire.bits());
+    }
+
+    /// Appends a length-delimited field holding `bytes`.
+    pub fn bytes_field(&mut self, field: u32, bytes: &[u8]) {
+        self.key(field, WireType::LengthDelimited);
+        self.varint(bytes.len() as u64);
+        self.raw(bytes);
+    }
+
+    /// Appends a varint field.
+    pub fn varint_field(&mut self, field: u32, value: u64) {
+        self.key(field, WireType::Varint);
+        self.varint(value);
+    }
+
+    /// Appends a `double` field.
+    pub fn fixed64_field(&mut self, field: u32, value: u64) {
+        self.key(field, WireType::Fixed64);
+        self.raw(&value.to_le_bytes());
+    }
+
+    /// Appends a length-delimited field whose content `write` produces.
+    pub fn message(&mut self, field: u32, write: impl FnOnce(&mut Encoder)) {
+        self.key(field, WireType::LengthDelimited);
+        let at = self.buf.len();
+        self.buf.push(0);
+        write(self);
+        let len = self.buf.len() - at - 1;
+        if len < 0x80 {
+            // Fits the reserved byte.
+            self.buf[at] = len as u8;
+            return;
+        }
+        let mut prefix = Encoder::default();
+        prefix.varint(len as u64);
+        let extra = prefix.buf.len() - 1;
+        let end = self.buf.len();
+        self.buf.resize(end + extra, 0);
+        self.buf.copy_within(at + 1..end, at + 1 + extra);
+        self.buf[at..at + prefix.buf.len()].copy_from_slice(&prefix.buf);
+    }
+}
+
+/// Nesting beyond this many messages is refused, so hostile input cannot exhaust the
+/// stack (Go's limit for unknown groups is similar; Kubernetes objects nest far less,
+/// except recursive schemas, which stay well below).
+pub const MAX_DEPTH: usize = 100;
+
+/// Reads protobuf bytes from a slice.
+#[derive(Clone, Debug)]
+pub struct Decoder<'a> {
+    buf: &'a [u8],
+    pos: usize,
+    /// Offset of `buf[0]` in the whole input.
+    base: usize,
+    depth: usize,
+}
+
+impl<'a> Decoder<'a> {
+    /// A decoder over `buf`, which starts at offset 0 of the input.
+    pub fn new(buf: &'a [u8]) -> Self {
+        Decoder::at_offset(buf, 0)
+    }
+
+    /// A decoder over `buf`, which starts at `offset` in a larger input (for errors).
+    pub fn at_offset(buf: &'a [u8], offset: usize) -> Self {
+        Decoder {
+            buf,
+            pos: 0,
+            base: offset,
+            depth: 0,
+        }
+    }
+
+    /// Whether every byte has been read.
+    pub fn is_empty(&self) -> bool {
+        self.pos >= self.buf.len()
+    }
+
+    /// The offset of the next byte in the whole input.
+    pub fn offset(&self) -> usize {
+        self.base + self.pos
+    }
+
+    /// An error of `kind` at the current offset.
+    pub fn error(&self, kind: ProtobufErrorKind) -> ProtobufError {
+        ProtobufError::new(self.offset(), kind)
+    }
+
+    /// Reads a varint of at most ten bytes.
+    pub fn varint(&mut self) -> Result<u64, ProtobufError> {
+        let start = self.offset();
+        let mut value: u64 = 0;
+        for i in 0..10 {
+            let Some(&byte) = self.buf.get(self.pos) else {
+                return Err(ProtobufError::new(start, ProtobufErrorKind::Truncated));
+            };
+            self.pos += 1;
+            if i == 9 && byte > 1 {
+                return Err(ProtobufError::new(start, ProtobufErrorKind::VarintOverflow));
+            }
+            value |= u64::from(byte & 0x7f) << (7 * i);
+            if byte < 0x80 {
+                return Ok(value);
+            }
+        }
+        Err(ProtobufError::new(start, ProtobufErrorKind::VarintOverflow))
+    }
+
+    /// Reads a field key: field number and wire type.
+    pub fn key(&mut self) -> Result<(u32, WireType), ProtobufError> {
+        let start = self.offset();
+        let key = self.varint()?;
+        let wire = WireType::from_bits(key & 7).ok_or(ProtobufError::new(
+            start,
+            ProtobufErrorKind::WireType(key & 7),
+        ))?;
+        let field = key >> 3;
+        if field == 0 || field > u64::from(u32::MAX >> 3) {
+            return Err(ProtobufError::new(
+                start,
+                ProtobufErrorKind::FieldNumber(field),
+            ));
+        }
+        Ok((field as u32, wire))
+    }
+
+    /// Reads `n` bytes.
+    pub fn take(&mut self, n: usize) -> Result<&'a [u8], ProtobufError> {
+        let end = self
+            .pos
+            .checked_add(n)
+            .filter(|end| *end <= self.buf.len())
+            .ok_or_else(|| self.error(ProtobufErrorKind::LengthPastEnd(n as u64)))?;
+        let bytes = &self.buf[self.pos..end];
+        self.pos = end;
+        Ok(bytes)
+    }
+
+    /// Reads a length prefix and the bytes it announces.
+    pub fn length_delimited(&mut self) -> Result<&'a [u8], ProtobufError> {
+        let start = self.offset();
+        let len = self.varint()?;
+        let n = usize::try_from(len)
+            .map_err(|_| ProtobufError::new(start, ProtobufErrorKind::LengthPastEnd(len)))?;
+        if n > self.buf.len() - self.pos {
+            return Err(ProtobufError::new(
+                start,
+                ProtobufErrorKind::LengthPastEnd(len),
+            ));
+        }
+        self.take(n)
+    }
+
+    /// A decoder over the next length-delimited value, one nesting level deeper.
+    pub fn nested(&mut self) -> Result<Decoder<'a>, ProtobufError> {
+        if self.depth >= MAX_DEPTH {
+            return Err(self.error(ProtobufErrorKind::TooDeep));
+        }
+        let bytes = self.length_delimited()?;
+        Ok(Decoder {
+            buf: bytes,
+            pos: 0,
+            base: self.offset() - bytes.len(),
+            depth: self.depth + 1,
+        })
+    }
+
+    /// Reads eight little-endian bytes.
+    pub fn fixed64(&mut self) -> Result<u64, ProtobufError> {
+        let bytes = self.take(8)?;
+        let mut array = [0u8; 8];
+        array.copy_from_slice(bytes);
+        Ok(u64::from_le_bytes(array))
+    }
+
+    /// Reads four little-endian bytes.
+    pub fn fixed32(&mut self) -> Result<u32, ProtobufError> {
+        let bytes = self.take(4)?;
+        let mut array = [0u8; 4];
+        array.copy_from_slice(bytes);
+        Ok(u32::from_le_bytes(array))
+    }
+
+    /// Skips the value of a field of wire type `wire` whose key was just read: how
+    /// unknown fields are ignored.
+    pub fn skip(&mut self, field: u32, wire: WireType) -> Result<(), ProtobufError> {
+        match wire {
+            WireType::Varint => self.varint().map(drop),
+            WireType::Fixed64 => self.take(8).map(drop),
+            WireType::Fixed32 => self.take(4).map(drop),
+            WireType::LengthDelimited => self.length_delimited().map(drop),
+            WireType::StartGroup => self.skip_group(field),
+            WireType::EndGroup => Err(self.error(ProtobufErrorKind::UnexpectedEndGroup(field))),
+        }
+    }
+
+    fn skip_group(&mut self, field: u32) -> Result<(), ProtobufError> {
+        if self.depth >= MAX_DEPTH {
+            return Err(self.error(ProtobufErrorKind::TooDeep));
+        }
+        self.depth += 1;
+        loop {
+            if self.is_empty() {
+                return Err(self.error(ProtobufErrorKind::Truncated));
+            }
+            let (inner, wire) = self.key()?;
+            if wire == WireType::EndGroup {
+                if inner != field {
+                    return Err(self.error(ProtobufErrorKind::UnexpectedEndGroup(inner)));
+                }
+                self.depth -= 1;
+                return Ok(());
+            }
+            self.skip(inner, wire)?;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn short_and_long_message_lengths() {
+        for len in [0usize, 1, 127, 128, 300, 16_384, 70_000] {
+            let mut e = Encoder::new();
+            e.message(3, |e| e.raw(&vec![7u8; len]));
+            let bytes = e.into_bytes();
+            let mut d = Decoder::new(&bytes);
+            assert_eq!(d.key().unwrap(), (3, WireType::LengthDelimited));
+            assert_eq!(d.length_delimited().unwrap().len(), len);
+            assert!(d.is_empty());
+        }
+    }
+
+    #[test]
+    fn errors_name_the_offset() {
+        let mut d = Decoder::new(&[0x0a, 0x05, 1, 2]);
+        d.key().unwrap();
+        let e = d.length_delimited().unwrap_err();
+        assert_eq!(e.offset(), 1);
+        assert!(matches!(e.kind(), ProtobufErrorKind::LengthPastEnd(5)));
+
+        let e = Decoder::new(&[0xff; 11]).varint().unwrap_err();
+        assert!(matches!(e.kind(), ProtobufErrorKind::VarintOverflow));
+        let e = Decoder::new(&[0x80]).varint().unwrap_err();
+        assert!(matches!(e.kind(), ProtobufErrorKind::Truncated));
+        let e = Decoder::new(&[0x0f]).key().unwrap_err();
+        assert!(matches!(e.kind(), ProtobufErrorKind::WireType(7)));
+        let e = Decoder::new(&[0x00]).key().unwrap_err();
+        assert!(matches!(e.kind(), ProtobufErrorKind::FieldNumber(0)));
+    }
+
+    #[test]
+    fn groups_are_skipped() {
+        // field 1 group { field 2 varint 5 } end group 1, then field 3 varint 1.
+        let bytes = [0x0b, 0x10, 0x05, 0x0c, 0x18, 0x01];
+        let mut d = Decoder::new(&bytes);
+        let (f, w) = d.key().unwrap();
+        d.skip(f, w).unwrap();
+        assert_eq!(d.key().unwrap(), (3, WireType::Varint));
+        assert_eq!(d.varint().unwrap(), 1);
+        // Unterminated group.
+        let mut d = Decoder::new(&bytes[..3]);
+        let (f, w) = d.key().unwrap();
+        assert!(d.skip(f, w).is_err());
+    }
+
+    proptest! {
+        #[test]
+        fn varints_round_trip(v in any::<u64>()) {
+            let mut e = Encoder::new();
+            e.varint(v);
+            let bytes = e.into_bytes();
+            let mut d = Decoder::new(&bytes);
+            prop_assert_eq!(d.varint().unwrap(), v);
+            prop_assert!(d.is_empty());
+        }
+
+        #[test]
+        fn skipping_arbitrary_bytes_never_panics(bytes in proptest::collection::vec(any::<u8>(), 0..64)) {
+            let mut d = Decoder::new(&bytes);
+            while !d.is_empty() {
+                let Ok((f, w)) = d.key() else { break };
+                if d.skip(f, w).is_err() { break; }
+            }
+        }
+    }
+}
