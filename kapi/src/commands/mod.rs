@@ -1,0 +1,22 @@
+//! One module per command; each writes to the given output and returns the exit code.
+
+mod api_resources;
+mod api_versions;
+mod resolve;
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use crate::cli::Command;
+
+/// A failure that ends a command: a one-line message.
+pub type CommandError = Box<dyn std::error::Error>;
+
+/// Runs `command`, writing its output to `out`.
+pub fn run(command: Command, out: &mut dyn Write) -> Result<ExitCode, CommandError> {
+    match command {
+        Command::ApiResources(args) => api_resources::run(&args, out),
+        Command::ApiVersions => api_versions::run(out),
+        Command::Resolve(args) => resolve::run(&args, out),
+    }
+}
