@@ -146,12 +146,13 @@ pub enum RestMapperError {
     /// Nothing matched the group and kind.
     #[error(transparent)]
     NoKindMatch(#[from] NoKindMatchError),
-    /// The resource matched several resources or kinds.
+    /// The resource matched several resources or kinds (boxed: it lists every match,
+    /// and the error of every lookup should stay small).
     #[error(transparent)]
-    AmbiguousResource(#[from] AmbiguousResourceError),
-    /// The group and kind matched several mappings.
+    AmbiguousResource(Box<AmbiguousResourceError>),
+    /// The group and kind matched several mappings (boxed, as above).
     #[error(transparent)]
-    AmbiguousKind(#[from] AmbiguousKindError),
+    AmbiguousKind(Box<AmbiguousKindError>),
     /// The lookup had no resource name, so it could match anything.
     #[error("a resource must be present, got: {resource}")]
     MissingResource {
@@ -180,6 +181,18 @@ pub enum RestMapperError {
     /// documents over the network.
     #[error(transparent)]
     Other(Arc<dyn StdError + Send + Sync>),
+}
+
+impl From<AmbiguousResourceError> for RestMapperError {
+    fn from(e: AmbiguousResourceError) -> Self {
+        RestMapperError::AmbiguousResource(Box::new(e))
+    }
+}
+
+impl From<AmbiguousKindError> for RestMapperError {
+    fn from(e: AmbiguousKindError) -> Self {
+        RestMapperError::AmbiguousKind(Box::new(e))
+    }
 }
 
 impl RestMapperError {
