@@ -3,10 +3,8 @@
 
 use std::fmt;
 
-use serde_json::value::RawValue;
-
 use super::Object;
-use super::raw_json::serialize_raw;
+use super::raw_json::{deserialize_raw, serialize_raw};
 
 /// A field that holds a whole object of any kind (`ControllerRevision.data`, an
 /// `AdmissionReview`'s `object`, a `WatchEvent`'s `object`), kept as the bytes it was read
@@ -20,9 +18,11 @@ use super::raw_json::serialize_raw;
 /// `raw` from an absent one when reading, and writes an empty one as an error; here empty
 /// means absent.
 ///
-/// Reading needs a deserializer that gives serde_json's `RawValue`: serde_json's own
-/// (from text or from a `serde_json::Value`). Turning `raw` into a typed object through a
-/// scheme is the codec's business, not this type's.
+/// serde_json (from text or from a `serde_json::Value`) hands over the value's text as it
+/// is. Any other self-describing deserializer (YAML) gives the compact JSON of the value
+/// read, with map keys sorted: what Go stores, since Go converts YAML to JSON through a
+/// map before decoding. Turning `raw` into a typed object through a scheme is the codec's
+/// business, not this type's.
 ///
 /// ```
 /// use apimachinery::runtime::RawExtension;
@@ -117,12 +117,11 @@ impl serde::Serialize for RawExtension {
 
 impl<'de> serde::Deserialize<'de> for RawExtension {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let raw = <Box<RawValue>>::deserialize(deserializer)?;
-        let text = raw.get();
+        let text = deserialize_raw(deserializer)?;
         Ok(if text == "null" {
             RawExtension::default()
         } else {
-            RawExtension::from_raw(text.as_bytes())
+            RawExtension::from_raw(text)
         })
     }
 }
@@ -154,6 +153,16 @@ mod tests {
         assert_eq!(from_bytes, rev);
         let scalar: RawExtension = serde_json::from_str(r#""text""#).unwrap();
         assert_eq!(scalar.raw, br#""text""#);
+    }
+
+    #[test]
+    fn stays_verbatim_through_type_erasure() {
+        // The scheme decodes through erased-serde; the raw text must survive it.
+        let json = r#"{"data": { "b" :1 }}"#;
+        let mut de = serde_json::Deserializer::from_str(json);
+        let mut erased = <dyn erased_serde::Deserializer>::erase(&mut de);
+        let rev: Revision = erased_serde::deserialize(&mut erased).unwrap();
+        assert_eq!(rev.data.raw, br#"{ "b" :1 }"#);
     }
 
     #[test]
@@ -206,5 +215,21 @@ mod tests {
         // would indent them. The JSON codec's formatter owns that.
         let pretty = serde_json::to_string_pretty(&rev).unwrap();
         assert!(pretty.contains(r#""data": {"#), "{pretty}");
+    }
+
+    #[test]
+    fn other_deserializers_give_compact_json_with_sorted_keys() {
+        use serde::Deserialize;
+        use serde::de::IntoDeserializer;
+        use serde::de::value::{Error, MapDeserializer};
+        // A map from a non-JSON deserializer, keys out of order.
+        let entries = vec![("z", 1_i64), ("a", 2)];
+        let d: MapDeserializer<'_, _, Error> = MapDeserializer::new(entries.into_iter());
+        let ext = RawExtension::deserialize(d).unwrap();
+        assert_eq!(ext.raw, br#"{"a":2,"z":1}"#);
+        let s: serde::de::value::StrDeserializer<'_, Error> = "x<y".into_deserializer();
+        assert_eq!(RawExtension::deserialize(s).unwrap().raw, br#""x<y""#);
+        let unit: serde::de::value::UnitDeserializer<Error> = ().into_deserializer();
+        assert!(RawExtension::deserialize(unit).unwrap().is_empty());
     }
 }

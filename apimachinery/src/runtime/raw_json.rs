@@ -1,8 +1,101 @@
 //! Embedded JSON written as Go's `encoding/json` writes a `MarshalJSON` result: checked,
 //! compacted and HTML-escaped.
 
-use serde::Serialize;
+use std::fmt;
+
+use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use serde_json::value::RawValue;
+
+/// The name under which serde_json hands out a value's raw text (what its `RawValue`
+/// asks for). Should serde_json rename it, reading falls back to the re-encoded value
+/// below, and the verbatim tests fail.
+const SERDE_JSON_RAW_TOKEN: &str = "$serde_json::private::RawValue";
+
+/// Reads one value as JSON text: verbatim from serde_json (from text, or from a
+/// `serde_json::Value`), and from any other self-describing format as the compact JSON of
+/// the value read (maps with sorted keys, as Go's YAML-to-JSON conversion writes them).
+pub(crate) fn deserialize_raw<'de, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<String, D::Error> {
+    deserializer.deserialize_newtype_struct(SERDE_JSON_RAW_TOKEN, RawVisitor)
+}
+
+struct RawVisitor;
+
+impl RawVisitor {
+    fn encode<E: de::Error>(value: Value) -> Result<String, E> {
+        serde_json::to_string(&value).map_err(E::custom)
+    }
+}
+
+impl<'de> Visitor<'de> for RawVisitor {
+    type Value = String;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<String, D::Error> {
+        Self::encode(Value::deserialize(d)?)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<String, A::Error> {
+        let Some(first) = map.next_key::<String>()? else {
+            return Ok("{}".to_owned());
+        };
+        if first == SERDE_JSON_RAW_TOKEN {
+            return map.next_value::<String>();
+        }
+        let mut object = serde_json::Map::new();
+        object.insert(first, map.next_value()?);
+        while let Some((key, value)) = map.next_entry::<String, Value>()? {
+            object.insert(key, value);
+        }
+        Self::encode(Value::Object(object))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<String, A::Error> {
+        let mut items = Vec::new();
+        while let Some(item) = seq.next_element::<Value>()? {
+            items.push(item);
+        }
+        Self::encode(Value::Array(items))
+    }
+
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<String, E> {
+        Self::encode(Value::Bool(v))
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<String, E> {
+        Self::encode(Value::from(v))
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<String, E> {
+        Self::encode(Value::from(v))
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<String, E> {
+        Self::encode(Value::from(v))
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<String, E> {
+        Self::encode(Value::from(v))
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<String, E> {
+        Ok("null".to_owned())
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<String, E> {
+        Ok("null".to_owned())
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<String, D::Error> {
+        d.deserialize_any(self)
+    }
+}
 
 /// Why embedded bytes cannot be written as JSON.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

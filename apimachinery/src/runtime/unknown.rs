@@ -3,10 +3,8 @@
 
 use std::fmt;
 
-use serde_json::value::RawValue;
-
 use super::Object;
-use super::raw_json::serialize_raw;
+use super::raw_json::{deserialize_raw, serialize_raw};
 use crate::apis::meta::v1::{ListMetaAccessor, ObjectMetaAccessor, TypeMeta};
 use crate::schema::GroupVersionKind;
 
@@ -74,9 +72,8 @@ impl serde::Serialize for Unknown {
 
 impl<'de> serde::Deserialize<'de> for Unknown {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let raw = <Box<RawValue>>::deserialize(deserializer)?;
         Ok(Unknown {
-            raw: raw.get().as_bytes().to_vec(),
+            raw: deserialize_raw(deserializer)?.into_bytes(),
             ..Unknown::default()
         })
     }

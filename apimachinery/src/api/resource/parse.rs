@@ -159,8 +159,10 @@ fn fast_path(
     let keep_text = if format == Format::BinarySI {
         value & 0x07 != 0
     } else {
-        let last3 = [s.num, s.denom].concat();
-        scale % 3 == 0 && !last3.ends_with("000") && !s.num.starts_with('0')
+        // Go looks at the last three digits of num + denom.
+        let mut tail = s.num.bytes().chain(s.denom.bytes()).rev().take(3);
+        let ends_in_000 = digits >= 3 && tail.all(|d| d == b'0');
+        scale % 3 == 0 && !ends_in_000 && !s.num.starts_with('0')
     };
     let amount = Amount::new(i128::from(result), i64::from(scale))?;
     Some(Quantity::from_parts(
