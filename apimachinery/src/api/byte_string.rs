@@ -27,11 +27,13 @@ use std::ops::{Deref, DerefMut};
 #[derive(Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ByteString(pub Vec<u8>);
 
-/// Why a text is not standard base64 (Go's `base64.CorruptInputError`).
+/// Why a text is not standard base64 (Go's `base64.CorruptInputError`, with the offset
+/// Go reports).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("illegal base64 data at input byte {offset}")]
 pub struct ByteStringError {
-    /// Byte offset of the first bad character in the text.
+    /// The byte offset Go reports: the bad character, or for missing characters or
+    /// padding, where Go's decoder noticed.
     pub offset: usize,
 }
 
@@ -106,16 +108,15 @@ fn decode(text: &[u8]) -> Result<Vec<u8>, ByteStringError> {
                 3 => 1,
                 _ => return Err(ByteStringError { offset: i }),
             };
-            let mut j = i;
-            for _ in 0..needed {
+            let mut j = i + 1;
+            if needed == 2 {
                 j = next_significant(j);
-                if text.get(j) != Some(&b'=') {
-                    // Go reports the offset where the padding falls short.
-                    return Err(ByteStringError {
-                        offset: j.min(text.len()),
-                    });
+                match text.get(j) {
+                    None => return Err(ByteStringError { offset: text.len() }),
+                    // Go points just before the character that should have been `=`.
+                    Some(b'=') => j += 1,
+                    Some(_) => return Err(ByteStringError { offset: j - 1 }),
                 }
-                j += 1;
             }
             let rest = next_significant(j);
             if rest < text.len() {
@@ -143,8 +144,11 @@ fn decode(text: &[u8]) -> Result<Vec<u8>, ByteStringError> {
         i += 1;
     }
     if filled != 0 {
-        // An unfinished quantum without padding: Go points at the end of the input.
-        return Err(ByteStringError { offset: text.len() });
+        // An unfinished quantum without padding: Go reports the input length less the
+        // characters of that quantum.
+        return Err(ByteStringError {
+            offset: text.len() - filled,
+        });
     }
     Ok(out)
 }
@@ -279,9 +283,14 @@ mod tests {
             assert_eq!(ByteString::from_base64(text).unwrap().0, *bytes, "{text:?}");
         }
         let bad: &[(&str, usize)] = &[
-            ("Zm9", 3),
-            ("Zg", 2),
+            ("Zm9", 0),
+            ("Zg", 0),
+            ("Zm9vZg", 4),
+            ("Zm9v\nZg", 5),
             ("Zg=", 3),
+            ("Zg=x", 2),
+            ("Zg=\nx", 3),
+            ("Zg=\n", 4),
             ("Z===", 1),
             ("Zm9v YmFy", 4),
             ("Zm9v\tYmFy", 4),
@@ -301,7 +310,7 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(
-            e.contains("illegal base64 data at input byte 3") && e.contains("Zm9"),
+            e.contains("illegal base64 data at input byte 0") && e.contains("Zm9"),
             "{e}"
         );
         assert!(
