@@ -9,7 +9,7 @@
 mod error;
 mod object;
 mod raw_extension;
-mod raw_json;
+pub(crate) mod raw_json;
 mod registration;
 mod scheme;
 mod scheme_builder;

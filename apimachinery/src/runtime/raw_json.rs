@@ -11,7 +11,7 @@ use serde_json::value::RawValue;
 /// The name under which serde_json hands out a value's raw text (what its `RawValue`
 /// asks for). Should serde_json rename it, reading falls back to the re-encoded value
 /// below, and the verbatim tests fail.
-const SERDE_JSON_RAW_TOKEN: &str = "$serde_json::private::RawValue";
+pub(crate) const SERDE_JSON_RAW_TOKEN: &str = "$serde_json::private::RawValue";
 
 /// Reads one value as JSON text: verbatim from serde_json (from text, or from a
 /// `serde_json::Value`), and from any other self-describing format as the compact JSON of
@@ -20,6 +20,68 @@ pub(crate) fn deserialize_raw<'de, D: Deserializer<'de>>(
     deserializer: D,
 ) -> Result<String, D::Error> {
     deserializer.deserialize_newtype_struct(SERDE_JSON_RAW_TOKEN, RawVisitor)
+}
+
+/// For a visitor's `visit_map`: when the map is serde_json's hand-over of a value's raw
+/// text, calls `read` with that text (borrowed when the input allows) and returns its
+/// answer; `None` when the map is an ordinary one.
+pub(crate) fn raw_text_from_map<'de, A, T>(
+    map: &mut A,
+    read: impl FnOnce(&str) -> Result<T, String>,
+) -> Result<Option<T>, A::Error>
+where
+    A: MapAccess<'de>,
+{
+    if map.next_key_seed(IsRawToken)? != Some(true) {
+        return Ok(None);
+    }
+    map.next_value_seed(WithStr(read)).map(Some)
+}
+
+/// Answers whether a key is serde_json's raw-value token, without allocating.
+struct IsRawToken;
+
+impl<'de> de::DeserializeSeed<'de> for IsRawToken {
+    type Value = bool;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<bool, D::Error> {
+        d.deserialize_str(self)
+    }
+}
+
+impl Visitor<'_> for IsRawToken {
+    type Value = bool;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a map key")
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<bool, E> {
+        Ok(v == SERDE_JSON_RAW_TOKEN)
+    }
+}
+
+/// Hands a string value to a closure, borrowed when the input allows.
+struct WithStr<F>(F);
+
+impl<'de, T, F: FnOnce(&str) -> Result<T, String>> de::DeserializeSeed<'de> for WithStr<F> {
+    type Value = T;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<T, D::Error> {
+        d.deserialize_str(self)
+    }
+}
+
+impl<T, F: FnOnce(&str) -> Result<T, String>> Visitor<'_> for WithStr<F> {
+    type Value = T;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("raw JSON text")
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<T, E> {
+        (self.0)(v).map_err(E::custom)
+    }
 }
 
 struct RawVisitor;

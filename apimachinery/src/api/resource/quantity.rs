@@ -7,6 +7,7 @@ use std::str::FromStr;
 
 use super::amount::Amount;
 use super::{Format, QuantityError, Scale, canonical, parse_quantity};
+use crate::runtime::raw_json::{SERDE_JSON_RAW_TOKEN, raw_text_from_map};
 
 /// A fixed-point amount such as `500m` CPU or `1Gi` of memory (Go's `resource.Quantity`).
 ///
@@ -340,12 +341,28 @@ impl serde::Serialize for Quantity {
 }
 
 impl<'de> serde::Deserialize<'de> for Quantity {
-    /// Go's `UnmarshalJSON`: a string (surrounding spaces trimmed) or a number; `null` is
-    /// zero. Numbers with a fraction or exponent reach serde as `f64`, so they are read
-    /// from their shortest decimal text (`1e3` is read as `1000`, where Go keeps `1e3`).
+    /// Go's `UnmarshalJSON`: a string or a number; `null` is zero.
+    ///
+    /// From serde_json (text or `serde_json::Value`) this works on the value's JSON text as
+    /// Go does: the quotes of a string are cut off without decoding escapes, surrounding
+    /// spaces are trimmed, and a number is read from its literal text (so `1e3` keeps
+    /// its text, as in Go). Other formats hand over strings and numbers, and numbers with
+    /// a fraction arrive as `f64`, read from their shortest decimal text.
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_any(QuantityVisitor)
+        deserializer.deserialize_newtype_struct(SERDE_JSON_RAW_TOKEN, QuantityVisitor)
     }
+}
+
+/// Go's `UnmarshalJSON` on the JSON text of the value.
+fn from_json_text(raw: &str) -> Result<Quantity, String> {
+    if raw == "null" {
+        return Ok(Quantity::default());
+    }
+    let unquoted = raw
+        .strip_prefix('"')
+        .and_then(|r| r.strip_suffix('"'))
+        .unwrap_or(raw);
+    parse_quantity(unquoted.trim()).map_err(|e| e.to_string())
 }
 
 struct QuantityVisitor;
@@ -356,7 +373,7 @@ impl QuantityVisitor {
     }
 }
 
-impl serde::de::Visitor<'_> for QuantityVisitor {
+impl<'de> serde::de::Visitor<'de> for QuantityVisitor {
     type Value = Quantity;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -388,5 +405,14 @@ impl serde::de::Visitor<'_> for QuantityVisitor {
 
     fn visit_none<E: serde::de::Error>(self) -> Result<Quantity, E> {
         Ok(Quantity::default())
+    }
+
+    fn visit_newtype_struct<D: serde::Deserializer<'de>>(self, d: D) -> Result<Quantity, D::Error> {
+        d.deserialize_any(self)
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Quantity, A::Error> {
+        raw_text_from_map(&mut map, from_json_text)?
+            .ok_or_else(|| serde::de::Error::invalid_type(serde::de::Unexpected::Map, &self))
     }
 }

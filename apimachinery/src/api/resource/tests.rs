@@ -323,7 +323,40 @@ fn json_reads_strings_numbers_and_null() {
     assert_eq!(from("1").unwrap().to_string(), "1");
     assert_eq!(from("-7").unwrap().to_string(), "-7");
     assert_eq!(from("1.5").unwrap().to_string(), "1500m");
-    assert_eq!(from("1e3").unwrap(), q("1k"));
+    // Numbers are read from their text, as Go reads them.
+    assert_eq!(from("1e3").unwrap().to_string(), "1e3");
+    assert_eq!(from("1.500").unwrap().to_string(), "1.500");
+    assert_eq!(
+        from("123456789012345678901").unwrap().to_string(),
+        "123456789012345678901"
+    );
+    // Go cuts the quotes off without decoding escapes.
+    assert!(from(r#""1\u0030""#).is_err());
+    // Through a serde_json::Value the text is re-encoded, but the same.
+    let value: serde_json::Value = serde_json::from_str(r#"{"a":"1.500","b":1e3}"#).unwrap();
+    assert_eq!(
+        serde_json::from_value::<Quantity>(value["a"].clone())
+            .unwrap()
+            .to_string(),
+        "1.500"
+    );
+    assert_eq!(
+        serde_json::from_value::<Quantity>(value["b"].clone()).unwrap(),
+        q("1k")
+    );
+    // Other deserializers hand over plain values.
+    use serde::Deserialize;
+    use serde::de::IntoDeserializer;
+    let d: serde::de::value::StrDeserializer<'_, serde::de::value::Error> =
+        "2Ki".into_deserializer();
+    assert_eq!(Quantity::deserialize(d).unwrap().to_string(), "2Ki");
+    let d: serde::de::value::F64Deserializer<serde::de::value::Error> =
+        0.25_f64.into_deserializer();
+    assert_eq!(Quantity::deserialize(d).unwrap().to_string(), "250m");
+    let mut de = serde_json::Deserializer::from_str(r#""1.500""#);
+    let mut erased = <dyn erased_serde::Deserializer>::erase(&mut de);
+    let through_erasure: Quantity = erased_serde::deserialize(&mut erased).unwrap();
+    assert_eq!(through_erasure.to_string(), "1.500");
     assert!(from("null").unwrap().is_zero());
     assert!(from(r#""1Zi""#).is_err());
     assert!(from("true").is_err());
