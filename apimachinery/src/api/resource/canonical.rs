@@ -9,6 +9,10 @@
 //! a decimal-SI amount of 10²¹ or more loses its magnitude (`1000E` is written `1`,
 //! confirmed with kubectl), as does a binary-SI amount of 1024⁷ or more. This module
 //! reproduces that, since the goal is Go's bytes.
+//!
+//! One departure: a binary-SI amount of 2¹²⁸ or more (reachable only by arithmetic or
+//! [`set_format`](super::Quantity::set_format), since parsing caps binary SI at 2⁶³ − 1)
+//! is written in decimal SI rather than as Go's arbitrary-precision integer.
 
 use std::fmt::{self, Write};
 

@@ -408,6 +408,10 @@ proptest! {
         if quantity < q("1000E") && quantity > q("-1000E") {
             prop_assert_eq!(&back, &quantity, "{}", text);
         }
+        let json = serde_json::to_string(&quantity).unwrap();
+        prop_assert_eq!(json.clone(), format!("\"{text}\""));
+        let from_json: Quantity = serde_json::from_str(&json).unwrap();
+        prop_assert_eq!(from_json.to_string(), back.to_string());
         // Canonical form is idempotent once read back (reading may change the format:
         // a binary-SI amount without a suffix reads as decimal SI, as in Go).
         prop_assert_eq!(q(&back.to_string()).to_string(), back.to_string());
