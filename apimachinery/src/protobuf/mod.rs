@@ -37,6 +37,7 @@ mod error;
 mod field;
 mod framing;
 mod serializer;
+mod value_types;
 mod wire;
 
 pub use envelope::{Envelope, MAGIC, decode_envelope, encode_envelope};
