@@ -1,0 +1,263 @@
+//! [`GoFormatter`]: a `serde_json` formatter that writes what Go's `encoding/json` writes.
+
+use std::io;
+
+use serde_json::ser::{CharEscape, CompactFormatter, Formatter, PrettyFormatter};
+
+/// Writes JSON byte for byte as Go's `encoding/json` does (`json.Marshal`, or
+/// `json.MarshalIndent(v, "", indent)` when built with [`indented`](Self::indented)).
+///
+/// Where `serde_json` and Go differ, this follows Go:
+/// - `<`, `>`, `&`, U+2028 and U+2029 inside strings are written `\u003c`, `\u003e`,
+///   `\u0026`, `\u2028`, `\u2029` (Go escapes HTML by default, in `Marshal` and `Encoder`);
+/// - floats are written as Go's `strconv.FormatFloat(f, 'f', -1, bits)` — shortest digits,
+///   no `.0` on integral values — unless `|f| < 1e-6` or `|f| >= 1e21`, where Go switches to
+///   exponent form, with an explicit `+` and at least one exponent digit (`1e+21`, `1e-7`);
+/// - NaN and infinities are an error (Go's `UnsupportedValueError`), not `null`.
+///
+/// Other escapes already agree: `\"`, `\\`, `\n`, `\r`, `\t`, `\b`, `\f` (Go >= 1.22), other
+/// control characters as lower-case `\u00XX`, everything else as UTF-8.
+///
+/// ```
+/// use apimachinery::serializer::json::GoFormatter;
+///
+/// let value = serde_json::json!({"b": [1.0, 1e21, 0.0000001], "a": "<&>"});
+/// let mut out = Vec::new();
+/// let mut ser = serde_json::Serializer::with_formatter(&mut out, GoFormatter::compact());
+/// serde::Serialize::serialize(&value, &mut ser)?;
+/// assert_eq!(String::from_utf8(out)?, r#"{"a":"\u003c\u0026\u003e","b":[1,1e+21,1e-7]}"#);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct GoFormatter<'a> {
+    layout: Layout<'a>,
+}
+
+#[derive(Clone, Debug)]
+enum Layout<'a> {
+    Compact(CompactFormatter),
+    Indented(PrettyFormatter<'a>),
+}
+
+impl Default for GoFormatter<'_> {
+    fn default() -> Self {
+        Self::compact()
+    }
+}
+
+impl<'a> GoFormatter<'a> {
+    /// No whitespace at all, as `json.Marshal` writes.
+    pub fn compact() -> Self {
+        GoFormatter {
+            layout: Layout::Compact(CompactFormatter),
+        }
+    }
+
+    /// One value per line, nested values indented by `indent` per level, `": "` after keys,
+    /// and empty objects and arrays as `{}` and `[]`, as `json.MarshalIndent(v, "", indent)`
+    /// writes.
+    pub fn indented(indent: &'a [u8]) -> Self {
+        GoFormatter {
+            layout: Layout::Indented(PrettyFormatter::with_indent(indent)),
+        }
+    }
+
+    /// Two-space indentation, as Go's pretty JSON serializer writes.
+    pub fn pretty() -> Self {
+        Self::indented(b"  ")
+    }
+}
+
+/// Forwards a layout call to whichever formatter is active.
+macro_rules! layout {
+    ($self:ident . $method:ident ( $($arg:expr),* )) => {
+        match &mut $self.layout {
+            Layout::Compact(f) => f.$method($($arg),*),
+            Layout::Indented(f) => f.$method($($arg),*),
+        }
+    };
+}
+
+impl Formatter for GoFormatter<'_> {
+    fn write_f32<W: ?Sized + io::Write>(&mut self, writer: &mut W, value: f32) -> io::Result<()> {
+        writer.write_all(format_go_float32(value)?.as_bytes())
+    }
+
+    fn write_f64<W: ?Sized + io::Write>(&mut self, writer: &mut W, value: f64) -> io::Result<()> {
+        writer.write_all(format_go_float64(value)?.as_bytes())
+    }
+
+    fn write_string_fragment<W: ?Sized + io::Write>(
+        &mut self,
+        writer: &mut W,
+        fragment: &str,
+    ) -> io::Result<()> {
+        let mut start = 0;
+        for (i, c) in fragment.char_indices() {
+            let escape: &[u8] = match c {
+                '<' => b"\\u003c",
+                '>' => b"\\u003e",
+                '&' => b"\\u0026",
+                '\u{2028}' => b"\\u2028",
+                '\u{2029}' => b"\\u2029",
+                _ => continue,
+            };
+            writer.write_all(&fragment.as_bytes()[start..i])?;
+            writer.write_all(escape)?;
+            start = i + c.len_utf8();
+        }
+        writer.write_all(&fragment.as_bytes()[start..])
+    }
+
+    fn write_char_escape<W: ?Sized + io::Write>(
+        &mut self,
+        writer: &mut W,
+        char_escape: CharEscape,
+    ) -> io::Result<()> {
+        layout!(self.write_char_escape(writer, char_escape))
+    }
+
+    fn begin_array<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        layout!(self.begin_array(writer))
+    }
+
+    fn end_array<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        layout!(self.end_array(writer))
+    }
+
+    fn begin_array_value<W: ?Sized + io::Write>(
+        &mut self,
+        writer: &mut W,
+        first: bool,
+    ) -> io::Result<()> {
+        layout!(self.begin_array_value(writer, first))
+    }
+
+    fn end_array_value<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        layout!(self.end_array_value(writer))
+    }
+
+    fn begin_object<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        layout!(self.begin_object(writer))
+    }
+
+    fn end_object<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        layout!(self.end_object(writer))
+    }
+
+    fn begin_object_key<W: ?Sized + io::Write>(
+        &mut self,
+        writer: &mut W,
+        first: bool,
+    ) -> io::Result<()> {
+        layout!(self.begin_object_key(writer, first))
+    }
+
+    fn end_object_key<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        layout!(self.end_object_key(writer))
+    }
+
+    fn begin_object_value<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        layout!(self.begin_object_value(writer))
+    }
+
+    fn end_object_value<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        layout!(self.end_object_value(writer))
+    }
+}
+
+/// Go's float formatting, written once for both widths: each width formats with its own
+/// shortest digits, as `strconv.FormatFloat(f, _, -1, bits)` does.
+macro_rules! go_float {
+    ($name:ident, $ty:ty, $bits:literal) => {
+        #[doc = concat!("A float", $bits, " as Go's `encoding/json` writes it; an error for NaN and infinities.")]
+        pub fn $name(value: $ty) -> io::Result<String> {
+            if !value.is_finite() {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    format!("json: unsupported value: {value}"),
+                ));
+            }
+            let abs = value.abs();
+            if abs == 0.0 || (1e-6..1e21).contains(&abs) {
+                return Ok(format!("{value}"));
+            }
+            // Rust's `{:e}` has Go's shortest digits; Go writes `e+21` where Rust writes
+            // `e21`, and trims `e-07` to `e-7`, which is what Rust writes already.
+            let text = format!("{value:e}");
+            Ok(match text.split_once('e') {
+                Some((mantissa, exp)) if !exp.starts_with('-') => format!("{mantissa}e+{exp}"),
+                _ => text,
+            })
+        }
+    };
+}
+
+go_float!(format_go_float64, f64, "64");
+go_float!(format_go_float32, f32, "32");
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(value: &serde_json::Value, formatter: GoFormatter<'_>) -> String {
+        let mut out = Vec::new();
+        let mut ser = serde_json::Serializer::with_formatter(&mut out, formatter);
+        serde::Serialize::serialize(value, &mut ser).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn floats_are_written_as_go_writes_them() {
+        // Expected strings are Go's json.Marshal of float64 values.
+        let cases = [
+            (0.0, "0"),
+            (-0.0, "-0"),
+            (1.0, "1"),
+            (1.5, "1.5"),
+            (100.0, "100"),
+            (0.1, "0.1"),
+            (1e20, "100000000000000000000"),
+            (1e21, "1e+21"),
+            (1.5e300, "1.5e+300"),
+            (0.000001, "0.000001"),
+            (0.0000001, "1e-7"),
+            (1.234e-10, "1.234e-10"),
+            (-2.5e-8, "-2.5e-8"),
+            (123456789.125, "123456789.125"),
+            (f64::MAX, "1.7976931348623157e+308"),
+            (5e-324, "5e-324"),
+        ];
+        for (value, want) in cases {
+            assert_eq!(format_go_float64(value).unwrap(), want, "{value:?}");
+        }
+        assert_eq!(format_go_float32(0.1).unwrap(), "0.1");
+        assert_eq!(format_go_float32(1e21).unwrap(), "1e+21");
+        assert_eq!(format_go_float32(3.4028235e38).unwrap(), "3.4028235e+38");
+        assert!(format_go_float64(f64::NAN).is_err());
+        assert!(format_go_float64(f64::INFINITY).is_err());
+        assert!(format_go_float32(f32::NEG_INFINITY).is_err());
+    }
+
+    #[test]
+    fn strings_are_escaped_as_go_escapes_them() {
+        let value = serde_json::json!("a<b>&c\u{2028}\u{2029}\"\\\n\r\t\u{8}\u{c}\u{1b}\u{7f}é😀");
+        assert_eq!(
+            write(&value, GoFormatter::compact()),
+            "\"a\\u003cb\\u003e\\u0026c\\u2028\\u2029\\\"\\\\\\n\\r\\t\\b\\f\\u001b\u{7f}é😀\""
+        );
+    }
+
+    #[test]
+    fn layouts_are_gos() {
+        let value = serde_json::json!({"a": {}, "b": [], "c": [1, {"d": null}]});
+        assert_eq!(
+            write(&value, GoFormatter::compact()),
+            r#"{"a":{},"b":[],"c":[1,{"d":null}]}"#
+        );
+        assert_eq!(
+            write(&value, GoFormatter::pretty()),
+            "{\n  \"a\": {},\n  \"b\": [],\n  \"c\": [\n    1,\n    {\n      \"d\": null\n    }\n  ]\n}"
+        );
+    }
+}
