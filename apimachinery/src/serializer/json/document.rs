@@ -67,7 +67,7 @@ pub fn parse_tracking_duplicates(data: &[u8]) -> Result<JsonDocument, DecodeErro
     })
 }
 
-fn syntax_error(e: &serde_json::Error) -> DecodeError {
+pub(crate) fn syntax_error(e: &serde_json::Error) -> DecodeError {
     DecodeErrorKind::Syntax {
         format: Format::Json,
         position: Some(Position {

@@ -92,21 +92,33 @@ impl Formatter for GoFormatter<'_> {
         writer: &mut W,
         fragment: &str,
     ) -> io::Result<()> {
+        // Bytes, not chars: in UTF-8 an ASCII byte is always a whole character, and
+        // U+2028/U+2029 are exactly the byte sequences E2 80 A8 and E2 80 A9.
+        let bytes = fragment.as_bytes();
         let mut start = 0;
-        for (i, c) in fragment.char_indices() {
-            let escape: &[u8] = match c {
-                '<' => b"\\u003c",
-                '>' => b"\\u003e",
-                '&' => b"\\u0026",
-                '\u{2028}' => b"\\u2028",
-                '\u{2029}' => b"\\u2029",
-                _ => continue,
+        let mut i = 0;
+        while let Some(&b) = bytes.get(i) {
+            let (escape, len): (&[u8], usize) = match b {
+                b'<' => (b"\\u003c", 1),
+                b'>' => (b"\\u003e", 1),
+                b'&' => (b"\\u0026", 1),
+                0xE2 if bytes.get(i + 1) == Some(&0x80) && bytes.get(i + 2) == Some(&0xA8) => {
+                    (b"\\u2028", 3)
+                }
+                0xE2 if bytes.get(i + 1) == Some(&0x80) && bytes.get(i + 2) == Some(&0xA9) => {
+                    (b"\\u2029", 3)
+                }
+                _ => {
+                    i += 1;
+                    continue;
+                }
             };
-            writer.write_all(&fragment.as_bytes()[start..i])?;
+            writer.write_all(bytes.get(start..i).unwrap_or_default())?;
             writer.write_all(escape)?;
-            start = i + c.len_utf8();
+            i += len;
+            start = i;
         }
-        writer.write_all(&fragment.as_bytes()[start..])
+        writer.write_all(bytes.get(start..).unwrap_or_default())
     }
 
     fn write_char_escape<W: ?Sized + io::Write>(

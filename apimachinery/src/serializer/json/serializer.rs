@@ -6,8 +6,8 @@ use serde_json::{Map, Value};
 
 use super::document::{self, JsonDocument};
 use super::formatter::GoFormatter;
-use super::meta_factory::{interpret_map, json_type};
-use super::value_decoder::{ValueDecodeFailure, decode_value};
+use super::meta_factory::{interpret, interpret_map, json_type};
+use super::value_decoder::{ValueDecodeFailure, decode_slice, decode_value};
 use crate::runtime::{Object, Scheme, Unstructured, UnstructuredList};
 use crate::schema::GroupVersionKind;
 use crate::serializer::codec::gvk_with_defaults;
@@ -141,48 +141,75 @@ impl<'s> Serializer<'s> {
         }
     }
 
-    /// Decodes a parsed document, as [`Decoder::decode`] does bytes.
-    pub(crate) fn decode_document(
+    /// Decodes `data`, parsed already when `parsed` is given (YAML, or a document of a
+    /// stream), as [`Decoder::decode`] does.
+    ///
+    /// JSON decoded into a typed object is read straight from the bytes (after a cheap
+    /// pass that reads only `apiVersion` and `kind`, Go's meta factory); YAML, and JSON
+    /// for unstructured objects, go through a `serde_json::Value`.
+    pub(crate) fn decode_parsed(
         &self,
         data: &[u8],
-        doc: ParsedDocument,
+        parsed: Option<ParsedDocument>,
         defaults: Option<&GroupVersionKind>,
         into: Option<&mut dyn Object>,
     ) -> Result<(Box<dyn Object>, GroupVersionKind), DecodeError> {
-        let ParsedDocument {
-            value,
-            duplicates,
-            order,
-            positions,
-        } = doc;
-        let Value::Object(map) = value else {
-            return Err(DecodeErrorKind::NotAnObject {
-                format: self.format(),
-                found: json_type(&value),
-            }
-            .into());
+        let mut actual = match &parsed {
+            Some(doc) => match &doc.value {
+                Value::Object(map) => interpret_map(map)?,
+                other => return Err(self.not_an_object(other)),
+            },
+            None => self.interpret_json(data)?,
         };
-        let mut actual = interpret_map(&map)?;
         if let Some(defaults) = defaults {
             actual = gvk_with_defaults(actual, defaults);
         }
         let strict = self.options.strict;
-        let Some(scheme) = self.scheme else {
-            return decode_unstructured(data, map, into, duplicates, strict);
-        };
-        let mut target = None;
-        if let Some(into) = into {
-            if into.is_unstructured() {
-                return decode_unstructured(data, map, Some(into), duplicates, strict);
+        match (self.scheme, into) {
+            (Some(scheme), Some(into)) if !into.is_unstructured() => {
+                let (kinds, _) = scheme.object_kinds(into).map_err(DecodeErrorKind::from)?;
+                if let Some(first) = kinds.first() {
+                    actual = gvk_with_defaults(actual, first);
+                }
+                let target = kinds.contains(&actual).then_some(into);
+                self.decode_typed(scheme, data, parsed, actual, target)
             }
-            let (kinds, _) = scheme.object_kinds(into).map_err(DecodeErrorKind::from)?;
-            if let Some(first) = kinds.first() {
-                actual = gvk_with_defaults(actual, first);
-            }
-            if kinds.contains(&actual) {
-                target = Some(into);
+            (Some(scheme), None) => self.decode_typed(scheme, data, parsed, actual, None),
+            (_, into) => {
+                let doc = match parsed {
+                    Some(doc) => doc,
+                    None => self.parse(data)?,
+                };
+                decode_unstructured(data, doc, into, strict)
             }
         }
+    }
+
+    fn not_an_object(&self, value: &Value) -> DecodeError {
+        DecodeErrorKind::NotAnObject {
+            format: self.format(),
+            found: json_type(value),
+        }
+        .into()
+    }
+
+    /// Go's meta factory on JSON text, after checking that the text is an object.
+    fn interpret_json(&self, data: &[u8]) -> Result<GroupVersionKind, DecodeError> {
+        if data.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{') {
+            return interpret(data);
+        }
+        let value = document::parse(data)?;
+        Err(self.not_an_object(&value))
+    }
+
+    fn decode_typed(
+        &self,
+        scheme: &Scheme,
+        data: &[u8],
+        parsed: Option<ParsedDocument>,
+        actual: GroupVersionKind,
+        target: Option<&mut dyn Object>,
+    ) -> Result<(Box<dyn Object>, GroupVersionKind), DecodeError> {
         if actual.kind.is_empty() {
             return Err(DecodeErrorKind::MissingKind {
                 data: excerpt(data),
@@ -195,8 +222,9 @@ impl<'s> Serializer<'s> {
             }
             .into());
         }
-        let value = Value::Object(map);
-        let decoded = decode_value(scheme, &actual, &value, strict).map_err(|failure| {
+        let strict = self.options.strict;
+        let field_error = |failure: ValueDecodeFailure,
+                           positions: Option<&PathLookup<Position>>| {
             DecodeError::from(match failure {
                 ValueDecodeFailure::Scheme(e) => DecodeErrorKind::Scheme(e),
                 ValueDecodeFailure::Field {
@@ -206,12 +234,48 @@ impl<'s> Serializer<'s> {
                 } => DecodeErrorKind::Field {
                     gvk: actual.clone(),
                     type_name,
-                    position: positions.as_ref().and_then(|p| p(&path)),
+                    position: positions.and_then(|p| p(&path)),
                     path,
                     message,
                 },
             })
-        })?;
+        };
+        let (decoded, duplicates, order) = match parsed {
+            Some(doc) => {
+                let decoded = decode_value(scheme, &actual, &doc.value, strict)
+                    .map_err(|f| field_error(f, doc.positions.as_ref()))?;
+                (decoded, doc.duplicates, doc.order)
+            }
+            None => {
+                // Strict mode needs the duplicate keys, which only a pass over the text
+                // sees; that pass also gives the value to fall back on.
+                let strict_doc = if strict {
+                    Some(self.parse(data)?)
+                } else {
+                    None
+                };
+                match decode_slice(scheme, &actual, data, strict) {
+                    Ok(decoded) => match strict_doc {
+                        Some(doc) => (decoded, doc.duplicates, doc.order),
+                        None => (decoded, Vec::new(), None),
+                    },
+                    Err(ValueDecodeFailure::Scheme(e)) => {
+                        return Err(DecodeErrorKind::Scheme(e).into());
+                    }
+                    Err(ValueDecodeFailure::Field { .. }) => {
+                        // Read again through a Value, where a key given twice keeps its
+                        // last value (what Go does), and a real failure gets its path.
+                        let doc = match strict_doc {
+                            Some(doc) => doc,
+                            None => self.parse(data)?,
+                        };
+                        let decoded = decode_value(scheme, &actual, &doc.value, strict)
+                            .map_err(|f| field_error(f, None))?;
+                        (decoded, doc.duplicates, doc.order)
+                    }
+                }
+            }
+        };
         let object = match target {
             Some(into) => {
                 let copy = decoded.object.deep_copy_object();
@@ -300,11 +364,23 @@ fn finish(
 /// default, and must not be empty.
 fn decode_unstructured(
     data: &[u8],
-    map: Map<String, Value>,
+    doc: ParsedDocument,
     into: Option<&mut dyn Object>,
-    duplicates: Vec<(usize, StrictFieldError)>,
     strict: bool,
 ) -> Result<(Box<dyn Object>, GroupVersionKind), DecodeError> {
+    let ParsedDocument {
+        value, duplicates, ..
+    } = doc;
+    let map: Map<String, Value> = match value {
+        Value::Object(map) => map,
+        other => {
+            return Err(DecodeErrorKind::NotAnObject {
+                format: Format::Json,
+                found: json_type(&other),
+            }
+            .into());
+        }
+    };
     let into_list = into.as_ref().is_some_and(|o| o.is::<UnstructuredList>());
     let into_object = into.as_ref().is_some_and(|o| o.is::<Unstructured>());
     let object: Box<dyn Object> = if into_list || (!into_object && map.contains_key("items")) {
@@ -354,8 +430,13 @@ impl Decoder for Serializer<'_> {
         defaults: Option<&GroupVersionKind>,
         into: Option<&mut dyn Object>,
     ) -> Result<(Box<dyn Object>, GroupVersionKind), DecodeError> {
-        let doc = self.parse(data)?;
-        self.decode_document(data, doc, defaults, into)
+        // YAML, and unstructured-only serializers, read the whole document up front.
+        let parsed = if self.options.yaml || self.scheme.is_none() {
+            Some(self.parse(data)?)
+        } else {
+            None
+        };
+        self.decode_parsed(data, parsed, defaults, into)
     }
 }
 

@@ -59,6 +59,51 @@ pub(crate) fn decode_value(
     }
 }
 
+/// Decodes the JSON text `data` straight into the type registered for `gvk`, without a
+/// `Value` in between: the fast path, which also keeps `RawExtension` bytes verbatim. It
+/// fails on everything the `Value` path fails on, and also on a key given twice in a
+/// serde-derived struct, which Go accepts: callers fall back to [`decode_value`] on any
+/// field failure. The failure carries no path.
+pub(crate) fn decode_slice(
+    scheme: &Scheme,
+    gvk: &GroupVersionKind,
+    data: &[u8],
+    track_unknown: bool,
+) -> Result<DecodedValue, ValueDecodeFailure> {
+    let mut unknown_fields = Vec::new();
+    let mut de = serde_json::Deserializer::from_slice(data);
+    let result = if track_unknown {
+        let mut record = |path: serde_ignored::Path<'_>| {
+            let path = format_ignored_path(&path);
+            if path != "kind" && path != "apiVersion" {
+                unknown_fields.push(path);
+            }
+        };
+        scheme.deserialize(gvk, serde_ignored::Deserializer::new(&mut de, &mut record))
+    } else {
+        scheme.deserialize(gvk, &mut de)
+    };
+    match result {
+        Ok(object) if de.end().is_ok() => Ok(DecodedValue {
+            object,
+            unknown_fields,
+        }),
+        Ok(object) => Err(ValueDecodeFailure::Field {
+            path: String::new(),
+            message: "trailing characters".into(),
+            type_name: object.type_name(),
+        }),
+        Err(e) if !matches!(e.kind(), SchemeErrorKind::Deserialize { .. }) => {
+            Err(ValueDecodeFailure::Scheme(e))
+        }
+        Err(e) => Err(ValueDecodeFailure::Field {
+            path: String::new(),
+            message: e.to_string(),
+            type_name: "?",
+        }),
+    }
+}
+
 fn locate_failure(
     scheme: &Scheme,
     gvk: &GroupVersionKind,
