@@ -70,9 +70,9 @@ fn time<R>(iterations: u32, mut f: impl FnMut() -> R) -> Duration {
     start.elapsed() / iterations
 }
 
-fn main() {
+fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut scheme = Scheme::new();
-    scheme.add_known_type::<Deployment>().unwrap();
+    scheme.add_known_type::<Deployment>()?;
     let plain = Serializer::new(&scheme, SerializerOptions::default());
     let strict = Serializer::new(
         &scheme,
@@ -81,34 +81,35 @@ fn main() {
             ..SerializerOptions::default()
         },
     );
-    let typed: Deployment = serde_json::from_slice(DEPLOYMENT).unwrap();
+    let typed: Deployment = serde_json::from_slice(DEPLOYMENT)?;
+    // Both sides must succeed, or the times would compare failures.
+    plain.decode(DEPLOYMENT, None, None)?;
+    strict.decode(DEPLOYMENT, None, None)?;
 
     let mut c = Criterion::default().configure_from_args();
     c.bench_function("decode/serde_json_direct", |b| {
-        b.iter(|| serde_json::from_slice::<Deployment>(black_box(DEPLOYMENT)).unwrap())
+        b.iter(|| serde_json::from_slice::<Deployment>(black_box(DEPLOYMENT)).ok())
     });
     c.bench_function("decode/serializer", |b| {
-        b.iter(|| plain.decode(black_box(DEPLOYMENT), None, None).unwrap())
+        b.iter(|| plain.decode(black_box(DEPLOYMENT), None, None).ok())
     });
     c.bench_function("decode/serializer_strict", |b| {
-        b.iter(|| strict.decode(black_box(DEPLOYMENT), None, None).unwrap())
+        b.iter(|| strict.decode(black_box(DEPLOYMENT), None, None).ok())
     });
     c.bench_function("encode/serde_json_direct", |b| {
-        b.iter(|| serde_json::to_vec(black_box(&typed)).unwrap())
+        b.iter(|| serde_json::to_vec(black_box(&typed)).ok())
     });
     c.bench_function("encode/serializer", |b| {
-        b.iter(|| plain.encode_to_vec(black_box(&typed)).unwrap())
+        b.iter(|| plain.encode_to_vec(black_box(&typed)).ok())
     });
     c.final_summary();
 
     const N: u32 = 20_000;
-    let direct = time(N, || {
-        serde_json::from_slice::<Deployment>(DEPLOYMENT).unwrap()
-    });
-    let ours = time(N, || plain.decode(DEPLOYMENT, None, None).unwrap());
-    let ours_strict = time(N, || strict.decode(DEPLOYMENT, None, None).unwrap());
-    let enc_direct = time(N, || serde_json::to_vec(&typed).unwrap());
-    let enc_ours = time(N, || plain.encode_to_vec(&typed).unwrap());
+    let direct = time(N, || serde_json::from_slice::<Deployment>(DEPLOYMENT).ok());
+    let ours = time(N, || plain.decode(DEPLOYMENT, None, None).ok());
+    let ours_strict = time(N, || strict.decode(DEPLOYMENT, None, None).ok());
+    let enc_direct = time(N, || serde_json::to_vec(&typed).ok());
+    let enc_ours = time(N, || plain.encode_to_vec(&typed).ok());
     let ratio = |a: Duration, b: Duration| a.as_secs_f64() / b.as_secs_f64();
     println!("summary ({} byte Deployment):", DEPLOYMENT.len());
     println!(
@@ -120,4 +121,5 @@ fn main() {
         "  encode  serde_json direct {enc_direct:?}, serializer (Go formatter) {enc_ours:?} ({:.2}x)",
         ratio(enc_ours, enc_direct)
     );
+    Ok(())
 }

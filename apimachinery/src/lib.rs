@@ -7,7 +7,7 @@
 //! | [`runtime`] | `runtime` | [`Object`](runtime::Object), [`Scheme`](runtime::Scheme), [`Unstructured`](runtime::Unstructured) |
 //! | [`meta`] | `api/meta` | `RESTMapper` and its implementations |
 //! | [`apis::meta::v1`] | `apis/meta/v1` | `ObjectMeta`, `ListMeta`, `Time`, `Status`, discovery documents |
-//! | [`serializer`] | `runtime/serializer` | JSON and YAML serializers, codec traits, codec factory |
+//! | [`serializer`] | `runtime/serializer` | JSON and YAML serializers, codec traits, codec factory; [`serializer::yaml`] is Go's YAML text layer |
 //! | [`version`] | `version` | Kubernetes version ordering |
 //!
 //! Method names are Go's in snake case (`add_known_types`, `object_kinds`, ...), except

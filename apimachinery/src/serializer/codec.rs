@@ -7,6 +7,9 @@ use super::{DecodeError, EncodeError};
 use crate::runtime::Object;
 use crate::schema::GroupVersionKind;
 
+/// What a decode returns: the object and the kind it was decoded as.
+pub type DecodeResult = Result<(Box<dyn Object>, GroupVersionKind), DecodeError>;
+
 /// Writes objects in one format. Object safe: codecs are passed around as
 /// `&dyn Encoder` / `Arc<dyn Encoder>`.
 pub trait Encoder: Send + Sync {

@@ -102,7 +102,7 @@ pub enum MediaTypeError {
 /// let codecs = CodecFactory::new(&scheme);
 /// let (obj, gvk) = codecs
 ///     .universal_deserializer()
-///     .decode(br#"{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"w"}}"#, None, None)?;
+///     .decode(b"apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\n", None, None)?;
 /// assert_eq!(gvk.to_string(), "example.com/v1, Kind=Widget");
 /// let info = codecs.serializer_for_media_type("application/json")?;
 /// let out = info.pretty_serializer.as_ref().unwrap().encode_to_vec(&*obj)?;

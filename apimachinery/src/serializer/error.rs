@@ -82,6 +82,21 @@ impl DecodeError {
         self
     }
 
+    /// The same error with its line moved down by `lines` (a document's lines made lines
+    /// of its stream).
+    pub(crate) fn offset_lines(mut self, lines: usize) -> Self {
+        match &mut self.0.kind {
+            DecodeErrorKind::Syntax {
+                position: Some(p), ..
+            }
+            | DecodeErrorKind::Field {
+                position: Some(p), ..
+            } => p.line += lines,
+            _ => {}
+        }
+        self
+    }
+
     /// The position in the text the error is at, when the format and the error have one.
     pub fn position(&self) -> Option<Position> {
         match self.kind() {

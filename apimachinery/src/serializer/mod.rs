@@ -5,10 +5,13 @@
 //! - [`Encoder`], [`Decoder`], [`Serializer`]: the codec traits, object safe.
 //! - [`json`]: Go's JSON serializer, which also reads and writes YAML; its module docs
 //!   list the byte-identity rules.
+//! - [`yaml`]: the YAML text layer: Go's YAML→JSON and JSON→YAML conversions
+//!   (`sigs.k8s.io/yaml` over go-yaml v2) and the multi-document stream reader.
 //! - [`CodecFactory`]: the serializers of a scheme by media type, the universal
 //!   deserializer, and codecs that convert ([`VersioningEncoder`], [`VersioningDecoder`])
 //!   through an [`ObjectConvertor`].
-//! - [`split_json_stream`], [`decode_json_stream`]: streams of documents.
+//! - [`decode_stream`], [`split_json_stream`], [`decode_json_stream`]: streams of
+//!   documents, JSON or YAML.
 //! - [`DecodeError`], [`EncodeError`], [`StrictDecodingError`]: what they fail with.
 
 mod codec;
@@ -20,8 +23,9 @@ pub mod json;
 mod recognizer;
 mod streaming;
 mod versioning;
+pub mod yaml;
 
-pub use codec::{Decoder, Encoder, Serializer, gvk_with_defaults};
+pub use codec::{DecodeResult, Decoder, Encoder, Serializer, gvk_with_defaults};
 pub use codec_factory::{
     CONTENT_TYPE_JSON, CONTENT_TYPE_PROTOBUF, CONTENT_TYPE_YAML, CodecFactory, Framer,
     MediaTypeError, SerializerInfo, SharedSerializer, StreamSerializerInfo,
@@ -31,7 +35,7 @@ pub use error::{
     StrictDecodingError, StrictFieldError,
 };
 pub use recognizer::{PROTOBUF_MAGIC, RecognizingDecoder, recognize};
-pub use streaming::{JsonStream, decode_json_stream, split_json_stream};
+pub use streaming::{JsonStream, decode_json_stream, decode_stream, split_json_stream};
 pub use versioning::{
     ObjectConvertor, SameTypeConvertor, VersioningCodec, VersioningDecoder, VersioningEncoder,
 };

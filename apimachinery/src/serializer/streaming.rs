@@ -1,10 +1,10 @@
 //! Streams of documents: JSON values one after another (Go's `json.Framer` reader and
-//! `json.Decoder` stream), each decoded with its index in the stream.
+//! `json.Decoder` stream) or YAML documents separated by `---` (Go's `YAMLReader`), each
+//! decoded with its index in the stream (Go's `NewYAMLOrJSONDecoder`).
 
 use serde::de::IgnoredAny;
 
-use super::{DecodeError, DecodeErrorKind, Decoder, Format, Position};
-use crate::runtime::Object;
+use super::{DecodeError, DecodeErrorKind, DecodeResult, Decoder, Format, Position};
 use crate::schema::GroupVersionKind;
 
 /// The JSON values of a stream (`{...}{...}` or one per line), as byte slices of `data`,
@@ -75,12 +75,71 @@ pub fn decode_json_stream<'a>(
     decoder: &'a dyn Decoder,
     data: &'a [u8],
     defaults: Option<&'a GroupVersionKind>,
-) -> impl Iterator<Item = Result<(Box<dyn Object>, GroupVersionKind), DecodeError>> + 'a {
+) -> impl Iterator<Item = DecodeResult> + 'a {
     split_json_stream(data).map(move |doc| {
         let (index, bytes) = doc?;
         decoder
             .decode(bytes, defaults, None)
             .map_err(|e| e.in_document(index))
+    })
+}
+
+/// Decodes every document of a YAML or JSON stream with `decoder` (Go's
+/// `yaml.NewYAMLOrJSONDecoder`): JSON when the stream starts with `{`, else YAML split at
+/// `---` lines. Documents holding nothing but comments and blank lines are skipped, as
+/// kubectl skips them. Each error names its document's index, and positions are lines of
+/// the stream.
+///
+/// ```
+/// use apimachinery::serializer::{decode_stream, json::{Serializer, SerializerOptions}};
+///
+/// let yaml = Serializer::unstructured(SerializerOptions { yaml: true, ..Default::default() });
+/// let stream = b"apiVersion: v1\nkind: A\n---\n# nothing\n---\napiVersion: v1\nkind: B\n";
+/// let kinds: Vec<String> = decode_stream(&yaml, stream, None)
+///     .map(|r| r.map(|(_, gvk)| gvk.kind.to_string()))
+///     .collect::<Result<_, _>>()?;
+/// assert_eq!(kinds, ["A", "B"]);
+/// # Ok::<(), apimachinery::serializer::DecodeError>(())
+/// ```
+pub fn decode_stream<'a>(
+    decoder: &'a dyn Decoder,
+    data: &'a [u8],
+    defaults: Option<&'a GroupVersionKind>,
+) -> Box<dyn Iterator<Item = DecodeResult> + 'a> {
+    if super::recognize(data) == Format::Json {
+        return Box::new(decode_json_stream(decoder, data, defaults));
+    }
+    let text = match std::str::from_utf8(data) {
+        Ok(text) => text,
+        Err(e) => {
+            let error = DecodeError::from(DecodeErrorKind::Syntax {
+                format: Format::Yaml,
+                position: None,
+                message: format!("invalid UTF-8 after byte {}", e.valid_up_to()),
+            });
+            return Box::new(std::iter::once(Err(error)));
+        }
+    };
+    Box::new(
+        super::yaml::YamlDocuments::new(text)
+            .filter(|doc| doc.as_ref().map_or(true, |d| !is_blank(d.text)))
+            .map(move |doc| {
+                let doc = doc.map_err(|e| super::json::yaml_error(&e))?;
+                decoder
+                    .decode(doc.text.as_bytes(), defaults, None)
+                    .map_err(|e| {
+                        e.offset_lines(doc.line.saturating_sub(1))
+                            .in_document(doc.index)
+                    })
+            }),
+    )
+}
+
+/// True for a document of comments and blank lines only.
+fn is_blank(text: &str) -> bool {
+    text.lines().all(|l| {
+        let l = l.trim();
+        l.is_empty() || l.starts_with('#')
     })
 }
 

@@ -50,6 +50,7 @@ pub use document::{JsonDocument, parse, parse_tracking_duplicates};
 pub use formatter::{GoFormatter, format_go_float32, format_go_float64};
 pub use meta_factory::{interpret, interpret_map};
 pub use serializer::{Serializer, SerializerOptions};
+pub(crate) use yaml_input::yaml_error;
 
 #[cfg(test)]
 pub(crate) mod serializer_tests;

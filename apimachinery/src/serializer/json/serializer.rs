@@ -291,7 +291,11 @@ impl<'s> Serializer<'s> {
             }
             None => decoded.object,
         };
-        let errors = strict_errors(duplicates, decoded.unknown_fields, order.as_ref());
+        let errors = if strict {
+            strict_errors(duplicates, decoded.unknown_fields, order.as_ref())
+        } else {
+            Vec::new()
+        };
         finish(object, actual, errors)
     }
 
@@ -454,7 +458,7 @@ impl Encoder for Serializer<'_> {
                 type_name: obj.type_name(),
                 message: e.to_string(),
             })?;
-            w.write_all(super::yaml_input::json_to_yaml(&value)?.as_bytes())?;
+            w.write_all(super::yaml_input::json_to_yaml(&value).as_bytes())?;
             return Ok(());
         }
         self.write_json(obj, w, self.options.pretty)?;

@@ -430,3 +430,148 @@ fn identifiers_name_the_options() {
         r#"{"name":"json","pretty":"true","strict":"false","yaml":"false"}"#
     );
 }
+
+const YAML: SerializerOptions = SerializerOptions {
+    yaml: true,
+    pretty: false,
+    strict: false,
+};
+
+#[test]
+fn kubectl_yaml_decodes_typed_and_reencodes_as_go() {
+    let scheme = scheme();
+    let yaml = Serializer::new(&scheme, YAML);
+    let input = data("deployment.kubectl.yaml");
+    let (obj, gvk) = yaml.decode(input.as_bytes(), None, None).unwrap();
+    assert_eq!(gvk, deployment_gvk());
+    let d = obj.downcast_ref::<Deployment>().unwrap();
+    assert_eq!(d.spec.template.spec.containers[0].image, "nginx:1.27");
+    // As for JSON: kubectl 1.32 still writes `creationTimestamp: null`.
+    let expected: String = input
+        .lines()
+        .filter(|l| !l.contains("creationTimestamp: null"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_eq!(
+        String::from_utf8(yaml.encode_to_vec(&*obj).unwrap()).unwrap(),
+        expected
+    );
+    // The same object from JSON encodes to the same YAML.
+    let (from_json, _) = Serializer::new(&scheme, OPTIONS)
+        .decode(data("deployment.kubectl.json").as_bytes(), None, None)
+        .unwrap();
+    assert_eq!(
+        yaml.encode_to_vec(&*from_json).unwrap(),
+        expected.as_bytes()
+    );
+}
+
+#[test]
+fn kubectl_yaml_round_trips_through_unstructured() {
+    let yaml = Serializer::unstructured(YAML);
+    for (input, expected) in [
+        ("odd.input.json", "odd.kubectl.yaml"),
+        (
+            "deployment.kubectl.json",
+            "deployment.unstructured.kubectl.yaml",
+        ),
+        (
+            "deployment.unstructured.kubectl.yaml",
+            "deployment.unstructured.kubectl.yaml",
+        ),
+        ("configmap.kubectl.yaml", "configmap.kubectl.yaml"),
+    ] {
+        // JSON is YAML: the YAML serializer reads both.
+        let (obj, _) = yaml.decode(data(input).as_bytes(), None, None).unwrap();
+        let out = String::from_utf8(yaml.encode_to_vec(&*obj).unwrap()).unwrap();
+        assert_eq!(out, data(expected), "{input}");
+    }
+    let (obj, _) = yaml
+        .decode(data("configmap.kubectl.yaml").as_bytes(), None, None)
+        .unwrap();
+    let u = obj.downcast_ref::<Unstructured>().unwrap();
+    assert_eq!(u.nested_string(&["data", "null"]).unwrap(), Some("null"));
+    assert_eq!(
+        u.nested_string(&["data", "multi"]).unwrap(),
+        Some("line one\nline two\n")
+    );
+}
+
+#[test]
+fn yaml_errors_carry_line_column_and_path() {
+    let scheme = scheme();
+    let yaml = Serializer::new(&scheme, YAML);
+    let doc = "apiVersion: apps/v1\nkind: Deployment\nspec:\n  template:\n    spec:\n      containers:\n      - name: a\n        ports:\n        - containerPort: eighty\n";
+    let err = yaml.decode(doc.as_bytes(), None, None).unwrap_err();
+    assert_eq!(
+        err.path(),
+        Some("spec.template.spec.containers[0].ports[0].containerPort")
+    );
+    assert_eq!(err.position().map(|p| p.line), Some(9), "{err}");
+    assert!(err.to_string().contains("(at line 9, column "), "{err}");
+
+    let err = yaml.decode(b"kind: [\n", None, None).unwrap_err();
+    assert!(
+        matches!(err.kind(), DecodeErrorKind::Syntax { .. }),
+        "{err}"
+    );
+    assert!(err.position().is_some(), "{err}");
+    let err = yaml.decode(b"kind: \xff\n", None, None).unwrap_err();
+    assert_eq!(
+        err.position().map(|p| (p.line, p.column)),
+        Some((1, 7)),
+        "{err}"
+    );
+    let err = yaml.decode(b"- a\n", None, None).unwrap_err();
+    assert_eq!(err.to_string(), "expected a YAML object, got array");
+}
+
+#[test]
+fn yaml_strict_mode_lists_duplicates_with_lines_then_unknown_fields() {
+    let scheme = scheme();
+    let strict = Serializer::new(
+        &scheme,
+        SerializerOptions {
+            strict: true,
+            ..YAML
+        },
+    );
+    let doc = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: a\n  name: b\nspec:\n  replicas: 1\n  replicaz: 2\n  replicas: 3\n";
+    let err = strict.decode(doc.as_bytes(), None, None).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "strict decoding error: yaml: unmarshal errors:\n  line 5: key \"name\" already set in map\n  line 9: key \"replicas\" already set in map, unknown field \"spec.replicaz\""
+    );
+    let d = err
+        .as_strict()
+        .unwrap()
+        .object()
+        .downcast_ref::<Deployment>()
+        .unwrap();
+    assert_eq!((d.metadata.name.as_str(), d.spec.replicas), ("b", Some(3)));
+    // Not strict: last wins, no error.
+    let (obj, _) = Serializer::new(&scheme, YAML)
+        .decode(doc.as_bytes(), None, None)
+        .unwrap();
+    assert_eq!(obj.downcast_ref::<Deployment>(), Some(d));
+}
+
+#[test]
+fn yaml_streams_decode_each_document_with_its_index() {
+    let scheme = scheme();
+    let yaml = Serializer::new(&scheme, YAML);
+    let stream = "---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: a\n---\n# only a comment\n---\napiVersion: apps/v1\nkind: Deployment\nspec:\n  replicas: x\n";
+    let results: Vec<_> =
+        crate::serializer::decode_stream(&yaml, stream.as_bytes(), None).collect();
+    assert_eq!(results.len(), 2);
+    assert_eq!(results[0].as_ref().unwrap().0.meta().unwrap().name(), "a");
+    let err = results[1].as_ref().unwrap_err();
+    assert_eq!(err.document(), Some(2));
+    assert_eq!(err.path(), Some("spec.replicas"));
+    assert_eq!(err.position().map(|p| p.line), Some(12), "{err}");
+    assert!(
+        err.to_string()
+            .starts_with("document 2: decoding apps/v1, Kind=Deployment"),
+        "{err}"
+    );
+}
