@@ -22,42 +22,42 @@ use apimachinery::serializer::{Decoder, Encoder};
 
 #[derive(ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(group = "apps", version = "v1", kind = "Deployment")]
-pub struct Deployment {
-    pub metadata: ObjectMeta,
-    pub spec: DeploymentSpec,
-    pub status: BTreeMap<String, i64>,
+struct Deployment {
+    metadata: ObjectMeta,
+    spec: DeploymentSpec,
+    status: BTreeMap<String, i64>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
-pub struct DeploymentSpec {
+struct DeploymentSpec {
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub replicas: Option<i32>,
-    pub selector: Option<LabelSelector>,
-    pub template: PodTemplateSpec,
-    pub strategy: BTreeMap<String, String>,
+    replicas: Option<i32>,
+    selector: Option<LabelSelector>,
+    template: PodTemplateSpec,
+    strategy: BTreeMap<String, String>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
-pub struct PodTemplateSpec {
-    pub metadata: ObjectMeta,
-    pub spec: PodSpec,
+struct PodTemplateSpec {
+    metadata: ObjectMeta,
+    spec: PodSpec,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
-pub struct PodSpec {
-    pub containers: Vec<Container>,
+struct PodSpec {
+    containers: Vec<Container>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
-pub struct Container {
-    pub name: String,
-    pub image: String,
-    pub ports: Vec<BTreeMap<String, i64>>,
-    pub resources: BTreeMap<String, String>,
+struct Container {
+    name: String,
+    image: String,
+    ports: Vec<BTreeMap<String, i64>>,
+    resources: BTreeMap<String, String>,
 }
 
 const DEPLOYMENT: &[u8] = include_bytes!("../tests/data/deployment.kubectl.json");
