@@ -12,6 +12,7 @@
 //!   through an [`ObjectConvertor`].
 //! - [`decode_stream`], [`split_json_stream`], [`decode_json_stream`]: streams of
 //!   documents, JSON or YAML.
+//! - [`decode_raw_extension`]: an embedded object decoded on demand.
 //! - [`DecodeError`], [`EncodeError`], [`StrictDecodingError`]: what they fail with.
 
 mod codec;
@@ -20,6 +21,7 @@ mod error;
 #[cfg(test)]
 mod fuzz_tests;
 pub mod json;
+mod raw_extension;
 mod recognizer;
 mod streaming;
 mod versioning;
@@ -34,6 +36,7 @@ pub use error::{
     ConversionError, DecodeError, DecodeErrorKind, EncodeError, Format, Position,
     StrictDecodingError, StrictFieldError,
 };
+pub use raw_extension::decode_raw_extension;
 pub use recognizer::{PROTOBUF_MAGIC, RecognizingDecoder, recognize};
 pub use streaming::{JsonStream, decode_json_stream, decode_stream, split_json_stream};
 pub use versioning::{

@@ -30,7 +30,11 @@ use serde_json::ser::{CharEscape, CompactFormatter, Formatter, PrettyFormatter};
 /// ```
 #[derive(Clone, Debug)]
 pub struct GoFormatter<'a> {
+    /// The indentation unit, for re-indenting embedded raw JSON.
+    indent: &'a [u8],
     layout: Layout<'a>,
+    /// How many arrays and objects are open, to indent embedded raw JSON.
+    depth: usize,
 }
 
 #[derive(Clone, Debug)]
@@ -49,7 +53,9 @@ impl<'a> GoFormatter<'a> {
     /// No whitespace at all, as `json.Marshal` writes.
     pub fn compact() -> Self {
         GoFormatter {
+            indent: b"",
             layout: Layout::Compact(CompactFormatter),
+            depth: 0,
         }
     }
 
@@ -58,7 +64,9 @@ impl<'a> GoFormatter<'a> {
     /// writes.
     pub fn indented(indent: &'a [u8]) -> Self {
         GoFormatter {
+            indent,
             layout: Layout::Indented(PrettyFormatter::with_indent(indent)),
+            depth: 0,
         }
     }
 
@@ -130,10 +138,12 @@ impl Formatter for GoFormatter<'_> {
     }
 
     fn begin_array<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.depth += 1;
         layout!(self.begin_array(writer))
     }
 
     fn end_array<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.depth = self.depth.saturating_sub(1);
         layout!(self.end_array(writer))
     }
 
@@ -150,11 +160,31 @@ impl Formatter for GoFormatter<'_> {
     }
 
     fn begin_object<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.depth += 1;
         layout!(self.begin_object(writer))
     }
 
     fn end_object<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.depth = self.depth.saturating_sub(1);
         layout!(self.end_object(writer))
+    }
+
+    /// Embedded raw JSON (`RawExtension`, `Unknown`): written as it is when compact; in
+    /// indented output re-indented to its place, as Go's `MarshalIndent` re-indents
+    /// everything it writes (`json.Indent`: one value per line, `{}`/`[]` kept when
+    /// empty). The fragment arrives compacted and HTML-escaped by its serializer.
+    fn write_raw_fragment<W: ?Sized + io::Write>(
+        &mut self,
+        writer: &mut W,
+        fragment: &str,
+    ) -> io::Result<()> {
+        match &self.layout {
+            Layout::Compact(_) => writer.write_all(fragment.as_bytes()),
+            Layout::Indented(_) => {
+                let indent = self.indent;
+                write_indented(writer, fragment, indent, self.depth)
+            }
+        }
     }
 
     fn begin_object_key<W: ?Sized + io::Write>(
@@ -176,6 +206,70 @@ impl Formatter for GoFormatter<'_> {
     fn end_object_value<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
         layout!(self.end_object_value(writer))
     }
+}
+
+/// Re-indents compact JSON text as Go's `json.Indent` does, starting at nesting `depth`.
+fn write_indented<W: ?Sized + io::Write>(
+    writer: &mut W,
+    compact: &str,
+    indent: &[u8],
+    depth: usize,
+) -> io::Result<()> {
+    let bytes = compact.as_bytes();
+    let mut depth = depth;
+    let mut in_string = false;
+    let mut escaped = false;
+    let newline = |writer: &mut W, depth: usize| -> io::Result<()> {
+        writer.write_all(b"\n")?;
+        for _ in 0..depth {
+            writer.write_all(indent)?;
+        }
+        Ok(())
+    };
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        i += 1;
+        if in_string {
+            writer.write_all(&[b])?;
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => {
+                in_string = true;
+                writer.write_all(b"\"")?;
+            }
+            b'{' | b'[' => {
+                let close = if b == b'{' { b'}' } else { b']' };
+                if bytes.get(i) == Some(&close) {
+                    writer.write_all(&[b, close])?;
+                    i += 1;
+                } else {
+                    depth += 1;
+                    writer.write_all(&[b])?;
+                    newline(writer, depth)?;
+                }
+            }
+            b'}' | b']' => {
+                depth = depth.saturating_sub(1);
+                newline(writer, depth)?;
+                writer.write_all(&[b])?;
+            }
+            b',' => {
+                writer.write_all(b",")?;
+                newline(writer, depth)?;
+            }
+            b':' => writer.write_all(b": ")?,
+            b' ' | b'\t' | b'\n' | b'\r' => {}
+            _ => writer.write_all(&[b])?,
+        }
+    }
+    Ok(())
 }
 
 /// Go's float formatting, written once for both widths: each width formats with its own
@@ -257,6 +351,27 @@ mod tests {
         assert_eq!(
             write(&value, GoFormatter::compact()),
             "\"a\\u003cb\\u003e\\u0026c\\u2028\\u2029\\\"\\\\\\n\\r\\t\\b\\f\\u001b\u{7f}é😀\""
+        );
+    }
+
+    #[test]
+    fn raw_fragments_are_reindented_in_pretty_output() {
+        let raw = serde_json::value::RawValue::from_string(
+            r#"{"b":[1,{"c":"x,{}:[]\"y"}],"a":{},"e":[]}"#.to_owned(),
+        )
+        .unwrap();
+        #[derive(serde::Serialize)]
+        struct Outer {
+            outer: Vec<Box<serde_json::value::RawValue>>,
+        }
+        let value = Outer { outer: vec![raw] };
+        let mut out = Vec::new();
+        let mut ser = serde_json::Serializer::with_formatter(&mut out, GoFormatter::pretty());
+        serde::Serialize::serialize(&value, &mut ser).unwrap();
+        // What Go's json.MarshalIndent writes for the same RawMessage.
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "{\n  \"outer\": [\n    {\n      \"b\": [\n        1,\n        {\n          \"c\": \"x,{}:[]\\\"y\"\n        }\n      ],\n      \"a\": {},\n      \"e\": []\n    }\n  ]\n}"
         );
     }
 

@@ -8,7 +8,7 @@ use super::document::{self, JsonDocument};
 use super::formatter::GoFormatter;
 use super::meta_factory::{interpret, interpret_map, json_type};
 use super::value_decoder::{ValueDecodeFailure, decode_slice, decode_value};
-use crate::runtime::{Object, Scheme, Unstructured, UnstructuredList};
+use crate::runtime::{CONTENT_TYPE_JSON, Object, Scheme, Unknown, Unstructured, UnstructuredList};
 use crate::schema::GroupVersionKind;
 use crate::serializer::codec::gvk_with_defaults;
 use crate::serializer::error::excerpt;
@@ -183,6 +183,38 @@ impl<'s> Serializer<'s> {
                 decode_unstructured(data, doc, into, strict)
             }
         }
+    }
+
+    /// Go's serializer fills an `Unknown` target with the document's bytes and kind,
+    /// without decoding it. YAML is kept as the JSON it converts to (Go keeps the YAML
+    /// text and calls it JSON).
+    fn decode_unknown(
+        &self,
+        data: &[u8],
+        parsed: Option<ParsedDocument>,
+        defaults: Option<&GroupVersionKind>,
+        into: &mut dyn Object,
+    ) -> Result<(Box<dyn Object>, GroupVersionKind), DecodeError> {
+        let (mut actual, raw) = match &parsed {
+            Some(doc) => match &doc.value {
+                Value::Object(map) => (
+                    interpret_map(map)?,
+                    serde_json::to_vec(&doc.value).unwrap_or_default(),
+                ),
+                other => return Err(self.not_an_object(other)),
+            },
+            None => (self.interpret_json(data)?, data.to_vec()),
+        };
+        if let Some(defaults) = defaults {
+            actual = gvk_with_defaults(actual, defaults);
+        }
+        if let Some(unknown) = into.downcast_mut::<Unknown>() {
+            unknown.raw = raw;
+            unknown.content_type = CONTENT_TYPE_JSON.to_owned();
+            unknown.content_encoding.clear();
+            unknown.set_group_version_kind(&actual);
+        }
+        Ok((into.deep_copy_object(), actual))
     }
 
     fn not_an_object(&self, value: &Value) -> DecodeError {
@@ -440,7 +472,10 @@ impl Decoder for Serializer<'_> {
         } else {
             None
         };
-        self.decode_parsed(data, parsed, defaults, into)
+        match into {
+            Some(into) if into.is::<Unknown>() => self.decode_unknown(data, parsed, defaults, into),
+            into => self.decode_parsed(data, parsed, defaults, into),
+        }
     }
 }
 

@@ -575,3 +575,83 @@ fn yaml_streams_decode_each_document_with_its_index() {
         "{err}"
     );
 }
+
+/// `ControllerRevision`-shaped: an embedded object of any kind in `data`.
+#[derive(crate::ApiObject, Clone, Debug, Default, PartialEq)]
+#[api(group = "apps", version = "v1", kind = "ControllerRevision")]
+struct ControllerRevision {
+    metadata: ObjectMeta,
+    data: crate::runtime::RawExtension,
+    revision: i64,
+}
+
+#[test]
+fn raw_extensions_round_trip_verbatim_and_decode_on_demand() {
+    let mut scheme = scheme();
+    scheme.add_known_type::<ControllerRevision>().unwrap();
+    let json = Serializer::new(&scheme, OPTIONS);
+    // The embedded object is in Go's struct order, not sorted, and has a `<`.
+    let input = r#"{"kind":"ControllerRevision","apiVersion":"apps/v1","metadata":{"name":"r"},"data":{"kind":"Deployment","apiVersion":"apps/v1","spec":{"replicas":2,"template":{"spec":{"containers":[{"name":"a<b"}]}}}},"revision":3}"#;
+    let (obj, _) = json.decode(input.as_bytes(), None, None).unwrap();
+    let out = String::from_utf8(json.encode_to_vec(&*obj).unwrap()).unwrap();
+    assert_eq!(out, format!("{}\n", input.replace('<', "\\u003c")));
+    let pretty = Serializer::new(
+        &scheme,
+        SerializerOptions {
+            pretty: true,
+            ..OPTIONS
+        },
+    );
+    let out = String::from_utf8(pretty.encode_to_vec(&*obj).unwrap()).unwrap();
+    assert!(
+        out.contains("  \"data\": {\n    \"kind\": \"Deployment\",\n    \"apiVersion\": \"apps/v1\",\n    \"spec\": {\n      \"replicas\": 2,"),
+        "{out}"
+    );
+
+    let mut revision = *obj.downcast::<ControllerRevision>().unwrap();
+    let gvk = crate::serializer::decode_raw_extension(&json, &mut revision.data, None).unwrap();
+    assert_eq!(gvk, deployment_gvk());
+    let embedded = revision
+        .data
+        .object
+        .as_ref()
+        .unwrap()
+        .downcast_ref::<Deployment>()
+        .unwrap();
+    assert_eq!(embedded.spec.template.spec.containers[0].name, "a<b");
+    // The bytes still win when writing.
+    assert_eq!(
+        String::from_utf8(json.encode_to_vec(&revision).unwrap()).unwrap(),
+        format!("{}\n", input.replace('<', "\\u003c"))
+    );
+
+    // An unregistered embedded kind is an error naming it, or Unstructured when asked.
+    let mut ext =
+        crate::runtime::RawExtension::from_raw(r#"{"kind":"Mystery","apiVersion":"x/v1"}"#);
+    let err = crate::serializer::decode_raw_extension(&json, &mut ext, None).unwrap_err();
+    assert!(err.is_not_registered(), "{err}");
+    crate::serializer::decode_raw_extension(&Serializer::unstructured(OPTIONS), &mut ext, None)
+        .unwrap();
+    assert!(ext.object.as_ref().unwrap().is::<Unstructured>());
+}
+
+#[test]
+fn unknown_targets_keep_the_document_undecoded() {
+    let scheme = scheme();
+    let json = Serializer::new(&scheme, OPTIONS);
+    let input = br#"{"kind":"Mystery","apiVersion":"x/v1","b":1,"a":2}"#;
+    let mut unknown = crate::runtime::Unknown::default();
+    let (obj, gvk) = json.decode(input, None, Some(&mut unknown)).unwrap();
+    assert_eq!(gvk.to_string(), "x/v1, Kind=Mystery");
+    assert_eq!(unknown.raw, input);
+    assert_eq!(unknown.content_type, "application/json");
+    assert_eq!(obj.group_version_kind(), gvk);
+    let yaml = Serializer::new(&scheme, YAML);
+    yaml.decode(
+        b"kind: Mystery\napiVersion: x/v1\n",
+        None,
+        Some(&mut unknown),
+    )
+    .unwrap();
+    assert_eq!(unknown.raw, br#"{"apiVersion":"x/v1","kind":"Mystery"}"#);
+}
