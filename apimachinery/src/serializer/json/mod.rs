@@ -34,8 +34,23 @@
 //! - In strict mode every problem is reported at once, in one [`StrictDecodingError`]
 //!   (`strict decoding error: unknown field "spec.foo", duplicate field "metadata.name"`)
 //!   that also carries the decoded object. YAML duplicate keys come first, in Go's YAML
-//!   wording with their line; then unknown fields, then JSON duplicate keys, each group in
-//!   document order (Go interleaves the last two in document order).
+//!   wording with their line (`yaml: unmarshal errors:\n  line 5: key "name" already set
+//!   in map`); then unknown fields and JSON duplicate keys, in document order.
+//! - Field errors name the JSON path (`spec.template.spec.containers[0].ports[0].containerPort`)
+//!   and, for YAML, the line and column of the value.
+//! - Typed JSON is read straight from the bytes, so `RawExtension` fields keep their bytes
+//!   (key order included) as Go's do; only when that read fails (a key given twice in a
+//!   serde-derived struct, or a real error) is the document read again through a
+//!   `serde_json::Value`. YAML and unstructured objects always go through a `Value`.
+//! - An [`Unknown`](crate::runtime::Unknown) target receives the document undecoded.
+//!
+//! # Known differences from Go
+//!
+//! - Unstructured numbers: Go reads `-0` as the integer 0 and integers beyond `i64` as
+//!   floats; `serde_json` reads `-0` as the float -0 (written `-0`) and keeps integers up
+//!   to `u64::MAX` exact.
+//! - The group, version and kind of an unstructured object are the ones it declares;
+//!   `defaults` are not applied to it (as in Go's `UnstructuredJSONScheme`).
 //!
 //! [`StrictDecodingError`]: crate::serializer::StrictDecodingError
 
