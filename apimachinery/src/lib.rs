@@ -11,6 +11,7 @@
 //! | [`meta`] | `api/meta` | `RESTMapper` and its implementations |
 //! | [`protobuf`] | gogo `proto`, `generated.pb.go` | the protobuf wire format of objects |
 //! | [`apis::meta::v1`] | `apis/meta/v1` | `ObjectMeta`, `ListMeta`, `Time`, `Status`, discovery documents |
+//! | [`serializer`] | `runtime/serializer` | JSON and YAML serializers, codec traits, codec factory; [`serializer::yaml`] is Go's YAML text layer |
 //! | [`version`] | `version` | Kubernetes version ordering |
 //!
 //! Method names are Go's in snake case (`add_known_types`, `object_kinds`, ...), except
@@ -48,6 +49,7 @@ pub mod meta;
 pub mod protobuf;
 pub mod runtime;
 pub mod schema;
+pub mod serializer;
 pub mod util;
 pub mod version;
 

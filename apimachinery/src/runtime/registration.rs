@@ -19,6 +19,26 @@ pub struct ObjectType {
     kind: &'static str,
     new: fn() -> Box<dyn Object>,
     deserialize: DeserializeFn,
+    assign: AssignFn,
+}
+
+/// Moves an object into a `&mut dyn Object` of the same concrete type.
+type AssignFn = fn(&mut dyn Object, Box<dyn Object>) -> Result<(), Box<dyn Object>>;
+
+fn assign_boxed<T: Object>(
+    into: &mut dyn Object,
+    value: Box<dyn Object>,
+) -> Result<(), Box<dyn Object>> {
+    if !value.is::<T>() {
+        return Err(value);
+    }
+    match into.downcast_mut::<T>() {
+        Some(slot) => {
+            *slot = *value.downcast::<T>()?;
+            Ok(())
+        }
+        None => Err(value),
+    }
 }
 
 /// Deserializes one object of a registered type from any serde format.
@@ -50,6 +70,7 @@ impl ObjectType {
             kind,
             new: new_boxed::<T>,
             deserialize: deserialize_boxed::<T>,
+            assign: assign_boxed::<T>,
         }
     }
 
@@ -79,6 +100,19 @@ impl ObjectType {
         deserializer: &mut dyn erased_serde::Deserializer<'_>,
     ) -> Result<Box<dyn Object>, erased_serde::Error> {
         (self.deserialize)(deserializer)
+    }
+}
+
+impl ObjectType {
+    /// Moves `value` into `into` when both are of this type (decoding into a caller's
+    /// object, as Go's decoders do with their `into` argument); hands `value` back
+    /// otherwise.
+    pub fn assign(
+        &self,
+        into: &mut dyn Object,
+        value: Box<dyn Object>,
+    ) -> Result<(), Box<dyn Object>> {
+        (self.assign)(into, value)
     }
 }
 

@@ -1,0 +1,269 @@
+//! [`CodecFactory`]: the serializers of a scheme by media type, and the codecs that
+//! convert on the way (Go's `serializer.CodecFactory`).
+
+use std::sync::Arc;
+
+use super::json::{Serializer as JsonSerializer, SerializerOptions};
+use super::recognizer::RecognizingDecoder;
+use super::versioning::{
+    ObjectConvertor, SameTypeConvertor, VersioningCodec, VersioningDecoder, VersioningEncoder,
+};
+use super::{Decoder, Encoder, Serializer};
+use crate::runtime::Scheme;
+use crate::schema::{GroupVersion, GroupVersioner, GroupVersions, InternalGroupVersioner};
+
+/// `application/json`.
+pub const CONTENT_TYPE_JSON: &str = "application/json";
+/// `application/yaml`.
+pub const CONTENT_TYPE_YAML: &str = "application/yaml";
+/// `application/vnd.kubernetes.protobuf`.
+pub const CONTENT_TYPE_PROTOBUF: &str = "application/vnd.kubernetes.protobuf";
+
+/// A serializer shared by the codecs built from it.
+pub type SharedSerializer<'s> = Arc<dyn Serializer + 's>;
+
+/// What a media type can be read and written with (Go's `runtime.SerializerInfo`).
+#[derive(Clone)]
+pub struct SerializerInfo<'s> {
+    /// The media type, such as `application/json`.
+    pub media_type: &'static str,
+    /// Its type, such as `application`.
+    pub media_type_type: &'static str,
+    /// Its subtype, such as `json`.
+    pub media_type_sub_type: &'static str,
+    /// True for text formats.
+    pub encodes_as_text: bool,
+    /// The default serializer.
+    pub serializer: SharedSerializer<'s>,
+    /// The indented variant, when the format has one.
+    pub pretty_serializer: Option<SharedSerializer<'s>>,
+    /// The strict variant (unknown and duplicate fields are errors).
+    pub strict_serializer: Option<SharedSerializer<'s>>,
+    /// The variant for streams of objects (watch), when the format has one.
+    pub stream_serializer: Option<StreamSerializerInfo<'s>>,
+}
+
+/// How a stream of objects of a media type is written and framed (Go's
+/// `runtime.StreamSerializerInfo`).
+#[derive(Clone)]
+pub struct StreamSerializerInfo<'s> {
+    /// True for text formats.
+    pub encodes_as_text: bool,
+    /// The serializer of each object.
+    pub serializer: SharedSerializer<'s>,
+    /// How objects are delimited in the stream.
+    pub framer: Framer,
+}
+
+/// How objects are delimited in a stream.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Framer {
+    /// JSON values one after another, each read to its end (Go's `json.Framer`); see
+    /// [`split_json_stream`](super::split_json_stream).
+    Json,
+    /// Each object preceded by its length as a 4-byte big-endian integer (Go's
+    /// `framer.LengthDelimitedFramer`, used by protobuf).
+    LengthDelimited,
+}
+
+/// Why a media type has no serializer.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MediaTypeError {
+    /// The media type is not one the factory serves.
+    #[error("no serializer for media type {media_type:?}; supported: {supported:?}")]
+    Unsupported {
+        /// The media type asked for.
+        media_type: String,
+        /// The media types served.
+        supported: Vec<&'static str>,
+    },
+    /// The media type is known but its serializer is not available yet.
+    #[error("the serializer for media type {media_type:?} is not available yet: {reason}")]
+    NotAvailable {
+        /// The media type asked for.
+        media_type: String,
+        /// Why.
+        reason: &'static str,
+    },
+}
+
+/// The serializers and codecs of a scheme (Go's `serializer.CodecFactory`).
+///
+/// ```
+/// use apimachinery::{ApiObject, apis::meta::v1::ObjectMeta, runtime::Scheme};
+/// use apimachinery::serializer::{CodecFactory, Decoder, Encoder};
+///
+/// #[derive(ApiObject, Clone, Debug, Default, PartialEq)]
+/// #[api(group = "example.com", version = "v1", kind = "Widget")]
+/// pub struct Widget { pub metadata: ObjectMeta }
+///
+/// let mut scheme = Scheme::new();
+/// scheme.add_known_type::<Widget>()?;
+/// let codecs = CodecFactory::new(&scheme);
+/// let (obj, gvk) = codecs
+///     .universal_deserializer()
+///     .decode(b"apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\n", None, None)?;
+/// assert_eq!(gvk.to_string(), "example.com/v1, Kind=Widget");
+/// let info = codecs.serializer_for_media_type("application/json")?;
+/// let out = info.pretty_serializer.as_ref().unwrap().encode_to_vec(&*obj)?;
+/// assert!(out.starts_with(b"{\n  \"kind\": \"Widget\",\n  \"apiVersion\": \"example.com/v1\""));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone)]
+pub struct CodecFactory<'s> {
+    scheme: &'s Scheme,
+    convertor: Arc<dyn ObjectConvertor + 's>,
+    serializers: Vec<SerializerInfo<'s>>,
+    universal: RecognizingDecoder<'s>,
+}
+
+impl<'s> CodecFactory<'s> {
+    /// The factory of `scheme`, converting with [`SameTypeConvertor`] (no conversion
+    /// functions; use [`with_convertor`](Self::with_convertor) to give the scheme's
+    /// converter).
+    pub fn new(scheme: &'s Scheme) -> Self {
+        Self::with_convertor(scheme, Arc::new(SameTypeConvertor::new(scheme)))
+    }
+
+    /// The factory of `scheme`, converting with `convertor`.
+    pub fn with_convertor(scheme: &'s Scheme, convertor: Arc<dyn ObjectConvertor + 's>) -> Self {
+        let json = |yaml, pretty, strict| {
+            JsonSerializer::new(
+                scheme,
+                SerializerOptions {
+                    yaml,
+                    pretty,
+                    strict,
+                },
+            )
+        };
+        let shared = |s: JsonSerializer<'s>| -> SharedSerializer<'s> { Arc::new(s) };
+        let serializers = vec![
+            SerializerInfo {
+                media_type: CONTENT_TYPE_JSON,
+                media_type_type: "application",
+                media_type_sub_type: "json",
+                encodes_as_text: true,
+                serializer: shared(json(false, false, false)),
+                pretty_serializer: Some(shared(json(false, true, false))),
+                strict_serializer: Some(shared(json(false, false, true))),
+                stream_serializer: Some(StreamSerializerInfo {
+                    encodes_as_text: true,
+                    serializer: shared(json(false, false, false)),
+                    framer: Framer::Json,
+                }),
+            },
+            SerializerInfo {
+                media_type: CONTENT_TYPE_YAML,
+                media_type_type: "application",
+                media_type_sub_type: "yaml",
+                encodes_as_text: true,
+                serializer: shared(json(true, false, false)),
+                pretty_serializer: None,
+                strict_serializer: Some(shared(json(true, false, true))),
+                stream_serializer: None,
+            },
+        ];
+        CodecFactory {
+            scheme,
+            convertor,
+            serializers,
+            universal: RecognizingDecoder::new(json(false, false, false), json(true, false, false)),
+        }
+    }
+
+    /// The media types served, with their serializers (Go's `SupportedMediaTypes`).
+    /// Protobuf is not among them until its serializer exists.
+    pub fn supported_media_types(&self) -> &[SerializerInfo<'s>] {
+        &self.serializers
+    }
+
+    /// The serializers of a media type (Go's `runtime.SerializerInfoForMediaType`);
+    /// parameters (`;charset=utf-8`) and case are ignored.
+    pub fn serializer_for_media_type(
+        &self,
+        media_type: &str,
+    ) -> Result<&SerializerInfo<'s>, MediaTypeError> {
+        let essence = media_type
+            .split(';')
+            .next()
+            .unwrap_or_default()
+            .trim()
+            .to_ascii_lowercase();
+        if let Some(info) = self.serializers.iter().find(|i| i.media_type == essence) {
+            return Ok(info);
+        }
+        if essence == CONTENT_TYPE_PROTOBUF {
+            return Err(MediaTypeError::NotAvailable {
+                media_type: media_type.to_owned(),
+                reason: "the protobuf serializer has not been written yet",
+            });
+        }
+        Err(MediaTypeError::Unsupported {
+            media_type: media_type.to_owned(),
+            supported: self.serializers.iter().map(|i| i.media_type).collect(),
+        })
+    }
+
+    /// A decoder of every supported format that returns objects in the version the
+    /// bytes are in, without conversion or defaulting (Go's `UniversalDeserializer`).
+    pub fn universal_deserializer(&self) -> RecognizingDecoder<'s> {
+        self.universal
+    }
+
+    /// A decoder of every supported format that converts what it decodes to the first of
+    /// `versions` that accepts the kind, or to the internal version when `versions` is
+    /// empty (Go's `UniversalDecoder`).
+    pub fn universal_decoder(&self, versions: &[GroupVersion]) -> VersioningDecoder<'s> {
+        let target: Arc<dyn GroupVersioner + 's> = if versions.is_empty() {
+            Arc::new(InternalGroupVersioner)
+        } else {
+            Arc::new(GroupVersions(versions.to_vec()))
+        };
+        VersioningDecoder::new(
+            Arc::new(self.universal),
+            self.convertor.clone(),
+            self.scheme,
+            target,
+        )
+    }
+
+    /// An encoder that converts objects to `target`, then encodes them with `encoder`
+    /// (Go's `EncoderForVersion`).
+    pub fn encoder_for_version(
+        &self,
+        encoder: Arc<dyn Encoder + 's>,
+        target: Arc<dyn GroupVersioner + 's>,
+    ) -> VersioningEncoder<'s> {
+        VersioningEncoder::new(encoder, self.convertor.clone(), self.scheme, Some(target))
+    }
+
+    /// A decoder that decodes with `decoder`, then converts to `target` (Go's
+    /// `DecoderToVersion`).
+    pub fn decoder_to_version(
+        &self,
+        decoder: Arc<dyn Decoder + 's>,
+        target: Arc<dyn GroupVersioner + 's>,
+    ) -> VersioningDecoder<'s> {
+        VersioningDecoder::new(decoder, self.convertor.clone(), self.scheme, target)
+    }
+
+    /// A codec that encodes JSON in the first of `versions` that accepts the kind, and
+    /// decodes any supported format to the internal version (Go's `LegacyCodec`).
+    pub fn legacy_codec(&self, versions: &[GroupVersion]) -> VersioningCodec<'s> {
+        let json: Arc<dyn Encoder + 's> = Arc::new(JsonSerializer::new(
+            self.scheme,
+            SerializerOptions::default(),
+        ));
+        let encode_target: Arc<dyn GroupVersioner + 's> =
+            Arc::new(GroupVersions(versions.to_vec()));
+        VersioningCodec::new(
+            self.encoder_for_version(json, encode_target),
+            self.universal_decoder(&[]),
+        )
+    }
+}
+
+#[cfg(test)]
+#[path = "codec_factory_tests.rs"]
+mod tests;

@@ -1,0 +1,260 @@
+//! The codec factory with a convertor of its own between two versions of a kind.
+
+use std::sync::Arc;
+
+use super::*;
+use crate::apis::meta::v1::ObjectMeta;
+use crate::runtime::{Object, Unstructured};
+use crate::schema::{GroupVersionKind, InternalGroupVersioner};
+use crate::serializer::{ConversionError, DecodeErrorKind};
+
+/// `conv.test/v1` Widget, also the internal version.
+#[derive(crate::ApiObject, Clone, Debug, Default, PartialEq)]
+#[api(group = "conv.test", version = "v1", kind = "Widget", extra_versions = ["__internal"])]
+struct Widget {
+    metadata: ObjectMeta,
+    size: i64,
+}
+
+/// `conv.test/v2` Widget: `size` became `width`.
+#[derive(crate::ApiObject, Clone, Debug, Default, PartialEq)]
+#[api(group = "conv.test", version = "v2", kind = "Widget")]
+struct WidgetV2 {
+    metadata: ObjectMeta,
+    width: i64,
+}
+
+/// Converts Widgets between v1/internal and v2, and falls back to relabeling.
+struct TestConvertor<'s>(&'s Scheme);
+
+impl ObjectConvertor for TestConvertor<'_> {
+    fn convert_to_version(
+        &self,
+        obj: Box<dyn Object>,
+        target: &dyn GroupVersioner,
+    ) -> Result<Box<dyn Object>, ConversionError> {
+        let obj = match obj.downcast::<Widget>() {
+            Ok(w) => {
+                let v2 = GroupVersionKind::new("conv.test", "v2", "Widget");
+                if target.kind_for_group_version_kinds(std::slice::from_ref(&v2)) == Some(v2) {
+                    return Ok(Box::new(WidgetV2 {
+                        metadata: w.metadata,
+                        width: w.size,
+                    }));
+                }
+                w as Box<dyn Object>
+            }
+            Err(obj) => match obj.downcast::<WidgetV2>() {
+                Ok(w) => {
+                    let kinds = self.0.kinds_for_type::<Widget>();
+                    if let Some(kind) = target.kind_for_group_version_kinds(kinds) {
+                        let mut out = Widget {
+                            metadata: w.metadata,
+                            size: w.width,
+                        };
+                        out.set_group_version_kind(&kind);
+                        return Ok(Box::new(out));
+                    }
+                    w as Box<dyn Object>
+                }
+                Err(obj) => obj,
+            },
+        };
+        SameTypeConvertor::new(self.0).convert_to_version(obj, target)
+    }
+}
+
+fn scheme() -> Scheme {
+    let mut s = Scheme::with_name("codec-test");
+    s.register(&<Widget as crate::runtime::Resource>::REGISTRATION)
+        .unwrap();
+    s.register(&<WidgetV2 as crate::runtime::Resource>::REGISTRATION)
+        .unwrap();
+    s
+}
+
+const V1: &[u8] =
+    br#"{"kind":"Widget","apiVersion":"conv.test/v1","metadata":{"name":"w"},"size":4}"#;
+const V2: &[u8] =
+    br#"{"kind":"Widget","apiVersion":"conv.test/v2","metadata":{"name":"w"},"width":4}"#;
+
+#[test]
+fn universal_deserializer_decodes_the_version_of_the_bytes() {
+    let scheme = scheme();
+    let codecs = CodecFactory::new(&scheme);
+    let (obj, gvk) = codecs
+        .universal_deserializer()
+        .decode(V2, None, None)
+        .unwrap();
+    assert_eq!(gvk.version, "v2");
+    assert_eq!(obj.downcast_ref::<WidgetV2>().unwrap().width, 4);
+    let err = codecs
+        .universal_deserializer()
+        .decode(b"k8s\0\x0a\x02", None, None)
+        .unwrap_err();
+    assert!(
+        matches!(err.kind(), DecodeErrorKind::Unrecognized { .. }),
+        "{err}"
+    );
+}
+
+#[test]
+fn universal_decoder_converts_to_the_versions_asked_for() {
+    let scheme = scheme();
+    let codecs = CodecFactory::with_convertor(&scheme, Arc::new(TestConvertor(&scheme)));
+    // To the internal version by default.
+    let (obj, gvk) = codecs
+        .universal_decoder(&[])
+        .decode(V2, None, None)
+        .unwrap();
+    assert_eq!(
+        gvk.version, "v2",
+        "the kind decoded is the one in the bytes"
+    );
+    assert_eq!(obj.downcast_ref::<Widget>().unwrap().size, 4);
+    // To v2.
+    let v2 = GroupVersion::new("conv.test", "v2");
+    let (obj, _) = codecs
+        .universal_decoder(std::slice::from_ref(&v2))
+        .decode(V1, None, None)
+        .unwrap();
+    assert_eq!(obj.downcast_ref::<WidgetV2>().unwrap().width, 4);
+    // Into a caller's object of another version.
+    let mut into = WidgetV2::default();
+    let (obj, _) = codecs
+        .universal_decoder(&[])
+        .decode(V1, None, Some(&mut into))
+        .unwrap();
+    assert_eq!(into.width, 4);
+    assert_eq!(obj.downcast_ref::<WidgetV2>(), Some(&into));
+
+    // Without conversion functions, only relabeling works.
+    let plain = CodecFactory::new(&scheme);
+    let (obj, _) = plain.universal_decoder(&[]).decode(V1, None, None).unwrap();
+    assert!(obj.is::<Widget>());
+    let mut u = Unstructured::default();
+    let (obj, _) = plain
+        .universal_decoder(&[])
+        .decode(V1, None, Some(&mut u))
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(obj.group_version_kind().version, "v1");
+    let err = plain
+        .universal_decoder(&[v2])
+        .decode(V1, None, None)
+        .unwrap_err();
+    assert!(
+        matches!(
+            err.kind(),
+            DecodeErrorKind::Conversion(ConversionError::Unknown { .. })
+        ),
+        "{err}"
+    );
+    let err = plain
+        .universal_decoder(&[GroupVersion::new("other", "v1")])
+        .decode(V1, None, None)
+        .unwrap_err();
+    assert!(
+        matches!(
+            err.kind(),
+            DecodeErrorKind::Conversion(ConversionError::NotSuitable { .. })
+        ),
+        "{err}"
+    );
+}
+
+#[test]
+fn strict_errors_survive_conversion() {
+    let scheme = scheme();
+    let codecs = CodecFactory::with_convertor(&scheme, Arc::new(TestConvertor(&scheme)));
+    let strict = codecs
+        .serializer_for_media_type("application/json")
+        .unwrap()
+        .strict_serializer
+        .clone()
+        .unwrap();
+    let decoder = codecs.decoder_to_version(strict, Arc::new(InternalGroupVersioner));
+    let err = decoder
+        .decode(
+            br#"{"apiVersion":"conv.test/v2","kind":"Widget","width":1,"size":2}"#,
+            None,
+            None,
+        )
+        .unwrap_err();
+    let strict = err.as_strict().unwrap();
+    assert_eq!(strict.errors()[0].path(), "size");
+    assert_eq!(strict.object().downcast_ref::<Widget>().unwrap().size, 1);
+}
+
+#[test]
+fn encoders_convert_before_encoding() {
+    let scheme = scheme();
+    let codecs = CodecFactory::with_convertor(&scheme, Arc::new(TestConvertor(&scheme)));
+    let json = codecs
+        .serializer_for_media_type("application/json; charset=utf-8")
+        .unwrap()
+        .serializer
+        .clone();
+    let internal = Widget {
+        metadata: ObjectMeta {
+            name: "w".into(),
+            ..ObjectMeta::default()
+        },
+        size: 4,
+    };
+    let v2 =
+        codecs.encoder_for_version(json.clone(), Arc::new(GroupVersion::new("conv.test", "v2")));
+    assert_eq!(v2.encode_to_vec(&internal).unwrap(), [V2, b"\n"].concat());
+    let legacy = codecs.legacy_codec(&[GroupVersion::new("conv.test", "v1")]);
+    assert_eq!(
+        legacy.encode_to_vec(&internal).unwrap(),
+        [V1, b"\n"].concat()
+    );
+    let (back, _) = legacy.decode(V2, None, None).unwrap();
+    assert_eq!(back.downcast_ref::<Widget>().unwrap().size, 4);
+    assert!(legacy.identifier().contains("conv.test/v1"));
+
+    // An unstructured object in another version cannot be converted without a converter.
+    let mut u = Unstructured::default();
+    u.set_api_version("conv.test/v1");
+    u.set_kind("Widget");
+    let err = CodecFactory::new(&scheme)
+        .encoder_for_version(json, Arc::new(GroupVersion::new("conv.test", "v2")))
+        .encode_to_vec(&u)
+        .unwrap_err();
+    assert!(err.to_string().ends_with("unknown conversion"), "{err}");
+}
+
+#[test]
+fn media_types_are_gos() {
+    let scheme = scheme();
+    let codecs = CodecFactory::new(&scheme);
+    let types: Vec<_> = codecs
+        .supported_media_types()
+        .iter()
+        .map(|i| i.media_type)
+        .collect();
+    assert_eq!(types, ["application/json", "application/yaml"]);
+    let json = codecs
+        .serializer_for_media_type("Application/JSON")
+        .unwrap();
+    assert!(json.pretty_serializer.is_some() && json.strict_serializer.is_some());
+    assert_eq!(
+        json.stream_serializer.as_ref().unwrap().framer,
+        Framer::Json
+    );
+    let yaml = codecs
+        .serializer_for_media_type("application/yaml")
+        .unwrap();
+    assert!(yaml.pretty_serializer.is_none() && yaml.stream_serializer.is_none());
+    assert!(yaml.serializer.identifier().contains(r#""yaml":"true""#));
+    let err = codecs
+        .serializer_for_media_type(CONTENT_TYPE_PROTOBUF)
+        .err()
+        .unwrap();
+    assert!(matches!(err, MediaTypeError::NotAvailable { .. }), "{err}");
+    let err = codecs
+        .serializer_for_media_type("text/plain")
+        .err()
+        .unwrap();
+    assert!(matches!(err, MediaTypeError::Unsupported { .. }), "{err}");
+}

@@ -1,0 +1,513 @@
+//! [`Serializer`]: Go's JSON (and YAML) serializer over a [`Scheme`].
+
+use std::io;
+
+use serde_json::{Map, Value};
+
+use super::document::{self, JsonDocument};
+use super::formatter::GoFormatter;
+use super::meta_factory::{interpret, interpret_map, json_type};
+use super::value_decoder::{ValueDecodeFailure, decode_slice, decode_value};
+use crate::runtime::{CONTENT_TYPE_JSON, Object, Scheme, Unknown, Unstructured, UnstructuredList};
+use crate::schema::GroupVersionKind;
+use crate::serializer::codec::gvk_with_defaults;
+use crate::serializer::error::excerpt;
+use crate::serializer::{
+    DecodeError, DecodeErrorKind, Decoder, EncodeError, Encoder, Format, Position,
+    StrictDecodingError, StrictFieldError,
+};
+
+/// How a [`Serializer`] reads and writes (Go's `json.SerializerOptions`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct SerializerOptions {
+    /// Read and write YAML instead of JSON.
+    pub yaml: bool,
+    /// Write indented JSON (two spaces); YAML is always indented.
+    pub pretty: bool,
+    /// Report unknown and duplicate fields (a [`StrictDecodingError`] carrying the
+    /// decoded object) instead of ignoring them.
+    pub strict: bool,
+}
+
+/// Go's JSON serializer (`k8s.io/apimachinery/pkg/runtime/serializer/json`): decodes the
+/// kind the bytes declare into the type the scheme registers for it, and encodes objects
+/// as Go does. With [`SerializerOptions::yaml`] it reads and writes YAML instead.
+///
+/// [`Serializer::unstructured`] is Go's `unstructured.UnstructuredJSONScheme`: it needs
+/// no scheme and decodes every kind into [`Unstructured`] (or [`UnstructuredList`] when
+/// the document has `items`).
+///
+/// ```
+/// use apimachinery::{ApiObject, apis::meta::v1::ObjectMeta, runtime::Scheme};
+/// use apimachinery::serializer::{Decoder, Encoder, json::{Serializer, SerializerOptions}};
+///
+/// #[derive(ApiObject, Clone, Debug, Default, PartialEq)]
+/// #[api(group = "example.com", version = "v1", kind = "Widget")]
+/// pub struct Widget { pub metadata: ObjectMeta, pub size: i32 }
+///
+/// let mut scheme = Scheme::new();
+/// scheme.add_known_type::<Widget>()?;
+/// let json = Serializer::new(&scheme, SerializerOptions::default());
+/// let data = br#"{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"w"},"size":3}"#;
+/// let (obj, gvk) = json.decode(data, None, None)?;
+/// assert_eq!(gvk.to_string(), "example.com/v1, Kind=Widget");
+/// assert_eq!(obj.downcast_ref::<Widget>().unwrap().size, 3);
+/// assert_eq!(
+///     json.encode_to_vec(&*obj)?,
+///     b"{\"kind\":\"Widget\",\"apiVersion\":\"example.com/v1\",\"metadata\":{\"name\":\"w\"},\"size\":3}\n"
+/// );
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct Serializer<'s> {
+    scheme: Option<&'s Scheme>,
+    options: SerializerOptions,
+}
+
+/// A parsed document, with what strict mode and error messages need from its text.
+pub(crate) struct ParsedDocument {
+    pub value: Value,
+    /// Strict mode's duplicate keys, each with its rank in document order.
+    pub duplicates: Vec<(usize, StrictFieldError)>,
+    /// The rank of a key path in document order, to list unknown fields among duplicates.
+    pub order: Option<PathLookup<usize>>,
+    /// The position of a key path in the text, for YAML.
+    pub positions: Option<PathLookup<Position>>,
+}
+
+/// Something known of each key path of a parsed document.
+pub(crate) type PathLookup<T> = Box<dyn Fn(&str) -> Option<T>>;
+
+impl<'s> Serializer<'s> {
+    /// A serializer decoding through `scheme` (Go's `NewSerializerWithOptions` with the
+    /// scheme as creater and typer).
+    pub fn new(scheme: &'s Scheme, options: SerializerOptions) -> Self {
+        Serializer {
+            scheme: Some(scheme),
+            options,
+        }
+    }
+
+    /// A serializer that decodes every kind as [`Unstructured`] (Go's
+    /// `UnstructuredJSONScheme`, with YAML and strictness as options).
+    pub fn unstructured(options: SerializerOptions) -> Self {
+        Serializer {
+            scheme: None,
+            options,
+        }
+    }
+
+    /// The options.
+    pub fn options(&self) -> SerializerOptions {
+        self.options
+    }
+
+    fn format(&self) -> Format {
+        if self.options.yaml {
+            Format::Yaml
+        } else {
+            Format::Json
+        }
+    }
+
+    /// Parses the bytes into a document (JSON, or YAML converted to JSON).
+    pub(crate) fn parse(&self, data: &[u8]) -> Result<ParsedDocument, DecodeError> {
+        if self.options.yaml {
+            return super::yaml_input::parse_yaml(data);
+        }
+        if self.options.strict {
+            let mut doc: JsonDocument = document::parse_tracking_duplicates(data)?;
+            let value = std::mem::take(&mut doc.value);
+            let duplicates = doc
+                .duplicates_with_ordinals()
+                .map(|(path, rank)| {
+                    let path = path.to_owned();
+                    (rank, StrictFieldError::Duplicate { path })
+                })
+                .collect();
+            Ok(ParsedDocument {
+                value,
+                duplicates,
+                order: Some(Box::new(move |path| doc.key_ordinal(path))),
+                positions: None,
+            })
+        } else {
+            Ok(ParsedDocument {
+                value: document::parse(data)?,
+                duplicates: Vec::new(),
+                order: None,
+                positions: None,
+            })
+        }
+    }
+
+    /// Decodes `data`, parsed already when `parsed` is given (YAML, or a document of a
+    /// stream), as [`Decoder::decode`] does.
+    ///
+    /// JSON decoded into a typed object is read straight from the bytes (after a cheap
+    /// pass that reads only `apiVersion` and `kind`, Go's meta factory); YAML, and JSON
+    /// for unstructured objects, go through a `serde_json::Value`.
+    pub(crate) fn decode_parsed(
+        &self,
+        data: &[u8],
+        parsed: Option<ParsedDocument>,
+        defaults: Option<&GroupVersionKind>,
+        into: Option<&mut dyn Object>,
+    ) -> Result<(Box<dyn Object>, GroupVersionKind), DecodeError> {
+        let mut actual = match &parsed {
+            Some(doc) => match &doc.value {
+                Value::Object(map) => interpret_map(map)?,
+                other => return Err(self.not_an_object(other)),
+            },
+            None => self.interpret_json(data)?,
+        };
+        if let Some(defaults) = defaults {
+            actual = gvk_with_defaults(actual, defaults);
+        }
+        let strict = self.options.strict;
+        match (self.scheme, into) {
+            (Some(scheme), Some(into)) if !into.is_unstructured() => {
+                let (kinds, _) = scheme.object_kinds(into).map_err(DecodeErrorKind::from)?;
+                if let Some(first) = kinds.first() {
+                    actual = gvk_with_defaults(actual, first);
+                }
+                let target = kinds.contains(&actual).then_some(into);
+                self.decode_typed(scheme, data, parsed, actual, target)
+            }
+            (Some(scheme), None) => self.decode_typed(scheme, data, parsed, actual, None),
+            (_, into) => {
+                let doc = match parsed {
+                    Some(doc) => doc,
+                    None => self.parse(data)?,
+                };
+                decode_unstructured(data, doc, into, strict)
+            }
+        }
+    }
+
+    /// Go's serializer fills an `Unknown` target with the document's bytes and kind,
+    /// without decoding it. YAML is kept as the JSON it converts to (Go keeps the YAML
+    /// text and calls it JSON).
+    fn decode_unknown(
+        &self,
+        data: &[u8],
+        parsed: Option<ParsedDocument>,
+        defaults: Option<&GroupVersionKind>,
+        into: &mut dyn Object,
+    ) -> Result<(Box<dyn Object>, GroupVersionKind), DecodeError> {
+        let (mut actual, raw) = match &parsed {
+            Some(doc) => match &doc.value {
+                Value::Object(map) => (
+                    interpret_map(map)?,
+                    serde_json::to_vec(&doc.value).unwrap_or_default(),
+                ),
+                other => return Err(self.not_an_object(other)),
+            },
+            None => (self.interpret_json(data)?, data.to_vec()),
+        };
+        if let Some(defaults) = defaults {
+            actual = gvk_with_defaults(actual, defaults);
+        }
+        if let Some(unknown) = into.downcast_mut::<Unknown>() {
+            unknown.raw = raw;
+            unknown.content_type = CONTENT_TYPE_JSON.to_owned();
+            unknown.content_encoding.clear();
+            unknown.set_group_version_kind(&actual);
+        }
+        Ok((into.deep_copy_object(), actual))
+    }
+
+    fn not_an_object(&self, value: &Value) -> DecodeError {
+        DecodeErrorKind::NotAnObject {
+            format: self.format(),
+            found: json_type(value),
+        }
+        .into()
+    }
+
+    /// Go's meta factory on JSON text, after checking that the text is an object.
+    fn interpret_json(&self, data: &[u8]) -> Result<GroupVersionKind, DecodeError> {
+        if data.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{') {
+            return interpret(data);
+        }
+        let value = document::parse(data)?;
+        Err(self.not_an_object(&value))
+    }
+
+    fn decode_typed(
+        &self,
+        scheme: &Scheme,
+        data: &[u8],
+        parsed: Option<ParsedDocument>,
+        actual: GroupVersionKind,
+        target: Option<&mut dyn Object>,
+    ) -> Result<(Box<dyn Object>, GroupVersionKind), DecodeError> {
+        if actual.kind.is_empty() {
+            return Err(DecodeErrorKind::MissingKind {
+                data: excerpt(data),
+            }
+            .into());
+        }
+        if actual.version.is_empty() {
+            return Err(DecodeErrorKind::MissingVersion {
+                data: excerpt(data),
+            }
+            .into());
+        }
+        let strict = self.options.strict;
+        let field_error = |failure: ValueDecodeFailure,
+                           positions: Option<&PathLookup<Position>>| {
+            DecodeError::from(match failure {
+                ValueDecodeFailure::Scheme(e) => DecodeErrorKind::Scheme(e),
+                ValueDecodeFailure::Field {
+                    path,
+                    message,
+                    type_name,
+                } => DecodeErrorKind::Field {
+                    gvk: actual.clone(),
+                    type_name,
+                    position: positions.and_then(|p| p(&path)),
+                    path,
+                    message,
+                },
+            })
+        };
+        let (decoded, duplicates, order) = match parsed {
+            Some(doc) => {
+                let decoded = decode_value(scheme, &actual, &doc.value, strict)
+                    .map_err(|f| field_error(f, doc.positions.as_ref()))?;
+                (decoded, doc.duplicates, doc.order)
+            }
+            None => {
+                // Strict mode needs the duplicate keys, which only a pass over the text
+                // sees; that pass also gives the value to fall back on.
+                let strict_doc = if strict {
+                    Some(self.parse(data)?)
+                } else {
+                    None
+                };
+                match decode_slice(scheme, &actual, data, strict) {
+                    Ok(decoded) => match strict_doc {
+                        Some(doc) => (decoded, doc.duplicates, doc.order),
+                        None => (decoded, Vec::new(), None),
+                    },
+                    Err(ValueDecodeFailure::Scheme(e)) => {
+                        return Err(DecodeErrorKind::Scheme(e).into());
+                    }
+                    Err(ValueDecodeFailure::Field { .. }) => {
+                        // Read again through a Value, where a key given twice keeps its
+                        // last value (what Go does), and a real failure gets its path.
+                        let doc = match strict_doc {
+                            Some(doc) => doc,
+                            None => self.parse(data)?,
+                        };
+                        let decoded = decode_value(scheme, &actual, &doc.value, strict)
+                            .map_err(|f| field_error(f, None))?;
+                        (decoded, doc.duplicates, doc.order)
+                    }
+                }
+            }
+        };
+        let object = match target {
+            Some(into) => {
+                let copy = decoded.object.deep_copy_object();
+                let assigned = scheme
+                    .object_type(&actual)
+                    .ok_or_else(|| scheme.not_registered(&actual))
+                    .map_err(DecodeErrorKind::from)?
+                    .assign(into, decoded.object);
+                if assigned.is_err() {
+                    return Err(DecodeErrorKind::Scheme(scheme.not_registered(&actual)).into());
+                }
+                copy
+            }
+            None => decoded.object,
+        };
+        let errors = if strict {
+            strict_errors(duplicates, decoded.unknown_fields, order.as_ref())
+        } else {
+            Vec::new()
+        };
+        finish(object, actual, errors)
+    }
+
+    fn write_json(
+        &self,
+        obj: &dyn Object,
+        w: &mut dyn io::Write,
+        pretty: bool,
+    ) -> Result<(), EncodeError> {
+        let formatter = if pretty {
+            GoFormatter::pretty()
+        } else {
+            GoFormatter::compact()
+        };
+        write_go_json(obj, w, formatter, self.format())
+    }
+}
+
+/// Writes `obj` as Go's `encoding/json` does with `formatter`'s layout.
+pub(crate) fn write_go_json(
+    obj: &dyn Object,
+    w: &mut dyn io::Write,
+    formatter: GoFormatter<'_>,
+    format: Format,
+) -> Result<(), EncodeError> {
+    let mut ser = serde_json::Serializer::with_formatter(w, formatter);
+    erased_serde::serialize(obj.as_serialize(), &mut ser).map_err(|e| EncodeError::Serialize {
+        format,
+        type_name: obj.type_name(),
+        message: e.to_string(),
+    })
+}
+
+/// Go lists the YAML library's duplicate-key errors first, then the JSON decoder's
+/// unknown and duplicate fields as it meets them, in document order.
+fn strict_errors(
+    duplicates: Vec<(usize, StrictFieldError)>,
+    unknown: Vec<String>,
+    order: Option<&PathLookup<usize>>,
+) -> Vec<StrictFieldError> {
+    let (yaml, json): (Vec<_>, Vec<_>) = duplicates
+        .into_iter()
+        .partition(|(_, d)| d.position().is_some());
+    let mut ranked: Vec<(usize, StrictFieldError)> = unknown
+        .into_iter()
+        .map(|path| {
+            let rank = order.and_then(|o| o(&path)).unwrap_or(usize::MAX);
+            (rank, StrictFieldError::Unknown { path })
+        })
+        .chain(json)
+        .collect();
+    ranked.sort_by_key(|(rank, _)| *rank);
+    yaml.into_iter().chain(ranked).map(|(_, e)| e).collect()
+}
+
+fn finish(
+    object: Box<dyn Object>,
+    gvk: GroupVersionKind,
+    errors: Vec<StrictFieldError>,
+) -> Result<(Box<dyn Object>, GroupVersionKind), DecodeError> {
+    if errors.is_empty() {
+        Ok((object, gvk))
+    } else {
+        Err(DecodeErrorKind::Strict(StrictDecodingError::new(object, gvk, errors)).into())
+    }
+}
+
+/// Go's `UnstructuredJSONScheme`: the document as it is, a list when it has `items` (or
+/// when decoding into a list); the kind is the one the document declares, never a
+/// default, and must not be empty.
+fn decode_unstructured(
+    data: &[u8],
+    doc: ParsedDocument,
+    into: Option<&mut dyn Object>,
+    strict: bool,
+) -> Result<(Box<dyn Object>, GroupVersionKind), DecodeError> {
+    let ParsedDocument {
+        value, duplicates, ..
+    } = doc;
+    let map: Map<String, Value> = match value {
+        Value::Object(map) => map,
+        other => {
+            return Err(DecodeErrorKind::NotAnObject {
+                format: Format::Json,
+                found: json_type(&other),
+            }
+            .into());
+        }
+    };
+    let into_list = into.as_ref().is_some_and(|o| o.is::<UnstructuredList>());
+    let into_object = into.as_ref().is_some_and(|o| o.is::<Unstructured>());
+    let object: Box<dyn Object> = if into_list || (!into_object && map.contains_key("items")) {
+        Box::new(UnstructuredList::from_map(map).map_err(DecodeErrorKind::from)?)
+    } else {
+        Box::new(Unstructured::new(map))
+    };
+    let gvk = object.group_version_kind();
+    if gvk.kind.is_empty() {
+        return Err(DecodeErrorKind::MissingKind {
+            data: excerpt(data),
+        }
+        .into());
+    }
+    let object = match into {
+        Some(into) if into_list || into_object => {
+            let copy = object.deep_copy_object();
+            assign_unstructured(into, object);
+            copy
+        }
+        _ => object,
+    };
+    let errors = if strict {
+        strict_errors(duplicates, Vec::new(), None)
+    } else {
+        Vec::new()
+    };
+    finish(object, gvk, errors)
+}
+
+fn assign_unstructured(into: &mut dyn Object, object: Box<dyn Object>) {
+    if let Some(slot) = into.downcast_mut::<Unstructured>() {
+        if let Ok(object) = object.downcast::<Unstructured>() {
+            *slot = *object;
+        }
+    } else if let Some(slot) = into.downcast_mut::<UnstructuredList>() {
+        if let Ok(object) = object.downcast::<UnstructuredList>() {
+            *slot = *object;
+        }
+    }
+}
+
+impl Decoder for Serializer<'_> {
+    fn decode(
+        &self,
+        data: &[u8],
+        defaults: Option<&GroupVersionKind>,
+        into: Option<&mut dyn Object>,
+    ) -> Result<(Box<dyn Object>, GroupVersionKind), DecodeError> {
+        // YAML, and unstructured-only serializers, read the whole document up front.
+        let parsed = if self.options.yaml || self.scheme.is_none() {
+            Some(self.parse(data)?)
+        } else {
+            None
+        };
+        match into {
+            Some(into) if into.is::<Unknown>() => self.decode_unknown(data, parsed, defaults, into),
+            into => self.decode_parsed(data, parsed, defaults, into),
+        }
+    }
+}
+
+impl Encoder for Serializer<'_> {
+    /// JSON as Go's serializer writes it: compact with a final newline (Go's
+    /// `json.Encoder.Encode`), or indented by two spaces without one (Go's
+    /// `json.MarshalIndent`); YAML is the compact JSON converted as `sigs.k8s.io/yaml`
+    /// converts it.
+    fn encode(&self, obj: &dyn Object, w: &mut dyn io::Write) -> Result<(), EncodeError> {
+        if self.options.yaml {
+            let mut json = Vec::new();
+            self.write_json(obj, &mut json, false)?;
+            let value = document::parse(&json).map_err(|e| EncodeError::Serialize {
+                format: Format::Yaml,
+                type_name: obj.type_name(),
+                message: e.to_string(),
+            })?;
+            w.write_all(super::yaml_input::json_to_yaml(&value).as_bytes())?;
+            return Ok(());
+        }
+        self.write_json(obj, w, self.options.pretty)?;
+        if !self.options.pretty {
+            w.write_all(b"\n")?;
+        }
+        Ok(())
+    }
+
+    fn identifier(&self) -> String {
+        // Go's identifier: the options as a JSON object with sorted keys.
+        format!(
+            r#"{{"name":"json","pretty":"{}","strict":"{}","yaml":"{}"}}"#,
+            self.options.pretty, self.options.strict, self.options.yaml
+        )
+    }
+}

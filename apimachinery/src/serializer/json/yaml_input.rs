@@ -1,0 +1,88 @@
+//! The YAML side of the serializer: a YAML document read into a JSON value with what
+//! strict mode and error messages need (duplicate keys, node positions), and JSON values
+//! written as Go's YAML, both through the text layer in [`crate::serializer::yaml`].
+
+use serde_json::Value;
+
+use super::serializer::ParsedDocument;
+use crate::serializer::yaml::{self, YamlDocument, YamlError};
+use crate::serializer::{DecodeError, DecodeErrorKind, Format, Position, StrictFieldError};
+
+/// Reads one YAML document (Go's serializer reads the first document of its input).
+pub(crate) fn parse_yaml(data: &[u8]) -> Result<ParsedDocument, DecodeError> {
+    let text = std::str::from_utf8(data).map_err(|e| {
+        let before = data.get(..e.valid_up_to()).unwrap_or_default();
+        let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+        let column = before.iter().rev().take_while(|&&b| b != b'\n').count() + 1;
+        DecodeError::from(DecodeErrorKind::Syntax {
+            format: Format::Yaml,
+            position: Some(Position { line, column }),
+            message: "invalid UTF-8".into(),
+        })
+    })?;
+    let doc = yaml::yaml_to_json(text).map_err(|e| yaml_error(&e))?;
+    Ok(parsed_document(doc, 0))
+}
+
+/// A document of the text layer as the serializer takes it; `line_offset` moves the
+/// document's positions to lines of its stream.
+pub(crate) fn parsed_document(mut doc: YamlDocument, line_offset: usize) -> ParsedDocument {
+    let value = std::mem::take(&mut doc.value);
+    let duplicates = doc
+        .duplicate_keys
+        .iter()
+        .enumerate()
+        .map(|(rank, d)| {
+            (
+                rank,
+                StrictFieldError::YamlDuplicate {
+                    path: d.path.clone(),
+                    key: d.key.clone(),
+                    position: Position {
+                        line: d.line + line_offset,
+                        column: d.column,
+                    },
+                },
+            )
+        })
+        .collect();
+    let positions = move |path: &str| {
+        doc.position(path).map(|(line, column)| Position {
+            line: line + line_offset,
+            column,
+        })
+    };
+    ParsedDocument {
+        value,
+        duplicates,
+        order: None,
+        positions: Some(Box::new(positions)),
+    }
+}
+
+/// A text-layer error as a decode error, with its position when it has one.
+pub(crate) fn yaml_error(e: &YamlError) -> DecodeError {
+    let position = match (e.line(), e.column()) {
+        (Some(line), Some(column)) => Some(Position { line, column }),
+        (Some(line), None) => Some(Position { line, column: 1 }),
+        _ => None,
+    };
+    let mut message = e.kind().to_string();
+    if let Some(path) = e.path().filter(|p| !p.is_empty()) {
+        message = format!("{message} (at {path})");
+    }
+    let error = DecodeError::from(DecodeErrorKind::Syntax {
+        format: Format::Yaml,
+        position,
+        message,
+    });
+    match e.document_index() {
+        Some(index) => error.in_document(index),
+        None => error,
+    }
+}
+
+/// `value` as Go's YAML serializer writes it.
+pub(crate) fn json_to_yaml(value: &Value) -> String {
+    yaml::json_to_yaml(value)
+}

@@ -1,0 +1,44 @@
+//! Serializers: objects to bytes and back through a [`Scheme`](crate::runtime::Scheme)
+//! (Go's `k8s.io/apimachinery/pkg/runtime/serializer` and the codec interfaces of
+//! `runtime`).
+//!
+//! - [`Encoder`], [`Decoder`], [`Serializer`]: the codec traits, object safe.
+//! - [`json`]: Go's JSON serializer, which also reads and writes YAML; its module docs
+//!   list the byte-identity rules.
+//! - [`yaml`]: the YAML text layer: Go's YAML→JSON and JSON→YAML conversions
+//!   (`sigs.k8s.io/yaml` over go-yaml v2) and the multi-document stream reader.
+//! - [`CodecFactory`]: the serializers of a scheme by media type, the universal
+//!   deserializer, and codecs that convert ([`VersioningEncoder`], [`VersioningDecoder`])
+//!   through an [`ObjectConvertor`].
+//! - [`decode_stream`], [`split_json_stream`], [`decode_json_stream`]: streams of
+//!   documents, JSON or YAML.
+//! - [`decode_raw_extension`]: an embedded object decoded on demand.
+//! - [`DecodeError`], [`EncodeError`], [`StrictDecodingError`]: what they fail with.
+
+mod codec;
+mod codec_factory;
+mod error;
+#[cfg(test)]
+mod fuzz_tests;
+pub mod json;
+mod raw_extension;
+mod recognizer;
+mod streaming;
+mod versioning;
+pub mod yaml;
+
+pub use codec::{DecodeResult, Decoder, Encoder, Serializer, gvk_with_defaults};
+pub use codec_factory::{
+    CONTENT_TYPE_JSON, CONTENT_TYPE_PROTOBUF, CONTENT_TYPE_YAML, CodecFactory, Framer,
+    MediaTypeError, SerializerInfo, SharedSerializer, StreamSerializerInfo,
+};
+pub use error::{
+    ConversionError, DecodeError, DecodeErrorKind, EncodeError, Format, Position,
+    StrictDecodingError, StrictFieldError,
+};
+pub use raw_extension::decode_raw_extension;
+pub use recognizer::{PROTOBUF_MAGIC, RecognizingDecoder, recognize};
+pub use streaming::{JsonStream, decode_json_stream, decode_stream, split_json_stream};
+pub use versioning::{
+    ObjectConvertor, SameTypeConvertor, VersioningCodec, VersioningDecoder, VersioningEncoder,
+};

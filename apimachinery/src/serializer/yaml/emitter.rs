@@ -1,0 +1,614 @@
+//! The YAML writer: the part of libyaml's emitter (as go-yaml v2 carries it) that a
+//! JSON value exercises — block mappings and sequences, `{}`/`[]` for empty ones, and the
+//! plain, single-quoted, double-quoted and literal scalar writers with go-yaml's style
+//! choice, line folding at 80 columns and escapes. See the [module docs](super) for the
+//! rules.
+
+use serde_json::Value;
+
+use super::key_order::sorted_keys;
+use super::number::{format_float_g, integral_float};
+use super::resolve::{Resolved, is_base60_float, resolve_plain};
+
+const BEST_INDENT: i64 = 2;
+const BEST_WIDTH: usize = 80;
+/// Longest key (in bytes) written as `key: value`; longer keys use `? key\n: value`.
+const MAX_SIMPLE_KEY_LEN: usize = 128;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Style {
+    Plain,
+    SingleQuoted,
+    DoubleQuoted,
+    Literal,
+}
+
+/// What libyaml's `yaml_emitter_analyze_scalar` finds out about a scalar.
+struct Analysis {
+    multiline: bool,
+    block_plain_allowed: bool,
+    single_quoted_allowed: bool,
+    block_allowed: bool,
+}
+
+fn is_break(c: char) -> bool {
+    matches!(c, '\r' | '\n' | '\u{85}' | '\u{2028}' | '\u{2029}')
+}
+
+fn is_blank(c: char) -> bool {
+    c == ' ' || c == '\t'
+}
+
+/// libyaml's `is_printable`: what may appear unescaped in a scalar. Tabs, other C0
+/// controls, DEL, C1 controls (including NEL), surrogates, U+FEFF, U+FFFE/F and
+/// everything above U+FFFF (emoji!) are not.
+fn is_printable(c: char) -> bool {
+    matches!(c, '\n' | '\u{20}'..='\u{7E}' | '\u{A0}'..='\u{D7FF}')
+        || (('\u{E000}'..='\u{FFFD}').contains(&c) && c != '\u{FEFF}')
+}
+
+fn analyze(value: &str) -> Analysis {
+    if value.is_empty() {
+        return Analysis {
+            multiline: false,
+            block_plain_allowed: true,
+            single_quoted_allowed: true,
+            block_allowed: false,
+        };
+    }
+    let mut block_indicators = value.starts_with("---") || value.starts_with("...");
+    let (mut line_breaks, mut special) = (false, false);
+    let (mut leading_space, mut leading_break, mut trailing_space, mut trailing_break) =
+        (false, false, false, false);
+    let (mut break_space, mut space_break) = (false, false);
+    let (mut previous_space, mut previous_break) = (false, false);
+    let mut preceded_by_whitespace = true;
+    let mut chars = value.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        let next = chars.peek().map(|&(_, n)| n);
+        let followed_by_whitespace = next.is_none_or(is_blank);
+        let last = next.is_none();
+        if i == 0 {
+            match c {
+                '#' | ',' | '[' | ']' | '{' | '}' | '&' | '*' | '!' | '|' | '>' | '\'' | '"'
+                | '%' | '@' | '`' => block_indicators = true,
+                '?' | ':' | '-' if followed_by_whitespace => block_indicators = true,
+                _ => {}
+            }
+        } else {
+            match c {
+                ':' if followed_by_whitespace => block_indicators = true,
+                '#' if preceded_by_whitespace => block_indicators = true,
+                _ => {}
+            }
+        }
+        if !is_printable(c) {
+            special = true;
+        }
+        if c == ' ' {
+            leading_space |= i == 0;
+            trailing_space |= last;
+            break_space |= previous_break;
+            previous_space = true;
+            previous_break = false;
+        } else if is_break(c) {
+            line_breaks = true;
+            leading_break |= i == 0;
+            trailing_break |= last;
+            space_break |= previous_space;
+            previous_space = false;
+            previous_break = true;
+        } else {
+            previous_space = false;
+            previous_break = false;
+        }
+        preceded_by_whitespace = is_blank(c) || is_break(c) || c == '\0';
+    }
+    let mut a = Analysis {
+        multiline: line_breaks,
+        block_plain_allowed: true,
+        single_quoted_allowed: true,
+        block_allowed: true,
+    };
+    if leading_space || leading_break || trailing_space || trailing_break {
+        a.block_plain_allowed = false;
+    }
+    if trailing_space {
+        a.block_allowed = false;
+    }
+    if break_space {
+        a.block_plain_allowed = false;
+        a.single_quoted_allowed = false;
+    }
+    if space_break || special {
+        a.block_plain_allowed = false;
+        a.single_quoted_allowed = false;
+        a.block_allowed = false;
+    }
+    if line_breaks || block_indicators {
+        a.block_plain_allowed = false;
+    }
+    a
+}
+
+/// go-yaml's `stringv`: literal for text with a newline, plain when the text reads
+/// back as a string, double-quoted otherwise.
+fn requested_string_style(s: &str) -> Style {
+    if s.contains('\n') {
+        Style::Literal
+    } else if resolve_plain(s) == Resolved::Str && !is_base60_float(s) {
+        Style::Plain
+    } else {
+        Style::DoubleQuoted
+    }
+}
+
+/// Go's JSON→YAML path parses the JSON text with go-yaml, whose double-quoted scalars
+/// fold raw line breaks: `encoding/json` leaves U+0085 (NEL) unescaped, so a NEL and the
+/// spaces around it become one space (several NELs: one newline fewer than their count).
+fn fold_nel(s: &str) -> std::borrow::Cow<'_, str> {
+    if !s.contains('\u{85}') {
+        return s.into();
+    }
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == ' ' || c == '\u{85}' {
+            // A run of spaces: kept unless a NEL follows.
+            let mut spaces = String::new();
+            let mut c = c;
+            while c == ' ' {
+                spaces.push(c);
+                match chars.next() {
+                    Some(n) => c = n,
+                    None => {
+                        out.push_str(&spaces);
+                        return out.into();
+                    }
+                }
+            }
+            if c != '\u{85}' {
+                out.push_str(&spaces);
+                out.push(c);
+                continue;
+            }
+            let mut breaks = 1usize;
+            while let Some(&n) = chars.peek() {
+                match n {
+                    ' ' => {}
+                    '\u{85}' => breaks += 1,
+                    _ => break,
+                }
+                chars.next();
+            }
+            if breaks == 1 {
+                out.push(' ');
+            } else {
+                out.extend(std::iter::repeat_n('\n', breaks - 1));
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out.into()
+}
+
+/// The emitter state that libyaml keeps between writes.
+struct Emitter {
+    out: String,
+    indent: i64,
+    indents: Vec<i64>,
+    column: usize,
+    whitespace: bool,
+    indention: bool,
+    mapping_context: bool,
+    simple_key_context: bool,
+}
+
+impl Emitter {
+    fn put(&mut self, c: char) {
+        self.out.push(c);
+        self.column += 1;
+    }
+
+    fn put_break(&mut self) {
+        self.out.push('\n');
+        self.column = 0;
+    }
+
+    fn write(&mut self, c: char) {
+        self.put(c);
+    }
+
+    fn write_break(&mut self, c: char) {
+        if c == '\n' {
+            self.put_break();
+        } else {
+            self.out.push(c);
+            self.column = 0;
+        }
+    }
+
+    fn write_indent(&mut self) {
+        let indent = usize::try_from(self.indent.max(0)).unwrap_or(0);
+        if !self.indention || self.column > indent || (self.column == indent && !self.whitespace) {
+            self.put_break();
+        }
+        while self.column < indent {
+            self.put(' ');
+        }
+        self.whitespace = true;
+        self.indention = true;
+    }
+
+    fn write_indicator(
+        &mut self,
+        indicator: &str,
+        need_whitespace: bool,
+        is_whitespace: bool,
+        is_indention: bool,
+    ) {
+        if need_whitespace && !self.whitespace {
+            self.put(' ');
+        }
+        for c in indicator.chars() {
+            self.write(c);
+        }
+        self.whitespace = is_whitespace;
+        self.indention = self.indention && is_indention;
+    }
+
+    fn increase_indent(&mut self, flow: bool, indentless: bool) {
+        self.indents.push(self.indent);
+        if self.indent < 0 {
+            self.indent = if flow { BEST_INDENT } else { 0 };
+        } else if !indentless {
+            self.indent += BEST_INDENT;
+        }
+    }
+
+    fn pop_indent(&mut self) {
+        self.indent = self.indents.pop().unwrap_or(-1);
+    }
+
+    fn emit_node(&mut self, value: &Value, mapping: bool) {
+        self.mapping_context = mapping;
+        self.simple_key_context = false;
+        match value {
+            Value::Object(map) if map.is_empty() => self.emit_empty("{", "}"),
+            Value::Array(items) if items.is_empty() => self.emit_empty("[", "]"),
+            Value::Object(map) => {
+                self.increase_indent(false, false);
+                for key in sorted_keys(map) {
+                    let Some(child) = map.get(key) else { continue };
+                    self.write_indent();
+                    let key = fold_nel(key);
+                    let analysis = analyze(&key);
+                    if !analysis.multiline && key.len() <= MAX_SIMPLE_KEY_LEN {
+                        self.mapping_context = true;
+                        self.simple_key_context = true;
+                        self.emit_scalar(&key, requested_string_style(&key), &analysis);
+                        self.write_indicator(":", false, false, false);
+                    } else {
+                        self.write_indicator("?", true, false, true);
+                        self.mapping_context = true;
+                        self.simple_key_context = false;
+                        self.emit_scalar(&key, requested_string_style(&key), &analysis);
+                        self.write_indent();
+                        self.write_indicator(":", true, false, true);
+                    }
+                    self.emit_node(child, true);
+                }
+                self.pop_indent();
+            }
+            Value::Array(items) => {
+                // Sequences under a mapping key are not indented ("indentless").
+                let indentless = self.mapping_context && !self.indention;
+                self.increase_indent(false, indentless);
+                for item in items {
+                    self.write_indent();
+                    self.write_indicator("-", true, false, true);
+                    self.emit_node(item, false);
+                }
+                self.pop_indent();
+            }
+            Value::String(s) => {
+                let s = fold_nel(s);
+                let analysis = analyze(&s);
+                self.emit_scalar(&s, requested_string_style(&s), &analysis);
+            }
+            Value::Null => self.emit_plain_word("null"),
+            Value::Bool(b) => self.emit_plain_word(if *b { "true" } else { "false" }),
+            Value::Number(n) => {
+                let text = number_text(n);
+                self.emit_plain_word(&text);
+            }
+        }
+    }
+
+    fn emit_empty(&mut self, open: &str, close: &str) {
+        self.write_indicator(open, true, true, false);
+        self.increase_indent(true, false);
+        self.pop_indent();
+        self.write_indicator(close, false, false, false);
+    }
+
+    fn emit_plain_word(&mut self, text: &str) {
+        let analysis = analyze(text);
+        self.emit_scalar(text, Style::Plain, &analysis);
+    }
+
+    /// libyaml's `yaml_emitter_select_scalar_style` followed by the writer.
+    fn emit_scalar(&mut self, value: &str, requested: Style, analysis: &Analysis) {
+        let mut style = requested;
+        if self.simple_key_context && analysis.multiline {
+            style = Style::DoubleQuoted;
+        }
+        if style == Style::Plain
+            && (!analysis.block_plain_allowed || (value.is_empty() && self.simple_key_context))
+        {
+            style = Style::SingleQuoted;
+        }
+        if style == Style::SingleQuoted && !analysis.single_quoted_allowed {
+            style = Style::DoubleQuoted;
+        }
+        if style == Style::Literal && (!analysis.block_allowed || self.simple_key_context) {
+            style = Style::DoubleQuoted;
+        }
+        self.increase_indent(true, false);
+        let allow_breaks = !self.simple_key_context;
+        match style {
+            Style::Plain => self.write_plain(value, allow_breaks),
+            Style::SingleQuoted => self.write_single_quoted(value, allow_breaks),
+            Style::DoubleQuoted => self.write_double_quoted(value, allow_breaks),
+            Style::Literal => self.write_literal(value),
+        }
+        self.pop_indent();
+    }
+
+    fn write_plain(&mut self, value: &str, allow_breaks: bool) {
+        if !self.whitespace {
+            self.put(' ');
+        }
+        let (mut spaces, mut breaks) = (false, false);
+        let mut chars = value.chars().peekable();
+        while let Some(c) = chars.next() {
+            let next = chars.peek().copied();
+            if c == ' ' {
+                if allow_breaks && !spaces && self.column > BEST_WIDTH && next != Some(' ') {
+                    self.write_indent();
+                } else {
+                    self.write(c);
+                }
+                spaces = true;
+            } else if is_break(c) {
+                if !breaks && c == '\n' {
+                    self.put_break();
+                }
+                self.write_break(c);
+                self.indention = true;
+                breaks = true;
+            } else {
+                if breaks {
+                    self.write_indent();
+                }
+                self.write(c);
+                self.indention = false;
+                spaces = false;
+                breaks = false;
+            }
+        }
+        self.whitespace = false;
+        self.indention = false;
+    }
+
+    fn write_single_quoted(&mut self, value: &str, allow_breaks: bool) {
+        self.write_indicator("'", true, false, false);
+        let (mut spaces, mut breaks) = (false, false);
+        let mut chars = value.char_indices().peekable();
+        while let Some((i, c)) = chars.next() {
+            let next = chars.peek().map(|&(_, n)| n);
+            if c == ' ' {
+                if allow_breaks
+                    && !spaces
+                    && self.column > BEST_WIDTH
+                    && i > 0
+                    && next.is_some()
+                    && next != Some(' ')
+                {
+                    self.write_indent();
+                } else {
+                    self.write(c);
+                }
+                spaces = true;
+            } else if is_break(c) {
+                if !breaks && c == '\n' {
+                    self.put_break();
+                }
+                self.write_break(c);
+                self.indention = true;
+                breaks = true;
+            } else {
+                if breaks {
+                    self.write_indent();
+                }
+                if c == '\'' {
+                    self.put('\'');
+                }
+                self.write(c);
+                self.indention = false;
+                spaces = false;
+                breaks = false;
+            }
+        }
+        self.write_indicator("'", false, false, false);
+        self.whitespace = false;
+        self.indention = false;
+    }
+
+    fn write_double_quoted(&mut self, value: &str, allow_breaks: bool) {
+        self.write_indicator("\"", true, false, false);
+        // libyaml's `is_bom` looks at the start of the value whatever the position, so a
+        // value that starts with U+FEFF has every character escaped.
+        let starts_with_bom = value.starts_with('\u{FEFF}');
+        let mut spaces = false;
+        let mut chars = value.char_indices().peekable();
+        while let Some((i, c)) = chars.next() {
+            let next = chars.peek().map(|&(_, n)| n);
+            if !is_printable(c) || starts_with_bom || is_break(c) || c == '"' || c == '\\' {
+                self.put('\\');
+                match c {
+                    '\0' => self.put('0'),
+                    '\u{7}' => self.put('a'),
+                    '\u{8}' => self.put('b'),
+                    '\t' => self.put('t'),
+                    '\n' => self.put('n'),
+                    '\u{b}' => self.put('v'),
+                    '\u{c}' => self.put('f'),
+                    '\r' => self.put('r'),
+                    '\u{1b}' => self.put('e'),
+                    '"' => self.put('"'),
+                    '\\' => self.put('\\'),
+                    '\u{85}' => self.put('N'),
+                    '\u{A0}' => self.put('_'),
+                    '\u{2028}' => self.put('L'),
+                    '\u{2029}' => self.put('P'),
+                    _ => {
+                        let v = u32::from(c);
+                        let (marker, width) = if v <= 0xFF {
+                            ('x', 2)
+                        } else if v <= 0xFFFF {
+                            ('u', 4)
+                        } else {
+                            ('U', 8)
+                        };
+                        self.put(marker);
+                        for k in (0..width).rev() {
+                            let digit = (v >> (k * 4)) & 0xF;
+                            self.put(
+                                char::from_digit(digit, 16).map_or('0', |d| d.to_ascii_uppercase()),
+                            );
+                        }
+                    }
+                }
+                spaces = false;
+            } else if c == ' ' {
+                if allow_breaks && !spaces && self.column > BEST_WIDTH && i > 0 && next.is_some() {
+                    self.write_indent();
+                    if next == Some(' ') {
+                        self.put('\\');
+                    }
+                } else {
+                    self.write(c);
+                }
+                spaces = true;
+            } else {
+                self.write(c);
+                spaces = false;
+            }
+        }
+        self.write_indicator("\"", false, false, false);
+        self.whitespace = false;
+        self.indention = false;
+    }
+
+    fn write_literal(&mut self, value: &str) {
+        self.write_indicator("|", true, false, false);
+        if value.starts_with(|c: char| c == ' ' || is_break(c)) {
+            self.write_indicator("2", false, false, false);
+        }
+        let mut tail = value.chars().rev();
+        let chomp = match (tail.next(), tail.next()) {
+            (None, _) => Some("-"),
+            (Some(last), _) if !is_break(last) => Some("-"),
+            (Some(_), None) => Some("+"),
+            (Some(_), Some(before)) if is_break(before) => Some("+"),
+            _ => None,
+        };
+        if let Some(chomp) = chomp {
+            self.write_indicator(chomp, false, false, false);
+        }
+        self.put_break();
+        self.indention = true;
+        self.whitespace = true;
+        let mut breaks = true;
+        for c in value.chars() {
+            if is_break(c) {
+                self.write_break(c);
+                self.indention = true;
+                breaks = true;
+            } else {
+                if breaks {
+                    self.write_indent();
+                }
+                self.write(c);
+                self.indention = false;
+                breaks = false;
+            }
+        }
+    }
+}
+
+/// A JSON number as go-yaml writes the value Go's `encoding/json` made of it.
+fn number_text(n: &serde_json::Number) -> String {
+    if let Some(i) = n.as_i64() {
+        return i.to_string();
+    }
+    if let Some(u) = n.as_u64() {
+        return u.to_string();
+    }
+    let f = n.as_f64().unwrap_or(f64::NAN);
+    if let Some(integral) = integral_float(f) {
+        return integral.to_string();
+    }
+    if f.is_nan() {
+        return ".nan".to_owned();
+    }
+    if f.is_infinite() {
+        return if f > 0.0 { ".inf" } else { "-.inf" }.to_owned();
+    }
+    format_float_g(f, false)
+}
+
+/// Writes `value` as one YAML document, exactly as Go's `sigs.k8s.io/yaml.JSONToYAML`
+/// writes the JSON text `encoding/json` makes of it.
+pub(crate) fn emit_document(value: &Value) -> String {
+    let mut emitter = Emitter {
+        out: String::new(),
+        indent: -1,
+        indents: Vec::new(),
+        column: 0,
+        whitespace: true,
+        indention: true,
+        mapping_context: false,
+        simple_key_context: false,
+    };
+    emitter.emit_node(value, false);
+    // Document end: finish the last line.
+    emitter.write_indent();
+    emitter.out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn folds_nel_as_go_yaml_reads_json() {
+        assert_eq!(fold_nel("a\u{85}b"), "a b");
+        assert_eq!(fold_nel("\u{85}abc"), " abc");
+        assert_eq!(fold_nel("a \u{85}  b"), "a b");
+        assert_eq!(fold_nel("a\u{85}\u{85}b"), "a\nb");
+        assert_eq!(fold_nel("a  b "), "a  b ");
+    }
+
+    #[test]
+    fn analyses_printability_as_libyaml() {
+        assert!(is_printable('é'));
+        assert!(!is_printable('\t'));
+        assert!(!is_printable('\u{85}'));
+        assert!(!is_printable('\u{FEFF}'));
+        assert!(!is_printable('😀'));
+        assert!(is_printable('\u{E000}'));
+    }
+}

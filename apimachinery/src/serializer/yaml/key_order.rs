@@ -1,0 +1,167 @@
+//! The order go-yaml v2 writes mapping keys in (`sorter.go`, `keyList.Less`), which is
+//! not byte order: at the first differing character, letters sort after non-letters,
+//! two letters compare by code point, and runs of digits compare as numbers (`a2` before
+//! `a10`, `1` before `9` before `10`), a shorter run of equal value first (`a1` before
+//! `a01`).
+//!
+//! Letter and digit classes are Go's `unicode.IsLetter`/`IsDigit` for ASCII; beyond
+//! ASCII Rust's `char::is_alphabetic`/`is_numeric` stand in for them and differ on a
+//! few code points (combining marks, letter-like numerals).
+
+fn is_letter(c: char) -> bool {
+    if c.is_ascii() {
+        c.is_ascii_alphabetic()
+    } else {
+        c.is_alphabetic()
+    }
+}
+
+fn is_digit(c: char) -> bool {
+    if c.is_ascii() {
+        c.is_ascii_digit()
+    } else {
+        c.is_numeric()
+    }
+}
+
+/// go-yaml's digit-run value: wraps like Go's `int64` arithmetic on overflow.
+fn digit_value(c: char) -> i64 {
+    i64::from(u32::from(c)) - i64::from(u32::from('0'))
+}
+
+/// `keyList.Less` for two string keys, given as characters.
+pub(crate) fn key_less(a: &[char], b: &[char]) -> bool {
+    for (i, (&ac, &bc)) in a.iter().zip(b.iter()).enumerate() {
+        if ac == bc {
+            continue;
+        }
+        let (al, bl) = (is_letter(ac), is_letter(bc));
+        if al && bl {
+            return ac < bc;
+        }
+        if al || bl {
+            return bl;
+        }
+        let (mut an, mut bn) = (0i64, 0i64);
+        if ac == '0' || bc == '0' {
+            // A zero inside a longer number (`10` vs `1a`) is not a leading zero.
+            for &c in a[..i].iter().rev() {
+                if !is_digit(c) {
+                    break;
+                }
+                if c != '0' {
+                    an = 1;
+                    bn = 1;
+                    break;
+                }
+            }
+        }
+        let mut ai = i;
+        while let Some(&c) = a.get(ai).filter(|c| is_digit(**c)) {
+            an = an.wrapping_mul(10).wrapping_add(digit_value(c));
+            ai += 1;
+        }
+        let mut bi = i;
+        while let Some(&c) = b.get(bi).filter(|c| is_digit(**c)) {
+            bn = bn.wrapping_mul(10).wrapping_add(digit_value(c));
+            bi += 1;
+        }
+        if an != bn {
+            return an < bn;
+        }
+        if ai != bi {
+            return ai < bi;
+        }
+        return ac < bc;
+    }
+    a.len() < b.len()
+}
+
+/// The keys of a JSON object in go-yaml's order.
+///
+/// A merge sort of our own: `slice::sort_by` may panic when a comparator is not a total
+/// order, and go-yaml's is not one for every Unicode input.
+pub(crate) fn sorted_keys(map: &serde_json::Map<String, serde_json::Value>) -> Vec<&String> {
+    let keys: Vec<(&String, Vec<char>)> = map.keys().map(|k| (k, k.chars().collect())).collect();
+    let mut order: Vec<usize> = (0..keys.len()).collect();
+    let less = |x: usize, y: usize| match (keys.get(x), keys.get(y)) {
+        (Some((_, a)), Some((_, b))) => key_less(a, b),
+        _ => false,
+    };
+    merge_sort(&mut order, &less);
+    order
+        .into_iter()
+        .filter_map(|i| keys.get(i).map(|(k, _)| *k))
+        .collect()
+}
+
+fn merge_sort(items: &mut Vec<usize>, less: &impl Fn(usize, usize) -> bool) {
+    if items.len() <= 1 {
+        return;
+    }
+    // Keys already in order (serde_json's BTreeMap is byte-sorted, which usually agrees)
+    // cost one pass.
+    if items.windows(2).all(|w| !less(w[1], w[0])) {
+        return;
+    }
+    let mut right = items.split_off(items.len() / 2);
+    merge_sort(items, less);
+    merge_sort(&mut right, less);
+    let left = std::mem::take(items);
+    let mut merged = Vec::with_capacity(left.len() + right.len());
+    let (mut l, mut r) = (left.into_iter().peekable(), right.into_iter().peekable());
+    loop {
+        let take_right = match (l.peek(), r.peek()) {
+            (Some(&x), Some(&y)) => less(y, x),
+            (Some(_), None) => false,
+            (None, Some(_)) => true,
+            (None, None) => break,
+        };
+        let next = if take_right { r.next() } else { l.next() };
+        merged.extend(next);
+    }
+    *items = merged;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::cmp::Ordering;
+
+    /// [`key_less`] as an [`std::cmp::Ordering`], for tests and callers that want one.
+    fn key_cmp(a: &str, b: &str) -> std::cmp::Ordering {
+        let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+        if key_less(&a, &b) {
+            std::cmp::Ordering::Less
+        } else if key_less(&b, &a) {
+            std::cmp::Ordering::Greater
+        } else {
+            std::cmp::Ordering::Equal
+        }
+    }
+
+    #[test]
+    fn orders_keys_as_go_yaml_v2() {
+        // The order kubectl wrote these keys in (testdata/configmap-keys.yaml).
+        let want = [
+            "_z", "1", "9", "10", "B", "a1", "a01", "a2", "a10", "b60", "bom",
+        ];
+        let map: serde_json::Map<String, serde_json::Value> = want
+            .iter()
+            .map(|k| ((*k).to_owned(), serde_json::Value::Null))
+            .collect();
+        let got: Vec<&str> = sorted_keys(&map).into_iter().map(String::as_str).collect();
+        assert_eq!(got, want);
+    }
+
+    #[test]
+    fn compares_digit_runs_numerically() {
+        assert_eq!(key_cmp("a2", "a10"), Ordering::Less);
+        assert_eq!(key_cmp("a1", "a01"), Ordering::Less);
+        // At the first difference a digit meets a letter: the letter sorts last.
+        assert_eq!(key_cmp("x10y", "x1z"), Ordering::Less);
+        assert_eq!(key_cmp("ab", "abc"), Ordering::Less);
+        assert_eq!(key_cmp("a", "a"), Ordering::Equal);
+        assert_eq!(key_cmp("-", "a"), Ordering::Less);
+    }
+}
