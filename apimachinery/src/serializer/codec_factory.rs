@@ -4,6 +4,7 @@
 use std::sync::Arc;
 
 use super::json::{Serializer as JsonSerializer, SerializerOptions};
+use super::protobuf::Serializer as ProtobufSerializer;
 use super::recognizer::RecognizingDecoder;
 use super::versioning::{
     ObjectConvertor, SameTypeConvertor, VersioningCodec, VersioningDecoder, VersioningEncoder,
@@ -76,14 +77,6 @@ pub enum MediaTypeError {
         media_type: String,
         /// The media types served.
         supported: Vec<&'static str>,
-    },
-    /// The media type is known but its serializer is not available yet.
-    #[error("the serializer for media type {media_type:?} is not available yet: {reason}")]
-    NotAvailable {
-        /// The media type asked for.
-        media_type: String,
-        /// Why.
-        reason: &'static str,
     },
 }
 
@@ -163,17 +156,34 @@ impl<'s> CodecFactory<'s> {
                 strict_serializer: Some(shared(json(true, false, true))),
                 stream_serializer: None,
             },
+            SerializerInfo {
+                media_type: CONTENT_TYPE_PROTOBUF,
+                media_type_type: "application",
+                media_type_sub_type: "vnd.kubernetes.protobuf",
+                encodes_as_text: false,
+                serializer: Arc::new(ProtobufSerializer::new(scheme)),
+                pretty_serializer: None,
+                strict_serializer: None,
+                stream_serializer: Some(StreamSerializerInfo {
+                    encodes_as_text: false,
+                    serializer: Arc::new(ProtobufSerializer::new(scheme)),
+                    framer: Framer::LengthDelimited,
+                }),
+            },
         ];
         CodecFactory {
             scheme,
             convertor,
             serializers,
-            universal: RecognizingDecoder::new(json(false, false, false), json(true, false, false)),
+            universal: RecognizingDecoder::new(
+                json(false, false, false),
+                json(true, false, false),
+                ProtobufSerializer::new(scheme),
+            ),
         }
     }
 
     /// The media types served, with their serializers (Go's `SupportedMediaTypes`).
-    /// Protobuf is not among them until its serializer exists.
     pub fn supported_media_types(&self) -> &[SerializerInfo<'s>] {
         &self.serializers
     }
@@ -192,12 +202,6 @@ impl<'s> CodecFactory<'s> {
             .to_ascii_lowercase();
         if let Some(info) = self.serializers.iter().find(|i| i.media_type == essence) {
             return Ok(info);
-        }
-        if essence == CONTENT_TYPE_PROTOBUF {
-            return Err(MediaTypeError::NotAvailable {
-                media_type: media_type.to_owned(),
-                reason: "the protobuf serializer has not been written yet",
-            });
         }
         Err(MediaTypeError::Unsupported {
             media_type: media_type.to_owned(),

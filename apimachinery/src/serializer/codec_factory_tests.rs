@@ -92,8 +92,9 @@ fn universal_deserializer_decodes_the_version_of_the_bytes() {
         .universal_deserializer()
         .decode(b"k8s\0\x0a\x02", None, None)
         .unwrap_err();
+    // Recognized as protobuf, and truncated.
     assert!(
-        matches!(err.kind(), DecodeErrorKind::Unrecognized { .. }),
+        matches!(err.kind(), DecodeErrorKind::Protobuf { offset: 5, .. }),
         "{err}"
     );
 }
@@ -233,7 +234,14 @@ fn media_types_are_gos() {
         .iter()
         .map(|i| i.media_type)
         .collect();
-    assert_eq!(types, ["application/json", "application/yaml"]);
+    assert_eq!(
+        types,
+        [
+            "application/json",
+            "application/yaml",
+            "application/vnd.kubernetes.protobuf"
+        ]
+    );
     let json = codecs
         .serializer_for_media_type("Application/JSON")
         .unwrap();
@@ -247,11 +255,14 @@ fn media_types_are_gos() {
         .unwrap();
     assert!(yaml.pretty_serializer.is_none() && yaml.stream_serializer.is_none());
     assert!(yaml.serializer.identifier().contains(r#""yaml":"true""#));
-    let err = codecs
+    let protobuf = codecs
         .serializer_for_media_type(CONTENT_TYPE_PROTOBUF)
-        .err()
         .unwrap();
-    assert!(matches!(err, MediaTypeError::NotAvailable { .. }), "{err}");
+    assert!(!protobuf.encodes_as_text);
+    assert_eq!(
+        protobuf.stream_serializer.as_ref().unwrap().framer,
+        Framer::LengthDelimited
+    );
     let err = codecs
         .serializer_for_media_type("text/plain")
         .err()

@@ -221,6 +221,19 @@ pub enum DecodeErrorKind {
     /// The object decoded could not be converted to the version asked for.
     #[error(transparent)]
     Conversion(ConversionError),
+    /// Protobuf bytes that do not fit the kind's message: truncated, a bad length, a
+    /// wrong wire type, a value the field's type rejects.
+    #[error("decoding {gvk} from protobuf: {message} at byte {offset}{}", if .path.is_empty() { String::new() } else { format!(" in field {}", .path) })]
+    Protobuf {
+        /// The kind being decoded (empty when the envelope itself is bad).
+        gvk: GroupVersionKind,
+        /// The field path (`metadata.ownerReferences[0].uid`).
+        path: String,
+        /// The byte offset in the input.
+        offset: usize,
+        /// What was wrong.
+        message: String,
+    },
     /// The document is not in a format this decoder reads.
     #[error("{message}")]
     Unrecognized {

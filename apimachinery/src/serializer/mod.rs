@@ -5,6 +5,8 @@
 //! - [`Encoder`], [`Decoder`], [`Serializer`]: the codec traits, object safe.
 //! - [`json`]: Go's JSON serializer, which also reads and writes YAML; its module docs
 //!   list the byte-identity rules.
+//! - [`protobuf`]: Go's protobuf serializer (the envelope, and the bare message); the
+//!   wire format is [`crate::protobuf`].
 //! - [`yaml`]: the YAML text layer: Go's YAML→JSON and JSON→YAML conversions
 //!   (`sigs.k8s.io/yaml` over go-yaml v2) and the multi-document stream reader.
 //! - [`CodecFactory`]: the serializers of a scheme by media type, the universal
@@ -21,6 +23,7 @@ mod error;
 #[cfg(test)]
 mod fuzz_tests;
 pub mod json;
+pub mod protobuf;
 mod raw_extension;
 mod recognizer;
 mod streaming;

@@ -2,18 +2,19 @@
 //! `runtime/serializer/recognizer`).
 
 use super::json::Serializer as JsonSerializer;
-use super::{DecodeError, DecodeErrorKind, Decoder, Format};
+use super::protobuf::Serializer as ProtobufSerializer;
+use super::{DecodeError, Decoder, Format};
 use crate::runtime::Object;
 use crate::schema::GroupVersionKind;
 
 /// The magic number that starts the Kubernetes protobuf envelope.
-pub const PROTOBUF_MAGIC: &[u8] = b"k8s\0";
+pub use crate::protobuf::MAGIC as PROTOBUF_MAGIC;
 
 /// Which format a document is in, by its first bytes: the protobuf envelope's magic
 /// number, JSON when the first non-whitespace byte is `{` (Go's `IsJSONBuffer`), YAML
 /// otherwise (YAML is the only format that cannot be recognized, so it is what is left).
 pub fn recognize(data: &[u8]) -> Format {
-    if data.starts_with(PROTOBUF_MAGIC) {
+    if data.starts_with(PROTOBUF_MAGIC.as_slice()) {
         return Format::Protobuf;
     }
     match data.iter().find(|b| !b.is_ascii_whitespace()) {
@@ -28,12 +29,21 @@ pub fn recognize(data: &[u8]) -> Format {
 pub struct RecognizingDecoder<'s> {
     json: JsonSerializer<'s>,
     yaml: JsonSerializer<'s>,
+    protobuf: ProtobufSerializer<'s>,
 }
 
 impl<'s> RecognizingDecoder<'s> {
     /// A decoder trying `json` for JSON and `yaml` for YAML.
-    pub fn new(json: JsonSerializer<'s>, yaml: JsonSerializer<'s>) -> Self {
-        RecognizingDecoder { json, yaml }
+    pub fn new(
+        json: JsonSerializer<'s>,
+        yaml: JsonSerializer<'s>,
+        protobuf: ProtobufSerializer<'s>,
+    ) -> Self {
+        RecognizingDecoder {
+            json,
+            yaml,
+            protobuf,
+        }
     }
 }
 
@@ -47,10 +57,7 @@ impl Decoder for RecognizingDecoder<'_> {
         match recognize(data) {
             Format::Json => self.json.decode(data, defaults, into),
             Format::Yaml => self.yaml.decode(data, defaults, into),
-            Format::Protobuf => Err(DecodeErrorKind::Unrecognized {
-                message: "the data is in the Kubernetes protobuf envelope, and no protobuf serializer is available yet".into(),
-            }
-            .into()),
+            Format::Protobuf => self.protobuf.decode(data, defaults, into),
         }
     }
 }
