@@ -28,6 +28,33 @@ pub enum Command {
         after_help = "Examples:\n  kapi resolve deploy\n  kapi resolve deployments.v1.apps\n  kapi resolve Deployment.apps"
     )]
     Resolve(ResolveArgs),
+    /// Check Go's serialization fixtures (`<group>.<version>.<Kind>.{json,yaml,pb}`):
+    /// each decodes to the same object as its JSON twin and re-encodes to the same bytes.
+    #[command(
+        after_help = "Examples:\n  kapi conformance ../shared/k8s-api/v1.36/testdata\n  kapi conformance testdata --format json --format yaml"
+    )]
+    Conformance(ConformanceArgs),
+}
+
+/// `kapi conformance`.
+#[derive(Debug, clap::Args)]
+pub struct ConformanceArgs {
+    /// The directory of fixtures.
+    pub dir: std::path::PathBuf,
+    /// Only these formats (repeatable); all three by default.
+    #[arg(long = "format", value_name = "FORMAT")]
+    pub formats: Vec<FixtureFormat>,
+}
+
+/// A fixture format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, ValueEnum)]
+pub enum FixtureFormat {
+    /// JSON, two-space indented.
+    Json,
+    /// YAML.
+    Yaml,
+    /// Protobuf in the Kubernetes envelope.
+    Pb,
 }
 
 /// `kapi api-resources`.

@@ -2,6 +2,7 @@
 
 mod api_resources;
 mod api_versions;
+mod conformance;
 mod resolve;
 
 use std::io::Write;
@@ -18,5 +19,6 @@ pub fn run(command: Command, out: &mut dyn Write) -> Result<ExitCode, CommandErr
         Command::ApiResources(args) => api_resources::run(&args, out),
         Command::ApiVersions => api_versions::run(out),
         Command::Resolve(args) => resolve::run(&args, out),
+        Command::Conformance(args) => conformance::run(&args, out),
     }
 }
