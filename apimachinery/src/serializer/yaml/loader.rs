@@ -351,13 +351,17 @@ pub(crate) fn load(input: &str) -> Result<(Value, Vec<DuplicateKey>), YamlError>
                         None => KeySlot::Merge { line, column },
                     };
                     if anchor != 0 {
-                        let value = scalar.to_value().map_err(|k| at(k, &loader.stack))?;
+                        let value = loader
+                            .value_of(&scalar, line, column)
+                            .map_err(|k| at(k, &loader.stack))?;
                         loader.anchors.insert(anchor, (value, 1));
                     }
                     loader.set_key(slot);
                     None
                 } else {
-                    let value = scalar.to_value().map_err(|k| at(k, &loader.stack))?;
+                    let value = loader
+                        .value_of(&scalar, line, column)
+                        .map_err(|k| at(k, &loader.stack))?;
                     Some((value, 1, anchor, false))
                 }
             }
@@ -416,7 +420,11 @@ pub(crate) fn load(input: &str) -> Result<(Value, Vec<DuplicateKey>), YamlError>
             }
         }
     }
-    Ok((root.unwrap_or(Value::Null), loader.duplicates))
+    let root = root.unwrap_or(Value::Null);
+    if let Some(error) = loader.surviving_non_finite(&root) {
+        return Err(error);
+    }
+    Ok((root, loader.duplicates))
 }
 
 /// go-yaml v2's merge: the merged mappings' keys are set into the mapping in order, over
@@ -473,9 +481,67 @@ struct Loader {
     decode_count: usize,
     alias_count: usize,
     duplicates: Vec<DuplicateKey>,
+    /// `.inf`/`.nan` values met so far: (text, line, column, path).
+    non_finite: Vec<(String, usize, usize, String)>,
 }
 
+/// Stands in for a `.inf`/`.nan` value until the document is read: Go fails only when
+/// such a value is still there for `encoding/json` (a later duplicate key may replace
+/// it). A noncharacter prefix keeps it apart from real text in all but crafted input,
+/// where the cost is a spurious error.
+const NON_FINITE_MARK: &str = "\u{FFFF}\u{FFFE}non-finite:";
+
 impl Loader {
+    /// A scalar's value; a non-finite float becomes a mark (see [`NON_FINITE_MARK`]).
+    fn value_of(
+        &mut self,
+        scalar: &Scalar<'_>,
+        line: usize,
+        column: usize,
+    ) -> Result<Value, YamlErrorKind> {
+        match scalar.to_value() {
+            Err(YamlErrorKind::UnsupportedValue { value }) => {
+                let mark = format!("{NON_FINITE_MARK}{}", self.non_finite.len());
+                let path = current_path(&self.stack);
+                self.non_finite.push((value, line, column, path));
+                Ok(Value::String(mark))
+            }
+            other => other,
+        }
+    }
+
+    /// The first `.inf`/`.nan` still in the document, as the error Go reports.
+    fn surviving_non_finite(&self, root: &Value) -> Option<YamlError> {
+        if self.non_finite.is_empty() {
+            return None;
+        }
+        let mut first: Option<usize> = None;
+        let mut pending = vec![root];
+        while let Some(value) = pending.pop() {
+            match value {
+                Value::String(s) => {
+                    if let Some(i) = s
+                        .strip_prefix(NON_FINITE_MARK)
+                        .and_then(|i| i.parse::<usize>().ok())
+                    {
+                        first = Some(first.map_or(i, |f| f.min(i)));
+                    }
+                }
+                Value::Array(items) => pending.extend(items),
+                Value::Object(map) => pending.extend(map.values()),
+                _ => {}
+            }
+        }
+        let (value, line, column, path) = self.non_finite.get(first?)?;
+        Some(
+            YamlError::new(YamlErrorKind::UnsupportedValue {
+                value: value.clone(),
+            })
+            .at(*line, *column)
+            .with_path(path.clone()),
+        )
+    }
+
     /// Hands a finished node to its parent; the root comes back.
     fn deliver(
         &mut self,
