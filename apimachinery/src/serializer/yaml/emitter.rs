@@ -603,6 +603,38 @@ mod tests {
     }
 
     #[test]
+    fn writes_documents_of_every_shape() {
+        use serde_json::json;
+        let cases = [
+            (json!(null), "null\n"),
+            (json!("abc"), "abc\n"),
+            (json!("a\nb"), "|-\n  a\n  b\n"),
+            (json!(""), "\"\"\n"),
+            (json!({}), "{}\n"),
+            (json!([]), "[]\n"),
+            (
+                json!([1, [2, {"a": []}], {"b": {}}]),
+                "- 1\n- - 2\n  - a: []\n- b: {}\n",
+            ),
+            (json!({"k": "a\n\n"}), "k: |+\n  a\n\nz\n"),
+            (json!({"k": " x\n"}), "k: |2\n   x\nz\n"),
+            (json!({"k": "x\ty"}), "k: \"x\\ty\"\nz\n"),
+            (json!({"k": "it's: here"}), "k: 'it''s: here'\nz\n"),
+        ];
+        for (value, want) in cases {
+            let mut value = value;
+            // A key after the scalar checks where the writer leaves the line.
+            if let Some(map) = value.as_object_mut() {
+                if map.contains_key("k") {
+                    map.insert("z".into(), serde_json::Value::Null);
+                }
+            }
+            let want = want.replace("\nz\n", "\nz: null\n");
+            assert_eq!(emit_document(&value), want, "{value}");
+        }
+    }
+
+    #[test]
     fn analyses_printability_as_libyaml() {
         assert!(is_printable('é'));
         assert!(!is_printable('\t'));

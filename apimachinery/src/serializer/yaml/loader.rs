@@ -474,6 +474,12 @@ fn merge(
     Ok(())
 }
 
+/// What delivering a value into a mapping leaves to report.
+enum Reported {
+    Duplicate(String, usize, usize),
+    Merge(Value, usize, usize),
+}
+
 #[derive(Default)]
 struct Loader {
     stack: Vec<Frame>,
@@ -549,51 +555,61 @@ impl Loader {
         nodes: usize,
         from_alias: bool,
     ) -> Result<Option<Value>, YamlError> {
-        let path = match self.stack.last() {
-            Some(Frame::Map { .. }) => current_path(&self.stack),
-            _ => String::new(),
-        };
-        match self.stack.last_mut() {
+        let depth = self.stack.len();
+        let slot = match self.stack.last_mut() {
             None => return Ok(Some(value)),
             Some(Frame::Seq {
                 items, nodes: n, ..
             }) => {
                 items.push(value);
                 *n += nodes;
+                return Ok(None);
             }
             Some(Frame::Map {
                 map, nodes: n, key, ..
             }) => {
                 *n += nodes;
                 match key.take() {
-                    Some(KeySlot::Key { key, line, column }) => {
-                        let replaced = map.insert(key.clone(), value).is_some();
-                        if replaced {
-                            self.duplicates.push(DuplicateKey {
-                                path,
-                                key,
-                                line,
-                                column,
-                            });
+                    Some(KeySlot::Key { key, line, column }) => match map.entry(key) {
+                        serde_json::map::Entry::Vacant(v) => {
+                            v.insert(value);
+                            return Ok(None);
                         }
-                    }
-                    Some(KeySlot::Merge { line, column }) => {
-                        let parent = path
-                            .strip_suffix("<<")
-                            .map(|p| p.strip_suffix('.').unwrap_or(p))
-                            .unwrap_or(&path);
-                        merge(
-                            map,
-                            value,
-                            from_alias,
-                            parent,
-                            line,
-                            column,
-                            &mut self.duplicates,
-                        )
-                        .map_err(|k| YamlError::new(k).at(line, column).with_path(parent))?;
-                    }
-                    None => {}
+                        serde_json::map::Entry::Occupied(mut o) => {
+                            o.insert(value);
+                            Reported::Duplicate(o.key().clone(), line, column)
+                        }
+                    },
+                    Some(KeySlot::Merge { line, column }) => Reported::Merge(value, line, column),
+                    None => return Ok(None),
+                }
+            }
+        };
+        // Paths are built only for what gets reported: duplicates and merges.
+        let parent = current_path(self.stack.get(..depth - 1).unwrap_or_default());
+        match slot {
+            Reported::Duplicate(key, line, column) => {
+                let mut path = parent;
+                push_key(&mut path, &key);
+                self.duplicates.push(DuplicateKey {
+                    path,
+                    key,
+                    line,
+                    column,
+                });
+            }
+            Reported::Merge(value, line, column) => {
+                if let Some(Frame::Map { map, .. }) = self.stack.last_mut() {
+                    merge(
+                        map,
+                        value,
+                        from_alias,
+                        &parent,
+                        line,
+                        column,
+                        &mut self.duplicates,
+                    )
+                    .map_err(|k| YamlError::new(k).at(line, column).with_path(parent.clone()))?;
                 }
             }
         }
