@@ -370,6 +370,15 @@ impl Emitter {
         if !self.whitespace {
             self.put(' ');
         }
+        // The common case: a short value on one line, where no fold can happen (folding
+        // needs the column past the width at a space) and plain values hold no breaks.
+        if self.column + value.len() <= BEST_WIDTH && !value.contains(is_break) {
+            self.out.push_str(value);
+            self.column += value.chars().count();
+            self.whitespace = false;
+            self.indention = false;
+            return;
+        }
         let (mut spaces, mut breaks) = (false, false);
         let mut chars = value.chars().peekable();
         while let Some(c) = chars.next() {
