@@ -63,7 +63,8 @@
 //!   double-quoted scalars; strings with NEL are folded the same way before writing
 //!   (`"a\u0085b"` is written `a b`).
 //!
-//! Known differences: where Go fails (DEL, U+FFFE/U+FFFF or C1 controls in a string make
+//! Known differences: for key sets go-yaml's comparison orders in a cycle (`017`,
+//! `0x1F`, `1e-3`) Go's output varies from run to run, ours is one of its orders; where Go fails (DEL, U+FFFE/U+FFFF or C1 controls in a string make
 //! go-yaml reject the JSON text) we write them escaped; `-0` read as JSON text is written
 //! `0` here as Go's typed path does, while `JSONToYAML` on the text `-0.0` would write
 //! `-0`; integers beyond 64 bits arrive as floats in a `serde_json::Value`.
