@@ -370,6 +370,15 @@ impl Emitter {
         if !self.whitespace {
             self.put(' ');
         }
+        // The common case: a short value on one line, where no fold can happen (folding
+        // needs the column past the width at a space) and plain values hold no breaks.
+        if self.column + value.len() <= BEST_WIDTH && !value.contains(is_break) {
+            self.out.push_str(value);
+            self.column += value.chars().count();
+            self.whitespace = false;
+            self.indention = false;
+            return;
+        }
         let (mut spaces, mut breaks) = (false, false);
         let mut chars = value.chars().peekable();
         while let Some(c) = chars.next() {
@@ -600,6 +609,38 @@ mod tests {
         assert_eq!(fold_nel("a \u{85}  b"), "a b");
         assert_eq!(fold_nel("a\u{85}\u{85}b"), "a\nb");
         assert_eq!(fold_nel("a  b "), "a  b ");
+    }
+
+    #[test]
+    fn writes_documents_of_every_shape() {
+        use serde_json::json;
+        let cases = [
+            (json!(null), "null\n"),
+            (json!("abc"), "abc\n"),
+            (json!("a\nb"), "|-\n  a\n  b\n"),
+            (json!(""), "\"\"\n"),
+            (json!({}), "{}\n"),
+            (json!([]), "[]\n"),
+            (
+                json!([1, [2, {"a": []}], {"b": {}}]),
+                "- 1\n- - 2\n  - a: []\n- b: {}\n",
+            ),
+            (json!({"k": "a\n\n"}), "k: |+\n  a\n\nz\n"),
+            (json!({"k": " x\n"}), "k: |2\n   x\nz\n"),
+            (json!({"k": "x\ty"}), "k: \"x\\ty\"\nz\n"),
+            (json!({"k": "it's: here"}), "k: 'it''s: here'\nz\n"),
+        ];
+        for (value, want) in cases {
+            let mut value = value;
+            // A key after the scalar checks where the writer leaves the line.
+            if let Some(map) = value.as_object_mut() {
+                if map.contains_key("k") {
+                    map.insert("z".into(), serde_json::Value::Null);
+                }
+            }
+            let want = want.replace("\nz\n", "\nz: null\n");
+            assert_eq!(emit_document(&value), want, "{value}");
+        }
     }
 
     #[test]

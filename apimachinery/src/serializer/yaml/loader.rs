@@ -351,13 +351,17 @@ pub(crate) fn load(input: &str) -> Result<(Value, Vec<DuplicateKey>), YamlError>
                         None => KeySlot::Merge { line, column },
                     };
                     if anchor != 0 {
-                        let value = scalar.to_value().map_err(|k| at(k, &loader.stack))?;
+                        let value = loader
+                            .value_of(&scalar, line, column)
+                            .map_err(|k| at(k, &loader.stack))?;
                         loader.anchors.insert(anchor, (value, 1));
                     }
                     loader.set_key(slot);
                     None
                 } else {
-                    let value = scalar.to_value().map_err(|k| at(k, &loader.stack))?;
+                    let value = loader
+                        .value_of(&scalar, line, column)
+                        .map_err(|k| at(k, &loader.stack))?;
                     Some((value, 1, anchor, false))
                 }
             }
@@ -416,7 +420,11 @@ pub(crate) fn load(input: &str) -> Result<(Value, Vec<DuplicateKey>), YamlError>
             }
         }
     }
-    Ok((root.unwrap_or(Value::Null), loader.duplicates))
+    let root = root.unwrap_or(Value::Null);
+    if let Some(error) = loader.surviving_non_finite(&root) {
+        return Err(error);
+    }
+    Ok((root, loader.duplicates))
 }
 
 /// go-yaml v2's merge: the merged mappings' keys are set into the mapping in order, over
@@ -466,6 +474,12 @@ fn merge(
     Ok(())
 }
 
+/// What delivering a value into a mapping leaves to report.
+enum Reported {
+    Duplicate(String, usize, usize),
+    Merge(Value, usize, usize),
+}
+
 #[derive(Default)]
 struct Loader {
     stack: Vec<Frame>,
@@ -473,9 +487,67 @@ struct Loader {
     decode_count: usize,
     alias_count: usize,
     duplicates: Vec<DuplicateKey>,
+    /// `.inf`/`.nan` values met so far: (text, line, column, path).
+    non_finite: Vec<(String, usize, usize, String)>,
 }
 
+/// Stands in for a `.inf`/`.nan` value until the document is read: Go fails only when
+/// such a value is still there for `encoding/json` (a later duplicate key may replace
+/// it). A noncharacter prefix keeps it apart from real text in all but crafted input,
+/// where the cost is a spurious error.
+const NON_FINITE_MARK: &str = "\u{FFFF}\u{FFFE}non-finite:";
+
 impl Loader {
+    /// A scalar's value; a non-finite float becomes a mark (see [`NON_FINITE_MARK`]).
+    fn value_of(
+        &mut self,
+        scalar: &Scalar<'_>,
+        line: usize,
+        column: usize,
+    ) -> Result<Value, YamlErrorKind> {
+        match scalar.to_value() {
+            Err(YamlErrorKind::UnsupportedValue { value }) => {
+                let mark = format!("{NON_FINITE_MARK}{}", self.non_finite.len());
+                let path = current_path(&self.stack);
+                self.non_finite.push((value, line, column, path));
+                Ok(Value::String(mark))
+            }
+            other => other,
+        }
+    }
+
+    /// The first `.inf`/`.nan` still in the document, as the error Go reports.
+    fn surviving_non_finite(&self, root: &Value) -> Option<YamlError> {
+        if self.non_finite.is_empty() {
+            return None;
+        }
+        let mut first: Option<usize> = None;
+        let mut pending = vec![root];
+        while let Some(value) = pending.pop() {
+            match value {
+                Value::String(s) => {
+                    if let Some(i) = s
+                        .strip_prefix(NON_FINITE_MARK)
+                        .and_then(|i| i.parse::<usize>().ok())
+                    {
+                        first = Some(first.map_or(i, |f| f.min(i)));
+                    }
+                }
+                Value::Array(items) => pending.extend(items),
+                Value::Object(map) => pending.extend(map.values()),
+                _ => {}
+            }
+        }
+        let (value, line, column, path) = self.non_finite.get(first?)?;
+        Some(
+            YamlError::new(YamlErrorKind::UnsupportedValue {
+                value: value.clone(),
+            })
+            .at(*line, *column)
+            .with_path(path.clone()),
+        )
+    }
+
     /// Hands a finished node to its parent; the root comes back.
     fn deliver(
         &mut self,
@@ -483,51 +555,61 @@ impl Loader {
         nodes: usize,
         from_alias: bool,
     ) -> Result<Option<Value>, YamlError> {
-        let path = match self.stack.last() {
-            Some(Frame::Map { .. }) => current_path(&self.stack),
-            _ => String::new(),
-        };
-        match self.stack.last_mut() {
+        let depth = self.stack.len();
+        let slot = match self.stack.last_mut() {
             None => return Ok(Some(value)),
             Some(Frame::Seq {
                 items, nodes: n, ..
             }) => {
                 items.push(value);
                 *n += nodes;
+                return Ok(None);
             }
             Some(Frame::Map {
                 map, nodes: n, key, ..
             }) => {
                 *n += nodes;
                 match key.take() {
-                    Some(KeySlot::Key { key, line, column }) => {
-                        let replaced = map.insert(key.clone(), value).is_some();
-                        if replaced {
-                            self.duplicates.push(DuplicateKey {
-                                path,
-                                key,
-                                line,
-                                column,
-                            });
+                    Some(KeySlot::Key { key, line, column }) => match map.entry(key) {
+                        serde_json::map::Entry::Vacant(v) => {
+                            v.insert(value);
+                            return Ok(None);
                         }
-                    }
-                    Some(KeySlot::Merge { line, column }) => {
-                        let parent = path
-                            .strip_suffix("<<")
-                            .map(|p| p.strip_suffix('.').unwrap_or(p))
-                            .unwrap_or(&path);
-                        merge(
-                            map,
-                            value,
-                            from_alias,
-                            parent,
-                            line,
-                            column,
-                            &mut self.duplicates,
-                        )
-                        .map_err(|k| YamlError::new(k).at(line, column).with_path(parent))?;
-                    }
-                    None => {}
+                        serde_json::map::Entry::Occupied(mut o) => {
+                            o.insert(value);
+                            Reported::Duplicate(o.key().clone(), line, column)
+                        }
+                    },
+                    Some(KeySlot::Merge { line, column }) => Reported::Merge(value, line, column),
+                    None => return Ok(None),
+                }
+            }
+        };
+        // Paths are built only for what gets reported: duplicates and merges.
+        let parent = current_path(self.stack.get(..depth - 1).unwrap_or_default());
+        match slot {
+            Reported::Duplicate(key, line, column) => {
+                let mut path = parent;
+                push_key(&mut path, &key);
+                self.duplicates.push(DuplicateKey {
+                    path,
+                    key,
+                    line,
+                    column,
+                });
+            }
+            Reported::Merge(value, line, column) => {
+                if let Some(Frame::Map { map, .. }) = self.stack.last_mut() {
+                    merge(
+                        map,
+                        value,
+                        from_alias,
+                        &parent,
+                        line,
+                        column,
+                        &mut self.duplicates,
+                    )
+                    .map_err(|k| YamlError::new(k).at(line, column).with_path(parent.clone()))?;
                 }
             }
         }

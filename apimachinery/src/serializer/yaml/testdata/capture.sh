@@ -4,8 +4,11 @@
 # - input/NAME.json: a hand-written object; kubectl reads it (as Unstructured) and writes
 #   NAME.json (what it holds, `-o json`) and NAME.yaml (`-o yaml`), which json_to_yaml must
 #   reproduce from NAME.json byte for byte.
+# - input/random-NNN.json come from `./random_inputs.py 11 8` (seed, count); more seeds and
+#   counts into another folder, captured there, make a larger differential run with
+#   YAML_KUBECTL_CAPTURES=that-folder cargo test -p apimachinery writes_what_kubectl.
 # - typed objects: kubectl's own `create ... --dry-run=client -o json|yaml`.
-# - read/NAME.yaml: YAML written to exercise the reader; kubectl converts it with Go's
+# - read/random-NNN.yaml come from `./random_yaml.py 5 6`; read/NAME.yaml: YAML written to exercise the reader; kubectl converts it with Go's
 #   YAMLToJSON into read/NAME.json, which yaml_to_json must equal.
 set -eu
 for f in input/*.json; do

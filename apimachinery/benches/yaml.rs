@@ -1,0 +1,127 @@
+//! The YAML text layer against the JSON a user would otherwise exchange: writing an
+//! object as YAML (`json_to_yaml`) against `serde_json::to_string_pretty`, and reading
+//! it back (`yaml_to_json`) against `serde_json::from_str` of the same object's JSON, on
+//! a Deployment and on a ConfigMap full of strings that need quoting, escapes and
+//! folding (both kubectl captures from the module's `testdata/`); `parser-events-only`
+//! is the YAML parser alone, the floor under `yaml_to_json`. After criterion's
+//! report, a summary prints both times and the YAML/JSON ratio per case.
+//!
+//! Run: `cargo bench -p apimachinery --bench yaml -- --warm-up-time 1 --measurement-time 2`
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use criterion::Criterion;
+use serde_json::Value;
+
+use apimachinery::serializer::yaml::{json_to_yaml, yaml_to_json};
+
+const CASES: &[(&str, &str)] = &[
+    (
+        "deployment",
+        include_str!("../src/serializer/yaml/testdata/deployment.json"),
+    ),
+    (
+        "strings",
+        include_str!("../src/serializer/yaml/testdata/strings.json"),
+    ),
+];
+
+struct Case {
+    name: &'static str,
+    value: Value,
+    json: String,
+    yaml: String,
+}
+
+fn cases() -> Vec<Case> {
+    CASES
+        .iter()
+        .map(|(name, text)| {
+            let mut value: Value = serde_json::from_str(text).unwrap_or_default();
+            // Go writes a `<<` key plain and cannot read it back (a merge key).
+            if let Some(data) = value.get_mut("data").and_then(Value::as_object_mut) {
+                data.remove("<<");
+            }
+            Case {
+                name,
+                json: serde_json::to_string_pretty(&value).unwrap_or_default(),
+                yaml: json_to_yaml(&value),
+                value,
+            }
+        })
+        .collect()
+}
+
+fn benches(c: &mut Criterion, cases: &[Case]) {
+    for case in cases {
+        let mut g = c.benchmark_group(case.name);
+        g.bench_function("write/yaml", |b| {
+            b.iter(|| json_to_yaml(black_box(&case.value)))
+        });
+        g.bench_function("write/json", |b| {
+            b.iter(|| serde_json::to_string_pretty(black_box(&case.value)))
+        });
+        g.bench_function("read/yaml", |b| {
+            b.iter(|| yaml_to_json(black_box(&case.yaml)))
+        });
+        g.bench_function("read/parser-events-only", |b| {
+            b.iter(|| saphyr_parser::Parser::new_from_str(black_box(&case.yaml)).count())
+        });
+        g.bench_function("read/json", |b| {
+            b.iter(|| serde_json::from_str::<Value>(black_box(&case.json)))
+        });
+        g.finish();
+    }
+}
+
+/// Mean time per call over `budget`.
+fn time(budget: Duration, mut f: impl FnMut() -> usize) -> Duration {
+    let start = Instant::now();
+    let mut runs = 0u32;
+    let mut sink = 0usize;
+    while start.elapsed() < budget || runs < 3 {
+        sink = sink.wrapping_add(f());
+        runs += 1;
+    }
+    black_box(sink);
+    start.elapsed() / runs
+}
+
+fn summary(cases: &[Case]) {
+    let budget = Duration::from_millis(300);
+    println!("\nYAML against JSON (same object), mean per call:");
+    for case in cases {
+        let write_yaml = time(budget, || json_to_yaml(&case.value).len());
+        let write_json = time(budget, || {
+            serde_json::to_string_pretty(&case.value).map_or(0, |s| s.len())
+        });
+        let read_yaml = time(budget, || {
+            yaml_to_json(&case.yaml).map_or(0, |d| d.duplicate_keys.len())
+        });
+        let read_json = time(budget, || {
+            serde_json::from_str::<Value>(&case.json).map_or(0, |v| usize::from(v.is_object()))
+        });
+        for (what, yaml, json) in [
+            ("write", write_yaml, write_json),
+            ("read", read_yaml, read_json),
+        ] {
+            println!(
+                "  {:<11} {what:<5}  yaml {:>10.2?}  json {:>10.2?}  yaml/json {:>5.2}  ({} bytes of YAML)",
+                case.name,
+                yaml,
+                json,
+                yaml.as_secs_f64() / json.as_secs_f64(),
+                case.yaml.len(),
+            );
+        }
+    }
+}
+
+fn main() {
+    let cases = cases();
+    let mut c = Criterion::default().configure_from_args();
+    benches(&mut c, &cases);
+    c.final_summary();
+    summary(&cases);
+}
