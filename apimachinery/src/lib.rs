@@ -4,6 +4,7 @@
 //! | module | Go package | what it holds |
 //! | --- | --- | --- |
 //! | [`schema`] | `runtime/schema` | group/version/kind/resource identifiers and parsing |
+//! | [`conversion`] | `conversion` | version conversion ([`Convert`](conversion::Convert), [`Converter`](conversion::Converter)), defaulting, field-label conversion |
 //! | [`runtime`] | `runtime` | [`Object`](runtime::Object), [`Scheme`](runtime::Scheme), [`Unstructured`](runtime::Unstructured) |
 //! | [`meta`] | `api/meta` | `RESTMapper` and its implementations |
 //! | [`apis::meta::v1`] | `apis/meta/v1` | `ObjectMeta`, `ListMeta`, `Time`, `Status`, discovery documents |
@@ -39,12 +40,13 @@ pub struct ReadmeDoctests;
 extern crate self as apimachinery;
 
 pub mod apis;
+pub mod conversion;
 pub mod meta;
 pub mod runtime;
 pub mod schema;
 pub mod version;
 
-pub use apimachinery_derive::ApiObject;
+pub use apimachinery_derive::{ApiObject, Convert};
 
 #[doc(hidden)]
 pub mod __private {

@@ -1,0 +1,43 @@
+//! [`ConversionRegistration`]: conversion functions submitted at link time, as
+//! `#[derive(Convert)]` does, and read by
+//! [`Scheme::from_registry`](crate::runtime::Scheme::from_registry).
+
+use super::{AutoConvert, ConversionFunc, Convert, Origin};
+
+/// One conversion function submitted to the link-time registry with
+/// `inventory::submit!` (through `apimachinery::__private::inventory`).
+#[derive(Clone, Copy, Debug)]
+pub struct ConversionRegistration {
+    /// Builds the function (registrations are consts; functions hold `Arc`s).
+    pub func: fn() -> ConversionFunc,
+    /// Hand-written or generated.
+    pub origin: Origin,
+}
+
+impl ConversionRegistration {
+    /// The pair's [`Convert`] implementation, as a function of the given origin.
+    pub const fn convert<In, Out>(origin: Origin) -> Self
+    where
+        In: Convert<Out> + Default + 'static,
+        Out: 'static,
+    {
+        ConversionRegistration {
+            func: ConversionFunc::of_convert::<In, Out>,
+            origin,
+        }
+    }
+
+    /// The pair's generated [`AutoConvert`] implementation.
+    pub const fn auto_convert<In, Out>() -> Self
+    where
+        In: AutoConvert<Out> + Default + 'static,
+        Out: 'static,
+    {
+        ConversionRegistration {
+            func: ConversionFunc::of_auto_convert::<In, Out>,
+            origin: Origin::Generated,
+        }
+    }
+}
+
+inventory::collect!(ConversionRegistration);
