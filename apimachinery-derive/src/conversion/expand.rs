@@ -137,6 +137,7 @@ pub fn expand(c: &Container) -> TokenStream {
 
     let auto = quote! {
         impl #conv::AutoConvert<#hub_ty> for #self_ty {
+            #[inline]
             fn auto_convert(self, scope: &#conv::Scope<'_>) -> #r_hub {
                 let #self_pattern = self;
                 ::core::result::Result::Ok(#to_hub_value)
@@ -147,6 +148,7 @@ pub fn expand(c: &Container) -> TokenStream {
             }
         }
         impl #conv::AutoConvert<#self_ty> for #hub_ty {
+            #[inline]
             fn auto_convert(self, scope: &#conv::Scope<'_>) -> #r_self {
                 let #hub_pattern = self;
                 ::core::result::Result::Ok(#from_hub_value)
@@ -157,6 +159,20 @@ pub fn expand(c: &Container) -> TokenStream {
             }
         }
     };
+    let mut registrations = vec![
+        quote!(#conv::ConversionRegistration::auto_convert::<#self_ty, #hub_ty>()),
+        quote!(#conv::ConversionRegistration::auto_convert::<#hub_ty, #self_ty>()),
+    ];
+    for (from, to, manual) in [
+        (&self_ty, &hub_ty, &c.attrs.to_hub),
+        (&hub_ty, &self_ty, &c.attrs.from_hub),
+    ] {
+        if manual.is_some() {
+            registrations.push(quote!(
+                #conv::ConversionRegistration::convert::<#from, #to>(#conv::Origin::Manual)
+            ));
+        }
+    }
     let convert_impl = |from: &TokenStream,
                         to: &TokenStream,
                         manual: Option<&crate::model::Spanned<syn::Path>>| {
@@ -170,9 +186,6 @@ pub fn expand(c: &Container) -> TokenStream {
                         fn convert(self, scope: &#conv::Scope<'_>) -> #r { #f(&self, scope) }
                         #[inline]
                         fn convert_ref(&self, scope: &#conv::Scope<'_>) -> #r { #f(self, scope) }
-                    }
-                    #krate::__private::inventory::submit! {
-                        #conv::ConversionRegistration::convert::<#from, #to>(#conv::Origin::Manual)
                     }
                 }
             }
@@ -199,12 +212,13 @@ pub fn expand(c: &Container) -> TokenStream {
             #auto
             #to
             #from
-            #krate::__private::inventory::submit! {
-                #conv::ConversionRegistration::auto_convert::<#self_ty, #hub_ty>()
+            impl #conv::HubConversions for #self_ty {
+                type Hub = #hub_ty;
+                const REGISTRATIONS: &'static [#conv::ConversionRegistration] = &[#(#registrations),*];
             }
-            #krate::__private::inventory::submit! {
-                #conv::ConversionRegistration::auto_convert::<#hub_ty, #self_ty>()
-            }
+            #(
+                #krate::__private::inventory::submit! { #registrations }
+            )*
         };
     }
 }

@@ -223,7 +223,13 @@ impl Field {
                 }
                 "with" => {
                     let v: syn::Path = meta.value()?.parse()?;
-                    set_once(&mut with, v, &meta)
+                    let span = v.segments.first().map_or_else(|| meta.path.span(), |s| s.ident.span());
+                    set_once(&mut with, v, &meta)?;
+                    // Point problems with the functions at the module path, not the key.
+                    if let Some(w) = &mut with {
+                        w.span = span;
+                    }
+                    Ok(())
                 }
                 other => Err(meta.error(format!(
                     "unknown key `{other}` in field #[conversion(...)]; expected `rename`, `skip` or `with`"

@@ -55,8 +55,12 @@ impl<A: Convert<B> + 'static, B: 'static> Convert<Option<B>> for Option<A> {
         if let Some(same) = take_if_same::<Option<A>, Option<B>>(&mut slot) {
             return Ok(same);
         }
-        // `slot` is still full here: `take_if_same` only empties it when it returns.
-        slot.flatten().map(|a| a.convert(scope)).transpose()
+        match slot {
+            Some(Some(a)) => a.convert(scope).map(Some),
+            Some(None) => Ok(None),
+            // `take_if_same` only empties the slot when it returns a value.
+            None => Err(ConversionError::no_conversion::<Option<A>, Option<B>>()),
+        }
     }
 
     fn convert_ref(&self, scope: &Scope<'_>) -> Result<Option<B>, ConversionError> {
@@ -87,18 +91,25 @@ impl<A: Convert<B> + 'static, B: 'static> Convert<Vec<B>> for Vec<A> {
         if let Some(same) = take_if_same::<Vec<A>, Vec<B>>(&mut slot) {
             return Ok(same);
         }
-        slot.into_iter()
-            .flatten()
-            .enumerate()
-            .map(|(i, a)| a.convert(scope).map_err(|e| e.at_index(i)))
-            .collect()
+        // Straight from `vec::IntoIter`, so that the standard library collects in place
+        // when `A` and `B` have the same layout (versions of one type usually do).
+        match slot {
+            Some(v) => v
+                .into_iter()
+                .enumerate()
+                .map(|(i, a)| a.convert(scope).map_err(|e| e.at_index(i)))
+                .collect(),
+            None => Err(ConversionError::no_conversion::<Vec<A>, Vec<B>>()),
+        }
     }
 
     fn convert_ref(&self, scope: &Scope<'_>) -> Result<Vec<B>, ConversionError> {
-        self.iter()
-            .enumerate()
-            .map(|(i, a)| a.convert_ref(scope).map_err(|e| e.at_index(i)))
-            .collect()
+        // Collecting a `Result` gives no size hint; allocate once instead of growing.
+        let mut out = Vec::with_capacity(self.len());
+        for (i, a) in self.iter().enumerate() {
+            out.push(a.convert_ref(scope).map_err(|e| e.at_index(i))?);
+        }
+        Ok(out)
     }
 }
 
@@ -113,8 +124,13 @@ where
         if let Some(same) = take_if_same::<BTreeMap<K, A>, BTreeMap<K, B>>(&mut slot) {
             return Ok(same);
         }
-        slot.into_iter()
-            .flatten()
+        let Some(map) = slot else {
+            return Err(ConversionError::no_conversion::<
+                BTreeMap<K, A>,
+                BTreeMap<K, B>,
+            >());
+        };
+        map.into_iter()
             .map(|(k, a)| match a.convert(scope) {
                 Ok(b) => Ok((k, b)),
                 Err(e) => Err(e.at_key(&k)),
@@ -123,13 +139,12 @@ where
     }
 
     fn convert_ref(&self, scope: &Scope<'_>) -> Result<BTreeMap<K, B>, ConversionError> {
-        self.iter()
-            .map(|(k, a)| {
-                a.convert_ref(scope)
-                    .map(|b| (k.clone(), b))
-                    .map_err(|e| e.at_key(k))
-            })
-            .collect()
+        // Inserting in key order appends; collecting would buffer the pairs in a `Vec` first.
+        let mut out = BTreeMap::new();
+        for (k, a) in self {
+            out.insert(k.clone(), a.convert_ref(scope).map_err(|e| e.at_key(k))?);
+        }
+        Ok(out)
     }
 }
 
@@ -145,8 +160,13 @@ where
         if let Some(same) = take_if_same::<HashMap<K, A, S>, HashMap<K, B, S>>(&mut slot) {
             return Ok(same);
         }
-        slot.into_iter()
-            .flatten()
+        let Some(map) = slot else {
+            return Err(ConversionError::no_conversion::<
+                HashMap<K, A, S>,
+                HashMap<K, B, S>,
+            >());
+        };
+        map.into_iter()
             .map(|(k, a)| match a.convert(scope) {
                 Ok(b) => Ok((k, b)),
                 Err(e) => Err(e.at_key(&k)),
@@ -155,13 +175,11 @@ where
     }
 
     fn convert_ref(&self, scope: &Scope<'_>) -> Result<HashMap<K, B, S>, ConversionError> {
-        self.iter()
-            .map(|(k, a)| {
-                a.convert_ref(scope)
-                    .map(|b| (k.clone(), b))
-                    .map_err(|e| e.at_key(k))
-            })
-            .collect()
+        let mut out = HashMap::with_capacity_and_hasher(self.len(), S::default());
+        for (k, a) in self {
+            out.insert(k.clone(), a.convert_ref(scope).map_err(|e| e.at_key(k))?);
+        }
+        Ok(out)
     }
 }
 

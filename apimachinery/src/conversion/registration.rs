@@ -41,3 +41,15 @@ impl ConversionRegistration {
 }
 
 inventory::collect!(ConversionRegistration);
+
+/// What `#[derive(Convert)]` registers for a type: its hub, and the conversion functions
+/// both ways (generated, plus the hand-written ones it names). The same functions are
+/// submitted to the link-time registry; this is for programs that build their scheme
+/// explicitly, with [`Scheme::add_conversions`](crate::runtime::Scheme::add_conversions)
+/// or [`SchemeBuilder::register_conversions`](crate::runtime::SchemeBuilder::register_conversions).
+pub trait HubConversions {
+    /// The hub type the conversions go to and from.
+    type Hub;
+    /// The conversion functions, as submitted at link time.
+    const REGISTRATIONS: &'static [ConversionRegistration];
+}

@@ -51,6 +51,14 @@ impl Scheme {
         self.converter.add(func, origin);
     }
 
+    /// Adds conversion functions described by registrations, such as a
+    /// `#[derive(Convert)]` type's [`HubConversions::REGISTRATIONS`](crate::conversion::HubConversions::REGISTRATIONS).
+    pub fn add_conversions(&mut self, registrations: &[ConversionRegistration]) {
+        for r in registrations {
+            self.converter.add((r.func)(), r.origin);
+        }
+    }
+
     /// Adds every conversion function submitted at link time (what
     /// [`add_registry`](Self::add_registry) does first).
     pub fn add_registered_conversions(&mut self) {
