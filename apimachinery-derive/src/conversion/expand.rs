@@ -216,9 +216,9 @@ pub fn expand(c: &Container) -> TokenStream {
                 type Hub = #hub_ty;
                 const REGISTRATIONS: &'static [#conv::ConversionRegistration] = &[#(#registrations),*];
             }
-            #(
-                #krate::__private::inventory::submit! { #registrations }
-            )*
+            #krate::__private::inventory::submit! {
+                #conv::ConversionRegistrations(<#self_ty as #conv::HubConversions>::REGISTRATIONS)
+            }
         };
     }
 }

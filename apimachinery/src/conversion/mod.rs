@@ -77,5 +77,5 @@ pub use field_label::{
     FieldLabelConversionFunc, FieldLabelConversions, FieldLabelError,
     default_meta_v1_field_selector_conversion,
 };
-pub use registration::{ConversionRegistration, HubConversions};
+pub use registration::{ConversionRegistration, ConversionRegistrations, HubConversions};
 pub use scope::Scope;

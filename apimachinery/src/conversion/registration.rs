@@ -1,11 +1,11 @@
-//! [`ConversionRegistration`]: conversion functions submitted at link time, as
-//! `#[derive(Convert)]` does, and read by
-//! [`Scheme::from_registry`](crate::runtime::Scheme::from_registry).
+//! [`ConversionRegistrations`]: conversion functions submitted at link time, as
+//! `#[derive(Convert)]` does (one submission per type, for all its functions), and read
+//! by [`Scheme::from_registry`](crate::runtime::Scheme::from_registry).
 
 use super::{AutoConvert, ConversionFunc, Convert, Origin};
 
-/// One conversion function submitted to the link-time registry with
-/// `inventory::submit!` (through `apimachinery::__private::inventory`).
+/// One conversion function, as a constant: what [`ConversionRegistrations`] and
+/// [`HubConversions::REGISTRATIONS`] list.
 #[derive(Clone, Copy, Debug)]
 pub struct ConversionRegistration {
     /// Builds the function (registrations are consts; functions hold `Arc`s).
@@ -40,7 +40,15 @@ impl ConversionRegistration {
     }
 }
 
-inventory::collect!(ConversionRegistration);
+/// Conversion functions submitted together to the link-time registry with
+/// `inventory::submit!` (through `apimachinery::__private::inventory`).
+///
+/// Within one origin, a later function for the same pair replaces an earlier one, and the
+/// order of submissions is the link order: submit each pair's function of each origin once.
+#[derive(Clone, Copy, Debug)]
+pub struct ConversionRegistrations(pub &'static [ConversionRegistration]);
+
+inventory::collect!(ConversionRegistrations);
 
 /// What `#[derive(Convert)]` registers for a type: its hub, and the conversion functions
 /// both ways (generated, plus the hand-written ones it names). The same functions are

@@ -5,8 +5,8 @@ use std::any::{Any, TypeId};
 
 use super::Scheme;
 use crate::conversion::{
-    ConversionError, ConversionErrorKind, ConversionFunc, ConversionRegistration, Converter,
-    FieldLabelError, Origin, Scope,
+    ConversionError, ConversionErrorKind, ConversionFunc, ConversionRegistration,
+    ConversionRegistrations, Converter, FieldLabelError, Origin, Scope,
 };
 use crate::runtime::unstructured::to_unstructured;
 use crate::runtime::{Object, ObjectType, SchemeError, SchemeErrorKind, Unstructured};
@@ -62,8 +62,8 @@ impl Scheme {
     /// Adds every conversion function submitted at link time (what
     /// [`add_registry`](Self::add_registry) does first).
     pub fn add_registered_conversions(&mut self) {
-        for r in inventory::iter::<ConversionRegistration>() {
-            self.converter.add((r.func)(), r.origin);
+        for set in inventory::iter::<ConversionRegistrations>() {
+            self.add_conversions(set.0);
         }
     }
 
@@ -372,5 +372,155 @@ fn set_target_kind(obj: &mut dyn Object, gvk: &GroupVersionKind) {
         obj.set_group_version_kind(&GroupVersionKind::default());
     } else {
         obj.set_group_version_kind(gvk);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::apis::meta::v1::{ObjectMeta, TypeMeta};
+    use crate::schema::GroupVersion;
+
+    #[derive(crate::ApiObject, Clone, Debug, Default, PartialEq)]
+    #[api(
+        group = "conv.unit",
+        version = "__internal",
+        kind = "Knob",
+        not_resource
+    )]
+    struct Hub {
+        type_meta: TypeMeta,
+        metadata: ObjectMeta,
+        turns: i64,
+    }
+
+    #[derive(crate::ApiObject, Clone, Debug, Default, PartialEq)]
+    #[api(group = "conv.unit", version = "v1", kind = "Knob")]
+    struct V1 {
+        type_meta: TypeMeta,
+        metadata: ObjectMeta,
+        turns: i32,
+    }
+
+    #[derive(crate::ApiObject, Clone, Debug, Default, PartialEq)]
+    #[api(group = "conv.unit", version = "v2", kind = "Knob")]
+    struct V2 {
+        type_meta: TypeMeta,
+        metadata: ObjectMeta,
+        degrees: i64,
+    }
+
+    fn scheme() -> Scheme {
+        let mut s = Scheme::with_name("unit");
+        for r in [&Hub::REGISTRATION, &V1::REGISTRATION, &V2::REGISTRATION] {
+            s.register(r).unwrap();
+        }
+        s.add_generated_conversion_func(|v: &V1, _: &Scope<'_>| {
+            Ok(Hub {
+                turns: i64::from(v.turns),
+                metadata: v.metadata.clone(),
+                ..Default::default()
+            })
+        });
+        s.add_generated_conversion_func(|h: &Hub, _: &Scope<'_>| {
+            let turns = i32::try_from(h.turns).map_err(|_| {
+                ConversionError::unrepresentable::<Hub, V1>(format!("{} turns", h.turns))
+                    .in_field("turns")
+            })?;
+            Ok(V1 {
+                turns,
+                metadata: h.metadata.clone(),
+                ..Default::default()
+            })
+        });
+        s.add_generated_conversion_func(|v: &V2, _: &Scope<'_>| {
+            Ok(Hub {
+                turns: v.degrees / 360,
+                metadata: v.metadata.clone(),
+                ..Default::default()
+            })
+        });
+        s.add_generated_conversion_func(|h: &Hub, _: &Scope<'_>| {
+            Ok(V2 {
+                degrees: h.turns * 360,
+                metadata: h.metadata.clone(),
+                ..Default::default()
+            })
+        });
+        s
+    }
+
+    use crate::runtime::Resource as _;
+
+    #[test]
+    fn chains_through_the_hub_and_sets_the_target_kind() {
+        let s = scheme();
+        let v2: V2 = s
+            .convert(&V1 {
+                turns: 2,
+                ..Default::default()
+            })
+            .unwrap();
+        assert_eq!(v2.degrees, 720);
+        let out = s
+            .convert_to_version(Box::new(v2), &GroupVersion::new("conv.unit", "v1"))
+            .unwrap();
+        assert_eq!(out.group_version_kind(), V1::gvk());
+        assert_eq!(out.downcast_ref::<V1>().unwrap().turns, 2);
+    }
+
+    #[test]
+    fn manual_wins_in_either_order() {
+        let mut s = scheme();
+        s.add_conversion_func(|_: &V1, _: &Scope<'_>| {
+            Ok(Hub {
+                turns: -1,
+                ..Default::default()
+            })
+        });
+        s.add_generated_conversion_func(|_: &V1, _: &Scope<'_>| Ok(Hub::default()));
+        let hub: Hub = s.convert(&V1::default()).unwrap();
+        assert_eq!(hub.turns, -1);
+        let hub: Hub = s.convert_by_value(V1::default()).unwrap();
+        assert_eq!(hub.turns, -1);
+    }
+
+    #[test]
+    fn failures_name_types_and_paths() {
+        let s = scheme();
+        let err = s
+            .convert::<_, V1>(&Hub {
+                turns: i64::MAX,
+                ..Default::default()
+            })
+            .unwrap_err();
+        assert_eq!(err.path(), "turns");
+        assert!(err.to_string().contains("Hub to "), "{err}");
+        let err = s.convert::<_, V2>(&ObjectMeta::default()).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "converting {} to {}: unknown conversion",
+                std::any::type_name::<ObjectMeta>(),
+                std::any::type_name::<V2>()
+            )
+        );
+    }
+
+    #[test]
+    fn unstructured_round_trip_through_the_scheme() {
+        let s = scheme();
+        let u: Unstructured = serde_json::from_str(
+            r#"{"apiVersion":"conv.unit/v2","kind":"Knob","metadata":{"name":"k"},"degrees":1080}"#,
+        )
+        .unwrap();
+        let typed = s.unstructured_to_typed(Box::new(u.clone())).unwrap();
+        assert_eq!(typed.downcast_ref::<V2>().unwrap().degrees, 1080);
+        let back = s.to_unstructured(&*typed, None).unwrap();
+        assert_eq!(back, u);
+        let v1 = s
+            .convert_to_version(Box::new(u), &GroupVersion::new("conv.unit", "v1"))
+            .unwrap();
+        assert_eq!(v1.downcast_ref::<V1>().unwrap().turns, 3);
     }
 }
