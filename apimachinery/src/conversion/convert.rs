@@ -117,7 +117,7 @@ impl<K, A, B> Convert<BTreeMap<K, B>> for BTreeMap<K, A>
 where
     K: Ord + Clone + fmt::Display + 'static,
     A: Convert<B> + 'static,
-    B: 'static,
+    B: Clone + 'static,
 {
     fn convert(self, scope: &Scope<'_>) -> Result<BTreeMap<K, B>, ConversionError> {
         let mut slot = Some(self);
@@ -139,6 +139,10 @@ where
     }
 
     fn convert_ref(&self, scope: &Scope<'_>) -> Result<BTreeMap<K, B>, ConversionError> {
+        // A map that does not change type is cloned whole, tree and all.
+        if let Some(same) = (self as &dyn Any).downcast_ref::<BTreeMap<K, B>>() {
+            return Ok(same.clone());
+        }
         // Inserting in key order appends; collecting would buffer the pairs in a `Vec` first.
         let mut out = BTreeMap::new();
         for (k, a) in self {
@@ -152,8 +156,8 @@ impl<K, A, B, S> Convert<HashMap<K, B, S>> for HashMap<K, A, S>
 where
     K: Eq + Hash + Clone + fmt::Display + 'static,
     A: Convert<B> + 'static,
-    B: 'static,
-    S: BuildHasher + Default + 'static,
+    B: Clone + 'static,
+    S: BuildHasher + Clone + Default + 'static,
 {
     fn convert(self, scope: &Scope<'_>) -> Result<HashMap<K, B, S>, ConversionError> {
         let mut slot = Some(self);
@@ -175,6 +179,9 @@ where
     }
 
     fn convert_ref(&self, scope: &Scope<'_>) -> Result<HashMap<K, B, S>, ConversionError> {
+        if let Some(same) = (self as &dyn Any).downcast_ref::<HashMap<K, B, S>>() {
+            return Ok(same.clone());
+        }
         let mut out = HashMap::with_capacity_and_hasher(self.len(), S::default());
         for (k, a) in self {
             out.insert(k.clone(), a.convert_ref(scope).map_err(|e| e.at_key(k))?);
@@ -285,7 +292,7 @@ mod tests {
         assert_eq!(o.convert_ref(&Scope::new()).unwrap(), Some(Box::new(3_i64)));
     }
 
-    #[derive(Debug, PartialEq)]
+    #[derive(Clone, Debug, PartialEq)]
     struct Small(u8);
     #[derive(Debug, PartialEq)]
     struct Big(u16);
