@@ -1,5 +1,6 @@
 //! [`Defaulters`]: the per-type defaulting functions a scheme applies with
-//! [`Scheme::default`](crate::runtime::Scheme::default).
+//! [`Scheme::default`](crate::runtime::Scheme::default), and
+//! [`DefaulterRegistration`], their link-time registry (for generated defaulters).
 
 use std::any::{Any, TypeId};
 use std::collections::HashMap;
@@ -66,3 +67,32 @@ impl fmt::Debug for Defaulters {
         f.debug_tuple("Defaulters").field(&names).finish()
     }
 }
+
+/// Defaulting functions submitted at link time with `inventory::submit!` (through
+/// `apimachinery::__private::inventory`), as generated defaulters do: the function adds
+/// its types' defaulters. [`Scheme::from_registry`](crate::runtime::Scheme::from_registry)
+/// runs every one.
+///
+/// ```standalone_crate
+/// use apimachinery::conversion::{DefaulterRegistration, Defaulters};
+/// use apimachinery::{ApiObject, apis::meta::v1::ObjectMeta, runtime::Scheme};
+///
+/// #[derive(ApiObject, Clone, Debug, Default, PartialEq)]
+/// #[api(group = "example.com", version = "v1", kind = "Dial")]
+/// pub struct Dial { pub metadata: ObjectMeta, pub max: i32 }
+///
+/// fn register_defaults(d: &mut Defaulters) {
+///     d.add(|dial: &mut Dial| if dial.max == 0 { dial.max = 11 });
+/// }
+/// apimachinery::__private::inventory::submit! { DefaulterRegistration(register_defaults) }
+///
+/// let scheme = Scheme::from_registry()?;
+/// let mut dial = Dial::default();
+/// scheme.default(&mut dial);
+/// assert_eq!(dial.max, 11);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct DefaulterRegistration(pub fn(&mut Defaulters));
+
+inventory::collect!(DefaulterRegistration);

@@ -71,7 +71,7 @@ mod scope;
 
 pub use convert::{AutoConvert, Convert};
 pub use converter::{ConversionFunc, Converter, Origin};
-pub use defaulting::Defaulters;
+pub use defaulting::{DefaulterRegistration, Defaulters};
 pub use error::{ConversionError, ConversionErrorKind};
 pub use field_label::{
     FieldLabelConversionFunc, FieldLabelConversions, FieldLabelError,

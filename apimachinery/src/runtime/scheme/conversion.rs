@@ -6,7 +6,7 @@ use std::any::{Any, TypeId};
 use super::Scheme;
 use crate::conversion::{
     ConversionError, ConversionErrorKind, ConversionFunc, ConversionRegistration,
-    ConversionRegistrations, Converter, FieldLabelError, Origin, Scope,
+    ConversionRegistrations, Converter, DefaulterRegistration, FieldLabelError, Origin, Scope,
 };
 use crate::runtime::unstructured::to_unstructured;
 use crate::runtime::{Object, ObjectType, SchemeError, SchemeErrorKind, Unstructured};
@@ -59,11 +59,14 @@ impl Scheme {
         }
     }
 
-    /// Adds every conversion function submitted at link time (what
-    /// [`add_registry`](Self::add_registry) does first).
+    /// Adds every conversion function and defaulting function submitted at link time
+    /// (what [`add_registry`](Self::add_registry) does first).
     pub fn add_registered_conversions(&mut self) {
         for set in inventory::iter::<ConversionRegistrations>() {
             self.add_conversions(set.0);
+        }
+        for r in inventory::iter::<DefaulterRegistration>() {
+            (r.0)(&mut self.defaulters);
         }
     }
 
