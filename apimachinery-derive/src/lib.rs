@@ -33,6 +33,7 @@
 //! `metadata: ListMeta` is the metadata; `items: Vec<T>` makes the type a list.
 
 mod check;
+mod conversion;
 mod expand;
 mod model;
 mod naming;
@@ -50,4 +51,32 @@ pub fn derive_api_object(input: TokenStream) -> TokenStream {
         .map(|container| expand::expand(&container))
         .unwrap_or_else(syn::Error::into_compile_error)
         .into()
+}
+
+/// Derives the conversion between a type and its hub version, both ways, field by field:
+/// `AutoConvert` and `Convert` implementations plus link-time registrations in the
+/// scheme's converter. See `apimachinery::conversion` for an example.
+///
+/// # Container attributes: `#[conversion(...)]`
+///
+/// | key | meaning |
+/// | --- | --- |
+/// | `hub = path::to::Hub` | the type to convert to and from (required) |
+/// | `to_hub = path::to::fn` | hand-written `fn(&Self, &Scope) -> Result<Hub, ConversionError>`, used instead of the generated one |
+/// | `from_hub = path::to::fn` | hand-written `fn(&Hub, &Scope) -> Result<Self, ConversionError>` |
+/// | `hub_only = [field, ..]` | hub fields this type does not have: left at their default going to the hub, dropped coming back |
+/// | `crate = "path"` | path of the `apimachinery` crate |
+///
+/// # Field attributes: `#[conversion(...)]`
+///
+/// `rename = "hub_field"` (the peer's name), `skip` (no peer: dropped going to the hub,
+/// default coming back), `with = module` (`module::to_hub(value, scope)` and
+/// `module::from_hub(value, scope)` convert the value, by value).
+///
+/// Every field needs a peer: a field without one is a compile error at that field, a hub
+/// field without one a compile error at the `hub = ...` path.
+#[proc_macro_derive(Convert, attributes(conversion))]
+pub fn derive_convert(input: TokenStream) -> TokenStream {
+    let input = syn::parse_macro_input!(input as syn::DeriveInput);
+    conversion::derive(&input).into()
 }

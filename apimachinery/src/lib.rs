@@ -4,14 +4,15 @@
 //! | module | Go package | what it holds |
 //! | --- | --- | --- |
 //! | [`schema`] | `runtime/schema` | group/version/kind/resource identifiers and parsing |
+//! | [`runtime`] | `runtime` | [`Object`](runtime::Object), [`Scheme`](runtime::Scheme), [`Unstructured`](runtime::Unstructured) |
+//! | [`conversion`] | `conversion` | version conversion ([`Convert`](conversion::Convert), [`Converter`](conversion::Converter)), defaulting, field-label conversion |
+//! | [`serializer`] | `runtime/serializer` | JSON, YAML and protobuf serializers, codec traits, codec factory; [`serializer::yaml`] is Go's YAML text layer |
+//! | [`protobuf`] | gogo `proto`, `generated.pb.go` | the protobuf wire format of objects |
+//! | [`meta`] | `api/meta` | `RESTMapper` and its implementations |
+//! | [`apis::meta::v1`] | `apis/meta/v1` | `ObjectMeta`, `ListMeta`, `Time`, `Status`, discovery documents |
 //! | [`api::resource`] | `api/resource` | [`Quantity`](api::resource::Quantity) |
 //! | [`api`] | `encoding/json` for `[]byte` | [`ByteString`](api::ByteString) |
 //! | [`util::intstr`] | `util/intstr` | [`IntOrString`](util::intstr::IntOrString) |
-//! | [`runtime`] | `runtime` | [`Object`](runtime::Object), [`Scheme`](runtime::Scheme), [`Unstructured`](runtime::Unstructured) |
-//! | [`meta`] | `api/meta` | `RESTMapper` and its implementations |
-//! | [`protobuf`] | gogo `proto`, `generated.pb.go` | the protobuf wire format of objects |
-//! | [`apis::meta::v1`] | `apis/meta/v1` | `ObjectMeta`, `ListMeta`, `Time`, `Status`, discovery documents |
-//! | [`serializer`] | `runtime/serializer` | JSON and YAML serializers, codec traits, codec factory; [`serializer::yaml`] is Go's YAML text layer |
 //! | [`version`] | `version` | Kubernetes version ordering |
 //!
 //! Method names are Go's in snake case (`add_known_types`, `object_kinds`, ...), except
@@ -45,6 +46,7 @@ extern crate self as apimachinery;
 
 pub mod api;
 pub mod apis;
+pub mod conversion;
 pub mod meta;
 pub mod protobuf;
 pub mod runtime;
@@ -53,7 +55,7 @@ pub mod serializer;
 pub mod util;
 pub mod version;
 
-pub use apimachinery_derive::ApiObject;
+pub use apimachinery_derive::{ApiObject, Convert};
 
 #[doc(hidden)]
 pub mod __private {

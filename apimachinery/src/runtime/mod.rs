@@ -2,7 +2,9 @@
 //!
 //! - [`Object`]: what every API object can do, typed (`#[derive(ApiObject)]`) or
 //!   [`Unstructured`].
-//! - [`Scheme`]: which Rust type is which group/version/kind, and back.
+//! - [`Scheme`]: which Rust type is which group/version/kind, and back; it also holds the
+//!   conversion functions, defaulters and field-label conversions of
+//!   [`conversion`](crate::conversion).
 //! - [`Resource`], [`ObjectType`], [`Registration`]: what a type brings to a scheme.
 //! - [`RawExtension`], [`Unknown`]: embedded or unrecognised objects kept as their bytes.
 

@@ -7,8 +7,12 @@ use std::panic::Location;
 
 use super::registration::{ObjectType, Registration, Resource, ResourceMetadata, VersionPriority};
 use super::{Object, SchemeError, SchemeErrorKind};
+use crate::conversion::{Converter, Defaulters, FieldLabelConversions};
 use crate::schema::{API_VERSION_INTERNAL, GroupKind, GroupVersion, GroupVersionKind, Name};
 use crate::version::compare_kube_aware_versions;
+
+// Conversion, defaulting and field-label methods, in their own file.
+mod conversion;
 
 /// The registry of API types: which Rust type serves which group, version and kind, and
 /// back (Go's `runtime.Scheme`).
@@ -48,6 +52,9 @@ pub struct Scheme {
     resources: HashMap<GroupVersionKind, ResourceMetadata>,
     observed_versions: Vec<GroupVersion>,
     version_priority: Vec<(Name, Vec<Name>)>,
+    converter: Converter,
+    defaulters: Defaulters,
+    field_labels: FieldLabelConversions,
 }
 
 #[derive(Clone, Debug)]
@@ -85,12 +92,15 @@ impl Scheme {
             resources: HashMap::new(),
             observed_versions: Vec::new(),
             version_priority: Vec::new(),
+            converter: Converter::new(),
+            defaulters: Defaulters::new(),
+            field_labels: FieldLabelConversions::new(),
         }
     }
 
     /// A scheme holding every type registered at link time: each `#[derive(ApiObject)]`
-    /// type of every crate linked into the program, and every submitted
-    /// [`VersionPriority`].
+    /// type of every crate linked into the program, every submitted
+    /// [`VersionPriority`], and every conversion function `#[derive(Convert)]` submitted.
     ///
     /// Registrations are applied in a fixed order (group, then version from most to least
     /// preferred as Kubernetes orders versions, then kind), so the result does not depend
@@ -102,8 +112,10 @@ impl Scheme {
         Ok(scheme)
     }
 
-    /// Adds every link-time registration to this scheme (see [`from_registry`](Self::from_registry)).
+    /// Adds every link-time registration to this scheme (see [`from_registry`](Self::from_registry)),
+    /// conversion functions included.
     pub fn add_registry(&mut self) -> Result<(), SchemeError> {
+        self.add_registered_conversions();
         let mut registrations: Vec<&Registration> = inventory::iter::<Registration>().collect();
         registrations.sort_by(|a, b| {
             a.group

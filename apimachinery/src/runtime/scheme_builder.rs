@@ -2,6 +2,7 @@
 //! group version's types, for programs that do not want every linked type.
 
 use super::{Registration, Resource, Scheme, SchemeError};
+use crate::conversion::{ConversionRegistration, HubConversions};
 
 /// A list of registration steps applied to a scheme on demand (Go's
 /// `runtime.SchemeBuilder`).
@@ -28,6 +29,7 @@ pub struct SchemeBuilder {
 enum Step {
     Registration(Registration),
     Func(fn(&mut Scheme) -> Result<(), SchemeError>),
+    Conversions(&'static [ConversionRegistration]),
 }
 
 impl SchemeBuilder {
@@ -39,6 +41,13 @@ impl SchemeBuilder {
     /// Adds the registration of `T` (its kind in every version it names).
     pub fn register<T: Resource>(mut self) -> Self {
         self.steps.push(Step::Registration(T::REGISTRATION));
+        self
+    }
+
+    /// Adds the conversion functions `#[derive(Convert)]` generated for `T` (both ways
+    /// between `T` and its hub).
+    pub fn register_conversions<T: HubConversions>(mut self) -> Self {
+        self.steps.push(Step::Conversions(T::REGISTRATIONS));
         self
     }
 
@@ -55,6 +64,7 @@ impl SchemeBuilder {
             match step {
                 Step::Registration(r) => scheme.register(r)?,
                 Step::Func(f) => f(scheme)?,
+                Step::Conversions(c) => scheme.add_conversions(c),
             }
         }
         Ok(())

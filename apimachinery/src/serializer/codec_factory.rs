@@ -6,9 +6,7 @@ use std::sync::Arc;
 use super::json::{Serializer as JsonSerializer, SerializerOptions};
 use super::protobuf::Serializer as ProtobufSerializer;
 use super::recognizer::RecognizingDecoder;
-use super::versioning::{
-    ObjectConvertor, SameTypeConvertor, VersioningCodec, VersioningDecoder, VersioningEncoder,
-};
+use super::versioning::{ObjectConvertor, VersioningCodec, VersioningDecoder, VersioningEncoder};
 use super::{Decoder, Encoder, Serializer};
 use crate::runtime::Scheme;
 use crate::schema::{GroupVersion, GroupVersioner, GroupVersions, InternalGroupVersioner};
@@ -111,11 +109,11 @@ pub struct CodecFactory<'s> {
 }
 
 impl<'s> CodecFactory<'s> {
-    /// The factory of `scheme`, converting with [`SameTypeConvertor`] (no conversion
-    /// functions; use [`with_convertor`](Self::with_convertor) to give the scheme's
-    /// converter).
+    /// The factory of `scheme`, converting with the scheme's own conversion functions
+    /// ([`Scheme::convert_to_version`]); [`with_convertor`](Self::with_convertor) takes
+    /// another convertor.
     pub fn new(scheme: &'s Scheme) -> Self {
-        Self::with_convertor(scheme, Arc::new(SameTypeConvertor::new(scheme)))
+        Self::with_convertor(scheme, Arc::new(scheme))
     }
 
     /// The factory of `scheme`, converting with `convertor`.

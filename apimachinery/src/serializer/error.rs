@@ -1,5 +1,6 @@
 //! [`DecodeError`] and [`EncodeError`]: what decoding and encoding fail with.
 
+use crate::conversion::ConversionError;
 use std::fmt;
 
 use crate::runtime::unstructured::UnstructuredError;
@@ -380,35 +381,6 @@ impl StrictFieldError {
             _ => None,
         }
     }
-}
-
-/// Why an [`ObjectConvertor`](super::ObjectConvertor) could not convert an object.
-#[derive(Debug, thiserror::Error)]
-pub enum ConversionError {
-    /// The target accepts none of the object's kinds (Go's "is not suitable for
-    /// converting to").
-    #[error("{kind} is not suitable for converting to {target:?}")]
-    NotSuitable {
-        /// The object's kind.
-        kind: GroupVersionKind,
-        /// The target's identifier.
-        target: String,
-    },
-    /// The target kind is served by another type, and no conversion between them is
-    /// known.
-    #[error("converting ({from_type}) to ({to_type}): unknown conversion")]
-    Unknown {
-        /// The object's Rust type.
-        from_type: &'static str,
-        /// The target kind's Rust type.
-        to_type: &'static str,
-    },
-    /// The scheme does not know a kind involved.
-    #[error(transparent)]
-    Scheme(#[from] SchemeError),
-    /// What a converter reported.
-    #[error(transparent)]
-    Other(Box<dyn std::error::Error + Send + Sync>),
 }
 
 impl From<ConversionError> for DecodeError {

@@ -36,12 +36,10 @@ pub use codec_factory::{
     MediaTypeError, SerializerInfo, SharedSerializer, StreamSerializerInfo,
 };
 pub use error::{
-    ConversionError, DecodeError, DecodeErrorKind, EncodeError, Format, Position,
-    StrictDecodingError, StrictFieldError,
+    DecodeError, DecodeErrorKind, EncodeError, Format, Position, StrictDecodingError,
+    StrictFieldError,
 };
 pub use raw_extension::decode_raw_extension;
 pub use recognizer::{PROTOBUF_MAGIC, RecognizingDecoder, recognize};
 pub use streaming::{JsonStream, decode_json_stream, decode_stream, split_json_stream};
-pub use versioning::{
-    ObjectConvertor, SameTypeConvertor, VersioningCodec, VersioningDecoder, VersioningEncoder,
-};
+pub use versioning::{ObjectConvertor, VersioningCodec, VersioningDecoder, VersioningEncoder};

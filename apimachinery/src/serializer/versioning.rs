@@ -5,13 +5,13 @@
 use std::io;
 use std::sync::Arc;
 
-use super::{ConversionError, DecodeError, Decoder, EncodeError, Encoder};
+use super::{DecodeError, Decoder, EncodeError, Encoder};
+use crate::conversion::{ConversionError, ConversionErrorKind};
 use crate::runtime::{Object, Scheme};
 use crate::schema::{GroupVersionKind, GroupVersioner};
 
-/// Converts objects between the versions of their kind (Go's `runtime.ObjectConvertor`).
-/// The scheme's converter implements it; [`SameTypeConvertor`] is the conversion that
-/// needs no conversion functions.
+/// Converts objects between the versions of their kind (Go's `runtime.ObjectConvertor`);
+/// the [`Scheme`] is one, through its conversion functions.
 pub trait ObjectConvertor: Send + Sync {
     /// `obj` as the kind `target` picks among the object's kinds; an object already of
     /// that kind comes back as it is.
@@ -22,47 +22,23 @@ pub trait ObjectConvertor: Send + Sync {
     ) -> Result<Box<dyn Object>, ConversionError>;
 }
 
-/// The conversions a scheme can make without conversion functions: to a kind that the
-/// object's own Rust type is registered under (a type known in `v1` and `__internal`, an
-/// unversioned type, an unstructured object already in the target version), by setting
-/// the object's kind. Anything else is [`ConversionError::Unknown`].
-#[derive(Clone, Copy, Debug)]
-pub struct SameTypeConvertor<'s> {
-    scheme: &'s Scheme,
-}
-
-impl<'s> SameTypeConvertor<'s> {
-    /// The convertor for `scheme`'s types.
-    pub fn new(scheme: &'s Scheme) -> Self {
-        SameTypeConvertor { scheme }
+impl ObjectConvertor for Scheme {
+    fn convert_to_version(
+        &self,
+        obj: Box<dyn Object>,
+        target: &dyn GroupVersioner,
+    ) -> Result<Box<dyn Object>, ConversionError> {
+        Scheme::convert_to_version(self, obj, target)
     }
 }
 
-impl ObjectConvertor for SameTypeConvertor<'_> {
+impl<T: ObjectConvertor + ?Sized> ObjectConvertor for &T {
     fn convert_to_version(
         &self,
-        mut obj: Box<dyn Object>,
+        obj: Box<dyn Object>,
         target: &dyn GroupVersioner,
     ) -> Result<Box<dyn Object>, ConversionError> {
-        let (kinds, unversioned) = self.scheme.object_kinds(&*obj)?;
-        let Some(target_kind) = target.kind_for_group_version_kinds(&kinds) else {
-            return Err(ConversionError::NotSuitable {
-                kind: kinds.first().cloned().unwrap_or_default(),
-                target: target.identifier(),
-            });
-        };
-        if unversioned || kinds.contains(&target_kind) {
-            obj.set_group_version_kind(&target_kind);
-            return Ok(obj);
-        }
-        let to_type = self
-            .scheme
-            .new_object(&target_kind)
-            .map_or("?", |o| o.type_name());
-        Err(ConversionError::Unknown {
-            from_type: obj.type_name(),
-            to_type,
-        })
+        (**self).convert_to_version(obj, target)
     }
 }
 
@@ -247,10 +223,10 @@ fn move_into(
             }
         }
     }
-    Err(ConversionError::Unknown {
-        from_type: "decoded object",
-        to_type: into.type_name(),
-    }
+    Err(ConversionError::new(ConversionErrorKind::NoConversion {
+        from: "decoded object",
+        to: into.type_name(),
+    })
     .into())
 }
 

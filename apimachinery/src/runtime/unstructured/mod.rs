@@ -1,10 +1,12 @@
 //! [`Unstructured`] and [`UnstructuredList`]: objects of any kind held as JSON maps (Go's
 //! `k8s.io/apimachinery/pkg/apis/meta/v1/unstructured`).
 
+mod converter;
 mod list;
 mod nested;
 mod object;
 
+pub use converter::{from_unstructured, from_unstructured_ref, to_unstructured};
 pub use list::UnstructuredList;
 pub use nested::{
     NestedFieldError, nested_bool, nested_f64, nested_field, nested_i64, nested_map, nested_slice,

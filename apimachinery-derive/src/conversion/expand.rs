@@ -1,0 +1,236 @@
+//! Code generation for `#[derive(Convert)]`: `AutoConvert` both ways between the type and
+//! its hub, `Convert` both ways (the generated conversion, or the hand-written function
+//! the attributes name), and the link-time registrations.
+//!
+//! Both directions destructure their input and build their output with struct literals
+//! that name every field, so the compiler itself refuses a field without a peer: a field
+//! of this type that the hub lacks is reported at that field ("no field named ..."), a hub
+//! field this type lacks at the `hub = ...` path ("missing field ..." / "pattern does not
+//! mention field ..."). Nothing is dropped silently; `skip` and `hub_only` are the only
+//! ways to leave a field out.
+//!
+//! The code per field is one trait call and one `map_err` that only runs on failure, so
+//! that by-value conversion of identically typed fields compiles to moves.
+
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote, quote_spanned};
+
+use super::model::{Container, Peer};
+
+pub fn expand(c: &Container) -> TokenStream {
+    let krate = c.attrs.crate_path.as_ref().map_or_else(
+        || quote!(::apimachinery),
+        |p| {
+            let path = &p.value;
+            quote!(#path)
+        },
+    );
+    let Some(hub) = c.attrs.hub.as_ref() else {
+        return TokenStream::new();
+    };
+    let hub_path = &hub.value;
+    // The hub's path carries the `hub = ...` span so that errors about hub fields point there.
+    let hub_span = hub_path
+        .segments
+        .last()
+        .map_or(hub.span, |s| s.ident.span());
+    let hub_lit = respan_path(hub_path, hub_span);
+    let conv = quote!(#krate::conversion);
+    let ident = &c.ident;
+    let result = |out: &TokenStream| quote!(::core::result::Result<#out, #conv::ConversionError>);
+    let hub_ty = quote!(#hub_path);
+    let self_ty = quote!(#ident);
+
+    let vars: Vec<syn::Ident> = (0..c.fields.len())
+        .map(|i| format_ident!("__f{}", i, span = Span::mixed_site()))
+        .collect();
+
+    // This type's side: every field named, skipped ones bound to `_`.
+    let self_pattern = c.fields.iter().zip(&vars).map(|(f, v)| {
+        let name = &f.ident;
+        match f.peer {
+            Peer::Field(_) => quote!(#name: #v),
+            Peer::Skip => quote!(#name: _),
+        }
+    });
+    let self_pattern = quote!(#ident { #(#self_pattern,)* });
+    // The hub's side: every peer, plus `hub_only` fields.
+    let hub_only: Vec<&syn::Ident> = c
+        .attrs
+        .hub_only
+        .iter()
+        .flat_map(|h| h.value.iter())
+        .collect();
+    let hub_pattern = c
+        .fields
+        .iter()
+        .zip(&vars)
+        .filter_map(|(f, v)| match &f.peer {
+            Peer::Field(peer) => Some(quote!(#peer: #v)),
+            Peer::Skip => None,
+        });
+    let hub_pattern = quote_spanned!(hub_span=> #hub_lit { #(#hub_pattern,)* #(#hub_only: _,)* });
+
+    let field_value = |to_hub: bool, by_ref: bool| {
+        let conv = conv.clone();
+        move |(f, v): (&super::model::Field, &syn::Ident)| -> Option<TokenStream> {
+            let Peer::Field(_) = f.peer else { return None };
+            let json = &f.json_name;
+            let input = if by_ref && f.with.is_some() {
+                quote!(::core::clone::Clone::clone(#v))
+            } else {
+                quote!(#v)
+            };
+            let call = match &f.with {
+                Some(module) => {
+                    let func = if to_hub {
+                        quote!(to_hub)
+                    } else {
+                        quote!(from_hub)
+                    };
+                    let span = f.with_span.unwrap_or_else(Span::call_site);
+                    let module = respan_path(module, span);
+                    quote_spanned!(span=> #module::#func(#input, scope))
+                }
+                None if by_ref => quote!(#conv::Convert::convert_ref(#input, scope)),
+                None => quote!(#conv::Convert::convert(#input, scope)),
+            };
+            Some(quote!(#call.map_err(|e| e.in_field(#json))?))
+        }
+    };
+    let literal = |to_hub: bool, by_ref: bool| {
+        let fields = c
+            .fields
+            .iter()
+            .zip(&vars)
+            .filter_map(|(f, v)| {
+                let value = field_value(to_hub, by_ref)((f, v));
+                match (&f.peer, value) {
+                    (Peer::Field(peer), Some(value)) if to_hub => Some(quote!(#peer: #value)),
+                    (Peer::Field(_), Some(value)) => {
+                        let name = &f.ident;
+                        Some(quote!(#name: #value))
+                    }
+                    (Peer::Skip, _) if !to_hub => {
+                        let name = &f.ident;
+                        Some(quote!(#name: ::core::default::Default::default()))
+                    }
+                    _ => None,
+                }
+            })
+            .collect::<Vec<_>>();
+        if to_hub {
+            let defaults = hub_only
+                .iter()
+                .map(|h| quote!(#h: ::core::default::Default::default()));
+            quote_spanned!(hub_span=> #hub_lit { #(#fields,)* #(#defaults,)* })
+        } else {
+            quote!(#ident { #(#fields,)* })
+        }
+    };
+    let to_hub_value = literal(true, false);
+    let to_hub_ref = literal(true, true);
+    let from_hub_value = literal(false, false);
+    let from_hub_ref = literal(false, true);
+    let r_hub = result(&hub_ty);
+    let r_self = result(&self_ty);
+
+    let auto = quote! {
+        impl #conv::AutoConvert<#hub_ty> for #self_ty {
+            #[inline]
+            fn auto_convert(self, scope: &#conv::Scope<'_>) -> #r_hub {
+                let #self_pattern = self;
+                ::core::result::Result::Ok(#to_hub_value)
+            }
+            fn auto_convert_ref(&self, scope: &#conv::Scope<'_>) -> #r_hub {
+                let #self_pattern = self;
+                ::core::result::Result::Ok(#to_hub_ref)
+            }
+        }
+        impl #conv::AutoConvert<#self_ty> for #hub_ty {
+            #[inline]
+            fn auto_convert(self, scope: &#conv::Scope<'_>) -> #r_self {
+                let #hub_pattern = self;
+                ::core::result::Result::Ok(#from_hub_value)
+            }
+            fn auto_convert_ref(&self, scope: &#conv::Scope<'_>) -> #r_self {
+                let #hub_pattern = self;
+                ::core::result::Result::Ok(#from_hub_ref)
+            }
+        }
+    };
+    let mut registrations = vec![
+        quote!(#conv::ConversionRegistration::auto_convert::<#self_ty, #hub_ty>()),
+        quote!(#conv::ConversionRegistration::auto_convert::<#hub_ty, #self_ty>()),
+    ];
+    for (from, to, manual) in [
+        (&self_ty, &hub_ty, &c.attrs.to_hub),
+        (&hub_ty, &self_ty, &c.attrs.from_hub),
+    ] {
+        if manual.is_some() {
+            registrations.push(quote!(
+                #conv::ConversionRegistration::convert::<#from, #to>(#conv::Origin::Manual)
+            ));
+        }
+    }
+    let convert_impl = |from: &TokenStream,
+                        to: &TokenStream,
+                        manual: Option<&crate::model::Spanned<syn::Path>>| {
+        let r = result(to);
+        match manual {
+            Some(m) => {
+                let f = respan_path(&m.value, m.span);
+                quote! {
+                    impl #conv::Convert<#to> for #from {
+                        #[inline]
+                        fn convert(self, scope: &#conv::Scope<'_>) -> #r { #f(&self, scope) }
+                        #[inline]
+                        fn convert_ref(&self, scope: &#conv::Scope<'_>) -> #r { #f(self, scope) }
+                    }
+                }
+            }
+            None => quote! {
+                impl #conv::Convert<#to> for #from {
+                    #[inline]
+                    fn convert(self, scope: &#conv::Scope<'_>) -> #r {
+                        #conv::AutoConvert::<#to>::auto_convert(self, scope)
+                    }
+                    #[inline]
+                    fn convert_ref(&self, scope: &#conv::Scope<'_>) -> #r {
+                        #conv::AutoConvert::<#to>::auto_convert_ref(self, scope)
+                    }
+                }
+            },
+        }
+    };
+    let to = convert_impl(&self_ty, &hub_ty, c.attrs.to_hub.as_ref());
+    let from = convert_impl(&hub_ty, &self_ty, c.attrs.from_hub.as_ref());
+    quote! {
+        #[doc(hidden)]
+        #[allow(non_shorthand_field_patterns, unused_qualifications, clippy::all)]
+        const _: () = {
+            #auto
+            #to
+            #from
+            impl #conv::HubConversions for #self_ty {
+                type Hub = #hub_ty;
+                const REGISTRATIONS: &'static [#conv::ConversionRegistration] = &[#(#registrations),*];
+            }
+            #krate::__private::inventory::submit! {
+                #conv::ConversionRegistrations(<#self_ty as #conv::HubConversions>::REGISTRATIONS)
+            }
+        };
+    }
+}
+
+/// `path` with every token at `span`, so that the compiler reports problems with it there.
+fn respan_path(path: &syn::Path, span: Span) -> TokenStream {
+    let tokens = quote!(#path);
+    tokens
+        .into_iter()
+        .map(|mut t| {
+            t.set_span(span);
+            t
+        })
+        .collect()
+}

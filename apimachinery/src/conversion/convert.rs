@@ -1,0 +1,339 @@
+//! The static conversion traits: [`Convert`] (how an `A` becomes a `B`, the function
+//! nested fields call) and [`AutoConvert`] (the field-by-field conversion
+//! `#[derive(Convert)]` writes), with their implementations for containers and for types
+//! that are the same in every version.
+//!
+//! Nested values are converted through these traits, not through the scheme's registry:
+//! the compiler resolves each field's conversion statically, so it inlines, costs no
+//! lookup, and a missing conversion is a compile error instead of a run-time one. That is
+//! also what Go's `conversion-gen` does (generated functions call each other by name); the
+//! registry is only the entry point for whole objects.
+
+use std::any::Any;
+use std::collections::{BTreeMap, HashMap};
+use std::fmt;
+use std::hash::{BuildHasher, Hash};
+
+use super::{ConversionError, Scope};
+
+/// Converts `Self` into an `Out`, by reference or by value.
+///
+/// Implemented by `#[derive(Convert)]` for a type and its hub (both ways), by the library
+/// for types that are the same in every version (see
+/// [`identity_conversion!`](crate::identity_conversion)), and for `Option`, `Vec`, `Box`,
+/// `BTreeMap` and `HashMap` of convertible values. By value, a container whose element
+/// type does not change is moved whole: no allocation, no per-element work.
+pub trait Convert<Out>: Sized {
+    /// Converts by value, moving what can be moved.
+    fn convert(self, scope: &Scope<'_>) -> Result<Out, ConversionError>;
+
+    /// Converts by reference, cloning what must be cloned.
+    fn convert_ref(&self, scope: &Scope<'_>) -> Result<Out, ConversionError>;
+}
+
+/// The field-by-field conversion `#[derive(Convert)]` generates (Go's
+/// `autoConvert_A_To_B`). A hand-written conversion usually calls it, then fixes what the
+/// fields it skipped need.
+pub trait AutoConvert<Out>: Sized {
+    /// Converts by value, field by field.
+    fn auto_convert(self, scope: &Scope<'_>) -> Result<Out, ConversionError>;
+
+    /// Converts by reference, field by field.
+    fn auto_convert_ref(&self, scope: &Scope<'_>) -> Result<Out, ConversionError>;
+}
+
+/// Moves the value out of `slot` as a `B` when `A` and `B` are the same type; otherwise
+/// leaves `slot` as it is. The check is on constant type ids, so it compiles away.
+fn take_if_same<A: 'static, B: 'static>(slot: &mut Option<A>) -> Option<B> {
+    let any: &mut dyn Any = slot;
+    any.downcast_mut::<Option<B>>().and_then(Option::take)
+}
+
+impl<A: Convert<B> + 'static, B: 'static> Convert<Option<B>> for Option<A> {
+    fn convert(self, scope: &Scope<'_>) -> Result<Option<B>, ConversionError> {
+        let mut slot = Some(self);
+        if let Some(same) = take_if_same::<Option<A>, Option<B>>(&mut slot) {
+            return Ok(same);
+        }
+        match slot {
+            Some(Some(a)) => a.convert(scope).map(Some),
+            Some(None) => Ok(None),
+            // `take_if_same` only empties the slot when it returns a value.
+            None => Err(ConversionError::no_conversion::<Option<A>, Option<B>>()),
+        }
+    }
+
+    fn convert_ref(&self, scope: &Scope<'_>) -> Result<Option<B>, ConversionError> {
+        self.as_ref().map(|a| a.convert_ref(scope)).transpose()
+    }
+}
+
+impl<A: Convert<B> + 'static, B: 'static> Convert<Box<B>> for Box<A> {
+    fn convert(self, scope: &Scope<'_>) -> Result<Box<B>, ConversionError> {
+        let mut slot = Some(self);
+        if let Some(same) = take_if_same::<Box<A>, Box<B>>(&mut slot) {
+            return Ok(same);
+        }
+        match slot {
+            Some(a) => (*a).convert(scope).map(Box::new),
+            None => Err(ConversionError::no_conversion::<Box<A>, Box<B>>()),
+        }
+    }
+
+    fn convert_ref(&self, scope: &Scope<'_>) -> Result<Box<B>, ConversionError> {
+        (**self).convert_ref(scope).map(Box::new)
+    }
+}
+
+impl<A: Convert<B> + 'static, B: 'static> Convert<Vec<B>> for Vec<A> {
+    fn convert(self, scope: &Scope<'_>) -> Result<Vec<B>, ConversionError> {
+        let mut slot = Some(self);
+        if let Some(same) = take_if_same::<Vec<A>, Vec<B>>(&mut slot) {
+            return Ok(same);
+        }
+        // Straight from `vec::IntoIter`, so that the standard library collects in place
+        // when `A` and `B` have the same layout (versions of one type usually do).
+        match slot {
+            Some(v) => v
+                .into_iter()
+                .enumerate()
+                .map(|(i, a)| a.convert(scope).map_err(|e| e.at_index(i)))
+                .collect(),
+            None => Err(ConversionError::no_conversion::<Vec<A>, Vec<B>>()),
+        }
+    }
+
+    fn convert_ref(&self, scope: &Scope<'_>) -> Result<Vec<B>, ConversionError> {
+        // Collecting a `Result` gives no size hint; allocate once instead of growing.
+        let mut out = Vec::with_capacity(self.len());
+        for (i, a) in self.iter().enumerate() {
+            out.push(a.convert_ref(scope).map_err(|e| e.at_index(i))?);
+        }
+        Ok(out)
+    }
+}
+
+impl<K, A, B> Convert<BTreeMap<K, B>> for BTreeMap<K, A>
+where
+    K: Ord + Clone + fmt::Display + 'static,
+    A: Convert<B> + 'static,
+    B: Clone + 'static,
+{
+    fn convert(self, scope: &Scope<'_>) -> Result<BTreeMap<K, B>, ConversionError> {
+        let mut slot = Some(self);
+        if let Some(same) = take_if_same::<BTreeMap<K, A>, BTreeMap<K, B>>(&mut slot) {
+            return Ok(same);
+        }
+        let Some(map) = slot else {
+            return Err(ConversionError::no_conversion::<
+                BTreeMap<K, A>,
+                BTreeMap<K, B>,
+            >());
+        };
+        map.into_iter()
+            .map(|(k, a)| match a.convert(scope) {
+                Ok(b) => Ok((k, b)),
+                Err(e) => Err(e.at_key(&k)),
+            })
+            .collect()
+    }
+
+    fn convert_ref(&self, scope: &Scope<'_>) -> Result<BTreeMap<K, B>, ConversionError> {
+        // A map that does not change type is cloned whole, tree and all.
+        if let Some(same) = (self as &dyn Any).downcast_ref::<BTreeMap<K, B>>() {
+            return Ok(same.clone());
+        }
+        // Inserting in key order appends; collecting would buffer the pairs in a `Vec` first.
+        let mut out = BTreeMap::new();
+        for (k, a) in self {
+            out.insert(k.clone(), a.convert_ref(scope).map_err(|e| e.at_key(k))?);
+        }
+        Ok(out)
+    }
+}
+
+impl<K, A, B, S> Convert<HashMap<K, B, S>> for HashMap<K, A, S>
+where
+    K: Eq + Hash + Clone + fmt::Display + 'static,
+    A: Convert<B> + 'static,
+    B: Clone + 'static,
+    S: BuildHasher + Clone + Default + 'static,
+{
+    fn convert(self, scope: &Scope<'_>) -> Result<HashMap<K, B, S>, ConversionError> {
+        let mut slot = Some(self);
+        if let Some(same) = take_if_same::<HashMap<K, A, S>, HashMap<K, B, S>>(&mut slot) {
+            return Ok(same);
+        }
+        let Some(map) = slot else {
+            return Err(ConversionError::no_conversion::<
+                HashMap<K, A, S>,
+                HashMap<K, B, S>,
+            >());
+        };
+        map.into_iter()
+            .map(|(k, a)| match a.convert(scope) {
+                Ok(b) => Ok((k, b)),
+                Err(e) => Err(e.at_key(&k)),
+            })
+            .collect()
+    }
+
+    fn convert_ref(&self, scope: &Scope<'_>) -> Result<HashMap<K, B, S>, ConversionError> {
+        if let Some(same) = (self as &dyn Any).downcast_ref::<HashMap<K, B, S>>() {
+            return Ok(same.clone());
+        }
+        let mut out = HashMap::with_capacity_and_hasher(self.len(), S::default());
+        for (k, a) in self {
+            out.insert(k.clone(), a.convert_ref(scope).map_err(|e| e.at_key(k))?);
+        }
+        Ok(out)
+    }
+}
+
+/// Declares types that are the same in every version they appear in: converting one to
+/// itself moves it (by value) or clones it (by reference). The library declares the
+/// scalars, `String`, `serde_json::Value` and the `meta/v1` types; declare your own types
+/// that versions share.
+///
+/// ```
+/// use apimachinery::conversion::{Convert, Scope};
+///
+/// #[derive(Clone, Debug, PartialEq)]
+/// pub struct Quantity(String);
+/// apimachinery::identity_conversion!(Quantity);
+///
+/// let q = Quantity("1Gi".into());
+/// let back: Quantity = q.convert_ref(&Scope::new())?;
+/// assert_eq!(back, q);
+/// # Ok::<(), apimachinery::conversion::ConversionError>(())
+/// ```
+#[macro_export]
+macro_rules! identity_conversion {
+    ($($ty:ty),+ $(,)?) => {
+        $(
+            impl $crate::conversion::Convert<$ty> for $ty {
+                #[inline]
+                fn convert(
+                    self,
+                    _: &$crate::conversion::Scope<'_>,
+                ) -> ::core::result::Result<$ty, $crate::conversion::ConversionError> {
+                    ::core::result::Result::Ok(self)
+                }
+                #[inline]
+                fn convert_ref(
+                    &self,
+                    _: &$crate::conversion::Scope<'_>,
+                ) -> ::core::result::Result<$ty, $crate::conversion::ConversionError> {
+                    ::core::result::Result::Ok(::core::clone::Clone::clone(self))
+                }
+            }
+        )+
+    };
+}
+
+crate::identity_conversion!(
+    bool,
+    i8,
+    i16,
+    i32,
+    i64,
+    i128,
+    isize,
+    u8,
+    u16,
+    u32,
+    u64,
+    u128,
+    usize,
+    f32,
+    f64,
+    char,
+    String,
+    (),
+    serde_json::Value,
+    serde_json::Map<String, serde_json::Value>,
+);
+
+mod meta_v1 {
+    use crate::apis::meta::v1::*;
+    crate::identity_conversion!(
+        ObjectMeta,
+        ListMeta,
+        TypeMeta,
+        Time,
+        MicroTime,
+        Duration,
+        LabelSelector,
+        LabelSelectorRequirement,
+        OwnerReference,
+        ManagedFieldsEntry,
+        FieldsV1,
+        ShardInfo,
+        Status,
+        StatusDetails,
+        StatusCause,
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn containers_of_the_same_type_move_whole() {
+        let v = vec!["a".to_owned(), "b".to_owned()];
+        let ptr = v.as_ptr();
+        let out: Vec<String> = v.convert(&Scope::new()).unwrap();
+        assert_eq!(out.as_ptr(), ptr, "the vector was moved, not rebuilt");
+        let m: BTreeMap<String, String> = [("k".to_owned(), "v".to_owned())].into();
+        let out: BTreeMap<String, String> = m.clone().convert(&Scope::new()).unwrap();
+        assert_eq!(out, m);
+        let o: Option<Box<i64>> = Some(Box::new(3));
+        assert_eq!(o.convert_ref(&Scope::new()).unwrap(), Some(Box::new(3_i64)));
+    }
+
+    #[derive(Clone, Debug, PartialEq)]
+    struct Small(u8);
+    #[derive(Debug, PartialEq)]
+    struct Big(u16);
+
+    impl Convert<Small> for Big {
+        fn convert(self, scope: &Scope<'_>) -> Result<Small, ConversionError> {
+            self.convert_ref(scope)
+        }
+        fn convert_ref(&self, _: &Scope<'_>) -> Result<Small, ConversionError> {
+            u8::try_from(self.0).map(Small).map_err(|_| {
+                ConversionError::unrepresentable::<Big, Small>(format!("{} exceeds 255", self.0))
+            })
+        }
+    }
+
+    #[test]
+    fn containers_of_other_types_convert_each_element_and_name_the_failing_one() {
+        let s = Scope::new();
+        let v = vec![Big(1), Big(2)];
+        assert_eq!(v.convert_ref(&s).unwrap(), vec![Small(1), Small(2)]);
+        assert_eq!(v.convert(&s).unwrap(), vec![Small(1), Small(2)]);
+        let err = vec![Big(1), Big(256)]
+            .convert(&s)
+            .map(|_: Vec<Small>| ())
+            .unwrap_err();
+        assert_eq!(err.path(), "[1]");
+        let m: BTreeMap<String, Option<Big>> = [
+            ("a".to_owned(), Some(Big(7))),
+            ("b".to_owned(), Some(Big(700))),
+        ]
+        .into();
+        let err = m
+            .convert_ref(&s)
+            .map(|_: BTreeMap<String, Option<Small>>| ())
+            .unwrap_err();
+        assert_eq!(err.path(), "[b]");
+        assert!(err.to_string().contains("700 exceeds 255"), "{err}");
+        let h: HashMap<String, Big> = [("x".to_owned(), Big(9))].into();
+        let out: HashMap<String, Small> = h.convert(&s).unwrap();
+        assert_eq!(out["x"], Small(9));
+        let b: Box<Small> = Box::new(Big(4)).convert(&s).unwrap();
+        assert_eq!(*b, Small(4));
+    }
+}
