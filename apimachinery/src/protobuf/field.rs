@@ -260,25 +260,28 @@ impl<V: Field + Default> Field for BTreeMap<String, V> {
     }
 }
 
-/// Implements [`Message`] for a struct from a table of `number => field` pairs: the
-/// shape of the code the generator emits, usable by hand for types outside it.
+/// Implements [`Message`] for a struct from a table of `number => field` pairs, in
+/// ascending field number: the shape of the code the generator emits, usable by hand
+/// for types outside it. `number => field as "jsonName"` names the field in error paths
+/// by its JSON name (the Rust name otherwise).
 ///
 /// ```
 /// use apimachinery::protobuf::{decode_message, encode_message};
 ///
 /// #[derive(Debug, Default, PartialEq)]
-/// struct Port { name: String, port: i32, protocol: Option<String> }
-/// apimachinery::proto_message!(Port { 1 => name, 2 => port, 3 => protocol });
+/// struct Port { name: String, port: i32, protocol: Option<String>, host_ip: Option<String> }
+/// apimachinery::proto_message!(Port { 1 => name, 2 => port, 3 => protocol, 4 => host_ip as "hostIP" });
 ///
-/// let port = Port { name: "http".into(), port: 80, protocol: None };
+/// let port = Port { name: "http".into(), port: 80, protocol: None, host_ip: None };
 /// let bytes = encode_message(&port);
 /// assert_eq!(bytes, b"\x0a\x04http\x10\x50");
 /// assert_eq!(decode_message::<Port>(&bytes)?, port);
+/// assert_eq!(decode_message::<Port>(b"\x22\x01\xff").unwrap_err().path(), "hostIP");
 /// # Ok::<(), apimachinery::protobuf::ProtobufError>(())
 /// ```
 #[macro_export]
 macro_rules! proto_message {
-    ($ty:ty { $($number:literal => $field:ident),* $(,)? }) => {
+    ($ty:ty { $($number:literal => $field:ident $(as $name:literal)?),* $(,)? }) => {
         impl $crate::protobuf::Message for $ty {
             fn encode_fields(&self, e: &mut $crate::protobuf::Encoder) {
                 $($crate::protobuf::Field::encode_field(&self.$field, $number, e);)*
@@ -293,12 +296,14 @@ macro_rules! proto_message {
                 match number {
                     $($number => $crate::protobuf::Field::merge_from(&mut self.$field, wire, d)
                         .map(|()| true)
-                        .map_err(|e| e.in_field(stringify!($field))),)*
-                    _ => Ok(false),
+                        .map_err(|e| e.in_field($crate::proto_message!(@name $field $($name)?))),)*
+                    _ => ::core::result::Result::Ok(false),
                 }
             }
         }
     };
+    (@name $field:ident $name:literal) => { $name };
+    (@name $field:ident) => { stringify!($field) };
 }
 
 #[cfg(test)]

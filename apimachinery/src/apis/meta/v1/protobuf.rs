@@ -13,54 +13,54 @@ use super::{
 
 proto_message!(ObjectMeta {
     1 => name,
-    2 => generate_name,
+    2 => generate_name as "generateName",
     3 => namespace,
-    4 => self_link,
+    4 => self_link as "selfLink",
     5 => uid,
-    6 => resource_version,
+    6 => resource_version as "resourceVersion",
     7 => generation,
-    8 => creation_timestamp,
-    9 => deletion_timestamp,
-    10 => deletion_grace_period_seconds,
+    8 => creation_timestamp as "creationTimestamp",
+    9 => deletion_timestamp as "deletionTimestamp",
+    10 => deletion_grace_period_seconds as "deletionGracePeriodSeconds",
     11 => labels,
     12 => annotations,
-    13 => owner_references,
+    13 => owner_references as "ownerReferences",
     14 => finalizers,
-    17 => managed_fields,
+    17 => managed_fields as "managedFields",
 });
 
 proto_message!(OwnerReference {
     1 => kind,
     3 => name,
     4 => uid,
-    5 => api_version,
+    5 => api_version as "apiVersion",
     6 => controller,
-    7 => block_owner_deletion,
+    7 => block_owner_deletion as "blockOwnerDeletion",
 });
 
 proto_message!(ManagedFieldsEntry {
     1 => manager,
     2 => operation,
-    3 => api_version,
+    3 => api_version as "apiVersion",
     4 => time,
-    6 => fields_type,
-    7 => fields_v1,
+    6 => fields_type as "fieldsType",
+    7 => fields_v1 as "fieldsV1",
     8 => subresource,
 });
 
 proto_message!(ListMeta {
-    1 => self_link,
-    2 => resource_version,
-    3 => continue_,
-    4 => remaining_item_count,
-    5 => shard_info,
+    1 => self_link as "selfLink",
+    2 => resource_version as "resourceVersion",
+    3 => continue_ as "continue",
+    4 => remaining_item_count as "remainingItemCount",
+    5 => shard_info as "shardInfo",
 });
 
 proto_message!(ShardInfo { 1 => selector });
 
 proto_message!(LabelSelector {
-    1 => match_labels,
-    2 => match_expressions,
+    1 => match_labels as "matchLabels",
+    2 => match_expressions as "matchExpressions",
 });
 
 proto_message!(LabelSelectorRequirement {
@@ -83,7 +83,7 @@ proto_message!(StatusDetails {
     2 => group,
     3 => kind,
     4 => causes,
-    5 => retry_after_seconds,
+    5 => retry_after_seconds as "retryAfterSeconds",
     6 => uid,
 });
 
@@ -98,7 +98,7 @@ proto_message!(StatusCause {
 // objects and never written on its own; this is the latter.
 proto_message!(TypeMeta {
     1 => kind,
-    2 => api_version,
+    2 => api_version as "apiVersion",
 });
 
 fn encode_timestamp(seconds: i64, nanos: i32, e: &mut Encoder) {
