@@ -4,6 +4,9 @@
 //! | module | Go package | what it holds |
 //! | --- | --- | --- |
 //! | [`schema`] | `runtime/schema` | group/version/kind/resource identifiers and parsing |
+//! | [`api::resource`] | `api/resource` | [`Quantity`](api::resource::Quantity) |
+//! | [`api`] | `encoding/json` for `[]byte` | [`ByteString`](api::ByteString) |
+//! | [`util::intstr`] | `util/intstr` | [`IntOrString`](util::intstr::IntOrString) |
 //! | [`runtime`] | `runtime` | [`Object`](runtime::Object), [`Scheme`](runtime::Scheme), [`Unstructured`](runtime::Unstructured) |
 //! | [`meta`] | `api/meta` | `RESTMapper` and its implementations |
 //! | [`apis::meta::v1`] | `apis/meta/v1` | `ObjectMeta`, `ListMeta`, `Time`, `Status`, discovery documents |
@@ -38,10 +41,12 @@ pub struct ReadmeDoctests;
 // Lets the derive's `::apimachinery::...` paths resolve inside this crate too.
 extern crate self as apimachinery;
 
+pub mod api;
 pub mod apis;
 pub mod meta;
 pub mod runtime;
 pub mod schema;
+pub mod util;
 pub mod version;
 
 pub use apimachinery_derive::ApiObject;

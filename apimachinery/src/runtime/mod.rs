@@ -4,21 +4,27 @@
 //!   [`Unstructured`].
 //! - [`Scheme`]: which Rust type is which group/version/kind, and back.
 //! - [`Resource`], [`ObjectType`], [`Registration`]: what a type brings to a scheme.
+//! - [`RawExtension`], [`Unknown`]: embedded or unrecognised objects kept as their bytes.
 
 mod error;
 mod object;
+mod raw_extension;
+pub(crate) mod raw_json;
 mod registration;
 mod scheme;
 mod scheme_builder;
+mod unknown;
 pub mod unstructured;
 
 pub use crate::schema::API_VERSION_INTERNAL;
 pub use error::{SchemeError, SchemeErrorKind};
 pub use object::{ListObject, Object};
+pub use raw_extension::RawExtension;
 pub use registration::{
     DeserializeFn, ObjectType, Registration, Resource, ResourceMetadata, ResourceScope,
     VersionPriority,
 };
 pub use scheme::Scheme;
 pub use scheme_builder::SchemeBuilder;
+pub use unknown::{CONTENT_TYPE_JSON, Unknown};
 pub use unstructured::{Unstructured, UnstructuredList};
