@@ -30,6 +30,9 @@
 #![forbid(unsafe_code)]
 
 pub mod custom;
+// The docs are the API reference's prose, line breaks included; list items in it continue
+// on unindented lines.
+#[allow(clippy::doc_lazy_continuation)]
 mod generated;
 #[doc(hidden)]
 pub mod go_json;
