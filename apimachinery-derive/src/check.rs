@@ -53,7 +53,35 @@ pub fn check(c: &Container) -> syn::Result<()> {
         }
     }
 
-    let mut seen: Vec<&str> = vec!["kind", "apiVersion"];
+    if let Some(span) = c.attrs.no_type_meta
+        && type_meta_field_count(c) > 0
+    {
+        errors.push(syn::Error::new(
+            span,
+            "`no_type_meta` writes neither kind nor apiVersion, so a TypeMeta field would be lost",
+        ));
+    }
+
+    if let Some(span) = c.attrs.omit_empty_type_meta {
+        if type_meta_field_count(c) == 0 {
+            errors.push(syn::Error::new(
+                span,
+                "`omit_empty_type_meta` writes kind and apiVersion from a TypeMeta field; add one",
+            ));
+        }
+        if c.attrs.no_type_meta.is_some() {
+            errors.push(syn::Error::new(
+                span,
+                "give one of `no_type_meta` and `omit_empty_type_meta`",
+            ));
+        }
+    }
+
+    let mut seen: Vec<&str> = if c.attrs.no_type_meta.is_some() {
+        Vec::new()
+    } else {
+        vec!["kind", "apiVersion"]
+    };
     let mut type_metas = 0;
     for f in &c.fields {
         if matches!(f.role, Role::TypeMeta) {
@@ -80,4 +108,11 @@ pub fn check(c: &Container) -> syn::Result<()> {
         }
     }
     errors.finish()
+}
+
+fn type_meta_field_count(c: &Container) -> usize {
+    c.fields
+        .iter()
+        .filter(|f| matches!(f.role, Role::TypeMeta))
+        .count()
 }

@@ -253,7 +253,33 @@ fn expand_serialize(c: &Container, krate: &TokenStream) -> TokenStream {
         .iter()
         .filter(|f| !matches!(f.role, Role::TypeMeta))
         .collect();
-    let len = fields.len() + 2;
+    let no_type_meta = c.attrs.no_type_meta.is_some();
+    let len = fields.len() + if no_type_meta { 0 } else { 2 };
+    // Go types without TypeMeta (WatchEvent) write neither.
+    let type_meta_writes = if no_type_meta {
+        TokenStream::new()
+    } else if let (Some(f), Some(_)) = (type_meta_field(c), c.attrs.omit_empty_type_meta) {
+        // Go's TypeMeta: each string written when set (objects nested in others, such as
+        // a StatefulSet's claim templates, usually have neither).
+        let name = &f.ident;
+        quote! {
+            if self.#name.kind.is_empty() {
+                #serde::ser::SerializeStruct::skip_field(&mut state, "kind")?;
+            } else {
+                #serde::ser::SerializeStruct::serialize_field(&mut state, "kind", &self.#name.kind)?;
+            }
+            if self.#name.api_version.is_empty() {
+                #serde::ser::SerializeStruct::skip_field(&mut state, "apiVersion")?;
+            } else {
+                #serde::ser::SerializeStruct::serialize_field(&mut state, "apiVersion", &self.#name.api_version)?;
+            }
+        }
+    } else {
+        quote! {
+            #serde::ser::SerializeStruct::serialize_field(&mut state, "kind", #kind)?;
+            #serde::ser::SerializeStruct::serialize_field(&mut state, "apiVersion", #api_version)?;
+        }
+    };
     let writes = fields.iter().map(|f| {
         let name = &f.ident;
         let json = &f.json_name;
@@ -281,8 +307,7 @@ fn expand_serialize(c: &Container, krate: &TokenStream) -> TokenStream {
         impl #serde::Serialize for #ident {
             fn serialize<S: #serde::Serializer>(&self, serializer: S) -> ::core::result::Result<S::Ok, S::Error> {
                 let mut state = serializer.serialize_struct(<Self as #krate::runtime::Resource>::KIND, #len)?;
-                #serde::ser::SerializeStruct::serialize_field(&mut state, "kind", #kind)?;
-                #serde::ser::SerializeStruct::serialize_field(&mut state, "apiVersion", #api_version)?;
+                #type_meta_writes
                 #(#writes)*
                 #serde::ser::SerializeStruct::end(state)
             }

@@ -20,6 +20,8 @@
 //! | `unversioned` | register with `add_unversioned_types` | |
 //! | `extra_versions = [..]` | more versions of the group the type is known in, such as `"__internal"` | |
 //! | `not_resource` | not served as a REST resource (options, reviews) | lists are never resources |
+//! | `no_type_meta` | write neither `kind` nor `apiVersion`, for Go types without `TypeMeta` (`WatchEvent`) | both written first |
+//! | `omit_empty_type_meta` | write `kind` and `apiVersion` from the `TypeMeta` field as they are, each omitted when empty, as Go does (for types also nested in others) | empty ones written as the type's own |
 //! | `protobuf` | the type implements `protobuf::Message` (the object's own message, without its `TypeMeta`), so the protobuf serializer can encode it | not protobuf |
 //! | `crate = "path"` | path of the `apimachinery` crate | `::apimachinery` |
 //!

@@ -55,6 +55,8 @@ pub struct ApiAttrs {
     pub scope: Vec<Spanned<Scope>>,
     pub unversioned: Option<Span>,
     pub not_resource: Option<Span>,
+    pub no_type_meta: Option<Span>,
+    pub omit_empty_type_meta: Option<Span>,
     pub protobuf: Option<Span>,
     pub crate_path: Option<Spanned<syn::Path>>,
 }
@@ -90,7 +92,7 @@ pub struct Container {
 }
 
 const CONTAINER_KEYS: &str = "group, version, kind, plural, singular, short_names, categories, \
-    namespaced, cluster_scoped, list_kind, unversioned, extra_versions, not_resource, protobuf, crate";
+    namespaced, cluster_scoped, list_kind, unversioned, extra_versions, not_resource, no_type_meta, omit_empty_type_meta, protobuf, crate";
 
 impl Container {
     pub fn from_ast(input: &DeriveInput) -> syn::Result<Container> {
@@ -245,6 +247,8 @@ fn parse_container_attr(attr: &syn::Attribute, attrs: &mut ApiAttrs) -> syn::Res
             }
             "unversioned" => set_flag(&mut attrs.unversioned, &meta),
             "not_resource" => set_flag(&mut attrs.not_resource, &meta),
+            "no_type_meta" => set_flag(&mut attrs.no_type_meta, &meta),
+            "omit_empty_type_meta" => set_flag(&mut attrs.omit_empty_type_meta, &meta),
             "protobuf" => set_flag(&mut attrs.protobuf, &meta),
             "crate" => {
                 let v: LitStr = meta.value()?.parse()?;

@@ -1,1 +1,41 @@
-//! The built-in Kubernetes 1.36 API types.
+//! The built-in Kubernetes 1.36 API types, generated from the API reference data by
+//! `cargo xtask codegen`: every message of `k8s.io/api`, `apimachinery` meta/v1,
+//! `apiextensions-apiserver` and `kube-aggregator`, served versions and the unserved
+//! ones Go still defines (`extensions/v1beta1`, `apps/v1beta1`, ...).
+//!
+//! One module per API group (`core` is the core group, `meta` is `meta.k8s.io`), one
+//! per version below it: `k8s_types::apps::v1::Deployment`. Kinds derive
+//! [`ApiObject`](apimachinery::ApiObject), so linking this crate registers them all in
+//! [`Scheme::from_registry`](apimachinery::runtime::Scheme::from_registry).
+//!
+//! The JSON is Go's: fields in Go's order; optional fields are `Option` and written only
+//! when set; lists and maps are written when not empty (always, when the API requires
+//! them); required fields are plain values and always written. Reading is Go's too:
+//! unknown fields are ignored and `null` reads as the zero value.
+//!
+//! ```
+//! use apimachinery::runtime::Scheme;
+//! use k8s_types::apps::v1::Deployment;
+//!
+//! let json = r#"{"kind":"Deployment","apiVersion":"apps/v1","metadata":{"name":"web"},"spec":{"replicas":3,"selector":{},"template":{"metadata":{}}}}"#;
+//! let d: Deployment = serde_json::from_str(json)?;
+//! assert_eq!(d.spec.as_ref().and_then(|s| s.replicas), Some(3));
+//! assert_eq!(serde_json::to_string(&d)?, json);
+//!
+//! let scheme = Scheme::from_registry()?;
+//! let obj = scheme.new_object(&"apps/v1, Kind=Deployment".parse()?)?;
+//! assert!(obj.is::<Deployment>());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+#![forbid(unsafe_code)]
+
+pub mod custom;
+// The docs are the API reference's prose, line breaks included; list items in it continue
+// on unindented lines.
+#[allow(clippy::doc_lazy_continuation)]
+mod generated;
+#[doc(hidden)]
+pub mod go_json;
+pub mod value;
+
+pub use generated::*;

@@ -1,0 +1,119 @@
+//! The reference data the generator reads: `swagger.json`, `proto-fields.json` and
+//! `discovery-extras.json`, deserialized into the few shapes the generator uses.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use crate::Error;
+
+/// One message of `proto-fields.json`: its fields in Go struct order.
+#[derive(Debug, Deserialize)]
+pub struct ProtoMessage {
+    /// The protobuf full name, such as `k8s.io.api.apps.v1.DeploymentSpec`.
+    pub proto: String,
+    /// Fields in Go struct order.
+    pub fields: Vec<ProtoField>,
+    /// The message's doc comment.
+    #[serde(default)]
+    pub doc: String,
+}
+
+/// One field of a protobuf message.
+#[derive(Debug, Deserialize)]
+pub struct ProtoField {
+    /// The protobuf field name (usually, but not always, the JSON name).
+    pub name: String,
+    /// `optional`, `repeated` or `map`.
+    pub label: String,
+    /// A scalar type (`string`, `int32`, ...), or a message name, relative to the
+    /// message's package or absolute with a leading dot.
+    #[serde(rename = "type")]
+    pub ty: String,
+    /// The key type of a map.
+    #[serde(default)]
+    pub key: Option<String>,
+    /// `+` markers such as `+optional`.
+    #[serde(default)]
+    pub markers: Vec<String>,
+    /// The field's doc comment.
+    #[serde(default)]
+    pub doc: String,
+}
+
+/// A group, version and kind as OpenAPI writes it.
+#[derive(Debug, Clone, Deserialize, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Gvk {
+    /// The API group, empty for the core group.
+    pub group: String,
+    /// The version.
+    pub version: String,
+    /// The kind.
+    pub kind: String,
+}
+
+/// One OpenAPI definition.
+#[derive(Debug, Default, Deserialize)]
+pub struct Definition {
+    /// The definition's description.
+    #[serde(default)]
+    pub description: String,
+    /// Property names (the values are not needed: proto-fields has the types).
+    #[serde(default)]
+    pub properties: BTreeMap<String, serde_json::Value>,
+    /// Required property names.
+    #[serde(default)]
+    pub required: Vec<String>,
+    /// The kinds this definition is served as.
+    #[serde(default, rename = "x-kubernetes-group-version-kind")]
+    pub gvks: Vec<Gvk>,
+}
+
+/// The parts of the OpenAPI document the generator reads.
+#[derive(Debug, Deserialize)]
+pub struct Swagger {
+    /// Definitions by name (`io.k8s.api.apps.v1.Deployment`).
+    pub definitions: BTreeMap<String, Definition>,
+    /// Operations by path and method.
+    pub paths: BTreeMap<String, BTreeMap<String, serde_json::Value>>,
+}
+
+/// Short names and categories, keyed by `group/resource`.
+#[derive(Debug, Deserialize)]
+pub struct DiscoveryExtras {
+    /// Short names by `group/resource`.
+    #[serde(rename = "shortNames")]
+    pub short_names: BTreeMap<String, Vec<String>>,
+    /// Resources (`group/resource`) by category.
+    pub categories: BTreeMap<String, Vec<String>>,
+}
+
+/// All the input.
+pub struct Input {
+    /// The OpenAPI document.
+    pub swagger: Swagger,
+    /// Messages by OpenAPI definition name.
+    pub messages: BTreeMap<String, ProtoMessage>,
+    /// Discovery extras.
+    pub extras: DiscoveryExtras,
+}
+
+fn read_json<T: serde::de::DeserializeOwned>(path: PathBuf) -> Result<T, Error> {
+    let text = std::fs::read_to_string(&path).map_err(|source| Error::Read {
+        path: path.clone(),
+        source,
+    })?;
+    serde_json::from_str(&text).map_err(|source| Error::Parse { path, source })
+}
+
+impl Input {
+    /// Reads the three files from `dir`.
+    pub fn read(dir: &Path) -> Result<Input, Error> {
+        Ok(Input {
+            swagger: read_json(dir.join("swagger.json"))?,
+            messages: read_json(dir.join("proto-fields.json"))?,
+            extras: read_json(dir.join("discovery-extras.json"))?,
+        })
+    }
+}

@@ -1,0 +1,212 @@
+//! Workspace tasks. `cargo xtask codegen` generates `k8s-types/src/generated` from the
+//! Kubernetes API reference data; `cargo xtask codegen --check` regenerates into a
+//! temporary directory and fails when the committed files differ.
+//!
+//! Options: `--input DIR` (default `$K8S_API_DIR`, else `../shared/k8s-api/v1.36` beside
+//! the workspace) and `--output DIR` (default `k8s-types/src/generated`).
+
+mod docs;
+mod emit;
+mod input;
+mod model;
+mod naming;
+mod shapes;
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// What can go wrong while generating.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// A file could not be read.
+    #[error("reading {path}: {source}")]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// A file is not the JSON expected.
+    #[error("parsing {path}: {source}")]
+    Parse {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        source: serde_json::Error,
+    },
+    /// A file could not be written.
+    #[error("writing {path}: {source}")]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// The data has something the generator cannot map.
+    #[error("{0}")]
+    Model(String),
+    /// rustfmt failed.
+    #[error("rustfmt: {0}")]
+    Rustfmt(String),
+    /// Bad command line.
+    #[error("{0}\nusage: cargo xtask codegen [--check] [--input DIR] [--output DIR]")]
+    Usage(String),
+    /// `--check` found differences.
+    #[error("generated code is out of date; run `cargo xtask codegen`:\n{0}")]
+    Stale(String),
+}
+
+fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
+}
+
+struct Options {
+    check: bool,
+    input: PathBuf,
+    output: PathBuf,
+}
+
+fn parse_args(args: &[String]) -> Result<Options, Error> {
+    let root = workspace_root();
+    let mut opts = Options {
+        check: false,
+        input: std::env::var_os("K8S_API_DIR")
+            .map_or_else(|| root.join("../shared/k8s-api/v1.36"), PathBuf::from),
+        output: root.join("k8s-types/src/generated"),
+    };
+    let mut it = args.iter();
+    match it.next().map(String::as_str) {
+        Some("codegen") => {}
+        Some(other) => return Err(Error::Usage(format!("unknown task `{other}`"))),
+        None => return Err(Error::Usage("no task given".into())),
+    }
+    while let Some(arg) = it.next() {
+        match arg.as_str() {
+            "--check" => opts.check = true,
+            "--input" | "--output" => {
+                let value = it
+                    .next()
+                    .ok_or_else(|| Error::Usage(format!("{arg} needs a directory")))?;
+                if arg == "--input" {
+                    opts.input = PathBuf::from(value);
+                } else {
+                    opts.output = PathBuf::from(value);
+                }
+            }
+            other => return Err(Error::Usage(format!("unknown option `{other}`"))),
+        }
+    }
+    Ok(opts)
+}
+
+fn write_all(dir: &Path, files: &std::collections::BTreeMap<String, String>) -> Result<(), Error> {
+    if dir.exists() {
+        std::fs::remove_dir_all(dir).map_err(|source| Error::Write {
+            path: dir.to_path_buf(),
+            source,
+        })?;
+    }
+    let mut paths = Vec::new();
+    for (rel, text) in files {
+        let path = dir.join(rel);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).map_err(|source| Error::Write {
+                path: parent.to_path_buf(),
+                source,
+            })?;
+        }
+        std::fs::write(&path, text).map_err(|source| Error::Write {
+            path: path.clone(),
+            source,
+        })?;
+        if rel.ends_with(".rs") {
+            paths.push(path);
+        }
+    }
+    let rustfmt = std::env::var_os("RUSTFMT").unwrap_or_else(|| "rustfmt".into());
+    let status = std::process::Command::new(rustfmt)
+        .args(["--edition", "2024"])
+        .args(&paths)
+        .status()
+        .map_err(|e| Error::Rustfmt(e.to_string()))?;
+    if !status.success() {
+        return Err(Error::Rustfmt(format!("exited with {status}")));
+    }
+    Ok(())
+}
+
+/// Files of `dir`, relative, with their bytes.
+fn read_tree(dir: &Path) -> std::collections::BTreeMap<PathBuf, Vec<u8>> {
+    let mut out = std::collections::BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if let (Ok(rel), Ok(bytes)) = (path.strip_prefix(dir), std::fs::read(&path)) {
+                out.insert(rel.to_path_buf(), bytes);
+            }
+        }
+    }
+    out
+}
+
+fn run(opts: &Options) -> Result<(), Error> {
+    let input = input::Input::read(&opts.input)?;
+    let model = model::build(&input)?;
+    let mut files = emit::emit(&model);
+    files.insert("shapes.json".to_owned(), shapes::shapes(&model));
+    if !opts.check {
+        write_all(&opts.output, &files)?;
+        let (types, kinds) = model.modules.values().fold((0, 0), |(t, k), m| {
+            (
+                t + m.structs.len() + m.aliases.len(),
+                k + m.structs.values().filter(|s| s.kind.is_some()).count(),
+            )
+        });
+        eprintln!(
+            "generated {} group versions, {types} types, {kinds} kinds into {}",
+            model.modules.len(),
+            opts.output.display()
+        );
+        return Ok(());
+    }
+    let tmp = std::env::temp_dir().join(format!("k8s-types-codegen-{}", std::process::id()));
+    let result = write_all(&tmp, &files).map(|()| {
+        let (fresh, committed) = (read_tree(&tmp), read_tree(&opts.output));
+        let mut diffs = Vec::new();
+        for (path, bytes) in &fresh {
+            match committed.get(path) {
+                None => diffs.push(format!("missing: {}", path.display())),
+                Some(old) if old != bytes => diffs.push(format!("differs: {}", path.display())),
+                Some(_) => {}
+            }
+        }
+        for path in committed.keys().filter(|p| !fresh.contains_key(*p)) {
+            diffs.push(format!("not generated any more: {}", path.display()));
+        }
+        diffs
+    });
+    let _ = std::fs::remove_dir_all(&tmp);
+    let diffs = result?;
+    if diffs.is_empty() {
+        eprintln!("generated code is up to date ({} files)", files.len());
+        Ok(())
+    } else {
+        Err(Error::Stale(diffs.join("\n")))
+    }
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match parse_args(&args).and_then(|opts| run(&opts)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
