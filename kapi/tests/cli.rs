@@ -66,3 +66,67 @@ fn api_versions_are_sorted_and_unique() -> TestResult {
     assert_eq!(lines, sorted);
     Ok(())
 }
+
+fn fixtures_dir() -> std::path::PathBuf {
+    std::env::var_os("K8S_API_TESTDATA").map_or_else(
+        || {
+            std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+                .join("../../shared/k8s-api/v1.36/testdata")
+        },
+        std::path::PathBuf::from,
+    )
+}
+
+/// Go's own fixtures, through the generated types: JSON and YAML decode to the same
+/// object and re-encode byte for byte. Skipped with a note without the fixtures, except
+/// under CI.
+#[test]
+fn upstream_fixtures_conform() -> TestResult {
+    let dir = fixtures_dir();
+    if !dir.is_dir() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "fixtures not found at {}",
+            dir.display()
+        );
+        eprintln!("note: no fixtures at {}; skipped", dir.display());
+        return Ok(());
+    }
+    let assert = kapi()?
+        .arg("conformance")
+        .arg(&dir)
+        .args(["--format", "json", "--format", "yaml"])
+        .assert();
+    let stdout = String::from_utf8(assert.get_output().stdout.clone())?;
+    assert!(
+        stdout.ends_with("276 passed, 0 failed\n"),
+        "conformance failed:\n{stdout}"
+    );
+    assert.success();
+    Ok(())
+}
+
+#[test]
+fn conformance_reports_each_failure_and_the_totals() -> TestResult {
+    let dir = std::env::temp_dir().join(format!("kapi-conformance-{}", std::process::id()));
+    std::fs::create_dir_all(&dir)?;
+    // A ConfigMap whose bytes are not what Go writes (keys out of order), and a YAML
+    // twin that is.
+    std::fs::write(
+        dir.join("core.v1.ConfigMap.json"),
+        "{\n  \"apiVersion\": \"v1\",\n  \"kind\": \"ConfigMap\",\n  \"metadata\": {\n    \"name\": \"a\"\n  }\n}",
+    )?;
+    std::fs::write(
+        dir.join("core.v1.ConfigMap.yaml"),
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n",
+    )?;
+    let assert = kapi()?.arg("conformance").arg(&dir).assert().failure();
+    let stdout = String::from_utf8(assert.get_output().stdout.clone())?;
+    std::fs::remove_dir_all(&dir)?;
+    assert!(
+        stdout.contains("FAIL core.v1.ConfigMap.json: re-encodes differently at line 2"),
+        "{stdout}"
+    );
+    assert!(stdout.ends_with("1 passed, 1 failed\n"), "{stdout}");
+    Ok(())
+}

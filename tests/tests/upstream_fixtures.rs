@@ -3,7 +3,7 @@
 //! kind that parses, comes as JSON, YAML and protobuf, declares the kind its name says
 //! (or none, for kinds without `TypeMeta` such as `WatchEvent`),
 //! and goes through `Unstructured` without losing a value. Byte-for-byte re-encoding
-//! through the generated types is the conformance runner's job (`k8s-types`).
+//! through the generated types is the conformance runner's job (`kapi conformance`).
 //!
 //! Without the fixtures (a checkout without `../shared`) the test passes with a note,
 //! unless `CI` is set, where missing fixtures are a failure.
