@@ -133,7 +133,7 @@ mod tests {
         }
         assert_eq!(b.as_str(), "abc".repeat(30));
         let mut small = Buffer::new();
-        write!(small, "{}-{}", 12, "x").unwrap();
+        write!(small, "{}-x", 12).unwrap();
         assert_eq!(small.as_str(), "12-x");
     }
 }
