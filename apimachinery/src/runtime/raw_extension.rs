@@ -231,5 +231,13 @@ mod tests {
         assert_eq!(RawExtension::deserialize(s).unwrap().raw, br#""x<y""#);
         let unit: serde::de::value::UnitDeserializer<Error> = ().into_deserializer();
         assert!(RawExtension::deserialize(unit).unwrap().is_empty());
+        // serde buffers flattened fields, so the raw text is re-encoded there.
+        #[derive(serde::Deserialize)]
+        struct Flattened {
+            #[serde(flatten)]
+            rest: std::collections::BTreeMap<String, RawExtension>,
+        }
+        let flat: Flattened = serde_json::from_str(r#"{"x": {"b": 1, "a": 2}}"#).unwrap();
+        assert_eq!(flat.rest["x"].raw, br#"{"a":2,"b":1}"#);
     }
 }

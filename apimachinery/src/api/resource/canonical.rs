@@ -55,7 +55,11 @@ fn write_decimal(out: &mut impl Write, amount: &Amount, format: Format) -> fmt::
     let exponent = amount.exponent();
     let exponent3 = exponent.div_euclid(3) * 3;
     let zeros = exponent - exponent3;
-    write!(out, "{}", amount.mantissa())?;
+    // Most mantissas fit an i64, whose formatting is quicker than i128's.
+    match i64::try_from(amount.mantissa()) {
+        Ok(small) => write!(out, "{small}")?,
+        Err(_) => write!(out, "{}", amount.mantissa())?,
+    }
     for _ in 0..zeros {
         out.write_char('0')?;
     }
@@ -65,5 +69,71 @@ fn write_decimal(out: &mut impl Write, amount: &Amount, format: Format) -> fmt::
         write!(out, "e{exponent3}")
     } else {
         Ok(())
+    }
+}
+
+/// A text buffer on the stack for the canonical form, which is at most about 60 bytes
+/// (38 digits, two zeros, a sign and an exponent suffix); longer text spills to the heap.
+pub(crate) struct Buffer {
+    bytes: [u8; 64],
+    len: usize,
+    spill: Option<String>,
+}
+
+impl Buffer {
+    pub(crate) fn new() -> Buffer {
+        Buffer {
+            bytes: [0; 64],
+            len: 0,
+            spill: None,
+        }
+    }
+
+    pub(crate) fn as_str(&self) -> &str {
+        match &self.spill {
+            Some(text) => text,
+            // Only whole `&str`s are copied in, so the bytes are UTF-8.
+            None => std::str::from_utf8(self.bytes.get(..self.len).unwrap_or_default())
+                .unwrap_or_default(),
+        }
+    }
+}
+
+impl Write for Buffer {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        if let Some(text) = &mut self.spill {
+            text.push_str(s);
+            return Ok(());
+        }
+        match self.bytes.get_mut(self.len..self.len + s.len()) {
+            Some(slot) => {
+                slot.copy_from_slice(s.as_bytes());
+                self.len += s.len();
+            }
+            None => {
+                let mut text = String::with_capacity(self.len + s.len() + 16);
+                text.push_str(self.as_str());
+                text.push_str(s);
+                self.spill = Some(text);
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn buffer_spills_to_the_heap() {
+        let mut b = Buffer::new();
+        for _ in 0..30 {
+            b.write_str("abc").unwrap();
+        }
+        assert_eq!(b.as_str(), "abc".repeat(30));
+        let mut small = Buffer::new();
+        write!(small, "{}-x", 12).unwrap();
+        assert_eq!(small.as_str(), "12-x");
     }
 }

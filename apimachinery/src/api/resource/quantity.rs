@@ -336,7 +336,13 @@ impl fmt::Debug for Quantity {
 impl serde::Serialize for Quantity {
     /// Go's `MarshalJSON`: the text as a string.
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(self)
+        if let Some(text) = &self.text {
+            return serializer.serialize_str(text);
+        }
+        let mut buffer = canonical::Buffer::new();
+        // Writing into the buffer cannot fail.
+        let _ = canonical::write(&mut buffer, &self.amount, self.format);
+        serializer.serialize_str(buffer.as_str())
     }
 }
 

@@ -371,6 +371,15 @@ fn json_reads_strings_numbers_and_null() {
     }
     let limits: Limits = serde_json::from_str(r#"{"cpu":"500m","memory":null}"#).unwrap();
     assert_eq!(serde_json::to_string(&limits).unwrap(), r#"{"cpu":"500m"}"#);
+    // serde buffers flattened fields, so the quantity sees plain values there.
+    #[derive(serde::Deserialize)]
+    struct Flattened {
+        #[serde(flatten)]
+        rest: std::collections::BTreeMap<String, Quantity>,
+    }
+    let flat: Flattened = serde_json::from_str(r#"{"cpu":"1.500","n":2,"f":0.5}"#).unwrap();
+    let texts: Vec<String> = flat.rest.values().map(ToString::to_string).collect();
+    assert_eq!(texts, ["1.500", "500m", "2"]);
 }
 
 #[test]
