@@ -34,6 +34,23 @@ pub enum Command {
         after_help = "Examples:\n  kapi conformance ../shared/k8s-api/v1.36/testdata\n  kapi conformance testdata --format json --format yaml"
     )]
     Conformance(ConformanceArgs),
+    /// Decode every document strictly: report each unknown or duplicate field, with its
+    /// file, document index and JSON path; exit 1 if there is any.
+    #[command(
+        after_help = "Examples:\n  kapi validate -f deployment.yaml\n  kapi validate -R -f manifests/\n  cat manifest.yaml | kapi validate -f -"
+    )]
+    Validate(ValidateArgs),
+}
+
+/// `kapi validate`.
+#[derive(Debug, clap::Args)]
+pub struct ValidateArgs {
+    /// A file, a directory, or `-` for standard input (repeatable).
+    #[arg(short = 'f', long = "filename", required = true)]
+    pub filenames: Vec<std::path::PathBuf>,
+    /// Read directories recursively.
+    #[arg(short = 'R', long)]
+    pub recursive: bool,
 }
 
 /// `kapi conformance`.

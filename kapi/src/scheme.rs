@@ -8,7 +8,9 @@ use k8s_types as _;
 
 /// The scheme of every type linked into the binary.
 pub fn scheme() -> Result<Scheme, SchemeError> {
-    Scheme::from_registry()
+    let mut scheme = Scheme::with_name("kapi");
+    scheme.add_registry()?;
+    Ok(scheme)
 }
 
 /// What kubectl would build from a server serving exactly `scheme`.

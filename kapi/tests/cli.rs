@@ -18,7 +18,13 @@ fn help_lists_every_command_with_examples() -> TestResult {
         .stdout
         .clone();
     let text = String::from_utf8(out)?;
-    for command in ["api-resources", "api-versions", "resolve"] {
+    for command in [
+        "api-resources",
+        "api-versions",
+        "resolve",
+        "conformance",
+        "validate",
+    ] {
         assert!(text.contains(command), "{command} missing from:\n{text}");
     }
     let out = kapi()?
@@ -124,5 +130,52 @@ fn conformance_reports_each_failure_and_the_totals() -> TestResult {
         "{stdout}"
     );
     assert!(stdout.ends_with("1 passed, 1 failed\n"), "{stdout}");
+    Ok(())
+}
+
+#[test]
+fn validate_reports_every_unknown_and_duplicate_field() -> TestResult {
+    let dir = std::env::temp_dir().join(format!("kapi-validate-{}", std::process::id()));
+    std::fs::create_dir_all(&dir)?;
+    let file = dir.join("manifest.yaml");
+    std::fs::write(
+        &file,
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 2\n  replicas: 3\n  template:\n    spec:\n      containers:\n      - name: web\n        imagePullPolicyy: Always\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ok\n---\napiVersion: example.com/v1\nkind: Mystery\n",
+    )?;
+    let assert = kapi()?
+        .arg("validate")
+        .arg("-f")
+        .arg(&dir)
+        .assert()
+        .failure();
+    let stderr = String::from_utf8(assert.get_output().stderr.clone())?;
+    let stdout = String::from_utf8(assert.get_output().stdout.clone())?;
+    std::fs::remove_dir_all(&dir)?;
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 3, "{stderr}");
+    assert!(lines[0].contains("manifest.yaml: document 0 (apps/v1, Kind=Deployment): line 7: key \"replicas\" already set in map"), "{stderr}");
+    assert!(
+        lines[1].ends_with("unknown field \"spec.template.spec.containers[0].imagePullPolicyy\""),
+        "{stderr}"
+    );
+    assert!(
+        lines[2].contains("manifest.yaml: document 2: no kind \"Mystery\""),
+        "{stderr}"
+    );
+    assert_eq!(stdout, "1 valid, 2 invalid\n");
+    Ok(())
+}
+
+#[test]
+fn validate_accepts_valid_input_from_stdin() -> TestResult {
+    let assert = kapi()?
+        .args(["validate", "-f", "-"])
+        .write_stdin("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"a\"}}")
+        .assert()
+        .success();
+    assert_eq!(
+        String::from_utf8(assert.get_output().stdout.clone())?,
+        "1 valid, 0 invalid\n"
+    );
     Ok(())
 }

@@ -3,7 +3,9 @@
 mod api_resources;
 mod api_versions;
 mod conformance;
+mod inputs;
 mod resolve;
+mod validate;
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -20,5 +22,6 @@ pub fn run(command: Command, out: &mut dyn Write) -> Result<ExitCode, CommandErr
         Command::ApiVersions => api_versions::run(out),
         Command::Resolve(args) => resolve::run(&args, out),
         Command::Conformance(args) => conformance::run(&args, out),
+        Command::Validate(args) => validate::run(&args, out),
     }
 }
