@@ -414,7 +414,12 @@ proptest! {
     fn parse_inverts_format(quantity in any_quantity()) {
         let text = quantity.to_string();
         let back = q(&text);
-        if quantity < q("1000E") && quantity > q("-1000E") {
+        // Go reads at most 1000E back exactly, and caps binary-SI amounts at 2^63 - 1
+        // (8Ei is 2^63).
+        let readable = quantity < q("1000E") && quantity > q("-1000E");
+        let binary_in_range =
+            quantity.format() != Format::BinarySI || (quantity < q("8Ei") && quantity > q("-8Ei"));
+        if readable && binary_in_range {
             prop_assert_eq!(&back, &quantity, "{}", text);
         }
         let json = serde_json::to_string(&quantity).unwrap();
