@@ -3,6 +3,7 @@
 mod api_resources;
 mod api_versions;
 mod conformance;
+mod convert;
 mod resolve;
 
 use std::io::Write;
@@ -20,5 +21,6 @@ pub fn run(command: Command, out: &mut dyn Write) -> Result<ExitCode, CommandErr
         Command::ApiVersions => api_versions::run(out),
         Command::Resolve(args) => resolve::run(&args, out),
         Command::Conformance(args) => conformance::run(&args, out),
+        Command::Convert(args) => convert::run(&args, out),
     }
 }

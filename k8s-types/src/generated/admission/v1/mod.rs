@@ -128,13 +128,7 @@ pub struct AdmissionResponse {
 
 /// AdmissionReview describes an admission review request/response.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "admission.k8s.io",
-    version = "v1",
-    kind = "AdmissionReview",
-    not_resource,
-    omit_empty_type_meta
-)]
+#[api(group = "admission.k8s.io", version = "v1", kind = "AdmissionReview", not_resource, omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct AdmissionReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,

@@ -5,6 +5,8 @@
 /// AdmissionRequest describes the admission.Attributes for the admission request.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::admission::v1::AdmissionRequest)]
 pub struct AdmissionRequest {
     /// uid is an identifier for the individual request/response. It allows us to distinguish instances of requests which are
     /// otherwise identical (parallel requests, requests when earlier requests did not modify etc)
@@ -86,6 +88,8 @@ pub struct AdmissionRequest {
 /// AdmissionResponse describes an admission response.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::admission::v1::AdmissionResponse)]
 pub struct AdmissionResponse {
     /// uid is an identifier for the individual request/response.
     /// This should be copied over from the corresponding AdmissionRequest.
@@ -135,6 +139,8 @@ pub struct AdmissionResponse {
     not_resource,
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::admission::v1::AdmissionReview)]
 pub struct AdmissionReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,

@@ -310,14 +310,7 @@ pub struct MatchResources {
 
 /// MutatingAdmissionPolicy describes the definition of an admission mutation policy that mutates the object coming into admission chain.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "admissionregistration.k8s.io",
-    version = "v1",
-    kind = "MutatingAdmissionPolicy",
-    plural = "mutatingadmissionpolicies",
-    cluster_scoped,
-    omit_empty_type_meta
-)]
+#[api(group = "admissionregistration.k8s.io", version = "v1", kind = "MutatingAdmissionPolicy", plural = "mutatingadmissionpolicies", cluster_scoped, omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct MutatingAdmissionPolicy {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -339,14 +332,7 @@ pub struct MutatingAdmissionPolicy {
 /// Adding/removing policies, bindings, or params can not affect whether a
 /// given (policy, binding, param) combination is within its own CEL budget.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "admissionregistration.k8s.io",
-    version = "v1",
-    kind = "MutatingAdmissionPolicyBinding",
-    plural = "mutatingadmissionpolicybindings",
-    cluster_scoped,
-    omit_empty_type_meta
-)]
+#[api(group = "admissionregistration.k8s.io", version = "v1", kind = "MutatingAdmissionPolicyBinding", plural = "mutatingadmissionpolicybindings", cluster_scoped, omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct MutatingAdmissionPolicyBinding {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -358,12 +344,7 @@ pub struct MutatingAdmissionPolicyBinding {
 
 /// MutatingAdmissionPolicyBindingList is a list of MutatingAdmissionPolicyBinding.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "admissionregistration.k8s.io",
-    version = "v1",
-    kind = "MutatingAdmissionPolicyBindingList",
-    omit_empty_type_meta
-)]
+#[api(group = "admissionregistration.k8s.io", version = "v1", kind = "MutatingAdmissionPolicyBindingList", omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct MutatingAdmissionPolicyBindingList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -404,12 +385,7 @@ pub struct MutatingAdmissionPolicyBindingSpec {
 
 /// MutatingAdmissionPolicyList is a list of MutatingAdmissionPolicy.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "admissionregistration.k8s.io",
-    version = "v1",
-    kind = "MutatingAdmissionPolicyList",
-    omit_empty_type_meta
-)]
+#[api(group = "admissionregistration.k8s.io", version = "v1", kind = "MutatingAdmissionPolicyList", omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct MutatingAdmissionPolicyList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -677,14 +653,7 @@ pub struct MutatingWebhook {
 
 /// MutatingWebhookConfiguration describes the configuration of and admission webhook that accept or reject and may change the object.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "admissionregistration.k8s.io",
-    version = "v1",
-    kind = "MutatingWebhookConfiguration",
-    plural = "mutatingwebhookconfigurations",
-    cluster_scoped,
-    omit_empty_type_meta
-)]
+#[api(group = "admissionregistration.k8s.io", version = "v1", kind = "MutatingWebhookConfiguration", plural = "mutatingwebhookconfigurations", cluster_scoped, omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct MutatingWebhookConfiguration {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -697,12 +666,7 @@ pub struct MutatingWebhookConfiguration {
 
 /// MutatingWebhookConfigurationList is a list of MutatingWebhookConfiguration.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "admissionregistration.k8s.io",
-    version = "v1",
-    kind = "MutatingWebhookConfigurationList",
-    omit_empty_type_meta
-)]
+#[api(group = "admissionregistration.k8s.io", version = "v1", kind = "MutatingWebhookConfigurationList", omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct MutatingWebhookConfigurationList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -1037,14 +1001,7 @@ pub struct TypeChecking {
 
 /// ValidatingAdmissionPolicy describes the definition of an admission validation policy that accepts or rejects an object without changing it.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "admissionregistration.k8s.io",
-    version = "v1",
-    kind = "ValidatingAdmissionPolicy",
-    plural = "validatingadmissionpolicies",
-    cluster_scoped,
-    omit_empty_type_meta
-)]
+#[api(group = "admissionregistration.k8s.io", version = "v1", kind = "ValidatingAdmissionPolicy", plural = "validatingadmissionpolicies", cluster_scoped, omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct ValidatingAdmissionPolicy {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -1071,14 +1028,7 @@ pub struct ValidatingAdmissionPolicy {
 /// Adding/removing policies, bindings, or params can not affect whether a
 /// given (policy, binding, param) combination is within its own CEL budget.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "admissionregistration.k8s.io",
-    version = "v1",
-    kind = "ValidatingAdmissionPolicyBinding",
-    plural = "validatingadmissionpolicybindings",
-    cluster_scoped,
-    omit_empty_type_meta
-)]
+#[api(group = "admissionregistration.k8s.io", version = "v1", kind = "ValidatingAdmissionPolicyBinding", plural = "validatingadmissionpolicybindings", cluster_scoped, omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct ValidatingAdmissionPolicyBinding {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -1090,12 +1040,7 @@ pub struct ValidatingAdmissionPolicyBinding {
 
 /// ValidatingAdmissionPolicyBindingList is a list of ValidatingAdmissionPolicyBinding.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "admissionregistration.k8s.io",
-    version = "v1",
-    kind = "ValidatingAdmissionPolicyBindingList",
-    omit_empty_type_meta
-)]
+#[api(group = "admissionregistration.k8s.io", version = "v1", kind = "ValidatingAdmissionPolicyBindingList", omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct ValidatingAdmissionPolicyBindingList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -1173,12 +1118,7 @@ pub struct ValidatingAdmissionPolicyBindingSpec {
 
 /// ValidatingAdmissionPolicyList is a list of ValidatingAdmissionPolicy.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "admissionregistration.k8s.io",
-    version = "v1",
-    kind = "ValidatingAdmissionPolicyList",
-    omit_empty_type_meta
-)]
+#[api(group = "admissionregistration.k8s.io", version = "v1", kind = "ValidatingAdmissionPolicyList", omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct ValidatingAdmissionPolicyList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -1445,14 +1385,7 @@ pub struct ValidatingWebhook {
 
 /// ValidatingWebhookConfiguration describes the configuration of and admission webhook that accept or reject and object without changing it.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "admissionregistration.k8s.io",
-    version = "v1",
-    kind = "ValidatingWebhookConfiguration",
-    plural = "validatingwebhookconfigurations",
-    cluster_scoped,
-    omit_empty_type_meta
-)]
+#[api(group = "admissionregistration.k8s.io", version = "v1", kind = "ValidatingWebhookConfiguration", plural = "validatingwebhookconfigurations", cluster_scoped, omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct ValidatingWebhookConfiguration {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -1465,12 +1398,7 @@ pub struct ValidatingWebhookConfiguration {
 
 /// ValidatingWebhookConfigurationList is a list of ValidatingWebhookConfiguration.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "admissionregistration.k8s.io",
-    version = "v1",
-    kind = "ValidatingWebhookConfigurationList",
-    omit_empty_type_meta
-)]
+#[api(group = "admissionregistration.k8s.io", version = "v1", kind = "ValidatingWebhookConfigurationList", omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct ValidatingWebhookConfigurationList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -1617,3 +1545,6 @@ pub struct WebhookClientConfig {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ca_bundle: Option<crate::value::ByteString>,
 }
+
+// Types that other versions share: they convert to themselves.
+apimachinery::identity_conversion!(RuleWithOperations);

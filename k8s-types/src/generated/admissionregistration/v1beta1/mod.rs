@@ -5,6 +5,8 @@
 /// ApplyConfiguration defines the desired configuration values of an object.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::admissionregistration::v1::ApplyConfiguration)]
 pub struct ApplyConfiguration {
     /// expression will be evaluated by CEL to create an apply configuration.
     /// ref: <https://github.com/google/cel-spec>
@@ -53,6 +55,8 @@ pub struct ApplyConfiguration {
 /// AuditAnnotation describes how to produce an audit annotation for an API request.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::admissionregistration::v1::AuditAnnotation)]
 pub struct AuditAnnotation {
     /// key specifies the audit annotation key. The audit annotation keys of
     /// a ValidatingAdmissionPolicy must be unique. The key must be a qualified
@@ -93,6 +97,8 @@ pub struct AuditAnnotation {
 /// ExpressionWarning is a warning information that targets a specific expression.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::admissionregistration::v1::ExpressionWarning)]
 pub struct ExpressionWarning {
     /// fieldRef is the path to the field that refers to the expression.
     /// For example, the reference to the expression of the first item of
@@ -109,6 +115,8 @@ pub struct ExpressionWarning {
 /// JSONPatch defines a JSON Patch.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::admissionregistration::v1::JSONPatch)]
 pub struct JSONPatch {
     /// expression will be evaluated by CEL to create a \[JSON patch\](<https://jsonpatch.com/>).
     /// ref: <https://github.com/google/cel-spec>
@@ -181,6 +189,8 @@ pub struct JSONPatch {
 /// MatchCondition represents a condition which must be fulfilled for a request to be sent to a webhook.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::admissionregistration::v1::MatchCondition)]
 pub struct MatchCondition {
     /// name is an identifier for this match condition, used for strategic merging of MatchConditions,
     /// as well as providing an identifier for logging purposes. A good name should be descriptive of
@@ -215,6 +225,8 @@ pub struct MatchCondition {
 /// The exclude rules take precedence over include rules (if a resource matches both, it is excluded)
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::admissionregistration::v1::MatchResources)]
 pub struct MatchResources {
     /// namespaceSelector decides whether to run the admission control policy on an object based
     /// on whether the namespace for that object matches the selector. If the
@@ -318,6 +330,8 @@ pub struct MatchResources {
     cluster_scoped,
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::admissionregistration::v1::MutatingAdmissionPolicy)]
 pub struct MutatingAdmissionPolicy {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -347,6 +361,8 @@ pub struct MutatingAdmissionPolicy {
     cluster_scoped,
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::admissionregistration::v1::MutatingAdmissionPolicyBinding)]
 pub struct MutatingAdmissionPolicyBinding {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -364,6 +380,8 @@ pub struct MutatingAdmissionPolicyBinding {
     kind = "MutatingAdmissionPolicyBindingList",
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::admissionregistration::v1::MutatingAdmissionPolicyBindingList)]
 pub struct MutatingAdmissionPolicyBindingList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -377,6 +395,8 @@ pub struct MutatingAdmissionPolicyBindingList {
 /// MutatingAdmissionPolicyBindingSpec is the specification of the MutatingAdmissionPolicyBinding.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::admissionregistration::v1::MutatingAdmissionPolicyBindingSpec)]
 pub struct MutatingAdmissionPolicyBindingSpec {
     /// policyName references a MutatingAdmissionPolicy name which the MutatingAdmissionPolicyBinding binds to.
     /// If the referenced resource does not exist, this binding is considered invalid and will be ignored
@@ -410,6 +430,8 @@ pub struct MutatingAdmissionPolicyBindingSpec {
     kind = "MutatingAdmissionPolicyList",
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::admissionregistration::v1::MutatingAdmissionPolicyList)]
 pub struct MutatingAdmissionPolicyList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -423,6 +445,8 @@ pub struct MutatingAdmissionPolicyList {
 /// MutatingAdmissionPolicySpec is the specification of the desired behavior of the admission policy.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::admissionregistration::v1::MutatingAdmissionPolicySpec)]
 pub struct MutatingAdmissionPolicySpec {
     /// paramKind specifies the kind of resources used to parameterize this policy.
     /// If absent, there are no parameters for this policy and the param CEL variable will not be provided to validation expressions.
@@ -513,6 +537,8 @@ pub struct MutatingAdmissionPolicySpec {
 /// MutatingWebhook describes an admission webhook and the resources and operations it applies to.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::admissionregistration::v1::MutatingWebhook)]
 pub struct MutatingWebhook {
     /// name is the name of the admission webhook.
     /// Name should be fully qualified, e.g., imagepolicy.kubernetes.io, where
@@ -687,6 +713,8 @@ pub struct MutatingWebhook {
     cluster_scoped,
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::admissionregistration::v1::MutatingWebhookConfiguration)]
 pub struct MutatingWebhookConfiguration {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -705,6 +733,8 @@ pub struct MutatingWebhookConfiguration {
     kind = "MutatingWebhookConfigurationList",
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::admissionregistration::v1::MutatingWebhookConfigurationList)]
 pub struct MutatingWebhookConfigurationList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -718,6 +748,8 @@ pub struct MutatingWebhookConfigurationList {
 /// Mutation specifies the CEL expression which is used to apply the Mutation.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::admissionregistration::v1::Mutation)]
 pub struct Mutation {
     /// patchType indicates the patch strategy used.
     /// Allowed values are "ApplyConfiguration" and "JSONPatch".
@@ -739,6 +771,8 @@ pub struct Mutation {
 /// NamedRuleWithOperations is a tuple of Operations and Resources with ResourceNames.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::admissionregistration::v1::NamedRuleWithOperations)]
 pub struct NamedRuleWithOperations {
     /// resourceNames is an optional white list of names that the rule applies to.  An empty set means that everything is allowed.
     #[serde(
@@ -811,6 +845,8 @@ pub struct NamedRuleWithOperations {
 /// ParamKind is a tuple of Group Kind and Version.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::admissionregistration::v1::ParamKind)]
 pub struct ParamKind {
     /// apiVersion is the API group version the resources belong to.
     /// In format of "group/version".
@@ -827,6 +863,8 @@ pub struct ParamKind {
 /// expressions of rules applied by a policy binding.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::admissionregistration::v1::ParamRef)]
 pub struct ParamRef {
     /// name is the name of the resource being referenced.
     ///
@@ -881,6 +919,8 @@ pub struct ParamRef {
 /// ServiceReference holds a reference to Service.legacy.k8s.io
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::admissionregistration::v1::ServiceReference)]
 pub struct ServiceReference {
     /// namespace is the namespace of the service.
     /// Required
@@ -905,6 +945,8 @@ pub struct ServiceReference {
 /// ValidatingAdmissionPolicy
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::admissionregistration::v1::TypeChecking)]
 pub struct TypeChecking {
     /// expressionWarnings contains the type checking warnings for each expression.
     #[serde(
@@ -925,6 +967,8 @@ pub struct TypeChecking {
     cluster_scoped,
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::admissionregistration::v1::ValidatingAdmissionPolicy)]
 pub struct ValidatingAdmissionPolicy {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -959,6 +1003,8 @@ pub struct ValidatingAdmissionPolicy {
     cluster_scoped,
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::admissionregistration::v1::ValidatingAdmissionPolicyBinding)]
 pub struct ValidatingAdmissionPolicyBinding {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -976,6 +1022,8 @@ pub struct ValidatingAdmissionPolicyBinding {
     kind = "ValidatingAdmissionPolicyBindingList",
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::admissionregistration::v1::ValidatingAdmissionPolicyBindingList)]
 pub struct ValidatingAdmissionPolicyBindingList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -989,6 +1037,8 @@ pub struct ValidatingAdmissionPolicyBindingList {
 /// ValidatingAdmissionPolicyBindingSpec is the specification of the ValidatingAdmissionPolicyBinding.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::admissionregistration::v1::ValidatingAdmissionPolicyBindingSpec)]
 pub struct ValidatingAdmissionPolicyBindingSpec {
     /// policyName references a ValidatingAdmissionPolicy name which the ValidatingAdmissionPolicyBinding binds to.
     /// If the referenced resource does not exist, this binding is considered invalid and will be ignored
@@ -1059,6 +1109,8 @@ pub struct ValidatingAdmissionPolicyBindingSpec {
     kind = "ValidatingAdmissionPolicyList",
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::admissionregistration::v1::ValidatingAdmissionPolicyList)]
 pub struct ValidatingAdmissionPolicyList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -1072,6 +1124,8 @@ pub struct ValidatingAdmissionPolicyList {
 /// ValidatingAdmissionPolicySpec is the specification of the desired behavior of the AdmissionPolicy.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::admissionregistration::v1::ValidatingAdmissionPolicySpec)]
 pub struct ValidatingAdmissionPolicySpec {
     /// paramKind specifies the kind of resources used to parameterize this policy.
     /// If absent, there are no parameters for this policy and the param CEL variable will not be provided to validation expressions.
@@ -1158,6 +1212,8 @@ pub struct ValidatingAdmissionPolicySpec {
 /// ValidatingAdmissionPolicyStatus represents the status of an admission validation policy.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::admissionregistration::v1::ValidatingAdmissionPolicyStatus)]
 pub struct ValidatingAdmissionPolicyStatus {
     /// observedGeneration is the generation observed by the controller.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -1178,6 +1234,8 @@ pub struct ValidatingAdmissionPolicyStatus {
 /// ValidatingWebhook describes an admission webhook and the resources and operations it applies to.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::admissionregistration::v1::ValidatingWebhook)]
 pub struct ValidatingWebhook {
     /// name is the name of the admission webhook.
     /// Name should be fully qualified, e.g., imagepolicy.kubernetes.io, where
@@ -1335,6 +1393,8 @@ pub struct ValidatingWebhook {
     cluster_scoped,
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::admissionregistration::v1::ValidatingWebhookConfiguration)]
 pub struct ValidatingWebhookConfiguration {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -1353,6 +1413,8 @@ pub struct ValidatingWebhookConfiguration {
     kind = "ValidatingWebhookConfigurationList",
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::admissionregistration::v1::ValidatingWebhookConfigurationList)]
 pub struct ValidatingWebhookConfigurationList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -1366,6 +1428,8 @@ pub struct ValidatingWebhookConfigurationList {
 /// Validation specifies the CEL expression which is used to apply the validation.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::admissionregistration::v1::Validation)]
 pub struct Validation {
     /// expression represents the expression which will be evaluated by CEL.
     /// ref: <https://github.com/google/cel-spec>
@@ -1444,6 +1508,8 @@ pub struct Validation {
 /// Variable is the definition of a variable that is used for composition. A variable is defined as a named expression.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::admissionregistration::v1::Variable)]
 pub struct Variable {
     /// name is the name of the variable. The name must be a valid CEL identifier and unique among all variables.
     /// The variable can be accessed in other expressions through \`variables\`
@@ -1460,6 +1526,8 @@ pub struct Variable {
 /// connection with the webhook
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::admissionregistration::v1::WebhookClientConfig)]
 pub struct WebhookClientConfig {
     /// url gives the location of the webhook, in standard URL form
     /// (\`scheme://host:port/path\`). Exactly one of \`url\` or \`service\`

@@ -13,6 +13,8 @@
     cluster_scoped,
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::apiregistration::v1::APIService)]
 pub struct APIService {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -28,6 +30,8 @@ pub struct APIService {
 /// APIServiceCondition describes the state of an APIService at a particular point
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::apiregistration::v1::APIServiceCondition)]
 pub struct APIServiceCondition {
     /// Type is the type of the condition.
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
@@ -55,6 +59,8 @@ pub struct APIServiceCondition {
     kind = "APIServiceList",
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::apiregistration::v1::APIServiceList)]
 pub struct APIServiceList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -69,6 +75,8 @@ pub struct APIServiceList {
 /// Only https is supported, though you are able to disable certificate verification.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::apiregistration::v1::APIServiceSpec)]
 pub struct APIServiceSpec {
     /// Service is a reference to the service for this API server.  It must communicate
     /// on port 443.
@@ -118,6 +126,8 @@ pub struct APIServiceSpec {
 /// APIServiceStatus contains derived information about an API server
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::apiregistration::v1::APIServiceStatus)]
 pub struct APIServiceStatus {
     /// Current service state of apiService.
     #[serde(
@@ -131,6 +141,8 @@ pub struct APIServiceStatus {
 /// ServiceReference holds a reference to Service.legacy.k8s.io
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::apiregistration::v1::ServiceReference)]
 pub struct ServiceReference {
     /// Namespace is the namespace of the service
     #[serde(skip_serializing_if = "Option::is_none")]

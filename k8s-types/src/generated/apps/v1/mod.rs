@@ -12,14 +12,7 @@
 /// it may be subject to name and representation changes in future releases, and clients should not
 /// depend on its stability. It is primarily for internal use by controllers.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "apps",
-    version = "v1",
-    kind = "ControllerRevision",
-    plural = "controllerrevisions",
-    namespaced,
-    omit_empty_type_meta
-)]
+#[api(group = "apps", version = "v1", kind = "ControllerRevision", plural = "controllerrevisions", namespaced, omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct ControllerRevision {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -34,12 +27,7 @@ pub struct ControllerRevision {
 
 /// ControllerRevisionList is a resource containing a list of ControllerRevision objects.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "apps",
-    version = "v1",
-    kind = "ControllerRevisionList",
-    omit_empty_type_meta
-)]
+#[api(group = "apps", version = "v1", kind = "ControllerRevisionList", omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct ControllerRevisionList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -51,7 +39,7 @@ pub struct ControllerRevisionList {
 
 /// DaemonSet represents the configuration of a daemon set.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "apps", version = "v1", kind = "DaemonSet", plural = "daemonsets", namespaced, short_names = ["ds"], categories = ["all"], omit_empty_type_meta)]
+#[api(group = "apps", version = "v1", kind = "DaemonSet", plural = "daemonsets", namespaced, short_names = ["ds"], categories = ["all"], omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct DaemonSet {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -92,12 +80,7 @@ pub struct DaemonSetCondition {
 
 /// DaemonSetList is a collection of daemon sets.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "apps",
-    version = "v1",
-    kind = "DaemonSetList",
-    omit_empty_type_meta
-)]
+#[api(group = "apps", version = "v1", kind = "DaemonSetList", omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct DaemonSetList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -213,7 +196,7 @@ pub struct DaemonSetUpdateStrategy {
 
 /// Deployment enables declarative updates for Pods and ReplicaSets.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "apps", version = "v1", kind = "Deployment", plural = "deployments", namespaced, short_names = ["deploy"], categories = ["all"], omit_empty_type_meta)]
+#[api(group = "apps", version = "v1", kind = "Deployment", plural = "deployments", namespaced, short_names = ["deploy"], categories = ["all"], omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct Deployment {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -252,12 +235,7 @@ pub struct DeploymentCondition {
 
 /// DeploymentList is a list of Deployments.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "apps",
-    version = "v1",
-    kind = "DeploymentList",
-    omit_empty_type_meta
-)]
+#[api(group = "apps", version = "v1", kind = "DeploymentList", omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct DeploymentList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -371,7 +349,7 @@ pub struct DeploymentStrategy {
 
 /// ReplicaSet ensures that a specified number of pod replicas are running at any given time.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "apps", version = "v1", kind = "ReplicaSet", plural = "replicasets", namespaced, short_names = ["rs"], categories = ["all"], omit_empty_type_meta)]
+#[api(group = "apps", version = "v1", kind = "ReplicaSet", plural = "replicasets", namespaced, short_names = ["rs"], categories = ["all"], omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct ReplicaSet {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -414,12 +392,7 @@ pub struct ReplicaSetCondition {
 
 /// ReplicaSetList is a collection of ReplicaSets.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "apps",
-    version = "v1",
-    kind = "ReplicaSetList",
-    omit_empty_type_meta
-)]
+#[api(group = "apps", version = "v1", kind = "ReplicaSetList", omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct ReplicaSetList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -596,7 +569,7 @@ pub struct RollingUpdateStatefulSetStrategy {
 /// The StatefulSet guarantees that a given network identity will always
 /// map to the same storage identity.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "apps", version = "v1", kind = "StatefulSet", plural = "statefulsets", namespaced, short_names = ["sts"], categories = ["all"], omit_empty_type_meta)]
+#[api(group = "apps", version = "v1", kind = "StatefulSet", plural = "statefulsets", namespaced, short_names = ["sts"], categories = ["all"], omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct StatefulSet {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -633,12 +606,7 @@ pub struct StatefulSetCondition {
 
 /// StatefulSetList is a collection of StatefulSets.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "apps",
-    version = "v1",
-    kind = "StatefulSetList",
-    omit_empty_type_meta
-)]
+#[api(group = "apps", version = "v1", kind = "StatefulSetList", omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct StatefulSetList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,

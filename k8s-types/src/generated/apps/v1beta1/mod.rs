@@ -22,6 +22,8 @@
     namespaced,
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::apps::v1::ControllerRevision)]
 pub struct ControllerRevision {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -42,6 +44,8 @@ pub struct ControllerRevision {
     kind = "ControllerRevisionList",
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::apps::v1::ControllerRevisionList)]
 pub struct ControllerRevisionList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -56,6 +60,8 @@ pub struct ControllerRevisionList {
 /// Deployment enables declarative updates for Pods and ReplicaSets.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(group = "apps", version = "v1beta1", kind = "Deployment", plural = "deployments", namespaced, short_names = ["deploy"], categories = ["all"], omit_empty_type_meta)]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::apps::v1::Deployment, to_hub = crate::conversions::deployment::apps_v1beta1::to_hub, from_hub = crate::conversions::deployment::apps_v1beta1::from_hub)]
 pub struct Deployment {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -70,6 +76,8 @@ pub struct Deployment {
 /// DeploymentCondition describes the state of a deployment at a certain point.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::apps::v1::DeploymentCondition)]
 pub struct DeploymentCondition {
     /// Type of deployment condition.
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
@@ -99,6 +107,8 @@ pub struct DeploymentCondition {
     kind = "DeploymentList",
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::apps::v1::DeploymentList)]
 pub struct DeploymentList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -111,13 +121,7 @@ pub struct DeploymentList {
 /// DEPRECATED.
 /// DeploymentRollback stores the information required to rollback a deployment.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "apps",
-    version = "v1beta1",
-    kind = "DeploymentRollback",
-    not_resource,
-    omit_empty_type_meta
-)]
+#[api(group = "apps", version = "v1beta1", kind = "DeploymentRollback", not_resource, omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct DeploymentRollback {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -133,6 +137,8 @@ pub struct DeploymentRollback {
 /// DeploymentSpec is the specification of the desired behavior of the Deployment.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::apps::v1::DeploymentSpec)]
 pub struct DeploymentSpec {
     /// replicas is the number of desired pods. This is a pointer to distinguish between explicit
     /// zero and not specified. Defaults to 1.
@@ -165,6 +171,7 @@ pub struct DeploymentSpec {
     /// DEPRECATED.
     /// rollbackTo is the config this deployment is rolling back to. Will be cleared after rollback is done.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[conversion(skip)]
     pub rollback_to: Option<RollbackConfig>,
     /// progressDeadlineSeconds is the maximum time in seconds for a deployment to make progress before it
     /// is considered to be failed. The deployment controller will continue to
@@ -178,6 +185,8 @@ pub struct DeploymentSpec {
 /// DeploymentStatus is the most recently observed status of the Deployment.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::apps::v1::DeploymentStatus)]
 pub struct DeploymentStatus {
     /// The generation observed by the deployment controller.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -222,6 +231,8 @@ pub struct DeploymentStatus {
 /// DeploymentStrategy describes how to replace existing pods with new ones.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::apps::v1::DeploymentStrategy)]
 pub struct DeploymentStrategy {
     /// Type of deployment. Can be "Recreate" or "RollingUpdate". Default is RollingUpdate.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -247,6 +258,8 @@ pub struct RollbackConfig {
 /// Spec to control the desired behavior of rolling update.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::apps::v1::RollingUpdateDeployment)]
 pub struct RollingUpdateDeployment {
     /// The maximum number of pods that can be unavailable during the update.
     /// Value can be an absolute number (ex: 5) or a percentage of desired pods (ex: 10%).
@@ -278,6 +291,8 @@ pub struct RollingUpdateDeployment {
 /// RollingUpdateStatefulSetStrategy is used to communicate parameter for RollingUpdateStatefulSetStrategyType.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::apps::v1::RollingUpdateStatefulSetStrategy)]
 pub struct RollingUpdateStatefulSetStrategy {
     /// Partition indicates the ordinal at which the StatefulSet should be partitioned
     /// for updates. During a rolling update, all pods from ordinal Replicas-1 to
@@ -305,6 +320,8 @@ pub struct RollingUpdateStatefulSetStrategy {
     not_resource,
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::apps::v1beta2::Scale)]
 pub struct Scale {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -319,6 +336,8 @@ pub struct Scale {
 /// ScaleSpec describes the attributes of a scale subresource
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::apps::v1beta2::ScaleSpec)]
 pub struct ScaleSpec {
     /// replicas is the number of observed instances of the scaled object.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -328,6 +347,8 @@ pub struct ScaleSpec {
 /// ScaleStatus represents the current status of a scale subresource.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::apps::v1beta2::ScaleStatus)]
 pub struct ScaleStatus {
     /// replias is the actual number of observed instances of the scaled object.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -360,6 +381,8 @@ pub struct ScaleStatus {
 /// map to the same storage identity.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(group = "apps", version = "v1beta1", kind = "StatefulSet", plural = "statefulsets", namespaced, short_names = ["sts"], categories = ["all"], omit_empty_type_meta)]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::apps::v1::StatefulSet)]
 pub struct StatefulSet {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -375,6 +398,8 @@ pub struct StatefulSet {
 /// StatefulSetCondition describes the state of a statefulset at a certain point.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::apps::v1::StatefulSetCondition)]
 pub struct StatefulSetCondition {
     /// Type of statefulset condition.
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
@@ -401,6 +426,8 @@ pub struct StatefulSetCondition {
     kind = "StatefulSetList",
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::apps::v1::StatefulSetList)]
 pub struct StatefulSetList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -414,6 +441,8 @@ pub struct StatefulSetList {
 /// in this StatefulSet.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::apps::v1::StatefulSetOrdinals)]
 pub struct StatefulSetOrdinals {
     /// start is the number representing the first replica's index. It may be used
     /// to number replicas from an alternate index (eg: 1-indexed) over the default
@@ -431,6 +460,8 @@ pub struct StatefulSetOrdinals {
 /// created from the StatefulSet VolumeClaimTemplates.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::apps::v1::StatefulSetPersistentVolumeClaimRetentionPolicy)]
 pub struct StatefulSetPersistentVolumeClaimRetentionPolicy {
     /// whenDeleted specifies what happens to PVCs created from StatefulSet
     /// VolumeClaimTemplates when the StatefulSet is deleted. The default policy
@@ -450,6 +481,8 @@ pub struct StatefulSetPersistentVolumeClaimRetentionPolicy {
 /// A StatefulSetSpec is the specification of a StatefulSet.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::apps::v1::StatefulSetSpec)]
 pub struct StatefulSetSpec {
     /// replicas is the desired number of replicas of the given Template.
     /// These are replicas in the sense that they are instantiations of the
@@ -536,6 +569,8 @@ pub struct StatefulSetSpec {
 /// StatefulSetStatus represents the current state of a StatefulSet.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::apps::v1::StatefulSetStatus)]
 pub struct StatefulSetStatus {
     /// observedGeneration is the most recent generation observed for this StatefulSet. It corresponds to the
     /// StatefulSet's generation, which is updated on mutation by the API Server.
@@ -585,6 +620,8 @@ pub struct StatefulSetStatus {
 /// necessary to perform the update for the indicated strategy.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::apps::v1::StatefulSetUpdateStrategy)]
 pub struct StatefulSetUpdateStrategy {
     /// Type indicates the type of the StatefulSetUpdateStrategy.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -27,14 +27,7 @@ pub struct BoundObjectReference {
 /// When using impersonation, users will receive the user info of the user being impersonated.  If impersonation or
 /// request header authentication is used, any extra keys will have their case ignored and returned as lowercase.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "authentication.k8s.io",
-    version = "v1",
-    kind = "SelfSubjectReview",
-    plural = "selfsubjectreviews",
-    cluster_scoped,
-    omit_empty_type_meta
-)]
+#[api(group = "authentication.k8s.io", version = "v1", kind = "SelfSubjectReview", plural = "selfsubjectreviews", cluster_scoped, omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct SelfSubjectReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -121,14 +114,7 @@ pub struct TokenRequestStatus {
 /// Note: TokenReview requests may be cached by the webhook token authenticator
 /// plugin in the kube-apiserver.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "authentication.k8s.io",
-    version = "v1",
-    kind = "TokenReview",
-    plural = "tokenreviews",
-    cluster_scoped,
-    omit_empty_type_meta
-)]
+#[api(group = "authentication.k8s.io", version = "v1", kind = "TokenReview", plural = "tokenreviews", cluster_scoped, omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct TokenReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -219,3 +205,6 @@ pub struct UserInfo {
     )]
     pub extra: std::collections::BTreeMap<String, Vec<String>>,
 }
+
+// Types that other versions share: they convert to themselves.
+apimachinery::identity_conversion!(UserInfo);

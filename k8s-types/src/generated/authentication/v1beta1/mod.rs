@@ -17,6 +17,8 @@ pub type ExtraValue = Vec<String>;
     cluster_scoped,
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::authentication::v1::SelfSubjectReview)]
 pub struct SelfSubjectReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -30,6 +32,8 @@ pub struct SelfSubjectReview {
 /// SelfSubjectReviewStatus is filled by the kube-apiserver and sent back to a user.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::authentication::v1::SelfSubjectReviewStatus)]
 pub struct SelfSubjectReviewStatus {
     /// userInfo is a set of attributes belonging to the user making this request.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -48,6 +52,8 @@ pub struct SelfSubjectReviewStatus {
     cluster_scoped,
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::authentication::v1::TokenReview)]
 pub struct TokenReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -63,6 +69,8 @@ pub struct TokenReview {
 /// TokenReviewSpec is a description of the token authentication request.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::authentication::v1::TokenReviewSpec)]
 pub struct TokenReviewSpec {
     /// token is the opaque bearer token.
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
@@ -83,6 +91,8 @@ pub struct TokenReviewSpec {
 /// TokenReviewStatus is the result of the token authentication request.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::authentication::v1::TokenReviewStatus)]
 pub struct TokenReviewStatus {
     /// authenticated indicates that the token was associated with a known user.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -114,6 +124,8 @@ pub struct TokenReviewStatus {
 /// user.Info interface.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::authentication::v1::UserInfo)]
 pub struct UserInfo {
     /// username is the name that uniquely identifies this user among all active users.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -195,14 +195,7 @@ pub struct ResourceRule {
 /// spec.namespace means "in all namespaces".  Self is a special case, because users should always be able
 /// to check whether they can perform an action
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "authorization.k8s.io",
-    version = "v1",
-    kind = "SelfSubjectAccessReview",
-    plural = "selfsubjectaccessreviews",
-    cluster_scoped,
-    omit_empty_type_meta
-)]
+#[api(group = "authorization.k8s.io", version = "v1", kind = "SelfSubjectAccessReview", plural = "selfsubjectaccessreviews", cluster_scoped, omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct SelfSubjectAccessReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -235,14 +228,7 @@ pub struct SelfSubjectAccessReviewSpec {
 /// drive authorization decisions as this raises confused deputy, cache lifetime/revocation, and correctness concerns.
 /// SubjectAccessReview, and LocalAccessReview are the correct way to defer authorization decisions to the API server.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "authorization.k8s.io",
-    version = "v1",
-    kind = "SelfSubjectRulesReview",
-    plural = "selfsubjectrulesreviews",
-    cluster_scoped,
-    omit_empty_type_meta
-)]
+#[api(group = "authorization.k8s.io", version = "v1", kind = "SelfSubjectRulesReview", plural = "selfsubjectrulesreviews", cluster_scoped, omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct SelfSubjectRulesReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -369,3 +355,6 @@ pub struct SubjectRulesReviewStatus {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub evaluation_error: Option<String>,
 }
+
+// Types that other versions share: they convert to themselves.
+apimachinery::identity_conversion!(FieldSelectorAttributes, LabelSelectorAttributes);

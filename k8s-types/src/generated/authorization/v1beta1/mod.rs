@@ -33,6 +33,8 @@ pub struct LocalSubjectAccessReview {
 /// NonResourceAttributes includes the authorization attributes available for non-resource requests to the Authorizer interface
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::authorization::v1::NonResourceAttributes)]
 pub struct NonResourceAttributes {
     /// path is the URL path of the request
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -45,6 +47,8 @@ pub struct NonResourceAttributes {
 /// NonResourceRule holds information that describes a rule for the non-resource
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::authorization::v1::NonResourceRule)]
 pub struct NonResourceRule {
     /// verbs is a list of kubernetes non-resource API verbs, like: get, post, put, delete, patch, head, options.  "\*" means all.
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
@@ -63,6 +67,8 @@ pub struct NonResourceRule {
 /// ResourceAttributes includes the authorization attributes available for resource requests to the Authorizer interface
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::authorization::v1::ResourceAttributes)]
 pub struct ResourceAttributes {
     /// namespace is the namespace of the action being requested.  Currently, there is no distinction between no namespace and all namespaces
     /// "" (empty) is defaulted for LocalSubjectAccessReviews
@@ -100,6 +106,8 @@ pub struct ResourceAttributes {
 /// may contain duplicates, and possibly be incomplete.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::authorization::v1::ResourceRule)]
 pub struct ResourceRule {
     /// verbs is a list of kubernetes resource API verbs, like: get, list, watch, create, update, delete, proxy.  "\*" means all.
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
@@ -141,6 +149,8 @@ pub struct ResourceRule {
     cluster_scoped,
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::authorization::v1::SelfSubjectAccessReview)]
 pub struct SelfSubjectAccessReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -157,6 +167,8 @@ pub struct SelfSubjectAccessReview {
 /// and nonResourceAttributes must be set
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::authorization::v1::SelfSubjectAccessReviewSpec)]
 pub struct SelfSubjectAccessReviewSpec {
     /// resourceAttributes describes information for a resource access request
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -181,6 +193,8 @@ pub struct SelfSubjectAccessReviewSpec {
     cluster_scoped,
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::authorization::v1::SelfSubjectRulesReview)]
 pub struct SelfSubjectRulesReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -196,6 +210,8 @@ pub struct SelfSubjectRulesReview {
 /// SelfSubjectRulesReviewSpec defines the specification for SelfSubjectRulesReview.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::authorization::v1::SelfSubjectRulesReviewSpec)]
 pub struct SelfSubjectRulesReviewSpec {
     /// namespace to evaluate rules for. Required.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -262,6 +278,8 @@ pub struct SubjectAccessReviewSpec {
 /// SubjectAccessReviewStatus
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::authorization::v1::SubjectAccessReviewStatus)]
 pub struct SubjectAccessReviewStatus {
     /// allowed is required. True if the action would be allowed, false otherwise.
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
@@ -288,6 +306,8 @@ pub struct SubjectAccessReviewStatus {
 /// even if that list is incomplete.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::authorization::v1::SubjectRulesReviewStatus)]
 pub struct SubjectRulesReviewStatus {
     /// resourceRules is the list of actions the subject is allowed to perform on resources.
     /// The list ordering isn't significant, may contain duplicates, and possibly be incomplete.

@@ -4,7 +4,7 @@
 
 /// CronJob represents the configuration of a single cron job.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "batch", version = "v1", kind = "CronJob", plural = "cronjobs", namespaced, short_names = ["cj"], categories = ["all"], omit_empty_type_meta)]
+#[api(group = "batch", version = "v1", kind = "CronJob", plural = "cronjobs", namespaced, short_names = ["cj"], categories = ["all"], omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct CronJob {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -21,12 +21,7 @@ pub struct CronJob {
 
 /// CronJobList is a collection of cron jobs.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "batch",
-    version = "v1",
-    kind = "CronJobList",
-    omit_empty_type_meta
-)]
+#[api(group = "batch", version = "v1", kind = "CronJobList", omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct CronJobList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -600,3 +595,6 @@ pub struct UncountedTerminatedPods {
     )]
     pub failed: Vec<String>,
 }
+
+// Types that other versions share: they convert to themselves.
+apimachinery::identity_conversion!(JobSpec);

@@ -5,6 +5,8 @@
 /// CronJob represents the configuration of a single cron job.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(group = "batch", version = "v1beta1", kind = "CronJob", plural = "cronjobs", namespaced, short_names = ["cj"], categories = ["all"], omit_empty_type_meta)]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::batch::v1::CronJob)]
 pub struct CronJob {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -27,6 +29,8 @@ pub struct CronJob {
     kind = "CronJobList",
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::batch::v1::CronJobList)]
 pub struct CronJobList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -40,6 +44,8 @@ pub struct CronJobList {
 /// CronJobSpec describes how the job execution will look like and when it will actually run.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::batch::v1::CronJobSpec)]
 pub struct CronJobSpec {
     /// The schedule in Cron format, see <https://en.wikipedia.org/wiki/Cron>.
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
@@ -89,6 +95,8 @@ pub struct CronJobSpec {
 /// CronJobStatus represents the current state of a cron job.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::batch::v1::CronJobStatus)]
 pub struct CronJobStatus {
     /// A list of pointers to currently running jobs.
     #[serde(
@@ -108,6 +116,8 @@ pub struct CronJobStatus {
 /// JobTemplateSpec describes the data a Job should have when created from a template
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::batch::v1::JobTemplateSpec)]
 pub struct JobTemplateSpec {
     /// Standard object's metadata of the jobs created from this template.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>

@@ -26,6 +26,8 @@
     cluster_scoped,
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::certificates::v1beta1::ClusterTrustBundle)]
 pub struct ClusterTrustBundle {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -43,6 +45,8 @@ pub struct ClusterTrustBundle {
     kind = "ClusterTrustBundleList",
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::certificates::v1beta1::ClusterTrustBundleList)]
 pub struct ClusterTrustBundleList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -55,6 +59,8 @@ pub struct ClusterTrustBundleList {
 /// ClusterTrustBundleSpec contains the signer and trust anchors.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::certificates::v1beta1::ClusterTrustBundleSpec)]
 pub struct ClusterTrustBundleSpec {
     /// signerName indicates the associated signer, if any.
     ///

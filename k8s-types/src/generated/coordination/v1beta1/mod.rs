@@ -12,6 +12,8 @@
     namespaced,
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::coordination::v1::Lease)]
 pub struct Lease {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -25,14 +27,7 @@ pub struct Lease {
 /// LeaseCandidate defines a candidate for a Lease object.
 /// Candidates are created such that coordinated leader election will pick the best leader from the list of candidates.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "coordination.k8s.io",
-    version = "v1beta1",
-    kind = "LeaseCandidate",
-    plural = "leasecandidates",
-    namespaced,
-    omit_empty_type_meta
-)]
+#[api(group = "coordination.k8s.io", version = "v1beta1", kind = "LeaseCandidate", plural = "leasecandidates", namespaced, omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct LeaseCandidate {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -45,12 +40,7 @@ pub struct LeaseCandidate {
 
 /// LeaseCandidateList is a list of Lease objects.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "coordination.k8s.io",
-    version = "v1beta1",
-    kind = "LeaseCandidateList",
-    omit_empty_type_meta
-)]
+#[api(group = "coordination.k8s.io", version = "v1beta1", kind = "LeaseCandidateList", omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct LeaseCandidateList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -111,6 +101,8 @@ pub struct LeaseCandidateSpec {
     kind = "LeaseList",
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::coordination::v1::LeaseList)]
 pub struct LeaseList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -124,6 +116,8 @@ pub struct LeaseList {
 /// LeaseSpec is a specification of a Lease.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::coordination::v1::LeaseSpec)]
 pub struct LeaseSpec {
     /// holderIdentity contains the identity of the holder of a current lease.
     /// If Coordinated Leader Election is used, the holder identity must be

@@ -8035,3 +8035,15 @@ pub struct WindowsSecurityContextOptions {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub host_process: Option<bool>,
 }
+
+// Types that other versions share: they convert to themselves.
+apimachinery::identity_conversion!(
+    EventSource,
+    NodeSelector,
+    ObjectReference,
+    PersistentVolumeClaim,
+    PersistentVolumeSpec,
+    PodTemplateSpec,
+    Toleration,
+    TopologySelectorTerm
+);

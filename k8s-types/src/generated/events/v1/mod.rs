@@ -9,7 +9,7 @@
 /// continued existence of events with that Reason.  Events should be
 /// treated as informative, best-effort, supplemental data.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "events.k8s.io", version = "v1", kind = "Event", plural = "events", namespaced, short_names = ["ev"], omit_empty_type_meta)]
+#[api(group = "events.k8s.io", version = "v1", kind = "Event", plural = "events", namespaced, short_names = ["ev"], omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct Event {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -59,12 +59,7 @@ pub struct Event {
 
 /// EventList is a list of Event objects.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "events.k8s.io",
-    version = "v1",
-    kind = "EventList",
-    omit_empty_type_meta
-)]
+#[api(group = "events.k8s.io", version = "v1", kind = "EventList", omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct EventList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,

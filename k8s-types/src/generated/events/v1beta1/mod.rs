@@ -10,6 +10,8 @@
 /// treated as informative, best-effort, supplemental data.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(group = "events.k8s.io", version = "v1beta1", kind = "Event", plural = "events", namespaced, short_names = ["ev"], omit_empty_type_meta)]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::events::v1::Event)]
 pub struct Event {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -64,6 +66,8 @@ pub struct Event {
     kind = "EventList",
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::events::v1::EventList)]
 pub struct EventList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -78,6 +82,8 @@ pub struct EventList {
 /// continuously for some time.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::events::v1::EventSeries)]
 pub struct EventSeries {
     /// count is the number of occurrences in this series up to the last heartbeat time.
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]

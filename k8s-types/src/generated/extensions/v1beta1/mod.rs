@@ -14,6 +14,8 @@
     namespaced,
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::apps::v1::DaemonSet, to_hub = crate::conversions::daemon_set::extensions_v1beta1::to_hub, from_hub = crate::conversions::daemon_set::extensions_v1beta1::from_hub)]
 pub struct DaemonSet {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -34,6 +36,8 @@ pub struct DaemonSet {
 /// DaemonSetCondition describes the state of a DaemonSet at a certain point.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::apps::v1::DaemonSetCondition)]
 pub struct DaemonSetCondition {
     /// Type of DaemonSet condition.
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
@@ -60,6 +64,8 @@ pub struct DaemonSetCondition {
     kind = "DaemonSetList",
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::apps::v1::DaemonSetList)]
 pub struct DaemonSetList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -73,6 +79,8 @@ pub struct DaemonSetList {
 /// DaemonSetSpec is the specification of a daemon set.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::apps::v1::DaemonSetSpec)]
 pub struct DaemonSetSpec {
     /// A label query over pods that are managed by the daemon set.
     /// Must match in order to be controlled.
@@ -100,6 +108,7 @@ pub struct DaemonSetSpec {
     /// A sequence number representing a specific generation of the template.
     /// Populated by the system. It can be set only during the creation.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[conversion(skip)]
     pub template_generation: Option<i64>,
     /// The number of old history to retain to allow rollback.
     /// This is a pointer to distinguish between explicit zero and not specified.
@@ -111,6 +120,8 @@ pub struct DaemonSetSpec {
 /// DaemonSetStatus represents the current status of a daemon set.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::apps::v1::DaemonSetStatus)]
 pub struct DaemonSetStatus {
     /// The number of nodes that are running at least 1
     /// daemon pod and are supposed to run the daemon pod.
@@ -166,6 +177,8 @@ pub struct DaemonSetStatus {
 /// necessary to perform the update for the indicated strategy.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::apps::v1::DaemonSetUpdateStrategy)]
 pub struct DaemonSetUpdateStrategy {
     /// Type of daemon set update. Can be "RollingUpdate" or "OnDelete".
     /// Default is OnDelete.
@@ -192,6 +205,8 @@ pub struct DaemonSetUpdateStrategy {
     namespaced,
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::apps::v1::Deployment, to_hub = crate::conversions::deployment::extensions_v1beta1::to_hub, from_hub = crate::conversions::deployment::extensions_v1beta1::from_hub)]
 pub struct Deployment {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -206,6 +221,8 @@ pub struct Deployment {
 /// DeploymentCondition describes the state of a deployment at a certain point.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::apps::v1::DeploymentCondition)]
 pub struct DeploymentCondition {
     /// Type of deployment condition.
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
@@ -235,6 +252,8 @@ pub struct DeploymentCondition {
     kind = "DeploymentList",
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::apps::v1::DeploymentList)]
 pub struct DeploymentList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -254,6 +273,8 @@ pub struct DeploymentList {
     not_resource,
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::apps::v1beta1::DeploymentRollback)]
 pub struct DeploymentRollback {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -269,6 +290,8 @@ pub struct DeploymentRollback {
 /// DeploymentSpec is the specification of the desired behavior of the Deployment.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::apps::v1::DeploymentSpec)]
 pub struct DeploymentSpec {
     /// Number of desired pods. This is a pointer to distinguish between explicit
     /// zero and not specified. Defaults to 1.
@@ -302,6 +325,7 @@ pub struct DeploymentSpec {
     /// DEPRECATED.
     /// The config this deployment is rolling back to. Will be cleared after rollback is done.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[conversion(skip)]
     pub rollback_to: Option<RollbackConfig>,
     /// The maximum time in seconds for a deployment to make progress before it
     /// is considered to be failed. The deployment controller will continue to
@@ -316,6 +340,8 @@ pub struct DeploymentSpec {
 /// DeploymentStatus is the most recently observed status of the Deployment.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::apps::v1::DeploymentStatus)]
 pub struct DeploymentStatus {
     /// The generation observed by the deployment controller.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -360,6 +386,8 @@ pub struct DeploymentStatus {
 /// DeploymentStrategy describes how to replace existing pods with new ones.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::apps::v1::DeploymentStrategy)]
 pub struct DeploymentStrategy {
     /// Type of deployment. Can be "Recreate" or "RollingUpdate". Default is RollingUpdate.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -377,6 +405,8 @@ pub struct DeploymentStrategy {
 /// path are forwarded to the backend.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::networking::v1::HTTPIngressPath)]
 pub struct HTTPIngressPath {
     /// Path is matched against the path of an incoming request. Currently it can
     /// contain characters disallowed from the conventional "path" part of a URL
@@ -414,6 +444,8 @@ pub struct HTTPIngressPath {
 /// or '\#'.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::networking::v1::HTTPIngressRuleValue)]
 pub struct HTTPIngressRuleValue {
     /// A collection of paths that map requests to backends.
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
@@ -426,6 +458,8 @@ pub struct HTTPIngressRuleValue {
 /// that should not be included within this rule.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::networking::v1::IPBlock)]
 pub struct IPBlock {
     /// CIDR is a string representing the IP Block
     /// Valid examples are "192.168.1.0/24" or "2001:db8::/64"
@@ -456,6 +490,8 @@ pub struct IPBlock {
     namespaced,
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::networking::v1::Ingress)]
 pub struct Ingress {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -495,6 +531,8 @@ pub struct IngressBackend {
     kind = "IngressList",
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::networking::v1::IngressList)]
 pub struct IngressList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -508,6 +546,8 @@ pub struct IngressList {
 /// IngressLoadBalancerIngress represents the status of a load-balancer ingress point.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::networking::v1::IngressLoadBalancerIngress)]
 pub struct IngressLoadBalancerIngress {
     /// IP is set for load-balancer ingress points that are IP based.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -527,6 +567,8 @@ pub struct IngressLoadBalancerIngress {
 /// LoadBalancerStatus represents the status of a load-balancer.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::networking::v1::IngressLoadBalancerStatus)]
 pub struct IngressLoadBalancerStatus {
     /// Ingress is a list containing ingress points for the load-balancer.
     #[serde(
@@ -540,6 +582,8 @@ pub struct IngressLoadBalancerStatus {
 /// IngressPortStatus represents the error condition of a service port
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::networking::v1::IngressPortStatus)]
 pub struct IngressPortStatus {
     /// Port is the port number of the ingress port.
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
@@ -565,6 +609,8 @@ pub struct IngressPortStatus {
 /// match, then routed to the backend associated with the matching IngressRuleValue.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::networking::v1::IngressRule)]
 pub struct IngressRule {
     /// Host is the fully qualified domain name of a network host, as defined by RFC 3986.
     /// Note the following deviations from the "host" part of the
@@ -620,6 +666,8 @@ pub struct IngressRuleValue {
 /// IngressSpec describes the Ingress the user wishes to exist.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::networking::v1::IngressSpec)]
 pub struct IngressSpec {
     /// IngressClassName is the name of the IngressClass cluster resource. The
     /// associated IngressClass defines which controller will implement the
@@ -638,6 +686,7 @@ pub struct IngressSpec {
     /// is optional to allow the loadbalancer controller or defaulting logic to
     /// specify a global default.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[conversion(rename = "default_backend")]
     pub backend: Option<IngressBackend>,
     /// TLS configuration. Currently the Ingress only supports a single TLS
     /// port, 443. If multiple members of this list specify different hosts, they
@@ -663,6 +712,8 @@ pub struct IngressSpec {
 /// IngressStatus describe the current state of the Ingress.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::networking::v1::IngressStatus)]
 pub struct IngressStatus {
     /// LoadBalancer contains the current status of the load-balancer.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -672,6 +723,8 @@ pub struct IngressStatus {
 /// IngressTLS describes the transport layer security associated with an Ingress.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::networking::v1::IngressTLS)]
 pub struct IngressTLS {
     /// Hosts are a list of hosts included in the TLS certificate. The values in
     /// this list must match the name/s used in the tlsSecret. Defaults to the
@@ -703,6 +756,8 @@ pub struct IngressTLS {
     namespaced,
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::networking::v1::NetworkPolicy)]
 pub struct NetworkPolicy {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -719,6 +774,8 @@ pub struct NetworkPolicy {
 /// This type is beta-level in 1.8
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::networking::v1::NetworkPolicyEgressRule)]
 pub struct NetworkPolicyEgressRule {
     /// List of destination ports for outgoing traffic.
     /// Each item in this list is combined using a logical OR. If this field is
@@ -748,6 +805,8 @@ pub struct NetworkPolicyEgressRule {
 /// This NetworkPolicyIngressRule matches traffic if and only if the traffic matches both ports AND from.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::networking::v1::NetworkPolicyIngressRule)]
 pub struct NetworkPolicyIngressRule {
     /// List of ports which should be made accessible on the pods selected for this rule.
     /// Each item in this list is combined using a logical OR.
@@ -782,6 +841,8 @@ pub struct NetworkPolicyIngressRule {
     kind = "NetworkPolicyList",
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::networking::v1::NetworkPolicyList)]
 pub struct NetworkPolicyList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -795,6 +856,8 @@ pub struct NetworkPolicyList {
 /// DEPRECATED 1.9 - This group version of NetworkPolicyPeer is deprecated by networking/v1/NetworkPolicyPeer.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::networking::v1::NetworkPolicyPeer)]
 pub struct NetworkPolicyPeer {
     /// This is a label selector which selects Pods. This field follows standard label
     /// selector semantics; if present but empty, it selects all pods.
@@ -821,6 +884,8 @@ pub struct NetworkPolicyPeer {
 /// DEPRECATED 1.9 - This group version of NetworkPolicyPort is deprecated by networking/v1/NetworkPolicyPort.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::networking::v1::NetworkPolicyPort)]
 pub struct NetworkPolicyPort {
     /// Optional.  The protocol (TCP, UDP, or SCTP) which traffic must match.
     /// If not specified, this field defaults to TCP.
@@ -843,6 +908,8 @@ pub struct NetworkPolicyPort {
 /// DEPRECATED 1.9 - This group version of NetworkPolicySpec is deprecated by networking/v1/NetworkPolicySpec.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::networking::v1::NetworkPolicySpec)]
 pub struct NetworkPolicySpec {
     /// Selects the pods to which this NetworkPolicy object applies.  The array of ingress rules
     /// is applied to any pods selected by this field. Multiple network policies can select the
@@ -907,6 +974,8 @@ pub struct NetworkPolicySpec {
     namespaced,
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::apps::v1::ReplicaSet)]
 pub struct ReplicaSet {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -928,6 +997,8 @@ pub struct ReplicaSet {
 /// ReplicaSetCondition describes the state of a replica set at a certain point.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::apps::v1::ReplicaSetCondition)]
 pub struct ReplicaSetCondition {
     /// Type of replica set condition.
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
@@ -954,6 +1025,8 @@ pub struct ReplicaSetCondition {
     kind = "ReplicaSetList",
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::apps::v1::ReplicaSetList)]
 pub struct ReplicaSetList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -968,6 +1041,8 @@ pub struct ReplicaSetList {
 /// ReplicaSetSpec is the specification of a ReplicaSet.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::apps::v1::ReplicaSetSpec)]
 pub struct ReplicaSetSpec {
     /// Replicas is the number of desired pods.
     /// This is a pointer to distinguish between explicit zero and unspecified.
@@ -996,6 +1071,8 @@ pub struct ReplicaSetSpec {
 /// ReplicaSetStatus represents the current status of a ReplicaSet.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::apps::v1::ReplicaSetStatus)]
 pub struct ReplicaSetStatus {
     /// Replicas is the most recently observed number of non-terminating pods.
     /// More info: <https://kubernetes.io/docs/concepts/workloads/controllers/replicaset>
@@ -1031,6 +1108,8 @@ pub struct ReplicaSetStatus {
 /// DEPRECATED.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::apps::v1beta1::RollbackConfig)]
 pub struct RollbackConfig {
     /// The revision to rollback to. If set to 0, rollback to the last revision.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -1040,6 +1119,8 @@ pub struct RollbackConfig {
 /// Spec to control the desired behavior of daemon set rolling update.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::apps::v1::RollingUpdateDaemonSet)]
 pub struct RollingUpdateDaemonSet {
     /// The maximum number of DaemonSet pods that can be unavailable during the
     /// update. Value can be an absolute number (ex: 5) or a percentage of total
@@ -1083,6 +1164,8 @@ pub struct RollingUpdateDaemonSet {
 /// Spec to control the desired behavior of rolling update.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::apps::v1::RollingUpdateDeployment)]
 pub struct RollingUpdateDeployment {
     /// The maximum number of pods that can be unavailable during the update.
     /// Value can be an absolute number (ex: 5) or a percentage of desired pods (ex: 10%).
@@ -1120,6 +1203,8 @@ pub struct RollingUpdateDeployment {
     not_resource,
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::apps::v1beta2::Scale)]
 pub struct Scale {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -1134,6 +1219,8 @@ pub struct Scale {
 /// describes the attributes of a scale subresource
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::apps::v1beta2::ScaleSpec)]
 pub struct ScaleSpec {
     /// desired number of instances for the scaled object.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -1143,6 +1230,8 @@ pub struct ScaleSpec {
 /// represents the current status of a scale subresource.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::apps::v1beta2::ScaleStatus)]
 pub struct ScaleStatus {
     /// actual number of observed instances of the scaled object.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -50,14 +50,7 @@ pub struct FlowDistinguisherMethod {
 /// FlowSchema defines the schema of a group of flows. Note that a flow is made up of a set of inbound API requests with
 /// similar attributes and is identified by a pair of strings: the name of the FlowSchema and a "flow distinguisher".
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "flowcontrol.apiserver.k8s.io",
-    version = "v1",
-    kind = "FlowSchema",
-    plural = "flowschemas",
-    cluster_scoped,
-    omit_empty_type_meta
-)]
+#[api(group = "flowcontrol.apiserver.k8s.io", version = "v1", kind = "FlowSchema", plural = "flowschemas", cluster_scoped, omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct FlowSchema {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -98,12 +91,7 @@ pub struct FlowSchemaCondition {
 
 /// FlowSchemaList is a list of FlowSchema objects.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "flowcontrol.apiserver.k8s.io",
-    version = "v1",
-    kind = "FlowSchemaList",
-    omit_empty_type_meta
-)]
+#[api(group = "flowcontrol.apiserver.k8s.io", version = "v1", kind = "FlowSchemaList", omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct FlowSchemaList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -309,14 +297,7 @@ pub struct PolicyRulesWithSubjects {
 
 /// PriorityLevelConfiguration represents the configuration of a priority level.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "flowcontrol.apiserver.k8s.io",
-    version = "v1",
-    kind = "PriorityLevelConfiguration",
-    plural = "prioritylevelconfigurations",
-    cluster_scoped,
-    omit_empty_type_meta
-)]
+#[api(group = "flowcontrol.apiserver.k8s.io", version = "v1", kind = "PriorityLevelConfiguration", plural = "prioritylevelconfigurations", cluster_scoped, omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct PriorityLevelConfiguration {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -357,12 +338,7 @@ pub struct PriorityLevelConfigurationCondition {
 
 /// PriorityLevelConfigurationList is a list of PriorityLevelConfiguration objects.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "flowcontrol.apiserver.k8s.io",
-    version = "v1",
-    kind = "PriorityLevelConfigurationList",
-    omit_empty_type_meta
-)]
+#[api(group = "flowcontrol.apiserver.k8s.io", version = "v1", kind = "PriorityLevelConfigurationList", omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct PriorityLevelConfigurationList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,

@@ -8,6 +8,8 @@
 /// here can be modified by authorized users, unlike the rest of the \`spec\`.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::flowcontrol::v1::ExemptPriorityLevelConfiguration)]
 pub struct ExemptPriorityLevelConfiguration {
     /// \`nominalConcurrencyShares\` (NCS) contributes to the computation of the
     /// NominalConcurrencyLimit (NominalCL) of this level.
@@ -39,6 +41,8 @@ pub struct ExemptPriorityLevelConfiguration {
 /// FlowDistinguisherMethod specifies the method of a flow distinguisher.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::flowcontrol::v1::FlowDistinguisherMethod)]
 pub struct FlowDistinguisherMethod {
     /// \`type\` is the type of flow distinguisher method
     /// The supported types are "ByUser" and "ByNamespace".
@@ -58,6 +62,8 @@ pub struct FlowDistinguisherMethod {
     cluster_scoped,
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::flowcontrol::v1::FlowSchema)]
 pub struct FlowSchema {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -75,6 +81,8 @@ pub struct FlowSchema {
 /// FlowSchemaCondition describes conditions for a FlowSchema.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::flowcontrol::v1::FlowSchemaCondition)]
 pub struct FlowSchemaCondition {
     /// \`type\` is the type of the condition.
     /// Required.
@@ -104,6 +112,8 @@ pub struct FlowSchemaCondition {
     kind = "FlowSchemaList",
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::flowcontrol::v1::FlowSchemaList)]
 pub struct FlowSchemaList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -117,6 +127,8 @@ pub struct FlowSchemaList {
 /// FlowSchemaSpec describes how the FlowSchema's specification looks like.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::flowcontrol::v1::FlowSchemaSpec)]
 pub struct FlowSchemaSpec {
     /// \`priorityLevelConfiguration\` should reference a PriorityLevelConfiguration in the cluster. If the reference cannot
     /// be resolved, the FlowSchema will be ignored and marked as invalid in its status.
@@ -147,6 +159,8 @@ pub struct FlowSchemaSpec {
 /// FlowSchemaStatus represents the current state of a FlowSchema.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::flowcontrol::v1::FlowSchemaStatus)]
 pub struct FlowSchemaStatus {
     /// \`conditions\` is a list of the current states of FlowSchema.
     #[serde(
@@ -160,6 +174,8 @@ pub struct FlowSchemaStatus {
 /// GroupSubject holds detailed information for group-kind subject.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::flowcontrol::v1::GroupSubject)]
 pub struct GroupSubject {
     /// name is the user group that matches, or "\*" to match all user groups.
     /// See <https://github.com/kubernetes/apiserver/blob/master/pkg/authentication/user/user.go> for some
@@ -172,6 +188,8 @@ pub struct GroupSubject {
 /// LimitResponse defines how to handle requests that can not be executed right now.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::flowcontrol::v1::LimitResponse)]
 pub struct LimitResponse {
     /// \`type\` is "Queue" or "Reject".
     /// "Queue" means that requests that can not be executed upon arrival
@@ -194,6 +212,8 @@ pub struct LimitResponse {
 /// - What should be done with requests that exceed the limit?
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::flowcontrol::v1::LimitedPriorityLevelConfiguration)]
 pub struct LimitedPriorityLevelConfiguration {
     /// \`nominalConcurrencyShares\` (NCS) contributes to the computation of the
     /// NominalConcurrencyLimit (NominalCL) of this level.
@@ -248,6 +268,8 @@ pub struct LimitedPriorityLevelConfiguration {
 /// of verbs matches the request and (b) at least one member of nonResourceURLs matches the request.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::flowcontrol::v1::NonResourcePolicyRule)]
 pub struct NonResourcePolicyRule {
     /// \`verbs\` is a list of matching verbs and may not be empty.
     /// "\*" matches all verbs. If it is present, it must be the only entry.
@@ -277,6 +299,8 @@ pub struct NonResourcePolicyRule {
 /// of resourceRules or nonResourceRules matches the request.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::flowcontrol::v1::PolicyRulesWithSubjects)]
 pub struct PolicyRulesWithSubjects {
     /// subjects is the list of normal user, serviceaccount, or group that this rule cares about.
     /// There must be at least one member in this slice.
@@ -313,6 +337,8 @@ pub struct PolicyRulesWithSubjects {
     cluster_scoped,
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::flowcontrol::v1::PriorityLevelConfiguration)]
 pub struct PriorityLevelConfiguration {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -330,6 +356,8 @@ pub struct PriorityLevelConfiguration {
 /// PriorityLevelConfigurationCondition defines the condition of priority level.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::flowcontrol::v1::PriorityLevelConfigurationCondition)]
 pub struct PriorityLevelConfigurationCondition {
     /// \`type\` is the type of the condition.
     /// Required.
@@ -359,6 +387,8 @@ pub struct PriorityLevelConfigurationCondition {
     kind = "PriorityLevelConfigurationList",
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::flowcontrol::v1::PriorityLevelConfigurationList)]
 pub struct PriorityLevelConfigurationList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -372,6 +402,8 @@ pub struct PriorityLevelConfigurationList {
 /// PriorityLevelConfigurationReference contains information that points to the "request-priority" being used.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::flowcontrol::v1::PriorityLevelConfigurationReference)]
 pub struct PriorityLevelConfigurationReference {
     /// \`name\` is the name of the priority level configuration being referenced
     /// Required.
@@ -382,6 +414,8 @@ pub struct PriorityLevelConfigurationReference {
 /// PriorityLevelConfigurationSpec specifies the configuration of a priority level.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::flowcontrol::v1::PriorityLevelConfigurationSpec)]
 pub struct PriorityLevelConfigurationSpec {
     /// \`type\` indicates whether this priority level is subject to
     /// limitation on request execution.  A value of \`"Exempt"\` means
@@ -410,6 +444,8 @@ pub struct PriorityLevelConfigurationSpec {
 /// PriorityLevelConfigurationStatus represents the current state of a "request-priority".
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::flowcontrol::v1::PriorityLevelConfigurationStatus)]
 pub struct PriorityLevelConfigurationStatus {
     /// \`conditions\` is the current state of "request-priority".
     #[serde(
@@ -423,6 +459,8 @@ pub struct PriorityLevelConfigurationStatus {
 /// QueuingConfiguration holds the configuration parameters for queuing
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::flowcontrol::v1::QueuingConfiguration)]
 pub struct QueuingConfiguration {
     /// \`queues\` is the number of queues for this priority level. The
     /// queues exist independently at each apiserver. The value must be
@@ -464,6 +502,8 @@ pub struct QueuingConfiguration {
 /// of namespaces matches the request's namespace.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::flowcontrol::v1::ResourcePolicyRule)]
 pub struct ResourcePolicyRule {
     /// \`verbs\` is a list of matching verbs and may not be empty.
     /// "\*" matches all verbs and, if present, must be the only entry.
@@ -508,6 +548,8 @@ pub struct ResourcePolicyRule {
 /// ServiceAccountSubject holds detailed information for service-account-kind subject.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::flowcontrol::v1::ServiceAccountSubject)]
 pub struct ServiceAccountSubject {
     /// \`namespace\` is the namespace of matching ServiceAccount objects.
     /// Required.
@@ -523,6 +565,8 @@ pub struct ServiceAccountSubject {
 /// ways of matching an originator; by user, group, or service account.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::flowcontrol::v1::Subject)]
 pub struct Subject {
     /// \`kind\` indicates which one of the other fields is non-empty.
     /// Required
@@ -542,6 +586,8 @@ pub struct Subject {
 /// UserSubject holds detailed information for user-kind subject.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::flowcontrol::v1::UserSubject)]
 pub struct UserSubject {
     /// \`name\` is the username that matches, or "\*" to match all usernames.
     /// Required.

@@ -56,14 +56,7 @@ pub struct HTTPIngressRuleValue {
 /// Valid: 192.168.1.5 or 2001:db8::1 or 2001:db8:aaaa:bbbb:cccc:dddd:eeee:1
 /// Invalid: 10.01.2.3 or 2001:db8:0:0:0::1
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "networking.k8s.io",
-    version = "v1",
-    kind = "IPAddress",
-    plural = "ipaddresses",
-    cluster_scoped,
-    omit_empty_type_meta
-)]
+#[api(group = "networking.k8s.io", version = "v1", kind = "IPAddress", plural = "ipaddresses", cluster_scoped, omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct IPAddress {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -77,12 +70,7 @@ pub struct IPAddress {
 
 /// IPAddressList contains a list of IPAddress.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "networking.k8s.io",
-    version = "v1",
-    kind = "IPAddressList",
-    omit_empty_type_meta
-)]
+#[api(group = "networking.k8s.io", version = "v1", kind = "IPAddressList", omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct IPAddressList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -129,7 +117,7 @@ pub struct IPBlock {
 /// externally-reachable urls, load balance traffic, terminate SSL, offer name
 /// based virtual hosting etc.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "networking.k8s.io", version = "v1", kind = "Ingress", plural = "ingresses", namespaced, short_names = ["ing"], omit_empty_type_meta)]
+#[api(group = "networking.k8s.io", version = "v1", kind = "Ingress", plural = "ingresses", namespaced, short_names = ["ing"], omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct Ingress {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -166,14 +154,7 @@ pub struct IngressBackend {
 /// single IngressClass resource has this annotation set to true, new Ingress
 /// resources without a class specified will be assigned this default class.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "networking.k8s.io",
-    version = "v1",
-    kind = "IngressClass",
-    plural = "ingressclasses",
-    cluster_scoped,
-    omit_empty_type_meta
-)]
+#[api(group = "networking.k8s.io", version = "v1", kind = "IngressClass", plural = "ingressclasses", cluster_scoped, omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct IngressClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -187,12 +168,7 @@ pub struct IngressClass {
 
 /// IngressClassList is a collection of IngressClasses.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "networking.k8s.io",
-    version = "v1",
-    kind = "IngressClassList",
-    omit_empty_type_meta
-)]
+#[api(group = "networking.k8s.io", version = "v1", kind = "IngressClassList", omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct IngressClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -250,12 +226,7 @@ pub struct IngressClassSpec {
 
 /// IngressList is a collection of Ingress.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "networking.k8s.io",
-    version = "v1",
-    kind = "IngressList",
-    omit_empty_type_meta
-)]
+#[api(group = "networking.k8s.io", version = "v1", kind = "IngressList", omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct IngressList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -459,7 +430,7 @@ pub struct IngressTLS {
 
 /// NetworkPolicy describes what network traffic is allowed for a set of Pods
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "networking.k8s.io", version = "v1", kind = "NetworkPolicy", plural = "networkpolicies", namespaced, short_names = ["netpol"], omit_empty_type_meta)]
+#[api(group = "networking.k8s.io", version = "v1", kind = "NetworkPolicy", plural = "networkpolicies", namespaced, short_names = ["netpol"], omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct NetworkPolicy {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -531,12 +502,7 @@ pub struct NetworkPolicyIngressRule {
 
 /// NetworkPolicyList is a list of NetworkPolicy objects.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "networking.k8s.io",
-    version = "v1",
-    kind = "NetworkPolicyList",
-    omit_empty_type_meta
-)]
+#[api(group = "networking.k8s.io", version = "v1", kind = "NetworkPolicyList", omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct NetworkPolicyList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -687,14 +653,7 @@ pub struct ServiceBackendPort {
 /// ServiceCIDR defines a range of IP addresses using CIDR format (e.g. 192.168.0.0/24 or 2001:db2::/64).
 /// This range is used to allocate ClusterIPs to Service objects.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "networking.k8s.io",
-    version = "v1",
-    kind = "ServiceCIDR",
-    plural = "servicecidrs",
-    cluster_scoped,
-    omit_empty_type_meta
-)]
+#[api(group = "networking.k8s.io", version = "v1", kind = "ServiceCIDR", plural = "servicecidrs", cluster_scoped, omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct ServiceCIDR {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -711,12 +670,7 @@ pub struct ServiceCIDR {
 
 /// ServiceCIDRList contains a list of ServiceCIDR objects.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "networking.k8s.io",
-    version = "v1",
-    kind = "ServiceCIDRList",
-    omit_empty_type_meta
-)]
+#[api(group = "networking.k8s.io", version = "v1", kind = "ServiceCIDRList", omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct ServiceCIDRList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,

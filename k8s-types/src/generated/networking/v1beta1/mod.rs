@@ -6,6 +6,8 @@
 /// path are forwarded to the backend.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::networking::v1::HTTPIngressPath)]
 pub struct HTTPIngressPath {
     /// path is matched against the path of an incoming request. Currently it can
     /// contain characters disallowed from the conventional "path" part of a URL
@@ -43,6 +45,8 @@ pub struct HTTPIngressPath {
 /// or '\#'.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::networking::v1::HTTPIngressRuleValue)]
 pub struct HTTPIngressRuleValue {
     /// paths is a collection of paths that map requests to backends.
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
@@ -65,6 +69,8 @@ pub struct HTTPIngressRuleValue {
     cluster_scoped,
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::networking::v1::IPAddress)]
 pub struct IPAddress {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -84,6 +90,8 @@ pub struct IPAddress {
     kind = "IPAddressList",
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::networking::v1::IPAddressList)]
 pub struct IPAddressList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -97,6 +105,8 @@ pub struct IPAddressList {
 /// IPAddressSpec describe the attributes in an IP Address.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::networking::v1::IPAddressSpec)]
 pub struct IPAddressSpec {
     /// ParentRef references the resource that an IPAddress is attached to.
     /// An IPAddress must reference a parent object.
@@ -110,6 +120,8 @@ pub struct IPAddressSpec {
 /// based virtual hosting etc.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(group = "networking.k8s.io", version = "v1beta1", kind = "Ingress", plural = "ingresses", namespaced, short_names = ["ing"], omit_empty_type_meta)]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::networking::v1::Ingress)]
 pub struct Ingress {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -155,6 +167,8 @@ pub struct IngressBackend {
     cluster_scoped,
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::networking::v1::IngressClass)]
 pub struct IngressClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -174,6 +188,8 @@ pub struct IngressClass {
     kind = "IngressClassList",
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::networking::v1::IngressClassList)]
 pub struct IngressClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -187,6 +203,8 @@ pub struct IngressClassList {
 /// to specify a cluster or namespace-scoped resource.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::networking::v1::IngressClassParametersReference)]
 pub struct IngressClassParametersReference {
     /// apiGroup is the group for the resource being referenced. If APIGroup is
     /// not specified, the specified Kind must be in the core API group. For any
@@ -213,6 +231,8 @@ pub struct IngressClassParametersReference {
 /// IngressClassSpec provides information about the class of an Ingress.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::networking::v1::IngressClassSpec)]
 pub struct IngressClassSpec {
     /// controller refers to the name of the controller that should handle this
     /// class. This allows for different "flavors" that are controlled by the
@@ -237,6 +257,8 @@ pub struct IngressClassSpec {
     kind = "IngressList",
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::networking::v1::IngressList)]
 pub struct IngressList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -250,6 +272,8 @@ pub struct IngressList {
 /// IngressLoadBalancerIngress represents the status of a load-balancer ingress point.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::networking::v1::IngressLoadBalancerIngress)]
 pub struct IngressLoadBalancerIngress {
     /// ip is set for load-balancer ingress points that are IP based.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -269,6 +293,8 @@ pub struct IngressLoadBalancerIngress {
 /// LoadBalancerStatus represents the status of a load-balancer.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::networking::v1::IngressLoadBalancerStatus)]
 pub struct IngressLoadBalancerStatus {
     /// ingress is a list containing ingress points for the load-balancer.
     #[serde(
@@ -282,6 +308,8 @@ pub struct IngressLoadBalancerStatus {
 /// IngressPortStatus represents the error condition of a service port
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::networking::v1::IngressPortStatus)]
 pub struct IngressPortStatus {
     /// port is the port number of the ingress port.
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
@@ -307,6 +335,8 @@ pub struct IngressPortStatus {
 /// match, then routed to the backend associated with the matching IngressRuleValue.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::networking::v1::IngressRule)]
 pub struct IngressRule {
     /// host is the fully qualified domain name of a network host, as defined by RFC 3986.
     /// Note the following deviations from the "host" part of the
@@ -352,6 +382,8 @@ pub struct IngressRuleValue {
 /// IngressSpec describes the Ingress the user wishes to exist.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::networking::v1::IngressSpec)]
 pub struct IngressSpec {
     /// ingressClassName is the name of the IngressClass cluster resource. The
     /// associated IngressClass defines which controller will implement the
@@ -370,6 +402,7 @@ pub struct IngressSpec {
     /// is optional to allow the loadbalancer controller or defaulting logic to
     /// specify a global default.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[conversion(rename = "default_backend")]
     pub backend: Option<IngressBackend>,
     /// tls represents the TLS configuration. Currently the Ingress only supports a
     /// single TLS port, 443. If multiple members of this list specify different hosts,
@@ -395,6 +428,8 @@ pub struct IngressSpec {
 /// IngressStatus describes the current state of the Ingress.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::networking::v1::IngressStatus)]
 pub struct IngressStatus {
     /// loadBalancer contains the current status of the load-balancer.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -404,6 +439,8 @@ pub struct IngressStatus {
 /// IngressTLS describes the transport layer security associated with an Ingress.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::networking::v1::IngressTLS)]
 pub struct IngressTLS {
     /// hosts is a list of hosts included in the TLS certificate. The values in
     /// this list must match the name/s used in the tlsSecret. Defaults to the
@@ -427,6 +464,8 @@ pub struct IngressTLS {
 /// ParentReference describes a reference to a parent object.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::networking::v1::ParentReference)]
 pub struct ParentReference {
     /// Group is the group of the object being referenced.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -453,6 +492,8 @@ pub struct ParentReference {
     cluster_scoped,
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::networking::v1::ServiceCIDR)]
 pub struct ServiceCIDR {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -475,6 +516,8 @@ pub struct ServiceCIDR {
     kind = "ServiceCIDRList",
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::networking::v1::ServiceCIDRList)]
 pub struct ServiceCIDRList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -488,6 +531,8 @@ pub struct ServiceCIDRList {
 /// ServiceCIDRSpec define the CIDRs the user wants to use for allocating ClusterIPs for Services.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::networking::v1::ServiceCIDRSpec)]
 pub struct ServiceCIDRSpec {
     /// CIDRs defines the IP blocks in CIDR notation (e.g. "192.168.0.0/24" or "2001:db8::/64")
     /// from which to assign service cluster IPs. Max of two CIDRs is allowed, one of each IP family.
@@ -503,6 +548,8 @@ pub struct ServiceCIDRSpec {
 /// ServiceCIDRStatus describes the current state of the ServiceCIDR.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::networking::v1::ServiceCIDRStatus)]
 pub struct ServiceCIDRStatus {
     /// conditions holds an array of metav1.Condition that describe the state of the ServiceCIDR.
     /// Current service state

@@ -23,14 +23,7 @@ pub struct Overhead {
 /// pod.  For more details, see
 /// <https://kubernetes.io/docs/concepts/containers/runtime-class/>
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "node.k8s.io",
-    version = "v1",
-    kind = "RuntimeClass",
-    plural = "runtimeclasses",
-    cluster_scoped,
-    omit_empty_type_meta
-)]
+#[api(group = "node.k8s.io", version = "v1", kind = "RuntimeClass", plural = "runtimeclasses", cluster_scoped, omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct RuntimeClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -60,12 +53,7 @@ pub struct RuntimeClass {
 
 /// RuntimeClassList is a list of RuntimeClass objects.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "node.k8s.io",
-    version = "v1",
-    kind = "RuntimeClassList",
-    omit_empty_type_meta
-)]
+#[api(group = "node.k8s.io", version = "v1", kind = "RuntimeClassList", omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct RuntimeClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,

@@ -5,6 +5,8 @@
 /// Overhead structure represents the resource overhead associated with running a pod.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::node::v1::Overhead)]
 pub struct Overhead {
     /// podFixed represents the fixed resource overhead associated with running a pod.
     #[serde(
@@ -31,6 +33,8 @@ pub struct Overhead {
     cluster_scoped,
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::node::v1::RuntimeClass)]
 pub struct RuntimeClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -66,6 +70,8 @@ pub struct RuntimeClass {
     kind = "RuntimeClassList",
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::node::v1::RuntimeClassList)]
 pub struct RuntimeClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -80,6 +86,8 @@ pub struct RuntimeClassList {
 /// RuntimeClass.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::node::v1::Scheduling)]
 pub struct Scheduling {
     /// nodeSelector lists labels that must be present on nodes that support this
     /// RuntimeClass. Pods using this RuntimeClass can only be scheduled to a

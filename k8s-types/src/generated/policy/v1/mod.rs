@@ -6,13 +6,7 @@
 /// This is a subresource of Pod.  A request to cause such an eviction is
 /// created by POSTing to .../pods/\<pod name\>/evictions.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "policy",
-    version = "v1",
-    kind = "Eviction",
-    not_resource,
-    omit_empty_type_meta
-)]
+#[api(group = "policy", version = "v1", kind = "Eviction", not_resource, omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct Eviction {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -24,7 +18,7 @@ pub struct Eviction {
 
 /// PodDisruptionBudget is an object to define the max disruption that can be caused to a collection of pods
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "policy", version = "v1", kind = "PodDisruptionBudget", plural = "poddisruptionbudgets", namespaced, short_names = ["pdb"], omit_empty_type_meta)]
+#[api(group = "policy", version = "v1", kind = "PodDisruptionBudget", plural = "poddisruptionbudgets", namespaced, short_names = ["pdb"], omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct PodDisruptionBudget {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -39,12 +33,7 @@ pub struct PodDisruptionBudget {
 
 /// PodDisruptionBudgetList is a collection of PodDisruptionBudgets.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "policy",
-    version = "v1",
-    kind = "PodDisruptionBudgetList",
-    omit_empty_type_meta
-)]
+#[api(group = "policy", version = "v1", kind = "PodDisruptionBudgetList", omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct PodDisruptionBudgetList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,

@@ -13,6 +13,8 @@
     not_resource,
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::policy::v1::Eviction)]
 pub struct Eviction {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -25,6 +27,8 @@ pub struct Eviction {
 /// PodDisruptionBudget is an object to define the max disruption that can be caused to a collection of pods
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(group = "policy", version = "v1beta1", kind = "PodDisruptionBudget", plural = "poddisruptionbudgets", namespaced, short_names = ["pdb"], omit_empty_type_meta)]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::policy::v1::PodDisruptionBudget, to_hub = crate::conversions::pod_disruption_budget::policy_v1beta1::to_hub, from_hub = crate::conversions::pod_disruption_budget::policy_v1beta1::from_hub)]
 pub struct PodDisruptionBudget {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -45,6 +49,8 @@ pub struct PodDisruptionBudget {
     kind = "PodDisruptionBudgetList",
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::policy::v1::PodDisruptionBudgetList)]
 pub struct PodDisruptionBudgetList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -58,6 +64,8 @@ pub struct PodDisruptionBudgetList {
 /// PodDisruptionBudgetSpec is a description of a PodDisruptionBudget.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::policy::v1::PodDisruptionBudgetSpec)]
 pub struct PodDisruptionBudgetSpec {
     /// An eviction is allowed if at least "minAvailable" pods selected by
     /// "selector" will still be available after the eviction, i.e. even in the
@@ -108,6 +116,8 @@ pub struct PodDisruptionBudgetSpec {
 /// PodDisruptionBudget. Status may trail the actual state of a system.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::policy::v1::PodDisruptionBudgetStatus)]
 pub struct PodDisruptionBudgetStatus {
     /// Most recent generation observed when updating this PDB status. DisruptionsAllowed and other
     /// status information is valid only if observedGeneration equals to PDB's object generation.

@@ -18,14 +18,7 @@ pub struct AggregationRule {
 
 /// ClusterRole is a cluster level, logical grouping of PolicyRules that can be referenced as a unit by a RoleBinding or ClusterRoleBinding.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "rbac.authorization.k8s.io",
-    version = "v1",
-    kind = "ClusterRole",
-    plural = "clusterroles",
-    cluster_scoped,
-    omit_empty_type_meta
-)]
+#[api(group = "rbac.authorization.k8s.io", version = "v1", kind = "ClusterRole", plural = "clusterroles", cluster_scoped, omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct ClusterRole {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -43,14 +36,7 @@ pub struct ClusterRole {
 /// ClusterRoleBinding references a ClusterRole, but not contain it.  It can reference a ClusterRole in the global namespace,
 /// and adds who information via Subject.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "rbac.authorization.k8s.io",
-    version = "v1",
-    kind = "ClusterRoleBinding",
-    plural = "clusterrolebindings",
-    cluster_scoped,
-    omit_empty_type_meta
-)]
+#[api(group = "rbac.authorization.k8s.io", version = "v1", kind = "ClusterRoleBinding", plural = "clusterrolebindings", cluster_scoped, omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct ClusterRoleBinding {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -67,12 +53,7 @@ pub struct ClusterRoleBinding {
 
 /// ClusterRoleBindingList is a collection of ClusterRoleBindings
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "rbac.authorization.k8s.io",
-    version = "v1",
-    kind = "ClusterRoleBindingList",
-    omit_empty_type_meta
-)]
+#[api(group = "rbac.authorization.k8s.io", version = "v1", kind = "ClusterRoleBindingList", omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct ClusterRoleBindingList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -84,12 +65,7 @@ pub struct ClusterRoleBindingList {
 
 /// ClusterRoleList is a collection of ClusterRoles
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "rbac.authorization.k8s.io",
-    version = "v1",
-    kind = "ClusterRoleList",
-    omit_empty_type_meta
-)]
+#[api(group = "rbac.authorization.k8s.io", version = "v1", kind = "ClusterRoleList", omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct ClusterRoleList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -143,14 +119,7 @@ pub struct PolicyRule {
 
 /// Role is a namespaced, logical grouping of PolicyRules that can be referenced as a unit by a RoleBinding.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "rbac.authorization.k8s.io",
-    version = "v1",
-    kind = "Role",
-    plural = "roles",
-    namespaced,
-    omit_empty_type_meta
-)]
+#[api(group = "rbac.authorization.k8s.io", version = "v1", kind = "Role", plural = "roles", namespaced, omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct Role {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -165,14 +134,7 @@ pub struct Role {
 /// It adds who information via Subjects and namespace information by which namespace it exists in.  RoleBindings in a given
 /// namespace only have effect in that namespace.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "rbac.authorization.k8s.io",
-    version = "v1",
-    kind = "RoleBinding",
-    plural = "rolebindings",
-    namespaced,
-    omit_empty_type_meta
-)]
+#[api(group = "rbac.authorization.k8s.io", version = "v1", kind = "RoleBinding", plural = "rolebindings", namespaced, omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct RoleBinding {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -189,12 +151,7 @@ pub struct RoleBinding {
 
 /// RoleBindingList is a collection of RoleBindings
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "rbac.authorization.k8s.io",
-    version = "v1",
-    kind = "RoleBindingList",
-    omit_empty_type_meta
-)]
+#[api(group = "rbac.authorization.k8s.io", version = "v1", kind = "RoleBindingList", omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct RoleBindingList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -206,12 +163,7 @@ pub struct RoleBindingList {
 
 /// RoleList is a collection of Roles
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "rbac.authorization.k8s.io",
-    version = "v1",
-    kind = "RoleList",
-    omit_empty_type_meta
-)]
+#[api(group = "rbac.authorization.k8s.io", version = "v1", kind = "RoleList", omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct RoleList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,

@@ -5,6 +5,8 @@
 /// AggregationRule describes how to locate ClusterRoles to aggregate into the ClusterRole
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::rbac::v1::AggregationRule)]
 pub struct AggregationRule {
     /// ClusterRoleSelectors holds a list of selectors which will be used to find ClusterRoles and create the rules.
     /// If any of the selectors match, then the ClusterRole's permissions will be added
@@ -27,6 +29,8 @@ pub struct AggregationRule {
     cluster_scoped,
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::rbac::v1::ClusterRole)]
 pub struct ClusterRole {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -93,6 +97,8 @@ pub struct ClusterRoleBindingList {
     kind = "ClusterRoleList",
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::rbac::v1::ClusterRoleList)]
 pub struct ClusterRoleList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -106,6 +112,8 @@ pub struct ClusterRoleList {
 /// about who the rule applies to or which namespace the rule applies to.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::rbac::v1::PolicyRule)]
 pub struct PolicyRule {
     /// Verbs is a list of Verbs that apply to ALL the ResourceKinds contained in this rule. '\*' represents all verbs.
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
@@ -155,6 +163,8 @@ pub struct PolicyRule {
     namespaced,
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::rbac::v1::Role)]
 pub struct Role {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -218,6 +228,8 @@ pub struct RoleBindingList {
     kind = "RoleList",
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::rbac::v1::RoleList)]
 pub struct RoleList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,

@@ -5,6 +5,8 @@
 /// AggregationRule describes how to locate ClusterRoles to aggregate into the ClusterRole
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::rbac::v1::AggregationRule)]
 pub struct AggregationRule {
     /// ClusterRoleSelectors holds a list of selectors which will be used to find ClusterRoles and create the rules.
     /// If any of the selectors match, then the ClusterRole's permissions will be added
@@ -27,6 +29,8 @@ pub struct AggregationRule {
     cluster_scoped,
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::rbac::v1::ClusterRole)]
 pub struct ClusterRole {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -53,6 +57,8 @@ pub struct ClusterRole {
     cluster_scoped,
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::rbac::v1::ClusterRoleBinding)]
 pub struct ClusterRoleBinding {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -75,6 +81,8 @@ pub struct ClusterRoleBinding {
     kind = "ClusterRoleBindingList",
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::rbac::v1::ClusterRoleBindingList)]
 pub struct ClusterRoleBindingList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -93,6 +101,8 @@ pub struct ClusterRoleBindingList {
     kind = "ClusterRoleList",
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::rbac::v1::ClusterRoleList)]
 pub struct ClusterRoleList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -106,6 +116,8 @@ pub struct ClusterRoleList {
 /// about who the rule applies to or which namespace the rule applies to.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::rbac::v1::PolicyRule)]
 pub struct PolicyRule {
     /// Verbs is a list of Verbs that apply to ALL the ResourceKinds contained in this rule. '\*' represents all verbs.
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
@@ -156,6 +168,8 @@ pub struct PolicyRule {
     namespaced,
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::rbac::v1::Role)]
 pub struct Role {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -179,6 +193,8 @@ pub struct Role {
     namespaced,
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::rbac::v1::RoleBinding)]
 pub struct RoleBinding {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -201,6 +217,8 @@ pub struct RoleBinding {
     kind = "RoleBindingList",
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::rbac::v1::RoleBindingList)]
 pub struct RoleBindingList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -219,6 +237,8 @@ pub struct RoleBindingList {
     kind = "RoleList",
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::rbac::v1::RoleList)]
 pub struct RoleList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -231,6 +251,8 @@ pub struct RoleList {
 /// RoleRef contains information that points to the role being used
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::rbac::v1::RoleRef)]
 pub struct RoleRef {
     /// APIGroup is the group for the resource being referenced
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -247,6 +269,8 @@ pub struct RoleRef {
 /// or a value for non-objects such as user and group names.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::rbac::v1::Subject)]
 pub struct Subject {
     /// Kind of object being referenced. Values defined by this API group are "User", "Group", and "ServiceAccount".
     /// If the Authorizer does not recognized the kind value, the Authorizer should report an error.

@@ -615,14 +615,7 @@ pub struct DeviceClaimConfiguration {
 /// the device requests of a claim to apply these presets.
 /// Cluster scoped.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "resource.k8s.io",
-    version = "v1",
-    kind = "DeviceClass",
-    plural = "deviceclasses",
-    cluster_scoped,
-    omit_empty_type_meta
-)]
+#[api(group = "resource.k8s.io", version = "v1", kind = "DeviceClass", plural = "deviceclasses", cluster_scoped, omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct DeviceClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -650,12 +643,7 @@ pub struct DeviceClassConfiguration {
 
 /// DeviceClassList is a collection of classes.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "resource.k8s.io",
-    version = "v1",
-    kind = "DeviceClassList",
-    omit_empty_type_meta
-)]
+#[api(group = "resource.k8s.io", version = "v1", kind = "DeviceClassList", omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct DeviceClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -1314,14 +1302,7 @@ pub struct OpaqueDeviceConfiguration {
 /// stanza tracks whether this claim has been satisfied and what specific
 /// resources have been allocated.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "resource.k8s.io",
-    version = "v1",
-    kind = "ResourceClaim",
-    plural = "resourceclaims",
-    namespaced,
-    omit_empty_type_meta
-)]
+#[api(group = "resource.k8s.io", version = "v1", kind = "ResourceClaim", plural = "resourceclaims", namespaced, omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct ResourceClaim {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -1358,12 +1339,7 @@ pub struct ResourceClaimConsumerReference {
 
 /// ResourceClaimList is a collection of claims.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "resource.k8s.io",
-    version = "v1",
-    kind = "ResourceClaimList",
-    omit_empty_type_meta
-)]
+#[api(group = "resource.k8s.io", version = "v1", kind = "ResourceClaimList", omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct ResourceClaimList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -1428,14 +1404,7 @@ pub struct ResourceClaimStatus {
 
 /// ResourceClaimTemplate is used to produce ResourceClaim objects.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "resource.k8s.io",
-    version = "v1",
-    kind = "ResourceClaimTemplate",
-    plural = "resourceclaimtemplates",
-    namespaced,
-    omit_empty_type_meta
-)]
+#[api(group = "resource.k8s.io", version = "v1", kind = "ResourceClaimTemplate", plural = "resourceclaimtemplates", namespaced, omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct ResourceClaimTemplate {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -1451,12 +1420,7 @@ pub struct ResourceClaimTemplate {
 
 /// ResourceClaimTemplateList is a collection of claim templates.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "resource.k8s.io",
-    version = "v1",
-    kind = "ResourceClaimTemplateList",
-    omit_empty_type_meta
-)]
+#[api(group = "resource.k8s.io", version = "v1", kind = "ResourceClaimTemplateList", omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct ResourceClaimTemplateList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -1538,14 +1502,7 @@ pub struct ResourcePool {
 /// For resources that are not local to a node, the node name is not set. Instead,
 /// the driver may use a node selector to specify where the devices are available.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "resource.k8s.io",
-    version = "v1",
-    kind = "ResourceSlice",
-    plural = "resourceslices",
-    cluster_scoped,
-    omit_empty_type_meta
-)]
+#[api(group = "resource.k8s.io", version = "v1", kind = "ResourceSlice", plural = "resourceslices", cluster_scoped, omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct ResourceSlice {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -1559,12 +1516,7 @@ pub struct ResourceSlice {
 
 /// ResourceSliceList is a collection of ResourceSlices.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "resource.k8s.io",
-    version = "v1",
-    kind = "ResourceSliceList",
-    omit_empty_type_meta
-)]
+#[api(group = "resource.k8s.io", version = "v1", kind = "ResourceSliceList", omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct ResourceSliceList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,

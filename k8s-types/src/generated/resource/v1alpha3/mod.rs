@@ -74,6 +74,8 @@ pub struct DeviceSelector {
 /// to pods using the claim.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1beta2::DeviceTaint)]
 pub struct DeviceTaint {
     /// The taint key to be applied to a device.
     /// Must be a label name.
@@ -118,6 +120,8 @@ pub struct DeviceTaint {
     cluster_scoped,
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1beta2::DeviceTaintRule)]
 pub struct DeviceTaintRule {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -139,6 +143,8 @@ pub struct DeviceTaintRule {
     kind = "DeviceTaintRuleList",
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1beta2::DeviceTaintRuleList)]
 pub struct DeviceTaintRuleList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -151,6 +157,8 @@ pub struct DeviceTaintRuleList {
 /// DeviceTaintRuleSpec specifies the selector and one taint.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1beta2::DeviceTaintRuleSpec)]
 pub struct DeviceTaintRuleSpec {
     /// DeviceSelector defines which device(s) the taint is applied to.
     /// All selector criteria must be satisfied for a device to
@@ -166,6 +174,8 @@ pub struct DeviceTaintRuleSpec {
 /// DeviceTaintRuleStatus provides information about an on-going pod eviction.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1beta2::DeviceTaintRuleStatus)]
 pub struct DeviceTaintRuleStatus {
     /// Conditions provide information about the state of the DeviceTaintRule
     /// and the cluster at some point in time,
@@ -200,6 +210,8 @@ pub struct DeviceTaintRuleStatus {
 /// are matched.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1beta2::DeviceTaintSelector)]
 pub struct DeviceTaintSelector {
     /// If driver is set, only devices from that driver are selected.
     /// This fields corresponds to slice.spec.driver.

@@ -216,6 +216,8 @@ pub struct BasicDevice {
 /// CELDeviceSelector contains a CEL expression for selecting a device.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::CELDeviceSelector)]
 pub struct CELDeviceSelector {
     /// Expression is a CEL expression which evaluates a single device. It
     /// must evaluate to true when the device under consideration satisfies
@@ -635,6 +637,8 @@ pub struct DeviceClaimConfiguration {
     cluster_scoped,
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::DeviceClass)]
 pub struct DeviceClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -654,6 +658,8 @@ pub struct DeviceClass {
 /// DeviceClassConfiguration is used in DeviceClass.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::DeviceClassConfiguration)]
 pub struct DeviceClassConfiguration {
     /// Opaque provides driver-specific configuration parameters.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -668,6 +674,8 @@ pub struct DeviceClassConfiguration {
     kind = "DeviceClassList",
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::DeviceClassList)]
 pub struct DeviceClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -681,6 +689,8 @@ pub struct DeviceClassList {
 /// and how to configure it.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::DeviceClassSpec)]
 pub struct DeviceClassSpec {
     /// Each selector must be satisfied by a device which is claimed via this class.
     #[serde(
@@ -1048,6 +1058,8 @@ pub struct DeviceRequestAllocationResult {
 /// DeviceSelector must have exactly one field set.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::DeviceSelector)]
 pub struct DeviceSelector {
     /// CEL contains a CEL expression for selecting a device.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -1306,6 +1318,8 @@ pub struct NodeAllocatableResourceMapping {
 /// in a format defined by the driver vendor.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::OpaqueDeviceConfiguration)]
 pub struct OpaqueDeviceConfiguration {
     /// Driver is used to determine which kubelet plugin needs
     /// to be passed these configuration parameters.

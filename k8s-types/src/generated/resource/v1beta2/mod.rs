@@ -9,6 +9,8 @@
 /// in Status.Allocation.Devices.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::AllocatedDeviceStatus)]
 pub struct AllocatedDeviceStatus {
     /// Driver specifies the name of the DRA driver whose kubelet
     /// plugin should be invoked to process the allocation once the claim is
@@ -56,6 +58,8 @@ pub struct AllocatedDeviceStatus {
 /// AllocationResult contains attributes of an allocated resource.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::AllocationResult)]
 pub struct AllocationResult {
     /// Devices is the result of allocating devices.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -76,6 +80,8 @@ pub struct AllocationResult {
 /// CELDeviceSelector contains a CEL expression for selecting a device.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::CELDeviceSelector)]
 pub struct CELDeviceSelector {
     /// Expression is a CEL expression which evaluates a single device. It
     /// must evaluate to true when the device under consideration satisfies
@@ -146,6 +152,8 @@ pub struct CELDeviceSelector {
 /// Must not set more than one ValidRequestValues.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::CapacityRequestPolicy)]
 pub struct CapacityRequestPolicy {
     /// Default specifies how much of this capacity is consumed by a request
     /// that does not contain an entry for it in DeviceRequest's Capacity.
@@ -194,6 +202,8 @@ pub struct CapacityRequestPolicy {
 /// and the device cannot be allocated.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::CapacityRequestPolicyRange)]
 pub struct CapacityRequestPolicyRange {
     /// Min specifies the minimum capacity allowed for a consumption request.
     ///
@@ -219,6 +229,8 @@ pub struct CapacityRequestPolicyRange {
 /// CapacityRequirements defines the capacity requirements for a specific device request.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::CapacityRequirements)]
 pub struct CapacityRequirements {
     /// Requests represent individual device resource requests for distinct resources,
     /// all of which must be provided by the device.
@@ -253,6 +265,8 @@ pub struct CapacityRequirements {
 /// Counter describes a quantity associated with a device.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::Counter)]
 pub struct Counter {
     /// Value defines how much of a certain device counter is available.
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
@@ -269,6 +283,8 @@ pub struct Counter {
 /// by other devices.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::CounterSet)]
 pub struct CounterSet {
     /// Name defines the name of the counter set.
     /// It must be a DNS label.
@@ -286,6 +302,8 @@ pub struct CounterSet {
 /// on its attributes. Besides the name, exactly one field must be set.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::Device)]
 pub struct Device {
     /// Name is unique identifier among all devices managed by
     /// the driver in the pool. It must be a DNS label.
@@ -430,6 +448,8 @@ pub struct Device {
 /// DeviceAllocationConfiguration gets embedded in an AllocationResult.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::DeviceAllocationConfiguration)]
 pub struct DeviceAllocationConfiguration {
     /// Source records whether the configuration comes from a class and thus
     /// is not something that a normal user would have been able to set
@@ -456,6 +476,8 @@ pub struct DeviceAllocationConfiguration {
 /// DeviceAllocationResult is the result of allocating devices.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::DeviceAllocationResult)]
 pub struct DeviceAllocationResult {
     /// Results lists all allocated devices.
     #[serde(
@@ -482,6 +504,8 @@ pub struct DeviceAllocationResult {
 /// DeviceAttribute must have exactly one field set.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::DeviceAttribute)]
 pub struct DeviceAttribute {
     /// IntValue is a number.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -537,6 +561,8 @@ pub struct DeviceAttribute {
 /// DeviceCapacity describes a quantity associated with a device.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::DeviceCapacity)]
 pub struct DeviceCapacity {
     /// Value defines how much of a certain capacity that device has.
     ///
@@ -561,6 +587,8 @@ pub struct DeviceCapacity {
 /// DeviceClaim defines how to request devices with a ResourceClaim.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::DeviceClaim)]
 pub struct DeviceClaim {
     /// Requests represent individual requests for distinct devices which
     /// must all be satisfied. If empty, nothing needs to be allocated.
@@ -592,6 +620,8 @@ pub struct DeviceClaim {
 /// DeviceClaimConfiguration is used for configuration parameters in DeviceClaim.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::DeviceClaimConfiguration)]
 pub struct DeviceClaimConfiguration {
     /// Requests lists the names of requests where the configuration applies.
     /// If empty, it applies to all requests.
@@ -626,6 +656,8 @@ pub struct DeviceClaimConfiguration {
     cluster_scoped,
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::DeviceClass)]
 pub struct DeviceClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -645,6 +677,8 @@ pub struct DeviceClass {
 /// DeviceClassConfiguration is used in DeviceClass.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::DeviceClassConfiguration)]
 pub struct DeviceClassConfiguration {
     /// Opaque provides driver-specific configuration parameters.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -659,6 +693,8 @@ pub struct DeviceClassConfiguration {
     kind = "DeviceClassList",
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::DeviceClassList)]
 pub struct DeviceClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -672,6 +708,8 @@ pub struct DeviceClassList {
 /// and how to configure it.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::DeviceClassSpec)]
 pub struct DeviceClassSpec {
     /// Each selector must be satisfied by a device which is claimed via this class.
     #[serde(
@@ -719,6 +757,8 @@ pub struct DeviceConfiguration {
 /// DeviceConstraint must have exactly one field set besides Requests.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::DeviceConstraint)]
 pub struct DeviceConstraint {
     /// Requests is a list of the one or more requests in this claim which
     /// must co-satisfy this constraint. If a request is fulfilled by
@@ -777,6 +817,8 @@ pub struct DeviceConstraint {
 /// a device will consume from a CounterSet.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::DeviceCounterConsumption)]
 pub struct DeviceCounterConsumption {
     /// CounterSet is the name of the set from which the
     /// counters defined will be consumed.
@@ -795,6 +837,8 @@ pub struct DeviceCounterConsumption {
 /// possible to provide a prioritized list of requests.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::DeviceRequest)]
 pub struct DeviceRequest {
     /// Name can be used to reference this request in a pod.spec.containers\[\].resources.claims
     /// entry and in a constraint of the claim.
@@ -838,6 +882,8 @@ pub struct DeviceRequest {
 /// DeviceRequestAllocationResult contains the allocation result for one request.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::DeviceRequestAllocationResult)]
 pub struct DeviceRequestAllocationResult {
     /// Request is the name of the request in the claim which caused this
     /// device to be allocated. If it references a subrequest in the
@@ -936,6 +982,8 @@ pub struct DeviceRequestAllocationResult {
 /// DeviceSelector must have exactly one field set.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::DeviceSelector)]
 pub struct DeviceSelector {
     /// CEL contains a CEL expression for selecting a device.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -952,6 +1000,8 @@ pub struct DeviceSelector {
 /// specific device.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::DeviceSubRequest)]
 pub struct DeviceSubRequest {
     /// Name can be used to reference this subrequest in the list of constraints
     /// or the list of configurations for the claim. References must use the
@@ -1050,6 +1100,8 @@ pub struct DeviceSubRequest {
 /// to pods using the claim.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::DeviceTaint)]
 pub struct DeviceTaint {
     /// The taint key to be applied to a device.
     /// Must be a label name.
@@ -1086,14 +1138,7 @@ pub struct DeviceTaint {
 /// This has the same effect as if the taint was specified directly
 /// in the ResourceSlice by the DRA driver.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "resource.k8s.io",
-    version = "v1beta2",
-    kind = "DeviceTaintRule",
-    plural = "devicetaintrules",
-    cluster_scoped,
-    omit_empty_type_meta
-)]
+#[api(group = "resource.k8s.io", version = "v1beta2", kind = "DeviceTaintRule", plural = "devicetaintrules", cluster_scoped, omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct DeviceTaintRule {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -1109,12 +1154,7 @@ pub struct DeviceTaintRule {
 
 /// DeviceTaintRuleList is a collection of DeviceTaintRules.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "resource.k8s.io",
-    version = "v1beta2",
-    kind = "DeviceTaintRuleList",
-    omit_empty_type_meta
-)]
+#[api(group = "resource.k8s.io", version = "v1beta2", kind = "DeviceTaintRuleList", omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct DeviceTaintRuleList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -1204,6 +1244,8 @@ pub struct DeviceTaintSelector {
 /// the triple \<key,value,effect\> using the matching operator \<operator\>.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::DeviceToleration)]
 pub struct DeviceToleration {
     /// Key is the taint key that the toleration applies to. Empty means match all taint keys.
     /// If the key is empty, operator must be Exists; this combination means to match all values and all keys.
@@ -1238,6 +1280,8 @@ pub struct DeviceToleration {
 /// ExactDeviceRequest is a request for one or more identical devices.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::ExactDeviceRequest)]
 pub struct ExactDeviceRequest {
     /// DeviceClassName references a specific DeviceClass, which can define
     /// additional configuration and selectors to be inherited by this
@@ -1341,6 +1385,8 @@ pub struct ExactDeviceRequest {
 /// or identify the device within a network context.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::NetworkDeviceData)]
 pub struct NetworkDeviceData {
     /// InterfaceName specifies the name of the network interface associated with
     /// the allocated device. This might be the name of a physical or virtual
@@ -1371,6 +1417,8 @@ pub struct NetworkDeviceData {
 /// units requested to the corresponding quantity of the node allocatable resource.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::NodeAllocatableResourceMapping)]
 pub struct NodeAllocatableResourceMapping {
     /// CapacityKey references a capacity name defined as a key in the
     /// \`spec.devices\[\*\].capacity\` map. When this field is set, the value associated with
@@ -1410,6 +1458,8 @@ pub struct NodeAllocatableResourceMapping {
 /// in a format defined by the driver vendor.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::OpaqueDeviceConfiguration)]
 pub struct OpaqueDeviceConfiguration {
     /// Driver is used to determine which kubelet plugin needs
     /// to be passed these configuration parameters.
@@ -1448,6 +1498,8 @@ pub struct OpaqueDeviceConfiguration {
     namespaced,
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::ResourceClaim)]
 pub struct ResourceClaim {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -1465,6 +1517,8 @@ pub struct ResourceClaim {
 /// namespace as the ResourceClaim.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::ResourceClaimConsumerReference)]
 pub struct ResourceClaimConsumerReference {
     /// APIGroup is the group for the resource being referenced. It is
     /// empty for the core API. This matches the group in the APIVersion
@@ -1490,6 +1544,8 @@ pub struct ResourceClaimConsumerReference {
     kind = "ResourceClaimList",
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::ResourceClaimList)]
 pub struct ResourceClaimList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -1502,6 +1558,8 @@ pub struct ResourceClaimList {
 /// ResourceClaimSpec defines what is being requested in a ResourceClaim and how to configure it.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::ResourceClaimSpec)]
 pub struct ResourceClaimSpec {
     /// Devices defines how to request devices.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -1512,6 +1570,8 @@ pub struct ResourceClaimSpec {
 /// the result of that was.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::ResourceClaimStatus)]
 pub struct ResourceClaimStatus {
     /// Allocation is set once the claim has been allocated successfully.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -1565,6 +1625,8 @@ pub struct ResourceClaimStatus {
     namespaced,
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::ResourceClaimTemplate)]
 pub struct ResourceClaimTemplate {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -1586,6 +1648,8 @@ pub struct ResourceClaimTemplate {
     kind = "ResourceClaimTemplateList",
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::ResourceClaimTemplateList)]
 pub struct ResourceClaimTemplateList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -1598,6 +1662,8 @@ pub struct ResourceClaimTemplateList {
 /// ResourceClaimTemplateSpec contains the metadata and fields for a ResourceClaim.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::ResourceClaimTemplateSpec)]
 pub struct ResourceClaimTemplateSpec {
     /// ObjectMeta may contain labels and annotations that will be copied into the ResourceClaim
     /// when creating it. No other fields are allowed and will be rejected during
@@ -1614,6 +1680,8 @@ pub struct ResourceClaimTemplateSpec {
 /// ResourcePool describes the pool that ResourceSlices belong to.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::ResourcePool)]
 pub struct ResourcePool {
     /// Name is used to identify the pool. For node-local devices, this
     /// is often the node name, but this is not required.
@@ -1678,6 +1746,8 @@ pub struct ResourcePool {
     cluster_scoped,
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::ResourceSlice)]
 pub struct ResourceSlice {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -1697,6 +1767,8 @@ pub struct ResourceSlice {
     kind = "ResourceSliceList",
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::ResourceSliceList)]
 pub struct ResourceSliceList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -1709,6 +1781,8 @@ pub struct ResourceSliceList {
 /// ResourceSliceSpec contains the information published by the driver in one ResourceSlice.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::ResourceSliceSpec)]
 pub struct ResourceSliceSpec {
     /// Driver identifies the DRA driver providing the capacity information.
     /// A field selector can be used to list only ResourceSlice

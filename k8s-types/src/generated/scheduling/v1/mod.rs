@@ -5,7 +5,7 @@
 /// PriorityClass defines mapping from a priority class name to the priority
 /// integer value. The value can be any valid integer.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "scheduling.k8s.io", version = "v1", kind = "PriorityClass", plural = "priorityclasses", cluster_scoped, short_names = ["pc"], omit_empty_type_meta)]
+#[api(group = "scheduling.k8s.io", version = "v1", kind = "PriorityClass", plural = "priorityclasses", cluster_scoped, short_names = ["pc"], omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct PriorityClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -32,12 +32,7 @@ pub struct PriorityClass {
 
 /// PriorityClassList is a collection of priority classes.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "scheduling.k8s.io",
-    version = "v1",
-    kind = "PriorityClassList",
-    omit_empty_type_meta
-)]
+#[api(group = "scheduling.k8s.io", version = "v1", kind = "PriorityClassList", omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct PriorityClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,

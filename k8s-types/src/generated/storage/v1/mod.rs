@@ -8,14 +8,7 @@
 /// Kubelet uses this object to determine whether pod information needs to be passed on mount.
 /// CSIDriver objects are non-namespaced.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "storage.k8s.io",
-    version = "v1",
-    kind = "CSIDriver",
-    plural = "csidrivers",
-    cluster_scoped,
-    omit_empty_type_meta
-)]
+#[api(group = "storage.k8s.io", version = "v1", kind = "CSIDriver", plural = "csidrivers", cluster_scoped, omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct CSIDriver {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -34,12 +27,7 @@ pub struct CSIDriver {
 
 /// CSIDriverList is a collection of CSIDriver objects.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "storage.k8s.io",
-    version = "v1",
-    kind = "CSIDriverList",
-    omit_empty_type_meta
-)]
+#[api(group = "storage.k8s.io", version = "v1", kind = "CSIDriverList", omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct CSIDriverList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -254,14 +242,7 @@ pub struct CSIDriverSpec {
 /// enough that it doesn't create this object.
 /// CSINode has an OwnerReference that points to the corresponding node object.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "storage.k8s.io",
-    version = "v1",
-    kind = "CSINode",
-    plural = "csinodes",
-    cluster_scoped,
-    omit_empty_type_meta
-)]
+#[api(group = "storage.k8s.io", version = "v1", kind = "CSINode", plural = "csinodes", cluster_scoped, omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct CSINode {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -320,12 +301,7 @@ pub struct CSINodeDriver {
 
 /// CSINodeList is a collection of CSINode objects.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "storage.k8s.io",
-    version = "v1",
-    kind = "CSINodeList",
-    omit_empty_type_meta
-)]
+#[api(group = "storage.k8s.io", version = "v1", kind = "CSINodeList", omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct CSINodeList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -371,14 +347,7 @@ pub struct CSINodeSpec {
 /// the scheduler assumes that capacity is insufficient and tries some other
 /// node.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "storage.k8s.io",
-    version = "v1",
-    kind = "CSIStorageCapacity",
-    plural = "csistoragecapacities",
-    namespaced,
-    omit_empty_type_meta
-)]
+#[api(group = "storage.k8s.io", version = "v1", kind = "CSIStorageCapacity", plural = "csistoragecapacities", namespaced, omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct CSIStorageCapacity {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -429,12 +398,7 @@ pub struct CSIStorageCapacity {
 
 /// CSIStorageCapacityList is a collection of CSIStorageCapacity objects.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "storage.k8s.io",
-    version = "v1",
-    kind = "CSIStorageCapacityList",
-    omit_empty_type_meta
-)]
+#[api(group = "storage.k8s.io", version = "v1", kind = "CSIStorageCapacityList", omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct CSIStorageCapacityList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -451,7 +415,7 @@ pub struct CSIStorageCapacityList {
 /// StorageClasses are non-namespaced; the name of the storage class
 /// according to etcd is in ObjectMeta.Name.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "storage.k8s.io", version = "v1", kind = "StorageClass", plural = "storageclasses", cluster_scoped, short_names = ["sc"], omit_empty_type_meta)]
+#[api(group = "storage.k8s.io", version = "v1", kind = "StorageClass", plural = "storageclasses", cluster_scoped, short_names = ["sc"], omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct StorageClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -488,12 +452,7 @@ pub struct StorageClass {
 
 /// StorageClassList is a collection of storage classes.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "storage.k8s.io",
-    version = "v1",
-    kind = "StorageClassList",
-    omit_empty_type_meta
-)]
+#[api(group = "storage.k8s.io", version = "v1", kind = "StorageClassList", omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct StorageClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -523,14 +482,7 @@ pub struct TokenRequest {
 ///
 /// VolumeAttachment objects are non-namespaced.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "storage.k8s.io",
-    version = "v1",
-    kind = "VolumeAttachment",
-    plural = "volumeattachments",
-    cluster_scoped,
-    omit_empty_type_meta
-)]
+#[api(group = "storage.k8s.io", version = "v1", kind = "VolumeAttachment", plural = "volumeattachments", cluster_scoped, omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct VolumeAttachment {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -548,12 +500,7 @@ pub struct VolumeAttachment {
 
 /// VolumeAttachmentList is a collection of VolumeAttachment objects.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "storage.k8s.io",
-    version = "v1",
-    kind = "VolumeAttachmentList",
-    omit_empty_type_meta
-)]
+#[api(group = "storage.k8s.io", version = "v1", kind = "VolumeAttachmentList", omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct VolumeAttachmentList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -636,7 +583,7 @@ pub struct VolumeAttachmentStatus {
 /// defined by the CSI driver. The class can be specified during dynamic provisioning
 /// of PersistentVolumeClaims, and changed in the PersistentVolumeClaim spec after provisioning.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "storage.k8s.io", version = "v1", kind = "VolumeAttributesClass", plural = "volumeattributesclasses", cluster_scoped, short_names = ["vac"], omit_empty_type_meta)]
+#[api(group = "storage.k8s.io", version = "v1", kind = "VolumeAttributesClass", plural = "volumeattributesclasses", cluster_scoped, short_names = ["vac"], omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct VolumeAttributesClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -665,12 +612,7 @@ pub struct VolumeAttributesClass {
 
 /// VolumeAttributesClassList is a collection of VolumeAttributesClass objects.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "storage.k8s.io",
-    version = "v1",
-    kind = "VolumeAttributesClassList",
-    omit_empty_type_meta
-)]
+#[api(group = "storage.k8s.io", version = "v1", kind = "VolumeAttributesClassList", omit_empty_type_meta, extra_versions = ["__internal"])]
 pub struct VolumeAttributesClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,

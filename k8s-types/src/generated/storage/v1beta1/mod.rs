@@ -19,6 +19,8 @@
     cluster_scoped,
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::storage::v1::CSIDriver)]
 pub struct CSIDriver {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -43,6 +45,8 @@ pub struct CSIDriver {
     kind = "CSIDriverList",
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::storage::v1::CSIDriverList)]
 pub struct CSIDriverList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -56,6 +60,8 @@ pub struct CSIDriverList {
 /// CSIDriverSpec is the specification of a CSIDriver.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::storage::v1::CSIDriverSpec)]
 pub struct CSIDriverSpec {
     /// attachRequired indicates this CSI volume driver requires an attach
     /// operation (because it implements the CSI ControllerPublishVolume()
@@ -267,6 +273,8 @@ pub struct CSIDriverSpec {
     cluster_scoped,
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::storage::v1::CSINode)]
 pub struct CSINode {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -279,6 +287,8 @@ pub struct CSINode {
 /// CSINodeDriver holds information about the specification of one CSI driver installed on a node
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::storage::v1::CSINodeDriver)]
 pub struct CSINodeDriver {
     /// name represents the name of the CSI driver that this object refers to.
     /// This MUST be the same name returned by the CSI GetPluginName() call for
@@ -329,6 +339,8 @@ pub struct CSINodeDriver {
     kind = "CSINodeList",
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::storage::v1::CSINodeList)]
 pub struct CSINodeList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -342,6 +354,8 @@ pub struct CSINodeList {
 /// CSINodeSpec holds information about the specification of all CSI drivers installed on a node
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::storage::v1::CSINodeSpec)]
 pub struct CSINodeSpec {
     /// drivers is a list of information of all CSI Drivers existing on a node.
     /// If all drivers in the list are uninstalled, this can become empty.
@@ -382,6 +396,8 @@ pub struct CSINodeSpec {
     namespaced,
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::storage::v1::CSIStorageCapacity)]
 pub struct CSIStorageCapacity {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -438,6 +454,8 @@ pub struct CSIStorageCapacity {
     kind = "CSIStorageCapacityList",
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::storage::v1::CSIStorageCapacityList)]
 pub struct CSIStorageCapacityList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -455,6 +473,8 @@ pub struct CSIStorageCapacityList {
 /// according to etcd is in ObjectMeta.Name.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1beta1", kind = "StorageClass", plural = "storageclasses", cluster_scoped, short_names = ["sc"], omit_empty_type_meta)]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::storage::v1::StorageClass)]
 pub struct StorageClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -497,6 +517,8 @@ pub struct StorageClass {
     kind = "StorageClassList",
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::storage::v1::StorageClassList)]
 pub struct StorageClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -510,6 +532,8 @@ pub struct StorageClassList {
 /// TokenRequest contains parameters of a service account token.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::storage::v1::TokenRequest)]
 pub struct TokenRequest {
     /// audience is the intended audience of the token in "TokenRequestSpec".
     /// It will default to the audiences of kube apiserver.
@@ -534,6 +558,8 @@ pub struct TokenRequest {
     cluster_scoped,
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::storage::v1::VolumeAttachment)]
 pub struct VolumeAttachment {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -557,6 +583,8 @@ pub struct VolumeAttachment {
     kind = "VolumeAttachmentList",
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::storage::v1::VolumeAttachmentList)]
 pub struct VolumeAttachmentList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -573,6 +601,8 @@ pub struct VolumeAttachmentList {
 /// Exactly one member can be set.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::storage::v1::VolumeAttachmentSource)]
 pub struct VolumeAttachmentSource {
     /// persistentVolumeName represents the name of the persistent volume to attach.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -590,6 +620,8 @@ pub struct VolumeAttachmentSource {
 /// VolumeAttachmentSpec is the specification of a VolumeAttachment request.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::storage::v1::VolumeAttachmentSpec)]
 pub struct VolumeAttachmentSpec {
     /// attacher indicates the name of the volume driver that MUST handle this
     /// request. This is the name returned by GetPluginName().
@@ -606,6 +638,8 @@ pub struct VolumeAttachmentSpec {
 /// VolumeAttachmentStatus is the status of a VolumeAttachment request.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::storage::v1::VolumeAttachmentStatus)]
 pub struct VolumeAttachmentStatus {
     /// attached indicates the volume is successfully attached.
     /// This field must only be set by the entity completing the attach
@@ -640,6 +674,8 @@ pub struct VolumeAttachmentStatus {
 /// of PersistentVolumeClaims, and changed in the PersistentVolumeClaim spec after provisioning.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1beta1", kind = "VolumeAttributesClass", plural = "volumeattributesclasses", cluster_scoped, short_names = ["vac"], omit_empty_type_meta)]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::storage::v1::VolumeAttributesClass)]
 pub struct VolumeAttributesClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -674,6 +710,8 @@ pub struct VolumeAttributesClass {
     kind = "VolumeAttributesClassList",
     omit_empty_type_meta
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::storage::v1::VolumeAttributesClassList)]
 pub struct VolumeAttributesClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -687,6 +725,8 @@ pub struct VolumeAttributesClassList {
 /// VolumeError captures an error encountered during a volume operation.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::storage::v1::VolumeError)]
 pub struct VolumeError {
     /// time represents the time the error was encountered.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -706,6 +746,8 @@ pub struct VolumeError {
 /// VolumeNodeResources is a set of resource limits for scheduling of volumes.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::storage::v1::VolumeNodeResources)]
 pub struct VolumeNodeResources {
     /// count indicates the maximum number of unique volumes managed by the CSI driver that can be used on a node.
     /// A volume that is both attached and mounted on a node is considered to be used once, not twice.
