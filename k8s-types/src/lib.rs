@@ -29,7 +29,9 @@
 //! ```
 #![forbid(unsafe_code)]
 
+pub mod conversions;
 pub mod custom;
+pub mod defaults;
 // The docs are the API reference's prose, line breaks included; list items in it continue
 // on unindented lines.
 #[allow(clippy::doc_lazy_continuation)]

@@ -40,6 +40,48 @@ pub enum Command {
         after_help = "Examples:\n  kapi validate -f deployment.yaml\n  kapi validate -R -f manifests/\n  cat manifest.yaml | kapi validate -f -"
     )]
     Validate(ValidateArgs),
+    /// Convert manifests to another API version (or, without `--output-version`, each
+    /// object to its group's preferred version: the "upgrade my deprecated manifests"
+    /// path). Objects of other groups pass through unchanged; the output is one stream in
+    /// the input's order.
+    #[command(
+        after_help = "Examples:\n  kapi convert -f kapi/examples/legacy.yaml\n  kapi convert -f old.yaml --output-version apps/v1 -o json\n  kapi convert -f manifests/ -R --output-file upgraded.yaml\n  cat deploy.yaml | kapi convert -f -"
+    )]
+    Convert(ConvertArgs),
+}
+
+/// `kapi convert`.
+#[derive(Debug, clap::Args)]
+pub struct ConvertArgs {
+    /// A file, a directory (its `.yaml`, `.yml` and `.json` files) or `-` for standard
+    /// input; repeatable.
+    #[arg(short = 'f', long = "filename", value_name = "PATH", required = true)]
+    pub files: Vec<String>,
+    /// Also read the directories' subdirectories.
+    #[arg(short = 'R', long = "recursive")]
+    pub recursive: bool,
+    /// The group/version to convert to (`apps/v1`, `v1`); each object's group's preferred
+    /// version when not given.
+    #[arg(long = "output-version", value_name = "GROUP/VERSION")]
+    pub output_version: Option<String>,
+    /// Output format.
+    #[arg(short = 'o', long = "output", default_value = "yaml")]
+    pub output: ConvertOutput,
+    /// Reject unknown and duplicate fields.
+    #[arg(long)]
+    pub strict: bool,
+    /// Write to this file (atomically: all documents or nothing) instead of standard output.
+    #[arg(long = "output-file", value_name = "PATH")]
+    pub output_file: Option<std::path::PathBuf>,
+}
+
+/// `-o` of `convert`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ConvertOutput {
+    /// YAML as kubectl prints it (Go's YAML, sorted keys, `---` between documents).
+    Yaml,
+    /// JSON as kubectl prints it (four-space indent).
+    Json,
 }
 
 /// `kapi validate`.

@@ -3,6 +3,7 @@
 
 mod cli;
 mod commands;
+mod printer;
 mod scheme;
 mod table;
 

@@ -7,6 +7,7 @@
 
 mod docs;
 mod emit;
+mod hubs;
 mod input;
 mod model;
 mod naming;
@@ -157,7 +158,8 @@ fn read_tree(dir: &Path) -> std::collections::BTreeMap<PathBuf, Vec<u8>> {
 fn run(opts: &Options) -> Result<(), Error> {
     let input = input::Input::read(&opts.input)?;
     let model = model::build(&input)?;
-    let mut files = emit::emit(&model);
+    let conversions = hubs::plan(&model);
+    let mut files = emit::emit(&model, &conversions);
     files.insert("shapes.json".to_owned(), shapes::shapes(&model));
     if !opts.check {
         write_all(&opts.output, &files)?;

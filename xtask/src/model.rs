@@ -218,7 +218,7 @@ const PACKAGE_GROUPS: &[(&str, &str)] = &[
 ];
 
 /// Kinds that moved out of `extensions`: where to look for their served twin.
-const MOVED_FROM_EXTENSIONS: &[&str] = &["apps", "networking", "policy"];
+pub const MOVED_FROM_EXTENSIONS: &[&str] = &["apps", "networking", "policy"];
 
 /// A Rust type of a field.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -375,7 +375,7 @@ pub fn package_module(prefix: &str) -> Option<(String, String)> {
 
 /// Kubernetes version priority (GA, then beta, then alpha; higher numbers first), as a
 /// sort key.
-fn version_rank(version: &str) -> (u8, i64, i64) {
+pub fn version_rank(version: &str) -> (u8, i64, i64) {
     let rest = version.strip_prefix('v').unwrap_or(version);
     let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
     let major: i64 = digits.parse().unwrap_or(0);

@@ -254,6 +254,14 @@ crate::identity_conversion!(
     serde_json::Map<String, serde_json::Value>,
 );
 
+// The value types every API version shares.
+crate::identity_conversion!(
+    crate::api::ByteString,
+    crate::api::resource::Quantity,
+    crate::runtime::RawExtension,
+    crate::util::intstr::IntOrString,
+);
+
 mod meta_v1 {
     use crate::apis::meta::v1::*;
     crate::identity_conversion!(

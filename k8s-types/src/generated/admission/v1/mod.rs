@@ -132,14 +132,7 @@ apimachinery::proto_message!(AdmissionResponse { 1 => uid, 2 => allowed, 3 => st
 
 /// AdmissionReview describes an admission review request/response.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "admission.k8s.io",
-    version = "v1",
-    kind = "AdmissionReview",
-    not_resource,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "admission.k8s.io", version = "v1", kind = "AdmissionReview", not_resource, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct AdmissionReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,

@@ -5,6 +5,8 @@
 /// AdmissionRequest describes the admission.Attributes for the admission request.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::admission::v1::AdmissionRequest)]
 pub struct AdmissionRequest {
     /// uid is an identifier for the individual request/response. It allows us to distinguish instances of requests which are
     /// otherwise identical (parallel requests, requests when earlier requests did not modify etc)
@@ -88,6 +90,8 @@ apimachinery::proto_message!(AdmissionRequest { 1 => uid, 2 => kind, 3 => resour
 /// AdmissionResponse describes an admission response.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::admission::v1::AdmissionResponse)]
 pub struct AdmissionResponse {
     /// uid is an identifier for the individual request/response.
     /// This should be copied over from the corresponding AdmissionRequest.
@@ -140,6 +144,8 @@ apimachinery::proto_message!(AdmissionResponse { 1 => uid, 2 => allowed, 3 => st
     omit_empty_type_meta,
     protobuf
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::admission::v1::AdmissionReview)]
 pub struct AdmissionReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,

@@ -322,15 +322,7 @@ apimachinery::proto_message!(MatchResources { 1 => namespace_selector as "namesp
 
 /// MutatingAdmissionPolicy describes the definition of an admission mutation policy that mutates the object coming into admission chain.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "admissionregistration.k8s.io",
-    version = "v1",
-    kind = "MutatingAdmissionPolicy",
-    plural = "mutatingadmissionpolicies",
-    cluster_scoped,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "admissionregistration.k8s.io", version = "v1", kind = "MutatingAdmissionPolicy", plural = "mutatingadmissionpolicies", cluster_scoped, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct MutatingAdmissionPolicy {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -354,15 +346,7 @@ apimachinery::proto_message!(MutatingAdmissionPolicy { 1 => metadata, 2 => spec 
 /// Adding/removing policies, bindings, or params can not affect whether a
 /// given (policy, binding, param) combination is within its own CEL budget.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "admissionregistration.k8s.io",
-    version = "v1",
-    kind = "MutatingAdmissionPolicyBinding",
-    plural = "mutatingadmissionpolicybindings",
-    cluster_scoped,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "admissionregistration.k8s.io", version = "v1", kind = "MutatingAdmissionPolicyBinding", plural = "mutatingadmissionpolicybindings", cluster_scoped, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct MutatingAdmissionPolicyBinding {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -376,13 +360,7 @@ apimachinery::proto_message!(MutatingAdmissionPolicyBinding { 1 => metadata, 2 =
 
 /// MutatingAdmissionPolicyBindingList is a list of MutatingAdmissionPolicyBinding.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "admissionregistration.k8s.io",
-    version = "v1",
-    kind = "MutatingAdmissionPolicyBindingList",
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "admissionregistration.k8s.io", version = "v1", kind = "MutatingAdmissionPolicyBindingList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct MutatingAdmissionPolicyBindingList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -427,13 +405,7 @@ apimachinery::proto_message!(MutatingAdmissionPolicyBindingSpec { 1 => policy_na
 
 /// MutatingAdmissionPolicyList is a list of MutatingAdmissionPolicy.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "admissionregistration.k8s.io",
-    version = "v1",
-    kind = "MutatingAdmissionPolicyList",
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "admissionregistration.k8s.io", version = "v1", kind = "MutatingAdmissionPolicyList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct MutatingAdmissionPolicyList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -707,15 +679,7 @@ apimachinery::proto_message!(MutatingWebhook { 1 => name, 2 => client_config as 
 
 /// MutatingWebhookConfiguration describes the configuration of and admission webhook that accept or reject and may change the object.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "admissionregistration.k8s.io",
-    version = "v1",
-    kind = "MutatingWebhookConfiguration",
-    plural = "mutatingwebhookconfigurations",
-    cluster_scoped,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "admissionregistration.k8s.io", version = "v1", kind = "MutatingWebhookConfiguration", plural = "mutatingwebhookconfigurations", cluster_scoped, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct MutatingWebhookConfiguration {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -730,13 +694,7 @@ apimachinery::proto_message!(MutatingWebhookConfiguration { 1 => metadata, 2 => 
 
 /// MutatingWebhookConfigurationList is a list of MutatingWebhookConfiguration.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "admissionregistration.k8s.io",
-    version = "v1",
-    kind = "MutatingWebhookConfigurationList",
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "admissionregistration.k8s.io", version = "v1", kind = "MutatingWebhookConfigurationList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct MutatingWebhookConfigurationList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -1220,15 +1178,7 @@ apimachinery::proto_message!(TypeChecking { 1 => expression_warnings as "express
 
 /// ValidatingAdmissionPolicy describes the definition of an admission validation policy that accepts or rejects an object without changing it.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "admissionregistration.k8s.io",
-    version = "v1",
-    kind = "ValidatingAdmissionPolicy",
-    plural = "validatingadmissionpolicies",
-    cluster_scoped,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "admissionregistration.k8s.io", version = "v1", kind = "ValidatingAdmissionPolicy", plural = "validatingadmissionpolicies", cluster_scoped, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ValidatingAdmissionPolicy {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -1257,15 +1207,7 @@ apimachinery::proto_message!(ValidatingAdmissionPolicy { 1 => metadata, 2 => spe
 /// Adding/removing policies, bindings, or params can not affect whether a
 /// given (policy, binding, param) combination is within its own CEL budget.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "admissionregistration.k8s.io",
-    version = "v1",
-    kind = "ValidatingAdmissionPolicyBinding",
-    plural = "validatingadmissionpolicybindings",
-    cluster_scoped,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "admissionregistration.k8s.io", version = "v1", kind = "ValidatingAdmissionPolicyBinding", plural = "validatingadmissionpolicybindings", cluster_scoped, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ValidatingAdmissionPolicyBinding {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -1279,13 +1221,7 @@ apimachinery::proto_message!(ValidatingAdmissionPolicyBinding { 1 => metadata, 2
 
 /// ValidatingAdmissionPolicyBindingList is a list of ValidatingAdmissionPolicyBinding.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "admissionregistration.k8s.io",
-    version = "v1",
-    kind = "ValidatingAdmissionPolicyBindingList",
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "admissionregistration.k8s.io", version = "v1", kind = "ValidatingAdmissionPolicyBindingList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ValidatingAdmissionPolicyBindingList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -1367,13 +1303,7 @@ apimachinery::proto_message!(ValidatingAdmissionPolicyBindingSpec { 1 => policy_
 
 /// ValidatingAdmissionPolicyList is a list of ValidatingAdmissionPolicy.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "admissionregistration.k8s.io",
-    version = "v1",
-    kind = "ValidatingAdmissionPolicyList",
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "admissionregistration.k8s.io", version = "v1", kind = "ValidatingAdmissionPolicyList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ValidatingAdmissionPolicyList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -1648,15 +1578,7 @@ apimachinery::proto_message!(ValidatingWebhook { 1 => name, 2 => client_config a
 
 /// ValidatingWebhookConfiguration describes the configuration of and admission webhook that accept or reject and object without changing it.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "admissionregistration.k8s.io",
-    version = "v1",
-    kind = "ValidatingWebhookConfiguration",
-    plural = "validatingwebhookconfigurations",
-    cluster_scoped,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "admissionregistration.k8s.io", version = "v1", kind = "ValidatingWebhookConfiguration", plural = "validatingwebhookconfigurations", cluster_scoped, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ValidatingWebhookConfiguration {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -1671,13 +1593,7 @@ apimachinery::proto_message!(ValidatingWebhookConfiguration { 1 => metadata, 2 =
 
 /// ValidatingWebhookConfigurationList is a list of ValidatingWebhookConfiguration.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "admissionregistration.k8s.io",
-    version = "v1",
-    kind = "ValidatingWebhookConfigurationList",
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "admissionregistration.k8s.io", version = "v1", kind = "ValidatingWebhookConfigurationList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ValidatingWebhookConfigurationList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -1832,3 +1748,6 @@ pub struct WebhookClientConfig {
 }
 
 apimachinery::proto_message!(WebhookClientConfig { 1 => service, 2 => ca_bundle as "caBundle", 3 => url });
+
+// Types that other versions share: they convert to themselves.
+apimachinery::identity_conversion!(RuleWithOperations);

@@ -5,6 +5,8 @@
 /// ApplyConfiguration defines the desired configuration values of an object.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::admissionregistration::v1::ApplyConfiguration)]
 pub struct ApplyConfiguration {
     /// expression will be evaluated by CEL to create an apply configuration.
     /// ref: <https://github.com/google/cel-spec>
@@ -55,6 +57,8 @@ apimachinery::proto_message!(ApplyConfiguration { 1 => expression });
 /// AuditAnnotation describes how to produce an audit annotation for an API request.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::admissionregistration::v1::AuditAnnotation)]
 pub struct AuditAnnotation {
     /// key specifies the audit annotation key. The audit annotation keys of
     /// a ValidatingAdmissionPolicy must be unique. The key must be a qualified
@@ -97,6 +101,8 @@ apimachinery::proto_message!(AuditAnnotation { 1 => key, 2 => value_expression a
 /// ExpressionWarning is a warning information that targets a specific expression.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::admissionregistration::v1::ExpressionWarning)]
 pub struct ExpressionWarning {
     /// fieldRef is the path to the field that refers to the expression.
     /// For example, the reference to the expression of the first item of
@@ -115,6 +121,8 @@ apimachinery::proto_message!(ExpressionWarning { 2 => field_ref as "fieldRef", 3
 /// JSONPatch defines a JSON Patch.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::admissionregistration::v1::JSONPatch)]
 pub struct JSONPatch {
     /// expression will be evaluated by CEL to create a \[JSON patch\](<https://jsonpatch.com/>).
     /// ref: <https://github.com/google/cel-spec>
@@ -189,6 +197,8 @@ apimachinery::proto_message!(JSONPatch { 1 => expression });
 /// Go's \`MatchCondition\`.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::admissionregistration::v1::MatchCondition)]
 pub struct MatchCondition {
     /// name is an identifier for this match condition, used for strategic merging of MatchConditions,
     /// as well as providing an identifier for logging purposes. A good name should be descriptive of
@@ -225,6 +235,8 @@ apimachinery::proto_message!(MatchCondition { 1 => name, 2 => expression });
 /// The exclude rules take precedence over include rules (if a resource matches both, it is excluded)
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::admissionregistration::v1::MatchResources)]
 pub struct MatchResources {
     /// namespaceSelector decides whether to run the admission control policy on an object based
     /// on whether the namespace for that object matches the selector. If the
@@ -332,6 +344,8 @@ apimachinery::proto_message!(MatchResources { 1 => namespace_selector as "namesp
     omit_empty_type_meta,
     protobuf
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::admissionregistration::v1::MutatingAdmissionPolicy)]
 pub struct MutatingAdmissionPolicy {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -364,6 +378,8 @@ apimachinery::proto_message!(MutatingAdmissionPolicy { 1 => metadata, 2 => spec 
     omit_empty_type_meta,
     protobuf
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::admissionregistration::v1::MutatingAdmissionPolicyBinding)]
 pub struct MutatingAdmissionPolicyBinding {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -384,6 +400,8 @@ apimachinery::proto_message!(MutatingAdmissionPolicyBinding { 1 => metadata, 2 =
     omit_empty_type_meta,
     protobuf
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::admissionregistration::v1::MutatingAdmissionPolicyBindingList)]
 pub struct MutatingAdmissionPolicyBindingList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -399,6 +417,8 @@ apimachinery::proto_message!(MutatingAdmissionPolicyBindingList { 1 => metadata,
 /// MutatingAdmissionPolicyBindingSpec is the specification of the MutatingAdmissionPolicyBinding.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::admissionregistration::v1::MutatingAdmissionPolicyBindingSpec)]
 pub struct MutatingAdmissionPolicyBindingSpec {
     /// policyName references a MutatingAdmissionPolicy name which the MutatingAdmissionPolicyBinding binds to.
     /// If the referenced resource does not exist, this binding is considered invalid and will be ignored
@@ -435,6 +455,8 @@ apimachinery::proto_message!(MutatingAdmissionPolicyBindingSpec { 1 => policy_na
     omit_empty_type_meta,
     protobuf
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::admissionregistration::v1::MutatingAdmissionPolicyList)]
 pub struct MutatingAdmissionPolicyList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -450,6 +472,8 @@ apimachinery::proto_message!(MutatingAdmissionPolicyList { 1 => metadata, 2 => i
 /// MutatingAdmissionPolicySpec is the specification of the desired behavior of the admission policy.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::admissionregistration::v1::MutatingAdmissionPolicySpec)]
 pub struct MutatingAdmissionPolicySpec {
     /// paramKind specifies the kind of resources used to parameterize this policy.
     /// If absent, there are no parameters for this policy and the param CEL variable will not be provided to validation expressions.
@@ -542,6 +566,8 @@ apimachinery::proto_message!(MutatingAdmissionPolicySpec { 1 => param_kind as "p
 /// Mutation specifies the CEL expression which is used to apply the Mutation.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::admissionregistration::v1::Mutation)]
 pub struct Mutation {
     /// patchType indicates the patch strategy used.
     /// Allowed values are "ApplyConfiguration" and "JSONPatch".
@@ -565,6 +591,8 @@ apimachinery::proto_message!(Mutation { 2 => patch_type as "patchType", 3 => app
 /// NamedRuleWithOperations is a tuple of Operations and Resources with ResourceNames.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::admissionregistration::v1::NamedRuleWithOperations)]
 pub struct NamedRuleWithOperations {
     /// resourceNames is an optional white list of names that the rule applies to.  An empty set means that everything is allowed.
     #[serde(
@@ -713,6 +741,8 @@ impl apimachinery::protobuf::Message for NamedRuleWithOperations {
 /// ParamKind is a tuple of Group Kind and Version.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::admissionregistration::v1::ParamKind)]
 pub struct ParamKind {
     /// apiVersion is the API group version the resources belong to.
     /// In format of "group/version".
@@ -731,6 +761,8 @@ apimachinery::proto_message!(ParamKind { 1 => api_version as "apiVersion", 2 => 
 /// expressions of rules applied by a policy binding.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::admissionregistration::v1::ParamRef)]
 pub struct ParamRef {
     /// name is the name of the resource being referenced.
     ///
@@ -783,6 +815,8 @@ apimachinery::proto_message!(ParamRef { 1 => name, 2 => namespace, 3 => selector
 /// ValidatingAdmissionPolicy
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::admissionregistration::v1::TypeChecking)]
 pub struct TypeChecking {
     /// expressionWarnings contains the type checking warnings for each expression.
     #[serde(
@@ -806,6 +840,8 @@ apimachinery::proto_message!(TypeChecking { 1 => expression_warnings as "express
     omit_empty_type_meta,
     protobuf
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::admissionregistration::v1::ValidatingAdmissionPolicy)]
 pub struct ValidatingAdmissionPolicy {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -843,6 +879,8 @@ apimachinery::proto_message!(ValidatingAdmissionPolicy { 1 => metadata, 2 => spe
     omit_empty_type_meta,
     protobuf
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::admissionregistration::v1::ValidatingAdmissionPolicyBinding)]
 pub struct ValidatingAdmissionPolicyBinding {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -863,6 +901,8 @@ apimachinery::proto_message!(ValidatingAdmissionPolicyBinding { 1 => metadata, 2
     omit_empty_type_meta,
     protobuf
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::admissionregistration::v1::ValidatingAdmissionPolicyBindingList)]
 pub struct ValidatingAdmissionPolicyBindingList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -878,6 +918,8 @@ apimachinery::proto_message!(ValidatingAdmissionPolicyBindingList { 1 => metadat
 /// ValidatingAdmissionPolicyBindingSpec is the specification of the ValidatingAdmissionPolicyBinding.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::admissionregistration::v1::ValidatingAdmissionPolicyBindingSpec)]
 pub struct ValidatingAdmissionPolicyBindingSpec {
     /// policyName references a ValidatingAdmissionPolicy name which the ValidatingAdmissionPolicyBinding binds to.
     /// If the referenced resource does not exist, this binding is considered invalid and will be ignored
@@ -951,6 +993,8 @@ apimachinery::proto_message!(ValidatingAdmissionPolicyBindingSpec { 1 => policy_
     omit_empty_type_meta,
     protobuf
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::admissionregistration::v1::ValidatingAdmissionPolicyList)]
 pub struct ValidatingAdmissionPolicyList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -966,6 +1010,8 @@ apimachinery::proto_message!(ValidatingAdmissionPolicyList { 1 => metadata, 2 =>
 /// ValidatingAdmissionPolicySpec is the specification of the desired behavior of the AdmissionPolicy.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::admissionregistration::v1::ValidatingAdmissionPolicySpec)]
 pub struct ValidatingAdmissionPolicySpec {
     /// paramKind specifies the kind of resources used to parameterize this policy.
     /// If absent, there are no parameters for this policy and the param CEL variable will not be provided to validation expressions.
@@ -1054,6 +1100,8 @@ apimachinery::proto_message!(ValidatingAdmissionPolicySpec { 1 => param_kind as 
 /// ValidatingAdmissionPolicyStatus represents the status of a ValidatingAdmissionPolicy.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::admissionregistration::v1::ValidatingAdmissionPolicyStatus)]
 pub struct ValidatingAdmissionPolicyStatus {
     /// observedGeneration is the generation observed by the controller.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -1076,6 +1124,8 @@ apimachinery::proto_message!(ValidatingAdmissionPolicyStatus { 1 => observed_gen
 /// Validation specifies the CEL expression which is used to apply the validation.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::admissionregistration::v1::Validation)]
 pub struct Validation {
     /// expression represents the expression which will be evaluated by CEL.
     /// ref: <https://github.com/google/cel-spec>
@@ -1156,6 +1206,8 @@ apimachinery::proto_message!(Validation { 1 => expression, 2 => message, 3 => re
 /// Variable is the definition of a variable that is used for composition.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::admissionregistration::v1::Variable)]
 pub struct Variable {
     /// name is the name of the variable. The name must be a valid CEL identifier and unique among all variables.
     /// The variable can be accessed in other expressions through \`variables\`

@@ -76,14 +76,7 @@ apimachinery::proto_message!(ConversionResponse { 1 => uid, 2 => converted_objec
 
 /// ConversionReview describes a conversion request/response.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "apiextensions.k8s.io",
-    version = "v1",
-    kind = "ConversionReview",
-    not_resource,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "apiextensions.k8s.io", version = "v1", kind = "ConversionReview", not_resource, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ConversionReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,

@@ -26,6 +26,8 @@ pub type JSONSchemaPropsOrStringArray = crate::custom::apiextensions::JSONSchema
 /// ConversionRequest describes the conversion request parameters.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::apiextensions::v1::ConversionRequest)]
 pub struct ConversionRequest {
     /// uid is an identifier for the individual request/response. It allows distinguishing instances of requests which are
     /// otherwise identical (parallel requests, etc).
@@ -50,6 +52,8 @@ apimachinery::proto_message!(ConversionRequest { 1 => uid, 2 => desired_api_vers
 /// ConversionResponse describes a conversion response.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::apiextensions::v1::ConversionResponse)]
 pub struct ConversionResponse {
     /// uid is an identifier for the individual request/response.
     /// This should be copied over from the corresponding \`request.uid\`.
@@ -86,6 +90,8 @@ apimachinery::proto_message!(ConversionResponse { 1 => uid, 2 => converted_objec
     omit_empty_type_meta,
     protobuf
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::apiextensions::v1::ConversionReview)]
 pub struct ConversionReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,

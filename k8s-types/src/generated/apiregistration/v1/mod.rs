@@ -5,15 +5,7 @@
 /// APIService represents a server for a particular GroupVersion.
 /// Name must be "version.group".
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "apiregistration.k8s.io",
-    version = "v1",
-    kind = "APIService",
-    plural = "apiservices",
-    cluster_scoped,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "apiregistration.k8s.io", version = "v1", kind = "APIService", plural = "apiservices", cluster_scoped, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct APIService {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -54,13 +46,7 @@ apimachinery::proto_message!(APIServiceCondition { 1 => r#type as "type", 2 => s
 
 /// APIServiceList is a list of APIService objects.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "apiregistration.k8s.io",
-    version = "v1",
-    kind = "APIServiceList",
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "apiregistration.k8s.io", version = "v1", kind = "APIServiceList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct APIServiceList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,

@@ -14,6 +14,8 @@
     omit_empty_type_meta,
     protobuf
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::apiregistration::v1::APIService)]
 pub struct APIService {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -31,6 +33,8 @@ apimachinery::proto_message!(APIService { 1 => metadata, 2 => spec, 3 => status 
 /// APIServiceCondition describes the state of an APIService at a particular point
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::apiregistration::v1::APIServiceCondition)]
 pub struct APIServiceCondition {
     /// Type is the type of the condition.
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
@@ -61,6 +65,8 @@ apimachinery::proto_message!(APIServiceCondition { 1 => r#type as "type", 2 => s
     omit_empty_type_meta,
     protobuf
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::apiregistration::v1::APIServiceList)]
 pub struct APIServiceList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -77,6 +83,8 @@ apimachinery::proto_message!(APIServiceList { 1 => metadata, 2 => items });
 /// Only https is supported, though you are able to disable certificate verification.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::apiregistration::v1::APIServiceSpec)]
 pub struct APIServiceSpec {
     /// Service is a reference to the service for this API server.  It must communicate
     /// on port 443.
@@ -128,6 +136,8 @@ apimachinery::proto_message!(APIServiceSpec { 1 => service, 2 => group, 3 => ver
 /// APIServiceStatus contains derived information about an API server
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::apiregistration::v1::APIServiceStatus)]
 pub struct APIServiceStatus {
     /// Current service state of apiService.
     #[serde(
@@ -143,6 +153,8 @@ apimachinery::proto_message!(APIServiceStatus { 1 => conditions });
 /// ServiceReference holds a reference to Service.legacy.k8s.io
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::apiregistration::v1::ServiceReference)]
 pub struct ServiceReference {
     /// Namespace is the namespace of the service
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -12,15 +12,7 @@
 /// it may be subject to name and representation changes in future releases, and clients should not
 /// depend on its stability. It is primarily for internal use by controllers.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "apps",
-    version = "v1",
-    kind = "ControllerRevision",
-    plural = "controllerrevisions",
-    namespaced,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "apps", version = "v1", kind = "ControllerRevision", plural = "controllerrevisions", namespaced, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ControllerRevision {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -37,13 +29,7 @@ apimachinery::proto_message!(ControllerRevision { 1 => metadata, 2 => data, 3 =>
 
 /// ControllerRevisionList is a resource containing a list of ControllerRevision objects.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "apps",
-    version = "v1",
-    kind = "ControllerRevisionList",
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "apps", version = "v1", kind = "ControllerRevisionList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ControllerRevisionList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -57,7 +43,7 @@ apimachinery::proto_message!(ControllerRevisionList { 1 => metadata, 2 => items 
 
 /// DaemonSet represents the configuration of a daemon set.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "apps", version = "v1", kind = "DaemonSet", plural = "daemonsets", namespaced, short_names = ["ds"], categories = ["all"], omit_empty_type_meta, protobuf)]
+#[api(group = "apps", version = "v1", kind = "DaemonSet", plural = "daemonsets", namespaced, short_names = ["ds"], categories = ["all"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct DaemonSet {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -102,13 +88,7 @@ apimachinery::proto_message!(DaemonSetCondition { 1 => r#type as "type", 2 => st
 
 /// DaemonSetList is a collection of daemon sets.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "apps",
-    version = "v1",
-    kind = "DaemonSetList",
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "apps", version = "v1", kind = "DaemonSetList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct DaemonSetList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -232,7 +212,7 @@ apimachinery::proto_message!(DaemonSetUpdateStrategy { 1 => r#type as "type", 2 
 
 /// Deployment enables declarative updates for Pods and ReplicaSets.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "apps", version = "v1", kind = "Deployment", plural = "deployments", namespaced, short_names = ["deploy"], categories = ["all"], omit_empty_type_meta, protobuf)]
+#[api(group = "apps", version = "v1", kind = "Deployment", plural = "deployments", namespaced, short_names = ["deploy"], categories = ["all"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct Deployment {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -275,13 +255,7 @@ apimachinery::proto_message!(DeploymentCondition { 1 => r#type as "type", 2 => s
 
 /// DeploymentList is a list of Deployments.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "apps",
-    version = "v1",
-    kind = "DeploymentList",
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "apps", version = "v1", kind = "DeploymentList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct DeploymentList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -403,7 +377,7 @@ apimachinery::proto_message!(DeploymentStrategy { 1 => r#type as "type", 2 => ro
 
 /// ReplicaSet ensures that a specified number of pod replicas are running at any given time.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "apps", version = "v1", kind = "ReplicaSet", plural = "replicasets", namespaced, short_names = ["rs"], categories = ["all"], omit_empty_type_meta, protobuf)]
+#[api(group = "apps", version = "v1", kind = "ReplicaSet", plural = "replicasets", namespaced, short_names = ["rs"], categories = ["all"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ReplicaSet {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -450,13 +424,7 @@ apimachinery::proto_message!(ReplicaSetCondition { 1 => r#type as "type", 2 => s
 
 /// ReplicaSetList is a collection of ReplicaSets.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "apps",
-    version = "v1",
-    kind = "ReplicaSetList",
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "apps", version = "v1", kind = "ReplicaSetList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ReplicaSetList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -645,7 +613,7 @@ apimachinery::proto_message!(RollingUpdateStatefulSetStrategy { 1 => partition, 
 /// The StatefulSet guarantees that a given network identity will always
 /// map to the same storage identity.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "apps", version = "v1", kind = "StatefulSet", plural = "statefulsets", namespaced, short_names = ["sts"], categories = ["all"], omit_empty_type_meta, protobuf)]
+#[api(group = "apps", version = "v1", kind = "StatefulSet", plural = "statefulsets", namespaced, short_names = ["sts"], categories = ["all"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct StatefulSet {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -686,13 +654,7 @@ apimachinery::proto_message!(StatefulSetCondition { 1 => r#type as "type", 2 => 
 
 /// StatefulSetList is a collection of StatefulSets.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "apps",
-    version = "v1",
-    kind = "StatefulSetList",
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "apps", version = "v1", kind = "StatefulSetList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct StatefulSetList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,

@@ -18,6 +18,8 @@ pub type ExtraValue = Vec<String>;
     omit_empty_type_meta,
     protobuf
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::authentication::v1::SelfSubjectReview)]
 pub struct SelfSubjectReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -33,6 +35,8 @@ apimachinery::proto_message!(SelfSubjectReview { 1 => metadata, 2 => status });
 /// SelfSubjectReviewStatus is filled by the kube-apiserver and sent back to a user.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::authentication::v1::SelfSubjectReviewStatus)]
 pub struct SelfSubjectReviewStatus {
     /// userInfo is a set of attributes belonging to the user making this request.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -54,6 +58,8 @@ apimachinery::proto_message!(SelfSubjectReviewStatus { 1 => user_info as "userIn
     omit_empty_type_meta,
     protobuf
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::authentication::v1::TokenReview)]
 pub struct TokenReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -71,6 +77,8 @@ apimachinery::proto_message!(TokenReview { 1 => metadata, 2 => spec, 3 => status
 /// TokenReviewSpec is a description of the token authentication request.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::authentication::v1::TokenReviewSpec)]
 pub struct TokenReviewSpec {
     /// token is the opaque bearer token.
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
@@ -93,6 +101,8 @@ apimachinery::proto_message!(TokenReviewSpec { 1 => token, 2 => audiences });
 /// TokenReviewStatus is the result of the token authentication request.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::authentication::v1::TokenReviewStatus)]
 pub struct TokenReviewStatus {
     /// authenticated indicates that the token was associated with a known user.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -126,6 +136,8 @@ apimachinery::proto_message!(TokenReviewStatus { 1 => authenticated, 2 => user, 
 /// user.Info interface.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::authentication::v1::UserInfo)]
 pub struct UserInfo {
     /// username is the name that uniquely identifies this user among all active users.
     #[serde(skip_serializing_if = "Option::is_none")]

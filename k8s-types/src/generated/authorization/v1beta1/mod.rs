@@ -36,6 +36,8 @@ apimachinery::proto_message!(LocalSubjectAccessReview { 1 => metadata, 2 => spec
 /// NonResourceAttributes includes the authorization attributes available for non-resource requests to the Authorizer interface
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::authorization::v1::NonResourceAttributes)]
 pub struct NonResourceAttributes {
     /// path is the URL path of the request
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -50,6 +52,8 @@ apimachinery::proto_message!(NonResourceAttributes { 1 => path, 2 => verb });
 /// NonResourceRule holds information that describes a rule for the non-resource
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::authorization::v1::NonResourceRule)]
 pub struct NonResourceRule {
     /// verbs is a list of kubernetes non-resource API verbs, like: get, post, put, delete, patch, head, options.  "\*" means all.
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
@@ -70,6 +74,8 @@ apimachinery::proto_message!(NonResourceRule { 1 => verbs, 2 => non_resource_url
 /// ResourceAttributes includes the authorization attributes available for resource requests to the Authorizer interface
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::authorization::v1::ResourceAttributes)]
 pub struct ResourceAttributes {
     /// namespace is the namespace of the action being requested.  Currently, there is no distinction between no namespace and all namespaces
     /// "" (empty) is defaulted for LocalSubjectAccessReviews
@@ -109,6 +115,8 @@ apimachinery::proto_message!(ResourceAttributes { 1 => namespace, 2 => verb, 3 =
 /// may contain duplicates, and possibly be incomplete.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::authorization::v1::ResourceRule)]
 pub struct ResourceRule {
     /// verbs is a list of kubernetes resource API verbs, like: get, list, watch, create, update, delete, proxy.  "\*" means all.
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
@@ -153,6 +161,8 @@ apimachinery::proto_message!(ResourceRule { 1 => verbs, 2 => api_groups as "apiG
     omit_empty_type_meta,
     protobuf
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::authorization::v1::SelfSubjectAccessReview)]
 pub struct SelfSubjectAccessReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -171,6 +181,8 @@ apimachinery::proto_message!(SelfSubjectAccessReview { 1 => metadata, 2 => spec,
 /// and nonResourceAttributes must be set
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::authorization::v1::SelfSubjectAccessReviewSpec)]
 pub struct SelfSubjectAccessReviewSpec {
     /// resourceAttributes describes information for a resource access request
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -198,6 +210,8 @@ apimachinery::proto_message!(SelfSubjectAccessReviewSpec { 1 => resource_attribu
     omit_empty_type_meta,
     protobuf
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::authorization::v1::SelfSubjectRulesReview)]
 pub struct SelfSubjectRulesReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -215,6 +229,8 @@ apimachinery::proto_message!(SelfSubjectRulesReview { 1 => metadata, 2 => spec, 
 /// SelfSubjectRulesReviewSpec defines the specification for SelfSubjectRulesReview.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::authorization::v1::SelfSubjectRulesReviewSpec)]
 pub struct SelfSubjectRulesReviewSpec {
     /// namespace to evaluate rules for. Required.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -333,6 +349,8 @@ impl apimachinery::protobuf::Message for SubjectAccessReviewSpec {
 /// SubjectAccessReviewStatus
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::authorization::v1::SubjectAccessReviewStatus)]
 pub struct SubjectAccessReviewStatus {
     /// allowed is required. True if the action would be allowed, false otherwise.
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
@@ -361,6 +379,8 @@ apimachinery::proto_message!(SubjectAccessReviewStatus { 1 => allowed, 2 => reas
 /// even if that list is incomplete.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::authorization::v1::SubjectRulesReviewStatus)]
 pub struct SubjectRulesReviewStatus {
     /// resourceRules is the list of actions the subject is allowed to perform on resources.
     /// The list ordering isn't significant, may contain duplicates, and possibly be incomplete.

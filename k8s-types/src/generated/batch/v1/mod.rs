@@ -4,7 +4,7 @@
 
 /// CronJob represents the configuration of a single cron job.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "batch", version = "v1", kind = "CronJob", plural = "cronjobs", namespaced, short_names = ["cj"], categories = ["all"], omit_empty_type_meta, protobuf)]
+#[api(group = "batch", version = "v1", kind = "CronJob", plural = "cronjobs", namespaced, short_names = ["cj"], categories = ["all"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct CronJob {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -23,13 +23,7 @@ apimachinery::proto_message!(CronJob { 1 => metadata, 2 => spec, 3 => status });
 
 /// CronJobList is a collection of cron jobs.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "batch",
-    version = "v1",
-    kind = "CronJobList",
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "batch", version = "v1", kind = "CronJobList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct CronJobList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -636,3 +630,6 @@ pub struct UncountedTerminatedPods {
 }
 
 apimachinery::proto_message!(UncountedTerminatedPods { 1 => succeeded, 2 => failed });
+
+// Types that other versions share: they convert to themselves.
+apimachinery::identity_conversion!(JobSpec);

@@ -5,6 +5,8 @@
 /// CronJob represents the configuration of a single cron job.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(group = "batch", version = "v1beta1", kind = "CronJob", plural = "cronjobs", namespaced, short_names = ["cj"], categories = ["all"], omit_empty_type_meta, protobuf)]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::batch::v1::CronJob)]
 pub struct CronJob {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -30,6 +32,8 @@ apimachinery::proto_message!(CronJob { 1 => metadata, 2 => spec, 3 => status });
     omit_empty_type_meta,
     protobuf
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::batch::v1::CronJobList)]
 pub struct CronJobList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -45,6 +49,8 @@ apimachinery::proto_message!(CronJobList { 1 => metadata, 2 => items });
 /// CronJobSpec describes how the job execution will look like and when it will actually run.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::batch::v1::CronJobSpec)]
 pub struct CronJobSpec {
     /// The schedule in Cron format, see <https://en.wikipedia.org/wiki/Cron>.
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
@@ -96,6 +102,8 @@ apimachinery::proto_message!(CronJobSpec { 1 => schedule, 2 => starting_deadline
 /// CronJobStatus represents the current state of a cron job.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::batch::v1::CronJobStatus)]
 pub struct CronJobStatus {
     /// A list of pointers to currently running jobs.
     #[serde(
@@ -117,6 +125,8 @@ apimachinery::proto_message!(CronJobStatus { 1 => active, 4 => last_schedule_tim
 /// JobTemplateSpec describes the data a Job should have when created from a template
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::batch::v1::JobTemplateSpec)]
 pub struct JobTemplateSpec {
     /// Standard object's metadata of the jobs created from this template.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>

@@ -27,6 +27,8 @@
     omit_empty_type_meta,
     protobuf
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::certificates::v1beta1::ClusterTrustBundle)]
 pub struct ClusterTrustBundle {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -47,6 +49,8 @@ apimachinery::proto_message!(ClusterTrustBundle { 1 => metadata, 2 => spec });
     omit_empty_type_meta,
     protobuf
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::certificates::v1beta1::ClusterTrustBundleList)]
 pub struct ClusterTrustBundleList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -61,6 +65,8 @@ apimachinery::proto_message!(ClusterTrustBundleList { 1 => metadata, 2 => items 
 /// ClusterTrustBundleSpec contains the signer and trust anchors.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::certificates::v1beta1::ClusterTrustBundleSpec)]
 pub struct ClusterTrustBundleSpec {
     /// signerName indicates the associated signer, if any.
     ///

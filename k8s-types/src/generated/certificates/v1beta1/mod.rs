@@ -8,6 +8,8 @@ pub type ExtraValue = Vec<String>;
 /// Describes a certificate signing request
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(group = "certificates.k8s.io", version = "v1beta1", kind = "CertificateSigningRequest", plural = "certificatesigningrequests", cluster_scoped, short_names = ["csr"], omit_empty_type_meta, protobuf)]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::certificates::v1::CertificateSigningRequest)]
 pub struct CertificateSigningRequest {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -26,6 +28,8 @@ apimachinery::proto_message!(CertificateSigningRequest { 1 => metadata, 2 => spe
 /// CertificateSigningRequestCondition describes a condition of a CertificateSigningRequest object
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::certificates::v1::CertificateSigningRequestCondition)]
 pub struct CertificateSigningRequestCondition {
     /// type of the condition. Known conditions include "Approved", "Denied", and "Failed".
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
@@ -63,6 +67,8 @@ apimachinery::proto_message!(CertificateSigningRequestCondition { 1 => r#type as
     omit_empty_type_meta,
     protobuf
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::certificates::v1::CertificateSigningRequestList)]
 pub struct CertificateSigningRequestList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -77,6 +83,8 @@ apimachinery::proto_message!(CertificateSigningRequestList { 1 => metadata, 2 =>
 /// CertificateSigningRequestSpec contains the certificate request.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::certificates::v1::CertificateSigningRequestSpec)]
 pub struct CertificateSigningRequestSpec {
     /// Base64-encoded PKCS\#10 CSR data
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
@@ -235,6 +243,8 @@ impl apimachinery::protobuf::Message for CertificateSigningRequestSpec {
 /// CertificateSigningRequestStatus contains conditions used to indicate approved/denied/failed status of the request, and the issued certificate.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::certificates::v1::CertificateSigningRequestStatus)]
 pub struct CertificateSigningRequestStatus {
     /// Conditions applied to the request, such as approval or denial.
     #[serde(
@@ -266,15 +276,7 @@ apimachinery::proto_message!(CertificateSigningRequestStatus { 1 => conditions, 
 /// anchors for that signer. Admission control is used to enforce that only users
 /// with permissions on the signer can create or modify the corresponding bundle.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "certificates.k8s.io",
-    version = "v1beta1",
-    kind = "ClusterTrustBundle",
-    plural = "clustertrustbundles",
-    cluster_scoped,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "certificates.k8s.io", version = "v1beta1", kind = "ClusterTrustBundle", plural = "clustertrustbundles", cluster_scoped, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ClusterTrustBundle {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -288,13 +290,7 @@ apimachinery::proto_message!(ClusterTrustBundle { 1 => metadata, 2 => spec });
 
 /// ClusterTrustBundleList is a collection of ClusterTrustBundle objects
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "certificates.k8s.io",
-    version = "v1beta1",
-    kind = "ClusterTrustBundleList",
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "certificates.k8s.io", version = "v1beta1", kind = "ClusterTrustBundleList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ClusterTrustBundleList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,

@@ -14,6 +14,8 @@
     omit_empty_type_meta,
     protobuf
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::coordination::v1beta1::LeaseCandidate)]
 pub struct LeaseCandidate {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -35,6 +37,8 @@ apimachinery::proto_message!(LeaseCandidate { 1 => metadata, 2 => spec });
     omit_empty_type_meta,
     protobuf
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::coordination::v1beta1::LeaseCandidateList)]
 pub struct LeaseCandidateList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -50,6 +54,8 @@ apimachinery::proto_message!(LeaseCandidateList { 1 => metadata, 2 => items });
 /// LeaseCandidateSpec is a specification of a Lease.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::coordination::v1beta1::LeaseCandidateSpec)]
 pub struct LeaseCandidateSpec {
     /// LeaseName is the name of the lease for which this candidate is contending.
     /// This field is immutable.

@@ -13,6 +13,8 @@
     omit_empty_type_meta,
     protobuf
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::coordination::v1::Lease)]
 pub struct Lease {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -28,15 +30,7 @@ apimachinery::proto_message!(Lease { 1 => metadata, 2 => spec });
 /// LeaseCandidate defines a candidate for a Lease object.
 /// Candidates are created such that coordinated leader election will pick the best leader from the list of candidates.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "coordination.k8s.io",
-    version = "v1beta1",
-    kind = "LeaseCandidate",
-    plural = "leasecandidates",
-    namespaced,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "coordination.k8s.io", version = "v1beta1", kind = "LeaseCandidate", plural = "leasecandidates", namespaced, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct LeaseCandidate {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -51,13 +45,7 @@ apimachinery::proto_message!(LeaseCandidate { 1 => metadata, 2 => spec });
 
 /// LeaseCandidateList is a list of Lease objects.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "coordination.k8s.io",
-    version = "v1beta1",
-    kind = "LeaseCandidateList",
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "coordination.k8s.io", version = "v1beta1", kind = "LeaseCandidateList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct LeaseCandidateList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -123,6 +111,8 @@ apimachinery::proto_message!(LeaseCandidateSpec { 1 => lease_name as "leaseName"
     omit_empty_type_meta,
     protobuf
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::coordination::v1::LeaseList)]
 pub struct LeaseList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -138,6 +128,8 @@ apimachinery::proto_message!(LeaseList { 1 => metadata, 2 => items });
 /// LeaseSpec is a specification of a Lease.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::coordination::v1::LeaseSpec)]
 pub struct LeaseSpec {
     /// holderIdentity contains the identity of the holder of a current lease.
     /// If Coordinated Leader Election is used, the holder identity must be

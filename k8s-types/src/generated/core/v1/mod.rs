@@ -9588,3 +9588,15 @@ pub struct WindowsSecurityContextOptions {
 }
 
 apimachinery::proto_message!(WindowsSecurityContextOptions { 1 => gmsa_credential_spec_name as "gmsaCredentialSpecName", 2 => gmsa_credential_spec as "gmsaCredentialSpec", 3 => run_as_user_name as "runAsUserName", 4 => host_process as "hostProcess" });
+
+// Types that other versions share: they convert to themselves.
+apimachinery::identity_conversion!(
+    EventSource,
+    NodeSelector,
+    ObjectReference,
+    PersistentVolumeClaim,
+    PersistentVolumeSpec,
+    PodTemplateSpec,
+    Toleration,
+    TopologySelectorTerm
+);

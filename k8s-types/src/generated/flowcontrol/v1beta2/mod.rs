@@ -41,6 +41,8 @@ apimachinery::proto_message!(ExemptPriorityLevelConfiguration { 1 => nominal_con
 /// FlowDistinguisherMethod specifies the method of a flow distinguisher.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::flowcontrol::v1::FlowDistinguisherMethod)]
 pub struct FlowDistinguisherMethod {
     /// \`type\` is the type of flow distinguisher method
     /// The supported types are "ByUser" and "ByNamespace".
@@ -63,6 +65,8 @@ apimachinery::proto_message!(FlowDistinguisherMethod { 1 => r#type as "type" });
     omit_empty_type_meta,
     protobuf
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::flowcontrol::v1::FlowSchema)]
 pub struct FlowSchema {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -82,6 +86,8 @@ apimachinery::proto_message!(FlowSchema { 1 => metadata, 2 => spec, 3 => status 
 /// FlowSchemaCondition describes conditions for a FlowSchema.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::flowcontrol::v1::FlowSchemaCondition)]
 pub struct FlowSchemaCondition {
     /// \`type\` is the type of the condition.
     /// Required.
@@ -114,6 +120,8 @@ apimachinery::proto_message!(FlowSchemaCondition { 1 => r#type as "type", 2 => s
     omit_empty_type_meta,
     protobuf
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::flowcontrol::v1::FlowSchemaList)]
 pub struct FlowSchemaList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -129,6 +137,8 @@ apimachinery::proto_message!(FlowSchemaList { 1 => metadata, 2 => items });
 /// FlowSchemaSpec describes how the FlowSchema's specification looks like.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::flowcontrol::v1::FlowSchemaSpec)]
 pub struct FlowSchemaSpec {
     /// \`priorityLevelConfiguration\` should reference a PriorityLevelConfiguration in the cluster. If the reference cannot
     /// be resolved, the FlowSchema will be ignored and marked as invalid in its status.
@@ -161,6 +171,8 @@ apimachinery::proto_message!(FlowSchemaSpec { 1 => priority_level_configuration 
 /// FlowSchemaStatus represents the current state of a FlowSchema.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::flowcontrol::v1::FlowSchemaStatus)]
 pub struct FlowSchemaStatus {
     /// \`conditions\` is a list of the current states of FlowSchema.
     #[serde(
@@ -176,6 +188,8 @@ apimachinery::proto_message!(FlowSchemaStatus { 1 => conditions });
 /// GroupSubject holds detailed information for group-kind subject.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::flowcontrol::v1::GroupSubject)]
 pub struct GroupSubject {
     /// name is the user group that matches, or "\*" to match all user groups.
     /// See <https://github.com/kubernetes/apiserver/blob/master/pkg/authentication/user/user.go> for some
@@ -270,6 +284,8 @@ apimachinery::proto_message!(LimitedPriorityLevelConfiguration { 1 => assured_co
 /// of verbs matches the request and (b) at least one member of nonResourceURLs matches the request.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::flowcontrol::v1::NonResourcePolicyRule)]
 pub struct NonResourcePolicyRule {
     /// \`verbs\` is a list of matching verbs and may not be empty.
     /// "\*" matches all verbs. If it is present, it must be the only entry.
@@ -301,6 +317,8 @@ apimachinery::proto_message!(NonResourcePolicyRule { 1 => verbs, 6 => non_resour
 /// of resourceRules or nonResourceRules matches the request.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::flowcontrol::v1::PolicyRulesWithSubjects)]
 pub struct PolicyRulesWithSubjects {
     /// subjects is the list of normal user, serviceaccount, or group that this rule cares about.
     /// There must be at least one member in this slice.
@@ -406,6 +424,8 @@ apimachinery::proto_message!(PriorityLevelConfigurationList { 1 => metadata, 2 =
 /// PriorityLevelConfigurationReference contains information that points to the "request-priority" being used.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::flowcontrol::v1::PriorityLevelConfigurationReference)]
 pub struct PriorityLevelConfigurationReference {
     /// \`name\` is the name of the priority level configuration being referenced
     /// Required.
@@ -506,6 +526,8 @@ apimachinery::proto_message!(QueuingConfiguration { 1 => queues, 2 => hand_size 
 /// of namespaces matches the request's namespace.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::flowcontrol::v1::ResourcePolicyRule)]
 pub struct ResourcePolicyRule {
     /// \`verbs\` is a list of matching verbs and may not be empty.
     /// "\*" matches all verbs and, if present, must be the only entry.
@@ -552,6 +574,8 @@ apimachinery::proto_message!(ResourcePolicyRule { 1 => verbs, 2 => api_groups as
 /// ServiceAccountSubject holds detailed information for service-account-kind subject.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::flowcontrol::v1::ServiceAccountSubject)]
 pub struct ServiceAccountSubject {
     /// \`namespace\` is the namespace of matching ServiceAccount objects.
     /// Required.
@@ -569,6 +593,8 @@ apimachinery::proto_message!(ServiceAccountSubject { 1 => namespace, 2 => name }
 /// ways of matching an originator; by user, group, or service account.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::flowcontrol::v1::Subject)]
 pub struct Subject {
     /// \`kind\` indicates which one of the other fields is non-empty.
     /// Required
@@ -590,6 +616,8 @@ apimachinery::proto_message!(Subject { 1 => kind, 2 => user, 3 => group, 4 => se
 /// UserSubject holds detailed information for user-kind subject.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::flowcontrol::v1::UserSubject)]
 pub struct UserSubject {
     /// \`name\` is the username that matches, or "\*" to match all usernames.
     /// Required.

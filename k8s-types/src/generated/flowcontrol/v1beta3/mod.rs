@@ -8,6 +8,8 @@
 /// here can be modified by authorized users, unlike the rest of the \`spec\`.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::flowcontrol::v1::ExemptPriorityLevelConfiguration)]
 pub struct ExemptPriorityLevelConfiguration {
     /// \`nominalConcurrencyShares\` (NCS) contributes to the computation of the
     /// NominalConcurrencyLimit (NominalCL) of this level.
@@ -41,6 +43,8 @@ apimachinery::proto_message!(ExemptPriorityLevelConfiguration { 1 => nominal_con
 /// FlowDistinguisherMethod specifies the method of a flow distinguisher.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::flowcontrol::v1::FlowDistinguisherMethod)]
 pub struct FlowDistinguisherMethod {
     /// \`type\` is the type of flow distinguisher method
     /// The supported types are "ByUser" and "ByNamespace".
@@ -63,6 +67,8 @@ apimachinery::proto_message!(FlowDistinguisherMethod { 1 => r#type as "type" });
     omit_empty_type_meta,
     protobuf
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::flowcontrol::v1::FlowSchema)]
 pub struct FlowSchema {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -82,6 +88,8 @@ apimachinery::proto_message!(FlowSchema { 1 => metadata, 2 => spec, 3 => status 
 /// FlowSchemaCondition describes conditions for a FlowSchema.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::flowcontrol::v1::FlowSchemaCondition)]
 pub struct FlowSchemaCondition {
     /// \`type\` is the type of the condition.
     /// Required.
@@ -114,6 +122,8 @@ apimachinery::proto_message!(FlowSchemaCondition { 1 => r#type as "type", 2 => s
     omit_empty_type_meta,
     protobuf
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::flowcontrol::v1::FlowSchemaList)]
 pub struct FlowSchemaList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -129,6 +139,8 @@ apimachinery::proto_message!(FlowSchemaList { 1 => metadata, 2 => items });
 /// FlowSchemaSpec describes how the FlowSchema's specification looks like.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::flowcontrol::v1::FlowSchemaSpec)]
 pub struct FlowSchemaSpec {
     /// \`priorityLevelConfiguration\` should reference a PriorityLevelConfiguration in the cluster. If the reference cannot
     /// be resolved, the FlowSchema will be ignored and marked as invalid in its status.
@@ -161,6 +173,8 @@ apimachinery::proto_message!(FlowSchemaSpec { 1 => priority_level_configuration 
 /// FlowSchemaStatus represents the current state of a FlowSchema.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::flowcontrol::v1::FlowSchemaStatus)]
 pub struct FlowSchemaStatus {
     /// \`conditions\` is a list of the current states of FlowSchema.
     #[serde(
@@ -176,6 +190,8 @@ apimachinery::proto_message!(FlowSchemaStatus { 1 => conditions });
 /// GroupSubject holds detailed information for group-kind subject.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::flowcontrol::v1::GroupSubject)]
 pub struct GroupSubject {
     /// name is the user group that matches, or "\*" to match all user groups.
     /// See <https://github.com/kubernetes/apiserver/blob/master/pkg/authentication/user/user.go> for some
@@ -190,6 +206,8 @@ apimachinery::proto_message!(GroupSubject { 1 => name });
 /// LimitResponse defines how to handle requests that can not be executed right now.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::flowcontrol::v1::LimitResponse)]
 pub struct LimitResponse {
     /// \`type\` is "Queue" or "Reject".
     /// "Queue" means that requests that can not be executed upon arrival
@@ -214,6 +232,8 @@ apimachinery::proto_message!(LimitResponse { 1 => r#type as "type", 2 => queuing
 /// - What should be done with requests that exceed the limit?
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::flowcontrol::v1::LimitedPriorityLevelConfiguration)]
 pub struct LimitedPriorityLevelConfiguration {
     /// \`nominalConcurrencyShares\` (NCS) contributes to the computation of the
     /// NominalConcurrencyLimit (NominalCL) of this level.
@@ -270,6 +290,8 @@ apimachinery::proto_message!(LimitedPriorityLevelConfiguration { 1 => nominal_co
 /// of verbs matches the request and (b) at least one member of nonResourceURLs matches the request.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::flowcontrol::v1::NonResourcePolicyRule)]
 pub struct NonResourcePolicyRule {
     /// \`verbs\` is a list of matching verbs and may not be empty.
     /// "\*" matches all verbs. If it is present, it must be the only entry.
@@ -301,6 +323,8 @@ apimachinery::proto_message!(NonResourcePolicyRule { 1 => verbs, 6 => non_resour
 /// of resourceRules or nonResourceRules matches the request.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::flowcontrol::v1::PolicyRulesWithSubjects)]
 pub struct PolicyRulesWithSubjects {
     /// subjects is the list of normal user, serviceaccount, or group that this rule cares about.
     /// There must be at least one member in this slice.
@@ -340,6 +364,8 @@ apimachinery::proto_message!(PolicyRulesWithSubjects { 1 => subjects, 2 => resou
     omit_empty_type_meta,
     protobuf
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::flowcontrol::v1::PriorityLevelConfiguration)]
 pub struct PriorityLevelConfiguration {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -359,6 +385,8 @@ apimachinery::proto_message!(PriorityLevelConfiguration { 1 => metadata, 2 => sp
 /// PriorityLevelConfigurationCondition defines the condition of priority level.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::flowcontrol::v1::PriorityLevelConfigurationCondition)]
 pub struct PriorityLevelConfigurationCondition {
     /// \`type\` is the type of the condition.
     /// Required.
@@ -391,6 +419,8 @@ apimachinery::proto_message!(PriorityLevelConfigurationCondition { 1 => r#type a
     omit_empty_type_meta,
     protobuf
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::flowcontrol::v1::PriorityLevelConfigurationList)]
 pub struct PriorityLevelConfigurationList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -406,6 +436,8 @@ apimachinery::proto_message!(PriorityLevelConfigurationList { 1 => metadata, 2 =
 /// PriorityLevelConfigurationReference contains information that points to the "request-priority" being used.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::flowcontrol::v1::PriorityLevelConfigurationReference)]
 pub struct PriorityLevelConfigurationReference {
     /// \`name\` is the name of the priority level configuration being referenced
     /// Required.
@@ -418,6 +450,8 @@ apimachinery::proto_message!(PriorityLevelConfigurationReference { 1 => name });
 /// PriorityLevelConfigurationSpec specifies the configuration of a priority level.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::flowcontrol::v1::PriorityLevelConfigurationSpec)]
 pub struct PriorityLevelConfigurationSpec {
     /// \`type\` indicates whether this priority level is subject to
     /// limitation on request execution.  A value of \`"Exempt"\` means
@@ -448,6 +482,8 @@ apimachinery::proto_message!(PriorityLevelConfigurationSpec { 1 => r#type as "ty
 /// PriorityLevelConfigurationStatus represents the current state of a "request-priority".
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::flowcontrol::v1::PriorityLevelConfigurationStatus)]
 pub struct PriorityLevelConfigurationStatus {
     /// \`conditions\` is the current state of "request-priority".
     #[serde(
@@ -463,6 +499,8 @@ apimachinery::proto_message!(PriorityLevelConfigurationStatus { 1 => conditions 
 /// QueuingConfiguration holds the configuration parameters for queuing
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::flowcontrol::v1::QueuingConfiguration)]
 pub struct QueuingConfiguration {
     /// \`queues\` is the number of queues for this priority level. The
     /// queues exist independently at each apiserver. The value must be
@@ -506,6 +544,8 @@ apimachinery::proto_message!(QueuingConfiguration { 1 => queues, 2 => hand_size 
 /// of namespaces matches the request's namespace.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::flowcontrol::v1::ResourcePolicyRule)]
 pub struct ResourcePolicyRule {
     /// \`verbs\` is a list of matching verbs and may not be empty.
     /// "\*" matches all verbs and, if present, must be the only entry.
@@ -552,6 +592,8 @@ apimachinery::proto_message!(ResourcePolicyRule { 1 => verbs, 2 => api_groups as
 /// ServiceAccountSubject holds detailed information for service-account-kind subject.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::flowcontrol::v1::ServiceAccountSubject)]
 pub struct ServiceAccountSubject {
     /// \`namespace\` is the namespace of matching ServiceAccount objects.
     /// Required.
@@ -569,6 +611,8 @@ apimachinery::proto_message!(ServiceAccountSubject { 1 => namespace, 2 => name }
 /// ways of matching an originator; by user, group, or service account.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::flowcontrol::v1::Subject)]
 pub struct Subject {
     /// \`kind\` indicates which one of the other fields is non-empty.
     /// Required
@@ -590,6 +634,8 @@ apimachinery::proto_message!(Subject { 1 => kind, 2 => user, 3 => group, 4 => se
 /// UserSubject holds detailed information for user-kind subject.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::flowcontrol::v1::UserSubject)]
 pub struct UserSubject {
     /// \`name\` is the username that matches, or "\*" to match all usernames.
     /// Required.

@@ -6,6 +6,8 @@
 /// path are forwarded to the backend.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::networking::v1::HTTPIngressPath)]
 pub struct HTTPIngressPath {
     /// path is matched against the path of an incoming request. Currently it can
     /// contain characters disallowed from the conventional "path" part of a URL
@@ -45,6 +47,8 @@ apimachinery::proto_message!(HTTPIngressPath { 1 => path, 2 => backend, 3 => pat
 /// or '\#'.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::networking::v1::HTTPIngressRuleValue)]
 pub struct HTTPIngressRuleValue {
     /// paths is a collection of paths that map requests to backends.
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
@@ -70,6 +74,8 @@ apimachinery::proto_message!(HTTPIngressRuleValue { 1 => paths });
     omit_empty_type_meta,
     protobuf
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::networking::v1::IPAddress)]
 pub struct IPAddress {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -92,6 +98,8 @@ apimachinery::proto_message!(IPAddress { 1 => metadata, 2 => spec });
     omit_empty_type_meta,
     protobuf
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::networking::v1::IPAddressList)]
 pub struct IPAddressList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -107,6 +115,8 @@ apimachinery::proto_message!(IPAddressList { 1 => metadata, 2 => items });
 /// IPAddressSpec describe the attributes in an IP Address.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::networking::v1::IPAddressSpec)]
 pub struct IPAddressSpec {
     /// ParentRef references the resource that an IPAddress is attached to.
     /// An IPAddress must reference a parent object.
@@ -122,6 +132,8 @@ apimachinery::proto_message!(IPAddressSpec { 1 => parent_ref as "parentRef" });
 /// based virtual hosting etc.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(group = "networking.k8s.io", version = "v1beta1", kind = "Ingress", plural = "ingresses", namespaced, short_names = ["ing"], omit_empty_type_meta, protobuf)]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::networking::v1::Ingress)]
 pub struct Ingress {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -172,6 +184,8 @@ apimachinery::proto_message!(IngressBackend { 1 => service_name as "serviceName"
     omit_empty_type_meta,
     protobuf
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::networking::v1::IngressClass)]
 pub struct IngressClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -194,6 +208,8 @@ apimachinery::proto_message!(IngressClass { 1 => metadata, 2 => spec });
     omit_empty_type_meta,
     protobuf
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::networking::v1::IngressClassList)]
 pub struct IngressClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -209,6 +225,8 @@ apimachinery::proto_message!(IngressClassList { 1 => metadata, 2 => items });
 /// to specify a cluster or namespace-scoped resource.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::networking::v1::IngressClassParametersReference)]
 pub struct IngressClassParametersReference {
     /// apiGroup is the group for the resource being referenced. If APIGroup is
     /// not specified, the specified Kind must be in the core API group. For any
@@ -237,6 +255,8 @@ apimachinery::proto_message!(IngressClassParametersReference { 1 => api_group as
 /// IngressClassSpec provides information about the class of an Ingress.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::networking::v1::IngressClassSpec)]
 pub struct IngressClassSpec {
     /// controller refers to the name of the controller that should handle this
     /// class. This allows for different "flavors" that are controlled by the
@@ -264,6 +284,8 @@ apimachinery::proto_message!(IngressClassSpec { 1 => controller, 2 => parameters
     omit_empty_type_meta,
     protobuf
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::networking::v1::IngressList)]
 pub struct IngressList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -279,6 +301,8 @@ apimachinery::proto_message!(IngressList { 1 => metadata, 2 => items });
 /// IngressLoadBalancerIngress represents the status of a load-balancer ingress point.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::networking::v1::IngressLoadBalancerIngress)]
 pub struct IngressLoadBalancerIngress {
     /// ip is set for load-balancer ingress points that are IP based.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -300,6 +324,8 @@ apimachinery::proto_message!(IngressLoadBalancerIngress { 1 => ip, 2 => hostname
 /// LoadBalancerStatus represents the status of a load-balancer.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::networking::v1::IngressLoadBalancerStatus)]
 pub struct IngressLoadBalancerStatus {
     /// ingress is a list containing ingress points for the load-balancer.
     #[serde(
@@ -315,6 +341,8 @@ apimachinery::proto_message!(IngressLoadBalancerStatus { 1 => ingress });
 /// IngressPortStatus represents the error condition of a service port
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::networking::v1::IngressPortStatus)]
 pub struct IngressPortStatus {
     /// port is the port number of the ingress port.
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
@@ -342,6 +370,8 @@ apimachinery::proto_message!(IngressPortStatus { 1 => port, 2 => protocol, 3 => 
 /// match, then routed to the backend associated with the matching IngressRuleValue.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::networking::v1::IngressRule)]
 pub struct IngressRule {
     /// host is the fully qualified domain name of a network host, as defined by RFC 3986.
     /// Note the following deviations from the "host" part of the
@@ -427,6 +457,8 @@ apimachinery::proto_message!(IngressRuleValue { 1 => http });
 /// IngressSpec describes the Ingress the user wishes to exist.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::networking::v1::IngressSpec)]
 pub struct IngressSpec {
     /// ingressClassName is the name of the IngressClass cluster resource. The
     /// associated IngressClass defines which controller will implement the
@@ -445,6 +477,7 @@ pub struct IngressSpec {
     /// is optional to allow the loadbalancer controller or defaulting logic to
     /// specify a global default.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[conversion(rename = "default_backend")]
     pub backend: Option<IngressBackend>,
     /// tls represents the TLS configuration. Currently the Ingress only supports a
     /// single TLS port, 443. If multiple members of this list specify different hosts,
@@ -472,6 +505,8 @@ apimachinery::proto_message!(IngressSpec { 1 => backend, 2 => tls, 3 => rules, 4
 /// IngressStatus describes the current state of the Ingress.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::networking::v1::IngressStatus)]
 pub struct IngressStatus {
     /// loadBalancer contains the current status of the load-balancer.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -483,6 +518,8 @@ apimachinery::proto_message!(IngressStatus { 1 => load_balancer as "loadBalancer
 /// IngressTLS describes the transport layer security associated with an Ingress.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::networking::v1::IngressTLS)]
 pub struct IngressTLS {
     /// hosts is a list of hosts included in the TLS certificate. The values in
     /// this list must match the name/s used in the tlsSecret. Defaults to the
@@ -508,6 +545,8 @@ apimachinery::proto_message!(IngressTLS { 1 => hosts, 2 => secret_name as "secre
 /// ParentReference describes a reference to a parent object.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::networking::v1::ParentReference)]
 pub struct ParentReference {
     /// Group is the group of the object being referenced.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -537,6 +576,8 @@ apimachinery::proto_message!(ParentReference { 1 => group, 2 => resource, 3 => n
     omit_empty_type_meta,
     protobuf
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::networking::v1::ServiceCIDR)]
 pub struct ServiceCIDR {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -562,6 +603,8 @@ apimachinery::proto_message!(ServiceCIDR { 1 => metadata, 2 => spec, 3 => status
     omit_empty_type_meta,
     protobuf
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::networking::v1::ServiceCIDRList)]
 pub struct ServiceCIDRList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -577,6 +620,8 @@ apimachinery::proto_message!(ServiceCIDRList { 1 => metadata, 2 => items });
 /// ServiceCIDRSpec define the CIDRs the user wants to use for allocating ClusterIPs for Services.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::networking::v1::ServiceCIDRSpec)]
 pub struct ServiceCIDRSpec {
     /// CIDRs defines the IP blocks in CIDR notation (e.g. "192.168.0.0/24" or "2001:db8::/64")
     /// from which to assign service cluster IPs. Max of two CIDRs is allowed, one of each IP family.
@@ -594,6 +639,8 @@ apimachinery::proto_message!(ServiceCIDRSpec { 1 => cidrs });
 /// ServiceCIDRStatus describes the current state of the ServiceCIDR.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::networking::v1::ServiceCIDRStatus)]
 pub struct ServiceCIDRStatus {
     /// conditions holds an array of metav1.Condition that describe the state of the ServiceCIDR.
     /// Current service state

@@ -5,6 +5,8 @@
 /// Overhead structure represents the resource overhead associated with running a pod.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::node::v1::Overhead)]
 pub struct Overhead {
     /// podFixed represents the fixed resource overhead associated with running a pod.
     #[serde(
@@ -34,6 +36,8 @@ apimachinery::proto_message!(Overhead { 1 => pod_fixed as "podFixed" });
     omit_empty_type_meta,
     protobuf
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::node::v1::RuntimeClass)]
 pub struct RuntimeClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -72,6 +76,8 @@ apimachinery::proto_message!(RuntimeClass { 1 => metadata, 2 => handler, 3 => ov
     omit_empty_type_meta,
     protobuf
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::node::v1::RuntimeClassList)]
 pub struct RuntimeClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -88,6 +94,8 @@ apimachinery::proto_message!(RuntimeClassList { 1 => metadata, 2 => items });
 /// RuntimeClass.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::node::v1::Scheduling)]
 pub struct Scheduling {
     /// nodeSelector lists labels that must be present on nodes that support this
     /// RuntimeClass. Pods using this RuntimeClass can only be scheduled to a

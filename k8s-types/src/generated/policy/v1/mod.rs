@@ -6,14 +6,7 @@
 /// This is a subresource of Pod.  A request to cause such an eviction is
 /// created by POSTing to .../pods/\<pod name\>/evictions.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "policy",
-    version = "v1",
-    kind = "Eviction",
-    not_resource,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "policy", version = "v1", kind = "Eviction", not_resource, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct Eviction {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -27,7 +20,7 @@ apimachinery::proto_message!(Eviction { 1 => metadata, 2 => delete_options as "d
 
 /// PodDisruptionBudget is an object to define the max disruption that can be caused to a collection of pods
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "policy", version = "v1", kind = "PodDisruptionBudget", plural = "poddisruptionbudgets", namespaced, short_names = ["pdb"], omit_empty_type_meta, protobuf)]
+#[api(group = "policy", version = "v1", kind = "PodDisruptionBudget", plural = "poddisruptionbudgets", namespaced, short_names = ["pdb"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct PodDisruptionBudget {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -44,13 +37,7 @@ apimachinery::proto_message!(PodDisruptionBudget { 1 => metadata, 2 => spec, 3 =
 
 /// PodDisruptionBudgetList is a collection of PodDisruptionBudgets.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "policy",
-    version = "v1",
-    kind = "PodDisruptionBudgetList",
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "policy", version = "v1", kind = "PodDisruptionBudgetList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct PodDisruptionBudgetList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,

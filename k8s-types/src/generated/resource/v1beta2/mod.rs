@@ -9,6 +9,8 @@
 /// in Status.Allocation.Devices.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::AllocatedDeviceStatus)]
 pub struct AllocatedDeviceStatus {
     /// Driver specifies the name of the DRA driver whose kubelet
     /// plugin should be invoked to process the allocation once the claim is
@@ -58,6 +60,8 @@ apimachinery::proto_message!(AllocatedDeviceStatus { 1 => driver, 2 => pool, 3 =
 /// AllocationResult contains attributes of an allocated resource.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::AllocationResult)]
 pub struct AllocationResult {
     /// Devices is the result of allocating devices.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -80,6 +84,8 @@ apimachinery::proto_message!(AllocationResult { 1 => devices, 3 => node_selector
 /// CELDeviceSelector contains a CEL expression for selecting a device.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::CELDeviceSelector)]
 pub struct CELDeviceSelector {
     /// Expression is a CEL expression which evaluates a single device. It
     /// must evaluate to true when the device under consideration satisfies
@@ -152,6 +158,8 @@ apimachinery::proto_message!(CELDeviceSelector { 1 => expression });
 /// Must not set more than one ValidRequestValues.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::CapacityRequestPolicy)]
 pub struct CapacityRequestPolicy {
     /// Default specifies how much of this capacity is consumed by a request
     /// that does not contain an entry for it in DeviceRequest's Capacity.
@@ -202,6 +210,8 @@ apimachinery::proto_message!(CapacityRequestPolicy { 1 => default, 3 => valid_va
 /// and the device cannot be allocated.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::CapacityRequestPolicyRange)]
 pub struct CapacityRequestPolicyRange {
     /// Min specifies the minimum capacity allowed for a consumption request.
     ///
@@ -229,6 +239,8 @@ apimachinery::proto_message!(CapacityRequestPolicyRange { 1 => min, 2 => max, 3 
 /// CapacityRequirements defines the capacity requirements for a specific device request.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::CapacityRequirements)]
 pub struct CapacityRequirements {
     /// Requests represent individual device resource requests for distinct resources,
     /// all of which must be provided by the device.
@@ -265,6 +277,8 @@ apimachinery::proto_message!(CapacityRequirements { 1 => requests });
 /// Counter describes a quantity associated with a device.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::Counter)]
 pub struct Counter {
     /// Value defines how much of a certain device counter is available.
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
@@ -283,6 +297,8 @@ apimachinery::proto_message!(Counter { 1 => value });
 /// by other devices.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::CounterSet)]
 pub struct CounterSet {
     /// Name defines the name of the counter set.
     /// It must be a DNS label.
@@ -302,6 +318,8 @@ apimachinery::proto_message!(CounterSet { 1 => name, 2 => counters });
 /// on its attributes. Besides the name, exactly one field must be set.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::Device)]
 pub struct Device {
     /// Name is unique identifier among all devices managed by
     /// the driver in the pool. It must be a DNS label.
@@ -448,6 +466,8 @@ apimachinery::proto_message!(Device { 1 => name, 2 => attributes, 3 => capacity,
 /// DeviceAllocationConfiguration gets embedded in an AllocationResult.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::DeviceAllocationConfiguration)]
 pub struct DeviceAllocationConfiguration {
     /// Source records whether the configuration comes from a class and thus
     /// is not something that a normal user would have been able to set
@@ -517,6 +537,8 @@ impl apimachinery::protobuf::Message for DeviceAllocationConfiguration {
 /// DeviceAllocationResult is the result of allocating devices.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::DeviceAllocationResult)]
 pub struct DeviceAllocationResult {
     /// Results lists all allocated devices.
     #[serde(
@@ -545,6 +567,8 @@ apimachinery::proto_message!(DeviceAllocationResult { 1 => results, 2 => config 
 /// DeviceAttribute must have exactly one field set.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::DeviceAttribute)]
 pub struct DeviceAttribute {
     /// IntValue is a number.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -602,6 +626,8 @@ apimachinery::proto_message!(DeviceAttribute { 2 => int, 3 => bool, 4 => string,
 /// DeviceCapacity describes a quantity associated with a device.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::DeviceCapacity)]
 pub struct DeviceCapacity {
     /// Value defines how much of a certain capacity that device has.
     ///
@@ -628,6 +654,8 @@ apimachinery::proto_message!(DeviceCapacity { 1 => value, 2 => request_policy as
 /// DeviceClaim defines how to request devices with a ResourceClaim.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::DeviceClaim)]
 pub struct DeviceClaim {
     /// Requests represent individual requests for distinct devices which
     /// must all be satisfied. If empty, nothing needs to be allocated.
@@ -661,6 +689,8 @@ apimachinery::proto_message!(DeviceClaim { 1 => requests, 2 => constraints, 3 =>
 /// DeviceClaimConfiguration is used for configuration parameters in DeviceClaim.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::DeviceClaimConfiguration)]
 pub struct DeviceClaimConfiguration {
     /// Requests lists the names of requests where the configuration applies.
     /// If empty, it applies to all requests.
@@ -734,6 +764,8 @@ impl apimachinery::protobuf::Message for DeviceClaimConfiguration {
     omit_empty_type_meta,
     protobuf
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::DeviceClass)]
 pub struct DeviceClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -755,6 +787,8 @@ apimachinery::proto_message!(DeviceClass { 1 => metadata, 2 => spec });
 /// DeviceClassConfiguration is used in DeviceClass.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::DeviceClassConfiguration)]
 pub struct DeviceClassConfiguration {
     /// Opaque provides driver-specific configuration parameters.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -803,6 +837,8 @@ impl apimachinery::protobuf::Message for DeviceClassConfiguration {
     omit_empty_type_meta,
     protobuf
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::DeviceClassList)]
 pub struct DeviceClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -818,6 +854,8 @@ apimachinery::proto_message!(DeviceClassList { 1 => metadata, 2 => items });
 /// and how to configure it.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::DeviceClassSpec)]
 pub struct DeviceClassSpec {
     /// Each selector must be satisfied by a device which is claimed via this class.
     #[serde(
@@ -869,6 +907,8 @@ apimachinery::proto_message!(DeviceConfiguration { 1 => opaque });
 /// DeviceConstraint must have exactly one field set besides Requests.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::DeviceConstraint)]
 pub struct DeviceConstraint {
     /// Requests is a list of the one or more requests in this claim which
     /// must co-satisfy this constraint. If a request is fulfilled by
@@ -929,6 +969,8 @@ apimachinery::proto_message!(DeviceConstraint { 1 => requests, 2 => match_attrib
 /// a device will consume from a CounterSet.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::DeviceCounterConsumption)]
 pub struct DeviceCounterConsumption {
     /// CounterSet is the name of the set from which the
     /// counters defined will be consumed.
@@ -949,6 +991,8 @@ apimachinery::proto_message!(DeviceCounterConsumption { 1 => counter_set as "cou
 /// possible to provide a prioritized list of requests.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::DeviceRequest)]
 pub struct DeviceRequest {
     /// Name can be used to reference this request in a pod.spec.containers\[\].resources.claims
     /// entry and in a constraint of the claim.
@@ -994,6 +1038,8 @@ apimachinery::proto_message!(DeviceRequest { 1 => name, 2 => exactly, 3 => first
 /// DeviceRequestAllocationResult contains the allocation result for one request.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::DeviceRequestAllocationResult)]
 pub struct DeviceRequestAllocationResult {
     /// Request is the name of the request in the claim which caused this
     /// device to be allocated. If it references a subrequest in the
@@ -1094,6 +1140,8 @@ apimachinery::proto_message!(DeviceRequestAllocationResult { 1 => request, 2 => 
 /// DeviceSelector must have exactly one field set.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::DeviceSelector)]
 pub struct DeviceSelector {
     /// CEL contains a CEL expression for selecting a device.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -1112,6 +1160,8 @@ apimachinery::proto_message!(DeviceSelector { 1 => cel });
 /// specific device.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::DeviceSubRequest)]
 pub struct DeviceSubRequest {
     /// Name can be used to reference this subrequest in the list of constraints
     /// or the list of configurations for the claim. References must use the
@@ -1212,6 +1262,8 @@ apimachinery::proto_message!(DeviceSubRequest { 1 => name, 2 => device_class_nam
 /// to pods using the claim.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::DeviceTaint)]
 pub struct DeviceTaint {
     /// The taint key to be applied to a device.
     /// Must be a label name.
@@ -1250,15 +1302,7 @@ apimachinery::proto_message!(DeviceTaint { 1 => key, 2 => value, 3 => effect, 4 
 /// This has the same effect as if the taint was specified directly
 /// in the ResourceSlice by the DRA driver.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "resource.k8s.io",
-    version = "v1beta2",
-    kind = "DeviceTaintRule",
-    plural = "devicetaintrules",
-    cluster_scoped,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "resource.k8s.io", version = "v1beta2", kind = "DeviceTaintRule", plural = "devicetaintrules", cluster_scoped, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct DeviceTaintRule {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -1276,13 +1320,7 @@ apimachinery::proto_message!(DeviceTaintRule { 1 => metadata, 2 => spec, 3 => st
 
 /// DeviceTaintRuleList is a collection of DeviceTaintRules.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "resource.k8s.io",
-    version = "v1beta2",
-    kind = "DeviceTaintRuleList",
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "resource.k8s.io", version = "v1beta2", kind = "DeviceTaintRuleList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct DeviceTaintRuleList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -1380,6 +1418,8 @@ apimachinery::proto_message!(DeviceTaintSelector { 2 => driver, 3 => pool, 4 => 
 /// the triple \<key,value,effect\> using the matching operator \<operator\>.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::DeviceToleration)]
 pub struct DeviceToleration {
     /// Key is the taint key that the toleration applies to. Empty means match all taint keys.
     /// If the key is empty, operator must be Exists; this combination means to match all values and all keys.
@@ -1416,6 +1456,8 @@ apimachinery::proto_message!(DeviceToleration { 1 => key, 2 => operator, 3 => va
 /// ExactDeviceRequest is a request for one or more identical devices.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::ExactDeviceRequest)]
 pub struct ExactDeviceRequest {
     /// DeviceClassName references a specific DeviceClass, which can define
     /// additional configuration and selectors to be inherited by this
@@ -1521,6 +1563,8 @@ apimachinery::proto_message!(ExactDeviceRequest { 1 => device_class_name as "dev
 /// or identify the device within a network context.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::NetworkDeviceData)]
 pub struct NetworkDeviceData {
     /// InterfaceName specifies the name of the network interface associated with
     /// the allocated device. This might be the name of a physical or virtual
@@ -1553,6 +1597,8 @@ apimachinery::proto_message!(NetworkDeviceData { 1 => interface_name as "interfa
 /// units requested to the corresponding quantity of the node allocatable resource.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::NodeAllocatableResourceMapping)]
 pub struct NodeAllocatableResourceMapping {
     /// CapacityKey references a capacity name defined as a key in the
     /// \`spec.devices\[\*\].capacity\` map. When this field is set, the value associated with
@@ -1594,6 +1640,8 @@ apimachinery::proto_message!(NodeAllocatableResourceMapping { 1 => capacity_key 
 /// in a format defined by the driver vendor.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::OpaqueDeviceConfiguration)]
 pub struct OpaqueDeviceConfiguration {
     /// Driver is used to determine which kubelet plugin needs
     /// to be passed these configuration parameters.
@@ -1635,6 +1683,8 @@ apimachinery::proto_message!(OpaqueDeviceConfiguration { 1 => driver, 2 => param
     omit_empty_type_meta,
     protobuf
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::ResourceClaim)]
 pub struct ResourceClaim {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -1654,6 +1704,8 @@ apimachinery::proto_message!(ResourceClaim { 1 => metadata, 2 => spec, 3 => stat
 /// namespace as the ResourceClaim.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::ResourceClaimConsumerReference)]
 pub struct ResourceClaimConsumerReference {
     /// APIGroup is the group for the resource being referenced. It is
     /// empty for the core API. This matches the group in the APIVersion
@@ -1682,6 +1734,8 @@ apimachinery::proto_message!(ResourceClaimConsumerReference { 1 => api_group as 
     omit_empty_type_meta,
     protobuf
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::ResourceClaimList)]
 pub struct ResourceClaimList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -1696,6 +1750,8 @@ apimachinery::proto_message!(ResourceClaimList { 1 => metadata, 2 => items });
 /// ResourceClaimSpec defines what is being requested in a ResourceClaim and how to configure it.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::ResourceClaimSpec)]
 pub struct ResourceClaimSpec {
     /// Devices defines how to request devices.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -1708,6 +1764,8 @@ apimachinery::proto_message!(ResourceClaimSpec { 1 => devices });
 /// the result of that was.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::ResourceClaimStatus)]
 pub struct ResourceClaimStatus {
     /// Allocation is set once the claim has been allocated successfully.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -1764,6 +1822,8 @@ apimachinery::proto_message!(ResourceClaimStatus { 1 => allocation, 2 => reserve
     omit_empty_type_meta,
     protobuf
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::ResourceClaimTemplate)]
 pub struct ResourceClaimTemplate {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -1788,6 +1848,8 @@ apimachinery::proto_message!(ResourceClaimTemplate { 1 => metadata, 2 => spec })
     omit_empty_type_meta,
     protobuf
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::ResourceClaimTemplateList)]
 pub struct ResourceClaimTemplateList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -1802,6 +1864,8 @@ apimachinery::proto_message!(ResourceClaimTemplateList { 1 => metadata, 2 => ite
 /// ResourceClaimTemplateSpec contains the metadata and fields for a ResourceClaim.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::ResourceClaimTemplateSpec)]
 pub struct ResourceClaimTemplateSpec {
     /// ObjectMeta may contain labels and annotations that will be copied into the ResourceClaim
     /// when creating it. No other fields are allowed and will be rejected during
@@ -1820,6 +1884,8 @@ apimachinery::proto_message!(ResourceClaimTemplateSpec { 1 => metadata, 2 => spe
 /// ResourcePool describes the pool that ResourceSlices belong to.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::ResourcePool)]
 pub struct ResourcePool {
     /// Name is used to identify the pool. For node-local devices, this
     /// is often the node name, but this is not required.
@@ -1887,6 +1953,8 @@ apimachinery::proto_message!(ResourcePool { 1 => name, 2 => generation, 3 => res
     omit_empty_type_meta,
     protobuf
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::ResourceSlice)]
 pub struct ResourceSlice {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -1909,6 +1977,8 @@ apimachinery::proto_message!(ResourceSlice { 1 => metadata, 2 => spec });
     omit_empty_type_meta,
     protobuf
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::ResourceSliceList)]
 pub struct ResourceSliceList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -1923,6 +1993,8 @@ apimachinery::proto_message!(ResourceSliceList { 1 => metadata, 2 => items });
 /// ResourceSliceSpec contains the information published by the driver in one ResourceSlice.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::ResourceSliceSpec)]
 pub struct ResourceSliceSpec {
     /// Driver identifies the DRA driver providing the capacity information.
     /// A field selector can be used to list only ResourceSlice

@@ -7,6 +7,8 @@
 /// integer value. The value can be any valid integer.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(group = "scheduling.k8s.io", version = "v1beta1", kind = "PriorityClass", plural = "priorityclasses", cluster_scoped, short_names = ["pc"], omit_empty_type_meta, protobuf)]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::scheduling::v1::PriorityClass)]
 pub struct PriorityClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -42,6 +44,8 @@ apimachinery::proto_message!(PriorityClass { 1 => metadata, 2 => value, 3 => glo
     omit_empty_type_meta,
     protobuf
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::scheduling::v1::PriorityClassList)]
 pub struct PriorityClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,

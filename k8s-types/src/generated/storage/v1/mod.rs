@@ -8,15 +8,7 @@
 /// Kubelet uses this object to determine whether pod information needs to be passed on mount.
 /// CSIDriver objects are non-namespaced.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "storage.k8s.io",
-    version = "v1",
-    kind = "CSIDriver",
-    plural = "csidrivers",
-    cluster_scoped,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "storage.k8s.io", version = "v1", kind = "CSIDriver", plural = "csidrivers", cluster_scoped, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct CSIDriver {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -37,13 +29,7 @@ apimachinery::proto_message!(CSIDriver { 1 => metadata, 2 => spec });
 
 /// CSIDriverList is a collection of CSIDriver objects.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "storage.k8s.io",
-    version = "v1",
-    kind = "CSIDriverList",
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "storage.k8s.io", version = "v1", kind = "CSIDriverList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct CSIDriverList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -262,15 +248,7 @@ apimachinery::proto_message!(CSIDriverSpec { 1 => attach_required as "attachRequ
 /// enough that it doesn't create this object.
 /// CSINode has an OwnerReference that points to the corresponding node object.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "storage.k8s.io",
-    version = "v1",
-    kind = "CSINode",
-    plural = "csinodes",
-    cluster_scoped,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "storage.k8s.io", version = "v1", kind = "CSINode", plural = "csinodes", cluster_scoped, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct CSINode {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -333,13 +311,7 @@ apimachinery::proto_message!(CSINodeDriver { 1 => name, 2 => node_id as "nodeID"
 
 /// CSINodeList is a collection of CSINode objects.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "storage.k8s.io",
-    version = "v1",
-    kind = "CSINodeList",
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "storage.k8s.io", version = "v1", kind = "CSINodeList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct CSINodeList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -389,15 +361,7 @@ apimachinery::proto_message!(CSINodeSpec { 1 => drivers });
 /// the scheduler assumes that capacity is insufficient and tries some other
 /// node.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "storage.k8s.io",
-    version = "v1",
-    kind = "CSIStorageCapacity",
-    plural = "csistoragecapacities",
-    namespaced,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "storage.k8s.io", version = "v1", kind = "CSIStorageCapacity", plural = "csistoragecapacities", namespaced, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct CSIStorageCapacity {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -450,13 +414,7 @@ apimachinery::proto_message!(CSIStorageCapacity { 1 => metadata, 2 => node_topol
 
 /// CSIStorageCapacityList is a collection of CSIStorageCapacity objects.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "storage.k8s.io",
-    version = "v1",
-    kind = "CSIStorageCapacityList",
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "storage.k8s.io", version = "v1", kind = "CSIStorageCapacityList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct CSIStorageCapacityList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -475,7 +433,7 @@ apimachinery::proto_message!(CSIStorageCapacityList { 1 => metadata, 2 => items 
 /// StorageClasses are non-namespaced; the name of the storage class
 /// according to etcd is in ObjectMeta.Name.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "storage.k8s.io", version = "v1", kind = "StorageClass", plural = "storageclasses", cluster_scoped, short_names = ["sc"], omit_empty_type_meta, protobuf)]
+#[api(group = "storage.k8s.io", version = "v1", kind = "StorageClass", plural = "storageclasses", cluster_scoped, short_names = ["sc"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct StorageClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -514,13 +472,7 @@ apimachinery::proto_message!(StorageClass { 1 => metadata, 2 => provisioner, 3 =
 
 /// StorageClassList is a collection of storage classes.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "storage.k8s.io",
-    version = "v1",
-    kind = "StorageClassList",
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "storage.k8s.io", version = "v1", kind = "StorageClassList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct StorageClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -554,15 +506,7 @@ apimachinery::proto_message!(TokenRequest { 1 => audience, 2 => expiration_secon
 ///
 /// VolumeAttachment objects are non-namespaced.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "storage.k8s.io",
-    version = "v1",
-    kind = "VolumeAttachment",
-    plural = "volumeattachments",
-    cluster_scoped,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "storage.k8s.io", version = "v1", kind = "VolumeAttachment", plural = "volumeattachments", cluster_scoped, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct VolumeAttachment {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -582,13 +526,7 @@ apimachinery::proto_message!(VolumeAttachment { 1 => metadata, 2 => spec, 3 => s
 
 /// VolumeAttachmentList is a collection of VolumeAttachment objects.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "storage.k8s.io",
-    version = "v1",
-    kind = "VolumeAttachmentList",
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "storage.k8s.io", version = "v1", kind = "VolumeAttachmentList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct VolumeAttachmentList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -679,7 +617,7 @@ apimachinery::proto_message!(VolumeAttachmentStatus { 1 => attached, 2 => attach
 /// defined by the CSI driver. The class can be specified during dynamic provisioning
 /// of PersistentVolumeClaims, and changed in the PersistentVolumeClaim spec after provisioning.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "storage.k8s.io", version = "v1", kind = "VolumeAttributesClass", plural = "volumeattributesclasses", cluster_scoped, short_names = ["vac"], omit_empty_type_meta, protobuf)]
+#[api(group = "storage.k8s.io", version = "v1", kind = "VolumeAttributesClass", plural = "volumeattributesclasses", cluster_scoped, short_names = ["vac"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct VolumeAttributesClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -710,13 +648,7 @@ apimachinery::proto_message!(VolumeAttributesClass { 1 => metadata, 2 => driver_
 
 /// VolumeAttributesClassList is a collection of VolumeAttributesClass objects.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "storage.k8s.io",
-    version = "v1",
-    kind = "VolumeAttributesClassList",
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "storage.k8s.io", version = "v1", kind = "VolumeAttributesClassList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct VolumeAttributesClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,

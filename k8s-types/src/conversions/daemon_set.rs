@@ -1,0 +1,77 @@
+//! `extensions/v1beta1` DaemonSet ⇄ the `apps/v1` hub.
+//!
+//! `spec.templateGeneration` has no field in `apps/v1`; Kubernetes keeps it in the
+//! `deprecated.daemonset.template.generation` annotation, which it always writes (its
+//! internal field is a plain integer, so an absent one is written as `0`), and reads
+//! back into the field, removing it. This does the same, so an absent
+//! `templateGeneration` comes back as `0`, as it does from a Kubernetes server.
+
+use apimachinery::conversion::{AutoConvert, ConversionError, Scope};
+
+/// The annotation of an `apps/v1` DaemonSet that holds `extensions/v1beta1`'s
+/// `templateGeneration`.
+pub const DEPRECATED_TEMPLATE_GENERATION: &str = "deprecated.daemonset.template.generation";
+
+/// `extensions/v1beta1` DaemonSet ⇄ `apps/v1`.
+pub mod extensions_v1beta1 {
+    use super::*;
+    use crate::apps::v1 as hub;
+    use crate::extensions::v1beta1 as old;
+
+    /// To `apps/v1`: the generated conversion, then `templateGeneration` into the
+    /// annotation.
+    pub fn to_hub(
+        d: &old::DaemonSet,
+        scope: &Scope<'_>,
+    ) -> Result<hub::DaemonSet, ConversionError> {
+        let mut out: hub::DaemonSet = d.auto_convert_ref(scope)?;
+        let generation = d
+            .spec
+            .as_ref()
+            .and_then(|s| s.template_generation)
+            .unwrap_or(0);
+        out.metadata.annotations.insert(
+            DEPRECATED_TEMPLATE_GENERATION.to_owned(),
+            generation.to_string(),
+        );
+        Ok(out)
+    }
+
+    /// From `apps/v1`: the generated conversion, then the annotation into
+    /// `templateGeneration`; an annotation that is not an integer is an error.
+    pub fn from_hub(
+        d: &hub::DaemonSet,
+        scope: &Scope<'_>,
+    ) -> Result<old::DaemonSet, ConversionError> {
+        let mut out: old::DaemonSet = d.auto_convert_ref(scope)?;
+        let generation = crate::conversions::take_int_annotation::<hub::DaemonSet, old::DaemonSet>(
+            &mut out.metadata.annotations,
+            DEPRECATED_TEMPLATE_GENERATION,
+        )?;
+        if let Some(generation) = generation {
+            out.spec.get_or_insert_default().template_generation = Some(generation);
+        }
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{apps, extensions};
+    use apimachinery::conversion::Convert;
+
+    #[test]
+    fn template_generation_round_trips_through_the_annotation() {
+        let s = Scope::new();
+        let mut d = extensions::v1beta1::DaemonSet::default();
+        d.spec.get_or_insert_default().template_generation = Some(7);
+        let hub: apps::v1::DaemonSet = d.convert_ref(&s).unwrap();
+        assert_eq!(
+            hub.metadata.annotations[DEPRECATED_TEMPLATE_GENERATION],
+            "7"
+        );
+        let back: extensions::v1beta1::DaemonSet = hub.convert(&s).unwrap();
+        assert_eq!(back, d);
+    }
+}

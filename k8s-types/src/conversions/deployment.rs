@@ -1,0 +1,169 @@
+//! `extensions/v1beta1` and `apps/v1beta1` Deployments ⇄ the `apps/v1` hub.
+//!
+//! Their `spec.rollbackTo` (a rollback request, deprecated since 1.8) has no field in
+//! `apps/v1`. Kubernetes keeps it in the `deprecated.deployment.rollback.to` annotation
+//! of the `apps/v1` object (the revision as a decimal integer) and turns the annotation
+//! back into `rollbackTo` going the other way, removing it; so does this. Without
+//! `rollbackTo`, the annotation is removed going to `apps/v1`, as in Kubernetes. The
+//! selector, optional in the old versions and required in `apps/v1`, converts as the
+//! generated code does: absent is the empty selector.
+
+use apimachinery::apis::meta::v1::ObjectMeta;
+use apimachinery::conversion::{AutoConvert, ConversionError, Scope};
+
+/// The annotation of an `apps/v1` Deployment that holds the old versions' `rollbackTo`.
+pub const DEPRECATED_ROLLBACK_TO: &str = "deprecated.deployment.rollback.to";
+
+fn revision_to_annotation(revision: Option<i64>, meta: &mut ObjectMeta) {
+    match revision {
+        Some(r) => {
+            meta.annotations
+                .insert(DEPRECATED_ROLLBACK_TO.to_owned(), r.to_string());
+        }
+        None => {
+            meta.annotations.remove(DEPRECATED_ROLLBACK_TO);
+        }
+    }
+}
+
+macro_rules! rollback_conversion {
+    ($(#[$doc:meta])* $module:ident, $version:path) => {
+        $(#[$doc])*
+        pub mod $module {
+            use super::*;
+            use $version as old;
+            use crate::apps::v1 as hub;
+
+            /// To `apps/v1`: the generated conversion, then `rollbackTo` into the annotation.
+            pub fn to_hub(
+                d: &old::Deployment,
+                scope: &Scope<'_>,
+            ) -> Result<hub::Deployment, ConversionError> {
+                let mut out: hub::Deployment = d.auto_convert_ref(scope)?;
+                // A rollback request without a revision means "the last one": revision 0.
+                let revision = d
+                    .spec
+                    .as_ref()
+                    .and_then(|s| s.rollback_to.as_ref())
+                    .map(|r| r.revision.unwrap_or(0));
+                revision_to_annotation(revision, &mut out.metadata);
+                Ok(out)
+            }
+
+            /// From `apps/v1`: the generated conversion, then the annotation into
+            /// `rollbackTo`; an annotation that is not an integer is an error.
+            pub fn from_hub(
+                d: &hub::Deployment,
+                scope: &Scope<'_>,
+            ) -> Result<old::Deployment, ConversionError> {
+                let mut out: old::Deployment = d.auto_convert_ref(scope)?;
+                let revision = super::super::take_int_annotation::<hub::Deployment, old::Deployment>(
+                    &mut out.metadata.annotations,
+                    DEPRECATED_ROLLBACK_TO,
+                )?;
+                if let Some(revision) = revision {
+                    out.spec.get_or_insert_default().rollback_to = Some(old::RollbackConfig {
+                        revision: Some(revision),
+                    });
+                }
+                Ok(out)
+            }
+        }
+    };
+}
+
+rollback_conversion!(
+    /// `extensions/v1beta1` Deployment ⇄ `apps/v1`.
+    extensions_v1beta1,
+    crate::extensions::v1beta1
+);
+rollback_conversion!(
+    /// `apps/v1beta1` Deployment ⇄ `apps/v1`.
+    apps_v1beta1,
+    crate::apps::v1beta1
+);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{apps, extensions};
+    use apimachinery::conversion::Convert;
+
+    fn old() -> extensions::v1beta1::Deployment {
+        serde_json::from_str(
+            r#"{"apiVersion":"extensions/v1beta1","kind":"Deployment","metadata":{"name":"web","annotations":{"a":"b"}},
+            "spec":{"replicas":2,"rollbackTo":{"revision":4},"template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"name":"c","image":"nginx"}]}},
+            "strategy":{"type":"RollingUpdate","rollingUpdate":{"maxSurge":1,"maxUnavailable":"25%"}}}}"#,
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn rollback_to_lives_in_the_annotation_of_apps_v1_and_comes_back() {
+        let s = Scope::new();
+        let d = old();
+        let hub: apps::v1::Deployment = d.convert_ref(&s).unwrap();
+        assert_eq!(hub.metadata.annotations[DEPRECATED_ROLLBACK_TO], "4");
+        assert_eq!(hub.metadata.annotations["a"], "b");
+        let spec = hub.spec.as_ref().unwrap();
+        assert_eq!(spec.replicas, Some(2));
+        assert_eq!(spec.template.metadata.labels["app"], "web");
+        let back: extensions::v1beta1::Deployment = hub.clone().convert(&s).unwrap();
+        assert_eq!(back, d);
+        // Through apps/v1beta1 and back to the hub: the same hub object.
+        let beta: apps::v1beta1::Deployment = hub.convert_ref(&s).unwrap();
+        assert_eq!(
+            beta.spec
+                .as_ref()
+                .unwrap()
+                .rollback_to
+                .as_ref()
+                .unwrap()
+                .revision,
+            Some(4)
+        );
+        assert!(
+            !beta
+                .metadata
+                .annotations
+                .contains_key(DEPRECATED_ROLLBACK_TO)
+        );
+        let hub2: apps::v1::Deployment = beta.convert(&s).unwrap();
+        assert_eq!(hub2, hub);
+    }
+
+    #[test]
+    fn without_rollback_to_a_stale_annotation_is_dropped() {
+        let mut d = old();
+        d.spec.as_mut().unwrap().rollback_to = None;
+        d.metadata
+            .annotations
+            .insert(DEPRECATED_ROLLBACK_TO.into(), "9".into());
+        let hub: apps::v1::Deployment = d.convert_ref(&Scope::new()).unwrap();
+        assert!(
+            !hub.metadata
+                .annotations
+                .contains_key(DEPRECATED_ROLLBACK_TO)
+        );
+    }
+
+    #[test]
+    fn a_bad_annotation_is_an_error_naming_it() {
+        let mut hub = apps::v1::Deployment::default();
+        hub.metadata
+            .annotations
+            .insert(DEPRECATED_ROLLBACK_TO.into(), "three".into());
+        let err = Convert::<extensions::v1beta1::Deployment>::convert_ref(&hub, &Scope::new())
+            .unwrap_err();
+        let text = err.to_string();
+        assert!(
+            text.contains("three") && text.contains(DEPRECATED_ROLLBACK_TO),
+            "{text}"
+        );
+        assert!(
+            err.path().starts_with("metadata.annotations"),
+            "{}",
+            err.path()
+        );
+    }
+}

@@ -1,0 +1,100 @@
+//! Hand-written conversions between versions of a kind and its hub, where the shapes
+//! differ; the rest is generated (`#[derive(Convert)]` on the generated types, planned by
+//! `cargo xtask codegen`; `generated/conversions.md` lists every pair and whether it is
+//! complete).
+//!
+//! Each function follows what Kubernetes' own conversion functions do
+//! (`pkg/apis/<group>/<version>/conversion.go`): the generated field-by-field conversion,
+//! then a fix-up for what has no peer. A field the hub lacks is kept in an annotation of
+//! the hub where Kubernetes keeps it, so that `v1beta1 → hub → v1beta1` gives back the
+//! original.
+//!
+//! ```
+//! use apimachinery::{runtime::Scheme, schema::GroupVersion};
+//! use k8s_types::{apps, extensions};
+//!
+//! let scheme = Scheme::from_registry()?;
+//! let mut old = extensions::v1beta1::Deployment::default();
+//! old.spec.get_or_insert_default().rollback_to =
+//!     Some(extensions::v1beta1::RollbackConfig { revision: Some(3) });
+//! let new: apps::v1::Deployment = scheme.convert(&old)?;
+//! assert_eq!(new.metadata.annotations["deprecated.deployment.rollback.to"], "3");
+//! let back: extensions::v1beta1::Deployment = scheme.convert(&new)?;
+//! assert_eq!(back, old);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+pub mod daemon_set;
+pub mod deployment;
+pub mod ingress;
+pub mod pod_disruption_budget;
+
+use apimachinery::conversion::{ConversionError, Convert, Scope};
+
+/// A field that is optional in a version and a plain value in the hub: `None` is the
+/// hub's zero value, and the zero value comes back as `None` (Go's nil pointer and zero
+/// struct are the same object to the API).
+pub mod nil_as_zero {
+    use super::{ConversionError, Convert, Scope};
+
+    /// `None` becomes the zero value.
+    pub fn to_hub<A: Convert<B>, B: Default>(
+        value: Option<A>,
+        scope: &Scope<'_>,
+    ) -> Result<B, ConversionError> {
+        value.map_or_else(|| Ok(B::default()), |a| a.convert(scope))
+    }
+
+    /// The zero value becomes `None`.
+    pub fn from_hub<B: Convert<A> + Default + PartialEq, A>(
+        value: B,
+        scope: &Scope<'_>,
+    ) -> Result<Option<A>, ConversionError> {
+        if value == B::default() {
+            Ok(None)
+        } else {
+            value.convert(scope).map(Some)
+        }
+    }
+}
+
+/// A field that is a plain value in a version and optional in the hub: always set going
+/// to the hub, `None` is the zero value coming back.
+pub mod always_set {
+    use super::{ConversionError, Convert, Scope};
+
+    /// Always `Some`.
+    pub fn to_hub<A: Convert<B>, B>(
+        value: A,
+        scope: &Scope<'_>,
+    ) -> Result<Option<B>, ConversionError> {
+        value.convert(scope).map(Some)
+    }
+
+    /// `None` becomes the zero value.
+    pub fn from_hub<B: Convert<A>, A: Default>(
+        value: Option<B>,
+        scope: &Scope<'_>,
+    ) -> Result<A, ConversionError> {
+        value.map_or_else(|| Ok(A::default()), |b| b.convert(scope))
+    }
+}
+
+/// Reads an integer annotation Kubernetes keeps a field in, removing it; an annotation
+/// that is not an integer is an error naming it and its value, as in Go.
+pub(crate) fn take_int_annotation<From: 'static, To: 'static>(
+    annotations: &mut std::collections::BTreeMap<String, String>,
+    key: &str,
+) -> Result<Option<i64>, ConversionError> {
+    let Some(text) = annotations.remove(key) else {
+        return Ok(None);
+    };
+    text.parse().map(Some).map_err(|e| {
+        ConversionError::unrepresentable::<From, To>(format!(
+            "annotation {key}={text:?} is not an int64: {e}"
+        ))
+        .at_key(&key)
+        .in_field("annotations")
+        .in_field("metadata")
+    })
+}

@@ -1,0 +1,214 @@
+//! End-to-end tests of `kapi convert`: the built binary on manifests with deprecated
+//! versions.
+
+use assert_cmd::Command;
+
+type TestResult = Result<(), Box<dyn std::error::Error>>;
+
+fn kapi() -> Result<Command, assert_cmd::cargo::CargoError> {
+    Command::cargo_bin("kapi")
+}
+
+fn example() -> String {
+    format!("{}/examples/legacy.yaml", env!("CARGO_MANIFEST_DIR"))
+}
+
+fn stdout(cmd: &mut Command) -> Result<String, Box<dyn std::error::Error>> {
+    Ok(String::from_utf8(
+        cmd.assert().success().get_output().stdout.clone(),
+    )?)
+}
+
+#[test]
+fn the_bundled_example_upgrades_to_the_preferred_versions() -> TestResult {
+    let out = stdout(kapi()?.args(["convert", "-f", &example()]))?;
+    let versions: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("apiVersion: "))
+        .collect();
+    assert_eq!(
+        versions,
+        [
+            "apiVersion: apps/v1",
+            "apiVersion: networking.k8s.io/v1",
+            "apiVersion: batch/v1",
+            "apiVersion: policy/v1",
+            "apiVersion: v1",
+        ]
+    );
+    assert_eq!(out.matches("\n---\n").count(), 4, "{out}");
+    // apps/v1 requires the selector the old version defaulted from the template labels.
+    assert!(
+        out.contains("  selector:\n    matchLabels:\n      app: web\n  template:"),
+        "{out}"
+    );
+    // The Ingress backends became services.
+    assert!(out.contains("  defaultBackend:\n    service:\n      name: default-http\n      port:\n        number: 80\n"), "{out}");
+    assert!(
+        out.contains("            port:\n              name: http\n"),
+        "{out}"
+    );
+    assert!(out.contains("pathType: ImplementationSpecific"), "{out}");
+    // The ConfigMap passed through, its strings quoted as Go quotes them.
+    assert!(
+        out.contains("  greeting: 'hello: world'\n  replicas: \"3\"\n"),
+        "{out}"
+    );
+    Ok(())
+}
+
+/// kubectl's own YAML printer, given our JSON output (`kubectl label --local -f
+/// converted.json foo- -o yaml`, captured in `tests/data`), prints what we print. That
+/// kubectl command prints each object on its own (no `---`) and adds `labels: {}` to
+/// objects without labels; both are removed before comparing.
+#[test]
+fn yaml_output_is_what_kubectl_prints_for_the_same_objects() -> TestResult {
+    let ours = stdout(kapi()?.args(["convert", "-f", &example()]))?;
+    let ours: String = ours
+        .lines()
+        .filter(|l| *l != "---")
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let kubectl = std::fs::read_to_string(format!(
+        "{}/tests/data/legacy.converted.kubectl.yaml",
+        env!("CARGO_MANIFEST_DIR")
+    ))?;
+    let kubectl: String = kubectl
+        .lines()
+        .filter(|l| *l != "  labels: {}")
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_eq!(ours, kubectl);
+    Ok(())
+}
+
+#[test]
+fn json_output_is_four_space_indented_and_output_version_is_honoured() -> TestResult {
+    let out = stdout(kapi()?.args([
+        "convert",
+        "-f",
+        &example(),
+        "--output-version",
+        "apps/v1beta2",
+        "-o",
+        "json",
+    ]))?;
+    assert!(
+        out.starts_with(
+            "{\n    \"kind\": \"Deployment\",\n    \"apiVersion\": \"apps/v1beta2\",\n"
+        ),
+        "{out}"
+    );
+    // Objects of other groups pass through unchanged.
+    assert!(
+        out.contains("\"apiVersion\": \"extensions/v1beta1\""),
+        "{out}"
+    );
+    assert!(out.contains("\"apiVersion\": \"batch/v1beta1\""), "{out}");
+    Ok(())
+}
+
+#[test]
+fn round_trip_through_the_old_version_gives_back_the_new_objects() -> TestResult {
+    let dir = std::env::temp_dir().join(format!("kapi-convert-rt-{}", std::process::id()));
+    std::fs::create_dir_all(&dir)?;
+    let new = stdout(kapi()?.args(["convert", "-f", &example()]))?;
+    let new_path = dir.join("new.yaml");
+    std::fs::write(&new_path, &new)?;
+    let old = stdout(kapi()?.args([
+        "convert",
+        "-f",
+        new_path.to_str().ok_or("path")?,
+        "--output-version",
+        "extensions/v1beta1",
+    ]))?;
+    assert!(
+        old.starts_with("apiVersion: extensions/v1beta1\nkind: Deployment\n"),
+        "{old}"
+    );
+    let old_path = dir.join("old.yaml");
+    std::fs::write(&old_path, &old)?;
+    let again = stdout(kapi()?.args(["convert", "-f", old_path.to_str().ok_or("path")?]))?;
+    std::fs::remove_dir_all(&dir)?;
+    assert_eq!(again, new);
+    Ok(())
+}
+
+#[test]
+fn bad_documents_are_reported_with_file_and_index_and_the_rest_is_converted() -> TestResult {
+    let stream = "apiVersion: extensions/v1beta1\nkind: Deployment\nmetadata: {name: a}\nspec: {template: {metadata: {labels: {app: a}}}}\n---\napiVersion: example.com/v1\nkind: Widget\n---\nkey: [unclosed\n---\napiVersion: policy/v1beta1\nkind: PodDisruptionBudget\nmetadata: {name: p}\nspec: {bogus: 1}\n";
+    let assert = kapi()?
+        .args(["convert", "-f", "-", "--strict"])
+        .write_stdin(stream)
+        .assert()
+        .failure()
+        .code(1);
+    let out = assert.get_output();
+    let stdout = String::from_utf8(out.stdout.clone())?;
+    let stderr = String::from_utf8(out.stderr.clone())?;
+    assert!(
+        stdout.starts_with("apiVersion: apps/v1\nkind: Deployment\n"),
+        "{stdout}"
+    );
+    assert_eq!(stdout.matches("apiVersion:").count(), 1, "{stdout}");
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 3, "{stderr}");
+    assert!(
+        lines[0]
+            .starts_with("error: <stdin>: document 1: unknown kind example.com/v1, Kind=Widget"),
+        "{stderr}"
+    );
+    assert!(
+        lines[1].starts_with("error: <stdin>: document 2: ") && lines[1].contains("YAML"),
+        "{stderr}"
+    );
+    assert!(
+        lines[2].starts_with("error: <stdin>: document 3: ") && lines[2].contains("spec.bogus"),
+        "{stderr}"
+    );
+    Ok(())
+}
+
+#[test]
+fn directories_lists_and_output_files() -> TestResult {
+    let dir = std::env::temp_dir().join(format!("kapi-convert-dir-{}", std::process::id()));
+    let sub = dir.join("sub");
+    std::fs::create_dir_all(&sub)?;
+    std::fs::write(
+        dir.join("a.json"),
+        r#"{"apiVersion":"v1","kind":"List","items":[{"apiVersion":"batch/v1beta1","kind":"CronJob","metadata":{"name":"c"},"spec":{"schedule":"* * * * *","jobTemplate":{}}}]}"#,
+    )?;
+    std::fs::write(
+        sub.join("b.yaml"),
+        "apiVersion: policy/v1beta1\nkind: PodDisruptionBudget\nmetadata: {name: p}\nspec: {selector: {}}\n",
+    )?;
+    std::fs::write(dir.join("notes.txt"), "not a manifest")?;
+    let dir_arg = dir.to_str().ok_or("path")?;
+    // Without -R the subdirectory is not read.
+    let flat = stdout(kapi()?.args(["convert", "-f", dir_arg]))?;
+    assert!(!flat.contains("PodDisruptionBudget"), "{flat}");
+    assert!(
+        flat.contains("- apiVersion: batch/v1\n  kind: CronJob\n"),
+        "{flat}"
+    );
+    let target = dir.join("out.yaml");
+    kapi()?
+        .args(["convert", "-R", "-f", dir_arg, "--output-file"])
+        .arg(&target)
+        .assert()
+        .success()
+        .stdout("");
+    let written = std::fs::read_to_string(&target)?;
+    // v1beta1's empty selector selects nothing; policy/v1 says so with its sentinel.
+    assert!(
+        written.contains("pdb.kubernetes.io/deprecated-v1beta1-empty-selector-match"),
+        "{written}"
+    );
+    let leftovers: Vec<_> = std::fs::read_dir(&dir)?
+        .filter_map(Result::ok)
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty());
+    std::fs::remove_dir_all(&dir)?;
+    Ok(())
+}

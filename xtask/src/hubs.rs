@@ -1,0 +1,523 @@
+//! Hubs and the generated conversions between the versions of a kind.
+//!
+//! Kubernetes converts every version of a kind through one internal type that holds every
+//! field of every version. Here the hub of a kind is the type of its newest (stable,
+//! served first) version in its hub group, registered a second time as
+//! `<group>/__internal`, provided every other version's fields exist in it, recursively,
+//! by JSON name and with a convertible type. Kinds that moved out of `extensions` share
+//! the hub of the group they moved to. Each other version then derives `Convert` to the
+//! hub, and so do its nested structs that differ from the hub's.
+//!
+//! A field without a peer is never dropped silently: either a hand-written conversion
+//! carries it (the tables below name those, and `k8s-types/src/conversions` holds them),
+//! or the pair is left out and listed in `conversions.md`.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+
+use crate::model::{Field, MOVED_FROM_EXTENSIONS, Model, Struct, Ty, version_rank};
+
+/// A generated struct: (module, version, name).
+pub type Node = (String, String, String);
+
+/// Fields without a peer in the hub that the hand-written conversion of the enclosing
+/// kind carries (module, version, struct, JSON name): Kubernetes keeps them in an
+/// annotation of the hub version.
+const CARRIED_BY_HAND: &[(&str, &str, &str, &str)] = &[
+    ("extensions", "v1beta1", "DeploymentSpec", "rollbackTo"),
+    ("apps", "v1beta1", "DeploymentSpec", "rollbackTo"),
+    (
+        "extensions",
+        "v1beta1",
+        "DaemonSetSpec",
+        "templateGeneration",
+    ),
+];
+
+/// Kinds whose conversion to and from the hub is hand-written over the generated one:
+/// (module, version, kind, Rust module with `to_hub` and `from_hub` functions).
+const HAND_WRITTEN_KINDS: &[(&str, &str, &str, &str)] = &[
+    (
+        "extensions",
+        "v1beta1",
+        "Deployment",
+        "crate::conversions::deployment::extensions_v1beta1",
+    ),
+    (
+        "apps",
+        "v1beta1",
+        "Deployment",
+        "crate::conversions::deployment::apps_v1beta1",
+    ),
+    (
+        "extensions",
+        "v1beta1",
+        "DaemonSet",
+        "crate::conversions::daemon_set::extensions_v1beta1",
+    ),
+    (
+        "policy",
+        "v1beta1",
+        "PodDisruptionBudget",
+        "crate::conversions::pod_disruption_budget::policy_v1beta1",
+    ),
+];
+
+/// Struct pairs whose `Convert` implementations are written by hand, in
+/// `k8s-types/src/conversions` (the shapes differ).
+const HAND_WRITTEN_PAIRS: &[(&str, &str, &str, &str, &str)] = &[
+    (
+        "extensions",
+        "v1beta1",
+        "IngressBackend",
+        "networking",
+        "v1",
+    ),
+    (
+        "networking",
+        "v1beta1",
+        "IngressBackend",
+        "networking",
+        "v1",
+    ),
+];
+
+/// Fields whose peer in the hub has another name: (module, version, struct, JSON name,
+/// hub JSON name).
+const RENAMES: &[(&str, &str, &str, &str, &str)] = &[
+    (
+        "extensions",
+        "v1beta1",
+        "IngressSpec",
+        "backend",
+        "defaultBackend",
+    ),
+    (
+        "networking",
+        "v1beta1",
+        "IngressSpec",
+        "backend",
+        "defaultBackend",
+    ),
+];
+
+/// How one field converts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FieldConv {
+    /// To the peer of the same Rust name.
+    Same,
+    /// To the peer of this Rust name.
+    Rename(String),
+    /// Carried by the kind's hand-written conversion.
+    Skip,
+    /// Optional here, plain in the hub (`None` is the zero value).
+    OptionalToPlain(Option<String>),
+    /// Plain here, optional in the hub.
+    PlainToOptional(Option<String>),
+}
+
+/// The `#[derive(Convert)]` of one struct.
+#[derive(Debug, Clone)]
+pub struct Derive {
+    /// The hub type.
+    pub hub: Node,
+    /// Per field, by Rust name (the `type_meta` and embedded kind fields included).
+    pub fields: BTreeMap<String, FieldConv>,
+    /// Hub fields this struct does not have, by Rust name.
+    pub hub_only: Vec<String>,
+    /// The hand-written module with `to_hub`/`from_hub`, for kinds.
+    pub manual: Option<String>,
+}
+
+/// Everything the emitter needs to write the conversions.
+#[derive(Debug, Default, Clone)]
+pub struct Conversions {
+    /// Kinds registered as their group's `__internal` type too, with that group.
+    pub hubs: BTreeMap<Node, String>,
+    /// Structs deriving `Convert`.
+    pub derives: BTreeMap<Node, Derive>,
+    /// Structs that versions share and that convert to themselves.
+    pub identity: BTreeSet<Node>,
+    /// The report: per hub, complete pairs and pairs left out with the reason.
+    pub report: String,
+}
+
+fn node(m: &str, v: &str, n: &str) -> Node {
+    (m.to_owned(), v.to_owned(), n.to_owned())
+}
+
+struct Planner<'a> {
+    model: &'a Model,
+    out: Conversions,
+    /// Pairs being checked (assumed to convert, for recursive types).
+    in_progress: BTreeSet<(Node, Node)>,
+    /// A hand-written pair was reached since the flag was last cleared.
+    used_manual: bool,
+}
+
+impl<'a> Planner<'a> {
+    fn get(&self, n: &Node) -> Option<&'a Struct> {
+        self.model
+            .modules
+            .get(&(n.0.clone(), n.1.clone()))
+            .and_then(|m| m.structs.get(&n.2))
+    }
+
+    fn ty(&mut self, a: &Ty, b: &Ty, path: &str) -> Result<(), String> {
+        match (a, b) {
+            (Ty::Path(x), Ty::Path(y)) if x == y => Ok(()),
+            (
+                Ty::Local {
+                    module: am,
+                    version: av,
+                    name: an,
+                },
+                Ty::Local {
+                    module: bm,
+                    version: bv,
+                    name: bn,
+                },
+            ) => {
+                let (x, y) = (node(am, av, an), node(bm, bv, bn));
+                if x == y {
+                    self.out.identity.insert(x);
+                    Ok(())
+                } else {
+                    self.pair(&x, &y, path)
+                }
+            }
+            (Ty::Vec(x), Ty::Vec(y)) | (Ty::Map(x), Ty::Map(y)) | (Ty::Boxed(x), Ty::Boxed(y)) => {
+                self.ty(x, y, path)
+            }
+            _ => Err(format!("{path}: types differ ({a:?} / {b:?})")),
+        }
+    }
+
+    fn pair(&mut self, a: &Node, b: &Node, path: &str) -> Result<(), String> {
+        if let Some(d) = self.out.derives.get(a) {
+            return if &d.hub == b {
+                Ok(())
+            } else {
+                Err(format!("{path}: {} converts to {} already", a.2, d.hub.2))
+            };
+        }
+        if HAND_WRITTEN_PAIRS
+            .iter()
+            .any(|p| (p.0, p.1, p.2, p.3, p.4) == (&a.0, &a.1, &a.2, &b.0, &b.1) && a.2 == b.2)
+        {
+            self.used_manual = true;
+            return Ok(());
+        }
+        if !self.in_progress.insert((a.clone(), b.clone())) {
+            return Ok(());
+        }
+        let result = self.fields(a, b, path);
+        self.in_progress.remove(&(a.clone(), b.clone()));
+        let derive = result?;
+        self.out.derives.insert(a.clone(), derive);
+        Ok(())
+    }
+
+    fn fields(&mut self, a: &Node, b: &Node, path: &str) -> Result<Derive, String> {
+        let (Some(sa), Some(sb)) = (self.get(a), self.get(b)) else {
+            return Err(format!("{path}: unknown struct"));
+        };
+        let mut fields = BTreeMap::new();
+        let mut used: BTreeSet<&str> = BTreeSet::new();
+        // The kind and apiVersion are not data: the scheme sets them after converting.
+        let a_tm = sa.kind.is_some();
+        let b_tm = sb.kind.is_some();
+        if a_tm {
+            fields.insert(
+                "type_meta".to_owned(),
+                if b_tm {
+                    FieldConv::Same
+                } else {
+                    FieldConv::Skip
+                },
+            );
+        }
+        let mut hub_only: Vec<String> = Vec::new();
+        if b_tm && !a_tm {
+            hub_only.push("type_meta".to_owned());
+        }
+        match (sa.embedded_type_meta, sb.embedded_type_meta) {
+            (true, true) => {
+                fields.insert("kind".to_owned(), FieldConv::Same);
+                fields.insert("api_version".to_owned(), FieldConv::Same);
+            }
+            (true, false) => {
+                fields.insert("kind".to_owned(), FieldConv::Skip);
+                fields.insert("api_version".to_owned(), FieldConv::Skip);
+            }
+            (false, true) => hub_only.extend(["kind".to_owned(), "api_version".to_owned()]),
+            (false, false) => {}
+        }
+        for f in &sa.fields {
+            let here = format!("{path}.{}", f.json);
+            if CARRIED_BY_HAND.contains(&(&a.0, &a.1, &a.2, &f.json)) {
+                fields.insert(f.rust.clone(), FieldConv::Skip);
+                continue;
+            }
+            let peer_json = RENAMES
+                .iter()
+                .find(|r| (r.0, r.1, r.2, r.3) == (&a.0, &a.1, &a.2, &f.json))
+                .map_or(f.json.as_str(), |r| r.4);
+            let Some(g) = sb.fields.iter().find(|g| g.json == peer_json) else {
+                return Err(format!("{here}: no peer in {}/{} {}", b.0, b.1, b.2));
+            };
+            used.insert(g.json.as_str());
+            self.ty(&f.ty, &g.ty, &here)?;
+            let rename = (g.rust != f.rust).then(|| g.rust.clone());
+            fields.insert(f.rust.clone(), conv(f, g, rename));
+        }
+        hub_only.extend(
+            sb.fields
+                .iter()
+                .filter(|g| !used.contains(g.json.as_str()))
+                .map(|g| g.rust.clone()),
+        );
+        let manual = sa.kind.as_ref().and_then(|_| {
+            HAND_WRITTEN_KINDS
+                .iter()
+                .find(|k| (k.0, k.1, k.2) == (&a.0, &a.1, &a.2))
+                .map(|k| k.3.to_owned())
+        });
+        Ok(Derive {
+            hub: b.clone(),
+            fields,
+            hub_only,
+            manual,
+        })
+    }
+}
+
+fn conv(f: &Field, g: &Field, rename: Option<String>) -> FieldConv {
+    match (f.plain, g.plain) {
+        (false, true) => FieldConv::OptionalToPlain(rename),
+        (true, false) => FieldConv::PlainToOptional(rename),
+        _ => rename.map_or(FieldConv::Same, FieldConv::Rename),
+    }
+}
+
+/// Plans the hubs and conversions of every kind served in several versions.
+pub fn plan(model: &Model) -> Conversions {
+    // (hub group module, kind) → versions (module, version).
+    let mut kinds: BTreeMap<(String, String), Vec<Node>> = BTreeMap::new();
+    for ((module, version), m) in &model.modules {
+        if module == "meta" {
+            continue;
+        }
+        for s in m.structs.values() {
+            let Some(k) = &s.kind else { continue };
+            if !k.also_in.is_empty() || k.no_type_meta {
+                continue;
+            }
+            let hub_module = if module == "extensions" {
+                MOVED_FROM_EXTENSIONS
+                    .iter()
+                    .find(|g| {
+                        model.modules.iter().any(|((mm, _), other)| {
+                            mm == *g && other.structs.get(&s.name).is_some_and(|o| o.kind.is_some())
+                        })
+                    })
+                    .map_or(module.clone(), |g| (*g).to_owned())
+            } else {
+                module.clone()
+            };
+            kinds
+                .entry((hub_module, s.name.clone()))
+                .or_default()
+                .push(node(module, version, &s.name));
+        }
+    }
+    let mut p = Planner {
+        model,
+        out: Conversions::default(),
+        in_progress: BTreeSet::new(),
+        used_manual: false,
+    };
+    let mut report = String::from(
+        "# Hubs and conversions\n\n@generated by `cargo xtask codegen`; see `xtask/src/hubs.rs`.\n\n\
+         Per kind served in several versions: its hub (registered as `<group>/__internal` too)\n\
+         and, per other version, whether the conversion to the hub is complete (generated, or\n\
+         generated with hand-written parts) or left out, with the first field that stops it.\n\n",
+    );
+    for ((hub_module, kind), versions) in &kinds {
+        if versions.len() < 2 {
+            continue;
+        }
+        // The hub: the newest version of the hub group, served ones first.
+        let Some(hub) = versions
+            .iter()
+            .filter(|n| &n.0 == hub_module)
+            .min_by_key(|n| {
+                let served = p
+                    .get(n)
+                    .and_then(|s| s.kind.as_ref())
+                    .and_then(|k| k.resource.as_ref())
+                    .is_some();
+                (!served, version_rank(&n.1))
+            })
+            .cloned()
+        else {
+            continue;
+        };
+        let group = model
+            .modules
+            .get(&(hub.0.clone(), hub.1.clone()))
+            .map_or(String::new(), |m| m.group.clone());
+        let shown = if group.is_empty() {
+            "core"
+        } else {
+            group.as_str()
+        };
+        let _ = writeln!(report, "## {kind} (`{shown}`): hub `{}/{}`\n", hub.0, hub.1);
+        let mut any = false;
+        for v in versions.iter().filter(|n| **n != hub) {
+            let snapshot = p.out.clone();
+            p.used_manual = false;
+            match p.pair(v, &hub, &format!("{}/{} {kind}", v.0, v.1)) {
+                Ok(()) => {
+                    any = true;
+                    let how = if p.used_manual
+                        || p.out.derives.get(v).is_some_and(|d| d.manual.is_some())
+                    {
+                        "complete (generated, hand-written fix-up)"
+                    } else {
+                        "complete (generated)"
+                    };
+                    let _ = writeln!(report, "- `{}/{}`: {how}", v.0, v.1);
+                }
+                Err(why) => {
+                    p.out = snapshot;
+                    let _ = writeln!(report, "- `{}/{}`: left out: {why}", v.0, v.1);
+                }
+            }
+        }
+        report.push('\n');
+        if any {
+            p.out.hubs.insert(hub, group);
+        }
+    }
+    p.out.report = report;
+    p.out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Kind, Module, ResourceInfo};
+
+    fn field(json: &str, ty: Ty, plain: bool) -> Field {
+        Field {
+            json: json.to_owned(),
+            rust: crate::naming::field_name(json),
+            ty,
+            plain,
+            required: false,
+            doc: String::new(),
+            proto: Vec::new(),
+            named_slice_values: false,
+        }
+    }
+
+    fn local(version: &str, name: &str) -> Ty {
+        Ty::Local {
+            module: "example".to_owned(),
+            version: version.to_owned(),
+            name: name.to_owned(),
+        }
+    }
+
+    fn widget(version: &str, spec_fields: Vec<Field>) -> Module {
+        let kind = Kind {
+            group: "example.com".to_owned(),
+            version: version.to_owned(),
+            resource: Some(ResourceInfo {
+                plural: "widgets".to_owned(),
+                namespaced: true,
+                short_names: Vec::new(),
+                categories: Vec::new(),
+            }),
+            no_type_meta: false,
+            type_meta_field: true,
+            also_in: Vec::new(),
+        };
+        let mut structs = BTreeMap::new();
+        structs.insert(
+            "Widget".to_owned(),
+            Struct {
+                name: "Widget".to_owned(),
+                doc: String::new(),
+                fields: vec![field("spec", local(version, "WidgetSpec"), false)],
+                kind: Some(kind),
+                embedded_type_meta: false,
+            },
+        );
+        structs.insert(
+            "WidgetSpec".to_owned(),
+            Struct {
+                name: "WidgetSpec".to_owned(),
+                doc: String::new(),
+                fields: spec_fields,
+                kind: None,
+                embedded_type_meta: false,
+            },
+        );
+        Module {
+            group: "example.com".to_owned(),
+            structs,
+            aliases: BTreeMap::new(),
+        }
+    }
+
+    #[test]
+    fn the_newest_superset_is_the_hub_and_versions_without_peers_are_listed() {
+        let int = || Ty::Path("i32".to_owned());
+        let mut model = Model::default();
+        model.modules.insert(
+            ("example".into(), "v1".into()),
+            widget(
+                "v1",
+                vec![field("size", int(), true), field("color", int(), false)],
+            ),
+        );
+        model.modules.insert(
+            ("example".into(), "v1beta1".into()),
+            widget("v1beta1", vec![field("size", int(), false)]),
+        );
+        model.modules.insert(
+            ("example".into(), "v1alpha1".into()),
+            widget("v1alpha1", vec![field("legacy", int(), false)]),
+        );
+        let plan = plan(&model);
+        let hub = node("example", "v1", "Widget");
+        assert_eq!(plan.hubs.get(&hub).map(String::as_str), Some("example.com"));
+        let beta = &plan.derives[&node("example", "v1beta1", "WidgetSpec")];
+        assert_eq!(beta.hub, node("example", "v1", "WidgetSpec"));
+        assert_eq!(beta.hub_only, ["color"]);
+        assert_eq!(beta.fields["size"], FieldConv::OptionalToPlain(None));
+        assert_eq!(
+            plan.derives[&node("example", "v1beta1", "Widget")].fields["type_meta"],
+            FieldConv::Same
+        );
+        assert!(
+            !plan
+                .derives
+                .contains_key(&node("example", "v1alpha1", "Widget"))
+        );
+        assert!(
+            !plan
+                .derives
+                .contains_key(&node("example", "v1alpha1", "WidgetSpec"))
+        );
+        assert!(
+            plan.report
+                .contains("- `example/v1beta1`: complete (generated)")
+        );
+        assert!(plan.report.contains(
+            "- `example/v1alpha1`: left out: example/v1alpha1 Widget.spec.legacy: no peer in example/v1 WidgetSpec"
+        ), "{}", plan.report);
+    }
+}
