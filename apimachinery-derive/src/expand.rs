@@ -103,10 +103,14 @@ fn expand_object(c: &Container, krate: &TokenStream) -> TokenStream {
             fn as_proto_message_mut(&mut self) -> ::core::option::Option<&mut dyn #krate::protobuf::Message> { ::core::option::Option::Some(self) }
         }
     });
+    let no_type_meta = c.attrs.no_type_meta.map(|_| {
+        quote! { fn has_type_meta(&self) -> bool { false } }
+    });
     quote! {
         impl #krate::runtime::Object for #ident {
             fn group_version_kind(&self) -> #krate::schema::GroupVersionKind { #gvk }
             #protobuf
+            #no_type_meta
             fn set_group_version_kind(&mut self, gvk: &#krate::schema::GroupVersionKind) { #set_gvk }
             #meta
             #list_meta

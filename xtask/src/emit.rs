@@ -183,6 +183,7 @@ fn write_struct(out: &mut String, s: &Struct, module: &str, version: &str) {
         );
     }
     out.push_str("}\n\n");
+    write_proto(out, s);
     if let Some(k) = &s.kind {
         for (group, version) in &k.also_in {
             let _ = writeln!(
@@ -237,7 +238,145 @@ fn write_kind_attrs(out: &mut String, s: &Struct, k: &Kind) {
     if k.type_meta_field {
         attrs.push("omit_empty_type_meta".to_owned());
     }
+    attrs.push("protobuf".to_owned());
     let _ = writeln!(out, "#[api({})]", attrs.join(", "));
+}
+
+/// A field's place on the wire: a field of the message, or a message Go embeds in the
+/// struct (flattened in Rust and JSON), holding fields of its own.
+enum Wire<'a> {
+    Field(u32, &'a Field),
+    Embedded(u32, Vec<Wire<'a>>),
+}
+
+impl Wire<'_> {
+    fn number(&self) -> u32 {
+        match self {
+            Wire::Field(n, _) | Wire::Embedded(n, _) => *n,
+        }
+    }
+}
+
+/// The wire layout of `fields` whose protobuf paths start after `depth` numbers, in
+/// ascending field number (the order Go writes).
+fn wire_layout<'a>(fields: &[&'a Field], depth: usize) -> Vec<Wire<'a>> {
+    let mut out: Vec<Wire<'a>> = Vec::new();
+    let mut groups: BTreeMap<u32, Vec<&'a Field>> = BTreeMap::new();
+    for f in fields {
+        match f.proto.get(depth..) {
+            Some([n]) => out.push(Wire::Field(*n, f)),
+            Some([n, ..]) => groups.entry(*n).or_default().push(f),
+            _ => {}
+        }
+    }
+    for (n, members) in groups {
+        out.push(Wire::Embedded(n, wire_layout(&members, depth + 1)));
+    }
+    out.sort_by_key(Wire::number);
+    out
+}
+
+/// The protobuf encoding of a struct: the `proto_message!` table when every field is a
+/// plain field of the message, else an implementation spelled out.
+fn write_proto(out: &mut String, s: &Struct) {
+    let fields: Vec<&Field> = s.fields.iter().filter(|f| !f.proto.is_empty()).collect();
+    let layout = wire_layout(&fields, 0);
+    let simple = layout
+        .iter()
+        .all(|w| matches!(w, Wire::Field(_, f) if !f.named_slice_values));
+    if simple {
+        let entries: Vec<String> = layout
+            .iter()
+            .filter_map(|w| match w {
+                Wire::Field(n, f) => Some(if f.rust == f.json {
+                    format!("{n} => {}", f.rust)
+                } else {
+                    format!("{n} => {} as {:?}", f.rust, f.json)
+                }),
+                Wire::Embedded(..) => None,
+            })
+            .collect();
+        let _ = writeln!(
+            out,
+            "apimachinery::proto_message!({} {{ {} }});\n",
+            s.name,
+            entries.join(", ")
+        );
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "impl apimachinery::protobuf::Message for {} {{",
+        s.name
+    );
+    out.push_str("    fn encode_fields(&self, e: &mut apimachinery::protobuf::Encoder) {\n");
+    out.push_str("        use apimachinery::protobuf::Field as _;\n");
+    write_encode(out, &layout, 2);
+    out.push_str("    }\n\n");
+    out.push_str("    fn merge_field(\n        &mut self,\n        number: u32,\n        wire: apimachinery::protobuf::WireType,\n        d: &mut apimachinery::protobuf::Decoder<'_>,\n    ) -> Result<bool, apimachinery::protobuf::ProtobufError> {\n");
+    out.push_str("        use apimachinery::protobuf::Field as _;\n");
+    out.push_str("        match number {\n");
+    for w in &layout {
+        let _ = writeln!(out, "            {} => {},", w.number(), merge_expr(w, 3));
+    }
+    out.push_str("            _ => return Ok(false),\n        }\n        Ok(true)\n    }\n}\n\n");
+}
+
+fn write_encode(out: &mut String, layout: &[Wire<'_>], indent: usize) {
+    let pad = "    ".repeat(indent);
+    for w in layout {
+        match w {
+            Wire::Field(n, f) if f.named_slice_values => {
+                let _ = writeln!(
+                    out,
+                    "{pad}apimachinery::protobuf::encode_named_slice_map(&self.{}, {n}, e);",
+                    f.rust
+                );
+            }
+            Wire::Field(n, f) => {
+                let _ = writeln!(out, "{pad}self.{}.encode_field({n}, e);", f.rust);
+            }
+            Wire::Embedded(n, inner) => {
+                let _ = writeln!(out, "{pad}e.message({n}, |e| {{");
+                write_encode(out, inner, indent + 1);
+                let _ = writeln!(out, "{pad}}});");
+            }
+        }
+    }
+}
+
+/// The statement reading one entry of the wire layout (`wire` and `d` in scope); an
+/// error names the field by its JSON name (embedded messages have none in JSON).
+fn merge_expr(w: &Wire<'_>, indent: usize) -> String {
+    match w {
+        Wire::Field(_, f) if f.named_slice_values => format!(
+            "apimachinery::protobuf::merge_named_slice_map(&mut self.{}, wire, d).map_err(|e| e.in_field({:?}))?",
+            f.rust, f.json
+        ),
+        Wire::Field(_, f) => format!(
+            "self.{}.merge_from(wire, d).map_err(|e| e.in_field({:?}))?",
+            f.rust, f.json
+        ),
+        Wire::Embedded(_, inner) => {
+            let pad = "    ".repeat(indent + 1);
+            let mut text = String::from(
+                "apimachinery::protobuf::merge_embedded(wire, d, |number, wire, d| {\n",
+            );
+            let _ = writeln!(text, "{pad}Ok(match number {{");
+            for w in inner {
+                let _ = writeln!(
+                    text,
+                    "{pad}    {} => {{ {}; true }}",
+                    w.number(),
+                    merge_expr(w, indent + 2)
+                );
+            }
+            let _ = writeln!(text, "{pad}    _ => false,");
+            let _ = writeln!(text, "{pad}}})");
+            let _ = write!(text, "{}}})?", "    ".repeat(indent));
+            text
+        }
+    }
 }
 
 fn list(items: &[String]) -> String {

@@ -25,6 +25,8 @@ pub struct ProtoMessage {
 pub struct ProtoField {
     /// The protobuf field name (usually, but not always, the JSON name).
     pub name: String,
+    /// The protobuf field number.
+    pub number: u32,
     /// `optional`, `repeated` or `map`.
     pub label: String,
     /// A scalar type (`string`, `int32`, ...), or a message name, relative to the

@@ -261,6 +261,12 @@ pub struct Field {
     pub required: bool,
     /// The doc comment.
     pub doc: String,
+    /// Where the field is in the protobuf message: the numbers of the embedded messages
+    /// Go's struct nests it in (flattened in JSON, nested on the wire), then its own.
+    pub proto: Vec<u32>,
+    /// A map whose values are a Go named slice (`map[string]ExtraValue`), which protobuf
+    /// wraps in a message of its own (`{items = 1}`).
+    pub named_slice_values: bool,
 }
 
 /// How a kind is registered.
@@ -570,6 +576,7 @@ impl<'a> Builder<'a> {
         &self,
         key: &str,
         outer: Option<&'a Definition>,
+        proto_prefix: &[u32],
         out: &mut Vec<Field>,
     ) -> Result<(), Error> {
         let m = self.message(key)?;
@@ -604,10 +611,14 @@ impl<'a> Builder<'a> {
                             _ => false,
                         }
                 });
+            let proto: Vec<u32> = proto_prefix.iter().copied().chain([f.number]).collect();
             if let (true, Some(t)) = (embedded, target) {
-                self.fields(t, def.filter(|d| !d.properties.is_empty()), out)?;
+                self.fields(t, def.filter(|d| !d.properties.is_empty()), &proto, out)?;
                 continue;
             }
+            let named_slice_values = f.label == "map"
+                && !is_scalar(&f.ty)
+                && self.resolve(m, &f.ty).is_some_and(|t| self.named_slice(t));
             let json = json.unwrap_or_else(|| naming::lower_first(&f.name));
             let ty = self.field_ty(m, f)?;
             let required = match def {
@@ -627,6 +638,8 @@ impl<'a> Builder<'a> {
                 plain,
                 required,
                 doc: f.doc.clone(),
+                proto,
+                named_slice_values,
             });
         }
         Ok(())
@@ -800,7 +813,7 @@ pub fn build(input: &Input) -> Result<Model, Error> {
                     .is_some_and(|d| !d.properties.is_empty())
             {
                 let mut fields = Vec::new();
-                b.fields(key, None, &mut fields)?;
+                b.fields(key, None, &[], &mut fields)?;
                 model.external_meta.insert(name.to_owned(), fields);
             }
             // Hand-written types of a generated group get an alias there, so that users
@@ -854,7 +867,7 @@ pub fn build(input: &Input) -> Result<Model, Error> {
             continue;
         }
         let mut fields = Vec::new();
-        b.fields(key, None, &mut fields)?;
+        b.fields(key, None, &[], &mut fields)?;
         let kind = b.kind(key, m);
         let proto_names: BTreeSet<&str> = m.fields.iter().map(|f| f.name.as_str()).collect();
         let embedded_type_meta = kind.is_none()

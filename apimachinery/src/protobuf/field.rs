@@ -106,6 +106,89 @@ impl<M: Message + Default> Field for M {
     }
 }
 
+/// A boxed message (recursive types box their fields) is the message.
+impl<M: Message + ?Sized> Message for Box<M> {
+    fn encode_fields(&self, e: &mut Encoder) {
+        (**self).encode_fields(e);
+    }
+
+    fn merge_field(
+        &mut self,
+        number: u32,
+        wire: WireType,
+        d: &mut Decoder<'_>,
+    ) -> Result<bool, ProtobufError> {
+        (**self).merge_field(number, wire, d)
+    }
+}
+
+/// Reads the fields of a message that Go embeds in its struct (flattened in JSON, a
+/// nested message on the wire, such as a `Volume`'s `VolumeSource`): `merge` reads each
+/// field it knows, returning `false` for the others, which are skipped.
+pub fn merge_embedded(
+    wire: WireType,
+    d: &mut Decoder<'_>,
+    mut merge: impl FnMut(u32, WireType, &mut Decoder<'_>) -> Result<bool, ProtobufError>,
+) -> Result<(), ProtobufError> {
+    expect_wire(wire, WireType::LengthDelimited, d, "a message")?;
+    let mut inner = d.nested()?;
+    while !inner.is_empty() {
+        let (number, wire) = inner.key()?;
+        if !merge(number, wire, &mut inner)? {
+            inner.skip(number, wire)?;
+        }
+    }
+    Ok(())
+}
+
+/// Writes a map whose values are Go named slices (`map[string]ExtraValue`): each value
+/// is a message of its own holding the items as field 1.
+pub fn encode_named_slice_map<T: Field>(
+    map: &BTreeMap<String, Vec<T>>,
+    number: u32,
+    e: &mut Encoder,
+) {
+    for (key, items) in map {
+        e.message(number, |e| {
+            key.encode_field(1, e);
+            e.message(2, |e| {
+                for item in items {
+                    item.encode_field(1, e);
+                }
+            });
+        });
+    }
+}
+
+/// Reads one entry of a map whose values are Go named slices; see
+/// [`encode_named_slice_map`].
+pub fn merge_named_slice_map<T: Field + Default>(
+    map: &mut BTreeMap<String, Vec<T>>,
+    wire: WireType,
+    d: &mut Decoder<'_>,
+) -> Result<(), ProtobufError> {
+    expect_wire(wire, WireType::LengthDelimited, d, "a map entry")?;
+    let mut entry = d.nested()?;
+    let mut key = String::new();
+    let mut items: Vec<T> = Vec::new();
+    while !entry.is_empty() {
+        match entry.key()? {
+            (1, wire) => key.merge_from(wire, &mut entry)?,
+            (2, wire) => merge_embedded(wire, &mut entry, |number, wire, d| {
+                if number != 1 {
+                    return Ok(false);
+                }
+                items.merge_from(wire, d)?;
+                Ok(true)
+            })
+            .map_err(|e| e.at_key(&key))?,
+            (number, wire) => entry.skip(number, wire)?,
+        }
+    }
+    map.insert(key, items);
+    Ok(())
+}
+
 impl Field for String {
     const WIRE: WireType = WireType::LengthDelimited;
 
@@ -381,6 +464,73 @@ mod tests {
         let e = decode_message::<Outer>(&bytes).unwrap_err();
         assert_eq!(e.path(), "items[1].name");
         assert_eq!(e.kind(), &ProtobufErrorKind::InvalidUtf8);
+    }
+
+    #[test]
+    fn embedded_messages_and_named_slice_maps() {
+        // A struct whose fields 2 and 3 Go embeds in a message at field 5.
+        #[derive(Debug, Default, PartialEq)]
+        struct Flat {
+            name: String,
+            host: Option<String>,
+            port: Option<i32>,
+            extra: BTreeMap<String, Vec<String>>,
+        }
+        impl Message for Flat {
+            fn encode_fields(&self, e: &mut Encoder) {
+                self.name.encode_field(1, e);
+                e.message(5, |e| {
+                    self.host.encode_field(2, e);
+                    self.port.encode_field(3, e);
+                });
+                encode_named_slice_map(&self.extra, 6, e);
+            }
+            fn merge_field(
+                &mut self,
+                number: u32,
+                wire: WireType,
+                d: &mut Decoder<'_>,
+            ) -> Result<bool, ProtobufError> {
+                match number {
+                    1 => self.name.merge_from(wire, d)?,
+                    5 => merge_embedded(wire, d, |number, wire, d| {
+                        Ok(match number {
+                            2 => {
+                                self.host.merge_from(wire, d)?;
+                                true
+                            }
+                            3 => {
+                                self.port.merge_from(wire, d)?;
+                                true
+                            }
+                            _ => false,
+                        })
+                    })?,
+                    6 => merge_named_slice_map(&mut self.extra, wire, d)?,
+                    _ => return Ok(false),
+                }
+                Ok(true)
+            }
+        }
+        let flat = Flat {
+            name: "n".into(),
+            host: Some("h".into()),
+            port: None,
+            extra: BTreeMap::from([("k".to_owned(), vec!["a".to_owned(), "b".to_owned()])]),
+        };
+        let bytes = encode_message(&flat);
+        assert_eq!(
+            bytes,
+            b"\x0a\x01n\x2a\x03\x12\x01h\x32\x0b\x0a\x01k\x12\x06\x0a\x01a\x0a\x01b"
+        );
+        assert_eq!(decode_message::<Flat>(&bytes).unwrap(), flat);
+        // An embedded message with an unknown field, which is skipped.
+        let mut bytes = b"\x2a\x05\x12\x01h\x20\x01".to_vec();
+        bytes.splice(0..0, b"\x0a\x00".iter().copied());
+        assert_eq!(
+            decode_message::<Flat>(&bytes).unwrap().host.as_deref(),
+            Some("h")
+        );
     }
 
     #[test]

@@ -4,9 +4,11 @@
 //! * [`Encoder`] / [`Decoder`]: the wire format (varints, keys, length-delimited values),
 //!   with byte offsets in every error and a nesting limit against hostile input.
 //! * [`Message`]: a type encoded as a protobuf message; [`Field`]: a type that can be a
-//!   field's value. The built-in types get their implementations from the generator (one
-//!   line per field, see [`proto_message!`](crate::proto_message)); `meta/v1` types are
-//!   implemented in `apis::meta::v1`.
+//!   field's value. The built-in types (`k8s-types`) get their implementations from the
+//!   generator: one table line per field (see [`proto_message!`](crate::proto_message)),
+//!   and the messages Go embeds in its structs (a `Volume`'s `VolumeSource`, flattened in
+//!   Rust and JSON) read through [`merge_embedded`]; `meta/v1` types are implemented in
+//!   `apis::meta::v1`.
 //! * [`ProtobufError`]: what went wrong, at which byte offset, in which field path.
 //! * [`encode_object`] / [`decode_object`]: objects in the envelope (`k8s\0` then a
 //!   `runtime.Unknown` carrying apiVersion, kind and the object's message), through a
@@ -27,6 +29,9 @@
 //!   nanoseconds, as its JSON does); `MicroTime` keeps microseconds.
 //! * Unknown fields are skipped when reading; a known field with the wrong wire type is an
 //!   error.
+//! * Go named slices (`ExtraValue`, `Verbs`) are messages `{items = 1}` of their own.
+//! * The envelope names the object's kind, and no kind for kinds Go defines without
+//!   `TypeMeta` (`WatchEvent`).
 //!
 //! Go's generated code writes messages backwards to learn lengths before prefixes; the
 //! [`Encoder`] writes forwards and widens a length in place when it needs more than one
@@ -42,7 +47,10 @@ mod wire;
 
 pub use envelope::{Envelope, MAGIC, decode_envelope, encode_envelope};
 pub use error::{ProtobufError, ProtobufErrorKind};
-pub use field::{Field, Message, decode_message, encode_message, merge_message};
+pub use field::{
+    Field, Message, decode_message, encode_message, encode_named_slice_map, merge_embedded,
+    merge_message, merge_named_slice_map,
+};
 pub use framing::{LengthDelimitedFrameReader, MAX_FRAME_LEN, write_frame};
 pub use serializer::{
     ProtobufSerializerError, decode_object, decode_raw_object, encode_object, encode_raw_object,

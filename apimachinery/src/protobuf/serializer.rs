@@ -46,7 +46,12 @@ pub fn encode_object(obj: &dyn Object) -> Result<Vec<u8>, ProtobufSerializerErro
                 type_name: obj.type_name(),
                 gvk: gvk.clone(),
             })?;
-    let (api_version, kind) = gvk.to_api_version_and_kind();
+    // Go writes the object's own kind, which is empty for kinds without TypeMeta.
+    let (api_version, kind) = if obj.has_type_meta() {
+        gvk.to_api_version_and_kind()
+    } else {
+        (String::new(), "")
+    };
     Ok(encode_envelope(&api_version, kind, |e| {
         message.encode_fields(e)
     }))

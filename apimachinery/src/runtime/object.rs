@@ -80,6 +80,13 @@ pub trait Object: Any + Send + Sync + fmt::Debug {
         false
     }
 
+    /// False for kinds Go defines without `TypeMeta` (`WatchEvent`): their encodings
+    /// carry no kind (no `kind`/`apiVersion` in JSON, an empty type in the protobuf
+    /// envelope), though the scheme knows one.
+    fn has_type_meta(&self) -> bool {
+        true
+    }
+
     /// The object as a protobuf message, for types with a protobuf encoding
     /// (`#[api(protobuf)]`); `None` for others, which the protobuf serializer refuses.
     fn as_proto_message(&self) -> Option<&dyn crate::protobuf::Message> {

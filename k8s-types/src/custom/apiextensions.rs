@@ -168,42 +168,184 @@ impl<'de, P: Deserialize<'de>> Deserialize<'de> for JSONSchemaPropsOrStringArray
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::apiextensions::v1::JSONSchemaProps;
+// The protobuf encoding of these types, as Go's hand-written marshalers for them write
+// it (field numbers from `apiextensions/v1/generated.proto`).
+mod protobuf {
+    use apimachinery::protobuf::{
+        Decoder, Encoder, Field, Message, ProtobufError, ProtobufErrorKind, WireType,
+    };
 
-    type OrBool = JSONSchemaPropsOrBool<JSONSchemaProps>;
-    type OrStrings = JSONSchemaPropsOrStringArray<JSONSchemaProps>;
+    use super::{
+        JSON, JSONSchemaPropsOrArray, JSONSchemaPropsOrBool, JSONSchemaPropsOrStringArray,
+    };
 
-    #[test]
-    fn unions_round_trip_each_shape() {
-        for text in ["true", "false", r#"{"type":"object"}"#] {
-            let v: OrBool = serde_json::from_str(text).unwrap();
-            assert_eq!(serde_json::to_string(&v).unwrap(), text);
-        }
-        for text in [r#"["a","b"]"#, r#"{"minLength":1}"#] {
-            let v: OrStrings = serde_json::from_str(text).unwrap();
-            assert_eq!(serde_json::to_string(&v).unwrap(), text);
+    // The zero values a message is read into: Go's zero struct (no schema, nothing else).
+    impl<P> Default for JSONSchemaPropsOrArray<P> {
+        fn default() -> Self {
+            JSONSchemaPropsOrArray::Schemas(Vec::new())
         }
     }
 
-    #[test]
-    fn wrong_shapes_are_errors_naming_what_was_expected() {
-        let e = serde_json::from_str::<OrBool>("[1]").unwrap_err();
-        assert!(
-            e.to_string().contains("a schema object or a boolean"),
-            "{e}"
-        );
-        let e = serde_json::from_str::<OrStrings>("3").unwrap_err();
-        assert!(e.to_string().contains("array of property names"), "{e}");
-        let e = serde_json::from_str::<OrStrings>(r#"[1]"#).unwrap_err();
-        assert!(e.to_string().contains("string"), "{e}");
+    impl<P> Default for JSONSchemaPropsOrBool<P> {
+        fn default() -> Self {
+            JSONSchemaPropsOrBool::Allows(false)
+        }
     }
 
-    #[test]
-    fn json_keeps_any_value() {
-        let v: JSON = serde_json::from_str(r#"{"a":[1,"x",null]}"#).unwrap();
-        assert_eq!(serde_json::to_string(&v).unwrap(), r#"{"a":[1,"x",null]}"#);
+    impl<P> Default for JSONSchemaPropsOrStringArray<P> {
+        fn default() -> Self {
+            JSONSchemaPropsOrStringArray::Property(Vec::new())
+        }
+    }
+
+    /// `JSON` is `{raw = 1}`, the value's JSON text.
+    impl Message for JSON {
+        fn encode_fields(&self, e: &mut Encoder) {
+            // Serializing a `serde_json::Value` cannot fail.
+            let raw = serde_json::to_vec(&self.0).unwrap_or_default();
+            e.bytes_field(1, &raw);
+        }
+
+        fn merge_field(
+            &mut self,
+            number: u32,
+            wire: WireType,
+            d: &mut Decoder<'_>,
+        ) -> Result<bool, ProtobufError> {
+            if number != 1 {
+                return Ok(false);
+            }
+            let mut raw = apimachinery::api::ByteString::default();
+            let at = d.offset();
+            raw.merge_from(wire, d).map_err(|e| e.in_field("raw"))?;
+            self.0 = if raw.0.is_empty() {
+                serde_json::Value::Null
+            } else {
+                serde_json::from_slice(&raw.0).map_err(|err| {
+                    ProtobufError::new(at, ProtobufErrorKind::Invalid(format!("not JSON: {err}")))
+                        .in_field("raw")
+                })?
+            };
+            Ok(true)
+        }
+    }
+
+    /// `{schema = 1, jSONSchemas = 2}`.
+    impl<P: Message + Default> Message for JSONSchemaPropsOrArray<P> {
+        fn encode_fields(&self, e: &mut Encoder) {
+            match self {
+                JSONSchemaPropsOrArray::Schema(schema) => schema.encode_field(1, e),
+                JSONSchemaPropsOrArray::Schemas(schemas) => schemas.encode_field(2, e),
+            }
+        }
+
+        fn merge_field(
+            &mut self,
+            number: u32,
+            wire: WireType,
+            d: &mut Decoder<'_>,
+        ) -> Result<bool, ProtobufError> {
+            match number {
+                1 => {
+                    let mut schema = Box::<P>::default();
+                    schema
+                        .merge_from(wire, d)
+                        .map_err(|e| e.in_field("schema"))?;
+                    *self = JSONSchemaPropsOrArray::Schema(schema);
+                }
+                2 => {
+                    if !matches!(self, JSONSchemaPropsOrArray::Schemas(_)) {
+                        *self = JSONSchemaPropsOrArray::Schemas(Vec::new());
+                    }
+                    if let JSONSchemaPropsOrArray::Schemas(schemas) = self {
+                        schemas
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("jSONSchemas"))?;
+                    }
+                }
+                _ => return Ok(false),
+            }
+            Ok(true)
+        }
+    }
+
+    /// `{allows = 1, schema = 2}`; Go sets `allows` with a schema too.
+    impl<P: Message + Default> Message for JSONSchemaPropsOrBool<P> {
+        fn encode_fields(&self, e: &mut Encoder) {
+            match self {
+                JSONSchemaPropsOrBool::Allows(allows) => allows.encode_field(1, e),
+                JSONSchemaPropsOrBool::Schema(schema) => {
+                    true.encode_field(1, e);
+                    schema.encode_field(2, e);
+                }
+            }
+        }
+
+        fn merge_field(
+            &mut self,
+            number: u32,
+            wire: WireType,
+            d: &mut Decoder<'_>,
+        ) -> Result<bool, ProtobufError> {
+            match number {
+                1 => {
+                    let mut allows = false;
+                    allows
+                        .merge_from(wire, d)
+                        .map_err(|e| e.in_field("allows"))?;
+                    if let JSONSchemaPropsOrBool::Allows(a) = self {
+                        *a = allows;
+                    }
+                }
+                2 => {
+                    let mut schema = Box::<P>::default();
+                    schema
+                        .merge_from(wire, d)
+                        .map_err(|e| e.in_field("schema"))?;
+                    *self = JSONSchemaPropsOrBool::Schema(schema);
+                }
+                _ => return Ok(false),
+            }
+            Ok(true)
+        }
+    }
+
+    /// `{schema = 1, property = 2}`.
+    impl<P: Message + Default> Message for JSONSchemaPropsOrStringArray<P> {
+        fn encode_fields(&self, e: &mut Encoder) {
+            match self {
+                JSONSchemaPropsOrStringArray::Schema(schema) => schema.encode_field(1, e),
+                JSONSchemaPropsOrStringArray::Property(names) => names.encode_field(2, e),
+            }
+        }
+
+        fn merge_field(
+            &mut self,
+            number: u32,
+            wire: WireType,
+            d: &mut Decoder<'_>,
+        ) -> Result<bool, ProtobufError> {
+            match number {
+                1 => {
+                    let mut schema = Box::<P>::default();
+                    schema
+                        .merge_from(wire, d)
+                        .map_err(|e| e.in_field("schema"))?;
+                    *self = JSONSchemaPropsOrStringArray::Schema(schema);
+                }
+                2 => {
+                    if !matches!(self, JSONSchemaPropsOrStringArray::Property(_)) {
+                        *self = JSONSchemaPropsOrStringArray::Property(Vec::new());
+                    }
+                    if let JSONSchemaPropsOrStringArray::Property(names) = self {
+                        names
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("property"))?;
+                    }
+                }
+                _ => return Ok(false),
+            }
+            Ok(true)
+        }
     }
 }

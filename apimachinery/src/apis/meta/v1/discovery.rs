@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 /// The versions of the core (legacy) group served at `/api`.
 #[derive(crate::ApiObject, Clone, Debug, Default, PartialEq, Eq)]
-#[api(version = "v1", unversioned, not_resource)]
+#[api(version = "v1", unversioned, not_resource, protobuf)]
 pub struct APIVersions {
     /// The versions served, such as `v1`.
     pub versions: Vec<String>,
@@ -16,7 +16,7 @@ pub struct APIVersions {
 
 /// The API groups served at `/apis`.
 #[derive(crate::ApiObject, Clone, Debug, Default, PartialEq, Eq)]
-#[api(version = "v1", unversioned, not_resource)]
+#[api(version = "v1", unversioned, not_resource, protobuf)]
 pub struct APIGroupList {
     /// Every group served.
     pub groups: Vec<APIGroup>,
@@ -24,7 +24,7 @@ pub struct APIGroupList {
 
 /// One API group, its versions and the version clients should prefer.
 #[derive(crate::ApiObject, Clone, Debug, Default, PartialEq, Eq)]
-#[api(version = "v1", unversioned, not_resource)]
+#[api(version = "v1", unversioned, not_resource, protobuf)]
 pub struct APIGroup {
     /// The group name, such as `apps`.
     pub name: String,
@@ -66,7 +66,7 @@ pub struct ServerAddressByClientCIDR {
 
 /// The resources served in one group version.
 #[derive(crate::ApiObject, Clone, Debug, Default, PartialEq, Eq)]
-#[api(version = "v1", unversioned, not_resource)]
+#[api(version = "v1", unversioned, not_resource, protobuf)]
 pub struct APIResourceList {
     /// The group version, such as `apps/v1` or `v1`.
     pub group_version: String,

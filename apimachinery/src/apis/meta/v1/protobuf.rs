@@ -6,9 +6,10 @@ use crate::proto_message;
 use crate::protobuf::{Decoder, Encoder, Field, Message, ProtobufError, WireType};
 
 use super::{
-    Duration, FieldsV1, LabelSelector, LabelSelectorRequirement, ListMeta, ManagedFieldsEntry,
-    MicroTime, ObjectMeta, OwnerReference, ShardInfo, Status, StatusCause, StatusDetails, Time,
-    TypeMeta,
+    APIGroup, APIGroupList, APIResource, APIResourceList, APIVersions, Duration, FieldsV1,
+    GroupVersionForDiscovery, LabelSelector, LabelSelectorRequirement, ListMeta,
+    ManagedFieldsEntry, MicroTime, ObjectMeta, OwnerReference, ServerAddressByClientCIDR,
+    ShardInfo, Status, StatusCause, StatusDetails, Time, TypeMeta,
 };
 
 proto_message!(ObjectMeta {
@@ -239,5 +240,110 @@ impl Message for FieldsV1 {
             })?
         };
         Ok(true)
+    }
+}
+
+proto_message!(APIVersions {
+    1 => versions,
+    2 => server_address_by_client_cidrs as "serverAddressByClientCIDRs",
+});
+
+proto_message!(APIGroupList { 1 => groups });
+
+proto_message!(APIGroup {
+    1 => name,
+    2 => versions,
+    3 => preferred_version as "preferredVersion",
+    4 => server_address_by_client_cidrs as "serverAddressByClientCIDRs",
+});
+
+proto_message!(GroupVersionForDiscovery {
+    1 => group_version as "groupVersion",
+    2 => version,
+});
+
+proto_message!(ServerAddressByClientCIDR {
+    1 => client_cidr as "clientCIDR",
+    2 => server_address as "serverAddress",
+});
+
+proto_message!(APIResourceList {
+    1 => group_version as "groupVersion",
+    2 => resources,
+});
+
+/// `APIResource`'s verbs are a Go named slice (`Verbs`), a message `{items = 1}` of its
+/// own on the wire, always written.
+impl Message for APIResource {
+    fn encode_fields(&self, e: &mut Encoder) {
+        self.name.encode_field(1, e);
+        self.namespaced.encode_field(2, e);
+        self.kind.encode_field(3, e);
+        e.message(4, |e| self.verbs.encode_field(1, e));
+        self.short_names.encode_field(5, e);
+        self.singular_name.encode_field(6, e);
+        self.categories.encode_field(7, e);
+        self.group.encode_field(8, e);
+        self.version.encode_field(9, e);
+        self.storage_version_hash.encode_field(10, e);
+    }
+
+    fn merge_field(
+        &mut self,
+        number: u32,
+        wire: WireType,
+        d: &mut Decoder<'_>,
+    ) -> Result<bool, ProtobufError> {
+        let outcome = match number {
+            1 => self
+                .name
+                .merge_from(wire, d)
+                .map_err(|e| e.in_field("name")),
+            2 => self
+                .namespaced
+                .merge_from(wire, d)
+                .map_err(|e| e.in_field("namespaced")),
+            3 => self
+                .kind
+                .merge_from(wire, d)
+                .map_err(|e| e.in_field("kind")),
+            4 => {
+                let verbs = &mut self.verbs;
+                crate::protobuf::merge_embedded(wire, d, |number, wire, d| {
+                    if number != 1 {
+                        return Ok(false);
+                    }
+                    verbs.merge_from(wire, d)?;
+                    Ok(true)
+                })
+                .map_err(|e| e.in_field("verbs"))
+            }
+            5 => self
+                .short_names
+                .merge_from(wire, d)
+                .map_err(|e| e.in_field("shortNames")),
+            6 => self
+                .singular_name
+                .merge_from(wire, d)
+                .map_err(|e| e.in_field("singularName")),
+            7 => self
+                .categories
+                .merge_from(wire, d)
+                .map_err(|e| e.in_field("categories")),
+            8 => self
+                .group
+                .merge_from(wire, d)
+                .map_err(|e| e.in_field("group")),
+            9 => self
+                .version
+                .merge_from(wire, d)
+                .map_err(|e| e.in_field("version")),
+            10 => self
+                .storage_version_hash
+                .merge_from(wire, d)
+                .map_err(|e| e.in_field("storageVersionHash")),
+            _ => return Ok(false),
+        };
+        outcome.map(|()| true)
     }
 }

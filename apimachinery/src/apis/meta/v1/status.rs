@@ -7,7 +7,7 @@ use super::ListMeta;
 /// The outcome of a call that does not return an object: success of a delete, or any
 /// failure (Go's `metav1.Status`). Unversioned: it is the same in every group version.
 #[derive(crate::ApiObject, Clone, Debug, Default, PartialEq, Eq)]
-#[api(version = "v1", kind = "Status", unversioned, not_resource)]
+#[api(version = "v1", kind = "Status", unversioned, not_resource, protobuf)]
 pub struct Status {
     /// List metadata (Go embeds `ListMeta` here).
     pub metadata: ListMeta,

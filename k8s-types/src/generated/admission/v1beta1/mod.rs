@@ -83,6 +83,8 @@ pub struct AdmissionRequest {
     pub options: Option<crate::value::RawExtension>,
 }
 
+apimachinery::proto_message!(AdmissionRequest { 1 => uid, 2 => kind, 3 => resource, 4 => sub_resource as "subResource", 5 => name, 6 => namespace, 7 => operation, 8 => user_info as "userInfo", 9 => object, 10 => old_object as "oldObject", 11 => dry_run as "dryRun", 12 => options, 13 => request_kind as "requestKind", 14 => request_resource as "requestResource", 15 => request_sub_resource as "requestSubResource" });
+
 /// AdmissionResponse describes an admission response.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -126,6 +128,8 @@ pub struct AdmissionResponse {
     pub warnings: Vec<String>,
 }
 
+apimachinery::proto_message!(AdmissionResponse { 1 => uid, 2 => allowed, 3 => status, 4 => patch, 5 => patch_type as "patchType", 6 => audit_annotations as "auditAnnotations", 7 => warnings });
+
 /// AdmissionReview describes an admission review request/response.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
@@ -133,7 +137,8 @@ pub struct AdmissionResponse {
     version = "v1beta1",
     kind = "AdmissionReview",
     not_resource,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct AdmissionReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -143,3 +148,5 @@ pub struct AdmissionReview {
     /// response describes the attributes for the admission response.
     pub response: Option<AdmissionResponse>,
 }
+
+apimachinery::proto_message!(AdmissionReview { 1 => request, 2 => response });

@@ -50,6 +50,8 @@ pub struct ApplyConfiguration {
     pub expression: Option<String>,
 }
 
+apimachinery::proto_message!(ApplyConfiguration { 1 => expression });
+
 /// AuditAnnotation describes how to produce an audit annotation for an API request.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -90,6 +92,8 @@ pub struct AuditAnnotation {
     pub value_expression: String,
 }
 
+apimachinery::proto_message!(AuditAnnotation { 1 => key, 2 => value_expression as "valueExpression" });
+
 /// ExpressionWarning is a warning information that targets a specific expression.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -105,6 +109,8 @@ pub struct ExpressionWarning {
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub warning: String,
 }
+
+apimachinery::proto_message!(ExpressionWarning { 2 => field_ref as "fieldRef", 3 => warning });
 
 /// JSONPatch defines a JSON Patch.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -178,6 +184,8 @@ pub struct JSONPatch {
     pub expression: Option<String>,
 }
 
+apimachinery::proto_message!(JSONPatch { 1 => expression });
+
 /// MatchCondition represents a condition which must be fulfilled for a request to be sent to a webhook.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -209,6 +217,8 @@ pub struct MatchCondition {
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub expression: String,
 }
+
+apimachinery::proto_message!(MatchCondition { 1 => name, 2 => expression });
 
 /// MatchResources decides whether to run the admission control policy on an object based
 /// on whether it meets the match criteria.
@@ -308,6 +318,8 @@ pub struct MatchResources {
     pub match_policy: Option<String>,
 }
 
+apimachinery::proto_message!(MatchResources { 1 => namespace_selector as "namespaceSelector", 2 => object_selector as "objectSelector", 3 => resource_rules as "resourceRules", 4 => exclude_resource_rules as "excludeResourceRules", 7 => match_policy as "matchPolicy" });
+
 /// MutatingAdmissionPolicy describes the definition of an admission mutation policy that mutates the object coming into admission chain.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
@@ -316,7 +328,8 @@ pub struct MatchResources {
     kind = "MutatingAdmissionPolicy",
     plural = "mutatingadmissionpolicies",
     cluster_scoped,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct MutatingAdmissionPolicy {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -326,6 +339,8 @@ pub struct MutatingAdmissionPolicy {
     /// spec defines the desired behavior of the MutatingAdmissionPolicy.
     pub spec: Option<MutatingAdmissionPolicySpec>,
 }
+
+apimachinery::proto_message!(MutatingAdmissionPolicy { 1 => metadata, 2 => spec });
 
 /// MutatingAdmissionPolicyBinding binds the MutatingAdmissionPolicy with parametrized resources.
 /// MutatingAdmissionPolicyBinding and the optional parameter resource together define how cluster administrators
@@ -345,7 +360,8 @@ pub struct MutatingAdmissionPolicy {
     kind = "MutatingAdmissionPolicyBinding",
     plural = "mutatingadmissionpolicybindings",
     cluster_scoped,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct MutatingAdmissionPolicyBinding {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -356,13 +372,16 @@ pub struct MutatingAdmissionPolicyBinding {
     pub spec: Option<MutatingAdmissionPolicyBindingSpec>,
 }
 
+apimachinery::proto_message!(MutatingAdmissionPolicyBinding { 1 => metadata, 2 => spec });
+
 /// MutatingAdmissionPolicyBindingList is a list of MutatingAdmissionPolicyBinding.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     group = "admissionregistration.k8s.io",
     version = "v1beta1",
     kind = "MutatingAdmissionPolicyBindingList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct MutatingAdmissionPolicyBindingList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -373,6 +392,8 @@ pub struct MutatingAdmissionPolicyBindingList {
     /// List of PolicyBinding.
     pub items: Vec<MutatingAdmissionPolicyBinding>,
 }
+
+apimachinery::proto_message!(MutatingAdmissionPolicyBindingList { 1 => metadata, 2 => items });
 
 /// MutatingAdmissionPolicyBindingSpec is the specification of the MutatingAdmissionPolicyBinding.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -402,13 +423,16 @@ pub struct MutatingAdmissionPolicyBindingSpec {
     pub match_resources: Option<MatchResources>,
 }
 
+apimachinery::proto_message!(MutatingAdmissionPolicyBindingSpec { 1 => policy_name as "policyName", 2 => param_ref as "paramRef", 3 => match_resources as "matchResources" });
+
 /// MutatingAdmissionPolicyList is a list of MutatingAdmissionPolicy.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     group = "admissionregistration.k8s.io",
     version = "v1beta1",
     kind = "MutatingAdmissionPolicyList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct MutatingAdmissionPolicyList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -419,6 +443,8 @@ pub struct MutatingAdmissionPolicyList {
     /// List of ValidatingAdmissionPolicy.
     pub items: Vec<MutatingAdmissionPolicy>,
 }
+
+apimachinery::proto_message!(MutatingAdmissionPolicyList { 1 => metadata, 2 => items });
 
 /// MutatingAdmissionPolicySpec is the specification of the desired behavior of the admission policy.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -509,6 +535,8 @@ pub struct MutatingAdmissionPolicySpec {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reinvocation_policy: Option<String>,
 }
+
+apimachinery::proto_message!(MutatingAdmissionPolicySpec { 1 => param_kind as "paramKind", 2 => match_constraints as "matchConstraints", 3 => variables, 4 => mutations, 5 => failure_policy as "failurePolicy", 6 => match_conditions as "matchConditions", 7 => reinvocation_policy as "reinvocationPolicy" });
 
 /// MutatingWebhook describes an admission webhook and the resources and operations it applies to.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -676,6 +704,8 @@ pub struct MutatingWebhook {
     pub match_conditions: Vec<MatchCondition>,
 }
 
+apimachinery::proto_message!(MutatingWebhook { 1 => name, 2 => client_config as "clientConfig", 3 => rules, 4 => failure_policy as "failurePolicy", 5 => namespace_selector as "namespaceSelector", 6 => side_effects as "sideEffects", 7 => timeout_seconds as "timeoutSeconds", 8 => admission_review_versions as "admissionReviewVersions", 9 => match_policy as "matchPolicy", 10 => reinvocation_policy as "reinvocationPolicy", 11 => object_selector as "objectSelector", 12 => match_conditions as "matchConditions" });
+
 /// MutatingWebhookConfiguration describes the configuration of and admission webhook that accept or reject and may change the object.
 /// Deprecated in v1.16, planned for removal in v1.19. Use admissionregistration.k8s.io/v1 MutatingWebhookConfiguration instead.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
@@ -685,7 +715,8 @@ pub struct MutatingWebhook {
     kind = "MutatingWebhookConfiguration",
     plural = "mutatingwebhookconfigurations",
     cluster_scoped,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct MutatingWebhookConfiguration {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -697,13 +728,16 @@ pub struct MutatingWebhookConfiguration {
     pub webhooks: Vec<MutatingWebhook>,
 }
 
+apimachinery::proto_message!(MutatingWebhookConfiguration { 1 => metadata, 2 => webhooks });
+
 /// MutatingWebhookConfigurationList is a list of MutatingWebhookConfiguration.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     group = "admissionregistration.k8s.io",
     version = "v1beta1",
     kind = "MutatingWebhookConfigurationList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct MutatingWebhookConfigurationList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -714,6 +748,8 @@ pub struct MutatingWebhookConfigurationList {
     /// List of MutatingWebhookConfiguration.
     pub items: Vec<MutatingWebhookConfiguration>,
 }
+
+apimachinery::proto_message!(MutatingWebhookConfigurationList { 1 => metadata, 2 => items });
 
 /// Mutation specifies the CEL expression which is used to apply the Mutation.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -735,6 +771,8 @@ pub struct Mutation {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub json_patch: Option<JSONPatch>,
 }
+
+apimachinery::proto_message!(Mutation { 2 => patch_type as "patchType", 3 => apply_configuration as "applyConfiguration", 4 => json_patch as "jsonPatch" });
 
 /// NamedRuleWithOperations is a tuple of Operations and Resources with ResourceNames.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -808,6 +846,82 @@ pub struct NamedRuleWithOperations {
     pub scope: Option<String>,
 }
 
+impl apimachinery::protobuf::Message for NamedRuleWithOperations {
+    fn encode_fields(&self, e: &mut apimachinery::protobuf::Encoder) {
+        use apimachinery::protobuf::Field as _;
+        self.resource_names.encode_field(1, e);
+        e.message(2, |e| {
+            self.operations.encode_field(1, e);
+            e.message(2, |e| {
+                self.api_groups.encode_field(1, e);
+                self.api_versions.encode_field(2, e);
+                self.resources.encode_field(3, e);
+                self.scope.encode_field(4, e);
+            });
+        });
+    }
+
+    fn merge_field(
+        &mut self,
+        number: u32,
+        wire: apimachinery::protobuf::WireType,
+        d: &mut apimachinery::protobuf::Decoder<'_>,
+    ) -> Result<bool, apimachinery::protobuf::ProtobufError> {
+        use apimachinery::protobuf::Field as _;
+        match number {
+            1 => self
+                .resource_names
+                .merge_from(wire, d)
+                .map_err(|e| e.in_field("resourceNames"))?,
+            2 => apimachinery::protobuf::merge_embedded(wire, d, |number, wire, d| {
+                Ok(match number {
+                    1 => {
+                        self.operations
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("operations"))?;
+                        true
+                    }
+                    2 => {
+                        apimachinery::protobuf::merge_embedded(wire, d, |number, wire, d| {
+                            Ok(match number {
+                                1 => {
+                                    self.api_groups
+                                        .merge_from(wire, d)
+                                        .map_err(|e| e.in_field("apiGroups"))?;
+                                    true
+                                }
+                                2 => {
+                                    self.api_versions
+                                        .merge_from(wire, d)
+                                        .map_err(|e| e.in_field("apiVersions"))?;
+                                    true
+                                }
+                                3 => {
+                                    self.resources
+                                        .merge_from(wire, d)
+                                        .map_err(|e| e.in_field("resources"))?;
+                                    true
+                                }
+                                4 => {
+                                    self.scope
+                                        .merge_from(wire, d)
+                                        .map_err(|e| e.in_field("scope"))?;
+                                    true
+                                }
+                                _ => false,
+                            })
+                        })?;
+                        true
+                    }
+                    _ => false,
+                })
+            })?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+}
+
 /// ParamKind is a tuple of Group Kind and Version.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -822,6 +936,8 @@ pub struct ParamKind {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub kind: Option<String>,
 }
+
+apimachinery::proto_message!(ParamKind { 1 => api_version as "apiVersion", 2 => kind });
 
 /// ParamRef describes how to locate the params to be used as input to
 /// expressions of rules applied by a policy binding.
@@ -878,6 +994,8 @@ pub struct ParamRef {
     pub parameter_not_found_action: Option<String>,
 }
 
+apimachinery::proto_message!(ParamRef { 1 => name, 2 => namespace, 3 => selector, 4 => parameter_not_found_action as "parameterNotFoundAction" });
+
 /// ServiceReference holds a reference to Service.legacy.k8s.io
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -901,6 +1019,8 @@ pub struct ServiceReference {
     pub port: Option<i32>,
 }
 
+apimachinery::proto_message!(ServiceReference { 1 => namespace, 2 => name, 3 => path, 4 => port });
+
 /// TypeChecking contains results of type checking the expressions in the
 /// ValidatingAdmissionPolicy
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -915,6 +1035,8 @@ pub struct TypeChecking {
     pub expression_warnings: Vec<ExpressionWarning>,
 }
 
+apimachinery::proto_message!(TypeChecking { 1 => expression_warnings as "expressionWarnings" });
+
 /// ValidatingAdmissionPolicy describes the definition of an admission validation policy that accepts or rejects an object without changing it.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
@@ -923,7 +1045,8 @@ pub struct TypeChecking {
     kind = "ValidatingAdmissionPolicy",
     plural = "validatingadmissionpolicies",
     cluster_scoped,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct ValidatingAdmissionPolicy {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -938,6 +1061,8 @@ pub struct ValidatingAdmissionPolicy {
     /// Read-only.
     pub status: Option<ValidatingAdmissionPolicyStatus>,
 }
+
+apimachinery::proto_message!(ValidatingAdmissionPolicy { 1 => metadata, 2 => spec, 3 => status });
 
 /// ValidatingAdmissionPolicyBinding binds the ValidatingAdmissionPolicy with paramerized resources.
 /// ValidatingAdmissionPolicyBinding and parameter CRDs together define how cluster administrators configure policies for clusters.
@@ -957,7 +1082,8 @@ pub struct ValidatingAdmissionPolicy {
     kind = "ValidatingAdmissionPolicyBinding",
     plural = "validatingadmissionpolicybindings",
     cluster_scoped,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct ValidatingAdmissionPolicyBinding {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -968,13 +1094,16 @@ pub struct ValidatingAdmissionPolicyBinding {
     pub spec: ValidatingAdmissionPolicyBindingSpec,
 }
 
+apimachinery::proto_message!(ValidatingAdmissionPolicyBinding { 1 => metadata, 2 => spec });
+
 /// ValidatingAdmissionPolicyBindingList is a list of ValidatingAdmissionPolicyBinding.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     group = "admissionregistration.k8s.io",
     version = "v1beta1",
     kind = "ValidatingAdmissionPolicyBindingList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct ValidatingAdmissionPolicyBindingList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -985,6 +1114,8 @@ pub struct ValidatingAdmissionPolicyBindingList {
     /// List of PolicyBinding.
     pub items: Vec<ValidatingAdmissionPolicyBinding>,
 }
+
+apimachinery::proto_message!(ValidatingAdmissionPolicyBindingList { 1 => metadata, 2 => items });
 
 /// ValidatingAdmissionPolicyBindingSpec is the specification of the ValidatingAdmissionPolicyBinding.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -1051,13 +1182,16 @@ pub struct ValidatingAdmissionPolicyBindingSpec {
     pub validation_actions: Vec<String>,
 }
 
+apimachinery::proto_message!(ValidatingAdmissionPolicyBindingSpec { 1 => policy_name as "policyName", 2 => param_ref as "paramRef", 3 => match_resources as "matchResources", 4 => validation_actions as "validationActions" });
+
 /// ValidatingAdmissionPolicyList is a list of ValidatingAdmissionPolicy.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     group = "admissionregistration.k8s.io",
     version = "v1beta1",
     kind = "ValidatingAdmissionPolicyList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct ValidatingAdmissionPolicyList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1068,6 +1202,8 @@ pub struct ValidatingAdmissionPolicyList {
     /// List of ValidatingAdmissionPolicy.
     pub items: Vec<ValidatingAdmissionPolicy>,
 }
+
+apimachinery::proto_message!(ValidatingAdmissionPolicyList { 1 => metadata, 2 => items });
 
 /// ValidatingAdmissionPolicySpec is the specification of the desired behavior of the AdmissionPolicy.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -1155,6 +1291,8 @@ pub struct ValidatingAdmissionPolicySpec {
     pub variables: Vec<Variable>,
 }
 
+apimachinery::proto_message!(ValidatingAdmissionPolicySpec { 1 => param_kind as "paramKind", 2 => match_constraints as "matchConstraints", 3 => validations, 4 => failure_policy as "failurePolicy", 5 => audit_annotations as "auditAnnotations", 6 => match_conditions as "matchConditions", 7 => variables });
+
 /// ValidatingAdmissionPolicyStatus represents the status of an admission validation policy.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -1174,6 +1312,8 @@ pub struct ValidatingAdmissionPolicyStatus {
     )]
     pub conditions: Vec<crate::meta::v1::Condition>,
 }
+
+apimachinery::proto_message!(ValidatingAdmissionPolicyStatus { 1 => observed_generation as "observedGeneration", 2 => type_checking as "typeChecking", 3 => conditions });
 
 /// ValidatingWebhook describes an admission webhook and the resources and operations it applies to.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -1324,6 +1464,8 @@ pub struct ValidatingWebhook {
     pub match_conditions: Vec<MatchCondition>,
 }
 
+apimachinery::proto_message!(ValidatingWebhook { 1 => name, 2 => client_config as "clientConfig", 3 => rules, 4 => failure_policy as "failurePolicy", 5 => namespace_selector as "namespaceSelector", 6 => side_effects as "sideEffects", 7 => timeout_seconds as "timeoutSeconds", 8 => admission_review_versions as "admissionReviewVersions", 9 => match_policy as "matchPolicy", 10 => object_selector as "objectSelector", 11 => match_conditions as "matchConditions" });
+
 /// ValidatingWebhookConfiguration describes the configuration of and admission webhook that accept or reject and object without changing it.
 /// Deprecated in v1.16, planned for removal in v1.19. Use admissionregistration.k8s.io/v1 ValidatingWebhookConfiguration instead.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
@@ -1333,7 +1475,8 @@ pub struct ValidatingWebhook {
     kind = "ValidatingWebhookConfiguration",
     plural = "validatingwebhookconfigurations",
     cluster_scoped,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct ValidatingWebhookConfiguration {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1345,13 +1488,16 @@ pub struct ValidatingWebhookConfiguration {
     pub webhooks: Vec<ValidatingWebhook>,
 }
 
+apimachinery::proto_message!(ValidatingWebhookConfiguration { 1 => metadata, 2 => webhooks });
+
 /// ValidatingWebhookConfigurationList is a list of ValidatingWebhookConfiguration.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     group = "admissionregistration.k8s.io",
     version = "v1beta1",
     kind = "ValidatingWebhookConfigurationList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct ValidatingWebhookConfigurationList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1362,6 +1508,8 @@ pub struct ValidatingWebhookConfigurationList {
     /// List of ValidatingWebhookConfiguration.
     pub items: Vec<ValidatingWebhookConfiguration>,
 }
+
+apimachinery::proto_message!(ValidatingWebhookConfigurationList { 1 => metadata, 2 => items });
 
 /// Validation specifies the CEL expression which is used to apply the validation.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -1441,6 +1589,8 @@ pub struct Validation {
     pub message_expression: Option<String>,
 }
 
+apimachinery::proto_message!(Validation { 1 => expression, 2 => message, 3 => reason, 4 => message_expression as "messageExpression" });
+
 /// Variable is the definition of a variable that is used for composition. A variable is defined as a named expression.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -1455,6 +1605,8 @@ pub struct Variable {
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub expression: String,
 }
+
+apimachinery::proto_message!(Variable { 1 => name, 2 => expression });
 
 /// WebhookClientConfig contains the information to make a TLS
 /// connection with the webhook
@@ -1499,3 +1651,5 @@ pub struct WebhookClientConfig {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ca_bundle: Option<crate::value::ByteString>,
 }
+
+apimachinery::proto_message!(WebhookClientConfig { 1 => service, 2 => ca_bundle as "caBundle", 3 => url });

@@ -25,6 +25,8 @@ pub struct APIGroupDiscovery {
     pub versions: Vec<APIVersionDiscovery>,
 }
 
+apimachinery::proto_message!(APIGroupDiscovery { 1 => metadata, 2 => versions });
+
 /// APIGroupDiscoveryList is a resource containing a list of APIGroupDiscovery.
 /// This is one of the types able to be returned from the /api and /apis endpoint and contains an aggregated
 /// list of API resources (built-ins, Custom Resource Definitions, resources from aggregated servers)
@@ -44,6 +46,8 @@ pub struct APIGroupDiscoveryList {
     )]
     pub items: Vec<APIGroupDiscovery>,
 }
+
+apimachinery::proto_message!(APIGroupDiscoveryList { 1 => metadata, 2 => items });
 
 /// APIResourceDiscovery provides information about an API resource for discovery.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -102,6 +106,8 @@ pub struct APIResourceDiscovery {
     pub subresources: Vec<APISubresourceDiscovery>,
 }
 
+apimachinery::proto_message!(APIResourceDiscovery { 1 => resource, 2 => response_kind as "responseKind", 3 => scope, 4 => singular_resource as "singularResource", 5 => verbs, 6 => short_names as "shortNames", 7 => categories, 8 => subresources });
+
 /// APISubresourceDiscovery provides information about an API subresource for discovery.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -138,6 +144,8 @@ pub struct APISubresourceDiscovery {
     pub verbs: Vec<String>,
 }
 
+apimachinery::proto_message!(APISubresourceDiscovery { 1 => subresource, 2 => response_kind as "responseKind", 3 => accepted_types as "acceptedTypes", 4 => verbs });
+
 /// APIVersionDiscovery holds a list of APIResourceDiscovery types that are served for a particular version within an API Group.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -162,3 +170,5 @@ pub struct APIVersionDiscovery {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub freshness: Option<String>,
 }
+
+apimachinery::proto_message!(APIVersionDiscovery { 1 => version, 2 => resources, 3 => freshness });

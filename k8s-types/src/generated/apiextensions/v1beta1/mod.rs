@@ -45,6 +45,8 @@ pub struct ConversionRequest {
     pub objects: Vec<crate::value::RawExtension>,
 }
 
+apimachinery::proto_message!(ConversionRequest { 1 => uid, 2 => desired_api_version as "desiredAPIVersion", 3 => objects });
+
 /// ConversionResponse describes a conversion response.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -72,6 +74,8 @@ pub struct ConversionResponse {
     pub result: Option<apimachinery::apis::meta::v1::Status>,
 }
 
+apimachinery::proto_message!(ConversionResponse { 1 => uid, 2 => converted_objects as "convertedObjects", 3 => result });
+
 /// ConversionReview describes a conversion request/response.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
@@ -79,7 +83,8 @@ pub struct ConversionResponse {
     version = "v1beta1",
     kind = "ConversionReview",
     not_resource,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct ConversionReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -89,6 +94,8 @@ pub struct ConversionReview {
     /// response describes the attributes for the conversion response.
     pub response: Option<ConversionResponse>,
 }
+
+apimachinery::proto_message!(ConversionReview { 1 => request, 2 => response });
 
 /// CustomResourceColumnDefinition specifies a column for server side printing.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -120,6 +127,8 @@ pub struct CustomResourceColumnDefinition {
     pub json_path: String,
 }
 
+apimachinery::proto_message!(CustomResourceColumnDefinition { 1 => name, 2 => r#type as "type", 3 => format, 4 => description, 5 => priority, 6 => json_path as "jsonPath" });
+
 /// CustomResourceConversion describes how to convert different versions of a CR.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -149,11 +158,13 @@ pub struct CustomResourceConversion {
     pub conversion_review_versions: Vec<String>,
 }
 
+apimachinery::proto_message!(CustomResourceConversion { 1 => strategy, 2 => webhook_client_config as "webhookClientConfig", 3 => conversion_review_versions as "conversionReviewVersions" });
+
 /// CustomResourceDefinition represents a resource that should be exposed on the API server.  Its name MUST be in the format
 /// \<.spec.name\>.\<.spec.group\>.
 /// Deprecated in v1.16, planned for removal in v1.22. Use apiextensions.k8s.io/v1 CustomResourceDefinition instead.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "apiextensions.k8s.io", version = "v1beta1", kind = "CustomResourceDefinition", plural = "customresourcedefinitions", cluster_scoped, short_names = ["crd", "crds"], omit_empty_type_meta)]
+#[api(group = "apiextensions.k8s.io", version = "v1beta1", kind = "CustomResourceDefinition", plural = "customresourcedefinitions", cluster_scoped, short_names = ["crd", "crds"], omit_empty_type_meta, protobuf)]
 pub struct CustomResourceDefinition {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -165,6 +176,8 @@ pub struct CustomResourceDefinition {
     /// status indicates the actual state of the CustomResourceDefinition
     pub status: Option<CustomResourceDefinitionStatus>,
 }
+
+apimachinery::proto_message!(CustomResourceDefinition { 1 => metadata, 2 => spec, 3 => status });
 
 /// CustomResourceDefinitionCondition contains details for the current condition of this pod.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -193,13 +206,16 @@ pub struct CustomResourceDefinitionCondition {
     pub observed_generation: Option<i64>,
 }
 
+apimachinery::proto_message!(CustomResourceDefinitionCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message, 6 => observed_generation as "observedGeneration" });
+
 /// CustomResourceDefinitionList is a list of CustomResourceDefinition objects.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     group = "apiextensions.k8s.io",
     version = "v1beta1",
     kind = "CustomResourceDefinitionList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct CustomResourceDefinitionList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -210,6 +226,8 @@ pub struct CustomResourceDefinitionList {
     /// items list individual CustomResourceDefinition objects
     pub items: Vec<CustomResourceDefinition>,
 }
+
+apimachinery::proto_message!(CustomResourceDefinitionList { 1 => metadata, 2 => items });
 
 /// CustomResourceDefinitionNames indicates the names to serve this CustomResourceDefinition
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -250,6 +268,8 @@ pub struct CustomResourceDefinitionNames {
     )]
     pub categories: Vec<String>,
 }
+
+apimachinery::proto_message!(CustomResourceDefinitionNames { 1 => plural, 2 => singular, 3 => short_names as "shortNames", 4 => kind, 5 => list_kind as "listKind", 6 => categories });
 
 /// CustomResourceDefinitionSpec describes how a user wants their resource to appear
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -330,6 +350,8 @@ pub struct CustomResourceDefinitionSpec {
     pub preserve_unknown_fields: Option<bool>,
 }
 
+apimachinery::proto_message!(CustomResourceDefinitionSpec { 1 => group, 2 => version, 3 => names, 4 => scope, 5 => validation, 6 => subresources, 7 => versions, 8 => additional_printer_columns as "additionalPrinterColumns", 9 => conversion, 10 => preserve_unknown_fields as "preserveUnknownFields", 11 => selectable_fields as "selectableFields" });
+
 /// CustomResourceDefinitionStatus indicates the state of the CustomResourceDefinition
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -361,6 +383,8 @@ pub struct CustomResourceDefinitionStatus {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub observed_generation: Option<i64>,
 }
+
+apimachinery::proto_message!(CustomResourceDefinitionStatus { 1 => conditions, 2 => accepted_names as "acceptedNames", 3 => stored_versions as "storedVersions", 4 => observed_generation as "observedGeneration" });
 
 /// CustomResourceDefinitionVersion describes a version for CRD.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -419,6 +443,8 @@ pub struct CustomResourceDefinitionVersion {
     pub selectable_fields: Vec<SelectableField>,
 }
 
+apimachinery::proto_message!(CustomResourceDefinitionVersion { 1 => name, 2 => served, 3 => storage, 4 => schema, 5 => subresources, 6 => additional_printer_columns as "additionalPrinterColumns", 7 => deprecated, 8 => deprecation_warning as "deprecationWarning", 9 => selectable_fields as "selectableFields" });
+
 /// CustomResourceSubresourceScale defines how to serve the scale subresource for CustomResources.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -449,6 +475,8 @@ pub struct CustomResourceSubresourceScale {
     pub label_selector_path: Option<String>,
 }
 
+apimachinery::proto_message!(CustomResourceSubresourceScale { 1 => spec_replicas_path as "specReplicasPath", 2 => status_replicas_path as "statusReplicasPath", 3 => label_selector_path as "labelSelectorPath" });
+
 /// CustomResourceSubresourceStatus defines how to serve the status subresource for CustomResources.
 /// Status is represented by the \`.status\` JSON path inside of a CustomResource. When set,
 /// \* exposes a /status subresource for the custom resource
@@ -457,6 +485,8 @@ pub struct CustomResourceSubresourceScale {
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CustomResourceSubresourceStatus {}
+
+apimachinery::proto_message!(CustomResourceSubresourceStatus {});
 
 /// CustomResourceSubresources defines the status and scale subresources for CustomResources.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -473,6 +503,8 @@ pub struct CustomResourceSubresources {
     pub scale: Option<CustomResourceSubresourceScale>,
 }
 
+apimachinery::proto_message!(CustomResourceSubresources { 1 => status, 2 => scale });
+
 /// CustomResourceValidation is a list of validation methods for CustomResources.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -481,6 +513,8 @@ pub struct CustomResourceValidation {
     #[serde(rename = "openAPIV3Schema", skip_serializing_if = "Option::is_none")]
     pub open_apiv3_schema: Option<JSONSchemaProps>,
 }
+
+apimachinery::proto_message!(CustomResourceValidation { 1 => open_apiv3_schema as "openAPIV3Schema" });
 
 /// ExternalDocumentation allows referencing an external resource for extended documentation.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -493,6 +527,8 @@ pub struct ExternalDocumentation {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
 }
+
+apimachinery::proto_message!(ExternalDocumentation { 1 => description, 2 => url });
 
 /// JSONSchemaProps is a JSON-Schema following Specification Draft 4 (<http://json-schema.org/>).
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -773,6 +809,8 @@ pub struct JSONSchemaProps {
     pub x_kubernetes_validations: Vec<ValidationRule>,
 }
 
+apimachinery::proto_message!(JSONSchemaProps { 1 => id, 2 => schema, 3 => r#ref as "ref", 4 => description, 5 => r#type as "type", 6 => format, 7 => title, 8 => default, 9 => maximum, 10 => exclusive_maximum as "exclusiveMaximum", 11 => minimum, 12 => exclusive_minimum as "exclusiveMinimum", 13 => max_length as "maxLength", 14 => min_length as "minLength", 15 => pattern, 16 => max_items as "maxItems", 17 => min_items as "minItems", 18 => unique_items as "uniqueItems", 19 => multiple_of as "multipleOf", 20 => r#enum as "enum", 21 => max_properties as "maxProperties", 22 => min_properties as "minProperties", 23 => required, 24 => items, 25 => all_of as "allOf", 26 => one_of as "oneOf", 27 => any_of as "anyOf", 28 => not, 29 => properties, 30 => additional_properties as "additionalProperties", 31 => pattern_properties as "patternProperties", 32 => dependencies, 33 => additional_items as "additionalItems", 34 => definitions, 35 => external_docs as "externalDocs", 36 => example, 37 => nullable, 38 => x_kubernetes_preserve_unknown_fields as "xKubernetesPreserveUnknownFields", 39 => x_kubernetes_embedded_resource as "xKubernetesEmbeddedResource", 40 => x_kubernetes_int_or_string as "xKubernetesIntOrString", 41 => x_kubernetes_list_map_keys as "xKubernetesListMapKeys", 42 => x_kubernetes_list_type as "xKubernetesListType", 43 => x_kubernetes_map_type as "xKubernetesMapType", 44 => x_kubernetes_validations as "xKubernetesValidations" });
+
 /// SelectableField specifies the JSON path of a field that may be used with field selectors.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -788,6 +826,8 @@ pub struct SelectableField {
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub json_path: String,
 }
+
+apimachinery::proto_message!(SelectableField { 1 => json_path as "jsonPath" });
 
 /// ServiceReference holds a reference to Service.legacy.k8s.io
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -810,6 +850,8 @@ pub struct ServiceReference {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub port: Option<i32>,
 }
+
+apimachinery::proto_message!(ServiceReference { 1 => namespace, 2 => name, 3 => path, 4 => port });
 
 /// ValidationRule describes a validation rule written in the CEL expression language.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -935,6 +977,8 @@ pub struct ValidationRule {
     pub optional_old_self: Option<bool>,
 }
 
+apimachinery::proto_message!(ValidationRule { 1 => rule, 2 => message, 3 => message_expression as "messageExpression", 4 => reason, 5 => field_path as "fieldPath", 6 => optional_old_self as "optionalOldSelf" });
+
 /// WebhookClientConfig contains the information to make a TLS connection with the webhook.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -977,3 +1021,5 @@ pub struct WebhookClientConfig {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ca_bundle: Option<crate::value::ByteString>,
 }
+
+apimachinery::proto_message!(WebhookClientConfig { 1 => service, 2 => ca_bundle as "caBundle", 3 => url });

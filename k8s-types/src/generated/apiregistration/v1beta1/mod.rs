@@ -11,7 +11,8 @@
     kind = "APIService",
     plural = "apiservices",
     cluster_scoped,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct APIService {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -24,6 +25,8 @@ pub struct APIService {
     /// Status contains derived information about an API server
     pub status: Option<APIServiceStatus>,
 }
+
+apimachinery::proto_message!(APIService { 1 => metadata, 2 => spec, 3 => status });
 
 /// APIServiceCondition describes the state of an APIService at a particular point
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -47,13 +50,16 @@ pub struct APIServiceCondition {
     pub message: Option<String>,
 }
 
+apimachinery::proto_message!(APIServiceCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
+
 /// APIServiceList is a list of APIService objects.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     group = "apiregistration.k8s.io",
     version = "v1beta1",
     kind = "APIServiceList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct APIServiceList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -64,6 +70,8 @@ pub struct APIServiceList {
     /// Items is the list of APIService
     pub items: Vec<APIService>,
 }
+
+apimachinery::proto_message!(APIServiceList { 1 => metadata, 2 => items });
 
 /// APIServiceSpec contains information for locating and communicating with a server.
 /// Only https is supported, though you are able to disable certificate verification.
@@ -115,6 +123,8 @@ pub struct APIServiceSpec {
     pub version_priority: i32,
 }
 
+apimachinery::proto_message!(APIServiceSpec { 1 => service, 2 => group, 3 => version, 4 => insecure_skip_tls_verify as "insecureSkipTLSVerify", 5 => ca_bundle as "caBundle", 7 => group_priority_minimum as "groupPriorityMinimum", 8 => version_priority as "versionPriority" });
+
 /// APIServiceStatus contains derived information about an API server
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -127,6 +137,8 @@ pub struct APIServiceStatus {
     )]
     pub conditions: Vec<APIServiceCondition>,
 }
+
+apimachinery::proto_message!(APIServiceStatus { 1 => conditions });
 
 /// ServiceReference holds a reference to Service.legacy.k8s.io
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -144,3 +156,5 @@ pub struct ServiceReference {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub port: Option<i32>,
 }
+
+apimachinery::proto_message!(ServiceReference { 1 => namespace, 2 => name, 3 => port });

@@ -33,6 +33,8 @@ pub struct ServerStorageVersion {
     pub served_versions: Vec<String>,
 }
 
+apimachinery::proto_message!(ServerStorageVersion { 1 => api_server_id as "apiServerID", 2 => encoding_version as "encodingVersion", 3 => decodable_versions as "decodableVersions", 4 => served_versions as "servedVersions" });
+
 /// Storage version of a specific resource.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
@@ -41,7 +43,8 @@ pub struct ServerStorageVersion {
     kind = "StorageVersion",
     plural = "storageversions",
     cluster_scoped,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct StorageVersion {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -55,6 +58,8 @@ pub struct StorageVersion {
     /// encode objects to when persisting objects in the backend.
     pub status: Option<StorageVersionStatus>,
 }
+
+apimachinery::proto_message!(StorageVersion { 1 => metadata, 2 => spec, 3 => status });
 
 /// Describes the state of the storageVersion at a certain point.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -80,13 +85,16 @@ pub struct StorageVersionCondition {
     pub message: String,
 }
 
+apimachinery::proto_message!(StorageVersionCondition { 1 => r#type as "type", 2 => status, 3 => observed_generation as "observedGeneration", 4 => last_transition_time as "lastTransitionTime", 5 => reason, 6 => message });
+
 /// A list of StorageVersions.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     group = "internal.apiserver.k8s.io",
     version = "v1alpha1",
     kind = "StorageVersionList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct StorageVersionList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -98,10 +106,14 @@ pub struct StorageVersionList {
     pub items: Vec<StorageVersion>,
 }
 
+apimachinery::proto_message!(StorageVersionList { 1 => metadata, 2 => items });
+
 /// StorageVersionSpec is an empty spec.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct StorageVersionSpec {}
+
+apimachinery::proto_message!(StorageVersionSpec {});
 
 /// API server instances report the versions they can decode and the version they
 /// encode objects to when persisting objects in the backend.
@@ -130,3 +142,5 @@ pub struct StorageVersionStatus {
     )]
     pub conditions: Vec<StorageVersionCondition>,
 }
+
+apimachinery::proto_message!(StorageVersionStatus { 1 => storage_versions as "storageVersions", 2 => common_encoding_version as "commonEncodingVersion", 3 => conditions });

@@ -18,7 +18,8 @@
     kind = "ControllerRevision",
     plural = "controllerrevisions",
     namespaced,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct ControllerRevision {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -32,13 +33,16 @@ pub struct ControllerRevision {
     pub revision: i64,
 }
 
+apimachinery::proto_message!(ControllerRevision { 1 => metadata, 2 => data, 3 => revision });
+
 /// ControllerRevisionList is a resource containing a list of ControllerRevision objects.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     group = "apps",
     version = "v1",
     kind = "ControllerRevisionList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct ControllerRevisionList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -49,9 +53,11 @@ pub struct ControllerRevisionList {
     pub items: Vec<ControllerRevision>,
 }
 
+apimachinery::proto_message!(ControllerRevisionList { 1 => metadata, 2 => items });
+
 /// DaemonSet represents the configuration of a daemon set.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "apps", version = "v1", kind = "DaemonSet", plural = "daemonsets", namespaced, short_names = ["ds"], categories = ["all"], omit_empty_type_meta)]
+#[api(group = "apps", version = "v1", kind = "DaemonSet", plural = "daemonsets", namespaced, short_names = ["ds"], categories = ["all"], omit_empty_type_meta, protobuf)]
 pub struct DaemonSet {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -68,6 +74,8 @@ pub struct DaemonSet {
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
     pub status: Option<DaemonSetStatus>,
 }
+
+apimachinery::proto_message!(DaemonSet { 1 => metadata, 2 => spec, 3 => status });
 
 /// DaemonSetCondition describes the state of a DaemonSet at a certain point.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -90,13 +98,16 @@ pub struct DaemonSetCondition {
     pub message: Option<String>,
 }
 
+apimachinery::proto_message!(DaemonSetCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
+
 /// DaemonSetList is a collection of daemon sets.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     group = "apps",
     version = "v1",
     kind = "DaemonSetList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct DaemonSetList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -107,6 +118,8 @@ pub struct DaemonSetList {
     /// A list of daemon sets.
     pub items: Vec<DaemonSet>,
 }
+
+apimachinery::proto_message!(DaemonSetList { 1 => metadata, 2 => items });
 
 /// DaemonSetSpec is the specification of a daemon set.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -141,6 +154,8 @@ pub struct DaemonSetSpec {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub revision_history_limit: Option<i32>,
 }
+
+apimachinery::proto_message!(DaemonSetSpec { 1 => selector, 2 => template, 3 => update_strategy as "updateStrategy", 4 => min_ready_seconds as "minReadySeconds", 6 => revision_history_limit as "revisionHistoryLimit" });
 
 /// DaemonSetStatus represents the current status of a daemon set.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -195,6 +210,8 @@ pub struct DaemonSetStatus {
     pub conditions: Vec<DaemonSetCondition>,
 }
 
+apimachinery::proto_message!(DaemonSetStatus { 1 => current_number_scheduled as "currentNumberScheduled", 2 => number_misscheduled as "numberMisscheduled", 3 => desired_number_scheduled as "desiredNumberScheduled", 4 => number_ready as "numberReady", 5 => observed_generation as "observedGeneration", 6 => updated_number_scheduled as "updatedNumberScheduled", 7 => number_available as "numberAvailable", 8 => number_unavailable as "numberUnavailable", 9 => collision_count as "collisionCount", 10 => conditions });
+
 /// DaemonSetUpdateStrategy is a struct used to control the update strategy for a DaemonSet.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -211,9 +228,11 @@ pub struct DaemonSetUpdateStrategy {
     pub rolling_update: Option<RollingUpdateDaemonSet>,
 }
 
+apimachinery::proto_message!(DaemonSetUpdateStrategy { 1 => r#type as "type", 2 => rolling_update as "rollingUpdate" });
+
 /// Deployment enables declarative updates for Pods and ReplicaSets.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "apps", version = "v1", kind = "Deployment", plural = "deployments", namespaced, short_names = ["deploy"], categories = ["all"], omit_empty_type_meta)]
+#[api(group = "apps", version = "v1", kind = "Deployment", plural = "deployments", namespaced, short_names = ["deploy"], categories = ["all"], omit_empty_type_meta, protobuf)]
 pub struct Deployment {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -225,6 +244,8 @@ pub struct Deployment {
     /// Most recently observed status of the Deployment.
     pub status: Option<DeploymentStatus>,
 }
+
+apimachinery::proto_message!(Deployment { 1 => metadata, 2 => spec, 3 => status });
 
 /// DeploymentCondition describes the state of a deployment at a certain point.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -250,13 +271,16 @@ pub struct DeploymentCondition {
     pub message: Option<String>,
 }
 
+apimachinery::proto_message!(DeploymentCondition { 1 => r#type as "type", 2 => status, 4 => reason, 5 => message, 6 => last_update_time as "lastUpdateTime", 7 => last_transition_time as "lastTransitionTime" });
+
 /// DeploymentList is a list of Deployments.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     group = "apps",
     version = "v1",
     kind = "DeploymentList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct DeploymentList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -266,6 +290,8 @@ pub struct DeploymentList {
     /// Items is the list of Deployments.
     pub items: Vec<Deployment>,
 }
+
+apimachinery::proto_message!(DeploymentList { 1 => metadata, 2 => items });
 
 /// DeploymentSpec is the specification of the desired behavior of the Deployment.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -308,6 +334,8 @@ pub struct DeploymentSpec {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub progress_deadline_seconds: Option<i32>,
 }
+
+apimachinery::proto_message!(DeploymentSpec { 1 => replicas, 2 => selector, 3 => template, 4 => strategy, 5 => min_ready_seconds as "minReadySeconds", 6 => revision_history_limit as "revisionHistoryLimit", 7 => paused, 9 => progress_deadline_seconds as "progressDeadlineSeconds" });
 
 /// DeploymentStatus is the most recently observed status of the Deployment.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -353,6 +381,8 @@ pub struct DeploymentStatus {
     pub collision_count: Option<i32>,
 }
 
+apimachinery::proto_message!(DeploymentStatus { 1 => observed_generation as "observedGeneration", 2 => replicas, 3 => updated_replicas as "updatedReplicas", 4 => available_replicas as "availableReplicas", 5 => unavailable_replicas as "unavailableReplicas", 6 => conditions, 7 => ready_replicas as "readyReplicas", 8 => collision_count as "collisionCount", 9 => terminating_replicas as "terminatingReplicas" });
+
 /// DeploymentStrategy describes how to replace existing pods with new ones.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -369,9 +399,11 @@ pub struct DeploymentStrategy {
     pub rolling_update: Option<RollingUpdateDeployment>,
 }
 
+apimachinery::proto_message!(DeploymentStrategy { 1 => r#type as "type", 2 => rolling_update as "rollingUpdate" });
+
 /// ReplicaSet ensures that a specified number of pod replicas are running at any given time.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "apps", version = "v1", kind = "ReplicaSet", plural = "replicasets", namespaced, short_names = ["rs"], categories = ["all"], omit_empty_type_meta)]
+#[api(group = "apps", version = "v1", kind = "ReplicaSet", plural = "replicasets", namespaced, short_names = ["rs"], categories = ["all"], omit_empty_type_meta, protobuf)]
 pub struct ReplicaSet {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -390,6 +422,8 @@ pub struct ReplicaSet {
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
     pub status: Option<ReplicaSetStatus>,
 }
+
+apimachinery::proto_message!(ReplicaSet { 1 => metadata, 2 => spec, 3 => status });
 
 /// ReplicaSetCondition describes the state of a replica set at a certain point.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -412,13 +446,16 @@ pub struct ReplicaSetCondition {
     pub message: Option<String>,
 }
 
+apimachinery::proto_message!(ReplicaSetCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
+
 /// ReplicaSetList is a collection of ReplicaSets.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     group = "apps",
     version = "v1",
     kind = "ReplicaSetList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct ReplicaSetList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -430,6 +467,8 @@ pub struct ReplicaSetList {
     /// More info: <https://kubernetes.io/docs/concepts/workloads/controllers/replicaset>
     pub items: Vec<ReplicaSet>,
 }
+
+apimachinery::proto_message!(ReplicaSetList { 1 => metadata, 2 => items });
 
 /// ReplicaSetSpec is the specification of a ReplicaSet.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -458,6 +497,8 @@ pub struct ReplicaSetSpec {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub template: Option<crate::core::v1::PodTemplateSpec>,
 }
+
+apimachinery::proto_message!(ReplicaSetSpec { 1 => replicas, 2 => selector, 3 => template, 4 => min_ready_seconds as "minReadySeconds" });
 
 /// ReplicaSetStatus represents the current status of a ReplicaSet.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -493,6 +534,8 @@ pub struct ReplicaSetStatus {
     )]
     pub conditions: Vec<ReplicaSetCondition>,
 }
+
+apimachinery::proto_message!(ReplicaSetStatus { 1 => replicas, 2 => fully_labeled_replicas as "fullyLabeledReplicas", 3 => observed_generation as "observedGeneration", 4 => ready_replicas as "readyReplicas", 5 => available_replicas as "availableReplicas", 6 => conditions, 7 => terminating_replicas as "terminatingReplicas" });
 
 /// Spec to control the desired behavior of daemon set rolling update.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -536,6 +579,8 @@ pub struct RollingUpdateDaemonSet {
     pub max_surge: Option<crate::value::IntOrString>,
 }
 
+apimachinery::proto_message!(RollingUpdateDaemonSet { 1 => max_unavailable as "maxUnavailable", 2 => max_surge as "maxSurge" });
+
 /// Spec to control the desired behavior of rolling update.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -567,6 +612,8 @@ pub struct RollingUpdateDeployment {
     pub max_surge: Option<crate::value::IntOrString>,
 }
 
+apimachinery::proto_message!(RollingUpdateDeployment { 1 => max_unavailable as "maxUnavailable", 2 => max_surge as "maxSurge" });
+
 /// RollingUpdateStatefulSetStrategy is used to communicate parameter for RollingUpdateStatefulSetStrategyType.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -588,6 +635,8 @@ pub struct RollingUpdateStatefulSetStrategy {
     pub max_unavailable: Option<crate::value::IntOrString>,
 }
 
+apimachinery::proto_message!(RollingUpdateStatefulSetStrategy { 1 => partition, 2 => max_unavailable as "maxUnavailable" });
+
 /// StatefulSet represents a set of pods with consistent identities.
 /// Identities are defined as:
 /// - Network: A single stable DNS and hostname.
@@ -596,7 +645,7 @@ pub struct RollingUpdateStatefulSetStrategy {
 /// The StatefulSet guarantees that a given network identity will always
 /// map to the same storage identity.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "apps", version = "v1", kind = "StatefulSet", plural = "statefulsets", namespaced, short_names = ["sts"], categories = ["all"], omit_empty_type_meta)]
+#[api(group = "apps", version = "v1", kind = "StatefulSet", plural = "statefulsets", namespaced, short_names = ["sts"], categories = ["all"], omit_empty_type_meta, protobuf)]
 pub struct StatefulSet {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -609,6 +658,8 @@ pub struct StatefulSet {
     /// may be out of date by some window of time.
     pub status: Option<StatefulSetStatus>,
 }
+
+apimachinery::proto_message!(StatefulSet { 1 => metadata, 2 => spec, 3 => status });
 
 /// StatefulSetCondition describes the state of a statefulset at a certain point.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -631,13 +682,16 @@ pub struct StatefulSetCondition {
     pub message: Option<String>,
 }
 
+apimachinery::proto_message!(StatefulSetCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
+
 /// StatefulSetList is a collection of StatefulSets.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     group = "apps",
     version = "v1",
     kind = "StatefulSetList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct StatefulSetList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -648,6 +702,8 @@ pub struct StatefulSetList {
     /// Items is the list of stateful sets.
     pub items: Vec<StatefulSet>,
 }
+
+apimachinery::proto_message!(StatefulSetList { 1 => metadata, 2 => items });
 
 /// StatefulSetOrdinals describes the policy used for replica ordinal assignment
 /// in this StatefulSet.
@@ -665,6 +721,8 @@ pub struct StatefulSetOrdinals {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub start: Option<i32>,
 }
+
+apimachinery::proto_message!(StatefulSetOrdinals { 1 => start });
 
 /// StatefulSetPersistentVolumeClaimRetentionPolicy describes the policy used for PVCs
 /// created from the StatefulSet VolumeClaimTemplates.
@@ -685,6 +743,8 @@ pub struct StatefulSetPersistentVolumeClaimRetentionPolicy {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub when_scaled: Option<String>,
 }
+
+apimachinery::proto_message!(StatefulSetPersistentVolumeClaimRetentionPolicy { 1 => when_deleted as "whenDeleted", 2 => when_scaled as "whenScaled" });
 
 /// A StatefulSetSpec is the specification of a StatefulSet.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -773,6 +833,8 @@ pub struct StatefulSetSpec {
     pub ordinals: Option<StatefulSetOrdinals>,
 }
 
+apimachinery::proto_message!(StatefulSetSpec { 1 => replicas, 2 => selector, 3 => template, 4 => volume_claim_templates as "volumeClaimTemplates", 5 => service_name as "serviceName", 6 => pod_management_policy as "podManagementPolicy", 7 => update_strategy as "updateStrategy", 8 => revision_history_limit as "revisionHistoryLimit", 9 => min_ready_seconds as "minReadySeconds", 10 => persistent_volume_claim_retention_policy as "persistentVolumeClaimRetentionPolicy", 11 => ordinals });
+
 /// StatefulSetStatus represents the current state of a StatefulSet.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -820,6 +882,8 @@ pub struct StatefulSetStatus {
     pub available_replicas: Option<i32>,
 }
 
+apimachinery::proto_message!(StatefulSetStatus { 1 => observed_generation as "observedGeneration", 2 => replicas, 3 => ready_replicas as "readyReplicas", 4 => current_replicas as "currentReplicas", 5 => updated_replicas as "updatedReplicas", 6 => current_revision as "currentRevision", 7 => update_revision as "updateRevision", 9 => collision_count as "collisionCount", 10 => conditions, 11 => available_replicas as "availableReplicas" });
+
 /// StatefulSetUpdateStrategy indicates the strategy that the StatefulSet
 /// controller will use to perform updates. It includes any additional parameters
 /// necessary to perform the update for the indicated strategy.
@@ -834,3 +898,5 @@ pub struct StatefulSetUpdateStrategy {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rolling_update: Option<RollingUpdateStatefulSetStrategy>,
 }
+
+apimachinery::proto_message!(StatefulSetUpdateStrategy { 1 => r#type as "type", 2 => rolling_update as "rollingUpdate" });

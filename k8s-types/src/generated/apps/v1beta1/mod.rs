@@ -20,7 +20,8 @@
     kind = "ControllerRevision",
     plural = "controllerrevisions",
     namespaced,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct ControllerRevision {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -34,13 +35,16 @@ pub struct ControllerRevision {
     pub revision: i64,
 }
 
+apimachinery::proto_message!(ControllerRevision { 1 => metadata, 2 => data, 3 => revision });
+
 /// ControllerRevisionList is a resource containing a list of ControllerRevision objects.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     group = "apps",
     version = "v1beta1",
     kind = "ControllerRevisionList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct ControllerRevisionList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -51,11 +55,13 @@ pub struct ControllerRevisionList {
     pub items: Vec<ControllerRevision>,
 }
 
+apimachinery::proto_message!(ControllerRevisionList { 1 => metadata, 2 => items });
+
 /// DEPRECATED - This group version of Deployment is deprecated by apps/v1beta2/Deployment. See the release notes for
 /// more information.
 /// Deployment enables declarative updates for Pods and ReplicaSets.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "apps", version = "v1beta1", kind = "Deployment", plural = "deployments", namespaced, short_names = ["deploy"], categories = ["all"], omit_empty_type_meta)]
+#[api(group = "apps", version = "v1beta1", kind = "Deployment", plural = "deployments", namespaced, short_names = ["deploy"], categories = ["all"], omit_empty_type_meta, protobuf)]
 pub struct Deployment {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -66,6 +72,8 @@ pub struct Deployment {
     /// Most recently observed status of the Deployment.
     pub status: Option<DeploymentStatus>,
 }
+
+apimachinery::proto_message!(Deployment { 1 => metadata, 2 => spec, 3 => status });
 
 /// DeploymentCondition describes the state of a deployment at a certain point.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -91,13 +99,16 @@ pub struct DeploymentCondition {
     pub message: Option<String>,
 }
 
+apimachinery::proto_message!(DeploymentCondition { 1 => r#type as "type", 2 => status, 4 => reason, 5 => message, 6 => last_update_time as "lastUpdateTime", 7 => last_transition_time as "lastTransitionTime" });
+
 /// DeploymentList is a list of Deployments.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     group = "apps",
     version = "v1beta1",
     kind = "DeploymentList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct DeploymentList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -108,6 +119,8 @@ pub struct DeploymentList {
     pub items: Vec<Deployment>,
 }
 
+apimachinery::proto_message!(DeploymentList { 1 => metadata, 2 => items });
+
 /// DEPRECATED.
 /// DeploymentRollback stores the information required to rollback a deployment.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
@@ -116,7 +129,8 @@ pub struct DeploymentList {
     version = "v1beta1",
     kind = "DeploymentRollback",
     not_resource,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct DeploymentRollback {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -129,6 +143,8 @@ pub struct DeploymentRollback {
     /// The config of this deployment rollback.
     pub rollback_to: Option<RollbackConfig>,
 }
+
+apimachinery::proto_message!(DeploymentRollback { 1 => name, 2 => updated_annotations as "updatedAnnotations", 3 => rollback_to as "rollbackTo" });
 
 /// DeploymentSpec is the specification of the desired behavior of the Deployment.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -175,6 +191,8 @@ pub struct DeploymentSpec {
     pub progress_deadline_seconds: Option<i32>,
 }
 
+apimachinery::proto_message!(DeploymentSpec { 1 => replicas, 2 => selector, 3 => template, 4 => strategy, 5 => min_ready_seconds as "minReadySeconds", 6 => revision_history_limit as "revisionHistoryLimit", 7 => paused, 8 => rollback_to as "rollbackTo", 9 => progress_deadline_seconds as "progressDeadlineSeconds" });
+
 /// DeploymentStatus is the most recently observed status of the Deployment.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -219,6 +237,8 @@ pub struct DeploymentStatus {
     pub collision_count: Option<i32>,
 }
 
+apimachinery::proto_message!(DeploymentStatus { 1 => observed_generation as "observedGeneration", 2 => replicas, 3 => updated_replicas as "updatedReplicas", 4 => available_replicas as "availableReplicas", 5 => unavailable_replicas as "unavailableReplicas", 6 => conditions, 7 => ready_replicas as "readyReplicas", 8 => collision_count as "collisionCount", 9 => terminating_replicas as "terminatingReplicas" });
+
 /// DeploymentStrategy describes how to replace existing pods with new ones.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -235,6 +255,8 @@ pub struct DeploymentStrategy {
     pub rolling_update: Option<RollingUpdateDeployment>,
 }
 
+apimachinery::proto_message!(DeploymentStrategy { 1 => r#type as "type", 2 => rolling_update as "rollingUpdate" });
+
 /// DEPRECATED.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -243,6 +265,8 @@ pub struct RollbackConfig {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub revision: Option<i64>,
 }
+
+apimachinery::proto_message!(RollbackConfig { 1 => revision });
 
 /// Spec to control the desired behavior of rolling update.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -275,6 +299,8 @@ pub struct RollingUpdateDeployment {
     pub max_surge: Option<crate::value::IntOrString>,
 }
 
+apimachinery::proto_message!(RollingUpdateDeployment { 1 => max_unavailable as "maxUnavailable", 2 => max_surge as "maxSurge" });
+
 /// RollingUpdateStatefulSetStrategy is used to communicate parameter for RollingUpdateStatefulSetStrategyType.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -296,6 +322,8 @@ pub struct RollingUpdateStatefulSetStrategy {
     pub max_unavailable: Option<crate::value::IntOrString>,
 }
 
+apimachinery::proto_message!(RollingUpdateStatefulSetStrategy { 1 => partition, 2 => max_unavailable as "maxUnavailable" });
+
 /// Scale represents a scaling request for a resource.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
@@ -303,7 +331,8 @@ pub struct RollingUpdateStatefulSetStrategy {
     version = "v1beta1",
     kind = "Scale",
     not_resource,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct Scale {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -316,6 +345,8 @@ pub struct Scale {
     pub status: Option<ScaleStatus>,
 }
 
+apimachinery::proto_message!(Scale { 1 => metadata, 2 => spec, 3 => status });
+
 /// ScaleSpec describes the attributes of a scale subresource
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -324,6 +355,8 @@ pub struct ScaleSpec {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub replicas: Option<i32>,
 }
+
+apimachinery::proto_message!(ScaleSpec { 1 => replicas });
 
 /// ScaleStatus represents the current status of a scale subresource.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -349,6 +382,8 @@ pub struct ScaleStatus {
     pub target_selector: Option<String>,
 }
 
+apimachinery::proto_message!(ScaleStatus { 1 => replicas, 2 => selector, 3 => target_selector as "targetSelector" });
+
 /// DEPRECATED - This group version of StatefulSet is deprecated by apps/v1beta2/StatefulSet. See the release notes for
 /// more information.
 /// StatefulSet represents a set of pods with consistent identities.
@@ -359,7 +394,7 @@ pub struct ScaleStatus {
 /// The StatefulSet guarantees that a given network identity will always
 /// map to the same storage identity.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "apps", version = "v1beta1", kind = "StatefulSet", plural = "statefulsets", namespaced, short_names = ["sts"], categories = ["all"], omit_empty_type_meta)]
+#[api(group = "apps", version = "v1beta1", kind = "StatefulSet", plural = "statefulsets", namespaced, short_names = ["sts"], categories = ["all"], omit_empty_type_meta, protobuf)]
 pub struct StatefulSet {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -371,6 +406,8 @@ pub struct StatefulSet {
     /// may be out of date by some window of time.
     pub status: Option<StatefulSetStatus>,
 }
+
+apimachinery::proto_message!(StatefulSet { 1 => metadata, 2 => spec, 3 => status });
 
 /// StatefulSetCondition describes the state of a statefulset at a certain point.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -393,13 +430,16 @@ pub struct StatefulSetCondition {
     pub message: Option<String>,
 }
 
+apimachinery::proto_message!(StatefulSetCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
+
 /// StatefulSetList is a collection of StatefulSets.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     group = "apps",
     version = "v1beta1",
     kind = "StatefulSetList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct StatefulSetList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -409,6 +449,8 @@ pub struct StatefulSetList {
     /// The \`items\` field.
     pub items: Vec<StatefulSet>,
 }
+
+apimachinery::proto_message!(StatefulSetList { 1 => metadata, 2 => items });
 
 /// StatefulSetOrdinals describes the policy used for replica ordinal assignment
 /// in this StatefulSet.
@@ -426,6 +468,8 @@ pub struct StatefulSetOrdinals {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub start: Option<i32>,
 }
+
+apimachinery::proto_message!(StatefulSetOrdinals { 1 => start });
 
 /// StatefulSetPersistentVolumeClaimRetentionPolicy describes the policy used for PVCs
 /// created from the StatefulSet VolumeClaimTemplates.
@@ -446,6 +490,8 @@ pub struct StatefulSetPersistentVolumeClaimRetentionPolicy {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub when_scaled: Option<String>,
 }
+
+apimachinery::proto_message!(StatefulSetPersistentVolumeClaimRetentionPolicy { 1 => when_deleted as "whenDeleted", 2 => when_scaled as "whenScaled" });
 
 /// A StatefulSetSpec is the specification of a StatefulSet.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -533,6 +579,8 @@ pub struct StatefulSetSpec {
     pub ordinals: Option<StatefulSetOrdinals>,
 }
 
+apimachinery::proto_message!(StatefulSetSpec { 1 => replicas, 2 => selector, 3 => template, 4 => volume_claim_templates as "volumeClaimTemplates", 5 => service_name as "serviceName", 6 => pod_management_policy as "podManagementPolicy", 7 => update_strategy as "updateStrategy", 8 => revision_history_limit as "revisionHistoryLimit", 9 => min_ready_seconds as "minReadySeconds", 10 => persistent_volume_claim_retention_policy as "persistentVolumeClaimRetentionPolicy", 11 => ordinals });
+
 /// StatefulSetStatus represents the current state of a StatefulSet.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -580,6 +628,8 @@ pub struct StatefulSetStatus {
     pub available_replicas: Option<i32>,
 }
 
+apimachinery::proto_message!(StatefulSetStatus { 1 => observed_generation as "observedGeneration", 2 => replicas, 3 => ready_replicas as "readyReplicas", 4 => current_replicas as "currentReplicas", 5 => updated_replicas as "updatedReplicas", 6 => current_revision as "currentRevision", 7 => update_revision as "updateRevision", 9 => collision_count as "collisionCount", 10 => conditions, 11 => available_replicas as "availableReplicas" });
+
 /// StatefulSetUpdateStrategy indicates the strategy that the StatefulSet
 /// controller will use to perform updates. It includes any additional parameters
 /// necessary to perform the update for the indicated strategy.
@@ -593,3 +643,5 @@ pub struct StatefulSetUpdateStrategy {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rolling_update: Option<RollingUpdateStatefulSetStrategy>,
 }
+
+apimachinery::proto_message!(StatefulSetUpdateStrategy { 1 => r#type as "type", 2 => rolling_update as "rollingUpdate" });

@@ -20,7 +20,8 @@
     kind = "ControllerRevision",
     plural = "controllerrevisions",
     namespaced,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct ControllerRevision {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -34,13 +35,16 @@ pub struct ControllerRevision {
     pub revision: i64,
 }
 
+apimachinery::proto_message!(ControllerRevision { 1 => metadata, 2 => data, 3 => revision });
+
 /// ControllerRevisionList is a resource containing a list of ControllerRevision objects.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     group = "apps",
     version = "v1beta2",
     kind = "ControllerRevisionList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct ControllerRevisionList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -51,11 +55,13 @@ pub struct ControllerRevisionList {
     pub items: Vec<ControllerRevision>,
 }
 
+apimachinery::proto_message!(ControllerRevisionList { 1 => metadata, 2 => items });
+
 /// DEPRECATED - This group version of DaemonSet is deprecated by apps/v1/DaemonSet. See the release notes for
 /// more information.
 /// DaemonSet represents the configuration of a daemon set.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "apps", version = "v1beta2", kind = "DaemonSet", plural = "daemonsets", namespaced, short_names = ["ds"], categories = ["all"], omit_empty_type_meta)]
+#[api(group = "apps", version = "v1beta2", kind = "DaemonSet", plural = "daemonsets", namespaced, short_names = ["ds"], categories = ["all"], omit_empty_type_meta, protobuf)]
 pub struct DaemonSet {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -72,6 +78,8 @@ pub struct DaemonSet {
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
     pub status: Option<DaemonSetStatus>,
 }
+
+apimachinery::proto_message!(DaemonSet { 1 => metadata, 2 => spec, 3 => status });
 
 /// DaemonSetCondition describes the state of a DaemonSet at a certain point.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -94,13 +102,16 @@ pub struct DaemonSetCondition {
     pub message: Option<String>,
 }
 
+apimachinery::proto_message!(DaemonSetCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
+
 /// DaemonSetList is a collection of daemon sets.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     group = "apps",
     version = "v1beta2",
     kind = "DaemonSetList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct DaemonSetList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -111,6 +122,8 @@ pub struct DaemonSetList {
     /// A list of daemon sets.
     pub items: Vec<DaemonSet>,
 }
+
+apimachinery::proto_message!(DaemonSetList { 1 => metadata, 2 => items });
 
 /// DaemonSetSpec is the specification of a daemon set.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -145,6 +158,8 @@ pub struct DaemonSetSpec {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub revision_history_limit: Option<i32>,
 }
+
+apimachinery::proto_message!(DaemonSetSpec { 1 => selector, 2 => template, 3 => update_strategy as "updateStrategy", 4 => min_ready_seconds as "minReadySeconds", 6 => revision_history_limit as "revisionHistoryLimit" });
 
 /// DaemonSetStatus represents the current status of a daemon set.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -199,6 +214,8 @@ pub struct DaemonSetStatus {
     pub conditions: Vec<DaemonSetCondition>,
 }
 
+apimachinery::proto_message!(DaemonSetStatus { 1 => current_number_scheduled as "currentNumberScheduled", 2 => number_misscheduled as "numberMisscheduled", 3 => desired_number_scheduled as "desiredNumberScheduled", 4 => number_ready as "numberReady", 5 => observed_generation as "observedGeneration", 6 => updated_number_scheduled as "updatedNumberScheduled", 7 => number_available as "numberAvailable", 8 => number_unavailable as "numberUnavailable", 9 => collision_count as "collisionCount", 10 => conditions });
+
 /// DaemonSetUpdateStrategy is a struct used to control the update strategy for a DaemonSet.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -215,11 +232,13 @@ pub struct DaemonSetUpdateStrategy {
     pub rolling_update: Option<RollingUpdateDaemonSet>,
 }
 
+apimachinery::proto_message!(DaemonSetUpdateStrategy { 1 => r#type as "type", 2 => rolling_update as "rollingUpdate" });
+
 /// DEPRECATED - This group version of Deployment is deprecated by apps/v1/Deployment. See the release notes for
 /// more information.
 /// Deployment enables declarative updates for Pods and ReplicaSets.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "apps", version = "v1beta2", kind = "Deployment", plural = "deployments", namespaced, short_names = ["deploy"], categories = ["all"], omit_empty_type_meta)]
+#[api(group = "apps", version = "v1beta2", kind = "Deployment", plural = "deployments", namespaced, short_names = ["deploy"], categories = ["all"], omit_empty_type_meta, protobuf)]
 pub struct Deployment {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -230,6 +249,8 @@ pub struct Deployment {
     /// Most recently observed status of the Deployment.
     pub status: Option<DeploymentStatus>,
 }
+
+apimachinery::proto_message!(Deployment { 1 => metadata, 2 => spec, 3 => status });
 
 /// DeploymentCondition describes the state of a deployment at a certain point.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -255,13 +276,16 @@ pub struct DeploymentCondition {
     pub message: Option<String>,
 }
 
+apimachinery::proto_message!(DeploymentCondition { 1 => r#type as "type", 2 => status, 4 => reason, 5 => message, 6 => last_update_time as "lastUpdateTime", 7 => last_transition_time as "lastTransitionTime" });
+
 /// DeploymentList is a list of Deployments.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     group = "apps",
     version = "v1beta2",
     kind = "DeploymentList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct DeploymentList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -271,6 +295,8 @@ pub struct DeploymentList {
     /// Items is the list of Deployments.
     pub items: Vec<Deployment>,
 }
+
+apimachinery::proto_message!(DeploymentList { 1 => metadata, 2 => items });
 
 /// DeploymentSpec is the specification of the desired behavior of the Deployment.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -313,6 +339,8 @@ pub struct DeploymentSpec {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub progress_deadline_seconds: Option<i32>,
 }
+
+apimachinery::proto_message!(DeploymentSpec { 1 => replicas, 2 => selector, 3 => template, 4 => strategy, 5 => min_ready_seconds as "minReadySeconds", 6 => revision_history_limit as "revisionHistoryLimit", 7 => paused, 9 => progress_deadline_seconds as "progressDeadlineSeconds" });
 
 /// DeploymentStatus is the most recently observed status of the Deployment.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -358,6 +386,8 @@ pub struct DeploymentStatus {
     pub collision_count: Option<i32>,
 }
 
+apimachinery::proto_message!(DeploymentStatus { 1 => observed_generation as "observedGeneration", 2 => replicas, 3 => updated_replicas as "updatedReplicas", 4 => available_replicas as "availableReplicas", 5 => unavailable_replicas as "unavailableReplicas", 6 => conditions, 7 => ready_replicas as "readyReplicas", 8 => collision_count as "collisionCount", 9 => terminating_replicas as "terminatingReplicas" });
+
 /// DeploymentStrategy describes how to replace existing pods with new ones.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -374,11 +404,13 @@ pub struct DeploymentStrategy {
     pub rolling_update: Option<RollingUpdateDeployment>,
 }
 
+apimachinery::proto_message!(DeploymentStrategy { 1 => r#type as "type", 2 => rolling_update as "rollingUpdate" });
+
 /// DEPRECATED - This group version of ReplicaSet is deprecated by apps/v1/ReplicaSet. See the release notes for
 /// more information.
 /// ReplicaSet ensures that a specified number of pod replicas are running at any given time.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "apps", version = "v1beta2", kind = "ReplicaSet", plural = "replicasets", namespaced, short_names = ["rs"], categories = ["all"], omit_empty_type_meta)]
+#[api(group = "apps", version = "v1beta2", kind = "ReplicaSet", plural = "replicasets", namespaced, short_names = ["rs"], categories = ["all"], omit_empty_type_meta, protobuf)]
 pub struct ReplicaSet {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -396,6 +428,8 @@ pub struct ReplicaSet {
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
     pub status: Option<ReplicaSetStatus>,
 }
+
+apimachinery::proto_message!(ReplicaSet { 1 => metadata, 2 => spec, 3 => status });
 
 /// ReplicaSetCondition describes the state of a replica set at a certain point.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -418,13 +452,16 @@ pub struct ReplicaSetCondition {
     pub message: Option<String>,
 }
 
+apimachinery::proto_message!(ReplicaSetCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
+
 /// ReplicaSetList is a collection of ReplicaSets.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     group = "apps",
     version = "v1beta2",
     kind = "ReplicaSetList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct ReplicaSetList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -436,6 +473,8 @@ pub struct ReplicaSetList {
     /// More info: <https://kubernetes.io/docs/concepts/workloads/controllers/replicaset>
     pub items: Vec<ReplicaSet>,
 }
+
+apimachinery::proto_message!(ReplicaSetList { 1 => metadata, 2 => items });
 
 /// ReplicaSetSpec is the specification of a ReplicaSet.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -464,6 +503,8 @@ pub struct ReplicaSetSpec {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub template: Option<crate::core::v1::PodTemplateSpec>,
 }
+
+apimachinery::proto_message!(ReplicaSetSpec { 1 => replicas, 2 => selector, 3 => template, 4 => min_ready_seconds as "minReadySeconds" });
 
 /// ReplicaSetStatus represents the current status of a ReplicaSet.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -499,6 +540,8 @@ pub struct ReplicaSetStatus {
     )]
     pub conditions: Vec<ReplicaSetCondition>,
 }
+
+apimachinery::proto_message!(ReplicaSetStatus { 1 => replicas, 2 => fully_labeled_replicas as "fullyLabeledReplicas", 3 => observed_generation as "observedGeneration", 4 => ready_replicas as "readyReplicas", 5 => available_replicas as "availableReplicas", 6 => conditions, 7 => terminating_replicas as "terminatingReplicas" });
 
 /// Spec to control the desired behavior of daemon set rolling update.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -542,6 +585,8 @@ pub struct RollingUpdateDaemonSet {
     pub max_surge: Option<crate::value::IntOrString>,
 }
 
+apimachinery::proto_message!(RollingUpdateDaemonSet { 1 => max_unavailable as "maxUnavailable", 2 => max_surge as "maxSurge" });
+
 /// Spec to control the desired behavior of rolling update.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -573,6 +618,8 @@ pub struct RollingUpdateDeployment {
     pub max_surge: Option<crate::value::IntOrString>,
 }
 
+apimachinery::proto_message!(RollingUpdateDeployment { 1 => max_unavailable as "maxUnavailable", 2 => max_surge as "maxSurge" });
+
 /// RollingUpdateStatefulSetStrategy is used to communicate parameter for RollingUpdateStatefulSetStrategyType.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -594,6 +641,8 @@ pub struct RollingUpdateStatefulSetStrategy {
     pub max_unavailable: Option<crate::value::IntOrString>,
 }
 
+apimachinery::proto_message!(RollingUpdateStatefulSetStrategy { 1 => partition, 2 => max_unavailable as "maxUnavailable" });
+
 /// Scale represents a scaling request for a resource.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
@@ -601,7 +650,8 @@ pub struct RollingUpdateStatefulSetStrategy {
     version = "v1beta2",
     kind = "Scale",
     not_resource,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct Scale {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -614,6 +664,8 @@ pub struct Scale {
     pub status: Option<ScaleStatus>,
 }
 
+apimachinery::proto_message!(Scale { 1 => metadata, 2 => spec, 3 => status });
+
 /// ScaleSpec describes the attributes of a scale subresource
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -622,6 +674,8 @@ pub struct ScaleSpec {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub replicas: Option<i32>,
 }
+
+apimachinery::proto_message!(ScaleSpec { 1 => replicas });
 
 /// ScaleStatus represents the current status of a scale subresource.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -647,6 +701,8 @@ pub struct ScaleStatus {
     pub target_selector: Option<String>,
 }
 
+apimachinery::proto_message!(ScaleStatus { 1 => replicas, 2 => selector, 3 => target_selector as "targetSelector" });
+
 /// DEPRECATED - This group version of StatefulSet is deprecated by apps/v1/StatefulSet. See the release notes for
 /// more information.
 /// StatefulSet represents a set of pods with consistent identities.
@@ -657,7 +713,7 @@ pub struct ScaleStatus {
 /// The StatefulSet guarantees that a given network identity will always
 /// map to the same storage identity.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "apps", version = "v1beta2", kind = "StatefulSet", plural = "statefulsets", namespaced, short_names = ["sts"], categories = ["all"], omit_empty_type_meta)]
+#[api(group = "apps", version = "v1beta2", kind = "StatefulSet", plural = "statefulsets", namespaced, short_names = ["sts"], categories = ["all"], omit_empty_type_meta, protobuf)]
 pub struct StatefulSet {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -669,6 +725,8 @@ pub struct StatefulSet {
     /// may be out of date by some window of time.
     pub status: Option<StatefulSetStatus>,
 }
+
+apimachinery::proto_message!(StatefulSet { 1 => metadata, 2 => spec, 3 => status });
 
 /// StatefulSetCondition describes the state of a statefulset at a certain point.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -691,13 +749,16 @@ pub struct StatefulSetCondition {
     pub message: Option<String>,
 }
 
+apimachinery::proto_message!(StatefulSetCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
+
 /// StatefulSetList is a collection of StatefulSets.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     group = "apps",
     version = "v1beta2",
     kind = "StatefulSetList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct StatefulSetList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -707,6 +768,8 @@ pub struct StatefulSetList {
     /// The \`items\` field.
     pub items: Vec<StatefulSet>,
 }
+
+apimachinery::proto_message!(StatefulSetList { 1 => metadata, 2 => items });
 
 /// StatefulSetOrdinals describes the policy used for replica ordinal assignment
 /// in this StatefulSet.
@@ -724,6 +787,8 @@ pub struct StatefulSetOrdinals {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub start: Option<i32>,
 }
+
+apimachinery::proto_message!(StatefulSetOrdinals { 1 => start });
 
 /// StatefulSetPersistentVolumeClaimRetentionPolicy describes the policy used for PVCs
 /// created from the StatefulSet VolumeClaimTemplates.
@@ -744,6 +809,8 @@ pub struct StatefulSetPersistentVolumeClaimRetentionPolicy {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub when_scaled: Option<String>,
 }
+
+apimachinery::proto_message!(StatefulSetPersistentVolumeClaimRetentionPolicy { 1 => when_deleted as "whenDeleted", 2 => when_scaled as "whenScaled" });
 
 /// A StatefulSetSpec is the specification of a StatefulSet.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -832,6 +899,8 @@ pub struct StatefulSetSpec {
     pub ordinals: Option<StatefulSetOrdinals>,
 }
 
+apimachinery::proto_message!(StatefulSetSpec { 1 => replicas, 2 => selector, 3 => template, 4 => volume_claim_templates as "volumeClaimTemplates", 5 => service_name as "serviceName", 6 => pod_management_policy as "podManagementPolicy", 7 => update_strategy as "updateStrategy", 8 => revision_history_limit as "revisionHistoryLimit", 9 => min_ready_seconds as "minReadySeconds", 10 => persistent_volume_claim_retention_policy as "persistentVolumeClaimRetentionPolicy", 11 => ordinals });
+
 /// StatefulSetStatus represents the current state of a StatefulSet.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -879,6 +948,8 @@ pub struct StatefulSetStatus {
     pub available_replicas: Option<i32>,
 }
 
+apimachinery::proto_message!(StatefulSetStatus { 1 => observed_generation as "observedGeneration", 2 => replicas, 3 => ready_replicas as "readyReplicas", 4 => current_replicas as "currentReplicas", 5 => updated_replicas as "updatedReplicas", 6 => current_revision as "currentRevision", 7 => update_revision as "updateRevision", 9 => collision_count as "collisionCount", 10 => conditions, 11 => available_replicas as "availableReplicas" });
+
 /// StatefulSetUpdateStrategy indicates the strategy that the StatefulSet
 /// controller will use to perform updates. It includes any additional parameters
 /// necessary to perform the update for the indicated strategy.
@@ -893,3 +964,5 @@ pub struct StatefulSetUpdateStrategy {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rolling_update: Option<RollingUpdateStatefulSetStrategy>,
 }
+
+apimachinery::proto_message!(StatefulSetUpdateStrategy { 1 => r#type as "type", 2 => rolling_update as "rollingUpdate" });

@@ -23,6 +23,8 @@ pub struct BoundObjectReference {
     pub uid: Option<String>,
 }
 
+apimachinery::proto_message!(BoundObjectReference { 1 => kind, 2 => api_version as "apiVersion", 3 => name, 4 => uid });
+
 /// SelfSubjectReview contains the user information that the kube-apiserver has about the user making this request.
 /// When using impersonation, users will receive the user info of the user being impersonated.  If impersonation or
 /// request header authentication is used, any extra keys will have their case ignored and returned as lowercase.
@@ -33,7 +35,8 @@ pub struct BoundObjectReference {
     kind = "SelfSubjectReview",
     plural = "selfsubjectreviews",
     cluster_scoped,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct SelfSubjectReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -45,6 +48,8 @@ pub struct SelfSubjectReview {
     pub status: Option<SelfSubjectReviewStatus>,
 }
 
+apimachinery::proto_message!(SelfSubjectReview { 1 => metadata, 2 => status });
+
 /// SelfSubjectReviewStatus is filled by the kube-apiserver and sent back to a user.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -54,6 +59,8 @@ pub struct SelfSubjectReviewStatus {
     pub user_info: Option<UserInfo>,
 }
 
+apimachinery::proto_message!(SelfSubjectReviewStatus { 1 => user_info as "userInfo" });
+
 /// TokenRequest requests a token for a given service account.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
@@ -61,7 +68,8 @@ pub struct SelfSubjectReviewStatus {
     version = "v1",
     kind = "TokenRequest",
     not_resource,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct TokenRequest {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -74,6 +82,8 @@ pub struct TokenRequest {
     /// status is filled in by the server and indicates whether the token can be authenticated.
     pub status: Option<TokenRequestStatus>,
 }
+
+apimachinery::proto_message!(TokenRequest { 1 => metadata, 2 => spec, 3 => status });
 
 /// TokenRequestSpec contains client provided parameters of a token request.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -105,6 +115,8 @@ pub struct TokenRequestSpec {
     pub bound_object_ref: Option<BoundObjectReference>,
 }
 
+apimachinery::proto_message!(TokenRequestSpec { 1 => audiences, 3 => bound_object_ref as "boundObjectRef", 4 => expiration_seconds as "expirationSeconds" });
+
 /// TokenRequestStatus is the result of a token request.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -117,6 +129,8 @@ pub struct TokenRequestStatus {
     pub expiration_timestamp: Option<apimachinery::apis::meta::v1::Time>,
 }
 
+apimachinery::proto_message!(TokenRequestStatus { 1 => token, 2 => expiration_timestamp as "expirationTimestamp" });
+
 /// TokenReview attempts to authenticate a token to a known user.
 /// Note: TokenReview requests may be cached by the webhook token authenticator
 /// plugin in the kube-apiserver.
@@ -127,7 +141,8 @@ pub struct TokenRequestStatus {
     kind = "TokenReview",
     plural = "tokenreviews",
     cluster_scoped,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct TokenReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -140,6 +155,8 @@ pub struct TokenReview {
     /// status is filled in by the server and indicates whether the request can be authenticated.
     pub status: Option<TokenReviewStatus>,
 }
+
+apimachinery::proto_message!(TokenReview { 1 => metadata, 2 => spec, 3 => status });
 
 /// TokenReviewSpec is a description of the token authentication request.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -160,6 +177,8 @@ pub struct TokenReviewSpec {
     )]
     pub audiences: Vec<String>,
 }
+
+apimachinery::proto_message!(TokenReviewSpec { 1 => token, 2 => audiences });
 
 /// TokenReviewStatus is the result of the token authentication request.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -191,6 +210,8 @@ pub struct TokenReviewStatus {
     pub error: Option<String>,
 }
 
+apimachinery::proto_message!(TokenReviewStatus { 1 => authenticated, 2 => user, 3 => error, 4 => audiences });
+
 /// UserInfo holds the information about the user needed to implement the
 /// user.Info interface.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -218,4 +239,41 @@ pub struct UserInfo {
         skip_serializing_if = "std::collections::BTreeMap::is_empty"
     )]
     pub extra: std::collections::BTreeMap<String, Vec<String>>,
+}
+
+impl apimachinery::protobuf::Message for UserInfo {
+    fn encode_fields(&self, e: &mut apimachinery::protobuf::Encoder) {
+        use apimachinery::protobuf::Field as _;
+        self.username.encode_field(1, e);
+        self.uid.encode_field(2, e);
+        self.groups.encode_field(3, e);
+        apimachinery::protobuf::encode_named_slice_map(&self.extra, 4, e);
+    }
+
+    fn merge_field(
+        &mut self,
+        number: u32,
+        wire: apimachinery::protobuf::WireType,
+        d: &mut apimachinery::protobuf::Decoder<'_>,
+    ) -> Result<bool, apimachinery::protobuf::ProtobufError> {
+        use apimachinery::protobuf::Field as _;
+        match number {
+            1 => self
+                .username
+                .merge_from(wire, d)
+                .map_err(|e| e.in_field("username"))?,
+            2 => self
+                .uid
+                .merge_from(wire, d)
+                .map_err(|e| e.in_field("uid"))?,
+            3 => self
+                .groups
+                .merge_from(wire, d)
+                .map_err(|e| e.in_field("groups"))?,
+            4 => apimachinery::protobuf::merge_named_slice_map(&mut self.extra, wire, d)
+                .map_err(|e| e.in_field("extra"))?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
 }

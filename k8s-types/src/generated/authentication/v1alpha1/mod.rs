@@ -12,7 +12,8 @@
     kind = "SelfSubjectReview",
     plural = "selfsubjectreviews",
     cluster_scoped,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct SelfSubjectReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -24,6 +25,8 @@ pub struct SelfSubjectReview {
     pub status: Option<SelfSubjectReviewStatus>,
 }
 
+apimachinery::proto_message!(SelfSubjectReview { 1 => metadata, 2 => status });
+
 /// SelfSubjectReviewStatus is filled by the kube-apiserver and sent back to a user.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -32,3 +35,5 @@ pub struct SelfSubjectReviewStatus {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub user_info: Option<crate::authentication::v1::UserInfo>,
 }
+
+apimachinery::proto_message!(SelfSubjectReviewStatus { 1 => user_info as "userInfo" });

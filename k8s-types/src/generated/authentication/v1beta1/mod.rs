@@ -15,7 +15,8 @@ pub type ExtraValue = Vec<String>;
     kind = "SelfSubjectReview",
     plural = "selfsubjectreviews",
     cluster_scoped,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct SelfSubjectReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -27,6 +28,8 @@ pub struct SelfSubjectReview {
     pub status: Option<SelfSubjectReviewStatus>,
 }
 
+apimachinery::proto_message!(SelfSubjectReview { 1 => metadata, 2 => status });
+
 /// SelfSubjectReviewStatus is filled by the kube-apiserver and sent back to a user.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -35,6 +38,8 @@ pub struct SelfSubjectReviewStatus {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub user_info: Option<crate::authentication::v1::UserInfo>,
 }
+
+apimachinery::proto_message!(SelfSubjectReviewStatus { 1 => user_info as "userInfo" });
 
 /// TokenReview attempts to authenticate a token to a known user.
 /// Note: TokenReview requests may be cached by the webhook token authenticator
@@ -46,7 +51,8 @@ pub struct SelfSubjectReviewStatus {
     kind = "TokenReview",
     plural = "tokenreviews",
     cluster_scoped,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct TokenReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -59,6 +65,8 @@ pub struct TokenReview {
     /// status is filled in by the server and indicates whether the token can be authenticated.
     pub status: Option<TokenReviewStatus>,
 }
+
+apimachinery::proto_message!(TokenReview { 1 => metadata, 2 => spec, 3 => status });
 
 /// TokenReviewSpec is a description of the token authentication request.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -79,6 +87,8 @@ pub struct TokenReviewSpec {
     )]
     pub audiences: Vec<String>,
 }
+
+apimachinery::proto_message!(TokenReviewSpec { 1 => token, 2 => audiences });
 
 /// TokenReviewStatus is the result of the token authentication request.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -110,6 +120,8 @@ pub struct TokenReviewStatus {
     pub error: Option<String>,
 }
 
+apimachinery::proto_message!(TokenReviewStatus { 1 => authenticated, 2 => user, 3 => error, 4 => audiences });
+
 /// UserInfo holds the information about the user needed to implement the
 /// user.Info interface.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -137,4 +149,41 @@ pub struct UserInfo {
         skip_serializing_if = "std::collections::BTreeMap::is_empty"
     )]
     pub extra: std::collections::BTreeMap<String, Vec<String>>,
+}
+
+impl apimachinery::protobuf::Message for UserInfo {
+    fn encode_fields(&self, e: &mut apimachinery::protobuf::Encoder) {
+        use apimachinery::protobuf::Field as _;
+        self.username.encode_field(1, e);
+        self.uid.encode_field(2, e);
+        self.groups.encode_field(3, e);
+        apimachinery::protobuf::encode_named_slice_map(&self.extra, 4, e);
+    }
+
+    fn merge_field(
+        &mut self,
+        number: u32,
+        wire: apimachinery::protobuf::WireType,
+        d: &mut apimachinery::protobuf::Decoder<'_>,
+    ) -> Result<bool, apimachinery::protobuf::ProtobufError> {
+        use apimachinery::protobuf::Field as _;
+        match number {
+            1 => self
+                .username
+                .merge_from(wire, d)
+                .map_err(|e| e.in_field("username"))?,
+            2 => self
+                .uid
+                .merge_from(wire, d)
+                .map_err(|e| e.in_field("uid"))?,
+            3 => self
+                .groups
+                .merge_from(wire, d)
+                .map_err(|e| e.in_field("groups"))?,
+            4 => apimachinery::protobuf::merge_named_slice_map(&mut self.extra, wire, d)
+                .map_err(|e| e.in_field("extra"))?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
 }

@@ -15,7 +15,8 @@ pub type ExtraValue = Vec<String>;
     kind = "LocalSubjectAccessReview",
     plural = "localsubjectaccessreviews",
     namespaced,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct LocalSubjectAccessReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -30,6 +31,8 @@ pub struct LocalSubjectAccessReview {
     pub status: Option<SubjectAccessReviewStatus>,
 }
 
+apimachinery::proto_message!(LocalSubjectAccessReview { 1 => metadata, 2 => spec, 3 => status });
+
 /// NonResourceAttributes includes the authorization attributes available for non-resource requests to the Authorizer interface
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -41,6 +44,8 @@ pub struct NonResourceAttributes {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub verb: Option<String>,
 }
+
+apimachinery::proto_message!(NonResourceAttributes { 1 => path, 2 => verb });
 
 /// NonResourceRule holds information that describes a rule for the non-resource
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -59,6 +64,8 @@ pub struct NonResourceRule {
     )]
     pub non_resource_urls: Vec<String>,
 }
+
+apimachinery::proto_message!(NonResourceRule { 1 => verbs, 2 => non_resource_urls as "nonResourceURLs" });
 
 /// ResourceAttributes includes the authorization attributes available for resource requests to the Authorizer interface
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -96,6 +103,8 @@ pub struct ResourceAttributes {
     pub label_selector: Option<crate::authorization::v1::LabelSelectorAttributes>,
 }
 
+apimachinery::proto_message!(ResourceAttributes { 1 => namespace, 2 => verb, 3 => group, 4 => version, 5 => resource, 6 => subresource, 7 => name, 8 => field_selector as "fieldSelector", 9 => label_selector as "labelSelector" });
+
 /// ResourceRule is the list of actions the subject is allowed to perform on resources. The list ordering isn't significant,
 /// may contain duplicates, and possibly be incomplete.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -129,6 +138,8 @@ pub struct ResourceRule {
     pub resource_names: Vec<String>,
 }
 
+apimachinery::proto_message!(ResourceRule { 1 => verbs, 2 => api_groups as "apiGroups", 3 => resources, 4 => resource_names as "resourceNames" });
+
 /// SelfSubjectAccessReview checks whether or the current user can perform an action.  Not filling in a
 /// spec.namespace means "in all namespaces".  Self is a special case, because users should always be able
 /// to check whether they can perform an action
@@ -139,7 +150,8 @@ pub struct ResourceRule {
     kind = "SelfSubjectAccessReview",
     plural = "selfsubjectaccessreviews",
     cluster_scoped,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct SelfSubjectAccessReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -152,6 +164,8 @@ pub struct SelfSubjectAccessReview {
     /// status is filled in by the server and indicates whether the request is allowed or not
     pub status: Option<SubjectAccessReviewStatus>,
 }
+
+apimachinery::proto_message!(SelfSubjectAccessReview { 1 => metadata, 2 => spec, 3 => status });
 
 /// SelfSubjectAccessReviewSpec is a description of the access request.  Exactly one of resourceAttributes
 /// and nonResourceAttributes must be set
@@ -166,6 +180,8 @@ pub struct SelfSubjectAccessReviewSpec {
     pub non_resource_attributes: Option<NonResourceAttributes>,
 }
 
+apimachinery::proto_message!(SelfSubjectAccessReviewSpec { 1 => resource_attributes as "resourceAttributes", 2 => non_resource_attributes as "nonResourceAttributes" });
+
 /// SelfSubjectRulesReview enumerates the set of actions the current user can perform within a namespace.
 /// The returned list of actions may be incomplete depending on the server's authorization mode,
 /// and any errors experienced during the evaluation. SelfSubjectRulesReview should be used by UIs to show/hide actions,
@@ -179,7 +195,8 @@ pub struct SelfSubjectAccessReviewSpec {
     kind = "SelfSubjectRulesReview",
     plural = "selfsubjectrulesreviews",
     cluster_scoped,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct SelfSubjectRulesReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -193,6 +210,8 @@ pub struct SelfSubjectRulesReview {
     pub status: Option<SubjectRulesReviewStatus>,
 }
 
+apimachinery::proto_message!(SelfSubjectRulesReview { 1 => metadata, 2 => spec, 3 => status });
+
 /// SelfSubjectRulesReviewSpec defines the specification for SelfSubjectRulesReview.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -202,6 +221,8 @@ pub struct SelfSubjectRulesReviewSpec {
     pub namespace: Option<String>,
 }
 
+apimachinery::proto_message!(SelfSubjectRulesReviewSpec { 1 => namespace });
+
 /// SubjectAccessReview checks whether or not a user or group can perform an action.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
@@ -210,7 +231,8 @@ pub struct SelfSubjectRulesReviewSpec {
     kind = "SubjectAccessReview",
     plural = "subjectaccessreviews",
     cluster_scoped,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct SubjectAccessReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -223,6 +245,8 @@ pub struct SubjectAccessReview {
     /// status is filled in by the server and indicates whether the request is allowed or not
     pub status: Option<SubjectAccessReviewStatus>,
 }
+
+apimachinery::proto_message!(SubjectAccessReview { 1 => metadata, 2 => spec, 3 => status });
 
 /// SubjectAccessReviewSpec is a description of the access request.  Exactly one of resourceAttributes
 /// and nonResourceAttributes must be set
@@ -259,6 +283,53 @@ pub struct SubjectAccessReviewSpec {
     pub uid: Option<String>,
 }
 
+impl apimachinery::protobuf::Message for SubjectAccessReviewSpec {
+    fn encode_fields(&self, e: &mut apimachinery::protobuf::Encoder) {
+        use apimachinery::protobuf::Field as _;
+        self.resource_attributes.encode_field(1, e);
+        self.non_resource_attributes.encode_field(2, e);
+        self.user.encode_field(3, e);
+        self.group.encode_field(4, e);
+        apimachinery::protobuf::encode_named_slice_map(&self.extra, 5, e);
+        self.uid.encode_field(6, e);
+    }
+
+    fn merge_field(
+        &mut self,
+        number: u32,
+        wire: apimachinery::protobuf::WireType,
+        d: &mut apimachinery::protobuf::Decoder<'_>,
+    ) -> Result<bool, apimachinery::protobuf::ProtobufError> {
+        use apimachinery::protobuf::Field as _;
+        match number {
+            1 => self
+                .resource_attributes
+                .merge_from(wire, d)
+                .map_err(|e| e.in_field("resourceAttributes"))?,
+            2 => self
+                .non_resource_attributes
+                .merge_from(wire, d)
+                .map_err(|e| e.in_field("nonResourceAttributes"))?,
+            3 => self
+                .user
+                .merge_from(wire, d)
+                .map_err(|e| e.in_field("user"))?,
+            4 => self
+                .group
+                .merge_from(wire, d)
+                .map_err(|e| e.in_field("group"))?,
+            5 => apimachinery::protobuf::merge_named_slice_map(&mut self.extra, wire, d)
+                .map_err(|e| e.in_field("extra"))?,
+            6 => self
+                .uid
+                .merge_from(wire, d)
+                .map_err(|e| e.in_field("uid"))?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+}
+
 /// SubjectAccessReviewStatus
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -281,6 +352,8 @@ pub struct SubjectAccessReviewStatus {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub evaluation_error: Option<String>,
 }
+
+apimachinery::proto_message!(SubjectAccessReviewStatus { 1 => allowed, 2 => reason, 3 => evaluation_error as "evaluationError", 4 => denied });
 
 /// SubjectRulesReviewStatus contains the result of a rules check. This check can be incomplete depending on
 /// the set of authorizers the server is configured with and any errors experienced during evaluation.
@@ -307,3 +380,5 @@ pub struct SubjectRulesReviewStatus {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub evaluation_error: Option<String>,
 }
+
+apimachinery::proto_message!(SubjectRulesReviewStatus { 1 => resource_rules as "resourceRules", 2 => non_resource_rules as "nonResourceRules", 3 => incomplete, 4 => evaluation_error as "evaluationError" });

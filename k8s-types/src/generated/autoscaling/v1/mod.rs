@@ -30,6 +30,8 @@ pub struct ContainerResourceMetricSource {
     pub container: String,
 }
 
+apimachinery::proto_message!(ContainerResourceMetricSource { 1 => name, 2 => target_average_utilization as "targetAverageUtilization", 3 => target_average_value as "targetAverageValue", 5 => container });
+
 /// ContainerResourceMetricStatus indicates the current value of a resource metric known to
 /// Kubernetes, as specified in requests and limits, describing a single container in each pod in the
 /// current scale target (e.g. CPU or memory).  Such metrics are built in to
@@ -59,6 +61,8 @@ pub struct ContainerResourceMetricStatus {
     pub container: String,
 }
 
+apimachinery::proto_message!(ContainerResourceMetricStatus { 1 => name, 2 => current_average_utilization as "currentAverageUtilization", 3 => current_average_value as "currentAverageValue", 4 => container });
+
 /// CrossVersionObjectReference contains enough information to let you identify the referred resource.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -73,6 +77,8 @@ pub struct CrossVersionObjectReference {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub api_version: Option<String>,
 }
+
+apimachinery::proto_message!(CrossVersionObjectReference { 1 => kind, 2 => name, 3 => api_version as "apiVersion" });
 
 /// ExternalMetricSource indicates how to scale on a metric not associated with
 /// any Kubernetes object (for example length of queue in cloud
@@ -97,6 +103,8 @@ pub struct ExternalMetricSource {
     pub target_average_value: Option<crate::value::Quantity>,
 }
 
+apimachinery::proto_message!(ExternalMetricSource { 1 => metric_name as "metricName", 2 => metric_selector as "metricSelector", 3 => target_value as "targetValue", 4 => target_average_value as "targetAverageValue" });
+
 /// ExternalMetricStatus indicates the current value of a global metric
 /// not associated with any Kubernetes object.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -118,9 +126,11 @@ pub struct ExternalMetricStatus {
     pub current_average_value: Option<crate::value::Quantity>,
 }
 
+apimachinery::proto_message!(ExternalMetricStatus { 1 => metric_name as "metricName", 2 => metric_selector as "metricSelector", 3 => current_value as "currentValue", 4 => current_average_value as "currentAverageValue" });
+
 /// configuration of a horizontal pod autoscaler.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "autoscaling", version = "v1", kind = "HorizontalPodAutoscaler", plural = "horizontalpodautoscalers", namespaced, short_names = ["hpa"], categories = ["all"], omit_empty_type_meta)]
+#[api(group = "autoscaling", version = "v1", kind = "HorizontalPodAutoscaler", plural = "horizontalpodautoscalers", namespaced, short_names = ["hpa"], categories = ["all"], omit_empty_type_meta, protobuf)]
 pub struct HorizontalPodAutoscaler {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -131,6 +141,8 @@ pub struct HorizontalPodAutoscaler {
     /// status is the current information about the autoscaler.
     pub status: Option<HorizontalPodAutoscalerStatus>,
 }
+
+apimachinery::proto_message!(HorizontalPodAutoscaler { 1 => metadata, 2 => spec, 3 => status });
 
 /// HorizontalPodAutoscalerCondition describes the state of
 /// a HorizontalPodAutoscaler at a certain point.
@@ -156,13 +168,16 @@ pub struct HorizontalPodAutoscalerCondition {
     pub message: Option<String>,
 }
 
+apimachinery::proto_message!(HorizontalPodAutoscalerCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
+
 /// list of horizontal pod autoscaler objects.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     group = "autoscaling",
     version = "v1",
     kind = "HorizontalPodAutoscalerList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct HorizontalPodAutoscalerList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -172,6 +187,8 @@ pub struct HorizontalPodAutoscalerList {
     /// items is the list of horizontal pod autoscaler objects.
     pub items: Vec<HorizontalPodAutoscaler>,
 }
+
+apimachinery::proto_message!(HorizontalPodAutoscalerList { 1 => metadata, 2 => items });
 
 /// specification of a horizontal pod autoscaler.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -200,6 +217,8 @@ pub struct HorizontalPodAutoscalerSpec {
     pub target_cpu_utilization_percentage: Option<i32>,
 }
 
+apimachinery::proto_message!(HorizontalPodAutoscalerSpec { 1 => scale_target_ref as "scaleTargetRef", 2 => min_replicas as "minReplicas", 3 => max_replicas as "maxReplicas", 4 => target_cpu_utilization_percentage as "targetCPUUtilizationPercentage" });
+
 /// current status of a horizontal pod autoscaler
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -225,6 +244,8 @@ pub struct HorizontalPodAutoscalerStatus {
     )]
     pub current_cpu_utilization_percentage: Option<i32>,
 }
+
+apimachinery::proto_message!(HorizontalPodAutoscalerStatus { 1 => observed_generation as "observedGeneration", 2 => last_scale_time as "lastScaleTime", 3 => current_replicas as "currentReplicas", 4 => desired_replicas as "desiredReplicas", 5 => current_cpu_utilization_percentage as "currentCPUUtilizationPercentage" });
 
 /// MetricSpec specifies how to scale based on a single metric
 /// (only \`type\` and one other matching field should be set at once).
@@ -267,6 +288,8 @@ pub struct MetricSpec {
     pub external: Option<ExternalMetricSource>,
 }
 
+apimachinery::proto_message!(MetricSpec { 1 => r#type as "type", 2 => object, 3 => pods, 4 => resource, 5 => external, 7 => container_resource as "containerResource" });
+
 /// MetricStatus describes the last-read state of a single metric.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -307,6 +330,8 @@ pub struct MetricStatus {
     pub external: Option<ExternalMetricStatus>,
 }
 
+apimachinery::proto_message!(MetricStatus { 1 => r#type as "type", 2 => object, 3 => pods, 4 => resource, 5 => external, 7 => container_resource as "containerResource" });
+
 /// ObjectMetricSource indicates how to scale on a metric describing a
 /// kubernetes object (for example, hits-per-second on an Ingress object).
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -331,6 +356,8 @@ pub struct ObjectMetricSource {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub average_value: Option<crate::value::Quantity>,
 }
+
+apimachinery::proto_message!(ObjectMetricSource { 1 => target, 2 => metric_name as "metricName", 3 => target_value as "targetValue", 4 => selector, 5 => average_value as "averageValue" });
 
 /// ObjectMetricStatus indicates the current value of a metric describing a
 /// kubernetes object (for example, hits-per-second on an Ingress object).
@@ -357,6 +384,8 @@ pub struct ObjectMetricStatus {
     pub average_value: Option<crate::value::Quantity>,
 }
 
+apimachinery::proto_message!(ObjectMetricStatus { 1 => target, 2 => metric_name as "metricName", 3 => current_value as "currentValue", 4 => selector, 5 => average_value as "averageValue" });
+
 /// PodsMetricSource indicates how to scale on a metric describing each pod in
 /// the current scale target (for example, transactions-processed-per-second).
 /// The values will be averaged together before being compared to the target
@@ -378,6 +407,8 @@ pub struct PodsMetricSource {
     pub selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
 }
 
+apimachinery::proto_message!(PodsMetricSource { 1 => metric_name as "metricName", 2 => target_average_value as "targetAverageValue", 3 => selector });
+
 /// PodsMetricStatus indicates the current value of a metric describing each pod in
 /// the current scale target (for example, transactions-processed-per-second).
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -396,6 +427,8 @@ pub struct PodsMetricStatus {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
 }
+
+apimachinery::proto_message!(PodsMetricStatus { 1 => metric_name as "metricName", 2 => current_average_value as "currentAverageValue", 3 => selector });
 
 /// ResourceMetricSource indicates how to scale on a resource metric known to
 /// Kubernetes, as specified in requests and limits, describing each pod in the
@@ -421,6 +454,8 @@ pub struct ResourceMetricSource {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub target_average_value: Option<crate::value::Quantity>,
 }
+
+apimachinery::proto_message!(ResourceMetricSource { 1 => name, 2 => target_average_utilization as "targetAverageUtilization", 3 => target_average_value as "targetAverageValue" });
 
 /// ResourceMetricStatus indicates the current value of a resource metric known to
 /// Kubernetes, as specified in requests and limits, describing each pod in the
@@ -448,6 +483,8 @@ pub struct ResourceMetricStatus {
     pub current_average_value: Option<crate::value::Quantity>,
 }
 
+apimachinery::proto_message!(ResourceMetricStatus { 1 => name, 2 => current_average_utilization as "currentAverageUtilization", 3 => current_average_value as "currentAverageValue" });
+
 /// Scale represents a scaling request for a resource.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
@@ -455,7 +492,8 @@ pub struct ResourceMetricStatus {
     version = "v1",
     kind = "Scale",
     not_resource,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct Scale {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -468,6 +506,8 @@ pub struct Scale {
     pub status: Option<ScaleStatus>,
 }
 
+apimachinery::proto_message!(Scale { 1 => metadata, 2 => spec, 3 => status });
+
 /// ScaleSpec describes the attributes of a scale subresource.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -476,6 +516,8 @@ pub struct ScaleSpec {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub replicas: Option<i32>,
 }
+
+apimachinery::proto_message!(ScaleSpec { 1 => replicas });
 
 /// ScaleStatus represents the current status of a scale subresource.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -491,3 +533,5 @@ pub struct ScaleStatus {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub selector: Option<String>,
 }
+
+apimachinery::proto_message!(ScaleStatus { 1 => replicas, 2 => selector });

@@ -23,6 +23,8 @@ pub struct ContainerResourceMetricSource {
     pub container: String,
 }
 
+apimachinery::proto_message!(ContainerResourceMetricSource { 1 => name, 2 => target, 3 => container });
+
 /// ContainerResourceMetricStatus indicates the current value of a resource metric known to
 /// Kubernetes, as specified in requests and limits, describing a single container in each pod in the
 /// current scale target (e.g. CPU or memory).  Such metrics are built in to
@@ -42,6 +44,8 @@ pub struct ContainerResourceMetricStatus {
     pub container: String,
 }
 
+apimachinery::proto_message!(ContainerResourceMetricStatus { 1 => name, 2 => current, 3 => container });
+
 /// CrossVersionObjectReference contains enough information to let you identify the referred resource.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -57,6 +61,8 @@ pub struct CrossVersionObjectReference {
     pub api_version: Option<String>,
 }
 
+apimachinery::proto_message!(CrossVersionObjectReference { 1 => kind, 2 => name, 3 => api_version as "apiVersion" });
+
 /// ExternalMetricSource indicates how to scale on a metric not associated with
 /// any Kubernetes object (for example length of queue in cloud
 /// messaging service, or QPS from loadbalancer running outside of cluster).
@@ -71,6 +77,8 @@ pub struct ExternalMetricSource {
     pub target: MetricTarget,
 }
 
+apimachinery::proto_message!(ExternalMetricSource { 1 => metric, 2 => target });
+
 /// ExternalMetricStatus indicates the current value of a global metric
 /// not associated with any Kubernetes object.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -83,6 +91,8 @@ pub struct ExternalMetricStatus {
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub current: MetricValueStatus,
 }
+
+apimachinery::proto_message!(ExternalMetricStatus { 1 => metric, 2 => current });
 
 /// HPAScalingPolicy is a single policy which must hold true for a specified past interval.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -100,6 +110,8 @@ pub struct HPAScalingPolicy {
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub period_seconds: i32,
 }
+
+apimachinery::proto_message!(HPAScalingPolicy { 1 => r#type as "type", 2 => value, 3 => period_seconds as "periodSeconds" });
 
 /// HPAScalingRules configures the scaling behavior for one direction via
 /// scaling Policy Rules and a configurable metric tolerance.
@@ -153,11 +165,13 @@ pub struct HPAScalingRules {
     pub tolerance: Option<crate::value::Quantity>,
 }
 
+apimachinery::proto_message!(HPAScalingRules { 1 => select_policy as "selectPolicy", 2 => policies, 3 => stabilization_window_seconds as "stabilizationWindowSeconds", 4 => tolerance });
+
 /// HorizontalPodAutoscaler is the configuration for a horizontal pod
 /// autoscaler, which automatically manages the replica count of any resource
 /// implementing the scale subresource based on the metrics specified.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "autoscaling", version = "v2", kind = "HorizontalPodAutoscaler", plural = "horizontalpodautoscalers", namespaced, short_names = ["hpa"], categories = ["all"], omit_empty_type_meta)]
+#[api(group = "autoscaling", version = "v2", kind = "HorizontalPodAutoscaler", plural = "horizontalpodautoscalers", namespaced, short_names = ["hpa"], categories = ["all"], omit_empty_type_meta, protobuf)]
 pub struct HorizontalPodAutoscaler {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -170,6 +184,8 @@ pub struct HorizontalPodAutoscaler {
     /// status is the current information about the autoscaler.
     pub status: Option<HorizontalPodAutoscalerStatus>,
 }
+
+apimachinery::proto_message!(HorizontalPodAutoscaler { 1 => metadata, 2 => spec, 3 => status });
 
 /// HorizontalPodAutoscalerBehavior configures the scaling behavior of the target
 /// in both Up and Down directions (scaleUp and scaleDown fields respectively).
@@ -190,6 +206,8 @@ pub struct HorizontalPodAutoscalerBehavior {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub scale_down: Option<HPAScalingRules>,
 }
+
+apimachinery::proto_message!(HorizontalPodAutoscalerBehavior { 1 => scale_up as "scaleUp", 2 => scale_down as "scaleDown" });
 
 /// HorizontalPodAutoscalerCondition describes the state of
 /// a HorizontalPodAutoscaler at a certain point.
@@ -215,13 +233,16 @@ pub struct HorizontalPodAutoscalerCondition {
     pub message: Option<String>,
 }
 
+apimachinery::proto_message!(HorizontalPodAutoscalerCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
+
 /// HorizontalPodAutoscalerList is a list of horizontal pod autoscaler objects.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     group = "autoscaling",
     version = "v2",
     kind = "HorizontalPodAutoscalerList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct HorizontalPodAutoscalerList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -231,6 +252,8 @@ pub struct HorizontalPodAutoscalerList {
     /// items is the list of horizontal pod autoscaler objects.
     pub items: Vec<HorizontalPodAutoscaler>,
 }
+
+apimachinery::proto_message!(HorizontalPodAutoscalerList { 1 => metadata, 2 => items });
 
 /// HorizontalPodAutoscalerSpec describes the desired functionality of the HorizontalPodAutoscaler.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -272,6 +295,8 @@ pub struct HorizontalPodAutoscalerSpec {
     pub behavior: Option<HorizontalPodAutoscalerBehavior>,
 }
 
+apimachinery::proto_message!(HorizontalPodAutoscalerSpec { 1 => scale_target_ref as "scaleTargetRef", 2 => min_replicas as "minReplicas", 3 => max_replicas as "maxReplicas", 4 => metrics, 5 => behavior });
+
 /// HorizontalPodAutoscalerStatus describes the current status of a horizontal pod autoscaler.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -308,6 +333,8 @@ pub struct HorizontalPodAutoscalerStatus {
     pub conditions: Vec<HorizontalPodAutoscalerCondition>,
 }
 
+apimachinery::proto_message!(HorizontalPodAutoscalerStatus { 1 => observed_generation as "observedGeneration", 2 => last_scale_time as "lastScaleTime", 3 => current_replicas as "currentReplicas", 4 => desired_replicas as "desiredReplicas", 5 => current_metrics as "currentMetrics", 6 => conditions });
+
 /// MetricIdentifier defines the name and optionally selector for a metric
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -321,6 +348,8 @@ pub struct MetricIdentifier {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
 }
+
+apimachinery::proto_message!(MetricIdentifier { 1 => name, 2 => selector });
 
 /// MetricSpec specifies how to scale based on a single metric
 /// (only \`type\` and one other matching field should be set at once).
@@ -363,6 +392,8 @@ pub struct MetricSpec {
     pub external: Option<ExternalMetricSource>,
 }
 
+apimachinery::proto_message!(MetricSpec { 1 => r#type as "type", 2 => object, 3 => pods, 4 => resource, 5 => external, 7 => container_resource as "containerResource" });
+
 /// MetricStatus describes the last-read state of a single metric.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -403,6 +434,8 @@ pub struct MetricStatus {
     pub external: Option<ExternalMetricStatus>,
 }
 
+apimachinery::proto_message!(MetricStatus { 1 => r#type as "type", 2 => object, 3 => pods, 4 => resource, 5 => external, 7 => container_resource as "containerResource" });
+
 /// MetricTarget defines the target value, average value, or average utilization of a specific metric
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -425,6 +458,8 @@ pub struct MetricTarget {
     pub average_utilization: Option<i32>,
 }
 
+apimachinery::proto_message!(MetricTarget { 1 => r#type as "type", 2 => value, 3 => average_value as "averageValue", 4 => average_utilization as "averageUtilization" });
+
 /// MetricValueStatus holds the current value for a metric
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -443,6 +478,8 @@ pub struct MetricValueStatus {
     pub average_utilization: Option<i32>,
 }
 
+apimachinery::proto_message!(MetricValueStatus { 1 => value, 2 => average_value as "averageValue", 3 => average_utilization as "averageUtilization" });
+
 /// ObjectMetricSource indicates how to scale on a metric describing a
 /// kubernetes object (for example, hits-per-second on an Ingress object).
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -458,6 +495,8 @@ pub struct ObjectMetricSource {
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub metric: MetricIdentifier,
 }
+
+apimachinery::proto_message!(ObjectMetricSource { 1 => described_object as "describedObject", 2 => target, 3 => metric });
 
 /// ObjectMetricStatus indicates the current value of a metric describing a
 /// kubernetes object (for example, hits-per-second on an Ingress object).
@@ -475,6 +514,8 @@ pub struct ObjectMetricStatus {
     pub described_object: CrossVersionObjectReference,
 }
 
+apimachinery::proto_message!(ObjectMetricStatus { 1 => metric, 2 => current, 3 => described_object as "describedObject" });
+
 /// PodsMetricSource indicates how to scale on a metric describing each pod in
 /// the current scale target (for example, transactions-processed-per-second).
 /// The values will be averaged together before being compared to the target
@@ -490,6 +531,8 @@ pub struct PodsMetricSource {
     pub target: MetricTarget,
 }
 
+apimachinery::proto_message!(PodsMetricSource { 1 => metric, 2 => target });
+
 /// PodsMetricStatus indicates the current value of a metric describing each pod in
 /// the current scale target (for example, transactions-processed-per-second).
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -502,6 +545,8 @@ pub struct PodsMetricStatus {
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub current: MetricValueStatus,
 }
+
+apimachinery::proto_message!(PodsMetricStatus { 1 => metric, 2 => current });
 
 /// ResourceMetricSource indicates how to scale on a resource metric known to
 /// Kubernetes, as specified in requests and limits, describing each pod in the
@@ -521,6 +566,8 @@ pub struct ResourceMetricSource {
     pub target: MetricTarget,
 }
 
+apimachinery::proto_message!(ResourceMetricSource { 1 => name, 2 => target });
+
 /// ResourceMetricStatus indicates the current value of a resource metric known to
 /// Kubernetes, as specified in requests and limits, describing each pod in the
 /// current scale target (e.g. CPU or memory).  Such metrics are built in to
@@ -536,3 +583,5 @@ pub struct ResourceMetricStatus {
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub current: MetricValueStatus,
 }
+
+apimachinery::proto_message!(ResourceMetricStatus { 1 => name, 2 => current });

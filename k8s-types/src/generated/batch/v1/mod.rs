@@ -4,7 +4,7 @@
 
 /// CronJob represents the configuration of a single cron job.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "batch", version = "v1", kind = "CronJob", plural = "cronjobs", namespaced, short_names = ["cj"], categories = ["all"], omit_empty_type_meta)]
+#[api(group = "batch", version = "v1", kind = "CronJob", plural = "cronjobs", namespaced, short_names = ["cj"], categories = ["all"], omit_empty_type_meta, protobuf)]
 pub struct CronJob {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -19,13 +19,16 @@ pub struct CronJob {
     pub status: Option<CronJobStatus>,
 }
 
+apimachinery::proto_message!(CronJob { 1 => metadata, 2 => spec, 3 => status });
+
 /// CronJobList is a collection of cron jobs.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     group = "batch",
     version = "v1",
     kind = "CronJobList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct CronJobList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -36,6 +39,8 @@ pub struct CronJobList {
     /// items is the list of CronJobs.
     pub items: Vec<CronJob>,
 }
+
+apimachinery::proto_message!(CronJobList { 1 => metadata, 2 => items });
 
 /// CronJobSpec describes how the job execution will look like and when it will actually run.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -84,6 +89,8 @@ pub struct CronJobSpec {
     pub failed_jobs_history_limit: Option<i32>,
 }
 
+apimachinery::proto_message!(CronJobSpec { 1 => schedule, 2 => starting_deadline_seconds as "startingDeadlineSeconds", 3 => concurrency_policy as "concurrencyPolicy", 4 => suspend, 5 => job_template as "jobTemplate", 6 => successful_jobs_history_limit as "successfulJobsHistoryLimit", 7 => failed_jobs_history_limit as "failedJobsHistoryLimit", 8 => time_zone as "timeZone" });
+
 /// CronJobStatus represents the current state of a cron job.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -103,9 +110,11 @@ pub struct CronJobStatus {
     pub last_successful_time: Option<apimachinery::apis::meta::v1::Time>,
 }
 
+apimachinery::proto_message!(CronJobStatus { 1 => active, 4 => last_schedule_time as "lastScheduleTime", 5 => last_successful_time as "lastSuccessfulTime" });
+
 /// Job represents the configuration of a single job.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "batch", version = "v1", kind = "Job", plural = "jobs", namespaced, categories = ["all"], omit_empty_type_meta)]
+#[api(group = "batch", version = "v1", kind = "Job", plural = "jobs", namespaced, categories = ["all"], omit_empty_type_meta, protobuf)]
 pub struct Job {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -119,6 +128,8 @@ pub struct Job {
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
     pub status: Option<JobStatus>,
 }
+
+apimachinery::proto_message!(Job { 1 => metadata, 2 => spec, 3 => status });
 
 /// JobCondition describes current state of a job.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -144,13 +155,16 @@ pub struct JobCondition {
     pub message: Option<String>,
 }
 
+apimachinery::proto_message!(JobCondition { 1 => r#type as "type", 2 => status, 3 => last_probe_time as "lastProbeTime", 4 => last_transition_time as "lastTransitionTime", 5 => reason, 6 => message });
+
 /// JobList is a collection of jobs.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     group = "batch",
     version = "v1",
     kind = "JobList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct JobList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -161,6 +175,8 @@ pub struct JobList {
     /// items is the list of Jobs.
     pub items: Vec<Job>,
 }
+
+apimachinery::proto_message!(JobList { 1 => metadata, 2 => items });
 
 /// JobSpec describes how the job execution will look like.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -315,6 +331,8 @@ pub struct JobSpec {
     pub managed_by: Option<String>,
 }
 
+apimachinery::proto_message!(JobSpec { 1 => parallelism, 2 => completions, 3 => active_deadline_seconds as "activeDeadlineSeconds", 4 => selector, 5 => manual_selector as "manualSelector", 6 => template, 7 => backoff_limit as "backoffLimit", 8 => ttl_seconds_after_finished as "ttlSecondsAfterFinished", 9 => completion_mode as "completionMode", 10 => suspend, 11 => pod_failure_policy as "podFailurePolicy", 12 => backoff_limit_per_index as "backoffLimitPerIndex", 13 => max_failed_indexes as "maxFailedIndexes", 14 => pod_replacement_policy as "podReplacementPolicy", 15 => managed_by as "managedBy", 16 => success_policy as "successPolicy" });
+
 /// JobStatus represents the current state of a Job.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -419,6 +437,8 @@ pub struct JobStatus {
     pub ready: Option<i32>,
 }
 
+apimachinery::proto_message!(JobStatus { 1 => conditions, 2 => start_time as "startTime", 3 => completion_time as "completionTime", 4 => active, 5 => succeeded, 6 => failed, 7 => completed_indexes as "completedIndexes", 8 => uncounted_terminated_pods as "uncountedTerminatedPods", 9 => ready, 10 => failed_indexes as "failedIndexes", 11 => terminating });
+
 /// JobTemplateSpec describes the data a Job should have when created from a template
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -433,6 +453,8 @@ pub struct JobTemplateSpec {
     pub spec: Option<JobSpec>,
 }
 
+apimachinery::proto_message!(JobTemplateSpec { 1 => metadata, 2 => spec });
+
 /// PodFailurePolicy describes how failed pods influence the backoffLimit.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -445,6 +467,8 @@ pub struct PodFailurePolicy {
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub rules: Vec<PodFailurePolicyRule>,
 }
+
+apimachinery::proto_message!(PodFailurePolicy { 1 => rules });
 
 /// PodFailurePolicyOnExitCodesRequirement describes the requirement for handling
 /// a failed pod based on its container exit codes. In particular, it lookups the
@@ -484,6 +508,8 @@ pub struct PodFailurePolicyOnExitCodesRequirement {
     pub values: Vec<i32>,
 }
 
+apimachinery::proto_message!(PodFailurePolicyOnExitCodesRequirement { 1 => container_name as "containerName", 2 => operator, 3 => values });
+
 /// PodFailurePolicyOnPodConditionsPattern describes a pattern for matching
 /// an actual pod condition type.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -499,6 +525,8 @@ pub struct PodFailurePolicyOnPodConditionsPattern {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub status: Option<String>,
 }
+
+apimachinery::proto_message!(PodFailurePolicyOnPodConditionsPattern { 1 => r#type as "type", 2 => status });
 
 /// PodFailurePolicyRule describes how a pod failure is handled when the requirements are met.
 /// One of onExitCodes and onPodConditions, but not both, can be used in each rule.
@@ -534,6 +562,8 @@ pub struct PodFailurePolicyRule {
     pub on_pod_conditions: Vec<PodFailurePolicyOnPodConditionsPattern>,
 }
 
+apimachinery::proto_message!(PodFailurePolicyRule { 1 => action, 2 => on_exit_codes as "onExitCodes", 3 => on_pod_conditions as "onPodConditions" });
+
 /// SuccessPolicy describes when a Job can be declared as succeeded based on the success of some indexes.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -547,6 +577,8 @@ pub struct SuccessPolicy {
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub rules: Vec<SuccessPolicyRule>,
 }
+
+apimachinery::proto_message!(SuccessPolicy { 1 => rules });
 
 /// SuccessPolicyRule describes rule for declaring a Job as succeeded.
 /// Each rule must have at least one of the "succeededIndexes" or "succeededCount" specified.
@@ -580,6 +612,8 @@ pub struct SuccessPolicyRule {
     pub succeeded_count: Option<i32>,
 }
 
+apimachinery::proto_message!(SuccessPolicyRule { 1 => succeeded_indexes as "succeededIndexes", 2 => succeeded_count as "succeededCount" });
+
 /// UncountedTerminatedPods holds UIDs of Pods that have terminated but haven't
 /// been accounted in Job status counters.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -600,3 +634,5 @@ pub struct UncountedTerminatedPods {
     )]
     pub failed: Vec<String>,
 }
+
+apimachinery::proto_message!(UncountedTerminatedPods { 1 => succeeded, 2 => failed });

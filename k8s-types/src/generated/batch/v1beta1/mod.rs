@@ -4,7 +4,7 @@
 
 /// CronJob represents the configuration of a single cron job.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "batch", version = "v1beta1", kind = "CronJob", plural = "cronjobs", namespaced, short_names = ["cj"], categories = ["all"], omit_empty_type_meta)]
+#[api(group = "batch", version = "v1beta1", kind = "CronJob", plural = "cronjobs", namespaced, short_names = ["cj"], categories = ["all"], omit_empty_type_meta, protobuf)]
 pub struct CronJob {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -19,13 +19,16 @@ pub struct CronJob {
     pub status: Option<CronJobStatus>,
 }
 
+apimachinery::proto_message!(CronJob { 1 => metadata, 2 => spec, 3 => status });
+
 /// CronJobList is a collection of cron jobs.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     group = "batch",
     version = "v1beta1",
     kind = "CronJobList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct CronJobList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -36,6 +39,8 @@ pub struct CronJobList {
     /// items is the list of CronJobs.
     pub items: Vec<CronJob>,
 }
+
+apimachinery::proto_message!(CronJobList { 1 => metadata, 2 => items });
 
 /// CronJobSpec describes how the job execution will look like and when it will actually run.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -86,6 +91,8 @@ pub struct CronJobSpec {
     pub failed_jobs_history_limit: Option<i32>,
 }
 
+apimachinery::proto_message!(CronJobSpec { 1 => schedule, 2 => starting_deadline_seconds as "startingDeadlineSeconds", 3 => concurrency_policy as "concurrencyPolicy", 4 => suspend, 5 => job_template as "jobTemplate", 6 => successful_jobs_history_limit as "successfulJobsHistoryLimit", 7 => failed_jobs_history_limit as "failedJobsHistoryLimit", 8 => time_zone as "timeZone" });
+
 /// CronJobStatus represents the current state of a cron job.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -105,6 +112,8 @@ pub struct CronJobStatus {
     pub last_successful_time: Option<apimachinery::apis::meta::v1::Time>,
 }
 
+apimachinery::proto_message!(CronJobStatus { 1 => active, 4 => last_schedule_time as "lastScheduleTime", 5 => last_successful_time as "lastSuccessfulTime" });
+
 /// JobTemplateSpec describes the data a Job should have when created from a template
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -118,3 +127,5 @@ pub struct JobTemplateSpec {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub spec: Option<crate::batch::v1::JobSpec>,
 }
+
+apimachinery::proto_message!(JobTemplateSpec { 1 => metadata, 2 => spec });

@@ -16,7 +16,7 @@ pub type ExtraValue = Vec<String>;
 /// (with the "kubernetes.io/kube-apiserver-client" signerName),
 /// or to obtain certificates from custom non-Kubernetes signers.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "certificates.k8s.io", version = "v1", kind = "CertificateSigningRequest", plural = "certificatesigningrequests", cluster_scoped, short_names = ["csr"], omit_empty_type_meta)]
+#[api(group = "certificates.k8s.io", version = "v1", kind = "CertificateSigningRequest", plural = "certificatesigningrequests", cluster_scoped, short_names = ["csr"], omit_empty_type_meta, protobuf)]
 pub struct CertificateSigningRequest {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -30,6 +30,8 @@ pub struct CertificateSigningRequest {
     /// and the certificate issued by the signer, or the failure condition indicating signer failure.
     pub status: Option<CertificateSigningRequestStatus>,
 }
+
+apimachinery::proto_message!(CertificateSigningRequest { 1 => metadata, 2 => spec, 3 => status });
 
 /// CertificateSigningRequestCondition describes a condition of a CertificateSigningRequest object
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -72,13 +74,16 @@ pub struct CertificateSigningRequestCondition {
     pub last_transition_time: Option<apimachinery::apis::meta::v1::Time>,
 }
 
+apimachinery::proto_message!(CertificateSigningRequestCondition { 1 => r#type as "type", 2 => reason, 3 => message, 4 => last_update_time as "lastUpdateTime", 5 => last_transition_time as "lastTransitionTime", 6 => status });
+
 /// CertificateSigningRequestList is a collection of CertificateSigningRequest objects
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     group = "certificates.k8s.io",
     version = "v1",
     kind = "CertificateSigningRequestList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct CertificateSigningRequestList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -88,6 +93,8 @@ pub struct CertificateSigningRequestList {
     /// items is a collection of CertificateSigningRequest objects
     pub items: Vec<CertificateSigningRequest>,
 }
+
+apimachinery::proto_message!(CertificateSigningRequestList { 1 => metadata, 2 => items });
 
 /// CertificateSigningRequestSpec contains the certificate request.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -186,6 +193,63 @@ pub struct CertificateSigningRequestSpec {
     pub extra: std::collections::BTreeMap<String, Vec<String>>,
 }
 
+impl apimachinery::protobuf::Message for CertificateSigningRequestSpec {
+    fn encode_fields(&self, e: &mut apimachinery::protobuf::Encoder) {
+        use apimachinery::protobuf::Field as _;
+        self.request.encode_field(1, e);
+        self.username.encode_field(2, e);
+        self.uid.encode_field(3, e);
+        self.groups.encode_field(4, e);
+        self.usages.encode_field(5, e);
+        apimachinery::protobuf::encode_named_slice_map(&self.extra, 6, e);
+        self.signer_name.encode_field(7, e);
+        self.expiration_seconds.encode_field(8, e);
+    }
+
+    fn merge_field(
+        &mut self,
+        number: u32,
+        wire: apimachinery::protobuf::WireType,
+        d: &mut apimachinery::protobuf::Decoder<'_>,
+    ) -> Result<bool, apimachinery::protobuf::ProtobufError> {
+        use apimachinery::protobuf::Field as _;
+        match number {
+            1 => self
+                .request
+                .merge_from(wire, d)
+                .map_err(|e| e.in_field("request"))?,
+            2 => self
+                .username
+                .merge_from(wire, d)
+                .map_err(|e| e.in_field("username"))?,
+            3 => self
+                .uid
+                .merge_from(wire, d)
+                .map_err(|e| e.in_field("uid"))?,
+            4 => self
+                .groups
+                .merge_from(wire, d)
+                .map_err(|e| e.in_field("groups"))?,
+            5 => self
+                .usages
+                .merge_from(wire, d)
+                .map_err(|e| e.in_field("usages"))?,
+            6 => apimachinery::protobuf::merge_named_slice_map(&mut self.extra, wire, d)
+                .map_err(|e| e.in_field("extra"))?,
+            7 => self
+                .signer_name
+                .merge_from(wire, d)
+                .map_err(|e| e.in_field("signerName"))?,
+            8 => self
+                .expiration_seconds
+                .merge_from(wire, d)
+                .map_err(|e| e.in_field("expirationSeconds"))?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+}
+
 /// CertificateSigningRequestStatus contains conditions used to indicate
 /// approved/denied/failed status of the request, and the issued certificate.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -227,3 +291,5 @@ pub struct CertificateSigningRequestStatus {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub certificate: Option<crate::value::ByteString>,
 }
+
+apimachinery::proto_message!(CertificateSigningRequestStatus { 1 => conditions, 2 => certificate });

@@ -24,7 +24,8 @@
     kind = "ClusterTrustBundle",
     plural = "clustertrustbundles",
     cluster_scoped,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct ClusterTrustBundle {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -35,13 +36,16 @@ pub struct ClusterTrustBundle {
     pub spec: ClusterTrustBundleSpec,
 }
 
+apimachinery::proto_message!(ClusterTrustBundle { 1 => metadata, 2 => spec });
+
 /// ClusterTrustBundleList is a collection of ClusterTrustBundle objects
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     group = "certificates.k8s.io",
     version = "v1alpha1",
     kind = "ClusterTrustBundleList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct ClusterTrustBundleList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -51,6 +55,8 @@ pub struct ClusterTrustBundleList {
     /// items is a collection of ClusterTrustBundle objects
     pub items: Vec<ClusterTrustBundle>,
 }
+
+apimachinery::proto_message!(ClusterTrustBundleList { 1 => metadata, 2 => items });
 
 /// ClusterTrustBundleSpec contains the signer and trust anchors.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -90,3 +96,5 @@ pub struct ClusterTrustBundleSpec {
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub trust_bundle: String,
 }
+
+apimachinery::proto_message!(ClusterTrustBundleSpec { 1 => signer_name as "signerName", 2 => trust_bundle as "trustBundle" });

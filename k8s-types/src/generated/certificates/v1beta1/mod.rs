@@ -7,7 +7,7 @@ pub type ExtraValue = Vec<String>;
 
 /// Describes a certificate signing request
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "certificates.k8s.io", version = "v1beta1", kind = "CertificateSigningRequest", plural = "certificatesigningrequests", cluster_scoped, short_names = ["csr"], omit_empty_type_meta)]
+#[api(group = "certificates.k8s.io", version = "v1beta1", kind = "CertificateSigningRequest", plural = "certificatesigningrequests", cluster_scoped, short_names = ["csr"], omit_empty_type_meta, protobuf)]
 pub struct CertificateSigningRequest {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -20,6 +20,8 @@ pub struct CertificateSigningRequest {
     /// Derived information about the request.
     pub status: Option<CertificateSigningRequestStatus>,
 }
+
+apimachinery::proto_message!(CertificateSigningRequest { 1 => metadata, 2 => spec, 3 => status });
 
 /// CertificateSigningRequestCondition describes a condition of a CertificateSigningRequest object
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -50,13 +52,16 @@ pub struct CertificateSigningRequestCondition {
     pub last_transition_time: Option<apimachinery::apis::meta::v1::Time>,
 }
 
+apimachinery::proto_message!(CertificateSigningRequestCondition { 1 => r#type as "type", 2 => reason, 3 => message, 4 => last_update_time as "lastUpdateTime", 5 => last_transition_time as "lastTransitionTime", 6 => status });
+
 /// CertificateSigningRequestList is a collection of CertificateSigningRequest objects
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     group = "certificates.k8s.io",
     version = "v1beta1",
     kind = "CertificateSigningRequestList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct CertificateSigningRequestList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -66,6 +71,8 @@ pub struct CertificateSigningRequestList {
     /// The \`items\` field.
     pub items: Vec<CertificateSigningRequest>,
 }
+
+apimachinery::proto_message!(CertificateSigningRequestList { 1 => metadata, 2 => items });
 
 /// CertificateSigningRequestSpec contains the certificate request.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -168,6 +175,63 @@ pub struct CertificateSigningRequestSpec {
     pub extra: std::collections::BTreeMap<String, Vec<String>>,
 }
 
+impl apimachinery::protobuf::Message for CertificateSigningRequestSpec {
+    fn encode_fields(&self, e: &mut apimachinery::protobuf::Encoder) {
+        use apimachinery::protobuf::Field as _;
+        self.request.encode_field(1, e);
+        self.username.encode_field(2, e);
+        self.uid.encode_field(3, e);
+        self.groups.encode_field(4, e);
+        self.usages.encode_field(5, e);
+        apimachinery::protobuf::encode_named_slice_map(&self.extra, 6, e);
+        self.signer_name.encode_field(7, e);
+        self.expiration_seconds.encode_field(8, e);
+    }
+
+    fn merge_field(
+        &mut self,
+        number: u32,
+        wire: apimachinery::protobuf::WireType,
+        d: &mut apimachinery::protobuf::Decoder<'_>,
+    ) -> Result<bool, apimachinery::protobuf::ProtobufError> {
+        use apimachinery::protobuf::Field as _;
+        match number {
+            1 => self
+                .request
+                .merge_from(wire, d)
+                .map_err(|e| e.in_field("request"))?,
+            2 => self
+                .username
+                .merge_from(wire, d)
+                .map_err(|e| e.in_field("username"))?,
+            3 => self
+                .uid
+                .merge_from(wire, d)
+                .map_err(|e| e.in_field("uid"))?,
+            4 => self
+                .groups
+                .merge_from(wire, d)
+                .map_err(|e| e.in_field("groups"))?,
+            5 => self
+                .usages
+                .merge_from(wire, d)
+                .map_err(|e| e.in_field("usages"))?,
+            6 => apimachinery::protobuf::merge_named_slice_map(&mut self.extra, wire, d)
+                .map_err(|e| e.in_field("extra"))?,
+            7 => self
+                .signer_name
+                .merge_from(wire, d)
+                .map_err(|e| e.in_field("signerName"))?,
+            8 => self
+                .expiration_seconds
+                .merge_from(wire, d)
+                .map_err(|e| e.in_field("expirationSeconds"))?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+}
+
 /// CertificateSigningRequestStatus contains conditions used to indicate approved/denied/failed status of the request, and the issued certificate.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -183,6 +247,8 @@ pub struct CertificateSigningRequestStatus {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub certificate: Option<crate::value::ByteString>,
 }
+
+apimachinery::proto_message!(CertificateSigningRequestStatus { 1 => conditions, 2 => certificate });
 
 /// ClusterTrustBundle is a cluster-scoped container for X.509 trust anchors
 /// (root certificates).
@@ -206,7 +272,8 @@ pub struct CertificateSigningRequestStatus {
     kind = "ClusterTrustBundle",
     plural = "clustertrustbundles",
     cluster_scoped,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct ClusterTrustBundle {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -217,13 +284,16 @@ pub struct ClusterTrustBundle {
     pub spec: ClusterTrustBundleSpec,
 }
 
+apimachinery::proto_message!(ClusterTrustBundle { 1 => metadata, 2 => spec });
+
 /// ClusterTrustBundleList is a collection of ClusterTrustBundle objects
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     group = "certificates.k8s.io",
     version = "v1beta1",
     kind = "ClusterTrustBundleList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct ClusterTrustBundleList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -233,6 +303,8 @@ pub struct ClusterTrustBundleList {
     /// items is a collection of ClusterTrustBundle objects
     pub items: Vec<ClusterTrustBundle>,
 }
+
+apimachinery::proto_message!(ClusterTrustBundleList { 1 => metadata, 2 => items });
 
 /// ClusterTrustBundleSpec contains the signer and trust anchors.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -273,6 +345,8 @@ pub struct ClusterTrustBundleSpec {
     pub trust_bundle: String,
 }
 
+apimachinery::proto_message!(ClusterTrustBundleSpec { 1 => signer_name as "signerName", 2 => trust_bundle as "trustBundle" });
+
 /// PodCertificateRequest encodes a pod requesting a certificate from a given
 /// signer.
 ///
@@ -284,7 +358,8 @@ pub struct ClusterTrustBundleSpec {
     kind = "PodCertificateRequest",
     plural = "podcertificaterequests",
     namespaced,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct PodCertificateRequest {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -297,13 +372,16 @@ pub struct PodCertificateRequest {
     pub status: Option<PodCertificateRequestStatus>,
 }
 
+apimachinery::proto_message!(PodCertificateRequest { 1 => metadata, 2 => spec, 3 => status });
+
 /// PodCertificateRequestList is a collection of PodCertificateRequest objects
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     group = "certificates.k8s.io",
     version = "v1beta1",
     kind = "PodCertificateRequestList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct PodCertificateRequestList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -313,6 +391,8 @@ pub struct PodCertificateRequestList {
     /// items is a collection of PodCertificateRequest objects
     pub items: Vec<PodCertificateRequest>,
 }
+
+apimachinery::proto_message!(PodCertificateRequestList { 1 => metadata, 2 => items });
 
 /// PodCertificateRequestSpec describes the certificate request.  All fields are
 /// immutable after creation.
@@ -458,6 +538,8 @@ pub struct PodCertificateRequestSpec {
     pub unverified_user_annotations: std::collections::BTreeMap<String, String>,
 }
 
+apimachinery::proto_message!(PodCertificateRequestSpec { 1 => signer_name as "signerName", 2 => pod_name as "podName", 3 => pod_uid as "podUID", 4 => service_account_name as "serviceAccountName", 5 => service_account_uid as "serviceAccountUID", 6 => node_name as "nodeName", 7 => node_uid as "nodeUID", 8 => max_expiration_seconds as "maxExpirationSeconds", 9 => pkix_public_key as "pkixPublicKey", 10 => proof_of_possession as "proofOfPossession", 11 => unverified_user_annotations as "unverifiedUserAnnotations", 12 => stub_pkcs10_request as "stubPKCS10Request" });
+
 /// PodCertificateRequestStatus describes the status of the request, and holds
 /// the certificate data if the request is issued.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -523,3 +605,5 @@ pub struct PodCertificateRequestStatus {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub not_after: Option<apimachinery::apis::meta::v1::Time>,
 }
+
+apimachinery::proto_message!(PodCertificateRequestStatus { 1 => conditions, 2 => certificate_chain as "certificateChain", 4 => not_before as "notBefore", 5 => begin_refresh_at as "beginRefreshAt", 6 => not_after as "notAfter" });

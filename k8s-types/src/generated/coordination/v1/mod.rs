@@ -10,7 +10,8 @@
     kind = "Lease",
     plural = "leases",
     namespaced,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct Lease {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -22,13 +23,16 @@ pub struct Lease {
     pub spec: Option<LeaseSpec>,
 }
 
+apimachinery::proto_message!(Lease { 1 => metadata, 2 => spec });
+
 /// LeaseList is a list of Lease objects.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     group = "coordination.k8s.io",
     version = "v1",
     kind = "LeaseList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct LeaseList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -39,6 +43,8 @@ pub struct LeaseList {
     /// items is a list of schema objects.
     pub items: Vec<Lease>,
 }
+
+apimachinery::proto_message!(LeaseList { 1 => metadata, 2 => items });
 
 /// LeaseSpec is a specification of a Lease.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -76,3 +82,5 @@ pub struct LeaseSpec {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub preferred_holder: Option<String>,
 }
+
+apimachinery::proto_message!(LeaseSpec { 1 => holder_identity as "holderIdentity", 2 => lease_duration_seconds as "leaseDurationSeconds", 3 => acquire_time as "acquireTime", 4 => renew_time as "renewTime", 5 => lease_transitions as "leaseTransitions", 6 => strategy, 7 => preferred_holder as "preferredHolder" });

@@ -11,7 +11,8 @@
     kind = "LeaseCandidate",
     plural = "leasecandidates",
     namespaced,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct LeaseCandidate {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -23,13 +24,16 @@ pub struct LeaseCandidate {
     pub spec: LeaseCandidateSpec,
 }
 
+apimachinery::proto_message!(LeaseCandidate { 1 => metadata, 2 => spec });
+
 /// LeaseCandidateList is a list of Lease objects.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     group = "coordination.k8s.io",
     version = "v1alpha2",
     kind = "LeaseCandidateList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct LeaseCandidateList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -40,6 +44,8 @@ pub struct LeaseCandidateList {
     /// items is a list of schema objects.
     pub items: Vec<LeaseCandidate>,
 }
+
+apimachinery::proto_message!(LeaseCandidateList { 1 => metadata, 2 => items });
 
 /// LeaseCandidateSpec is a specification of a Lease.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -80,3 +86,5 @@ pub struct LeaseCandidateSpec {
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub strategy: String,
 }
+
+apimachinery::proto_message!(LeaseCandidateSpec { 1 => lease_name as "leaseName", 2 => ping_time as "pingTime", 3 => renew_time as "renewTime", 4 => binary_version as "binaryVersion", 5 => emulation_version as "emulationVersion", 6 => strategy });

@@ -10,7 +10,8 @@
     kind = "Lease",
     plural = "leases",
     namespaced,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct Lease {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -22,6 +23,8 @@ pub struct Lease {
     pub spec: Option<LeaseSpec>,
 }
 
+apimachinery::proto_message!(Lease { 1 => metadata, 2 => spec });
+
 /// LeaseCandidate defines a candidate for a Lease object.
 /// Candidates are created such that coordinated leader election will pick the best leader from the list of candidates.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
@@ -31,7 +34,8 @@ pub struct Lease {
     kind = "LeaseCandidate",
     plural = "leasecandidates",
     namespaced,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct LeaseCandidate {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -43,13 +47,16 @@ pub struct LeaseCandidate {
     pub spec: LeaseCandidateSpec,
 }
 
+apimachinery::proto_message!(LeaseCandidate { 1 => metadata, 2 => spec });
+
 /// LeaseCandidateList is a list of Lease objects.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     group = "coordination.k8s.io",
     version = "v1beta1",
     kind = "LeaseCandidateList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct LeaseCandidateList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -60,6 +67,8 @@ pub struct LeaseCandidateList {
     /// items is a list of schema objects.
     pub items: Vec<LeaseCandidate>,
 }
+
+apimachinery::proto_message!(LeaseCandidateList { 1 => metadata, 2 => items });
 
 /// LeaseCandidateSpec is a specification of a Lease.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -103,13 +112,16 @@ pub struct LeaseCandidateSpec {
     pub strategy: String,
 }
 
+apimachinery::proto_message!(LeaseCandidateSpec { 1 => lease_name as "leaseName", 2 => ping_time as "pingTime", 3 => renew_time as "renewTime", 4 => binary_version as "binaryVersion", 5 => emulation_version as "emulationVersion", 6 => strategy });
+
 /// LeaseList is a list of Lease objects.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     group = "coordination.k8s.io",
     version = "v1beta1",
     kind = "LeaseList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct LeaseList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -120,6 +132,8 @@ pub struct LeaseList {
     /// items is a list of schema objects.
     pub items: Vec<Lease>,
 }
+
+apimachinery::proto_message!(LeaseList { 1 => metadata, 2 => items });
 
 /// LeaseSpec is a specification of a Lease.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -155,3 +169,5 @@ pub struct LeaseSpec {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub preferred_holder: Option<String>,
 }
+
+apimachinery::proto_message!(LeaseSpec { 1 => holder_identity as "holderIdentity", 2 => lease_duration_seconds as "leaseDurationSeconds", 3 => acquire_time as "acquireTime", 4 => renew_time as "renewTime", 5 => lease_transitions as "leaseTransitions", 6 => strategy, 7 => preferred_holder as "preferredHolder" });

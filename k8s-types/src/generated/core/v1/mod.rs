@@ -38,6 +38,8 @@ pub struct AWSElasticBlockStoreVolumeSource {
     pub read_only: Option<bool>,
 }
 
+apimachinery::proto_message!(AWSElasticBlockStoreVolumeSource { 1 => volume_id as "volumeID", 2 => fs_type as "fsType", 3 => partition, 4 => read_only as "readOnly" });
+
 /// Affinity is a group of affinity scheduling rules.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -52,6 +54,8 @@ pub struct Affinity {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pod_anti_affinity: Option<PodAntiAffinity>,
 }
+
+apimachinery::proto_message!(Affinity { 1 => node_affinity as "nodeAffinity", 2 => pod_affinity as "podAffinity", 3 => pod_anti_affinity as "podAntiAffinity" });
 
 /// AppArmorProfile defines a pod or container's AppArmor settings.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -72,6 +76,8 @@ pub struct AppArmorProfile {
     pub localhost_profile: Option<String>,
 }
 
+apimachinery::proto_message!(AppArmorProfile { 1 => r#type as "type", 2 => localhost_profile as "localhostProfile" });
+
 /// AttachedVolume describes a volume attached to a node
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -83,6 +89,8 @@ pub struct AttachedVolume {
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub device_path: String,
 }
+
+apimachinery::proto_message!(AttachedVolume { 1 => name, 2 => device_path as "devicePath" });
 
 /// AvoidPods describes pods that should avoid this node. This is the value for a
 /// Node annotation with key scheduler.alpha.kubernetes.io/preferAvoidPods and
@@ -99,6 +107,8 @@ pub struct AvoidPods {
     )]
     pub prefer_avoid_pods: Vec<PreferAvoidPodsEntry>,
 }
+
+apimachinery::proto_message!(AvoidPods { 1 => prefer_avoid_pods as "preferAvoidPods" });
 
 /// AzureDisk represents an Azure Data Disk mount on the host and bind mount to the pod.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -131,6 +141,8 @@ pub struct AzureDiskVolumeSource {
     pub kind: Option<String>,
 }
 
+apimachinery::proto_message!(AzureDiskVolumeSource { 1 => disk_name as "diskName", 2 => disk_uri as "diskURI", 3 => caching_mode as "cachingMode", 4 => fs_type as "fsType", 5 => read_only as "readOnly", 6 => kind });
+
 /// AzureFile represents an Azure File Service mount on the host and bind mount to the pod.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -151,6 +163,8 @@ pub struct AzureFilePersistentVolumeSource {
     pub secret_namespace: Option<String>,
 }
 
+apimachinery::proto_message!(AzureFilePersistentVolumeSource { 1 => secret_name as "secretName", 2 => share_name as "shareName", 3 => read_only as "readOnly", 4 => secret_namespace as "secretNamespace" });
+
 /// AzureFile represents an Azure File Service mount on the host and bind mount to the pod.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -167,6 +181,8 @@ pub struct AzureFileVolumeSource {
     pub read_only: Option<bool>,
 }
 
+apimachinery::proto_message!(AzureFileVolumeSource { 1 => secret_name as "secretName", 2 => share_name as "shareName", 3 => read_only as "readOnly" });
+
 /// Binding ties one object to another; for example, a pod is bound to a node by a scheduler.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
@@ -174,7 +190,8 @@ pub struct AzureFileVolumeSource {
     kind = "Binding",
     plural = "bindings",
     namespaced,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct Binding {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -185,6 +202,8 @@ pub struct Binding {
     /// The target object that you want to bind to the standard object.
     pub target: ObjectReference,
 }
+
+apimachinery::proto_message!(Binding { 1 => metadata, 2 => target });
 
 /// Represents storage that is managed by an external CSI volume driver
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -251,6 +270,8 @@ pub struct CSIPersistentVolumeSource {
     pub node_expand_secret_ref: Option<SecretReference>,
 }
 
+apimachinery::proto_message!(CSIPersistentVolumeSource { 1 => driver, 2 => volume_handle as "volumeHandle", 3 => read_only as "readOnly", 4 => fs_type as "fsType", 5 => volume_attributes as "volumeAttributes", 6 => controller_publish_secret_ref as "controllerPublishSecretRef", 7 => node_stage_secret_ref as "nodeStageSecretRef", 8 => node_publish_secret_ref as "nodePublishSecretRef", 9 => controller_expand_secret_ref as "controllerExpandSecretRef", 10 => node_expand_secret_ref as "nodeExpandSecretRef" });
+
 /// Represents a source location of a volume to mount, managed by an external CSI driver
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -285,6 +306,8 @@ pub struct CSIVolumeSource {
     pub node_publish_secret_ref: Option<LocalObjectReference>,
 }
 
+apimachinery::proto_message!(CSIVolumeSource { 1 => driver, 2 => read_only as "readOnly", 3 => fs_type as "fsType", 4 => volume_attributes as "volumeAttributes", 5 => node_publish_secret_ref as "nodePublishSecretRef" });
+
 /// Adds and removes POSIX capabilities from running containers.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -304,6 +327,8 @@ pub struct Capabilities {
     )]
     pub drop: Vec<String>,
 }
+
+apimachinery::proto_message!(Capabilities { 1 => add, 2 => drop });
 
 /// Represents a Ceph Filesystem mount that lasts the lifetime of a pod
 /// Cephfs volumes do not support ownership management or SELinux relabeling.
@@ -336,6 +361,8 @@ pub struct CephFSPersistentVolumeSource {
     pub read_only: Option<bool>,
 }
 
+apimachinery::proto_message!(CephFSPersistentVolumeSource { 1 => monitors, 2 => path, 3 => user, 4 => secret_file as "secretFile", 5 => secret_ref as "secretRef", 6 => read_only as "readOnly" });
+
 /// Represents a Ceph Filesystem mount that lasts the lifetime of a pod
 /// Cephfs volumes do not support ownership management or SELinux relabeling.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -366,6 +393,8 @@ pub struct CephFSVolumeSource {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub read_only: Option<bool>,
 }
+
+apimachinery::proto_message!(CephFSVolumeSource { 1 => monitors, 2 => path, 3 => user, 4 => secret_file as "secretFile", 5 => secret_ref as "secretRef", 6 => read_only as "readOnly" });
 
 /// Represents a cinder volume resource in Openstack.
 /// A Cinder volume must exist before mounting to a container.
@@ -399,6 +428,8 @@ pub struct CinderPersistentVolumeSource {
     pub secret_ref: Option<SecretReference>,
 }
 
+apimachinery::proto_message!(CinderPersistentVolumeSource { 1 => volume_id as "volumeID", 2 => fs_type as "fsType", 3 => read_only as "readOnly", 4 => secret_ref as "secretRef" });
+
 /// Represents a cinder volume resource in Openstack.
 /// A Cinder volume must exist before mounting to a container.
 /// The volume must also be in the same region as the kubelet.
@@ -431,6 +462,8 @@ pub struct CinderVolumeSource {
     pub secret_ref: Option<LocalObjectReference>,
 }
 
+apimachinery::proto_message!(CinderVolumeSource { 1 => volume_id as "volumeID", 2 => fs_type as "fsType", 3 => read_only as "readOnly", 4 => secret_ref as "secretRef" });
+
 /// ClientIPConfig represents the configurations of Client IP based session affinity.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -441,6 +474,8 @@ pub struct ClientIPConfig {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub timeout_seconds: Option<i32>,
 }
+
+apimachinery::proto_message!(ClientIPConfig { 1 => timeout_seconds as "timeoutSeconds" });
 
 /// ClusterTrustBundleProjection describes how to select a set of
 /// ClusterTrustBundle objects and project their contents into the pod
@@ -475,6 +510,8 @@ pub struct ClusterTrustBundleProjection {
     pub path: String,
 }
 
+apimachinery::proto_message!(ClusterTrustBundleProjection { 1 => name, 2 => signer_name as "signerName", 3 => label_selector as "labelSelector", 4 => path, 5 => optional });
+
 /// Information about the condition of a component.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -497,10 +534,12 @@ pub struct ComponentCondition {
     pub error: Option<String>,
 }
 
+apimachinery::proto_message!(ComponentCondition { 1 => r#type as "type", 2 => status, 3 => message, 4 => error });
+
 /// ComponentStatus (and ComponentStatusList) holds the cluster validation info.
 /// Deprecated: This API is deprecated in v1.19+
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(version = "v1", kind = "ComponentStatus", plural = "componentstatuses", cluster_scoped, short_names = ["cs"], omit_empty_type_meta)]
+#[api(version = "v1", kind = "ComponentStatus", plural = "componentstatuses", cluster_scoped, short_names = ["cs"], omit_empty_type_meta, protobuf)]
 pub struct ComponentStatus {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -512,10 +551,17 @@ pub struct ComponentStatus {
     pub conditions: Vec<ComponentCondition>,
 }
 
+apimachinery::proto_message!(ComponentStatus { 1 => metadata, 2 => conditions });
+
 /// Status of all the conditions for the component as a list of ComponentStatus objects.
 /// Deprecated: This API is deprecated in v1.19+
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(version = "v1", kind = "ComponentStatusList", omit_empty_type_meta)]
+#[api(
+    version = "v1",
+    kind = "ComponentStatusList",
+    omit_empty_type_meta,
+    protobuf
+)]
 pub struct ComponentStatusList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -526,9 +572,11 @@ pub struct ComponentStatusList {
     pub items: Vec<ComponentStatus>,
 }
 
+apimachinery::proto_message!(ComponentStatusList { 1 => metadata, 2 => items });
+
 /// ConfigMap holds configuration data for pods to consume.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(version = "v1", kind = "ConfigMap", plural = "configmaps", namespaced, short_names = ["cm"], omit_empty_type_meta)]
+#[api(version = "v1", kind = "ConfigMap", plural = "configmaps", namespaced, short_names = ["cm"], omit_empty_type_meta, protobuf)]
 pub struct ConfigMap {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -558,6 +606,8 @@ pub struct ConfigMap {
     pub binary_data: std::collections::BTreeMap<String, crate::value::ByteString>,
 }
 
+apimachinery::proto_message!(ConfigMap { 1 => metadata, 2 => data, 3 => binary_data as "binaryData", 4 => immutable });
+
 /// ConfigMapEnvSource selects a ConfigMap to populate the environment
 /// variables with.
 ///
@@ -577,6 +627,44 @@ pub struct ConfigMapEnvSource {
     /// Specify whether the ConfigMap must be defined
     #[serde(skip_serializing_if = "Option::is_none")]
     pub optional: Option<bool>,
+}
+
+impl apimachinery::protobuf::Message for ConfigMapEnvSource {
+    fn encode_fields(&self, e: &mut apimachinery::protobuf::Encoder) {
+        use apimachinery::protobuf::Field as _;
+        e.message(1, |e| {
+            self.name.encode_field(1, e);
+        });
+        self.optional.encode_field(2, e);
+    }
+
+    fn merge_field(
+        &mut self,
+        number: u32,
+        wire: apimachinery::protobuf::WireType,
+        d: &mut apimachinery::protobuf::Decoder<'_>,
+    ) -> Result<bool, apimachinery::protobuf::ProtobufError> {
+        use apimachinery::protobuf::Field as _;
+        match number {
+            1 => apimachinery::protobuf::merge_embedded(wire, d, |number, wire, d| {
+                Ok(match number {
+                    1 => {
+                        self.name
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("name"))?;
+                        true
+                    }
+                    _ => false,
+                })
+            })?,
+            2 => self
+                .optional
+                .merge_from(wire, d)
+                .map_err(|e| e.in_field("optional"))?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
 }
 
 /// Selects a key from a ConfigMap.
@@ -599,9 +687,52 @@ pub struct ConfigMapKeySelector {
     pub optional: Option<bool>,
 }
 
+impl apimachinery::protobuf::Message for ConfigMapKeySelector {
+    fn encode_fields(&self, e: &mut apimachinery::protobuf::Encoder) {
+        use apimachinery::protobuf::Field as _;
+        e.message(1, |e| {
+            self.name.encode_field(1, e);
+        });
+        self.key.encode_field(2, e);
+        self.optional.encode_field(3, e);
+    }
+
+    fn merge_field(
+        &mut self,
+        number: u32,
+        wire: apimachinery::protobuf::WireType,
+        d: &mut apimachinery::protobuf::Decoder<'_>,
+    ) -> Result<bool, apimachinery::protobuf::ProtobufError> {
+        use apimachinery::protobuf::Field as _;
+        match number {
+            1 => apimachinery::protobuf::merge_embedded(wire, d, |number, wire, d| {
+                Ok(match number {
+                    1 => {
+                        self.name
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("name"))?;
+                        true
+                    }
+                    _ => false,
+                })
+            })?,
+            2 => self
+                .key
+                .merge_from(wire, d)
+                .map_err(|e| e.in_field("key"))?,
+            3 => self
+                .optional
+                .merge_from(wire, d)
+                .map_err(|e| e.in_field("optional"))?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+}
+
 /// ConfigMapList is a resource containing a list of ConfigMap objects.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(version = "v1", kind = "ConfigMapList", omit_empty_type_meta)]
+#[api(version = "v1", kind = "ConfigMapList", omit_empty_type_meta, protobuf)]
 pub struct ConfigMapList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -610,6 +741,8 @@ pub struct ConfigMapList {
     /// Items is the list of ConfigMaps.
     pub items: Vec<ConfigMap>,
 }
+
+apimachinery::proto_message!(ConfigMapList { 1 => metadata, 2 => items });
 
 /// ConfigMapNodeConfigSource contains the information to reference a ConfigMap as a config source for the Node.
 /// This API is deprecated since 1.22: <https://git.k8s.io/enhancements/keps/sig-node/281-dynamic-kubelet-configuration>
@@ -637,6 +770,8 @@ pub struct ConfigMapNodeConfigSource {
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub kubelet_config_key: String,
 }
+
+apimachinery::proto_message!(ConfigMapNodeConfigSource { 1 => namespace, 2 => name, 3 => uid, 4 => resource_version as "resourceVersion", 5 => kubelet_config_key as "kubeletConfigKey" });
 
 /// Adapts a ConfigMap into a projected volume.
 ///
@@ -672,6 +807,49 @@ pub struct ConfigMapProjection {
     /// optional specify whether the ConfigMap or its keys must be defined
     #[serde(skip_serializing_if = "Option::is_none")]
     pub optional: Option<bool>,
+}
+
+impl apimachinery::protobuf::Message for ConfigMapProjection {
+    fn encode_fields(&self, e: &mut apimachinery::protobuf::Encoder) {
+        use apimachinery::protobuf::Field as _;
+        e.message(1, |e| {
+            self.name.encode_field(1, e);
+        });
+        self.items.encode_field(2, e);
+        self.optional.encode_field(4, e);
+    }
+
+    fn merge_field(
+        &mut self,
+        number: u32,
+        wire: apimachinery::protobuf::WireType,
+        d: &mut apimachinery::protobuf::Decoder<'_>,
+    ) -> Result<bool, apimachinery::protobuf::ProtobufError> {
+        use apimachinery::protobuf::Field as _;
+        match number {
+            1 => apimachinery::protobuf::merge_embedded(wire, d, |number, wire, d| {
+                Ok(match number {
+                    1 => {
+                        self.name
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("name"))?;
+                        true
+                    }
+                    _ => false,
+                })
+            })?,
+            2 => self
+                .items
+                .merge_from(wire, d)
+                .map_err(|e| e.in_field("items"))?,
+            4 => self
+                .optional
+                .merge_from(wire, d)
+                .map_err(|e| e.in_field("optional"))?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
 }
 
 /// Adapts a ConfigMap into a volume.
@@ -716,6 +894,54 @@ pub struct ConfigMapVolumeSource {
     /// optional specify whether the ConfigMap or its keys must be defined
     #[serde(skip_serializing_if = "Option::is_none")]
     pub optional: Option<bool>,
+}
+
+impl apimachinery::protobuf::Message for ConfigMapVolumeSource {
+    fn encode_fields(&self, e: &mut apimachinery::protobuf::Encoder) {
+        use apimachinery::protobuf::Field as _;
+        e.message(1, |e| {
+            self.name.encode_field(1, e);
+        });
+        self.items.encode_field(2, e);
+        self.default_mode.encode_field(3, e);
+        self.optional.encode_field(4, e);
+    }
+
+    fn merge_field(
+        &mut self,
+        number: u32,
+        wire: apimachinery::protobuf::WireType,
+        d: &mut apimachinery::protobuf::Decoder<'_>,
+    ) -> Result<bool, apimachinery::protobuf::ProtobufError> {
+        use apimachinery::protobuf::Field as _;
+        match number {
+            1 => apimachinery::protobuf::merge_embedded(wire, d, |number, wire, d| {
+                Ok(match number {
+                    1 => {
+                        self.name
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("name"))?;
+                        true
+                    }
+                    _ => false,
+                })
+            })?,
+            2 => self
+                .items
+                .merge_from(wire, d)
+                .map_err(|e| e.in_field("items"))?,
+            3 => self
+                .default_mode
+                .merge_from(wire, d)
+                .map_err(|e| e.in_field("defaultMode"))?,
+            4 => self
+                .optional
+                .merge_from(wire, d)
+                .map_err(|e| e.in_field("optional"))?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
 }
 
 /// A single application container that you want to run within a pod.
@@ -937,6 +1163,8 @@ pub struct Container {
     pub tty: Option<bool>,
 }
 
+apimachinery::proto_message!(Container { 1 => name, 2 => image, 3 => command, 4 => args, 5 => working_dir as "workingDir", 6 => ports, 7 => env, 8 => resources, 9 => volume_mounts as "volumeMounts", 10 => liveness_probe as "livenessProbe", 11 => readiness_probe as "readinessProbe", 12 => lifecycle, 13 => termination_message_path as "terminationMessagePath", 14 => image_pull_policy as "imagePullPolicy", 15 => security_context as "securityContext", 16 => stdin, 17 => stdin_once as "stdinOnce", 18 => tty, 19 => env_from as "envFrom", 20 => termination_message_policy as "terminationMessagePolicy", 21 => volume_devices as "volumeDevices", 22 => startup_probe as "startupProbe", 23 => resize_policy as "resizePolicy", 24 => restart_policy as "restartPolicy", 25 => restart_policy_rules as "restartPolicyRules" });
+
 /// ContainerExtendedResourceRequest has the mapping of container name,
 /// extended resource name to the device request name.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -952,6 +1180,8 @@ pub struct ContainerExtendedResourceRequest {
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub request_name: String,
 }
+
+apimachinery::proto_message!(ContainerExtendedResourceRequest { 1 => container_name as "containerName", 2 => resource_name as "resourceName", 3 => request_name as "requestName" });
 
 /// Describe a container image
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -969,6 +1199,8 @@ pub struct ContainerImage {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub size_bytes: Option<i64>,
 }
+
+apimachinery::proto_message!(ContainerImage { 1 => names, 2 => size_bytes as "sizeBytes" });
 
 /// ContainerPort represents a network port in a single container.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -998,6 +1230,8 @@ pub struct ContainerPort {
     pub host_ip: Option<String>,
 }
 
+apimachinery::proto_message!(ContainerPort { 1 => name, 2 => host_port as "hostPort", 3 => container_port as "containerPort", 4 => protocol, 5 => host_ip as "hostIP" });
+
 /// ContainerResizePolicy represents resource resize policy for the container.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -1012,6 +1246,8 @@ pub struct ContainerResizePolicy {
     pub restart_policy: String,
 }
 
+apimachinery::proto_message!(ContainerResizePolicy { 1 => resource_name as "resourceName", 2 => restart_policy as "restartPolicy" });
+
 /// ContainerRestartRule describes how a container exit is handled.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -1025,6 +1261,8 @@ pub struct ContainerRestartRule {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub exit_codes: Option<ContainerRestartRuleOnExitCodes>,
 }
+
+apimachinery::proto_message!(ContainerRestartRule { 1 => action, 2 => exit_codes as "exitCodes" });
 
 /// ContainerRestartRuleOnExitCodes describes the condition
 /// for handling an exited container based on its exit codes.
@@ -1049,6 +1287,8 @@ pub struct ContainerRestartRuleOnExitCodes {
     pub values: Vec<i32>,
 }
 
+apimachinery::proto_message!(ContainerRestartRuleOnExitCodes { 1 => operator, 2 => values });
+
 /// ContainerState holds a possible state of container.
 /// Only one of its members may be specified.
 /// If none of them is specified, the default one is ContainerStateWaiting.
@@ -1066,6 +1306,8 @@ pub struct ContainerState {
     pub terminated: Option<ContainerStateTerminated>,
 }
 
+apimachinery::proto_message!(ContainerState { 1 => waiting, 2 => running, 3 => terminated });
+
 /// ContainerStateRunning is a running state of a container.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -1074,6 +1316,8 @@ pub struct ContainerStateRunning {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub started_at: Option<apimachinery::apis::meta::v1::Time>,
 }
+
+apimachinery::proto_message!(ContainerStateRunning { 1 => started_at as "startedAt" });
 
 /// ContainerStateTerminated is a terminated state of a container.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -1102,6 +1346,8 @@ pub struct ContainerStateTerminated {
     pub container_id: Option<String>,
 }
 
+apimachinery::proto_message!(ContainerStateTerminated { 1 => exit_code as "exitCode", 2 => signal, 3 => reason, 4 => message, 5 => started_at as "startedAt", 6 => finished_at as "finishedAt", 7 => container_id as "containerID" });
+
 /// ContainerStateWaiting is a waiting state of a container.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -1113,6 +1359,8 @@ pub struct ContainerStateWaiting {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
 }
+
+apimachinery::proto_message!(ContainerStateWaiting { 1 => reason, 2 => message });
 
 /// ContainerStatus contains details for the current status of this container.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -1212,6 +1460,8 @@ pub struct ContainerStatus {
     pub stop_signal: Option<String>,
 }
 
+apimachinery::proto_message!(ContainerStatus { 1 => name, 2 => state, 3 => last_state as "lastState", 4 => ready, 5 => restart_count as "restartCount", 6 => image, 7 => image_id as "imageID", 8 => container_id as "containerID", 9 => started, 10 => allocated_resources as "allocatedResources", 11 => resources, 12 => volume_mounts as "volumeMounts", 13 => user, 14 => allocated_resources_status as "allocatedResourcesStatus", 15 => stop_signal as "stopSignal" });
+
 /// ContainerUser represents user identity information
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -1221,6 +1471,8 @@ pub struct ContainerUser {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub linux: Option<LinuxContainerUser>,
 }
+
+apimachinery::proto_message!(ContainerUser { 1 => linux });
 
 /// DaemonEndpoint contains information about a single Daemon endpoint.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -1234,6 +1486,8 @@ pub struct DaemonEndpoint {
     )]
     pub port: i32,
 }
+
+apimachinery::proto_message!(DaemonEndpoint { 1 => port as "Port" });
 
 /// Represents downward API info for projecting into a projected volume.
 /// Note that this is identical to a downwardAPI volume source without the default
@@ -1249,6 +1503,8 @@ pub struct DownwardAPIProjection {
     )]
     pub items: Vec<DownwardAPIVolumeFile>,
 }
+
+apimachinery::proto_message!(DownwardAPIProjection { 1 => items });
 
 /// DownwardAPIVolumeFile represents information to create the file containing the pod field
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -1274,6 +1530,8 @@ pub struct DownwardAPIVolumeFile {
     pub mode: Option<i32>,
 }
 
+apimachinery::proto_message!(DownwardAPIVolumeFile { 1 => path, 2 => field_ref as "fieldRef", 3 => resource_field_ref as "resourceFieldRef", 4 => mode });
+
 /// DownwardAPIVolumeSource represents a volume containing downward API info.
 /// Downward API volumes support ownership management and SELinux relabeling.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -1298,6 +1556,8 @@ pub struct DownwardAPIVolumeSource {
     pub default_mode: Option<i32>,
 }
 
+apimachinery::proto_message!(DownwardAPIVolumeSource { 1 => items, 2 => default_mode as "defaultMode" });
+
 /// Represents an empty directory for a pod.
 /// Empty directory volumes support ownership management and SELinux relabeling.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -1319,6 +1579,8 @@ pub struct EmptyDirVolumeSource {
     pub size_limit: Option<crate::value::Quantity>,
 }
 
+apimachinery::proto_message!(EmptyDirVolumeSource { 1 => medium, 2 => size_limit as "sizeLimit" });
+
 /// EndpointAddress is a tuple that describes single IP address.
 /// Deprecated: This API is deprecated in v1.33+.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -1339,6 +1601,8 @@ pub struct EndpointAddress {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub target_ref: Option<ObjectReference>,
 }
+
+apimachinery::proto_message!(EndpointAddress { 1 => ip, 2 => target_ref as "targetRef", 3 => hostname, 4 => node_name as "nodeName" });
 
 /// EndpointPort is a tuple that describes a single port.
 /// Deprecated: This API is deprecated in v1.33+.
@@ -1377,6 +1641,8 @@ pub struct EndpointPort {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub app_protocol: Option<String>,
 }
+
+apimachinery::proto_message!(EndpointPort { 1 => name, 2 => port, 3 => protocol, 4 => app_protocol as "appProtocol" });
 
 /// EndpointSubset is a group of addresses with a common set of ports. The
 /// expanded set of endpoints is the Cartesian product of Addresses x Ports.
@@ -1422,6 +1688,8 @@ pub struct EndpointSubset {
     pub ports: Vec<EndpointPort>,
 }
 
+apimachinery::proto_message!(EndpointSubset { 1 => addresses, 2 => not_ready_addresses as "notReadyAddresses", 3 => ports });
+
 /// Endpoints is a collection of endpoints that implement the actual service. Example:
 ///
 /// Name: "mysvc",
@@ -1441,7 +1709,7 @@ pub struct EndpointSubset {
 ///
 /// Deprecated: This API is deprecated in v1.33+. Use discoveryv1.EndpointSlice.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(version = "v1", kind = "Endpoints", plural = "endpoints", namespaced, short_names = ["ep"], omit_empty_type_meta)]
+#[api(version = "v1", kind = "Endpoints", plural = "endpoints", namespaced, short_names = ["ep"], omit_empty_type_meta, protobuf)]
 pub struct Endpoints {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -1459,10 +1727,12 @@ pub struct Endpoints {
     pub subsets: Vec<EndpointSubset>,
 }
 
+apimachinery::proto_message!(Endpoints { 1 => metadata, 2 => subsets });
+
 /// EndpointsList is a list of endpoints.
 /// Deprecated: This API is deprecated in v1.33+.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(version = "v1", kind = "EndpointsList", omit_empty_type_meta)]
+#[api(version = "v1", kind = "EndpointsList", omit_empty_type_meta, protobuf)]
 pub struct EndpointsList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -1472,6 +1742,8 @@ pub struct EndpointsList {
     /// List of endpoints.
     pub items: Vec<Endpoints>,
 }
+
+apimachinery::proto_message!(EndpointsList { 1 => metadata, 2 => items });
 
 /// EnvFromSource represents the source of a set of ConfigMaps or Secrets
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -1488,6 +1760,8 @@ pub struct EnvFromSource {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub secret_ref: Option<SecretEnvSource>,
 }
+
+apimachinery::proto_message!(EnvFromSource { 1 => prefix, 2 => config_map_ref as "configMapRef", 3 => secret_ref as "secretRef" });
 
 /// EnvVar represents an environment variable present in a Container.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -1513,6 +1787,8 @@ pub struct EnvVar {
     pub value_from: Option<EnvVarSource>,
 }
 
+apimachinery::proto_message!(EnvVar { 1 => name, 2 => value, 3 => value_from as "valueFrom" });
+
 /// EnvVarSource represents a source for the value of an EnvVar.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -1536,6 +1812,8 @@ pub struct EnvVarSource {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub file_key_ref: Option<FileKeySelector>,
 }
+
+apimachinery::proto_message!(EnvVarSource { 1 => field_ref as "fieldRef", 2 => resource_field_ref as "resourceFieldRef", 3 => config_map_key_ref as "configMapKeyRef", 4 => secret_key_ref as "secretKeyRef", 5 => file_key_ref as "fileKeyRef" });
 
 /// An EphemeralContainer is a temporary container that you may add to an existing Pod for
 /// user-initiated activities such as debugging. Ephemeral containers have no resource or
@@ -1726,6 +2004,212 @@ pub struct EphemeralContainer {
     pub target_container_name: Option<String>,
 }
 
+impl apimachinery::protobuf::Message for EphemeralContainer {
+    fn encode_fields(&self, e: &mut apimachinery::protobuf::Encoder) {
+        use apimachinery::protobuf::Field as _;
+        e.message(1, |e| {
+            self.name.encode_field(1, e);
+            self.image.encode_field(2, e);
+            self.command.encode_field(3, e);
+            self.args.encode_field(4, e);
+            self.working_dir.encode_field(5, e);
+            self.ports.encode_field(6, e);
+            self.env.encode_field(7, e);
+            self.resources.encode_field(8, e);
+            self.volume_mounts.encode_field(9, e);
+            self.liveness_probe.encode_field(10, e);
+            self.readiness_probe.encode_field(11, e);
+            self.lifecycle.encode_field(12, e);
+            self.termination_message_path.encode_field(13, e);
+            self.image_pull_policy.encode_field(14, e);
+            self.security_context.encode_field(15, e);
+            self.stdin.encode_field(16, e);
+            self.stdin_once.encode_field(17, e);
+            self.tty.encode_field(18, e);
+            self.env_from.encode_field(19, e);
+            self.termination_message_policy.encode_field(20, e);
+            self.volume_devices.encode_field(21, e);
+            self.startup_probe.encode_field(22, e);
+            self.resize_policy.encode_field(23, e);
+            self.restart_policy.encode_field(24, e);
+            self.restart_policy_rules.encode_field(25, e);
+        });
+        self.target_container_name.encode_field(2, e);
+    }
+
+    fn merge_field(
+        &mut self,
+        number: u32,
+        wire: apimachinery::protobuf::WireType,
+        d: &mut apimachinery::protobuf::Decoder<'_>,
+    ) -> Result<bool, apimachinery::protobuf::ProtobufError> {
+        use apimachinery::protobuf::Field as _;
+        match number {
+            1 => apimachinery::protobuf::merge_embedded(wire, d, |number, wire, d| {
+                Ok(match number {
+                    1 => {
+                        self.name
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("name"))?;
+                        true
+                    }
+                    2 => {
+                        self.image
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("image"))?;
+                        true
+                    }
+                    3 => {
+                        self.command
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("command"))?;
+                        true
+                    }
+                    4 => {
+                        self.args
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("args"))?;
+                        true
+                    }
+                    5 => {
+                        self.working_dir
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("workingDir"))?;
+                        true
+                    }
+                    6 => {
+                        self.ports
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("ports"))?;
+                        true
+                    }
+                    7 => {
+                        self.env
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("env"))?;
+                        true
+                    }
+                    8 => {
+                        self.resources
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("resources"))?;
+                        true
+                    }
+                    9 => {
+                        self.volume_mounts
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("volumeMounts"))?;
+                        true
+                    }
+                    10 => {
+                        self.liveness_probe
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("livenessProbe"))?;
+                        true
+                    }
+                    11 => {
+                        self.readiness_probe
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("readinessProbe"))?;
+                        true
+                    }
+                    12 => {
+                        self.lifecycle
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("lifecycle"))?;
+                        true
+                    }
+                    13 => {
+                        self.termination_message_path
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("terminationMessagePath"))?;
+                        true
+                    }
+                    14 => {
+                        self.image_pull_policy
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("imagePullPolicy"))?;
+                        true
+                    }
+                    15 => {
+                        self.security_context
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("securityContext"))?;
+                        true
+                    }
+                    16 => {
+                        self.stdin
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("stdin"))?;
+                        true
+                    }
+                    17 => {
+                        self.stdin_once
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("stdinOnce"))?;
+                        true
+                    }
+                    18 => {
+                        self.tty
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("tty"))?;
+                        true
+                    }
+                    19 => {
+                        self.env_from
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("envFrom"))?;
+                        true
+                    }
+                    20 => {
+                        self.termination_message_policy
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("terminationMessagePolicy"))?;
+                        true
+                    }
+                    21 => {
+                        self.volume_devices
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("volumeDevices"))?;
+                        true
+                    }
+                    22 => {
+                        self.startup_probe
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("startupProbe"))?;
+                        true
+                    }
+                    23 => {
+                        self.resize_policy
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("resizePolicy"))?;
+                        true
+                    }
+                    24 => {
+                        self.restart_policy
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("restartPolicy"))?;
+                        true
+                    }
+                    25 => {
+                        self.restart_policy_rules
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("restartPolicyRules"))?;
+                        true
+                    }
+                    _ => false,
+                })
+            })?,
+            2 => self
+                .target_container_name
+                .merge_from(wire, d)
+                .map_err(|e| e.in_field("targetContainerName"))?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+}
+
 /// EphemeralContainerCommon is a copy of all fields in Container to be inlined in
 /// EphemeralContainer. This separate type allows easy conversion from EphemeralContainer
 /// to Container and allows separate documentation for the fields of EphemeralContainer.
@@ -1903,6 +2387,8 @@ pub struct EphemeralContainerCommon {
     pub tty: Option<bool>,
 }
 
+apimachinery::proto_message!(EphemeralContainerCommon { 1 => name, 2 => image, 3 => command, 4 => args, 5 => working_dir as "workingDir", 6 => ports, 7 => env, 8 => resources, 9 => volume_mounts as "volumeMounts", 10 => liveness_probe as "livenessProbe", 11 => readiness_probe as "readinessProbe", 12 => lifecycle, 13 => termination_message_path as "terminationMessagePath", 14 => image_pull_policy as "imagePullPolicy", 15 => security_context as "securityContext", 16 => stdin, 17 => stdin_once as "stdinOnce", 18 => tty, 19 => env_from as "envFrom", 20 => termination_message_policy as "terminationMessagePolicy", 21 => volume_devices as "volumeDevices", 22 => startup_probe as "startupProbe", 23 => resize_policy as "resizePolicy", 24 => restart_policy as "restartPolicy", 25 => restart_policy_rules as "restartPolicyRules" });
+
 /// Represents an ephemeral volume that is handled by a normal storage driver.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -1932,6 +2418,8 @@ pub struct EphemeralVolumeSource {
     pub volume_claim_template: Option<PersistentVolumeClaimTemplate>,
 }
 
+apimachinery::proto_message!(EphemeralVolumeSource { 1 => volume_claim_template as "volumeClaimTemplate" });
+
 /// Event is a report of an event somewhere in the cluster.  Events
 /// have a limited retention time and triggers and messages may evolve
 /// with time.  Event consumers should not rely on the timing of an event
@@ -1939,7 +2427,7 @@ pub struct EphemeralVolumeSource {
 /// continued existence of events with that Reason.  Events should be
 /// treated as informative, best-effort, supplemental data.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(version = "v1", kind = "Event", plural = "events", namespaced, short_names = ["ev"], omit_empty_type_meta)]
+#[api(version = "v1", kind = "Event", plural = "events", namespaced, short_names = ["ev"], omit_empty_type_meta, protobuf)]
 pub struct Event {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -1979,9 +2467,11 @@ pub struct Event {
     pub reporting_instance: Option<String>,
 }
 
+apimachinery::proto_message!(Event { 1 => metadata, 2 => involved_object as "involvedObject", 3 => reason, 4 => message, 5 => source, 6 => first_timestamp as "firstTimestamp", 7 => last_timestamp as "lastTimestamp", 8 => count, 9 => r#type as "type", 10 => event_time as "eventTime", 11 => series, 12 => action, 13 => related, 14 => reporting_component as "reportingComponent", 15 => reporting_instance as "reportingInstance" });
+
 /// EventList is a list of events.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(version = "v1", kind = "EventList", omit_empty_type_meta)]
+#[api(version = "v1", kind = "EventList", omit_empty_type_meta, protobuf)]
 pub struct EventList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -1991,6 +2481,8 @@ pub struct EventList {
     /// List of events
     pub items: Vec<Event>,
 }
+
+apimachinery::proto_message!(EventList { 1 => metadata, 2 => items });
 
 /// EventSeries contain information on series of events, i.e. thing that was/is happening
 /// continuously for some time.
@@ -2005,6 +2497,8 @@ pub struct EventSeries {
     pub last_observed_time: Option<apimachinery::apis::meta::v1::MicroTime>,
 }
 
+apimachinery::proto_message!(EventSeries { 1 => count, 2 => last_observed_time as "lastObservedTime" });
+
 /// EventSource contains information for an event.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -2016,6 +2510,8 @@ pub struct EventSource {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub host: Option<String>,
 }
+
+apimachinery::proto_message!(EventSource { 1 => component, 2 => host });
 
 /// ExecAction describes a "run in container" action.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -2033,6 +2529,8 @@ pub struct ExecAction {
     )]
     pub command: Vec<String>,
 }
+
+apimachinery::proto_message!(ExecAction { 1 => command });
 
 /// Represents a Fibre Channel volume.
 /// Fibre Channel volumes can only be mounted as read/write once.
@@ -2071,6 +2569,8 @@ pub struct FCVolumeSource {
     pub wwids: Vec<String>,
 }
 
+apimachinery::proto_message!(FCVolumeSource { 1 => target_wwns as "targetWWNs", 2 => lun, 3 => fs_type as "fsType", 4 => read_only as "readOnly", 5 => wwids });
+
 /// FileKeySelector selects a key of the env file.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -2097,6 +2597,8 @@ pub struct FileKeySelector {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub optional: Option<bool>,
 }
+
+apimachinery::proto_message!(FileKeySelector { 1 => volume_name as "volumeName", 2 => path, 3 => key, 4 => optional });
 
 /// FlexPersistentVolumeSource represents a generic persistent volume resource that is
 /// provisioned/attached using an exec based plugin.
@@ -2131,6 +2633,8 @@ pub struct FlexPersistentVolumeSource {
     pub options: std::collections::BTreeMap<String, String>,
 }
 
+apimachinery::proto_message!(FlexPersistentVolumeSource { 1 => driver, 2 => fs_type as "fsType", 3 => secret_ref as "secretRef", 4 => read_only as "readOnly", 5 => options });
+
 /// FlexVolume represents a generic volume resource that is
 /// provisioned/attached using an exec based plugin.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -2164,6 +2668,8 @@ pub struct FlexVolumeSource {
     pub options: std::collections::BTreeMap<String, String>,
 }
 
+apimachinery::proto_message!(FlexVolumeSource { 1 => driver, 2 => fs_type as "fsType", 3 => secret_ref as "secretRef", 4 => read_only as "readOnly", 5 => options });
+
 /// Represents a Flocker volume mounted by the Flocker agent.
 /// One and only one of datasetName and datasetUUID should be set.
 /// Flocker volumes do not support ownership management or SELinux relabeling.
@@ -2178,6 +2684,8 @@ pub struct FlockerVolumeSource {
     #[serde(rename = "datasetUUID", skip_serializing_if = "Option::is_none")]
     pub dataset_uuid: Option<String>,
 }
+
+apimachinery::proto_message!(FlockerVolumeSource { 1 => dataset_name as "datasetName", 2 => dataset_uuid as "datasetUUID" });
 
 /// Represents a Persistent Disk resource in Google Compute Engine.
 ///
@@ -2213,6 +2721,8 @@ pub struct GCEPersistentDiskVolumeSource {
     pub read_only: Option<bool>,
 }
 
+apimachinery::proto_message!(GCEPersistentDiskVolumeSource { 1 => pd_name as "pdName", 2 => fs_type as "fsType", 3 => partition, 4 => read_only as "readOnly" });
+
 /// GRPCAction specifies an action involving a GRPC service.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -2227,6 +2737,8 @@ pub struct GRPCAction {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub service: Option<String>,
 }
+
+apimachinery::proto_message!(GRPCAction { 1 => port, 2 => service });
 
 /// Represents a volume that is populated with the contents of a git repository.
 /// Git repo volumes do not support ownership management.
@@ -2251,6 +2763,8 @@ pub struct GitRepoVolumeSource {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub directory: Option<String>,
 }
+
+apimachinery::proto_message!(GitRepoVolumeSource { 1 => repository, 2 => revision, 3 => directory });
 
 /// Represents a Glusterfs mount that lasts the lifetime of a pod.
 /// Glusterfs volumes do not support ownership management or SELinux relabeling.
@@ -2277,6 +2791,8 @@ pub struct GlusterfsPersistentVolumeSource {
     pub endpoints_namespace: Option<String>,
 }
 
+apimachinery::proto_message!(GlusterfsPersistentVolumeSource { 1 => endpoints, 2 => path, 3 => read_only as "readOnly", 4 => endpoints_namespace as "endpointsNamespace" });
+
 /// Represents a Glusterfs mount that lasts the lifetime of a pod.
 /// Glusterfs volumes do not support ownership management or SELinux relabeling.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -2295,6 +2811,8 @@ pub struct GlusterfsVolumeSource {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub read_only: Option<bool>,
 }
+
+apimachinery::proto_message!(GlusterfsVolumeSource { 1 => endpoints, 2 => path, 3 => read_only as "readOnly" });
 
 /// HTTPGetAction describes an action based on HTTP Get requests.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -2325,6 +2843,8 @@ pub struct HTTPGetAction {
     pub http_headers: Vec<HTTPHeader>,
 }
 
+apimachinery::proto_message!(HTTPGetAction { 1 => path, 2 => port, 3 => host, 4 => scheme, 5 => http_headers as "httpHeaders" });
+
 /// HTTPHeader describes a custom header to be used in HTTP probes
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -2337,6 +2857,8 @@ pub struct HTTPHeader {
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub value: String,
 }
+
+apimachinery::proto_message!(HTTPHeader { 1 => name, 2 => value });
 
 /// HostAlias holds the mapping between IP and hostnames that will be injected as an entry in the
 /// pod's hosts file.
@@ -2355,6 +2877,8 @@ pub struct HostAlias {
     pub hostnames: Vec<String>,
 }
 
+apimachinery::proto_message!(HostAlias { 1 => ip, 2 => hostnames });
+
 /// HostIP represents a single IP address allocated to the host.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -2363,6 +2887,8 @@ pub struct HostIP {
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub ip: String,
 }
+
+apimachinery::proto_message!(HostIP { 1 => ip });
 
 /// Represents a host path mapped into a pod.
 /// Host path volumes do not support ownership management or SELinux relabeling.
@@ -2380,6 +2906,8 @@ pub struct HostPathVolumeSource {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub r#type: Option<String>,
 }
+
+apimachinery::proto_message!(HostPathVolumeSource { 1 => path, 2 => r#type as "type" });
 
 /// ISCSIPersistentVolumeSource represents an ISCSI disk.
 /// ISCSI volumes can only be mounted as read/write once.
@@ -2436,6 +2964,8 @@ pub struct ISCSIPersistentVolumeSource {
     pub initiator_name: Option<String>,
 }
 
+apimachinery::proto_message!(ISCSIPersistentVolumeSource { 1 => target_portal as "targetPortal", 2 => iqn, 3 => lun, 4 => iscsi_interface as "iscsiInterface", 5 => fs_type as "fsType", 6 => read_only as "readOnly", 7 => portals, 8 => chap_auth_discovery as "chapAuthDiscovery", 10 => secret_ref as "secretRef", 11 => chap_auth_session as "chapAuthSession", 12 => initiator_name as "initiatorName" });
+
 /// Represents an ISCSI disk.
 /// ISCSI volumes can only be mounted as read/write once.
 /// ISCSI volumes support ownership management and SELinux relabeling.
@@ -2491,6 +3021,8 @@ pub struct ISCSIVolumeSource {
     pub initiator_name: Option<String>,
 }
 
+apimachinery::proto_message!(ISCSIVolumeSource { 1 => target_portal as "targetPortal", 2 => iqn, 3 => lun, 4 => iscsi_interface as "iscsiInterface", 5 => fs_type as "fsType", 6 => read_only as "readOnly", 7 => portals, 8 => chap_auth_discovery as "chapAuthDiscovery", 10 => secret_ref as "secretRef", 11 => chap_auth_session as "chapAuthSession", 12 => initiator_name as "initiatorName" });
+
 /// ImageVolumeSource represents a image volume resource.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -2512,6 +3044,8 @@ pub struct ImageVolumeSource {
     pub pull_policy: Option<String>,
 }
 
+apimachinery::proto_message!(ImageVolumeSource { 1 => reference, 2 => pull_policy as "pullPolicy" });
+
 /// ImageVolumeStatus represents the image-based volume status.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -2522,6 +3056,8 @@ pub struct ImageVolumeStatus {
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub image_ref: String,
 }
+
+apimachinery::proto_message!(ImageVolumeStatus { 1 => image_ref as "imageRef" });
 
 /// Maps a string key to a path within a volume.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -2545,6 +3081,8 @@ pub struct KeyToPath {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mode: Option<i32>,
 }
+
+apimachinery::proto_message!(KeyToPath { 1 => key, 2 => path, 3 => mode });
 
 /// Lifecycle describes actions that the management system should take in response to container lifecycle
 /// events. For the PostStart and PreStop lifecycle handlers, management of the container blocks
@@ -2576,6 +3114,8 @@ pub struct Lifecycle {
     pub stop_signal: Option<String>,
 }
 
+apimachinery::proto_message!(Lifecycle { 1 => post_start as "postStart", 2 => pre_stop as "preStop", 3 => stop_signal as "stopSignal" });
+
 /// LifecycleHandler defines a specific action that should be taken in a lifecycle
 /// hook. One and only one of the fields, except TCPSocket must be specified.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -2597,9 +3137,11 @@ pub struct LifecycleHandler {
     pub sleep: Option<SleepAction>,
 }
 
+apimachinery::proto_message!(LifecycleHandler { 1 => exec, 2 => http_get as "httpGet", 3 => tcp_socket as "tcpSocket", 4 => sleep });
+
 /// LimitRange sets resource usage limits for each kind of resource in a Namespace.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(version = "v1", kind = "LimitRange", plural = "limitranges", namespaced, short_names = ["limits"], omit_empty_type_meta)]
+#[api(version = "v1", kind = "LimitRange", plural = "limitranges", namespaced, short_names = ["limits"], omit_empty_type_meta, protobuf)]
 pub struct LimitRange {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -2610,6 +3152,8 @@ pub struct LimitRange {
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
     pub spec: Option<LimitRangeSpec>,
 }
+
+apimachinery::proto_message!(LimitRange { 1 => metadata, 2 => spec });
 
 /// LimitRangeItem defines a min/max usage limit for any resource that matches on kind.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -2655,9 +3199,16 @@ pub struct LimitRangeItem {
     pub max_limit_request_ratio: std::collections::BTreeMap<String, crate::value::Quantity>,
 }
 
+apimachinery::proto_message!(LimitRangeItem { 1 => r#type as "type", 2 => max, 3 => min, 4 => default, 5 => default_request as "defaultRequest", 6 => max_limit_request_ratio as "maxLimitRequestRatio" });
+
 /// LimitRangeList is a list of LimitRange items.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(version = "v1", kind = "LimitRangeList", omit_empty_type_meta)]
+#[api(
+    version = "v1",
+    kind = "LimitRangeList",
+    omit_empty_type_meta,
+    protobuf
+)]
 pub struct LimitRangeList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -2669,6 +3220,8 @@ pub struct LimitRangeList {
     pub items: Vec<LimitRange>,
 }
 
+apimachinery::proto_message!(LimitRangeList { 1 => metadata, 2 => items });
+
 /// LimitRangeSpec defines a min/max usage limit for resources that match on kind.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -2677,6 +3230,8 @@ pub struct LimitRangeSpec {
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub limits: Vec<LimitRangeItem>,
 }
+
+apimachinery::proto_message!(LimitRangeSpec { 1 => limits });
 
 /// LinuxContainerUser represents user identity information in Linux containers
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -2697,6 +3252,8 @@ pub struct LinuxContainerUser {
     pub supplemental_groups: Vec<i64>,
 }
 
+apimachinery::proto_message!(LinuxContainerUser { 1 => uid, 2 => gid, 3 => supplemental_groups as "supplementalGroups" });
+
 /// List holds a list of objects, which may not be known by the server.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -2713,6 +3270,8 @@ pub struct List {
     )]
     pub items: Vec<crate::value::RawExtension>,
 }
+
+apimachinery::proto_message!(List { 1 => metadata, 2 => items });
 
 /// LoadBalancerIngress represents the status of a load-balancer ingress point:
 /// traffic intended for the service should be sent to an ingress point.
@@ -2745,6 +3304,8 @@ pub struct LoadBalancerIngress {
     pub ports: Vec<PortStatus>,
 }
 
+apimachinery::proto_message!(LoadBalancerIngress { 1 => ip, 2 => hostname, 3 => ip_mode as "ipMode", 4 => ports });
+
 /// LoadBalancerStatus represents the status of a load-balancer.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -2758,6 +3319,8 @@ pub struct LoadBalancerStatus {
     )]
     pub ingress: Vec<LoadBalancerIngress>,
 }
+
+apimachinery::proto_message!(LoadBalancerStatus { 1 => ingress });
 
 /// LocalObjectReference contains enough information to let you locate the
 /// referenced object inside the same namespace.
@@ -2785,6 +3348,8 @@ pub struct LocalObjectReference {
     pub name: Option<String>,
 }
 
+apimachinery::proto_message!(LocalObjectReference { 1 => name });
+
 /// Local represents directly-attached storage with node affinity
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -2800,6 +3365,8 @@ pub struct LocalVolumeSource {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fs_type: Option<String>,
 }
+
+apimachinery::proto_message!(LocalVolumeSource { 1 => path, 2 => fs_type as "fsType" });
 
 /// ModifyVolumeStatus represents the status object of ControllerModifyVolume operation
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -2822,6 +3389,8 @@ pub struct ModifyVolumeStatus {
     pub status: String,
 }
 
+apimachinery::proto_message!(ModifyVolumeStatus { 1 => target_volume_attributes_class_name as "targetVolumeAttributesClassName", 2 => status });
+
 /// Represents an NFS mount that lasts the lifetime of a pod.
 /// NFS volumes do not support ownership management or SELinux relabeling.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -2842,10 +3411,12 @@ pub struct NFSVolumeSource {
     pub read_only: Option<bool>,
 }
 
+apimachinery::proto_message!(NFSVolumeSource { 1 => server, 2 => path, 3 => read_only as "readOnly" });
+
 /// Namespace provides a scope for Names.
 /// Use of multiple namespaces is optional.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(version = "v1", kind = "Namespace", plural = "namespaces", cluster_scoped, short_names = ["ns"], omit_empty_type_meta)]
+#[api(version = "v1", kind = "Namespace", plural = "namespaces", cluster_scoped, short_names = ["ns"], omit_empty_type_meta, protobuf)]
 pub struct Namespace {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -2859,6 +3430,8 @@ pub struct Namespace {
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
     pub status: Option<NamespaceStatus>,
 }
+
+apimachinery::proto_message!(Namespace { 1 => metadata, 2 => spec, 3 => status });
 
 /// NamespaceCondition contains details about state of namespace.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -2881,9 +3454,11 @@ pub struct NamespaceCondition {
     pub message: Option<String>,
 }
 
+apimachinery::proto_message!(NamespaceCondition { 1 => r#type as "type", 2 => status, 4 => last_transition_time as "lastTransitionTime", 5 => reason, 6 => message });
+
 /// NamespaceList is a list of Namespaces.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(version = "v1", kind = "NamespaceList", omit_empty_type_meta)]
+#[api(version = "v1", kind = "NamespaceList", omit_empty_type_meta, protobuf)]
 pub struct NamespaceList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -2894,6 +3469,8 @@ pub struct NamespaceList {
     /// More info: <https://kubernetes.io/docs/concepts/overview/working-with-objects/namespaces/>
     pub items: Vec<Namespace>,
 }
+
+apimachinery::proto_message!(NamespaceList { 1 => metadata, 2 => items });
 
 /// NamespaceSpec describes the attributes on a Namespace.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -2908,6 +3485,8 @@ pub struct NamespaceSpec {
     )]
     pub finalizers: Vec<String>,
 }
+
+apimachinery::proto_message!(NamespaceSpec { 1 => finalizers });
 
 /// NamespaceStatus is information about the current status of a Namespace.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -2926,10 +3505,12 @@ pub struct NamespaceStatus {
     pub conditions: Vec<NamespaceCondition>,
 }
 
+apimachinery::proto_message!(NamespaceStatus { 1 => phase, 2 => conditions });
+
 /// Node is a worker node in Kubernetes.
 /// Each node will have a unique identifier in the cache (i.e. in etcd).
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(version = "v1", kind = "Node", plural = "nodes", cluster_scoped, short_names = ["no"], omit_empty_type_meta)]
+#[api(version = "v1", kind = "Node", plural = "nodes", cluster_scoped, short_names = ["no"], omit_empty_type_meta, protobuf)]
 pub struct Node {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -2946,6 +3527,8 @@ pub struct Node {
     pub status: Option<NodeStatus>,
 }
 
+apimachinery::proto_message!(Node { 1 => metadata, 2 => spec, 3 => status });
+
 /// NodeAddress contains information for the node's address.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -2957,6 +3540,8 @@ pub struct NodeAddress {
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub address: String,
 }
+
+apimachinery::proto_message!(NodeAddress { 1 => r#type as "type", 2 => address });
 
 /// Node affinity is a group of node affinity scheduling rules.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -2986,6 +3571,8 @@ pub struct NodeAffinity {
     pub preferred_during_scheduling_ignored_during_execution: Vec<PreferredSchedulingTerm>,
 }
 
+apimachinery::proto_message!(NodeAffinity { 1 => required_during_scheduling_ignored_during_execution as "requiredDuringSchedulingIgnoredDuringExecution", 2 => preferred_during_scheduling_ignored_during_execution as "preferredDuringSchedulingIgnoredDuringExecution" });
+
 /// NodeAllocatableResourceClaimStatus describes the status of node allocatable resources allocated via DRA.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -3004,6 +3591,8 @@ pub struct NodeAllocatableResourceClaimStatus {
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub resources: std::collections::BTreeMap<String, crate::value::Quantity>,
 }
+
+apimachinery::proto_message!(NodeAllocatableResourceClaimStatus { 1 => resource_claim_name as "resourceClaimName", 2 => containers, 3 => resources });
 
 /// NodeCondition contains condition information for a node.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -3029,6 +3618,8 @@ pub struct NodeCondition {
     pub message: Option<String>,
 }
 
+apimachinery::proto_message!(NodeCondition { 1 => r#type as "type", 2 => status, 3 => last_heartbeat_time as "lastHeartbeatTime", 4 => last_transition_time as "lastTransitionTime", 5 => reason, 6 => message });
+
 /// NodeConfigSource specifies a source of node configuration. Exactly one subfield (excluding metadata) must be non-nil.
 /// This API is deprecated since 1.22
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -3038,6 +3629,8 @@ pub struct NodeConfigSource {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub config_map: Option<ConfigMapNodeConfigSource>,
 }
+
+apimachinery::proto_message!(NodeConfigSource { 2 => config_map as "configMap" });
 
 /// NodeConfigStatus describes the status of the config assigned by Node.Spec.ConfigSource.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -3088,6 +3681,8 @@ pub struct NodeConfigStatus {
     pub error: Option<String>,
 }
 
+apimachinery::proto_message!(NodeConfigStatus { 1 => assigned, 2 => active, 3 => last_known_good as "lastKnownGood", 4 => error });
+
 /// NodeDaemonEndpoints lists ports opened by daemons running on the Node.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -3096,6 +3691,8 @@ pub struct NodeDaemonEndpoints {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub kubelet_endpoint: Option<DaemonEndpoint>,
 }
+
+apimachinery::proto_message!(NodeDaemonEndpoints { 1 => kubelet_endpoint as "kubeletEndpoint" });
 
 /// NodeFeatures describes the set of features implemented by the CRI implementation.
 /// The features contained in the NodeFeatures should depend only on the cri implementation
@@ -3108,9 +3705,11 @@ pub struct NodeFeatures {
     pub supplemental_groups_policy: Option<bool>,
 }
 
+apimachinery::proto_message!(NodeFeatures { 1 => supplemental_groups_policy as "supplementalGroupsPolicy" });
+
 /// NodeList is the whole list of all Nodes which have been registered with master.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(version = "v1", kind = "NodeList", omit_empty_type_meta)]
+#[api(version = "v1", kind = "NodeList", omit_empty_type_meta, protobuf)]
 pub struct NodeList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -3121,13 +3720,16 @@ pub struct NodeList {
     pub items: Vec<Node>,
 }
 
+apimachinery::proto_message!(NodeList { 1 => metadata, 2 => items });
+
 /// NodeProxyOptions is the query options to a Node's proxy call.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     version = "v1",
     kind = "NodeProxyOptions",
     not_resource,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct NodeProxyOptions {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -3135,6 +3737,8 @@ pub struct NodeProxyOptions {
     /// Path is the URL path to use for the current proxy request to node.
     pub path: Option<String>,
 }
+
+apimachinery::proto_message!(NodeProxyOptions { 1 => path });
 
 /// NodeRuntimeHandler is a set of runtime handler information.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -3149,6 +3753,8 @@ pub struct NodeRuntimeHandler {
     pub features: Option<NodeRuntimeHandlerFeatures>,
 }
 
+apimachinery::proto_message!(NodeRuntimeHandler { 1 => name, 2 => features });
+
 /// NodeRuntimeHandlerFeatures is a set of features implemented by the runtime handler.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -3161,6 +3767,8 @@ pub struct NodeRuntimeHandlerFeatures {
     pub user_namespaces: Option<bool>,
 }
 
+apimachinery::proto_message!(NodeRuntimeHandlerFeatures { 1 => recursive_read_only_mounts as "recursiveReadOnlyMounts", 2 => user_namespaces as "userNamespaces" });
+
 /// A node selector represents the union of the results of one or more label queries
 /// over a set of nodes; that is, it represents the OR of the selectors represented
 /// by the node selector terms.
@@ -3171,6 +3779,8 @@ pub struct NodeSelector {
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub node_selector_terms: Vec<NodeSelectorTerm>,
 }
+
+apimachinery::proto_message!(NodeSelector { 1 => node_selector_terms as "nodeSelectorTerms" });
 
 /// A node selector requirement is a selector that contains values, a key, and an operator
 /// that relates the key and values.
@@ -3197,6 +3807,8 @@ pub struct NodeSelectorRequirement {
     pub values: Vec<String>,
 }
 
+apimachinery::proto_message!(NodeSelectorRequirement { 1 => key, 2 => operator, 3 => values });
+
 /// A null or empty node selector term matches no objects. The requirements of
 /// them are ANDed.
 /// The TopologySelectorTerm type implements a subset of the NodeSelectorTerm.
@@ -3218,6 +3830,8 @@ pub struct NodeSelectorTerm {
     )]
     pub match_fields: Vec<NodeSelectorRequirement>,
 }
+
+apimachinery::proto_message!(NodeSelectorTerm { 1 => match_expressions as "matchExpressions", 2 => match_fields as "matchFields" });
 
 /// NodeSpec describes the attributes that a node is created with.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -3258,6 +3872,8 @@ pub struct NodeSpec {
     #[serde(rename = "externalID", skip_serializing_if = "Option::is_none")]
     pub external_id: Option<String>,
 }
+
+apimachinery::proto_message!(NodeSpec { 1 => pod_cidr as "podCIDR", 2 => external_id as "externalID", 3 => provider_id as "providerID", 4 => unschedulable, 5 => taints, 6 => config_source as "configSource", 7 => pod_cidrs as "podCIDRs" });
 
 /// NodeStatus is information about the current status of a node.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -3358,6 +3974,8 @@ pub struct NodeStatus {
     pub declared_features: Vec<String>,
 }
 
+apimachinery::proto_message!(NodeStatus { 1 => capacity, 2 => allocatable, 3 => phase, 4 => conditions, 5 => addresses, 6 => daemon_endpoints as "daemonEndpoints", 7 => node_info as "nodeInfo", 8 => images, 9 => volumes_in_use as "volumesInUse", 10 => volumes_attached as "volumesAttached", 11 => config, 12 => runtime_handlers as "runtimeHandlers", 13 => features, 14 => declared_features as "declaredFeatures" });
+
 /// NodeSwapStatus represents swap memory information.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -3366,6 +3984,8 @@ pub struct NodeSwapStatus {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub capacity: Option<i64>,
 }
+
+apimachinery::proto_message!(NodeSwapStatus { 1 => capacity });
 
 /// NodeSystemInfo is a set of ids/uuids to uniquely identify the node.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -3422,6 +4042,8 @@ pub struct NodeSystemInfo {
     pub swap: Option<NodeSwapStatus>,
 }
 
+apimachinery::proto_message!(NodeSystemInfo { 1 => machine_id as "machineID", 2 => system_uuid as "systemUUID", 3 => boot_id as "bootID", 4 => kernel_version as "kernelVersion", 5 => os_image as "osImage", 6 => container_runtime_version as "containerRuntimeVersion", 7 => kubelet_version as "kubeletVersion", 8 => kube_proxy_version as "kubeProxyVersion", 9 => operating_system as "operatingSystem", 10 => architecture, 11 => swap });
+
 /// ObjectFieldSelector selects an APIVersioned field of an object.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -3433,6 +4055,8 @@ pub struct ObjectFieldSelector {
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub field_path: String,
 }
+
+apimachinery::proto_message!(ObjectFieldSelector { 1 => api_version as "apiVersion", 2 => field_path as "fieldPath" });
 
 /// ObjectReference contains enough information to let you inspect or modify the referred object.
 /// ---
@@ -3488,11 +4112,13 @@ pub struct ObjectReference {
     pub field_path: Option<String>,
 }
 
+apimachinery::proto_message!(ObjectReference { 1 => kind, 2 => namespace, 3 => name, 4 => uid, 5 => api_version as "apiVersion", 6 => resource_version as "resourceVersion", 7 => field_path as "fieldPath" });
+
 /// PersistentVolume (PV) is a storage resource provisioned by an administrator.
 /// It is analogous to a node.
 /// More info: <https://kubernetes.io/docs/concepts/storage/persistent-volumes>
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(version = "v1", kind = "PersistentVolume", plural = "persistentvolumes", cluster_scoped, short_names = ["pv"], omit_empty_type_meta)]
+#[api(version = "v1", kind = "PersistentVolume", plural = "persistentvolumes", cluster_scoped, short_names = ["pv"], omit_empty_type_meta, protobuf)]
 pub struct PersistentVolume {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -3510,9 +4136,11 @@ pub struct PersistentVolume {
     pub status: Option<PersistentVolumeStatus>,
 }
 
+apimachinery::proto_message!(PersistentVolume { 1 => metadata, 2 => spec, 3 => status });
+
 /// PersistentVolumeClaim is a user's request for and claim to a persistent volume
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(version = "v1", kind = "PersistentVolumeClaim", plural = "persistentvolumeclaims", namespaced, short_names = ["pvc"], omit_empty_type_meta)]
+#[api(version = "v1", kind = "PersistentVolumeClaim", plural = "persistentvolumeclaims", namespaced, short_names = ["pvc"], omit_empty_type_meta, protobuf)]
 pub struct PersistentVolumeClaim {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -3527,6 +4155,8 @@ pub struct PersistentVolumeClaim {
     /// More info: <https://kubernetes.io/docs/concepts/storage/persistent-volumes#persistentvolumeclaims>
     pub status: Option<PersistentVolumeClaimStatus>,
 }
+
+apimachinery::proto_message!(PersistentVolumeClaim { 1 => metadata, 2 => spec, 3 => status });
 
 /// PersistentVolumeClaimCondition contains details about state of pvc
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -3557,12 +4187,15 @@ pub struct PersistentVolumeClaimCondition {
     pub message: Option<String>,
 }
 
+apimachinery::proto_message!(PersistentVolumeClaimCondition { 1 => r#type as "type", 2 => status, 3 => last_probe_time as "lastProbeTime", 4 => last_transition_time as "lastTransitionTime", 5 => reason, 6 => message });
+
 /// PersistentVolumeClaimList is a list of PersistentVolumeClaim items.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     version = "v1",
     kind = "PersistentVolumeClaimList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct PersistentVolumeClaimList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -3574,6 +4207,8 @@ pub struct PersistentVolumeClaimList {
     /// More info: <https://kubernetes.io/docs/concepts/storage/persistent-volumes#persistentvolumeclaims>
     pub items: Vec<PersistentVolumeClaim>,
 }
+
+apimachinery::proto_message!(PersistentVolumeClaimList { 1 => metadata, 2 => items });
 
 /// PersistentVolumeClaimSpec describes the common attributes of storage devices
 /// and allows a Source for provider-specific attributes
@@ -3657,6 +4292,8 @@ pub struct PersistentVolumeClaimSpec {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub volume_attributes_class_name: Option<String>,
 }
+
+apimachinery::proto_message!(PersistentVolumeClaimSpec { 1 => access_modes as "accessModes", 2 => resources, 3 => volume_name as "volumeName", 4 => selector, 5 => storage_class_name as "storageClassName", 6 => volume_mode as "volumeMode", 7 => data_source as "dataSource", 8 => data_source_ref as "dataSourceRef", 9 => volume_attributes_class_name as "volumeAttributesClassName" });
 
 /// PersistentVolumeClaimStatus is the current status of a persistent volume claim.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -3763,6 +4400,8 @@ pub struct PersistentVolumeClaimStatus {
     pub modify_volume_status: Option<ModifyVolumeStatus>,
 }
 
+apimachinery::proto_message!(PersistentVolumeClaimStatus { 1 => phase, 2 => access_modes as "accessModes", 3 => capacity, 4 => conditions, 5 => allocated_resources as "allocatedResources", 7 => allocated_resource_statuses as "allocatedResourceStatuses", 8 => current_volume_attributes_class_name as "currentVolumeAttributesClassName", 9 => modify_volume_status as "modifyVolumeStatus" });
+
 /// PersistentVolumeClaimTemplate is used to produce
 /// PersistentVolumeClaim objects as part of an EphemeralVolumeSource.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -3781,6 +4420,8 @@ pub struct PersistentVolumeClaimTemplate {
     pub spec: PersistentVolumeClaimSpec,
 }
 
+apimachinery::proto_message!(PersistentVolumeClaimTemplate { 1 => metadata, 2 => spec });
+
 /// PersistentVolumeClaimVolumeSource references the user's PVC in the same namespace.
 /// This volume finds the bound PV and mounts that volume for the pod. A
 /// PersistentVolumeClaimVolumeSource is, essentially, a wrapper around another
@@ -3798,9 +4439,16 @@ pub struct PersistentVolumeClaimVolumeSource {
     pub read_only: Option<bool>,
 }
 
+apimachinery::proto_message!(PersistentVolumeClaimVolumeSource { 1 => claim_name as "claimName", 2 => read_only as "readOnly" });
+
 /// PersistentVolumeList is a list of PersistentVolume items.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(version = "v1", kind = "PersistentVolumeList", omit_empty_type_meta)]
+#[api(
+    version = "v1",
+    kind = "PersistentVolumeList",
+    omit_empty_type_meta,
+    protobuf
+)]
 pub struct PersistentVolumeList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -3811,6 +4459,8 @@ pub struct PersistentVolumeList {
     /// More info: <https://kubernetes.io/docs/concepts/storage/persistent-volumes>
     pub items: Vec<PersistentVolume>,
 }
+
+apimachinery::proto_message!(PersistentVolumeList { 1 => metadata, 2 => items });
 
 /// PersistentVolumeSource is similar to VolumeSource but meant for the
 /// administrator who creates PVs. Exactly one of its members must be set.
@@ -3923,6 +4573,8 @@ pub struct PersistentVolumeSource {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub csi: Option<CSIPersistentVolumeSource>,
 }
+
+apimachinery::proto_message!(PersistentVolumeSource { 1 => gce_persistent_disk as "gcePersistentDisk", 2 => aws_elastic_block_store as "awsElasticBlockStore", 3 => host_path as "hostPath", 4 => glusterfs, 5 => nfs, 6 => rbd, 7 => iscsi, 8 => cinder, 9 => cephfs, 10 => fc, 11 => flocker, 12 => flex_volume as "flexVolume", 13 => azure_file as "azureFile", 14 => vsphere_volume as "vsphereVolume", 15 => quobyte, 16 => azure_disk as "azureDisk", 17 => photon_persistent_disk as "photonPersistentDisk", 18 => portworx_volume as "portworxVolume", 19 => scale_io as "scaleIO", 20 => local, 21 => storageos, 22 => csi });
 
 /// PersistentVolumeSpec is the specification of a persistent volume.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -4094,6 +4746,229 @@ pub struct PersistentVolumeSpec {
     pub volume_attributes_class_name: Option<String>,
 }
 
+impl apimachinery::protobuf::Message for PersistentVolumeSpec {
+    fn encode_fields(&self, e: &mut apimachinery::protobuf::Encoder) {
+        use apimachinery::protobuf::Field as _;
+        self.capacity.encode_field(1, e);
+        e.message(2, |e| {
+            self.gce_persistent_disk.encode_field(1, e);
+            self.aws_elastic_block_store.encode_field(2, e);
+            self.host_path.encode_field(3, e);
+            self.glusterfs.encode_field(4, e);
+            self.nfs.encode_field(5, e);
+            self.rbd.encode_field(6, e);
+            self.iscsi.encode_field(7, e);
+            self.cinder.encode_field(8, e);
+            self.cephfs.encode_field(9, e);
+            self.fc.encode_field(10, e);
+            self.flocker.encode_field(11, e);
+            self.flex_volume.encode_field(12, e);
+            self.azure_file.encode_field(13, e);
+            self.vsphere_volume.encode_field(14, e);
+            self.quobyte.encode_field(15, e);
+            self.azure_disk.encode_field(16, e);
+            self.photon_persistent_disk.encode_field(17, e);
+            self.portworx_volume.encode_field(18, e);
+            self.scale_io.encode_field(19, e);
+            self.local.encode_field(20, e);
+            self.storageos.encode_field(21, e);
+            self.csi.encode_field(22, e);
+        });
+        self.access_modes.encode_field(3, e);
+        self.claim_ref.encode_field(4, e);
+        self.persistent_volume_reclaim_policy.encode_field(5, e);
+        self.storage_class_name.encode_field(6, e);
+        self.mount_options.encode_field(7, e);
+        self.volume_mode.encode_field(8, e);
+        self.node_affinity.encode_field(9, e);
+        self.volume_attributes_class_name.encode_field(10, e);
+    }
+
+    fn merge_field(
+        &mut self,
+        number: u32,
+        wire: apimachinery::protobuf::WireType,
+        d: &mut apimachinery::protobuf::Decoder<'_>,
+    ) -> Result<bool, apimachinery::protobuf::ProtobufError> {
+        use apimachinery::protobuf::Field as _;
+        match number {
+            1 => self
+                .capacity
+                .merge_from(wire, d)
+                .map_err(|e| e.in_field("capacity"))?,
+            2 => apimachinery::protobuf::merge_embedded(wire, d, |number, wire, d| {
+                Ok(match number {
+                    1 => {
+                        self.gce_persistent_disk
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("gcePersistentDisk"))?;
+                        true
+                    }
+                    2 => {
+                        self.aws_elastic_block_store
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("awsElasticBlockStore"))?;
+                        true
+                    }
+                    3 => {
+                        self.host_path
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("hostPath"))?;
+                        true
+                    }
+                    4 => {
+                        self.glusterfs
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("glusterfs"))?;
+                        true
+                    }
+                    5 => {
+                        self.nfs
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("nfs"))?;
+                        true
+                    }
+                    6 => {
+                        self.rbd
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("rbd"))?;
+                        true
+                    }
+                    7 => {
+                        self.iscsi
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("iscsi"))?;
+                        true
+                    }
+                    8 => {
+                        self.cinder
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("cinder"))?;
+                        true
+                    }
+                    9 => {
+                        self.cephfs
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("cephfs"))?;
+                        true
+                    }
+                    10 => {
+                        self.fc.merge_from(wire, d).map_err(|e| e.in_field("fc"))?;
+                        true
+                    }
+                    11 => {
+                        self.flocker
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("flocker"))?;
+                        true
+                    }
+                    12 => {
+                        self.flex_volume
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("flexVolume"))?;
+                        true
+                    }
+                    13 => {
+                        self.azure_file
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("azureFile"))?;
+                        true
+                    }
+                    14 => {
+                        self.vsphere_volume
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("vsphereVolume"))?;
+                        true
+                    }
+                    15 => {
+                        self.quobyte
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("quobyte"))?;
+                        true
+                    }
+                    16 => {
+                        self.azure_disk
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("azureDisk"))?;
+                        true
+                    }
+                    17 => {
+                        self.photon_persistent_disk
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("photonPersistentDisk"))?;
+                        true
+                    }
+                    18 => {
+                        self.portworx_volume
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("portworxVolume"))?;
+                        true
+                    }
+                    19 => {
+                        self.scale_io
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("scaleIO"))?;
+                        true
+                    }
+                    20 => {
+                        self.local
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("local"))?;
+                        true
+                    }
+                    21 => {
+                        self.storageos
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("storageos"))?;
+                        true
+                    }
+                    22 => {
+                        self.csi
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("csi"))?;
+                        true
+                    }
+                    _ => false,
+                })
+            })?,
+            3 => self
+                .access_modes
+                .merge_from(wire, d)
+                .map_err(|e| e.in_field("accessModes"))?,
+            4 => self
+                .claim_ref
+                .merge_from(wire, d)
+                .map_err(|e| e.in_field("claimRef"))?,
+            5 => self
+                .persistent_volume_reclaim_policy
+                .merge_from(wire, d)
+                .map_err(|e| e.in_field("persistentVolumeReclaimPolicy"))?,
+            6 => self
+                .storage_class_name
+                .merge_from(wire, d)
+                .map_err(|e| e.in_field("storageClassName"))?,
+            7 => self
+                .mount_options
+                .merge_from(wire, d)
+                .map_err(|e| e.in_field("mountOptions"))?,
+            8 => self
+                .volume_mode
+                .merge_from(wire, d)
+                .map_err(|e| e.in_field("volumeMode"))?,
+            9 => self
+                .node_affinity
+                .merge_from(wire, d)
+                .map_err(|e| e.in_field("nodeAffinity"))?,
+            10 => self
+                .volume_attributes_class_name
+                .merge_from(wire, d)
+                .map_err(|e| e.in_field("volumeAttributesClassName"))?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+}
+
 /// PersistentVolumeStatus is the current status of a persistent volume.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -4115,6 +4990,8 @@ pub struct PersistentVolumeStatus {
     pub last_phase_transition_time: Option<apimachinery::apis::meta::v1::Time>,
 }
 
+apimachinery::proto_message!(PersistentVolumeStatus { 1 => phase, 2 => message, 3 => reason, 4 => last_phase_transition_time as "lastPhaseTransitionTime" });
+
 /// Represents a Photon Controller persistent disk resource.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -4133,10 +5010,12 @@ pub struct PhotonPersistentDiskVolumeSource {
     pub fs_type: Option<String>,
 }
 
+apimachinery::proto_message!(PhotonPersistentDiskVolumeSource { 1 => pd_id as "pdID", 2 => fs_type as "fsType" });
+
 /// Pod is a collection of containers that can run on a host. This resource is created
 /// by clients and scheduled onto hosts.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(version = "v1", kind = "Pod", plural = "pods", namespaced, short_names = ["po"], categories = ["all"], omit_empty_type_meta)]
+#[api(version = "v1", kind = "Pod", plural = "pods", namespaced, short_names = ["po"], categories = ["all"], omit_empty_type_meta, protobuf)]
 pub struct Pod {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -4153,6 +5032,8 @@ pub struct Pod {
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
     pub status: Option<PodStatus>,
 }
+
+apimachinery::proto_message!(Pod { 1 => metadata, 2 => spec, 3 => status });
 
 /// Pod affinity is a group of inter pod affinity scheduling rules.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -4187,6 +5068,8 @@ pub struct PodAffinity {
     )]
     pub preferred_during_scheduling_ignored_during_execution: Vec<WeightedPodAffinityTerm>,
 }
+
+apimachinery::proto_message!(PodAffinity { 1 => required_during_scheduling_ignored_during_execution as "requiredDuringSchedulingIgnoredDuringExecution", 2 => preferred_during_scheduling_ignored_during_execution as "preferredDuringSchedulingIgnoredDuringExecution" });
 
 /// Defines a set of pods (namely those matching the labelSelector
 /// relative to the given namespace(s)) that this pod should be
@@ -4255,6 +5138,8 @@ pub struct PodAffinityTerm {
     pub mismatch_label_keys: Vec<String>,
 }
 
+apimachinery::proto_message!(PodAffinityTerm { 1 => label_selector as "labelSelector", 2 => namespaces, 3 => topology_key as "topologyKey", 4 => namespace_selector as "namespaceSelector", 5 => match_label_keys as "matchLabelKeys", 6 => mismatch_label_keys as "mismatchLabelKeys" });
+
 /// Pod anti affinity is a group of inter pod anti affinity scheduling rules.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -4289,6 +5174,8 @@ pub struct PodAntiAffinity {
     pub preferred_during_scheduling_ignored_during_execution: Vec<WeightedPodAffinityTerm>,
 }
 
+apimachinery::proto_message!(PodAntiAffinity { 1 => required_during_scheduling_ignored_during_execution as "requiredDuringSchedulingIgnoredDuringExecution", 2 => preferred_during_scheduling_ignored_during_execution as "preferredDuringSchedulingIgnoredDuringExecution" });
+
 /// PodAttachOptions is the query options to a Pod's remote attach call.
 /// ---
 /// TODO: merge w/ PodExecOptions below for stdin, stdout, etc
@@ -4298,7 +5185,8 @@ pub struct PodAntiAffinity {
     version = "v1",
     kind = "PodAttachOptions",
     not_resource,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct PodAttachOptions {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -4321,6 +5209,8 @@ pub struct PodAttachOptions {
     /// Defaults to only container if there is only one container in the pod.
     pub container: Option<String>,
 }
+
+apimachinery::proto_message!(PodAttachOptions { 1 => stdin, 2 => stdout, 3 => stderr, 4 => tty, 5 => container });
 
 /// PodCertificateProjection provides a private key and X.509 certificate in the
 /// pod filesystem.
@@ -4405,6 +5295,8 @@ pub struct PodCertificateProjection {
     pub user_annotations: std::collections::BTreeMap<String, String>,
 }
 
+apimachinery::proto_message!(PodCertificateProjection { 1 => signer_name as "signerName", 2 => key_type as "keyType", 3 => max_expiration_seconds as "maxExpirationSeconds", 4 => credential_bundle_path as "credentialBundlePath", 5 => key_path as "keyPath", 6 => certificate_chain_path as "certificateChainPath", 7 => user_annotations as "userAnnotations" });
+
 /// PodCondition contains details for the current condition of this pod.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -4434,6 +5326,8 @@ pub struct PodCondition {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
 }
+
+apimachinery::proto_message!(PodCondition { 1 => r#type as "type", 2 => status, 3 => last_probe_time as "lastProbeTime", 4 => last_transition_time as "lastTransitionTime", 5 => reason, 6 => message, 7 => observed_generation as "observedGeneration" });
 
 /// PodDNSConfig defines the DNS parameters of a pod in addition to
 /// those generated from DNSPolicy.
@@ -4470,6 +5364,8 @@ pub struct PodDNSConfig {
     pub options: Vec<PodDNSConfigOption>,
 }
 
+apimachinery::proto_message!(PodDNSConfig { 1 => nameservers, 2 => searches, 3 => options });
+
 /// PodDNSConfigOption defines DNS resolver options of a pod.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -4483,6 +5379,8 @@ pub struct PodDNSConfigOption {
     pub value: Option<String>,
 }
 
+apimachinery::proto_message!(PodDNSConfigOption { 1 => name, 2 => value });
+
 /// PodExecOptions is the query options to a Pod's remote exec call.
 /// ---
 /// TODO: This is largely identical to PodAttachOptions above, make sure they stay in sync and see about merging
@@ -4492,7 +5390,8 @@ pub struct PodDNSConfigOption {
     version = "v1",
     kind = "PodExecOptions",
     not_resource,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct PodExecOptions {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -4515,6 +5414,8 @@ pub struct PodExecOptions {
     pub command: Vec<String>,
 }
 
+apimachinery::proto_message!(PodExecOptions { 1 => stdin, 2 => stdout, 3 => stderr, 4 => tty, 5 => container, 6 => command });
+
 /// PodExtendedResourceClaimStatus is stored in the PodStatus for the extended
 /// resource requests backed by DRA. It stores the generated name for
 /// the corresponding special ResourceClaim created by the scheduler.
@@ -4531,6 +5432,8 @@ pub struct PodExtendedResourceClaimStatus {
     pub resource_claim_name: String,
 }
 
+apimachinery::proto_message!(PodExtendedResourceClaimStatus { 1 => request_mappings as "requestMappings", 2 => resource_claim_name as "resourceClaimName" });
+
 /// PodIP represents a single IP address allocated to the pod.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -4540,9 +5443,11 @@ pub struct PodIP {
     pub ip: String,
 }
 
+apimachinery::proto_message!(PodIP { 1 => ip });
+
 /// PodList is a list of Pods.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(version = "v1", kind = "PodList", omit_empty_type_meta)]
+#[api(version = "v1", kind = "PodList", omit_empty_type_meta, protobuf)]
 pub struct PodList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -4554,13 +5459,16 @@ pub struct PodList {
     pub items: Vec<Pod>,
 }
 
+apimachinery::proto_message!(PodList { 1 => metadata, 2 => items });
+
 /// PodLogOptions is the query options for a Pod's logs REST call.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     version = "v1",
     kind = "PodLogOptions",
     not_resource,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct PodLogOptions {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -4607,6 +5515,8 @@ pub struct PodLogOptions {
     pub stream: Option<String>,
 }
 
+apimachinery::proto_message!(PodLogOptions { 1 => container, 2 => follow, 3 => previous, 4 => since_seconds as "sinceSeconds", 5 => since_time as "sinceTime", 6 => timestamps, 7 => tail_lines as "tailLines", 8 => limit_bytes as "limitBytes", 9 => insecure_skip_tls_verify_backend as "insecureSkipTLSVerifyBackend", 10 => stream });
+
 /// PodOS defines the OS parameters of a pod.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -4619,6 +5529,8 @@ pub struct PodOS {
     pub name: String,
 }
 
+apimachinery::proto_message!(PodOS { 1 => name });
+
 /// PodPortForwardOptions is the query options to a Pod's port forward call
 /// when using WebSockets.
 /// The \`port\` query parameter must specify the port or
@@ -4630,7 +5542,8 @@ pub struct PodOS {
     version = "v1",
     kind = "PodPortForwardOptions",
     not_resource,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct PodPortForwardOptions {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -4641,13 +5554,16 @@ pub struct PodPortForwardOptions {
     pub ports: Vec<i32>,
 }
 
+apimachinery::proto_message!(PodPortForwardOptions { 1 => ports });
+
 /// PodProxyOptions is the query options to a Pod's proxy call.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     version = "v1",
     kind = "PodProxyOptions",
     not_resource,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct PodProxyOptions {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -4655,6 +5571,8 @@ pub struct PodProxyOptions {
     /// Path is the URL path to use for the current proxy request to pod.
     pub path: Option<String>,
 }
+
+apimachinery::proto_message!(PodProxyOptions { 1 => path });
 
 /// PodReadinessGate contains the reference to a pod condition
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -4664,6 +5582,8 @@ pub struct PodReadinessGate {
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub condition_type: String,
 }
+
+apimachinery::proto_message!(PodReadinessGate { 1 => condition_type as "conditionType" });
 
 /// PodResourceClaim references exactly one ResourceClaim, either directly
 /// or by naming a ResourceClaimTemplate which is then turned into a ResourceClaim
@@ -4722,6 +5642,8 @@ pub struct PodResourceClaim {
     pub resource_claim_template_name: Option<String>,
 }
 
+apimachinery::proto_message!(PodResourceClaim { 1 => name, 3 => resource_claim_name as "resourceClaimName", 4 => resource_claim_template_name as "resourceClaimTemplateName" });
+
 /// PodResourceClaimStatus is stored in the PodStatus for each PodResourceClaim
 /// which references a ResourceClaimTemplate. It stores the generated name for
 /// the corresponding ResourceClaim.
@@ -4748,6 +5670,8 @@ pub struct PodResourceClaimStatus {
     pub resource_claim_name: Option<String>,
 }
 
+apimachinery::proto_message!(PodResourceClaimStatus { 1 => name, 2 => resource_claim_name as "resourceClaimName" });
+
 /// PodSchedulingGate is associated to a Pod to guard its scheduling.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -4757,6 +5681,8 @@ pub struct PodSchedulingGate {
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub name: String,
 }
+
+apimachinery::proto_message!(PodSchedulingGate { 1 => name });
 
 /// PodSchedulingGroup identifies the runtime scheduling group instance that a Pod belongs to.
 /// The scheduler uses this information to apply workload-aware scheduling semantics.
@@ -4770,6 +5696,8 @@ pub struct PodSchedulingGroup {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pod_group_name: Option<String>,
 }
+
+apimachinery::proto_message!(PodSchedulingGroup { 1 => pod_group_name as "podGroupName" });
 
 /// PodSecurityContext holds pod-level security attributes and common container settings.
 /// Some fields are also present in container.securityContext.  Field values of
@@ -4903,6 +5831,8 @@ pub struct PodSecurityContext {
     pub se_linux_change_policy: Option<String>,
 }
 
+apimachinery::proto_message!(PodSecurityContext { 1 => se_linux_options as "seLinuxOptions", 2 => run_as_user as "runAsUser", 3 => run_as_non_root as "runAsNonRoot", 4 => supplemental_groups as "supplementalGroups", 5 => fs_group as "fsGroup", 6 => run_as_group as "runAsGroup", 7 => sysctls, 8 => windows_options as "windowsOptions", 9 => fs_group_change_policy as "fsGroupChangePolicy", 10 => seccomp_profile as "seccompProfile", 11 => app_armor_profile as "appArmorProfile", 12 => supplemental_groups_policy as "supplementalGroupsPolicy", 13 => se_linux_change_policy as "seLinuxChangePolicy" });
+
 /// Describes the class of pods that should avoid this node.
 /// Exactly one field should be set.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -4912,6 +5842,8 @@ pub struct PodSignature {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pod_controller: Option<apimachinery::apis::meta::v1::OwnerReference>,
 }
+
+apimachinery::proto_message!(PodSignature { 1 => pod_controller as "podController" });
 
 /// PodSpec is a description of a pod.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -5267,6 +6199,8 @@ pub struct PodSpec {
     pub scheduling_group: Option<PodSchedulingGroup>,
 }
 
+apimachinery::proto_message!(PodSpec { 1 => volumes, 2 => containers, 3 => restart_policy as "restartPolicy", 4 => termination_grace_period_seconds as "terminationGracePeriodSeconds", 5 => active_deadline_seconds as "activeDeadlineSeconds", 6 => dns_policy as "dnsPolicy", 7 => node_selector as "nodeSelector", 8 => service_account_name as "serviceAccountName", 9 => service_account as "serviceAccount", 10 => node_name as "nodeName", 11 => host_network as "hostNetwork", 12 => host_pid as "hostPID", 13 => host_ipc as "hostIPC", 14 => security_context as "securityContext", 15 => image_pull_secrets as "imagePullSecrets", 16 => hostname, 17 => subdomain, 18 => affinity, 19 => scheduler_name as "schedulerName", 20 => init_containers as "initContainers", 21 => automount_service_account_token as "automountServiceAccountToken", 22 => tolerations, 23 => host_aliases as "hostAliases", 24 => priority_class_name as "priorityClassName", 25 => priority, 26 => dns_config as "dnsConfig", 27 => share_process_namespace as "shareProcessNamespace", 28 => readiness_gates as "readinessGates", 29 => runtime_class_name as "runtimeClassName", 30 => enable_service_links as "enableServiceLinks", 31 => preemption_policy as "preemptionPolicy", 32 => overhead, 33 => topology_spread_constraints as "topologySpreadConstraints", 34 => ephemeral_containers as "ephemeralContainers", 35 => set_hostname_as_fqdn as "setHostnameAsFQDN", 36 => os, 37 => host_users as "hostUsers", 38 => scheduling_gates as "schedulingGates", 39 => resource_claims as "resourceClaims", 40 => resources, 41 => hostname_override as "hostnameOverride", 43 => scheduling_group as "schedulingGroup" });
+
 /// PodStatus represents information about the status of a pod. Status may trail the actual
 /// state of a system, especially if the node that hosts the pod cannot contact the control
 /// plane.
@@ -5449,13 +6383,16 @@ pub struct PodStatus {
     pub node_allocatable_resource_claim_statuses: Vec<NodeAllocatableResourceClaimStatus>,
 }
 
+apimachinery::proto_message!(PodStatus { 1 => phase, 2 => conditions, 3 => message, 4 => reason, 5 => host_ip as "hostIP", 6 => pod_ip as "podIP", 7 => start_time as "startTime", 8 => container_statuses as "containerStatuses", 9 => qos_class as "qosClass", 10 => init_container_statuses as "initContainerStatuses", 11 => nominated_node_name as "nominatedNodeName", 12 => pod_ips as "podIPs", 13 => ephemeral_container_statuses as "ephemeralContainerStatuses", 14 => resize, 15 => resource_claim_statuses as "resourceClaimStatuses", 16 => host_ips as "hostIPs", 17 => observed_generation as "observedGeneration", 18 => extended_resource_claim_status as "extendedResourceClaimStatus", 19 => allocated_resources as "allocatedResources", 20 => resources, 21 => node_allocatable_resource_claim_statuses as "nodeAllocatableResourceClaimStatuses" });
+
 /// PodStatusResult is a wrapper for PodStatus returned by kubelet that can be encode/decoded
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     version = "v1",
     kind = "PodStatusResult",
     not_resource,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct PodStatusResult {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -5471,6 +6408,8 @@ pub struct PodStatusResult {
     pub status: Option<PodStatus>,
 }
 
+apimachinery::proto_message!(PodStatusResult { 1 => metadata, 2 => status });
+
 /// PodTemplate describes a template for creating copies of a predefined pod.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
@@ -5478,7 +6417,8 @@ pub struct PodStatusResult {
     kind = "PodTemplate",
     plural = "podtemplates",
     namespaced,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct PodTemplate {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -5491,9 +6431,16 @@ pub struct PodTemplate {
     pub template: Option<PodTemplateSpec>,
 }
 
+apimachinery::proto_message!(PodTemplate { 1 => metadata, 2 => template });
+
 /// PodTemplateList is a list of PodTemplates.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(version = "v1", kind = "PodTemplateList", omit_empty_type_meta)]
+#[api(
+    version = "v1",
+    kind = "PodTemplateList",
+    omit_empty_type_meta,
+    protobuf
+)]
 pub struct PodTemplateList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -5503,6 +6450,8 @@ pub struct PodTemplateList {
     /// List of pod templates
     pub items: Vec<PodTemplate>,
 }
+
+apimachinery::proto_message!(PodTemplateList { 1 => metadata, 2 => items });
 
 /// PodTemplateSpec describes the data a pod should have when created from a template
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -5517,6 +6466,8 @@ pub struct PodTemplateSpec {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub spec: Option<PodSpec>,
 }
+
+apimachinery::proto_message!(PodTemplateSpec { 1 => metadata, 2 => spec });
 
 /// PortStatus represents the error condition of a service port
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -5541,6 +6492,8 @@ pub struct PortStatus {
     pub error: Option<String>,
 }
 
+apimachinery::proto_message!(PortStatus { 1 => port, 2 => protocol, 3 => error });
+
 /// PortworxVolumeSource represents a Portworx volume resource.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -5563,6 +6516,8 @@ pub struct PortworxVolumeSource {
     pub read_only: Option<bool>,
 }
 
+apimachinery::proto_message!(PortworxVolumeSource { 1 => volume_id as "volumeID", 2 => fs_type as "fsType", 3 => read_only as "readOnly" });
+
 /// Preconditions must be fulfilled before an operation (update, delete, etc.) is carried out.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -5571,6 +6526,8 @@ pub struct Preconditions {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub uid: Option<String>,
 }
+
+apimachinery::proto_message!(Preconditions { 1 => uid });
 
 /// Describes a class of pods that should avoid this node.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -5590,6 +6547,8 @@ pub struct PreferAvoidPodsEntry {
     pub message: Option<String>,
 }
 
+apimachinery::proto_message!(PreferAvoidPodsEntry { 1 => pod_signature as "podSignature", 2 => eviction_time as "evictionTime", 3 => reason, 4 => message });
+
 /// An empty preferred scheduling term matches all objects with implicit weight 0
 /// (i.e. it's a no-op). A null preferred scheduling term matches no objects (i.e. is also a no-op).
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -5602,6 +6561,8 @@ pub struct PreferredSchedulingTerm {
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub preference: NodeSelectorTerm,
 }
+
+apimachinery::proto_message!(PreferredSchedulingTerm { 1 => weight, 2 => preference });
 
 /// Probe describes a health check to be performed against a container to determine whether it is
 /// alive or ready to receive traffic.
@@ -5655,6 +6616,90 @@ pub struct Probe {
     pub termination_grace_period_seconds: Option<i64>,
 }
 
+impl apimachinery::protobuf::Message for Probe {
+    fn encode_fields(&self, e: &mut apimachinery::protobuf::Encoder) {
+        use apimachinery::protobuf::Field as _;
+        e.message(1, |e| {
+            self.exec.encode_field(1, e);
+            self.http_get.encode_field(2, e);
+            self.tcp_socket.encode_field(3, e);
+            self.grpc.encode_field(4, e);
+        });
+        self.initial_delay_seconds.encode_field(2, e);
+        self.timeout_seconds.encode_field(3, e);
+        self.period_seconds.encode_field(4, e);
+        self.success_threshold.encode_field(5, e);
+        self.failure_threshold.encode_field(6, e);
+        self.termination_grace_period_seconds.encode_field(7, e);
+    }
+
+    fn merge_field(
+        &mut self,
+        number: u32,
+        wire: apimachinery::protobuf::WireType,
+        d: &mut apimachinery::protobuf::Decoder<'_>,
+    ) -> Result<bool, apimachinery::protobuf::ProtobufError> {
+        use apimachinery::protobuf::Field as _;
+        match number {
+            1 => apimachinery::protobuf::merge_embedded(wire, d, |number, wire, d| {
+                Ok(match number {
+                    1 => {
+                        self.exec
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("exec"))?;
+                        true
+                    }
+                    2 => {
+                        self.http_get
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("httpGet"))?;
+                        true
+                    }
+                    3 => {
+                        self.tcp_socket
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("tcpSocket"))?;
+                        true
+                    }
+                    4 => {
+                        self.grpc
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("grpc"))?;
+                        true
+                    }
+                    _ => false,
+                })
+            })?,
+            2 => self
+                .initial_delay_seconds
+                .merge_from(wire, d)
+                .map_err(|e| e.in_field("initialDelaySeconds"))?,
+            3 => self
+                .timeout_seconds
+                .merge_from(wire, d)
+                .map_err(|e| e.in_field("timeoutSeconds"))?,
+            4 => self
+                .period_seconds
+                .merge_from(wire, d)
+                .map_err(|e| e.in_field("periodSeconds"))?,
+            5 => self
+                .success_threshold
+                .merge_from(wire, d)
+                .map_err(|e| e.in_field("successThreshold"))?,
+            6 => self
+                .failure_threshold
+                .merge_from(wire, d)
+                .map_err(|e| e.in_field("failureThreshold"))?,
+            7 => self
+                .termination_grace_period_seconds
+                .merge_from(wire, d)
+                .map_err(|e| e.in_field("terminationGracePeriodSeconds"))?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+}
+
 /// ProbeHandler defines a specific action that should be taken in a probe.
 /// One and only one of the fields must be specified.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -5673,6 +6718,8 @@ pub struct ProbeHandler {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub grpc: Option<GRPCAction>,
 }
+
+apimachinery::proto_message!(ProbeHandler { 1 => exec, 2 => http_get as "httpGet", 3 => tcp_socket as "tcpSocket", 4 => grpc });
 
 /// Represents a projected volume source
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -5695,6 +6742,8 @@ pub struct ProjectedVolumeSource {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub default_mode: Option<i32>,
 }
+
+apimachinery::proto_message!(ProjectedVolumeSource { 1 => sources, 2 => default_mode as "defaultMode" });
 
 /// Represents a Quobyte mount that lasts the lifetime of a pod.
 /// Quobyte volumes do not support ownership management or SELinux relabeling.
@@ -5726,6 +6775,8 @@ pub struct QuobyteVolumeSource {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tenant: Option<String>,
 }
+
+apimachinery::proto_message!(QuobyteVolumeSource { 1 => registry, 2 => volume, 3 => read_only as "readOnly", 4 => user, 5 => group, 6 => tenant });
 
 /// Represents a Rados Block Device mount that lasts the lifetime of a pod.
 /// RBD volumes support ownership management and SELinux relabeling.
@@ -5775,6 +6826,8 @@ pub struct RBDPersistentVolumeSource {
     pub read_only: Option<bool>,
 }
 
+apimachinery::proto_message!(RBDPersistentVolumeSource { 1 => monitors, 2 => image, 3 => fs_type as "fsType", 4 => pool, 5 => user, 6 => keyring, 7 => secret_ref as "secretRef", 8 => read_only as "readOnly" });
+
 /// Represents a Rados Block Device mount that lasts the lifetime of a pod.
 /// RBD volumes support ownership management and SELinux relabeling.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -5823,13 +6876,16 @@ pub struct RBDVolumeSource {
     pub read_only: Option<bool>,
 }
 
+apimachinery::proto_message!(RBDVolumeSource { 1 => monitors, 2 => image, 3 => fs_type as "fsType", 4 => pool, 5 => user, 6 => keyring, 7 => secret_ref as "secretRef", 8 => read_only as "readOnly" });
+
 /// RangeAllocation is not a public type.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     version = "v1",
     kind = "RangeAllocation",
     not_resource,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct RangeAllocation {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -5843,9 +6899,11 @@ pub struct RangeAllocation {
     pub data: Option<crate::value::ByteString>,
 }
 
+apimachinery::proto_message!(RangeAllocation { 1 => metadata, 2 => range, 3 => data });
+
 /// ReplicationController represents the configuration of a replication controller.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(version = "v1", kind = "ReplicationController", plural = "replicationcontrollers", namespaced, short_names = ["rc"], categories = ["all"], omit_empty_type_meta)]
+#[api(version = "v1", kind = "ReplicationController", plural = "replicationcontrollers", namespaced, short_names = ["rc"], categories = ["all"], omit_empty_type_meta, protobuf)]
 pub struct ReplicationController {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -5863,6 +6921,8 @@ pub struct ReplicationController {
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
     pub status: Option<ReplicationControllerStatus>,
 }
+
+apimachinery::proto_message!(ReplicationController { 1 => metadata, 2 => spec, 3 => status });
 
 /// ReplicationControllerCondition describes the state of a replication controller at a certain point.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -5885,12 +6945,15 @@ pub struct ReplicationControllerCondition {
     pub message: Option<String>,
 }
 
+apimachinery::proto_message!(ReplicationControllerCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
+
 /// ReplicationControllerList is a collection of replication controllers.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     version = "v1",
     kind = "ReplicationControllerList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct ReplicationControllerList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -5902,6 +6965,8 @@ pub struct ReplicationControllerList {
     /// More info: <https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller>
     pub items: Vec<ReplicationController>,
 }
+
+apimachinery::proto_message!(ReplicationControllerList { 1 => metadata, 2 => items });
 
 /// ReplicationControllerSpec is the specification of a replication controller.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -5937,6 +7002,8 @@ pub struct ReplicationControllerSpec {
     pub template: Option<PodTemplateSpec>,
 }
 
+apimachinery::proto_message!(ReplicationControllerSpec { 1 => replicas, 2 => selector, 3 => template, 4 => min_ready_seconds as "minReadySeconds" });
+
 /// ReplicationControllerStatus represents the current status of a replication
 /// controller.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -5967,6 +7034,8 @@ pub struct ReplicationControllerStatus {
     pub conditions: Vec<ReplicationControllerCondition>,
 }
 
+apimachinery::proto_message!(ReplicationControllerStatus { 1 => replicas, 2 => fully_labeled_replicas as "fullyLabeledReplicas", 3 => observed_generation as "observedGeneration", 4 => ready_replicas as "readyReplicas", 5 => available_replicas as "availableReplicas", 6 => conditions });
+
 /// ResourceClaim references one entry in PodSpec.ResourceClaims.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -5983,6 +7052,8 @@ pub struct ResourceClaim {
     pub request: Option<String>,
 }
 
+apimachinery::proto_message!(ResourceClaim { 1 => name, 2 => request });
+
 /// ResourceFieldSelector represents container resources (cpu, memory) and their output format
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -5997,6 +7068,8 @@ pub struct ResourceFieldSelector {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub divisor: Option<crate::value::Quantity>,
 }
+
+apimachinery::proto_message!(ResourceFieldSelector { 1 => container_name as "containerName", 2 => resource, 3 => divisor });
 
 /// ResourceHealth represents the health of a resource. It has the latest device health information.
 /// This is a part of KEP <https://kep.k8s.io/4680>.
@@ -6028,9 +7101,11 @@ pub struct ResourceHealth {
     pub message: Option<String>,
 }
 
+apimachinery::proto_message!(ResourceHealth { 1 => resource_id as "resourceID", 2 => health, 6 => message });
+
 /// ResourceQuota sets aggregate quota restrictions enforced per namespace
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(version = "v1", kind = "ResourceQuota", plural = "resourcequotas", namespaced, short_names = ["quota"], omit_empty_type_meta)]
+#[api(version = "v1", kind = "ResourceQuota", plural = "resourcequotas", namespaced, short_names = ["quota"], omit_empty_type_meta, protobuf)]
 pub struct ResourceQuota {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -6045,9 +7120,16 @@ pub struct ResourceQuota {
     pub status: Option<ResourceQuotaStatus>,
 }
 
+apimachinery::proto_message!(ResourceQuota { 1 => metadata, 2 => spec, 3 => status });
+
 /// ResourceQuotaList is a list of ResourceQuota items.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(version = "v1", kind = "ResourceQuotaList", omit_empty_type_meta)]
+#[api(
+    version = "v1",
+    kind = "ResourceQuotaList",
+    omit_empty_type_meta,
+    protobuf
+)]
 pub struct ResourceQuotaList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -6058,6 +7140,8 @@ pub struct ResourceQuotaList {
     /// More info: <https://kubernetes.io/docs/concepts/policy/resource-quotas/>
     pub items: Vec<ResourceQuota>,
 }
+
+apimachinery::proto_message!(ResourceQuotaList { 1 => metadata, 2 => items });
 
 /// ResourceQuotaSpec defines the desired hard limits to enforce for Quota.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -6086,6 +7170,8 @@ pub struct ResourceQuotaSpec {
     pub scope_selector: Option<ScopeSelector>,
 }
 
+apimachinery::proto_message!(ResourceQuotaSpec { 1 => hard, 2 => scopes, 3 => scope_selector as "scopeSelector" });
+
 /// ResourceQuotaStatus defines the enforced hard limits and observed use.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -6106,6 +7192,8 @@ pub struct ResourceQuotaStatus {
     )]
     pub used: std::collections::BTreeMap<String, crate::value::Quantity>,
 }
+
+apimachinery::proto_message!(ResourceQuotaStatus { 1 => hard, 2 => used });
 
 /// ResourceRequirements describes the compute resource requirements.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -6144,6 +7232,8 @@ pub struct ResourceRequirements {
     pub claims: Vec<ResourceClaim>,
 }
 
+apimachinery::proto_message!(ResourceRequirements { 1 => limits, 2 => requests, 3 => claims });
+
 /// ResourceStatus represents the status of a single resource allocated to a Pod.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -6165,6 +7255,8 @@ pub struct ResourceStatus {
     pub resources: Vec<ResourceHealth>,
 }
 
+apimachinery::proto_message!(ResourceStatus { 1 => name, 2 => resources });
+
 /// SELinuxOptions are the labels to be applied to the container
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -6182,6 +7274,8 @@ pub struct SELinuxOptions {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub level: Option<String>,
 }
+
+apimachinery::proto_message!(SELinuxOptions { 1 => user, 2 => role, 3 => r#type as "type", 4 => level });
 
 /// ScaleIOPersistentVolumeSource represents a persistent ScaleIO volume
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -6226,6 +7320,8 @@ pub struct ScaleIOPersistentVolumeSource {
     pub read_only: Option<bool>,
 }
 
+apimachinery::proto_message!(ScaleIOPersistentVolumeSource { 1 => gateway, 2 => system, 3 => secret_ref as "secretRef", 4 => ssl_enabled as "sslEnabled", 5 => protection_domain as "protectionDomain", 6 => storage_pool as "storagePool", 7 => storage_mode as "storageMode", 8 => volume_name as "volumeName", 9 => fs_type as "fsType", 10 => read_only as "readOnly" });
+
 /// ScaleIOVolumeSource represents a persistent ScaleIO volume
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -6269,6 +7365,8 @@ pub struct ScaleIOVolumeSource {
     pub read_only: Option<bool>,
 }
 
+apimachinery::proto_message!(ScaleIOVolumeSource { 1 => gateway, 2 => system, 3 => secret_ref as "secretRef", 4 => ssl_enabled as "sslEnabled", 5 => protection_domain as "protectionDomain", 6 => storage_pool as "storagePool", 7 => storage_mode as "storageMode", 8 => volume_name as "volumeName", 9 => fs_type as "fsType", 10 => read_only as "readOnly" });
+
 /// A scope selector represents the AND of the selectors represented
 /// by the scoped-resource selector requirements.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -6282,6 +7380,8 @@ pub struct ScopeSelector {
     )]
     pub match_expressions: Vec<ScopedResourceSelectorRequirement>,
 }
+
+apimachinery::proto_message!(ScopeSelector { 1 => match_expressions as "matchExpressions" });
 
 /// A scoped-resource selector requirement is a selector that contains values, a scope name, and an operator
 /// that relates the scope name and values.
@@ -6307,6 +7407,8 @@ pub struct ScopedResourceSelectorRequirement {
     pub values: Vec<String>,
 }
 
+apimachinery::proto_message!(ScopedResourceSelectorRequirement { 1 => scope_name as "scopeName", 2 => operator, 3 => values });
+
 /// SeccompProfile defines a pod/container's seccomp profile settings.
 /// Only one profile source may be set.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -6328,6 +7430,8 @@ pub struct SeccompProfile {
     pub localhost_profile: Option<String>,
 }
 
+apimachinery::proto_message!(SeccompProfile { 1 => r#type as "type", 2 => localhost_profile as "localhostProfile" });
+
 /// Secret holds secret data of a certain type. The total bytes of the values in
 /// the Data field must be less than MaxSecretSize bytes.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
@@ -6336,7 +7440,8 @@ pub struct SeccompProfile {
     kind = "Secret",
     plural = "secrets",
     namespaced,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct Secret {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -6366,6 +7471,8 @@ pub struct Secret {
     pub r#type: Option<String>,
 }
 
+apimachinery::proto_message!(Secret { 1 => metadata, 2 => data, 3 => r#type as "type", 4 => string_data as "stringData", 5 => immutable });
+
 /// SecretEnvSource selects a Secret to populate the environment
 /// variables with.
 ///
@@ -6385,6 +7492,44 @@ pub struct SecretEnvSource {
     /// Specify whether the Secret must be defined
     #[serde(skip_serializing_if = "Option::is_none")]
     pub optional: Option<bool>,
+}
+
+impl apimachinery::protobuf::Message for SecretEnvSource {
+    fn encode_fields(&self, e: &mut apimachinery::protobuf::Encoder) {
+        use apimachinery::protobuf::Field as _;
+        e.message(1, |e| {
+            self.name.encode_field(1, e);
+        });
+        self.optional.encode_field(2, e);
+    }
+
+    fn merge_field(
+        &mut self,
+        number: u32,
+        wire: apimachinery::protobuf::WireType,
+        d: &mut apimachinery::protobuf::Decoder<'_>,
+    ) -> Result<bool, apimachinery::protobuf::ProtobufError> {
+        use apimachinery::protobuf::Field as _;
+        match number {
+            1 => apimachinery::protobuf::merge_embedded(wire, d, |number, wire, d| {
+                Ok(match number {
+                    1 => {
+                        self.name
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("name"))?;
+                        true
+                    }
+                    _ => false,
+                })
+            })?,
+            2 => self
+                .optional
+                .merge_from(wire, d)
+                .map_err(|e| e.in_field("optional"))?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
 }
 
 /// SecretKeySelector selects a key of a Secret.
@@ -6407,9 +7552,52 @@ pub struct SecretKeySelector {
     pub optional: Option<bool>,
 }
 
+impl apimachinery::protobuf::Message for SecretKeySelector {
+    fn encode_fields(&self, e: &mut apimachinery::protobuf::Encoder) {
+        use apimachinery::protobuf::Field as _;
+        e.message(1, |e| {
+            self.name.encode_field(1, e);
+        });
+        self.key.encode_field(2, e);
+        self.optional.encode_field(3, e);
+    }
+
+    fn merge_field(
+        &mut self,
+        number: u32,
+        wire: apimachinery::protobuf::WireType,
+        d: &mut apimachinery::protobuf::Decoder<'_>,
+    ) -> Result<bool, apimachinery::protobuf::ProtobufError> {
+        use apimachinery::protobuf::Field as _;
+        match number {
+            1 => apimachinery::protobuf::merge_embedded(wire, d, |number, wire, d| {
+                Ok(match number {
+                    1 => {
+                        self.name
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("name"))?;
+                        true
+                    }
+                    _ => false,
+                })
+            })?,
+            2 => self
+                .key
+                .merge_from(wire, d)
+                .map_err(|e| e.in_field("key"))?,
+            3 => self
+                .optional
+                .merge_from(wire, d)
+                .map_err(|e| e.in_field("optional"))?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+}
+
 /// SecretList is a list of Secret.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(version = "v1", kind = "SecretList", omit_empty_type_meta)]
+#[api(version = "v1", kind = "SecretList", omit_empty_type_meta, protobuf)]
 pub struct SecretList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -6420,6 +7608,8 @@ pub struct SecretList {
     /// More info: <https://kubernetes.io/docs/concepts/configuration/secret>
     pub items: Vec<Secret>,
 }
+
+apimachinery::proto_message!(SecretList { 1 => metadata, 2 => items });
 
 /// Adapts a secret into a projected volume.
 ///
@@ -6456,6 +7646,49 @@ pub struct SecretProjection {
     pub optional: Option<bool>,
 }
 
+impl apimachinery::protobuf::Message for SecretProjection {
+    fn encode_fields(&self, e: &mut apimachinery::protobuf::Encoder) {
+        use apimachinery::protobuf::Field as _;
+        e.message(1, |e| {
+            self.name.encode_field(1, e);
+        });
+        self.items.encode_field(2, e);
+        self.optional.encode_field(4, e);
+    }
+
+    fn merge_field(
+        &mut self,
+        number: u32,
+        wire: apimachinery::protobuf::WireType,
+        d: &mut apimachinery::protobuf::Decoder<'_>,
+    ) -> Result<bool, apimachinery::protobuf::ProtobufError> {
+        use apimachinery::protobuf::Field as _;
+        match number {
+            1 => apimachinery::protobuf::merge_embedded(wire, d, |number, wire, d| {
+                Ok(match number {
+                    1 => {
+                        self.name
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("name"))?;
+                        true
+                    }
+                    _ => false,
+                })
+            })?,
+            2 => self
+                .items
+                .merge_from(wire, d)
+                .map_err(|e| e.in_field("items"))?,
+            4 => self
+                .optional
+                .merge_from(wire, d)
+                .map_err(|e| e.in_field("optional"))?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+}
+
 /// SecretReference represents a Secret Reference. It has enough information to retrieve secret
 /// in any namespace
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -6468,6 +7701,8 @@ pub struct SecretReference {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub namespace: Option<String>,
 }
+
+apimachinery::proto_message!(SecretReference { 1 => name, 2 => namespace });
 
 /// Adapts a Secret into a volume.
 ///
@@ -6507,6 +7742,8 @@ pub struct SecretVolumeSource {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub optional: Option<bool>,
 }
+
+apimachinery::proto_message!(SecretVolumeSource { 1 => secret_name as "secretName", 2 => items, 3 => default_mode as "defaultMode", 4 => optional });
 
 /// SecurityContext holds security configuration that will be applied to a container.
 /// Some fields are present in both SecurityContext and PodSecurityContext.  When both
@@ -6593,13 +7830,16 @@ pub struct SecurityContext {
     pub app_armor_profile: Option<AppArmorProfile>,
 }
 
+apimachinery::proto_message!(SecurityContext { 1 => capabilities, 2 => privileged, 3 => se_linux_options as "seLinuxOptions", 4 => run_as_user as "runAsUser", 5 => run_as_non_root as "runAsNonRoot", 6 => read_only_root_filesystem as "readOnlyRootFilesystem", 7 => allow_privilege_escalation as "allowPrivilegeEscalation", 8 => run_as_group as "runAsGroup", 9 => proc_mount as "procMount", 10 => windows_options as "windowsOptions", 11 => seccomp_profile as "seccompProfile", 12 => app_armor_profile as "appArmorProfile" });
+
 /// SerializedReference is a reference to serialized object.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     version = "v1",
     kind = "SerializedReference",
     not_resource,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct SerializedReference {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -6608,11 +7848,13 @@ pub struct SerializedReference {
     pub reference: Option<ObjectReference>,
 }
 
+apimachinery::proto_message!(SerializedReference { 1 => reference });
+
 /// Service is a named abstraction of software service (for example, mysql) consisting of local port
 /// (for example 3306) that the proxy listens on, and the selector that determines which pods
 /// will answer requests sent through the proxy.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(version = "v1", kind = "Service", plural = "services", namespaced, short_names = ["svc"], categories = ["all"], omit_empty_type_meta)]
+#[api(version = "v1", kind = "Service", plural = "services", namespaced, short_names = ["svc"], categories = ["all"], omit_empty_type_meta, protobuf)]
 pub struct Service {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -6629,12 +7871,14 @@ pub struct Service {
     pub status: Option<ServiceStatus>,
 }
 
+apimachinery::proto_message!(Service { 1 => metadata, 2 => spec, 3 => status });
+
 /// ServiceAccount binds together:
 /// \* a name, understood by users, and perhaps by peripheral systems, for an identity
 /// \* a principal that can be authenticated and authorized
 /// \* a set of secrets
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(version = "v1", kind = "ServiceAccount", plural = "serviceaccounts", namespaced, short_names = ["sa"], omit_empty_type_meta)]
+#[api(version = "v1", kind = "ServiceAccount", plural = "serviceaccounts", namespaced, short_names = ["sa"], omit_empty_type_meta, protobuf)]
 pub struct ServiceAccount {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -6661,9 +7905,16 @@ pub struct ServiceAccount {
     pub automount_service_account_token: Option<bool>,
 }
 
+apimachinery::proto_message!(ServiceAccount { 1 => metadata, 2 => secrets, 3 => image_pull_secrets as "imagePullSecrets", 4 => automount_service_account_token as "automountServiceAccountToken" });
+
 /// ServiceAccountList is a list of ServiceAccount objects
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(version = "v1", kind = "ServiceAccountList", omit_empty_type_meta)]
+#[api(
+    version = "v1",
+    kind = "ServiceAccountList",
+    omit_empty_type_meta,
+    protobuf
+)]
 pub struct ServiceAccountList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -6674,6 +7925,8 @@ pub struct ServiceAccountList {
     /// More info: <https://kubernetes.io/docs/tasks/configure-pod-container/configure-service-account/>
     pub items: Vec<ServiceAccount>,
 }
+
+apimachinery::proto_message!(ServiceAccountList { 1 => metadata, 2 => items });
 
 /// ServiceAccountTokenProjection represents a projected service account token
 /// volume. This projection can be used to insert a service account token into
@@ -6702,9 +7955,11 @@ pub struct ServiceAccountTokenProjection {
     pub path: String,
 }
 
+apimachinery::proto_message!(ServiceAccountTokenProjection { 1 => audience, 2 => expiration_seconds as "expirationSeconds", 3 => path });
+
 /// ServiceList holds a list of services.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(version = "v1", kind = "ServiceList", omit_empty_type_meta)]
+#[api(version = "v1", kind = "ServiceList", omit_empty_type_meta, protobuf)]
 pub struct ServiceList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -6714,6 +7969,8 @@ pub struct ServiceList {
     /// List of services
     pub items: Vec<Service>,
 }
+
+apimachinery::proto_message!(ServiceList { 1 => metadata, 2 => items });
 
 /// ServicePort contains information on service's port.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -6773,13 +8030,16 @@ pub struct ServicePort {
     pub node_port: Option<i32>,
 }
 
+apimachinery::proto_message!(ServicePort { 1 => name, 2 => protocol, 3 => port, 4 => target_port as "targetPort", 5 => node_port as "nodePort", 6 => app_protocol as "appProtocol" });
+
 /// ServiceProxyOptions is the query options to a Service's proxy call.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     version = "v1",
     kind = "ServiceProxyOptions",
     not_resource,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct ServiceProxyOptions {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -6791,6 +8051,8 @@ pub struct ServiceProxyOptions {
     /// Path is \_search?q=user:kimchy.
     pub path: Option<String>,
 }
+
+apimachinery::proto_message!(ServiceProxyOptions { 1 => path });
 
 /// ServiceSpec describes the attributes that a user creates on a service.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -7036,6 +8298,8 @@ pub struct ServiceSpec {
     pub traffic_distribution: Option<String>,
 }
 
+apimachinery::proto_message!(ServiceSpec { 1 => ports, 2 => selector, 3 => cluster_ip as "clusterIP", 4 => r#type as "type", 5 => external_ips as "externalIPs", 7 => session_affinity as "sessionAffinity", 8 => load_balancer_ip as "loadBalancerIP", 9 => load_balancer_source_ranges as "loadBalancerSourceRanges", 10 => external_name as "externalName", 11 => external_traffic_policy as "externalTrafficPolicy", 12 => health_check_node_port as "healthCheckNodePort", 13 => publish_not_ready_addresses as "publishNotReadyAddresses", 14 => session_affinity_config as "sessionAffinityConfig", 17 => ip_family_policy as "ipFamilyPolicy", 18 => cluster_ips as "clusterIPs", 19 => ip_families as "ipFamilies", 20 => allocate_load_balancer_node_ports as "allocateLoadBalancerNodePorts", 21 => load_balancer_class as "loadBalancerClass", 22 => internal_traffic_policy as "internalTrafficPolicy", 23 => traffic_distribution as "trafficDistribution" });
+
 /// ServiceStatus represents the current status of a service.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -7053,6 +8317,8 @@ pub struct ServiceStatus {
     pub conditions: Vec<crate::meta::v1::Condition>,
 }
 
+apimachinery::proto_message!(ServiceStatus { 1 => load_balancer as "loadBalancer", 2 => conditions });
+
 /// SessionAffinityConfig represents the configurations of session affinity.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -7062,6 +8328,8 @@ pub struct SessionAffinityConfig {
     pub client_ip: Option<ClientIPConfig>,
 }
 
+apimachinery::proto_message!(SessionAffinityConfig { 1 => client_ip as "clientIP" });
+
 /// SleepAction describes a "sleep" action.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -7070,6 +8338,8 @@ pub struct SleepAction {
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub seconds: i64,
 }
+
+apimachinery::proto_message!(SleepAction { 1 => seconds });
 
 /// Represents a StorageOS persistent volume resource.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -7102,6 +8372,8 @@ pub struct StorageOSPersistentVolumeSource {
     pub secret_ref: Option<ObjectReference>,
 }
 
+apimachinery::proto_message!(StorageOSPersistentVolumeSource { 1 => volume_name as "volumeName", 2 => volume_namespace as "volumeNamespace", 3 => fs_type as "fsType", 4 => read_only as "readOnly", 5 => secret_ref as "secretRef" });
+
 /// Represents a StorageOS persistent volume resource.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -7133,6 +8405,8 @@ pub struct StorageOSVolumeSource {
     pub secret_ref: Option<LocalObjectReference>,
 }
 
+apimachinery::proto_message!(StorageOSVolumeSource { 1 => volume_name as "volumeName", 2 => volume_namespace as "volumeNamespace", 3 => fs_type as "fsType", 4 => read_only as "readOnly", 5 => secret_ref as "secretRef" });
+
 /// Sysctl defines a kernel parameter to be set
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -7144,6 +8418,8 @@ pub struct Sysctl {
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub value: String,
 }
+
+apimachinery::proto_message!(Sysctl { 1 => name, 2 => value });
 
 /// TCPSocketAction describes an action based on opening a socket
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -7158,6 +8434,8 @@ pub struct TCPSocketAction {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub host: Option<String>,
 }
+
+apimachinery::proto_message!(TCPSocketAction { 1 => port, 2 => host });
 
 /// The node this Taint is attached to has the "effect" on
 /// any pod that does not tolerate the Taint.
@@ -7179,6 +8457,8 @@ pub struct Taint {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub time_added: Option<apimachinery::apis::meta::v1::Time>,
 }
+
+apimachinery::proto_message!(Taint { 1 => key, 2 => value, 3 => effect, 4 => time_added as "timeAdded" });
 
 /// The pod this Toleration is attached to tolerates any taint that matches
 /// the triple \<key,value,effect\> using the matching operator \<operator\>.
@@ -7212,6 +8492,8 @@ pub struct Toleration {
     pub toleration_seconds: Option<i64>,
 }
 
+apimachinery::proto_message!(Toleration { 1 => key, 2 => operator, 3 => value, 4 => effect, 5 => toleration_seconds as "tolerationSeconds" });
+
 /// A topology selector requirement is a selector that matches given label.
 /// This is an alpha feature and may change in the future.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -7225,6 +8507,8 @@ pub struct TopologySelectorLabelRequirement {
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub values: Vec<String>,
 }
+
+apimachinery::proto_message!(TopologySelectorLabelRequirement { 1 => key, 2 => values });
 
 /// A topology selector term represents the result of label queries.
 /// A null or empty topology selector term matches no objects.
@@ -7242,6 +8526,8 @@ pub struct TopologySelectorTerm {
     )]
     pub match_label_expressions: Vec<TopologySelectorLabelRequirement>,
 }
+
+apimachinery::proto_message!(TopologySelectorTerm { 1 => match_label_expressions as "matchLabelExpressions" });
 
 /// TopologySpreadConstraint specifies how to spread matching pods among the given topology.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -7359,6 +8645,8 @@ pub struct TopologySpreadConstraint {
     pub match_label_keys: Vec<String>,
 }
 
+apimachinery::proto_message!(TopologySpreadConstraint { 1 => max_skew as "maxSkew", 2 => topology_key as "topologyKey", 3 => when_unsatisfiable as "whenUnsatisfiable", 4 => label_selector as "labelSelector", 5 => min_domains as "minDomains", 6 => node_affinity_policy as "nodeAffinityPolicy", 7 => node_taints_policy as "nodeTaintsPolicy", 8 => match_label_keys as "matchLabelKeys" });
+
 /// TypedLocalObjectReference contains enough information to let you locate the
 /// typed referenced object inside the same namespace.
 /// ---
@@ -7391,6 +8679,8 @@ pub struct TypedLocalObjectReference {
     pub name: String,
 }
 
+apimachinery::proto_message!(TypedLocalObjectReference { 1 => api_group as "apiGroup", 2 => kind, 3 => name });
+
 /// TypedObjectReference contains enough information to let you locate the typed referenced object
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -7412,6 +8702,8 @@ pub struct TypedObjectReference {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub namespace: Option<String>,
 }
+
+apimachinery::proto_message!(TypedObjectReference { 1 => api_group as "apiGroup", 2 => kind, 3 => name, 4 => namespace });
 
 /// Volume represents a named volume in a pod that may be accessed by any container in the pod.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -7596,6 +8888,245 @@ pub struct Volume {
     pub image: Option<ImageVolumeSource>,
 }
 
+impl apimachinery::protobuf::Message for Volume {
+    fn encode_fields(&self, e: &mut apimachinery::protobuf::Encoder) {
+        use apimachinery::protobuf::Field as _;
+        self.name.encode_field(1, e);
+        e.message(2, |e| {
+            self.host_path.encode_field(1, e);
+            self.empty_dir.encode_field(2, e);
+            self.gce_persistent_disk.encode_field(3, e);
+            self.aws_elastic_block_store.encode_field(4, e);
+            self.git_repo.encode_field(5, e);
+            self.secret.encode_field(6, e);
+            self.nfs.encode_field(7, e);
+            self.iscsi.encode_field(8, e);
+            self.glusterfs.encode_field(9, e);
+            self.persistent_volume_claim.encode_field(10, e);
+            self.rbd.encode_field(11, e);
+            self.flex_volume.encode_field(12, e);
+            self.cinder.encode_field(13, e);
+            self.cephfs.encode_field(14, e);
+            self.flocker.encode_field(15, e);
+            self.downward_api.encode_field(16, e);
+            self.fc.encode_field(17, e);
+            self.azure_file.encode_field(18, e);
+            self.config_map.encode_field(19, e);
+            self.vsphere_volume.encode_field(20, e);
+            self.quobyte.encode_field(21, e);
+            self.azure_disk.encode_field(22, e);
+            self.photon_persistent_disk.encode_field(23, e);
+            self.portworx_volume.encode_field(24, e);
+            self.scale_io.encode_field(25, e);
+            self.projected.encode_field(26, e);
+            self.storageos.encode_field(27, e);
+            self.csi.encode_field(28, e);
+            self.ephemeral.encode_field(29, e);
+            self.image.encode_field(30, e);
+        });
+    }
+
+    fn merge_field(
+        &mut self,
+        number: u32,
+        wire: apimachinery::protobuf::WireType,
+        d: &mut apimachinery::protobuf::Decoder<'_>,
+    ) -> Result<bool, apimachinery::protobuf::ProtobufError> {
+        use apimachinery::protobuf::Field as _;
+        match number {
+            1 => self
+                .name
+                .merge_from(wire, d)
+                .map_err(|e| e.in_field("name"))?,
+            2 => apimachinery::protobuf::merge_embedded(wire, d, |number, wire, d| {
+                Ok(match number {
+                    1 => {
+                        self.host_path
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("hostPath"))?;
+                        true
+                    }
+                    2 => {
+                        self.empty_dir
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("emptyDir"))?;
+                        true
+                    }
+                    3 => {
+                        self.gce_persistent_disk
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("gcePersistentDisk"))?;
+                        true
+                    }
+                    4 => {
+                        self.aws_elastic_block_store
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("awsElasticBlockStore"))?;
+                        true
+                    }
+                    5 => {
+                        self.git_repo
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("gitRepo"))?;
+                        true
+                    }
+                    6 => {
+                        self.secret
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("secret"))?;
+                        true
+                    }
+                    7 => {
+                        self.nfs
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("nfs"))?;
+                        true
+                    }
+                    8 => {
+                        self.iscsi
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("iscsi"))?;
+                        true
+                    }
+                    9 => {
+                        self.glusterfs
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("glusterfs"))?;
+                        true
+                    }
+                    10 => {
+                        self.persistent_volume_claim
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("persistentVolumeClaim"))?;
+                        true
+                    }
+                    11 => {
+                        self.rbd
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("rbd"))?;
+                        true
+                    }
+                    12 => {
+                        self.flex_volume
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("flexVolume"))?;
+                        true
+                    }
+                    13 => {
+                        self.cinder
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("cinder"))?;
+                        true
+                    }
+                    14 => {
+                        self.cephfs
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("cephfs"))?;
+                        true
+                    }
+                    15 => {
+                        self.flocker
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("flocker"))?;
+                        true
+                    }
+                    16 => {
+                        self.downward_api
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("downwardAPI"))?;
+                        true
+                    }
+                    17 => {
+                        self.fc.merge_from(wire, d).map_err(|e| e.in_field("fc"))?;
+                        true
+                    }
+                    18 => {
+                        self.azure_file
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("azureFile"))?;
+                        true
+                    }
+                    19 => {
+                        self.config_map
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("configMap"))?;
+                        true
+                    }
+                    20 => {
+                        self.vsphere_volume
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("vsphereVolume"))?;
+                        true
+                    }
+                    21 => {
+                        self.quobyte
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("quobyte"))?;
+                        true
+                    }
+                    22 => {
+                        self.azure_disk
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("azureDisk"))?;
+                        true
+                    }
+                    23 => {
+                        self.photon_persistent_disk
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("photonPersistentDisk"))?;
+                        true
+                    }
+                    24 => {
+                        self.portworx_volume
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("portworxVolume"))?;
+                        true
+                    }
+                    25 => {
+                        self.scale_io
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("scaleIO"))?;
+                        true
+                    }
+                    26 => {
+                        self.projected
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("projected"))?;
+                        true
+                    }
+                    27 => {
+                        self.storageos
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("storageos"))?;
+                        true
+                    }
+                    28 => {
+                        self.csi
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("csi"))?;
+                        true
+                    }
+                    29 => {
+                        self.ephemeral
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("ephemeral"))?;
+                        true
+                    }
+                    30 => {
+                        self.image
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("image"))?;
+                        true
+                    }
+                    _ => false,
+                })
+            })?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+}
+
 /// volumeDevice describes a mapping of a raw block device within a container.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -7607,6 +9138,8 @@ pub struct VolumeDevice {
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub device_path: String,
 }
+
+apimachinery::proto_message!(VolumeDevice { 1 => name, 2 => device_path as "devicePath" });
 
 /// VolumeMount describes a mounting of a Volume within a container.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -7661,6 +9194,8 @@ pub struct VolumeMount {
     pub sub_path_expr: Option<String>,
 }
 
+apimachinery::proto_message!(VolumeMount { 1 => name, 2 => read_only as "readOnly", 3 => mount_path as "mountPath", 4 => sub_path as "subPath", 5 => mount_propagation as "mountPropagation", 6 => sub_path_expr as "subPathExpr", 7 => recursive_read_only as "recursiveReadOnly" });
+
 /// VolumeMountStatus shows status of volume mounts.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -7685,6 +9220,8 @@ pub struct VolumeMountStatus {
     pub volume_status: Option<VolumeStatus>,
 }
 
+apimachinery::proto_message!(VolumeMountStatus { 1 => name, 2 => mount_path as "mountPath", 3 => read_only as "readOnly", 4 => recursive_read_only as "recursiveReadOnly", 5 => volume_status as "volumeStatus" });
+
 /// VolumeNodeAffinity defines constraints that limit what nodes this volume can be accessed from.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -7693,6 +9230,8 @@ pub struct VolumeNodeAffinity {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub required: Option<NodeSelector>,
 }
+
+apimachinery::proto_message!(VolumeNodeAffinity { 1 => required });
 
 /// Projection that may be projected along with other supported volume types.
 /// Exactly one of these fields must be set.
@@ -7764,6 +9303,8 @@ pub struct VolumeProjection {
     pub pod_certificate: Option<PodCertificateProjection>,
 }
 
+apimachinery::proto_message!(VolumeProjection { 1 => secret, 2 => downward_api as "downwardAPI", 3 => config_map as "configMap", 4 => service_account_token as "serviceAccountToken", 5 => cluster_trust_bundle as "clusterTrustBundle", 6 => pod_certificate as "podCertificate" });
+
 /// VolumeResourceRequirements describes the storage resource requirements for a volume.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -7787,6 +9328,8 @@ pub struct VolumeResourceRequirements {
     )]
     pub requests: std::collections::BTreeMap<String, crate::value::Quantity>,
 }
+
+apimachinery::proto_message!(VolumeResourceRequirements { 1 => limits, 2 => requests });
 
 /// Represents the source of a volume to mount.
 /// Only one of its members may be specified.
@@ -7967,6 +9510,8 @@ pub struct VolumeSource {
     pub image: Option<ImageVolumeSource>,
 }
 
+apimachinery::proto_message!(VolumeSource { 1 => host_path as "hostPath", 2 => empty_dir as "emptyDir", 3 => gce_persistent_disk as "gcePersistentDisk", 4 => aws_elastic_block_store as "awsElasticBlockStore", 5 => git_repo as "gitRepo", 6 => secret, 7 => nfs, 8 => iscsi, 9 => glusterfs, 10 => persistent_volume_claim as "persistentVolumeClaim", 11 => rbd, 12 => flex_volume as "flexVolume", 13 => cinder, 14 => cephfs, 15 => flocker, 16 => downward_api as "downwardAPI", 17 => fc, 18 => azure_file as "azureFile", 19 => config_map as "configMap", 20 => vsphere_volume as "vsphereVolume", 21 => quobyte, 22 => azure_disk as "azureDisk", 23 => photon_persistent_disk as "photonPersistentDisk", 24 => portworx_volume as "portworxVolume", 25 => scale_io as "scaleIO", 26 => projected, 27 => storageos, 28 => csi, 29 => ephemeral, 30 => image });
+
 /// VolumeStatus represents the status of a mounted volume.
 /// At most one of its members must be specified.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -7976,6 +9521,8 @@ pub struct VolumeStatus {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub image: Option<ImageVolumeStatus>,
 }
+
+apimachinery::proto_message!(VolumeStatus { 1 => image });
 
 /// Represents a vSphere volume resource.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -7997,6 +9544,8 @@ pub struct VsphereVirtualDiskVolumeSource {
     pub storage_policy_id: Option<String>,
 }
 
+apimachinery::proto_message!(VsphereVirtualDiskVolumeSource { 1 => volume_path as "volumePath", 2 => fs_type as "fsType", 3 => storage_policy_name as "storagePolicyName", 4 => storage_policy_id as "storagePolicyID" });
+
 /// The weights of all of the matched WeightedPodAffinityTerm fields are added per-node to find the most preferred node(s)
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -8009,6 +9558,8 @@ pub struct WeightedPodAffinityTerm {
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub pod_affinity_term: PodAffinityTerm,
 }
+
+apimachinery::proto_message!(WeightedPodAffinityTerm { 1 => weight, 2 => pod_affinity_term as "podAffinityTerm" });
 
 /// WindowsSecurityContextOptions contain Windows-specific options and credentials.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -8035,3 +9586,5 @@ pub struct WindowsSecurityContextOptions {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub host_process: Option<bool>,
 }
+
+apimachinery::proto_message!(WindowsSecurityContextOptions { 1 => gmsa_credential_spec_name as "gmsaCredentialSpecName", 2 => gmsa_credential_spec as "gmsaCredentialSpec", 3 => run_as_user_name as "runAsUserName", 4 => host_process as "hostProcess" });

@@ -53,6 +53,8 @@ pub struct Endpoint {
     pub hints: Option<EndpointHints>,
 }
 
+apimachinery::proto_message!(Endpoint { 1 => addresses, 2 => conditions, 3 => hostname, 4 => target_ref as "targetRef", 5 => deprecated_topology as "deprecatedTopology", 6 => node_name as "nodeName", 7 => zone, 8 => hints });
+
 /// EndpointConditions represents the current condition of an endpoint.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -78,6 +80,8 @@ pub struct EndpointConditions {
     pub terminating: Option<bool>,
 }
 
+apimachinery::proto_message!(EndpointConditions { 1 => ready, 2 => serving, 3 => terminating });
+
 /// EndpointHints provides hints describing how an endpoint should be consumed.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -99,6 +103,8 @@ pub struct EndpointHints {
     )]
     pub for_nodes: Vec<ForNode>,
 }
+
+apimachinery::proto_message!(EndpointHints { 1 => for_zones as "forZones", 2 => for_nodes as "forNodes" });
 
 /// EndpointPort represents a Port used by an EndpointSlice
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -143,6 +149,8 @@ pub struct EndpointPort {
     pub app_protocol: Option<String>,
 }
 
+apimachinery::proto_message!(EndpointPort { 1 => name, 2 => protocol, 3 => port, 4 => app_protocol as "appProtocol" });
+
 /// EndpointSlice represents a set of service endpoints. Most EndpointSlices are created by
 /// the EndpointSlice controller to represent the Pods selected by Service objects. For a
 /// given service there may be multiple EndpointSlice objects which must be joined to
@@ -156,7 +164,8 @@ pub struct EndpointPort {
     kind = "EndpointSlice",
     plural = "endpointslices",
     namespaced,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct EndpointSlice {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -188,13 +197,16 @@ pub struct EndpointSlice {
     pub ports: Vec<EndpointPort>,
 }
 
+apimachinery::proto_message!(EndpointSlice { 1 => metadata, 2 => endpoints, 3 => ports, 4 => address_type as "addressType" });
+
 /// EndpointSliceList represents a list of endpoint slices
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     group = "discovery.k8s.io",
     version = "v1",
     kind = "EndpointSliceList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct EndpointSliceList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -205,6 +217,8 @@ pub struct EndpointSliceList {
     pub items: Vec<EndpointSlice>,
 }
 
+apimachinery::proto_message!(EndpointSliceList { 1 => metadata, 2 => items });
+
 /// ForNode provides information about which nodes should consume this endpoint.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -214,6 +228,8 @@ pub struct ForNode {
     pub name: String,
 }
 
+apimachinery::proto_message!(ForNode { 1 => name });
+
 /// ForZone provides information about which zones should consume this endpoint.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -222,3 +238,5 @@ pub struct ForZone {
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub name: String,
 }
+
+apimachinery::proto_message!(ForZone { 1 => name });

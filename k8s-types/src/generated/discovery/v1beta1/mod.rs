@@ -57,6 +57,8 @@ pub struct Endpoint {
     pub hints: Option<EndpointHints>,
 }
 
+apimachinery::proto_message!(Endpoint { 1 => addresses, 2 => conditions, 3 => hostname, 4 => target_ref as "targetRef", 5 => topology, 6 => node_name as "nodeName", 7 => hints });
+
 /// EndpointConditions represents the current condition of an endpoint.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -81,6 +83,8 @@ pub struct EndpointConditions {
     pub terminating: Option<bool>,
 }
 
+apimachinery::proto_message!(EndpointConditions { 1 => ready, 2 => serving, 3 => terminating });
+
 /// EndpointHints provides hints describing how an endpoint should be consumed.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -102,6 +106,8 @@ pub struct EndpointHints {
     )]
     pub for_nodes: Vec<ForNode>,
 }
+
+apimachinery::proto_message!(EndpointHints { 1 => for_zones as "forZones", 2 => for_nodes as "forNodes" });
 
 /// EndpointPort represents a Port used by an EndpointSlice
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -136,6 +142,8 @@ pub struct EndpointPort {
     pub app_protocol: Option<String>,
 }
 
+apimachinery::proto_message!(EndpointPort { 1 => name, 2 => protocol, 3 => port, 4 => app_protocol as "appProtocol" });
+
 /// EndpointSlice represents a subset of the endpoints that implement a service.
 /// For a given service there may be multiple EndpointSlice objects, selected by
 /// labels, which must be joined to produce the full set of endpoints.
@@ -146,7 +154,8 @@ pub struct EndpointPort {
     kind = "EndpointSlice",
     plural = "endpointslices",
     namespaced,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct EndpointSlice {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -174,13 +183,16 @@ pub struct EndpointSlice {
     pub ports: Vec<EndpointPort>,
 }
 
+apimachinery::proto_message!(EndpointSlice { 1 => metadata, 2 => endpoints, 3 => ports, 4 => address_type as "addressType" });
+
 /// EndpointSliceList represents a list of endpoint slices
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     group = "discovery.k8s.io",
     version = "v1beta1",
     kind = "EndpointSliceList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct EndpointSliceList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -191,6 +203,8 @@ pub struct EndpointSliceList {
     pub items: Vec<EndpointSlice>,
 }
 
+apimachinery::proto_message!(EndpointSliceList { 1 => metadata, 2 => items });
+
 /// ForNode provides information about which nodes should consume this endpoint.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -200,6 +214,8 @@ pub struct ForNode {
     pub name: String,
 }
 
+apimachinery::proto_message!(ForNode { 1 => name });
+
 /// ForZone provides information about which zones should consume this endpoint.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -208,3 +224,5 @@ pub struct ForZone {
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub name: String,
 }
+
+apimachinery::proto_message!(ForZone { 1 => name });

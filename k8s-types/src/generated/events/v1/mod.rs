@@ -9,7 +9,7 @@
 /// continued existence of events with that Reason.  Events should be
 /// treated as informative, best-effort, supplemental data.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "events.k8s.io", version = "v1", kind = "Event", plural = "events", namespaced, short_names = ["ev"], omit_empty_type_meta)]
+#[api(group = "events.k8s.io", version = "v1", kind = "Event", plural = "events", namespaced, short_names = ["ev"], omit_empty_type_meta, protobuf)]
 pub struct Event {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -57,13 +57,16 @@ pub struct Event {
     pub deprecated_count: Option<i32>,
 }
 
+apimachinery::proto_message!(Event { 1 => metadata, 2 => event_time as "eventTime", 3 => series, 4 => reporting_controller as "reportingController", 5 => reporting_instance as "reportingInstance", 6 => action, 7 => reason, 8 => regarding, 9 => related, 10 => note, 11 => r#type as "type", 12 => deprecated_source as "deprecatedSource", 13 => deprecated_first_timestamp as "deprecatedFirstTimestamp", 14 => deprecated_last_timestamp as "deprecatedLastTimestamp", 15 => deprecated_count as "deprecatedCount" });
+
 /// EventList is a list of Event objects.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     group = "events.k8s.io",
     version = "v1",
     kind = "EventList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct EventList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -74,6 +77,8 @@ pub struct EventList {
     /// items is a list of schema objects.
     pub items: Vec<Event>,
 }
+
+apimachinery::proto_message!(EventList { 1 => metadata, 2 => items });
 
 /// EventSeries contain information on series of events, i.e. thing that was/is happening
 /// continuously for some time. How often to update the EventSeries is up to the event reporters.
@@ -89,3 +94,5 @@ pub struct EventSeries {
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub last_observed_time: apimachinery::apis::meta::v1::MicroTime,
 }
+
+apimachinery::proto_message!(EventSeries { 1 => count, 2 => last_observed_time as "lastObservedTime" });

@@ -12,7 +12,8 @@
     kind = "DaemonSet",
     plural = "daemonsets",
     namespaced,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct DaemonSet {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -30,6 +31,8 @@ pub struct DaemonSet {
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
     pub status: Option<DaemonSetStatus>,
 }
+
+apimachinery::proto_message!(DaemonSet { 1 => metadata, 2 => spec, 3 => status });
 
 /// DaemonSetCondition describes the state of a DaemonSet at a certain point.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -52,13 +55,16 @@ pub struct DaemonSetCondition {
     pub message: Option<String>,
 }
 
+apimachinery::proto_message!(DaemonSetCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
+
 /// DaemonSetList is a collection of daemon sets.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     group = "extensions",
     version = "v1beta1",
     kind = "DaemonSetList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct DaemonSetList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -69,6 +75,8 @@ pub struct DaemonSetList {
     /// A list of daemon sets.
     pub items: Vec<DaemonSet>,
 }
+
+apimachinery::proto_message!(DaemonSetList { 1 => metadata, 2 => items });
 
 /// DaemonSetSpec is the specification of a daemon set.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -107,6 +115,8 @@ pub struct DaemonSetSpec {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub revision_history_limit: Option<i32>,
 }
+
+apimachinery::proto_message!(DaemonSetSpec { 1 => selector, 2 => template, 3 => update_strategy as "updateStrategy", 4 => min_ready_seconds as "minReadySeconds", 5 => template_generation as "templateGeneration", 6 => revision_history_limit as "revisionHistoryLimit" });
 
 /// DaemonSetStatus represents the current status of a daemon set.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -161,6 +171,8 @@ pub struct DaemonSetStatus {
     pub conditions: Vec<DaemonSetCondition>,
 }
 
+apimachinery::proto_message!(DaemonSetStatus { 1 => current_number_scheduled as "currentNumberScheduled", 2 => number_misscheduled as "numberMisscheduled", 3 => desired_number_scheduled as "desiredNumberScheduled", 4 => number_ready as "numberReady", 5 => observed_generation as "observedGeneration", 6 => updated_number_scheduled as "updatedNumberScheduled", 7 => number_available as "numberAvailable", 8 => number_unavailable as "numberUnavailable", 9 => collision_count as "collisionCount", 10 => conditions });
+
 /// DaemonSetUpdateStrategy indicates the strategy that the DaemonSet
 /// controller will use to perform updates. It includes any additional parameters
 /// necessary to perform the update for the indicated strategy.
@@ -180,6 +192,8 @@ pub struct DaemonSetUpdateStrategy {
     pub rolling_update: Option<RollingUpdateDaemonSet>,
 }
 
+apimachinery::proto_message!(DaemonSetUpdateStrategy { 1 => r#type as "type", 2 => rolling_update as "rollingUpdate" });
+
 /// DEPRECATED - This group version of Deployment is deprecated by apps/v1beta2/Deployment. See the release notes for
 /// more information.
 /// Deployment enables declarative updates for Pods and ReplicaSets.
@@ -190,7 +204,8 @@ pub struct DaemonSetUpdateStrategy {
     kind = "Deployment",
     plural = "deployments",
     namespaced,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct Deployment {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -202,6 +217,8 @@ pub struct Deployment {
     /// Most recently observed status of the Deployment.
     pub status: Option<DeploymentStatus>,
 }
+
+apimachinery::proto_message!(Deployment { 1 => metadata, 2 => spec, 3 => status });
 
 /// DeploymentCondition describes the state of a deployment at a certain point.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -227,13 +244,16 @@ pub struct DeploymentCondition {
     pub message: Option<String>,
 }
 
+apimachinery::proto_message!(DeploymentCondition { 1 => r#type as "type", 2 => status, 4 => reason, 5 => message, 6 => last_update_time as "lastUpdateTime", 7 => last_transition_time as "lastTransitionTime" });
+
 /// DeploymentList is a list of Deployments.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     group = "extensions",
     version = "v1beta1",
     kind = "DeploymentList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct DeploymentList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -244,6 +264,8 @@ pub struct DeploymentList {
     pub items: Vec<Deployment>,
 }
 
+apimachinery::proto_message!(DeploymentList { 1 => metadata, 2 => items });
+
 /// DEPRECATED.
 /// DeploymentRollback stores the information required to rollback a deployment.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
@@ -252,7 +274,8 @@ pub struct DeploymentList {
     version = "v1beta1",
     kind = "DeploymentRollback",
     not_resource,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct DeploymentRollback {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -265,6 +288,8 @@ pub struct DeploymentRollback {
     /// The config of this deployment rollback.
     pub rollback_to: Option<RollbackConfig>,
 }
+
+apimachinery::proto_message!(DeploymentRollback { 1 => name, 2 => updated_annotations as "updatedAnnotations", 3 => rollback_to as "rollbackTo" });
 
 /// DeploymentSpec is the specification of the desired behavior of the Deployment.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -313,6 +338,8 @@ pub struct DeploymentSpec {
     pub progress_deadline_seconds: Option<i32>,
 }
 
+apimachinery::proto_message!(DeploymentSpec { 1 => replicas, 2 => selector, 3 => template, 4 => strategy, 5 => min_ready_seconds as "minReadySeconds", 6 => revision_history_limit as "revisionHistoryLimit", 7 => paused, 8 => rollback_to as "rollbackTo", 9 => progress_deadline_seconds as "progressDeadlineSeconds" });
+
 /// DeploymentStatus is the most recently observed status of the Deployment.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -357,6 +384,8 @@ pub struct DeploymentStatus {
     pub collision_count: Option<i32>,
 }
 
+apimachinery::proto_message!(DeploymentStatus { 1 => observed_generation as "observedGeneration", 2 => replicas, 3 => updated_replicas as "updatedReplicas", 4 => available_replicas as "availableReplicas", 5 => unavailable_replicas as "unavailableReplicas", 6 => conditions, 7 => ready_replicas as "readyReplicas", 8 => collision_count as "collisionCount", 9 => terminating_replicas as "terminatingReplicas" });
+
 /// DeploymentStrategy describes how to replace existing pods with new ones.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -372,6 +401,8 @@ pub struct DeploymentStrategy {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rolling_update: Option<RollingUpdateDeployment>,
 }
+
+apimachinery::proto_message!(DeploymentStrategy { 1 => r#type as "type", 2 => rolling_update as "rollingUpdate" });
 
 /// HTTPIngressPath associates a path with a backend. Incoming urls matching the
 /// path are forwarded to the backend.
@@ -407,6 +438,8 @@ pub struct HTTPIngressPath {
     pub backend: IngressBackend,
 }
 
+apimachinery::proto_message!(HTTPIngressPath { 1 => path, 2 => backend, 3 => path_type as "pathType" });
+
 /// HTTPIngressRuleValue is a list of http selectors pointing to backends.
 /// In the example: http://\<host\>/\<path\>?\<searchpart\> -\> backend where
 /// where parts of the url correspond to RFC 3986, this resource will be used
@@ -419,6 +452,8 @@ pub struct HTTPIngressRuleValue {
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub paths: Vec<HTTPIngressPath>,
 }
+
+apimachinery::proto_message!(HTTPIngressRuleValue { 1 => paths });
 
 /// DEPRECATED 1.9 - This group version of IPBlock is deprecated by networking/v1/IPBlock.
 /// IPBlock describes a particular CIDR (Ex. "192.168.1.0/24","2001:db8::/64") that is allowed
@@ -442,6 +477,8 @@ pub struct IPBlock {
     pub except: Vec<String>,
 }
 
+apimachinery::proto_message!(IPBlock { 1 => cidr, 2 => except });
+
 /// Ingress is a collection of rules that allow inbound connections to reach the
 /// endpoints defined by a backend. An Ingress can be configured to give services
 /// externally-reachable urls, load balance traffic, terminate SSL, offer name
@@ -454,7 +491,8 @@ pub struct IPBlock {
     kind = "Ingress",
     plural = "ingresses",
     namespaced,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct Ingress {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -469,6 +507,8 @@ pub struct Ingress {
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
     pub status: Option<IngressStatus>,
 }
+
+apimachinery::proto_message!(Ingress { 1 => metadata, 2 => spec, 3 => status });
 
 /// IngressBackend describes all endpoints for a given service and port.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -487,13 +527,16 @@ pub struct IngressBackend {
     pub resource: Option<crate::core::v1::TypedLocalObjectReference>,
 }
 
+apimachinery::proto_message!(IngressBackend { 1 => service_name as "serviceName", 2 => service_port as "servicePort", 3 => resource });
+
 /// IngressList is a collection of Ingress.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     group = "extensions",
     version = "v1beta1",
     kind = "IngressList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct IngressList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -504,6 +547,8 @@ pub struct IngressList {
     /// Items is the list of Ingress.
     pub items: Vec<Ingress>,
 }
+
+apimachinery::proto_message!(IngressList { 1 => metadata, 2 => items });
 
 /// IngressLoadBalancerIngress represents the status of a load-balancer ingress point.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -524,6 +569,8 @@ pub struct IngressLoadBalancerIngress {
     pub ports: Vec<IngressPortStatus>,
 }
 
+apimachinery::proto_message!(IngressLoadBalancerIngress { 1 => ip, 2 => hostname, 4 => ports });
+
 /// LoadBalancerStatus represents the status of a load-balancer.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -536,6 +583,8 @@ pub struct IngressLoadBalancerStatus {
     )]
     pub ingress: Vec<IngressLoadBalancerIngress>,
 }
+
+apimachinery::proto_message!(IngressLoadBalancerStatus { 1 => ingress });
 
 /// IngressPortStatus represents the error condition of a service port
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -559,6 +608,8 @@ pub struct IngressPortStatus {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
 }
+
+apimachinery::proto_message!(IngressPortStatus { 1 => port, 2 => protocol, 3 => error });
 
 /// IngressRule represents the rules mapping the paths under a specified host to
 /// the related backend services. Incoming requests are first evaluated for a host
@@ -600,6 +651,44 @@ pub struct IngressRule {
     pub http: Option<HTTPIngressRuleValue>,
 }
 
+impl apimachinery::protobuf::Message for IngressRule {
+    fn encode_fields(&self, e: &mut apimachinery::protobuf::Encoder) {
+        use apimachinery::protobuf::Field as _;
+        self.host.encode_field(1, e);
+        e.message(2, |e| {
+            self.http.encode_field(1, e);
+        });
+    }
+
+    fn merge_field(
+        &mut self,
+        number: u32,
+        wire: apimachinery::protobuf::WireType,
+        d: &mut apimachinery::protobuf::Decoder<'_>,
+    ) -> Result<bool, apimachinery::protobuf::ProtobufError> {
+        use apimachinery::protobuf::Field as _;
+        match number {
+            1 => self
+                .host
+                .merge_from(wire, d)
+                .map_err(|e| e.in_field("host"))?,
+            2 => apimachinery::protobuf::merge_embedded(wire, d, |number, wire, d| {
+                Ok(match number {
+                    1 => {
+                        self.http
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("http"))?;
+                        true
+                    }
+                    _ => false,
+                })
+            })?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+}
+
 /// IngressRuleValue represents a rule to apply against incoming requests. If the
 /// rule is satisfied, the request is routed to the specified backend. Currently
 /// mixing different types of rules in a single Ingress is disallowed, so exactly
@@ -616,6 +705,8 @@ pub struct IngressRuleValue {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub http: Option<HTTPIngressRuleValue>,
 }
+
+apimachinery::proto_message!(IngressRuleValue { 1 => http });
 
 /// IngressSpec describes the Ingress the user wishes to exist.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -660,6 +751,8 @@ pub struct IngressSpec {
     pub rules: Vec<IngressRule>,
 }
 
+apimachinery::proto_message!(IngressSpec { 1 => backend, 2 => tls, 3 => rules, 4 => ingress_class_name as "ingressClassName" });
+
 /// IngressStatus describe the current state of the Ingress.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -668,6 +761,8 @@ pub struct IngressStatus {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub load_balancer: Option<IngressLoadBalancerStatus>,
 }
+
+apimachinery::proto_message!(IngressStatus { 1 => load_balancer as "loadBalancer" });
 
 /// IngressTLS describes the transport layer security associated with an Ingress.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -692,6 +787,8 @@ pub struct IngressTLS {
     pub secret_name: Option<String>,
 }
 
+apimachinery::proto_message!(IngressTLS { 1 => hosts, 2 => secret_name as "secretName" });
+
 /// DEPRECATED 1.9 - This group version of NetworkPolicy is deprecated by networking/v1/NetworkPolicy.
 /// NetworkPolicy describes what network traffic is allowed for a set of Pods
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
@@ -701,7 +798,8 @@ pub struct IngressTLS {
     kind = "NetworkPolicy",
     plural = "networkpolicies",
     namespaced,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct NetworkPolicy {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -712,6 +810,8 @@ pub struct NetworkPolicy {
     /// Specification of the desired behavior for this NetworkPolicy.
     pub spec: Option<NetworkPolicySpec>,
 }
+
+apimachinery::proto_message!(NetworkPolicy { 1 => metadata, 2 => spec });
 
 /// DEPRECATED 1.9 - This group version of NetworkPolicyEgressRule is deprecated by networking/v1/NetworkPolicyEgressRule.
 /// NetworkPolicyEgressRule describes a particular set of traffic that is allowed out of pods
@@ -744,6 +844,8 @@ pub struct NetworkPolicyEgressRule {
     pub to: Vec<NetworkPolicyPeer>,
 }
 
+apimachinery::proto_message!(NetworkPolicyEgressRule { 1 => ports, 2 => to });
+
 /// DEPRECATED 1.9 - This group version of NetworkPolicyIngressRule is deprecated by networking/v1/NetworkPolicyIngressRule.
 /// This NetworkPolicyIngressRule matches traffic if and only if the traffic matches both ports AND from.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -773,6 +875,8 @@ pub struct NetworkPolicyIngressRule {
     pub from: Vec<NetworkPolicyPeer>,
 }
 
+apimachinery::proto_message!(NetworkPolicyIngressRule { 1 => ports, 2 => from });
+
 /// DEPRECATED 1.9 - This group version of NetworkPolicyList is deprecated by networking/v1/NetworkPolicyList.
 /// Network Policy List is a list of NetworkPolicy objects.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
@@ -780,7 +884,8 @@ pub struct NetworkPolicyIngressRule {
     group = "extensions",
     version = "v1beta1",
     kind = "NetworkPolicyList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct NetworkPolicyList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -791,6 +896,8 @@ pub struct NetworkPolicyList {
     /// Items is a list of schema objects.
     pub items: Vec<NetworkPolicy>,
 }
+
+apimachinery::proto_message!(NetworkPolicyList { 1 => metadata, 2 => items });
 
 /// DEPRECATED 1.9 - This group version of NetworkPolicyPeer is deprecated by networking/v1/NetworkPolicyPeer.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -818,6 +925,8 @@ pub struct NetworkPolicyPeer {
     pub ip_block: Option<IPBlock>,
 }
 
+apimachinery::proto_message!(NetworkPolicyPeer { 1 => pod_selector as "podSelector", 2 => namespace_selector as "namespaceSelector", 3 => ip_block as "ipBlock" });
+
 /// DEPRECATED 1.9 - This group version of NetworkPolicyPort is deprecated by networking/v1/NetworkPolicyPort.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -839,6 +948,8 @@ pub struct NetworkPolicyPort {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub end_port: Option<i32>,
 }
+
+apimachinery::proto_message!(NetworkPolicyPort { 1 => protocol, 2 => port, 3 => end_port as "endPort" });
 
 /// DEPRECATED 1.9 - This group version of NetworkPolicySpec is deprecated by networking/v1/NetworkPolicySpec.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -895,6 +1006,8 @@ pub struct NetworkPolicySpec {
     pub policy_types: Vec<String>,
 }
 
+apimachinery::proto_message!(NetworkPolicySpec { 1 => pod_selector as "podSelector", 2 => ingress, 3 => egress, 4 => policy_types as "policyTypes" });
+
 /// DEPRECATED - This group version of ReplicaSet is deprecated by apps/v1beta2/ReplicaSet. See the release notes for
 /// more information.
 /// ReplicaSet ensures that a specified number of pod replicas are running at any given time.
@@ -905,7 +1018,8 @@ pub struct NetworkPolicySpec {
     kind = "ReplicaSet",
     plural = "replicasets",
     namespaced,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct ReplicaSet {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -924,6 +1038,8 @@ pub struct ReplicaSet {
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
     pub status: Option<ReplicaSetStatus>,
 }
+
+apimachinery::proto_message!(ReplicaSet { 1 => metadata, 2 => spec, 3 => status });
 
 /// ReplicaSetCondition describes the state of a replica set at a certain point.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -946,13 +1062,16 @@ pub struct ReplicaSetCondition {
     pub message: Option<String>,
 }
 
+apimachinery::proto_message!(ReplicaSetCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
+
 /// ReplicaSetList is a collection of ReplicaSets.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     group = "extensions",
     version = "v1beta1",
     kind = "ReplicaSetList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct ReplicaSetList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -964,6 +1083,8 @@ pub struct ReplicaSetList {
     /// More info: <https://kubernetes.io/docs/concepts/workloads/controllers/replicaset>
     pub items: Vec<ReplicaSet>,
 }
+
+apimachinery::proto_message!(ReplicaSetList { 1 => metadata, 2 => items });
 
 /// ReplicaSetSpec is the specification of a ReplicaSet.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -992,6 +1113,8 @@ pub struct ReplicaSetSpec {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub template: Option<crate::core::v1::PodTemplateSpec>,
 }
+
+apimachinery::proto_message!(ReplicaSetSpec { 1 => replicas, 2 => selector, 3 => template, 4 => min_ready_seconds as "minReadySeconds" });
 
 /// ReplicaSetStatus represents the current status of a ReplicaSet.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -1028,6 +1151,8 @@ pub struct ReplicaSetStatus {
     pub conditions: Vec<ReplicaSetCondition>,
 }
 
+apimachinery::proto_message!(ReplicaSetStatus { 1 => replicas, 2 => fully_labeled_replicas as "fullyLabeledReplicas", 3 => observed_generation as "observedGeneration", 4 => ready_replicas as "readyReplicas", 5 => available_replicas as "availableReplicas", 6 => conditions, 7 => terminating_replicas as "terminatingReplicas" });
+
 /// DEPRECATED.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -1036,6 +1161,8 @@ pub struct RollbackConfig {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub revision: Option<i64>,
 }
+
+apimachinery::proto_message!(RollbackConfig { 1 => revision });
 
 /// Spec to control the desired behavior of daemon set rolling update.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -1080,6 +1207,8 @@ pub struct RollingUpdateDaemonSet {
     pub max_surge: Option<crate::value::IntOrString>,
 }
 
+apimachinery::proto_message!(RollingUpdateDaemonSet { 1 => max_unavailable as "maxUnavailable", 2 => max_surge as "maxSurge" });
+
 /// Spec to control the desired behavior of rolling update.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -1111,6 +1240,8 @@ pub struct RollingUpdateDeployment {
     pub max_surge: Option<crate::value::IntOrString>,
 }
 
+apimachinery::proto_message!(RollingUpdateDeployment { 1 => max_unavailable as "maxUnavailable", 2 => max_surge as "maxSurge" });
+
 /// represents a scaling request for a resource.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
@@ -1118,7 +1249,8 @@ pub struct RollingUpdateDeployment {
     version = "v1beta1",
     kind = "Scale",
     not_resource,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct Scale {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1131,6 +1263,8 @@ pub struct Scale {
     pub status: Option<ScaleStatus>,
 }
 
+apimachinery::proto_message!(Scale { 1 => metadata, 2 => spec, 3 => status });
+
 /// describes the attributes of a scale subresource
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -1139,6 +1273,8 @@ pub struct ScaleSpec {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub replicas: Option<i32>,
 }
+
+apimachinery::proto_message!(ScaleSpec { 1 => replicas });
 
 /// represents the current status of a scale subresource.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -1163,3 +1299,5 @@ pub struct ScaleStatus {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub target_selector: Option<String>,
 }
+
+apimachinery::proto_message!(ScaleStatus { 1 => replicas, 2 => selector, 3 => target_selector as "targetSelector" });

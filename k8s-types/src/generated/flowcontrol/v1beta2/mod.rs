@@ -36,6 +36,8 @@ pub struct ExemptPriorityLevelConfiguration {
     pub lendable_percent: Option<i32>,
 }
 
+apimachinery::proto_message!(ExemptPriorityLevelConfiguration { 1 => nominal_concurrency_shares as "nominalConcurrencyShares", 2 => lendable_percent as "lendablePercent" });
+
 /// FlowDistinguisherMethod specifies the method of a flow distinguisher.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -47,6 +49,8 @@ pub struct FlowDistinguisherMethod {
     pub r#type: String,
 }
 
+apimachinery::proto_message!(FlowDistinguisherMethod { 1 => r#type as "type" });
+
 /// FlowSchema defines the schema of a group of flows. Note that a flow is made up of a set of inbound API requests with
 /// similar attributes and is identified by a pair of strings: the name of the FlowSchema and a "flow distinguisher".
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
@@ -56,7 +60,8 @@ pub struct FlowDistinguisherMethod {
     kind = "FlowSchema",
     plural = "flowschemas",
     cluster_scoped,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct FlowSchema {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -71,6 +76,8 @@ pub struct FlowSchema {
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
     pub status: Option<FlowSchemaStatus>,
 }
+
+apimachinery::proto_message!(FlowSchema { 1 => metadata, 2 => spec, 3 => status });
 
 /// FlowSchemaCondition describes conditions for a FlowSchema.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -96,13 +103,16 @@ pub struct FlowSchemaCondition {
     pub message: Option<String>,
 }
 
+apimachinery::proto_message!(FlowSchemaCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
+
 /// FlowSchemaList is a list of FlowSchema objects.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     group = "flowcontrol.apiserver.k8s.io",
     version = "v1beta2",
     kind = "FlowSchemaList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct FlowSchemaList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -113,6 +123,8 @@ pub struct FlowSchemaList {
     /// \`items\` is a list of FlowSchemas.
     pub items: Vec<FlowSchema>,
 }
+
+apimachinery::proto_message!(FlowSchemaList { 1 => metadata, 2 => items });
 
 /// FlowSchemaSpec describes how the FlowSchema's specification looks like.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -144,6 +156,8 @@ pub struct FlowSchemaSpec {
     pub rules: Vec<PolicyRulesWithSubjects>,
 }
 
+apimachinery::proto_message!(FlowSchemaSpec { 1 => priority_level_configuration as "priorityLevelConfiguration", 2 => matching_precedence as "matchingPrecedence", 3 => distinguisher_method as "distinguisherMethod", 4 => rules });
+
 /// FlowSchemaStatus represents the current state of a FlowSchema.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -157,6 +171,8 @@ pub struct FlowSchemaStatus {
     pub conditions: Vec<FlowSchemaCondition>,
 }
 
+apimachinery::proto_message!(FlowSchemaStatus { 1 => conditions });
+
 /// GroupSubject holds detailed information for group-kind subject.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -168,6 +184,8 @@ pub struct GroupSubject {
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub name: String,
 }
+
+apimachinery::proto_message!(GroupSubject { 1 => name });
 
 /// LimitResponse defines how to handle requests that can not be executed right now.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -187,6 +205,8 @@ pub struct LimitResponse {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub queuing: Option<QueuingConfiguration>,
 }
+
+apimachinery::proto_message!(LimitResponse { 1 => r#type as "type", 2 => queuing });
 
 /// LimitedPriorityLevelConfiguration specifies how to handle requests that are subject to limits.
 /// It addresses two issues:
@@ -243,6 +263,8 @@ pub struct LimitedPriorityLevelConfiguration {
     pub borrowing_limit_percent: Option<i32>,
 }
 
+apimachinery::proto_message!(LimitedPriorityLevelConfiguration { 1 => assured_concurrency_shares as "assuredConcurrencyShares", 2 => limit_response as "limitResponse", 3 => lendable_percent as "lendablePercent", 4 => borrowing_limit_percent as "borrowingLimitPercent" });
+
 /// NonResourcePolicyRule is a predicate that matches non-resource requests according to their verb and the
 /// target non-resource URL. A NonResourcePolicyRule matches a request if and only if both (a) at least one member
 /// of verbs matches the request and (b) at least one member of nonResourceURLs matches the request.
@@ -270,6 +292,8 @@ pub struct NonResourcePolicyRule {
     )]
     pub non_resource_urls: Vec<String>,
 }
+
+apimachinery::proto_message!(NonResourcePolicyRule { 1 => verbs, 6 => non_resource_urls as "nonResourceURLs" });
 
 /// PolicyRulesWithSubjects prescribes a test that applies to a request to an apiserver. The test considers the subject
 /// making the request, the verb being requested, and the resource to be acted upon. This PolicyRulesWithSubjects matches
@@ -303,6 +327,8 @@ pub struct PolicyRulesWithSubjects {
     pub non_resource_rules: Vec<NonResourcePolicyRule>,
 }
 
+apimachinery::proto_message!(PolicyRulesWithSubjects { 1 => subjects, 2 => resource_rules as "resourceRules", 3 => non_resource_rules as "nonResourceRules" });
+
 /// PriorityLevelConfiguration represents the configuration of a priority level.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
@@ -311,7 +337,8 @@ pub struct PolicyRulesWithSubjects {
     kind = "PriorityLevelConfiguration",
     plural = "prioritylevelconfigurations",
     cluster_scoped,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct PriorityLevelConfiguration {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -326,6 +353,8 @@ pub struct PriorityLevelConfiguration {
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
     pub status: Option<PriorityLevelConfigurationStatus>,
 }
+
+apimachinery::proto_message!(PriorityLevelConfiguration { 1 => metadata, 2 => spec, 3 => status });
 
 /// PriorityLevelConfigurationCondition defines the condition of priority level.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -351,13 +380,16 @@ pub struct PriorityLevelConfigurationCondition {
     pub message: Option<String>,
 }
 
+apimachinery::proto_message!(PriorityLevelConfigurationCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
+
 /// PriorityLevelConfigurationList is a list of PriorityLevelConfiguration objects.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     group = "flowcontrol.apiserver.k8s.io",
     version = "v1beta2",
     kind = "PriorityLevelConfigurationList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct PriorityLevelConfigurationList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -369,6 +401,8 @@ pub struct PriorityLevelConfigurationList {
     pub items: Vec<PriorityLevelConfiguration>,
 }
 
+apimachinery::proto_message!(PriorityLevelConfigurationList { 1 => metadata, 2 => items });
+
 /// PriorityLevelConfigurationReference contains information that points to the "request-priority" being used.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -378,6 +412,8 @@ pub struct PriorityLevelConfigurationReference {
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub name: String,
 }
+
+apimachinery::proto_message!(PriorityLevelConfigurationReference { 1 => name });
 
 /// PriorityLevelConfigurationSpec specifies the configuration of a priority level.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -407,6 +443,8 @@ pub struct PriorityLevelConfigurationSpec {
     pub exempt: Option<ExemptPriorityLevelConfiguration>,
 }
 
+apimachinery::proto_message!(PriorityLevelConfigurationSpec { 1 => r#type as "type", 2 => limited, 3 => exempt });
+
 /// PriorityLevelConfigurationStatus represents the current state of a "request-priority".
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -419,6 +457,8 @@ pub struct PriorityLevelConfigurationStatus {
     )]
     pub conditions: Vec<PriorityLevelConfigurationCondition>,
 }
+
+apimachinery::proto_message!(PriorityLevelConfigurationStatus { 1 => conditions });
 
 /// QueuingConfiguration holds the configuration parameters for queuing
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -452,6 +492,8 @@ pub struct QueuingConfiguration {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub queue_length_limit: Option<i32>,
 }
+
+apimachinery::proto_message!(QueuingConfiguration { 1 => queues, 2 => hand_size as "handSize", 3 => queue_length_limit as "queueLengthLimit" });
 
 /// ResourcePolicyRule is a predicate that matches some resource
 /// requests, testing the request's verb and the target resource. A
@@ -505,6 +547,8 @@ pub struct ResourcePolicyRule {
     pub namespaces: Vec<String>,
 }
 
+apimachinery::proto_message!(ResourcePolicyRule { 1 => verbs, 2 => api_groups as "apiGroups", 3 => resources, 4 => cluster_scope as "clusterScope", 5 => namespaces });
+
 /// ServiceAccountSubject holds detailed information for service-account-kind subject.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -518,6 +562,8 @@ pub struct ServiceAccountSubject {
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub name: String,
 }
+
+apimachinery::proto_message!(ServiceAccountSubject { 1 => namespace, 2 => name });
 
 /// Subject matches the originator of a request, as identified by the request authentication system. There are three
 /// ways of matching an originator; by user, group, or service account.
@@ -539,6 +585,8 @@ pub struct Subject {
     pub service_account: Option<ServiceAccountSubject>,
 }
 
+apimachinery::proto_message!(Subject { 1 => kind, 2 => user, 3 => group, 4 => service_account as "serviceAccount" });
+
 /// UserSubject holds detailed information for user-kind subject.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -548,3 +596,5 @@ pub struct UserSubject {
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub name: String,
 }
+
+apimachinery::proto_message!(UserSubject { 1 => name });

@@ -9,7 +9,8 @@
     version = "v1alpha1",
     kind = "ImageReview",
     not_resource,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct ImageReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -23,6 +24,8 @@ pub struct ImageReview {
     pub status: Option<ImageReviewStatus>,
 }
 
+apimachinery::proto_message!(ImageReview { 1 => metadata, 2 => spec, 3 => status });
+
 /// ImageReviewContainerSpec is a description of a container within the pod creation request.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -31,6 +34,8 @@ pub struct ImageReviewContainerSpec {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub image: Option<String>,
 }
+
+apimachinery::proto_message!(ImageReviewContainerSpec { 1 => image });
 
 /// ImageReviewSpec is a description of the pod creation request.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -57,6 +62,8 @@ pub struct ImageReviewSpec {
     pub namespace: Option<String>,
 }
 
+apimachinery::proto_message!(ImageReviewSpec { 1 => containers, 2 => annotations, 3 => namespace });
+
 /// ImageReviewStatus is the result of the review for the pod creation request.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -80,3 +87,5 @@ pub struct ImageReviewStatus {
     )]
     pub audit_annotations: std::collections::BTreeMap<String, String>,
 }
+
+apimachinery::proto_message!(ImageReviewStatus { 1 => allowed, 2 => reason, 3 => audit_annotations as "auditAnnotations" });

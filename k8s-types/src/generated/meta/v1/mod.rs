@@ -44,6 +44,8 @@ pub struct ApplyOptions {
     pub field_manager: Option<String>,
 }
 
+apimachinery::proto_message!(ApplyOptions { 1 => dry_run as "dryRun", 2 => force, 3 => field_manager as "fieldManager" });
+
 /// Condition contains details for one aspect of the current state of this API Resource.
 /// ---
 /// This struct is intended for direct use as an array at the field path .status.conditions.  For example,
@@ -94,6 +96,8 @@ pub struct Condition {
     pub message: String,
 }
 
+apimachinery::proto_message!(Condition { 1 => r#type as "type", 2 => status, 3 => observed_generation as "observedGeneration", 4 => last_transition_time as "lastTransitionTime", 5 => reason, 6 => message });
+
 /// CreateOptions may be provided when creating an API object.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
@@ -101,7 +105,8 @@ pub struct Condition {
     version = "v1",
     kind = "CreateOptions",
     not_resource,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct CreateOptions {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -136,6 +141,8 @@ pub struct CreateOptions {
     /// will contain all unknown and duplicate fields encountered.
     pub field_validation: Option<String>,
 }
+
+apimachinery::proto_message!(CreateOptions { 1 => dry_run as "dryRun", 3 => field_manager as "fieldManager", 4 => field_validation as "fieldValidation" });
 
 inventory::submit! { apimachinery::runtime::Registration { group: "", version: "v1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
 inventory::submit! { apimachinery::runtime::Registration { group: "admission.k8s.io", version: "v1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
@@ -205,7 +212,8 @@ inventory::submit! { apimachinery::runtime::Registration { group: "storagemigrat
     version = "v1",
     kind = "DeleteOptions",
     not_resource,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct DeleteOptions {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -253,6 +261,8 @@ pub struct DeleteOptions {
     /// The default value is false, and the user must opt in to enable it
     pub ignore_store_read_error_with_cluster_breaking_potential: Option<bool>,
 }
+
+apimachinery::proto_message!(DeleteOptions { 1 => grace_period_seconds as "gracePeriodSeconds", 2 => preconditions, 3 => orphan_dependents as "orphanDependents", 4 => propagation_policy as "propagationPolicy", 5 => dry_run as "dryRun", 6 => ignore_store_read_error_with_cluster_breaking_potential as "ignoreStoreReadErrorWithClusterBreakingPotential" });
 
 inventory::submit! { apimachinery::runtime::Registration { group: "", version: "v1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
 inventory::submit! { apimachinery::runtime::Registration { group: "admission.k8s.io", version: "v1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
@@ -339,6 +349,8 @@ pub struct FieldSelectorRequirement {
     pub values: Vec<String>,
 }
 
+apimachinery::proto_message!(FieldSelectorRequirement { 1 => key, 2 => operator, 3 => values });
+
 /// GetOptions is the standard query options to the standard REST get call.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
@@ -346,7 +358,8 @@ pub struct FieldSelectorRequirement {
     version = "v1",
     kind = "GetOptions",
     not_resource,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct GetOptions {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -358,6 +371,8 @@ pub struct GetOptions {
     /// Defaults to unset
     pub resource_version: Option<String>,
 }
+
+apimachinery::proto_message!(GetOptions { 1 => resource_version as "resourceVersion" });
 
 inventory::submit! { apimachinery::runtime::Registration { group: "", version: "v1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
 inventory::submit! { apimachinery::runtime::Registration { group: "admission.k8s.io", version: "v1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
@@ -433,6 +448,8 @@ pub struct GroupKind {
     pub kind: Option<String>,
 }
 
+apimachinery::proto_message!(GroupKind { 1 => group, 2 => kind });
+
 /// GroupResource specifies a Group and a Resource, but does not force a version.  This is useful for identifying
 /// concepts during lookup stages without having partially valid types
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -445,6 +462,8 @@ pub struct GroupResource {
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub resource: String,
 }
+
+apimachinery::proto_message!(GroupResource { 1 => group, 2 => resource });
 
 /// GroupVersionKind unambiguously identifies a kind.  It doesn't anonymously include GroupVersion
 /// to avoid automatic coercion.  It doesn't use a GroupVersion to avoid custom marshalling
@@ -462,6 +481,8 @@ pub struct GroupVersionKind {
     pub kind: Option<String>,
 }
 
+apimachinery::proto_message!(GroupVersionKind { 1 => group, 2 => version, 3 => kind });
+
 /// GroupVersionResource unambiguously identifies a resource.  It doesn't anonymously include GroupVersion
 /// to avoid automatic coercion.  It doesn't use a GroupVersion to avoid custom marshalling
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -477,6 +498,8 @@ pub struct GroupVersionResource {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub resource: Option<String>,
 }
+
+apimachinery::proto_message!(GroupVersionResource { 1 => group, 2 => version, 3 => resource });
 
 /// List holds a list of objects, which may not be known by the server.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -495,6 +518,8 @@ pub struct List {
     pub items: Vec<crate::value::RawExtension>,
 }
 
+apimachinery::proto_message!(List { 1 => metadata, 2 => items });
+
 /// ListOptions is the query options to a standard REST list call.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
@@ -502,7 +527,8 @@ pub struct List {
     version = "v1",
     kind = "ListOptions",
     not_resource,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct ListOptions {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -627,6 +653,8 @@ pub struct ListOptions {
     pub shard_selector: Option<String>,
 }
 
+apimachinery::proto_message!(ListOptions { 1 => label_selector as "labelSelector", 2 => field_selector as "fieldSelector", 3 => watch, 4 => resource_version as "resourceVersion", 5 => timeout_seconds as "timeoutSeconds", 7 => limit, 8 => r#continue as "continue", 9 => allow_watch_bookmarks as "allowWatchBookmarks", 10 => resource_version_match as "resourceVersionMatch", 11 => send_initial_events as "sendInitialEvents", 15 => shard_selector as "shardSelector" });
+
 inventory::submit! { apimachinery::runtime::Registration { group: "", version: "v1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
 inventory::submit! { apimachinery::runtime::Registration { group: "admission.k8s.io", version: "v1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
 inventory::submit! { apimachinery::runtime::Registration { group: "admission.k8s.io", version: "v1beta1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
@@ -696,7 +724,8 @@ inventory::submit! { apimachinery::runtime::Registration { group: "storagemigrat
     version = "v1",
     kind = "PartialObjectMetadata",
     not_resource,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct PartialObjectMetadata {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -706,13 +735,16 @@ pub struct PartialObjectMetadata {
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
 }
 
+apimachinery::proto_message!(PartialObjectMetadata { 1 => metadata });
+
 /// PartialObjectMetadataList contains a list of objects containing only their metadata
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     group = "meta.k8s.io",
     version = "v1",
     kind = "PartialObjectMetadataList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct PartialObjectMetadataList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -725,10 +757,14 @@ pub struct PartialObjectMetadataList {
     pub items: Vec<PartialObjectMetadata>,
 }
 
+apimachinery::proto_message!(PartialObjectMetadataList { 1 => metadata, 2 => items });
+
 /// Patch is provided to give a concrete name and type to the Kubernetes PATCH request body.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Patch {}
+
+apimachinery::proto_message!(Patch {});
 
 /// PatchOptions may be provided when patching an API object.
 /// PatchOptions is meant to be a superset of UpdateOptions.
@@ -738,7 +774,8 @@ pub struct Patch {}
     version = "v1",
     kind = "PatchOptions",
     not_resource,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct PatchOptions {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -780,6 +817,8 @@ pub struct PatchOptions {
     /// will contain all unknown and duplicate fields encountered.
     pub field_validation: Option<String>,
 }
+
+apimachinery::proto_message!(PatchOptions { 1 => dry_run as "dryRun", 2 => force, 3 => field_manager as "fieldManager", 4 => field_validation as "fieldValidation" });
 
 inventory::submit! { apimachinery::runtime::Registration { group: "", version: "v1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
 inventory::submit! { apimachinery::runtime::Registration { group: "admission.k8s.io", version: "v1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
@@ -854,6 +893,8 @@ pub struct Preconditions {
     pub resource_version: Option<String>,
 }
 
+apimachinery::proto_message!(Preconditions { 1 => uid, 2 => resource_version as "resourceVersion" });
+
 /// RootPaths lists the paths available at root.
 /// For example: "/healthz", "/apis".
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -868,6 +909,8 @@ pub struct RootPaths {
     pub paths: Vec<String>,
 }
 
+apimachinery::proto_message!(RootPaths { 1 => paths });
+
 /// TableOptions are used when a Table is requested by the caller.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
@@ -875,7 +918,8 @@ pub struct RootPaths {
     version = "v1",
     kind = "TableOptions",
     not_resource,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct TableOptions {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -887,6 +931,8 @@ pub struct TableOptions {
     pub include_object: Option<String>,
 }
 
+apimachinery::proto_message!(TableOptions { 1 => include_object as "includeObject" });
+
 /// UpdateOptions may be provided when updating an API object.
 /// All fields in UpdateOptions should also be present in PatchOptions.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
@@ -895,7 +941,8 @@ pub struct TableOptions {
     version = "v1",
     kind = "UpdateOptions",
     not_resource,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct UpdateOptions {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -930,6 +977,8 @@ pub struct UpdateOptions {
     /// will contain all unknown and duplicate fields encountered.
     pub field_validation: Option<String>,
 }
+
+apimachinery::proto_message!(UpdateOptions { 1 => dry_run as "dryRun", 2 => field_manager as "fieldManager", 3 => field_validation as "fieldValidation" });
 
 inventory::submit! { apimachinery::runtime::Registration { group: "", version: "v1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
 inventory::submit! { apimachinery::runtime::Registration { group: "admission.k8s.io", version: "v1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
@@ -999,7 +1048,8 @@ inventory::submit! { apimachinery::runtime::Registration { group: "storagemigrat
     version = "v1",
     kind = "WatchEvent",
     not_resource,
-    no_type_meta
+    no_type_meta,
+    protobuf
 )]
 pub struct WatchEvent {
     /// The \`type\` field.
@@ -1011,6 +1061,8 @@ pub struct WatchEvent {
     /// depending on context.
     pub object: crate::value::RawExtension,
 }
+
+apimachinery::proto_message!(WatchEvent { 1 => r#type as "type", 2 => object });
 
 inventory::submit! { apimachinery::runtime::Registration { group: "", version: "v1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
 inventory::submit! { apimachinery::runtime::Registration { group: "admission.k8s.io", version: "v1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }

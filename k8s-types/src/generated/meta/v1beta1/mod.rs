@@ -8,7 +8,8 @@
     group = "meta.k8s.io",
     version = "v1beta1",
     kind = "PartialObjectMetadataList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct PartialObjectMetadataList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -20,3 +21,5 @@ pub struct PartialObjectMetadataList {
     #[api(skip_serializing_if = "Vec::is_empty")]
     pub items: Vec<crate::meta::v1::PartialObjectMetadata>,
 }
+
+apimachinery::proto_message!(PartialObjectMetadataList { 1 => items, 2 => metadata });

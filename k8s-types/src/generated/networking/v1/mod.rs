@@ -35,6 +35,8 @@ pub struct HTTPIngressPath {
     pub backend: IngressBackend,
 }
 
+apimachinery::proto_message!(HTTPIngressPath { 1 => path, 2 => backend, 3 => path_type as "pathType" });
+
 /// HTTPIngressRuleValue is a list of http selectors pointing to backends.
 /// In the example: http://\<host\>/\<path\>?\<searchpart\> -\> backend where
 /// where parts of the url correspond to RFC 3986, this resource will be used
@@ -47,6 +49,8 @@ pub struct HTTPIngressRuleValue {
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub paths: Vec<HTTPIngressPath>,
 }
+
+apimachinery::proto_message!(HTTPIngressRuleValue { 1 => paths });
 
 /// IPAddress represents a single IP of a single IP Family. The object is designed to be used by APIs
 /// that operate on IP addresses. The object is used by the Service core API for allocation of IP addresses.
@@ -62,7 +66,8 @@ pub struct HTTPIngressRuleValue {
     kind = "IPAddress",
     plural = "ipaddresses",
     cluster_scoped,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct IPAddress {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -75,13 +80,16 @@ pub struct IPAddress {
     pub spec: IPAddressSpec,
 }
 
+apimachinery::proto_message!(IPAddress { 1 => metadata, 2 => spec });
+
 /// IPAddressList contains a list of IPAddress.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     group = "networking.k8s.io",
     version = "v1",
     kind = "IPAddressList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct IPAddressList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -93,6 +101,8 @@ pub struct IPAddressList {
     pub items: Vec<IPAddress>,
 }
 
+apimachinery::proto_message!(IPAddressList { 1 => metadata, 2 => items });
+
 /// IPAddressSpec describe the attributes in an IP Address.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -102,6 +112,8 @@ pub struct IPAddressSpec {
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub parent_ref: ParentReference,
 }
+
+apimachinery::proto_message!(IPAddressSpec { 1 => parent_ref as "parentRef" });
 
 /// IPBlock describes a particular CIDR (Ex. "192.168.1.0/24","2001:db8::/64") that is allowed
 /// to the pods matched by a NetworkPolicySpec's podSelector. The except entry describes CIDRs
@@ -124,12 +136,14 @@ pub struct IPBlock {
     pub except: Vec<String>,
 }
 
+apimachinery::proto_message!(IPBlock { 1 => cidr, 2 => except });
+
 /// Ingress is a collection of rules that allow inbound connections to reach the
 /// endpoints defined by a backend. An Ingress can be configured to give services
 /// externally-reachable urls, load balance traffic, terminate SSL, offer name
 /// based virtual hosting etc.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "networking.k8s.io", version = "v1", kind = "Ingress", plural = "ingresses", namespaced, short_names = ["ing"], omit_empty_type_meta)]
+#[api(group = "networking.k8s.io", version = "v1", kind = "Ingress", plural = "ingresses", namespaced, short_names = ["ing"], omit_empty_type_meta, protobuf)]
 pub struct Ingress {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -143,6 +157,8 @@ pub struct Ingress {
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
     pub status: Option<IngressStatus>,
 }
+
+apimachinery::proto_message!(Ingress { 1 => metadata, 2 => spec, 3 => status });
 
 /// IngressBackend describes all endpoints for a given service and port.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -160,6 +176,8 @@ pub struct IngressBackend {
     pub resource: Option<crate::core::v1::TypedLocalObjectReference>,
 }
 
+apimachinery::proto_message!(IngressBackend { 3 => resource, 4 => service });
+
 /// IngressClass represents the class of the Ingress, referenced by the Ingress
 /// Spec. The \`ingressclass.kubernetes.io/is-default-class\` annotation can be
 /// used to indicate that an IngressClass should be considered default. When a
@@ -172,7 +190,8 @@ pub struct IngressBackend {
     kind = "IngressClass",
     plural = "ingressclasses",
     cluster_scoped,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct IngressClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -185,13 +204,16 @@ pub struct IngressClass {
     pub spec: Option<IngressClassSpec>,
 }
 
+apimachinery::proto_message!(IngressClass { 1 => metadata, 2 => spec });
+
 /// IngressClassList is a collection of IngressClasses.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     group = "networking.k8s.io",
     version = "v1",
     kind = "IngressClassList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct IngressClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -201,6 +223,8 @@ pub struct IngressClassList {
     /// items is the list of IngressClasses.
     pub items: Vec<IngressClass>,
 }
+
+apimachinery::proto_message!(IngressClassList { 1 => metadata, 2 => items });
 
 /// IngressClassParametersReference identifies an API object. This can be used
 /// to specify a cluster or namespace-scoped resource.
@@ -229,6 +253,8 @@ pub struct IngressClassParametersReference {
     pub namespace: Option<String>,
 }
 
+apimachinery::proto_message!(IngressClassParametersReference { 1 => api_group as "apiGroup", 2 => kind, 3 => name, 4 => scope, 5 => namespace });
+
 /// IngressClassSpec provides information about the class of an Ingress.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -248,13 +274,16 @@ pub struct IngressClassSpec {
     pub parameters: Option<IngressClassParametersReference>,
 }
 
+apimachinery::proto_message!(IngressClassSpec { 1 => controller, 2 => parameters });
+
 /// IngressList is a collection of Ingress.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     group = "networking.k8s.io",
     version = "v1",
     kind = "IngressList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct IngressList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -265,6 +294,8 @@ pub struct IngressList {
     /// items is the list of Ingress.
     pub items: Vec<Ingress>,
 }
+
+apimachinery::proto_message!(IngressList { 1 => metadata, 2 => items });
 
 /// IngressLoadBalancerIngress represents the status of a load-balancer ingress point.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -285,6 +316,8 @@ pub struct IngressLoadBalancerIngress {
     pub ports: Vec<IngressPortStatus>,
 }
 
+apimachinery::proto_message!(IngressLoadBalancerIngress { 1 => ip, 2 => hostname, 4 => ports });
+
 /// IngressLoadBalancerStatus represents the status of a load-balancer.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -297,6 +330,8 @@ pub struct IngressLoadBalancerStatus {
     )]
     pub ingress: Vec<IngressLoadBalancerIngress>,
 }
+
+apimachinery::proto_message!(IngressLoadBalancerStatus { 1 => ingress });
 
 /// IngressPortStatus represents the error condition of a service port
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -320,6 +355,8 @@ pub struct IngressPortStatus {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
 }
+
+apimachinery::proto_message!(IngressPortStatus { 1 => port, 2 => protocol, 3 => error });
 
 /// IngressRule represents the rules mapping the paths under a specified host to
 /// the related backend services. Incoming requests are first evaluated for a host
@@ -356,6 +393,44 @@ pub struct IngressRule {
     pub http: Option<HTTPIngressRuleValue>,
 }
 
+impl apimachinery::protobuf::Message for IngressRule {
+    fn encode_fields(&self, e: &mut apimachinery::protobuf::Encoder) {
+        use apimachinery::protobuf::Field as _;
+        self.host.encode_field(1, e);
+        e.message(2, |e| {
+            self.http.encode_field(1, e);
+        });
+    }
+
+    fn merge_field(
+        &mut self,
+        number: u32,
+        wire: apimachinery::protobuf::WireType,
+        d: &mut apimachinery::protobuf::Decoder<'_>,
+    ) -> Result<bool, apimachinery::protobuf::ProtobufError> {
+        use apimachinery::protobuf::Field as _;
+        match number {
+            1 => self
+                .host
+                .merge_from(wire, d)
+                .map_err(|e| e.in_field("host"))?,
+            2 => apimachinery::protobuf::merge_embedded(wire, d, |number, wire, d| {
+                Ok(match number {
+                    1 => {
+                        self.http
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("http"))?;
+                        true
+                    }
+                    _ => false,
+                })
+            })?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+}
+
 /// IngressRuleValue represents a rule to apply against incoming requests. If the
 /// rule is satisfied, the request is routed to the specified backend. Currently
 /// mixing different types of rules in a single Ingress is disallowed, so exactly
@@ -367,6 +442,8 @@ pub struct IngressRuleValue {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub http: Option<HTTPIngressRuleValue>,
 }
+
+apimachinery::proto_message!(IngressRuleValue { 1 => http });
 
 /// IngressServiceBackend references a Kubernetes Service as a Backend.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -381,6 +458,8 @@ pub struct IngressServiceBackend {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub port: Option<ServiceBackendPort>,
 }
+
+apimachinery::proto_message!(IngressServiceBackend { 1 => name, 2 => port });
 
 /// IngressSpec describes the Ingress the user wishes to exist.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -425,6 +504,8 @@ pub struct IngressSpec {
     pub rules: Vec<IngressRule>,
 }
 
+apimachinery::proto_message!(IngressSpec { 1 => default_backend as "defaultBackend", 2 => tls, 3 => rules, 4 => ingress_class_name as "ingressClassName" });
+
 /// IngressStatus describe the current state of the Ingress.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -433,6 +514,8 @@ pub struct IngressStatus {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub load_balancer: Option<IngressLoadBalancerStatus>,
 }
+
+apimachinery::proto_message!(IngressStatus { 1 => load_balancer as "loadBalancer" });
 
 /// IngressTLS describes the transport layer security associated with an ingress.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -457,9 +540,11 @@ pub struct IngressTLS {
     pub secret_name: Option<String>,
 }
 
+apimachinery::proto_message!(IngressTLS { 1 => hosts, 2 => secret_name as "secretName" });
+
 /// NetworkPolicy describes what network traffic is allowed for a set of Pods
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "networking.k8s.io", version = "v1", kind = "NetworkPolicy", plural = "networkpolicies", namespaced, short_names = ["netpol"], omit_empty_type_meta)]
+#[api(group = "networking.k8s.io", version = "v1", kind = "NetworkPolicy", plural = "networkpolicies", namespaced, short_names = ["netpol"], omit_empty_type_meta, protobuf)]
 pub struct NetworkPolicy {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -469,6 +554,8 @@ pub struct NetworkPolicy {
     /// spec represents the specification of the desired behavior for this NetworkPolicy.
     pub spec: Option<NetworkPolicySpec>,
 }
+
+apimachinery::proto_message!(NetworkPolicy { 1 => metadata, 2 => spec });
 
 /// NetworkPolicyEgressRule describes a particular set of traffic that is allowed out of pods
 /// matched by a NetworkPolicySpec's podSelector. The traffic must match both ports and to.
@@ -500,6 +587,8 @@ pub struct NetworkPolicyEgressRule {
     pub to: Vec<NetworkPolicyPeer>,
 }
 
+apimachinery::proto_message!(NetworkPolicyEgressRule { 1 => ports, 2 => to });
+
 /// NetworkPolicyIngressRule describes a particular set of traffic that is allowed to the pods
 /// matched by a NetworkPolicySpec's podSelector. The traffic must match both ports and from.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -529,13 +618,16 @@ pub struct NetworkPolicyIngressRule {
     pub from: Vec<NetworkPolicyPeer>,
 }
 
+apimachinery::proto_message!(NetworkPolicyIngressRule { 1 => ports, 2 => from });
+
 /// NetworkPolicyList is a list of NetworkPolicy objects.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     group = "networking.k8s.io",
     version = "v1",
     kind = "NetworkPolicyList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct NetworkPolicyList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -546,6 +638,8 @@ pub struct NetworkPolicyList {
     /// items is a list of schema objects.
     pub items: Vec<NetworkPolicy>,
 }
+
+apimachinery::proto_message!(NetworkPolicyList { 1 => metadata, 2 => items });
 
 /// NetworkPolicyPeer describes a peer to allow traffic to/from. Only certain combinations of
 /// fields are allowed
@@ -574,6 +668,8 @@ pub struct NetworkPolicyPeer {
     pub ip_block: Option<IPBlock>,
 }
 
+apimachinery::proto_message!(NetworkPolicyPeer { 1 => pod_selector as "podSelector", 2 => namespace_selector as "namespaceSelector", 3 => ip_block as "ipBlock" });
+
 /// NetworkPolicyPort describes a port to allow traffic on
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -595,6 +691,8 @@ pub struct NetworkPolicyPort {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub end_port: Option<i32>,
 }
+
+apimachinery::proto_message!(NetworkPolicyPort { 1 => protocol, 2 => port, 3 => end_port as "endPort" });
 
 /// NetworkPolicySpec provides the specification of a NetworkPolicy
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -652,6 +750,8 @@ pub struct NetworkPolicySpec {
     pub policy_types: Vec<String>,
 }
 
+apimachinery::proto_message!(NetworkPolicySpec { 1 => pod_selector as "podSelector", 2 => ingress, 3 => egress, 4 => policy_types as "policyTypes" });
+
 /// ParentReference describes a reference to a parent object.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -670,6 +770,8 @@ pub struct ParentReference {
     pub name: String,
 }
 
+apimachinery::proto_message!(ParentReference { 1 => group, 2 => resource, 3 => namespace, 4 => name });
+
 /// ServiceBackendPort is the service port being referenced.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -684,6 +786,8 @@ pub struct ServiceBackendPort {
     pub number: Option<i32>,
 }
 
+apimachinery::proto_message!(ServiceBackendPort { 1 => name, 2 => number });
+
 /// ServiceCIDR defines a range of IP addresses using CIDR format (e.g. 192.168.0.0/24 or 2001:db2::/64).
 /// This range is used to allocate ClusterIPs to Service objects.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
@@ -693,7 +797,8 @@ pub struct ServiceBackendPort {
     kind = "ServiceCIDR",
     plural = "servicecidrs",
     cluster_scoped,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct ServiceCIDR {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -709,13 +814,16 @@ pub struct ServiceCIDR {
     pub status: Option<ServiceCIDRStatus>,
 }
 
+apimachinery::proto_message!(ServiceCIDR { 1 => metadata, 2 => spec, 3 => status });
+
 /// ServiceCIDRList contains a list of ServiceCIDR objects.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     group = "networking.k8s.io",
     version = "v1",
     kind = "ServiceCIDRList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct ServiceCIDRList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -726,6 +834,8 @@ pub struct ServiceCIDRList {
     /// items is the list of ServiceCIDRs.
     pub items: Vec<ServiceCIDR>,
 }
+
+apimachinery::proto_message!(ServiceCIDRList { 1 => metadata, 2 => items });
 
 /// ServiceCIDRSpec define the CIDRs the user wants to use for allocating ClusterIPs for Services.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -742,6 +852,8 @@ pub struct ServiceCIDRSpec {
     pub cidrs: Vec<String>,
 }
 
+apimachinery::proto_message!(ServiceCIDRSpec { 1 => cidrs });
+
 /// ServiceCIDRStatus describes the current state of the ServiceCIDR.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -755,3 +867,5 @@ pub struct ServiceCIDRStatus {
     )]
     pub conditions: Vec<crate::meta::v1::Condition>,
 }
+
+apimachinery::proto_message!(ServiceCIDRStatus { 1 => conditions });

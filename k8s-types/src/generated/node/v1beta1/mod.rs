@@ -15,6 +15,8 @@ pub struct Overhead {
     pub pod_fixed: std::collections::BTreeMap<String, crate::value::Quantity>,
 }
 
+apimachinery::proto_message!(Overhead { 1 => pod_fixed as "podFixed" });
+
 /// RuntimeClass defines a class of container runtime supported in the cluster.
 /// The RuntimeClass is used to determine which container runtime is used to run
 /// all containers in a pod. RuntimeClasses are (currently) manually defined by a
@@ -29,7 +31,8 @@ pub struct Overhead {
     kind = "RuntimeClass",
     plural = "runtimeclasses",
     cluster_scoped,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct RuntimeClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -58,13 +61,16 @@ pub struct RuntimeClass {
     pub scheduling: Option<Scheduling>,
 }
 
+apimachinery::proto_message!(RuntimeClass { 1 => metadata, 2 => handler, 3 => overhead, 4 => scheduling });
+
 /// RuntimeClassList is a list of RuntimeClass objects.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     group = "node.k8s.io",
     version = "v1beta1",
     kind = "RuntimeClassList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct RuntimeClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -75,6 +81,8 @@ pub struct RuntimeClassList {
     /// items is a list of schema objects.
     pub items: Vec<RuntimeClass>,
 }
+
+apimachinery::proto_message!(RuntimeClassList { 1 => metadata, 2 => items });
 
 /// Scheduling specifies the scheduling constraints for nodes supporting a
 /// RuntimeClass.
@@ -102,3 +110,5 @@ pub struct Scheduling {
     )]
     pub tolerations: Vec<crate::core::v1::Toleration>,
 }
+
+apimachinery::proto_message!(Scheduling { 1 => node_selector as "nodeSelector", 2 => tolerations });

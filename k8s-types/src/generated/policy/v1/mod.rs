@@ -11,7 +11,8 @@
     version = "v1",
     kind = "Eviction",
     not_resource,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct Eviction {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -22,9 +23,11 @@ pub struct Eviction {
     pub delete_options: Option<crate::meta::v1::DeleteOptions>,
 }
 
+apimachinery::proto_message!(Eviction { 1 => metadata, 2 => delete_options as "deleteOptions" });
+
 /// PodDisruptionBudget is an object to define the max disruption that can be caused to a collection of pods
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "policy", version = "v1", kind = "PodDisruptionBudget", plural = "poddisruptionbudgets", namespaced, short_names = ["pdb"], omit_empty_type_meta)]
+#[api(group = "policy", version = "v1", kind = "PodDisruptionBudget", plural = "poddisruptionbudgets", namespaced, short_names = ["pdb"], omit_empty_type_meta, protobuf)]
 pub struct PodDisruptionBudget {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -37,13 +40,16 @@ pub struct PodDisruptionBudget {
     pub status: Option<PodDisruptionBudgetStatus>,
 }
 
+apimachinery::proto_message!(PodDisruptionBudget { 1 => metadata, 2 => spec, 3 => status });
+
 /// PodDisruptionBudgetList is a collection of PodDisruptionBudgets.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     group = "policy",
     version = "v1",
     kind = "PodDisruptionBudgetList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct PodDisruptionBudgetList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -54,6 +60,8 @@ pub struct PodDisruptionBudgetList {
     /// Items is a list of PodDisruptionBudgets
     pub items: Vec<PodDisruptionBudget>,
 }
+
+apimachinery::proto_message!(PodDisruptionBudgetList { 1 => metadata, 2 => items });
 
 /// PodDisruptionBudgetSpec is a description of a PodDisruptionBudget.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -102,6 +110,8 @@ pub struct PodDisruptionBudgetSpec {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub unhealthy_pod_eviction_policy: Option<String>,
 }
+
+apimachinery::proto_message!(PodDisruptionBudgetSpec { 1 => min_available as "minAvailable", 2 => selector, 3 => max_unavailable as "maxUnavailable", 4 => unhealthy_pod_eviction_policy as "unhealthyPodEvictionPolicy" });
 
 /// PodDisruptionBudgetStatus represents information about the status of a
 /// PodDisruptionBudget. Status may trail the actual state of a system.
@@ -160,3 +170,5 @@ pub struct PodDisruptionBudgetStatus {
     )]
     pub conditions: Vec<crate::meta::v1::Condition>,
 }
+
+apimachinery::proto_message!(PodDisruptionBudgetStatus { 1 => observed_generation as "observedGeneration", 2 => disrupted_pods as "disruptedPods", 3 => disruptions_allowed as "disruptionsAllowed", 4 => current_healthy as "currentHealthy", 5 => desired_healthy as "desiredHealthy", 6 => expected_pods as "expectedPods", 7 => conditions });

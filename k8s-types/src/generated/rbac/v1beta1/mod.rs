@@ -16,6 +16,8 @@ pub struct AggregationRule {
     pub cluster_role_selectors: Vec<apimachinery::apis::meta::v1::LabelSelector>,
 }
 
+apimachinery::proto_message!(AggregationRule { 1 => cluster_role_selectors as "clusterRoleSelectors" });
+
 /// ClusterRole is a cluster level, logical grouping of PolicyRules that can be referenced as a unit by a RoleBinding or ClusterRoleBinding.
 /// Deprecated in v1.17 in favor of rbac.authorization.k8s.io/v1 ClusterRole, and will no longer be served in v1.22.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
@@ -25,7 +27,8 @@ pub struct AggregationRule {
     kind = "ClusterRole",
     plural = "clusterroles",
     cluster_scoped,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct ClusterRole {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -41,6 +44,8 @@ pub struct ClusterRole {
     pub aggregation_rule: Option<AggregationRule>,
 }
 
+apimachinery::proto_message!(ClusterRole { 1 => metadata, 2 => rules, 3 => aggregation_rule as "aggregationRule" });
+
 /// ClusterRoleBinding references a ClusterRole, but not contain it.  It can reference a ClusterRole in the global namespace,
 /// and adds who information via Subject.
 /// Deprecated in v1.17 in favor of rbac.authorization.k8s.io/v1 ClusterRoleBinding, and will no longer be served in v1.22.
@@ -51,7 +56,8 @@ pub struct ClusterRole {
     kind = "ClusterRoleBinding",
     plural = "clusterrolebindings",
     cluster_scoped,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct ClusterRoleBinding {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -66,6 +72,8 @@ pub struct ClusterRoleBinding {
     pub role_ref: RoleRef,
 }
 
+apimachinery::proto_message!(ClusterRoleBinding { 1 => metadata, 2 => subjects, 3 => role_ref as "roleRef" });
+
 /// ClusterRoleBindingList is a collection of ClusterRoleBindings.
 /// Deprecated in v1.17 in favor of rbac.authorization.k8s.io/v1 ClusterRoleBindingList, and will no longer be served in v1.22.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
@@ -73,7 +81,8 @@ pub struct ClusterRoleBinding {
     group = "rbac.authorization.k8s.io",
     version = "v1beta1",
     kind = "ClusterRoleBindingList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct ClusterRoleBindingList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -84,6 +93,8 @@ pub struct ClusterRoleBindingList {
     pub items: Vec<ClusterRoleBinding>,
 }
 
+apimachinery::proto_message!(ClusterRoleBindingList { 1 => metadata, 2 => items });
+
 /// ClusterRoleList is a collection of ClusterRoles.
 /// Deprecated in v1.17 in favor of rbac.authorization.k8s.io/v1 ClusterRoles, and will no longer be served in v1.22.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
@@ -91,7 +102,8 @@ pub struct ClusterRoleBindingList {
     group = "rbac.authorization.k8s.io",
     version = "v1beta1",
     kind = "ClusterRoleList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct ClusterRoleList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -101,6 +113,8 @@ pub struct ClusterRoleList {
     /// Items is a list of ClusterRoles
     pub items: Vec<ClusterRole>,
 }
+
+apimachinery::proto_message!(ClusterRoleList { 1 => metadata, 2 => items });
 
 /// PolicyRule holds information that describes a policy rule, but does not contain information
 /// about who the rule applies to or which namespace the rule applies to.
@@ -145,6 +159,8 @@ pub struct PolicyRule {
     pub non_resource_urls: Vec<String>,
 }
 
+apimachinery::proto_message!(PolicyRule { 1 => verbs, 2 => api_groups as "apiGroups", 3 => resources, 4 => resource_names as "resourceNames", 5 => non_resource_urls as "nonResourceURLs" });
+
 /// Role is a namespaced, logical grouping of PolicyRules that can be referenced as a unit by a RoleBinding.
 /// Deprecated in v1.17 in favor of rbac.authorization.k8s.io/v1 Role, and will no longer be served in v1.22.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
@@ -154,7 +170,8 @@ pub struct PolicyRule {
     kind = "Role",
     plural = "roles",
     namespaced,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct Role {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -165,6 +182,8 @@ pub struct Role {
     #[api(skip_serializing_if = "Vec::is_empty")]
     pub rules: Vec<PolicyRule>,
 }
+
+apimachinery::proto_message!(Role { 1 => metadata, 2 => rules });
 
 /// RoleBinding references a role, but does not contain it.  It can reference a Role in the same namespace or a ClusterRole in the global namespace.
 /// It adds who information via Subjects and namespace information by which namespace it exists in.  RoleBindings in a given
@@ -177,7 +196,8 @@ pub struct Role {
     kind = "RoleBinding",
     plural = "rolebindings",
     namespaced,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct RoleBinding {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -192,6 +212,8 @@ pub struct RoleBinding {
     pub role_ref: RoleRef,
 }
 
+apimachinery::proto_message!(RoleBinding { 1 => metadata, 2 => subjects, 3 => role_ref as "roleRef" });
+
 /// RoleBindingList is a collection of RoleBindings
 /// Deprecated in v1.17 in favor of rbac.authorization.k8s.io/v1 RoleBindingList, and will no longer be served in v1.22.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
@@ -199,7 +221,8 @@ pub struct RoleBinding {
     group = "rbac.authorization.k8s.io",
     version = "v1beta1",
     kind = "RoleBindingList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct RoleBindingList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -210,6 +233,8 @@ pub struct RoleBindingList {
     pub items: Vec<RoleBinding>,
 }
 
+apimachinery::proto_message!(RoleBindingList { 1 => metadata, 2 => items });
+
 /// RoleList is a collection of Roles
 /// Deprecated in v1.17 in favor of rbac.authorization.k8s.io/v1 RoleList, and will no longer be served in v1.22.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
@@ -217,7 +242,8 @@ pub struct RoleBindingList {
     group = "rbac.authorization.k8s.io",
     version = "v1beta1",
     kind = "RoleList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct RoleList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -227,6 +253,8 @@ pub struct RoleList {
     /// Items is a list of Roles
     pub items: Vec<Role>,
 }
+
+apimachinery::proto_message!(RoleList { 1 => metadata, 2 => items });
 
 /// RoleRef contains information that points to the role being used
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -242,6 +270,8 @@ pub struct RoleRef {
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub name: String,
 }
+
+apimachinery::proto_message!(RoleRef { 1 => api_group as "apiGroup", 2 => kind, 3 => name });
 
 /// Subject contains a reference to the object or user identities a role binding applies to.  This can either hold a direct API object reference,
 /// or a value for non-objects such as user and group names.
@@ -265,3 +295,5 @@ pub struct Subject {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub namespace: Option<String>,
 }
+
+apimachinery::proto_message!(Subject { 1 => kind, 2 => api_group as "apiGroup", 3 => name, 4 => namespace });

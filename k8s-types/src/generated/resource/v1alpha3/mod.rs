@@ -60,6 +60,8 @@ pub struct CELDeviceSelector {
     pub expression: String,
 }
 
+apimachinery::proto_message!(CELDeviceSelector { 1 => expression });
+
 /// DeviceSelector must have exactly one field set.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -68,6 +70,8 @@ pub struct DeviceSelector {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cel: Option<CELDeviceSelector>,
 }
+
+apimachinery::proto_message!(DeviceSelector { 1 => cel });
 
 /// The device this taint is attached to has the "effect" on
 /// any claim which does not tolerate the taint and, through the claim,
@@ -106,6 +110,8 @@ pub struct DeviceTaint {
     pub time_added: Option<apimachinery::apis::meta::v1::Time>,
 }
 
+apimachinery::proto_message!(DeviceTaint { 1 => key, 2 => value, 3 => effect, 4 => time_added as "timeAdded" });
+
 /// DeviceTaintRule adds one taint to all devices which match the selector.
 /// This has the same effect as if the taint was specified directly
 /// in the ResourceSlice by the DRA driver.
@@ -116,7 +122,8 @@ pub struct DeviceTaint {
     kind = "DeviceTaintRule",
     plural = "devicetaintrules",
     cluster_scoped,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct DeviceTaintRule {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -131,13 +138,16 @@ pub struct DeviceTaintRule {
     pub status: Option<DeviceTaintRuleStatus>,
 }
 
+apimachinery::proto_message!(DeviceTaintRule { 1 => metadata, 2 => spec, 3 => status });
+
 /// DeviceTaintRuleList is a collection of DeviceTaintRules.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     group = "resource.k8s.io",
     version = "v1alpha3",
     kind = "DeviceTaintRuleList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct DeviceTaintRuleList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -147,6 +157,8 @@ pub struct DeviceTaintRuleList {
     /// Items is the list of DeviceTaintRules.
     pub items: Vec<DeviceTaintRule>,
 }
+
+apimachinery::proto_message!(DeviceTaintRuleList { 1 => metadata, 2 => items });
 
 /// DeviceTaintRuleSpec specifies the selector and one taint.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -162,6 +174,8 @@ pub struct DeviceTaintRuleSpec {
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub taint: DeviceTaint,
 }
+
+apimachinery::proto_message!(DeviceTaintRuleSpec { 1 => device_selector as "deviceSelector", 2 => taint });
 
 /// DeviceTaintRuleStatus provides information about an on-going pod eviction.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -195,6 +209,8 @@ pub struct DeviceTaintRuleStatus {
     pub conditions: Vec<crate::meta::v1::Condition>,
 }
 
+apimachinery::proto_message!(DeviceTaintRuleStatus { 1 => conditions });
+
 /// DeviceTaintSelector defines which device(s) a DeviceTaintRule applies to.
 /// The empty selector matches all devices. Without a selector, no devices
 /// are matched.
@@ -223,6 +239,8 @@ pub struct DeviceTaintSelector {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub device: Option<String>,
 }
+
+apimachinery::proto_message!(DeviceTaintSelector { 2 => driver, 3 => pool, 4 => device });
 
 /// PoolStatus contains status information for a single resource pool.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -280,6 +298,8 @@ pub struct PoolStatus {
     pub validation_error: Option<String>,
 }
 
+apimachinery::proto_message!(PoolStatus { 1 => driver, 2 => pool_name as "poolName", 3 => node_name as "nodeName", 4 => total_devices as "totalDevices", 5 => allocated_devices as "allocatedDevices", 6 => available_devices as "availableDevices", 7 => unavailable_devices as "unavailableDevices", 8 => resource_slice_count as "resourceSliceCount", 9 => generation, 10 => validation_error as "validationError" });
+
 /// ResourcePoolStatusRequest triggers a one-time calculation of resource pool status
 /// based on the provided filters. Once status is set, the request is considered complete and will not be reprocessed.
 /// Users should delete and recreate requests to get updated information.
@@ -290,7 +310,8 @@ pub struct PoolStatus {
     kind = "ResourcePoolStatusRequest",
     plural = "resourcepoolstatusrequests",
     cluster_scoped,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct ResourcePoolStatusRequest {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -306,13 +327,16 @@ pub struct ResourcePoolStatusRequest {
     pub status: Option<ResourcePoolStatusRequestStatus>,
 }
 
+apimachinery::proto_message!(ResourcePoolStatusRequest { 1 => metadata, 2 => spec, 3 => status });
+
 /// ResourcePoolStatusRequestList is a collection of ResourcePoolStatusRequests.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     group = "resource.k8s.io",
     version = "v1alpha3",
     kind = "ResourcePoolStatusRequestList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct ResourcePoolStatusRequestList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -322,6 +346,8 @@ pub struct ResourcePoolStatusRequestList {
     /// Items is the list of ResourcePoolStatusRequests.
     pub items: Vec<ResourcePoolStatusRequest>,
 }
+
+apimachinery::proto_message!(ResourcePoolStatusRequestList { 1 => metadata, 2 => items });
 
 /// ResourcePoolStatusRequestSpec defines the filters for the pool status request.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -348,6 +374,8 @@ pub struct ResourcePoolStatusRequestSpec {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub limit: Option<i32>,
 }
+
+apimachinery::proto_message!(ResourcePoolStatusRequestSpec { 1 => driver, 2 => pool_name as "poolName", 3 => limit });
 
 /// ResourcePoolStatusRequestStatus contains the calculated pool status information.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -382,3 +410,5 @@ pub struct ResourcePoolStatusRequestStatus {
     )]
     pub conditions: Vec<crate::meta::v1::Condition>,
 }
+
+apimachinery::proto_message!(ResourcePoolStatusRequestStatus { 2 => pools, 3 => conditions, 6 => pool_count as "poolCount" });

@@ -53,6 +53,8 @@ pub struct AllocatedDeviceStatus {
     pub network_data: Option<NetworkDeviceData>,
 }
 
+apimachinery::proto_message!(AllocatedDeviceStatus { 1 => driver, 2 => pool, 3 => device, 4 => conditions, 5 => data, 6 => network_data as "networkData", 7 => share_id as "shareID" });
+
 /// AllocationResult contains attributes of an allocated resource.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -72,6 +74,8 @@ pub struct AllocationResult {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub allocation_timestamp: Option<apimachinery::apis::meta::v1::Time>,
 }
+
+apimachinery::proto_message!(AllocationResult { 1 => devices, 3 => node_selector as "nodeSelector", 5 => allocation_timestamp as "allocationTimestamp" });
 
 /// BasicDevice defines one device instance.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -213,6 +217,8 @@ pub struct BasicDevice {
         std::collections::BTreeMap<String, NodeAllocatableResourceMapping>,
 }
 
+apimachinery::proto_message!(BasicDevice { 1 => attributes, 2 => capacity, 3 => consumes_counters as "consumesCounters", 4 => node_name as "nodeName", 5 => node_selector as "nodeSelector", 6 => all_nodes as "allNodes", 7 => taints, 8 => binds_to_node as "bindsToNode", 9 => binding_conditions as "bindingConditions", 10 => binding_failure_conditions as "bindingFailureConditions", 11 => allow_multiple_allocations as "allowMultipleAllocations", 12 => node_allocatable_resource_mappings as "nodeAllocatableResourceMappings" });
+
 /// CELDeviceSelector contains a CEL expression for selecting a device.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -281,6 +287,8 @@ pub struct CELDeviceSelector {
     pub expression: String,
 }
 
+apimachinery::proto_message!(CELDeviceSelector { 1 => expression });
+
 /// CapacityRequestPolicy defines how requests consume device capacity.
 ///
 /// Must not set more than one ValidRequestValues.
@@ -324,6 +332,8 @@ pub struct CapacityRequestPolicy {
     pub valid_range: Option<CapacityRequestPolicyRange>,
 }
 
+apimachinery::proto_message!(CapacityRequestPolicy { 1 => default, 3 => valid_values as "validValues", 4 => valid_range as "validRange" });
+
 /// CapacityRequestPolicyRange defines a valid range for consumable capacity values.
 ///
 /// - If the requested amount is less than Min, it is rounded up to the Min value.
@@ -355,6 +365,8 @@ pub struct CapacityRequestPolicyRange {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub step: Option<crate::value::Quantity>,
 }
+
+apimachinery::proto_message!(CapacityRequestPolicyRange { 1 => min, 2 => max, 3 => step });
 
 /// CapacityRequirements defines the capacity requirements for a specific device request.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -390,6 +402,8 @@ pub struct CapacityRequirements {
     pub requests: std::collections::BTreeMap<String, crate::value::Quantity>,
 }
 
+apimachinery::proto_message!(CapacityRequirements { 1 => requests });
+
 /// Counter describes a quantity associated with a device.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -398,6 +412,8 @@ pub struct Counter {
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub value: crate::value::Quantity,
 }
+
+apimachinery::proto_message!(Counter { 1 => value });
 
 /// CounterSet defines a named set of counters
 /// that are available to be used by devices defined in the
@@ -422,6 +438,8 @@ pub struct CounterSet {
     pub counters: std::collections::BTreeMap<String, Counter>,
 }
 
+apimachinery::proto_message!(CounterSet { 1 => name, 2 => counters });
+
 /// Device represents one individual hardware instance that can be selected based
 /// on its attributes. Besides the name, exactly one field must be set.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -435,6 +453,8 @@ pub struct Device {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub basic: Option<BasicDevice>,
 }
+
+apimachinery::proto_message!(Device { 1 => name, 2 => basic });
 
 /// DeviceAllocationConfiguration gets embedded in an AllocationResult.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -462,6 +482,49 @@ pub struct DeviceAllocationConfiguration {
     pub opaque: Option<OpaqueDeviceConfiguration>,
 }
 
+impl apimachinery::protobuf::Message for DeviceAllocationConfiguration {
+    fn encode_fields(&self, e: &mut apimachinery::protobuf::Encoder) {
+        use apimachinery::protobuf::Field as _;
+        self.source.encode_field(1, e);
+        self.requests.encode_field(2, e);
+        e.message(3, |e| {
+            self.opaque.encode_field(1, e);
+        });
+    }
+
+    fn merge_field(
+        &mut self,
+        number: u32,
+        wire: apimachinery::protobuf::WireType,
+        d: &mut apimachinery::protobuf::Decoder<'_>,
+    ) -> Result<bool, apimachinery::protobuf::ProtobufError> {
+        use apimachinery::protobuf::Field as _;
+        match number {
+            1 => self
+                .source
+                .merge_from(wire, d)
+                .map_err(|e| e.in_field("source"))?,
+            2 => self
+                .requests
+                .merge_from(wire, d)
+                .map_err(|e| e.in_field("requests"))?,
+            3 => apimachinery::protobuf::merge_embedded(wire, d, |number, wire, d| {
+                Ok(match number {
+                    1 => {
+                        self.opaque
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("opaque"))?;
+                        true
+                    }
+                    _ => false,
+                })
+            })?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+}
+
 /// DeviceAllocationResult is the result of allocating devices.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -487,6 +550,8 @@ pub struct DeviceAllocationResult {
     )]
     pub config: Vec<DeviceAllocationConfiguration>,
 }
+
+apimachinery::proto_message!(DeviceAllocationResult { 1 => results, 2 => config });
 
 /// DeviceAttribute must have exactly one field set.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -543,6 +608,8 @@ pub struct DeviceAttribute {
     pub versions: Vec<String>,
 }
 
+apimachinery::proto_message!(DeviceAttribute { 2 => int, 3 => bool, 4 => string, 5 => version, 6 => ints, 7 => bools, 8 => strings, 9 => versions });
+
 /// DeviceCapacity describes a quantity associated with a device.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -566,6 +633,8 @@ pub struct DeviceCapacity {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub request_policy: Option<CapacityRequestPolicy>,
 }
+
+apimachinery::proto_message!(DeviceCapacity { 1 => value, 2 => request_policy as "requestPolicy" });
 
 /// DeviceClaim defines how to request devices with a ResourceClaim.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -598,6 +667,8 @@ pub struct DeviceClaim {
     pub config: Vec<DeviceClaimConfiguration>,
 }
 
+apimachinery::proto_message!(DeviceClaim { 1 => requests, 2 => constraints, 3 => config });
+
 /// DeviceClaimConfiguration is used for configuration parameters in DeviceClaim.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -619,6 +690,44 @@ pub struct DeviceClaimConfiguration {
     pub opaque: Option<OpaqueDeviceConfiguration>,
 }
 
+impl apimachinery::protobuf::Message for DeviceClaimConfiguration {
+    fn encode_fields(&self, e: &mut apimachinery::protobuf::Encoder) {
+        use apimachinery::protobuf::Field as _;
+        self.requests.encode_field(1, e);
+        e.message(2, |e| {
+            self.opaque.encode_field(1, e);
+        });
+    }
+
+    fn merge_field(
+        &mut self,
+        number: u32,
+        wire: apimachinery::protobuf::WireType,
+        d: &mut apimachinery::protobuf::Decoder<'_>,
+    ) -> Result<bool, apimachinery::protobuf::ProtobufError> {
+        use apimachinery::protobuf::Field as _;
+        match number {
+            1 => self
+                .requests
+                .merge_from(wire, d)
+                .map_err(|e| e.in_field("requests"))?,
+            2 => apimachinery::protobuf::merge_embedded(wire, d, |number, wire, d| {
+                Ok(match number {
+                    1 => {
+                        self.opaque
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("opaque"))?;
+                        true
+                    }
+                    _ => false,
+                })
+            })?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+}
+
 /// DeviceClass is a vendor- or admin-provided resource that contains
 /// device configuration and selectors. It can be referenced in
 /// the device requests of a claim to apply these presets.
@@ -633,7 +742,8 @@ pub struct DeviceClaimConfiguration {
     kind = "DeviceClass",
     plural = "deviceclasses",
     cluster_scoped,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct DeviceClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -651,6 +761,8 @@ pub struct DeviceClass {
     pub spec: DeviceClassSpec,
 }
 
+apimachinery::proto_message!(DeviceClass { 1 => metadata, 2 => spec });
+
 /// DeviceClassConfiguration is used in DeviceClass.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -660,13 +772,47 @@ pub struct DeviceClassConfiguration {
     pub opaque: Option<OpaqueDeviceConfiguration>,
 }
 
+impl apimachinery::protobuf::Message for DeviceClassConfiguration {
+    fn encode_fields(&self, e: &mut apimachinery::protobuf::Encoder) {
+        use apimachinery::protobuf::Field as _;
+        e.message(1, |e| {
+            self.opaque.encode_field(1, e);
+        });
+    }
+
+    fn merge_field(
+        &mut self,
+        number: u32,
+        wire: apimachinery::protobuf::WireType,
+        d: &mut apimachinery::protobuf::Decoder<'_>,
+    ) -> Result<bool, apimachinery::protobuf::ProtobufError> {
+        use apimachinery::protobuf::Field as _;
+        match number {
+            1 => apimachinery::protobuf::merge_embedded(wire, d, |number, wire, d| {
+                Ok(match number {
+                    1 => {
+                        self.opaque
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("opaque"))?;
+                        true
+                    }
+                    _ => false,
+                })
+            })?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+}
+
 /// DeviceClassList is a collection of classes.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     group = "resource.k8s.io",
     version = "v1beta1",
     kind = "DeviceClassList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct DeviceClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -676,6 +822,8 @@ pub struct DeviceClassList {
     /// Items is the list of resource classes.
     pub items: Vec<DeviceClass>,
 }
+
+apimachinery::proto_message!(DeviceClassList { 1 => metadata, 2 => items });
 
 /// DeviceClassSpec is used in a \[DeviceClass\] to define what can be allocated
 /// and how to configure it.
@@ -714,6 +862,8 @@ pub struct DeviceClassSpec {
     pub extended_resource_name: Option<String>,
 }
 
+apimachinery::proto_message!(DeviceClassSpec { 1 => selectors, 2 => config, 4 => extended_resource_name as "extendedResourceName" });
+
 /// DeviceConfiguration must have exactly one field set. It gets embedded
 /// inline in some other structs which have other fields, so field names must
 /// not conflict with those.
@@ -724,6 +874,8 @@ pub struct DeviceConfiguration {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub opaque: Option<OpaqueDeviceConfiguration>,
 }
+
+apimachinery::proto_message!(DeviceConfiguration { 1 => opaque });
 
 /// DeviceConstraint must have exactly one field set besides Requests.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -782,6 +934,8 @@ pub struct DeviceConstraint {
     pub distinct_attribute: Option<String>,
 }
 
+apimachinery::proto_message!(DeviceConstraint { 1 => requests, 2 => match_attribute as "matchAttribute", 3 => distinct_attribute as "distinctAttribute" });
+
 /// DeviceCounterConsumption defines a set of counters that
 /// a device will consume from a CounterSet.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -797,6 +951,8 @@ pub struct DeviceCounterConsumption {
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub counters: std::collections::BTreeMap<String, Counter>,
 }
+
+apimachinery::proto_message!(DeviceCounterConsumption { 1 => counter_set as "counterSet", 2 => counters });
 
 /// DeviceRequest is a request for devices required for a claim.
 /// This is typically a request for a single resource like a device, but can
@@ -947,6 +1103,8 @@ pub struct DeviceRequest {
     pub capacity: Option<CapacityRequirements>,
 }
 
+apimachinery::proto_message!(DeviceRequest { 1 => name, 2 => device_class_name as "deviceClassName", 3 => selectors, 4 => allocation_mode as "allocationMode", 5 => count, 6 => admin_access as "adminAccess", 7 => first_available as "firstAvailable", 8 => tolerations, 9 => capacity });
+
 /// DeviceRequestAllocationResult contains the allocation result for one request.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -1045,6 +1203,8 @@ pub struct DeviceRequestAllocationResult {
     pub consumed_capacity: std::collections::BTreeMap<String, crate::value::Quantity>,
 }
 
+apimachinery::proto_message!(DeviceRequestAllocationResult { 1 => request, 2 => driver, 3 => pool, 4 => device, 5 => admin_access as "adminAccess", 6 => tolerations, 7 => binding_conditions as "bindingConditions", 8 => binding_failure_conditions as "bindingFailureConditions", 9 => share_id as "shareID", 10 => consumed_capacity as "consumedCapacity" });
+
 /// DeviceSelector must have exactly one field set.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -1053,6 +1213,8 @@ pub struct DeviceSelector {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cel: Option<CELDeviceSelector>,
 }
+
+apimachinery::proto_message!(DeviceSelector { 1 => cel });
 
 /// DeviceSubRequest describes a request for device provided in the
 /// claim.spec.devices.requests\[\].firstAvailable array. Each
@@ -1158,6 +1320,8 @@ pub struct DeviceSubRequest {
     pub capacity: Option<CapacityRequirements>,
 }
 
+apimachinery::proto_message!(DeviceSubRequest { 1 => name, 2 => device_class_name as "deviceClassName", 3 => selectors, 4 => allocation_mode as "allocationMode", 5 => count, 7 => tolerations, 8 => capacity });
+
 /// The device this taint is attached to has the "effect" on
 /// any claim which does not tolerate the taint and, through the claim,
 /// to pods using the claim.
@@ -1195,6 +1359,8 @@ pub struct DeviceTaint {
     pub time_added: Option<apimachinery::apis::meta::v1::Time>,
 }
 
+apimachinery::proto_message!(DeviceTaint { 1 => key, 2 => value, 3 => effect, 4 => time_added as "timeAdded" });
+
 /// The ResourceClaim this DeviceToleration is attached to tolerates any taint that matches
 /// the triple \<key,value,effect\> using the matching operator \<operator\>.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -1230,6 +1396,8 @@ pub struct DeviceToleration {
     pub toleration_seconds: Option<i64>,
 }
 
+apimachinery::proto_message!(DeviceToleration { 1 => key, 2 => operator, 3 => value, 4 => effect, 5 => toleration_seconds as "tolerationSeconds" });
+
 /// NetworkDeviceData provides network-related details for the allocated device.
 /// This information may be filled by drivers or other components to configure
 /// or identify the device within a network context.
@@ -1262,6 +1430,8 @@ pub struct NetworkDeviceData {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hardware_address: Option<String>,
 }
+
+apimachinery::proto_message!(NetworkDeviceData { 1 => interface_name as "interfaceName", 2 => ips, 3 => hardware_address as "hardwareAddress" });
 
 /// NodeAllocatableResourceMapping defines the translation between the DRA device/capacity
 /// units requested to the corresponding quantity of the node allocatable resource.
@@ -1302,6 +1472,8 @@ pub struct NodeAllocatableResourceMapping {
     pub allocation_multiplier: Option<crate::value::Quantity>,
 }
 
+apimachinery::proto_message!(NodeAllocatableResourceMapping { 1 => capacity_key as "capacityKey", 2 => allocation_multiplier as "allocationMultiplier" });
+
 /// OpaqueDeviceConfiguration contains configuration parameters for a driver
 /// in a format defined by the driver vendor.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -1327,6 +1499,8 @@ pub struct OpaqueDeviceConfiguration {
     pub parameters: crate::value::RawExtension,
 }
 
+apimachinery::proto_message!(OpaqueDeviceConfiguration { 1 => driver, 2 => parameters });
+
 /// ResourceClaim describes a request for access to resources in the cluster,
 /// for use by workloads. For example, if a workload needs an accelerator device
 /// with specific properties, this is how that request is expressed. The status
@@ -1342,7 +1516,8 @@ pub struct OpaqueDeviceConfiguration {
     kind = "ResourceClaim",
     plural = "resourceclaims",
     namespaced,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct ResourceClaim {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1355,6 +1530,8 @@ pub struct ResourceClaim {
     /// Status describes whether the claim is ready to use and what has been allocated.
     pub status: Option<ResourceClaimStatus>,
 }
+
+apimachinery::proto_message!(ResourceClaim { 1 => metadata, 2 => spec, 3 => status });
 
 /// ResourceClaimConsumerReference contains enough information to let you
 /// locate the consumer of a ResourceClaim. The user must be a resource in the same
@@ -1378,13 +1555,16 @@ pub struct ResourceClaimConsumerReference {
     pub uid: String,
 }
 
+apimachinery::proto_message!(ResourceClaimConsumerReference { 1 => api_group as "apiGroup", 3 => resource, 4 => name, 5 => uid });
+
 /// ResourceClaimList is a collection of claims.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     group = "resource.k8s.io",
     version = "v1beta1",
     kind = "ResourceClaimList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct ResourceClaimList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1395,6 +1575,8 @@ pub struct ResourceClaimList {
     pub items: Vec<ResourceClaim>,
 }
 
+apimachinery::proto_message!(ResourceClaimList { 1 => metadata, 2 => items });
+
 /// ResourceClaimSpec defines what is being requested in a ResourceClaim and how to configure it.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -1403,6 +1585,8 @@ pub struct ResourceClaimSpec {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub devices: Option<DeviceClaim>,
 }
+
+apimachinery::proto_message!(ResourceClaimSpec { 1 => devices });
 
 /// ResourceClaimStatus tracks whether the resource has been allocated and what
 /// the result of that was.
@@ -1448,6 +1632,8 @@ pub struct ResourceClaimStatus {
     pub devices: Vec<AllocatedDeviceStatus>,
 }
 
+apimachinery::proto_message!(ResourceClaimStatus { 1 => allocation, 2 => reserved_for as "reservedFor", 4 => devices });
+
 /// ResourceClaimTemplate is used to produce ResourceClaim objects.
 ///
 /// This is an alpha type and requires enabling the DynamicResourceAllocation
@@ -1459,7 +1645,8 @@ pub struct ResourceClaimStatus {
     kind = "ResourceClaimTemplate",
     plural = "resourceclaimtemplates",
     namespaced,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct ResourceClaimTemplate {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1474,13 +1661,16 @@ pub struct ResourceClaimTemplate {
     pub spec: ResourceClaimTemplateSpec,
 }
 
+apimachinery::proto_message!(ResourceClaimTemplate { 1 => metadata, 2 => spec });
+
 /// ResourceClaimTemplateList is a collection of claim templates.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     group = "resource.k8s.io",
     version = "v1beta1",
     kind = "ResourceClaimTemplateList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct ResourceClaimTemplateList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1490,6 +1680,8 @@ pub struct ResourceClaimTemplateList {
     /// Items is the list of resource claim templates.
     pub items: Vec<ResourceClaimTemplate>,
 }
+
+apimachinery::proto_message!(ResourceClaimTemplateList { 1 => metadata, 2 => items });
 
 /// ResourceClaimTemplateSpec contains the metadata and fields for a ResourceClaim.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -1506,6 +1698,8 @@ pub struct ResourceClaimTemplateSpec {
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub spec: ResourceClaimSpec,
 }
+
+apimachinery::proto_message!(ResourceClaimTemplateSpec { 1 => metadata, 2 => spec });
 
 /// ResourcePool describes the pool that ResourceSlices belong to.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -1541,6 +1735,8 @@ pub struct ResourcePool {
     pub resource_slice_count: i64,
 }
 
+apimachinery::proto_message!(ResourcePool { 1 => name, 2 => generation, 3 => resource_slice_count as "resourceSliceCount" });
+
 /// ResourceSlice represents one or more resources in a pool of similar resources,
 /// managed by a common driver. A pool may span more than one ResourceSlice, and exactly how many
 /// ResourceSlices comprise a pool is determined by the driver.
@@ -1572,7 +1768,8 @@ pub struct ResourcePool {
     kind = "ResourceSlice",
     plural = "resourceslices",
     cluster_scoped,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct ResourceSlice {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1585,13 +1782,16 @@ pub struct ResourceSlice {
     pub spec: ResourceSliceSpec,
 }
 
+apimachinery::proto_message!(ResourceSlice { 1 => metadata, 2 => spec });
+
 /// ResourceSliceList is a collection of ResourceSlices.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     group = "resource.k8s.io",
     version = "v1beta1",
     kind = "ResourceSliceList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct ResourceSliceList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1601,6 +1801,8 @@ pub struct ResourceSliceList {
     /// Items is the list of resource ResourceSlices.
     pub items: Vec<ResourceSlice>,
 }
+
+apimachinery::proto_message!(ResourceSliceList { 1 => metadata, 2 => items });
 
 /// ResourceSliceSpec contains the information published by the driver in one ResourceSlice.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -1678,3 +1880,5 @@ pub struct ResourceSliceSpec {
     )]
     pub shared_counters: Vec<CounterSet>,
 }
+
+apimachinery::proto_message!(ResourceSliceSpec { 1 => driver, 2 => pool, 3 => node_name as "nodeName", 4 => node_selector as "nodeSelector", 5 => all_nodes as "allNodes", 6 => devices, 7 => per_device_node_selection as "perDeviceNodeSelection", 8 => shared_counters as "sharedCounters" });

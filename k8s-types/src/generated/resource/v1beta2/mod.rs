@@ -53,6 +53,8 @@ pub struct AllocatedDeviceStatus {
     pub network_data: Option<NetworkDeviceData>,
 }
 
+apimachinery::proto_message!(AllocatedDeviceStatus { 1 => driver, 2 => pool, 3 => device, 4 => conditions, 5 => data, 6 => network_data as "networkData", 7 => share_id as "shareID" });
+
 /// AllocationResult contains attributes of an allocated resource.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -72,6 +74,8 @@ pub struct AllocationResult {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub allocation_timestamp: Option<apimachinery::apis::meta::v1::Time>,
 }
+
+apimachinery::proto_message!(AllocationResult { 1 => devices, 3 => node_selector as "nodeSelector", 5 => allocation_timestamp as "allocationTimestamp" });
 
 /// CELDeviceSelector contains a CEL expression for selecting a device.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -141,6 +145,8 @@ pub struct CELDeviceSelector {
     pub expression: String,
 }
 
+apimachinery::proto_message!(CELDeviceSelector { 1 => expression });
+
 /// CapacityRequestPolicy defines how requests consume device capacity.
 ///
 /// Must not set more than one ValidRequestValues.
@@ -184,6 +190,8 @@ pub struct CapacityRequestPolicy {
     pub valid_range: Option<CapacityRequestPolicyRange>,
 }
 
+apimachinery::proto_message!(CapacityRequestPolicy { 1 => default, 3 => valid_values as "validValues", 4 => valid_range as "validRange" });
+
 /// CapacityRequestPolicyRange defines a valid range for consumable capacity values.
 ///
 /// - If the requested amount is less than Min, it is rounded up to the Min value.
@@ -215,6 +223,8 @@ pub struct CapacityRequestPolicyRange {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub step: Option<crate::value::Quantity>,
 }
+
+apimachinery::proto_message!(CapacityRequestPolicyRange { 1 => min, 2 => max, 3 => step });
 
 /// CapacityRequirements defines the capacity requirements for a specific device request.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -250,6 +260,8 @@ pub struct CapacityRequirements {
     pub requests: std::collections::BTreeMap<String, crate::value::Quantity>,
 }
 
+apimachinery::proto_message!(CapacityRequirements { 1 => requests });
+
 /// Counter describes a quantity associated with a device.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -258,6 +270,8 @@ pub struct Counter {
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub value: crate::value::Quantity,
 }
+
+apimachinery::proto_message!(Counter { 1 => value });
 
 /// CounterSet defines a named set of counters
 /// that are available to be used by devices defined in the
@@ -281,6 +295,8 @@ pub struct CounterSet {
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub counters: std::collections::BTreeMap<String, Counter>,
 }
+
+apimachinery::proto_message!(CounterSet { 1 => name, 2 => counters });
 
 /// Device represents one individual hardware instance that can be selected based
 /// on its attributes. Besides the name, exactly one field must be set.
@@ -427,6 +443,8 @@ pub struct Device {
         std::collections::BTreeMap<String, NodeAllocatableResourceMapping>,
 }
 
+apimachinery::proto_message!(Device { 1 => name, 2 => attributes, 3 => capacity, 4 => consumes_counters as "consumesCounters", 5 => node_name as "nodeName", 6 => node_selector as "nodeSelector", 7 => all_nodes as "allNodes", 8 => taints, 9 => binds_to_node as "bindsToNode", 10 => binding_conditions as "bindingConditions", 11 => binding_failure_conditions as "bindingFailureConditions", 12 => allow_multiple_allocations as "allowMultipleAllocations", 13 => node_allocatable_resource_mappings as "nodeAllocatableResourceMappings" });
+
 /// DeviceAllocationConfiguration gets embedded in an AllocationResult.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -451,6 +469,49 @@ pub struct DeviceAllocationConfiguration {
     /// Opaque provides driver-specific configuration parameters.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub opaque: Option<OpaqueDeviceConfiguration>,
+}
+
+impl apimachinery::protobuf::Message for DeviceAllocationConfiguration {
+    fn encode_fields(&self, e: &mut apimachinery::protobuf::Encoder) {
+        use apimachinery::protobuf::Field as _;
+        self.source.encode_field(1, e);
+        self.requests.encode_field(2, e);
+        e.message(3, |e| {
+            self.opaque.encode_field(1, e);
+        });
+    }
+
+    fn merge_field(
+        &mut self,
+        number: u32,
+        wire: apimachinery::protobuf::WireType,
+        d: &mut apimachinery::protobuf::Decoder<'_>,
+    ) -> Result<bool, apimachinery::protobuf::ProtobufError> {
+        use apimachinery::protobuf::Field as _;
+        match number {
+            1 => self
+                .source
+                .merge_from(wire, d)
+                .map_err(|e| e.in_field("source"))?,
+            2 => self
+                .requests
+                .merge_from(wire, d)
+                .map_err(|e| e.in_field("requests"))?,
+            3 => apimachinery::protobuf::merge_embedded(wire, d, |number, wire, d| {
+                Ok(match number {
+                    1 => {
+                        self.opaque
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("opaque"))?;
+                        true
+                    }
+                    _ => false,
+                })
+            })?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
 }
 
 /// DeviceAllocationResult is the result of allocating devices.
@@ -478,6 +539,8 @@ pub struct DeviceAllocationResult {
     )]
     pub config: Vec<DeviceAllocationConfiguration>,
 }
+
+apimachinery::proto_message!(DeviceAllocationResult { 1 => results, 2 => config });
 
 /// DeviceAttribute must have exactly one field set.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -534,6 +597,8 @@ pub struct DeviceAttribute {
     pub versions: Vec<String>,
 }
 
+apimachinery::proto_message!(DeviceAttribute { 2 => int, 3 => bool, 4 => string, 5 => version, 6 => ints, 7 => bools, 8 => strings, 9 => versions });
+
 /// DeviceCapacity describes a quantity associated with a device.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -557,6 +622,8 @@ pub struct DeviceCapacity {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub request_policy: Option<CapacityRequestPolicy>,
 }
+
+apimachinery::proto_message!(DeviceCapacity { 1 => value, 2 => request_policy as "requestPolicy" });
 
 /// DeviceClaim defines how to request devices with a ResourceClaim.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -589,6 +656,8 @@ pub struct DeviceClaim {
     pub config: Vec<DeviceClaimConfiguration>,
 }
 
+apimachinery::proto_message!(DeviceClaim { 1 => requests, 2 => constraints, 3 => config });
+
 /// DeviceClaimConfiguration is used for configuration parameters in DeviceClaim.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -610,6 +679,44 @@ pub struct DeviceClaimConfiguration {
     pub opaque: Option<OpaqueDeviceConfiguration>,
 }
 
+impl apimachinery::protobuf::Message for DeviceClaimConfiguration {
+    fn encode_fields(&self, e: &mut apimachinery::protobuf::Encoder) {
+        use apimachinery::protobuf::Field as _;
+        self.requests.encode_field(1, e);
+        e.message(2, |e| {
+            self.opaque.encode_field(1, e);
+        });
+    }
+
+    fn merge_field(
+        &mut self,
+        number: u32,
+        wire: apimachinery::protobuf::WireType,
+        d: &mut apimachinery::protobuf::Decoder<'_>,
+    ) -> Result<bool, apimachinery::protobuf::ProtobufError> {
+        use apimachinery::protobuf::Field as _;
+        match number {
+            1 => self
+                .requests
+                .merge_from(wire, d)
+                .map_err(|e| e.in_field("requests"))?,
+            2 => apimachinery::protobuf::merge_embedded(wire, d, |number, wire, d| {
+                Ok(match number {
+                    1 => {
+                        self.opaque
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("opaque"))?;
+                        true
+                    }
+                    _ => false,
+                })
+            })?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+}
+
 /// DeviceClass is a vendor- or admin-provided resource that contains
 /// device configuration and selectors. It can be referenced in
 /// the device requests of a claim to apply these presets.
@@ -624,7 +731,8 @@ pub struct DeviceClaimConfiguration {
     kind = "DeviceClass",
     plural = "deviceclasses",
     cluster_scoped,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct DeviceClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -642,6 +750,8 @@ pub struct DeviceClass {
     pub spec: DeviceClassSpec,
 }
 
+apimachinery::proto_message!(DeviceClass { 1 => metadata, 2 => spec });
+
 /// DeviceClassConfiguration is used in DeviceClass.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -651,13 +761,47 @@ pub struct DeviceClassConfiguration {
     pub opaque: Option<OpaqueDeviceConfiguration>,
 }
 
+impl apimachinery::protobuf::Message for DeviceClassConfiguration {
+    fn encode_fields(&self, e: &mut apimachinery::protobuf::Encoder) {
+        use apimachinery::protobuf::Field as _;
+        e.message(1, |e| {
+            self.opaque.encode_field(1, e);
+        });
+    }
+
+    fn merge_field(
+        &mut self,
+        number: u32,
+        wire: apimachinery::protobuf::WireType,
+        d: &mut apimachinery::protobuf::Decoder<'_>,
+    ) -> Result<bool, apimachinery::protobuf::ProtobufError> {
+        use apimachinery::protobuf::Field as _;
+        match number {
+            1 => apimachinery::protobuf::merge_embedded(wire, d, |number, wire, d| {
+                Ok(match number {
+                    1 => {
+                        self.opaque
+                            .merge_from(wire, d)
+                            .map_err(|e| e.in_field("opaque"))?;
+                        true
+                    }
+                    _ => false,
+                })
+            })?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+}
+
 /// DeviceClassList is a collection of classes.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     group = "resource.k8s.io",
     version = "v1beta2",
     kind = "DeviceClassList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct DeviceClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -667,6 +811,8 @@ pub struct DeviceClassList {
     /// Items is the list of resource classes.
     pub items: Vec<DeviceClass>,
 }
+
+apimachinery::proto_message!(DeviceClassList { 1 => metadata, 2 => items });
 
 /// DeviceClassSpec is used in a \[DeviceClass\] to define what can be allocated
 /// and how to configure it.
@@ -705,6 +851,8 @@ pub struct DeviceClassSpec {
     pub extended_resource_name: Option<String>,
 }
 
+apimachinery::proto_message!(DeviceClassSpec { 1 => selectors, 2 => config, 4 => extended_resource_name as "extendedResourceName" });
+
 /// DeviceConfiguration must have exactly one field set. It gets embedded
 /// inline in some other structs which have other fields, so field names must
 /// not conflict with those.
@@ -715,6 +863,8 @@ pub struct DeviceConfiguration {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub opaque: Option<OpaqueDeviceConfiguration>,
 }
+
+apimachinery::proto_message!(DeviceConfiguration { 1 => opaque });
 
 /// DeviceConstraint must have exactly one field set besides Requests.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -773,6 +923,8 @@ pub struct DeviceConstraint {
     pub distinct_attribute: Option<String>,
 }
 
+apimachinery::proto_message!(DeviceConstraint { 1 => requests, 2 => match_attribute as "matchAttribute", 3 => distinct_attribute as "distinctAttribute" });
+
 /// DeviceCounterConsumption defines a set of counters that
 /// a device will consume from a CounterSet.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -788,6 +940,8 @@ pub struct DeviceCounterConsumption {
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub counters: std::collections::BTreeMap<String, Counter>,
 }
+
+apimachinery::proto_message!(DeviceCounterConsumption { 1 => counter_set as "counterSet", 2 => counters });
 
 /// DeviceRequest is a request for devices required for a claim.
 /// This is typically a request for a single resource like a device, but can
@@ -834,6 +988,8 @@ pub struct DeviceRequest {
     )]
     pub first_available: Vec<DeviceSubRequest>,
 }
+
+apimachinery::proto_message!(DeviceRequest { 1 => name, 2 => exactly, 3 => first_available as "firstAvailable" });
 
 /// DeviceRequestAllocationResult contains the allocation result for one request.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -933,6 +1089,8 @@ pub struct DeviceRequestAllocationResult {
     pub consumed_capacity: std::collections::BTreeMap<String, crate::value::Quantity>,
 }
 
+apimachinery::proto_message!(DeviceRequestAllocationResult { 1 => request, 2 => driver, 3 => pool, 4 => device, 5 => admin_access as "adminAccess", 6 => tolerations, 7 => binding_conditions as "bindingConditions", 8 => binding_failure_conditions as "bindingFailureConditions", 9 => share_id as "shareID", 10 => consumed_capacity as "consumedCapacity" });
+
 /// DeviceSelector must have exactly one field set.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -941,6 +1099,8 @@ pub struct DeviceSelector {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cel: Option<CELDeviceSelector>,
 }
+
+apimachinery::proto_message!(DeviceSelector { 1 => cel });
 
 /// DeviceSubRequest describes a request for device provided in the
 /// claim.spec.devices.requests\[\].firstAvailable array. Each
@@ -1045,6 +1205,8 @@ pub struct DeviceSubRequest {
     pub capacity: Option<CapacityRequirements>,
 }
 
+apimachinery::proto_message!(DeviceSubRequest { 1 => name, 2 => device_class_name as "deviceClassName", 3 => selectors, 4 => allocation_mode as "allocationMode", 5 => count, 6 => tolerations, 7 => capacity });
+
 /// The device this taint is attached to has the "effect" on
 /// any claim which does not tolerate the taint and, through the claim,
 /// to pods using the claim.
@@ -1082,6 +1244,8 @@ pub struct DeviceTaint {
     pub time_added: Option<apimachinery::apis::meta::v1::Time>,
 }
 
+apimachinery::proto_message!(DeviceTaint { 1 => key, 2 => value, 3 => effect, 4 => time_added as "timeAdded" });
+
 /// DeviceTaintRule adds one taint to all devices which match the selector.
 /// This has the same effect as if the taint was specified directly
 /// in the ResourceSlice by the DRA driver.
@@ -1092,7 +1256,8 @@ pub struct DeviceTaint {
     kind = "DeviceTaintRule",
     plural = "devicetaintrules",
     cluster_scoped,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct DeviceTaintRule {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1107,13 +1272,16 @@ pub struct DeviceTaintRule {
     pub status: Option<DeviceTaintRuleStatus>,
 }
 
+apimachinery::proto_message!(DeviceTaintRule { 1 => metadata, 2 => spec, 3 => status });
+
 /// DeviceTaintRuleList is a collection of DeviceTaintRules.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     group = "resource.k8s.io",
     version = "v1beta2",
     kind = "DeviceTaintRuleList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct DeviceTaintRuleList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1123,6 +1291,8 @@ pub struct DeviceTaintRuleList {
     /// Items is the list of DeviceTaintRules.
     pub items: Vec<DeviceTaintRule>,
 }
+
+apimachinery::proto_message!(DeviceTaintRuleList { 1 => metadata, 2 => items });
 
 /// DeviceTaintRuleSpec specifies the selector and one taint.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -1138,6 +1308,8 @@ pub struct DeviceTaintRuleSpec {
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub taint: DeviceTaint,
 }
+
+apimachinery::proto_message!(DeviceTaintRuleSpec { 1 => device_selector as "deviceSelector", 2 => taint });
 
 /// DeviceTaintRuleStatus provides information about an on-going pod eviction.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -1171,6 +1343,8 @@ pub struct DeviceTaintRuleStatus {
     pub conditions: Vec<crate::meta::v1::Condition>,
 }
 
+apimachinery::proto_message!(DeviceTaintRuleStatus { 1 => conditions });
+
 /// DeviceTaintSelector defines which device(s) a DeviceTaintRule applies to.
 /// The empty selector matches all devices. Without a selector, no devices
 /// are matched.
@@ -1199,6 +1373,8 @@ pub struct DeviceTaintSelector {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub device: Option<String>,
 }
+
+apimachinery::proto_message!(DeviceTaintSelector { 2 => driver, 3 => pool, 4 => device });
 
 /// The ResourceClaim this DeviceToleration is attached to tolerates any taint that matches
 /// the triple \<key,value,effect\> using the matching operator \<operator\>.
@@ -1234,6 +1410,8 @@ pub struct DeviceToleration {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub toleration_seconds: Option<i64>,
 }
+
+apimachinery::proto_message!(DeviceToleration { 1 => key, 2 => operator, 3 => value, 4 => effect, 5 => toleration_seconds as "tolerationSeconds" });
 
 /// ExactDeviceRequest is a request for one or more identical devices.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -1336,6 +1514,8 @@ pub struct ExactDeviceRequest {
     pub capacity: Option<CapacityRequirements>,
 }
 
+apimachinery::proto_message!(ExactDeviceRequest { 1 => device_class_name as "deviceClassName", 2 => selectors, 3 => allocation_mode as "allocationMode", 4 => count, 5 => admin_access as "adminAccess", 6 => tolerations, 7 => capacity });
+
 /// NetworkDeviceData provides network-related details for the allocated device.
 /// This information may be filled by drivers or other components to configure
 /// or identify the device within a network context.
@@ -1366,6 +1546,8 @@ pub struct NetworkDeviceData {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hardware_address: Option<String>,
 }
+
+apimachinery::proto_message!(NetworkDeviceData { 1 => interface_name as "interfaceName", 2 => ips, 3 => hardware_address as "hardwareAddress" });
 
 /// NodeAllocatableResourceMapping defines the translation between the DRA device/capacity
 /// units requested to the corresponding quantity of the node allocatable resource.
@@ -1406,6 +1588,8 @@ pub struct NodeAllocatableResourceMapping {
     pub allocation_multiplier: Option<crate::value::Quantity>,
 }
 
+apimachinery::proto_message!(NodeAllocatableResourceMapping { 1 => capacity_key as "capacityKey", 2 => allocation_multiplier as "allocationMultiplier" });
+
 /// OpaqueDeviceConfiguration contains configuration parameters for a driver
 /// in a format defined by the driver vendor.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -1431,6 +1615,8 @@ pub struct OpaqueDeviceConfiguration {
     pub parameters: crate::value::RawExtension,
 }
 
+apimachinery::proto_message!(OpaqueDeviceConfiguration { 1 => driver, 2 => parameters });
+
 /// ResourceClaim describes a request for access to resources in the cluster,
 /// for use by workloads. For example, if a workload needs an accelerator device
 /// with specific properties, this is how that request is expressed. The status
@@ -1446,7 +1632,8 @@ pub struct OpaqueDeviceConfiguration {
     kind = "ResourceClaim",
     plural = "resourceclaims",
     namespaced,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct ResourceClaim {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1459,6 +1646,8 @@ pub struct ResourceClaim {
     /// Status describes whether the claim is ready to use and what has been allocated.
     pub status: Option<ResourceClaimStatus>,
 }
+
+apimachinery::proto_message!(ResourceClaim { 1 => metadata, 2 => spec, 3 => status });
 
 /// ResourceClaimConsumerReference contains enough information to let you
 /// locate the consumer of a ResourceClaim. The user must be a resource in the same
@@ -1482,13 +1671,16 @@ pub struct ResourceClaimConsumerReference {
     pub uid: String,
 }
 
+apimachinery::proto_message!(ResourceClaimConsumerReference { 1 => api_group as "apiGroup", 3 => resource, 4 => name, 5 => uid });
+
 /// ResourceClaimList is a collection of claims.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     group = "resource.k8s.io",
     version = "v1beta2",
     kind = "ResourceClaimList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct ResourceClaimList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1499,6 +1691,8 @@ pub struct ResourceClaimList {
     pub items: Vec<ResourceClaim>,
 }
 
+apimachinery::proto_message!(ResourceClaimList { 1 => metadata, 2 => items });
+
 /// ResourceClaimSpec defines what is being requested in a ResourceClaim and how to configure it.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -1507,6 +1701,8 @@ pub struct ResourceClaimSpec {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub devices: Option<DeviceClaim>,
 }
+
+apimachinery::proto_message!(ResourceClaimSpec { 1 => devices });
 
 /// ResourceClaimStatus tracks whether the resource has been allocated and what
 /// the result of that was.
@@ -1552,6 +1748,8 @@ pub struct ResourceClaimStatus {
     pub devices: Vec<AllocatedDeviceStatus>,
 }
 
+apimachinery::proto_message!(ResourceClaimStatus { 1 => allocation, 2 => reserved_for as "reservedFor", 4 => devices });
+
 /// ResourceClaimTemplate is used to produce ResourceClaim objects.
 ///
 /// This is an alpha type and requires enabling the DynamicResourceAllocation
@@ -1563,7 +1761,8 @@ pub struct ResourceClaimStatus {
     kind = "ResourceClaimTemplate",
     plural = "resourceclaimtemplates",
     namespaced,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct ResourceClaimTemplate {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1578,13 +1777,16 @@ pub struct ResourceClaimTemplate {
     pub spec: ResourceClaimTemplateSpec,
 }
 
+apimachinery::proto_message!(ResourceClaimTemplate { 1 => metadata, 2 => spec });
+
 /// ResourceClaimTemplateList is a collection of claim templates.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     group = "resource.k8s.io",
     version = "v1beta2",
     kind = "ResourceClaimTemplateList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct ResourceClaimTemplateList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1594,6 +1796,8 @@ pub struct ResourceClaimTemplateList {
     /// Items is the list of resource claim templates.
     pub items: Vec<ResourceClaimTemplate>,
 }
+
+apimachinery::proto_message!(ResourceClaimTemplateList { 1 => metadata, 2 => items });
 
 /// ResourceClaimTemplateSpec contains the metadata and fields for a ResourceClaim.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -1610,6 +1814,8 @@ pub struct ResourceClaimTemplateSpec {
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub spec: ResourceClaimSpec,
 }
+
+apimachinery::proto_message!(ResourceClaimTemplateSpec { 1 => metadata, 2 => spec });
 
 /// ResourcePool describes the pool that ResourceSlices belong to.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -1645,6 +1851,8 @@ pub struct ResourcePool {
     pub resource_slice_count: i64,
 }
 
+apimachinery::proto_message!(ResourcePool { 1 => name, 2 => generation, 3 => resource_slice_count as "resourceSliceCount" });
+
 /// ResourceSlice represents one or more resources in a pool of similar resources,
 /// managed by a common driver. A pool may span more than one ResourceSlice, and exactly how many
 /// ResourceSlices comprise a pool is determined by the driver.
@@ -1676,7 +1884,8 @@ pub struct ResourcePool {
     kind = "ResourceSlice",
     plural = "resourceslices",
     cluster_scoped,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct ResourceSlice {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1689,13 +1898,16 @@ pub struct ResourceSlice {
     pub spec: ResourceSliceSpec,
 }
 
+apimachinery::proto_message!(ResourceSlice { 1 => metadata, 2 => spec });
+
 /// ResourceSliceList is a collection of ResourceSlices.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     group = "resource.k8s.io",
     version = "v1beta2",
     kind = "ResourceSliceList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct ResourceSliceList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1705,6 +1917,8 @@ pub struct ResourceSliceList {
     /// Items is the list of resource ResourceSlices.
     pub items: Vec<ResourceSlice>,
 }
+
+apimachinery::proto_message!(ResourceSliceList { 1 => metadata, 2 => items });
 
 /// ResourceSliceSpec contains the information published by the driver in one ResourceSlice.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -1782,3 +1996,5 @@ pub struct ResourceSliceSpec {
     )]
     pub shared_counters: Vec<CounterSet>,
 }
+
+apimachinery::proto_message!(ResourceSliceSpec { 1 => driver, 2 => pool, 3 => node_name as "nodeName", 4 => node_selector as "nodeSelector", 5 => all_nodes as "allNodes", 6 => devices, 7 => per_device_node_selection as "perDeviceNodeSelection", 8 => shared_counters as "sharedCounters" });

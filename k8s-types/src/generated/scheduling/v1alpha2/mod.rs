@@ -8,6 +8,8 @@
 #[serde(rename_all = "camelCase")]
 pub struct BasicSchedulingPolicy {}
 
+apimachinery::proto_message!(BasicSchedulingPolicy {});
+
 /// GangSchedulingPolicy defines the parameters for gang scheduling.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -18,6 +20,8 @@ pub struct GangSchedulingPolicy {
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub min_count: i32,
 }
+
+apimachinery::proto_message!(GangSchedulingPolicy { 1 => min_count as "minCount" });
 
 /// PodGroup represents a runtime instance of pods grouped together.
 /// PodGroups are created by workload controllers (Job, LWS, JobSet, etc...) from
@@ -30,7 +34,8 @@ pub struct GangSchedulingPolicy {
     kind = "PodGroup",
     plural = "podgroups",
     namespaced,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct PodGroup {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -44,13 +49,16 @@ pub struct PodGroup {
     pub status: Option<PodGroupStatus>,
 }
 
+apimachinery::proto_message!(PodGroup { 1 => metadata, 2 => spec, 3 => status });
+
 /// PodGroupList contains a list of PodGroup resources.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     group = "scheduling.k8s.io",
     version = "v1alpha2",
     kind = "PodGroupList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct PodGroupList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -60,6 +68,8 @@ pub struct PodGroupList {
     /// Items is the list of PodGroups.
     pub items: Vec<PodGroup>,
 }
+
+apimachinery::proto_message!(PodGroupList { 1 => metadata, 2 => items });
 
 /// PodGroupResourceClaim references exactly one ResourceClaim, either directly
 /// or by naming a ResourceClaimTemplate which is then turned into a ResourceClaim
@@ -103,6 +113,8 @@ pub struct PodGroupResourceClaim {
     pub resource_claim_template_name: Option<String>,
 }
 
+apimachinery::proto_message!(PodGroupResourceClaim { 1 => name, 2 => resource_claim_name as "resourceClaimName", 3 => resource_claim_template_name as "resourceClaimTemplateName" });
+
 /// PodGroupResourceClaimStatus is stored in the PodGroupStatus for each
 /// PodGroupResourceClaim which references a ResourceClaimTemplate. It stores the
 /// generated name for the corresponding ResourceClaim.
@@ -122,6 +134,8 @@ pub struct PodGroupResourceClaimStatus {
     pub resource_claim_name: Option<String>,
 }
 
+apimachinery::proto_message!(PodGroupResourceClaimStatus { 1 => name, 2 => resource_claim_name as "resourceClaimName" });
+
 /// PodGroupSchedulingConstraints defines scheduling constraints (e.g. topology) for a PodGroup.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -135,6 +149,8 @@ pub struct PodGroupSchedulingConstraints {
     )]
     pub topology: Vec<TopologyConstraint>,
 }
+
+apimachinery::proto_message!(PodGroupSchedulingConstraints { 1 => topology });
 
 /// PodGroupSchedulingPolicy defines the scheduling configuration for a PodGroup.
 /// Exactly one policy must be set.
@@ -150,6 +166,8 @@ pub struct PodGroupSchedulingPolicy {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub gang: Option<GangSchedulingPolicy>,
 }
+
+apimachinery::proto_message!(PodGroupSchedulingPolicy { 1 => basic, 2 => gang });
 
 /// PodGroupSpec defines the desired state of a PodGroup.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -216,6 +234,8 @@ pub struct PodGroupSpec {
     pub priority: Option<i32>,
 }
 
+apimachinery::proto_message!(PodGroupSpec { 1 => pod_group_template_ref as "podGroupTemplateRef", 2 => scheduling_policy as "schedulingPolicy", 3 => scheduling_constraints as "schedulingConstraints", 4 => resource_claims as "resourceClaims", 5 => disruption_mode as "disruptionMode", 6 => priority_class_name as "priorityClassName", 7 => priority });
+
 /// PodGroupStatus represents information about the status of a pod group.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -250,6 +270,8 @@ pub struct PodGroupStatus {
     )]
     pub resource_claim_statuses: Vec<PodGroupResourceClaimStatus>,
 }
+
+apimachinery::proto_message!(PodGroupStatus { 1 => conditions, 2 => resource_claim_statuses as "resourceClaimStatuses" });
 
 /// PodGroupTemplate represents a template for a set of pods with a scheduling policy.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -307,6 +329,8 @@ pub struct PodGroupTemplate {
     pub priority: Option<i32>,
 }
 
+apimachinery::proto_message!(PodGroupTemplate { 1 => name, 2 => scheduling_policy as "schedulingPolicy", 3 => scheduling_constraints as "schedulingConstraints", 4 => resource_claims as "resourceClaims", 5 => disruption_mode as "disruptionMode", 6 => priority_class_name as "priorityClassName", 7 => priority });
+
 /// PodGroupTemplateReference references a PodGroup template defined in some object (e.g. Workload).
 /// Exactly one reference must be set.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -317,6 +341,8 @@ pub struct PodGroupTemplateReference {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub workload: Option<WorkloadPodGroupTemplateReference>,
 }
+
+apimachinery::proto_message!(PodGroupTemplateReference { 1 => workload });
 
 /// TopologyConstraint defines a topology constraint for a PodGroup.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -329,6 +355,8 @@ pub struct TopologyConstraint {
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub key: String,
 }
+
+apimachinery::proto_message!(TopologyConstraint { 1 => key });
 
 /// TypedLocalObjectReference allows to reference typed object inside the same namespace.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -350,6 +378,8 @@ pub struct TypedLocalObjectReference {
     pub name: String,
 }
 
+apimachinery::proto_message!(TypedLocalObjectReference { 1 => api_group as "apiGroup", 2 => kind, 3 => name });
+
 /// Workload allows for expressing scheduling constraints that should be used
 /// when managing the lifecycle of workloads from the scheduling perspective,
 /// including scheduling, preemption, eviction and other phases.
@@ -361,7 +391,8 @@ pub struct TypedLocalObjectReference {
     kind = "Workload",
     plural = "workloads",
     namespaced,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct Workload {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -373,13 +404,16 @@ pub struct Workload {
     pub spec: WorkloadSpec,
 }
 
+apimachinery::proto_message!(Workload { 1 => metadata, 2 => spec });
+
 /// WorkloadList contains a list of Workload resources.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     group = "scheduling.k8s.io",
     version = "v1alpha2",
     kind = "WorkloadList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct WorkloadList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -389,6 +423,8 @@ pub struct WorkloadList {
     /// Items is the list of Workloads.
     pub items: Vec<Workload>,
 }
+
+apimachinery::proto_message!(WorkloadList { 1 => metadata, 2 => items });
 
 /// WorkloadPodGroupTemplateReference references the PodGroupTemplate within the Workload object.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -401,6 +437,8 @@ pub struct WorkloadPodGroupTemplateReference {
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub pod_group_template_name: String,
 }
+
+apimachinery::proto_message!(WorkloadPodGroupTemplateReference { 1 => workload_name as "workloadName", 2 => pod_group_template_name as "podGroupTemplateName" });
 
 /// WorkloadSpec defines the desired state of a Workload.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -417,3 +455,5 @@ pub struct WorkloadSpec {
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub pod_group_templates: Vec<PodGroupTemplate>,
 }
+
+apimachinery::proto_message!(WorkloadSpec { 1 => controller_ref as "controllerRef", 2 => pod_group_templates as "podGroupTemplates" });

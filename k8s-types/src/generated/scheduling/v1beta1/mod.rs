@@ -6,7 +6,7 @@
 /// PriorityClass defines mapping from a priority class name to the priority
 /// integer value. The value can be any valid integer.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "scheduling.k8s.io", version = "v1beta1", kind = "PriorityClass", plural = "priorityclasses", cluster_scoped, short_names = ["pc"], omit_empty_type_meta)]
+#[api(group = "scheduling.k8s.io", version = "v1beta1", kind = "PriorityClass", plural = "priorityclasses", cluster_scoped, short_names = ["pc"], omit_empty_type_meta, protobuf)]
 pub struct PriorityClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -31,13 +31,16 @@ pub struct PriorityClass {
     pub preemption_policy: Option<String>,
 }
 
+apimachinery::proto_message!(PriorityClass { 1 => metadata, 2 => value, 3 => global_default as "globalDefault", 4 => description, 5 => preemption_policy as "preemptionPolicy" });
+
 /// PriorityClassList is a collection of priority classes.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     group = "scheduling.k8s.io",
     version = "v1beta1",
     kind = "PriorityClassList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct PriorityClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -48,3 +51,5 @@ pub struct PriorityClassList {
     /// items is the list of PriorityClasses
     pub items: Vec<PriorityClass>,
 }
+
+apimachinery::proto_message!(PriorityClassList { 1 => metadata, 2 => items });

@@ -33,7 +33,8 @@
     kind = "CSIStorageCapacity",
     plural = "csistoragecapacities",
     namespaced,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct CSIStorageCapacity {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -83,13 +84,16 @@ pub struct CSIStorageCapacity {
     pub maximum_volume_size: Option<crate::value::Quantity>,
 }
 
+apimachinery::proto_message!(CSIStorageCapacity { 1 => metadata, 2 => node_topology as "nodeTopology", 3 => storage_class_name as "storageClassName", 4 => capacity, 5 => maximum_volume_size as "maximumVolumeSize" });
+
 /// CSIStorageCapacityList is a collection of CSIStorageCapacity objects.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     group = "storage.k8s.io",
     version = "v1alpha1",
     kind = "CSIStorageCapacityList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct CSIStorageCapacityList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -100,6 +104,8 @@ pub struct CSIStorageCapacityList {
     /// items is the list of CSIStorageCapacity objects.
     pub items: Vec<CSIStorageCapacity>,
 }
+
+apimachinery::proto_message!(CSIStorageCapacityList { 1 => metadata, 2 => items });
 
 /// VolumeAttachment captures the intent to attach or detach the specified volume
 /// to/from the specified node.
@@ -112,7 +118,8 @@ pub struct CSIStorageCapacityList {
     kind = "VolumeAttachment",
     plural = "volumeattachments",
     cluster_scoped,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct VolumeAttachment {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -129,13 +136,16 @@ pub struct VolumeAttachment {
     pub status: Option<VolumeAttachmentStatus>,
 }
 
+apimachinery::proto_message!(VolumeAttachment { 1 => metadata, 2 => spec, 3 => status });
+
 /// VolumeAttachmentList is a collection of VolumeAttachment objects.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     group = "storage.k8s.io",
     version = "v1alpha1",
     kind = "VolumeAttachmentList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct VolumeAttachmentList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -146,6 +156,8 @@ pub struct VolumeAttachmentList {
     /// items is the list of VolumeAttachments
     pub items: Vec<VolumeAttachment>,
 }
+
+apimachinery::proto_message!(VolumeAttachmentList { 1 => metadata, 2 => items });
 
 /// VolumeAttachmentSource represents a volume that should be attached.
 /// Right now only PersistentVolumes can be attached via external attacher,
@@ -167,6 +179,8 @@ pub struct VolumeAttachmentSource {
     pub inline_volume_spec: Option<crate::core::v1::PersistentVolumeSpec>,
 }
 
+apimachinery::proto_message!(VolumeAttachmentSource { 1 => persistent_volume_name as "persistentVolumeName", 2 => inline_volume_spec as "inlineVolumeSpec" });
+
 /// VolumeAttachmentSpec is the specification of a VolumeAttachment request.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -182,6 +196,8 @@ pub struct VolumeAttachmentSpec {
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub node_name: String,
 }
+
+apimachinery::proto_message!(VolumeAttachmentSpec { 1 => attacher, 2 => source, 3 => node_name as "nodeName" });
 
 /// VolumeAttachmentStatus is the status of a VolumeAttachment request.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -215,11 +231,13 @@ pub struct VolumeAttachmentStatus {
     pub detach_error: Option<VolumeError>,
 }
 
+apimachinery::proto_message!(VolumeAttachmentStatus { 1 => attached, 2 => attachment_metadata as "attachmentMetadata", 3 => attach_error as "attachError", 4 => detach_error as "detachError" });
+
 /// VolumeAttributesClass represents a specification of mutable volume attributes
 /// defined by the CSI driver. The class can be specified during dynamic provisioning
 /// of PersistentVolumeClaims, and changed in the PersistentVolumeClaim spec after provisioning.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "storage.k8s.io", version = "v1alpha1", kind = "VolumeAttributesClass", plural = "volumeattributesclasses", cluster_scoped, short_names = ["vac"], omit_empty_type_meta)]
+#[api(group = "storage.k8s.io", version = "v1alpha1", kind = "VolumeAttributesClass", plural = "volumeattributesclasses", cluster_scoped, short_names = ["vac"], omit_empty_type_meta, protobuf)]
 pub struct VolumeAttributesClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -246,13 +264,16 @@ pub struct VolumeAttributesClass {
     pub parameters: std::collections::BTreeMap<String, String>,
 }
 
+apimachinery::proto_message!(VolumeAttributesClass { 1 => metadata, 2 => driver_name as "driverName", 3 => parameters });
+
 /// VolumeAttributesClassList is a collection of VolumeAttributesClass objects.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     group = "storage.k8s.io",
     version = "v1alpha1",
     kind = "VolumeAttributesClassList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct VolumeAttributesClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -263,6 +284,8 @@ pub struct VolumeAttributesClassList {
     /// items is the list of VolumeAttributesClass objects.
     pub items: Vec<VolumeAttributesClass>,
 }
+
+apimachinery::proto_message!(VolumeAttributesClassList { 1 => metadata, 2 => items });
 
 /// VolumeError captures an error encountered during a volume operation.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -282,3 +305,5 @@ pub struct VolumeError {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error_code: Option<i32>,
 }
+
+apimachinery::proto_message!(VolumeError { 1 => time, 2 => message, 3 => error_code as "errorCode" });

@@ -17,7 +17,8 @@
     kind = "CSIDriver",
     plural = "csidrivers",
     cluster_scoped,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct CSIDriver {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -35,13 +36,16 @@ pub struct CSIDriver {
     pub spec: CSIDriverSpec,
 }
 
+apimachinery::proto_message!(CSIDriver { 1 => metadata, 2 => spec });
+
 /// CSIDriverList is a collection of CSIDriver objects.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     group = "storage.k8s.io",
     version = "v1beta1",
     kind = "CSIDriverList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct CSIDriverList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -52,6 +56,8 @@ pub struct CSIDriverList {
     /// items is the list of CSIDriver
     pub items: Vec<CSIDriver>,
 }
+
+apimachinery::proto_message!(CSIDriverList { 1 => metadata, 2 => items });
 
 /// CSIDriverSpec is the specification of a CSIDriver.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -247,6 +253,8 @@ pub struct CSIDriverSpec {
     pub prevent_pod_scheduling_if_missing: Option<bool>,
 }
 
+apimachinery::proto_message!(CSIDriverSpec { 1 => attach_required as "attachRequired", 2 => pod_info_on_mount as "podInfoOnMount", 3 => volume_lifecycle_modes as "volumeLifecycleModes", 4 => storage_capacity as "storageCapacity", 5 => fs_group_policy as "fsGroupPolicy", 6 => token_requests as "tokenRequests", 7 => requires_republish as "requiresRepublish", 8 => se_linux_mount as "seLinuxMount", 9 => node_allocatable_update_period_seconds as "nodeAllocatableUpdatePeriodSeconds", 10 => service_account_token_in_secrets as "serviceAccountTokenInSecrets", 11 => prevent_pod_scheduling_if_missing as "preventPodSchedulingIfMissing" });
+
 /// DEPRECATED - This group version of CSINode is deprecated by storage/v1/CSINode.
 /// See the release notes for more information.
 /// CSINode holds information about all CSI drivers installed on a node.
@@ -265,7 +273,8 @@ pub struct CSIDriverSpec {
     kind = "CSINode",
     plural = "csinodes",
     cluster_scoped,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct CSINode {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -275,6 +284,8 @@ pub struct CSINode {
     /// spec is the specification of CSINode
     pub spec: CSINodeSpec,
 }
+
+apimachinery::proto_message!(CSINode { 1 => metadata, 2 => spec });
 
 /// CSINodeDriver holds information about the specification of one CSI driver installed on a node
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -321,13 +332,16 @@ pub struct CSINodeDriver {
     pub allocatable: Option<VolumeNodeResources>,
 }
 
+apimachinery::proto_message!(CSINodeDriver { 1 => name, 2 => node_id as "nodeID", 3 => topology_keys as "topologyKeys", 4 => allocatable });
+
 /// CSINodeList is a collection of CSINode objects.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     group = "storage.k8s.io",
     version = "v1beta1",
     kind = "CSINodeList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct CSINodeList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -339,6 +353,8 @@ pub struct CSINodeList {
     pub items: Vec<CSINode>,
 }
 
+apimachinery::proto_message!(CSINodeList { 1 => metadata, 2 => items });
+
 /// CSINodeSpec holds information about the specification of all CSI drivers installed on a node
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -348,6 +364,8 @@ pub struct CSINodeSpec {
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub drivers: Vec<CSINodeDriver>,
 }
+
+apimachinery::proto_message!(CSINodeSpec { 1 => drivers });
 
 /// CSIStorageCapacity stores the result of one CSI GetCapacity call.
 /// For a given StorageClass, this describes the available capacity in a
@@ -380,7 +398,8 @@ pub struct CSINodeSpec {
     kind = "CSIStorageCapacity",
     plural = "csistoragecapacities",
     namespaced,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct CSIStorageCapacity {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -430,13 +449,16 @@ pub struct CSIStorageCapacity {
     pub maximum_volume_size: Option<crate::value::Quantity>,
 }
 
+apimachinery::proto_message!(CSIStorageCapacity { 1 => metadata, 2 => node_topology as "nodeTopology", 3 => storage_class_name as "storageClassName", 4 => capacity, 5 => maximum_volume_size as "maximumVolumeSize" });
+
 /// CSIStorageCapacityList is a collection of CSIStorageCapacity objects.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     group = "storage.k8s.io",
     version = "v1beta1",
     kind = "CSIStorageCapacityList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct CSIStorageCapacityList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -448,13 +470,15 @@ pub struct CSIStorageCapacityList {
     pub items: Vec<CSIStorageCapacity>,
 }
 
+apimachinery::proto_message!(CSIStorageCapacityList { 1 => metadata, 2 => items });
+
 /// StorageClass describes the parameters for a class of storage for
 /// which PersistentVolumes can be dynamically provisioned.
 ///
 /// StorageClasses are non-namespaced; the name of the storage class
 /// according to etcd is in ObjectMeta.Name.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "storage.k8s.io", version = "v1beta1", kind = "StorageClass", plural = "storageclasses", cluster_scoped, short_names = ["sc"], omit_empty_type_meta)]
+#[api(group = "storage.k8s.io", version = "v1beta1", kind = "StorageClass", plural = "storageclasses", cluster_scoped, short_names = ["sc"], omit_empty_type_meta, protobuf)]
 pub struct StorageClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -489,13 +513,16 @@ pub struct StorageClass {
     pub allowed_topologies: Vec<crate::core::v1::TopologySelectorTerm>,
 }
 
+apimachinery::proto_message!(StorageClass { 1 => metadata, 2 => provisioner, 3 => parameters, 4 => reclaim_policy as "reclaimPolicy", 5 => mount_options as "mountOptions", 6 => allow_volume_expansion as "allowVolumeExpansion", 7 => volume_binding_mode as "volumeBindingMode", 8 => allowed_topologies as "allowedTopologies" });
+
 /// StorageClassList is a collection of storage classes.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     group = "storage.k8s.io",
     version = "v1beta1",
     kind = "StorageClassList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct StorageClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -506,6 +533,8 @@ pub struct StorageClassList {
     /// items is the list of StorageClasses
     pub items: Vec<StorageClass>,
 }
+
+apimachinery::proto_message!(StorageClassList { 1 => metadata, 2 => items });
 
 /// TokenRequest contains parameters of a service account token.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -521,6 +550,8 @@ pub struct TokenRequest {
     pub expiration_seconds: Option<i64>,
 }
 
+apimachinery::proto_message!(TokenRequest { 1 => audience, 2 => expiration_seconds as "expirationSeconds" });
+
 /// VolumeAttachment captures the intent to attach or detach the specified volume
 /// to/from the specified node.
 ///
@@ -532,7 +563,8 @@ pub struct TokenRequest {
     kind = "VolumeAttachment",
     plural = "volumeattachments",
     cluster_scoped,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct VolumeAttachment {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -549,13 +581,16 @@ pub struct VolumeAttachment {
     pub status: Option<VolumeAttachmentStatus>,
 }
 
+apimachinery::proto_message!(VolumeAttachment { 1 => metadata, 2 => spec, 3 => status });
+
 /// VolumeAttachmentList is a collection of VolumeAttachment objects.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     group = "storage.k8s.io",
     version = "v1beta1",
     kind = "VolumeAttachmentList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct VolumeAttachmentList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -566,6 +601,8 @@ pub struct VolumeAttachmentList {
     /// items is the list of VolumeAttachments
     pub items: Vec<VolumeAttachment>,
 }
+
+apimachinery::proto_message!(VolumeAttachmentList { 1 => metadata, 2 => items });
 
 /// VolumeAttachmentSource represents a volume that should be attached.
 /// Right now only PersistentVolumes can be attached via external attacher,
@@ -587,6 +624,8 @@ pub struct VolumeAttachmentSource {
     pub inline_volume_spec: Option<crate::core::v1::PersistentVolumeSpec>,
 }
 
+apimachinery::proto_message!(VolumeAttachmentSource { 1 => persistent_volume_name as "persistentVolumeName", 2 => inline_volume_spec as "inlineVolumeSpec" });
+
 /// VolumeAttachmentSpec is the specification of a VolumeAttachment request.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -602,6 +641,8 @@ pub struct VolumeAttachmentSpec {
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub node_name: String,
 }
+
+apimachinery::proto_message!(VolumeAttachmentSpec { 1 => attacher, 2 => source, 3 => node_name as "nodeName" });
 
 /// VolumeAttachmentStatus is the status of a VolumeAttachment request.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -635,11 +676,13 @@ pub struct VolumeAttachmentStatus {
     pub detach_error: Option<VolumeError>,
 }
 
+apimachinery::proto_message!(VolumeAttachmentStatus { 1 => attached, 2 => attachment_metadata as "attachmentMetadata", 3 => attach_error as "attachError", 4 => detach_error as "detachError" });
+
 /// VolumeAttributesClass represents a specification of mutable volume attributes
 /// defined by the CSI driver. The class can be specified during dynamic provisioning
 /// of PersistentVolumeClaims, and changed in the PersistentVolumeClaim spec after provisioning.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "storage.k8s.io", version = "v1beta1", kind = "VolumeAttributesClass", plural = "volumeattributesclasses", cluster_scoped, short_names = ["vac"], omit_empty_type_meta)]
+#[api(group = "storage.k8s.io", version = "v1beta1", kind = "VolumeAttributesClass", plural = "volumeattributesclasses", cluster_scoped, short_names = ["vac"], omit_empty_type_meta, protobuf)]
 pub struct VolumeAttributesClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -666,13 +709,16 @@ pub struct VolumeAttributesClass {
     pub parameters: std::collections::BTreeMap<String, String>,
 }
 
+apimachinery::proto_message!(VolumeAttributesClass { 1 => metadata, 2 => driver_name as "driverName", 3 => parameters });
+
 /// VolumeAttributesClassList is a collection of VolumeAttributesClass objects.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     group = "storage.k8s.io",
     version = "v1beta1",
     kind = "VolumeAttributesClassList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct VolumeAttributesClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -683,6 +729,8 @@ pub struct VolumeAttributesClassList {
     /// items is the list of VolumeAttributesClass objects.
     pub items: Vec<VolumeAttributesClass>,
 }
+
+apimachinery::proto_message!(VolumeAttributesClassList { 1 => metadata, 2 => items });
 
 /// VolumeError captures an error encountered during a volume operation.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -703,6 +751,8 @@ pub struct VolumeError {
     pub error_code: Option<i32>,
 }
 
+apimachinery::proto_message!(VolumeError { 1 => time, 2 => message, 3 => error_code as "errorCode" });
+
 /// VolumeNodeResources is a set of resource limits for scheduling of volumes.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -714,3 +764,5 @@ pub struct VolumeNodeResources {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub count: Option<i32>,
 }
+
+apimachinery::proto_message!(VolumeNodeResources { 1 => count });

@@ -11,7 +11,8 @@
     kind = "StorageVersionMigration",
     plural = "storageversionmigrations",
     cluster_scoped,
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct StorageVersionMigration {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -25,13 +26,16 @@ pub struct StorageVersionMigration {
     pub status: Option<StorageVersionMigrationStatus>,
 }
 
+apimachinery::proto_message!(StorageVersionMigration { 1 => metadata, 2 => spec, 3 => status });
+
 /// StorageVersionMigrationList is a collection of storage version migrations.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
     group = "storagemigration.k8s.io",
     version = "v1beta1",
     kind = "StorageVersionMigrationList",
-    omit_empty_type_meta
+    omit_empty_type_meta,
+    protobuf
 )]
 pub struct StorageVersionMigrationList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -43,6 +47,8 @@ pub struct StorageVersionMigrationList {
     pub items: Vec<StorageVersionMigration>,
 }
 
+apimachinery::proto_message!(StorageVersionMigrationList { 1 => metadata, 2 => items });
+
 /// Spec of the storage version migration.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -53,6 +59,8 @@ pub struct StorageVersionMigrationSpec {
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub resource: crate::meta::v1::GroupResource,
 }
+
+apimachinery::proto_message!(StorageVersionMigrationSpec { 1 => resource });
 
 /// Status of the storage version migration.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -71,3 +79,5 @@ pub struct StorageVersionMigrationStatus {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub resource_version: Option<String>,
 }
+
+apimachinery::proto_message!(StorageVersionMigrationStatus { 1 => conditions, 2 => resource_version as "resourceVersion" });
