@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Clean release builds of our generated types (k8s-types) and of k8s-openapi (feature
 # "latest") on the same machine in one run: first the crate with all its dependencies
-# from an empty target directory, then the crate alone (dependencies already built).
+# from an empty target directory (and, on request, the crate alone).
 # Both sides build with the same cargo, profile and job count.
 #
 # Usage: benchmarks/compile_time.sh [scratch-dir]
+# CRATE_ALONE=1 also times each crate alone after `cargo clean -p` (dependencies built).
 # The scratch directory (default: a fresh temporary one) holds both target directories
 # and is deleted at the end, since the build of k8s-types alone takes gigabytes.
 set -euo pipefail
@@ -41,14 +42,18 @@ TOML
 # time_build NAME CRATE MANIFEST TARGET_DIR: prints the two build times in seconds.
 time_build() {
     local name="$1" crate="$2" manifest="$3" target="$4" t0 t1 t2 t3
+    echo "$name: load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
     t0="$(now)"
     cargo build --quiet --release --manifest-path "$manifest" -p "$crate" --target-dir "$target"
     t1="$(now)"
-    cargo clean --quiet --release --manifest-path "$manifest" -p "$crate" --target-dir "$target"
-    t2="$(now)"
-    cargo build --quiet --release --manifest-path "$manifest" -p "$crate" --target-dir "$target"
-    t3="$(now)"
-    printf '%-12s  with dependencies %7ss   crate alone %7ss\n' "$name" "$(elapsed "$t0" "$t1")" "$(elapsed "$t2" "$t3")"
+    printf '%-12s  clean release build with dependencies %7ss\n' "$name" "$(elapsed "$t0" "$t1")"
+    if [ "${CRATE_ALONE:-0}" = 1 ]; then
+        cargo clean --quiet --release --manifest-path "$manifest" -p "$crate" --target-dir "$target"
+        t2="$(now)"
+        cargo build --quiet --release --manifest-path "$manifest" -p "$crate" --target-dir "$target"
+        t3="$(now)"
+        printf '%-12s  crate alone %7ss\n' "$name" "$(elapsed "$t2" "$t3")"
+    fi
 }
 
 echo "clean release builds on $(nproc) cores, $(cargo --version)"

@@ -16,7 +16,7 @@ short=(-- --warm-up-time 0.5 --measurement-time 1.5 --sample-size 20)
 
 {
     echo "# $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(rustc --version)"
-    for bench in json yaml clone scheme; do
+    for bench in json yaml protobuf clone scheme; do
         cargo bench --manifest-path "$root/benchmarks/Cargo.toml" --bench "$bench" "${short[@]}"
     done
     for bench in rest_mapper conversion; do
