@@ -16,6 +16,9 @@ use benchmarks::{Comparison, Suite, fixture};
 type Error = Box<dyn std::error::Error>;
 
 fn main() -> Result<(), Error> {
+    // The registry holds the generated kinds only if `k8s_types` is linked, which takes
+    // a use of one of its items.
+    std::hint::black_box(k8s_types::core::v1::Pod::default());
     let scheme = Scheme::from_registry()?;
     let factory = CodecFactory::new(&scheme);
     let universal = factory.universal_deserializer();
