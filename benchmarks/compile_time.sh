@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Clean release builds of our generated types (k8s-types) and of k8s-openapi (feature
+# "latest") on the same machine in one run: first the crate with all its dependencies
+# from an empty target directory (and, on request, the crate alone).
+# Both sides build with the same cargo, profile and job count.
+#
+# Usage: benchmarks/compile_time.sh [scratch-dir]
+# CRATE_ALONE=1 also times each crate alone after `cargo clean -p` (dependencies built).
+# The scratch directory (default: a fresh temporary one) holds both target directories
+# and is deleted at the end, since the build of k8s-types alone takes gigabytes.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+scratch="${1:-$(mktemp -d)}"
+mkdir -p "$scratch"
+trap 'rm -rf "$scratch"' EXIT
+export CARGO_INCREMENTAL=0
+unset RUSTFLAGS
+
+now() { date +%s.%N; }
+elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
+
+# k8s-openapi is built through a throwaway crate that depends on it.
+peer="$scratch/peer"
+mkdir -p "$peer/src"
+openapi_version="$(awk '/^k8s-openapi = /{ match($0, /"[0-9.]+"/); print substr($0, RSTART + 1, RLENGTH - 2) }' "$root/benchmarks/Cargo.toml")"
+cat > "$peer/Cargo.toml" <<TOML
+[package]
+name = "k8s-openapi-compile-time"
+version = "0.0.0"
+edition = "2021"
+publish = false
+
+[workspace]
+
+[dependencies]
+k8s-openapi = { version = "$openapi_version", features = ["latest"] }
+TOML
+: > "$peer/src/lib.rs"
+(cd "$peer" && cargo fetch --quiet)
+(cd "$root" && cargo fetch --quiet --locked)
+
+# time_build NAME CRATE MANIFEST TARGET_DIR: prints the two build times in seconds.
+time_build() {
+    local name="$1" crate="$2" manifest="$3" target="$4" t0 t1 t2 t3
+    echo "$name: load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+    t0="$(now)"
+    cargo build --quiet --release --manifest-path "$manifest" -p "$crate" --target-dir "$target"
+    t1="$(now)"
+    printf '%-12s  clean release build with dependencies %7ss\n' "$name" "$(elapsed "$t0" "$t1")"
+    if [ "${CRATE_ALONE:-0}" = 1 ]; then
+        cargo clean --quiet --release --manifest-path "$manifest" -p "$crate" --target-dir "$target"
+        t2="$(now)"
+        cargo build --quiet --release --manifest-path "$manifest" -p "$crate" --target-dir "$target"
+        t3="$(now)"
+        printf '%-12s  crate alone %7ss\n' "$name" "$(elapsed "$t2" "$t3")"
+    fi
+}
+
+echo "clean release builds on $(nproc) cores, $(cargo --version)"
+time_build "k8s-types" k8s-types "$root/Cargo.toml" "$scratch/target-ours"
+rm -rf "$scratch/target-ours"
+time_build "k8s-openapi" k8s-openapi "$peer/Cargo.toml" "$scratch/target-peer"
