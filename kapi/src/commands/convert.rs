@@ -17,6 +17,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use super::inputs::read_inputs;
 use apimachinery::conversion::ConversionErrorKind;
 use apimachinery::runtime::{API_VERSION_INTERNAL, Object, Scheme, Unstructured};
 use apimachinery::schema::{GroupVersion, GroupVersionKind, GroupVersioner};
@@ -39,23 +40,20 @@ pub fn run(args: &ConvertArgs, out: &mut dyn Write) -> Result<ExitCode, CommandE
         .transpose()
         .map_err(|e| format!("--output-version: {e}"))?;
     let converter = Converter::new(&scheme, target, args.strict, args.output);
-    let mut failed = false;
+    let files: Vec<PathBuf> = args.files.iter().map(PathBuf::from).collect();
+    let (inputs, errors) = read_inputs(&files, args.recursive);
+    for e in &errors {
+        eprintln!("error: {e}");
+    }
+    let mut failed = !errors.is_empty();
     let mut docs: Vec<Vec<u8>> = Vec::new();
-    for input in inputs(&args.files, args.recursive, &mut failed) {
-        let data = match input.read() {
-            Ok(data) => data,
-            Err(e) => {
-                eprintln!("error: {}: {e}", input.name());
-                failed = true;
-                continue;
-            }
-        };
-        for (index, doc) in documents(&data) {
+    for input in &inputs {
+        for (index, doc) in documents(&input.bytes) {
             match doc.and_then(|text| converter.document(text)) {
                 Ok(Some(bytes)) => docs.push(bytes),
                 Ok(None) => {}
                 Err(e) => {
-                    eprintln!("error: {}: document {index}: {e}", input.name());
+                    eprintln!("error: {}: document {index}: {e}", input.name);
                     failed = true;
                 }
             }
@@ -73,75 +71,6 @@ pub fn run(args: &ConvertArgs, out: &mut dyn Write) -> Result<ExitCode, CommandE
     } else {
         ExitCode::SUCCESS
     })
-}
-
-/// Where documents come from.
-enum Input {
-    Stdin,
-    File(PathBuf),
-}
-
-impl Input {
-    fn name(&self) -> String {
-        match self {
-            Input::Stdin => "<stdin>".to_owned(),
-            Input::File(p) => p.display().to_string(),
-        }
-    }
-
-    fn read(&self) -> std::io::Result<Vec<u8>> {
-        match self {
-            Input::Stdin => {
-                let mut data = Vec::new();
-                std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut data)?;
-                Ok(data)
-            }
-            Input::File(p) => std::fs::read(p),
-        }
-    }
-}
-
-/// The inputs `-f` names, in order: a directory's manifest files sorted by name (and its
-/// subdirectories' with `-R`). A directory that cannot be listed is reported and skipped.
-fn inputs(files: &[String], recursive: bool, failed: &mut bool) -> Vec<Input> {
-    let mut out = Vec::new();
-    for f in files {
-        if f == "-" {
-            out.push(Input::Stdin);
-            continue;
-        }
-        let path = PathBuf::from(f);
-        if path.is_dir() {
-            if let Err(e) = walk(&path, recursive, &mut out) {
-                eprintln!("error: {f}: {e}");
-                *failed = true;
-            }
-        } else {
-            out.push(Input::File(path));
-        }
-    }
-    out
-}
-
-fn walk(dir: &Path, recursive: bool, out: &mut Vec<Input>) -> std::io::Result<()> {
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)?
-        .map(|e| e.map(|e| e.path()))
-        .collect::<Result<_, _>>()?;
-    entries.sort();
-    for path in entries {
-        if path.is_dir() {
-            if recursive {
-                walk(&path, recursive, out)?;
-            }
-        } else if path
-            .extension()
-            .and_then(|e| e.to_str())
-            .is_some_and(|e| matches!(e, "yaml" | "yml" | "json"))
-        {
-            out.push(Input::File(path));
-        }
-    }
-    Ok(())
 }
 
 /// The documents of a stream with their 0-based indexes: JSON values one after another,

@@ -6,14 +6,15 @@ use std::path::{Path, PathBuf};
 
 /// One input: its name for messages, and its bytes.
 pub struct Input {
-    /// The path, or `-` for standard input.
+    /// The path, or `<stdin>` for standard input.
     pub name: String,
     /// The content.
     pub bytes: Vec<u8>,
 }
 
-/// Reads every input `paths` name, in order (a directory's files sorted by name); an
-/// unreadable one is an error line, and the others are still read.
+/// Reads every input `paths` name, in order (a directory's entries sorted by name, its
+/// subdirectories read in place with `-R`, as Go's `filepath.Walk`); an unreadable one is
+/// an error line, and the others are still read.
 pub fn read_inputs(paths: &[PathBuf], recursive: bool) -> (Vec<Input>, Vec<String>) {
     let mut inputs = Vec::new();
     let mut errors = Vec::new();
@@ -22,15 +23,14 @@ pub fn read_inputs(paths: &[PathBuf], recursive: bool) -> (Vec<Input>, Vec<Strin
             let mut bytes = Vec::new();
             match std::io::stdin().read_to_end(&mut bytes) {
                 Ok(_) => inputs.push(Input {
-                    name: "-".to_owned(),
+                    name: "<stdin>".to_owned(),
                     bytes,
                 }),
-                Err(e) => errors.push(format!("-: {e}")),
+                Err(e) => errors.push(format!("<stdin>: {e}")),
             }
         } else if path.is_dir() {
             let mut files = Vec::new();
             collect_dir(path, recursive, &mut files, &mut errors);
-            files.sort();
             for file in files {
                 read_file(&file, &mut inputs, &mut errors);
             }
@@ -59,8 +59,9 @@ fn collect_dir(dir: &Path, recursive: bool, files: &mut Vec<PathBuf>, errors: &m
             return;
         }
     };
-    for entry in entries.flatten() {
-        let path = entry.path();
+    let mut paths: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
+    paths.sort();
+    for path in paths {
         if path.is_dir() {
             if recursive {
                 collect_dir(&path, recursive, files, errors);
