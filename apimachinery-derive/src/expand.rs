@@ -157,6 +157,10 @@ fn expand_resource(c: &Container, krate: &TokenStream) -> TokenStream {
         .map_or_else(|| format!("{kind}List"), |l| l.value.clone());
     let short_names = lit_list(&a.short_names);
     let categories = lit_list(&a.categories);
+    let verbs = match &a.verbs {
+        Some(_) => lit_list(&a.verbs),
+        None => quote!(#krate::runtime::CUSTOM_RESOURCE_VERBS),
+    };
     let extra_versions = lit_list(&a.extra_versions);
     let scope = match a.scope.first().map(|s| s.value) {
         Some(Scope::Cluster) => quote!(#krate::runtime::ResourceScope::Cluster),
@@ -173,6 +177,7 @@ fn expand_resource(c: &Container, krate: &TokenStream) -> TokenStream {
                 singular: #singular,
                 short_names: #short_names,
                 categories: #categories,
+                verbs: #verbs,
                 scope: #scope,
             })
         }
@@ -187,6 +192,7 @@ fn expand_resource(c: &Container, krate: &TokenStream) -> TokenStream {
             const SINGULAR: &'static str = #singular;
             const SHORT_NAMES: &'static [&'static str] = #short_names;
             const CATEGORIES: &'static [&'static str] = #categories;
+            const VERBS: &'static [&'static str] = #verbs;
             const SCOPE: #krate::runtime::ResourceScope = #scope;
             const LIST_KIND: &'static str = #list_kind;
             const REGISTRATION: #krate::runtime::Registration = #krate::runtime::Registration {

@@ -15,6 +15,7 @@
 //! | `plural = "..."` | resource name | Go's `UnsafeGuessKindToResource` (1.36 rules) |
 //! | `singular = "..."` | singular resource name | kind in lower case |
 //! | `short_names = [..]`, `categories = [..]` | discovery extras | none |
+//! | `verbs = [..]` | the verbs discovery lists (`get`, `list`, `watch`, ...) | a custom resource's (`apimachinery::runtime::CUSTOM_RESOURCE_VERBS`); `[]` for a kind no longer served (discovery leaves it out) |
 //! | `namespaced` / `cluster_scoped` | scope | namespaced |
 //! | `list_kind = "..."` | kind of the list | kind + `List` |
 //! | `unversioned` | register with `add_unversioned_types` | |

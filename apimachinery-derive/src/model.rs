@@ -51,6 +51,7 @@ pub struct ApiAttrs {
     pub list_kind: Option<Spanned<String>>,
     pub short_names: Option<Spanned<Vec<LitStr>>>,
     pub categories: Option<Spanned<Vec<LitStr>>>,
+    pub verbs: Option<Spanned<Vec<LitStr>>>,
     pub extra_versions: Option<Spanned<Vec<LitStr>>>,
     pub scope: Vec<Spanned<Scope>>,
     pub unversioned: Option<Span>,
@@ -91,7 +92,7 @@ pub struct Container {
     pub fields: Vec<Field>,
 }
 
-const CONTAINER_KEYS: &str = "group, version, kind, plural, singular, short_names, categories, \
+const CONTAINER_KEYS: &str = "group, version, kind, plural, singular, short_names, categories, verbs, \
     namespaced, cluster_scoped, list_kind, unversioned, extra_versions, not_resource, no_type_meta, omit_empty_type_meta, protobuf, crate";
 
 impl Container {
@@ -228,6 +229,10 @@ fn parse_container_attr(attr: &syn::Attribute, attrs: &mut ApiAttrs) -> syn::Res
             "categories" => {
                 let v = string_list(meta.value()?)?;
                 set_once(&mut attrs.categories, v, &meta)
+            }
+            "verbs" => {
+                let v = string_list(meta.value()?)?;
+                set_once(&mut attrs.verbs, v, &meta)
             }
             "extra_versions" => {
                 let v = string_list(meta.value()?)?;

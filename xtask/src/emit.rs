@@ -308,6 +308,8 @@ fn write_kind_attrs(out: &mut String, s: &Struct, k: &Kind, hub: bool) {
             if !r.categories.is_empty() {
                 attrs.push(format!("categories = {}", list(&r.categories)));
             }
+            // Always written: without it the derive assumes a custom resource's verbs.
+            attrs.push(format!("verbs = {}", list(&r.verbs)));
         }
         None => {
             let is_list = s.fields.iter().any(|f| f.json == "items");

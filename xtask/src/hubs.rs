@@ -32,6 +32,18 @@ const CARRIED_BY_HAND: &[(&str, &str, &str, &str)] = &[
         "DaemonSetSpec",
         "templateGeneration",
     ),
+    (
+        "autoscaling",
+        "v1",
+        "HorizontalPodAutoscalerSpec",
+        "targetCPUUtilizationPercentage",
+    ),
+    (
+        "autoscaling",
+        "v1",
+        "HorizontalPodAutoscalerStatus",
+        "currentCPUUtilizationPercentage",
+    ),
 ];
 
 /// Kinds whose conversion to and from the hub is hand-written over the generated one:
@@ -60,6 +72,12 @@ const HAND_WRITTEN_KINDS: &[(&str, &str, &str, &str)] = &[
         "v1beta1",
         "PodDisruptionBudget",
         "crate::conversions::pod_disruption_budget::policy_v1beta1",
+    ),
+    (
+        "autoscaling",
+        "v1",
+        "HorizontalPodAutoscaler",
+        "crate::conversions::horizontal_pod_autoscaler::autoscaling_v1",
     ),
 ];
 
@@ -439,6 +457,7 @@ mod tests {
                 namespaced: true,
                 short_names: Vec::new(),
                 categories: Vec::new(),
+                verbs: Vec::new(),
             }),
             no_type_meta: false,
             type_meta_field: true,

@@ -300,6 +300,8 @@ pub struct ResourceInfo {
     pub short_names: Vec<String>,
     /// Categories.
     pub categories: Vec<String>,
+    /// The verbs discovery lists, sorted as the API server sorts them.
+    pub verbs: Vec<String>,
 }
 
 /// A generated struct.
@@ -713,11 +715,16 @@ impl<'a> Builder<'a> {
                 return None;
             }
         }
-        let mut resource = self
-            .resources
-            .get(&own_gvk)
-            .or_else(|| twin_gvk.as_ref().and_then(|g| self.resources.get(g)))
-            .cloned();
+        // A version no longer served takes its names and scope from the served twin, but
+        // no verbs: nothing can be done with it on a server, and discovery leaves it out.
+        let mut resource = self.resources.get(&own_gvk).cloned().or_else(|| {
+            let mut twin = twin_gvk
+                .as_ref()
+                .and_then(|g| self.resources.get(g))?
+                .clone();
+            twin.verbs.clear();
+            Some(twin)
+        });
         if let Some(r) = &mut resource {
             let gr = format!("{group}/{}", r.plural);
             r.short_names = self
@@ -754,8 +761,9 @@ fn is_scalar(ty: &str) -> bool {
     )
 }
 
-/// Resource names and scopes of every served kind, from the paths of its main resource
-/// (`.../{plural}`, `.../namespaces/{namespace}/{plural}`, `.../{plural}/{name}`).
+/// Resource names, scopes and verbs of every served kind, from the paths of its main
+/// resource (`.../{plural}`, `.../namespaces/{namespace}/{plural}`, `.../{plural}/{name}`,
+/// and the same under `watch/`).
 fn resources(input: &Input) -> BTreeMap<Gvk, ResourceInfo> {
     let mut out: BTreeMap<Gvk, ResourceInfo> = BTreeMap::new();
     for (path, ops) in &input.swagger.paths {
@@ -770,8 +778,11 @@ fn resources(input: &Input) -> BTreeMap<Gvk, ResourceInfo> {
             continue;
         };
         let segments: Vec<&str> = rest.split('/').filter(|s| !s.is_empty()).collect();
-        let (namespaced, resource) = match segments.as_slice() {
-            ["watch", ..] => continue,
+        let segments = match segments.as_slice() {
+            ["watch", rest @ ..] => rest,
+            all => all,
+        };
+        let (namespaced, resource) = match segments {
             ["namespaces", "{namespace}", resource @ ..] => (true, resource),
             resource => (false, resource),
         };
@@ -791,11 +802,40 @@ fn resources(input: &Input) -> BTreeMap<Gvk, ResourceInfo> {
                 namespaced,
                 short_names: Vec::new(),
                 categories: Vec::new(),
+                verbs: Vec::new(),
             });
             entry.namespaced |= namespaced;
+            let verb = op
+                .get("x-kubernetes-action")
+                .and_then(|a| a.as_str())
+                .and_then(discovery_verb);
+            if let Some(verb) = verb {
+                if !entry.verbs.iter().any(|v| v == verb) {
+                    entry.verbs.push(verb.to_owned());
+                }
+            }
         }
     }
+    // The API server lists verbs sorted.
+    for info in out.values_mut() {
+        info.verbs.sort();
+    }
     out
+}
+
+/// The discovery verb of an OpenAPI `x-kubernetes-action` (the REST action of a path).
+fn discovery_verb(action: &str) -> Option<&'static str> {
+    Some(match action {
+        "get" => "get",
+        "list" => "list",
+        "watch" | "watchlist" => "watch",
+        "post" => "create",
+        "put" => "update",
+        "patch" => "patch",
+        "delete" => "delete",
+        "deletecollection" => "deletecollection",
+        _ => return None,
+    })
 }
 
 /// Builds the model from the input.

@@ -113,12 +113,16 @@ impl ShortcutRESTMapper<DefaultRESTMapper> {
 impl APIGroupResources {
     /// What discovery would report for a server serving the resource kinds of `scheme`:
     /// the core group first, then the other groups in the scheme's priority order, each
-    /// with its served versions, most preferred first (internal versions are not served).
+    /// with its served versions, most preferred first. Internal versions are not served,
+    /// nor are resources without verbs ([`ResourceMetadata::verbs`] empty: `k8s-types`
+    /// registers versions Kubernetes no longer serves that way, for conversion).
     pub fn from_scheme(scheme: &Scheme) -> Vec<APIGroupResources> {
         // group → version → resources; versions keep the scheme's priority order below.
         let mut served: BTreeMap<&str, HashMap<String, Vec<APIResource>>> = BTreeMap::new();
         for (gvk, metadata) in scheme.resources() {
-            if gvk.version == API_VERSION_INTERNAL {
+            // Hubs are not served, nor are resources without verbs (versions a server
+            // no longer serves, kept for conversion).
+            if gvk.version == API_VERSION_INTERNAL || metadata.verbs.is_empty() {
                 continue;
             }
             served
@@ -135,6 +139,7 @@ impl APIGroupResources {
                     kind: gvk.kind.to_string(),
                     short_names: metadata.short_names.iter().map(|s| s.to_string()).collect(),
                     categories: metadata.categories.iter().map(|s| s.to_string()).collect(),
+                    verbs: metadata.verbs.iter().map(|s| s.to_string()).collect(),
                     ..APIResource::default()
                 });
         }
@@ -508,6 +513,7 @@ mod tests {
                                 singular: leak(singular.resource.to_string()),
                                 short_names: &[],
                                 categories: &[],
+                                verbs: crate::runtime::CUSTOM_RESOURCE_VERBS,
                                 scope: if namespaced {
                                     ResourceScope::Namespaced
                                 } else {

@@ -23,8 +23,8 @@ pub use error::{SchemeError, SchemeErrorKind};
 pub use object::{ListObject, Object};
 pub use raw_extension::RawExtension;
 pub use registration::{
-    DeserializeFn, ObjectType, Registration, Resource, ResourceMetadata, ResourceScope,
-    VersionPriority,
+    CUSTOM_RESOURCE_VERBS, DeserializeFn, ObjectType, Registration, Resource, ResourceMetadata,
+    ResourceScope, VersionPriority,
 };
 pub use scheme::Scheme;
 pub use scheme_builder::SchemeBuilder;

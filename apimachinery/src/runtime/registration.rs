@@ -147,9 +147,25 @@ pub struct ResourceMetadata {
     pub short_names: &'static [&'static str],
     /// Categories, such as `all`.
     pub categories: &'static [&'static str],
+    /// The verbs discovery lists for the resource, in its order (`create`, `delete`,
+    /// `get`, `list`, `watch`, ...).
+    pub verbs: &'static [&'static str],
     /// Namespaced or cluster-scoped.
     pub scope: ResourceScope,
 }
+
+/// The verbs an API server lists for a custom resource, in its order: what
+/// `#[derive(ApiObject)]` gives a resource without `verbs = [..]`.
+pub const CUSTOM_RESOURCE_VERBS: &[&str] = &[
+    "delete",
+    "deletecollection",
+    "get",
+    "list",
+    "patch",
+    "create",
+    "update",
+    "watch",
+];
 
 /// Static facts of a typed API object, implemented by `#[derive(ApiObject)]`.
 ///
@@ -182,6 +198,8 @@ pub trait Resource: Object + Default + Clone {
     const SHORT_NAMES: &'static [&'static str];
     /// Categories.
     const CATEGORIES: &'static [&'static str];
+    /// The verbs discovery lists.
+    const VERBS: &'static [&'static str];
     /// Namespaced or cluster-scoped.
     const SCOPE: ResourceScope;
     /// The kind of the list of this kind.

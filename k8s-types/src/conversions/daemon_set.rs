@@ -54,24 +54,3 @@ pub mod extensions_v1beta1 {
         Ok(out)
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::{apps, extensions};
-    use apimachinery::conversion::Convert;
-
-    #[test]
-    fn template_generation_round_trips_through_the_annotation() {
-        let s = Scope::new();
-        let mut d = extensions::v1beta1::DaemonSet::default();
-        d.spec.get_or_insert_default().template_generation = Some(7);
-        let hub: apps::v1::DaemonSet = d.convert_ref(&s).unwrap();
-        assert_eq!(
-            hub.metadata.annotations[DEPRECATED_TEMPLATE_GENERATION],
-            "7"
-        );
-        let back: extensions::v1beta1::DaemonSet = hub.convert(&s).unwrap();
-        assert_eq!(back, d);
-    }
-}

@@ -26,6 +26,7 @@
 
 pub mod daemon_set;
 pub mod deployment;
+pub mod horizontal_pod_autoscaler;
 pub mod ingress;
 pub mod pod_disruption_budget;
 

@@ -335,15 +335,7 @@ apimachinery::proto_message!(MatchResources { 1 => namespace_selector as "namesp
 
 /// MutatingAdmissionPolicy describes the definition of an admission mutation policy that mutates the object coming into admission chain.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "admissionregistration.k8s.io",
-    version = "v1alpha1",
-    kind = "MutatingAdmissionPolicy",
-    plural = "mutatingadmissionpolicies",
-    cluster_scoped,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "admissionregistration.k8s.io", version = "v1alpha1", kind = "MutatingAdmissionPolicy", plural = "mutatingadmissionpolicies", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::admissionregistration::v1::MutatingAdmissionPolicy)]
 pub struct MutatingAdmissionPolicy {
@@ -369,15 +361,7 @@ apimachinery::proto_message!(MutatingAdmissionPolicy { 1 => metadata, 2 => spec 
 /// Adding/removing policies, bindings, or params can not affect whether a
 /// given (policy, binding, param) combination is within its own CEL budget.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "admissionregistration.k8s.io",
-    version = "v1alpha1",
-    kind = "MutatingAdmissionPolicyBinding",
-    plural = "mutatingadmissionpolicybindings",
-    cluster_scoped,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "admissionregistration.k8s.io", version = "v1alpha1", kind = "MutatingAdmissionPolicyBinding", plural = "mutatingadmissionpolicybindings", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::admissionregistration::v1::MutatingAdmissionPolicyBinding)]
 pub struct MutatingAdmissionPolicyBinding {
@@ -831,15 +815,7 @@ apimachinery::proto_message!(TypeChecking { 1 => expression_warnings as "express
 
 /// ValidatingAdmissionPolicy describes the definition of an admission validation policy that accepts or rejects an object without changing it.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "admissionregistration.k8s.io",
-    version = "v1alpha1",
-    kind = "ValidatingAdmissionPolicy",
-    plural = "validatingadmissionpolicies",
-    cluster_scoped,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "admissionregistration.k8s.io", version = "v1alpha1", kind = "ValidatingAdmissionPolicy", plural = "validatingadmissionpolicies", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::admissionregistration::v1::ValidatingAdmissionPolicy)]
 pub struct ValidatingAdmissionPolicy {
@@ -870,15 +846,7 @@ apimachinery::proto_message!(ValidatingAdmissionPolicy { 1 => metadata, 2 => spe
 /// Adding/removing policies, bindings, or params can not affect whether a
 /// given (policy, binding, param) combination is within its own CEL budget.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "admissionregistration.k8s.io",
-    version = "v1alpha1",
-    kind = "ValidatingAdmissionPolicyBinding",
-    plural = "validatingadmissionpolicybindings",
-    cluster_scoped,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "admissionregistration.k8s.io", version = "v1alpha1", kind = "ValidatingAdmissionPolicyBinding", plural = "validatingadmissionpolicybindings", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::admissionregistration::v1::ValidatingAdmissionPolicyBinding)]
 pub struct ValidatingAdmissionPolicyBinding {

@@ -334,15 +334,7 @@ apimachinery::proto_message!(MatchResources { 1 => namespace_selector as "namesp
 
 /// MutatingAdmissionPolicy describes the definition of an admission mutation policy that mutates the object coming into admission chain.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "admissionregistration.k8s.io",
-    version = "v1beta1",
-    kind = "MutatingAdmissionPolicy",
-    plural = "mutatingadmissionpolicies",
-    cluster_scoped,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "admissionregistration.k8s.io", version = "v1beta1", kind = "MutatingAdmissionPolicy", plural = "mutatingadmissionpolicies", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::admissionregistration::v1::MutatingAdmissionPolicy)]
 pub struct MutatingAdmissionPolicy {
@@ -368,15 +360,7 @@ apimachinery::proto_message!(MutatingAdmissionPolicy { 1 => metadata, 2 => spec 
 /// Adding/removing policies, bindings, or params can not affect whether a
 /// given (policy, binding, param) combination is within its own CEL budget.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "admissionregistration.k8s.io",
-    version = "v1beta1",
-    kind = "MutatingAdmissionPolicyBinding",
-    plural = "mutatingadmissionpolicybindings",
-    cluster_scoped,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "admissionregistration.k8s.io", version = "v1beta1", kind = "MutatingAdmissionPolicyBinding", plural = "mutatingadmissionpolicybindings", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::admissionregistration::v1::MutatingAdmissionPolicyBinding)]
 pub struct MutatingAdmissionPolicyBinding {
@@ -735,15 +719,7 @@ apimachinery::proto_message!(MutatingWebhook { 1 => name, 2 => client_config as 
 /// MutatingWebhookConfiguration describes the configuration of and admission webhook that accept or reject and may change the object.
 /// Deprecated in v1.16, planned for removal in v1.19. Use admissionregistration.k8s.io/v1 MutatingWebhookConfiguration instead.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "admissionregistration.k8s.io",
-    version = "v1beta1",
-    kind = "MutatingWebhookConfiguration",
-    plural = "mutatingwebhookconfigurations",
-    cluster_scoped,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "admissionregistration.k8s.io", version = "v1beta1", kind = "MutatingWebhookConfiguration", plural = "mutatingwebhookconfigurations", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::admissionregistration::v1::MutatingWebhookConfiguration)]
 pub struct MutatingWebhookConfiguration {
@@ -1081,15 +1057,7 @@ apimachinery::proto_message!(TypeChecking { 1 => expression_warnings as "express
 
 /// ValidatingAdmissionPolicy describes the definition of an admission validation policy that accepts or rejects an object without changing it.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "admissionregistration.k8s.io",
-    version = "v1beta1",
-    kind = "ValidatingAdmissionPolicy",
-    plural = "validatingadmissionpolicies",
-    cluster_scoped,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "admissionregistration.k8s.io", version = "v1beta1", kind = "ValidatingAdmissionPolicy", plural = "validatingadmissionpolicies", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::admissionregistration::v1::ValidatingAdmissionPolicy)]
 pub struct ValidatingAdmissionPolicy {
@@ -1120,15 +1088,7 @@ apimachinery::proto_message!(ValidatingAdmissionPolicy { 1 => metadata, 2 => spe
 /// Adding/removing policies, bindings, or params can not affect whether a
 /// given (policy, binding, param) combination is within its own CEL budget.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "admissionregistration.k8s.io",
-    version = "v1beta1",
-    kind = "ValidatingAdmissionPolicyBinding",
-    plural = "validatingadmissionpolicybindings",
-    cluster_scoped,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "admissionregistration.k8s.io", version = "v1beta1", kind = "ValidatingAdmissionPolicyBinding", plural = "validatingadmissionpolicybindings", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::admissionregistration::v1::ValidatingAdmissionPolicyBinding)]
 pub struct ValidatingAdmissionPolicyBinding {
@@ -1527,15 +1487,7 @@ apimachinery::proto_message!(ValidatingWebhook { 1 => name, 2 => client_config a
 /// ValidatingWebhookConfiguration describes the configuration of and admission webhook that accept or reject and object without changing it.
 /// Deprecated in v1.16, planned for removal in v1.19. Use admissionregistration.k8s.io/v1 ValidatingWebhookConfiguration instead.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "admissionregistration.k8s.io",
-    version = "v1beta1",
-    kind = "ValidatingWebhookConfiguration",
-    plural = "validatingwebhookconfigurations",
-    cluster_scoped,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "admissionregistration.k8s.io", version = "v1beta1", kind = "ValidatingWebhookConfiguration", plural = "validatingwebhookconfigurations", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::admissionregistration::v1::ValidatingWebhookConfiguration)]
 pub struct ValidatingWebhookConfiguration {

@@ -170,7 +170,7 @@ apimachinery::proto_message!(CustomResourceConversion { 1 => strategy, 2 => webh
 /// \<.spec.name\>.\<.spec.group\>.
 /// Deprecated in v1.16, planned for removal in v1.22. Use apiextensions.k8s.io/v1 CustomResourceDefinition instead.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "apiextensions.k8s.io", version = "v1beta1", kind = "CustomResourceDefinition", plural = "customresourcedefinitions", cluster_scoped, short_names = ["crd", "crds"], omit_empty_type_meta, protobuf)]
+#[api(group = "apiextensions.k8s.io", version = "v1beta1", kind = "CustomResourceDefinition", plural = "customresourcedefinitions", cluster_scoped, short_names = ["crd", "crds"], verbs = [], omit_empty_type_meta, protobuf)]
 pub struct CustomResourceDefinition {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,

@@ -5,7 +5,7 @@
 /// APIService represents a server for a particular GroupVersion.
 /// Name must be "version.group".
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "apiregistration.k8s.io", version = "v1", kind = "APIService", plural = "apiservices", cluster_scoped, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[api(group = "apiregistration.k8s.io", version = "v1", kind = "APIService", plural = "apiservices", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct APIService {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,

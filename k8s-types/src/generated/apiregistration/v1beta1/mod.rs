@@ -5,15 +5,7 @@
 /// APIService represents a server for a particular GroupVersion.
 /// Name must be "version.group".
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "apiregistration.k8s.io",
-    version = "v1beta1",
-    kind = "APIService",
-    plural = "apiservices",
-    cluster_scoped,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "apiregistration.k8s.io", version = "v1beta1", kind = "APIService", plural = "apiservices", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::apiregistration::v1::APIService)]
 pub struct APIService {

@@ -37,15 +37,7 @@ apimachinery::proto_message!(ServerStorageVersion { 1 => api_server_id as "apiSe
 
 /// Storage version of a specific resource.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "internal.apiserver.k8s.io",
-    version = "v1alpha1",
-    kind = "StorageVersion",
-    plural = "storageversions",
-    cluster_scoped,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "internal.apiserver.k8s.io", version = "v1alpha1", kind = "StorageVersion", plural = "storageversions", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct StorageVersion {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,

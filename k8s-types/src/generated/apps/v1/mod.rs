@@ -12,7 +12,7 @@
 /// it may be subject to name and representation changes in future releases, and clients should not
 /// depend on its stability. It is primarily for internal use by controllers.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "apps", version = "v1", kind = "ControllerRevision", plural = "controllerrevisions", namespaced, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[api(group = "apps", version = "v1", kind = "ControllerRevision", plural = "controllerrevisions", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ControllerRevision {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -43,7 +43,7 @@ apimachinery::proto_message!(ControllerRevisionList { 1 => metadata, 2 => items 
 
 /// DaemonSet represents the configuration of a daemon set.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "apps", version = "v1", kind = "DaemonSet", plural = "daemonsets", namespaced, short_names = ["ds"], categories = ["all"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[api(group = "apps", version = "v1", kind = "DaemonSet", plural = "daemonsets", namespaced, short_names = ["ds"], categories = ["all"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct DaemonSet {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -212,7 +212,7 @@ apimachinery::proto_message!(DaemonSetUpdateStrategy { 1 => r#type as "type", 2 
 
 /// Deployment enables declarative updates for Pods and ReplicaSets.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "apps", version = "v1", kind = "Deployment", plural = "deployments", namespaced, short_names = ["deploy"], categories = ["all"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[api(group = "apps", version = "v1", kind = "Deployment", plural = "deployments", namespaced, short_names = ["deploy"], categories = ["all"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct Deployment {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -377,7 +377,7 @@ apimachinery::proto_message!(DeploymentStrategy { 1 => r#type as "type", 2 => ro
 
 /// ReplicaSet ensures that a specified number of pod replicas are running at any given time.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "apps", version = "v1", kind = "ReplicaSet", plural = "replicasets", namespaced, short_names = ["rs"], categories = ["all"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[api(group = "apps", version = "v1", kind = "ReplicaSet", plural = "replicasets", namespaced, short_names = ["rs"], categories = ["all"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ReplicaSet {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -613,7 +613,7 @@ apimachinery::proto_message!(RollingUpdateStatefulSetStrategy { 1 => partition, 
 /// The StatefulSet guarantees that a given network identity will always
 /// map to the same storage identity.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "apps", version = "v1", kind = "StatefulSet", plural = "statefulsets", namespaced, short_names = ["sts"], categories = ["all"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[api(group = "apps", version = "v1", kind = "StatefulSet", plural = "statefulsets", namespaced, short_names = ["sts"], categories = ["all"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct StatefulSet {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,

@@ -14,15 +14,7 @@
 /// it may be subject to name and representation changes in future releases, and clients should not
 /// depend on its stability. It is primarily for internal use by controllers.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "apps",
-    version = "v1beta1",
-    kind = "ControllerRevision",
-    plural = "controllerrevisions",
-    namespaced,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "apps", version = "v1beta1", kind = "ControllerRevision", plural = "controllerrevisions", namespaced, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::ControllerRevision)]
 pub struct ControllerRevision {
@@ -65,7 +57,7 @@ apimachinery::proto_message!(ControllerRevisionList { 1 => metadata, 2 => items 
 /// more information.
 /// Deployment enables declarative updates for Pods and ReplicaSets.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "apps", version = "v1beta1", kind = "Deployment", plural = "deployments", namespaced, short_names = ["deploy"], categories = ["all"], omit_empty_type_meta, protobuf)]
+#[api(group = "apps", version = "v1beta1", kind = "Deployment", plural = "deployments", namespaced, short_names = ["deploy"], categories = ["all"], verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::Deployment, to_hub = crate::conversions::deployment::apps_v1beta1::to_hub, from_hub = crate::conversions::deployment::apps_v1beta1::from_hub)]
 pub struct Deployment {
@@ -414,7 +406,7 @@ apimachinery::proto_message!(ScaleStatus { 1 => replicas, 2 => selector, 3 => ta
 /// The StatefulSet guarantees that a given network identity will always
 /// map to the same storage identity.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "apps", version = "v1beta1", kind = "StatefulSet", plural = "statefulsets", namespaced, short_names = ["sts"], categories = ["all"], omit_empty_type_meta, protobuf)]
+#[api(group = "apps", version = "v1beta1", kind = "StatefulSet", plural = "statefulsets", namespaced, short_names = ["sts"], categories = ["all"], verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::StatefulSet)]
 pub struct StatefulSet {

@@ -14,15 +14,7 @@
 /// it may be subject to name and representation changes in future releases, and clients should not
 /// depend on its stability. It is primarily for internal use by controllers.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "apps",
-    version = "v1beta2",
-    kind = "ControllerRevision",
-    plural = "controllerrevisions",
-    namespaced,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "apps", version = "v1beta2", kind = "ControllerRevision", plural = "controllerrevisions", namespaced, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::ControllerRevision)]
 pub struct ControllerRevision {
@@ -65,7 +57,7 @@ apimachinery::proto_message!(ControllerRevisionList { 1 => metadata, 2 => items 
 /// more information.
 /// DaemonSet represents the configuration of a daemon set.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "apps", version = "v1beta2", kind = "DaemonSet", plural = "daemonsets", namespaced, short_names = ["ds"], categories = ["all"], omit_empty_type_meta, protobuf)]
+#[api(group = "apps", version = "v1beta2", kind = "DaemonSet", plural = "daemonsets", namespaced, short_names = ["ds"], categories = ["all"], verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::DaemonSet)]
 pub struct DaemonSet {
@@ -254,7 +246,7 @@ apimachinery::proto_message!(DaemonSetUpdateStrategy { 1 => r#type as "type", 2 
 /// more information.
 /// Deployment enables declarative updates for Pods and ReplicaSets.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "apps", version = "v1beta2", kind = "Deployment", plural = "deployments", namespaced, short_names = ["deploy"], categories = ["all"], omit_empty_type_meta, protobuf)]
+#[api(group = "apps", version = "v1beta2", kind = "Deployment", plural = "deployments", namespaced, short_names = ["deploy"], categories = ["all"], verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::Deployment)]
 pub struct Deployment {
@@ -438,7 +430,7 @@ apimachinery::proto_message!(DeploymentStrategy { 1 => r#type as "type", 2 => ro
 /// more information.
 /// ReplicaSet ensures that a specified number of pod replicas are running at any given time.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "apps", version = "v1beta2", kind = "ReplicaSet", plural = "replicasets", namespaced, short_names = ["rs"], categories = ["all"], omit_empty_type_meta, protobuf)]
+#[api(group = "apps", version = "v1beta2", kind = "ReplicaSet", plural = "replicasets", namespaced, short_names = ["rs"], categories = ["all"], verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::ReplicaSet)]
 pub struct ReplicaSet {
@@ -750,7 +742,7 @@ apimachinery::proto_message!(ScaleStatus { 1 => replicas, 2 => selector, 3 => ta
 /// The StatefulSet guarantees that a given network identity will always
 /// map to the same storage identity.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "apps", version = "v1beta2", kind = "StatefulSet", plural = "statefulsets", namespaced, short_names = ["sts"], categories = ["all"], omit_empty_type_meta, protobuf)]
+#[api(group = "apps", version = "v1beta2", kind = "StatefulSet", plural = "statefulsets", namespaced, short_names = ["sts"], categories = ["all"], verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::StatefulSet)]
 pub struct StatefulSet {

@@ -29,7 +29,7 @@ apimachinery::proto_message!(BoundObjectReference { 1 => kind, 2 => api_version 
 /// When using impersonation, users will receive the user info of the user being impersonated.  If impersonation or
 /// request header authentication is used, any extra keys will have their case ignored and returned as lowercase.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "authentication.k8s.io", version = "v1", kind = "SelfSubjectReview", plural = "selfsubjectreviews", cluster_scoped, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[api(group = "authentication.k8s.io", version = "v1", kind = "SelfSubjectReview", plural = "selfsubjectreviews", cluster_scoped, verbs = ["create"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct SelfSubjectReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -127,7 +127,7 @@ apimachinery::proto_message!(TokenRequestStatus { 1 => token, 2 => expiration_ti
 /// Note: TokenReview requests may be cached by the webhook token authenticator
 /// plugin in the kube-apiserver.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "authentication.k8s.io", version = "v1", kind = "TokenReview", plural = "tokenreviews", cluster_scoped, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[api(group = "authentication.k8s.io", version = "v1", kind = "TokenReview", plural = "tokenreviews", cluster_scoped, verbs = ["create"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct TokenReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,

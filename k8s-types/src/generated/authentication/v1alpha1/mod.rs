@@ -6,15 +6,7 @@
 /// When using impersonation, users will receive the user info of the user being impersonated.  If impersonation or
 /// request header authentication is used, any extra keys will have their case ignored and returned as lowercase.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "authentication.k8s.io",
-    version = "v1alpha1",
-    kind = "SelfSubjectReview",
-    plural = "selfsubjectreviews",
-    cluster_scoped,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "authentication.k8s.io", version = "v1alpha1", kind = "SelfSubjectReview", plural = "selfsubjectreviews", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::authentication::v1::SelfSubjectReview)]
 pub struct SelfSubjectReview {

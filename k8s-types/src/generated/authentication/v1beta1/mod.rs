@@ -9,15 +9,7 @@ pub type ExtraValue = Vec<String>;
 /// When using impersonation, users will receive the user info of the user being impersonated.  If impersonation or
 /// request header authentication is used, any extra keys will have their case ignored and returned as lowercase.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "authentication.k8s.io",
-    version = "v1beta1",
-    kind = "SelfSubjectReview",
-    plural = "selfsubjectreviews",
-    cluster_scoped,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "authentication.k8s.io", version = "v1beta1", kind = "SelfSubjectReview", plural = "selfsubjectreviews", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::authentication::v1::SelfSubjectReview)]
 pub struct SelfSubjectReview {
@@ -49,15 +41,7 @@ apimachinery::proto_message!(SelfSubjectReviewStatus { 1 => user_info as "userIn
 /// Note: TokenReview requests may be cached by the webhook token authenticator
 /// plugin in the kube-apiserver.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "authentication.k8s.io",
-    version = "v1beta1",
-    kind = "TokenReview",
-    plural = "tokenreviews",
-    cluster_scoped,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "authentication.k8s.io", version = "v1beta1", kind = "TokenReview", plural = "tokenreviews", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::authentication::v1::TokenReview)]
 pub struct TokenReview {

@@ -75,15 +75,7 @@ apimachinery::proto_message!(LabelSelectorAttributes { 1 => raw_selector as "raw
 /// Having a namespace scoped resource makes it much easier to grant namespace scoped policy that includes permissions
 /// checking.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "authorization.k8s.io",
-    version = "v1",
-    kind = "LocalSubjectAccessReview",
-    plural = "localsubjectaccessreviews",
-    namespaced,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "authorization.k8s.io", version = "v1", kind = "LocalSubjectAccessReview", plural = "localsubjectaccessreviews", namespaced, verbs = ["create"], omit_empty_type_meta, protobuf)]
 pub struct LocalSubjectAccessReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -210,7 +202,7 @@ apimachinery::proto_message!(ResourceRule { 1 => verbs, 2 => api_groups as "apiG
 /// spec.namespace means "in all namespaces".  Self is a special case, because users should always be able
 /// to check whether they can perform an action
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "authorization.k8s.io", version = "v1", kind = "SelfSubjectAccessReview", plural = "selfsubjectaccessreviews", cluster_scoped, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[api(group = "authorization.k8s.io", version = "v1", kind = "SelfSubjectAccessReview", plural = "selfsubjectaccessreviews", cluster_scoped, verbs = ["create"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct SelfSubjectAccessReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -247,7 +239,7 @@ apimachinery::proto_message!(SelfSubjectAccessReviewSpec { 1 => resource_attribu
 /// drive authorization decisions as this raises confused deputy, cache lifetime/revocation, and correctness concerns.
 /// SubjectAccessReview, and LocalAccessReview are the correct way to defer authorization decisions to the API server.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "authorization.k8s.io", version = "v1", kind = "SelfSubjectRulesReview", plural = "selfsubjectrulesreviews", cluster_scoped, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[api(group = "authorization.k8s.io", version = "v1", kind = "SelfSubjectRulesReview", plural = "selfsubjectrulesreviews", cluster_scoped, verbs = ["create"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct SelfSubjectRulesReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -275,15 +267,7 @@ apimachinery::proto_message!(SelfSubjectRulesReviewSpec { 1 => namespace });
 
 /// SubjectAccessReview checks whether or not a user or group can perform an action.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "authorization.k8s.io",
-    version = "v1",
-    kind = "SubjectAccessReview",
-    plural = "subjectaccessreviews",
-    cluster_scoped,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "authorization.k8s.io", version = "v1", kind = "SubjectAccessReview", plural = "subjectaccessreviews", cluster_scoped, verbs = ["create"], omit_empty_type_meta, protobuf)]
 pub struct SubjectAccessReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,

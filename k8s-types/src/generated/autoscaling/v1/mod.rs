@@ -66,6 +66,8 @@ apimachinery::proto_message!(ContainerResourceMetricStatus { 1 => name, 2 => cur
 /// CrossVersionObjectReference contains enough information to let you identify the referred resource.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::autoscaling::v2::CrossVersionObjectReference)]
 pub struct CrossVersionObjectReference {
     /// kind is the kind of the referent; More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds>
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
@@ -130,7 +132,9 @@ apimachinery::proto_message!(ExternalMetricStatus { 1 => metric_name as "metricN
 
 /// configuration of a horizontal pod autoscaler.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "autoscaling", version = "v1", kind = "HorizontalPodAutoscaler", plural = "horizontalpodautoscalers", namespaced, short_names = ["hpa"], categories = ["all"], omit_empty_type_meta, protobuf)]
+#[api(group = "autoscaling", version = "v1", kind = "HorizontalPodAutoscaler", plural = "horizontalpodautoscalers", namespaced, short_names = ["hpa"], categories = ["all"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::autoscaling::v2::HorizontalPodAutoscaler, to_hub = crate::conversions::horizontal_pod_autoscaler::autoscaling_v1::to_hub, from_hub = crate::conversions::horizontal_pod_autoscaler::autoscaling_v1::from_hub)]
 pub struct HorizontalPodAutoscaler {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -179,6 +183,8 @@ apimachinery::proto_message!(HorizontalPodAutoscalerCondition { 1 => r#type as "
     omit_empty_type_meta,
     protobuf
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::autoscaling::v2::HorizontalPodAutoscalerList)]
 pub struct HorizontalPodAutoscalerList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -193,6 +199,8 @@ apimachinery::proto_message!(HorizontalPodAutoscalerList { 1 => metadata, 2 => i
 /// specification of a horizontal pod autoscaler.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::autoscaling::v2::HorizontalPodAutoscalerSpec, hub_only = [metrics, behavior])]
 pub struct HorizontalPodAutoscalerSpec {
     /// reference to scaled resource; horizontal pod autoscaler will learn the current resource consumption
     /// and will set the desired number of pods by using its Scale subresource.
@@ -214,6 +222,7 @@ pub struct HorizontalPodAutoscalerSpec {
         rename = "targetCPUUtilizationPercentage",
         skip_serializing_if = "Option::is_none"
     )]
+    #[conversion(skip)]
     pub target_cpu_utilization_percentage: Option<i32>,
 }
 
@@ -222,6 +231,8 @@ apimachinery::proto_message!(HorizontalPodAutoscalerSpec { 1 => scale_target_ref
 /// current status of a horizontal pod autoscaler
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::autoscaling::v2::HorizontalPodAutoscalerStatus, hub_only = [current_metrics, conditions])]
 pub struct HorizontalPodAutoscalerStatus {
     /// observedGeneration is the most recent generation observed by this autoscaler.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -232,6 +243,7 @@ pub struct HorizontalPodAutoscalerStatus {
     pub last_scale_time: Option<apimachinery::apis::meta::v1::Time>,
     /// currentReplicas is the current number of replicas of pods managed by this autoscaler.
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
+    #[conversion(with = crate::conversions::always_set)]
     pub current_replicas: i32,
     /// desiredReplicas is the  desired number of replicas of pods managed by this autoscaler.
     #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
@@ -242,6 +254,7 @@ pub struct HorizontalPodAutoscalerStatus {
         rename = "currentCPUUtilizationPercentage",
         skip_serializing_if = "Option::is_none"
     )]
+    #[conversion(skip)]
     pub current_cpu_utilization_percentage: Option<i32>,
 }
 

@@ -171,7 +171,7 @@ apimachinery::proto_message!(HPAScalingRules { 1 => select_policy as "selectPoli
 /// autoscaler, which automatically manages the replica count of any resource
 /// implementing the scale subresource based on the metrics specified.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "autoscaling", version = "v2", kind = "HorizontalPodAutoscaler", plural = "horizontalpodautoscalers", namespaced, short_names = ["hpa"], categories = ["all"], omit_empty_type_meta, protobuf)]
+#[api(group = "autoscaling", version = "v2", kind = "HorizontalPodAutoscaler", plural = "horizontalpodautoscalers", namespaced, short_names = ["hpa"], categories = ["all"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct HorizontalPodAutoscaler {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -237,13 +237,7 @@ apimachinery::proto_message!(HorizontalPodAutoscalerCondition { 1 => r#type as "
 
 /// HorizontalPodAutoscalerList is a list of horizontal pod autoscaler objects.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "autoscaling",
-    version = "v2",
-    kind = "HorizontalPodAutoscalerList",
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "autoscaling", version = "v2", kind = "HorizontalPodAutoscalerList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct HorizontalPodAutoscalerList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,

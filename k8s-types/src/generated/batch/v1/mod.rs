@@ -4,7 +4,7 @@
 
 /// CronJob represents the configuration of a single cron job.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "batch", version = "v1", kind = "CronJob", plural = "cronjobs", namespaced, short_names = ["cj"], categories = ["all"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[api(group = "batch", version = "v1", kind = "CronJob", plural = "cronjobs", namespaced, short_names = ["cj"], categories = ["all"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct CronJob {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -108,7 +108,7 @@ apimachinery::proto_message!(CronJobStatus { 1 => active, 4 => last_schedule_tim
 
 /// Job represents the configuration of a single job.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "batch", version = "v1", kind = "Job", plural = "jobs", namespaced, categories = ["all"], omit_empty_type_meta, protobuf)]
+#[api(group = "batch", version = "v1", kind = "Job", plural = "jobs", namespaced, categories = ["all"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct Job {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,

@@ -4,7 +4,7 @@
 
 /// CronJob represents the configuration of a single cron job.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "batch", version = "v1beta1", kind = "CronJob", plural = "cronjobs", namespaced, short_names = ["cj"], categories = ["all"], omit_empty_type_meta, protobuf)]
+#[api(group = "batch", version = "v1beta1", kind = "CronJob", plural = "cronjobs", namespaced, short_names = ["cj"], categories = ["all"], verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::batch::v1::CronJob)]
 pub struct CronJob {

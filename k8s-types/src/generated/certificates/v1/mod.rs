@@ -16,7 +16,7 @@ pub type ExtraValue = Vec<String>;
 /// (with the "kubernetes.io/kube-apiserver-client" signerName),
 /// or to obtain certificates from custom non-Kubernetes signers.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "certificates.k8s.io", version = "v1", kind = "CertificateSigningRequest", plural = "certificatesigningrequests", cluster_scoped, short_names = ["csr"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[api(group = "certificates.k8s.io", version = "v1", kind = "CertificateSigningRequest", plural = "certificatesigningrequests", cluster_scoped, short_names = ["csr"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct CertificateSigningRequest {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,

@@ -18,15 +18,7 @@
 /// anchors for that signer. Admission control is used to enforce that only users
 /// with permissions on the signer can create or modify the corresponding bundle.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "certificates.k8s.io",
-    version = "v1alpha1",
-    kind = "ClusterTrustBundle",
-    plural = "clustertrustbundles",
-    cluster_scoped,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "certificates.k8s.io", version = "v1alpha1", kind = "ClusterTrustBundle", plural = "clustertrustbundles", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::certificates::v1beta1::ClusterTrustBundle)]
 pub struct ClusterTrustBundle {

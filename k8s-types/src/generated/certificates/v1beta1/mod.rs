@@ -7,7 +7,7 @@ pub type ExtraValue = Vec<String>;
 
 /// Describes a certificate signing request
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "certificates.k8s.io", version = "v1beta1", kind = "CertificateSigningRequest", plural = "certificatesigningrequests", cluster_scoped, short_names = ["csr"], omit_empty_type_meta, protobuf)]
+#[api(group = "certificates.k8s.io", version = "v1beta1", kind = "CertificateSigningRequest", plural = "certificatesigningrequests", cluster_scoped, short_names = ["csr"], verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::certificates::v1::CertificateSigningRequest)]
 pub struct CertificateSigningRequest {
@@ -276,7 +276,7 @@ apimachinery::proto_message!(CertificateSigningRequestStatus { 1 => conditions, 
 /// anchors for that signer. Admission control is used to enforce that only users
 /// with permissions on the signer can create or modify the corresponding bundle.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "certificates.k8s.io", version = "v1beta1", kind = "ClusterTrustBundle", plural = "clustertrustbundles", cluster_scoped, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[api(group = "certificates.k8s.io", version = "v1beta1", kind = "ClusterTrustBundle", plural = "clustertrustbundles", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ClusterTrustBundle {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -348,15 +348,7 @@ apimachinery::proto_message!(ClusterTrustBundleSpec { 1 => signer_name as "signe
 ///
 /// Kubelets use this API to implement podCertificate projected volumes
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "certificates.k8s.io",
-    version = "v1beta1",
-    kind = "PodCertificateRequest",
-    plural = "podcertificaterequests",
-    namespaced,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "certificates.k8s.io", version = "v1beta1", kind = "PodCertificateRequest", plural = "podcertificaterequests", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct PodCertificateRequest {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,

@@ -4,7 +4,7 @@
 
 /// Lease defines a lease concept.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "coordination.k8s.io", version = "v1", kind = "Lease", plural = "leases", namespaced, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[api(group = "coordination.k8s.io", version = "v1", kind = "Lease", plural = "leases", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct Lease {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,

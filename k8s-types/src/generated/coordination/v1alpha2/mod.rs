@@ -5,15 +5,7 @@
 /// LeaseCandidate defines a candidate for a Lease object.
 /// Candidates are created such that coordinated leader election will pick the best leader from the list of candidates.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "coordination.k8s.io",
-    version = "v1alpha2",
-    kind = "LeaseCandidate",
-    plural = "leasecandidates",
-    namespaced,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "coordination.k8s.io", version = "v1alpha2", kind = "LeaseCandidate", plural = "leasecandidates", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::coordination::v1beta1::LeaseCandidate)]
 pub struct LeaseCandidate {

@@ -4,15 +4,7 @@
 
 /// Lease defines a lease concept.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "coordination.k8s.io",
-    version = "v1beta1",
-    kind = "Lease",
-    plural = "leases",
-    namespaced,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "coordination.k8s.io", version = "v1beta1", kind = "Lease", plural = "leases", namespaced, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::coordination::v1::Lease)]
 pub struct Lease {
@@ -30,7 +22,7 @@ apimachinery::proto_message!(Lease { 1 => metadata, 2 => spec });
 /// LeaseCandidate defines a candidate for a Lease object.
 /// Candidates are created such that coordinated leader election will pick the best leader from the list of candidates.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "coordination.k8s.io", version = "v1beta1", kind = "LeaseCandidate", plural = "leasecandidates", namespaced, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[api(group = "coordination.k8s.io", version = "v1beta1", kind = "LeaseCandidate", plural = "leasecandidates", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct LeaseCandidate {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,

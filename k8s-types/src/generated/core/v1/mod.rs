@@ -185,14 +185,7 @@ apimachinery::proto_message!(AzureFileVolumeSource { 1 => secret_name as "secret
 
 /// Binding ties one object to another; for example, a pod is bound to a node by a scheduler.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    version = "v1",
-    kind = "Binding",
-    plural = "bindings",
-    namespaced,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(version = "v1", kind = "Binding", plural = "bindings", namespaced, verbs = ["create"], omit_empty_type_meta, protobuf)]
 pub struct Binding {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -539,7 +532,7 @@ apimachinery::proto_message!(ComponentCondition { 1 => r#type as "type", 2 => st
 /// ComponentStatus (and ComponentStatusList) holds the cluster validation info.
 /// Deprecated: This API is deprecated in v1.19+
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(version = "v1", kind = "ComponentStatus", plural = "componentstatuses", cluster_scoped, short_names = ["cs"], omit_empty_type_meta, protobuf)]
+#[api(version = "v1", kind = "ComponentStatus", plural = "componentstatuses", cluster_scoped, short_names = ["cs"], verbs = ["get", "list"], omit_empty_type_meta, protobuf)]
 pub struct ComponentStatus {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -576,7 +569,7 @@ apimachinery::proto_message!(ComponentStatusList { 1 => metadata, 2 => items });
 
 /// ConfigMap holds configuration data for pods to consume.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(version = "v1", kind = "ConfigMap", plural = "configmaps", namespaced, short_names = ["cm"], omit_empty_type_meta, protobuf)]
+#[api(version = "v1", kind = "ConfigMap", plural = "configmaps", namespaced, short_names = ["cm"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct ConfigMap {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -1709,7 +1702,7 @@ apimachinery::proto_message!(EndpointSubset { 1 => addresses, 2 => not_ready_add
 ///
 /// Deprecated: This API is deprecated in v1.33+. Use discoveryv1.EndpointSlice.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(version = "v1", kind = "Endpoints", plural = "endpoints", namespaced, short_names = ["ep"], omit_empty_type_meta, protobuf)]
+#[api(version = "v1", kind = "Endpoints", plural = "endpoints", namespaced, short_names = ["ep"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct Endpoints {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -2427,7 +2420,7 @@ apimachinery::proto_message!(EphemeralVolumeSource { 1 => volume_claim_template 
 /// continued existence of events with that Reason.  Events should be
 /// treated as informative, best-effort, supplemental data.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(version = "v1", kind = "Event", plural = "events", namespaced, short_names = ["ev"], omit_empty_type_meta, protobuf)]
+#[api(version = "v1", kind = "Event", plural = "events", namespaced, short_names = ["ev"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct Event {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -3141,7 +3134,7 @@ apimachinery::proto_message!(LifecycleHandler { 1 => exec, 2 => http_get as "htt
 
 /// LimitRange sets resource usage limits for each kind of resource in a Namespace.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(version = "v1", kind = "LimitRange", plural = "limitranges", namespaced, short_names = ["limits"], omit_empty_type_meta, protobuf)]
+#[api(version = "v1", kind = "LimitRange", plural = "limitranges", namespaced, short_names = ["limits"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct LimitRange {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -3416,7 +3409,7 @@ apimachinery::proto_message!(NFSVolumeSource { 1 => server, 2 => path, 3 => read
 /// Namespace provides a scope for Names.
 /// Use of multiple namespaces is optional.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(version = "v1", kind = "Namespace", plural = "namespaces", cluster_scoped, short_names = ["ns"], omit_empty_type_meta, protobuf)]
+#[api(version = "v1", kind = "Namespace", plural = "namespaces", cluster_scoped, short_names = ["ns"], verbs = ["create", "delete", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct Namespace {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -3510,7 +3503,7 @@ apimachinery::proto_message!(NamespaceStatus { 1 => phase, 2 => conditions });
 /// Node is a worker node in Kubernetes.
 /// Each node will have a unique identifier in the cache (i.e. in etcd).
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(version = "v1", kind = "Node", plural = "nodes", cluster_scoped, short_names = ["no"], omit_empty_type_meta, protobuf)]
+#[api(version = "v1", kind = "Node", plural = "nodes", cluster_scoped, short_names = ["no"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct Node {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -4118,7 +4111,7 @@ apimachinery::proto_message!(ObjectReference { 1 => kind, 2 => namespace, 3 => n
 /// It is analogous to a node.
 /// More info: <https://kubernetes.io/docs/concepts/storage/persistent-volumes>
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(version = "v1", kind = "PersistentVolume", plural = "persistentvolumes", cluster_scoped, short_names = ["pv"], omit_empty_type_meta, protobuf)]
+#[api(version = "v1", kind = "PersistentVolume", plural = "persistentvolumes", cluster_scoped, short_names = ["pv"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct PersistentVolume {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -4140,7 +4133,7 @@ apimachinery::proto_message!(PersistentVolume { 1 => metadata, 2 => spec, 3 => s
 
 /// PersistentVolumeClaim is a user's request for and claim to a persistent volume
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(version = "v1", kind = "PersistentVolumeClaim", plural = "persistentvolumeclaims", namespaced, short_names = ["pvc"], omit_empty_type_meta, protobuf)]
+#[api(version = "v1", kind = "PersistentVolumeClaim", plural = "persistentvolumeclaims", namespaced, short_names = ["pvc"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct PersistentVolumeClaim {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -5015,7 +5008,7 @@ apimachinery::proto_message!(PhotonPersistentDiskVolumeSource { 1 => pd_id as "p
 /// Pod is a collection of containers that can run on a host. This resource is created
 /// by clients and scheduled onto hosts.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(version = "v1", kind = "Pod", plural = "pods", namespaced, short_names = ["po"], categories = ["all"], omit_empty_type_meta, protobuf)]
+#[api(version = "v1", kind = "Pod", plural = "pods", namespaced, short_names = ["po"], categories = ["all"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct Pod {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -6412,14 +6405,7 @@ apimachinery::proto_message!(PodStatusResult { 1 => metadata, 2 => status });
 
 /// PodTemplate describes a template for creating copies of a predefined pod.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    version = "v1",
-    kind = "PodTemplate",
-    plural = "podtemplates",
-    namespaced,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(version = "v1", kind = "PodTemplate", plural = "podtemplates", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct PodTemplate {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -6903,7 +6889,7 @@ apimachinery::proto_message!(RangeAllocation { 1 => metadata, 2 => range, 3 => d
 
 /// ReplicationController represents the configuration of a replication controller.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(version = "v1", kind = "ReplicationController", plural = "replicationcontrollers", namespaced, short_names = ["rc"], categories = ["all"], omit_empty_type_meta, protobuf)]
+#[api(version = "v1", kind = "ReplicationController", plural = "replicationcontrollers", namespaced, short_names = ["rc"], categories = ["all"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct ReplicationController {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -7105,7 +7091,7 @@ apimachinery::proto_message!(ResourceHealth { 1 => resource_id as "resourceID", 
 
 /// ResourceQuota sets aggregate quota restrictions enforced per namespace
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(version = "v1", kind = "ResourceQuota", plural = "resourcequotas", namespaced, short_names = ["quota"], omit_empty_type_meta, protobuf)]
+#[api(version = "v1", kind = "ResourceQuota", plural = "resourcequotas", namespaced, short_names = ["quota"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct ResourceQuota {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -7435,14 +7421,7 @@ apimachinery::proto_message!(SeccompProfile { 1 => r#type as "type", 2 => localh
 /// Secret holds secret data of a certain type. The total bytes of the values in
 /// the Data field must be less than MaxSecretSize bytes.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    version = "v1",
-    kind = "Secret",
-    plural = "secrets",
-    namespaced,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(version = "v1", kind = "Secret", plural = "secrets", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct Secret {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -7854,7 +7833,7 @@ apimachinery::proto_message!(SerializedReference { 1 => reference });
 /// (for example 3306) that the proxy listens on, and the selector that determines which pods
 /// will answer requests sent through the proxy.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(version = "v1", kind = "Service", plural = "services", namespaced, short_names = ["svc"], categories = ["all"], omit_empty_type_meta, protobuf)]
+#[api(version = "v1", kind = "Service", plural = "services", namespaced, short_names = ["svc"], categories = ["all"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct Service {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -7878,7 +7857,7 @@ apimachinery::proto_message!(Service { 1 => metadata, 2 => spec, 3 => status });
 /// \* a principal that can be authenticated and authorized
 /// \* a set of secrets
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(version = "v1", kind = "ServiceAccount", plural = "serviceaccounts", namespaced, short_names = ["sa"], omit_empty_type_meta, protobuf)]
+#[api(version = "v1", kind = "ServiceAccount", plural = "serviceaccounts", namespaced, short_names = ["sa"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct ServiceAccount {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,

@@ -148,15 +148,7 @@ apimachinery::proto_message!(EndpointPort { 1 => name, 2 => protocol, 3 => port,
 /// For a given service there may be multiple EndpointSlice objects, selected by
 /// labels, which must be joined to produce the full set of endpoints.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "discovery.k8s.io",
-    version = "v1beta1",
-    kind = "EndpointSlice",
-    plural = "endpointslices",
-    namespaced,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "discovery.k8s.io", version = "v1beta1", kind = "EndpointSlice", plural = "endpointslices", namespaced, verbs = [], omit_empty_type_meta, protobuf)]
 pub struct EndpointSlice {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,

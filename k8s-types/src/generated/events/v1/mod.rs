@@ -9,7 +9,7 @@
 /// continued existence of events with that Reason.  Events should be
 /// treated as informative, best-effort, supplemental data.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "events.k8s.io", version = "v1", kind = "Event", plural = "events", namespaced, short_names = ["ev"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[api(group = "events.k8s.io", version = "v1", kind = "Event", plural = "events", namespaced, short_names = ["ev"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct Event {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,

@@ -9,7 +9,7 @@
 /// continued existence of events with that Reason.  Events should be
 /// treated as informative, best-effort, supplemental data.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "events.k8s.io", version = "v1beta1", kind = "Event", plural = "events", namespaced, short_names = ["ev"], omit_empty_type_meta, protobuf)]
+#[api(group = "events.k8s.io", version = "v1beta1", kind = "Event", plural = "events", namespaced, short_names = ["ev"], verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::events::v1::Event)]
 pub struct Event {

@@ -6,15 +6,7 @@
 /// more information.
 /// DaemonSet represents the configuration of a daemon set.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "extensions",
-    version = "v1beta1",
-    kind = "DaemonSet",
-    plural = "daemonsets",
-    namespaced,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "extensions", version = "v1beta1", kind = "DaemonSet", plural = "daemonsets", namespaced, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::DaemonSet, to_hub = crate::conversions::daemon_set::extensions_v1beta1::to_hub, from_hub = crate::conversions::daemon_set::extensions_v1beta1::from_hub)]
 pub struct DaemonSet {
@@ -211,15 +203,7 @@ apimachinery::proto_message!(DaemonSetUpdateStrategy { 1 => r#type as "type", 2 
 /// more information.
 /// Deployment enables declarative updates for Pods and ReplicaSets.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "extensions",
-    version = "v1beta1",
-    kind = "Deployment",
-    plural = "deployments",
-    namespaced,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "extensions", version = "v1beta1", kind = "Deployment", plural = "deployments", namespaced, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::Deployment, to_hub = crate::conversions::deployment::extensions_v1beta1::to_hub, from_hub = crate::conversions::deployment::extensions_v1beta1::from_hub)]
 pub struct Deployment {
@@ -519,15 +503,7 @@ apimachinery::proto_message!(IPBlock { 1 => cidr, 2 => except });
 /// based virtual hosting etc.
 /// DEPRECATED - This group version of Ingress is deprecated by networking.k8s.io/v1beta1 Ingress. See the release notes for more information.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "extensions",
-    version = "v1beta1",
-    kind = "Ingress",
-    plural = "ingresses",
-    namespaced,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "extensions", version = "v1beta1", kind = "Ingress", plural = "ingresses", namespaced, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::Ingress)]
 pub struct Ingress {
@@ -845,15 +821,7 @@ apimachinery::proto_message!(IngressTLS { 1 => hosts, 2 => secret_name as "secre
 /// DEPRECATED 1.9 - This group version of NetworkPolicy is deprecated by networking/v1/NetworkPolicy.
 /// NetworkPolicy describes what network traffic is allowed for a set of Pods
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "extensions",
-    version = "v1beta1",
-    kind = "NetworkPolicy",
-    plural = "networkpolicies",
-    namespaced,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "extensions", version = "v1beta1", kind = "NetworkPolicy", plural = "networkpolicies", namespaced, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::NetworkPolicy)]
 pub struct NetworkPolicy {
@@ -1079,15 +1047,7 @@ apimachinery::proto_message!(NetworkPolicySpec { 1 => pod_selector as "podSelect
 /// more information.
 /// ReplicaSet ensures that a specified number of pod replicas are running at any given time.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "extensions",
-    version = "v1beta1",
-    kind = "ReplicaSet",
-    plural = "replicasets",
-    namespaced,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "extensions", version = "v1beta1", kind = "ReplicaSet", plural = "replicasets", namespaced, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::ReplicaSet)]
 pub struct ReplicaSet {

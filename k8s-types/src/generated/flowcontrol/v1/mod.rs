@@ -54,7 +54,7 @@ apimachinery::proto_message!(FlowDistinguisherMethod { 1 => r#type as "type" });
 /// FlowSchema defines the schema of a group of flows. Note that a flow is made up of a set of inbound API requests with
 /// similar attributes and is identified by a pair of strings: the name of the FlowSchema and a "flow distinguisher".
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "flowcontrol.apiserver.k8s.io", version = "v1", kind = "FlowSchema", plural = "flowschemas", cluster_scoped, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[api(group = "flowcontrol.apiserver.k8s.io", version = "v1", kind = "FlowSchema", plural = "flowschemas", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct FlowSchema {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -321,7 +321,7 @@ apimachinery::proto_message!(PolicyRulesWithSubjects { 1 => subjects, 2 => resou
 
 /// PriorityLevelConfiguration represents the configuration of a priority level.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "flowcontrol.apiserver.k8s.io", version = "v1", kind = "PriorityLevelConfiguration", plural = "prioritylevelconfigurations", cluster_scoped, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[api(group = "flowcontrol.apiserver.k8s.io", version = "v1", kind = "PriorityLevelConfiguration", plural = "prioritylevelconfigurations", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct PriorityLevelConfiguration {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,

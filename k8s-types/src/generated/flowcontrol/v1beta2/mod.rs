@@ -56,15 +56,7 @@ apimachinery::proto_message!(FlowDistinguisherMethod { 1 => r#type as "type" });
 /// FlowSchema defines the schema of a group of flows. Note that a flow is made up of a set of inbound API requests with
 /// similar attributes and is identified by a pair of strings: the name of the FlowSchema and a "flow distinguisher".
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "flowcontrol.apiserver.k8s.io",
-    version = "v1beta2",
-    kind = "FlowSchema",
-    plural = "flowschemas",
-    cluster_scoped,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "flowcontrol.apiserver.k8s.io", version = "v1beta2", kind = "FlowSchema", plural = "flowschemas", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::flowcontrol::v1::FlowSchema)]
 pub struct FlowSchema {
@@ -349,15 +341,7 @@ apimachinery::proto_message!(PolicyRulesWithSubjects { 1 => subjects, 2 => resou
 
 /// PriorityLevelConfiguration represents the configuration of a priority level.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "flowcontrol.apiserver.k8s.io",
-    version = "v1beta2",
-    kind = "PriorityLevelConfiguration",
-    plural = "prioritylevelconfigurations",
-    cluster_scoped,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "flowcontrol.apiserver.k8s.io", version = "v1beta2", kind = "PriorityLevelConfiguration", plural = "prioritylevelconfigurations", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
 pub struct PriorityLevelConfiguration {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,

@@ -60,7 +60,7 @@ apimachinery::proto_message!(HTTPIngressRuleValue { 1 => paths });
 /// Valid: 192.168.1.5 or 2001:db8::1 or 2001:db8:aaaa:bbbb:cccc:dddd:eeee:1
 /// Invalid: 10.01.2.3 or 2001:db8:0:0:0::1
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "networking.k8s.io", version = "v1", kind = "IPAddress", plural = "ipaddresses", cluster_scoped, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[api(group = "networking.k8s.io", version = "v1", kind = "IPAddress", plural = "ipaddresses", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct IPAddress {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -129,7 +129,7 @@ apimachinery::proto_message!(IPBlock { 1 => cidr, 2 => except });
 /// externally-reachable urls, load balance traffic, terminate SSL, offer name
 /// based virtual hosting etc.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "networking.k8s.io", version = "v1", kind = "Ingress", plural = "ingresses", namespaced, short_names = ["ing"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[api(group = "networking.k8s.io", version = "v1", kind = "Ingress", plural = "ingresses", namespaced, short_names = ["ing"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct Ingress {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -170,7 +170,7 @@ apimachinery::proto_message!(IngressBackend { 3 => resource, 4 => service });
 /// single IngressClass resource has this annotation set to true, new Ingress
 /// resources without a class specified will be assigned this default class.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "networking.k8s.io", version = "v1", kind = "IngressClass", plural = "ingressclasses", cluster_scoped, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[api(group = "networking.k8s.io", version = "v1", kind = "IngressClass", plural = "ingressclasses", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct IngressClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -510,7 +510,7 @@ apimachinery::proto_message!(IngressTLS { 1 => hosts, 2 => secret_name as "secre
 
 /// NetworkPolicy describes what network traffic is allowed for a set of Pods
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "networking.k8s.io", version = "v1", kind = "NetworkPolicy", plural = "networkpolicies", namespaced, short_names = ["netpol"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[api(group = "networking.k8s.io", version = "v1", kind = "NetworkPolicy", plural = "networkpolicies", namespaced, short_names = ["netpol"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct NetworkPolicy {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -751,7 +751,7 @@ apimachinery::proto_message!(ServiceBackendPort { 1 => name, 2 => number });
 /// ServiceCIDR defines a range of IP addresses using CIDR format (e.g. 192.168.0.0/24 or 2001:db2::/64).
 /// This range is used to allocate ClusterIPs to Service objects.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "networking.k8s.io", version = "v1", kind = "ServiceCIDR", plural = "servicecidrs", cluster_scoped, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[api(group = "networking.k8s.io", version = "v1", kind = "ServiceCIDR", plural = "servicecidrs", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ServiceCIDR {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,

@@ -65,15 +65,7 @@ apimachinery::proto_message!(HTTPIngressRuleValue { 1 => paths });
 /// Valid: 192.168.1.5 or 2001:db8::1 or 2001:db8:aaaa:bbbb:cccc:dddd:eeee:1
 /// Invalid: 10.01.2.3 or 2001:db8:0:0:0::1
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "networking.k8s.io",
-    version = "v1beta1",
-    kind = "IPAddress",
-    plural = "ipaddresses",
-    cluster_scoped,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "networking.k8s.io", version = "v1beta1", kind = "IPAddress", plural = "ipaddresses", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::IPAddress)]
 pub struct IPAddress {
@@ -131,7 +123,7 @@ apimachinery::proto_message!(IPAddressSpec { 1 => parent_ref as "parentRef" });
 /// externally-reachable urls, load balance traffic, terminate SSL, offer name
 /// based virtual hosting etc.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "networking.k8s.io", version = "v1beta1", kind = "Ingress", plural = "ingresses", namespaced, short_names = ["ing"], omit_empty_type_meta, protobuf)]
+#[api(group = "networking.k8s.io", version = "v1beta1", kind = "Ingress", plural = "ingresses", namespaced, short_names = ["ing"], verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::Ingress)]
 pub struct Ingress {
@@ -175,15 +167,7 @@ apimachinery::proto_message!(IngressBackend { 1 => service_name as "serviceName"
 /// single IngressClass resource has this annotation set to true, new Ingress
 /// resources without a class specified will be assigned this default class.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "networking.k8s.io",
-    version = "v1beta1",
-    kind = "IngressClass",
-    plural = "ingressclasses",
-    cluster_scoped,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "networking.k8s.io", version = "v1beta1", kind = "IngressClass", plural = "ingressclasses", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::IngressClass)]
 pub struct IngressClass {
@@ -567,15 +551,7 @@ apimachinery::proto_message!(ParentReference { 1 => group, 2 => resource, 3 => n
 /// ServiceCIDR defines a range of IP addresses using CIDR format (e.g. 192.168.0.0/24 or 2001:db2::/64).
 /// This range is used to allocate ClusterIPs to Service objects.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "networking.k8s.io",
-    version = "v1beta1",
-    kind = "ServiceCIDR",
-    plural = "servicecidrs",
-    cluster_scoped,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "networking.k8s.io", version = "v1beta1", kind = "ServiceCIDR", plural = "servicecidrs", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::ServiceCIDR)]
 pub struct ServiceCIDR {

@@ -25,7 +25,7 @@ apimachinery::proto_message!(Overhead { 1 => pod_fixed as "podFixed" });
 /// pod.  For more details, see
 /// <https://kubernetes.io/docs/concepts/containers/runtime-class/>
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "node.k8s.io", version = "v1", kind = "RuntimeClass", plural = "runtimeclasses", cluster_scoped, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[api(group = "node.k8s.io", version = "v1", kind = "RuntimeClass", plural = "runtimeclasses", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct RuntimeClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,

@@ -25,15 +25,7 @@ apimachinery::proto_message!(Overhead { 1 => pod_fixed as "podFixed" });
 /// pod.  For more details, see
 /// <https://git.k8s.io/enhancements/keps/sig-node/585-runtime-class>
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "node.k8s.io",
-    version = "v1alpha1",
-    kind = "RuntimeClass",
-    plural = "runtimeclasses",
-    cluster_scoped,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "node.k8s.io", version = "v1alpha1", kind = "RuntimeClass", plural = "runtimeclasses", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
 pub struct RuntimeClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,

@@ -27,15 +27,7 @@ apimachinery::proto_message!(Overhead { 1 => pod_fixed as "podFixed" });
 /// pod.  For more details, see
 /// <https://git.k8s.io/enhancements/keps/sig-node/585-runtime-class>
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "node.k8s.io",
-    version = "v1beta1",
-    kind = "RuntimeClass",
-    plural = "runtimeclasses",
-    cluster_scoped,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "node.k8s.io", version = "v1beta1", kind = "RuntimeClass", plural = "runtimeclasses", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::node::v1::RuntimeClass)]
 pub struct RuntimeClass {

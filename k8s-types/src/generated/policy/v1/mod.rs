@@ -20,7 +20,7 @@ apimachinery::proto_message!(Eviction { 1 => metadata, 2 => delete_options as "d
 
 /// PodDisruptionBudget is an object to define the max disruption that can be caused to a collection of pods
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "policy", version = "v1", kind = "PodDisruptionBudget", plural = "poddisruptionbudgets", namespaced, short_names = ["pdb"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[api(group = "policy", version = "v1", kind = "PodDisruptionBudget", plural = "poddisruptionbudgets", namespaced, short_names = ["pdb"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct PodDisruptionBudget {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,

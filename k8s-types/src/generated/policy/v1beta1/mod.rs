@@ -29,7 +29,7 @@ apimachinery::proto_message!(Eviction { 1 => metadata, 2 => delete_options as "d
 
 /// PodDisruptionBudget is an object to define the max disruption that can be caused to a collection of pods
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "policy", version = "v1beta1", kind = "PodDisruptionBudget", plural = "poddisruptionbudgets", namespaced, short_names = ["pdb"], omit_empty_type_meta, protobuf)]
+#[api(group = "policy", version = "v1beta1", kind = "PodDisruptionBudget", plural = "poddisruptionbudgets", namespaced, short_names = ["pdb"], verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::policy::v1::PodDisruptionBudget, to_hub = crate::conversions::pod_disruption_budget::policy_v1beta1::to_hub, from_hub = crate::conversions::pod_disruption_budget::policy_v1beta1::from_hub)]
 pub struct PodDisruptionBudget {

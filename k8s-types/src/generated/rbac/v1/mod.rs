@@ -20,7 +20,7 @@ apimachinery::proto_message!(AggregationRule { 1 => cluster_role_selectors as "c
 
 /// ClusterRole is a cluster level, logical grouping of PolicyRules that can be referenced as a unit by a RoleBinding or ClusterRoleBinding.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "rbac.authorization.k8s.io", version = "v1", kind = "ClusterRole", plural = "clusterroles", cluster_scoped, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[api(group = "rbac.authorization.k8s.io", version = "v1", kind = "ClusterRole", plural = "clusterroles", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ClusterRole {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -40,7 +40,7 @@ apimachinery::proto_message!(ClusterRole { 1 => metadata, 2 => rules, 3 => aggre
 /// ClusterRoleBinding references a ClusterRole, but not contain it.  It can reference a ClusterRole in the global namespace,
 /// and adds who information via Subject.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "rbac.authorization.k8s.io", version = "v1", kind = "ClusterRoleBinding", plural = "clusterrolebindings", cluster_scoped, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[api(group = "rbac.authorization.k8s.io", version = "v1", kind = "ClusterRoleBinding", plural = "clusterrolebindings", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ClusterRoleBinding {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -131,7 +131,7 @@ apimachinery::proto_message!(PolicyRule { 1 => verbs, 2 => api_groups as "apiGro
 
 /// Role is a namespaced, logical grouping of PolicyRules that can be referenced as a unit by a RoleBinding.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "rbac.authorization.k8s.io", version = "v1", kind = "Role", plural = "roles", namespaced, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[api(group = "rbac.authorization.k8s.io", version = "v1", kind = "Role", plural = "roles", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct Role {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -148,7 +148,7 @@ apimachinery::proto_message!(Role { 1 => metadata, 2 => rules });
 /// It adds who information via Subjects and namespace information by which namespace it exists in.  RoleBindings in a given
 /// namespace only have effect in that namespace.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "rbac.authorization.k8s.io", version = "v1", kind = "RoleBinding", plural = "rolebindings", namespaced, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[api(group = "rbac.authorization.k8s.io", version = "v1", kind = "RoleBinding", plural = "rolebindings", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct RoleBinding {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,

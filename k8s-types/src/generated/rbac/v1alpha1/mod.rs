@@ -23,15 +23,7 @@ apimachinery::proto_message!(AggregationRule { 1 => cluster_role_selectors as "c
 /// ClusterRole is a cluster level, logical grouping of PolicyRules that can be referenced as a unit by a RoleBinding or ClusterRoleBinding.
 /// Deprecated in v1.17 in favor of rbac.authorization.k8s.io/v1 ClusterRole, and will no longer be served in v1.22.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "rbac.authorization.k8s.io",
-    version = "v1alpha1",
-    kind = "ClusterRole",
-    plural = "clusterroles",
-    cluster_scoped,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "rbac.authorization.k8s.io", version = "v1alpha1", kind = "ClusterRole", plural = "clusterroles", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::rbac::v1::ClusterRole)]
 pub struct ClusterRole {
@@ -54,15 +46,7 @@ apimachinery::proto_message!(ClusterRole { 1 => metadata, 2 => rules, 3 => aggre
 /// and adds who information via Subject.
 /// Deprecated in v1.17 in favor of rbac.authorization.k8s.io/v1 ClusterRoleBinding, and will no longer be served in v1.22.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "rbac.authorization.k8s.io",
-    version = "v1alpha1",
-    kind = "ClusterRoleBinding",
-    plural = "clusterrolebindings",
-    cluster_scoped,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "rbac.authorization.k8s.io", version = "v1alpha1", kind = "ClusterRoleBinding", plural = "clusterrolebindings", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
 pub struct ClusterRoleBinding {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -171,15 +155,7 @@ apimachinery::proto_message!(PolicyRule { 1 => verbs, 3 => api_groups as "apiGro
 /// Role is a namespaced, logical grouping of PolicyRules that can be referenced as a unit by a RoleBinding.
 /// Deprecated in v1.17 in favor of rbac.authorization.k8s.io/v1 Role, and will no longer be served in v1.22.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "rbac.authorization.k8s.io",
-    version = "v1alpha1",
-    kind = "Role",
-    plural = "roles",
-    namespaced,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "rbac.authorization.k8s.io", version = "v1alpha1", kind = "Role", plural = "roles", namespaced, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::rbac::v1::Role)]
 pub struct Role {
@@ -199,15 +175,7 @@ apimachinery::proto_message!(Role { 1 => metadata, 2 => rules });
 /// namespace only have effect in that namespace.
 /// Deprecated in v1.17 in favor of rbac.authorization.k8s.io/v1 RoleBinding, and will no longer be served in v1.22.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "rbac.authorization.k8s.io",
-    version = "v1alpha1",
-    kind = "RoleBinding",
-    plural = "rolebindings",
-    namespaced,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "rbac.authorization.k8s.io", version = "v1alpha1", kind = "RoleBinding", plural = "rolebindings", namespaced, verbs = [], omit_empty_type_meta, protobuf)]
 pub struct RoleBinding {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,

@@ -722,7 +722,7 @@ impl apimachinery::protobuf::Message for DeviceClaimConfiguration {
 /// the device requests of a claim to apply these presets.
 /// Cluster scoped.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "resource.k8s.io", version = "v1", kind = "DeviceClass", plural = "deviceclasses", cluster_scoped, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[api(group = "resource.k8s.io", version = "v1", kind = "DeviceClass", plural = "deviceclasses", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct DeviceClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -1474,7 +1474,7 @@ apimachinery::proto_message!(OpaqueDeviceConfiguration { 1 => driver, 2 => param
 /// stanza tracks whether this claim has been satisfied and what specific
 /// resources have been allocated.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "resource.k8s.io", version = "v1", kind = "ResourceClaim", plural = "resourceclaims", namespaced, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[api(group = "resource.k8s.io", version = "v1", kind = "ResourceClaim", plural = "resourceclaims", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ResourceClaim {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -1586,7 +1586,7 @@ apimachinery::proto_message!(ResourceClaimStatus { 1 => allocation, 2 => reserve
 
 /// ResourceClaimTemplate is used to produce ResourceClaim objects.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "resource.k8s.io", version = "v1", kind = "ResourceClaimTemplate", plural = "resourceclaimtemplates", namespaced, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[api(group = "resource.k8s.io", version = "v1", kind = "ResourceClaimTemplate", plural = "resourceclaimtemplates", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ResourceClaimTemplate {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -1692,7 +1692,7 @@ apimachinery::proto_message!(ResourcePool { 1 => name, 2 => generation, 3 => res
 /// For resources that are not local to a node, the node name is not set. Instead,
 /// the driver may use a node selector to specify where the devices are available.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "resource.k8s.io", version = "v1", kind = "ResourceSlice", plural = "resourceslices", cluster_scoped, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[api(group = "resource.k8s.io", version = "v1", kind = "ResourceSlice", plural = "resourceslices", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ResourceSlice {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,

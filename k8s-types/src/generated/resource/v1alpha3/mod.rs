@@ -118,15 +118,7 @@ apimachinery::proto_message!(DeviceTaint { 1 => key, 2 => value, 3 => effect, 4 
 /// This has the same effect as if the taint was specified directly
 /// in the ResourceSlice by the DRA driver.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "resource.k8s.io",
-    version = "v1alpha3",
-    kind = "DeviceTaintRule",
-    plural = "devicetaintrules",
-    cluster_scoped,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "resource.k8s.io", version = "v1alpha3", kind = "DeviceTaintRule", plural = "devicetaintrules", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::resource::v1beta2::DeviceTaintRule)]
 pub struct DeviceTaintRule {
@@ -316,15 +308,7 @@ apimachinery::proto_message!(PoolStatus { 1 => driver, 2 => pool_name as "poolNa
 /// based on the provided filters. Once status is set, the request is considered complete and will not be reprocessed.
 /// Users should delete and recreate requests to get updated information.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "resource.k8s.io",
-    version = "v1alpha3",
-    kind = "ResourcePoolStatusRequest",
-    plural = "resourcepoolstatusrequests",
-    cluster_scoped,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "resource.k8s.io", version = "v1alpha3", kind = "ResourcePoolStatusRequest", plural = "resourcepoolstatusrequests", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct ResourcePoolStatusRequest {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,

@@ -738,15 +738,7 @@ impl apimachinery::protobuf::Message for DeviceClaimConfiguration {
 /// This is an alpha type and requires enabling the DynamicResourceAllocation
 /// feature gate.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "resource.k8s.io",
-    version = "v1beta1",
-    kind = "DeviceClass",
-    plural = "deviceclasses",
-    cluster_scoped,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "resource.k8s.io", version = "v1beta1", kind = "DeviceClass", plural = "deviceclasses", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::resource::v1::DeviceClass)]
 pub struct DeviceClass {
@@ -1524,15 +1516,7 @@ apimachinery::proto_message!(OpaqueDeviceConfiguration { 1 => driver, 2 => param
 /// This is an alpha type and requires enabling the DynamicResourceAllocation
 /// feature gate.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "resource.k8s.io",
-    version = "v1beta1",
-    kind = "ResourceClaim",
-    plural = "resourceclaims",
-    namespaced,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "resource.k8s.io", version = "v1beta1", kind = "ResourceClaim", plural = "resourceclaims", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct ResourceClaim {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -1653,15 +1637,7 @@ apimachinery::proto_message!(ResourceClaimStatus { 1 => allocation, 2 => reserve
 /// This is an alpha type and requires enabling the DynamicResourceAllocation
 /// feature gate.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "resource.k8s.io",
-    version = "v1beta1",
-    kind = "ResourceClaimTemplate",
-    plural = "resourceclaimtemplates",
-    namespaced,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "resource.k8s.io", version = "v1beta1", kind = "ResourceClaimTemplate", plural = "resourceclaimtemplates", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct ResourceClaimTemplate {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -1776,15 +1752,7 @@ apimachinery::proto_message!(ResourcePool { 1 => name, 2 => generation, 3 => res
 /// This is an alpha type and requires enabling the DynamicResourceAllocation
 /// feature gate.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "resource.k8s.io",
-    version = "v1beta1",
-    kind = "ResourceSlice",
-    plural = "resourceslices",
-    cluster_scoped,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "resource.k8s.io", version = "v1beta1", kind = "ResourceSlice", plural = "resourceslices", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct ResourceSlice {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,

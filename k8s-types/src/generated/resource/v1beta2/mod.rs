@@ -755,15 +755,7 @@ impl apimachinery::protobuf::Message for DeviceClaimConfiguration {
 /// This is an alpha type and requires enabling the DynamicResourceAllocation
 /// feature gate.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "resource.k8s.io",
-    version = "v1beta2",
-    kind = "DeviceClass",
-    plural = "deviceclasses",
-    cluster_scoped,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "resource.k8s.io", version = "v1beta2", kind = "DeviceClass", plural = "deviceclasses", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::resource::v1::DeviceClass)]
 pub struct DeviceClass {
@@ -1302,7 +1294,7 @@ apimachinery::proto_message!(DeviceTaint { 1 => key, 2 => value, 3 => effect, 4 
 /// This has the same effect as if the taint was specified directly
 /// in the ResourceSlice by the DRA driver.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "resource.k8s.io", version = "v1beta2", kind = "DeviceTaintRule", plural = "devicetaintrules", cluster_scoped, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[api(group = "resource.k8s.io", version = "v1beta2", kind = "DeviceTaintRule", plural = "devicetaintrules", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct DeviceTaintRule {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -1674,15 +1666,7 @@ apimachinery::proto_message!(OpaqueDeviceConfiguration { 1 => driver, 2 => param
 /// This is an alpha type and requires enabling the DynamicResourceAllocation
 /// feature gate.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "resource.k8s.io",
-    version = "v1beta2",
-    kind = "ResourceClaim",
-    plural = "resourceclaims",
-    namespaced,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "resource.k8s.io", version = "v1beta2", kind = "ResourceClaim", plural = "resourceclaims", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::resource::v1::ResourceClaim)]
 pub struct ResourceClaim {
@@ -1813,15 +1797,7 @@ apimachinery::proto_message!(ResourceClaimStatus { 1 => allocation, 2 => reserve
 /// This is an alpha type and requires enabling the DynamicResourceAllocation
 /// feature gate.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "resource.k8s.io",
-    version = "v1beta2",
-    kind = "ResourceClaimTemplate",
-    plural = "resourceclaimtemplates",
-    namespaced,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "resource.k8s.io", version = "v1beta2", kind = "ResourceClaimTemplate", plural = "resourceclaimtemplates", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::resource::v1::ResourceClaimTemplate)]
 pub struct ResourceClaimTemplate {
@@ -1944,15 +1920,7 @@ apimachinery::proto_message!(ResourcePool { 1 => name, 2 => generation, 3 => res
 /// This is an alpha type and requires enabling the DynamicResourceAllocation
 /// feature gate.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "resource.k8s.io",
-    version = "v1beta2",
-    kind = "ResourceSlice",
-    plural = "resourceslices",
-    cluster_scoped,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "resource.k8s.io", version = "v1beta2", kind = "ResourceSlice", plural = "resourceslices", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::resource::v1::ResourceSlice)]
 pub struct ResourceSlice {

@@ -5,7 +5,7 @@
 /// PriorityClass defines mapping from a priority class name to the priority
 /// integer value. The value can be any valid integer.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "scheduling.k8s.io", version = "v1", kind = "PriorityClass", plural = "priorityclasses", cluster_scoped, short_names = ["pc"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[api(group = "scheduling.k8s.io", version = "v1", kind = "PriorityClass", plural = "priorityclasses", cluster_scoped, short_names = ["pc"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct PriorityClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,

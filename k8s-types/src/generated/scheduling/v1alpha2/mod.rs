@@ -28,15 +28,7 @@ apimachinery::proto_message!(GangSchedulingPolicy { 1 => min_count as "minCount"
 /// Workload.podGroupTemplates.
 /// PodGroup API enablement is toggled by the GenericWorkload feature gate.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "scheduling.k8s.io",
-    version = "v1alpha2",
-    kind = "PodGroup",
-    plural = "podgroups",
-    namespaced,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "scheduling.k8s.io", version = "v1alpha2", kind = "PodGroup", plural = "podgroups", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct PodGroup {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -385,15 +377,7 @@ apimachinery::proto_message!(TypedLocalObjectReference { 1 => api_group as "apiG
 /// including scheduling, preemption, eviction and other phases.
 /// Workload API enablement is toggled by the GenericWorkload feature gate.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "scheduling.k8s.io",
-    version = "v1alpha2",
-    kind = "Workload",
-    plural = "workloads",
-    namespaced,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "scheduling.k8s.io", version = "v1alpha2", kind = "Workload", plural = "workloads", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct Workload {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,

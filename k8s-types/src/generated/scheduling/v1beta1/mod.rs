@@ -6,7 +6,7 @@
 /// PriorityClass defines mapping from a priority class name to the priority
 /// integer value. The value can be any valid integer.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "scheduling.k8s.io", version = "v1beta1", kind = "PriorityClass", plural = "priorityclasses", cluster_scoped, short_names = ["pc"], omit_empty_type_meta, protobuf)]
+#[api(group = "scheduling.k8s.io", version = "v1beta1", kind = "PriorityClass", plural = "priorityclasses", cluster_scoped, short_names = ["pc"], verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::scheduling::v1::PriorityClass)]
 pub struct PriorityClass {

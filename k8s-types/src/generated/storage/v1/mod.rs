@@ -8,7 +8,7 @@
 /// Kubelet uses this object to determine whether pod information needs to be passed on mount.
 /// CSIDriver objects are non-namespaced.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "storage.k8s.io", version = "v1", kind = "CSIDriver", plural = "csidrivers", cluster_scoped, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[api(group = "storage.k8s.io", version = "v1", kind = "CSIDriver", plural = "csidrivers", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct CSIDriver {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -248,7 +248,7 @@ apimachinery::proto_message!(CSIDriverSpec { 1 => attach_required as "attachRequ
 /// enough that it doesn't create this object.
 /// CSINode has an OwnerReference that points to the corresponding node object.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "storage.k8s.io", version = "v1", kind = "CSINode", plural = "csinodes", cluster_scoped, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[api(group = "storage.k8s.io", version = "v1", kind = "CSINode", plural = "csinodes", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct CSINode {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -361,7 +361,7 @@ apimachinery::proto_message!(CSINodeSpec { 1 => drivers });
 /// the scheduler assumes that capacity is insufficient and tries some other
 /// node.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "storage.k8s.io", version = "v1", kind = "CSIStorageCapacity", plural = "csistoragecapacities", namespaced, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[api(group = "storage.k8s.io", version = "v1", kind = "CSIStorageCapacity", plural = "csistoragecapacities", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct CSIStorageCapacity {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -433,7 +433,7 @@ apimachinery::proto_message!(CSIStorageCapacityList { 1 => metadata, 2 => items 
 /// StorageClasses are non-namespaced; the name of the storage class
 /// according to etcd is in ObjectMeta.Name.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "storage.k8s.io", version = "v1", kind = "StorageClass", plural = "storageclasses", cluster_scoped, short_names = ["sc"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[api(group = "storage.k8s.io", version = "v1", kind = "StorageClass", plural = "storageclasses", cluster_scoped, short_names = ["sc"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct StorageClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -506,7 +506,7 @@ apimachinery::proto_message!(TokenRequest { 1 => audience, 2 => expiration_secon
 ///
 /// VolumeAttachment objects are non-namespaced.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "storage.k8s.io", version = "v1", kind = "VolumeAttachment", plural = "volumeattachments", cluster_scoped, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[api(group = "storage.k8s.io", version = "v1", kind = "VolumeAttachment", plural = "volumeattachments", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct VolumeAttachment {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -617,7 +617,7 @@ apimachinery::proto_message!(VolumeAttachmentStatus { 1 => attached, 2 => attach
 /// defined by the CSI driver. The class can be specified during dynamic provisioning
 /// of PersistentVolumeClaims, and changed in the PersistentVolumeClaim spec after provisioning.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "storage.k8s.io", version = "v1", kind = "VolumeAttributesClass", plural = "volumeattributesclasses", cluster_scoped, short_names = ["vac"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[api(group = "storage.k8s.io", version = "v1", kind = "VolumeAttributesClass", plural = "volumeattributesclasses", cluster_scoped, short_names = ["vac"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct VolumeAttributesClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,

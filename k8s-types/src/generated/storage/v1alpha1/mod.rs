@@ -27,15 +27,7 @@
 /// the scheduler assumes that capacity is insufficient and tries some other
 /// node.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "storage.k8s.io",
-    version = "v1alpha1",
-    kind = "CSIStorageCapacity",
-    plural = "csistoragecapacities",
-    namespaced,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "storage.k8s.io", version = "v1alpha1", kind = "CSIStorageCapacity", plural = "csistoragecapacities", namespaced, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::storage::v1::CSIStorageCapacity)]
 pub struct CSIStorageCapacity {
@@ -116,15 +108,7 @@ apimachinery::proto_message!(CSIStorageCapacityList { 1 => metadata, 2 => items 
 ///
 /// VolumeAttachment objects are non-namespaced.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "storage.k8s.io",
-    version = "v1alpha1",
-    kind = "VolumeAttachment",
-    plural = "volumeattachments",
-    cluster_scoped,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "storage.k8s.io", version = "v1alpha1", kind = "VolumeAttachment", plural = "volumeattachments", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::storage::v1::VolumeAttachment)]
 pub struct VolumeAttachment {
@@ -251,7 +235,7 @@ apimachinery::proto_message!(VolumeAttachmentStatus { 1 => attached, 2 => attach
 /// defined by the CSI driver. The class can be specified during dynamic provisioning
 /// of PersistentVolumeClaims, and changed in the PersistentVolumeClaim spec after provisioning.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "storage.k8s.io", version = "v1alpha1", kind = "VolumeAttributesClass", plural = "volumeattributesclasses", cluster_scoped, short_names = ["vac"], omit_empty_type_meta, protobuf)]
+#[api(group = "storage.k8s.io", version = "v1alpha1", kind = "VolumeAttributesClass", plural = "volumeattributesclasses", cluster_scoped, short_names = ["vac"], verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::storage::v1::VolumeAttributesClass)]
 pub struct VolumeAttributesClass {

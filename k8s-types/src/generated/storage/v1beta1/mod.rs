@@ -11,15 +11,7 @@
 /// Kubelet uses this object to determine whether pod information needs to be passed on mount.
 /// CSIDriver objects are non-namespaced.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "storage.k8s.io",
-    version = "v1beta1",
-    kind = "CSIDriver",
-    plural = "csidrivers",
-    cluster_scoped,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "storage.k8s.io", version = "v1beta1", kind = "CSIDriver", plural = "csidrivers", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::storage::v1::CSIDriver)]
 pub struct CSIDriver {
@@ -273,15 +265,7 @@ apimachinery::proto_message!(CSIDriverSpec { 1 => attach_required as "attachRequ
 /// enough that it doesn't create this object.
 /// CSINode has an OwnerReference that points to the corresponding node object.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "storage.k8s.io",
-    version = "v1beta1",
-    kind = "CSINode",
-    plural = "csinodes",
-    cluster_scoped,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "storage.k8s.io", version = "v1beta1", kind = "CSINode", plural = "csinodes", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::storage::v1::CSINode)]
 pub struct CSINode {
@@ -406,15 +390,7 @@ apimachinery::proto_message!(CSINodeSpec { 1 => drivers });
 /// the scheduler assumes that capacity is insufficient and tries some other
 /// node.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "storage.k8s.io",
-    version = "v1beta1",
-    kind = "CSIStorageCapacity",
-    plural = "csistoragecapacities",
-    namespaced,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "storage.k8s.io", version = "v1beta1", kind = "CSIStorageCapacity", plural = "csistoragecapacities", namespaced, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::storage::v1::CSIStorageCapacity)]
 pub struct CSIStorageCapacity {
@@ -496,7 +472,7 @@ apimachinery::proto_message!(CSIStorageCapacityList { 1 => metadata, 2 => items 
 /// StorageClasses are non-namespaced; the name of the storage class
 /// according to etcd is in ObjectMeta.Name.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "storage.k8s.io", version = "v1beta1", kind = "StorageClass", plural = "storageclasses", cluster_scoped, short_names = ["sc"], omit_empty_type_meta, protobuf)]
+#[api(group = "storage.k8s.io", version = "v1beta1", kind = "StorageClass", plural = "storageclasses", cluster_scoped, short_names = ["sc"], verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::storage::v1::StorageClass)]
 pub struct StorageClass {
@@ -581,15 +557,7 @@ apimachinery::proto_message!(TokenRequest { 1 => audience, 2 => expiration_secon
 ///
 /// VolumeAttachment objects are non-namespaced.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "storage.k8s.io",
-    version = "v1beta1",
-    kind = "VolumeAttachment",
-    plural = "volumeattachments",
-    cluster_scoped,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "storage.k8s.io", version = "v1beta1", kind = "VolumeAttachment", plural = "volumeattachments", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::storage::v1::VolumeAttachment)]
 pub struct VolumeAttachment {
@@ -716,7 +684,7 @@ apimachinery::proto_message!(VolumeAttachmentStatus { 1 => attached, 2 => attach
 /// defined by the CSI driver. The class can be specified during dynamic provisioning
 /// of PersistentVolumeClaims, and changed in the PersistentVolumeClaim spec after provisioning.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "storage.k8s.io", version = "v1beta1", kind = "VolumeAttributesClass", plural = "volumeattributesclasses", cluster_scoped, short_names = ["vac"], omit_empty_type_meta, protobuf)]
+#[api(group = "storage.k8s.io", version = "v1beta1", kind = "VolumeAttributesClass", plural = "volumeattributesclasses", cluster_scoped, short_names = ["vac"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::storage::v1::VolumeAttributesClass)]
 pub struct VolumeAttributesClass {

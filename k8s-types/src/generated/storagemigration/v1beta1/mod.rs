@@ -5,15 +5,7 @@
 /// StorageVersionMigration represents a migration of stored data to the latest
 /// storage version.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "storagemigration.k8s.io",
-    version = "v1beta1",
-    kind = "StorageVersionMigration",
-    plural = "storageversionmigrations",
-    cluster_scoped,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "storagemigration.k8s.io", version = "v1beta1", kind = "StorageVersionMigration", plural = "storageversionmigrations", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct StorageVersionMigration {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,

@@ -1,0 +1,306 @@
+//! The hand-written conversions of `k8s_types::conversions` (integration tests, so that
+//! `cargo test` does not compile the generated crate a second time for unit tests).
+
+#[cfg(test)]
+mod daemon_set {
+    use apimachinery::conversion::{Convert, Scope};
+    use k8s_types::conversions::daemon_set::*;
+    use k8s_types::{apps, extensions};
+
+    #[test]
+    fn template_generation_round_trips_through_the_annotation() {
+        let s = Scope::new();
+        let mut d = extensions::v1beta1::DaemonSet::default();
+        d.spec.get_or_insert_default().template_generation = Some(7);
+        let hub: apps::v1::DaemonSet = d.convert_ref(&s).unwrap();
+        assert_eq!(
+            hub.metadata.annotations[DEPRECATED_TEMPLATE_GENERATION],
+            "7"
+        );
+        let back: extensions::v1beta1::DaemonSet = hub.convert(&s).unwrap();
+        assert_eq!(back, d);
+    }
+}
+
+#[cfg(test)]
+mod deployment {
+    use apimachinery::conversion::{Convert, Scope};
+    use k8s_types::conversions::deployment::*;
+    use k8s_types::{apps, extensions};
+
+    fn old() -> extensions::v1beta1::Deployment {
+        serde_json::from_str(
+            r#"{"apiVersion":"extensions/v1beta1","kind":"Deployment","metadata":{"name":"web","annotations":{"a":"b"}},
+            "spec":{"replicas":2,"rollbackTo":{"revision":4},"template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"name":"c","image":"nginx"}]}},
+            "strategy":{"type":"RollingUpdate","rollingUpdate":{"maxSurge":1,"maxUnavailable":"25%"}}}}"#,
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn rollback_to_lives_in_the_annotation_of_apps_v1_and_comes_back() {
+        let s = Scope::new();
+        let d = old();
+        let hub: apps::v1::Deployment = d.convert_ref(&s).unwrap();
+        assert_eq!(hub.metadata.annotations[DEPRECATED_ROLLBACK_TO], "4");
+        assert_eq!(hub.metadata.annotations["a"], "b");
+        let spec = hub.spec.as_ref().unwrap();
+        assert_eq!(spec.replicas, Some(2));
+        assert_eq!(spec.template.metadata.labels["app"], "web");
+        let back: extensions::v1beta1::Deployment = hub.clone().convert(&s).unwrap();
+        assert_eq!(back, d);
+        // Through apps/v1beta1 and back to the hub: the same hub object.
+        let beta: apps::v1beta1::Deployment = hub.convert_ref(&s).unwrap();
+        assert_eq!(
+            beta.spec
+                .as_ref()
+                .unwrap()
+                .rollback_to
+                .as_ref()
+                .unwrap()
+                .revision,
+            Some(4)
+        );
+        assert!(
+            !beta
+                .metadata
+                .annotations
+                .contains_key(DEPRECATED_ROLLBACK_TO)
+        );
+        let hub2: apps::v1::Deployment = beta.convert(&s).unwrap();
+        assert_eq!(hub2, hub);
+    }
+
+    #[test]
+    fn without_rollback_to_a_stale_annotation_is_dropped() {
+        let mut d = old();
+        d.spec.as_mut().unwrap().rollback_to = None;
+        d.metadata
+            .annotations
+            .insert(DEPRECATED_ROLLBACK_TO.into(), "9".into());
+        let hub: apps::v1::Deployment = d.convert_ref(&Scope::new()).unwrap();
+        assert!(
+            !hub.metadata
+                .annotations
+                .contains_key(DEPRECATED_ROLLBACK_TO)
+        );
+    }
+
+    #[test]
+    fn a_bad_annotation_is_an_error_naming_it() {
+        let mut hub = apps::v1::Deployment::default();
+        hub.metadata
+            .annotations
+            .insert(DEPRECATED_ROLLBACK_TO.into(), "three".into());
+        let err = Convert::<extensions::v1beta1::Deployment>::convert_ref(&hub, &Scope::new())
+            .unwrap_err();
+        let text = err.to_string();
+        assert!(
+            text.contains("three") && text.contains(DEPRECATED_ROLLBACK_TO),
+            "{text}"
+        );
+        assert!(
+            err.path().starts_with("metadata.annotations"),
+            "{}",
+            err.path()
+        );
+    }
+}
+
+#[cfg(test)]
+mod horizontal_pod_autoscaler {
+    use apimachinery::conversion::{Convert, Scope};
+    use k8s_types::autoscaling::{v1, v2};
+    use k8s_types::conversions::horizontal_pod_autoscaler::*;
+
+    fn v2_object() -> v2::HorizontalPodAutoscaler {
+        serde_json::from_str(
+            r#"{"apiVersion":"autoscaling/v2","kind":"HorizontalPodAutoscaler","metadata":{"name":"web","annotations":{"a":"b"}},
+            "spec":{"scaleTargetRef":{"apiVersion":"apps/v1","kind":"Deployment","name":"web"},"minReplicas":2,"maxReplicas":10,
+              "metrics":[
+                {"type":"Pods","pods":{"metric":{"name":"rps"},"target":{"type":"AverageValue","averageValue":"100"}}},
+                {"type":"Resource","resource":{"name":"cpu","target":{"type":"Utilization","averageUtilization":60}}},
+                {"type":"External","external":{"metric":{"name":"queue","selector":{"matchLabels":{"q":"jobs"}}},"target":{"type":"Value","value":"30"}}}],
+              "behavior":{"scaleDown":{"stabilizationWindowSeconds":300,"policies":[{"type":"Percent","value":10,"periodSeconds":60}],"tolerance":"50m"}}},
+            "status":{"currentReplicas":3,"desiredReplicas":4,
+              "currentMetrics":[{"type":"Resource","resource":{"name":"cpu","current":{"averageValue":"250m","averageUtilization":72}}}],
+              "conditions":[{"type":"AbleToScale","status":"True","lastTransitionTime":"2026-11-21T10:00:00Z","reason":"ReadyForNewScale"}]}}"#,
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn v2_fields_v1_lacks_live_in_annotations_and_come_back() {
+        let s = Scope::new();
+        let hub = v2_object();
+        let old: v1::HorizontalPodAutoscaler = hub.convert_ref(&s).unwrap();
+        assert_eq!(old.spec.target_cpu_utilization_percentage, Some(60));
+        let status = old.status.as_ref().unwrap();
+        assert_eq!(status.current_cpu_utilization_percentage, Some(72));
+        assert_eq!(status.current_replicas, 3);
+        let a = &old.metadata.annotations;
+        assert_eq!(a["a"], "b");
+        assert_eq!(
+            a[METRIC_SPECS],
+            r#"[{"type":"Pods","pods":{"metricName":"rps","targetAverageValue":"100"}},{"type":"External","external":{"metricName":"queue","metricSelector":{"matchLabels":{"q":"jobs"}},"targetValue":"30"}}]"#
+        );
+        assert_eq!(
+            a[METRIC_STATUSES],
+            r#"[{"type":"Resource","resource":{"name":"cpu","currentAverageUtilization":72,"currentAverageValue":"250m"}}]"#
+        );
+        assert_eq!(
+            a[CONDITIONS],
+            r#"[{"type":"AbleToScale","status":"True","lastTransitionTime":"2026-11-21T10:00:00Z","reason":"ReadyForNewScale"}]"#
+        );
+        assert_eq!(
+            a[BEHAVIOR],
+            r#"{"ScaleUp":null,"ScaleDown":{"StabilizationWindowSeconds":300,"SelectPolicy":null,"Policies":[{"Type":"Percent","Value":10,"PeriodSeconds":60}],"Tolerance":"50m"}}"#
+        );
+        let back: v2::HorizontalPodAutoscaler = old.convert(&s).unwrap();
+        let mut expected = hub;
+        // The CPU target comes after the metrics carried in the annotation.
+        expected.spec.metrics.swap(1, 2);
+        assert_eq!(back, expected);
+    }
+
+    #[test]
+    fn a_v1_object_without_target_gets_the_implied_80_percent() {
+        let s = Scope::new();
+        let old: v1::HorizontalPodAutoscaler = serde_json::from_str(
+            r#"{"apiVersion":"autoscaling/v1","kind":"HorizontalPodAutoscaler","metadata":{"name":"web"},
+            "spec":{"scaleTargetRef":{"kind":"Deployment","name":"web"},"maxReplicas":5}}"#,
+        )
+        .unwrap();
+        let hub: v2::HorizontalPodAutoscaler = old.convert_ref(&s).unwrap();
+        let cpu = hub.spec.metrics[0].resource.as_ref().unwrap();
+        assert_eq!(hub.spec.metrics.len(), 1);
+        assert_eq!(cpu.name, "cpu");
+        assert_eq!(cpu.target.r#type, "Utilization");
+        assert_eq!(
+            cpu.target.average_utilization,
+            Some(DEFAULT_CPU_UTILIZATION)
+        );
+        let again: v1::HorizontalPodAutoscaler = hub.convert(&s).unwrap();
+        assert_eq!(again.spec.target_cpu_utilization_percentage, Some(80));
+        assert!(again.metadata.annotations.is_empty());
+    }
+
+    #[test]
+    fn invalid_annotation_json_is_an_error_at_the_annotation() {
+        let s = Scope::new();
+        let mut old = v1::HorizontalPodAutoscaler::default();
+        old.metadata
+            .annotations
+            .insert(METRIC_SPECS.to_owned(), "[{".to_owned());
+        let err = Convert::<v2::HorizontalPodAutoscaler>::convert_ref(&old, &s).unwrap_err();
+        assert!(err.path().contains("metadata.annotations"), "{err}");
+        assert!(err.to_string().contains(METRIC_SPECS), "{err}");
+    }
+}
+
+#[cfg(test)]
+mod ingress {
+    use apimachinery::conversion::{Convert, Scope};
+    use k8s_types::{extensions, networking};
+
+    #[test]
+    fn backends_become_services_with_numbered_or_named_ports_and_back() {
+        let s = Scope::new();
+        let old: extensions::v1beta1::Ingress = serde_json::from_str(
+            r#"{"spec":{"backend":{"serviceName":"default","servicePort":80},
+            "rules":[{"host":"a.example","http":{"paths":[{"path":"/","backend":{"serviceName":"web","servicePort":"http"}}]}}]}}"#,
+        )
+        .unwrap();
+        let hub: networking::v1::Ingress = old.convert_ref(&s).unwrap();
+        let json = serde_json::to_value(&hub).unwrap();
+        assert_eq!(
+            json["spec"]["defaultBackend"],
+            serde_json::json!({"service":{"name":"default","port":{"number":80}}})
+        );
+        assert_eq!(
+            json["spec"]["rules"][0]["http"]["paths"][0]["backend"],
+            serde_json::json!({"service":{"name":"web","port":{"name":"http"}}})
+        );
+        let back: extensions::v1beta1::Ingress = hub.clone().convert(&s).unwrap();
+        assert_eq!(back, old);
+        let beta: networking::v1beta1::Ingress = hub.convert_ref(&s).unwrap();
+        let again: networking::v1::Ingress = beta.convert(&s).unwrap();
+        assert_eq!(again, hub);
+    }
+
+    #[test]
+    fn a_resource_backend_has_no_service() {
+        let s = Scope::new();
+        let old: extensions::v1beta1::IngressBackend = serde_json::from_str(
+            r#"{"resource":{"apiGroup":"k8s.example.com","kind":"StorageBucket","name":"static"}}"#,
+        )
+        .unwrap();
+        let hub: networking::v1::IngressBackend = old.convert_ref(&s).unwrap();
+        assert!(hub.service.is_none());
+        assert_eq!(hub.resource.as_ref().unwrap().name, "static");
+        let back: extensions::v1beta1::IngressBackend = hub.convert(&s).unwrap();
+        assert_eq!(back, old);
+    }
+}
+
+#[cfg(test)]
+mod pod_disruption_budget {
+    use apimachinery::apis::meta::v1::LabelSelector;
+    use apimachinery::conversion::{Convert, Scope};
+    use k8s_types::conversions::pod_disruption_budget::*;
+    use k8s_types::policy;
+
+    fn with_selector(selector: Option<LabelSelector>) -> policy::v1beta1::PodDisruptionBudget {
+        let mut p = policy::v1beta1::PodDisruptionBudget::default();
+        let spec = p.spec.get_or_insert_default();
+        spec.selector = selector;
+        spec.min_available = Some(k8s_types::value::IntOrString::Int(1));
+        p
+    }
+
+    #[test]
+    fn empty_selectors_keep_their_meaning_both_ways() {
+        let s = Scope::new();
+        let none = with_selector(Some(LabelSelector::default()));
+        let hub: policy::v1::PodDisruptionBudget = none.convert_ref(&s).unwrap();
+        assert_eq!(
+            hub.spec.as_ref().unwrap().selector,
+            Some(non_v1beta1_match_none_selector())
+        );
+        let back: policy::v1beta1::PodDisruptionBudget = hub.convert(&s).unwrap();
+        assert_eq!(back, none);
+
+        let all = with_selector(Some(v1beta1_match_all_selector()));
+        let hub: policy::v1::PodDisruptionBudget = all.convert_ref(&s).unwrap();
+        assert_eq!(
+            hub.spec.as_ref().unwrap().selector,
+            Some(LabelSelector::default())
+        );
+        let back: policy::v1beta1::PodDisruptionBudget = hub.convert(&s).unwrap();
+        assert_eq!(back, all);
+    }
+
+    #[test]
+    fn ordinary_selectors_pass_and_lose_the_reserved_label() {
+        let s = Scope::new();
+        let mut sel = LabelSelector::default();
+        sel.match_labels.insert("app".into(), "web".into());
+        let p = with_selector(Some(sel.clone()));
+        let hub: policy::v1::PodDisruptionBudget = p.convert_ref(&s).unwrap();
+        assert_eq!(hub.spec.as_ref().unwrap().selector, Some(sel.clone()));
+        assert_eq!(
+            hub.spec.as_ref().unwrap().min_available,
+            Some(k8s_types::value::IntOrString::Int(1))
+        );
+        let back: policy::v1beta1::PodDisruptionBudget = hub.convert(&s).unwrap();
+        assert_eq!(back, p);
+
+        let mut tainted = sel.clone();
+        tainted
+            .match_expressions
+            .extend(v1beta1_match_all_selector().match_expressions);
+        let hub: policy::v1::PodDisruptionBudget =
+            with_selector(Some(tainted)).convert_ref(&s).unwrap();
+        assert_eq!(hub.spec.as_ref().unwrap().selector, Some(sel));
+    }
+}
