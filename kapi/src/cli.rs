@@ -45,7 +45,7 @@ pub enum Command {
     /// path). Objects of other groups pass through unchanged; the output is one stream in
     /// the input's order.
     #[command(
-        after_help = "Examples:\n  kapi convert -f kapi/examples/legacy.yaml\n  kapi convert -f old.yaml --output-version apps/v1 -o json\n  kapi convert -f manifests/ -R --output-file upgraded.yaml\n  cat deploy.yaml | kapi convert -f -"
+        after_help = "Examples:\n  kapi convert -f kapi/examples/legacy.yaml\n  kapi convert -f old.yaml --output-version apps/v1 -o json\n  kapi convert -f deploy.yaml -o protobuf --output-file deploy.pb\n  kapi convert -f deploy.pb\n  kapi convert -f manifests/ -R --output-file upgraded.yaml\n  cat deploy.yaml | kapi convert -f -"
     )]
     Convert(ConvertArgs),
 }
@@ -53,8 +53,8 @@ pub enum Command {
 /// `kapi convert`.
 #[derive(Debug, clap::Args)]
 pub struct ConvertArgs {
-    /// A file, a directory (its `.yaml`, `.yml` and `.json` files) or `-` for standard
-    /// input; repeatable.
+    /// A file (JSON, YAML or Kubernetes protobuf), a directory (its `.yaml`, `.yml`,
+    /// `.json` and `.pb` files) or `-` for standard input; repeatable.
     #[arg(short = 'f', long = "filename", value_name = "PATH", required = true)]
     pub files: Vec<String>,
     /// Also read the directories' subdirectories.
@@ -73,6 +73,26 @@ pub struct ConvertArgs {
     /// Write to this file (atomically: all documents or nothing) instead of standard output.
     #[arg(long = "output-file", value_name = "PATH")]
     pub output_file: Option<std::path::PathBuf>,
+    /// kubectl convert's flag: convert without contacting a server, which is all kapi
+    /// does (`--local=false` is refused).
+    #[arg(long, value_name = "BOOL", num_args = 0..=1, default_missing_value = "true")]
+    pub local: Option<bool>,
+}
+
+/// `kapi` run as the `kubectl-convert` plugin (installed or linked under that name):
+/// kubectl convert's flags and output layout.
+#[derive(Debug, Parser)]
+#[command(
+    name = "kubectl-convert",
+    version,
+    about = "Convert config files between different API versions (kapi, offline)",
+    long_about = None,
+    after_help = "Several objects, or objects read from a directory or standard input, are printed as one `v1 List`, as kubectl convert prints them.\n\nExamples:\n  kubectl convert -f pod.yaml\n  kubectl convert -f ingress.yaml --output-version networking.k8s.io/v1 -o json\n  kubectl convert -f manifests/ -R --local"
+)]
+pub struct PluginCli {
+    /// The convert arguments.
+    #[command(flatten)]
+    pub args: ConvertArgs,
 }
 
 /// `-o` of `convert`.
@@ -82,6 +102,11 @@ pub enum ConvertOutput {
     Yaml,
     /// JSON as kubectl prints it (four-space indent).
     Json,
+    /// Kubernetes protobuf (`application/vnd.kubernetes.protobuf`): one object in the
+    /// `k8s\0` envelope, several in one `v1 List`.
+    Protobuf,
+    /// `kind.group/name` of each object, as kubectl's name printer.
+    Name,
 }
 
 /// `kapi validate`.

@@ -5,7 +5,7 @@
 use crate::cli::ConvertOutput;
 
 /// The documents (each as its encoder wrote it: Go's YAML, or compact JSON) as kubectl
-/// prints them.
+/// prints them; other formats are concatenated.
 pub fn join(docs: &[Vec<u8>], format: ConvertOutput) -> Vec<u8> {
     let mut out = Vec::new();
     for (i, doc) in docs.iter().enumerate() {
@@ -20,6 +20,7 @@ pub fn join(docs: &[Vec<u8>], format: ConvertOutput) -> Vec<u8> {
                 indent_json(doc, b"    ", &mut out);
                 out.push(b'\n');
             }
+            ConvertOutput::Protobuf | ConvertOutput::Name => out.extend_from_slice(doc),
         }
     }
     out

@@ -212,3 +212,186 @@ fn directories_lists_and_output_files() -> TestResult {
     std::fs::remove_dir_all(&dir)?;
     Ok(())
 }
+
+/// A scratch directory for one test, removed when dropped.
+struct Scratch(std::path::PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> std::io::Result<Self> {
+        let dir = std::env::temp_dir().join(format!("kapi-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir)?;
+        Ok(Scratch(dir))
+    }
+
+    fn path(&self, file: &str) -> std::path::PathBuf {
+        self.0.join(file)
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn path_str(path: &std::path::Path) -> Result<&str, &'static str> {
+    path.to_str().ok_or("path is not UTF-8")
+}
+
+#[test]
+fn protobuf_output_reads_back_to_the_same_objects() -> TestResult {
+    let scratch = Scratch::new("pb")?;
+    let yaml = stdout(kapi()?.args(["convert", "-f", &example()]))?;
+    // One object: its envelope alone, as Go writes a `.pb`.
+    let single = scratch.path("deployment.yaml");
+    let first = yaml.split("---\n").next().ok_or("no document")?;
+    std::fs::write(&single, first)?;
+    let pb = kapi()?
+        .args(["convert", "-f", path_str(&single)?, "-o", "protobuf"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    assert!(pb.starts_with(b"k8s\0\n\x15\n\x07apps/v1\x12\x0aDeployment\x12"));
+    let pb_path = scratch.path("deployment.pb");
+    std::fs::write(&pb_path, &pb)?;
+    assert_eq!(
+        stdout(kapi()?.args(["convert", "-f", path_str(&pb_path)?]))?,
+        first
+    );
+    // Several objects: one `v1 List` of envelopes; read back, the same objects as a List.
+    let list_path = scratch.path("all.pb");
+    kapi()?
+        .args([
+            "convert",
+            "-f",
+            &example(),
+            "-o",
+            "protobuf",
+            "--output-file",
+        ])
+        .arg(&list_path)
+        .assert()
+        .success();
+    let list = std::fs::read(&list_path)?;
+    assert!(list.starts_with(b"k8s\0\n\x0a\n\x02v1\x12\x04List\x12"));
+    let from_pb = stdout(kapi()?.args(["convert", "-f", path_str(&list_path)?]))?;
+    let kubectl_layout = stdout(kapi()?.args(["convert", "-f", "-"]).write_stdin(format!(
+        "apiVersion: v1\nkind: List\nmetadata: {{}}\nitems:\n{}",
+        indent_items(&yaml)
+    )))?;
+    assert_eq!(from_pb, kubectl_layout);
+    assert!(from_pb.starts_with("apiVersion: v1\nitems:\n- apiVersion: apps/v1\n"));
+    assert!(from_pb.ends_with("kind: List\nmetadata: {}\n"), "{from_pb}");
+    // `validate` reads protobuf too.
+    kapi()?
+        .args(["validate", "-f", path_str(&pb_path)?])
+        .assert()
+        .success()
+        .stdout("1 valid, 0 invalid\n");
+    Ok(())
+}
+
+/// The YAML documents of a stream as the items of a YAML list.
+fn indent_items(stream: &str) -> String {
+    let mut out = String::new();
+    for doc in stream.split("---\n") {
+        for (i, line) in doc.lines().enumerate() {
+            out.push_str(if i == 0 { "- " } else { "  " });
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    out
+}
+
+#[test]
+fn protobuf_needs_registered_kinds_and_bad_protobuf_is_reported() -> TestResult {
+    let stream = "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n";
+    let assert = kapi()?
+        .args([
+            "convert",
+            "-f",
+            "-",
+            "-o",
+            "protobuf",
+            "--output-version",
+            "v1",
+        ])
+        .write_stdin(stream)
+        .assert()
+        .failure()
+        .code(1);
+    let out = assert.get_output();
+    let stderr = String::from_utf8(out.stderr.clone())?;
+    assert!(
+        stderr.starts_with(
+            "error: <stdin>: document 0: example.com/v1, Kind=Widget: not a built-in kind"
+        ),
+        "{stderr}"
+    );
+    // The ConfigMap is still written, in the `v1 List` two documents make.
+    assert!(out.stdout.starts_with(b"k8s\0\n\x0a\n\x02v1\x12\x04List"));
+    let listed = stdout(
+        kapi()?
+            .args(["convert", "-f", "-", "-o", "name"])
+            .write_stdin(out.stdout.clone()),
+    )?;
+    assert_eq!(listed, "configmap/c\n");
+
+    let truncated = &out.stdout[..out.stdout.len() - 3];
+    let assert = kapi()?
+        .args(["convert", "-f", "-"])
+        .write_stdin(truncated.to_vec())
+        .assert()
+        .failure()
+        .code(1);
+    let stderr = String::from_utf8(assert.get_output().stderr.clone())?;
+    assert!(
+        stderr.starts_with("error: <stdin>: document 0: "),
+        "{stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    Ok(())
+}
+
+#[test]
+fn name_output_prints_kind_group_and_name() -> TestResult {
+    let out = stdout(kapi()?.args(["convert", "-f", &example(), "-o", "name"]))?;
+    assert_eq!(
+        out,
+        "deployment.apps/web\ningress.networking.k8s.io/web\ncronjob.batch/nightly-report\npoddisruptionbudget.policy/web\nconfigmap/web-config\n"
+    );
+    Ok(())
+}
+
+#[test]
+fn autoscaling_v1_becomes_v2_metrics_and_goes_back_through_annotations() -> TestResult {
+    let v1 = "apiVersion: autoscaling/v1\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: web\nspec:\n  maxReplicas: 10\n  scaleTargetRef:\n    apiVersion: apps/v1\n    kind: Deployment\n    name: web\n  targetCPUUtilizationPercentage: 70\n";
+    let v2 = stdout(kapi()?.args(["convert", "-f", "-"]).write_stdin(v1))?;
+    assert!(v2.starts_with("apiVersion: autoscaling/v2\n"), "{v2}");
+    assert!(
+        v2.contains("  metrics:\n  - resource:\n      name: cpu\n      target:\n        averageUtilization: 70\n        type: Utilization\n    type: Resource\n"),
+        "{v2}"
+    );
+    // A metric v1 cannot express travels in the annotation Kubernetes uses.
+    let with_memory = v2.replace(
+        "  metrics:\n",
+        "  metrics:\n  - type: Resource\n    resource:\n      name: memory\n      target:\n        type: AverageValue\n        averageValue: 512Mi\n",
+    );
+    let back = stdout(
+        kapi()?
+            .args(["convert", "-f", "-", "--output-version", "autoscaling/v1"])
+            .write_stdin(with_memory),
+    )?;
+    assert!(
+        back.contains("    autoscaling.alpha.kubernetes.io/metrics: '[{\"type\":\"Resource\",\"resource\":{\"name\":\"memory\",\"targetAverageValue\":\"512Mi\"}}]'\n"),
+        "{back}"
+    );
+    assert!(
+        back.contains("  targetCPUUtilizationPercentage: 70\n"),
+        "{back}"
+    );
+    Ok(())
+}

@@ -1,5 +1,5 @@
-//! The manifests a command reads: `-f` files, directories (their `.json`, `.yaml` and
-//! `.yml` files, recursively with `-R`), or `-` for standard input.
+//! The manifests a command reads: `-f` files, directories (their `.json`, `.yaml`, `.yml`
+//! and `.pb` files, recursively with `-R`), or `-` for standard input.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -68,7 +68,7 @@ fn collect_dir(dir: &Path, recursive: bool, files: &mut Vec<PathBuf>, errors: &m
             }
         } else if path
             .extension()
-            .is_some_and(|e| e == "json" || e == "yaml" || e == "yml")
+            .is_some_and(|e| e == "json" || e == "yaml" || e == "yml" || e == "pb")
         {
             files.push(path);
         }

@@ -3,7 +3,7 @@
 mod api_resources;
 mod api_versions;
 mod conformance;
-mod convert;
+pub mod convert;
 mod inputs;
 mod resolve;
 mod validate;
@@ -24,6 +24,6 @@ pub fn run(command: Command, out: &mut dyn Write) -> Result<ExitCode, CommandErr
         Command::Resolve(args) => resolve::run(&args, out),
         Command::Conformance(args) => conformance::run(&args, out),
         Command::Validate(args) => validate::run(&args, out),
-        Command::Convert(args) => convert::run(&args, out),
+        Command::Convert(args) => convert::run(&args, convert::Mode::Stream, out),
     }
 }

@@ -1,133 +1,53 @@
-//! `kapi convert`: manifests to another API version, as `kubectl convert` does, offline.
+//! Bringing each object of a document to the target version.
 //!
-//! Each document of each input is decoded as it is written (JSON or YAML, multi-document
-//! streams, `List`s and other documents with `items`), then every object the Scheme can
-//! bring to the target is converted: to `--output-version` when its group is that group,
-//! or its kind's hub is there (`extensions/v1beta1` Deployment → `apps/v1`); without
-//! `--output-version`, to the version its group's hub is registered in, which is the
-//! newest stable served one. Objects of other groups, and kinds served in one version
-//! only, pass through unchanged. Old versions are defaulted first, as Kubernetes
-//! defaults what it decodes (the `apps/v1` selector comes from the template labels).
-//!
-//! A bad document (unreadable file, invalid YAML, unknown kind, impossible conversion)
-//! is reported on one line with its file and document index; the others are still
-//! written, and the exit code is 1.
+//! Every object the Scheme can bring to the target is converted: to `--output-version`
+//! when its group is that group, or its kind's hub is there (`extensions/v1beta1`
+//! Deployment → `apps/v1`); without `--output-version`, to the version its group's hub is
+//! registered in, which is the newest stable served one. Objects of other groups, and
+//! kinds served in one version only, pass through unchanged. Old versions are defaulted
+//! first, as Kubernetes defaults what it decodes (the `apps/v1` selector comes from the
+//! template labels).
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::ExitCode;
-
-use super::inputs::read_inputs;
 use apimachinery::conversion::ConversionErrorKind;
+use apimachinery::protobuf::{self, Message, decode_envelope};
 use apimachinery::runtime::{API_VERSION_INTERNAL, Object, Scheme, Unstructured};
 use apimachinery::schema::{GroupVersion, GroupVersionKind, GroupVersioner};
+use apimachinery::serializer::Decoder;
 use apimachinery::serializer::json::{Serializer, SerializerOptions};
-use apimachinery::serializer::yaml::YamlDocuments;
-use apimachinery::serializer::{Decoder, Encoder, Format, recognize, split_json_stream};
 use serde_json::{Map, Value};
 
-use super::CommandError;
-use crate::cli::{ConvertArgs, ConvertOutput};
-use crate::printer;
-use crate::scheme::scheme;
+use super::documents::Document;
 
-pub fn run(args: &ConvertArgs, out: &mut dyn Write) -> Result<ExitCode, CommandError> {
-    let scheme = scheme()?;
-    let target = args
-        .output_version
-        .as_deref()
-        .map(str::parse::<GroupVersion>)
-        .transpose()
-        .map_err(|e| format!("--output-version: {e}"))?;
-    let converter = Converter::new(&scheme, target, args.strict, args.output);
-    let files: Vec<PathBuf> = args.files.iter().map(PathBuf::from).collect();
-    let (inputs, errors) = read_inputs(&files, args.recursive);
-    for e in &errors {
-        eprintln!("error: {e}");
-    }
-    let mut failed = !errors.is_empty();
-    let mut docs: Vec<Vec<u8>> = Vec::new();
-    for input in &inputs {
-        for (index, doc) in documents(&input.bytes) {
-            match doc.and_then(|text| converter.document(text)) {
-                Ok(Some(bytes)) => docs.push(bytes),
-                Ok(None) => {}
-                Err(e) => {
-                    eprintln!("error: {}: document {index}: {e}", input.name);
-                    failed = true;
-                }
-            }
-        }
-    }
-    let text = printer::join(&docs, args.output);
-    match &args.output_file {
-        Some(path) => {
-            write_atomically(path, &text).map_err(|e| format!("writing {}: {e}", path.display()))?
-        }
-        None => out.write_all(&text)?,
-    }
-    Ok(if failed {
-        ExitCode::FAILURE
-    } else {
-        ExitCode::SUCCESS
-    })
+/// An object after conversion: a typed one, or one left as it was read.
+pub enum Item {
+    /// Converted (or decoded from protobuf): written by its type.
+    Typed(Box<dyn Object>),
+    /// Passed through: written back as read.
+    Unstructured(Map<String, Value>),
 }
 
-/// The documents of a stream with their 0-based indexes: JSON values one after another,
-/// or YAML documents between `---` lines (those with nothing but comments skipped, as
-/// kubectl skips them).
-fn documents(data: &[u8]) -> Vec<(usize, Result<&str, String>)> {
-    if recognize(data) == Format::Json {
-        return split_json_stream(data)
-            .enumerate()
-            .map(|(i, doc)| match doc {
-                Ok((index, bytes)) => (
-                    index,
-                    std::str::from_utf8(bytes).map_err(|e| format!("invalid UTF-8: {e}")),
-                ),
-                Err(e) => (i, Err(e.to_string())),
-            })
-            .collect();
-    }
-    let text = match std::str::from_utf8(data) {
-        Ok(text) => text,
-        Err(e) => {
-            return vec![(
-                0,
-                Err(format!("invalid UTF-8 after byte {}", e.valid_up_to())),
-            )];
-        }
-    };
-    let mut out = Vec::new();
-    for (i, doc) in YamlDocuments::new(text).enumerate() {
-        match doc {
-            Ok(d) if is_blank(d.text) => {}
-            Ok(d) => out.push((d.index, Ok(d.text))),
-            Err(e) => out.push((i, Err(e.to_string()))),
-        }
-    }
-    out
+/// A document after conversion.
+pub enum Converted {
+    /// One object.
+    Object(Item),
+    /// A list (`kind: List`, `DeploymentList`, ... anything with `items`): the list
+    /// document without its items, and the items converted one by one.
+    List {
+        /// The list document, `items` removed.
+        list: Map<String, Value>,
+        /// The items, in order.
+        items: Vec<Item>,
+    },
 }
 
-fn is_blank(text: &str) -> bool {
-    text.lines().all(|l| {
-        let l = l.trim();
-        l.is_empty() || l.starts_with('#') || l == "---" || l == "..."
-    })
-}
-
-/// Converts documents to the target and encodes them.
-struct Converter<'s> {
+/// Converts documents to the target.
+pub struct Converter<'s> {
     scheme: &'s Scheme,
     target: Option<GroupVersion>,
     /// Reads documents as they are.
     reader: Serializer<'s>,
     /// Reads objects into their Rust types (strictly with `--strict`).
     typed: Serializer<'s>,
-    /// Writes typed objects.
-    writer: Serializer<'s>,
-    /// Writes unstructured objects.
-    unstructured_writer: Serializer<'s>,
 }
 
 /// A conversion target that is one exact kind, whatever the group of the object
@@ -148,47 +68,35 @@ impl GroupVersioner for ExactKind {
 }
 
 impl<'s> Converter<'s> {
-    fn new(
-        scheme: &'s Scheme,
-        target: Option<GroupVersion>,
-        strict: bool,
-        output: ConvertOutput,
-    ) -> Self {
-        let yaml = output == ConvertOutput::Yaml;
+    /// A converter to `target` (each group's preferred version when `None`).
+    pub fn new(scheme: &'s Scheme, target: Option<GroupVersion>, strict: bool) -> Self {
+        let options = |yaml| SerializerOptions {
+            yaml,
+            pretty: false,
+            strict,
+        };
         Converter {
             scheme,
             target,
-            reader: Serializer::unstructured(SerializerOptions {
-                yaml: true,
-                pretty: false,
-                strict,
-            }),
-            typed: Serializer::new(
-                scheme,
-                SerializerOptions {
-                    yaml: false,
-                    pretty: false,
-                    strict,
-                },
-            ),
-            writer: Serializer::new(
-                scheme,
-                SerializerOptions {
-                    yaml,
-                    pretty: false,
-                    strict: false,
-                },
-            ),
-            unstructured_writer: Serializer::unstructured(SerializerOptions {
-                yaml,
-                pretty: false,
-                strict: false,
-            }),
+            reader: Serializer::unstructured(options(true)),
+            typed: Serializer::new(scheme, options(false)),
         }
     }
 
-    /// One document, converted and encoded; `None` for an empty one.
-    fn document(&self, text: &str) -> Result<Option<Vec<u8>>, String> {
+    /// The scheme objects are converted with.
+    pub fn scheme(&self) -> &'s Scheme {
+        self.scheme
+    }
+
+    /// One document, converted; `None` for an empty one.
+    pub fn document(&self, doc: Document<'_>) -> Result<Option<Converted>, String> {
+        match doc {
+            Document::Text(text) => self.text(text),
+            Document::Protobuf(bytes) => self.protobuf(bytes).map(Some),
+        }
+    }
+
+    fn text(&self, text: &str) -> Result<Option<Converted>, String> {
         let (obj, _) = self
             .reader
             .decode(text.as_bytes(), None, None)
@@ -198,33 +106,68 @@ impl<'s> Converter<'s> {
         if map.is_empty() {
             return Ok(None);
         }
-        if let Some(Value::Array(items)) = map.get_mut("items") {
-            for (i, item) in items.iter_mut().enumerate() {
-                let Value::Object(obj) = std::mem::take(item) else {
-                    return Err(format!("items[{i}]: not an object"));
-                };
-                *item = self
-                    .object(obj)
-                    .and_then(Converted::into_value)
-                    .map_err(|e| format!("items[{i}]: {e}"))?;
-            }
-            return self.encode_unstructured(map).map(Some);
+        if let Some(Value::Array(items)) = map.remove("items") {
+            let items = items
+                .into_iter()
+                .enumerate()
+                .map(|(i, item)| match item {
+                    Value::Object(obj) => self.object(obj).map_err(|e| format!("items[{i}]: {e}")),
+                    _ => Err(format!("items[{i}]: not an object")),
+                })
+                .collect::<Result<_, _>>()?;
+            return Ok(Some(Converted::List { list: map, items }));
         }
-        match self.object(map)? {
-            Converted::Typed(obj) => self.writer.encode_to_vec(&*obj).map_err(|e| e.to_string()),
-            Converted::Unchanged(map) => self.encode_unstructured(map),
-        }
-        .map(Some)
+        self.object(map).map(|item| Some(Converted::Object(item)))
     }
 
-    fn encode_unstructured(&self, map: Map<String, Value>) -> Result<Vec<u8>, String> {
-        self.unstructured_writer
-            .encode_to_vec(&Unstructured::new(map))
-            .map_err(|e| e.to_string())
+    /// An enveloped protobuf object; a `v1 List` (what `-o protobuf` writes for several
+    /// objects) has its items read, each an enveloped object or JSON.
+    fn protobuf(&self, bytes: &[u8]) -> Result<Converted, String> {
+        let envelope = decode_envelope(bytes).map_err(|e| e.to_string())?;
+        if envelope.kind == "List" && envelope.api_version == "v1" {
+            let list: k8s_types::core::v1::List =
+                protobuf::decode_message(envelope.raw).map_err(|e| format!("List: {e}"))?;
+            let items = list
+                .items
+                .iter()
+                .enumerate()
+                .map(|(i, item)| {
+                    self.list_item(&item.raw)
+                        .map_err(|e| format!("items[{i}]: {e}"))
+                })
+                .collect::<Result<_, _>>()?;
+            let metadata = apimachinery::runtime::unstructured::to_unstructured(&list.metadata)
+                .map_err(|e| format!("List metadata: {e}"))?;
+            // Go's `v1 List` as JSON: its (non-pointer) metadata is always written.
+            let list = Map::from_iter([
+                ("apiVersion".to_owned(), Value::from("v1")),
+                ("kind".to_owned(), Value::from("List")),
+                ("metadata".to_owned(), Value::Object(metadata)),
+            ]);
+            return Ok(Converted::List { list, items });
+        }
+        let (mut typed, gvk) =
+            protobuf::decode_object(self.scheme, bytes, None).map_err(|e| e.to_string())?;
+        let candidates = self.targets(&gvk)?;
+        self.convert(&gvk, &mut typed, candidates)?;
+        Ok(Converted::Object(Item::Typed(typed)))
+    }
+
+    fn list_item(&self, raw: &[u8]) -> Result<Item, String> {
+        let doc = if raw.starts_with(protobuf::MAGIC) {
+            Document::Protobuf(raw)
+        } else {
+            Document::Text(std::str::from_utf8(raw).map_err(|e| format!("invalid UTF-8: {e}"))?)
+        };
+        match self.document(doc)? {
+            Some(Converted::Object(item)) => Ok(item),
+            Some(Converted::List { .. }) => Err("a list inside a list".to_owned()),
+            None => Err("empty".to_owned()),
+        }
     }
 
     /// One object, converted when the scheme can bring it to the target.
-    fn object(&self, map: Map<String, Value>) -> Result<Converted, String> {
+    fn object(&self, map: Map<String, Value>) -> Result<Item, String> {
         let u = Unstructured::new(map);
         let gv: GroupVersion = u
             .api_version()
@@ -236,43 +179,69 @@ impl<'s> Converter<'s> {
         let gvk = gv.with_kind(u.kind());
         let candidates = self.targets(&gvk)?;
         if candidates.is_empty() {
-            return Ok(Converted::Unchanged(u.object));
+            return Ok(Item::Unstructured(u.object));
         }
         let bytes = serde_json::to_vec(&u.object).map_err(|e| e.to_string())?;
         let (mut typed, _) = self
             .typed
             .decode(&bytes, None, None)
             .map_err(|e| format!("{gvk}: {e}"))?;
-        self.scheme.default(&mut *typed);
-        let last = candidates.len() - 1;
-        for (i, (target, cross_group)) in candidates.into_iter().enumerate() {
-            if target == gvk {
-                return Ok(Converted::Typed(typed));
+        Ok(if self.convert(&gvk, &mut typed, candidates)? {
+            Item::Typed(typed)
+        } else {
+            Item::Unstructured(u.object)
+        })
+    }
+
+    /// Reads an object of a registered kind written as JSON into its type (for writers
+    /// that need the type, such as protobuf).
+    pub fn typed(&self, map: &Map<String, Value>) -> Result<Box<dyn Object>, String> {
+        let bytes = serde_json::to_vec(map).map_err(|e| e.to_string())?;
+        self.typed
+            .decode(&bytes, None, None)
+            .map(|(obj, _)| obj)
+            .map_err(|e| e.to_string())
+    }
+
+    /// Brings `typed` (of kind `gvk`) to the first of `candidates` there is a route to,
+    /// in place; `false` when none of the tries across groups found a route (the object
+    /// is then as it was, defaults aside).
+    fn convert(
+        &self,
+        gvk: &GroupVersionKind,
+        typed: &mut Box<dyn Object>,
+        candidates: Vec<(GroupVersionKind, bool)>,
+    ) -> Result<bool, String> {
+        if candidates.is_empty() {
+            return Ok(false);
+        }
+        self.scheme.default(&mut **typed);
+        for (target, cross_group) in candidates {
+            if target == *gvk {
+                return Ok(true);
             }
-            // A try across groups that finds no route leaves the object as it is (or
-            // for the next candidate); a failed conversion is an error.
-            let attempt = if cross_group && i < last {
+            // A try across groups that finds no route leaves the object as it is (for
+            // the next candidate, or the caller); any other failure is an error.
+            let attempt = if cross_group {
                 typed.deep_copy_object()
             } else {
-                std::mem::replace(&mut typed, self.placeholder(&gvk)?)
+                std::mem::replace(typed, self.placeholder(gvk)?)
             };
             match self
                 .scheme
                 .convert_to_version(attempt, &ExactKind(target.clone()))
             {
-                Ok(obj) => return Ok(Converted::Typed(obj)),
+                Ok(obj) => {
+                    *typed = obj;
+                    return Ok(true);
+                }
                 Err(e)
                     if cross_group
-                        && matches!(e.kind(), ConversionErrorKind::NoConversion { .. }) =>
-                {
-                    if i == last {
-                        return Ok(Converted::Unchanged(u.object));
-                    }
-                }
+                        && matches!(e.kind(), ConversionErrorKind::NoConversion { .. }) => {}
                 Err(e) => return Err(format!("{gvk} to {target}: {e}")),
             }
         }
-        Ok(Converted::Unchanged(u.object))
+        Ok(false)
     }
 
     fn placeholder(&self, gvk: &GroupVersionKind) -> Result<Box<dyn Object>, String> {
@@ -361,39 +330,25 @@ impl<'s> Converter<'s> {
     }
 }
 
-/// An object after [`Converter::object`].
-enum Converted {
-    Typed(Box<dyn Object>),
-    Unchanged(Map<String, Value>),
-}
-
-impl Converted {
-    fn into_value(self) -> Result<Value, String> {
-        match self {
-            Converted::Unchanged(map) => Ok(Value::Object(map)),
-            Converted::Typed(obj) => apimachinery::runtime::unstructured::to_unstructured(&*obj)
-                .map(Value::Object)
-                .map_err(|e| e.to_string()),
-        }
-    }
-}
-
-/// Writes `data` to `path` through a temporary file in the same directory, renamed over
-/// `path`: readers see the old file or the new one, never a part.
-fn write_atomically(path: &Path, data: &[u8]) -> std::io::Result<()> {
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .map_or_else(|| "output".into(), |n| n.to_string_lossy().into_owned());
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    let result = std::fs::File::create(&tmp)
-        .and_then(|mut f| f.write_all(data).and_then(|()| f.sync_all()))
-        .and_then(|()| std::fs::rename(&tmp, path));
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
+/// The `v1 List` message of `items` (each an enveloped object), with `metadata` as the
+/// list's: what Go writes for a list of objects in protobuf (kubectl wraps the objects
+/// it converts in one; `runtime.EncodeList` puts each item's own encoding in `raw`).
+pub fn encode_protobuf_list(
+    metadata: Option<&Value>,
+    items: Vec<Vec<u8>>,
+) -> Result<Vec<u8>, String> {
+    let metadata = match metadata {
+        Some(m) => serde_json::from_value(m.clone()).map_err(|e| format!("metadata: {e}"))?,
+        None => Default::default(),
+    };
+    let list = k8s_types::core::v1::List {
+        metadata,
+        items: items
+            .into_iter()
+            .map(apimachinery::runtime::RawExtension::from_raw)
+            .collect(),
+    };
+    Ok(protobuf::encode_envelope("v1", "List", |e| {
+        list.encode_fields(e)
+    }))
 }
