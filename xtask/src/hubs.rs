@@ -117,6 +117,30 @@ const RENAMES: &[(&str, &str, &str, &str, &str)] = &[
         "backend",
         "defaultBackend",
     ),
+    // Go's field is `Groups` in every version; only v1beta1's JSON name is singular.
+    (
+        "authorization",
+        "v1beta1",
+        "SubjectAccessReviewSpec",
+        "group",
+        "groups",
+    ),
+    // Renamed in v1beta3 (pkg/apis/flowcontrol/v1beta{1,2}/conversion.go copies one into
+    // the other).
+    (
+        "flowcontrol",
+        "v1beta1",
+        "LimitedPriorityLevelConfiguration",
+        "assuredConcurrencyShares",
+        "nominalConcurrencyShares",
+    ),
+    (
+        "flowcontrol",
+        "v1beta2",
+        "LimitedPriorityLevelConfiguration",
+        "assuredConcurrencyShares",
+        "nominalConcurrencyShares",
+    ),
 ];
 
 /// How one field converts.

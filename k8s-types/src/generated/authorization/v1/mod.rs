@@ -75,7 +75,7 @@ apimachinery::proto_message!(LabelSelectorAttributes { 1 => raw_selector as "raw
 /// Having a namespace scoped resource makes it much easier to grant namespace scoped policy that includes permissions
 /// checking.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "authorization.k8s.io", version = "v1", kind = "LocalSubjectAccessReview", plural = "localsubjectaccessreviews", namespaced, verbs = ["create"], omit_empty_type_meta, protobuf)]
+#[api(group = "authorization.k8s.io", version = "v1", kind = "LocalSubjectAccessReview", plural = "localsubjectaccessreviews", namespaced, verbs = ["create"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct LocalSubjectAccessReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -267,7 +267,7 @@ apimachinery::proto_message!(SelfSubjectRulesReviewSpec { 1 => namespace });
 
 /// SubjectAccessReview checks whether or not a user or group can perform an action.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "authorization.k8s.io", version = "v1", kind = "SubjectAccessReview", plural = "subjectaccessreviews", cluster_scoped, verbs = ["create"], omit_empty_type_meta, protobuf)]
+#[api(group = "authorization.k8s.io", version = "v1", kind = "SubjectAccessReview", plural = "subjectaccessreviews", cluster_scoped, verbs = ["create"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct SubjectAccessReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,

@@ -10,6 +10,8 @@ pub type ExtraValue = Vec<String>;
 /// checking.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(group = "authorization.k8s.io", version = "v1beta1", kind = "LocalSubjectAccessReview", plural = "localsubjectaccessreviews", namespaced, verbs = [], omit_empty_type_meta, protobuf)]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::authorization::v1::LocalSubjectAccessReview)]
 pub struct LocalSubjectAccessReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -218,6 +220,8 @@ apimachinery::proto_message!(SelfSubjectRulesReviewSpec { 1 => namespace });
 /// SubjectAccessReview checks whether or not a user or group can perform an action.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(group = "authorization.k8s.io", version = "v1beta1", kind = "SubjectAccessReview", plural = "subjectaccessreviews", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::authorization::v1::SubjectAccessReview)]
 pub struct SubjectAccessReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -236,6 +240,8 @@ apimachinery::proto_message!(SubjectAccessReview { 1 => metadata, 2 => spec, 3 =
 /// and nonResourceAttributes must be set
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::authorization::v1::SubjectAccessReviewSpec)]
 pub struct SubjectAccessReviewSpec {
     /// resourceAttributes describes information for a resource access request
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -253,6 +259,7 @@ pub struct SubjectAccessReviewSpec {
         deserialize_with = "crate::go_json::null_as_default",
         skip_serializing_if = "Vec::is_empty"
     )]
+    #[conversion(rename = "groups")]
     pub group: Vec<String>,
     /// extra corresponds to the user.Info.GetExtra() method from the authenticator.  Since that is input to the authorizer
     /// it needs a reflection here.

@@ -8,6 +8,8 @@
 /// here can be modified by authorized users, unlike the rest of the \`spec\`.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::flowcontrol::v1::ExemptPriorityLevelConfiguration)]
 pub struct ExemptPriorityLevelConfiguration {
     /// \`nominalConcurrencyShares\` (NCS) contributes to the computation of the
     /// NominalConcurrencyLimit (NominalCL) of this level.
@@ -196,6 +198,8 @@ apimachinery::proto_message!(GroupSubject { 1 => name });
 /// LimitResponse defines how to handle requests that can not be executed right now.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::flowcontrol::v1::LimitResponse)]
 pub struct LimitResponse {
     /// \`type\` is "Queue" or "Reject".
     /// "Queue" means that requests that can not be executed upon arrival
@@ -220,6 +224,8 @@ apimachinery::proto_message!(LimitResponse { 1 => r#type as "type", 2 => queuing
 /// - What should be done with requests that exceed the limit?
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::flowcontrol::v1::LimitedPriorityLevelConfiguration)]
 pub struct LimitedPriorityLevelConfiguration {
     /// \`assuredConcurrencyShares\` (ACS) configures the execution
     /// limit, which is a limit on the number of requests of this
@@ -237,6 +243,7 @@ pub struct LimitedPriorityLevelConfiguration {
     /// expense of every other PL).
     /// This field has a default value of 30.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[conversion(rename = "nominal_concurrency_shares")]
     pub assured_concurrency_shares: Option<i32>,
     /// \`limitResponse\` indicates what to do with requests that can not be executed right now
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -342,6 +349,8 @@ apimachinery::proto_message!(PolicyRulesWithSubjects { 1 => subjects, 2 => resou
 /// PriorityLevelConfiguration represents the configuration of a priority level.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(group = "flowcontrol.apiserver.k8s.io", version = "v1beta1", kind = "PriorityLevelConfiguration", plural = "prioritylevelconfigurations", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::flowcontrol::v1::PriorityLevelConfiguration)]
 pub struct PriorityLevelConfiguration {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -361,6 +370,8 @@ apimachinery::proto_message!(PriorityLevelConfiguration { 1 => metadata, 2 => sp
 /// PriorityLevelConfigurationCondition defines the condition of priority level.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::flowcontrol::v1::PriorityLevelConfigurationCondition)]
 pub struct PriorityLevelConfigurationCondition {
     /// \`type\` is the type of the condition.
     /// Required.
@@ -393,6 +404,8 @@ apimachinery::proto_message!(PriorityLevelConfigurationCondition { 1 => r#type a
     omit_empty_type_meta,
     protobuf
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::flowcontrol::v1::PriorityLevelConfigurationList)]
 pub struct PriorityLevelConfigurationList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -422,6 +435,8 @@ apimachinery::proto_message!(PriorityLevelConfigurationReference { 1 => name });
 /// PriorityLevelConfigurationSpec specifies the configuration of a priority level.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::flowcontrol::v1::PriorityLevelConfigurationSpec)]
 pub struct PriorityLevelConfigurationSpec {
     /// \`type\` indicates whether this priority level is subject to
     /// limitation on request execution.  A value of \`"Exempt"\` means
@@ -452,6 +467,8 @@ apimachinery::proto_message!(PriorityLevelConfigurationSpec { 1 => r#type as "ty
 /// PriorityLevelConfigurationStatus represents the current state of a "request-priority".
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::flowcontrol::v1::PriorityLevelConfigurationStatus)]
 pub struct PriorityLevelConfigurationStatus {
     /// \`conditions\` is the current state of "request-priority".
     #[serde(
@@ -467,6 +484,8 @@ apimachinery::proto_message!(PriorityLevelConfigurationStatus { 1 => conditions 
 /// QueuingConfiguration holds the configuration parameters for queuing
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::flowcontrol::v1::QueuingConfiguration)]
 pub struct QueuingConfiguration {
     /// \`queues\` is the number of queues for this priority level. The
     /// queues exist independently at each apiserver. The value must be
