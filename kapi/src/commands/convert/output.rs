@@ -79,6 +79,7 @@ impl<'c, 's> Writer<'c, 's> {
                 }
                 out
             }
+            (Layout::Stream, ConvertOutput::Protobuf) if docs.is_empty() => Vec::new(),
             (Layout::Stream, ConvertOutput::Protobuf) => {
                 let single = matches!(&docs[..], [(_, Converted::Object(_))]);
                 let list_metadata = match &docs[..] {
