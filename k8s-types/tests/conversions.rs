@@ -304,3 +304,33 @@ mod pod_disruption_budget {
         assert_eq!(hub.spec.as_ref().unwrap().selector, Some(sel));
     }
 }
+
+#[cfg(test)]
+mod runtime_class {
+    use apimachinery::conversion::{Convert, Scope};
+    use k8s_types::node::{v1, v1alpha1};
+
+    #[test]
+    fn spec_fields_move_to_the_top_and_back() {
+        let s = Scope::new();
+        let old: v1alpha1::RuntimeClass = serde_json::from_str(
+            r#"{"apiVersion":"node.k8s.io/v1alpha1","kind":"RuntimeClass","metadata":{"name":"gvisor"},
+            "spec":{"runtimeHandler":"runsc","overhead":{"podFixed":{"cpu":"250m"}},
+              "scheduling":{"nodeSelector":{"sandbox":"true"},"tolerations":[{"key":"sandbox","operator":"Exists"}]}}}"#,
+        )
+        .unwrap();
+        let hub: v1::RuntimeClass = old.convert_ref(&s).unwrap();
+        assert_eq!(hub.handler, "runsc");
+        assert_eq!(hub.metadata.name, "gvisor");
+        assert_eq!(
+            hub.overhead.as_ref().unwrap().pod_fixed["cpu"].to_string(),
+            "250m"
+        );
+        assert_eq!(
+            hub.scheduling.as_ref().unwrap().node_selector["sandbox"],
+            "true"
+        );
+        let back: v1alpha1::RuntimeClass = hub.convert(&s).unwrap();
+        assert_eq!(back.spec, old.spec);
+    }
+}

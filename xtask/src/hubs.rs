@@ -44,6 +44,7 @@ const CARRIED_BY_HAND: &[(&str, &str, &str, &str)] = &[
         "HorizontalPodAutoscalerStatus",
         "currentCPUUtilizationPercentage",
     ),
+    ("node", "v1alpha1", "RuntimeClass", "spec"),
 ];
 
 /// Kinds whose conversion to and from the hub is hand-written over the generated one:
@@ -78,6 +79,12 @@ const HAND_WRITTEN_KINDS: &[(&str, &str, &str, &str)] = &[
         "v1",
         "HorizontalPodAutoscaler",
         "crate::conversions::horizontal_pod_autoscaler::autoscaling_v1",
+    ),
+    (
+        "node",
+        "v1alpha1",
+        "RuntimeClass",
+        "crate::conversions::runtime_class::node_v1alpha1",
     ),
 ];
 

@@ -29,6 +29,7 @@ pub mod deployment;
 pub mod horizontal_pod_autoscaler;
 pub mod ingress;
 pub mod pod_disruption_budget;
+pub mod runtime_class;
 
 use apimachinery::conversion::{ConversionError, Convert, Scope};
 

@@ -26,6 +26,8 @@ apimachinery::proto_message!(Overhead { 1 => pod_fixed as "podFixed" });
 /// <https://git.k8s.io/enhancements/keps/sig-node/585-runtime-class>
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(group = "node.k8s.io", version = "v1alpha1", kind = "RuntimeClass", plural = "runtimeclasses", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::node::v1::RuntimeClass, hub_only = [handler, overhead, scheduling], to_hub = crate::conversions::runtime_class::node_v1alpha1::to_hub, from_hub = crate::conversions::runtime_class::node_v1alpha1::from_hub)]
 pub struct RuntimeClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -33,6 +35,7 @@ pub struct RuntimeClass {
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec represents specification of the RuntimeClass
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
+    #[conversion(skip)]
     pub spec: Option<RuntimeClassSpec>,
 }
 
@@ -47,6 +50,8 @@ apimachinery::proto_message!(RuntimeClass { 1 => metadata, 2 => spec });
     omit_empty_type_meta,
     protobuf
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::node::v1::RuntimeClassList)]
 pub struct RuntimeClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
