@@ -70,6 +70,51 @@ fn api_versions_are_sorted_and_unique() -> TestResult {
     sorted.sort();
     sorted.dedup();
     assert_eq!(lines, sorted);
+    // What a 1.36 server serves: versions kept only for conversion are not listed.
+    assert!(lines.contains(&"apps/v1") && lines.contains(&"autoscaling/v1"));
+    for gone in [
+        "extensions/v1beta1",
+        "apps/v1beta2",
+        "batch/v1beta1",
+        "policy/v1beta1",
+    ] {
+        assert!(!lines.contains(&gone), "{gone} listed");
+    }
+    Ok(())
+}
+
+#[test]
+fn wide_resources_show_the_verbs_the_api_server_lists() -> TestResult {
+    let out = kapi()?
+        .args(["api-resources", "-o", "wide", "--api-group", ""])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out)?;
+    let row = |name: &str| {
+        text.lines()
+            .find(|l| l.split_whitespace().next() == Some(name))
+            .map(|l| l.split_whitespace().collect::<Vec<_>>())
+    };
+    let pods = row("pods").ok_or("no pods row")?;
+    assert_eq!(
+        pods[pods.len() - 2..],
+        [
+            "create,delete,deletecollection,get,list,patch,update,watch",
+            "all"
+        ]
+    );
+    assert_eq!(
+        row("bindings").ok_or("no bindings row")?.last(),
+        Some(&"create")
+    );
+    let namespaces = row("namespaces").ok_or("no namespaces row")?;
+    assert_eq!(
+        namespaces.last(),
+        Some(&"create,delete,get,list,patch,update,watch")
+    );
     Ok(())
 }
 

@@ -49,7 +49,8 @@ impl ShortcutRESTMapper<DefaultRESTMapper> {
     /// The default group versions, which order ambiguous answers and pick the version of
     /// a `rest_mapping` without versions, are the scheme's version priorities
     /// ([`Scheme::prioritized_versions_all_groups`]). Internal versions (`__internal`) are
-    /// not served and are left out. When two kinds claim the same short name, the one in
+    /// not served and are left out, and so are resources without verbs (versions no
+    /// longer served, registered for conversion). When two kinds claim the same short name, the one in
     /// the more preferred group version wins, as kubectl's expander lets the first
     /// discovered resource win.
     ///
@@ -89,7 +90,9 @@ impl ShortcutRESTMapper<DefaultRESTMapper> {
         let mut entries: Vec<(usize, ResourceEntry)> = scheme
             .resources()
             .into_iter()
-            .filter(|(gvk, _)| gvk.version != API_VERSION_INTERNAL)
+            .filter(|(gvk, metadata)| {
+                gvk.version != API_VERSION_INTERNAL && !metadata.verbs.is_empty()
+            })
             .map(|(gvk, metadata)| {
                 // Every registered version is in the priorities; the fallback only keeps
                 // the order total.
@@ -223,7 +226,7 @@ mod tests {
     use super::*;
     use crate::apis::meta::v1::ObjectMeta;
     use crate::meta::{RESTMapper, RestMapperError};
-    use crate::runtime::{ObjectType, Registration, Resource};
+    use crate::runtime::{CUSTOM_RESOURCE_VERBS, ObjectType, Registration, Resource};
     use crate::schema::{GroupKind, GroupResource, GroupVersionResource};
     use proptest::prelude::*;
 
@@ -274,6 +277,13 @@ mod tests {
     #[api(version = "v1", kind = "DeleteOptions", not_resource)]
     struct DeleteOptions {}
 
+    /// A version no longer served, kept for conversion: no verbs.
+    #[derive(crate::ApiObject, Clone, Debug, Default, PartialEq)]
+    #[api(group = "extensions", version = "v1beta1", kind = "Deployment", verbs = [])]
+    struct DeploymentExtensions {
+        metadata: ObjectMeta,
+    }
+
     fn scheme() -> Scheme {
         let mut scheme = Scheme::new();
         for registration in [
@@ -283,6 +293,7 @@ mod tests {
             &DeleteOptions::REGISTRATION,
             &DeploymentV1beta2::REGISTRATION,
             &Deployment::REGISTRATION,
+            &DeploymentExtensions::REGISTRATION,
         ] {
             scheme.register(registration).unwrap();
         }
@@ -378,6 +389,23 @@ mod tests {
             mapper.kind_for(&bare("deleteoptions")),
             Err(RestMapperError::NoResourceMatch(_))
         ));
+        // Nor are versions without verbs.
+        assert!(matches!(
+            mapper.kind_for(&GroupVersionResource::new("extensions", "", "deployments")),
+            Err(RestMapperError::NoResourceMatch(_))
+        ));
+    }
+
+    #[test]
+    fn resources_without_verbs_are_not_discovered() {
+        let groups = APIGroupResources::from_scheme(&scheme());
+        let names: Vec<&str> = groups.iter().map(|g| g.group.name.as_str()).collect();
+        assert_eq!(names, ["", "apps"]);
+        let deployments = groups[1].versioned_resources["v1"]
+            .iter()
+            .find(|r| r.name == "deployments")
+            .unwrap();
+        assert_eq!(deployments.verbs, CUSTOM_RESOURCE_VERBS);
     }
 
     #[test]
@@ -513,7 +541,7 @@ mod tests {
                                 singular: leak(singular.resource.to_string()),
                                 short_names: &[],
                                 categories: &[],
-                                verbs: crate::runtime::CUSTOM_RESOURCE_VERBS,
+                                verbs: CUSTOM_RESOURCE_VERBS,
                                 scope: if namespaced {
                                     ResourceScope::Namespaced
                                 } else {

@@ -180,6 +180,8 @@ pub const CUSTOM_RESOURCE_VERBS: &[&str] = &[
 /// assert_eq!(Policy::PLURAL, "policies");
 /// assert_eq!(Policy::SCOPE, ResourceScope::Cluster);
 /// assert_eq!(Policy::LIST_KIND, "PolicyList");
+/// // Without `verbs = [..]`, what an API server lists for a custom resource.
+/// assert_eq!(Policy::VERBS, apimachinery::runtime::CUSTOM_RESOURCE_VERBS);
 /// ```
 pub trait Resource: Object + Default + Clone {
     /// The API group; empty for the core group.
