@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use crate::docs::doc_lines;
+use crate::features;
 use crate::hubs::{Conversions, Derive, FieldConv, Node};
 use crate::model::{Field, Kind, Model, Module, Struct, Ty};
 use crate::naming;
@@ -24,7 +25,9 @@ pub fn emit(model: &Model, conv: &Conversions) -> BTreeMap<String, String> {
         );
     }
     let mut root = String::from(HEADER);
-    root.push_str("//! The generated API groups; see the crate documentation.\n\n");
+    root.push_str(
+        "//! The generated API groups; see the crate documentation. Each group but `meta` is\n//! behind the cargo feature of its name.\n\n",
+    );
     for (module, versions) in &groups {
         let group = versions.first().map_or("", |(_, m)| m.group.as_str());
         let mut text = String::from(HEADER);
@@ -38,6 +41,9 @@ pub fn emit(model: &Model, conv: &Conversions) -> BTreeMap<String, String> {
             let _ = writeln!(text, "pub mod {version};");
         }
         files.insert(format!("{module}/mod.rs"), text);
+        if !features::ALWAYS.contains(module) {
+            let _ = writeln!(root, "#[cfg(feature = \"{module}\")]");
+        }
         let _ = writeln!(root, "pub mod {module};");
     }
     files.insert("mod.rs".to_owned(), root);

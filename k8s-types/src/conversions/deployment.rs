@@ -72,6 +72,7 @@ macro_rules! rollback_conversion {
     };
 }
 
+#[cfg(feature = "extensions")]
 rollback_conversion!(
     /// `extensions/v1beta1` Deployment ⇄ `apps/v1`.
     extensions_v1beta1,
@@ -84,6 +85,7 @@ rollback_conversion!(
 );
 
 #[cfg(test)]
+#[cfg(feature = "extensions")]
 mod tests {
     use super::*;
     use crate::{apps, extensions};

@@ -98,10 +98,12 @@ macro_rules! backend_conversion {
     };
 }
 
+#[cfg(feature = "extensions")]
 backend_conversion!(crate::extensions::v1beta1);
 backend_conversion!(crate::networking::v1beta1);
 
 #[cfg(test)]
+#[cfg(feature = "extensions")]
 mod tests {
     use crate::{extensions, networking};
     use apimachinery::conversion::{Convert, Scope};

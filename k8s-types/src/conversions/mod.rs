@@ -24,9 +24,13 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+#[cfg(feature = "extensions")]
 pub mod daemon_set;
+#[cfg(feature = "apps")]
 pub mod deployment;
+#[cfg(feature = "networking")]
 pub mod ingress;
+#[cfg(feature = "policy")]
 pub mod pod_disruption_budget;
 
 use apimachinery::conversion::{ConversionError, Convert, Scope};
@@ -82,6 +86,7 @@ pub mod always_set {
 
 /// Reads an integer annotation Kubernetes keeps a field in, removing it; an annotation
 /// that is not an integer is an error naming it and its value, as in Go.
+#[cfg(feature = "apps")]
 pub(crate) fn take_int_annotation<From: 'static, To: 'static>(
     annotations: &mut std::collections::BTreeMap<String, String>,
     key: &str,
