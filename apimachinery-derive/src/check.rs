@@ -110,6 +110,53 @@ pub fn check(c: &Container) -> syn::Result<()> {
     errors.finish()
 }
 
+/// `#[derive(ApiType)]` takes no container key but `crate`, and needs distinct JSON names.
+pub fn check_type(c: &Container) -> syn::Result<()> {
+    let mut errors = Errors::default();
+    if !c.generics.params.is_empty() || c.generics.where_clause.is_some() {
+        errors.push(syn::Error::new(
+            c.generics.span(),
+            "ApiType cannot be derived for generic types",
+        ));
+    }
+    let a = &c.attrs;
+    let object_keys = [
+        a.group.as_ref().map(|s| s.span),
+        a.version.as_ref().map(|s| s.span),
+        a.kind.as_ref().map(|s| s.span),
+        a.plural.as_ref().map(|s| s.span),
+        a.singular.as_ref().map(|s| s.span),
+        a.list_kind.as_ref().map(|s| s.span),
+        a.short_names.as_ref().map(|s| s.span),
+        a.categories.as_ref().map(|s| s.span),
+        a.extra_versions.as_ref().map(|s| s.span),
+        a.scope.first().map(|s| s.span),
+        a.unversioned,
+        a.not_resource,
+        a.no_type_meta,
+        a.omit_empty_type_meta,
+        a.protobuf,
+    ];
+    for span in object_keys.into_iter().flatten() {
+        errors.push(syn::Error::new(
+            span,
+            "ApiType takes no object keys (only `crate`); derive ApiObject for a kind",
+        ));
+    }
+    let mut seen: Vec<&str> = Vec::new();
+    for f in &c.fields {
+        if seen.contains(&f.json_name.as_str()) {
+            errors.push(syn::Error::new(
+                f.rename_span.unwrap_or_else(|| f.ident.span()),
+                format!("JSON field name `{}` is used twice", f.json_name),
+            ));
+        } else {
+            seen.push(&f.json_name);
+        }
+    }
+    errors.finish()
+}
+
 fn type_meta_field_count(c: &Container) -> usize {
     c.fields
         .iter()

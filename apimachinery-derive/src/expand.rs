@@ -5,25 +5,45 @@
 //! `::apimachinery`), including serde and inventory through its `__private` re-exports,
 //! so that users need no other dependency.
 
-use proc_macro2::{Span, TokenStream};
-use quote::{format_ident, quote};
+use proc_macro2::TokenStream;
+use quote::quote;
 
-use crate::model::{Container, Field, Role, Scope, generic_arg};
+use crate::model::{Container, Field, Role, Scope};
 use crate::naming::guess_plural;
+use crate::serde_impls::{self, Shape};
 
-pub fn expand(c: &Container) -> TokenStream {
-    let krate = c.attrs.crate_path.as_ref().map_or_else(
+fn crate_path(c: &Container) -> TokenStream {
+    c.attrs.crate_path.as_ref().map_or_else(
         || quote!(::apimachinery),
         |p| {
             let path = &p.value;
             quote!(#path)
         },
-    );
+    )
+}
+
+/// `#[derive(ApiType)]`: the serde implementations alone.
+pub fn expand_type(c: &Container) -> TokenStream {
+    let krate = crate_path(c);
+    let serialize = serde_impls::expand_serialize(c, &krate, Shape::Type);
+    let deserialize = serde_impls::expand_deserialize(c, &krate, Shape::Type);
+    quote! {
+        #[doc(hidden)]
+        #[allow(non_upper_case_globals, unused_qualifications, clippy::all)]
+        const _: () = {
+            #serialize
+            #deserialize
+        };
+    }
+}
+
+pub fn expand(c: &Container) -> TokenStream {
+    let krate = crate_path(c);
     let object = expand_object(c, &krate);
     let resource = expand_resource(c, &krate);
     let list = expand_list(c, &krate);
-    let serialize = expand_serialize(c, &krate);
-    let deserialize = expand_deserialize(c, &krate);
+    let serialize = serde_impls::expand_serialize(c, &krate, Shape::Object);
+    let deserialize = serde_impls::expand_deserialize(c, &krate, Shape::Object);
     let ident = &c.ident;
     quote! {
         #[doc(hidden)]
@@ -41,7 +61,7 @@ pub fn expand(c: &Container) -> TokenStream {
     }
 }
 
-fn type_meta_field(c: &Container) -> Option<&Field> {
+pub fn type_meta_field(c: &Container) -> Option<&Field> {
     c.fields.iter().find(|f| matches!(f.role, Role::TypeMeta))
 }
 
@@ -234,179 +254,6 @@ fn expand_list(c: &Container, krate: &TokenStream) -> TokenStream {
                 ::core::result::Result::Ok(())
             }
             fn clear_items(&mut self) { self.#field.clear(); }
-        }
-    }
-}
-
-fn expand_serialize(c: &Container, krate: &TokenStream) -> TokenStream {
-    let ident = &c.ident;
-    let serde = quote!(#krate::__private::serde);
-    let (kind, api_version) = match type_meta_field(c) {
-        Some(f) => {
-            let name = &f.ident;
-            (
-                quote! {
-                    if self.#name.kind.is_empty() { <Self as #krate::runtime::Resource>::KIND } else { self.#name.kind.as_str() }
-                },
-                quote! {
-                    if self.#name.api_version.is_empty() { <Self as #krate::runtime::Resource>::API_VERSION } else { self.#name.api_version.as_str() }
-                },
-            )
-        }
-        None => (
-            quote!(<Self as #krate::runtime::Resource>::KIND),
-            quote!(<Self as #krate::runtime::Resource>::API_VERSION),
-        ),
-    };
-    let fields: Vec<&Field> = c
-        .fields
-        .iter()
-        .filter(|f| !matches!(f.role, Role::TypeMeta))
-        .collect();
-    let no_type_meta = c.attrs.no_type_meta.is_some();
-    let len = fields.len() + if no_type_meta { 0 } else { 2 };
-    // Go types without TypeMeta (WatchEvent) write neither.
-    let type_meta_writes = if no_type_meta {
-        TokenStream::new()
-    } else if let (Some(f), Some(_)) = (type_meta_field(c), c.attrs.omit_empty_type_meta) {
-        // Go's TypeMeta: each string written when set (objects nested in others, such as
-        // a StatefulSet's claim templates, usually have neither).
-        let name = &f.ident;
-        quote! {
-            if self.#name.kind.is_empty() {
-                #serde::ser::SerializeStruct::skip_field(&mut state, "kind")?;
-            } else {
-                #serde::ser::SerializeStruct::serialize_field(&mut state, "kind", &self.#name.kind)?;
-            }
-            if self.#name.api_version.is_empty() {
-                #serde::ser::SerializeStruct::skip_field(&mut state, "apiVersion")?;
-            } else {
-                #serde::ser::SerializeStruct::serialize_field(&mut state, "apiVersion", &self.#name.api_version)?;
-            }
-        }
-    } else {
-        quote! {
-            #serde::ser::SerializeStruct::serialize_field(&mut state, "kind", #kind)?;
-            #serde::ser::SerializeStruct::serialize_field(&mut state, "apiVersion", #api_version)?;
-        }
-    };
-    let writes = fields.iter().map(|f| {
-        let name = &f.ident;
-        let json = &f.json_name;
-        let skip = f
-            .skip_serializing_if
-            .as_ref()
-            .map(|p| quote!(#p))
-            .or_else(|| {
-                generic_arg(&f.ty, "Option").map(|_| quote!(::core::option::Option::is_none))
-            });
-        match skip {
-            Some(skip) => quote! {
-                if #skip(&self.#name) {
-                    #serde::ser::SerializeStruct::skip_field(&mut state, #json)?;
-                } else {
-                    #serde::ser::SerializeStruct::serialize_field(&mut state, #json, &self.#name)?;
-                }
-            },
-            None => quote! {
-                #serde::ser::SerializeStruct::serialize_field(&mut state, #json, &self.#name)?;
-            },
-        }
-    });
-    quote! {
-        impl #serde::Serialize for #ident {
-            fn serialize<S: #serde::Serializer>(&self, serializer: S) -> ::core::result::Result<S::Ok, S::Error> {
-                let mut state = serializer.serialize_struct(<Self as #krate::runtime::Resource>::KIND, #len)?;
-                #type_meta_writes
-                #(#writes)*
-                #serde::ser::SerializeStruct::end(state)
-            }
-        }
-    }
-}
-
-fn expand_deserialize(c: &Container, krate: &TokenStream) -> TokenStream {
-    let ident = &c.ident;
-    let serde = quote!(#krate::__private::serde);
-    let type_meta = type_meta_field(c).map(|f| &f.ident);
-    let fields: Vec<&Field> = c
-        .fields
-        .iter()
-        .filter(|f| !matches!(f.role, Role::TypeMeta))
-        .collect();
-    let variants: Vec<syn::Ident> = (0..fields.len())
-        .map(|i| format_ident!("__F{}", i, span = Span::call_site()))
-        .collect();
-    let json_names: Vec<&str> = fields.iter().map(|f| f.json_name.as_str()).collect();
-    let assigns = fields.iter().zip(&variants).map(|(f, v)| {
-        let name = &f.ident;
-        let ty = &f.ty;
-        // `null` reads as the zero value, as Go's decoder leaves the field untouched.
-        quote! {
-            __Field::#v => {
-                value.#name = #serde::de::MapAccess::next_value::<::core::option::Option<#ty>>(&mut map)?
-                    .unwrap_or_default();
-            }
-        }
-    });
-    let (kind_arm, api_version_arm) = match type_meta {
-        Some(tm) => (
-            quote! { value.#tm.kind = #serde::de::MapAccess::next_value::<::core::option::Option<::std::string::String>>(&mut map)?.unwrap_or_default(); },
-            quote! { value.#tm.api_version = #serde::de::MapAccess::next_value::<::core::option::Option<::std::string::String>>(&mut map)?.unwrap_or_default(); },
-        ),
-        None => (
-            quote! { #serde::de::MapAccess::next_value::<#serde::de::IgnoredAny>(&mut map)?; },
-            quote! { #serde::de::MapAccess::next_value::<#serde::de::IgnoredAny>(&mut map)?; },
-        ),
-    };
-    let expecting = format!("a {} object", ident);
-    quote! {
-        impl<'de> #serde::Deserialize<'de> for #ident {
-            fn deserialize<D: #serde::Deserializer<'de>>(deserializer: D) -> ::core::result::Result<Self, D::Error> {
-                enum __Field { __Kind, __ApiVersion, #(#variants,)* __Ignore }
-                struct __FieldVisitor;
-                impl<'de> #serde::de::Visitor<'de> for __FieldVisitor {
-                    type Value = __Field;
-                    fn expecting(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                        f.write_str("a field name")
-                    }
-                    fn visit_str<E: #serde::de::Error>(self, v: &str) -> ::core::result::Result<__Field, E> {
-                        ::core::result::Result::Ok(match v {
-                            "kind" => __Field::__Kind,
-                            "apiVersion" => __Field::__ApiVersion,
-                            #(#json_names => __Field::#variants,)*
-                            _ => __Field::__Ignore,
-                        })
-                    }
-                }
-                impl<'de> #serde::Deserialize<'de> for __Field {
-                    fn deserialize<D: #serde::Deserializer<'de>>(d: D) -> ::core::result::Result<Self, D::Error> {
-                        d.deserialize_identifier(__FieldVisitor)
-                    }
-                }
-                struct __Visitor;
-                impl<'de> #serde::de::Visitor<'de> for __Visitor {
-                    type Value = #ident;
-                    fn expecting(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                        f.write_str(#expecting)
-                    }
-                    fn visit_map<A: #serde::de::MapAccess<'de>>(self, mut map: A) -> ::core::result::Result<#ident, A::Error> {
-                        let mut value = <#ident as ::core::default::Default>::default();
-                        while let ::core::option::Option::Some(key) = #serde::de::MapAccess::next_key::<__Field>(&mut map)? {
-                            match key {
-                                __Field::__Kind => { #kind_arm }
-                                __Field::__ApiVersion => { #api_version_arm }
-                                #(#assigns)*
-                                __Field::__Ignore => {
-                                    #serde::de::MapAccess::next_value::<#serde::de::IgnoredAny>(&mut map)?;
-                                }
-                            }
-                        }
-                        ::core::result::Result::Ok(value)
-                    }
-                }
-                deserializer.deserialize_map(__Visitor)
-            }
         }
     }
 }

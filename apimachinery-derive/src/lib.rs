@@ -1,5 +1,7 @@
 //! `#[derive(ApiObject)]`: turns a struct into a Kubernetes API object for the
-//! `apimachinery` crate. Use it through `apimachinery::ApiObject`.
+//! `apimachinery` crate. Use it through `apimachinery::ApiObject`. Also
+//! `#[derive(ApiType)]`, the same serde implementations for structs nested in objects,
+//! and `#[derive(Convert)]`, conversions to a hub version.
 //!
 //! Built like `serde_derive`: the input is parsed once into a typed model
 //! ([`model`]), checked ([`check`]), then expanded ([`expand`]); every problem found is
@@ -40,6 +42,7 @@ mod conversion;
 mod expand;
 mod model;
 mod naming;
+mod serde_impls;
 
 use proc_macro::TokenStream;
 
@@ -52,6 +55,43 @@ pub fn derive_api_object(input: TokenStream) -> TokenStream {
     model::Container::from_ast(&input)
         .and_then(|container| check::check(&container).map(|()| container))
         .map(|container| expand::expand(&container))
+        .unwrap_or_else(syn::Error::into_compile_error)
+        .into()
+}
+
+/// Derives serde's `Serialize` and `Deserialize` for a struct of the API that is not an
+/// object itself (a spec, a status, a condition), with Go's JSON rules: fields named in
+/// lower camel case (`#[api(rename = "...")]` to change), written in declaration order,
+/// `Option` fields omitted when `None` (`#[api(skip_serializing_if = "path")]` for
+/// others, such as Go's `omitempty` on lists), unknown keys ignored, and `null` or a
+/// missing key read as the field's zero value. The struct must implement `Default`.
+///
+/// The expansion is smaller than serde's derive (no sequence form, one shared key
+/// reader), which is what a crate of a thousand generated types compiles fastest.
+/// The only container key is `#[api(crate = "path")]`.
+///
+/// ```
+/// use apimachinery::ApiType;
+///
+/// #[derive(ApiType, Clone, Debug, Default, PartialEq)]
+/// pub struct Condition {
+///     pub r#type: String,
+///     pub last_probe_time: Option<String>,
+///     #[api(skip_serializing_if = "Vec::is_empty")]
+///     pub reasons: Vec<String>,
+/// }
+///
+/// let c: Condition = serde_json::from_str(r#"{"type":null,"lastProbeTime":"now","x":1}"#)?;
+/// assert_eq!(c.r#type, "");
+/// assert_eq!(serde_json::to_string(&c)?, r#"{"type":"","lastProbeTime":"now"}"#);
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+#[proc_macro_derive(ApiType, attributes(api))]
+pub fn derive_api_type(input: TokenStream) -> TokenStream {
+    let input = syn::parse_macro_input!(input as syn::DeriveInput);
+    model::Container::from_ast(&input)
+        .and_then(|container| check::check_type(&container).map(|()| container))
+        .map(|container| expand::expand_type(&container))
         .unwrap_or_else(syn::Error::into_compile_error)
         .into()
 }

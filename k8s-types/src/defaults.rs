@@ -25,13 +25,16 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+#[cfg(any(feature = "apps", feature = "extensions"))]
 use std::collections::BTreeMap;
 
+#[cfg(any(feature = "apps", feature = "extensions"))]
 use apimachinery::apis::meta::v1::{LabelSelector, ObjectMeta};
 use apimachinery::conversion::{DefaulterRegistration, Defaulters};
 
 /// Go's rule: with template labels, an empty selector selects them and empty object
 /// labels copy them.
+#[cfg(any(feature = "apps", feature = "extensions"))]
 fn selector_and_labels(
     template_labels: Option<&BTreeMap<String, String>>,
     selector: &mut LabelSelector,
@@ -48,6 +51,7 @@ fn selector_and_labels(
     }
 }
 
+#[cfg(any(feature = "apps", feature = "extensions"))]
 macro_rules! template_defaults {
     ($d:ident, $ty:ty, |$spec:ident| $template:expr) => {
         $d.add(|obj: &mut $ty| {
@@ -62,6 +66,7 @@ macro_rules! template_defaults {
 /// The path type Kubernetes gives an Ingress path that has none.
 pub const DEFAULT_PATH_TYPE: &str = "ImplementationSpecific";
 
+#[cfg(any(feature = "extensions", feature = "networking"))]
 macro_rules! ingress_path_types {
     ($d:ident, $ty:ty) => {
         $d.add(|obj: &mut $ty| {
@@ -76,14 +81,23 @@ macro_rules! ingress_path_types {
 }
 
 fn register(d: &mut Defaulters) {
-    use crate::{apps, extensions};
-    template_defaults!(d, extensions::v1beta1::Deployment, |s| Some(&s.template));
-    template_defaults!(d, extensions::v1beta1::DaemonSet, |s| Some(&s.template));
-    template_defaults!(d, extensions::v1beta1::ReplicaSet, |s| s.template.as_ref());
-    template_defaults!(d, apps::v1beta1::Deployment, |s| Some(&s.template));
-    template_defaults!(d, apps::v1beta1::StatefulSet, |s| Some(&s.template));
-    ingress_path_types!(d, extensions::v1beta1::Ingress);
+    // Each group's defaulters exist when its feature is on.
+    #[cfg(feature = "extensions")]
+    {
+        use crate::extensions::v1beta1 as extensions;
+        template_defaults!(d, extensions::Deployment, |s| Some(&s.template));
+        template_defaults!(d, extensions::DaemonSet, |s| Some(&s.template));
+        template_defaults!(d, extensions::ReplicaSet, |s| s.template.as_ref());
+        ingress_path_types!(d, extensions::Ingress);
+    }
+    #[cfg(feature = "apps")]
+    {
+        template_defaults!(d, crate::apps::v1beta1::Deployment, |s| Some(&s.template));
+        template_defaults!(d, crate::apps::v1beta1::StatefulSet, |s| Some(&s.template));
+    }
+    #[cfg(feature = "networking")]
     ingress_path_types!(d, crate::networking::v1beta1::Ingress);
+    let _ = d;
 }
 
 inventory::submit! { DefaulterRegistration(register) }

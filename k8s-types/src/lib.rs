@@ -13,6 +13,11 @@
 //! them); required fields are plain values and always written. Reading is Go's too:
 //! unknown fields are ignored and `null` reads as the zero value.
 //!
+//! Each API group but `meta` is behind the cargo feature of its module's name (`core`,
+//! `apps`, `networking`, ...), all on by default, each turning on the groups its types
+//! use: `default-features = false, features = ["apps"]` builds `apps` and `core` only,
+//! about a quarter of the whole crate's build time, and registers only those kinds.
+//!
 //! ```
 //! use apimachinery::runtime::Scheme;
 //! use k8s_types::apps::v1::Deployment;

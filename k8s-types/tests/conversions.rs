@@ -2,6 +2,7 @@
 //! `cargo test` does not compile the generated crate a second time for unit tests).
 
 #[cfg(test)]
+#[cfg(feature = "extensions")]
 mod daemon_set {
     use apimachinery::conversion::{Convert, Scope};
     use k8s_types::conversions::daemon_set::*;
@@ -23,6 +24,7 @@ mod daemon_set {
 }
 
 #[cfg(test)]
+#[cfg(feature = "extensions")]
 mod deployment {
     use apimachinery::conversion::{Convert, Scope};
     use k8s_types::conversions::deployment::*;
@@ -108,6 +110,7 @@ mod deployment {
 }
 
 #[cfg(test)]
+#[cfg(feature = "autoscaling")]
 mod horizontal_pod_autoscaler {
     use apimachinery::conversion::{Convert, Scope};
     use k8s_types::autoscaling::{v1, v2};
@@ -199,6 +202,7 @@ mod horizontal_pod_autoscaler {
 }
 
 #[cfg(test)]
+#[cfg(feature = "extensions")]
 mod ingress {
     use apimachinery::conversion::{Convert, Scope};
     use k8s_types::{extensions, networking};
@@ -244,6 +248,7 @@ mod ingress {
 }
 
 #[cfg(test)]
+#[cfg(feature = "policy")]
 mod pod_disruption_budget {
     use apimachinery::apis::meta::v1::LabelSelector;
     use apimachinery::conversion::{Convert, Scope};
@@ -306,6 +311,7 @@ mod pod_disruption_budget {
 }
 
 #[cfg(test)]
+#[cfg(feature = "node")]
 mod runtime_class {
     use apimachinery::conversion::{Convert, Scope};
     use k8s_types::node::{v1, v1alpha1};

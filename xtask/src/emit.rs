@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use crate::docs::doc_lines;
+use crate::features;
 use crate::hubs::{Conversions, Derive, FieldConv, Node};
 use crate::model::{Field, Kind, Model, Module, Struct, Ty};
 use crate::naming;
@@ -24,7 +25,9 @@ pub fn emit(model: &Model, conv: &Conversions) -> BTreeMap<String, String> {
         );
     }
     let mut root = String::from(HEADER);
-    root.push_str("//! The generated API groups; see the crate documentation.\n\n");
+    root.push_str(
+        "//! The generated API groups; see the crate documentation. Each group but `meta` is\n//! behind the cargo feature of its name.\n\n",
+    );
     for (module, versions) in &groups {
         let group = versions.first().map_or("", |(_, m)| m.group.as_str());
         let mut text = String::from(HEADER);
@@ -38,6 +41,9 @@ pub fn emit(model: &Model, conv: &Conversions) -> BTreeMap<String, String> {
             let _ = writeln!(text, "pub mod {version};");
         }
         files.insert(format!("{module}/mod.rs"), text);
+        if !features::ALWAYS.contains(module) {
+            let _ = writeln!(root, "#[cfg(feature = \"{module}\")]");
+        }
         let _ = writeln!(root, "pub mod {module};");
     }
     files.insert("mod.rs".to_owned(), root);
@@ -193,9 +199,9 @@ fn write_struct(
     write_doc(out, &s.doc, &format!("Go's `{}`.", s.name), "");
     match &s.kind {
         Some(k) => write_kind_attrs(out, s, k, hub),
-        None => out.push_str(
-            "#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]\n#[serde(rename_all = \"camelCase\")]\n",
-        ),
+        None => {
+            out.push_str("#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]\n")
+        }
     }
     if let Some(d) = derive {
         out.push_str("#[derive(apimachinery::Convert)]\n");
@@ -216,13 +222,9 @@ fn write_struct(
     }
     if s.embedded_type_meta {
         out.push_str("    /// The kind of the object (Go's embedded `TypeMeta`).\n");
-        out.push_str("    #[serde(skip_serializing_if = \"Option::is_none\")]\n");
         field_attr(out, "kind");
         out.push_str("    pub kind: Option<String>,\n");
         out.push_str("    /// The apiVersion of the object (Go's embedded `TypeMeta`).\n");
-        out.push_str(
-            "    #[serde(rename = \"apiVersion\", skip_serializing_if = \"Option::is_none\")]\n",
-        );
         field_attr(out, "api_version");
         out.push_str("    pub api_version: Option<String>,\n");
     }
@@ -230,33 +232,17 @@ fn write_struct(
         write_doc(out, &f.doc, &format!("The `{}` field.", f.json), "    ");
         let rename = (naming::default_json_name(&f.rust) != f.json).then_some(f.json.as_str());
         let skip = skip(f);
+        // Both derives (ApiObject, ApiType) skip `None` by themselves and read `null` or a
+        // missing key as the zero value, as Go does.
         let mut attrs: Vec<String> = Vec::new();
-        if s.kind.is_some() {
-            if let Some(r) = rename {
-                attrs.push(format!("rename = {r:?}"));
-            }
-            // The derive skips `None` by itself.
-            if let Some(sk) = skip.filter(|s| *s != "Option::is_none") {
-                attrs.push(format!("skip_serializing_if = {sk:?}"));
-            }
-            if !attrs.is_empty() {
-                let _ = writeln!(out, "    #[api({})]", attrs.join(", "));
-            }
-        } else {
-            if let Some(r) = rename {
-                attrs.push(format!("rename = {r:?}"));
-            }
-            if f.plain {
-                // Go reads `null` and a missing field as the zero value.
-                attrs.push("default".to_owned());
-                attrs.push("deserialize_with = \"crate::go_json::null_as_default\"".to_owned());
-            }
-            if let Some(sk) = skip {
-                attrs.push(format!("skip_serializing_if = {sk:?}"));
-            }
-            if !attrs.is_empty() {
-                let _ = writeln!(out, "    #[serde({})]", attrs.join(", "));
-            }
+        if let Some(r) = rename {
+            attrs.push(format!("rename = {r:?}"));
+        }
+        if let Some(sk) = skip.filter(|s| *s != "Option::is_none") {
+            attrs.push(format!("skip_serializing_if = {sk:?}"));
+        }
+        if !attrs.is_empty() {
+            let _ = writeln!(out, "    #[api({})]", attrs.join(", "));
         }
         field_attr(out, &f.rust);
         let _ = writeln!(
@@ -439,11 +425,11 @@ fn write_encode(out: &mut String, layout: &[Wire<'_>], indent: usize) {
 fn merge_expr(w: &Wire<'_>, indent: usize) -> String {
     match w {
         Wire::Field(_, f) if f.named_slice_values => format!(
-            "apimachinery::protobuf::merge_named_slice_map(&mut self.{}, wire, d).map_err(|e| e.in_field({:?}))?",
+            "apimachinery::protobuf::in_field(apimachinery::protobuf::merge_named_slice_map(&mut self.{}, wire, d), {:?})?",
             f.rust, f.json
         ),
         Wire::Field(_, f) => format!(
-            "self.{}.merge_from(wire, d).map_err(|e| e.in_field({:?}))?",
+            "apimachinery::protobuf::in_field(self.{}.merge_from(wire, d), {:?})?",
             f.rust, f.json
         ),
         Wire::Embedded(_, inner) => {

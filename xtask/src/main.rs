@@ -7,6 +7,7 @@
 
 mod docs;
 mod emit;
+mod features;
 mod hubs;
 mod input;
 mod model;
@@ -161,8 +162,25 @@ fn run(opts: &Options) -> Result<(), Error> {
     let conversions = hubs::plan(&model);
     let mut files = emit::emit(&model, &conversions);
     files.insert("shapes.json".to_owned(), shapes::shapes(&model));
+    let table = features::cargo_features(&features::group_dependencies(&model, &conversions));
+    // The features live in the crate's manifest, beside the generated directory.
+    let manifest_path = opts.output.parent().and_then(Path::parent).map_or_else(
+        || PathBuf::from("Cargo.toml"),
+        |krate| krate.join("Cargo.toml"),
+    );
+    let manifest = std::fs::read_to_string(&manifest_path).map_err(|source| Error::Read {
+        path: manifest_path.clone(),
+        source,
+    })?;
+    let fresh_manifest = features::with_features(&manifest, &table);
     if !opts.check {
         write_all(&opts.output, &files)?;
+        if fresh_manifest != manifest {
+            std::fs::write(&manifest_path, &fresh_manifest).map_err(|source| Error::Write {
+                path: manifest_path.clone(),
+                source,
+            })?;
+        }
         let (types, kinds) = model.modules.values().fold((0, 0), |(t, k), m| {
             (
                 t + m.structs.len() + m.aliases.len(),
@@ -189,6 +207,12 @@ fn run(opts: &Options) -> Result<(), Error> {
         }
         for path in committed.keys().filter(|p| !fresh.contains_key(*p)) {
             diffs.push(format!("not generated any more: {}", path.display()));
+        }
+        if fresh_manifest != manifest {
+            diffs.push(format!(
+                "differs: [features] of {}",
+                manifest_path.display()
+            ));
         }
         diffs
     });

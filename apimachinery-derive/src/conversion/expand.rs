@@ -9,8 +9,9 @@
 //! mention field ..."). Nothing is dropped silently; `skip` and `hub_only` are the only
 //! ways to leave a field out.
 //!
-//! The code per field is one trait call and one `map_err` that only runs on failure, so
-//! that by-value conversion of identically typed fields compiles to moves.
+//! The code per field is one trait call and one `conversion::in_field` that only acts on
+//! failure, so that by-value conversion of identically typed fields compiles to moves
+//! (and no closure per field is compiled).
 
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
@@ -95,7 +96,7 @@ pub fn expand(c: &Container) -> TokenStream {
                 None if by_ref => quote!(#conv::Convert::convert_ref(#input, scope)),
                 None => quote!(#conv::Convert::convert(#input, scope)),
             };
-            Some(quote!(#call.map_err(|e| e.in_field(#json))?))
+            Some(quote!(#conv::in_field(#call, #json)?))
         }
     };
     let literal = |to_hub: bool, by_ref: bool| {

@@ -209,6 +209,17 @@ impl From<SchemeError> for ConversionError {
     }
 }
 
+/// `result`, its error one field deeper ([`ConversionError::in_field`]): what generated
+/// conversions call per field. Generic over the value alone, it is compiled once per
+/// field type, where a closure per field would be compiled once per field.
+#[inline]
+pub fn in_field<T>(result: Result<T, ConversionError>, name: &str) -> Result<T, ConversionError> {
+    match result {
+        Ok(value) => Ok(value),
+        Err(e) => Err(e.in_field(name)),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -72,7 +72,7 @@ mod scope;
 pub use convert::{AutoConvert, Convert};
 pub use converter::{ConversionFunc, Converter, Origin};
 pub use defaulting::{DefaulterRegistration, Defaulters};
-pub use error::{ConversionError, ConversionErrorKind};
+pub use error::{ConversionError, ConversionErrorKind, in_field};
 pub use field_label::{
     FieldLabelConversionFunc, FieldLabelConversions, FieldLabelError,
     default_meta_v1_field_selector_conversion,

@@ -156,6 +156,16 @@ impl std::error::Error for ProtobufError {
     }
 }
 
+/// `result`, its error found inside the field `name` ([`ProtobufError::in_field`]): what
+/// generated decoders call per field, one function for all of them instead of a closure
+/// per field.
+pub fn in_field(
+    result: Result<(), ProtobufError>,
+    name: &'static str,
+) -> Result<(), ProtobufError> {
+    result.map_err(|e| e.in_field(name))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

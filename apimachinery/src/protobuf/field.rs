@@ -102,7 +102,8 @@ impl<M: Message + Default> Field for M {
 
     fn merge_from(&mut self, wire: WireType, d: &mut Decoder<'_>) -> Result<(), ProtobufError> {
         expect_wire(wire, WireType::LengthDelimited, d, "a message")?;
-        merge_message(self, &mut d.nested()?)
+        // Through `dyn`: one copy of the reading loop for every message type.
+        merge_message(self as &mut dyn Message, &mut d.nested()?)
     }
 }
 
@@ -376,12 +377,16 @@ macro_rules! proto_message {
                 wire: $crate::protobuf::WireType,
                 d: &mut $crate::protobuf::Decoder<'_>,
             ) -> ::core::result::Result<bool, $crate::protobuf::ProtobufError> {
-                match number {
-                    $($number => $crate::protobuf::Field::merge_from(&mut self.$field, wire, d)
-                        .map(|()| true)
-                        .map_err(|e| e.in_field($crate::proto_message!(@name $field $($name)?))),)*
-                    _ => ::core::result::Result::Ok(false),
-                }
+                ::core::result::Result::Ok(match number {
+                    $($number => {
+                        $crate::protobuf::in_field(
+                            $crate::protobuf::Field::merge_from(&mut self.$field, wire, d),
+                            $crate::proto_message!(@name $field $($name)?),
+                        )?;
+                        true
+                    })*
+                    _ => false,
+                })
             }
         }
     };

@@ -46,7 +46,7 @@ mod value_types;
 mod wire;
 
 pub use envelope::{Envelope, MAGIC, decode_envelope, encode_envelope};
-pub use error::{ProtobufError, ProtobufErrorKind};
+pub use error::{ProtobufError, ProtobufErrorKind, in_field};
 pub use field::{
     Field, Message, decode_message, encode_message, encode_named_slice_map, merge_embedded,
     merge_message, merge_named_slice_map,

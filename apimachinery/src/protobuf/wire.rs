@@ -119,10 +119,23 @@ impl Encoder {
 
     /// Appends a length-delimited field whose content `write` produces.
     pub fn message(&mut self, field: u32, write: impl FnOnce(&mut Encoder)) {
+        // The generic part stays this small: it is instantiated once per message type.
+        let at = self.begin_message(field);
+        write(self);
+        self.end_message(at);
+    }
+
+    /// Writes the key and reserves one byte for the length; returns where it is.
+    fn begin_message(&mut self, field: u32) -> usize {
         self.key(field, WireType::LengthDelimited);
         let at = self.buf.len();
         self.buf.push(0);
-        write(self);
+        at
+    }
+
+    /// Writes the length of what follows the byte reserved at `at`, moving the content
+    /// when the length needs more than that byte.
+    fn end_message(&mut self, at: usize) {
         let len = self.buf.len() - at - 1;
         if len < 0x80 {
             // Fits the reserved byte.

@@ -72,6 +72,7 @@ macro_rules! rollback_conversion {
     };
 }
 
+#[cfg(feature = "extensions")]
 rollback_conversion!(
     /// `extensions/v1beta1` Deployment ⇄ `apps/v1`.
     extensions_v1beta1,

@@ -98,5 +98,6 @@ macro_rules! backend_conversion {
     };
 }
 
+#[cfg(feature = "extensions")]
 backend_conversion!(crate::extensions::v1beta1);
 backend_conversion!(crate::networking::v1beta1);

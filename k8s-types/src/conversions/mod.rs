@@ -24,11 +24,17 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+#[cfg(feature = "extensions")]
 pub mod daemon_set;
+#[cfg(feature = "apps")]
 pub mod deployment;
+#[cfg(feature = "autoscaling")]
 pub mod horizontal_pod_autoscaler;
+#[cfg(feature = "networking")]
 pub mod ingress;
+#[cfg(feature = "policy")]
 pub mod pod_disruption_budget;
+#[cfg(feature = "node")]
 pub mod runtime_class;
 
 use apimachinery::conversion::{ConversionError, Convert, Scope};
@@ -84,6 +90,7 @@ pub mod always_set {
 
 /// Reads an integer annotation Kubernetes keeps a field in, removing it; an annotation
 /// that is not an integer is an error naming it and its value, as in Go.
+#[cfg(feature = "apps")]
 pub(crate) fn take_int_annotation<From: 'static, To: 'static>(
     annotations: &mut std::collections::BTreeMap<String, String>,
     key: &str,

@@ -3,23 +3,18 @@
 //! `admission.k8s.io/v1`.
 
 /// AdmissionRequest describes the admission.Attributes for the admission request.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct AdmissionRequest {
     /// uid is an identifier for the individual request/response. It allows us to distinguish instances of requests which are
     /// otherwise identical (parallel requests, requests when earlier requests did not modify etc)
     /// The UID is meant to track the round trip (request/response) between the KAS and the WebHook, not the user request.
     /// It is suitable for correlating log entries between the webhook and apiserver, for either auditing or debugging.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub uid: Option<String>,
     /// kind is the fully-qualified type of object being submitted (for example, v1.Pod or autoscaling.v1.Scale)
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub kind: Option<crate::meta::v1::GroupVersionKind>,
     /// resource is the fully-qualified resource being requested (for example, v1.pods)
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub resource: Option<crate::meta::v1::GroupVersionResource>,
     /// subResource is the subresource being requested, if any (for example, "status" or "scale")
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub sub_resource: Option<String>,
     /// requestKind is the fully-qualified type of the original API request (for example, v1.Pod or autoscaling.v1.Scale).
     /// If this is specified and differs from the value in "kind", an equivalent match and conversion was performed.
@@ -31,7 +26,6 @@ pub struct AdmissionRequest {
     /// and \`requestKind: {group:"apps", version:"v1beta1", kind:"Deployment"}\` (indicating the kind of the original API request).
     ///
     /// See documentation for the "matchPolicy" field in the webhook configuration type for more details.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub request_kind: Option<crate::meta::v1::GroupVersionKind>,
     /// requestResource is the fully-qualified resource of the original API request (for example, v1.pods).
     /// If this is specified and differs from the value in "resource", an equivalent match and conversion was performed.
@@ -43,88 +37,64 @@ pub struct AdmissionRequest {
     /// and \`requestResource: {group:"apps", version:"v1beta1", resource:"deployments"}\` (indicating the resource of the original API request).
     ///
     /// See documentation for the "matchPolicy" field in the webhook configuration type.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub request_resource: Option<crate::meta::v1::GroupVersionResource>,
     /// requestSubResource is the name of the subresource of the original API request, if any (for example, "status" or "scale")
     /// If this is specified and differs from the value in "subResource", an equivalent match and conversion was performed.
     /// See documentation for the "matchPolicy" field in the webhook configuration type.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub request_sub_resource: Option<String>,
     /// name is the name of the object as presented in the request.  On a CREATE operation, the client may omit name and
     /// rely on the server to generate the name.  If that is the case, this field will contain an empty string.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// namespace is the namespace associated with the request (if any).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub namespace: Option<String>,
     /// operation is the operation being performed. This may be different than the operation
     /// requested. e.g. a patch can result in either a CREATE or UPDATE Operation.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub operation: Option<String>,
     /// userInfo is information about the requesting user
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub user_info: Option<crate::authentication::v1::UserInfo>,
     /// object is the object from the incoming request.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub object: Option<crate::value::RawExtension>,
     /// oldObject is the existing object. Only populated for DELETE and UPDATE requests.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub old_object: Option<crate::value::RawExtension>,
     /// dryRun indicates that modifications will definitely not be persisted for this request.
     /// Defaults to false.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub dry_run: Option<bool>,
     /// options is the operation option structure of the operation being performed.
     /// e.g. \`meta.k8s.io/v1.DeleteOptions\` or \`meta.k8s.io/v1.CreateOptions\`. This may be
     /// different than the options the caller provided. e.g. for a patch request the performed
     /// Operation might be a CREATE, in which case the Options will a
     /// \`meta.k8s.io/v1.CreateOptions\` even though the caller provided \`meta.k8s.io/v1.PatchOptions\`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub options: Option<crate::value::RawExtension>,
 }
 
 apimachinery::proto_message!(AdmissionRequest { 1 => uid, 2 => kind, 3 => resource, 4 => sub_resource as "subResource", 5 => name, 6 => namespace, 7 => operation, 8 => user_info as "userInfo", 9 => object, 10 => old_object as "oldObject", 11 => dry_run as "dryRun", 12 => options, 13 => request_kind as "requestKind", 14 => request_resource as "requestResource", 15 => request_sub_resource as "requestSubResource" });
 
 /// AdmissionResponse describes an admission response.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct AdmissionResponse {
     /// uid is an identifier for the individual request/response.
     /// This must be copied over from the corresponding AdmissionRequest.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub uid: Option<String>,
     /// allowed indicates whether or not the admission request was permitted.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub allowed: Option<bool>,
     /// status is the result contains extra details into why an admission request was denied.
     /// This field IS NOT consulted in any way if "Allowed" is "true".
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub status: Option<apimachinery::apis::meta::v1::Status>,
     /// patch is the patch body. Currently we only support "JSONPatch" which implements RFC 6902.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub patch: Option<crate::value::ByteString>,
     /// patchType is the type of Patch. Currently we only allow "JSONPatch".
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub patch_type: Option<String>,
     /// auditAnnotations is an unstructured key value map set by remote admission controller (e.g. error=image-blacklisted).
     /// MutatingAdmissionWebhook and ValidatingAdmissionWebhook admission controller will prefix the keys with
     /// admission webhook name (e.g. imagepolicy.example.com/error=image-blacklisted). AuditAnnotations will be provided by
     /// the admission webhook to add additional context to the audit log for this request.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "std::collections::BTreeMap::is_empty"
-    )]
+    #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub audit_annotations: std::collections::BTreeMap<String, String>,
     /// warnings is a list of warning messages to return to the requesting API client.
     /// Warning messages describe a problem the client making the API request should correct or be aware of.
     /// Limit warnings to 120 characters if possible.
     /// Warnings over 256 characters and large numbers of warnings may be truncated.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
 }
 

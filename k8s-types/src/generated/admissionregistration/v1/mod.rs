@@ -3,8 +3,7 @@
 //! `admissionregistration.k8s.io/v1`.
 
 /// ApplyConfiguration defines the desired configuration values of an object.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ApplyConfiguration {
     /// expression will be evaluated by CEL to create an apply configuration.
     /// ref: <https://github.com/google/cel-spec>
@@ -46,15 +45,13 @@ pub struct ApplyConfiguration {
     ///
     /// Only property names of the form \`\[a-zA-Z\_.-/\]\[a-zA-Z0-9\_.-/\]\*\` are accessible.
     /// Required.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub expression: Option<String>,
 }
 
 apimachinery::proto_message!(ApplyConfiguration { 1 => expression });
 
 /// AuditAnnotation describes how to produce an audit annotation for an API request.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct AuditAnnotation {
     /// key specifies the audit annotation key. The audit annotation keys of
     /// a ValidatingAdmissionPolicy must be unique. The key must be a qualified
@@ -71,7 +68,6 @@ pub struct AuditAnnotation {
     /// will be discarded.
     ///
     /// Required.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub key: String,
     /// valueExpression represents the expression which is evaluated by CEL to
     /// produce an audit annotation value. The expression must evaluate to either
@@ -88,33 +84,28 @@ pub struct AuditAnnotation {
     /// will be joined together in a comma-separated list.
     ///
     /// Required.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub value_expression: String,
 }
 
 apimachinery::proto_message!(AuditAnnotation { 1 => key, 2 => value_expression as "valueExpression" });
 
 /// ExpressionWarning is a warning information that targets a specific expression.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ExpressionWarning {
     /// fieldRef is the path to the field that refers to the expression.
     /// For example, the reference to the expression of the first item of
     /// validations is "spec.validations\[0\].expression"
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub field_ref: String,
     /// warning contains the content of type checking information in a human-readable form.
     /// Each line of the warning contains the type that the expression is checked
     /// against, followed by the type check error from the compiler.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub warning: String,
 }
 
 apimachinery::proto_message!(ExpressionWarning { 2 => field_ref as "fieldRef", 3 => warning });
 
 /// JSONPatch defines a JSON Patch.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct JSONPatch {
     /// expression will be evaluated by CEL to create a \[JSON patch\](<https://jsonpatch.com/>).
     /// ref: <https://github.com/google/cel-spec>
@@ -180,15 +171,13 @@ pub struct JSONPatch {
     ///
     /// Only property names of the form \`\[a-zA-Z\_.-/\]\[a-zA-Z0-9\_.-/\]\*\` are accessible.
     /// Required.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub expression: Option<String>,
 }
 
 apimachinery::proto_message!(JSONPatch { 1 => expression });
 
 /// MatchCondition represents a condition which must by fulfilled for a request to be sent to a webhook.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct MatchCondition {
     /// name is an identifier for this match condition, used for strategic merging of MatchConditions,
     /// as well as providing an identifier for logging purposes. A good name should be descriptive of
@@ -199,7 +188,6 @@ pub struct MatchCondition {
     /// optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')
     ///
     /// Required.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub name: String,
     /// expression represents the expression which will be evaluated by CEL. Must evaluate to bool.
     /// CEL expressions have access to the contents of the AdmissionRequest and Authorizer, organized into CEL variables:
@@ -214,7 +202,6 @@ pub struct MatchCondition {
     /// Documentation on CEL: <https://kubernetes.io/docs/reference/using-api/cel/>
     ///
     /// Required.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub expression: String,
 }
 
@@ -223,8 +210,7 @@ apimachinery::proto_message!(MatchCondition { 1 => name, 2 => expression });
 /// MatchResources decides whether to run the admission control policy on an object based
 /// on whether it meets the match criteria.
 /// The exclude rules take precedence over include rules (if a resource matches both, it is excluded)
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct MatchResources {
     /// namespaceSelector decides whether to run the admission control policy on an object based
     /// on whether the namespace for that object matches the selector. If the
@@ -269,7 +255,6 @@ pub struct MatchResources {
     /// for more examples of label selectors.
     ///
     /// Default to the empty LabelSelector, which matches everything.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub namespace_selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
     /// objectSelector decides whether to run the validation based on if the
     /// object has matching labels. objectSelector is evaluated against both
@@ -282,23 +267,14 @@ pub struct MatchResources {
     /// Use the object selector only if the webhook is opt-in, because end
     /// users may skip the admission webhook by setting the labels.
     /// Default to the empty LabelSelector, which matches everything.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub object_selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
     /// resourceRules describes what operations on what resources/subresources the ValidatingAdmissionPolicy matches.
     /// The policy cares about an operation if it matches \_any\_ Rule.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub resource_rules: Vec<NamedRuleWithOperations>,
     /// excludeResourceRules describes what operations on what resources/subresources the ValidatingAdmissionPolicy should not care about.
     /// The exclude rules take precedence over include rules (if a resource matches both, it is excluded)
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub exclude_resource_rules: Vec<NamedRuleWithOperations>,
     /// matchPolicy defines how the "MatchResources" list is used to match incoming requests.
     /// Allowed values are "Exact" or "Equivalent".
@@ -314,7 +290,6 @@ pub struct MatchResources {
     /// a request to apps/v1beta1 or extensions/v1beta1 would be converted to apps/v1 and sent to the ValidatingAdmissionPolicy.
     ///
     /// Defaults to "Equivalent"
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub match_policy: Option<String>,
 }
 
@@ -374,19 +349,16 @@ pub struct MutatingAdmissionPolicyBindingList {
 apimachinery::proto_message!(MutatingAdmissionPolicyBindingList { 1 => metadata, 2 => items });
 
 /// MutatingAdmissionPolicyBindingSpec defines the specification of the MutatingAdmissionPolicyBinding.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct MutatingAdmissionPolicyBindingSpec {
     /// policyName references a MutatingAdmissionPolicy name which the MutatingAdmissionPolicyBinding binds to.
     /// If the referenced resource does not exist, this binding is considered invalid and will be ignored
     /// Required.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub policy_name: Option<String>,
     /// paramRef specifies the parameter resource used to configure the admission control policy.
     /// It should point to a resource of the type specified in spec.ParamKind of the bound MutatingAdmissionPolicy.
     /// If the policy specifies a ParamKind and the resource referred to by ParamRef does not exist, this binding is considered mis-configured and the FailurePolicy of the MutatingAdmissionPolicy applied.
     /// If the policy does not specify a ParamKind then this field is ignored, and the rules are evaluated without a param.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub param_ref: Option<ParamRef>,
     /// matchResources limits what resources match this binding and may be mutated by it.
     /// Note that if matchResources matches a resource, the resource must also match a policy's matchConstraints and
@@ -397,7 +369,6 @@ pub struct MutatingAdmissionPolicyBindingSpec {
     /// Note that this is differs from MutatingAdmissionPolicy matchConstraints, where resourceRules are required.
     /// The CREATE, UPDATE and CONNECT operations are allowed.  The DELETE operation may not be matched.
     /// '\*' matches CREATE, UPDATE and CONNECT.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub match_resources: Option<MatchResources>,
 }
 
@@ -419,14 +390,12 @@ pub struct MutatingAdmissionPolicyList {
 apimachinery::proto_message!(MutatingAdmissionPolicyList { 1 => metadata, 2 => items });
 
 /// MutatingAdmissionPolicySpec defines the desired behavior of the admission policy.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct MutatingAdmissionPolicySpec {
     /// paramKind specifies the kind of resources used to parameterize this policy.
     /// If absent, there are no parameters for this policy and the param CEL variable will not be provided to validation expressions.
     /// If paramKind refers to a non-existent kind, this policy definition is mis-configured and the FailurePolicy is applied.
     /// If paramKind is specified but paramRef is unset in MutatingAdmissionPolicyBinding, the params variable will be null.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub param_kind: Option<ParamKind>,
     /// matchConstraints specifies what resources this policy is designed to validate.
     /// The MutatingAdmissionPolicy cares about a request if it matches \_all\_ Constraints.
@@ -435,7 +404,6 @@ pub struct MutatingAdmissionPolicySpec {
     /// The CREATE, UPDATE and CONNECT operations are allowed.  The DELETE operation may not be matched.
     /// '\*' matches CREATE, UPDATE and CONNECT.
     /// Required.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub match_constraints: Option<MatchResources>,
     /// variables contain definitions of variables that can be used in composition of other expressions.
     /// Each variable is defined as a named CEL expression.
@@ -444,11 +412,7 @@ pub struct MutatingAdmissionPolicySpec {
     ///
     /// The expression of a variable can refer to other variables defined earlier in the list but not those after.
     /// Thus, variables must be sorted by the order of first appearance and acyclic.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub variables: Vec<Variable>,
     /// mutations contain operations to perform on matching objects.
     /// mutations may not be empty; a minimum of one mutation is required.
@@ -456,11 +420,7 @@ pub struct MutatingAdmissionPolicySpec {
     /// the reinvocationPolicy.
     /// The mutations of a policy are invoked for each binding of this policy
     /// and reinvocation of mutations occurs on a per binding basis.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub mutations: Vec<Mutation>,
     /// failurePolicy defines how to handle failures for the admission policy. Failures can
     /// occur from CEL expression parse errors, type check errors, runtime errors and invalid
@@ -472,7 +432,6 @@ pub struct MutatingAdmissionPolicySpec {
     /// failurePolicy does not define how validations that evaluate to false are handled.
     ///
     /// Allowed values are Ignore or Fail. Defaults to Fail.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub failure_policy: Option<String>,
     /// matchConditions is a list of conditions that must be met for a request to be validated.
     /// Match conditions filter requests that have already been matched by the matchConstraints.
@@ -488,11 +447,7 @@ pub struct MutatingAdmissionPolicySpec {
     /// 3. If any matchCondition evaluates to an error (but none are FALSE):
     /// - If failurePolicy=Fail, reject the request
     /// - If failurePolicy=Ignore, the policy is skipped
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub match_conditions: Vec<MatchCondition>,
     /// reinvocationPolicy indicates whether mutations may be called multiple times per MutatingAdmissionPolicyBinding
     /// as part of a single admission evaluation.
@@ -504,26 +459,22 @@ pub struct MutatingAdmissionPolicySpec {
     /// order with respect to other admission plugins, admission webhooks, bindings of this policy and admission policies.  Mutations are only
     /// reinvoked when mutations change the object after this mutation is invoked.
     /// Required.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub reinvocation_policy: Option<String>,
 }
 
 apimachinery::proto_message!(MutatingAdmissionPolicySpec { 1 => param_kind as "paramKind", 2 => match_constraints as "matchConstraints", 3 => variables, 4 => mutations, 5 => failure_policy as "failurePolicy", 6 => match_conditions as "matchConditions", 7 => reinvocation_policy as "reinvocationPolicy" });
 
 /// MutatingWebhook describes an admission webhook and the resources and operations it applies to.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct MutatingWebhook {
     /// name is the name of the admission webhook.
     /// Name should be fully qualified, e.g., imagepolicy.kubernetes.io, where
     /// "imagepolicy" is the name of the webhook, and kubernetes.io is the name
     /// of the organization.
     /// Required.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub name: String,
     /// clientConfig defines how to communicate with the hook.
     /// Required
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub client_config: WebhookClientConfig,
     /// rules describes what operations on what resources/subresources the webhook cares about.
     /// The webhook cares about an operation if it matches \_any\_ Rule.
@@ -531,15 +482,10 @@ pub struct MutatingWebhook {
     /// from putting the cluster in a state which cannot be recovered from without completely
     /// disabling the plugin, ValidatingAdmissionWebhooks and MutatingAdmissionWebhooks are never called
     /// on admission requests for ValidatingWebhookConfiguration and MutatingWebhookConfiguration objects.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub rules: Vec<RuleWithOperations>,
     /// failurePolicy defines how unrecognized errors from the admission endpoint are handled -
     /// allowed values are Ignore or Fail. Defaults to Fail.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub failure_policy: Option<String>,
     /// matchPolicy defines how the "rules" list is used to match incoming requests.
     /// Allowed values are "Exact" or "Equivalent".
@@ -555,7 +501,6 @@ pub struct MutatingWebhook {
     /// a request to apps/v1beta1 or extensions/v1beta1 would be converted to apps/v1 and sent to the webhook.
     ///
     /// Defaults to "Equivalent"
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub match_policy: Option<String>,
     /// namespaceSelector decides whether to run the webhook on an object based
     /// on whether the namespace for that object matches the selector. If the
@@ -600,7 +545,6 @@ pub struct MutatingWebhook {
     /// for more examples of label selectors.
     ///
     /// Default to the empty LabelSelector, which matches everything.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub namespace_selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
     /// objectSelector decides whether to run the webhook based on if the
     /// object has matching labels. objectSelector is evaluated against both
@@ -613,7 +557,6 @@ pub struct MutatingWebhook {
     /// Use the object selector only if the webhook is opt-in, because end
     /// users may skip the admission webhook by setting the labels.
     /// Default to the empty LabelSelector, which matches everything.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub object_selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
     /// sideEffects states whether this webhook has side effects.
     /// Acceptable values are: None, NoneOnDryRun (webhooks created via v1beta1 may also specify Some or Unknown).
@@ -621,14 +564,12 @@ pub struct MutatingWebhook {
     /// rejected by a future step in the admission chain and the side effects therefore need to be undone.
     /// Requests with the dryRun attribute will be auto-rejected if they match a webhook with
     /// sideEffects == Unknown or Some.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub side_effects: String,
     /// timeoutSeconds specifies the timeout for this webhook. After the timeout passes,
     /// the webhook call will be ignored or the API call will fail based on the
     /// failure policy.
     /// The timeout value must be between 1 and 30 seconds.
     /// Default to 10 seconds.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub timeout_seconds: Option<i32>,
     /// admissionReviewVersions is an ordered list of preferred \`AdmissionReview\`
     /// versions the Webhook expects. API server will try to use first version in
@@ -637,7 +578,6 @@ pub struct MutatingWebhook {
     /// If a persisted webhook configuration specifies allowed versions and does not
     /// include any versions known to the API Server, calls to the webhook will fail
     /// and be subject to the failure policy.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub admission_review_versions: Vec<String>,
     /// reinvocationPolicy indicates whether this webhook should be called multiple times as part of a single admission evaluation.
     /// Allowed values are "Never" and "IfNeeded".
@@ -654,7 +594,6 @@ pub struct MutatingWebhook {
     /// \* to validate an object after all mutations are guaranteed complete, use a validating admission webhook instead.
     ///
     /// Defaults to "Never".
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub reinvocation_policy: Option<String>,
     /// matchConditions is a list of conditions that must be met for a request to be sent to this
     /// webhook. Match conditions filter requests that have already been matched by the rules,
@@ -667,11 +606,7 @@ pub struct MutatingWebhook {
     /// 3. If any matchCondition evaluates to an error (but none are FALSE):
     /// - If failurePolicy=Fail, reject the request
     /// - If failurePolicy=Ignore, the error is ignored and the webhook is skipped
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub match_conditions: Vec<MatchCondition>,
 }
 
@@ -708,66 +643,45 @@ pub struct MutatingWebhookConfigurationList {
 apimachinery::proto_message!(MutatingWebhookConfigurationList { 1 => metadata, 2 => items });
 
 /// Mutation specifies the CEL expression which is used to apply the Mutation.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct Mutation {
     /// patchType indicates the patch strategy used.
     /// Allowed values are "ApplyConfiguration" and "JSONPatch".
     /// Required.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub patch_type: String,
     /// applyConfiguration defines the desired configuration values of an object.
     /// The configuration is applied to the admission object using
     /// \[structured merge diff\](<https://github.com/kubernetes-sigs/structured-merge-diff>).
     /// A CEL expression is used to create apply configuration.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub apply_configuration: Option<ApplyConfiguration>,
     /// jsonPatch defines a \[JSON patch\](<https://jsonpatch.com/>) operation to perform a mutation to the object.
     /// A CEL expression is used to create the JSON patch.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub json_patch: Option<JSONPatch>,
 }
 
 apimachinery::proto_message!(Mutation { 2 => patch_type as "patchType", 3 => apply_configuration as "applyConfiguration", 4 => json_patch as "jsonPatch" });
 
 /// NamedRuleWithOperations is a tuple of Operations and Resources with ResourceNames.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct NamedRuleWithOperations {
     /// resourceNames is an optional white list of names that the rule applies to.  An empty set means that everything is allowed.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub resource_names: Vec<String>,
     /// operations is the operations the admission hook cares about - CREATE, UPDATE, DELETE, CONNECT or \*
     /// for all of those operations and any future admission operations that are added.
     /// If '\*' is present, the length of the slice must be one.
     /// Required.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub operations: Vec<String>,
     /// apiGroups is the API groups the resources belong to. '\*' is all groups.
     /// If '\*' is present, the length of the slice must be one.
     /// Required.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub api_groups: Vec<String>,
     /// apiVersions is the API versions the resources belong to. '\*' is all versions.
     /// If '\*' is present, the length of the slice must be one.
     /// Required.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub api_versions: Vec<String>,
     /// resources is a list of resources this rule applies to.
     ///
@@ -784,11 +698,7 @@ pub struct NamedRuleWithOperations {
     ///
     /// Depending on the enclosing object, subresources might not be allowed.
     /// Required.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub resources: Vec<String>,
     /// scope specifies the scope of this rule.
     /// Valid values are "Cluster", "Namespaced", and "\*"
@@ -798,7 +708,6 @@ pub struct NamedRuleWithOperations {
     /// "\*" means that there are no scope restrictions.
     /// Subresources match the scope of their parent resource.
     /// Default is "\*".
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub scope: Option<String>,
 }
 
@@ -825,43 +734,48 @@ impl apimachinery::protobuf::Message for NamedRuleWithOperations {
     ) -> Result<bool, apimachinery::protobuf::ProtobufError> {
         use apimachinery::protobuf::Field as _;
         match number {
-            1 => self
-                .resource_names
-                .merge_from(wire, d)
-                .map_err(|e| e.in_field("resourceNames"))?,
+            1 => apimachinery::protobuf::in_field(
+                self.resource_names.merge_from(wire, d),
+                "resourceNames",
+            )?,
             2 => apimachinery::protobuf::merge_embedded(wire, d, |number, wire, d| {
                 Ok(match number {
                     1 => {
-                        self.operations
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("operations"))?;
+                        apimachinery::protobuf::in_field(
+                            self.operations.merge_from(wire, d),
+                            "operations",
+                        )?;
                         true
                     }
                     2 => {
                         apimachinery::protobuf::merge_embedded(wire, d, |number, wire, d| {
                             Ok(match number {
                                 1 => {
-                                    self.api_groups
-                                        .merge_from(wire, d)
-                                        .map_err(|e| e.in_field("apiGroups"))?;
+                                    apimachinery::protobuf::in_field(
+                                        self.api_groups.merge_from(wire, d),
+                                        "apiGroups",
+                                    )?;
                                     true
                                 }
                                 2 => {
-                                    self.api_versions
-                                        .merge_from(wire, d)
-                                        .map_err(|e| e.in_field("apiVersions"))?;
+                                    apimachinery::protobuf::in_field(
+                                        self.api_versions.merge_from(wire, d),
+                                        "apiVersions",
+                                    )?;
                                     true
                                 }
                                 3 => {
-                                    self.resources
-                                        .merge_from(wire, d)
-                                        .map_err(|e| e.in_field("resources"))?;
+                                    apimachinery::protobuf::in_field(
+                                        self.resources.merge_from(wire, d),
+                                        "resources",
+                                    )?;
                                     true
                                 }
                                 4 => {
-                                    self.scope
-                                        .merge_from(wire, d)
-                                        .map_err(|e| e.in_field("scope"))?;
+                                    apimachinery::protobuf::in_field(
+                                        self.scope.merge_from(wire, d),
+                                        "scope",
+                                    )?;
                                     true
                                 }
                                 _ => false,
@@ -879,17 +793,14 @@ impl apimachinery::protobuf::Message for NamedRuleWithOperations {
 }
 
 /// ParamKind is a tuple of Group Kind and Version.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ParamKind {
     /// apiVersion is the API group version the resources belong to.
     /// In format of "group/version".
     /// Required.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub api_version: Option<String>,
     /// kind is the API kind the resources belong to.
     /// Required.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub kind: Option<String>,
 }
 
@@ -897,8 +808,7 @@ apimachinery::proto_message!(ParamKind { 1 => api_version as "apiVersion", 2 => 
 
 /// ParamRef describes how to locate the params to be used as input to
 /// expressions of rules applied by a policy binding.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ParamRef {
     /// name is the name of the resource being referenced.
     ///
@@ -908,7 +818,6 @@ pub struct ParamRef {
     /// A single parameter used for all admission requests can be configured
     /// by setting the \`name\` field, leaving \`selector\` blank, and setting namespace
     /// if \`paramKind\` is namespace-scoped.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// namespace is the namespace of the referenced resource. Allows limiting
     /// the search for params to a specific namespace. Applies to both \`name\` and
@@ -924,7 +833,6 @@ pub struct ParamRef {
     /// evaluated for admission will be used when this field is left unset. Take
     /// care that if this is left empty the binding must not match any cluster-scoped
     /// resources, which will result in an error.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub namespace: Option<String>,
     /// selector can be used to match multiple param objects based on their labels.
     /// Supply selector: {} to match all resources of the ParamKind.
@@ -934,7 +842,6 @@ pub struct ParamRef {
     ///
     /// One of \`name\` or \`selector\` must be set, but \`name\` and \`selector\` are
     /// mutually exclusive properties. If one is set, the other must be unset.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
     /// parameterNotFoundAction controls the behavior of the binding when the resource
     /// exists, and name or selector is valid, but there are no parameters
@@ -946,7 +853,6 @@ pub struct ParamRef {
     /// Allowed values are \`Allow\` or \`Deny\`
     ///
     /// Required
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub parameter_not_found_action: Option<String>,
 }
 
@@ -954,26 +860,17 @@ apimachinery::proto_message!(ParamRef { 1 => name, 2 => namespace, 3 => selector
 
 /// Rule is a tuple of APIGroups, APIVersion, and Resources.It is recommended
 /// to make sure that all the tuple expansions are valid.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct Rule {
     /// apiGroups is the API groups the resources belong to. '\*' is all groups.
     /// If '\*' is present, the length of the slice must be one.
     /// Required.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub api_groups: Vec<String>,
     /// apiVersions is the API versions the resources belong to. '\*' is all versions.
     /// If '\*' is present, the length of the slice must be one.
     /// Required.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub api_versions: Vec<String>,
     /// resources is a list of resources this rule applies to.
     ///
@@ -990,11 +887,7 @@ pub struct Rule {
     ///
     /// Depending on the enclosing object, subresources might not be allowed.
     /// Required.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub resources: Vec<String>,
     /// scope specifies the scope of this rule.
     /// Valid values are "Cluster", "Namespaced", and "\*"
@@ -1004,7 +897,6 @@ pub struct Rule {
     /// "\*" means that there are no scope restrictions.
     /// Subresources match the scope of their parent resource.
     /// Default is "\*".
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub scope: Option<String>,
 }
 
@@ -1012,36 +904,23 @@ apimachinery::proto_message!(Rule { 1 => api_groups as "apiGroups", 2 => api_ver
 
 /// RuleWithOperations is a tuple of Operations and Resources. It is recommended to make
 /// sure that all the tuple expansions are valid.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct RuleWithOperations {
     /// operations is the operations the admission hook cares about - CREATE, UPDATE, DELETE, CONNECT or \*
     /// for all of those operations and any future admission operations that are added.
     /// If '\*' is present, the length of the slice must be one.
     /// Required.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub operations: Vec<String>,
     /// apiGroups is the API groups the resources belong to. '\*' is all groups.
     /// If '\*' is present, the length of the slice must be one.
     /// Required.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub api_groups: Vec<String>,
     /// apiVersions is the API versions the resources belong to. '\*' is all versions.
     /// If '\*' is present, the length of the slice must be one.
     /// Required.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub api_versions: Vec<String>,
     /// resources is a list of resources this rule applies to.
     ///
@@ -1058,11 +937,7 @@ pub struct RuleWithOperations {
     ///
     /// Depending on the enclosing object, subresources might not be allowed.
     /// Required.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub resources: Vec<String>,
     /// scope specifies the scope of this rule.
     /// Valid values are "Cluster", "Namespaced", and "\*"
@@ -1072,7 +947,6 @@ pub struct RuleWithOperations {
     /// "\*" means that there are no scope restrictions.
     /// Subresources match the scope of their parent resource.
     /// Default is "\*".
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub scope: Option<String>,
 }
 
@@ -1096,34 +970,34 @@ impl apimachinery::protobuf::Message for RuleWithOperations {
     ) -> Result<bool, apimachinery::protobuf::ProtobufError> {
         use apimachinery::protobuf::Field as _;
         match number {
-            1 => self
-                .operations
-                .merge_from(wire, d)
-                .map_err(|e| e.in_field("operations"))?,
+            1 => {
+                apimachinery::protobuf::in_field(self.operations.merge_from(wire, d), "operations")?
+            }
             2 => apimachinery::protobuf::merge_embedded(wire, d, |number, wire, d| {
                 Ok(match number {
                     1 => {
-                        self.api_groups
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("apiGroups"))?;
+                        apimachinery::protobuf::in_field(
+                            self.api_groups.merge_from(wire, d),
+                            "apiGroups",
+                        )?;
                         true
                     }
                     2 => {
-                        self.api_versions
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("apiVersions"))?;
+                        apimachinery::protobuf::in_field(
+                            self.api_versions.merge_from(wire, d),
+                            "apiVersions",
+                        )?;
                         true
                     }
                     3 => {
-                        self.resources
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("resources"))?;
+                        apimachinery::protobuf::in_field(
+                            self.resources.merge_from(wire, d),
+                            "resources",
+                        )?;
                         true
                     }
                     4 => {
-                        self.scope
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("scope"))?;
+                        apimachinery::protobuf::in_field(self.scope.merge_from(wire, d), "scope")?;
                         true
                     }
                     _ => false,
@@ -1136,25 +1010,20 @@ impl apimachinery::protobuf::Message for RuleWithOperations {
 }
 
 /// ServiceReference holds a reference to Service.legacy.k8s.io
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ServiceReference {
     /// namespace is the namespace of the service.
     /// Required
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub namespace: String,
     /// name is the name of the service.
     /// Required
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub name: String,
     /// path is an optional URL path which will be sent in any request to
     /// this service.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub path: Option<String>,
     /// port is the port on the service that hosts the webhook.
     /// Default to 443 for backward compatibility.
     /// \`port\` should be a valid port number (1-65535, inclusive).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub port: Option<i32>,
 }
 
@@ -1162,15 +1031,10 @@ apimachinery::proto_message!(ServiceReference { 1 => namespace, 2 => name, 3 => 
 
 /// TypeChecking contains results of type checking the expressions in the
 /// ValidatingAdmissionPolicy
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct TypeChecking {
     /// expressionWarnings contains the type checking warnings for each expression.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub expression_warnings: Vec<ExpressionWarning>,
 }
 
@@ -1235,26 +1099,22 @@ pub struct ValidatingAdmissionPolicyBindingList {
 apimachinery::proto_message!(ValidatingAdmissionPolicyBindingList { 1 => metadata, 2 => items });
 
 /// ValidatingAdmissionPolicyBindingSpec is the specification of the ValidatingAdmissionPolicyBinding.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ValidatingAdmissionPolicyBindingSpec {
     /// policyName references a ValidatingAdmissionPolicy name which the ValidatingAdmissionPolicyBinding binds to.
     /// If the referenced resource does not exist, this binding is considered invalid and will be ignored
     /// Required.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub policy_name: String,
     /// paramRef specifies the parameter resource used to configure the admission control policy.
     /// It should point to a resource of the type specified in ParamKind of the bound ValidatingAdmissionPolicy.
     /// If the policy specifies a ParamKind and the resource referred to by ParamRef does not exist, this binding is considered mis-configured and the FailurePolicy of the ValidatingAdmissionPolicy applied.
     /// If the policy does not specify a ParamKind then this field is ignored, and the rules are evaluated without a param.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub param_ref: Option<ParamRef>,
     /// matchResources declares what resources match this binding and will be validated by it.
     /// Note that this is intersected with the policy's matchConstraints, so only requests that are matched by the policy can be selected by this.
     /// If this is unset, all resources matched by the policy are validated by this binding
     /// When resourceRules is unset, it does not constrain resource matching. If a resource is matched by the other fields of this object, it will be validated.
     /// Note that this is differs from ValidatingAdmissionPolicy matchConstraints, where resourceRules are required.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub match_resources: Option<MatchResources>,
     /// validationActions declares how Validations of the referenced ValidatingAdmissionPolicy are enforced.
     /// If a validation evaluates to false it is always enforced according to these actions.
@@ -1295,7 +1155,6 @@ pub struct ValidatingAdmissionPolicyBindingSpec {
     /// API response body and the HTTP warning headers.
     ///
     /// Required.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub validation_actions: Vec<String>,
 }
 
@@ -1317,30 +1176,23 @@ pub struct ValidatingAdmissionPolicyList {
 apimachinery::proto_message!(ValidatingAdmissionPolicyList { 1 => metadata, 2 => items });
 
 /// ValidatingAdmissionPolicySpec is the specification of the desired behavior of the AdmissionPolicy.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ValidatingAdmissionPolicySpec {
     /// paramKind specifies the kind of resources used to parameterize this policy.
     /// If absent, there are no parameters for this policy and the param CEL variable will not be provided to validation expressions.
     /// If ParamKind refers to a non-existent kind, this policy definition is mis-configured and the FailurePolicy is applied.
     /// If paramKind is specified but paramRef is unset in ValidatingAdmissionPolicyBinding, the params variable will be null.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub param_kind: Option<ParamKind>,
     /// matchConstraints specifies what resources this policy is designed to validate.
     /// The AdmissionPolicy cares about a request if it matches \_all\_ Constraints.
     /// However, in order to prevent clusters from being put into an unstable state that cannot be recovered from via the API
     /// ValidatingAdmissionPolicy cannot match ValidatingAdmissionPolicy and ValidatingAdmissionPolicyBinding.
     /// Required.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub match_constraints: Option<MatchResources>,
     /// validations contain CEL expressions which is used to apply the validation.
     /// Validations and AuditAnnotations may not both be empty; a minimum of one Validations or AuditAnnotations is
     /// required.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub validations: Vec<Validation>,
     /// failurePolicy defines how to handle failures for the admission policy. Failures can
     /// occur from CEL expression parse errors, type check errors, runtime errors and invalid
@@ -1355,17 +1207,12 @@ pub struct ValidatingAdmissionPolicySpec {
     /// define how failures are enforced.
     ///
     /// Allowed values are Ignore or Fail. Defaults to Fail.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub failure_policy: Option<String>,
     /// auditAnnotations contains CEL expressions which are used to produce audit
     /// annotations for the audit event of the API request.
     /// validations and auditAnnotations may not both be empty; a least one of validations or auditAnnotations is
     /// required.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub audit_annotations: Vec<AuditAnnotation>,
     /// matchConditions is a list of conditions that must be met for a request to be validated.
     /// Match conditions filter requests that have already been matched by the rules,
@@ -1381,11 +1228,7 @@ pub struct ValidatingAdmissionPolicySpec {
     /// 3. If any matchCondition evaluates to an error (but none are FALSE):
     /// - If failurePolicy=Fail, reject the request
     /// - If failurePolicy=Ignore, the policy is skipped
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub match_conditions: Vec<MatchCondition>,
     /// variables contain definitions of variables that can be used in composition of other expressions.
     /// Each variable is defined as a named CEL expression.
@@ -1394,52 +1237,38 @@ pub struct ValidatingAdmissionPolicySpec {
     ///
     /// The expression of a variable can refer to other variables defined earlier in the list but not those after.
     /// Thus, Variables must be sorted by the order of first appearance and acyclic.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub variables: Vec<Variable>,
 }
 
 apimachinery::proto_message!(ValidatingAdmissionPolicySpec { 1 => param_kind as "paramKind", 2 => match_constraints as "matchConstraints", 3 => validations, 4 => failure_policy as "failurePolicy", 5 => audit_annotations as "auditAnnotations", 6 => match_conditions as "matchConditions", 7 => variables });
 
 /// ValidatingAdmissionPolicyStatus represents the status of an admission validation policy.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ValidatingAdmissionPolicyStatus {
     /// observedGeneration is the generation observed by the controller.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub observed_generation: Option<i64>,
     /// typeChecking contains the results of type checking for each expression.
     /// Presence of this field indicates the completion of the type checking.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub type_checking: Option<TypeChecking>,
     /// conditions represent the latest available observations of a policy's current state.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<crate::meta::v1::Condition>,
 }
 
 apimachinery::proto_message!(ValidatingAdmissionPolicyStatus { 1 => observed_generation as "observedGeneration", 2 => type_checking as "typeChecking", 3 => conditions });
 
 /// ValidatingWebhook describes an admission webhook and the resources and operations it applies to.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ValidatingWebhook {
     /// name is the name of the admission webhook.
     /// Name should be fully qualified, e.g., imagepolicy.kubernetes.io, where
     /// "imagepolicy" is the name of the webhook, and kubernetes.io is the name
     /// of the organization.
     /// Required.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub name: String,
     /// clientConfig defines how to communicate with the hook.
     /// Required
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub client_config: WebhookClientConfig,
     /// rules describes what operations on what resources/subresources the webhook cares about.
     /// The webhook cares about an operation if it matches \_any\_ Rule.
@@ -1447,15 +1276,10 @@ pub struct ValidatingWebhook {
     /// from putting the cluster in a state which cannot be recovered from without completely
     /// disabling the plugin, ValidatingAdmissionWebhooks and MutatingAdmissionWebhooks are never called
     /// on admission requests for ValidatingWebhookConfiguration and MutatingWebhookConfiguration objects.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub rules: Vec<RuleWithOperations>,
     /// failurePolicy defines how unrecognized errors from the admission endpoint are handled -
     /// allowed values are Ignore or Fail. Defaults to Fail.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub failure_policy: Option<String>,
     /// matchPolicy defines how the "rules" list is used to match incoming requests.
     /// Allowed values are "Exact" or "Equivalent".
@@ -1471,7 +1295,6 @@ pub struct ValidatingWebhook {
     /// a request to apps/v1beta1 or extensions/v1beta1 would be converted to apps/v1 and sent to the webhook.
     ///
     /// Defaults to "Equivalent"
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub match_policy: Option<String>,
     /// namespaceSelector decides whether to run the webhook on an object based
     /// on whether the namespace for that object matches the selector. If the
@@ -1516,7 +1339,6 @@ pub struct ValidatingWebhook {
     /// for more examples of label selectors.
     ///
     /// Default to the empty LabelSelector, which matches everything.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub namespace_selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
     /// objectSelector decides whether to run the webhook based on if the
     /// object has matching labels. objectSelector is evaluated against both
@@ -1529,7 +1351,6 @@ pub struct ValidatingWebhook {
     /// Use the object selector only if the webhook is opt-in, because end
     /// users may skip the admission webhook by setting the labels.
     /// Default to the empty LabelSelector, which matches everything.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub object_selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
     /// sideEffects states whether this webhook has side effects.
     /// Acceptable values are: None, NoneOnDryRun (webhooks created via v1beta1 may also specify Some or Unknown).
@@ -1537,14 +1358,12 @@ pub struct ValidatingWebhook {
     /// rejected by a future step in the admission chain and the side effects therefore need to be undone.
     /// Requests with the dryRun attribute will be auto-rejected if they match a webhook with
     /// sideEffects == Unknown or Some.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub side_effects: String,
     /// timeoutSeconds specifies the timeout for this webhook. After the timeout passes,
     /// the webhook call will be ignored or the API call will fail based on the
     /// failure policy.
     /// The timeout value must be between 1 and 30 seconds.
     /// Default to 10 seconds.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub timeout_seconds: Option<i32>,
     /// admissionReviewVersions is an ordered list of preferred \`AdmissionReview\`
     /// versions the Webhook expects. API server will try to use first version in
@@ -1553,7 +1372,6 @@ pub struct ValidatingWebhook {
     /// If a persisted webhook configuration specifies allowed versions and does not
     /// include any versions known to the API Server, calls to the webhook will fail
     /// and be subject to the failure policy.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub admission_review_versions: Vec<String>,
     /// matchConditions is a list of conditions that must be met for a request to be sent to this
     /// webhook. Match conditions filter requests that have already been matched by the rules,
@@ -1566,11 +1384,7 @@ pub struct ValidatingWebhook {
     /// 3. If any matchCondition evaluates to an error (but none are FALSE):
     /// - If failurePolicy=Fail, reject the request
     /// - If failurePolicy=Ignore, the error is ignored and the webhook is skipped
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub match_conditions: Vec<MatchCondition>,
 }
 
@@ -1607,8 +1421,7 @@ pub struct ValidatingWebhookConfigurationList {
 apimachinery::proto_message!(ValidatingWebhookConfigurationList { 1 => metadata, 2 => items });
 
 /// Validation specifies the CEL expression which is used to apply the validation.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct Validation {
     /// expression represents the expression which will be evaluated by CEL.
     /// ref: <https://github.com/google/cel-spec>
@@ -1651,7 +1464,6 @@ pub struct Validation {
     /// are overwritten by values in \`Y\` when the key sets of \`X\` and \`Y\` intersect. Elements in \`Y\` with
     /// non-intersecting keys are appended, retaining their partial order.
     /// Required.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub expression: String,
     /// message represents the message displayed when validation fails. The message is required if the Expression contains
     /// line breaks. The message must not contain line breaks.
@@ -1660,7 +1472,6 @@ pub struct Validation {
     /// If the Expression contains line breaks. Message is required.
     /// The message must not contain line breaks.
     /// If unset, the message is "failed Expression: {Expression}".
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
     /// reason represents a machine-readable description of why this validation failed.
     /// If this is the first validation in the list to fail, this reason, as well as the
@@ -1668,7 +1479,6 @@ pub struct Validation {
     /// HTTP response to the client.
     /// The currently supported reasons are: "Unauthorized", "Forbidden", "Invalid", "RequestEntityTooLarge".
     /// If not set, StatusReasonInvalid is used in the response to the client.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     /// messageExpression declares a CEL expression that evaluates to the validation failure message that is returned when this rule fails.
     /// Since messageExpression is used as a failure message, it must evaluate to a string.
@@ -1680,24 +1490,20 @@ pub struct Validation {
     /// messageExpression has access to all the same variables as the \`expression\` except for 'authorizer' and 'authorizer.requestResource'.
     /// Example:
     /// "object.x must be less than max ("+string(params.max)+")"
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub message_expression: Option<String>,
 }
 
 apimachinery::proto_message!(Validation { 1 => expression, 2 => message, 3 => reason, 4 => message_expression as "messageExpression" });
 
 /// Variable is the definition of a variable that is used for composition. A variable is defined as a named expression.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct Variable {
     /// name is the name of the variable. The name must be a valid CEL identifier and unique among all variables.
     /// The variable can be accessed in other expressions through \`variables\`
     /// For example, if name is "foo", the variable will be available as \`variables.foo\`
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub name: String,
     /// expression is the expression that will be evaluated as the value of the variable.
     /// The CEL expression has access to the same identifiers as the CEL expressions in Validation.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub expression: String,
 }
 
@@ -1705,8 +1511,7 @@ apimachinery::proto_message!(Variable { 1 => name, 2 => expression });
 
 /// WebhookClientConfig contains the information to make a TLS
 /// connection with the webhook
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct WebhookClientConfig {
     /// url gives the location of the webhook, in standard URL form
     /// (\`scheme://host:port/path\`). Exactly one of \`url\` or \`service\`
@@ -1733,17 +1538,14 @@ pub struct WebhookClientConfig {
     /// Attempting to use a user or basic auth e.g. "user:password@" is not
     /// allowed. Fragments ("\#...") and query parameters ("?...") are not
     /// allowed, either.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
     /// service is a reference to the service for this webhook. Either
     /// \`service\` or \`url\` must be specified.
     ///
     /// If the webhook is running within the cluster, then you should use \`service\`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub service: Option<ServiceReference>,
     /// caBundle is a PEM encoded CA bundle which will be used to validate the webhook's server certificate.
     /// If unspecified, system trust roots on the apiserver are used.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub ca_bundle: Option<crate::value::ByteString>,
 }
 

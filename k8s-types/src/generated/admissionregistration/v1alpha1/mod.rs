@@ -3,9 +3,7 @@
 //! `admissionregistration.k8s.io/v1alpha1`.
 
 /// ApplyConfiguration defines the desired configuration values of an object.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::admissionregistration::v1::ApplyConfiguration)]
 pub struct ApplyConfiguration {
     /// expression will be evaluated by CEL to create an apply configuration.
@@ -48,16 +46,13 @@ pub struct ApplyConfiguration {
     ///
     /// Only property names of the form \`\[a-zA-Z\_.-/\]\[a-zA-Z0-9\_.-/\]\*\` are accessible.
     /// Required.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub expression: Option<String>,
 }
 
 apimachinery::proto_message!(ApplyConfiguration { 1 => expression });
 
 /// AuditAnnotation describes how to produce an audit annotation for an API request.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::admissionregistration::v1::AuditAnnotation)]
 pub struct AuditAnnotation {
     /// key specifies the audit annotation key. The audit annotation keys of
@@ -75,7 +70,6 @@ pub struct AuditAnnotation {
     /// will be discarded.
     ///
     /// Required.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub key: String,
     /// valueExpression represents the expression which is evaluated by CEL to
     /// produce an audit annotation value. The expression must evaluate to either
@@ -92,36 +86,29 @@ pub struct AuditAnnotation {
     /// will be joined together in a comma-separated list.
     ///
     /// Required.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub value_expression: String,
 }
 
 apimachinery::proto_message!(AuditAnnotation { 1 => key, 2 => value_expression as "valueExpression" });
 
 /// ExpressionWarning is a warning information that targets a specific expression.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::admissionregistration::v1::ExpressionWarning)]
 pub struct ExpressionWarning {
     /// fieldRef is the path to the field that refers to the expression.
     /// For example, the reference to the expression of the first item of
     /// validations is "spec.validations\[0\].expression"
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub field_ref: String,
     /// warning contains the content of type checking information in a human-readable form.
     /// Each line of the warning contains the type that the expression is checked
     /// against, followed by the type check error from the compiler.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub warning: String,
 }
 
 apimachinery::proto_message!(ExpressionWarning { 2 => field_ref as "fieldRef", 3 => warning });
 
 /// JSONPatch defines a JSON Patch.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::admissionregistration::v1::JSONPatch)]
 pub struct JSONPatch {
     /// expression will be evaluated by CEL to create a \[JSON patch\](<https://jsonpatch.com/>).
@@ -188,16 +175,13 @@ pub struct JSONPatch {
     ///
     /// Only property names of the form \`\[a-zA-Z\_.-/\]\[a-zA-Z0-9\_.-/\]\*\` are accessible.
     /// Required.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub expression: Option<String>,
 }
 
 apimachinery::proto_message!(JSONPatch { 1 => expression });
 
 /// Go's \`MatchCondition\`.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::admissionregistration::v1::MatchCondition)]
 pub struct MatchCondition {
     /// name is an identifier for this match condition, used for strategic merging of MatchConditions,
@@ -209,7 +193,6 @@ pub struct MatchCondition {
     /// optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')
     ///
     /// Required.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub name: String,
     /// expression represents the expression which will be evaluated by CEL. Must evaluate to bool.
     /// CEL expressions have access to the contents of the AdmissionRequest and Authorizer, organized into CEL variables:
@@ -224,7 +207,6 @@ pub struct MatchCondition {
     /// Documentation on CEL: <https://kubernetes.io/docs/reference/using-api/cel/>
     ///
     /// Required.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub expression: String,
 }
 
@@ -233,9 +215,7 @@ apimachinery::proto_message!(MatchCondition { 1 => name, 2 => expression });
 /// MatchResources decides whether to run the admission control policy on an object based
 /// on whether it meets the match criteria.
 /// The exclude rules take precedence over include rules (if a resource matches both, it is excluded)
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::admissionregistration::v1::MatchResources)]
 pub struct MatchResources {
     /// namespaceSelector decides whether to run the admission control policy on an object based
@@ -281,7 +261,6 @@ pub struct MatchResources {
     /// for more examples of label selectors.
     ///
     /// Default to the empty LabelSelector, which matches everything.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub namespace_selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
     /// objectSelector decides whether to run the policy based on if the
     /// object has matching labels. objectSelector is evaluated against both
@@ -294,23 +273,14 @@ pub struct MatchResources {
     /// Use the object selector only if the webhook is opt-in, because end
     /// users may skip the admission webhook by setting the labels.
     /// Default to the empty LabelSelector, which matches everything.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub object_selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
     /// resourceRules describes what operations on what resources/subresources the admission policy matches.
     /// The policy cares about an operation if it matches \_any\_ Rule.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub resource_rules: Vec<NamedRuleWithOperations>,
     /// excludeResourceRules describes what operations on what resources/subresources the policy should not care about.
     /// The exclude rules take precedence over include rules (if a resource matches both, it is excluded)
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub exclude_resource_rules: Vec<NamedRuleWithOperations>,
     /// matchPolicy defines how the "MatchResources" list is used to match incoming requests.
     /// Allowed values are "Exact" or "Equivalent".
@@ -327,7 +297,6 @@ pub struct MatchResources {
     /// API groups. The API server translates the request to a matched resource API if necessary.
     ///
     /// Defaults to "Equivalent"
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub match_policy: Option<String>,
 }
 
@@ -399,21 +368,17 @@ pub struct MutatingAdmissionPolicyBindingList {
 apimachinery::proto_message!(MutatingAdmissionPolicyBindingList { 1 => metadata, 2 => items });
 
 /// MutatingAdmissionPolicyBindingSpec is the specification of the MutatingAdmissionPolicyBinding.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::admissionregistration::v1::MutatingAdmissionPolicyBindingSpec)]
 pub struct MutatingAdmissionPolicyBindingSpec {
     /// policyName references a MutatingAdmissionPolicy name which the MutatingAdmissionPolicyBinding binds to.
     /// If the referenced resource does not exist, this binding is considered invalid and will be ignored
     /// Required.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub policy_name: Option<String>,
     /// paramRef specifies the parameter resource used to configure the admission control policy.
     /// It should point to a resource of the type specified in spec.ParamKind of the bound MutatingAdmissionPolicy.
     /// If the policy specifies a ParamKind and the resource referred to by ParamRef does not exist, this binding is considered mis-configured and the FailurePolicy of the MutatingAdmissionPolicy applied.
     /// If the policy does not specify a ParamKind then this field is ignored, and the rules are evaluated without a param.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub param_ref: Option<ParamRef>,
     /// matchResources limits what resources match this binding and may be mutated by it.
     /// Note that if matchResources matches a resource, the resource must also match a policy's matchConstraints and
@@ -424,7 +389,6 @@ pub struct MutatingAdmissionPolicyBindingSpec {
     /// Note that this is differs from MutatingAdmissionPolicy matchConstraints, where resourceRules are required.
     /// The CREATE, UPDATE and CONNECT operations are allowed.  The DELETE operation may not be matched.
     /// '\*' matches CREATE, UPDATE and CONNECT.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub match_resources: Option<MatchResources>,
 }
 
@@ -454,16 +418,13 @@ pub struct MutatingAdmissionPolicyList {
 apimachinery::proto_message!(MutatingAdmissionPolicyList { 1 => metadata, 2 => items });
 
 /// MutatingAdmissionPolicySpec is the specification of the desired behavior of the admission policy.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::admissionregistration::v1::MutatingAdmissionPolicySpec)]
 pub struct MutatingAdmissionPolicySpec {
     /// paramKind specifies the kind of resources used to parameterize this policy.
     /// If absent, there are no parameters for this policy and the param CEL variable will not be provided to validation expressions.
     /// If paramKind refers to a non-existent kind, this policy definition is mis-configured and the FailurePolicy is applied.
     /// If paramKind is specified but paramRef is unset in MutatingAdmissionPolicyBinding, the params variable will be null.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub param_kind: Option<ParamKind>,
     /// matchConstraints specifies what resources this policy is designed to validate.
     /// The MutatingAdmissionPolicy cares about a request if it matches \_all\_ Constraints.
@@ -472,7 +433,6 @@ pub struct MutatingAdmissionPolicySpec {
     /// The CREATE, UPDATE and CONNECT operations are allowed.  The DELETE operation may not be matched.
     /// '\*' matches CREATE, UPDATE and CONNECT.
     /// Required.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub match_constraints: Option<MatchResources>,
     /// variables contain definitions of variables that can be used in composition of other expressions.
     /// Each variable is defined as a named CEL expression.
@@ -481,11 +441,7 @@ pub struct MutatingAdmissionPolicySpec {
     ///
     /// The expression of a variable can refer to other variables defined earlier in the list but not those after.
     /// Thus, variables must be sorted by the order of first appearance and acyclic.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub variables: Vec<Variable>,
     /// mutations contain operations to perform on matching objects.
     /// mutations may not be empty; a minimum of one mutation is required.
@@ -493,11 +449,7 @@ pub struct MutatingAdmissionPolicySpec {
     /// the reinvocationPolicy.
     /// The mutations of a policy are invoked for each binding of this policy
     /// and reinvocation of mutations occurs on a per binding basis.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub mutations: Vec<Mutation>,
     /// failurePolicy defines how to handle failures for the admission policy. Failures can
     /// occur from CEL expression parse errors, type check errors, runtime errors and invalid
@@ -509,7 +461,6 @@ pub struct MutatingAdmissionPolicySpec {
     /// failurePolicy does not define how validations that evaluate to false are handled.
     ///
     /// Allowed values are Ignore or Fail. Defaults to Fail.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub failure_policy: Option<String>,
     /// matchConditions is a list of conditions that must be met for a request to be validated.
     /// Match conditions filter requests that have already been matched by the matchConstraints.
@@ -525,11 +476,7 @@ pub struct MutatingAdmissionPolicySpec {
     /// 3. If any matchCondition evaluates to an error (but none are FALSE):
     /// - If failurePolicy=Fail, reject the request
     /// - If failurePolicy=Ignore, the policy is skipped
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub match_conditions: Vec<MatchCondition>,
     /// reinvocationPolicy indicates whether mutations may be called multiple times per MutatingAdmissionPolicyBinding
     /// as part of a single admission evaluation.
@@ -541,77 +488,53 @@ pub struct MutatingAdmissionPolicySpec {
     /// order with respect to other admission plugins, admission webhooks, bindings of this policy and admission policies.  Mutations are only
     /// reinvoked when mutations change the object after this mutation is invoked.
     /// Required.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub reinvocation_policy: Option<String>,
 }
 
 apimachinery::proto_message!(MutatingAdmissionPolicySpec { 1 => param_kind as "paramKind", 2 => match_constraints as "matchConstraints", 3 => variables, 4 => mutations, 5 => failure_policy as "failurePolicy", 6 => match_conditions as "matchConditions", 7 => reinvocation_policy as "reinvocationPolicy" });
 
 /// Mutation specifies the CEL expression which is used to apply the Mutation.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::admissionregistration::v1::Mutation)]
 pub struct Mutation {
     /// patchType indicates the patch strategy used.
     /// Allowed values are "ApplyConfiguration" and "JSONPatch".
     /// Required.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub patch_type: String,
     /// applyConfiguration defines the desired configuration values of an object.
     /// The configuration is applied to the admission object using
     /// \[structured merge diff\](<https://github.com/kubernetes-sigs/structured-merge-diff>).
     /// A CEL expression is used to create apply configuration.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub apply_configuration: Option<ApplyConfiguration>,
     /// jsonPatch defines a \[JSON patch\](<https://jsonpatch.com/>) operation to perform a mutation to the object.
     /// A CEL expression is used to create the JSON patch.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub json_patch: Option<JSONPatch>,
 }
 
 apimachinery::proto_message!(Mutation { 2 => patch_type as "patchType", 3 => apply_configuration as "applyConfiguration", 4 => json_patch as "jsonPatch" });
 
 /// NamedRuleWithOperations is a tuple of Operations and Resources with ResourceNames.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::admissionregistration::v1::NamedRuleWithOperations)]
 pub struct NamedRuleWithOperations {
     /// resourceNames is an optional white list of names that the rule applies to.  An empty set means that everything is allowed.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub resource_names: Vec<String>,
     /// operations is the operations the admission hook cares about - CREATE, UPDATE, DELETE, CONNECT or \*
     /// for all of those operations and any future admission operations that are added.
     /// If '\*' is present, the length of the slice must be one.
     /// Required.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub operations: Vec<String>,
     /// apiGroups is the API groups the resources belong to. '\*' is all groups.
     /// If '\*' is present, the length of the slice must be one.
     /// Required.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub api_groups: Vec<String>,
     /// apiVersions is the API versions the resources belong to. '\*' is all versions.
     /// If '\*' is present, the length of the slice must be one.
     /// Required.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub api_versions: Vec<String>,
     /// resources is a list of resources this rule applies to.
     ///
@@ -628,11 +551,7 @@ pub struct NamedRuleWithOperations {
     ///
     /// Depending on the enclosing object, subresources might not be allowed.
     /// Required.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub resources: Vec<String>,
     /// scope specifies the scope of this rule.
     /// Valid values are "Cluster", "Namespaced", and "\*"
@@ -642,7 +561,6 @@ pub struct NamedRuleWithOperations {
     /// "\*" means that there are no scope restrictions.
     /// Subresources match the scope of their parent resource.
     /// Default is "\*".
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub scope: Option<String>,
 }
 
@@ -669,43 +587,48 @@ impl apimachinery::protobuf::Message for NamedRuleWithOperations {
     ) -> Result<bool, apimachinery::protobuf::ProtobufError> {
         use apimachinery::protobuf::Field as _;
         match number {
-            1 => self
-                .resource_names
-                .merge_from(wire, d)
-                .map_err(|e| e.in_field("resourceNames"))?,
+            1 => apimachinery::protobuf::in_field(
+                self.resource_names.merge_from(wire, d),
+                "resourceNames",
+            )?,
             2 => apimachinery::protobuf::merge_embedded(wire, d, |number, wire, d| {
                 Ok(match number {
                     1 => {
-                        self.operations
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("operations"))?;
+                        apimachinery::protobuf::in_field(
+                            self.operations.merge_from(wire, d),
+                            "operations",
+                        )?;
                         true
                     }
                     2 => {
                         apimachinery::protobuf::merge_embedded(wire, d, |number, wire, d| {
                             Ok(match number {
                                 1 => {
-                                    self.api_groups
-                                        .merge_from(wire, d)
-                                        .map_err(|e| e.in_field("apiGroups"))?;
+                                    apimachinery::protobuf::in_field(
+                                        self.api_groups.merge_from(wire, d),
+                                        "apiGroups",
+                                    )?;
                                     true
                                 }
                                 2 => {
-                                    self.api_versions
-                                        .merge_from(wire, d)
-                                        .map_err(|e| e.in_field("apiVersions"))?;
+                                    apimachinery::protobuf::in_field(
+                                        self.api_versions.merge_from(wire, d),
+                                        "apiVersions",
+                                    )?;
                                     true
                                 }
                                 3 => {
-                                    self.resources
-                                        .merge_from(wire, d)
-                                        .map_err(|e| e.in_field("resources"))?;
+                                    apimachinery::protobuf::in_field(
+                                        self.resources.merge_from(wire, d),
+                                        "resources",
+                                    )?;
                                     true
                                 }
                                 4 => {
-                                    self.scope
-                                        .merge_from(wire, d)
-                                        .map_err(|e| e.in_field("scope"))?;
+                                    apimachinery::protobuf::in_field(
+                                        self.scope.merge_from(wire, d),
+                                        "scope",
+                                    )?;
                                     true
                                 }
                                 _ => false,
@@ -723,19 +646,15 @@ impl apimachinery::protobuf::Message for NamedRuleWithOperations {
 }
 
 /// ParamKind is a tuple of Group Kind and Version.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::admissionregistration::v1::ParamKind)]
 pub struct ParamKind {
     /// apiVersion is the API group version the resources belong to.
     /// In format of "group/version".
     /// Required.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub api_version: Option<String>,
     /// kind is the API kind the resources belong to.
     /// Required.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub kind: Option<String>,
 }
 
@@ -743,16 +662,13 @@ apimachinery::proto_message!(ParamKind { 1 => api_version as "apiVersion", 2 => 
 
 /// ParamRef describes how to locate the params to be used as input to
 /// expressions of rules applied by a policy binding.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::admissionregistration::v1::ParamRef)]
 pub struct ParamRef {
     /// name is the name of the resource being referenced.
     ///
     /// \`name\` and \`selector\` are mutually exclusive properties. If one is set,
     /// the other must be unset.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// namespace is the namespace of the referenced resource. Allows limiting
     /// the search for params to a specific namespace. Applies to both \`name\` and
@@ -768,7 +684,6 @@ pub struct ParamRef {
     /// evaluated for admission will be used when this field is left unset. Take
     /// care that if this is left empty the binding must not match any cluster-scoped
     /// resources, which will result in an error.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub namespace: Option<String>,
     /// selector can be used to match multiple param objects based on their labels.
     /// Supply selector: {} to match all resources of the ParamKind.
@@ -778,7 +693,6 @@ pub struct ParamRef {
     ///
     /// One of \`name\` or \`selector\` must be set, but \`name\` and \`selector\` are
     /// mutually exclusive properties. If one is set, the other must be unset.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
     /// parameterNotFoundAction controls the behavior of the binding when the resource
     /// exists, and name or selector is valid, but there are no parameters
@@ -789,7 +703,6 @@ pub struct ParamRef {
     ///
     /// Allowed values are \`Allow\` or \`Deny\`
     /// Default to \`Deny\`
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub parameter_not_found_action: Option<String>,
 }
 
@@ -797,17 +710,11 @@ apimachinery::proto_message!(ParamRef { 1 => name, 2 => namespace, 3 => selector
 
 /// TypeChecking contains results of type checking the expressions in the
 /// ValidatingAdmissionPolicy
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::admissionregistration::v1::TypeChecking)]
 pub struct TypeChecking {
     /// expressionWarnings contains the type checking warnings for each expression.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub expression_warnings: Vec<ExpressionWarning>,
 }
 
@@ -884,28 +791,23 @@ pub struct ValidatingAdmissionPolicyBindingList {
 apimachinery::proto_message!(ValidatingAdmissionPolicyBindingList { 1 => metadata, 2 => items });
 
 /// ValidatingAdmissionPolicyBindingSpec is the specification of the ValidatingAdmissionPolicyBinding.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::admissionregistration::v1::ValidatingAdmissionPolicyBindingSpec)]
 pub struct ValidatingAdmissionPolicyBindingSpec {
     /// policyName references a ValidatingAdmissionPolicy name which the ValidatingAdmissionPolicyBinding binds to.
     /// If the referenced resource does not exist, this binding is considered invalid and will be ignored
     /// Required.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub policy_name: String,
     /// paramRef specifies the parameter resource used to configure the admission control policy.
     /// It should point to a resource of the type specified in ParamKind of the bound ValidatingAdmissionPolicy.
     /// If the policy specifies a ParamKind and the resource referred to by ParamRef does not exist, this binding is considered mis-configured and the FailurePolicy of the ValidatingAdmissionPolicy applied.
     /// If the policy does not specify a ParamKind then this field is ignored, and the rules are evaluated without a param.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub param_ref: Option<ParamRef>,
     /// matchResources declares what resources match this binding and will be validated by it.
     /// Note that this is intersected with the policy's matchConstraints, so only requests that are matched by the policy can be selected by this.
     /// If this is unset, all resources matched by the policy are validated by this binding
     /// When resourceRules is unset, it does not constrain resource matching. If a resource is matched by the other fields of this object, it will be validated.
     /// Note that this is differs from ValidatingAdmissionPolicy matchConstraints, where resourceRules are required.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub match_resources: Option<MatchResources>,
     /// validationActions declares how Validations of the referenced ValidatingAdmissionPolicy are enforced.
     /// If a validation evaluates to false it is always enforced according to these actions.
@@ -946,7 +848,6 @@ pub struct ValidatingAdmissionPolicyBindingSpec {
     /// API response body and the HTTP warning headers.
     ///
     /// Required.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub validation_actions: Vec<String>,
 }
 
@@ -976,32 +877,24 @@ pub struct ValidatingAdmissionPolicyList {
 apimachinery::proto_message!(ValidatingAdmissionPolicyList { 1 => metadata, 2 => items });
 
 /// ValidatingAdmissionPolicySpec is the specification of the desired behavior of the AdmissionPolicy.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::admissionregistration::v1::ValidatingAdmissionPolicySpec)]
 pub struct ValidatingAdmissionPolicySpec {
     /// paramKind specifies the kind of resources used to parameterize this policy.
     /// If absent, there are no parameters for this policy and the param CEL variable will not be provided to validation expressions.
     /// If ParamKind refers to a non-existent kind, this policy definition is mis-configured and the FailurePolicy is applied.
     /// If paramKind is specified but paramRef is unset in ValidatingAdmissionPolicyBinding, the params variable will be null.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub param_kind: Option<ParamKind>,
     /// matchConstraints specifies what resources this policy is designed to validate.
     /// The AdmissionPolicy cares about a request if it matches \_all\_ Constraints.
     /// However, in order to prevent clusters from being put into an unstable state that cannot be recovered from via the API
     /// ValidatingAdmissionPolicy cannot match ValidatingAdmissionPolicy and ValidatingAdmissionPolicyBinding.
     /// Required.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub match_constraints: Option<MatchResources>,
     /// validations contain CEL expressions which is used to apply the validation.
     /// Validations and AuditAnnotations may not both be empty; a minimum of one Validations or AuditAnnotations is
     /// required.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub validations: Vec<Validation>,
     /// failurePolicy defines how to handle failures for the admission policy. Failures can
     /// occur from CEL expression parse errors, type check errors, runtime errors and invalid
@@ -1016,17 +909,12 @@ pub struct ValidatingAdmissionPolicySpec {
     /// define how failures are enforced.
     ///
     /// Allowed values are Ignore or Fail. Defaults to Fail.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub failure_policy: Option<String>,
     /// auditAnnotations contains CEL expressions which are used to produce audit
     /// annotations for the audit event of the API request.
     /// validations and auditAnnotations may not both be empty; a least one of validations or auditAnnotations is
     /// required.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub audit_annotations: Vec<AuditAnnotation>,
     /// matchConditions is a list of conditions that must be met for a request to be validated.
     /// Match conditions filter requests that have already been matched by the rules,
@@ -1042,11 +930,7 @@ pub struct ValidatingAdmissionPolicySpec {
     /// 3. If any matchCondition evaluates to an error (but none are FALSE):
     /// - If failurePolicy=Fail, reject the request
     /// - If failurePolicy=Ignore, the policy is skipped
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub match_conditions: Vec<MatchCondition>,
     /// variables contain definitions of variables that can be used in composition of other expressions.
     /// Each variable is defined as a named CEL expression.
@@ -1055,44 +939,30 @@ pub struct ValidatingAdmissionPolicySpec {
     ///
     /// The expression of a variable can refer to other variables defined earlier in the list but not those after.
     /// Thus, Variables must be sorted by the order of first appearance and acyclic.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub variables: Vec<Variable>,
 }
 
 apimachinery::proto_message!(ValidatingAdmissionPolicySpec { 1 => param_kind as "paramKind", 2 => match_constraints as "matchConstraints", 3 => validations, 4 => failure_policy as "failurePolicy", 5 => audit_annotations as "auditAnnotations", 6 => match_conditions as "matchConditions", 7 => variables });
 
 /// ValidatingAdmissionPolicyStatus represents the status of a ValidatingAdmissionPolicy.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::admissionregistration::v1::ValidatingAdmissionPolicyStatus)]
 pub struct ValidatingAdmissionPolicyStatus {
     /// observedGeneration is the generation observed by the controller.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub observed_generation: Option<i64>,
     /// typeChecking contains the results of type checking for each expression.
     /// Presence of this field indicates the completion of the type checking.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub type_checking: Option<TypeChecking>,
     /// conditions represent the latest available observations of a policy's current state.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<crate::meta::v1::Condition>,
 }
 
 apimachinery::proto_message!(ValidatingAdmissionPolicyStatus { 1 => observed_generation as "observedGeneration", 2 => type_checking as "typeChecking", 3 => conditions });
 
 /// Validation specifies the CEL expression which is used to apply the validation.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::admissionregistration::v1::Validation)]
 pub struct Validation {
     /// expression represents the expression which will be evaluated by CEL.
@@ -1136,7 +1006,6 @@ pub struct Validation {
     /// are overwritten by values in \`Y\` when the key sets of \`X\` and \`Y\` intersect. Elements in \`Y\` with
     /// non-intersecting keys are appended, retaining their partial order.
     /// Required.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub expression: String,
     /// message represents the message displayed when validation fails. The message is required if the Expression contains
     /// line breaks. The message must not contain line breaks.
@@ -1145,7 +1014,6 @@ pub struct Validation {
     /// If the Expression contains line breaks. Message is required.
     /// The message must not contain line breaks.
     /// If unset, the message is "failed Expression: {Expression}".
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
     /// reason represents a machine-readable description of why this validation failed.
     /// If this is the first validation in the list to fail, this reason, as well as the
@@ -1153,7 +1021,6 @@ pub struct Validation {
     /// HTTP response to the client.
     /// The currently supported reasons are: "Unauthorized", "Forbidden", "Invalid", "RequestEntityTooLarge".
     /// If not set, StatusReasonInvalid is used in the response to the client.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     /// messageExpression declares a CEL expression that evaluates to the validation failure message that is returned when this rule fails.
     /// Since messageExpression is used as a failure message, it must evaluate to a string.
@@ -1165,26 +1032,21 @@ pub struct Validation {
     /// messageExpression has access to all the same variables as the \`expression\` except for 'authorizer' and 'authorizer.requestResource'.
     /// Example:
     /// "object.x must be less than max ("+string(params.max)+")"
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub message_expression: Option<String>,
 }
 
 apimachinery::proto_message!(Validation { 1 => expression, 2 => message, 3 => reason, 4 => message_expression as "messageExpression" });
 
 /// Variable is the definition of a variable that is used for composition.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::admissionregistration::v1::Variable)]
 pub struct Variable {
     /// name is the name of the variable. The name must be a valid CEL identifier and unique among all variables.
     /// The variable can be accessed in other expressions through \`variables\`
     /// For example, if name is "foo", the variable will be available as \`variables.foo\`
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub name: String,
     /// expression is the expression that will be evaluated as the value of the variable.
     /// The CEL expression has access to the same identifiers as the CEL expressions in Validation.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub expression: String,
 }
 

@@ -5,23 +5,17 @@
 /// APIGroupDiscovery holds information about which resources are being served for all version of the API Group.
 /// It contains a list of APIVersionDiscovery that holds a list of APIResourceDiscovery types served for a version.
 /// Versions are in descending order of preference, with the first version being the preferred entry.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct APIGroupDiscovery {
     /// metadata is standard object's metadata.
     /// The only field completed will be name. For instance, resourceVersion will be empty.
     /// name is the name of the API group whose discovery information is presented here.
     /// name is allowed to be "" to represent the legacy, ungroupified resources.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// versions are the versions supported in this group. They are sorted in descending order of preference,
     /// with the preferred version being the first entry.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub versions: Vec<APIVersionDiscovery>,
 }
 
@@ -31,104 +25,70 @@ apimachinery::proto_message!(APIGroupDiscovery { 1 => metadata, 2 => versions })
 /// This is one of the types able to be returned from the /api and /apis endpoint and contains an aggregated
 /// list of API resources (built-ins, Custom Resource Definitions, resources from aggregated servers)
 /// that a cluster supports.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct APIGroupDiscoveryList {
     /// ResourceVersion will not be set, because this does not have a replayable ordering among multiple apiservers.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is the list of groups for discovery. The groups are listed in priority order.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub items: Vec<APIGroupDiscovery>,
 }
 
 apimachinery::proto_message!(APIGroupDiscoveryList { 1 => metadata, 2 => items });
 
 /// APIResourceDiscovery provides information about an API resource for discovery.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct APIResourceDiscovery {
     /// resource is the plural name of the resource.  This is used in the URL path and is the unique identifier
     /// for this resource across all versions in the API group.
     /// Resources with non-empty groups are located at /apis/\<APIGroupDiscovery.objectMeta.name\>/\<APIVersionDiscovery.version\>/\<APIResourceDiscovery.Resource\>
     /// Resources with empty groups are located at /api/v1/\<APIResourceDiscovery.Resource\>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub resource: Option<String>,
     /// responseKind describes the group, version, and kind of the serialization schema for the object type this endpoint typically returns.
     /// APIs may return other objects types at their discretion, such as error conditions, requests for alternate representations, or other operation specific behavior.
     /// This value will be null or empty if an APIService reports subresources but supports no operations on the parent resource
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub response_kind: Option<crate::meta::v1::GroupVersionKind>,
     /// scope indicates the scope of a resource, either Cluster or Namespaced
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub scope: Option<String>,
     /// singularResource is the singular name of the resource.  This allows clients to handle plural and singular opaquely.
     /// For many clients the singular form of the resource will be more understandable to users reading messages and should be used when integrating the name of the resource into a sentence.
     /// The command line tool kubectl, for example, allows use of the singular resource name in place of plurals.
     /// The singular form of a resource should always be an optional element - when in doubt use the canonical resource name.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub singular_resource: Option<String>,
     /// verbs is a list of supported API operation types (this includes
     /// but is not limited to get, list, watch, create, update, patch,
     /// delete, deletecollection, and proxy).
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub verbs: Vec<String>,
     /// shortNames is a list of suggested short names of the resource.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub short_names: Vec<String>,
     /// categories is a list of the grouped resources this resource belongs to (e.g. 'all').
     /// Clients may use this to simplify acting on multiple resource types at once.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub categories: Vec<String>,
     /// subresources is a list of subresources provided by this resource. Subresources are located at /apis/\<APIGroupDiscovery.objectMeta.name\>/\<APIVersionDiscovery.version\>/\<APIResourceDiscovery.Resource\>/name-of-instance/\<APIResourceDiscovery.subresources\[i\].subresource\>
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub subresources: Vec<APISubresourceDiscovery>,
 }
 
 apimachinery::proto_message!(APIResourceDiscovery { 1 => resource, 2 => response_kind as "responseKind", 3 => scope, 4 => singular_resource as "singularResource", 5 => verbs, 6 => short_names as "shortNames", 7 => categories, 8 => subresources });
 
 /// APISubresourceDiscovery provides information about an API subresource for discovery.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct APISubresourceDiscovery {
     /// subresource is the name of the subresource.  This is used in the URL path and is the unique identifier
     /// for this resource across all versions.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub subresource: Option<String>,
     /// responseKind describes the group, version, and kind of the serialization schema for the object type this endpoint typically returns.
     /// Some subresources do not return normal resources, these will have null or empty return types.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub response_kind: Option<crate::meta::v1::GroupVersionKind>,
     /// acceptedTypes describes the kinds that this endpoint accepts.
     /// Subresources may accept the standard content types or define
     /// custom negotiation schemes. The list may not be exhaustive for
     /// all operations.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub accepted_types: Vec<crate::meta::v1::GroupVersionKind>,
     /// verbs is a list of supported API operation types (this includes
     /// but is not limited to get, list, watch, create, update, patch,
@@ -136,29 +96,19 @@ pub struct APISubresourceDiscovery {
     /// custom verbs outside the standard Kubernetes verb set. Clients
     /// should expect the behavior of standard verbs to align with
     /// Kubernetes interaction conventions.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub verbs: Vec<String>,
 }
 
 apimachinery::proto_message!(APISubresourceDiscovery { 1 => subresource, 2 => response_kind as "responseKind", 3 => accepted_types as "acceptedTypes", 4 => verbs });
 
 /// APIVersionDiscovery holds a list of APIResourceDiscovery types that are served for a particular version within an API Group.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct APIVersionDiscovery {
     /// version is the name of the version within a group version.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub version: Option<String>,
     /// resources is a list of APIResourceDiscovery objects for the corresponding group version.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub resources: Vec<APIResourceDiscovery>,
     /// freshness marks whether a group version's discovery document is up to date.
     /// "Current" indicates the discovery document was recently
@@ -167,7 +117,6 @@ pub struct APIVersionDiscovery {
     /// significantly out of date. Clients that require the latest
     /// version of the discovery information be retrieved before
     /// performing an operation should not use the aggregated document
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub freshness: Option<String>,
 }
 

@@ -22,53 +22,40 @@ pub type JSONSchemaPropsOrStringArray = crate::custom::apiextensions::JSONSchema
 >;
 
 /// ConversionRequest describes the conversion request parameters.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ConversionRequest {
     /// uid is an identifier for the individual request/response. It allows distinguishing instances of requests which are
     /// otherwise identical (parallel requests, etc).
     /// The UID is meant to track the round trip (request/response) between the Kubernetes API server and the webhook, not the user request.
     /// It is suitable for correlating log entries between the webhook and apiserver, for either auditing or debugging.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub uid: Option<String>,
     /// desiredAPIVersion is the version to convert given objects to. e.g. "myapi.example.com/v1"
-    #[serde(rename = "desiredAPIVersion", skip_serializing_if = "Option::is_none")]
+    #[api(rename = "desiredAPIVersion")]
     pub desired_api_version: Option<String>,
     /// objects is the list of custom resource objects to be converted.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub objects: Vec<crate::value::RawExtension>,
 }
 
 apimachinery::proto_message!(ConversionRequest { 1 => uid, 2 => desired_api_version as "desiredAPIVersion", 3 => objects });
 
 /// ConversionResponse describes a conversion response.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ConversionResponse {
     /// uid is an identifier for the individual request/response.
     /// This should be copied over from the corresponding \`request.uid\`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub uid: Option<String>,
     /// convertedObjects is the list of converted version of \`request.objects\` if the \`result\` is successful, otherwise empty.
     /// The webhook is expected to set \`apiVersion\` of these objects to the \`request.desiredAPIVersion\`. The list
     /// must also have the same size as the input list with the same objects in the same order (equal kind, metadata.uid, metadata.name and metadata.namespace).
     /// The webhook is allowed to mutate labels and annotations. Any other change to the metadata is silently ignored.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub converted_objects: Vec<crate::value::RawExtension>,
     /// result contains the result of conversion with extra details if the conversion failed. \`result.status\` determines if
     /// the conversion failed or succeeded. The \`result.status\` field is required and represents the success or failure of the
     /// conversion. A successful conversion must set \`result.status\` to \`Success\`. A failed conversion must set
     /// \`result.status\` to \`Failure\` and provide more details in \`result.message\` and return http status 200. The \`result.message\`
     /// will be used to construct an error message for the end user.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub result: Option<apimachinery::apis::meta::v1::Status>,
 }
 
@@ -89,49 +76,39 @@ pub struct ConversionReview {
 apimachinery::proto_message!(ConversionReview { 1 => request, 2 => response });
 
 /// CustomResourceColumnDefinition specifies a column for server side printing.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct CustomResourceColumnDefinition {
     /// name is a human readable name for the column.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub name: String,
     /// type is an OpenAPI type definition for this column.
     /// See <https://github.com/OAI/OpenAPI-Specification/blob/master/versions/2.0.md#data-types> for details.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub r#type: String,
     /// format is an optional OpenAPI type definition for this column. The 'name' format is applied
     /// to the primary identifier column to assist in clients identifying column is the resource name.
     /// See <https://github.com/OAI/OpenAPI-Specification/blob/master/versions/2.0.md#data-types> for details.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub format: Option<String>,
     /// description is a human readable description of this column.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// priority is an integer defining the relative importance of this column compared to others. Lower
     /// numbers are considered higher priority. Columns that may be omitted in limited space scenarios
     /// should be given a priority greater than 0.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub priority: Option<i32>,
     /// jsonPath is a simple JSON path (i.e. with array notation) which is evaluated against
     /// each custom resource to produce the value for this column.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub json_path: String,
 }
 
 apimachinery::proto_message!(CustomResourceColumnDefinition { 1 => name, 2 => r#type as "type", 3 => format, 4 => description, 5 => priority, 6 => json_path as "jsonPath" });
 
 /// CustomResourceConversion describes how to convert different versions of a CR.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct CustomResourceConversion {
     /// strategy specifies how custom resources are converted between versions. Allowed values are:
     /// - \`"None"\`: The converter only change the apiVersion and would not touch any other field in the custom resource.
     /// - \`"Webhook"\`: API Server will call to an external webhook to do the conversion. Additional information
     /// is needed for this option. This requires spec.preserveUnknownFields to be false, and spec.conversion.webhook to be set.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub strategy: String,
     /// webhook describes how to call the conversion webhook. Required when \`strategy\` is set to \`"Webhook"\`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub webhook: Option<WebhookConversion>,
 }
 
@@ -156,29 +133,22 @@ pub struct CustomResourceDefinition {
 apimachinery::proto_message!(CustomResourceDefinition { 1 => metadata, 2 => spec, 3 => status });
 
 /// CustomResourceDefinitionCondition contains details for the current condition of this pod.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct CustomResourceDefinitionCondition {
     /// type is the type of the condition. Types include Established, NamesAccepted and Terminating.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub r#type: String,
     /// status is the status of the condition.
     /// Can be True, False, Unknown.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub status: String,
     /// lastTransitionTime last time the condition transitioned from one status to another.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub last_transition_time: Option<apimachinery::apis::meta::v1::Time>,
     /// reason is a unique, one-word, CamelCase reason for the condition's last transition.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     /// message is a human-readable message indicating details about last transition.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
     /// observedGeneration represents the .metadata.generation that the condition was set based upon.
     /// For instance, if .metadata.generation is currently 12, but the .status.conditions\[x\].observedGeneration is 9, the condition is out of date
     /// with respect to the current state of the instance.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub observed_generation: Option<i64>,
 }
 
@@ -206,62 +176,45 @@ pub struct CustomResourceDefinitionList {
 apimachinery::proto_message!(CustomResourceDefinitionList { 1 => metadata, 2 => items });
 
 /// CustomResourceDefinitionNames indicates the names to serve this CustomResourceDefinition
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct CustomResourceDefinitionNames {
     /// plural is the plural name of the resource to serve.
     /// The custom resources are served under \`/apis/\<group\>/\<version\>/.../\<plural\>\`.
     /// Must match the name of the CustomResourceDefinition (in the form \`\<names.plural\>.\<group\>\`).
     /// Must be all lowercase.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub plural: String,
     /// singular is the singular name of the resource. It must be all lowercase. Defaults to lowercased \`kind\`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub singular: Option<String>,
     /// shortNames are short names for the resource, exposed in API discovery documents,
     /// and used by clients to support invocations like \`kubectl get \<shortname\>\`.
     /// It must be all lowercase.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub short_names: Vec<String>,
     /// kind is the serialized kind of the resource. It is normally CamelCase and singular.
     /// Custom resource instances will use this value as the \`kind\` attribute in API calls.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub kind: String,
     /// listKind is the serialized kind of the list for this resource. Defaults to "\`kind\`List".
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub list_kind: Option<String>,
     /// categories is a list of grouped resources this custom resource belongs to (e.g. 'all').
     /// This is published in API discovery documents, and used by clients to support invocations like
     /// \`kubectl get all\`.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub categories: Vec<String>,
 }
 
 apimachinery::proto_message!(CustomResourceDefinitionNames { 1 => plural, 2 => singular, 3 => short_names as "shortNames", 4 => kind, 5 => list_kind as "listKind", 6 => categories });
 
 /// CustomResourceDefinitionSpec describes how a user wants their resource to appear
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct CustomResourceDefinitionSpec {
     /// group is the API group of the defined custom resource.
     /// The custom resources are served under \`/apis/\<group\>/...\`.
     /// Must match the name of the CustomResourceDefinition (in the form \`\<names.plural\>.\<group\>\`).
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub group: String,
     /// names specify the resource and kind names for the custom resource.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub names: CustomResourceDefinitionNames,
     /// scope indicates whether the defined custom resource is cluster- or namespace-scoped.
     /// Allowed values are \`Cluster\` and \`Namespaced\`.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub scope: String,
     /// versions is the list of all API versions of the defined custom resource.
     /// Version names are used to compute the order in which served versions are listed in API discovery.
@@ -271,36 +224,27 @@ pub struct CustomResourceDefinitionSpec {
     /// by GA \> beta \> alpha (where GA is a version with no suffix such as beta or alpha), and then by comparing
     /// major version, then minor version. An example sorted list of versions:
     /// v10, v2, v1, v11beta2, v10beta3, v3beta1, v12alpha1, v11alpha2, foo1, foo10.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub versions: Vec<CustomResourceDefinitionVersion>,
     /// conversion defines conversion settings for the CRD.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub conversion: Option<CustomResourceConversion>,
     /// preserveUnknownFields indicates that object fields which are not specified
     /// in the OpenAPI schema should be preserved when persisting to storage.
     /// apiVersion, kind, metadata and known fields inside metadata are always preserved.
     /// This field is deprecated in favor of setting \`x-preserve-unknown-fields\` to true in \`spec.versions\[\*\].schema.openAPIV3Schema\`.
     /// See <https://kubernetes.io/docs/tasks/extend-kubernetes/custom-resources/custom-resource-definitions/#field-pruning> for details.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub preserve_unknown_fields: Option<bool>,
 }
 
 apimachinery::proto_message!(CustomResourceDefinitionSpec { 1 => group, 3 => names, 4 => scope, 7 => versions, 9 => conversion, 10 => preserve_unknown_fields as "preserveUnknownFields" });
 
 /// CustomResourceDefinitionStatus indicates the state of the CustomResourceDefinition
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct CustomResourceDefinitionStatus {
     /// conditions indicate state for particular aspects of a CustomResourceDefinition
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<CustomResourceDefinitionCondition>,
     /// acceptedNames are the names that are actually being used to serve discovery.
     /// They may be different than the names in spec.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub accepted_names: Option<CustomResourceDefinitionNames>,
     /// storedVersions lists all versions of CustomResources that were ever persisted. Tracking these
     /// versions allows a migration path for stored versions in etcd. The field is mutable
@@ -308,89 +252,65 @@ pub struct CustomResourceDefinitionStatus {
     /// no old objects are left in storage), and then remove the rest of the
     /// versions from this list.
     /// Versions may not be removed from \`spec.versions\` while they exist in this list.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub stored_versions: Vec<String>,
     /// The generation observed by the CRD controller.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub observed_generation: Option<i64>,
 }
 
 apimachinery::proto_message!(CustomResourceDefinitionStatus { 1 => conditions, 2 => accepted_names as "acceptedNames", 3 => stored_versions as "storedVersions", 4 => observed_generation as "observedGeneration" });
 
 /// CustomResourceDefinitionVersion describes a version for CRD.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct CustomResourceDefinitionVersion {
     /// name is the version name, e.g. “v1”, “v2beta1”, etc.
     /// The custom resources are served under this version at \`/apis/\<group\>/\<version\>/...\` if \`served\` is true.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub name: String,
     /// served is a flag enabling/disabling this version from being served via REST APIs
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub served: bool,
     /// storage indicates this version should be used when persisting custom resources to storage.
     /// There must be exactly one version with storage=true.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub storage: bool,
     /// deprecated indicates this version of the custom resource API is deprecated.
     /// When set to true, API requests to this version receive a warning header in the server response.
     /// Defaults to false.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub deprecated: Option<bool>,
     /// deprecationWarning overrides the default warning returned to API clients.
     /// May only be set when \`deprecated\` is true.
     /// The default warning indicates this version is deprecated and recommends use
     /// of the newest served version of equal or greater stability, if one exists.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub deprecation_warning: Option<String>,
     /// schema describes the schema used for validation, pruning, and defaulting of this version of the custom resource.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub schema: Option<CustomResourceValidation>,
     /// subresources specify what subresources this version of the defined custom resource have.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub subresources: Option<CustomResourceSubresources>,
     /// additionalPrinterColumns specifies additional columns returned in Table output.
     /// See <https://kubernetes.io/docs/reference/using-api/api-concepts/#receiving-resources-as-tables> for details.
     /// If no columns are specified, a single column displaying the age of the custom resource is used.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub additional_printer_columns: Vec<CustomResourceColumnDefinition>,
     /// selectableFields specifies paths to fields that may be used as field selectors.
     /// A maximum of 8 selectable fields are allowed.
     /// See <https://kubernetes.io/docs/concepts/overview/working-with-objects/field-selectors>
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub selectable_fields: Vec<SelectableField>,
 }
 
 apimachinery::proto_message!(CustomResourceDefinitionVersion { 1 => name, 2 => served, 3 => storage, 4 => schema, 5 => subresources, 6 => additional_printer_columns as "additionalPrinterColumns", 7 => deprecated, 8 => deprecation_warning as "deprecationWarning", 9 => selectable_fields as "selectableFields" });
 
 /// CustomResourceSubresourceScale defines how to serve the scale subresource for CustomResources.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct CustomResourceSubresourceScale {
     /// specReplicasPath defines the JSON path inside of a custom resource that corresponds to Scale \`spec.replicas\`.
     /// Only JSON paths without the array notation are allowed.
     /// Must be a JSON Path under \`.spec\`.
     /// If there is no value under the given path in the custom resource, the \`/scale\` subresource will return an error on GET.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub spec_replicas_path: String,
     /// statusReplicasPath defines the JSON path inside of a custom resource that corresponds to Scale \`status.replicas\`.
     /// Only JSON paths without the array notation are allowed.
     /// Must be a JSON Path under \`.status\`.
     /// If there is no value under the given path in the custom resource, the \`status.replicas\` value in the \`/scale\` subresource
     /// will default to 0.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub status_replicas_path: String,
     /// labelSelectorPath defines the JSON path inside of a custom resource that corresponds to Scale \`status.selector\`.
     /// Only JSON paths without the array notation are allowed.
@@ -401,7 +321,6 @@ pub struct CustomResourceSubresourceScale {
     /// More info: <https://kubernetes.io/docs/tasks/access-kubernetes-api/custom-resources/custom-resource-definitions#scale-subresource>
     /// If there is no value under the given path in the custom resource, the \`status.selector\` value in the \`/scale\`
     /// subresource will default to the empty string.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub label_selector_path: Option<String>,
 }
 
@@ -412,72 +331,58 @@ apimachinery::proto_message!(CustomResourceSubresourceScale { 1 => spec_replicas
 /// \* exposes a /status subresource for the custom resource
 /// \* PUT requests to the /status subresource take a custom resource object, and ignore changes to anything except the status stanza
 /// \* PUT/POST/PATCH requests to the custom resource ignore changes to the status stanza
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct CustomResourceSubresourceStatus {}
 
 apimachinery::proto_message!(CustomResourceSubresourceStatus {});
 
 /// CustomResourceSubresources defines the status and scale subresources for CustomResources.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct CustomResourceSubresources {
     /// status indicates the custom resource should serve a \`/status\` subresource.
     /// When enabled:
     /// 1. requests to the custom resource primary endpoint ignore changes to the \`status\` stanza of the object.
     /// 2. requests to the custom resource \`/status\` subresource ignore changes to anything other than the \`status\` stanza of the object.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub status: Option<CustomResourceSubresourceStatus>,
     /// scale indicates the custom resource should serve a \`/scale\` subresource that returns an \`autoscaling/v1\` Scale object.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub scale: Option<CustomResourceSubresourceScale>,
 }
 
 apimachinery::proto_message!(CustomResourceSubresources { 1 => status, 2 => scale });
 
 /// CustomResourceValidation is a list of validation methods for CustomResources.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct CustomResourceValidation {
     /// openAPIV3Schema is the OpenAPI v3 schema to use for validation and pruning.
-    #[serde(rename = "openAPIV3Schema", skip_serializing_if = "Option::is_none")]
+    #[api(rename = "openAPIV3Schema")]
     pub open_apiv3_schema: Option<JSONSchemaProps>,
 }
 
 apimachinery::proto_message!(CustomResourceValidation { 1 => open_apiv3_schema as "openAPIV3Schema" });
 
 /// ExternalDocumentation allows referencing an external resource for extended documentation.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ExternalDocumentation {
     /// The \`description\` field.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// The \`url\` field.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
 }
 
 apimachinery::proto_message!(ExternalDocumentation { 1 => description, 2 => url });
 
 /// JSONSchemaProps is a JSON-Schema following Specification Draft 4 (<http://json-schema.org/>).
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct JSONSchemaProps {
     /// The \`id\` field.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// The \`schema\` field.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub schema: Option<String>,
     /// The \`ref\` field.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub r#ref: Option<String>,
     /// The \`description\` field.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// The \`type\` field.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub r#type: Option<String>,
     /// format is an OpenAPI v3 format string. Unknown formats are ignored. The following formats are validated:
     ///
@@ -505,127 +410,76 @@ pub struct JSONSchemaProps {
     /// - date: a date string like "2006-01-02" as defined by full-date in RFC3339
     /// - duration: a duration string like "22 ns" as parsed by Golang time.ParseDuration or compatible with Scala duration format
     /// - datetime: a date time string like "2014-12-15T19:30:20.000Z" as defined by date-time in RFC3339.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub format: Option<String>,
     /// The \`title\` field.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
     /// default is a default value for undefined object fields.
     /// Defaulting is a beta feature under the CustomResourceDefaulting feature gate.
     /// Defaulting requires spec.preserveUnknownFields to be false.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub default: Option<crate::custom::apiextensions::JSON>,
     /// The \`maximum\` field.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub maximum: Option<f64>,
     /// The \`exclusiveMaximum\` field.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub exclusive_maximum: Option<bool>,
     /// The \`minimum\` field.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub minimum: Option<f64>,
     /// The \`exclusiveMinimum\` field.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub exclusive_minimum: Option<bool>,
     /// The \`maxLength\` field.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub max_length: Option<i64>,
     /// The \`minLength\` field.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub min_length: Option<i64>,
     /// The \`pattern\` field.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub pattern: Option<String>,
     /// The \`maxItems\` field.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub max_items: Option<i64>,
     /// The \`minItems\` field.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub min_items: Option<i64>,
     /// The \`uniqueItems\` field.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub unique_items: Option<bool>,
     /// The \`multipleOf\` field.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub multiple_of: Option<f64>,
     /// The \`enum\` field.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub r#enum: Vec<crate::custom::apiextensions::JSON>,
     /// The \`maxProperties\` field.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub max_properties: Option<i64>,
     /// The \`minProperties\` field.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub min_properties: Option<i64>,
     /// The \`required\` field.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub required: Vec<String>,
     /// The \`items\` field.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub items: Option<
         crate::custom::apiextensions::JSONSchemaPropsOrArray<
             crate::apiextensions::v1::JSONSchemaProps,
         >,
     >,
     /// The \`allOf\` field.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub all_of: Vec<JSONSchemaProps>,
     /// The \`oneOf\` field.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub one_of: Vec<JSONSchemaProps>,
     /// The \`anyOf\` field.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub any_of: Vec<JSONSchemaProps>,
     /// The \`not\` field.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub not: Option<Box<JSONSchemaProps>>,
     /// The \`properties\` field.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "std::collections::BTreeMap::is_empty"
-    )]
+    #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub properties: std::collections::BTreeMap<String, JSONSchemaProps>,
     /// The \`additionalProperties\` field.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub additional_properties: Option<
         crate::custom::apiextensions::JSONSchemaPropsOrBool<
             crate::apiextensions::v1::JSONSchemaProps,
         >,
     >,
     /// The \`patternProperties\` field.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "std::collections::BTreeMap::is_empty"
-    )]
+    #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub pattern_properties: std::collections::BTreeMap<String, JSONSchemaProps>,
     /// The \`dependencies\` field.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "std::collections::BTreeMap::is_empty"
-    )]
+    #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub dependencies: std::collections::BTreeMap<
         String,
         crate::custom::apiextensions::JSONSchemaPropsOrStringArray<
@@ -633,27 +487,19 @@ pub struct JSONSchemaProps {
         >,
     >,
     /// The \`additionalItems\` field.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub additional_items: Option<
         crate::custom::apiextensions::JSONSchemaPropsOrBool<
             crate::apiextensions::v1::JSONSchemaProps,
         >,
     >,
     /// The \`definitions\` field.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "std::collections::BTreeMap::is_empty"
-    )]
+    #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub definitions: std::collections::BTreeMap<String, JSONSchemaProps>,
     /// The \`externalDocs\` field.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub external_docs: Option<ExternalDocumentation>,
     /// The \`example\` field.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub example: Option<crate::custom::apiextensions::JSON>,
     /// The \`nullable\` field.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub nullable: Option<bool>,
     /// x-kubernetes-preserve-unknown-fields stops the API server
     /// decoding step from pruning fields which are not specified
@@ -661,7 +507,6 @@ pub struct JSONSchemaProps {
     /// but switches back to normal pruning behaviour if nested
     /// properties or additionalProperties are specified in the schema.
     /// This can either be true or undefined. False is forbidden.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub x_kubernetes_preserve_unknown_fields: Option<bool>,
     /// x-kubernetes-embedded-resource defines that the value is an
     /// embedded Kubernetes runtime.Object, with TypeMeta and
@@ -670,7 +515,6 @@ pub struct JSONSchemaProps {
     /// are validated automatically. x-kubernetes-preserve-unknown-fields
     /// is allowed to be true, but does not have to be if the object
     /// is fully specified (up to kind, apiVersion, metadata).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub x_kubernetes_embedded_resource: Option<bool>,
     /// x-kubernetes-int-or-string specifies that this value is
     /// either an integer or a string. If this is true, an empty
@@ -685,7 +529,6 @@ pub struct JSONSchemaProps {
     /// - type: integer
     /// - type: string
     /// - ... zero or more
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub x_kubernetes_int_or_string: Option<bool>,
     /// x-kubernetes-list-map-keys annotates an array with the x-kubernetes-list-type \`map\` by specifying the keys used
     /// as the index of the map.
@@ -696,11 +539,7 @@ pub struct JSONSchemaProps {
     ///
     /// The properties specified must either be required or have a default value,
     /// to ensure those properties are present for all list items.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub x_kubernetes_list_map_keys: Vec<String>,
     /// x-kubernetes-list-type annotates an array to further describe its topology.
     /// This extension must only be used on lists and may have 3 possible values:
@@ -717,7 +556,6 @@ pub struct JSONSchemaProps {
     /// used to identify them. Order is preserved upon merge. The map tag
     /// must only be used on a list with elements of type object.
     /// Defaults to atomic for arrays.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub x_kubernetes_list_type: Option<String>,
     /// x-kubernetes-map-type annotates an object to further describe its topology.
     /// This extension must only be used when type is object and may have 2 possible values:
@@ -728,22 +566,16 @@ pub struct JSONSchemaProps {
     /// the default behaviour for all maps.
     /// 2) \`atomic\`: the list is treated as a single entity, like a scalar.
     /// Atomic maps will be entirely replaced when updated.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub x_kubernetes_map_type: Option<String>,
     /// x-kubernetes-validations describes a list of validation rules written in the CEL expression language.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub x_kubernetes_validations: Vec<ValidationRule>,
 }
 
 apimachinery::proto_message!(JSONSchemaProps { 1 => id, 2 => schema, 3 => r#ref as "ref", 4 => description, 5 => r#type as "type", 6 => format, 7 => title, 8 => default, 9 => maximum, 10 => exclusive_maximum as "exclusiveMaximum", 11 => minimum, 12 => exclusive_minimum as "exclusiveMinimum", 13 => max_length as "maxLength", 14 => min_length as "minLength", 15 => pattern, 16 => max_items as "maxItems", 17 => min_items as "minItems", 18 => unique_items as "uniqueItems", 19 => multiple_of as "multipleOf", 20 => r#enum as "enum", 21 => max_properties as "maxProperties", 22 => min_properties as "minProperties", 23 => required, 24 => items, 25 => all_of as "allOf", 26 => one_of as "oneOf", 27 => any_of as "anyOf", 28 => not, 29 => properties, 30 => additional_properties as "additionalProperties", 31 => pattern_properties as "patternProperties", 32 => dependencies, 33 => additional_items as "additionalItems", 34 => definitions, 35 => external_docs as "externalDocs", 36 => example, 37 => nullable, 38 => x_kubernetes_preserve_unknown_fields as "xKubernetesPreserveUnknownFields", 39 => x_kubernetes_embedded_resource as "xKubernetesEmbeddedResource", 40 => x_kubernetes_int_or_string as "xKubernetesIntOrString", 41 => x_kubernetes_list_map_keys as "xKubernetesListMapKeys", 42 => x_kubernetes_list_type as "xKubernetesListType", 43 => x_kubernetes_map_type as "xKubernetesMapType", 44 => x_kubernetes_validations as "xKubernetesValidations" });
 
 /// SelectableField specifies the JSON path of a field that may be used with field selectors.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct SelectableField {
     /// jsonPath is a simple JSON path which is evaluated against each custom resource to produce a
     /// field selector value.
@@ -753,39 +585,32 @@ pub struct SelectableField {
     /// If jsonPath refers to absent field in a resource, the jsonPath evaluates to an empty string.
     /// Must not point to metdata fields.
     /// Required.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub json_path: String,
 }
 
 apimachinery::proto_message!(SelectableField { 1 => json_path as "jsonPath" });
 
 /// ServiceReference holds a reference to Service.legacy.k8s.io
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ServiceReference {
     /// namespace is the namespace of the service.
     /// Required
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub namespace: String,
     /// name is the name of the service.
     /// Required
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub name: String,
     /// path is an optional URL path at which the webhook will be contacted.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub path: Option<String>,
     /// port is an optional service port at which the webhook will be contacted.
     /// \`port\` should be a valid port number (1-65535, inclusive).
     /// Defaults to 443 for backward compatibility.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub port: Option<i32>,
 }
 
 apimachinery::proto_message!(ServiceReference { 1 => namespace, 2 => name, 3 => path, 4 => port });
 
 /// ValidationRule describes a validation rule written in the CEL expression language.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ValidationRule {
     /// Rule represents the expression which will be evaluated by CEL.
     /// ref: <https://github.com/google/cel-spec>
@@ -852,13 +677,11 @@ pub struct ValidationRule {
     /// Transition rules by default are applied only on UPDATE requests and are
     /// skipped if an old value could not be found. You can opt a transition
     /// rule into unconditional evaluation by setting \`optionalOldSelf\` to true.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub rule: String,
     /// Message represents the message displayed when validation fails. The message is required if the Rule contains
     /// line breaks. The message must not contain line breaks.
     /// If unset, the message is "failed rule: {Rule}".
     /// e.g. "must be a URL with the host matching spec.host"
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
     /// MessageExpression declares a CEL expression that evaluates to the validation failure message that is returned when this rule fails.
     /// Since messageExpression is used as a failure message, it must evaluate to a string.
@@ -870,14 +693,12 @@ pub struct ValidationRule {
     /// messageExpression has access to all the same variables as the rule; the only difference is the return type.
     /// Example:
     /// "x must be less than max ("+string(self.max)+")"
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub message_expression: Option<String>,
     /// reason provides a machine-readable validation failure reason that is returned to the caller when a request fails this validation rule.
     /// The HTTP status code returned to the caller will match the reason of the reason of the first failed validation rule.
     /// The currently supported reasons are: "FieldValueInvalid", "FieldValueForbidden", "FieldValueRequired", "FieldValueDuplicate".
     /// If not set, default to use "FieldValueInvalid".
     /// All future added reasons must be accepted by clients when reading this value and unknown reasons should be treated as FieldValueInvalid.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     /// fieldPath represents the field path returned when the validation fails.
     /// It must be a relative JSON path (i.e. with array notation) scoped to the location of this x-kubernetes-validations extension in the schema and refer to an existing field.
@@ -888,7 +709,6 @@ pub struct ValidationRule {
     /// Numeric index of array is not supported.
     /// For field name which contains special characters, use \`\['specialName'\]\` to refer the field name.
     /// e.g. for attribute \`foo.34$\` appears in a list \`testList\`, the fieldPath could be set to \`.testList\['foo.34$'\]\`
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub field_path: Option<String>,
     /// optionalOldSelf is used to opt a transition rule into evaluation
     /// even when the object is first created, or if the old object is
@@ -903,15 +723,13 @@ pub struct ValidationRule {
     /// <https://pkg.go.dev/github.com/google/cel-go/cel#OptionalTypes>
     ///
     /// May not be set unless \`oldSelf\` is used in \`rule\`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub optional_old_self: Option<bool>,
 }
 
 apimachinery::proto_message!(ValidationRule { 1 => rule, 2 => message, 3 => message_expression as "messageExpression", 4 => reason, 5 => field_path as "fieldPath", 6 => optional_old_self as "optionalOldSelf" });
 
 /// WebhookClientConfig contains the information to make a TLS connection with the webhook.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct WebhookClientConfig {
     /// url gives the location of the webhook, in standard URL form
     /// (\`scheme://host:port/path\`). Exactly one of \`url\` or \`service\`
@@ -938,28 +756,23 @@ pub struct WebhookClientConfig {
     /// Attempting to use a user or basic auth e.g. "user:password@" is not
     /// allowed. Fragments ("\#...") and query parameters ("?...") are not
     /// allowed, either.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
     /// service is a reference to the service for this webhook. Either
     /// service or url must be specified.
     ///
     /// If the webhook is running within the cluster, then you should use \`service\`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub service: Option<ServiceReference>,
     /// caBundle is a PEM encoded CA bundle which will be used to validate the webhook's server certificate.
     /// If unspecified, system trust roots on the apiserver are used.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub ca_bundle: Option<crate::value::ByteString>,
 }
 
 apimachinery::proto_message!(WebhookClientConfig { 1 => service, 2 => ca_bundle as "caBundle", 3 => url });
 
 /// WebhookConversion describes how to call a conversion webhook
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct WebhookConversion {
     /// clientConfig is the instructions for how to call the webhook if strategy is \`Webhook\`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub client_config: Option<WebhookClientConfig>,
     /// conversionReviewVersions is an ordered list of preferred \`ConversionReview\`
     /// versions the Webhook expects. The API server will use the first version in
@@ -967,7 +780,6 @@ pub struct WebhookConversion {
     /// are supported by API server, conversion will fail for the custom resource.
     /// If a persisted Webhook configuration specifies allowed versions and does not
     /// include any versions known to the API Server, calls to the webhook will fail.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub conversion_review_versions: Vec<String>,
 }
 

@@ -23,26 +23,19 @@ pub struct APIService {
 apimachinery::proto_message!(APIService { 1 => metadata, 2 => spec, 3 => status });
 
 /// APIServiceCondition describes the state of an APIService at a particular point
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::apiregistration::v1::APIServiceCondition)]
 pub struct APIServiceCondition {
     /// Type is the type of the condition.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub r#type: String,
     /// Status is the status of the condition.
     /// Can be True, False, Unknown.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub status: String,
     /// Last time the condition transitioned from one status to another.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub last_transition_time: Option<apimachinery::apis::meta::v1::Time>,
     /// Unique, one-word, CamelCase reason for the condition's last transition.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     /// Human-readable message indicating details about last transition.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
 }
 
@@ -73,33 +66,24 @@ apimachinery::proto_message!(APIServiceList { 1 => metadata, 2 => items });
 
 /// APIServiceSpec contains information for locating and communicating with a server.
 /// Only https is supported, though you are able to disable certificate verification.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::apiregistration::v1::APIServiceSpec)]
 pub struct APIServiceSpec {
     /// Service is a reference to the service for this API server.  It must communicate
     /// on port 443.
     /// If the Service is nil, that means the handling for the API groupversion is handled locally on this server.
     /// The call will simply delegate to the normal handler chain to be fulfilled.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub service: Option<ServiceReference>,
     /// Group is the API group name this server hosts
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub group: Option<String>,
     /// Version is the API version this server hosts.  For example, "v1"
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub version: Option<String>,
     /// InsecureSkipTLSVerify disables TLS certificate verification when communicating with this server.
     /// This is strongly discouraged.  You should use the CABundle instead.
-    #[serde(
-        rename = "insecureSkipTLSVerify",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[api(rename = "insecureSkipTLSVerify")]
     pub insecure_skip_tls_verify: Option<bool>,
     /// CABundle is a PEM encoded CA bundle which will be used to validate an API server's serving certificate.
     /// If unspecified, system trust roots on the apiserver are used.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub ca_bundle: Option<crate::value::ByteString>,
     /// GroupPriorityMinimum is the priority this group should have at least. Higher priority means that the group is preferred by clients over lower priority ones.
     /// Note that other versions of this group might specify even higher GroupPriorityMinimum values such that the whole group gets a higher priority.
@@ -107,7 +91,6 @@ pub struct APIServiceSpec {
     /// The secondary sort is based on the alphabetical comparison of the name of the object.  (v1.bar before v1.foo)
     /// We'd recommend something like: \*.k8s.io (except extensions) at 18000 and
     /// PaaSes (OpenShift, Deis) are recommended to be in the 2000s
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub group_priority_minimum: i32,
     /// VersionPriority controls the ordering of this API version inside of its group.  Must be greater than zero.
     /// The primary sort is based on VersionPriority, ordered highest to lowest (20 before 10).
@@ -119,45 +102,33 @@ pub struct APIServiceSpec {
     /// by GA \> beta \> alpha (where GA is a version with no suffix such as beta or alpha), and then by comparing major
     /// version, then minor version. An example sorted list of versions:
     /// v10, v2, v1, v11beta2, v10beta3, v3beta1, v12alpha1, v11alpha2, foo1, foo10.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub version_priority: i32,
 }
 
 apimachinery::proto_message!(APIServiceSpec { 1 => service, 2 => group, 3 => version, 4 => insecure_skip_tls_verify as "insecureSkipTLSVerify", 5 => ca_bundle as "caBundle", 7 => group_priority_minimum as "groupPriorityMinimum", 8 => version_priority as "versionPriority" });
 
 /// APIServiceStatus contains derived information about an API server
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::apiregistration::v1::APIServiceStatus)]
 pub struct APIServiceStatus {
     /// Current service state of apiService.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<APIServiceCondition>,
 }
 
 apimachinery::proto_message!(APIServiceStatus { 1 => conditions });
 
 /// ServiceReference holds a reference to Service.legacy.k8s.io
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::apiregistration::v1::ServiceReference)]
 pub struct ServiceReference {
     /// Namespace is the namespace of the service
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub namespace: Option<String>,
     /// Name is the name of the service
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// If specified, the port on the service that hosting webhook.
     /// Default to 443 for backward compatibility.
     /// \`port\` should be a valid port number (1-65535, inclusive).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub port: Option<i32>,
 }
 

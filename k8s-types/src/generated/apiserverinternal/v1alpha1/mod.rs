@@ -4,32 +4,21 @@
 
 /// An API server instance reports the version it can decode and the version it
 /// encodes objects to when persisting objects in the backend.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ServerStorageVersion {
     /// apiServerID is the ID of the reporting API server.
-    #[serde(
-        rename = "apiServerID",
-        default,
-        deserialize_with = "crate::go_json::null_as_default"
-    )]
+    #[api(rename = "apiServerID")]
     pub api_server_id: String,
     /// encodingVersion the API server encodes the object to when persisting it in
     /// the backend (e.g., etcd).
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub encoding_version: String,
     /// decodableVersions are the encoding versions the API server can handle to decode.
     /// The API server can decode objects encoded in these versions.
     /// The encodingVersion must be included in the decodableVersions.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub decodable_versions: Vec<String>,
     /// servedVersions lists all versions the API server can serve.
     /// DecodableVersions must include all ServedVersions.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub served_versions: Vec<String>,
 }
 
@@ -54,26 +43,19 @@ pub struct StorageVersion {
 apimachinery::proto_message!(StorageVersion { 1 => metadata, 2 => spec, 3 => status });
 
 /// Describes the state of the storageVersion at a certain point.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct StorageVersionCondition {
     /// type of the condition.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub r#type: String,
     /// status of the condition, one of True, False, Unknown.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub status: String,
     /// observedGeneration represents the .metadata.generation that the condition was set based upon, if field is set.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub observed_generation: Option<i64>,
     /// lastTransitionTime is the last time the condition transitioned from one status to another.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub last_transition_time: Option<apimachinery::apis::meta::v1::Time>,
     /// reason for the condition's last transition.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub reason: String,
     /// message is a human readable string indicating details about the transition.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub message: String,
 }
 
@@ -101,37 +83,26 @@ pub struct StorageVersionList {
 apimachinery::proto_message!(StorageVersionList { 1 => metadata, 2 => items });
 
 /// StorageVersionSpec is an empty spec.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct StorageVersionSpec {}
 
 apimachinery::proto_message!(StorageVersionSpec {});
 
 /// API server instances report the versions they can decode and the version they
 /// encode objects to when persisting objects in the backend.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct StorageVersionStatus {
     /// storageVersions lists the reported versions per API server instance.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub storage_versions: Vec<ServerStorageVersion>,
     /// commonEncodingVersion is set to an encoding storage version if all API server
     /// instances share that same version. If they don't share one storage version, this
     /// field is left empty.
     /// API servers should finish updating its storageVersionStatus entry before
     /// serving write operations, so that this field will be in sync with the reality.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub common_encoding_version: Option<String>,
     /// conditions lists the latest available observations of the storageVersion's state.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<StorageVersionCondition>,
 }
 

@@ -74,28 +74,20 @@ pub struct Deployment {
 apimachinery::proto_message!(Deployment { 1 => metadata, 2 => spec, 3 => status });
 
 /// DeploymentCondition describes the state of a deployment at a certain point.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::DeploymentCondition)]
 pub struct DeploymentCondition {
     /// Type of deployment condition.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub r#type: String,
     /// Status of the condition, one of True, False, Unknown.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub status: String,
     /// The last time this condition was updated.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub last_update_time: Option<apimachinery::apis::meta::v1::Time>,
     /// Last time the condition transitioned from one status to another.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub last_transition_time: Option<apimachinery::apis::meta::v1::Time>,
     /// The reason for the condition's last transition.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     /// A human readable message indicating details about the transition.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
 }
 
@@ -142,42 +134,32 @@ pub struct DeploymentRollback {
 apimachinery::proto_message!(DeploymentRollback { 1 => name, 2 => updated_annotations as "updatedAnnotations", 3 => rollback_to as "rollbackTo" });
 
 /// DeploymentSpec is the specification of the desired behavior of the Deployment.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::DeploymentSpec)]
 pub struct DeploymentSpec {
     /// replicas is the number of desired pods. This is a pointer to distinguish between explicit
     /// zero and not specified. Defaults to 1.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub replicas: Option<i32>,
     /// selector is the label selector for pods. Existing ReplicaSets whose pods are
     /// selected by this will be the ones affected by this deployment.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub selector: apimachinery::apis::meta::v1::LabelSelector,
     /// Template describes the pods that will be created.
     /// The only allowed template.spec.restartPolicy value is "Always".
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub template: crate::core::v1::PodTemplateSpec,
     /// The deployment strategy to use to replace existing pods with new ones.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub strategy: Option<DeploymentStrategy>,
     /// minReadySeconds is the minimum number of seconds for which a newly created pod should be ready
     /// without any of its container crashing, for it to be considered available.
     /// Defaults to 0 (pod will be considered available as soon as it is ready)
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub min_ready_seconds: Option<i32>,
     /// revisionHistoryLimit is the number of old ReplicaSets to retain to allow rollback.
     /// This is a pointer to distinguish between explicit zero and not specified.
     /// Defaults to 2.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub revision_history_limit: Option<i32>,
     /// paused indicates that the deployment is paused.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub paused: Option<bool>,
     /// DEPRECATED.
     /// rollbackTo is the config this deployment is rolling back to. Will be cleared after rollback is done.
-    #[serde(skip_serializing_if = "Option::is_none")]
     #[conversion(skip)]
     pub rollback_to: Option<RollbackConfig>,
     /// progressDeadlineSeconds is the maximum time in seconds for a deployment to make progress before it
@@ -185,95 +167,72 @@ pub struct DeploymentSpec {
     /// process failed deployments and a condition with a ProgressDeadlineExceeded
     /// reason will be surfaced in the deployment status. Note that progress will
     /// not be estimated during the time a deployment is paused. Defaults to 600s.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub progress_deadline_seconds: Option<i32>,
 }
 
 apimachinery::proto_message!(DeploymentSpec { 1 => replicas, 2 => selector, 3 => template, 4 => strategy, 5 => min_ready_seconds as "minReadySeconds", 6 => revision_history_limit as "revisionHistoryLimit", 7 => paused, 8 => rollback_to as "rollbackTo", 9 => progress_deadline_seconds as "progressDeadlineSeconds" });
 
 /// DeploymentStatus is the most recently observed status of the Deployment.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::DeploymentStatus)]
 pub struct DeploymentStatus {
     /// The generation observed by the deployment controller.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub observed_generation: Option<i64>,
     /// Total number of non-terminating pods targeted by this deployment (their labels match the selector).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub replicas: Option<i32>,
     /// Total number of non-terminating pods targeted by this deployment that have the desired template spec.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub updated_replicas: Option<i32>,
     /// Total number of non-terminating pods targeted by this Deployment with a Ready Condition.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub ready_replicas: Option<i32>,
     /// Total number of available non-terminating pods (ready for at least minReadySeconds) targeted by this deployment.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub available_replicas: Option<i32>,
     /// Total number of unavailable pods targeted by this deployment. This is the total number of
     /// pods that are still required for the deployment to have 100% available capacity. They may
     /// either be pods that are running but not yet available or pods that still have not been created.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub unavailable_replicas: Option<i32>,
     /// Total number of terminating pods targeted by this deployment. Terminating pods have a non-null
     /// .metadata.deletionTimestamp and have not yet reached the Failed or Succeeded .status.phase.
     ///
     /// This is a beta field and requires enabling DeploymentReplicaSetTerminatingReplicas feature (enabled by default).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub terminating_replicas: Option<i32>,
     /// Represents the latest available observations of a deployment's current state.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<DeploymentCondition>,
     /// collisionCount is the count of hash collisions for the Deployment. The Deployment controller uses this
     /// field as a collision avoidance mechanism when it needs to create the name for the
     /// newest ReplicaSet.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub collision_count: Option<i32>,
 }
 
 apimachinery::proto_message!(DeploymentStatus { 1 => observed_generation as "observedGeneration", 2 => replicas, 3 => updated_replicas as "updatedReplicas", 4 => available_replicas as "availableReplicas", 5 => unavailable_replicas as "unavailableReplicas", 6 => conditions, 7 => ready_replicas as "readyReplicas", 8 => collision_count as "collisionCount", 9 => terminating_replicas as "terminatingReplicas" });
 
 /// DeploymentStrategy describes how to replace existing pods with new ones.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::DeploymentStrategy)]
 pub struct DeploymentStrategy {
     /// Type of deployment. Can be "Recreate" or "RollingUpdate". Default is RollingUpdate.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub r#type: Option<String>,
     /// Rolling update config params. Present only if DeploymentStrategyType =
     /// RollingUpdate.
     /// ---
     /// TODO: Update this to follow our convention for oneOf, whatever we decide it
     /// to be.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub rolling_update: Option<RollingUpdateDeployment>,
 }
 
 apimachinery::proto_message!(DeploymentStrategy { 1 => r#type as "type", 2 => rolling_update as "rollingUpdate" });
 
 /// DEPRECATED.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct RollbackConfig {
     /// The revision to rollback to. If set to 0, rollback to the last revision.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub revision: Option<i64>,
 }
 
 apimachinery::proto_message!(RollbackConfig { 1 => revision });
 
 /// Spec to control the desired behavior of rolling update.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::RollingUpdateDeployment)]
 pub struct RollingUpdateDeployment {
     /// The maximum number of pods that can be unavailable during the update.
@@ -286,7 +245,6 @@ pub struct RollingUpdateDeployment {
     /// can be scaled down further, followed by scaling up the new ReplicaSet, ensuring
     /// that the total number of pods available at all times during the update is at
     /// least 70% of desired pods.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub max_unavailable: Option<crate::value::IntOrString>,
     /// The maximum number of pods that can be scheduled above the desired number of
     /// pods.
@@ -299,23 +257,19 @@ pub struct RollingUpdateDeployment {
     /// 130% of desired pods. Once old pods have been killed,
     /// new ReplicaSet can be scaled up further, ensuring that total number of pods running
     /// at any time during the update is at most 130% of desired pods.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub max_surge: Option<crate::value::IntOrString>,
 }
 
 apimachinery::proto_message!(RollingUpdateDeployment { 1 => max_unavailable as "maxUnavailable", 2 => max_surge as "maxSurge" });
 
 /// RollingUpdateStatefulSetStrategy is used to communicate parameter for RollingUpdateStatefulSetStrategyType.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::RollingUpdateStatefulSetStrategy)]
 pub struct RollingUpdateStatefulSetStrategy {
     /// Partition indicates the ordinal at which the StatefulSet should be partitioned
     /// for updates. During a rolling update, all pods from ordinal Replicas-1 to
     /// Partition are updated. All pods from ordinal Partition-1 to 0 remain untouched.
     /// This is helpful in being able to do a canary based deployment. The default value is 0.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub partition: Option<i32>,
     /// maxUnavailable is the maximum number of pods that can be unavailable during the update.
     /// Value can be an absolute number (ex: 5) or a percentage of desired pods (ex: 10%).
@@ -324,7 +278,6 @@ pub struct RollingUpdateStatefulSetStrategy {
     /// Replicas-1. That means if there is any unavailable pod in the range 0 to Replicas-1, it
     /// will be counted towards MaxUnavailable.
     /// This setting might not be effective for the OrderedReady podManagementPolicy. That policy ensures pods are created and become ready one at a time.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub max_unavailable: Option<crate::value::IntOrString>,
 }
 
@@ -356,33 +309,23 @@ pub struct Scale {
 apimachinery::proto_message!(Scale { 1 => metadata, 2 => spec, 3 => status });
 
 /// ScaleSpec describes the attributes of a scale subresource
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1beta2::ScaleSpec)]
 pub struct ScaleSpec {
     /// replicas is the number of observed instances of the scaled object.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub replicas: Option<i32>,
 }
 
 apimachinery::proto_message!(ScaleSpec { 1 => replicas });
 
 /// ScaleStatus represents the current status of a scale subresource.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1beta2::ScaleStatus)]
 pub struct ScaleStatus {
     /// replias is the actual number of observed instances of the scaled object.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub replicas: Option<i32>,
     /// selector is a label query over pods that should match the replicas count. More info: <https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/>
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "std::collections::BTreeMap::is_empty"
-    )]
+    #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub selector: std::collections::BTreeMap<String, String>,
     /// targetSelector is the label selector for pods that should match the replicas count. This is a serializated
     /// version of both map-based and more expressive set-based selectors. This is done to
@@ -390,7 +333,6 @@ pub struct ScaleStatus {
     /// query-param syntax. If the target type only supports map-based selectors, both this
     /// field and map-based selector field are populated.
     /// More info: <https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub target_selector: Option<String>,
 }
 
@@ -424,25 +366,18 @@ pub struct StatefulSet {
 apimachinery::proto_message!(StatefulSet { 1 => metadata, 2 => spec, 3 => status });
 
 /// StatefulSetCondition describes the state of a statefulset at a certain point.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::StatefulSetCondition)]
 pub struct StatefulSetCondition {
     /// Type of statefulset condition.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub r#type: String,
     /// Status of the condition, one of True, False, Unknown.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub status: String,
     /// Last time the condition transitioned from one status to another.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub last_transition_time: Option<apimachinery::apis::meta::v1::Time>,
     /// The reason for the condition's last transition.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     /// A human readable message indicating details about the transition.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
 }
 
@@ -472,9 +407,7 @@ apimachinery::proto_message!(StatefulSetList { 1 => metadata, 2 => items });
 
 /// StatefulSetOrdinals describes the policy used for replica ordinal assignment
 /// in this StatefulSet.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::StatefulSetOrdinals)]
 pub struct StatefulSetOrdinals {
     /// start is the number representing the first replica's index. It may be used
@@ -485,7 +418,6 @@ pub struct StatefulSetOrdinals {
     /// \[.spec.ordinals.start, .spec.ordinals.start + .spec.replicas).
     /// If unset, defaults to 0. Replica indices will be in the range:
     /// \[0, .spec.replicas).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub start: Option<i32>,
 }
 
@@ -493,32 +425,26 @@ apimachinery::proto_message!(StatefulSetOrdinals { 1 => start });
 
 /// StatefulSetPersistentVolumeClaimRetentionPolicy describes the policy used for PVCs
 /// created from the StatefulSet VolumeClaimTemplates.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::StatefulSetPersistentVolumeClaimRetentionPolicy)]
 pub struct StatefulSetPersistentVolumeClaimRetentionPolicy {
     /// whenDeleted specifies what happens to PVCs created from StatefulSet
     /// VolumeClaimTemplates when the StatefulSet is deleted. The default policy
     /// of \`Retain\` causes PVCs to not be affected by StatefulSet deletion. The
     /// \`Delete\` policy causes those PVCs to be deleted.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub when_deleted: Option<String>,
     /// whenScaled specifies what happens to PVCs created from StatefulSet
     /// VolumeClaimTemplates when the StatefulSet is scaled down. The default
     /// policy of \`Retain\` causes PVCs to not be affected by a scaledown. The
     /// \`Delete\` policy causes the associated PVCs for any excess pods above
     /// the replica count to be deleted.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub when_scaled: Option<String>,
 }
 
 apimachinery::proto_message!(StatefulSetPersistentVolumeClaimRetentionPolicy { 1 => when_deleted as "whenDeleted", 2 => when_scaled as "whenScaled" });
 
 /// A StatefulSetSpec is the specification of a StatefulSet.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::StatefulSetSpec)]
 pub struct StatefulSetSpec {
     /// replicas is the desired number of replicas of the given Template.
@@ -526,12 +452,10 @@ pub struct StatefulSetSpec {
     /// same Template, but individual replicas also have a consistent identity.
     /// If unspecified, defaults to 1.
     /// TODO: Consider a rename of this field.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub replicas: Option<i32>,
     /// selector is a label query over pods that should match the replica count.
     /// If empty, defaulted to labels on the pod template.
     /// More info: <https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors>
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub selector: apimachinery::apis::meta::v1::LabelSelector,
     /// template is the object that describes the pod that will be created if
     /// insufficient replicas are detected. Each pod stamped out by the StatefulSet
@@ -539,7 +463,6 @@ pub struct StatefulSetSpec {
     /// of the StatefulSet. Each pod will be named with the format
     /// \<statefulsetname\>-\<podindex\>. For example, a pod in a StatefulSet named
     /// "web" with index number "3" would be named "web-3".
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub template: crate::core::v1::PodTemplateSpec,
     /// volumeClaimTemplates is a list of claims that pods are allowed to reference.
     /// The StatefulSet controller is responsible for mapping network identities to
@@ -548,18 +471,13 @@ pub struct StatefulSetSpec {
     /// container in the template. A claim in this list takes precedence over
     /// any volumes in the template, with the same name.
     /// TODO: Define the behavior if a claim already exists with the same name.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub volume_claim_templates: Vec<crate::core::v1::PersistentVolumeClaim>,
     /// serviceName is the name of the service that governs this StatefulSet.
     /// This service must exist before the StatefulSet, and is responsible for
     /// the network identity of the set. Pods get DNS/hostnames that follow the
     /// pattern: pod-specific-string.serviceName.default.svc.cluster.local
     /// where "pod-specific-string" is managed by the StatefulSet controller.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub service_name: Option<String>,
     /// podManagementPolicy controls how pods are created during initial scale up,
     /// when replacing pods on nodes, or when scaling down. The default policy is
@@ -569,23 +487,19 @@ pub struct StatefulSetSpec {
     /// The alternative policy is \`Parallel\` which will create pods in parallel
     /// to match the desired scale without waiting, and on scale down will delete
     /// all pods at once.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub pod_management_policy: Option<String>,
     /// updateStrategy indicates the StatefulSetUpdateStrategy that will be
     /// employed to update Pods in the StatefulSet when a revision is made to
     /// Template.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub update_strategy: Option<StatefulSetUpdateStrategy>,
     /// revisionHistoryLimit is the maximum number of revisions that will
     /// be maintained in the StatefulSet's revision history. The revision history
     /// consists of all revisions not represented by a currently applied
     /// StatefulSetSpec version. The default value is 10.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub revision_history_limit: Option<i32>,
     /// minReadySeconds is the minimum number of seconds for which a newly created pod should be ready
     /// without any of its container crashing for it to be considered available.
     /// Defaults to 0 (pod will be considered available as soon as it is ready)
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub min_ready_seconds: Option<i32>,
     /// persistentVolumeClaimRetentionPolicy describes the lifecycle of persistent
     /// volume claims created from volumeClaimTemplates. By default, all persistent
@@ -593,64 +507,47 @@ pub struct StatefulSetSpec {
     /// policy allows the lifecycle to be altered, for example by deleting persistent
     /// volume claims when their stateful set is deleted, or when their pod is scaled
     /// down.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub persistent_volume_claim_retention_policy:
         Option<StatefulSetPersistentVolumeClaimRetentionPolicy>,
     /// ordinals controls the numbering of replica indices in a StatefulSet. The
     /// default ordinals behavior assigns a "0" index to the first replica and
     /// increments the index by one for each additional replica requested.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub ordinals: Option<StatefulSetOrdinals>,
 }
 
 apimachinery::proto_message!(StatefulSetSpec { 1 => replicas, 2 => selector, 3 => template, 4 => volume_claim_templates as "volumeClaimTemplates", 5 => service_name as "serviceName", 6 => pod_management_policy as "podManagementPolicy", 7 => update_strategy as "updateStrategy", 8 => revision_history_limit as "revisionHistoryLimit", 9 => min_ready_seconds as "minReadySeconds", 10 => persistent_volume_claim_retention_policy as "persistentVolumeClaimRetentionPolicy", 11 => ordinals });
 
 /// StatefulSetStatus represents the current state of a StatefulSet.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::StatefulSetStatus)]
 pub struct StatefulSetStatus {
     /// observedGeneration is the most recent generation observed for this StatefulSet. It corresponds to the
     /// StatefulSet's generation, which is updated on mutation by the API Server.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub observed_generation: Option<i64>,
     /// replicas is the number of Pods created by the StatefulSet controller.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub replicas: i32,
     /// readyReplicas is the number of pods created by this StatefulSet controller with a Ready Condition.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub ready_replicas: Option<i32>,
     /// currentReplicas is the number of Pods created by the StatefulSet controller from the StatefulSet version
     /// indicated by currentRevision.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub current_replicas: Option<i32>,
     /// updatedReplicas is the number of Pods created by the StatefulSet controller from the StatefulSet version
     /// indicated by updateRevision.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub updated_replicas: Option<i32>,
     /// currentRevision, if not empty, indicates the version of the StatefulSet used to generate Pods in the
     /// sequence \[0,currentReplicas).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub current_revision: Option<String>,
     /// updateRevision, if not empty, indicates the version of the StatefulSet used to generate Pods in the sequence
     /// \[replicas-updatedReplicas,replicas)
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub update_revision: Option<String>,
     /// collisionCount is the count of hash collisions for the StatefulSet. The StatefulSet controller
     /// uses this field as a collision avoidance mechanism when it needs to create the name for the
     /// newest ControllerRevision.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub collision_count: Option<i32>,
     /// conditions represent the latest available observations of a statefulset's current state.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<StatefulSetCondition>,
     /// availableReplicas is the total number of available pods (ready for at least minReadySeconds) targeted by this StatefulSet.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub available_replicas: Option<i32>,
 }
 
@@ -659,16 +556,12 @@ apimachinery::proto_message!(StatefulSetStatus { 1 => observed_generation as "ob
 /// StatefulSetUpdateStrategy indicates the strategy that the StatefulSet
 /// controller will use to perform updates. It includes any additional parameters
 /// necessary to perform the update for the indicated strategy.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::StatefulSetUpdateStrategy)]
 pub struct StatefulSetUpdateStrategy {
     /// Type indicates the type of the StatefulSetUpdateStrategy.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub r#type: Option<String>,
     /// RollingUpdate is used to communicate parameters when Type is RollingUpdateStatefulSetStrategyType.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub rolling_update: Option<RollingUpdateStatefulSetStrategy>,
 }
 

@@ -6,20 +6,15 @@
 pub type ExtraValue = Vec<String>;
 
 /// BoundObjectReference is a reference to an object that a token is bound to.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct BoundObjectReference {
     /// kind of the referent. Valid kinds are 'Pod' and 'Secret'.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub kind: Option<String>,
     /// apiVersion is API version of the referent.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub api_version: Option<String>,
     /// name of the referent.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// uid of the referent.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub uid: Option<String>,
 }
 
@@ -43,11 +38,9 @@ pub struct SelfSubjectReview {
 apimachinery::proto_message!(SelfSubjectReview { 1 => metadata, 2 => status });
 
 /// SelfSubjectReviewStatus is filled by the kube-apiserver and sent back to a user.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct SelfSubjectReviewStatus {
     /// userInfo is a set of attributes belonging to the user making this request.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub user_info: Option<UserInfo>,
 }
 
@@ -78,8 +71,7 @@ pub struct TokenRequest {
 apimachinery::proto_message!(TokenRequest { 1 => metadata, 2 => spec, 3 => status });
 
 /// TokenRequestSpec contains client provided parameters of a token request.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct TokenRequestSpec {
     /// audiences are the intendend audiences of the token. A recipient of a
     /// token must identify themself with an identifier in the list of
@@ -87,37 +79,28 @@ pub struct TokenRequestSpec {
     /// token issued for multiple audiences may be used to authenticate
     /// against any of the audiences listed but implies a high degree of
     /// trust between the target audiences.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub audiences: Vec<String>,
     /// expirationSeconds is the requested duration of validity of the request. The
     /// token issuer may return a token with a different validity duration so a
     /// client needs to check the 'expiration' field in a response.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub expiration_seconds: Option<i64>,
     /// boundObjectRef is a reference to an object that the token will be bound to.
     /// The token will only be valid for as long as the bound object exists.
     /// NOTE: The API server's TokenReview endpoint will validate the
     /// BoundObjectRef, but other audiences may not. Keep ExpirationSeconds
     /// small if you want prompt revocation.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub bound_object_ref: Option<BoundObjectReference>,
 }
 
 apimachinery::proto_message!(TokenRequestSpec { 1 => audiences, 3 => bound_object_ref as "boundObjectRef", 4 => expiration_seconds as "expirationSeconds" });
 
 /// TokenRequestStatus is the result of a token request.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct TokenRequestStatus {
     /// token is the opaque bearer token.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub token: Option<String>,
     /// expirationTimestamp is the time of expiration of the returned token.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub expiration_timestamp: Option<apimachinery::apis::meta::v1::Time>,
 }
 
@@ -143,36 +126,27 @@ pub struct TokenReview {
 apimachinery::proto_message!(TokenReview { 1 => metadata, 2 => spec, 3 => status });
 
 /// TokenReviewSpec is a description of the token authentication request.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct TokenReviewSpec {
     /// token is the opaque bearer token.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub token: String,
     /// audiences is a list of the identifiers that the resource server presented
     /// with the token identifies as. Audience-aware token authenticators will
     /// verify that the token was intended for at least one of the audiences in
     /// this list. If no audiences are provided, the audience will default to the
     /// audience of the Kubernetes apiserver.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub audiences: Vec<String>,
 }
 
 apimachinery::proto_message!(TokenReviewSpec { 1 => token, 2 => audiences });
 
 /// TokenReviewStatus is the result of the token authentication request.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct TokenReviewStatus {
     /// authenticated indicates that the token was associated with a known user.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub authenticated: Option<bool>,
     /// user is the UserInfo associated with the provided token.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub user: Option<UserInfo>,
     /// audiences are audience identifiers chosen by the authenticator that are
     /// compatible with both the TokenReview and token. An identifier is any
@@ -183,14 +157,9 @@ pub struct TokenReviewStatus {
     /// server is audience aware. If a TokenReview returns an empty
     /// status.audience field where status.authenticated is "true", the token is
     /// valid against the audience of the Kubernetes API server.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub audiences: Vec<String>,
     /// error indicates that the token couldn't be checked
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
 }
 
@@ -198,30 +167,19 @@ apimachinery::proto_message!(TokenReviewStatus { 1 => authenticated, 2 => user, 
 
 /// UserInfo holds the information about the user needed to implement the
 /// user.Info interface.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct UserInfo {
     /// username is the name that uniquely identifies this user among all active users.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub username: Option<String>,
     /// uid is a unique value that identifies this user across time. If this user is
     /// deleted and another user by the same name is added, they will have
     /// different UIDs.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub uid: Option<String>,
     /// groups is the names of groups this user is a part of.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub groups: Vec<String>,
     /// extra is any additional information provided by the authenticator.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "std::collections::BTreeMap::is_empty"
-    )]
+    #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub extra: std::collections::BTreeMap<String, Vec<String>>,
 }
 
@@ -242,20 +200,13 @@ impl apimachinery::protobuf::Message for UserInfo {
     ) -> Result<bool, apimachinery::protobuf::ProtobufError> {
         use apimachinery::protobuf::Field as _;
         match number {
-            1 => self
-                .username
-                .merge_from(wire, d)
-                .map_err(|e| e.in_field("username"))?,
-            2 => self
-                .uid
-                .merge_from(wire, d)
-                .map_err(|e| e.in_field("uid"))?,
-            3 => self
-                .groups
-                .merge_from(wire, d)
-                .map_err(|e| e.in_field("groups"))?,
-            4 => apimachinery::protobuf::merge_named_slice_map(&mut self.extra, wire, d)
-                .map_err(|e| e.in_field("extra"))?,
+            1 => apimachinery::protobuf::in_field(self.username.merge_from(wire, d), "username")?,
+            2 => apimachinery::protobuf::in_field(self.uid.merge_from(wire, d), "uid")?,
+            3 => apimachinery::protobuf::in_field(self.groups.merge_from(wire, d), "groups")?,
+            4 => apimachinery::protobuf::in_field(
+                apimachinery::protobuf::merge_named_slice_map(&mut self.extra, wire, d),
+                "extra",
+            )?,
             _ => return Ok(false),
         }
         Ok(true)

@@ -22,13 +22,10 @@ pub struct SelfSubjectReview {
 apimachinery::proto_message!(SelfSubjectReview { 1 => metadata, 2 => status });
 
 /// SelfSubjectReviewStatus is filled by the kube-apiserver and sent back to a user.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::authentication::v1::SelfSubjectReviewStatus)]
 pub struct SelfSubjectReviewStatus {
     /// userInfo is a set of attributes belonging to the user making this request.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub user_info: Option<crate::authentication::v1::UserInfo>,
 }
 

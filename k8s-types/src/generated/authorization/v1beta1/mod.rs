@@ -28,78 +28,55 @@ pub struct LocalSubjectAccessReview {
 apimachinery::proto_message!(LocalSubjectAccessReview { 1 => metadata, 2 => spec, 3 => status });
 
 /// NonResourceAttributes includes the authorization attributes available for non-resource requests to the Authorizer interface
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::authorization::v1::NonResourceAttributes)]
 pub struct NonResourceAttributes {
     /// path is the URL path of the request
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub path: Option<String>,
     /// verb is the standard HTTP verb
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub verb: Option<String>,
 }
 
 apimachinery::proto_message!(NonResourceAttributes { 1 => path, 2 => verb });
 
 /// NonResourceRule holds information that describes a rule for the non-resource
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::authorization::v1::NonResourceRule)]
 pub struct NonResourceRule {
     /// verbs is a list of kubernetes non-resource API verbs, like: get, post, put, delete, patch, head, options.  "\*" means all.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub verbs: Vec<String>,
     /// nonResourceURLs is a set of partial urls that a user should have access to.  \*s are allowed, but only as the full,
     /// final step in the path.  "\*" means all.
-    #[serde(
-        rename = "nonResourceURLs",
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(rename = "nonResourceURLs", skip_serializing_if = "Vec::is_empty")]
     pub non_resource_urls: Vec<String>,
 }
 
 apimachinery::proto_message!(NonResourceRule { 1 => verbs, 2 => non_resource_urls as "nonResourceURLs" });
 
 /// ResourceAttributes includes the authorization attributes available for resource requests to the Authorizer interface
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::authorization::v1::ResourceAttributes)]
 pub struct ResourceAttributes {
     /// namespace is the namespace of the action being requested.  Currently, there is no distinction between no namespace and all namespaces
     /// "" (empty) is defaulted for LocalSubjectAccessReviews
     /// "" (empty) is empty for cluster-scoped resources
     /// "" (empty) means "all" for namespace scoped resources from a SubjectAccessReview or SelfSubjectAccessReview
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub namespace: Option<String>,
     /// verb is a kubernetes resource API verb, like: get, list, watch, create, update, delete, proxy.  "\*" means all.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub verb: Option<String>,
     /// group is the API Group of the Resource.  "\*" means all.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub group: Option<String>,
     /// version is the API Version of the Resource.  "\*" means all.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub version: Option<String>,
     /// resource is one of the existing resource types.  "\*" means all.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub resource: Option<String>,
     /// subresource is one of the existing resource types.  "" means none.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub subresource: Option<String>,
     /// name is the name of the resource being requested for a "get" or deleted for a "delete". "" (empty) means all.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// fieldSelector describes the limitation on access based on field.  It can only limit access, not broaden it.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub field_selector: Option<crate::authorization::v1::FieldSelectorAttributes>,
     /// labelSelector describes the limitation on access based on labels.  It can only limit access, not broaden it.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub label_selector: Option<crate::authorization::v1::LabelSelectorAttributes>,
 }
 
@@ -107,36 +84,21 @@ apimachinery::proto_message!(ResourceAttributes { 1 => namespace, 2 => verb, 3 =
 
 /// ResourceRule is the list of actions the subject is allowed to perform on resources. The list ordering isn't significant,
 /// may contain duplicates, and possibly be incomplete.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::authorization::v1::ResourceRule)]
 pub struct ResourceRule {
     /// verbs is a list of kubernetes resource API verbs, like: get, list, watch, create, update, delete, proxy.  "\*" means all.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub verbs: Vec<String>,
     /// apiGroups is the name of the APIGroup that contains the resources.  If multiple API groups are specified, any action requested against one of
     /// the enumerated resources in any API group will be allowed.  "\*" means all.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub api_groups: Vec<String>,
     /// resources is a list of resources this rule applies to.  "\*" means all in the specified apiGroups.
     /// "\*/foo" represents the subresource 'foo' for all resources in the specified apiGroups.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub resources: Vec<String>,
     /// resourceNames is an optional white list of names that the rule applies to.  An empty set means that everything is allowed.  "\*" means all.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub resource_names: Vec<String>,
 }
 
@@ -165,16 +127,12 @@ apimachinery::proto_message!(SelfSubjectAccessReview { 1 => metadata, 2 => spec,
 
 /// SelfSubjectAccessReviewSpec is a description of the access request.  Exactly one of resourceAttributes
 /// and nonResourceAttributes must be set
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::authorization::v1::SelfSubjectAccessReviewSpec)]
 pub struct SelfSubjectAccessReviewSpec {
     /// resourceAttributes describes information for a resource access request
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub resource_attributes: Option<ResourceAttributes>,
     /// nonResourceAttributes describes information for a non-resource access request
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub non_resource_attributes: Option<NonResourceAttributes>,
 }
 
@@ -205,13 +163,10 @@ pub struct SelfSubjectRulesReview {
 apimachinery::proto_message!(SelfSubjectRulesReview { 1 => metadata, 2 => spec, 3 => status });
 
 /// SelfSubjectRulesReviewSpec defines the specification for SelfSubjectRulesReview.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::authorization::v1::SelfSubjectRulesReviewSpec)]
 pub struct SelfSubjectRulesReviewSpec {
     /// namespace to evaluate rules for. Required.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub namespace: Option<String>,
 }
 
@@ -238,39 +193,25 @@ apimachinery::proto_message!(SubjectAccessReview { 1 => metadata, 2 => spec, 3 =
 
 /// SubjectAccessReviewSpec is a description of the access request.  Exactly one of resourceAttributes
 /// and nonResourceAttributes must be set
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::authorization::v1::SubjectAccessReviewSpec)]
 pub struct SubjectAccessReviewSpec {
     /// resourceAttributes describes information for a resource access request
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub resource_attributes: Option<ResourceAttributes>,
     /// nonResourceAttributes describes information for a non-resource access request
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub non_resource_attributes: Option<NonResourceAttributes>,
     /// user is the user you're testing for.
     /// If you specify "User" but not "Group", then is it interpreted as "What if User were not a member of any groups
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub user: Option<String>,
     /// group is the groups you're testing for.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     #[conversion(rename = "groups")]
     pub group: Vec<String>,
     /// extra corresponds to the user.Info.GetExtra() method from the authenticator.  Since that is input to the authorizer
     /// it needs a reflection here.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "std::collections::BTreeMap::is_empty"
-    )]
+    #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub extra: std::collections::BTreeMap<String, Vec<String>>,
     /// uid information about the requesting user.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub uid: Option<String>,
 }
 
@@ -293,28 +234,21 @@ impl apimachinery::protobuf::Message for SubjectAccessReviewSpec {
     ) -> Result<bool, apimachinery::protobuf::ProtobufError> {
         use apimachinery::protobuf::Field as _;
         match number {
-            1 => self
-                .resource_attributes
-                .merge_from(wire, d)
-                .map_err(|e| e.in_field("resourceAttributes"))?,
-            2 => self
-                .non_resource_attributes
-                .merge_from(wire, d)
-                .map_err(|e| e.in_field("nonResourceAttributes"))?,
-            3 => self
-                .user
-                .merge_from(wire, d)
-                .map_err(|e| e.in_field("user"))?,
-            4 => self
-                .group
-                .merge_from(wire, d)
-                .map_err(|e| e.in_field("group"))?,
-            5 => apimachinery::protobuf::merge_named_slice_map(&mut self.extra, wire, d)
-                .map_err(|e| e.in_field("extra"))?,
-            6 => self
-                .uid
-                .merge_from(wire, d)
-                .map_err(|e| e.in_field("uid"))?,
+            1 => apimachinery::protobuf::in_field(
+                self.resource_attributes.merge_from(wire, d),
+                "resourceAttributes",
+            )?,
+            2 => apimachinery::protobuf::in_field(
+                self.non_resource_attributes.merge_from(wire, d),
+                "nonResourceAttributes",
+            )?,
+            3 => apimachinery::protobuf::in_field(self.user.merge_from(wire, d), "user")?,
+            4 => apimachinery::protobuf::in_field(self.group.merge_from(wire, d), "group")?,
+            5 => apimachinery::protobuf::in_field(
+                apimachinery::protobuf::merge_named_slice_map(&mut self.extra, wire, d),
+                "extra",
+            )?,
+            6 => apimachinery::protobuf::in_field(self.uid.merge_from(wire, d), "uid")?,
             _ => return Ok(false),
         }
         Ok(true)
@@ -322,27 +256,21 @@ impl apimachinery::protobuf::Message for SubjectAccessReviewSpec {
 }
 
 /// SubjectAccessReviewStatus
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::authorization::v1::SubjectAccessReviewStatus)]
 pub struct SubjectAccessReviewStatus {
     /// allowed is required. True if the action would be allowed, false otherwise.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub allowed: bool,
     /// denied is optional. True if the action would be denied, otherwise
     /// false. If both allowed is false and denied is false, then the
     /// authorizer has no opinion on whether to authorize the action. Denied
     /// may not be true if Allowed is true.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub denied: Option<bool>,
     /// reason is optional.  It indicates why a request was allowed or denied.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     /// evaluationError is an indication that some error occurred during the authorization check.
     /// It is entirely possible to get an error and be able to continue determine authorization status in spite of it.
     /// For instance, RBAC can be missing a role, but enough roles are still present and bound to reason about the request.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub evaluation_error: Option<String>,
 }
 
@@ -352,27 +280,21 @@ apimachinery::proto_message!(SubjectAccessReviewStatus { 1 => allowed, 2 => reas
 /// the set of authorizers the server is configured with and any errors experienced during evaluation.
 /// Because authorization rules are additive, if a rule appears in a list it's safe to assume the subject has that permission,
 /// even if that list is incomplete.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::authorization::v1::SubjectRulesReviewStatus)]
 pub struct SubjectRulesReviewStatus {
     /// resourceRules is the list of actions the subject is allowed to perform on resources.
     /// The list ordering isn't significant, may contain duplicates, and possibly be incomplete.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub resource_rules: Vec<ResourceRule>,
     /// nonResourceRules is the list of actions the subject is allowed to perform on non-resources.
     /// The list ordering isn't significant, may contain duplicates, and possibly be incomplete.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub non_resource_rules: Vec<NonResourceRule>,
     /// incomplete is true when the rules returned by this call are incomplete. This is most commonly
     /// encountered when an authorizer, such as an external authorizer, doesn't support rules evaluation.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub incomplete: bool,
     /// evaluationError can appear in combination with Rules. It indicates an error occurred during
     /// rule evaluation, such as an authorizer that doesn't support rule evaluation, and that
     /// ResourceRules and/or NonResourceRules may be incomplete.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub evaluation_error: Option<String>,
 }
 

@@ -9,24 +9,19 @@
 /// Kubernetes, and have special scaling options on top of those available to
 /// normal per-pod metrics using the "pods" source. Only one "target" type
 /// should be set.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ContainerResourceMetricSource {
     /// name is the name of the resource in question.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub name: String,
     /// targetAverageUtilization is the target value of the average of the
     /// resource metric across all relevant pods, represented as a percentage of
     /// the requested value of the resource for the pods.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub target_average_utilization: Option<i32>,
     /// targetAverageValue is the target value of the average of the
     /// resource metric across all relevant pods, as a raw value (instead of as
     /// a percentage of the request), similar to the "pods" metric source type.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub target_average_value: Option<crate::value::Quantity>,
     /// container is the name of the container in the pods of the scaling target.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub container: String,
 }
 
@@ -37,46 +32,36 @@ apimachinery::proto_message!(ContainerResourceMetricSource { 1 => name, 2 => tar
 /// current scale target (e.g. CPU or memory).  Such metrics are built in to
 /// Kubernetes, and have special scaling options on top of those available to
 /// normal per-pod metrics using the "pods" source.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ContainerResourceMetricStatus {
     /// name is the name of the resource in question.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub name: String,
     /// currentAverageUtilization is the current value of the average of the
     /// resource metric across all relevant pods, represented as a percentage of
     /// the requested value of the resource for the pods.  It will only be
     /// present if \`targetAverageValue\` was set in the corresponding metric
     /// specification.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub current_average_utilization: Option<i32>,
     /// currentAverageValue is the current value of the average of the
     /// resource metric across all relevant pods, as a raw value (instead of as
     /// a percentage of the request), similar to the "pods" metric source type.
     /// It will always be set, regardless of the corresponding metric specification.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub current_average_value: Option<crate::value::Quantity>,
     /// container is the name of the container in the pods of the scaling taget
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub container: String,
 }
 
 apimachinery::proto_message!(ContainerResourceMetricStatus { 1 => name, 2 => current_average_utilization as "currentAverageUtilization", 3 => current_average_value as "currentAverageValue", 4 => container });
 
 /// CrossVersionObjectReference contains enough information to let you identify the referred resource.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::autoscaling::v2::CrossVersionObjectReference)]
 pub struct CrossVersionObjectReference {
     /// kind is the kind of the referent; More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds>
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub kind: String,
     /// name is the name of the referent; More info: <https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names>
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub name: String,
     /// apiVersion is the API version of the referent
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub api_version: Option<String>,
 }
 
@@ -85,23 +70,18 @@ apimachinery::proto_message!(CrossVersionObjectReference { 1 => kind, 2 => name,
 /// ExternalMetricSource indicates how to scale on a metric not associated with
 /// any Kubernetes object (for example length of queue in cloud
 /// messaging service, or QPS from loadbalancer running outside of cluster).
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ExternalMetricSource {
     /// metricName is the name of the metric in question.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub metric_name: Option<String>,
     /// metricSelector is used to identify a specific time series
     /// within a given metric.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub metric_selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
     /// targetValue is the target value of the metric (as a quantity).
     /// Mutually exclusive with TargetAverageValue.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub target_value: Option<crate::value::Quantity>,
     /// targetAverageValue is the target per-pod value of global metric (as a quantity).
     /// Mutually exclusive with TargetValue.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub target_average_value: Option<crate::value::Quantity>,
 }
 
@@ -109,22 +89,17 @@ apimachinery::proto_message!(ExternalMetricSource { 1 => metric_name as "metricN
 
 /// ExternalMetricStatus indicates the current value of a global metric
 /// not associated with any Kubernetes object.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ExternalMetricStatus {
     /// metricName is the name of a metric used for autoscaling in
     /// metric system.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub metric_name: Option<String>,
     /// metricSelector is used to identify a specific time series
     /// within a given metric.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub metric_selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
     /// currentValue is the current value of the metric (as a quantity)
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub current_value: Option<crate::value::Quantity>,
     /// currentAverageValue is the current value of metric averaged over autoscaled pods.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub current_average_value: Option<crate::value::Quantity>,
 }
 
@@ -150,25 +125,19 @@ apimachinery::proto_message!(HorizontalPodAutoscaler { 1 => metadata, 2 => spec,
 
 /// HorizontalPodAutoscalerCondition describes the state of
 /// a HorizontalPodAutoscaler at a certain point.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct HorizontalPodAutoscalerCondition {
     /// type describes the current condition
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub r#type: String,
     /// status is the status of the condition (True, False, Unknown)
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub status: String,
     /// lastTransitionTime is the last time the condition transitioned from
     /// one status to another
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub last_transition_time: Option<apimachinery::apis::meta::v1::Time>,
     /// reason is the reason for the condition's last transition.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     /// message is a human-readable explanation containing details about
     /// the transition
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
 }
 
@@ -197,31 +166,23 @@ pub struct HorizontalPodAutoscalerList {
 apimachinery::proto_message!(HorizontalPodAutoscalerList { 1 => metadata, 2 => items });
 
 /// specification of a horizontal pod autoscaler.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::autoscaling::v2::HorizontalPodAutoscalerSpec, hub_only = [metrics, behavior])]
 pub struct HorizontalPodAutoscalerSpec {
     /// reference to scaled resource; horizontal pod autoscaler will learn the current resource consumption
     /// and will set the desired number of pods by using its Scale subresource.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub scale_target_ref: CrossVersionObjectReference,
     /// minReplicas is the lower limit for the number of replicas to which the autoscaler
     /// can scale down.  It defaults to 1 pod.  minReplicas is allowed to be 0 if the
     /// alpha feature gate HPAScaleToZero is enabled and at least one Object or External
     /// metric is configured.  Scaling is active as long as at least one metric value is
     /// available.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub min_replicas: Option<i32>,
     /// maxReplicas is the upper limit for the number of pods that can be set by the autoscaler; cannot be smaller than MinReplicas.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub max_replicas: i32,
     /// targetCPUUtilizationPercentage is the target average CPU utilization (represented as a percentage of requested CPU) over all the pods;
     /// if not specified the default autoscaling policy will be used.
-    #[serde(
-        rename = "targetCPUUtilizationPercentage",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[api(rename = "targetCPUUtilizationPercentage")]
     #[conversion(skip)]
     pub target_cpu_utilization_percentage: Option<i32>,
 }
@@ -229,31 +190,22 @@ pub struct HorizontalPodAutoscalerSpec {
 apimachinery::proto_message!(HorizontalPodAutoscalerSpec { 1 => scale_target_ref as "scaleTargetRef", 2 => min_replicas as "minReplicas", 3 => max_replicas as "maxReplicas", 4 => target_cpu_utilization_percentage as "targetCPUUtilizationPercentage" });
 
 /// current status of a horizontal pod autoscaler
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::autoscaling::v2::HorizontalPodAutoscalerStatus, hub_only = [current_metrics, conditions])]
 pub struct HorizontalPodAutoscalerStatus {
     /// observedGeneration is the most recent generation observed by this autoscaler.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub observed_generation: Option<i64>,
     /// lastScaleTime is the last time the HorizontalPodAutoscaler scaled the number of pods;
     /// used by the autoscaler to control how often the number of pods is changed.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub last_scale_time: Option<apimachinery::apis::meta::v1::Time>,
     /// currentReplicas is the current number of replicas of pods managed by this autoscaler.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     #[conversion(with = crate::conversions::always_set)]
     pub current_replicas: i32,
     /// desiredReplicas is the  desired number of replicas of pods managed by this autoscaler.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub desired_replicas: i32,
     /// currentCPUUtilizationPercentage is the current average CPU utilization over all pods, represented as a percentage of requested CPU,
     /// e.g. 70 means that an average pod is using now 70% of its requested CPU.
-    #[serde(
-        rename = "currentCPUUtilizationPercentage",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[api(rename = "currentCPUUtilizationPercentage")]
     #[conversion(skip)]
     pub current_cpu_utilization_percentage: Option<i32>,
 }
@@ -262,84 +214,70 @@ apimachinery::proto_message!(HorizontalPodAutoscalerStatus { 1 => observed_gener
 
 /// MetricSpec specifies how to scale based on a single metric
 /// (only \`type\` and one other matching field should be set at once).
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct MetricSpec {
     /// type is the type of metric source.  It should be one of "ContainerResource",
     /// "External", "Object", "Pods" or "Resource", each mapping to a matching field in the object.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub r#type: String,
     /// object refers to a metric describing a single kubernetes object
     /// (for example, hits-per-second on an Ingress object).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub object: Option<ObjectMetricSource>,
     /// pods refers to a metric describing each pod in the current scale target
     /// (for example, transactions-processed-per-second).  The values will be
     /// averaged together before being compared to the target value.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub pods: Option<PodsMetricSource>,
     /// resource refers to a resource metric (such as those specified in
     /// requests and limits) known to Kubernetes describing each pod in the
     /// current scale target (e.g. CPU or memory). Such metrics are built in to
     /// Kubernetes, and have special scaling options on top of those available
     /// to normal per-pod metrics using the "pods" source.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub resource: Option<ResourceMetricSource>,
     /// containerResource refers to a resource metric (such as those specified in
     /// requests and limits) known to Kubernetes describing a single container in each pod of the
     /// current scale target (e.g. CPU or memory). Such metrics are built in to
     /// Kubernetes, and have special scaling options on top of those available
     /// to normal per-pod metrics using the "pods" source.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub container_resource: Option<ContainerResourceMetricSource>,
     /// external refers to a global metric that is not associated
     /// with any Kubernetes object. It allows autoscaling based on information
     /// coming from components running outside of cluster
     /// (for example length of queue in cloud messaging service, or
     /// QPS from loadbalancer running outside of cluster).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub external: Option<ExternalMetricSource>,
 }
 
 apimachinery::proto_message!(MetricSpec { 1 => r#type as "type", 2 => object, 3 => pods, 4 => resource, 5 => external, 7 => container_resource as "containerResource" });
 
 /// MetricStatus describes the last-read state of a single metric.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct MetricStatus {
     /// type is the type of metric source.  It will be one of "ContainerResource",
     /// "External", "Object", "Pods" or "Resource", each corresponds to a matching field in the object.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub r#type: String,
     /// object refers to a metric describing a single kubernetes object
     /// (for example, hits-per-second on an Ingress object).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub object: Option<ObjectMetricStatus>,
     /// pods refers to a metric describing each pod in the current scale target
     /// (for example, transactions-processed-per-second).  The values will be
     /// averaged together before being compared to the target value.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub pods: Option<PodsMetricStatus>,
     /// resource refers to a resource metric (such as those specified in
     /// requests and limits) known to Kubernetes describing each pod in the
     /// current scale target (e.g. CPU or memory). Such metrics are built in to
     /// Kubernetes, and have special scaling options on top of those available
     /// to normal per-pod metrics using the "pods" source.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub resource: Option<ResourceMetricStatus>,
     /// containerResource refers to a resource metric (such as those specified in
     /// requests and limits) known to Kubernetes describing a single container in each pod in the
     /// current scale target (e.g. CPU or memory). Such metrics are built in to
     /// Kubernetes, and have special scaling options on top of those available
     /// to normal per-pod metrics using the "pods" source.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub container_resource: Option<ContainerResourceMetricStatus>,
     /// external refers to a global metric that is not associated
     /// with any Kubernetes object. It allows autoscaling based on information
     /// coming from components running outside of cluster
     /// (for example length of queue in cloud messaging service, or
     /// QPS from loadbalancer running outside of cluster).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub external: Option<ExternalMetricStatus>,
 }
 
@@ -347,26 +285,20 @@ apimachinery::proto_message!(MetricStatus { 1 => r#type as "type", 2 => object, 
 
 /// ObjectMetricSource indicates how to scale on a metric describing a
 /// kubernetes object (for example, hits-per-second on an Ingress object).
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ObjectMetricSource {
     /// target is the described Kubernetes object.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub target: CrossVersionObjectReference,
     /// metricName is the name of the metric in question.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub metric_name: Option<String>,
     /// targetValue is the target value of the metric (as a quantity).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub target_value: Option<crate::value::Quantity>,
     /// selector is the string-encoded form of a standard kubernetes label selector for the given metric.
     /// When set, it is passed as an additional parameter to the metrics server for more specific metrics scoping
     /// When unset, just the metricName will be used to gather metrics.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
     /// averageValue is the target value of the average of the
     /// metric across all relevant pods (as a quantity)
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub average_value: Option<crate::value::Quantity>,
 }
 
@@ -374,26 +306,20 @@ apimachinery::proto_message!(ObjectMetricSource { 1 => target, 2 => metric_name 
 
 /// ObjectMetricStatus indicates the current value of a metric describing a
 /// kubernetes object (for example, hits-per-second on an Ingress object).
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ObjectMetricStatus {
     /// target is the described Kubernetes object.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub target: Option<CrossVersionObjectReference>,
     /// metricName is the name of the metric in question.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub metric_name: Option<String>,
     /// currentValue is the current value of the metric (as a quantity).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub current_value: Option<crate::value::Quantity>,
     /// selector is the string-encoded form of a standard kubernetes label selector for the given metric
     /// When set in the ObjectMetricSource, it is passed as an additional parameter to the metrics server for more specific metrics scoping.
     /// When unset, just the metricName will be used to gather metrics.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
     /// averageValue is the current value of the average of the
     /// metric across all relevant pods (as a quantity)
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub average_value: Option<crate::value::Quantity>,
 }
 
@@ -403,20 +329,16 @@ apimachinery::proto_message!(ObjectMetricStatus { 1 => target, 2 => metric_name 
 /// the current scale target (for example, transactions-processed-per-second).
 /// The values will be averaged together before being compared to the target
 /// value.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct PodsMetricSource {
     /// metricName is the name of the metric in question
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub metric_name: Option<String>,
     /// targetAverageValue is the target value of the average of the
     /// metric across all relevant pods (as a quantity)
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub target_average_value: Option<crate::value::Quantity>,
     /// selector is the string-encoded form of a standard kubernetes label selector for the given metric
     /// When set, it is passed as an additional parameter to the metrics server for more specific metrics scoping
     /// When unset, just the metricName will be used to gather metrics.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
 }
 
@@ -424,20 +346,16 @@ apimachinery::proto_message!(PodsMetricSource { 1 => metric_name as "metricName"
 
 /// PodsMetricStatus indicates the current value of a metric describing each pod in
 /// the current scale target (for example, transactions-processed-per-second).
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct PodsMetricStatus {
     /// metricName is the name of the metric in question
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub metric_name: Option<String>,
     /// currentAverageValue is the current value of the average of the
     /// metric across all relevant pods (as a quantity)
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub current_average_value: Option<crate::value::Quantity>,
     /// selector is the string-encoded form of a standard kubernetes label selector for the given metric
     /// When set in the PodsMetricSource, it is passed as an additional parameter to the metrics server for more specific metrics scoping.
     /// When unset, just the metricName will be used to gather metrics.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
 }
 
@@ -450,21 +368,17 @@ apimachinery::proto_message!(PodsMetricStatus { 1 => metric_name as "metricName"
 /// Kubernetes, and have special scaling options on top of those available to
 /// normal per-pod metrics using the "pods" source.  Only one "target" type
 /// should be set.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ResourceMetricSource {
     /// name is the name of the resource in question.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub name: String,
     /// targetAverageUtilization is the target value of the average of the
     /// resource metric across all relevant pods, represented as a percentage of
     /// the requested value of the resource for the pods.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub target_average_utilization: Option<i32>,
     /// targetAverageValue is the target value of the average of the
     /// resource metric across all relevant pods, as a raw value (instead of as
     /// a percentage of the request), similar to the "pods" metric source type.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub target_average_value: Option<crate::value::Quantity>,
 }
 
@@ -475,24 +389,20 @@ apimachinery::proto_message!(ResourceMetricSource { 1 => name, 2 => target_avera
 /// current scale target (e.g. CPU or memory).  Such metrics are built in to
 /// Kubernetes, and have special scaling options on top of those available to
 /// normal per-pod metrics using the "pods" source.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ResourceMetricStatus {
     /// name is the name of the resource in question.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub name: String,
     /// currentAverageUtilization is the current value of the average of the
     /// resource metric across all relevant pods, represented as a percentage of
     /// the requested value of the resource for the pods.  It will only be
     /// present if \`targetAverageValue\` was set in the corresponding metric
     /// specification.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub current_average_utilization: Option<i32>,
     /// currentAverageValue is the current value of the average of the
     /// resource metric across all relevant pods, as a raw value (instead of as
     /// a percentage of the request), similar to the "pods" metric source type.
     /// It will always be set, regardless of the corresponding metric specification.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub current_average_value: Option<crate::value::Quantity>,
 }
 
@@ -522,28 +432,23 @@ pub struct Scale {
 apimachinery::proto_message!(Scale { 1 => metadata, 2 => spec, 3 => status });
 
 /// ScaleSpec describes the attributes of a scale subresource.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ScaleSpec {
     /// replicas is the desired number of instances for the scaled object.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub replicas: Option<i32>,
 }
 
 apimachinery::proto_message!(ScaleSpec { 1 => replicas });
 
 /// ScaleStatus represents the current status of a scale subresource.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ScaleStatus {
     /// replicas is the actual number of observed instances of the scaled object.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub replicas: i32,
     /// selector is the label query over pods that should match the replicas count. This is same
     /// as the label selector but in the string format to avoid introspection
     /// by clients. The string will be in the same format as the query-param syntax.
     /// More info about label selectors: <https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub selector: Option<String>,
 }
 

@@ -9,17 +9,13 @@
 /// Kubernetes, and have special scaling options on top of those available to
 /// normal per-pod metrics using the "pods" source.  Only one "target" type
 /// should be set.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ContainerResourceMetricSource {
     /// name is the name of the resource in question.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub name: String,
     /// target specifies the target value for the given metric
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub target: MetricTarget,
     /// container is the name of the container in the pods of the scaling target
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub container: String,
 }
 
@@ -30,34 +26,26 @@ apimachinery::proto_message!(ContainerResourceMetricSource { 1 => name, 2 => tar
 /// current scale target (e.g. CPU or memory).  Such metrics are built in to
 /// Kubernetes, and have special scaling options on top of those available to
 /// normal per-pod metrics using the "pods" source.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ContainerResourceMetricStatus {
     /// name is the name of the resource in question.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub name: String,
     /// current contains the current value for the given metric
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub current: MetricValueStatus,
     /// container is the name of the container in the pods of the scaling target
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub container: String,
 }
 
 apimachinery::proto_message!(ContainerResourceMetricStatus { 1 => name, 2 => current, 3 => container });
 
 /// CrossVersionObjectReference contains enough information to let you identify the referred resource.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct CrossVersionObjectReference {
     /// kind is the kind of the referent; More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds>
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub kind: String,
     /// name is the name of the referent; More info: <https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names>
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub name: String,
     /// apiVersion is the API version of the referent
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub api_version: Option<String>,
 }
 
@@ -66,14 +54,11 @@ apimachinery::proto_message!(CrossVersionObjectReference { 1 => kind, 2 => name,
 /// ExternalMetricSource indicates how to scale on a metric not associated with
 /// any Kubernetes object (for example length of queue in cloud
 /// messaging service, or QPS from loadbalancer running outside of cluster).
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ExternalMetricSource {
     /// metric identifies the target metric by name and selector
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub metric: MetricIdentifier,
     /// target specifies the target value for the given metric
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub target: MetricTarget,
 }
 
@@ -81,33 +66,26 @@ apimachinery::proto_message!(ExternalMetricSource { 1 => metric, 2 => target });
 
 /// ExternalMetricStatus indicates the current value of a global metric
 /// not associated with any Kubernetes object.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ExternalMetricStatus {
     /// metric identifies the target metric by name and selector
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub metric: MetricIdentifier,
     /// current contains the current value for the given metric
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub current: MetricValueStatus,
 }
 
 apimachinery::proto_message!(ExternalMetricStatus { 1 => metric, 2 => current });
 
 /// HPAScalingPolicy is a single policy which must hold true for a specified past interval.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct HPAScalingPolicy {
     /// type is used to specify the scaling policy.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub r#type: String,
     /// value contains the amount of change which is permitted by the policy.
     /// It must be greater than zero
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub value: i32,
     /// periodSeconds specifies the window of time for which the policy should hold true.
     /// PeriodSeconds must be greater than zero and less than or equal to 1800 (30 min).
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub period_seconds: i32,
 }
 
@@ -125,8 +103,7 @@ apimachinery::proto_message!(HPAScalingPolicy { 1 => r#type as "type", 2 => valu
 /// The tolerance is applied to the metric values and prevents scaling too
 /// eagerly for small metric variations. (Note that setting a tolerance requires
 /// the beta HPAConfigurableTolerance feature gate to be enabled.)
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct HPAScalingRules {
     /// stabilizationWindowSeconds is the number of seconds for which past recommendations should be
     /// considered while scaling up or scaling down.
@@ -134,21 +111,15 @@ pub struct HPAScalingRules {
     /// If not set, use the default values:
     /// - For scale up: 0 (i.e. no stabilization is done).
     /// - For scale down: 300 (i.e. the stabilization window is 300 seconds long).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub stabilization_window_seconds: Option<i32>,
     /// selectPolicy is used to specify which policy should be used.
     /// If not set, the default value Max is used.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub select_policy: Option<String>,
     /// policies is a list of potential scaling polices which can be used during scaling.
     /// If not set, use the default values:
     /// - For scale up: allow doubling the number of pods, or an absolute change of 4 pods in a 15s window.
     /// - For scale down: allow all pods to be removed in a 15s window.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub policies: Vec<HPAScalingPolicy>,
     /// tolerance is the tolerance on the ratio between the current and desired
     /// metric value under which no updates are made to the desired number of
@@ -161,7 +132,6 @@ pub struct HPAScalingRules {
     ///
     /// This is an beta field and requires the HPAConfigurableTolerance feature
     /// gate to be enabled.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub tolerance: Option<crate::value::Quantity>,
 }
 
@@ -189,21 +159,18 @@ apimachinery::proto_message!(HorizontalPodAutoscaler { 1 => metadata, 2 => spec,
 
 /// HorizontalPodAutoscalerBehavior configures the scaling behavior of the target
 /// in both Up and Down directions (scaleUp and scaleDown fields respectively).
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct HorizontalPodAutoscalerBehavior {
     /// scaleUp is scaling policy for scaling Up.
     /// If not set, the default value is the higher of:
     /// \* increase no more than 4 pods per 60 seconds
     /// \* double the number of pods per 60 seconds
     /// No stabilization is used.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub scale_up: Option<HPAScalingRules>,
     /// scaleDown is scaling policy for scaling Down.
     /// If not set, the default value is to allow to scale down to minReplicas pods, with a
     /// 300 second stabilization window (i.e., the highest recommendation for
     /// the last 300sec is used).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub scale_down: Option<HPAScalingRules>,
 }
 
@@ -211,25 +178,19 @@ apimachinery::proto_message!(HorizontalPodAutoscalerBehavior { 1 => scale_up as 
 
 /// HorizontalPodAutoscalerCondition describes the state of
 /// a HorizontalPodAutoscaler at a certain point.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct HorizontalPodAutoscalerCondition {
     /// type describes the current condition
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub r#type: String,
     /// status is the status of the condition (True, False, Unknown)
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub status: String,
     /// lastTransitionTime is the last time the condition transitioned from
     /// one status to another
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub last_transition_time: Option<apimachinery::apis::meta::v1::Time>,
     /// reason is the reason for the condition's last transition.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     /// message is a human-readable explanation containing details about
     /// the transition
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
 }
 
@@ -250,23 +211,19 @@ pub struct HorizontalPodAutoscalerList {
 apimachinery::proto_message!(HorizontalPodAutoscalerList { 1 => metadata, 2 => items });
 
 /// HorizontalPodAutoscalerSpec describes the desired functionality of the HorizontalPodAutoscaler.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct HorizontalPodAutoscalerSpec {
     /// scaleTargetRef points to the target resource to scale, and is used to the pods for which metrics
     /// should be collected, as well as to actually change the replica count.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub scale_target_ref: CrossVersionObjectReference,
     /// minReplicas is the lower limit for the number of replicas to which the autoscaler
     /// can scale down.  It defaults to 1 pod.  minReplicas is allowed to be 0 if the
     /// alpha feature gate HPAScaleToZero is enabled and at least one Object or External
     /// metric is configured.  Scaling is active as long as at least one metric value is
     /// available.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub min_replicas: Option<i32>,
     /// maxReplicas is the upper limit for the number of replicas to which the autoscaler can scale up.
     /// It cannot be less that minReplicas.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub max_replicas: i32,
     /// metrics contains the specifications for which to use to calculate the
     /// desired replica count (the maximum replica count across all metrics will
@@ -276,70 +233,49 @@ pub struct HorizontalPodAutoscalerSpec {
     /// increased, and vice-versa.  See the individual metric source types for
     /// more information about how each type of metric must respond.
     /// If not set, the default metric will be set to 80% average CPU utilization.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub metrics: Vec<MetricSpec>,
     /// behavior configures the scaling behavior of the target
     /// in both Up and Down directions (scaleUp and scaleDown fields respectively).
     /// If not set, the default HPAScalingRules for scale up and scale down are used.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub behavior: Option<HorizontalPodAutoscalerBehavior>,
 }
 
 apimachinery::proto_message!(HorizontalPodAutoscalerSpec { 1 => scale_target_ref as "scaleTargetRef", 2 => min_replicas as "minReplicas", 3 => max_replicas as "maxReplicas", 4 => metrics, 5 => behavior });
 
 /// HorizontalPodAutoscalerStatus describes the current status of a horizontal pod autoscaler.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct HorizontalPodAutoscalerStatus {
     /// observedGeneration is the most recent generation observed by this autoscaler.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub observed_generation: Option<i64>,
     /// lastScaleTime is the last time the HorizontalPodAutoscaler scaled the number of pods,
     /// used by the autoscaler to control how often the number of pods is changed.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub last_scale_time: Option<apimachinery::apis::meta::v1::Time>,
     /// currentReplicas is current number of replicas of pods managed by this autoscaler,
     /// as last seen by the autoscaler.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub current_replicas: Option<i32>,
     /// desiredReplicas is the desired number of replicas of pods managed by this autoscaler,
     /// as last calculated by the autoscaler.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub desired_replicas: i32,
     /// currentMetrics is the last read state of the metrics used by this autoscaler.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub current_metrics: Vec<MetricStatus>,
     /// conditions is the set of conditions required for this autoscaler to scale its target,
     /// and indicates whether or not those conditions are met.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<HorizontalPodAutoscalerCondition>,
 }
 
 apimachinery::proto_message!(HorizontalPodAutoscalerStatus { 1 => observed_generation as "observedGeneration", 2 => last_scale_time as "lastScaleTime", 3 => current_replicas as "currentReplicas", 4 => desired_replicas as "desiredReplicas", 5 => current_metrics as "currentMetrics", 6 => conditions });
 
 /// MetricIdentifier defines the name and optionally selector for a metric
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct MetricIdentifier {
     /// name is the name of the given metric
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub name: String,
     /// selector is the string-encoded form of a standard kubernetes label selector for the given metric
     /// When set, it is passed as an additional parameter to the metrics server for more specific metrics scoping.
     /// When unset, just the metricName will be used to gather metrics.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
 }
 
@@ -347,128 +283,105 @@ apimachinery::proto_message!(MetricIdentifier { 1 => name, 2 => selector });
 
 /// MetricSpec specifies how to scale based on a single metric
 /// (only \`type\` and one other matching field should be set at once).
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct MetricSpec {
     /// type is the type of metric source.  It should be one of "ContainerResource", "External",
     /// "Object", "Pods" or "Resource", each mapping to a matching field in the object.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub r#type: String,
     /// object refers to a metric describing a single kubernetes object
     /// (for example, hits-per-second on an Ingress object).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub object: Option<ObjectMetricSource>,
     /// pods refers to a metric describing each pod in the current scale target
     /// (for example, transactions-processed-per-second).  The values will be
     /// averaged together before being compared to the target value.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub pods: Option<PodsMetricSource>,
     /// resource refers to a resource metric (such as those specified in
     /// requests and limits) known to Kubernetes describing each pod in the
     /// current scale target (e.g. CPU or memory). Such metrics are built in to
     /// Kubernetes, and have special scaling options on top of those available
     /// to normal per-pod metrics using the "pods" source.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub resource: Option<ResourceMetricSource>,
     /// containerResource refers to a resource metric (such as those specified in
     /// requests and limits) known to Kubernetes describing a single container in
     /// each pod of the current scale target (e.g. CPU or memory). Such metrics are
     /// built in to Kubernetes, and have special scaling options on top of those
     /// available to normal per-pod metrics using the "pods" source.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub container_resource: Option<ContainerResourceMetricSource>,
     /// external refers to a global metric that is not associated
     /// with any Kubernetes object. It allows autoscaling based on information
     /// coming from components running outside of cluster
     /// (for example length of queue in cloud messaging service, or
     /// QPS from loadbalancer running outside of cluster).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub external: Option<ExternalMetricSource>,
 }
 
 apimachinery::proto_message!(MetricSpec { 1 => r#type as "type", 2 => object, 3 => pods, 4 => resource, 5 => external, 7 => container_resource as "containerResource" });
 
 /// MetricStatus describes the last-read state of a single metric.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct MetricStatus {
     /// type is the type of metric source.  It will be one of "ContainerResource", "External",
     /// "Object", "Pods" or "Resource", each corresponds to a matching field in the object.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub r#type: String,
     /// object refers to a metric describing a single kubernetes object
     /// (for example, hits-per-second on an Ingress object).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub object: Option<ObjectMetricStatus>,
     /// pods refers to a metric describing each pod in the current scale target
     /// (for example, transactions-processed-per-second).  The values will be
     /// averaged together before being compared to the target value.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub pods: Option<PodsMetricStatus>,
     /// resource refers to a resource metric (such as those specified in
     /// requests and limits) known to Kubernetes describing each pod in the
     /// current scale target (e.g. CPU or memory). Such metrics are built in to
     /// Kubernetes, and have special scaling options on top of those available
     /// to normal per-pod metrics using the "pods" source.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub resource: Option<ResourceMetricStatus>,
     /// container resource refers to a resource metric (such as those specified in
     /// requests and limits) known to Kubernetes describing a single container in each pod in the
     /// current scale target (e.g. CPU or memory). Such metrics are built in to
     /// Kubernetes, and have special scaling options on top of those available
     /// to normal per-pod metrics using the "pods" source.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub container_resource: Option<ContainerResourceMetricStatus>,
     /// external refers to a global metric that is not associated
     /// with any Kubernetes object. It allows autoscaling based on information
     /// coming from components running outside of cluster
     /// (for example length of queue in cloud messaging service, or
     /// QPS from loadbalancer running outside of cluster).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub external: Option<ExternalMetricStatus>,
 }
 
 apimachinery::proto_message!(MetricStatus { 1 => r#type as "type", 2 => object, 3 => pods, 4 => resource, 5 => external, 7 => container_resource as "containerResource" });
 
 /// MetricTarget defines the target value, average value, or average utilization of a specific metric
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct MetricTarget {
     /// type represents whether the metric type is Utilization, Value, or AverageValue
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub r#type: String,
     /// value is the target value of the metric (as a quantity).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub value: Option<crate::value::Quantity>,
     /// averageValue is the target value of the average of the
     /// metric across all relevant pods (as a quantity)
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub average_value: Option<crate::value::Quantity>,
     /// averageUtilization is the target value of the average of the
     /// resource metric across all relevant pods, represented as a percentage of
     /// the requested value of the resource for the pods.
     /// Currently only valid for Resource metric source type
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub average_utilization: Option<i32>,
 }
 
 apimachinery::proto_message!(MetricTarget { 1 => r#type as "type", 2 => value, 3 => average_value as "averageValue", 4 => average_utilization as "averageUtilization" });
 
 /// MetricValueStatus holds the current value for a metric
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct MetricValueStatus {
     /// value is the current value of the metric (as a quantity).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub value: Option<crate::value::Quantity>,
     /// averageValue is the current value of the average of the
     /// metric across all relevant pods (as a quantity)
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub average_value: Option<crate::value::Quantity>,
     /// currentAverageUtilization is the current value of the average of the
     /// resource metric across all relevant pods, represented as a percentage of
     /// the requested value of the resource for the pods.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub average_utilization: Option<i32>,
 }
 
@@ -476,17 +389,13 @@ apimachinery::proto_message!(MetricValueStatus { 1 => value, 2 => average_value 
 
 /// ObjectMetricSource indicates how to scale on a metric describing a
 /// kubernetes object (for example, hits-per-second on an Ingress object).
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ObjectMetricSource {
     /// describedObject specifies the descriptions of a object,such as kind,name apiVersion
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub described_object: CrossVersionObjectReference,
     /// target specifies the target value for the given metric
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub target: MetricTarget,
     /// metric identifies the target metric by name and selector
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub metric: MetricIdentifier,
 }
 
@@ -494,17 +403,13 @@ apimachinery::proto_message!(ObjectMetricSource { 1 => described_object as "desc
 
 /// ObjectMetricStatus indicates the current value of a metric describing a
 /// kubernetes object (for example, hits-per-second on an Ingress object).
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ObjectMetricStatus {
     /// metric identifies the target metric by name and selector
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub metric: MetricIdentifier,
     /// current contains the current value for the given metric
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub current: MetricValueStatus,
     /// DescribedObject specifies the descriptions of a object,such as kind,name apiVersion
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub described_object: CrossVersionObjectReference,
 }
 
@@ -514,14 +419,11 @@ apimachinery::proto_message!(ObjectMetricStatus { 1 => metric, 2 => current, 3 =
 /// the current scale target (for example, transactions-processed-per-second).
 /// The values will be averaged together before being compared to the target
 /// value.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct PodsMetricSource {
     /// metric identifies the target metric by name and selector
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub metric: MetricIdentifier,
     /// target specifies the target value for the given metric
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub target: MetricTarget,
 }
 
@@ -529,14 +431,11 @@ apimachinery::proto_message!(PodsMetricSource { 1 => metric, 2 => target });
 
 /// PodsMetricStatus indicates the current value of a metric describing each pod in
 /// the current scale target (for example, transactions-processed-per-second).
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct PodsMetricStatus {
     /// metric identifies the target metric by name and selector
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub metric: MetricIdentifier,
     /// current contains the current value for the given metric
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub current: MetricValueStatus,
 }
 
@@ -549,14 +448,11 @@ apimachinery::proto_message!(PodsMetricStatus { 1 => metric, 2 => current });
 /// Kubernetes, and have special scaling options on top of those available to
 /// normal per-pod metrics using the "pods" source.  Only one "target" type
 /// should be set.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ResourceMetricSource {
     /// name is the name of the resource in question.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub name: String,
     /// target specifies the target value for the given metric
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub target: MetricTarget,
 }
 
@@ -567,14 +463,11 @@ apimachinery::proto_message!(ResourceMetricSource { 1 => name, 2 => target });
 /// current scale target (e.g. CPU or memory).  Such metrics are built in to
 /// Kubernetes, and have special scaling options on top of those available to
 /// normal per-pod metrics using the "pods" source.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ResourceMetricStatus {
     /// name is the name of the resource in question.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub name: String,
     /// current contains the current value for the given metric
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub current: MetricValueStatus,
 }
 

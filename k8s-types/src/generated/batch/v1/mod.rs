@@ -37,11 +37,9 @@ pub struct CronJobList {
 apimachinery::proto_message!(CronJobList { 1 => metadata, 2 => items });
 
 /// CronJobSpec describes how the job execution will look like and when it will actually run.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct CronJobSpec {
     /// The schedule in Cron format, see <https://en.wikipedia.org/wiki/Cron>.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub schedule: String,
     /// The time zone name for the given schedule, see <https://en.wikipedia.org/wiki/List_of_tz_database_time_zones>.
     /// If not specified, this will default to the time zone of the kube-controller-manager process.
@@ -52,11 +50,9 @@ pub struct CronJobSpec {
     /// configuration, the controller will stop creating new new Jobs and will create a system event with the
     /// reason UnknownTimeZone.
     /// More information can be found in <https://kubernetes.io/docs/concepts/workloads/controllers/cron-jobs/#time-zones>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub time_zone: Option<String>,
     /// Optional deadline in seconds for starting the job if it misses scheduled
     /// time for any reason.  Missed jobs executions will be counted as failed ones.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub starting_deadline_seconds: Option<i64>,
     /// Specifies how to treat concurrent executions of a Job.
     /// Valid values are:
@@ -64,43 +60,31 @@ pub struct CronJobSpec {
     /// - "Allow" (default): allows CronJobs to run concurrently;
     /// - "Forbid": forbids concurrent runs, skipping next run if previous run hasn't finished yet;
     /// - "Replace": cancels currently running job and replaces it with a new one
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub concurrency_policy: Option<String>,
     /// This flag tells the controller to suspend subsequent executions, it does
     /// not apply to already started executions.  Defaults to false.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub suspend: Option<bool>,
     /// Specifies the job that will be created when executing a CronJob.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub job_template: JobTemplateSpec,
     /// The number of successful finished jobs to retain. Value must be non-negative integer.
     /// Defaults to 3.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub successful_jobs_history_limit: Option<i32>,
     /// The number of failed finished jobs to retain. Value must be non-negative integer.
     /// Defaults to 1.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub failed_jobs_history_limit: Option<i32>,
 }
 
 apimachinery::proto_message!(CronJobSpec { 1 => schedule, 2 => starting_deadline_seconds as "startingDeadlineSeconds", 3 => concurrency_policy as "concurrencyPolicy", 4 => suspend, 5 => job_template as "jobTemplate", 6 => successful_jobs_history_limit as "successfulJobsHistoryLimit", 7 => failed_jobs_history_limit as "failedJobsHistoryLimit", 8 => time_zone as "timeZone" });
 
 /// CronJobStatus represents the current state of a cron job.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct CronJobStatus {
     /// A list of pointers to currently running jobs.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub active: Vec<crate::core::v1::ObjectReference>,
     /// Information when was the last time the job was successfully scheduled.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub last_schedule_time: Option<apimachinery::apis::meta::v1::Time>,
     /// Information when was the last time the job successfully completed.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub last_successful_time: Option<apimachinery::apis::meta::v1::Time>,
 }
 
@@ -126,26 +110,19 @@ pub struct Job {
 apimachinery::proto_message!(Job { 1 => metadata, 2 => spec, 3 => status });
 
 /// JobCondition describes current state of a job.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct JobCondition {
     /// Type of job condition, Complete or Failed.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub r#type: String,
     /// Status of the condition, one of True, False, Unknown.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub status: String,
     /// Last time the condition was checked.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub last_probe_time: Option<apimachinery::apis::meta::v1::Time>,
     /// Last time the condition transit from one status to another.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub last_transition_time: Option<apimachinery::apis::meta::v1::Time>,
     /// (brief) reason for the condition's last transition.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     /// Human readable message indicating details about last transition.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
 }
 
@@ -173,15 +150,13 @@ pub struct JobList {
 apimachinery::proto_message!(JobList { 1 => metadata, 2 => items });
 
 /// JobSpec describes how the job execution will look like.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct JobSpec {
     /// Specifies the maximum desired number of pods the job should
     /// run at any given time. The actual number of pods running in steady state will
     /// be less than this number when ((.spec.completions - .status.successful) \< .spec.parallelism),
     /// i.e. when the work left to do is less than max parallelism.
     /// More info: <https://kubernetes.io/docs/concepts/workloads/controllers/jobs-run-to-completion/>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub parallelism: Option<i32>,
     /// Specifies the desired number of successfully finished pods the
     /// job should be run with.  Setting to null means that the success of any
@@ -189,14 +164,12 @@ pub struct JobSpec {
     /// value.  Setting to 1 means that parallelism is limited to 1 and the success of that
     /// pod signals the success of the job.
     /// More info: <https://kubernetes.io/docs/concepts/workloads/controllers/jobs-run-to-completion/>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub completions: Option<i32>,
     /// Specifies the duration in seconds relative to the startTime that the job
     /// may be continuously active before the system tries to terminate it; value
     /// must be positive integer. If a Job is suspended (at creation or through an
     /// update), this timer will effectively be stopped and reset when the Job is
     /// resumed again.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub active_deadline_seconds: Option<i64>,
     /// Specifies the policy of handling failed pods. In particular, it allows to
     /// specify the set of actions and conditions which need to be
@@ -205,19 +178,16 @@ pub struct JobSpec {
     /// represented by the jobs's .status.failed field, is incremented and it is
     /// checked against the backoffLimit. This field cannot be used in combination
     /// with restartPolicy=OnFailure.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub pod_failure_policy: Option<PodFailurePolicy>,
     /// successPolicy specifies the policy when the Job can be declared as succeeded.
     /// If empty, the default behavior applies - the Job is declared as succeeded
     /// only when the number of succeeded pods equals to the completions.
     /// When the field is specified, it must be immutable and works only for the Indexed Jobs.
     /// Once the Job meets the SuccessPolicy, the lingering pods are terminated.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub success_policy: Option<SuccessPolicy>,
     /// Specifies the number of retries before marking this job failed.
     /// Defaults to 6, unless backoffLimitPerIndex (only Indexed Job) is specified.
     /// When backoffLimitPerIndex is specified, backoffLimit defaults to 2147483647.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub backoff_limit: Option<i32>,
     /// Specifies the limit for the number of retries within an
     /// index before marking this index as failed. When enabled the number of
@@ -225,7 +195,6 @@ pub struct JobSpec {
     /// batch.kubernetes.io/job-index-failure-count annotation. It can only
     /// be set when Job's completionMode=Indexed, and the Pod's restart
     /// policy is Never. The field is immutable.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub backoff_limit_per_index: Option<i32>,
     /// Specifies the maximal number of failed indexes before marking the Job as
     /// failed, when backoffLimitPerIndex is set. Once the number of failed
@@ -235,12 +204,10 @@ pub struct JobSpec {
     /// It can only be specified when backoffLimitPerIndex is set.
     /// It can be null or up to completions. It is required and must be
     /// less than or equal to 10^4 when is completions greater than 10^5.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub max_failed_indexes: Option<i32>,
     /// A label query over pods that should match the pod count.
     /// Normally, the system sets this field for you.
     /// More info: <https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
     /// manualSelector controls generation of pod labels and pod selectors.
     /// Leave \`manualSelector\` unset unless you are certain what you are doing.
@@ -252,12 +219,10 @@ pub struct JobSpec {
     /// \`manualSelector=true\` in jobs that were created with the old \`extensions/v1beta1\`
     /// API.
     /// More info: <https://kubernetes.io/docs/concepts/workloads/controllers/jobs-run-to-completion/#specifying-your-own-pod-selector>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub manual_selector: Option<bool>,
     /// Describes the pod that will be created when executing a job.
     /// The only allowed template.spec.restartPolicy values are "Never" or "OnFailure".
     /// More info: <https://kubernetes.io/docs/concepts/workloads/controllers/jobs-run-to-completion/>
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub template: crate::core::v1::PodTemplateSpec,
     /// ttlSecondsAfterFinished limits the lifetime of a Job that has finished
     /// execution (either Complete or Failed). If this field is set,
@@ -266,7 +231,6 @@ pub struct JobSpec {
     /// guarantees (e.g. finalizers) will be honored. If this field is unset,
     /// the Job won't be automatically deleted. If this field is set to zero,
     /// the Job becomes eligible to be deleted immediately after it finishes.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub ttl_seconds_after_finished: Option<i32>,
     /// completionMode specifies how Pod completions are tracked. It can be
     /// \`NonIndexed\` (default) or \`Indexed\`.
@@ -290,7 +254,6 @@ pub struct JobSpec {
     /// If the Job controller observes a mode that it doesn't recognize, which
     /// is possible during upgrades due to version skew, the controller
     /// skips updates for the Job.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub completion_mode: Option<String>,
     /// suspend specifies whether the Job controller should create Pods or not. If
     /// a Job is created with suspend set to true, no Pods are created by the Job
@@ -299,7 +262,6 @@ pub struct JobSpec {
     /// with this Job. Users must design their workload to gracefully handle this.
     /// Suspending a Job will reset the StartTime field of the Job, effectively
     /// resetting the ActiveDeadlineSeconds timer too. Defaults to false.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub suspend: Option<bool>,
     /// podReplacementPolicy specifies when to create replacement Pods.
     /// Possible values are:
@@ -310,7 +272,6 @@ pub struct JobSpec {
     ///
     /// When using podFailurePolicy, Failed is the the only allowed value.
     /// TerminatingOrFailed and Failed are allowed values when podFailurePolicy is not in use.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub pod_replacement_policy: Option<String>,
     /// ManagedBy field indicates the controller that manages a Job. The k8s Job
     /// controller reconciles jobs which don't have this field at all or the field
@@ -321,15 +282,13 @@ pub struct JobSpec {
     /// by RFC 1123. All characters trailing the first "/" must be valid HTTP Path
     /// characters as defined by RFC 3986. The value cannot exceed 63 characters.
     /// This field is immutable.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub managed_by: Option<String>,
 }
 
 apimachinery::proto_message!(JobSpec { 1 => parallelism, 2 => completions, 3 => active_deadline_seconds as "activeDeadlineSeconds", 4 => selector, 5 => manual_selector as "manualSelector", 6 => template, 7 => backoff_limit as "backoffLimit", 8 => ttl_seconds_after_finished as "ttlSecondsAfterFinished", 9 => completion_mode as "completionMode", 10 => suspend, 11 => pod_failure_policy as "podFailurePolicy", 12 => backoff_limit_per_index as "backoffLimitPerIndex", 13 => max_failed_indexes as "maxFailedIndexes", 14 => pod_replacement_policy as "podReplacementPolicy", 15 => managed_by as "managedBy", 16 => success_policy as "successPolicy" });
 
 /// JobStatus represents the current state of a Job.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct JobStatus {
     /// The latest available observations of an object's current state. When a Job
     /// fails, one of the conditions will have type "Failed" and status true. When
@@ -344,11 +303,7 @@ pub struct JobStatus {
     /// The "Complete", "Failed" and "FailureTarget" conditions cannot be disabled.
     ///
     /// More info: <https://kubernetes.io/docs/concepts/workloads/controllers/jobs-run-to-completion/>
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<JobCondition>,
     /// Represents time when the job controller started processing a job. When a
     /// Job is created in the suspended state, this field is not set until the
@@ -357,7 +312,6 @@ pub struct JobStatus {
     ///
     /// Once set, the field can only be removed when the job is suspended.
     /// The field cannot be modified while the job is unsuspended or finished.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub start_time: Option<apimachinery::apis::meta::v1::Time>,
     /// Represents time when the job was completed. It is not guaranteed to
     /// be set in happens-before order across separate operations.
@@ -365,28 +319,23 @@ pub struct JobStatus {
     /// The completion time is set when the job finishes successfully, and only then.
     /// The value cannot be updated or removed. The value indicates the same or
     /// later point in time as the startTime field.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub completion_time: Option<apimachinery::apis::meta::v1::Time>,
     /// The number of pending and running pods which are not terminating (without
     /// a deletionTimestamp).
     /// The value is zero for finished jobs.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub active: Option<i32>,
     /// The number of pods which reached phase Succeeded.
     /// The value increases monotonically for a given spec. However, it may
     /// decrease in reaction to scale down of elastic indexed jobs.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub succeeded: Option<i32>,
     /// The number of pods which reached phase Failed.
     /// The value increases monotonically.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub failed: Option<i32>,
     /// The number of pods which are terminating (in phase Pending or Running
     /// and have a deletionTimestamp).
     ///
     /// This field is beta-level. The job controller populates the field when
     /// the feature gate JobPodReplacementPolicy is enabled (enabled by default).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub terminating: Option<i32>,
     /// completedIndexes holds the completed indexes when .spec.completionMode =
     /// "Indexed" in a text format. The indexes are represented as decimal integers
@@ -395,7 +344,6 @@ pub struct JobStatus {
     /// last element of the series, separated by a hyphen.
     /// For example, if the completed indexes are 1, 3, 4, 5 and 7, they are
     /// represented as "1,3-5,7".
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub completed_indexes: Option<String>,
     /// FailedIndexes holds the failed indexes when spec.backoffLimitPerIndex is set.
     /// The indexes are represented in the text format analogous as for the
@@ -406,7 +354,6 @@ pub struct JobStatus {
     /// For example, if the failed indexes are 1, 3, 4, 5 and 7, they are
     /// represented as "1,3-5,7".
     /// The set of failed indexes cannot overlap with the set of completed indexes.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub failed_indexes: Option<String>,
     /// uncountedTerminatedPods holds the UIDs of Pods that have terminated but
     /// the job controller hasn't yet accounted for in the status counters.
@@ -423,42 +370,35 @@ pub struct JobStatus {
     /// Old jobs might not be tracked using this field, in which case the field
     /// remains null.
     /// The structure is empty for finished jobs.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub uncounted_terminated_pods: Option<UncountedTerminatedPods>,
     /// The number of active pods which have a Ready condition and are not
     /// terminating (without a deletionTimestamp).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub ready: Option<i32>,
 }
 
 apimachinery::proto_message!(JobStatus { 1 => conditions, 2 => start_time as "startTime", 3 => completion_time as "completionTime", 4 => active, 5 => succeeded, 6 => failed, 7 => completed_indexes as "completedIndexes", 8 => uncounted_terminated_pods as "uncountedTerminatedPods", 9 => ready, 10 => failed_indexes as "failedIndexes", 11 => terminating });
 
 /// JobTemplateSpec describes the data a Job should have when created from a template
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct JobTemplateSpec {
     /// Standard object's metadata of the jobs created from this template.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Specification of the desired behavior of the job.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub spec: Option<JobSpec>,
 }
 
 apimachinery::proto_message!(JobTemplateSpec { 1 => metadata, 2 => spec });
 
 /// PodFailurePolicy describes how failed pods influence the backoffLimit.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct PodFailurePolicy {
     /// A list of pod failure policy rules. The rules are evaluated in order.
     /// Once a rule matches a Pod failure, the remaining of the rules are ignored.
     /// When no rule matches the Pod failure, the default handling applies - the
     /// counter of pod failures is incremented and it is checked against
     /// the backoffLimit. At most 20 elements are allowed.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub rules: Vec<PodFailurePolicyRule>,
 }
 
@@ -470,14 +410,12 @@ apimachinery::proto_message!(PodFailurePolicy { 1 => rules });
 /// represented by the .status.containerStatuses and .status.initContainerStatuses
 /// fields in the Pod status, respectively. Containers completed with success
 /// (exit code 0) are excluded from the requirement check.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct PodFailurePolicyOnExitCodesRequirement {
     /// Restricts the check for exit codes to the container with the
     /// specified name. When null, the rule applies to all containers.
     /// When specified, it should match one the container or initContainer
     /// names in the pod template.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub container_name: Option<String>,
     /// Represents the relationship between the container exit code(s) and the
     /// specified values. Containers completed with success (exit code 0) are
@@ -491,14 +429,12 @@ pub struct PodFailurePolicyOnExitCodesRequirement {
     /// by the 'containerName' field) is not in the set of specified values.
     /// Additional values are considered to be added in the future. Clients should
     /// react to an unknown operator by assuming the requirement is not satisfied.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub operator: String,
     /// Specifies the set of values. Each returned container exit code (might be
     /// multiple in case of multiple containers) is checked against this set of
     /// values with respect to the operator. The list of values must be ordered
     /// and must not contain duplicates. Value '0' cannot be used for the In operator.
     /// At least one element is required. At most 255 elements are allowed.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub values: Vec<i32>,
 }
 
@@ -506,17 +442,14 @@ apimachinery::proto_message!(PodFailurePolicyOnExitCodesRequirement { 1 => conta
 
 /// PodFailurePolicyOnPodConditionsPattern describes a pattern for matching
 /// an actual pod condition type.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct PodFailurePolicyOnPodConditionsPattern {
     /// Specifies the required Pod condition type. To match a pod condition
     /// it is required that specified type equals the pod condition type.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub r#type: String,
     /// Specifies the required Pod condition status. To match a pod condition
     /// it is required that the specified status equals the pod condition status.
     /// Defaults to True.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub status: Option<String>,
 }
 
@@ -524,8 +457,7 @@ apimachinery::proto_message!(PodFailurePolicyOnPodConditionsPattern { 1 => r#typ
 
 /// PodFailurePolicyRule describes how a pod failure is handled when the requirements are met.
 /// One of onExitCodes and onPodConditions, but not both, can be used in each rule.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct PodFailurePolicyRule {
     /// Specifies the action taken on a pod failure when the requirements are satisfied.
     /// Possible values are:
@@ -540,27 +472,20 @@ pub struct PodFailurePolicyRule {
     /// counter towards the .backoffLimit is incremented.
     /// Additional values are considered to be added in the future. Clients should
     /// react to an unknown action by skipping the rule.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub action: String,
     /// Represents the requirement on the container exit codes.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub on_exit_codes: Option<PodFailurePolicyOnExitCodesRequirement>,
     /// Represents the requirement on the pod conditions. The requirement is represented
     /// as a list of pod condition patterns. The requirement is satisfied if at
     /// least one pattern matches an actual pod condition. At most 20 elements are allowed.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub on_pod_conditions: Vec<PodFailurePolicyOnPodConditionsPattern>,
 }
 
 apimachinery::proto_message!(PodFailurePolicyRule { 1 => action, 2 => on_exit_codes as "onExitCodes", 3 => on_pod_conditions as "onPodConditions" });
 
 /// SuccessPolicy describes when a Job can be declared as succeeded based on the success of some indexes.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct SuccessPolicy {
     /// rules represents the list of alternative rules for the declaring the Jobs
     /// as successful before \`.status.succeeded \>= .spec.completions\`. Once any of the rules are met,
@@ -568,7 +493,6 @@ pub struct SuccessPolicy {
     /// The terminal state for such a Job has the "Complete" condition.
     /// Additionally, these rules are evaluated in order; Once the Job meets one of the rules,
     /// other rules are ignored. At most 20 elements are allowed.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub rules: Vec<SuccessPolicyRule>,
 }
 
@@ -576,8 +500,7 @@ apimachinery::proto_message!(SuccessPolicy { 1 => rules });
 
 /// SuccessPolicyRule describes rule for declaring a Job as succeeded.
 /// Each rule must have at least one of the "succeededIndexes" or "succeededCount" specified.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct SuccessPolicyRule {
     /// succeededIndexes specifies the set of indexes
     /// which need to be contained in the actual set of the succeeded indexes for the Job.
@@ -591,7 +514,6 @@ pub struct SuccessPolicyRule {
     /// represented as "1,3-5,7".
     /// When this field is null, this field doesn't default to any value
     /// and is never evaluated at any time.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub succeeded_indexes: Option<String>,
     /// succeededCount specifies the minimal required size of the actual set of the succeeded indexes
     /// for the Job. When succeededCount is used along with succeededIndexes, the check is
@@ -602,7 +524,6 @@ pub struct SuccessPolicyRule {
     /// When this field is null, this doesn't default to any value and
     /// is never evaluated at any time.
     /// When specified it needs to be a positive integer.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub succeeded_count: Option<i32>,
 }
 
@@ -610,22 +531,13 @@ apimachinery::proto_message!(SuccessPolicyRule { 1 => succeeded_indexes as "succ
 
 /// UncountedTerminatedPods holds UIDs of Pods that have terminated but haven't
 /// been accounted in Job status counters.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct UncountedTerminatedPods {
     /// succeeded holds UIDs of succeeded Pods.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub succeeded: Vec<String>,
     /// failed holds UIDs of failed Pods.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub failed: Vec<String>,
 }
 

@@ -47,13 +47,10 @@ pub struct CronJobList {
 apimachinery::proto_message!(CronJobList { 1 => metadata, 2 => items });
 
 /// CronJobSpec describes how the job execution will look like and when it will actually run.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::batch::v1::CronJobSpec)]
 pub struct CronJobSpec {
     /// The schedule in Cron format, see <https://en.wikipedia.org/wiki/Cron>.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub schedule: String,
     /// The time zone name for the given schedule, see <https://en.wikipedia.org/wiki/List_of_tz_database_time_zones>.
     /// If not specified, this will default to the time zone of the kube-controller-manager process.
@@ -64,11 +61,9 @@ pub struct CronJobSpec {
     /// configuration, the controller will stop creating new new Jobs and will create a system event with the
     /// reason UnknownTimeZone.
     /// More information can be found in <https://kubernetes.io/docs/concepts/workloads/controllers/cron-jobs/#time-zones>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub time_zone: Option<String>,
     /// Optional deadline in seconds for starting the job if it misses scheduled
     /// time for any reason.  Missed jobs executions will be counted as failed ones.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub starting_deadline_seconds: Option<i64>,
     /// Specifies how to treat concurrent executions of a Job.
     /// Valid values are:
@@ -76,65 +71,48 @@ pub struct CronJobSpec {
     /// - "Allow" (default): allows CronJobs to run concurrently;
     /// - "Forbid": forbids concurrent runs, skipping next run if previous run hasn't finished yet;
     /// - "Replace": cancels currently running job and replaces it with a new one
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub concurrency_policy: Option<String>,
     /// This flag tells the controller to suspend subsequent executions, it does
     /// not apply to already started executions.  Defaults to false.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub suspend: Option<bool>,
     /// Specifies the job that will be created when executing a CronJob.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub job_template: JobTemplateSpec,
     /// The number of successful finished jobs to retain.
     /// This is a pointer to distinguish between explicit zero and not specified.
     /// Defaults to 3.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub successful_jobs_history_limit: Option<i32>,
     /// The number of failed finished jobs to retain.
     /// This is a pointer to distinguish between explicit zero and not specified.
     /// Defaults to 1.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub failed_jobs_history_limit: Option<i32>,
 }
 
 apimachinery::proto_message!(CronJobSpec { 1 => schedule, 2 => starting_deadline_seconds as "startingDeadlineSeconds", 3 => concurrency_policy as "concurrencyPolicy", 4 => suspend, 5 => job_template as "jobTemplate", 6 => successful_jobs_history_limit as "successfulJobsHistoryLimit", 7 => failed_jobs_history_limit as "failedJobsHistoryLimit", 8 => time_zone as "timeZone" });
 
 /// CronJobStatus represents the current state of a cron job.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::batch::v1::CronJobStatus)]
 pub struct CronJobStatus {
     /// A list of pointers to currently running jobs.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub active: Vec<crate::core::v1::ObjectReference>,
     /// Information when was the last time the job was successfully scheduled.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub last_schedule_time: Option<apimachinery::apis::meta::v1::Time>,
     /// Information when was the last time the job successfully completed.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub last_successful_time: Option<apimachinery::apis::meta::v1::Time>,
 }
 
 apimachinery::proto_message!(CronJobStatus { 1 => active, 4 => last_schedule_time as "lastScheduleTime", 5 => last_successful_time as "lastSuccessfulTime" });
 
 /// JobTemplateSpec describes the data a Job should have when created from a template
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::batch::v1::JobTemplateSpec)]
 pub struct JobTemplateSpec {
     /// Standard object's metadata of the jobs created from this template.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Specification of the desired behavior of the job.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub spec: Option<crate::batch::v1::JobSpec>,
 }
 

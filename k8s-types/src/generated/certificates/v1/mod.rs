@@ -34,8 +34,7 @@ pub struct CertificateSigningRequest {
 apimachinery::proto_message!(CertificateSigningRequest { 1 => metadata, 2 => spec, 3 => status });
 
 /// CertificateSigningRequestCondition describes a condition of a CertificateSigningRequest object
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct CertificateSigningRequestCondition {
     /// type of the condition. Known conditions are "Approved", "Denied", and "Failed".
     ///
@@ -52,25 +51,19 @@ pub struct CertificateSigningRequestCondition {
     /// Approved, Denied, and Failed conditions cannot be removed once added.
     ///
     /// Only one condition of a given type is allowed.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub r#type: String,
     /// status of the condition, one of True, False, Unknown.
     /// Approved, Denied, and Failed conditions may not be "False" or "Unknown".
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub status: String,
     /// reason indicates a brief reason for the request state
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     /// message contains a human readable message with details about the request state
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
     /// lastUpdateTime is the time of the last update to this condition
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub last_update_time: Option<apimachinery::apis::meta::v1::Time>,
     /// lastTransitionTime is the time the condition last transitioned from one status to another.
     /// If unset, when a new condition type is added or an existing condition's status is changed,
     /// the server defaults this to the current time.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub last_transition_time: Option<apimachinery::apis::meta::v1::Time>,
 }
 
@@ -91,12 +84,10 @@ pub struct CertificateSigningRequestList {
 apimachinery::proto_message!(CertificateSigningRequestList { 1 => metadata, 2 => items });
 
 /// CertificateSigningRequestSpec contains the certificate request.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct CertificateSigningRequestSpec {
     /// request contains an x509 certificate signing request encoded in a "CERTIFICATE REQUEST" PEM block.
     /// When serialized as JSON or YAML, the data is additionally base64-encoded.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub request: crate::value::ByteString,
     /// signerName indicates the requested signer, and is a qualified name.
     ///
@@ -119,7 +110,6 @@ pub struct CertificateSigningRequestSpec {
     /// 4. Required, permitted, or forbidden key usages / extended key usages.
     /// 5. Expiration/certificate lifetime: whether it is fixed by the signer, configurable by the admin.
     /// 6. Whether or not requests for CA certificates are allowed.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub signer_name: String,
     /// expirationSeconds is the requested duration of validity of the issued
     /// certificate. The certificate signer may issue a certificate with a different
@@ -139,7 +129,6 @@ pub struct CertificateSigningRequestSpec {
     /// 3. Signer whose configured minimum is longer than the requested duration
     ///
     /// The minimum valid value for expirationSeconds is 600, i.e. 10 minutes.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub expiration_seconds: Option<i32>,
     /// usages specifies a set of key usages requested in the issued certificate.
     ///
@@ -155,35 +144,21 @@ pub struct CertificateSigningRequestSpec {
     /// "code signing", "email protection", "s/mime",
     /// "ipsec end system", "ipsec tunnel", "ipsec user",
     /// "timestamping", "ocsp signing", "microsoft sgc", "netscape sgc"
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub usages: Vec<String>,
     /// username contains the name of the user that created the CertificateSigningRequest.
     /// Populated by the API server on creation and immutable.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub username: Option<String>,
     /// uid contains the uid of the user that created the CertificateSigningRequest.
     /// Populated by the API server on creation and immutable.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub uid: Option<String>,
     /// groups contains group membership of the user that created the CertificateSigningRequest.
     /// Populated by the API server on creation and immutable.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub groups: Vec<String>,
     /// extra contains extra attributes of the user that created the CertificateSigningRequest.
     /// Populated by the API server on creation and immutable.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "std::collections::BTreeMap::is_empty"
-    )]
+    #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub extra: std::collections::BTreeMap<String, Vec<String>>,
 }
 
@@ -208,36 +183,23 @@ impl apimachinery::protobuf::Message for CertificateSigningRequestSpec {
     ) -> Result<bool, apimachinery::protobuf::ProtobufError> {
         use apimachinery::protobuf::Field as _;
         match number {
-            1 => self
-                .request
-                .merge_from(wire, d)
-                .map_err(|e| e.in_field("request"))?,
-            2 => self
-                .username
-                .merge_from(wire, d)
-                .map_err(|e| e.in_field("username"))?,
-            3 => self
-                .uid
-                .merge_from(wire, d)
-                .map_err(|e| e.in_field("uid"))?,
-            4 => self
-                .groups
-                .merge_from(wire, d)
-                .map_err(|e| e.in_field("groups"))?,
-            5 => self
-                .usages
-                .merge_from(wire, d)
-                .map_err(|e| e.in_field("usages"))?,
-            6 => apimachinery::protobuf::merge_named_slice_map(&mut self.extra, wire, d)
-                .map_err(|e| e.in_field("extra"))?,
-            7 => self
-                .signer_name
-                .merge_from(wire, d)
-                .map_err(|e| e.in_field("signerName"))?,
-            8 => self
-                .expiration_seconds
-                .merge_from(wire, d)
-                .map_err(|e| e.in_field("expirationSeconds"))?,
+            1 => apimachinery::protobuf::in_field(self.request.merge_from(wire, d), "request")?,
+            2 => apimachinery::protobuf::in_field(self.username.merge_from(wire, d), "username")?,
+            3 => apimachinery::protobuf::in_field(self.uid.merge_from(wire, d), "uid")?,
+            4 => apimachinery::protobuf::in_field(self.groups.merge_from(wire, d), "groups")?,
+            5 => apimachinery::protobuf::in_field(self.usages.merge_from(wire, d), "usages")?,
+            6 => apimachinery::protobuf::in_field(
+                apimachinery::protobuf::merge_named_slice_map(&mut self.extra, wire, d),
+                "extra",
+            )?,
+            7 => apimachinery::protobuf::in_field(
+                self.signer_name.merge_from(wire, d),
+                "signerName",
+            )?,
+            8 => apimachinery::protobuf::in_field(
+                self.expiration_seconds.merge_from(wire, d),
+                "expirationSeconds",
+            )?,
             _ => return Ok(false),
         }
         Ok(true)
@@ -246,15 +208,10 @@ impl apimachinery::protobuf::Message for CertificateSigningRequestSpec {
 
 /// CertificateSigningRequestStatus contains conditions used to indicate
 /// approved/denied/failed status of the request, and the issued certificate.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct CertificateSigningRequestStatus {
     /// conditions applied to the request. Known conditions are "Approved", "Denied", and "Failed".
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<CertificateSigningRequestCondition>,
     /// certificate is populated with an issued certificate by the signer after an Approved condition is present.
     /// This field is set via the /status subresource. Once populated, this field is immutable.
@@ -282,7 +239,6 @@ pub struct CertificateSigningRequestStatus {
     /// ...
     /// -----END CERTIFICATE-----
     /// )
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub certificate: Option<crate::value::ByteString>,
 }
 

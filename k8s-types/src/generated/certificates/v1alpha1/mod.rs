@@ -55,9 +55,7 @@ pub struct ClusterTrustBundleList {
 apimachinery::proto_message!(ClusterTrustBundleList { 1 => metadata, 2 => items });
 
 /// ClusterTrustBundleSpec contains the signer and trust anchors.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::certificates::v1beta1::ClusterTrustBundleSpec)]
 pub struct ClusterTrustBundleSpec {
     /// signerName indicates the associated signer, if any.
@@ -78,7 +76,6 @@ pub struct ClusterTrustBundleSpec {
     ///
     /// List/watch requests for ClusterTrustBundles can filter on this field
     /// using a \`spec.signerName=NAME\` field selector.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub signer_name: Option<String>,
     /// trustBundle contains the individual X.509 trust anchors for this
     /// bundle, as PEM bundle of PEM-wrapped, DER-formatted X.509 certificates.
@@ -91,7 +88,6 @@ pub struct ClusterTrustBundleSpec {
     /// Users of ClusterTrustBundles, including Kubelet, are free to reorder and
     /// deduplicate certificate blocks in this file according to their own logic,
     /// as well as to drop PEM block headers and inter-block data.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub trust_bundle: String,
 }
 

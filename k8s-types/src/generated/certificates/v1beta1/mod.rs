@@ -26,33 +26,25 @@ pub struct CertificateSigningRequest {
 apimachinery::proto_message!(CertificateSigningRequest { 1 => metadata, 2 => spec, 3 => status });
 
 /// CertificateSigningRequestCondition describes a condition of a CertificateSigningRequest object
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::certificates::v1::CertificateSigningRequestCondition)]
 pub struct CertificateSigningRequestCondition {
     /// type of the condition. Known conditions include "Approved", "Denied", and "Failed".
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub r#type: String,
     /// Status of the condition, one of True, False, Unknown.
     /// Approved, Denied, and Failed conditions may not be "False" or "Unknown".
     /// Defaults to "True".
     /// If unset, should be treated as "True".
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub status: String,
     /// brief reason for the request state
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     /// human readable message with details about the request state
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
     /// timestamp for the last update to this condition
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub last_update_time: Option<apimachinery::apis::meta::v1::Time>,
     /// lastTransitionTime is the time the condition last transitioned from one status to another.
     /// If unset, when a new condition type is added or an existing condition's status is changed,
     /// the server defaults this to the current time.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub last_transition_time: Option<apimachinery::apis::meta::v1::Time>,
 }
 
@@ -81,13 +73,10 @@ pub struct CertificateSigningRequestList {
 apimachinery::proto_message!(CertificateSigningRequestList { 1 => metadata, 2 => items });
 
 /// CertificateSigningRequestSpec contains the certificate request.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::certificates::v1::CertificateSigningRequestSpec)]
 pub struct CertificateSigningRequestSpec {
     /// Base64-encoded PKCS\#10 CSR data
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub request: crate::value::ByteString,
     /// Requested signer for the request. It is a qualified name in the form:
     /// \`scope-hostname.io/name\`.
@@ -99,7 +88,6 @@ pub struct CertificateSigningRequestSpec {
     /// 3. Otherwise, it is assigned "kubernetes.io/legacy-unknown".
     /// Distribution of trust for signers happens out of band.
     /// You can select on this field using \`spec.signerName\`.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub signer_name: String,
     /// expirationSeconds is the requested duration of validity of the issued
     /// certificate. The certificate signer may issue a certificate with a different
@@ -119,7 +107,6 @@ pub struct CertificateSigningRequestSpec {
     /// 3. Signer whose configured minimum is longer than the requested duration
     ///
     /// The minimum valid value for expirationSeconds is 600, i.e. 10 minutes.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub expiration_seconds: Option<i32>,
     /// allowedUsages specifies a set of usage contexts the key will be
     /// valid for.
@@ -151,35 +138,21 @@ pub struct CertificateSigningRequestSpec {
     /// "ocsp signing",
     /// "microsoft sgc",
     /// "netscape sgc"
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub usages: Vec<String>,
     /// Information about the requesting user.
     /// See user.Info interface for details.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub username: Option<String>,
     /// UID information about the requesting user.
     /// See user.Info interface for details.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub uid: Option<String>,
     /// Group information about the requesting user.
     /// See user.Info interface for details.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub groups: Vec<String>,
     /// Extra information about the requesting user.
     /// See user.Info interface for details.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "std::collections::BTreeMap::is_empty"
-    )]
+    #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub extra: std::collections::BTreeMap<String, Vec<String>>,
 }
 
@@ -204,36 +177,23 @@ impl apimachinery::protobuf::Message for CertificateSigningRequestSpec {
     ) -> Result<bool, apimachinery::protobuf::ProtobufError> {
         use apimachinery::protobuf::Field as _;
         match number {
-            1 => self
-                .request
-                .merge_from(wire, d)
-                .map_err(|e| e.in_field("request"))?,
-            2 => self
-                .username
-                .merge_from(wire, d)
-                .map_err(|e| e.in_field("username"))?,
-            3 => self
-                .uid
-                .merge_from(wire, d)
-                .map_err(|e| e.in_field("uid"))?,
-            4 => self
-                .groups
-                .merge_from(wire, d)
-                .map_err(|e| e.in_field("groups"))?,
-            5 => self
-                .usages
-                .merge_from(wire, d)
-                .map_err(|e| e.in_field("usages"))?,
-            6 => apimachinery::protobuf::merge_named_slice_map(&mut self.extra, wire, d)
-                .map_err(|e| e.in_field("extra"))?,
-            7 => self
-                .signer_name
-                .merge_from(wire, d)
-                .map_err(|e| e.in_field("signerName"))?,
-            8 => self
-                .expiration_seconds
-                .merge_from(wire, d)
-                .map_err(|e| e.in_field("expirationSeconds"))?,
+            1 => apimachinery::protobuf::in_field(self.request.merge_from(wire, d), "request")?,
+            2 => apimachinery::protobuf::in_field(self.username.merge_from(wire, d), "username")?,
+            3 => apimachinery::protobuf::in_field(self.uid.merge_from(wire, d), "uid")?,
+            4 => apimachinery::protobuf::in_field(self.groups.merge_from(wire, d), "groups")?,
+            5 => apimachinery::protobuf::in_field(self.usages.merge_from(wire, d), "usages")?,
+            6 => apimachinery::protobuf::in_field(
+                apimachinery::protobuf::merge_named_slice_map(&mut self.extra, wire, d),
+                "extra",
+            )?,
+            7 => apimachinery::protobuf::in_field(
+                self.signer_name.merge_from(wire, d),
+                "signerName",
+            )?,
+            8 => apimachinery::protobuf::in_field(
+                self.expiration_seconds.merge_from(wire, d),
+                "expirationSeconds",
+            )?,
             _ => return Ok(false),
         }
         Ok(true)
@@ -241,20 +201,13 @@ impl apimachinery::protobuf::Message for CertificateSigningRequestSpec {
 }
 
 /// CertificateSigningRequestStatus contains conditions used to indicate approved/denied/failed status of the request, and the issued certificate.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::certificates::v1::CertificateSigningRequestStatus)]
 pub struct CertificateSigningRequestStatus {
     /// Conditions applied to the request, such as approval or denial.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<CertificateSigningRequestCondition>,
     /// If request was approved, the controller will place the issued certificate here.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub certificate: Option<crate::value::ByteString>,
 }
 
@@ -303,8 +256,7 @@ pub struct ClusterTrustBundleList {
 apimachinery::proto_message!(ClusterTrustBundleList { 1 => metadata, 2 => items });
 
 /// ClusterTrustBundleSpec contains the signer and trust anchors.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ClusterTrustBundleSpec {
     /// signerName indicates the associated signer, if any.
     ///
@@ -324,7 +276,6 @@ pub struct ClusterTrustBundleSpec {
     ///
     /// List/watch requests for ClusterTrustBundles can filter on this field
     /// using a \`spec.signerName=NAME\` field selector.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub signer_name: Option<String>,
     /// trustBundle contains the individual X.509 trust anchors for this
     /// bundle, as PEM bundle of PEM-wrapped, DER-formatted X.509 certificates.
@@ -337,7 +288,6 @@ pub struct ClusterTrustBundleSpec {
     /// Users of ClusterTrustBundles, including Kubelet, are free to reorder and
     /// deduplicate certificate blocks in this file according to their own logic,
     /// as well as to drop PEM block headers and inter-block data.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub trust_bundle: String,
 }
 
@@ -384,8 +334,7 @@ apimachinery::proto_message!(PodCertificateRequestList { 1 => metadata, 2 => ite
 
 /// PodCertificateRequestSpec describes the certificate request.  All fields are
 /// immutable after creation.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct PodCertificateRequestSpec {
     /// signerName indicates the requested signer.
     ///
@@ -395,37 +344,21 @@ pub struct PodCertificateRequestSpec {
     /// \`kubernetes.io/kube-apiserver-client-pod\`, which will issue client
     /// certificates understood by kube-apiserver.  It is currently
     /// unimplemented.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub signer_name: String,
     /// podName is the name of the pod into which the certificate will be mounted.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub pod_name: String,
     /// podUID is the UID of the pod into which the certificate will be mounted.
-    #[serde(
-        rename = "podUID",
-        default,
-        deserialize_with = "crate::go_json::null_as_default"
-    )]
+    #[api(rename = "podUID")]
     pub pod_uid: String,
     /// serviceAccountName is the name of the service account the pod is running as.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub service_account_name: String,
     /// serviceAccountUID is the UID of the service account the pod is running as.
-    #[serde(
-        rename = "serviceAccountUID",
-        default,
-        deserialize_with = "crate::go_json::null_as_default"
-    )]
+    #[api(rename = "serviceAccountUID")]
     pub service_account_uid: String,
     /// nodeName is the name of the node the pod is assigned to.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub node_name: String,
     /// nodeUID is the UID of the node the pod is assigned to.
-    #[serde(
-        rename = "nodeUID",
-        default,
-        deserialize_with = "crate::go_json::null_as_default"
-    )]
+    #[api(rename = "nodeUID")]
     pub node_uid: String,
     /// maxExpirationSeconds is the maximum lifetime permitted for the
     /// certificate.
@@ -439,7 +372,6 @@ pub struct PodCertificateRequestSpec {
     /// seconds (1 hour).  This constraint is enforced by kube-apiserver.
     /// \`kubernetes.io\` signers will never issue certificates with a lifetime
     /// longer than 24 hours.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub max_expiration_seconds: Option<i32>,
     /// The PKIX-serialized public key the signer will issue the certificate to.
     ///
@@ -457,7 +389,6 @@ pub struct PodCertificateRequestSpec {
     /// StubPKCS10Request is set, this field must be empty.  Signer
     /// implementations should extract the public key from the StubPKCS10Request
     /// field.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub pkix_public_key: Option<crate::value::ByteString>,
     /// A proof that the requesting kubelet holds the private key corresponding
     /// to pkixPublicKey.
@@ -482,7 +413,6 @@ pub struct PodCertificateRequestSpec {
     ///
     /// Deprecated: This field is replaced by StubPKCS10Request. If
     /// StubPKCS10Request is set, this field must be empty.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub proof_of_possession: Option<crate::value::ByteString>,
     /// A PKCS\#10 certificate signing request (DER-serialized) generated by
     /// Kubelet using the subject private key.
@@ -502,11 +432,7 @@ pub struct PodCertificateRequestSpec {
     /// setting a status.conditions entry with a type of "Denied" and a reason of
     /// "UnsupportedKeyType". It may also suggest a key type that it does support
     /// in the message field.
-    #[serde(
-        rename = "stubPKCS10Request",
-        default,
-        deserialize_with = "crate::go_json::null_as_default"
-    )]
+    #[api(rename = "stubPKCS10Request")]
     pub stub_pkcs10_request: crate::value::ByteString,
     /// unverifiedUserAnnotations allow pod authors to pass additional information to
     /// the signer implementation.  Kubernetes does not restrict or validate this
@@ -518,11 +444,7 @@ pub struct PodCertificateRequestSpec {
     ///
     /// Signers should document the keys and values they support.  Signers should
     /// deny requests that contain keys they do not recognize.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "std::collections::BTreeMap::is_empty"
-    )]
+    #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub unverified_user_annotations: std::collections::BTreeMap<String, String>,
 }
 
@@ -530,8 +452,7 @@ apimachinery::proto_message!(PodCertificateRequestSpec { 1 => signer_name as "si
 
 /// PodCertificateRequestStatus describes the status of the request, and holds
 /// the certificate data if the request is issued.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct PodCertificateRequestStatus {
     /// conditions applied to the request.
     ///
@@ -541,11 +462,7 @@ pub struct PodCertificateRequestStatus {
     ///
     /// If the request is denied with \`Reason=UnsupportedKeyType\`, the signer may
     /// suggest a key type that will work in the message field.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<crate::meta::v1::Condition>,
     /// certificateChain is populated with an issued certificate by the signer.
     /// This field is set via the /status subresource. Once populated, this field
@@ -567,14 +484,12 @@ pub struct PodCertificateRequestStatus {
     /// intermediate certificates and presented in TLS handshakes.  When
     /// projecting the chain into a pod volume, kubelet will drop any data
     /// in-between the PEM blocks, as well as any PEM block headers.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub certificate_chain: Option<String>,
     /// notBefore is the time at which the certificate becomes valid.  The value
     /// must be the same as the notBefore value in the leaf certificate in
     /// certificateChain.  This field is set via the /status subresource.  Once
     /// populated, it is immutable. The signer must set this field at the same
     /// time it sets certificateChain.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub not_before: Option<apimachinery::apis::meta::v1::Time>,
     /// beginRefreshAt is the time at which the kubelet should begin trying to
     /// refresh the certificate.  This field is set via the /status subresource,
@@ -583,14 +498,12 @@ pub struct PodCertificateRequestStatus {
     ///
     /// This field is only a hint.  Kubelet may start refreshing before or after
     /// this time if necessary.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub begin_refresh_at: Option<apimachinery::apis::meta::v1::Time>,
     /// notAfter is the time at which the certificate expires.  The value must be
     /// the same as the notAfter value in the leaf certificate in
     /// certificateChain.  This field is set via the /status subresource.  Once
     /// populated, it is immutable.  The signer must set this field at the same
     /// time it sets certificateChain.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub not_after: Option<apimachinery::apis::meta::v1::Time>,
 }
 

@@ -33,39 +33,31 @@ pub struct LeaseList {
 apimachinery::proto_message!(LeaseList { 1 => metadata, 2 => items });
 
 /// LeaseSpec is a specification of a Lease.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct LeaseSpec {
     /// holderIdentity contains the identity of the holder of a current lease.
     /// If Coordinated Leader Election is used, the holder identity must be
     /// equal to the elected LeaseCandidate.metadata.name field.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub holder_identity: Option<String>,
     /// leaseDurationSeconds is a duration that candidates for a lease need
     /// to wait to force acquire it. This is measured against the time of last
     /// observed renewTime.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub lease_duration_seconds: Option<i32>,
     /// acquireTime is a time when the current lease was acquired.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub acquire_time: Option<apimachinery::apis::meta::v1::MicroTime>,
     /// renewTime is a time when the current holder of a lease has last
     /// updated the lease.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub renew_time: Option<apimachinery::apis::meta::v1::MicroTime>,
     /// leaseTransitions is the number of transitions of a lease between
     /// holders.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub lease_transitions: Option<i32>,
     /// Strategy indicates the strategy for picking the leader for coordinated leader election.
     /// If the field is not specified, there is no active coordination for this lease.
     /// (Alpha) Using this field requires the CoordinatedLeaderElection feature gate to be enabled.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub strategy: Option<String>,
     /// PreferredHolder signals to a lease holder that the lease has a
     /// more optimal holder and should be given up.
     /// This field can only be set if Strategy is also set.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub preferred_holder: Option<String>,
 }
 

@@ -44,20 +44,16 @@ pub struct LeaseCandidateList {
 apimachinery::proto_message!(LeaseCandidateList { 1 => metadata, 2 => items });
 
 /// LeaseCandidateSpec is a specification of a Lease.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::coordination::v1beta1::LeaseCandidateSpec)]
 pub struct LeaseCandidateSpec {
     /// LeaseName is the name of the lease for which this candidate is contending.
     /// This field is immutable.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub lease_name: String,
     /// PingTime is the last time that the server has requested the LeaseCandidate
     /// to renew. It is only done during leader election to check if any
     /// LeaseCandidates have become ineligible. When PingTime is updated, the
     /// LeaseCandidate will respond by updating RenewTime.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub ping_time: Option<apimachinery::apis::meta::v1::MicroTime>,
     /// RenewTime is the time that the LeaseCandidate was last updated.
     /// Any time a Lease needs to do leader election, the PingTime field
@@ -66,22 +62,18 @@ pub struct LeaseCandidateSpec {
     /// Old LeaseCandidate objects are also garbage collected if it has been hours
     /// since the last renew. The PingTime field is updated regularly to prevent
     /// garbage collection for still active LeaseCandidates.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub renew_time: Option<apimachinery::apis::meta::v1::MicroTime>,
     /// BinaryVersion is the binary version. It must be in a semver format without leading \`v\`.
     /// This field is required.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub binary_version: String,
     /// EmulationVersion is the emulation version. It must be in a semver format without leading \`v\`.
     /// EmulationVersion must be less than or equal to BinaryVersion.
     /// This field is required when strategy is "OldestEmulationVersion"
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub emulation_version: Option<String>,
     /// Strategy is the strategy that coordinated leader election will use for picking the leader.
     /// If multiple candidates for the same Lease return different strategies, the strategy provided
     /// by the candidate with the latest BinaryVersion will be used. If there is still conflict,
     /// this is a user error and coordinated leader election will not operate the Lease until resolved.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub strategy: String,
 }
 

@@ -51,20 +51,17 @@ pub struct LeaseCandidateList {
 apimachinery::proto_message!(LeaseCandidateList { 1 => metadata, 2 => items });
 
 /// LeaseCandidateSpec is a specification of a Lease.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct LeaseCandidateSpec {
     /// LeaseName is the name of the lease for which this candidate is contending.
     /// The limits on this field are the same as on Lease.name. Multiple lease candidates
     /// may reference the same Lease.name.
     /// This field is immutable.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub lease_name: String,
     /// PingTime is the last time that the server has requested the LeaseCandidate
     /// to renew. It is only done during leader election to check if any
     /// LeaseCandidates have become ineligible. When PingTime is updated, the
     /// LeaseCandidate will respond by updating RenewTime.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub ping_time: Option<apimachinery::apis::meta::v1::MicroTime>,
     /// RenewTime is the time that the LeaseCandidate was last updated.
     /// Any time a Lease needs to do leader election, the PingTime field
@@ -73,22 +70,18 @@ pub struct LeaseCandidateSpec {
     /// Old LeaseCandidate objects are also garbage collected if it has been hours
     /// since the last renew. The PingTime field is updated regularly to prevent
     /// garbage collection for still active LeaseCandidates.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub renew_time: Option<apimachinery::apis::meta::v1::MicroTime>,
     /// BinaryVersion is the binary version. It must be in a semver format without leading \`v\`.
     /// This field is required.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub binary_version: String,
     /// EmulationVersion is the emulation version. It must be in a semver format without leading \`v\`.
     /// EmulationVersion must be less than or equal to BinaryVersion.
     /// This field is required when strategy is "OldestEmulationVersion"
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub emulation_version: Option<String>,
     /// Strategy is the strategy that coordinated leader election will use for picking the leader.
     /// If multiple candidates for the same Lease return different strategies, the strategy provided
     /// by the candidate with the latest BinaryVersion will be used. If there is still conflict,
     /// this is a user error and coordinated leader election will not operate the Lease until resolved.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub strategy: String,
 }
 
@@ -118,39 +111,30 @@ pub struct LeaseList {
 apimachinery::proto_message!(LeaseList { 1 => metadata, 2 => items });
 
 /// LeaseSpec is a specification of a Lease.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::coordination::v1::LeaseSpec)]
 pub struct LeaseSpec {
     /// holderIdentity contains the identity of the holder of a current lease.
     /// If Coordinated Leader Election is used, the holder identity must be
     /// equal to the elected LeaseCandidate.metadata.name field.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub holder_identity: Option<String>,
     /// leaseDurationSeconds is a duration that candidates for a lease need
     /// to wait to force acquire it. This is measure against time of last
     /// observed renewTime.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub lease_duration_seconds: Option<i32>,
     /// acquireTime is a time when the current lease was acquired.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub acquire_time: Option<apimachinery::apis::meta::v1::MicroTime>,
     /// renewTime is a time when the current holder of a lease has last
     /// updated the lease.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub renew_time: Option<apimachinery::apis::meta::v1::MicroTime>,
     /// leaseTransitions is the number of transitions of a lease between
     /// holders.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub lease_transitions: Option<i32>,
     /// Strategy indicates the strategy for picking the leader for coordinated leader election
     /// (Alpha) Using this field requires the CoordinatedLeaderElection feature gate to be enabled.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub strategy: Option<String>,
     /// PreferredHolder signals to a lease holder that the lease has a
     /// more optimal holder and should be given up.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub preferred_holder: Option<String>,
 }
 

@@ -8,85 +8,67 @@
 /// must also be in the same AWS zone as the kubelet. An AWS EBS disk
 /// can only be mounted as read/write once. AWS EBS volumes support
 /// ownership management and SELinux relabeling.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct AWSElasticBlockStoreVolumeSource {
     /// volumeID is unique ID of the persistent disk resource in AWS (Amazon EBS volume).
     /// More info: <https://kubernetes.io/docs/concepts/storage/volumes#awselasticblockstore>
-    #[serde(
-        rename = "volumeID",
-        default,
-        deserialize_with = "crate::go_json::null_as_default"
-    )]
+    #[api(rename = "volumeID")]
     pub volume_id: String,
     /// fsType is the filesystem type of the volume that you want to mount.
     /// Tip: Ensure that the filesystem type is supported by the host operating system.
     /// Examples: "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified.
     /// More info: <https://kubernetes.io/docs/concepts/storage/volumes#awselasticblockstore>
     /// TODO: how do we prevent errors in the filesystem from compromising the machine
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub fs_type: Option<String>,
     /// partition is the partition in the volume that you want to mount.
     /// If omitted, the default is to mount by volume name.
     /// Examples: For volume /dev/sda1, you specify the partition as "1".
     /// Similarly, the volume partition for /dev/sda is "0" (or you can leave the property empty).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub partition: Option<i32>,
     /// readOnly value true will force the readOnly setting in VolumeMounts.
     /// More info: <https://kubernetes.io/docs/concepts/storage/volumes#awselasticblockstore>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub read_only: Option<bool>,
 }
 
 apimachinery::proto_message!(AWSElasticBlockStoreVolumeSource { 1 => volume_id as "volumeID", 2 => fs_type as "fsType", 3 => partition, 4 => read_only as "readOnly" });
 
 /// Affinity is a group of affinity scheduling rules.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct Affinity {
     /// Describes node affinity scheduling rules for the pod.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub node_affinity: Option<NodeAffinity>,
     /// Describes pod affinity scheduling rules (e.g. co-locate this pod in the same node, zone, etc. as some other pod(s)).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub pod_affinity: Option<PodAffinity>,
     /// Describes pod anti-affinity scheduling rules (e.g. avoid putting this pod in the same node, zone, etc. as some other pod(s)).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub pod_anti_affinity: Option<PodAntiAffinity>,
 }
 
 apimachinery::proto_message!(Affinity { 1 => node_affinity as "nodeAffinity", 2 => pod_affinity as "podAffinity", 3 => pod_anti_affinity as "podAntiAffinity" });
 
 /// AppArmorProfile defines a pod or container's AppArmor settings.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct AppArmorProfile {
     /// type indicates which kind of AppArmor profile will be applied.
     /// Valid options are:
     /// Localhost - a profile pre-loaded on the node.
     /// RuntimeDefault - the container runtime's default profile.
     /// Unconfined - no AppArmor enforcement.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub r#type: String,
     /// localhostProfile indicates a profile loaded on the node that should be used.
     /// The profile must be preconfigured on the node to work.
     /// Must match the loaded name of the profile.
     /// Must be set if and only if type is "Localhost".
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub localhost_profile: Option<String>,
 }
 
 apimachinery::proto_message!(AppArmorProfile { 1 => r#type as "type", 2 => localhost_profile as "localhostProfile" });
 
 /// AttachedVolume describes a volume attached to a node
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct AttachedVolume {
     /// Name of the attached volume
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub name: String,
     /// DevicePath represents the device path where the volume should be available
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub device_path: String,
 }
 
@@ -95,89 +77,65 @@ apimachinery::proto_message!(AttachedVolume { 1 => name, 2 => device_path as "de
 /// AvoidPods describes pods that should avoid this node. This is the value for a
 /// Node annotation with key scheduler.alpha.kubernetes.io/preferAvoidPods and
 /// will eventually become a field of NodeStatus.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct AvoidPods {
     /// Bounded-sized list of signatures of pods that should avoid this node, sorted
     /// in timestamp order from oldest to newest. Size of the slice is unspecified.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub prefer_avoid_pods: Vec<PreferAvoidPodsEntry>,
 }
 
 apimachinery::proto_message!(AvoidPods { 1 => prefer_avoid_pods as "preferAvoidPods" });
 
 /// AzureDisk represents an Azure Data Disk mount on the host and bind mount to the pod.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct AzureDiskVolumeSource {
     /// diskName is the Name of the data disk in the blob storage
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub disk_name: String,
     /// diskURI is the URI of data disk in the blob storage
-    #[serde(
-        rename = "diskURI",
-        default,
-        deserialize_with = "crate::go_json::null_as_default"
-    )]
+    #[api(rename = "diskURI")]
     pub disk_uri: String,
     /// cachingMode is the Host Caching mode: None, Read Only, Read Write.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub caching_mode: Option<String>,
     /// fsType is Filesystem type to mount.
     /// Must be a filesystem type supported by the host operating system.
     /// Ex. "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub fs_type: Option<String>,
     /// readOnly Defaults to false (read/write). ReadOnly here will force
     /// the ReadOnly setting in VolumeMounts.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub read_only: Option<bool>,
     /// kind expected values are Shared: multiple blob disks per storage account  Dedicated: single blob disk per storage account  Managed: azure managed data disk (only in managed availability set). defaults to shared
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub kind: Option<String>,
 }
 
 apimachinery::proto_message!(AzureDiskVolumeSource { 1 => disk_name as "diskName", 2 => disk_uri as "diskURI", 3 => caching_mode as "cachingMode", 4 => fs_type as "fsType", 5 => read_only as "readOnly", 6 => kind });
 
 /// AzureFile represents an Azure File Service mount on the host and bind mount to the pod.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct AzureFilePersistentVolumeSource {
     /// secretName is the name of secret that contains Azure Storage Account Name and Key
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub secret_name: String,
     /// shareName is the azure Share Name
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub share_name: String,
     /// readOnly defaults to false (read/write). ReadOnly here will force
     /// the ReadOnly setting in VolumeMounts.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub read_only: Option<bool>,
     /// secretNamespace is the namespace of the secret that contains Azure Storage Account Name and Key
     /// default is the same as the Pod
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub secret_namespace: Option<String>,
 }
 
 apimachinery::proto_message!(AzureFilePersistentVolumeSource { 1 => secret_name as "secretName", 2 => share_name as "shareName", 3 => read_only as "readOnly", 4 => secret_namespace as "secretNamespace" });
 
 /// AzureFile represents an Azure File Service mount on the host and bind mount to the pod.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct AzureFileVolumeSource {
     /// secretName is the  name of secret that contains Azure Storage Account Name and Key
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub secret_name: String,
     /// shareName is the azure share Name
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub share_name: String,
     /// readOnly defaults to false (read/write). ReadOnly here will force
     /// the ReadOnly setting in VolumeMounts.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub read_only: Option<bool>,
 }
 
@@ -199,125 +157,93 @@ pub struct Binding {
 apimachinery::proto_message!(Binding { 1 => metadata, 2 => target });
 
 /// Represents storage that is managed by an external CSI volume driver
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct CSIPersistentVolumeSource {
     /// driver is the name of the driver to use for this volume.
     /// Required.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub driver: String,
     /// volumeHandle is the unique volume name returned by the CSI volume
     /// plugin’s CreateVolume to refer to the volume on all subsequent calls.
     /// Required.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub volume_handle: String,
     /// readOnly value to pass to ControllerPublishVolumeRequest.
     /// Defaults to false (read/write).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub read_only: Option<bool>,
     /// fsType to mount. Must be a filesystem type supported by the host operating system.
     /// Ex. "ext4", "xfs", "ntfs".
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub fs_type: Option<String>,
     /// volumeAttributes of the volume to publish.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "std::collections::BTreeMap::is_empty"
-    )]
+    #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub volume_attributes: std::collections::BTreeMap<String, String>,
     /// controllerPublishSecretRef is a reference to the secret object containing
     /// sensitive information to pass to the CSI driver to complete the CSI
     /// ControllerPublishVolume and ControllerUnpublishVolume calls.
     /// This field is optional, and may be empty if no secret is required. If the
     /// secret object contains more than one secret, all secrets are passed.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub controller_publish_secret_ref: Option<SecretReference>,
     /// nodeStageSecretRef is a reference to the secret object containing sensitive
     /// information to pass to the CSI driver to complete the CSI NodeStageVolume
     /// and NodeStageVolume and NodeUnstageVolume calls.
     /// This field is optional, and may be empty if no secret is required. If the
     /// secret object contains more than one secret, all secrets are passed.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub node_stage_secret_ref: Option<SecretReference>,
     /// nodePublishSecretRef is a reference to the secret object containing
     /// sensitive information to pass to the CSI driver to complete the CSI
     /// NodePublishVolume and NodeUnpublishVolume calls.
     /// This field is optional, and may be empty if no secret is required. If the
     /// secret object contains more than one secret, all secrets are passed.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub node_publish_secret_ref: Option<SecretReference>,
     /// controllerExpandSecretRef is a reference to the secret object containing
     /// sensitive information to pass to the CSI driver to complete the CSI
     /// ControllerExpandVolume call.
     /// This field is optional, and may be empty if no secret is required. If the
     /// secret object contains more than one secret, all secrets are passed.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub controller_expand_secret_ref: Option<SecretReference>,
     /// nodeExpandSecretRef is a reference to the secret object containing
     /// sensitive information to pass to the CSI driver to complete the CSI
     /// NodeExpandVolume call.
     /// This field is optional, may be omitted if no secret is required. If the
     /// secret object contains more than one secret, all secrets are passed.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub node_expand_secret_ref: Option<SecretReference>,
 }
 
 apimachinery::proto_message!(CSIPersistentVolumeSource { 1 => driver, 2 => volume_handle as "volumeHandle", 3 => read_only as "readOnly", 4 => fs_type as "fsType", 5 => volume_attributes as "volumeAttributes", 6 => controller_publish_secret_ref as "controllerPublishSecretRef", 7 => node_stage_secret_ref as "nodeStageSecretRef", 8 => node_publish_secret_ref as "nodePublishSecretRef", 9 => controller_expand_secret_ref as "controllerExpandSecretRef", 10 => node_expand_secret_ref as "nodeExpandSecretRef" });
 
 /// Represents a source location of a volume to mount, managed by an external CSI driver
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct CSIVolumeSource {
     /// driver is the name of the CSI driver that handles this volume.
     /// Consult with your admin for the correct name as registered in the cluster.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub driver: String,
     /// readOnly specifies a read-only configuration for the volume.
     /// Defaults to false (read/write).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub read_only: Option<bool>,
     /// fsType to mount. Ex. "ext4", "xfs", "ntfs".
     /// If not provided, the empty value is passed to the associated CSI driver
     /// which will determine the default filesystem to apply.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub fs_type: Option<String>,
     /// volumeAttributes stores driver-specific properties that are passed to the CSI
     /// driver. Consult your driver's documentation for supported values.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "std::collections::BTreeMap::is_empty"
-    )]
+    #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub volume_attributes: std::collections::BTreeMap<String, String>,
     /// nodePublishSecretRef is a reference to the secret object containing
     /// sensitive information to pass to the CSI driver to complete the CSI
     /// NodePublishVolume and NodeUnpublishVolume calls.
     /// This field is optional, and  may be empty if no secret is required. If the
     /// secret object contains more than one secret, all secret references are passed.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub node_publish_secret_ref: Option<LocalObjectReference>,
 }
 
 apimachinery::proto_message!(CSIVolumeSource { 1 => driver, 2 => read_only as "readOnly", 3 => fs_type as "fsType", 4 => volume_attributes as "volumeAttributes", 5 => node_publish_secret_ref as "nodePublishSecretRef" });
 
 /// Adds and removes POSIX capabilities from running containers.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct Capabilities {
     /// Added capabilities
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub add: Vec<String>,
     /// Removed capabilities
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub drop: Vec<String>,
 }
 
@@ -325,32 +251,25 @@ apimachinery::proto_message!(Capabilities { 1 => add, 2 => drop });
 
 /// Represents a Ceph Filesystem mount that lasts the lifetime of a pod
 /// Cephfs volumes do not support ownership management or SELinux relabeling.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct CephFSPersistentVolumeSource {
     /// monitors is Required: Monitors is a collection of Ceph monitors
     /// More info: <https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it>
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub monitors: Vec<String>,
     /// path is Optional: Used as the mounted root, rather than the full Ceph tree, default is /
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub path: Option<String>,
     /// user is Optional: User is the rados user name, default is admin
     /// More info: <https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub user: Option<String>,
     /// secretFile is Optional: SecretFile is the path to key ring for User, default is /etc/ceph/user.secret
     /// More info: <https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub secret_file: Option<String>,
     /// secretRef is Optional: SecretRef is reference to the authentication secret for User, default is empty.
     /// More info: <https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub secret_ref: Option<SecretReference>,
     /// readOnly is Optional: Defaults to false (read/write). ReadOnly here will force
     /// the ReadOnly setting in VolumeMounts.
     /// More info: <https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub read_only: Option<bool>,
 }
 
@@ -358,32 +277,25 @@ apimachinery::proto_message!(CephFSPersistentVolumeSource { 1 => monitors, 2 => 
 
 /// Represents a Ceph Filesystem mount that lasts the lifetime of a pod
 /// Cephfs volumes do not support ownership management or SELinux relabeling.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct CephFSVolumeSource {
     /// monitors is Required: Monitors is a collection of Ceph monitors
     /// More info: <https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it>
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub monitors: Vec<String>,
     /// path is Optional: Used as the mounted root, rather than the full Ceph tree, default is /
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub path: Option<String>,
     /// user is optional: User is the rados user name, default is admin
     /// More info: <https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub user: Option<String>,
     /// secretFile is Optional: SecretFile is the path to key ring for User, default is /etc/ceph/user.secret
     /// More info: <https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub secret_file: Option<String>,
     /// secretRef is Optional: SecretRef is reference to the authentication secret for User, default is empty.
     /// More info: <https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub secret_ref: Option<LocalObjectReference>,
     /// readOnly is Optional: Defaults to false (read/write). ReadOnly here will force
     /// the ReadOnly setting in VolumeMounts.
     /// More info: <https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub read_only: Option<bool>,
 }
 
@@ -393,31 +305,23 @@ apimachinery::proto_message!(CephFSVolumeSource { 1 => monitors, 2 => path, 3 =>
 /// A Cinder volume must exist before mounting to a container.
 /// The volume must also be in the same region as the kubelet.
 /// Cinder volumes support ownership management and SELinux relabeling.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct CinderPersistentVolumeSource {
     /// volumeID used to identify the volume in cinder.
     /// More info: <https://examples.k8s.io/mysql-cinder-pd/README.md>
-    #[serde(
-        rename = "volumeID",
-        default,
-        deserialize_with = "crate::go_json::null_as_default"
-    )]
+    #[api(rename = "volumeID")]
     pub volume_id: String,
     /// fsType Filesystem type to mount.
     /// Must be a filesystem type supported by the host operating system.
     /// Examples: "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified.
     /// More info: <https://examples.k8s.io/mysql-cinder-pd/README.md>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub fs_type: Option<String>,
     /// readOnly is Optional: Defaults to false (read/write). ReadOnly here will force
     /// the ReadOnly setting in VolumeMounts.
     /// More info: <https://examples.k8s.io/mysql-cinder-pd/README.md>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub read_only: Option<bool>,
     /// secretRef is Optional: points to a secret object containing parameters used to connect
     /// to OpenStack.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub secret_ref: Option<SecretReference>,
 }
 
@@ -427,44 +331,34 @@ apimachinery::proto_message!(CinderPersistentVolumeSource { 1 => volume_id as "v
 /// A Cinder volume must exist before mounting to a container.
 /// The volume must also be in the same region as the kubelet.
 /// Cinder volumes support ownership management and SELinux relabeling.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct CinderVolumeSource {
     /// volumeID used to identify the volume in cinder.
     /// More info: <https://examples.k8s.io/mysql-cinder-pd/README.md>
-    #[serde(
-        rename = "volumeID",
-        default,
-        deserialize_with = "crate::go_json::null_as_default"
-    )]
+    #[api(rename = "volumeID")]
     pub volume_id: String,
     /// fsType is the filesystem type to mount.
     /// Must be a filesystem type supported by the host operating system.
     /// Examples: "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified.
     /// More info: <https://examples.k8s.io/mysql-cinder-pd/README.md>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub fs_type: Option<String>,
     /// readOnly defaults to false (read/write). ReadOnly here will force
     /// the ReadOnly setting in VolumeMounts.
     /// More info: <https://examples.k8s.io/mysql-cinder-pd/README.md>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub read_only: Option<bool>,
     /// secretRef is optional: points to a secret object containing parameters used to connect
     /// to OpenStack.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub secret_ref: Option<LocalObjectReference>,
 }
 
 apimachinery::proto_message!(CinderVolumeSource { 1 => volume_id as "volumeID", 2 => fs_type as "fsType", 3 => read_only as "readOnly", 4 => secret_ref as "secretRef" });
 
 /// ClientIPConfig represents the configurations of Client IP based session affinity.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ClientIPConfig {
     /// timeoutSeconds specifies the seconds of ClientIP type session sticky time.
     /// The value must be \>0 && \<=86400(for 1 day) if ServiceAffinity == "ClientIP".
     /// Default value is 10800(for 3 hours).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub timeout_seconds: Option<i32>,
 }
 
@@ -473,57 +367,46 @@ apimachinery::proto_message!(ClientIPConfig { 1 => timeout_seconds as "timeoutSe
 /// ClusterTrustBundleProjection describes how to select a set of
 /// ClusterTrustBundle objects and project their contents into the pod
 /// filesystem.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ClusterTrustBundleProjection {
     /// Select a single ClusterTrustBundle by object name.  Mutually-exclusive
     /// with signerName and labelSelector.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Select all ClusterTrustBundles that match this signer name.
     /// Mutually-exclusive with name.  The contents of all selected
     /// ClusterTrustBundles will be unified and deduplicated.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub signer_name: Option<String>,
     /// Select all ClusterTrustBundles that match this label selector.  Only has
     /// effect if signerName is set.  Mutually-exclusive with name.  If unset,
     /// interpreted as "match nothing".  If set but empty, interpreted as "match
     /// everything".
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub label_selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
     /// If true, don't block pod startup if the referenced ClusterTrustBundle(s)
     /// aren't available.  If using name, then the named ClusterTrustBundle is
     /// allowed not to exist.  If using signerName, then the combination of
     /// signerName and labelSelector is allowed to match zero
     /// ClusterTrustBundles.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub optional: Option<bool>,
     /// Relative path from the volume root to write the bundle.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub path: String,
 }
 
 apimachinery::proto_message!(ClusterTrustBundleProjection { 1 => name, 2 => signer_name as "signerName", 3 => label_selector as "labelSelector", 4 => path, 5 => optional });
 
 /// Information about the condition of a component.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ComponentCondition {
     /// Type of condition for a component.
     /// Valid value: "Healthy"
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub r#type: String,
     /// Status of the condition for a component.
     /// Valid values for "Healthy": "True", "False", or "Unknown".
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub status: String,
     /// Message about the condition for a component.
     /// For example, information about a health check.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
     /// Condition error code for a component.
     /// For example, a health check error code.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
 }
 
@@ -606,8 +489,7 @@ apimachinery::proto_message!(ConfigMap { 1 => metadata, 2 => data, 3 => binary_d
 ///
 /// The contents of the target ConfigMap's Data field will represent the
 /// key-value pairs as environment variables.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ConfigMapEnvSource {
     /// Name of the referent.
     /// This field is effectively required, but due to backwards compatibility is
@@ -615,10 +497,8 @@ pub struct ConfigMapEnvSource {
     /// almost certainly wrong.
     /// More info: <https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names>
     /// TODO: Drop \`kubebuilder:default\` when controller-gen doesn't need it <https://github.com/kubernetes-sigs/kubebuilder/issues/3896>.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Specify whether the ConfigMap must be defined
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub optional: Option<bool>,
 }
 
@@ -642,18 +522,13 @@ impl apimachinery::protobuf::Message for ConfigMapEnvSource {
             1 => apimachinery::protobuf::merge_embedded(wire, d, |number, wire, d| {
                 Ok(match number {
                     1 => {
-                        self.name
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("name"))?;
+                        apimachinery::protobuf::in_field(self.name.merge_from(wire, d), "name")?;
                         true
                     }
                     _ => false,
                 })
             })?,
-            2 => self
-                .optional
-                .merge_from(wire, d)
-                .map_err(|e| e.in_field("optional"))?,
+            2 => apimachinery::protobuf::in_field(self.optional.merge_from(wire, d), "optional")?,
             _ => return Ok(false),
         }
         Ok(true)
@@ -661,8 +536,7 @@ impl apimachinery::protobuf::Message for ConfigMapEnvSource {
 }
 
 /// Selects a key from a ConfigMap.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ConfigMapKeySelector {
     /// Name of the referent.
     /// This field is effectively required, but due to backwards compatibility is
@@ -670,13 +544,10 @@ pub struct ConfigMapKeySelector {
     /// almost certainly wrong.
     /// More info: <https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names>
     /// TODO: Drop \`kubebuilder:default\` when controller-gen doesn't need it <https://github.com/kubernetes-sigs/kubebuilder/issues/3896>.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// The key to select.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub key: String,
     /// Specify whether the ConfigMap or its key must be defined
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub optional: Option<bool>,
 }
 
@@ -701,22 +572,14 @@ impl apimachinery::protobuf::Message for ConfigMapKeySelector {
             1 => apimachinery::protobuf::merge_embedded(wire, d, |number, wire, d| {
                 Ok(match number {
                     1 => {
-                        self.name
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("name"))?;
+                        apimachinery::protobuf::in_field(self.name.merge_from(wire, d), "name")?;
                         true
                     }
                     _ => false,
                 })
             })?,
-            2 => self
-                .key
-                .merge_from(wire, d)
-                .map_err(|e| e.in_field("key"))?,
-            3 => self
-                .optional
-                .merge_from(wire, d)
-                .map_err(|e| e.in_field("optional"))?,
+            2 => apimachinery::protobuf::in_field(self.key.merge_from(wire, d), "key")?,
+            3 => apimachinery::protobuf::in_field(self.optional.merge_from(wire, d), "optional")?,
             _ => return Ok(false),
         }
         Ok(true)
@@ -739,28 +602,22 @@ apimachinery::proto_message!(ConfigMapList { 1 => metadata, 2 => items });
 
 /// ConfigMapNodeConfigSource contains the information to reference a ConfigMap as a config source for the Node.
 /// This API is deprecated since 1.22: <https://git.k8s.io/enhancements/keps/sig-node/281-dynamic-kubelet-configuration>
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ConfigMapNodeConfigSource {
     /// Namespace is the metadata.namespace of the referenced ConfigMap.
     /// This field is required in all cases.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub namespace: String,
     /// Name is the metadata.name of the referenced ConfigMap.
     /// This field is required in all cases.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub name: String,
     /// UID is the metadata.UID of the referenced ConfigMap.
     /// This field is forbidden in Node.Spec, and required in Node.Status.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub uid: Option<String>,
     /// ResourceVersion is the metadata.ResourceVersion of the referenced ConfigMap.
     /// This field is forbidden in Node.Spec, and required in Node.Status.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub resource_version: Option<String>,
     /// KubeletConfigKey declares which key of the referenced ConfigMap corresponds to the KubeletConfiguration structure
     /// This field is required in all cases.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub kubelet_config_key: String,
 }
 
@@ -773,8 +630,7 @@ apimachinery::proto_message!(ConfigMapNodeConfigSource { 1 => namespace, 2 => na
 /// unless the items element is populated with specific mappings of keys to paths.
 /// Note that this is identical to a configmap volume source without the default
 /// mode.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ConfigMapProjection {
     /// Name of the referent.
     /// This field is effectively required, but due to backwards compatibility is
@@ -782,7 +638,6 @@ pub struct ConfigMapProjection {
     /// almost certainly wrong.
     /// More info: <https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names>
     /// TODO: Drop \`kubebuilder:default\` when controller-gen doesn't need it <https://github.com/kubernetes-sigs/kubebuilder/issues/3896>.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// items if unspecified, each key-value pair in the Data field of the referenced
     /// ConfigMap will be projected into the volume as a file whose name is the
@@ -791,14 +646,9 @@ pub struct ConfigMapProjection {
     /// present. If a key is specified which is not present in the ConfigMap,
     /// the volume setup will error unless it is marked optional. Paths must be
     /// relative and may not contain the '..' path or start with '..'.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub items: Vec<KeyToPath>,
     /// optional specify whether the ConfigMap or its keys must be defined
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub optional: Option<bool>,
 }
 
@@ -823,22 +673,14 @@ impl apimachinery::protobuf::Message for ConfigMapProjection {
             1 => apimachinery::protobuf::merge_embedded(wire, d, |number, wire, d| {
                 Ok(match number {
                     1 => {
-                        self.name
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("name"))?;
+                        apimachinery::protobuf::in_field(self.name.merge_from(wire, d), "name")?;
                         true
                     }
                     _ => false,
                 })
             })?,
-            2 => self
-                .items
-                .merge_from(wire, d)
-                .map_err(|e| e.in_field("items"))?,
-            4 => self
-                .optional
-                .merge_from(wire, d)
-                .map_err(|e| e.in_field("optional"))?,
+            2 => apimachinery::protobuf::in_field(self.items.merge_from(wire, d), "items")?,
+            4 => apimachinery::protobuf::in_field(self.optional.merge_from(wire, d), "optional")?,
             _ => return Ok(false),
         }
         Ok(true)
@@ -851,8 +693,7 @@ impl apimachinery::protobuf::Message for ConfigMapProjection {
 /// volume as files using the keys in the Data field as the file names, unless
 /// the items element is populated with specific mappings of keys to paths.
 /// ConfigMap volumes support ownership management and SELinux relabeling.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ConfigMapVolumeSource {
     /// Name of the referent.
     /// This field is effectively required, but due to backwards compatibility is
@@ -860,7 +701,6 @@ pub struct ConfigMapVolumeSource {
     /// almost certainly wrong.
     /// More info: <https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names>
     /// TODO: Drop \`kubebuilder:default\` when controller-gen doesn't need it <https://github.com/kubernetes-sigs/kubebuilder/issues/3896>.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// items if unspecified, each key-value pair in the Data field of the referenced
     /// ConfigMap will be projected into the volume as a file whose name is the
@@ -869,11 +709,7 @@ pub struct ConfigMapVolumeSource {
     /// present. If a key is specified which is not present in the ConfigMap,
     /// the volume setup will error unless it is marked optional. Paths must be
     /// relative and may not contain the '..' path or start with '..'.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub items: Vec<KeyToPath>,
     /// defaultMode is optional: mode bits used to set permissions on created files by default.
     /// Must be an octal value between 0000 and 0777 or a decimal value between 0 and 511.
@@ -882,10 +718,8 @@ pub struct ConfigMapVolumeSource {
     /// Directories within the path are not affected by this setting.
     /// This might be in conflict with other options that affect the file
     /// mode, like fsGroup, and the result can be other mode bits set.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub default_mode: Option<i32>,
     /// optional specify whether the ConfigMap or its keys must be defined
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub optional: Option<bool>,
 }
 
@@ -911,26 +745,18 @@ impl apimachinery::protobuf::Message for ConfigMapVolumeSource {
             1 => apimachinery::protobuf::merge_embedded(wire, d, |number, wire, d| {
                 Ok(match number {
                     1 => {
-                        self.name
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("name"))?;
+                        apimachinery::protobuf::in_field(self.name.merge_from(wire, d), "name")?;
                         true
                     }
                     _ => false,
                 })
             })?,
-            2 => self
-                .items
-                .merge_from(wire, d)
-                .map_err(|e| e.in_field("items"))?,
-            3 => self
-                .default_mode
-                .merge_from(wire, d)
-                .map_err(|e| e.in_field("defaultMode"))?,
-            4 => self
-                .optional
-                .merge_from(wire, d)
-                .map_err(|e| e.in_field("optional"))?,
+            2 => apimachinery::protobuf::in_field(self.items.merge_from(wire, d), "items")?,
+            3 => apimachinery::protobuf::in_field(
+                self.default_mode.merge_from(wire, d),
+                "defaultMode",
+            )?,
+            4 => apimachinery::protobuf::in_field(self.optional.merge_from(wire, d), "optional")?,
             _ => return Ok(false),
         }
         Ok(true)
@@ -938,19 +764,16 @@ impl apimachinery::protobuf::Message for ConfigMapVolumeSource {
 }
 
 /// A single application container that you want to run within a pod.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct Container {
     /// Name of the container specified as a DNS\_LABEL.
     /// Each container in a pod must have a unique name (DNS\_LABEL).
     /// Cannot be updated.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub name: String,
     /// Container image name.
     /// More info: <https://kubernetes.io/docs/concepts/containers/images>
     /// This field is optional to allow higher level config management to default or override
     /// container images in workload controllers like Deployments and StatefulSets.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub image: Option<String>,
     /// Entrypoint array. Not executed within a shell.
     /// The container image's ENTRYPOINT is used if this is not provided.
@@ -960,11 +783,7 @@ pub struct Container {
     /// produce the string literal "$(VAR\_NAME)". Escaped references will never be expanded, regardless
     /// of whether the variable exists or not. Cannot be updated.
     /// More info: <https://kubernetes.io/docs/tasks/inject-data-application/define-command-argument-container/#running-a-command-in-a-shell>
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub command: Vec<String>,
     /// Arguments to the entrypoint.
     /// The container image's CMD is used if this is not provided.
@@ -974,17 +793,12 @@ pub struct Container {
     /// produce the string literal "$(VAR\_NAME)". Escaped references will never be expanded, regardless
     /// of whether the variable exists or not. Cannot be updated.
     /// More info: <https://kubernetes.io/docs/tasks/inject-data-application/define-command-argument-container/#running-a-command-in-a-shell>
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub args: Vec<String>,
     /// Container's working directory.
     /// If not specified, the container runtime's default will be used, which
     /// might be configured in the container image.
     /// Cannot be updated.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub working_dir: Option<String>,
     /// List of ports to expose from the container. Not specifying a port here
     /// DOES NOT prevent that port from being exposed. Any port which is
@@ -993,11 +807,7 @@ pub struct Container {
     /// Modifying this array with strategic merge patch may corrupt the data.
     /// For more information See <https://github.com/kubernetes/kubernetes/issues/108255>.
     /// Cannot be updated.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub ports: Vec<ContainerPort>,
     /// List of sources to populate environment variables in the container.
     /// The keys defined within a source may consist of any printable ASCII characters except '='.
@@ -1005,32 +815,19 @@ pub struct Container {
     /// sources, the value associated with the last source will take precedence.
     /// Values defined by an Env with a duplicate key will take precedence.
     /// Cannot be updated.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub env_from: Vec<EnvFromSource>,
     /// List of environment variables to set in the container.
     /// Cannot be updated.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub env: Vec<EnvVar>,
     /// Compute Resources required by this container.
     /// Cannot be updated.
     /// More info: <https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub resources: Option<ResourceRequirements>,
     /// Resources resize policy for the container.
     /// This field cannot be set on ephemeral containers.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub resize_policy: Vec<ContainerResizePolicy>,
     /// RestartPolicy defines the restart behavior of individual containers in a pod.
     /// This overrides the pod-level restart policy. When this field is not specified,
@@ -1047,7 +844,6 @@ pub struct Container {
     /// container. Instead, the next init container starts immediately after this
     /// init container is started, or after any startupProbe has successfully
     /// completed.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub restart_policy: Option<String>,
     /// Represents a list of rules to be checked to determine if the
     /// container should be restarted on exit. The rules are evaluated in
@@ -1060,38 +856,24 @@ pub struct Container {
     /// - Identical rules are not forbidden in validations.
     /// When rules are specified, container MUST set RestartPolicy explicitly
     /// even it if matches the Pod's RestartPolicy.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub restart_policy_rules: Vec<ContainerRestartRule>,
     /// Pod volumes to mount into the container's filesystem.
     /// Cannot be updated.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub volume_mounts: Vec<VolumeMount>,
     /// volumeDevices is the list of block devices to be used by the container.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub volume_devices: Vec<VolumeDevice>,
     /// Periodic probe of container liveness.
     /// Container will be restarted if the probe fails.
     /// Cannot be updated.
     /// More info: <https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#container-probes>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub liveness_probe: Option<Probe>,
     /// Periodic probe of container service readiness.
     /// Container will be removed from service endpoints if the probe fails.
     /// Cannot be updated.
     /// More info: <https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#container-probes>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub readiness_probe: Option<Probe>,
     /// StartupProbe indicates that the Pod has successfully initialized.
     /// If specified, no other probes are executed until this completes successfully.
@@ -1100,11 +882,9 @@ pub struct Container {
     /// when it might take a long time to load data or warm a cache, than during steady-state operation.
     /// This cannot be updated.
     /// More info: <https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#container-probes>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub startup_probe: Option<Probe>,
     /// Actions that the management system should take in response to container lifecycle events.
     /// Cannot be updated.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub lifecycle: Option<Lifecycle>,
     /// Optional: Path at which the file to which the container's termination message
     /// will be written is mounted into the container's filesystem.
@@ -1113,7 +893,6 @@ pub struct Container {
     /// all containers will be limited to 12kb.
     /// Defaults to /dev/termination-log.
     /// Cannot be updated.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub termination_message_path: Option<String>,
     /// Indicate how the termination message should be populated. File will use the contents of
     /// terminationMessagePath to populate the container status message on both success and failure.
@@ -1122,24 +901,20 @@ pub struct Container {
     /// The log output is limited to 2048 bytes or 80 lines, whichever is smaller.
     /// Defaults to File.
     /// Cannot be updated.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub termination_message_policy: Option<String>,
     /// Image pull policy.
     /// One of Always, Never, IfNotPresent.
     /// Defaults to Always if :latest tag is specified, or IfNotPresent otherwise.
     /// Cannot be updated.
     /// More info: <https://kubernetes.io/docs/concepts/containers/images#updating-images>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub image_pull_policy: Option<String>,
     /// SecurityContext defines the security options the container should be run with.
     /// If set, the fields of SecurityContext override the equivalent fields of PodSecurityContext.
     /// More info: <https://kubernetes.io/docs/tasks/configure-pod-container/security-context/>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub security_context: Option<SecurityContext>,
     /// Whether this container should allocate a buffer for stdin in the container runtime. If this
     /// is not set, reads from stdin in the container will always result in EOF.
     /// Default is false.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub stdin: Option<bool>,
     /// Whether the container runtime should close the stdin channel after it has been opened by
     /// a single attach. When stdin is true the stdin stream will remain open across multiple attach
@@ -1148,11 +923,9 @@ pub struct Container {
     /// at which time stdin is closed and remains closed until the container is restarted. If this
     /// flag is false, a container processes that reads from stdin will never receive an EOF.
     /// Default is false
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub stdin_once: Option<bool>,
     /// Whether this container should allocate a TTY for itself, also requires 'stdin' to be true.
     /// Default is false.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub tty: Option<bool>,
 }
 
@@ -1160,98 +933,77 @@ apimachinery::proto_message!(Container { 1 => name, 2 => image, 3 => command, 4 
 
 /// ContainerExtendedResourceRequest has the mapping of container name,
 /// extended resource name to the device request name.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ContainerExtendedResourceRequest {
     /// The name of the container requesting resources.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub container_name: String,
     /// The name of the extended resource in that container which gets backed by DRA.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub resource_name: String,
     /// The name of the request in the special ResourceClaim which corresponds to the extended resource.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub request_name: String,
 }
 
 apimachinery::proto_message!(ContainerExtendedResourceRequest { 1 => container_name as "containerName", 2 => resource_name as "resourceName", 3 => request_name as "requestName" });
 
 /// Describe a container image
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ContainerImage {
     /// Names by which this image is known.
     /// e.g. \["kubernetes.example/hyperkube:v1.0.7", "cloud-vendor.registry.example/cloud-vendor/hyperkube:v1.0.7"\]
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub names: Vec<String>,
     /// The size of the image in bytes.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub size_bytes: Option<i64>,
 }
 
 apimachinery::proto_message!(ContainerImage { 1 => names, 2 => size_bytes as "sizeBytes" });
 
 /// ContainerPort represents a network port in a single container.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ContainerPort {
     /// If specified, this must be an IANA\_SVC\_NAME and unique within the pod. Each
     /// named port in a pod must have a unique name. Name for the port that can be
     /// referred to by services.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Number of port to expose on the host.
     /// If specified, this must be a valid port number, 0 \< x \< 65536.
     /// If HostNetwork is specified, this must match ContainerPort.
     /// Most containers do not need this.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub host_port: Option<i32>,
     /// Number of port to expose on the pod's IP address.
     /// This must be a valid port number, 0 \< x \< 65536.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub container_port: i32,
     /// Protocol for port. Must be UDP, TCP, or SCTP.
     /// Defaults to "TCP".
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub protocol: Option<String>,
     /// What host IP to bind the external port to.
-    #[serde(rename = "hostIP", skip_serializing_if = "Option::is_none")]
+    #[api(rename = "hostIP")]
     pub host_ip: Option<String>,
 }
 
 apimachinery::proto_message!(ContainerPort { 1 => name, 2 => host_port as "hostPort", 3 => container_port as "containerPort", 4 => protocol, 5 => host_ip as "hostIP" });
 
 /// ContainerResizePolicy represents resource resize policy for the container.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ContainerResizePolicy {
     /// Name of the resource to which this resource resize policy applies.
     /// Supported values: cpu, memory.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub resource_name: String,
     /// Restart policy to apply when specified resource is resized.
     /// If not specified, it defaults to NotRequired.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub restart_policy: String,
 }
 
 apimachinery::proto_message!(ContainerResizePolicy { 1 => resource_name as "resourceName", 2 => restart_policy as "restartPolicy" });
 
 /// ContainerRestartRule describes how a container exit is handled.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ContainerRestartRule {
     /// Specifies the action taken on a container exit if the requirements
     /// are satisfied. The only possible value is "Restart" to restart the
     /// container.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub action: String,
     /// Represents the exit codes to check on container exits.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub exit_codes: Option<ContainerRestartRuleOnExitCodes>,
 }
 
@@ -1259,8 +1011,7 @@ apimachinery::proto_message!(ContainerRestartRule { 1 => action, 2 => exit_codes
 
 /// ContainerRestartRuleOnExitCodes describes the condition
 /// for handling an exited container based on its exit codes.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ContainerRestartRuleOnExitCodes {
     /// Represents the relationship between the container exit code(s) and the
     /// specified values. Possible values are:
@@ -1268,15 +1019,10 @@ pub struct ContainerRestartRuleOnExitCodes {
     /// set of specified values.
     /// - NotIn: the requirement is satisfied if the container exit code is
     /// not in the set of specified values.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub operator: String,
     /// Specifies the set of values to check for container exit codes.
     /// At most 255 elements are allowed.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub values: Vec<i32>,
 }
 
@@ -1285,92 +1031,72 @@ apimachinery::proto_message!(ContainerRestartRuleOnExitCodes { 1 => operator, 2 
 /// ContainerState holds a possible state of container.
 /// Only one of its members may be specified.
 /// If none of them is specified, the default one is ContainerStateWaiting.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ContainerState {
     /// Details about a waiting container
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub waiting: Option<ContainerStateWaiting>,
     /// Details about a running container
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub running: Option<ContainerStateRunning>,
     /// Details about a terminated container
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub terminated: Option<ContainerStateTerminated>,
 }
 
 apimachinery::proto_message!(ContainerState { 1 => waiting, 2 => running, 3 => terminated });
 
 /// ContainerStateRunning is a running state of a container.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ContainerStateRunning {
     /// Time at which the container was last (re-)started
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub started_at: Option<apimachinery::apis::meta::v1::Time>,
 }
 
 apimachinery::proto_message!(ContainerStateRunning { 1 => started_at as "startedAt" });
 
 /// ContainerStateTerminated is a terminated state of a container.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ContainerStateTerminated {
     /// Exit status from the last termination of the container
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub exit_code: i32,
     /// Signal from the last termination of the container
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub signal: Option<i32>,
     /// (brief) reason from the last termination of the container
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     /// Message regarding the last termination of the container
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
     /// Time at which previous execution of the container started
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub started_at: Option<apimachinery::apis::meta::v1::Time>,
     /// Time at which the container last terminated
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub finished_at: Option<apimachinery::apis::meta::v1::Time>,
     /// Container's ID in the format '\<type\>://\<container\_id\>'
-    #[serde(rename = "containerID", skip_serializing_if = "Option::is_none")]
+    #[api(rename = "containerID")]
     pub container_id: Option<String>,
 }
 
 apimachinery::proto_message!(ContainerStateTerminated { 1 => exit_code as "exitCode", 2 => signal, 3 => reason, 4 => message, 5 => started_at as "startedAt", 6 => finished_at as "finishedAt", 7 => container_id as "containerID" });
 
 /// ContainerStateWaiting is a waiting state of a container.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ContainerStateWaiting {
     /// (brief) reason the container is not yet running.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     /// Message regarding why the container is not yet running.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
 }
 
 apimachinery::proto_message!(ContainerStateWaiting { 1 => reason, 2 => message });
 
 /// ContainerStatus contains details for the current status of this container.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ContainerStatus {
     /// Name is a DNS\_LABEL representing the unique name of the container.
     /// Each container in a pod must have a unique name across all container types.
     /// Cannot be updated.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub name: String,
     /// State holds details about the container's current condition.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub state: Option<ContainerState>,
     /// LastTerminationState holds the last termination state of the container to
     /// help debug container crashes and restarts. This field is not
     /// populated if the container is still running and RestartCount is 0.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub last_state: Option<ContainerState>,
     /// Ready specifies whether the container is currently passing its readiness check.
     /// The value will change as readiness probes keep executing. If no readiness
@@ -1379,33 +1105,26 @@ pub struct ContainerStatus {
     ///
     /// The value is typically used to determine whether a container is ready to
     /// accept traffic.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub ready: bool,
     /// RestartCount holds the number of times the container has been restarted.
     /// Kubelet makes an effort to always increment the value, but there
     /// are cases when the state may be lost due to node restarts and then the value
     /// may be reset to 0. The value is never negative.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub restart_count: i32,
     /// Image is the name of container image that the container is running.
     /// The container image may not match the image used in the PodSpec,
     /// as it may have been resolved by the runtime.
     /// More info: <https://kubernetes.io/docs/concepts/containers/images>.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub image: String,
     /// ImageID is the image ID of the container's image. The image ID may not
     /// match the image ID of the image used in the PodSpec, as it may have been
     /// resolved by the runtime.
-    #[serde(
-        rename = "imageID",
-        default,
-        deserialize_with = "crate::go_json::null_as_default"
-    )]
+    #[api(rename = "imageID")]
     pub image_id: String,
     /// ContainerID is the ID of the container in the format '\<type\>://\<container\_id\>'.
     /// Where type is a container runtime identifier, returned from Version call of CRI API
     /// (for example "containerd").
-    #[serde(rename = "containerID", skip_serializing_if = "Option::is_none")]
+    #[api(rename = "containerID")]
     pub container_id: Option<String>,
     /// Started indicates whether the container has finished its postStart lifecycle hook
     /// and passed its startup probe.
@@ -1415,68 +1134,45 @@ pub struct ContainerStatus {
     /// Is always true when no startupProbe is defined and container is running and
     /// has passed the postStart lifecycle hook. The null value must be treated the
     /// same as false.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub started: Option<bool>,
     /// AllocatedResources represents the compute resources allocated for this container by the
     /// node. Kubelet sets this value to Container.Resources.Requests upon successful pod admission
     /// and after successfully admitting desired pod resize.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "std::collections::BTreeMap::is_empty"
-    )]
+    #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub allocated_resources: std::collections::BTreeMap<String, crate::value::Quantity>,
     /// Resources represents the compute resource requests and limits that have been successfully
     /// enacted on the running container after it has been started or has been successfully resized.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub resources: Option<ResourceRequirements>,
     /// Status of volume mounts.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub volume_mounts: Vec<VolumeMountStatus>,
     /// User represents user identity information initially attached to the first process of the container
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub user: Option<ContainerUser>,
     /// AllocatedResourcesStatus represents the status of various resources
     /// allocated for this Pod.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub allocated_resources_status: Vec<ResourceStatus>,
     /// StopSignal reports the effective stop signal for this container
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub stop_signal: Option<String>,
 }
 
 apimachinery::proto_message!(ContainerStatus { 1 => name, 2 => state, 3 => last_state as "lastState", 4 => ready, 5 => restart_count as "restartCount", 6 => image, 7 => image_id as "imageID", 8 => container_id as "containerID", 9 => started, 10 => allocated_resources as "allocatedResources", 11 => resources, 12 => volume_mounts as "volumeMounts", 13 => user, 14 => allocated_resources_status as "allocatedResourcesStatus", 15 => stop_signal as "stopSignal" });
 
 /// ContainerUser represents user identity information
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ContainerUser {
     /// Linux holds user identity information initially attached to the first process of the containers in Linux.
     /// Note that the actual running identity can be changed if the process has enough privilege to do so.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub linux: Option<LinuxContainerUser>,
 }
 
 apimachinery::proto_message!(ContainerUser { 1 => linux });
 
 /// DaemonEndpoint contains information about a single Daemon endpoint.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct DaemonEndpoint {
     /// Port number of the given endpoint.
-    #[serde(
-        rename = "Port",
-        default,
-        deserialize_with = "crate::go_json::null_as_default"
-    )]
+    #[api(rename = "Port")]
     pub port: i32,
 }
 
@@ -1485,33 +1181,24 @@ apimachinery::proto_message!(DaemonEndpoint { 1 => port as "Port" });
 /// Represents downward API info for projecting into a projected volume.
 /// Note that this is identical to a downwardAPI volume source without the default
 /// mode.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct DownwardAPIProjection {
     /// Items is a list of DownwardAPIVolume file
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub items: Vec<DownwardAPIVolumeFile>,
 }
 
 apimachinery::proto_message!(DownwardAPIProjection { 1 => items });
 
 /// DownwardAPIVolumeFile represents information to create the file containing the pod field
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct DownwardAPIVolumeFile {
     /// Required: Path is  the relative path name of the file to be created. Must not be absolute or contain the '..' path. Must be utf-8 encoded. The first item of the relative path must not start with '..'
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub path: String,
     /// Required: Selects a field of the pod: only annotations, labels, name, namespace and uid are supported.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub field_ref: Option<ObjectFieldSelector>,
     /// Selects a resource of the container: only resources limits and requests
     /// (limits.cpu, limits.memory, requests.cpu and requests.memory) are currently supported.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub resource_field_ref: Option<ResourceFieldSelector>,
     /// Optional: mode bits used to set permissions on this file, must be an octal value
     /// between 0000 and 0777 or a decimal value between 0 and 511.
@@ -1519,7 +1206,6 @@ pub struct DownwardAPIVolumeFile {
     /// If not specified, the volume defaultMode will be used.
     /// This might be in conflict with other options that affect the file
     /// mode, like fsGroup, and the result can be other mode bits set.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub mode: Option<i32>,
 }
 
@@ -1527,15 +1213,10 @@ apimachinery::proto_message!(DownwardAPIVolumeFile { 1 => path, 2 => field_ref a
 
 /// DownwardAPIVolumeSource represents a volume containing downward API info.
 /// Downward API volumes support ownership management and SELinux relabeling.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct DownwardAPIVolumeSource {
     /// Items is a list of downward API volume file
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub items: Vec<DownwardAPIVolumeFile>,
     /// Optional: mode bits to use on created files by default. Must be a
     /// Optional: mode bits used to set permissions on created files by default.
@@ -1545,7 +1226,6 @@ pub struct DownwardAPIVolumeSource {
     /// Directories within the path are not affected by this setting.
     /// This might be in conflict with other options that affect the file
     /// mode, like fsGroup, and the result can be other mode bits set.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub default_mode: Option<i32>,
 }
 
@@ -1553,14 +1233,12 @@ apimachinery::proto_message!(DownwardAPIVolumeSource { 1 => items, 2 => default_
 
 /// Represents an empty directory for a pod.
 /// Empty directory volumes support ownership management and SELinux relabeling.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct EmptyDirVolumeSource {
     /// medium represents what type of storage medium should back this directory.
     /// The default is "" which means to use the node's default medium.
     /// Must be an empty string (default) or Memory.
     /// More info: <https://kubernetes.io/docs/concepts/storage/volumes#emptydir>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub medium: Option<String>,
     /// sizeLimit is the total amount of local storage required for this EmptyDir volume.
     /// The size limit is also applicable for memory medium.
@@ -1568,7 +1246,6 @@ pub struct EmptyDirVolumeSource {
     /// the SizeLimit specified here and the sum of memory limits of all containers in a pod.
     /// The default is nil which means that the limit is undefined.
     /// More info: <https://kubernetes.io/docs/concepts/storage/volumes#emptydir>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub size_limit: Option<crate::value::Quantity>,
 }
 
@@ -1576,22 +1253,17 @@ apimachinery::proto_message!(EmptyDirVolumeSource { 1 => medium, 2 => size_limit
 
 /// EndpointAddress is a tuple that describes single IP address.
 /// Deprecated: This API is deprecated in v1.33+.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct EndpointAddress {
     /// The IP of this endpoint.
     /// May not be loopback (127.0.0.0/8 or ::1), link-local (169.254.0.0/16 or fe80::/10),
     /// or link-local multicast (224.0.0.0/24 or ff02::/16).
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub ip: String,
     /// The Hostname of this endpoint
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub hostname: Option<String>,
     /// Optional: Node hosting this endpoint. This can be used to determine endpoints local to a node.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub node_name: Option<String>,
     /// Reference to object providing the endpoint.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub target_ref: Option<ObjectReference>,
 }
 
@@ -1599,22 +1271,18 @@ apimachinery::proto_message!(EndpointAddress { 1 => ip, 2 => target_ref as "targ
 
 /// EndpointPort is a tuple that describes a single port.
 /// Deprecated: This API is deprecated in v1.33+.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct EndpointPort {
     /// The name of this port.  This must match the 'name' field in the
     /// corresponding ServicePort.
     /// Must be a DNS\_LABEL.
     /// Optional only if one port is defined.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// The port number of the endpoint.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub port: i32,
     /// The IP protocol for this port.
     /// Must be UDP, TCP, or SCTP.
     /// Default is TCP.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub protocol: Option<String>,
     /// The application protocol for this port.
     /// This is used as a hint for implementations to offer richer behavior for protocols that they understand.
@@ -1631,7 +1299,6 @@ pub struct EndpointPort {
     ///
     /// \* Other protocols should use implementation-defined prefixed names such as
     /// mycompany.com/my-custom-protocol.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub app_protocol: Option<String>,
 }
 
@@ -1652,32 +1319,19 @@ apimachinery::proto_message!(EndpointPort { 1 => name, 2 => port, 3 => protocol,
 /// b: \[ 10.10.1.1:309, 10.10.2.2:309 \]
 ///
 /// Deprecated: This API is deprecated in v1.33+.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct EndpointSubset {
     /// IP addresses which offer the related ports that are marked as ready. These endpoints
     /// should be considered safe for load balancers and clients to utilize.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub addresses: Vec<EndpointAddress>,
     /// IP addresses which offer the related ports but are not currently marked as ready
     /// because they have not yet finished starting, have recently failed a readiness check,
     /// or have recently failed a liveness check.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub not_ready_addresses: Vec<EndpointAddress>,
     /// Port numbers available on the related IP addresses.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub ports: Vec<EndpointPort>,
 }
 
@@ -1739,30 +1393,24 @@ pub struct EndpointsList {
 apimachinery::proto_message!(EndpointsList { 1 => metadata, 2 => items });
 
 /// EnvFromSource represents the source of a set of ConfigMaps or Secrets
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct EnvFromSource {
     /// Optional text to prepend to the name of each environment variable.
     /// May consist of any printable ASCII characters except '='.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub prefix: Option<String>,
     /// The ConfigMap to select from
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub config_map_ref: Option<ConfigMapEnvSource>,
     /// The Secret to select from
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub secret_ref: Option<SecretEnvSource>,
 }
 
 apimachinery::proto_message!(EnvFromSource { 1 => prefix, 2 => config_map_ref as "configMapRef", 3 => secret_ref as "secretRef" });
 
 /// EnvVar represents an environment variable present in a Container.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct EnvVar {
     /// Name of the environment variable.
     /// May consist of any printable ASCII characters except '='.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub name: String,
     /// Variable references $(VAR\_NAME) are expanded
     /// using the previously defined environment variables in the container and
@@ -1773,36 +1421,28 @@ pub struct EnvVar {
     /// Escaped references will never be expanded, regardless of whether the variable
     /// exists or not.
     /// Defaults to "".
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub value: Option<String>,
     /// Source for the environment variable's value. Cannot be used if value is not empty.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub value_from: Option<EnvVarSource>,
 }
 
 apimachinery::proto_message!(EnvVar { 1 => name, 2 => value, 3 => value_from as "valueFrom" });
 
 /// EnvVarSource represents a source for the value of an EnvVar.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct EnvVarSource {
     /// Selects a field of the pod: supports metadata.name, metadata.namespace, \`metadata.labels\['\<KEY\>'\]\`, \`metadata.annotations\['\<KEY\>'\]\`,
     /// spec.nodeName, spec.serviceAccountName, status.hostIP, status.podIP, status.podIPs.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub field_ref: Option<ObjectFieldSelector>,
     /// Selects a resource of the container: only resources limits and requests
     /// (limits.cpu, limits.memory, limits.ephemeral-storage, requests.cpu, requests.memory and requests.ephemeral-storage) are currently supported.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub resource_field_ref: Option<ResourceFieldSelector>,
     /// Selects a key of a ConfigMap.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub config_map_key_ref: Option<ConfigMapKeySelector>,
     /// Selects a key of a secret in the pod's namespace
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub secret_key_ref: Option<SecretKeySelector>,
     /// FileKeyRef selects a key of the env file.
     /// Requires the EnvFiles feature gate to be enabled.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub file_key_ref: Option<FileKeySelector>,
 }
 
@@ -1816,16 +1456,13 @@ apimachinery::proto_message!(EnvVarSource { 1 => field_ref as "fieldRef", 2 => r
 ///
 /// To add an ephemeral container, use the ephemeralcontainers subresource of an existing
 /// Pod. Ephemeral containers may not be removed or restarted.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct EphemeralContainer {
     /// Name of the ephemeral container specified as a DNS\_LABEL.
     /// This name must be unique among all containers, init containers and ephemeral containers.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub name: String,
     /// Container image name.
     /// More info: <https://kubernetes.io/docs/concepts/containers/images>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub image: Option<String>,
     /// Entrypoint array. Not executed within a shell.
     /// The image's ENTRYPOINT is used if this is not provided.
@@ -1835,11 +1472,7 @@ pub struct EphemeralContainer {
     /// produce the string literal "$(VAR\_NAME)". Escaped references will never be expanded, regardless
     /// of whether the variable exists or not. Cannot be updated.
     /// More info: <https://kubernetes.io/docs/tasks/inject-data-application/define-command-argument-container/#running-a-command-in-a-shell>
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub command: Vec<String>,
     /// Arguments to the entrypoint.
     /// The image's CMD is used if this is not provided.
@@ -1849,24 +1482,15 @@ pub struct EphemeralContainer {
     /// produce the string literal "$(VAR\_NAME)". Escaped references will never be expanded, regardless
     /// of whether the variable exists or not. Cannot be updated.
     /// More info: <https://kubernetes.io/docs/tasks/inject-data-application/define-command-argument-container/#running-a-command-in-a-shell>
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub args: Vec<String>,
     /// Container's working directory.
     /// If not specified, the container runtime's default will be used, which
     /// might be configured in the container image.
     /// Cannot be updated.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub working_dir: Option<String>,
     /// Ports are not allowed for ephemeral containers.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub ports: Vec<ContainerPort>,
     /// List of sources to populate environment variables in the container.
     /// The keys defined within a source may consist of any printable ASCII characters except '='.
@@ -1874,71 +1498,41 @@ pub struct EphemeralContainer {
     /// sources, the value associated with the last source will take precedence.
     /// Values defined by an Env with a duplicate key will take precedence.
     /// Cannot be updated.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub env_from: Vec<EnvFromSource>,
     /// List of environment variables to set in the container.
     /// Cannot be updated.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub env: Vec<EnvVar>,
     /// Resources are not allowed for ephemeral containers. Ephemeral containers use spare resources
     /// already allocated to the pod.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub resources: Option<ResourceRequirements>,
     /// Resources resize policy for the container.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub resize_policy: Vec<ContainerResizePolicy>,
     /// Restart policy for the container to manage the restart behavior of each
     /// container within a pod.
     /// You cannot set this field on ephemeral containers.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub restart_policy: Option<String>,
     /// Represents a list of rules to be checked to determine if the
     /// container should be restarted on exit. You cannot set this field on
     /// ephemeral containers.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub restart_policy_rules: Vec<ContainerRestartRule>,
     /// Pod volumes to mount into the container's filesystem. Subpath mounts are not allowed for ephemeral containers.
     /// Cannot be updated.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub volume_mounts: Vec<VolumeMount>,
     /// volumeDevices is the list of block devices to be used by the container.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub volume_devices: Vec<VolumeDevice>,
     /// Probes are not allowed for ephemeral containers.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub liveness_probe: Option<Probe>,
     /// Probes are not allowed for ephemeral containers.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub readiness_probe: Option<Probe>,
     /// Probes are not allowed for ephemeral containers.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub startup_probe: Option<Probe>,
     /// Lifecycle is not allowed for ephemeral containers.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub lifecycle: Option<Lifecycle>,
     /// Optional: Path at which the file to which the container's termination message
     /// will be written is mounted into the container's filesystem.
@@ -1947,7 +1541,6 @@ pub struct EphemeralContainer {
     /// all containers will be limited to 12kb.
     /// Defaults to /dev/termination-log.
     /// Cannot be updated.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub termination_message_path: Option<String>,
     /// Indicate how the termination message should be populated. File will use the contents of
     /// terminationMessagePath to populate the container status message on both success and failure.
@@ -1956,23 +1549,19 @@ pub struct EphemeralContainer {
     /// The log output is limited to 2048 bytes or 80 lines, whichever is smaller.
     /// Defaults to File.
     /// Cannot be updated.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub termination_message_policy: Option<String>,
     /// Image pull policy.
     /// One of Always, Never, IfNotPresent.
     /// Defaults to Always if :latest tag is specified, or IfNotPresent otherwise.
     /// Cannot be updated.
     /// More info: <https://kubernetes.io/docs/concepts/containers/images#updating-images>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub image_pull_policy: Option<String>,
     /// Optional: SecurityContext defines the security options the ephemeral container should be run with.
     /// If set, the fields of SecurityContext override the equivalent fields of PodSecurityContext.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub security_context: Option<SecurityContext>,
     /// Whether this container should allocate a buffer for stdin in the container runtime. If this
     /// is not set, reads from stdin in the container will always result in EOF.
     /// Default is false.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub stdin: Option<bool>,
     /// Whether the container runtime should close the stdin channel after it has been opened by
     /// a single attach. When stdin is true the stdin stream will remain open across multiple attach
@@ -1981,11 +1570,9 @@ pub struct EphemeralContainer {
     /// at which time stdin is closed and remains closed until the container is restarted. If this
     /// flag is false, a container processes that reads from stdin will never receive an EOF.
     /// Default is false
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub stdin_once: Option<bool>,
     /// Whether this container should allocate a TTY for itself, also requires 'stdin' to be true.
     /// Default is false.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub tty: Option<bool>,
     /// If set, the name of the container from PodSpec that this ephemeral container targets.
     /// The ephemeral container will be run in the namespaces (IPC, PID, etc) of this container.
@@ -1993,7 +1580,6 @@ pub struct EphemeralContainer {
     ///
     /// The container runtime must implement support for this feature. If the runtime does not
     /// support namespace targeting then the result of setting this field is undefined.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub target_container_name: Option<String>,
 }
 
@@ -2041,162 +1627,166 @@ impl apimachinery::protobuf::Message for EphemeralContainer {
             1 => apimachinery::protobuf::merge_embedded(wire, d, |number, wire, d| {
                 Ok(match number {
                     1 => {
-                        self.name
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("name"))?;
+                        apimachinery::protobuf::in_field(self.name.merge_from(wire, d), "name")?;
                         true
                     }
                     2 => {
-                        self.image
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("image"))?;
+                        apimachinery::protobuf::in_field(self.image.merge_from(wire, d), "image")?;
                         true
                     }
                     3 => {
-                        self.command
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("command"))?;
+                        apimachinery::protobuf::in_field(
+                            self.command.merge_from(wire, d),
+                            "command",
+                        )?;
                         true
                     }
                     4 => {
-                        self.args
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("args"))?;
+                        apimachinery::protobuf::in_field(self.args.merge_from(wire, d), "args")?;
                         true
                     }
                     5 => {
-                        self.working_dir
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("workingDir"))?;
+                        apimachinery::protobuf::in_field(
+                            self.working_dir.merge_from(wire, d),
+                            "workingDir",
+                        )?;
                         true
                     }
                     6 => {
-                        self.ports
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("ports"))?;
+                        apimachinery::protobuf::in_field(self.ports.merge_from(wire, d), "ports")?;
                         true
                     }
                     7 => {
-                        self.env
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("env"))?;
+                        apimachinery::protobuf::in_field(self.env.merge_from(wire, d), "env")?;
                         true
                     }
                     8 => {
-                        self.resources
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("resources"))?;
+                        apimachinery::protobuf::in_field(
+                            self.resources.merge_from(wire, d),
+                            "resources",
+                        )?;
                         true
                     }
                     9 => {
-                        self.volume_mounts
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("volumeMounts"))?;
+                        apimachinery::protobuf::in_field(
+                            self.volume_mounts.merge_from(wire, d),
+                            "volumeMounts",
+                        )?;
                         true
                     }
                     10 => {
-                        self.liveness_probe
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("livenessProbe"))?;
+                        apimachinery::protobuf::in_field(
+                            self.liveness_probe.merge_from(wire, d),
+                            "livenessProbe",
+                        )?;
                         true
                     }
                     11 => {
-                        self.readiness_probe
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("readinessProbe"))?;
+                        apimachinery::protobuf::in_field(
+                            self.readiness_probe.merge_from(wire, d),
+                            "readinessProbe",
+                        )?;
                         true
                     }
                     12 => {
-                        self.lifecycle
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("lifecycle"))?;
+                        apimachinery::protobuf::in_field(
+                            self.lifecycle.merge_from(wire, d),
+                            "lifecycle",
+                        )?;
                         true
                     }
                     13 => {
-                        self.termination_message_path
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("terminationMessagePath"))?;
+                        apimachinery::protobuf::in_field(
+                            self.termination_message_path.merge_from(wire, d),
+                            "terminationMessagePath",
+                        )?;
                         true
                     }
                     14 => {
-                        self.image_pull_policy
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("imagePullPolicy"))?;
+                        apimachinery::protobuf::in_field(
+                            self.image_pull_policy.merge_from(wire, d),
+                            "imagePullPolicy",
+                        )?;
                         true
                     }
                     15 => {
-                        self.security_context
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("securityContext"))?;
+                        apimachinery::protobuf::in_field(
+                            self.security_context.merge_from(wire, d),
+                            "securityContext",
+                        )?;
                         true
                     }
                     16 => {
-                        self.stdin
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("stdin"))?;
+                        apimachinery::protobuf::in_field(self.stdin.merge_from(wire, d), "stdin")?;
                         true
                     }
                     17 => {
-                        self.stdin_once
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("stdinOnce"))?;
+                        apimachinery::protobuf::in_field(
+                            self.stdin_once.merge_from(wire, d),
+                            "stdinOnce",
+                        )?;
                         true
                     }
                     18 => {
-                        self.tty
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("tty"))?;
+                        apimachinery::protobuf::in_field(self.tty.merge_from(wire, d), "tty")?;
                         true
                     }
                     19 => {
-                        self.env_from
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("envFrom"))?;
+                        apimachinery::protobuf::in_field(
+                            self.env_from.merge_from(wire, d),
+                            "envFrom",
+                        )?;
                         true
                     }
                     20 => {
-                        self.termination_message_policy
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("terminationMessagePolicy"))?;
+                        apimachinery::protobuf::in_field(
+                            self.termination_message_policy.merge_from(wire, d),
+                            "terminationMessagePolicy",
+                        )?;
                         true
                     }
                     21 => {
-                        self.volume_devices
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("volumeDevices"))?;
+                        apimachinery::protobuf::in_field(
+                            self.volume_devices.merge_from(wire, d),
+                            "volumeDevices",
+                        )?;
                         true
                     }
                     22 => {
-                        self.startup_probe
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("startupProbe"))?;
+                        apimachinery::protobuf::in_field(
+                            self.startup_probe.merge_from(wire, d),
+                            "startupProbe",
+                        )?;
                         true
                     }
                     23 => {
-                        self.resize_policy
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("resizePolicy"))?;
+                        apimachinery::protobuf::in_field(
+                            self.resize_policy.merge_from(wire, d),
+                            "resizePolicy",
+                        )?;
                         true
                     }
                     24 => {
-                        self.restart_policy
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("restartPolicy"))?;
+                        apimachinery::protobuf::in_field(
+                            self.restart_policy.merge_from(wire, d),
+                            "restartPolicy",
+                        )?;
                         true
                     }
                     25 => {
-                        self.restart_policy_rules
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("restartPolicyRules"))?;
+                        apimachinery::protobuf::in_field(
+                            self.restart_policy_rules.merge_from(wire, d),
+                            "restartPolicyRules",
+                        )?;
                         true
                     }
                     _ => false,
                 })
             })?,
-            2 => self
-                .target_container_name
-                .merge_from(wire, d)
-                .map_err(|e| e.in_field("targetContainerName"))?,
+            2 => apimachinery::protobuf::in_field(
+                self.target_container_name.merge_from(wire, d),
+                "targetContainerName",
+            )?,
             _ => return Ok(false),
         }
         Ok(true)
@@ -2207,16 +1797,13 @@ impl apimachinery::protobuf::Message for EphemeralContainer {
 /// EphemeralContainer. This separate type allows easy conversion from EphemeralContainer
 /// to Container and allows separate documentation for the fields of EphemeralContainer.
 /// When a new field is added to Container it must be added here as well.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct EphemeralContainerCommon {
     /// Name of the ephemeral container specified as a DNS\_LABEL.
     /// This name must be unique among all containers, init containers and ephemeral containers.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Container image name.
     /// More info: <https://kubernetes.io/docs/concepts/containers/images>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub image: Option<String>,
     /// Entrypoint array. Not executed within a shell.
     /// The image's ENTRYPOINT is used if this is not provided.
@@ -2226,11 +1813,7 @@ pub struct EphemeralContainerCommon {
     /// produce the string literal "$(VAR\_NAME)". Escaped references will never be expanded, regardless
     /// of whether the variable exists or not. Cannot be updated.
     /// More info: <https://kubernetes.io/docs/tasks/inject-data-application/define-command-argument-container/#running-a-command-in-a-shell>
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub command: Vec<String>,
     /// Arguments to the entrypoint.
     /// The image's CMD is used if this is not provided.
@@ -2240,24 +1823,15 @@ pub struct EphemeralContainerCommon {
     /// produce the string literal "$(VAR\_NAME)". Escaped references will never be expanded, regardless
     /// of whether the variable exists or not. Cannot be updated.
     /// More info: <https://kubernetes.io/docs/tasks/inject-data-application/define-command-argument-container/#running-a-command-in-a-shell>
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub args: Vec<String>,
     /// Container's working directory.
     /// If not specified, the container runtime's default will be used, which
     /// might be configured in the container image.
     /// Cannot be updated.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub working_dir: Option<String>,
     /// Ports are not allowed for ephemeral containers.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub ports: Vec<ContainerPort>,
     /// List of sources to populate environment variables in the container.
     /// The keys defined within a source may consist of any printable ASCII characters except '='.
@@ -2265,71 +1839,41 @@ pub struct EphemeralContainerCommon {
     /// sources, the value associated with the last source will take precedence.
     /// Values defined by an Env with a duplicate key will take precedence.
     /// Cannot be updated.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub env_from: Vec<EnvFromSource>,
     /// List of environment variables to set in the container.
     /// Cannot be updated.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub env: Vec<EnvVar>,
     /// Resources are not allowed for ephemeral containers. Ephemeral containers use spare resources
     /// already allocated to the pod.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub resources: Option<ResourceRequirements>,
     /// Resources resize policy for the container.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub resize_policy: Vec<ContainerResizePolicy>,
     /// Restart policy for the container to manage the restart behavior of each
     /// container within a pod.
     /// You cannot set this field on ephemeral containers.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub restart_policy: Option<String>,
     /// Represents a list of rules to be checked to determine if the
     /// container should be restarted on exit. You cannot set this field on
     /// ephemeral containers.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub restart_policy_rules: Vec<ContainerRestartRule>,
     /// Pod volumes to mount into the container's filesystem. Subpath mounts are not allowed for ephemeral containers.
     /// Cannot be updated.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub volume_mounts: Vec<VolumeMount>,
     /// volumeDevices is the list of block devices to be used by the container.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub volume_devices: Vec<VolumeDevice>,
     /// Probes are not allowed for ephemeral containers.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub liveness_probe: Option<Probe>,
     /// Probes are not allowed for ephemeral containers.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub readiness_probe: Option<Probe>,
     /// Probes are not allowed for ephemeral containers.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub startup_probe: Option<Probe>,
     /// Lifecycle is not allowed for ephemeral containers.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub lifecycle: Option<Lifecycle>,
     /// Optional: Path at which the file to which the container's termination message
     /// will be written is mounted into the container's filesystem.
@@ -2338,7 +1882,6 @@ pub struct EphemeralContainerCommon {
     /// all containers will be limited to 12kb.
     /// Defaults to /dev/termination-log.
     /// Cannot be updated.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub termination_message_path: Option<String>,
     /// Indicate how the termination message should be populated. File will use the contents of
     /// terminationMessagePath to populate the container status message on both success and failure.
@@ -2347,23 +1890,19 @@ pub struct EphemeralContainerCommon {
     /// The log output is limited to 2048 bytes or 80 lines, whichever is smaller.
     /// Defaults to File.
     /// Cannot be updated.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub termination_message_policy: Option<String>,
     /// Image pull policy.
     /// One of Always, Never, IfNotPresent.
     /// Defaults to Always if :latest tag is specified, or IfNotPresent otherwise.
     /// Cannot be updated.
     /// More info: <https://kubernetes.io/docs/concepts/containers/images#updating-images>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub image_pull_policy: Option<String>,
     /// Optional: SecurityContext defines the security options the ephemeral container should be run with.
     /// If set, the fields of SecurityContext override the equivalent fields of PodSecurityContext.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub security_context: Option<SecurityContext>,
     /// Whether this container should allocate a buffer for stdin in the container runtime. If this
     /// is not set, reads from stdin in the container will always result in EOF.
     /// Default is false.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub stdin: Option<bool>,
     /// Whether the container runtime should close the stdin channel after it has been opened by
     /// a single attach. When stdin is true the stdin stream will remain open across multiple attach
@@ -2372,19 +1911,16 @@ pub struct EphemeralContainerCommon {
     /// at which time stdin is closed and remains closed until the container is restarted. If this
     /// flag is false, a container processes that reads from stdin will never receive an EOF.
     /// Default is false
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub stdin_once: Option<bool>,
     /// Whether this container should allocate a TTY for itself, also requires 'stdin' to be true.
     /// Default is false.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub tty: Option<bool>,
 }
 
 apimachinery::proto_message!(EphemeralContainerCommon { 1 => name, 2 => image, 3 => command, 4 => args, 5 => working_dir as "workingDir", 6 => ports, 7 => env, 8 => resources, 9 => volume_mounts as "volumeMounts", 10 => liveness_probe as "livenessProbe", 11 => readiness_probe as "readinessProbe", 12 => lifecycle, 13 => termination_message_path as "terminationMessagePath", 14 => image_pull_policy as "imagePullPolicy", 15 => security_context as "securityContext", 16 => stdin, 17 => stdin_once as "stdinOnce", 18 => tty, 19 => env_from as "envFrom", 20 => termination_message_policy as "terminationMessagePolicy", 21 => volume_devices as "volumeDevices", 22 => startup_probe as "startupProbe", 23 => resize_policy as "resizePolicy", 24 => restart_policy as "restartPolicy", 25 => restart_policy_rules as "restartPolicyRules" });
 
 /// Represents an ephemeral volume that is handled by a normal storage driver.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct EphemeralVolumeSource {
     /// Will be used to create a stand-alone PVC to provision the volume.
     /// The pod in which this EphemeralVolumeSource is embedded will be the
@@ -2407,7 +1943,6 @@ pub struct EphemeralVolumeSource {
     /// to the PVC after it has been created.
     ///
     /// Required, must not be nil.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub volume_claim_template: Option<PersistentVolumeClaimTemplate>,
 }
 
@@ -2479,47 +2014,36 @@ apimachinery::proto_message!(EventList { 1 => metadata, 2 => items });
 
 /// EventSeries contain information on series of events, i.e. thing that was/is happening
 /// continuously for some time.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct EventSeries {
     /// Number of occurrences in this series up to the last heartbeat time
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub count: Option<i32>,
     /// Time of the last occurrence observed
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub last_observed_time: Option<apimachinery::apis::meta::v1::MicroTime>,
 }
 
 apimachinery::proto_message!(EventSeries { 1 => count, 2 => last_observed_time as "lastObservedTime" });
 
 /// EventSource contains information for an event.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct EventSource {
     /// Component from which the event is generated.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub component: Option<String>,
     /// Node name on which the event is generated.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub host: Option<String>,
 }
 
 apimachinery::proto_message!(EventSource { 1 => component, 2 => host });
 
 /// ExecAction describes a "run in container" action.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ExecAction {
     /// Command is the command line to execute inside the container, the working directory for the
     /// command  is root ('/') in the container's filesystem. The command is simply exec'd, it is
     /// not run inside a shell, so traditional shell instructions ('\|', etc) won't work. To use
     /// a shell, you need to explicitly call out to that shell.
     /// Exit status of 0 is treated as live/healthy and non-zero is unhealthy.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub command: Vec<String>,
 }
 
@@ -2528,57 +2052,40 @@ apimachinery::proto_message!(ExecAction { 1 => command });
 /// Represents a Fibre Channel volume.
 /// Fibre Channel volumes can only be mounted as read/write once.
 /// Fibre Channel volumes support ownership management and SELinux relabeling.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct FCVolumeSource {
     /// targetWWNs is Optional: FC target worldwide names (WWNs)
-    #[serde(
-        rename = "targetWWNs",
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(rename = "targetWWNs", skip_serializing_if = "Vec::is_empty")]
     pub target_wwns: Vec<String>,
     /// lun is Optional: FC target lun number
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub lun: Option<i32>,
     /// fsType is the filesystem type to mount.
     /// Must be a filesystem type supported by the host operating system.
     /// Ex. "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified.
     /// TODO: how do we prevent errors in the filesystem from compromising the machine
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub fs_type: Option<String>,
     /// readOnly is Optional: Defaults to false (read/write). ReadOnly here will force
     /// the ReadOnly setting in VolumeMounts.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub read_only: Option<bool>,
     /// wwids Optional: FC volume world wide identifiers (wwids)
     /// Either wwids or combination of targetWWNs and lun must be set, but not both simultaneously.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub wwids: Vec<String>,
 }
 
 apimachinery::proto_message!(FCVolumeSource { 1 => target_wwns as "targetWWNs", 2 => lun, 3 => fs_type as "fsType", 4 => read_only as "readOnly", 5 => wwids });
 
 /// FileKeySelector selects a key of the env file.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct FileKeySelector {
     /// The name of the volume mount containing the env file.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub volume_name: String,
     /// The path within the volume from which to select the file.
     /// Must be relative and may not contain the '..' path or start with '..'.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub path: String,
     /// The key within the env file. An invalid key will prevent the pod from starting.
     /// The keys defined within a source may consist of any printable ASCII characters except '='.
     /// During Alpha stage of the EnvFiles feature gate, the key size is limited to 128 characters.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub key: String,
     /// Specify whether the file or its key must be defined. If the file or key
     /// does not exist, then the env var is not published.
@@ -2587,7 +2094,6 @@ pub struct FileKeySelector {
     ///
     /// If optional is set to false and the specified key does not exist,
     /// an error will be returned during Pod creation.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub optional: Option<bool>,
 }
 
@@ -2595,34 +2101,25 @@ apimachinery::proto_message!(FileKeySelector { 1 => volume_name as "volumeName",
 
 /// FlexPersistentVolumeSource represents a generic persistent volume resource that is
 /// provisioned/attached using an exec based plugin.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct FlexPersistentVolumeSource {
     /// driver is the name of the driver to use for this volume.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub driver: String,
     /// fsType is the Filesystem type to mount.
     /// Must be a filesystem type supported by the host operating system.
     /// Ex. "ext4", "xfs", "ntfs". The default filesystem depends on FlexVolume script.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub fs_type: Option<String>,
     /// secretRef is Optional: SecretRef is reference to the secret object containing
     /// sensitive information to pass to the plugin scripts. This may be
     /// empty if no secret object is specified. If the secret object
     /// contains more than one secret, all secrets are passed to the plugin
     /// scripts.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub secret_ref: Option<SecretReference>,
     /// readOnly is Optional: defaults to false (read/write). ReadOnly here will force
     /// the ReadOnly setting in VolumeMounts.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub read_only: Option<bool>,
     /// options is Optional: this field holds extra command options if any.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "std::collections::BTreeMap::is_empty"
-    )]
+    #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub options: std::collections::BTreeMap<String, String>,
 }
 
@@ -2630,34 +2127,25 @@ apimachinery::proto_message!(FlexPersistentVolumeSource { 1 => driver, 2 => fs_t
 
 /// FlexVolume represents a generic volume resource that is
 /// provisioned/attached using an exec based plugin.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct FlexVolumeSource {
     /// driver is the name of the driver to use for this volume.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub driver: String,
     /// fsType is the filesystem type to mount.
     /// Must be a filesystem type supported by the host operating system.
     /// Ex. "ext4", "xfs", "ntfs". The default filesystem depends on FlexVolume script.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub fs_type: Option<String>,
     /// secretRef is Optional: secretRef is reference to the secret object containing
     /// sensitive information to pass to the plugin scripts. This may be
     /// empty if no secret object is specified. If the secret object
     /// contains more than one secret, all secrets are passed to the plugin
     /// scripts.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub secret_ref: Option<LocalObjectReference>,
     /// readOnly is Optional: defaults to false (read/write). ReadOnly here will force
     /// the ReadOnly setting in VolumeMounts.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub read_only: Option<bool>,
     /// options is Optional: this field holds extra command options if any.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "std::collections::BTreeMap::is_empty"
-    )]
+    #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub options: std::collections::BTreeMap<String, String>,
 }
 
@@ -2666,15 +2154,13 @@ apimachinery::proto_message!(FlexVolumeSource { 1 => driver, 2 => fs_type as "fs
 /// Represents a Flocker volume mounted by the Flocker agent.
 /// One and only one of datasetName and datasetUUID should be set.
 /// Flocker volumes do not support ownership management or SELinux relabeling.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct FlockerVolumeSource {
     /// datasetName is Name of the dataset stored as metadata -\> name on the dataset for Flocker
     /// should be considered as deprecated
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub dataset_name: Option<String>,
     /// datasetUUID is the UUID of the dataset. This is unique identifier of a Flocker dataset
-    #[serde(rename = "datasetUUID", skip_serializing_if = "Option::is_none")]
+    #[api(rename = "datasetUUID")]
     pub dataset_uuid: Option<String>,
 }
 
@@ -2686,48 +2172,40 @@ apimachinery::proto_message!(FlockerVolumeSource { 1 => dataset_name as "dataset
 /// also be in the same GCE project and zone as the kubelet. A GCE PD
 /// can only be mounted as read/write once or read-only many times. GCE
 /// PDs support ownership management and SELinux relabeling.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct GCEPersistentDiskVolumeSource {
     /// pdName is unique name of the PD resource in GCE. Used to identify the disk in GCE.
     /// More info: <https://kubernetes.io/docs/concepts/storage/volumes#gcepersistentdisk>
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub pd_name: String,
     /// fsType is filesystem type of the volume that you want to mount.
     /// Tip: Ensure that the filesystem type is supported by the host operating system.
     /// Examples: "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified.
     /// More info: <https://kubernetes.io/docs/concepts/storage/volumes#gcepersistentdisk>
     /// TODO: how do we prevent errors in the filesystem from compromising the machine
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub fs_type: Option<String>,
     /// partition is the partition in the volume that you want to mount.
     /// If omitted, the default is to mount by volume name.
     /// Examples: For volume /dev/sda1, you specify the partition as "1".
     /// Similarly, the volume partition for /dev/sda is "0" (or you can leave the property empty).
     /// More info: <https://kubernetes.io/docs/concepts/storage/volumes#gcepersistentdisk>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub partition: Option<i32>,
     /// readOnly here will force the ReadOnly setting in VolumeMounts.
     /// Defaults to false.
     /// More info: <https://kubernetes.io/docs/concepts/storage/volumes#gcepersistentdisk>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub read_only: Option<bool>,
 }
 
 apimachinery::proto_message!(GCEPersistentDiskVolumeSource { 1 => pd_name as "pdName", 2 => fs_type as "fsType", 3 => partition, 4 => read_only as "readOnly" });
 
 /// GRPCAction specifies an action involving a GRPC service.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct GRPCAction {
     /// Port number of the gRPC service. Number must be in the range 1 to 65535.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub port: i32,
     /// Service is the name of the service to place in the gRPC HealthCheckRequest
     /// (see <https://github.com/grpc/grpc/blob/master/doc/health-checking.md>).
     ///
     /// If this is not specified, the default behavior is defined by gRPC.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub service: Option<String>,
 }
 
@@ -2740,20 +2218,16 @@ apimachinery::proto_message!(GRPCAction { 1 => port, 2 => service });
 /// DEPRECATED: GitRepo is deprecated. To provision a container with a git repo, mount an
 /// EmptyDir into an InitContainer that clones the repo using git, then mount the EmptyDir
 /// into the Pod's container.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct GitRepoVolumeSource {
     /// repository is the URL
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub repository: String,
     /// revision is the commit hash for the specified revision.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub revision: Option<String>,
     /// directory is the target directory name.
     /// Must not contain or start with '..'.  If '.' is supplied, the volume directory will be the
     /// git repository.  Otherwise, if specified, the volume will contain the git repository in
     /// the subdirectory with the given name.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub directory: Option<String>,
 }
 
@@ -2761,26 +2235,21 @@ apimachinery::proto_message!(GitRepoVolumeSource { 1 => repository, 2 => revisio
 
 /// Represents a Glusterfs mount that lasts the lifetime of a pod.
 /// Glusterfs volumes do not support ownership management or SELinux relabeling.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct GlusterfsPersistentVolumeSource {
     /// endpoints is the endpoint name that details Glusterfs topology.
     /// More info: <https://examples.k8s.io/volumes/glusterfs/README.md#create-a-pod>
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub endpoints: String,
     /// path is the Glusterfs volume path.
     /// More info: <https://examples.k8s.io/volumes/glusterfs/README.md#create-a-pod>
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub path: String,
     /// readOnly here will force the Glusterfs volume to be mounted with read-only permissions.
     /// Defaults to false.
     /// More info: <https://examples.k8s.io/volumes/glusterfs/README.md#create-a-pod>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub read_only: Option<bool>,
     /// endpointsNamespace is the namespace that contains Glusterfs endpoint.
     /// If this field is empty, the EndpointNamespace defaults to the same namespace as the bound PVC.
     /// More info: <https://examples.k8s.io/volumes/glusterfs/README.md#create-a-pod>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub endpoints_namespace: Option<String>,
 }
 
@@ -2788,66 +2257,50 @@ apimachinery::proto_message!(GlusterfsPersistentVolumeSource { 1 => endpoints, 2
 
 /// Represents a Glusterfs mount that lasts the lifetime of a pod.
 /// Glusterfs volumes do not support ownership management or SELinux relabeling.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct GlusterfsVolumeSource {
     /// endpoints is the endpoint name that details Glusterfs topology.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub endpoints: String,
     /// path is the Glusterfs volume path.
     /// More info: <https://examples.k8s.io/volumes/glusterfs/README.md#create-a-pod>
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub path: String,
     /// readOnly here will force the Glusterfs volume to be mounted with read-only permissions.
     /// Defaults to false.
     /// More info: <https://examples.k8s.io/volumes/glusterfs/README.md#create-a-pod>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub read_only: Option<bool>,
 }
 
 apimachinery::proto_message!(GlusterfsVolumeSource { 1 => endpoints, 2 => path, 3 => read_only as "readOnly" });
 
 /// HTTPGetAction describes an action based on HTTP Get requests.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct HTTPGetAction {
     /// Path to access on the HTTP server.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub path: Option<String>,
     /// Name or number of the port to access on the container.
     /// Number must be in the range 1 to 65535.
     /// Name must be an IANA\_SVC\_NAME.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub port: crate::value::IntOrString,
     /// Host name to connect to, defaults to the pod IP. You probably want to set
     /// "Host" in httpHeaders instead.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub host: Option<String>,
     /// Scheme to use for connecting to the host.
     /// Defaults to HTTP.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub scheme: Option<String>,
     /// Custom headers to set in the request. HTTP allows repeated headers.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub http_headers: Vec<HTTPHeader>,
 }
 
 apimachinery::proto_message!(HTTPGetAction { 1 => path, 2 => port, 3 => host, 4 => scheme, 5 => http_headers as "httpHeaders" });
 
 /// HTTPHeader describes a custom header to be used in HTTP probes
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct HTTPHeader {
     /// The header field name.
     /// This will be canonicalized upon output, so case-variant names will be understood as the same header.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub name: String,
     /// The header field value
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub value: String,
 }
 
@@ -2855,29 +2308,21 @@ apimachinery::proto_message!(HTTPHeader { 1 => name, 2 => value });
 
 /// HostAlias holds the mapping between IP and hostnames that will be injected as an entry in the
 /// pod's hosts file.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct HostAlias {
     /// IP address of the host file entry.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub ip: String,
     /// Hostnames for the above IP address.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub hostnames: Vec<String>,
 }
 
 apimachinery::proto_message!(HostAlias { 1 => ip, 2 => hostnames });
 
 /// HostIP represents a single IP address allocated to the host.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct HostIP {
     /// IP is the IP address assigned to the host
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub ip: String,
 }
 
@@ -2885,18 +2330,15 @@ apimachinery::proto_message!(HostIP { 1 => ip });
 
 /// Represents a host path mapped into a pod.
 /// Host path volumes do not support ownership management or SELinux relabeling.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct HostPathVolumeSource {
     /// path of the directory on the host.
     /// If the path is a symlink, it will follow the link to the real path.
     /// More info: <https://kubernetes.io/docs/concepts/storage/volumes#hostpath>
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub path: String,
     /// type for HostPath Volume
     /// Defaults to ""
     /// More info: <https://kubernetes.io/docs/concepts/storage/volumes#hostpath>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub r#type: Option<String>,
 }
 
@@ -2905,55 +2347,40 @@ apimachinery::proto_message!(HostPathVolumeSource { 1 => path, 2 => r#type as "t
 /// ISCSIPersistentVolumeSource represents an ISCSI disk.
 /// ISCSI volumes can only be mounted as read/write once.
 /// ISCSI volumes support ownership management and SELinux relabeling.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ISCSIPersistentVolumeSource {
     /// targetPortal is iSCSI Target Portal. The Portal is either an IP or ip\_addr:port if the port
     /// is other than default (typically TCP ports 860 and 3260).
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub target_portal: String,
     /// iqn is Target iSCSI Qualified Name.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub iqn: String,
     /// lun is iSCSI Target Lun number.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub lun: i32,
     /// iscsiInterface is the interface Name that uses an iSCSI transport.
     /// Defaults to 'default' (tcp).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub iscsi_interface: Option<String>,
     /// fsType is the filesystem type of the volume that you want to mount.
     /// Tip: Ensure that the filesystem type is supported by the host operating system.
     /// Examples: "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified.
     /// More info: <https://kubernetes.io/docs/concepts/storage/volumes#iscsi>
     /// TODO: how do we prevent errors in the filesystem from compromising the machine
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub fs_type: Option<String>,
     /// readOnly here will force the ReadOnly setting in VolumeMounts.
     /// Defaults to false.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub read_only: Option<bool>,
     /// portals is the iSCSI Target Portal List. The Portal is either an IP or ip\_addr:port if the port
     /// is other than default (typically TCP ports 860 and 3260).
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub portals: Vec<String>,
     /// chapAuthDiscovery defines whether support iSCSI Discovery CHAP authentication
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub chap_auth_discovery: Option<bool>,
     /// chapAuthSession defines whether support iSCSI Session CHAP authentication
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub chap_auth_session: Option<bool>,
     /// secretRef is the CHAP Secret for iSCSI target and initiator authentication
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub secret_ref: Option<SecretReference>,
     /// initiatorName is the custom iSCSI Initiator Name.
     /// If initiatorName is specified with iscsiInterface simultaneously, new iSCSI interface
     /// \<target portal\>:\<volume name\> will be created for the connection.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub initiator_name: Option<String>,
 }
 
@@ -2962,63 +2389,47 @@ apimachinery::proto_message!(ISCSIPersistentVolumeSource { 1 => target_portal as
 /// Represents an ISCSI disk.
 /// ISCSI volumes can only be mounted as read/write once.
 /// ISCSI volumes support ownership management and SELinux relabeling.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ISCSIVolumeSource {
     /// targetPortal is iSCSI Target Portal. The Portal is either an IP or ip\_addr:port if the port
     /// is other than default (typically TCP ports 860 and 3260).
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub target_portal: String,
     /// iqn is the target iSCSI Qualified Name.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub iqn: String,
     /// lun represents iSCSI Target Lun number.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub lun: i32,
     /// iscsiInterface is the interface Name that uses an iSCSI transport.
     /// Defaults to 'default' (tcp).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub iscsi_interface: Option<String>,
     /// fsType is the filesystem type of the volume that you want to mount.
     /// Tip: Ensure that the filesystem type is supported by the host operating system.
     /// Examples: "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified.
     /// More info: <https://kubernetes.io/docs/concepts/storage/volumes#iscsi>
     /// TODO: how do we prevent errors in the filesystem from compromising the machine
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub fs_type: Option<String>,
     /// readOnly here will force the ReadOnly setting in VolumeMounts.
     /// Defaults to false.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub read_only: Option<bool>,
     /// portals is the iSCSI Target Portal List. The portal is either an IP or ip\_addr:port if the port
     /// is other than default (typically TCP ports 860 and 3260).
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub portals: Vec<String>,
     /// chapAuthDiscovery defines whether support iSCSI Discovery CHAP authentication
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub chap_auth_discovery: Option<bool>,
     /// chapAuthSession defines whether support iSCSI Session CHAP authentication
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub chap_auth_session: Option<bool>,
     /// secretRef is the CHAP Secret for iSCSI target and initiator authentication
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub secret_ref: Option<LocalObjectReference>,
     /// initiatorName is the custom iSCSI Initiator Name.
     /// If initiatorName is specified with iscsiInterface simultaneously, new iSCSI interface
     /// \<target portal\>:\<volume name\> will be created for the connection.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub initiator_name: Option<String>,
 }
 
 apimachinery::proto_message!(ISCSIVolumeSource { 1 => target_portal as "targetPortal", 2 => iqn, 3 => lun, 4 => iscsi_interface as "iscsiInterface", 5 => fs_type as "fsType", 6 => read_only as "readOnly", 7 => portals, 8 => chap_auth_discovery as "chapAuthDiscovery", 10 => secret_ref as "secretRef", 11 => chap_auth_session as "chapAuthSession", 12 => initiator_name as "initiatorName" });
 
 /// ImageVolumeSource represents a image volume resource.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ImageVolumeSource {
     /// Required: Image or artifact reference to be used.
     /// Behaves in the same way as pod.spec.containers\[\*\].image.
@@ -3026,44 +2437,37 @@ pub struct ImageVolumeSource {
     /// More info: <https://kubernetes.io/docs/concepts/containers/images>
     /// This field is optional to allow higher level config management to default or override
     /// container images in workload controllers like Deployments and StatefulSets.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub reference: Option<String>,
     /// Policy for pulling OCI objects. Possible values are:
     /// Always: the kubelet always attempts to pull the reference. Container creation will fail If the pull fails.
     /// Never: the kubelet never pulls the reference and only uses a local image or artifact. Container creation will fail if the reference isn't present.
     /// IfNotPresent: the kubelet pulls if the reference isn't already present on disk. Container creation will fail if the reference isn't present and the pull fails.
     /// Defaults to Always if :latest tag is specified, or IfNotPresent otherwise.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub pull_policy: Option<String>,
 }
 
 apimachinery::proto_message!(ImageVolumeSource { 1 => reference, 2 => pull_policy as "pullPolicy" });
 
 /// ImageVolumeStatus represents the image-based volume status.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ImageVolumeStatus {
     /// ImageRef is the digest of the image used for this volume.
     /// It should have a value that's similar to the pod's status.containerStatuses\[i\].imageID.
     /// The ImageRef length should not exceed 256 characters.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub image_ref: String,
 }
 
 apimachinery::proto_message!(ImageVolumeStatus { 1 => image_ref as "imageRef" });
 
 /// Maps a string key to a path within a volume.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct KeyToPath {
     /// key is the key to project.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub key: String,
     /// path is the relative path of the file to map the key to.
     /// May not be an absolute path.
     /// May not contain the path element '..'.
     /// May not start with the string '..'.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub path: String,
     /// mode is Optional: mode bits used to set permissions on this file.
     /// Must be an octal value between 0000 and 0777 or a decimal value between 0 and 511.
@@ -3071,7 +2475,6 @@ pub struct KeyToPath {
     /// If not specified, the volume defaultMode will be used.
     /// This might be in conflict with other options that affect the file
     /// mode, like fsGroup, and the result can be other mode bits set.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub mode: Option<i32>,
 }
 
@@ -3080,14 +2483,12 @@ apimachinery::proto_message!(KeyToPath { 1 => key, 2 => path, 3 => mode });
 /// Lifecycle describes actions that the management system should take in response to container lifecycle
 /// events. For the PostStart and PreStop lifecycle handlers, management of the container blocks
 /// until the action is complete, unless the container process fails, in which case the handler is aborted.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct Lifecycle {
     /// PostStart is called immediately after a container is created. If the handler fails,
     /// the container is terminated and restarted according to its restart policy.
     /// Other management of the container blocks until the hook completes.
     /// More info: <https://kubernetes.io/docs/concepts/containers/container-lifecycle-hooks/#container-hooks>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub post_start: Option<LifecycleHandler>,
     /// PreStop is called immediately before a container is terminated due to an
     /// API request or management event such as liveness/startup probe failure,
@@ -3098,12 +2499,10 @@ pub struct Lifecycle {
     /// period (unless delayed by finalizers). Other management of the container blocks until the hook completes
     /// or until the termination grace period is reached.
     /// More info: <https://kubernetes.io/docs/concepts/containers/container-lifecycle-hooks/#container-hooks>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub pre_stop: Option<LifecycleHandler>,
     /// StopSignal defines which signal will be sent to a container when it is being stopped.
     /// If not specified, the default is defined by the container runtime in use.
     /// StopSignal can only be set for Pods with a non-empty .spec.os.name
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub stop_signal: Option<String>,
 }
 
@@ -3111,22 +2510,17 @@ apimachinery::proto_message!(Lifecycle { 1 => post_start as "postStart", 2 => pr
 
 /// LifecycleHandler defines a specific action that should be taken in a lifecycle
 /// hook. One and only one of the fields, except TCPSocket must be specified.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct LifecycleHandler {
     /// Exec specifies a command to execute in the container.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub exec: Option<ExecAction>,
     /// HTTPGet specifies an HTTP GET request to perform.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub http_get: Option<HTTPGetAction>,
     /// Deprecated. TCPSocket is NOT supported as a LifecycleHandler and kept
     /// for backward compatibility. There is no validation of this field and
     /// lifecycle hooks will fail at runtime when it is specified.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub tcp_socket: Option<TCPSocketAction>,
     /// Sleep represents a duration that the container should sleep.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub sleep: Option<SleepAction>,
 }
 
@@ -3149,46 +2543,24 @@ pub struct LimitRange {
 apimachinery::proto_message!(LimitRange { 1 => metadata, 2 => spec });
 
 /// LimitRangeItem defines a min/max usage limit for any resource that matches on kind.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct LimitRangeItem {
     /// Type of resource that this limit applies to.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub r#type: String,
     /// Max usage constraints on this kind by resource name.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "std::collections::BTreeMap::is_empty"
-    )]
+    #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub max: std::collections::BTreeMap<String, crate::value::Quantity>,
     /// Min usage constraints on this kind by resource name.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "std::collections::BTreeMap::is_empty"
-    )]
+    #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub min: std::collections::BTreeMap<String, crate::value::Quantity>,
     /// Default resource requirement limit value by resource name if resource limit is omitted.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "std::collections::BTreeMap::is_empty"
-    )]
+    #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub default: std::collections::BTreeMap<String, crate::value::Quantity>,
     /// DefaultRequest is the default resource requirement request value by resource name if resource request is omitted.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "std::collections::BTreeMap::is_empty"
-    )]
+    #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub default_request: std::collections::BTreeMap<String, crate::value::Quantity>,
     /// MaxLimitRequestRatio if specified, the named resource must have a request and limit that are both non-zero where limit divided by request is less than or equal to the enumerated value; this represents the max burst for the named resource.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "std::collections::BTreeMap::is_empty"
-    )]
+    #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub max_limit_request_ratio: std::collections::BTreeMap<String, crate::value::Quantity>,
 }
 
@@ -3216,51 +2588,36 @@ pub struct LimitRangeList {
 apimachinery::proto_message!(LimitRangeList { 1 => metadata, 2 => items });
 
 /// LimitRangeSpec defines a min/max usage limit for resources that match on kind.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct LimitRangeSpec {
     /// Limits is the list of LimitRangeItem objects that are enforced.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub limits: Vec<LimitRangeItem>,
 }
 
 apimachinery::proto_message!(LimitRangeSpec { 1 => limits });
 
 /// LinuxContainerUser represents user identity information in Linux containers
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct LinuxContainerUser {
     /// UID is the primary uid initially attached to the first process in the container
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub uid: i64,
     /// GID is the primary gid initially attached to the first process in the container
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub gid: i64,
     /// SupplementalGroups are the supplemental groups initially attached to the first process in the container
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub supplemental_groups: Vec<i64>,
 }
 
 apimachinery::proto_message!(LinuxContainerUser { 1 => uid, 2 => gid, 3 => supplemental_groups as "supplementalGroups" });
 
 /// List holds a list of objects, which may not be known by the server.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct List {
     /// Standard list metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds>
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// List of objects
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub items: Vec<crate::value::RawExtension>,
 }
 
@@ -3268,16 +2625,13 @@ apimachinery::proto_message!(List { 1 => metadata, 2 => items });
 
 /// LoadBalancerIngress represents the status of a load-balancer ingress point:
 /// traffic intended for the service should be sent to an ingress point.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct LoadBalancerIngress {
     /// IP is set for load-balancer ingress points that are IP based
     /// (typically GCE or OpenStack load-balancers)
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub ip: Option<String>,
     /// Hostname is set for load-balancer ingress points that are DNS based
     /// (typically AWS load-balancers)
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub hostname: Option<String>,
     /// IPMode specifies how the load-balancer IP behaves, and may only be specified when the ip field is specified.
     /// Setting this to "VIP" indicates that traffic is delivered to the node with
@@ -3285,31 +2639,21 @@ pub struct LoadBalancerIngress {
     /// Setting this to "Proxy" indicates that traffic is delivered to the node or pod with
     /// the destination set to the node's IP and node port or the pod's IP and port.
     /// Service implementations may use this information to adjust traffic routing.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub ip_mode: Option<String>,
     /// Ports is a list of records of service ports
     /// If used, every port defined in the service should have an entry in it
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub ports: Vec<PortStatus>,
 }
 
 apimachinery::proto_message!(LoadBalancerIngress { 1 => ip, 2 => hostname, 3 => ip_mode as "ipMode", 4 => ports });
 
 /// LoadBalancerStatus represents the status of a load-balancer.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct LoadBalancerStatus {
     /// Ingress is a list containing ingress points for the load-balancer.
     /// Traffic intended for the service should be sent to these ingress points.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub ingress: Vec<LoadBalancerIngress>,
 }
 
@@ -3328,8 +2672,7 @@ apimachinery::proto_message!(LoadBalancerStatus { 1 => ingress });
 ///
 /// Instead of using this type, create a locally provided and used type that is well-focused on your reference.
 /// For example, ServiceReferences for admission registration: <https://github.com/kubernetes/api/blob/release-1.17/admissionregistration/v1/types.go#L533> .
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct LocalObjectReference {
     /// Name of the referent.
     /// This field is effectively required, but due to backwards compatibility is
@@ -3337,36 +2680,30 @@ pub struct LocalObjectReference {
     /// almost certainly wrong.
     /// More info: <https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names>
     /// TODO: Drop \`kubebuilder:default\` when controller-gen doesn't need it <https://github.com/kubernetes-sigs/kubebuilder/issues/3896>.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
 }
 
 apimachinery::proto_message!(LocalObjectReference { 1 => name });
 
 /// Local represents directly-attached storage with node affinity
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct LocalVolumeSource {
     /// path of the full path to the volume on the node.
     /// It can be either a directory or block device (disk, partition, ...).
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub path: String,
     /// fsType is the filesystem type to mount.
     /// It applies only when the Path is a block device.
     /// Must be a filesystem type supported by the host operating system.
     /// Ex. "ext4", "xfs", "ntfs". The default value is to auto-select a filesystem if unspecified.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub fs_type: Option<String>,
 }
 
 apimachinery::proto_message!(LocalVolumeSource { 1 => path, 2 => fs_type as "fsType" });
 
 /// ModifyVolumeStatus represents the status object of ControllerModifyVolume operation
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ModifyVolumeStatus {
     /// targetVolumeAttributesClassName is the name of the VolumeAttributesClass the PVC currently being reconciled
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub target_volume_attributes_class_name: Option<String>,
     /// status is the status of the ControllerModifyVolume operation. It can be in any of following states:
     /// - Pending
@@ -3378,7 +2715,6 @@ pub struct ModifyVolumeStatus {
     /// Infeasible indicates that the request has been rejected as invalid by the CSI driver. To
     /// resolve the error, a valid VolumeAttributesClass needs to be specified.
     /// Note: New statuses can be added in the future. Consumers should check for unknown statuses and fail appropriately.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub status: String,
 }
 
@@ -3386,21 +2722,17 @@ apimachinery::proto_message!(ModifyVolumeStatus { 1 => target_volume_attributes_
 
 /// Represents an NFS mount that lasts the lifetime of a pod.
 /// NFS volumes do not support ownership management or SELinux relabeling.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct NFSVolumeSource {
     /// server is the hostname or IP address of the NFS server.
     /// More info: <https://kubernetes.io/docs/concepts/storage/volumes#nfs>
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub server: String,
     /// path that is exported by the NFS server.
     /// More info: <https://kubernetes.io/docs/concepts/storage/volumes#nfs>
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub path: String,
     /// readOnly here will force the NFS export to be mounted with read-only permissions.
     /// Defaults to false.
     /// More info: <https://kubernetes.io/docs/concepts/storage/volumes#nfs>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub read_only: Option<bool>,
 }
 
@@ -3427,23 +2759,17 @@ pub struct Namespace {
 apimachinery::proto_message!(Namespace { 1 => metadata, 2 => spec, 3 => status });
 
 /// NamespaceCondition contains details about state of namespace.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct NamespaceCondition {
     /// Type of namespace controller condition.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub r#type: String,
     /// Status of the condition, one of True, False, Unknown.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub status: String,
     /// Last time the condition transitioned from one status to another.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub last_transition_time: Option<apimachinery::apis::meta::v1::Time>,
     /// Unique, one-word, CamelCase reason for the condition's last transition.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     /// Human-readable message indicating details about last transition.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
 }
 
@@ -3466,35 +2792,24 @@ pub struct NamespaceList {
 apimachinery::proto_message!(NamespaceList { 1 => metadata, 2 => items });
 
 /// NamespaceSpec describes the attributes on a Namespace.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct NamespaceSpec {
     /// Finalizers is an opaque list of values that must be empty to permanently remove object from storage.
     /// More info: <https://kubernetes.io/docs/tasks/administer-cluster/namespaces/>
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub finalizers: Vec<String>,
 }
 
 apimachinery::proto_message!(NamespaceSpec { 1 => finalizers });
 
 /// NamespaceStatus is information about the current status of a Namespace.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct NamespaceStatus {
     /// Phase is the current lifecycle phase of the namespace.
     /// More info: <https://kubernetes.io/docs/tasks/administer-cluster/namespaces/>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub phase: Option<String>,
     /// Represents the latest available observations of a namespace's current state.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<NamespaceCondition>,
 }
 
@@ -3523,29 +2838,24 @@ pub struct Node {
 apimachinery::proto_message!(Node { 1 => metadata, 2 => spec, 3 => status });
 
 /// NodeAddress contains information for the node's address.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct NodeAddress {
     /// Node address type, one of Hostname, ExternalIP or InternalIP.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub r#type: String,
     /// The node address.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub address: String,
 }
 
 apimachinery::proto_message!(NodeAddress { 1 => r#type as "type", 2 => address });
 
 /// Node affinity is a group of node affinity scheduling rules.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct NodeAffinity {
     /// If the affinity requirements specified by this field are not met at
     /// scheduling time, the pod will not be scheduled onto the node.
     /// If the affinity requirements specified by this field cease to be met
     /// at some point during pod execution (e.g. due to an update), the system
     /// may or may not try to eventually evict the pod from its node.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub required_during_scheduling_ignored_during_execution: Option<NodeSelector>,
     /// The scheduler will prefer to schedule pods to nodes that satisfy
     /// the affinity expressions specified by this field, but it may choose
@@ -3556,58 +2866,40 @@ pub struct NodeAffinity {
     /// compute a sum by iterating through the elements of this field and adding
     /// "weight" to the sum if the node matches the corresponding matchExpressions; the
     /// node(s) with the highest sum are the most preferred.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub preferred_during_scheduling_ignored_during_execution: Vec<PreferredSchedulingTerm>,
 }
 
 apimachinery::proto_message!(NodeAffinity { 1 => required_during_scheduling_ignored_during_execution as "requiredDuringSchedulingIgnoredDuringExecution", 2 => preferred_during_scheduling_ignored_during_execution as "preferredDuringSchedulingIgnoredDuringExecution" });
 
 /// NodeAllocatableResourceClaimStatus describes the status of node allocatable resources allocated via DRA.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct NodeAllocatableResourceClaimStatus {
     /// ResourceClaimName is the resource claim referenced by the pod that resulted in this node allocatable resource allocation.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub resource_claim_name: String,
     /// Containers lists the names of all containers in this pod that reference the claim.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub containers: Vec<String>,
     /// Resources is a map of the node-allocatable resource name to the aggregate quantity allocated to the claim.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub resources: std::collections::BTreeMap<String, crate::value::Quantity>,
 }
 
 apimachinery::proto_message!(NodeAllocatableResourceClaimStatus { 1 => resource_claim_name as "resourceClaimName", 2 => containers, 3 => resources });
 
 /// NodeCondition contains condition information for a node.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct NodeCondition {
     /// Type of node condition.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub r#type: String,
     /// Status of the condition, one of True, False, Unknown.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub status: String,
     /// Last time we got an update on a given condition.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub last_heartbeat_time: Option<apimachinery::apis::meta::v1::Time>,
     /// Last time the condition transit from one status to another.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub last_transition_time: Option<apimachinery::apis::meta::v1::Time>,
     /// (brief) reason for the condition's last transition.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     /// Human readable message indicating details about last transition.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
 }
 
@@ -3615,19 +2907,16 @@ apimachinery::proto_message!(NodeCondition { 1 => r#type as "type", 2 => status,
 
 /// NodeConfigSource specifies a source of node configuration. Exactly one subfield (excluding metadata) must be non-nil.
 /// This API is deprecated since 1.22
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct NodeConfigSource {
     /// ConfigMap is a reference to a Node's ConfigMap
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub config_map: Option<ConfigMapNodeConfigSource>,
 }
 
 apimachinery::proto_message!(NodeConfigSource { 2 => config_map as "configMap" });
 
 /// NodeConfigStatus describes the status of the config assigned by Node.Spec.ConfigSource.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct NodeConfigStatus {
     /// Assigned reports the checkpointed config the node will try to use.
     /// When Node.Spec.ConfigSource is updated, the node checkpoints the associated
@@ -3637,13 +2926,11 @@ pub struct NodeConfigStatus {
     /// the record has been checkpointed to disk. When the Kubelet is restarted,
     /// it tries to make the Assigned config the Active config by loading and
     /// validating the checkpointed payload identified by Assigned.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub assigned: Option<NodeConfigSource>,
     /// Active reports the checkpointed config the node is actively using.
     /// Active will represent either the current version of the Assigned config,
     /// or the current LastKnownGood config, depending on whether attempting to use the
     /// Assigned config results in an error.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub active: Option<NodeConfigSource>,
     /// LastKnownGood reports the checkpointed config the node will fall back to
     /// when it encounters an error attempting to use the Assigned config.
@@ -3656,7 +2943,6 @@ pub struct NodeConfigStatus {
     /// because the local default config is always assumed good.
     /// You should not make assumptions about the node's method of determining config stability
     /// and correctness, as this may change or become configurable in the future.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub last_known_good: Option<NodeConfigSource>,
     /// Error describes any problems reconciling the Spec.ConfigSource to the Active config.
     /// Errors may occur, for example, attempting to checkpoint Spec.ConfigSource to the local Assigned
@@ -3670,18 +2956,15 @@ pub struct NodeConfigStatus {
     /// You can find additional information for debugging by searching the error message in the Kubelet log.
     /// Error is a human-readable description of the error state; machines can check whether or not Error
     /// is empty, but should not rely on the stability of the Error text across Kubelet versions.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
 }
 
 apimachinery::proto_message!(NodeConfigStatus { 1 => assigned, 2 => active, 3 => last_known_good as "lastKnownGood", 4 => error });
 
 /// NodeDaemonEndpoints lists ports opened by daemons running on the Node.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct NodeDaemonEndpoints {
     /// Endpoint on which Kubelet is listening.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub kubelet_endpoint: Option<DaemonEndpoint>,
 }
 
@@ -3690,11 +2973,9 @@ apimachinery::proto_message!(NodeDaemonEndpoints { 1 => kubelet_endpoint as "kub
 /// NodeFeatures describes the set of features implemented by the CRI implementation.
 /// The features contained in the NodeFeatures should depend only on the cri implementation
 /// independent of runtime handlers.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct NodeFeatures {
     /// SupplementalGroupsPolicy is set to true if the runtime supports SupplementalGroupsPolicy and ContainerUser.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub supplemental_groups_policy: Option<bool>,
 }
 
@@ -3734,29 +3015,23 @@ pub struct NodeProxyOptions {
 apimachinery::proto_message!(NodeProxyOptions { 1 => path });
 
 /// NodeRuntimeHandler is a set of runtime handler information.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct NodeRuntimeHandler {
     /// Runtime handler name.
     /// Empty for the default runtime handler.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Supported features.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub features: Option<NodeRuntimeHandlerFeatures>,
 }
 
 apimachinery::proto_message!(NodeRuntimeHandler { 1 => name, 2 => features });
 
 /// NodeRuntimeHandlerFeatures is a set of features implemented by the runtime handler.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct NodeRuntimeHandlerFeatures {
     /// RecursiveReadOnlyMounts is set to true if the runtime handler supports RecursiveReadOnlyMounts.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub recursive_read_only_mounts: Option<bool>,
     /// UserNamespaces is set to true if the runtime handler supports UserNamespaces, including for volumes.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub user_namespaces: Option<bool>,
 }
 
@@ -3765,11 +3040,9 @@ apimachinery::proto_message!(NodeRuntimeHandlerFeatures { 1 => recursive_read_on
 /// A node selector represents the union of the results of one or more label queries
 /// over a set of nodes; that is, it represents the OR of the selectors represented
 /// by the node selector terms.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct NodeSelector {
     /// Required. A list of node selector terms. The terms are ORed.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub node_selector_terms: Vec<NodeSelectorTerm>,
 }
 
@@ -3777,26 +3050,19 @@ apimachinery::proto_message!(NodeSelector { 1 => node_selector_terms as "nodeSel
 
 /// A node selector requirement is a selector that contains values, a key, and an operator
 /// that relates the key and values.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct NodeSelectorRequirement {
     /// The label key that the selector applies to.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub key: String,
     /// Represents a key's relationship to a set of values.
     /// Valid operators are In, NotIn, Exists, DoesNotExist. Gt, and Lt.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub operator: String,
     /// An array of string values. If the operator is In or NotIn,
     /// the values array must be non-empty. If the operator is Exists or DoesNotExist,
     /// the values array must be empty. If the operator is Gt or Lt, the values
     /// array must have a single element, which will be interpreted as an integer.
     /// This array is replaced during a strategic merge patch.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub values: Vec<String>,
 }
 
@@ -3805,101 +3071,66 @@ apimachinery::proto_message!(NodeSelectorRequirement { 1 => key, 2 => operator, 
 /// A null or empty node selector term matches no objects. The requirements of
 /// them are ANDed.
 /// The TopologySelectorTerm type implements a subset of the NodeSelectorTerm.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct NodeSelectorTerm {
     /// A list of node selector requirements by node's labels.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub match_expressions: Vec<NodeSelectorRequirement>,
     /// A list of node selector requirements by node's fields.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub match_fields: Vec<NodeSelectorRequirement>,
 }
 
 apimachinery::proto_message!(NodeSelectorTerm { 1 => match_expressions as "matchExpressions", 2 => match_fields as "matchFields" });
 
 /// NodeSpec describes the attributes that a node is created with.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct NodeSpec {
     /// PodCIDR represents the pod IP range assigned to the node.
-    #[serde(rename = "podCIDR", skip_serializing_if = "Option::is_none")]
+    #[api(rename = "podCIDR")]
     pub pod_cidr: Option<String>,
     /// podCIDRs represents the IP ranges assigned to the node for usage by Pods on that node. If this
     /// field is specified, the 0th entry must match the podCIDR field. It may contain at most 1 value for
     /// each of IPv4 and IPv6.
-    #[serde(
-        rename = "podCIDRs",
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(rename = "podCIDRs", skip_serializing_if = "Vec::is_empty")]
     pub pod_cidrs: Vec<String>,
     /// ID of the node assigned by the cloud provider in the format: \<ProviderName\>://\<ProviderSpecificNodeID\>
-    #[serde(rename = "providerID", skip_serializing_if = "Option::is_none")]
+    #[api(rename = "providerID")]
     pub provider_id: Option<String>,
     /// Unschedulable controls node schedulability of new pods. By default, node is schedulable.
     /// More info: <https://kubernetes.io/docs/concepts/nodes/node/#manual-node-administration>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub unschedulable: Option<bool>,
     /// If specified, the node's taints.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub taints: Vec<Taint>,
     /// Deprecated: Previously used to specify the source of the node's configuration for the DynamicKubeletConfig feature. This feature is removed.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub config_source: Option<NodeConfigSource>,
     /// Deprecated. Not all kubelets will set this field. Remove field after 1.13.
     /// see: <https://issues.k8s.io/61966>
-    #[serde(rename = "externalID", skip_serializing_if = "Option::is_none")]
+    #[api(rename = "externalID")]
     pub external_id: Option<String>,
 }
 
 apimachinery::proto_message!(NodeSpec { 1 => pod_cidr as "podCIDR", 2 => external_id as "externalID", 3 => provider_id as "providerID", 4 => unschedulable, 5 => taints, 6 => config_source as "configSource", 7 => pod_cidrs as "podCIDRs" });
 
 /// NodeStatus is information about the current status of a node.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct NodeStatus {
     /// Capacity represents the total resources of a node.
     /// More info: <https://kubernetes.io/docs/reference/node/node-status/#capacity>
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "std::collections::BTreeMap::is_empty"
-    )]
+    #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub capacity: std::collections::BTreeMap<String, crate::value::Quantity>,
     /// Allocatable represents the resources of a node that are available for scheduling.
     /// Defaults to Capacity.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "std::collections::BTreeMap::is_empty"
-    )]
+    #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub allocatable: std::collections::BTreeMap<String, crate::value::Quantity>,
     /// NodePhase is the recently observed lifecycle phase of the node.
     /// More info: <https://kubernetes.io/docs/concepts/nodes/node/#phase>
     /// The field is never populated, and now is deprecated.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub phase: Option<String>,
     /// Conditions is an array of current observed node conditions.
     /// More info: <https://kubernetes.io/docs/reference/node/node-status/#condition>
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<NodeCondition>,
     /// List of addresses reachable to the node.
     /// Queried from cloud provider, if available.
@@ -3911,141 +3142,87 @@ pub struct NodeStatus {
     /// lifetime of a Node. However, there are some exceptions where this may not
     /// be possible, such as Pods that inherit a Node's address in its own status or
     /// consumers of the downward API (status.hostIP).
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub addresses: Vec<NodeAddress>,
     /// Endpoints of daemons running on the Node.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub daemon_endpoints: Option<NodeDaemonEndpoints>,
     /// Set of ids/uuids to uniquely identify the node.
     /// More info: <https://kubernetes.io/docs/reference/node/node-status/#info>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub node_info: Option<NodeSystemInfo>,
     /// List of container images on this node
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub images: Vec<ContainerImage>,
     /// List of attachable volumes in use (mounted) by the node.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub volumes_in_use: Vec<String>,
     /// List of volumes that are attached to the node.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub volumes_attached: Vec<AttachedVolume>,
     /// Status of the config assigned to the node via the dynamic Kubelet config feature.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub config: Option<NodeConfigStatus>,
     /// The available runtime handlers.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub runtime_handlers: Vec<NodeRuntimeHandler>,
     /// Features describes the set of features implemented by the CRI implementation.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub features: Option<NodeFeatures>,
     /// DeclaredFeatures represents the features related to feature gates that are declared by the node.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub declared_features: Vec<String>,
 }
 
 apimachinery::proto_message!(NodeStatus { 1 => capacity, 2 => allocatable, 3 => phase, 4 => conditions, 5 => addresses, 6 => daemon_endpoints as "daemonEndpoints", 7 => node_info as "nodeInfo", 8 => images, 9 => volumes_in_use as "volumesInUse", 10 => volumes_attached as "volumesAttached", 11 => config, 12 => runtime_handlers as "runtimeHandlers", 13 => features, 14 => declared_features as "declaredFeatures" });
 
 /// NodeSwapStatus represents swap memory information.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct NodeSwapStatus {
     /// Total amount of swap memory in bytes.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub capacity: Option<i64>,
 }
 
 apimachinery::proto_message!(NodeSwapStatus { 1 => capacity });
 
 /// NodeSystemInfo is a set of ids/uuids to uniquely identify the node.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct NodeSystemInfo {
     /// MachineID reported by the node. For unique machine identification
     /// in the cluster this field is preferred. Learn more from man(5)
     /// machine-id: <http://man7.org/linux/man-pages/man5/machine-id.5.html>
-    #[serde(
-        rename = "machineID",
-        default,
-        deserialize_with = "crate::go_json::null_as_default"
-    )]
+    #[api(rename = "machineID")]
     pub machine_id: String,
     /// SystemUUID reported by the node. For unique machine identification
     /// MachineID is preferred. This field is specific to Red Hat hosts
     /// <https://access.redhat.com/documentation/en-us/red_hat_subscription_management/1/html/rhsm/uuid>
-    #[serde(
-        rename = "systemUUID",
-        default,
-        deserialize_with = "crate::go_json::null_as_default"
-    )]
+    #[api(rename = "systemUUID")]
     pub system_uuid: String,
     /// Boot ID reported by the node.
-    #[serde(
-        rename = "bootID",
-        default,
-        deserialize_with = "crate::go_json::null_as_default"
-    )]
+    #[api(rename = "bootID")]
     pub boot_id: String,
     /// Kernel Version reported by the node from 'uname -r' (e.g. 3.16.0-0.bpo.4-amd64).
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub kernel_version: String,
     /// OS Image reported by the node from /etc/os-release (e.g. Debian GNU/Linux 7 (wheezy)).
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub os_image: String,
     /// ContainerRuntime Version reported by the node through runtime remote API (e.g. containerd://1.4.2).
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub container_runtime_version: String,
     /// Kubelet Version reported by the node.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub kubelet_version: String,
     /// Deprecated: KubeProxy Version reported by the node.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub kube_proxy_version: String,
     /// The Operating System reported by the node
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub operating_system: String,
     /// The Architecture reported by the node
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub architecture: String,
     /// Swap Info reported by the node.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub swap: Option<NodeSwapStatus>,
 }
 
 apimachinery::proto_message!(NodeSystemInfo { 1 => machine_id as "machineID", 2 => system_uuid as "systemUUID", 3 => boot_id as "bootID", 4 => kernel_version as "kernelVersion", 5 => os_image as "osImage", 6 => container_runtime_version as "containerRuntimeVersion", 7 => kubelet_version as "kubeletVersion", 8 => kube_proxy_version as "kubeProxyVersion", 9 => operating_system as "operatingSystem", 10 => architecture, 11 => swap });
 
 /// ObjectFieldSelector selects an APIVersioned field of an object.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ObjectFieldSelector {
     /// Version of the schema the FieldPath is written in terms of, defaults to "v1".
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub api_version: Option<String>,
     /// Path of the field to select in the specified API version.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub field_path: String,
 }
 
@@ -4067,31 +3244,24 @@ apimachinery::proto_message!(ObjectFieldSelector { 1 => api_version as "apiVersi
 ///
 /// Instead of using this type, create a locally provided and used type that is well-focused on your reference.
 /// For example, ServiceReferences for admission registration: <https://github.com/kubernetes/api/blob/release-1.17/admissionregistration/v1/types.go#L533> .
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ObjectReference {
     /// Kind of the referent.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub kind: Option<String>,
     /// Namespace of the referent.
     /// More info: <https://kubernetes.io/docs/concepts/overview/working-with-objects/namespaces/>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub namespace: Option<String>,
     /// Name of the referent.
     /// More info: <https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// UID of the referent.
     /// More info: <https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#uids>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub uid: Option<String>,
     /// API version of the referent.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub api_version: Option<String>,
     /// Specific resourceVersion to which this reference is made, if any.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#concurrency-control-and-consistency>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub resource_version: Option<String>,
     /// If referring to a piece of an object instead of an entire object, this string
     /// should contain a valid JSON/Go field access statement, such as desiredState.manifest.containers\[2\].
@@ -4101,7 +3271,6 @@ pub struct ObjectReference {
     /// index 2 in this pod). This syntax is chosen only to have some well-defined way of
     /// referencing a part of an object.
     /// TODO: this design is not final and this field is subject to change in the future.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub field_path: Option<String>,
 }
 
@@ -4152,31 +3321,24 @@ pub struct PersistentVolumeClaim {
 apimachinery::proto_message!(PersistentVolumeClaim { 1 => metadata, 2 => spec, 3 => status });
 
 /// PersistentVolumeClaimCondition contains details about state of pvc
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct PersistentVolumeClaimCondition {
     /// Type is the type of the condition.
     /// More info: <https://kubernetes.io/docs/reference/kubernetes-api/config-and-storage-resources/persistent-volume-claim-v1/#:~:text=set%20to%20%27ResizeStarted%27.-,PersistentVolumeClaimCondition,-contains%20details%20about>
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub r#type: String,
     /// Status is the status of the condition.
     /// Can be True, False, Unknown.
     /// More info: <https://kubernetes.io/docs/reference/kubernetes-api/config-and-storage-resources/persistent-volume-claim-v1/#:~:text=state%20of%20pvc-,conditions.status,-(string)%2C%20required>
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub status: String,
     /// lastProbeTime is the time we probed the condition.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub last_probe_time: Option<apimachinery::apis::meta::v1::Time>,
     /// lastTransitionTime is the time the condition transitioned from one status to another.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub last_transition_time: Option<apimachinery::apis::meta::v1::Time>,
     /// reason is a unique, this should be a short, machine understandable string that gives the reason
     /// for condition's last transition. If it reports "Resizing" that means the underlying
     /// persistent volume is being resized.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     /// message is the human-readable message indicating details about last transition.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
 }
 
@@ -4205,37 +3367,27 @@ apimachinery::proto_message!(PersistentVolumeClaimList { 1 => metadata, 2 => ite
 
 /// PersistentVolumeClaimSpec describes the common attributes of storage devices
 /// and allows a Source for provider-specific attributes
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct PersistentVolumeClaimSpec {
     /// accessModes contains the desired access modes the volume should have.
     /// More info: <https://kubernetes.io/docs/concepts/storage/persistent-volumes#access-modes-1>
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub access_modes: Vec<String>,
     /// selector is a label query over volumes to consider for binding.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
     /// resources represents the minimum resources the volume should have.
     /// Users are allowed to specify resource requirements
     /// that are lower than previous value but must still be higher than capacity recorded in the
     /// status field of the claim.
     /// More info: <https://kubernetes.io/docs/concepts/storage/persistent-volumes#resources>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub resources: Option<VolumeResourceRequirements>,
     /// volumeName is the binding reference to the PersistentVolume backing this claim.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub volume_name: Option<String>,
     /// storageClassName is the name of the StorageClass required by the claim.
     /// More info: <https://kubernetes.io/docs/concepts/storage/persistent-volumes#class-1>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub storage_class_name: Option<String>,
     /// volumeMode defines what type of volume is required by the claim.
     /// Value of Filesystem is implied when not included in claim spec.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub volume_mode: Option<String>,
     /// dataSource field can be used to specify either:
     /// \* An existing VolumeSnapshot object (snapshot.storage.k8s.io/VolumeSnapshot)
@@ -4245,7 +3397,6 @@ pub struct PersistentVolumeClaimSpec {
     /// When the AnyVolumeDataSource feature gate is enabled, dataSource contents will be copied to dataSourceRef,
     /// and dataSourceRef contents will be copied to dataSource when dataSourceRef.namespace is not specified.
     /// If the namespace is specified, then dataSourceRef will not be copied to dataSource.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub data_source: Option<TypedLocalObjectReference>,
     /// dataSourceRef specifies the object from which to populate the volume with data, if a non-empty
     /// volume is desired. This may be any object from a non-empty API group (non
@@ -4270,7 +3421,6 @@ pub struct PersistentVolumeClaimSpec {
     /// in any namespaces.
     /// (Beta) Using this field requires the AnyVolumeDataSource feature gate to be enabled.
     /// (Alpha) Using the namespace field of dataSourceRef requires the CrossNamespaceVolumeDataSource feature gate to be enabled.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub data_source_ref: Option<TypedObjectReference>,
     /// volumeAttributesClassName may be used to set the VolumeAttributesClass used by this claim.
     /// If specified, the CSI driver will create or update the volume with the attributes defined
@@ -4282,41 +3432,26 @@ pub struct PersistentVolumeClaimSpec {
     /// set to a Pending state, as reflected by the modifyVolumeStatus field, until such as a resource
     /// exists.
     /// More info: <https://kubernetes.io/docs/concepts/storage/volume-attributes-classes/>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub volume_attributes_class_name: Option<String>,
 }
 
 apimachinery::proto_message!(PersistentVolumeClaimSpec { 1 => access_modes as "accessModes", 2 => resources, 3 => volume_name as "volumeName", 4 => selector, 5 => storage_class_name as "storageClassName", 6 => volume_mode as "volumeMode", 7 => data_source as "dataSource", 8 => data_source_ref as "dataSourceRef", 9 => volume_attributes_class_name as "volumeAttributesClassName" });
 
 /// PersistentVolumeClaimStatus is the current status of a persistent volume claim.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct PersistentVolumeClaimStatus {
     /// phase represents the current phase of PersistentVolumeClaim.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub phase: Option<String>,
     /// accessModes contains the actual access modes the volume backing the PVC has.
     /// More info: <https://kubernetes.io/docs/concepts/storage/persistent-volumes#access-modes-1>
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub access_modes: Vec<String>,
     /// capacity represents the actual resources of the underlying volume.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "std::collections::BTreeMap::is_empty"
-    )]
+    #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub capacity: std::collections::BTreeMap<String, crate::value::Quantity>,
     /// conditions is the current Condition of persistent volume claim. If underlying persistent volume is being
     /// resized then the Condition will be set to 'Resizing'.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<PersistentVolumeClaimCondition>,
     /// allocatedResources tracks the resources allocated to a PVC including its capacity.
     /// Key names follow standard Kubernetes label syntax. Valid values are either:
@@ -4338,11 +3473,7 @@ pub struct PersistentVolumeClaimStatus {
     /// should ignore the update for the purpose it was designed. For example - a controller that
     /// only is responsible for resizing capacity of the volume, should ignore PVC updates that change other valid
     /// resources associated with PVC.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "std::collections::BTreeMap::is_empty"
-    )]
+    #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub allocated_resources: std::collections::BTreeMap<String, crate::value::Quantity>,
     /// allocatedResourceStatuses stores status of resource being resized for the given PVC.
     /// Key names follow standard Kubernetes label syntax. Valid values are either:
@@ -4377,19 +3508,13 @@ pub struct PersistentVolumeClaimStatus {
     /// should ignore the update for the purpose it was designed. For example - a controller that
     /// only is responsible for resizing capacity of the volume, should ignore PVC updates that change other valid
     /// resources associated with PVC.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "std::collections::BTreeMap::is_empty"
-    )]
+    #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub allocated_resource_statuses: std::collections::BTreeMap<String, String>,
     /// currentVolumeAttributesClassName is the current name of the VolumeAttributesClass the PVC is using.
     /// When unset, there is no VolumeAttributeClass applied to this PersistentVolumeClaim
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub current_volume_attributes_class_name: Option<String>,
     /// ModifyVolumeStatus represents the status object of ControllerModifyVolume operation.
     /// When this is unset, there is no ModifyVolume operation being attempted.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub modify_volume_status: Option<ModifyVolumeStatus>,
 }
 
@@ -4397,19 +3522,16 @@ apimachinery::proto_message!(PersistentVolumeClaimStatus { 1 => phase, 2 => acce
 
 /// PersistentVolumeClaimTemplate is used to produce
 /// PersistentVolumeClaim objects as part of an EphemeralVolumeSource.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct PersistentVolumeClaimTemplate {
     /// May contain labels and annotations that will be copied into the PVC
     /// when creating it. No other fields are allowed and will be rejected during
     /// validation.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// The specification for the PersistentVolumeClaim. The entire content is
     /// copied unchanged into the PVC that gets created from this
     /// template. The same fields as in a PersistentVolumeClaim
     /// are also valid here.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub spec: PersistentVolumeClaimSpec,
 }
 
@@ -4419,16 +3541,13 @@ apimachinery::proto_message!(PersistentVolumeClaimTemplate { 1 => metadata, 2 =>
 /// This volume finds the bound PV and mounts that volume for the pod. A
 /// PersistentVolumeClaimVolumeSource is, essentially, a wrapper around another
 /// type of volume that is owned by someone else (the system).
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct PersistentVolumeClaimVolumeSource {
     /// claimName is the name of a PersistentVolumeClaim in the same namespace as the pod using this volume.
     /// More info: <https://kubernetes.io/docs/concepts/storage/persistent-volumes#persistentvolumeclaims>
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub claim_name: String,
     /// readOnly Will force the ReadOnly setting in VolumeMounts.
     /// Default false.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub read_only: Option<bool>,
 }
 
@@ -4457,277 +3576,216 @@ apimachinery::proto_message!(PersistentVolumeList { 1 => metadata, 2 => items })
 
 /// PersistentVolumeSource is similar to VolumeSource but meant for the
 /// administrator who creates PVs. Exactly one of its members must be set.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct PersistentVolumeSource {
     /// gcePersistentDisk represents a GCE Disk resource that is attached to a
     /// kubelet's host machine and then exposed to the pod. Provisioned by an admin.
     /// Deprecated: GCEPersistentDisk is deprecated. All operations for the in-tree
     /// gcePersistentDisk type are redirected to the pd.csi.storage.gke.io CSI driver.
     /// More info: <https://kubernetes.io/docs/concepts/storage/volumes#gcepersistentdisk>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub gce_persistent_disk: Option<GCEPersistentDiskVolumeSource>,
     /// awsElasticBlockStore represents an AWS Disk resource that is attached to a
     /// kubelet's host machine and then exposed to the pod.
     /// Deprecated: AWSElasticBlockStore is deprecated. All operations for the in-tree
     /// awsElasticBlockStore type are redirected to the ebs.csi.aws.com CSI driver.
     /// More info: <https://kubernetes.io/docs/concepts/storage/volumes#awselasticblockstore>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub aws_elastic_block_store: Option<AWSElasticBlockStoreVolumeSource>,
     /// hostPath represents a directory on the host.
     /// Provisioned by a developer or tester.
     /// This is useful for single-node development and testing only!
     /// On-host storage is not supported in any way and WILL NOT WORK in a multi-node cluster.
     /// More info: <https://kubernetes.io/docs/concepts/storage/volumes#hostpath>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub host_path: Option<HostPathVolumeSource>,
     /// glusterfs represents a Glusterfs volume that is attached to a host and
     /// exposed to the pod. Provisioned by an admin.
     /// Deprecated: Glusterfs is deprecated and the in-tree glusterfs type is no longer supported.
     /// More info: <https://examples.k8s.io/volumes/glusterfs/README.md>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub glusterfs: Option<GlusterfsPersistentVolumeSource>,
     /// nfs represents an NFS mount on the host. Provisioned by an admin.
     /// More info: <https://kubernetes.io/docs/concepts/storage/volumes#nfs>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub nfs: Option<NFSVolumeSource>,
     /// rbd represents a Rados Block Device mount on the host that shares a pod's lifetime.
     /// Deprecated: RBD is deprecated and the in-tree rbd type is no longer supported.
     /// More info: <https://examples.k8s.io/volumes/rbd/README.md>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub rbd: Option<RBDPersistentVolumeSource>,
     /// iscsi represents an ISCSI Disk resource that is attached to a
     /// kubelet's host machine and then exposed to the pod. Provisioned by an admin.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub iscsi: Option<ISCSIPersistentVolumeSource>,
     /// cinder represents a cinder volume attached and mounted on kubelets host machine.
     /// Deprecated: Cinder is deprecated. All operations for the in-tree cinder type
     /// are redirected to the cinder.csi.openstack.org CSI driver.
     /// More info: <https://examples.k8s.io/mysql-cinder-pd/README.md>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub cinder: Option<CinderPersistentVolumeSource>,
     /// cephFS represents a Ceph FS mount on the host that shares a pod's lifetime.
     /// Deprecated: CephFS is deprecated and the in-tree cephfs type is no longer supported.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub cephfs: Option<CephFSPersistentVolumeSource>,
     /// fc represents a Fibre Channel resource that is attached to a kubelet's host machine and then exposed to the pod.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub fc: Option<FCVolumeSource>,
     /// flocker represents a Flocker volume attached to a kubelet's host machine and exposed to the pod for its usage. This depends on the Flocker control service being running.
     /// Deprecated: Flocker is deprecated and the in-tree flocker type is no longer supported.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub flocker: Option<FlockerVolumeSource>,
     /// flexVolume represents a generic volume resource that is
     /// provisioned/attached using an exec based plugin.
     /// Deprecated: FlexVolume is deprecated. Consider using a CSIDriver instead.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub flex_volume: Option<FlexPersistentVolumeSource>,
     /// azureFile represents an Azure File Service mount on the host and bind mount to the pod.
     /// Deprecated: AzureFile is deprecated. All operations for the in-tree azureFile type
     /// are redirected to the file.csi.azure.com CSI driver.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub azure_file: Option<AzureFilePersistentVolumeSource>,
     /// vsphereVolume represents a vSphere volume attached and mounted on kubelets host machine.
     /// Deprecated: VsphereVolume is deprecated. All operations for the in-tree vsphereVolume type
     /// are redirected to the csi.vsphere.vmware.com CSI driver.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub vsphere_volume: Option<VsphereVirtualDiskVolumeSource>,
     /// quobyte represents a Quobyte mount on the host that shares a pod's lifetime.
     /// Deprecated: Quobyte is deprecated and the in-tree quobyte type is no longer supported.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub quobyte: Option<QuobyteVolumeSource>,
     /// azureDisk represents an Azure Data Disk mount on the host and bind mount to the pod.
     /// Deprecated: AzureDisk is deprecated. All operations for the in-tree azureDisk type
     /// are redirected to the disk.csi.azure.com CSI driver.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub azure_disk: Option<AzureDiskVolumeSource>,
     /// photonPersistentDisk represents a PhotonController persistent disk attached and mounted on kubelets host machine.
     /// Deprecated: PhotonPersistentDisk is deprecated and the in-tree photonPersistentDisk type is no longer supported.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub photon_persistent_disk: Option<PhotonPersistentDiskVolumeSource>,
     /// portworxVolume represents a portworx volume attached and mounted on kubelets host machine.
     /// Deprecated: PortworxVolume is deprecated. All operations for the in-tree portworxVolume type
     /// are redirected to the pxd.portworx.com CSI driver.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub portworx_volume: Option<PortworxVolumeSource>,
     /// scaleIO represents a ScaleIO persistent volume attached and mounted on Kubernetes nodes.
     /// Deprecated: ScaleIO is deprecated and the in-tree scaleIO type is no longer supported.
-    #[serde(rename = "scaleIO", skip_serializing_if = "Option::is_none")]
+    #[api(rename = "scaleIO")]
     pub scale_io: Option<ScaleIOPersistentVolumeSource>,
     /// local represents directly-attached storage with node affinity
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub local: Option<LocalVolumeSource>,
     /// storageOS represents a StorageOS volume that is attached to the kubelet's host machine and mounted into the pod.
     /// Deprecated: StorageOS is deprecated and the in-tree storageos type is no longer supported.
     /// More info: <https://examples.k8s.io/volumes/storageos/README.md>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub storageos: Option<StorageOSPersistentVolumeSource>,
     /// csi represents storage that is handled by an external CSI driver.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub csi: Option<CSIPersistentVolumeSource>,
 }
 
 apimachinery::proto_message!(PersistentVolumeSource { 1 => gce_persistent_disk as "gcePersistentDisk", 2 => aws_elastic_block_store as "awsElasticBlockStore", 3 => host_path as "hostPath", 4 => glusterfs, 5 => nfs, 6 => rbd, 7 => iscsi, 8 => cinder, 9 => cephfs, 10 => fc, 11 => flocker, 12 => flex_volume as "flexVolume", 13 => azure_file as "azureFile", 14 => vsphere_volume as "vsphereVolume", 15 => quobyte, 16 => azure_disk as "azureDisk", 17 => photon_persistent_disk as "photonPersistentDisk", 18 => portworx_volume as "portworxVolume", 19 => scale_io as "scaleIO", 20 => local, 21 => storageos, 22 => csi });
 
 /// PersistentVolumeSpec is the specification of a persistent volume.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct PersistentVolumeSpec {
     /// capacity is the description of the persistent volume's resources and capacity.
     /// More info: <https://kubernetes.io/docs/concepts/storage/persistent-volumes#capacity>
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "std::collections::BTreeMap::is_empty"
-    )]
+    #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub capacity: std::collections::BTreeMap<String, crate::value::Quantity>,
     /// gcePersistentDisk represents a GCE Disk resource that is attached to a
     /// kubelet's host machine and then exposed to the pod. Provisioned by an admin.
     /// Deprecated: GCEPersistentDisk is deprecated. All operations for the in-tree
     /// gcePersistentDisk type are redirected to the pd.csi.storage.gke.io CSI driver.
     /// More info: <https://kubernetes.io/docs/concepts/storage/volumes#gcepersistentdisk>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub gce_persistent_disk: Option<GCEPersistentDiskVolumeSource>,
     /// awsElasticBlockStore represents an AWS Disk resource that is attached to a
     /// kubelet's host machine and then exposed to the pod.
     /// Deprecated: AWSElasticBlockStore is deprecated. All operations for the in-tree
     /// awsElasticBlockStore type are redirected to the ebs.csi.aws.com CSI driver.
     /// More info: <https://kubernetes.io/docs/concepts/storage/volumes#awselasticblockstore>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub aws_elastic_block_store: Option<AWSElasticBlockStoreVolumeSource>,
     /// hostPath represents a directory on the host.
     /// Provisioned by a developer or tester.
     /// This is useful for single-node development and testing only!
     /// On-host storage is not supported in any way and WILL NOT WORK in a multi-node cluster.
     /// More info: <https://kubernetes.io/docs/concepts/storage/volumes#hostpath>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub host_path: Option<HostPathVolumeSource>,
     /// glusterfs represents a Glusterfs volume that is attached to a host and
     /// exposed to the pod. Provisioned by an admin.
     /// Deprecated: Glusterfs is deprecated and the in-tree glusterfs type is no longer supported.
     /// More info: <https://examples.k8s.io/volumes/glusterfs/README.md>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub glusterfs: Option<GlusterfsPersistentVolumeSource>,
     /// nfs represents an NFS mount on the host. Provisioned by an admin.
     /// More info: <https://kubernetes.io/docs/concepts/storage/volumes#nfs>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub nfs: Option<NFSVolumeSource>,
     /// rbd represents a Rados Block Device mount on the host that shares a pod's lifetime.
     /// Deprecated: RBD is deprecated and the in-tree rbd type is no longer supported.
     /// More info: <https://examples.k8s.io/volumes/rbd/README.md>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub rbd: Option<RBDPersistentVolumeSource>,
     /// iscsi represents an ISCSI Disk resource that is attached to a
     /// kubelet's host machine and then exposed to the pod. Provisioned by an admin.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub iscsi: Option<ISCSIPersistentVolumeSource>,
     /// cinder represents a cinder volume attached and mounted on kubelets host machine.
     /// Deprecated: Cinder is deprecated. All operations for the in-tree cinder type
     /// are redirected to the cinder.csi.openstack.org CSI driver.
     /// More info: <https://examples.k8s.io/mysql-cinder-pd/README.md>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub cinder: Option<CinderPersistentVolumeSource>,
     /// cephFS represents a Ceph FS mount on the host that shares a pod's lifetime.
     /// Deprecated: CephFS is deprecated and the in-tree cephfs type is no longer supported.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub cephfs: Option<CephFSPersistentVolumeSource>,
     /// fc represents a Fibre Channel resource that is attached to a kubelet's host machine and then exposed to the pod.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub fc: Option<FCVolumeSource>,
     /// flocker represents a Flocker volume attached to a kubelet's host machine and exposed to the pod for its usage. This depends on the Flocker control service being running.
     /// Deprecated: Flocker is deprecated and the in-tree flocker type is no longer supported.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub flocker: Option<FlockerVolumeSource>,
     /// flexVolume represents a generic volume resource that is
     /// provisioned/attached using an exec based plugin.
     /// Deprecated: FlexVolume is deprecated. Consider using a CSIDriver instead.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub flex_volume: Option<FlexPersistentVolumeSource>,
     /// azureFile represents an Azure File Service mount on the host and bind mount to the pod.
     /// Deprecated: AzureFile is deprecated. All operations for the in-tree azureFile type
     /// are redirected to the file.csi.azure.com CSI driver.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub azure_file: Option<AzureFilePersistentVolumeSource>,
     /// vsphereVolume represents a vSphere volume attached and mounted on kubelets host machine.
     /// Deprecated: VsphereVolume is deprecated. All operations for the in-tree vsphereVolume type
     /// are redirected to the csi.vsphere.vmware.com CSI driver.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub vsphere_volume: Option<VsphereVirtualDiskVolumeSource>,
     /// quobyte represents a Quobyte mount on the host that shares a pod's lifetime.
     /// Deprecated: Quobyte is deprecated and the in-tree quobyte type is no longer supported.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub quobyte: Option<QuobyteVolumeSource>,
     /// azureDisk represents an Azure Data Disk mount on the host and bind mount to the pod.
     /// Deprecated: AzureDisk is deprecated. All operations for the in-tree azureDisk type
     /// are redirected to the disk.csi.azure.com CSI driver.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub azure_disk: Option<AzureDiskVolumeSource>,
     /// photonPersistentDisk represents a PhotonController persistent disk attached and mounted on kubelets host machine.
     /// Deprecated: PhotonPersistentDisk is deprecated and the in-tree photonPersistentDisk type is no longer supported.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub photon_persistent_disk: Option<PhotonPersistentDiskVolumeSource>,
     /// portworxVolume represents a portworx volume attached and mounted on kubelets host machine.
     /// Deprecated: PortworxVolume is deprecated. All operations for the in-tree portworxVolume type
     /// are redirected to the pxd.portworx.com CSI driver.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub portworx_volume: Option<PortworxVolumeSource>,
     /// scaleIO represents a ScaleIO persistent volume attached and mounted on Kubernetes nodes.
     /// Deprecated: ScaleIO is deprecated and the in-tree scaleIO type is no longer supported.
-    #[serde(rename = "scaleIO", skip_serializing_if = "Option::is_none")]
+    #[api(rename = "scaleIO")]
     pub scale_io: Option<ScaleIOPersistentVolumeSource>,
     /// local represents directly-attached storage with node affinity
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub local: Option<LocalVolumeSource>,
     /// storageOS represents a StorageOS volume that is attached to the kubelet's host machine and mounted into the pod.
     /// Deprecated: StorageOS is deprecated and the in-tree storageos type is no longer supported.
     /// More info: <https://examples.k8s.io/volumes/storageos/README.md>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub storageos: Option<StorageOSPersistentVolumeSource>,
     /// csi represents storage that is handled by an external CSI driver.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub csi: Option<CSIPersistentVolumeSource>,
     /// accessModes contains all ways the volume can be mounted.
     /// More info: <https://kubernetes.io/docs/concepts/storage/persistent-volumes#access-modes>
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub access_modes: Vec<String>,
     /// claimRef is part of a bi-directional binding between PersistentVolume and PersistentVolumeClaim.
     /// Expected to be non-nil when bound.
     /// claim.VolumeName is the authoritative bind between PV and PVC.
     /// More info: <https://kubernetes.io/docs/concepts/storage/persistent-volumes#binding>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub claim_ref: Option<ObjectReference>,
     /// persistentVolumeReclaimPolicy defines what happens to a persistent volume when released from its claim.
     /// Valid options are Retain (default for manually created PersistentVolumes), Delete (default
     /// for dynamically provisioned PersistentVolumes), and Recycle (deprecated).
     /// Recycle must be supported by the volume plugin underlying this PersistentVolume.
     /// More info: <https://kubernetes.io/docs/concepts/storage/persistent-volumes#reclaiming>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub persistent_volume_reclaim_policy: Option<String>,
     /// storageClassName is the name of StorageClass to which this persistent volume belongs. Empty value
     /// means that this volume does not belong to any StorageClass.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub storage_class_name: Option<String>,
     /// mountOptions is the list of mount options, e.g. \["ro", "soft"\]. Not validated - mount will
     /// simply fail if one is invalid.
     /// More info: <https://kubernetes.io/docs/concepts/storage/persistent-volumes/#mount-options>
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub mount_options: Vec<String>,
     /// volumeMode defines if a volume is intended to be used with a formatted filesystem
     /// or to remain in raw block state. Value of Filesystem is implied when not included in spec.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub volume_mode: Option<String>,
     /// nodeAffinity defines constraints that limit what nodes this volume can be accessed from.
     /// This field influences the scheduling of pods that use this volume.
     /// This field is mutable if MutablePVNodeAffinity feature gate is enabled.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub node_affinity: Option<VolumeNodeAffinity>,
     /// Name of VolumeAttributesClass to which this persistent volume belongs. Empty value
     /// is not allowed. When this field is not set, it indicates that this volume does not belong to any
@@ -4735,7 +3793,6 @@ pub struct PersistentVolumeSpec {
     /// after a volume has been updated successfully to a new class.
     /// For an unbound PersistentVolume, the volumeAttributesClassName will be matched with unbound
     /// PersistentVolumeClaims during the binding process.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub volume_attributes_class_name: Option<String>,
 }
 
@@ -4785,177 +3842,177 @@ impl apimachinery::protobuf::Message for PersistentVolumeSpec {
     ) -> Result<bool, apimachinery::protobuf::ProtobufError> {
         use apimachinery::protobuf::Field as _;
         match number {
-            1 => self
-                .capacity
-                .merge_from(wire, d)
-                .map_err(|e| e.in_field("capacity"))?,
+            1 => apimachinery::protobuf::in_field(self.capacity.merge_from(wire, d), "capacity")?,
             2 => apimachinery::protobuf::merge_embedded(wire, d, |number, wire, d| {
                 Ok(match number {
                     1 => {
-                        self.gce_persistent_disk
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("gcePersistentDisk"))?;
+                        apimachinery::protobuf::in_field(
+                            self.gce_persistent_disk.merge_from(wire, d),
+                            "gcePersistentDisk",
+                        )?;
                         true
                     }
                     2 => {
-                        self.aws_elastic_block_store
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("awsElasticBlockStore"))?;
+                        apimachinery::protobuf::in_field(
+                            self.aws_elastic_block_store.merge_from(wire, d),
+                            "awsElasticBlockStore",
+                        )?;
                         true
                     }
                     3 => {
-                        self.host_path
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("hostPath"))?;
+                        apimachinery::protobuf::in_field(
+                            self.host_path.merge_from(wire, d),
+                            "hostPath",
+                        )?;
                         true
                     }
                     4 => {
-                        self.glusterfs
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("glusterfs"))?;
+                        apimachinery::protobuf::in_field(
+                            self.glusterfs.merge_from(wire, d),
+                            "glusterfs",
+                        )?;
                         true
                     }
                     5 => {
-                        self.nfs
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("nfs"))?;
+                        apimachinery::protobuf::in_field(self.nfs.merge_from(wire, d), "nfs")?;
                         true
                     }
                     6 => {
-                        self.rbd
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("rbd"))?;
+                        apimachinery::protobuf::in_field(self.rbd.merge_from(wire, d), "rbd")?;
                         true
                     }
                     7 => {
-                        self.iscsi
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("iscsi"))?;
+                        apimachinery::protobuf::in_field(self.iscsi.merge_from(wire, d), "iscsi")?;
                         true
                     }
                     8 => {
-                        self.cinder
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("cinder"))?;
+                        apimachinery::protobuf::in_field(
+                            self.cinder.merge_from(wire, d),
+                            "cinder",
+                        )?;
                         true
                     }
                     9 => {
-                        self.cephfs
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("cephfs"))?;
+                        apimachinery::protobuf::in_field(
+                            self.cephfs.merge_from(wire, d),
+                            "cephfs",
+                        )?;
                         true
                     }
                     10 => {
-                        self.fc.merge_from(wire, d).map_err(|e| e.in_field("fc"))?;
+                        apimachinery::protobuf::in_field(self.fc.merge_from(wire, d), "fc")?;
                         true
                     }
                     11 => {
-                        self.flocker
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("flocker"))?;
+                        apimachinery::protobuf::in_field(
+                            self.flocker.merge_from(wire, d),
+                            "flocker",
+                        )?;
                         true
                     }
                     12 => {
-                        self.flex_volume
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("flexVolume"))?;
+                        apimachinery::protobuf::in_field(
+                            self.flex_volume.merge_from(wire, d),
+                            "flexVolume",
+                        )?;
                         true
                     }
                     13 => {
-                        self.azure_file
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("azureFile"))?;
+                        apimachinery::protobuf::in_field(
+                            self.azure_file.merge_from(wire, d),
+                            "azureFile",
+                        )?;
                         true
                     }
                     14 => {
-                        self.vsphere_volume
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("vsphereVolume"))?;
+                        apimachinery::protobuf::in_field(
+                            self.vsphere_volume.merge_from(wire, d),
+                            "vsphereVolume",
+                        )?;
                         true
                     }
                     15 => {
-                        self.quobyte
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("quobyte"))?;
+                        apimachinery::protobuf::in_field(
+                            self.quobyte.merge_from(wire, d),
+                            "quobyte",
+                        )?;
                         true
                     }
                     16 => {
-                        self.azure_disk
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("azureDisk"))?;
+                        apimachinery::protobuf::in_field(
+                            self.azure_disk.merge_from(wire, d),
+                            "azureDisk",
+                        )?;
                         true
                     }
                     17 => {
-                        self.photon_persistent_disk
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("photonPersistentDisk"))?;
+                        apimachinery::protobuf::in_field(
+                            self.photon_persistent_disk.merge_from(wire, d),
+                            "photonPersistentDisk",
+                        )?;
                         true
                     }
                     18 => {
-                        self.portworx_volume
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("portworxVolume"))?;
+                        apimachinery::protobuf::in_field(
+                            self.portworx_volume.merge_from(wire, d),
+                            "portworxVolume",
+                        )?;
                         true
                     }
                     19 => {
-                        self.scale_io
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("scaleIO"))?;
+                        apimachinery::protobuf::in_field(
+                            self.scale_io.merge_from(wire, d),
+                            "scaleIO",
+                        )?;
                         true
                     }
                     20 => {
-                        self.local
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("local"))?;
+                        apimachinery::protobuf::in_field(self.local.merge_from(wire, d), "local")?;
                         true
                     }
                     21 => {
-                        self.storageos
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("storageos"))?;
+                        apimachinery::protobuf::in_field(
+                            self.storageos.merge_from(wire, d),
+                            "storageos",
+                        )?;
                         true
                     }
                     22 => {
-                        self.csi
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("csi"))?;
+                        apimachinery::protobuf::in_field(self.csi.merge_from(wire, d), "csi")?;
                         true
                     }
                     _ => false,
                 })
             })?,
-            3 => self
-                .access_modes
-                .merge_from(wire, d)
-                .map_err(|e| e.in_field("accessModes"))?,
-            4 => self
-                .claim_ref
-                .merge_from(wire, d)
-                .map_err(|e| e.in_field("claimRef"))?,
-            5 => self
-                .persistent_volume_reclaim_policy
-                .merge_from(wire, d)
-                .map_err(|e| e.in_field("persistentVolumeReclaimPolicy"))?,
-            6 => self
-                .storage_class_name
-                .merge_from(wire, d)
-                .map_err(|e| e.in_field("storageClassName"))?,
-            7 => self
-                .mount_options
-                .merge_from(wire, d)
-                .map_err(|e| e.in_field("mountOptions"))?,
-            8 => self
-                .volume_mode
-                .merge_from(wire, d)
-                .map_err(|e| e.in_field("volumeMode"))?,
-            9 => self
-                .node_affinity
-                .merge_from(wire, d)
-                .map_err(|e| e.in_field("nodeAffinity"))?,
-            10 => self
-                .volume_attributes_class_name
-                .merge_from(wire, d)
-                .map_err(|e| e.in_field("volumeAttributesClassName"))?,
+            3 => apimachinery::protobuf::in_field(
+                self.access_modes.merge_from(wire, d),
+                "accessModes",
+            )?,
+            4 => apimachinery::protobuf::in_field(self.claim_ref.merge_from(wire, d), "claimRef")?,
+            5 => apimachinery::protobuf::in_field(
+                self.persistent_volume_reclaim_policy.merge_from(wire, d),
+                "persistentVolumeReclaimPolicy",
+            )?,
+            6 => apimachinery::protobuf::in_field(
+                self.storage_class_name.merge_from(wire, d),
+                "storageClassName",
+            )?,
+            7 => apimachinery::protobuf::in_field(
+                self.mount_options.merge_from(wire, d),
+                "mountOptions",
+            )?,
+            8 => apimachinery::protobuf::in_field(
+                self.volume_mode.merge_from(wire, d),
+                "volumeMode",
+            )?,
+            9 => apimachinery::protobuf::in_field(
+                self.node_affinity.merge_from(wire, d),
+                "nodeAffinity",
+            )?,
+            10 => apimachinery::protobuf::in_field(
+                self.volume_attributes_class_name.merge_from(wire, d),
+                "volumeAttributesClassName",
+            )?,
             _ => return Ok(false),
         }
         Ok(true)
@@ -4963,43 +4020,32 @@ impl apimachinery::protobuf::Message for PersistentVolumeSpec {
 }
 
 /// PersistentVolumeStatus is the current status of a persistent volume.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct PersistentVolumeStatus {
     /// phase indicates if a volume is available, bound to a claim, or released by a claim.
     /// More info: <https://kubernetes.io/docs/concepts/storage/persistent-volumes#phase>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub phase: Option<String>,
     /// message is a human-readable message indicating details about why the volume is in this state.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
     /// reason is a brief CamelCase string that describes any failure and is meant
     /// for machine parsing and tidy display in the CLI.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     /// lastPhaseTransitionTime is the time the phase transitioned from one to another
     /// and automatically resets to current time everytime a volume phase transitions.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub last_phase_transition_time: Option<apimachinery::apis::meta::v1::Time>,
 }
 
 apimachinery::proto_message!(PersistentVolumeStatus { 1 => phase, 2 => message, 3 => reason, 4 => last_phase_transition_time as "lastPhaseTransitionTime" });
 
 /// Represents a Photon Controller persistent disk resource.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct PhotonPersistentDiskVolumeSource {
     /// pdID is the ID that identifies Photon Controller persistent disk
-    #[serde(
-        rename = "pdID",
-        default,
-        deserialize_with = "crate::go_json::null_as_default"
-    )]
+    #[api(rename = "pdID")]
     pub pd_id: String,
     /// fsType is the filesystem type to mount.
     /// Must be a filesystem type supported by the host operating system.
     /// Ex. "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub fs_type: Option<String>,
 }
 
@@ -5029,8 +4075,7 @@ pub struct Pod {
 apimachinery::proto_message!(Pod { 1 => metadata, 2 => spec, 3 => status });
 
 /// Pod affinity is a group of inter pod affinity scheduling rules.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct PodAffinity {
     /// If the affinity requirements specified by this field are not met at
     /// scheduling time, the pod will not be scheduled onto the node.
@@ -5039,11 +4084,7 @@ pub struct PodAffinity {
     /// system may or may not try to eventually evict the pod from its node.
     /// When there are multiple elements, the lists of nodes corresponding to each
     /// podAffinityTerm are intersected, i.e. all terms must be satisfied.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub required_during_scheduling_ignored_during_execution: Vec<PodAffinityTerm>,
     /// The scheduler will prefer to schedule pods to nodes that satisfy
     /// the affinity expressions specified by this field, but it may choose
@@ -5054,11 +4095,7 @@ pub struct PodAffinity {
     /// compute a sum by iterating through the elements of this field and adding
     /// "weight" to the sum if the node has pods which matches the corresponding podAffinityTerm; the
     /// node(s) with the highest sum are the most preferred.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub preferred_during_scheduling_ignored_during_execution: Vec<WeightedPodAffinityTerm>,
 }
 
@@ -5070,36 +4107,28 @@ apimachinery::proto_message!(PodAffinity { 1 => required_during_scheduling_ignor
 /// where co-located is defined as running on a node whose value of
 /// the label with key \<topologyKey\> matches that of any node on which
 /// a pod of the set of pods is running
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct PodAffinityTerm {
     /// A label query over a set of resources, in this case pods.
     /// If it's null, this PodAffinityTerm matches with no Pods.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub label_selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
     /// namespaces specifies a static list of namespace names that the term applies to.
     /// The term is applied to the union of the namespaces listed in this field
     /// and the ones selected by namespaceSelector.
     /// null or empty namespaces list and null namespaceSelector means "this pod's namespace".
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub namespaces: Vec<String>,
     /// This pod should be co-located (affinity) or not co-located (anti-affinity) with the pods matching
     /// the labelSelector in the specified namespaces, where co-located is defined as running on a node
     /// whose value of the label with key topologyKey matches that of any node on which any of the
     /// selected pods is running.
     /// Empty topologyKey is not allowed.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub topology_key: String,
     /// A label query over the set of namespaces that the term applies to.
     /// The term is applied to the union of the namespaces selected by this field
     /// and the ones listed in the namespaces field.
     /// null selector and null or empty namespaces list means "this pod's namespace".
     /// An empty selector ({}) matches all namespaces.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub namespace_selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
     /// MatchLabelKeys is a set of pod label keys to select which pods will
     /// be taken into consideration. The keys are used to lookup values from the
@@ -5109,11 +4138,7 @@ pub struct PodAffinityTerm {
     /// pod labels will be ignored. The default value is empty.
     /// The same key is forbidden to exist in both matchLabelKeys and labelSelector.
     /// Also, matchLabelKeys cannot be set when labelSelector isn't set.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub match_label_keys: Vec<String>,
     /// MismatchLabelKeys is a set of pod label keys to select which pods will
     /// be taken into consideration. The keys are used to lookup values from the
@@ -5123,19 +4148,14 @@ pub struct PodAffinityTerm {
     /// pod labels will be ignored. The default value is empty.
     /// The same key is forbidden to exist in both mismatchLabelKeys and labelSelector.
     /// Also, mismatchLabelKeys cannot be set when labelSelector isn't set.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub mismatch_label_keys: Vec<String>,
 }
 
 apimachinery::proto_message!(PodAffinityTerm { 1 => label_selector as "labelSelector", 2 => namespaces, 3 => topology_key as "topologyKey", 4 => namespace_selector as "namespaceSelector", 5 => match_label_keys as "matchLabelKeys", 6 => mismatch_label_keys as "mismatchLabelKeys" });
 
 /// Pod anti affinity is a group of inter pod anti affinity scheduling rules.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct PodAntiAffinity {
     /// If the anti-affinity requirements specified by this field are not met at
     /// scheduling time, the pod will not be scheduled onto the node.
@@ -5144,11 +4164,7 @@ pub struct PodAntiAffinity {
     /// system may or may not try to eventually evict the pod from its node.
     /// When there are multiple elements, the lists of nodes corresponding to each
     /// podAffinityTerm are intersected, i.e. all terms must be satisfied.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub required_during_scheduling_ignored_during_execution: Vec<PodAffinityTerm>,
     /// The scheduler will prefer to schedule pods to nodes that satisfy
     /// the anti-affinity expressions specified by this field, but it may choose
@@ -5159,11 +4175,7 @@ pub struct PodAntiAffinity {
     /// compute a sum by iterating through the elements of this field and subtracting
     /// "weight" from the sum if the node has pods which matches the corresponding podAffinityTerm; the
     /// node(s) with the highest sum are the most preferred.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub preferred_during_scheduling_ignored_during_execution: Vec<WeightedPodAffinityTerm>,
 }
 
@@ -5207,17 +4219,14 @@ apimachinery::proto_message!(PodAttachOptions { 1 => stdin, 2 => stdout, 3 => st
 
 /// PodCertificateProjection provides a private key and X.509 certificate in the
 /// pod filesystem.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct PodCertificateProjection {
     /// Kubelet's generated CSRs will be addressed to this signer.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub signer_name: String,
     /// The type of keypair Kubelet will generate for the pod.
     ///
     /// Valid values are "RSA3072", "RSA4096", "ECDSAP256", "ECDSAP384",
     /// "ECDSAP521", and "ED25519".
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub key_type: String,
     /// maxExpirationSeconds is the maximum lifetime permitted for the
     /// certificate.
@@ -5234,7 +4243,6 @@ pub struct PodCertificateProjection {
     /// seconds (1 hour).  This constraint is enforced by kube-apiserver.
     /// \`kubernetes.io\` signers will never issue certificates with a lifetime
     /// longer than 24 hours.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub max_expiration_seconds: Option<i32>,
     /// Write the credential bundle at this path in the projected volume.
     ///
@@ -5249,7 +4257,6 @@ pub struct PodCertificateProjection {
     /// atomic read that retrieves a consistent key and certificate chain.  If you
     /// project them to separate files, your application code will need to
     /// additionally check that the leaf certificate was issued to the key.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub credential_bundle_path: Option<String>,
     /// Write the key at this path in the projected volume.
     ///
@@ -5257,7 +4264,6 @@ pub struct PodCertificateProjection {
     /// and certificateChainPath, your application needs to check that the key
     /// and leaf certificate are consistent, because it is possible to read the
     /// files mid-rotation.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub key_path: Option<String>,
     /// Write the certificate chain at this path in the projected volume.
     ///
@@ -5265,7 +4271,6 @@ pub struct PodCertificateProjection {
     /// and certificateChainPath, your application needs to check that the key
     /// and leaf certificate are consistent, because it is possible to read the
     /// files mid-rotation.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub certificate_chain_path: Option<String>,
     /// userAnnotations allow pod authors to pass additional information to
     /// the signer implementation.  Kubernetes does not restrict or validate this
@@ -5280,43 +4285,31 @@ pub struct PodCertificateProjection {
     ///
     /// Signers should document the keys and values they support. Signers should
     /// deny requests that contain keys they do not recognize.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "std::collections::BTreeMap::is_empty"
-    )]
+    #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub user_annotations: std::collections::BTreeMap<String, String>,
 }
 
 apimachinery::proto_message!(PodCertificateProjection { 1 => signer_name as "signerName", 2 => key_type as "keyType", 3 => max_expiration_seconds as "maxExpirationSeconds", 4 => credential_bundle_path as "credentialBundlePath", 5 => key_path as "keyPath", 6 => certificate_chain_path as "certificateChainPath", 7 => user_annotations as "userAnnotations" });
 
 /// PodCondition contains details for the current condition of this pod.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct PodCondition {
     /// Type is the type of the condition.
     /// More info: <https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#pod-conditions>
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub r#type: String,
     /// If set, this represents the .metadata.generation that the pod condition was set based upon.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub observed_generation: Option<i64>,
     /// Status is the status of the condition.
     /// Can be True, False, Unknown.
     /// More info: <https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#pod-conditions>
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub status: String,
     /// Last time we probed the condition.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub last_probe_time: Option<apimachinery::apis::meta::v1::Time>,
     /// Last time the condition transitioned from one status to another.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub last_transition_time: Option<apimachinery::apis::meta::v1::Time>,
     /// Unique, one-word, CamelCase reason for the condition's last transition.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     /// Human-readable message indicating details about last transition.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
 }
 
@@ -5324,51 +4317,35 @@ apimachinery::proto_message!(PodCondition { 1 => r#type as "type", 2 => status, 
 
 /// PodDNSConfig defines the DNS parameters of a pod in addition to
 /// those generated from DNSPolicy.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct PodDNSConfig {
     /// A list of DNS name server IP addresses.
     /// This will be appended to the base nameservers generated from DNSPolicy.
     /// Duplicated nameservers will be removed.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub nameservers: Vec<String>,
     /// A list of DNS search domains for host-name lookup.
     /// This will be appended to the base search paths generated from DNSPolicy.
     /// Duplicated search paths will be removed.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub searches: Vec<String>,
     /// A list of DNS resolver options.
     /// This will be merged with the base options generated from DNSPolicy.
     /// Duplicated entries will be removed. Resolution options given in Options
     /// will override those that appear in the base DNSPolicy.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub options: Vec<PodDNSConfigOption>,
 }
 
 apimachinery::proto_message!(PodDNSConfig { 1 => nameservers, 2 => searches, 3 => options });
 
 /// PodDNSConfigOption defines DNS resolver options of a pod.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct PodDNSConfigOption {
     /// Name is this DNS resolver option's name.
     /// Required.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Value is this DNS resolver option's value.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub value: Option<String>,
 }
 
@@ -5412,27 +4389,22 @@ apimachinery::proto_message!(PodExecOptions { 1 => stdin, 2 => stdout, 3 => stde
 /// PodExtendedResourceClaimStatus is stored in the PodStatus for the extended
 /// resource requests backed by DRA. It stores the generated name for
 /// the corresponding special ResourceClaim created by the scheduler.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct PodExtendedResourceClaimStatus {
     /// RequestMappings identifies the mapping of \<container, extended resource backed by DRA\> to  device request
     /// in the generated ResourceClaim.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub request_mappings: Vec<ContainerExtendedResourceRequest>,
     /// ResourceClaimName is the name of the ResourceClaim that was
     /// generated for the Pod in the namespace of the Pod.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub resource_claim_name: String,
 }
 
 apimachinery::proto_message!(PodExtendedResourceClaimStatus { 1 => request_mappings as "requestMappings", 2 => resource_claim_name as "resourceClaimName" });
 
 /// PodIP represents a single IP address allocated to the pod.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct PodIP {
     /// IP is the IP address assigned to the pod
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub ip: String,
 }
 
@@ -5511,14 +4483,12 @@ pub struct PodLogOptions {
 apimachinery::proto_message!(PodLogOptions { 1 => container, 2 => follow, 3 => previous, 4 => since_seconds as "sinceSeconds", 5 => since_time as "sinceTime", 6 => timestamps, 7 => tail_lines as "tailLines", 8 => limit_bytes as "limitBytes", 9 => insecure_skip_tls_verify_backend as "insecureSkipTLSVerifyBackend", 10 => stream });
 
 /// PodOS defines the OS parameters of a pod.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct PodOS {
     /// Name is the name of the operating system. The currently supported values are linux and windows.
     /// Additional value may be defined in future and can be one of:
     /// <https://github.com/opencontainers/runtime-spec/blob/master/config.md#platform-specific-configuration>
     /// Clients should expect to handle additional values and treat unrecognized values in this field as os: null
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub name: String,
 }
 
@@ -5568,11 +4538,9 @@ pub struct PodProxyOptions {
 apimachinery::proto_message!(PodProxyOptions { 1 => path });
 
 /// PodReadinessGate contains the reference to a pod condition
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct PodReadinessGate {
     /// ConditionType refers to a condition in the pod's condition list with matching type.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub condition_type: String,
 }
 
@@ -5592,19 +4560,16 @@ apimachinery::proto_message!(PodReadinessGate { 1 => condition_type as "conditio
 /// a single ResourceClaim shared across all Pods in the PodGroup, reserved for
 /// the PodGroup in ResourceClaimStatus.ReservedFor rather than for individual
 /// Pods.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct PodResourceClaim {
     /// Name uniquely identifies this resource claim inside the pod.
     /// This must be a DNS\_LABEL.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub name: String,
     /// ResourceClaimName is the name of a ResourceClaim object in the same
     /// namespace as this pod.
     ///
     /// Exactly one of ResourceClaimName and ResourceClaimTemplateName must
     /// be set.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub resource_claim_name: Option<String>,
     /// ResourceClaimTemplateName is the name of a ResourceClaimTemplate
     /// object in the same namespace as this pod.
@@ -5631,7 +4596,6 @@ pub struct PodResourceClaim {
     ///
     /// Exactly one of ResourceClaimName and ResourceClaimTemplateName must
     /// be set.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub resource_claim_template_name: Option<String>,
 }
 
@@ -5640,13 +4604,11 @@ apimachinery::proto_message!(PodResourceClaim { 1 => name, 3 => resource_claim_n
 /// PodResourceClaimStatus is stored in the PodStatus for each PodResourceClaim
 /// which references a ResourceClaimTemplate. It stores the generated name for
 /// the corresponding ResourceClaim.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct PodResourceClaimStatus {
     /// Name uniquely identifies this resource claim inside the pod.
     /// This must match the name of an entry in pod.spec.resourceClaims,
     /// which implies that the string must be a DNS\_LABEL.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub name: String,
     /// ResourceClaimName is the name of the ResourceClaim that was
     /// generated for the Pod in the namespace of the Pod.
@@ -5659,19 +4621,16 @@ pub struct PodResourceClaimStatus {
     /// If this is unset, then generating a ResourceClaim was not
     /// necessary. The pod.spec.resourceClaims entry can be ignored in
     /// this case.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub resource_claim_name: Option<String>,
 }
 
 apimachinery::proto_message!(PodResourceClaimStatus { 1 => name, 2 => resource_claim_name as "resourceClaimName" });
 
 /// PodSchedulingGate is associated to a Pod to guard its scheduling.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct PodSchedulingGate {
     /// Name of the scheduling gate.
     /// Each scheduling gate must have a unique name field.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub name: String,
 }
 
@@ -5680,13 +4639,11 @@ apimachinery::proto_message!(PodSchedulingGate { 1 => name });
 /// PodSchedulingGroup identifies the runtime scheduling group instance that a Pod belongs to.
 /// The scheduler uses this information to apply workload-aware scheduling semantics.
 /// Exactly one field must be specified.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct PodSchedulingGroup {
     /// PodGroupName specifies the name of the standalone PodGroup object
     /// that represents the runtime instance of this group.
     /// Must be a DNS subdomain.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub pod_group_name: Option<String>,
 }
 
@@ -5695,8 +4652,7 @@ apimachinery::proto_message!(PodSchedulingGroup { 1 => pod_group_name as "podGro
 /// PodSecurityContext holds pod-level security attributes and common container settings.
 /// Some fields are also present in container.securityContext.  Field values of
 /// container.securityContext take precedence over field values of PodSecurityContext.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct PodSecurityContext {
     /// The SELinux context to be applied to all containers.
     /// If unspecified, the container runtime will allocate a random SELinux context for each
@@ -5704,13 +4660,11 @@ pub struct PodSecurityContext {
     /// both SecurityContext and PodSecurityContext, the value specified in SecurityContext
     /// takes precedence for that container.
     /// Note that this field cannot be set when spec.os.name is windows.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub se_linux_options: Option<SELinuxOptions>,
     /// The Windows specific settings applied to all containers.
     /// If unspecified, the options within a container's SecurityContext will be used.
     /// If set in both SecurityContext and PodSecurityContext, the value specified in SecurityContext takes precedence.
     /// Note that this field cannot be set when spec.os.name is linux.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub windows_options: Option<WindowsSecurityContextOptions>,
     /// The UID to run the entrypoint of the container process.
     /// Defaults to user specified in image metadata if unspecified.
@@ -5718,7 +4672,6 @@ pub struct PodSecurityContext {
     /// PodSecurityContext, the value specified in SecurityContext takes precedence
     /// for that container.
     /// Note that this field cannot be set when spec.os.name is windows.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub run_as_user: Option<i64>,
     /// The GID to run the entrypoint of the container process.
     /// Uses runtime default if unset.
@@ -5726,7 +4679,6 @@ pub struct PodSecurityContext {
     /// PodSecurityContext, the value specified in SecurityContext takes precedence
     /// for that container.
     /// Note that this field cannot be set when spec.os.name is windows.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub run_as_group: Option<i64>,
     /// Indicates that the container must run as a non-root user.
     /// If true, the Kubelet will validate the image at runtime to ensure that it
@@ -5734,7 +4686,6 @@ pub struct PodSecurityContext {
     /// If unset or false, no such validation will be performed.
     /// May also be set in SecurityContext.  If set in both SecurityContext and
     /// PodSecurityContext, the value specified in SecurityContext takes precedence.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub run_as_non_root: Option<bool>,
     /// A list of groups applied to the first process run in each container, in
     /// addition to the container's primary GID and fsGroup (if specified).  If
@@ -5745,11 +4696,7 @@ pub struct PodSecurityContext {
     /// defined in the container image may still be used, depending on the
     /// supplementalGroupsPolicy field.
     /// Note that this field cannot be set when spec.os.name is windows.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub supplemental_groups: Vec<i64>,
     /// Defines how supplemental groups of the first container processes are calculated.
     /// Valid values are "Merge" and "Strict". If not specified, "Merge" is used.
@@ -5757,7 +4704,6 @@ pub struct PodSecurityContext {
     /// and the container runtime must implement support for this feature.
     /// Note that this field cannot be set when spec.os.name is windows.
     /// TODO: update the default value to "Merge" when spec.os.name is not windows in v1.34
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub supplemental_groups_policy: Option<String>,
     /// A special supplemental group that applies to all containers in a pod.
     /// Some volume types allow the Kubelet to change the ownership of that volume
@@ -5769,16 +4715,11 @@ pub struct PodSecurityContext {
     ///
     /// If unset, the Kubelet will not modify the ownership and permissions of any volume.
     /// Note that this field cannot be set when spec.os.name is windows.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub fs_group: Option<i64>,
     /// Sysctls hold a list of namespaced sysctls used for the pod. Pods with unsupported
     /// sysctls (by the container runtime) might fail to launch.
     /// Note that this field cannot be set when spec.os.name is windows.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub sysctls: Vec<Sysctl>,
     /// fsGroupChangePolicy defines behavior of changing ownership and permission of the volume
     /// before being exposed inside Pod. This field will only apply to
@@ -5787,15 +4728,12 @@ pub struct PodSecurityContext {
     /// and emptydir.
     /// Valid values are "OnRootMismatch" and "Always". If not specified, "Always" is used.
     /// Note that this field cannot be set when spec.os.name is windows.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub fs_group_change_policy: Option<String>,
     /// The seccomp options to use by the containers in this pod.
     /// Note that this field cannot be set when spec.os.name is windows.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub seccomp_profile: Option<SeccompProfile>,
     /// appArmorProfile is the AppArmor options to use by the containers in this pod.
     /// Note that this field cannot be set when spec.os.name is windows.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub app_armor_profile: Option<AppArmorProfile>,
     /// seLinuxChangePolicy defines how the container's SELinux label is applied to all volumes used by the Pod.
     /// It has no effect on nodes that do not support SELinux or to volumes does not support SELinux.
@@ -5820,7 +4758,6 @@ pub struct PodSecurityContext {
     ///
     /// All Pods that use the same volume should use the same seLinuxChangePolicy, otherwise some pods can get stuck in ContainerCreating state.
     /// Note that this field cannot be set when spec.os.name is windows.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub se_linux_change_policy: Option<String>,
 }
 
@@ -5828,27 +4765,20 @@ apimachinery::proto_message!(PodSecurityContext { 1 => se_linux_options as "seLi
 
 /// Describes the class of pods that should avoid this node.
 /// Exactly one field should be set.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct PodSignature {
     /// Reference to controller whose pods should avoid this node.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub pod_controller: Option<apimachinery::apis::meta::v1::OwnerReference>,
 }
 
 apimachinery::proto_message!(PodSignature { 1 => pod_controller as "podController" });
 
 /// PodSpec is a description of a pod.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct PodSpec {
     /// List of volumes that can be mounted by containers belonging to the pod.
     /// More info: <https://kubernetes.io/docs/concepts/storage/volumes>
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub volumes: Vec<Volume>,
     /// List of initialization containers belonging to the pod.
     /// Init containers are executed in order prior to containers being started. If any
@@ -5863,33 +4793,23 @@ pub struct PodSpec {
     /// Init containers cannot currently be added or removed.
     /// Cannot be updated.
     /// More info: <https://kubernetes.io/docs/concepts/workloads/pods/init-containers/>
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub init_containers: Vec<Container>,
     /// List of containers belonging to the pod.
     /// Containers cannot currently be added or removed.
     /// There must be at least one container in a Pod.
     /// Cannot be updated.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub containers: Vec<Container>,
     /// List of ephemeral containers run in this pod. Ephemeral containers may be run in an existing
     /// pod to perform user-initiated actions such as debugging. This list cannot be specified when
     /// creating a pod, and it cannot be modified by updating the pod spec. In order to add an
     /// ephemeral container to an existing pod, use the pod's ephemeralcontainers subresource.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub ephemeral_containers: Vec<EphemeralContainer>,
     /// Restart policy for all containers within the pod.
     /// One of Always, OnFailure, Never. In some contexts, only a subset of those values may be permitted.
     /// Default to Always.
     /// More info: <https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle/#restart-policy>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub restart_policy: Option<String>,
     /// Optional duration in seconds the pod needs to terminate gracefully. May be decreased in delete request.
     /// Value must be non-negative integer. The value zero indicates stop immediately via
@@ -5899,12 +4819,10 @@ pub struct PodSpec {
     /// a termination signal and the time when the processes are forcibly halted with a kill signal.
     /// Set this value longer than the expected cleanup time for your process.
     /// Defaults to 30 seconds.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub termination_grace_period_seconds: Option<i64>,
     /// Optional duration in seconds the pod may be active on the node relative to
     /// StartTime before the system will actively try to mark it failed and kill associated containers.
     /// Value must be a positive integer.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub active_deadline_seconds: Option<i64>,
     /// Set DNS policy for the pod.
     /// Defaults to "ClusterFirst".
@@ -5912,99 +4830,71 @@ pub struct PodSpec {
     /// DNS parameters given in DNSConfig will be merged with the policy selected with DNSPolicy.
     /// To have DNS options set along with hostNetwork, you have to specify DNS policy
     /// explicitly to 'ClusterFirstWithHostNet'.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub dns_policy: Option<String>,
     /// NodeSelector is a selector which must be true for the pod to fit on a node.
     /// Selector which must match a node's labels for the pod to be scheduled on that node.
     /// More info: <https://kubernetes.io/docs/concepts/configuration/assign-pod-node/>
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "std::collections::BTreeMap::is_empty"
-    )]
+    #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub node_selector: std::collections::BTreeMap<String, String>,
     /// ServiceAccountName is the name of the ServiceAccount to use to run this pod.
     /// More info: <https://kubernetes.io/docs/tasks/configure-pod-container/configure-service-account/>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub service_account_name: Option<String>,
     /// DeprecatedServiceAccount is a deprecated alias for ServiceAccountName.
     /// Deprecated: Use serviceAccountName instead.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub service_account: Option<String>,
     /// AutomountServiceAccountToken indicates whether a service account token should be automatically mounted.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub automount_service_account_token: Option<bool>,
     /// NodeName indicates in which node this pod is scheduled.
     /// If empty, this pod is a candidate for scheduling by the scheduler defined in schedulerName.
     /// Once this field is set, the kubelet for this node becomes responsible for the lifecycle of this pod.
     /// This field should not be used to express a desire for the pod to be scheduled on a specific node.
     /// <https://kubernetes.io/docs/concepts/scheduling-eviction/assign-pod-node/#nodename>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub node_name: Option<String>,
     /// Host networking requested for this pod. Use the host's network namespace.
     /// When using HostNetwork you should specify ports so the scheduler is aware.
     /// When \`hostNetwork\` is true, specified \`hostPort\` fields in port definitions must match \`containerPort\`,
     /// and unspecified \`hostPort\` fields in port definitions are defaulted to match \`containerPort\`.
     /// Default to false.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub host_network: Option<bool>,
     /// Use the host's pid namespace.
     /// Optional: Default to false.
-    #[serde(rename = "hostPID", skip_serializing_if = "Option::is_none")]
+    #[api(rename = "hostPID")]
     pub host_pid: Option<bool>,
     /// Use the host's ipc namespace.
     /// Optional: Default to false.
-    #[serde(rename = "hostIPC", skip_serializing_if = "Option::is_none")]
+    #[api(rename = "hostIPC")]
     pub host_ipc: Option<bool>,
     /// Share a single process namespace between all of the containers in a pod.
     /// When this is set containers will be able to view and signal processes from other containers
     /// in the same pod, and the first process in each container will not be assigned PID 1.
     /// HostPID and ShareProcessNamespace cannot both be set.
     /// Optional: Default to false.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub share_process_namespace: Option<bool>,
     /// SecurityContext holds pod-level security attributes and common container settings.
     /// Optional: Defaults to empty.  See type description for default values of each field.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub security_context: Option<PodSecurityContext>,
     /// ImagePullSecrets is an optional list of references to secrets in the same namespace to use for pulling any of the images used by this PodSpec.
     /// If specified, these secrets will be passed to individual puller implementations for them to use.
     /// More info: <https://kubernetes.io/docs/concepts/containers/images#specifying-imagepullsecrets-on-a-pod>
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub image_pull_secrets: Vec<LocalObjectReference>,
     /// Specifies the hostname of the Pod
     /// If not specified, the pod's hostname will be set to a system-defined value.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub hostname: Option<String>,
     /// If specified, the fully qualified Pod hostname will be "\<hostname\>.\<subdomain\>.\<pod namespace\>.svc.\<cluster domain\>".
     /// If not specified, the pod will not have a domainname at all.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub subdomain: Option<String>,
     /// If specified, the pod's scheduling constraints
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub affinity: Option<Affinity>,
     /// If specified, the pod will be dispatched by specified scheduler.
     /// If not specified, the pod will be dispatched by default scheduler.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub scheduler_name: Option<String>,
     /// If specified, the pod's tolerations.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub tolerations: Vec<Toleration>,
     /// HostAliases is an optional list of hosts and IPs that will be injected into the pod's hosts
     /// file if specified.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub host_aliases: Vec<HostAlias>,
     /// If specified, indicates the pod's priority. "system-node-critical" and
     /// "system-cluster-critical" are two special keywords which indicate the
@@ -6012,46 +4902,36 @@ pub struct PodSpec {
     /// name must be defined by creating a PriorityClass object with that name.
     /// If not specified, the pod priority will be default or zero if there is no
     /// default.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub priority_class_name: Option<String>,
     /// The priority value. Various system components use this field to find the
     /// priority of the pod. When Priority Admission Controller is enabled, it
     /// prevents users from setting this field. The admission controller populates
     /// this field from PriorityClassName.
     /// The higher the value, the higher the priority.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub priority: Option<i32>,
     /// Specifies the DNS parameters of a pod.
     /// Parameters specified here will be merged to the generated DNS
     /// configuration based on DNSPolicy.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub dns_config: Option<PodDNSConfig>,
     /// If specified, all readiness gates will be evaluated for pod readiness.
     /// A pod is ready when all its containers are ready AND
     /// all conditions specified in the readiness gates have status equal to "True"
     /// More info: <https://git.k8s.io/enhancements/keps/sig-network/580-pod-readiness-gates>
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub readiness_gates: Vec<PodReadinessGate>,
     /// RuntimeClassName refers to a RuntimeClass object in the node.k8s.io group, which should be used
     /// to run this pod.  If no RuntimeClass resource matches the named class, the pod will not be run.
     /// If unset or empty, the "legacy" RuntimeClass will be used, which is an implicit class with an
     /// empty definition that uses the default runtime handler.
     /// More info: <https://git.k8s.io/enhancements/keps/sig-node/585-runtime-class>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub runtime_class_name: Option<String>,
     /// EnableServiceLinks indicates whether information about services should be injected into pod's
     /// environment variables, matching the syntax of Docker links.
     /// Optional: Defaults to true.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub enable_service_links: Option<bool>,
     /// PreemptionPolicy is the Policy for preempting pods with lower priority.
     /// One of Never, PreemptLowerPriority.
     /// Defaults to PreemptLowerPriority if unset.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub preemption_policy: Option<String>,
     /// Overhead represents the resource overhead associated with running a pod for a given RuntimeClass.
     /// This field will be autopopulated at admission time by the RuntimeClass admission controller. If
@@ -6060,27 +4940,19 @@ pub struct PodSpec {
     /// set. If RuntimeClass is configured and selected in the PodSpec, Overhead will be set to the value
     /// defined in the corresponding RuntimeClass, otherwise it will remain unset and treated as zero.
     /// More info: <https://git.k8s.io/enhancements/keps/sig-node/688-pod-overhead/README.md>
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "std::collections::BTreeMap::is_empty"
-    )]
+    #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub overhead: std::collections::BTreeMap<String, crate::value::Quantity>,
     /// TopologySpreadConstraints describes how a group of pods ought to spread across topology
     /// domains. Scheduler will schedule pods in a way which abides by the constraints.
     /// All topologySpreadConstraints are ANDed.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub topology_spread_constraints: Vec<TopologySpreadConstraint>,
     /// If true the pod's hostname will be configured as the pod's FQDN, rather than the leaf name (the default).
     /// In Linux containers, this means setting the FQDN in the hostname field of the kernel (the nodename field of struct utsname).
     /// In Windows containers, this means setting the registry value of hostname for the registry key HKEY\_LOCAL\_MACHINE\\\\SYSTEM\\\\CurrentControlSet\\\\Services\\\\Tcpip\\\\Parameters to FQDN.
     /// If a pod does not have FQDN, this has no effect.
     /// Default to false.
-    #[serde(rename = "setHostnameAsFQDN", skip_serializing_if = "Option::is_none")]
+    #[api(rename = "setHostnameAsFQDN")]
     pub set_hostname_as_fqdn: Option<bool>,
     /// Specifies the OS of the containers in the pod.
     /// Some pod and container fields are restricted if this is set.
@@ -6114,7 +4986,6 @@ pub struct PodSpec {
     /// - spec.containers\[\*\].securityContext.procMount
     /// - spec.containers\[\*\].securityContext.runAsUser
     /// - spec.containers\[\*\].securityContext.runAsGroup
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub os: Option<PodOS>,
     /// Use the host's user namespace.
     /// Optional: Default to true.
@@ -6124,18 +4995,13 @@ pub struct PodSpec {
     /// When set to false, a new userns is created for the pod. Setting false is useful for
     /// mitigating container breakout vulnerabilities even allowing users to run their
     /// containers as root without actually having root privileges on the host.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub host_users: Option<bool>,
     /// SchedulingGates is an opaque list of values that if specified will block scheduling the pod.
     /// If schedulingGates is not empty, the pod will stay in the SchedulingGated state and the
     /// scheduler will not attempt to schedule the pod.
     ///
     /// SchedulingGates can only be set at pod creation time, and be removed only afterwards.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub scheduling_gates: Vec<PodSchedulingGate>,
     /// ResourceClaims defines which ResourceClaims must be allocated
     /// and reserved before the Pod is allowed to start. The resources
@@ -6146,11 +5012,7 @@ pub struct PodSpec {
     /// DynamicResourceAllocation feature gate is enabled.
     ///
     /// This field is immutable.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub resource_claims: Vec<PodResourceClaim>,
     /// Resources is the total amount of CPU and Memory resources required by all
     /// containers in the pod. It supports specifying Requests and Limits for
@@ -6162,7 +5024,6 @@ pub struct PodSpec {
     ///
     /// This is an alpha field and requires enabling the PodLevelResources feature
     /// gate.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub resources: Option<ResourceRequirements>,
     /// HostnameOverride specifies an explicit override for the pod's hostname as perceived by the pod.
     /// This field only specifies the pod's hostname and does not affect its DNS records.
@@ -6174,7 +5035,6 @@ pub struct PodSpec {
     ///
     /// This field must be a valid DNS subdomain as defined in RFC 1123 and contain at most 64 characters.
     /// Requires the HostnameOverride feature gate to be enabled.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub hostname_override: Option<String>,
     /// SchedulingGroup provides a reference to the immediate scheduling runtime
     /// grouping object that this Pod belongs to.
@@ -6188,7 +5048,6 @@ pub struct PodSpec {
     /// This field is immutable, but a group object with the same name may be
     /// recreated with different policies. Doing this during pod scheduling
     /// may result in the placement not conforming to the expected policies.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub scheduling_group: Option<PodSchedulingGroup>,
 }
 
@@ -6197,12 +5056,10 @@ apimachinery::proto_message!(PodSpec { 1 => volumes, 2 => containers, 3 => resta
 /// PodStatus represents information about the status of a pod. Status may trail the actual
 /// state of a system, especially if the node that hosts the pod cannot contact the control
 /// plane.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct PodStatus {
     /// If set, this represents the .metadata.generation that the pod status was set based upon.
     /// The PodObservedGenerationTracking feature gate must be enabled to use this field.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub observed_generation: Option<i64>,
     /// The phase of a Pod is a simple, high-level summary of where the Pod is in its lifecycle.
     /// The conditions array, the reason and message fields, and the individual container status
@@ -6222,22 +5079,15 @@ pub struct PodStatus {
     /// error in communicating with the host of the pod.
     ///
     /// More info: <https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#pod-phase>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub phase: Option<String>,
     /// Current service state of pod.
     /// More info: <https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#pod-conditions>
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<PodCondition>,
     /// A human readable message indicating details about why the pod is in this condition.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
     /// A brief CamelCase message indicating details about why the pod is in this state.
     /// e.g. 'Evicted'
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     /// nominatedNodeName is set only when this pod preempts other pods on the node, but it cannot be
     /// scheduled right away as preemption victims receive their graceful termination periods.
@@ -6246,41 +5096,29 @@ pub struct PodStatus {
     /// give the resources on this node to a higher priority pod that is created after preemption.
     /// As a result, this field may be different than PodSpec.nodeName when the pod is
     /// scheduled.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub nominated_node_name: Option<String>,
     /// hostIP holds the IP address of the host to which the pod is assigned. Empty if the pod has not started yet.
     /// A pod can be assigned to a node that has a problem in kubelet which in turns mean that HostIP will
     /// not be updated even if there is a node is assigned to pod
-    #[serde(rename = "hostIP", skip_serializing_if = "Option::is_none")]
+    #[api(rename = "hostIP")]
     pub host_ip: Option<String>,
     /// hostIPs holds the IP addresses allocated to the host. If this field is specified, the first entry must
     /// match the hostIP field. This list is empty if the pod has not started yet.
     /// A pod can be assigned to a node that has a problem in kubelet which in turns means that HostIPs will
     /// not be updated even if there is a node is assigned to this pod.
-    #[serde(
-        rename = "hostIPs",
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(rename = "hostIPs", skip_serializing_if = "Vec::is_empty")]
     pub host_ips: Vec<HostIP>,
     /// podIP address allocated to the pod. Routable at least within the cluster.
     /// Empty if not yet allocated.
-    #[serde(rename = "podIP", skip_serializing_if = "Option::is_none")]
+    #[api(rename = "podIP")]
     pub pod_ip: Option<String>,
     /// podIPs holds the IP addresses allocated to the pod. If this field is specified, the 0th entry must
     /// match the podIP field. Pods may be allocated at most 1 value for each of IPv4 and IPv6. This list
     /// is empty if no IPs have been allocated yet.
-    #[serde(
-        rename = "podIPs",
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(rename = "podIPs", skip_serializing_if = "Vec::is_empty")]
     pub pod_ips: Vec<PodIP>,
     /// RFC 3339 date and time at which the object was acknowledged by the Kubelet.
     /// This is before the Kubelet pulled the container image(s) for the pod.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub start_time: Option<apimachinery::apis::meta::v1::Time>,
     /// Statuses of init containers in this pod. The most recent successful non-restartable
     /// init container will have ready = true, the most recently started container will have
@@ -6292,11 +5130,7 @@ pub struct PodStatus {
     /// the behavior of various Kubernetes components is not defined and those statuses might be
     /// ignored.
     /// More info: <https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle/#pod-and-container-status>
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub init_container_statuses: Vec<ContainerStatus>,
     /// Statuses of containers in this pod.
     /// Each container in the pod should have at most one status in this list,
@@ -6306,16 +5140,11 @@ pub struct PodStatus {
     /// the behavior of various Kubernetes components is not defined and those statuses might be
     /// ignored.
     /// More info: <https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#pod-and-container-status>
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub container_statuses: Vec<ContainerStatus>,
     /// The Quality of Service (QOS) classification assigned to the pod based on resource requirements
     /// See PodQOSClass type for available QOS classes
     /// More info: <https://kubernetes.io/docs/concepts/workloads/pods/pod-qos/#quality-of-service-classes>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub qos_class: Option<String>,
     /// Statuses for any ephemeral containers that have run in this pod.
     /// Each ephemeral container in the pod should have at most one status in this list,
@@ -6325,11 +5154,7 @@ pub struct PodStatus {
     /// the behavior of various Kubernetes components is not defined and those statuses might be
     /// ignored.
     /// More info: <https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#pod-and-container-status>
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub ephemeral_container_statuses: Vec<ContainerStatus>,
     /// Status of resources resize desired for pod's containers.
     /// It is empty if no resources resize is pending.
@@ -6337,42 +5162,27 @@ pub struct PodStatus {
     /// Deprecated: Resize status is moved to two pod conditions PodResizePending and PodResizeInProgress.
     /// PodResizePending will track states where the spec has been resized, but the Kubelet has not yet allocated the resources.
     /// PodResizeInProgress will track in-progress resizes, and should be present whenever allocated resources != acknowledged resources.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub resize: Option<String>,
     /// Status of resource claims.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub resource_claim_statuses: Vec<PodResourceClaimStatus>,
     /// Status of extended resource claim backed by DRA.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub extended_resource_claim_status: Option<PodExtendedResourceClaimStatus>,
     /// AllocatedResources is the total requests allocated for this pod by the node.
     /// If pod-level requests are not set, this will be the total requests aggregated
     /// across containers in the pod.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "std::collections::BTreeMap::is_empty"
-    )]
+    #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub allocated_resources: std::collections::BTreeMap<String, crate::value::Quantity>,
     /// Resources represents the compute resource requests and limits that have been
     /// applied at the pod level if pod-level requests or limits are set in
     /// PodSpec.Resources
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub resources: Option<ResourceRequirements>,
     /// NodeAllocatableResourceClaimStatuses contains the status of node-allocatable resources
     /// that were allocated for this pod through DRA claims. This includes resources currently
     /// reported in v1.Node \`status.allocatable\` that are not extended resources
     /// (see <https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/#extended-resources>).
     /// Examples include "cpu", "memory", "ephemeral-storage", and hugepages.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub node_allocatable_resource_claim_statuses: Vec<NodeAllocatableResourceClaimStatus>,
 }
 
@@ -6440,31 +5250,25 @@ pub struct PodTemplateList {
 apimachinery::proto_message!(PodTemplateList { 1 => metadata, 2 => items });
 
 /// PodTemplateSpec describes the data a pod should have when created from a template
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct PodTemplateSpec {
     /// Standard object's metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Specification of the desired behavior of the pod.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub spec: Option<PodSpec>,
 }
 
 apimachinery::proto_message!(PodTemplateSpec { 1 => metadata, 2 => spec });
 
 /// PortStatus represents the error condition of a service port
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct PortStatus {
     /// Port is the port number of the service port of which status is recorded here
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub port: i32,
     /// Protocol is the protocol of the service port of which status is recorded here
     /// The supported values are: "TCP", "UDP", "SCTP"
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub protocol: String,
     /// Error is to record the problem with the service port
     /// The format of the error shall comply with the following rules:
@@ -6474,62 +5278,47 @@ pub struct PortStatus {
     /// format foo.example.com/CamelCase.
     /// ---
     /// The regex it matches is (dns1123SubdomainFmt/)?(qualifiedNameFmt)
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
 }
 
 apimachinery::proto_message!(PortStatus { 1 => port, 2 => protocol, 3 => error });
 
 /// PortworxVolumeSource represents a Portworx volume resource.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct PortworxVolumeSource {
     /// volumeID uniquely identifies a Portworx volume
-    #[serde(
-        rename = "volumeID",
-        default,
-        deserialize_with = "crate::go_json::null_as_default"
-    )]
+    #[api(rename = "volumeID")]
     pub volume_id: String,
     /// fSType represents the filesystem type to mount
     /// Must be a filesystem type supported by the host operating system.
     /// Ex. "ext4", "xfs". Implicitly inferred to be "ext4" if unspecified.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub fs_type: Option<String>,
     /// readOnly defaults to false (read/write). ReadOnly here will force
     /// the ReadOnly setting in VolumeMounts.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub read_only: Option<bool>,
 }
 
 apimachinery::proto_message!(PortworxVolumeSource { 1 => volume_id as "volumeID", 2 => fs_type as "fsType", 3 => read_only as "readOnly" });
 
 /// Preconditions must be fulfilled before an operation (update, delete, etc.) is carried out.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct Preconditions {
     /// Specifies the target UID.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub uid: Option<String>,
 }
 
 apimachinery::proto_message!(Preconditions { 1 => uid });
 
 /// Describes a class of pods that should avoid this node.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct PreferAvoidPodsEntry {
     /// The class of pods.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub pod_signature: Option<PodSignature>,
     /// Time at which this entry was added to the list.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub eviction_time: Option<apimachinery::apis::meta::v1::Time>,
     /// (brief) reason why this entry was added to the list.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     /// Human readable message indicating why this entry was added to the list.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
 }
 
@@ -6537,14 +5326,11 @@ apimachinery::proto_message!(PreferAvoidPodsEntry { 1 => pod_signature as "podSi
 
 /// An empty preferred scheduling term matches all objects with implicit weight 0
 /// (i.e. it's a no-op). A null preferred scheduling term matches no objects (i.e. is also a no-op).
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct PreferredSchedulingTerm {
     /// Weight associated with matching the corresponding nodeSelectorTerm, in the range 1-100.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub weight: i32,
     /// A node selector term, associated with the corresponding weight.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub preference: NodeSelectorTerm,
 }
 
@@ -6552,41 +5338,31 @@ apimachinery::proto_message!(PreferredSchedulingTerm { 1 => weight, 2 => prefere
 
 /// Probe describes a health check to be performed against a container to determine whether it is
 /// alive or ready to receive traffic.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct Probe {
     /// Exec specifies a command to execute in the container.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub exec: Option<ExecAction>,
     /// HTTPGet specifies an HTTP GET request to perform.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub http_get: Option<HTTPGetAction>,
     /// TCPSocket specifies a connection to a TCP port.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub tcp_socket: Option<TCPSocketAction>,
     /// GRPC specifies a GRPC HealthCheckRequest.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub grpc: Option<GRPCAction>,
     /// Number of seconds after the container has started before liveness probes are initiated.
     /// More info: <https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#container-probes>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub initial_delay_seconds: Option<i32>,
     /// Number of seconds after which the probe times out.
     /// Defaults to 1 second. Minimum value is 1.
     /// More info: <https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#container-probes>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub timeout_seconds: Option<i32>,
     /// How often (in seconds) to perform the probe.
     /// Default to 10 seconds. Minimum value is 1.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub period_seconds: Option<i32>,
     /// Minimum consecutive successes for the probe to be considered successful after having failed.
     /// Defaults to 1. Must be 1 for liveness and startup. Minimum value is 1.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub success_threshold: Option<i32>,
     /// Minimum consecutive failures for the probe to be considered failed after having succeeded.
     /// Defaults to 3. Minimum value is 1.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub failure_threshold: Option<i32>,
     /// Optional duration in seconds the pod needs to terminate gracefully upon probe failure.
     /// The grace period is the duration in seconds after the processes running in the pod are sent
@@ -6598,7 +5374,6 @@ pub struct Probe {
     /// the kill signal (no opportunity to shut down).
     /// This is a beta field and requires enabling ProbeTerminationGracePeriod feature gate.
     /// Minimum value is 1. spec.terminationGracePeriodSeconds is used if unset.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub termination_grace_period_seconds: Option<i64>,
 }
 
@@ -6630,56 +5405,54 @@ impl apimachinery::protobuf::Message for Probe {
             1 => apimachinery::protobuf::merge_embedded(wire, d, |number, wire, d| {
                 Ok(match number {
                     1 => {
-                        self.exec
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("exec"))?;
+                        apimachinery::protobuf::in_field(self.exec.merge_from(wire, d), "exec")?;
                         true
                     }
                     2 => {
-                        self.http_get
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("httpGet"))?;
+                        apimachinery::protobuf::in_field(
+                            self.http_get.merge_from(wire, d),
+                            "httpGet",
+                        )?;
                         true
                     }
                     3 => {
-                        self.tcp_socket
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("tcpSocket"))?;
+                        apimachinery::protobuf::in_field(
+                            self.tcp_socket.merge_from(wire, d),
+                            "tcpSocket",
+                        )?;
                         true
                     }
                     4 => {
-                        self.grpc
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("grpc"))?;
+                        apimachinery::protobuf::in_field(self.grpc.merge_from(wire, d), "grpc")?;
                         true
                     }
                     _ => false,
                 })
             })?,
-            2 => self
-                .initial_delay_seconds
-                .merge_from(wire, d)
-                .map_err(|e| e.in_field("initialDelaySeconds"))?,
-            3 => self
-                .timeout_seconds
-                .merge_from(wire, d)
-                .map_err(|e| e.in_field("timeoutSeconds"))?,
-            4 => self
-                .period_seconds
-                .merge_from(wire, d)
-                .map_err(|e| e.in_field("periodSeconds"))?,
-            5 => self
-                .success_threshold
-                .merge_from(wire, d)
-                .map_err(|e| e.in_field("successThreshold"))?,
-            6 => self
-                .failure_threshold
-                .merge_from(wire, d)
-                .map_err(|e| e.in_field("failureThreshold"))?,
-            7 => self
-                .termination_grace_period_seconds
-                .merge_from(wire, d)
-                .map_err(|e| e.in_field("terminationGracePeriodSeconds"))?,
+            2 => apimachinery::protobuf::in_field(
+                self.initial_delay_seconds.merge_from(wire, d),
+                "initialDelaySeconds",
+            )?,
+            3 => apimachinery::protobuf::in_field(
+                self.timeout_seconds.merge_from(wire, d),
+                "timeoutSeconds",
+            )?,
+            4 => apimachinery::protobuf::in_field(
+                self.period_seconds.merge_from(wire, d),
+                "periodSeconds",
+            )?,
+            5 => apimachinery::protobuf::in_field(
+                self.success_threshold.merge_from(wire, d),
+                "successThreshold",
+            )?,
+            6 => apimachinery::protobuf::in_field(
+                self.failure_threshold.merge_from(wire, d),
+                "failureThreshold",
+            )?,
+            7 => apimachinery::protobuf::in_field(
+                self.termination_grace_period_seconds.merge_from(wire, d),
+                "terminationGracePeriodSeconds",
+            )?,
             _ => return Ok(false),
         }
         Ok(true)
@@ -6688,36 +5461,26 @@ impl apimachinery::protobuf::Message for Probe {
 
 /// ProbeHandler defines a specific action that should be taken in a probe.
 /// One and only one of the fields must be specified.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ProbeHandler {
     /// Exec specifies a command to execute in the container.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub exec: Option<ExecAction>,
     /// HTTPGet specifies an HTTP GET request to perform.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub http_get: Option<HTTPGetAction>,
     /// TCPSocket specifies a connection to a TCP port.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub tcp_socket: Option<TCPSocketAction>,
     /// GRPC specifies a GRPC HealthCheckRequest.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub grpc: Option<GRPCAction>,
 }
 
 apimachinery::proto_message!(ProbeHandler { 1 => exec, 2 => http_get as "httpGet", 3 => tcp_socket as "tcpSocket", 4 => grpc });
 
 /// Represents a projected volume source
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ProjectedVolumeSource {
     /// sources is the list of volume projections. Each entry in this list
     /// handles one source.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub sources: Vec<VolumeProjection>,
     /// defaultMode are the mode bits used to set permissions on created files by default.
     /// Must be an octal value between 0000 and 0777 or a decimal value between 0 and 511.
@@ -6725,7 +5488,6 @@ pub struct ProjectedVolumeSource {
     /// Directories within the path are not affected by this setting.
     /// This might be in conflict with other options that affect the file
     /// mode, like fsGroup, and the result can be other mode bits set.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub default_mode: Option<i32>,
 }
 
@@ -6733,32 +5495,25 @@ apimachinery::proto_message!(ProjectedVolumeSource { 1 => sources, 2 => default_
 
 /// Represents a Quobyte mount that lasts the lifetime of a pod.
 /// Quobyte volumes do not support ownership management or SELinux relabeling.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct QuobyteVolumeSource {
     /// registry represents a single or multiple Quobyte Registry services
     /// specified as a string as host:port pair (multiple entries are separated with commas)
     /// which acts as the central registry for volumes
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub registry: String,
     /// volume is a string that references an already created Quobyte volume by name.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub volume: String,
     /// readOnly here will force the Quobyte volume to be mounted with read-only permissions.
     /// Defaults to false.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub read_only: Option<bool>,
     /// user to map volume access to
     /// Defaults to serivceaccount user
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub user: Option<String>,
     /// group to map volume access to
     /// Default is no group
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub group: Option<String>,
     /// tenant owning the given Quobyte volume in the Backend
     /// Used with dynamically provisioned Quobyte volumes, value is set by the plugin
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub tenant: Option<String>,
 }
 
@@ -6766,49 +5521,40 @@ apimachinery::proto_message!(QuobyteVolumeSource { 1 => registry, 2 => volume, 3
 
 /// Represents a Rados Block Device mount that lasts the lifetime of a pod.
 /// RBD volumes support ownership management and SELinux relabeling.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct RBDPersistentVolumeSource {
     /// monitors is a collection of Ceph monitors.
     /// More info: <https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it>
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub monitors: Vec<String>,
     /// image is the rados image name.
     /// More info: <https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it>
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub image: String,
     /// fsType is the filesystem type of the volume that you want to mount.
     /// Tip: Ensure that the filesystem type is supported by the host operating system.
     /// Examples: "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified.
     /// More info: <https://kubernetes.io/docs/concepts/storage/volumes#rbd>
     /// TODO: how do we prevent errors in the filesystem from compromising the machine
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub fs_type: Option<String>,
     /// pool is the rados pool name.
     /// Default is rbd.
     /// More info: <https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub pool: Option<String>,
     /// user is the rados user name.
     /// Default is admin.
     /// More info: <https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub user: Option<String>,
     /// keyring is the path to key ring for RBDUser.
     /// Default is /etc/ceph/keyring.
     /// More info: <https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub keyring: Option<String>,
     /// secretRef is name of the authentication secret for RBDUser. If provided
     /// overrides keyring.
     /// Default is nil.
     /// More info: <https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub secret_ref: Option<SecretReference>,
     /// readOnly here will force the ReadOnly setting in VolumeMounts.
     /// Defaults to false.
     /// More info: <https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub read_only: Option<bool>,
 }
 
@@ -6816,49 +5562,40 @@ apimachinery::proto_message!(RBDPersistentVolumeSource { 1 => monitors, 2 => ima
 
 /// Represents a Rados Block Device mount that lasts the lifetime of a pod.
 /// RBD volumes support ownership management and SELinux relabeling.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct RBDVolumeSource {
     /// monitors is a collection of Ceph monitors.
     /// More info: <https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it>
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub monitors: Vec<String>,
     /// image is the rados image name.
     /// More info: <https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it>
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub image: String,
     /// fsType is the filesystem type of the volume that you want to mount.
     /// Tip: Ensure that the filesystem type is supported by the host operating system.
     /// Examples: "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified.
     /// More info: <https://kubernetes.io/docs/concepts/storage/volumes#rbd>
     /// TODO: how do we prevent errors in the filesystem from compromising the machine
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub fs_type: Option<String>,
     /// pool is the rados pool name.
     /// Default is rbd.
     /// More info: <https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub pool: Option<String>,
     /// user is the rados user name.
     /// Default is admin.
     /// More info: <https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub user: Option<String>,
     /// keyring is the path to key ring for RBDUser.
     /// Default is /etc/ceph/keyring.
     /// More info: <https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub keyring: Option<String>,
     /// secretRef is name of the authentication secret for RBDUser. If provided
     /// overrides keyring.
     /// Default is nil.
     /// More info: <https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub secret_ref: Option<LocalObjectReference>,
     /// readOnly here will force the ReadOnly setting in VolumeMounts.
     /// Defaults to false.
     /// More info: <https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub read_only: Option<bool>,
 }
 
@@ -6911,23 +5648,17 @@ pub struct ReplicationController {
 apimachinery::proto_message!(ReplicationController { 1 => metadata, 2 => spec, 3 => status });
 
 /// ReplicationControllerCondition describes the state of a replication controller at a certain point.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ReplicationControllerCondition {
     /// Type of replication controller condition.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub r#type: String,
     /// Status of the condition, one of True, False, Unknown.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub status: String,
     /// The last time the condition transitioned from one status to another.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub last_transition_time: Option<apimachinery::apis::meta::v1::Time>,
     /// The reason for the condition's last transition.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     /// A human readable message indicating details about the transition.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
 }
 
@@ -6955,36 +5686,28 @@ pub struct ReplicationControllerList {
 apimachinery::proto_message!(ReplicationControllerList { 1 => metadata, 2 => items });
 
 /// ReplicationControllerSpec is the specification of a replication controller.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ReplicationControllerSpec {
     /// Replicas is the number of desired replicas.
     /// This is a pointer to distinguish between explicit zero and unspecified.
     /// Defaults to 1.
     /// More info: <https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller#what-is-a-replicationcontroller>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub replicas: Option<i32>,
     /// Minimum number of seconds for which a newly created pod should be ready
     /// without any of its container crashing, for it to be considered available.
     /// Defaults to 0 (pod will be considered available as soon as it is ready)
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub min_ready_seconds: Option<i32>,
     /// Selector is a label query over pods that should match the Replicas count.
     /// If Selector is empty, it is defaulted to the labels present on the Pod template.
     /// Label keys and values that must match in order to be controlled by this replication
     /// controller, if empty defaulted to labels on Pod template.
     /// More info: <https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors>
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "std::collections::BTreeMap::is_empty"
-    )]
+    #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub selector: std::collections::BTreeMap<String, String>,
     /// Template is the object that describes the pod that will be created if
     /// insufficient replicas are detected. This takes precedence over a TemplateRef.
     /// The only allowed template.spec.restartPolicy value is "Always".
     /// More info: <https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller#pod-template>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub template: Option<PodTemplateSpec>,
 }
 
@@ -6992,66 +5715,49 @@ apimachinery::proto_message!(ReplicationControllerSpec { 1 => replicas, 2 => sel
 
 /// ReplicationControllerStatus represents the current status of a replication
 /// controller.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ReplicationControllerStatus {
     /// Replicas is the most recently observed number of replicas.
     /// More info: <https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller#what-is-a-replicationcontroller>
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub replicas: i32,
     /// The number of pods that have labels matching the labels of the pod template of the replication controller.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub fully_labeled_replicas: Option<i32>,
     /// The number of ready replicas for this replication controller.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub ready_replicas: Option<i32>,
     /// The number of available replicas (ready for at least minReadySeconds) for this replication controller.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub available_replicas: Option<i32>,
     /// ObservedGeneration reflects the generation of the most recently observed replication controller.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub observed_generation: Option<i64>,
     /// Represents the latest available observations of a replication controller's current state.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<ReplicationControllerCondition>,
 }
 
 apimachinery::proto_message!(ReplicationControllerStatus { 1 => replicas, 2 => fully_labeled_replicas as "fullyLabeledReplicas", 3 => observed_generation as "observedGeneration", 4 => ready_replicas as "readyReplicas", 5 => available_replicas as "availableReplicas", 6 => conditions });
 
 /// ResourceClaim references one entry in PodSpec.ResourceClaims.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ResourceClaim {
     /// Name must match the name of one entry in pod.spec.resourceClaims of
     /// the Pod where this field is used. It makes that resource available
     /// inside a container.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub name: String,
     /// Request is the name chosen for a request in the referenced claim.
     /// If empty, everything from the claim is made available, otherwise
     /// only the result of this request.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub request: Option<String>,
 }
 
 apimachinery::proto_message!(ResourceClaim { 1 => name, 2 => request });
 
 /// ResourceFieldSelector represents container resources (cpu, memory) and their output format
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ResourceFieldSelector {
     /// Container name: required for volumes, optional for env vars
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub container_name: Option<String>,
     /// Required: resource to select
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub resource: String,
     /// Specifies the output format of the exposed resources, defaults to "1"
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub divisor: Option<crate::value::Quantity>,
 }
 
@@ -7059,15 +5765,10 @@ apimachinery::proto_message!(ResourceFieldSelector { 1 => container_name as "con
 
 /// ResourceHealth represents the health of a resource. It has the latest device health information.
 /// This is a part of KEP <https://kep.k8s.io/4680>.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ResourceHealth {
     /// ResourceID is the unique identifier of the resource. See the ResourceID type for more information.
-    #[serde(
-        rename = "resourceID",
-        default,
-        deserialize_with = "crate::go_json::null_as_default"
-    )]
+    #[api(rename = "resourceID")]
     pub resource_id: String,
     /// Health of the resource.
     /// can be one of:
@@ -7079,11 +5780,9 @@ pub struct ResourceHealth {
     /// For example, Device Plugin got unregistered and hasn't been re-registered since.
     ///
     /// In future we may want to introduce the PermanentlyUnhealthy Status.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub health: Option<String>,
     /// Message provides human-readable context for Health (e.g. "ECC error count exceeded threshold").
     /// This field is populated by the kubelet when ResourceHealthStatusMessage is enabled if the DRA plugin returns a message, and is null otherwise.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
 }
 
@@ -7130,78 +5829,50 @@ pub struct ResourceQuotaList {
 apimachinery::proto_message!(ResourceQuotaList { 1 => metadata, 2 => items });
 
 /// ResourceQuotaSpec defines the desired hard limits to enforce for Quota.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ResourceQuotaSpec {
     /// hard is the set of desired hard limits for each named resource.
     /// More info: <https://kubernetes.io/docs/concepts/policy/resource-quotas/>
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "std::collections::BTreeMap::is_empty"
-    )]
+    #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub hard: std::collections::BTreeMap<String, crate::value::Quantity>,
     /// A collection of filters that must match each object tracked by a quota.
     /// If not specified, the quota matches all objects.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub scopes: Vec<String>,
     /// scopeSelector is also a collection of filters like scopes that must match each object tracked by a quota
     /// but expressed using ScopeSelectorOperator in combination with possible values.
     /// For a resource to match, both scopes AND scopeSelector (if specified in spec), must be matched.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub scope_selector: Option<ScopeSelector>,
 }
 
 apimachinery::proto_message!(ResourceQuotaSpec { 1 => hard, 2 => scopes, 3 => scope_selector as "scopeSelector" });
 
 /// ResourceQuotaStatus defines the enforced hard limits and observed use.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ResourceQuotaStatus {
     /// Hard is the set of enforced hard limits for each named resource.
     /// More info: <https://kubernetes.io/docs/concepts/policy/resource-quotas/>
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "std::collections::BTreeMap::is_empty"
-    )]
+    #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub hard: std::collections::BTreeMap<String, crate::value::Quantity>,
     /// Used is the current observed total usage of the resource in the namespace.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "std::collections::BTreeMap::is_empty"
-    )]
+    #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub used: std::collections::BTreeMap<String, crate::value::Quantity>,
 }
 
 apimachinery::proto_message!(ResourceQuotaStatus { 1 => hard, 2 => used });
 
 /// ResourceRequirements describes the compute resource requirements.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ResourceRequirements {
     /// Limits describes the maximum amount of compute resources allowed.
     /// More info: <https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/>
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "std::collections::BTreeMap::is_empty"
-    )]
+    #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub limits: std::collections::BTreeMap<String, crate::value::Quantity>,
     /// Requests describes the minimum amount of compute resources required.
     /// If Requests is omitted for a container, it defaults to Limits if that is explicitly specified,
     /// otherwise to an implementation-defined value. Requests cannot exceed Limits.
     /// More info: <https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/>
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "std::collections::BTreeMap::is_empty"
-    )]
+    #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub requests: std::collections::BTreeMap<String, crate::value::Quantity>,
     /// Claims lists the names of resources, defined in spec.resourceClaims,
     /// that are used by this container.
@@ -7210,144 +5881,107 @@ pub struct ResourceRequirements {
     /// DynamicResourceAllocation feature gate.
     ///
     /// This field is immutable. It can only be set for containers.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub claims: Vec<ResourceClaim>,
 }
 
 apimachinery::proto_message!(ResourceRequirements { 1 => limits, 2 => requests, 3 => claims });
 
 /// ResourceStatus represents the status of a single resource allocated to a Pod.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ResourceStatus {
     /// Name of the resource. Must be unique within the pod and in case of non-DRA resource, match one of the resources from the pod spec.
     /// For DRA resources, the value must be "claim:\<claim\_name\>/\<request\>".
     /// When this status is reported about a container, the "claim\_name" and "request" must match one of the claims of this container.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub name: String,
     /// List of unique resources health. Each element in the list contains an unique resource ID and its health.
     /// At a minimum, for the lifetime of a Pod, resource ID must uniquely identify the resource allocated to the Pod on the Node.
     /// If other Pod on the same Node reports the status with the same resource ID, it must be the same resource they share.
     /// See ResourceID type definition for a specific format it has in various use cases.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub resources: Vec<ResourceHealth>,
 }
 
 apimachinery::proto_message!(ResourceStatus { 1 => name, 2 => resources });
 
 /// SELinuxOptions are the labels to be applied to the container
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct SELinuxOptions {
     /// User is a SELinux user label that applies to the container.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub user: Option<String>,
     /// Role is a SELinux role label that applies to the container.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub role: Option<String>,
     /// Type is a SELinux type label that applies to the container.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub r#type: Option<String>,
     /// Level is SELinux level label that applies to the container.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub level: Option<String>,
 }
 
 apimachinery::proto_message!(SELinuxOptions { 1 => user, 2 => role, 3 => r#type as "type", 4 => level });
 
 /// ScaleIOPersistentVolumeSource represents a persistent ScaleIO volume
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ScaleIOPersistentVolumeSource {
     /// gateway is the host address of the ScaleIO API Gateway.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub gateway: String,
     /// system is the name of the storage system as configured in ScaleIO.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub system: String,
     /// secretRef references to the secret for ScaleIO user and other
     /// sensitive information. If this is not provided, Login operation will fail.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub secret_ref: SecretReference,
     /// sslEnabled is the flag to enable/disable SSL communication with Gateway, default false
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub ssl_enabled: Option<bool>,
     /// protectionDomain is the name of the ScaleIO Protection Domain for the configured storage.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub protection_domain: Option<String>,
     /// storagePool is the ScaleIO Storage Pool associated with the protection domain.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub storage_pool: Option<String>,
     /// storageMode indicates whether the storage for a volume should be ThickProvisioned or ThinProvisioned.
     /// Default is ThinProvisioned.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub storage_mode: Option<String>,
     /// volumeName is the name of a volume already created in the ScaleIO system
     /// that is associated with this volume source.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub volume_name: Option<String>,
     /// fsType is the filesystem type to mount.
     /// Must be a filesystem type supported by the host operating system.
     /// Ex. "ext4", "xfs", "ntfs".
     /// Default is "xfs"
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub fs_type: Option<String>,
     /// readOnly defaults to false (read/write). ReadOnly here will force
     /// the ReadOnly setting in VolumeMounts.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub read_only: Option<bool>,
 }
 
 apimachinery::proto_message!(ScaleIOPersistentVolumeSource { 1 => gateway, 2 => system, 3 => secret_ref as "secretRef", 4 => ssl_enabled as "sslEnabled", 5 => protection_domain as "protectionDomain", 6 => storage_pool as "storagePool", 7 => storage_mode as "storageMode", 8 => volume_name as "volumeName", 9 => fs_type as "fsType", 10 => read_only as "readOnly" });
 
 /// ScaleIOVolumeSource represents a persistent ScaleIO volume
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ScaleIOVolumeSource {
     /// gateway is the host address of the ScaleIO API Gateway.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub gateway: String,
     /// system is the name of the storage system as configured in ScaleIO.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub system: String,
     /// secretRef references to the secret for ScaleIO user and other
     /// sensitive information. If this is not provided, Login operation will fail.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub secret_ref: LocalObjectReference,
     /// sslEnabled Flag enable/disable SSL communication with Gateway, default false
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub ssl_enabled: Option<bool>,
     /// protectionDomain is the name of the ScaleIO Protection Domain for the configured storage.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub protection_domain: Option<String>,
     /// storagePool is the ScaleIO Storage Pool associated with the protection domain.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub storage_pool: Option<String>,
     /// storageMode indicates whether the storage for a volume should be ThickProvisioned or ThinProvisioned.
     /// Default is ThinProvisioned.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub storage_mode: Option<String>,
     /// volumeName is the name of a volume already created in the ScaleIO system
     /// that is associated with this volume source.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub volume_name: Option<String>,
     /// fsType is the filesystem type to mount.
     /// Must be a filesystem type supported by the host operating system.
     /// Ex. "ext4", "xfs", "ntfs".
     /// Default is "xfs".
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub fs_type: Option<String>,
     /// readOnly Defaults to false (read/write). ReadOnly here will force
     /// the ReadOnly setting in VolumeMounts.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub read_only: Option<bool>,
 }
 
@@ -7355,15 +5989,10 @@ apimachinery::proto_message!(ScaleIOVolumeSource { 1 => gateway, 2 => system, 3 
 
 /// A scope selector represents the AND of the selectors represented
 /// by the scoped-resource selector requirements.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ScopeSelector {
     /// A list of scope selector requirements by scope of the resources.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub match_expressions: Vec<ScopedResourceSelectorRequirement>,
 }
 
@@ -7371,25 +6000,18 @@ apimachinery::proto_message!(ScopeSelector { 1 => match_expressions as "matchExp
 
 /// A scoped-resource selector requirement is a selector that contains values, a scope name, and an operator
 /// that relates the scope name and values.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ScopedResourceSelectorRequirement {
     /// The name of the scope that the selector applies to.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub scope_name: String,
     /// Represents a scope's relationship to a set of values.
     /// Valid operators are In, NotIn, Exists, DoesNotExist.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub operator: String,
     /// An array of string values. If the operator is In or NotIn,
     /// the values array must be non-empty. If the operator is Exists or DoesNotExist,
     /// the values array must be empty.
     /// This array is replaced during a strategic merge patch.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub values: Vec<String>,
 }
 
@@ -7397,8 +6019,7 @@ apimachinery::proto_message!(ScopedResourceSelectorRequirement { 1 => scope_name
 
 /// SeccompProfile defines a pod/container's seccomp profile settings.
 /// Only one profile source may be set.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct SeccompProfile {
     /// type indicates which kind of seccomp profile will be applied.
     /// Valid options are:
@@ -7406,13 +6027,11 @@ pub struct SeccompProfile {
     /// Localhost - a profile defined in a file on the node should be used.
     /// RuntimeDefault - the container runtime default profile should be used.
     /// Unconfined - no profile should be applied.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub r#type: String,
     /// localhostProfile indicates a profile defined in a file on the node should be used.
     /// The profile must be preconfigured on the node to work.
     /// Must be a descending path, relative to the kubelet's configured seccomp profile location.
     /// Must be set if type is "Localhost". Must NOT be set for any other type.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub localhost_profile: Option<String>,
 }
 
@@ -7457,8 +6076,7 @@ apimachinery::proto_message!(Secret { 1 => metadata, 2 => data, 3 => r#type as "
 ///
 /// The contents of the target Secret's Data field will represent the
 /// key-value pairs as environment variables.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct SecretEnvSource {
     /// Name of the referent.
     /// This field is effectively required, but due to backwards compatibility is
@@ -7466,10 +6084,8 @@ pub struct SecretEnvSource {
     /// almost certainly wrong.
     /// More info: <https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names>
     /// TODO: Drop \`kubebuilder:default\` when controller-gen doesn't need it <https://github.com/kubernetes-sigs/kubebuilder/issues/3896>.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Specify whether the Secret must be defined
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub optional: Option<bool>,
 }
 
@@ -7493,18 +6109,13 @@ impl apimachinery::protobuf::Message for SecretEnvSource {
             1 => apimachinery::protobuf::merge_embedded(wire, d, |number, wire, d| {
                 Ok(match number {
                     1 => {
-                        self.name
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("name"))?;
+                        apimachinery::protobuf::in_field(self.name.merge_from(wire, d), "name")?;
                         true
                     }
                     _ => false,
                 })
             })?,
-            2 => self
-                .optional
-                .merge_from(wire, d)
-                .map_err(|e| e.in_field("optional"))?,
+            2 => apimachinery::protobuf::in_field(self.optional.merge_from(wire, d), "optional")?,
             _ => return Ok(false),
         }
         Ok(true)
@@ -7512,8 +6123,7 @@ impl apimachinery::protobuf::Message for SecretEnvSource {
 }
 
 /// SecretKeySelector selects a key of a Secret.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct SecretKeySelector {
     /// Name of the referent.
     /// This field is effectively required, but due to backwards compatibility is
@@ -7521,13 +6131,10 @@ pub struct SecretKeySelector {
     /// almost certainly wrong.
     /// More info: <https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names>
     /// TODO: Drop \`kubebuilder:default\` when controller-gen doesn't need it <https://github.com/kubernetes-sigs/kubebuilder/issues/3896>.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// The key of the secret to select from.  Must be a valid secret key.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub key: String,
     /// Specify whether the Secret or its key must be defined
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub optional: Option<bool>,
 }
 
@@ -7552,22 +6159,14 @@ impl apimachinery::protobuf::Message for SecretKeySelector {
             1 => apimachinery::protobuf::merge_embedded(wire, d, |number, wire, d| {
                 Ok(match number {
                     1 => {
-                        self.name
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("name"))?;
+                        apimachinery::protobuf::in_field(self.name.merge_from(wire, d), "name")?;
                         true
                     }
                     _ => false,
                 })
             })?,
-            2 => self
-                .key
-                .merge_from(wire, d)
-                .map_err(|e| e.in_field("key"))?,
-            3 => self
-                .optional
-                .merge_from(wire, d)
-                .map_err(|e| e.in_field("optional"))?,
+            2 => apimachinery::protobuf::in_field(self.key.merge_from(wire, d), "key")?,
+            3 => apimachinery::protobuf::in_field(self.optional.merge_from(wire, d), "optional")?,
             _ => return Ok(false),
         }
         Ok(true)
@@ -7596,8 +6195,7 @@ apimachinery::proto_message!(SecretList { 1 => metadata, 2 => items });
 /// projected volume as files using the keys in the Data field as the file names.
 /// Note that this is identical to a secret volume source without the default
 /// mode.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct SecretProjection {
     /// Name of the referent.
     /// This field is effectively required, but due to backwards compatibility is
@@ -7605,7 +6203,6 @@ pub struct SecretProjection {
     /// almost certainly wrong.
     /// More info: <https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names>
     /// TODO: Drop \`kubebuilder:default\` when controller-gen doesn't need it <https://github.com/kubernetes-sigs/kubebuilder/issues/3896>.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// items if unspecified, each key-value pair in the Data field of the referenced
     /// Secret will be projected into the volume as a file whose name is the
@@ -7614,14 +6211,9 @@ pub struct SecretProjection {
     /// present. If a key is specified which is not present in the Secret,
     /// the volume setup will error unless it is marked optional. Paths must be
     /// relative and may not contain the '..' path or start with '..'.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub items: Vec<KeyToPath>,
     /// optional field specify whether the Secret or its key must be defined
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub optional: Option<bool>,
 }
 
@@ -7646,22 +6238,14 @@ impl apimachinery::protobuf::Message for SecretProjection {
             1 => apimachinery::protobuf::merge_embedded(wire, d, |number, wire, d| {
                 Ok(match number {
                     1 => {
-                        self.name
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("name"))?;
+                        apimachinery::protobuf::in_field(self.name.merge_from(wire, d), "name")?;
                         true
                     }
                     _ => false,
                 })
             })?,
-            2 => self
-                .items
-                .merge_from(wire, d)
-                .map_err(|e| e.in_field("items"))?,
-            4 => self
-                .optional
-                .merge_from(wire, d)
-                .map_err(|e| e.in_field("optional"))?,
+            2 => apimachinery::protobuf::in_field(self.items.merge_from(wire, d), "items")?,
+            4 => apimachinery::protobuf::in_field(self.optional.merge_from(wire, d), "optional")?,
             _ => return Ok(false),
         }
         Ok(true)
@@ -7670,14 +6254,11 @@ impl apimachinery::protobuf::Message for SecretProjection {
 
 /// SecretReference represents a Secret Reference. It has enough information to retrieve secret
 /// in any namespace
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct SecretReference {
     /// name is unique within a namespace to reference a secret resource.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// namespace defines the space within which the secret name must be unique.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub namespace: Option<String>,
 }
 
@@ -7688,12 +6269,10 @@ apimachinery::proto_message!(SecretReference { 1 => name, 2 => namespace });
 /// The contents of the target Secret's Data field will be presented in a volume
 /// as files using the keys in the Data field as the file names.
 /// Secret volumes support ownership management and SELinux relabeling.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct SecretVolumeSource {
     /// secretName is the name of the secret in the pod's namespace to use.
     /// More info: <https://kubernetes.io/docs/concepts/storage/volumes#secret>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub secret_name: Option<String>,
     /// items If unspecified, each key-value pair in the Data field of the referenced
     /// Secret will be projected into the volume as a file whose name is the
@@ -7702,11 +6281,7 @@ pub struct SecretVolumeSource {
     /// present. If a key is specified which is not present in the Secret,
     /// the volume setup will error unless it is marked optional. Paths must be
     /// relative and may not contain the '..' path or start with '..'.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub items: Vec<KeyToPath>,
     /// defaultMode is Optional: mode bits used to set permissions on created files by default.
     /// Must be an octal value between 0000 and 0777 or a decimal value between 0 and 511.
@@ -7715,10 +6290,8 @@ pub struct SecretVolumeSource {
     /// Directories within the path are not affected by this setting.
     /// This might be in conflict with other options that affect the file
     /// mode, like fsGroup, and the result can be other mode bits set.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub default_mode: Option<i32>,
     /// optional field specify whether the Secret or its keys must be defined
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub optional: Option<bool>,
 }
 
@@ -7727,46 +6300,39 @@ apimachinery::proto_message!(SecretVolumeSource { 1 => secret_name as "secretNam
 /// SecurityContext holds security configuration that will be applied to a container.
 /// Some fields are present in both SecurityContext and PodSecurityContext.  When both
 /// are set, the values in SecurityContext take precedence.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct SecurityContext {
     /// The capabilities to add/drop when running containers.
     /// Defaults to the default set of capabilities granted by the container runtime.
     /// Note that this field cannot be set when spec.os.name is windows.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub capabilities: Option<Capabilities>,
     /// Run container in privileged mode.
     /// Processes in privileged containers are essentially equivalent to root on the host.
     /// Defaults to false.
     /// Note that this field cannot be set when spec.os.name is windows.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub privileged: Option<bool>,
     /// The SELinux context to be applied to the container.
     /// If unspecified, the container runtime will allocate a random SELinux context for each
     /// container.  May also be set in PodSecurityContext.  If set in both SecurityContext and
     /// PodSecurityContext, the value specified in SecurityContext takes precedence.
     /// Note that this field cannot be set when spec.os.name is windows.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub se_linux_options: Option<SELinuxOptions>,
     /// The Windows specific settings applied to all containers.
     /// If unspecified, the options from the PodSecurityContext will be used.
     /// If set in both SecurityContext and PodSecurityContext, the value specified in SecurityContext takes precedence.
     /// Note that this field cannot be set when spec.os.name is linux.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub windows_options: Option<WindowsSecurityContextOptions>,
     /// The UID to run the entrypoint of the container process.
     /// Defaults to user specified in image metadata if unspecified.
     /// May also be set in PodSecurityContext.  If set in both SecurityContext and
     /// PodSecurityContext, the value specified in SecurityContext takes precedence.
     /// Note that this field cannot be set when spec.os.name is windows.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub run_as_user: Option<i64>,
     /// The GID to run the entrypoint of the container process.
     /// Uses runtime default if unset.
     /// May also be set in PodSecurityContext.  If set in both SecurityContext and
     /// PodSecurityContext, the value specified in SecurityContext takes precedence.
     /// Note that this field cannot be set when spec.os.name is windows.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub run_as_group: Option<i64>,
     /// Indicates that the container must run as a non-root user.
     /// If true, the Kubelet will validate the image at runtime to ensure that it
@@ -7774,12 +6340,10 @@ pub struct SecurityContext {
     /// If unset or false, no such validation will be performed.
     /// May also be set in PodSecurityContext.  If set in both SecurityContext and
     /// PodSecurityContext, the value specified in SecurityContext takes precedence.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub run_as_non_root: Option<bool>,
     /// Whether this container has a read-only root filesystem.
     /// Default is false.
     /// Note that this field cannot be set when spec.os.name is windows.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub read_only_root_filesystem: Option<bool>,
     /// AllowPrivilegeEscalation controls whether a process can gain more
     /// privileges than its parent process. This bool directly controls if
@@ -7788,24 +6352,20 @@ pub struct SecurityContext {
     /// 1) run as Privileged
     /// 2) has CAP\_SYS\_ADMIN
     /// Note that this field cannot be set when spec.os.name is windows.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub allow_privilege_escalation: Option<bool>,
     /// procMount denotes the type of proc mount to use for the containers.
     /// The default value is Default which uses the container runtime defaults for
     /// readonly paths and masked paths.
     /// Note that this field cannot be set when spec.os.name is windows.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub proc_mount: Option<String>,
     /// The seccomp options to use by this container. If seccomp options are
     /// provided at both the pod & container level, the container options
     /// override the pod options.
     /// Note that this field cannot be set when spec.os.name is windows.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub seccomp_profile: Option<SeccompProfile>,
     /// appArmorProfile is the AppArmor options to use by this container. If set, this profile
     /// overrides the pod's appArmorProfile.
     /// Note that this field cannot be set when spec.os.name is windows.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub app_armor_profile: Option<AppArmorProfile>,
 }
 
@@ -7911,14 +6471,12 @@ apimachinery::proto_message!(ServiceAccountList { 1 => metadata, 2 => items });
 /// volume. This projection can be used to insert a service account token into
 /// the pods runtime filesystem for use against APIs (Kubernetes API Server or
 /// otherwise).
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ServiceAccountTokenProjection {
     /// audience is the intended audience of the token. A recipient of a token
     /// must identify itself with an identifier specified in the audience of the
     /// token, and otherwise should reject the token. The audience defaults to the
     /// identifier of the apiserver.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub audience: Option<String>,
     /// expirationSeconds is the requested duration of validity of the service
     /// account token. As the token approaches expiration, the kubelet volume
@@ -7926,11 +6484,9 @@ pub struct ServiceAccountTokenProjection {
     /// start trying to rotate the token if the token is older than 80 percent of
     /// its time to live or if the token is older than 24 hours.Defaults to 1 hour
     /// and must be at least 10 minutes.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub expiration_seconds: Option<i64>,
     /// path is the path relative to the mount point of the file to project the
     /// token into.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub path: String,
 }
 
@@ -7952,19 +6508,16 @@ pub struct ServiceList {
 apimachinery::proto_message!(ServiceList { 1 => metadata, 2 => items });
 
 /// ServicePort contains information on service's port.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ServicePort {
     /// The name of this port within the service. This must be a DNS\_LABEL.
     /// All ports within a ServiceSpec must have unique names. When considering
     /// the endpoints for a Service, this must match the 'name' field in the
     /// EndpointPort.
     /// Optional if only one ServicePort is defined on this service.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// The IP protocol for this port. Supports "TCP", "UDP", and "SCTP".
     /// Default is TCP.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub protocol: Option<String>,
     /// The application protocol for this port.
     /// This is used as a hint for implementations to offer richer behavior for protocols that they understand.
@@ -7981,10 +6534,8 @@ pub struct ServicePort {
     ///
     /// \* Other protocols should use implementation-defined prefixed names such as
     /// mycompany.com/my-custom-protocol.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub app_protocol: Option<String>,
     /// The port that will be exposed by this service.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub port: i32,
     /// Number or name of the port to access on the pods targeted by the service.
     /// Number must be in the range 1 to 65535. Name must be an IANA\_SVC\_NAME.
@@ -7994,7 +6545,6 @@ pub struct ServicePort {
     /// This field is ignored for services with clusterIP=None, and should be
     /// omitted or set equal to the 'port' field.
     /// More info: <https://kubernetes.io/docs/concepts/services-networking/service/#defining-a-service>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub target_port: Option<crate::value::IntOrString>,
     /// The port on each node on which this service is exposed when type is
     /// NodePort or LoadBalancer.  Usually assigned by the system. If a value is
@@ -8005,7 +6555,6 @@ pub struct ServicePort {
     /// wiped when updating a Service to no longer need it (e.g. changing type
     /// from NodePort to ClusterIP).
     /// More info: <https://kubernetes.io/docs/concepts/services-networking/service/#type-nodeport>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub node_port: Option<i32>,
 }
 
@@ -8034,16 +6583,11 @@ pub struct ServiceProxyOptions {
 apimachinery::proto_message!(ServiceProxyOptions { 1 => path });
 
 /// ServiceSpec describes the attributes that a user creates on a service.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ServiceSpec {
     /// The list of ports that are exposed by this service.
     /// More info: <https://kubernetes.io/docs/concepts/services-networking/service/#virtual-ips-and-service-proxies>
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub ports: Vec<ServicePort>,
     /// Route service traffic to pods with label keys and values matching this
     /// selector. If empty or not present, the service is assumed to have an
@@ -8051,11 +6595,7 @@ pub struct ServiceSpec {
     /// modify. Only applies to types ClusterIP, NodePort, and LoadBalancer.
     /// Ignored if type is ExternalName.
     /// More info: <https://kubernetes.io/docs/concepts/services-networking/service/>
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "std::collections::BTreeMap::is_empty"
-    )]
+    #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub selector: std::collections::BTreeMap<String, String>,
     /// clusterIP is the IP address of the service and is usually assigned
     /// randomly. If an address is specified manually, is in-range (as per
@@ -8072,7 +6612,7 @@ pub struct ServiceSpec {
     /// when creating a Service of type ExternalName, creation will fail. This
     /// field will be wiped when updating a Service to type ExternalName.
     /// More info: <https://kubernetes.io/docs/concepts/services-networking/service/#virtual-ips-and-service-proxies>
-    #[serde(rename = "clusterIP", skip_serializing_if = "Option::is_none")]
+    #[api(rename = "clusterIP")]
     pub cluster_ip: Option<String>,
     /// ClusterIPs is a list of IP addresses assigned to this service, and are
     /// usually assigned randomly.  If an address is specified manually, is
@@ -8097,12 +6637,7 @@ pub struct ServiceSpec {
     /// These IPs must correspond to the values of the ipFamilies field. Both
     /// clusterIPs and ipFamilies are governed by the ipFamilyPolicy field.
     /// More info: <https://kubernetes.io/docs/concepts/services-networking/service/#virtual-ips-and-service-proxies>
-    #[serde(
-        rename = "clusterIPs",
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(rename = "clusterIPs", skip_serializing_if = "Vec::is_empty")]
     pub cluster_ips: Vec<String>,
     /// type determines how the Service is exposed. Defaults to ClusterIP. Valid
     /// options are ExternalName, ClusterIP, NodePort, and LoadBalancer.
@@ -8120,26 +6655,19 @@ pub struct ServiceSpec {
     /// "ExternalName" aliases this service to the specified externalName.
     /// Several other fields do not apply to ExternalName services.
     /// More info: <https://kubernetes.io/docs/concepts/services-networking/service/#publishing-services-service-types>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub r#type: Option<String>,
     /// externalIPs is a list of IP addresses for which nodes in the cluster
     /// will also accept traffic for this service.  These IPs are not managed by
     /// Kubernetes.  The user is responsible for ensuring that traffic arrives
     /// at a node with this IP.  A common example is external load-balancers
     /// that are not part of the Kubernetes system.
-    #[serde(
-        rename = "externalIPs",
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(rename = "externalIPs", skip_serializing_if = "Vec::is_empty")]
     pub external_ips: Vec<String>,
     /// Supports "ClientIP" and "None". Used to maintain session affinity.
     /// Enable client IP based session affinity.
     /// Must be ClientIP or None.
     /// Defaults to None.
     /// More info: <https://kubernetes.io/docs/concepts/services-networking/service/#virtual-ips-and-service-proxies>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub session_affinity: Option<String>,
     /// Only applies to Service Type: LoadBalancer.
     /// This feature depends on whether the underlying cloud-provider supports specifying
@@ -8148,23 +6676,18 @@ pub struct ServiceSpec {
     /// Deprecated: This field was under-specified and its meaning varies across implementations.
     /// Using it is non-portable and it may not support dual-stack.
     /// Users are encouraged to use implementation-specific annotations when available.
-    #[serde(rename = "loadBalancerIP", skip_serializing_if = "Option::is_none")]
+    #[api(rename = "loadBalancerIP")]
     pub load_balancer_ip: Option<String>,
     /// If specified and supported by the platform, this will restrict traffic through the cloud-provider
     /// load-balancer will be restricted to the specified client IPs. This field will be ignored if the
     /// cloud-provider does not support the feature."
     /// More info: <https://kubernetes.io/docs/tasks/access-application-cluster/create-external-load-balancer/>
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub load_balancer_source_ranges: Vec<String>,
     /// externalName is the external reference that discovery mechanisms will
     /// return as an alias for this service (e.g. a DNS CNAME record). No
     /// proxying will be involved.  Must be a lowercase RFC-1123 hostname
     /// (<https://tools.ietf.org/html/rfc1123>) and requires \`type\` to be "ExternalName".
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub external_name: Option<String>,
     /// externalTrafficPolicy describes how nodes distribute service traffic they
     /// receive on one of the Service's "externally-facing" addresses (NodePorts,
@@ -8179,7 +6702,6 @@ pub struct ServiceSpec {
     /// within the cluster will always get "Cluster" semantics, but clients sending to
     /// a NodePort from within the cluster may need to take traffic policy into account
     /// when picking a node.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub external_traffic_policy: Option<String>,
     /// healthCheckNodePort specifies the healthcheck nodePort for the service.
     /// This only applies when type is set to LoadBalancer and
@@ -8191,7 +6713,6 @@ pub struct ServiceSpec {
     /// which does not need it, creation will fail. This field will be wiped
     /// when updating a Service to no longer need it (e.g. changing type).
     /// This field cannot be updated once set.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub health_check_node_port: Option<i32>,
     /// publishNotReadyAddresses indicates that any agent which deals with endpoints for this
     /// Service should disregard any indications of ready/not-ready.
@@ -8201,10 +6722,8 @@ pub struct ServiceSpec {
     /// Services interpret this to mean that all endpoints are considered "ready" even if the
     /// Pods themselves are not. Agents which consume only Kubernetes generated endpoints
     /// through the Endpoints or EndpointSlice resources can safely assume this behavior.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub publish_not_ready_addresses: Option<bool>,
     /// sessionAffinityConfig contains the configurations of session affinity.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub session_affinity_config: Option<SessionAffinityConfig>,
     /// IPFamilies is a list of IP families (e.g. IPv4, IPv6) assigned to this
     /// service. This field is usually assigned automatically based on cluster
@@ -8222,11 +6741,7 @@ pub struct ServiceSpec {
     /// either order).  These families must correspond to the values of the
     /// clusterIPs field, if specified. Both clusterIPs and ipFamilies are
     /// governed by the ipFamilyPolicy field.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub ip_families: Vec<String>,
     /// IPFamilyPolicy represents the dual-stack-ness requested or required by
     /// this Service. If there is no value provided, then this field will be set
@@ -8236,7 +6751,6 @@ pub struct ServiceSpec {
     /// (two IP families on dual-stack configured clusters, otherwise fail). The
     /// ipFamilies and clusterIPs fields depend on the value of this field. This
     /// field will be wiped when updating a service to type ExternalName.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub ip_family_policy: Option<String>,
     /// allocateLoadBalancerNodePorts defines if NodePorts will be automatically
     /// allocated for services with type LoadBalancer.  Default is "true". It
@@ -8245,7 +6759,6 @@ pub struct ServiceSpec {
     /// value), those requests will be respected, regardless of this field.
     /// This field may only be set for services with type LoadBalancer and will
     /// be cleared if the type is changed to any other type.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub allocate_load_balancer_node_ports: Option<bool>,
     /// loadBalancerClass is the class of the load balancer implementation this Service belongs to.
     /// If specified, the value of this field must be a label-style identifier, with an optional prefix,
@@ -8257,7 +6770,6 @@ pub struct ServiceSpec {
     /// implementation (e.g. cloud providers) should ignore Services that set this field.
     /// This field can only be set when creating or updating a Service to type 'LoadBalancer'.
     /// Once set, it can not be changed. This field will be wiped when a service is updated to a non 'LoadBalancer' type.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub load_balancer_class: Option<String>,
     /// InternalTrafficPolicy describes how nodes distribute service traffic they
     /// receive on the ClusterIP. If set to "Local", the proxy will assume that pods
@@ -8265,7 +6777,6 @@ pub struct ServiceSpec {
     /// dropping the traffic if there are no local endpoints. The default value,
     /// "Cluster", uses the standard behavior of routing to all endpoints evenly
     /// (possibly modified by topology and other features).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub internal_traffic_policy: Option<String>,
     /// TrafficDistribution offers a way to express preferences for how traffic
     /// is distributed to Service endpoints. Implementations can use this field
@@ -8273,60 +6784,48 @@ pub struct ServiceSpec {
     /// field is not set, the implementation will apply its default routing
     /// strategy. If set to "PreferClose", implementations should prioritize
     /// endpoints that are in the same zone.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub traffic_distribution: Option<String>,
 }
 
 apimachinery::proto_message!(ServiceSpec { 1 => ports, 2 => selector, 3 => cluster_ip as "clusterIP", 4 => r#type as "type", 5 => external_ips as "externalIPs", 7 => session_affinity as "sessionAffinity", 8 => load_balancer_ip as "loadBalancerIP", 9 => load_balancer_source_ranges as "loadBalancerSourceRanges", 10 => external_name as "externalName", 11 => external_traffic_policy as "externalTrafficPolicy", 12 => health_check_node_port as "healthCheckNodePort", 13 => publish_not_ready_addresses as "publishNotReadyAddresses", 14 => session_affinity_config as "sessionAffinityConfig", 17 => ip_family_policy as "ipFamilyPolicy", 18 => cluster_ips as "clusterIPs", 19 => ip_families as "ipFamilies", 20 => allocate_load_balancer_node_ports as "allocateLoadBalancerNodePorts", 21 => load_balancer_class as "loadBalancerClass", 22 => internal_traffic_policy as "internalTrafficPolicy", 23 => traffic_distribution as "trafficDistribution" });
 
 /// ServiceStatus represents the current status of a service.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ServiceStatus {
     /// LoadBalancer contains the current status of the load-balancer,
     /// if one is present.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub load_balancer: Option<LoadBalancerStatus>,
     /// Current service state
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<crate::meta::v1::Condition>,
 }
 
 apimachinery::proto_message!(ServiceStatus { 1 => load_balancer as "loadBalancer", 2 => conditions });
 
 /// SessionAffinityConfig represents the configurations of session affinity.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct SessionAffinityConfig {
     /// clientIP contains the configurations of Client IP based session affinity.
-    #[serde(rename = "clientIP", skip_serializing_if = "Option::is_none")]
+    #[api(rename = "clientIP")]
     pub client_ip: Option<ClientIPConfig>,
 }
 
 apimachinery::proto_message!(SessionAffinityConfig { 1 => client_ip as "clientIP" });
 
 /// SleepAction describes a "sleep" action.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct SleepAction {
     /// Seconds is the number of seconds to sleep.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub seconds: i64,
 }
 
 apimachinery::proto_message!(SleepAction { 1 => seconds });
 
 /// Represents a StorageOS persistent volume resource.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct StorageOSPersistentVolumeSource {
     /// volumeName is the human-readable name of the StorageOS volume.  Volume
     /// names are only unique within a namespace.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub volume_name: Option<String>,
     /// volumeNamespace specifies the scope of the volume within StorageOS.  If no
     /// namespace is specified then the Pod's namespace will be used.  This allows the
@@ -8334,32 +6833,26 @@ pub struct StorageOSPersistentVolumeSource {
     /// Set VolumeName to any name to override the default behaviour.
     /// Set to "default" if you are not using namespaces within StorageOS.
     /// Namespaces that do not pre-exist within StorageOS will be created.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub volume_namespace: Option<String>,
     /// fsType is the filesystem type to mount.
     /// Must be a filesystem type supported by the host operating system.
     /// Ex. "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub fs_type: Option<String>,
     /// readOnly defaults to false (read/write). ReadOnly here will force
     /// the ReadOnly setting in VolumeMounts.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub read_only: Option<bool>,
     /// secretRef specifies the secret to use for obtaining the StorageOS API
     /// credentials.  If not specified, default values will be attempted.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub secret_ref: Option<ObjectReference>,
 }
 
 apimachinery::proto_message!(StorageOSPersistentVolumeSource { 1 => volume_name as "volumeName", 2 => volume_namespace as "volumeNamespace", 3 => fs_type as "fsType", 4 => read_only as "readOnly", 5 => secret_ref as "secretRef" });
 
 /// Represents a StorageOS persistent volume resource.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct StorageOSVolumeSource {
     /// volumeName is the human-readable name of the StorageOS volume.  Volume
     /// names are only unique within a namespace.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub volume_name: Option<String>,
     /// volumeNamespace specifies the scope of the volume within StorageOS.  If no
     /// namespace is specified then the Pod's namespace will be used.  This allows the
@@ -8367,50 +6860,40 @@ pub struct StorageOSVolumeSource {
     /// Set VolumeName to any name to override the default behaviour.
     /// Set to "default" if you are not using namespaces within StorageOS.
     /// Namespaces that do not pre-exist within StorageOS will be created.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub volume_namespace: Option<String>,
     /// fsType is the filesystem type to mount.
     /// Must be a filesystem type supported by the host operating system.
     /// Ex. "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub fs_type: Option<String>,
     /// readOnly defaults to false (read/write). ReadOnly here will force
     /// the ReadOnly setting in VolumeMounts.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub read_only: Option<bool>,
     /// secretRef specifies the secret to use for obtaining the StorageOS API
     /// credentials.  If not specified, default values will be attempted.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub secret_ref: Option<LocalObjectReference>,
 }
 
 apimachinery::proto_message!(StorageOSVolumeSource { 1 => volume_name as "volumeName", 2 => volume_namespace as "volumeNamespace", 3 => fs_type as "fsType", 4 => read_only as "readOnly", 5 => secret_ref as "secretRef" });
 
 /// Sysctl defines a kernel parameter to be set
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct Sysctl {
     /// Name of a property to set
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub name: String,
     /// Value of a property to set
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub value: String,
 }
 
 apimachinery::proto_message!(Sysctl { 1 => name, 2 => value });
 
 /// TCPSocketAction describes an action based on opening a socket
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct TCPSocketAction {
     /// Number or name of the port to access on the container.
     /// Number must be in the range 1 to 65535.
     /// Name must be an IANA\_SVC\_NAME.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub port: crate::value::IntOrString,
     /// Optional: Host name to connect to, defaults to the pod IP.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub host: Option<String>,
 }
 
@@ -8418,22 +6901,17 @@ apimachinery::proto_message!(TCPSocketAction { 1 => port, 2 => host });
 
 /// The node this Taint is attached to has the "effect" on
 /// any pod that does not tolerate the Taint.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct Taint {
     /// Required. The taint key to be applied to a node.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub key: String,
     /// The taint value corresponding to the taint key.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub value: Option<String>,
     /// Required. The effect of the taint on pods
     /// that do not tolerate the taint.
     /// Valid effects are NoSchedule, PreferNoSchedule and NoExecute.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub effect: String,
     /// TimeAdded represents the time at which the taint was added.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub time_added: Option<apimachinery::apis::meta::v1::Time>,
 }
 
@@ -8441,33 +6919,27 @@ apimachinery::proto_message!(Taint { 1 => key, 2 => value, 3 => effect, 4 => tim
 
 /// The pod this Toleration is attached to tolerates any taint that matches
 /// the triple \<key,value,effect\> using the matching operator \<operator\>.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct Toleration {
     /// Key is the taint key that the toleration applies to. Empty means match all taint keys.
     /// If the key is empty, operator must be Exists; this combination means to match all values and all keys.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub key: Option<String>,
     /// Operator represents a key's relationship to the value.
     /// Valid operators are Exists, Equal, Lt, and Gt. Defaults to Equal.
     /// Exists is equivalent to wildcard for value, so that a pod can
     /// tolerate all taints of a particular category.
     /// Lt and Gt perform numeric comparisons (requires feature gate TaintTolerationComparisonOperators).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub operator: Option<String>,
     /// Value is the taint value the toleration matches to.
     /// If the operator is Exists, the value should be empty, otherwise just a regular string.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub value: Option<String>,
     /// Effect indicates the taint effect to match. Empty means match all taint effects.
     /// When specified, allowed values are NoSchedule, PreferNoSchedule and NoExecute.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub effect: Option<String>,
     /// TolerationSeconds represents the period of time the toleration (which must be
     /// of effect NoExecute, otherwise this field is ignored) tolerates the taint. By default,
     /// it is not set, which means tolerate the taint forever (do not evict). Zero and
     /// negative values will be treated as 0 (evict immediately) by the system.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub toleration_seconds: Option<i64>,
 }
 
@@ -8475,15 +6947,12 @@ apimachinery::proto_message!(Toleration { 1 => key, 2 => operator, 3 => value, 4
 
 /// A topology selector requirement is a selector that matches given label.
 /// This is an alpha feature and may change in the future.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct TopologySelectorLabelRequirement {
     /// The label key that the selector applies to.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub key: String,
     /// An array of string values. One value must match the label to be selected.
     /// Each entry in Values is ORed.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub values: Vec<String>,
 }
 
@@ -8494,23 +6963,17 @@ apimachinery::proto_message!(TopologySelectorLabelRequirement { 1 => key, 2 => v
 /// The requirements of them are ANDed.
 /// It provides a subset of functionality as NodeSelectorTerm.
 /// This is an alpha feature and may change in the future.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct TopologySelectorTerm {
     /// A list of topology selector requirements by labels.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub match_label_expressions: Vec<TopologySelectorLabelRequirement>,
 }
 
 apimachinery::proto_message!(TopologySelectorTerm { 1 => match_label_expressions as "matchLabelExpressions" });
 
 /// TopologySpreadConstraint specifies how to spread matching pods among the given topology.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct TopologySpreadConstraint {
     /// MaxSkew describes the degree to which pods may be unevenly distributed.
     /// When \`whenUnsatisfiable=DoNotSchedule\`, it is the maximum permitted difference
@@ -8529,7 +6992,6 @@ pub struct TopologySpreadConstraint {
     /// When \`whenUnsatisfiable=ScheduleAnyway\`, it is used to give higher precedence
     /// to topologies that satisfy it.
     /// It's a required field. Default value is 1 and 0 is not allowed.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub max_skew: i32,
     /// TopologyKey is the key of node labels. Nodes that have a label with this key
     /// and identical values are considered to be in the same topology.
@@ -8541,7 +7003,6 @@ pub struct TopologySpreadConstraint {
     /// e.g. If TopologyKey is "kubernetes.io/hostname", each Node is a domain of that topology.
     /// And, if TopologyKey is "topology.kubernetes.io/zone", each zone is a domain of that topology.
     /// It's a required field.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub topology_key: String,
     /// WhenUnsatisfiable indicates how to deal with a pod if it doesn't satisfy
     /// the spread constraint.
@@ -8561,12 +7022,10 @@ pub struct TopologySpreadConstraint {
     /// MaxSkew(1). In other words, the cluster can still be imbalanced, but scheduler
     /// won't make it \*more\* imbalanced.
     /// It's a required field.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub when_unsatisfiable: String,
     /// LabelSelector is used to find matching pods.
     /// Pods that match this label selector are counted to determine the number of pods
     /// in their corresponding topology domain.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub label_selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
     /// MinDomains indicates a minimum number of eligible domains.
     /// When the number of eligible domains with matching topology keys is less than minDomains,
@@ -8587,7 +7046,6 @@ pub struct TopologySpreadConstraint {
     /// In this situation, new pod with the same labelSelector cannot be scheduled,
     /// because computed skew will be 3(3 - 0) if new Pod is scheduled to any of the three zones,
     /// it will violate MaxSkew.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub min_domains: Option<i32>,
     /// NodeAffinityPolicy indicates how we will treat Pod's nodeAffinity/nodeSelector
     /// when calculating pod topology spread skew. Options are:
@@ -8595,7 +7053,6 @@ pub struct TopologySpreadConstraint {
     /// - Ignore: nodeAffinity/nodeSelector are ignored. All nodes are included in the calculations.
     ///
     /// If this value is nil, the behavior is equivalent to the Honor policy.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub node_affinity_policy: Option<String>,
     /// NodeTaintsPolicy indicates how we will treat node taints when calculating
     /// pod topology spread skew. Options are:
@@ -8604,7 +7061,6 @@ pub struct TopologySpreadConstraint {
     /// - Ignore: node taints are ignored. All nodes are included.
     ///
     /// If this value is nil, the behavior is equivalent to the Ignore policy.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub node_taints_policy: Option<String>,
     /// MatchLabelKeys is a set of pod label keys to select the pods over which
     /// spreading will be calculated. The keys are used to lookup values from the
@@ -8616,11 +7072,7 @@ pub struct TopologySpreadConstraint {
     /// be ignored. A null or empty list means only match against labelSelector.
     ///
     /// This is a beta field and requires the MatchLabelKeysInPodTopologySpread feature gate to be enabled (enabled by default).
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub match_label_keys: Vec<String>,
 }
 
@@ -8642,56 +7094,45 @@ apimachinery::proto_message!(TopologySpreadConstraint { 1 => max_skew as "maxSke
 ///
 /// Instead of using this type, create a locally provided and used type that is well-focused on your reference.
 /// For example, ServiceReferences for admission registration: <https://github.com/kubernetes/api/blob/release-1.17/admissionregistration/v1/types.go#L533> .
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct TypedLocalObjectReference {
     /// APIGroup is the group for the resource being referenced.
     /// If APIGroup is not specified, the specified Kind must be in the core API group.
     /// For any other third-party types, APIGroup is required.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub api_group: Option<String>,
     /// Kind is the type of resource being referenced
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub kind: String,
     /// Name is the name of resource being referenced
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub name: String,
 }
 
 apimachinery::proto_message!(TypedLocalObjectReference { 1 => api_group as "apiGroup", 2 => kind, 3 => name });
 
 /// TypedObjectReference contains enough information to let you locate the typed referenced object
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct TypedObjectReference {
     /// APIGroup is the group for the resource being referenced.
     /// If APIGroup is not specified, the specified Kind must be in the core API group.
     /// For any other third-party types, APIGroup is required.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub api_group: Option<String>,
     /// Kind is the type of resource being referenced
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub kind: String,
     /// Name is the name of resource being referenced
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub name: String,
     /// Namespace is the namespace of resource being referenced
     /// Note that when a namespace is specified, a gateway.networking.k8s.io/ReferenceGrant object is required in the referent namespace to allow that namespace's owner to accept the reference. See the ReferenceGrant documentation for details.
     /// (Alpha) This field requires the CrossNamespaceVolumeDataSource feature gate to be enabled.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub namespace: Option<String>,
 }
 
 apimachinery::proto_message!(TypedObjectReference { 1 => api_group as "apiGroup", 2 => kind, 3 => name, 4 => namespace });
 
 /// Volume represents a named volume in a pod that may be accessed by any container in the pod.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct Volume {
     /// name of the volume.
     /// Must be a DNS\_LABEL and unique within the pod.
     /// More info: <https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names>
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub name: String,
     /// hostPath represents a pre-existing file or directory on the host
     /// machine that is directly exposed to the container. This is generally
@@ -8701,127 +7142,101 @@ pub struct Volume {
     /// ---
     /// TODO(jonesdl) We need to restrict who can use host directory mounts and who can/can not
     /// mount host directories as read/write.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub host_path: Option<HostPathVolumeSource>,
     /// emptyDir represents a temporary directory that shares a pod's lifetime.
     /// More info: <https://kubernetes.io/docs/concepts/storage/volumes#emptydir>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub empty_dir: Option<EmptyDirVolumeSource>,
     /// gcePersistentDisk represents a GCE Disk resource that is attached to a
     /// kubelet's host machine and then exposed to the pod.
     /// Deprecated: GCEPersistentDisk is deprecated. All operations for the in-tree
     /// gcePersistentDisk type are redirected to the pd.csi.storage.gke.io CSI driver.
     /// More info: <https://kubernetes.io/docs/concepts/storage/volumes#gcepersistentdisk>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub gce_persistent_disk: Option<GCEPersistentDiskVolumeSource>,
     /// awsElasticBlockStore represents an AWS Disk resource that is attached to a
     /// kubelet's host machine and then exposed to the pod.
     /// Deprecated: AWSElasticBlockStore is deprecated. All operations for the in-tree
     /// awsElasticBlockStore type are redirected to the ebs.csi.aws.com CSI driver.
     /// More info: <https://kubernetes.io/docs/concepts/storage/volumes#awselasticblockstore>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub aws_elastic_block_store: Option<AWSElasticBlockStoreVolumeSource>,
     /// gitRepo represents a git repository at a particular revision.
     /// Deprecated: GitRepo is deprecated. To provision a container with a git repo, mount an
     /// EmptyDir into an InitContainer that clones the repo using git, then mount the EmptyDir
     /// into the Pod's container.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub git_repo: Option<GitRepoVolumeSource>,
     /// secret represents a secret that should populate this volume.
     /// More info: <https://kubernetes.io/docs/concepts/storage/volumes#secret>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub secret: Option<SecretVolumeSource>,
     /// nfs represents an NFS mount on the host that shares a pod's lifetime
     /// More info: <https://kubernetes.io/docs/concepts/storage/volumes#nfs>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub nfs: Option<NFSVolumeSource>,
     /// iscsi represents an ISCSI Disk resource that is attached to a
     /// kubelet's host machine and then exposed to the pod.
     /// More info: <https://kubernetes.io/docs/concepts/storage/volumes/#iscsi>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub iscsi: Option<ISCSIVolumeSource>,
     /// glusterfs represents a Glusterfs mount on the host that shares a pod's lifetime.
     /// Deprecated: Glusterfs is deprecated and the in-tree glusterfs type is no longer supported.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub glusterfs: Option<GlusterfsVolumeSource>,
     /// persistentVolumeClaimVolumeSource represents a reference to a
     /// PersistentVolumeClaim in the same namespace.
     /// More info: <https://kubernetes.io/docs/concepts/storage/persistent-volumes#persistentvolumeclaims>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub persistent_volume_claim: Option<PersistentVolumeClaimVolumeSource>,
     /// rbd represents a Rados Block Device mount on the host that shares a pod's lifetime.
     /// Deprecated: RBD is deprecated and the in-tree rbd type is no longer supported.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub rbd: Option<RBDVolumeSource>,
     /// flexVolume represents a generic volume resource that is
     /// provisioned/attached using an exec based plugin.
     /// Deprecated: FlexVolume is deprecated. Consider using a CSIDriver instead.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub flex_volume: Option<FlexVolumeSource>,
     /// cinder represents a cinder volume attached and mounted on kubelets host machine.
     /// Deprecated: Cinder is deprecated. All operations for the in-tree cinder type
     /// are redirected to the cinder.csi.openstack.org CSI driver.
     /// More info: <https://examples.k8s.io/mysql-cinder-pd/README.md>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub cinder: Option<CinderVolumeSource>,
     /// cephFS represents a Ceph FS mount on the host that shares a pod's lifetime.
     /// Deprecated: CephFS is deprecated and the in-tree cephfs type is no longer supported.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub cephfs: Option<CephFSVolumeSource>,
     /// flocker represents a Flocker volume attached to a kubelet's host machine. This depends on the Flocker control service being running.
     /// Deprecated: Flocker is deprecated and the in-tree flocker type is no longer supported.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub flocker: Option<FlockerVolumeSource>,
     /// downwardAPI represents downward API about the pod that should populate this volume
-    #[serde(rename = "downwardAPI", skip_serializing_if = "Option::is_none")]
+    #[api(rename = "downwardAPI")]
     pub downward_api: Option<DownwardAPIVolumeSource>,
     /// fc represents a Fibre Channel resource that is attached to a kubelet's host machine and then exposed to the pod.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub fc: Option<FCVolumeSource>,
     /// azureFile represents an Azure File Service mount on the host and bind mount to the pod.
     /// Deprecated: AzureFile is deprecated. All operations for the in-tree azureFile type
     /// are redirected to the file.csi.azure.com CSI driver.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub azure_file: Option<AzureFileVolumeSource>,
     /// configMap represents a configMap that should populate this volume
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub config_map: Option<ConfigMapVolumeSource>,
     /// vsphereVolume represents a vSphere volume attached and mounted on kubelets host machine.
     /// Deprecated: VsphereVolume is deprecated. All operations for the in-tree vsphereVolume type
     /// are redirected to the csi.vsphere.vmware.com CSI driver.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub vsphere_volume: Option<VsphereVirtualDiskVolumeSource>,
     /// quobyte represents a Quobyte mount on the host that shares a pod's lifetime.
     /// Deprecated: Quobyte is deprecated and the in-tree quobyte type is no longer supported.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub quobyte: Option<QuobyteVolumeSource>,
     /// azureDisk represents an Azure Data Disk mount on the host and bind mount to the pod.
     /// Deprecated: AzureDisk is deprecated. All operations for the in-tree azureDisk type
     /// are redirected to the disk.csi.azure.com CSI driver.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub azure_disk: Option<AzureDiskVolumeSource>,
     /// photonPersistentDisk represents a PhotonController persistent disk attached and mounted on kubelets host machine.
     /// Deprecated: PhotonPersistentDisk is deprecated and the in-tree photonPersistentDisk type is no longer supported.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub photon_persistent_disk: Option<PhotonPersistentDiskVolumeSource>,
     /// projected items for all in one resources secrets, configmaps, and downward API
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub projected: Option<ProjectedVolumeSource>,
     /// portworxVolume represents a portworx volume attached and mounted on kubelets host machine.
     /// Deprecated: PortworxVolume is deprecated. All operations for the in-tree portworxVolume type
     /// are redirected to the pxd.portworx.com CSI driver.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub portworx_volume: Option<PortworxVolumeSource>,
     /// scaleIO represents a ScaleIO persistent volume attached and mounted on Kubernetes nodes.
     /// Deprecated: ScaleIO is deprecated and the in-tree scaleIO type is no longer supported.
-    #[serde(rename = "scaleIO", skip_serializing_if = "Option::is_none")]
+    #[api(rename = "scaleIO")]
     pub scale_io: Option<ScaleIOVolumeSource>,
     /// storageOS represents a StorageOS volume attached and mounted on Kubernetes nodes.
     /// Deprecated: StorageOS is deprecated and the in-tree storageos type is no longer supported.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub storageos: Option<StorageOSVolumeSource>,
     /// csi (Container Storage Interface) represents ephemeral storage that is handled by certain external CSI drivers.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub csi: Option<CSIVolumeSource>,
     /// ephemeral represents a volume that is handled by a cluster storage driver.
     /// The volume's lifecycle is tied to the pod that defines it - it will be created before the pod starts,
@@ -8847,7 +7262,6 @@ pub struct Volume {
     ///
     /// A pod can use both types of ephemeral volumes and
     /// persistent volumes at the same time.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub ephemeral: Option<EphemeralVolumeSource>,
     /// image represents an OCI object (a container image or artifact) pulled and mounted on the kubelet's host machine.
     /// The volume is resolved at pod startup depending on which PullPolicy value is provided:
@@ -8863,7 +7277,6 @@ pub struct Volume {
     /// The volume will be mounted read-only (ro).
     /// Sub path mounts for containers are not supported (spec.containers\[\*\].volumeMounts.subpath) before 1.33.
     /// The field spec.securityContext.fsGroupChangePolicy has no effect on this volume type.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub image: Option<ImageVolumeSource>,
 }
 
@@ -8913,188 +7326,199 @@ impl apimachinery::protobuf::Message for Volume {
     ) -> Result<bool, apimachinery::protobuf::ProtobufError> {
         use apimachinery::protobuf::Field as _;
         match number {
-            1 => self
-                .name
-                .merge_from(wire, d)
-                .map_err(|e| e.in_field("name"))?,
+            1 => apimachinery::protobuf::in_field(self.name.merge_from(wire, d), "name")?,
             2 => apimachinery::protobuf::merge_embedded(wire, d, |number, wire, d| {
                 Ok(match number {
                     1 => {
-                        self.host_path
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("hostPath"))?;
+                        apimachinery::protobuf::in_field(
+                            self.host_path.merge_from(wire, d),
+                            "hostPath",
+                        )?;
                         true
                     }
                     2 => {
-                        self.empty_dir
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("emptyDir"))?;
+                        apimachinery::protobuf::in_field(
+                            self.empty_dir.merge_from(wire, d),
+                            "emptyDir",
+                        )?;
                         true
                     }
                     3 => {
-                        self.gce_persistent_disk
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("gcePersistentDisk"))?;
+                        apimachinery::protobuf::in_field(
+                            self.gce_persistent_disk.merge_from(wire, d),
+                            "gcePersistentDisk",
+                        )?;
                         true
                     }
                     4 => {
-                        self.aws_elastic_block_store
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("awsElasticBlockStore"))?;
+                        apimachinery::protobuf::in_field(
+                            self.aws_elastic_block_store.merge_from(wire, d),
+                            "awsElasticBlockStore",
+                        )?;
                         true
                     }
                     5 => {
-                        self.git_repo
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("gitRepo"))?;
+                        apimachinery::protobuf::in_field(
+                            self.git_repo.merge_from(wire, d),
+                            "gitRepo",
+                        )?;
                         true
                     }
                     6 => {
-                        self.secret
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("secret"))?;
+                        apimachinery::protobuf::in_field(
+                            self.secret.merge_from(wire, d),
+                            "secret",
+                        )?;
                         true
                     }
                     7 => {
-                        self.nfs
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("nfs"))?;
+                        apimachinery::protobuf::in_field(self.nfs.merge_from(wire, d), "nfs")?;
                         true
                     }
                     8 => {
-                        self.iscsi
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("iscsi"))?;
+                        apimachinery::protobuf::in_field(self.iscsi.merge_from(wire, d), "iscsi")?;
                         true
                     }
                     9 => {
-                        self.glusterfs
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("glusterfs"))?;
+                        apimachinery::protobuf::in_field(
+                            self.glusterfs.merge_from(wire, d),
+                            "glusterfs",
+                        )?;
                         true
                     }
                     10 => {
-                        self.persistent_volume_claim
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("persistentVolumeClaim"))?;
+                        apimachinery::protobuf::in_field(
+                            self.persistent_volume_claim.merge_from(wire, d),
+                            "persistentVolumeClaim",
+                        )?;
                         true
                     }
                     11 => {
-                        self.rbd
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("rbd"))?;
+                        apimachinery::protobuf::in_field(self.rbd.merge_from(wire, d), "rbd")?;
                         true
                     }
                     12 => {
-                        self.flex_volume
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("flexVolume"))?;
+                        apimachinery::protobuf::in_field(
+                            self.flex_volume.merge_from(wire, d),
+                            "flexVolume",
+                        )?;
                         true
                     }
                     13 => {
-                        self.cinder
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("cinder"))?;
+                        apimachinery::protobuf::in_field(
+                            self.cinder.merge_from(wire, d),
+                            "cinder",
+                        )?;
                         true
                     }
                     14 => {
-                        self.cephfs
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("cephfs"))?;
+                        apimachinery::protobuf::in_field(
+                            self.cephfs.merge_from(wire, d),
+                            "cephfs",
+                        )?;
                         true
                     }
                     15 => {
-                        self.flocker
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("flocker"))?;
+                        apimachinery::protobuf::in_field(
+                            self.flocker.merge_from(wire, d),
+                            "flocker",
+                        )?;
                         true
                     }
                     16 => {
-                        self.downward_api
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("downwardAPI"))?;
+                        apimachinery::protobuf::in_field(
+                            self.downward_api.merge_from(wire, d),
+                            "downwardAPI",
+                        )?;
                         true
                     }
                     17 => {
-                        self.fc.merge_from(wire, d).map_err(|e| e.in_field("fc"))?;
+                        apimachinery::protobuf::in_field(self.fc.merge_from(wire, d), "fc")?;
                         true
                     }
                     18 => {
-                        self.azure_file
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("azureFile"))?;
+                        apimachinery::protobuf::in_field(
+                            self.azure_file.merge_from(wire, d),
+                            "azureFile",
+                        )?;
                         true
                     }
                     19 => {
-                        self.config_map
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("configMap"))?;
+                        apimachinery::protobuf::in_field(
+                            self.config_map.merge_from(wire, d),
+                            "configMap",
+                        )?;
                         true
                     }
                     20 => {
-                        self.vsphere_volume
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("vsphereVolume"))?;
+                        apimachinery::protobuf::in_field(
+                            self.vsphere_volume.merge_from(wire, d),
+                            "vsphereVolume",
+                        )?;
                         true
                     }
                     21 => {
-                        self.quobyte
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("quobyte"))?;
+                        apimachinery::protobuf::in_field(
+                            self.quobyte.merge_from(wire, d),
+                            "quobyte",
+                        )?;
                         true
                     }
                     22 => {
-                        self.azure_disk
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("azureDisk"))?;
+                        apimachinery::protobuf::in_field(
+                            self.azure_disk.merge_from(wire, d),
+                            "azureDisk",
+                        )?;
                         true
                     }
                     23 => {
-                        self.photon_persistent_disk
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("photonPersistentDisk"))?;
+                        apimachinery::protobuf::in_field(
+                            self.photon_persistent_disk.merge_from(wire, d),
+                            "photonPersistentDisk",
+                        )?;
                         true
                     }
                     24 => {
-                        self.portworx_volume
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("portworxVolume"))?;
+                        apimachinery::protobuf::in_field(
+                            self.portworx_volume.merge_from(wire, d),
+                            "portworxVolume",
+                        )?;
                         true
                     }
                     25 => {
-                        self.scale_io
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("scaleIO"))?;
+                        apimachinery::protobuf::in_field(
+                            self.scale_io.merge_from(wire, d),
+                            "scaleIO",
+                        )?;
                         true
                     }
                     26 => {
-                        self.projected
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("projected"))?;
+                        apimachinery::protobuf::in_field(
+                            self.projected.merge_from(wire, d),
+                            "projected",
+                        )?;
                         true
                     }
                     27 => {
-                        self.storageos
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("storageos"))?;
+                        apimachinery::protobuf::in_field(
+                            self.storageos.merge_from(wire, d),
+                            "storageos",
+                        )?;
                         true
                     }
                     28 => {
-                        self.csi
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("csi"))?;
+                        apimachinery::protobuf::in_field(self.csi.merge_from(wire, d), "csi")?;
                         true
                     }
                     29 => {
-                        self.ephemeral
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("ephemeral"))?;
+                        apimachinery::protobuf::in_field(
+                            self.ephemeral.merge_from(wire, d),
+                            "ephemeral",
+                        )?;
                         true
                     }
                     30 => {
-                        self.image
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("image"))?;
+                        apimachinery::protobuf::in_field(self.image.merge_from(wire, d), "image")?;
                         true
                     }
                     _ => false,
@@ -9107,29 +7531,23 @@ impl apimachinery::protobuf::Message for Volume {
 }
 
 /// volumeDevice describes a mapping of a raw block device within a container.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct VolumeDevice {
     /// name must match the name of a persistentVolumeClaim in the pod
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub name: String,
     /// devicePath is the path inside of the container that the device will be mapped to.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub device_path: String,
 }
 
 apimachinery::proto_message!(VolumeDevice { 1 => name, 2 => device_path as "devicePath" });
 
 /// VolumeMount describes a mounting of a Volume within a container.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct VolumeMount {
     /// This must match the Name of a Volume.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub name: String,
     /// Mounted read-only if true, read-write otherwise (false or unspecified).
     /// Defaults to false.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub read_only: Option<bool>,
     /// RecursiveReadOnly specifies whether read-only mounts should be handled
     /// recursively.
@@ -9147,15 +7565,12 @@ pub struct VolumeMount {
     /// None (or be unspecified, which defaults to None).
     ///
     /// If this field is not specified, it is treated as an equivalent of Disabled.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub recursive_read_only: Option<String>,
     /// Path within the container at which the volume should be mounted.  Must
     /// not contain ':'.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub mount_path: String,
     /// Path within the volume from which the container's volume should be mounted.
     /// Defaults to "" (volume's root).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub sub_path: Option<String>,
     /// mountPropagation determines how mounts are propagated from the host
     /// to container and the other way around.
@@ -9163,50 +7578,40 @@ pub struct VolumeMount {
     /// This field is beta in 1.10.
     /// When RecursiveReadOnly is set to IfPossible or to Enabled, MountPropagation must be None or unspecified
     /// (which defaults to None).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub mount_propagation: Option<String>,
     /// Expanded path within the volume from which the container's volume should be mounted.
     /// Behaves similarly to SubPath but environment variable references $(VAR\_NAME) are expanded using the container's environment.
     /// Defaults to "" (volume's root).
     /// SubPathExpr and SubPath are mutually exclusive.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub sub_path_expr: Option<String>,
 }
 
 apimachinery::proto_message!(VolumeMount { 1 => name, 2 => read_only as "readOnly", 3 => mount_path as "mountPath", 4 => sub_path as "subPath", 5 => mount_propagation as "mountPropagation", 6 => sub_path_expr as "subPathExpr", 7 => recursive_read_only as "recursiveReadOnly" });
 
 /// VolumeMountStatus shows status of volume mounts.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct VolumeMountStatus {
     /// Name corresponds to the name of the original VolumeMount.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub name: String,
     /// MountPath corresponds to the original VolumeMount.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub mount_path: String,
     /// ReadOnly corresponds to the original VolumeMount.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub read_only: Option<bool>,
     /// RecursiveReadOnly must be set to Disabled, Enabled, or unspecified (for non-readonly mounts).
     /// An IfPossible value in the original VolumeMount must be translated to Disabled or Enabled,
     /// depending on the mount result.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub recursive_read_only: Option<String>,
     /// volumeStatus represents volume-type-specific status about the mounted
     /// volume.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub volume_status: Option<VolumeStatus>,
 }
 
 apimachinery::proto_message!(VolumeMountStatus { 1 => name, 2 => mount_path as "mountPath", 3 => read_only as "readOnly", 4 => recursive_read_only as "recursiveReadOnly", 5 => volume_status as "volumeStatus" });
 
 /// VolumeNodeAffinity defines constraints that limit what nodes this volume can be accessed from.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct VolumeNodeAffinity {
     /// required specifies hard node constraints that must be met.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub required: Option<NodeSelector>,
 }
 
@@ -9214,20 +7619,16 @@ apimachinery::proto_message!(VolumeNodeAffinity { 1 => required });
 
 /// Projection that may be projected along with other supported volume types.
 /// Exactly one of these fields must be set.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct VolumeProjection {
     /// secret information about the secret data to project
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub secret: Option<SecretProjection>,
     /// downwardAPI information about the downwardAPI data to project
-    #[serde(rename = "downwardAPI", skip_serializing_if = "Option::is_none")]
+    #[api(rename = "downwardAPI")]
     pub downward_api: Option<DownwardAPIProjection>,
     /// configMap information about the configMap data to project
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub config_map: Option<ConfigMapProjection>,
     /// serviceAccountToken is information about the serviceAccountToken data to project
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub service_account_token: Option<ServiceAccountTokenProjection>,
     /// ClusterTrustBundle allows a pod to access the \`.spec.trustBundle\` field
     /// of ClusterTrustBundle objects in an auto-updating file.
@@ -9242,7 +7643,6 @@ pub struct VolumeProjection {
     /// comments and block headers are stripped.  Certificates are deduplicated.
     /// The ordering of certificates within the file is arbitrary, and Kubelet
     /// may change the order over time.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub cluster_trust_bundle: Option<ClusterTrustBundleProjection>,
     /// Projects an auto-rotating credential bundle (private key and certificate
     /// chain) that the pod can use either as a TLS client or server.
@@ -9278,33 +7678,23 @@ pub struct VolumeProjection {
     /// The named signer controls chooses the format of the certificate it
     /// issues; consult the signer implementation's documentation to learn how to
     /// use the certificates it issues.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub pod_certificate: Option<PodCertificateProjection>,
 }
 
 apimachinery::proto_message!(VolumeProjection { 1 => secret, 2 => downward_api as "downwardAPI", 3 => config_map as "configMap", 4 => service_account_token as "serviceAccountToken", 5 => cluster_trust_bundle as "clusterTrustBundle", 6 => pod_certificate as "podCertificate" });
 
 /// VolumeResourceRequirements describes the storage resource requirements for a volume.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct VolumeResourceRequirements {
     /// Limits describes the maximum amount of compute resources allowed.
     /// More info: <https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/>
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "std::collections::BTreeMap::is_empty"
-    )]
+    #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub limits: std::collections::BTreeMap<String, crate::value::Quantity>,
     /// Requests describes the minimum amount of compute resources required.
     /// If Requests is omitted for a container, it defaults to Limits if that is explicitly specified,
     /// otherwise to an implementation-defined value. Requests cannot exceed Limits.
     /// More info: <https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/>
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "std::collections::BTreeMap::is_empty"
-    )]
+    #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub requests: std::collections::BTreeMap<String, crate::value::Quantity>,
 }
 
@@ -9312,8 +7702,7 @@ apimachinery::proto_message!(VolumeResourceRequirements { 1 => limits, 2 => requ
 
 /// Represents the source of a volume to mount.
 /// Only one of its members may be specified.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct VolumeSource {
     /// hostPath represents a pre-existing file or directory on the host
     /// machine that is directly exposed to the container. This is generally
@@ -9323,127 +7712,101 @@ pub struct VolumeSource {
     /// ---
     /// TODO(jonesdl) We need to restrict who can use host directory mounts and who can/can not
     /// mount host directories as read/write.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub host_path: Option<HostPathVolumeSource>,
     /// emptyDir represents a temporary directory that shares a pod's lifetime.
     /// More info: <https://kubernetes.io/docs/concepts/storage/volumes#emptydir>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub empty_dir: Option<EmptyDirVolumeSource>,
     /// gcePersistentDisk represents a GCE Disk resource that is attached to a
     /// kubelet's host machine and then exposed to the pod.
     /// Deprecated: GCEPersistentDisk is deprecated. All operations for the in-tree
     /// gcePersistentDisk type are redirected to the pd.csi.storage.gke.io CSI driver.
     /// More info: <https://kubernetes.io/docs/concepts/storage/volumes#gcepersistentdisk>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub gce_persistent_disk: Option<GCEPersistentDiskVolumeSource>,
     /// awsElasticBlockStore represents an AWS Disk resource that is attached to a
     /// kubelet's host machine and then exposed to the pod.
     /// Deprecated: AWSElasticBlockStore is deprecated. All operations for the in-tree
     /// awsElasticBlockStore type are redirected to the ebs.csi.aws.com CSI driver.
     /// More info: <https://kubernetes.io/docs/concepts/storage/volumes#awselasticblockstore>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub aws_elastic_block_store: Option<AWSElasticBlockStoreVolumeSource>,
     /// gitRepo represents a git repository at a particular revision.
     /// Deprecated: GitRepo is deprecated. To provision a container with a git repo, mount an
     /// EmptyDir into an InitContainer that clones the repo using git, then mount the EmptyDir
     /// into the Pod's container.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub git_repo: Option<GitRepoVolumeSource>,
     /// secret represents a secret that should populate this volume.
     /// More info: <https://kubernetes.io/docs/concepts/storage/volumes#secret>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub secret: Option<SecretVolumeSource>,
     /// nfs represents an NFS mount on the host that shares a pod's lifetime
     /// More info: <https://kubernetes.io/docs/concepts/storage/volumes#nfs>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub nfs: Option<NFSVolumeSource>,
     /// iscsi represents an ISCSI Disk resource that is attached to a
     /// kubelet's host machine and then exposed to the pod.
     /// More info: <https://kubernetes.io/docs/concepts/storage/volumes/#iscsi>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub iscsi: Option<ISCSIVolumeSource>,
     /// glusterfs represents a Glusterfs mount on the host that shares a pod's lifetime.
     /// Deprecated: Glusterfs is deprecated and the in-tree glusterfs type is no longer supported.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub glusterfs: Option<GlusterfsVolumeSource>,
     /// persistentVolumeClaimVolumeSource represents a reference to a
     /// PersistentVolumeClaim in the same namespace.
     /// More info: <https://kubernetes.io/docs/concepts/storage/persistent-volumes#persistentvolumeclaims>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub persistent_volume_claim: Option<PersistentVolumeClaimVolumeSource>,
     /// rbd represents a Rados Block Device mount on the host that shares a pod's lifetime.
     /// Deprecated: RBD is deprecated and the in-tree rbd type is no longer supported.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub rbd: Option<RBDVolumeSource>,
     /// flexVolume represents a generic volume resource that is
     /// provisioned/attached using an exec based plugin.
     /// Deprecated: FlexVolume is deprecated. Consider using a CSIDriver instead.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub flex_volume: Option<FlexVolumeSource>,
     /// cinder represents a cinder volume attached and mounted on kubelets host machine.
     /// Deprecated: Cinder is deprecated. All operations for the in-tree cinder type
     /// are redirected to the cinder.csi.openstack.org CSI driver.
     /// More info: <https://examples.k8s.io/mysql-cinder-pd/README.md>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub cinder: Option<CinderVolumeSource>,
     /// cephFS represents a Ceph FS mount on the host that shares a pod's lifetime.
     /// Deprecated: CephFS is deprecated and the in-tree cephfs type is no longer supported.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub cephfs: Option<CephFSVolumeSource>,
     /// flocker represents a Flocker volume attached to a kubelet's host machine. This depends on the Flocker control service being running.
     /// Deprecated: Flocker is deprecated and the in-tree flocker type is no longer supported.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub flocker: Option<FlockerVolumeSource>,
     /// downwardAPI represents downward API about the pod that should populate this volume
-    #[serde(rename = "downwardAPI", skip_serializing_if = "Option::is_none")]
+    #[api(rename = "downwardAPI")]
     pub downward_api: Option<DownwardAPIVolumeSource>,
     /// fc represents a Fibre Channel resource that is attached to a kubelet's host machine and then exposed to the pod.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub fc: Option<FCVolumeSource>,
     /// azureFile represents an Azure File Service mount on the host and bind mount to the pod.
     /// Deprecated: AzureFile is deprecated. All operations for the in-tree azureFile type
     /// are redirected to the file.csi.azure.com CSI driver.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub azure_file: Option<AzureFileVolumeSource>,
     /// configMap represents a configMap that should populate this volume
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub config_map: Option<ConfigMapVolumeSource>,
     /// vsphereVolume represents a vSphere volume attached and mounted on kubelets host machine.
     /// Deprecated: VsphereVolume is deprecated. All operations for the in-tree vsphereVolume type
     /// are redirected to the csi.vsphere.vmware.com CSI driver.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub vsphere_volume: Option<VsphereVirtualDiskVolumeSource>,
     /// quobyte represents a Quobyte mount on the host that shares a pod's lifetime.
     /// Deprecated: Quobyte is deprecated and the in-tree quobyte type is no longer supported.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub quobyte: Option<QuobyteVolumeSource>,
     /// azureDisk represents an Azure Data Disk mount on the host and bind mount to the pod.
     /// Deprecated: AzureDisk is deprecated. All operations for the in-tree azureDisk type
     /// are redirected to the disk.csi.azure.com CSI driver.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub azure_disk: Option<AzureDiskVolumeSource>,
     /// photonPersistentDisk represents a PhotonController persistent disk attached and mounted on kubelets host machine.
     /// Deprecated: PhotonPersistentDisk is deprecated and the in-tree photonPersistentDisk type is no longer supported.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub photon_persistent_disk: Option<PhotonPersistentDiskVolumeSource>,
     /// projected items for all in one resources secrets, configmaps, and downward API
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub projected: Option<ProjectedVolumeSource>,
     /// portworxVolume represents a portworx volume attached and mounted on kubelets host machine.
     /// Deprecated: PortworxVolume is deprecated. All operations for the in-tree portworxVolume type
     /// are redirected to the pxd.portworx.com CSI driver.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub portworx_volume: Option<PortworxVolumeSource>,
     /// scaleIO represents a ScaleIO persistent volume attached and mounted on Kubernetes nodes.
     /// Deprecated: ScaleIO is deprecated and the in-tree scaleIO type is no longer supported.
-    #[serde(rename = "scaleIO", skip_serializing_if = "Option::is_none")]
+    #[api(rename = "scaleIO")]
     pub scale_io: Option<ScaleIOVolumeSource>,
     /// storageOS represents a StorageOS volume attached and mounted on Kubernetes nodes.
     /// Deprecated: StorageOS is deprecated and the in-tree storageos type is no longer supported.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub storageos: Option<StorageOSVolumeSource>,
     /// csi (Container Storage Interface) represents ephemeral storage that is handled by certain external CSI drivers.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub csi: Option<CSIVolumeSource>,
     /// ephemeral represents a volume that is handled by a cluster storage driver.
     /// The volume's lifecycle is tied to the pod that defines it - it will be created before the pod starts,
@@ -9469,7 +7832,6 @@ pub struct VolumeSource {
     ///
     /// A pod can use both types of ephemeral volumes and
     /// persistent volumes at the same time.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub ephemeral: Option<EphemeralVolumeSource>,
     /// image represents an OCI object (a container image or artifact) pulled and mounted on the kubelet's host machine.
     /// The volume is resolved at pod startup depending on which PullPolicy value is provided:
@@ -9485,7 +7847,6 @@ pub struct VolumeSource {
     /// The volume will be mounted read-only (ro).
     /// Sub path mounts for containers are not supported (spec.containers\[\*\].volumeMounts.subpath) before 1.33.
     /// The field spec.securityContext.fsGroupChangePolicy has no effect on this volume type.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub image: Option<ImageVolumeSource>,
 }
 
@@ -9493,76 +7854,62 @@ apimachinery::proto_message!(VolumeSource { 1 => host_path as "hostPath", 2 => e
 
 /// VolumeStatus represents the status of a mounted volume.
 /// At most one of its members must be specified.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct VolumeStatus {
     /// image represents an OCI object (a container image or artifact) pulled and mounted on the kubelet's host machine.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub image: Option<ImageVolumeStatus>,
 }
 
 apimachinery::proto_message!(VolumeStatus { 1 => image });
 
 /// Represents a vSphere volume resource.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct VsphereVirtualDiskVolumeSource {
     /// volumePath is the path that identifies vSphere volume vmdk
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub volume_path: String,
     /// fsType is filesystem type to mount.
     /// Must be a filesystem type supported by the host operating system.
     /// Ex. "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub fs_type: Option<String>,
     /// storagePolicyName is the storage Policy Based Management (SPBM) profile name.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub storage_policy_name: Option<String>,
     /// storagePolicyID is the storage Policy Based Management (SPBM) profile ID associated with the StoragePolicyName.
-    #[serde(rename = "storagePolicyID", skip_serializing_if = "Option::is_none")]
+    #[api(rename = "storagePolicyID")]
     pub storage_policy_id: Option<String>,
 }
 
 apimachinery::proto_message!(VsphereVirtualDiskVolumeSource { 1 => volume_path as "volumePath", 2 => fs_type as "fsType", 3 => storage_policy_name as "storagePolicyName", 4 => storage_policy_id as "storagePolicyID" });
 
 /// The weights of all of the matched WeightedPodAffinityTerm fields are added per-node to find the most preferred node(s)
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct WeightedPodAffinityTerm {
     /// weight associated with matching the corresponding podAffinityTerm,
     /// in the range 1-100.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub weight: i32,
     /// Required. A pod affinity term, associated with the corresponding weight.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub pod_affinity_term: PodAffinityTerm,
 }
 
 apimachinery::proto_message!(WeightedPodAffinityTerm { 1 => weight, 2 => pod_affinity_term as "podAffinityTerm" });
 
 /// WindowsSecurityContextOptions contain Windows-specific options and credentials.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct WindowsSecurityContextOptions {
     /// GMSACredentialSpecName is the name of the GMSA credential spec to use.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub gmsa_credential_spec_name: Option<String>,
     /// GMSACredentialSpec is where the GMSA admission webhook
     /// (<https://github.com/kubernetes-sigs/windows-gmsa>) inlines the contents of the
     /// GMSA credential spec named by the GMSACredentialSpecName field.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub gmsa_credential_spec: Option<String>,
     /// The UserName in Windows to run the entrypoint of the container process.
     /// Defaults to the user specified in image metadata if unspecified.
     /// May also be set in PodSecurityContext. If set in both SecurityContext and
     /// PodSecurityContext, the value specified in SecurityContext takes precedence.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub run_as_user_name: Option<String>,
     /// HostProcess determines if a container should be run as a 'Host Process' container.
     /// All of a Pod's containers must have the same effective HostProcess value
     /// (it is not allowed to have a mix of HostProcess containers and non-HostProcess containers).
     /// In addition, if HostProcess is true then HostNetwork must also be set to true.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub host_process: Option<bool>,
 }
 

@@ -3,8 +3,7 @@
 //! `discovery.k8s.io/v1beta1`.
 
 /// Endpoint represents a single logical "backend" implementing a service.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct Endpoint {
     /// addresses of this endpoint. The contents of this field are interpreted
     /// according to the corresponding EndpointSlice addressType field. Consumers
@@ -12,21 +11,17 @@ pub struct Endpoint {
     /// capabilities. This must contain at least one address but no more than
     /// 100. These are all assumed to be fungible and clients may choose to only
     /// use the first element. Refer to: <https://issue.k8s.io/106267>
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub addresses: Vec<String>,
     /// conditions contains information about the current status of the endpoint.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub conditions: Option<EndpointConditions>,
     /// hostname of this endpoint. This field may be used by consumers of
     /// endpoints to distinguish endpoints from each other (e.g. in DNS names).
     /// Multiple endpoints which use the same hostname should be considered
     /// fungible (e.g. multiple A values in DNS). Must be lowercase and pass DNS
     /// Label (RFC 1123) validation.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub hostname: Option<String>,
     /// targetRef is a reference to a Kubernetes object that represents this
     /// endpoint.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub target_ref: Option<crate::core::v1::ObjectReference>,
     /// topology contains arbitrary topology information associated with the
     /// endpoint. These key/value pairs must conform with the label format.
@@ -41,77 +36,57 @@ pub struct Endpoint {
     /// \* topology.kubernetes.io/region: the value indicates the region where the
     /// endpoint is located. This should match the corresponding node label.
     /// This field is deprecated and will be removed in future api versions.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "std::collections::BTreeMap::is_empty"
-    )]
+    #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub topology: std::collections::BTreeMap<String, String>,
     /// nodeName represents the name of the Node hosting this endpoint. This can
     /// be used to determine endpoints local to a Node.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub node_name: Option<String>,
     /// hints contains information associated with how an endpoint should be
     /// consumed.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub hints: Option<EndpointHints>,
 }
 
 apimachinery::proto_message!(Endpoint { 1 => addresses, 2 => conditions, 3 => hostname, 4 => target_ref as "targetRef", 5 => topology, 6 => node_name as "nodeName", 7 => hints });
 
 /// EndpointConditions represents the current condition of an endpoint.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct EndpointConditions {
     /// ready indicates that this endpoint is prepared to receive traffic,
     /// according to whatever system is managing the endpoint. A nil value
     /// indicates an unknown state. In most cases consumers should interpret this
     /// unknown state as ready. For compatibility reasons, ready should never be
     /// "true" for terminating endpoints.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub ready: Option<bool>,
     /// serving is identical to ready except that it is set regardless of the
     /// terminating state of endpoints. This condition should be set to true for
     /// a ready endpoint that is terminating. If nil, consumers should defer to
     /// the ready condition.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub serving: Option<bool>,
     /// terminating indicates that this endpoint is terminating. A nil value
     /// indicates an unknown state. Consumers should interpret this unknown state
     /// to mean that the endpoint is not terminating.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub terminating: Option<bool>,
 }
 
 apimachinery::proto_message!(EndpointConditions { 1 => ready, 2 => serving, 3 => terminating });
 
 /// EndpointHints provides hints describing how an endpoint should be consumed.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct EndpointHints {
     /// forZones indicates the zone(s) this endpoint should be consumed by to
     /// enable topology aware routing. May contain a maximum of 8 entries.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub for_zones: Vec<ForZone>,
     /// forNodes indicates the node(s) this endpoint should be consumed by when
     /// using topology aware routing. May contain a maximum of 8 entries.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub for_nodes: Vec<ForNode>,
 }
 
 apimachinery::proto_message!(EndpointHints { 1 => for_zones as "forZones", 2 => for_nodes as "forNodes" });
 
 /// EndpointPort represents a Port used by an EndpointSlice
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct EndpointPort {
     /// name represents the name of this port. All ports in an EndpointSlice must have a unique name.
     /// If the EndpointSlice is derived from a Kubernetes service, this corresponds to the Service.ports\[\].name.
@@ -120,17 +95,14 @@ pub struct EndpointPort {
     /// \* must consist of lower case alphanumeric characters or '-'.
     /// \* must start and end with an alphanumeric character.
     /// Default is empty string.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// protocol represents the IP protocol for this port.
     /// Must be UDP, TCP, or SCTP.
     /// Default is TCP.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub protocol: Option<String>,
     /// port represents the port number of the endpoint.
     /// If this is not specified, ports are not restricted and must be
     /// interpreted in the context of the specific consumer.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub port: Option<i32>,
     /// appProtocol represents the application protocol for this port.
     /// This field follows standard Kubernetes label syntax.
@@ -138,7 +110,6 @@ pub struct EndpointPort {
     /// RFC-6335 and <https://www.iana.org/assignments/service-names>).
     /// Non-standard protocols should use prefixed names such as
     /// mycompany.com/my-custom-protocol.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub app_protocol: Option<String>,
 }
 
@@ -198,22 +169,18 @@ pub struct EndpointSliceList {
 apimachinery::proto_message!(EndpointSliceList { 1 => metadata, 2 => items });
 
 /// ForNode provides information about which nodes should consume this endpoint.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ForNode {
     /// name represents the name of the node.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub name: String,
 }
 
 apimachinery::proto_message!(ForNode { 1 => name });
 
 /// ForZone provides information about which zones should consume this endpoint.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ForZone {
     /// name represents the name of the zone.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub name: String,
 }
 

@@ -78,14 +78,11 @@ apimachinery::proto_message!(EventList { 1 => metadata, 2 => items });
 /// continuously for some time. How often to update the EventSeries is up to the event reporters.
 /// The default event reporter in "k8s.io/client-go/tools/events/event\_broadcaster.go" shows
 /// how this struct is updated on heartbeats and can guide customized reporter implementations.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct EventSeries {
     /// count is the number of occurrences in this series up to the last heartbeat time.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub count: i32,
     /// lastObservedTime is the time when last Event from the series was seen before last heartbeat.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub last_observed_time: apimachinery::apis::meta::v1::MicroTime,
 }
 

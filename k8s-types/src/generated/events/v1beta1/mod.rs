@@ -85,16 +85,12 @@ apimachinery::proto_message!(EventList { 1 => metadata, 2 => items });
 
 /// EventSeries contain information on series of events, i.e. thing that was/is happening
 /// continuously for some time.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::events::v1::EventSeries)]
 pub struct EventSeries {
     /// count is the number of occurrences in this series up to the last heartbeat time.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub count: i32,
     /// lastObservedTime is the time when last Event from the series was seen before last heartbeat.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub last_observed_time: apimachinery::apis::meta::v1::MicroTime,
 }
 

@@ -29,25 +29,18 @@ pub struct DaemonSet {
 apimachinery::proto_message!(DaemonSet { 1 => metadata, 2 => spec, 3 => status });
 
 /// DaemonSetCondition describes the state of a DaemonSet at a certain point.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::DaemonSetCondition)]
 pub struct DaemonSetCondition {
     /// Type of DaemonSet condition.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub r#type: String,
     /// Status of the condition, one of True, False, Unknown.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub status: String,
     /// Last time the condition transitioned from one status to another.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub last_transition_time: Option<apimachinery::apis::meta::v1::Time>,
     /// The reason for the condition's last transition.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     /// A human readable message indicating details about the transition.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
 }
 
@@ -77,100 +70,77 @@ pub struct DaemonSetList {
 apimachinery::proto_message!(DaemonSetList { 1 => metadata, 2 => items });
 
 /// DaemonSetSpec is the specification of a daemon set.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::DaemonSetSpec)]
 pub struct DaemonSetSpec {
     /// A label query over pods that are managed by the daemon set.
     /// Must match in order to be controlled.
     /// If empty, defaulted to labels on Pod template.
     /// More info: <https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors>
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub selector: apimachinery::apis::meta::v1::LabelSelector,
     /// An object that describes the pod that will be created.
     /// The DaemonSet will create exactly one copy of this pod on every node
     /// that matches the template's node selector (or on every node if no node
     /// selector is specified).
     /// More info: <https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller#pod-template>
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub template: crate::core::v1::PodTemplateSpec,
     /// An update strategy to replace existing DaemonSet pods with new pods.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub update_strategy: Option<DaemonSetUpdateStrategy>,
     /// The minimum number of seconds for which a newly created DaemonSet pod should
     /// be ready without any of its container crashing, for it to be considered
     /// available. Defaults to 0 (pod will be considered available as soon as it
     /// is ready).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub min_ready_seconds: Option<i32>,
     /// DEPRECATED.
     /// A sequence number representing a specific generation of the template.
     /// Populated by the system. It can be set only during the creation.
-    #[serde(skip_serializing_if = "Option::is_none")]
     #[conversion(skip)]
     pub template_generation: Option<i64>,
     /// The number of old history to retain to allow rollback.
     /// This is a pointer to distinguish between explicit zero and not specified.
     /// Defaults to 10.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub revision_history_limit: Option<i32>,
 }
 
 apimachinery::proto_message!(DaemonSetSpec { 1 => selector, 2 => template, 3 => update_strategy as "updateStrategy", 4 => min_ready_seconds as "minReadySeconds", 5 => template_generation as "templateGeneration", 6 => revision_history_limit as "revisionHistoryLimit" });
 
 /// DaemonSetStatus represents the current status of a daemon set.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::DaemonSetStatus)]
 pub struct DaemonSetStatus {
     /// The number of nodes that are running at least 1
     /// daemon pod and are supposed to run the daemon pod.
     /// More info: <https://kubernetes.io/docs/concepts/workloads/controllers/daemonset/>
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub current_number_scheduled: i32,
     /// The number of nodes that are running the daemon pod, but are
     /// not supposed to run the daemon pod.
     /// More info: <https://kubernetes.io/docs/concepts/workloads/controllers/daemonset/>
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub number_misscheduled: i32,
     /// The total number of nodes that should be running the daemon
     /// pod (including nodes correctly running the daemon pod).
     /// More info: <https://kubernetes.io/docs/concepts/workloads/controllers/daemonset/>
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub desired_number_scheduled: i32,
     /// The number of nodes that should be running the daemon pod and have one
     /// or more of the daemon pod running and ready.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub number_ready: i32,
     /// The most recent generation observed by the daemon set controller.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub observed_generation: Option<i64>,
     /// The total number of nodes that are running updated daemon pod
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub updated_number_scheduled: Option<i32>,
     /// The number of nodes that should be running the
     /// daemon pod and have one or more of the daemon pod running and
     /// available (ready for at least spec.minReadySeconds)
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub number_available: Option<i32>,
     /// The number of nodes that should be running the
     /// daemon pod and have none of the daemon pod running and available
     /// (ready for at least spec.minReadySeconds)
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub number_unavailable: Option<i32>,
     /// Count of hash collisions for the DaemonSet. The DaemonSet controller
     /// uses this field as a collision avoidance mechanism when it needs to
     /// create the name for the newest ControllerRevision.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub collision_count: Option<i32>,
     /// Represents the latest available observations of a DaemonSet's current state.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<DaemonSetCondition>,
 }
 
@@ -179,21 +149,17 @@ apimachinery::proto_message!(DaemonSetStatus { 1 => current_number_scheduled as 
 /// DaemonSetUpdateStrategy indicates the strategy that the DaemonSet
 /// controller will use to perform updates. It includes any additional parameters
 /// necessary to perform the update for the indicated strategy.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::DaemonSetUpdateStrategy)]
 pub struct DaemonSetUpdateStrategy {
     /// Type of daemon set update. Can be "RollingUpdate" or "OnDelete".
     /// Default is OnDelete.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub r#type: Option<String>,
     /// Rolling update config params. Present only if type = "RollingUpdate".
     /// ---
     /// TODO: Update this to follow our convention for oneOf, whatever we decide it
     /// to be. Same as Deployment \`strategy.rollingUpdate\`.
     /// See <https://github.com/kubernetes/kubernetes/issues/35345>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub rolling_update: Option<RollingUpdateDaemonSet>,
 }
 
@@ -220,28 +186,20 @@ pub struct Deployment {
 apimachinery::proto_message!(Deployment { 1 => metadata, 2 => spec, 3 => status });
 
 /// DeploymentCondition describes the state of a deployment at a certain point.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::DeploymentCondition)]
 pub struct DeploymentCondition {
     /// Type of deployment condition.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub r#type: String,
     /// Status of the condition, one of True, False, Unknown.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub status: String,
     /// The last time this condition was updated.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub last_update_time: Option<apimachinery::apis::meta::v1::Time>,
     /// Last time the condition transitioned from one status to another.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub last_transition_time: Option<apimachinery::apis::meta::v1::Time>,
     /// The reason for the condition's last transition.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     /// A human readable message indicating details about the transition.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
 }
 
@@ -297,43 +255,33 @@ pub struct DeploymentRollback {
 apimachinery::proto_message!(DeploymentRollback { 1 => name, 2 => updated_annotations as "updatedAnnotations", 3 => rollback_to as "rollbackTo" });
 
 /// DeploymentSpec is the specification of the desired behavior of the Deployment.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::DeploymentSpec)]
 pub struct DeploymentSpec {
     /// Number of desired pods. This is a pointer to distinguish between explicit
     /// zero and not specified. Defaults to 1.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub replicas: Option<i32>,
     /// Label selector for pods. Existing ReplicaSets whose pods are
     /// selected by this will be the ones affected by this deployment.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub selector: apimachinery::apis::meta::v1::LabelSelector,
     /// Template describes the pods that will be created.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub template: crate::core::v1::PodTemplateSpec,
     /// The deployment strategy to use to replace existing pods with new ones.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub strategy: Option<DeploymentStrategy>,
     /// Minimum number of seconds for which a newly created pod should be ready
     /// without any of its container crashing, for it to be considered available.
     /// Defaults to 0 (pod will be considered available as soon as it is ready)
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub min_ready_seconds: Option<i32>,
     /// The number of old ReplicaSets to retain to allow rollback.
     /// This is a pointer to distinguish between explicit zero and not specified.
     /// This is set to the max value of int32 (i.e. 2147483647) by default, which
     /// means "retaining all old ReplicaSets".
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub revision_history_limit: Option<i32>,
     /// Indicates that the deployment is paused and will not be processed by the
     /// deployment controller.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub paused: Option<bool>,
     /// DEPRECATED.
     /// The config this deployment is rolling back to. Will be cleared after rollback is done.
-    #[serde(skip_serializing_if = "Option::is_none")]
     #[conversion(skip)]
     pub rollback_to: Option<RollbackConfig>,
     /// The maximum time in seconds for a deployment to make progress before it
@@ -342,75 +290,56 @@ pub struct DeploymentSpec {
     /// reason will be surfaced in the deployment status. Note that progress will
     /// not be estimated during the time a deployment is paused. This is set to
     /// the max value of int32 (i.e. 2147483647) by default, which means "no deadline".
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub progress_deadline_seconds: Option<i32>,
 }
 
 apimachinery::proto_message!(DeploymentSpec { 1 => replicas, 2 => selector, 3 => template, 4 => strategy, 5 => min_ready_seconds as "minReadySeconds", 6 => revision_history_limit as "revisionHistoryLimit", 7 => paused, 8 => rollback_to as "rollbackTo", 9 => progress_deadline_seconds as "progressDeadlineSeconds" });
 
 /// DeploymentStatus is the most recently observed status of the Deployment.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::DeploymentStatus)]
 pub struct DeploymentStatus {
     /// The generation observed by the deployment controller.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub observed_generation: Option<i64>,
     /// Total number of non-terminating pods targeted by this deployment (their labels match the selector).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub replicas: Option<i32>,
     /// Total number of non-terminating pods targeted by this deployment that have the desired template spec.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub updated_replicas: Option<i32>,
     /// Total number of non-terminating pods targeted by this Deployment with a Ready Condition.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub ready_replicas: Option<i32>,
     /// Total number of available non-terminating pods (ready for at least minReadySeconds) targeted by this deployment.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub available_replicas: Option<i32>,
     /// Total number of unavailable pods targeted by this deployment. This is the total number of
     /// pods that are still required for the deployment to have 100% available capacity. They may
     /// either be pods that are running but not yet available or pods that still have not been created.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub unavailable_replicas: Option<i32>,
     /// Total number of terminating pods targeted by this deployment. Terminating pods have a non-null
     /// .metadata.deletionTimestamp and have not yet reached the Failed or Succeeded .status.phase.
     ///
     /// This is a beta field and requires enabling DeploymentReplicaSetTerminatingReplicas feature (enabled by default).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub terminating_replicas: Option<i32>,
     /// Represents the latest available observations of a deployment's current state.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<DeploymentCondition>,
     /// Count of hash collisions for the Deployment. The Deployment controller uses this
     /// field as a collision avoidance mechanism when it needs to create the name for the
     /// newest ReplicaSet.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub collision_count: Option<i32>,
 }
 
 apimachinery::proto_message!(DeploymentStatus { 1 => observed_generation as "observedGeneration", 2 => replicas, 3 => updated_replicas as "updatedReplicas", 4 => available_replicas as "availableReplicas", 5 => unavailable_replicas as "unavailableReplicas", 6 => conditions, 7 => ready_replicas as "readyReplicas", 8 => collision_count as "collisionCount", 9 => terminating_replicas as "terminatingReplicas" });
 
 /// DeploymentStrategy describes how to replace existing pods with new ones.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::DeploymentStrategy)]
 pub struct DeploymentStrategy {
     /// Type of deployment. Can be "Recreate" or "RollingUpdate". Default is RollingUpdate.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub r#type: Option<String>,
     /// Rolling update config params. Present only if DeploymentStrategyType =
     /// RollingUpdate.
     /// ---
     /// TODO: Update this to follow our convention for oneOf, whatever we decide it
     /// to be.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub rolling_update: Option<RollingUpdateDeployment>,
 }
 
@@ -418,16 +347,13 @@ apimachinery::proto_message!(DeploymentStrategy { 1 => r#type as "type", 2 => ro
 
 /// HTTPIngressPath associates a path with a backend. Incoming urls matching the
 /// path are forwarded to the backend.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::HTTPIngressPath)]
 pub struct HTTPIngressPath {
     /// Path is matched against the path of an incoming request. Currently it can
     /// contain characters disallowed from the conventional "path" part of a URL
     /// as defined by RFC 3986. Paths must begin with a '/'. When unspecified,
     /// all paths from incoming requests are matched.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub path: Option<String>,
     /// PathType determines the interpretation of the Path matching. PathType can
     /// be one of the following values:
@@ -444,11 +370,9 @@ pub struct HTTPIngressPath {
     /// or treat it identically to Prefix or Exact path types.
     /// Implementations are required to support all path types.
     /// Defaults to ImplementationSpecific.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub path_type: String,
     /// Backend defines the referenced service endpoint to which the traffic
     /// will be forwarded to.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub backend: IngressBackend,
 }
 
@@ -459,13 +383,10 @@ apimachinery::proto_message!(HTTPIngressPath { 1 => path, 2 => backend, 3 => pat
 /// where parts of the url correspond to RFC 3986, this resource will be used
 /// to match against everything after the last '/' and before the first '?'
 /// or '\#'.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::HTTPIngressRuleValue)]
 pub struct HTTPIngressRuleValue {
     /// A collection of paths that map requests to backends.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub paths: Vec<HTTPIngressPath>,
 }
 
@@ -475,23 +396,16 @@ apimachinery::proto_message!(HTTPIngressRuleValue { 1 => paths });
 /// IPBlock describes a particular CIDR (Ex. "192.168.1.0/24","2001:db8::/64") that is allowed
 /// to the pods matched by a NetworkPolicySpec's podSelector. The except entry describes CIDRs
 /// that should not be included within this rule.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::IPBlock)]
 pub struct IPBlock {
     /// CIDR is a string representing the IP Block
     /// Valid examples are "192.168.1.0/24" or "2001:db8::/64"
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub cidr: String,
     /// Except is a slice of CIDRs that should not be included within an IP Block
     /// Valid examples are "192.168.1.0/24" or "2001:db8::/64"
     /// Except values will be rejected if they are outside the CIDR range
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub except: Vec<String>,
 }
 
@@ -523,19 +437,15 @@ pub struct Ingress {
 apimachinery::proto_message!(Ingress { 1 => metadata, 2 => spec, 3 => status });
 
 /// IngressBackend describes all endpoints for a given service and port.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct IngressBackend {
     /// Specifies the name of the referenced service.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub service_name: Option<String>,
     /// Specifies the port of the referenced service.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub service_port: Option<crate::value::IntOrString>,
     /// Resource is an ObjectRef to another Kubernetes resource in the namespace
     /// of the Ingress object. If resource is specified, serviceName and servicePort
     /// must not be specified.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub resource: Option<crate::core::v1::TypedLocalObjectReference>,
 }
 
@@ -565,57 +475,39 @@ pub struct IngressList {
 apimachinery::proto_message!(IngressList { 1 => metadata, 2 => items });
 
 /// IngressLoadBalancerIngress represents the status of a load-balancer ingress point.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::IngressLoadBalancerIngress)]
 pub struct IngressLoadBalancerIngress {
     /// IP is set for load-balancer ingress points that are IP based.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub ip: Option<String>,
     /// Hostname is set for load-balancer ingress points that are DNS based.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub hostname: Option<String>,
     /// Ports provides information about the ports exposed by this LoadBalancer.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub ports: Vec<IngressPortStatus>,
 }
 
 apimachinery::proto_message!(IngressLoadBalancerIngress { 1 => ip, 2 => hostname, 4 => ports });
 
 /// LoadBalancerStatus represents the status of a load-balancer.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::IngressLoadBalancerStatus)]
 pub struct IngressLoadBalancerStatus {
     /// Ingress is a list containing ingress points for the load-balancer.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub ingress: Vec<IngressLoadBalancerIngress>,
 }
 
 apimachinery::proto_message!(IngressLoadBalancerStatus { 1 => ingress });
 
 /// IngressPortStatus represents the error condition of a service port
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::IngressPortStatus)]
 pub struct IngressPortStatus {
     /// Port is the port number of the ingress port.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub port: i32,
     /// Protocol is the protocol of the ingress port.
     /// The supported values are: "TCP", "UDP", "SCTP"
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub protocol: String,
     /// Error is to record the problem with the service port
     /// The format of the error shall comply with the following rules:
@@ -625,7 +517,6 @@ pub struct IngressPortStatus {
     /// format foo.example.com/CamelCase.
     /// ---
     /// The regex it matches is (dns1123SubdomainFmt/)?(qualifiedNameFmt)
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
 }
 
@@ -634,9 +525,7 @@ apimachinery::proto_message!(IngressPortStatus { 1 => port, 2 => protocol, 3 => 
 /// IngressRule represents the rules mapping the paths under a specified host to
 /// the related backend services. Incoming requests are first evaluated for a host
 /// match, then routed to the backend associated with the matching IngressRuleValue.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::IngressRule)]
 pub struct IngressRule {
     /// Host is the fully qualified domain name of a network host, as defined by RFC 3986.
@@ -661,7 +550,6 @@ pub struct IngressRule {
     /// 1. If Host is precise, the request matches this rule if the http host header is equal to Host.
     /// 2. If Host is a wildcard, then the request matches this rule if the http host header
     /// is to equal to the suffix (removing the first label) of the wildcard rule.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub host: Option<String>,
     /// http is a list of http selectors pointing to backends.
     /// A path is matched against the path of an incoming request. Currently it can
@@ -669,7 +557,6 @@ pub struct IngressRule {
     /// as defined by RFC 3986. Paths must begin with a '/'.
     /// A backend defines the referenced service endpoint to which the traffic
     /// will be forwarded to.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub http: Option<HTTPIngressRuleValue>,
 }
 
@@ -690,16 +577,11 @@ impl apimachinery::protobuf::Message for IngressRule {
     ) -> Result<bool, apimachinery::protobuf::ProtobufError> {
         use apimachinery::protobuf::Field as _;
         match number {
-            1 => self
-                .host
-                .merge_from(wire, d)
-                .map_err(|e| e.in_field("host"))?,
+            1 => apimachinery::protobuf::in_field(self.host.merge_from(wire, d), "host")?,
             2 => apimachinery::protobuf::merge_embedded(wire, d, |number, wire, d| {
                 Ok(match number {
                     1 => {
-                        self.http
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("http"))?;
+                        apimachinery::protobuf::in_field(self.http.merge_from(wire, d), "http")?;
                         true
                     }
                     _ => false,
@@ -715,8 +597,7 @@ impl apimachinery::protobuf::Message for IngressRule {
 /// rule is satisfied, the request is routed to the specified backend. Currently
 /// mixing different types of rules in a single Ingress is disallowed, so exactly
 /// one of the following must be set.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct IngressRuleValue {
     /// http is a list of http selectors pointing to backends.
     /// A path is matched against the path of an incoming request. Currently it can
@@ -724,16 +605,13 @@ pub struct IngressRuleValue {
     /// as defined by RFC 3986. Paths must begin with a '/'.
     /// A backend defines the referenced service endpoint to which the traffic
     /// will be forwarded to.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub http: Option<HTTPIngressRuleValue>,
 }
 
 apimachinery::proto_message!(IngressRuleValue { 1 => http });
 
 /// IngressSpec describes the Ingress the user wishes to exist.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::IngressSpec)]
 pub struct IngressSpec {
     /// IngressClassName is the name of the IngressClass cluster resource. The
@@ -746,13 +624,11 @@ pub struct IngressSpec {
     /// specified. An IngressClass resource may be marked as default, which can
     /// be used to set a default value for this field. For more information,
     /// refer to the IngressClass documentation.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub ingress_class_name: Option<String>,
     /// A default backend capable of servicing requests that don't match any
     /// rule. At least one of 'backend' or 'rules' must be specified. This field
     /// is optional to allow the loadbalancer controller or defaulting logic to
     /// specify a global default.
-    #[serde(skip_serializing_if = "Option::is_none")]
     #[conversion(rename = "default_backend")]
     pub backend: Option<IngressBackend>,
     /// TLS configuration. Currently the Ingress only supports a single TLS
@@ -760,59 +636,41 @@ pub struct IngressSpec {
     /// will be multiplexed on the same port according to the hostname specified
     /// through the SNI TLS extension, if the ingress controller fulfilling the
     /// ingress supports SNI.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub tls: Vec<IngressTLS>,
     /// A list of host rules used to configure the Ingress. If unspecified, or
     /// no rule matches, all traffic is sent to the default backend.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub rules: Vec<IngressRule>,
 }
 
 apimachinery::proto_message!(IngressSpec { 1 => backend, 2 => tls, 3 => rules, 4 => ingress_class_name as "ingressClassName" });
 
 /// IngressStatus describe the current state of the Ingress.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::IngressStatus)]
 pub struct IngressStatus {
     /// LoadBalancer contains the current status of the load-balancer.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub load_balancer: Option<IngressLoadBalancerStatus>,
 }
 
 apimachinery::proto_message!(IngressStatus { 1 => load_balancer as "loadBalancer" });
 
 /// IngressTLS describes the transport layer security associated with an Ingress.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::IngressTLS)]
 pub struct IngressTLS {
     /// Hosts are a list of hosts included in the TLS certificate. The values in
     /// this list must match the name/s used in the tlsSecret. Defaults to the
     /// wildcard host setting for the loadbalancer controller fulfilling this
     /// Ingress, if left unspecified.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub hosts: Vec<String>,
     /// SecretName is the name of the secret used to terminate SSL traffic on 443.
     /// Field is left optional to allow SSL routing based on SNI hostname alone.
     /// If the SNI host in a listener conflicts with the "Host" header field used
     /// by an IngressRule, the SNI host is used for termination and value of the
     /// Host header is used for routing.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub secret_name: Option<String>,
 }
 
@@ -840,9 +698,7 @@ apimachinery::proto_message!(NetworkPolicy { 1 => metadata, 2 => spec });
 /// NetworkPolicyEgressRule describes a particular set of traffic that is allowed out of pods
 /// matched by a NetworkPolicySpec's podSelector. The traffic must match both ports and to.
 /// This type is beta-level in 1.8
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::NetworkPolicyEgressRule)]
 pub struct NetworkPolicyEgressRule {
     /// List of destination ports for outgoing traffic.
@@ -850,22 +706,14 @@ pub struct NetworkPolicyEgressRule {
     /// empty or missing, this rule matches all ports (traffic not restricted by port).
     /// If this field is present and contains at least one item, then this rule allows
     /// traffic only if the traffic matches at least one port in the list.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub ports: Vec<NetworkPolicyPort>,
     /// List of destinations for outgoing traffic of pods selected for this rule.
     /// Items in this list are combined using a logical OR operation. If this field is
     /// empty or missing, this rule matches all destinations (traffic not restricted by
     /// destination). If this field is present and contains at least one item, this rule
     /// allows traffic only if the traffic matches at least one item in the to list.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub to: Vec<NetworkPolicyPeer>,
 }
 
@@ -873,9 +721,7 @@ apimachinery::proto_message!(NetworkPolicyEgressRule { 1 => ports, 2 => to });
 
 /// DEPRECATED 1.9 - This group version of NetworkPolicyIngressRule is deprecated by networking/v1/NetworkPolicyIngressRule.
 /// This NetworkPolicyIngressRule matches traffic if and only if the traffic matches both ports AND from.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::NetworkPolicyIngressRule)]
 pub struct NetworkPolicyIngressRule {
     /// List of ports which should be made accessible on the pods selected for this rule.
@@ -883,22 +729,14 @@ pub struct NetworkPolicyIngressRule {
     /// If this field is empty or missing, this rule matches all ports (traffic not restricted by port).
     /// If this field is present and contains at least one item, then this rule allows traffic
     /// only if the traffic matches at least one port in the list.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub ports: Vec<NetworkPolicyPort>,
     /// List of sources which should be able to access the pods selected for this rule.
     /// Items in this list are combined using a logical OR operation.
     /// If this field is empty or missing, this rule matches all sources (traffic not restricted by source).
     /// If this field is present and contains at least one item, this rule allows traffic only if the
     /// traffic matches at least one item in the from list.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub from: Vec<NetworkPolicyPeer>,
 }
 
@@ -929,9 +767,7 @@ pub struct NetworkPolicyList {
 apimachinery::proto_message!(NetworkPolicyList { 1 => metadata, 2 => items });
 
 /// DEPRECATED 1.9 - This group version of NetworkPolicyPeer is deprecated by networking/v1/NetworkPolicyPeer.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::NetworkPolicyPeer)]
 pub struct NetworkPolicyPeer {
     /// This is a label selector which selects Pods. This field follows standard label
@@ -940,7 +776,6 @@ pub struct NetworkPolicyPeer {
     /// If NamespaceSelector is also set, then the NetworkPolicyPeer as a whole selects
     /// the Pods matching PodSelector in the Namespaces selected by NamespaceSelector.
     /// Otherwise it selects the Pods matching PodSelector in the policy's own Namespace.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub pod_selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
     /// Selects Namespaces using cluster-scoped labels. This field follows standard label
     /// selector semantics; if present but empty, it selects all namespaces.
@@ -948,46 +783,37 @@ pub struct NetworkPolicyPeer {
     /// If PodSelector is also set, then the NetworkPolicyPeer as a whole selects
     /// the Pods matching PodSelector in the Namespaces selected by NamespaceSelector.
     /// Otherwise it selects all Pods in the Namespaces selected by NamespaceSelector.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub namespace_selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
     /// IPBlock defines policy on a particular IPBlock. If this field is set then
     /// neither of the other fields can be.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub ip_block: Option<IPBlock>,
 }
 
 apimachinery::proto_message!(NetworkPolicyPeer { 1 => pod_selector as "podSelector", 2 => namespace_selector as "namespaceSelector", 3 => ip_block as "ipBlock" });
 
 /// DEPRECATED 1.9 - This group version of NetworkPolicyPort is deprecated by networking/v1/NetworkPolicyPort.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::NetworkPolicyPort)]
 pub struct NetworkPolicyPort {
     /// Optional.  The protocol (TCP, UDP, or SCTP) which traffic must match.
     /// If not specified, this field defaults to TCP.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub protocol: Option<String>,
     /// The port on the given protocol. This can either be a numerical or named
     /// port on a pod. If this field is not provided, this matches all port names and
     /// numbers.
     /// If present, only traffic on the specified protocol AND port will be matched.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub port: Option<crate::value::IntOrString>,
     /// If set, indicates that the range of ports from port to endPort, inclusive,
     /// should be allowed by the policy. This field cannot be defined if the port field
     /// is not defined or if the port field is defined as a named (string) port.
     /// The endPort must be equal or greater than port.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub end_port: Option<i32>,
 }
 
 apimachinery::proto_message!(NetworkPolicyPort { 1 => protocol, 2 => port, 3 => end_port as "endPort" });
 
 /// DEPRECATED 1.9 - This group version of NetworkPolicySpec is deprecated by networking/v1/NetworkPolicySpec.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::NetworkPolicySpec)]
 pub struct NetworkPolicySpec {
     /// Selects the pods to which this NetworkPolicy object applies.  The array of ingress rules
@@ -995,7 +821,6 @@ pub struct NetworkPolicySpec {
     /// same set of pods.  In this case, the ingress rules for each are combined additively.
     /// This field is NOT optional and follows standard label selector semantics.
     /// An empty podSelector matches all pods in this namespace.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub pod_selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
     /// List of ingress rules to be applied to the selected pods.
     /// Traffic is allowed to a pod if there are no NetworkPolicies selecting the pod
@@ -1004,11 +829,7 @@ pub struct NetworkPolicySpec {
     /// objects whose podSelector matches the pod.
     /// If this field is empty then this NetworkPolicy does not allow any traffic
     /// (and serves solely to ensure that the pods it selects are isolated by default).
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub ingress: Vec<NetworkPolicyIngressRule>,
     /// List of egress rules to be applied to the selected pods. Outgoing traffic is
     /// allowed if there are no NetworkPolicies selecting the pod (and cluster policy
@@ -1017,11 +838,7 @@ pub struct NetworkPolicySpec {
     /// this field is empty then this NetworkPolicy limits all outgoing traffic (and serves
     /// solely to ensure that the pods it selects are isolated by default).
     /// This field is beta-level in 1.8
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub egress: Vec<NetworkPolicyEgressRule>,
     /// List of rule types that the NetworkPolicy relates to.
     /// Valid options are \["Ingress"\], \["Egress"\], or \["Ingress", "Egress"\].
@@ -1033,11 +850,7 @@ pub struct NetworkPolicySpec {
     /// you must specify a policyTypes value that include "Egress" (since such a policy would not include
     /// an Egress section and would otherwise default to just \[ "Ingress" \]).
     /// This field is beta-level in 1.8
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub policy_types: Vec<String>,
 }
 
@@ -1071,25 +884,18 @@ pub struct ReplicaSet {
 apimachinery::proto_message!(ReplicaSet { 1 => metadata, 2 => spec, 3 => status });
 
 /// ReplicaSetCondition describes the state of a replica set at a certain point.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::ReplicaSetCondition)]
 pub struct ReplicaSetCondition {
     /// Type of replica set condition.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub r#type: String,
     /// Status of the condition, one of True, False, Unknown.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub status: String,
     /// The last time the condition transitioned from one status to another.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub last_transition_time: Option<apimachinery::apis::meta::v1::Time>,
     /// The reason for the condition's last transition.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     /// A human readable message indicating details about the transition.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
 }
 
@@ -1120,93 +926,70 @@ pub struct ReplicaSetList {
 apimachinery::proto_message!(ReplicaSetList { 1 => metadata, 2 => items });
 
 /// ReplicaSetSpec is the specification of a ReplicaSet.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::ReplicaSetSpec)]
 pub struct ReplicaSetSpec {
     /// Replicas is the number of desired pods.
     /// This is a pointer to distinguish between explicit zero and unspecified.
     /// Defaults to 1.
     /// More info: <https://kubernetes.io/docs/concepts/workloads/controllers/replicaset>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub replicas: Option<i32>,
     /// Minimum number of seconds for which a newly created pod should be ready
     /// without any of its container crashing, for it to be considered available.
     /// Defaults to 0 (pod will be considered available as soon as it is ready)
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub min_ready_seconds: Option<i32>,
     /// Selector is a label query over pods that should match the replica count.
     /// If the selector is empty, it is defaulted to the labels present on the pod template.
     /// Label keys and values that must match in order to be controlled by this replica set.
     /// More info: <https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors>
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub selector: apimachinery::apis::meta::v1::LabelSelector,
     /// Template is the object that describes the pod that will be created if
     /// insufficient replicas are detected.
     /// More info: <https://kubernetes.io/docs/concepts/workloads/controllers/replicaset/#pod-template>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub template: Option<crate::core::v1::PodTemplateSpec>,
 }
 
 apimachinery::proto_message!(ReplicaSetSpec { 1 => replicas, 2 => selector, 3 => template, 4 => min_ready_seconds as "minReadySeconds" });
 
 /// ReplicaSetStatus represents the current status of a ReplicaSet.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::ReplicaSetStatus)]
 pub struct ReplicaSetStatus {
     /// Replicas is the most recently observed number of non-terminating pods.
     /// More info: <https://kubernetes.io/docs/concepts/workloads/controllers/replicaset>
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub replicas: i32,
     /// The number of non-terminating pods that have labels matching the labels of the pod template of the replicaset.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub fully_labeled_replicas: Option<i32>,
     /// The number of non-terminating pods targeted by this ReplicaSet with a Ready Condition.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub ready_replicas: Option<i32>,
     /// The number of available non-terminating pods (ready for at least minReadySeconds) for this replica set.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub available_replicas: Option<i32>,
     /// The number of terminating pods for this replica set. Terminating pods have a non-null .metadata.deletionTimestamp
     /// and have not yet reached the Failed or Succeeded .status.phase.
     ///
     /// This is a beta field and requires enabling DeploymentReplicaSetTerminatingReplicas feature (enabled by default).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub terminating_replicas: Option<i32>,
     /// ObservedGeneration reflects the generation of the most recently observed ReplicaSet.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub observed_generation: Option<i64>,
     /// Represents the latest available observations of a replica set's current state.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<ReplicaSetCondition>,
 }
 
 apimachinery::proto_message!(ReplicaSetStatus { 1 => replicas, 2 => fully_labeled_replicas as "fullyLabeledReplicas", 3 => observed_generation as "observedGeneration", 4 => ready_replicas as "readyReplicas", 5 => available_replicas as "availableReplicas", 6 => conditions, 7 => terminating_replicas as "terminatingReplicas" });
 
 /// DEPRECATED.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1beta1::RollbackConfig)]
 pub struct RollbackConfig {
     /// The revision to rollback to. If set to 0, rollback to the last revision.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub revision: Option<i64>,
 }
 
 apimachinery::proto_message!(RollbackConfig { 1 => revision });
 
 /// Spec to control the desired behavior of daemon set rolling update.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::RollingUpdateDaemonSet)]
 pub struct RollingUpdateDaemonSet {
     /// The maximum number of DaemonSet pods that can be unavailable during the
@@ -1223,7 +1006,6 @@ pub struct RollingUpdateDaemonSet {
     /// it then proceeds onto other DaemonSet pods, thus ensuring that at least
     /// 70% of original number of DaemonSet pods are available at all times during
     /// the update.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub max_unavailable: Option<crate::value::IntOrString>,
     /// The maximum number of nodes with an existing available DaemonSet pod that
     /// can have an updated DaemonSet pod during during an update.
@@ -1244,16 +1026,13 @@ pub struct RollingUpdateDaemonSet {
     /// so resource intensive daemonsets should take into account that they may
     /// cause evictions during disruption.
     /// This is an alpha field and requires enabling DaemonSetUpdateSurge feature gate.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub max_surge: Option<crate::value::IntOrString>,
 }
 
 apimachinery::proto_message!(RollingUpdateDaemonSet { 1 => max_unavailable as "maxUnavailable", 2 => max_surge as "maxSurge" });
 
 /// Spec to control the desired behavior of rolling update.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::RollingUpdateDeployment)]
 pub struct RollingUpdateDeployment {
     /// The maximum number of pods that can be unavailable during the update.
@@ -1266,7 +1045,6 @@ pub struct RollingUpdateDeployment {
     /// can be scaled down further, followed by scaling up the new RC, ensuring
     /// that the total number of pods available at all times during the update is at
     /// least 70% of desired pods.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub max_unavailable: Option<crate::value::IntOrString>,
     /// The maximum number of pods that can be scheduled above the desired number of
     /// pods.
@@ -1279,7 +1057,6 @@ pub struct RollingUpdateDeployment {
     /// 130% of desired pods. Once old pods have been killed,
     /// new RC can be scaled up further, ensuring that total number of pods running
     /// at any time during the update is at most 130% of desired pods.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub max_surge: Option<crate::value::IntOrString>,
 }
 
@@ -1311,33 +1088,23 @@ pub struct Scale {
 apimachinery::proto_message!(Scale { 1 => metadata, 2 => spec, 3 => status });
 
 /// describes the attributes of a scale subresource
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1beta2::ScaleSpec)]
 pub struct ScaleSpec {
     /// desired number of instances for the scaled object.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub replicas: Option<i32>,
 }
 
 apimachinery::proto_message!(ScaleSpec { 1 => replicas });
 
 /// represents the current status of a scale subresource.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1beta2::ScaleStatus)]
 pub struct ScaleStatus {
     /// actual number of observed instances of the scaled object.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub replicas: Option<i32>,
     /// selector is a label query over pods that should match the replicas count. More info: <https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/>
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "std::collections::BTreeMap::is_empty"
-    )]
+    #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub selector: std::collections::BTreeMap<String, String>,
     /// label selector for pods that should match the replicas count. This is a serializated
     /// version of both map-based and more expressive set-based selectors. This is done to
@@ -1345,7 +1112,6 @@ pub struct ScaleStatus {
     /// query-param syntax. If the target type only supports map-based selectors, both this
     /// field and map-based selector field are populated.
     /// More info: <https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub target_selector: Option<String>,
 }
 

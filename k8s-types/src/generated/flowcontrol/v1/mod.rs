@@ -6,8 +6,7 @@
 /// of the handling of exempt requests.
 /// In the mandatory exempt configuration object the values in the fields
 /// here can be modified by authorized users, unlike the rest of the \`spec\`.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ExemptPriorityLevelConfiguration {
     /// \`nominalConcurrencyShares\` (NCS) contributes to the computation of the
     /// NominalConcurrencyLimit (NominalCL) of this level.
@@ -23,7 +22,6 @@ pub struct ExemptPriorityLevelConfiguration {
     /// Bigger numbers mean a larger nominal concurrency limit,
     /// at the expense of every other priority level.
     /// This field has a default value of zero.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub nominal_concurrency_shares: Option<i32>,
     /// \`lendablePercent\` prescribes the fraction of the level's NominalCL that
     /// can be borrowed by other priority levels.  This value of this
@@ -32,20 +30,17 @@ pub struct ExemptPriorityLevelConfiguration {
     /// as this level's LendableConcurrencyLimit (LendableCL), is defined as follows.
     ///
     /// LendableCL(i) = round( NominalCL(i) \* lendablePercent(i)/100.0 )
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub lendable_percent: Option<i32>,
 }
 
 apimachinery::proto_message!(ExemptPriorityLevelConfiguration { 1 => nominal_concurrency_shares as "nominalConcurrencyShares", 2 => lendable_percent as "lendablePercent" });
 
 /// FlowDistinguisherMethod specifies the method of a flow distinguisher.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct FlowDistinguisherMethod {
     /// \`type\` is the type of flow distinguisher method
     /// The supported types are "ByUser" and "ByNamespace".
     /// Required.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub r#type: String,
 }
 
@@ -72,26 +67,20 @@ pub struct FlowSchema {
 apimachinery::proto_message!(FlowSchema { 1 => metadata, 2 => spec, 3 => status });
 
 /// FlowSchemaCondition describes conditions for a FlowSchema.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct FlowSchemaCondition {
     /// \`type\` is the type of the condition.
     /// Required.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub r#type: Option<String>,
     /// \`status\` is the status of the condition.
     /// Can be True, False, Unknown.
     /// Required.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub status: Option<String>,
     /// \`lastTransitionTime\` is the last time the condition transitioned from one status to another.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub last_transition_time: Option<apimachinery::apis::meta::v1::Time>,
     /// \`reason\` is a unique, one-word, CamelCase reason for the condition's last transition.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     /// \`message\` is a human-readable message indicating details about last transition.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
 }
 
@@ -113,69 +102,53 @@ pub struct FlowSchemaList {
 apimachinery::proto_message!(FlowSchemaList { 1 => metadata, 2 => items });
 
 /// FlowSchemaSpec describes how the FlowSchema's specification looks like.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct FlowSchemaSpec {
     /// \`priorityLevelConfiguration\` should reference a PriorityLevelConfiguration in the cluster. If the reference cannot
     /// be resolved, the FlowSchema will be ignored and marked as invalid in its status.
     /// Required.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub priority_level_configuration: PriorityLevelConfigurationReference,
     /// \`matchingPrecedence\` is used to choose among the FlowSchemas that match a given request. The chosen
     /// FlowSchema is among those with the numerically lowest (which we take to be logically highest)
     /// MatchingPrecedence.  Each MatchingPrecedence value must be ranged in \[1,10000\].
     /// Note that if the precedence is not specified, it will be set to 1000 as default.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub matching_precedence: Option<i32>,
     /// \`distinguisherMethod\` defines how to compute the flow distinguisher for requests that match this schema.
     /// \`nil\` specifies that the distinguisher is disabled and thus will always be the empty string.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub distinguisher_method: Option<FlowDistinguisherMethod>,
     /// \`rules\` describes which requests will match this flow schema. This FlowSchema matches a request if and only if
     /// at least one member of rules matches the request.
     /// if it is an empty slice, there will be no requests matching the FlowSchema.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub rules: Vec<PolicyRulesWithSubjects>,
 }
 
 apimachinery::proto_message!(FlowSchemaSpec { 1 => priority_level_configuration as "priorityLevelConfiguration", 2 => matching_precedence as "matchingPrecedence", 3 => distinguisher_method as "distinguisherMethod", 4 => rules });
 
 /// FlowSchemaStatus represents the current state of a FlowSchema.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct FlowSchemaStatus {
     /// \`conditions\` is a list of the current states of FlowSchema.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<FlowSchemaCondition>,
 }
 
 apimachinery::proto_message!(FlowSchemaStatus { 1 => conditions });
 
 /// GroupSubject holds detailed information for group-kind subject.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct GroupSubject {
     /// name is the user group that matches, or "\*" to match all user groups.
     /// See <https://github.com/kubernetes/apiserver/blob/master/pkg/authentication/user/user.go> for some
     /// well-known group names.
     /// Required.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub name: String,
 }
 
 apimachinery::proto_message!(GroupSubject { 1 => name });
 
 /// LimitResponse defines how to handle requests that can not be executed right now.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct LimitResponse {
     /// \`type\` is "Queue" or "Reject".
     /// "Queue" means that requests that can not be executed upon arrival
@@ -184,11 +157,9 @@ pub struct LimitResponse {
     /// "Reject" means that requests that can not be executed upon arrival
     /// are rejected.
     /// Required.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub r#type: String,
     /// \`queuing\` holds the configuration parameters for queuing.
     /// This field may be non-empty only if \`type\` is \`"Queue"\`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub queuing: Option<QueuingConfiguration>,
 }
 
@@ -198,8 +169,7 @@ apimachinery::proto_message!(LimitResponse { 1 => r#type as "type", 2 => queuing
 /// It addresses two issues:
 /// - How are requests for this priority level limited?
 /// - What should be done with requests that exceed the limit?
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct LimitedPriorityLevelConfiguration {
     /// \`nominalConcurrencyShares\` (NCS) contributes to the computation of the
     /// NominalConcurrencyLimit (NominalCL) of this level.
@@ -220,10 +190,8 @@ pub struct LimitedPriorityLevelConfiguration {
     ///
     /// Setting this field to zero supports the construction of a
     /// "jail" for this priority level that is used to hold some request(s)
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub nominal_concurrency_shares: Option<i32>,
     /// \`limitResponse\` indicates what to do with requests that can not be executed right now
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub limit_response: Option<LimitResponse>,
     /// \`lendablePercent\` prescribes the fraction of the level's NominalCL that
     /// can be borrowed by other priority levels. The value of this
@@ -232,7 +200,6 @@ pub struct LimitedPriorityLevelConfiguration {
     /// as this level's LendableConcurrencyLimit (LendableCL), is defined as follows.
     ///
     /// LendableCL(i) = round( NominalCL(i) \* lendablePercent(i)/100.0 )
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub lendable_percent: Option<i32>,
     /// \`borrowingLimitPercent\`, if present, configures a limit on how many
     /// seats this priority level can borrow from other priority levels.
@@ -249,7 +216,6 @@ pub struct LimitedPriorityLevelConfiguration {
     /// priority level can borrow a number of seats that is greater than
     /// its own nominal concurrency limit (NominalCL).
     /// When this field is left \`nil\`, the limit is effectively infinite.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub borrowing_limit_percent: Option<i32>,
 }
 
@@ -258,13 +224,11 @@ apimachinery::proto_message!(LimitedPriorityLevelConfiguration { 1 => nominal_co
 /// NonResourcePolicyRule is a predicate that matches non-resource requests according to their verb and the
 /// target non-resource URL. A NonResourcePolicyRule matches a request if and only if both (a) at least one member
 /// of verbs matches the request and (b) at least one member of nonResourceURLs matches the request.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct NonResourcePolicyRule {
     /// \`verbs\` is a list of matching verbs and may not be empty.
     /// "\*" matches all verbs. If it is present, it must be the only entry.
     /// Required.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub verbs: Vec<String>,
     /// \`nonResourceURLs\` is a set of url prefixes that a user should have access to and may not be empty.
     /// For example:
@@ -275,11 +239,7 @@ pub struct NonResourcePolicyRule {
     /// - "/healthz/\*" matches all per-component health checks.
     /// "\*" matches all non-resource urls. if it is present, it must be the only entry.
     /// Required.
-    #[serde(
-        rename = "nonResourceURLs",
-        default,
-        deserialize_with = "crate::go_json::null_as_default"
-    )]
+    #[api(rename = "nonResourceURLs")]
     pub non_resource_urls: Vec<String>,
 }
 
@@ -289,31 +249,21 @@ apimachinery::proto_message!(NonResourcePolicyRule { 1 => verbs, 6 => non_resour
 /// making the request, the verb being requested, and the resource to be acted upon. This PolicyRulesWithSubjects matches
 /// a request if and only if both (a) at least one member of subjects matches the request and (b) at least one member
 /// of resourceRules or nonResourceRules matches the request.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct PolicyRulesWithSubjects {
     /// subjects is the list of normal user, serviceaccount, or group that this rule cares about.
     /// There must be at least one member in this slice.
     /// A slice that includes both the system:authenticated and system:unauthenticated user groups matches every request.
     /// Required.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub subjects: Vec<Subject>,
     /// \`resourceRules\` is a slice of ResourcePolicyRules that identify matching requests according to their verb and the
     /// target resource.
     /// At least one of \`resourceRules\` and \`nonResourceRules\` has to be non-empty.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub resource_rules: Vec<ResourcePolicyRule>,
     /// \`nonResourceRules\` is a list of NonResourcePolicyRules that identify matching requests according to their verb
     /// and the target non-resource URL.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub non_resource_rules: Vec<NonResourcePolicyRule>,
 }
 
@@ -339,26 +289,20 @@ pub struct PriorityLevelConfiguration {
 apimachinery::proto_message!(PriorityLevelConfiguration { 1 => metadata, 2 => spec, 3 => status });
 
 /// PriorityLevelConfigurationCondition defines the condition of priority level.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct PriorityLevelConfigurationCondition {
     /// \`type\` is the type of the condition.
     /// Required.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub r#type: Option<String>,
     /// \`status\` is the status of the condition.
     /// Can be True, False, Unknown.
     /// Required.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub status: Option<String>,
     /// \`lastTransitionTime\` is the last time the condition transitioned from one status to another.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub last_transition_time: Option<apimachinery::apis::meta::v1::Time>,
     /// \`reason\` is a unique, one-word, CamelCase reason for the condition's last transition.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     /// \`message\` is a human-readable message indicating details about last transition.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
 }
 
@@ -380,20 +324,17 @@ pub struct PriorityLevelConfigurationList {
 apimachinery::proto_message!(PriorityLevelConfigurationList { 1 => metadata, 2 => items });
 
 /// PriorityLevelConfigurationReference contains information that points to the "request-priority" being used.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct PriorityLevelConfigurationReference {
     /// \`name\` is the name of the priority level configuration being referenced
     /// Required.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub name: String,
 }
 
 apimachinery::proto_message!(PriorityLevelConfigurationReference { 1 => name });
 
 /// PriorityLevelConfigurationSpec specifies the configuration of a priority level.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct PriorityLevelConfigurationSpec {
     /// \`type\` indicates whether this priority level is subject to
     /// limitation on request execution.  A value of \`"Exempt"\` means
@@ -404,41 +345,32 @@ pub struct PriorityLevelConfigurationSpec {
     /// \_are\_ subject to limits and (b) some of the server's limited
     /// capacity is made available exclusively to this priority level.
     /// Required.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub r#type: String,
     /// \`limited\` specifies how requests are handled for a Limited priority level.
     /// This field must be non-empty if and only if \`type\` is \`"Limited"\`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub limited: Option<LimitedPriorityLevelConfiguration>,
     /// \`exempt\` specifies how requests are handled for an exempt priority level.
     /// This field MUST be empty if \`type\` is \`"Limited"\`.
     /// This field MAY be non-empty if \`type\` is \`"Exempt"\`.
     /// If empty and \`type\` is \`"Exempt"\` then the default values
     /// for \`ExemptPriorityLevelConfiguration\` apply.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub exempt: Option<ExemptPriorityLevelConfiguration>,
 }
 
 apimachinery::proto_message!(PriorityLevelConfigurationSpec { 1 => r#type as "type", 2 => limited, 3 => exempt });
 
 /// PriorityLevelConfigurationStatus represents the current state of a "request-priority".
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct PriorityLevelConfigurationStatus {
     /// \`conditions\` is the current state of "request-priority".
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<PriorityLevelConfigurationCondition>,
 }
 
 apimachinery::proto_message!(PriorityLevelConfigurationStatus { 1 => conditions });
 
 /// QueuingConfiguration holds the configuration parameters for queuing
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct QueuingConfiguration {
     /// \`queues\` is the number of queues for this priority level. The
     /// queues exist independently at each apiserver. The value must be
@@ -446,7 +378,6 @@ pub struct QueuingConfiguration {
     /// shufflesharding and thus makes the distinguisher method of
     /// associated flow schemas irrelevant.  This field has a default
     /// value of 64.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub queues: Option<i32>,
     /// \`handSize\` is a small positive number that configures the
     /// shuffle sharding of requests into queues.  When enqueuing a request
@@ -459,13 +390,11 @@ pub struct QueuingConfiguration {
     /// saturate most of the queues).  See the user-facing
     /// documentation for more extensive guidance on setting this
     /// field.  This field has a default value of 8.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub hand_size: Option<i32>,
     /// \`queueLengthLimit\` is the maximum number of requests allowed to
     /// be waiting in a given queue of this priority level at a time;
     /// excess requests are rejected.  This value must be positive.  If
     /// not specified, it will be defaulted to 50.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub queue_length_limit: Option<i32>,
 }
 
@@ -480,32 +409,27 @@ apimachinery::proto_message!(QueuingConfiguration { 1 => queues, 2 => hand_size 
 /// not specify a namespace (i.e., \`Namespace==""\`) and clusterScope is
 /// true or (d2) the request specifies a namespace and least one member
 /// of namespaces matches the request's namespace.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ResourcePolicyRule {
     /// \`verbs\` is a list of matching verbs and may not be empty.
     /// "\*" matches all verbs and, if present, must be the only entry.
     /// Required.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub verbs: Vec<String>,
     /// \`apiGroups\` is a list of matching API groups and may not be empty.
     /// "\*" matches all API groups and, if present, must be the only entry.
     /// Required.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub api_groups: Vec<String>,
     /// \`resources\` is a list of matching resources (i.e., lowercase
     /// and plural) with, if desired, subresource.  For example, \[
     /// "services", "nodes/status" \].  This list may not be empty.
     /// "\*" matches all resources and, if present, must be the only entry.
     /// Required.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub resources: Vec<String>,
     /// \`clusterScope\` indicates whether to match requests that do not
     /// specify a namespace (which happens either because the resource
     /// is not namespaced or the request targets all namespaces).
     /// If this field is omitted or false then the \`namespaces\` field
     /// must contain a non-empty list.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub cluster_scope: Option<bool>,
     /// \`namespaces\` is a list of target namespaces that restricts
     /// matches.  A request that specifies a target namespace matches
@@ -515,27 +439,20 @@ pub struct ResourcePolicyRule {
     /// not specify\_ a namespace (see the \`clusterScope\` field for
     /// that).
     /// This list may be empty, but only if \`clusterScope\` is true.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub namespaces: Vec<String>,
 }
 
 apimachinery::proto_message!(ResourcePolicyRule { 1 => verbs, 2 => api_groups as "apiGroups", 3 => resources, 4 => cluster_scope as "clusterScope", 5 => namespaces });
 
 /// ServiceAccountSubject holds detailed information for service-account-kind subject.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ServiceAccountSubject {
     /// \`namespace\` is the namespace of matching ServiceAccount objects.
     /// Required.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub namespace: String,
     /// \`name\` is the name of matching ServiceAccount objects, or "\*" to match regardless of name.
     /// Required.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub name: String,
 }
 
@@ -543,33 +460,26 @@ apimachinery::proto_message!(ServiceAccountSubject { 1 => namespace, 2 => name }
 
 /// Subject matches the originator of a request, as identified by the request authentication system. There are three
 /// ways of matching an originator; by user, group, or service account.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct Subject {
     /// \`kind\` indicates which one of the other fields is non-empty.
     /// Required
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub kind: String,
     /// \`user\` matches based on username.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub user: Option<UserSubject>,
     /// \`group\` matches based on user group name.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub group: Option<GroupSubject>,
     /// \`serviceAccount\` matches ServiceAccounts.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub service_account: Option<ServiceAccountSubject>,
 }
 
 apimachinery::proto_message!(Subject { 1 => kind, 2 => user, 3 => group, 4 => service_account as "serviceAccount" });
 
 /// UserSubject holds detailed information for user-kind subject.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct UserSubject {
     /// \`name\` is the username that matches, or "\*" to match all usernames.
     /// Required.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub name: String,
 }
 

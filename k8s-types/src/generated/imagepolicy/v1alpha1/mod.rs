@@ -27,64 +27,45 @@ pub struct ImageReview {
 apimachinery::proto_message!(ImageReview { 1 => metadata, 2 => spec, 3 => status });
 
 /// ImageReviewContainerSpec is a description of a container within the pod creation request.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ImageReviewContainerSpec {
     /// This can be in the form image:tag or image@SHA:012345679abcdef.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub image: Option<String>,
 }
 
 apimachinery::proto_message!(ImageReviewContainerSpec { 1 => image });
 
 /// ImageReviewSpec is a description of the pod creation request.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ImageReviewSpec {
     /// Containers is a list of a subset of the information in each container of the Pod being created.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub containers: Vec<ImageReviewContainerSpec>,
     /// Annotations is a list of key-value pairs extracted from the Pod's annotations.
     /// It only includes keys which match the pattern \`\*.image-policy.k8s.io/\*\`.
     /// It is up to each webhook backend to determine how to interpret these annotations, if at all.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "std::collections::BTreeMap::is_empty"
-    )]
+    #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub annotations: std::collections::BTreeMap<String, String>,
     /// Namespace is the namespace the pod is being created in.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub namespace: Option<String>,
 }
 
 apimachinery::proto_message!(ImageReviewSpec { 1 => containers, 2 => annotations, 3 => namespace });
 
 /// ImageReviewStatus is the result of the review for the pod creation request.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ImageReviewStatus {
     /// Allowed indicates that all images were allowed to be run.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub allowed: Option<bool>,
     /// Reason should be empty unless Allowed is false in which case it
     /// may contain a short description of what is wrong.  Kubernetes
     /// may truncate excessively long errors when displaying to the user.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     /// AuditAnnotations will be added to the attributes object of the
     /// admission controller request using 'AddAnnotation'.  The keys should
     /// be prefix-less (i.e., the admission controller will add an
     /// appropriate prefix).
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "std::collections::BTreeMap::is_empty"
-    )]
+    #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub audit_annotations: std::collections::BTreeMap<String, String>,
 }
 

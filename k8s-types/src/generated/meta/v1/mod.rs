@@ -11,36 +11,27 @@ pub type Verbs = Vec<String>;
 /// FieldManager is required for apply requests.
 /// ApplyOptions is equivalent to PatchOptions. It is provided as a convenience with documentation
 /// that speaks specifically to how the options fields relate to apply.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ApplyOptions {
     /// The kind of the object (Go's embedded `TypeMeta`).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub kind: Option<String>,
     /// The apiVersion of the object (Go's embedded `TypeMeta`).
-    #[serde(rename = "apiVersion", skip_serializing_if = "Option::is_none")]
     pub api_version: Option<String>,
     /// When present, indicates that modifications should not be
     /// persisted. An invalid or unrecognized dryRun directive will
     /// result in an error response and no further processing of the
     /// request. Valid values are:
     /// - All: all dry run stages will be processed
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub dry_run: Vec<String>,
     /// Force is going to "force" Apply requests. It means user will
     /// re-acquire conflicting fields owned by other people.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub force: Option<bool>,
     /// fieldManager is a name associated with the actor or entity
     /// that is making these changes. The value must be less than or
     /// 128 characters long, and only contain printable characters,
     /// as defined by <https://golang.org/pkg/unicode/#IsPrint>. This
     /// field is required.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub field_manager: Option<String>,
 }
 
@@ -61,38 +52,31 @@ apimachinery::proto_message!(ApplyOptions { 1 => dry_run as "dryRun", 2 => force
 ///
 /// // other fields
 /// }
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct Condition {
     /// type of condition in CamelCase or in foo.example.com/CamelCase.
     /// ---
     /// Many .condition.type values are consistent across resources like Available, but because arbitrary conditions can be
     /// useful (see .node.status.conditions), the ability to deconflict is important.
     /// The regex it matches is (dns1123SubdomainFmt/)?(qualifiedNameFmt)
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub r#type: String,
     /// status of the condition, one of True, False, Unknown.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub status: String,
     /// observedGeneration represents the .metadata.generation that the condition was set based upon.
     /// For instance, if .metadata.generation is currently 12, but the .status.conditions\[x\].observedGeneration is 9, the condition is out of date
     /// with respect to the current state of the instance.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub observed_generation: Option<i64>,
     /// lastTransitionTime is the last time the condition transitioned from one status to another.
     /// This should be when the underlying condition changed.  If that is not known, then using the time when the API field changed is acceptable.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub last_transition_time: apimachinery::apis::meta::v1::Time,
     /// reason contains a programmatic identifier indicating the reason for the condition's last transition.
     /// Producers of specific condition types may define expected values and meanings for this field,
     /// and whether the values are considered a guaranteed API.
     /// The value should be a CamelCase string.
     /// This field may not be empty.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub reason: String,
     /// message is a human readable message indicating details about the transition.
     /// This may be an empty string.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub message: String,
 }
 
@@ -327,25 +311,18 @@ inventory::submit! { apimachinery::runtime::Registration { group: "storagemigrat
 
 /// FieldSelectorRequirement is a selector that contains values, a key, and an operator that
 /// relates the key and values.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct FieldSelectorRequirement {
     /// key is the field selector key that the requirement applies to.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub key: String,
     /// operator represents a key's relationship to a set of values.
     /// Valid operators are In, NotIn, Exists, DoesNotExist.
     /// The list of operators may grow in the future.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub operator: String,
     /// values is an array of string values.
     /// If the operator is In or NotIn, the values array must be non-empty.
     /// If the operator is Exists or DoesNotExist, the values array must be empty.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub values: Vec<String>,
 }
 
@@ -437,14 +414,11 @@ inventory::submit! { apimachinery::runtime::Registration { group: "storagemigrat
 
 /// GroupKind specifies a Group and a Kind, but does not force a version.  This is useful for identifying
 /// concepts during lookup stages without having partially valid types
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct GroupKind {
     /// The \`group\` field.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub group: Option<String>,
     /// The \`kind\` field.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub kind: Option<String>,
 }
 
@@ -452,14 +426,11 @@ apimachinery::proto_message!(GroupKind { 1 => group, 2 => kind });
 
 /// GroupResource specifies a Group and a Resource, but does not force a version.  This is useful for identifying
 /// concepts during lookup stages without having partially valid types
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct GroupResource {
     /// The \`group\` field.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub group: String,
     /// The \`resource\` field.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub resource: String,
 }
 
@@ -467,17 +438,13 @@ apimachinery::proto_message!(GroupResource { 1 => group, 2 => resource });
 
 /// GroupVersionKind unambiguously identifies a kind.  It doesn't anonymously include GroupVersion
 /// to avoid automatic coercion.  It doesn't use a GroupVersion to avoid custom marshalling
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct GroupVersionKind {
     /// The \`group\` field.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub group: Option<String>,
     /// The \`version\` field.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub version: Option<String>,
     /// The \`kind\` field.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub kind: Option<String>,
 }
 
@@ -485,36 +452,26 @@ apimachinery::proto_message!(GroupVersionKind { 1 => group, 2 => version, 3 => k
 
 /// GroupVersionResource unambiguously identifies a resource.  It doesn't anonymously include GroupVersion
 /// to avoid automatic coercion.  It doesn't use a GroupVersion to avoid custom marshalling
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct GroupVersionResource {
     /// The \`group\` field.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub group: Option<String>,
     /// The \`version\` field.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub version: Option<String>,
     /// The \`resource\` field.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub resource: Option<String>,
 }
 
 apimachinery::proto_message!(GroupVersionResource { 1 => group, 2 => version, 3 => resource });
 
 /// List holds a list of objects, which may not be known by the server.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct List {
     /// Standard list metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds>
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// List of objects
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub items: Vec<crate::value::RawExtension>,
 }
 
@@ -760,8 +717,7 @@ pub struct PartialObjectMetadataList {
 apimachinery::proto_message!(PartialObjectMetadataList { 1 => metadata, 2 => items });
 
 /// Patch is provided to give a concrete name and type to the Kubernetes PATCH request body.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct Patch {}
 
 apimachinery::proto_message!(Patch {});
@@ -882,14 +838,11 @@ inventory::submit! { apimachinery::runtime::Registration { group: "storage.k8s.i
 inventory::submit! { apimachinery::runtime::Registration { group: "storagemigration.k8s.io", version: "v1beta1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
 
 /// Preconditions must be fulfilled before an operation (update, delete, etc.) is carried out.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct Preconditions {
     /// Specifies the target UID.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub uid: Option<String>,
     /// Specifies the target ResourceVersion
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub resource_version: Option<String>,
 }
 
@@ -897,15 +850,10 @@ apimachinery::proto_message!(Preconditions { 1 => uid, 2 => resource_version as 
 
 /// RootPaths lists the paths available at root.
 /// For example: "/healthz", "/apis".
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct RootPaths {
     /// paths are the paths available at root.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub paths: Vec<String>,
 }
 

@@ -4,14 +4,12 @@
 
 /// HTTPIngressPath associates a path with a backend. Incoming urls matching the
 /// path are forwarded to the backend.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct HTTPIngressPath {
     /// path is matched against the path of an incoming request. Currently it can
     /// contain characters disallowed from the conventional "path" part of a URL
     /// as defined by RFC 3986. Paths must begin with a '/' and must be present
     /// when using PathType with value "Exact" or "Prefix".
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub path: Option<String>,
     /// pathType determines the interpretation of the path matching. PathType can
     /// be one of the following values:
@@ -27,11 +25,9 @@ pub struct HTTPIngressPath {
     /// the IngressClass. Implementations can treat this as a separate PathType
     /// or treat it identically to Prefix or Exact path types.
     /// Implementations are required to support all path types.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub path_type: String,
     /// backend defines the referenced service endpoint to which the traffic
     /// will be forwarded to.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub backend: IngressBackend,
 }
 
@@ -42,11 +38,9 @@ apimachinery::proto_message!(HTTPIngressPath { 1 => path, 2 => backend, 3 => pat
 /// where parts of the url correspond to RFC 3986, this resource will be used
 /// to match against everything after the last '/' and before the first '?'
 /// or '\#'.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct HTTPIngressRuleValue {
     /// paths is a collection of paths that map requests to backends.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub paths: Vec<HTTPIngressPath>,
 }
 
@@ -90,12 +84,10 @@ pub struct IPAddressList {
 apimachinery::proto_message!(IPAddressList { 1 => metadata, 2 => items });
 
 /// IPAddressSpec describe the attributes in an IP Address.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct IPAddressSpec {
     /// ParentRef references the resource that an IPAddress is attached to.
     /// An IPAddress must reference a parent object.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub parent_ref: ParentReference,
 }
 
@@ -104,21 +96,15 @@ apimachinery::proto_message!(IPAddressSpec { 1 => parent_ref as "parentRef" });
 /// IPBlock describes a particular CIDR (Ex. "192.168.1.0/24","2001:db8::/64") that is allowed
 /// to the pods matched by a NetworkPolicySpec's podSelector. The except entry describes CIDRs
 /// that should not be included within this rule.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct IPBlock {
     /// cidr is a string representing the IPBlock
     /// Valid examples are "192.168.1.0/24" or "2001:db8::/64"
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub cidr: String,
     /// except is a slice of CIDRs that should not be included within an IPBlock
     /// Valid examples are "192.168.1.0/24" or "2001:db8::/64"
     /// Except values will be rejected if they are outside the cidr range
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub except: Vec<String>,
 }
 
@@ -147,18 +133,15 @@ pub struct Ingress {
 apimachinery::proto_message!(Ingress { 1 => metadata, 2 => spec, 3 => status });
 
 /// IngressBackend describes all endpoints for a given service and port.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct IngressBackend {
     /// service references a service as a backend.
     /// This is a mutually exclusive setting with "Resource".
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub service: Option<IngressServiceBackend>,
     /// resource is an ObjectRef to another Kubernetes resource in the namespace
     /// of the Ingress object. If resource is specified, a service.Name and
     /// service.Port must not be specified.
     /// This is a mutually exclusive setting with "Service".
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub resource: Option<crate::core::v1::TypedLocalObjectReference>,
 }
 
@@ -200,36 +183,29 @@ apimachinery::proto_message!(IngressClassList { 1 => metadata, 2 => items });
 
 /// IngressClassParametersReference identifies an API object. This can be used
 /// to specify a cluster or namespace-scoped resource.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct IngressClassParametersReference {
     /// apiGroup is the group for the resource being referenced. If APIGroup is
     /// not specified, the specified Kind must be in the core API group. For any
     /// other third-party types, APIGroup is required.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub api_group: Option<String>,
     /// kind is the type of resource being referenced.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub kind: String,
     /// name is the name of resource being referenced.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub name: String,
     /// scope represents if this refers to a cluster or namespace scoped resource.
     /// This may be set to "Cluster" (default) or "Namespace".
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub scope: Option<String>,
     /// namespace is the namespace of the resource being referenced. This field is
     /// required when scope is set to "Namespace" and must be unset when scope is set to
     /// "Cluster".
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub namespace: Option<String>,
 }
 
 apimachinery::proto_message!(IngressClassParametersReference { 1 => api_group as "apiGroup", 2 => kind, 3 => name, 4 => scope, 5 => namespace });
 
 /// IngressClassSpec provides information about the class of an Ingress.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct IngressClassSpec {
     /// controller refers to the name of the controller that should handle this
     /// class. This allows for different "flavors" that are controlled by the
@@ -237,12 +213,10 @@ pub struct IngressClassSpec {
     /// same implementing controller. This should be specified as a
     /// domain-prefixed path no more than 250 characters in length, e.g.
     /// "acme.io/ingress-controller". This field is immutable.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub controller: Option<String>,
     /// parameters is a link to a custom resource containing additional
     /// configuration for the controller. This is optional if the controller does
     /// not require extra parameters.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub parameters: Option<IngressClassParametersReference>,
 }
 
@@ -264,51 +238,36 @@ pub struct IngressList {
 apimachinery::proto_message!(IngressList { 1 => metadata, 2 => items });
 
 /// IngressLoadBalancerIngress represents the status of a load-balancer ingress point.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct IngressLoadBalancerIngress {
     /// ip is set for load-balancer ingress points that are IP based.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub ip: Option<String>,
     /// hostname is set for load-balancer ingress points that are DNS based.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub hostname: Option<String>,
     /// ports provides information about the ports exposed by this LoadBalancer.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub ports: Vec<IngressPortStatus>,
 }
 
 apimachinery::proto_message!(IngressLoadBalancerIngress { 1 => ip, 2 => hostname, 4 => ports });
 
 /// IngressLoadBalancerStatus represents the status of a load-balancer.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct IngressLoadBalancerStatus {
     /// ingress is a list containing ingress points for the load-balancer.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub ingress: Vec<IngressLoadBalancerIngress>,
 }
 
 apimachinery::proto_message!(IngressLoadBalancerStatus { 1 => ingress });
 
 /// IngressPortStatus represents the error condition of a service port
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct IngressPortStatus {
     /// port is the port number of the ingress port.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub port: i32,
     /// protocol is the protocol of the ingress port.
     /// The supported values are: "TCP", "UDP", "SCTP"
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub protocol: String,
     /// error is to record the problem with the service port
     /// The format of the error shall comply with the following rules:
@@ -318,7 +277,6 @@ pub struct IngressPortStatus {
     /// format foo.example.com/CamelCase.
     /// ---
     /// The regex it matches is (dns1123SubdomainFmt/)?(qualifiedNameFmt)
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
 }
 
@@ -327,8 +285,7 @@ apimachinery::proto_message!(IngressPortStatus { 1 => port, 2 => protocol, 3 => 
 /// IngressRule represents the rules mapping the paths under a specified host to
 /// the related backend services. Incoming requests are first evaluated for a host
 /// match, then routed to the backend associated with the matching IngressRuleValue.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct IngressRule {
     /// host is the fully qualified domain name of a network host, as defined by RFC 3986.
     /// Note the following deviations from the "host" part of the
@@ -352,10 +309,8 @@ pub struct IngressRule {
     /// 1. If host is precise, the request matches this rule if the http host header is equal to Host.
     /// 2. If host is a wildcard, then the request matches this rule if the http host header
     /// is to equal to the suffix (removing the first label) of the wildcard rule.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub host: Option<String>,
     /// The \`http\` field.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub http: Option<HTTPIngressRuleValue>,
 }
 
@@ -376,16 +331,11 @@ impl apimachinery::protobuf::Message for IngressRule {
     ) -> Result<bool, apimachinery::protobuf::ProtobufError> {
         use apimachinery::protobuf::Field as _;
         match number {
-            1 => self
-                .host
-                .merge_from(wire, d)
-                .map_err(|e| e.in_field("host"))?,
+            1 => apimachinery::protobuf::in_field(self.host.merge_from(wire, d), "host")?,
             2 => apimachinery::protobuf::merge_embedded(wire, d, |number, wire, d| {
                 Ok(match number {
                     1 => {
-                        self.http
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("http"))?;
+                        apimachinery::protobuf::in_field(self.http.merge_from(wire, d), "http")?;
                         true
                     }
                     _ => false,
@@ -401,35 +351,29 @@ impl apimachinery::protobuf::Message for IngressRule {
 /// rule is satisfied, the request is routed to the specified backend. Currently
 /// mixing different types of rules in a single Ingress is disallowed, so exactly
 /// one of the following must be set.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct IngressRuleValue {
     /// The \`http\` field.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub http: Option<HTTPIngressRuleValue>,
 }
 
 apimachinery::proto_message!(IngressRuleValue { 1 => http });
 
 /// IngressServiceBackend references a Kubernetes Service as a Backend.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct IngressServiceBackend {
     /// name is the referenced service. The service must exist in
     /// the same namespace as the Ingress object.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub name: String,
     /// port of the referenced service. A port name or port number
     /// is required for a IngressServiceBackend.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub port: Option<ServiceBackendPort>,
 }
 
 apimachinery::proto_message!(IngressServiceBackend { 1 => name, 2 => port });
 
 /// IngressSpec describes the Ingress the user wishes to exist.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct IngressSpec {
     /// ingressClassName is the name of an IngressClass cluster resource. Ingress
     /// controller implementations use this field to know whether they should be
@@ -441,68 +385,50 @@ pub struct IngressSpec {
     /// created Ingress resources should prefer using the field. However, even
     /// though the annotation is officially deprecated, for backwards compatibility
     /// reasons, ingress controllers should still honor that annotation if present.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub ingress_class_name: Option<String>,
     /// defaultBackend is the backend that should handle requests that don't
     /// match any rule. If Rules are not specified, DefaultBackend must be specified.
     /// If DefaultBackend is not set, the handling of requests that do not match any
     /// of the rules will be up to the Ingress controller.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub default_backend: Option<IngressBackend>,
     /// tls represents the TLS configuration. Currently the Ingress only supports a
     /// single TLS port, 443. If multiple members of this list specify different hosts,
     /// they will be multiplexed on the same port according to the hostname specified
     /// through the SNI TLS extension, if the ingress controller fulfilling the
     /// ingress supports SNI.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub tls: Vec<IngressTLS>,
     /// rules is a list of host rules used to configure the Ingress. If unspecified,
     /// or no rule matches, all traffic is sent to the default backend.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub rules: Vec<IngressRule>,
 }
 
 apimachinery::proto_message!(IngressSpec { 1 => default_backend as "defaultBackend", 2 => tls, 3 => rules, 4 => ingress_class_name as "ingressClassName" });
 
 /// IngressStatus describe the current state of the Ingress.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct IngressStatus {
     /// loadBalancer contains the current status of the load-balancer.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub load_balancer: Option<IngressLoadBalancerStatus>,
 }
 
 apimachinery::proto_message!(IngressStatus { 1 => load_balancer as "loadBalancer" });
 
 /// IngressTLS describes the transport layer security associated with an ingress.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct IngressTLS {
     /// hosts is a list of hosts included in the TLS certificate. The values in
     /// this list must match the name/s used in the tlsSecret. Defaults to the
     /// wildcard host setting for the loadbalancer controller fulfilling this
     /// Ingress, if left unspecified.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub hosts: Vec<String>,
     /// secretName is the name of the secret used to terminate TLS traffic on
     /// port 443. Field is left optional to allow TLS routing based on SNI
     /// hostname alone. If the SNI host in a listener conflicts with the "Host"
     /// header field used by an IngressRule, the SNI host is used for termination
     /// and value of the "Host" header is used for routing.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub secret_name: Option<String>,
 }
 
@@ -526,30 +452,21 @@ apimachinery::proto_message!(NetworkPolicy { 1 => metadata, 2 => spec });
 /// NetworkPolicyEgressRule describes a particular set of traffic that is allowed out of pods
 /// matched by a NetworkPolicySpec's podSelector. The traffic must match both ports and to.
 /// This type is beta-level in 1.8
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct NetworkPolicyEgressRule {
     /// ports is a list of destination ports for outgoing traffic.
     /// Each item in this list is combined using a logical OR. If this field is
     /// empty or missing, this rule matches all ports (traffic not restricted by port).
     /// If this field is present and contains at least one item, then this rule allows
     /// traffic only if the traffic matches at least one port in the list.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub ports: Vec<NetworkPolicyPort>,
     /// to is a list of destinations for outgoing traffic of pods selected for this rule.
     /// Items in this list are combined using a logical OR operation. If this field is
     /// empty or missing, this rule matches all destinations (traffic not restricted by
     /// destination). If this field is present and contains at least one item, this rule
     /// allows traffic only if the traffic matches at least one item in the to list.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub to: Vec<NetworkPolicyPeer>,
 }
 
@@ -557,30 +474,21 @@ apimachinery::proto_message!(NetworkPolicyEgressRule { 1 => ports, 2 => to });
 
 /// NetworkPolicyIngressRule describes a particular set of traffic that is allowed to the pods
 /// matched by a NetworkPolicySpec's podSelector. The traffic must match both ports and from.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct NetworkPolicyIngressRule {
     /// ports is a list of ports which should be made accessible on the pods selected for
     /// this rule. Each item in this list is combined using a logical OR. If this field is
     /// empty or missing, this rule matches all ports (traffic not restricted by port).
     /// If this field is present and contains at least one item, then this rule allows
     /// traffic only if the traffic matches at least one port in the list.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub ports: Vec<NetworkPolicyPort>,
     /// from is a list of sources which should be able to access the pods selected for this rule.
     /// Items in this list are combined using a logical OR operation. If this field is
     /// empty or missing, this rule matches all sources (traffic not restricted by
     /// source). If this field is present and contains at least one item, this rule
     /// allows traffic only if the traffic matches at least one item in the from list.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub from: Vec<NetworkPolicyPeer>,
 }
 
@@ -603,8 +511,7 @@ apimachinery::proto_message!(NetworkPolicyList { 1 => metadata, 2 => items });
 
 /// NetworkPolicyPeer describes a peer to allow traffic to/from. Only certain combinations of
 /// fields are allowed
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct NetworkPolicyPeer {
     /// podSelector is a label selector which selects pods. This field follows standard label
     /// selector semantics; if present but empty, it selects all pods.
@@ -612,7 +519,6 @@ pub struct NetworkPolicyPeer {
     /// If namespaceSelector is also set, then the NetworkPolicyPeer as a whole selects
     /// the pods matching podSelector in the Namespaces selected by NamespaceSelector.
     /// Otherwise it selects the pods matching podSelector in the policy's own namespace.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub pod_selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
     /// namespaceSelector selects namespaces using cluster-scoped labels. This field follows
     /// standard label selector semantics; if present but empty, it selects all namespaces.
@@ -620,43 +526,36 @@ pub struct NetworkPolicyPeer {
     /// If podSelector is also set, then the NetworkPolicyPeer as a whole selects
     /// the pods matching podSelector in the namespaces selected by namespaceSelector.
     /// Otherwise it selects all pods in the namespaces selected by namespaceSelector.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub namespace_selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
     /// ipBlock defines policy on a particular IPBlock. If this field is set then
     /// neither of the other fields can be.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub ip_block: Option<IPBlock>,
 }
 
 apimachinery::proto_message!(NetworkPolicyPeer { 1 => pod_selector as "podSelector", 2 => namespace_selector as "namespaceSelector", 3 => ip_block as "ipBlock" });
 
 /// NetworkPolicyPort describes a port to allow traffic on
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct NetworkPolicyPort {
     /// protocol represents the protocol (TCP, UDP, or SCTP) which traffic must match.
     /// If not specified, this field defaults to TCP.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub protocol: Option<String>,
     /// port represents the port on the given protocol. This can either be a numerical or named
     /// port on a pod. If this field is not provided, this matches all port names and
     /// numbers.
     /// If present, only traffic on the specified protocol AND port will be matched.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub port: Option<crate::value::IntOrString>,
     /// endPort indicates that the range of ports from port to endPort if set, inclusive,
     /// should be allowed by the policy. This field cannot be defined if the port field
     /// is not defined or if the port field is defined as a named (string) port.
     /// The endPort must be equal or greater than port.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub end_port: Option<i32>,
 }
 
 apimachinery::proto_message!(NetworkPolicyPort { 1 => protocol, 2 => port, 3 => end_port as "endPort" });
 
 /// NetworkPolicySpec provides the specification of a NetworkPolicy
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct NetworkPolicySpec {
     /// podSelector selects the pods to which this NetworkPolicy object applies.
     /// The array of rules is applied to any pods selected by this field. An empty
@@ -664,7 +563,6 @@ pub struct NetworkPolicySpec {
     /// Multiple network policies can select the same set of pods. In this case,
     /// the ingress rules for each are combined additively.
     /// This field is optional. If it is not specified, it defaults to an empty selector.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub pod_selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
     /// ingress is a list of ingress rules to be applied to the selected pods.
     /// Traffic is allowed to a pod if there are no NetworkPolicies selecting the pod
@@ -673,11 +571,7 @@ pub struct NetworkPolicySpec {
     /// across all of the NetworkPolicy objects whose podSelector matches the pod. If
     /// this field is empty then this NetworkPolicy does not allow any traffic (and serves
     /// solely to ensure that the pods it selects are isolated by default)
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub ingress: Vec<NetworkPolicyIngressRule>,
     /// egress is a list of egress rules to be applied to the selected pods. Outgoing traffic
     /// is allowed if there are no NetworkPolicies selecting the pod (and cluster policy
@@ -686,11 +580,7 @@ pub struct NetworkPolicySpec {
     /// this field is empty then this NetworkPolicy limits all outgoing traffic (and serves
     /// solely to ensure that the pods it selects are isolated by default).
     /// This field is beta-level in 1.8
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub egress: Vec<NetworkPolicyEgressRule>,
     /// policyTypes is a list of rule types that the NetworkPolicy relates to.
     /// Valid options are \["Ingress"\], \["Egress"\], or \["Ingress", "Egress"\].
@@ -702,47 +592,35 @@ pub struct NetworkPolicySpec {
     /// you must specify a policyTypes value that include "Egress" (since such a policy would not include
     /// an egress section and would otherwise default to just \[ "Ingress" \]).
     /// This field is beta-level in 1.8
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub policy_types: Vec<String>,
 }
 
 apimachinery::proto_message!(NetworkPolicySpec { 1 => pod_selector as "podSelector", 2 => ingress, 3 => egress, 4 => policy_types as "policyTypes" });
 
 /// ParentReference describes a reference to a parent object.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ParentReference {
     /// Group is the group of the object being referenced.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub group: Option<String>,
     /// Resource is the resource of the object being referenced.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub resource: String,
     /// Namespace is the namespace of the object being referenced.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub namespace: Option<String>,
     /// Name is the name of the object being referenced.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub name: String,
 }
 
 apimachinery::proto_message!(ParentReference { 1 => group, 2 => resource, 3 => namespace, 4 => name });
 
 /// ServiceBackendPort is the service port being referenced.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ServiceBackendPort {
     /// name is the name of the port on the Service.
     /// This is a mutually exclusive setting with "Number".
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// number is the numerical port number (e.g. 80) on the Service.
     /// This is a mutually exclusive setting with "Name".
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub number: Option<i32>,
 }
 
@@ -784,33 +662,23 @@ pub struct ServiceCIDRList {
 apimachinery::proto_message!(ServiceCIDRList { 1 => metadata, 2 => items });
 
 /// ServiceCIDRSpec define the CIDRs the user wants to use for allocating ClusterIPs for Services.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ServiceCIDRSpec {
     /// CIDRs defines the IP blocks in CIDR notation (e.g. "192.168.0.0/24" or "2001:db8::/64")
     /// from which to assign service cluster IPs. Max of two CIDRs is allowed, one of each IP family.
     /// This field is immutable.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub cidrs: Vec<String>,
 }
 
 apimachinery::proto_message!(ServiceCIDRSpec { 1 => cidrs });
 
 /// ServiceCIDRStatus describes the current state of the ServiceCIDR.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ServiceCIDRStatus {
     /// conditions holds an array of metav1.Condition that describe the state of the ServiceCIDR.
     /// Current service state
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<crate::meta::v1::Condition>,
 }
 

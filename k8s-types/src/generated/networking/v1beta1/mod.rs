@@ -4,16 +4,13 @@
 
 /// HTTPIngressPath associates a path with a backend. Incoming urls matching the
 /// path are forwarded to the backend.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::HTTPIngressPath)]
 pub struct HTTPIngressPath {
     /// path is matched against the path of an incoming request. Currently it can
     /// contain characters disallowed from the conventional "path" part of a URL
     /// as defined by RFC 3986. Paths must begin with a '/' and must be present
     /// when using PathType with value "Exact" or "Prefix".
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub path: Option<String>,
     /// pathType determines the interpretation of the path matching. PathType can
     /// be one of the following values:
@@ -30,11 +27,9 @@ pub struct HTTPIngressPath {
     /// or treat it identically to Prefix or Exact path types.
     /// Implementations are required to support all path types.
     /// Defaults to ImplementationSpecific.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub path_type: String,
     /// backend defines the referenced service endpoint to which the traffic
     /// will be forwarded to.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub backend: IngressBackend,
 }
 
@@ -45,13 +40,10 @@ apimachinery::proto_message!(HTTPIngressPath { 1 => path, 2 => backend, 3 => pat
 /// where parts of the url correspond to RFC 3986, this resource will be used
 /// to match against everything after the last '/' and before the first '?'
 /// or '\#'.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::HTTPIngressRuleValue)]
 pub struct HTTPIngressRuleValue {
     /// paths is a collection of paths that map requests to backends.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub paths: Vec<HTTPIngressPath>,
 }
 
@@ -105,14 +97,11 @@ pub struct IPAddressList {
 apimachinery::proto_message!(IPAddressList { 1 => metadata, 2 => items });
 
 /// IPAddressSpec describe the attributes in an IP Address.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::IPAddressSpec)]
 pub struct IPAddressSpec {
     /// ParentRef references the resource that an IPAddress is attached to.
     /// An IPAddress must reference a parent object.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub parent_ref: ParentReference,
 }
 
@@ -143,19 +132,15 @@ pub struct Ingress {
 apimachinery::proto_message!(Ingress { 1 => metadata, 2 => spec, 3 => status });
 
 /// IngressBackend describes all endpoints for a given service and port.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct IngressBackend {
     /// serviceName specifies the name of the referenced service.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub service_name: Option<String>,
     /// servicePort Specifies the port of the referenced service.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub service_port: Option<crate::value::IntOrString>,
     /// resource is an ObjectRef to another Kubernetes resource in the namespace
     /// of the Ingress object. If resource is specified, serviceName and servicePort
     /// must not be specified.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub resource: Option<crate::core::v1::TypedLocalObjectReference>,
 }
 
@@ -207,39 +192,30 @@ apimachinery::proto_message!(IngressClassList { 1 => metadata, 2 => items });
 
 /// IngressClassParametersReference identifies an API object. This can be used
 /// to specify a cluster or namespace-scoped resource.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::IngressClassParametersReference)]
 pub struct IngressClassParametersReference {
     /// apiGroup is the group for the resource being referenced. If APIGroup is
     /// not specified, the specified Kind must be in the core API group. For any
     /// other third-party types, APIGroup is required.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub api_group: Option<String>,
     /// kind is the type of resource being referenced.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub kind: String,
     /// name is the name of resource being referenced.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub name: String,
     /// scope represents if this refers to a cluster or namespace scoped resource.
     /// This may be set to "Cluster" (default) or "Namespace".
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub scope: Option<String>,
     /// namespace is the namespace of the resource being referenced. This field is
     /// required when scope is set to "Namespace" and must be unset when scope is set to
     /// "Cluster".
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub namespace: Option<String>,
 }
 
 apimachinery::proto_message!(IngressClassParametersReference { 1 => api_group as "apiGroup", 2 => kind, 3 => name, 4 => scope, 5 => namespace });
 
 /// IngressClassSpec provides information about the class of an Ingress.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::IngressClassSpec)]
 pub struct IngressClassSpec {
     /// controller refers to the name of the controller that should handle this
@@ -248,12 +224,10 @@ pub struct IngressClassSpec {
     /// same implementing controller. This should be specified as a
     /// domain-prefixed path no more than 250 characters in length, e.g.
     /// "acme.io/ingress-controller". This field is immutable.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub controller: Option<String>,
     /// parameters is a link to a custom resource containing additional
     /// configuration for the controller. This is optional if the controller does
     /// not require extra parameters.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub parameters: Option<IngressClassParametersReference>,
 }
 
@@ -283,57 +257,39 @@ pub struct IngressList {
 apimachinery::proto_message!(IngressList { 1 => metadata, 2 => items });
 
 /// IngressLoadBalancerIngress represents the status of a load-balancer ingress point.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::IngressLoadBalancerIngress)]
 pub struct IngressLoadBalancerIngress {
     /// ip is set for load-balancer ingress points that are IP based.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub ip: Option<String>,
     /// hostname is set for load-balancer ingress points that are DNS based.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub hostname: Option<String>,
     /// ports provides information about the ports exposed by this LoadBalancer.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub ports: Vec<IngressPortStatus>,
 }
 
 apimachinery::proto_message!(IngressLoadBalancerIngress { 1 => ip, 2 => hostname, 4 => ports });
 
 /// LoadBalancerStatus represents the status of a load-balancer.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::IngressLoadBalancerStatus)]
 pub struct IngressLoadBalancerStatus {
     /// ingress is a list containing ingress points for the load-balancer.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub ingress: Vec<IngressLoadBalancerIngress>,
 }
 
 apimachinery::proto_message!(IngressLoadBalancerStatus { 1 => ingress });
 
 /// IngressPortStatus represents the error condition of a service port
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::IngressPortStatus)]
 pub struct IngressPortStatus {
     /// port is the port number of the ingress port.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub port: i32,
     /// protocol is the protocol of the ingress port.
     /// The supported values are: "TCP", "UDP", "SCTP"
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub protocol: String,
     /// error is to record the problem with the service port
     /// The format of the error shall comply with the following rules:
@@ -343,7 +299,6 @@ pub struct IngressPortStatus {
     /// format foo.example.com/CamelCase.
     /// ---
     /// The regex it matches is (dns1123SubdomainFmt/)?(qualifiedNameFmt)
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
 }
 
@@ -352,9 +307,7 @@ apimachinery::proto_message!(IngressPortStatus { 1 => port, 2 => protocol, 3 => 
 /// IngressRule represents the rules mapping the paths under a specified host to
 /// the related backend services. Incoming requests are first evaluated for a host
 /// match, then routed to the backend associated with the matching IngressRuleValue.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::IngressRule)]
 pub struct IngressRule {
     /// host is the fully qualified domain name of a network host, as defined by RFC 3986.
@@ -379,10 +332,8 @@ pub struct IngressRule {
     /// 1. If Host is precise, the request matches this rule if the http host header is equal to Host.
     /// 2. If Host is a wildcard, then the request matches this rule if the http host header
     /// is to equal to the suffix (removing the first label) of the wildcard rule.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub host: Option<String>,
     /// The \`http\` field.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub http: Option<HTTPIngressRuleValue>,
 }
 
@@ -403,16 +354,11 @@ impl apimachinery::protobuf::Message for IngressRule {
     ) -> Result<bool, apimachinery::protobuf::ProtobufError> {
         use apimachinery::protobuf::Field as _;
         match number {
-            1 => self
-                .host
-                .merge_from(wire, d)
-                .map_err(|e| e.in_field("host"))?,
+            1 => apimachinery::protobuf::in_field(self.host.merge_from(wire, d), "host")?,
             2 => apimachinery::protobuf::merge_embedded(wire, d, |number, wire, d| {
                 Ok(match number {
                     1 => {
-                        self.http
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("http"))?;
+                        apimachinery::protobuf::in_field(self.http.merge_from(wire, d), "http")?;
                         true
                     }
                     _ => false,
@@ -428,20 +374,16 @@ impl apimachinery::protobuf::Message for IngressRule {
 /// rule is satisfied, the request is routed to the specified backend. Currently
 /// mixing different types of rules in a single Ingress is disallowed, so exactly
 /// one of the following must be set.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct IngressRuleValue {
     /// The \`http\` field.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub http: Option<HTTPIngressRuleValue>,
 }
 
 apimachinery::proto_message!(IngressRuleValue { 1 => http });
 
 /// IngressSpec describes the Ingress the user wishes to exist.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::IngressSpec)]
 pub struct IngressSpec {
     /// ingressClassName is the name of the IngressClass cluster resource. The
@@ -454,13 +396,11 @@ pub struct IngressSpec {
     /// specified. An IngressClass resource may be marked as default, which can
     /// be used to set a default value for this field. For more information,
     /// refer to the IngressClass documentation.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub ingress_class_name: Option<String>,
     /// backend is the default backend capable of servicing requests that don't match any
     /// rule. At least one of 'backend' or 'rules' must be specified. This field
     /// is optional to allow the loadbalancer controller or defaulting logic to
     /// specify a global default.
-    #[serde(skip_serializing_if = "Option::is_none")]
     #[conversion(rename = "default_backend")]
     pub backend: Option<IngressBackend>,
     /// tls represents the TLS configuration. Currently the Ingress only supports a
@@ -468,81 +408,57 @@ pub struct IngressSpec {
     /// they will be multiplexed on the same port according to the hostname specified
     /// through the SNI TLS extension, if the ingress controller fulfilling the
     /// ingress supports SNI.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub tls: Vec<IngressTLS>,
     /// rules is a list of host rules used to configure the Ingress. If unspecified, or
     /// no rule matches, all traffic is sent to the default backend.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub rules: Vec<IngressRule>,
 }
 
 apimachinery::proto_message!(IngressSpec { 1 => backend, 2 => tls, 3 => rules, 4 => ingress_class_name as "ingressClassName" });
 
 /// IngressStatus describes the current state of the Ingress.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::IngressStatus)]
 pub struct IngressStatus {
     /// loadBalancer contains the current status of the load-balancer.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub load_balancer: Option<IngressLoadBalancerStatus>,
 }
 
 apimachinery::proto_message!(IngressStatus { 1 => load_balancer as "loadBalancer" });
 
 /// IngressTLS describes the transport layer security associated with an Ingress.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::IngressTLS)]
 pub struct IngressTLS {
     /// hosts is a list of hosts included in the TLS certificate. The values in
     /// this list must match the name/s used in the tlsSecret. Defaults to the
     /// wildcard host setting for the loadbalancer controller fulfilling this
     /// Ingress, if left unspecified.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub hosts: Vec<String>,
     /// secretName is the name of the secret used to terminate TLS traffic on
     /// port 443. Field is left optional to allow TLS routing based on SNI
     /// hostname alone. If the SNI host in a listener conflicts with the "Host"
     /// header field used by an IngressRule, the SNI host is used for termination
     /// and value of the Host header is used for routing.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub secret_name: Option<String>,
 }
 
 apimachinery::proto_message!(IngressTLS { 1 => hosts, 2 => secret_name as "secretName" });
 
 /// ParentReference describes a reference to a parent object.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::ParentReference)]
 pub struct ParentReference {
     /// Group is the group of the object being referenced.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub group: Option<String>,
     /// Resource is the resource of the object being referenced.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub resource: String,
     /// Namespace is the namespace of the object being referenced.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub namespace: Option<String>,
     /// Name is the name of the object being referenced.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub name: String,
 }
 
@@ -594,37 +510,25 @@ pub struct ServiceCIDRList {
 apimachinery::proto_message!(ServiceCIDRList { 1 => metadata, 2 => items });
 
 /// ServiceCIDRSpec define the CIDRs the user wants to use for allocating ClusterIPs for Services.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::ServiceCIDRSpec)]
 pub struct ServiceCIDRSpec {
     /// CIDRs defines the IP blocks in CIDR notation (e.g. "192.168.0.0/24" or "2001:db8::/64")
     /// from which to assign service cluster IPs. Max of two CIDRs is allowed, one of each IP family.
     /// This field is immutable.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub cidrs: Vec<String>,
 }
 
 apimachinery::proto_message!(ServiceCIDRSpec { 1 => cidrs });
 
 /// ServiceCIDRStatus describes the current state of the ServiceCIDR.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::ServiceCIDRStatus)]
 pub struct ServiceCIDRStatus {
     /// conditions holds an array of metav1.Condition that describe the state of the ServiceCIDR.
     /// Current service state
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<crate::meta::v1::Condition>,
 }
 

@@ -3,15 +3,10 @@
 //! `node.k8s.io/v1`.
 
 /// Overhead structure represents the resource overhead associated with running a pod.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct Overhead {
     /// podFixed represents the fixed resource overhead associated with running a pod.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "std::collections::BTreeMap::is_empty"
-    )]
+    #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub pod_fixed: std::collections::BTreeMap<String, crate::value::Quantity>,
 }
 
@@ -72,28 +67,19 @@ apimachinery::proto_message!(RuntimeClassList { 1 => metadata, 2 => items });
 
 /// Scheduling specifies the scheduling constraints for nodes supporting a
 /// RuntimeClass.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct Scheduling {
     /// nodeSelector lists labels that must be present on nodes that support this
     /// RuntimeClass. Pods using this RuntimeClass can only be scheduled to a
     /// node matched by this selector. The RuntimeClass nodeSelector is merged
     /// with a pod's existing nodeSelector. Any conflicts will cause the pod to
     /// be rejected in admission.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "std::collections::BTreeMap::is_empty"
-    )]
+    #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub node_selector: std::collections::BTreeMap<String, String>,
     /// tolerations are appended (excluding duplicates) to pods running with this
     /// RuntimeClass during admission, effectively unioning the set of nodes
     /// tolerated by the pod and the RuntimeClass.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub tolerations: Vec<crate::core::v1::Toleration>,
 }
 

@@ -3,15 +3,10 @@
 //! `node.k8s.io/v1alpha1`.
 
 /// Overhead structure represents the resource overhead associated with running a pod.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct Overhead {
     /// podFixed represents the fixed resource overhead associated with running a pod.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "std::collections::BTreeMap::is_empty"
-    )]
+    #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub pod_fixed: std::collections::BTreeMap<String, crate::value::Quantity>,
 }
 
@@ -68,8 +63,7 @@ apimachinery::proto_message!(RuntimeClassList { 1 => metadata, 2 => items });
 /// that are required to describe the RuntimeClass to the Container Runtime
 /// Interface (CRI) implementation, as well as any other components that need to
 /// understand how the pod will be run. The RuntimeClassSpec is immutable.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct RuntimeClassSpec {
     /// runtimeHandler specifies the underlying runtime and configuration that the
     /// CRI implementation will use to handle pods of this class. The possible
@@ -81,18 +75,15 @@ pub struct RuntimeClassSpec {
     /// in a pod.
     /// The runtimeHandler must be lowercase, conform to the DNS Label (RFC 1123)
     /// requirements, and is immutable.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub runtime_handler: String,
     /// overhead represents the resource overhead associated with running a pod for a
     /// given RuntimeClass. For more details, see
     /// <https://git.k8s.io/enhancements/keps/sig-node/688-pod-overhead/README.md>
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub overhead: Option<Overhead>,
     /// scheduling holds the scheduling constraints to ensure that pods running
     /// with this RuntimeClass are scheduled to nodes that support it.
     /// If scheduling is nil, this RuntimeClass is assumed to be supported by all
     /// nodes.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub scheduling: Option<Scheduling>,
 }
 
@@ -100,28 +91,19 @@ apimachinery::proto_message!(RuntimeClassSpec { 1 => runtime_handler as "runtime
 
 /// Scheduling specifies the scheduling constraints for nodes supporting a
 /// RuntimeClass.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct Scheduling {
     /// nodeSelector lists labels that must be present on nodes that support this
     /// RuntimeClass. Pods using this RuntimeClass can only be scheduled to a
     /// node matched by this selector. The RuntimeClass nodeSelector is merged
     /// with a pod's existing nodeSelector. Any conflicts will cause the pod to
     /// be rejected in admission.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "std::collections::BTreeMap::is_empty"
-    )]
+    #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub node_selector: std::collections::BTreeMap<String, String>,
     /// tolerations are appended (excluding duplicates) to pods running with this
     /// RuntimeClass during admission, effectively unioning the set of nodes
     /// tolerated by the pod and the RuntimeClass.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub tolerations: Vec<crate::core::v1::Toleration>,
 }
 

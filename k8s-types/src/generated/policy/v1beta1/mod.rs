@@ -70,29 +70,24 @@ pub struct PodDisruptionBudgetList {
 apimachinery::proto_message!(PodDisruptionBudgetList { 1 => metadata, 2 => items });
 
 /// PodDisruptionBudgetSpec is a description of a PodDisruptionBudget.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::policy::v1::PodDisruptionBudgetSpec)]
 pub struct PodDisruptionBudgetSpec {
     /// An eviction is allowed if at least "minAvailable" pods selected by
     /// "selector" will still be available after the eviction, i.e. even in the
     /// absence of the evicted pod.  So for example you can prevent all voluntary
     /// evictions by specifying "100%".
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub min_available: Option<crate::value::IntOrString>,
     /// Label query over pods whose evictions are managed by the disruption
     /// budget.
     /// A null selector selects no pods.
     /// An empty selector ({}) also selects no pods, which differs from standard behavior of selecting all pods.
     /// In policy/v1, an empty selector will select all pods in the namespace.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
     /// An eviction is allowed if at most "maxUnavailable" pods selected by
     /// "selector" are unavailable after the eviction, i.e. even in absence of
     /// the evicted pod. For example, one can prevent all voluntary evictions
     /// by specifying 0. This is a mutually exclusive setting with "minAvailable".
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub max_unavailable: Option<crate::value::IntOrString>,
     /// UnhealthyPodEvictionPolicy defines the criteria for when unhealthy pods
     /// should be considered for eviction. Current implementation considers healthy pods,
@@ -116,7 +111,6 @@ pub struct PodDisruptionBudgetSpec {
     /// Additional policies may be added in the future.
     /// Clients making eviction decisions should disallow eviction of unhealthy pods
     /// if they encounter an unrecognized policy in this field.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub unhealthy_pod_eviction_policy: Option<String>,
 }
 
@@ -124,14 +118,11 @@ apimachinery::proto_message!(PodDisruptionBudgetSpec { 1 => min_available as "mi
 
 /// PodDisruptionBudgetStatus represents information about the status of a
 /// PodDisruptionBudget. Status may trail the actual state of a system.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::policy::v1::PodDisruptionBudgetStatus)]
 pub struct PodDisruptionBudgetStatus {
     /// Most recent generation observed when updating this PDB status. DisruptionsAllowed and other
     /// status information is valid only if observedGeneration equals to PDB's object generation.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub observed_generation: Option<i64>,
     /// DisruptedPods contains information about pods whose eviction was
     /// processed by the API server eviction subresource handler but has not
@@ -144,23 +135,15 @@ pub struct PodDisruptionBudgetStatus {
     /// the list automatically by PodDisruptionBudget controller after some time.
     /// If everything goes smooth this map should be empty for the most of the time.
     /// Large number of entries in the map may indicate problems with pod deletions.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "std::collections::BTreeMap::is_empty"
-    )]
+    #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub disrupted_pods: std::collections::BTreeMap<String, apimachinery::apis::meta::v1::Time>,
     /// Number of pod disruptions that are currently allowed.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub disruptions_allowed: Option<i32>,
     /// current number of healthy pods
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub current_healthy: Option<i32>,
     /// minimum desired number of healthy pods
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub desired_healthy: Option<i32>,
     /// total number of pods counted by this disruption budget
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub expected_pods: Option<i32>,
     /// Conditions contain conditions for PDB. The disruption controller sets the
     /// DisruptionAllowed condition. The following are known values for the reason field
@@ -174,11 +157,7 @@ pub struct PodDisruptionBudgetStatus {
     /// - SufficientPods: There are more pods than required by the PodDisruptionBudget.
     /// The condition will be True, and the number of allowed
     /// disruptions are provided by the disruptionsAllowed property.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<crate::meta::v1::Condition>,
 }
 

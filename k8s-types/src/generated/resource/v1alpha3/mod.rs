@@ -3,8 +3,7 @@
 //! `resource.k8s.io/v1alpha3`.
 
 /// CELDeviceSelector contains a CEL expression for selecting a device.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct CELDeviceSelector {
     /// Expression is a CEL expression which evaluates a single device. It
     /// must evaluate to true when the device under consideration satisfies
@@ -56,18 +55,15 @@ pub struct CELDeviceSelector {
     /// The length of the expression must be smaller or equal to 10 Ki. The
     /// cost of evaluating it is also limited based on the estimated number
     /// of logical steps.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub expression: String,
 }
 
 apimachinery::proto_message!(CELDeviceSelector { 1 => expression });
 
 /// DeviceSelector must have exactly one field set.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct DeviceSelector {
     /// CEL contains a CEL expression for selecting a device.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub cel: Option<CELDeviceSelector>,
 }
 
@@ -76,18 +72,14 @@ apimachinery::proto_message!(DeviceSelector { 1 => cel });
 /// The device this taint is attached to has the "effect" on
 /// any claim which does not tolerate the taint and, through the claim,
 /// to pods using the claim.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::resource::v1beta2::DeviceTaint)]
 pub struct DeviceTaint {
     /// The taint key to be applied to a device.
     /// Must be a label name.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub key: String,
     /// The taint value corresponding to the taint key.
     /// Must be a label value.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub value: Option<String>,
     /// The effect of the taint on claims that do not tolerate the taint
     /// and through such claims on the pods using them.
@@ -95,7 +87,6 @@ pub struct DeviceTaint {
     /// Valid effects are None, NoSchedule and NoExecute. PreferNoSchedule as used for
     /// nodes is not valid here. More effects may get added in the future.
     /// Consumers must treat unknown effects like None.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub effect: String,
     /// TimeAdded represents the time at which the taint was added or
     /// (only in a DeviceTaintRule) the effect was modified.
@@ -108,7 +99,6 @@ pub struct DeviceTaint {
     /// is possible and does not update the time stamp because the eviction
     /// which uses it is either already started (NoExecute) or
     /// not started yet (NoEffect, NoSchedule).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub time_added: Option<apimachinery::apis::meta::v1::Time>,
 }
 
@@ -159,28 +149,22 @@ pub struct DeviceTaintRuleList {
 apimachinery::proto_message!(DeviceTaintRuleList { 1 => metadata, 2 => items });
 
 /// DeviceTaintRuleSpec specifies the selector and one taint.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::resource::v1beta2::DeviceTaintRuleSpec)]
 pub struct DeviceTaintRuleSpec {
     /// DeviceSelector defines which device(s) the taint is applied to.
     /// All selector criteria must be satisfied for a device to
     /// match. The empty selector matches all devices. Without
     /// a selector, no devices are matches.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub device_selector: Option<DeviceTaintSelector>,
     /// The taint that gets applied to matching devices.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub taint: DeviceTaint,
 }
 
 apimachinery::proto_message!(DeviceTaintRuleSpec { 1 => device_selector as "deviceSelector", 2 => taint });
 
 /// DeviceTaintRuleStatus provides information about an on-going pod eviction.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::resource::v1beta2::DeviceTaintRuleStatus)]
 pub struct DeviceTaintRuleStatus {
     /// Conditions provide information about the state of the DeviceTaintRule
@@ -203,11 +187,7 @@ pub struct DeviceTaintRuleStatus {
     /// set once to avoid having to constantly update the status.
     ///
     /// Must have 8 or fewer entries.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<crate::meta::v1::Condition>,
 }
 
@@ -216,14 +196,11 @@ apimachinery::proto_message!(DeviceTaintRuleStatus { 1 => conditions });
 /// DeviceTaintSelector defines which device(s) a DeviceTaintRule applies to.
 /// The empty selector matches all devices. Without a selector, no devices
 /// are matched.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::resource::v1beta2::DeviceTaintSelector)]
 pub struct DeviceTaintSelector {
     /// If driver is set, only devices from that driver are selected.
     /// This fields corresponds to slice.spec.driver.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub driver: Option<String>,
     /// If pool is set, only devices in that pool are selected.
     ///
@@ -233,72 +210,59 @@ pub struct DeviceTaintSelector {
     /// different drivers may also be useful, for example when
     /// drivers with node-local devices use the node name as
     /// their pool name.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub pool: Option<String>,
     /// If device is set, only devices with that name are selected.
     /// This field corresponds to slice.spec.devices\[\].name.
     ///
     /// Setting also driver and pool may be required to avoid ambiguity,
     /// but is not required.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub device: Option<String>,
 }
 
 apimachinery::proto_message!(DeviceTaintSelector { 2 => driver, 3 => pool, 4 => device });
 
 /// PoolStatus contains status information for a single resource pool.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct PoolStatus {
     /// Driver is the DRA driver name for this pool.
     /// Must be a DNS subdomain (e.g., "gpu.example.com").
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub driver: String,
     /// PoolName is the name of the pool.
     /// Must be a valid resource pool name (DNS subdomains separated by "/").
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub pool_name: String,
     /// Generation is the pool generation observed across all ResourceSlices
     /// in this pool. Only the latest generation is reported. During a generation
     /// rollout, if not all slices at the latest generation have been published,
     /// the pool is included with a validationError and device counts unset.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub generation: i64,
     /// ResourceSliceCount is the number of ResourceSlices that make up this pool.
     /// May be unset when validationError is set.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub resource_slice_count: Option<i32>,
     /// TotalDevices is the total number of devices in the pool across all slices.
     /// A value of 0 means the pool has no devices.
     /// May be unset when validationError is set.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub total_devices: Option<i32>,
     /// AllocatedDevices is the number of devices currently allocated to claims.
     /// A value of 0 means no devices are allocated.
     /// May be unset when validationError is set.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub allocated_devices: Option<i32>,
     /// AvailableDevices is the number of devices available for allocation.
     /// This equals TotalDevices - AllocatedDevices - UnavailableDevices.
     /// A value of 0 means no devices are currently available.
     /// May be unset when validationError is set.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub available_devices: Option<i32>,
     /// UnavailableDevices is the number of devices that are not available
     /// due to taints or other conditions, but are not allocated.
     /// A value of 0 means all unallocated devices are available.
     /// May be unset when validationError is set.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub unavailable_devices: Option<i32>,
     /// NodeName is the node this pool is associated with.
     /// When omitted, the pool is not associated with a specific node.
     /// Must be a valid DNS subdomain name (RFC1123).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub node_name: Option<String>,
     /// ValidationError is set when the pool's data could not be fully
     /// validated (e.g., incomplete slice publication). When set, device
     /// count fields and ResourceSliceCount may be unset.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub validation_error: Option<String>,
 }
 
@@ -346,19 +310,16 @@ pub struct ResourcePoolStatusRequestList {
 apimachinery::proto_message!(ResourcePoolStatusRequestList { 1 => metadata, 2 => items });
 
 /// ResourcePoolStatusRequestSpec defines the filters for the pool status request.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ResourcePoolStatusRequestSpec {
     /// Driver specifies the DRA driver name to filter pools.
     /// Only pools from ResourceSlices with this driver will be included.
     /// Must be a DNS subdomain (e.g., "gpu.example.com").
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub driver: String,
     /// PoolName optionally filters to a specific pool name.
     /// If not specified, all pools from the specified driver are included.
     /// When specified, must be a non-empty valid resource pool name
     /// (DNS subdomains separated by "/").
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub pool_name: Option<String>,
     /// Limit optionally specifies the maximum number of pools to return in the status.
     /// If more pools match the filter criteria, the response will be truncated
@@ -367,30 +328,23 @@ pub struct ResourcePoolStatusRequestSpec {
     /// Default: 100
     /// Minimum: 1
     /// Maximum: 1000
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub limit: Option<i32>,
 }
 
 apimachinery::proto_message!(ResourcePoolStatusRequestSpec { 1 => driver, 2 => pool_name as "poolName", 3 => limit });
 
 /// ResourcePoolStatusRequestStatus contains the calculated pool status information.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ResourcePoolStatusRequestStatus {
     /// PoolCount is the total number of pools that matched the filter criteria,
     /// regardless of truncation. This helps users understand how many pools exist
     /// even when the response is truncated. A value of 0 means no pools matched
     /// the filter criteria.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub pool_count: i32,
     /// Pools contains the first \`spec.limit\` matching pools, sorted by driver
     /// then pool name. If \`len(pools) \< poolCount\`, the list was truncated.
     /// When omitted, no pools matched the request filters.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub pools: Vec<PoolStatus>,
     /// Conditions provide information about the state of the request.
     /// A condition with type=Complete or type=Failed will always be set
@@ -399,11 +353,7 @@ pub struct ResourcePoolStatusRequestStatus {
     /// Known condition types:
     /// - "Complete": True when the request has been processed successfully
     /// - "Failed": True when the request could not be processed
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<crate::meta::v1::Condition>,
 }
 

@@ -7,8 +7,7 @@
 ///
 /// The combination of Driver, Pool, Device, and ShareID must match the corresponding key
 /// in Status.Allocation.Devices.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct AllocatedDeviceStatus {
     /// Driver specifies the name of the DRA driver whose kubelet
     /// plugin should be invoked to process the allocation once the claim is
@@ -16,90 +15,68 @@ pub struct AllocatedDeviceStatus {
     ///
     /// Must be a DNS subdomain and should end with a DNS domain owned by the
     /// vendor of the driver. It should use only lower case characters.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub driver: String,
     /// This name together with the driver name and the device name field
     /// identify which device was allocated (\`\<driver name\>/\<pool name\>/\<device name\>\`).
     ///
     /// Must not be longer than 253 characters and may contain one or more
     /// DNS sub-domains separated by slashes.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub pool: String,
     /// Device references one device instance via its name in the driver's
     /// resource pool. It must be a DNS label.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub device: String,
     /// ShareID uniquely identifies an individual allocation share of the device.
-    #[serde(rename = "shareID", skip_serializing_if = "Option::is_none")]
+    #[api(rename = "shareID")]
     pub share_id: Option<String>,
     /// Conditions contains the latest observation of the device's state.
     /// If the device has been configured according to the class and claim
     /// config references, the \`Ready\` condition should be True.
     ///
     /// Must not contain more than 8 entries.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<crate::meta::v1::Condition>,
     /// Data contains arbitrary driver-specific data.
     ///
     /// The length of the raw data must be smaller or equal to 10 Ki.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub data: Option<crate::value::RawExtension>,
     /// NetworkData contains network-related information specific to the device.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub network_data: Option<NetworkDeviceData>,
 }
 
 apimachinery::proto_message!(AllocatedDeviceStatus { 1 => driver, 2 => pool, 3 => device, 4 => conditions, 5 => data, 6 => network_data as "networkData", 7 => share_id as "shareID" });
 
 /// AllocationResult contains attributes of an allocated resource.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct AllocationResult {
     /// Devices is the result of allocating devices.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub devices: Option<DeviceAllocationResult>,
     /// NodeSelector defines where the allocated resources are available. If
     /// unset, they are available everywhere.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub node_selector: Option<crate::core::v1::NodeSelector>,
     /// AllocationTimestamp stores the time when the resources were allocated.
     /// This field is not guaranteed to be set, in which case that time is unknown.
     ///
     /// This is a beta field and requires enabling the DRADeviceBindingConditions and DRAResourceClaimDeviceStatus
     /// feature gate.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub allocation_timestamp: Option<apimachinery::apis::meta::v1::Time>,
 }
 
 apimachinery::proto_message!(AllocationResult { 1 => devices, 3 => node_selector as "nodeSelector", 5 => allocation_timestamp as "allocationTimestamp" });
 
 /// BasicDevice defines one device instance.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct BasicDevice {
     /// Attributes defines the set of attributes for this device.
     /// The name of each attribute must be unique in that set.
     ///
     /// The maximum number of attributes and capacities combined is 32.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "std::collections::BTreeMap::is_empty"
-    )]
+    #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub attributes: std::collections::BTreeMap<String, DeviceAttribute>,
     /// Capacity defines the set of capacities for this device.
     /// The name of each capacity must be unique in that set.
     ///
     /// The maximum number of attributes and capacities combined is 32.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "std::collections::BTreeMap::is_empty"
-    )]
+    #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub capacity: std::collections::BTreeMap<String, DeviceCapacity>,
     /// ConsumesCounters defines a list of references to sharedCounters
     /// and the set of counters that the device will
@@ -109,17 +86,12 @@ pub struct BasicDevice {
     ///
     /// The maximum number of device counter consumptions per
     /// device is 2.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub consumes_counters: Vec<DeviceCounterConsumption>,
     /// NodeName identifies the node where the device is available.
     ///
     /// Must only be set if Spec.PerDeviceNodeSelection is set to true.
     /// At most one of NodeName, NodeSelector and AllNodes can be set.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub node_name: Option<String>,
     /// NodeSelector defines the nodes where the device is available.
     ///
@@ -127,13 +99,11 @@ pub struct BasicDevice {
     ///
     /// Must only be set if Spec.PerDeviceNodeSelection is set to true.
     /// At most one of NodeName, NodeSelector and AllNodes can be set.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub node_selector: Option<crate::core::v1::NodeSelector>,
     /// AllNodes indicates that all nodes have access to the device.
     ///
     /// Must only be set if Spec.PerDeviceNodeSelection is set to true.
     /// At most one of NodeName, NodeSelector and AllNodes can be set.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub all_nodes: Option<bool>,
     /// If specified, these are the driver-defined taints.
     ///
@@ -143,11 +113,7 @@ pub struct BasicDevice {
     ///
     /// This is a beta field and requires enabling the DRADeviceTaints
     /// feature gate.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub taints: Vec<DeviceTaint>,
     /// BindsToNode indicates if the usage of an allocation involving this device
     /// has to be limited to exactly the node that was chosen when allocating the claim.
@@ -156,7 +122,6 @@ pub struct BasicDevice {
     ///
     /// This is a beta field and requires enabling the DRADeviceBindingConditions and DRAResourceClaimDeviceStatus
     /// feature gates.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub binds_to_node: Option<bool>,
     /// BindingConditions defines the conditions for proceeding with binding.
     /// All of these conditions must be set in the per-device status
@@ -169,11 +134,7 @@ pub struct BasicDevice {
     ///
     /// This is a beta field and requires enabling the DRADeviceBindingConditions and DRAResourceClaimDeviceStatus
     /// feature gates.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub binding_conditions: Vec<String>,
     /// BindingFailureConditions defines the conditions for binding failure.
     /// They may be set in the per-device status conditions.
@@ -185,17 +146,12 @@ pub struct BasicDevice {
     ///
     /// This is a beta field and requires enabling the DRADeviceBindingConditions and DRAResourceClaimDeviceStatus
     /// feature gates.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub binding_failure_conditions: Vec<String>,
     /// AllowMultipleAllocations marks whether the device is allowed to be allocated to multiple DeviceRequests.
     ///
     /// If AllowMultipleAllocations is set to true, the device can be allocated more than once,
     /// and all of its capacity is consumable, regardless of whether the requestPolicy is defined or not.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub allow_multiple_allocations: Option<bool>,
     /// NodeAllocatableResourceMappings defines the mapping of node resources
     /// that are managed by the DRA driver exposing this device. This includes resources currently
@@ -208,11 +164,7 @@ pub struct BasicDevice {
     /// dependencies of an accelerator device.
     /// The keys of this map are the node-allocatable resource names (e.g., "cpu", "memory").
     /// Extended resource names are not permitted as keys.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "std::collections::BTreeMap::is_empty"
-    )]
+    #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub node_allocatable_resource_mappings:
         std::collections::BTreeMap<String, NodeAllocatableResourceMapping>,
 }
@@ -220,9 +172,7 @@ pub struct BasicDevice {
 apimachinery::proto_message!(BasicDevice { 1 => attributes, 2 => capacity, 3 => consumes_counters as "consumesCounters", 4 => node_name as "nodeName", 5 => node_selector as "nodeSelector", 6 => all_nodes as "allNodes", 7 => taints, 8 => binds_to_node as "bindsToNode", 9 => binding_conditions as "bindingConditions", 10 => binding_failure_conditions as "bindingFailureConditions", 11 => allow_multiple_allocations as "allowMultipleAllocations", 12 => node_allocatable_resource_mappings as "nodeAllocatableResourceMappings" });
 
 /// CELDeviceSelector contains a CEL expression for selecting a device.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::resource::v1::CELDeviceSelector)]
 pub struct CELDeviceSelector {
     /// Expression is a CEL expression which evaluates a single device. It
@@ -285,7 +235,6 @@ pub struct CELDeviceSelector {
     /// The length of the expression must be smaller or equal to 10 Ki. The
     /// cost of evaluating it is also limited based on the estimated number
     /// of logical steps.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub expression: String,
 }
 
@@ -294,12 +243,10 @@ apimachinery::proto_message!(CELDeviceSelector { 1 => expression });
 /// CapacityRequestPolicy defines how requests consume device capacity.
 ///
 /// Must not set more than one ValidRequestValues.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct CapacityRequestPolicy {
     /// Default specifies how much of this capacity is consumed by a request
     /// that does not contain an entry for it in DeviceRequest's Capacity.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub default: Option<crate::value::Quantity>,
     /// ValidValues defines a set of acceptable quantity values in consuming requests.
     ///
@@ -315,11 +262,7 @@ pub struct CapacityRequestPolicy {
     ///
     /// If the requested amount exceeds all valid values, the request violates the policy,
     /// and this device cannot be allocated.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub valid_values: Vec<crate::value::Quantity>,
     /// ValidRange defines an acceptable quantity value range in consuming requests.
     ///
@@ -330,7 +273,6 @@ pub struct CapacityRequestPolicy {
     /// and this device cannot be allocated.
     ///
     /// If the request doesn't contain this capacity entry, Default value is used.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub valid_range: Option<CapacityRequestPolicyRange>,
 }
 
@@ -344,35 +286,30 @@ apimachinery::proto_message!(CapacityRequestPolicy { 1 => default, 3 => valid_va
 /// - If Step is not set, the requested amount is used as-is if it falls within the range Min to Max (if set).
 /// - If the requested or rounded amount exceeds Max (if set), the request does not satisfy the policy,
 /// and the device cannot be allocated.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct CapacityRequestPolicyRange {
     /// Min specifies the minimum capacity allowed for a consumption request.
     ///
     /// Min must be greater than or equal to zero,
     /// and less than or equal to the capacity value.
     /// requestPolicy.default must be more than or equal to the minimum.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub min: crate::value::Quantity,
     /// Max defines the upper limit for capacity that can be requested.
     ///
     /// Max must be less than or equal to the capacity value.
     /// Min and requestPolicy.default must be less than or equal to the maximum.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub max: Option<crate::value::Quantity>,
     /// Step defines the step size between valid capacity amounts within the range.
     ///
     /// Max (if set) and requestPolicy.default must be a multiple of Step.
     /// Min + Step must be less than or equal to the capacity value.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub step: Option<crate::value::Quantity>,
 }
 
 apimachinery::proto_message!(CapacityRequestPolicyRange { 1 => min, 2 => max, 3 => step });
 
 /// CapacityRequirements defines the capacity requirements for a specific device request.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct CapacityRequirements {
     /// Requests represent individual device resource requests for distinct resources,
     /// all of which must be provided by the device.
@@ -396,22 +333,16 @@ pub struct CapacityRequirements {
     /// the aggregated amount across all requests must not exceed the capacity value.
     /// The consumed capacity, which may be adjusted based on the requestPolicy if defined,
     /// is recorded in the resource claim’s status.devices\[\*\].consumedCapacity field.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "std::collections::BTreeMap::is_empty"
-    )]
+    #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub requests: std::collections::BTreeMap<String, crate::value::Quantity>,
 }
 
 apimachinery::proto_message!(CapacityRequirements { 1 => requests });
 
 /// Counter describes a quantity associated with a device.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct Counter {
     /// Value defines how much of a certain device counter is available.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub value: crate::value::Quantity,
 }
 
@@ -425,18 +356,15 @@ apimachinery::proto_message!(Counter { 1 => value });
 /// can be referenced by devices. When a device is allocated,
 /// the portion of counters it uses will no longer be available for use
 /// by other devices.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct CounterSet {
     /// Name defines the name of the counter set.
     /// It must be a DNS label.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub name: String,
     /// Counters defines the set of counters for this CounterSet
     /// The name of each counter must be unique in that set and must be a DNS label.
     ///
     /// The maximum number of counters is 32.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub counters: std::collections::BTreeMap<String, Counter>,
 }
 
@@ -444,28 +372,23 @@ apimachinery::proto_message!(CounterSet { 1 => name, 2 => counters });
 
 /// Device represents one individual hardware instance that can be selected based
 /// on its attributes. Besides the name, exactly one field must be set.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct Device {
     /// Name is unique identifier among all devices managed by
     /// the driver in the pool. It must be a DNS label.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub name: String,
     /// Basic defines one device instance.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub basic: Option<BasicDevice>,
 }
 
 apimachinery::proto_message!(Device { 1 => name, 2 => basic });
 
 /// DeviceAllocationConfiguration gets embedded in an AllocationResult.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct DeviceAllocationConfiguration {
     /// Source records whether the configuration comes from a class and thus
     /// is not something that a normal user would have been able to set
     /// or from a claim.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub source: String,
     /// Requests lists the names of requests where the configuration applies.
     /// If empty, its applies to all requests.
@@ -473,14 +396,9 @@ pub struct DeviceAllocationConfiguration {
     /// References to subrequests must include the name of the main request
     /// and may include the subrequest using the format \<main request\>\[/\<subrequest\>\]. If just
     /// the main request is given, the configuration applies to all subrequests.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub requests: Vec<String>,
     /// Opaque provides driver-specific configuration parameters.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub opaque: Option<OpaqueDeviceConfiguration>,
 }
 
@@ -502,20 +420,15 @@ impl apimachinery::protobuf::Message for DeviceAllocationConfiguration {
     ) -> Result<bool, apimachinery::protobuf::ProtobufError> {
         use apimachinery::protobuf::Field as _;
         match number {
-            1 => self
-                .source
-                .merge_from(wire, d)
-                .map_err(|e| e.in_field("source"))?,
-            2 => self
-                .requests
-                .merge_from(wire, d)
-                .map_err(|e| e.in_field("requests"))?,
+            1 => apimachinery::protobuf::in_field(self.source.merge_from(wire, d), "source")?,
+            2 => apimachinery::protobuf::in_field(self.requests.merge_from(wire, d), "requests")?,
             3 => apimachinery::protobuf::merge_embedded(wire, d, |number, wire, d| {
                 Ok(match number {
                     1 => {
-                        self.opaque
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("opaque"))?;
+                        apimachinery::protobuf::in_field(
+                            self.opaque.merge_from(wire, d),
+                            "opaque",
+                        )?;
                         true
                     }
                     _ => false,
@@ -528,15 +441,10 @@ impl apimachinery::protobuf::Message for DeviceAllocationConfiguration {
 }
 
 /// DeviceAllocationResult is the result of allocating devices.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct DeviceAllocationResult {
     /// Results lists all allocated devices.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub results: Vec<DeviceRequestAllocationResult>,
     /// This field is a combination of all the claim and class configuration parameters.
     /// Drivers can distinguish between those based on a flag.
@@ -545,83 +453,56 @@ pub struct DeviceAllocationResult {
     /// devices in the result because it is up to the drivers which configuration
     /// parameters they support. They can silently ignore unknown configuration
     /// parameters.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub config: Vec<DeviceAllocationConfiguration>,
 }
 
 apimachinery::proto_message!(DeviceAllocationResult { 1 => results, 2 => config });
 
 /// DeviceAttribute must have exactly one field set.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct DeviceAttribute {
     /// IntValue is a number.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub int: Option<i64>,
     /// BoolValue is a true/false value.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub bool: Option<bool>,
     /// StringValue is a string. Must not be longer than 64 characters.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub string: Option<String>,
     /// VersionValue is a semantic version according to semver.org spec 2.0.0.
     /// Must not be longer than 64 characters.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub version: Option<String>,
     /// IntValues is a non-empty list of numbers.
     ///
     /// This is an alpha field and requires enabling the DRAListTypeAttributes feature gate.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub ints: Vec<i64>,
     /// BoolValues is a non-empty list of true/false values.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub bools: Vec<bool>,
     /// StringValues is a non-empty list of strings.
     /// Each string must not be longer than 64 characters.
     ///
     /// This is an alpha field and requires enabling the DRAListTypeAttributes feature gate.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub strings: Vec<String>,
     /// VersionValues is a non-empty list of semantic versions according to semver.org spec 2.0.0.
     /// Each version string must not be longer than 64 characters.
     ///
     /// This is an alpha field and requires enabling the DRAListTypeAttributes feature gate.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub versions: Vec<String>,
 }
 
 apimachinery::proto_message!(DeviceAttribute { 2 => int, 3 => bool, 4 => string, 5 => version, 6 => ints, 7 => bools, 8 => strings, 9 => versions });
 
 /// DeviceCapacity describes a quantity associated with a device.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct DeviceCapacity {
     /// Value defines how much of a certain capacity that device has.
     ///
     /// This field reflects the fixed total capacity and does not change.
     /// The consumed amount is tracked separately by scheduler
     /// and does not affect this value.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub value: crate::value::Quantity,
     /// RequestPolicy defines how this DeviceCapacity must be consumed
     /// when the device is allowed to be shared by multiple allocations.
@@ -632,48 +513,33 @@ pub struct DeviceCapacity {
     /// requests can consume any amount of capacity, as long as the total consumed
     /// across all allocations does not exceed the device's defined capacity.
     /// If request is also unset, default is the full capacity value.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub request_policy: Option<CapacityRequestPolicy>,
 }
 
 apimachinery::proto_message!(DeviceCapacity { 1 => value, 2 => request_policy as "requestPolicy" });
 
 /// DeviceClaim defines how to request devices with a ResourceClaim.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct DeviceClaim {
     /// Requests represent individual requests for distinct devices which
     /// must all be satisfied. If empty, nothing needs to be allocated.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub requests: Vec<DeviceRequest>,
     /// These constraints must be satisfied by the set of devices that get
     /// allocated for the claim.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub constraints: Vec<DeviceConstraint>,
     /// This field holds configuration for multiple potential drivers which
     /// could satisfy requests in this claim. It is ignored while allocating
     /// the claim.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub config: Vec<DeviceClaimConfiguration>,
 }
 
 apimachinery::proto_message!(DeviceClaim { 1 => requests, 2 => constraints, 3 => config });
 
 /// DeviceClaimConfiguration is used for configuration parameters in DeviceClaim.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct DeviceClaimConfiguration {
     /// Requests lists the names of requests where the configuration applies.
     /// If empty, it applies to all requests.
@@ -681,14 +547,9 @@ pub struct DeviceClaimConfiguration {
     /// References to subrequests must include the name of the main request
     /// and may include the subrequest using the format \<main request\>\[/\<subrequest\>\]. If just
     /// the main request is given, the configuration applies to all subrequests.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub requests: Vec<String>,
     /// Opaque provides driver-specific configuration parameters.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub opaque: Option<OpaqueDeviceConfiguration>,
 }
 
@@ -709,16 +570,14 @@ impl apimachinery::protobuf::Message for DeviceClaimConfiguration {
     ) -> Result<bool, apimachinery::protobuf::ProtobufError> {
         use apimachinery::protobuf::Field as _;
         match number {
-            1 => self
-                .requests
-                .merge_from(wire, d)
-                .map_err(|e| e.in_field("requests"))?,
+            1 => apimachinery::protobuf::in_field(self.requests.merge_from(wire, d), "requests")?,
             2 => apimachinery::protobuf::merge_embedded(wire, d, |number, wire, d| {
                 Ok(match number {
                     1 => {
-                        self.opaque
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("opaque"))?;
+                        apimachinery::protobuf::in_field(
+                            self.opaque.merge_from(wire, d),
+                            "opaque",
+                        )?;
                         true
                     }
                     _ => false,
@@ -760,13 +619,10 @@ pub struct DeviceClass {
 apimachinery::proto_message!(DeviceClass { 1 => metadata, 2 => spec });
 
 /// DeviceClassConfiguration is used in DeviceClass.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::resource::v1::DeviceClassConfiguration)]
 pub struct DeviceClassConfiguration {
     /// Opaque provides driver-specific configuration parameters.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub opaque: Option<OpaqueDeviceConfiguration>,
 }
 
@@ -789,9 +645,10 @@ impl apimachinery::protobuf::Message for DeviceClassConfiguration {
             1 => apimachinery::protobuf::merge_embedded(wire, d, |number, wire, d| {
                 Ok(match number {
                     1 => {
-                        self.opaque
-                            .merge_from(wire, d)
-                            .map_err(|e| e.in_field("opaque"))?;
+                        apimachinery::protobuf::in_field(
+                            self.opaque.merge_from(wire, d),
+                            "opaque",
+                        )?;
                         true
                     }
                     _ => false,
@@ -827,28 +684,18 @@ apimachinery::proto_message!(DeviceClassList { 1 => metadata, 2 => items });
 
 /// DeviceClassSpec is used in a \[DeviceClass\] to define what can be allocated
 /// and how to configure it.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::resource::v1::DeviceClassSpec)]
 pub struct DeviceClassSpec {
     /// Each selector must be satisfied by a device which is claimed via this class.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub selectors: Vec<DeviceSelector>,
     /// Config defines configuration parameters that apply to each device that is claimed via this class.
     /// Some classses may potentially be satisfied by multiple drivers, so each instance of a vendor
     /// configuration applies to exactly one driver.
     ///
     /// They are passed to the driver, but are not considered while allocating the claim.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub config: Vec<DeviceClassConfiguration>,
     /// ExtendedResourceName is the extended resource name for the devices of this class.
     /// The devices of this class can be used to satisfy a pod's extended resource requests.
@@ -860,7 +707,6 @@ pub struct DeviceClassSpec {
     /// lexicographically sorted first is picked.
     ///
     /// This is a beta field.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub extended_resource_name: Option<String>,
 }
 
@@ -869,19 +715,16 @@ apimachinery::proto_message!(DeviceClassSpec { 1 => selectors, 2 => config, 4 =>
 /// DeviceConfiguration must have exactly one field set. It gets embedded
 /// inline in some other structs which have other fields, so field names must
 /// not conflict with those.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct DeviceConfiguration {
     /// Opaque provides driver-specific configuration parameters.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub opaque: Option<OpaqueDeviceConfiguration>,
 }
 
 apimachinery::proto_message!(DeviceConfiguration { 1 => opaque });
 
 /// DeviceConstraint must have exactly one field set besides Requests.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct DeviceConstraint {
     /// Requests is a list of the one or more requests in this claim which
     /// must co-satisfy this constraint. If a request is fulfilled by
@@ -892,11 +735,7 @@ pub struct DeviceConstraint {
     /// References to subrequests must include the name of the main request
     /// and may include the subrequest using the format \<main request\>\[/\<subrequest\>\]. If just
     /// the main request is given, the constraint applies to all subrequests.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub requests: Vec<String>,
     /// MatchAttribute requires that all devices in question have this
     /// attribute and that its type and value are the same across those
@@ -915,7 +754,6 @@ pub struct DeviceConstraint {
     /// Scalar values are treated as singleton sets for backward compatibility.
     ///
     /// Must include the domain qualifier.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub match_attribute: Option<String>,
     /// DistinctAttribute requires that all devices in question have this
     /// attribute and that its type and value are unique across those devices.
@@ -932,7 +770,6 @@ pub struct DeviceConstraint {
     ///
     /// This is useful for scenarios where resource requests must be fulfilled by separate physical devices.
     /// For example, a container requests two network interfaces that must be allocated from two different physical NICs.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub distinct_attribute: Option<String>,
 }
 
@@ -940,17 +777,14 @@ apimachinery::proto_message!(DeviceConstraint { 1 => requests, 2 => match_attrib
 
 /// DeviceCounterConsumption defines a set of counters that
 /// a device will consume from a CounterSet.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct DeviceCounterConsumption {
     /// CounterSet is the name of the set from which the
     /// counters defined will be consumed.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub counter_set: String,
     /// Counters defines the counters that will be consumed by the device.
     ///
     /// The maximum number of counters is 32.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub counters: std::collections::BTreeMap<String, Counter>,
 }
 
@@ -959,15 +793,13 @@ apimachinery::proto_message!(DeviceCounterConsumption { 1 => counter_set as "cou
 /// DeviceRequest is a request for devices required for a claim.
 /// This is typically a request for a single resource like a device, but can
 /// also ask for several identical devices.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct DeviceRequest {
     /// Name can be used to reference this request in a pod.spec.containers\[\].resources.claims
     /// entry and in a constraint of the claim.
     ///
     /// Must be a DNS label and unique among all DeviceRequests in a
     /// ResourceClaim.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub name: String,
     /// DeviceClassName references a specific DeviceClass, which can define
     /// additional configuration and selectors to be inherited by this
@@ -983,7 +815,6 @@ pub struct DeviceRequest {
     /// devices. If users are free to request anything without restrictions,
     /// then administrators can create an empty DeviceClass for users
     /// to reference.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub device_class_name: Option<String>,
     /// Selectors define criteria which must be satisfied by a specific
     /// device in order for that device to be considered for this
@@ -992,11 +823,7 @@ pub struct DeviceRequest {
     ///
     /// This field can only be set when deviceClassName is set and no subrequests
     /// are specified in the firstAvailable list.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub selectors: Vec<DeviceSelector>,
     /// AllocationMode and its related fields define how devices are allocated
     /// to satisfy this request. Supported values are:
@@ -1019,14 +846,12 @@ pub struct DeviceRequest {
     ///
     /// More modes may get added in the future. Clients must refuse to handle
     /// requests with unknown modes.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub allocation_mode: Option<String>,
     /// Count is used only when the count mode is "ExactCount". Must be greater than zero.
     /// If AllocationMode is ExactCount and this field is not specified, the default is one.
     ///
     /// This field can only be set when deviceClassName is set and no subrequests
     /// are specified in the firstAvailable list.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub count: Option<i64>,
     /// AdminAccess indicates that this is a claim for administrative access
     /// to the device(s). Claims with AdminAccess are expected to be used for
@@ -1040,7 +865,6 @@ pub struct DeviceRequest {
     /// This is an alpha field and requires enabling the DRAAdminAccess
     /// feature gate. Admin access is disabled if this field is unset or
     /// set to false, otherwise it is enabled.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub admin_access: Option<bool>,
     /// FirstAvailable contains subrequests, of which exactly one will be
     /// satisfied by the scheduler to satisfy this request. It tries to
@@ -1057,11 +881,7 @@ pub struct DeviceRequest {
     /// will determine which node is chosen. This means that the set of
     /// devices allocated to a claim might not be the optimal set
     /// available to the cluster. Scoring will be implemented later.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub first_available: Vec<DeviceSubRequest>,
     /// If specified, the request's tolerations.
     ///
@@ -1083,11 +903,7 @@ pub struct DeviceRequest {
     ///
     /// This is a beta field and requires enabling the DRADeviceTaints
     /// feature gate.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub tolerations: Vec<DeviceToleration>,
     /// Capacity define resource requirements against each capacity.
     ///
@@ -1101,15 +917,13 @@ pub struct DeviceRequest {
     /// If AllocationMode is set to All,
     /// the request fails if there are devices that otherwise match the request,
     /// and have this capacity, with a value \>= the requested amount, but which cannot be allocated to this request.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub capacity: Option<CapacityRequirements>,
 }
 
 apimachinery::proto_message!(DeviceRequest { 1 => name, 2 => device_class_name as "deviceClassName", 3 => selectors, 4 => allocation_mode as "allocationMode", 5 => count, 6 => admin_access as "adminAccess", 7 => first_available as "firstAvailable", 8 => tolerations, 9 => capacity });
 
 /// DeviceRequestAllocationResult contains the allocation result for one request.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct DeviceRequestAllocationResult {
     /// Request is the name of the request in the claim which caused this
     /// device to be allocated. If it references a subrequest in the
@@ -1118,7 +932,6 @@ pub struct DeviceRequestAllocationResult {
     /// using the format \<main request\>/\<subrequest\>.
     ///
     /// Multiple devices may have been allocated per request.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub request: String,
     /// Driver specifies the name of the DRA driver whose kubelet
     /// plugin should be invoked to process the allocation once the claim is
@@ -1126,18 +939,15 @@ pub struct DeviceRequestAllocationResult {
     ///
     /// Must be a DNS subdomain and should end with a DNS domain owned by the
     /// vendor of the driver. It should use only lower case characters.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub driver: String,
     /// This name together with the driver name and the device name field
     /// identify which device was allocated (\`\<driver name\>/\<pool name\>/\<device name\>\`).
     ///
     /// Must not be longer than 253 characters and may contain one or more
     /// DNS sub-domains separated by slashes.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub pool: String,
     /// Device references one device instance via its name in the driver's
     /// resource pool. It must be a DNS label.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub device: String,
     /// AdminAccess indicates that this device was allocated for
     /// administrative access. See the corresponding request field
@@ -1146,7 +956,6 @@ pub struct DeviceRequestAllocationResult {
     /// This is an alpha field and requires enabling the DRAAdminAccess
     /// feature gate. Admin access is disabled if this field is unset or
     /// set to false, otherwise it is enabled.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub admin_access: Option<bool>,
     /// A copy of all tolerations specified in the request at the time
     /// when the device got allocated.
@@ -1155,39 +964,27 @@ pub struct DeviceRequestAllocationResult {
     ///
     /// This is a beta field and requires enabling the DRADeviceTaints
     /// feature gate.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub tolerations: Vec<DeviceToleration>,
     /// BindingConditions contains a copy of the BindingConditions
     /// from the corresponding ResourceSlice at the time of allocation.
     ///
     /// This is a beta field and requires enabling the DRADeviceBindingConditions and DRAResourceClaimDeviceStatus
     /// feature gates.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub binding_conditions: Vec<String>,
     /// BindingFailureConditions contains a copy of the BindingFailureConditions
     /// from the corresponding ResourceSlice at the time of allocation.
     ///
     /// This is a beta field and requires enabling the DRADeviceBindingConditions and DRAResourceClaimDeviceStatus
     /// feature gates.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub binding_failure_conditions: Vec<String>,
     /// ShareID uniquely identifies an individual allocation share of the device,
     /// used when the device supports multiple simultaneous allocations.
     /// It serves as an additional map key to differentiate concurrent shares
     /// of the same device.
-    #[serde(rename = "shareID", skip_serializing_if = "Option::is_none")]
+    #[api(rename = "shareID")]
     pub share_id: Option<String>,
     /// ConsumedCapacity tracks the amount of capacity consumed per device as part of the claim request.
     /// The consumed amount may differ from the requested amount: it is rounded up to the nearest valid
@@ -1197,24 +994,17 @@ pub struct DeviceRequestAllocationResult {
     ///
     /// This field is populated only for devices that allow multiple allocations.
     /// All capacity entries are included, even if the consumed amount is zero.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "std::collections::BTreeMap::is_empty"
-    )]
+    #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub consumed_capacity: std::collections::BTreeMap<String, crate::value::Quantity>,
 }
 
 apimachinery::proto_message!(DeviceRequestAllocationResult { 1 => request, 2 => driver, 3 => pool, 4 => device, 5 => admin_access as "adminAccess", 6 => tolerations, 7 => binding_conditions as "bindingConditions", 8 => binding_failure_conditions as "bindingFailureConditions", 9 => share_id as "shareID", 10 => consumed_capacity as "consumedCapacity" });
 
 /// DeviceSelector must have exactly one field set.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::resource::v1::DeviceSelector)]
 pub struct DeviceSelector {
     /// CEL contains a CEL expression for selecting a device.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub cel: Option<CELDeviceSelector>,
 }
 
@@ -1229,15 +1019,13 @@ apimachinery::proto_message!(DeviceSelector { 1 => cel });
 /// or FirstAvailable fields, as those can only be set on the top-level request.
 /// AdminAccess is not supported for requests with a prioritized list, and
 /// recursive FirstAvailable fields are not supported.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct DeviceSubRequest {
     /// Name can be used to reference this subrequest in the list of constraints
     /// or the list of configurations for the claim. References must use the
     /// format \<main request\>/\<subrequest\>.
     ///
     /// Must be a DNS label.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub name: String,
     /// DeviceClassName references a specific DeviceClass, which can define
     /// additional configuration and selectors to be inherited by this
@@ -1250,17 +1038,12 @@ pub struct DeviceSubRequest {
     /// devices. If users are free to request anything without restrictions,
     /// then administrators can create an empty DeviceClass for users
     /// to reference.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub device_class_name: String,
     /// Selectors define criteria which must be satisfied by a specific
     /// device in order for that device to be considered for this
     /// subrequest. All selectors must be satisfied for a device to be
     /// considered.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub selectors: Vec<DeviceSelector>,
     /// AllocationMode and its related fields define how devices are allocated
     /// to satisfy this subrequest. Supported values are:
@@ -1279,11 +1062,9 @@ pub struct DeviceSubRequest {
     ///
     /// More modes may get added in the future. Clients must refuse to handle
     /// requests with unknown modes.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub allocation_mode: Option<String>,
     /// Count is used only when the count mode is "ExactCount". Must be greater than zero.
     /// If AllocationMode is ExactCount and this field is not specified, the default is one.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub count: Option<i64>,
     /// If specified, the request's tolerations.
     ///
@@ -1302,11 +1083,7 @@ pub struct DeviceSubRequest {
     ///
     /// This is a beta field and requires enabling the DRADeviceTaints
     /// feature gate.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub tolerations: Vec<DeviceToleration>,
     /// Capacity define resource requirements against each capacity.
     ///
@@ -1320,7 +1097,6 @@ pub struct DeviceSubRequest {
     /// If AllocationMode is set to All,
     /// the request fails if there are devices that otherwise match the request,
     /// and have this capacity, with a value \>= the requested amount, but which cannot be allocated to this request.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub capacity: Option<CapacityRequirements>,
 }
 
@@ -1329,16 +1105,13 @@ apimachinery::proto_message!(DeviceSubRequest { 1 => name, 2 => device_class_nam
 /// The device this taint is attached to has the "effect" on
 /// any claim which does not tolerate the taint and, through the claim,
 /// to pods using the claim.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct DeviceTaint {
     /// The taint key to be applied to a device.
     /// Must be a label name.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub key: String,
     /// The taint value corresponding to the taint key.
     /// Must be a label value.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub value: Option<String>,
     /// The effect of the taint on claims that do not tolerate the taint
     /// and through such claims on the pods using them.
@@ -1346,7 +1119,6 @@ pub struct DeviceTaint {
     /// Valid effects are None, NoSchedule and NoExecute. PreferNoSchedule as used for
     /// nodes is not valid here. More effects may get added in the future.
     /// Consumers must treat unknown effects like None.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub effect: String,
     /// TimeAdded represents the time at which the taint was added or
     /// (only in a DeviceTaintRule) the effect was modified.
@@ -1359,7 +1131,6 @@ pub struct DeviceTaint {
     /// is possible and does not update the time stamp because the eviction
     /// which uses it is either already started (NoExecute) or
     /// not started yet (NoEffect, NoSchedule).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub time_added: Option<apimachinery::apis::meta::v1::Time>,
 }
 
@@ -1367,28 +1138,23 @@ apimachinery::proto_message!(DeviceTaint { 1 => key, 2 => value, 3 => effect, 4 
 
 /// The ResourceClaim this DeviceToleration is attached to tolerates any taint that matches
 /// the triple \<key,value,effect\> using the matching operator \<operator\>.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct DeviceToleration {
     /// Key is the taint key that the toleration applies to. Empty means match all taint keys.
     /// If the key is empty, operator must be Exists; this combination means to match all values and all keys.
     /// Must be a label name.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub key: Option<String>,
     /// Operator represents a key's relationship to the value.
     /// Valid operators are Exists and Equal. Defaults to Equal.
     /// Exists is equivalent to wildcard for value, so that a ResourceClaim can
     /// tolerate all taints of a particular category.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub operator: Option<String>,
     /// Value is the taint value the toleration matches to.
     /// If the operator is Exists, the value must be empty, otherwise just a regular string.
     /// Must be a label value.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub value: Option<String>,
     /// Effect indicates the taint effect to match. Empty means match all taint effects.
     /// When specified, allowed values are NoSchedule and NoExecute.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub effect: Option<String>,
     /// TolerationSeconds represents the period of time the toleration (which must be
     /// of effect NoExecute, otherwise this field is ignored) tolerates the taint. By default,
@@ -1396,7 +1162,6 @@ pub struct DeviceToleration {
     /// negative values will be treated as 0 (evict immediately) by the system.
     /// If larger than zero, the time when the pod needs to be evicted is calculated as \<time when
     /// taint was adedd\> + \<toleration seconds\>.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub toleration_seconds: Option<i64>,
 }
 
@@ -1405,15 +1170,13 @@ apimachinery::proto_message!(DeviceToleration { 1 => key, 2 => operator, 3 => va
 /// NetworkDeviceData provides network-related details for the allocated device.
 /// This information may be filled by drivers or other components to configure
 /// or identify the device within a network context.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct NetworkDeviceData {
     /// InterfaceName specifies the name of the network interface associated with
     /// the allocated device. This might be the name of a physical or virtual
     /// network interface being configured in the pod.
     ///
     /// Must not be longer than 256 bytes.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub interface_name: Option<String>,
     /// IPs lists the network addresses assigned to the device's network interface.
     /// This can include both IPv4 and IPv6 addresses.
@@ -1422,16 +1185,11 @@ pub struct NetworkDeviceData {
     /// e.g.: "192.0.2.5/24" for IPv4 and "2001:db8::5/64" for IPv6.
     ///
     /// Must not contain more than 16 entries.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub ips: Vec<String>,
     /// HardwareAddress represents the hardware address (e.g. MAC Address) of the device's network interface.
     ///
     /// Must not be longer than 128 bytes.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub hardware_address: Option<String>,
 }
 
@@ -1439,8 +1197,7 @@ apimachinery::proto_message!(NetworkDeviceData { 1 => interface_name as "interfa
 
 /// NodeAllocatableResourceMapping defines the translation between the DRA device/capacity
 /// units requested to the corresponding quantity of the node allocatable resource.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct NodeAllocatableResourceMapping {
     /// CapacityKey references a capacity name defined as a key in the
     /// \`spec.devices\[\*\].capacity\` map. When this field is set, the value associated with
@@ -1453,7 +1210,6 @@ pub struct NodeAllocatableResourceMapping {
     /// that consumes { "dra.example.com/memory": "4Gi" } the base quantity for the
     /// node allocatable resource mapping will be "4Gi", and \`allocationMultiplier\` should
     /// be omitted or set to "1".
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub capacity_key: Option<String>,
     /// AllocationMultiplier is used as a multiplier for the allocated device count or the allocated capacity in the claim.
     /// It defaults to 1 if not specified. How the field is used also depends on whether \`capacityKey\` is set.
@@ -1472,7 +1228,6 @@ pub struct NodeAllocatableResourceMapping {
     /// and each "core" provides 2 "cpu"s, the mapping would be:
     /// {ResourceName: "cpu", capacityKey: "dra.example.com/cores", allocationMultiplier: "2"}.
     /// If a claim consumes 8 "dra.example.com/cores", the CPU footprint is 8 \* 2 = 16.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub allocation_multiplier: Option<crate::value::Quantity>,
 }
 
@@ -1480,9 +1235,7 @@ apimachinery::proto_message!(NodeAllocatableResourceMapping { 1 => capacity_key 
 
 /// OpaqueDeviceConfiguration contains configuration parameters for a driver
 /// in a format defined by the driver vendor.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::resource::v1::OpaqueDeviceConfiguration)]
 pub struct OpaqueDeviceConfiguration {
     /// Driver is used to determine which kubelet plugin needs
@@ -1493,7 +1246,6 @@ pub struct OpaqueDeviceConfiguration {
     ///
     /// Must be a DNS subdomain and should end with a DNS domain owned by the
     /// vendor of the driver. It should use only lower case characters.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub driver: String,
     /// Parameters can contain arbitrary data. It is the responsibility of
     /// the driver developer to handle validation and versioning. Typically this
@@ -1501,7 +1253,6 @@ pub struct OpaqueDeviceConfiguration {
     /// Kubernetes types), with conversion between different versions.
     ///
     /// The length of the raw data must be smaller or equal to 10 Ki.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub parameters: crate::value::RawExtension,
 }
 
@@ -1534,22 +1285,17 @@ apimachinery::proto_message!(ResourceClaim { 1 => metadata, 2 => spec, 3 => stat
 /// ResourceClaimConsumerReference contains enough information to let you
 /// locate the consumer of a ResourceClaim. The user must be a resource in the same
 /// namespace as the ResourceClaim.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ResourceClaimConsumerReference {
     /// APIGroup is the group for the resource being referenced. It is
     /// empty for the core API. This matches the group in the APIVersion
     /// that is used when creating the resources.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub api_group: Option<String>,
     /// Resource is the type of resource being referenced, for example "pods".
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub resource: String,
     /// Name is the name of resource being referenced.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub name: String,
     /// UID identifies exactly one incarnation of the resource.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub uid: String,
 }
 
@@ -1576,11 +1322,9 @@ pub struct ResourceClaimList {
 apimachinery::proto_message!(ResourceClaimList { 1 => metadata, 2 => items });
 
 /// ResourceClaimSpec defines what is being requested in a ResourceClaim and how to configure it.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ResourceClaimSpec {
     /// Devices defines how to request devices.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub devices: Option<DeviceClaim>,
 }
 
@@ -1588,11 +1332,9 @@ apimachinery::proto_message!(ResourceClaimSpec { 1 => devices });
 
 /// ResourceClaimStatus tracks whether the resource has been allocated and what
 /// the result of that was.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ResourceClaimStatus {
     /// Allocation is set once the claim has been allocated successfully.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub allocation: Option<AllocationResult>,
     /// ReservedFor indicates which entities are currently allowed to use
     /// the claim. A Pod which references a ResourceClaim which is not
@@ -1613,20 +1355,12 @@ pub struct ResourceClaimStatus {
     ///
     /// There can be at most 256 such reservations. This may get increased in
     /// the future, but not reduced.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub reserved_for: Vec<ResourceClaimConsumerReference>,
     /// Devices contains the status of each device allocated for this
     /// claim, as reported by the driver. This can include driver-specific
     /// information. Entries are owned by their respective drivers.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub devices: Vec<AllocatedDeviceStatus>,
 }
 
@@ -1674,33 +1408,28 @@ pub struct ResourceClaimTemplateList {
 apimachinery::proto_message!(ResourceClaimTemplateList { 1 => metadata, 2 => items });
 
 /// ResourceClaimTemplateSpec contains the metadata and fields for a ResourceClaim.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ResourceClaimTemplateSpec {
     /// ObjectMeta may contain labels and annotations that will be copied into the ResourceClaim
     /// when creating it. No other fields are allowed and will be rejected during
     /// validation.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Spec for the ResourceClaim. The entire content is copied unchanged
     /// into the ResourceClaim that gets created from this template. The
     /// same fields as in a ResourceClaim are also valid here.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub spec: ResourceClaimSpec,
 }
 
 apimachinery::proto_message!(ResourceClaimTemplateSpec { 1 => metadata, 2 => spec });
 
 /// ResourcePool describes the pool that ResourceSlices belong to.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ResourcePool {
     /// Name is used to identify the pool. For node-local devices, this
     /// is often the node name, but this is not required.
     ///
     /// It must not be longer than 253 characters and must consist of one or more DNS sub-domains
     /// separated by slashes. This field is immutable.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub name: String,
     /// Generation tracks the change in a pool over time. Whenever a driver
     /// changes something about one or more of the resources in a pool, it
@@ -1714,14 +1443,12 @@ pub struct ResourcePool {
     /// Combined with ResourceSliceCount, this mechanism enables consumers to
     /// detect pools which are comprised of multiple ResourceSlices and are
     /// in an incomplete state.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub generation: i64,
     /// ResourceSliceCount is the total number of ResourceSlices in the pool at this
     /// generation number. Must be greater than zero.
     ///
     /// Consumers can use this to check whether they have seen all ResourceSlices
     /// belonging to the same pool.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub resource_slice_count: i64,
 }
 
@@ -1787,8 +1514,7 @@ pub struct ResourceSliceList {
 apimachinery::proto_message!(ResourceSliceList { 1 => metadata, 2 => items });
 
 /// ResourceSliceSpec contains the information published by the driver in one ResourceSlice.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ResourceSliceSpec {
     /// Driver identifies the DRA driver providing the capacity information.
     /// A field selector can be used to list only ResourceSlice
@@ -1797,10 +1523,8 @@ pub struct ResourceSliceSpec {
     /// Must be a DNS subdomain and should end with a DNS domain owned by the
     /// vendor of the driver. It should use only lower case characters.
     /// This field is immutable.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub driver: String,
     /// Pool describes the pool that this ResourceSlice belongs to.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub pool: ResourcePool,
     /// NodeName identifies the node which provides the resources in this pool.
     /// A field selector can be used to list only ResourceSlice
@@ -1813,7 +1537,6 @@ pub struct ResourceSliceSpec {
     ///
     /// Exactly one of NodeName, NodeSelector, AllNodes, and PerDeviceNodeSelection must be set.
     /// This field is immutable.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub node_name: Option<String>,
     /// NodeSelector defines which nodes have access to the resources in the pool,
     /// when that pool is not limited to a single node.
@@ -1821,23 +1544,17 @@ pub struct ResourceSliceSpec {
     /// Must use exactly one term.
     ///
     /// Exactly one of NodeName, NodeSelector, AllNodes, and PerDeviceNodeSelection must be set.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub node_selector: Option<crate::core::v1::NodeSelector>,
     /// AllNodes indicates that all nodes have access to the resources in the pool.
     ///
     /// Exactly one of NodeName, NodeSelector, AllNodes, and PerDeviceNodeSelection must be set.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub all_nodes: Option<bool>,
     /// Devices lists some or all of the devices in this pool.
     ///
     /// Must not have more than 128 entries. If any device uses taints or consumes counters the limit is 64.
     ///
     /// Only one of Devices and SharedCounters can be set in a ResourceSlice.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub devices: Vec<Device>,
     /// PerDeviceNodeSelection defines whether the access from nodes to
     /// resources in the pool is set on the ResourceSlice level or on each
@@ -1845,7 +1562,6 @@ pub struct ResourceSliceSpec {
     /// must specify this individually.
     ///
     /// Exactly one of NodeName, NodeSelector, AllNodes, and PerDeviceNodeSelection must be set.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub per_device_node_selection: Option<bool>,
     /// SharedCounters defines a list of counter sets, each of which
     /// has a name and a list of counters available.
@@ -1855,11 +1571,7 @@ pub struct ResourceSliceSpec {
     /// Only one of Devices and SharedCounters can be set in a ResourceSlice.
     ///
     /// The maximum number of counter sets is 8.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub shared_counters: Vec<CounterSet>,
 }
 

@@ -4,20 +4,17 @@
 
 /// BasicSchedulingPolicy indicates that standard Kubernetes
 /// scheduling behavior should be used.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct BasicSchedulingPolicy {}
 
 apimachinery::proto_message!(BasicSchedulingPolicy {});
 
 /// GangSchedulingPolicy defines the parameters for gang scheduling.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct GangSchedulingPolicy {
     /// MinCount is the minimum number of pods that must be schedulable or scheduled
     /// at the same time for the scheduler to admit the entire group.
     /// It must be a positive integer.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub min_count: i32,
 }
 
@@ -71,12 +68,10 @@ apimachinery::proto_message!(PodGroupList { 1 => metadata, 2 => items });
 /// Pods that need access to the ResourceClaim define a matching reference in its
 /// own Spec.ResourceClaims. The Pod's claim must match all fields of the
 /// PodGroup's claim exactly.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct PodGroupResourceClaim {
     /// Name uniquely identifies this resource claim inside the PodGroup.
     /// This must be a DNS\_LABEL.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub name: String,
     /// ResourceClaimName is the name of a ResourceClaim object in the same
     /// namespace as this PodGroup. The ResourceClaim will be reserved for the
@@ -84,7 +79,6 @@ pub struct PodGroupResourceClaim {
     ///
     /// Exactly one of ResourceClaimName and ResourceClaimTemplateName must
     /// be set.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub resource_claim_name: Option<String>,
     /// ResourceClaimTemplateName is the name of a ResourceClaimTemplate
     /// object in the same namespace as this PodGroup.
@@ -101,7 +95,6 @@ pub struct PodGroupResourceClaim {
     ///
     /// Exactly one of ResourceClaimName and ResourceClaimTemplateName must
     /// be set.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub resource_claim_template_name: Option<String>,
 }
 
@@ -110,35 +103,27 @@ apimachinery::proto_message!(PodGroupResourceClaim { 1 => name, 2 => resource_cl
 /// PodGroupResourceClaimStatus is stored in the PodGroupStatus for each
 /// PodGroupResourceClaim which references a ResourceClaimTemplate. It stores the
 /// generated name for the corresponding ResourceClaim.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct PodGroupResourceClaimStatus {
     /// Name uniquely identifies this resource claim inside the PodGroup. This
     /// must match the name of an entry in podgroup.spec.resourceClaims, which
     /// implies that the string must be a DNS\_LABEL.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub name: String,
     /// ResourceClaimName is the name of the ResourceClaim that was generated for
     /// the PodGroup in the namespace of the PodGroup. If this is unset, then
     /// generating a ResourceClaim was not necessary. The
     /// podgroup.spec.resourceClaims entry can be ignored in this case.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub resource_claim_name: Option<String>,
 }
 
 apimachinery::proto_message!(PodGroupResourceClaimStatus { 1 => name, 2 => resource_claim_name as "resourceClaimName" });
 
 /// PodGroupSchedulingConstraints defines scheduling constraints (e.g. topology) for a PodGroup.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct PodGroupSchedulingConstraints {
     /// Topology defines the topology constraints for the pod group.
     /// Currently only a single topology constraint can be specified. This may change in the future.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub topology: Vec<TopologyConstraint>,
 }
 
@@ -146,39 +131,32 @@ apimachinery::proto_message!(PodGroupSchedulingConstraints { 1 => topology });
 
 /// PodGroupSchedulingPolicy defines the scheduling configuration for a PodGroup.
 /// Exactly one policy must be set.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct PodGroupSchedulingPolicy {
     /// Basic specifies that the pods in this group should be scheduled using
     /// standard Kubernetes scheduling behavior.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub basic: Option<BasicSchedulingPolicy>,
     /// Gang specifies that the pods in this group should be scheduled using
     /// all-or-nothing semantics.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub gang: Option<GangSchedulingPolicy>,
 }
 
 apimachinery::proto_message!(PodGroupSchedulingPolicy { 1 => basic, 2 => gang });
 
 /// PodGroupSpec defines the desired state of a PodGroup.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct PodGroupSpec {
     /// PodGroupTemplateRef references an optional PodGroup template within other object
     /// (e.g. Workload) that was used to create the PodGroup. This field is immutable.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub pod_group_template_ref: Option<PodGroupTemplateReference>,
     /// SchedulingPolicy defines the scheduling policy for this instance of the PodGroup.
     /// Controllers are expected to fill this field by copying it from a PodGroupTemplate.
     /// This field is immutable.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub scheduling_policy: PodGroupSchedulingPolicy,
     /// SchedulingConstraints defines optional scheduling constraints (e.g. topology) for this PodGroup.
     /// Controllers are expected to fill this field by copying it from a PodGroupTemplate.
     /// This field is immutable.
     /// This field is only available when the TopologyAwareWorkloadScheduling feature gate is enabled.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub scheduling_constraints: Option<PodGroupSchedulingConstraints>,
     /// ResourceClaims defines which ResourceClaims may be shared among Pods in
     /// the group. Pods consume the devices allocated to a PodGroup's claim by
@@ -190,11 +168,7 @@ pub struct PodGroupSpec {
     /// DRAWorkloadResourceClaims feature gate is enabled.
     ///
     /// This field is immutable.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub resource_claims: Vec<PodGroupResourceClaim>,
     /// DisruptionMode defines the mode in which a given PodGroup can be disrupted.
     /// Controllers are expected to fill this field by copying it from a PodGroupTemplate.
@@ -202,7 +176,6 @@ pub struct PodGroupSpec {
     /// This field is immutable.
     /// This field is available only when the WorkloadAwarePreemption feature gate
     /// is enabled.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub disruption_mode: Option<String>,
     /// PriorityClassName defines the priority that should be considered when scheduling this pod group.
     /// Controllers are expected to fill this field by copying it from a PodGroupTemplate.
@@ -212,7 +185,6 @@ pub struct PodGroupSpec {
     /// This field is immutable.
     /// This field is available only when the WorkloadAwarePreemption feature gate
     /// is enabled.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub priority_class_name: Option<String>,
     /// Priority is the value of priority of this pod group. Various system components
     /// use this field to find the priority of the pod group. When Priority Admission
@@ -222,15 +194,13 @@ pub struct PodGroupSpec {
     /// This field is immutable.
     /// This field is available only when the WorkloadAwarePreemption feature gate
     /// is enabled.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub priority: Option<i32>,
 }
 
 apimachinery::proto_message!(PodGroupSpec { 1 => pod_group_template_ref as "podGroupTemplateRef", 2 => scheduling_policy as "schedulingPolicy", 3 => scheduling_constraints as "schedulingConstraints", 4 => resource_claims as "resourceClaims", 5 => disruption_mode as "disruptionMode", 6 => priority_class_name as "priorityClassName", 7 => priority });
 
 /// PodGroupStatus represents information about the status of a pod group.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct PodGroupStatus {
     /// Conditions represent the latest observations of the PodGroup's state.
     ///
@@ -248,37 +218,25 @@ pub struct PodGroupStatus {
     /// Known reasons for the DisruptionTarget condition:
     /// - "PreemptionByScheduler": The PodGroup was preempted by the scheduler to make room for
     /// higher-priority PodGroups or Pods.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<crate::meta::v1::Condition>,
     /// Status of resource claims.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub resource_claim_statuses: Vec<PodGroupResourceClaimStatus>,
 }
 
 apimachinery::proto_message!(PodGroupStatus { 1 => conditions, 2 => resource_claim_statuses as "resourceClaimStatuses" });
 
 /// PodGroupTemplate represents a template for a set of pods with a scheduling policy.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct PodGroupTemplate {
     /// Name is a unique identifier for the PodGroupTemplate within the Workload.
     /// It must be a DNS label. This field is immutable.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub name: String,
     /// SchedulingPolicy defines the scheduling policy for this PodGroupTemplate.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub scheduling_policy: PodGroupSchedulingPolicy,
     /// SchedulingConstraints defines optional scheduling constraints (e.g. topology) for this PodGroupTemplate.
     /// This field is only available when the TopologyAwareWorkloadScheduling feature gate is enabled.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub scheduling_constraints: Option<PodGroupSchedulingConstraints>,
     /// ResourceClaims defines which ResourceClaims may be shared among Pods in
     /// the group. Pods consume the devices allocated to a PodGroup's claim by
@@ -290,17 +248,12 @@ pub struct PodGroupTemplate {
     /// DRAWorkloadResourceClaims feature gate is enabled.
     ///
     /// This field is immutable.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub resource_claims: Vec<PodGroupResourceClaim>,
     /// DisruptionMode defines the mode in which a given PodGroup can be disrupted.
     /// One of Pod, PodGroup.
     /// This field is available only when the WorkloadAwarePreemption feature gate
     /// is enabled.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub disruption_mode: Option<String>,
     /// PriorityClassName indicates the priority that should be considered when scheduling
     /// a pod group created from this template. If no priority class is specified, admission
@@ -308,7 +261,6 @@ pub struct PodGroupTemplate {
     /// pod groups created from this template will have the priority set to zero.
     /// This field is available only when the WorkloadAwarePreemption feature gate
     /// is enabled.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub priority_class_name: Option<String>,
     /// Priority is the value of priority of pod groups created from this template. Various
     /// system components use this field to find the priority of the pod group. When
@@ -317,7 +269,6 @@ pub struct PodGroupTemplate {
     /// The higher the value, the higher the priority.
     /// This field is available only when the WorkloadAwarePreemption feature gate
     /// is enabled.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub priority: Option<i32>,
 }
 
@@ -325,48 +276,40 @@ apimachinery::proto_message!(PodGroupTemplate { 1 => name, 2 => scheduling_polic
 
 /// PodGroupTemplateReference references a PodGroup template defined in some object (e.g. Workload).
 /// Exactly one reference must be set.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct PodGroupTemplateReference {
     /// Workload references the PodGroupTemplate within the Workload object that was used to create
     /// the PodGroup.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub workload: Option<WorkloadPodGroupTemplateReference>,
 }
 
 apimachinery::proto_message!(PodGroupTemplateReference { 1 => workload });
 
 /// TopologyConstraint defines a topology constraint for a PodGroup.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct TopologyConstraint {
     /// Key specifies the key of the node label representing the topology domain.
     /// All pods within the PodGroup must be colocated within the same domain instance.
     /// Different PodGroups can land on different domain instances even if they derive from the same PodGroupTemplate.
     /// Examples: "topology.kubernetes.io/rack"
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub key: String,
 }
 
 apimachinery::proto_message!(TopologyConstraint { 1 => key });
 
 /// TypedLocalObjectReference allows to reference typed object inside the same namespace.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct TypedLocalObjectReference {
     /// APIGroup is the group for the resource being referenced.
     /// If APIGroup is empty, the specified Kind must be in the core API group.
     /// For any other third-party types, setting APIGroup is required.
     /// It must be a DNS subdomain.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub api_group: Option<String>,
     /// Kind is the type of resource being referenced.
     /// It must be a path segment name.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub kind: String,
     /// Name is the name of resource being referenced.
     /// It must be a path segment name.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub name: String,
 }
 
@@ -411,32 +354,26 @@ pub struct WorkloadList {
 apimachinery::proto_message!(WorkloadList { 1 => metadata, 2 => items });
 
 /// WorkloadPodGroupTemplateReference references the PodGroupTemplate within the Workload object.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct WorkloadPodGroupTemplateReference {
     /// WorkloadName defines the name of the Workload object.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub workload_name: String,
     /// PodGroupTemplateName defines the PodGroupTemplate name within the Workload object.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub pod_group_template_name: String,
 }
 
 apimachinery::proto_message!(WorkloadPodGroupTemplateReference { 1 => workload_name as "workloadName", 2 => pod_group_template_name as "podGroupTemplateName" });
 
 /// WorkloadSpec defines the desired state of a Workload.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct WorkloadSpec {
     /// ControllerRef is an optional reference to the controlling object, such as a
     /// Deployment or Job. This field is intended for use by tools like CLIs
     /// to provide a link back to the original workload definition.
     /// This field is immutable.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub controller_ref: Option<TypedLocalObjectReference>,
     /// PodGroupTemplates is the list of templates that make up the Workload.
     /// The maximum number of templates is 8. This field is immutable.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub pod_group_templates: Vec<PodGroupTemplate>,
 }
 

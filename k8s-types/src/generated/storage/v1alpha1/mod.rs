@@ -155,13 +155,10 @@ apimachinery::proto_message!(VolumeAttachmentList { 1 => metadata, 2 => items })
 /// Right now only PersistentVolumes can be attached via external attacher,
 /// in the future we may allow also inline volumes in pods.
 /// Exactly one member can be set.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::storage::v1::VolumeAttachmentSource)]
 pub struct VolumeAttachmentSource {
     /// persistentVolumeName represents the name of the persistent volume to attach.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub persistent_volume_name: Option<String>,
     /// inlineVolumeSpec contains all the information necessary to attach
     /// a persistent volume defined by a pod's inline VolumeSource. This field
@@ -169,63 +166,48 @@ pub struct VolumeAttachmentSource {
     /// translated fields from a pod's inline VolumeSource to a
     /// PersistentVolumeSpec. This field is alpha-level and is only
     /// honored by servers that enabled the CSIMigration feature.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub inline_volume_spec: Option<crate::core::v1::PersistentVolumeSpec>,
 }
 
 apimachinery::proto_message!(VolumeAttachmentSource { 1 => persistent_volume_name as "persistentVolumeName", 2 => inline_volume_spec as "inlineVolumeSpec" });
 
 /// VolumeAttachmentSpec is the specification of a VolumeAttachment request.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::storage::v1::VolumeAttachmentSpec)]
 pub struct VolumeAttachmentSpec {
     /// attacher indicates the name of the volume driver that MUST handle this
     /// request. This is the name returned by GetPluginName().
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub attacher: String,
     /// source represents the volume that should be attached.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub source: VolumeAttachmentSource,
     /// nodeName represents the node that the volume should be attached to.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub node_name: String,
 }
 
 apimachinery::proto_message!(VolumeAttachmentSpec { 1 => attacher, 2 => source, 3 => node_name as "nodeName" });
 
 /// VolumeAttachmentStatus is the status of a VolumeAttachment request.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::storage::v1::VolumeAttachmentStatus)]
 pub struct VolumeAttachmentStatus {
     /// attached indicates the volume is successfully attached.
     /// This field must only be set by the entity completing the attach
     /// operation, i.e. the external-attacher.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub attached: bool,
     /// attachmentMetadata is populated with any
     /// information returned by the attach operation, upon successful attach, that must be passed
     /// into subsequent WaitForAttach or Mount calls.
     /// This field must only be set by the entity completing the attach
     /// operation, i.e. the external-attacher.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "std::collections::BTreeMap::is_empty"
-    )]
+    #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub attachment_metadata: std::collections::BTreeMap<String, String>,
     /// attachError represents the last error encountered during attach operation, if any.
     /// This field must only be set by the entity completing the attach
     /// operation, i.e. the external-attacher.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub attach_error: Option<VolumeError>,
     /// detachError represents the last error encountered during detach operation, if any.
     /// This field must only be set by the entity completing the detach
     /// operation, i.e. the external-attacher.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub detach_error: Option<VolumeError>,
 }
 
@@ -290,23 +272,18 @@ pub struct VolumeAttributesClassList {
 apimachinery::proto_message!(VolumeAttributesClassList { 1 => metadata, 2 => items });
 
 /// VolumeError captures an error encountered during a volume operation.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::storage::v1::VolumeError)]
 pub struct VolumeError {
     /// time represents the time the error was encountered.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub time: Option<apimachinery::apis::meta::v1::Time>,
     /// message represents the error encountered during Attach or Detach operation.
     /// This string maybe logged, so it should not contain sensitive
     /// information.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
     /// errorCode is a numeric gRPC code representing the error encountered during Attach or Detach operations.
     ///
     /// This is an optional, alpha field that requires the MutableCSINodeAllocatableCount feature gate being enabled to be set.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub error_code: Option<i32>,
 }
 

@@ -56,9 +56,7 @@ pub struct CSIDriverList {
 apimachinery::proto_message!(CSIDriverList { 1 => metadata, 2 => items });
 
 /// CSIDriverSpec is the specification of a CSIDriver.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::storage::v1::CSIDriverSpec)]
 pub struct CSIDriverSpec {
     /// attachRequired indicates this CSI volume driver requires an attach
@@ -72,7 +70,6 @@ pub struct CSIDriverSpec {
     /// Otherwise the attach operation will be called.
     ///
     /// This field is immutable.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub attach_required: Option<bool>,
     /// podInfoOnMount indicates this CSI volume driver requires additional pod information (like podName, podUID, etc.)
     /// during mount operations, if set to true.
@@ -99,7 +96,6 @@ pub struct CSIDriverSpec {
     /// via a command line parameter of the driver.
     ///
     /// This field is immutable.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub pod_info_on_mount: Option<bool>,
     /// volumeLifecycleModes defines what kind of volumes this CSI volume driver supports.
     /// The default if the list is empty is "Persistent", which is the usage defined by the
@@ -115,11 +111,7 @@ pub struct CSIDriverSpec {
     /// more modes may be added in the future.
     ///
     /// This field is immutable.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub volume_lifecycle_modes: Vec<String>,
     /// storageCapacity indicates that the CSI volume driver wants pod scheduling to consider the storage
     /// capacity that the driver deployment will report by creating
@@ -135,7 +127,6 @@ pub struct CSIDriverSpec {
     /// capacity information has been published.
     ///
     /// This field was immutable in Kubernetes \<= 1.22 and now is mutable.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub storage_capacity: Option<bool>,
     /// fsGroupPolicy defines if the underlying volume supports changing ownership and
     /// permission of the volume before being mounted.
@@ -147,7 +138,6 @@ pub struct CSIDriverSpec {
     /// to determine if Kubernetes should modify ownership and permissions of the volume.
     /// With the default policy the defined fsGroup will only be applied
     /// if a fstype is defined and the volume's access mode contains ReadWriteOnce.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub fs_group_policy: Option<String>,
     /// tokenRequests indicates the CSI driver needs pods' service account
     /// tokens it is mounting volume for to do necessary authentication. Kubelet
@@ -164,11 +154,7 @@ pub struct CSIDriverSpec {
     /// Note: Audience in each TokenRequest should be different and at
     /// most one token is empty string. To receive a new token after expiry,
     /// RequiresRepublish can be used to trigger NodePublishVolume periodically.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub token_requests: Vec<TokenRequest>,
     /// requiresRepublish indicates the CSI driver wants \`NodePublishVolume\`
     /// being periodically called to reflect any possible change in the mounted
@@ -177,7 +163,6 @@ pub struct CSIDriverSpec {
     /// Note: After a successful initial NodePublishVolume call, subsequent calls
     /// to NodePublishVolume should only update the contents of the volume. New
     /// mount points will not be seen by a running container.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub requires_republish: Option<bool>,
     /// seLinuxMount specifies if the CSI driver supports "-o context"
     /// mount option.
@@ -196,7 +181,6 @@ pub struct CSIDriverSpec {
     /// This is typical for volumes that represent subdirectories of a bigger shared filesystem.
     ///
     /// Default is "false".
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub se_linux_mount: Option<bool>,
     /// nodeAllocatableUpdatePeriodSeconds specifies the interval between periodic updates of
     /// the CSINode allocatable capacity for this driver. When set, both periodic updates and
@@ -207,7 +191,6 @@ pub struct CSIDriverSpec {
     /// This is a beta feature and requires the MutableCSINodeAllocatableCount feature gate to be enabled.
     ///
     /// This field is mutable.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub node_allocatable_update_period_seconds: Option<i64>,
     /// serviceAccountTokenInSecrets is an opt-in for CSI drivers to indicate that
     /// service account tokens should be passed via the Secrets field in NodePublishVolumeRequest
@@ -228,7 +211,6 @@ pub struct CSIDriverSpec {
     /// CSIDriver specs that set this field without TokenRequests.
     ///
     /// Default behavior if unset is to pass tokens in the VolumeContext field.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub service_account_token_in_secrets: Option<bool>,
     /// PreventPodSchedulingIfMissing indicates that the CSI driver wants to prevent pod
     /// scheduling if the CSI driver on the node is missing.
@@ -247,7 +229,6 @@ pub struct CSIDriverSpec {
     ///
     /// This is an alpha feature and requires the VolumeLimitScaling feature gate to be enabled.
     /// Default is "false".
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub prevent_pod_scheduling_if_missing: Option<bool>,
 }
 
@@ -280,15 +261,12 @@ pub struct CSINode {
 apimachinery::proto_message!(CSINode { 1 => metadata, 2 => spec });
 
 /// CSINodeDriver holds information about the specification of one CSI driver installed on a node
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::storage::v1::CSINodeDriver)]
 pub struct CSINodeDriver {
     /// name represents the name of the CSI driver that this object refers to.
     /// This MUST be the same name returned by the CSI GetPluginName() call for
     /// that driver.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub name: String,
     /// nodeID of the node from the driver point of view.
     /// This field enables Kubernetes to communicate with storage systems that do
@@ -298,11 +276,7 @@ pub struct CSINodeDriver {
     /// system to attach a volume to a specific node, it can use this field to
     /// refer to the node name using the ID that the storage system will
     /// understand, e.g. "nodeA" instead of "node1". This field is required.
-    #[serde(
-        rename = "nodeID",
-        default,
-        deserialize_with = "crate::go_json::null_as_default"
-    )]
+    #[api(rename = "nodeID")]
     pub node_id: String,
     /// topologyKeys is the list of keys supported by the driver.
     /// When a driver is initialized on a cluster, it provides a set of topology
@@ -315,14 +289,9 @@ pub struct CSINodeDriver {
     /// back to the driver.
     /// It is possible for different nodes to use different topology keys.
     /// This can be empty if driver does not support topology.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub topology_keys: Vec<String>,
     /// allocatable represents the volume resources of a node that are available for scheduling.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub allocatable: Option<VolumeNodeResources>,
 }
 
@@ -352,14 +321,11 @@ pub struct CSINodeList {
 apimachinery::proto_message!(CSINodeList { 1 => metadata, 2 => items });
 
 /// CSINodeSpec holds information about the specification of all CSI drivers installed on a node
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::storage::v1::CSINodeSpec)]
 pub struct CSINodeSpec {
     /// drivers is a list of information of all CSI Drivers existing on a node.
     /// If all drivers in the list are uninstalled, this can become empty.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub drivers: Vec<CSINodeDriver>,
 }
 
@@ -535,18 +501,14 @@ pub struct StorageClassList {
 apimachinery::proto_message!(StorageClassList { 1 => metadata, 2 => items });
 
 /// TokenRequest contains parameters of a service account token.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::storage::v1::TokenRequest)]
 pub struct TokenRequest {
     /// audience is the intended audience of the token in "TokenRequestSpec".
     /// It will default to the audiences of kube apiserver.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub audience: String,
     /// expirationSeconds is the duration of validity of the token in "TokenRequestSpec".
     /// It has the same default value of "ExpirationSeconds" in "TokenRequestSpec"
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub expiration_seconds: Option<i64>,
 }
 
@@ -604,13 +566,10 @@ apimachinery::proto_message!(VolumeAttachmentList { 1 => metadata, 2 => items })
 /// Right now only PersistentVolumes can be attached via external attacher,
 /// in the future we may allow also inline volumes in pods.
 /// Exactly one member can be set.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::storage::v1::VolumeAttachmentSource)]
 pub struct VolumeAttachmentSource {
     /// persistentVolumeName represents the name of the persistent volume to attach.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub persistent_volume_name: Option<String>,
     /// inlineVolumeSpec contains all the information necessary to attach
     /// a persistent volume defined by a pod's inline VolumeSource. This field
@@ -618,63 +577,48 @@ pub struct VolumeAttachmentSource {
     /// translated fields from a pod's inline VolumeSource to a
     /// PersistentVolumeSpec. This field is beta-level and is only
     /// honored by servers that enabled the CSIMigration feature.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub inline_volume_spec: Option<crate::core::v1::PersistentVolumeSpec>,
 }
 
 apimachinery::proto_message!(VolumeAttachmentSource { 1 => persistent_volume_name as "persistentVolumeName", 2 => inline_volume_spec as "inlineVolumeSpec" });
 
 /// VolumeAttachmentSpec is the specification of a VolumeAttachment request.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::storage::v1::VolumeAttachmentSpec)]
 pub struct VolumeAttachmentSpec {
     /// attacher indicates the name of the volume driver that MUST handle this
     /// request. This is the name returned by GetPluginName().
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub attacher: String,
     /// source represents the volume that should be attached.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub source: VolumeAttachmentSource,
     /// nodeName represents the node that the volume should be attached to.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub node_name: String,
 }
 
 apimachinery::proto_message!(VolumeAttachmentSpec { 1 => attacher, 2 => source, 3 => node_name as "nodeName" });
 
 /// VolumeAttachmentStatus is the status of a VolumeAttachment request.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::storage::v1::VolumeAttachmentStatus)]
 pub struct VolumeAttachmentStatus {
     /// attached indicates the volume is successfully attached.
     /// This field must only be set by the entity completing the attach
     /// operation, i.e. the external-attacher.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub attached: bool,
     /// attachmentMetadata is populated with any
     /// information returned by the attach operation, upon successful attach, that must be passed
     /// into subsequent WaitForAttach or Mount calls.
     /// This field must only be set by the entity completing the attach
     /// operation, i.e. the external-attacher.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "std::collections::BTreeMap::is_empty"
-    )]
+    #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub attachment_metadata: std::collections::BTreeMap<String, String>,
     /// attachError represents the last error encountered during attach operation, if any.
     /// This field must only be set by the entity completing the attach
     /// operation, i.e. the external-attacher.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub attach_error: Option<VolumeError>,
     /// detachError represents the last error encountered during detach operation, if any.
     /// This field must only be set by the entity completing the detach
     /// operation, i.e. the external-attacher.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub detach_error: Option<VolumeError>,
 }
 
@@ -739,39 +683,31 @@ pub struct VolumeAttributesClassList {
 apimachinery::proto_message!(VolumeAttributesClassList { 1 => metadata, 2 => items });
 
 /// VolumeError captures an error encountered during a volume operation.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::storage::v1::VolumeError)]
 pub struct VolumeError {
     /// time represents the time the error was encountered.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub time: Option<apimachinery::apis::meta::v1::Time>,
     /// message represents the error encountered during Attach or Detach operation.
     /// This string may be logged, so it should not contain sensitive
     /// information.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
     /// errorCode is a numeric gRPC code representing the error encountered during Attach or Detach operations.
     ///
     /// This is an optional, beta field that requires the MutableCSINodeAllocatableCount feature gate being enabled to be set.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub error_code: Option<i32>,
 }
 
 apimachinery::proto_message!(VolumeError { 1 => time, 2 => message, 3 => error_code as "errorCode" });
 
 /// VolumeNodeResources is a set of resource limits for scheduling of volumes.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[derive(apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::storage::v1::VolumeNodeResources)]
 pub struct VolumeNodeResources {
     /// count indicates the maximum number of unique volumes managed by the CSI driver that can be used on a node.
     /// A volume that is both attached and mounted on a node is considered to be used once, not twice.
     /// The same rule applies for a unique volume that is shared among multiple pods on the same node.
     /// If this field is nil, then the supported number of volumes on this node is unbounded.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub count: Option<i32>,
 }
 

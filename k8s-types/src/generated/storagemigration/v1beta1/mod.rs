@@ -42,33 +42,25 @@ pub struct StorageVersionMigrationList {
 apimachinery::proto_message!(StorageVersionMigrationList { 1 => metadata, 2 => items });
 
 /// Spec of the storage version migration.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct StorageVersionMigrationSpec {
     /// The resource that is being migrated. The migrator sends requests to
     /// the endpoint serving the resource.
     /// Immutable.
-    #[serde(default, deserialize_with = "crate::go_json::null_as_default")]
     pub resource: crate::meta::v1::GroupResource,
 }
 
 apimachinery::proto_message!(StorageVersionMigrationSpec { 1 => resource });
 
 /// Status of the storage version migration.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct StorageVersionMigrationStatus {
     /// The latest available observations of the migration's current state.
-    #[serde(
-        default,
-        deserialize_with = "crate::go_json::null_as_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<crate::meta::v1::Condition>,
     /// ResourceVersion to compare with the GC cache for performing the migration.
     /// This is the current resource version of given group, version and resource when
     /// kube-controller-manager first observes this StorageVersionMigration resource.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub resource_version: Option<String>,
 }
 

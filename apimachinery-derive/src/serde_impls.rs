@@ -1,0 +1,234 @@
+//! serde's `Serialize` and `Deserialize`, shared by `#[derive(ApiObject)]` (with `kind`
+//! and `apiVersion`) and `#[derive(ApiType)]` (structs nested in objects).
+//!
+//! The expansion is kept small on purpose: a generated crate has a thousand such types,
+//! and every visitor type costs its full set of `erased_serde` methods when objects are
+//! decoded through the scheme. So object keys are read through one shared seed
+//! (`__private::FieldIndex`, a plain `fn(&str)` lookup per struct instead of a field
+//! visitor per struct), there is no `visit_seq` (Go reads a struct only from a JSON
+//! object), and a field needs no wrapper type to read `null` as its zero value.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use crate::expand::type_meta_field;
+use crate::model::{Container, Field, Role, generic_arg};
+
+/// What the struct is on the wire.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Shape {
+    /// An API object: `kind` and `apiVersion` first, from its `TypeMeta` or its kind.
+    Object,
+    /// A struct inside objects: its fields only.
+    Type,
+}
+
+/// The fields written and read by name: every field but an object's `TypeMeta`.
+fn wire_fields(c: &Container, shape: Shape) -> Vec<&Field> {
+    c.fields
+        .iter()
+        .filter(|f| shape == Shape::Type || !matches!(f.role, Role::TypeMeta))
+        .collect()
+}
+
+pub fn expand_serialize(c: &Container, krate: &TokenStream, shape: Shape) -> TokenStream {
+    let ident = &c.ident;
+    let serde = quote!(#krate::__private::serde);
+    let fields = wire_fields(c, shape);
+    let no_type_meta = shape == Shape::Type || c.attrs.no_type_meta.is_some();
+    let len = fields.len() + if no_type_meta { 0 } else { 2 };
+    let name = match shape {
+        Shape::Object => quote!(<Self as #krate::runtime::Resource>::KIND),
+        Shape::Type => {
+            let name = ident.to_string();
+            quote!(#name)
+        }
+    };
+    // Go types without TypeMeta (WatchEvent) write neither.
+    let type_meta_writes = if no_type_meta {
+        TokenStream::new()
+    } else if let (Some(f), Some(_)) = (type_meta_field(c), c.attrs.omit_empty_type_meta) {
+        // Go's TypeMeta: each string written when set (objects nested in others, such as
+        // a StatefulSet's claim templates, usually have neither).
+        let name = &f.ident;
+        quote! {
+            if self.#name.kind.is_empty() {
+                #serde::ser::SerializeStruct::skip_field(&mut state, "kind")?;
+            } else {
+                #serde::ser::SerializeStruct::serialize_field(&mut state, "kind", &self.#name.kind)?;
+            }
+            if self.#name.api_version.is_empty() {
+                #serde::ser::SerializeStruct::skip_field(&mut state, "apiVersion")?;
+            } else {
+                #serde::ser::SerializeStruct::serialize_field(&mut state, "apiVersion", &self.#name.api_version)?;
+            }
+        }
+    } else {
+        let (kind, api_version) = match type_meta_field(c) {
+            Some(f) => {
+                let name = &f.ident;
+                (
+                    quote! {
+                        if self.#name.kind.is_empty() { <Self as #krate::runtime::Resource>::KIND } else { self.#name.kind.as_str() }
+                    },
+                    quote! {
+                        if self.#name.api_version.is_empty() { <Self as #krate::runtime::Resource>::API_VERSION } else { self.#name.api_version.as_str() }
+                    },
+                )
+            }
+            None => (
+                quote!(<Self as #krate::runtime::Resource>::KIND),
+                quote!(<Self as #krate::runtime::Resource>::API_VERSION),
+            ),
+        };
+        quote! {
+            #serde::ser::SerializeStruct::serialize_field(&mut state, "kind", #kind)?;
+            #serde::ser::SerializeStruct::serialize_field(&mut state, "apiVersion", #api_version)?;
+        }
+    };
+    let writes = fields.iter().map(|f| {
+        let name = &f.ident;
+        let json = &f.json_name;
+        let skip = f
+            .skip_serializing_if
+            .as_ref()
+            .map(|p| quote!(#p))
+            .or_else(|| {
+                generic_arg(&f.ty, "Option").map(|_| quote!(::core::option::Option::is_none))
+            });
+        match skip {
+            Some(skip) => quote! {
+                if #skip(&self.#name) {
+                    #serde::ser::SerializeStruct::skip_field(&mut state, #json)?;
+                } else {
+                    #serde::ser::SerializeStruct::serialize_field(&mut state, #json, &self.#name)?;
+                }
+            },
+            None => quote! {
+                #serde::ser::SerializeStruct::serialize_field(&mut state, #json, &self.#name)?;
+            },
+        }
+    });
+    quote! {
+        impl #serde::Serialize for #ident {
+            fn serialize<S: #serde::Serializer>(&self, serializer: S) -> ::core::result::Result<S::Ok, S::Error> {
+                let mut state = serializer.serialize_struct(#name, #len)?;
+                #type_meta_writes
+                #(#writes)*
+                #serde::ser::SerializeStruct::end(state)
+            }
+        }
+    }
+}
+
+pub fn expand_deserialize(c: &Container, krate: &TokenStream, shape: Shape) -> TokenStream {
+    let ident = &c.ident;
+    let serde = quote!(#krate::__private::serde);
+    let type_meta = match shape {
+        Shape::Object => type_meta_field(c).map(|f| &f.ident),
+        Shape::Type => None,
+    };
+    let fields = wire_fields(c, shape);
+    // Objects read `kind` and `apiVersion` as indexes 0 and 1.
+    let first = match shape {
+        Shape::Object => 2,
+        Shape::Type => 0,
+    };
+    let indexes: Vec<usize> = (first..first + fields.len()).collect();
+    let json_names: Vec<&str> = fields.iter().map(|f| f.json_name.as_str()).collect();
+    let assigns = fields.iter().zip(&indexes).map(|(f, i)| {
+        let name = &f.ident;
+        let ty = &f.ty;
+        if generic_arg(ty, "Option").is_some() {
+            quote! {
+                ::core::option::Option::Some(#i) => {
+                    value.#name = #serde::de::MapAccess::next_value::<#ty>(&mut map)?;
+                }
+            }
+        } else {
+            // `null` reads as the zero value, as Go's decoder leaves the field untouched.
+            quote! {
+                ::core::option::Option::Some(#i) => {
+                    value.#name = #serde::de::MapAccess::next_value::<::core::option::Option<#ty>>(&mut map)?
+                        .unwrap_or_default();
+                }
+            }
+        }
+    });
+    let type_meta_arms = match shape {
+        Shape::Type => TokenStream::new(),
+        Shape::Object => {
+            let (kind_arm, api_version_arm) = match type_meta {
+                Some(tm) => (
+                    quote! { value.#tm.kind = #serde::de::MapAccess::next_value::<::core::option::Option<::std::string::String>>(&mut map)?.unwrap_or_default(); },
+                    quote! { value.#tm.api_version = #serde::de::MapAccess::next_value::<::core::option::Option<::std::string::String>>(&mut map)?.unwrap_or_default(); },
+                ),
+                None => (
+                    quote! { #serde::de::MapAccess::next_value::<#serde::de::IgnoredAny>(&mut map)?; },
+                    quote! { #serde::de::MapAccess::next_value::<#serde::de::IgnoredAny>(&mut map)?; },
+                ),
+            };
+            quote! {
+                ::core::option::Option::Some(0) => { #kind_arm }
+                ::core::option::Option::Some(1) => { #api_version_arm }
+            }
+        }
+    };
+    let type_meta_keys = match shape {
+        Shape::Type => TokenStream::new(),
+        Shape::Object => quote! {
+            "kind" => ::core::option::Option::Some(0),
+            "apiVersion" => ::core::option::Option::Some(1),
+        },
+    };
+    let (expecting, call) = match shape {
+        Shape::Object => (
+            format!("a {ident} object"),
+            quote!(deserializer.deserialize_map(__Visitor)),
+        ),
+        Shape::Type => {
+            let name = ident.to_string();
+            (
+                format!("struct {ident}"),
+                quote!(deserializer.deserialize_struct(#name, &[#(#json_names),*], __Visitor)),
+            )
+        }
+    };
+    quote! {
+        impl<'de> #serde::Deserialize<'de> for #ident {
+            fn deserialize<D: #serde::Deserializer<'de>>(deserializer: D) -> ::core::result::Result<Self, D::Error> {
+                struct __Visitor;
+                impl<'de> #serde::de::Visitor<'de> for __Visitor {
+                    type Value = #ident;
+                    fn expecting(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                        f.write_str(#expecting)
+                    }
+                    fn visit_map<A: #serde::de::MapAccess<'de>>(self, mut map: A) -> ::core::result::Result<#ident, A::Error> {
+                        fn field(name: &str) -> ::core::option::Option<usize> {
+                            match name {
+                                #type_meta_keys
+                                #(#json_names => ::core::option::Option::Some(#indexes),)*
+                                _ => ::core::option::Option::None,
+                            }
+                        }
+                        let mut value = <#ident as ::core::default::Default>::default();
+                        while let ::core::option::Option::Some(key) = #serde::de::MapAccess::next_key_seed(
+                            &mut map,
+                            #krate::__private::FieldIndex(field),
+                        )? {
+                            match key {
+                                #type_meta_arms
+                                #(#assigns)*
+                                _ => {
+                                    #serde::de::MapAccess::next_value::<#serde::de::IgnoredAny>(&mut map)?;
+                                }
+                            }
+                        }
+                        ::core::result::Result::Ok(value)
+                    }
+                }
+                #call
+            }
+        }
+    }
+}
