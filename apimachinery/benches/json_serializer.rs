@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 use apimachinery::ApiObject;
 use apimachinery::apis::meta::v1::{LabelSelector, ObjectMeta};
 use apimachinery::runtime::Scheme;
-use apimachinery::serializer::json::{Serializer, SerializerOptions};
+use apimachinery::serializer::json::{GoFormatter, Serializer, SerializerOptions};
 use apimachinery::serializer::{Decoder, Encoder};
 
 #[derive(ApiObject, Clone, Debug, Default, PartialEq)]
@@ -98,6 +98,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     });
     c.bench_function("encode/serde_json_direct", |b| {
         b.iter(|| serde_json::to_vec(black_box(&typed)).ok())
+    });
+    c.bench_function("encode/serde_json_go_formatter", |b| {
+        b.iter(|| {
+            let mut out = Vec::with_capacity(128);
+            let mut ser = serde_json::Serializer::with_formatter(&mut out, GoFormatter::compact());
+            black_box(&typed).serialize(&mut ser).ok().map(|()| out)
+        })
     });
     c.bench_function("encode/serializer", |b| {
         b.iter(|| plain.encode_to_vec(black_box(&typed)).ok())
