@@ -1,9 +1,11 @@
 //! The JSON serializer against what a user would otherwise write: `serde_json` straight
 //! into the type (`serde_json::from_slice::<Deployment>` / `serde_json::to_vec`), on the
-//! Deployment kubectl writes. Our decode reads the bytes into a `serde_json::Value`
-//! first (so that a key given twice keeps its last value in every type, as in Go) and
-//! then reads the type from it; strict mode also records key paths and ignored fields.
-//! After criterion's report, a summary prints the times and the ratios.
+//! Deployment kubectl writes. Our decode reads the type straight from the bytes with
+//! its monomorphized decode, picking it from the leading `kind`/`apiVersion`; strict
+//! mode goes through erased-serde and a `serde_json::Value` to record key paths,
+//! duplicates and ignored fields. `encode/serde_json_go_formatter` is serde_json with
+//! our Go formatter and no serializer around it: the formatter's own cost. After
+//! criterion's report, a summary prints the times and the ratios.
 //!
 //! Run: `cargo bench -p apimachinery --bench json_serializer -- --warm-up-time 1 --measurement-time 2`
 

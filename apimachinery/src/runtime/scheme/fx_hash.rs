@@ -41,11 +41,13 @@ impl Hasher for FxHasher {
         }
         let rest = chunks.remainder();
         if !rest.is_empty() {
-            let mut word = [0u8; 8];
-            if let Some(head) = word.get_mut(..rest.len()) {
-                head.copy_from_slice(rest);
-            }
-            self.add(u64::from_le_bytes(word));
+            // Built in a register: a short copy to memory read back as a word would stall
+            // the store forwarding, and names are mostly tails (`v1`, `apps`).
+            let word = rest
+                .iter()
+                .rev()
+                .fold(0u64, |word, &b| (word << 8) | u64::from(b));
+            self.add(word);
         }
     }
 

@@ -756,3 +756,51 @@ fn typed_and_erased_encodes_write_the_same_bytes() {
         assert_eq!(written, typed, "{options:?}");
     }
 }
+
+proptest::proptest! {
+    /// Whatever the order of the top-level keys, and however often `kind` and
+    /// `apiVersion` occur, the decode gives what the meta factory reads from the whole
+    /// document: the kind it declares, or its error.
+    #[test]
+    fn the_kind_is_the_meta_factorys_whatever_the_key_order(
+        entries in proptest::collection::vec(
+            proptest::prop_oneof![
+                proptest::sample::select(vec![
+                    r#""kind":"Deployment""#,
+                    r#""kind":null"#,
+                    r#""kind":"Other""#,
+                    r#""apiVersion":"apps/v1""#,
+                    r#""apiVersion":null"#,
+                    r#""apiVersion":"apps/v2""#,
+                ]),
+                proptest::sample::select(vec![
+                    r#""metadata":{"name":"a","labels":{"kind":"x"}}"#,
+                    r#""spec":{"replicas":3,"template":{"metadata":{"name":"t"}}}"#,
+                    r#""extra":{"kind":"Nested","apiVersion":"v9"}"#,
+                ]),
+            ],
+            0..6,
+        )
+    ) {
+        let scheme = scheme();
+        let json = Serializer::new(&scheme, OPTIONS);
+        let doc = format!("{{{}}}", entries.join(","));
+        let result = json.decode(doc.as_bytes(), None, None);
+        match super::interpret(doc.as_bytes()) {
+            Err(e) => {
+                let err = result.err().map(|e| e.to_string());
+                proptest::prop_assert_eq!(err, Some(e.to_string()), "{}", doc);
+            }
+            Ok(gvk) if gvk == deployment_gvk() => {
+                let (obj, decoded_gvk) = result.map_err(|e| {
+                    proptest::test_runner::TestCaseError::fail(format!("{doc}: {e}"))
+                })?;
+                proptest::prop_assert_eq!(decoded_gvk, gvk);
+                let mut want: Deployment = serde_json::from_str(&doc).unwrap();
+                want.set_group_version_kind(&deployment_gvk());
+                proptest::prop_assert_eq!(obj.downcast_ref::<Deployment>(), Some(&want));
+            }
+            Ok(_) => proptest::prop_assert!(result.is_err(), "{}", doc),
+        }
+    }
+}
