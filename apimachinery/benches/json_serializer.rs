@@ -1,9 +1,11 @@
 //! The JSON serializer against what a user would otherwise write: `serde_json` straight
 //! into the type (`serde_json::from_slice::<Deployment>` / `serde_json::to_vec`), on the
-//! Deployment kubectl writes. Our decode reads the bytes into a `serde_json::Value`
-//! first (so that a key given twice keeps its last value in every type, as in Go) and
-//! then reads the type from it; strict mode also records key paths and ignored fields.
-//! After criterion's report, a summary prints the times and the ratios.
+//! Deployment kubectl writes. Our decode reads the type straight from the bytes with
+//! its monomorphized decode, picking it from the leading `kind`/`apiVersion`; strict
+//! mode goes through erased-serde and a `serde_json::Value` to record key paths,
+//! duplicates and ignored fields. `encode/serde_json_go_formatter` is serde_json with
+//! our Go formatter and no serializer around it: the formatter's own cost. After
+//! criterion's report, a summary prints the times and the ratios.
 //!
 //! Run: `cargo bench -p apimachinery --bench json_serializer -- --warm-up-time 1 --measurement-time 2`
 
@@ -17,7 +19,7 @@ use serde::{Deserialize, Serialize};
 use apimachinery::ApiObject;
 use apimachinery::apis::meta::v1::{LabelSelector, ObjectMeta};
 use apimachinery::runtime::Scheme;
-use apimachinery::serializer::json::{Serializer, SerializerOptions};
+use apimachinery::serializer::json::{GoFormatter, Serializer, SerializerOptions};
 use apimachinery::serializer::{Decoder, Encoder};
 
 #[derive(ApiObject, Clone, Debug, Default, PartialEq)]
@@ -98,6 +100,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     });
     c.bench_function("encode/serde_json_direct", |b| {
         b.iter(|| serde_json::to_vec(black_box(&typed)).ok())
+    });
+    c.bench_function("encode/serde_json_go_formatter", |b| {
+        b.iter(|| {
+            let mut out = Vec::with_capacity(128);
+            let mut ser = serde_json::Serializer::with_formatter(&mut out, GoFormatter::compact());
+            black_box(&typed).serialize(&mut ser).ok().map(|()| out)
+        })
     });
     c.bench_function("encode/serializer", |b| {
         b.iter(|| plain.encode_to_vec(black_box(&typed)).ok())

@@ -3,12 +3,19 @@
 //! program using the copy would), on Go's fixtures (every field set) and on `kubectl`'s
 //! sparse objects.
 //!
-//! Conversion (apps/v1 → hub → apps/v1beta2) is not generated for `k8s_types` yet; the
-//! conversion machinery is measured on hand-written Deployment-shaped types by
-//! `cargo bench -p apimachinery --bench conversion` (run by `benchmarks/run.sh`).
+//! Conversion: `k8s_types::apps::v1::Deployment` (the hub of apps Deployments, so
+//! apps/v1 → hub is the object itself) → `apps::v1beta2::Deployment` with the generated
+//! conversion, by value (`Convert::convert`: moves strings, vectors and maps), by
+//! reference (`convert_ref`: clones what it must), and by value through the scheme
+//! (`Scheme::convert_to_version`, `Box<dyn Object>` in and out), each against `Clone` of
+//! the same object. In these groups inputs are built, and outputs dropped, outside the
+//! timed region (dropping a Deployment fixture costs more than converting it).
 //!
 //! Run: `cargo bench --manifest-path benchmarks/Cargo.toml --bench clone`
 
+use apimachinery::conversion::{Convert, Scope};
+use apimachinery::runtime::{Object, Scheme};
+use apimachinery::schema::GroupVersion;
 use benchmarks::{Comparison, Suite, fixture, kubectl_output};
 use serde::de::DeserializeOwned;
 
@@ -24,6 +31,66 @@ where
     let group = format!("clone/{name}");
     suite.bench(&group, "k8s-openapi", None, || peer.clone());
     suite.bench(&group, "ours", None, || ours.clone());
+    Ok(())
+}
+
+/// The conversion routes of one Deployment, apps/v1 → apps/v1beta2, and its clone.
+fn bench_conversion(
+    suite: &mut Suite,
+    scheme: &Scheme,
+    name: &str,
+    json: &[u8],
+) -> Result<(), Error> {
+    use k8s_types::apps::{v1, v1beta2};
+
+    let d: v1::Deployment = serde_json::from_slice(json)?;
+    let scope = Scope::new().with_converter(scheme.converter());
+    let target = GroupVersion::new("apps", "v1beta2");
+    // Every route must give the same object, or the times would compare different work.
+    let by_ref: v1beta2::Deployment = d.convert_ref(&scope)?;
+    let by_value: v1beta2::Deployment = d.clone().convert(&scope)?;
+    let dynamic = scheme.convert_to_version(Box::new(d.clone()), &target)?;
+    let Ok(dynamic) = dynamic.downcast::<v1beta2::Deployment>() else {
+        return Err(format!("{name}: the scheme converted to another type").into());
+    };
+    // The scheme also sets the declared kind (`apps/v1beta2`); the static conversion
+    // leaves it to the caller.
+    let mut by_ref_declared = by_ref.clone();
+    by_ref_declared.set_group_version_kind(&dynamic.group_version_kind());
+    if by_value != by_ref || *dynamic != by_ref_declared {
+        return Err(format!(
+            "{name}: the conversion routes disagree (by value = by reference: {}; scheme = by reference: {})",
+            by_value == by_ref,
+            *dynamic == by_ref_declared
+        )
+        .into());
+    }
+    let back: v1::Deployment = by_ref.convert_ref(&scope)?;
+    if back != d {
+        println!("note: {name}: apps/v1beta2 -> apps/v1 does not give the input back");
+    }
+
+    let group = format!("convert apps/v1 -> apps/v1beta2/{name}");
+    suite.bench_by_value(&group, "clone", || (), |()| d.clone());
+    suite.bench_by_value(
+        &group,
+        "by reference",
+        || (),
+        |()| Convert::<v1beta2::Deployment>::convert_ref(&d, &scope),
+    );
+    suite.bench_by_value(
+        &group,
+        "by value",
+        || d.clone(),
+        |d| Convert::<v1beta2::Deployment>::convert(d, &scope),
+    );
+    suite.bench_by_value(
+        &group,
+        "scheme.convert_to_version (by value)",
+        || Box::new(d.clone()) as Box<dyn Object>,
+        |d| scheme.convert_to_version(d, &target),
+    );
+    suite.bench_by_value(&group, "move (no conversion)", || d.clone(), |d| d);
     Ok(())
 }
 
@@ -56,10 +123,24 @@ fn main() -> Result<(), Error> {
         names[3],
         &kubectl_output("pod.kubectl.json")?,
     )?;
+    let scheme = Scheme::from_registry()?;
+    let conversions = ["Deployment fixture", "Deployment kubectl"];
+    bench_conversion(
+        &mut suite,
+        &scheme,
+        conversions[0],
+        &fixture("apps.v1.Deployment.json")?,
+    )?;
+    bench_conversion(
+        &mut suite,
+        &scheme,
+        conversions[1],
+        &kubectl_output("deployment.kubectl.json")?,
+    )?;
     suite.final_summary();
 
     let groups: Vec<String> = names.iter().map(|n| format!("clone/{n}")).collect();
-    let comparisons: Vec<Comparison<'_>> = groups
+    let mut comparisons: Vec<Comparison<'_>> = groups
         .iter()
         .map(|group| Comparison {
             group,
@@ -68,6 +149,25 @@ fn main() -> Result<(), Error> {
             target: Some(0.7),
         })
         .collect();
-    suite.print_summary("Clone", &comparisons);
+    let conversion_groups: Vec<String> = conversions
+        .iter()
+        .map(|n| format!("convert apps/v1 -> apps/v1beta2/{n}"))
+        .collect();
+    for group in &conversion_groups {
+        for (ours, target) in [
+            ("by value", Some(0.2)),
+            ("scheme.convert_to_version (by value)", Some(0.2)),
+            ("by reference", None),
+            ("move (no conversion)", None),
+        ] {
+            comparisons.push(Comparison {
+                group,
+                ours,
+                peer: "clone",
+                target,
+            });
+        }
+    }
+    suite.print_summary("Clone and conversion", &comparisons);
     Ok(())
 }

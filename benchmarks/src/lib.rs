@@ -192,6 +192,52 @@ impl Suite {
             });
             g.finish();
         }
+        self.record(group, name, bytes, samples);
+    }
+
+    /// Measures `f` on inputs it consumes (a conversion by value): `make` builds them
+    /// outside the timed region, in batches of 32, and `f`'s results are dropped after
+    /// the clock stops (freeing an object can cost more than converting it, and would
+    /// hide the difference between routes).
+    pub fn bench_by_value<I, R>(
+        &mut self,
+        group: &str,
+        name: &str,
+        mut make: impl FnMut() -> I,
+        mut f: impl FnMut(I) -> R,
+    ) {
+        let mut samples: Vec<Duration> = Vec::new();
+        {
+            let mut g = self.criterion.benchmark_group(group);
+            g.bench_function(name, |b| {
+                b.iter_custom(|iters| {
+                    let mut elapsed = Duration::ZERO;
+                    let mut left = iters;
+                    while left > 0 {
+                        let n = left.min(32);
+                        let inputs: Vec<I> = (0..n).map(|_| make()).collect();
+                        let mut outputs: Vec<R> = Vec::with_capacity(inputs.len());
+                        let start = Instant::now();
+                        for input in inputs {
+                            outputs.push(black_box(f(input)));
+                        }
+                        elapsed += start.elapsed();
+                        drop(outputs);
+                        left -= n;
+                    }
+                    if iters > 0 {
+                        samples.push(elapsed.div_f64(iters as f64));
+                    }
+                    elapsed
+                })
+            });
+            g.finish();
+        }
+        self.record(group, name, None, samples);
+    }
+
+    /// Keeps the median of the measured samples.
+    fn record(&mut self, group: &str, name: &str, bytes: Option<u64>, mut samples: Vec<Duration>) {
         // Criterion calls the routine during warm-up too; the last calls are the samples.
         let keep = samples.len().min(self.sample_size);
         let mut measured = samples.split_off(samples.len() - keep);

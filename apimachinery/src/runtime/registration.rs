@@ -5,13 +5,20 @@
 use std::any::TypeId;
 use std::fmt;
 
+use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use super::Object;
 use crate::schema::GroupVersionKind;
+use crate::serializer::json::GoFormatter;
+use crate::serializer::json::typed_codec::{self, DecodeJsonFn, DecodedJson, EncodeJsonFn};
 
 /// A registrable Rust type, erased: how to name it, create it and deserialize it
 /// (what Go keeps as a `reflect.Type`).
+///
+/// Besides the erased deserializer (any serde format), it carries the type's JSON decode
+/// and encode monomorphized, which the JSON serializer uses: `serde_json` straight into
+/// and out of the concrete type, one function pointer call away.
 #[derive(Clone, Copy)]
 pub struct ObjectType {
     type_id: fn() -> TypeId,
@@ -20,6 +27,8 @@ pub struct ObjectType {
     new: fn() -> Box<dyn Object>,
     deserialize: DeserializeFn,
     assign: AssignFn,
+    decode_json: DecodeJsonFn,
+    encode_json: EncodeJsonFn,
 }
 
 /// Moves an object into a `&mut dyn Object` of the same concrete type.
@@ -57,13 +66,15 @@ fn deserialize_boxed<T: Object + DeserializeOwned>(
 
 impl ObjectType {
     /// The type `T`, registered by default under its own kind `T::KIND`.
-    pub const fn of<T: Resource + DeserializeOwned>() -> Self {
+    pub const fn of<T: Resource + DeserializeOwned + Serialize>() -> Self {
         Self::with_kind::<T>(T::KIND)
     }
 
     /// The type `T`, whose default kind is `kind` (for types that do not implement
     /// [`Resource`]).
-    pub const fn with_kind<T: Object + Default + DeserializeOwned>(kind: &'static str) -> Self {
+    pub const fn with_kind<T: Object + Default + DeserializeOwned + Serialize>(
+        kind: &'static str,
+    ) -> Self {
         ObjectType {
             type_id: TypeId::of::<T>,
             type_name: std::any::type_name::<T>,
@@ -71,6 +82,8 @@ impl ObjectType {
             new: new_boxed::<T>,
             deserialize: deserialize_boxed::<T>,
             assign: assign_boxed::<T>,
+            decode_json: typed_codec::decode_json::<T>,
+            encode_json: typed_codec::encode_json::<T>,
         }
     }
 
@@ -104,6 +117,24 @@ impl ObjectType {
 }
 
 impl ObjectType {
+    /// Decodes a whole JSON document as the type, straight from the bytes.
+    pub(crate) fn decode_json<'de>(
+        &self,
+        data: &'de [u8],
+    ) -> Result<DecodedJson<'de>, serde_json::Error> {
+        (self.decode_json)(data)
+    }
+
+    /// Appends `obj` as JSON to `out`; `None` when `obj` is not of the type.
+    pub(crate) fn encode_json(
+        &self,
+        obj: &dyn Object,
+        out: &mut Vec<u8>,
+        formatter: GoFormatter<'_>,
+    ) -> Option<Result<(), serde_json::Error>> {
+        (self.encode_json)(obj, out, formatter)
+    }
+
     /// Moves `value` into `into` when both are of this type (decoding into a caller's
     /// object, as Go's decoders do with their `into` argument); hands `value` back
     /// otherwise.

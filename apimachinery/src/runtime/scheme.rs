@@ -2,7 +2,7 @@
 
 use std::any::TypeId;
 use std::borrow::Cow;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::panic::Location;
 
 use super::registration::{ObjectType, Registration, Resource, ResourceMetadata, VersionPriority};
@@ -13,6 +13,9 @@ use crate::version::compare_kube_aware_versions;
 
 // Conversion, defaulting and field-label methods, in their own file.
 mod conversion;
+mod fx_hash;
+
+use fx_hash::FxHashMap;
 
 /// The registry of API types: which Rust type serves which group, version and kind, and
 /// back (Go's `runtime.Scheme`).
@@ -44,12 +47,12 @@ mod conversion;
 pub struct Scheme {
     name: String,
     types: Vec<TypeEntry>,
-    type_index: HashMap<TypeId, usize>,
-    gvk_to_type: HashMap<GroupVersionKind, usize>,
-    unversioned_types: HashMap<TypeId, GroupVersionKind>,
-    unversioned_kinds: HashMap<Name, usize>,
-    versions_by_group_kind: HashMap<GroupKind, Vec<Name>>,
-    resources: HashMap<GroupVersionKind, ResourceMetadata>,
+    type_index: FxHashMap<TypeId, usize>,
+    gvk_to_type: FxHashMap<GroupVersionKind, usize>,
+    unversioned_types: FxHashMap<TypeId, GroupVersionKind>,
+    unversioned_kinds: FxHashMap<Name, usize>,
+    versions_by_group_kind: FxHashMap<GroupKind, Vec<Name>>,
+    resources: FxHashMap<GroupVersionKind, ResourceMetadata>,
     observed_versions: Vec<GroupVersion>,
     version_priority: Vec<(Name, Vec<Name>)>,
     converter: Converter,
@@ -84,12 +87,12 @@ impl Scheme {
         Scheme {
             name: name.into(),
             types: Vec::new(),
-            type_index: HashMap::new(),
-            gvk_to_type: HashMap::new(),
-            unversioned_types: HashMap::new(),
-            unversioned_kinds: HashMap::new(),
-            versions_by_group_kind: HashMap::new(),
-            resources: HashMap::new(),
+            type_index: FxHashMap::default(),
+            gvk_to_type: FxHashMap::default(),
+            unversioned_types: FxHashMap::default(),
+            unversioned_kinds: FxHashMap::default(),
+            versions_by_group_kind: FxHashMap::default(),
+            resources: FxHashMap::default(),
             observed_versions: Vec::new(),
             version_priority: Vec::new(),
             converter: Converter::new(),
@@ -388,6 +391,13 @@ impl Scheme {
         Ok((Cow::Borrowed(&self.types[i].gvks), unversioned))
     }
 
+    /// The registered type of an object, if its Rust type is registered.
+    pub(crate) fn type_of(&self, obj: &dyn Object) -> Option<&ObjectType> {
+        self.type_index
+            .get(&obj.object_type_id())
+            .map(|&i| &self.types[i].object_type)
+    }
+
     /// The kinds a Rust type is registered under.
     pub fn kinds_for_type<T: Object>(&self) -> &[GroupVersionKind] {
         self.type_index
@@ -397,7 +407,7 @@ impl Scheme {
 
     /// The type a kind is created as: the one registered for exactly this kind, else an
     /// unversioned type of the same kind name (Go's `Scheme.New` lookup).
-    fn type_for_kind(&self, gvk: &GroupVersionKind) -> Result<&ObjectType, SchemeError> {
+    pub(crate) fn type_for_kind(&self, gvk: &GroupVersionKind) -> Result<&ObjectType, SchemeError> {
         self.gvk_to_type
             .get(gvk)
             .or_else(|| self.unversioned_kinds.get(gvk.kind.as_str()))
@@ -560,7 +570,7 @@ impl Scheme {
     }
 
     /// Registers `T` under its own kind in its own group version.
-    pub fn add_known_type<T: Resource + serde::de::DeserializeOwned>(
+    pub fn add_known_type<T: Resource + serde::de::DeserializeOwned + serde::Serialize>(
         &mut self,
     ) -> Result<(), SchemeError> {
         self.add_known_type_with_name(T::gvk(), &ObjectType::of::<T>())

@@ -87,14 +87,17 @@ macro_rules! layout {
 }
 
 impl Formatter for GoFormatter<'_> {
+    #[inline]
     fn write_f32<W: ?Sized + io::Write>(&mut self, writer: &mut W, value: f32) -> io::Result<()> {
         writer.write_all(format_go_float32(value)?.as_bytes())
     }
 
+    #[inline]
     fn write_f64<W: ?Sized + io::Write>(&mut self, writer: &mut W, value: f64) -> io::Result<()> {
         writer.write_all(format_go_float64(value)?.as_bytes())
     }
 
+    #[inline]
     fn write_string_fragment<W: ?Sized + io::Write>(
         &mut self,
         writer: &mut W,
@@ -103,6 +106,10 @@ impl Formatter for GoFormatter<'_> {
         // Bytes, not chars: in UTF-8 an ASCII byte is always a whole character, and
         // U+2028/U+2029 are exactly the byte sequences E2 80 A8 and E2 80 A9.
         let bytes = fragment.as_bytes();
+        if !has_go_only_escape(bytes) {
+            // Nearly every string: names, labels, images. One write, no byte loop.
+            return writer.write_all(bytes);
+        }
         let mut start = 0;
         let mut i = 0;
         while let Some(&b) = bytes.get(i) {
@@ -129,6 +136,7 @@ impl Formatter for GoFormatter<'_> {
         writer.write_all(bytes.get(start..).unwrap_or_default())
     }
 
+    #[inline]
     fn write_char_escape<W: ?Sized + io::Write>(
         &mut self,
         writer: &mut W,
@@ -137,16 +145,19 @@ impl Formatter for GoFormatter<'_> {
         layout!(self.write_char_escape(writer, char_escape))
     }
 
+    #[inline]
     fn begin_array<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
         self.depth += 1;
         layout!(self.begin_array(writer))
     }
 
+    #[inline]
     fn end_array<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
         self.depth = self.depth.saturating_sub(1);
         layout!(self.end_array(writer))
     }
 
+    #[inline]
     fn begin_array_value<W: ?Sized + io::Write>(
         &mut self,
         writer: &mut W,
@@ -155,15 +166,18 @@ impl Formatter for GoFormatter<'_> {
         layout!(self.begin_array_value(writer, first))
     }
 
+    #[inline]
     fn end_array_value<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
         layout!(self.end_array_value(writer))
     }
 
+    #[inline]
     fn begin_object<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
         self.depth += 1;
         layout!(self.begin_object(writer))
     }
 
+    #[inline]
     fn end_object<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
         self.depth = self.depth.saturating_sub(1);
         layout!(self.end_object(writer))
@@ -173,6 +187,7 @@ impl Formatter for GoFormatter<'_> {
     /// indented output re-indented to its place, as Go's `MarshalIndent` re-indents
     /// everything it writes (`json.Indent`: one value per line, `{}`/`[]` kept when
     /// empty). The fragment arrives compacted and HTML-escaped by its serializer.
+    #[inline]
     fn write_raw_fragment<W: ?Sized + io::Write>(
         &mut self,
         writer: &mut W,
@@ -187,6 +202,7 @@ impl Formatter for GoFormatter<'_> {
         }
     }
 
+    #[inline]
     fn begin_object_key<W: ?Sized + io::Write>(
         &mut self,
         writer: &mut W,
@@ -195,17 +211,53 @@ impl Formatter for GoFormatter<'_> {
         layout!(self.begin_object_key(writer, first))
     }
 
+    #[inline]
     fn end_object_key<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
         layout!(self.end_object_key(writer))
     }
 
+    #[inline]
     fn begin_object_value<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
         layout!(self.begin_object_value(writer))
     }
 
+    #[inline]
     fn end_object_value<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
         layout!(self.end_object_value(writer))
     }
+}
+
+/// True when `bytes` holds a byte that Go escapes and `serde_json` does not: `<`, `>`,
+/// `&`, or 0xE2 (the lead byte of U+2028 and U+2029, and of other characters, which the
+/// careful loop then tells apart). Eight bytes at a time: a word holds byte `b` exactly
+/// when `word ^ b*0x01..01` has a zero byte, which the classic `(x - 0x01..) & !x &
+/// 0x80..` test finds.
+#[inline]
+fn has_go_only_escape(bytes: &[u8]) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    #[inline]
+    fn holds_any(word: u64) -> bool {
+        let has_zero_byte = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS != 0;
+        let holds = |b: u8| has_zero_byte(word ^ (ONES * u64::from(b)));
+        holds(b'<') | holds(b'>') | holds(b'&') | holds(0xE2)
+    }
+    let mut chunks = bytes.chunks_exact(8);
+    for chunk in &mut chunks {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        if holds_any(u64::from_le_bytes(word)) {
+            return true;
+        }
+    }
+    // The tail, padded with zero bytes (never one of the four); built in a register, as
+    // a short copy to memory read back as a word stalls the store forwarding.
+    let tail = chunks
+        .remainder()
+        .iter()
+        .rev()
+        .fold(0u64, |word, &b| (word << 8) | u64::from(b));
+    holds_any(tail)
 }
 
 /// Re-indents compact JSON text as Go's `json.Indent` does, starting at nesting `depth`.
@@ -352,6 +404,36 @@ mod tests {
             write(&value, GoFormatter::compact()),
             "\"a\\u003cb\\u003e\\u0026c\\u2028\\u2029\\\"\\\\\\n\\r\\t\\b\\f\\u001b\u{7f}é😀\""
         );
+    }
+
+    #[test]
+    fn go_only_escapes_are_found_at_every_offset() {
+        for len in 0..20 {
+            let plain = "a".repeat(len);
+            assert!(!has_go_only_escape(plain.as_bytes()), "{len}");
+            for at in 0..len {
+                for special in ["<", ">", "&", "\u{2028}", "\u{2029}", "\u{20ac}"] {
+                    let mut s = plain.clone();
+                    s.replace_range(at..at + 1, special);
+                    assert!(has_go_only_escape(s.as_bytes()), "{s:?}");
+                }
+                // Neighbours of the special bytes, and the high bit alone, are plain.
+                for other in ["=", "?", "%", "'", "\u{e1}", "\u{7f}", "\u{1f600}"] {
+                    let mut s = plain.clone();
+                    s.replace_range(at..at + 1, other);
+                    assert!(!has_go_only_escape(s.as_bytes()), "{s:?}");
+                }
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn strings_are_escaped_the_same_with_or_without_the_fast_path(s in "\\PC{0,40}") {
+            let bytes = s.as_bytes();
+            let naive = bytes.iter().any(|b| matches!(b, b'<' | b'>' | b'&' | 0xE2));
+            proptest::prop_assert_eq!(has_go_only_escape(bytes), naive);
+        }
     }
 
     #[test]

@@ -46,6 +46,85 @@ pub fn interpret(data: &[u8]) -> Result<GroupVersionKind, DecodeError> {
     )
 }
 
+/// The `apiVersion` and `kind` among the leading keys of a JSON object (`None`: not
+/// there, or `null`), read without looking further: a guess of what the document
+/// declares, which the typed decode then verifies (see `type_meta_tap`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct LeadingTypeMeta<'a> {
+    pub api_version: Option<&'a str>,
+    pub kind: Option<&'a str>,
+}
+
+/// Reads the leading `apiVersion` and `kind` keys of a JSON object, as Go writes them
+/// (`kind` then `apiVersion`; kubectl writes the other order), stopping at the first
+/// other key or anything unusual (escapes, another value type). `None` when no `kind`
+/// was found that way.
+pub(crate) fn leading_type_meta(data: &[u8]) -> Option<LeadingTypeMeta<'_>> {
+    let mut at = skip_whitespace(data, 0);
+    if data.get(at) != Some(&b'{') {
+        return None;
+    }
+    let mut found = LeadingTypeMeta::default();
+    loop {
+        at = skip_whitespace(data, at + 1);
+        let Some((key, next)) = plain_string(data, at) else {
+            break;
+        };
+        let slot = match key {
+            "apiVersion" => &mut found.api_version,
+            "kind" => &mut found.kind,
+            _ => break,
+        };
+        at = skip_whitespace(data, next);
+        if data.get(at) != Some(&b':') {
+            break;
+        }
+        at = skip_whitespace(data, at + 1);
+        if data.get(at..at + 4) == Some(b"null") {
+            *slot = None;
+            at += 4;
+        } else {
+            let Some((value, next)) = plain_string(data, at) else {
+                break;
+            };
+            *slot = Some(value);
+            at = next;
+        }
+        at = skip_whitespace(data, at);
+        if data.get(at) != Some(&b',') {
+            break;
+        }
+    }
+    found.kind.is_some().then_some(found)
+}
+
+fn skip_whitespace(data: &[u8], mut at: usize) -> usize {
+    while data
+        .get(at)
+        .is_some_and(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
+    {
+        at += 1;
+    }
+    at
+}
+
+/// The string starting at `at` (its opening quote) and the index after its closing
+/// quote, when it has no escapes or control characters.
+fn plain_string(data: &[u8], at: usize) -> Option<(&str, usize)> {
+    if data.get(at) != Some(&b'"') {
+        return None;
+    }
+    let rest = data.get(at + 1..)?;
+    let len = rest
+        .iter()
+        .position(|&b| b == b'"' || b == b'\\' || b < 0x20)?;
+    if rest.get(len) != Some(&b'"') {
+        return None;
+    }
+    let text = std::str::from_utf8(rest.get(..len)?).ok()?;
+    Some((text, at + 1 + len + 1))
+}
+
 /// Reads the group, version and kind an already parsed document declares.
 pub fn interpret_map(object: &Map<String, Value>) -> Result<GroupVersionKind, DecodeError> {
     let field = |name: &str| match object.get(name) {
@@ -61,7 +140,7 @@ pub fn interpret_map(object: &Map<String, Value>) -> Result<GroupVersionKind, De
     to_gvk(field("apiVersion")?, field("kind")?)
 }
 
-fn to_gvk(api_version: &str, kind: &str) -> Result<GroupVersionKind, DecodeError> {
+pub(crate) fn to_gvk(api_version: &str, kind: &str) -> Result<GroupVersionKind, DecodeError> {
     let gv = parse_group_version(api_version).map_err(DecodeErrorKind::from)?;
     Ok(gv.with_kind(Name::new(kind)))
 }
@@ -81,6 +160,46 @@ pub(crate) fn json_type(v: &Value) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn leading_type_meta_reads_only_the_leading_keys() {
+        fn lead(s: &str) -> Option<(Option<&str>, Option<&str>)> {
+            leading_type_meta(s.as_bytes()).map(|m| (m.api_version, m.kind))
+        }
+        assert_eq!(
+            lead(r#" { "kind" : "Pod" , "apiVersion":"v1","spec":{}}"#),
+            Some((Some("v1"), Some("Pod")))
+        );
+        assert_eq!(
+            lead(r#"{"apiVersion":"apps/v1","kind":"Deployment"}"#),
+            Some((Some("apps/v1"), Some("Deployment")))
+        );
+        assert_eq!(
+            lead(r#"{"apiVersion":null,"kind":"Pod","x":1}"#),
+            Some((None, Some("Pod")))
+        );
+        assert_eq!(
+            lead(r#"{"kind":"Pod","x":{"apiVersion":"v1"}}"#),
+            Some((None, Some("Pod")))
+        );
+        // Stops at the first other key, an escape, or another type of value.
+        assert_eq!(lead(r#"{"metadata":{},"kind":"Pod"}"#), None);
+        assert_eq!(lead(r#"{"kind":"P\u006fd"}"#), None);
+        assert_eq!(lead(r#"{"kind":3}"#), None);
+        assert_eq!(
+            lead(r#"{"kind":"Pod","apiVersion":1}"#),
+            Some((None, Some("Pod")))
+        );
+        assert_eq!(lead(r#"{"kind":"Pod""#), Some((None, Some("Pod"))));
+        assert_eq!(lead(r#"{"kind":"Po"#), None);
+        assert_eq!(lead("[]"), None);
+        assert_eq!(lead(""), None);
+        assert_eq!(
+            lead("{\"kind\":\"\u{fffd}\"}"),
+            Some((None, Some("\u{fffd}")))
+        );
+        assert_eq!(leading_type_meta(b"{\"kind\":\"\xff\"}"), None);
+    }
 
     #[test]
     fn reads_type_meta_only() {

@@ -42,6 +42,14 @@
 //!   (key order included) as Go's do; only when that read fails (a key given twice in a
 //!   serde-derived struct, or a real error) is the document read again through a
 //!   `serde_json::Value`. YAML and unstructured objects always go through a `Value`.
+//! - The kind is the one the whole document declares. When `kind` (and `apiVersion`)
+//!   lead the object, as Go writes them, the type is picked from them and the one typed
+//!   pass confirms that no other top-level `kind`/`apiVersion` follows; otherwise (or
+//!   when it does not confirm) `apiVersion` and `kind` are read from the whole document
+//!   first, and a key given twice there is an error, as before.
+//! - The typed read and write are monomorphized per registered type (no `erased-serde`
+//!   in between): see [`ObjectType`](crate::runtime::ObjectType). Strict decoding keeps
+//!   the erased path, which records ignored fields and duplicates with their paths.
 //! - An [`Unknown`](crate::runtime::Unknown) target receives the document undecoded.
 //!
 //! # Known differences from Go
@@ -58,6 +66,8 @@ mod document;
 mod formatter;
 mod meta_factory;
 mod serializer;
+mod type_meta_tap;
+pub(crate) mod typed_codec;
 mod value_decoder;
 mod yaml_input;
 

@@ -6,7 +6,8 @@ use serde_json::{Map, Value};
 
 use super::document::{self, JsonDocument};
 use super::formatter::GoFormatter;
-use super::meta_factory::{interpret, interpret_map, json_type};
+use super::meta_factory::{interpret, interpret_map, json_type, leading_type_meta, to_gvk};
+use super::typed_codec::encode_json;
 use super::value_decoder::{ValueDecodeFailure, decode_slice, decode_value};
 use crate::runtime::{CONTENT_TYPE_JSON, Object, Scheme, Unknown, Unstructured, UnstructuredList};
 use crate::schema::GroupVersionKind;
@@ -144,16 +145,24 @@ impl<'s> Serializer<'s> {
     /// Decodes `data`, parsed already when `parsed` is given (YAML, or a document of a
     /// stream), as [`Decoder::decode`] does.
     ///
-    /// JSON decoded into a typed object is read straight from the bytes (after a cheap
-    /// pass that reads only `apiVersion` and `kind`, Go's meta factory); YAML, and JSON
-    /// for unstructured objects, go through a `serde_json::Value`.
+    /// JSON decoded into a typed object is read straight from the bytes, by the type's
+    /// own monomorphized decode: in one pass when the leading keys name the kind (see
+    /// [`decode_leading`](Self::decode_leading)), else after a cheap pass that reads
+    /// only `apiVersion` and `kind` (Go's meta factory). YAML, and JSON for unstructured
+    /// objects, go through a `serde_json::Value`.
     pub(crate) fn decode_parsed(
         &self,
         data: &[u8],
         parsed: Option<ParsedDocument>,
         defaults: Option<&GroupVersionKind>,
-        into: Option<&mut dyn Object>,
+        mut into: Option<&mut dyn Object>,
     ) -> Result<(Box<dyn Object>, GroupVersionKind), DecodeError> {
+        if let (None, Some(scheme), false) = (&parsed, self.scheme, self.options.strict) {
+            if let Some(decoded) = self.decode_leading(scheme, data, defaults, into.as_deref_mut())
+            {
+                return Ok(decoded);
+            }
+        }
         let mut actual = match &parsed {
             Some(doc) => match &doc.value {
                 Value::Object(map) => interpret_map(map)?,
@@ -182,6 +191,54 @@ impl<'s> Serializer<'s> {
                 };
                 decode_unstructured(data, doc, into, strict)
             }
+        }
+    }
+
+    /// The one-pass typed decode: the kind is guessed from the leading keys (Go writes
+    /// `kind` and `apiVersion` first), the type decodes the bytes, and the keys it met at
+    /// the top level confirm the guess. `None` sends the caller down the careful path,
+    /// which reads the kind from the whole document first: when the guess is not
+    /// confirmed (the kind is further down, or given twice), and on any failure, so that
+    /// errors are the careful path's.
+    fn decode_leading(
+        &self,
+        scheme: &Scheme,
+        data: &[u8],
+        defaults: Option<&GroupVersionKind>,
+        into: Option<&mut dyn Object>,
+    ) -> Option<(Box<dyn Object>, GroupVersionKind)> {
+        let lead = leading_type_meta(data)?;
+        let mut actual = to_gvk(lead.api_version.unwrap_or(""), lead.kind.unwrap_or("")).ok()?;
+        if let Some(defaults) = defaults {
+            actual = gvk_with_defaults(actual, defaults);
+        }
+        let target = match into {
+            Some(into) if into.is_unstructured() => return None,
+            Some(into) => {
+                let (kinds, _) = scheme.object_kinds(into).ok()?;
+                if let Some(first) = kinds.first() {
+                    actual = gvk_with_defaults(actual, first);
+                }
+                kinds.contains(&actual).then_some(into)
+            }
+            None => None,
+        };
+        if actual.kind.is_empty() || actual.version.is_empty() {
+            return None;
+        }
+        let decoded = scheme.type_for_kind(&actual).ok()?.decode_json(data).ok()?;
+        if !decoded.seen.declares(lead.api_version, lead.kind) {
+            return None;
+        }
+        let mut object = decoded.object;
+        object.set_group_version_kind(&actual);
+        match target {
+            Some(into) => {
+                let copy = object.deep_copy_object();
+                scheme.object_type(&actual)?.assign(into, object).ok()?;
+                Some((copy, actual))
+            }
+            None => Some((object, actual)),
         }
     }
 
@@ -331,25 +388,64 @@ impl<'s> Serializer<'s> {
         finish(object, actual, errors)
     }
 
+    /// Appends `obj` as Go's JSON to `out`: through the registered type's monomorphized
+    /// encode when the scheme knows the type, else through the object's erased
+    /// serializer.
     fn write_json(
         &self,
         obj: &dyn Object,
-        w: &mut dyn io::Write,
+        out: &mut Vec<u8>,
         pretty: bool,
     ) -> Result<(), EncodeError> {
-        let formatter = if pretty {
-            GoFormatter::pretty()
-        } else {
-            GoFormatter::compact()
+        let formatter = || {
+            if pretty {
+                GoFormatter::pretty()
+            } else {
+                GoFormatter::compact()
+            }
         };
-        write_go_json(obj, w, formatter, self.format())
+        // Unstructured objects are never registered; their encode is monomorphized here.
+        let typed = match self.scheme.and_then(|scheme| scheme.type_of(obj)) {
+            Some(t) => t.encode_json(obj, out, formatter()),
+            None if obj.is_unstructured() => encode_json::<Unstructured>(obj, out, formatter())
+                .or_else(|| encode_json::<UnstructuredList>(obj, out, formatter())),
+            None => None,
+        };
+        match typed {
+            Some(result) => result.map_err(|e| EncodeError::Serialize {
+                format: self.format(),
+                type_name: obj.type_name(),
+                message: e.to_string(),
+            }),
+            None => write_go_json(obj, out, formatter(), self.format()),
+        }
+    }
+
+    /// Appends the encoding of `obj` to `out`.
+    fn encode_into(&self, obj: &dyn Object, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        if self.options.yaml {
+            let mut json = Vec::new();
+            self.write_json(obj, &mut json, false)?;
+            let value = document::parse(&json).map_err(|e| EncodeError::Serialize {
+                format: Format::Yaml,
+                type_name: obj.type_name(),
+                message: e.to_string(),
+            })?;
+            out.extend_from_slice(super::yaml_input::json_to_yaml(&value).as_bytes());
+            return Ok(());
+        }
+        self.write_json(obj, out, self.options.pretty)?;
+        if !self.options.pretty {
+            out.push(b'\n');
+        }
+        Ok(())
     }
 }
 
 /// Writes `obj` as Go's `encoding/json` does with `formatter`'s layout.
 pub(crate) fn write_go_json(
     obj: &dyn Object,
-    w: &mut dyn io::Write,
+    w: &mut Vec<u8>,
     formatter: GoFormatter<'_>,
     format: Format,
 ) -> Result<(), EncodeError> {
@@ -484,23 +580,20 @@ impl Encoder for Serializer<'_> {
     /// `json.Encoder.Encode`), or indented by two spaces without one (Go's
     /// `json.MarshalIndent`); YAML is the compact JSON converted as `sigs.k8s.io/yaml`
     /// converts it.
+    ///
+    /// The encoding is built in memory and written at once, so that a failure writes
+    /// nothing.
     fn encode(&self, obj: &dyn Object, w: &mut dyn io::Write) -> Result<(), EncodeError> {
-        if self.options.yaml {
-            let mut json = Vec::new();
-            self.write_json(obj, &mut json, false)?;
-            let value = document::parse(&json).map_err(|e| EncodeError::Serialize {
-                format: Format::Yaml,
-                type_name: obj.type_name(),
-                message: e.to_string(),
-            })?;
-            w.write_all(super::yaml_input::json_to_yaml(&value).as_bytes())?;
-            return Ok(());
-        }
-        self.write_json(obj, w, self.options.pretty)?;
-        if !self.options.pretty {
-            w.write_all(b"\n")?;
-        }
+        let mut out = Vec::new();
+        self.encode_into(obj, &mut out)?;
+        w.write_all(&out)?;
         Ok(())
+    }
+
+    fn encode_to_vec(&self, obj: &dyn Object) -> Result<Vec<u8>, EncodeError> {
+        let mut out = Vec::new();
+        self.encode_into(obj, &mut out)?;
+        Ok(out)
     }
 
     fn identifier(&self) -> String {

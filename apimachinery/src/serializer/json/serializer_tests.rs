@@ -655,3 +655,152 @@ fn unknown_targets_keep_the_document_undecoded() {
     .unwrap();
     assert_eq!(unknown.raw, br#"{"apiVersion":"x/v1","kind":"Mystery"}"#);
 }
+
+#[test]
+fn the_kind_is_what_the_whole_document_declares_whatever_comes_first() {
+    let scheme = scheme();
+    let json = Serializer::new(&scheme, OPTIONS);
+    let decode = |body: &str| json.decode(body.as_bytes(), None, None);
+    // Leading type meta (Go's order and kubectl's) and type meta further down decode
+    // to the same object.
+    let body = r#""metadata":{"name":"a"},"spec":{"replicas":2}"#;
+    let (first, gvk) = decode(&format!(
+        r#"{{"kind":"Deployment","apiVersion":"apps/v1",{body}}}"#
+    ))
+    .unwrap();
+    assert_eq!(gvk, deployment_gvk());
+    for doc in [
+        format!(r#"{{"apiVersion":"apps/v1","kind":"Deployment",{body}}}"#),
+        format!(r#"{{{body},"kind":"Deployment","apiVersion":"apps/v1"}}"#),
+        format!(r#"{{"kind":"Deployment",{body},"apiVersion":"apps/v1"}}"#),
+        format!(r#"{{"apiVersion":"apps/v1",{body},"kind":"Deployment"}}"#),
+        format!(r#"{{"\u006bind":"Deployment","apiVersion":"apps/v1",{body}}}"#),
+        format!(r#"{{"kind":"Deployment","apiVersion":"apps\/v1",{body}}}"#),
+    ] {
+        let (obj, gvk) = decode(&doc).unwrap();
+        assert_eq!(gvk, deployment_gvk(), "{doc}");
+        assert_eq!(
+            obj.downcast_ref::<Deployment>(),
+            first.downcast_ref::<Deployment>(),
+            "{doc}"
+        );
+    }
+    // A kind or version given again further down is the meta factory's error, whatever
+    // the leading keys said (a key given twice, escaped or not).
+    for doc in [
+        format!(r#"{{"kind":"Deployment","apiVersion":"apps/v1",{body},"kind":"Other"}}"#),
+        format!(r#"{{"kind":"Deployment","apiVersion":"apps/v1",{body},"kind":"Deployment"}}"#),
+        format!(r#"{{"kind":"Deployment","apiVersion":"apps/v1",{body},"apiVersion":"apps/v2"}}"#),
+        format!(r#"{{"kind":"Deployment","apiVersion":"apps/v1",{body},"\u006bind":"Other"}}"#),
+    ] {
+        let err = decode(&doc).unwrap_err();
+        assert!(
+            matches!(err.kind(), DecodeErrorKind::TypeMeta { .. }),
+            "{doc}: {err}"
+        );
+    }
+    // A kind of the wrong type further down, or trailing text, fail as before.
+    let err = decode(&format!(
+        r#"{{"kind":"Deployment","apiVersion":"apps/v1",{body},"kind":3}}"#
+    ))
+    .unwrap_err();
+    assert!(
+        matches!(err.kind(), DecodeErrorKind::TypeMeta { .. }),
+        "{err}"
+    );
+    let err = decode(&format!(
+        r#"{{"kind":"Deployment","apiVersion":"apps/v1",{body}}} x"#
+    ))
+    .unwrap_err();
+    assert!(
+        matches!(err.kind(), DecodeErrorKind::Syntax { .. }),
+        "{err}"
+    );
+    // A leading kind the scheme does not know is not registered, even when the document
+    // names a known one later (a key given twice is an error first).
+    let err = decode(r#"{"kind":"Other","apiVersion":"apps/v1","metadata":{}}"#).unwrap_err();
+    assert!(err.is_not_registered(), "{err}");
+}
+
+#[test]
+fn typed_and_erased_encodes_write_the_same_bytes() {
+    let scheme = scheme();
+    let doc = data("deployment.kubectl.json");
+    let (obj, _) = Serializer::new(&scheme, OPTIONS)
+        .decode(doc.as_bytes(), None, None)
+        .unwrap();
+    for options in [
+        OPTIONS,
+        SerializerOptions {
+            pretty: true,
+            ..OPTIONS
+        },
+        SerializerOptions {
+            yaml: true,
+            ..OPTIONS
+        },
+    ] {
+        // The scheme's serializer takes the type's monomorphized encode; the
+        // unstructured one knows no type and takes the object's erased serializer.
+        let typed = Serializer::new(&scheme, options)
+            .encode_to_vec(&*obj)
+            .unwrap();
+        let erased = Serializer::unstructured(options)
+            .encode_to_vec(&*obj)
+            .unwrap();
+        assert_eq!(typed, erased, "{options:?}");
+        let mut written = Vec::new();
+        Serializer::new(&scheme, options)
+            .encode(&*obj, &mut written)
+            .unwrap();
+        assert_eq!(written, typed, "{options:?}");
+    }
+}
+
+proptest::proptest! {
+    /// Whatever the order of the top-level keys, and however often `kind` and
+    /// `apiVersion` occur, the decode gives what the meta factory reads from the whole
+    /// document: the kind it declares, or its error.
+    #[test]
+    fn the_kind_is_the_meta_factorys_whatever_the_key_order(
+        entries in proptest::collection::vec(
+            proptest::prop_oneof![
+                proptest::sample::select(vec![
+                    r#""kind":"Deployment""#,
+                    r#""kind":null"#,
+                    r#""kind":"Other""#,
+                    r#""apiVersion":"apps/v1""#,
+                    r#""apiVersion":null"#,
+                    r#""apiVersion":"apps/v2""#,
+                ]),
+                proptest::sample::select(vec![
+                    r#""metadata":{"name":"a","labels":{"kind":"x"}}"#,
+                    r#""spec":{"replicas":3,"template":{"metadata":{"name":"t"}}}"#,
+                    r#""extra":{"kind":"Nested","apiVersion":"v9"}"#,
+                ]),
+            ],
+            0..6,
+        )
+    ) {
+        let scheme = scheme();
+        let json = Serializer::new(&scheme, OPTIONS);
+        let doc = format!("{{{}}}", entries.join(","));
+        let result = json.decode(doc.as_bytes(), None, None);
+        match super::interpret(doc.as_bytes()) {
+            Err(e) => {
+                let err = result.err().map(|e| e.to_string());
+                proptest::prop_assert_eq!(err, Some(e.to_string()), "{}", doc);
+            }
+            Ok(gvk) if gvk == deployment_gvk() => {
+                let (obj, decoded_gvk) = result.map_err(|e| {
+                    proptest::test_runner::TestCaseError::fail(format!("{doc}: {e}"))
+                })?;
+                proptest::prop_assert_eq!(decoded_gvk, gvk);
+                let mut want: Deployment = serde_json::from_str(&doc).unwrap();
+                want.set_group_version_kind(&deployment_gvk());
+                proptest::prop_assert_eq!(obj.downcast_ref::<Deployment>(), Some(&want));
+            }
+            Ok(_) => proptest::prop_assert!(result.is_err(), "{}", doc),
+        }
+    }
+}

@@ -70,6 +70,27 @@ pub(crate) fn decode_slice(
     data: &[u8],
     track_unknown: bool,
 ) -> Result<DecodedValue, ValueDecodeFailure> {
+    if !track_unknown {
+        // The type's monomorphized decode: no erased-serde in between.
+        let object_type = scheme
+            .type_for_kind(gvk)
+            .map_err(ValueDecodeFailure::Scheme)?;
+        return match object_type.decode_json(data) {
+            Ok(decoded) => {
+                let mut object = decoded.object;
+                object.set_group_version_kind(gvk);
+                Ok(DecodedValue {
+                    object,
+                    unknown_fields: Vec::new(),
+                })
+            }
+            Err(e) => Err(ValueDecodeFailure::Field {
+                path: String::new(),
+                message: e.to_string(),
+                type_name: object_type.type_name(),
+            }),
+        };
+    }
     let mut unknown_fields = Vec::new();
     let mut de = serde_json::Deserializer::from_slice(data);
     let result = if track_unknown {
