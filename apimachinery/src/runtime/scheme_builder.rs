@@ -27,7 +27,8 @@ pub struct SchemeBuilder {
 
 #[derive(Clone)]
 enum Step {
-    Registration(Registration),
+    // Boxed: a registration is large (names, resource metadata, codec functions).
+    Registration(Box<Registration>),
     Func(fn(&mut Scheme) -> Result<(), SchemeError>),
     Conversions(&'static [ConversionRegistration]),
 }
@@ -40,7 +41,8 @@ impl SchemeBuilder {
 
     /// Adds the registration of `T` (its kind in every version it names).
     pub fn register<T: Resource>(mut self) -> Self {
-        self.steps.push(Step::Registration(T::REGISTRATION));
+        self.steps
+            .push(Step::Registration(Box::new(T::REGISTRATION)));
         self
     }
 
