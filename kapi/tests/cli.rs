@@ -1,12 +1,8 @@
 //! End-to-end tests: the built `kapi` binary, run as a user runs it.
 
-use assert_cmd::Command;
+mod common;
 
-type TestResult = Result<(), Box<dyn std::error::Error>>;
-
-fn kapi() -> Result<Command, assert_cmd::cargo::CargoError> {
-    Command::cargo_bin("kapi")
-}
+use common::{TestResult, kapi};
 
 #[test]
 fn help_lists_every_command_with_examples() -> TestResult {

@@ -1,23 +1,9 @@
 //! End-to-end tests of `kapi convert`: the built binary on manifests with deprecated
 //! versions.
 
-use assert_cmd::Command;
+mod common;
 
-type TestResult = Result<(), Box<dyn std::error::Error>>;
-
-fn kapi() -> Result<Command, assert_cmd::cargo::CargoError> {
-    Command::cargo_bin("kapi")
-}
-
-fn example() -> String {
-    format!("{}/examples/legacy.yaml", env!("CARGO_MANIFEST_DIR"))
-}
-
-fn stdout(cmd: &mut Command) -> Result<String, Box<dyn std::error::Error>> {
-    Ok(String::from_utf8(
-        cmd.assert().success().get_output().stdout.clone(),
-    )?)
-}
+use common::{TestResult, example, kapi, stdout};
 
 #[test]
 fn the_bundled_example_upgrades_to_the_preferred_versions() -> TestResult {

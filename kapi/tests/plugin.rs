@@ -6,7 +6,9 @@ use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
 
-type TestResult = Result<(), Box<dyn std::error::Error>>;
+mod common;
+
+use common::{TestResult, example, stdout};
 
 /// A directory holding `kubectl-convert`, a link to the built `kapi`; removed on drop.
 struct Plugin {
@@ -42,16 +44,6 @@ impl Drop for Plugin {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.dir);
     }
-}
-
-fn example() -> String {
-    format!("{}/examples/legacy.yaml", env!("CARGO_MANIFEST_DIR"))
-}
-
-fn stdout(cmd: &mut Command) -> Result<String, Box<dyn std::error::Error>> {
-    Ok(String::from_utf8(
-        cmd.assert().success().get_output().stdout.clone(),
-    )?)
 }
 
 const CRONJOB: &str = "apiVersion: batch/v1beta1\nkind: CronJob\nmetadata: {name: c}\nspec: {schedule: '* * * * *', jobTemplate: {}}\n";
