@@ -42,6 +42,13 @@ impl ResourceEntry {
     }
 }
 
+/// Whether a registered resource is one a server would serve: hubs (`__internal`) are
+/// not, nor are resources without verbs (versions no longer served, kept for
+/// conversion).
+fn is_served(gvk: &GroupVersionKind, metadata: &ResourceMetadata) -> bool {
+    gvk.version != API_VERSION_INTERNAL && !metadata.verbs.is_empty()
+}
+
 impl ShortcutRESTMapper<DefaultRESTMapper> {
     /// A mapper over every resource kind registered in `scheme`, with its plural,
     /// singular, scope, short names and categories.
@@ -90,9 +97,7 @@ impl ShortcutRESTMapper<DefaultRESTMapper> {
         let mut entries: Vec<(usize, ResourceEntry)> = scheme
             .resources()
             .into_iter()
-            .filter(|(gvk, metadata)| {
-                gvk.version != API_VERSION_INTERNAL && !metadata.verbs.is_empty()
-            })
+            .filter(|(gvk, metadata)| is_served(gvk, metadata))
             .map(|(gvk, metadata)| {
                 // Every registered version is in the priorities; the fallback only keeps
                 // the order total.
@@ -123,9 +128,7 @@ impl APIGroupResources {
         // group → version → resources; versions keep the scheme's priority order below.
         let mut served: BTreeMap<&str, HashMap<String, Vec<APIResource>>> = BTreeMap::new();
         for (gvk, metadata) in scheme.resources() {
-            // Hubs are not served, nor are resources without verbs (versions a server
-            // no longer serves, kept for conversion).
-            if gvk.version == API_VERSION_INTERNAL || metadata.verbs.is_empty() {
+            if !is_served(gvk, metadata) {
                 continue;
             }
             served

@@ -9,7 +9,7 @@
 //! template labels).
 
 use apimachinery::conversion::ConversionErrorKind;
-use apimachinery::protobuf::{self, Message, decode_envelope};
+use apimachinery::protobuf::{self, decode_envelope};
 use apimachinery::runtime::{API_VERSION_INTERNAL, Object, Scheme, Unstructured};
 use apimachinery::schema::{GroupVersion, GroupVersionKind, GroupVersioner};
 use apimachinery::serializer::Decoder;
@@ -181,11 +181,7 @@ impl<'s> Converter<'s> {
         if candidates.is_empty() {
             return Ok(Item::Unstructured(u.object));
         }
-        let bytes = serde_json::to_vec(&u.object).map_err(|e| e.to_string())?;
-        let (mut typed, _) = self
-            .typed
-            .decode(&bytes, None, None)
-            .map_err(|e| format!("{gvk}: {e}"))?;
+        let mut typed = self.typed(&u.object).map_err(|e| format!("{gvk}: {e}"))?;
         Ok(if self.convert(&gvk, &mut typed, candidates)? {
             Item::Typed(typed)
         } else {
@@ -328,27 +324,4 @@ impl<'s> Converter<'s> {
             .find(|k| k.version != API_VERSION_INTERNAL && k.group == hub.group)
             .cloned()
     }
-}
-
-/// The `v1 List` message of `items` (each an enveloped object), with `metadata` as the
-/// list's: what Go writes for a list of objects in protobuf (kubectl wraps the objects
-/// it converts in one; `runtime.EncodeList` puts each item's own encoding in `raw`).
-pub fn encode_protobuf_list(
-    metadata: Option<&Value>,
-    items: Vec<Vec<u8>>,
-) -> Result<Vec<u8>, String> {
-    let metadata = match metadata {
-        Some(m) => serde_json::from_value(m.clone()).map_err(|e| format!("metadata: {e}"))?,
-        None => Default::default(),
-    };
-    let list = k8s_types::core::v1::List {
-        metadata,
-        items: items
-            .into_iter()
-            .map(apimachinery::runtime::RawExtension::from_raw)
-            .collect(),
-    };
-    Ok(protobuf::encode_envelope("v1", "List", |e| {
-        list.encode_fields(e)
-    }))
 }

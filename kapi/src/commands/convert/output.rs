@@ -10,13 +10,14 @@
 //! layout, the objects (list items flattened) are wrapped in one `v1 List` unless the
 //! input was one file holding one object.
 
+use apimachinery::protobuf::Message;
 use apimachinery::runtime::unstructured::to_unstructured;
 use apimachinery::runtime::{Object, Unstructured};
 use apimachinery::serializer::Encoder;
 use apimachinery::serializer::json::{Serializer, SerializerOptions};
 use serde_json::{Map, Value};
 
-use super::converter::{Converted, Converter, Item, encode_protobuf_list};
+use super::converter::{Converted, Converter, Item};
 use crate::cli::ConvertOutput;
 use crate::printer;
 
@@ -69,7 +70,7 @@ impl<'c, 's> Writer<'c, 's> {
             (_, ConvertOutput::Name) => {
                 let mut out = Vec::new();
                 for (at, item) in flatten(docs) {
-                    match name(&item) {
+                    match name(item) {
                         Ok(line) => {
                             out.extend_from_slice(line.as_bytes());
                             out.push(b'\n');
@@ -135,7 +136,7 @@ impl<'c, 's> Writer<'c, 's> {
     fn encode_all(&self, items: Vec<(String, Item)>, problems: &mut Vec<String>) -> Vec<Vec<u8>> {
         let mut out = Vec::new();
         for (at, item) in items {
-            match self.encode_item(&item) {
+            match self.encode_item(item) {
                 Ok(bytes) => out.push(bytes),
                 Err(e) => problems.push(format!("{at}: {e}")),
             }
@@ -144,30 +145,24 @@ impl<'c, 's> Writer<'c, 's> {
     }
 
     /// One object in the writer's format (compact JSON, YAML, or enveloped protobuf).
-    fn encode_item(&self, item: &Item) -> Result<Vec<u8>, String> {
+    fn encode_item(&self, item: Item) -> Result<Vec<u8>, String> {
         if self.format == ConvertOutput::Protobuf {
-            let typed;
-            let obj: &dyn Object = match item {
-                Item::Typed(obj) => &**obj,
-                Item::Unstructured(map) => {
-                    typed = self.protobuf_type(map)?;
-                    &*typed
-                }
+            let obj = match item {
+                Item::Typed(obj) => obj,
+                Item::Unstructured(map) => self.protobuf_type(map)?,
             };
-            return apimachinery::protobuf::encode_object(obj).map_err(|e| e.to_string());
+            return apimachinery::protobuf::encode_object(&*obj).map_err(|e| e.to_string());
         }
         match item {
-            Item::Typed(obj) => self.typed.encode_to_vec(&**obj),
-            Item::Unstructured(map) => self
-                .unstructured
-                .encode_to_vec(&Unstructured::new(map.clone())),
+            Item::Typed(obj) => self.typed.encode_to_vec(&*obj),
+            Item::Unstructured(map) => self.unstructured.encode_to_vec(&Unstructured::new(map)),
         }
         .map_err(|e| e.to_string())
     }
 
     /// The registered type of a passed-through object, which protobuf needs.
-    fn protobuf_type(&self, map: &Map<String, Value>) -> Result<Box<dyn Object>, String> {
-        let u = Unstructured::new(map.clone());
+    fn protobuf_type(&self, map: Map<String, Value>) -> Result<Box<dyn Object>, String> {
+        let u = Unstructured::new(map);
         let gvk = format!("{}, Kind={}", u.api_version(), u.kind());
         let recognized = u
             .api_version()
@@ -178,13 +173,15 @@ impl<'c, 's> Writer<'c, 's> {
                 "{gvk}: not a built-in kind, so it has no protobuf form (write it as JSON or YAML)"
             ));
         }
-        self.converter.typed(map).map_err(|e| format!("{gvk}: {e}"))
+        self.converter
+            .typed(&u.object)
+            .map_err(|e| format!("{gvk}: {e}"))
     }
 
     /// One document in the stream layout (YAML or JSON).
     fn encode_document(&self, doc: Converted) -> Result<Vec<u8>, String> {
         match doc {
-            Converted::Object(item) => self.encode_item(&item),
+            Converted::Object(item) => self.encode_item(item),
             Converted::List { mut list, items } => {
                 let items = items
                     .into_iter()
@@ -287,16 +284,12 @@ fn kubectl_json_list(items: &[Vec<u8>]) -> Vec<u8> {
 }
 
 /// kubectl's name printer: `kind.group/name`, kind and group lower-cased.
-fn name(item: &Item) -> Result<String, String> {
-    let map;
+fn name(item: Item) -> Result<String, String> {
     let map = match item {
         Item::Unstructured(map) => map,
-        Item::Typed(obj) => {
-            map = to_unstructured(&**obj).map_err(|e| e.to_string())?;
-            &map
-        }
+        Item::Typed(obj) => to_unstructured(&*obj).map_err(|e| e.to_string())?,
     };
-    let u = Unstructured::new(map.clone());
+    let u = Unstructured::new(map);
     let group = u.api_version().rsplit_once('/').map(|(g, _)| g);
     if u.kind().is_empty() {
         return Err(format!("no kind for {:?}", u.api_version()));
@@ -312,6 +305,26 @@ fn name(item: &Item) -> Result<String, String> {
         .flatten()
         .unwrap_or_default();
     Ok(format!("{kind}/{name}"))
+}
+
+/// The `v1 List` message of `items` (each an enveloped object), with `metadata` as the
+/// list's: what Go writes for a list of objects in protobuf (kubectl wraps the objects
+/// it converts in one; `runtime.EncodeList` puts each item's own encoding in `raw`).
+fn encode_protobuf_list(metadata: Option<&Value>, items: Vec<Vec<u8>>) -> Result<Vec<u8>, String> {
+    let metadata = match metadata {
+        Some(m) => serde_json::from_value(m.clone()).map_err(|e| format!("metadata: {e}"))?,
+        None => Default::default(),
+    };
+    let list = k8s_types::core::v1::List {
+        metadata,
+        items: items
+            .into_iter()
+            .map(apimachinery::runtime::RawExtension::from_raw)
+            .collect(),
+    };
+    Ok(apimachinery::protobuf::encode_envelope("v1", "List", |e| {
+        list.encode_fields(e)
+    }))
 }
 
 #[cfg(test)]
@@ -337,8 +350,8 @@ mod tests {
                     .unwrap_or_default(),
             )
         };
-        assert_eq!(name(&item("apps/v1"))?, "deployment.apps/web");
-        assert_eq!(name(&item("v1"))?, "deployment/web");
+        assert_eq!(name(item("apps/v1"))?, "deployment.apps/web");
+        assert_eq!(name(item("v1"))?, "deployment/web");
         Ok(())
     }
 }
