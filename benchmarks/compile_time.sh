@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # Clean release builds of our generated types (k8s-types) and of k8s-openapi (feature
-# "latest") on the same machine in one run: first the crate with all its dependencies
-# from an empty target directory (and, on request, the crate alone).
+# "latest") on the same machine in one run: each crate with all its dependencies from
+# an empty target directory (and, on request, the crate alone).
 # Both sides build with the same cargo, profile and job count.
 #
 # Usage: benchmarks/compile_time.sh [scratch-dir]
 # CRATE_ALONE=1 also times each crate alone after `cargo clean -p` (dependencies built).
-# The scratch directory (default: a fresh temporary one) holds both target directories
-# and is deleted at the end, since the build of k8s-types alone takes gigabytes.
+# OURS_TARGET=dir builds k8s-types in `dir` (emptied first, kept afterwards): run.sh
+# points it at the benchmark crate's target directory, so the timed build is the one the
+# benchmarks then use instead of a second release build of the same code.
+# The scratch directory (default: a fresh temporary one) holds the other target
+# directories and is deleted at the end, since the build of k8s-types takes gigabytes.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 scratch="${1:-$(mktemp -d)}"
@@ -37,9 +40,12 @@ k8s-openapi = { version = "$openapi_version", features = ["latest"] }
 TOML
 : > "$peer/src/lib.rs"
 (cd "$peer" && cargo fetch --quiet)
-(cd "$root" && cargo fetch --quiet --locked)
+# Ours builds in the benchmark crate's workspace (its lock file), as the benchmarks
+# use it.
+ours_manifest="$root/benchmarks/Cargo.toml"
+cargo fetch --quiet --locked --manifest-path "$ours_manifest"
 
-# time_build NAME CRATE MANIFEST TARGET_DIR: prints the two build times in seconds.
+# time_build NAME CRATE MANIFEST TARGET_DIR: prints the build times in seconds.
 time_build() {
     local name="$1" crate="$2" manifest="$3" target="$4" t0 t1 t2 t3
     echo "$name: load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -57,6 +63,11 @@ time_build() {
 }
 
 echo "clean release builds on $(nproc) cores, $(cargo --version)"
-time_build "k8s-types" k8s-types "$root/Cargo.toml" "$scratch/target-ours"
-rm -rf "$scratch/target-ours"
+if [ -n "${OURS_TARGET:-}" ]; then
+    rm -rf "$OURS_TARGET"
+    time_build "k8s-types" k8s-types "$ours_manifest" "$OURS_TARGET"
+else
+    time_build "k8s-types" k8s-types "$ours_manifest" "$scratch/target-ours"
+    rm -rf "$scratch/target-ours"
+fi
 time_build "k8s-openapi" k8s-openapi "$peer/Cargo.toml" "$scratch/target-peer"

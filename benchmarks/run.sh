@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
-# The whole benchmark suite in one run (see BENCHMARKS.md): the comparisons against
+# The whole benchmark suite in one run (see BENCHMARKS.md): the clean release builds of
+# k8s-types and k8s-openapi (compile_time.sh; ours is built into this crate's target
+# directory, so it is also the build the benchmarks use), the comparisons against
 # k8s-openapi, serde_json::Value and serde_yaml_ng (this crate, outside the workspace),
 # then the benchmarks that need no peer crate and live beside the code they measure
 # (RESTMapper, conversion machinery). Each prints its Markdown summary after criterion's
-# report; the summaries are collected at the end of the log.
+# report; the summaries, the build times and each step's duration are collected at the
+# end of the log.
 #
 # Usage: benchmarks/run.sh [log-file]     (Go's fixtures: set K8S_API_TESTDATA)
+# COMPILE_TIME=0 skips the clean builds and reuses what is built.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 log="${1:-$root/target/benchmarks.log}"
@@ -13,18 +17,27 @@ mkdir -p "$(dirname "$log")"
 export CARGO_INCREMENTAL=0
 : > "$log"
 short=(-- --warm-up-time 0.5 --measurement-time 1.5 --sample-size 20)
+start="$(date +%s)"
+step() { echo "step: $1 done at +$(( $(date +%s) - start )) s"; }
 
 {
-    echo "# $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(rustc --version)"
+    echo "# $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(rustc --version), $(git -C "$root" rev-parse --short HEAD)"
+    if [ "${COMPILE_TIME:-1}" = 1 ]; then
+        OURS_TARGET="$root/benchmarks/target" "$root/benchmarks/compile_time.sh"
+        step "clean release builds"
+    fi
     for bench in json yaml protobuf clone scheme; do
         cargo bench --manifest-path "$root/benchmarks/Cargo.toml" --bench "$bench" "${short[@]}"
+        step "bench $bench"
     done
     for bench in rest_mapper conversion; do
         cargo bench --manifest-path "$root/Cargo.toml" -p apimachinery --bench "$bench" "${short[@]}"
+        step "bench $bench"
     done
+    echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 } 2>&1 | tee -a "$log"
 echo
 echo "Summaries (Markdown):"
 awk '/^ *(Running|Compiling|Finished|Benchmarking|Gnuplot)/ { p = 0 }
-     /^(summary|memory|## |# )/ { p = 1 }
+     /^(summary|memory|## |# |step: |load average|clean release|k8s-types |k8s-openapi )/ { p = 1 }
      p' "$log"
