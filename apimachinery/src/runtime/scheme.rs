@@ -8,14 +8,17 @@ use std::panic::Location;
 use super::registration::{ObjectType, Registration, Resource, ResourceMetadata, VersionPriority};
 use super::{Object, SchemeError, SchemeErrorKind};
 use crate::conversion::{Converter, Defaulters, FieldLabelConversions};
+use crate::schema::split_group_version;
 use crate::schema::{API_VERSION_INTERNAL, GroupKind, GroupVersion, GroupVersionKind, Name};
 use crate::version::compare_kube_aware_versions;
 
 // Conversion, defaulting and field-label methods, in their own file.
 mod conversion;
 mod fx_hash;
+mod gvk_key;
 
 use fx_hash::FxHashMap;
+use gvk_key::GvkParts;
 
 /// The registry of API types: which Rust type serves which group, version and kind, and
 /// back (Go's `runtime.Scheme`).
@@ -415,6 +418,21 @@ impl Scheme {
             .ok_or_else(|| self.not_registered(gvk))
     }
 
+    /// The type registered for the kind an object's `apiVersion` and `kind` strings name,
+    /// with the registered name of that kind: found without building a
+    /// [`GroupVersionKind`] (which would allocate each of its names). Unversioned kinds
+    /// and unparsable `apiVersion`s are not looked up here: `None`.
+    pub(crate) fn registered_kind(
+        &self,
+        api_version: &str,
+        kind: &str,
+    ) -> Option<(&ObjectType, &GroupVersionKind)> {
+        let (group, version) = split_group_version(api_version)?;
+        let key: &dyn GvkParts = &(group, version, kind);
+        let (gvk, &i) = self.gvk_to_type.get_key_value(key)?;
+        Some((&self.types.get(i)?.object_type, gvk))
+    }
+
     /// A new, default-valued object of a kind (Go's `Scheme.New`); an unversioned kind is
     /// found by its name in any group version.
     pub fn new_object(&self, gvk: &GroupVersionKind) -> Result<Box<dyn Object>, SchemeError> {
@@ -647,6 +665,27 @@ mod tests {
             s.resource_metadata(&GroupVersionKind::new("scheme.test", "v1", "ThingList"))
                 .is_none()
         );
+    }
+
+    #[test]
+    fn registered_kinds_are_found_by_their_strings() {
+        let s = scheme();
+        let (object_type, gvk) = s.registered_kind("scheme.test/v2", "Thing").unwrap();
+        assert_eq!(gvk, &GroupVersionKind::new("scheme.test", "v2", "Thing"));
+        assert!(object_type.new_object().is::<ThingV2>());
+        assert!(s.registered_kind("scheme.test/v1", "ThingList").is_some());
+        for (api_version, kind) in [
+            ("scheme.test/v3", "Thing"),
+            ("scheme.test/v1", "thing"),
+            ("scheme.test/v1/x", "Thing"),
+            ("v1", "Thing"),
+            ("", ""),
+        ] {
+            assert!(
+                s.registered_kind(api_version, kind).is_none(),
+                "{api_version} {kind}"
+            );
+        }
     }
 
     #[test]

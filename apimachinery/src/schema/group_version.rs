@@ -125,17 +125,23 @@ pub struct ParseGroupVersionError {
 /// `/` is a core-group version, `group/version` splits at the slash, and more than one slash
 /// is an error.
 pub fn parse_group_version(s: &str) -> Result<GroupVersion, ParseGroupVersionError> {
-    if s.is_empty() || s == "/" {
-        return Ok(GroupVersion::default());
-    }
-    let mut parts = s.splitn(3, '/');
-    let first = parts.next().unwrap_or_default();
-    match (parts.next(), parts.next()) {
-        (None, _) => Ok(GroupVersion::new(Name::EMPTY, first)),
-        (Some(version), None) => Ok(GroupVersion::new(first, version)),
-        (Some(_), Some(_)) => Err(ParseGroupVersionError {
+    split_group_version(s)
+        .map(|(group, version)| GroupVersion::new(group, version))
+        .ok_or_else(|| ParseGroupVersionError {
             input: s.to_owned(),
-        }),
+        })
+}
+
+/// [`parse_group_version`] without building names: the group and version as slices of
+/// `s`; `None` when `s` holds more than one `/`.
+pub(crate) fn split_group_version(s: &str) -> Option<(&str, &str)> {
+    if s.is_empty() || s == "/" {
+        return Some(("", ""));
+    }
+    match s.split_once('/') {
+        None => Some(("", s)),
+        Some((_, version)) if version.contains('/') => None,
+        Some(parts) => Some(parts),
     }
 }
 

@@ -17,6 +17,7 @@ mod group_version_resource;
 mod group_versioner;
 mod name;
 
+pub(crate) use group_version::split_group_version;
 pub use group_version::{GroupVersion, GroupVersions, ParseGroupVersionError, parse_group_version};
 pub use group_version_kind::{
     GroupKind, GroupVersionKind, ParseGroupVersionKindError, parse_group_kind, parse_kind_arg,

@@ -5,13 +5,13 @@ use std::io;
 use serde_json::{Map, Value};
 
 use super::document::{self, JsonDocument};
-use super::formatter::GoFormatter;
+use super::formatter::{GoFormatter, escape_go_only};
 use super::meta_factory::{interpret, interpret_map, json_type, leading_type_meta, to_gvk};
 use super::typed_codec::encode_json;
 use super::value_decoder::{ValueDecodeFailure, decode_slice, decode_value};
 use crate::runtime::{CONTENT_TYPE_JSON, Object, Scheme, Unknown, Unstructured, UnstructuredList};
 use crate::schema::GroupVersionKind;
-use crate::serializer::codec::gvk_with_defaults;
+use crate::serializer::codec::{ENCODE_BUFFER_CAPACITY, gvk_with_defaults};
 use crate::serializer::error::excerpt;
 use crate::serializer::{
     DecodeError, DecodeErrorKind, Decoder, EncodeError, Encoder, Format, Position,
@@ -208,25 +208,38 @@ impl<'s> Serializer<'s> {
         into: Option<&mut dyn Object>,
     ) -> Option<(Box<dyn Object>, GroupVersionKind)> {
         let lead = leading_type_meta(data)?;
-        let mut actual = to_gvk(lead.api_version.unwrap_or(""), lead.kind.unwrap_or("")).ok()?;
-        if let Some(defaults) = defaults {
-            actual = gvk_with_defaults(actual, defaults);
-        }
-        let target = match into {
-            Some(into) if into.is_unstructured() => return None,
-            Some(into) => {
-                let (kinds, _) = scheme.object_kinds(into).ok()?;
-                if let Some(first) = kinds.first() {
-                    actual = gvk_with_defaults(actual, first);
-                }
-                kinds.contains(&actual).then_some(into)
-            }
-            None => None,
+        let (api_version, kind) = (lead.api_version.unwrap_or(""), lead.kind.unwrap_or(""));
+        // The common case, nothing to default and no target: the registered kind's names
+        // are shared rather than parsed into new ones.
+        let registered = match (defaults, &into) {
+            (None, None) => scheme.registered_kind(api_version, kind),
+            _ => None,
         };
-        if actual.kind.is_empty() || actual.version.is_empty() {
-            return None;
-        }
-        let decoded = scheme.type_for_kind(&actual).ok()?.decode_json(data).ok()?;
+        let (object_type, actual, target) = match registered {
+            Some((object_type, gvk)) => (object_type, gvk.clone(), None),
+            None => {
+                let mut actual = to_gvk(api_version, kind).ok()?;
+                if let Some(defaults) = defaults {
+                    actual = gvk_with_defaults(actual, defaults);
+                }
+                let target = match into {
+                    Some(into) if into.is_unstructured() => return None,
+                    Some(into) => {
+                        let (kinds, _) = scheme.object_kinds(into).ok()?;
+                        if let Some(first) = kinds.first() {
+                            actual = gvk_with_defaults(actual, first);
+                        }
+                        kinds.contains(&actual).then_some(into)
+                    }
+                    None => None,
+                };
+                if actual.kind.is_empty() || actual.version.is_empty() {
+                    return None;
+                }
+                (scheme.type_for_kind(&actual).ok()?, actual, target)
+            }
+        };
+        let decoded = object_type.decode_json(data).ok()?;
         if !decoded.seen.declares(lead.api_version, lead.kind) {
             return None;
         }
@@ -401,9 +414,10 @@ impl<'s> Serializer<'s> {
             if pretty {
                 GoFormatter::pretty()
             } else {
-                GoFormatter::compact()
+                GoFormatter::compact_deferred_escapes()
             }
         };
+        let start = out.len();
         // Unstructured objects are never registered; their encode is monomorphized here.
         let typed = match self.scheme.and_then(|scheme| scheme.type_of(obj)) {
             Some(t) => t.encode_json(obj, out, formatter()),
@@ -416,9 +430,13 @@ impl<'s> Serializer<'s> {
                 format: self.format(),
                 type_name: obj.type_name(),
                 message: e.to_string(),
-            }),
-            None => write_go_json(obj, out, formatter(), self.format()),
+            })?,
+            None => write_go_json(obj, out, formatter(), self.format())?,
         }
+        if !pretty {
+            escape_go_only(out, start);
+        }
+        Ok(())
     }
 
     /// Appends the encoding of `obj` to `out`.
@@ -584,14 +602,14 @@ impl Encoder for Serializer<'_> {
     /// The encoding is built in memory and written at once, so that a failure writes
     /// nothing.
     fn encode(&self, obj: &dyn Object, w: &mut dyn io::Write) -> Result<(), EncodeError> {
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(ENCODE_BUFFER_CAPACITY);
         self.encode_into(obj, &mut out)?;
         w.write_all(&out)?;
         Ok(())
     }
 
     fn encode_to_vec(&self, obj: &dyn Object) -> Result<Vec<u8>, EncodeError> {
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(ENCODE_BUFFER_CAPACITY);
         self.encode_into(obj, &mut out)?;
         Ok(out)
     }

@@ -42,14 +42,63 @@ impl TypeMeta {
     }
 
     /// Sets kind and apiVersion from `gvk`.
+    ///
+    /// Strings that already say the same are left as they are, and changed ones reuse
+    /// their buffers: a decoder sets the kind it just read, a conversion one of the same
+    /// length, and neither should allocate for it.
     pub fn set_group_version_kind(&mut self, gvk: &GroupVersionKind) {
-        *self = TypeMeta::new(gvk);
+        if self.kind != gvk.kind.as_str() {
+            self.kind.clear();
+            self.kind.push_str(&gvk.kind);
+        }
+        let (group, version) = (gvk.group.as_str(), gvk.version.as_str());
+        let same_api_version = if group.is_empty() {
+            self.api_version == version
+        } else {
+            self.api_version
+                .strip_prefix(group)
+                .and_then(|rest| rest.strip_prefix('/'))
+                == Some(version)
+        };
+        if !same_api_version {
+            self.api_version.clear();
+            if !group.is_empty() {
+                self.api_version.push_str(group);
+                self.api_version.push('/');
+            }
+            self.api_version.push_str(version);
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn setting_the_kind_writes_what_new_writes() {
+        let gvks = [
+            GroupVersionKind::new("apps", "v1", "Deployment"),
+            GroupVersionKind::new("apps", "v1beta2", "Deployment"),
+            GroupVersionKind::new("", "v1", "Pod"),
+            GroupVersionKind::new("", "", ""),
+            GroupVersionKind::new("v1", "", "Pod"),
+            GroupVersionKind::new("apps", "", "Deployment"),
+        ];
+        for from in &gvks {
+            for to in &gvks {
+                let mut tm = TypeMeta::new(from);
+                tm.set_group_version_kind(to);
+                assert_eq!(tm, TypeMeta::new(to), "{from} -> {to}");
+            }
+            let mut tm = TypeMeta {
+                kind: "Other".into(),
+                api_version: "apps/v1/x".into(),
+            };
+            tm.set_group_version_kind(from);
+            assert_eq!(tm, TypeMeta::new(from));
+        }
+    }
 
     #[test]
     fn json_order_is_kind_then_api_version() {
