@@ -16,7 +16,7 @@ log="${1:-$root/target/benchmarks.log}"
 mkdir -p "$(dirname "$log")"
 export CARGO_INCREMENTAL=0
 : > "$log"
-short=(-- --warm-up-time 0.5 --measurement-time 1.5 --sample-size 20)
+short=(-- --warm-up-time 0.3 --measurement-time 1 --sample-size 20)
 start="$(date +%s)"
 step() { echo "step: $1 done at +$(( $(date +%s) - start )) s"; }
 
