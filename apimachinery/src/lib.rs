@@ -48,6 +48,7 @@ pub mod api;
 pub mod apis;
 pub mod conversion;
 mod field_index;
+mod fx_hash;
 pub mod meta;
 pub mod protobuf;
 pub mod runtime;

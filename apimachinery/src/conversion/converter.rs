@@ -2,11 +2,11 @@
 //! Rust types they convert, where a hand-written function beats a generated one.
 
 use std::any::{Any, TypeId};
-use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
 
 use super::{AutoConvert, ConversionError, ConversionErrorKind, Convert, Scope};
+use crate::fx_hash::FxHashMap;
 
 type RefFn =
     dyn Fn(&dyn Any, &mut dyn Any, &Scope<'_>) -> Result<(), ConversionError> + Send + Sync;
@@ -205,7 +205,7 @@ struct Slots {
 /// ```
 #[derive(Clone, Debug, Default)]
 pub struct Converter {
-    funcs: HashMap<(TypeId, TypeId), Slots>,
+    funcs: FxHashMap<(TypeId, TypeId), Slots>,
 }
 
 impl Converter {

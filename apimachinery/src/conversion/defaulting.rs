@@ -3,10 +3,10 @@
 //! [`DefaulterRegistration`], their link-time registry (for generated defaulters).
 
 use std::any::{Any, TypeId};
-use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
 
+use crate::fx_hash::FxHashMap;
 use crate::runtime::Object;
 
 type DefaultFn = dyn Fn(&mut dyn Any) + Send + Sync;
@@ -15,7 +15,7 @@ type DefaultFn = dyn Fn(&mut dyn Any) + Send + Sync;
 /// the last added winning, as in Go.
 #[derive(Clone, Default)]
 pub struct Defaulters {
-    funcs: HashMap<TypeId, (&'static str, Arc<DefaultFn>)>,
+    funcs: FxHashMap<TypeId, (&'static str, Arc<DefaultFn>)>,
 }
 
 impl Defaulters {

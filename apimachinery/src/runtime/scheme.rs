@@ -14,10 +14,9 @@ use crate::version::compare_kube_aware_versions;
 
 // Conversion, defaulting and field-label methods, in their own file.
 mod conversion;
-mod fx_hash;
 mod gvk_key;
 
-use fx_hash::FxHashMap;
+use crate::fx_hash::FxHashMap;
 use gvk_key::GvkParts;
 
 /// The registry of API types: which Rust type serves which group, version and kind, and

@@ -58,8 +58,8 @@ impl Eq for dyn GvkParts + '_ {}
 mod tests {
     use std::hash::BuildHasher;
 
-    use super::super::fx_hash::{FxBuildHasher, FxHashMap};
     use super::*;
+    use crate::fx_hash::{FxBuildHasher, FxHashMap};
 
     #[test]
     fn borrowed_parts_hash_and_compare_as_the_key() {

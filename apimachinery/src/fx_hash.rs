@@ -1,10 +1,11 @@
-//! The hasher of the scheme's maps: rustc's FxHash, a multiply-rotate over 8-byte words.
+//! The hasher of the scheme's and the converter's maps: rustc's FxHash, a
+//! multiply-rotate over 8-byte words.
 //!
 //! SipHash, std's default, resists hash flooding by untrusted keys at ~3× the cost on
-//! the short keys the scheme looks up on every decode and encode (a group, version and
-//! kind; a `TypeId`). The scheme's keys come from code (registrations), not from input,
-//! so the flooding defence buys nothing here; a lookup by a kind read from a document
-//! only probes the table, and cannot grow it.
+//! the short keys looked up on every decode, encode and conversion (a group, version and
+//! kind; a `TypeId` or a pair of them). These keys come from code (registrations), not
+//! from input, so the flooding defence buys nothing here; a lookup by a kind read from a
+//! document only probes the table, and cannot grow it.
 
 use std::hash::{BuildHasherDefault, Hasher};
 
