@@ -219,6 +219,56 @@ fn has_special_unicode(text: &[u8]) -> bool {
     }) || matches!(text, [.., 0xC2, 0x80..=0x9F])
 }
 
+/// A table of the bytes in `set`, for scanning loops without a chain of comparisons.
+const fn byte_table(set: &[u8], controls: bool) -> [bool; 256] {
+    let mut table = [false; 256];
+    let mut i = 0;
+    while i < set.len() {
+        table[set[i] as usize] = true;
+        i += 1;
+    }
+    if controls {
+        let mut c = 0;
+        while c < 0x20 {
+            table[c] = true;
+            c += 1;
+        }
+    }
+    table
+}
+
+/// Where plain scalar and key scanning must look closer: the end of a key or a comment,
+/// a tab, and what keeps a plain key out of the subset.
+static PLAIN_STOP: [bool; 256] = byte_table(b":#\t[]{},\"'", false);
+
+/// What a JSON string escapes (Go's formatter adds `<`, `>`, `&` and, behind 0xE2,
+/// U+2028 and U+2029).
+static JSON_ESCAPE: [bool; 256] = byte_table(b"\"\\<>&\xE2", true);
+
+/// The first line feed in `bytes`, eight bytes at a time (a word holds `\n` exactly
+/// when `word ^ 0x0A..0A` has a zero byte; the lowest such byte is found exactly).
+fn find_newline(bytes: &[u8]) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let mut chunks = bytes.chunks_exact(8);
+    let mut offset = 0;
+    for chunk in &mut chunks {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let x = u64::from_le_bytes(word) ^ (ONES * u64::from(b'\n'));
+        let found = x.wrapping_sub(ONES) & !x & HIGHS;
+        if found != 0 {
+            return Some(offset + (found.trailing_zeros() / 8) as usize);
+        }
+        offset += 8;
+    }
+    chunks
+        .remainder()
+        .iter()
+        .position(|&b| b == b'\n')
+        .map(|p| offset + p)
+}
+
 /// `-` followed by a space or the end of the line: a sequence entry.
 fn is_dash(rest: &str) -> bool {
     let b = rest.as_bytes();
@@ -240,8 +290,7 @@ fn only_comment_left(rest: &str) -> bool {
 fn write_json_string(out: &mut Vec<u8>, s: &str) {
     out.push(b'"');
     let bytes = s.as_bytes();
-    let needs = |b: u8| b < 0x20 || matches!(b, b'"' | b'\\' | b'<' | b'>' | b'&' | 0xE2);
-    if !bytes.iter().any(|&b| needs(b)) {
+    if !bytes.iter().any(|&b| JSON_ESCAPE[usize::from(b)]) {
         out.extend_from_slice(bytes);
         out.push(b'"');
         return;
@@ -363,6 +412,10 @@ fn plain_text(rest: &str) -> Step<&str> {
     let mut end = b.len();
     let mut i = 0;
     while let Some(&c) = b.get(i) {
+        if !PLAIN_STOP[usize::from(c)] {
+            i += 1;
+            continue;
+        }
         match c {
             b'#' if i > 0 && b.get(i - 1) == Some(&b' ') => {
                 end = i;
@@ -537,7 +590,7 @@ impl<'a> Transcoder<'a> {
     fn next_line(&mut self) -> Option<(&'a str, bool)> {
         let rest = self.src.get(self.pos..).filter(|r| !r.is_empty())?;
         self.line += 1;
-        let (line, terminated) = match rest.find('\n') {
+        let (line, terminated) = match find_newline(rest.as_bytes()) {
             Some(n) => {
                 self.pos += n + 1;
                 (rest.get(..n).unwrap_or_default(), true)
@@ -686,7 +739,10 @@ impl<'a> Transcoder<'a> {
                 return Err(DeclineReason::MultiLineScalar);
             }
             match top {
-                Frame::Map { .. } => return self.entry(rest),
+                Frame::Map { .. } => {
+                    let (key, after) = self.key_at(rest)?.ok_or(DeclineReason::Syntax)?;
+                    return self.entry(key, after);
+                }
                 Frame::Seq { under_key, .. } => {
                     if is_dash(rest) {
                         return self.item(rest, col);
@@ -720,7 +776,7 @@ impl<'a> Transcoder<'a> {
             self.out.push(b'[');
             return self.item(rest, col);
         }
-        if self.key_end(rest)?.is_some() {
+        if let Some((key, after)) = self.key_at(rest)? {
             self.push(Frame::Map {
                 indent: col,
                 base: self.entries.len(),
@@ -729,7 +785,7 @@ impl<'a> Transcoder<'a> {
                 pending: false,
             })?;
             self.out.push(b'{');
-            return self.entry(rest);
+            return self.entry(key, after);
         }
         match place {
             Place::AfterDash => self.inline_value(rest),
@@ -777,61 +833,56 @@ impl<'a> Transcoder<'a> {
         }
     }
 
-    /// Where the key at the start of `rest` ends (the byte after its `:`), or `None`
+    /// The key at the start of `rest` as JSON has it, and what follows its `:`; `None`
     /// when `rest` does not start with a key.
-    fn key_end(&mut self, rest: &str) -> Step<Option<usize>> {
+    #[inline(always)]
+    fn key_at(&mut self, rest: &'a str) -> Step<Option<(Cow<'a, str>, &'a str)>> {
         let b = rest.as_bytes();
         match b.first() {
             Some(b'"') => {
                 let after = double_quoted(rest, &mut self.scratch)?;
-                let end = rest.len() - after.len();
-                Ok(key_colon(after).map(|_| end + 1))
+                Ok(key_colon(after).map(|after| (Cow::Owned(self.scratch.clone()), after)))
             }
             Some(b'\'') => {
                 let after = single_quoted(rest, &mut self.scratch)?;
-                let end = rest.len() - after.len();
-                Ok(key_colon(after).map(|_| end + 1))
+                Ok(key_colon(after).map(|after| (Cow::Owned(self.scratch.clone()), after)))
             }
             Some(b'?') if matches!(b.get(1), None | Some(b' ')) => Err(DeclineReason::Key),
             _ => {
-                let mut i = 0;
-                while let Some(&c) = b.get(i) {
+                // One pass: the `: ` that ends the key, and whether anything before it
+                // keeps the key out of the subset.
+                let mut odd = false;
+                let mut prev = 0u8;
+                for (i, &c) in b.iter().enumerate() {
+                    if !PLAIN_STOP[usize::from(c)] {
+                        prev = c;
+                        continue;
+                    }
                     match c {
                         b':' if matches!(b.get(i + 1), None | Some(b' ')) => {
-                            return Ok(Some(i + 1));
+                            if odd {
+                                return Err(DeclineReason::Key);
+                            }
+                            let text = rest.get(..i).unwrap_or_default();
+                            let key = plain_key(plain_key_text(text)?)?;
+                            return Ok(Some((key, rest.get(i + 1..).unwrap_or_default())));
                         }
-                        b'#' if i > 0 && b.get(i - 1) == Some(&b' ') => return Ok(None),
+                        b'#' if prev == b' ' => return Ok(None),
+                        b'[' | b']' | b'{' | b'}' | b',' | b'\t' | b'#' | b'"' | b'\'' => {
+                            odd = true;
+                        }
                         _ => {}
                     }
-                    i += 1;
+                    prev = c;
                 }
                 Ok(None)
             }
         }
     }
 
-    /// A mapping entry `key: value` (or `key:` with the value below) at the start of
-    /// `rest`, in the mapping on top of the stack.
-    fn entry(&mut self, rest: &'a str) -> Step {
-        let b = rest.as_bytes();
-        let (key, after): (Cow<'a, str>, &'a str) = match b.first() {
-            Some(b'"') => {
-                let after = double_quoted(rest, &mut self.scratch)?;
-                let key = Cow::Owned(self.scratch.clone());
-                (key, key_colon(after).ok_or(DeclineReason::Syntax)?)
-            }
-            Some(b'\'') => {
-                let after = single_quoted(rest, &mut self.scratch)?;
-                let key = Cow::Owned(self.scratch.clone());
-                (key, key_colon(after).ok_or(DeclineReason::Syntax)?)
-            }
-            _ => {
-                let end = self.key_end(rest)?.ok_or(DeclineReason::Syntax)?;
-                let text = rest.get(..end - 1).unwrap_or_default();
-                let key_text = plain_key_text(text)?;
-                (plain_key(key_text)?, rest.get(end..).unwrap_or_default())
-            }
-        };
+    /// A mapping entry: `key` and the text after its `:` (a value, or nothing when the
+    /// value is on the lines below), in the mapping on top of the stack.
+    fn entry(&mut self, key: Cow<'a, str>, after: &'a str) -> Step {
         if key.len() > 1024 {
             return Err(DeclineReason::Key);
         }
@@ -871,13 +922,8 @@ impl<'a> Transcoder<'a> {
         if is_dash(value) {
             return Err(DeclineReason::Syntax);
         }
-        if matches!(value.as_bytes().first(), Some(b'"' | b'\'')) || self.key_end(value)?.is_none()
-        {
-            self.inline_value(value)
-        } else {
-            // `a: b: c`, which YAML does not allow.
-            Err(DeclineReason::Syntax)
-        }
+        // `a: b: c`, which YAML does not allow, is declined by the scalar readers.
+        self.inline_value(value)
     }
 
     /// A value on the line of its key or dash: a scalar, a flow collection, or the
@@ -1112,7 +1158,8 @@ fn key_colon(after: &str) -> Option<&str> {
     (rest.is_empty() || rest.starts_with(' ')).then_some(rest)
 }
 
-/// A plain key's text, checked to be one the loader reads as this text.
+/// A plain key's text, checked to be one the loader reads as this text (the caller has
+/// checked it for flow indicators, quotes, tabs and `#`).
 fn plain_key_text(text: &str) -> Step<&str> {
     let b = text.as_bytes();
     match b.first() {
@@ -1122,14 +1169,6 @@ fn plain_key_text(text: &str) -> Step<&str> {
             return Err(DeclineReason::Key);
         }
         _ => {}
-    }
-    if text.bytes().any(|c| {
-        matches!(
-            c,
-            b'[' | b']' | b'{' | b'}' | b',' | b'\t' | b'#' | b'"' | b'\''
-        )
-    }) {
-        return Err(DeclineReason::Key);
     }
     let trimmed = text.trim_end_matches(' ');
     if trimmed.len() != text.len() || has_special_unicode(b) {

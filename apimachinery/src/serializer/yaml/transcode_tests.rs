@@ -174,7 +174,7 @@ fn declines_what_is_outside_the_subset() {
         ("a: |\n    \n  b\n", BlockScalar),
         ("a: [b, [c]]\n", FlowCollection),
         ("a: [b,\n  c]\n", FlowCollection),
-        ("a: {b: c}\n", Syntax),
+        ("a: {b: c}\n", FlowCollection),
         ("a: {b}\n", FlowCollection),
         ("a: [b, ]\n", FlowCollection),
         ("a: .inf\n", NonFinite),
