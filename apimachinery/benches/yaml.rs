@@ -140,14 +140,24 @@ fn summary(cases: &[Case]) {
         let events = time(budget, || {
             saphyr_parser::Parser::new_from_str(&case.yaml).count()
         });
+        // What an unstructured decode needs: a `Value`, through the loader or through
+        // the transcoded bytes.
+        let value_via_transcode = time(budget, || {
+            transcode(&case.yaml)
+                .ok()
+                .and_then(|j| serde_json::from_slice::<Value>(&j).ok())
+                .map_or(0, |v| usize::from(v.is_object()))
+        });
         println!(
-            "  {:<18} transcode {:>10.2?}  loader {:>10.2?} ({:.2}x)  parser events {:>10.2?} ({:.2}x)  {}",
+            "  {:<18} transcode {:>10.2?}  loader {:>10.2?} ({:.2}x)  parser events {:>10.2?} ({:.2}x)  Value via transcode {:>10.2?} ({:.2}x)  {}",
             case.name,
             transcoded,
             read_yaml,
             read_yaml.as_secs_f64() / transcoded.as_secs_f64(),
             events,
             events.as_secs_f64() / transcoded.as_secs_f64(),
+            value_via_transcode,
+            read_yaml.as_secs_f64() / value_via_transcode.as_secs_f64(),
             if transcode(&case.yaml).is_ok() {
                 "accepted"
             } else {

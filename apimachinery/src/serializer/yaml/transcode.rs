@@ -4,8 +4,9 @@
 //! events and no `serde_json::Value` in between.
 //!
 //! The subset: block mappings and sequences (also `- key: v` items and sequences not
-//! indented under their key), plain, single- and double-quoted scalars on one line,
-//! literal block scalars (`|`, `|-`, `|+`, with an indentation indicator), comments,
+//! indented under their key), plain scalars (also folded over several lines, as Go
+//! writes long strings), single- and double-quoted scalars on one line, literal block
+//! scalars (`|`, `|-`, `|+`, with an indentation indicator), comments,
 //! flow sequences of scalars on one line (`[a, "b"]`), empty flow mappings (`{}`) and a
 //! leading `---`. Plain scalars are typed by go-yaml v2's rules, as the loader types
 //! them. Whatever lies outside the subset, or could be read two ways, is declined with
@@ -59,8 +60,8 @@ pub enum DeclineReason {
     /// complex key (`? `).
     #[error("a key JSON cannot hold as it is")]
     Key,
-    /// A scalar continued on another line (plain or quoted), or a scalar alone on its
-    /// line where a mapping or sequence was expected.
+    /// A quoted scalar continued on another line, a plain one continued after a comment,
+    /// or a scalar alone on its line where a mapping or sequence was expected.
     #[error("a multi-line scalar")]
     MultiLineScalar,
     /// A folded block scalar (`>`), an empty block scalar, or one at the end of input
@@ -387,10 +388,10 @@ fn plain_key(text: &str) -> Step<Cow<'_, str>> {
     }
 }
 
-/// A plain scalar in block context starting at `rest`: its text (trailing spaces
-/// trimmed) and what follows it, checked to be a single-line scalar the loader reads as
-/// this text.
-fn plain_text(rest: &str) -> Step<&str> {
+/// The line of a plain scalar in block context starting at `rest`: its text (trailing
+/// spaces trimmed), checked to be text the loader reads as such, and whether a comment
+/// ends it (so that no line can continue it).
+fn plain_text(rest: &str) -> Step<(&str, bool)> {
     let b = rest.as_bytes();
     match b.first() {
         None => return Err(DeclineReason::Syntax),
@@ -433,7 +434,7 @@ fn plain_text(rest: &str) -> Step<&str> {
     if has_special_unicode(text.as_bytes()) {
         return Err(DeclineReason::Character);
     }
-    Ok(text)
+    Ok((text, end < b.len()))
 }
 
 /// A double-quoted scalar at the start of `rest` (on one line), unescaped into
@@ -558,9 +559,17 @@ fn flow_plain(rest: &str) -> Step<(&str, &str)> {
         .position(|&c| matches!(c, b',' | b']'))
         .ok_or(DeclineReason::FlowCollection)?;
     let text = rest.get(..end).unwrap_or_default();
-    if text
-        .bytes()
-        .any(|c| matches!(c, b'[' | b'{' | b'}' | b':' | b'#' | b'\t' | b'"' | b'\''))
+    // A `-` or `?` standing alone inside a flow sequence is an indicator to the
+    // loader's parser (`[a -]` fails there).
+    let lone_indicator = text
+        .as_bytes()
+        .windows(2)
+        .any(|w| matches!(w, [b'-' | b'?', b' '] | [b' ', b'-' | b'?']))
+        || text.trim_end_matches(' ').ends_with(['-', '?']);
+    if lone_indicator
+        || text
+            .bytes()
+            .any(|c| matches!(c, b'[' | b'{' | b'}' | b':' | b'#' | b'\t' | b'"' | b'\''))
     {
         return Err(DeclineReason::FlowCollection);
     }
@@ -952,14 +961,81 @@ impl<'a> Transcoder<'a> {
                 after
             }
             _ => {
-                let text = plain_text(rest)?;
-                return write_plain_value(&mut self.out, text);
+                let (text, commented) = plain_text(rest)?;
+                if commented {
+                    return write_plain_value(&mut self.out, text);
+                }
+                return match self.plain_continuation(text)? {
+                    Some(folded) => {
+                        let result = write_plain_value(&mut self.out, &folded);
+                        self.scratch = folded;
+                        result
+                    }
+                    None => write_plain_value(&mut self.out, text),
+                };
             }
         };
         if only_comment_left(after) {
             Ok(())
         } else {
             Err(DeclineReason::Syntax)
+        }
+    }
+
+    /// The lines that continue a plain scalar whose first line is `first`: more indented
+    /// than the collection the scalar is in, folded as YAML folds them (one line break
+    /// becomes a space, each empty line between two lines a line feed). `None` when no
+    /// line continues it; the lines that do not are left for the caller.
+    fn plain_continuation(&mut self, first: &str) -> Step<Option<String>> {
+        let parent = self.stack.last().map_or(0, Frame::indent);
+        let mut folded: Option<String> = None;
+        loop {
+            let (save_pos, save_line) = (self.pos, self.line);
+            let mut breaks = 0;
+            let next = loop {
+                match self.next_line() {
+                    None => break None,
+                    Some((line, _)) => {
+                        let lead = spaces(line);
+                        if lead == line.len() {
+                            breaks += 1;
+                            continue;
+                        }
+                        break Some((line, lead));
+                    }
+                }
+            };
+            let content = match next {
+                Some((line, lead)) if lead > parent => line.get(lead..).unwrap_or_default(),
+                _ => {
+                    self.pos = save_pos;
+                    self.line = save_line;
+                    return Ok(folded);
+                }
+            };
+            if content.starts_with('#') {
+                // A comment ends the scalar; a line continuing it after that is the
+                // caller's to decline.
+                self.pos = save_pos;
+                self.line = save_line;
+                return Ok(folded);
+            }
+            let (text, commented) = plain_text(content)?;
+            let out = folded.get_or_insert_with(|| {
+                let mut s = std::mem::take(&mut self.scratch);
+                s.clear();
+                s.push_str(first);
+                s
+            });
+            if breaks == 0 {
+                out.push(' ');
+            } else {
+                out.extend(std::iter::repeat_n('\n', breaks));
+            }
+            out.push_str(text);
+            if commented {
+                return Ok(folded);
+            }
         }
     }
 

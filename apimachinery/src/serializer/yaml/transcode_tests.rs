@@ -141,6 +141,15 @@ fn reads_literal_block_scalars() {
 }
 
 #[test]
+fn folds_multi_line_plain_scalars() {
+    accepts("a: b\n  c\n\n   d  \ne: 1\n", r#"{"a":"b c\nd","e":1}"#);
+    accepts("- a\n  b\n- 1\n  2\n", r#"["a b","1 2"]"#);
+    accepts("- k: a\n    b # c\n  l: x\n", r#"[{"k":"a b","l":"x"}]"#);
+    accepts("a: b # c\nd: e\n", r#"{"a":"b","d":"e"}"#);
+    accepts("a: yes\n  no\n", r#"{"a":"yes no"}"#);
+}
+
+#[test]
 fn reads_flow_sequences_of_scalars() {
     accepts(
         "a: [x, \"y\", 'z', 1, yes]\nb: [ ]\nc: {}\nd: { }\ne: [a b]\n",
@@ -164,7 +173,8 @@ fn declines_what_is_outside_the_subset() {
         ("~: 1\n", Key),
         ("18446744073709551615: 1\n", Key),
         ("? a\n: 1\n", Key),
-        ("a: b\n  c\n", MultiLineScalar),
+        ("a: b\n  - c\n", Syntax),
+        ("a: b\n  # c\n  d\n", MultiLineScalar),
         ("a: \"b\n  c\"\n", MultiLineScalar),
         ("a: 'b\n  c'\n", MultiLineScalar),
         ("a:\n  b\n", MultiLineScalar),
@@ -177,6 +187,8 @@ fn declines_what_is_outside_the_subset() {
         ("a: {b: c}\n", FlowCollection),
         ("a: {b}\n", FlowCollection),
         ("a: [b, ]\n", FlowCollection),
+        ("a: [_ -]\n", FlowCollection),
+        ("a: [x, - y]\n", FlowCollection),
         ("a: .inf\n", NonFinite),
         ("a: [.nan]\n", NonFinite),
         ("a: 1\n---\nb: 2\n", Document),
@@ -197,7 +209,7 @@ fn declines_what_is_outside_the_subset() {
         ("a: b: c\n", Syntax),
         ("a: - b\n", Syntax),
         ("a: \"b\" c\n", Syntax),
-        ("a: 1\n b: 2\n", MultiLineScalar),
+        ("a: 1\n b: 2\n", Syntax),
         ("a:\n    b: 1\n  c: 2\n", MultiLineScalar),
         ("- a\nb: 1\n", Syntax),
         ("  a: 1\nb: 2\n", Syntax),
