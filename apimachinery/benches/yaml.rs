@@ -3,8 +3,11 @@
 //! it back (`yaml_to_json`) against `serde_json::from_str` of the same object's JSON, on
 //! a Deployment and on a ConfigMap full of strings that need quoting, escapes and
 //! folding (both kubectl captures from the module's `testdata/`); `parser-events-only`
-//! is the YAML parser alone, the floor under `yaml_to_json`. After criterion's
-//! report, a summary prints both times and the YAML/JSON ratio per case.
+//! is the YAML parser alone, the floor under `yaml_to_json`; `transcode` is the one-pass
+//! fast path to Go's `YAMLToJSON` bytes (what the serializer decodes non-strict YAML
+//! with), on these cases and on Go's Pod and Deployment fixtures from
+//! `$K8S_API_TESTDATA` (skipped when unset). After criterion's report, a summary prints
+//! the times and ratios per case.
 //!
 //! Run: `cargo bench -p apimachinery --bench yaml -- --warm-up-time 1 --measurement-time 2`
 
@@ -14,7 +17,7 @@ use std::time::{Duration, Instant};
 use criterion::Criterion;
 use serde_json::Value;
 
-use apimachinery::serializer::yaml::{json_to_yaml, yaml_to_json};
+use apimachinery::serializer::yaml::{json_to_yaml, transcode, yaml_to_json};
 
 const CASES: &[(&str, &str)] = &[
     (
@@ -34,8 +37,34 @@ struct Case {
     yaml: String,
 }
 
+/// Go's fixtures, read as YAML text (the JSON side is the fixture's JSON).
+fn fixture_cases() -> Vec<Case> {
+    let Some(dir) = std::env::var_os("K8S_API_TESTDATA") else {
+        eprintln!("note: K8S_API_TESTDATA unset; the fixture cases are skipped");
+        return Vec::new();
+    };
+    let dir = std::path::PathBuf::from(dir);
+    [
+        ("pod-fixture", "core.v1.Pod"),
+        ("deployment-fixture", "apps.v1.Deployment"),
+    ]
+    .into_iter()
+    .filter_map(|(name, stem)| {
+        let yaml = std::fs::read_to_string(dir.join(format!("{stem}.yaml"))).ok()?;
+        let json = std::fs::read_to_string(dir.join(format!("{stem}.json"))).ok()?;
+        let value = serde_json::from_str(&json).ok()?;
+        Some(Case {
+            name,
+            value,
+            json,
+            yaml,
+        })
+    })
+    .collect()
+}
+
 fn cases() -> Vec<Case> {
-    CASES
+    let mut cases: Vec<Case> = CASES
         .iter()
         .map(|(name, text)| {
             let mut value: Value = serde_json::from_str(text).unwrap_or_default();
@@ -50,7 +79,9 @@ fn cases() -> Vec<Case> {
                 value,
             }
         })
-        .collect()
+        .collect();
+    cases.extend(fixture_cases());
+    cases
 }
 
 fn benches(c: &mut Criterion, cases: &[Case]) {
@@ -64,6 +95,9 @@ fn benches(c: &mut Criterion, cases: &[Case]) {
         });
         g.bench_function("read/yaml", |b| {
             b.iter(|| yaml_to_json(black_box(&case.yaml)))
+        });
+        g.bench_function("read/transcode", |b| {
+            b.iter(|| transcode(black_box(&case.yaml)))
         });
         g.bench_function("read/parser-events-only", |b| {
             b.iter(|| saphyr_parser::Parser::new_from_str(black_box(&case.yaml)).count())
@@ -102,6 +136,35 @@ fn summary(cases: &[Case]) {
         let read_json = time(budget, || {
             serde_json::from_str::<Value>(&case.json).map_or(0, |v| usize::from(v.is_object()))
         });
+        let transcoded = time(budget, || transcode(&case.yaml).map_or(0, |j| j.len()));
+        let events = time(budget, || {
+            saphyr_parser::Parser::new_from_str(&case.yaml).count()
+        });
+        // What an unstructured decode needs: a `Value`, through the transcoded bytes
+        // (the loader after a declined attempt, as the serializer does).
+        let value_via_transcode = time(budget, || {
+            transcode(&case.yaml)
+                .ok()
+                .and_then(|j| serde_json::from_slice::<Value>(&j).ok())
+                .or_else(|| yaml_to_json(&case.yaml).ok().map(|d| d.value))
+                .map_or(0, |v| usize::from(v.is_object()))
+        });
+        println!(
+            "  {:<18} transcode {:>10.2?}  loader {:>10.2?} ({:.2}x)  parser events {:>10.2?} ({:.2}x)  Value via transcode {:>10.2?} ({:.2}x)  {}",
+            case.name,
+            transcoded,
+            read_yaml,
+            read_yaml.as_secs_f64() / transcoded.as_secs_f64(),
+            events,
+            events.as_secs_f64() / transcoded.as_secs_f64(),
+            value_via_transcode,
+            read_yaml.as_secs_f64() / value_via_transcode.as_secs_f64(),
+            if transcode(&case.yaml).is_ok() {
+                "accepted"
+            } else {
+                "DECLINED"
+            },
+        );
         for (what, yaml, json) in [
             ("write", write_yaml, write_json),
             ("read", read_yaml, read_json),

@@ -41,7 +41,12 @@
 //! - Typed JSON is read straight from the bytes, so `RawExtension` fields keep their bytes
 //!   (key order included) as Go's do; only when that read fails (a key given twice in a
 //!   serde-derived struct, or a real error) is the document read again through a
-//!   `serde_json::Value`. YAML and unstructured objects always go through a `Value`.
+//!   `serde_json::Value`. Unstructured objects always go through a `Value`.
+//! - Non-strict YAML in the common block subset is converted in one pass to the JSON
+//!   Go's `YAMLToJSON` makes of it ([`yaml::transcode`](crate::serializer::yaml::transcode))
+//!   and decoded as JSON is; other YAML, strict YAML, and any document whose fast decode
+//!   fails go through the YAML reader and a `Value`, so errors, positions and strict
+//!   reports are the YAML reader's.
 //! - The kind is the one the whole document declares. When `kind` (and `apiVersion`)
 //!   lead the object, as Go writes them, the type is picked from them and the one typed
 //!   pass confirms that no other top-level `kind`/`apiVersion` follows; otherwise (or

@@ -13,6 +13,7 @@ use crate::runtime::{CONTENT_TYPE_JSON, Object, Scheme, Unknown, Unstructured, U
 use crate::schema::GroupVersionKind;
 use crate::serializer::codec::{ENCODE_BUFFER_CAPACITY, gvk_with_defaults};
 use crate::serializer::error::excerpt;
+use crate::serializer::yaml;
 use crate::serializer::{
     DecodeError, DecodeErrorKind, Decoder, EncodeError, Encoder, Format, Position,
     StrictDecodingError, StrictFieldError,
@@ -460,6 +461,41 @@ impl<'s> Serializer<'s> {
     }
 }
 
+impl Serializer<'_> {
+    /// Non-strict YAML through the fast path: the document converted to Go's
+    /// `YAMLToJSON` bytes in one pass ([`yaml::transcode`]), then decoded as JSON input is
+    /// (typed decode reading the kind in the same pass, or `Unstructured` from the
+    /// bytes). `None` — the document is outside the fast subset, or any step fails —
+    /// sends the caller down the YAML path, whose errors, positions and strict reports
+    /// stay what they are. `Unknown` targets keep the YAML path.
+    fn decode_transcoded(
+        &self,
+        data: &[u8],
+        defaults: Option<&GroupVersionKind>,
+        into: Option<&mut dyn Object>,
+    ) -> Option<(Box<dyn Object>, GroupVersionKind)> {
+        if !self.options.yaml || self.options.strict {
+            return None;
+        }
+        if into.as_ref().is_some_and(|o| o.is::<Unknown>()) {
+            return None;
+        }
+        let json = yaml::transcode(std::str::from_utf8(data).ok()?).ok()?;
+        let as_json = Serializer {
+            scheme: self.scheme,
+            options: SerializerOptions {
+                yaml: false,
+                ..self.options
+            },
+        };
+        let parsed = match as_json.scheme {
+            Some(_) => None,
+            None => Some(as_json.parse(&json).ok()?),
+        };
+        as_json.decode_parsed(&json, parsed, defaults, into).ok()
+    }
+}
+
 /// Writes `obj` as Go's `encoding/json` does with `formatter`'s layout.
 pub(crate) fn write_go_json(
     obj: &dyn Object,
@@ -580,6 +616,10 @@ impl Decoder for Serializer<'_> {
         defaults: Option<&GroupVersionKind>,
         into: Option<&mut dyn Object>,
     ) -> Result<(Box<dyn Object>, GroupVersionKind), DecodeError> {
+        let mut into = into;
+        if let Some(decoded) = self.decode_transcoded(data, defaults, into.as_deref_mut()) {
+            return Ok(decoded);
+        }
         // YAML, and unstructured-only serializers, read the whole document up front.
         let parsed = if self.options.yaml || self.scheme.is_none() {
             Some(self.parse(data)?)

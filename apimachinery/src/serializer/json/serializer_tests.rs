@@ -526,6 +526,86 @@ fn yaml_errors_carry_line_column_and_path() {
     assert_eq!(err.to_string(), "expected a YAML object, got array");
 }
 
+/// Decodes `doc` through the YAML path alone (loader, `Value`), as before the fast path.
+fn decode_yaml_path(
+    yaml: &Serializer<'_>,
+    doc: &[u8],
+) -> Result<(Box<dyn Object>, GroupVersionKind), crate::serializer::DecodeError> {
+    let parsed = yaml.parse(doc)?;
+    yaml.decode_parsed(doc, Some(parsed), None, None)
+}
+
+#[test]
+fn yaml_fast_path_decodes_what_the_yaml_path_decodes() {
+    let scheme = scheme();
+    let typed = Serializer::new(&scheme, YAML);
+    let unstructured = Serializer::unstructured(YAML);
+    for name in [
+        "deployment.kubectl.yaml",
+        "deployment.unstructured.kubectl.yaml",
+        "configmap.kubectl.yaml",
+        "odd.kubectl.yaml",
+    ] {
+        let input = data(name);
+        let fast_subset = crate::serializer::yaml::transcode(&input).is_ok();
+        for yaml in [&typed, &unstructured] {
+            let slow = decode_yaml_path(yaml, input.as_bytes());
+            let fast = yaml.decode(input.as_bytes(), None, None);
+            match (fast, slow) {
+                (Ok((fast, fast_gvk)), Ok((slow, slow_gvk))) => {
+                    assert_eq!(fast_gvk, slow_gvk, "{name}");
+                    assert_eq!(kubectl_json(&*fast), kubectl_json(&*slow), "{name}");
+                }
+                (Err(fast), Err(slow)) => assert_eq!(fast.to_string(), slow.to_string()),
+                (fast, slow) => panic!("{name}: {:?} vs {:?}", fast.err(), slow.err()),
+            }
+        }
+        if name.starts_with("deployment") {
+            assert!(fast_subset, "{name} is not in the fast subset");
+        }
+    }
+}
+
+#[test]
+fn yaml_fast_path_failures_report_as_the_yaml_path() {
+    let scheme = scheme();
+    let yaml = Serializer::new(&scheme, YAML);
+    let unstructured = Serializer::unstructured(YAML);
+    let docs: &[&str] = &[
+        // In the fast subset, but the typed decode fails: the YAML path's error, with
+        // the line and column of the value.
+        "apiVersion: apps/v1\nkind: Deployment\nspec:\n  replicas: many\n",
+        "apiVersion: apps/v1\nkind: Deployment\nspec:\n  replicas: 1.5\n",
+        "apiVersion: apps/v1\nkind: Nope\n",
+        "kind: Deployment\n",
+        "apiVersion: apps/v1\n",
+        "- a\n",
+        // Outside the subset: the YAML path, as before.
+        "apiVersion: apps/v1\nkind: Deployment\nkind: Deployment\n",
+        "kind: [\n",
+    ];
+    for doc in docs {
+        for serializer in [&yaml, &unstructured] {
+            let fast = serializer.decode(doc.as_bytes(), None, None);
+            let slow = decode_yaml_path(serializer, doc.as_bytes());
+            match (fast, slow) {
+                (Err(fast), Err(slow)) => {
+                    assert_eq!(fast.to_string(), slow.to_string(), "{doc:?}");
+                    assert_eq!(fast.position(), slow.position(), "{doc:?}");
+                    assert_eq!(fast.path(), slow.path(), "{doc:?}");
+                }
+                (Ok((fast, _)), Ok((slow, _))) => {
+                    assert_eq!(kubectl_json(&*fast), kubectl_json(&*slow), "{doc:?}");
+                }
+                (fast, slow) => panic!("{doc:?}: {:?} vs {:?}", fast.err(), slow.err()),
+            }
+        }
+    }
+    let err = yaml.decode(docs[0].as_bytes(), None, None).unwrap_err();
+    assert_eq!(err.position().map(|p| p.line), Some(4), "{err}");
+    assert!(crate::serializer::yaml::transcode(docs[0]).is_ok());
+}
+
 #[test]
 fn yaml_strict_mode_lists_duplicates_with_lines_then_unknown_fields() {
     let scheme = scheme();

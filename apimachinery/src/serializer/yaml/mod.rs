@@ -5,7 +5,10 @@
 //!   `kubectl -o yaml` write;
 //! - [`yaml_to_json`] reads one YAML document into a JSON value with go-yaml v2's YAML
 //!   1.1 typing, reporting duplicate keys and (on demand) node positions;
-//! - [`YamlDocuments`] splits a stream at `---` lines as Go's `YAMLReader` does.
+//! - [`YamlDocuments`] splits a stream at `---` lines as Go's `YAMLReader` does;
+//! - [`transcode`] writes the block YAML Go and people write straight as the compact
+//!   JSON bytes of `YAMLToJSON`, in one pass, declining ([`Declined`]) whatever lies
+//!   outside that subset — the serializer's fast path, with [`yaml_to_json`] behind it.
 //!
 //! ```
 //! use apimachinery::serializer::yaml::{json_to_yaml, yaml_to_json};
@@ -106,15 +109,19 @@ mod loader;
 mod number;
 mod resolve;
 mod stream;
+mod transcode;
 
 #[cfg(test)]
 mod conformance_tests;
 #[cfg(test)]
 mod proptests;
+#[cfg(test)]
+mod transcode_tests;
 
 pub use document::{DuplicateKey, YamlDocument};
 pub use error::{YamlError, YamlErrorKind};
 pub use stream::{RawDocument, YamlDocuments};
+pub use transcode::{DeclineReason, Declined, transcode};
 
 /// How deeply sequences and mappings may nest in a document read by [`yaml_to_json`].
 pub const MAX_DEPTH: usize = 1000;
