@@ -2,8 +2,6 @@
 //! strict mode and error messages need (duplicate keys, node positions), and JSON values
 //! written as Go's YAML, both through the text layer in [`crate::serializer::yaml`].
 
-use serde_json::Value;
-
 use super::serializer::ParsedDocument;
 use crate::serializer::yaml::{self, YamlDocument, YamlError};
 use crate::serializer::{DecodeError, DecodeErrorKind, Format, Position, StrictFieldError};
@@ -80,9 +78,4 @@ pub(crate) fn yaml_error(e: &YamlError) -> DecodeError {
         Some(index) => error.in_document(index),
         None => error,
     }
-}
-
-/// `value` as Go's YAML serializer writes it.
-pub(crate) fn json_to_yaml(value: &Value) -> String {
-    yaml::json_to_yaml(value)
 }

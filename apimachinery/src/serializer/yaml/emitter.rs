@@ -193,8 +193,17 @@ fn fold_nel(s: &str) -> std::borrow::Cow<'_, str> {
     out.into()
 }
 
+/// Where the writer stands on its line after some output: what libyaml's
+/// `write_indent` looks at to decide whether the next line needs a break.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct LineState {
+    column: usize,
+    whitespace: bool,
+    indention: bool,
+}
+
 /// The emitter state that libyaml keeps between writes.
-struct Emitter {
+pub(super) struct Emitter {
     out: String,
     indent: i64,
     indents: Vec<i64>,
@@ -206,6 +215,96 @@ struct Emitter {
 }
 
 impl Emitter {
+    /// A writer at the start of a document, appending to `out`.
+    pub(super) fn new(out: String) -> Self {
+        Emitter {
+            out,
+            indent: -1,
+            indents: Vec::new(),
+            column: 0,
+            whitespace: true,
+            indention: true,
+            mapping_context: false,
+            simple_key_context: false,
+        }
+    }
+
+    /// Ends the document (finishing its last line) and hands back the text.
+    pub(super) fn finish(mut self) -> String {
+        self.write_indent();
+        self.out
+    }
+
+    /// How many bytes have been written.
+    pub(super) fn len(&self) -> usize {
+        self.out.len()
+    }
+
+    /// The line state now.
+    pub(super) fn line_state(&self) -> LineState {
+        LineState {
+            column: self.column,
+            whitespace: self.whitespace,
+            indention: self.indention,
+        }
+    }
+
+    /// Forgets what was written after byte `len`, back to the line state of then.
+    pub(super) fn rewind(&mut self, len: usize, state: LineState) {
+        self.out.truncate(len);
+        self.set_line_state(state);
+    }
+
+    fn set_line_state(&mut self, state: LineState) {
+        self.column = state.column;
+        self.whitespace = state.whitespace;
+        self.indention = state.indention;
+    }
+
+    /// Rewrites the entries of the open mapping in another order. `entries` are the
+    /// byte ranges of each entry's text after its [`begin_entry`](Self::begin_entry),
+    /// with the line state at its end, in writing order; they are contiguous but for
+    /// the line breaks and indents between them, and the last one ends the output.
+    /// `order` lists the entries to keep, by index, in their new order.
+    ///
+    /// An entry's text does not depend on where it stands: each starts at the mapping's
+    /// indent with the same line state. Only the breaks between entries do (after a
+    /// literal block ending in a newline, the next entry needs no break), so they are
+    /// written again from each new predecessor's end state. `scratch` is a buffer to
+    /// reuse.
+    pub(super) fn reorder_entries(
+        &mut self,
+        entries: &[(std::ops::Range<usize>, LineState)],
+        order: &[usize],
+        scratch: &mut String,
+    ) {
+        let Some((first, _)) = entries.first() else {
+            return;
+        };
+        let base = first.start;
+        scratch.clear();
+        scratch.push_str(self.out.get(base..).unwrap_or_default());
+        self.out.truncate(base);
+        let mut previous: Option<LineState> = None;
+        for &index in order {
+            let Some((range, end_state)) = entries.get(index) else {
+                continue;
+            };
+            if let Some(state) = previous {
+                self.set_line_state(state);
+                self.write_indent();
+            }
+            let text = scratch
+                .get(range.start.saturating_sub(base)..range.end.saturating_sub(base))
+                .unwrap_or_default();
+            self.out.push_str(text);
+            previous = Some(*end_state);
+        }
+        if let Some(state) = previous {
+            self.set_line_state(state);
+        }
+    }
+
     fn put(&mut self, c: char) {
         self.out.push(c);
         self.column += 1;
@@ -271,58 +370,166 @@ impl Emitter {
         self.indent = self.indents.pop().unwrap_or(-1);
     }
 
-    fn emit_node(&mut self, value: &Value, mapping: bool) {
+    /// The start of a node: libyaml's context flags for what follows.
+    pub(super) fn begin_node(&mut self, mapping: bool) {
         self.mapping_context = mapping;
         self.simple_key_context = false;
+    }
+
+    /// Opens a non-empty block mapping.
+    pub(super) fn begin_mapping(&mut self) {
+        self.increase_indent(false, false);
+    }
+
+    /// Closes a block mapping.
+    pub(super) fn end_mapping(&mut self) {
+        self.pop_indent();
+    }
+
+    /// Moves to where a mapping entry starts: a new line at the mapping's indent, or
+    /// the rest of a sequence item's line.
+    pub(super) fn begin_entry(&mut self) {
+        self.write_indent();
+    }
+
+    /// Writes a mapping key and its `:`; the value follows with
+    /// [`begin_node`](Self::begin_node)`(true)`.
+    pub(super) fn emit_key(&mut self, key: &str) {
+        let key = fold_nel(key);
+        let analysis = analyze(&key);
+        if !analysis.multiline && key.len() <= MAX_SIMPLE_KEY_LEN {
+            self.mapping_context = true;
+            self.simple_key_context = true;
+            self.emit_scalar(&key, requested_string_style(&key), &analysis);
+            self.write_indicator(":", false, false, false);
+        } else {
+            self.write_indicator("?", true, false, true);
+            self.mapping_context = true;
+            self.simple_key_context = false;
+            self.emit_scalar(&key, requested_string_style(&key), &analysis);
+            self.write_indent();
+            self.write_indicator(":", true, false, true);
+        }
+    }
+
+    /// Opens a non-empty block sequence; one under a mapping key is not indented
+    /// ("indentless").
+    pub(super) fn begin_sequence(&mut self) {
+        let indentless = self.mapping_context && !self.indention;
+        self.increase_indent(false, indentless);
+    }
+
+    /// Writes a sequence item's `-`; the item follows with
+    /// [`begin_node`](Self::begin_node)`(false)`.
+    pub(super) fn begin_item(&mut self) {
+        self.write_indent();
+        self.write_indicator("-", true, false, true);
+    }
+
+    /// Closes a block sequence.
+    pub(super) fn end_sequence(&mut self) {
+        self.pop_indent();
+    }
+
+    /// Writes `{}`.
+    pub(super) fn emit_empty_mapping(&mut self) {
+        self.emit_empty("{", "}");
+    }
+
+    /// Writes `[]`.
+    pub(super) fn emit_empty_sequence(&mut self) {
+        self.emit_empty("[", "]");
+    }
+
+    /// Writes a string value with go-yaml's style choice.
+    pub(super) fn emit_string(&mut self, s: &str) {
+        let s = fold_nel(s);
+        let analysis = analyze(&s);
+        self.emit_scalar(&s, requested_string_style(&s), &analysis);
+    }
+
+    /// Writes `null`.
+    pub(super) fn emit_null(&mut self) {
+        self.emit_number_text("null");
+    }
+
+    /// Writes `true` or `false`.
+    pub(super) fn emit_bool(&mut self, b: bool) {
+        self.emit_number_text(if b { "true" } else { "false" });
+    }
+
+    /// Writes an integer.
+    pub(super) fn emit_i64(&mut self, i: i64) {
+        let mut buf = [0u8; 21];
+        let text = integer_text(i.unsigned_abs(), i < 0, &mut buf);
+        self.emit_number_text(text);
+    }
+
+    /// Writes an unsigned integer.
+    pub(super) fn emit_u64(&mut self, u: u64) {
+        let mut buf = [0u8; 21];
+        let text = integer_text(u, false, &mut buf);
+        self.emit_number_text(text);
+    }
+
+    /// Writes a float as go-yaml writes the number `encoding/json` made of it.
+    pub(super) fn emit_f64(&mut self, f: f64) {
+        let integral = integral_float(f);
+        match integral.as_ref().map(|n| (n.as_i64(), n.as_u64())) {
+            Some((Some(i), _)) => self.emit_i64(i),
+            Some((None, Some(u))) => self.emit_u64(u),
+            _ => {
+                let text = float_text(f);
+                self.emit_number_text(&text);
+            }
+        }
+    }
+
+    /// A plain scalar made of ASCII letters, digits and `-+.`: never quoted (it starts
+    /// with no indicator and holds no space or break), never folded (no space).
+    fn emit_number_text(&mut self, text: &str) {
+        self.increase_indent(true, false);
+        if !self.whitespace {
+            self.put(' ');
+        }
+        self.out.push_str(text);
+        self.column += text.len();
+        self.whitespace = false;
+        self.indention = false;
+        self.pop_indent();
+    }
+
+    fn emit_node(&mut self, value: &Value, mapping: bool) {
+        self.begin_node(mapping);
         match value {
-            Value::Object(map) if map.is_empty() => self.emit_empty("{", "}"),
-            Value::Array(items) if items.is_empty() => self.emit_empty("[", "]"),
+            Value::Object(map) if map.is_empty() => self.emit_empty_mapping(),
+            Value::Array(items) if items.is_empty() => self.emit_empty_sequence(),
             Value::Object(map) => {
-                self.increase_indent(false, false);
+                self.begin_mapping();
                 for key in sorted_keys(map) {
                     let Some(child) = map.get(key) else { continue };
-                    self.write_indent();
-                    let key = fold_nel(key);
-                    let analysis = analyze(&key);
-                    if !analysis.multiline && key.len() <= MAX_SIMPLE_KEY_LEN {
-                        self.mapping_context = true;
-                        self.simple_key_context = true;
-                        self.emit_scalar(&key, requested_string_style(&key), &analysis);
-                        self.write_indicator(":", false, false, false);
-                    } else {
-                        self.write_indicator("?", true, false, true);
-                        self.mapping_context = true;
-                        self.simple_key_context = false;
-                        self.emit_scalar(&key, requested_string_style(&key), &analysis);
-                        self.write_indent();
-                        self.write_indicator(":", true, false, true);
-                    }
+                    self.begin_entry();
+                    self.emit_key(key);
                     self.emit_node(child, true);
                 }
-                self.pop_indent();
+                self.end_mapping();
             }
             Value::Array(items) => {
-                // Sequences under a mapping key are not indented ("indentless").
-                let indentless = self.mapping_context && !self.indention;
-                self.increase_indent(false, indentless);
+                self.begin_sequence();
                 for item in items {
-                    self.write_indent();
-                    self.write_indicator("-", true, false, true);
+                    self.begin_item();
                     self.emit_node(item, false);
                 }
-                self.pop_indent();
+                self.end_sequence();
             }
-            Value::String(s) => {
-                let s = fold_nel(s);
-                let analysis = analyze(&s);
-                self.emit_scalar(&s, requested_string_style(&s), &analysis);
-            }
-            Value::Null => self.emit_plain_word("null"),
-            Value::Bool(b) => self.emit_plain_word(if *b { "true" } else { "false" }),
-            Value::Number(n) => {
-                let text = number_text(n);
-                self.emit_plain_word(&text);
-            }
+            Value::String(s) => self.emit_string(s),
+            Value::Null => self.emit_null(),
+            Value::Bool(b) => self.emit_bool(*b),
+            Value::Number(n) => match (n.as_i64(), n.as_u64(), n.as_f64()) {
+                (Some(i), _, _) => self.emit_i64(i),
+                (None, Some(u), _) => self.emit_u64(u),
+                (None, None, f) => self.emit_f64(f.unwrap_or(f64::NAN)),
+            },
         }
     }
 
@@ -331,11 +538,6 @@ impl Emitter {
         self.increase_indent(true, false);
         self.pop_indent();
         self.write_indicator(close, false, false, false);
-    }
-
-    fn emit_plain_word(&mut self, text: &str) {
-        let analysis = analyze(text);
-        self.emit_scalar(text, Style::Plain, &analysis);
     }
 
     /// libyaml's `yaml_emitter_select_scalar_style` followed by the writer.
@@ -558,18 +760,36 @@ impl Emitter {
     }
 }
 
-/// A JSON number as go-yaml writes the value Go's `encoding/json` made of it.
-fn number_text(n: &serde_json::Number) -> String {
-    if let Some(i) = n.as_i64() {
-        return i.to_string();
+/// `magnitude` in decimal, with a `-` when `negative`, at the end of `buf`.
+fn integer_text(mut magnitude: u64, negative: bool, buf: &mut [u8; 21]) -> &str {
+    let mut i = buf.len();
+    loop {
+        // `magnitude % 10` is one digit: the cast cannot truncate.
+        #[allow(clippy::cast_possible_truncation)]
+        let digit = (magnitude % 10) as u8;
+        magnitude /= 10;
+        let Some(slot) = i.checked_sub(1) else { break };
+        i = slot;
+        if let Some(b) = buf.get_mut(i) {
+            *b = b'0' + digit;
+        }
+        if magnitude == 0 {
+            break;
+        }
     }
-    if let Some(u) = n.as_u64() {
-        return u.to_string();
+    if negative {
+        if let Some(slot) = i.checked_sub(1) {
+            i = slot;
+            if let Some(b) = buf.get_mut(i) {
+                *b = b'-';
+            }
+        }
     }
-    let f = n.as_f64().unwrap_or(f64::NAN);
-    if let Some(integral) = integral_float(f) {
-        return integral.to_string();
-    }
+    std::str::from_utf8(buf.get(i..).unwrap_or_default()).unwrap_or_default()
+}
+
+/// A float that stays a float through `encoding/json`, as go-yaml writes it.
+fn float_text(f: f64) -> String {
     if f.is_nan() {
         return ".nan".to_owned();
     }
@@ -582,20 +802,9 @@ fn number_text(n: &serde_json::Number) -> String {
 /// Writes `value` as one YAML document, exactly as Go's `sigs.k8s.io/yaml.JSONToYAML`
 /// writes the JSON text `encoding/json` makes of it.
 pub(crate) fn emit_document(value: &Value) -> String {
-    let mut emitter = Emitter {
-        out: String::new(),
-        indent: -1,
-        indents: Vec::new(),
-        column: 0,
-        whitespace: true,
-        indention: true,
-        mapping_context: false,
-        simple_key_context: false,
-    };
+    let mut emitter = Emitter::new(String::new());
     emitter.emit_node(value, false);
-    // Document end: finish the last line.
-    emitter.write_indent();
-    emitter.out
+    emitter.finish()
 }
 
 #[cfg(test)]

@@ -98,7 +98,8 @@ pub(crate) fn sorted_keys(map: &serde_json::Map<String, serde_json::Value>) -> V
     keys
 }
 
-fn merge_sort<T: Copy>(items: &mut Vec<T>, less: &impl Fn(&T, &T) -> bool) {
+/// A stable merge sort by `less`, which need not be a total order.
+pub(super) fn merge_sort<T: Copy>(items: &mut Vec<T>, less: &impl Fn(&T, &T) -> bool) {
     if items.len() <= 1 {
         return;
     }

@@ -101,6 +101,7 @@
 mod document;
 mod emitter;
 mod error;
+mod json_text;
 mod key_order;
 mod loader;
 mod number;
@@ -109,6 +110,8 @@ mod stream;
 
 #[cfg(test)]
 mod conformance_tests;
+#[cfg(test)]
+mod json_text_tests;
 #[cfg(test)]
 mod proptests;
 
@@ -144,6 +147,30 @@ pub const MAX_DEPTH: usize = 1000;
 /// ```
 pub fn json_to_yaml(value: &serde_json::Value) -> String {
     emitter::emit_document(value)
+}
+
+/// Writes the JSON text `json` as YAML: the same bytes as [`json_to_yaml`] of the value
+/// the text parses to (a key given twice keeping its last value), in one pass over the
+/// text without building that value. This is what the serializer's YAML encode does
+/// with the JSON it writes.
+///
+/// # Errors
+///
+/// A [`DecodeError`](crate::serializer::DecodeError) with the line and column when `json`
+/// is not one JSON value.
+///
+/// ```
+/// use apimachinery::serializer::yaml::json_text_to_yaml;
+///
+/// let json = br#"{"kind":"Pod","apiVersion":"v1","spec":{"a10":1,"a2":"yes"}}"#;
+/// assert_eq!(
+///     json_text_to_yaml(json)?,
+///     "apiVersion: v1\nkind: Pod\nspec:\n  a2: \"yes\"\n  a10: 1\n"
+/// );
+/// # Ok::<(), apimachinery::serializer::DecodeError>(())
+/// ```
+pub fn json_text_to_yaml(json: &[u8]) -> Result<String, crate::serializer::DecodeError> {
+    json_text::json_text_to_yaml(json, String::new())
 }
 
 /// Reads the first YAML document of `input` as the JSON value Go's
