@@ -12,6 +12,8 @@ use super::resolve::{Resolved, is_base60_float, resolve_plain};
 
 const BEST_INDENT: i64 = 2;
 const BEST_WIDTH: usize = 80;
+/// Indentation, written a slice at a time.
+const SPACES: &str = "                                                                ";
 /// Longest key (in bytes) written as `key: value`; longer keys use `? key\n: value`.
 const MAX_SIMPLE_KEY_LEN: usize = 128;
 
@@ -24,8 +26,13 @@ enum Style {
 }
 
 /// What libyaml's `yaml_emitter_analyze_scalar` finds out about a scalar.
+#[allow(clippy::struct_excessive_bools)]
 struct Analysis {
     multiline: bool,
+    /// Whether a `\n` is among the line breaks.
+    newline: bool,
+    /// Whether the scalar is all ASCII (characters are bytes).
+    ascii: bool,
     block_plain_allowed: bool,
     single_quoted_allowed: bool,
     block_allowed: bool,
@@ -47,85 +54,172 @@ fn is_printable(c: char) -> bool {
         || (('\u{E000}'..='\u{FFFD}').contains(&c) && c != '\u{FEFF}')
 }
 
+/// What [`analyze`] tracks while it walks a scalar.
+#[derive(Default)]
+#[allow(clippy::struct_excessive_bools)]
+struct Scan {
+    block_indicators: bool,
+    line_breaks: bool,
+    newline: bool,
+    special: bool,
+    leading_space: bool,
+    leading_break: bool,
+    trailing_space: bool,
+    trailing_break: bool,
+    break_space: bool,
+    space_break: bool,
+    previous_space: bool,
+    previous_break: bool,
+    preceded_by_whitespace: bool,
+}
+
+impl Scan {
+    /// One character `c`, the first when `first`, followed by `next`.
+    #[inline(always)]
+    fn step(&mut self, first: bool, c: char, next: Option<char>) {
+        let followed_by_whitespace = next.is_none_or(is_blank);
+        let last = next.is_none();
+        if first {
+            match c {
+                '#' | ',' | '[' | ']' | '{' | '}' | '&' | '*' | '!' | '|' | '>' | '\'' | '"'
+                | '%' | '@' | '`' => self.block_indicators = true,
+                '?' | ':' | '-' if followed_by_whitespace => self.block_indicators = true,
+                _ => {}
+            }
+        } else {
+            match c {
+                ':' if followed_by_whitespace => self.block_indicators = true,
+                '#' if self.preceded_by_whitespace => self.block_indicators = true,
+                _ => {}
+            }
+        }
+        if !is_printable(c) {
+            self.special = true;
+        }
+        if c == ' ' {
+            self.leading_space |= first;
+            self.trailing_space |= last;
+            self.break_space |= self.previous_break;
+            self.previous_space = true;
+            self.previous_break = false;
+        } else if is_break(c) {
+            self.line_breaks = true;
+            self.newline |= c == '\n';
+            self.leading_break |= first;
+            self.trailing_break |= last;
+            self.space_break |= self.previous_space;
+            self.previous_space = false;
+            self.previous_break = true;
+        } else {
+            self.previous_space = false;
+            self.previous_break = false;
+        }
+        self.preceded_by_whitespace = is_blank(c) || is_break(c) || c == '\0';
+    }
+}
+
+/// A scalar ready to write: NEL folded as Go's reading of the JSON text does, and
+/// analysed.
+fn prepare(s: &str) -> (std::borrow::Cow<'_, str>, Analysis) {
+    if let Some(analysis) = analyze_word(s) {
+        return (s.into(), analysis);
+    }
+    let s = fold_nel(s);
+    let analysis = analyze(&s);
+    (s, analysis)
+}
+
+/// [`analyze`] for the common scalar, one printable ASCII word (no space, no control
+/// character), decided without the character walk; `None` for anything else. Such a
+/// word holds no break or space, so only the indicators can rule plain style out: one
+/// at the start, `---`/`...`, a lone `-`/`?`/`:`, or a final `:` (followed by the end,
+/// which counts as whitespace). A `#` after the start needs whitespace before it.
+fn analyze_word(value: &str) -> Option<Analysis> {
+    let bytes = value.as_bytes();
+    let (&first, &last) = (bytes.first()?, bytes.last()?);
+    if !bytes.iter().all(|&b| b.wrapping_sub(0x21) < 0x5E) {
+        return None;
+    }
+    let block_indicators = matches!(
+        first,
+        b'#' | b',' | b'[' | b']' | b'{' | b'}' | b'&' | b'*' | b'!' | b'|' | b'>' | b'\''
+            | b'"' | b'%' | b'@' | b'`'
+    ) || matches!(bytes, [b'-' | b'?' | b':'])
+        || (bytes.len() > 1 && last == b':')
+        || matches!(bytes, [b'-', b'-', b'-', ..] | [b'.', b'.', b'.', ..]);
+    Some(Analysis {
+        multiline: false,
+        newline: false,
+        ascii: true,
+        block_plain_allowed: !block_indicators,
+        single_quoted_allowed: true,
+        block_allowed: true,
+    })
+}
+
+/// libyaml's `yaml_emitter_analyze_scalar`.
 fn analyze(value: &str) -> Analysis {
+    let ascii = value.is_ascii();
     if value.is_empty() {
         return Analysis {
             multiline: false,
+            newline: false,
+            ascii,
             block_plain_allowed: true,
             single_quoted_allowed: true,
             block_allowed: false,
         };
     }
-    let mut block_indicators = value.starts_with("---") || value.starts_with("...");
-    let (mut line_breaks, mut special) = (false, false);
-    let (mut leading_space, mut leading_break, mut trailing_space, mut trailing_break) =
-        (false, false, false, false);
-    let (mut break_space, mut space_break) = (false, false);
-    let (mut previous_space, mut previous_break) = (false, false);
-    let mut preceded_by_whitespace = true;
-    let mut chars = value.char_indices().peekable();
-    while let Some((i, c)) = chars.next() {
-        let next = chars.peek().map(|&(_, n)| n);
-        let followed_by_whitespace = next.is_none_or(is_blank);
-        let last = next.is_none();
-        if i == 0 {
-            match c {
-                '#' | ',' | '[' | ']' | '{' | '}' | '&' | '*' | '!' | '|' | '>' | '\'' | '"'
-                | '%' | '@' | '`' => block_indicators = true,
-                '?' | ':' | '-' if followed_by_whitespace => block_indicators = true,
-                _ => {}
-            }
-        } else {
-            match c {
-                ':' if followed_by_whitespace => block_indicators = true,
-                '#' if preceded_by_whitespace => block_indicators = true,
-                _ => {}
-            }
+    let mut scan = Scan {
+        block_indicators: matches!(
+            value.as_bytes(),
+            [b'-', b'-', b'-', ..] | [b'.', b'.', b'.', ..]
+        ),
+        preceded_by_whitespace: true,
+        ..Scan::default()
+    };
+    if ascii {
+        // Bytes are characters: the same walk without decoding.
+        let bytes = value.as_bytes();
+        let mut iter = bytes.iter().peekable();
+        let mut first = true;
+        while let Some(&b) = iter.next() {
+            let next = iter.peek().map(|&&n| char::from(n));
+            scan.step(first, char::from(b), next);
+            first = false;
         }
-        if !is_printable(c) {
-            special = true;
+    } else {
+        let mut chars = value.chars().peekable();
+        let mut first = true;
+        while let Some(c) = chars.next() {
+            scan.step(first, c, chars.peek().copied());
+            first = false;
         }
-        if c == ' ' {
-            leading_space |= i == 0;
-            trailing_space |= last;
-            break_space |= previous_break;
-            previous_space = true;
-            previous_break = false;
-        } else if is_break(c) {
-            line_breaks = true;
-            leading_break |= i == 0;
-            trailing_break |= last;
-            space_break |= previous_space;
-            previous_space = false;
-            previous_break = true;
-        } else {
-            previous_space = false;
-            previous_break = false;
-        }
-        preceded_by_whitespace = is_blank(c) || is_break(c) || c == '\0';
     }
     let mut a = Analysis {
-        multiline: line_breaks,
+        multiline: scan.line_breaks,
+        newline: scan.newline,
+        ascii,
         block_plain_allowed: true,
         single_quoted_allowed: true,
         block_allowed: true,
     };
-    if leading_space || leading_break || trailing_space || trailing_break {
+    if scan.leading_space || scan.leading_break || scan.trailing_space || scan.trailing_break {
         a.block_plain_allowed = false;
     }
-    if trailing_space {
+    if scan.trailing_space {
         a.block_allowed = false;
     }
-    if break_space {
+    if scan.break_space {
         a.block_plain_allowed = false;
         a.single_quoted_allowed = false;
     }
-    if space_break || special {
+    if scan.space_break || scan.special {
         a.block_plain_allowed = false;
         a.single_quoted_allowed = false;
         a.block_allowed = false;
     }
-    if line_breaks || block_indicators {
+    if scan.line_breaks || scan.block_indicators {
         a.block_plain_allowed = false;
     }
     a
@@ -133,8 +227,8 @@ fn analyze(value: &str) -> Analysis {
 
 /// go-yaml's `stringv`: literal for text with a newline, plain when the text reads
 /// back as a string, double-quoted otherwise.
-fn requested_string_style(s: &str) -> Style {
-    if s.contains('\n') {
+fn requested_string_style(s: &str, analysis: &Analysis) -> Style {
+    if analysis.newline {
         Style::Literal
     } else if resolve_plain(s) == Resolved::Str && !is_base60_float(s) {
         Style::Plain
@@ -147,7 +241,7 @@ fn requested_string_style(s: &str) -> Style {
 /// fold raw line breaks: `encoding/json` leaves U+0085 (NEL) unescaped, so a NEL and the
 /// spaces around it become one space (several NELs: one newline fewer than their count).
 fn fold_nel(s: &str) -> std::borrow::Cow<'_, str> {
-    if !s.contains('\u{85}') {
+    if s.is_ascii() || !s.contains('\u{85}') {
         return s.into();
     }
     let mut out = String::with_capacity(s.len());
@@ -334,7 +428,9 @@ impl Emitter {
             self.put_break();
         }
         while self.column < indent {
-            self.put(' ');
+            let n = (indent - self.column).min(SPACES.len());
+            self.out.push_str(SPACES.get(..n).unwrap_or_default());
+            self.column += n;
         }
         self.whitespace = true;
         self.indention = true;
@@ -395,18 +491,17 @@ impl Emitter {
     /// Writes a mapping key and its `:`; the value follows with
     /// [`begin_node`](Self::begin_node)`(true)`.
     pub(super) fn emit_key(&mut self, key: &str) {
-        let key = fold_nel(key);
-        let analysis = analyze(&key);
+        let (key, analysis) = prepare(key);
         if !analysis.multiline && key.len() <= MAX_SIMPLE_KEY_LEN {
             self.mapping_context = true;
             self.simple_key_context = true;
-            self.emit_scalar(&key, requested_string_style(&key), &analysis);
+            self.emit_scalar(&key, requested_string_style(&key, &analysis), &analysis);
             self.write_indicator(":", false, false, false);
         } else {
             self.write_indicator("?", true, false, true);
             self.mapping_context = true;
             self.simple_key_context = false;
-            self.emit_scalar(&key, requested_string_style(&key), &analysis);
+            self.emit_scalar(&key, requested_string_style(&key, &analysis), &analysis);
             self.write_indent();
             self.write_indicator(":", true, false, true);
         }
@@ -443,9 +538,8 @@ impl Emitter {
 
     /// Writes a string value with go-yaml's style choice.
     pub(super) fn emit_string(&mut self, s: &str) {
-        let s = fold_nel(s);
-        let analysis = analyze(&s);
-        self.emit_scalar(&s, requested_string_style(&s), &analysis);
+        let (s, analysis) = prepare(s);
+        self.emit_scalar(&s, requested_string_style(&s, &analysis), &analysis);
     }
 
     /// Writes `null`.
@@ -560,7 +654,7 @@ impl Emitter {
         self.increase_indent(true, false);
         let allow_breaks = !self.simple_key_context;
         match style {
-            Style::Plain => self.write_plain(value, allow_breaks),
+            Style::Plain => self.write_plain(value, allow_breaks, analysis.ascii),
             Style::SingleQuoted => self.write_single_quoted(value, allow_breaks),
             Style::DoubleQuoted => self.write_double_quoted(value, allow_breaks),
             Style::Literal => self.write_literal(value),
@@ -568,15 +662,20 @@ impl Emitter {
         self.pop_indent();
     }
 
-    fn write_plain(&mut self, value: &str, allow_breaks: bool) {
+    fn write_plain(&mut self, value: &str, allow_breaks: bool, ascii: bool) {
         if !self.whitespace {
             self.put(' ');
         }
-        // The common case: a short value on one line, where no fold can happen (folding
-        // needs the column past the width at a space) and plain values hold no breaks.
-        if self.column + value.len() <= BEST_WIDTH && !value.contains(is_break) {
+        // The common case: a short value, where no fold can happen (folding needs the
+        // column past the width at a space); a plain value holds no breaks (the
+        // analysis rules plain out for those).
+        if self.column + value.len() <= BEST_WIDTH {
             self.out.push_str(value);
-            self.column += value.chars().count();
+            self.column += if ascii {
+                value.len()
+            } else {
+                value.chars().count()
+            };
             self.whitespace = false;
             self.indention = false;
             return;
@@ -849,6 +948,33 @@ mod tests {
             }
             let want = want.replace("\nz\n", "\nz: null\n");
             assert_eq!(emit_document(&value), want, "{value}");
+        }
+    }
+
+    #[test]
+    fn analyses_words_as_the_character_walk() {
+        let words = [
+            "a", "abc", "-", "?", ":", "-a", "?a", ":a", "a:", "a:b", "::", "---", "---a",
+            "...", "..", "#a", "a#b", ",a", "[a", "]", "{", "}", "&a", "*a", "!a", "|a", ">a",
+            "'a", "\"a", "%a", "@a", "`a", "~", "a-b", "0x1F", "1.5", "a~", "<a>", "a\\b",
+        ];
+        for word in words {
+            let fast = analyze_word(word).unwrap();
+            let slow = analyze(word);
+            let fields = |a: &Analysis| {
+                (
+                    a.multiline,
+                    a.newline,
+                    a.ascii,
+                    a.block_plain_allowed,
+                    a.single_quoted_allowed,
+                    a.block_allowed,
+                )
+            };
+            assert_eq!(fields(&fast), fields(&slow), "{word:?}");
+        }
+        for not_a_word in ["", "a b", " a", "a\n", "a\t", "é", "a\u{7f}"] {
+            assert!(analyze_word(not_a_word).is_none(), "{not_a_word:?}");
         }
     }
 

@@ -45,7 +45,18 @@ struct Writer<'de> {
 /// [`json_to_yaml`](super::json_to_yaml) of the value the text parses to, without
 /// building that value.
 pub(crate) fn json_text_to_yaml(json: &[u8], out: String) -> Result<String, DecodeError> {
-    let mut de = serde_json::Deserializer::from_slice(json);
+    // One UTF-8 check of the whole text is cheaper than one per string, which is what
+    // reading bytes costs; text that fails it is read as bytes, for the error's position.
+    match std::str::from_utf8(json) {
+        Ok(text) => write(&mut serde_json::Deserializer::from_str(text), out),
+        Err(_) => write(&mut serde_json::Deserializer::from_slice(json), out),
+    }
+}
+
+fn write<'de, R: serde_json::de::Read<'de>>(
+    de: &mut serde_json::Deserializer<R>,
+    out: String,
+) -> Result<String, DecodeError> {
     let mut writer = Writer {
         emitter: Emitter::new(out),
         entries: Vec::new(),
@@ -57,7 +68,7 @@ pub(crate) fn json_text_to_yaml(json: &[u8], out: String) -> Result<String, Deco
         writer: &mut writer,
         mapping: false,
     }
-    .deserialize(&mut de)
+    .deserialize(&mut *de)
     .and_then(|()| de.end())
     .map_err(|e| syntax_error(&e))?;
     Ok(writer.emitter.finish())
