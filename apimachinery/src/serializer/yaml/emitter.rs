@@ -142,8 +142,21 @@ fn analyze_word(value: &str) -> Option<Analysis> {
     }
     let block_indicators = matches!(
         first,
-        b'#' | b',' | b'[' | b']' | b'{' | b'}' | b'&' | b'*' | b'!' | b'|' | b'>' | b'\''
-            | b'"' | b'%' | b'@' | b'`'
+        b'#' | b','
+            | b'['
+            | b']'
+            | b'{'
+            | b'}'
+            | b'&'
+            | b'*'
+            | b'!'
+            | b'|'
+            | b'>'
+            | b'\''
+            | b'"'
+            | b'%'
+            | b'@'
+            | b'`'
     ) || matches!(bytes, [b'-' | b'?' | b':'])
         || (bytes.len() > 1 && last == b':')
         || matches!(bytes, [b'-', b'-', b'-', ..] | [b'.', b'.', b'.', ..]);
@@ -446,9 +459,9 @@ impl Emitter {
         if need_whitespace && !self.whitespace {
             self.put(' ');
         }
-        for c in indicator.chars() {
-            self.write(c);
-        }
+        // Indicators are ASCII: bytes are columns.
+        self.out.push_str(indicator);
+        self.column += indicator.len();
         self.whitespace = is_whitespace;
         self.indention = self.indention && is_indention;
     }
@@ -582,7 +595,6 @@ impl Emitter {
     /// A plain scalar made of ASCII letters, digits and `-+.`: never quoted (it starts
     /// with no indicator and holds no space or break), never folded (no space).
     fn emit_number_text(&mut self, text: &str) {
-        self.increase_indent(true, false);
         if !self.whitespace {
             self.put(' ');
         }
@@ -590,7 +602,6 @@ impl Emitter {
         self.column += text.len();
         self.whitespace = false;
         self.indention = false;
-        self.pop_indent();
     }
 
     fn emit_node(&mut self, value: &Value, mapping: bool) {
@@ -651,7 +662,14 @@ impl Emitter {
         if style == Style::Literal && (!analysis.block_allowed || self.simple_key_context) {
             style = Style::DoubleQuoted;
         }
-        self.increase_indent(true, false);
+        // libyaml's increase_indent(flow) for the scalar; nothing inside looks at the
+        // stack of indents, so the one saved here stands in for a push and a pop.
+        let saved = self.indent;
+        self.indent = if saved < 0 {
+            BEST_INDENT
+        } else {
+            saved + BEST_INDENT
+        };
         let allow_breaks = !self.simple_key_context;
         match style {
             Style::Plain => self.write_plain(value, allow_breaks, analysis.ascii),
@@ -659,7 +677,7 @@ impl Emitter {
             Style::DoubleQuoted => self.write_double_quoted(value, allow_breaks),
             Style::Literal => self.write_literal(value),
         }
-        self.pop_indent();
+        self.indent = saved;
     }
 
     fn write_plain(&mut self, value: &str, allow_breaks: bool, ascii: bool) {
@@ -954,9 +972,9 @@ mod tests {
     #[test]
     fn analyses_words_as_the_character_walk() {
         let words = [
-            "a", "abc", "-", "?", ":", "-a", "?a", ":a", "a:", "a:b", "::", "---", "---a",
-            "...", "..", "#a", "a#b", ",a", "[a", "]", "{", "}", "&a", "*a", "!a", "|a", ">a",
-            "'a", "\"a", "%a", "@a", "`a", "~", "a-b", "0x1F", "1.5", "a~", "<a>", "a\\b",
+            "a", "abc", "-", "?", ":", "-a", "?a", ":a", "a:", "a:b", "::", "---", "---a", "...",
+            "..", "#a", "a#b", ",a", "[a", "]", "{", "}", "&a", "*a", "!a", "|a", ">a", "'a",
+            "\"a", "%a", "@a", "`a", "~", "a-b", "0x1F", "1.5", "a~", "<a>", "a\\b",
         ];
         for word in words {
             let fast = analyze_word(word).unwrap();

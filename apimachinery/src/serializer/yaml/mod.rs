@@ -2,7 +2,8 @@
 //! `YAMLToJSON`) over go-yaml v2, and `k8s.io/apimachinery`'s multi-document reader.
 //!
 //! - [`json_to_yaml`] writes a JSON value as the bytes Go's YAML serializer and
-//!   `kubectl -o yaml` write;
+//!   `kubectl -o yaml` write; [`json_text_to_yaml`] writes the same bytes straight from
+//!   JSON text, without building the value (the serializer's encode);
 //! - [`yaml_to_json`] reads one YAML document into a JSON value with go-yaml v2's YAML
 //!   1.1 typing, reporting duplicate keys and (on demand) node positions;
 //! - [`YamlDocuments`] splits a stream at `---` lines as Go's `YAMLReader` does.
