@@ -9,6 +9,11 @@
 //! `$K8S_API_TESTDATA` (skipped when unset). After criterion's report, a summary prints
 //! the times and ratios per case.
 //!
+//! The `encode` group is the serializer's YAML encode, from the compact JSON text Go's
+//! `encoding/json` writes: the one-pass `json_text_to_yaml` against the path it replaced
+//! (parse into a `serde_json::Value`, then `json_to_yaml`), on the cases above and on
+//! the Pod and Deployment fixtures of `$K8S_API_TESTDATA` (skipped when unset).
+//!
 //! Run: `cargo bench -p apimachinery --bench yaml -- --warm-up-time 1 --measurement-time 2`
 
 use std::hint::black_box;
@@ -17,7 +22,7 @@ use std::time::{Duration, Instant};
 use criterion::Criterion;
 use serde_json::Value;
 
-use apimachinery::serializer::yaml::{json_to_yaml, transcode, yaml_to_json};
+use apimachinery::serializer::yaml::{json_text_to_yaml, json_to_yaml, transcode, yaml_to_json};
 
 const CASES: &[(&str, &str)] = &[
     (
@@ -82,6 +87,54 @@ fn cases() -> Vec<Case> {
         .collect();
     cases.extend(fixture_cases());
     cases
+}
+
+/// Compact JSON texts to encode: the cases above and the upstream fixtures.
+fn encode_cases(cases: &[Case]) -> Vec<(String, Vec<u8>)> {
+    let mut texts: Vec<(String, Vec<u8>)> = cases
+        .iter()
+        .map(|c| {
+            let text = serde_json::to_vec(&c.value).unwrap_or_default();
+            (c.name.to_owned(), text)
+        })
+        .collect();
+    match std::env::var_os("K8S_API_TESTDATA") {
+        Some(dir) => {
+            for name in ["core.v1.Pod", "apps.v1.Deployment"] {
+                let path = std::path::Path::new(&dir).join(format!("{name}.json"));
+                let Ok(text) = std::fs::read(&path) else {
+                    eprintln!("note: {} not readable; skipped", path.display());
+                    continue;
+                };
+                let value: Value = serde_json::from_slice(&text).unwrap_or_default();
+                texts.push((
+                    name.to_owned(),
+                    serde_json::to_vec(&value).unwrap_or_default(),
+                ));
+            }
+        }
+        None => eprintln!("note: K8S_API_TESTDATA is not set; fixture cases skipped"),
+    }
+    texts
+}
+
+/// The encode path `json_text_to_yaml` replaced: JSON text, `Value`, YAML.
+fn via_value(json: &[u8]) -> String {
+    let value: Value = serde_json::from_slice(json).unwrap_or_default();
+    json_to_yaml(&value)
+}
+
+fn encode_benches(c: &mut Criterion, texts: &[(String, Vec<u8>)]) {
+    let mut g = c.benchmark_group("encode");
+    for (name, json) in texts {
+        g.bench_function(format!("{name}/json-text"), |b| {
+            b.iter(|| json_text_to_yaml(black_box(json)))
+        });
+        g.bench_function(format!("{name}/via-value"), |b| {
+            b.iter(|| via_value(black_box(json)))
+        });
+    }
+    g.finish();
 }
 
 fn benches(c: &mut Criterion, cases: &[Case]) {
@@ -181,10 +234,26 @@ fn summary(cases: &[Case]) {
     }
 }
 
+fn encode_summary(texts: &[(String, Vec<u8>)]) {
+    let budget = Duration::from_millis(300);
+    println!("\nYAML encode from JSON text, mean per call:");
+    for (name, json) in texts {
+        let one_pass = time(budget, || json_text_to_yaml(json).map_or(0, |y| y.len()));
+        let value = time(budget, || via_value(json).len());
+        println!(
+            "  {name:<20} json-text {one_pass:>10.2?}  via-value {value:>10.2?}  ratio {:>5.2}",
+            one_pass.as_secs_f64() / value.as_secs_f64(),
+        );
+    }
+}
+
 fn main() {
     let cases = cases();
+    let texts = encode_cases(&cases);
     let mut c = Criterion::default().configure_from_args();
+    encode_benches(&mut c, &texts);
     benches(&mut c, &cases);
     c.final_summary();
+    encode_summary(&texts);
     summary(&cases);
 }

@@ -76,6 +76,7 @@ pub(crate) mod typed_codec;
 mod value_decoder;
 mod yaml_input;
 
+pub(crate) use document::syntax_error;
 pub use document::{JsonDocument, parse, parse_tracking_duplicates};
 pub use formatter::{GoFormatter, format_go_float32, format_go_float64};
 pub use meta_factory::{interpret, interpret_map};

@@ -445,12 +445,15 @@ impl<'s> Serializer<'s> {
         if self.options.yaml {
             let mut json = Vec::new();
             self.write_json(obj, &mut json, false)?;
-            let value = document::parse(&json).map_err(|e| EncodeError::Serialize {
-                format: Format::Yaml,
-                type_name: obj.type_name(),
-                message: e.to_string(),
+            // Straight from the JSON text: no `Value` is built.
+            let yaml = crate::serializer::yaml::json_text_to_yaml(&json).map_err(|e| {
+                EncodeError::Serialize {
+                    format: Format::Yaml,
+                    type_name: obj.type_name(),
+                    message: e.to_string(),
+                }
             })?;
-            out.extend_from_slice(super::yaml_input::json_to_yaml(&value).as_bytes());
+            out.extend_from_slice(yaml.as_bytes());
             return Ok(());
         }
         self.write_json(obj, out, self.options.pretty)?;

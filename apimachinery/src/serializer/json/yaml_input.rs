@@ -1,8 +1,7 @@
-//! The YAML side of the serializer: a YAML document read into a JSON value with what
-//! strict mode and error messages need (duplicate keys, node positions), and JSON values
-//! written as Go's YAML, both through the text layer in [`crate::serializer::yaml`].
-
-use serde_json::Value;
+//! The YAML side of the serializer's decode: a YAML document read into a JSON value with
+//! what strict mode and error messages need (duplicate keys, node positions), through the
+//! text layer in [`crate::serializer::yaml`] (the encode writes YAML straight from its
+//! JSON text, with [`json_text_to_yaml`](crate::serializer::yaml::json_text_to_yaml)).
 
 use super::serializer::ParsedDocument;
 use crate::serializer::yaml::{self, YamlDocument, YamlError};
@@ -80,9 +79,4 @@ pub(crate) fn yaml_error(e: &YamlError) -> DecodeError {
         Some(index) => error.in_document(index),
         None => error,
     }
-}
-
-/// `value` as Go's YAML serializer writes it.
-pub(crate) fn json_to_yaml(value: &Value) -> String {
-    yaml::json_to_yaml(value)
 }

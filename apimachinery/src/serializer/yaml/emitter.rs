@@ -12,6 +12,8 @@ use super::resolve::{Resolved, is_base60_float, resolve_plain};
 
 const BEST_INDENT: i64 = 2;
 const BEST_WIDTH: usize = 80;
+/// Indentation, written a slice at a time.
+const SPACES: &str = "                                                                ";
 /// Longest key (in bytes) written as `key: value`; longer keys use `? key\n: value`.
 const MAX_SIMPLE_KEY_LEN: usize = 128;
 
@@ -24,8 +26,13 @@ enum Style {
 }
 
 /// What libyaml's `yaml_emitter_analyze_scalar` finds out about a scalar.
+#[allow(clippy::struct_excessive_bools)]
 struct Analysis {
     multiline: bool,
+    /// Whether a `\n` is among the line breaks.
+    newline: bool,
+    /// Whether the scalar is all ASCII (characters are bytes).
+    ascii: bool,
     block_plain_allowed: bool,
     single_quoted_allowed: bool,
     block_allowed: bool,
@@ -47,85 +54,185 @@ fn is_printable(c: char) -> bool {
         || (('\u{E000}'..='\u{FFFD}').contains(&c) && c != '\u{FEFF}')
 }
 
+/// What [`analyze`] tracks while it walks a scalar.
+#[derive(Default)]
+#[allow(clippy::struct_excessive_bools)]
+struct Scan {
+    block_indicators: bool,
+    line_breaks: bool,
+    newline: bool,
+    special: bool,
+    leading_space: bool,
+    leading_break: bool,
+    trailing_space: bool,
+    trailing_break: bool,
+    break_space: bool,
+    space_break: bool,
+    previous_space: bool,
+    previous_break: bool,
+    preceded_by_whitespace: bool,
+}
+
+impl Scan {
+    /// One character `c`, the first when `first`, followed by `next`.
+    #[inline(always)]
+    fn step(&mut self, first: bool, c: char, next: Option<char>) {
+        let followed_by_whitespace = next.is_none_or(is_blank);
+        let last = next.is_none();
+        if first {
+            match c {
+                '#' | ',' | '[' | ']' | '{' | '}' | '&' | '*' | '!' | '|' | '>' | '\'' | '"'
+                | '%' | '@' | '`' => self.block_indicators = true,
+                '?' | ':' | '-' if followed_by_whitespace => self.block_indicators = true,
+                _ => {}
+            }
+        } else {
+            match c {
+                ':' if followed_by_whitespace => self.block_indicators = true,
+                '#' if self.preceded_by_whitespace => self.block_indicators = true,
+                _ => {}
+            }
+        }
+        if !is_printable(c) {
+            self.special = true;
+        }
+        if c == ' ' {
+            self.leading_space |= first;
+            self.trailing_space |= last;
+            self.break_space |= self.previous_break;
+            self.previous_space = true;
+            self.previous_break = false;
+        } else if is_break(c) {
+            self.line_breaks = true;
+            self.newline |= c == '\n';
+            self.leading_break |= first;
+            self.trailing_break |= last;
+            self.space_break |= self.previous_space;
+            self.previous_space = false;
+            self.previous_break = true;
+        } else {
+            self.previous_space = false;
+            self.previous_break = false;
+        }
+        self.preceded_by_whitespace = is_blank(c) || is_break(c) || c == '\0';
+    }
+}
+
+/// A scalar ready to write: NEL folded as Go's reading of the JSON text does, and
+/// analysed.
+fn prepare(s: &str) -> (std::borrow::Cow<'_, str>, Analysis) {
+    if let Some(analysis) = analyze_word(s) {
+        return (s.into(), analysis);
+    }
+    let s = fold_nel(s);
+    let analysis = analyze(&s);
+    (s, analysis)
+}
+
+/// [`analyze`] for the common scalar, one printable ASCII word (no space, no control
+/// character), decided without the character walk; `None` for anything else. Such a
+/// word holds no break or space, so only the indicators can rule plain style out: one
+/// at the start, `---`/`...`, a lone `-`/`?`/`:`, or a final `:` (followed by the end,
+/// which counts as whitespace). A `#` after the start needs whitespace before it.
+fn analyze_word(value: &str) -> Option<Analysis> {
+    let bytes = value.as_bytes();
+    let (&first, &last) = (bytes.first()?, bytes.last()?);
+    if !bytes.iter().all(|&b| b.wrapping_sub(0x21) < 0x5E) {
+        return None;
+    }
+    let block_indicators = matches!(
+        first,
+        b'#' | b','
+            | b'['
+            | b']'
+            | b'{'
+            | b'}'
+            | b'&'
+            | b'*'
+            | b'!'
+            | b'|'
+            | b'>'
+            | b'\''
+            | b'"'
+            | b'%'
+            | b'@'
+            | b'`'
+    ) || matches!(bytes, [b'-' | b'?' | b':'])
+        || (bytes.len() > 1 && last == b':')
+        || matches!(bytes, [b'-', b'-', b'-', ..] | [b'.', b'.', b'.', ..]);
+    Some(Analysis {
+        multiline: false,
+        newline: false,
+        ascii: true,
+        block_plain_allowed: !block_indicators,
+        single_quoted_allowed: true,
+        block_allowed: true,
+    })
+}
+
+/// libyaml's `yaml_emitter_analyze_scalar`.
 fn analyze(value: &str) -> Analysis {
+    let ascii = value.is_ascii();
     if value.is_empty() {
         return Analysis {
             multiline: false,
+            newline: false,
+            ascii,
             block_plain_allowed: true,
             single_quoted_allowed: true,
             block_allowed: false,
         };
     }
-    let mut block_indicators = value.starts_with("---") || value.starts_with("...");
-    let (mut line_breaks, mut special) = (false, false);
-    let (mut leading_space, mut leading_break, mut trailing_space, mut trailing_break) =
-        (false, false, false, false);
-    let (mut break_space, mut space_break) = (false, false);
-    let (mut previous_space, mut previous_break) = (false, false);
-    let mut preceded_by_whitespace = true;
-    let mut chars = value.char_indices().peekable();
-    while let Some((i, c)) = chars.next() {
-        let next = chars.peek().map(|&(_, n)| n);
-        let followed_by_whitespace = next.is_none_or(is_blank);
-        let last = next.is_none();
-        if i == 0 {
-            match c {
-                '#' | ',' | '[' | ']' | '{' | '}' | '&' | '*' | '!' | '|' | '>' | '\'' | '"'
-                | '%' | '@' | '`' => block_indicators = true,
-                '?' | ':' | '-' if followed_by_whitespace => block_indicators = true,
-                _ => {}
-            }
-        } else {
-            match c {
-                ':' if followed_by_whitespace => block_indicators = true,
-                '#' if preceded_by_whitespace => block_indicators = true,
-                _ => {}
-            }
+    let mut scan = Scan {
+        block_indicators: matches!(
+            value.as_bytes(),
+            [b'-', b'-', b'-', ..] | [b'.', b'.', b'.', ..]
+        ),
+        preceded_by_whitespace: true,
+        ..Scan::default()
+    };
+    if ascii {
+        // Bytes are characters: the same walk without decoding.
+        let bytes = value.as_bytes();
+        let mut iter = bytes.iter().peekable();
+        let mut first = true;
+        while let Some(&b) = iter.next() {
+            let next = iter.peek().map(|&&n| char::from(n));
+            scan.step(first, char::from(b), next);
+            first = false;
         }
-        if !is_printable(c) {
-            special = true;
+    } else {
+        let mut chars = value.chars().peekable();
+        let mut first = true;
+        while let Some(c) = chars.next() {
+            scan.step(first, c, chars.peek().copied());
+            first = false;
         }
-        if c == ' ' {
-            leading_space |= i == 0;
-            trailing_space |= last;
-            break_space |= previous_break;
-            previous_space = true;
-            previous_break = false;
-        } else if is_break(c) {
-            line_breaks = true;
-            leading_break |= i == 0;
-            trailing_break |= last;
-            space_break |= previous_space;
-            previous_space = false;
-            previous_break = true;
-        } else {
-            previous_space = false;
-            previous_break = false;
-        }
-        preceded_by_whitespace = is_blank(c) || is_break(c) || c == '\0';
     }
     let mut a = Analysis {
-        multiline: line_breaks,
+        multiline: scan.line_breaks,
+        newline: scan.newline,
+        ascii,
         block_plain_allowed: true,
         single_quoted_allowed: true,
         block_allowed: true,
     };
-    if leading_space || leading_break || trailing_space || trailing_break {
+    if scan.leading_space || scan.leading_break || scan.trailing_space || scan.trailing_break {
         a.block_plain_allowed = false;
     }
-    if trailing_space {
+    if scan.trailing_space {
         a.block_allowed = false;
     }
-    if break_space {
+    if scan.break_space {
         a.block_plain_allowed = false;
         a.single_quoted_allowed = false;
     }
-    if space_break || special {
+    if scan.space_break || scan.special {
         a.block_plain_allowed = false;
         a.single_quoted_allowed = false;
         a.block_allowed = false;
     }
-    if line_breaks || block_indicators {
+    if scan.line_breaks || scan.block_indicators {
         a.block_plain_allowed = false;
     }
     a
@@ -133,8 +240,8 @@ fn analyze(value: &str) -> Analysis {
 
 /// go-yaml's `stringv`: literal for text with a newline, plain when the text reads
 /// back as a string, double-quoted otherwise.
-fn requested_string_style(s: &str) -> Style {
-    if s.contains('\n') {
+fn requested_string_style(s: &str, analysis: &Analysis) -> Style {
+    if analysis.newline {
         Style::Literal
     } else if resolve_plain(s) == Resolved::Str && !is_base60_float(s) {
         Style::Plain
@@ -147,7 +254,7 @@ fn requested_string_style(s: &str) -> Style {
 /// fold raw line breaks: `encoding/json` leaves U+0085 (NEL) unescaped, so a NEL and the
 /// spaces around it become one space (several NELs: one newline fewer than their count).
 fn fold_nel(s: &str) -> std::borrow::Cow<'_, str> {
-    if !s.contains('\u{85}') {
+    if s.is_ascii() || !s.contains('\u{85}') {
         return s.into();
     }
     let mut out = String::with_capacity(s.len());
@@ -193,8 +300,17 @@ fn fold_nel(s: &str) -> std::borrow::Cow<'_, str> {
     out.into()
 }
 
+/// Where the writer stands on its line after some output: what libyaml's
+/// `write_indent` looks at to decide whether the next line needs a break.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct LineState {
+    column: usize,
+    whitespace: bool,
+    indention: bool,
+}
+
 /// The emitter state that libyaml keeps between writes.
-struct Emitter {
+pub(super) struct Emitter {
     out: String,
     indent: i64,
     indents: Vec<i64>,
@@ -206,6 +322,96 @@ struct Emitter {
 }
 
 impl Emitter {
+    /// A writer at the start of a document, appending to `out`.
+    pub(super) fn new(out: String) -> Self {
+        Emitter {
+            out,
+            indent: -1,
+            indents: Vec::new(),
+            column: 0,
+            whitespace: true,
+            indention: true,
+            mapping_context: false,
+            simple_key_context: false,
+        }
+    }
+
+    /// Ends the document (finishing its last line) and hands back the text.
+    pub(super) fn finish(mut self) -> String {
+        self.write_indent();
+        self.out
+    }
+
+    /// How many bytes have been written.
+    pub(super) fn len(&self) -> usize {
+        self.out.len()
+    }
+
+    /// The line state now.
+    pub(super) fn line_state(&self) -> LineState {
+        LineState {
+            column: self.column,
+            whitespace: self.whitespace,
+            indention: self.indention,
+        }
+    }
+
+    /// Forgets what was written after byte `len`, back to the line state of then.
+    pub(super) fn rewind(&mut self, len: usize, state: LineState) {
+        self.out.truncate(len);
+        self.set_line_state(state);
+    }
+
+    fn set_line_state(&mut self, state: LineState) {
+        self.column = state.column;
+        self.whitespace = state.whitespace;
+        self.indention = state.indention;
+    }
+
+    /// Rewrites the entries of the open mapping in another order. `entries` are the
+    /// byte ranges of each entry's text after its [`begin_entry`](Self::begin_entry),
+    /// with the line state at its end, in writing order; they are contiguous but for
+    /// the line breaks and indents between them, and the last one ends the output.
+    /// `order` lists the entries to keep, by index, in their new order.
+    ///
+    /// An entry's text does not depend on where it stands: each starts at the mapping's
+    /// indent with the same line state. Only the breaks between entries do (after a
+    /// literal block ending in a newline, the next entry needs no break), so they are
+    /// written again from each new predecessor's end state. `scratch` is a buffer to
+    /// reuse.
+    pub(super) fn reorder_entries(
+        &mut self,
+        entries: &[(std::ops::Range<usize>, LineState)],
+        order: &[usize],
+        scratch: &mut String,
+    ) {
+        let Some((first, _)) = entries.first() else {
+            return;
+        };
+        let base = first.start;
+        scratch.clear();
+        scratch.push_str(self.out.get(base..).unwrap_or_default());
+        self.out.truncate(base);
+        let mut previous: Option<LineState> = None;
+        for &index in order {
+            let Some((range, end_state)) = entries.get(index) else {
+                continue;
+            };
+            if let Some(state) = previous {
+                self.set_line_state(state);
+                self.write_indent();
+            }
+            let text = scratch
+                .get(range.start.saturating_sub(base)..range.end.saturating_sub(base))
+                .unwrap_or_default();
+            self.out.push_str(text);
+            previous = Some(*end_state);
+        }
+        if let Some(state) = previous {
+            self.set_line_state(state);
+        }
+    }
+
     fn put(&mut self, c: char) {
         self.out.push(c);
         self.column += 1;
@@ -235,7 +441,9 @@ impl Emitter {
             self.put_break();
         }
         while self.column < indent {
-            self.put(' ');
+            let n = (indent - self.column).min(SPACES.len());
+            self.out.push_str(SPACES.get(..n).unwrap_or_default());
+            self.column += n;
         }
         self.whitespace = true;
         self.indention = true;
@@ -251,9 +459,9 @@ impl Emitter {
         if need_whitespace && !self.whitespace {
             self.put(' ');
         }
-        for c in indicator.chars() {
-            self.write(c);
-        }
+        // Indicators are ASCII: bytes are columns.
+        self.out.push_str(indicator);
+        self.column += indicator.len();
         self.whitespace = is_whitespace;
         self.indention = self.indention && is_indention;
     }
@@ -271,58 +479,162 @@ impl Emitter {
         self.indent = self.indents.pop().unwrap_or(-1);
     }
 
-    fn emit_node(&mut self, value: &Value, mapping: bool) {
+    /// The start of a node: libyaml's context flags for what follows.
+    pub(super) fn begin_node(&mut self, mapping: bool) {
         self.mapping_context = mapping;
         self.simple_key_context = false;
+    }
+
+    /// Opens a non-empty block mapping.
+    pub(super) fn begin_mapping(&mut self) {
+        self.increase_indent(false, false);
+    }
+
+    /// Closes a block mapping.
+    pub(super) fn end_mapping(&mut self) {
+        self.pop_indent();
+    }
+
+    /// Moves to where a mapping entry starts: a new line at the mapping's indent, or
+    /// the rest of a sequence item's line.
+    pub(super) fn begin_entry(&mut self) {
+        self.write_indent();
+    }
+
+    /// Writes a mapping key and its `:`; the value follows with
+    /// [`begin_node`](Self::begin_node)`(true)`.
+    pub(super) fn emit_key(&mut self, key: &str) {
+        let (key, analysis) = prepare(key);
+        if !analysis.multiline && key.len() <= MAX_SIMPLE_KEY_LEN {
+            self.mapping_context = true;
+            self.simple_key_context = true;
+            self.emit_scalar(&key, requested_string_style(&key, &analysis), &analysis);
+            self.write_indicator(":", false, false, false);
+        } else {
+            self.write_indicator("?", true, false, true);
+            self.mapping_context = true;
+            self.simple_key_context = false;
+            self.emit_scalar(&key, requested_string_style(&key, &analysis), &analysis);
+            self.write_indent();
+            self.write_indicator(":", true, false, true);
+        }
+    }
+
+    /// Opens a non-empty block sequence; one under a mapping key is not indented
+    /// ("indentless").
+    pub(super) fn begin_sequence(&mut self) {
+        let indentless = self.mapping_context && !self.indention;
+        self.increase_indent(false, indentless);
+    }
+
+    /// Writes a sequence item's `-`; the item follows with
+    /// [`begin_node`](Self::begin_node)`(false)`.
+    pub(super) fn begin_item(&mut self) {
+        self.write_indent();
+        self.write_indicator("-", true, false, true);
+    }
+
+    /// Closes a block sequence.
+    pub(super) fn end_sequence(&mut self) {
+        self.pop_indent();
+    }
+
+    /// Writes `{}`.
+    pub(super) fn emit_empty_mapping(&mut self) {
+        self.emit_empty("{", "}");
+    }
+
+    /// Writes `[]`.
+    pub(super) fn emit_empty_sequence(&mut self) {
+        self.emit_empty("[", "]");
+    }
+
+    /// Writes a string value with go-yaml's style choice.
+    pub(super) fn emit_string(&mut self, s: &str) {
+        let (s, analysis) = prepare(s);
+        self.emit_scalar(&s, requested_string_style(&s, &analysis), &analysis);
+    }
+
+    /// Writes `null`.
+    pub(super) fn emit_null(&mut self) {
+        self.emit_number_text("null");
+    }
+
+    /// Writes `true` or `false`.
+    pub(super) fn emit_bool(&mut self, b: bool) {
+        self.emit_number_text(if b { "true" } else { "false" });
+    }
+
+    /// Writes an integer.
+    pub(super) fn emit_i64(&mut self, i: i64) {
+        let mut buf = [0u8; 21];
+        let text = integer_text(i.unsigned_abs(), i < 0, &mut buf);
+        self.emit_number_text(text);
+    }
+
+    /// Writes an unsigned integer.
+    pub(super) fn emit_u64(&mut self, u: u64) {
+        let mut buf = [0u8; 21];
+        let text = integer_text(u, false, &mut buf);
+        self.emit_number_text(text);
+    }
+
+    /// Writes a float as go-yaml writes the number `encoding/json` made of it.
+    pub(super) fn emit_f64(&mut self, f: f64) {
+        let integral = integral_float(f);
+        match integral.as_ref().map(|n| (n.as_i64(), n.as_u64())) {
+            Some((Some(i), _)) => self.emit_i64(i),
+            Some((None, Some(u))) => self.emit_u64(u),
+            _ => {
+                let text = float_text(f);
+                self.emit_number_text(&text);
+            }
+        }
+    }
+
+    /// A plain scalar made of ASCII letters, digits and `-+.`: never quoted (it starts
+    /// with no indicator and holds no space or break), never folded (no space).
+    fn emit_number_text(&mut self, text: &str) {
+        if !self.whitespace {
+            self.put(' ');
+        }
+        self.out.push_str(text);
+        self.column += text.len();
+        self.whitespace = false;
+        self.indention = false;
+    }
+
+    fn emit_node(&mut self, value: &Value, mapping: bool) {
+        self.begin_node(mapping);
         match value {
-            Value::Object(map) if map.is_empty() => self.emit_empty("{", "}"),
-            Value::Array(items) if items.is_empty() => self.emit_empty("[", "]"),
+            Value::Object(map) if map.is_empty() => self.emit_empty_mapping(),
+            Value::Array(items) if items.is_empty() => self.emit_empty_sequence(),
             Value::Object(map) => {
-                self.increase_indent(false, false);
+                self.begin_mapping();
                 for key in sorted_keys(map) {
                     let Some(child) = map.get(key) else { continue };
-                    self.write_indent();
-                    let key = fold_nel(key);
-                    let analysis = analyze(&key);
-                    if !analysis.multiline && key.len() <= MAX_SIMPLE_KEY_LEN {
-                        self.mapping_context = true;
-                        self.simple_key_context = true;
-                        self.emit_scalar(&key, requested_string_style(&key), &analysis);
-                        self.write_indicator(":", false, false, false);
-                    } else {
-                        self.write_indicator("?", true, false, true);
-                        self.mapping_context = true;
-                        self.simple_key_context = false;
-                        self.emit_scalar(&key, requested_string_style(&key), &analysis);
-                        self.write_indent();
-                        self.write_indicator(":", true, false, true);
-                    }
+                    self.begin_entry();
+                    self.emit_key(key);
                     self.emit_node(child, true);
                 }
-                self.pop_indent();
+                self.end_mapping();
             }
             Value::Array(items) => {
-                // Sequences under a mapping key are not indented ("indentless").
-                let indentless = self.mapping_context && !self.indention;
-                self.increase_indent(false, indentless);
+                self.begin_sequence();
                 for item in items {
-                    self.write_indent();
-                    self.write_indicator("-", true, false, true);
+                    self.begin_item();
                     self.emit_node(item, false);
                 }
-                self.pop_indent();
+                self.end_sequence();
             }
-            Value::String(s) => {
-                let s = fold_nel(s);
-                let analysis = analyze(&s);
-                self.emit_scalar(&s, requested_string_style(&s), &analysis);
-            }
-            Value::Null => self.emit_plain_word("null"),
-            Value::Bool(b) => self.emit_plain_word(if *b { "true" } else { "false" }),
-            Value::Number(n) => {
-                let text = number_text(n);
-                self.emit_plain_word(&text);
-            }
+            Value::String(s) => self.emit_string(s),
+            Value::Null => self.emit_null(),
+            Value::Bool(b) => self.emit_bool(*b),
+            Value::Number(n) => match (n.as_i64(), n.as_u64(), n.as_f64()) {
+                (Some(i), _, _) => self.emit_i64(i),
+                (None, Some(u), _) => self.emit_u64(u),
+                (None, None, f) => self.emit_f64(f.unwrap_or(f64::NAN)),
+            },
         }
     }
 
@@ -331,11 +643,6 @@ impl Emitter {
         self.increase_indent(true, false);
         self.pop_indent();
         self.write_indicator(close, false, false, false);
-    }
-
-    fn emit_plain_word(&mut self, text: &str) {
-        let analysis = analyze(text);
-        self.emit_scalar(text, Style::Plain, &analysis);
     }
 
     /// libyaml's `yaml_emitter_select_scalar_style` followed by the writer.
@@ -355,26 +662,38 @@ impl Emitter {
         if style == Style::Literal && (!analysis.block_allowed || self.simple_key_context) {
             style = Style::DoubleQuoted;
         }
-        self.increase_indent(true, false);
+        // libyaml's increase_indent(flow) for the scalar; nothing inside looks at the
+        // stack of indents, so the one saved here stands in for a push and a pop.
+        let saved = self.indent;
+        self.indent = if saved < 0 {
+            BEST_INDENT
+        } else {
+            saved + BEST_INDENT
+        };
         let allow_breaks = !self.simple_key_context;
         match style {
-            Style::Plain => self.write_plain(value, allow_breaks),
+            Style::Plain => self.write_plain(value, allow_breaks, analysis.ascii),
             Style::SingleQuoted => self.write_single_quoted(value, allow_breaks),
             Style::DoubleQuoted => self.write_double_quoted(value, allow_breaks),
             Style::Literal => self.write_literal(value),
         }
-        self.pop_indent();
+        self.indent = saved;
     }
 
-    fn write_plain(&mut self, value: &str, allow_breaks: bool) {
+    fn write_plain(&mut self, value: &str, allow_breaks: bool, ascii: bool) {
         if !self.whitespace {
             self.put(' ');
         }
-        // The common case: a short value on one line, where no fold can happen (folding
-        // needs the column past the width at a space) and plain values hold no breaks.
-        if self.column + value.len() <= BEST_WIDTH && !value.contains(is_break) {
+        // The common case: a short value, where no fold can happen (folding needs the
+        // column past the width at a space); a plain value holds no breaks (the
+        // analysis rules plain out for those).
+        if self.column + value.len() <= BEST_WIDTH {
             self.out.push_str(value);
-            self.column += value.chars().count();
+            self.column += if ascii {
+                value.len()
+            } else {
+                value.chars().count()
+            };
             self.whitespace = false;
             self.indention = false;
             return;
@@ -558,18 +877,36 @@ impl Emitter {
     }
 }
 
-/// A JSON number as go-yaml writes the value Go's `encoding/json` made of it.
-fn number_text(n: &serde_json::Number) -> String {
-    if let Some(i) = n.as_i64() {
-        return i.to_string();
+/// `magnitude` in decimal, with a `-` when `negative`, at the end of `buf`.
+fn integer_text(mut magnitude: u64, negative: bool, buf: &mut [u8; 21]) -> &str {
+    let mut i = buf.len();
+    loop {
+        // `magnitude % 10` is one digit: the cast cannot truncate.
+        #[allow(clippy::cast_possible_truncation)]
+        let digit = (magnitude % 10) as u8;
+        magnitude /= 10;
+        let Some(slot) = i.checked_sub(1) else { break };
+        i = slot;
+        if let Some(b) = buf.get_mut(i) {
+            *b = b'0' + digit;
+        }
+        if magnitude == 0 {
+            break;
+        }
     }
-    if let Some(u) = n.as_u64() {
-        return u.to_string();
+    if negative {
+        if let Some(slot) = i.checked_sub(1) {
+            i = slot;
+            if let Some(b) = buf.get_mut(i) {
+                *b = b'-';
+            }
+        }
     }
-    let f = n.as_f64().unwrap_or(f64::NAN);
-    if let Some(integral) = integral_float(f) {
-        return integral.to_string();
-    }
+    std::str::from_utf8(buf.get(i..).unwrap_or_default()).unwrap_or_default()
+}
+
+/// A float that stays a float through `encoding/json`, as go-yaml writes it.
+fn float_text(f: f64) -> String {
     if f.is_nan() {
         return ".nan".to_owned();
     }
@@ -582,20 +919,9 @@ fn number_text(n: &serde_json::Number) -> String {
 /// Writes `value` as one YAML document, exactly as Go's `sigs.k8s.io/yaml.JSONToYAML`
 /// writes the JSON text `encoding/json` makes of it.
 pub(crate) fn emit_document(value: &Value) -> String {
-    let mut emitter = Emitter {
-        out: String::new(),
-        indent: -1,
-        indents: Vec::new(),
-        column: 0,
-        whitespace: true,
-        indention: true,
-        mapping_context: false,
-        simple_key_context: false,
-    };
+    let mut emitter = Emitter::new(String::new());
     emitter.emit_node(value, false);
-    // Document end: finish the last line.
-    emitter.write_indent();
-    emitter.out
+    emitter.finish()
 }
 
 #[cfg(test)]
@@ -640,6 +966,33 @@ mod tests {
             }
             let want = want.replace("\nz\n", "\nz: null\n");
             assert_eq!(emit_document(&value), want, "{value}");
+        }
+    }
+
+    #[test]
+    fn analyses_words_as_the_character_walk() {
+        let words = [
+            "a", "abc", "-", "?", ":", "-a", "?a", ":a", "a:", "a:b", "::", "---", "---a", "...",
+            "..", "#a", "a#b", ",a", "[a", "]", "{", "}", "&a", "*a", "!a", "|a", ">a", "'a",
+            "\"a", "%a", "@a", "`a", "~", "a-b", "0x1F", "1.5", "a~", "<a>", "a\\b",
+        ];
+        for word in words {
+            let fast = analyze_word(word).unwrap();
+            let slow = analyze(word);
+            let fields = |a: &Analysis| {
+                (
+                    a.multiline,
+                    a.newline,
+                    a.ascii,
+                    a.block_plain_allowed,
+                    a.single_quoted_allowed,
+                    a.block_allowed,
+                )
+            };
+            assert_eq!(fields(&fast), fields(&slow), "{word:?}");
+        }
+        for not_a_word in ["", "a b", " a", "a\n", "a\t", "é", "a\u{7f}"] {
+            assert!(analyze_word(not_a_word).is_none(), "{not_a_word:?}");
         }
     }
 

@@ -46,7 +46,55 @@ fn digit_run(s: &str, mut value: i64) -> (i64, usize) {
 
 /// `keyList.Less` for two string keys.
 pub(crate) fn key_less(a: &str, b: &str) -> bool {
-    // Byte offsets agree up to the first difference: the prefix is the same text.
+    // The common prefix is the same text in both; the comparison starts at the
+    // character holding the first byte that differs.
+    let Some(mut i) = a.bytes().zip(b.bytes()).position(|(x, y)| x != y) else {
+        return a.len() < b.len();
+    };
+    while i > 0 && !a.is_char_boundary(i) {
+        i -= 1;
+    }
+    let (Some(ac), Some(bc)) = (
+        a.get(i..).and_then(|r| r.chars().next()),
+        b.get(i..).and_then(|r| r.chars().next()),
+    ) else {
+        return a.len() < b.len();
+    };
+    let (al, bl) = (is_letter(ac), is_letter(bc));
+    if al && bl {
+        return ac < bc;
+    }
+    if al || bl {
+        return bl;
+    }
+    let mut start = 0;
+    if ac == '0' || bc == '0' {
+        // A zero inside a longer number (`10` vs `1a`) is not a leading zero.
+        for c in a.get(..i).unwrap_or_default().chars().rev() {
+            if !is_digit(c) {
+                break;
+            }
+            if c != '0' {
+                start = 1;
+                break;
+            }
+        }
+    }
+    let (an, alen) = digit_run(a.get(i..).unwrap_or_default(), start);
+    let (bn, blen) = digit_run(b.get(i..).unwrap_or_default(), start);
+    if an != bn {
+        return an < bn;
+    }
+    if alen != blen {
+        return alen < blen;
+    }
+    ac < bc
+}
+
+/// The character-by-character form of [`key_less`], which the byte search must agree
+/// with.
+#[cfg(test)]
+fn key_less_by_chars(a: &str, b: &str) -> bool {
     let mut bs = b.char_indices();
     for (i, ac) in a.char_indices() {
         let Some((_, bc)) = bs.next() else {
@@ -64,7 +112,6 @@ pub(crate) fn key_less(a: &str, b: &str) -> bool {
         }
         let mut start = 0;
         if ac == '0' || bc == '0' {
-            // A zero inside a longer number (`10` vs `1a`) is not a leading zero.
             for c in a.get(..i).unwrap_or_default().chars().rev() {
                 if !is_digit(c) {
                     break;
@@ -98,7 +145,8 @@ pub(crate) fn sorted_keys(map: &serde_json::Map<String, serde_json::Value>) -> V
     keys
 }
 
-fn merge_sort<T: Copy>(items: &mut Vec<T>, less: &impl Fn(&T, &T) -> bool) {
+/// A stable merge sort by `less`, which need not be a total order.
+pub(super) fn merge_sort<T: Copy>(items: &mut Vec<T>, less: &impl Fn(&T, &T) -> bool) {
     if items.len() <= 1 {
         return;
     }
@@ -171,6 +219,18 @@ mod tests {
             ["0x1F", "1e-3", "017"],
         ];
         assert!(go_orders.iter().any(|o| o[..] == got[..]), "{got:?}");
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn finds_the_difference_by_bytes_as_by_characters(
+            a in "[a0-9é😀_B]{0,6}",
+            b in "[a0-9é😀_B]{0,6}",
+            prefix in "[a1é]{0,3}",
+        ) {
+            let (a, b) = (format!("{prefix}{a}"), format!("{prefix}{b}"));
+            proptest::prop_assert_eq!(key_less(&a, &b), key_less_by_chars(&a, &b), "{} {}", a, b);
+        }
     }
 
     #[test]

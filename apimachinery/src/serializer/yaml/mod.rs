@@ -2,7 +2,8 @@
 //! `YAMLToJSON`) over go-yaml v2, and `k8s.io/apimachinery`'s multi-document reader.
 //!
 //! - [`json_to_yaml`] writes a JSON value as the bytes Go's YAML serializer and
-//!   `kubectl -o yaml` write;
+//!   `kubectl -o yaml` write; [`json_text_to_yaml`] writes the same bytes straight from
+//!   JSON text, without building the value (the serializer's encode);
 //! - [`yaml_to_json`] reads one YAML document into a JSON value with go-yaml v2's YAML
 //!   1.1 typing, reporting duplicate keys and (on demand) node positions;
 //! - [`YamlDocuments`] splits a stream at `---` lines as Go's `YAMLReader` does;
@@ -104,6 +105,7 @@
 mod document;
 mod emitter;
 mod error;
+mod json_text;
 mod key_order;
 mod loader;
 mod number;
@@ -113,6 +115,8 @@ mod transcode;
 
 #[cfg(test)]
 mod conformance_tests;
+#[cfg(test)]
+mod json_text_tests;
 #[cfg(test)]
 mod proptests;
 #[cfg(test)]
@@ -151,6 +155,30 @@ pub const MAX_DEPTH: usize = 1000;
 /// ```
 pub fn json_to_yaml(value: &serde_json::Value) -> String {
     emitter::emit_document(value)
+}
+
+/// Writes the JSON text `json` as YAML: the same bytes as [`json_to_yaml`] of the value
+/// the text parses to (a key given twice keeping its last value), in one pass over the
+/// text without building that value. This is what the serializer's YAML encode does
+/// with the JSON it writes.
+///
+/// # Errors
+///
+/// A [`DecodeError`](crate::serializer::DecodeError) with the line and column when `json`
+/// is not one JSON value.
+///
+/// ```
+/// use apimachinery::serializer::yaml::json_text_to_yaml;
+///
+/// let json = br#"{"kind":"Pod","apiVersion":"v1","spec":{"a10":1,"a2":"yes"}}"#;
+/// assert_eq!(
+///     json_text_to_yaml(json)?,
+///     "apiVersion: v1\nkind: Pod\nspec:\n  a2: \"yes\"\n  a10: 1\n"
+/// );
+/// # Ok::<(), apimachinery::serializer::DecodeError>(())
+/// ```
+pub fn json_text_to_yaml(json: &[u8]) -> Result<String, crate::serializer::DecodeError> {
+    json_text::json_text_to_yaml(json, String::new())
 }
 
 /// Reads the first YAML document of `input` as the JSON value Go's
