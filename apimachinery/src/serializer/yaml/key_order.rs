@@ -60,6 +60,12 @@ pub(crate) fn key_less(a: &str, b: &str) -> bool {
     ) else {
         return a.len() < b.len();
     };
+    differing_less(a, b, i, ac, bc)
+}
+
+/// go-yaml's order of `a` and `b` whose first difference is at byte `i`, where `a` has
+/// `ac` and `b` has `bc`.
+fn differing_less(a: &str, b: &str, i: usize, ac: char, bc: char) -> bool {
     let (al, bl) = (is_letter(ac), is_letter(bc));
     if al && bl {
         return ac < bc;
@@ -91,8 +97,8 @@ pub(crate) fn key_less(a: &str, b: &str) -> bool {
     ac < bc
 }
 
-/// The character-by-character form of [`key_less`], which the byte search must agree
-/// with.
+/// The character-by-character search for the first difference, which [`key_less`]'s
+/// byte search must agree with.
 #[cfg(test)]
 fn key_less_by_chars(a: &str, b: &str) -> bool {
     let mut bs = b.char_indices();
@@ -103,34 +109,7 @@ fn key_less_by_chars(a: &str, b: &str) -> bool {
         if ac == bc {
             continue;
         }
-        let (al, bl) = (is_letter(ac), is_letter(bc));
-        if al && bl {
-            return ac < bc;
-        }
-        if al || bl {
-            return bl;
-        }
-        let mut start = 0;
-        if ac == '0' || bc == '0' {
-            for c in a.get(..i).unwrap_or_default().chars().rev() {
-                if !is_digit(c) {
-                    break;
-                }
-                if c != '0' {
-                    start = 1;
-                    break;
-                }
-            }
-        }
-        let (an, alen) = digit_run(a.get(i..).unwrap_or_default(), start);
-        let (bn, blen) = digit_run(b.get(i..).unwrap_or_default(), start);
-        if an != bn {
-            return an < bn;
-        }
-        if alen != blen {
-            return alen < blen;
-        }
-        return ac < bc;
+        return differing_less(a, b, i, ac, bc);
     }
     bs.next().is_some()
 }

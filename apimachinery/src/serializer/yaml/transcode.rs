@@ -437,6 +437,16 @@ fn plain_text(rest: &str) -> Step<(&str, bool)> {
     Ok((text, end < b.len()))
 }
 
+/// A double- or single-quoted scalar at the start of `rest`, unescaped into `scratch`,
+/// and what follows its closing quote; `None` when `rest` starts with neither quote.
+fn quoted<'r>(rest: &'r str, scratch: &mut String) -> Option<Step<&'r str>> {
+    match rest.as_bytes().first() {
+        Some(b'"') => Some(double_quoted(rest, scratch)),
+        Some(b'\'') => Some(single_quoted(rest, scratch)),
+        _ => None,
+    }
+}
+
 /// A double-quoted scalar at the start of `rest` (on one line), unescaped into
 /// `scratch`; returns what follows the closing quote.
 fn double_quoted<'r>(rest: &'r str, scratch: &mut String) -> Step<&'r str> {
@@ -846,16 +856,12 @@ impl<'a> Transcoder<'a> {
     /// when `rest` does not start with a key.
     #[inline(always)]
     fn key_at(&mut self, rest: &'a str) -> Step<Option<(Cow<'a, str>, &'a str)>> {
+        if let Some(read) = quoted(rest, &mut self.scratch) {
+            let after = read?;
+            return Ok(key_colon(after).map(|after| (Cow::Owned(self.scratch.clone()), after)));
+        }
         let b = rest.as_bytes();
         match b.first() {
-            Some(b'"') => {
-                let after = double_quoted(rest, &mut self.scratch)?;
-                Ok(key_colon(after).map(|after| (Cow::Owned(self.scratch.clone()), after)))
-            }
-            Some(b'\'') => {
-                let after = single_quoted(rest, &mut self.scratch)?;
-                Ok(key_colon(after).map(|after| (Cow::Owned(self.scratch.clone()), after)))
-            }
             Some(b'?') if matches!(b.get(1), None | Some(b' ')) => Err(DeclineReason::Key),
             _ => {
                 // One pass: the `: ` that ends the key, and whether anything before it
@@ -939,16 +945,7 @@ impl<'a> Transcoder<'a> {
     /// header of a block scalar whose lines follow.
     fn inline_value(&mut self, rest: &'a str) -> Step {
         let after = match rest.as_bytes().first() {
-            Some(b'"') => {
-                let after = double_quoted(rest, &mut self.scratch)?;
-                write_json_string(&mut self.out, &self.scratch);
-                after
-            }
-            Some(b'\'') => {
-                let after = single_quoted(rest, &mut self.scratch)?;
-                write_json_string(&mut self.out, &self.scratch);
-                after
-            }
+            Some(b'"' | b'\'') => self.quoted_value(rest)?,
             Some(b'|') => return self.block_scalar(rest),
             Some(b'>') => return Err(DeclineReason::BlockScalar),
             Some(b'[') => self.flow_sequence(rest)?,
@@ -1039,6 +1036,14 @@ impl<'a> Transcoder<'a> {
         }
     }
 
+    /// A quoted scalar at the start of `rest`, written as a JSON string; returns what
+    /// follows its closing quote.
+    fn quoted_value(&mut self, rest: &'a str) -> Step<&'a str> {
+        let after = quoted(rest, &mut self.scratch).unwrap_or(Err(DeclineReason::Syntax))?;
+        write_json_string(&mut self.out, &self.scratch);
+        Ok(after)
+    }
+
     /// `[a, "b", 'c']` on one line; returns what follows the `]`.
     fn flow_sequence(&mut self, rest: &'a str) -> Step<&'a str> {
         let mut rest = rest.get(1..).unwrap_or_default().trim_start_matches(' ');
@@ -1049,16 +1054,7 @@ impl<'a> Transcoder<'a> {
         }
         loop {
             rest = match rest.as_bytes().first() {
-                Some(b'"') => {
-                    let after = double_quoted(rest, &mut self.scratch)?;
-                    write_json_string(&mut self.out, &self.scratch);
-                    after
-                }
-                Some(b'\'') => {
-                    let after = single_quoted(rest, &mut self.scratch)?;
-                    write_json_string(&mut self.out, &self.scratch);
-                    after
-                }
+                Some(b'"' | b'\'') => self.quoted_value(rest)?,
                 _ => {
                     let (text, after) = flow_plain(rest)?;
                     write_plain_value(&mut self.out, text)?;
