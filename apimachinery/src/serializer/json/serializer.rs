@@ -443,17 +443,15 @@ impl<'s> Serializer<'s> {
     /// Appends the encoding of `obj` to `out`.
     fn encode_into(&self, obj: &dyn Object, out: &mut Vec<u8>) -> Result<(), EncodeError> {
         if self.options.yaml {
-            let mut json = Vec::new();
+            let mut json = Vec::with_capacity(ENCODE_BUFFER_CAPACITY);
             self.write_json(obj, &mut json, false)?;
             // Straight from the JSON text: no `Value` is built.
-            let yaml = crate::serializer::yaml::json_text_to_yaml(&json).map_err(|e| {
-                EncodeError::Serialize {
-                    format: Format::Yaml,
-                    type_name: obj.type_name(),
-                    message: e.to_string(),
-                }
+            let text = yaml::json_text_to_yaml(&json).map_err(|e| EncodeError::Serialize {
+                format: Format::Yaml,
+                type_name: obj.type_name(),
+                message: e.to_string(),
             })?;
-            out.extend_from_slice(yaml.as_bytes());
+            out.extend_from_slice(text.as_bytes());
             return Ok(());
         }
         self.write_json(obj, out, self.options.pretty)?;

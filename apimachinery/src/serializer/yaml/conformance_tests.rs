@@ -5,19 +5,36 @@
 //! Without the fixtures (a checkout without `../shared`) the fixture test passes with a
 //! note, unless `CI` is set, where missing fixtures are a failure.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use super::{json_to_yaml, yaml_to_json};
 
-fn fixtures_dir() -> PathBuf {
+/// Go's fixtures: `$K8S_API_TESTDATA`, else the shared checkout beside this one.
+pub(super) fn fixtures_dir() -> PathBuf {
     std::env::var_os("K8S_API_TESTDATA").map_or_else(
         || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/k8s-api/v1.36/testdata"),
         PathBuf::from,
     )
 }
 
-fn testdata_dir() -> PathBuf {
+/// The module's own captures.
+pub(super) fn testdata_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src/serializer/yaml/testdata")
+}
+
+/// The files of `dir` named `*.{extension}`, sorted; none when `dir` cannot be read.
+pub(super) fn files_with_extension(dir: &Path, extension: &str) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .flatten()
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|x| x == extension))
+                .collect()
+        })
+        .unwrap_or_default();
+    files.sort();
+    files
 }
 
 /// The first line where two texts differ, for a readable failure.

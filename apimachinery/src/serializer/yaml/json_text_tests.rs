@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use proptest::prelude::*;
 use serde_json::Value;
 
+use super::conformance_tests::{files_with_extension, testdata_dir};
 use super::{json_text_to_yaml, json_to_yaml};
 
 fn value_path(text: &[u8]) -> String {
@@ -20,20 +21,6 @@ fn assert_same(text: &str) {
     let want = value_path(text.as_bytes());
     let got = json_text_to_yaml(text.as_bytes()).unwrap();
     assert_eq!(got, want, "for {text}");
-}
-
-fn json_files(dir: &Path) -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map(|entries| {
-            entries
-                .flatten()
-                .map(|e| e.path())
-                .filter(|p| p.extension().is_some_and(|e| e == "json"))
-                .collect()
-        })
-        .unwrap_or_default();
-    files.sort();
-    files
 }
 
 fn differences(files: &[PathBuf]) -> Vec<String> {
@@ -59,7 +46,7 @@ fn writes_every_upstream_fixture_as_the_value_path() {
         eprintln!("note: K8S_API_TESTDATA is not set; upstream fixtures skipped");
         return;
     };
-    let files = json_files(Path::new(&dir));
+    let files = files_with_extension(Path::new(&dir), "json");
     assert!(files.len() >= 100, "only {} fixtures", files.len());
     let failures = differences(&files);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
@@ -67,10 +54,10 @@ fn writes_every_upstream_fixture_as_the_value_path() {
 
 #[test]
 fn writes_every_module_fixture_as_the_value_path() {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src/serializer/yaml/testdata");
+    let dir = testdata_dir();
     let mut files = Vec::new();
     for sub in ["", "input", "read"] {
-        files.extend(json_files(&dir.join(sub)));
+        files.extend(files_with_extension(&dir.join(sub), "json"));
     }
     assert!(files.len() >= 20, "only {} fixtures", files.len());
     let failures = differences(&files);
@@ -208,70 +195,38 @@ impl Node {
     }
 }
 
+/// Besides the YAML proptests' words: keys whose go-yaml order is subtle, and characters
+/// YAML 1.1 breaks lines at (the JSON-text writer must agree with the old path on them).
+const MORE_TRICKY_WORDS: &[&str] = &[
+    "2001-12-14t21:59:43.10-05:00",
+    "a1",
+    "a01",
+    "a10",
+    "_z",
+    "B",
+    "bom",
+    "a2",
+    "9",
+    "10",
+    "<a>&amp;",
+    "a\u{2028}b",
+    "a\u{85}b",
+    " \u{85} ",
+];
+
 fn tricky_string() -> impl Strategy<Value = String> {
     prop_oneof![
         "[a-zA-Z0-9 :#?'\"\\\\\t\n\r{}\\[\\],&*!|>%@`.~\\-_<=é\u{0}\u{1}\u{7f}\u{85}\u{a0}\u{2028}\u{2029}\u{feff}\u{fffe}😀]{0,24}",
         "( ?[a-z:#'\"\\-]{1,9} {1,2}){0,25}\n?",
         "[a-c]{0,2}[0-9]{0,3}[a-c_B]{0,2}[0-9]{0,2}",
         "[a-z]{120,140}",
-        prop::sample::select(vec![
-            "",
-            "y",
-            "n",
-            "yes",
-            "No",
-            "on",
-            "OFF",
-            "true",
-            "null",
-            "~",
-            "1",
-            "-1",
-            "0x1F",
-            "0o17",
-            "017",
-            "08",
-            "1_000",
-            "1e3",
-            "1.5",
-            ".5",
-            "1.",
-            ".inf",
-            "-.Inf",
-            ".nan",
-            "1e400",
-            "1:20",
-            "2008-01-01",
-            "2008-1-1T1:2:3Z",
-            "2001-12-14t21:59:43.10-05:00",
-            "<<",
-            "---",
-            "...",
-            "- a",
-            "a: b",
-            "a #b",
-            " ",
-            "\n",
-            "\n\n",
-            "a\n",
-            "a\n\n",
-            " a\nb",
-            "a \nb",
-            "\t\n",
-            "a1",
-            "a01",
-            "a10",
-            "_z",
-            "B",
-            "bom",
-            "a2",
-            "9",
-            "10",
-            "<a>&amp;",
-            "a\u{2028}b",
-            "a\u{85}b",
-            " \u{85} ",
-        ])
+        prop::sample::select(
+            super::proptests::TRICKY_WORDS
+                .iter()
+                .chain(MORE_TRICKY_WORDS)
+                .copied()
+                .collect::<Vec<_>>(),
+        )
         .prop_map(str::to_owned),
     ]
 }

@@ -3,11 +3,10 @@
 //! checked on every fixture, every capture of `testdata/`, hand-picked constructs, and
 //! random documents written in many block styles.
 
-use std::path::PathBuf;
-
 use proptest::prelude::*;
 use serde_json::{Map, Value};
 
+use super::conformance_tests::{files_with_extension, fixtures_dir, testdata_dir};
 use super::transcode::{DeclineReason, transcode};
 use super::{json_to_yaml, yaml_to_json};
 use crate::serializer::json::GoFormatter;
@@ -234,32 +233,11 @@ fn declined_reports_the_line() {
     assert_eq!(e.to_string(), "line 3: an anchor, alias or tag");
 }
 
-fn fixtures_dir() -> PathBuf {
-    std::env::var_os("K8S_API_TESTDATA").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/k8s-api/v1.36/testdata"),
-        PathBuf::from,
-    )
-}
-
-fn yaml_files(dir: &std::path::Path) -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map(|entries| {
-            entries
-                .flatten()
-                .map(|e| e.path())
-                .filter(|p| p.extension().is_some_and(|x| x == "yaml"))
-                .collect()
-        })
-        .unwrap_or_default();
-    files.sort();
-    files
-}
-
 /// Every Go-written fixture is in the subset, and reads as the loader reads it.
 #[test]
 fn transcodes_every_upstream_fixture_as_the_loader() {
     let dir = fixtures_dir();
-    let files = yaml_files(&dir);
+    let files = files_with_extension(&dir, "yaml");
     if files.is_empty() {
         assert!(
             std::env::var_os("CI").is_none(),
@@ -280,8 +258,8 @@ fn transcodes_every_upstream_fixture_as_the_loader() {
 /// declined there.
 #[test]
 fn transcodes_every_kubectl_capture_as_the_loader() {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src/serializer/yaml/testdata");
-    let files = yaml_files(&dir);
+    let dir = testdata_dir();
+    let files = files_with_extension(&dir, "yaml");
     assert!(files.len() >= 10, "{}", dir.display());
     let mut accepted = Vec::new();
     for file in &files {
