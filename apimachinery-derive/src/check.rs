@@ -3,7 +3,7 @@
 
 use syn::spanned::Spanned;
 
-use crate::model::{Container, Errors, Role};
+use crate::model::{Container, Errors, Role, generic_arg};
 
 pub fn check(c: &Container) -> syn::Result<()> {
     let mut errors = Errors::default();
@@ -107,6 +107,7 @@ pub fn check(c: &Container) -> syn::Result<()> {
             seen.push(&f.json_name);
         }
     }
+    check_nullable(c, &mut errors);
     errors.finish()
 }
 
@@ -154,7 +155,22 @@ pub fn check_type(c: &Container) -> syn::Result<()> {
             seen.push(&f.json_name);
         }
     }
+    check_nullable(c, &mut errors);
     errors.finish()
+}
+
+/// `nullable` writes `None` as `null`: only an `Option` has a `None`.
+fn check_nullable(c: &Container, errors: &mut Errors) {
+    for f in &c.fields {
+        if let Some(span) = f.nullable
+            && generic_arg(&f.ty, "Option").is_none()
+        {
+            errors.push(syn::Error::new(
+                span,
+                "`nullable` writes `None` as `null`; the field must be an `Option`",
+            ));
+        }
+    }
 }
 
 fn type_meta_field_count(c: &Container) -> usize {

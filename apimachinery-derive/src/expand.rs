@@ -108,7 +108,7 @@ fn expand_object(c: &Container, krate: &TokenStream) -> TokenStream {
                     fn list_meta_mut(&mut self) -> ::core::option::Option<&mut dyn #meta_v1::ListMetaAccessor> { ::core::option::Option::Some(&mut self.#name) }
                 };
             }
-            Role::Items(_) => {
+            Role::Items(..) => {
                 as_list = quote! {
                     fn as_list(&self) -> ::core::option::Option<&dyn #krate::runtime::ListObject> { ::core::option::Option::Some(self) }
                     fn as_list_mut(&mut self) -> ::core::option::Option<&mut dyn #krate::runtime::ListObject> { ::core::option::Option::Some(self) }
@@ -187,7 +187,7 @@ fn expand_resource(c: &Container, krate: &TokenStream) -> TokenStream {
         _ => quote!(#krate::runtime::ResourceScope::Namespaced),
     };
     let unversioned = a.unversioned.is_some();
-    let is_list = c.fields.iter().any(|f| matches!(f.role, Role::Items(_)));
+    let is_list = c.fields.iter().any(|f| matches!(f.role, Role::Items(..)));
     let resource = if a.not_resource.is_some() || is_list {
         quote!(::core::option::Option::None)
     } else {
@@ -229,31 +229,47 @@ fn expand_resource(c: &Container, krate: &TokenStream) -> TokenStream {
 }
 
 fn expand_list(c: &Container, krate: &TokenStream) -> TokenStream {
-    let Some((field, item)) = c.fields.iter().find_map(|f| match &f.role {
-        Role::Items(item) => Some((&f.ident, item)),
+    let Some((field, item, optional)) = c.fields.iter().find_map(|f| match &f.role {
+        Role::Items(item, optional) => Some((&f.ident, item, *optional)),
         _ => None,
     }) else {
         return TokenStream::new();
     };
     let ident = &c.ident;
+    // `Option<Vec<T>>` items (Go's nil slice) read as empty; pushing makes them a slice.
+    let (items, items_mut, push_to, clear) = if optional {
+        (
+            quote!(self.#field.as_deref().unwrap_or_default()),
+            quote!(self.#field.as_deref_mut().unwrap_or_default()),
+            quote!(self.#field.get_or_insert_default()),
+            quote!(if let ::core::option::Option::Some(items) = &mut self.#field { items.clear(); }),
+        )
+    } else {
+        (
+            quote!(self.#field.as_slice()),
+            quote!(self.#field.as_mut_slice()),
+            quote!(self.#field),
+            quote!(self.#field.clear();),
+        )
+    };
     quote! {
         impl #krate::runtime::ListObject for #ident {
-            fn len(&self) -> usize { self.#field.len() }
+            fn len(&self) -> usize { #items.len() }
             fn item(&self, index: usize) -> ::core::option::Option<&dyn #krate::runtime::Object> {
-                self.#field.get(index).map(|i| i as &dyn #krate::runtime::Object)
+                #items.get(index).map(|i| i as &dyn #krate::runtime::Object)
             }
             fn item_mut(&mut self, index: usize) -> ::core::option::Option<&mut dyn #krate::runtime::Object> {
-                self.#field.get_mut(index).map(|i| i as &mut dyn #krate::runtime::Object)
+                #items_mut.get_mut(index).map(|i| i as &mut dyn #krate::runtime::Object)
             }
             fn push_item(
                 &mut self,
                 item: ::std::boxed::Box<dyn #krate::runtime::Object>,
             ) -> ::core::result::Result<(), ::std::boxed::Box<dyn #krate::runtime::Object>> {
                 let item = item.downcast::<#item>()?;
-                self.#field.push(*item);
+                #push_to.push(*item);
                 ::core::result::Result::Ok(())
             }
-            fn clear_items(&mut self) { self.#field.clear(); }
+            fn clear_items(&mut self) { #clear }
         }
     }
 }

@@ -30,12 +30,15 @@
 //!
 //! # Field attributes: `#[api(...)]`
 //!
-//! `rename = "jsonName"` (default: the field name in lower camel case) and
+//! `rename = "jsonName"` (default: the field name in lower camel case),
 //! `skip_serializing_if = "path"` (default: `Option::is_none` for `Option` fields; other
-//! fields are always written, as Go writes struct fields without `omitempty`).
+//! fields are always written, as Go writes struct fields without `omitempty`) and
+//! `nullable` (an `Option` written as `null` when `None`, as Go writes a nil pointer,
+//! slice or map without `omitempty`).
 //!
 //! A field of type `TypeMeta` holds the declared kind; `metadata: ObjectMeta` or
-//! `metadata: ListMeta` is the metadata; `items: Vec<T>` makes the type a list.
+//! `metadata: ListMeta` is the metadata; `items: Vec<T>` or `items: Option<Vec<T>>` (Go's
+//! `[]T` without `omitempty`, whose nil is `null`) makes the type a list.
 
 mod check;
 mod conversion;

@@ -70,8 +70,9 @@ pub enum Role {
     ObjectMeta,
     /// `metadata: ListMeta`.
     ListMeta,
-    /// `items: Vec<T>`; holds `T`.
-    Items(Box<Type>),
+    /// `items: Vec<T>`, or `items: Option<Vec<T>>` (Go's `Items []T` without `omitempty`,
+    /// `null` when nil); holds `T` and whether the field is an `Option`.
+    Items(Box<Type>, bool),
     /// Any other field.
     Plain,
 }
@@ -82,6 +83,8 @@ pub struct Field {
     pub json_name: String,
     pub rename_span: Option<Span>,
     pub skip_serializing_if: Option<syn::ExprPath>,
+    /// `#[api(nullable)]`: an `Option` written as `null` when `None`.
+    pub nullable: Option<Span>,
     pub role: Role,
 }
 
@@ -288,6 +291,7 @@ impl Field {
             .ok_or_else(|| syn::Error::new(field.span(), "expected a named field"))?;
         let mut rename: Option<Spanned<String>> = None;
         let mut skip_serializing_if: Option<Spanned<syn::ExprPath>> = None;
+        let mut nullable: Option<Span> = None;
         for attr in field.attrs.iter().filter(|a| a.path().is_ident("api")) {
             attr.parse_nested_meta(|meta| {
                 let key = path_name(&meta.path);
@@ -301,8 +305,9 @@ impl Field {
                         let path: syn::ExprPath = v.parse()?;
                         set_once(&mut skip_serializing_if, path, &meta)
                     }
+                    "nullable" => set_flag(&mut nullable, &meta),
                     _ => Err(meta.error(format!(
-                        "unknown key `{key}` in field #[api(...)]; expected `rename` or `skip_serializing_if`"
+                        "unknown key `{key}` in field #[api(...)]; expected `rename`, `skip_serializing_if` or `nullable`"
                     ))),
                 }
             })?;
@@ -319,6 +324,7 @@ impl Field {
             json_name,
             rename_span: rename.map(|r| r.span),
             skip_serializing_if: skip_serializing_if.map(|s| s.value),
+            nullable,
             role,
         })
     }
@@ -354,7 +360,11 @@ fn field_role(name: &str, ty: &Type) -> Role {
         ("metadata", Some("ObjectMeta")) => Role::ObjectMeta,
         ("metadata", Some("ListMeta")) => Role::ListMeta,
         ("items", Some("Vec")) => match generic_arg(ty, "Vec") {
-            Some(item) => Role::Items(Box::new(item.clone())),
+            Some(item) => Role::Items(Box::new(item.clone()), false),
+            None => Role::Plain,
+        },
+        ("items", Some("Option")) => match generic_arg(ty, "Option").and_then(|v| generic_arg(v, "Vec")) {
+            Some(item) => Role::Items(Box::new(item.clone()), true),
             None => Role::Plain,
         },
         _ => Role::Plain,

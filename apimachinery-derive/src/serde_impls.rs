@@ -94,7 +94,10 @@ pub fn expand_serialize(c: &Container, krate: &TokenStream, shape: Shape) -> Tok
             .as_ref()
             .map(|p| quote!(#p))
             .or_else(|| {
-                generic_arg(&f.ty, "Option").map(|_| quote!(::core::option::Option::is_none))
+                // `nullable`: Go's pointer, slice or map without `omitempty`, `null` when nil.
+                generic_arg(&f.ty, "Option")
+                    .filter(|_| f.nullable.is_none())
+                    .map(|_| quote!(::core::option::Option::is_none))
             });
         match skip {
             Some(skip) => quote! {

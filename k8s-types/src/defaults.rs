@@ -19,8 +19,8 @@
 //!     r#"{"spec":{"template":{"metadata":{"labels":{"app":"web"}}}}}"#,
 //! )?;
 //! scheme.default(&mut d);
-//! let spec = d.spec.as_ref().unwrap();
-//! assert_eq!(spec.selector.match_labels["app"], "web");
+//! let selector = d.spec.selector.as_ref().ok_or("no selector")?;
+//! assert_eq!(selector.match_labels["app"], "web");
 //! assert_eq!(d.metadata.labels["app"], "web");
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
@@ -32,33 +32,39 @@ use std::collections::BTreeMap;
 use apimachinery::apis::meta::v1::{LabelSelector, ObjectMeta};
 use apimachinery::conversion::{DefaulterRegistration, Defaulters};
 
-/// Go's rule: with template labels, an empty selector selects them and empty object
-/// labels copy them.
+/// Go's rule: with template labels, a nil selector selects them and empty object labels
+/// copy them.
 #[cfg(any(feature = "apps", feature = "extensions"))]
 fn selector_and_labels(
-    template_labels: Option<&BTreeMap<String, String>>,
-    selector: &mut LabelSelector,
+    template_labels: &BTreeMap<String, String>,
+    selector: &mut Option<LabelSelector>,
     meta: &mut ObjectMeta,
 ) {
-    let Some(labels) = template_labels.filter(|l| !l.is_empty()) else {
+    // Go tests the labels map against nil; a decoded empty map is nil too.
+    if template_labels.is_empty() {
         return;
-    };
-    if *selector == LabelSelector::default() {
-        selector.match_labels = labels.clone();
+    }
+    if selector.is_none() {
+        *selector = Some(LabelSelector {
+            match_labels: template_labels.clone(),
+            ..LabelSelector::default()
+        });
     }
     if meta.labels.is_empty() {
-        meta.labels = labels.clone();
+        meta.labels = template_labels.clone();
     }
 }
 
 #[cfg(any(feature = "apps", feature = "extensions"))]
 macro_rules! template_defaults {
-    ($d:ident, $ty:ty, |$spec:ident| $template:expr) => {
+    ($d:ident, $ty:ty) => {
         $d.add(|obj: &mut $ty| {
-            if let Some($spec) = obj.spec.as_mut() {
-                let labels = $template.map(|t| t.metadata.labels.clone());
-                selector_and_labels(labels.as_ref(), &mut $spec.selector, &mut obj.metadata);
-            }
+            let spec = &mut obj.spec;
+            selector_and_labels(
+                &spec.template.metadata.labels,
+                &mut spec.selector,
+                &mut obj.metadata,
+            );
         });
     };
 }
@@ -70,10 +76,11 @@ pub const DEFAULT_PATH_TYPE: &str = "ImplementationSpecific";
 macro_rules! ingress_path_types {
     ($d:ident, $ty:ty) => {
         $d.add(|obj: &mut $ty| {
-            let rules = obj.spec.iter_mut().flat_map(|s| s.rules.iter_mut());
-            for path in rules.flat_map(|r| r.http.iter_mut().flat_map(|h| h.paths.iter_mut())) {
-                if path.path_type.is_empty() {
-                    path.path_type = DEFAULT_PATH_TYPE.to_owned();
+            let rules = obj.spec.rules.iter_mut();
+            let paths = rules.flat_map(|r| r.http.iter_mut().flat_map(|h| h.paths.iter_mut().flatten()));
+            for path in paths {
+                if path.path_type.is_none() {
+                    path.path_type = Some(DEFAULT_PATH_TYPE.to_owned());
                 }
             }
         });
@@ -85,15 +92,15 @@ fn register(d: &mut Defaulters) {
     #[cfg(feature = "extensions")]
     {
         use crate::extensions::v1beta1 as extensions;
-        template_defaults!(d, extensions::Deployment, |s| Some(&s.template));
-        template_defaults!(d, extensions::DaemonSet, |s| Some(&s.template));
-        template_defaults!(d, extensions::ReplicaSet, |s| s.template.as_ref());
+        template_defaults!(d, extensions::Deployment);
+        template_defaults!(d, extensions::DaemonSet);
+        template_defaults!(d, extensions::ReplicaSet);
         ingress_path_types!(d, extensions::Ingress);
     }
     #[cfg(feature = "apps")]
     {
-        template_defaults!(d, crate::apps::v1beta1::Deployment, |s| Some(&s.template));
-        template_defaults!(d, crate::apps::v1beta1::StatefulSet, |s| Some(&s.template));
+        template_defaults!(d, crate::apps::v1beta1::Deployment);
+        template_defaults!(d, crate::apps::v1beta1::StatefulSet);
     }
     #[cfg(feature = "networking")]
     ingress_path_types!(d, crate::networking::v1beta1::Ingress);

@@ -1,4 +1,5 @@
-//! Go's JSON decoding rules that serde's derive lacks, for generated fields.
+//! Go's JSON rules that serde's derive lacks, for generated fields: reading `null` as the
+//! zero value, and the tests behind `omitempty` and `omitzero`.
 
 use serde::{Deserialize, Deserializer};
 
@@ -10,4 +11,15 @@ where
     T: Default + Deserialize<'de>,
 {
     Option::<T>::deserialize(deserializer).map(Option::unwrap_or_default)
+}
+
+/// Go's `omitempty` on a scalar, or `omitzero` on any value: the zero value is left out.
+pub fn is_zero<T: Default + PartialEq>(value: &T) -> bool {
+    *value == T::default()
+}
+
+/// Go's `omitempty` on a `[]byte`: nil and empty are both left out (protobuf still tells
+/// them apart, which is why the field is an `Option`).
+pub fn is_nil_or_empty(value: &Option<crate::value::ByteString>) -> bool {
+    value.as_ref().is_none_or(|b| b.0.is_empty())
 }

@@ -6,32 +6,54 @@
 //! One module per API group (`core` is the core group, `meta` is `meta.k8s.io`), one
 //! per version below it: `k8s_types::apps::v1::Deployment`. Kinds derive
 //! [`ApiObject`](apimachinery::ApiObject), so linking this crate registers them all in
-//! [`Scheme::from_registry`](apimachinery::runtime::Scheme::from_registry).
+//! [`Scheme::from_registry`](apimachinery::runtime::Scheme::from_registry); a program
+//! that names none of its types calls [`register`], which links it.
 //!
-//! The JSON is Go's: fields in Go's order; optional fields are `Option` and written only
-//! when set; lists and maps are written when not empty (always, when the API requires
-//! them); required fields are plain values and always written. Reading is Go's too:
-//! unknown fields are ignored and `null` reads as the zero value.
+//! # Go's fields, Rust's fields
 //!
-//! Each API group but `meta` is behind the cargo feature of its module's name (`core`,
-//! `apps`, `networking`, ...), all on by default, each turning on the groups its types
-//! use: `default-features = false, features = ["apps"]` builds `apps` and `core` only,
-//! about a quarter of the whole crate's build time, and registers only those kinds.
+//! Every field holds exactly what the Go field holds (`go-fields.json` of the reference
+//! data decides), and the wire formats follow from the Rust shape as they follow from
+//! the Go one:
+//!
+//! | Go field | Rust field | JSON | protobuf |
+//! | --- | --- | --- | --- |
+//! | value (`int32`, `string`, `bool`, a struct) | `T` | written; with `omitempty`, a zero scalar or empty string is left out (a struct never is); with `omitzero`, the zero value is left out | always written, zero or not |
+//! | pointer (`*T`) | `Option<T>` | `None`: left out with `omitempty`, else `null` | written when `Some` |
+//! | slice or map with `omitempty` | `Vec<T>`, `BTreeMap<String, T>` | left out when empty (nil and empty are alike) | entry by entry |
+//! | slice or map without `omitempty` | `Option<Vec<T>>`, `Option<BTreeMap<..>>` | `None` is `null`, `Some(vec![])` is `[]` | entry by entry (`None` and empty alike: Go reads both back as nil) |
+//! | `[]byte` | `Option<ByteString>` | base64; `None` is `null` (left out with `omitempty`, as an empty one is) | written when `Some`, even empty |
+//!
+//! Reading is Go's too: unknown fields are ignored, `null` in a value field leaves the
+//! zero value, `null` in a pointer, slice or map is `None`. So `d.spec.replicas` is an
+//! `Option<i32>` (Go's `*int32`) inside a plain `DeploymentSpec`, and a value built with
+//! `..Default::default()` writes what Go's zero value writes.
 //!
 //! ```
 //! use apimachinery::runtime::Scheme;
 //! use k8s_types::apps::v1::Deployment;
 //!
-//! let json = r#"{"kind":"Deployment","apiVersion":"apps/v1","metadata":{"name":"web"},"spec":{"replicas":3,"selector":{},"template":{"metadata":{}}}}"#;
+//! let json = r#"{"kind":"Deployment","apiVersion":"apps/v1","metadata":{"name":"web"},"spec":{"replicas":3,"selector":{},"template":{"metadata":{},"spec":{"containers":[]}},"strategy":{}},"status":{}}"#;
 //! let d: Deployment = serde_json::from_str(json)?;
-//! assert_eq!(d.spec.as_ref().and_then(|s| s.replicas), Some(3));
+//! assert_eq!(d.spec.replicas, Some(3));
+//! assert_eq!(d.spec.template.spec.containers.as_deref().map(<[_]>::len), Some(0));
 //! assert_eq!(serde_json::to_string(&d)?, json);
+//!
+//! // Go's zero Deployment: value structs written, nil pointers and slices `null`.
+//! assert_eq!(
+//!     serde_json::to_string(&Deployment::default())?,
+//!     r#"{"metadata":{},"spec":{"selector":null,"template":{"metadata":{},"spec":{"containers":null}},"strategy":{}},"status":{}}"#
+//! );
 //!
 //! let scheme = Scheme::from_registry()?;
 //! let obj = scheme.new_object(&"apps/v1, Kind=Deployment".parse()?)?;
 //! assert!(obj.is::<Deployment>());
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+//!
+//! Each API group but `meta` is behind the cargo feature of its module's name (`core`,
+//! `apps`, `networking`, ...), all on by default, each turning on the groups its types
+//! use: `default-features = false, features = ["apps"]` builds `apps` and `core` only,
+//! about a quarter of the whole crate's build time, and registers only those kinds.
 #![forbid(unsafe_code)]
 
 pub mod conversions;
@@ -46,3 +68,26 @@ pub mod go_json;
 pub mod value;
 
 pub use generated::*;
+
+use apimachinery::runtime::{Scheme, SchemeError};
+
+/// Adds every kind of this crate (of the API groups whose features are on), with its
+/// conversions and defaulters, to `scheme`: what
+/// [`Scheme::add_registry`](apimachinery::runtime::Scheme::add_registry) does, plus the
+/// guarantee that this crate is linked. Kinds register themselves at link time, and a
+/// program that names no item of this crate does not link it at all: its
+/// [`Scheme::from_registry`](apimachinery::runtime::Scheme::from_registry) would then
+/// silently hold none of these kinds. Calling this names the crate. Registering twice is
+/// harmless.
+///
+/// ```
+/// use apimachinery::runtime::Scheme;
+///
+/// let mut scheme = Scheme::new();
+/// k8s_types::register(&mut scheme)?;
+/// assert!(scheme.recognizes(&"apps/v1, Kind=Deployment".parse()?));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn register(scheme: &mut Scheme) -> Result<(), SchemeError> {
+    scheme.add_registry()
+}

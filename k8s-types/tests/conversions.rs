@@ -12,7 +12,7 @@ mod daemon_set {
     fn template_generation_round_trips_through_the_annotation() {
         let s = Scope::new();
         let mut d = extensions::v1beta1::DaemonSet::default();
-        d.spec.get_or_insert_default().template_generation = Some(7);
+        d.spec.template_generation = 7;
         let hub: apps::v1::DaemonSet = d.convert_ref(&s).unwrap();
         assert_eq!(
             hub.metadata.annotations[DEPRECATED_TEMPLATE_GENERATION],
@@ -46,7 +46,7 @@ mod deployment {
         let hub: apps::v1::Deployment = d.convert_ref(&s).unwrap();
         assert_eq!(hub.metadata.annotations[DEPRECATED_ROLLBACK_TO], "4");
         assert_eq!(hub.metadata.annotations["a"], "b");
-        let spec = hub.spec.as_ref().unwrap();
+        let spec = &hub.spec;
         assert_eq!(spec.replicas, Some(2));
         assert_eq!(spec.template.metadata.labels["app"], "web");
         let back: extensions::v1beta1::Deployment = hub.clone().convert(&s).unwrap();
@@ -54,13 +54,7 @@ mod deployment {
         // Through apps/v1beta1 and back to the hub: the same hub object.
         let beta: apps::v1beta1::Deployment = hub.convert_ref(&s).unwrap();
         assert_eq!(
-            beta.spec
-                .as_ref()
-                .unwrap()
-                .rollback_to
-                .as_ref()
-                .unwrap()
-                .revision,
+            beta.spec.rollback_to.as_ref().map(|r| r.revision),
             Some(4)
         );
         assert!(
@@ -76,7 +70,7 @@ mod deployment {
     #[test]
     fn without_rollback_to_a_stale_annotation_is_dropped() {
         let mut d = old();
-        d.spec.as_mut().unwrap().rollback_to = None;
+        d.spec.rollback_to = None;
         d.metadata
             .annotations
             .insert(DEPRECATED_ROLLBACK_TO.into(), "9".into());
@@ -138,7 +132,7 @@ mod horizontal_pod_autoscaler {
         let hub = v2_object();
         let old: v1::HorizontalPodAutoscaler = hub.convert_ref(&s).unwrap();
         assert_eq!(old.spec.target_cpu_utilization_percentage, Some(60));
-        let status = old.status.as_ref().unwrap();
+        let status = &old.status;
         assert_eq!(status.current_cpu_utilization_percentage, Some(72));
         assert_eq!(status.current_replicas, 3);
         let a = &old.metadata.annotations;
@@ -257,7 +251,7 @@ mod pod_disruption_budget {
 
     fn with_selector(selector: Option<LabelSelector>) -> policy::v1beta1::PodDisruptionBudget {
         let mut p = policy::v1beta1::PodDisruptionBudget::default();
-        let spec = p.spec.get_or_insert_default();
+        let spec = &mut p.spec;
         spec.selector = selector;
         spec.min_available = Some(k8s_types::value::IntOrString::Int(1));
         p
@@ -269,7 +263,7 @@ mod pod_disruption_budget {
         let none = with_selector(Some(LabelSelector::default()));
         let hub: policy::v1::PodDisruptionBudget = none.convert_ref(&s).unwrap();
         assert_eq!(
-            hub.spec.as_ref().unwrap().selector,
+            hub.spec.selector,
             Some(non_v1beta1_match_none_selector())
         );
         let back: policy::v1beta1::PodDisruptionBudget = hub.convert(&s).unwrap();
@@ -278,7 +272,7 @@ mod pod_disruption_budget {
         let all = with_selector(Some(v1beta1_match_all_selector()));
         let hub: policy::v1::PodDisruptionBudget = all.convert_ref(&s).unwrap();
         assert_eq!(
-            hub.spec.as_ref().unwrap().selector,
+            hub.spec.selector,
             Some(LabelSelector::default())
         );
         let back: policy::v1beta1::PodDisruptionBudget = hub.convert(&s).unwrap();
@@ -292,9 +286,9 @@ mod pod_disruption_budget {
         sel.match_labels.insert("app".into(), "web".into());
         let p = with_selector(Some(sel.clone()));
         let hub: policy::v1::PodDisruptionBudget = p.convert_ref(&s).unwrap();
-        assert_eq!(hub.spec.as_ref().unwrap().selector, Some(sel.clone()));
+        assert_eq!(hub.spec.selector, Some(sel.clone()));
         assert_eq!(
-            hub.spec.as_ref().unwrap().min_available,
+            hub.spec.min_available,
             Some(k8s_types::value::IntOrString::Int(1))
         );
         let back: policy::v1beta1::PodDisruptionBudget = hub.convert(&s).unwrap();
@@ -306,7 +300,7 @@ mod pod_disruption_budget {
             .extend(v1beta1_match_all_selector().match_expressions);
         let hub: policy::v1::PodDisruptionBudget =
             with_selector(Some(tainted)).convert_ref(&s).unwrap();
-        assert_eq!(hub.spec.as_ref().unwrap().selector, Some(sel));
+        assert_eq!(hub.spec.selector, Some(sel));
     }
 }
 

@@ -23,11 +23,13 @@ fn the_bundled_example_upgrades_to_the_preferred_versions() -> TestResult {
         ]
     );
     assert_eq!(out.matches("\n---\n").count(), 4, "{out}");
-    // apps/v1 requires the selector the old version defaulted from the template labels.
+    // apps/v1 requires the selector the old version defaulted from the template labels;
+    // Go writes value structs (`strategy`, `status`) even when empty.
     assert!(
-        out.contains("  selector:\n    matchLabels:\n      app: web\n  template:"),
+        out.contains("  selector:\n    matchLabels:\n      app: web\n  strategy: {}\n  template:"),
         "{out}"
     );
+    assert!(out.contains("        resources: {}\nstatus: {}\n---\n"), "{out}");
     // The Ingress backends became services.
     assert!(out.contains("  defaultBackend:\n    service:\n      name: default-http\n      port:\n        number: 80\n"), "{out}");
     assert!(

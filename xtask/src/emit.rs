@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use crate::docs::doc_lines;
 use crate::features;
 use crate::hubs::{Conversions, Derive, FieldConv, Node};
-use crate::model::{Field, Kind, Model, Module, Struct, Ty};
+use crate::model::{BYTES, Field, Kind, Model, Module, Omit, Struct, Ty};
 use crate::naming;
 
 /// The header of every generated file.
@@ -177,14 +177,24 @@ fn field_type(f: &Field, module: &str, version: &str) -> String {
     if f.plain { t } else { format!("Option<{t}>") }
 }
 
-/// The `skip_serializing_if` of a field: Go's `omitempty` for lists and maps, `None`
-/// for optional values; required fields are always written.
+/// The `skip_serializing_if` of a field, Go's `omitempty`/`omitzero` on its Rust shape:
+/// the derives leave out `None` by themselves (unless the field is `nullable`); a plain
+/// field is left out when it is an empty scalar, list or map, or with `omitzero`, the
+/// zero value. A struct is never left out by `omitempty`.
 fn skip(f: &Field) -> Option<&'static str> {
-    match (&f.ty, f.plain) {
-        (_, false) => Some("Option::is_none"),
-        (Ty::Vec(_), true) if !f.required => Some("Vec::is_empty"),
-        (Ty::Map(_), true) if !f.required => Some("std::collections::BTreeMap::is_empty"),
+    let scalar = |p: &str| match p {
+        "String" => Some("String::is_empty"),
+        "i32" | "i64" | "bool" | "f64" | "f32" => Some("crate::go_json::is_zero"),
         _ => None,
+    };
+    match (f.plain, f.omit, &f.ty) {
+        (false, Omit::Empty, Ty::Path(p)) if p == BYTES => Some("crate::go_json::is_nil_or_empty"),
+        (false, _, _) | (true, Omit::Never, _) => None,
+        (true, Omit::Zero, _) => Some("crate::go_json::is_zero"),
+        (true, Omit::Empty, Ty::Vec(_)) => Some("Vec::is_empty"),
+        (true, Omit::Empty, Ty::Map(_)) => Some("std::collections::BTreeMap::is_empty"),
+        (true, Omit::Empty, Ty::Path(p)) => scalar(p),
+        (true, Omit::Empty, Ty::Local { .. } | Ty::Boxed(_)) => None,
     }
 }
 
@@ -222,24 +232,29 @@ fn write_struct(
     }
     if s.embedded_type_meta {
         out.push_str("    /// The kind of the object (Go's embedded `TypeMeta`).\n");
+        out.push_str("    #[api(skip_serializing_if = \"String::is_empty\")]\n");
         field_attr(out, "kind");
-        out.push_str("    pub kind: Option<String>,\n");
+        out.push_str("    pub kind: String,\n");
         out.push_str("    /// The apiVersion of the object (Go's embedded `TypeMeta`).\n");
+        out.push_str("    #[api(skip_serializing_if = \"String::is_empty\")]\n");
         field_attr(out, "api_version");
-        out.push_str("    pub api_version: Option<String>,\n");
+        out.push_str("    pub api_version: String,\n");
     }
     for f in &s.fields {
         write_doc(out, &f.doc, &format!("The `{}` field.", f.json), "    ");
         let rename = (naming::default_json_name(&f.rust) != f.json).then_some(f.json.as_str());
         let skip = skip(f);
-        // Both derives (ApiObject, ApiType) skip `None` by themselves and read `null` or a
-        // missing key as the zero value, as Go does.
+        // Both derives (ApiObject, ApiType) skip `None` by themselves (but for `nullable`
+        // fields) and read `null` or a missing key as the zero value, as Go does.
         let mut attrs: Vec<String> = Vec::new();
         if let Some(r) = rename {
             attrs.push(format!("rename = {r:?}"));
         }
-        if let Some(sk) = skip.filter(|s| *s != "Option::is_none") {
+        if let Some(sk) = skip {
             attrs.push(format!("skip_serializing_if = {sk:?}"));
+        }
+        if f.nullable() {
+            attrs.push("nullable".to_owned());
         }
         if !attrs.is_empty() {
             let _ = writeln!(out, "    #[api({})]", attrs.join(", "));

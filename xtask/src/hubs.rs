@@ -464,7 +464,7 @@ mod tests {
             rust: crate::naming::field_name(json),
             ty,
             plain,
-            required: false,
+            omit: crate::model::Omit::Empty,
             doc: String::new(),
             proto: Vec::new(),
             named_slice_values: false,

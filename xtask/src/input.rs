@@ -1,5 +1,6 @@
-//! The reference data the generator reads: `swagger.json`, `proto-fields.json` and
-//! `discovery-extras.json`, deserialized into the few shapes the generator uses.
+//! The reference data the generator reads: `swagger.json`, `proto-fields.json`,
+//! `go-fields.json` and `discovery-extras.json`, deserialized into the few shapes the
+//! generator uses.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -36,12 +37,54 @@ pub struct ProtoField {
     /// The key type of a map.
     #[serde(default)]
     pub key: Option<String>,
-    /// `+` markers such as `+optional`.
-    #[serde(default)]
-    pub markers: Vec<String>,
     /// The field's doc comment.
     #[serde(default)]
     pub doc: String,
+}
+
+/// One Go struct of `go-fields.json`: its fields in struct order.
+#[derive(Debug, Default, Deserialize)]
+pub struct GoStruct {
+    /// The fields.
+    #[serde(default)]
+    pub fields: Vec<GoField>,
+    /// For a type defined as another (`type MatchCondition v1.MatchCondition`), that type.
+    #[serde(default)]
+    pub defined_as: Option<String>,
+}
+
+/// One field of a Go struct: what decides its wire behaviour (slices, maps and `[]byte`
+/// are known from the protobuf type, which also sees through named types).
+#[derive(Debug, Deserialize)]
+pub struct GoField {
+    /// An embedded field (`metav1.TypeMeta`, `ObjectMeta`, `VolumeSource`).
+    pub embedded: bool,
+    /// `json:",inline"`: the embedded struct's fields are the outer struct's.
+    pub inline: bool,
+    /// A pointer (`*T`): nil is told from zero.
+    pub pointer: bool,
+    /// `omitempty`.
+    pub omitempty: bool,
+    /// `omitzero`.
+    pub omitzero: bool,
+    /// Go's type as written (`*int32`, `metav1.TypeMeta`, `DeploymentStatus`).
+    #[serde(rename = "type")]
+    pub ty: String,
+    /// The protobuf tag (`bytes,2,opt,name=spec`), when the field is on the wire.
+    #[serde(default)]
+    pub protobuf: Option<String>,
+}
+
+impl GoField {
+    /// Whether this is the `metav1.TypeMeta` a kind embeds.
+    pub fn is_type_meta(&self) -> bool {
+        matches!(self.ty.as_str(), "metav1.TypeMeta" | "v1.TypeMeta" | "TypeMeta")
+    }
+
+    /// The protobuf field number, from the tag.
+    pub fn proto_number(&self) -> Option<u32> {
+        self.protobuf.as_deref()?.split(',').nth(1)?.parse().ok()
+    }
 }
 
 /// A group, version and kind as OpenAPI writes it.
@@ -64,9 +107,6 @@ pub struct Definition {
     /// Property names (the values are not needed: proto-fields has the types).
     #[serde(default)]
     pub properties: BTreeMap<String, serde_json::Value>,
-    /// Required property names.
-    #[serde(default)]
-    pub required: Vec<String>,
     /// The kinds this definition is served as.
     #[serde(default, rename = "x-kubernetes-group-version-kind")]
     pub gvks: Vec<Gvk>,
@@ -97,6 +137,8 @@ pub struct Input {
     pub swagger: Swagger,
     /// Messages by OpenAPI definition name.
     pub messages: BTreeMap<String, ProtoMessage>,
+    /// Go structs by OpenAPI definition name.
+    pub go: BTreeMap<String, GoStruct>,
     /// Discovery extras.
     pub extras: DiscoveryExtras,
 }
@@ -110,11 +152,12 @@ fn read_json<T: serde::de::DeserializeOwned>(path: PathBuf) -> Result<T, Error> 
 }
 
 impl Input {
-    /// Reads the three files from `dir`.
+    /// Reads the four files from `dir`.
     pub fn read(dir: &Path) -> Result<Input, Error> {
         Ok(Input {
             swagger: read_json(dir.join("swagger.json"))?,
             messages: read_json(dir.join("proto-fields.json"))?,
+            go: read_json(dir.join("go-fields.json"))?,
             extras: read_json(dir.join("discovery-extras.json"))?,
         })
     }

@@ -6,7 +6,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::Error;
-use crate::input::{Definition, Gvk, Input, ProtoField, ProtoMessage};
+use crate::input::{Definition, GoField, Gvk, Input, ProtoField, ProtoMessage};
 use crate::naming;
 
 /// Messages that `apimachinery` already defines, by definition name → Rust path.
@@ -184,9 +184,7 @@ const EXTRA_KINDS: &[&str] = &[
     "io.k8s.api.imagepolicy.v1alpha1.ImageReview",
     "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.ConversionReview",
     "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1beta1.ConversionReview",
-    "io.k8s.apimachinery.pkg.apis.meta.v1.PartialObjectMetadata",
     "io.k8s.apimachinery.pkg.apis.meta.v1.PartialObjectMetadataList",
-    "io.k8s.apimachinery.pkg.apis.meta.v1.TableOptions",
     "io.k8s.apimachinery.pkg.apis.meta.v1beta1.PartialObjectMetadataList",
 ];
 
@@ -202,6 +200,24 @@ const GROUP_OPTIONS: &[&str] = &[
 ];
 const DELETE_OPTIONS: &str = "io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions";
 const WATCH_EVENT: &str = "io.k8s.apimachinery.pkg.apis.meta.v1.WatchEvent";
+
+/// meta/v1 kinds `metav1.AddMetaToScheme` registers, and that `meta.k8s.io/v1beta1`
+/// registers again under the same names (its `Table`, `TableOptions` and
+/// `PartialObjectMetadata` are aliases of v1's): where else each is registered.
+const META_V1BETA1_TWINS: &[(&str, &[(&str, &str)])] = &[
+    (
+        "io.k8s.apimachinery.pkg.apis.meta.v1.Table",
+        &[("meta.k8s.io", "v1beta1")],
+    ),
+    (
+        "io.k8s.apimachinery.pkg.apis.meta.v1.TableOptions",
+        &[("meta.k8s.io", "v1beta1")],
+    ),
+    (
+        "io.k8s.apimachinery.pkg.apis.meta.v1.PartialObjectMetadata",
+        &[("meta.k8s.io", "v1beta1")],
+    ),
+];
 
 /// Messages whose Go struct embeds `TypeMeta` though the OpenAPI document does not say
 /// so (it has no entry for them).
@@ -245,6 +261,18 @@ impl Ty {
     }
 }
 
+/// How Go's JSON encoder leaves a field out (its `json` tag options).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Omit {
+    /// No option: always written (`null` for a nil pointer, slice, map or `[]byte`).
+    Never,
+    /// `omitempty`: left out when a zero scalar, an empty string, slice or map, or a nil
+    /// pointer; never a struct.
+    Empty,
+    /// `omitzero`: left out when the value is its type's zero value.
+    Zero,
+}
+
 /// A field of a generated struct.
 #[derive(Debug)]
 pub struct Field {
@@ -254,11 +282,12 @@ pub struct Field {
     pub rust: String,
     /// The type, without the `Option` of an optional field.
     pub ty: Ty,
-    /// Never `Option`: a list or map, required in the API, or metadata (a value struct Go
-    /// never omits).
+    /// Never `Option`: a Go value field (a scalar, a struct, or a slice or map with
+    /// `omitempty`, whose nil and empty Go writes alike). A Go pointer, a `[]byte`, and a
+    /// slice or map without `omitempty` (nil is `null`, empty is `[]`) are `Option`.
     pub plain: bool,
-    /// Required in the API: written even when empty.
-    pub required: bool,
+    /// When Go's JSON leaves the field out.
+    pub omit: Omit,
     /// The doc comment.
     pub doc: String,
     /// Where the field is in the protobuf message: the numbers of the embedded messages
@@ -267,6 +296,29 @@ pub struct Field {
     /// A map whose values are a Go named slice (`map[string]ExtraValue`), which protobuf
     /// wraps in a message of its own (`{items = 1}`).
     pub named_slice_values: bool,
+}
+
+impl Field {
+    /// Written as `null` when `None`: Go's pointer, slice, map or `[]byte` without
+    /// `omitempty`.
+    pub fn nullable(&self) -> bool {
+        !self.plain && self.omit == Omit::Never
+    }
+}
+
+/// The Rust shape of a field of type `ty` from its Go field: whether it is plain, and
+/// when it is left out of JSON.
+pub fn shape(ty: &Ty, go: &GoField) -> (bool, Omit) {
+    let omit = if go.omitzero {
+        Omit::Zero
+    } else if go.omitempty {
+        Omit::Empty
+    } else {
+        Omit::Never
+    };
+    let bytes = matches!(ty, Ty::Path(p) if p == BYTES);
+    let optional = go.pointer || bytes || (ty.is_collection() && omit == Omit::Never);
+    (!optional, omit)
 }
 
 /// How a kind is registered.
@@ -572,7 +624,7 @@ impl<'a> Builder<'a> {
     }
 
     /// The fields of `key` in Go order, embedded structs expanded in place. `outer` is the
-    /// definition that lists the JSON names and required fields (the outermost one: the
+    /// definition that lists the JSON names (the outermost one: the
     /// OpenAPI document flattens embedded structs).
     fn fields(
         &self,
@@ -623,28 +675,58 @@ impl<'a> Builder<'a> {
                 && self.resolve(m, &f.ty).is_some_and(|t| self.named_slice(t));
             let json = json.unwrap_or_else(|| naming::lower_first(&f.name));
             let ty = self.field_ty(m, f)?;
-            let required = match def {
-                Some(d) if !d.properties.is_empty() => d.required.contains(&json),
-                _ => f
-                    .markers
-                    .iter()
-                    .any(|k| k == "+required" || k == "+k8s:required"),
-            };
-            let is_meta = json == "metadata"
-                && matches!(&ty, Ty::Path(p) if p.ends_with("::ObjectMeta") || p.ends_with("::ListMeta"));
-            let plain = ty.is_collection() || required || is_meta;
+            let go = self.go_field(key, f.number).ok_or_else(|| {
+                Error::Model(format!(
+                    "{key}.{}: no Go field with protobuf number {} in go-fields.json",
+                    f.name, f.number
+                ))
+            })?;
+            let (plain, omit) = shape(&ty, go);
             out.push(Field {
                 rust: naming::field_name(&json),
                 json,
                 ty,
                 plain,
-                required,
+                omit,
                 doc: f.doc.clone(),
                 proto,
                 named_slice_values,
             });
         }
         Ok(())
+    }
+
+    /// The Go field of message `key` with protobuf number `number`. A type defined as
+    /// another (`type MatchCondition v1.MatchCondition`, `type List metav1.List`) has no
+    /// fields of its own in `go-fields.json`: those of the struct of the same name that
+    /// has the field are taken.
+    fn go_field(&self, key: &str, number: u32) -> Option<&'a GoField> {
+        let by_number =
+            |fields: &'a [GoField]| fields.iter().find(|g| g.proto_number() == Some(number));
+        if let Some(found) = self.input.go.get(key).and_then(|s| by_number(&s.fields)) {
+            return Some(found);
+        }
+        let defined_as = self.input.go.get(key)?.defined_as.as_deref()?;
+        let target = defined_as.rsplit('.').next().unwrap_or(defined_as);
+        self.input
+            .go
+            .iter()
+            .filter(|(k, _)| split_key(k).1 == target)
+            .find_map(|(_, s)| by_number(&s.fields))
+    }
+
+    /// Whether the Go struct of `key`, in a package of `k8s.io/api`, `apiextensions` or
+    /// `kube-aggregator`, embeds `metav1.TypeMeta`: Go registers every such struct as a
+    /// kind of its package's group version (`apidiscovery.k8s.io`'s, for one, has no
+    /// OpenAPI entry to say so). meta/v1's own kinds are registered by the rules above,
+    /// as `metav1.AddToGroupVersion` registers them.
+    fn embeds_type_meta(&self, key: &str) -> bool {
+        !key.starts_with("io.k8s.apimachinery.")
+            && self.input.go.get(key).is_some_and(|s| {
+                s.fields
+                    .iter()
+                    .any(|f| f.embedded && f.inline && f.protobuf.is_none() && f.is_type_meta())
+            })
     }
 
     /// Whether every field of `key` (embedded ones expanded) is among `props`: then a
@@ -668,14 +750,40 @@ impl<'a> Builder<'a> {
         let (prefix, name) = split_key(key);
         let (module, version) = package_module(prefix)?;
         let group = self.groups.get(&module)?.clone();
+        // Every group version the options are served in, and those of packages whose
+        // kinds no server serves (`apidiscovery.k8s.io`): Go's register.go of each calls
+        // `metav1.AddToGroupVersion` all the same.
         let all_groups = || -> Vec<(String, String)> {
-            self.def(DELETE_OPTIONS)
+            let served = self
+                .def(DELETE_OPTIONS)
                 .gvks
                 .iter()
-                .map(|g| (g.group.clone(), g.version.clone()))
+                .map(|g| (g.group.clone(), g.version.clone()));
+            let unserved = self
+                .input
+                .go
+                .keys()
+                .filter(|k| self.embeds_type_meta(k))
+                .filter_map(|k| package_module(split_key(k).0))
+                .filter_map(|(m, v)| Some((self.groups.get(&m)?.clone(), v)));
+            let all: BTreeSet<(String, String)> = served.chain(unserved).collect();
+            all.into_iter()
                 .filter(|gv| *gv != (group.clone(), version.clone()))
                 .collect()
         };
+        if let Some((_, gvs)) = META_V1BETA1_TWINS.iter().find(|(k, _)| *k == key) {
+            return Some(Kind {
+                group,
+                version,
+                resource: None,
+                no_type_meta: false,
+                type_meta_field: true,
+                also_in: gvs
+                    .iter()
+                    .map(|(g, v)| ((*g).to_owned(), (*v).to_owned()))
+                    .collect(),
+            });
+        }
         if GROUP_OPTIONS.contains(&key) || key == WATCH_EVENT {
             return Some(Kind {
                 group: group.clone(),
@@ -698,7 +806,7 @@ impl<'a> Builder<'a> {
             },
             None => None,
         };
-        if twin_gvk.is_none() && !EXTRA_KINDS.contains(&key) {
+        if twin_gvk.is_none() && !EXTRA_KINDS.contains(&key) && !self.embeds_type_meta(key) {
             return None;
         }
         // A list is a kind only when its items are.

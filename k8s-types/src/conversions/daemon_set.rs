@@ -3,8 +3,8 @@
 //! `spec.templateGeneration` has no field in `apps/v1`; Kubernetes keeps it in the
 //! `deprecated.daemonset.template.generation` annotation, which it always writes (its
 //! internal field is a plain integer, so an absent one is written as `0`), and reads
-//! back into the field, removing it. This does the same, so an absent
-//! `templateGeneration` comes back as `0`, as it does from a Kubernetes server.
+//! back into the field, removing it. This does the same (the field is a plain integer
+//! in `extensions/v1beta1` too, so absent is `0` on both sides).
 
 use apimachinery::conversion::{AutoConvert, ConversionError, Scope};
 
@@ -25,11 +25,7 @@ pub mod extensions_v1beta1 {
         scope: &Scope<'_>,
     ) -> Result<hub::DaemonSet, ConversionError> {
         let mut out: hub::DaemonSet = d.auto_convert_ref(scope)?;
-        let generation = d
-            .spec
-            .as_ref()
-            .and_then(|s| s.template_generation)
-            .unwrap_or(0);
+        let generation = d.spec.template_generation;
         out.metadata.annotations.insert(
             DEPRECATED_TEMPLATE_GENERATION.to_owned(),
             generation.to_string(),
@@ -49,7 +45,7 @@ pub mod extensions_v1beta1 {
             DEPRECATED_TEMPLATE_GENERATION,
         )?;
         if let Some(generation) = generation {
-            out.spec.get_or_insert_default().template_generation = Some(generation);
+            out.spec.template_generation = generation;
         }
         Ok(out)
     }

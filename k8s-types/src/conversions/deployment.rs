@@ -4,9 +4,7 @@
 //! `apps/v1`. Kubernetes keeps it in the `deprecated.deployment.rollback.to` annotation
 //! of the `apps/v1` object (the revision as a decimal integer) and turns the annotation
 //! back into `rollbackTo` going the other way, removing it; so does this. Without
-//! `rollbackTo`, the annotation is removed going to `apps/v1`, as in Kubernetes. The
-//! selector, optional in the old versions and required in `apps/v1`, converts as the
-//! generated code does: absent is the empty selector.
+//! `rollbackTo`, the annotation is removed going to `apps/v1`, as in Kubernetes.
 
 use apimachinery::apis::meta::v1::ObjectMeta;
 use apimachinery::conversion::{AutoConvert, ConversionError, Scope};
@@ -41,11 +39,7 @@ macro_rules! rollback_conversion {
             ) -> Result<hub::Deployment, ConversionError> {
                 let mut out: hub::Deployment = d.auto_convert_ref(scope)?;
                 // A rollback request without a revision means "the last one": revision 0.
-                let revision = d
-                    .spec
-                    .as_ref()
-                    .and_then(|s| s.rollback_to.as_ref())
-                    .map(|r| r.revision.unwrap_or(0));
+                let revision = d.spec.rollback_to.as_ref().map(|r| r.revision);
                 revision_to_annotation(revision, &mut out.metadata);
                 Ok(out)
             }
@@ -62,9 +56,7 @@ macro_rules! rollback_conversion {
                     DEPRECATED_ROLLBACK_TO,
                 )?;
                 if let Some(revision) = revision {
-                    out.spec.get_or_insert_default().rollback_to = Some(old::RollbackConfig {
-                        revision: Some(revision),
-                    });
+                    out.spec.rollback_to = Some(old::RollbackConfig { revision });
                 }
                 Ok(out)
             }

@@ -70,12 +70,8 @@ pub mod autoscaling_v1 {
         if let Some(target) = h.spec.target_cpu_utilization_percentage {
             out.spec.metrics = vec![cpu_target(target)];
         }
-        let current_cpu = h
-            .status
-            .as_ref()
-            .and_then(|s| s.current_cpu_utilization_percentage);
-        if let Some(current) = current_cpu {
-            out.status.get_or_insert_default().current_metrics = vec![cpu_current(current)];
+        if let Some(current) = h.status.current_cpu_utilization_percentage {
+            out.status.current_metrics = Some(vec![cpu_current(current)]);
         }
         if let Some(others) = take_json::<Vec<old::MetricSpec>>(annotations, METRIC_SPECS)? {
             // The CPU target, if any, comes after the others.
@@ -85,8 +81,7 @@ pub mod autoscaling_v1 {
         }
         if let Some(current) = take_json::<Vec<old::MetricStatus>>(annotations, METRIC_STATUSES)? {
             // These have more than `currentCPUUtilizationPercentage`: they replace it.
-            out.status.get_or_insert_default().current_metrics =
-                current.into_iter().map(status_to_hub).collect();
+            out.status.current_metrics = Some(current.into_iter().map(status_to_hub).collect());
         }
         if out.spec.metrics.is_empty() {
             out.spec.metrics = vec![cpu_target(DEFAULT_CPU_UTILIZATION)];
@@ -94,7 +89,7 @@ pub mod autoscaling_v1 {
         if let Some(conditions) =
             take_json::<Vec<hub::HorizontalPodAutoscalerCondition>>(annotations, CONDITIONS)?
         {
-            out.status.get_or_insert_default().conditions = conditions;
+            out.status.conditions = conditions;
         }
         if let Some(behavior) = take_json::<GoBehavior>(annotations, BEHAVIOR)? {
             out.spec.behavior = Some(behavior.into_hub());
@@ -130,21 +125,20 @@ pub mod autoscaling_v1 {
         if !others.is_empty() {
             annotations.insert(METRIC_SPECS.to_owned(), to_go_json(&others)?);
         }
-        if let (Some(status), Some(out_status)) = (&h.status, &mut out.status) {
-            // The last CPU utilization wins, as in Go.
-            for m in &status.current_metrics {
-                if let Some(u) = cpu_current_utilization(m) {
-                    out_status.current_cpu_utilization_percentage = Some(u);
-                }
+        let current_metrics = h.status.current_metrics.as_deref().unwrap_or_default();
+        // The last CPU utilization wins, as in Go.
+        for m in current_metrics {
+            if let Some(u) = cpu_current_utilization(m) {
+                out.status.current_cpu_utilization_percentage = Some(u);
             }
-            if !status.current_metrics.is_empty() {
-                let current: Vec<old::MetricStatus> =
-                    status.current_metrics.iter().map(status_from_hub).collect();
-                annotations.insert(METRIC_STATUSES.to_owned(), to_go_json(&current)?);
-            }
-            if !status.conditions.is_empty() {
-                annotations.insert(CONDITIONS.to_owned(), to_go_json(&status.conditions)?);
-            }
+        }
+        if !current_metrics.is_empty() {
+            let current: Vec<old::MetricStatus> =
+                current_metrics.iter().map(status_from_hub).collect();
+            annotations.insert(METRIC_STATUSES.to_owned(), to_go_json(&current)?);
+        }
+        if !h.status.conditions.is_empty() {
+            annotations.insert(CONDITIONS.to_owned(), to_go_json(&h.status.conditions)?);
         }
         if let Some(behavior) = &h.spec.behavior {
             annotations.insert(
@@ -216,13 +210,10 @@ pub mod autoscaling_v1 {
     }
 
     fn identifier(
-        name: Option<String>,
+        name: String,
         selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
     ) -> hub::MetricIdentifier {
-        hub::MetricIdentifier {
-            name: name.unwrap_or_default(),
-            selector,
-        }
+        hub::MetricIdentifier { name, selector }
     }
 
     /// `AverageValue` when there is no `value`, else `Value`; Go's non-pointer quantities
@@ -271,7 +262,7 @@ pub mod autoscaling_v1 {
                         "AverageValue"
                     }
                     .to_owned(),
-                    value: Some(o.target_value.unwrap_or_default()),
+                    value: Some(o.target_value),
                     average_value: o.average_value,
                     ..Default::default()
                 },
@@ -281,7 +272,7 @@ pub mod autoscaling_v1 {
                 metric: identifier(p.metric_name, p.selector),
                 target: hub::MetricTarget {
                     r#type: "AverageValue".to_owned(),
-                    average_value: Some(p.target_average_value.unwrap_or_default()),
+                    average_value: Some(p.target_average_value),
                     ..Default::default()
                 },
             }),
@@ -312,14 +303,14 @@ pub mod autoscaling_v1 {
             r#type: m.r#type.clone(),
             object: m.object.as_ref().map(|o| old::ObjectMetricSource {
                 target: reference_from_hub(&o.described_object),
-                metric_name: Some(o.metric.name.clone()),
-                target_value: Some(o.target.value.clone().unwrap_or_default()),
+                metric_name: o.metric.name.clone(),
+                target_value: o.target.value.clone().unwrap_or_default(),
                 selector: o.metric.selector.clone(),
                 average_value: o.target.average_value.clone(),
             }),
             pods: m.pods.as_ref().map(|p| old::PodsMetricSource {
-                metric_name: Some(p.metric.name.clone()),
-                target_average_value: Some(p.target.average_value.clone().unwrap_or_default()),
+                metric_name: p.metric.name.clone(),
+                target_average_value: p.target.average_value.clone().unwrap_or_default(),
                 selector: p.metric.selector.clone(),
             }),
             resource: m.resource.as_ref().map(|r| old::ResourceMetricSource {
@@ -336,7 +327,7 @@ pub mod autoscaling_v1 {
                 }
             }),
             external: m.external.as_ref().map(|e| old::ExternalMetricSource {
-                metric_name: Some(e.metric.name.clone()),
+                metric_name: e.metric.name.clone(),
                 metric_selector: e.metric.selector.clone(),
                 target_value: e.target.value.clone(),
                 target_average_value: e.target.average_value.clone(),
@@ -350,23 +341,23 @@ pub mod autoscaling_v1 {
             object: m.object.map(|o| hub::ObjectMetricStatus {
                 metric: identifier(o.metric_name, o.selector),
                 current: hub::MetricValueStatus {
-                    value: Some(o.current_value.unwrap_or_default()),
+                    value: Some(o.current_value),
                     average_value: o.average_value,
                     ..Default::default()
                 },
-                described_object: o.target.as_ref().map(reference_to_hub).unwrap_or_default(),
+                described_object: reference_to_hub(&o.target),
             }),
             pods: m.pods.map(|p| hub::PodsMetricStatus {
                 metric: identifier(p.metric_name, p.selector),
                 current: hub::MetricValueStatus {
-                    average_value: Some(p.current_average_value.unwrap_or_default()),
+                    average_value: Some(p.current_average_value),
                     ..Default::default()
                 },
             }),
             resource: m.resource.map(|r| hub::ResourceMetricStatus {
                 name: r.name,
                 current: hub::MetricValueStatus {
-                    average_value: Some(r.current_average_value.unwrap_or_default()),
+                    average_value: Some(r.current_average_value),
                     average_utilization: r.current_average_utilization,
                     ..Default::default()
                 },
@@ -376,7 +367,7 @@ pub mod autoscaling_v1 {
                 .map(|r| hub::ContainerResourceMetricStatus {
                     name: r.name,
                     current: hub::MetricValueStatus {
-                        average_value: Some(r.current_average_value.unwrap_or_default()),
+                        average_value: Some(r.current_average_value),
                         average_utilization: r.current_average_utilization,
                         ..Default::default()
                     },
@@ -385,7 +376,7 @@ pub mod autoscaling_v1 {
             external: m.external.map(|e| hub::ExternalMetricStatus {
                 metric: identifier(e.metric_name, e.metric_selector),
                 current: hub::MetricValueStatus {
-                    value: Some(e.current_value.unwrap_or_default()),
+                    value: Some(e.current_value),
                     average_value: e.current_average_value,
                     ..Default::default()
                 },
@@ -398,36 +389,34 @@ pub mod autoscaling_v1 {
         old::MetricStatus {
             r#type: m.r#type.clone(),
             object: m.object.as_ref().map(|o| old::ObjectMetricStatus {
-                target: Some(reference_from_hub(&o.described_object)),
-                metric_name: Some(o.metric.name.clone()),
-                current_value: Some(o.current.value.clone().unwrap_or_default()),
+                target: reference_from_hub(&o.described_object),
+                metric_name: o.metric.name.clone(),
+                current_value: o.current.value.clone().unwrap_or_default(),
                 selector: o.metric.selector.clone(),
                 average_value: o.current.average_value.clone(),
             }),
             pods: m.pods.as_ref().map(|p| old::PodsMetricStatus {
-                metric_name: Some(p.metric.name.clone()),
-                current_average_value: Some(p.current.average_value.clone().unwrap_or_default()),
+                metric_name: p.metric.name.clone(),
+                current_average_value: p.current.average_value.clone().unwrap_or_default(),
                 selector: p.metric.selector.clone(),
             }),
             resource: m.resource.as_ref().map(|r| old::ResourceMetricStatus {
                 name: r.name.clone(),
                 current_average_utilization: r.current.average_utilization,
-                current_average_value: Some(r.current.average_value.clone().unwrap_or_default()),
+                current_average_value: r.current.average_value.clone().unwrap_or_default(),
             }),
             container_resource: m.container_resource.as_ref().map(|r| {
                 old::ContainerResourceMetricStatus {
                     name: r.name.clone(),
                     current_average_utilization: r.current.average_utilization,
-                    current_average_value: Some(
-                        r.current.average_value.clone().unwrap_or_default(),
-                    ),
+                    current_average_value: r.current.average_value.clone().unwrap_or_default(),
                     container: r.container.clone(),
                 }
             }),
             external: m.external.as_ref().map(|e| old::ExternalMetricStatus {
-                metric_name: Some(e.metric.name.clone()),
+                metric_name: e.metric.name.clone(),
                 metric_selector: e.metric.selector.clone(),
-                current_value: Some(e.current.value.clone().unwrap_or_default()),
+                current_value: e.current.value.clone().unwrap_or_default(),
                 current_average_value: e.current.average_value.clone(),
             }),
         }

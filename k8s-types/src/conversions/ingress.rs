@@ -4,8 +4,8 @@
 //! The old backend names a Service by `serviceName` and `servicePort` (a number or a
 //! port name); `v1` has `service: {name, port: {number | name}}`. As in Kubernetes: a
 //! backend with a service name or a port gets a `service` (a string port becomes
-//! `port.name`, an integer `port.number`); coming back, `port.name` wins over
-//! `port.number` when both are set. The spec's `backend` is `v1`'s `defaultBackend` (a
+//! `port.name`, an integer `port.number`); coming back, a non-empty `port.name` wins
+//! over `port.number`. The spec's `backend` is `v1`'s `defaultBackend` (a
 //! rename the generator applies).
 
 use apimachinery::conversion::{ConversionError, Convert, Scope};
@@ -14,48 +14,41 @@ use crate::networking::v1::{IngressBackend, IngressServiceBackend, ServiceBacken
 use crate::value::IntOrString;
 
 fn to_hub(
-    service_name: Option<&String>,
-    service_port: Option<&IntOrString>,
+    service_name: &str,
+    service_port: &IntOrString,
     resource: Option<crate::core::v1::TypedLocalObjectReference>,
 ) -> IngressBackend {
-    let has_name = service_name.is_some_and(|n| !n.is_empty());
     let has_port = match service_port {
-        Some(IntOrString::Int(n)) => *n != 0,
-        Some(IntOrString::String(_)) => true,
-        None => false,
+        IntOrString::Int(n) => *n != 0,
+        IntOrString::String(_) => true,
     };
-    // Go's `port` is a struct, written even when empty.
-    let service = (has_name || has_port).then(|| IngressServiceBackend {
-        name: service_name.cloned().unwrap_or_default(),
-        port: Some(match service_port {
-            Some(IntOrString::Int(n)) if *n != 0 => ServiceBackendPort {
-                name: None,
-                number: Some(*n),
+    let service = (!service_name.is_empty() || has_port).then(|| IngressServiceBackend {
+        name: service_name.to_owned(),
+        port: match service_port {
+            IntOrString::Int(n) => ServiceBackendPort {
+                name: String::new(),
+                number: *n,
             },
-            Some(IntOrString::String(s)) => ServiceBackendPort {
-                name: Some(s.clone()),
-                number: None,
+            IntOrString::String(s) => ServiceBackendPort {
+                name: s.clone(),
+                number: 0,
             },
-            _ => ServiceBackendPort::default(),
-        }),
+        },
     });
     IngressBackend { service, resource }
 }
 
 /// The old shape: (serviceName, servicePort).
-fn from_hub(b: &IngressBackend) -> (Option<String>, Option<IntOrString>) {
+fn from_hub(b: &IngressBackend) -> (String, IntOrString) {
     let Some(service) = &b.service else {
-        return (None, None);
+        return (String::new(), IntOrString::default());
     };
-    let port = service
-        .port
-        .as_ref()
-        .and_then(|p| match (&p.name, p.number) {
-            (Some(name), _) if !name.is_empty() => Some(IntOrString::String(name.clone())),
-            (_, Some(n)) if n != 0 => Some(IntOrString::Int(n)),
-            _ => None,
-        });
-    (Some(service.name.clone()), port)
+    let port = if service.port.name.is_empty() {
+        IntOrString::Int(service.port.number)
+    } else {
+        IntOrString::String(service.port.name.clone())
+    };
+    (service.name.clone(), port)
 }
 
 macro_rules! backend_conversion {
@@ -68,8 +61,8 @@ macro_rules! backend_conversion {
                 }
                 fn convert_ref(&self, _: &Scope<'_>) -> Result<IngressBackend, ConversionError> {
                     Ok(to_hub(
-                        self.service_name.as_ref(),
-                        self.service_port.as_ref(),
+                        &self.service_name,
+                        &self.service_port,
                         self.resource.clone(),
                     ))
                 }

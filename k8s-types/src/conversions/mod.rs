@@ -15,8 +15,7 @@
 //!
 //! let scheme = Scheme::from_registry()?;
 //! let mut old = extensions::v1beta1::Deployment::default();
-//! old.spec.get_or_insert_default().rollback_to =
-//!     Some(extensions::v1beta1::RollbackConfig { revision: Some(3) });
+//! old.spec.rollback_to = Some(extensions::v1beta1::RollbackConfig { revision: 3 });
 //! let new: apps::v1::Deployment = scheme.convert(&old)?;
 //! assert_eq!(new.metadata.annotations["deprecated.deployment.rollback.to"], "3");
 //! let back: extensions::v1beta1::Deployment = scheme.convert(&new)?;

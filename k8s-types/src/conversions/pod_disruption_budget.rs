@@ -51,7 +51,7 @@ pub mod policy_v1beta1 {
         scope: &Scope<'_>,
     ) -> Result<hub::PodDisruptionBudget, ConversionError> {
         let mut out: hub::PodDisruptionBudget = p.auto_convert_ref(scope)?;
-        if let Some(selector) = out.spec.as_mut().and_then(|s| s.selector.as_mut()) {
+        if let Some(selector) = out.spec.selector.as_mut() {
             if *selector == LabelSelector::default() {
                 *selector = non_v1beta1_match_none_selector();
             } else if *selector == v1beta1_match_all_selector() {
@@ -72,7 +72,7 @@ pub mod policy_v1beta1 {
         scope: &Scope<'_>,
     ) -> Result<old::PodDisruptionBudget, ConversionError> {
         let mut out: old::PodDisruptionBudget = p.auto_convert_ref(scope)?;
-        if let Some(selector) = out.spec.as_mut().and_then(|s| s.selector.as_mut()) {
+        if let Some(selector) = out.spec.selector.as_mut() {
             if *selector == non_v1beta1_match_none_selector() {
                 *selector = LabelSelector::default();
             } else if *selector == LabelSelector::default() {

@@ -3,7 +3,7 @@
 //! `v1alpha1` nests the handler, overhead and scheduling in `spec` (the handler named
 //! `runtimeHandler`); `v1` has them at the top (the handler named `handler`). Kubernetes
 //! moves them across (`pkg/apis/node/v1alpha1/conversion.go`); nothing is lost either
-//! way. Going back, `spec` is always written, as Go's non-pointer `Spec` is.
+//! way.
 
 use apimachinery::conversion::{AutoConvert, ConversionError, Scope};
 
@@ -19,16 +19,15 @@ pub mod node_v1alpha1 {
         scope: &Scope<'_>,
     ) -> Result<hub::RuntimeClass, ConversionError> {
         let mut out: hub::RuntimeClass = r.auto_convert_ref(scope)?;
-        if let Some(spec) = &r.spec {
-            out.handler = spec.runtime_handler.clone();
-            out.overhead = spec.overhead.as_ref().map(|o| hub::Overhead {
-                pod_fixed: o.pod_fixed.clone(),
-            });
-            out.scheduling = spec.scheduling.as_ref().map(|s| hub::Scheduling {
-                node_selector: s.node_selector.clone(),
-                tolerations: s.tolerations.clone(),
-            });
-        }
+        let spec = &r.spec;
+        out.handler = spec.runtime_handler.clone();
+        out.overhead = spec.overhead.as_ref().map(|o| hub::Overhead {
+            pod_fixed: o.pod_fixed.clone(),
+        });
+        out.scheduling = spec.scheduling.as_ref().map(|s| hub::Scheduling {
+            node_selector: s.node_selector.clone(),
+            tolerations: s.tolerations.clone(),
+        });
         Ok(out)
     }
 
@@ -39,7 +38,7 @@ pub mod node_v1alpha1 {
         scope: &Scope<'_>,
     ) -> Result<old::RuntimeClass, ConversionError> {
         let mut out: old::RuntimeClass = r.auto_convert_ref(scope)?;
-        out.spec = Some(old::RuntimeClassSpec {
+        out.spec = old::RuntimeClassSpec {
             runtime_handler: r.handler.clone(),
             overhead: r.overhead.as_ref().map(|o| old::Overhead {
                 pod_fixed: o.pod_fixed.clone(),
@@ -48,7 +47,7 @@ pub mod node_v1alpha1 {
                 node_selector: s.node_selector.clone(),
                 tolerations: s.tolerations.clone(),
             }),
-        });
+        };
         Ok(out)
     }
 }

@@ -130,6 +130,7 @@ impl<'s> Converter<'s> {
             let items = list
                 .items
                 .iter()
+                .flatten()
                 .enumerate()
                 .map(|(i, item)| {
                     self.list_item(&item.raw)

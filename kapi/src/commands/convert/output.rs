@@ -317,10 +317,12 @@ fn encode_protobuf_list(metadata: Option<&Value>, items: Vec<Vec<u8>>) -> Result
     };
     let list = k8s_types::core::v1::List {
         metadata,
-        items: items
-            .into_iter()
-            .map(apimachinery::runtime::RawExtension::from_raw)
-            .collect(),
+        items: Some(
+            items
+                .into_iter()
+                .map(apimachinery::runtime::RawExtension::from_raw)
+                .collect(),
+        ),
     };
     Ok(apimachinery::protobuf::encode_envelope("v1", "List", |e| {
         list.encode_fields(e)

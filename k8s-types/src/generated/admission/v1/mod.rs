@@ -9,13 +9,14 @@ pub struct AdmissionRequest {
     /// otherwise identical (parallel requests, requests when earlier requests did not modify etc)
     /// The UID is meant to track the round trip (request/response) between the KAS and the WebHook, not the user request.
     /// It is suitable for correlating log entries between the webhook and apiserver, for either auditing or debugging.
-    pub uid: Option<String>,
+    pub uid: String,
     /// kind is the fully-qualified type of object being submitted (for example, v1.Pod or autoscaling.v1.Scale)
-    pub kind: Option<crate::meta::v1::GroupVersionKind>,
+    pub kind: crate::meta::v1::GroupVersionKind,
     /// resource is the fully-qualified resource being requested (for example, v1.pods)
-    pub resource: Option<crate::meta::v1::GroupVersionResource>,
+    pub resource: crate::meta::v1::GroupVersionResource,
     /// subResource is the subresource being requested, if any (for example, "status" or "scale")
-    pub sub_resource: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub sub_resource: String,
     /// requestKind is the fully-qualified type of the original API request (for example, v1.Pod or autoscaling.v1.Scale).
     /// If this is specified and differs from the value in "kind", an equivalent match and conversion was performed.
     ///
@@ -41,21 +42,24 @@ pub struct AdmissionRequest {
     /// requestSubResource is the name of the subresource of the original API request, if any (for example, "status" or "scale")
     /// If this is specified and differs from the value in "subResource", an equivalent match and conversion was performed.
     /// See documentation for the "matchPolicy" field in the webhook configuration type.
-    pub request_sub_resource: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub request_sub_resource: String,
     /// name is the name of the object as presented in the request.  On a CREATE operation, the client may omit name and
     /// rely on the server to generate the name.  If that is the case, this field will contain an empty string.
-    pub name: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub name: String,
     /// namespace is the namespace associated with the request (if any).
-    pub namespace: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub namespace: String,
     /// operation is the operation being performed. This may be different than the operation
     /// requested. e.g. a patch can result in either a CREATE or UPDATE Operation.
-    pub operation: Option<String>,
+    pub operation: String,
     /// userInfo is information about the requesting user
-    pub user_info: Option<crate::authentication::v1::UserInfo>,
+    pub user_info: crate::authentication::v1::UserInfo,
     /// object is the object from the incoming request.
-    pub object: Option<crate::value::RawExtension>,
+    pub object: crate::value::RawExtension,
     /// oldObject is the existing object. Only populated for DELETE and UPDATE requests.
-    pub old_object: Option<crate::value::RawExtension>,
+    pub old_object: crate::value::RawExtension,
     /// dryRun indicates that modifications will definitely not be persisted for this request.
     /// Defaults to false.
     pub dry_run: Option<bool>,
@@ -64,7 +68,7 @@ pub struct AdmissionRequest {
     /// different than the options the caller provided. e.g. for a patch request the performed
     /// Operation might be a CREATE, in which case the Options will a
     /// \`meta.k8s.io/v1.CreateOptions\` even though the caller provided \`meta.k8s.io/v1.PatchOptions\`.
-    pub options: Option<crate::value::RawExtension>,
+    pub options: crate::value::RawExtension,
 }
 
 apimachinery::proto_message!(AdmissionRequest { 1 => uid, 2 => kind, 3 => resource, 4 => sub_resource as "subResource", 5 => name, 6 => namespace, 7 => operation, 8 => user_info as "userInfo", 9 => object, 10 => old_object as "oldObject", 11 => dry_run as "dryRun", 12 => options, 13 => request_kind as "requestKind", 14 => request_resource as "requestResource", 15 => request_sub_resource as "requestSubResource" });
@@ -74,13 +78,14 @@ apimachinery::proto_message!(AdmissionRequest { 1 => uid, 2 => kind, 3 => resour
 pub struct AdmissionResponse {
     /// uid is an identifier for the individual request/response.
     /// This must be copied over from the corresponding AdmissionRequest.
-    pub uid: Option<String>,
+    pub uid: String,
     /// allowed indicates whether or not the admission request was permitted.
-    pub allowed: Option<bool>,
+    pub allowed: bool,
     /// status is the result contains extra details into why an admission request was denied.
     /// This field IS NOT consulted in any way if "Allowed" is "true".
     pub status: Option<apimachinery::apis::meta::v1::Status>,
     /// patch is the patch body. Currently we only support "JSONPatch" which implements RFC 6902.
+    #[api(skip_serializing_if = "crate::go_json::is_nil_or_empty")]
     pub patch: Option<crate::value::ByteString>,
     /// patchType is the type of Patch. Currently we only allow "JSONPatch".
     pub patch_type: Option<String>,

@@ -45,7 +45,8 @@ pub struct ApplyConfiguration {
     ///
     /// Only property names of the form \`\[a-zA-Z\_.-/\]\[a-zA-Z0-9\_.-/\]\*\` are accessible.
     /// Required.
-    pub expression: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub expression: String,
 }
 
 apimachinery::proto_message!(ApplyConfiguration { 1 => expression });
@@ -171,7 +172,8 @@ pub struct JSONPatch {
     ///
     /// Only property names of the form \`\[a-zA-Z\_.-/\]\[a-zA-Z0-9\_.-/\]\*\` are accessible.
     /// Required.
-    pub expression: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub expression: String,
 }
 
 apimachinery::proto_message!(JSONPatch { 1 => expression });
@@ -304,7 +306,7 @@ pub struct MutatingAdmissionPolicy {
     /// metadata is the standard object metadata; More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>.
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec defines the desired behavior of the MutatingAdmissionPolicy.
-    pub spec: Option<MutatingAdmissionPolicySpec>,
+    pub spec: MutatingAdmissionPolicySpec,
 }
 
 apimachinery::proto_message!(MutatingAdmissionPolicy { 1 => metadata, 2 => spec });
@@ -328,7 +330,7 @@ pub struct MutatingAdmissionPolicyBinding {
     /// metadata is the standard object metadata; More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>.
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec defines the desired behavior of the MutatingAdmissionPolicyBinding.
-    pub spec: Option<MutatingAdmissionPolicyBindingSpec>,
+    pub spec: MutatingAdmissionPolicyBindingSpec,
 }
 
 apimachinery::proto_message!(MutatingAdmissionPolicyBinding { 1 => metadata, 2 => spec });
@@ -343,7 +345,8 @@ pub struct MutatingAdmissionPolicyBindingList {
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds>
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// List of PolicyBinding.
-    pub items: Vec<MutatingAdmissionPolicyBinding>,
+    #[api(nullable)]
+    pub items: Option<Vec<MutatingAdmissionPolicyBinding>>,
 }
 
 apimachinery::proto_message!(MutatingAdmissionPolicyBindingList { 1 => metadata, 2 => items });
@@ -354,7 +357,8 @@ pub struct MutatingAdmissionPolicyBindingSpec {
     /// policyName references a MutatingAdmissionPolicy name which the MutatingAdmissionPolicyBinding binds to.
     /// If the referenced resource does not exist, this binding is considered invalid and will be ignored
     /// Required.
-    pub policy_name: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub policy_name: String,
     /// paramRef specifies the parameter resource used to configure the admission control policy.
     /// It should point to a resource of the type specified in spec.ParamKind of the bound MutatingAdmissionPolicy.
     /// If the policy specifies a ParamKind and the resource referred to by ParamRef does not exist, this binding is considered mis-configured and the FailurePolicy of the MutatingAdmissionPolicy applied.
@@ -384,7 +388,8 @@ pub struct MutatingAdmissionPolicyList {
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds>
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// List of ValidatingAdmissionPolicy.
-    pub items: Vec<MutatingAdmissionPolicy>,
+    #[api(nullable)]
+    pub items: Option<Vec<MutatingAdmissionPolicy>>,
 }
 
 apimachinery::proto_message!(MutatingAdmissionPolicyList { 1 => metadata, 2 => items });
@@ -459,7 +464,8 @@ pub struct MutatingAdmissionPolicySpec {
     /// order with respect to other admission plugins, admission webhooks, bindings of this policy and admission policies.  Mutations are only
     /// reinvoked when mutations change the object after this mutation is invoked.
     /// Required.
-    pub reinvocation_policy: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub reinvocation_policy: String,
 }
 
 apimachinery::proto_message!(MutatingAdmissionPolicySpec { 1 => param_kind as "paramKind", 2 => match_constraints as "matchConstraints", 3 => variables, 4 => mutations, 5 => failure_policy as "failurePolicy", 6 => match_conditions as "matchConditions", 7 => reinvocation_policy as "reinvocationPolicy" });
@@ -564,7 +570,8 @@ pub struct MutatingWebhook {
     /// rejected by a future step in the admission chain and the side effects therefore need to be undone.
     /// Requests with the dryRun attribute will be auto-rejected if they match a webhook with
     /// sideEffects == Unknown or Some.
-    pub side_effects: String,
+    #[api(nullable)]
+    pub side_effects: Option<String>,
     /// timeoutSeconds specifies the timeout for this webhook. After the timeout passes,
     /// the webhook call will be ignored or the API call will fail based on the
     /// failure policy.
@@ -578,7 +585,8 @@ pub struct MutatingWebhook {
     /// If a persisted webhook configuration specifies allowed versions and does not
     /// include any versions known to the API Server, calls to the webhook will fail
     /// and be subject to the failure policy.
-    pub admission_review_versions: Vec<String>,
+    #[api(nullable)]
+    pub admission_review_versions: Option<Vec<String>>,
     /// reinvocationPolicy indicates whether this webhook should be called multiple times as part of a single admission evaluation.
     /// Allowed values are "Never" and "IfNeeded".
     ///
@@ -637,7 +645,8 @@ pub struct MutatingWebhookConfigurationList {
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds>
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// List of MutatingWebhookConfiguration.
-    pub items: Vec<MutatingWebhookConfiguration>,
+    #[api(nullable)]
+    pub items: Option<Vec<MutatingWebhookConfiguration>>,
 }
 
 apimachinery::proto_message!(MutatingWebhookConfigurationList { 1 => metadata, 2 => items });
@@ -798,10 +807,12 @@ pub struct ParamKind {
     /// apiVersion is the API group version the resources belong to.
     /// In format of "group/version".
     /// Required.
-    pub api_version: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub api_version: String,
     /// kind is the API kind the resources belong to.
     /// Required.
-    pub kind: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub kind: String,
 }
 
 apimachinery::proto_message!(ParamKind { 1 => api_version as "apiVersion", 2 => kind });
@@ -818,7 +829,8 @@ pub struct ParamRef {
     /// A single parameter used for all admission requests can be configured
     /// by setting the \`name\` field, leaving \`selector\` blank, and setting namespace
     /// if \`paramKind\` is namespace-scoped.
-    pub name: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub name: String,
     /// namespace is the namespace of the referenced resource. Allows limiting
     /// the search for params to a specific namespace. Applies to both \`name\` and
     /// \`selector\` fields.
@@ -833,7 +845,8 @@ pub struct ParamRef {
     /// evaluated for admission will be used when this field is left unset. Take
     /// care that if this is left empty the binding must not match any cluster-scoped
     /// resources, which will result in an error.
-    pub namespace: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub namespace: String,
     /// selector can be used to match multiple param objects based on their labels.
     /// Supply selector: {} to match all resources of the ParamKind.
     ///
@@ -1049,12 +1062,12 @@ pub struct ValidatingAdmissionPolicy {
     /// metadata is the standard object metadata; More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>.
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec defines the desired behavior of the ValidatingAdmissionPolicy.
-    pub spec: Option<ValidatingAdmissionPolicySpec>,
+    pub spec: ValidatingAdmissionPolicySpec,
     /// status represents the current status of the ValidatingAdmissionPolicy, including warnings that are useful to determine if the policy
     /// behaves in the expected way.
     /// Populated by the system.
     /// Read-only.
-    pub status: Option<ValidatingAdmissionPolicyStatus>,
+    pub status: ValidatingAdmissionPolicyStatus,
 }
 
 apimachinery::proto_message!(ValidatingAdmissionPolicy { 1 => metadata, 2 => spec, 3 => status });
@@ -1093,7 +1106,8 @@ pub struct ValidatingAdmissionPolicyBindingList {
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds>
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// List of PolicyBinding.
-    pub items: Vec<ValidatingAdmissionPolicyBinding>,
+    #[api(nullable)]
+    pub items: Option<Vec<ValidatingAdmissionPolicyBinding>>,
 }
 
 apimachinery::proto_message!(ValidatingAdmissionPolicyBindingList { 1 => metadata, 2 => items });
@@ -1104,6 +1118,7 @@ pub struct ValidatingAdmissionPolicyBindingSpec {
     /// policyName references a ValidatingAdmissionPolicy name which the ValidatingAdmissionPolicyBinding binds to.
     /// If the referenced resource does not exist, this binding is considered invalid and will be ignored
     /// Required.
+    #[api(skip_serializing_if = "String::is_empty")]
     pub policy_name: String,
     /// paramRef specifies the parameter resource used to configure the admission control policy.
     /// It should point to a resource of the type specified in ParamKind of the bound ValidatingAdmissionPolicy.
@@ -1155,6 +1170,7 @@ pub struct ValidatingAdmissionPolicyBindingSpec {
     /// API response body and the HTTP warning headers.
     ///
     /// Required.
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub validation_actions: Vec<String>,
 }
 
@@ -1170,7 +1186,8 @@ pub struct ValidatingAdmissionPolicyList {
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds>
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// List of ValidatingAdmissionPolicy.
-    pub items: Vec<ValidatingAdmissionPolicy>,
+    #[api(nullable)]
+    pub items: Option<Vec<ValidatingAdmissionPolicy>>,
 }
 
 apimachinery::proto_message!(ValidatingAdmissionPolicyList { 1 => metadata, 2 => items });
@@ -1247,7 +1264,8 @@ apimachinery::proto_message!(ValidatingAdmissionPolicySpec { 1 => param_kind as 
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ValidatingAdmissionPolicyStatus {
     /// observedGeneration is the generation observed by the controller.
-    pub observed_generation: Option<i64>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub observed_generation: i64,
     /// typeChecking contains the results of type checking for each expression.
     /// Presence of this field indicates the completion of the type checking.
     pub type_checking: Option<TypeChecking>,
@@ -1358,7 +1376,8 @@ pub struct ValidatingWebhook {
     /// rejected by a future step in the admission chain and the side effects therefore need to be undone.
     /// Requests with the dryRun attribute will be auto-rejected if they match a webhook with
     /// sideEffects == Unknown or Some.
-    pub side_effects: String,
+    #[api(nullable)]
+    pub side_effects: Option<String>,
     /// timeoutSeconds specifies the timeout for this webhook. After the timeout passes,
     /// the webhook call will be ignored or the API call will fail based on the
     /// failure policy.
@@ -1372,7 +1391,8 @@ pub struct ValidatingWebhook {
     /// If a persisted webhook configuration specifies allowed versions and does not
     /// include any versions known to the API Server, calls to the webhook will fail
     /// and be subject to the failure policy.
-    pub admission_review_versions: Vec<String>,
+    #[api(nullable)]
+    pub admission_review_versions: Option<Vec<String>>,
     /// matchConditions is a list of conditions that must be met for a request to be sent to this
     /// webhook. Match conditions filter requests that have already been matched by the rules,
     /// namespaceSelector, and objectSelector. An empty list of matchConditions matches all requests.
@@ -1415,7 +1435,8 @@ pub struct ValidatingWebhookConfigurationList {
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds>
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// List of ValidatingWebhookConfiguration.
-    pub items: Vec<ValidatingWebhookConfiguration>,
+    #[api(nullable)]
+    pub items: Option<Vec<ValidatingWebhookConfiguration>>,
 }
 
 apimachinery::proto_message!(ValidatingWebhookConfigurationList { 1 => metadata, 2 => items });
@@ -1472,7 +1493,8 @@ pub struct Validation {
     /// If the Expression contains line breaks. Message is required.
     /// The message must not contain line breaks.
     /// If unset, the message is "failed Expression: {Expression}".
-    pub message: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub message: String,
     /// reason represents a machine-readable description of why this validation failed.
     /// If this is the first validation in the list to fail, this reason, as well as the
     /// corresponding HTTP response code, are used in the
@@ -1490,7 +1512,8 @@ pub struct Validation {
     /// messageExpression has access to all the same variables as the \`expression\` except for 'authorizer' and 'authorizer.requestResource'.
     /// Example:
     /// "object.x must be less than max ("+string(params.max)+")"
-    pub message_expression: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub message_expression: String,
 }
 
 apimachinery::proto_message!(Validation { 1 => expression, 2 => message, 3 => reason, 4 => message_expression as "messageExpression" });
@@ -1546,6 +1569,7 @@ pub struct WebhookClientConfig {
     pub service: Option<ServiceReference>,
     /// caBundle is a PEM encoded CA bundle which will be used to validate the webhook's server certificate.
     /// If unspecified, system trust roots on the apiserver are used.
+    #[api(skip_serializing_if = "crate::go_json::is_nil_or_empty")]
     pub ca_bundle: Option<crate::value::ByteString>,
 }
 

@@ -5,8 +5,11 @@
 /// APIGroupDiscovery holds information about which resources are being served for all version of the API Group.
 /// It contains a list of APIVersionDiscovery that holds a list of APIResourceDiscovery types served for a version.
 /// Versions are in descending order of preference, with the first version being the preferred entry.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[api(group = "apidiscovery.k8s.io", version = "v2", kind = "APIGroupDiscovery", not_resource, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct APIGroupDiscovery {
+    /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// metadata is standard object's metadata.
     /// The only field completed will be name. For instance, resourceVersion will be empty.
     /// name is the name of the API group whose discovery information is presented here.
@@ -25,14 +28,17 @@ apimachinery::proto_message!(APIGroupDiscovery { 1 => metadata, 2 => versions })
 /// This is one of the types able to be returned from the /api and /apis endpoint and contains an aggregated
 /// list of API resources (built-ins, Custom Resource Definitions, resources from aggregated servers)
 /// that a cluster supports.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[api(group = "apidiscovery.k8s.io", version = "v2", kind = "APIGroupDiscoveryList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct APIGroupDiscoveryList {
+    /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// ResourceVersion will not be set, because this does not have a replayable ordering among multiple apiservers.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is the list of groups for discovery. The groups are listed in priority order.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    pub items: Vec<APIGroupDiscovery>,
+    #[api(nullable)]
+    pub items: Option<Vec<APIGroupDiscovery>>,
 }
 
 apimachinery::proto_message!(APIGroupDiscoveryList { 1 => metadata, 2 => items });
@@ -44,23 +50,23 @@ pub struct APIResourceDiscovery {
     /// for this resource across all versions in the API group.
     /// Resources with non-empty groups are located at /apis/\<APIGroupDiscovery.objectMeta.name\>/\<APIVersionDiscovery.version\>/\<APIResourceDiscovery.Resource\>
     /// Resources with empty groups are located at /api/v1/\<APIResourceDiscovery.Resource\>
-    pub resource: Option<String>,
+    pub resource: String,
     /// responseKind describes the group, version, and kind of the serialization schema for the object type this endpoint typically returns.
     /// APIs may return other objects types at their discretion, such as error conditions, requests for alternate representations, or other operation specific behavior.
     /// This value will be null or empty if an APIService reports subresources but supports no operations on the parent resource
     pub response_kind: Option<crate::meta::v1::GroupVersionKind>,
     /// scope indicates the scope of a resource, either Cluster or Namespaced
-    pub scope: Option<String>,
+    pub scope: String,
     /// singularResource is the singular name of the resource.  This allows clients to handle plural and singular opaquely.
     /// For many clients the singular form of the resource will be more understandable to users reading messages and should be used when integrating the name of the resource into a sentence.
     /// The command line tool kubectl, for example, allows use of the singular resource name in place of plurals.
     /// The singular form of a resource should always be an optional element - when in doubt use the canonical resource name.
-    pub singular_resource: Option<String>,
+    pub singular_resource: String,
     /// verbs is a list of supported API operation types (this includes
     /// but is not limited to get, list, watch, create, update, patch,
     /// delete, deletecollection, and proxy).
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    pub verbs: Vec<String>,
+    #[api(nullable)]
+    pub verbs: Option<Vec<String>>,
     /// shortNames is a list of suggested short names of the resource.
     #[api(skip_serializing_if = "Vec::is_empty")]
     pub short_names: Vec<String>,
@@ -80,7 +86,7 @@ apimachinery::proto_message!(APIResourceDiscovery { 1 => resource, 2 => response
 pub struct APISubresourceDiscovery {
     /// subresource is the name of the subresource.  This is used in the URL path and is the unique identifier
     /// for this resource across all versions.
-    pub subresource: Option<String>,
+    pub subresource: String,
     /// responseKind describes the group, version, and kind of the serialization schema for the object type this endpoint typically returns.
     /// Some subresources do not return normal resources, these will have null or empty return types.
     pub response_kind: Option<crate::meta::v1::GroupVersionKind>,
@@ -96,8 +102,8 @@ pub struct APISubresourceDiscovery {
     /// custom verbs outside the standard Kubernetes verb set. Clients
     /// should expect the behavior of standard verbs to align with
     /// Kubernetes interaction conventions.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    pub verbs: Vec<String>,
+    #[api(nullable)]
+    pub verbs: Option<Vec<String>>,
 }
 
 apimachinery::proto_message!(APISubresourceDiscovery { 1 => subresource, 2 => response_kind as "responseKind", 3 => accepted_types as "acceptedTypes", 4 => verbs });
@@ -106,7 +112,7 @@ apimachinery::proto_message!(APISubresourceDiscovery { 1 => subresource, 2 => re
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct APIVersionDiscovery {
     /// version is the name of the version within a group version.
-    pub version: Option<String>,
+    pub version: String,
     /// resources is a list of APIResourceDiscovery objects for the corresponding group version.
     #[api(skip_serializing_if = "Vec::is_empty")]
     pub resources: Vec<APIResourceDiscovery>,
@@ -117,7 +123,8 @@ pub struct APIVersionDiscovery {
     /// significantly out of date. Clients that require the latest
     /// version of the discovery information be retrieved before
     /// performing an operation should not use the aggregated document
-    pub freshness: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub freshness: String,
 }
 
 apimachinery::proto_message!(APIVersionDiscovery { 1 => version, 2 => resources, 3 => freshness });

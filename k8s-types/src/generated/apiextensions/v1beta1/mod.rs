@@ -31,13 +31,13 @@ pub struct ConversionRequest {
     /// otherwise identical (parallel requests, etc).
     /// The UID is meant to track the round trip (request/response) between the Kubernetes API server and the webhook, not the user request.
     /// It is suitable for correlating log entries between the webhook and apiserver, for either auditing or debugging.
-    pub uid: Option<String>,
+    pub uid: String,
     /// desiredAPIVersion is the version to convert given objects to. e.g. "myapi.example.com/v1"
     #[api(rename = "desiredAPIVersion")]
-    pub desired_api_version: Option<String>,
+    pub desired_api_version: String,
     /// objects is the list of custom resource objects to be converted.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    pub objects: Vec<crate::value::RawExtension>,
+    #[api(nullable)]
+    pub objects: Option<Vec<crate::value::RawExtension>>,
 }
 
 apimachinery::proto_message!(ConversionRequest { 1 => uid, 2 => desired_api_version as "desiredAPIVersion", 3 => objects });
@@ -48,19 +48,19 @@ apimachinery::proto_message!(ConversionRequest { 1 => uid, 2 => desired_api_vers
 pub struct ConversionResponse {
     /// uid is an identifier for the individual request/response.
     /// This should be copied over from the corresponding \`request.uid\`.
-    pub uid: Option<String>,
+    pub uid: String,
     /// convertedObjects is the list of converted version of \`request.objects\` if the \`result\` is successful, otherwise empty.
     /// The webhook is expected to set \`apiVersion\` of these objects to the \`request.desiredAPIVersion\`. The list
     /// must also have the same size as the input list with the same objects in the same order (equal kind, metadata.uid, metadata.name and metadata.namespace).
     /// The webhook is allowed to mutate labels and annotations. Any other change to the metadata is silently ignored.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    pub converted_objects: Vec<crate::value::RawExtension>,
+    #[api(nullable)]
+    pub converted_objects: Option<Vec<crate::value::RawExtension>>,
     /// result contains the result of conversion with extra details if the conversion failed. \`result.status\` determines if
     /// the conversion failed or succeeded. The \`result.status\` field is required and represents the success or failure of the
     /// conversion. A successful conversion must set \`result.status\` to \`Success\`. A failed conversion must set
     /// \`result.status\` to \`Failure\` and provide more details in \`result.message\` and return http status 200. The \`result.message\`
     /// will be used to construct an error message for the end user.
-    pub result: Option<apimachinery::apis::meta::v1::Status>,
+    pub result: apimachinery::apis::meta::v1::Status,
 }
 
 apimachinery::proto_message!(ConversionResponse { 1 => uid, 2 => converted_objects as "convertedObjects", 3 => result });
@@ -99,13 +99,16 @@ pub struct CustomResourceColumnDefinition {
     /// format is an optional OpenAPI type definition for this column. The 'name' format is applied
     /// to the primary identifier column to assist in clients identifying column is the resource name.
     /// See <https://github.com/OAI/OpenAPI-Specification/blob/master/versions/2.0.md#data-types> for details.
-    pub format: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub format: String,
     /// description is a human readable description of this column.
-    pub description: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub description: String,
     /// priority is an integer defining the relative importance of this column compared to others. Lower
     /// numbers are considered higher priority. Columns that may be omitted in limited space scenarios
     /// should be given a priority greater than 0.
-    pub priority: Option<i32>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub priority: i32,
     /// JSONPath is a simple JSON path (i.e. with array notation) which is evaluated against
     /// each custom resource to produce the value for this column.
     pub json_path: String,
@@ -151,7 +154,7 @@ pub struct CustomResourceDefinition {
     /// spec describes how the user wants the resources to appear
     pub spec: CustomResourceDefinitionSpec,
     /// status indicates the actual state of the CustomResourceDefinition
-    pub status: Option<CustomResourceDefinitionStatus>,
+    pub status: CustomResourceDefinitionStatus,
 }
 
 apimachinery::proto_message!(CustomResourceDefinition { 1 => metadata, 2 => spec, 3 => status });
@@ -165,15 +168,18 @@ pub struct CustomResourceDefinitionCondition {
     /// Can be True, False, Unknown.
     pub status: String,
     /// lastTransitionTime last time the condition transitioned from one status to another.
-    pub last_transition_time: Option<apimachinery::apis::meta::v1::Time>,
+    pub last_transition_time: apimachinery::apis::meta::v1::Time,
     /// reason is a unique, one-word, CamelCase reason for the condition's last transition.
-    pub reason: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub reason: String,
     /// message is a human-readable message indicating details about last transition.
-    pub message: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub message: String,
     /// observedGeneration represents the .metadata.generation that the condition was set based upon.
     /// For instance, if .metadata.generation is currently 12, but the .status.conditions\[x\].observedGeneration is 9, the condition is out of date
     /// with respect to the current state of the instance.
-    pub observed_generation: Option<i64>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub observed_generation: i64,
 }
 
 apimachinery::proto_message!(CustomResourceDefinitionCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message, 6 => observed_generation as "observedGeneration" });
@@ -194,7 +200,8 @@ pub struct CustomResourceDefinitionList {
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items list individual CustomResourceDefinition objects
-    pub items: Vec<CustomResourceDefinition>,
+    #[api(nullable)]
+    pub items: Option<Vec<CustomResourceDefinition>>,
 }
 
 apimachinery::proto_message!(CustomResourceDefinitionList { 1 => metadata, 2 => items });
@@ -208,7 +215,8 @@ pub struct CustomResourceDefinitionNames {
     /// Must be all lowercase.
     pub plural: String,
     /// singular is the singular name of the resource. It must be all lowercase. Defaults to lowercased \`kind\`.
-    pub singular: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub singular: String,
     /// shortNames are short names for the resource, exposed in API discovery documents,
     /// and used by clients to support invocations like \`kubectl get \<shortname\>\`.
     /// It must be all lowercase.
@@ -218,7 +226,8 @@ pub struct CustomResourceDefinitionNames {
     /// Custom resource instances will use this value as the \`kind\` attribute in API calls.
     pub kind: String,
     /// listKind is the serialized kind of the list for this resource. Defaults to "\`kind\`List".
-    pub list_kind: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub list_kind: String,
     /// categories is a list of grouped resources this custom resource belongs to (e.g. 'all').
     /// This is published in API discovery documents, and used by clients to support invocations like
     /// \`kubectl get all\`.
@@ -240,7 +249,8 @@ pub struct CustomResourceDefinitionSpec {
     /// Must match the name of the first item in the \`versions\` list if \`version\` and \`versions\` are both specified.
     /// Optional if \`versions\` is specified.
     /// Deprecated: use \`versions\` instead.
-    pub version: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub version: String,
     /// names specify the resource and kind names for the custom resource.
     pub names: CustomResourceDefinitionNames,
     /// scope indicates whether the defined custom resource is cluster- or namespace-scoped.
@@ -264,6 +274,7 @@ pub struct CustomResourceDefinitionSpec {
     /// by GA \> beta \> alpha (where GA is a version with no suffix such as beta or alpha), and then by comparing
     /// major version, then minor version. An example sorted list of versions:
     /// v10, v2, v1, v11beta2, v10beta3, v3beta1, v12alpha1, v11alpha2, foo1, foo10.
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub versions: Vec<CustomResourceDefinitionVersion>,
     /// additionalPrinterColumns specifies additional columns returned in Table output.
     /// See <https://kubernetes.io/docs/reference/using-api/api-concepts/#receiving-resources-as-tables> for details.
@@ -295,21 +306,22 @@ apimachinery::proto_message!(CustomResourceDefinitionSpec { 1 => group, 2 => ver
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct CustomResourceDefinitionStatus {
     /// conditions indicate state for particular aspects of a CustomResourceDefinition
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    pub conditions: Vec<CustomResourceDefinitionCondition>,
+    #[api(nullable)]
+    pub conditions: Option<Vec<CustomResourceDefinitionCondition>>,
     /// acceptedNames are the names that are actually being used to serve discovery.
     /// They may be different than the names in spec.
-    pub accepted_names: Option<CustomResourceDefinitionNames>,
+    pub accepted_names: CustomResourceDefinitionNames,
     /// storedVersions lists all versions of CustomResources that were ever persisted. Tracking these
     /// versions allows a migration path for stored versions in etcd. The field is mutable
     /// so a migration controller can finish a migration to another version (ensuring
     /// no old objects are left in storage), and then remove the rest of the
     /// versions from this list.
     /// Versions may not be removed from \`spec.versions\` while they exist in this list.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    pub stored_versions: Vec<String>,
+    #[api(nullable)]
+    pub stored_versions: Option<Vec<String>>,
     /// The generation observed by the CRD controller.
-    pub observed_generation: Option<i64>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub observed_generation: i64,
 }
 
 apimachinery::proto_message!(CustomResourceDefinitionStatus { 1 => conditions, 2 => accepted_names as "acceptedNames", 3 => stored_versions as "storedVersions", 4 => observed_generation as "observedGeneration" });
@@ -328,7 +340,8 @@ pub struct CustomResourceDefinitionVersion {
     /// deprecated indicates this version of the custom resource API is deprecated.
     /// When set to true, API requests to this version receive a warning header in the server response.
     /// Defaults to false.
-    pub deprecated: Option<bool>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub deprecated: bool,
     /// deprecationWarning overrides the default warning returned to API clients.
     /// May only be set when \`deprecated\` is true.
     /// The default warning indicates this version is deprecated and recommends use
@@ -423,9 +436,11 @@ apimachinery::proto_message!(CustomResourceValidation { 1 => open_apiv3_schema a
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ExternalDocumentation {
     /// The \`description\` field.
-    pub description: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub description: String,
     /// The \`url\` field.
-    pub url: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub url: String,
 }
 
 apimachinery::proto_message!(ExternalDocumentation { 1 => description, 2 => url });
@@ -434,15 +449,19 @@ apimachinery::proto_message!(ExternalDocumentation { 1 => description, 2 => url 
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct JSONSchemaProps {
     /// The \`id\` field.
-    pub id: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub id: String,
     /// The \`schema\` field.
-    pub schema: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub schema: String,
     /// The \`ref\` field.
     pub r#ref: Option<String>,
     /// The \`description\` field.
-    pub description: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub description: String,
     /// The \`type\` field.
-    pub r#type: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub r#type: String,
     /// format is an OpenAPI v3 format string. Unknown formats are ignored. The following formats are validated:
     ///
     /// - bsonobjectid: a bson object ID, i.e. a 24 characters hex string
@@ -469,9 +488,11 @@ pub struct JSONSchemaProps {
     /// - date: a date string like "2006-01-02" as defined by full-date in RFC3339
     /// - duration: a duration string like "22 ns" as parsed by Golang time.ParseDuration or compatible with Scala duration format
     /// - datetime: a date time string like "2014-12-15T19:30:20.000Z" as defined by date-time in RFC3339.
-    pub format: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub format: String,
     /// The \`title\` field.
-    pub title: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub title: String,
     /// default is a default value for undefined object fields.
     /// Defaulting is a beta feature under the CustomResourceDefaulting feature gate.
     /// CustomResourceDefinitions with defaults must be created using the v1 (or newer) CustomResourceDefinition API.
@@ -479,23 +500,27 @@ pub struct JSONSchemaProps {
     /// The \`maximum\` field.
     pub maximum: Option<f64>,
     /// The \`exclusiveMaximum\` field.
-    pub exclusive_maximum: Option<bool>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub exclusive_maximum: bool,
     /// The \`minimum\` field.
     pub minimum: Option<f64>,
     /// The \`exclusiveMinimum\` field.
-    pub exclusive_minimum: Option<bool>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub exclusive_minimum: bool,
     /// The \`maxLength\` field.
     pub max_length: Option<i64>,
     /// The \`minLength\` field.
     pub min_length: Option<i64>,
     /// The \`pattern\` field.
-    pub pattern: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub pattern: String,
     /// The \`maxItems\` field.
     pub max_items: Option<i64>,
     /// The \`minItems\` field.
     pub min_items: Option<i64>,
     /// The \`uniqueItems\` field.
-    pub unique_items: Option<bool>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub unique_items: bool,
     /// The \`multipleOf\` field.
     pub multiple_of: Option<f64>,
     /// The \`enum\` field.
@@ -559,7 +584,8 @@ pub struct JSONSchemaProps {
     /// The \`example\` field.
     pub example: Option<crate::custom::apiextensions::JSON>,
     /// The \`nullable\` field.
-    pub nullable: Option<bool>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub nullable: bool,
     /// x-kubernetes-preserve-unknown-fields stops the API server
     /// decoding step from pruning fields which are not specified
     /// in the validation schema. This affects fields recursively,
@@ -574,7 +600,8 @@ pub struct JSONSchemaProps {
     /// are validated automatically. x-kubernetes-preserve-unknown-fields
     /// is allowed to be true, but does not have to be if the object
     /// is fully specified (up to kind, apiVersion, metadata).
-    pub x_kubernetes_embedded_resource: Option<bool>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub x_kubernetes_embedded_resource: bool,
     /// x-kubernetes-int-or-string specifies that this value is
     /// either an integer or a string. If this is true, an empty
     /// type is allowed and type as child of anyOf is permitted
@@ -588,7 +615,8 @@ pub struct JSONSchemaProps {
     /// - type: integer
     /// - type: string
     /// - ... zero or more
-    pub x_kubernetes_int_or_string: Option<bool>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub x_kubernetes_int_or_string: bool,
     /// x-kubernetes-list-map-keys annotates an array with the x-kubernetes-list-type \`map\` by specifying the keys used
     /// as the index of the map.
     ///
@@ -741,7 +769,8 @@ pub struct ValidationRule {
     /// line breaks. The message must not contain line breaks.
     /// If unset, the message is "failed rule: {Rule}".
     /// e.g. "must be a URL with the host matching spec.host"
-    pub message: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub message: String,
     /// MessageExpression declares a CEL expression that evaluates to the validation failure message that is returned when this rule fails.
     /// Since messageExpression is used as a failure message, it must evaluate to a string.
     /// If both message and messageExpression are present on a rule, then messageExpression will be used if validation
@@ -752,7 +781,8 @@ pub struct ValidationRule {
     /// messageExpression has access to all the same variables as the rule; the only difference is the return type.
     /// Example:
     /// "x must be less than max ("+string(self.max)+")"
-    pub message_expression: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub message_expression: String,
     /// reason provides a machine-readable validation failure reason that is returned to the caller when a request fails this validation rule.
     /// The HTTP status code returned to the caller will match the reason of the reason of the first failed validation rule.
     /// The currently supported reasons are: "FieldValueInvalid", "FieldValueForbidden", "FieldValueRequired", "FieldValueDuplicate".
@@ -768,7 +798,8 @@ pub struct ValidationRule {
     /// Numeric index of array is not supported.
     /// For field name which contains special characters, use \`\['specialName'\]\` to refer the field name.
     /// e.g. for attribute \`foo.34$\` appears in a list \`testList\`, the fieldPath could be set to \`.testList\['foo.34$'\]\`
-    pub field_path: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub field_path: String,
     /// optionalOldSelf is used to opt a transition rule into evaluation
     /// even when the object is first created, or if the old object is
     /// missing the value.
@@ -823,6 +854,7 @@ pub struct WebhookClientConfig {
     pub service: Option<ServiceReference>,
     /// caBundle is a PEM encoded CA bundle which will be used to validate the webhook's server certificate.
     /// If unspecified, system trust roots on the apiserver are used.
+    #[api(skip_serializing_if = "crate::go_json::is_nil_or_empty")]
     pub ca_bundle: Option<crate::value::ByteString>,
 }
 

@@ -15,9 +15,9 @@ pub struct APIService {
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Spec contains information for locating and communicating with a server
-    pub spec: Option<APIServiceSpec>,
+    pub spec: APIServiceSpec,
     /// Status contains derived information about an API server
-    pub status: Option<APIServiceStatus>,
+    pub status: APIServiceStatus,
 }
 
 apimachinery::proto_message!(APIService { 1 => metadata, 2 => spec, 3 => status });
@@ -32,11 +32,13 @@ pub struct APIServiceCondition {
     /// Can be True, False, Unknown.
     pub status: String,
     /// Last time the condition transitioned from one status to another.
-    pub last_transition_time: Option<apimachinery::apis::meta::v1::Time>,
+    pub last_transition_time: apimachinery::apis::meta::v1::Time,
     /// Unique, one-word, CamelCase reason for the condition's last transition.
-    pub reason: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub reason: String,
     /// Human-readable message indicating details about last transition.
-    pub message: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub message: String,
 }
 
 apimachinery::proto_message!(APIServiceCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
@@ -59,7 +61,8 @@ pub struct APIServiceList {
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// Items is the list of APIService
-    pub items: Vec<APIService>,
+    #[api(nullable)]
+    pub items: Option<Vec<APIService>>,
 }
 
 apimachinery::proto_message!(APIServiceList { 1 => metadata, 2 => items });
@@ -75,15 +78,21 @@ pub struct APIServiceSpec {
     /// The call will simply delegate to the normal handler chain to be fulfilled.
     pub service: Option<ServiceReference>,
     /// Group is the API group name this server hosts
-    pub group: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub group: String,
     /// Version is the API version this server hosts.  For example, "v1"
-    pub version: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub version: String,
     /// InsecureSkipTLSVerify disables TLS certificate verification when communicating with this server.
     /// This is strongly discouraged.  You should use the CABundle instead.
-    #[api(rename = "insecureSkipTLSVerify")]
-    pub insecure_skip_tls_verify: Option<bool>,
+    #[api(
+        rename = "insecureSkipTLSVerify",
+        skip_serializing_if = "crate::go_json::is_zero"
+    )]
+    pub insecure_skip_tls_verify: bool,
     /// CABundle is a PEM encoded CA bundle which will be used to validate an API server's serving certificate.
     /// If unspecified, system trust roots on the apiserver are used.
+    #[api(skip_serializing_if = "crate::go_json::is_nil_or_empty")]
     pub ca_bundle: Option<crate::value::ByteString>,
     /// GroupPriorityMinimum is the priority this group should have at least. Higher priority means that the group is preferred by clients over lower priority ones.
     /// Note that other versions of this group might specify even higher GroupPriorityMinimum values such that the whole group gets a higher priority.
@@ -123,9 +132,11 @@ apimachinery::proto_message!(APIServiceStatus { 1 => conditions });
 #[conversion(hub = crate::apiregistration::v1::ServiceReference)]
 pub struct ServiceReference {
     /// Namespace is the namespace of the service
-    pub namespace: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub namespace: String,
     /// Name is the name of the service
-    pub name: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub name: String,
     /// If specified, the port on the service that hosting webhook.
     /// Default to 443 for backward compatibility.
     /// \`port\` should be a valid port number (1-65535, inclusive).

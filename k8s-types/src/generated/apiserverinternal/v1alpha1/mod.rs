@@ -7,14 +7,16 @@
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ServerStorageVersion {
     /// apiServerID is the ID of the reporting API server.
-    #[api(rename = "apiServerID")]
+    #[api(rename = "apiServerID", skip_serializing_if = "String::is_empty")]
     pub api_server_id: String,
     /// encodingVersion the API server encodes the object to when persisting it in
     /// the backend (e.g., etcd).
+    #[api(skip_serializing_if = "String::is_empty")]
     pub encoding_version: String,
     /// decodableVersions are the encoding versions the API server can handle to decode.
     /// The API server can decode objects encoded in these versions.
     /// The encodingVersion must be included in the decodableVersions.
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub decodable_versions: Vec<String>,
     /// servedVersions lists all versions the API server can serve.
     /// DecodableVersions must include all ServedVersions.
@@ -34,10 +36,10 @@ pub struct StorageVersion {
     /// The name is \<group\>.\<resource\>.
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec is an empty spec. It is here to comply with Kubernetes API style.
-    pub spec: Option<StorageVersionSpec>,
+    pub spec: StorageVersionSpec,
     /// status on the version the API server instance can decode from and
     /// encode objects to when persisting objects in the backend.
-    pub status: Option<StorageVersionStatus>,
+    pub status: StorageVersionStatus,
 }
 
 apimachinery::proto_message!(StorageVersion { 1 => metadata, 2 => spec, 3 => status });
@@ -50,12 +52,14 @@ pub struct StorageVersionCondition {
     /// status of the condition, one of True, False, Unknown.
     pub status: String,
     /// observedGeneration represents the .metadata.generation that the condition was set based upon, if field is set.
-    pub observed_generation: Option<i64>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub observed_generation: i64,
     /// lastTransitionTime is the last time the condition transitioned from one status to another.
-    pub last_transition_time: Option<apimachinery::apis::meta::v1::Time>,
+    pub last_transition_time: apimachinery::apis::meta::v1::Time,
     /// reason for the condition's last transition.
     pub reason: String,
     /// message is a human readable string indicating details about the transition.
+    #[api(skip_serializing_if = "String::is_empty")]
     pub message: String,
 }
 
@@ -77,7 +81,8 @@ pub struct StorageVersionList {
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// Items holds a list of StorageVersion
-    pub items: Vec<StorageVersion>,
+    #[api(nullable)]
+    pub items: Option<Vec<StorageVersion>>,
 }
 
 apimachinery::proto_message!(StorageVersionList { 1 => metadata, 2 => items });

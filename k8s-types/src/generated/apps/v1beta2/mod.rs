@@ -24,7 +24,7 @@ pub struct ControllerRevision {
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Data is the serialized representation of the state.
-    pub data: Option<crate::value::RawExtension>,
+    pub data: crate::value::RawExtension,
     /// Revision indicates the revision of the state represented by Data.
     pub revision: i64,
 }
@@ -48,7 +48,8 @@ pub struct ControllerRevisionList {
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// Items is the list of ControllerRevisions
-    pub items: Vec<ControllerRevision>,
+    #[api(nullable)]
+    pub items: Option<Vec<ControllerRevision>>,
 }
 
 apimachinery::proto_message!(ControllerRevisionList { 1 => metadata, 2 => items });
@@ -68,13 +69,13 @@ pub struct DaemonSet {
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// The desired behavior of this daemon set.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    pub spec: Option<DaemonSetSpec>,
+    pub spec: DaemonSetSpec,
     /// The current status of this daemon set. This data may be
     /// out of date by some window of time.
     /// Populated by the system.
     /// Read-only.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    pub status: Option<DaemonSetStatus>,
+    pub status: DaemonSetStatus,
 }
 
 apimachinery::proto_message!(DaemonSet { 1 => metadata, 2 => spec, 3 => status });
@@ -88,11 +89,13 @@ pub struct DaemonSetCondition {
     /// Status of the condition, one of True, False, Unknown.
     pub status: String,
     /// Last time the condition transitioned from one status to another.
-    pub last_transition_time: Option<apimachinery::apis::meta::v1::Time>,
+    pub last_transition_time: apimachinery::apis::meta::v1::Time,
     /// The reason for the condition's last transition.
-    pub reason: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub reason: String,
     /// A human readable message indicating details about the transition.
-    pub message: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub message: String,
 }
 
 apimachinery::proto_message!(DaemonSetCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
@@ -115,7 +118,8 @@ pub struct DaemonSetList {
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// A list of daemon sets.
-    pub items: Vec<DaemonSet>,
+    #[api(nullable)]
+    pub items: Option<Vec<DaemonSet>>,
 }
 
 apimachinery::proto_message!(DaemonSetList { 1 => metadata, 2 => items });
@@ -128,7 +132,8 @@ pub struct DaemonSetSpec {
     /// Must match in order to be controlled.
     /// It must match the pod template's labels.
     /// More info: <https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors>
-    pub selector: apimachinery::apis::meta::v1::LabelSelector,
+    #[api(nullable)]
+    pub selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
     /// An object that describes the pod that will be created.
     /// The DaemonSet will create exactly one copy of this pod on every node
     /// that matches the template's node selector (or on every node if no node
@@ -137,12 +142,13 @@ pub struct DaemonSetSpec {
     /// More info: <https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller#pod-template>
     pub template: crate::core::v1::PodTemplateSpec,
     /// An update strategy to replace existing DaemonSet pods with new pods.
-    pub update_strategy: Option<DaemonSetUpdateStrategy>,
+    pub update_strategy: DaemonSetUpdateStrategy,
     /// The minimum number of seconds for which a newly created DaemonSet pod should
     /// be ready without any of its container crashing, for it to be considered
     /// available. Defaults to 0 (pod will be considered available as soon as it
     /// is ready).
-    pub min_ready_seconds: Option<i32>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub min_ready_seconds: i32,
     /// The number of old history to retain to allow rollback.
     /// This is a pointer to distinguish between explicit zero and not specified.
     /// Defaults to 10.
@@ -171,17 +177,21 @@ pub struct DaemonSetStatus {
     /// or more of the daemon pod running with a Ready Condition by passing the readinessProbe.
     pub number_ready: i32,
     /// The most recent generation observed by the daemon set controller.
-    pub observed_generation: Option<i64>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub observed_generation: i64,
     /// The total number of nodes that are running updated daemon pod
-    pub updated_number_scheduled: Option<i32>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub updated_number_scheduled: i32,
     /// The number of nodes that should be running the
     /// daemon pod and have one or more of the daemon pod running and
     /// available (ready for at least spec.minReadySeconds)
-    pub number_available: Option<i32>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub number_available: i32,
     /// The number of nodes that should be running the
     /// daemon pod and have none of the daemon pod running and available
     /// (ready for at least spec.minReadySeconds)
-    pub number_unavailable: Option<i32>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub number_unavailable: i32,
     /// Count of hash collisions for the DaemonSet. The DaemonSet controller
     /// uses this field as a collision avoidance mechanism when it needs to
     /// create the name for the newest ControllerRevision.
@@ -198,7 +208,8 @@ apimachinery::proto_message!(DaemonSetStatus { 1 => current_number_scheduled as 
 #[conversion(hub = crate::apps::v1::DaemonSetUpdateStrategy)]
 pub struct DaemonSetUpdateStrategy {
     /// Type of daemon set update. Can be "RollingUpdate" or "OnDelete". Default is RollingUpdate.
-    pub r#type: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub r#type: String,
     /// Rolling update config params. Present only if type = "RollingUpdate".
     /// ---
     /// TODO: Update this to follow our convention for oneOf, whatever we decide it
@@ -222,9 +233,9 @@ pub struct Deployment {
     /// Standard object metadata.
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Specification of the desired behavior of the Deployment.
-    pub spec: Option<DeploymentSpec>,
+    pub spec: DeploymentSpec,
     /// Most recently observed status of the Deployment.
-    pub status: Option<DeploymentStatus>,
+    pub status: DeploymentStatus,
 }
 
 apimachinery::proto_message!(Deployment { 1 => metadata, 2 => spec, 3 => status });
@@ -238,13 +249,15 @@ pub struct DeploymentCondition {
     /// Status of the condition, one of True, False, Unknown.
     pub status: String,
     /// The last time this condition was updated.
-    pub last_update_time: Option<apimachinery::apis::meta::v1::Time>,
+    pub last_update_time: apimachinery::apis::meta::v1::Time,
     /// Last time the condition transitioned from one status to another.
-    pub last_transition_time: Option<apimachinery::apis::meta::v1::Time>,
+    pub last_transition_time: apimachinery::apis::meta::v1::Time,
     /// The reason for the condition's last transition.
-    pub reason: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub reason: String,
     /// A human readable message indicating details about the transition.
-    pub message: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub message: String,
 }
 
 apimachinery::proto_message!(DeploymentCondition { 1 => r#type as "type", 2 => status, 4 => reason, 5 => message, 6 => last_update_time as "lastUpdateTime", 7 => last_transition_time as "lastTransitionTime" });
@@ -266,7 +279,8 @@ pub struct DeploymentList {
     /// Standard list metadata.
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// Items is the list of Deployments.
-    pub items: Vec<Deployment>,
+    #[api(nullable)]
+    pub items: Option<Vec<Deployment>>,
 }
 
 apimachinery::proto_message!(DeploymentList { 1 => metadata, 2 => items });
@@ -281,22 +295,25 @@ pub struct DeploymentSpec {
     /// Label selector for pods. Existing ReplicaSets whose pods are
     /// selected by this will be the ones affected by this deployment.
     /// It must match the pod template's labels.
-    pub selector: apimachinery::apis::meta::v1::LabelSelector,
+    #[api(nullable)]
+    pub selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
     /// Template describes the pods that will be created.
     /// The only allowed template.spec.restartPolicy value is "Always".
     pub template: crate::core::v1::PodTemplateSpec,
     /// The deployment strategy to use to replace existing pods with new ones.
-    pub strategy: Option<DeploymentStrategy>,
+    pub strategy: DeploymentStrategy,
     /// Minimum number of seconds for which a newly created pod should be ready
     /// without any of its container crashing, for it to be considered available.
     /// Defaults to 0 (pod will be considered available as soon as it is ready)
-    pub min_ready_seconds: Option<i32>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub min_ready_seconds: i32,
     /// The number of old ReplicaSets to retain to allow rollback.
     /// This is a pointer to distinguish between explicit zero and not specified.
     /// Defaults to 10.
     pub revision_history_limit: Option<i32>,
     /// Indicates that the deployment is paused.
-    pub paused: Option<bool>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub paused: bool,
     /// The maximum time in seconds for a deployment to make progress before it
     /// is considered to be failed. The deployment controller will continue to
     /// process failed deployments and a condition with a ProgressDeadlineExceeded
@@ -312,19 +329,25 @@ apimachinery::proto_message!(DeploymentSpec { 1 => replicas, 2 => selector, 3 =>
 #[conversion(hub = crate::apps::v1::DeploymentStatus)]
 pub struct DeploymentStatus {
     /// The generation observed by the deployment controller.
-    pub observed_generation: Option<i64>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub observed_generation: i64,
     /// Total number of non-terminating pods targeted by this deployment (their labels match the selector).
-    pub replicas: Option<i32>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub replicas: i32,
     /// Total number of non-terminating pods targeted by this deployment that have the desired template spec.
-    pub updated_replicas: Option<i32>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub updated_replicas: i32,
     /// Total number of non-terminating pods targeted by this Deployment with a Ready Condition.
-    pub ready_replicas: Option<i32>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub ready_replicas: i32,
     /// Total number of available non-terminating pods (ready for at least minReadySeconds) targeted by this deployment.
-    pub available_replicas: Option<i32>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub available_replicas: i32,
     /// Total number of unavailable pods targeted by this deployment. This is the total number of
     /// pods that are still required for the deployment to have 100% available capacity. They may
     /// either be pods that are running but not yet available or pods that still have not been created.
-    pub unavailable_replicas: Option<i32>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub unavailable_replicas: i32,
     /// Total number of terminating pods targeted by this deployment. Terminating pods have a non-null
     /// .metadata.deletionTimestamp and have not yet reached the Failed or Succeeded .status.phase.
     ///
@@ -346,7 +369,8 @@ apimachinery::proto_message!(DeploymentStatus { 1 => observed_generation as "obs
 #[conversion(hub = crate::apps::v1::DeploymentStrategy)]
 pub struct DeploymentStrategy {
     /// Type of deployment. Can be "Recreate" or "RollingUpdate". Default is RollingUpdate.
-    pub r#type: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub r#type: String,
     /// Rolling update config params. Present only if DeploymentStrategyType =
     /// RollingUpdate.
     /// ---
@@ -373,13 +397,13 @@ pub struct ReplicaSet {
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Spec defines the specification of the desired behavior of the ReplicaSet.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    pub spec: Option<ReplicaSetSpec>,
+    pub spec: ReplicaSetSpec,
     /// Status is the most recently observed status of the ReplicaSet.
     /// This data may be out of date by some window of time.
     /// Populated by the system.
     /// Read-only.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    pub status: Option<ReplicaSetStatus>,
+    pub status: ReplicaSetStatus,
 }
 
 apimachinery::proto_message!(ReplicaSet { 1 => metadata, 2 => spec, 3 => status });
@@ -393,11 +417,13 @@ pub struct ReplicaSetCondition {
     /// Status of the condition, one of True, False, Unknown.
     pub status: String,
     /// The last time the condition transitioned from one status to another.
-    pub last_transition_time: Option<apimachinery::apis::meta::v1::Time>,
+    pub last_transition_time: apimachinery::apis::meta::v1::Time,
     /// The reason for the condition's last transition.
-    pub reason: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub reason: String,
     /// A human readable message indicating details about the transition.
-    pub message: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub message: String,
 }
 
 apimachinery::proto_message!(ReplicaSetCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
@@ -421,7 +447,8 @@ pub struct ReplicaSetList {
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// List of ReplicaSets.
     /// More info: <https://kubernetes.io/docs/concepts/workloads/controllers/replicaset>
-    pub items: Vec<ReplicaSet>,
+    #[api(nullable)]
+    pub items: Option<Vec<ReplicaSet>>,
 }
 
 apimachinery::proto_message!(ReplicaSetList { 1 => metadata, 2 => items });
@@ -438,16 +465,18 @@ pub struct ReplicaSetSpec {
     /// Minimum number of seconds for which a newly created pod should be ready
     /// without any of its container crashing, for it to be considered available.
     /// Defaults to 0 (pod will be considered available as soon as it is ready)
-    pub min_ready_seconds: Option<i32>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub min_ready_seconds: i32,
     /// Selector is a label query over pods that should match the replica count.
     /// Label keys and values that must match in order to be controlled by this replica set.
     /// It must match the pod template's labels.
     /// More info: <https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors>
-    pub selector: apimachinery::apis::meta::v1::LabelSelector,
+    #[api(nullable)]
+    pub selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
     /// Template is the object that describes the pod that will be created if
     /// insufficient replicas are detected.
     /// More info: <https://kubernetes.io/docs/concepts/workloads/controllers/replicaset/#pod-template>
-    pub template: Option<crate::core::v1::PodTemplateSpec>,
+    pub template: crate::core::v1::PodTemplateSpec,
 }
 
 apimachinery::proto_message!(ReplicaSetSpec { 1 => replicas, 2 => selector, 3 => template, 4 => min_ready_seconds as "minReadySeconds" });
@@ -460,18 +489,22 @@ pub struct ReplicaSetStatus {
     /// More info: <https://kubernetes.io/docs/concepts/workloads/controllers/replicaset>
     pub replicas: i32,
     /// The number of non-terminating pods that have labels matching the labels of the pod template of the replicaset.
-    pub fully_labeled_replicas: Option<i32>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub fully_labeled_replicas: i32,
     /// The number of non-terminating pods targeted by this ReplicaSet with a Ready Condition.
-    pub ready_replicas: Option<i32>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub ready_replicas: i32,
     /// The number of available non-terminating pods (ready for at least minReadySeconds) for this replica set.
-    pub available_replicas: Option<i32>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub available_replicas: i32,
     /// The number of terminating pods for this replica set. Terminating pods have a non-null .metadata.deletionTimestamp
     /// and have not yet reached the Failed or Succeeded .status.phase.
     ///
     /// This is a beta field and requires enabling DeploymentReplicaSetTerminatingReplicas feature (enabled by default).
     pub terminating_replicas: Option<i32>,
     /// ObservedGeneration reflects the generation of the most recently observed ReplicaSet.
-    pub observed_generation: Option<i64>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub observed_generation: i64,
     /// Represents the latest available observations of a replica set's current state.
     #[api(skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<ReplicaSetCondition>,
@@ -582,9 +615,9 @@ pub struct Scale {
     /// Standard object metadata; More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>.
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// defines the behavior of the scale. More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>.
-    pub spec: Option<ScaleSpec>,
+    pub spec: ScaleSpec,
     /// current status of the scale. More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>. Read-only.
-    pub status: Option<ScaleStatus>,
+    pub status: ScaleStatus,
 }
 
 apimachinery::proto_message!(Scale { 1 => metadata, 2 => spec, 3 => status });
@@ -593,7 +626,8 @@ apimachinery::proto_message!(Scale { 1 => metadata, 2 => spec, 3 => status });
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ScaleSpec {
     /// desired number of instances for the scaled object.
-    pub replicas: Option<i32>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub replicas: i32,
 }
 
 apimachinery::proto_message!(ScaleSpec { 1 => replicas });
@@ -602,7 +636,7 @@ apimachinery::proto_message!(ScaleSpec { 1 => replicas });
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ScaleStatus {
     /// actual number of observed instances of the scaled object.
-    pub replicas: Option<i32>,
+    pub replicas: i32,
     /// selector is a label query over pods that should match the replicas count. More info: <https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/>
     #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub selector: std::collections::BTreeMap<String, String>,
@@ -612,7 +646,8 @@ pub struct ScaleStatus {
     /// query-param syntax. If the target type only supports map-based selectors, both this
     /// field and map-based selector field are populated.
     /// More info: <https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors>
-    pub target_selector: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub target_selector: String,
 }
 
 apimachinery::proto_message!(ScaleStatus { 1 => replicas, 2 => selector, 3 => target_selector as "targetSelector" });
@@ -636,10 +671,10 @@ pub struct StatefulSet {
     /// The \`metadata\` field.
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Spec defines the desired identities of pods in this set.
-    pub spec: Option<StatefulSetSpec>,
+    pub spec: StatefulSetSpec,
     /// Status is the current status of Pods in this StatefulSet. This data
     /// may be out of date by some window of time.
-    pub status: Option<StatefulSetStatus>,
+    pub status: StatefulSetStatus,
 }
 
 apimachinery::proto_message!(StatefulSet { 1 => metadata, 2 => spec, 3 => status });
@@ -653,11 +688,13 @@ pub struct StatefulSetCondition {
     /// Status of the condition, one of True, False, Unknown.
     pub status: String,
     /// Last time the condition transitioned from one status to another.
-    pub last_transition_time: Option<apimachinery::apis::meta::v1::Time>,
+    pub last_transition_time: apimachinery::apis::meta::v1::Time,
     /// The reason for the condition's last transition.
-    pub reason: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub reason: String,
     /// A human readable message indicating details about the transition.
-    pub message: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub message: String,
 }
 
 apimachinery::proto_message!(StatefulSetCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
@@ -679,7 +716,8 @@ pub struct StatefulSetList {
     /// The \`metadata\` field.
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// The \`items\` field.
-    pub items: Vec<StatefulSet>,
+    #[api(nullable)]
+    pub items: Option<Vec<StatefulSet>>,
 }
 
 apimachinery::proto_message!(StatefulSetList { 1 => metadata, 2 => items });
@@ -697,7 +735,7 @@ pub struct StatefulSetOrdinals {
     /// \[.spec.ordinals.start, .spec.ordinals.start + .spec.replicas).
     /// If unset, defaults to 0. Replica indices will be in the range:
     /// \[0, .spec.replicas).
-    pub start: Option<i32>,
+    pub start: i32,
 }
 
 apimachinery::proto_message!(StatefulSetOrdinals { 1 => start });
@@ -711,13 +749,15 @@ pub struct StatefulSetPersistentVolumeClaimRetentionPolicy {
     /// VolumeClaimTemplates when the StatefulSet is deleted. The default policy
     /// of \`Retain\` causes PVCs to not be affected by StatefulSet deletion. The
     /// \`Delete\` policy causes those PVCs to be deleted.
-    pub when_deleted: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub when_deleted: String,
     /// WhenScaled specifies what happens to PVCs created from StatefulSet
     /// VolumeClaimTemplates when the StatefulSet is scaled down. The default
     /// policy of \`Retain\` causes PVCs to not be affected by a scaledown. The
     /// \`Delete\` policy causes the associated PVCs for any excess pods above
     /// the replica count to be deleted.
-    pub when_scaled: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub when_scaled: String,
 }
 
 apimachinery::proto_message!(StatefulSetPersistentVolumeClaimRetentionPolicy { 1 => when_deleted as "whenDeleted", 2 => when_scaled as "whenScaled" });
@@ -735,7 +775,8 @@ pub struct StatefulSetSpec {
     /// selector is a label query over pods that should match the replica count.
     /// It must match the pod template's labels.
     /// More info: <https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors>
-    pub selector: apimachinery::apis::meta::v1::LabelSelector,
+    #[api(nullable)]
+    pub selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
     /// template is the object that describes the pod that will be created if
     /// insufficient replicas are detected. Each pod stamped out by the StatefulSet
     /// will fulfill this Template, but have a unique identity from the rest
@@ -758,7 +799,7 @@ pub struct StatefulSetSpec {
     /// the network identity of the set. Pods get DNS/hostnames that follow the
     /// pattern: pod-specific-string.serviceName.default.svc.cluster.local
     /// where "pod-specific-string" is managed by the StatefulSet controller.
-    pub service_name: Option<String>,
+    pub service_name: String,
     /// podManagementPolicy controls how pods are created during initial scale up,
     /// when replacing pods on nodes, or when scaling down. The default policy is
     /// \`OrderedReady\`, where pods are created in increasing order (pod-0, then
@@ -767,11 +808,12 @@ pub struct StatefulSetSpec {
     /// The alternative policy is \`Parallel\` which will create pods in parallel
     /// to match the desired scale without waiting, and on scale down will delete
     /// all pods at once.
-    pub pod_management_policy: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub pod_management_policy: String,
     /// updateStrategy indicates the StatefulSetUpdateStrategy that will be
     /// employed to update Pods in the StatefulSet when a revision is made to
     /// Template.
-    pub update_strategy: Option<StatefulSetUpdateStrategy>,
+    pub update_strategy: StatefulSetUpdateStrategy,
     /// revisionHistoryLimit is the maximum number of revisions that will
     /// be maintained in the StatefulSet's revision history. The revision history
     /// consists of all revisions not represented by a currently applied
@@ -780,7 +822,8 @@ pub struct StatefulSetSpec {
     /// Minimum number of seconds for which a newly created pod should be ready
     /// without any of its container crashing for it to be considered available.
     /// Defaults to 0 (pod will be considered available as soon as it is ready)
-    pub min_ready_seconds: Option<i32>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub min_ready_seconds: i32,
     /// persistentVolumeClaimRetentionPolicy describes the lifecycle of persistent
     /// volume claims created from volumeClaimTemplates. By default, all persistent
     /// volume claims are created as needed and retained until manually deleted. This
@@ -803,23 +846,29 @@ apimachinery::proto_message!(StatefulSetSpec { 1 => replicas, 2 => selector, 3 =
 pub struct StatefulSetStatus {
     /// observedGeneration is the most recent generation observed for this StatefulSet. It corresponds to the
     /// StatefulSet's generation, which is updated on mutation by the API Server.
-    pub observed_generation: Option<i64>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub observed_generation: i64,
     /// replicas is the number of Pods created by the StatefulSet controller.
     pub replicas: i32,
     /// readyReplicas is the number of pods created by this StatefulSet controller with a Ready Condition.
-    pub ready_replicas: Option<i32>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub ready_replicas: i32,
     /// currentReplicas is the number of Pods created by the StatefulSet controller from the StatefulSet version
     /// indicated by currentRevision.
-    pub current_replicas: Option<i32>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub current_replicas: i32,
     /// updatedReplicas is the number of Pods created by the StatefulSet controller from the StatefulSet version
     /// indicated by updateRevision.
-    pub updated_replicas: Option<i32>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub updated_replicas: i32,
     /// currentRevision, if not empty, indicates the version of the StatefulSet used to generate Pods in the
     /// sequence \[0,currentReplicas).
-    pub current_revision: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub current_revision: String,
     /// updateRevision, if not empty, indicates the version of the StatefulSet used to generate Pods in the sequence
     /// \[replicas-updatedReplicas,replicas)
-    pub update_revision: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub update_revision: String,
     /// collisionCount is the count of hash collisions for the StatefulSet. The StatefulSet controller
     /// uses this field as a collision avoidance mechanism when it needs to create the name for the
     /// newest ControllerRevision.
@@ -828,7 +877,7 @@ pub struct StatefulSetStatus {
     #[api(skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<StatefulSetCondition>,
     /// Total number of available pods (ready for at least minReadySeconds) targeted by this StatefulSet.
-    pub available_replicas: Option<i32>,
+    pub available_replicas: i32,
 }
 
 apimachinery::proto_message!(StatefulSetStatus { 1 => observed_generation as "observedGeneration", 2 => replicas, 3 => ready_replicas as "readyReplicas", 4 => current_replicas as "currentReplicas", 5 => updated_replicas as "updatedReplicas", 6 => current_revision as "currentRevision", 7 => update_revision as "updateRevision", 9 => collision_count as "collisionCount", 10 => conditions, 11 => available_replicas as "availableReplicas" });
@@ -841,7 +890,8 @@ apimachinery::proto_message!(StatefulSetStatus { 1 => observed_generation as "ob
 pub struct StatefulSetUpdateStrategy {
     /// Type indicates the type of the StatefulSetUpdateStrategy.
     /// Default is RollingUpdate.
-    pub r#type: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub r#type: String,
     /// RollingUpdate is used to communicate parameters when Type is RollingUpdateStatefulSetStrategyType.
     pub rolling_update: Option<RollingUpdateStatefulSetStrategy>,
 }

@@ -9,13 +9,17 @@ pub type ExtraValue = Vec<String>;
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct BoundObjectReference {
     /// kind of the referent. Valid kinds are 'Pod' and 'Secret'.
-    pub kind: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub kind: String,
     /// apiVersion is API version of the referent.
-    pub api_version: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub api_version: String,
     /// name of the referent.
-    pub name: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub name: String,
     /// uid of the referent.
-    pub uid: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub uid: String,
 }
 
 apimachinery::proto_message!(BoundObjectReference { 1 => kind, 2 => api_version as "apiVersion", 3 => name, 4 => uid });
@@ -32,7 +36,7 @@ pub struct SelfSubjectReview {
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// status is filled in by the server with the user attributes.
-    pub status: Option<SelfSubjectReviewStatus>,
+    pub status: SelfSubjectReviewStatus,
 }
 
 apimachinery::proto_message!(SelfSubjectReview { 1 => metadata, 2 => status });
@@ -41,7 +45,7 @@ apimachinery::proto_message!(SelfSubjectReview { 1 => metadata, 2 => status });
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct SelfSubjectReviewStatus {
     /// userInfo is a set of attributes belonging to the user making this request.
-    pub user_info: Option<UserInfo>,
+    pub user_info: UserInfo,
 }
 
 apimachinery::proto_message!(SelfSubjectReviewStatus { 1 => user_info as "userInfo" });
@@ -63,9 +67,9 @@ pub struct TokenRequest {
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec holds information about the request being evaluated
-    pub spec: Option<TokenRequestSpec>,
+    pub spec: TokenRequestSpec,
     /// status is filled in by the server and indicates whether the token can be authenticated.
-    pub status: Option<TokenRequestStatus>,
+    pub status: TokenRequestStatus,
 }
 
 apimachinery::proto_message!(TokenRequest { 1 => metadata, 2 => spec, 3 => status });
@@ -79,17 +83,19 @@ pub struct TokenRequestSpec {
     /// token issued for multiple audiences may be used to authenticate
     /// against any of the audiences listed but implies a high degree of
     /// trust between the target audiences.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    pub audiences: Vec<String>,
+    #[api(nullable)]
+    pub audiences: Option<Vec<String>>,
     /// expirationSeconds is the requested duration of validity of the request. The
     /// token issuer may return a token with a different validity duration so a
     /// client needs to check the 'expiration' field in a response.
+    #[api(nullable)]
     pub expiration_seconds: Option<i64>,
     /// boundObjectRef is a reference to an object that the token will be bound to.
     /// The token will only be valid for as long as the bound object exists.
     /// NOTE: The API server's TokenReview endpoint will validate the
     /// BoundObjectRef, but other audiences may not. Keep ExpirationSeconds
     /// small if you want prompt revocation.
+    #[api(nullable)]
     pub bound_object_ref: Option<BoundObjectReference>,
 }
 
@@ -99,9 +105,9 @@ apimachinery::proto_message!(TokenRequestSpec { 1 => audiences, 3 => bound_objec
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct TokenRequestStatus {
     /// token is the opaque bearer token.
-    pub token: Option<String>,
+    pub token: String,
     /// expirationTimestamp is the time of expiration of the returned token.
-    pub expiration_timestamp: Option<apimachinery::apis::meta::v1::Time>,
+    pub expiration_timestamp: apimachinery::apis::meta::v1::Time,
 }
 
 apimachinery::proto_message!(TokenRequestStatus { 1 => token, 2 => expiration_timestamp as "expirationTimestamp" });
@@ -120,7 +126,7 @@ pub struct TokenReview {
     /// spec holds information about the request being evaluated
     pub spec: TokenReviewSpec,
     /// status is filled in by the server and indicates whether the request can be authenticated.
-    pub status: Option<TokenReviewStatus>,
+    pub status: TokenReviewStatus,
 }
 
 apimachinery::proto_message!(TokenReview { 1 => metadata, 2 => spec, 3 => status });
@@ -129,6 +135,7 @@ apimachinery::proto_message!(TokenReview { 1 => metadata, 2 => spec, 3 => status
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct TokenReviewSpec {
     /// token is the opaque bearer token.
+    #[api(skip_serializing_if = "String::is_empty")]
     pub token: String,
     /// audiences is a list of the identifiers that the resource server presented
     /// with the token identifies as. Audience-aware token authenticators will
@@ -145,9 +152,10 @@ apimachinery::proto_message!(TokenReviewSpec { 1 => token, 2 => audiences });
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct TokenReviewStatus {
     /// authenticated indicates that the token was associated with a known user.
-    pub authenticated: Option<bool>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub authenticated: bool,
     /// user is the UserInfo associated with the provided token.
-    pub user: Option<UserInfo>,
+    pub user: UserInfo,
     /// audiences are audience identifiers chosen by the authenticator that are
     /// compatible with both the TokenReview and token. An identifier is any
     /// identifier in the intersection of the TokenReviewSpec audiences and the
@@ -160,7 +168,8 @@ pub struct TokenReviewStatus {
     #[api(skip_serializing_if = "Vec::is_empty")]
     pub audiences: Vec<String>,
     /// error indicates that the token couldn't be checked
-    pub error: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub error: String,
 }
 
 apimachinery::proto_message!(TokenReviewStatus { 1 => authenticated, 2 => user, 3 => error, 4 => audiences });
@@ -170,11 +179,13 @@ apimachinery::proto_message!(TokenReviewStatus { 1 => authenticated, 2 => user, 
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct UserInfo {
     /// username is the name that uniquely identifies this user among all active users.
-    pub username: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub username: String,
     /// uid is a unique value that identifies this user across time. If this user is
     /// deleted and another user by the same name is added, they will have
     /// different UIDs.
-    pub uid: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub uid: String,
     /// groups is the names of groups this user is a part of.
     #[api(skip_serializing_if = "Vec::is_empty")]
     pub groups: Vec<String>,

@@ -16,7 +16,7 @@ pub struct SelfSubjectReview {
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// status is filled in by the server with the user attributes.
-    pub status: Option<SelfSubjectReviewStatus>,
+    pub status: SelfSubjectReviewStatus,
 }
 
 apimachinery::proto_message!(SelfSubjectReview { 1 => metadata, 2 => status });
@@ -26,7 +26,7 @@ apimachinery::proto_message!(SelfSubjectReview { 1 => metadata, 2 => status });
 #[conversion(hub = crate::authentication::v1::SelfSubjectReviewStatus)]
 pub struct SelfSubjectReviewStatus {
     /// userInfo is a set of attributes belonging to the user making this request.
-    pub user_info: Option<crate::authentication::v1::UserInfo>,
+    pub user_info: crate::authentication::v1::UserInfo,
 }
 
 apimachinery::proto_message!(SelfSubjectReviewStatus { 1 => user_info as "userInfo" });

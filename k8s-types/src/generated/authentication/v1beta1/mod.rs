@@ -19,7 +19,7 @@ pub struct SelfSubjectReview {
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// status is filled in by the server with the user attributes.
-    pub status: Option<SelfSubjectReviewStatus>,
+    pub status: SelfSubjectReviewStatus,
 }
 
 apimachinery::proto_message!(SelfSubjectReview { 1 => metadata, 2 => status });
@@ -29,7 +29,7 @@ apimachinery::proto_message!(SelfSubjectReview { 1 => metadata, 2 => status });
 #[conversion(hub = crate::authentication::v1::SelfSubjectReviewStatus)]
 pub struct SelfSubjectReviewStatus {
     /// userInfo is a set of attributes belonging to the user making this request.
-    pub user_info: Option<crate::authentication::v1::UserInfo>,
+    pub user_info: crate::authentication::v1::UserInfo,
 }
 
 apimachinery::proto_message!(SelfSubjectReviewStatus { 1 => user_info as "userInfo" });
@@ -50,7 +50,7 @@ pub struct TokenReview {
     /// spec holds information about the request being evaluated
     pub spec: TokenReviewSpec,
     /// status is filled in by the server and indicates whether the token can be authenticated.
-    pub status: Option<TokenReviewStatus>,
+    pub status: TokenReviewStatus,
 }
 
 apimachinery::proto_message!(TokenReview { 1 => metadata, 2 => spec, 3 => status });
@@ -60,6 +60,7 @@ apimachinery::proto_message!(TokenReview { 1 => metadata, 2 => spec, 3 => status
 #[conversion(hub = crate::authentication::v1::TokenReviewSpec)]
 pub struct TokenReviewSpec {
     /// token is the opaque bearer token.
+    #[api(skip_serializing_if = "String::is_empty")]
     pub token: String,
     /// audiences is a list of the identifiers that the resource server presented
     /// with the token identifies as. Audience-aware token authenticators will
@@ -77,9 +78,10 @@ apimachinery::proto_message!(TokenReviewSpec { 1 => token, 2 => audiences });
 #[conversion(hub = crate::authentication::v1::TokenReviewStatus)]
 pub struct TokenReviewStatus {
     /// authenticated indicates that the token was associated with a known user.
-    pub authenticated: Option<bool>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub authenticated: bool,
     /// user is the UserInfo associated with the provided token.
-    pub user: Option<UserInfo>,
+    pub user: UserInfo,
     /// audiences are audience identifiers chosen by the authenticator that are
     /// compatible with both the TokenReview and token. An identifier is any
     /// identifier in the intersection of the TokenReviewSpec audiences and the
@@ -92,7 +94,8 @@ pub struct TokenReviewStatus {
     #[api(skip_serializing_if = "Vec::is_empty")]
     pub audiences: Vec<String>,
     /// error indicates that the token couldn't be checked
-    pub error: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub error: String,
 }
 
 apimachinery::proto_message!(TokenReviewStatus { 1 => authenticated, 2 => user, 3 => error, 4 => audiences });
@@ -103,11 +106,13 @@ apimachinery::proto_message!(TokenReviewStatus { 1 => authenticated, 2 => user, 
 #[conversion(hub = crate::authentication::v1::UserInfo)]
 pub struct UserInfo {
     /// username is the name that uniquely identifies this user among all active users.
-    pub username: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub username: String,
     /// uid is a unique value that identifies this user across time. If this user is
     /// deleted and another user by the same name is added, they will have
     /// different UIDs.
-    pub uid: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub uid: String,
     /// groups is the names of groups this user is a part of.
     #[api(skip_serializing_if = "Vec::is_empty")]
     pub groups: Vec<String>,

@@ -20,7 +20,8 @@ pub struct FieldSelectorAttributes {
     /// rawSelector is the serialization of a field selector that would be included in a query parameter.
     /// Webhook implementations are encouraged to ignore rawSelector.
     /// The kube-apiserver's \*SubjectAccessReview will parse the rawSelector as long as the requirements are not present.
-    pub raw_selector: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub raw_selector: String,
     /// requirements is the parsed interpretation of a field selector.
     /// All requirements must be met for a resource instance to match the selector.
     /// Webhook implementations should handle requirements, but how to handle them is up to the webhook.
@@ -47,7 +48,8 @@ pub struct LabelSelectorAttributes {
     /// rawSelector is the serialization of a field selector that would be included in a query parameter.
     /// Webhook implementations are encouraged to ignore rawSelector.
     /// The kube-apiserver's \*SubjectAccessReview will parse the rawSelector as long as the requirements are not present.
-    pub raw_selector: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub raw_selector: String,
     /// requirements is the parsed interpretation of a label selector.
     /// All requirements must be met for a resource instance to match the selector.
     /// Webhook implementations should handle requirements, but how to handle them is up to the webhook.
@@ -74,7 +76,7 @@ pub struct LocalSubjectAccessReview {
     /// you made the request against.  If empty, it is defaulted.
     pub spec: SubjectAccessReviewSpec,
     /// status is filled in by the server and indicates whether the request is allowed or not
-    pub status: Option<SubjectAccessReviewStatus>,
+    pub status: SubjectAccessReviewStatus,
 }
 
 apimachinery::proto_message!(LocalSubjectAccessReview { 1 => metadata, 2 => spec, 3 => status });
@@ -83,9 +85,11 @@ apimachinery::proto_message!(LocalSubjectAccessReview { 1 => metadata, 2 => spec
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct NonResourceAttributes {
     /// path is the URL path of the request
-    pub path: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub path: String,
     /// verb is the standard HTTP verb
-    pub verb: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub verb: String,
 }
 
 apimachinery::proto_message!(NonResourceAttributes { 1 => path, 2 => verb });
@@ -94,7 +98,8 @@ apimachinery::proto_message!(NonResourceAttributes { 1 => path, 2 => verb });
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct NonResourceRule {
     /// verbs is a list of kubernetes non-resource API verbs, like: get, post, put, delete, patch, head, options.  "\*" means all.
-    pub verbs: Vec<String>,
+    #[api(nullable)]
+    pub verbs: Option<Vec<String>>,
     /// nonResourceURLs is a set of partial urls that a user should have access to.  \*s are allowed, but only as the full,
     /// final step in the path.  "\*" means all.
     #[api(rename = "nonResourceURLs", skip_serializing_if = "Vec::is_empty")]
@@ -110,19 +115,26 @@ pub struct ResourceAttributes {
     /// "" (empty) is defaulted for LocalSubjectAccessReviews
     /// "" (empty) is empty for cluster-scoped resources
     /// "" (empty) means "all" for namespace scoped resources from a SubjectAccessReview or SelfSubjectAccessReview
-    pub namespace: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub namespace: String,
     /// verb is a kubernetes resource API verb, like: get, list, watch, create, update, delete, proxy.  "\*" means all.
-    pub verb: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub verb: String,
     /// group is the API Group of the Resource.  "\*" means all.
-    pub group: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub group: String,
     /// version is the API Version of the Resource.  "\*" means all.
-    pub version: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub version: String,
     /// resource is one of the existing resource types.  "\*" means all.
-    pub resource: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub resource: String,
     /// subresource is one of the existing resource types.  "" means none.
-    pub subresource: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub subresource: String,
     /// name is the name of the resource being requested for a "get" or deleted for a "delete". "" (empty) means all.
-    pub name: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub name: String,
     /// fieldSelector describes the limitation on access based on field.  It can only limit access, not broaden it.
     pub field_selector: Option<FieldSelectorAttributes>,
     /// labelSelector describes the limitation on access based on labels.  It can only limit access, not broaden it.
@@ -136,7 +148,8 @@ apimachinery::proto_message!(ResourceAttributes { 1 => namespace, 2 => verb, 3 =
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ResourceRule {
     /// verbs is a list of kubernetes resource API verbs, like: get, list, watch, create, update, delete, proxy.  "\*" means all.
-    pub verbs: Vec<String>,
+    #[api(nullable)]
+    pub verbs: Option<Vec<String>>,
     /// apiGroups is the name of the APIGroup that contains the resources.  If multiple API groups are specified, any action requested against one of
     /// the enumerated resources in any API group will be allowed.  "\*" means all.
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -166,7 +179,7 @@ pub struct SelfSubjectAccessReview {
     /// spec holds information about the request being evaluated.  user and groups must be empty
     pub spec: SelfSubjectAccessReviewSpec,
     /// status is filled in by the server and indicates whether the request is allowed or not
-    pub status: Option<SubjectAccessReviewStatus>,
+    pub status: SubjectAccessReviewStatus,
 }
 
 apimachinery::proto_message!(SelfSubjectAccessReview { 1 => metadata, 2 => spec, 3 => status });
@@ -200,7 +213,7 @@ pub struct SelfSubjectRulesReview {
     /// spec holds information about the request being evaluated.
     pub spec: SelfSubjectRulesReviewSpec,
     /// status is filled in by the server and indicates the set of actions a user can perform.
-    pub status: Option<SubjectRulesReviewStatus>,
+    pub status: SubjectRulesReviewStatus,
 }
 
 apimachinery::proto_message!(SelfSubjectRulesReview { 1 => metadata, 2 => spec, 3 => status });
@@ -209,7 +222,8 @@ apimachinery::proto_message!(SelfSubjectRulesReview { 1 => metadata, 2 => spec, 
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct SelfSubjectRulesReviewSpec {
     /// namespace to evaluate rules for. Required.
-    pub namespace: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub namespace: String,
 }
 
 apimachinery::proto_message!(SelfSubjectRulesReviewSpec { 1 => namespace });
@@ -226,7 +240,7 @@ pub struct SubjectAccessReview {
     /// spec holds information about the request being evaluated
     pub spec: SubjectAccessReviewSpec,
     /// status is filled in by the server and indicates whether the request is allowed or not
-    pub status: Option<SubjectAccessReviewStatus>,
+    pub status: SubjectAccessReviewStatus,
 }
 
 apimachinery::proto_message!(SubjectAccessReview { 1 => metadata, 2 => spec, 3 => status });
@@ -241,7 +255,8 @@ pub struct SubjectAccessReviewSpec {
     pub non_resource_attributes: Option<NonResourceAttributes>,
     /// user is the user you're testing for.
     /// If you specify "User" but not "Groups", then is it interpreted as "What if User were not a member of any groups
-    pub user: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub user: String,
     /// groups is the groups you're testing for.
     #[api(skip_serializing_if = "Vec::is_empty")]
     pub groups: Vec<String>,
@@ -250,7 +265,8 @@ pub struct SubjectAccessReviewSpec {
     #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub extra: std::collections::BTreeMap<String, Vec<String>>,
     /// uid information about the requesting user.
-    pub uid: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub uid: String,
 }
 
 impl apimachinery::protobuf::Message for SubjectAccessReviewSpec {
@@ -302,13 +318,16 @@ pub struct SubjectAccessReviewStatus {
     /// false. If both allowed is false and denied is false, then the
     /// authorizer has no opinion on whether to authorize the action. Denied
     /// may not be true if Allowed is true.
-    pub denied: Option<bool>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub denied: bool,
     /// reason is optional.  It indicates why a request was allowed or denied.
-    pub reason: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub reason: String,
     /// evaluationError is an indication that some error occurred during the authorization check.
     /// It is entirely possible to get an error and be able to continue determine authorization status in spite of it.
     /// For instance, RBAC can be missing a role, but enough roles are still present and bound to reason about the request.
-    pub evaluation_error: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub evaluation_error: String,
 }
 
 apimachinery::proto_message!(SubjectAccessReviewStatus { 1 => allowed, 2 => reason, 3 => evaluation_error as "evaluationError", 4 => denied });
@@ -321,17 +340,20 @@ apimachinery::proto_message!(SubjectAccessReviewStatus { 1 => allowed, 2 => reas
 pub struct SubjectRulesReviewStatus {
     /// resourceRules is the list of actions the subject is allowed to perform on resources.
     /// The list ordering isn't significant, may contain duplicates, and possibly be incomplete.
-    pub resource_rules: Vec<ResourceRule>,
+    #[api(nullable)]
+    pub resource_rules: Option<Vec<ResourceRule>>,
     /// nonResourceRules is the list of actions the subject is allowed to perform on non-resources.
     /// The list ordering isn't significant, may contain duplicates, and possibly be incomplete.
-    pub non_resource_rules: Vec<NonResourceRule>,
+    #[api(nullable)]
+    pub non_resource_rules: Option<Vec<NonResourceRule>>,
     /// incomplete is true when the rules returned by this call are incomplete. This is most commonly
     /// encountered when an authorizer, such as an external authorizer, doesn't support rules evaluation.
     pub incomplete: bool,
     /// evaluationError can appear in combination with Rules. It indicates an error occurred during
     /// rule evaluation, such as an authorizer that doesn't support rule evaluation, and that
     /// ResourceRules and/or NonResourceRules may be incomplete.
-    pub evaluation_error: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub evaluation_error: String,
 }
 
 apimachinery::proto_message!(SubjectRulesReviewStatus { 1 => resource_rules as "resourceRules", 2 => non_resource_rules as "nonResourceRules", 3 => incomplete, 4 => evaluation_error as "evaluationError" });

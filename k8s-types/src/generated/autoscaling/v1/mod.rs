@@ -46,7 +46,7 @@ pub struct ContainerResourceMetricStatus {
     /// resource metric across all relevant pods, as a raw value (instead of as
     /// a percentage of the request), similar to the "pods" metric source type.
     /// It will always be set, regardless of the corresponding metric specification.
-    pub current_average_value: Option<crate::value::Quantity>,
+    pub current_average_value: crate::value::Quantity,
     /// container is the name of the container in the pods of the scaling taget
     pub container: String,
 }
@@ -62,7 +62,8 @@ pub struct CrossVersionObjectReference {
     /// name is the name of the referent; More info: <https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names>
     pub name: String,
     /// apiVersion is the API version of the referent
-    pub api_version: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub api_version: String,
 }
 
 apimachinery::proto_message!(CrossVersionObjectReference { 1 => kind, 2 => name, 3 => api_version as "apiVersion" });
@@ -73,7 +74,7 @@ apimachinery::proto_message!(CrossVersionObjectReference { 1 => kind, 2 => name,
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ExternalMetricSource {
     /// metricName is the name of the metric in question.
-    pub metric_name: Option<String>,
+    pub metric_name: String,
     /// metricSelector is used to identify a specific time series
     /// within a given metric.
     pub metric_selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
@@ -93,12 +94,12 @@ apimachinery::proto_message!(ExternalMetricSource { 1 => metric_name as "metricN
 pub struct ExternalMetricStatus {
     /// metricName is the name of a metric used for autoscaling in
     /// metric system.
-    pub metric_name: Option<String>,
+    pub metric_name: String,
     /// metricSelector is used to identify a specific time series
     /// within a given metric.
     pub metric_selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
     /// currentValue is the current value of the metric (as a quantity)
-    pub current_value: Option<crate::value::Quantity>,
+    pub current_value: crate::value::Quantity,
     /// currentAverageValue is the current value of metric averaged over autoscaled pods.
     pub current_average_value: Option<crate::value::Quantity>,
 }
@@ -118,7 +119,7 @@ pub struct HorizontalPodAutoscaler {
     /// spec defines the behaviour of autoscaler. More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>.
     pub spec: HorizontalPodAutoscalerSpec,
     /// status is the current information about the autoscaler.
-    pub status: Option<HorizontalPodAutoscalerStatus>,
+    pub status: HorizontalPodAutoscalerStatus,
 }
 
 apimachinery::proto_message!(HorizontalPodAutoscaler { 1 => metadata, 2 => spec, 3 => status });
@@ -133,12 +134,14 @@ pub struct HorizontalPodAutoscalerCondition {
     pub status: String,
     /// lastTransitionTime is the last time the condition transitioned from
     /// one status to another
-    pub last_transition_time: Option<apimachinery::apis::meta::v1::Time>,
+    pub last_transition_time: apimachinery::apis::meta::v1::Time,
     /// reason is the reason for the condition's last transition.
-    pub reason: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub reason: String,
     /// message is a human-readable explanation containing details about
     /// the transition
-    pub message: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub message: String,
 }
 
 apimachinery::proto_message!(HorizontalPodAutoscalerCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
@@ -160,7 +163,8 @@ pub struct HorizontalPodAutoscalerList {
     /// Standard list metadata.
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is the list of horizontal pod autoscaler objects.
-    pub items: Vec<HorizontalPodAutoscaler>,
+    #[api(nullable)]
+    pub items: Option<Vec<HorizontalPodAutoscaler>>,
 }
 
 apimachinery::proto_message!(HorizontalPodAutoscalerList { 1 => metadata, 2 => items });
@@ -199,7 +203,6 @@ pub struct HorizontalPodAutoscalerStatus {
     /// used by the autoscaler to control how often the number of pods is changed.
     pub last_scale_time: Option<apimachinery::apis::meta::v1::Time>,
     /// currentReplicas is the current number of replicas of pods managed by this autoscaler.
-    #[conversion(with = crate::conversions::always_set)]
     pub current_replicas: i32,
     /// desiredReplicas is the  desired number of replicas of pods managed by this autoscaler.
     pub desired_replicas: i32,
@@ -290,9 +293,9 @@ pub struct ObjectMetricSource {
     /// target is the described Kubernetes object.
     pub target: CrossVersionObjectReference,
     /// metricName is the name of the metric in question.
-    pub metric_name: Option<String>,
+    pub metric_name: String,
     /// targetValue is the target value of the metric (as a quantity).
-    pub target_value: Option<crate::value::Quantity>,
+    pub target_value: crate::value::Quantity,
     /// selector is the string-encoded form of a standard kubernetes label selector for the given metric.
     /// When set, it is passed as an additional parameter to the metrics server for more specific metrics scoping
     /// When unset, just the metricName will be used to gather metrics.
@@ -309,11 +312,11 @@ apimachinery::proto_message!(ObjectMetricSource { 1 => target, 2 => metric_name 
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ObjectMetricStatus {
     /// target is the described Kubernetes object.
-    pub target: Option<CrossVersionObjectReference>,
+    pub target: CrossVersionObjectReference,
     /// metricName is the name of the metric in question.
-    pub metric_name: Option<String>,
+    pub metric_name: String,
     /// currentValue is the current value of the metric (as a quantity).
-    pub current_value: Option<crate::value::Quantity>,
+    pub current_value: crate::value::Quantity,
     /// selector is the string-encoded form of a standard kubernetes label selector for the given metric
     /// When set in the ObjectMetricSource, it is passed as an additional parameter to the metrics server for more specific metrics scoping.
     /// When unset, just the metricName will be used to gather metrics.
@@ -332,10 +335,10 @@ apimachinery::proto_message!(ObjectMetricStatus { 1 => target, 2 => metric_name 
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct PodsMetricSource {
     /// metricName is the name of the metric in question
-    pub metric_name: Option<String>,
+    pub metric_name: String,
     /// targetAverageValue is the target value of the average of the
     /// metric across all relevant pods (as a quantity)
-    pub target_average_value: Option<crate::value::Quantity>,
+    pub target_average_value: crate::value::Quantity,
     /// selector is the string-encoded form of a standard kubernetes label selector for the given metric
     /// When set, it is passed as an additional parameter to the metrics server for more specific metrics scoping
     /// When unset, just the metricName will be used to gather metrics.
@@ -349,10 +352,10 @@ apimachinery::proto_message!(PodsMetricSource { 1 => metric_name as "metricName"
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct PodsMetricStatus {
     /// metricName is the name of the metric in question
-    pub metric_name: Option<String>,
+    pub metric_name: String,
     /// currentAverageValue is the current value of the average of the
     /// metric across all relevant pods (as a quantity)
-    pub current_average_value: Option<crate::value::Quantity>,
+    pub current_average_value: crate::value::Quantity,
     /// selector is the string-encoded form of a standard kubernetes label selector for the given metric
     /// When set in the PodsMetricSource, it is passed as an additional parameter to the metrics server for more specific metrics scoping.
     /// When unset, just the metricName will be used to gather metrics.
@@ -403,7 +406,7 @@ pub struct ResourceMetricStatus {
     /// resource metric across all relevant pods, as a raw value (instead of as
     /// a percentage of the request), similar to the "pods" metric source type.
     /// It will always be set, regardless of the corresponding metric specification.
-    pub current_average_value: Option<crate::value::Quantity>,
+    pub current_average_value: crate::value::Quantity,
 }
 
 apimachinery::proto_message!(ResourceMetricStatus { 1 => name, 2 => current_average_utilization as "currentAverageUtilization", 3 => current_average_value as "currentAverageValue" });
@@ -424,9 +427,9 @@ pub struct Scale {
     /// Standard object metadata; More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>.
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec defines the behavior of the scale. More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>.
-    pub spec: Option<ScaleSpec>,
+    pub spec: ScaleSpec,
     /// status is the current status of the scale. More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>. Read-only.
-    pub status: Option<ScaleStatus>,
+    pub status: ScaleStatus,
 }
 
 apimachinery::proto_message!(Scale { 1 => metadata, 2 => spec, 3 => status });
@@ -435,7 +438,8 @@ apimachinery::proto_message!(Scale { 1 => metadata, 2 => spec, 3 => status });
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ScaleSpec {
     /// replicas is the desired number of instances for the scaled object.
-    pub replicas: Option<i32>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub replicas: i32,
 }
 
 apimachinery::proto_message!(ScaleSpec { 1 => replicas });
@@ -449,7 +453,8 @@ pub struct ScaleStatus {
     /// as the label selector but in the string format to avoid introspection
     /// by clients. The string will be in the same format as the query-param syntax.
     /// More info about label selectors: <https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/>
-    pub selector: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub selector: String,
 }
 
 apimachinery::proto_message!(ScaleStatus { 1 => replicas, 2 => selector });

@@ -46,7 +46,8 @@ pub struct CrossVersionObjectReference {
     /// name is the name of the referent; More info: <https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names>
     pub name: String,
     /// apiVersion is the API version of the referent
-    pub api_version: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub api_version: String,
 }
 
 apimachinery::proto_message!(CrossVersionObjectReference { 1 => kind, 2 => name, 3 => api_version as "apiVersion" });
@@ -152,7 +153,7 @@ pub struct HorizontalPodAutoscaler {
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>.
     pub spec: HorizontalPodAutoscalerSpec,
     /// status is the current information about the autoscaler.
-    pub status: Option<HorizontalPodAutoscalerStatus>,
+    pub status: HorizontalPodAutoscalerStatus,
 }
 
 apimachinery::proto_message!(HorizontalPodAutoscaler { 1 => metadata, 2 => spec, 3 => status });
@@ -186,12 +187,14 @@ pub struct HorizontalPodAutoscalerCondition {
     pub status: String,
     /// lastTransitionTime is the last time the condition transitioned from
     /// one status to another
-    pub last_transition_time: Option<apimachinery::apis::meta::v1::Time>,
+    pub last_transition_time: apimachinery::apis::meta::v1::Time,
     /// reason is the reason for the condition's last transition.
-    pub reason: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub reason: String,
     /// message is a human-readable explanation containing details about
     /// the transition
-    pub message: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub message: String,
 }
 
 apimachinery::proto_message!(HorizontalPodAutoscalerCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
@@ -205,7 +208,8 @@ pub struct HorizontalPodAutoscalerList {
     /// metadata is the standard list metadata.
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is the list of horizontal pod autoscaler objects.
-    pub items: Vec<HorizontalPodAutoscaler>,
+    #[api(nullable)]
+    pub items: Option<Vec<HorizontalPodAutoscaler>>,
 }
 
 apimachinery::proto_message!(HorizontalPodAutoscalerList { 1 => metadata, 2 => items });
@@ -253,13 +257,14 @@ pub struct HorizontalPodAutoscalerStatus {
     pub last_scale_time: Option<apimachinery::apis::meta::v1::Time>,
     /// currentReplicas is current number of replicas of pods managed by this autoscaler,
     /// as last seen by the autoscaler.
-    pub current_replicas: Option<i32>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub current_replicas: i32,
     /// desiredReplicas is the desired number of replicas of pods managed by this autoscaler,
     /// as last calculated by the autoscaler.
     pub desired_replicas: i32,
     /// currentMetrics is the last read state of the metrics used by this autoscaler.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    pub current_metrics: Vec<MetricStatus>,
+    #[api(nullable)]
+    pub current_metrics: Option<Vec<MetricStatus>>,
     /// conditions is the set of conditions required for this autoscaler to scale its target,
     /// and indicates whether or not those conditions are met.
     #[api(skip_serializing_if = "Vec::is_empty")]

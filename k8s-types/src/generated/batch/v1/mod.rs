@@ -16,7 +16,7 @@ pub struct CronJob {
     pub spec: CronJobSpec,
     /// Current status of a cron job.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    pub status: Option<CronJobStatus>,
+    pub status: CronJobStatus,
 }
 
 apimachinery::proto_message!(CronJob { 1 => metadata, 2 => spec, 3 => status });
@@ -31,7 +31,8 @@ pub struct CronJobList {
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is the list of CronJobs.
-    pub items: Vec<CronJob>,
+    #[api(nullable)]
+    pub items: Option<Vec<CronJob>>,
 }
 
 apimachinery::proto_message!(CronJobList { 1 => metadata, 2 => items });
@@ -60,7 +61,8 @@ pub struct CronJobSpec {
     /// - "Allow" (default): allows CronJobs to run concurrently;
     /// - "Forbid": forbids concurrent runs, skipping next run if previous run hasn't finished yet;
     /// - "Replace": cancels currently running job and replaces it with a new one
-    pub concurrency_policy: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub concurrency_policy: String,
     /// This flag tells the controller to suspend subsequent executions, it does
     /// not apply to already started executions.  Defaults to false.
     pub suspend: Option<bool>,
@@ -101,10 +103,10 @@ pub struct Job {
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Specification of the desired behavior of a job.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    pub spec: Option<JobSpec>,
+    pub spec: JobSpec,
     /// Current status of a job.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    pub status: Option<JobStatus>,
+    pub status: JobStatus,
 }
 
 apimachinery::proto_message!(Job { 1 => metadata, 2 => spec, 3 => status });
@@ -117,13 +119,15 @@ pub struct JobCondition {
     /// Status of the condition, one of True, False, Unknown.
     pub status: String,
     /// Last time the condition was checked.
-    pub last_probe_time: Option<apimachinery::apis::meta::v1::Time>,
+    pub last_probe_time: apimachinery::apis::meta::v1::Time,
     /// Last time the condition transit from one status to another.
-    pub last_transition_time: Option<apimachinery::apis::meta::v1::Time>,
+    pub last_transition_time: apimachinery::apis::meta::v1::Time,
     /// (brief) reason for the condition's last transition.
-    pub reason: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub reason: String,
     /// Human readable message indicating details about last transition.
-    pub message: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub message: String,
 }
 
 apimachinery::proto_message!(JobCondition { 1 => r#type as "type", 2 => status, 3 => last_probe_time as "lastProbeTime", 4 => last_transition_time as "lastTransitionTime", 5 => reason, 6 => message });
@@ -144,7 +148,8 @@ pub struct JobList {
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is the list of Jobs.
-    pub items: Vec<Job>,
+    #[api(nullable)]
+    pub items: Option<Vec<Job>>,
 }
 
 apimachinery::proto_message!(JobList { 1 => metadata, 2 => items });
@@ -323,14 +328,17 @@ pub struct JobStatus {
     /// The number of pending and running pods which are not terminating (without
     /// a deletionTimestamp).
     /// The value is zero for finished jobs.
-    pub active: Option<i32>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub active: i32,
     /// The number of pods which reached phase Succeeded.
     /// The value increases monotonically for a given spec. However, it may
     /// decrease in reaction to scale down of elastic indexed jobs.
-    pub succeeded: Option<i32>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub succeeded: i32,
     /// The number of pods which reached phase Failed.
     /// The value increases monotonically.
-    pub failed: Option<i32>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub failed: i32,
     /// The number of pods which are terminating (in phase Pending or Running
     /// and have a deletionTimestamp).
     ///
@@ -344,7 +352,8 @@ pub struct JobStatus {
     /// last element of the series, separated by a hyphen.
     /// For example, if the completed indexes are 1, 3, 4, 5 and 7, they are
     /// represented as "1,3-5,7".
-    pub completed_indexes: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub completed_indexes: String,
     /// FailedIndexes holds the failed indexes when spec.backoffLimitPerIndex is set.
     /// The indexes are represented in the text format analogous as for the
     /// \`completedIndexes\` field, ie. they are kept as decimal integers
@@ -386,7 +395,7 @@ pub struct JobTemplateSpec {
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Specification of the desired behavior of the job.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    pub spec: Option<JobSpec>,
+    pub spec: JobSpec,
 }
 
 apimachinery::proto_message!(JobTemplateSpec { 1 => metadata, 2 => spec });
@@ -399,7 +408,8 @@ pub struct PodFailurePolicy {
     /// When no rule matches the Pod failure, the default handling applies - the
     /// counter of pod failures is incremented and it is checked against
     /// the backoffLimit. At most 20 elements are allowed.
-    pub rules: Vec<PodFailurePolicyRule>,
+    #[api(nullable)]
+    pub rules: Option<Vec<PodFailurePolicyRule>>,
 }
 
 apimachinery::proto_message!(PodFailurePolicy { 1 => rules });
@@ -435,7 +445,8 @@ pub struct PodFailurePolicyOnExitCodesRequirement {
     /// values with respect to the operator. The list of values must be ordered
     /// and must not contain duplicates. Value '0' cannot be used for the In operator.
     /// At least one element is required. At most 255 elements are allowed.
-    pub values: Vec<i32>,
+    #[api(nullable)]
+    pub values: Option<Vec<i32>>,
 }
 
 apimachinery::proto_message!(PodFailurePolicyOnExitCodesRequirement { 1 => container_name as "containerName", 2 => operator, 3 => values });
@@ -450,7 +461,7 @@ pub struct PodFailurePolicyOnPodConditionsPattern {
     /// Specifies the required Pod condition status. To match a pod condition
     /// it is required that the specified status equals the pod condition status.
     /// Defaults to True.
-    pub status: Option<String>,
+    pub status: String,
 }
 
 apimachinery::proto_message!(PodFailurePolicyOnPodConditionsPattern { 1 => r#type as "type", 2 => status });
@@ -493,7 +504,8 @@ pub struct SuccessPolicy {
     /// The terminal state for such a Job has the "Complete" condition.
     /// Additionally, these rules are evaluated in order; Once the Job meets one of the rules,
     /// other rules are ignored. At most 20 elements are allowed.
-    pub rules: Vec<SuccessPolicyRule>,
+    #[api(nullable)]
+    pub rules: Option<Vec<SuccessPolicyRule>>,
 }
 
 apimachinery::proto_message!(SuccessPolicy { 1 => rules });

@@ -18,7 +18,7 @@ pub struct CronJob {
     pub spec: CronJobSpec,
     /// Current status of a cron job.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    pub status: Option<CronJobStatus>,
+    pub status: CronJobStatus,
 }
 
 apimachinery::proto_message!(CronJob { 1 => metadata, 2 => spec, 3 => status });
@@ -41,7 +41,8 @@ pub struct CronJobList {
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is the list of CronJobs.
-    pub items: Vec<CronJob>,
+    #[api(nullable)]
+    pub items: Option<Vec<CronJob>>,
 }
 
 apimachinery::proto_message!(CronJobList { 1 => metadata, 2 => items });
@@ -71,7 +72,8 @@ pub struct CronJobSpec {
     /// - "Allow" (default): allows CronJobs to run concurrently;
     /// - "Forbid": forbids concurrent runs, skipping next run if previous run hasn't finished yet;
     /// - "Replace": cancels currently running job and replaces it with a new one
-    pub concurrency_policy: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub concurrency_policy: String,
     /// This flag tells the controller to suspend subsequent executions, it does
     /// not apply to already started executions.  Defaults to false.
     pub suspend: Option<bool>,
@@ -113,7 +115,7 @@ pub struct JobTemplateSpec {
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Specification of the desired behavior of the job.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    pub spec: Option<crate::batch::v1::JobSpec>,
+    pub spec: crate::batch::v1::JobSpec,
 }
 
 apimachinery::proto_message!(JobTemplateSpec { 1 => metadata, 2 => spec });

@@ -28,7 +28,7 @@ pub struct CertificateSigningRequest {
     pub spec: CertificateSigningRequestSpec,
     /// status contains information about whether the request is approved or denied,
     /// and the certificate issued by the signer, or the failure condition indicating signer failure.
-    pub status: Option<CertificateSigningRequestStatus>,
+    pub status: CertificateSigningRequestStatus,
 }
 
 apimachinery::proto_message!(CertificateSigningRequest { 1 => metadata, 2 => spec, 3 => status });
@@ -56,15 +56,17 @@ pub struct CertificateSigningRequestCondition {
     /// Approved, Denied, and Failed conditions may not be "False" or "Unknown".
     pub status: String,
     /// reason indicates a brief reason for the request state
-    pub reason: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub reason: String,
     /// message contains a human readable message with details about the request state
-    pub message: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub message: String,
     /// lastUpdateTime is the time of the last update to this condition
-    pub last_update_time: Option<apimachinery::apis::meta::v1::Time>,
+    pub last_update_time: apimachinery::apis::meta::v1::Time,
     /// lastTransitionTime is the time the condition last transitioned from one status to another.
     /// If unset, when a new condition type is added or an existing condition's status is changed,
     /// the server defaults this to the current time.
-    pub last_transition_time: Option<apimachinery::apis::meta::v1::Time>,
+    pub last_transition_time: apimachinery::apis::meta::v1::Time,
 }
 
 apimachinery::proto_message!(CertificateSigningRequestCondition { 1 => r#type as "type", 2 => reason, 3 => message, 4 => last_update_time as "lastUpdateTime", 5 => last_transition_time as "lastTransitionTime", 6 => status });
@@ -78,7 +80,8 @@ pub struct CertificateSigningRequestList {
     /// The \`metadata\` field.
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is a collection of CertificateSigningRequest objects
-    pub items: Vec<CertificateSigningRequest>,
+    #[api(nullable)]
+    pub items: Option<Vec<CertificateSigningRequest>>,
 }
 
 apimachinery::proto_message!(CertificateSigningRequestList { 1 => metadata, 2 => items });
@@ -88,7 +91,8 @@ apimachinery::proto_message!(CertificateSigningRequestList { 1 => metadata, 2 =>
 pub struct CertificateSigningRequestSpec {
     /// request contains an x509 certificate signing request encoded in a "CERTIFICATE REQUEST" PEM block.
     /// When serialized as JSON or YAML, the data is additionally base64-encoded.
-    pub request: crate::value::ByteString,
+    #[api(nullable)]
+    pub request: Option<crate::value::ByteString>,
     /// signerName indicates the requested signer, and is a qualified name.
     ///
     /// List/watch requests for CertificateSigningRequests can filter on this field using a "spec.signerName=NAME" fieldSelector.
@@ -148,10 +152,12 @@ pub struct CertificateSigningRequestSpec {
     pub usages: Vec<String>,
     /// username contains the name of the user that created the CertificateSigningRequest.
     /// Populated by the API server on creation and immutable.
-    pub username: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub username: String,
     /// uid contains the uid of the user that created the CertificateSigningRequest.
     /// Populated by the API server on creation and immutable.
-    pub uid: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub uid: String,
     /// groups contains group membership of the user that created the CertificateSigningRequest.
     /// Populated by the API server on creation and immutable.
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -239,6 +245,7 @@ pub struct CertificateSigningRequestStatus {
     /// ...
     /// -----END CERTIFICATE-----
     /// )
+    #[api(skip_serializing_if = "crate::go_json::is_nil_or_empty")]
     pub certificate: Option<crate::value::ByteString>,
 }
 

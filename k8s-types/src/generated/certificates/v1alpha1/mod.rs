@@ -49,7 +49,8 @@ pub struct ClusterTrustBundleList {
     /// metadata contains the list metadata.
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is a collection of ClusterTrustBundle objects
-    pub items: Vec<ClusterTrustBundle>,
+    #[api(nullable)]
+    pub items: Option<Vec<ClusterTrustBundle>>,
 }
 
 apimachinery::proto_message!(ClusterTrustBundleList { 1 => metadata, 2 => items });
@@ -76,7 +77,8 @@ pub struct ClusterTrustBundleSpec {
     ///
     /// List/watch requests for ClusterTrustBundles can filter on this field
     /// using a \`spec.signerName=NAME\` field selector.
-    pub signer_name: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub signer_name: String,
     /// trustBundle contains the individual X.509 trust anchors for this
     /// bundle, as PEM bundle of PEM-wrapped, DER-formatted X.509 certificates.
     ///

@@ -20,7 +20,7 @@ pub struct CertificateSigningRequest {
     /// Other fields are derived by Kubernetes and cannot be modified by users.
     pub spec: CertificateSigningRequestSpec,
     /// Derived information about the request.
-    pub status: Option<CertificateSigningRequestStatus>,
+    pub status: CertificateSigningRequestStatus,
 }
 
 apimachinery::proto_message!(CertificateSigningRequest { 1 => metadata, 2 => spec, 3 => status });
@@ -37,15 +37,17 @@ pub struct CertificateSigningRequestCondition {
     /// If unset, should be treated as "True".
     pub status: String,
     /// brief reason for the request state
-    pub reason: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub reason: String,
     /// human readable message with details about the request state
-    pub message: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub message: String,
     /// timestamp for the last update to this condition
-    pub last_update_time: Option<apimachinery::apis::meta::v1::Time>,
+    pub last_update_time: apimachinery::apis::meta::v1::Time,
     /// lastTransitionTime is the time the condition last transitioned from one status to another.
     /// If unset, when a new condition type is added or an existing condition's status is changed,
     /// the server defaults this to the current time.
-    pub last_transition_time: Option<apimachinery::apis::meta::v1::Time>,
+    pub last_transition_time: apimachinery::apis::meta::v1::Time,
 }
 
 apimachinery::proto_message!(CertificateSigningRequestCondition { 1 => r#type as "type", 2 => reason, 3 => message, 4 => last_update_time as "lastUpdateTime", 5 => last_transition_time as "lastTransitionTime", 6 => status });
@@ -67,7 +69,8 @@ pub struct CertificateSigningRequestList {
     /// The \`metadata\` field.
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// The \`items\` field.
-    pub items: Vec<CertificateSigningRequest>,
+    #[api(nullable)]
+    pub items: Option<Vec<CertificateSigningRequest>>,
 }
 
 apimachinery::proto_message!(CertificateSigningRequestList { 1 => metadata, 2 => items });
@@ -77,7 +80,8 @@ apimachinery::proto_message!(CertificateSigningRequestList { 1 => metadata, 2 =>
 #[conversion(hub = crate::certificates::v1::CertificateSigningRequestSpec)]
 pub struct CertificateSigningRequestSpec {
     /// Base64-encoded PKCS\#10 CSR data
-    pub request: crate::value::ByteString,
+    #[api(nullable)]
+    pub request: Option<crate::value::ByteString>,
     /// Requested signer for the request. It is a qualified name in the form:
     /// \`scope-hostname.io/name\`.
     /// If empty, it will be defaulted:
@@ -88,7 +92,8 @@ pub struct CertificateSigningRequestSpec {
     /// 3. Otherwise, it is assigned "kubernetes.io/legacy-unknown".
     /// Distribution of trust for signers happens out of band.
     /// You can select on this field using \`spec.signerName\`.
-    pub signer_name: String,
+    #[conversion(with = crate::conversions::nil_as_zero)]
+    pub signer_name: Option<String>,
     /// expirationSeconds is the requested duration of validity of the issued
     /// certificate. The certificate signer may issue a certificate with a different
     /// validity duration so a client must check the delta between the notBefore and
@@ -142,10 +147,12 @@ pub struct CertificateSigningRequestSpec {
     pub usages: Vec<String>,
     /// Information about the requesting user.
     /// See user.Info interface for details.
-    pub username: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub username: String,
     /// UID information about the requesting user.
     /// See user.Info interface for details.
-    pub uid: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub uid: String,
     /// Group information about the requesting user.
     /// See user.Info interface for details.
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -208,6 +215,7 @@ pub struct CertificateSigningRequestStatus {
     #[api(skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<CertificateSigningRequestCondition>,
     /// If request was approved, the controller will place the issued certificate here.
+    #[api(skip_serializing_if = "crate::go_json::is_nil_or_empty")]
     pub certificate: Option<crate::value::ByteString>,
 }
 
@@ -250,7 +258,8 @@ pub struct ClusterTrustBundleList {
     /// metadata contains the list metadata.
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is a collection of ClusterTrustBundle objects
-    pub items: Vec<ClusterTrustBundle>,
+    #[api(nullable)]
+    pub items: Option<Vec<ClusterTrustBundle>>,
 }
 
 apimachinery::proto_message!(ClusterTrustBundleList { 1 => metadata, 2 => items });
@@ -276,7 +285,8 @@ pub struct ClusterTrustBundleSpec {
     ///
     /// List/watch requests for ClusterTrustBundles can filter on this field
     /// using a \`spec.signerName=NAME\` field selector.
-    pub signer_name: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub signer_name: String,
     /// trustBundle contains the individual X.509 trust anchors for this
     /// bundle, as PEM bundle of PEM-wrapped, DER-formatted X.509 certificates.
     ///
@@ -307,7 +317,7 @@ pub struct PodCertificateRequest {
     /// spec contains the details about the certificate being requested.
     pub spec: PodCertificateRequestSpec,
     /// status contains the issued certificate, and a standard set of conditions.
-    pub status: Option<PodCertificateRequestStatus>,
+    pub status: PodCertificateRequestStatus,
 }
 
 apimachinery::proto_message!(PodCertificateRequest { 1 => metadata, 2 => spec, 3 => status });
@@ -327,7 +337,8 @@ pub struct PodCertificateRequestList {
     /// metadata contains the list metadata.
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is a collection of PodCertificateRequest objects
-    pub items: Vec<PodCertificateRequest>,
+    #[api(nullable)]
+    pub items: Option<Vec<PodCertificateRequest>>,
 }
 
 apimachinery::proto_message!(PodCertificateRequestList { 1 => metadata, 2 => items });
@@ -389,6 +400,7 @@ pub struct PodCertificateRequestSpec {
     /// StubPKCS10Request is set, this field must be empty.  Signer
     /// implementations should extract the public key from the StubPKCS10Request
     /// field.
+    #[api(nullable)]
     pub pkix_public_key: Option<crate::value::ByteString>,
     /// A proof that the requesting kubelet holds the private key corresponding
     /// to pkixPublicKey.
@@ -413,6 +425,7 @@ pub struct PodCertificateRequestSpec {
     ///
     /// Deprecated: This field is replaced by StubPKCS10Request. If
     /// StubPKCS10Request is set, this field must be empty.
+    #[api(nullable)]
     pub proof_of_possession: Option<crate::value::ByteString>,
     /// A PKCS\#10 certificate signing request (DER-serialized) generated by
     /// Kubelet using the subject private key.
@@ -432,8 +445,8 @@ pub struct PodCertificateRequestSpec {
     /// setting a status.conditions entry with a type of "Denied" and a reason of
     /// "UnsupportedKeyType". It may also suggest a key type that it does support
     /// in the message field.
-    #[api(rename = "stubPKCS10Request")]
-    pub stub_pkcs10_request: crate::value::ByteString,
+    #[api(rename = "stubPKCS10Request", nullable)]
+    pub stub_pkcs10_request: Option<crate::value::ByteString>,
     /// unverifiedUserAnnotations allow pod authors to pass additional information to
     /// the signer implementation.  Kubernetes does not restrict or validate this
     /// metadata in any way.
@@ -484,7 +497,8 @@ pub struct PodCertificateRequestStatus {
     /// intermediate certificates and presented in TLS handshakes.  When
     /// projecting the chain into a pod volume, kubelet will drop any data
     /// in-between the PEM blocks, as well as any PEM block headers.
-    pub certificate_chain: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub certificate_chain: String,
     /// notBefore is the time at which the certificate becomes valid.  The value
     /// must be the same as the notBefore value in the leaf certificate in
     /// certificateChain.  This field is set via the /status subresource.  Once

@@ -12,7 +12,7 @@ pub struct Lease {
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec contains the specification of the Lease.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    pub spec: Option<LeaseSpec>,
+    pub spec: LeaseSpec,
 }
 
 apimachinery::proto_message!(Lease { 1 => metadata, 2 => spec });
@@ -27,7 +27,8 @@ pub struct LeaseList {
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is a list of schema objects.
-    pub items: Vec<Lease>,
+    #[api(nullable)]
+    pub items: Option<Vec<Lease>>,
 }
 
 apimachinery::proto_message!(LeaseList { 1 => metadata, 2 => items });

@@ -38,7 +38,8 @@ pub struct LeaseCandidateList {
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is a list of schema objects.
-    pub items: Vec<LeaseCandidate>,
+    #[api(nullable)]
+    pub items: Option<Vec<LeaseCandidate>>,
 }
 
 apimachinery::proto_message!(LeaseCandidateList { 1 => metadata, 2 => items });
@@ -69,11 +70,13 @@ pub struct LeaseCandidateSpec {
     /// EmulationVersion is the emulation version. It must be in a semver format without leading \`v\`.
     /// EmulationVersion must be less than or equal to BinaryVersion.
     /// This field is required when strategy is "OldestEmulationVersion"
-    pub emulation_version: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub emulation_version: String,
     /// Strategy is the strategy that coordinated leader election will use for picking the leader.
     /// If multiple candidates for the same Lease return different strategies, the strategy provided
     /// by the candidate with the latest BinaryVersion will be used. If there is still conflict,
     /// this is a user error and coordinated leader election will not operate the Lease until resolved.
+    #[api(skip_serializing_if = "String::is_empty")]
     pub strategy: String,
 }
 

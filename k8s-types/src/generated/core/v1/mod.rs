@@ -19,15 +19,18 @@ pub struct AWSElasticBlockStoreVolumeSource {
     /// Examples: "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified.
     /// More info: <https://kubernetes.io/docs/concepts/storage/volumes#awselasticblockstore>
     /// TODO: how do we prevent errors in the filesystem from compromising the machine
-    pub fs_type: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub fs_type: String,
     /// partition is the partition in the volume that you want to mount.
     /// If omitted, the default is to mount by volume name.
     /// Examples: For volume /dev/sda1, you specify the partition as "1".
     /// Similarly, the volume partition for /dev/sda is "0" (or you can leave the property empty).
-    pub partition: Option<i32>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub partition: i32,
     /// readOnly value true will force the readOnly setting in VolumeMounts.
     /// More info: <https://kubernetes.io/docs/concepts/storage/volumes#awselasticblockstore>
-    pub read_only: Option<bool>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub read_only: bool,
 }
 
 apimachinery::proto_message!(AWSElasticBlockStoreVolumeSource { 1 => volume_id as "volumeID", 2 => fs_type as "fsType", 3 => partition, 4 => read_only as "readOnly" });
@@ -119,9 +122,11 @@ pub struct AzureFilePersistentVolumeSource {
     pub share_name: String,
     /// readOnly defaults to false (read/write). ReadOnly here will force
     /// the ReadOnly setting in VolumeMounts.
-    pub read_only: Option<bool>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub read_only: bool,
     /// secretNamespace is the namespace of the secret that contains Azure Storage Account Name and Key
     /// default is the same as the Pod
+    #[api(nullable)]
     pub secret_namespace: Option<String>,
 }
 
@@ -136,7 +141,8 @@ pub struct AzureFileVolumeSource {
     pub share_name: String,
     /// readOnly defaults to false (read/write). ReadOnly here will force
     /// the ReadOnly setting in VolumeMounts.
-    pub read_only: Option<bool>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub read_only: bool,
 }
 
 apimachinery::proto_message!(AzureFileVolumeSource { 1 => secret_name as "secretName", 2 => share_name as "shareName", 3 => read_only as "readOnly" });
@@ -168,10 +174,12 @@ pub struct CSIPersistentVolumeSource {
     pub volume_handle: String,
     /// readOnly value to pass to ControllerPublishVolumeRequest.
     /// Defaults to false (read/write).
-    pub read_only: Option<bool>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub read_only: bool,
     /// fsType to mount. Must be a filesystem type supported by the host operating system.
     /// Ex. "ext4", "xfs", "ntfs".
-    pub fs_type: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub fs_type: String,
     /// volumeAttributes of the volume to publish.
     #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub volume_attributes: std::collections::BTreeMap<String, String>,
@@ -255,22 +263,27 @@ apimachinery::proto_message!(Capabilities { 1 => add, 2 => drop });
 pub struct CephFSPersistentVolumeSource {
     /// monitors is Required: Monitors is a collection of Ceph monitors
     /// More info: <https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it>
-    pub monitors: Vec<String>,
+    #[api(nullable)]
+    pub monitors: Option<Vec<String>>,
     /// path is Optional: Used as the mounted root, rather than the full Ceph tree, default is /
-    pub path: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub path: String,
     /// user is Optional: User is the rados user name, default is admin
     /// More info: <https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it>
-    pub user: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub user: String,
     /// secretFile is Optional: SecretFile is the path to key ring for User, default is /etc/ceph/user.secret
     /// More info: <https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it>
-    pub secret_file: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub secret_file: String,
     /// secretRef is Optional: SecretRef is reference to the authentication secret for User, default is empty.
     /// More info: <https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it>
     pub secret_ref: Option<SecretReference>,
     /// readOnly is Optional: Defaults to false (read/write). ReadOnly here will force
     /// the ReadOnly setting in VolumeMounts.
     /// More info: <https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it>
-    pub read_only: Option<bool>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub read_only: bool,
 }
 
 apimachinery::proto_message!(CephFSPersistentVolumeSource { 1 => monitors, 2 => path, 3 => user, 4 => secret_file as "secretFile", 5 => secret_ref as "secretRef", 6 => read_only as "readOnly" });
@@ -281,22 +294,27 @@ apimachinery::proto_message!(CephFSPersistentVolumeSource { 1 => monitors, 2 => 
 pub struct CephFSVolumeSource {
     /// monitors is Required: Monitors is a collection of Ceph monitors
     /// More info: <https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it>
-    pub monitors: Vec<String>,
+    #[api(nullable)]
+    pub monitors: Option<Vec<String>>,
     /// path is Optional: Used as the mounted root, rather than the full Ceph tree, default is /
-    pub path: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub path: String,
     /// user is optional: User is the rados user name, default is admin
     /// More info: <https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it>
-    pub user: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub user: String,
     /// secretFile is Optional: SecretFile is the path to key ring for User, default is /etc/ceph/user.secret
     /// More info: <https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it>
-    pub secret_file: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub secret_file: String,
     /// secretRef is Optional: SecretRef is reference to the authentication secret for User, default is empty.
     /// More info: <https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it>
     pub secret_ref: Option<LocalObjectReference>,
     /// readOnly is Optional: Defaults to false (read/write). ReadOnly here will force
     /// the ReadOnly setting in VolumeMounts.
     /// More info: <https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it>
-    pub read_only: Option<bool>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub read_only: bool,
 }
 
 apimachinery::proto_message!(CephFSVolumeSource { 1 => monitors, 2 => path, 3 => user, 4 => secret_file as "secretFile", 5 => secret_ref as "secretRef", 6 => read_only as "readOnly" });
@@ -315,11 +333,13 @@ pub struct CinderPersistentVolumeSource {
     /// Must be a filesystem type supported by the host operating system.
     /// Examples: "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified.
     /// More info: <https://examples.k8s.io/mysql-cinder-pd/README.md>
-    pub fs_type: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub fs_type: String,
     /// readOnly is Optional: Defaults to false (read/write). ReadOnly here will force
     /// the ReadOnly setting in VolumeMounts.
     /// More info: <https://examples.k8s.io/mysql-cinder-pd/README.md>
-    pub read_only: Option<bool>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub read_only: bool,
     /// secretRef is Optional: points to a secret object containing parameters used to connect
     /// to OpenStack.
     pub secret_ref: Option<SecretReference>,
@@ -341,11 +361,13 @@ pub struct CinderVolumeSource {
     /// Must be a filesystem type supported by the host operating system.
     /// Examples: "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified.
     /// More info: <https://examples.k8s.io/mysql-cinder-pd/README.md>
-    pub fs_type: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub fs_type: String,
     /// readOnly defaults to false (read/write). ReadOnly here will force
     /// the ReadOnly setting in VolumeMounts.
     /// More info: <https://examples.k8s.io/mysql-cinder-pd/README.md>
-    pub read_only: Option<bool>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub read_only: bool,
     /// secretRef is optional: points to a secret object containing parameters used to connect
     /// to OpenStack.
     pub secret_ref: Option<LocalObjectReference>,
@@ -404,10 +426,12 @@ pub struct ComponentCondition {
     pub status: String,
     /// Message about the condition for a component.
     /// For example, information about a health check.
-    pub message: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub message: String,
     /// Condition error code for a component.
     /// For example, a health check error code.
-    pub error: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub error: String,
 }
 
 apimachinery::proto_message!(ComponentCondition { 1 => r#type as "type", 2 => status, 3 => message, 4 => error });
@@ -445,7 +469,8 @@ pub struct ComponentStatusList {
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds>
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// List of ComponentStatus objects.
-    pub items: Vec<ComponentStatus>,
+    #[api(nullable)]
+    pub items: Option<Vec<ComponentStatus>>,
 }
 
 apimachinery::proto_message!(ComponentStatusList { 1 => metadata, 2 => items });
@@ -497,7 +522,8 @@ pub struct ConfigMapEnvSource {
     /// almost certainly wrong.
     /// More info: <https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names>
     /// TODO: Drop \`kubebuilder:default\` when controller-gen doesn't need it <https://github.com/kubernetes-sigs/kubebuilder/issues/3896>.
-    pub name: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub name: String,
     /// Specify whether the ConfigMap must be defined
     pub optional: Option<bool>,
 }
@@ -544,7 +570,8 @@ pub struct ConfigMapKeySelector {
     /// almost certainly wrong.
     /// More info: <https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names>
     /// TODO: Drop \`kubebuilder:default\` when controller-gen doesn't need it <https://github.com/kubernetes-sigs/kubebuilder/issues/3896>.
-    pub name: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub name: String,
     /// The key to select.
     pub key: String,
     /// Specify whether the ConfigMap or its key must be defined
@@ -595,7 +622,8 @@ pub struct ConfigMapList {
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// Items is the list of ConfigMaps.
-    pub items: Vec<ConfigMap>,
+    #[api(nullable)]
+    pub items: Option<Vec<ConfigMap>>,
 }
 
 apimachinery::proto_message!(ConfigMapList { 1 => metadata, 2 => items });
@@ -612,10 +640,12 @@ pub struct ConfigMapNodeConfigSource {
     pub name: String,
     /// UID is the metadata.UID of the referenced ConfigMap.
     /// This field is forbidden in Node.Spec, and required in Node.Status.
-    pub uid: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub uid: String,
     /// ResourceVersion is the metadata.ResourceVersion of the referenced ConfigMap.
     /// This field is forbidden in Node.Spec, and required in Node.Status.
-    pub resource_version: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub resource_version: String,
     /// KubeletConfigKey declares which key of the referenced ConfigMap corresponds to the KubeletConfiguration structure
     /// This field is required in all cases.
     pub kubelet_config_key: String,
@@ -638,7 +668,8 @@ pub struct ConfigMapProjection {
     /// almost certainly wrong.
     /// More info: <https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names>
     /// TODO: Drop \`kubebuilder:default\` when controller-gen doesn't need it <https://github.com/kubernetes-sigs/kubebuilder/issues/3896>.
-    pub name: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub name: String,
     /// items if unspecified, each key-value pair in the Data field of the referenced
     /// ConfigMap will be projected into the volume as a file whose name is the
     /// key and content is the value. If specified, the listed keys will be
@@ -701,7 +732,8 @@ pub struct ConfigMapVolumeSource {
     /// almost certainly wrong.
     /// More info: <https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names>
     /// TODO: Drop \`kubebuilder:default\` when controller-gen doesn't need it <https://github.com/kubernetes-sigs/kubebuilder/issues/3896>.
-    pub name: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub name: String,
     /// items if unspecified, each key-value pair in the Data field of the referenced
     /// ConfigMap will be projected into the volume as a file whose name is the
     /// key and content is the value. If specified, the listed keys will be
@@ -774,7 +806,8 @@ pub struct Container {
     /// More info: <https://kubernetes.io/docs/concepts/containers/images>
     /// This field is optional to allow higher level config management to default or override
     /// container images in workload controllers like Deployments and StatefulSets.
-    pub image: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub image: String,
     /// Entrypoint array. Not executed within a shell.
     /// The container image's ENTRYPOINT is used if this is not provided.
     /// Variable references $(VAR\_NAME) are expanded using the container's environment. If a variable
@@ -799,7 +832,8 @@ pub struct Container {
     /// If not specified, the container runtime's default will be used, which
     /// might be configured in the container image.
     /// Cannot be updated.
-    pub working_dir: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub working_dir: String,
     /// List of ports to expose from the container. Not specifying a port here
     /// DOES NOT prevent that port from being exposed. Any port which is
     /// listening on the default "0.0.0.0" address inside a container will be
@@ -824,7 +858,7 @@ pub struct Container {
     /// Compute Resources required by this container.
     /// Cannot be updated.
     /// More info: <https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/>
-    pub resources: Option<ResourceRequirements>,
+    pub resources: ResourceRequirements,
     /// Resources resize policy for the container.
     /// This field cannot be set on ephemeral containers.
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -893,7 +927,8 @@ pub struct Container {
     /// all containers will be limited to 12kb.
     /// Defaults to /dev/termination-log.
     /// Cannot be updated.
-    pub termination_message_path: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub termination_message_path: String,
     /// Indicate how the termination message should be populated. File will use the contents of
     /// terminationMessagePath to populate the container status message on both success and failure.
     /// FallbackToLogsOnError will use the last chunk of container log output if the termination
@@ -901,13 +936,15 @@ pub struct Container {
     /// The log output is limited to 2048 bytes or 80 lines, whichever is smaller.
     /// Defaults to File.
     /// Cannot be updated.
-    pub termination_message_policy: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub termination_message_policy: String,
     /// Image pull policy.
     /// One of Always, Never, IfNotPresent.
     /// Defaults to Always if :latest tag is specified, or IfNotPresent otherwise.
     /// Cannot be updated.
     /// More info: <https://kubernetes.io/docs/concepts/containers/images#updating-images>
-    pub image_pull_policy: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub image_pull_policy: String,
     /// SecurityContext defines the security options the container should be run with.
     /// If set, the fields of SecurityContext override the equivalent fields of PodSecurityContext.
     /// More info: <https://kubernetes.io/docs/tasks/configure-pod-container/security-context/>
@@ -915,7 +952,8 @@ pub struct Container {
     /// Whether this container should allocate a buffer for stdin in the container runtime. If this
     /// is not set, reads from stdin in the container will always result in EOF.
     /// Default is false.
-    pub stdin: Option<bool>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub stdin: bool,
     /// Whether the container runtime should close the stdin channel after it has been opened by
     /// a single attach. When stdin is true the stdin stream will remain open across multiple attach
     /// sessions. If stdinOnce is set to true, stdin is opened on container start, is empty until the
@@ -923,10 +961,12 @@ pub struct Container {
     /// at which time stdin is closed and remains closed until the container is restarted. If this
     /// flag is false, a container processes that reads from stdin will never receive an EOF.
     /// Default is false
-    pub stdin_once: Option<bool>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub stdin_once: bool,
     /// Whether this container should allocate a TTY for itself, also requires 'stdin' to be true.
     /// Default is false.
-    pub tty: Option<bool>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub tty: bool,
 }
 
 apimachinery::proto_message!(Container { 1 => name, 2 => image, 3 => command, 4 => args, 5 => working_dir as "workingDir", 6 => ports, 7 => env, 8 => resources, 9 => volume_mounts as "volumeMounts", 10 => liveness_probe as "livenessProbe", 11 => readiness_probe as "readinessProbe", 12 => lifecycle, 13 => termination_message_path as "terminationMessagePath", 14 => image_pull_policy as "imagePullPolicy", 15 => security_context as "securityContext", 16 => stdin, 17 => stdin_once as "stdinOnce", 18 => tty, 19 => env_from as "envFrom", 20 => termination_message_policy as "terminationMessagePolicy", 21 => volume_devices as "volumeDevices", 22 => startup_probe as "startupProbe", 23 => resize_policy as "resizePolicy", 24 => restart_policy as "restartPolicy", 25 => restart_policy_rules as "restartPolicyRules" });
@@ -950,10 +990,11 @@ apimachinery::proto_message!(ContainerExtendedResourceRequest { 1 => container_n
 pub struct ContainerImage {
     /// Names by which this image is known.
     /// e.g. \["kubernetes.example/hyperkube:v1.0.7", "cloud-vendor.registry.example/cloud-vendor/hyperkube:v1.0.7"\]
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    pub names: Vec<String>,
+    #[api(nullable)]
+    pub names: Option<Vec<String>>,
     /// The size of the image in bytes.
-    pub size_bytes: Option<i64>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub size_bytes: i64,
 }
 
 apimachinery::proto_message!(ContainerImage { 1 => names, 2 => size_bytes as "sizeBytes" });
@@ -964,21 +1005,24 @@ pub struct ContainerPort {
     /// If specified, this must be an IANA\_SVC\_NAME and unique within the pod. Each
     /// named port in a pod must have a unique name. Name for the port that can be
     /// referred to by services.
-    pub name: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub name: String,
     /// Number of port to expose on the host.
     /// If specified, this must be a valid port number, 0 \< x \< 65536.
     /// If HostNetwork is specified, this must match ContainerPort.
     /// Most containers do not need this.
-    pub host_port: Option<i32>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub host_port: i32,
     /// Number of port to expose on the pod's IP address.
     /// This must be a valid port number, 0 \< x \< 65536.
     pub container_port: i32,
     /// Protocol for port. Must be UDP, TCP, or SCTP.
     /// Defaults to "TCP".
-    pub protocol: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub protocol: String,
     /// What host IP to bind the external port to.
-    #[api(rename = "hostIP")]
-    pub host_ip: Option<String>,
+    #[api(rename = "hostIP", skip_serializing_if = "String::is_empty")]
+    pub host_ip: String,
 }
 
 apimachinery::proto_message!(ContainerPort { 1 => name, 2 => host_port as "hostPort", 3 => container_port as "containerPort", 4 => protocol, 5 => host_ip as "hostIP" });
@@ -1002,6 +1046,7 @@ pub struct ContainerRestartRule {
     /// Specifies the action taken on a container exit if the requirements
     /// are satisfied. The only possible value is "Restart" to restart the
     /// container.
+    #[api(skip_serializing_if = "String::is_empty")]
     pub action: String,
     /// Represents the exit codes to check on container exits.
     pub exit_codes: Option<ContainerRestartRuleOnExitCodes>,
@@ -1019,6 +1064,7 @@ pub struct ContainerRestartRuleOnExitCodes {
     /// set of specified values.
     /// - NotIn: the requirement is satisfied if the container exit code is
     /// not in the set of specified values.
+    #[api(skip_serializing_if = "String::is_empty")]
     pub operator: String,
     /// Specifies the set of values to check for container exit codes.
     /// At most 255 elements are allowed.
@@ -1047,7 +1093,7 @@ apimachinery::proto_message!(ContainerState { 1 => waiting, 2 => running, 3 => t
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ContainerStateRunning {
     /// Time at which the container was last (re-)started
-    pub started_at: Option<apimachinery::apis::meta::v1::Time>,
+    pub started_at: apimachinery::apis::meta::v1::Time,
 }
 
 apimachinery::proto_message!(ContainerStateRunning { 1 => started_at as "startedAt" });
@@ -1058,18 +1104,21 @@ pub struct ContainerStateTerminated {
     /// Exit status from the last termination of the container
     pub exit_code: i32,
     /// Signal from the last termination of the container
-    pub signal: Option<i32>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub signal: i32,
     /// (brief) reason from the last termination of the container
-    pub reason: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub reason: String,
     /// Message regarding the last termination of the container
-    pub message: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub message: String,
     /// Time at which previous execution of the container started
-    pub started_at: Option<apimachinery::apis::meta::v1::Time>,
+    pub started_at: apimachinery::apis::meta::v1::Time,
     /// Time at which the container last terminated
-    pub finished_at: Option<apimachinery::apis::meta::v1::Time>,
+    pub finished_at: apimachinery::apis::meta::v1::Time,
     /// Container's ID in the format '\<type\>://\<container\_id\>'
-    #[api(rename = "containerID")]
-    pub container_id: Option<String>,
+    #[api(rename = "containerID", skip_serializing_if = "String::is_empty")]
+    pub container_id: String,
 }
 
 apimachinery::proto_message!(ContainerStateTerminated { 1 => exit_code as "exitCode", 2 => signal, 3 => reason, 4 => message, 5 => started_at as "startedAt", 6 => finished_at as "finishedAt", 7 => container_id as "containerID" });
@@ -1078,9 +1127,11 @@ apimachinery::proto_message!(ContainerStateTerminated { 1 => exit_code as "exitC
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ContainerStateWaiting {
     /// (brief) reason the container is not yet running.
-    pub reason: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub reason: String,
     /// Message regarding why the container is not yet running.
-    pub message: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub message: String,
 }
 
 apimachinery::proto_message!(ContainerStateWaiting { 1 => reason, 2 => message });
@@ -1093,11 +1144,11 @@ pub struct ContainerStatus {
     /// Cannot be updated.
     pub name: String,
     /// State holds details about the container's current condition.
-    pub state: Option<ContainerState>,
+    pub state: ContainerState,
     /// LastTerminationState holds the last termination state of the container to
     /// help debug container crashes and restarts. This field is not
     /// populated if the container is still running and RestartCount is 0.
-    pub last_state: Option<ContainerState>,
+    pub last_state: ContainerState,
     /// Ready specifies whether the container is currently passing its readiness check.
     /// The value will change as readiness probes keep executing. If no readiness
     /// probes are specified, this field defaults to true once the container is
@@ -1124,8 +1175,8 @@ pub struct ContainerStatus {
     /// ContainerID is the ID of the container in the format '\<type\>://\<container\_id\>'.
     /// Where type is a container runtime identifier, returned from Version call of CRI API
     /// (for example "containerd").
-    #[api(rename = "containerID")]
-    pub container_id: Option<String>,
+    #[api(rename = "containerID", skip_serializing_if = "String::is_empty")]
+    pub container_id: String,
     /// Started indicates whether the container has finished its postStart lifecycle hook
     /// and passed its startup probe.
     /// Initialized as false, becomes true after startupProbe is considered
@@ -1239,7 +1290,8 @@ pub struct EmptyDirVolumeSource {
     /// The default is "" which means to use the node's default medium.
     /// Must be an empty string (default) or Memory.
     /// More info: <https://kubernetes.io/docs/concepts/storage/volumes#emptydir>
-    pub medium: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub medium: String,
     /// sizeLimit is the total amount of local storage required for this EmptyDir volume.
     /// The size limit is also applicable for memory medium.
     /// The maximum usage on memory medium EmptyDir would be the minimum value between
@@ -1260,7 +1312,8 @@ pub struct EndpointAddress {
     /// or link-local multicast (224.0.0.0/24 or ff02::/16).
     pub ip: String,
     /// The Hostname of this endpoint
-    pub hostname: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub hostname: String,
     /// Optional: Node hosting this endpoint. This can be used to determine endpoints local to a node.
     pub node_name: Option<String>,
     /// Reference to object providing the endpoint.
@@ -1277,13 +1330,15 @@ pub struct EndpointPort {
     /// corresponding ServicePort.
     /// Must be a DNS\_LABEL.
     /// Optional only if one port is defined.
-    pub name: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub name: String,
     /// The port number of the endpoint.
     pub port: i32,
     /// The IP protocol for this port.
     /// Must be UDP, TCP, or SCTP.
     /// Default is TCP.
-    pub protocol: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub protocol: String,
     /// The application protocol for this port.
     /// This is used as a hint for implementations to offer richer behavior for protocols that they understand.
     /// This field follows standard Kubernetes label syntax.
@@ -1387,7 +1442,8 @@ pub struct EndpointsList {
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds>
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// List of endpoints.
-    pub items: Vec<Endpoints>,
+    #[api(nullable)]
+    pub items: Option<Vec<Endpoints>>,
 }
 
 apimachinery::proto_message!(EndpointsList { 1 => metadata, 2 => items });
@@ -1397,7 +1453,8 @@ apimachinery::proto_message!(EndpointsList { 1 => metadata, 2 => items });
 pub struct EnvFromSource {
     /// Optional text to prepend to the name of each environment variable.
     /// May consist of any printable ASCII characters except '='.
-    pub prefix: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub prefix: String,
     /// The ConfigMap to select from
     pub config_map_ref: Option<ConfigMapEnvSource>,
     /// The Secret to select from
@@ -1421,7 +1478,8 @@ pub struct EnvVar {
     /// Escaped references will never be expanded, regardless of whether the variable
     /// exists or not.
     /// Defaults to "".
-    pub value: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub value: String,
     /// Source for the environment variable's value. Cannot be used if value is not empty.
     pub value_from: Option<EnvVarSource>,
 }
@@ -1463,7 +1521,8 @@ pub struct EphemeralContainer {
     pub name: String,
     /// Container image name.
     /// More info: <https://kubernetes.io/docs/concepts/containers/images>
-    pub image: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub image: String,
     /// Entrypoint array. Not executed within a shell.
     /// The image's ENTRYPOINT is used if this is not provided.
     /// Variable references $(VAR\_NAME) are expanded using the container's environment. If a variable
@@ -1488,7 +1547,8 @@ pub struct EphemeralContainer {
     /// If not specified, the container runtime's default will be used, which
     /// might be configured in the container image.
     /// Cannot be updated.
-    pub working_dir: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub working_dir: String,
     /// Ports are not allowed for ephemeral containers.
     #[api(skip_serializing_if = "Vec::is_empty")]
     pub ports: Vec<ContainerPort>,
@@ -1506,7 +1566,7 @@ pub struct EphemeralContainer {
     pub env: Vec<EnvVar>,
     /// Resources are not allowed for ephemeral containers. Ephemeral containers use spare resources
     /// already allocated to the pod.
-    pub resources: Option<ResourceRequirements>,
+    pub resources: ResourceRequirements,
     /// Resources resize policy for the container.
     #[api(skip_serializing_if = "Vec::is_empty")]
     pub resize_policy: Vec<ContainerResizePolicy>,
@@ -1541,7 +1601,8 @@ pub struct EphemeralContainer {
     /// all containers will be limited to 12kb.
     /// Defaults to /dev/termination-log.
     /// Cannot be updated.
-    pub termination_message_path: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub termination_message_path: String,
     /// Indicate how the termination message should be populated. File will use the contents of
     /// terminationMessagePath to populate the container status message on both success and failure.
     /// FallbackToLogsOnError will use the last chunk of container log output if the termination
@@ -1549,20 +1610,23 @@ pub struct EphemeralContainer {
     /// The log output is limited to 2048 bytes or 80 lines, whichever is smaller.
     /// Defaults to File.
     /// Cannot be updated.
-    pub termination_message_policy: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub termination_message_policy: String,
     /// Image pull policy.
     /// One of Always, Never, IfNotPresent.
     /// Defaults to Always if :latest tag is specified, or IfNotPresent otherwise.
     /// Cannot be updated.
     /// More info: <https://kubernetes.io/docs/concepts/containers/images#updating-images>
-    pub image_pull_policy: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub image_pull_policy: String,
     /// Optional: SecurityContext defines the security options the ephemeral container should be run with.
     /// If set, the fields of SecurityContext override the equivalent fields of PodSecurityContext.
     pub security_context: Option<SecurityContext>,
     /// Whether this container should allocate a buffer for stdin in the container runtime. If this
     /// is not set, reads from stdin in the container will always result in EOF.
     /// Default is false.
-    pub stdin: Option<bool>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub stdin: bool,
     /// Whether the container runtime should close the stdin channel after it has been opened by
     /// a single attach. When stdin is true the stdin stream will remain open across multiple attach
     /// sessions. If stdinOnce is set to true, stdin is opened on container start, is empty until the
@@ -1570,17 +1634,20 @@ pub struct EphemeralContainer {
     /// at which time stdin is closed and remains closed until the container is restarted. If this
     /// flag is false, a container processes that reads from stdin will never receive an EOF.
     /// Default is false
-    pub stdin_once: Option<bool>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub stdin_once: bool,
     /// Whether this container should allocate a TTY for itself, also requires 'stdin' to be true.
     /// Default is false.
-    pub tty: Option<bool>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub tty: bool,
     /// If set, the name of the container from PodSpec that this ephemeral container targets.
     /// The ephemeral container will be run in the namespaces (IPC, PID, etc) of this container.
     /// If not set then the ephemeral container uses the namespaces configured in the Pod spec.
     ///
     /// The container runtime must implement support for this feature. If the runtime does not
     /// support namespace targeting then the result of setting this field is undefined.
-    pub target_container_name: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub target_container_name: String,
 }
 
 impl apimachinery::protobuf::Message for EphemeralContainer {
@@ -1801,10 +1868,11 @@ impl apimachinery::protobuf::Message for EphemeralContainer {
 pub struct EphemeralContainerCommon {
     /// Name of the ephemeral container specified as a DNS\_LABEL.
     /// This name must be unique among all containers, init containers and ephemeral containers.
-    pub name: Option<String>,
+    pub name: String,
     /// Container image name.
     /// More info: <https://kubernetes.io/docs/concepts/containers/images>
-    pub image: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub image: String,
     /// Entrypoint array. Not executed within a shell.
     /// The image's ENTRYPOINT is used if this is not provided.
     /// Variable references $(VAR\_NAME) are expanded using the container's environment. If a variable
@@ -1829,7 +1897,8 @@ pub struct EphemeralContainerCommon {
     /// If not specified, the container runtime's default will be used, which
     /// might be configured in the container image.
     /// Cannot be updated.
-    pub working_dir: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub working_dir: String,
     /// Ports are not allowed for ephemeral containers.
     #[api(skip_serializing_if = "Vec::is_empty")]
     pub ports: Vec<ContainerPort>,
@@ -1847,7 +1916,7 @@ pub struct EphemeralContainerCommon {
     pub env: Vec<EnvVar>,
     /// Resources are not allowed for ephemeral containers. Ephemeral containers use spare resources
     /// already allocated to the pod.
-    pub resources: Option<ResourceRequirements>,
+    pub resources: ResourceRequirements,
     /// Resources resize policy for the container.
     #[api(skip_serializing_if = "Vec::is_empty")]
     pub resize_policy: Vec<ContainerResizePolicy>,
@@ -1882,7 +1951,8 @@ pub struct EphemeralContainerCommon {
     /// all containers will be limited to 12kb.
     /// Defaults to /dev/termination-log.
     /// Cannot be updated.
-    pub termination_message_path: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub termination_message_path: String,
     /// Indicate how the termination message should be populated. File will use the contents of
     /// terminationMessagePath to populate the container status message on both success and failure.
     /// FallbackToLogsOnError will use the last chunk of container log output if the termination
@@ -1890,20 +1960,23 @@ pub struct EphemeralContainerCommon {
     /// The log output is limited to 2048 bytes or 80 lines, whichever is smaller.
     /// Defaults to File.
     /// Cannot be updated.
-    pub termination_message_policy: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub termination_message_policy: String,
     /// Image pull policy.
     /// One of Always, Never, IfNotPresent.
     /// Defaults to Always if :latest tag is specified, or IfNotPresent otherwise.
     /// Cannot be updated.
     /// More info: <https://kubernetes.io/docs/concepts/containers/images#updating-images>
-    pub image_pull_policy: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub image_pull_policy: String,
     /// Optional: SecurityContext defines the security options the ephemeral container should be run with.
     /// If set, the fields of SecurityContext override the equivalent fields of PodSecurityContext.
     pub security_context: Option<SecurityContext>,
     /// Whether this container should allocate a buffer for stdin in the container runtime. If this
     /// is not set, reads from stdin in the container will always result in EOF.
     /// Default is false.
-    pub stdin: Option<bool>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub stdin: bool,
     /// Whether the container runtime should close the stdin channel after it has been opened by
     /// a single attach. When stdin is true the stdin stream will remain open across multiple attach
     /// sessions. If stdinOnce is set to true, stdin is opened on container start, is empty until the
@@ -1911,10 +1984,12 @@ pub struct EphemeralContainerCommon {
     /// at which time stdin is closed and remains closed until the container is restarted. If this
     /// flag is false, a container processes that reads from stdin will never receive an EOF.
     /// Default is false
-    pub stdin_once: Option<bool>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub stdin_once: bool,
     /// Whether this container should allocate a TTY for itself, also requires 'stdin' to be true.
     /// Default is false.
-    pub tty: Option<bool>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub tty: bool,
 }
 
 apimachinery::proto_message!(EphemeralContainerCommon { 1 => name, 2 => image, 3 => command, 4 => args, 5 => working_dir as "workingDir", 6 => ports, 7 => env, 8 => resources, 9 => volume_mounts as "volumeMounts", 10 => liveness_probe as "livenessProbe", 11 => readiness_probe as "readinessProbe", 12 => lifecycle, 13 => termination_message_path as "terminationMessagePath", 14 => image_pull_policy as "imagePullPolicy", 15 => security_context as "securityContext", 16 => stdin, 17 => stdin_once as "stdinOnce", 18 => tty, 19 => env_from as "envFrom", 20 => termination_message_policy as "terminationMessagePolicy", 21 => volume_devices as "volumeDevices", 22 => startup_probe as "startupProbe", 23 => resize_policy as "resizePolicy", 24 => restart_policy as "restartPolicy", 25 => restart_policy_rules as "restartPolicyRules" });
@@ -1967,32 +2042,37 @@ pub struct Event {
     /// This should be a short, machine understandable string that gives the reason
     /// for the transition into the object's current status.
     /// TODO: provide exact specification for format.
-    pub reason: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub reason: String,
     /// A human-readable description of the status of this operation.
     /// TODO: decide on maximum length.
-    pub message: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub message: String,
     /// The component reporting this event. Should be a short machine understandable string.
-    pub source: Option<EventSource>,
+    pub source: EventSource,
     /// The time at which the event was first recorded. (Time of server receipt is in TypeMeta.)
-    pub first_timestamp: Option<apimachinery::apis::meta::v1::Time>,
+    pub first_timestamp: apimachinery::apis::meta::v1::Time,
     /// The time at which the most recent occurrence of this event was recorded.
-    pub last_timestamp: Option<apimachinery::apis::meta::v1::Time>,
+    pub last_timestamp: apimachinery::apis::meta::v1::Time,
     /// The number of times this event has occurred.
-    pub count: Option<i32>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub count: i32,
     /// Type of this event (Normal, Warning), new types could be added in the future
-    pub r#type: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub r#type: String,
     /// Time when this Event was first observed.
-    pub event_time: Option<apimachinery::apis::meta::v1::MicroTime>,
+    pub event_time: apimachinery::apis::meta::v1::MicroTime,
     /// Data about the Event series this event represents or nil if it's a singleton Event.
     pub series: Option<EventSeries>,
     /// What action was taken/failed regarding to the Regarding object.
-    pub action: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub action: String,
     /// Optional secondary object for more complex actions.
     pub related: Option<ObjectReference>,
     /// Name of the controller that emitted this Event, e.g. \`kubernetes.io/kubelet\`.
-    pub reporting_component: Option<String>,
+    pub reporting_component: String,
     /// ID of the controller instance, e.g. \`kubelet-xyzf\`.
-    pub reporting_instance: Option<String>,
+    pub reporting_instance: String,
 }
 
 apimachinery::proto_message!(Event { 1 => metadata, 2 => involved_object as "involvedObject", 3 => reason, 4 => message, 5 => source, 6 => first_timestamp as "firstTimestamp", 7 => last_timestamp as "lastTimestamp", 8 => count, 9 => r#type as "type", 10 => event_time as "eventTime", 11 => series, 12 => action, 13 => related, 14 => reporting_component as "reportingComponent", 15 => reporting_instance as "reportingInstance" });
@@ -2007,7 +2087,8 @@ pub struct EventList {
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds>
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// List of events
-    pub items: Vec<Event>,
+    #[api(nullable)]
+    pub items: Option<Vec<Event>>,
 }
 
 apimachinery::proto_message!(EventList { 1 => metadata, 2 => items });
@@ -2017,9 +2098,10 @@ apimachinery::proto_message!(EventList { 1 => metadata, 2 => items });
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct EventSeries {
     /// Number of occurrences in this series up to the last heartbeat time
-    pub count: Option<i32>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub count: i32,
     /// Time of the last occurrence observed
-    pub last_observed_time: Option<apimachinery::apis::meta::v1::MicroTime>,
+    pub last_observed_time: apimachinery::apis::meta::v1::MicroTime,
 }
 
 apimachinery::proto_message!(EventSeries { 1 => count, 2 => last_observed_time as "lastObservedTime" });
@@ -2028,9 +2110,11 @@ apimachinery::proto_message!(EventSeries { 1 => count, 2 => last_observed_time a
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct EventSource {
     /// Component from which the event is generated.
-    pub component: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub component: String,
     /// Node name on which the event is generated.
-    pub host: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub host: String,
 }
 
 apimachinery::proto_message!(EventSource { 1 => component, 2 => host });
@@ -2063,10 +2147,12 @@ pub struct FCVolumeSource {
     /// Must be a filesystem type supported by the host operating system.
     /// Ex. "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified.
     /// TODO: how do we prevent errors in the filesystem from compromising the machine
-    pub fs_type: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub fs_type: String,
     /// readOnly is Optional: Defaults to false (read/write). ReadOnly here will force
     /// the ReadOnly setting in VolumeMounts.
-    pub read_only: Option<bool>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub read_only: bool,
     /// wwids Optional: FC volume world wide identifiers (wwids)
     /// Either wwids or combination of targetWWNs and lun must be set, but not both simultaneously.
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -2108,7 +2194,8 @@ pub struct FlexPersistentVolumeSource {
     /// fsType is the Filesystem type to mount.
     /// Must be a filesystem type supported by the host operating system.
     /// Ex. "ext4", "xfs", "ntfs". The default filesystem depends on FlexVolume script.
-    pub fs_type: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub fs_type: String,
     /// secretRef is Optional: SecretRef is reference to the secret object containing
     /// sensitive information to pass to the plugin scripts. This may be
     /// empty if no secret object is specified. If the secret object
@@ -2117,7 +2204,8 @@ pub struct FlexPersistentVolumeSource {
     pub secret_ref: Option<SecretReference>,
     /// readOnly is Optional: defaults to false (read/write). ReadOnly here will force
     /// the ReadOnly setting in VolumeMounts.
-    pub read_only: Option<bool>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub read_only: bool,
     /// options is Optional: this field holds extra command options if any.
     #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub options: std::collections::BTreeMap<String, String>,
@@ -2134,7 +2222,8 @@ pub struct FlexVolumeSource {
     /// fsType is the filesystem type to mount.
     /// Must be a filesystem type supported by the host operating system.
     /// Ex. "ext4", "xfs", "ntfs". The default filesystem depends on FlexVolume script.
-    pub fs_type: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub fs_type: String,
     /// secretRef is Optional: secretRef is reference to the secret object containing
     /// sensitive information to pass to the plugin scripts. This may be
     /// empty if no secret object is specified. If the secret object
@@ -2143,7 +2232,8 @@ pub struct FlexVolumeSource {
     pub secret_ref: Option<LocalObjectReference>,
     /// readOnly is Optional: defaults to false (read/write). ReadOnly here will force
     /// the ReadOnly setting in VolumeMounts.
-    pub read_only: Option<bool>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub read_only: bool,
     /// options is Optional: this field holds extra command options if any.
     #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub options: std::collections::BTreeMap<String, String>,
@@ -2158,10 +2248,11 @@ apimachinery::proto_message!(FlexVolumeSource { 1 => driver, 2 => fs_type as "fs
 pub struct FlockerVolumeSource {
     /// datasetName is Name of the dataset stored as metadata -\> name on the dataset for Flocker
     /// should be considered as deprecated
-    pub dataset_name: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub dataset_name: String,
     /// datasetUUID is the UUID of the dataset. This is unique identifier of a Flocker dataset
-    #[api(rename = "datasetUUID")]
-    pub dataset_uuid: Option<String>,
+    #[api(rename = "datasetUUID", skip_serializing_if = "String::is_empty")]
+    pub dataset_uuid: String,
 }
 
 apimachinery::proto_message!(FlockerVolumeSource { 1 => dataset_name as "datasetName", 2 => dataset_uuid as "datasetUUID" });
@@ -2182,17 +2273,20 @@ pub struct GCEPersistentDiskVolumeSource {
     /// Examples: "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified.
     /// More info: <https://kubernetes.io/docs/concepts/storage/volumes#gcepersistentdisk>
     /// TODO: how do we prevent errors in the filesystem from compromising the machine
-    pub fs_type: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub fs_type: String,
     /// partition is the partition in the volume that you want to mount.
     /// If omitted, the default is to mount by volume name.
     /// Examples: For volume /dev/sda1, you specify the partition as "1".
     /// Similarly, the volume partition for /dev/sda is "0" (or you can leave the property empty).
     /// More info: <https://kubernetes.io/docs/concepts/storage/volumes#gcepersistentdisk>
-    pub partition: Option<i32>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub partition: i32,
     /// readOnly here will force the ReadOnly setting in VolumeMounts.
     /// Defaults to false.
     /// More info: <https://kubernetes.io/docs/concepts/storage/volumes#gcepersistentdisk>
-    pub read_only: Option<bool>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub read_only: bool,
 }
 
 apimachinery::proto_message!(GCEPersistentDiskVolumeSource { 1 => pd_name as "pdName", 2 => fs_type as "fsType", 3 => partition, 4 => read_only as "readOnly" });
@@ -2206,6 +2300,7 @@ pub struct GRPCAction {
     /// (see <https://github.com/grpc/grpc/blob/master/doc/health-checking.md>).
     ///
     /// If this is not specified, the default behavior is defined by gRPC.
+    #[api(nullable)]
     pub service: Option<String>,
 }
 
@@ -2223,12 +2318,14 @@ pub struct GitRepoVolumeSource {
     /// repository is the URL
     pub repository: String,
     /// revision is the commit hash for the specified revision.
-    pub revision: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub revision: String,
     /// directory is the target directory name.
     /// Must not contain or start with '..'.  If '.' is supplied, the volume directory will be the
     /// git repository.  Otherwise, if specified, the volume will contain the git repository in
     /// the subdirectory with the given name.
-    pub directory: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub directory: String,
 }
 
 apimachinery::proto_message!(GitRepoVolumeSource { 1 => repository, 2 => revision, 3 => directory });
@@ -2246,7 +2343,8 @@ pub struct GlusterfsPersistentVolumeSource {
     /// readOnly here will force the Glusterfs volume to be mounted with read-only permissions.
     /// Defaults to false.
     /// More info: <https://examples.k8s.io/volumes/glusterfs/README.md#create-a-pod>
-    pub read_only: Option<bool>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub read_only: bool,
     /// endpointsNamespace is the namespace that contains Glusterfs endpoint.
     /// If this field is empty, the EndpointNamespace defaults to the same namespace as the bound PVC.
     /// More info: <https://examples.k8s.io/volumes/glusterfs/README.md#create-a-pod>
@@ -2267,7 +2365,8 @@ pub struct GlusterfsVolumeSource {
     /// readOnly here will force the Glusterfs volume to be mounted with read-only permissions.
     /// Defaults to false.
     /// More info: <https://examples.k8s.io/volumes/glusterfs/README.md#create-a-pod>
-    pub read_only: Option<bool>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub read_only: bool,
 }
 
 apimachinery::proto_message!(GlusterfsVolumeSource { 1 => endpoints, 2 => path, 3 => read_only as "readOnly" });
@@ -2276,17 +2375,20 @@ apimachinery::proto_message!(GlusterfsVolumeSource { 1 => endpoints, 2 => path, 
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct HTTPGetAction {
     /// Path to access on the HTTP server.
-    pub path: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub path: String,
     /// Name or number of the port to access on the container.
     /// Number must be in the range 1 to 65535.
     /// Name must be an IANA\_SVC\_NAME.
     pub port: crate::value::IntOrString,
     /// Host name to connect to, defaults to the pod IP. You probably want to set
     /// "Host" in httpHeaders instead.
-    pub host: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub host: String,
     /// Scheme to use for connecting to the host.
     /// Defaults to HTTP.
-    pub scheme: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub scheme: String,
     /// Custom headers to set in the request. HTTP allows repeated headers.
     #[api(skip_serializing_if = "Vec::is_empty")]
     pub http_headers: Vec<HTTPHeader>,
@@ -2358,24 +2460,29 @@ pub struct ISCSIPersistentVolumeSource {
     pub lun: i32,
     /// iscsiInterface is the interface Name that uses an iSCSI transport.
     /// Defaults to 'default' (tcp).
-    pub iscsi_interface: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub iscsi_interface: String,
     /// fsType is the filesystem type of the volume that you want to mount.
     /// Tip: Ensure that the filesystem type is supported by the host operating system.
     /// Examples: "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified.
     /// More info: <https://kubernetes.io/docs/concepts/storage/volumes#iscsi>
     /// TODO: how do we prevent errors in the filesystem from compromising the machine
-    pub fs_type: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub fs_type: String,
     /// readOnly here will force the ReadOnly setting in VolumeMounts.
     /// Defaults to false.
-    pub read_only: Option<bool>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub read_only: bool,
     /// portals is the iSCSI Target Portal List. The Portal is either an IP or ip\_addr:port if the port
     /// is other than default (typically TCP ports 860 and 3260).
     #[api(skip_serializing_if = "Vec::is_empty")]
     pub portals: Vec<String>,
     /// chapAuthDiscovery defines whether support iSCSI Discovery CHAP authentication
-    pub chap_auth_discovery: Option<bool>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub chap_auth_discovery: bool,
     /// chapAuthSession defines whether support iSCSI Session CHAP authentication
-    pub chap_auth_session: Option<bool>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub chap_auth_session: bool,
     /// secretRef is the CHAP Secret for iSCSI target and initiator authentication
     pub secret_ref: Option<SecretReference>,
     /// initiatorName is the custom iSCSI Initiator Name.
@@ -2400,24 +2507,29 @@ pub struct ISCSIVolumeSource {
     pub lun: i32,
     /// iscsiInterface is the interface Name that uses an iSCSI transport.
     /// Defaults to 'default' (tcp).
-    pub iscsi_interface: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub iscsi_interface: String,
     /// fsType is the filesystem type of the volume that you want to mount.
     /// Tip: Ensure that the filesystem type is supported by the host operating system.
     /// Examples: "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified.
     /// More info: <https://kubernetes.io/docs/concepts/storage/volumes#iscsi>
     /// TODO: how do we prevent errors in the filesystem from compromising the machine
-    pub fs_type: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub fs_type: String,
     /// readOnly here will force the ReadOnly setting in VolumeMounts.
     /// Defaults to false.
-    pub read_only: Option<bool>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub read_only: bool,
     /// portals is the iSCSI Target Portal List. The portal is either an IP or ip\_addr:port if the port
     /// is other than default (typically TCP ports 860 and 3260).
     #[api(skip_serializing_if = "Vec::is_empty")]
     pub portals: Vec<String>,
     /// chapAuthDiscovery defines whether support iSCSI Discovery CHAP authentication
-    pub chap_auth_discovery: Option<bool>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub chap_auth_discovery: bool,
     /// chapAuthSession defines whether support iSCSI Session CHAP authentication
-    pub chap_auth_session: Option<bool>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub chap_auth_session: bool,
     /// secretRef is the CHAP Secret for iSCSI target and initiator authentication
     pub secret_ref: Option<LocalObjectReference>,
     /// initiatorName is the custom iSCSI Initiator Name.
@@ -2437,13 +2549,15 @@ pub struct ImageVolumeSource {
     /// More info: <https://kubernetes.io/docs/concepts/containers/images>
     /// This field is optional to allow higher level config management to default or override
     /// container images in workload controllers like Deployments and StatefulSets.
-    pub reference: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub reference: String,
     /// Policy for pulling OCI objects. Possible values are:
     /// Always: the kubelet always attempts to pull the reference. Container creation will fail If the pull fails.
     /// Never: the kubelet never pulls the reference and only uses a local image or artifact. Container creation will fail if the reference isn't present.
     /// IfNotPresent: the kubelet pulls if the reference isn't already present on disk. Container creation will fail if the reference isn't present and the pull fails.
     /// Defaults to Always if :latest tag is specified, or IfNotPresent otherwise.
-    pub pull_policy: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub pull_policy: String,
 }
 
 apimachinery::proto_message!(ImageVolumeSource { 1 => reference, 2 => pull_policy as "pullPolicy" });
@@ -2454,6 +2568,7 @@ pub struct ImageVolumeStatus {
     /// ImageRef is the digest of the image used for this volume.
     /// It should have a value that's similar to the pod's status.containerStatuses\[i\].imageID.
     /// The ImageRef length should not exceed 256 characters.
+    #[api(skip_serializing_if = "String::is_empty")]
     pub image_ref: String,
 }
 
@@ -2537,7 +2652,7 @@ pub struct LimitRange {
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Spec defines the limits enforced.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    pub spec: Option<LimitRangeSpec>,
+    pub spec: LimitRangeSpec,
 }
 
 apimachinery::proto_message!(LimitRange { 1 => metadata, 2 => spec });
@@ -2582,7 +2697,8 @@ pub struct LimitRangeList {
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// Items is a list of LimitRange objects.
     /// More info: <https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/>
-    pub items: Vec<LimitRange>,
+    #[api(nullable)]
+    pub items: Option<Vec<LimitRange>>,
 }
 
 apimachinery::proto_message!(LimitRangeList { 1 => metadata, 2 => items });
@@ -2591,7 +2707,8 @@ apimachinery::proto_message!(LimitRangeList { 1 => metadata, 2 => items });
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct LimitRangeSpec {
     /// Limits is the list of LimitRangeItem objects that are enforced.
-    pub limits: Vec<LimitRangeItem>,
+    #[api(nullable)]
+    pub limits: Option<Vec<LimitRangeItem>>,
 }
 
 apimachinery::proto_message!(LimitRangeSpec { 1 => limits });
@@ -2617,8 +2734,8 @@ pub struct List {
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds>
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// List of objects
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    pub items: Vec<crate::value::RawExtension>,
+    #[api(nullable)]
+    pub items: Option<Vec<crate::value::RawExtension>>,
 }
 
 apimachinery::proto_message!(List { 1 => metadata, 2 => items });
@@ -2629,10 +2746,12 @@ apimachinery::proto_message!(List { 1 => metadata, 2 => items });
 pub struct LoadBalancerIngress {
     /// IP is set for load-balancer ingress points that are IP based
     /// (typically GCE or OpenStack load-balancers)
-    pub ip: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub ip: String,
     /// Hostname is set for load-balancer ingress points that are DNS based
     /// (typically AWS load-balancers)
-    pub hostname: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub hostname: String,
     /// IPMode specifies how the load-balancer IP behaves, and may only be specified when the ip field is specified.
     /// Setting this to "VIP" indicates that traffic is delivered to the node with
     /// the destination set to the load-balancer's IP and port.
@@ -2680,7 +2799,8 @@ pub struct LocalObjectReference {
     /// almost certainly wrong.
     /// More info: <https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names>
     /// TODO: Drop \`kubebuilder:default\` when controller-gen doesn't need it <https://github.com/kubernetes-sigs/kubebuilder/issues/3896>.
-    pub name: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub name: String,
 }
 
 apimachinery::proto_message!(LocalObjectReference { 1 => name });
@@ -2704,7 +2824,8 @@ apimachinery::proto_message!(LocalVolumeSource { 1 => path, 2 => fs_type as "fsT
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ModifyVolumeStatus {
     /// targetVolumeAttributesClassName is the name of the VolumeAttributesClass the PVC currently being reconciled
-    pub target_volume_attributes_class_name: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub target_volume_attributes_class_name: String,
     /// status is the status of the ControllerModifyVolume operation. It can be in any of following states:
     /// - Pending
     /// Pending indicates that the PersistentVolumeClaim cannot be modified due to unmet requirements, such as
@@ -2733,7 +2854,8 @@ pub struct NFSVolumeSource {
     /// readOnly here will force the NFS export to be mounted with read-only permissions.
     /// Defaults to false.
     /// More info: <https://kubernetes.io/docs/concepts/storage/volumes#nfs>
-    pub read_only: Option<bool>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub read_only: bool,
 }
 
 apimachinery::proto_message!(NFSVolumeSource { 1 => server, 2 => path, 3 => read_only as "readOnly" });
@@ -2750,10 +2872,10 @@ pub struct Namespace {
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Spec defines the behavior of the Namespace.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    pub spec: Option<NamespaceSpec>,
+    pub spec: NamespaceSpec,
     /// Status describes the current status of a Namespace.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    pub status: Option<NamespaceStatus>,
+    pub status: NamespaceStatus,
 }
 
 apimachinery::proto_message!(Namespace { 1 => metadata, 2 => spec, 3 => status });
@@ -2766,11 +2888,13 @@ pub struct NamespaceCondition {
     /// Status of the condition, one of True, False, Unknown.
     pub status: String,
     /// Last time the condition transitioned from one status to another.
-    pub last_transition_time: Option<apimachinery::apis::meta::v1::Time>,
+    pub last_transition_time: apimachinery::apis::meta::v1::Time,
     /// Unique, one-word, CamelCase reason for the condition's last transition.
-    pub reason: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub reason: String,
     /// Human-readable message indicating details about last transition.
-    pub message: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub message: String,
 }
 
 apimachinery::proto_message!(NamespaceCondition { 1 => r#type as "type", 2 => status, 4 => last_transition_time as "lastTransitionTime", 5 => reason, 6 => message });
@@ -2786,7 +2910,8 @@ pub struct NamespaceList {
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// Items is the list of Namespace objects in the list.
     /// More info: <https://kubernetes.io/docs/concepts/overview/working-with-objects/namespaces/>
-    pub items: Vec<Namespace>,
+    #[api(nullable)]
+    pub items: Option<Vec<Namespace>>,
 }
 
 apimachinery::proto_message!(NamespaceList { 1 => metadata, 2 => items });
@@ -2807,7 +2932,8 @@ apimachinery::proto_message!(NamespaceSpec { 1 => finalizers });
 pub struct NamespaceStatus {
     /// Phase is the current lifecycle phase of the namespace.
     /// More info: <https://kubernetes.io/docs/tasks/administer-cluster/namespaces/>
-    pub phase: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub phase: String,
     /// Represents the latest available observations of a namespace's current state.
     #[api(skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<NamespaceCondition>,
@@ -2827,12 +2953,12 @@ pub struct Node {
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Spec defines the behavior of a node.
     /// <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    pub spec: Option<NodeSpec>,
+    pub spec: NodeSpec,
     /// Most recently observed status of the node.
     /// Populated by the system.
     /// Read-only.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    pub status: Option<NodeStatus>,
+    pub status: NodeStatus,
 }
 
 apimachinery::proto_message!(Node { 1 => metadata, 2 => spec, 3 => status });
@@ -2881,7 +3007,8 @@ pub struct NodeAllocatableResourceClaimStatus {
     #[api(skip_serializing_if = "Vec::is_empty")]
     pub containers: Vec<String>,
     /// Resources is a map of the node-allocatable resource name to the aggregate quantity allocated to the claim.
-    pub resources: std::collections::BTreeMap<String, crate::value::Quantity>,
+    #[api(nullable)]
+    pub resources: Option<std::collections::BTreeMap<String, crate::value::Quantity>>,
 }
 
 apimachinery::proto_message!(NodeAllocatableResourceClaimStatus { 1 => resource_claim_name as "resourceClaimName", 2 => containers, 3 => resources });
@@ -2894,13 +3021,15 @@ pub struct NodeCondition {
     /// Status of the condition, one of True, False, Unknown.
     pub status: String,
     /// Last time we got an update on a given condition.
-    pub last_heartbeat_time: Option<apimachinery::apis::meta::v1::Time>,
+    pub last_heartbeat_time: apimachinery::apis::meta::v1::Time,
     /// Last time the condition transit from one status to another.
-    pub last_transition_time: Option<apimachinery::apis::meta::v1::Time>,
+    pub last_transition_time: apimachinery::apis::meta::v1::Time,
     /// (brief) reason for the condition's last transition.
-    pub reason: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub reason: String,
     /// Human readable message indicating details about last transition.
-    pub message: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub message: String,
 }
 
 apimachinery::proto_message!(NodeCondition { 1 => r#type as "type", 2 => status, 3 => last_heartbeat_time as "lastHeartbeatTime", 4 => last_transition_time as "lastTransitionTime", 5 => reason, 6 => message });
@@ -2956,7 +3085,8 @@ pub struct NodeConfigStatus {
     /// You can find additional information for debugging by searching the error message in the Kubelet log.
     /// Error is a human-readable description of the error state; machines can check whether or not Error
     /// is empty, but should not rely on the stability of the Error text across Kubelet versions.
-    pub error: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub error: String,
 }
 
 apimachinery::proto_message!(NodeConfigStatus { 1 => assigned, 2 => active, 3 => last_known_good as "lastKnownGood", 4 => error });
@@ -2965,7 +3095,7 @@ apimachinery::proto_message!(NodeConfigStatus { 1 => assigned, 2 => active, 3 =>
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct NodeDaemonEndpoints {
     /// Endpoint on which Kubelet is listening.
-    pub kubelet_endpoint: Option<DaemonEndpoint>,
+    pub kubelet_endpoint: DaemonEndpoint,
 }
 
 apimachinery::proto_message!(NodeDaemonEndpoints { 1 => kubelet_endpoint as "kubeletEndpoint" });
@@ -2991,7 +3121,8 @@ pub struct NodeList {
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds>
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// List of nodes
-    pub items: Vec<Node>,
+    #[api(nullable)]
+    pub items: Option<Vec<Node>>,
 }
 
 apimachinery::proto_message!(NodeList { 1 => metadata, 2 => items });
@@ -3009,7 +3140,8 @@ pub struct NodeProxyOptions {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Path is the URL path to use for the current proxy request to node.
-    pub path: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub path: String,
 }
 
 apimachinery::proto_message!(NodeProxyOptions { 1 => path });
@@ -3019,7 +3151,7 @@ apimachinery::proto_message!(NodeProxyOptions { 1 => path });
 pub struct NodeRuntimeHandler {
     /// Runtime handler name.
     /// Empty for the default runtime handler.
-    pub name: Option<String>,
+    pub name: String,
     /// Supported features.
     pub features: Option<NodeRuntimeHandlerFeatures>,
 }
@@ -3043,7 +3175,8 @@ apimachinery::proto_message!(NodeRuntimeHandlerFeatures { 1 => recursive_read_on
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct NodeSelector {
     /// Required. A list of node selector terms. The terms are ORed.
-    pub node_selector_terms: Vec<NodeSelectorTerm>,
+    #[api(nullable)]
+    pub node_selector_terms: Option<Vec<NodeSelectorTerm>>,
 }
 
 apimachinery::proto_message!(NodeSelector { 1 => node_selector_terms as "nodeSelectorTerms" });
@@ -3087,19 +3220,20 @@ apimachinery::proto_message!(NodeSelectorTerm { 1 => match_expressions as "match
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct NodeSpec {
     /// PodCIDR represents the pod IP range assigned to the node.
-    #[api(rename = "podCIDR")]
-    pub pod_cidr: Option<String>,
+    #[api(rename = "podCIDR", skip_serializing_if = "String::is_empty")]
+    pub pod_cidr: String,
     /// podCIDRs represents the IP ranges assigned to the node for usage by Pods on that node. If this
     /// field is specified, the 0th entry must match the podCIDR field. It may contain at most 1 value for
     /// each of IPv4 and IPv6.
     #[api(rename = "podCIDRs", skip_serializing_if = "Vec::is_empty")]
     pub pod_cidrs: Vec<String>,
     /// ID of the node assigned by the cloud provider in the format: \<ProviderName\>://\<ProviderSpecificNodeID\>
-    #[api(rename = "providerID")]
-    pub provider_id: Option<String>,
+    #[api(rename = "providerID", skip_serializing_if = "String::is_empty")]
+    pub provider_id: String,
     /// Unschedulable controls node schedulability of new pods. By default, node is schedulable.
     /// More info: <https://kubernetes.io/docs/concepts/nodes/node/#manual-node-administration>
-    pub unschedulable: Option<bool>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub unschedulable: bool,
     /// If specified, the node's taints.
     #[api(skip_serializing_if = "Vec::is_empty")]
     pub taints: Vec<Taint>,
@@ -3107,8 +3241,8 @@ pub struct NodeSpec {
     pub config_source: Option<NodeConfigSource>,
     /// Deprecated. Not all kubelets will set this field. Remove field after 1.13.
     /// see: <https://issues.k8s.io/61966>
-    #[api(rename = "externalID")]
-    pub external_id: Option<String>,
+    #[api(rename = "externalID", skip_serializing_if = "String::is_empty")]
+    pub external_id: String,
 }
 
 apimachinery::proto_message!(NodeSpec { 1 => pod_cidr as "podCIDR", 2 => external_id as "externalID", 3 => provider_id as "providerID", 4 => unschedulable, 5 => taints, 6 => config_source as "configSource", 7 => pod_cidrs as "podCIDRs" });
@@ -3127,7 +3261,8 @@ pub struct NodeStatus {
     /// NodePhase is the recently observed lifecycle phase of the node.
     /// More info: <https://kubernetes.io/docs/concepts/nodes/node/#phase>
     /// The field is never populated, and now is deprecated.
-    pub phase: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub phase: String,
     /// Conditions is an array of current observed node conditions.
     /// More info: <https://kubernetes.io/docs/reference/node/node-status/#condition>
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -3145,10 +3280,10 @@ pub struct NodeStatus {
     #[api(skip_serializing_if = "Vec::is_empty")]
     pub addresses: Vec<NodeAddress>,
     /// Endpoints of daemons running on the Node.
-    pub daemon_endpoints: Option<NodeDaemonEndpoints>,
+    pub daemon_endpoints: NodeDaemonEndpoints,
     /// Set of ids/uuids to uniquely identify the node.
     /// More info: <https://kubernetes.io/docs/reference/node/node-status/#info>
-    pub node_info: Option<NodeSystemInfo>,
+    pub node_info: NodeSystemInfo,
     /// List of container images on this node
     #[api(skip_serializing_if = "Vec::is_empty")]
     pub images: Vec<ContainerImage>,
@@ -3221,7 +3356,8 @@ apimachinery::proto_message!(NodeSystemInfo { 1 => machine_id as "machineID", 2 
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ObjectFieldSelector {
     /// Version of the schema the FieldPath is written in terms of, defaults to "v1".
-    pub api_version: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub api_version: String,
     /// Path of the field to select in the specified API version.
     pub field_path: String,
 }
@@ -3248,21 +3384,27 @@ apimachinery::proto_message!(ObjectFieldSelector { 1 => api_version as "apiVersi
 pub struct ObjectReference {
     /// Kind of the referent.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds>
-    pub kind: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub kind: String,
     /// Namespace of the referent.
     /// More info: <https://kubernetes.io/docs/concepts/overview/working-with-objects/namespaces/>
-    pub namespace: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub namespace: String,
     /// Name of the referent.
     /// More info: <https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names>
-    pub name: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub name: String,
     /// UID of the referent.
     /// More info: <https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#uids>
-    pub uid: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub uid: String,
     /// API version of the referent.
-    pub api_version: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub api_version: String,
     /// Specific resourceVersion to which this reference is made, if any.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#concurrency-control-and-consistency>
-    pub resource_version: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub resource_version: String,
     /// If referring to a piece of an object instead of an entire object, this string
     /// should contain a valid JSON/Go field access statement, such as desiredState.manifest.containers\[2\].
     /// For example, if the object reference is to a container within a pod, this would take on a value like:
@@ -3271,7 +3413,8 @@ pub struct ObjectReference {
     /// index 2 in this pod). This syntax is chosen only to have some well-defined way of
     /// referencing a part of an object.
     /// TODO: this design is not final and this field is subject to change in the future.
-    pub field_path: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub field_path: String,
 }
 
 apimachinery::proto_message!(ObjectReference { 1 => kind, 2 => namespace, 3 => name, 4 => uid, 5 => api_version as "apiVersion", 6 => resource_version as "resourceVersion", 7 => field_path as "fieldPath" });
@@ -3290,12 +3433,12 @@ pub struct PersistentVolume {
     /// spec defines a specification of a persistent volume owned by the cluster.
     /// Provisioned by an administrator.
     /// More info: <https://kubernetes.io/docs/concepts/storage/persistent-volumes#persistent-volumes>
-    pub spec: Option<PersistentVolumeSpec>,
+    pub spec: PersistentVolumeSpec,
     /// status represents the current information/status for the persistent volume.
     /// Populated by the system.
     /// Read-only.
     /// More info: <https://kubernetes.io/docs/concepts/storage/persistent-volumes#persistent-volumes>
-    pub status: Option<PersistentVolumeStatus>,
+    pub status: PersistentVolumeStatus,
 }
 
 apimachinery::proto_message!(PersistentVolume { 1 => metadata, 2 => spec, 3 => status });
@@ -3311,11 +3454,11 @@ pub struct PersistentVolumeClaim {
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec defines the desired characteristics of a volume requested by a pod author.
     /// More info: <https://kubernetes.io/docs/concepts/storage/persistent-volumes#persistentvolumeclaims>
-    pub spec: Option<PersistentVolumeClaimSpec>,
+    pub spec: PersistentVolumeClaimSpec,
     /// status represents the current information/status of a persistent volume claim.
     /// Read-only.
     /// More info: <https://kubernetes.io/docs/concepts/storage/persistent-volumes#persistentvolumeclaims>
-    pub status: Option<PersistentVolumeClaimStatus>,
+    pub status: PersistentVolumeClaimStatus,
 }
 
 apimachinery::proto_message!(PersistentVolumeClaim { 1 => metadata, 2 => spec, 3 => status });
@@ -3331,15 +3474,17 @@ pub struct PersistentVolumeClaimCondition {
     /// More info: <https://kubernetes.io/docs/reference/kubernetes-api/config-and-storage-resources/persistent-volume-claim-v1/#:~:text=state%20of%20pvc-,conditions.status,-(string)%2C%20required>
     pub status: String,
     /// lastProbeTime is the time we probed the condition.
-    pub last_probe_time: Option<apimachinery::apis::meta::v1::Time>,
+    pub last_probe_time: apimachinery::apis::meta::v1::Time,
     /// lastTransitionTime is the time the condition transitioned from one status to another.
-    pub last_transition_time: Option<apimachinery::apis::meta::v1::Time>,
+    pub last_transition_time: apimachinery::apis::meta::v1::Time,
     /// reason is a unique, this should be a short, machine understandable string that gives the reason
     /// for condition's last transition. If it reports "Resizing" that means the underlying
     /// persistent volume is being resized.
-    pub reason: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub reason: String,
     /// message is the human-readable message indicating details about last transition.
-    pub message: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub message: String,
 }
 
 apimachinery::proto_message!(PersistentVolumeClaimCondition { 1 => r#type as "type", 2 => status, 3 => last_probe_time as "lastProbeTime", 4 => last_transition_time as "lastTransitionTime", 5 => reason, 6 => message });
@@ -3360,7 +3505,8 @@ pub struct PersistentVolumeClaimList {
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is a list of persistent volume claims.
     /// More info: <https://kubernetes.io/docs/concepts/storage/persistent-volumes#persistentvolumeclaims>
-    pub items: Vec<PersistentVolumeClaim>,
+    #[api(nullable)]
+    pub items: Option<Vec<PersistentVolumeClaim>>,
 }
 
 apimachinery::proto_message!(PersistentVolumeClaimList { 1 => metadata, 2 => items });
@@ -3380,9 +3526,10 @@ pub struct PersistentVolumeClaimSpec {
     /// that are lower than previous value but must still be higher than capacity recorded in the
     /// status field of the claim.
     /// More info: <https://kubernetes.io/docs/concepts/storage/persistent-volumes#resources>
-    pub resources: Option<VolumeResourceRequirements>,
+    pub resources: VolumeResourceRequirements,
     /// volumeName is the binding reference to the PersistentVolume backing this claim.
-    pub volume_name: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub volume_name: String,
     /// storageClassName is the name of the StorageClass required by the claim.
     /// More info: <https://kubernetes.io/docs/concepts/storage/persistent-volumes#class-1>
     pub storage_class_name: Option<String>,
@@ -3441,7 +3588,8 @@ apimachinery::proto_message!(PersistentVolumeClaimSpec { 1 => access_modes as "a
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct PersistentVolumeClaimStatus {
     /// phase represents the current phase of PersistentVolumeClaim.
-    pub phase: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub phase: String,
     /// accessModes contains the actual access modes the volume backing the PVC has.
     /// More info: <https://kubernetes.io/docs/concepts/storage/persistent-volumes#access-modes-1>
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -3548,7 +3696,8 @@ pub struct PersistentVolumeClaimVolumeSource {
     pub claim_name: String,
     /// readOnly Will force the ReadOnly setting in VolumeMounts.
     /// Default false.
-    pub read_only: Option<bool>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub read_only: bool,
 }
 
 apimachinery::proto_message!(PersistentVolumeClaimVolumeSource { 1 => claim_name as "claimName", 2 => read_only as "readOnly" });
@@ -3569,7 +3718,8 @@ pub struct PersistentVolumeList {
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is a list of persistent volumes.
     /// More info: <https://kubernetes.io/docs/concepts/storage/persistent-volumes>
-    pub items: Vec<PersistentVolume>,
+    #[api(nullable)]
+    pub items: Option<Vec<PersistentVolume>>,
 }
 
 apimachinery::proto_message!(PersistentVolumeList { 1 => metadata, 2 => items });
@@ -3771,10 +3921,12 @@ pub struct PersistentVolumeSpec {
     /// for dynamically provisioned PersistentVolumes), and Recycle (deprecated).
     /// Recycle must be supported by the volume plugin underlying this PersistentVolume.
     /// More info: <https://kubernetes.io/docs/concepts/storage/persistent-volumes#reclaiming>
-    pub persistent_volume_reclaim_policy: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub persistent_volume_reclaim_policy: String,
     /// storageClassName is the name of StorageClass to which this persistent volume belongs. Empty value
     /// means that this volume does not belong to any StorageClass.
-    pub storage_class_name: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub storage_class_name: String,
     /// mountOptions is the list of mount options, e.g. \["ro", "soft"\]. Not validated - mount will
     /// simply fail if one is invalid.
     /// More info: <https://kubernetes.io/docs/concepts/storage/persistent-volumes/#mount-options>
@@ -4024,12 +4176,15 @@ impl apimachinery::protobuf::Message for PersistentVolumeSpec {
 pub struct PersistentVolumeStatus {
     /// phase indicates if a volume is available, bound to a claim, or released by a claim.
     /// More info: <https://kubernetes.io/docs/concepts/storage/persistent-volumes#phase>
-    pub phase: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub phase: String,
     /// message is a human-readable message indicating details about why the volume is in this state.
-    pub message: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub message: String,
     /// reason is a brief CamelCase string that describes any failure and is meant
     /// for machine parsing and tidy display in the CLI.
-    pub reason: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub reason: String,
     /// lastPhaseTransitionTime is the time the phase transitioned from one to another
     /// and automatically resets to current time everytime a volume phase transitions.
     pub last_phase_transition_time: Option<apimachinery::apis::meta::v1::Time>,
@@ -4046,7 +4201,8 @@ pub struct PhotonPersistentDiskVolumeSource {
     /// fsType is the filesystem type to mount.
     /// Must be a filesystem type supported by the host operating system.
     /// Ex. "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified.
-    pub fs_type: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub fs_type: String,
 }
 
 apimachinery::proto_message!(PhotonPersistentDiskVolumeSource { 1 => pd_id as "pdID", 2 => fs_type as "fsType" });
@@ -4063,13 +4219,13 @@ pub struct Pod {
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Specification of the desired behavior of the pod.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    pub spec: Option<PodSpec>,
+    pub spec: PodSpec,
     /// Most recently observed status of the pod.
     /// This data may not be up to date.
     /// Populated by the system.
     /// Read-only.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    pub status: Option<PodStatus>,
+    pub status: PodStatus,
 }
 
 apimachinery::proto_message!(Pod { 1 => metadata, 2 => spec, 3 => status });
@@ -4198,21 +4354,26 @@ pub struct PodAttachOptions {
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Stdin if true, redirects the standard input stream of the pod for this call.
     /// Defaults to false.
-    pub stdin: Option<bool>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub stdin: bool,
     /// Stdout if true indicates that stdout is to be redirected for the attach call.
     /// Defaults to true.
-    pub stdout: Option<bool>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub stdout: bool,
     /// Stderr if true indicates that stderr is to be redirected for the attach call.
     /// Defaults to true.
-    pub stderr: Option<bool>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub stderr: bool,
     /// TTY if true indicates that a tty will be allocated for the attach call.
     /// This is passed through the container runtime so the tty
     /// is allocated on the worker node by the container runtime.
     /// Defaults to false.
-    pub tty: Option<bool>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub tty: bool,
     /// The container in which to execute the command.
     /// Defaults to only container if there is only one container in the pod.
-    pub container: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub container: String,
 }
 
 apimachinery::proto_message!(PodAttachOptions { 1 => stdin, 2 => stdout, 3 => stderr, 4 => tty, 5 => container });
@@ -4222,11 +4383,13 @@ apimachinery::proto_message!(PodAttachOptions { 1 => stdin, 2 => stdout, 3 => st
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct PodCertificateProjection {
     /// Kubelet's generated CSRs will be addressed to this signer.
+    #[api(skip_serializing_if = "String::is_empty")]
     pub signer_name: String,
     /// The type of keypair Kubelet will generate for the pod.
     ///
     /// Valid values are "RSA3072", "RSA4096", "ECDSAP256", "ECDSAP384",
     /// "ECDSAP521", and "ED25519".
+    #[api(skip_serializing_if = "String::is_empty")]
     pub key_type: String,
     /// maxExpirationSeconds is the maximum lifetime permitted for the
     /// certificate.
@@ -4257,21 +4420,24 @@ pub struct PodCertificateProjection {
     /// atomic read that retrieves a consistent key and certificate chain.  If you
     /// project them to separate files, your application code will need to
     /// additionally check that the leaf certificate was issued to the key.
-    pub credential_bundle_path: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub credential_bundle_path: String,
     /// Write the key at this path in the projected volume.
     ///
     /// Most applications should use credentialBundlePath.  When using keyPath
     /// and certificateChainPath, your application needs to check that the key
     /// and leaf certificate are consistent, because it is possible to read the
     /// files mid-rotation.
-    pub key_path: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub key_path: String,
     /// Write the certificate chain at this path in the projected volume.
     ///
     /// Most applications should use credentialBundlePath.  When using keyPath
     /// and certificateChainPath, your application needs to check that the key
     /// and leaf certificate are consistent, because it is possible to read the
     /// files mid-rotation.
-    pub certificate_chain_path: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub certificate_chain_path: String,
     /// userAnnotations allow pod authors to pass additional information to
     /// the signer implementation.  Kubernetes does not restrict or validate this
     /// metadata in any way.
@@ -4298,19 +4464,22 @@ pub struct PodCondition {
     /// More info: <https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#pod-conditions>
     pub r#type: String,
     /// If set, this represents the .metadata.generation that the pod condition was set based upon.
-    pub observed_generation: Option<i64>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub observed_generation: i64,
     /// Status is the status of the condition.
     /// Can be True, False, Unknown.
     /// More info: <https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#pod-conditions>
     pub status: String,
     /// Last time we probed the condition.
-    pub last_probe_time: Option<apimachinery::apis::meta::v1::Time>,
+    pub last_probe_time: apimachinery::apis::meta::v1::Time,
     /// Last time the condition transitioned from one status to another.
-    pub last_transition_time: Option<apimachinery::apis::meta::v1::Time>,
+    pub last_transition_time: apimachinery::apis::meta::v1::Time,
     /// Unique, one-word, CamelCase reason for the condition's last transition.
-    pub reason: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub reason: String,
     /// Human-readable message indicating details about last transition.
-    pub message: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub message: String,
 }
 
 apimachinery::proto_message!(PodCondition { 1 => r#type as "type", 2 => status, 3 => last_probe_time as "lastProbeTime", 4 => last_transition_time as "lastTransitionTime", 5 => reason, 6 => message, 7 => observed_generation as "observedGeneration" });
@@ -4344,7 +4513,8 @@ apimachinery::proto_message!(PodDNSConfig { 1 => nameservers, 2 => searches, 3 =
 pub struct PodDNSConfigOption {
     /// Name is this DNS resolver option's name.
     /// Required.
-    pub name: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub name: String,
     /// Value is this DNS resolver option's value.
     pub value: Option<String>,
 }
@@ -4368,20 +4538,25 @@ pub struct PodExecOptions {
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Redirect the standard input stream of the pod for this call.
     /// Defaults to false.
-    pub stdin: Option<bool>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub stdin: bool,
     /// Redirect the standard output stream of the pod for this call.
-    pub stdout: Option<bool>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub stdout: bool,
     /// Redirect the standard error stream of the pod for this call.
-    pub stderr: Option<bool>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub stderr: bool,
     /// TTY if true indicates that a tty will be allocated for the exec call.
     /// Defaults to false.
-    pub tty: Option<bool>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub tty: bool,
     /// Container in which to execute the command.
     /// Defaults to only container if there is only one container in the pod.
-    pub container: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub container: String,
     /// Command is the remote command to execute. argv array. Not executed within a shell.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    pub command: Vec<String>,
+    #[api(nullable)]
+    pub command: Option<Vec<String>>,
 }
 
 apimachinery::proto_message!(PodExecOptions { 1 => stdin, 2 => stdout, 3 => stderr, 4 => tty, 5 => container, 6 => command });
@@ -4393,7 +4568,8 @@ apimachinery::proto_message!(PodExecOptions { 1 => stdin, 2 => stdout, 3 => stde
 pub struct PodExtendedResourceClaimStatus {
     /// RequestMappings identifies the mapping of \<container, extended resource backed by DRA\> to  device request
     /// in the generated ResourceClaim.
-    pub request_mappings: Vec<ContainerExtendedResourceRequest>,
+    #[api(nullable)]
+    pub request_mappings: Option<Vec<ContainerExtendedResourceRequest>>,
     /// ResourceClaimName is the name of the ResourceClaim that was
     /// generated for the Pod in the namespace of the Pod.
     pub resource_claim_name: String,
@@ -4421,7 +4597,8 @@ pub struct PodList {
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// List of pods.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md>
-    pub items: Vec<Pod>,
+    #[api(nullable)]
+    pub items: Option<Vec<Pod>>,
 }
 
 apimachinery::proto_message!(PodList { 1 => metadata, 2 => items });
@@ -4439,11 +4616,14 @@ pub struct PodLogOptions {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// The container for which to stream logs. Defaults to only container if there is one container in the pod.
-    pub container: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub container: String,
     /// Follow the log stream of the pod. Defaults to false.
-    pub follow: Option<bool>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub follow: bool,
     /// Return previous terminated container logs. Defaults to false.
-    pub previous: Option<bool>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub previous: bool,
     /// A relative time in seconds before the current time from which to show logs. If this value
     /// precedes the time a pod was started, only logs since the pod start will be returned.
     /// If this value is in the future, no logs will be returned.
@@ -4456,7 +4636,8 @@ pub struct PodLogOptions {
     pub since_time: Option<apimachinery::apis::meta::v1::Time>,
     /// If true, add an RFC3339 or RFC3339Nano timestamp at the beginning of every line
     /// of log output. Defaults to false.
-    pub timestamps: Option<bool>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub timestamps: bool,
     /// If set, the number of lines from the end of the logs to show. If not specified,
     /// logs are shown from the creation of the container or sinceSeconds or sinceTime.
     /// Note that when "TailLines" is specified, "Stream" can only be set to nil or "All".
@@ -4471,8 +4652,11 @@ pub struct PodLogOptions {
     /// kubelet.  If the kubelet is configured to verify the apiserver's TLS credentials, it does not mean the
     /// connection to the real kubelet is vulnerable to a man in the middle attack (e.g. an attacker could not intercept
     /// the actual log data coming from the real kubelet).
-    #[api(rename = "insecureSkipTLSVerifyBackend")]
-    pub insecure_skip_tls_verify_backend: Option<bool>,
+    #[api(
+        rename = "insecureSkipTLSVerifyBackend",
+        skip_serializing_if = "crate::go_json::is_zero"
+    )]
+    pub insecure_skip_tls_verify_backend: bool,
     /// Specify which container log stream to return to the client.
     /// Acceptable values are "All", "Stdout" and "Stderr". If not specified, "All" is used, and both stdout and stderr
     /// are returned interleaved.
@@ -4532,7 +4716,8 @@ pub struct PodProxyOptions {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Path is the URL path to use for the current proxy request to pod.
-    pub path: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub path: String,
 }
 
 apimachinery::proto_message!(PodProxyOptions { 1 => path });
@@ -4799,7 +4984,8 @@ pub struct PodSpec {
     /// Containers cannot currently be added or removed.
     /// There must be at least one container in a Pod.
     /// Cannot be updated.
-    pub containers: Vec<Container>,
+    #[api(nullable)]
+    pub containers: Option<Vec<Container>>,
     /// List of ephemeral containers run in this pod. Ephemeral containers may be run in an existing
     /// pod to perform user-initiated actions such as debugging. This list cannot be specified when
     /// creating a pod, and it cannot be modified by updating the pod spec. In order to add an
@@ -4810,7 +4996,8 @@ pub struct PodSpec {
     /// One of Always, OnFailure, Never. In some contexts, only a subset of those values may be permitted.
     /// Default to Always.
     /// More info: <https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle/#restart-policy>
-    pub restart_policy: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub restart_policy: String,
     /// Optional duration in seconds the pod needs to terminate gracefully. May be decreased in delete request.
     /// Value must be non-negative integer. The value zero indicates stop immediately via
     /// the kill signal (no opportunity to shut down).
@@ -4830,7 +5017,8 @@ pub struct PodSpec {
     /// DNS parameters given in DNSConfig will be merged with the policy selected with DNSPolicy.
     /// To have DNS options set along with hostNetwork, you have to specify DNS policy
     /// explicitly to 'ClusterFirstWithHostNet'.
-    pub dns_policy: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub dns_policy: String,
     /// NodeSelector is a selector which must be true for the pod to fit on a node.
     /// Selector which must match a node's labels for the pod to be scheduled on that node.
     /// More info: <https://kubernetes.io/docs/concepts/configuration/assign-pod-node/>
@@ -4838,10 +5026,12 @@ pub struct PodSpec {
     pub node_selector: std::collections::BTreeMap<String, String>,
     /// ServiceAccountName is the name of the ServiceAccount to use to run this pod.
     /// More info: <https://kubernetes.io/docs/tasks/configure-pod-container/configure-service-account/>
-    pub service_account_name: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub service_account_name: String,
     /// DeprecatedServiceAccount is a deprecated alias for ServiceAccountName.
     /// Deprecated: Use serviceAccountName instead.
-    pub service_account: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub service_account: String,
     /// AutomountServiceAccountToken indicates whether a service account token should be automatically mounted.
     pub automount_service_account_token: Option<bool>,
     /// NodeName indicates in which node this pod is scheduled.
@@ -4849,21 +5039,23 @@ pub struct PodSpec {
     /// Once this field is set, the kubelet for this node becomes responsible for the lifecycle of this pod.
     /// This field should not be used to express a desire for the pod to be scheduled on a specific node.
     /// <https://kubernetes.io/docs/concepts/scheduling-eviction/assign-pod-node/#nodename>
-    pub node_name: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub node_name: String,
     /// Host networking requested for this pod. Use the host's network namespace.
     /// When using HostNetwork you should specify ports so the scheduler is aware.
     /// When \`hostNetwork\` is true, specified \`hostPort\` fields in port definitions must match \`containerPort\`,
     /// and unspecified \`hostPort\` fields in port definitions are defaulted to match \`containerPort\`.
     /// Default to false.
-    pub host_network: Option<bool>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub host_network: bool,
     /// Use the host's pid namespace.
     /// Optional: Default to false.
-    #[api(rename = "hostPID")]
-    pub host_pid: Option<bool>,
+    #[api(rename = "hostPID", skip_serializing_if = "crate::go_json::is_zero")]
+    pub host_pid: bool,
     /// Use the host's ipc namespace.
     /// Optional: Default to false.
-    #[api(rename = "hostIPC")]
-    pub host_ipc: Option<bool>,
+    #[api(rename = "hostIPC", skip_serializing_if = "crate::go_json::is_zero")]
+    pub host_ipc: bool,
     /// Share a single process namespace between all of the containers in a pod.
     /// When this is set containers will be able to view and signal processes from other containers
     /// in the same pod, and the first process in each container will not be assigned PID 1.
@@ -4880,15 +5072,18 @@ pub struct PodSpec {
     pub image_pull_secrets: Vec<LocalObjectReference>,
     /// Specifies the hostname of the Pod
     /// If not specified, the pod's hostname will be set to a system-defined value.
-    pub hostname: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub hostname: String,
     /// If specified, the fully qualified Pod hostname will be "\<hostname\>.\<subdomain\>.\<pod namespace\>.svc.\<cluster domain\>".
     /// If not specified, the pod will not have a domainname at all.
-    pub subdomain: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub subdomain: String,
     /// If specified, the pod's scheduling constraints
     pub affinity: Option<Affinity>,
     /// If specified, the pod will be dispatched by specified scheduler.
     /// If not specified, the pod will be dispatched by default scheduler.
-    pub scheduler_name: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub scheduler_name: String,
     /// If specified, the pod's tolerations.
     #[api(skip_serializing_if = "Vec::is_empty")]
     pub tolerations: Vec<Toleration>,
@@ -4902,7 +5097,8 @@ pub struct PodSpec {
     /// name must be defined by creating a PriorityClass object with that name.
     /// If not specified, the pod priority will be default or zero if there is no
     /// default.
-    pub priority_class_name: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub priority_class_name: String,
     /// The priority value. Various system components use this field to find the
     /// priority of the pod. When Priority Admission Controller is enabled, it
     /// prevents users from setting this field. The admission controller populates
@@ -5060,7 +5256,8 @@ apimachinery::proto_message!(PodSpec { 1 => volumes, 2 => containers, 3 => resta
 pub struct PodStatus {
     /// If set, this represents the .metadata.generation that the pod status was set based upon.
     /// The PodObservedGenerationTracking feature gate must be enabled to use this field.
-    pub observed_generation: Option<i64>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub observed_generation: i64,
     /// The phase of a Pod is a simple, high-level summary of where the Pod is in its lifecycle.
     /// The conditions array, the reason and message fields, and the individual container status
     /// arrays contain more detail about the pod's status.
@@ -5079,16 +5276,19 @@ pub struct PodStatus {
     /// error in communicating with the host of the pod.
     ///
     /// More info: <https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#pod-phase>
-    pub phase: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub phase: String,
     /// Current service state of pod.
     /// More info: <https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#pod-conditions>
     #[api(skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<PodCondition>,
     /// A human readable message indicating details about why the pod is in this condition.
-    pub message: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub message: String,
     /// A brief CamelCase message indicating details about why the pod is in this state.
     /// e.g. 'Evicted'
-    pub reason: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub reason: String,
     /// nominatedNodeName is set only when this pod preempts other pods on the node, but it cannot be
     /// scheduled right away as preemption victims receive their graceful termination periods.
     /// This field does not guarantee that the pod will be scheduled on this node. Scheduler may decide
@@ -5096,12 +5296,13 @@ pub struct PodStatus {
     /// give the resources on this node to a higher priority pod that is created after preemption.
     /// As a result, this field may be different than PodSpec.nodeName when the pod is
     /// scheduled.
-    pub nominated_node_name: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub nominated_node_name: String,
     /// hostIP holds the IP address of the host to which the pod is assigned. Empty if the pod has not started yet.
     /// A pod can be assigned to a node that has a problem in kubelet which in turns mean that HostIP will
     /// not be updated even if there is a node is assigned to pod
-    #[api(rename = "hostIP")]
-    pub host_ip: Option<String>,
+    #[api(rename = "hostIP", skip_serializing_if = "String::is_empty")]
+    pub host_ip: String,
     /// hostIPs holds the IP addresses allocated to the host. If this field is specified, the first entry must
     /// match the hostIP field. This list is empty if the pod has not started yet.
     /// A pod can be assigned to a node that has a problem in kubelet which in turns means that HostIPs will
@@ -5110,8 +5311,8 @@ pub struct PodStatus {
     pub host_ips: Vec<HostIP>,
     /// podIP address allocated to the pod. Routable at least within the cluster.
     /// Empty if not yet allocated.
-    #[api(rename = "podIP")]
-    pub pod_ip: Option<String>,
+    #[api(rename = "podIP", skip_serializing_if = "String::is_empty")]
+    pub pod_ip: String,
     /// podIPs holds the IP addresses allocated to the pod. If this field is specified, the 0th entry must
     /// match the podIP field. Pods may be allocated at most 1 value for each of IPv4 and IPv6. This list
     /// is empty if no IPs have been allocated yet.
@@ -5145,7 +5346,8 @@ pub struct PodStatus {
     /// The Quality of Service (QOS) classification assigned to the pod based on resource requirements
     /// See PodQOSClass type for available QOS classes
     /// More info: <https://kubernetes.io/docs/concepts/workloads/pods/pod-qos/#quality-of-service-classes>
-    pub qos_class: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub qos_class: String,
     /// Statuses for any ephemeral containers that have run in this pod.
     /// Each ephemeral container in the pod should have at most one status in this list,
     /// and all statuses should be for containers in the pod.
@@ -5162,7 +5364,8 @@ pub struct PodStatus {
     /// Deprecated: Resize status is moved to two pod conditions PodResizePending and PodResizeInProgress.
     /// PodResizePending will track states where the spec has been resized, but the Kubelet has not yet allocated the resources.
     /// PodResizeInProgress will track in-progress resizes, and should be present whenever allocated resources != acknowledged resources.
-    pub resize: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub resize: String,
     /// Status of resource claims.
     #[api(skip_serializing_if = "Vec::is_empty")]
     pub resource_claim_statuses: Vec<PodResourceClaimStatus>,
@@ -5208,7 +5411,7 @@ pub struct PodStatusResult {
     /// Populated by the system.
     /// Read-only.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    pub status: Option<PodStatus>,
+    pub status: PodStatus,
 }
 
 apimachinery::proto_message!(PodStatusResult { 1 => metadata, 2 => status });
@@ -5224,7 +5427,7 @@ pub struct PodTemplate {
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Template defines the pods that will be created from this pod template.
     /// <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    pub template: Option<PodTemplateSpec>,
+    pub template: PodTemplateSpec,
 }
 
 apimachinery::proto_message!(PodTemplate { 1 => metadata, 2 => template });
@@ -5244,7 +5447,8 @@ pub struct PodTemplateList {
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds>
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// List of pod templates
-    pub items: Vec<PodTemplate>,
+    #[api(nullable)]
+    pub items: Option<Vec<PodTemplate>>,
 }
 
 apimachinery::proto_message!(PodTemplateList { 1 => metadata, 2 => items });
@@ -5257,7 +5461,7 @@ pub struct PodTemplateSpec {
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Specification of the desired behavior of the pod.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    pub spec: Option<PodSpec>,
+    pub spec: PodSpec,
 }
 
 apimachinery::proto_message!(PodTemplateSpec { 1 => metadata, 2 => spec });
@@ -5292,10 +5496,12 @@ pub struct PortworxVolumeSource {
     /// fSType represents the filesystem type to mount
     /// Must be a filesystem type supported by the host operating system.
     /// Ex. "ext4", "xfs". Implicitly inferred to be "ext4" if unspecified.
-    pub fs_type: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub fs_type: String,
     /// readOnly defaults to false (read/write). ReadOnly here will force
     /// the ReadOnly setting in VolumeMounts.
-    pub read_only: Option<bool>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub read_only: bool,
 }
 
 apimachinery::proto_message!(PortworxVolumeSource { 1 => volume_id as "volumeID", 2 => fs_type as "fsType", 3 => read_only as "readOnly" });
@@ -5313,13 +5519,15 @@ apimachinery::proto_message!(Preconditions { 1 => uid });
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct PreferAvoidPodsEntry {
     /// The class of pods.
-    pub pod_signature: Option<PodSignature>,
+    pub pod_signature: PodSignature,
     /// Time at which this entry was added to the list.
-    pub eviction_time: Option<apimachinery::apis::meta::v1::Time>,
+    pub eviction_time: apimachinery::apis::meta::v1::Time,
     /// (brief) reason why this entry was added to the list.
-    pub reason: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub reason: String,
     /// Human readable message indicating why this entry was added to the list.
-    pub message: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub message: String,
 }
 
 apimachinery::proto_message!(PreferAvoidPodsEntry { 1 => pod_signature as "podSignature", 2 => eviction_time as "evictionTime", 3 => reason, 4 => message });
@@ -5350,20 +5558,25 @@ pub struct Probe {
     pub grpc: Option<GRPCAction>,
     /// Number of seconds after the container has started before liveness probes are initiated.
     /// More info: <https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#container-probes>
-    pub initial_delay_seconds: Option<i32>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub initial_delay_seconds: i32,
     /// Number of seconds after which the probe times out.
     /// Defaults to 1 second. Minimum value is 1.
     /// More info: <https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#container-probes>
-    pub timeout_seconds: Option<i32>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub timeout_seconds: i32,
     /// How often (in seconds) to perform the probe.
     /// Default to 10 seconds. Minimum value is 1.
-    pub period_seconds: Option<i32>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub period_seconds: i32,
     /// Minimum consecutive successes for the probe to be considered successful after having failed.
     /// Defaults to 1. Must be 1 for liveness and startup. Minimum value is 1.
-    pub success_threshold: Option<i32>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub success_threshold: i32,
     /// Minimum consecutive failures for the probe to be considered failed after having succeeded.
     /// Defaults to 3. Minimum value is 1.
-    pub failure_threshold: Option<i32>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub failure_threshold: i32,
     /// Optional duration in seconds the pod needs to terminate gracefully upon probe failure.
     /// The grace period is the duration in seconds after the processes running in the pod are sent
     /// a termination signal and the time when the processes are forcibly halted with a kill signal.
@@ -5480,8 +5693,8 @@ apimachinery::proto_message!(ProbeHandler { 1 => exec, 2 => http_get as "httpGet
 pub struct ProjectedVolumeSource {
     /// sources is the list of volume projections. Each entry in this list
     /// handles one source.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    pub sources: Vec<VolumeProjection>,
+    #[api(nullable)]
+    pub sources: Option<Vec<VolumeProjection>>,
     /// defaultMode are the mode bits used to set permissions on created files by default.
     /// Must be an octal value between 0000 and 0777 or a decimal value between 0 and 511.
     /// YAML accepts both octal and decimal values, JSON requires decimal values for mode bits.
@@ -5505,16 +5718,20 @@ pub struct QuobyteVolumeSource {
     pub volume: String,
     /// readOnly here will force the Quobyte volume to be mounted with read-only permissions.
     /// Defaults to false.
-    pub read_only: Option<bool>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub read_only: bool,
     /// user to map volume access to
     /// Defaults to serivceaccount user
-    pub user: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub user: String,
     /// group to map volume access to
     /// Default is no group
-    pub group: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub group: String,
     /// tenant owning the given Quobyte volume in the Backend
     /// Used with dynamically provisioned Quobyte volumes, value is set by the plugin
-    pub tenant: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub tenant: String,
 }
 
 apimachinery::proto_message!(QuobyteVolumeSource { 1 => registry, 2 => volume, 3 => read_only as "readOnly", 4 => user, 5 => group, 6 => tenant });
@@ -5525,7 +5742,8 @@ apimachinery::proto_message!(QuobyteVolumeSource { 1 => registry, 2 => volume, 3
 pub struct RBDPersistentVolumeSource {
     /// monitors is a collection of Ceph monitors.
     /// More info: <https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it>
-    pub monitors: Vec<String>,
+    #[api(nullable)]
+    pub monitors: Option<Vec<String>>,
     /// image is the rados image name.
     /// More info: <https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it>
     pub image: String,
@@ -5534,19 +5752,23 @@ pub struct RBDPersistentVolumeSource {
     /// Examples: "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified.
     /// More info: <https://kubernetes.io/docs/concepts/storage/volumes#rbd>
     /// TODO: how do we prevent errors in the filesystem from compromising the machine
-    pub fs_type: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub fs_type: String,
     /// pool is the rados pool name.
     /// Default is rbd.
     /// More info: <https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it>
-    pub pool: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub pool: String,
     /// user is the rados user name.
     /// Default is admin.
     /// More info: <https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it>
-    pub user: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub user: String,
     /// keyring is the path to key ring for RBDUser.
     /// Default is /etc/ceph/keyring.
     /// More info: <https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it>
-    pub keyring: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub keyring: String,
     /// secretRef is name of the authentication secret for RBDUser. If provided
     /// overrides keyring.
     /// Default is nil.
@@ -5555,7 +5777,8 @@ pub struct RBDPersistentVolumeSource {
     /// readOnly here will force the ReadOnly setting in VolumeMounts.
     /// Defaults to false.
     /// More info: <https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it>
-    pub read_only: Option<bool>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub read_only: bool,
 }
 
 apimachinery::proto_message!(RBDPersistentVolumeSource { 1 => monitors, 2 => image, 3 => fs_type as "fsType", 4 => pool, 5 => user, 6 => keyring, 7 => secret_ref as "secretRef", 8 => read_only as "readOnly" });
@@ -5566,7 +5789,8 @@ apimachinery::proto_message!(RBDPersistentVolumeSource { 1 => monitors, 2 => ima
 pub struct RBDVolumeSource {
     /// monitors is a collection of Ceph monitors.
     /// More info: <https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it>
-    pub monitors: Vec<String>,
+    #[api(nullable)]
+    pub monitors: Option<Vec<String>>,
     /// image is the rados image name.
     /// More info: <https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it>
     pub image: String,
@@ -5575,19 +5799,23 @@ pub struct RBDVolumeSource {
     /// Examples: "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified.
     /// More info: <https://kubernetes.io/docs/concepts/storage/volumes#rbd>
     /// TODO: how do we prevent errors in the filesystem from compromising the machine
-    pub fs_type: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub fs_type: String,
     /// pool is the rados pool name.
     /// Default is rbd.
     /// More info: <https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it>
-    pub pool: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub pool: String,
     /// user is the rados user name.
     /// Default is admin.
     /// More info: <https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it>
-    pub user: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub user: String,
     /// keyring is the path to key ring for RBDUser.
     /// Default is /etc/ceph/keyring.
     /// More info: <https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it>
-    pub keyring: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub keyring: String,
     /// secretRef is name of the authentication secret for RBDUser. If provided
     /// overrides keyring.
     /// Default is nil.
@@ -5596,7 +5824,8 @@ pub struct RBDVolumeSource {
     /// readOnly here will force the ReadOnly setting in VolumeMounts.
     /// Defaults to false.
     /// More info: <https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it>
-    pub read_only: Option<bool>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub read_only: bool,
 }
 
 apimachinery::proto_message!(RBDVolumeSource { 1 => monitors, 2 => image, 3 => fs_type as "fsType", 4 => pool, 5 => user, 6 => keyring, 7 => secret_ref as "secretRef", 8 => read_only as "readOnly" });
@@ -5617,8 +5846,9 @@ pub struct RangeAllocation {
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Range is string that identifies the range represented by 'data'.
-    pub range: Option<String>,
+    pub range: String,
     /// Data is a bit array containing all allocated addresses in the previous segment.
+    #[api(nullable)]
     pub data: Option<crate::value::ByteString>,
 }
 
@@ -5636,13 +5866,13 @@ pub struct ReplicationController {
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Spec defines the specification of the desired behavior of the replication controller.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    pub spec: Option<ReplicationControllerSpec>,
+    pub spec: ReplicationControllerSpec,
     /// Status is the most recently observed status of the replication controller.
     /// This data may be out of date by some window of time.
     /// Populated by the system.
     /// Read-only.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    pub status: Option<ReplicationControllerStatus>,
+    pub status: ReplicationControllerStatus,
 }
 
 apimachinery::proto_message!(ReplicationController { 1 => metadata, 2 => spec, 3 => status });
@@ -5655,11 +5885,13 @@ pub struct ReplicationControllerCondition {
     /// Status of the condition, one of True, False, Unknown.
     pub status: String,
     /// The last time the condition transitioned from one status to another.
-    pub last_transition_time: Option<apimachinery::apis::meta::v1::Time>,
+    pub last_transition_time: apimachinery::apis::meta::v1::Time,
     /// The reason for the condition's last transition.
-    pub reason: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub reason: String,
     /// A human readable message indicating details about the transition.
-    pub message: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub message: String,
 }
 
 apimachinery::proto_message!(ReplicationControllerCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
@@ -5680,7 +5912,8 @@ pub struct ReplicationControllerList {
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// List of replication controllers.
     /// More info: <https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller>
-    pub items: Vec<ReplicationController>,
+    #[api(nullable)]
+    pub items: Option<Vec<ReplicationController>>,
 }
 
 apimachinery::proto_message!(ReplicationControllerList { 1 => metadata, 2 => items });
@@ -5696,7 +5929,8 @@ pub struct ReplicationControllerSpec {
     /// Minimum number of seconds for which a newly created pod should be ready
     /// without any of its container crashing, for it to be considered available.
     /// Defaults to 0 (pod will be considered available as soon as it is ready)
-    pub min_ready_seconds: Option<i32>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub min_ready_seconds: i32,
     /// Selector is a label query over pods that should match the Replicas count.
     /// If Selector is empty, it is defaulted to the labels present on the Pod template.
     /// Label keys and values that must match in order to be controlled by this replication
@@ -5721,13 +5955,17 @@ pub struct ReplicationControllerStatus {
     /// More info: <https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller#what-is-a-replicationcontroller>
     pub replicas: i32,
     /// The number of pods that have labels matching the labels of the pod template of the replication controller.
-    pub fully_labeled_replicas: Option<i32>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub fully_labeled_replicas: i32,
     /// The number of ready replicas for this replication controller.
-    pub ready_replicas: Option<i32>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub ready_replicas: i32,
     /// The number of available replicas (ready for at least minReadySeconds) for this replication controller.
-    pub available_replicas: Option<i32>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub available_replicas: i32,
     /// ObservedGeneration reflects the generation of the most recently observed replication controller.
-    pub observed_generation: Option<i64>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub observed_generation: i64,
     /// Represents the latest available observations of a replication controller's current state.
     #[api(skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<ReplicationControllerCondition>,
@@ -5745,7 +5983,8 @@ pub struct ResourceClaim {
     /// Request is the name chosen for a request in the referenced claim.
     /// If empty, everything from the claim is made available, otherwise
     /// only the result of this request.
-    pub request: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub request: String,
 }
 
 apimachinery::proto_message!(ResourceClaim { 1 => name, 2 => request });
@@ -5754,11 +5993,12 @@ apimachinery::proto_message!(ResourceClaim { 1 => name, 2 => request });
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ResourceFieldSelector {
     /// Container name: required for volumes, optional for env vars
-    pub container_name: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub container_name: String,
     /// Required: resource to select
     pub resource: String,
     /// Specifies the output format of the exposed resources, defaults to "1"
-    pub divisor: Option<crate::value::Quantity>,
+    pub divisor: crate::value::Quantity,
 }
 
 apimachinery::proto_message!(ResourceFieldSelector { 1 => container_name as "containerName", 2 => resource, 3 => divisor });
@@ -5780,7 +6020,8 @@ pub struct ResourceHealth {
     /// For example, Device Plugin got unregistered and hasn't been re-registered since.
     ///
     /// In future we may want to introduce the PermanentlyUnhealthy Status.
-    pub health: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub health: String,
     /// Message provides human-readable context for Health (e.g. "ECC error count exceeded threshold").
     /// This field is populated by the kubelet when ResourceHealthStatusMessage is enabled if the DRA plugin returns a message, and is null otherwise.
     pub message: Option<String>,
@@ -5799,10 +6040,10 @@ pub struct ResourceQuota {
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Spec defines the desired quota.
     /// <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    pub spec: Option<ResourceQuotaSpec>,
+    pub spec: ResourceQuotaSpec,
     /// Status defines the actual enforced quota and its current usage.
     /// <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    pub status: Option<ResourceQuotaStatus>,
+    pub status: ResourceQuotaStatus,
 }
 
 apimachinery::proto_message!(ResourceQuota { 1 => metadata, 2 => spec, 3 => status });
@@ -5823,7 +6064,8 @@ pub struct ResourceQuotaList {
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// Items is a list of ResourceQuota objects.
     /// More info: <https://kubernetes.io/docs/concepts/policy/resource-quotas/>
-    pub items: Vec<ResourceQuota>,
+    #[api(nullable)]
+    pub items: Option<Vec<ResourceQuota>>,
 }
 
 apimachinery::proto_message!(ResourceQuotaList { 1 => metadata, 2 => items });
@@ -5908,13 +6150,17 @@ apimachinery::proto_message!(ResourceStatus { 1 => name, 2 => resources });
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct SELinuxOptions {
     /// User is a SELinux user label that applies to the container.
-    pub user: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub user: String,
     /// Role is a SELinux role label that applies to the container.
-    pub role: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub role: String,
     /// Type is a SELinux type label that applies to the container.
-    pub r#type: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub r#type: String,
     /// Level is SELinux level label that applies to the container.
-    pub level: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub level: String,
 }
 
 apimachinery::proto_message!(SELinuxOptions { 1 => user, 2 => role, 3 => r#type as "type", 4 => level });
@@ -5928,27 +6174,35 @@ pub struct ScaleIOPersistentVolumeSource {
     pub system: String,
     /// secretRef references to the secret for ScaleIO user and other
     /// sensitive information. If this is not provided, Login operation will fail.
-    pub secret_ref: SecretReference,
+    #[api(nullable)]
+    pub secret_ref: Option<SecretReference>,
     /// sslEnabled is the flag to enable/disable SSL communication with Gateway, default false
-    pub ssl_enabled: Option<bool>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub ssl_enabled: bool,
     /// protectionDomain is the name of the ScaleIO Protection Domain for the configured storage.
-    pub protection_domain: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub protection_domain: String,
     /// storagePool is the ScaleIO Storage Pool associated with the protection domain.
-    pub storage_pool: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub storage_pool: String,
     /// storageMode indicates whether the storage for a volume should be ThickProvisioned or ThinProvisioned.
     /// Default is ThinProvisioned.
-    pub storage_mode: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub storage_mode: String,
     /// volumeName is the name of a volume already created in the ScaleIO system
     /// that is associated with this volume source.
-    pub volume_name: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub volume_name: String,
     /// fsType is the filesystem type to mount.
     /// Must be a filesystem type supported by the host operating system.
     /// Ex. "ext4", "xfs", "ntfs".
     /// Default is "xfs"
-    pub fs_type: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub fs_type: String,
     /// readOnly defaults to false (read/write). ReadOnly here will force
     /// the ReadOnly setting in VolumeMounts.
-    pub read_only: Option<bool>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub read_only: bool,
 }
 
 apimachinery::proto_message!(ScaleIOPersistentVolumeSource { 1 => gateway, 2 => system, 3 => secret_ref as "secretRef", 4 => ssl_enabled as "sslEnabled", 5 => protection_domain as "protectionDomain", 6 => storage_pool as "storagePool", 7 => storage_mode as "storageMode", 8 => volume_name as "volumeName", 9 => fs_type as "fsType", 10 => read_only as "readOnly" });
@@ -5962,27 +6216,35 @@ pub struct ScaleIOVolumeSource {
     pub system: String,
     /// secretRef references to the secret for ScaleIO user and other
     /// sensitive information. If this is not provided, Login operation will fail.
-    pub secret_ref: LocalObjectReference,
+    #[api(nullable)]
+    pub secret_ref: Option<LocalObjectReference>,
     /// sslEnabled Flag enable/disable SSL communication with Gateway, default false
-    pub ssl_enabled: Option<bool>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub ssl_enabled: bool,
     /// protectionDomain is the name of the ScaleIO Protection Domain for the configured storage.
-    pub protection_domain: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub protection_domain: String,
     /// storagePool is the ScaleIO Storage Pool associated with the protection domain.
-    pub storage_pool: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub storage_pool: String,
     /// storageMode indicates whether the storage for a volume should be ThickProvisioned or ThinProvisioned.
     /// Default is ThinProvisioned.
-    pub storage_mode: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub storage_mode: String,
     /// volumeName is the name of a volume already created in the ScaleIO system
     /// that is associated with this volume source.
-    pub volume_name: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub volume_name: String,
     /// fsType is the filesystem type to mount.
     /// Must be a filesystem type supported by the host operating system.
     /// Ex. "ext4", "xfs", "ntfs".
     /// Default is "xfs".
-    pub fs_type: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub fs_type: String,
     /// readOnly Defaults to false (read/write). ReadOnly here will force
     /// the ReadOnly setting in VolumeMounts.
-    pub read_only: Option<bool>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub read_only: bool,
 }
 
 apimachinery::proto_message!(ScaleIOVolumeSource { 1 => gateway, 2 => system, 3 => secret_ref as "secretRef", 4 => ssl_enabled as "sslEnabled", 5 => protection_domain as "protectionDomain", 6 => storage_pool as "storagePool", 7 => storage_mode as "storageMode", 8 => volume_name as "volumeName", 9 => fs_type as "fsType", 10 => read_only as "readOnly" });
@@ -6066,7 +6328,8 @@ pub struct Secret {
     pub string_data: std::collections::BTreeMap<String, String>,
     /// Used to facilitate programmatic handling of secret data.
     /// More info: <https://kubernetes.io/docs/concepts/configuration/secret/#secret-types>
-    pub r#type: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub r#type: String,
 }
 
 apimachinery::proto_message!(Secret { 1 => metadata, 2 => data, 3 => r#type as "type", 4 => string_data as "stringData", 5 => immutable });
@@ -6084,7 +6347,8 @@ pub struct SecretEnvSource {
     /// almost certainly wrong.
     /// More info: <https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names>
     /// TODO: Drop \`kubebuilder:default\` when controller-gen doesn't need it <https://github.com/kubernetes-sigs/kubebuilder/issues/3896>.
-    pub name: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub name: String,
     /// Specify whether the Secret must be defined
     pub optional: Option<bool>,
 }
@@ -6131,7 +6395,8 @@ pub struct SecretKeySelector {
     /// almost certainly wrong.
     /// More info: <https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names>
     /// TODO: Drop \`kubebuilder:default\` when controller-gen doesn't need it <https://github.com/kubernetes-sigs/kubebuilder/issues/3896>.
-    pub name: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub name: String,
     /// The key of the secret to select from.  Must be a valid secret key.
     pub key: String,
     /// Specify whether the Secret or its key must be defined
@@ -6184,7 +6449,8 @@ pub struct SecretList {
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// Items is a list of secret objects.
     /// More info: <https://kubernetes.io/docs/concepts/configuration/secret>
-    pub items: Vec<Secret>,
+    #[api(nullable)]
+    pub items: Option<Vec<Secret>>,
 }
 
 apimachinery::proto_message!(SecretList { 1 => metadata, 2 => items });
@@ -6203,7 +6469,8 @@ pub struct SecretProjection {
     /// almost certainly wrong.
     /// More info: <https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names>
     /// TODO: Drop \`kubebuilder:default\` when controller-gen doesn't need it <https://github.com/kubernetes-sigs/kubebuilder/issues/3896>.
-    pub name: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub name: String,
     /// items if unspecified, each key-value pair in the Data field of the referenced
     /// Secret will be projected into the volume as a file whose name is the
     /// key and content is the value. If specified, the listed keys will be
@@ -6257,9 +6524,11 @@ impl apimachinery::protobuf::Message for SecretProjection {
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct SecretReference {
     /// name is unique within a namespace to reference a secret resource.
-    pub name: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub name: String,
     /// namespace defines the space within which the secret name must be unique.
-    pub namespace: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub namespace: String,
 }
 
 apimachinery::proto_message!(SecretReference { 1 => name, 2 => namespace });
@@ -6273,7 +6542,8 @@ apimachinery::proto_message!(SecretReference { 1 => name, 2 => namespace });
 pub struct SecretVolumeSource {
     /// secretName is the name of the secret in the pod's namespace to use.
     /// More info: <https://kubernetes.io/docs/concepts/storage/volumes#secret>
-    pub secret_name: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub secret_name: String,
     /// items If unspecified, each key-value pair in the Data field of the referenced
     /// Secret will be projected into the volume as a file whose name is the
     /// key and content is the value. If specified, the listed keys will be
@@ -6384,7 +6654,7 @@ pub struct SerializedReference {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// The reference to an object in the system.
-    pub reference: Option<ObjectReference>,
+    pub reference: ObjectReference,
 }
 
 apimachinery::proto_message!(SerializedReference { 1 => reference });
@@ -6402,12 +6672,12 @@ pub struct Service {
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Spec defines the behavior of a service.
     /// <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    pub spec: Option<ServiceSpec>,
+    pub spec: ServiceSpec,
     /// Most recently observed status of the service.
     /// Populated by the system.
     /// Read-only.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    pub status: Option<ServiceStatus>,
+    pub status: ServiceStatus,
 }
 
 apimachinery::proto_message!(Service { 1 => metadata, 2 => spec, 3 => status });
@@ -6462,7 +6732,8 @@ pub struct ServiceAccountList {
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// List of ServiceAccounts.
     /// More info: <https://kubernetes.io/docs/tasks/configure-pod-container/configure-service-account/>
-    pub items: Vec<ServiceAccount>,
+    #[api(nullable)]
+    pub items: Option<Vec<ServiceAccount>>,
 }
 
 apimachinery::proto_message!(ServiceAccountList { 1 => metadata, 2 => items });
@@ -6477,7 +6748,8 @@ pub struct ServiceAccountTokenProjection {
     /// must identify itself with an identifier specified in the audience of the
     /// token, and otherwise should reject the token. The audience defaults to the
     /// identifier of the apiserver.
-    pub audience: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub audience: String,
     /// expirationSeconds is the requested duration of validity of the service
     /// account token. As the token approaches expiration, the kubelet volume
     /// plugin will proactively rotate the service account token. The kubelet will
@@ -6502,7 +6774,8 @@ pub struct ServiceList {
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds>
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// List of services
-    pub items: Vec<Service>,
+    #[api(nullable)]
+    pub items: Option<Vec<Service>>,
 }
 
 apimachinery::proto_message!(ServiceList { 1 => metadata, 2 => items });
@@ -6515,10 +6788,12 @@ pub struct ServicePort {
     /// the endpoints for a Service, this must match the 'name' field in the
     /// EndpointPort.
     /// Optional if only one ServicePort is defined on this service.
-    pub name: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub name: String,
     /// The IP protocol for this port. Supports "TCP", "UDP", and "SCTP".
     /// Default is TCP.
-    pub protocol: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub protocol: String,
     /// The application protocol for this port.
     /// This is used as a hint for implementations to offer richer behavior for protocols that they understand.
     /// This field follows standard Kubernetes label syntax.
@@ -6545,7 +6820,7 @@ pub struct ServicePort {
     /// This field is ignored for services with clusterIP=None, and should be
     /// omitted or set equal to the 'port' field.
     /// More info: <https://kubernetes.io/docs/concepts/services-networking/service/#defining-a-service>
-    pub target_port: Option<crate::value::IntOrString>,
+    pub target_port: crate::value::IntOrString,
     /// The port on each node on which this service is exposed when type is
     /// NodePort or LoadBalancer.  Usually assigned by the system. If a value is
     /// specified, in-range, and not in use it will be used, otherwise the
@@ -6555,7 +6830,8 @@ pub struct ServicePort {
     /// wiped when updating a Service to no longer need it (e.g. changing type
     /// from NodePort to ClusterIP).
     /// More info: <https://kubernetes.io/docs/concepts/services-networking/service/#type-nodeport>
-    pub node_port: Option<i32>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub node_port: i32,
 }
 
 apimachinery::proto_message!(ServicePort { 1 => name, 2 => protocol, 3 => port, 4 => target_port as "targetPort", 5 => node_port as "nodePort", 6 => app_protocol as "appProtocol" });
@@ -6577,7 +6853,8 @@ pub struct ServiceProxyOptions {
     /// For example, the whole request URL is
     /// <http://localhost/api/v1/namespaces/kube-system/services/elasticsearch-logging/_search?q=user:kimchy>.
     /// Path is \_search?q=user:kimchy.
-    pub path: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub path: String,
 }
 
 apimachinery::proto_message!(ServiceProxyOptions { 1 => path });
@@ -6612,8 +6889,8 @@ pub struct ServiceSpec {
     /// when creating a Service of type ExternalName, creation will fail. This
     /// field will be wiped when updating a Service to type ExternalName.
     /// More info: <https://kubernetes.io/docs/concepts/services-networking/service/#virtual-ips-and-service-proxies>
-    #[api(rename = "clusterIP")]
-    pub cluster_ip: Option<String>,
+    #[api(rename = "clusterIP", skip_serializing_if = "String::is_empty")]
+    pub cluster_ip: String,
     /// ClusterIPs is a list of IP addresses assigned to this service, and are
     /// usually assigned randomly.  If an address is specified manually, is
     /// in-range (as per system configuration), and is not in use, it will be
@@ -6655,7 +6932,8 @@ pub struct ServiceSpec {
     /// "ExternalName" aliases this service to the specified externalName.
     /// Several other fields do not apply to ExternalName services.
     /// More info: <https://kubernetes.io/docs/concepts/services-networking/service/#publishing-services-service-types>
-    pub r#type: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub r#type: String,
     /// externalIPs is a list of IP addresses for which nodes in the cluster
     /// will also accept traffic for this service.  These IPs are not managed by
     /// Kubernetes.  The user is responsible for ensuring that traffic arrives
@@ -6668,7 +6946,8 @@ pub struct ServiceSpec {
     /// Must be ClientIP or None.
     /// Defaults to None.
     /// More info: <https://kubernetes.io/docs/concepts/services-networking/service/#virtual-ips-and-service-proxies>
-    pub session_affinity: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub session_affinity: String,
     /// Only applies to Service Type: LoadBalancer.
     /// This feature depends on whether the underlying cloud-provider supports specifying
     /// the loadBalancerIP when a load balancer is created.
@@ -6676,8 +6955,8 @@ pub struct ServiceSpec {
     /// Deprecated: This field was under-specified and its meaning varies across implementations.
     /// Using it is non-portable and it may not support dual-stack.
     /// Users are encouraged to use implementation-specific annotations when available.
-    #[api(rename = "loadBalancerIP")]
-    pub load_balancer_ip: Option<String>,
+    #[api(rename = "loadBalancerIP", skip_serializing_if = "String::is_empty")]
+    pub load_balancer_ip: String,
     /// If specified and supported by the platform, this will restrict traffic through the cloud-provider
     /// load-balancer will be restricted to the specified client IPs. This field will be ignored if the
     /// cloud-provider does not support the feature."
@@ -6688,7 +6967,8 @@ pub struct ServiceSpec {
     /// return as an alias for this service (e.g. a DNS CNAME record). No
     /// proxying will be involved.  Must be a lowercase RFC-1123 hostname
     /// (<https://tools.ietf.org/html/rfc1123>) and requires \`type\` to be "ExternalName".
-    pub external_name: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub external_name: String,
     /// externalTrafficPolicy describes how nodes distribute service traffic they
     /// receive on one of the Service's "externally-facing" addresses (NodePorts,
     /// ExternalIPs, and LoadBalancer IPs). If set to "Local", the proxy will configure
@@ -6702,7 +6982,8 @@ pub struct ServiceSpec {
     /// within the cluster will always get "Cluster" semantics, but clients sending to
     /// a NodePort from within the cluster may need to take traffic policy into account
     /// when picking a node.
-    pub external_traffic_policy: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub external_traffic_policy: String,
     /// healthCheckNodePort specifies the healthcheck nodePort for the service.
     /// This only applies when type is set to LoadBalancer and
     /// externalTrafficPolicy is set to Local. If a value is specified, is
@@ -6713,7 +6994,8 @@ pub struct ServiceSpec {
     /// which does not need it, creation will fail. This field will be wiped
     /// when updating a Service to no longer need it (e.g. changing type).
     /// This field cannot be updated once set.
-    pub health_check_node_port: Option<i32>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub health_check_node_port: i32,
     /// publishNotReadyAddresses indicates that any agent which deals with endpoints for this
     /// Service should disregard any indications of ready/not-ready.
     /// The primary use case for setting this field is for a StatefulSet's Headless Service to
@@ -6722,7 +7004,8 @@ pub struct ServiceSpec {
     /// Services interpret this to mean that all endpoints are considered "ready" even if the
     /// Pods themselves are not. Agents which consume only Kubernetes generated endpoints
     /// through the Endpoints or EndpointSlice resources can safely assume this behavior.
-    pub publish_not_ready_addresses: Option<bool>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub publish_not_ready_addresses: bool,
     /// sessionAffinityConfig contains the configurations of session affinity.
     pub session_affinity_config: Option<SessionAffinityConfig>,
     /// IPFamilies is a list of IP families (e.g. IPv4, IPv6) assigned to this
@@ -6794,7 +7077,7 @@ apimachinery::proto_message!(ServiceSpec { 1 => ports, 2 => selector, 3 => clust
 pub struct ServiceStatus {
     /// LoadBalancer contains the current status of the load-balancer,
     /// if one is present.
-    pub load_balancer: Option<LoadBalancerStatus>,
+    pub load_balancer: LoadBalancerStatus,
     /// Current service state
     #[api(skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<crate::meta::v1::Condition>,
@@ -6826,21 +7109,25 @@ apimachinery::proto_message!(SleepAction { 1 => seconds });
 pub struct StorageOSPersistentVolumeSource {
     /// volumeName is the human-readable name of the StorageOS volume.  Volume
     /// names are only unique within a namespace.
-    pub volume_name: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub volume_name: String,
     /// volumeNamespace specifies the scope of the volume within StorageOS.  If no
     /// namespace is specified then the Pod's namespace will be used.  This allows the
     /// Kubernetes name scoping to be mirrored within StorageOS for tighter integration.
     /// Set VolumeName to any name to override the default behaviour.
     /// Set to "default" if you are not using namespaces within StorageOS.
     /// Namespaces that do not pre-exist within StorageOS will be created.
-    pub volume_namespace: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub volume_namespace: String,
     /// fsType is the filesystem type to mount.
     /// Must be a filesystem type supported by the host operating system.
     /// Ex. "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified.
-    pub fs_type: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub fs_type: String,
     /// readOnly defaults to false (read/write). ReadOnly here will force
     /// the ReadOnly setting in VolumeMounts.
-    pub read_only: Option<bool>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub read_only: bool,
     /// secretRef specifies the secret to use for obtaining the StorageOS API
     /// credentials.  If not specified, default values will be attempted.
     pub secret_ref: Option<ObjectReference>,
@@ -6853,21 +7140,25 @@ apimachinery::proto_message!(StorageOSPersistentVolumeSource { 1 => volume_name 
 pub struct StorageOSVolumeSource {
     /// volumeName is the human-readable name of the StorageOS volume.  Volume
     /// names are only unique within a namespace.
-    pub volume_name: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub volume_name: String,
     /// volumeNamespace specifies the scope of the volume within StorageOS.  If no
     /// namespace is specified then the Pod's namespace will be used.  This allows the
     /// Kubernetes name scoping to be mirrored within StorageOS for tighter integration.
     /// Set VolumeName to any name to override the default behaviour.
     /// Set to "default" if you are not using namespaces within StorageOS.
     /// Namespaces that do not pre-exist within StorageOS will be created.
-    pub volume_namespace: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub volume_namespace: String,
     /// fsType is the filesystem type to mount.
     /// Must be a filesystem type supported by the host operating system.
     /// Ex. "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified.
-    pub fs_type: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub fs_type: String,
     /// readOnly defaults to false (read/write). ReadOnly here will force
     /// the ReadOnly setting in VolumeMounts.
-    pub read_only: Option<bool>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub read_only: bool,
     /// secretRef specifies the secret to use for obtaining the StorageOS API
     /// credentials.  If not specified, default values will be attempted.
     pub secret_ref: Option<LocalObjectReference>,
@@ -6894,7 +7185,8 @@ pub struct TCPSocketAction {
     /// Name must be an IANA\_SVC\_NAME.
     pub port: crate::value::IntOrString,
     /// Optional: Host name to connect to, defaults to the pod IP.
-    pub host: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub host: String,
 }
 
 apimachinery::proto_message!(TCPSocketAction { 1 => port, 2 => host });
@@ -6906,7 +7198,8 @@ pub struct Taint {
     /// Required. The taint key to be applied to a node.
     pub key: String,
     /// The taint value corresponding to the taint key.
-    pub value: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub value: String,
     /// Required. The effect of the taint on pods
     /// that do not tolerate the taint.
     /// Valid effects are NoSchedule, PreferNoSchedule and NoExecute.
@@ -6923,19 +7216,23 @@ apimachinery::proto_message!(Taint { 1 => key, 2 => value, 3 => effect, 4 => tim
 pub struct Toleration {
     /// Key is the taint key that the toleration applies to. Empty means match all taint keys.
     /// If the key is empty, operator must be Exists; this combination means to match all values and all keys.
-    pub key: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub key: String,
     /// Operator represents a key's relationship to the value.
     /// Valid operators are Exists, Equal, Lt, and Gt. Defaults to Equal.
     /// Exists is equivalent to wildcard for value, so that a pod can
     /// tolerate all taints of a particular category.
     /// Lt and Gt perform numeric comparisons (requires feature gate TaintTolerationComparisonOperators).
-    pub operator: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub operator: String,
     /// Value is the taint value the toleration matches to.
     /// If the operator is Exists, the value should be empty, otherwise just a regular string.
-    pub value: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub value: String,
     /// Effect indicates the taint effect to match. Empty means match all taint effects.
     /// When specified, allowed values are NoSchedule, PreferNoSchedule and NoExecute.
-    pub effect: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub effect: String,
     /// TolerationSeconds represents the period of time the toleration (which must be
     /// of effect NoExecute, otherwise this field is ignored) tolerates the taint. By default,
     /// it is not set, which means tolerate the taint forever (do not evict). Zero and
@@ -6953,7 +7250,8 @@ pub struct TopologySelectorLabelRequirement {
     pub key: String,
     /// An array of string values. One value must match the label to be selected.
     /// Each entry in Values is ORed.
-    pub values: Vec<String>,
+    #[api(nullable)]
+    pub values: Option<Vec<String>>,
 }
 
 apimachinery::proto_message!(TopologySelectorLabelRequirement { 1 => key, 2 => values });
@@ -7099,6 +7397,7 @@ pub struct TypedLocalObjectReference {
     /// APIGroup is the group for the resource being referenced.
     /// If APIGroup is not specified, the specified Kind must be in the core API group.
     /// For any other third-party types, APIGroup is required.
+    #[api(nullable)]
     pub api_group: Option<String>,
     /// Kind is the type of resource being referenced
     pub kind: String,
@@ -7114,6 +7413,7 @@ pub struct TypedObjectReference {
     /// APIGroup is the group for the resource being referenced.
     /// If APIGroup is not specified, the specified Kind must be in the core API group.
     /// For any other third-party types, APIGroup is required.
+    #[api(nullable)]
     pub api_group: Option<String>,
     /// Kind is the type of resource being referenced
     pub kind: String,
@@ -7548,7 +7848,8 @@ pub struct VolumeMount {
     pub name: String,
     /// Mounted read-only if true, read-write otherwise (false or unspecified).
     /// Defaults to false.
-    pub read_only: Option<bool>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub read_only: bool,
     /// RecursiveReadOnly specifies whether read-only mounts should be handled
     /// recursively.
     ///
@@ -7571,7 +7872,8 @@ pub struct VolumeMount {
     pub mount_path: String,
     /// Path within the volume from which the container's volume should be mounted.
     /// Defaults to "" (volume's root).
-    pub sub_path: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub sub_path: String,
     /// mountPropagation determines how mounts are propagated from the host
     /// to container and the other way around.
     /// When not set, MountPropagationNone is used.
@@ -7583,7 +7885,8 @@ pub struct VolumeMount {
     /// Behaves similarly to SubPath but environment variable references $(VAR\_NAME) are expanded using the container's environment.
     /// Defaults to "" (volume's root).
     /// SubPathExpr and SubPath are mutually exclusive.
-    pub sub_path_expr: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub sub_path_expr: String,
 }
 
 apimachinery::proto_message!(VolumeMount { 1 => name, 2 => read_only as "readOnly", 3 => mount_path as "mountPath", 4 => sub_path as "subPath", 5 => mount_propagation as "mountPropagation", 6 => sub_path_expr as "subPathExpr", 7 => recursive_read_only as "recursiveReadOnly" });
@@ -7596,7 +7899,8 @@ pub struct VolumeMountStatus {
     /// MountPath corresponds to the original VolumeMount.
     pub mount_path: String,
     /// ReadOnly corresponds to the original VolumeMount.
-    pub read_only: Option<bool>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub read_only: bool,
     /// RecursiveReadOnly must be set to Disabled, Enabled, or unspecified (for non-readonly mounts).
     /// An IfPossible value in the original VolumeMount must be translated to Disabled or Enabled,
     /// depending on the mount result.
@@ -7870,12 +8174,14 @@ pub struct VsphereVirtualDiskVolumeSource {
     /// fsType is filesystem type to mount.
     /// Must be a filesystem type supported by the host operating system.
     /// Ex. "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified.
-    pub fs_type: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub fs_type: String,
     /// storagePolicyName is the storage Policy Based Management (SPBM) profile name.
-    pub storage_policy_name: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub storage_policy_name: String,
     /// storagePolicyID is the storage Policy Based Management (SPBM) profile ID associated with the StoragePolicyName.
-    #[api(rename = "storagePolicyID")]
-    pub storage_policy_id: Option<String>,
+    #[api(rename = "storagePolicyID", skip_serializing_if = "String::is_empty")]
+    pub storage_policy_id: String,
 }
 
 apimachinery::proto_message!(VsphereVirtualDiskVolumeSource { 1 => volume_path as "volumePath", 2 => fs_type as "fsType", 3 => storage_policy_name as "storagePolicyName", 4 => storage_policy_id as "storagePolicyID" });

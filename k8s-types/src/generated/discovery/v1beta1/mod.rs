@@ -11,9 +11,10 @@ pub struct Endpoint {
     /// capabilities. This must contain at least one address but no more than
     /// 100. These are all assumed to be fungible and clients may choose to only
     /// use the first element. Refer to: <https://issue.k8s.io/106267>
-    pub addresses: Vec<String>,
+    #[api(nullable)]
+    pub addresses: Option<Vec<String>>,
     /// conditions contains information about the current status of the endpoint.
-    pub conditions: Option<EndpointConditions>,
+    pub conditions: EndpointConditions,
     /// hostname of this endpoint. This field may be used by consumers of
     /// endpoints to distinguish endpoints from each other (e.g. in DNS names).
     /// Multiple endpoints which use the same hostname should be considered
@@ -135,15 +136,15 @@ pub struct EndpointSlice {
     pub address_type: String,
     /// endpoints is a list of unique endpoints in this slice. Each slice may
     /// include a maximum of 1000 endpoints.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    pub endpoints: Vec<Endpoint>,
+    #[api(nullable)]
+    pub endpoints: Option<Vec<Endpoint>>,
     /// ports specifies the list of network ports exposed by each endpoint in
     /// this slice. Each port must have a unique name. When ports is empty, it
     /// indicates that there are no defined ports. When a port is defined with a
     /// nil port value, it indicates "all ports". Each slice may include a
     /// maximum of 100 ports.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    pub ports: Vec<EndpointPort>,
+    #[api(nullable)]
+    pub ports: Option<Vec<EndpointPort>>,
 }
 
 apimachinery::proto_message!(EndpointSlice { 1 => metadata, 2 => endpoints, 3 => ports, 4 => address_type as "addressType" });
@@ -163,7 +164,8 @@ pub struct EndpointSliceList {
     /// Standard list metadata.
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is the list of endpoint slices
-    pub items: Vec<EndpointSlice>,
+    #[api(nullable)]
+    pub items: Option<Vec<EndpointSlice>>,
 }
 
 apimachinery::proto_message!(EndpointSliceList { 1 => metadata, 2 => items });

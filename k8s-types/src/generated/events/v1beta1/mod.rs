@@ -24,38 +24,45 @@ pub struct Event {
     pub series: Option<EventSeries>,
     /// reportingController is the name of the controller that emitted this Event, e.g. \`kubernetes.io/kubelet\`.
     /// This field cannot be empty for new Events.
-    pub reporting_controller: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub reporting_controller: String,
     /// reportingInstance is the ID of the controller instance, e.g. \`kubelet-xyzf\`.
     /// This field cannot be empty for new Events and it can have at most 128 characters.
-    pub reporting_instance: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub reporting_instance: String,
     /// action is what action was taken/failed regarding to the regarding object. It is machine-readable.
     /// This field can have at most 128 characters.
-    pub action: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub action: String,
     /// reason is why the action was taken. It is human-readable.
     /// This field can have at most 128 characters.
-    pub reason: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub reason: String,
     /// regarding contains the object this Event is about. In most cases it's an Object reporting controller
     /// implements, e.g. ReplicaSetController implements ReplicaSets and this event is emitted because
     /// it acts on some changes in a ReplicaSet object.
-    pub regarding: Option<crate::core::v1::ObjectReference>,
+    pub regarding: crate::core::v1::ObjectReference,
     /// related is the optional secondary object for more complex actions. E.g. when regarding object triggers
     /// a creation or deletion of related object.
     pub related: Option<crate::core::v1::ObjectReference>,
     /// note is a human-readable description of the status of this operation.
     /// Maximal length of the note is 1kB, but libraries should be prepared to
     /// handle values up to 64kB.
-    pub note: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub note: String,
     /// type is the type of this event (Normal, Warning), new types could be added in the future.
     /// It is machine-readable.
-    pub r#type: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub r#type: String,
     /// deprecatedSource is the deprecated field assuring backward compatibility with core.v1 Event type.
-    pub deprecated_source: Option<crate::core::v1::EventSource>,
+    pub deprecated_source: crate::core::v1::EventSource,
     /// deprecatedFirstTimestamp is the deprecated field assuring backward compatibility with core.v1 Event type.
-    pub deprecated_first_timestamp: Option<apimachinery::apis::meta::v1::Time>,
+    pub deprecated_first_timestamp: apimachinery::apis::meta::v1::Time,
     /// deprecatedLastTimestamp is the deprecated field assuring backward compatibility with core.v1 Event type.
-    pub deprecated_last_timestamp: Option<apimachinery::apis::meta::v1::Time>,
+    pub deprecated_last_timestamp: apimachinery::apis::meta::v1::Time,
     /// deprecatedCount is the deprecated field assuring backward compatibility with core.v1 Event type.
-    pub deprecated_count: Option<i32>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub deprecated_count: i32,
 }
 
 apimachinery::proto_message!(Event { 1 => metadata, 2 => event_time as "eventTime", 3 => series, 4 => reporting_controller as "reportingController", 5 => reporting_instance as "reportingInstance", 6 => action, 7 => reason, 8 => regarding, 9 => related, 10 => note, 11 => r#type as "type", 12 => deprecated_source as "deprecatedSource", 13 => deprecated_first_timestamp as "deprecatedFirstTimestamp", 14 => deprecated_last_timestamp as "deprecatedLastTimestamp", 15 => deprecated_count as "deprecatedCount" });
@@ -78,7 +85,8 @@ pub struct EventList {
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is a list of schema objects.
-    pub items: Vec<Event>,
+    #[api(nullable)]
+    pub items: Option<Vec<Event>>,
 }
 
 apimachinery::proto_message!(EventList { 1 => metadata, 2 => items });

@@ -17,13 +17,13 @@ pub struct DaemonSet {
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// The desired behavior of this daemon set.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    pub spec: Option<DaemonSetSpec>,
+    pub spec: DaemonSetSpec,
     /// The current status of this daemon set. This data may be
     /// out of date by some window of time.
     /// Populated by the system.
     /// Read-only.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    pub status: Option<DaemonSetStatus>,
+    pub status: DaemonSetStatus,
 }
 
 apimachinery::proto_message!(DaemonSet { 1 => metadata, 2 => spec, 3 => status });
@@ -37,11 +37,13 @@ pub struct DaemonSetCondition {
     /// Status of the condition, one of True, False, Unknown.
     pub status: String,
     /// Last time the condition transitioned from one status to another.
-    pub last_transition_time: Option<apimachinery::apis::meta::v1::Time>,
+    pub last_transition_time: apimachinery::apis::meta::v1::Time,
     /// The reason for the condition's last transition.
-    pub reason: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub reason: String,
     /// A human readable message indicating details about the transition.
-    pub message: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub message: String,
 }
 
 apimachinery::proto_message!(DaemonSetCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
@@ -64,7 +66,8 @@ pub struct DaemonSetList {
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// A list of daemon sets.
-    pub items: Vec<DaemonSet>,
+    #[api(nullable)]
+    pub items: Option<Vec<DaemonSet>>,
 }
 
 apimachinery::proto_message!(DaemonSetList { 1 => metadata, 2 => items });
@@ -77,7 +80,7 @@ pub struct DaemonSetSpec {
     /// Must match in order to be controlled.
     /// If empty, defaulted to labels on Pod template.
     /// More info: <https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors>
-    pub selector: apimachinery::apis::meta::v1::LabelSelector,
+    pub selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
     /// An object that describes the pod that will be created.
     /// The DaemonSet will create exactly one copy of this pod on every node
     /// that matches the template's node selector (or on every node if no node
@@ -85,17 +88,19 @@ pub struct DaemonSetSpec {
     /// More info: <https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller#pod-template>
     pub template: crate::core::v1::PodTemplateSpec,
     /// An update strategy to replace existing DaemonSet pods with new pods.
-    pub update_strategy: Option<DaemonSetUpdateStrategy>,
+    pub update_strategy: DaemonSetUpdateStrategy,
     /// The minimum number of seconds for which a newly created DaemonSet pod should
     /// be ready without any of its container crashing, for it to be considered
     /// available. Defaults to 0 (pod will be considered available as soon as it
     /// is ready).
-    pub min_ready_seconds: Option<i32>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub min_ready_seconds: i32,
     /// DEPRECATED.
     /// A sequence number representing a specific generation of the template.
     /// Populated by the system. It can be set only during the creation.
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
     #[conversion(skip)]
-    pub template_generation: Option<i64>,
+    pub template_generation: i64,
     /// The number of old history to retain to allow rollback.
     /// This is a pointer to distinguish between explicit zero and not specified.
     /// Defaults to 10.
@@ -124,17 +129,21 @@ pub struct DaemonSetStatus {
     /// or more of the daemon pod running and ready.
     pub number_ready: i32,
     /// The most recent generation observed by the daemon set controller.
-    pub observed_generation: Option<i64>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub observed_generation: i64,
     /// The total number of nodes that are running updated daemon pod
-    pub updated_number_scheduled: Option<i32>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub updated_number_scheduled: i32,
     /// The number of nodes that should be running the
     /// daemon pod and have one or more of the daemon pod running and
     /// available (ready for at least spec.minReadySeconds)
-    pub number_available: Option<i32>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub number_available: i32,
     /// The number of nodes that should be running the
     /// daemon pod and have none of the daemon pod running and available
     /// (ready for at least spec.minReadySeconds)
-    pub number_unavailable: Option<i32>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub number_unavailable: i32,
     /// Count of hash collisions for the DaemonSet. The DaemonSet controller
     /// uses this field as a collision avoidance mechanism when it needs to
     /// create the name for the newest ControllerRevision.
@@ -154,7 +163,8 @@ apimachinery::proto_message!(DaemonSetStatus { 1 => current_number_scheduled as 
 pub struct DaemonSetUpdateStrategy {
     /// Type of daemon set update. Can be "RollingUpdate" or "OnDelete".
     /// Default is OnDelete.
-    pub r#type: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub r#type: String,
     /// Rolling update config params. Present only if type = "RollingUpdate".
     /// ---
     /// TODO: Update this to follow our convention for oneOf, whatever we decide it
@@ -178,9 +188,9 @@ pub struct Deployment {
     /// Standard object metadata.
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Specification of the desired behavior of the Deployment.
-    pub spec: Option<DeploymentSpec>,
+    pub spec: DeploymentSpec,
     /// Most recently observed status of the Deployment.
-    pub status: Option<DeploymentStatus>,
+    pub status: DeploymentStatus,
 }
 
 apimachinery::proto_message!(Deployment { 1 => metadata, 2 => spec, 3 => status });
@@ -194,13 +204,15 @@ pub struct DeploymentCondition {
     /// Status of the condition, one of True, False, Unknown.
     pub status: String,
     /// The last time this condition was updated.
-    pub last_update_time: Option<apimachinery::apis::meta::v1::Time>,
+    pub last_update_time: apimachinery::apis::meta::v1::Time,
     /// Last time the condition transitioned from one status to another.
-    pub last_transition_time: Option<apimachinery::apis::meta::v1::Time>,
+    pub last_transition_time: apimachinery::apis::meta::v1::Time,
     /// The reason for the condition's last transition.
-    pub reason: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub reason: String,
     /// A human readable message indicating details about the transition.
-    pub message: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub message: String,
 }
 
 apimachinery::proto_message!(DeploymentCondition { 1 => r#type as "type", 2 => status, 4 => reason, 5 => message, 6 => last_update_time as "lastUpdateTime", 7 => last_transition_time as "lastTransitionTime" });
@@ -222,7 +234,8 @@ pub struct DeploymentList {
     /// Standard list metadata.
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// Items is the list of Deployments.
-    pub items: Vec<Deployment>,
+    #[api(nullable)]
+    pub items: Option<Vec<Deployment>>,
 }
 
 apimachinery::proto_message!(DeploymentList { 1 => metadata, 2 => items });
@@ -244,12 +257,12 @@ pub struct DeploymentRollback {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Required: This must match the Name of a deployment.
-    pub name: Option<String>,
+    pub name: String,
     /// The annotations to be updated to a deployment
     #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub updated_annotations: std::collections::BTreeMap<String, String>,
     /// The config of this deployment rollback.
-    pub rollback_to: Option<RollbackConfig>,
+    pub rollback_to: RollbackConfig,
 }
 
 apimachinery::proto_message!(DeploymentRollback { 1 => name, 2 => updated_annotations as "updatedAnnotations", 3 => rollback_to as "rollbackTo" });
@@ -263,15 +276,16 @@ pub struct DeploymentSpec {
     pub replicas: Option<i32>,
     /// Label selector for pods. Existing ReplicaSets whose pods are
     /// selected by this will be the ones affected by this deployment.
-    pub selector: apimachinery::apis::meta::v1::LabelSelector,
+    pub selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
     /// Template describes the pods that will be created.
     pub template: crate::core::v1::PodTemplateSpec,
     /// The deployment strategy to use to replace existing pods with new ones.
-    pub strategy: Option<DeploymentStrategy>,
+    pub strategy: DeploymentStrategy,
     /// Minimum number of seconds for which a newly created pod should be ready
     /// without any of its container crashing, for it to be considered available.
     /// Defaults to 0 (pod will be considered available as soon as it is ready)
-    pub min_ready_seconds: Option<i32>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub min_ready_seconds: i32,
     /// The number of old ReplicaSets to retain to allow rollback.
     /// This is a pointer to distinguish between explicit zero and not specified.
     /// This is set to the max value of int32 (i.e. 2147483647) by default, which
@@ -279,7 +293,8 @@ pub struct DeploymentSpec {
     pub revision_history_limit: Option<i32>,
     /// Indicates that the deployment is paused and will not be processed by the
     /// deployment controller.
-    pub paused: Option<bool>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub paused: bool,
     /// DEPRECATED.
     /// The config this deployment is rolling back to. Will be cleared after rollback is done.
     #[conversion(skip)]
@@ -300,19 +315,25 @@ apimachinery::proto_message!(DeploymentSpec { 1 => replicas, 2 => selector, 3 =>
 #[conversion(hub = crate::apps::v1::DeploymentStatus)]
 pub struct DeploymentStatus {
     /// The generation observed by the deployment controller.
-    pub observed_generation: Option<i64>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub observed_generation: i64,
     /// Total number of non-terminating pods targeted by this deployment (their labels match the selector).
-    pub replicas: Option<i32>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub replicas: i32,
     /// Total number of non-terminating pods targeted by this deployment that have the desired template spec.
-    pub updated_replicas: Option<i32>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub updated_replicas: i32,
     /// Total number of non-terminating pods targeted by this Deployment with a Ready Condition.
-    pub ready_replicas: Option<i32>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub ready_replicas: i32,
     /// Total number of available non-terminating pods (ready for at least minReadySeconds) targeted by this deployment.
-    pub available_replicas: Option<i32>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub available_replicas: i32,
     /// Total number of unavailable pods targeted by this deployment. This is the total number of
     /// pods that are still required for the deployment to have 100% available capacity. They may
     /// either be pods that are running but not yet available or pods that still have not been created.
-    pub unavailable_replicas: Option<i32>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub unavailable_replicas: i32,
     /// Total number of terminating pods targeted by this deployment. Terminating pods have a non-null
     /// .metadata.deletionTimestamp and have not yet reached the Failed or Succeeded .status.phase.
     ///
@@ -334,7 +355,8 @@ apimachinery::proto_message!(DeploymentStatus { 1 => observed_generation as "obs
 #[conversion(hub = crate::apps::v1::DeploymentStrategy)]
 pub struct DeploymentStrategy {
     /// Type of deployment. Can be "Recreate" or "RollingUpdate". Default is RollingUpdate.
-    pub r#type: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub r#type: String,
     /// Rolling update config params. Present only if DeploymentStrategyType =
     /// RollingUpdate.
     /// ---
@@ -354,7 +376,8 @@ pub struct HTTPIngressPath {
     /// contain characters disallowed from the conventional "path" part of a URL
     /// as defined by RFC 3986. Paths must begin with a '/'. When unspecified,
     /// all paths from incoming requests are matched.
-    pub path: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub path: String,
     /// PathType determines the interpretation of the Path matching. PathType can
     /// be one of the following values:
     /// \* Exact: Matches the URL path exactly.
@@ -370,7 +393,7 @@ pub struct HTTPIngressPath {
     /// or treat it identically to Prefix or Exact path types.
     /// Implementations are required to support all path types.
     /// Defaults to ImplementationSpecific.
-    pub path_type: String,
+    pub path_type: Option<String>,
     /// Backend defines the referenced service endpoint to which the traffic
     /// will be forwarded to.
     pub backend: IngressBackend,
@@ -387,7 +410,8 @@ apimachinery::proto_message!(HTTPIngressPath { 1 => path, 2 => backend, 3 => pat
 #[conversion(hub = crate::networking::v1::HTTPIngressRuleValue)]
 pub struct HTTPIngressRuleValue {
     /// A collection of paths that map requests to backends.
-    pub paths: Vec<HTTPIngressPath>,
+    #[api(nullable)]
+    pub paths: Option<Vec<HTTPIngressPath>>,
 }
 
 apimachinery::proto_message!(HTTPIngressRuleValue { 1 => paths });
@@ -428,10 +452,10 @@ pub struct Ingress {
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Spec is the desired state of the Ingress.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    pub spec: Option<IngressSpec>,
+    pub spec: IngressSpec,
     /// Status is the current state of the Ingress.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    pub status: Option<IngressStatus>,
+    pub status: IngressStatus,
 }
 
 apimachinery::proto_message!(Ingress { 1 => metadata, 2 => spec, 3 => status });
@@ -440,9 +464,10 @@ apimachinery::proto_message!(Ingress { 1 => metadata, 2 => spec, 3 => status });
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct IngressBackend {
     /// Specifies the name of the referenced service.
-    pub service_name: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub service_name: String,
     /// Specifies the port of the referenced service.
-    pub service_port: Option<crate::value::IntOrString>,
+    pub service_port: crate::value::IntOrString,
     /// Resource is an ObjectRef to another Kubernetes resource in the namespace
     /// of the Ingress object. If resource is specified, serviceName and servicePort
     /// must not be specified.
@@ -469,7 +494,8 @@ pub struct IngressList {
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// Items is the list of Ingress.
-    pub items: Vec<Ingress>,
+    #[api(nullable)]
+    pub items: Option<Vec<Ingress>>,
 }
 
 apimachinery::proto_message!(IngressList { 1 => metadata, 2 => items });
@@ -479,9 +505,11 @@ apimachinery::proto_message!(IngressList { 1 => metadata, 2 => items });
 #[conversion(hub = crate::networking::v1::IngressLoadBalancerIngress)]
 pub struct IngressLoadBalancerIngress {
     /// IP is set for load-balancer ingress points that are IP based.
-    pub ip: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub ip: String,
     /// Hostname is set for load-balancer ingress points that are DNS based.
-    pub hostname: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub hostname: String,
     /// Ports provides information about the ports exposed by this LoadBalancer.
     #[api(skip_serializing_if = "Vec::is_empty")]
     pub ports: Vec<IngressPortStatus>,
@@ -550,7 +578,8 @@ pub struct IngressRule {
     /// 1. If Host is precise, the request matches this rule if the http host header is equal to Host.
     /// 2. If Host is a wildcard, then the request matches this rule if the http host header
     /// is to equal to the suffix (removing the first label) of the wildcard rule.
-    pub host: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub host: String,
     /// http is a list of http selectors pointing to backends.
     /// A path is matched against the path of an incoming request. Currently it can
     /// contain characters disallowed from the conventional "path" part of a URL
@@ -651,7 +680,7 @@ apimachinery::proto_message!(IngressSpec { 1 => backend, 2 => tls, 3 => rules, 4
 #[conversion(hub = crate::networking::v1::IngressStatus)]
 pub struct IngressStatus {
     /// LoadBalancer contains the current status of the load-balancer.
-    pub load_balancer: Option<IngressLoadBalancerStatus>,
+    pub load_balancer: IngressLoadBalancerStatus,
 }
 
 apimachinery::proto_message!(IngressStatus { 1 => load_balancer as "loadBalancer" });
@@ -671,7 +700,8 @@ pub struct IngressTLS {
     /// If the SNI host in a listener conflicts with the "Host" header field used
     /// by an IngressRule, the SNI host is used for termination and value of the
     /// Host header is used for routing.
-    pub secret_name: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub secret_name: String,
 }
 
 apimachinery::proto_message!(IngressTLS { 1 => hosts, 2 => secret_name as "secretName" });
@@ -689,7 +719,7 @@ pub struct NetworkPolicy {
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Specification of the desired behavior for this NetworkPolicy.
-    pub spec: Option<NetworkPolicySpec>,
+    pub spec: NetworkPolicySpec,
 }
 
 apimachinery::proto_message!(NetworkPolicy { 1 => metadata, 2 => spec });
@@ -761,7 +791,8 @@ pub struct NetworkPolicyList {
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// Items is a list of schema objects.
-    pub items: Vec<NetworkPolicy>,
+    #[api(nullable)]
+    pub items: Option<Vec<NetworkPolicy>>,
 }
 
 apimachinery::proto_message!(NetworkPolicyList { 1 => metadata, 2 => items });
@@ -821,7 +852,7 @@ pub struct NetworkPolicySpec {
     /// same set of pods.  In this case, the ingress rules for each are combined additively.
     /// This field is NOT optional and follows standard label selector semantics.
     /// An empty podSelector matches all pods in this namespace.
-    pub pod_selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
+    pub pod_selector: apimachinery::apis::meta::v1::LabelSelector,
     /// List of ingress rules to be applied to the selected pods.
     /// Traffic is allowed to a pod if there are no NetworkPolicies selecting the pod
     /// OR if the traffic source is the pod's local node,
@@ -872,13 +903,13 @@ pub struct ReplicaSet {
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Spec defines the specification of the desired behavior of the ReplicaSet.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    pub spec: Option<ReplicaSetSpec>,
+    pub spec: ReplicaSetSpec,
     /// Status is the most recently observed status of the ReplicaSet.
     /// This data may be out of date by some window of time.
     /// Populated by the system.
     /// Read-only.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    pub status: Option<ReplicaSetStatus>,
+    pub status: ReplicaSetStatus,
 }
 
 apimachinery::proto_message!(ReplicaSet { 1 => metadata, 2 => spec, 3 => status });
@@ -892,11 +923,13 @@ pub struct ReplicaSetCondition {
     /// Status of the condition, one of True, False, Unknown.
     pub status: String,
     /// The last time the condition transitioned from one status to another.
-    pub last_transition_time: Option<apimachinery::apis::meta::v1::Time>,
+    pub last_transition_time: apimachinery::apis::meta::v1::Time,
     /// The reason for the condition's last transition.
-    pub reason: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub reason: String,
     /// A human readable message indicating details about the transition.
-    pub message: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub message: String,
 }
 
 apimachinery::proto_message!(ReplicaSetCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
@@ -920,7 +953,8 @@ pub struct ReplicaSetList {
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// List of ReplicaSets.
     /// More info: <https://kubernetes.io/docs/concepts/workloads/controllers/replicaset>
-    pub items: Vec<ReplicaSet>,
+    #[api(nullable)]
+    pub items: Option<Vec<ReplicaSet>>,
 }
 
 apimachinery::proto_message!(ReplicaSetList { 1 => metadata, 2 => items });
@@ -937,16 +971,17 @@ pub struct ReplicaSetSpec {
     /// Minimum number of seconds for which a newly created pod should be ready
     /// without any of its container crashing, for it to be considered available.
     /// Defaults to 0 (pod will be considered available as soon as it is ready)
-    pub min_ready_seconds: Option<i32>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub min_ready_seconds: i32,
     /// Selector is a label query over pods that should match the replica count.
     /// If the selector is empty, it is defaulted to the labels present on the pod template.
     /// Label keys and values that must match in order to be controlled by this replica set.
     /// More info: <https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors>
-    pub selector: apimachinery::apis::meta::v1::LabelSelector,
+    pub selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
     /// Template is the object that describes the pod that will be created if
     /// insufficient replicas are detected.
     /// More info: <https://kubernetes.io/docs/concepts/workloads/controllers/replicaset/#pod-template>
-    pub template: Option<crate::core::v1::PodTemplateSpec>,
+    pub template: crate::core::v1::PodTemplateSpec,
 }
 
 apimachinery::proto_message!(ReplicaSetSpec { 1 => replicas, 2 => selector, 3 => template, 4 => min_ready_seconds as "minReadySeconds" });
@@ -959,18 +994,22 @@ pub struct ReplicaSetStatus {
     /// More info: <https://kubernetes.io/docs/concepts/workloads/controllers/replicaset>
     pub replicas: i32,
     /// The number of non-terminating pods that have labels matching the labels of the pod template of the replicaset.
-    pub fully_labeled_replicas: Option<i32>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub fully_labeled_replicas: i32,
     /// The number of non-terminating pods targeted by this ReplicaSet with a Ready Condition.
-    pub ready_replicas: Option<i32>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub ready_replicas: i32,
     /// The number of available non-terminating pods (ready for at least minReadySeconds) for this replica set.
-    pub available_replicas: Option<i32>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub available_replicas: i32,
     /// The number of terminating pods for this replica set. Terminating pods have a non-null .metadata.deletionTimestamp
     /// and have not yet reached the Failed or Succeeded .status.phase.
     ///
     /// This is a beta field and requires enabling DeploymentReplicaSetTerminatingReplicas feature (enabled by default).
     pub terminating_replicas: Option<i32>,
     /// ObservedGeneration reflects the generation of the most recently observed ReplicaSet.
-    pub observed_generation: Option<i64>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub observed_generation: i64,
     /// Represents the latest available observations of a replica set's current state.
     #[api(skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<ReplicaSetCondition>,
@@ -983,7 +1022,8 @@ apimachinery::proto_message!(ReplicaSetStatus { 1 => replicas, 2 => fully_labele
 #[conversion(hub = crate::apps::v1beta1::RollbackConfig)]
 pub struct RollbackConfig {
     /// The revision to rollback to. If set to 0, rollback to the last revision.
-    pub revision: Option<i64>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub revision: i64,
 }
 
 apimachinery::proto_message!(RollbackConfig { 1 => revision });
@@ -1080,9 +1120,9 @@ pub struct Scale {
     /// Standard object metadata; More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>.
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// defines the behavior of the scale. More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>.
-    pub spec: Option<ScaleSpec>,
+    pub spec: ScaleSpec,
     /// current status of the scale. More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>. Read-only.
-    pub status: Option<ScaleStatus>,
+    pub status: ScaleStatus,
 }
 
 apimachinery::proto_message!(Scale { 1 => metadata, 2 => spec, 3 => status });
@@ -1092,7 +1132,8 @@ apimachinery::proto_message!(Scale { 1 => metadata, 2 => spec, 3 => status });
 #[conversion(hub = crate::apps::v1beta2::ScaleSpec)]
 pub struct ScaleSpec {
     /// desired number of instances for the scaled object.
-    pub replicas: Option<i32>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub replicas: i32,
 }
 
 apimachinery::proto_message!(ScaleSpec { 1 => replicas });
@@ -1102,7 +1143,7 @@ apimachinery::proto_message!(ScaleSpec { 1 => replicas });
 #[conversion(hub = crate::apps::v1beta2::ScaleStatus)]
 pub struct ScaleStatus {
     /// actual number of observed instances of the scaled object.
-    pub replicas: Option<i32>,
+    pub replicas: i32,
     /// selector is a label query over pods that should match the replicas count. More info: <https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/>
     #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub selector: std::collections::BTreeMap<String, String>,
@@ -1112,7 +1153,8 @@ pub struct ScaleStatus {
     /// query-param syntax. If the target type only supports map-based selectors, both this
     /// field and map-based selector field are populated.
     /// More info: <https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors>
-    pub target_selector: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub target_selector: String,
 }
 
 apimachinery::proto_message!(ScaleStatus { 1 => replicas, 2 => selector, 3 => target_selector as "targetSelector" });

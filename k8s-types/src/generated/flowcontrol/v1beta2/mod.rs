@@ -62,10 +62,10 @@ pub struct FlowSchema {
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// \`spec\` is the specification of the desired behavior of a FlowSchema.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    pub spec: Option<FlowSchemaSpec>,
+    pub spec: FlowSchemaSpec,
     /// \`status\` is the current status of a FlowSchema.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    pub status: Option<FlowSchemaStatus>,
+    pub status: FlowSchemaStatus,
 }
 
 apimachinery::proto_message!(FlowSchema { 1 => metadata, 2 => spec, 3 => status });
@@ -76,17 +76,21 @@ apimachinery::proto_message!(FlowSchema { 1 => metadata, 2 => spec, 3 => status 
 pub struct FlowSchemaCondition {
     /// \`type\` is the type of the condition.
     /// Required.
-    pub r#type: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub r#type: String,
     /// \`status\` is the status of the condition.
     /// Can be True, False, Unknown.
     /// Required.
-    pub status: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub status: String,
     /// \`lastTransitionTime\` is the last time the condition transitioned from one status to another.
-    pub last_transition_time: Option<apimachinery::apis::meta::v1::Time>,
+    pub last_transition_time: apimachinery::apis::meta::v1::Time,
     /// \`reason\` is a unique, one-word, CamelCase reason for the condition's last transition.
-    pub reason: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub reason: String,
     /// \`message\` is a human-readable message indicating details about last transition.
-    pub message: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub message: String,
 }
 
 apimachinery::proto_message!(FlowSchemaCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
@@ -109,7 +113,8 @@ pub struct FlowSchemaList {
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// \`items\` is a list of FlowSchemas.
-    pub items: Vec<FlowSchema>,
+    #[api(nullable)]
+    pub items: Option<Vec<FlowSchema>>,
 }
 
 apimachinery::proto_message!(FlowSchemaList { 1 => metadata, 2 => items });
@@ -126,7 +131,7 @@ pub struct FlowSchemaSpec {
     /// FlowSchema is among those with the numerically lowest (which we take to be logically highest)
     /// MatchingPrecedence.  Each MatchingPrecedence value must be ranged in \[1,10000\].
     /// Note that if the precedence is not specified, it will be set to 1000 as default.
-    pub matching_precedence: Option<i32>,
+    pub matching_precedence: i32,
     /// \`distinguisherMethod\` defines how to compute the flow distinguisher for requests that match this schema.
     /// \`nil\` specifies that the distinguisher is disabled and thus will always be the empty string.
     pub distinguisher_method: Option<FlowDistinguisherMethod>,
@@ -204,10 +209,10 @@ pub struct LimitedPriorityLevelConfiguration {
     /// bigger numbers of ACS mean more reserved concurrent requests (at the
     /// expense of every other PL).
     /// This field has a default value of 30.
-    #[conversion(rename = "nominal_concurrency_shares")]
-    pub assured_concurrency_shares: Option<i32>,
+    #[conversion(rename = "nominal_concurrency_shares", with = crate::conversions::always_set)]
+    pub assured_concurrency_shares: i32,
     /// \`limitResponse\` indicates what to do with requests that can not be executed right now
-    pub limit_response: Option<LimitResponse>,
+    pub limit_response: LimitResponse,
     /// \`lendablePercent\` prescribes the fraction of the level's NominalCL that
     /// can be borrowed by other priority levels. The value of this
     /// field must be between 0 and 100, inclusive, and it defaults to 0.
@@ -245,7 +250,8 @@ pub struct NonResourcePolicyRule {
     /// \`verbs\` is a list of matching verbs and may not be empty.
     /// "\*" matches all verbs. If it is present, it must be the only entry.
     /// Required.
-    pub verbs: Vec<String>,
+    #[api(nullable)]
+    pub verbs: Option<Vec<String>>,
     /// \`nonResourceURLs\` is a set of url prefixes that a user should have access to and may not be empty.
     /// For example:
     /// - "/healthz" is legal
@@ -255,8 +261,8 @@ pub struct NonResourcePolicyRule {
     /// - "/healthz/\*" matches all per-component health checks.
     /// "\*" matches all non-resource urls. if it is present, it must be the only entry.
     /// Required.
-    #[api(rename = "nonResourceURLs")]
-    pub non_resource_urls: Vec<String>,
+    #[api(rename = "nonResourceURLs", nullable)]
+    pub non_resource_urls: Option<Vec<String>>,
 }
 
 apimachinery::proto_message!(NonResourcePolicyRule { 1 => verbs, 6 => non_resource_urls as "nonResourceURLs" });
@@ -272,7 +278,8 @@ pub struct PolicyRulesWithSubjects {
     /// There must be at least one member in this slice.
     /// A slice that includes both the system:authenticated and system:unauthenticated user groups matches every request.
     /// Required.
-    pub subjects: Vec<Subject>,
+    #[api(nullable)]
+    pub subjects: Option<Vec<Subject>>,
     /// \`resourceRules\` is a slice of ResourcePolicyRules that identify matching requests according to their verb and the
     /// target resource.
     /// At least one of \`resourceRules\` and \`nonResourceRules\` has to be non-empty.
@@ -299,10 +306,10 @@ pub struct PriorityLevelConfiguration {
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// \`spec\` is the specification of the desired behavior of a "request-priority".
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    pub spec: Option<PriorityLevelConfigurationSpec>,
+    pub spec: PriorityLevelConfigurationSpec,
     /// \`status\` is the current status of a "request-priority".
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    pub status: Option<PriorityLevelConfigurationStatus>,
+    pub status: PriorityLevelConfigurationStatus,
 }
 
 apimachinery::proto_message!(PriorityLevelConfiguration { 1 => metadata, 2 => spec, 3 => status });
@@ -313,17 +320,21 @@ apimachinery::proto_message!(PriorityLevelConfiguration { 1 => metadata, 2 => sp
 pub struct PriorityLevelConfigurationCondition {
     /// \`type\` is the type of the condition.
     /// Required.
-    pub r#type: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub r#type: String,
     /// \`status\` is the status of the condition.
     /// Can be True, False, Unknown.
     /// Required.
-    pub status: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub status: String,
     /// \`lastTransitionTime\` is the last time the condition transitioned from one status to another.
-    pub last_transition_time: Option<apimachinery::apis::meta::v1::Time>,
+    pub last_transition_time: apimachinery::apis::meta::v1::Time,
     /// \`reason\` is a unique, one-word, CamelCase reason for the condition's last transition.
-    pub reason: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub reason: String,
     /// \`message\` is a human-readable message indicating details about last transition.
-    pub message: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub message: String,
 }
 
 apimachinery::proto_message!(PriorityLevelConfigurationCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
@@ -346,7 +357,8 @@ pub struct PriorityLevelConfigurationList {
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// \`items\` is a list of request-priorities.
-    pub items: Vec<PriorityLevelConfiguration>,
+    #[api(nullable)]
+    pub items: Option<Vec<PriorityLevelConfiguration>>,
 }
 
 apimachinery::proto_message!(PriorityLevelConfigurationList { 1 => metadata, 2 => items });
@@ -410,7 +422,7 @@ pub struct QueuingConfiguration {
     /// shufflesharding and thus makes the distinguisher method of
     /// associated flow schemas irrelevant.  This field has a default
     /// value of 64.
-    pub queues: Option<i32>,
+    pub queues: i32,
     /// \`handSize\` is a small positive number that configures the
     /// shuffle sharding of requests into queues.  When enqueuing a request
     /// at this priority level the request's flow identifier (a string
@@ -422,12 +434,12 @@ pub struct QueuingConfiguration {
     /// saturate most of the queues).  See the user-facing
     /// documentation for more extensive guidance on setting this
     /// field.  This field has a default value of 8.
-    pub hand_size: Option<i32>,
+    pub hand_size: i32,
     /// \`queueLengthLimit\` is the maximum number of requests allowed to
     /// be waiting in a given queue of this priority level at a time;
     /// excess requests are rejected.  This value must be positive.  If
     /// not specified, it will be defaulted to 50.
-    pub queue_length_limit: Option<i32>,
+    pub queue_length_limit: i32,
 }
 
 apimachinery::proto_message!(QueuingConfiguration { 1 => queues, 2 => hand_size as "handSize", 3 => queue_length_limit as "queueLengthLimit" });
@@ -447,23 +459,27 @@ pub struct ResourcePolicyRule {
     /// \`verbs\` is a list of matching verbs and may not be empty.
     /// "\*" matches all verbs and, if present, must be the only entry.
     /// Required.
-    pub verbs: Vec<String>,
+    #[api(nullable)]
+    pub verbs: Option<Vec<String>>,
     /// \`apiGroups\` is a list of matching API groups and may not be empty.
     /// "\*" matches all API groups and, if present, must be the only entry.
     /// Required.
-    pub api_groups: Vec<String>,
+    #[api(nullable)]
+    pub api_groups: Option<Vec<String>>,
     /// \`resources\` is a list of matching resources (i.e., lowercase
     /// and plural) with, if desired, subresource.  For example, \[
     /// "services", "nodes/status" \].  This list may not be empty.
     /// "\*" matches all resources and, if present, must be the only entry.
     /// Required.
-    pub resources: Vec<String>,
+    #[api(nullable)]
+    pub resources: Option<Vec<String>>,
     /// \`clusterScope\` indicates whether to match requests that do not
     /// specify a namespace (which happens either because the resource
     /// is not namespaced or the request targets all namespaces).
     /// If this field is omitted or false then the \`namespaces\` field
     /// must contain a non-empty list.
-    pub cluster_scope: Option<bool>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub cluster_scope: bool,
     /// \`namespaces\` is a list of target namespaces that restricts
     /// matches.  A request that specifies a target namespace matches
     /// only if either (a) this list contains that target namespace or
@@ -472,8 +488,8 @@ pub struct ResourcePolicyRule {
     /// not specify\_ a namespace (see the \`clusterScope\` field for
     /// that).
     /// This list may be empty, but only if \`clusterScope\` is true.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    pub namespaces: Vec<String>,
+    #[api(nullable)]
+    pub namespaces: Option<Vec<String>>,
 }
 
 apimachinery::proto_message!(ResourcePolicyRule { 1 => verbs, 2 => api_groups as "apiGroups", 3 => resources, 4 => cluster_scope as "clusterScope", 5 => namespaces });

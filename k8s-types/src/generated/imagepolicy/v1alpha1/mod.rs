@@ -19,9 +19,9 @@ pub struct ImageReview {
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Spec holds information about the pod being evaluated
-    pub spec: Option<ImageReviewSpec>,
+    pub spec: ImageReviewSpec,
     /// Status is filled in by the backend and indicates whether the pod should be allowed.
-    pub status: Option<ImageReviewStatus>,
+    pub status: ImageReviewStatus,
 }
 
 apimachinery::proto_message!(ImageReview { 1 => metadata, 2 => spec, 3 => status });
@@ -30,7 +30,8 @@ apimachinery::proto_message!(ImageReview { 1 => metadata, 2 => spec, 3 => status
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ImageReviewContainerSpec {
     /// This can be in the form image:tag or image@SHA:012345679abcdef.
-    pub image: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub image: String,
 }
 
 apimachinery::proto_message!(ImageReviewContainerSpec { 1 => image });
@@ -47,7 +48,8 @@ pub struct ImageReviewSpec {
     #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub annotations: std::collections::BTreeMap<String, String>,
     /// Namespace is the namespace the pod is being created in.
-    pub namespace: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub namespace: String,
 }
 
 apimachinery::proto_message!(ImageReviewSpec { 1 => containers, 2 => annotations, 3 => namespace });
@@ -56,11 +58,12 @@ apimachinery::proto_message!(ImageReviewSpec { 1 => containers, 2 => annotations
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ImageReviewStatus {
     /// Allowed indicates that all images were allowed to be run.
-    pub allowed: Option<bool>,
+    pub allowed: bool,
     /// Reason should be empty unless Allowed is false in which case it
     /// may contain a short description of what is wrong.  Kubernetes
     /// may truncate excessively long errors when displaying to the user.
-    pub reason: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub reason: String,
     /// AuditAnnotations will be added to the attributes object of the
     /// admission controller request using 'AddAnnotation'.  The keys should
     /// be prefix-less (i.e., the admission controller will add an

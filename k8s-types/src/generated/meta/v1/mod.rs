@@ -14,9 +14,11 @@ pub type Verbs = Vec<String>;
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ApplyOptions {
     /// The kind of the object (Go's embedded `TypeMeta`).
-    pub kind: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub kind: String,
     /// The apiVersion of the object (Go's embedded `TypeMeta`).
-    pub api_version: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub api_version: String,
     /// When present, indicates that modifications should not be
     /// persisted. An invalid or unrecognized dryRun directive will
     /// result in an error response and no further processing of the
@@ -26,13 +28,13 @@ pub struct ApplyOptions {
     pub dry_run: Vec<String>,
     /// Force is going to "force" Apply requests. It means user will
     /// re-acquire conflicting fields owned by other people.
-    pub force: Option<bool>,
+    pub force: bool,
     /// fieldManager is a name associated with the actor or entity
     /// that is making these changes. The value must be less than or
     /// 128 characters long, and only contain printable characters,
     /// as defined by <https://golang.org/pkg/unicode/#IsPrint>. This
     /// field is required.
-    pub field_manager: Option<String>,
+    pub field_manager: String,
 }
 
 apimachinery::proto_message!(ApplyOptions { 1 => dry_run as "dryRun", 2 => force, 3 => field_manager as "fieldManager" });
@@ -65,7 +67,8 @@ pub struct Condition {
     /// observedGeneration represents the .metadata.generation that the condition was set based upon.
     /// For instance, if .metadata.generation is currently 12, but the .status.conditions\[x\].observedGeneration is 9, the condition is out of date
     /// with respect to the current state of the instance.
-    pub observed_generation: Option<i64>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub observed_generation: i64,
     /// lastTransitionTime is the last time the condition transitioned from one status to another.
     /// This should be when the underlying condition changed.  If that is not known, then using the time when the API field changed is acceptable.
     pub last_transition_time: apimachinery::apis::meta::v1::Time,
@@ -106,7 +109,8 @@ pub struct CreateOptions {
     /// that is making these changes. The value must be less than or
     /// 128 characters long, and only contain printable characters,
     /// as defined by <https://golang.org/pkg/unicode/#IsPrint>.
-    pub field_manager: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub field_manager: String,
     /// fieldValidation instructs the server on how to handle
     /// objects in the request (POST/PUT/PATCH) containing unknown
     /// or duplicate fields. Valid values are:
@@ -123,7 +127,8 @@ pub struct CreateOptions {
     /// any unknown fields would be dropped from the object, or if any
     /// duplicate fields are present. The error returned from the server
     /// will contain all unknown and duplicate fields encountered.
-    pub field_validation: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub field_validation: String,
 }
 
 apimachinery::proto_message!(CreateOptions { 1 => dry_run as "dryRun", 3 => field_manager as "fieldManager", 4 => field_validation as "fieldValidation" });
@@ -134,6 +139,8 @@ inventory::submit! { apimachinery::runtime::Registration { group: "admission.k8s
 inventory::submit! { apimachinery::runtime::Registration { group: "admissionregistration.k8s.io", version: "v1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
 inventory::submit! { apimachinery::runtime::Registration { group: "admissionregistration.k8s.io", version: "v1alpha1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
 inventory::submit! { apimachinery::runtime::Registration { group: "admissionregistration.k8s.io", version: "v1beta1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+inventory::submit! { apimachinery::runtime::Registration { group: "apidiscovery.k8s.io", version: "v2", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+inventory::submit! { apimachinery::runtime::Registration { group: "apidiscovery.k8s.io", version: "v2beta1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
 inventory::submit! { apimachinery::runtime::Registration { group: "apiextensions.k8s.io", version: "v1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
 inventory::submit! { apimachinery::runtime::Registration { group: "apiextensions.k8s.io", version: "v1beta1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
 inventory::submit! { apimachinery::runtime::Registration { group: "apiregistration.k8s.io", version: "v1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
@@ -254,6 +261,8 @@ inventory::submit! { apimachinery::runtime::Registration { group: "admission.k8s
 inventory::submit! { apimachinery::runtime::Registration { group: "admissionregistration.k8s.io", version: "v1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
 inventory::submit! { apimachinery::runtime::Registration { group: "admissionregistration.k8s.io", version: "v1alpha1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
 inventory::submit! { apimachinery::runtime::Registration { group: "admissionregistration.k8s.io", version: "v1beta1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+inventory::submit! { apimachinery::runtime::Registration { group: "apidiscovery.k8s.io", version: "v2", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+inventory::submit! { apimachinery::runtime::Registration { group: "apidiscovery.k8s.io", version: "v2beta1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
 inventory::submit! { apimachinery::runtime::Registration { group: "apiextensions.k8s.io", version: "v1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
 inventory::submit! { apimachinery::runtime::Registration { group: "apiextensions.k8s.io", version: "v1beta1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
 inventory::submit! { apimachinery::runtime::Registration { group: "apiregistration.k8s.io", version: "v1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
@@ -346,7 +355,8 @@ pub struct GetOptions {
     /// details.
     ///
     /// Defaults to unset
-    pub resource_version: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub resource_version: String,
 }
 
 apimachinery::proto_message!(GetOptions { 1 => resource_version as "resourceVersion" });
@@ -357,6 +367,8 @@ inventory::submit! { apimachinery::runtime::Registration { group: "admission.k8s
 inventory::submit! { apimachinery::runtime::Registration { group: "admissionregistration.k8s.io", version: "v1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
 inventory::submit! { apimachinery::runtime::Registration { group: "admissionregistration.k8s.io", version: "v1alpha1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
 inventory::submit! { apimachinery::runtime::Registration { group: "admissionregistration.k8s.io", version: "v1beta1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+inventory::submit! { apimachinery::runtime::Registration { group: "apidiscovery.k8s.io", version: "v2", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+inventory::submit! { apimachinery::runtime::Registration { group: "apidiscovery.k8s.io", version: "v2beta1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
 inventory::submit! { apimachinery::runtime::Registration { group: "apiextensions.k8s.io", version: "v1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
 inventory::submit! { apimachinery::runtime::Registration { group: "apiextensions.k8s.io", version: "v1beta1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
 inventory::submit! { apimachinery::runtime::Registration { group: "apiregistration.k8s.io", version: "v1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
@@ -417,9 +429,9 @@ inventory::submit! { apimachinery::runtime::Registration { group: "storagemigrat
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct GroupKind {
     /// The \`group\` field.
-    pub group: Option<String>,
+    pub group: String,
     /// The \`kind\` field.
-    pub kind: Option<String>,
+    pub kind: String,
 }
 
 apimachinery::proto_message!(GroupKind { 1 => group, 2 => kind });
@@ -441,11 +453,11 @@ apimachinery::proto_message!(GroupResource { 1 => group, 2 => resource });
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct GroupVersionKind {
     /// The \`group\` field.
-    pub group: Option<String>,
+    pub group: String,
     /// The \`version\` field.
-    pub version: Option<String>,
+    pub version: String,
     /// The \`kind\` field.
-    pub kind: Option<String>,
+    pub kind: String,
 }
 
 apimachinery::proto_message!(GroupVersionKind { 1 => group, 2 => version, 3 => kind });
@@ -455,11 +467,11 @@ apimachinery::proto_message!(GroupVersionKind { 1 => group, 2 => version, 3 => k
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct GroupVersionResource {
     /// The \`group\` field.
-    pub group: Option<String>,
+    pub group: String,
     /// The \`version\` field.
-    pub version: Option<String>,
+    pub version: String,
     /// The \`resource\` field.
-    pub resource: Option<String>,
+    pub resource: String,
 }
 
 apimachinery::proto_message!(GroupVersionResource { 1 => group, 2 => version, 3 => resource });
@@ -471,8 +483,8 @@ pub struct List {
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds>
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// List of objects
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    pub items: Vec<crate::value::RawExtension>,
+    #[api(nullable)]
+    pub items: Option<Vec<crate::value::RawExtension>>,
 }
 
 apimachinery::proto_message!(List { 1 => metadata, 2 => items });
@@ -492,26 +504,31 @@ pub struct ListOptions {
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// A selector to restrict the list of returned objects by their labels.
     /// Defaults to everything.
-    pub label_selector: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub label_selector: String,
     /// A selector to restrict the list of returned objects by their fields.
     /// Defaults to everything.
-    pub field_selector: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub field_selector: String,
     /// Watch for changes to the described resources and return them as a stream of
     /// add, update, and remove notifications. Specify resourceVersion.
-    pub watch: Option<bool>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub watch: bool,
     /// allowWatchBookmarks requests watch events with type "BOOKMARK".
     /// Servers that do not implement bookmarks may ignore this flag and
     /// bookmarks are sent at the server's discretion. Clients should not
     /// assume bookmarks are returned at any specific interval, nor may they
     /// assume the server will send any BOOKMARK event during a session.
     /// If this is not a watch, this field is ignored.
-    pub allow_watch_bookmarks: Option<bool>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub allow_watch_bookmarks: bool,
     /// resourceVersion sets a constraint on what resource versions a request may be served from.
     /// See <https://kubernetes.io/docs/reference/using-api/api-concepts/#resource-versions> for
     /// details.
     ///
     /// Defaults to unset
-    pub resource_version: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub resource_version: String,
     /// resourceVersionMatch determines how resourceVersion is applied to list calls.
     /// It is highly recommended that resourceVersionMatch be set for list calls where
     /// resourceVersion is set
@@ -519,7 +536,8 @@ pub struct ListOptions {
     /// details.
     ///
     /// Defaults to unset
-    pub resource_version_match: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub resource_version_match: String,
     /// Timeout for the list/watch call.
     /// This limits the duration of the call, regardless of any activity or inactivity.
     pub timeout_seconds: Option<i64>,
@@ -539,7 +557,8 @@ pub struct ListOptions {
     /// smaller chunks of a very large result can ensure they see all possible objects. If objects are
     /// updated during a chunked list the version of the object that was present at the time the first list
     /// result was calculated is returned.
-    pub limit: Option<i64>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub limit: i64,
     /// The continue option should be set when retrieving more results from the server. Since this value is
     /// server defined, clients may only use the continue value from a previous query result with identical
     /// query parameters (except for the value of continue) and the server may reject a continue value it
@@ -554,7 +573,8 @@ pub struct ListOptions {
     ///
     /// This field is not supported when watch is true. Clients may start a watch from the last
     /// resourceVersion value returned by the server and not miss any modifications.
-    pub r#continue: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub r#continue: String,
     /// \`sendInitialEvents=true\` may be set together with \`watch=true\`.
     /// In that case, the watch stream will begin with synthetic events to
     /// produce the current state of objects in the collection. Once all such
@@ -607,7 +627,8 @@ pub struct ListOptions {
     /// shard 3: shardRange(object.metadata.uid, '0xc000000000000000', '0x10000000000000000')
     ///
     /// This is an alpha field and requires enabling the ShardedListAndWatch feature gate.
-    pub shard_selector: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub shard_selector: String,
 }
 
 apimachinery::proto_message!(ListOptions { 1 => label_selector as "labelSelector", 2 => field_selector as "fieldSelector", 3 => watch, 4 => resource_version as "resourceVersion", 5 => timeout_seconds as "timeoutSeconds", 7 => limit, 8 => r#continue as "continue", 9 => allow_watch_bookmarks as "allowWatchBookmarks", 10 => resource_version_match as "resourceVersionMatch", 11 => send_initial_events as "sendInitialEvents", 15 => shard_selector as "shardSelector" });
@@ -618,6 +639,8 @@ inventory::submit! { apimachinery::runtime::Registration { group: "admission.k8s
 inventory::submit! { apimachinery::runtime::Registration { group: "admissionregistration.k8s.io", version: "v1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
 inventory::submit! { apimachinery::runtime::Registration { group: "admissionregistration.k8s.io", version: "v1alpha1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
 inventory::submit! { apimachinery::runtime::Registration { group: "admissionregistration.k8s.io", version: "v1beta1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+inventory::submit! { apimachinery::runtime::Registration { group: "apidiscovery.k8s.io", version: "v2", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+inventory::submit! { apimachinery::runtime::Registration { group: "apidiscovery.k8s.io", version: "v2beta1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
 inventory::submit! { apimachinery::runtime::Registration { group: "apiextensions.k8s.io", version: "v1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
 inventory::submit! { apimachinery::runtime::Registration { group: "apiextensions.k8s.io", version: "v1beta1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
 inventory::submit! { apimachinery::runtime::Registration { group: "apiregistration.k8s.io", version: "v1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
@@ -694,6 +717,8 @@ pub struct PartialObjectMetadata {
 
 apimachinery::proto_message!(PartialObjectMetadata { 1 => metadata });
 
+inventory::submit! { apimachinery::runtime::Registration { group: "meta.k8s.io", version: "v1beta1", kind: "PartialObjectMetadata", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PartialObjectMetadata>(), resource: None } }
+
 /// PartialObjectMetadataList contains a list of objects containing only their metadata
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
@@ -710,8 +735,8 @@ pub struct PartialObjectMetadataList {
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds>
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items contains each of the included items.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    pub items: Vec<PartialObjectMetadata>,
+    #[api(nullable)]
+    pub items: Option<Vec<PartialObjectMetadata>>,
 }
 
 apimachinery::proto_message!(PartialObjectMetadataList { 1 => metadata, 2 => items });
@@ -754,7 +779,8 @@ pub struct PatchOptions {
     /// field is required for apply requests
     /// (application/apply-patch) but optional for non-apply patch
     /// types (JsonPatch, MergePatch, StrategicMergePatch).
-    pub field_manager: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub field_manager: String,
     /// fieldValidation instructs the server on how to handle
     /// objects in the request (POST/PUT/PATCH) containing unknown
     /// or duplicate fields. Valid values are:
@@ -771,7 +797,8 @@ pub struct PatchOptions {
     /// any unknown fields would be dropped from the object, or if any
     /// duplicate fields are present. The error returned from the server
     /// will contain all unknown and duplicate fields encountered.
-    pub field_validation: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub field_validation: String,
 }
 
 apimachinery::proto_message!(PatchOptions { 1 => dry_run as "dryRun", 2 => force, 3 => field_manager as "fieldManager", 4 => field_validation as "fieldValidation" });
@@ -782,6 +809,8 @@ inventory::submit! { apimachinery::runtime::Registration { group: "admission.k8s
 inventory::submit! { apimachinery::runtime::Registration { group: "admissionregistration.k8s.io", version: "v1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
 inventory::submit! { apimachinery::runtime::Registration { group: "admissionregistration.k8s.io", version: "v1alpha1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
 inventory::submit! { apimachinery::runtime::Registration { group: "admissionregistration.k8s.io", version: "v1beta1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+inventory::submit! { apimachinery::runtime::Registration { group: "apidiscovery.k8s.io", version: "v2", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+inventory::submit! { apimachinery::runtime::Registration { group: "apidiscovery.k8s.io", version: "v2beta1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
 inventory::submit! { apimachinery::runtime::Registration { group: "apiextensions.k8s.io", version: "v1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
 inventory::submit! { apimachinery::runtime::Registration { group: "apiextensions.k8s.io", version: "v1beta1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
 inventory::submit! { apimachinery::runtime::Registration { group: "apiregistration.k8s.io", version: "v1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
@@ -853,8 +882,8 @@ apimachinery::proto_message!(Preconditions { 1 => uid, 2 => resource_version as 
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct RootPaths {
     /// paths are the paths available at root.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    pub paths: Vec<String>,
+    #[api(nullable)]
+    pub paths: Option<Vec<String>>,
 }
 
 apimachinery::proto_message!(RootPaths { 1 => paths });
@@ -876,10 +905,13 @@ pub struct TableOptions {
     /// Specifying "None" will return no object, specifying "Object" will return the full object contents, and
     /// specifying "Metadata" (the default) will return the object's metadata in the PartialObjectMetadata kind
     /// in version v1beta1 of the meta.k8s.io API group.
-    pub include_object: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub include_object: String,
 }
 
 apimachinery::proto_message!(TableOptions { 1 => include_object as "includeObject" });
+
+inventory::submit! { apimachinery::runtime::Registration { group: "meta.k8s.io", version: "v1beta1", kind: "TableOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<TableOptions>(), resource: None } }
 
 /// UpdateOptions may be provided when updating an API object.
 /// All fields in UpdateOptions should also be present in PatchOptions.
@@ -906,7 +938,8 @@ pub struct UpdateOptions {
     /// that is making these changes. The value must be less than or
     /// 128 characters long, and only contain printable characters,
     /// as defined by <https://golang.org/pkg/unicode/#IsPrint>.
-    pub field_manager: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub field_manager: String,
     /// fieldValidation instructs the server on how to handle
     /// objects in the request (POST/PUT/PATCH) containing unknown
     /// or duplicate fields. Valid values are:
@@ -923,7 +956,8 @@ pub struct UpdateOptions {
     /// any unknown fields would be dropped from the object, or if any
     /// duplicate fields are present. The error returned from the server
     /// will contain all unknown and duplicate fields encountered.
-    pub field_validation: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub field_validation: String,
 }
 
 apimachinery::proto_message!(UpdateOptions { 1 => dry_run as "dryRun", 2 => field_manager as "fieldManager", 3 => field_validation as "fieldValidation" });
@@ -934,6 +968,8 @@ inventory::submit! { apimachinery::runtime::Registration { group: "admission.k8s
 inventory::submit! { apimachinery::runtime::Registration { group: "admissionregistration.k8s.io", version: "v1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
 inventory::submit! { apimachinery::runtime::Registration { group: "admissionregistration.k8s.io", version: "v1alpha1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
 inventory::submit! { apimachinery::runtime::Registration { group: "admissionregistration.k8s.io", version: "v1beta1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+inventory::submit! { apimachinery::runtime::Registration { group: "apidiscovery.k8s.io", version: "v2", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+inventory::submit! { apimachinery::runtime::Registration { group: "apidiscovery.k8s.io", version: "v2beta1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
 inventory::submit! { apimachinery::runtime::Registration { group: "apiextensions.k8s.io", version: "v1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
 inventory::submit! { apimachinery::runtime::Registration { group: "apiextensions.k8s.io", version: "v1beta1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
 inventory::submit! { apimachinery::runtime::Registration { group: "apiregistration.k8s.io", version: "v1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
@@ -1018,6 +1054,8 @@ inventory::submit! { apimachinery::runtime::Registration { group: "admission.k8s
 inventory::submit! { apimachinery::runtime::Registration { group: "admissionregistration.k8s.io", version: "v1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
 inventory::submit! { apimachinery::runtime::Registration { group: "admissionregistration.k8s.io", version: "v1alpha1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
 inventory::submit! { apimachinery::runtime::Registration { group: "admissionregistration.k8s.io", version: "v1beta1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+inventory::submit! { apimachinery::runtime::Registration { group: "apidiscovery.k8s.io", version: "v2", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+inventory::submit! { apimachinery::runtime::Registration { group: "apidiscovery.k8s.io", version: "v2beta1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
 inventory::submit! { apimachinery::runtime::Registration { group: "apiextensions.k8s.io", version: "v1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
 inventory::submit! { apimachinery::runtime::Registration { group: "apiextensions.k8s.io", version: "v1beta1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
 inventory::submit! { apimachinery::runtime::Registration { group: "apiregistration.k8s.io", version: "v1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }

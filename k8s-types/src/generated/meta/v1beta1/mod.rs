@@ -18,8 +18,8 @@ pub struct PartialObjectMetadataList {
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds>
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items contains each of the included items.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    pub items: Vec<crate::meta::v1::PartialObjectMetadata>,
+    #[api(nullable)]
+    pub items: Option<Vec<crate::meta::v1::PartialObjectMetadata>>,
 }
 
 apimachinery::proto_message!(PartialObjectMetadataList { 1 => items, 2 => metadata });

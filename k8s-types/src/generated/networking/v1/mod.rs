@@ -10,7 +10,8 @@ pub struct HTTPIngressPath {
     /// contain characters disallowed from the conventional "path" part of a URL
     /// as defined by RFC 3986. Paths must begin with a '/' and must be present
     /// when using PathType with value "Exact" or "Prefix".
-    pub path: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub path: String,
     /// pathType determines the interpretation of the path matching. PathType can
     /// be one of the following values:
     /// \* Exact: Matches the URL path exactly.
@@ -25,7 +26,8 @@ pub struct HTTPIngressPath {
     /// the IngressClass. Implementations can treat this as a separate PathType
     /// or treat it identically to Prefix or Exact path types.
     /// Implementations are required to support all path types.
-    pub path_type: String,
+    #[api(nullable)]
+    pub path_type: Option<String>,
     /// backend defines the referenced service endpoint to which the traffic
     /// will be forwarded to.
     pub backend: IngressBackend,
@@ -41,7 +43,8 @@ apimachinery::proto_message!(HTTPIngressPath { 1 => path, 2 => backend, 3 => pat
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct HTTPIngressRuleValue {
     /// paths is a collection of paths that map requests to backends.
-    pub paths: Vec<HTTPIngressPath>,
+    #[api(nullable)]
+    pub paths: Option<Vec<HTTPIngressPath>>,
 }
 
 apimachinery::proto_message!(HTTPIngressRuleValue { 1 => paths });
@@ -78,7 +81,8 @@ pub struct IPAddressList {
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is the list of IPAddresses.
-    pub items: Vec<IPAddress>,
+    #[api(nullable)]
+    pub items: Option<Vec<IPAddress>>,
 }
 
 apimachinery::proto_message!(IPAddressList { 1 => metadata, 2 => items });
@@ -88,7 +92,7 @@ apimachinery::proto_message!(IPAddressList { 1 => metadata, 2 => items });
 pub struct IPAddressSpec {
     /// ParentRef references the resource that an IPAddress is attached to.
     /// An IPAddress must reference a parent object.
-    pub parent_ref: ParentReference,
+    pub parent_ref: Option<ParentReference>,
 }
 
 apimachinery::proto_message!(IPAddressSpec { 1 => parent_ref as "parentRef" });
@@ -124,10 +128,10 @@ pub struct Ingress {
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec is the desired state of the Ingress.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    pub spec: Option<IngressSpec>,
+    pub spec: IngressSpec,
     /// status is the current state of the Ingress.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    pub status: Option<IngressStatus>,
+    pub status: IngressStatus,
 }
 
 apimachinery::proto_message!(Ingress { 1 => metadata, 2 => spec, 3 => status });
@@ -162,7 +166,7 @@ pub struct IngressClass {
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec is the desired state of the IngressClass.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    pub spec: Option<IngressClassSpec>,
+    pub spec: IngressClassSpec,
 }
 
 apimachinery::proto_message!(IngressClass { 1 => metadata, 2 => spec });
@@ -176,7 +180,8 @@ pub struct IngressClassList {
     /// Standard list metadata.
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is the list of IngressClasses.
-    pub items: Vec<IngressClass>,
+    #[api(nullable)]
+    pub items: Option<Vec<IngressClass>>,
 }
 
 apimachinery::proto_message!(IngressClassList { 1 => metadata, 2 => items });
@@ -195,6 +200,7 @@ pub struct IngressClassParametersReference {
     pub name: String,
     /// scope represents if this refers to a cluster or namespace scoped resource.
     /// This may be set to "Cluster" (default) or "Namespace".
+    #[api(nullable)]
     pub scope: Option<String>,
     /// namespace is the namespace of the resource being referenced. This field is
     /// required when scope is set to "Namespace" and must be unset when scope is set to
@@ -213,7 +219,8 @@ pub struct IngressClassSpec {
     /// same implementing controller. This should be specified as a
     /// domain-prefixed path no more than 250 characters in length, e.g.
     /// "acme.io/ingress-controller". This field is immutable.
-    pub controller: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub controller: String,
     /// parameters is a link to a custom resource containing additional
     /// configuration for the controller. This is optional if the controller does
     /// not require extra parameters.
@@ -232,7 +239,8 @@ pub struct IngressList {
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is the list of Ingress.
-    pub items: Vec<Ingress>,
+    #[api(nullable)]
+    pub items: Option<Vec<Ingress>>,
 }
 
 apimachinery::proto_message!(IngressList { 1 => metadata, 2 => items });
@@ -241,9 +249,11 @@ apimachinery::proto_message!(IngressList { 1 => metadata, 2 => items });
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct IngressLoadBalancerIngress {
     /// ip is set for load-balancer ingress points that are IP based.
-    pub ip: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub ip: String,
     /// hostname is set for load-balancer ingress points that are DNS based.
-    pub hostname: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub hostname: String,
     /// ports provides information about the ports exposed by this LoadBalancer.
     #[api(skip_serializing_if = "Vec::is_empty")]
     pub ports: Vec<IngressPortStatus>,
@@ -309,7 +319,8 @@ pub struct IngressRule {
     /// 1. If host is precise, the request matches this rule if the http host header is equal to Host.
     /// 2. If host is a wildcard, then the request matches this rule if the http host header
     /// is to equal to the suffix (removing the first label) of the wildcard rule.
-    pub host: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub host: String,
     /// The \`http\` field.
     pub http: Option<HTTPIngressRuleValue>,
 }
@@ -367,7 +378,7 @@ pub struct IngressServiceBackend {
     pub name: String,
     /// port of the referenced service. A port name or port number
     /// is required for a IngressServiceBackend.
-    pub port: Option<ServiceBackendPort>,
+    pub port: ServiceBackendPort,
 }
 
 apimachinery::proto_message!(IngressServiceBackend { 1 => name, 2 => port });
@@ -410,7 +421,7 @@ apimachinery::proto_message!(IngressSpec { 1 => default_backend as "defaultBacke
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct IngressStatus {
     /// loadBalancer contains the current status of the load-balancer.
-    pub load_balancer: Option<IngressLoadBalancerStatus>,
+    pub load_balancer: IngressLoadBalancerStatus,
 }
 
 apimachinery::proto_message!(IngressStatus { 1 => load_balancer as "loadBalancer" });
@@ -429,7 +440,8 @@ pub struct IngressTLS {
     /// hostname alone. If the SNI host in a listener conflicts with the "Host"
     /// header field used by an IngressRule, the SNI host is used for termination
     /// and value of the "Host" header is used for routing.
-    pub secret_name: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub secret_name: String,
 }
 
 apimachinery::proto_message!(IngressTLS { 1 => hosts, 2 => secret_name as "secretName" });
@@ -444,7 +456,7 @@ pub struct NetworkPolicy {
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec represents the specification of the desired behavior for this NetworkPolicy.
-    pub spec: Option<NetworkPolicySpec>,
+    pub spec: NetworkPolicySpec,
 }
 
 apimachinery::proto_message!(NetworkPolicy { 1 => metadata, 2 => spec });
@@ -504,7 +516,8 @@ pub struct NetworkPolicyList {
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is a list of schema objects.
-    pub items: Vec<NetworkPolicy>,
+    #[api(nullable)]
+    pub items: Option<Vec<NetworkPolicy>>,
 }
 
 apimachinery::proto_message!(NetworkPolicyList { 1 => metadata, 2 => items });
@@ -563,7 +576,7 @@ pub struct NetworkPolicySpec {
     /// Multiple network policies can select the same set of pods. In this case,
     /// the ingress rules for each are combined additively.
     /// This field is optional. If it is not specified, it defaults to an empty selector.
-    pub pod_selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
+    pub pod_selector: apimachinery::apis::meta::v1::LabelSelector,
     /// ingress is a list of ingress rules to be applied to the selected pods.
     /// Traffic is allowed to a pod if there are no NetworkPolicies selecting the pod
     /// (and cluster policy otherwise allows the traffic), OR if the traffic source is
@@ -602,12 +615,16 @@ apimachinery::proto_message!(NetworkPolicySpec { 1 => pod_selector as "podSelect
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ParentReference {
     /// Group is the group of the object being referenced.
-    pub group: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub group: String,
     /// Resource is the resource of the object being referenced.
+    #[api(skip_serializing_if = "String::is_empty")]
     pub resource: String,
     /// Namespace is the namespace of the object being referenced.
-    pub namespace: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub namespace: String,
     /// Name is the name of the object being referenced.
+    #[api(skip_serializing_if = "String::is_empty")]
     pub name: String,
 }
 
@@ -618,10 +635,12 @@ apimachinery::proto_message!(ParentReference { 1 => group, 2 => resource, 3 => n
 pub struct ServiceBackendPort {
     /// name is the name of the port on the Service.
     /// This is a mutually exclusive setting with "Number".
-    pub name: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub name: String,
     /// number is the numerical port number (e.g. 80) on the Service.
     /// This is a mutually exclusive setting with "Name".
-    pub number: Option<i32>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub number: i32,
 }
 
 apimachinery::proto_message!(ServiceBackendPort { 1 => name, 2 => number });
@@ -638,10 +657,10 @@ pub struct ServiceCIDR {
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec is the desired state of the ServiceCIDR.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    pub spec: Option<ServiceCIDRSpec>,
+    pub spec: ServiceCIDRSpec,
     /// status represents the current state of the ServiceCIDR.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    pub status: Option<ServiceCIDRStatus>,
+    pub status: ServiceCIDRStatus,
 }
 
 apimachinery::proto_message!(ServiceCIDR { 1 => metadata, 2 => spec, 3 => status });
@@ -656,7 +675,8 @@ pub struct ServiceCIDRList {
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is the list of ServiceCIDRs.
-    pub items: Vec<ServiceCIDR>,
+    #[api(nullable)]
+    pub items: Option<Vec<ServiceCIDR>>,
 }
 
 apimachinery::proto_message!(ServiceCIDRList { 1 => metadata, 2 => items });

@@ -11,7 +11,8 @@ pub struct HTTPIngressPath {
     /// contain characters disallowed from the conventional "path" part of a URL
     /// as defined by RFC 3986. Paths must begin with a '/' and must be present
     /// when using PathType with value "Exact" or "Prefix".
-    pub path: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub path: String,
     /// pathType determines the interpretation of the path matching. PathType can
     /// be one of the following values:
     /// \* Exact: Matches the URL path exactly.
@@ -27,7 +28,7 @@ pub struct HTTPIngressPath {
     /// or treat it identically to Prefix or Exact path types.
     /// Implementations are required to support all path types.
     /// Defaults to ImplementationSpecific.
-    pub path_type: String,
+    pub path_type: Option<String>,
     /// backend defines the referenced service endpoint to which the traffic
     /// will be forwarded to.
     pub backend: IngressBackend,
@@ -44,7 +45,8 @@ apimachinery::proto_message!(HTTPIngressPath { 1 => path, 2 => backend, 3 => pat
 #[conversion(hub = crate::networking::v1::HTTPIngressRuleValue)]
 pub struct HTTPIngressRuleValue {
     /// paths is a collection of paths that map requests to backends.
-    pub paths: Vec<HTTPIngressPath>,
+    #[api(nullable)]
+    pub paths: Option<Vec<HTTPIngressPath>>,
 }
 
 apimachinery::proto_message!(HTTPIngressRuleValue { 1 => paths });
@@ -91,7 +93,8 @@ pub struct IPAddressList {
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is the list of IPAddresses.
-    pub items: Vec<IPAddress>,
+    #[api(nullable)]
+    pub items: Option<Vec<IPAddress>>,
 }
 
 apimachinery::proto_message!(IPAddressList { 1 => metadata, 2 => items });
@@ -102,7 +105,7 @@ apimachinery::proto_message!(IPAddressList { 1 => metadata, 2 => items });
 pub struct IPAddressSpec {
     /// ParentRef references the resource that an IPAddress is attached to.
     /// An IPAddress must reference a parent object.
-    pub parent_ref: ParentReference,
+    pub parent_ref: Option<ParentReference>,
 }
 
 apimachinery::proto_message!(IPAddressSpec { 1 => parent_ref as "parentRef" });
@@ -123,10 +126,10 @@ pub struct Ingress {
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec is the desired state of the Ingress.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    pub spec: Option<IngressSpec>,
+    pub spec: IngressSpec,
     /// status is the current state of the Ingress.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    pub status: Option<IngressStatus>,
+    pub status: IngressStatus,
 }
 
 apimachinery::proto_message!(Ingress { 1 => metadata, 2 => spec, 3 => status });
@@ -135,9 +138,10 @@ apimachinery::proto_message!(Ingress { 1 => metadata, 2 => spec, 3 => status });
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct IngressBackend {
     /// serviceName specifies the name of the referenced service.
-    pub service_name: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub service_name: String,
     /// servicePort Specifies the port of the referenced service.
-    pub service_port: Option<crate::value::IntOrString>,
+    pub service_port: crate::value::IntOrString,
     /// resource is an ObjectRef to another Kubernetes resource in the namespace
     /// of the Ingress object. If resource is specified, serviceName and servicePort
     /// must not be specified.
@@ -163,7 +167,7 @@ pub struct IngressClass {
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec is the desired state of the IngressClass.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    pub spec: Option<IngressClassSpec>,
+    pub spec: IngressClassSpec,
 }
 
 apimachinery::proto_message!(IngressClass { 1 => metadata, 2 => spec });
@@ -185,7 +189,8 @@ pub struct IngressClassList {
     /// Standard list metadata.
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is the list of IngressClasses.
-    pub items: Vec<IngressClass>,
+    #[api(nullable)]
+    pub items: Option<Vec<IngressClass>>,
 }
 
 apimachinery::proto_message!(IngressClassList { 1 => metadata, 2 => items });
@@ -205,6 +210,7 @@ pub struct IngressClassParametersReference {
     pub name: String,
     /// scope represents if this refers to a cluster or namespace scoped resource.
     /// This may be set to "Cluster" (default) or "Namespace".
+    #[api(nullable)]
     pub scope: Option<String>,
     /// namespace is the namespace of the resource being referenced. This field is
     /// required when scope is set to "Namespace" and must be unset when scope is set to
@@ -224,7 +230,8 @@ pub struct IngressClassSpec {
     /// same implementing controller. This should be specified as a
     /// domain-prefixed path no more than 250 characters in length, e.g.
     /// "acme.io/ingress-controller". This field is immutable.
-    pub controller: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub controller: String,
     /// parameters is a link to a custom resource containing additional
     /// configuration for the controller. This is optional if the controller does
     /// not require extra parameters.
@@ -251,7 +258,8 @@ pub struct IngressList {
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is the list of Ingress.
-    pub items: Vec<Ingress>,
+    #[api(nullable)]
+    pub items: Option<Vec<Ingress>>,
 }
 
 apimachinery::proto_message!(IngressList { 1 => metadata, 2 => items });
@@ -261,9 +269,11 @@ apimachinery::proto_message!(IngressList { 1 => metadata, 2 => items });
 #[conversion(hub = crate::networking::v1::IngressLoadBalancerIngress)]
 pub struct IngressLoadBalancerIngress {
     /// ip is set for load-balancer ingress points that are IP based.
-    pub ip: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub ip: String,
     /// hostname is set for load-balancer ingress points that are DNS based.
-    pub hostname: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub hostname: String,
     /// ports provides information about the ports exposed by this LoadBalancer.
     #[api(skip_serializing_if = "Vec::is_empty")]
     pub ports: Vec<IngressPortStatus>,
@@ -332,7 +342,8 @@ pub struct IngressRule {
     /// 1. If Host is precise, the request matches this rule if the http host header is equal to Host.
     /// 2. If Host is a wildcard, then the request matches this rule if the http host header
     /// is to equal to the suffix (removing the first label) of the wildcard rule.
-    pub host: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub host: String,
     /// The \`http\` field.
     pub http: Option<HTTPIngressRuleValue>,
 }
@@ -423,7 +434,7 @@ apimachinery::proto_message!(IngressSpec { 1 => backend, 2 => tls, 3 => rules, 4
 #[conversion(hub = crate::networking::v1::IngressStatus)]
 pub struct IngressStatus {
     /// loadBalancer contains the current status of the load-balancer.
-    pub load_balancer: Option<IngressLoadBalancerStatus>,
+    pub load_balancer: IngressLoadBalancerStatus,
 }
 
 apimachinery::proto_message!(IngressStatus { 1 => load_balancer as "loadBalancer" });
@@ -443,7 +454,8 @@ pub struct IngressTLS {
     /// hostname alone. If the SNI host in a listener conflicts with the "Host"
     /// header field used by an IngressRule, the SNI host is used for termination
     /// and value of the Host header is used for routing.
-    pub secret_name: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub secret_name: String,
 }
 
 apimachinery::proto_message!(IngressTLS { 1 => hosts, 2 => secret_name as "secretName" });
@@ -453,12 +465,16 @@ apimachinery::proto_message!(IngressTLS { 1 => hosts, 2 => secret_name as "secre
 #[conversion(hub = crate::networking::v1::ParentReference)]
 pub struct ParentReference {
     /// Group is the group of the object being referenced.
-    pub group: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub group: String,
     /// Resource is the resource of the object being referenced.
+    #[api(skip_serializing_if = "String::is_empty")]
     pub resource: String,
     /// Namespace is the namespace of the object being referenced.
-    pub namespace: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub namespace: String,
     /// Name is the name of the object being referenced.
+    #[api(skip_serializing_if = "String::is_empty")]
     pub name: String,
 }
 
@@ -478,10 +494,10 @@ pub struct ServiceCIDR {
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec is the desired state of the ServiceCIDR.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    pub spec: Option<ServiceCIDRSpec>,
+    pub spec: ServiceCIDRSpec,
     /// status represents the current state of the ServiceCIDR.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    pub status: Option<ServiceCIDRStatus>,
+    pub status: ServiceCIDRStatus,
 }
 
 apimachinery::proto_message!(ServiceCIDR { 1 => metadata, 2 => spec, 3 => status });
@@ -504,7 +520,8 @@ pub struct ServiceCIDRList {
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is the list of ServiceCIDRs.
-    pub items: Vec<ServiceCIDR>,
+    #[api(nullable)]
+    pub items: Option<Vec<ServiceCIDR>>,
 }
 
 apimachinery::proto_message!(ServiceCIDRList { 1 => metadata, 2 => items });

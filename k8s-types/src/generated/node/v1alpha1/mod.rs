@@ -31,7 +31,7 @@ pub struct RuntimeClass {
     /// spec represents specification of the RuntimeClass
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
     #[conversion(skip)]
-    pub spec: Option<RuntimeClassSpec>,
+    pub spec: RuntimeClassSpec,
 }
 
 apimachinery::proto_message!(RuntimeClass { 1 => metadata, 2 => spec });
@@ -54,7 +54,8 @@ pub struct RuntimeClassList {
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is a list of schema objects.
-    pub items: Vec<RuntimeClass>,
+    #[api(nullable)]
+    pub items: Option<Vec<RuntimeClass>>,
 }
 
 apimachinery::proto_message!(RuntimeClassList { 1 => metadata, 2 => items });

@@ -39,9 +39,9 @@ pub struct PodDisruptionBudget {
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Specification of the desired behavior of the PodDisruptionBudget.
-    pub spec: Option<PodDisruptionBudgetSpec>,
+    pub spec: PodDisruptionBudgetSpec,
     /// Most recently observed status of the PodDisruptionBudget.
-    pub status: Option<PodDisruptionBudgetStatus>,
+    pub status: PodDisruptionBudgetStatus,
 }
 
 apimachinery::proto_message!(PodDisruptionBudget { 1 => metadata, 2 => spec, 3 => status });
@@ -64,7 +64,8 @@ pub struct PodDisruptionBudgetList {
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items list individual PodDisruptionBudget objects
-    pub items: Vec<PodDisruptionBudget>,
+    #[api(nullable)]
+    pub items: Option<Vec<PodDisruptionBudget>>,
 }
 
 apimachinery::proto_message!(PodDisruptionBudgetList { 1 => metadata, 2 => items });
@@ -123,7 +124,8 @@ apimachinery::proto_message!(PodDisruptionBudgetSpec { 1 => min_available as "mi
 pub struct PodDisruptionBudgetStatus {
     /// Most recent generation observed when updating this PDB status. DisruptionsAllowed and other
     /// status information is valid only if observedGeneration equals to PDB's object generation.
-    pub observed_generation: Option<i64>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub observed_generation: i64,
     /// DisruptedPods contains information about pods whose eviction was
     /// processed by the API server eviction subresource handler but has not
     /// yet been observed by the PodDisruptionBudget controller.
@@ -138,13 +140,13 @@ pub struct PodDisruptionBudgetStatus {
     #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub disrupted_pods: std::collections::BTreeMap<String, apimachinery::apis::meta::v1::Time>,
     /// Number of pod disruptions that are currently allowed.
-    pub disruptions_allowed: Option<i32>,
+    pub disruptions_allowed: i32,
     /// current number of healthy pods
-    pub current_healthy: Option<i32>,
+    pub current_healthy: i32,
     /// minimum desired number of healthy pods
-    pub desired_healthy: Option<i32>,
+    pub desired_healthy: i32,
     /// total number of pods counted by this disruption budget
-    pub expected_pods: Option<i32>,
+    pub expected_pods: i32,
     /// Conditions contain conditions for PDB. The disruption controller sets the
     /// DisruptionAllowed condition. The following are known values for the reason field
     /// (additional reasons could be added in the future):

@@ -26,8 +26,8 @@ pub struct ClusterRole {
     /// Standard object's metadata.
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Rules holds all the PolicyRules for this ClusterRole
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    pub rules: Vec<PolicyRule>,
+    #[api(nullable)]
+    pub rules: Option<Vec<PolicyRule>>,
     /// AggregationRule is an optional field that describes how to build the Rules for this ClusterRole.
     /// If AggregationRule is set, then the Rules are controller managed and direct changes to Rules will be
     /// stomped by the controller.
@@ -72,7 +72,8 @@ pub struct ClusterRoleBindingList {
     /// Standard object's metadata.
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// Items is a list of ClusterRoleBindings
-    pub items: Vec<ClusterRoleBinding>,
+    #[api(nullable)]
+    pub items: Option<Vec<ClusterRoleBinding>>,
 }
 
 apimachinery::proto_message!(ClusterRoleBindingList { 1 => metadata, 2 => items });
@@ -95,7 +96,8 @@ pub struct ClusterRoleList {
     /// Standard object's metadata.
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// Items is a list of ClusterRoles
-    pub items: Vec<ClusterRole>,
+    #[api(nullable)]
+    pub items: Option<Vec<ClusterRole>>,
 }
 
 apimachinery::proto_message!(ClusterRoleList { 1 => metadata, 2 => items });
@@ -106,7 +108,8 @@ apimachinery::proto_message!(ClusterRoleList { 1 => metadata, 2 => items });
 #[conversion(hub = crate::rbac::v1::PolicyRule)]
 pub struct PolicyRule {
     /// Verbs is a list of Verbs that apply to ALL the ResourceKinds contained in this rule. '\*' represents all verbs.
-    pub verbs: Vec<String>,
+    #[api(nullable)]
+    pub verbs: Option<Vec<String>>,
     /// APIGroups is the name of the APIGroup that contains the resources.  If multiple API groups are specified, any action requested against one of
     /// the enumerated resources in any API group will be allowed. "" represents the core API group and "\*" represents all API groups.
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -138,8 +141,8 @@ pub struct Role {
     /// Standard object's metadata.
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Rules holds all the PolicyRules for this Role
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    pub rules: Vec<PolicyRule>,
+    #[api(nullable)]
+    pub rules: Option<Vec<PolicyRule>>,
 }
 
 apimachinery::proto_message!(Role { 1 => metadata, 2 => rules });
@@ -181,7 +184,8 @@ pub struct RoleBindingList {
     /// Standard object's metadata.
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// Items is a list of RoleBindings
-    pub items: Vec<RoleBinding>,
+    #[api(nullable)]
+    pub items: Option<Vec<RoleBinding>>,
 }
 
 apimachinery::proto_message!(RoleBindingList { 1 => metadata, 2 => items });
@@ -204,7 +208,8 @@ pub struct RoleList {
     /// Standard object's metadata.
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// Items is a list of Roles
-    pub items: Vec<Role>,
+    #[api(nullable)]
+    pub items: Option<Vec<Role>>,
 }
 
 apimachinery::proto_message!(RoleList { 1 => metadata, 2 => items });
@@ -213,7 +218,7 @@ apimachinery::proto_message!(RoleList { 1 => metadata, 2 => items });
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct RoleRef {
     /// APIGroup is the group for the resource being referenced
-    pub api_group: Option<String>,
+    pub api_group: String,
     /// Kind is the type of resource being referenced
     pub kind: String,
     /// Name is the name of resource being referenced
@@ -232,12 +237,14 @@ pub struct Subject {
     /// APIVersion holds the API group and version of the referenced subject.
     /// Defaults to "v1" for ServiceAccount subjects.
     /// Defaults to "rbac.authorization.k8s.io/v1alpha1" for User and Group subjects.
-    pub api_version: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub api_version: String,
     /// Name of the object being referenced.
     pub name: String,
     /// Namespace of the referenced object.  If the object kind is non-namespace, such as "User" or "Group", and this value is not empty
     /// the Authorizer should report an error.
-    pub namespace: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub namespace: String,
 }
 
 apimachinery::proto_message!(Subject { 1 => kind, 2 => api_version as "apiVersion", 3 => name, 4 => namespace });

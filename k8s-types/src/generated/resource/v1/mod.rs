@@ -33,8 +33,8 @@ pub struct AllocatedDeviceStatus {
     /// config references, the \`Ready\` condition should be True.
     ///
     /// Must not contain more than 8 entries.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    pub conditions: Vec<crate::meta::v1::Condition>,
+    #[api(nullable)]
+    pub conditions: Option<Vec<crate::meta::v1::Condition>>,
     /// Data contains arbitrary driver-specific data.
     ///
     /// The length of the raw data must be smaller or equal to 10 Ki.
@@ -49,7 +49,7 @@ apimachinery::proto_message!(AllocatedDeviceStatus { 1 => driver, 2 => pool, 3 =
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct AllocationResult {
     /// Devices is the result of allocating devices.
-    pub devices: Option<DeviceAllocationResult>,
+    pub devices: DeviceAllocationResult,
     /// NodeSelector defines where the allocated resources are available. If
     /// unset, they are available everywhere.
     pub node_selector: Option<crate::core::v1::NodeSelector>,
@@ -138,6 +138,7 @@ apimachinery::proto_message!(CELDeviceSelector { 1 => expression });
 pub struct CapacityRequestPolicy {
     /// Default specifies how much of this capacity is consumed by a request
     /// that does not contain an entry for it in DeviceRequest's Capacity.
+    #[api(nullable)]
     pub default: Option<crate::value::Quantity>,
     /// ValidValues defines a set of acceptable quantity values in consuming requests.
     ///
@@ -184,7 +185,7 @@ pub struct CapacityRequestPolicyRange {
     /// Min must be greater than or equal to zero,
     /// and less than or equal to the capacity value.
     /// requestPolicy.default must be more than or equal to the minimum.
-    pub min: crate::value::Quantity,
+    pub min: Option<crate::value::Quantity>,
     /// Max defines the upper limit for capacity that can be requested.
     ///
     /// Max must be less than or equal to the capacity value.
@@ -256,6 +257,7 @@ pub struct CounterSet {
     /// The name of each counter must be unique in that set and must be a DNS label.
     ///
     /// The maximum number of counters is 32.
+    #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub counters: std::collections::BTreeMap<String, Counter>,
 }
 
@@ -513,8 +515,8 @@ apimachinery::proto_message!(DeviceCapacity { 1 => value, 2 => request_policy as
 pub struct DeviceClaim {
     /// Requests represent individual requests for distinct devices which
     /// must all be satisfied. If empty, nothing needs to be allocated.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    pub requests: Vec<DeviceRequest>,
+    #[api(nullable)]
+    pub requests: Option<Vec<DeviceRequest>>,
     /// These constraints must be satisfied by the set of devices that get
     /// allocated for the claim.
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -653,7 +655,8 @@ pub struct DeviceClassList {
     /// Standard list metadata
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// Items is the list of resource classes.
-    pub items: Vec<DeviceClass>,
+    #[api(nullable)]
+    pub items: Option<Vec<DeviceClass>>,
 }
 
 apimachinery::proto_message!(DeviceClassList { 1 => metadata, 2 => items });
@@ -760,6 +763,7 @@ pub struct DeviceCounterConsumption {
     /// Counters defines the counters that will be consumed by the device.
     ///
     /// The maximum number of counters is 32.
+    #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub counters: std::collections::BTreeMap<String, Counter>,
 }
 
@@ -943,10 +947,12 @@ pub struct DeviceSubRequest {
     ///
     /// More modes may get added in the future. Clients must refuse to handle
     /// requests with unknown modes.
-    pub allocation_mode: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub allocation_mode: String,
     /// Count is used only when the count mode is "ExactCount". Must be greater than zero.
     /// If AllocationMode is ExactCount and this field is not specified, the default is one.
-    pub count: Option<i64>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub count: i64,
     /// If specified, the request's tolerations.
     ///
     /// Tolerations for NoSchedule are required to allocate a
@@ -993,7 +999,8 @@ pub struct DeviceTaint {
     pub key: String,
     /// The taint value corresponding to the taint key.
     /// Must be a label value.
-    pub value: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub value: String,
     /// The effect of the taint on claims that do not tolerate the taint
     /// and through such claims on the pods using them.
     ///
@@ -1024,19 +1031,23 @@ pub struct DeviceToleration {
     /// Key is the taint key that the toleration applies to. Empty means match all taint keys.
     /// If the key is empty, operator must be Exists; this combination means to match all values and all keys.
     /// Must be a label name.
-    pub key: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub key: String,
     /// Operator represents a key's relationship to the value.
     /// Valid operators are Exists and Equal. Defaults to Equal.
     /// Exists is equivalent to wildcard for value, so that a ResourceClaim can
     /// tolerate all taints of a particular category.
-    pub operator: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub operator: String,
     /// Value is the taint value the toleration matches to.
     /// If the operator is Exists, the value must be empty, otherwise just a regular string.
     /// Must be a label value.
-    pub value: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub value: String,
     /// Effect indicates the taint effect to match. Empty means match all taint effects.
     /// When specified, allowed values are NoSchedule and NoExecute.
-    pub effect: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub effect: String,
     /// TolerationSeconds represents the period of time the toleration (which must be
     /// of effect NoExecute, otherwise this field is ignored) tolerates the taint. By default,
     /// it is not set, which means tolerate the taint forever (do not evict). Zero and
@@ -1087,10 +1098,12 @@ pub struct ExactDeviceRequest {
     ///
     /// More modes may get added in the future. Clients must refuse to handle
     /// requests with unknown modes.
-    pub allocation_mode: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub allocation_mode: String,
     /// Count is used only when the count mode is "ExactCount". Must be greater than zero.
     /// If AllocationMode is ExactCount and this field is not specified, the default is one.
-    pub count: Option<i64>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub count: i64,
     /// AdminAccess indicates that this is a claim for administrative access
     /// to the device(s). Claims with AdminAccess are expected to be used for
     /// monitoring or other management services for a device.  They ignore
@@ -1146,7 +1159,8 @@ pub struct NetworkDeviceData {
     /// network interface being configured in the pod.
     ///
     /// Must not be longer than 256 bytes.
-    pub interface_name: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub interface_name: String,
     /// IPs lists the network addresses assigned to the device's network interface.
     /// This can include both IPv4 and IPv6 addresses.
     /// The IPs are in the CIDR notation, which includes both the address and the
@@ -1157,7 +1171,8 @@ pub struct NetworkDeviceData {
     /// HardwareAddress represents the hardware address (e.g. MAC Address) of the device's network interface.
     ///
     /// Must not be longer than 128 bytes.
-    pub hardware_address: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub hardware_address: String,
 }
 
 apimachinery::proto_message!(NetworkDeviceData { 1 => interface_name as "interfaceName", 2 => ips, 3 => hardware_address as "hardwareAddress" });
@@ -1240,7 +1255,7 @@ pub struct ResourceClaim {
     /// The spec is immutable.
     pub spec: ResourceClaimSpec,
     /// Status describes whether the claim is ready to use and what has been allocated.
-    pub status: Option<ResourceClaimStatus>,
+    pub status: ResourceClaimStatus,
 }
 
 apimachinery::proto_message!(ResourceClaim { 1 => metadata, 2 => spec, 3 => status });
@@ -1253,7 +1268,8 @@ pub struct ResourceClaimConsumerReference {
     /// APIGroup is the group for the resource being referenced. It is
     /// empty for the core API. This matches the group in the APIVersion
     /// that is used when creating the resources.
-    pub api_group: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub api_group: String,
     /// Resource is the type of resource being referenced, for example "pods".
     pub resource: String,
     /// Name is the name of resource being referenced.
@@ -1273,7 +1289,8 @@ pub struct ResourceClaimList {
     /// Standard list metadata
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// Items is the list of resource claims.
-    pub items: Vec<ResourceClaim>,
+    #[api(nullable)]
+    pub items: Option<Vec<ResourceClaim>>,
 }
 
 apimachinery::proto_message!(ResourceClaimList { 1 => metadata, 2 => items });
@@ -1282,7 +1299,7 @@ apimachinery::proto_message!(ResourceClaimList { 1 => metadata, 2 => items });
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ResourceClaimSpec {
     /// Devices defines how to request devices.
-    pub devices: Option<DeviceClaim>,
+    pub devices: DeviceClaim,
 }
 
 apimachinery::proto_message!(ResourceClaimSpec { 1 => devices });
@@ -1350,7 +1367,8 @@ pub struct ResourceClaimTemplateList {
     /// Standard list metadata
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// Items is the list of resource claim templates.
-    pub items: Vec<ResourceClaimTemplate>,
+    #[api(nullable)]
+    pub items: Option<Vec<ResourceClaimTemplate>>,
 }
 
 apimachinery::proto_message!(ResourceClaimTemplateList { 1 => metadata, 2 => items });
@@ -1447,7 +1465,8 @@ pub struct ResourceSliceList {
     /// Standard list metadata
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// Items is the list of resource ResourceSlices.
-    pub items: Vec<ResourceSlice>,
+    #[api(nullable)]
+    pub items: Option<Vec<ResourceSlice>>,
 }
 
 apimachinery::proto_message!(ResourceSliceList { 1 => metadata, 2 => items });

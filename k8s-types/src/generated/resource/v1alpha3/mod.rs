@@ -80,7 +80,8 @@ pub struct DeviceTaint {
     pub key: String,
     /// The taint value corresponding to the taint key.
     /// Must be a label value.
-    pub value: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub value: String,
     /// The effect of the taint on claims that do not tolerate the taint
     /// and through such claims on the pods using them.
     ///
@@ -121,7 +122,7 @@ pub struct DeviceTaintRule {
     /// Changing the spec automatically increments the metadata.generation number.
     pub spec: DeviceTaintRuleSpec,
     /// Status provides information about what was requested in the spec.
-    pub status: Option<DeviceTaintRuleStatus>,
+    pub status: DeviceTaintRuleStatus,
 }
 
 apimachinery::proto_message!(DeviceTaintRule { 1 => metadata, 2 => spec, 3 => status });
@@ -143,7 +144,8 @@ pub struct DeviceTaintRuleList {
     /// Standard list metadata
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// Items is the list of DeviceTaintRules.
-    pub items: Vec<DeviceTaintRule>,
+    #[api(nullable)]
+    pub items: Option<Vec<DeviceTaintRule>>,
 }
 
 apimachinery::proto_message!(DeviceTaintRuleList { 1 => metadata, 2 => items });
@@ -226,9 +228,11 @@ apimachinery::proto_message!(DeviceTaintSelector { 2 => driver, 3 => pool, 4 => 
 pub struct PoolStatus {
     /// Driver is the DRA driver name for this pool.
     /// Must be a DNS subdomain (e.g., "gpu.example.com").
+    #[api(skip_serializing_if = "String::is_empty")]
     pub driver: String,
     /// PoolName is the name of the pool.
     /// Must be a valid resource pool name (DNS subdomains separated by "/").
+    #[api(skip_serializing_if = "String::is_empty")]
     pub pool_name: String,
     /// Generation is the pool generation observed across all ResourceSlices
     /// in this pool. Only the latest generation is reported. During a generation
@@ -304,7 +308,8 @@ pub struct ResourcePoolStatusRequestList {
     /// Standard list metadata
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// Items is the list of ResourcePoolStatusRequests.
-    pub items: Vec<ResourcePoolStatusRequest>,
+    #[api(nullable)]
+    pub items: Option<Vec<ResourcePoolStatusRequest>>,
 }
 
 apimachinery::proto_message!(ResourcePoolStatusRequestList { 1 => metadata, 2 => items });
@@ -340,7 +345,7 @@ pub struct ResourcePoolStatusRequestStatus {
     /// regardless of truncation. This helps users understand how many pools exist
     /// even when the response is truncated. A value of 0 means no pools matched
     /// the filter criteria.
-    pub pool_count: i32,
+    pub pool_count: Option<i32>,
     /// Pools contains the first \`spec.limit\` matching pools, sorted by driver
     /// then pool name. If \`len(pools) \< poolCount\`, the list was truncated.
     /// When omitted, no pools matched the request filters.

@@ -14,16 +14,18 @@ pub struct PriorityClass {
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// value represents the integer value of this priority class. This is the actual priority that pods
     /// receive when they have the name of this class in their pod spec.
-    pub value: Option<i32>,
+    pub value: i32,
     /// globalDefault specifies whether this PriorityClass should be considered as
     /// the default priority for pods that do not have any priority class.
     /// Only one PriorityClass can be marked as \`globalDefault\`. However, if more than
     /// one PriorityClasses exists with their \`globalDefault\` field set to true,
     /// the smallest value of such global default PriorityClasses will be used as the default priority.
-    pub global_default: Option<bool>,
+    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    pub global_default: bool,
     /// description is an arbitrary string that usually provides guidelines on
     /// when this priority class should be used.
-    pub description: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub description: String,
     /// preemptionPolicy is the Policy for preempting pods with lower priority.
     /// One of Never, PreemptLowerPriority.
     /// Defaults to PreemptLowerPriority if unset.
@@ -42,7 +44,8 @@ pub struct PriorityClassList {
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is the list of PriorityClasses
-    pub items: Vec<PriorityClass>,
+    #[api(nullable)]
+    pub items: Option<Vec<PriorityClass>>,
 }
 
 apimachinery::proto_message!(PriorityClassList { 1 => metadata, 2 => items });

@@ -35,7 +35,7 @@ pub struct PodGroup {
     /// Spec defines the desired state of the PodGroup.
     pub spec: PodGroupSpec,
     /// Status represents the current observed state of the PodGroup.
-    pub status: Option<PodGroupStatus>,
+    pub status: PodGroupStatus,
 }
 
 apimachinery::proto_message!(PodGroup { 1 => metadata, 2 => spec, 3 => status });
@@ -55,7 +55,8 @@ pub struct PodGroupList {
     /// Standard list metadata.
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// Items is the list of PodGroups.
-    pub items: Vec<PodGroup>,
+    #[api(nullable)]
+    pub items: Option<Vec<PodGroup>>,
 }
 
 apimachinery::proto_message!(PodGroupList { 1 => metadata, 2 => items });
@@ -148,6 +149,7 @@ apimachinery::proto_message!(PodGroupSchedulingPolicy { 1 => basic, 2 => gang })
 pub struct PodGroupSpec {
     /// PodGroupTemplateRef references an optional PodGroup template within other object
     /// (e.g. Workload) that was used to create the PodGroup. This field is immutable.
+    #[api(nullable)]
     pub pod_group_template_ref: Option<PodGroupTemplateReference>,
     /// SchedulingPolicy defines the scheduling policy for this instance of the PodGroup.
     /// Controllers are expected to fill this field by copying it from a PodGroupTemplate.
@@ -185,7 +187,8 @@ pub struct PodGroupSpec {
     /// This field is immutable.
     /// This field is available only when the WorkloadAwarePreemption feature gate
     /// is enabled.
-    pub priority_class_name: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub priority_class_name: String,
     /// Priority is the value of priority of this pod group. Various system components
     /// use this field to find the priority of the pod group. When Priority Admission
     /// Controller is enabled, it prevents users from setting this field. The admission
@@ -237,6 +240,7 @@ pub struct PodGroupTemplate {
     pub scheduling_policy: PodGroupSchedulingPolicy,
     /// SchedulingConstraints defines optional scheduling constraints (e.g. topology) for this PodGroupTemplate.
     /// This field is only available when the TopologyAwareWorkloadScheduling feature gate is enabled.
+    #[api(nullable)]
     pub scheduling_constraints: Option<PodGroupSchedulingConstraints>,
     /// ResourceClaims defines which ResourceClaims may be shared among Pods in
     /// the group. Pods consume the devices allocated to a PodGroup's claim by
@@ -261,7 +265,8 @@ pub struct PodGroupTemplate {
     /// pod groups created from this template will have the priority set to zero.
     /// This field is available only when the WorkloadAwarePreemption feature gate
     /// is enabled.
-    pub priority_class_name: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub priority_class_name: String,
     /// Priority is the value of priority of pod groups created from this template. Various
     /// system components use this field to find the priority of the pod group. When
     /// Priority Admission Controller is enabled, it prevents users from setting this field.
@@ -280,6 +285,7 @@ apimachinery::proto_message!(PodGroupTemplate { 1 => name, 2 => scheduling_polic
 pub struct PodGroupTemplateReference {
     /// Workload references the PodGroupTemplate within the Workload object that was used to create
     /// the PodGroup.
+    #[api(nullable)]
     pub workload: Option<WorkloadPodGroupTemplateReference>,
 }
 
@@ -304,7 +310,8 @@ pub struct TypedLocalObjectReference {
     /// If APIGroup is empty, the specified Kind must be in the core API group.
     /// For any other third-party types, setting APIGroup is required.
     /// It must be a DNS subdomain.
-    pub api_group: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub api_group: String,
     /// Kind is the type of resource being referenced.
     /// It must be a path segment name.
     pub kind: String,
@@ -348,7 +355,8 @@ pub struct WorkloadList {
     /// Standard list metadata.
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// Items is the list of Workloads.
-    pub items: Vec<Workload>,
+    #[api(nullable)]
+    pub items: Option<Vec<Workload>>,
 }
 
 apimachinery::proto_message!(WorkloadList { 1 => metadata, 2 => items });
@@ -374,7 +382,8 @@ pub struct WorkloadSpec {
     pub controller_ref: Option<TypedLocalObjectReference>,
     /// PodGroupTemplates is the list of templates that make up the Workload.
     /// The maximum number of templates is 8. This field is immutable.
-    pub pod_group_templates: Vec<PodGroupTemplate>,
+    #[api(nullable)]
+    pub pod_group_templates: Option<Vec<PodGroupTemplate>>,
 }
 
 apimachinery::proto_message!(WorkloadSpec { 1 => controller_ref as "controllerRef", 2 => pod_group_templates as "podGroupTemplates" });

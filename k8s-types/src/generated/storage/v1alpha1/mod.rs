@@ -98,7 +98,8 @@ pub struct CSIStorageCapacityList {
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is the list of CSIStorageCapacity objects.
-    pub items: Vec<CSIStorageCapacity>,
+    #[api(nullable)]
+    pub items: Option<Vec<CSIStorageCapacity>>,
 }
 
 apimachinery::proto_message!(CSIStorageCapacityList { 1 => metadata, 2 => items });
@@ -123,7 +124,7 @@ pub struct VolumeAttachment {
     /// status represents status of the VolumeAttachment request.
     /// Populated by the entity completing the attach or detach
     /// operation, i.e. the external-attacher.
-    pub status: Option<VolumeAttachmentStatus>,
+    pub status: VolumeAttachmentStatus,
 }
 
 apimachinery::proto_message!(VolumeAttachment { 1 => metadata, 2 => spec, 3 => status });
@@ -146,7 +147,8 @@ pub struct VolumeAttachmentList {
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is the list of VolumeAttachments
-    pub items: Vec<VolumeAttachment>,
+    #[api(nullable)]
+    pub items: Option<Vec<VolumeAttachment>>,
 }
 
 apimachinery::proto_message!(VolumeAttachmentList { 1 => metadata, 2 => items });
@@ -266,7 +268,8 @@ pub struct VolumeAttributesClassList {
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is the list of VolumeAttributesClass objects.
-    pub items: Vec<VolumeAttributesClass>,
+    #[api(nullable)]
+    pub items: Option<Vec<VolumeAttributesClass>>,
 }
 
 apimachinery::proto_message!(VolumeAttributesClassList { 1 => metadata, 2 => items });
@@ -276,11 +279,12 @@ apimachinery::proto_message!(VolumeAttributesClassList { 1 => metadata, 2 => ite
 #[conversion(hub = crate::storage::v1::VolumeError)]
 pub struct VolumeError {
     /// time represents the time the error was encountered.
-    pub time: Option<apimachinery::apis::meta::v1::Time>,
+    pub time: apimachinery::apis::meta::v1::Time,
     /// message represents the error encountered during Attach or Detach operation.
     /// This string maybe logged, so it should not contain sensitive
     /// information.
-    pub message: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub message: String,
     /// errorCode is a numeric gRPC code representing the error encountered during Attach or Detach operations.
     ///
     /// This is an optional, alpha field that requires the MutableCSINodeAllocatableCount feature gate being enabled to be set.

@@ -50,7 +50,8 @@ pub struct CSIDriverList {
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is the list of CSIDriver
-    pub items: Vec<CSIDriver>,
+    #[api(nullable)]
+    pub items: Option<Vec<CSIDriver>>,
 }
 
 apimachinery::proto_message!(CSIDriverList { 1 => metadata, 2 => items });
@@ -289,8 +290,8 @@ pub struct CSINodeDriver {
     /// back to the driver.
     /// It is possible for different nodes to use different topology keys.
     /// This can be empty if driver does not support topology.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    pub topology_keys: Vec<String>,
+    #[api(nullable)]
+    pub topology_keys: Option<Vec<String>>,
     /// allocatable represents the volume resources of a node that are available for scheduling.
     pub allocatable: Option<VolumeNodeResources>,
 }
@@ -315,7 +316,8 @@ pub struct CSINodeList {
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is the list of CSINode
-    pub items: Vec<CSINode>,
+    #[api(nullable)]
+    pub items: Option<Vec<CSINode>>,
 }
 
 apimachinery::proto_message!(CSINodeList { 1 => metadata, 2 => items });
@@ -326,7 +328,8 @@ apimachinery::proto_message!(CSINodeList { 1 => metadata, 2 => items });
 pub struct CSINodeSpec {
     /// drivers is a list of information of all CSI Drivers existing on a node.
     /// If all drivers in the list are uninstalled, this can become empty.
-    pub drivers: Vec<CSINodeDriver>,
+    #[api(nullable)]
+    pub drivers: Option<Vec<CSINodeDriver>>,
 }
 
 apimachinery::proto_message!(CSINodeSpec { 1 => drivers });
@@ -427,7 +430,8 @@ pub struct CSIStorageCapacityList {
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is the list of CSIStorageCapacity objects.
-    pub items: Vec<CSIStorageCapacity>,
+    #[api(nullable)]
+    pub items: Option<Vec<CSIStorageCapacity>>,
 }
 
 apimachinery::proto_message!(CSIStorageCapacityList { 1 => metadata, 2 => items });
@@ -495,7 +499,8 @@ pub struct StorageClassList {
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is the list of StorageClasses
-    pub items: Vec<StorageClass>,
+    #[api(nullable)]
+    pub items: Option<Vec<StorageClass>>,
 }
 
 apimachinery::proto_message!(StorageClassList { 1 => metadata, 2 => items });
@@ -534,7 +539,7 @@ pub struct VolumeAttachment {
     /// status represents status of the VolumeAttachment request.
     /// Populated by the entity completing the attach or detach
     /// operation, i.e. the external-attacher.
-    pub status: Option<VolumeAttachmentStatus>,
+    pub status: VolumeAttachmentStatus,
 }
 
 apimachinery::proto_message!(VolumeAttachment { 1 => metadata, 2 => spec, 3 => status });
@@ -557,7 +562,8 @@ pub struct VolumeAttachmentList {
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is the list of VolumeAttachments
-    pub items: Vec<VolumeAttachment>,
+    #[api(nullable)]
+    pub items: Option<Vec<VolumeAttachment>>,
 }
 
 apimachinery::proto_message!(VolumeAttachmentList { 1 => metadata, 2 => items });
@@ -677,7 +683,8 @@ pub struct VolumeAttributesClassList {
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is the list of VolumeAttributesClass objects.
-    pub items: Vec<VolumeAttributesClass>,
+    #[api(nullable)]
+    pub items: Option<Vec<VolumeAttributesClass>>,
 }
 
 apimachinery::proto_message!(VolumeAttributesClassList { 1 => metadata, 2 => items });
@@ -687,11 +694,12 @@ apimachinery::proto_message!(VolumeAttributesClassList { 1 => metadata, 2 => ite
 #[conversion(hub = crate::storage::v1::VolumeError)]
 pub struct VolumeError {
     /// time represents the time the error was encountered.
-    pub time: Option<apimachinery::apis::meta::v1::Time>,
+    pub time: apimachinery::apis::meta::v1::Time,
     /// message represents the error encountered during Attach or Detach operation.
     /// This string may be logged, so it should not contain sensitive
     /// information.
-    pub message: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub message: String,
     /// errorCode is a numeric gRPC code representing the error encountered during Attach or Detach operations.
     ///
     /// This is an optional, beta field that requires the MutableCSINodeAllocatableCount feature gate being enabled to be set.

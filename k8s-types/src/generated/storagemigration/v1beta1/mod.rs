@@ -13,9 +13,9 @@ pub struct StorageVersionMigration {
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Specification of the migration.
-    pub spec: Option<StorageVersionMigrationSpec>,
+    pub spec: StorageVersionMigrationSpec,
     /// Status of the migration.
-    pub status: Option<StorageVersionMigrationStatus>,
+    pub status: StorageVersionMigrationStatus,
 }
 
 apimachinery::proto_message!(StorageVersionMigration { 1 => metadata, 2 => spec, 3 => status });
@@ -36,7 +36,8 @@ pub struct StorageVersionMigrationList {
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// Items is the list of StorageVersionMigration
-    pub items: Vec<StorageVersionMigration>,
+    #[api(nullable)]
+    pub items: Option<Vec<StorageVersionMigration>>,
 }
 
 apimachinery::proto_message!(StorageVersionMigrationList { 1 => metadata, 2 => items });
@@ -61,7 +62,8 @@ pub struct StorageVersionMigrationStatus {
     /// ResourceVersion to compare with the GC cache for performing the migration.
     /// This is the current resource version of given group, version and resource when
     /// kube-controller-manager first observes this StorageVersionMigration resource.
-    pub resource_version: Option<String>,
+    #[api(skip_serializing_if = "String::is_empty")]
+    pub resource_version: String,
 }
 
 apimachinery::proto_message!(StorageVersionMigrationStatus { 1 => conditions, 2 => resource_version as "resourceVersion" });
