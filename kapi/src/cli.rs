@@ -29,9 +29,10 @@ pub enum Command {
     )]
     Resolve(ResolveArgs),
     /// Check Go's serialization fixtures (`<group>.<version>.<Kind>.{json,yaml,pb}`):
-    /// each decodes to the same object as its JSON twin and re-encodes to the same bytes.
+    /// each decodes to the same object as its JSON twin and re-encodes to the same bytes
+    /// (or to its `<stem>.after_roundtrip.<ext>` file's, when there is one).
     #[command(
-        after_help = "Examples:\n  kapi conformance ../shared/k8s-api/v1.36/testdata\n  kapi conformance testdata --format json --format yaml"
+        after_help = "Fixtures of older releases are held to Go's previous-release rule:\n  - re-encoding <stem>.<ext> must give its own bytes or, where\n    <stem>.after_roundtrip.<ext> exists, exactly that file's bytes (the old data gains\n    fields 1.36 always writes, or loses what it no longer keeps); an after_roundtrip\n    file identical to its fixture fails, as Go wants it removed;\n  - files of kinds Kubernetes 1.36 no longer defines (autoscaling/v2beta1, ...) are\n    skipped, one SKIP line per kind, and counted; a kind 1.36 defines that kapi does\n    not register fails.\nOutput: one FAIL line per failing file, a table per format, then\n`N passed, M failed` (`, K skipped` when some were). Exit status 1 on any failure.\n\nExamples:\n  kapi conformance ../shared/k8s-api/v1.36/testdata\n  kapi conformance ../shared/k8s-api/v1.36/testdata-v1.35.0\n  kapi conformance testdata --format json --format yaml"
     )]
     Conformance(ConformanceArgs),
     /// Decode every document strictly: report each unknown or duplicate field, with its

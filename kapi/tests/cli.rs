@@ -149,6 +149,47 @@ fn upstream_fixtures_conform() -> TestResult {
     Ok(())
 }
 
+/// Go's fixtures of the previous release (v1.35.0), held to Go's previous-release rule:
+/// the kinds 1.36 no longer has are skipped, the others checked (against their
+/// `after_roundtrip` files where there are some). Skipped with a note without the
+/// fixtures, except under CI.
+#[test]
+fn previous_release_fixtures_skip_only_the_kinds_kubernetes_removed() -> TestResult {
+    let dir = fixtures_dir().with_file_name("testdata-v1.35.0");
+    if !dir.is_dir() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "fixtures not found at {}",
+            dir.display()
+        );
+        eprintln!("note: no fixtures at {}; skipped", dir.display());
+        return Ok(());
+    }
+    let assert = kapi()?.arg("conformance").arg(&dir).assert();
+    let stdout = String::from_utf8(assert.get_output().stdout.clone())?;
+    let skipped: Vec<&str> = stdout
+        .lines()
+        .filter_map(|l| l.strip_prefix("SKIP "))
+        .filter_map(|l| l.split(':').next())
+        .collect();
+    assert_eq!(
+        skipped,
+        [
+            "autoscaling.v2beta1.HorizontalPodAutoscaler",
+            "autoscaling.v2beta2.HorizontalPodAutoscaler",
+            "scheduling.k8s.io.v1alpha1.PriorityClass",
+            "scheduling.k8s.io.v1alpha1.Workload",
+        ],
+        "{stdout}"
+    );
+    // `after_roundtrip` files are no fixtures of their own.
+    assert!(!stdout.contains("after_roundtrip:"), "{stdout}");
+    assert!(!stdout.contains("Kind=after_roundtrip"), "{stdout}");
+    let last = stdout.lines().last().unwrap_or_default();
+    assert!(last.ends_with(" failed, 12 skipped"), "{stdout}");
+    Ok(())
+}
+
 #[test]
 fn conformance_reports_each_failure_and_the_totals() -> TestResult {
     let dir = std::env::temp_dir().join(format!("kapi-conformance-{}", std::process::id()));
