@@ -38,7 +38,7 @@ pub enum Command {
     /// Decode every document strictly: report each unknown or duplicate field, with its
     /// file, document index and JSON path; exit 1 if there is any.
     #[command(
-        after_help = "Examples:\n  kapi validate -f deployment.yaml\n  kapi validate -R -f manifests/\n  cat manifest.yaml | kapi validate -f -"
+        after_help = "Custom resources (kinds of groups that are not built in) have no schema here: each is\nreported as not checked, and does not make the exit status 1. An unknown kind of a\nbuilt-in group (apps/v1 Deploymnet) is an error.\n\nExamples:\n  kapi validate -f deployment.yaml\n  kapi validate -R -f manifests/\n  cat manifest.yaml | kapi validate -f -"
     )]
     Validate(ValidateArgs),
     /// Convert manifests to another API version (or, without `--output-version`, each
@@ -46,7 +46,7 @@ pub enum Command {
     /// path). Objects of other groups pass through unchanged; the output is one stream in
     /// the input's order.
     #[command(
-        after_help = "Examples:\n  kapi convert -f kapi/examples/legacy.yaml\n  kapi convert -f old.yaml --output-version apps/v1 -o json\n  kapi convert -f deploy.yaml -o protobuf --output-file deploy.pb\n  kapi convert -f deploy.pb\n  kapi convert -f manifests/ -R --output-file upgraded.yaml\n  cat deploy.yaml | kapi convert -f -"
+        after_help = "Custom resources (kinds of groups that are not built in) pass through unchanged,\nwritten as Go writes an Unstructured object (keys sorted), with one warning per kind\non standard error, also with --strict; with -o protobuf they are errors, having no\nprotobuf form. An unknown kind of a built-in group (apps/v1 Deploymnet,\nautoscaling/v2beta1) is an error.\n\nExamples:\n  kapi convert -f kapi/examples/legacy.yaml\n  kapi convert -f old.yaml --output-version apps/v1 -o json\n  kapi convert -f deploy.yaml -o protobuf --output-file deploy.pb\n  kapi convert -f deploy.pb\n  kapi convert -f manifests/ -R --output-file upgraded.yaml\n  cat deploy.yaml | kapi convert -f -"
     )]
     Convert(ConvertArgs),
 }
@@ -88,7 +88,7 @@ pub struct ConvertArgs {
     version,
     about = "Convert config files between different API versions (kapi, offline)",
     long_about = None,
-    after_help = "Several objects, or objects read from a directory or standard input, are printed as one `v1 List`, as kubectl convert prints them.\n\nExamples:\n  kubectl convert -f pod.yaml\n  kubectl convert -f ingress.yaml --output-version networking.k8s.io/v1 -o json\n  kubectl convert -f manifests/ -R --local"
+    after_help = "Several objects, or objects read from a directory or standard input, are printed as one `v1 List`, as kubectl convert prints them. Custom resources pass through unchanged, with one warning per kind.\n\nExamples:\n  kubectl convert -f pod.yaml\n  kubectl convert -f ingress.yaml --output-version networking.k8s.io/v1 -o json\n  kubectl convert -f manifests/ -R --local"
 )]
 pub struct PluginCli {
     /// The convert arguments.
