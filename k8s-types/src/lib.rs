@@ -91,3 +91,24 @@ use apimachinery::runtime::{Scheme, SchemeError};
 pub fn register(scheme: &mut Scheme) -> Result<(), SchemeError> {
     scheme.add_registry()
 }
+
+/// Every Go type of the Kubernetes 1.36 API as `(API group, version, type name)`, sorted:
+/// each struct (and named slice) of `k8s.io/api`, `apimachinery` meta,
+/// `apiextensions-apiserver` and `kube-aggregator` at v0.36, served versions and unserved
+/// ones alike, whether or not the cargo features build it. The core group is `""`,
+/// meta's types are in `meta.k8s.io`. Data only; see [`defines_type`].
+pub use generated::go_types::GO_TYPES;
+
+/// Whether Kubernetes 1.36 defines a Go type `name` in `group`/`version` (core group
+/// `""`): what tells a kind that 1.36 no longer has (`autoscaling/v2beta1`
+/// `HorizontalPodAutoscaler`) from one it has, whatever the Scheme registers.
+///
+/// ```
+/// assert!(k8s_types::defines_type("apps", "v1", "Deployment"));
+/// assert!(!k8s_types::defines_type("autoscaling", "v2beta1", "HorizontalPodAutoscaler"));
+/// ```
+pub fn defines_type(group: &str, version: &str, name: &str) -> bool {
+    GO_TYPES
+        .binary_search_by(|&(g, v, n)| (g, v, n).cmp(&(group, version, name)))
+        .is_ok()
+}

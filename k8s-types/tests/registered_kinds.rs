@@ -71,18 +71,28 @@ fn every_kind_go_registers_is_registered() -> Result<(), Box<dyn std::error::Err
             "no go-fields.json/swagger.json under {}",
             api_dir().display()
         );
-        eprintln!("note: no reference data at {}; skipped", api_dir().display());
+        eprintln!(
+            "note: no reference data at {}; skipped",
+            api_dir().display()
+        );
         return Ok(());
     };
     // Package prefix (`io.k8s.api.apps.v1`) → group, from the served definitions.
     let mut groups: BTreeMap<String, String> = BTreeMap::new();
     for (key, def) in swagger["definitions"].as_object().ok_or("no definitions")? {
-        let Some((package, _)) = key.rsplit_once('.') else { continue };
-        if let Some([gvk]) = def["x-kubernetes-group-version-kind"].as_array().map(Vec::as_slice) {
+        let Some((package, _)) = key.rsplit_once('.') else {
+            continue;
+        };
+        if let Some([gvk]) = def["x-kubernetes-group-version-kind"]
+            .as_array()
+            .map(Vec::as_slice)
+        {
             let group = gvk["group"].as_str().unwrap_or_default();
             // Group versions sharing a package base share the group.
             if let Some((base, _)) = package.rsplit_once('.') {
-                groups.entry(base.to_owned()).or_insert_with(|| group.to_owned());
+                groups
+                    .entry(base.to_owned())
+                    .or_insert_with(|| group.to_owned());
             }
         }
     }
@@ -106,7 +116,9 @@ fn every_kind_go_registers_is_registered() -> Result<(), Box<dyn std::error::Err
             continue;
         }
         let (package, kind) = key.rsplit_once('.').ok_or("key without a package")?;
-        let (base, version) = package.rsplit_once('.').ok_or("package without a version")?;
+        let (base, version) = package
+            .rsplit_once('.')
+            .ok_or("package without a version")?;
         let group = groups
             .get(base)
             .ok_or_else(|| format!("{key}: no group known for {base}"))?;
@@ -115,7 +127,11 @@ fn every_kind_go_registers_is_registered() -> Result<(), Box<dyn std::error::Err
     }
     for (group, version) in &group_versions {
         for kind in IN_EVERY_GROUP_VERSION {
-            expected.insert(GroupVersionKind::new(group.as_str(), version.as_str(), *kind));
+            expected.insert(GroupVersionKind::new(
+                group.as_str(),
+                version.as_str(),
+                *kind,
+            ));
         }
     }
     for kind in META_KINDS.iter().chain(IN_EVERY_GROUP_VERSION) {
@@ -150,6 +166,10 @@ fn every_kind_go_registers_is_registered() -> Result<(), Box<dyn std::error::Err
         "kinds Go registers that are not registered: {missing:#?}\nunversioned kinds missing: {unversioned:?}\nregistered kinds Go does not register: {extra:#?}"
     );
     // A sanity check on the reading itself (1.36 has 773).
-    assert!(expected.len() > 700, "only {} kinds expected", expected.len());
+    assert!(
+        expected.len() > 700,
+        "only {} kinds expected",
+        expected.len()
+    );
     Ok(())
 }

@@ -29,15 +29,16 @@ pub enum Command {
     )]
     Resolve(ResolveArgs),
     /// Check Go's serialization fixtures (`<group>.<version>.<Kind>.{json,yaml,pb}`):
-    /// each decodes to the same object as its JSON twin and re-encodes to the same bytes.
+    /// each decodes to the same object as its JSON twin and re-encodes to the same bytes
+    /// (or to its `<stem>.after_roundtrip.<ext>` file's, when there is one).
     #[command(
-        after_help = "Examples:\n  kapi conformance ../shared/k8s-api/v1.36/testdata\n  kapi conformance testdata --format json --format yaml"
+        after_help = "Fixtures of older releases are held to Go's previous-release rule:\n  - re-encoding <stem>.<ext> must give its own bytes or, where\n    <stem>.after_roundtrip.<ext> exists, exactly that file's bytes (the old data gains\n    fields 1.36 always writes, or loses what it no longer keeps); an after_roundtrip\n    file identical to its fixture fails, as Go wants it removed;\n  - files of kinds Kubernetes 1.36 no longer defines (autoscaling/v2beta1, ...) are\n    skipped, one SKIP line per kind, and counted; a kind 1.36 defines that kapi does\n    not register fails.\nOutput: one FAIL line per failing file, a table per format, then\n`N passed, M failed` (`, K skipped` when some were). Exit status 1 on any failure.\n\nExamples:\n  kapi conformance ../shared/k8s-api/v1.36/testdata\n  kapi conformance ../shared/k8s-api/v1.36/testdata-v1.35.0\n  kapi conformance testdata --format json --format yaml"
     )]
     Conformance(ConformanceArgs),
     /// Decode every document strictly: report each unknown or duplicate field, with its
     /// file, document index and JSON path; exit 1 if there is any.
     #[command(
-        after_help = "Examples:\n  kapi validate -f deployment.yaml\n  kapi validate -R -f manifests/\n  cat manifest.yaml | kapi validate -f -"
+        after_help = "Custom resources (kinds of groups that are not built in) have no schema here: each is\nreported as not checked, and does not make the exit status 1. An unknown kind of a\nbuilt-in group (apps/v1 Deploymnet) is an error.\n\nExamples:\n  kapi validate -f deployment.yaml\n  kapi validate -R -f manifests/\n  cat manifest.yaml | kapi validate -f -"
     )]
     Validate(ValidateArgs),
     /// Convert manifests to another API version (or, without `--output-version`, each
@@ -45,7 +46,7 @@ pub enum Command {
     /// path). Objects of other groups pass through unchanged; the output is one stream in
     /// the input's order.
     #[command(
-        after_help = "Examples:\n  kapi convert -f kapi/examples/legacy.yaml\n  kapi convert -f old.yaml --output-version apps/v1 -o json\n  kapi convert -f deploy.yaml -o protobuf --output-file deploy.pb\n  kapi convert -f deploy.pb\n  kapi convert -f manifests/ -R --output-file upgraded.yaml\n  cat deploy.yaml | kapi convert -f -"
+        after_help = "Custom resources (kinds of groups that are not built in) pass through unchanged,\nwritten as Go writes an Unstructured object (keys sorted), with one warning per kind\non standard error, also with --strict; with -o protobuf they are errors, having no\nprotobuf form. An unknown kind of a built-in group (apps/v1 Deploymnet,\nautoscaling/v2beta1) is an error.\n\nExamples:\n  kapi convert -f kapi/examples/legacy.yaml\n  kapi convert -f old.yaml --output-version apps/v1 -o json\n  kapi convert -f deploy.yaml -o protobuf --output-file deploy.pb\n  kapi convert -f deploy.pb\n  kapi convert -f manifests/ -R --output-file upgraded.yaml\n  cat deploy.yaml | kapi convert -f -"
     )]
     Convert(ConvertArgs),
 }
@@ -87,7 +88,7 @@ pub struct ConvertArgs {
     version,
     about = "Convert config files between different API versions (kapi, offline)",
     long_about = None,
-    after_help = "Several objects, or objects read from a directory or standard input, are printed as one `v1 List`, as kubectl convert prints them.\n\nExamples:\n  kubectl convert -f pod.yaml\n  kubectl convert -f ingress.yaml --output-version networking.k8s.io/v1 -o json\n  kubectl convert -f manifests/ -R --local"
+    after_help = "Several objects, or objects read from a directory or standard input, are printed as one `v1 List`, as kubectl convert prints them. Custom resources pass through unchanged, with one warning per kind.\n\nExamples:\n  kubectl convert -f pod.yaml\n  kubectl convert -f ingress.yaml --output-version networking.k8s.io/v1 -o json\n  kubectl convert -f manifests/ -R --local"
 )]
 pub struct PluginCli {
     /// The convert arguments.

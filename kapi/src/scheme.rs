@@ -3,6 +3,7 @@
 
 use apimachinery::meta::DiscoveryRESTMapper;
 use apimachinery::runtime::{Scheme, SchemeError};
+use apimachinery::schema::GroupVersionKind;
 // Linked for the types it registers.
 use k8s_types as _;
 
@@ -16,4 +17,73 @@ pub fn scheme() -> Result<Scheme, SchemeError> {
 /// What kubectl would build from a server serving exactly `scheme`.
 pub fn rest_mapper(scheme: &Scheme) -> DiscoveryRESTMapper {
     DiscoveryRESTMapper::from_scheme(scheme)
+}
+
+/// Whether objects of `gvk` are custom resources: a kind the Scheme does not know, in a
+/// group that is not built in. Those pass through `convert` and are not checked by
+/// `validate`. An unknown kind of a built-in group (`apps/v1 Deploymnet`, or
+/// `autoscaling/v2beta1`, which Kubernetes removed) is not one: it is a mistake to report.
+pub fn is_custom_resource(scheme: &Scheme, gvk: &GroupVersionKind) -> bool {
+    !scheme.recognizes(gvk) && !scheme.is_group_registered(&gvk.group)
+}
+
+/// Why the Scheme has no kind `gvk` of a built-in group, for messages: the group has no
+/// such version, or the version no such kind.
+pub fn unknown_builtin_kind(scheme: &Scheme, gvk: &GroupVersionKind) -> String {
+    let versions = scheme.prioritized_versions_for_group(&gvk.group);
+    let group = if gvk.group.is_empty() {
+        "the core group"
+    } else {
+        gvk.group.as_str()
+    };
+    if versions.iter().any(|gv| gv.version == gvk.version) {
+        format!(
+            "unknown kind {gvk}: {group} has no kind {} in {}",
+            gvk.kind, gvk.version
+        )
+    } else {
+        let names: Vec<&str> = versions.iter().map(|gv| gv.version.as_str()).collect();
+        format!(
+            "unknown kind {gvk}: {group} has no version {} (it has {})",
+            gvk.version,
+            names.join(", ")
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_unknown_kinds_of_unknown_groups_are_custom_resources() -> Result<(), SchemeError> {
+        let scheme = scheme()?;
+        let gvk = |g: &str, v: &str, k: &str| GroupVersionKind::new(g, v, k);
+        assert!(is_custom_resource(
+            &scheme,
+            &gvk("example.com", "v1", "Widget")
+        ));
+        assert!(!is_custom_resource(
+            &scheme,
+            &gvk("apps", "v1", "Deployment")
+        ));
+        assert!(!is_custom_resource(
+            &scheme,
+            &gvk("apps", "v1", "Deploymnet")
+        ));
+        assert!(!is_custom_resource(&scheme, &gvk("", "v1", "Widget")));
+        assert_eq!(
+            unknown_builtin_kind(&scheme, &gvk("apps", "v1", "Deploymnet")),
+            "unknown kind apps/v1, Kind=Deploymnet: apps has no kind Deploymnet in v1"
+        );
+        let removed = unknown_builtin_kind(
+            &scheme,
+            &gvk("autoscaling", "v2beta1", "HorizontalPodAutoscaler"),
+        );
+        assert!(
+            removed.starts_with("unknown kind autoscaling/v2beta1, Kind=HorizontalPodAutoscaler: autoscaling has no version v2beta1 (it has v2, v1"),
+            "{removed}"
+        );
+        Ok(())
+    }
 }

@@ -149,6 +149,47 @@ fn upstream_fixtures_conform() -> TestResult {
     Ok(())
 }
 
+/// Go's fixtures of the previous release (v1.35.0), held to Go's previous-release rule:
+/// the kinds 1.36 no longer has are skipped, the others checked (against their
+/// `after_roundtrip` files where there are some). Skipped with a note without the
+/// fixtures, except under CI.
+#[test]
+fn previous_release_fixtures_skip_only_the_kinds_kubernetes_removed() -> TestResult {
+    let dir = fixtures_dir().with_file_name("testdata-v1.35.0");
+    if !dir.is_dir() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "fixtures not found at {}",
+            dir.display()
+        );
+        eprintln!("note: no fixtures at {}; skipped", dir.display());
+        return Ok(());
+    }
+    let assert = kapi()?.arg("conformance").arg(&dir).assert();
+    let stdout = String::from_utf8(assert.get_output().stdout.clone())?;
+    let skipped: Vec<&str> = stdout
+        .lines()
+        .filter_map(|l| l.strip_prefix("SKIP "))
+        .filter_map(|l| l.split(':').next())
+        .collect();
+    assert_eq!(
+        skipped,
+        [
+            "autoscaling.v2beta1.HorizontalPodAutoscaler",
+            "autoscaling.v2beta2.HorizontalPodAutoscaler",
+            "scheduling.k8s.io.v1alpha1.PriorityClass",
+            "scheduling.k8s.io.v1alpha1.Workload",
+        ],
+        "{stdout}"
+    );
+    // `after_roundtrip` files are no fixtures of their own.
+    assert!(!stdout.contains("after_roundtrip:"), "{stdout}");
+    assert!(!stdout.contains("Kind=after_roundtrip"), "{stdout}");
+    let last = stdout.lines().last().unwrap_or_default();
+    assert!(last.ends_with(" failed, 12 skipped"), "{stdout}");
+    Ok(())
+}
+
 #[test]
 fn conformance_reports_each_failure_and_the_totals() -> TestResult {
     let dir = std::env::temp_dir().join(format!("kapi-conformance-{}", std::process::id()));
@@ -181,7 +222,7 @@ fn validate_reports_every_unknown_and_duplicate_field() -> TestResult {
     let file = dir.join("manifest.yaml");
     std::fs::write(
         &file,
-        "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 2\n  replicas: 3\n  template:\n    spec:\n      containers:\n      - name: web\n        imagePullPolicyy: Always\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ok\n---\napiVersion: example.com/v1\nkind: Mystery\n",
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 2\n  replicas: 3\n  template:\n    spec:\n      containers:\n      - name: web\n        imagePullPolicyy: Always\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ok\n---\napiVersion: apps/v1\nkind: Mystery\n---\napiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\nspec:\n  anything: goes\n",
     )?;
     let assert = kapi()?
         .arg("validate")
@@ -193,17 +234,43 @@ fn validate_reports_every_unknown_and_duplicate_field() -> TestResult {
     let stdout = String::from_utf8(assert.get_output().stdout.clone())?;
     std::fs::remove_dir_all(&dir)?;
     let lines: Vec<&str> = stderr.lines().collect();
-    assert_eq!(lines.len(), 3, "{stderr}");
+    assert_eq!(lines.len(), 4, "{stderr}");
     assert!(lines[0].contains("manifest.yaml: document 0 (apps/v1, Kind=Deployment): line 7: key \"replicas\" already set in map"), "{stderr}");
     assert!(
         lines[1].ends_with("unknown field \"spec.template.spec.containers[0].imagePullPolicyy\""),
         "{stderr}"
     );
+    // An unknown kind of a built-in group is a mistake; a custom resource is not checked.
     assert!(
         lines[2].contains("manifest.yaml: document 2: no kind \"Mystery\""),
         "{stderr}"
     );
-    assert_eq!(stdout, "1 valid, 2 invalid\n");
+    assert!(
+        lines[3].ends_with(
+            "manifest.yaml: document 3 (example.com/v1, Kind=Widget): not checked: not a built-in kind"
+        ),
+        "{stderr}"
+    );
+    assert_eq!(stdout, "1 valid, 2 invalid, 1 not checked\n");
+    Ok(())
+}
+
+#[test]
+fn validate_does_not_fail_on_custom_resources() -> TestResult {
+    let assert = kapi()?
+        .args(["validate", "-f", "-"])
+        .write_stdin("apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n")
+        .assert()
+        .success();
+    let out = assert.get_output();
+    assert_eq!(
+        String::from_utf8(out.stdout.clone())?,
+        "1 valid, 0 invalid, 1 not checked\n"
+    );
+    assert_eq!(
+        String::from_utf8(out.stderr.clone())?,
+        "<stdin>: document 0 (example.com/v1, Kind=Widget): not checked: not a built-in kind\n"
+    );
     Ok(())
 }
 

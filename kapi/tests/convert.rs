@@ -29,7 +29,10 @@ fn the_bundled_example_upgrades_to_the_preferred_versions() -> TestResult {
         out.contains("  selector:\n    matchLabels:\n      app: web\n  strategy: {}\n  template:"),
         "{out}"
     );
-    assert!(out.contains("        resources: {}\nstatus: {}\n---\n"), "{out}");
+    assert!(
+        out.contains("        resources: {}\nstatus: {}\n---\n"),
+        "{out}"
+    );
     // The Ingress backends became services.
     assert!(out.contains("  defaultBackend:\n    service:\n      name: default-http\n      port:\n        number: 80\n"), "{out}");
     assert!(
@@ -124,7 +127,7 @@ fn round_trip_through_the_old_version_gives_back_the_new_objects() -> TestResult
 
 #[test]
 fn bad_documents_are_reported_with_file_and_index_and_the_rest_is_converted() -> TestResult {
-    let stream = "apiVersion: extensions/v1beta1\nkind: Deployment\nmetadata: {name: a}\nspec: {template: {metadata: {labels: {app: a}}}}\n---\napiVersion: example.com/v1\nkind: Widget\n---\nkey: [unclosed\n---\napiVersion: policy/v1beta1\nkind: PodDisruptionBudget\nmetadata: {name: p}\nspec: {bogus: 1}\n";
+    let stream = "apiVersion: extensions/v1beta1\nkind: Deployment\nmetadata: {name: a}\nspec: {template: {metadata: {labels: {app: a}}}}\n---\napiVersion: apps/v1\nkind: Deploymnet\n---\nkey: [unclosed\n---\napiVersion: policy/v1beta1\nkind: PodDisruptionBudget\nmetadata: {name: p}\nspec: {bogus: 1}\n";
     let assert = kapi()?
         .args(["convert", "-f", "-", "--strict"])
         .write_stdin(stream)
@@ -142,8 +145,9 @@ fn bad_documents_are_reported_with_file_and_index_and_the_rest_is_converted() ->
     let lines: Vec<&str> = stderr.lines().collect();
     assert_eq!(lines.len(), 3, "{stderr}");
     assert!(
-        lines[0]
-            .starts_with("error: <stdin>: document 1: unknown kind example.com/v1, Kind=Widget"),
+        lines[0].starts_with(
+            "error: <stdin>: document 1: unknown kind apps/v1, Kind=Deploymnet: apps has no kind Deploymnet in v1"
+        ),
         "{stderr}"
     );
     assert!(
@@ -154,6 +158,84 @@ fn bad_documents_are_reported_with_file_and_index_and_the_rest_is_converted() ->
         lines[2].starts_with("error: <stdin>: document 3: ") && lines[2].contains("spec.bogus"),
         "{stderr}"
     );
+    Ok(())
+}
+
+/// A custom resource as Go writes an `Unstructured` (keys sorted at every level), with
+/// values whose YAML form Go's printer chooses (quoted numbers, a `: ` in a string).
+const WIDGET: &str = "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  labels:\n    app: web\n    tier: \"1\"\n  name: w\nspec:\n  note: 'size: large'\n  ports:\n  - 80\n  - 443\n  ratio: 1.5\n  size: 3\n";
+
+#[test]
+fn custom_resources_pass_through_unchanged_with_one_warning_per_kind() -> TestResult {
+    let deployment = "apiVersion: extensions/v1beta1\nkind: Deployment\nmetadata: {name: a}\nspec: {template: {metadata: {labels: {app: a}}}}\n";
+    // The second Widget has its keys out of Go's order: it comes out sorted.
+    let unsorted = "kind: Widget\napiVersion: example.com/v1\nmetadata: {name: v}\n";
+    let stream = format!("{deployment}---\n{WIDGET}---\n{unsorted}");
+    for strict in [false, true] {
+        let mut cmd = kapi()?;
+        cmd.args(["convert", "-f", "-"]);
+        if strict {
+            cmd.arg("--strict");
+        }
+        let assert = cmd.write_stdin(stream.clone()).assert().success();
+        let out = assert.get_output();
+        let stdout = String::from_utf8(out.stdout.clone())?;
+        let stderr = String::from_utf8(out.stderr.clone())?;
+        let docs: Vec<&str> = stdout.split("---\n").collect();
+        assert_eq!(docs.len(), 3, "{stdout}");
+        assert!(
+            docs[0].starts_with("apiVersion: apps/v1\nkind: Deployment\n"),
+            "{stdout}"
+        );
+        assert_eq!(docs[1], WIDGET);
+        assert_eq!(
+            docs[2],
+            "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: v\n"
+        );
+        assert_eq!(
+            stderr,
+            "warning: example.com/v1, Kind=Widget is not a built-in kind; its objects are passed through unchanged\n"
+        );
+    }
+
+    // JSON: the same content, keys sorted as Go's unstructured JSON writes them.
+    let json = stdout(
+        kapi()?
+            .args(["convert", "-f", "-", "-o", "json"])
+            .write_stdin(WIDGET),
+    )?;
+    assert_eq!(
+        json,
+        "{\n    \"apiVersion\": \"example.com/v1\",\n    \"kind\": \"Widget\",\n    \"metadata\": {\n        \"labels\": {\n            \"app\": \"web\",\n            \"tier\": \"1\"\n        },\n        \"name\": \"w\"\n    },\n    \"spec\": {\n        \"note\": \"size: large\",\n        \"ports\": [\n            80,\n            443\n        ],\n        \"ratio\": 1.5,\n        \"size\": 3\n    }\n}\n"
+    );
+    // Read back, the JSON gives the same YAML.
+    let again = stdout(kapi()?.args(["convert", "-f", "-"]).write_stdin(json))?;
+    assert_eq!(again, WIDGET);
+
+    // Whatever the target version, and inside a List.
+    let list = format!(
+        "apiVersion: v1\nkind: List\nitems:\n- {}",
+        WIDGET.trim_end().replace('\n', "\n  ")
+    );
+    let assert = kapi()?
+        .args([
+            "convert",
+            "-f",
+            "-",
+            "--output-version",
+            "example.com/v2",
+            "-o",
+            "name",
+        ])
+        .write_stdin(list)
+        .assert()
+        .success();
+    let out = assert.get_output();
+    assert_eq!(
+        String::from_utf8(out.stdout.clone())?,
+        "widget.example.com/w\n"
+    );
+    assert_eq!(String::from_utf8(out.stderr.clone())?.lines().count(), 1);
     Ok(())
 }
 

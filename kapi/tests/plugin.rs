@@ -114,3 +114,38 @@ fn plugin_flags_and_errors() -> TestResult {
     assert!(Path::new(&empty).exists());
     Ok(())
 }
+
+#[test]
+fn custom_resources_pass_through_with_one_warning_per_kind() -> TestResult {
+    let plugin = Plugin::install("custom")?;
+    let widget =
+        "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\nspec:\n  size: 3\n";
+    let file = plugin.write("widget.yaml", widget)?;
+    let assert = plugin.command().args(["-f", &file]).assert().success();
+    let out = assert.get_output();
+    // One file holding one object: the object as itself.
+    assert_eq!(String::from_utf8(out.stdout.clone())?, widget);
+    assert_eq!(
+        String::from_utf8(out.stderr.clone())?,
+        "warning: example.com/v1, Kind=Widget is not a built-in kind; its objects are passed through unchanged\n"
+    );
+
+    // Among other objects, in the `v1 List`: still one warning for two Widgets.
+    let stream = format!(
+        "{CRONJOB}---\n{widget}---\n{}",
+        widget.replace("name: w", "name: x")
+    );
+    let assert = plugin
+        .command()
+        .args(["-f", "-", "-o", "name"])
+        .write_stdin(stream)
+        .assert()
+        .success();
+    let out = assert.get_output();
+    assert_eq!(
+        String::from_utf8(out.stdout.clone())?,
+        "cronjob.batch/c\nwidget.example.com/w\nwidget.example.com/x\n"
+    );
+    assert_eq!(String::from_utf8(out.stderr.clone())?.lines().count(), 1);
+    Ok(())
+}

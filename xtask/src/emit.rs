@@ -46,6 +46,8 @@ pub fn emit(model: &Model, conv: &Conversions) -> BTreeMap<String, String> {
         }
         let _ = writeln!(root, "pub mod {module};");
     }
+    // The list of Go's types (`type_list`) is there whatever the features.
+    root.push_str("pub(crate) mod go_types;\n");
     files.insert("mod.rs".to_owned(), root);
     files.insert("conversions.md".to_owned(), conv.report.clone());
     files

@@ -78,7 +78,10 @@ pub struct GoField {
 impl GoField {
     /// Whether this is the `metav1.TypeMeta` a kind embeds.
     pub fn is_type_meta(&self) -> bool {
-        matches!(self.ty.as_str(), "metav1.TypeMeta" | "v1.TypeMeta" | "TypeMeta")
+        matches!(
+            self.ty.as_str(),
+            "metav1.TypeMeta" | "v1.TypeMeta" | "TypeMeta"
+        )
     }
 
     /// The protobuf field number, from the tag.

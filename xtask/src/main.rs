@@ -13,6 +13,7 @@ mod input;
 mod model;
 mod naming;
 mod shapes;
+mod type_list;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -162,6 +163,10 @@ fn run(opts: &Options) -> Result<(), Error> {
     let conversions = hubs::plan(&model);
     let mut files = emit::emit(&model, &conversions);
     files.insert("shapes.json".to_owned(), shapes::shapes(&model));
+    files.insert(
+        type_list::FILE.to_owned(),
+        type_list::go_types(&input, &model)?,
+    );
     let table = features::cargo_features(&features::group_dependencies(&model, &conversions));
     // The features live in the crate's manifest, beside the generated directory.
     let manifest_path = opts.output.parent().and_then(Path::parent).map_or_else(

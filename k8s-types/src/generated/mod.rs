@@ -39,6 +39,7 @@ pub mod events;
 pub mod extensions;
 #[cfg(feature = "flowcontrol")]
 pub mod flowcontrol;
+pub(crate) mod go_types;
 #[cfg(feature = "imagepolicy")]
 pub mod imagepolicy;
 pub mod meta;

@@ -7,6 +7,12 @@
 //! kinds served in one version only, pass through unchanged. Old versions are defaulted
 //! first, as Kubernetes defaults what it decodes (the `apps/v1` selector comes from the
 //! template labels).
+//!
+//! Custom resources (kinds of groups that are not built in, see
+//! [`is_custom_resource`]) pass through unchanged too, whatever the target: kapi has no
+//! schema for them, so there is nothing to convert or check strictly. The converter
+//! notes their kinds for the one warning per kind the command prints. An unknown kind of
+//! a built-in group is an error.
 
 use apimachinery::conversion::ConversionErrorKind;
 use apimachinery::protobuf::{self, decode_envelope};
@@ -17,6 +23,7 @@ use apimachinery::serializer::json::{Serializer, SerializerOptions};
 use serde_json::{Map, Value};
 
 use super::documents::Document;
+use crate::scheme::{is_custom_resource, unknown_builtin_kind};
 
 /// An object after conversion: a typed one, or one left as it was read.
 pub enum Item {
@@ -48,6 +55,11 @@ pub struct Converter<'s> {
     reader: Serializer<'s>,
     /// Reads objects into their Rust types (strictly with `--strict`).
     typed: Serializer<'s>,
+    /// The kinds of the custom resources passed through, in the order first seen, once
+    /// each.
+    custom_kinds: Vec<GroupVersionKind>,
+    /// How many of `custom_kinds` [`Converter::new_custom_kinds`] returned already.
+    custom_kinds_reported: usize,
 }
 
 /// A conversion target that is one exact kind, whatever the group of the object
@@ -80,7 +92,22 @@ impl<'s> Converter<'s> {
             target,
             reader: Serializer::unstructured(options(true)),
             typed: Serializer::new(scheme, options(false)),
+            custom_kinds: Vec::new(),
+            custom_kinds_reported: 0,
         }
+    }
+
+    /// The kinds of custom resources passed through since the last call, each the first
+    /// time it is seen.
+    pub fn new_custom_kinds(&mut self) -> Vec<GroupVersionKind> {
+        let new = self
+            .custom_kinds
+            .iter()
+            .skip(self.custom_kinds_reported)
+            .cloned()
+            .collect();
+        self.custom_kinds_reported = self.custom_kinds.len();
+        new
     }
 
     /// The scheme objects are converted with.
@@ -89,14 +116,14 @@ impl<'s> Converter<'s> {
     }
 
     /// One document, converted; `None` for an empty one.
-    pub fn document(&self, doc: Document<'_>) -> Result<Option<Converted>, String> {
+    pub fn document(&mut self, doc: Document<'_>) -> Result<Option<Converted>, String> {
         match doc {
             Document::Text(text) => self.text(text),
             Document::Protobuf(bytes) => self.protobuf(bytes).map(Some),
         }
     }
 
-    fn text(&self, text: &str) -> Result<Option<Converted>, String> {
+    fn text(&mut self, text: &str) -> Result<Option<Converted>, String> {
         let (obj, _) = self
             .reader
             .decode(text.as_bytes(), None, None)
@@ -122,7 +149,7 @@ impl<'s> Converter<'s> {
 
     /// An enveloped protobuf object; a `v1 List` (what `-o protobuf` writes for several
     /// objects) has its items read, each an enveloped object or JSON.
-    fn protobuf(&self, bytes: &[u8]) -> Result<Converted, String> {
+    fn protobuf(&mut self, bytes: &[u8]) -> Result<Converted, String> {
         let envelope = decode_envelope(bytes).map_err(|e| e.to_string())?;
         if envelope.kind == "List" && envelope.api_version == "v1" {
             let list: k8s_types::core::v1::List =
@@ -154,7 +181,7 @@ impl<'s> Converter<'s> {
         Ok(Converted::Object(Item::Typed(typed)))
     }
 
-    fn list_item(&self, raw: &[u8]) -> Result<Item, String> {
+    fn list_item(&mut self, raw: &[u8]) -> Result<Item, String> {
         let doc = if raw.starts_with(protobuf::MAGIC) {
             Document::Protobuf(raw)
         } else {
@@ -168,7 +195,7 @@ impl<'s> Converter<'s> {
     }
 
     /// One object, converted when the scheme can bring it to the target.
-    fn object(&self, map: Map<String, Value>) -> Result<Item, String> {
+    fn object(&mut self, map: Map<String, Value>) -> Result<Item, String> {
         let u = Unstructured::new(map);
         let gv: GroupVersion = u
             .api_version()
@@ -178,6 +205,12 @@ impl<'s> Converter<'s> {
             return Err("no kind".to_owned());
         }
         let gvk = gv.with_kind(u.kind());
+        if is_custom_resource(self.scheme, &gvk) {
+            if !self.custom_kinds.contains(&gvk) {
+                self.custom_kinds.push(gvk);
+            }
+            return Ok(Item::Unstructured(u.object));
+        }
         let candidates = self.targets(&gvk)?;
         if candidates.is_empty() {
             return Ok(Item::Unstructured(u.object));
@@ -245,17 +278,16 @@ impl<'s> Converter<'s> {
         self.scheme.new_object(gvk).map_err(|e| e.to_string())
     }
 
-    /// The kinds to try converting `gvk` to, with whether each is in another group;
-    /// empty when the object passes through unchanged. An unknown kind in the target's
-    /// group (or anywhere, without a target) is an error.
+    /// The kinds to try converting `gvk` (not a custom resource) to, with whether each is
+    /// in another group; empty when the object passes through unchanged. An unknown kind
+    /// is an error.
     fn targets(&self, gvk: &GroupVersionKind) -> Result<Vec<(GroupVersionKind, bool)>, String> {
-        let known = self.scheme.recognizes(gvk);
+        if !self.scheme.recognizes(gvk) {
+            return Err(unknown_builtin_kind(self.scheme, gvk));
+        }
         match &self.target {
             Some(target) if target.group == gvk.group => {
                 let to = target.with_kind(gvk.kind.as_str());
-                if !known {
-                    return Err(format!("unknown kind {gvk}"));
-                }
                 if !self.scheme.recognizes(&to) {
                     return Err(format!("{} is not served in {target}", gvk.kind));
                 }
@@ -272,9 +304,7 @@ impl<'s> Converter<'s> {
                     ))
                 };
                 Ok(
-                    if known
-                        && self.scheme.recognizes(&to)
-                        && (hub_in(&target.group) || hub_in(&gvk.group))
+                    if self.scheme.recognizes(&to) && (hub_in(&target.group) || hub_in(&gvk.group))
                     {
                         vec![(to, true)]
                     } else {
@@ -283,9 +313,6 @@ impl<'s> Converter<'s> {
                 )
             }
             None => {
-                if !known {
-                    return Err(format!("unknown kind {gvk}"));
-                }
                 // The own group's hub first, then hubs of other groups for the same kind
                 // (kinds that moved out of `extensions`).
                 let mut out = Vec::new();

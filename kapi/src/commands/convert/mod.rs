@@ -4,9 +4,11 @@
 //! streams, `List`s and other documents with `items`, or a Kubernetes protobuf object),
 //! converted (see [`converter`]), and written in the input's order (see [`output`]).
 //!
-//! A bad document (unreadable file, invalid YAML, unknown kind, impossible conversion)
-//! is reported on one line with its file and document index; the others are still
-//! written, and the exit code is 1.
+//! A bad document (unreadable file, invalid YAML, unknown kind of a built-in group,
+//! impossible conversion) is reported on one line with its file and document index; the
+//! others are still written, and the exit code is 1. Custom resources pass through
+//! unchanged, with one warning line per kind (not per object) on standard error; with
+//! `-o protobuf` the writer reports them instead, as they have no protobuf form.
 
 mod converter;
 mod documents;
@@ -20,7 +22,7 @@ use apimachinery::schema::GroupVersion;
 
 use super::CommandError;
 use super::inputs::read_inputs;
-use crate::cli::ConvertArgs;
+use crate::cli::{ConvertArgs, ConvertOutput};
 use crate::progress::Progress;
 use crate::scheme::scheme;
 use converter::Converter;
@@ -49,7 +51,7 @@ pub fn run(args: &ConvertArgs, mode: Mode, out: &mut dyn Write) -> Result<ExitCo
         .map(str::parse::<GroupVersion>)
         .transpose()
         .map_err(|e| format!("--output-version: {e}"))?;
-    let converter = Converter::new(&scheme, target, args.strict);
+    let mut converter = Converter::new(&scheme, target, args.strict);
     let files: Vec<PathBuf> = args.files.iter().map(PathBuf::from).collect();
     let (inputs, errors) = read_inputs(&files, args.recursive);
     for e in &errors {
@@ -68,6 +70,16 @@ pub fn run(args: &ConvertArgs, mode: Mode, out: &mut dyn Write) -> Result<ExitCo
                     progress.clear();
                     eprintln!("error: {}: document {index}: {e}", input.name);
                     failed = true;
+                }
+            }
+            let custom_kinds = converter.new_custom_kinds();
+            // Protobuf output cannot pass them through: the writer reports each object.
+            if args.output != ConvertOutput::Protobuf && !custom_kinds.is_empty() {
+                progress.clear();
+                for gvk in custom_kinds {
+                    eprintln!(
+                        "warning: {gvk} is not a built-in kind; its objects are passed through unchanged"
+                    );
                 }
             }
         }
