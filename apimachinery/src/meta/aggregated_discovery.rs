@@ -96,8 +96,10 @@ struct APIResourceDiscovery {
     scope: String,
     #[serde(default, deserialize_with = "nullable")]
     singular_resource: String,
-    #[serde(default, deserialize_with = "nullable")]
-    verbs: Vec<String>,
+    /// Kept nil (`None`) when absent or `null`, as Go's `[]string` is, for the
+    /// `APIResource` made from it.
+    #[serde(default)]
+    verbs: Option<Vec<String>>,
     #[serde(default, deserialize_with = "nullable")]
     short_names: Vec<String>,
     #[serde(default, deserialize_with = "nullable")]
@@ -113,8 +115,10 @@ struct APISubresourceDiscovery {
     subresource: String,
     #[serde(default)]
     response_kind: Option<GroupVersionKind>,
-    #[serde(default, deserialize_with = "nullable")]
-    verbs: Vec<String>,
+    /// Kept nil (`None`) when absent or `null`, as Go's `[]string` is, for the
+    /// `APIResource` made from it.
+    #[serde(default)]
+    verbs: Option<Vec<String>>,
 }
 
 /// `meta/v1` `GroupVersionKind` as JSON: lower-case field names.
@@ -183,7 +187,10 @@ fn convert_group(group: APIGroupDiscovery) -> APIGroupResources {
         if out.group.preferred_version == GroupVersionForDiscovery::default() {
             out.group.preferred_version = for_discovery.clone();
         }
-        out.group.versions.push(for_discovery);
+        out.group
+            .versions
+            .get_or_insert_with(Vec::new)
+            .push(for_discovery);
         let mut resources = Vec::new();
         for r in version.resources {
             let parent = APIResource {
@@ -271,6 +278,7 @@ mod tests {
             .group
             .versions
             .iter()
+            .flatten()
             .map(|v| v.version.as_str())
             .collect();
         assert_eq!(versions, ["v1", "v1beta1"]);

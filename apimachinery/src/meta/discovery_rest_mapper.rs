@@ -45,14 +45,19 @@ impl APIGroupResources {
         groups
             .groups
             .iter()
+            .flatten()
             .map(|group| APIGroupResources {
                 group: group.clone(),
                 versioned_resources: group
                     .versions
                     .iter()
+                    .flatten()
                     .filter_map(|v| {
                         let list = by_group_version.get(v.group_version.as_str())?;
-                        Some((v.version.clone(), list.resources.clone()))
+                        Some((
+                            v.version.clone(),
+                            list.resources.clone().unwrap_or_default(),
+                        ))
                     })
                     .collect(),
             })
@@ -63,19 +68,20 @@ impl APIGroupResources {
 /// The core group as client-go presents `/api`: the group named `""` whose versions are
 /// those served there, the first preferred.
 pub fn api_versions_to_api_group(api_versions: &APIVersions) -> APIGroup {
+    // Never nil, as in client-go, which starts from an empty slice.
     let versions: Vec<_> = api_versions
         .versions
         .iter()
+        .flatten()
         .map(|v| crate::apis::meta::v1::GroupVersionForDiscovery {
             group_version: v.clone(),
             version: v.clone(),
         })
         .collect();
     APIGroup {
-        name: String::new(),
         preferred_version: versions.first().cloned().unwrap_or_default(),
-        versions,
-        server_address_by_client_cidrs: Vec::new(),
+        versions: Some(versions),
+        ..APIGroup::default()
     }
 }
 
@@ -218,7 +224,7 @@ impl Parts {
             if !preferred.is_empty() && group.versioned_resources.contains_key(preferred) {
                 push_priority(&mut parts, name, preferred);
             }
-            for version in &group.group.versions {
+            for version in group.group.versions.iter().flatten() {
                 let Some(resources) = group.versioned_resources.get(&version.version) else {
                     continue;
                 };

@@ -37,7 +37,7 @@ fn group(
     APIGroupResources {
         group: APIGroup {
             name: name.into(),
-            versions: versions.iter().map(|x| v(x)).collect(),
+            versions: Some(versions.iter().map(|x| v(x)).collect()),
             preferred_version: v(preferred),
             ..Default::default()
         },
@@ -206,6 +206,7 @@ fn legacy_mapper() -> DiscoveryRESTMapper {
     let mut groups: APIGroupList = serde_json::from_str(API_GROUP_LIST).unwrap();
     groups
         .groups
+        .get_or_insert_with(Vec::new)
         .insert(0, api_versions_to_api_group(&versions));
     let lists: Vec<APIResourceList> = RESOURCE_LISTS
         .iter()
@@ -443,7 +444,9 @@ fn the_index_answers_as_gos_union_does() {
     let mut groups = go_test_groups();
     let versions: APIVersions = serde_json::from_str(API_VERSIONS).unwrap();
     let mut list: APIGroupList = serde_json::from_str(API_GROUP_LIST).unwrap();
-    list.groups.insert(0, api_versions_to_api_group(&versions));
+    list.groups
+        .get_or_insert_with(Vec::new)
+        .insert(0, api_versions_to_api_group(&versions));
     let lists: Vec<APIResourceList> = RESOURCE_LISTS
         .iter()
         .map(|d| serde_json::from_str(d).unwrap())

@@ -145,7 +145,7 @@ impl APIGroupResources {
                     kind: gvk.kind.to_string(),
                     short_names: metadata.short_names.iter().map(|s| s.to_string()).collect(),
                     categories: metadata.categories.iter().map(|s| s.to_string()).collect(),
-                    verbs: metadata.verbs.iter().map(|s| s.to_string()).collect(),
+                    verbs: Some(metadata.verbs.iter().map(|s| s.to_string()).collect()),
                     ..APIResource::default()
                 });
         }
@@ -178,7 +178,7 @@ impl APIGroupResources {
                     group: APIGroup {
                         name: group.to_string(),
                         preferred_version: versions.first().cloned().unwrap_or_default(),
-                        versions,
+                        versions: Some(versions),
                         ..APIGroup::default()
                     },
                     versioned_resources,
@@ -408,7 +408,7 @@ mod tests {
             .iter()
             .find(|r| r.name == "deployments")
             .unwrap();
-        assert_eq!(deployments.verbs, CUSTOM_RESOURCE_VERBS);
+        assert_eq!(deployments.verbs(), CUSTOM_RESOURCE_VERBS);
     }
 
     #[test]
@@ -437,6 +437,7 @@ mod tests {
                 .group
                 .versions
                 .iter()
+                .flatten()
                 .map(|v| v.group_version.as_str())
                 .collect::<Vec<_>>(),
             ["apps/v1", "apps/v1beta2"]

@@ -69,7 +69,7 @@ pub fn run(args: &ApiResourcesArgs, out: &mut dyn Write) -> Result<ExitCode, Com
             r.kind.clone(),
         ];
         if wide {
-            cells.push(r.verbs.join(","));
+            cells.push(r.verbs().join(","));
             cells.push(r.categories.join(","));
         }
         table.row(cells);
@@ -84,7 +84,7 @@ fn preferred_resources(groups: &[APIGroupResources]) -> Vec<Row> {
     let mut rows = Vec::new();
     for group in groups {
         let mut seen: HashSet<&str> = HashSet::new();
-        for version in &group.group.versions {
+        for version in group.group.versions.iter().flatten() {
             let Some(resources) = group.versioned_resources.get(&version.version) else {
                 continue;
             };

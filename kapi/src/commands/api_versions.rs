@@ -12,7 +12,13 @@ pub fn run(out: &mut dyn Write) -> Result<ExitCode, CommandError> {
     let scheme = scheme()?;
     let mut versions: Vec<String> = APIGroupResources::from_scheme(&scheme)
         .into_iter()
-        .flat_map(|g| g.group.versions.into_iter().map(|v| v.group_version))
+        .flat_map(|g| {
+            g.group
+                .versions
+                .into_iter()
+                .flatten()
+                .map(|v| v.group_version)
+        })
         .collect();
     versions.sort();
     versions.dedup();

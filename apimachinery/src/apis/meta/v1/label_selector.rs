@@ -2,33 +2,28 @@
 
 use std::collections::BTreeMap;
 
-use serde::{Deserialize, Serialize};
-
 /// A label query: every `match_labels` pair and every expression must hold (Go's
 /// `metav1.LabelSelector`). An empty selector matches everything.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(crate::ApiType, Clone, Debug, Default, PartialEq, Eq)]
 pub struct LabelSelector {
     /// Labels that must be present with these values.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[api(skip_serializing_if = "BTreeMap::is_empty")]
     pub match_labels: BTreeMap<String, String>,
     /// Set-based requirements.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub match_expressions: Vec<LabelSelectorRequirement>,
 }
 
 /// One set-based requirement: `key In (a, b)`, `key NotIn (...)`, `key Exists`,
 /// `key DoesNotExist`.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(crate::ApiType, Clone, Debug, Default, PartialEq, Eq)]
 pub struct LabelSelectorRequirement {
     /// The label key.
-    #[serde(default)]
     pub key: String,
     /// `In`, `NotIn`, `Exists` or `DoesNotExist`.
-    #[serde(default)]
     pub operator: String,
     /// The values for `In` and `NotIn`.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub values: Vec<String>,
 }
 
@@ -57,6 +52,25 @@ impl LabelSelector {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn json_is_gos() {
+        assert_eq!(
+            serde_json::to_string(&LabelSelector::default()).unwrap(),
+            "{}"
+        );
+        assert_eq!(
+            serde_json::to_string(&LabelSelectorRequirement::default()).unwrap(),
+            r#"{"key":"","operator":""}"#
+        );
+        // `null` reads as the zero value, as Go's decoder leaves the field untouched.
+        let sel: LabelSelector = serde_json::from_str(
+            r#"{"matchLabels":null,"matchExpressions":[{"key":"k","operator":null,"values":null}]}"#,
+        )
+        .unwrap();
+        assert_eq!(sel.match_expressions[0].key, "k");
+        assert!(sel.match_labels.is_empty() && sel.match_expressions[0].values.is_empty());
+    }
 
     #[test]
     fn matches_pairs_and_expressions() {

@@ -1,36 +1,30 @@
 //! [`ListMeta`]: the metadata of list responses.
 
-use serde::{Deserialize, Serialize};
-
 use super::ListMetaAccessor;
 
 /// The metadata of a list (Go's `metav1.ListMeta`): where the list was read and how to
 /// continue it.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(crate::ApiType, Clone, Debug, Default, PartialEq, Eq)]
 pub struct ListMeta {
     /// Deprecated and no longer set by servers.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
+    #[api(skip_serializing_if = "String::is_empty")]
     pub self_link: String,
     /// The version of the collection the list was read at.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
+    #[api(skip_serializing_if = "String::is_empty")]
     pub resource_version: String,
     /// The token to request the next page, when the list was limited.
-    #[serde(default, rename = "continue", skip_serializing_if = "String::is_empty")]
+    #[api(rename = "continue", skip_serializing_if = "String::is_empty")]
     pub continue_: String,
     /// An estimate of the items left after this page.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub remaining_item_count: Option<i64>,
     /// The shard selector the list was filtered by, if it was.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard_info: Option<ShardInfo>,
 }
 
 /// The shard selector applied to produce a list response.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(crate::ApiType, Clone, Debug, Default, PartialEq, Eq)]
 pub struct ShardInfo {
     /// The shard selector of the request, echoed back.
-    #[serde(default)]
     pub selector: String,
 }
 

@@ -10,55 +10,53 @@ use super::{ObjectMetaAccessor, Time};
 /// (Go's `metav1.ObjectMeta`).
 ///
 /// JSON is Go's: fields in Go's order, empty strings, zero numbers, empty maps and lists
-/// and unset pointers omitted, and a zero `creationTimestamp` omitted (Kubernetes 1.33 and
-/// later; earlier versions wrote `null`).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+/// and unset pointers omitted (every field is `omitempty`), and a zero
+/// `creationTimestamp` omitted (its `omitzero`, Kubernetes 1.33 and later; earlier
+/// versions wrote `null`). Reading takes `null` as the zero value, as Go's decoder does.
+#[derive(crate::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ObjectMeta {
     /// The object's name, unique in its namespace for its kind.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
+    #[api(skip_serializing_if = "String::is_empty")]
     pub name: String,
     /// A prefix the server completes into a unique name when `name` is empty.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
+    #[api(skip_serializing_if = "String::is_empty")]
     pub generate_name: String,
     /// The namespace; empty for cluster-scoped objects.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
+    #[api(skip_serializing_if = "String::is_empty")]
     pub namespace: String,
     /// Deprecated and no longer set by servers.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
+    #[api(skip_serializing_if = "String::is_empty")]
     pub self_link: String,
     /// The unique ID the server gave the object.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
+    #[api(skip_serializing_if = "String::is_empty")]
     pub uid: String,
     /// An opaque version for optimistic concurrency and watches.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
+    #[api(skip_serializing_if = "String::is_empty")]
     pub resource_version: String,
     /// A sequence number of changes to the desired state.
-    #[serde(default, skip_serializing_if = "is_zero_i64")]
+    #[api(skip_serializing_if = "is_zero_i64")]
     pub generation: i64,
     /// When the object was created; zero when unset.
-    #[serde(default, skip_serializing_if = "Time::is_zero")]
+    #[api(skip_serializing_if = "Time::is_zero")]
     pub creation_timestamp: Time,
     /// When graceful deletion was requested.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deletion_timestamp: Option<Time>,
     /// The grace period of a requested deletion, in seconds.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deletion_grace_period_seconds: Option<i64>,
     /// Labels, for selection.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[api(skip_serializing_if = "BTreeMap::is_empty")]
     pub labels: BTreeMap<String, String>,
     /// Annotations: arbitrary non-identifying metadata.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[api(skip_serializing_if = "BTreeMap::is_empty")]
     pub annotations: BTreeMap<String, String>,
     /// The objects this one depends on, for garbage collection.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub owner_references: Vec<OwnerReference>,
     /// Conditions that must be cleared before the object is deleted.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub finalizers: Vec<String>,
     /// Which manager set which fields (server-side apply).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[api(skip_serializing_if = "Vec::is_empty")]
     pub managed_fields: Vec<ManagedFieldsEntry>,
 }
 
@@ -68,54 +66,45 @@ fn is_zero_i64(v: &i64) -> bool {
 
 /// A reference from an object to its owner, for garbage collection (Go's
 /// `metav1.OwnerReference`).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(crate::ApiType, Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct OwnerReference {
     /// The owner's apiVersion.
-    #[serde(default)]
     pub api_version: String,
     /// The owner's kind.
-    #[serde(default)]
     pub kind: String,
     /// The owner's name.
-    #[serde(default)]
     pub name: String,
     /// The owner's uid.
-    #[serde(default)]
     pub uid: String,
     /// True when the owner is the managing controller.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub controller: Option<bool>,
     /// True when the owner cannot be deleted before this object is.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub block_owner_deletion: Option<bool>,
 }
 
 /// Which manager owns which fields, and through which operation (Go's
 /// `metav1.ManagedFieldsEntry`).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(crate::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ManagedFieldsEntry {
     /// The manager's name.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
+    #[api(skip_serializing_if = "String::is_empty")]
     pub manager: String,
     /// `Apply` or `Update`.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
+    #[api(skip_serializing_if = "String::is_empty")]
     pub operation: String,
     /// The apiVersion the field set is expressed in.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
+    #[api(skip_serializing_if = "String::is_empty")]
     pub api_version: String,
     /// When the entry was last changed.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time: Option<Time>,
     /// The format of the field set; only `FieldsV1` exists.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
+    #[api(skip_serializing_if = "String::is_empty")]
     pub fields_type: String,
     /// The set of fields owned.
-    #[serde(default, rename = "fieldsV1", skip_serializing_if = "Option::is_none")]
+    #[api(rename = "fieldsV1")]
     pub fields_v1: Option<FieldsV1>,
     /// The subresource the entry applies to, if any.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
+    #[api(skip_serializing_if = "String::is_empty")]
     pub subresource: String,
 }
 
@@ -248,6 +237,31 @@ mod tests {
         );
         let back: ObjectMeta = serde_json::from_str(&serde_json::to_string(&m).unwrap()).unwrap();
         assert_eq!(back, m);
+    }
+
+    #[test]
+    fn null_reads_as_the_zero_value_as_in_go() {
+        let m: ObjectMeta = serde_json::from_str(
+            r#"{"name":null,"generation":null,"labels":null,"ownerReferences":null,"deletionTimestamp":null,"managedFields":[{"manager":null,"fieldsV1":null}]}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            m,
+            ObjectMeta {
+                managed_fields: vec![ManagedFieldsEntry::default()],
+                ..Default::default()
+            }
+        );
+        let r: OwnerReference = serde_json::from_str(r#"{"uid":null,"controller":null}"#).unwrap();
+        assert_eq!(r, OwnerReference::default());
+    }
+
+    #[test]
+    fn owner_reference_writes_its_value_fields() {
+        assert_eq!(
+            serde_json::to_string(&OwnerReference::default()).unwrap(),
+            r#"{"apiVersion":"","kind":"","name":"","uid":""}"#
+        );
     }
 
     #[test]

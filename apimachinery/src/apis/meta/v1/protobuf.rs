@@ -273,13 +273,16 @@ proto_message!(APIResourceList {
 });
 
 /// `APIResource`'s verbs are a Go named slice (`Verbs`), a message `{items = 1}` of its
-/// own on the wire, always written.
+/// own on the wire, written when the slice is not nil (Go's `if m.Verbs != nil`), even
+/// when empty.
 impl Message for APIResource {
     fn encode_fields(&self, e: &mut Encoder) {
         self.name.encode_field(1, e);
         self.namespaced.encode_field(2, e);
         self.kind.encode_field(3, e);
-        e.message(4, |e| self.verbs.encode_field(1, e));
+        if let Some(verbs) = &self.verbs {
+            e.message(4, |e| verbs.encode_field(1, e));
+        }
         self.short_names.encode_field(5, e);
         self.singular_name.encode_field(6, e);
         self.categories.encode_field(7, e);
@@ -308,7 +311,8 @@ impl Message for APIResource {
                 .merge_from(wire, d)
                 .map_err(|e| e.in_field("kind")),
             4 => {
-                let verbs = &mut self.verbs;
+                // Present, even empty: not nil.
+                let verbs = self.verbs.get_or_insert_with(Vec::new);
                 crate::protobuf::merge_embedded(wire, d, |number, wire, d| {
                     if number != 1 {
                         return Ok(false);

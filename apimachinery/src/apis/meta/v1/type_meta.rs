@@ -1,22 +1,21 @@
 //! [`TypeMeta`]: the `kind` and `apiVersion` every serialized object starts with.
 
-use serde::{Deserialize, Serialize};
-
 use crate::schema::GroupVersionKind;
 
 /// The `kind` and `apiVersion` of a serialized object (Go's `metav1.TypeMeta`).
 ///
 /// Typed objects may carry one (a field of this type is picked up by
-/// `#[derive(ApiObject)]`); when it is empty the object's own kind is written. JSON field
-/// order is Go's: `kind`, then `apiVersion`; both are omitted when empty.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+/// `#[derive(ApiObject)]`): with `omit_empty_type_meta` the object writes each string
+/// only when set, as Go does (the encoders set them on the object they write), otherwise
+/// an empty one is written as the object's own kind. JSON field order is Go's: `kind`,
+/// then `apiVersion`; both are omitted when empty.
+#[derive(crate::ApiType, Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct TypeMeta {
     /// The kind, such as `Deployment`.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
+    #[api(skip_serializing_if = "String::is_empty")]
     pub kind: String,
     /// The group version, such as `apps/v1` or `v1`.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
+    #[api(skip_serializing_if = "String::is_empty")]
     pub api_version: String,
 }
 
