@@ -7,12 +7,6 @@
 
 use super::TypeMeta;
 
-/// The derive leaves out a `None` by default; Go writes a nil slice without `omitempty`
-/// as `null`, so these fields are never left out.
-fn never_omitted<T>(_: &Option<T>) -> bool {
-    false
-}
-
 /// The versions of the core (legacy) group served at `/api`.
 #[derive(crate::ApiObject, Clone, Debug, Default, PartialEq, Eq)]
 #[api(
@@ -27,13 +21,10 @@ pub struct APIVersions {
     /// encoders set them on the object they write, not on one nested in another.
     pub type_meta: TypeMeta,
     /// The versions served, such as `v1`.
-    #[api(skip_serializing_if = "never_omitted")]
+    #[api(nullable)]
     pub versions: Option<Vec<String>>,
     /// Where clients in each CIDR should reach the server.
-    #[api(
-        rename = "serverAddressByClientCIDRs",
-        skip_serializing_if = "never_omitted"
-    )]
+    #[api(rename = "serverAddressByClientCIDRs", nullable)]
     pub server_address_by_client_cidrs: Option<Vec<ServerAddressByClientCIDR>>,
 }
 
@@ -50,7 +41,7 @@ pub struct APIGroupList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: TypeMeta,
     /// Every group served.
-    #[api(skip_serializing_if = "never_omitted")]
+    #[api(nullable)]
     pub groups: Option<Vec<APIGroup>>,
 }
 
@@ -70,7 +61,7 @@ pub struct APIGroup {
     /// The group name, such as `apps`.
     pub name: String,
     /// The versions served, preferred first.
-    #[api(skip_serializing_if = "never_omitted")]
+    #[api(nullable)]
     pub versions: Option<Vec<GroupVersionForDiscovery>>,
     /// The version clients should use; a struct, so written even when empty (Go's
     /// `omitempty` never leaves out a struct).
@@ -117,7 +108,7 @@ pub struct APIResourceList {
     /// The group version, such as `apps/v1` or `v1`.
     pub group_version: String,
     /// The resources and subresources (`deployments/scale`) served.
-    #[api(skip_serializing_if = "never_omitted")]
+    #[api(nullable)]
     pub resources: Option<Vec<APIResource>>,
 }
 
@@ -140,7 +131,7 @@ pub struct APIResource {
     pub kind: String,
     /// The verbs supported: `get`, `list`, `watch`, `create`, ... (Go's named slice
     /// `Verbs`, without `omitempty`: `null` when unset).
-    #[api(skip_serializing_if = "never_omitted")]
+    #[api(nullable)]
     pub verbs: Option<Vec<String>>,
     /// Abbreviations accepted on the command line, such as `deploy`.
     #[api(skip_serializing_if = "Vec::is_empty")]
