@@ -73,12 +73,18 @@ pub struct GoField {
     /// The protobuf tag (`bytes,2,opt,name=spec`), when the field is on the wire.
     #[serde(default)]
     pub protobuf: Option<String>,
+    /// The JSON name of the field's tag (empty for an embedded field without one).
+    #[serde(default)]
+    pub json: String,
 }
 
 impl GoField {
     /// Whether this is the `metav1.TypeMeta` a kind embeds.
     pub fn is_type_meta(&self) -> bool {
-        matches!(self.ty.as_str(), "metav1.TypeMeta" | "v1.TypeMeta" | "TypeMeta")
+        matches!(
+            self.ty.as_str(),
+            "metav1.TypeMeta" | "v1.TypeMeta" | "TypeMeta"
+        )
     }
 
     /// The protobuf field number, from the tag.
