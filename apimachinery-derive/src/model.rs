@@ -363,10 +363,12 @@ fn field_role(name: &str, ty: &Type) -> Role {
             Some(item) => Role::Items(Box::new(item.clone()), false),
             None => Role::Plain,
         },
-        ("items", Some("Option")) => match generic_arg(ty, "Option").and_then(|v| generic_arg(v, "Vec")) {
-            Some(item) => Role::Items(Box::new(item.clone()), true),
-            None => Role::Plain,
-        },
+        ("items", Some("Option")) => {
+            match generic_arg(ty, "Option").and_then(|v| generic_arg(v, "Vec")) {
+                Some(item) => Role::Items(Box::new(item.clone()), true),
+                None => Role::Plain,
+            }
+        }
         _ => Role::Plain,
     }
 }

@@ -77,7 +77,8 @@ macro_rules! ingress_path_types {
     ($d:ident, $ty:ty) => {
         $d.add(|obj: &mut $ty| {
             let rules = obj.spec.rules.iter_mut();
-            let paths = rules.flat_map(|r| r.http.iter_mut().flat_map(|h| h.paths.iter_mut().flatten()));
+            let paths =
+                rules.flat_map(|r| r.http.iter_mut().flat_map(|h| h.paths.iter_mut().flatten()));
             for path in paths {
                 if path.path_type.is_none() {
                     path.path_type = Some(DEFAULT_PATH_TYPE.to_owned());

@@ -53,10 +53,7 @@ mod deployment {
         assert_eq!(back, d);
         // Through apps/v1beta1 and back to the hub: the same hub object.
         let beta: apps::v1beta1::Deployment = hub.convert_ref(&s).unwrap();
-        assert_eq!(
-            beta.spec.rollback_to.as_ref().map(|r| r.revision),
-            Some(4)
-        );
+        assert_eq!(beta.spec.rollback_to.as_ref().map(|r| r.revision), Some(4));
         assert!(
             !beta
                 .metadata
@@ -262,19 +259,13 @@ mod pod_disruption_budget {
         let s = Scope::new();
         let none = with_selector(Some(LabelSelector::default()));
         let hub: policy::v1::PodDisruptionBudget = none.convert_ref(&s).unwrap();
-        assert_eq!(
-            hub.spec.selector,
-            Some(non_v1beta1_match_none_selector())
-        );
+        assert_eq!(hub.spec.selector, Some(non_v1beta1_match_none_selector()));
         let back: policy::v1beta1::PodDisruptionBudget = hub.convert(&s).unwrap();
         assert_eq!(back, none);
 
         let all = with_selector(Some(v1beta1_match_all_selector()));
         let hub: policy::v1::PodDisruptionBudget = all.convert_ref(&s).unwrap();
-        assert_eq!(
-            hub.spec.selector,
-            Some(LabelSelector::default())
-        );
+        assert_eq!(hub.spec.selector, Some(LabelSelector::default()));
         let back: policy::v1beta1::PodDisruptionBudget = hub.convert(&s).unwrap();
         assert_eq!(back, all);
     }

@@ -25,7 +25,10 @@ fn register_brings_kinds_conversions_and_defaulters() -> Result<(), Box<dyn std:
     scheme.default(old.as_mut());
     let new = scheme.convert_to_version(old, &GroupVersion::new("apps", "v1"))?;
     let text = serde_json::to_string(new.as_ref())?;
-    assert!(text.contains(r#""selector":{"matchLabels":{"app":"web"}}"#), "{text}");
+    assert!(
+        text.contains(r#""selector":{"matchLabels":{"app":"web"}}"#),
+        "{text}"
+    );
     // Registering again changes nothing.
     k8s_types::register(&mut scheme)?;
     Ok(())

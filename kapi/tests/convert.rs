@@ -29,7 +29,10 @@ fn the_bundled_example_upgrades_to_the_preferred_versions() -> TestResult {
         out.contains("  selector:\n    matchLabels:\n      app: web\n  strategy: {}\n  template:"),
         "{out}"
     );
-    assert!(out.contains("        resources: {}\nstatus: {}\n---\n"), "{out}");
+    assert!(
+        out.contains("        resources: {}\nstatus: {}\n---\n"),
+        "{out}"
+    );
     // The Ingress backends became services.
     assert!(out.contains("  defaultBackend:\n    service:\n      name: default-http\n      port:\n        number: 80\n"), "{out}");
     assert!(
