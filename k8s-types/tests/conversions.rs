@@ -325,3 +325,126 @@ mod runtime_class {
         assert_eq!(back.spec, old.spec);
     }
 }
+
+#[cfg(test)]
+#[cfg(feature = "rbac")]
+mod role_binding {
+    use apimachinery::conversion::{Convert, Scope};
+    use k8s_types::conversions::role_binding::*;
+    use k8s_types::rbac::{v1, v1alpha1};
+
+    fn old(kind: &str, api_version: &str, name: &str) -> v1alpha1::Subject {
+        v1alpha1::Subject {
+            kind: kind.into(),
+            api_version: api_version.into(),
+            name: name.into(),
+            namespace: String::new(),
+        }
+    }
+
+    fn hub(kind: &str, api_group: &str, name: &str) -> v1::Subject {
+        v1::Subject {
+            kind: kind.into(),
+            api_group: api_group.into(),
+            name: name.into(),
+            namespace: String::new(),
+        }
+    }
+
+    #[test]
+    fn api_versions_become_groups_as_go_reads_them() {
+        let s = Scope::new();
+        let cases = [
+            // Known kinds get their group whatever the version says.
+            (
+                old("ServiceAccount", "", "sa"),
+                hub("ServiceAccount", "", "sa"),
+            ),
+            (
+                old("ServiceAccount", "example.com/v1", "sa"),
+                hub("ServiceAccount", "", "sa"),
+            ),
+            (old("User", "", "jane"), hub("User", RBAC_GROUP, "jane")),
+            (old("Group", "v1", "devs"), hub("Group", RBAC_GROUP, "devs")),
+            // Other kinds: the group of the version, none when it does not parse.
+            (
+                old("Robot", "robots.example.com/v2", "r2"),
+                hub("Robot", "robots.example.com", "r2"),
+            ),
+            (old("Robot", "v1", "r2"), hub("Robot", "", "r2")),
+            (old("Robot", "a/b/c", "r2"), hub("Robot", "", "r2")),
+            // v1alpha1's `User *` is every authenticated user.
+            (
+                old("User", RBAC_V1ALPHA1, "*"),
+                hub("Group", RBAC_GROUP, ALL_AUTHENTICATED),
+            ),
+        ];
+        for (from, to) in cases {
+            let got: v1::Subject = from.convert_ref(&s).unwrap();
+            assert_eq!(got, to, "{from:?}");
+        }
+    }
+
+    #[test]
+    fn groups_become_api_versions_and_back() {
+        let s = Scope::new();
+        let cases = [
+            (hub("ServiceAccount", "", "sa"), "v1"),
+            (hub("User", RBAC_GROUP, "jane"), RBAC_V1ALPHA1),
+            (hub("Group", RBAC_GROUP, "devs"), RBAC_V1ALPHA1),
+            (
+                hub("Robot", "robots.example.com", "r2"),
+                "robots.example.com/",
+            ),
+            (hub("User", "", "jane"), ""),
+        ];
+        for (from, api_version) in cases {
+            let got: v1alpha1::Subject = from.convert_ref(&s).unwrap();
+            assert_eq!(got.api_version, api_version, "{from:?}");
+            assert_eq!((&got.kind, &got.name), (&from.kind, &from.name));
+            if from.api_group == RBAC_GROUP || from.kind == "ServiceAccount" {
+                let back: v1::Subject = got.convert(&s).unwrap();
+                assert_eq!(back, from);
+            }
+        }
+    }
+
+    #[test]
+    fn bindings_and_their_lists_convert_every_subject() {
+        let s = Scope::new();
+        let binding: v1alpha1::RoleBinding = serde_json::from_str(
+            r#"{"apiVersion":"rbac.authorization.k8s.io/v1alpha1","kind":"RoleBinding","metadata":{"name":"read-pods","namespace":"default"},
+            "subjects":[{"kind":"User","apiVersion":"rbac.authorization.k8s.io/v1alpha1","name":"jane"},
+              {"kind":"ServiceAccount","apiVersion":"v1","name":"builder","namespace":"ci"}],
+            "roleRef":{"apiGroup":"rbac.authorization.k8s.io","kind":"Role","name":"pod-reader"}}"#,
+        )
+        .unwrap();
+        let hub: v1::RoleBinding = binding.convert_ref(&s).unwrap();
+        assert_eq!(
+            serde_json::to_value(&hub.subjects).unwrap(),
+            serde_json::json!([{"kind":"User","apiGroup":"rbac.authorization.k8s.io","name":"jane"},
+                {"kind":"ServiceAccount","name":"builder","namespace":"ci"}])
+        );
+        assert_eq!(hub.role_ref.name, "pod-reader");
+        let back: v1alpha1::RoleBinding = hub.convert(&s).unwrap();
+        assert_eq!(back, binding);
+
+        let cluster = v1alpha1::ClusterRoleBindingList {
+            items: Some(vec![v1alpha1::ClusterRoleBinding {
+                subjects: vec![old("User", "", "*")],
+                ..Default::default()
+            }]),
+            ..Default::default()
+        };
+        let hub: v1::ClusterRoleBindingList = cluster.convert_ref(&s).unwrap();
+        assert_eq!(
+            hub.items.as_deref().unwrap()[0].subjects,
+            [v1::Subject {
+                kind: "Group".into(),
+                api_group: RBAC_GROUP.into(),
+                name: ALL_AUTHENTICATED.into(),
+                namespace: String::new()
+            }]
+        );
+    }
+}

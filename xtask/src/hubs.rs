@@ -122,6 +122,12 @@ const HAND_WRITTEN_PAIRS: &[HandWritten] = &[
         hub: ("networking", "v1"),
         uses: &[],
     },
+    // `apiVersion` instead of `apiGroup`.
+    HandWritten {
+        from: ("rbac", "v1alpha1", "Subject"),
+        hub: ("rbac", "v1"),
+        uses: &[],
+    },
 ];
 
 /// Fields whose peer in the hub has another name: (module, version, struct, JSON name,

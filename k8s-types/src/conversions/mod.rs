@@ -33,6 +33,8 @@ pub mod horizontal_pod_autoscaler;
 pub mod ingress;
 #[cfg(feature = "policy")]
 pub mod pod_disruption_budget;
+#[cfg(feature = "rbac")]
+pub mod role_binding;
 #[cfg(feature = "node")]
 pub mod runtime_class;
 
