@@ -327,6 +327,134 @@ mod runtime_class {
 }
 
 #[cfg(test)]
+#[cfg(feature = "discovery")]
+mod endpoint_slice {
+    use std::collections::BTreeMap;
+
+    use apimachinery::conversion::{Convert, Scope};
+    use k8s_types::conversions::endpoint_slice::*;
+    use k8s_types::discovery::{v1, v1beta1};
+
+    fn endpoint(topology: &[(&str, &str)], node_name: Option<&str>) -> v1beta1::Endpoint {
+        v1beta1::Endpoint {
+            addresses: Some(vec!["10.0.0.1".into()]),
+            topology: topology
+                .iter()
+                .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+                .collect(),
+            node_name: node_name.map(str::to_owned),
+            ..Default::default()
+        }
+    }
+
+    fn map(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
+        pairs
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+            .collect()
+    }
+
+    #[test]
+    fn zone_and_hostname_labels_become_fields() {
+        let s = Scope::new();
+        let old = endpoint(
+            &[
+                (LABEL_TOPOLOGY_ZONE, "us-east-1a"),
+                (LABEL_HOSTNAME, "node-1"),
+                ("rack", "r7"),
+            ],
+            None,
+        );
+        let hub: v1::Endpoint = old.convert_ref(&s).unwrap();
+        assert_eq!(hub.zone.as_deref(), Some("us-east-1a"));
+        assert_eq!(hub.node_name.as_deref(), Some("node-1"));
+        assert_eq!(hub.deprecated_topology, map(&[("rack", "r7")]));
+        assert_eq!(hub.addresses, old.addresses);
+        // Back: the labels again, and `nodeName` now set (Go's loss).
+        let back: v1beta1::Endpoint = hub.clone().convert(&s).unwrap();
+        assert_eq!(back.topology, old.topology);
+        assert_eq!(back.node_name.as_deref(), Some("node-1"));
+        let again: v1::Endpoint = back.convert(&s).unwrap();
+        assert_eq!(again, hub);
+    }
+
+    #[test]
+    fn a_hostname_label_other_than_the_node_name_stays() {
+        let s = Scope::new();
+        let old = endpoint(&[(LABEL_HOSTNAME, "host-a")], Some("node-1"));
+        let hub: v1::Endpoint = old.convert_ref(&s).unwrap();
+        assert_eq!(hub.node_name.as_deref(), Some("node-1"));
+        assert_eq!(hub.deprecated_topology, map(&[(LABEL_HOSTNAME, "host-a")]));
+        let back: v1beta1::Endpoint = hub.convert(&s).unwrap();
+        assert_eq!(back, old);
+
+        let same = endpoint(&[(LABEL_HOSTNAME, "node-1")], Some("node-1"));
+        let hub: v1::Endpoint = same.convert_ref(&s).unwrap();
+        assert!(hub.deprecated_topology.is_empty());
+        let back: v1beta1::Endpoint = hub.convert(&s).unwrap();
+        assert_eq!(back, same);
+    }
+
+    #[test]
+    fn a_node_name_gains_the_hostname_label_and_v1_fields_come_back() {
+        let s = Scope::new();
+        let old = endpoint(&[], Some("node-1"));
+        let hub: v1::Endpoint = old.convert_ref(&s).unwrap();
+        assert!(hub.deprecated_topology.is_empty() && hub.zone.is_none());
+        let back: v1beta1::Endpoint = hub.convert(&s).unwrap();
+        assert_eq!(back.topology, map(&[(LABEL_HOSTNAME, "node-1")]));
+
+        let hub = v1::Endpoint {
+            zone: Some("z".into()),
+            node_name: Some("n".into()),
+            deprecated_topology: map(&[("rack", "r1")]),
+            ..Default::default()
+        };
+        let old: v1beta1::Endpoint = hub.convert_ref(&s).unwrap();
+        assert_eq!(
+            old.topology,
+            map(&[
+                (LABEL_TOPOLOGY_ZONE, "z"),
+                (LABEL_HOSTNAME, "n"),
+                ("rack", "r1")
+            ])
+        );
+        let back: v1::Endpoint = old.convert(&s).unwrap();
+        assert_eq!(back, hub);
+        // Nothing to carry: no topology.
+        let bare: v1beta1::Endpoint = v1::Endpoint::default().convert(&s).unwrap();
+        assert!(bare.topology.is_empty());
+    }
+
+    #[test]
+    fn slices_and_lists_convert_every_endpoint() {
+        let s = Scope::new();
+        let slice: v1beta1::EndpointSlice = serde_json::from_str(
+            r#"{"apiVersion":"discovery.k8s.io/v1beta1","kind":"EndpointSlice","metadata":{"name":"web-abc"},
+            "addressType":"IPv4","ports":[{"name":"http","port":80,"protocol":"TCP"}],
+            "endpoints":[{"addresses":["10.0.0.1"],"conditions":{"ready":true},"topology":{"topology.kubernetes.io/zone":"a"}},
+              {"addresses":["10.0.0.2"],"hints":{"forZones":[{"name":"b"}]},"topology":{"topology.kubernetes.io/zone":"b"}}]}"#,
+        )
+        .unwrap();
+        let list = v1beta1::EndpointSliceList {
+            items: Some(vec![slice]),
+            ..Default::default()
+        };
+        let hub: v1::EndpointSliceList = list.convert_ref(&s).unwrap();
+        let endpoints = hub.items.as_deref().unwrap()[0]
+            .endpoints
+            .as_deref()
+            .unwrap();
+        assert_eq!(endpoints[0].zone.as_deref(), Some("a"));
+        assert_eq!(endpoints[0].conditions.ready, Some(true));
+        assert_eq!(endpoints[1].zone.as_deref(), Some("b"));
+        assert_eq!(endpoints[1].hints.as_ref().unwrap().for_zones[0].name, "b");
+        let back: v1beta1::EndpointSliceList = hub.convert(&s).unwrap();
+        assert_eq!(back, list);
+    }
+}
+
+#[cfg(test)]
 #[cfg(feature = "rbac")]
 mod role_binding {
     use apimachinery::conversion::{Convert, Scope};

@@ -300,6 +300,8 @@ impl GroupVersioner for ExactKind {
 /// (group, version, kind); the module of each conversion in `k8s_types::conversions`
 /// says what is lost.
 const LOSSY_AS_GO: &[(&str, &str, &str)] = &[
+    ("discovery.k8s.io", "v1beta1", "EndpointSlice"),
+    ("discovery.k8s.io", "v1beta1", "EndpointSliceList"),
     (
         "rbac.authorization.k8s.io",
         "v1alpha1",

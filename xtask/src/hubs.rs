@@ -122,6 +122,12 @@ const HAND_WRITTEN_PAIRS: &[HandWritten] = &[
         hub: ("networking", "v1"),
         uses: &[],
     },
+    // `topology` holds what `v1` has as `zone`, `nodeName` and `deprecatedTopology`.
+    HandWritten {
+        from: ("discovery", "v1beta1", "Endpoint"),
+        hub: ("discovery", "v1"),
+        uses: &[],
+    },
     // `apiVersion` instead of `apiGroup`.
     HandWritten {
         from: ("rbac", "v1alpha1", "Subject"),

@@ -27,6 +27,8 @@
 pub mod daemon_set;
 #[cfg(feature = "apps")]
 pub mod deployment;
+#[cfg(feature = "discovery")]
+pub mod endpoint_slice;
 #[cfg(feature = "autoscaling")]
 pub mod horizontal_pod_autoscaler;
 #[cfg(feature = "networking")]
