@@ -576,3 +576,183 @@ mod role_binding {
         );
     }
 }
+
+#[cfg(test)]
+#[cfg(feature = "resource")]
+mod resource_claim {
+    use apimachinery::conversion::{Convert, Scope};
+    use k8s_types::resource::{v1, v1beta1};
+    use serde_json::json;
+
+    fn claim() -> v1beta1::ResourceClaim {
+        serde_json::from_value(json!({
+            "apiVersion": "resource.k8s.io/v1beta1", "kind": "ResourceClaim",
+            "metadata": {"name": "gpu", "namespace": "ml"},
+            "spec": {"devices": {"requests": [
+                {"name": "gpu", "deviceClassName": "gpu.example.com", "allocationMode": "ExactCount", "count": 2,
+                 "selectors": [{"cel": {"expression": "device.attributes[\"gpu.example.com\"].memory >= 40"}}],
+                 "adminAccess": false,
+                 "tolerations": [{"key": "maintenance", "operator": "Exists", "effect": "NoSchedule"}],
+                 "capacity": {"requests": {"memory": "10Gi"}}},
+                {"name": "nic", "firstAvailable": [
+                    {"name": "fast", "deviceClassName": "nic.example.com", "allocationMode": "ExactCount", "count": 1},
+                    {"name": "slow", "deviceClassName": "nic.example.com", "allocationMode": "All"}]}
+            ]}}
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn a_request_s_own_fields_are_v1_s_exactly_and_come_back() {
+        let s = Scope::new();
+        let old = claim();
+        let hub: v1::ResourceClaim = old.convert_ref(&s).unwrap();
+        let requests = serde_json::to_value(&hub.spec.devices.requests).unwrap();
+        assert_eq!(
+            requests,
+            json!([
+                {"name": "gpu", "exactly": {"deviceClassName": "gpu.example.com",
+                    "selectors": [{"cel": {"expression": "device.attributes[\"gpu.example.com\"].memory >= 40"}}],
+                    "allocationMode": "ExactCount", "count": 2, "adminAccess": false,
+                    "tolerations": [{"key": "maintenance", "operator": "Exists", "effect": "NoSchedule"}],
+                    "capacity": {"requests": {"memory": "10Gi"}}}},
+                {"name": "nic", "firstAvailable": [
+                    {"name": "fast", "deviceClassName": "nic.example.com", "allocationMode": "ExactCount", "count": 1},
+                    {"name": "slow", "deviceClassName": "nic.example.com", "allocationMode": "All"}]}
+            ])
+        );
+        let back: v1beta1::ResourceClaim = hub.clone().convert(&s).unwrap();
+        assert_eq!(back, old);
+        // The template holds the same spec.
+        let template = v1beta1::ResourceClaimTemplate {
+            spec: v1beta1::ResourceClaimTemplateSpec {
+                spec: old.spec.clone(),
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        let hub_template: v1::ResourceClaimTemplate = template.convert_ref(&s).unwrap();
+        assert_eq!(hub_template.spec.spec, hub.spec);
+        let back: v1beta1::ResourceClaimTemplate = hub_template.convert(&s).unwrap();
+        assert_eq!(back, template);
+    }
+
+    #[test]
+    fn an_exactly_with_nothing_set_is_lost_as_in_go() {
+        let s = Scope::new();
+        let hub = v1::DeviceRequest {
+            name: "empty".into(),
+            exactly: Some(v1::ExactDeviceRequest::default()),
+            first_available: Vec::new(),
+        };
+        let old: v1beta1::DeviceRequest = hub.convert_ref(&s).unwrap();
+        assert_eq!(old.name, "empty");
+        let again: v1::DeviceRequest = old.convert(&s).unwrap();
+        assert_eq!(again.exactly, None);
+        // Any field set makes one: `adminAccess: false` too.
+        let old = v1beta1::DeviceRequest {
+            admin_access: Some(false),
+            ..Default::default()
+        };
+        let hub: v1::DeviceRequest = old.convert_ref(&s).unwrap();
+        assert_eq!(hub.exactly.unwrap().admin_access, Some(false));
+    }
+
+    #[test]
+    fn lists_convert_every_claim() {
+        let s = Scope::new();
+        let list = v1beta1::ResourceClaimList {
+            items: Some(vec![claim(), claim()]),
+            ..Default::default()
+        };
+        let hub: v1::ResourceClaimList = list.convert_ref(&s).unwrap();
+        assert_eq!(hub.items.as_deref().unwrap().len(), 2);
+        let back: v1beta1::ResourceClaimList = hub.convert(&s).unwrap();
+        assert_eq!(back, list);
+    }
+}
+
+#[cfg(test)]
+#[cfg(feature = "resource")]
+mod resource_slice {
+    use apimachinery::conversion::{Convert, Scope};
+    use k8s_types::resource::{v1, v1beta1};
+    use serde_json::json;
+
+    fn slice() -> v1beta1::ResourceSlice {
+        serde_json::from_value(json!({
+            "apiVersion": "resource.k8s.io/v1beta1", "kind": "ResourceSlice",
+            "metadata": {"name": "node-1-gpu.example.com"},
+            "spec": {"driver": "gpu.example.com", "nodeName": "node-1",
+                "pool": {"name": "node-1", "generation": 1, "resourceSliceCount": 1},
+                "devices": [
+                    {"name": "gpu-0", "basic": {
+                        "attributes": {"model": {"string": "A100"}, "index": {"int": 0}},
+                        "capacity": {"memory": {"value": "40Gi"}},
+                        "taints": [{"key": "degraded", "effect": "NoSchedule"}]}},
+                    {"name": "gpu-1", "basic": {"attributes": {"model": {"string": "A100"}}}}
+                ]}
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn basic_is_flattened_and_comes_back() {
+        let s = Scope::new();
+        let old = slice();
+        let hub: v1::ResourceSlice = old.convert_ref(&s).unwrap();
+        assert_eq!(
+            serde_json::to_value(&hub.spec).unwrap(),
+            json!({"driver": "gpu.example.com",
+            "pool": {"name": "node-1", "generation": 1, "resourceSliceCount": 1},
+            "nodeName": "node-1",
+            "devices": [
+                {"name": "gpu-0", "attributes": {"index": {"int": 0}, "model": {"string": "A100"}},
+                 "capacity": {"memory": {"value": "40Gi"}},
+                 "taints": [{"key": "degraded", "effect": "NoSchedule"}]},
+                {"name": "gpu-1", "attributes": {"model": {"string": "A100"}}}
+            ]})
+        );
+        let back: v1beta1::ResourceSlice = hub.convert(&s).unwrap();
+        assert_eq!(back, old);
+    }
+
+    #[test]
+    fn zero_node_name_and_all_nodes_are_unset_in_v1() {
+        let s = Scope::new();
+        let mut old = slice();
+        old.spec.node_name = String::new();
+        old.spec.all_nodes = true;
+        let hub: v1::ResourceSlice = old.convert_ref(&s).unwrap();
+        assert_eq!(hub.spec.node_name, None);
+        assert_eq!(hub.spec.all_nodes, Some(true));
+        let back: v1beta1::ResourceSlice = hub.convert(&s).unwrap();
+        assert_eq!(back, old);
+
+        let mut hub = v1::ResourceSlice::default();
+        hub.spec.node_name = Some(String::new());
+        hub.spec.all_nodes = Some(false);
+        let old: v1beta1::ResourceSlice = hub.convert_ref(&s).unwrap();
+        let again: v1::ResourceSlice = old.convert(&s).unwrap();
+        assert_eq!((again.spec.node_name, again.spec.all_nodes), (None, None));
+    }
+
+    #[test]
+    fn a_device_without_basic_comes_back_with_an_empty_one() {
+        let s = Scope::new();
+        let old = v1beta1::Device {
+            name: "bare".into(),
+            basic: None,
+        };
+        let hub: v1::Device = old.convert_ref(&s).unwrap();
+        assert_eq!(
+            hub,
+            v1::Device {
+                name: "bare".into(),
+                ..Default::default()
+            }
+        );
+        let back: v1beta1::Device = hub.convert(&s).unwrap();
+        assert_eq!(back.basic, Some(v1beta1::BasicDevice::default()));
+    }
+}

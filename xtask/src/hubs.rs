@@ -134,6 +134,28 @@ const HAND_WRITTEN_PAIRS: &[HandWritten] = &[
         hub: ("rbac", "v1"),
         uses: &[],
     },
+    // The request's own fields are `v1`'s `exactly`.
+    HandWritten {
+        from: ("resource", "v1beta1", "DeviceRequest"),
+        hub: ("resource", "v1"),
+        uses: &[
+            ("DeviceSelector", "DeviceSelector"),
+            ("DeviceToleration", "DeviceToleration"),
+            ("CapacityRequirements", "CapacityRequirements"),
+        ],
+    },
+    // `basic` holds what `v1` has in the device itself.
+    HandWritten {
+        from: ("resource", "v1beta1", "Device"),
+        hub: ("resource", "v1"),
+        uses: &[("BasicDevice", "Device")],
+    },
+    // `nodeName` and `allNodes` are plain values; their zero values are `v1`'s nil.
+    HandWritten {
+        from: ("resource", "v1beta1", "ResourceSliceSpec"),
+        hub: ("resource", "v1"),
+        uses: &[],
+    },
 ];
 
 /// Fields whose peer in the hub has another name: (module, version, struct, JSON name,

@@ -35,6 +35,10 @@ pub mod horizontal_pod_autoscaler;
 pub mod ingress;
 #[cfg(feature = "policy")]
 pub mod pod_disruption_budget;
+#[cfg(feature = "resource")]
+pub mod resource_claim;
+#[cfg(feature = "resource")]
+pub mod resource_slice;
 #[cfg(feature = "rbac")]
 pub mod role_binding;
 #[cfg(feature = "node")]
