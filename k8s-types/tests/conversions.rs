@@ -327,6 +327,209 @@ mod runtime_class {
 }
 
 #[cfg(test)]
+#[cfg(feature = "apiextensions")]
+mod custom_resource_definition {
+    use apimachinery::conversion::{Convert, Scope};
+    use k8s_types::apiextensions::{v1, v1beta1};
+    use k8s_types::custom::apiextensions::JSON;
+    use serde_json::json;
+
+    fn old() -> v1beta1::CustomResourceDefinition {
+        serde_json::from_value(json!({
+            "apiVersion": "apiextensions.k8s.io/v1beta1",
+            "kind": "CustomResourceDefinition",
+            "metadata": {"name": "crontabs.stable.example.com"},
+            "spec": {
+                "group": "stable.example.com",
+                "version": "v1",
+                "names": {"plural": "crontabs", "singular": "crontab", "kind": "CronTab"},
+                "scope": "Namespaced",
+                "validation": {"openAPIV3Schema": {"type": "object", "properties": {
+                    "spec": {"type": "object", "properties": {"cronSpec": {"type": "string"}}}}}},
+                "subresources": {"status": {}, "scale": {"specReplicasPath": ".spec.replicas", "statusReplicasPath": ".status.replicas"}},
+                "additionalPrinterColumns": [{"name": "Spec", "type": "string", "JSONPath": ".spec.cronSpec"}],
+                "conversion": {"strategy": "Webhook", "conversionReviewVersions": ["v1beta1"],
+                    "webhookClientConfig": {"service": {"namespace": "crd", "name": "conv", "path": "/convert"}}}
+            }
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn spec_wide_fields_go_into_every_version_and_the_webhook_into_webhook() {
+        let s = Scope::new();
+        let hub: v1::CustomResourceDefinition = old().convert_ref(&s).unwrap();
+        assert_eq!(
+            serde_json::to_value(&hub.spec).unwrap(),
+            json!({
+                "group": "stable.example.com",
+                "names": {"plural": "crontabs", "singular": "crontab", "kind": "CronTab"},
+                "scope": "Namespaced",
+                "versions": [{
+                    "name": "v1", "served": true, "storage": true,
+                    "schema": {"openAPIV3Schema": {"type": "object", "properties": {
+                        "spec": {"type": "object", "properties": {"cronSpec": {"type": "string"}}}}}},
+                    "subresources": {"status": {}, "scale": {"specReplicasPath": ".spec.replicas", "statusReplicasPath": ".status.replicas"}},
+                    "additionalPrinterColumns": [{"name": "Spec", "type": "string", "jsonPath": ".spec.cronSpec"}]
+                }],
+                "conversion": {"strategy": "Webhook", "webhook": {
+                    "clientConfig": {"service": {"namespace": "crd", "name": "conv", "path": "/convert"}},
+                    "conversionReviewVersions": ["v1beta1"]}}
+            })
+        );
+        // Back: the same spec-wide fields; `versions` and `preserveUnknownFields` are
+        // now set, as in Go.
+        let back: v1beta1::CustomResourceDefinition = hub.clone().convert(&s).unwrap();
+        let mut expected = old();
+        expected.spec.versions = vec![v1beta1::CustomResourceDefinitionVersion {
+            name: "v1".into(),
+            served: true,
+            storage: true,
+            ..Default::default()
+        }];
+        expected.spec.preserve_unknown_fields = Some(false);
+        assert_eq!(back, expected);
+        let again: v1::CustomResourceDefinition = back.convert(&s).unwrap();
+        assert_eq!(again, hub);
+    }
+
+    fn version(name: &str, schema_type: &str) -> v1::CustomResourceDefinitionVersion {
+        serde_json::from_value(json!({
+            "name": name, "served": true, "storage": name == "v2",
+            "schema": {"openAPIV3Schema": {"type": schema_type}},
+            "subresources": {"status": {}},
+            "additionalPrinterColumns": [{"name": "Age", "type": "date", "jsonPath": ".metadata.creationTimestamp"}],
+            "selectableFields": [{"jsonPath": ".spec.color"}]
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn only_what_every_version_shares_moves_to_the_v1beta1_spec() {
+        let s = Scope::new();
+        let mut hub = v1::CustomResourceDefinition::default();
+        hub.spec.group = "example.com".into();
+        hub.spec.versions = Some(vec![version("v1", "object"), version("v2", "string")]);
+        hub.spec.preserve_unknown_fields = true;
+        let old: v1beta1::CustomResourceDefinition = hub.convert_ref(&s).unwrap();
+        let spec = &old.spec;
+        assert_eq!(spec.version, "v1");
+        assert_eq!(spec.preserve_unknown_fields, Some(true));
+        assert!(spec.subresources.as_ref().unwrap().status.is_some());
+        assert_eq!(spec.additional_printer_columns[0].name, "Age");
+        assert_eq!(spec.selectable_fields[0].json_path, ".spec.color");
+        // The schemas differ, so they stay per version.
+        assert!(spec.validation.is_none());
+        for v in &spec.versions {
+            assert!(v.schema.is_some());
+            assert!(v.selectable_fields.is_empty());
+            assert!(v.subresources.is_none());
+            assert!(v.additional_printer_columns.is_empty());
+        }
+        let back: v1::CustomResourceDefinition = old.convert(&s).unwrap();
+        assert_eq!(back, hub);
+
+        // With equal schemas, the schema moves too; with different columns, the columns
+        // stay.
+        let mut versions = vec![version("v1", "object"), version("v2", "object")];
+        versions[1].additional_printer_columns.clear();
+        hub.spec.versions = Some(versions);
+        let old: v1beta1::CustomResourceDefinition = hub.convert_ref(&s).unwrap();
+        assert!(old.spec.validation.is_some());
+        assert!(old.spec.additional_printer_columns.is_empty());
+        assert!(old.spec.versions.iter().all(|v| v.schema.is_none()));
+        assert_eq!(old.spec.versions[0].additional_printer_columns.len(), 1);
+        let back: v1::CustomResourceDefinition = old.convert(&s).unwrap();
+        assert_eq!(back, hub);
+    }
+
+    #[test]
+    fn a_null_default_or_example_is_unset_at_any_depth() {
+        let s = Scope::new();
+        let mut inner = v1beta1::JSONSchemaProps {
+            default: Some(JSON(serde_json::Value::Null)),
+            ..Default::default()
+        };
+        inner.example = Some(JSON(json!(null)));
+        let mut root = v1beta1::JSONSchemaProps {
+            default: Some(JSON(json!({"a": 1}))),
+            ..Default::default()
+        };
+        root.properties.insert("a".into(), inner);
+        let mut old = v1beta1::CustomResourceDefinition::default();
+        old.spec.version = "v1".into();
+        old.spec.validation = Some(v1beta1::CustomResourceValidation {
+            open_apiv3_schema: Some(root),
+        });
+        let hub: v1::CustomResourceDefinition = old.convert_ref(&s).unwrap();
+        let versions = hub.spec.versions.as_deref().unwrap();
+        let schema = versions[0]
+            .schema
+            .as_ref()
+            .unwrap()
+            .open_apiv3_schema
+            .as_ref()
+            .unwrap();
+        assert_eq!(schema.default, Some(JSON(json!({"a": 1}))));
+        assert_eq!(schema.properties["a"], v1::JSONSchemaProps::default());
+    }
+
+    #[test]
+    fn webhook_settings_without_a_client_config_and_an_empty_webhook() {
+        let s = Scope::new();
+        let old = v1beta1::CustomResourceConversion {
+            strategy: "Webhook".into(),
+            webhook_client_config: None,
+            conversion_review_versions: vec!["v1".into()],
+        };
+        let hub: v1::CustomResourceConversion = old.convert_ref(&s).unwrap();
+        let webhook = hub.webhook.as_ref().unwrap();
+        assert!(webhook.client_config.is_none());
+        assert_eq!(webhook.conversion_review_versions, Some(vec!["v1".into()]));
+        let back: v1beta1::CustomResourceConversion = hub.convert(&s).unwrap();
+        assert_eq!(back, old);
+        // A webhook with nothing in it has no place in `v1beta1`: it is dropped, as in Go.
+        let empty = v1::CustomResourceConversion {
+            strategy: "None".into(),
+            webhook: Some(v1::WebhookConversion::default()),
+        };
+        let old: v1beta1::CustomResourceConversion = empty.convert_ref(&s).unwrap();
+        let again: v1::CustomResourceConversion = old.convert(&s).unwrap();
+        assert_eq!(again.webhook, None);
+    }
+
+    #[test]
+    fn lists_convert_through_the_scheme_with_the_defaults_v1_requires() {
+        let scheme = apimachinery::runtime::Scheme::from_registry().unwrap();
+        let mut item = old();
+        item.spec.scope = String::new();
+        item.spec
+            .conversion
+            .as_mut()
+            .unwrap()
+            .conversion_review_versions
+            .clear();
+        scheme.default(&mut item);
+        assert_eq!(item.spec.scope, k8s_types::defaults::CRD_DEFAULT_SCOPE);
+        assert_eq!(
+            item.spec
+                .conversion
+                .as_ref()
+                .unwrap()
+                .conversion_review_versions,
+            ["v1beta1"]
+        );
+        let list = v1beta1::CustomResourceDefinitionList {
+            items: Some(vec![item]),
+            ..Default::default()
+        };
+        let hub: v1::CustomResourceDefinitionList = scheme.convert(&list).unwrap();
+        let items = hub.items.as_deref().unwrap();
+        assert_eq!(items[0].spec.versions.as_deref().unwrap()[0].name, "v1");
+    }
+}
+
+#[cfg(test)]
 #[cfg(feature = "discovery")]
 mod endpoint_slice {
     use std::collections::BTreeMap;

@@ -300,6 +300,16 @@ impl GroupVersioner for ExactKind {
 /// (group, version, kind); the module of each conversion in `k8s_types::conversions`
 /// says what is lost.
 const LOSSY_AS_GO: &[(&str, &str, &str)] = &[
+    (
+        "apiextensions.k8s.io",
+        "v1beta1",
+        "CustomResourceDefinition",
+    ),
+    (
+        "apiextensions.k8s.io",
+        "v1beta1",
+        "CustomResourceDefinitionList",
+    ),
     ("discovery.k8s.io", "v1beta1", "EndpointSlice"),
     ("discovery.k8s.io", "v1beta1", "EndpointSliceList"),
     (

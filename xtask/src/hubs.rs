@@ -17,7 +17,7 @@
 //! conversion needs a fix-up after the generated one, usually to keep a field in an
 //! annotation ([`HAND_WRITTEN_KINDS`] and [`CARRIED_BY_HAND`]). A hand-written generic type
 //! over a generated struct (`JSONSchemaPropsOrArray<JSONSchemaProps>`) converts when its
-//! struct does.
+//! struct does. In 1.36 every version of every kind converts to its hub.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -122,6 +122,27 @@ const HAND_WRITTEN_PAIRS: &[HandWritten] = &[
         hub: ("networking", "v1"),
         uses: &[],
     },
+    // `spec.version` and the schema, subresources, printer columns and selectable fields
+    // of every version at the top of the spec.
+    HandWritten {
+        from: ("apiextensions", "v1beta1", "CustomResourceDefinitionSpec"),
+        hub: ("apiextensions", "v1"),
+        uses: &[
+            ("CustomResourceValidation", "CustomResourceValidation"),
+            ("CustomResourceSubresources", "CustomResourceSubresources"),
+            (
+                "CustomResourceColumnDefinition",
+                "CustomResourceColumnDefinition",
+            ),
+            ("SelectableField", "SelectableField"),
+        ],
+    },
+    // The webhook's settings beside the strategy, not in `webhook`.
+    HandWritten {
+        from: ("apiextensions", "v1beta1", "CustomResourceConversion"),
+        hub: ("apiextensions", "v1"),
+        uses: &[("WebhookClientConfig", "WebhookClientConfig")],
+    },
     // `topology` holds what `v1` has as `zone`, `nodeName` and `deprecatedTopology`.
     HandWritten {
         from: ("discovery", "v1beta1", "Endpoint"),
@@ -182,6 +203,14 @@ const RENAMES: &[(&str, &str, &str, &str, &str)] = &[
         "SubjectAccessReviewSpec",
         "group",
         "groups",
+    ),
+    // Go's field is `JSONPath` in both; only the JSON tag changed case in v1.
+    (
+        "apiextensions",
+        "v1beta1",
+        "CustomResourceColumnDefinition",
+        "JSONPath",
+        "jsonPath",
     ),
     // Renamed in v1beta3 (pkg/apis/flowcontrol/v1beta{1,2}/conversion.go copies one into
     // the other).

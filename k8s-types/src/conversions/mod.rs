@@ -23,6 +23,8 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+#[cfg(feature = "apiextensions")]
+pub mod custom_resource_definition;
 #[cfg(feature = "extensions")]
 pub mod daemon_set;
 #[cfg(feature = "apps")]

@@ -120,7 +120,7 @@ apimachinery::proto_message!(CustomResourceConversion { 1 => strategy, 2 => webh
 /// CustomResourceDefinition represents a resource that should be exposed on the API server.  Its name MUST be in the format
 /// \<.spec.name\>.\<.spec.group\>.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "apiextensions.k8s.io", version = "v1", kind = "CustomResourceDefinition", plural = "customresourcedefinitions", cluster_scoped, short_names = ["crd", "crds"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
+#[api(group = "apiextensions.k8s.io", version = "v1", kind = "CustomResourceDefinition", plural = "customresourcedefinitions", cluster_scoped, short_names = ["crd", "crds"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct CustomResourceDefinition {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -162,13 +162,7 @@ apimachinery::proto_message!(CustomResourceDefinitionCondition { 1 => r#type as 
 
 /// CustomResourceDefinitionList is a list of CustomResourceDefinition objects.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "apiextensions.k8s.io",
-    version = "v1",
-    kind = "CustomResourceDefinitionList",
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "apiextensions.k8s.io", version = "v1", kind = "CustomResourceDefinitionList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct CustomResourceDefinitionList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
