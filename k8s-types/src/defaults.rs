@@ -7,8 +7,13 @@
 //! versions would; `kapi convert` applies them before converting to `apps/v1`, where the
 //! selector is required. Ingress paths of `extensions/v1beta1` and
 //! `networking.k8s.io/v1beta1` without a `pathType` get `ImplementationSpecific` (Go's
-//! `SetDefaults_HTTPIngressPath`), which `networking.k8s.io/v1` requires. Other defaults of these versions (replicas, strategies) are not
-//! applied here.
+//! `SetDefaults_HTTPIngressPath`), which `networking.k8s.io/v1` requires. An
+//! `apiextensions.k8s.io/v1beta1` CustomResourceDefinition without `scope` is
+//! `Namespaced`, and one converted by a webhook without `conversionReviewVersions`
+//! offers `v1beta1` (Go's `SetDefaults_CustomResourceDefinitionSpec`): `v1` has no
+//! default for either and requires both. Other defaults of these versions (replicas,
+//! strategies, a CRD's `preserveUnknownFields`, which `v1beta1` makes `true` and no
+//! CRD may set any more) are not applied here.
 //!
 //! ```
 //! use apimachinery::runtime::Scheme;
@@ -88,6 +93,10 @@ macro_rules! ingress_path_types {
     };
 }
 
+/// The scope Kubernetes gives an `apiextensions.k8s.io/v1beta1` CustomResourceDefinition
+/// that has none.
+pub const CRD_DEFAULT_SCOPE: &str = "Namespaced";
+
 fn register(d: &mut Defaulters) {
     // Each group's defaulters exist when its feature is on.
     #[cfg(feature = "extensions")]
@@ -105,6 +114,20 @@ fn register(d: &mut Defaulters) {
     }
     #[cfg(feature = "networking")]
     ingress_path_types!(d, crate::networking::v1beta1::Ingress);
+    #[cfg(feature = "apiextensions")]
+    d.add(
+        |crd: &mut crate::apiextensions::v1beta1::CustomResourceDefinition| {
+            let spec = &mut crd.spec;
+            if spec.scope.is_empty() {
+                spec.scope = CRD_DEFAULT_SCOPE.to_owned();
+            }
+            if let Some(c) = spec.conversion.as_mut() {
+                if c.strategy == "Webhook" && c.conversion_review_versions.is_empty() {
+                    c.conversion_review_versions = vec!["v1beta1".to_owned()];
+                }
+            }
+        },
+    );
     let _ = d;
 }
 

@@ -5,6 +5,8 @@
 //! document (`x-kubernetes-group-version-kind` of any definition of the same package),
 //! not from the generator, so that a kind the generator misses cannot hide here.
 //!
+//! Every generated field has, likewise, the JSON name of its Go field's tag.
+//!
 //! The reference data is read from `../shared/k8s-api/v1.36` (or `$K8S_API_DIR`);
 //! without it the test passes with a note, unless `CI` is set.
 
@@ -171,5 +173,61 @@ fn every_kind_go_registers_is_registered() -> Result<(), Box<dyn std::error::Err
         "only {} kinds expected",
         expected.len()
     );
+    Ok(())
+}
+
+/// Every field of every generated struct (as `src/generated/shapes.json` lists them)
+/// under the JSON name of its Go field's tag: names OpenAPI does not spell like protobuf
+/// (`x-kubernetes-preserve-unknown-fields`, `$ref`) and those of unserved versions
+/// (`apiextensions/v1beta1`'s `JSONPath`) included.
+#[test]
+fn every_field_has_the_json_name_of_its_go_tag() -> Result<(), Box<dyn std::error::Error>> {
+    let Some(go) = read("go-fields.json") else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "no go-fields.json under {}",
+            api_dir().display()
+        );
+        eprintln!(
+            "note: no reference data at {}; skipped",
+            api_dir().display()
+        );
+        return Ok(());
+    };
+    let shapes: BTreeMap<String, Value> =
+        serde_json::from_str(include_str!("../src/generated/shapes.json"))?;
+    let (mut checked, mut wrong) = (0usize, Vec::new());
+    for (key, st) in go.as_object().ok_or("go-fields.json is not an object")? {
+        // `io.k8s.api.apps.v1.Deployment` is `apps/v1/Deployment` in the shapes.
+        let mut parts = key.rsplit('.');
+        let (Some(name), Some(version), Some(module)) = (parts.next(), parts.next(), parts.next())
+        else {
+            continue;
+        };
+        let Some(shape) = shapes.get(&format!("{module}/{version}/{name}")) else {
+            continue;
+        };
+        let names: BTreeSet<&str> = shape["fields"]
+            .as_array()
+            .map(|fields| fields.iter().filter_map(|f| f[0].as_str()).collect())
+            .unwrap_or_default();
+        for f in st["fields"].as_array().into_iter().flatten() {
+            let json = f["json"].as_str().unwrap_or_default();
+            // Fields on the wire with a name of their own (not inlined structs).
+            if f["protobuf"].is_null() || f["inline"] == true || json.is_empty() || json == "-" {
+                continue;
+            }
+            checked += 1;
+            if !names.contains(json) {
+                wrong.push(format!("{key}.{json}"));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "fields not under Go's JSON name: {wrong:#?}"
+    );
+    // Every shape has its Go struct; 1.36 has 4135 such fields.
+    assert!(checked > 4000, "only {checked} fields checked");
     Ok(())
 }

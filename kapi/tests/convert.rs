@@ -465,3 +465,122 @@ fn autoscaling_v1_becomes_v2_metrics_and_goes_back_through_annotations() -> Test
     );
     Ok(())
 }
+
+/// Manifests of unserved versions whose conversions move fields around: an
+/// `apiextensions.k8s.io/v1beta1` CustomResourceDefinition, a `discovery.k8s.io/v1beta1`
+/// EndpointSlice, `rbac.authorization.k8s.io/v1alpha1` bindings and `resource.k8s.io/v1beta1`
+/// claims, a claim template and a slice.
+fn unserved() -> String {
+    format!("{}/tests/data/unserved.yaml", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Each comes out in its served version as Go's conversion functions write it (the
+/// fragments below, one rule of those functions each), and kubectl's YAML printer, given
+/// our JSON (`kubectl label --local -f converted.json foo- -o yaml`, captured in
+/// `tests/data`), prints the same documents.
+#[test]
+fn unserved_versions_convert_as_go_converts_them() -> TestResult {
+    let out = stdout(kapi()?.args(["convert", "-f", &unserved()]))?;
+    let versions: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("apiVersion: "))
+        .collect();
+    assert_eq!(
+        versions,
+        [
+            "apiVersion: apiextensions.k8s.io/v1",
+            "apiVersion: discovery.k8s.io/v1",
+            "apiVersion: rbac.authorization.k8s.io/v1",
+            "apiVersion: rbac.authorization.k8s.io/v1",
+            "apiVersion: resource.k8s.io/v1",
+            "apiVersion: resource.k8s.io/v1",
+            "apiVersion: resource.k8s.io/v1",
+        ]
+    );
+    for fragment in [
+        // CRD: `version` became a served and stored version holding the spec-wide
+        // printer columns (`JSONPath` now `jsonPath`), schema and subresources.
+        "  versions:\n  - additionalPrinterColumns:\n    - description: The cron spec defining the interval a CronJob is run\n      jsonPath: .spec.cronSpec\n",
+        "    name: v1\n    schema:\n      openAPIV3Schema:\n",
+        "            type: object\n            x-kubernetes-preserve-unknown-fields: true\n",
+        "    served: true\n    storage: true\n    subresources:\n      scale:\n",
+        // CRD: the webhook settings moved into `webhook`, with the review versions
+        // `v1beta1` defaults for a webhook and `v1` requires.
+        "    webhook:\n      clientConfig:\n        caBundle: Y2EtYnVuZGxl\n",
+        "      conversionReviewVersions:\n      - v1beta1\n",
+        // EndpointSlice: zone and hostname labels became fields; the other labels stay.
+        "  deprecatedTopology:\n    topology.kubernetes.io/region: us-west2\n  hostname: web-0\n  nodeName: node-1\n",
+        "  zone: us-west2-a\n",
+        "    ready: false\n  nodeName: node-2\n  zone: us-west2-b\n",
+        // Bindings: API versions became groups; `User *` is every authenticated user.
+        "- apiGroup: rbac.authorization.k8s.io\n  kind: User\n  name: jane\n- kind: ServiceAccount\n",
+        "- apiGroup: rbac.authorization.k8s.io\n  kind: Group\n  name: system:authenticated\n",
+        // Claims: a request's own fields are `exactly`; `firstAvailable` stays.
+        "      requests:\n      - exactly:\n          allocationMode: ExactCount\n          count: 2\n",
+        "    requests:\n    - firstAvailable:\n      - deviceClassName: nic.example.com\n",
+        // Slice: `basic` is flattened into the device.
+        "  devices:\n  - attributes:\n      driverVersion:\n        version: 1.2.3\n",
+    ] {
+        assert!(out.contains(fragment), "{fragment}\nnot in\n{out}");
+    }
+    assert!(
+        !out.contains("topology:\n") && !out.contains("basic:"),
+        "{out}"
+    );
+
+    let ours: String = out
+        .lines()
+        .filter(|l| *l != "---")
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let kubectl = std::fs::read_to_string(format!(
+        "{}/tests/data/unserved.converted.kubectl.yaml",
+        env!("CARGO_MANIFEST_DIR")
+    ))?;
+    let kubectl: String = kubectl
+        .lines()
+        .filter(|l| *l != "  labels: {}")
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_eq!(ours, kubectl);
+    Ok(())
+}
+
+/// A `v1beta1` CRD taken to `v1` and back has its spec-wide fields again, plus what Go's
+/// conversions add (`versions` from `version`, `preserveUnknownFields`); taken to `v1`
+/// again, it is the same `v1` object.
+#[test]
+fn a_v1beta1_crd_comes_back_from_v1_with_its_spec_wide_fields() -> TestResult {
+    let scratch = Scratch::new("crd")?;
+    let all = stdout(kapi()?.args(["convert", "-f", &unserved()]))?;
+    let v1 = all.split("---\n").next().ok_or("no document")?;
+    let v1_path = scratch.path("crd.v1.yaml");
+    std::fs::write(&v1_path, v1)?;
+    let back = stdout(kapi()?.args([
+        "convert",
+        "-f",
+        path_str(&v1_path)?,
+        "--output-version",
+        "apiextensions.k8s.io/v1beta1",
+    ]))?;
+    assert!(
+        back.starts_with(
+            "apiVersion: apiextensions.k8s.io/v1beta1\nkind: CustomResourceDefinition\n"
+        ),
+        "{back}"
+    );
+    for fragment in [
+        "spec:\n  additionalPrinterColumns:\n  - JSONPath: .spec.cronSpec\n",
+        "  conversion:\n    conversionReviewVersions:\n    - v1beta1\n    strategy: Webhook\n    webhookClientConfig:\n",
+        "  preserveUnknownFields: false\n  scope: Namespaced\n  subresources:\n",
+        "  validation:\n    openAPIV3Schema:\n",
+        "  version: v1\n  versions:\n  - name: v1\n    served: true\n    storage: true\nstatus:\n",
+    ] {
+        assert!(back.contains(fragment), "{fragment}\nnot in\n{back}");
+    }
+    let back_path = scratch.path("crd.v1beta1.yaml");
+    std::fs::write(&back_path, &back)?;
+    let again = stdout(kapi()?.args(["convert", "-f", path_str(&back_path)?]))?;
+    assert_eq!(again, v1);
+    Ok(())
+}

@@ -10,7 +10,14 @@
 //!
 //! A field without a peer is never dropped silently: either a hand-written conversion
 //! carries it (the tables below name those, and `k8s-types/src/conversions` holds them),
-//! or the pair is left out and listed in `conversions.md`.
+//! or the pair is left out and listed in `conversions.md`. The hand-written parts come in
+//! three sizes: a field renamed ([`RENAMES`]), a nested struct whose shape differs (a
+//! [`HAND_WRITTEN_PAIRS`] entry: its `Convert` is written by hand, while the structs its
+//! fields hold still get generated conversions for that code to call), and a kind whose
+//! conversion needs a fix-up after the generated one, usually to keep a field in an
+//! annotation ([`HAND_WRITTEN_KINDS`] and [`CARRIED_BY_HAND`]). A hand-written generic type
+//! over a generated struct (`JSONSchemaPropsOrArray<JSONSchemaProps>`) converts when its
+//! struct does. In 1.36 every version of every kind converts to its hub.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -88,23 +95,88 @@ const HAND_WRITTEN_KINDS: &[(&str, &str, &str, &str)] = &[
     ),
 ];
 
-/// Struct pairs whose `Convert` implementations are written by hand, in
-/// `k8s-types/src/conversions` (the shapes differ).
-const HAND_WRITTEN_PAIRS: &[(&str, &str, &str, &str, &str)] = &[
-    (
-        "extensions",
-        "v1beta1",
-        "IngressBackend",
-        "networking",
-        "v1",
-    ),
-    (
-        "networking",
-        "v1beta1",
-        "IngressBackend",
-        "networking",
-        "v1",
-    ),
+/// A struct pair whose `Convert` implementations (both ways) are written by hand, in
+/// `k8s-types/src/conversions`, because the shapes differ.
+struct HandWritten {
+    /// Module, version and name of the struct (its hub has the same name).
+    from: (&'static str, &'static str, &'static str),
+    /// Module and version of the hub.
+    hub: (&'static str, &'static str),
+    /// Other struct pairs of these two versions (name, hub name) that the hand-written
+    /// code converts with their generated `Convert`, though no field of the same name
+    /// pairs them (Go's code calls the generated functions of those pairs too).
+    uses: &'static [(&'static str, &'static str)],
+}
+
+/// The hand-written struct pairs. Their fields with a peer of the same name (or renamed)
+/// must still convert: the planner generates the conversions of those fields' types for
+/// the hand-written code to call, and fails the pair when one cannot be generated.
+const HAND_WRITTEN_PAIRS: &[HandWritten] = &[
+    HandWritten {
+        from: ("extensions", "v1beta1", "IngressBackend"),
+        hub: ("networking", "v1"),
+        uses: &[],
+    },
+    HandWritten {
+        from: ("networking", "v1beta1", "IngressBackend"),
+        hub: ("networking", "v1"),
+        uses: &[],
+    },
+    // `spec.version` and the schema, subresources, printer columns and selectable fields
+    // of every version at the top of the spec.
+    HandWritten {
+        from: ("apiextensions", "v1beta1", "CustomResourceDefinitionSpec"),
+        hub: ("apiextensions", "v1"),
+        uses: &[
+            ("CustomResourceValidation", "CustomResourceValidation"),
+            ("CustomResourceSubresources", "CustomResourceSubresources"),
+            (
+                "CustomResourceColumnDefinition",
+                "CustomResourceColumnDefinition",
+            ),
+            ("SelectableField", "SelectableField"),
+        ],
+    },
+    // The webhook's settings beside the strategy, not in `webhook`.
+    HandWritten {
+        from: ("apiextensions", "v1beta1", "CustomResourceConversion"),
+        hub: ("apiextensions", "v1"),
+        uses: &[("WebhookClientConfig", "WebhookClientConfig")],
+    },
+    // `topology` holds what `v1` has as `zone`, `nodeName` and `deprecatedTopology`.
+    HandWritten {
+        from: ("discovery", "v1beta1", "Endpoint"),
+        hub: ("discovery", "v1"),
+        uses: &[],
+    },
+    // `apiVersion` instead of `apiGroup`.
+    HandWritten {
+        from: ("rbac", "v1alpha1", "Subject"),
+        hub: ("rbac", "v1"),
+        uses: &[],
+    },
+    // The request's own fields are `v1`'s `exactly`.
+    HandWritten {
+        from: ("resource", "v1beta1", "DeviceRequest"),
+        hub: ("resource", "v1"),
+        uses: &[
+            ("DeviceSelector", "DeviceSelector"),
+            ("DeviceToleration", "DeviceToleration"),
+            ("CapacityRequirements", "CapacityRequirements"),
+        ],
+    },
+    // `basic` holds what `v1` has in the device itself.
+    HandWritten {
+        from: ("resource", "v1beta1", "Device"),
+        hub: ("resource", "v1"),
+        uses: &[("BasicDevice", "Device")],
+    },
+    // `nodeName` and `allNodes` are plain values; their zero values are `v1`'s nil.
+    HandWritten {
+        from: ("resource", "v1beta1", "ResourceSliceSpec"),
+        hub: ("resource", "v1"),
+        uses: &[],
+    },
 ];
 
 /// Fields whose peer in the hub has another name: (module, version, struct, JSON name,
@@ -131,6 +203,14 @@ const RENAMES: &[(&str, &str, &str, &str, &str)] = &[
         "SubjectAccessReviewSpec",
         "group",
         "groups",
+    ),
+    // Go's field is `JSONPath` in both; only the JSON tag changed case in v1.
+    (
+        "apiextensions",
+        "v1beta1",
+        "CustomResourceColumnDefinition",
+        "JSONPath",
+        "jsonPath",
     ),
     // Renamed in v1beta3 (pkg/apis/flowcontrol/v1beta{1,2}/conversion.go copies one into
     // the other).
@@ -202,6 +282,9 @@ struct Planner<'a> {
     in_progress: BTreeSet<(Node, Node)>,
     /// A hand-written pair was reached since the flag was last cleared.
     used_manual: bool,
+    /// Derived structs whose conversion has a hand-written part, at any depth (so that a
+    /// pair reaching them later is reported as having one too).
+    manual_inside: BTreeSet<Node>,
 }
 
 impl<'a> Planner<'a> {
@@ -215,6 +298,10 @@ impl<'a> Planner<'a> {
     fn ty(&mut self, a: &Ty, b: &Ty, path: &str) -> Result<(), String> {
         match (a, b) {
             (Ty::Path(x), Ty::Path(y)) if x == y => Ok(()),
+            (Ty::Path(x), Ty::Path(y)) => match (generic_over_local(x), generic_over_local(y)) {
+                (Some((gx, px)), Some((gy, py))) if gx == gy => self.pair(&px, &py, path),
+                _ => Err(format!("{path}: types differ ({x} / {y})")),
+            },
             (
                 Ty::Local {
                     module: am,
@@ -245,25 +332,62 @@ impl<'a> Planner<'a> {
     fn pair(&mut self, a: &Node, b: &Node, path: &str) -> Result<(), String> {
         if let Some(d) = self.out.derives.get(a) {
             return if &d.hub == b {
+                self.used_manual |= self.manual_inside.contains(a);
                 Ok(())
             } else {
                 Err(format!("{path}: {} converts to {} already", a.2, d.hub.2))
             };
         }
-        if HAND_WRITTEN_PAIRS
+        let hand = HAND_WRITTEN_PAIRS
             .iter()
-            .any(|p| (p.0, p.1, p.2, p.3, p.4) == (&a.0, &a.1, &a.2, &b.0, &b.1) && a.2 == b.2)
-        {
-            self.used_manual = true;
-            return Ok(());
-        }
+            .find(|p| p.from == (&a.0, &a.1, &a.2) && p.hub == (&b.0, &b.1) && a.2 == b.2);
         if !self.in_progress.insert((a.clone(), b.clone())) {
             return Ok(());
         }
-        let result = self.fields(a, b, path);
+        // Whether this pair has a hand-written part, apart from its siblings'.
+        let outer = std::mem::take(&mut self.used_manual);
+        let result = match hand {
+            Some(hand) => self.hand_written(a, b, hand, path).map(|()| None),
+            None => self.fields(a, b, path).map(Some),
+        };
+        let inner = self.used_manual;
+        self.used_manual |= outer;
         self.in_progress.remove(&(a.clone(), b.clone()));
-        let derive = result?;
-        self.out.derives.insert(a.clone(), derive);
+        if let Some(derive) = result? {
+            if inner || derive.manual.is_some() {
+                self.manual_inside.insert(a.clone());
+            }
+            self.out.derives.insert(a.clone(), derive);
+        }
+        Ok(())
+    }
+
+    /// Plans what the hand-written conversion of `a` to `b` converts with `Convert`: the
+    /// types of its fields that have a peer, and the pairs it names as used.
+    fn hand_written(
+        &mut self,
+        a: &Node,
+        b: &Node,
+        hand: &HandWritten,
+        path: &str,
+    ) -> Result<(), String> {
+        self.used_manual = true;
+        let (Some(sa), Some(sb)) = (self.get(a), self.get(b)) else {
+            return Err(format!("{path}: unknown struct"));
+        };
+        for f in &sa.fields {
+            let peer_json = RENAMES
+                .iter()
+                .find(|r| (r.0, r.1, r.2, r.3) == (&a.0, &a.1, &a.2, &f.json))
+                .map_or(f.json.as_str(), |r| r.4);
+            if let Some(g) = sb.fields.iter().find(|g| g.json == peer_json) {
+                self.ty(&f.ty, &g.ty, &format!("{path}.{}", f.json))?;
+            }
+        }
+        for (name, hub_name) in hand.uses {
+            let (x, y) = (node(&a.0, &a.1, name), node(&b.0, &b.1, hub_name));
+            self.pair(&x, &y, &format!("{path} ({name})"))?;
+        }
         Ok(())
     }
 
@@ -341,6 +465,19 @@ impl<'a> Planner<'a> {
     }
 }
 
+/// A hand-written generic type over one generated struct, such as
+/// `JSONSchemaPropsOrArray<crate::apiextensions::v1::JSONSchemaProps>` of
+/// `crate::custom::apiextensions`: the generic type's path and the struct. Such types
+/// convert between versions when their structs do (their `Convert` is generic).
+fn generic_over_local(path: &str) -> Option<(&str, Node)> {
+    let (generic, rest) = path.split_once('<')?;
+    let inner = rest.strip_suffix('>')?;
+    match inner.split("::").collect::<Vec<_>>().as_slice() {
+        ["crate", module, version, name] => Some((generic, node(module, version, name))),
+        _ => None,
+    }
+}
+
 fn conv(f: &Field, g: &Field, rename: Option<String>) -> FieldConv {
     match (f.plain, g.plain) {
         (false, true) => FieldConv::OptionalToPlain(rename),
@@ -385,6 +522,7 @@ pub fn plan(model: &Model) -> Conversions {
         out: Conversions::default(),
         in_progress: BTreeSet::new(),
         used_manual: false,
+        manual_inside: BTreeSet::new(),
     };
     let mut report = String::from(
         "# Hubs and conversions\n\n@generated by `cargo xtask codegen`; see `xtask/src/hubs.rs`.\n\n\
@@ -520,6 +658,19 @@ mod tests {
             structs,
             aliases: BTreeMap::new(),
         }
+    }
+
+    #[test]
+    fn generic_types_over_generated_structs_name_the_struct() {
+        let union = "crate::custom::apiextensions::JSONSchemaPropsOrBool";
+        assert_eq!(
+            generic_over_local(&format!(
+                "{union}<crate::apiextensions::v1beta1::JSONSchemaProps>"
+            )),
+            Some((union, node("apiextensions", "v1beta1", "JSONSchemaProps")))
+        );
+        assert_eq!(generic_over_local("crate::value::Quantity"), None);
+        assert_eq!(generic_over_local("Vec<String>"), None);
     }
 
     #[test]

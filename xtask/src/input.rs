@@ -73,6 +73,9 @@ pub struct GoField {
     /// The protobuf tag (`bytes,2,opt,name=spec`), when the field is on the wire.
     #[serde(default)]
     pub protobuf: Option<String>,
+    /// The JSON name of the field's tag (empty for an embedded field without one).
+    #[serde(default)]
+    pub json: String,
 }
 
 impl GoField {

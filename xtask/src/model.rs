@@ -673,7 +673,6 @@ impl<'a> Builder<'a> {
             let named_slice_values = f.label == "map"
                 && !is_scalar(&f.ty)
                 && self.resolve(m, &f.ty).is_some_and(|t| self.named_slice(t));
-            let json = json.unwrap_or_else(|| naming::lower_first(&f.name));
             let ty = self.field_ty(m, f)?;
             let go = self.go_field(key, f.number).ok_or_else(|| {
                 Error::Model(format!(
@@ -681,6 +680,12 @@ impl<'a> Builder<'a> {
                     f.name, f.number
                 ))
             })?;
+            // Go's tag is the JSON name; OpenAPI has none for unserved versions, whose
+            // names would otherwise be guessed (`apiextensions/v1beta1`'s `JSONPath`).
+            let json = match go.json.as_str() {
+                "" | "-" => json.unwrap_or_else(|| naming::lower_first(&f.name)),
+                tag => tag.to_owned(),
+            };
             let (plain, omit) = shape(&ty, go);
             out.push(Field {
                 rust: naming::field_name(&json),

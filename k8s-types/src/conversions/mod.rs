@@ -5,9 +5,25 @@
 //!
 //! Each function follows what Kubernetes' own conversion functions do
 //! (`pkg/apis/<group>/<version>/conversion.go`): the generated field-by-field conversion,
-//! then a fix-up for what has no peer. A field the hub lacks is kept in an annotation of
-//! the hub where Kubernetes keeps it, so that `v1beta1 → hub → v1beta1` gives back the
-//! original.
+//! then a fix-up for what has no peer; or, for a nested struct whose shape differs, the
+//! whole struct by hand, calling the generated conversions of what it holds. A field the
+//! hub lacks is kept in an annotation of the hub where Kubernetes keeps it, so that
+//! `v1beta1 → hub → v1beta1` gives back the original. Where Kubernetes loses something
+//! on the way, so do these, and each module says what.
+//!
+//! | module | versions → hub | what moves |
+//! | --- | --- | --- |
+//! | [`custom_resource_definition`] | `apiextensions.k8s.io/v1beta1` → `v1` | spec-wide schema, subresources, columns, selectable fields ⇄ per version; `version`; webhook settings |
+//! | [`daemon_set`] | `extensions/v1beta1` → `apps/v1` | `templateGeneration` ⇄ annotation |
+//! | [`deployment`] | `extensions/v1beta1`, `apps/v1beta1` → `apps/v1` | `rollbackTo` ⇄ annotation |
+//! | [`endpoint_slice`] | `discovery.k8s.io/v1beta1` → `v1` | `topology` ⇄ `zone`, `nodeName`, `deprecatedTopology` |
+//! | [`horizontal_pod_autoscaler`] | `autoscaling/v1` → `v2` | CPU target ⇄ metrics; the rest ⇄ annotations |
+//! | [`ingress`] | `extensions/v1beta1`, `networking.k8s.io/v1beta1` → `v1` | `serviceName`/`servicePort` ⇄ `service` |
+//! | [`pod_disruption_budget`] | `policy/v1beta1` → `v1` | empty selector meaning |
+//! | [`resource_claim`] | `resource.k8s.io/v1beta1` → `v1` | a request's own fields ⇄ `exactly` |
+//! | [`resource_slice`] | `resource.k8s.io/v1beta1` → `v1` | a device's `basic` ⇄ the device; zero `nodeName`/`allNodes` ⇄ unset |
+//! | [`role_binding`] | `rbac.authorization.k8s.io/v1alpha1` → `v1` | a subject's `apiVersion` ⇄ `apiGroup` |
+//! | [`runtime_class`] | `node.k8s.io/v1alpha1` → `v1` | `spec` ⇄ top-level fields |
 //!
 //! ```
 //! use apimachinery::{runtime::Scheme, schema::GroupVersion};
@@ -23,16 +39,26 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+#[cfg(feature = "apiextensions")]
+pub mod custom_resource_definition;
 #[cfg(feature = "extensions")]
 pub mod daemon_set;
 #[cfg(feature = "apps")]
 pub mod deployment;
+#[cfg(feature = "discovery")]
+pub mod endpoint_slice;
 #[cfg(feature = "autoscaling")]
 pub mod horizontal_pod_autoscaler;
 #[cfg(feature = "networking")]
 pub mod ingress;
 #[cfg(feature = "policy")]
 pub mod pod_disruption_budget;
+#[cfg(feature = "resource")]
+pub mod resource_claim;
+#[cfg(feature = "resource")]
+pub mod resource_slice;
+#[cfg(feature = "rbac")]
+pub mod role_binding;
 #[cfg(feature = "node")]
 pub mod runtime_class;
 

@@ -168,6 +168,82 @@ impl<'de, P: Deserialize<'de>> Deserialize<'de> for JSONSchemaPropsOrStringArray
     }
 }
 
+// `JSON` is the same in every version; the unions convert with their schemas (`v1beta1`'s
+// `JSONSchemaProps` to `v1`'s and back).
+apimachinery::identity_conversion!(JSON);
+
+mod conversion {
+    use apimachinery::conversion::{ConversionError, Convert, Scope};
+
+    use super::{JSONSchemaPropsOrArray, JSONSchemaPropsOrBool, JSONSchemaPropsOrStringArray};
+
+    impl<P: Convert<Q> + 'static, Q: 'static> Convert<JSONSchemaPropsOrArray<Q>>
+        for JSONSchemaPropsOrArray<P>
+    {
+        fn convert(self, scope: &Scope<'_>) -> Result<JSONSchemaPropsOrArray<Q>, ConversionError> {
+            Ok(match self {
+                Self::Schema(p) => JSONSchemaPropsOrArray::Schema(p.convert(scope)?),
+                Self::Schemas(ps) => JSONSchemaPropsOrArray::Schemas(ps.convert(scope)?),
+            })
+        }
+
+        fn convert_ref(
+            &self,
+            scope: &Scope<'_>,
+        ) -> Result<JSONSchemaPropsOrArray<Q>, ConversionError> {
+            Ok(match self {
+                Self::Schema(p) => JSONSchemaPropsOrArray::Schema(p.convert_ref(scope)?),
+                Self::Schemas(ps) => JSONSchemaPropsOrArray::Schemas(ps.convert_ref(scope)?),
+            })
+        }
+    }
+
+    impl<P: Convert<Q> + 'static, Q: 'static> Convert<JSONSchemaPropsOrBool<Q>>
+        for JSONSchemaPropsOrBool<P>
+    {
+        fn convert(self, scope: &Scope<'_>) -> Result<JSONSchemaPropsOrBool<Q>, ConversionError> {
+            Ok(match self {
+                Self::Allows(b) => JSONSchemaPropsOrBool::Allows(b),
+                Self::Schema(p) => JSONSchemaPropsOrBool::Schema(p.convert(scope)?),
+            })
+        }
+
+        fn convert_ref(
+            &self,
+            scope: &Scope<'_>,
+        ) -> Result<JSONSchemaPropsOrBool<Q>, ConversionError> {
+            Ok(match self {
+                Self::Allows(b) => JSONSchemaPropsOrBool::Allows(*b),
+                Self::Schema(p) => JSONSchemaPropsOrBool::Schema(p.convert_ref(scope)?),
+            })
+        }
+    }
+
+    impl<P: Convert<Q> + 'static, Q: 'static> Convert<JSONSchemaPropsOrStringArray<Q>>
+        for JSONSchemaPropsOrStringArray<P>
+    {
+        fn convert(
+            self,
+            scope: &Scope<'_>,
+        ) -> Result<JSONSchemaPropsOrStringArray<Q>, ConversionError> {
+            Ok(match self {
+                Self::Schema(p) => JSONSchemaPropsOrStringArray::Schema(p.convert(scope)?),
+                Self::Property(names) => JSONSchemaPropsOrStringArray::Property(names),
+            })
+        }
+
+        fn convert_ref(
+            &self,
+            scope: &Scope<'_>,
+        ) -> Result<JSONSchemaPropsOrStringArray<Q>, ConversionError> {
+            Ok(match self {
+                Self::Schema(p) => JSONSchemaPropsOrStringArray::Schema(p.convert_ref(scope)?),
+                Self::Property(names) => JSONSchemaPropsOrStringArray::Property(names.clone()),
+            })
+        }
+    }
+}
+
 // The protobuf encoding of these types, as Go's hand-written marshalers for them write
 // it (field numbers from `apiextensions/v1/generated.proto`).
 mod protobuf {

@@ -120,7 +120,7 @@ apimachinery::proto_message!(CustomResourceConversion { 1 => strategy, 2 => webh
 /// CustomResourceDefinition represents a resource that should be exposed on the API server.  Its name MUST be in the format
 /// \<.spec.name\>.\<.spec.group\>.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "apiextensions.k8s.io", version = "v1", kind = "CustomResourceDefinition", plural = "customresourcedefinitions", cluster_scoped, short_names = ["crd", "crds"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
+#[api(group = "apiextensions.k8s.io", version = "v1", kind = "CustomResourceDefinition", plural = "customresourcedefinitions", cluster_scoped, short_names = ["crd", "crds"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct CustomResourceDefinition {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -162,13 +162,7 @@ apimachinery::proto_message!(CustomResourceDefinitionCondition { 1 => r#type as 
 
 /// CustomResourceDefinitionList is a list of CustomResourceDefinition objects.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "apiextensions.k8s.io",
-    version = "v1",
-    kind = "CustomResourceDefinitionList",
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "apiextensions.k8s.io", version = "v1", kind = "CustomResourceDefinitionList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct CustomResourceDefinitionList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -392,10 +386,11 @@ pub struct JSONSchemaProps {
     /// The \`id\` field.
     #[api(skip_serializing_if = "String::is_empty")]
     pub id: String,
-    /// The \`schema\` field.
-    #[api(skip_serializing_if = "String::is_empty")]
+    /// The \`$schema\` field.
+    #[api(rename = "$schema", skip_serializing_if = "String::is_empty")]
     pub schema: String,
-    /// The \`ref\` field.
+    /// The \`$ref\` field.
+    #[api(rename = "$ref")]
     pub r#ref: Option<String>,
     /// The \`description\` field.
     #[api(skip_serializing_if = "String::is_empty")]
@@ -533,6 +528,7 @@ pub struct JSONSchemaProps {
     /// but switches back to normal pruning behaviour if nested
     /// properties or additionalProperties are specified in the schema.
     /// This can either be true or undefined. False is forbidden.
+    #[api(rename = "x-kubernetes-preserve-unknown-fields")]
     pub x_kubernetes_preserve_unknown_fields: Option<bool>,
     /// x-kubernetes-embedded-resource defines that the value is an
     /// embedded Kubernetes runtime.Object, with TypeMeta and
@@ -541,7 +537,10 @@ pub struct JSONSchemaProps {
     /// are validated automatically. x-kubernetes-preserve-unknown-fields
     /// is allowed to be true, but does not have to be if the object
     /// is fully specified (up to kind, apiVersion, metadata).
-    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    #[api(
+        rename = "x-kubernetes-embedded-resource",
+        skip_serializing_if = "crate::go_json::is_zero"
+    )]
     pub x_kubernetes_embedded_resource: bool,
     /// x-kubernetes-int-or-string specifies that this value is
     /// either an integer or a string. If this is true, an empty
@@ -556,7 +555,10 @@ pub struct JSONSchemaProps {
     /// - type: integer
     /// - type: string
     /// - ... zero or more
-    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    #[api(
+        rename = "x-kubernetes-int-or-string",
+        skip_serializing_if = "crate::go_json::is_zero"
+    )]
     pub x_kubernetes_int_or_string: bool,
     /// x-kubernetes-list-map-keys annotates an array with the x-kubernetes-list-type \`map\` by specifying the keys used
     /// as the index of the map.
@@ -567,7 +569,10 @@ pub struct JSONSchemaProps {
     ///
     /// The properties specified must either be required or have a default value,
     /// to ensure those properties are present for all list items.
-    #[api(skip_serializing_if = "Vec::is_empty")]
+    #[api(
+        rename = "x-kubernetes-list-map-keys",
+        skip_serializing_if = "Vec::is_empty"
+    )]
     pub x_kubernetes_list_map_keys: Vec<String>,
     /// x-kubernetes-list-type annotates an array to further describe its topology.
     /// This extension must only be used on lists and may have 3 possible values:
@@ -584,6 +589,7 @@ pub struct JSONSchemaProps {
     /// used to identify them. Order is preserved upon merge. The map tag
     /// must only be used on a list with elements of type object.
     /// Defaults to atomic for arrays.
+    #[api(rename = "x-kubernetes-list-type")]
     pub x_kubernetes_list_type: Option<String>,
     /// x-kubernetes-map-type annotates an object to further describe its topology.
     /// This extension must only be used when type is object and may have 2 possible values:
@@ -594,13 +600,17 @@ pub struct JSONSchemaProps {
     /// the default behaviour for all maps.
     /// 2) \`atomic\`: the list is treated as a single entity, like a scalar.
     /// Atomic maps will be entirely replaced when updated.
+    #[api(rename = "x-kubernetes-map-type")]
     pub x_kubernetes_map_type: Option<String>,
     /// x-kubernetes-validations describes a list of validation rules written in the CEL expression language.
-    #[api(skip_serializing_if = "Vec::is_empty")]
+    #[api(
+        rename = "x-kubernetes-validations",
+        skip_serializing_if = "Vec::is_empty"
+    )]
     pub x_kubernetes_validations: Vec<ValidationRule>,
 }
 
-apimachinery::proto_message!(JSONSchemaProps { 1 => id, 2 => schema, 3 => r#ref as "ref", 4 => description, 5 => r#type as "type", 6 => format, 7 => title, 8 => default, 9 => maximum, 10 => exclusive_maximum as "exclusiveMaximum", 11 => minimum, 12 => exclusive_minimum as "exclusiveMinimum", 13 => max_length as "maxLength", 14 => min_length as "minLength", 15 => pattern, 16 => max_items as "maxItems", 17 => min_items as "minItems", 18 => unique_items as "uniqueItems", 19 => multiple_of as "multipleOf", 20 => r#enum as "enum", 21 => max_properties as "maxProperties", 22 => min_properties as "minProperties", 23 => required, 24 => items, 25 => all_of as "allOf", 26 => one_of as "oneOf", 27 => any_of as "anyOf", 28 => not, 29 => properties, 30 => additional_properties as "additionalProperties", 31 => pattern_properties as "patternProperties", 32 => dependencies, 33 => additional_items as "additionalItems", 34 => definitions, 35 => external_docs as "externalDocs", 36 => example, 37 => nullable, 38 => x_kubernetes_preserve_unknown_fields as "xKubernetesPreserveUnknownFields", 39 => x_kubernetes_embedded_resource as "xKubernetesEmbeddedResource", 40 => x_kubernetes_int_or_string as "xKubernetesIntOrString", 41 => x_kubernetes_list_map_keys as "xKubernetesListMapKeys", 42 => x_kubernetes_list_type as "xKubernetesListType", 43 => x_kubernetes_map_type as "xKubernetesMapType", 44 => x_kubernetes_validations as "xKubernetesValidations" });
+apimachinery::proto_message!(JSONSchemaProps { 1 => id, 2 => schema as "$schema", 3 => r#ref as "$ref", 4 => description, 5 => r#type as "type", 6 => format, 7 => title, 8 => default, 9 => maximum, 10 => exclusive_maximum as "exclusiveMaximum", 11 => minimum, 12 => exclusive_minimum as "exclusiveMinimum", 13 => max_length as "maxLength", 14 => min_length as "minLength", 15 => pattern, 16 => max_items as "maxItems", 17 => min_items as "minItems", 18 => unique_items as "uniqueItems", 19 => multiple_of as "multipleOf", 20 => r#enum as "enum", 21 => max_properties as "maxProperties", 22 => min_properties as "minProperties", 23 => required, 24 => items, 25 => all_of as "allOf", 26 => one_of as "oneOf", 27 => any_of as "anyOf", 28 => not, 29 => properties, 30 => additional_properties as "additionalProperties", 31 => pattern_properties as "patternProperties", 32 => dependencies, 33 => additional_items as "additionalItems", 34 => definitions, 35 => external_docs as "externalDocs", 36 => example, 37 => nullable, 38 => x_kubernetes_preserve_unknown_fields as "x-kubernetes-preserve-unknown-fields", 39 => x_kubernetes_embedded_resource as "x-kubernetes-embedded-resource", 40 => x_kubernetes_int_or_string as "x-kubernetes-int-or-string", 41 => x_kubernetes_list_map_keys as "x-kubernetes-list-map-keys", 42 => x_kubernetes_list_type as "x-kubernetes-list-type", 43 => x_kubernetes_map_type as "x-kubernetes-map-type", 44 => x_kubernetes_validations as "x-kubernetes-validations" });
 
 /// SelectableField specifies the JSON path of a field that may be used with field selectors.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]

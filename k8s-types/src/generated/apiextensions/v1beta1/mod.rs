@@ -89,7 +89,8 @@ pub struct ConversionReview {
 apimachinery::proto_message!(ConversionReview { 1 => request, 2 => response });
 
 /// CustomResourceColumnDefinition specifies a column for server side printing.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[conversion(hub = crate::apiextensions::v1::CustomResourceColumnDefinition)]
 pub struct CustomResourceColumnDefinition {
     /// name is a human readable name for the column.
     pub name: String,
@@ -111,10 +112,11 @@ pub struct CustomResourceColumnDefinition {
     pub priority: i32,
     /// JSONPath is a simple JSON path (i.e. with array notation) which is evaluated against
     /// each custom resource to produce the value for this column.
+    #[api(rename = "JSONPath")]
     pub json_path: String,
 }
 
-apimachinery::proto_message!(CustomResourceColumnDefinition { 1 => name, 2 => r#type as "type", 3 => format, 4 => description, 5 => priority, 6 => json_path as "jsonPath" });
+apimachinery::proto_message!(CustomResourceColumnDefinition { 1 => name, 2 => r#type as "type", 3 => format, 4 => description, 5 => priority, 6 => json_path as "JSONPath" });
 
 /// CustomResourceConversion describes how to convert different versions of a CR.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
@@ -145,6 +147,8 @@ apimachinery::proto_message!(CustomResourceConversion { 1 => strategy, 2 => webh
 /// Deprecated in v1.16, planned for removal in v1.22. Use apiextensions.k8s.io/v1 CustomResourceDefinition instead.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(group = "apiextensions.k8s.io", version = "v1beta1", kind = "CustomResourceDefinition", plural = "customresourcedefinitions", cluster_scoped, short_names = ["crd", "crds"], verbs = [], omit_empty_type_meta, protobuf)]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::apiextensions::v1::CustomResourceDefinition)]
 pub struct CustomResourceDefinition {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -160,7 +164,8 @@ pub struct CustomResourceDefinition {
 apimachinery::proto_message!(CustomResourceDefinition { 1 => metadata, 2 => spec, 3 => status });
 
 /// CustomResourceDefinitionCondition contains details for the current condition of this pod.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[conversion(hub = crate::apiextensions::v1::CustomResourceDefinitionCondition)]
 pub struct CustomResourceDefinitionCondition {
     /// type is the type of the condition. Types include Established, NamesAccepted and Terminating.
     pub r#type: String,
@@ -193,6 +198,8 @@ apimachinery::proto_message!(CustomResourceDefinitionCondition { 1 => r#type as 
     omit_empty_type_meta,
     protobuf
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::apiextensions::v1::CustomResourceDefinitionList)]
 pub struct CustomResourceDefinitionList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -207,7 +214,8 @@ pub struct CustomResourceDefinitionList {
 apimachinery::proto_message!(CustomResourceDefinitionList { 1 => metadata, 2 => items });
 
 /// CustomResourceDefinitionNames indicates the names to serve this CustomResourceDefinition
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[conversion(hub = crate::apiextensions::v1::CustomResourceDefinitionNames)]
 pub struct CustomResourceDefinitionNames {
     /// plural is the plural name of the resource to serve.
     /// The custom resources are served under \`/apis/\<group\>/\<version\>/.../\<plural\>\`.
@@ -303,7 +311,8 @@ pub struct CustomResourceDefinitionSpec {
 apimachinery::proto_message!(CustomResourceDefinitionSpec { 1 => group, 2 => version, 3 => names, 4 => scope, 5 => validation, 6 => subresources, 7 => versions, 8 => additional_printer_columns as "additionalPrinterColumns", 9 => conversion, 10 => preserve_unknown_fields as "preserveUnknownFields", 11 => selectable_fields as "selectableFields" });
 
 /// CustomResourceDefinitionStatus indicates the state of the CustomResourceDefinition
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[conversion(hub = crate::apiextensions::v1::CustomResourceDefinitionStatus)]
 pub struct CustomResourceDefinitionStatus {
     /// conditions indicate state for particular aspects of a CustomResourceDefinition
     #[api(nullable)]
@@ -327,7 +336,8 @@ pub struct CustomResourceDefinitionStatus {
 apimachinery::proto_message!(CustomResourceDefinitionStatus { 1 => conditions, 2 => accepted_names as "acceptedNames", 3 => stored_versions as "storedVersions", 4 => observed_generation as "observedGeneration" });
 
 /// CustomResourceDefinitionVersion describes a version for CRD.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[conversion(hub = crate::apiextensions::v1::CustomResourceDefinitionVersion)]
 pub struct CustomResourceDefinitionVersion {
     /// name is the version name, e.g. “v1”, “v2beta1”, etc.
     /// The custom resources are served under this version at \`/apis/\<group\>/\<version\>/...\` if \`served\` is true.
@@ -371,7 +381,8 @@ pub struct CustomResourceDefinitionVersion {
 apimachinery::proto_message!(CustomResourceDefinitionVersion { 1 => name, 2 => served, 3 => storage, 4 => schema, 5 => subresources, 6 => additional_printer_columns as "additionalPrinterColumns", 7 => deprecated, 8 => deprecation_warning as "deprecationWarning", 9 => selectable_fields as "selectableFields" });
 
 /// CustomResourceSubresourceScale defines how to serve the scale subresource for CustomResources.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[conversion(hub = crate::apiextensions::v1::CustomResourceSubresourceScale)]
 pub struct CustomResourceSubresourceScale {
     /// specReplicasPath defines the JSON path inside of a custom resource that corresponds to Scale \`spec.replicas\`.
     /// Only JSON paths without the array notation are allowed.
@@ -403,13 +414,15 @@ apimachinery::proto_message!(CustomResourceSubresourceScale { 1 => spec_replicas
 /// \* exposes a /status subresource for the custom resource
 /// \* PUT requests to the /status subresource take a custom resource object, and ignore changes to anything except the status stanza
 /// \* PUT/POST/PATCH requests to the custom resource ignore changes to the status stanza
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[conversion(hub = crate::apiextensions::v1::CustomResourceSubresourceStatus)]
 pub struct CustomResourceSubresourceStatus {}
 
 apimachinery::proto_message!(CustomResourceSubresourceStatus {});
 
 /// CustomResourceSubresources defines the status and scale subresources for CustomResources.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[conversion(hub = crate::apiextensions::v1::CustomResourceSubresources)]
 pub struct CustomResourceSubresources {
     /// status indicates the custom resource should serve a \`/status\` subresource.
     /// When enabled:
@@ -423,7 +436,8 @@ pub struct CustomResourceSubresources {
 apimachinery::proto_message!(CustomResourceSubresources { 1 => status, 2 => scale });
 
 /// CustomResourceValidation is a list of validation methods for CustomResources.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[conversion(hub = crate::apiextensions::v1::CustomResourceValidation)]
 pub struct CustomResourceValidation {
     /// openAPIV3Schema is the OpenAPI v3 schema to use for validation and pruning.
     #[api(rename = "openAPIV3Schema")]
@@ -433,7 +447,8 @@ pub struct CustomResourceValidation {
 apimachinery::proto_message!(CustomResourceValidation { 1 => open_apiv3_schema as "openAPIV3Schema" });
 
 /// ExternalDocumentation allows referencing an external resource for extended documentation.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[conversion(hub = crate::apiextensions::v1::ExternalDocumentation)]
 pub struct ExternalDocumentation {
     /// The \`description\` field.
     #[api(skip_serializing_if = "String::is_empty")]
@@ -446,15 +461,17 @@ pub struct ExternalDocumentation {
 apimachinery::proto_message!(ExternalDocumentation { 1 => description, 2 => url });
 
 /// JSONSchemaProps is a JSON-Schema following Specification Draft 4 (<http://json-schema.org/>).
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[conversion(hub = crate::apiextensions::v1::JSONSchemaProps)]
 pub struct JSONSchemaProps {
     /// The \`id\` field.
     #[api(skip_serializing_if = "String::is_empty")]
     pub id: String,
-    /// The \`schema\` field.
-    #[api(skip_serializing_if = "String::is_empty")]
+    /// The \`$schema\` field.
+    #[api(rename = "$schema", skip_serializing_if = "String::is_empty")]
     pub schema: String,
-    /// The \`ref\` field.
+    /// The \`$ref\` field.
+    #[api(rename = "$ref")]
     pub r#ref: Option<String>,
     /// The \`description\` field.
     #[api(skip_serializing_if = "String::is_empty")]
@@ -592,6 +609,7 @@ pub struct JSONSchemaProps {
     /// but switches back to normal pruning behaviour if nested
     /// properties or additionalProperties are specified in the schema.
     /// This can either be true or undefined. False is forbidden.
+    #[api(rename = "x-kubernetes-preserve-unknown-fields")]
     pub x_kubernetes_preserve_unknown_fields: Option<bool>,
     /// x-kubernetes-embedded-resource defines that the value is an
     /// embedded Kubernetes runtime.Object, with TypeMeta and
@@ -600,7 +618,10 @@ pub struct JSONSchemaProps {
     /// are validated automatically. x-kubernetes-preserve-unknown-fields
     /// is allowed to be true, but does not have to be if the object
     /// is fully specified (up to kind, apiVersion, metadata).
-    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    #[api(
+        rename = "x-kubernetes-embedded-resource",
+        skip_serializing_if = "crate::go_json::is_zero"
+    )]
     pub x_kubernetes_embedded_resource: bool,
     /// x-kubernetes-int-or-string specifies that this value is
     /// either an integer or a string. If this is true, an empty
@@ -615,7 +636,10 @@ pub struct JSONSchemaProps {
     /// - type: integer
     /// - type: string
     /// - ... zero or more
-    #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    #[api(
+        rename = "x-kubernetes-int-or-string",
+        skip_serializing_if = "crate::go_json::is_zero"
+    )]
     pub x_kubernetes_int_or_string: bool,
     /// x-kubernetes-list-map-keys annotates an array with the x-kubernetes-list-type \`map\` by specifying the keys used
     /// as the index of the map.
@@ -626,7 +650,10 @@ pub struct JSONSchemaProps {
     ///
     /// The properties specified must either be required or have a default value,
     /// to ensure those properties are present for all list items.
-    #[api(skip_serializing_if = "Vec::is_empty")]
+    #[api(
+        rename = "x-kubernetes-list-map-keys",
+        skip_serializing_if = "Vec::is_empty"
+    )]
     pub x_kubernetes_list_map_keys: Vec<String>,
     /// x-kubernetes-list-type annotates an array to further describe its topology.
     /// This extension must only be used on lists and may have 3 possible values:
@@ -643,6 +670,7 @@ pub struct JSONSchemaProps {
     /// used to identify them. Order is preserved upon merge. The map tag
     /// must only be used on a list with elements of type object.
     /// Defaults to atomic for arrays.
+    #[api(rename = "x-kubernetes-list-type")]
     pub x_kubernetes_list_type: Option<String>,
     /// x-kubernetes-map-type annotates an object to further describe its topology.
     /// This extension must only be used when type is object and may have 2 possible values:
@@ -653,16 +681,21 @@ pub struct JSONSchemaProps {
     /// the default behaviour for all maps.
     /// 2) \`atomic\`: the list is treated as a single entity, like a scalar.
     /// Atomic maps will be entirely replaced when updated.
+    #[api(rename = "x-kubernetes-map-type")]
     pub x_kubernetes_map_type: Option<String>,
     /// x-kubernetes-validations describes a list of validation rules written in the CEL expression language.
-    #[api(skip_serializing_if = "Vec::is_empty")]
+    #[api(
+        rename = "x-kubernetes-validations",
+        skip_serializing_if = "Vec::is_empty"
+    )]
     pub x_kubernetes_validations: Vec<ValidationRule>,
 }
 
-apimachinery::proto_message!(JSONSchemaProps { 1 => id, 2 => schema, 3 => r#ref as "ref", 4 => description, 5 => r#type as "type", 6 => format, 7 => title, 8 => default, 9 => maximum, 10 => exclusive_maximum as "exclusiveMaximum", 11 => minimum, 12 => exclusive_minimum as "exclusiveMinimum", 13 => max_length as "maxLength", 14 => min_length as "minLength", 15 => pattern, 16 => max_items as "maxItems", 17 => min_items as "minItems", 18 => unique_items as "uniqueItems", 19 => multiple_of as "multipleOf", 20 => r#enum as "enum", 21 => max_properties as "maxProperties", 22 => min_properties as "minProperties", 23 => required, 24 => items, 25 => all_of as "allOf", 26 => one_of as "oneOf", 27 => any_of as "anyOf", 28 => not, 29 => properties, 30 => additional_properties as "additionalProperties", 31 => pattern_properties as "patternProperties", 32 => dependencies, 33 => additional_items as "additionalItems", 34 => definitions, 35 => external_docs as "externalDocs", 36 => example, 37 => nullable, 38 => x_kubernetes_preserve_unknown_fields as "xKubernetesPreserveUnknownFields", 39 => x_kubernetes_embedded_resource as "xKubernetesEmbeddedResource", 40 => x_kubernetes_int_or_string as "xKubernetesIntOrString", 41 => x_kubernetes_list_map_keys as "xKubernetesListMapKeys", 42 => x_kubernetes_list_type as "xKubernetesListType", 43 => x_kubernetes_map_type as "xKubernetesMapType", 44 => x_kubernetes_validations as "xKubernetesValidations" });
+apimachinery::proto_message!(JSONSchemaProps { 1 => id, 2 => schema as "$schema", 3 => r#ref as "$ref", 4 => description, 5 => r#type as "type", 6 => format, 7 => title, 8 => default, 9 => maximum, 10 => exclusive_maximum as "exclusiveMaximum", 11 => minimum, 12 => exclusive_minimum as "exclusiveMinimum", 13 => max_length as "maxLength", 14 => min_length as "minLength", 15 => pattern, 16 => max_items as "maxItems", 17 => min_items as "minItems", 18 => unique_items as "uniqueItems", 19 => multiple_of as "multipleOf", 20 => r#enum as "enum", 21 => max_properties as "maxProperties", 22 => min_properties as "minProperties", 23 => required, 24 => items, 25 => all_of as "allOf", 26 => one_of as "oneOf", 27 => any_of as "anyOf", 28 => not, 29 => properties, 30 => additional_properties as "additionalProperties", 31 => pattern_properties as "patternProperties", 32 => dependencies, 33 => additional_items as "additionalItems", 34 => definitions, 35 => external_docs as "externalDocs", 36 => example, 37 => nullable, 38 => x_kubernetes_preserve_unknown_fields as "x-kubernetes-preserve-unknown-fields", 39 => x_kubernetes_embedded_resource as "x-kubernetes-embedded-resource", 40 => x_kubernetes_int_or_string as "x-kubernetes-int-or-string", 41 => x_kubernetes_list_map_keys as "x-kubernetes-list-map-keys", 42 => x_kubernetes_list_type as "x-kubernetes-list-type", 43 => x_kubernetes_map_type as "x-kubernetes-map-type", 44 => x_kubernetes_validations as "x-kubernetes-validations" });
 
 /// SelectableField specifies the JSON path of a field that may be used with field selectors.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[conversion(hub = crate::apiextensions::v1::SelectableField)]
 pub struct SelectableField {
     /// jsonPath is a simple JSON path which is evaluated against each custom resource to produce a
     /// field selector value.
@@ -678,7 +711,8 @@ pub struct SelectableField {
 apimachinery::proto_message!(SelectableField { 1 => json_path as "jsonPath" });
 
 /// ServiceReference holds a reference to Service.legacy.k8s.io
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[conversion(hub = crate::apiextensions::v1::ServiceReference)]
 pub struct ServiceReference {
     /// namespace is the namespace of the service.
     /// Required
@@ -697,7 +731,8 @@ pub struct ServiceReference {
 apimachinery::proto_message!(ServiceReference { 1 => namespace, 2 => name, 3 => path, 4 => port });
 
 /// ValidationRule describes a validation rule written in the CEL expression language.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[conversion(hub = crate::apiextensions::v1::ValidationRule)]
 pub struct ValidationRule {
     /// Rule represents the expression which will be evaluated by CEL.
     /// ref: <https://github.com/google/cel-spec>
@@ -819,7 +854,8 @@ pub struct ValidationRule {
 apimachinery::proto_message!(ValidationRule { 1 => rule, 2 => message, 3 => message_expression as "messageExpression", 4 => reason, 5 => field_path as "fieldPath", 6 => optional_old_self as "optionalOldSelf" });
 
 /// WebhookClientConfig contains the information to make a TLS connection with the webhook.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[conversion(hub = crate::apiextensions::v1::WebhookClientConfig)]
 pub struct WebhookClientConfig {
     /// url gives the location of the webhook, in standard URL form
     /// (\`scheme://host:port/path\`). Exactly one of \`url\` or \`service\`

@@ -8230,5 +8230,6 @@ apimachinery::identity_conversion!(
     PersistentVolumeSpec,
     PodTemplateSpec,
     Toleration,
-    TopologySelectorTerm
+    TopologySelectorTerm,
+    TypedLocalObjectReference
 );

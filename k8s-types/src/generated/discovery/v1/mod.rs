@@ -129,7 +129,7 @@ apimachinery::proto_message!(EndpointPort { 1 => name, 2 => protocol, 3 => port,
 /// by listing EndpointSlices in the service's namespace whose \`kubernetes.io/service-name\`
 /// label contains the service's name.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(group = "discovery.k8s.io", version = "v1", kind = "EndpointSlice", plural = "endpointslices", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
+#[api(group = "discovery.k8s.io", version = "v1", kind = "EndpointSlice", plural = "endpointslices", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct EndpointSlice {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -164,13 +164,7 @@ apimachinery::proto_message!(EndpointSlice { 1 => metadata, 2 => endpoints, 3 =>
 
 /// EndpointSliceList represents a list of endpoint slices
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-#[api(
-    group = "discovery.k8s.io",
-    version = "v1",
-    kind = "EndpointSliceList",
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "discovery.k8s.io", version = "v1", kind = "EndpointSliceList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct EndpointSliceList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,

@@ -50,7 +50,8 @@ pub struct Endpoint {
 apimachinery::proto_message!(Endpoint { 1 => addresses, 2 => conditions, 3 => hostname, 4 => target_ref as "targetRef", 5 => topology, 6 => node_name as "nodeName", 7 => hints });
 
 /// EndpointConditions represents the current condition of an endpoint.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[conversion(hub = crate::discovery::v1::EndpointConditions)]
 pub struct EndpointConditions {
     /// ready indicates that this endpoint is prepared to receive traffic,
     /// according to whatever system is managing the endpoint. A nil value
@@ -72,7 +73,8 @@ pub struct EndpointConditions {
 apimachinery::proto_message!(EndpointConditions { 1 => ready, 2 => serving, 3 => terminating });
 
 /// EndpointHints provides hints describing how an endpoint should be consumed.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[conversion(hub = crate::discovery::v1::EndpointHints)]
 pub struct EndpointHints {
     /// forZones indicates the zone(s) this endpoint should be consumed by to
     /// enable topology aware routing. May contain a maximum of 8 entries.
@@ -87,7 +89,8 @@ pub struct EndpointHints {
 apimachinery::proto_message!(EndpointHints { 1 => for_zones as "forZones", 2 => for_nodes as "forNodes" });
 
 /// EndpointPort represents a Port used by an EndpointSlice
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[conversion(hub = crate::discovery::v1::EndpointPort)]
 pub struct EndpointPort {
     /// name represents the name of this port. All ports in an EndpointSlice must have a unique name.
     /// If the EndpointSlice is derived from a Kubernetes service, this corresponds to the Service.ports\[\].name.
@@ -121,6 +124,8 @@ apimachinery::proto_message!(EndpointPort { 1 => name, 2 => protocol, 3 => port,
 /// labels, which must be joined to produce the full set of endpoints.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(group = "discovery.k8s.io", version = "v1beta1", kind = "EndpointSlice", plural = "endpointslices", namespaced, verbs = [], omit_empty_type_meta, protobuf)]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::discovery::v1::EndpointSlice)]
 pub struct EndpointSlice {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -158,6 +163,8 @@ apimachinery::proto_message!(EndpointSlice { 1 => metadata, 2 => endpoints, 3 =>
     omit_empty_type_meta,
     protobuf
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::discovery::v1::EndpointSliceList)]
 pub struct EndpointSliceList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -171,7 +178,8 @@ pub struct EndpointSliceList {
 apimachinery::proto_message!(EndpointSliceList { 1 => metadata, 2 => items });
 
 /// ForNode provides information about which nodes should consume this endpoint.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[conversion(hub = crate::discovery::v1::ForNode)]
 pub struct ForNode {
     /// name represents the name of the node.
     pub name: String,
@@ -180,7 +188,8 @@ pub struct ForNode {
 apimachinery::proto_message!(ForNode { 1 => name });
 
 /// ForZone provides information about which zones should consume this endpoint.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[conversion(hub = crate::discovery::v1::ForZone)]
 pub struct ForZone {
     /// name represents the name of the zone.
     pub name: String,

@@ -41,6 +41,8 @@ apimachinery::proto_message!(ClusterRole { 1 => metadata, 2 => rules, 3 => aggre
 /// Deprecated in v1.17 in favor of rbac.authorization.k8s.io/v1 ClusterRoleBinding, and will no longer be served in v1.22.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(group = "rbac.authorization.k8s.io", version = "v1alpha1", kind = "ClusterRoleBinding", plural = "clusterrolebindings", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::rbac::v1::ClusterRoleBinding)]
 pub struct ClusterRoleBinding {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -66,6 +68,8 @@ apimachinery::proto_message!(ClusterRoleBinding { 1 => metadata, 2 => subjects, 
     omit_empty_type_meta,
     protobuf
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::rbac::v1::ClusterRoleBindingList)]
 pub struct ClusterRoleBindingList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -153,6 +157,8 @@ apimachinery::proto_message!(Role { 1 => metadata, 2 => rules });
 /// Deprecated in v1.17 in favor of rbac.authorization.k8s.io/v1 RoleBinding, and will no longer be served in v1.22.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(group = "rbac.authorization.k8s.io", version = "v1alpha1", kind = "RoleBinding", plural = "rolebindings", namespaced, verbs = [], omit_empty_type_meta, protobuf)]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::rbac::v1::RoleBinding)]
 pub struct RoleBinding {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -178,6 +184,8 @@ apimachinery::proto_message!(RoleBinding { 1 => metadata, 2 => subjects, 3 => ro
     omit_empty_type_meta,
     protobuf
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::rbac::v1::RoleBindingList)]
 pub struct RoleBindingList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -215,7 +223,8 @@ pub struct RoleList {
 apimachinery::proto_message!(RoleList { 1 => metadata, 2 => items });
 
 /// RoleRef contains information that points to the role being used
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[conversion(hub = crate::rbac::v1::RoleRef)]
 pub struct RoleRef {
     /// APIGroup is the group for the resource being referenced
     pub api_group: String,

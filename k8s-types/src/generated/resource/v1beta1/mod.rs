@@ -7,7 +7,8 @@
 ///
 /// The combination of Driver, Pool, Device, and ShareID must match the corresponding key
 /// in Status.Allocation.Devices.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::AllocatedDeviceStatus)]
 pub struct AllocatedDeviceStatus {
     /// Driver specifies the name of the DRA driver whose kubelet
     /// plugin should be invoked to process the allocation once the claim is
@@ -46,7 +47,8 @@ pub struct AllocatedDeviceStatus {
 apimachinery::proto_message!(AllocatedDeviceStatus { 1 => driver, 2 => pool, 3 => device, 4 => conditions, 5 => data, 6 => network_data as "networkData", 7 => share_id as "shareID" });
 
 /// AllocationResult contains attributes of an allocated resource.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::AllocationResult)]
 pub struct AllocationResult {
     /// Devices is the result of allocating devices.
     pub devices: DeviceAllocationResult,
@@ -64,7 +66,8 @@ pub struct AllocationResult {
 apimachinery::proto_message!(AllocationResult { 1 => devices, 3 => node_selector as "nodeSelector", 5 => allocation_timestamp as "allocationTimestamp" });
 
 /// BasicDevice defines one device instance.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::Device, hub_only = [name])]
 pub struct BasicDevice {
     /// Attributes defines the set of attributes for this device.
     /// The name of each attribute must be unique in that set.
@@ -243,7 +246,8 @@ apimachinery::proto_message!(CELDeviceSelector { 1 => expression });
 /// CapacityRequestPolicy defines how requests consume device capacity.
 ///
 /// Must not set more than one ValidRequestValues.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::CapacityRequestPolicy)]
 pub struct CapacityRequestPolicy {
     /// Default specifies how much of this capacity is consumed by a request
     /// that does not contain an entry for it in DeviceRequest's Capacity.
@@ -287,7 +291,8 @@ apimachinery::proto_message!(CapacityRequestPolicy { 1 => default, 3 => valid_va
 /// - If Step is not set, the requested amount is used as-is if it falls within the range Min to Max (if set).
 /// - If the requested or rounded amount exceeds Max (if set), the request does not satisfy the policy,
 /// and the device cannot be allocated.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::CapacityRequestPolicyRange)]
 pub struct CapacityRequestPolicyRange {
     /// Min specifies the minimum capacity allowed for a consumption request.
     ///
@@ -310,7 +315,8 @@ pub struct CapacityRequestPolicyRange {
 apimachinery::proto_message!(CapacityRequestPolicyRange { 1 => min, 2 => max, 3 => step });
 
 /// CapacityRequirements defines the capacity requirements for a specific device request.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::CapacityRequirements)]
 pub struct CapacityRequirements {
     /// Requests represent individual device resource requests for distinct resources,
     /// all of which must be provided by the device.
@@ -341,7 +347,8 @@ pub struct CapacityRequirements {
 apimachinery::proto_message!(CapacityRequirements { 1 => requests });
 
 /// Counter describes a quantity associated with a device.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::Counter)]
 pub struct Counter {
     /// Value defines how much of a certain device counter is available.
     pub value: crate::value::Quantity,
@@ -357,7 +364,8 @@ apimachinery::proto_message!(Counter { 1 => value });
 /// can be referenced by devices. When a device is allocated,
 /// the portion of counters it uses will no longer be available for use
 /// by other devices.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::CounterSet)]
 pub struct CounterSet {
     /// Name defines the name of the counter set.
     /// It must be a DNS label.
@@ -386,7 +394,8 @@ pub struct Device {
 apimachinery::proto_message!(Device { 1 => name, 2 => basic });
 
 /// DeviceAllocationConfiguration gets embedded in an AllocationResult.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::DeviceAllocationConfiguration)]
 pub struct DeviceAllocationConfiguration {
     /// Source records whether the configuration comes from a class and thus
     /// is not something that a normal user would have been able to set
@@ -443,7 +452,8 @@ impl apimachinery::protobuf::Message for DeviceAllocationConfiguration {
 }
 
 /// DeviceAllocationResult is the result of allocating devices.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::DeviceAllocationResult)]
 pub struct DeviceAllocationResult {
     /// Results lists all allocated devices.
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -462,7 +472,8 @@ pub struct DeviceAllocationResult {
 apimachinery::proto_message!(DeviceAllocationResult { 1 => results, 2 => config });
 
 /// DeviceAttribute must have exactly one field set.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::DeviceAttribute)]
 pub struct DeviceAttribute {
     /// IntValue is a number.
     pub int: Option<i64>,
@@ -498,7 +509,8 @@ pub struct DeviceAttribute {
 apimachinery::proto_message!(DeviceAttribute { 2 => int, 3 => bool, 4 => string, 5 => version, 6 => ints, 7 => bools, 8 => strings, 9 => versions });
 
 /// DeviceCapacity describes a quantity associated with a device.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::DeviceCapacity)]
 pub struct DeviceCapacity {
     /// Value defines how much of a certain capacity that device has.
     ///
@@ -521,7 +533,8 @@ pub struct DeviceCapacity {
 apimachinery::proto_message!(DeviceCapacity { 1 => value, 2 => request_policy as "requestPolicy" });
 
 /// DeviceClaim defines how to request devices with a ResourceClaim.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::DeviceClaim)]
 pub struct DeviceClaim {
     /// Requests represent individual requests for distinct devices which
     /// must all be satisfied. If empty, nothing needs to be allocated.
@@ -541,7 +554,8 @@ pub struct DeviceClaim {
 apimachinery::proto_message!(DeviceClaim { 1 => requests, 2 => constraints, 3 => config });
 
 /// DeviceClaimConfiguration is used for configuration parameters in DeviceClaim.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::DeviceClaimConfiguration)]
 pub struct DeviceClaimConfiguration {
     /// Requests lists the names of requests where the configuration applies.
     /// If empty, it applies to all requests.
@@ -727,7 +741,8 @@ pub struct DeviceConfiguration {
 apimachinery::proto_message!(DeviceConfiguration { 1 => opaque });
 
 /// DeviceConstraint must have exactly one field set besides Requests.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::DeviceConstraint)]
 pub struct DeviceConstraint {
     /// Requests is a list of the one or more requests in this claim which
     /// must co-satisfy this constraint. If a request is fulfilled by
@@ -780,7 +795,8 @@ apimachinery::proto_message!(DeviceConstraint { 1 => requests, 2 => match_attrib
 
 /// DeviceCounterConsumption defines a set of counters that
 /// a device will consume from a CounterSet.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::DeviceCounterConsumption)]
 pub struct DeviceCounterConsumption {
     /// CounterSet is the name of the set from which the
     /// counters defined will be consumed.
@@ -929,7 +945,8 @@ pub struct DeviceRequest {
 apimachinery::proto_message!(DeviceRequest { 1 => name, 2 => device_class_name as "deviceClassName", 3 => selectors, 4 => allocation_mode as "allocationMode", 5 => count, 6 => admin_access as "adminAccess", 7 => first_available as "firstAvailable", 8 => tolerations, 9 => capacity });
 
 /// DeviceRequestAllocationResult contains the allocation result for one request.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::DeviceRequestAllocationResult)]
 pub struct DeviceRequestAllocationResult {
     /// Request is the name of the request in the claim which caused this
     /// device to be allocated. If it references a subrequest in the
@@ -1025,7 +1042,8 @@ apimachinery::proto_message!(DeviceSelector { 1 => cel });
 /// or FirstAvailable fields, as those can only be set on the top-level request.
 /// AdminAccess is not supported for requests with a prioritized list, and
 /// recursive FirstAvailable fields are not supported.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::DeviceSubRequest)]
 pub struct DeviceSubRequest {
     /// Name can be used to reference this subrequest in the list of constraints
     /// or the list of configurations for the claim. References must use the
@@ -1113,7 +1131,8 @@ apimachinery::proto_message!(DeviceSubRequest { 1 => name, 2 => device_class_nam
 /// The device this taint is attached to has the "effect" on
 /// any claim which does not tolerate the taint and, through the claim,
 /// to pods using the claim.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::DeviceTaint)]
 pub struct DeviceTaint {
     /// The taint key to be applied to a device.
     /// Must be a label name.
@@ -1147,7 +1166,8 @@ apimachinery::proto_message!(DeviceTaint { 1 => key, 2 => value, 3 => effect, 4 
 
 /// The ResourceClaim this DeviceToleration is attached to tolerates any taint that matches
 /// the triple \<key,value,effect\> using the matching operator \<operator\>.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::DeviceToleration)]
 pub struct DeviceToleration {
     /// Key is the taint key that the toleration applies to. Empty means match all taint keys.
     /// If the key is empty, operator must be Exists; this combination means to match all values and all keys.
@@ -1183,7 +1203,8 @@ apimachinery::proto_message!(DeviceToleration { 1 => key, 2 => operator, 3 => va
 /// NetworkDeviceData provides network-related details for the allocated device.
 /// This information may be filled by drivers or other components to configure
 /// or identify the device within a network context.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::NetworkDeviceData)]
 pub struct NetworkDeviceData {
     /// InterfaceName specifies the name of the network interface associated with
     /// the allocated device. This might be the name of a physical or virtual
@@ -1212,7 +1233,8 @@ apimachinery::proto_message!(NetworkDeviceData { 1 => interface_name as "interfa
 
 /// NodeAllocatableResourceMapping defines the translation between the DRA device/capacity
 /// units requested to the corresponding quantity of the node allocatable resource.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::NodeAllocatableResourceMapping)]
 pub struct NodeAllocatableResourceMapping {
     /// CapacityKey references a capacity name defined as a key in the
     /// \`spec.devices\[\*\].capacity\` map. When this field is set, the value associated with
@@ -1283,6 +1305,8 @@ apimachinery::proto_message!(OpaqueDeviceConfiguration { 1 => driver, 2 => param
 /// feature gate.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1beta1", kind = "ResourceClaim", plural = "resourceclaims", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::ResourceClaim)]
 pub struct ResourceClaim {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -1300,7 +1324,8 @@ apimachinery::proto_message!(ResourceClaim { 1 => metadata, 2 => spec, 3 => stat
 /// ResourceClaimConsumerReference contains enough information to let you
 /// locate the consumer of a ResourceClaim. The user must be a resource in the same
 /// namespace as the ResourceClaim.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::ResourceClaimConsumerReference)]
 pub struct ResourceClaimConsumerReference {
     /// APIGroup is the group for the resource being referenced. It is
     /// empty for the core API. This matches the group in the APIVersion
@@ -1326,6 +1351,8 @@ apimachinery::proto_message!(ResourceClaimConsumerReference { 1 => api_group as 
     omit_empty_type_meta,
     protobuf
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::ResourceClaimList)]
 pub struct ResourceClaimList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -1339,7 +1366,8 @@ pub struct ResourceClaimList {
 apimachinery::proto_message!(ResourceClaimList { 1 => metadata, 2 => items });
 
 /// ResourceClaimSpec defines what is being requested in a ResourceClaim and how to configure it.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::ResourceClaimSpec)]
 pub struct ResourceClaimSpec {
     /// Devices defines how to request devices.
     pub devices: DeviceClaim,
@@ -1349,7 +1377,8 @@ apimachinery::proto_message!(ResourceClaimSpec { 1 => devices });
 
 /// ResourceClaimStatus tracks whether the resource has been allocated and what
 /// the result of that was.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::ResourceClaimStatus)]
 pub struct ResourceClaimStatus {
     /// Allocation is set once the claim has been allocated successfully.
     pub allocation: Option<AllocationResult>,
@@ -1389,6 +1418,8 @@ apimachinery::proto_message!(ResourceClaimStatus { 1 => allocation, 2 => reserve
 /// feature gate.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1beta1", kind = "ResourceClaimTemplate", plural = "resourceclaimtemplates", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::ResourceClaimTemplate)]
 pub struct ResourceClaimTemplate {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -1413,6 +1444,8 @@ apimachinery::proto_message!(ResourceClaimTemplate { 1 => metadata, 2 => spec })
     omit_empty_type_meta,
     protobuf
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::ResourceClaimTemplateList)]
 pub struct ResourceClaimTemplateList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -1426,7 +1459,8 @@ pub struct ResourceClaimTemplateList {
 apimachinery::proto_message!(ResourceClaimTemplateList { 1 => metadata, 2 => items });
 
 /// ResourceClaimTemplateSpec contains the metadata and fields for a ResourceClaim.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::ResourceClaimTemplateSpec)]
 pub struct ResourceClaimTemplateSpec {
     /// ObjectMeta may contain labels and annotations that will be copied into the ResourceClaim
     /// when creating it. No other fields are allowed and will be rejected during
@@ -1441,7 +1475,8 @@ pub struct ResourceClaimTemplateSpec {
 apimachinery::proto_message!(ResourceClaimTemplateSpec { 1 => metadata, 2 => spec });
 
 /// ResourcePool describes the pool that ResourceSlices belong to.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::ResourcePool)]
 pub struct ResourcePool {
     /// Name is used to identify the pool. For node-local devices, this
     /// is often the node name, but this is not required.
@@ -1498,6 +1533,8 @@ apimachinery::proto_message!(ResourcePool { 1 => name, 2 => generation, 3 => res
 /// feature gate.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1beta1", kind = "ResourceSlice", plural = "resourceslices", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::ResourceSlice)]
 pub struct ResourceSlice {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -1520,6 +1557,8 @@ apimachinery::proto_message!(ResourceSlice { 1 => metadata, 2 => spec });
     omit_empty_type_meta,
     protobuf
 )]
+#[derive(apimachinery::Convert)]
+#[conversion(hub = crate::resource::v1::ResourceSliceList)]
 pub struct ResourceSliceList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
