@@ -48,20 +48,17 @@ fn the_bundled_example_upgrades_to_the_preferred_versions() -> TestResult {
     Ok(())
 }
 
-/// kubectl's own YAML printer, given our JSON output (`kubectl label --local -f
-/// converted.json foo- -o yaml`, captured in `tests/data`), prints what we print. That
-/// kubectl command prints each object on its own (no `---`) and adds `labels: {}` to
-/// objects without labels; both are removed before comparing.
-#[test]
-fn yaml_output_is_what_kubectl_prints_for_the_same_objects() -> TestResult {
-    let ours = stdout(kapi()?.args(["convert", "-f", &example()]))?;
+/// Our YAML stream against kubectl's printing of the same objects, captured in
+/// `tests/data/<captured>`: kubectl prints each object on its own (no `---`) and adds
+/// `labels: {}` to objects without labels; both are removed before comparing.
+fn assert_same_as_kubectl(ours: &str, captured: &str) -> TestResult {
     let ours: String = ours
         .lines()
         .filter(|l| *l != "---")
         .map(|l| format!("{l}\n"))
         .collect();
     let kubectl = std::fs::read_to_string(format!(
-        "{}/tests/data/legacy.converted.kubectl.yaml",
+        "{}/tests/data/{captured}",
         env!("CARGO_MANIFEST_DIR")
     ))?;
     let kubectl: String = kubectl
@@ -71,6 +68,14 @@ fn yaml_output_is_what_kubectl_prints_for_the_same_objects() -> TestResult {
         .collect();
     assert_eq!(ours, kubectl);
     Ok(())
+}
+
+/// kubectl's own YAML printer, given our JSON output (`kubectl label --local -f
+/// converted.json foo- -o yaml`, captured in `tests/data`), prints what we print.
+#[test]
+fn yaml_output_is_what_kubectl_prints_for_the_same_objects() -> TestResult {
+    let ours = stdout(kapi()?.args(["convert", "-f", &example()]))?;
+    assert_same_as_kubectl(&ours, "legacy.converted.kubectl.yaml")
 }
 
 #[test]
@@ -528,22 +533,7 @@ fn unserved_versions_convert_as_go_converts_them() -> TestResult {
         "{out}"
     );
 
-    let ours: String = out
-        .lines()
-        .filter(|l| *l != "---")
-        .map(|l| format!("{l}\n"))
-        .collect();
-    let kubectl = std::fs::read_to_string(format!(
-        "{}/tests/data/unserved.converted.kubectl.yaml",
-        env!("CARGO_MANIFEST_DIR")
-    ))?;
-    let kubectl: String = kubectl
-        .lines()
-        .filter(|l| *l != "  labels: {}")
-        .map(|l| format!("{l}\n"))
-        .collect();
-    assert_eq!(ours, kubectl);
-    Ok(())
+    assert_same_as_kubectl(&out, "unserved.converted.kubectl.yaml")
 }
 
 /// A `v1beta1` CRD taken to `v1` and back has its spec-wide fields again, plus what Go's
