@@ -138,7 +138,13 @@ fn expand_object(c: &Container, krate: &TokenStream) -> TokenStream {
             fn deep_copy_object(&self) -> ::std::boxed::Box<dyn #krate::runtime::Object> {
                 ::std::boxed::Box::new(::core::clone::Clone::clone(self))
             }
-            fn as_serialize(&self) -> &dyn #krate::__private::erased_serde::Serialize { self }
+            fn encode_json(
+                &self,
+                out: &mut ::std::vec::Vec<u8>,
+                layout: #krate::runtime::JsonLayout,
+            ) -> ::core::result::Result<(), #krate::__private::serde_json::Error> {
+                #krate::serializer::json::encode_go_json(self, out, layout)
+            }
             fn type_name(&self) -> &'static str { ::core::any::type_name::<Self>() }
         }
     }

@@ -111,6 +111,7 @@ pub fn derive_api_type(input: TokenStream) -> TokenStream {
 /// | `to_hub = path::to::fn` | hand-written `fn(&Self, &Scope) -> Result<Hub, ConversionError>`, used instead of the generated one |
 /// | `from_hub = path::to::fn` | hand-written `fn(&Hub, &Scope) -> Result<Self, ConversionError>` |
 /// | `hub_only = [field, ..]` | hub fields this type does not have: left at their default going to the hub, dropped coming back |
+/// | `nested` | the type is only converted as a field of others (statically, through `Convert`): no `HubConversions` and no registration in the scheme, whose registry converts whole objects |
 /// | `crate = "path"` | path of the `apimachinery` crate |
 ///
 /// # Field attributes: `#[conversion(...)]`

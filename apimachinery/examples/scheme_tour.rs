@@ -138,7 +138,7 @@ fn main() -> Result<(), Box<dyn Error>> {
         let object: Box<dyn Object> = if scheme.recognizes(&gvk) {
             let value = unstructured.into_value();
             scheme
-                .deserialize(&gvk, value)
+                .decode_value(&gvk, &value)
                 .map_err(|e| format!("{}: document {index}: {e}", path.display()))?
         } else {
             Box::new(unstructured)

@@ -21,7 +21,7 @@ fn register_brings_kinds_conversions_and_defaulters() -> Result<(), Box<dyn std:
     let json = br#"{"apiVersion":"apps/v1beta1","kind":"Deployment","metadata":{"name":"web"},
         "spec":{"template":{"metadata":{"labels":{"app":"web"}}}}}"#;
     let gvk = "apps/v1beta1, Kind=Deployment".parse()?;
-    let mut old = scheme.deserialize(&gvk, &mut serde_json::Deserializer::from_slice(json))?;
+    let mut old = scheme.decode_json(&gvk, json)?;
     scheme.default(old.as_mut());
     let new = scheme.convert_to_version(old, &GroupVersion::new("apps", "v1"))?;
     let text = serde_json::to_string(new.as_ref())?;

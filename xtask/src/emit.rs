@@ -97,7 +97,7 @@ fn version_file(module: &str, version: &str, m: &Module, conv: &Conversions) -> 
 }
 
 /// The `#[conversion(...)]` of a struct deriving `Convert`.
-fn conversion_attr(d: &Derive, module: &str, version: &str) -> String {
+fn conversion_attr(d: &Derive, module: &str, version: &str, kind: bool) -> String {
     let (m, v, n) = &d.hub;
     let mut attrs = vec![format!(
         "hub = {}",
@@ -117,6 +117,10 @@ fn conversion_attr(d: &Derive, module: &str, version: &str) -> String {
     if let Some(manual) = &d.manual {
         attrs.push(format!("to_hub = {manual}::to_hub"));
         attrs.push(format!("from_hub = {manual}::from_hub"));
+    }
+    if !kind {
+        // Only whole objects are converted through the scheme's registry.
+        attrs.push("nested".to_owned());
     }
     format!("#[conversion({})]\n", attrs.join(", "))
 }
@@ -217,7 +221,7 @@ fn write_struct(
     }
     if let Some(d) = derive {
         out.push_str("#[derive(apimachinery::Convert)]\n");
-        out.push_str(&conversion_attr(d, module, version));
+        out.push_str(&conversion_attr(d, module, version, s.kind.is_some()));
     }
     let field_attr = |out: &mut String, rust: &str| {
         if let Some(a) = field_conversion_attr(derive, rust) {

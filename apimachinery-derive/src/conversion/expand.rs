@@ -204,6 +204,21 @@ pub fn expand(c: &Container) -> TokenStream {
             },
         }
     };
+    // A nested type converts statically, through `Convert`, as a field of its parent:
+    // registering it would only compile its conversions into the registry's closures.
+    let registry = if c.attrs.nested.is_some() {
+        TokenStream::new()
+    } else {
+        quote! {
+            impl #conv::HubConversions for #self_ty {
+                type Hub = #hub_ty;
+                const REGISTRATIONS: &'static [#conv::ConversionRegistration] = &[#(#registrations),*];
+            }
+            #krate::__private::inventory::submit! {
+                #conv::ConversionRegistrations(<#self_ty as #conv::HubConversions>::REGISTRATIONS)
+            }
+        }
+    };
     let to = convert_impl(&self_ty, &hub_ty, c.attrs.to_hub.as_ref());
     let from = convert_impl(&hub_ty, &self_ty, c.attrs.from_hub.as_ref());
     quote! {
@@ -213,13 +228,7 @@ pub fn expand(c: &Container) -> TokenStream {
             #auto
             #to
             #from
-            impl #conv::HubConversions for #self_ty {
-                type Hub = #hub_ty;
-                const REGISTRATIONS: &'static [#conv::ConversionRegistration] = &[#(#registrations),*];
-            }
-            #krate::__private::inventory::submit! {
-                #conv::ConversionRegistrations(<#self_ty as #conv::HubConversions>::REGISTRATIONS)
-            }
+            #registry
         };
     }
 }

@@ -17,6 +17,9 @@ pub struct Attrs {
     pub from_hub: Option<Spanned<syn::Path>>,
     pub hub_only: Option<Spanned<Vec<Ident>>>,
     pub crate_path: Option<Spanned<syn::Path>>,
+    /// `nested`: the type is only converted as a field of another, statically; its
+    /// conversions are not submitted to the scheme's registry.
+    pub nested: Option<Span>,
 }
 
 /// How a field reaches the hub.
@@ -45,7 +48,7 @@ pub struct Container {
     pub fields: Vec<Field>,
 }
 
-const CONTAINER_KEYS: &str = "hub, to_hub, from_hub, hub_only, crate";
+const CONTAINER_KEYS: &str = "hub, to_hub, from_hub, hub_only, nested, crate";
 
 impl Container {
     pub fn from_ast(input: &DeriveInput) -> syn::Result<Container> {
@@ -158,6 +161,13 @@ fn parse_container_attr(attr: &syn::Attribute, attrs: &mut Attrs) -> syn::Result
             let v: LitStr = meta.value()?.parse()?;
             let path: syn::Path = v.parse()?;
             set_once(&mut attrs.crate_path, path, &meta)
+        }
+        "nested" => {
+            if attrs.nested.is_some() {
+                return Err(meta.error("duplicate key `nested` in #[conversion(...)]"));
+            }
+            attrs.nested = Some(meta.path.span());
+            Ok(())
         }
         other => Err(meta.error(format!(
             "unknown key `{other}` in #[conversion(...)]; expected one of: {CONTAINER_KEYS}"

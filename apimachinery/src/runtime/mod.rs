@@ -9,6 +9,7 @@
 //! - [`RawExtension`], [`Unknown`]: embedded or unrecognised objects kept as their bytes.
 
 mod error;
+mod json_tree;
 mod object;
 mod raw_extension;
 pub(crate) mod raw_json;
@@ -20,10 +21,10 @@ pub mod unstructured;
 
 pub use crate::schema::API_VERSION_INTERNAL;
 pub use error::{SchemeError, SchemeErrorKind};
-pub use object::{ListObject, Object};
+pub use object::{JsonLayout, ListObject, Object};
 pub use raw_extension::RawExtension;
 pub use registration::{
-    CUSTOM_RESOURCE_VERBS, DeserializeFn, ObjectType, Registration, Resource, ResourceMetadata,
+    CUSTOM_RESOURCE_VERBS, FromValueFn, ObjectType, Registration, Resource, ResourceMetadata,
     ResourceScope, VersionPriority,
 };
 pub use scheme::Scheme;

@@ -68,8 +68,11 @@ pub trait Object: Any + Send + Sync + fmt::Debug {
     /// A deep copy of this object (Go's `DeepCopyObject`).
     fn deep_copy_object(&self) -> Box<dyn Object>;
 
-    /// The object as a serde value, so that any serde format can encode a `dyn Object`.
-    fn as_serialize(&self) -> &dyn erased_serde::Serialize;
+    /// Appends the object to `out` as Go's `encoding/json` writes it, in `layout`: the
+    /// one serialization every object type is compiled for (the JSON serializer's, which
+    /// YAML and unstructured content are made from), so that a `dyn Object` can be
+    /// written without a type-erased serializer.
+    fn encode_json(&self, out: &mut Vec<u8>, layout: JsonLayout) -> Result<(), serde_json::Error>;
 
     /// The Rust type name of the object (for error messages).
     fn type_name(&self) -> &'static str;
@@ -149,10 +152,30 @@ impl Clone for Box<dyn Object> {
     }
 }
 
+/// Any serde format can write a `dyn Object`: what its Go JSON holds, fields in Go's
+/// order, read back from [`Object::encode_json`] (for Go's exact bytes, use the JSON
+/// serializer).
 impl serde::Serialize for dyn Object {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        erased_serde::serialize(self.as_serialize(), serializer)
+        use serde::ser::Error;
+        let mut json = Vec::new();
+        self.encode_json(&mut json, JsonLayout::Compact)
+            .map_err(S::Error::custom)?;
+        let tree: super::json_tree::JsonTree =
+            serde_json::from_slice(&json).map_err(S::Error::custom)?;
+        tree.serialize(serializer)
     }
+}
+
+/// The layout of the JSON text [`Object::encode_json`] writes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum JsonLayout {
+    /// No whitespace, as Go's `json.Marshal` writes.
+    #[default]
+    Compact,
+    /// One value per line, two spaces per level, as Go's pretty JSON serializer writes.
+    Pretty,
 }
 
 /// The items of a list kind (`PodList`, `UnstructuredList`, ...): Go's `meta.ExtractList`,

@@ -9,6 +9,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use super::Object;
+use super::unstructured::{FromValueError, from_value_tracking};
 use crate::schema::GroupVersionKind;
 use crate::serializer::json::GoFormatter;
 use crate::serializer::json::typed_codec::{self, DecodeJsonFn, DecodedJson, EncodeJsonFn};
@@ -16,16 +17,17 @@ use crate::serializer::json::typed_codec::{self, DecodeJsonFn, DecodedJson, Enco
 /// A registrable Rust type, erased: how to name it, create it and deserialize it
 /// (what Go keeps as a `reflect.Type`).
 ///
-/// Besides the erased deserializer (any serde format), it carries the type's JSON decode
-/// and encode monomorphized, which the JSON serializer uses: `serde_json` straight into
-/// and out of the concrete type, one function pointer call away.
+/// It carries the type's decoders monomorphized for exactly two inputs: JSON text (the
+/// fast path, `serde_json` straight into the concrete type) and a parsed JSON value (with
+/// path tracking and unknown-field reporting built in). Every other input goes through
+/// one of those, so that each type's serde visitors are compiled twice and no more.
 #[derive(Clone, Copy)]
 pub struct ObjectType {
     type_id: fn() -> TypeId,
     type_name: fn() -> &'static str,
     kind: &'static str,
     new: fn() -> Box<dyn Object>,
-    deserialize: DeserializeFn,
+    from_value: FromValueFn,
     assign: AssignFn,
     decode_json: DecodeJsonFn,
     encode_json: EncodeJsonFn,
@@ -50,9 +52,10 @@ fn assign_boxed<T: Object>(
     }
 }
 
-/// Deserializes one object of a registered type from any serde format.
-pub type DeserializeFn =
-    fn(&mut dyn erased_serde::Deserializer<'_>) -> Result<Box<dyn Object>, erased_serde::Error>;
+/// Reads one object of a registered type from a parsed JSON value, with the paths of the
+/// fields the type has no place for when asked (see [`from_value_tracking`]).
+pub type FromValueFn =
+    fn(&serde_json::Value, bool) -> Result<(Box<dyn Object>, Vec<String>), FromValueError>;
 
 fn new_boxed<T: Object + Default>() -> Box<dyn Object> {
     // `Box::default` allocates first and builds the default in place, where
@@ -62,10 +65,12 @@ fn new_boxed<T: Object + Default>() -> Box<dyn Object> {
     object
 }
 
-fn deserialize_boxed<T: Object + DeserializeOwned>(
-    d: &mut dyn erased_serde::Deserializer<'_>,
-) -> Result<Box<dyn Object>, erased_serde::Error> {
-    erased_serde::deserialize::<T>(d).map(|t| Box::new(t) as Box<dyn Object>)
+fn from_value_boxed<T: Object + DeserializeOwned>(
+    value: &serde_json::Value,
+    track_unknown: bool,
+) -> Result<(Box<dyn Object>, Vec<String>), FromValueError> {
+    from_value_tracking::<T>(value, track_unknown)
+        .map(|(t, unknown)| (Box::new(t) as Box<dyn Object>, unknown))
 }
 
 impl ObjectType {
@@ -84,7 +89,7 @@ impl ObjectType {
             type_name: std::any::type_name::<T>,
             kind,
             new: new_boxed::<T>,
-            deserialize: deserialize_boxed::<T>,
+            from_value: from_value_boxed::<T>,
             assign: assign_boxed::<T>,
             decode_json: typed_codec::decode_json::<T>,
             encode_json: typed_codec::encode_json::<T>,
@@ -111,12 +116,14 @@ impl ObjectType {
         (self.new)()
     }
 
-    /// Deserializes an object of the type.
-    pub fn deserialize(
+    /// Reads an object of the type from a parsed JSON value; with `track_unknown`, also
+    /// the JSON paths of the fields the type has no place for.
+    pub fn from_value(
         &self,
-        deserializer: &mut dyn erased_serde::Deserializer<'_>,
-    ) -> Result<Box<dyn Object>, erased_serde::Error> {
-        (self.deserialize)(deserializer)
+        value: &serde_json::Value,
+        track_unknown: bool,
+    ) -> Result<(Box<dyn Object>, Vec<String>), FromValueError> {
+        (self.from_value)(value, track_unknown)
     }
 }
 

@@ -438,22 +438,67 @@ impl Scheme {
         Ok(self.type_for_kind(gvk)?.new_object())
     }
 
-    /// Deserializes an object of a kind from any serde format, looking its type up as
-    /// [`new_object`](Self::new_object) does, and sets its declared kind to `gvk`.
-    pub fn deserialize<'de, D: serde::Deserializer<'de>>(
+    /// Reads an object of a kind from a parsed JSON value, looking its type up as
+    /// [`new_object`](Self::new_object) does, and sets its declared kind to `gvk`. A
+    /// field of the wrong JSON type is an error naming its path.
+    ///
+    /// ```standalone_crate
+    /// use apimachinery::runtime::Scheme;
+    ///
+    /// let scheme = Scheme::from_registry()?;
+    /// let gvk = "v1, Kind=Status".parse()?;
+    /// let status = scheme.decode_value(&gvk, &serde_json::json!({"code": 404}))?;
+    /// assert_eq!(status.group_version_kind(), gvk);
+    /// let err = scheme.decode_value(&gvk, &serde_json::json!({"code": "x"})).unwrap_err();
+    /// assert!(err.to_string().contains("code: invalid type"), "{err}");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn decode_value(
         &self,
         gvk: &GroupVersionKind,
-        deserializer: D,
+        value: &serde_json::Value,
     ) -> Result<Box<dyn Object>, SchemeError> {
-        let mut obj = self
+        let (mut obj, _) = self
             .type_for_kind(gvk)?
-            .deserialize(&mut <dyn erased_serde::Deserializer>::erase(deserializer))
+            .from_value(value, false)
             .map_err(|e| {
                 SchemeError::from(SchemeErrorKind::Deserialize {
                     gvk: gvk.clone(),
                     message: e.to_string(),
                 })
             })?;
+        obj.set_group_version_kind(gvk);
+        Ok(obj)
+    }
+
+    /// Reads an object of a kind from JSON text, straight into its type (the fast path
+    /// the JSON serializer takes), and sets its declared kind to `gvk`. Embedded raw
+    /// objects (`RawExtension`) keep their bytes as written.
+    ///
+    /// ```standalone_crate
+    /// use apimachinery::runtime::Scheme;
+    ///
+    /// let scheme = Scheme::from_registry()?;
+    /// let gvk = "v1, Kind=Status".parse()?;
+    /// let status = scheme.decode_json(&gvk, br#"{"code": 404}"#)?;
+    /// assert_eq!(status.group_version_kind(), gvk);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn decode_json(
+        &self,
+        gvk: &GroupVersionKind,
+        data: &[u8],
+    ) -> Result<Box<dyn Object>, SchemeError> {
+        let mut obj = self
+            .type_for_kind(gvk)?
+            .decode_json(data)
+            .map_err(|e| {
+                SchemeError::from(SchemeErrorKind::Deserialize {
+                    gvk: gvk.clone(),
+                    message: e.to_string(),
+                })
+            })?
+            .object;
         obj.set_group_version_kind(gvk);
         Ok(obj)
     }
@@ -810,18 +855,19 @@ mod tests {
     }
 
     #[test]
-    fn deserialize_through_the_scheme() {
+    fn decode_values_through_the_scheme() {
         let s = scheme();
         let gvk = GroupVersionKind::new("scheme.test", "v1", "Thing");
-        let mut de = serde_json::Deserializer::from_str(r#"{"metadata":{"name":"a"},"size":3}"#);
-        let obj = s.deserialize(&gvk, &mut de).unwrap();
+        let value = serde_json::json!({"metadata": {"name": "a"}, "size": 3});
+        let obj = s.decode_value(&gvk, &value).unwrap();
         let thing = obj.downcast_ref::<Thing>().unwrap();
         assert_eq!((thing.metadata.name.as_str(), thing.size), ("a", 3));
-        let mut de = serde_json::Deserializer::from_str(r#"{"size":"x"}"#);
-        let err = s.deserialize(&gvk, &mut de).unwrap_err();
+        let err = s
+            .decode_value(&gvk, &serde_json::json!({"size": "x"}))
+            .unwrap_err();
         assert!(
             err.to_string()
-                .starts_with("decoding scheme.test/v1, Kind=Thing: "),
+                .starts_with("decoding scheme.test/v1, Kind=Thing: size: invalid type"),
             "{err}"
         );
     }

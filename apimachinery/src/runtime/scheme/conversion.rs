@@ -8,7 +8,7 @@ use crate::conversion::{
     ConversionError, ConversionErrorKind, ConversionFunc, ConversionRegistration,
     ConversionRegistrations, Converter, DefaulterRegistration, FieldLabelError, Origin, Scope,
 };
-use crate::runtime::unstructured::to_unstructured;
+use crate::runtime::unstructured::object_to_unstructured;
 use crate::runtime::{Object, ObjectType, SchemeError, SchemeErrorKind, Unstructured};
 use crate::schema::{API_VERSION_INTERNAL, GroupVersionKind, GroupVersioner, Name};
 
@@ -269,7 +269,7 @@ impl Scheme {
     }
 
     /// Reads an unstructured object into the type registered for its kind (Go's
-    /// `unstructuredToTyped`, through serde); the content is moved, not copied. A field of
+    /// `unstructuredToTyped`, through the registered type's value reader). A field of
     /// the wrong JSON type is an error naming its path.
     pub fn unstructured_to_typed(
         &self,
@@ -284,18 +284,16 @@ impl Scheme {
         let object_type = self.type_for_kind(&gvk)?;
         let content = match obj.downcast::<Unstructured>() {
             Ok(u) => u.object,
-            Err(other) => to_unstructured(&*other)?,
+            Err(other) => object_to_unstructured(&*other)?,
         };
-        let mut track = serde_path_to_error::Track::new();
-        let de = serde_path_to_error::Deserializer::new(content, &mut track);
-        let mut typed = object_type
-            .deserialize(&mut <dyn erased_serde::Deserializer>::erase(de))
+        let (mut typed, _) = object_type
+            .from_value(&serde_json::Value::Object(content), false)
             .map_err(|e| {
                 ConversionError::new(ConversionErrorKind::Unstructured {
                     type_name: object_type.type_name(),
-                    message: e.to_string(),
+                    message: e.message,
                 })
-                .with_path(&track.path().to_string())
+                .with_path(&e.path)
             })?;
         typed.set_group_version_kind(&gvk);
         Ok(typed)
@@ -312,7 +310,7 @@ impl Scheme {
         let (kinds, unversioned) = self.object_kinds(obj)?;
         let gvk = kinds.first().cloned().unwrap_or_default();
         if unversioned || gvk.version != API_VERSION_INTERNAL {
-            let mut u = Unstructured::new(to_unstructured(obj)?);
+            let mut u = Unstructured::new(object_to_unstructured(obj)?);
             u.set_group_version_kind(&gvk);
             return Ok(u);
         }
@@ -325,7 +323,7 @@ impl Scheme {
         };
         let versioned = self.convert_to_version(obj.deep_copy_object(), target)?;
         let gvk = versioned.group_version_kind();
-        let mut u = Unstructured::new(to_unstructured(&*versioned)?);
+        let mut u = Unstructured::new(object_to_unstructured(&*versioned)?);
         u.set_group_version_kind(&gvk);
         Ok(u)
     }

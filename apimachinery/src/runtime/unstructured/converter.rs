@@ -43,6 +43,31 @@ pub fn to_unstructured<T: Serialize + ?Sized>(
     }
 }
 
+/// The unstructured content of an object: its Go JSON read back as a map, through the
+/// object's own [`Object::encode_json`](crate::runtime::Object::encode_json).
+pub(crate) fn object_to_unstructured(
+    obj: &dyn crate::runtime::Object,
+) -> Result<Map<String, Value>, ConversionError> {
+    let mut json = Vec::new();
+    obj.encode_json(&mut json, crate::runtime::JsonLayout::Compact)
+        .map_err(|e| unstructured_error::<dyn crate::runtime::Object>(e.to_string(), ""))?;
+    match serde_json::from_slice(&json) {
+        Ok(Value::Object(map)) => Ok(map),
+        Ok(other) => Err(unstructured_error::<dyn crate::runtime::Object>(
+            format!(
+                "{} encodes as a JSON {}, not an object",
+                obj.type_name(),
+                json_type(&other)
+            ),
+            "",
+        )),
+        Err(e) => Err(unstructured_error::<dyn crate::runtime::Object>(
+            e.to_string(),
+            "",
+        )),
+    }
+}
+
 /// A typed value read from unstructured content, which it consumes so that strings, lists
 /// and maps move instead of being copied (Go's `FromUnstructured`). A value of the wrong
 /// JSON type is an error naming its path.

@@ -5,7 +5,9 @@ mod converter;
 mod list;
 mod nested;
 mod object;
+mod value_deserializer;
 
+pub(crate) use converter::object_to_unstructured;
 pub use converter::{from_unstructured, from_unstructured_ref, to_unstructured};
 pub use list::UnstructuredList;
 pub use nested::{
@@ -13,3 +15,4 @@ pub use nested::{
     nested_string, nested_string_map, nested_string_slice, remove_nested_field, set_nested_field,
 };
 pub use object::{Unstructured, UnstructuredError};
+pub use value_deserializer::{FromValueError, from_value_tracking};

@@ -227,8 +227,12 @@ impl Object for Unstructured {
         Box::new(self.clone())
     }
 
-    fn as_serialize(&self) -> &dyn erased_serde::Serialize {
-        self
+    fn encode_json(
+        &self,
+        out: &mut Vec<u8>,
+        layout: crate::runtime::JsonLayout,
+    ) -> Result<(), serde_json::Error> {
+        crate::serializer::json::encode_go_json(self, out, layout)
     }
 
     fn type_name(&self) -> &'static str {

@@ -91,6 +91,31 @@ impl<'a> GoFormatter<'a> {
     }
 }
 
+/// Appends `value` to `out` as Go's `encoding/json` writes it, in `layout`: what
+/// [`Object::encode_json`](crate::runtime::Object::encode_json) does for every type the
+/// derive implements it for.
+///
+/// ```
+/// use apimachinery::runtime::JsonLayout;
+/// use apimachinery::serializer::json::encode_go_json;
+///
+/// let mut out = Vec::new();
+/// encode_go_json(&serde_json::json!({"a": "<b>", "n": 1e21}), &mut out, JsonLayout::Compact)?;
+/// assert_eq!(out, br#"{"a":"\u003cb\u003e","n":1e+21}"#);
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+pub fn encode_go_json<T: serde::Serialize + ?Sized>(
+    value: &T,
+    out: &mut Vec<u8>,
+    layout: crate::runtime::JsonLayout,
+) -> Result<(), serde_json::Error> {
+    let formatter = match layout {
+        crate::runtime::JsonLayout::Pretty => GoFormatter::pretty(),
+        _ => GoFormatter::compact(),
+    };
+    value.serialize(&mut serde_json::Serializer::with_formatter(out, formatter))
+}
+
 /// Forwards a layout call to whichever formatter is active.
 macro_rules! layout {
     ($self:ident . $method:ident ( $($arg:expr),* )) => {

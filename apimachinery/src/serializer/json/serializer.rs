@@ -8,8 +8,10 @@ use super::document::{self, JsonDocument};
 use super::formatter::{GoFormatter, escape_go_only};
 use super::meta_factory::{interpret, interpret_map, json_type, leading_type_meta, to_gvk};
 use super::typed_codec::encode_json;
-use super::value_decoder::{ValueDecodeFailure, decode_slice, decode_value};
-use crate::runtime::{CONTENT_TYPE_JSON, Object, Scheme, Unknown, Unstructured, UnstructuredList};
+use super::value_decoder::{DecodedValue, ValueDecodeFailure, decode_slice, decode_value};
+use crate::runtime::{
+    CONTENT_TYPE_JSON, JsonLayout, Object, Scheme, Unknown, Unstructured, UnstructuredList,
+};
 use crate::schema::GroupVersionKind;
 use crate::serializer::codec::{ENCODE_BUFFER_CAPACITY, gvk_with_defaults};
 use crate::serializer::error::excerpt;
@@ -349,35 +351,37 @@ impl<'s> Serializer<'s> {
                     .map_err(|f| field_error(f, doc.positions.as_ref()))?;
                 (decoded, doc.duplicates, doc.order)
             }
-            None => {
+            None if strict => {
                 // Strict mode needs the duplicate keys, which only a pass over the text
-                // sees; that pass also gives the value to fall back on.
-                let strict_doc = if strict {
-                    Some(self.parse(data)?)
-                } else {
-                    None
-                };
-                match decode_slice(scheme, &actual, data, strict) {
-                    Ok(decoded) => match strict_doc {
-                        Some(doc) => (decoded, doc.duplicates, doc.order),
-                        None => (decoded, Vec::new(), None),
+                // sees, and the unknown fields, which the value reader reports. The
+                // object itself comes from the text when it can, which keeps
+                // `RawExtension` bytes verbatim, as Go does.
+                let doc = self.parse(data)?;
+                let checked = decode_value(scheme, &actual, &doc.value, true)
+                    .map_err(|f| field_error(f, None))?;
+                let decoded = match decode_slice(scheme, &actual, data) {
+                    Ok(fast) => DecodedValue {
+                        object: fast.object,
+                        unknown_fields: checked.unknown_fields,
                     },
-                    Err(ValueDecodeFailure::Scheme(e)) => {
-                        return Err(DecodeErrorKind::Scheme(e).into());
-                    }
-                    Err(ValueDecodeFailure::Field { .. }) => {
-                        // Read again through a Value, where a key given twice keeps its
-                        // last value (what Go does), and a real failure gets its path.
-                        let doc = match strict_doc {
-                            Some(doc) => doc,
-                            None => self.parse(data)?,
-                        };
-                        let decoded = decode_value(scheme, &actual, &doc.value, strict)
-                            .map_err(|f| field_error(f, None))?;
-                        (decoded, doc.duplicates, doc.order)
-                    }
-                }
+                    Err(_) => checked,
+                };
+                (decoded, doc.duplicates, doc.order)
             }
+            None => match decode_slice(scheme, &actual, data) {
+                Ok(decoded) => (decoded, Vec::new(), None),
+                Err(ValueDecodeFailure::Scheme(e)) => {
+                    return Err(DecodeErrorKind::Scheme(e).into());
+                }
+                Err(ValueDecodeFailure::Field { .. }) => {
+                    // Read again through a Value, where a key given twice keeps its last
+                    // value (what Go does), and a real failure gets its path.
+                    let doc = self.parse(data)?;
+                    let decoded = decode_value(scheme, &actual, &doc.value, false)
+                        .map_err(|f| field_error(f, None))?;
+                    (decoded, doc.duplicates, doc.order)
+                }
+            },
         };
         let object = match target {
             Some(into) => {
@@ -403,8 +407,8 @@ impl<'s> Serializer<'s> {
     }
 
     /// Appends `obj` as Go's JSON to `out`: through the registered type's monomorphized
-    /// encode when the scheme knows the type, else through the object's erased
-    /// serializer.
+    /// encode when the scheme knows the type, else through the object's own
+    /// [`Object::encode_json`].
     fn write_json(
         &self,
         obj: &dyn Object,
@@ -432,7 +436,14 @@ impl<'s> Serializer<'s> {
                 type_name: obj.type_name(),
                 message: e.to_string(),
             })?,
-            None => write_go_json(obj, out, formatter(), self.format())?,
+            None => {
+                let layout = if pretty {
+                    JsonLayout::Pretty
+                } else {
+                    JsonLayout::Compact
+                };
+                write_go_json(obj, out, layout, self.format())?;
+            }
         }
         if !pretty {
             escape_go_only(out, start);
@@ -497,19 +508,20 @@ impl Serializer<'_> {
     }
 }
 
-/// Writes `obj` as Go's `encoding/json` does with `formatter`'s layout.
+/// Writes `obj` as Go's `encoding/json` does in `layout`, through the object's own
+/// encode (for types the scheme does not know).
 pub(crate) fn write_go_json(
     obj: &dyn Object,
     w: &mut Vec<u8>,
-    formatter: GoFormatter<'_>,
+    layout: JsonLayout,
     format: Format,
 ) -> Result<(), EncodeError> {
-    let mut ser = serde_json::Serializer::with_formatter(w, formatter);
-    erased_serde::serialize(obj.as_serialize(), &mut ser).map_err(|e| EncodeError::Serialize {
-        format,
-        type_name: obj.type_name(),
-        message: e.to_string(),
-    })
+    obj.encode_json(w, layout)
+        .map_err(|e| EncodeError::Serialize {
+            format,
+            type_name: obj.type_name(),
+            message: e.to_string(),
+        })
 }
 
 /// Go lists the YAML library's duplicate-key errors first, then the JSON decoder's

@@ -2,11 +2,10 @@
 //! [`ObjectType`](crate::runtime::ObjectType) carries so that the serializer reads and
 //! writes a typed object with `serde_json` straight into and out of the concrete type.
 //!
-//! The scheme's general entry point, [`Scheme::deserialize`](crate::runtime::Scheme::deserialize),
-//! works with any serde format through `erased-serde`, which costs a virtual call per
-//! token and a box per visited value (2–3× the direct decode). These functions are
-//! instantiated once per type by [`ObjectType::of`](crate::runtime::ObjectType::of),
-//! with no code in the derive.
+//! These functions are instantiated once per type by
+//! [`ObjectType::of`](crate::runtime::ObjectType::of), with no code in the derive; the
+//! other decoder every type is compiled for reads a parsed `serde_json::Value`
+//! ([`from_value_tracking`](crate::runtime::unstructured::from_value_tracking)).
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;

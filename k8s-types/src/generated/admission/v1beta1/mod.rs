@@ -4,7 +4,7 @@
 
 /// AdmissionRequest describes the admission.Attributes for the admission request.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::admission::v1::AdmissionRequest)]
+#[conversion(hub = crate::admission::v1::AdmissionRequest, nested)]
 pub struct AdmissionRequest {
     /// uid is an identifier for the individual request/response. It allows us to distinguish instances of requests which are
     /// otherwise identical (parallel requests, requests when earlier requests did not modify etc)
@@ -76,7 +76,7 @@ apimachinery::proto_message!(AdmissionRequest { 1 => uid, 2 => kind, 3 => resour
 
 /// AdmissionResponse describes an admission response.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::admission::v1::AdmissionResponse)]
+#[conversion(hub = crate::admission::v1::AdmissionResponse, nested)]
 pub struct AdmissionResponse {
     /// uid is an identifier for the individual request/response.
     /// This should be copied over from the corresponding AdmissionRequest.

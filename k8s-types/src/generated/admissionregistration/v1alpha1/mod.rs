@@ -4,7 +4,7 @@
 
 /// ApplyConfiguration defines the desired configuration values of an object.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::admissionregistration::v1::ApplyConfiguration)]
+#[conversion(hub = crate::admissionregistration::v1::ApplyConfiguration, nested)]
 pub struct ApplyConfiguration {
     /// expression will be evaluated by CEL to create an apply configuration.
     /// ref: <https://github.com/google/cel-spec>
@@ -54,7 +54,7 @@ apimachinery::proto_message!(ApplyConfiguration { 1 => expression });
 
 /// AuditAnnotation describes how to produce an audit annotation for an API request.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::admissionregistration::v1::AuditAnnotation)]
+#[conversion(hub = crate::admissionregistration::v1::AuditAnnotation, nested)]
 pub struct AuditAnnotation {
     /// key specifies the audit annotation key. The audit annotation keys of
     /// a ValidatingAdmissionPolicy must be unique. The key must be a qualified
@@ -94,7 +94,7 @@ apimachinery::proto_message!(AuditAnnotation { 1 => key, 2 => value_expression a
 
 /// ExpressionWarning is a warning information that targets a specific expression.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::admissionregistration::v1::ExpressionWarning)]
+#[conversion(hub = crate::admissionregistration::v1::ExpressionWarning, nested)]
 pub struct ExpressionWarning {
     /// fieldRef is the path to the field that refers to the expression.
     /// For example, the reference to the expression of the first item of
@@ -110,7 +110,7 @@ apimachinery::proto_message!(ExpressionWarning { 2 => field_ref as "fieldRef", 3
 
 /// JSONPatch defines a JSON Patch.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::admissionregistration::v1::JSONPatch)]
+#[conversion(hub = crate::admissionregistration::v1::JSONPatch, nested)]
 pub struct JSONPatch {
     /// expression will be evaluated by CEL to create a \[JSON patch\](<https://jsonpatch.com/>).
     /// ref: <https://github.com/google/cel-spec>
@@ -184,7 +184,7 @@ apimachinery::proto_message!(JSONPatch { 1 => expression });
 
 /// Go's \`MatchCondition\`.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::admissionregistration::v1::MatchCondition)]
+#[conversion(hub = crate::admissionregistration::v1::MatchCondition, nested)]
 pub struct MatchCondition {
     /// name is an identifier for this match condition, used for strategic merging of MatchConditions,
     /// as well as providing an identifier for logging purposes. A good name should be descriptive of
@@ -218,7 +218,7 @@ apimachinery::proto_message!(MatchCondition { 1 => name, 2 => expression });
 /// on whether it meets the match criteria.
 /// The exclude rules take precedence over include rules (if a resource matches both, it is excluded)
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::admissionregistration::v1::MatchResources)]
+#[conversion(hub = crate::admissionregistration::v1::MatchResources, nested)]
 pub struct MatchResources {
     /// namespaceSelector decides whether to run the admission control policy on an object based
     /// on whether the namespace for that object matches the selector. If the
@@ -372,7 +372,7 @@ apimachinery::proto_message!(MutatingAdmissionPolicyBindingList { 1 => metadata,
 
 /// MutatingAdmissionPolicyBindingSpec is the specification of the MutatingAdmissionPolicyBinding.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::admissionregistration::v1::MutatingAdmissionPolicyBindingSpec)]
+#[conversion(hub = crate::admissionregistration::v1::MutatingAdmissionPolicyBindingSpec, nested)]
 pub struct MutatingAdmissionPolicyBindingSpec {
     /// policyName references a MutatingAdmissionPolicy name which the MutatingAdmissionPolicyBinding binds to.
     /// If the referenced resource does not exist, this binding is considered invalid and will be ignored
@@ -424,7 +424,7 @@ apimachinery::proto_message!(MutatingAdmissionPolicyList { 1 => metadata, 2 => i
 
 /// MutatingAdmissionPolicySpec is the specification of the desired behavior of the admission policy.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::admissionregistration::v1::MutatingAdmissionPolicySpec)]
+#[conversion(hub = crate::admissionregistration::v1::MutatingAdmissionPolicySpec, nested)]
 pub struct MutatingAdmissionPolicySpec {
     /// paramKind specifies the kind of resources used to parameterize this policy.
     /// If absent, there are no parameters for this policy and the param CEL variable will not be provided to validation expressions.
@@ -501,7 +501,7 @@ apimachinery::proto_message!(MutatingAdmissionPolicySpec { 1 => param_kind as "p
 
 /// Mutation specifies the CEL expression which is used to apply the Mutation.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::admissionregistration::v1::Mutation)]
+#[conversion(hub = crate::admissionregistration::v1::Mutation, nested)]
 pub struct Mutation {
     /// patchType indicates the patch strategy used.
     /// Allowed values are "ApplyConfiguration" and "JSONPatch".
@@ -521,7 +521,7 @@ apimachinery::proto_message!(Mutation { 2 => patch_type as "patchType", 3 => app
 
 /// NamedRuleWithOperations is a tuple of Operations and Resources with ResourceNames.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::admissionregistration::v1::NamedRuleWithOperations)]
+#[conversion(hub = crate::admissionregistration::v1::NamedRuleWithOperations, nested)]
 pub struct NamedRuleWithOperations {
     /// resourceNames is an optional white list of names that the rule applies to.  An empty set means that everything is allowed.
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -653,7 +653,7 @@ impl apimachinery::protobuf::Message for NamedRuleWithOperations {
 
 /// ParamKind is a tuple of Group Kind and Version.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::admissionregistration::v1::ParamKind)]
+#[conversion(hub = crate::admissionregistration::v1::ParamKind, nested)]
 pub struct ParamKind {
     /// apiVersion is the API group version the resources belong to.
     /// In format of "group/version".
@@ -671,7 +671,7 @@ apimachinery::proto_message!(ParamKind { 1 => api_version as "apiVersion", 2 => 
 /// ParamRef describes how to locate the params to be used as input to
 /// expressions of rules applied by a policy binding.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::admissionregistration::v1::ParamRef)]
+#[conversion(hub = crate::admissionregistration::v1::ParamRef, nested)]
 pub struct ParamRef {
     /// name is the name of the resource being referenced.
     ///
@@ -721,7 +721,7 @@ apimachinery::proto_message!(ParamRef { 1 => name, 2 => namespace, 3 => selector
 /// TypeChecking contains results of type checking the expressions in the
 /// ValidatingAdmissionPolicy
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::admissionregistration::v1::TypeChecking)]
+#[conversion(hub = crate::admissionregistration::v1::TypeChecking, nested)]
 pub struct TypeChecking {
     /// expressionWarnings contains the type checking warnings for each expression.
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -803,7 +803,7 @@ apimachinery::proto_message!(ValidatingAdmissionPolicyBindingList { 1 => metadat
 
 /// ValidatingAdmissionPolicyBindingSpec is the specification of the ValidatingAdmissionPolicyBinding.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::admissionregistration::v1::ValidatingAdmissionPolicyBindingSpec)]
+#[conversion(hub = crate::admissionregistration::v1::ValidatingAdmissionPolicyBindingSpec, nested)]
 pub struct ValidatingAdmissionPolicyBindingSpec {
     /// policyName references a ValidatingAdmissionPolicy name which the ValidatingAdmissionPolicyBinding binds to.
     /// If the referenced resource does not exist, this binding is considered invalid and will be ignored
@@ -892,7 +892,7 @@ apimachinery::proto_message!(ValidatingAdmissionPolicyList { 1 => metadata, 2 =>
 
 /// ValidatingAdmissionPolicySpec is the specification of the desired behavior of the AdmissionPolicy.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::admissionregistration::v1::ValidatingAdmissionPolicySpec)]
+#[conversion(hub = crate::admissionregistration::v1::ValidatingAdmissionPolicySpec, nested)]
 pub struct ValidatingAdmissionPolicySpec {
     /// paramKind specifies the kind of resources used to parameterize this policy.
     /// If absent, there are no parameters for this policy and the param CEL variable will not be provided to validation expressions.
@@ -961,7 +961,7 @@ apimachinery::proto_message!(ValidatingAdmissionPolicySpec { 1 => param_kind as 
 
 /// ValidatingAdmissionPolicyStatus represents the status of a ValidatingAdmissionPolicy.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::admissionregistration::v1::ValidatingAdmissionPolicyStatus)]
+#[conversion(hub = crate::admissionregistration::v1::ValidatingAdmissionPolicyStatus, nested)]
 pub struct ValidatingAdmissionPolicyStatus {
     /// observedGeneration is the generation observed by the controller.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
@@ -978,7 +978,7 @@ apimachinery::proto_message!(ValidatingAdmissionPolicyStatus { 1 => observed_gen
 
 /// Validation specifies the CEL expression which is used to apply the validation.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::admissionregistration::v1::Validation)]
+#[conversion(hub = crate::admissionregistration::v1::Validation, nested)]
 pub struct Validation {
     /// expression represents the expression which will be evaluated by CEL.
     /// ref: <https://github.com/google/cel-spec>
@@ -1056,7 +1056,7 @@ apimachinery::proto_message!(Validation { 1 => expression, 2 => message, 3 => re
 
 /// Variable is the definition of a variable that is used for composition.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::admissionregistration::v1::Variable)]
+#[conversion(hub = crate::admissionregistration::v1::Variable, nested)]
 pub struct Variable {
     /// name is the name of the variable. The name must be a valid CEL identifier and unique among all variables.
     /// The variable can be accessed in other expressions through \`variables\`

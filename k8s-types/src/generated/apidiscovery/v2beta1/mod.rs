@@ -62,7 +62,7 @@ apimachinery::proto_message!(APIGroupDiscoveryList { 1 => metadata, 2 => items }
 
 /// APIResourceDiscovery provides information about an API resource for discovery.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apidiscovery::v2::APIResourceDiscovery)]
+#[conversion(hub = crate::apidiscovery::v2::APIResourceDiscovery, nested)]
 pub struct APIResourceDiscovery {
     /// resource is the plural name of the resource.  This is used in the URL path and is the unique identifier
     /// for this resource across all versions in the API group.
@@ -101,7 +101,7 @@ apimachinery::proto_message!(APIResourceDiscovery { 1 => resource, 2 => response
 
 /// APISubresourceDiscovery provides information about an API subresource for discovery.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apidiscovery::v2::APISubresourceDiscovery)]
+#[conversion(hub = crate::apidiscovery::v2::APISubresourceDiscovery, nested)]
 pub struct APISubresourceDiscovery {
     /// subresource is the name of the subresource.  This is used in the URL path and is the unique identifier
     /// for this resource across all versions.
@@ -129,7 +129,7 @@ apimachinery::proto_message!(APISubresourceDiscovery { 1 => subresource, 2 => re
 
 /// APIVersionDiscovery holds a list of APIResourceDiscovery types that are served for a particular version within an API Group.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apidiscovery::v2::APIVersionDiscovery)]
+#[conversion(hub = crate::apidiscovery::v2::APIVersionDiscovery, nested)]
 pub struct APIVersionDiscovery {
     /// version is the name of the version within a group version.
     pub version: String,

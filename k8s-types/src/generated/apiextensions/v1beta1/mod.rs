@@ -25,7 +25,7 @@ pub type JSONSchemaPropsOrStringArray = crate::custom::apiextensions::JSONSchema
 
 /// ConversionRequest describes the conversion request parameters.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apiextensions::v1::ConversionRequest)]
+#[conversion(hub = crate::apiextensions::v1::ConversionRequest, nested)]
 pub struct ConversionRequest {
     /// uid is an identifier for the individual request/response. It allows distinguishing instances of requests which are
     /// otherwise identical (parallel requests, etc).
@@ -44,7 +44,7 @@ apimachinery::proto_message!(ConversionRequest { 1 => uid, 2 => desired_api_vers
 
 /// ConversionResponse describes a conversion response.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apiextensions::v1::ConversionResponse)]
+#[conversion(hub = crate::apiextensions::v1::ConversionResponse, nested)]
 pub struct ConversionResponse {
     /// uid is an identifier for the individual request/response.
     /// This should be copied over from the corresponding \`request.uid\`.
@@ -90,7 +90,7 @@ apimachinery::proto_message!(ConversionReview { 1 => request, 2 => response });
 
 /// CustomResourceColumnDefinition specifies a column for server side printing.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apiextensions::v1::CustomResourceColumnDefinition)]
+#[conversion(hub = crate::apiextensions::v1::CustomResourceColumnDefinition, nested)]
 pub struct CustomResourceColumnDefinition {
     /// name is a human readable name for the column.
     pub name: String,
@@ -165,7 +165,7 @@ apimachinery::proto_message!(CustomResourceDefinition { 1 => metadata, 2 => spec
 
 /// CustomResourceDefinitionCondition contains details for the current condition of this pod.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apiextensions::v1::CustomResourceDefinitionCondition)]
+#[conversion(hub = crate::apiextensions::v1::CustomResourceDefinitionCondition, nested)]
 pub struct CustomResourceDefinitionCondition {
     /// type is the type of the condition. Types include Established, NamesAccepted and Terminating.
     pub r#type: String,
@@ -215,7 +215,7 @@ apimachinery::proto_message!(CustomResourceDefinitionList { 1 => metadata, 2 => 
 
 /// CustomResourceDefinitionNames indicates the names to serve this CustomResourceDefinition
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apiextensions::v1::CustomResourceDefinitionNames)]
+#[conversion(hub = crate::apiextensions::v1::CustomResourceDefinitionNames, nested)]
 pub struct CustomResourceDefinitionNames {
     /// plural is the plural name of the resource to serve.
     /// The custom resources are served under \`/apis/\<group\>/\<version\>/.../\<plural\>\`.
@@ -312,7 +312,7 @@ apimachinery::proto_message!(CustomResourceDefinitionSpec { 1 => group, 2 => ver
 
 /// CustomResourceDefinitionStatus indicates the state of the CustomResourceDefinition
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apiextensions::v1::CustomResourceDefinitionStatus)]
+#[conversion(hub = crate::apiextensions::v1::CustomResourceDefinitionStatus, nested)]
 pub struct CustomResourceDefinitionStatus {
     /// conditions indicate state for particular aspects of a CustomResourceDefinition
     #[api(nullable)]
@@ -337,7 +337,7 @@ apimachinery::proto_message!(CustomResourceDefinitionStatus { 1 => conditions, 2
 
 /// CustomResourceDefinitionVersion describes a version for CRD.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apiextensions::v1::CustomResourceDefinitionVersion)]
+#[conversion(hub = crate::apiextensions::v1::CustomResourceDefinitionVersion, nested)]
 pub struct CustomResourceDefinitionVersion {
     /// name is the version name, e.g. “v1”, “v2beta1”, etc.
     /// The custom resources are served under this version at \`/apis/\<group\>/\<version\>/...\` if \`served\` is true.
@@ -382,7 +382,7 @@ apimachinery::proto_message!(CustomResourceDefinitionVersion { 1 => name, 2 => s
 
 /// CustomResourceSubresourceScale defines how to serve the scale subresource for CustomResources.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apiextensions::v1::CustomResourceSubresourceScale)]
+#[conversion(hub = crate::apiextensions::v1::CustomResourceSubresourceScale, nested)]
 pub struct CustomResourceSubresourceScale {
     /// specReplicasPath defines the JSON path inside of a custom resource that corresponds to Scale \`spec.replicas\`.
     /// Only JSON paths without the array notation are allowed.
@@ -415,14 +415,14 @@ apimachinery::proto_message!(CustomResourceSubresourceScale { 1 => spec_replicas
 /// \* PUT requests to the /status subresource take a custom resource object, and ignore changes to anything except the status stanza
 /// \* PUT/POST/PATCH requests to the custom resource ignore changes to the status stanza
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apiextensions::v1::CustomResourceSubresourceStatus)]
+#[conversion(hub = crate::apiextensions::v1::CustomResourceSubresourceStatus, nested)]
 pub struct CustomResourceSubresourceStatus {}
 
 apimachinery::proto_message!(CustomResourceSubresourceStatus {});
 
 /// CustomResourceSubresources defines the status and scale subresources for CustomResources.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apiextensions::v1::CustomResourceSubresources)]
+#[conversion(hub = crate::apiextensions::v1::CustomResourceSubresources, nested)]
 pub struct CustomResourceSubresources {
     /// status indicates the custom resource should serve a \`/status\` subresource.
     /// When enabled:
@@ -437,7 +437,7 @@ apimachinery::proto_message!(CustomResourceSubresources { 1 => status, 2 => scal
 
 /// CustomResourceValidation is a list of validation methods for CustomResources.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apiextensions::v1::CustomResourceValidation)]
+#[conversion(hub = crate::apiextensions::v1::CustomResourceValidation, nested)]
 pub struct CustomResourceValidation {
     /// openAPIV3Schema is the OpenAPI v3 schema to use for validation and pruning.
     #[api(rename = "openAPIV3Schema")]
@@ -448,7 +448,7 @@ apimachinery::proto_message!(CustomResourceValidation { 1 => open_apiv3_schema a
 
 /// ExternalDocumentation allows referencing an external resource for extended documentation.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apiextensions::v1::ExternalDocumentation)]
+#[conversion(hub = crate::apiextensions::v1::ExternalDocumentation, nested)]
 pub struct ExternalDocumentation {
     /// The \`description\` field.
     #[api(skip_serializing_if = "String::is_empty")]
@@ -462,7 +462,7 @@ apimachinery::proto_message!(ExternalDocumentation { 1 => description, 2 => url 
 
 /// JSONSchemaProps is a JSON-Schema following Specification Draft 4 (<http://json-schema.org/>).
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apiextensions::v1::JSONSchemaProps)]
+#[conversion(hub = crate::apiextensions::v1::JSONSchemaProps, nested)]
 pub struct JSONSchemaProps {
     /// The \`id\` field.
     #[api(skip_serializing_if = "String::is_empty")]
@@ -695,7 +695,7 @@ apimachinery::proto_message!(JSONSchemaProps { 1 => id, 2 => schema as "$schema"
 
 /// SelectableField specifies the JSON path of a field that may be used with field selectors.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apiextensions::v1::SelectableField)]
+#[conversion(hub = crate::apiextensions::v1::SelectableField, nested)]
 pub struct SelectableField {
     /// jsonPath is a simple JSON path which is evaluated against each custom resource to produce a
     /// field selector value.
@@ -712,7 +712,7 @@ apimachinery::proto_message!(SelectableField { 1 => json_path as "jsonPath" });
 
 /// ServiceReference holds a reference to Service.legacy.k8s.io
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apiextensions::v1::ServiceReference)]
+#[conversion(hub = crate::apiextensions::v1::ServiceReference, nested)]
 pub struct ServiceReference {
     /// namespace is the namespace of the service.
     /// Required
@@ -732,7 +732,7 @@ apimachinery::proto_message!(ServiceReference { 1 => namespace, 2 => name, 3 => 
 
 /// ValidationRule describes a validation rule written in the CEL expression language.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apiextensions::v1::ValidationRule)]
+#[conversion(hub = crate::apiextensions::v1::ValidationRule, nested)]
 pub struct ValidationRule {
     /// Rule represents the expression which will be evaluated by CEL.
     /// ref: <https://github.com/google/cel-spec>
@@ -855,7 +855,7 @@ apimachinery::proto_message!(ValidationRule { 1 => rule, 2 => message, 3 => mess
 
 /// WebhookClientConfig contains the information to make a TLS connection with the webhook.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apiextensions::v1::WebhookClientConfig)]
+#[conversion(hub = crate::apiextensions::v1::WebhookClientConfig, nested)]
 pub struct WebhookClientConfig {
     /// url gives the location of the webhook, in standard URL form
     /// (\`scheme://host:port/path\`). Exactly one of \`url\` or \`service\`

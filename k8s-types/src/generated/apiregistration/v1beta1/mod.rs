@@ -24,7 +24,7 @@ apimachinery::proto_message!(APIService { 1 => metadata, 2 => spec, 3 => status 
 
 /// APIServiceCondition describes the state of an APIService at a particular point
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apiregistration::v1::APIServiceCondition)]
+#[conversion(hub = crate::apiregistration::v1::APIServiceCondition, nested)]
 pub struct APIServiceCondition {
     /// Type is the type of the condition.
     pub r#type: String,
@@ -70,7 +70,7 @@ apimachinery::proto_message!(APIServiceList { 1 => metadata, 2 => items });
 /// APIServiceSpec contains information for locating and communicating with a server.
 /// Only https is supported, though you are able to disable certificate verification.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apiregistration::v1::APIServiceSpec)]
+#[conversion(hub = crate::apiregistration::v1::APIServiceSpec, nested)]
 pub struct APIServiceSpec {
     /// Service is a reference to the service for this API server.  It must communicate
     /// on port 443.
@@ -118,7 +118,7 @@ apimachinery::proto_message!(APIServiceSpec { 1 => service, 2 => group, 3 => ver
 
 /// APIServiceStatus contains derived information about an API server
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apiregistration::v1::APIServiceStatus)]
+#[conversion(hub = crate::apiregistration::v1::APIServiceStatus, nested)]
 pub struct APIServiceStatus {
     /// Current service state of apiService.
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -129,7 +129,7 @@ apimachinery::proto_message!(APIServiceStatus { 1 => conditions });
 
 /// ServiceReference holds a reference to Service.legacy.k8s.io
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apiregistration::v1::ServiceReference)]
+#[conversion(hub = crate::apiregistration::v1::ServiceReference, nested)]
 pub struct ServiceReference {
     /// Namespace is the namespace of the service
     #[api(skip_serializing_if = "String::is_empty")]

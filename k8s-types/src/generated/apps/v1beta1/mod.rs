@@ -76,7 +76,7 @@ apimachinery::proto_message!(Deployment { 1 => metadata, 2 => spec, 3 => status 
 
 /// DeploymentCondition describes the state of a deployment at a certain point.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::DeploymentCondition)]
+#[conversion(hub = crate::apps::v1::DeploymentCondition, nested)]
 pub struct DeploymentCondition {
     /// Type of deployment condition.
     pub r#type: String,
@@ -139,7 +139,7 @@ apimachinery::proto_message!(DeploymentRollback { 1 => name, 2 => updated_annota
 
 /// DeploymentSpec is the specification of the desired behavior of the Deployment.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::DeploymentSpec)]
+#[conversion(hub = crate::apps::v1::DeploymentSpec, nested)]
 pub struct DeploymentSpec {
     /// replicas is the number of desired pods. This is a pointer to distinguish between explicit
     /// zero and not specified. Defaults to 1.
@@ -180,7 +180,7 @@ apimachinery::proto_message!(DeploymentSpec { 1 => replicas, 2 => selector, 3 =>
 
 /// DeploymentStatus is the most recently observed status of the Deployment.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::DeploymentStatus)]
+#[conversion(hub = crate::apps::v1::DeploymentStatus, nested)]
 pub struct DeploymentStatus {
     /// The generation observed by the deployment controller.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
@@ -220,7 +220,7 @@ apimachinery::proto_message!(DeploymentStatus { 1 => observed_generation as "obs
 
 /// DeploymentStrategy describes how to replace existing pods with new ones.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::DeploymentStrategy)]
+#[conversion(hub = crate::apps::v1::DeploymentStrategy, nested)]
 pub struct DeploymentStrategy {
     /// Type of deployment. Can be "Recreate" or "RollingUpdate". Default is RollingUpdate.
     #[api(skip_serializing_if = "String::is_empty")]
@@ -247,7 +247,7 @@ apimachinery::proto_message!(RollbackConfig { 1 => revision });
 
 /// Spec to control the desired behavior of rolling update.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::RollingUpdateDeployment)]
+#[conversion(hub = crate::apps::v1::RollingUpdateDeployment, nested)]
 pub struct RollingUpdateDeployment {
     /// The maximum number of pods that can be unavailable during the update.
     /// Value can be an absolute number (ex: 5) or a percentage of desired pods (ex: 10%).
@@ -278,7 +278,7 @@ apimachinery::proto_message!(RollingUpdateDeployment { 1 => max_unavailable as "
 
 /// RollingUpdateStatefulSetStrategy is used to communicate parameter for RollingUpdateStatefulSetStrategyType.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::RollingUpdateStatefulSetStrategy)]
+#[conversion(hub = crate::apps::v1::RollingUpdateStatefulSetStrategy, nested)]
 pub struct RollingUpdateStatefulSetStrategy {
     /// Partition indicates the ordinal at which the StatefulSet should be partitioned
     /// for updates. During a rolling update, all pods from ordinal Replicas-1 to
@@ -324,7 +324,7 @@ apimachinery::proto_message!(Scale { 1 => metadata, 2 => spec, 3 => status });
 
 /// ScaleSpec describes the attributes of a scale subresource
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1beta2::ScaleSpec)]
+#[conversion(hub = crate::apps::v1beta2::ScaleSpec, nested)]
 pub struct ScaleSpec {
     /// replicas is the number of observed instances of the scaled object.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
@@ -335,7 +335,7 @@ apimachinery::proto_message!(ScaleSpec { 1 => replicas });
 
 /// ScaleStatus represents the current status of a scale subresource.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1beta2::ScaleStatus)]
+#[conversion(hub = crate::apps::v1beta2::ScaleStatus, nested)]
 pub struct ScaleStatus {
     /// replias is the actual number of observed instances of the scaled object.
     pub replicas: i32,
@@ -383,7 +383,7 @@ apimachinery::proto_message!(StatefulSet { 1 => metadata, 2 => spec, 3 => status
 
 /// StatefulSetCondition describes the state of a statefulset at a certain point.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::StatefulSetCondition)]
+#[conversion(hub = crate::apps::v1::StatefulSetCondition, nested)]
 pub struct StatefulSetCondition {
     /// Type of statefulset condition.
     pub r#type: String,
@@ -427,7 +427,7 @@ apimachinery::proto_message!(StatefulSetList { 1 => metadata, 2 => items });
 /// StatefulSetOrdinals describes the policy used for replica ordinal assignment
 /// in this StatefulSet.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::StatefulSetOrdinals)]
+#[conversion(hub = crate::apps::v1::StatefulSetOrdinals, nested)]
 pub struct StatefulSetOrdinals {
     /// start is the number representing the first replica's index. It may be used
     /// to number replicas from an alternate index (eg: 1-indexed) over the default
@@ -445,7 +445,7 @@ apimachinery::proto_message!(StatefulSetOrdinals { 1 => start });
 /// StatefulSetPersistentVolumeClaimRetentionPolicy describes the policy used for PVCs
 /// created from the StatefulSet VolumeClaimTemplates.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::StatefulSetPersistentVolumeClaimRetentionPolicy)]
+#[conversion(hub = crate::apps::v1::StatefulSetPersistentVolumeClaimRetentionPolicy, nested)]
 pub struct StatefulSetPersistentVolumeClaimRetentionPolicy {
     /// whenDeleted specifies what happens to PVCs created from StatefulSet
     /// VolumeClaimTemplates when the StatefulSet is deleted. The default policy
@@ -466,7 +466,7 @@ apimachinery::proto_message!(StatefulSetPersistentVolumeClaimRetentionPolicy { 1
 
 /// A StatefulSetSpec is the specification of a StatefulSet.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::StatefulSetSpec)]
+#[conversion(hub = crate::apps::v1::StatefulSetSpec, nested)]
 pub struct StatefulSetSpec {
     /// replicas is the desired number of replicas of the given Template.
     /// These are replicas in the sense that they are instantiations of the
@@ -542,7 +542,7 @@ apimachinery::proto_message!(StatefulSetSpec { 1 => replicas, 2 => selector, 3 =
 
 /// StatefulSetStatus represents the current state of a StatefulSet.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::StatefulSetStatus)]
+#[conversion(hub = crate::apps::v1::StatefulSetStatus, nested)]
 pub struct StatefulSetStatus {
     /// observedGeneration is the most recent generation observed for this StatefulSet. It corresponds to the
     /// StatefulSet's generation, which is updated on mutation by the API Server.
@@ -586,7 +586,7 @@ apimachinery::proto_message!(StatefulSetStatus { 1 => observed_generation as "ob
 /// controller will use to perform updates. It includes any additional parameters
 /// necessary to perform the update for the indicated strategy.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::StatefulSetUpdateStrategy)]
+#[conversion(hub = crate::apps::v1::StatefulSetUpdateStrategy, nested)]
 pub struct StatefulSetUpdateStrategy {
     /// Type indicates the type of the StatefulSetUpdateStrategy.
     #[api(skip_serializing_if = "String::is_empty")]

@@ -82,7 +82,7 @@ apimachinery::proto_message!(DaemonSet { 1 => metadata, 2 => spec, 3 => status }
 
 /// DaemonSetCondition describes the state of a DaemonSet at a certain point.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::DaemonSetCondition)]
+#[conversion(hub = crate::apps::v1::DaemonSetCondition, nested)]
 pub struct DaemonSetCondition {
     /// Type of DaemonSet condition.
     pub r#type: String,
@@ -126,7 +126,7 @@ apimachinery::proto_message!(DaemonSetList { 1 => metadata, 2 => items });
 
 /// DaemonSetSpec is the specification of a daemon set.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::DaemonSetSpec)]
+#[conversion(hub = crate::apps::v1::DaemonSetSpec, nested)]
 pub struct DaemonSetSpec {
     /// A label query over pods that are managed by the daemon set.
     /// Must match in order to be controlled.
@@ -159,7 +159,7 @@ apimachinery::proto_message!(DaemonSetSpec { 1 => selector, 2 => template, 3 => 
 
 /// DaemonSetStatus represents the current status of a daemon set.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::DaemonSetStatus)]
+#[conversion(hub = crate::apps::v1::DaemonSetStatus, nested)]
 pub struct DaemonSetStatus {
     /// The number of nodes that are running at least 1
     /// daemon pod and are supposed to run the daemon pod.
@@ -205,7 +205,7 @@ apimachinery::proto_message!(DaemonSetStatus { 1 => current_number_scheduled as 
 
 /// DaemonSetUpdateStrategy is a struct used to control the update strategy for a DaemonSet.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::DaemonSetUpdateStrategy)]
+#[conversion(hub = crate::apps::v1::DaemonSetUpdateStrategy, nested)]
 pub struct DaemonSetUpdateStrategy {
     /// Type of daemon set update. Can be "RollingUpdate" or "OnDelete". Default is RollingUpdate.
     #[api(skip_serializing_if = "String::is_empty")]
@@ -242,7 +242,7 @@ apimachinery::proto_message!(Deployment { 1 => metadata, 2 => spec, 3 => status 
 
 /// DeploymentCondition describes the state of a deployment at a certain point.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::DeploymentCondition)]
+#[conversion(hub = crate::apps::v1::DeploymentCondition, nested)]
 pub struct DeploymentCondition {
     /// Type of deployment condition.
     pub r#type: String,
@@ -287,7 +287,7 @@ apimachinery::proto_message!(DeploymentList { 1 => metadata, 2 => items });
 
 /// DeploymentSpec is the specification of the desired behavior of the Deployment.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::DeploymentSpec)]
+#[conversion(hub = crate::apps::v1::DeploymentSpec, nested)]
 pub struct DeploymentSpec {
     /// Number of desired pods. This is a pointer to distinguish between explicit
     /// zero and not specified. Defaults to 1.
@@ -326,7 +326,7 @@ apimachinery::proto_message!(DeploymentSpec { 1 => replicas, 2 => selector, 3 =>
 
 /// DeploymentStatus is the most recently observed status of the Deployment.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::DeploymentStatus)]
+#[conversion(hub = crate::apps::v1::DeploymentStatus, nested)]
 pub struct DeploymentStatus {
     /// The generation observed by the deployment controller.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
@@ -366,7 +366,7 @@ apimachinery::proto_message!(DeploymentStatus { 1 => observed_generation as "obs
 
 /// DeploymentStrategy describes how to replace existing pods with new ones.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::DeploymentStrategy)]
+#[conversion(hub = crate::apps::v1::DeploymentStrategy, nested)]
 pub struct DeploymentStrategy {
     /// Type of deployment. Can be "Recreate" or "RollingUpdate". Default is RollingUpdate.
     #[api(skip_serializing_if = "String::is_empty")]
@@ -410,7 +410,7 @@ apimachinery::proto_message!(ReplicaSet { 1 => metadata, 2 => spec, 3 => status 
 
 /// ReplicaSetCondition describes the state of a replica set at a certain point.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::ReplicaSetCondition)]
+#[conversion(hub = crate::apps::v1::ReplicaSetCondition, nested)]
 pub struct ReplicaSetCondition {
     /// Type of replica set condition.
     pub r#type: String,
@@ -455,7 +455,7 @@ apimachinery::proto_message!(ReplicaSetList { 1 => metadata, 2 => items });
 
 /// ReplicaSetSpec is the specification of a ReplicaSet.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::ReplicaSetSpec)]
+#[conversion(hub = crate::apps::v1::ReplicaSetSpec, nested)]
 pub struct ReplicaSetSpec {
     /// Replicas is the number of desired pods.
     /// This is a pointer to distinguish between explicit zero and unspecified.
@@ -483,7 +483,7 @@ apimachinery::proto_message!(ReplicaSetSpec { 1 => replicas, 2 => selector, 3 =>
 
 /// ReplicaSetStatus represents the current status of a ReplicaSet.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::ReplicaSetStatus)]
+#[conversion(hub = crate::apps::v1::ReplicaSetStatus, nested)]
 pub struct ReplicaSetStatus {
     /// Replicas is the most recently observed number of non-terminating pods.
     /// More info: <https://kubernetes.io/docs/concepts/workloads/controllers/replicaset>
@@ -514,7 +514,7 @@ apimachinery::proto_message!(ReplicaSetStatus { 1 => replicas, 2 => fully_labele
 
 /// Spec to control the desired behavior of daemon set rolling update.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::RollingUpdateDaemonSet)]
+#[conversion(hub = crate::apps::v1::RollingUpdateDaemonSet, nested)]
 pub struct RollingUpdateDaemonSet {
     /// The maximum number of DaemonSet pods that can be unavailable during the
     /// update. Value can be an absolute number (ex: 5) or a percentage of total
@@ -556,7 +556,7 @@ apimachinery::proto_message!(RollingUpdateDaemonSet { 1 => max_unavailable as "m
 
 /// Spec to control the desired behavior of rolling update.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::RollingUpdateDeployment)]
+#[conversion(hub = crate::apps::v1::RollingUpdateDeployment, nested)]
 pub struct RollingUpdateDeployment {
     /// The maximum number of pods that can be unavailable during the update.
     /// Value can be an absolute number (ex: 5) or a percentage of desired pods (ex: 10%).
@@ -587,7 +587,7 @@ apimachinery::proto_message!(RollingUpdateDeployment { 1 => max_unavailable as "
 
 /// RollingUpdateStatefulSetStrategy is used to communicate parameter for RollingUpdateStatefulSetStrategyType.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::RollingUpdateStatefulSetStrategy)]
+#[conversion(hub = crate::apps::v1::RollingUpdateStatefulSetStrategy, nested)]
 pub struct RollingUpdateStatefulSetStrategy {
     /// Partition indicates the ordinal at which the StatefulSet should be partitioned
     /// for updates. During a rolling update, all pods from ordinal Replicas-1 to
@@ -681,7 +681,7 @@ apimachinery::proto_message!(StatefulSet { 1 => metadata, 2 => spec, 3 => status
 
 /// StatefulSetCondition describes the state of a statefulset at a certain point.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::StatefulSetCondition)]
+#[conversion(hub = crate::apps::v1::StatefulSetCondition, nested)]
 pub struct StatefulSetCondition {
     /// Type of statefulset condition.
     pub r#type: String,
@@ -725,7 +725,7 @@ apimachinery::proto_message!(StatefulSetList { 1 => metadata, 2 => items });
 /// StatefulSetOrdinals describes the policy used for replica ordinal assignment
 /// in this StatefulSet.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::StatefulSetOrdinals)]
+#[conversion(hub = crate::apps::v1::StatefulSetOrdinals, nested)]
 pub struct StatefulSetOrdinals {
     /// start is the number representing the first replica's index. It may be used
     /// to number replicas from an alternate index (eg: 1-indexed) over the default
@@ -743,7 +743,7 @@ apimachinery::proto_message!(StatefulSetOrdinals { 1 => start });
 /// StatefulSetPersistentVolumeClaimRetentionPolicy describes the policy used for PVCs
 /// created from the StatefulSet VolumeClaimTemplates.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::StatefulSetPersistentVolumeClaimRetentionPolicy)]
+#[conversion(hub = crate::apps::v1::StatefulSetPersistentVolumeClaimRetentionPolicy, nested)]
 pub struct StatefulSetPersistentVolumeClaimRetentionPolicy {
     /// WhenDeleted specifies what happens to PVCs created from StatefulSet
     /// VolumeClaimTemplates when the StatefulSet is deleted. The default policy
@@ -764,7 +764,7 @@ apimachinery::proto_message!(StatefulSetPersistentVolumeClaimRetentionPolicy { 1
 
 /// A StatefulSetSpec is the specification of a StatefulSet.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::StatefulSetSpec)]
+#[conversion(hub = crate::apps::v1::StatefulSetSpec, nested)]
 pub struct StatefulSetSpec {
     /// replicas is the desired number of replicas of the given Template.
     /// These are replicas in the sense that they are instantiations of the
@@ -842,7 +842,7 @@ apimachinery::proto_message!(StatefulSetSpec { 1 => replicas, 2 => selector, 3 =
 
 /// StatefulSetStatus represents the current state of a StatefulSet.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::StatefulSetStatus)]
+#[conversion(hub = crate::apps::v1::StatefulSetStatus, nested)]
 pub struct StatefulSetStatus {
     /// observedGeneration is the most recent generation observed for this StatefulSet. It corresponds to the
     /// StatefulSet's generation, which is updated on mutation by the API Server.
@@ -886,7 +886,7 @@ apimachinery::proto_message!(StatefulSetStatus { 1 => observed_generation as "ob
 /// controller will use to perform updates. It includes any additional parameters
 /// necessary to perform the update for the indicated strategy.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::StatefulSetUpdateStrategy)]
+#[conversion(hub = crate::apps::v1::StatefulSetUpdateStrategy, nested)]
 pub struct StatefulSetUpdateStrategy {
     /// Type indicates the type of the StatefulSetUpdateStrategy.
     /// Default is RollingUpdate.

@@ -23,7 +23,7 @@ apimachinery::proto_message!(SelfSubjectReview { 1 => metadata, 2 => status });
 
 /// SelfSubjectReviewStatus is filled by the kube-apiserver and sent back to a user.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::authentication::v1::SelfSubjectReviewStatus)]
+#[conversion(hub = crate::authentication::v1::SelfSubjectReviewStatus, nested)]
 pub struct SelfSubjectReviewStatus {
     /// userInfo is a set of attributes belonging to the user making this request.
     pub user_info: crate::authentication::v1::UserInfo,

@@ -26,7 +26,7 @@ apimachinery::proto_message!(SelfSubjectReview { 1 => metadata, 2 => status });
 
 /// SelfSubjectReviewStatus is filled by the kube-apiserver and sent back to a user.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::authentication::v1::SelfSubjectReviewStatus)]
+#[conversion(hub = crate::authentication::v1::SelfSubjectReviewStatus, nested)]
 pub struct SelfSubjectReviewStatus {
     /// userInfo is a set of attributes belonging to the user making this request.
     pub user_info: crate::authentication::v1::UserInfo,
@@ -57,7 +57,7 @@ apimachinery::proto_message!(TokenReview { 1 => metadata, 2 => spec, 3 => status
 
 /// TokenReviewSpec is a description of the token authentication request.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::authentication::v1::TokenReviewSpec)]
+#[conversion(hub = crate::authentication::v1::TokenReviewSpec, nested)]
 pub struct TokenReviewSpec {
     /// token is the opaque bearer token.
     #[api(skip_serializing_if = "String::is_empty")]
@@ -75,7 +75,7 @@ apimachinery::proto_message!(TokenReviewSpec { 1 => token, 2 => audiences });
 
 /// TokenReviewStatus is the result of the token authentication request.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::authentication::v1::TokenReviewStatus)]
+#[conversion(hub = crate::authentication::v1::TokenReviewStatus, nested)]
 pub struct TokenReviewStatus {
     /// authenticated indicates that the token was associated with a known user.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
@@ -103,7 +103,7 @@ apimachinery::proto_message!(TokenReviewStatus { 1 => authenticated, 2 => user, 
 /// UserInfo holds the information about the user needed to implement the
 /// user.Info interface.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::authentication::v1::UserInfo)]
+#[conversion(hub = crate::authentication::v1::UserInfo, nested)]
 pub struct UserInfo {
     /// username is the name that uniquely identifies this user among all active users.
     #[api(skip_serializing_if = "String::is_empty")]

@@ -29,7 +29,7 @@ apimachinery::proto_message!(LocalSubjectAccessReview { 1 => metadata, 2 => spec
 
 /// NonResourceAttributes includes the authorization attributes available for non-resource requests to the Authorizer interface
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::authorization::v1::NonResourceAttributes)]
+#[conversion(hub = crate::authorization::v1::NonResourceAttributes, nested)]
 pub struct NonResourceAttributes {
     /// path is the URL path of the request
     #[api(skip_serializing_if = "String::is_empty")]
@@ -43,7 +43,7 @@ apimachinery::proto_message!(NonResourceAttributes { 1 => path, 2 => verb });
 
 /// NonResourceRule holds information that describes a rule for the non-resource
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::authorization::v1::NonResourceRule)]
+#[conversion(hub = crate::authorization::v1::NonResourceRule, nested)]
 pub struct NonResourceRule {
     /// verbs is a list of kubernetes non-resource API verbs, like: get, post, put, delete, patch, head, options.  "\*" means all.
     #[api(nullable)]
@@ -58,7 +58,7 @@ apimachinery::proto_message!(NonResourceRule { 1 => verbs, 2 => non_resource_url
 
 /// ResourceAttributes includes the authorization attributes available for resource requests to the Authorizer interface
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::authorization::v1::ResourceAttributes)]
+#[conversion(hub = crate::authorization::v1::ResourceAttributes, nested)]
 pub struct ResourceAttributes {
     /// namespace is the namespace of the action being requested.  Currently, there is no distinction between no namespace and all namespaces
     /// "" (empty) is defaulted for LocalSubjectAccessReviews
@@ -95,7 +95,7 @@ apimachinery::proto_message!(ResourceAttributes { 1 => namespace, 2 => verb, 3 =
 /// ResourceRule is the list of actions the subject is allowed to perform on resources. The list ordering isn't significant,
 /// may contain duplicates, and possibly be incomplete.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::authorization::v1::ResourceRule)]
+#[conversion(hub = crate::authorization::v1::ResourceRule, nested)]
 pub struct ResourceRule {
     /// verbs is a list of kubernetes resource API verbs, like: get, list, watch, create, update, delete, proxy.  "\*" means all.
     #[api(nullable)]
@@ -139,7 +139,7 @@ apimachinery::proto_message!(SelfSubjectAccessReview { 1 => metadata, 2 => spec,
 /// SelfSubjectAccessReviewSpec is a description of the access request.  Exactly one of resourceAttributes
 /// and nonResourceAttributes must be set
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::authorization::v1::SelfSubjectAccessReviewSpec)]
+#[conversion(hub = crate::authorization::v1::SelfSubjectAccessReviewSpec, nested)]
 pub struct SelfSubjectAccessReviewSpec {
     /// resourceAttributes describes information for a resource access request
     pub resource_attributes: Option<ResourceAttributes>,
@@ -175,7 +175,7 @@ apimachinery::proto_message!(SelfSubjectRulesReview { 1 => metadata, 2 => spec, 
 
 /// SelfSubjectRulesReviewSpec defines the specification for SelfSubjectRulesReview.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::authorization::v1::SelfSubjectRulesReviewSpec)]
+#[conversion(hub = crate::authorization::v1::SelfSubjectRulesReviewSpec, nested)]
 pub struct SelfSubjectRulesReviewSpec {
     /// namespace to evaluate rules for. Required.
     #[api(skip_serializing_if = "String::is_empty")]
@@ -206,7 +206,7 @@ apimachinery::proto_message!(SubjectAccessReview { 1 => metadata, 2 => spec, 3 =
 /// SubjectAccessReviewSpec is a description of the access request.  Exactly one of resourceAttributes
 /// and nonResourceAttributes must be set
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::authorization::v1::SubjectAccessReviewSpec)]
+#[conversion(hub = crate::authorization::v1::SubjectAccessReviewSpec, nested)]
 pub struct SubjectAccessReviewSpec {
     /// resourceAttributes describes information for a resource access request
     pub resource_attributes: Option<ResourceAttributes>,
@@ -271,7 +271,7 @@ impl apimachinery::protobuf::Message for SubjectAccessReviewSpec {
 
 /// SubjectAccessReviewStatus
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::authorization::v1::SubjectAccessReviewStatus)]
+#[conversion(hub = crate::authorization::v1::SubjectAccessReviewStatus, nested)]
 pub struct SubjectAccessReviewStatus {
     /// allowed is required. True if the action would be allowed, false otherwise.
     pub allowed: bool,
@@ -298,7 +298,7 @@ apimachinery::proto_message!(SubjectAccessReviewStatus { 1 => allowed, 2 => reas
 /// Because authorization rules are additive, if a rule appears in a list it's safe to assume the subject has that permission,
 /// even if that list is incomplete.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::authorization::v1::SubjectRulesReviewStatus)]
+#[conversion(hub = crate::authorization::v1::SubjectRulesReviewStatus, nested)]
 pub struct SubjectRulesReviewStatus {
     /// resourceRules is the list of actions the subject is allowed to perform on resources.
     /// The list ordering isn't significant, may contain duplicates, and possibly be incomplete.

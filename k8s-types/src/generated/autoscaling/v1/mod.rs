@@ -55,7 +55,7 @@ apimachinery::proto_message!(ContainerResourceMetricStatus { 1 => name, 2 => cur
 
 /// CrossVersionObjectReference contains enough information to let you identify the referred resource.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::autoscaling::v2::CrossVersionObjectReference)]
+#[conversion(hub = crate::autoscaling::v2::CrossVersionObjectReference, nested)]
 pub struct CrossVersionObjectReference {
     /// kind is the kind of the referent; More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds>
     pub kind: String,
@@ -171,7 +171,7 @@ apimachinery::proto_message!(HorizontalPodAutoscalerList { 1 => metadata, 2 => i
 
 /// specification of a horizontal pod autoscaler.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::autoscaling::v2::HorizontalPodAutoscalerSpec, hub_only = [metrics, behavior])]
+#[conversion(hub = crate::autoscaling::v2::HorizontalPodAutoscalerSpec, hub_only = [metrics, behavior], nested)]
 pub struct HorizontalPodAutoscalerSpec {
     /// reference to scaled resource; horizontal pod autoscaler will learn the current resource consumption
     /// and will set the desired number of pods by using its Scale subresource.
@@ -195,7 +195,7 @@ apimachinery::proto_message!(HorizontalPodAutoscalerSpec { 1 => scale_target_ref
 
 /// current status of a horizontal pod autoscaler
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::autoscaling::v2::HorizontalPodAutoscalerStatus, hub_only = [current_metrics, conditions])]
+#[conversion(hub = crate::autoscaling::v2::HorizontalPodAutoscalerStatus, hub_only = [current_metrics, conditions], nested)]
 pub struct HorizontalPodAutoscalerStatus {
     /// observedGeneration is the most recent generation observed by this autoscaler.
     pub observed_generation: Option<i64>,

@@ -49,7 +49,7 @@ apimachinery::proto_message!(CronJobList { 1 => metadata, 2 => items });
 
 /// CronJobSpec describes how the job execution will look like and when it will actually run.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::batch::v1::CronJobSpec)]
+#[conversion(hub = crate::batch::v1::CronJobSpec, nested)]
 pub struct CronJobSpec {
     /// The schedule in Cron format, see <https://en.wikipedia.org/wiki/Cron>.
     pub schedule: String,
@@ -93,7 +93,7 @@ apimachinery::proto_message!(CronJobSpec { 1 => schedule, 2 => starting_deadline
 
 /// CronJobStatus represents the current state of a cron job.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::batch::v1::CronJobStatus)]
+#[conversion(hub = crate::batch::v1::CronJobStatus, nested)]
 pub struct CronJobStatus {
     /// A list of pointers to currently running jobs.
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -108,7 +108,7 @@ apimachinery::proto_message!(CronJobStatus { 1 => active, 4 => last_schedule_tim
 
 /// JobTemplateSpec describes the data a Job should have when created from a template
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::batch::v1::JobTemplateSpec)]
+#[conversion(hub = crate::batch::v1::JobTemplateSpec, nested)]
 pub struct JobTemplateSpec {
     /// Standard object's metadata of the jobs created from this template.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>

@@ -57,7 +57,7 @@ apimachinery::proto_message!(ClusterTrustBundleList { 1 => metadata, 2 => items 
 
 /// ClusterTrustBundleSpec contains the signer and trust anchors.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::certificates::v1beta1::ClusterTrustBundleSpec)]
+#[conversion(hub = crate::certificates::v1beta1::ClusterTrustBundleSpec, nested)]
 pub struct ClusterTrustBundleSpec {
     /// signerName indicates the associated signer, if any.
     ///

@@ -27,7 +27,7 @@ apimachinery::proto_message!(CertificateSigningRequest { 1 => metadata, 2 => spe
 
 /// CertificateSigningRequestCondition describes a condition of a CertificateSigningRequest object
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::certificates::v1::CertificateSigningRequestCondition)]
+#[conversion(hub = crate::certificates::v1::CertificateSigningRequestCondition, nested)]
 pub struct CertificateSigningRequestCondition {
     /// type of the condition. Known conditions include "Approved", "Denied", and "Failed".
     pub r#type: String,
@@ -77,7 +77,7 @@ apimachinery::proto_message!(CertificateSigningRequestList { 1 => metadata, 2 =>
 
 /// CertificateSigningRequestSpec contains the certificate request.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::certificates::v1::CertificateSigningRequestSpec)]
+#[conversion(hub = crate::certificates::v1::CertificateSigningRequestSpec, nested)]
 pub struct CertificateSigningRequestSpec {
     /// Base64-encoded PKCS\#10 CSR data
     #[api(nullable)]
@@ -209,7 +209,7 @@ impl apimachinery::protobuf::Message for CertificateSigningRequestSpec {
 
 /// CertificateSigningRequestStatus contains conditions used to indicate approved/denied/failed status of the request, and the issued certificate.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::certificates::v1::CertificateSigningRequestStatus)]
+#[conversion(hub = crate::certificates::v1::CertificateSigningRequestStatus, nested)]
 pub struct CertificateSigningRequestStatus {
     /// Conditions applied to the request, such as approval or denial.
     #[api(skip_serializing_if = "Vec::is_empty")]

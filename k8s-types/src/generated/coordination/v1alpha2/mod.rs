@@ -46,7 +46,7 @@ apimachinery::proto_message!(LeaseCandidateList { 1 => metadata, 2 => items });
 
 /// LeaseCandidateSpec is a specification of a Lease.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::coordination::v1beta1::LeaseCandidateSpec)]
+#[conversion(hub = crate::coordination::v1beta1::LeaseCandidateSpec, nested)]
 pub struct LeaseCandidateSpec {
     /// LeaseName is the name of the lease for which this candidate is contending.
     /// This field is immutable.

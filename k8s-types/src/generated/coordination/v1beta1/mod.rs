@@ -116,7 +116,7 @@ apimachinery::proto_message!(LeaseList { 1 => metadata, 2 => items });
 
 /// LeaseSpec is a specification of a Lease.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::coordination::v1::LeaseSpec)]
+#[conversion(hub = crate::coordination::v1::LeaseSpec, nested)]
 pub struct LeaseSpec {
     /// holderIdentity contains the identity of the holder of a current lease.
     /// If Coordinated Leader Election is used, the holder identity must be

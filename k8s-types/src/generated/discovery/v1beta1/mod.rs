@@ -51,7 +51,7 @@ apimachinery::proto_message!(Endpoint { 1 => addresses, 2 => conditions, 3 => ho
 
 /// EndpointConditions represents the current condition of an endpoint.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::discovery::v1::EndpointConditions)]
+#[conversion(hub = crate::discovery::v1::EndpointConditions, nested)]
 pub struct EndpointConditions {
     /// ready indicates that this endpoint is prepared to receive traffic,
     /// according to whatever system is managing the endpoint. A nil value
@@ -74,7 +74,7 @@ apimachinery::proto_message!(EndpointConditions { 1 => ready, 2 => serving, 3 =>
 
 /// EndpointHints provides hints describing how an endpoint should be consumed.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::discovery::v1::EndpointHints)]
+#[conversion(hub = crate::discovery::v1::EndpointHints, nested)]
 pub struct EndpointHints {
     /// forZones indicates the zone(s) this endpoint should be consumed by to
     /// enable topology aware routing. May contain a maximum of 8 entries.
@@ -90,7 +90,7 @@ apimachinery::proto_message!(EndpointHints { 1 => for_zones as "forZones", 2 => 
 
 /// EndpointPort represents a Port used by an EndpointSlice
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::discovery::v1::EndpointPort)]
+#[conversion(hub = crate::discovery::v1::EndpointPort, nested)]
 pub struct EndpointPort {
     /// name represents the name of this port. All ports in an EndpointSlice must have a unique name.
     /// If the EndpointSlice is derived from a Kubernetes service, this corresponds to the Service.ports\[\].name.
@@ -179,7 +179,7 @@ apimachinery::proto_message!(EndpointSliceList { 1 => metadata, 2 => items });
 
 /// ForNode provides information about which nodes should consume this endpoint.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::discovery::v1::ForNode)]
+#[conversion(hub = crate::discovery::v1::ForNode, nested)]
 pub struct ForNode {
     /// name represents the name of the node.
     pub name: String,
@@ -189,7 +189,7 @@ apimachinery::proto_message!(ForNode { 1 => name });
 
 /// ForZone provides information about which zones should consume this endpoint.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::discovery::v1::ForZone)]
+#[conversion(hub = crate::discovery::v1::ForZone, nested)]
 pub struct ForZone {
     /// name represents the name of the zone.
     pub name: String,

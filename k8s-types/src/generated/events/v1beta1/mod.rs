@@ -94,7 +94,7 @@ apimachinery::proto_message!(EventList { 1 => metadata, 2 => items });
 /// EventSeries contain information on series of events, i.e. thing that was/is happening
 /// continuously for some time.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::events::v1::EventSeries)]
+#[conversion(hub = crate::events::v1::EventSeries, nested)]
 pub struct EventSeries {
     /// count is the number of occurrences in this series up to the last heartbeat time.
     pub count: i32,

@@ -30,7 +30,7 @@ apimachinery::proto_message!(DaemonSet { 1 => metadata, 2 => spec, 3 => status }
 
 /// DaemonSetCondition describes the state of a DaemonSet at a certain point.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::DaemonSetCondition)]
+#[conversion(hub = crate::apps::v1::DaemonSetCondition, nested)]
 pub struct DaemonSetCondition {
     /// Type of DaemonSet condition.
     pub r#type: String,
@@ -74,7 +74,7 @@ apimachinery::proto_message!(DaemonSetList { 1 => metadata, 2 => items });
 
 /// DaemonSetSpec is the specification of a daemon set.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::DaemonSetSpec)]
+#[conversion(hub = crate::apps::v1::DaemonSetSpec, nested)]
 pub struct DaemonSetSpec {
     /// A label query over pods that are managed by the daemon set.
     /// Must match in order to be controlled.
@@ -111,7 +111,7 @@ apimachinery::proto_message!(DaemonSetSpec { 1 => selector, 2 => template, 3 => 
 
 /// DaemonSetStatus represents the current status of a daemon set.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::DaemonSetStatus)]
+#[conversion(hub = crate::apps::v1::DaemonSetStatus, nested)]
 pub struct DaemonSetStatus {
     /// The number of nodes that are running at least 1
     /// daemon pod and are supposed to run the daemon pod.
@@ -159,7 +159,7 @@ apimachinery::proto_message!(DaemonSetStatus { 1 => current_number_scheduled as 
 /// controller will use to perform updates. It includes any additional parameters
 /// necessary to perform the update for the indicated strategy.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::DaemonSetUpdateStrategy)]
+#[conversion(hub = crate::apps::v1::DaemonSetUpdateStrategy, nested)]
 pub struct DaemonSetUpdateStrategy {
     /// Type of daemon set update. Can be "RollingUpdate" or "OnDelete".
     /// Default is OnDelete.
@@ -197,7 +197,7 @@ apimachinery::proto_message!(Deployment { 1 => metadata, 2 => spec, 3 => status 
 
 /// DeploymentCondition describes the state of a deployment at a certain point.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::DeploymentCondition)]
+#[conversion(hub = crate::apps::v1::DeploymentCondition, nested)]
 pub struct DeploymentCondition {
     /// Type of deployment condition.
     pub r#type: String,
@@ -269,7 +269,7 @@ apimachinery::proto_message!(DeploymentRollback { 1 => name, 2 => updated_annota
 
 /// DeploymentSpec is the specification of the desired behavior of the Deployment.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::DeploymentSpec)]
+#[conversion(hub = crate::apps::v1::DeploymentSpec, nested)]
 pub struct DeploymentSpec {
     /// Number of desired pods. This is a pointer to distinguish between explicit
     /// zero and not specified. Defaults to 1.
@@ -312,7 +312,7 @@ apimachinery::proto_message!(DeploymentSpec { 1 => replicas, 2 => selector, 3 =>
 
 /// DeploymentStatus is the most recently observed status of the Deployment.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::DeploymentStatus)]
+#[conversion(hub = crate::apps::v1::DeploymentStatus, nested)]
 pub struct DeploymentStatus {
     /// The generation observed by the deployment controller.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
@@ -352,7 +352,7 @@ apimachinery::proto_message!(DeploymentStatus { 1 => observed_generation as "obs
 
 /// DeploymentStrategy describes how to replace existing pods with new ones.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::DeploymentStrategy)]
+#[conversion(hub = crate::apps::v1::DeploymentStrategy, nested)]
 pub struct DeploymentStrategy {
     /// Type of deployment. Can be "Recreate" or "RollingUpdate". Default is RollingUpdate.
     #[api(skip_serializing_if = "String::is_empty")]
@@ -370,7 +370,7 @@ apimachinery::proto_message!(DeploymentStrategy { 1 => r#type as "type", 2 => ro
 /// HTTPIngressPath associates a path with a backend. Incoming urls matching the
 /// path are forwarded to the backend.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::HTTPIngressPath)]
+#[conversion(hub = crate::networking::v1::HTTPIngressPath, nested)]
 pub struct HTTPIngressPath {
     /// Path is matched against the path of an incoming request. Currently it can
     /// contain characters disallowed from the conventional "path" part of a URL
@@ -407,7 +407,7 @@ apimachinery::proto_message!(HTTPIngressPath { 1 => path, 2 => backend, 3 => pat
 /// to match against everything after the last '/' and before the first '?'
 /// or '\#'.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::HTTPIngressRuleValue)]
+#[conversion(hub = crate::networking::v1::HTTPIngressRuleValue, nested)]
 pub struct HTTPIngressRuleValue {
     /// A collection of paths that map requests to backends.
     #[api(nullable)]
@@ -421,7 +421,7 @@ apimachinery::proto_message!(HTTPIngressRuleValue { 1 => paths });
 /// to the pods matched by a NetworkPolicySpec's podSelector. The except entry describes CIDRs
 /// that should not be included within this rule.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::IPBlock)]
+#[conversion(hub = crate::networking::v1::IPBlock, nested)]
 pub struct IPBlock {
     /// CIDR is a string representing the IP Block
     /// Valid examples are "192.168.1.0/24" or "2001:db8::/64"
@@ -502,7 +502,7 @@ apimachinery::proto_message!(IngressList { 1 => metadata, 2 => items });
 
 /// IngressLoadBalancerIngress represents the status of a load-balancer ingress point.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::IngressLoadBalancerIngress)]
+#[conversion(hub = crate::networking::v1::IngressLoadBalancerIngress, nested)]
 pub struct IngressLoadBalancerIngress {
     /// IP is set for load-balancer ingress points that are IP based.
     #[api(skip_serializing_if = "String::is_empty")]
@@ -519,7 +519,7 @@ apimachinery::proto_message!(IngressLoadBalancerIngress { 1 => ip, 2 => hostname
 
 /// LoadBalancerStatus represents the status of a load-balancer.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::IngressLoadBalancerStatus)]
+#[conversion(hub = crate::networking::v1::IngressLoadBalancerStatus, nested)]
 pub struct IngressLoadBalancerStatus {
     /// Ingress is a list containing ingress points for the load-balancer.
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -530,7 +530,7 @@ apimachinery::proto_message!(IngressLoadBalancerStatus { 1 => ingress });
 
 /// IngressPortStatus represents the error condition of a service port
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::IngressPortStatus)]
+#[conversion(hub = crate::networking::v1::IngressPortStatus, nested)]
 pub struct IngressPortStatus {
     /// Port is the port number of the ingress port.
     pub port: i32,
@@ -554,7 +554,7 @@ apimachinery::proto_message!(IngressPortStatus { 1 => port, 2 => protocol, 3 => 
 /// the related backend services. Incoming requests are first evaluated for a host
 /// match, then routed to the backend associated with the matching IngressRuleValue.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::IngressRule)]
+#[conversion(hub = crate::networking::v1::IngressRule, nested)]
 pub struct IngressRule {
     /// Host is the fully qualified domain name of a network host, as defined by RFC 3986.
     /// Note the following deviations from the "host" part of the
@@ -641,7 +641,7 @@ apimachinery::proto_message!(IngressRuleValue { 1 => http });
 
 /// IngressSpec describes the Ingress the user wishes to exist.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::IngressSpec)]
+#[conversion(hub = crate::networking::v1::IngressSpec, nested)]
 pub struct IngressSpec {
     /// IngressClassName is the name of the IngressClass cluster resource. The
     /// associated IngressClass defines which controller will implement the
@@ -677,7 +677,7 @@ apimachinery::proto_message!(IngressSpec { 1 => backend, 2 => tls, 3 => rules, 4
 
 /// IngressStatus describe the current state of the Ingress.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::IngressStatus)]
+#[conversion(hub = crate::networking::v1::IngressStatus, nested)]
 pub struct IngressStatus {
     /// LoadBalancer contains the current status of the load-balancer.
     pub load_balancer: IngressLoadBalancerStatus,
@@ -687,7 +687,7 @@ apimachinery::proto_message!(IngressStatus { 1 => load_balancer as "loadBalancer
 
 /// IngressTLS describes the transport layer security associated with an Ingress.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::IngressTLS)]
+#[conversion(hub = crate::networking::v1::IngressTLS, nested)]
 pub struct IngressTLS {
     /// Hosts are a list of hosts included in the TLS certificate. The values in
     /// this list must match the name/s used in the tlsSecret. Defaults to the
@@ -729,7 +729,7 @@ apimachinery::proto_message!(NetworkPolicy { 1 => metadata, 2 => spec });
 /// matched by a NetworkPolicySpec's podSelector. The traffic must match both ports and to.
 /// This type is beta-level in 1.8
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::NetworkPolicyEgressRule)]
+#[conversion(hub = crate::networking::v1::NetworkPolicyEgressRule, nested)]
 pub struct NetworkPolicyEgressRule {
     /// List of destination ports for outgoing traffic.
     /// Each item in this list is combined using a logical OR. If this field is
@@ -752,7 +752,7 @@ apimachinery::proto_message!(NetworkPolicyEgressRule { 1 => ports, 2 => to });
 /// DEPRECATED 1.9 - This group version of NetworkPolicyIngressRule is deprecated by networking/v1/NetworkPolicyIngressRule.
 /// This NetworkPolicyIngressRule matches traffic if and only if the traffic matches both ports AND from.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::NetworkPolicyIngressRule)]
+#[conversion(hub = crate::networking::v1::NetworkPolicyIngressRule, nested)]
 pub struct NetworkPolicyIngressRule {
     /// List of ports which should be made accessible on the pods selected for this rule.
     /// Each item in this list is combined using a logical OR.
@@ -799,7 +799,7 @@ apimachinery::proto_message!(NetworkPolicyList { 1 => metadata, 2 => items });
 
 /// DEPRECATED 1.9 - This group version of NetworkPolicyPeer is deprecated by networking/v1/NetworkPolicyPeer.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::NetworkPolicyPeer)]
+#[conversion(hub = crate::networking::v1::NetworkPolicyPeer, nested)]
 pub struct NetworkPolicyPeer {
     /// This is a label selector which selects Pods. This field follows standard label
     /// selector semantics; if present but empty, it selects all pods.
@@ -824,7 +824,7 @@ apimachinery::proto_message!(NetworkPolicyPeer { 1 => pod_selector as "podSelect
 
 /// DEPRECATED 1.9 - This group version of NetworkPolicyPort is deprecated by networking/v1/NetworkPolicyPort.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::NetworkPolicyPort)]
+#[conversion(hub = crate::networking::v1::NetworkPolicyPort, nested)]
 pub struct NetworkPolicyPort {
     /// Optional.  The protocol (TCP, UDP, or SCTP) which traffic must match.
     /// If not specified, this field defaults to TCP.
@@ -845,7 +845,7 @@ apimachinery::proto_message!(NetworkPolicyPort { 1 => protocol, 2 => port, 3 => 
 
 /// DEPRECATED 1.9 - This group version of NetworkPolicySpec is deprecated by networking/v1/NetworkPolicySpec.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::NetworkPolicySpec)]
+#[conversion(hub = crate::networking::v1::NetworkPolicySpec, nested)]
 pub struct NetworkPolicySpec {
     /// Selects the pods to which this NetworkPolicy object applies.  The array of ingress rules
     /// is applied to any pods selected by this field. Multiple network policies can select the
@@ -916,7 +916,7 @@ apimachinery::proto_message!(ReplicaSet { 1 => metadata, 2 => spec, 3 => status 
 
 /// ReplicaSetCondition describes the state of a replica set at a certain point.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::ReplicaSetCondition)]
+#[conversion(hub = crate::apps::v1::ReplicaSetCondition, nested)]
 pub struct ReplicaSetCondition {
     /// Type of replica set condition.
     pub r#type: String,
@@ -961,7 +961,7 @@ apimachinery::proto_message!(ReplicaSetList { 1 => metadata, 2 => items });
 
 /// ReplicaSetSpec is the specification of a ReplicaSet.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::ReplicaSetSpec)]
+#[conversion(hub = crate::apps::v1::ReplicaSetSpec, nested)]
 pub struct ReplicaSetSpec {
     /// Replicas is the number of desired pods.
     /// This is a pointer to distinguish between explicit zero and unspecified.
@@ -988,7 +988,7 @@ apimachinery::proto_message!(ReplicaSetSpec { 1 => replicas, 2 => selector, 3 =>
 
 /// ReplicaSetStatus represents the current status of a ReplicaSet.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::ReplicaSetStatus)]
+#[conversion(hub = crate::apps::v1::ReplicaSetStatus, nested)]
 pub struct ReplicaSetStatus {
     /// Replicas is the most recently observed number of non-terminating pods.
     /// More info: <https://kubernetes.io/docs/concepts/workloads/controllers/replicaset>
@@ -1019,7 +1019,7 @@ apimachinery::proto_message!(ReplicaSetStatus { 1 => replicas, 2 => fully_labele
 
 /// DEPRECATED.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1beta1::RollbackConfig)]
+#[conversion(hub = crate::apps::v1beta1::RollbackConfig, nested)]
 pub struct RollbackConfig {
     /// The revision to rollback to. If set to 0, rollback to the last revision.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
@@ -1030,7 +1030,7 @@ apimachinery::proto_message!(RollbackConfig { 1 => revision });
 
 /// Spec to control the desired behavior of daemon set rolling update.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::RollingUpdateDaemonSet)]
+#[conversion(hub = crate::apps::v1::RollingUpdateDaemonSet, nested)]
 pub struct RollingUpdateDaemonSet {
     /// The maximum number of DaemonSet pods that can be unavailable during the
     /// update. Value can be an absolute number (ex: 5) or a percentage of total
@@ -1073,7 +1073,7 @@ apimachinery::proto_message!(RollingUpdateDaemonSet { 1 => max_unavailable as "m
 
 /// Spec to control the desired behavior of rolling update.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::RollingUpdateDeployment)]
+#[conversion(hub = crate::apps::v1::RollingUpdateDeployment, nested)]
 pub struct RollingUpdateDeployment {
     /// The maximum number of pods that can be unavailable during the update.
     /// Value can be an absolute number (ex: 5) or a percentage of desired pods (ex: 10%).
@@ -1129,7 +1129,7 @@ apimachinery::proto_message!(Scale { 1 => metadata, 2 => spec, 3 => status });
 
 /// describes the attributes of a scale subresource
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1beta2::ScaleSpec)]
+#[conversion(hub = crate::apps::v1beta2::ScaleSpec, nested)]
 pub struct ScaleSpec {
     /// desired number of instances for the scaled object.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
@@ -1140,7 +1140,7 @@ apimachinery::proto_message!(ScaleSpec { 1 => replicas });
 
 /// represents the current status of a scale subresource.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1beta2::ScaleStatus)]
+#[conversion(hub = crate::apps::v1beta2::ScaleStatus, nested)]
 pub struct ScaleStatus {
     /// actual number of observed instances of the scaled object.
     pub replicas: i32,

@@ -7,7 +7,7 @@
 /// In the mandatory exempt configuration object the values in the fields
 /// here can be modified by authorized users, unlike the rest of the \`spec\`.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::flowcontrol::v1::ExemptPriorityLevelConfiguration)]
+#[conversion(hub = crate::flowcontrol::v1::ExemptPriorityLevelConfiguration, nested)]
 pub struct ExemptPriorityLevelConfiguration {
     /// \`nominalConcurrencyShares\` (NCS) contributes to the computation of the
     /// NominalConcurrencyLimit (NominalCL) of this level.
@@ -38,7 +38,7 @@ apimachinery::proto_message!(ExemptPriorityLevelConfiguration { 1 => nominal_con
 
 /// FlowDistinguisherMethod specifies the method of a flow distinguisher.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::flowcontrol::v1::FlowDistinguisherMethod)]
+#[conversion(hub = crate::flowcontrol::v1::FlowDistinguisherMethod, nested)]
 pub struct FlowDistinguisherMethod {
     /// \`type\` is the type of flow distinguisher method
     /// The supported types are "ByUser" and "ByNamespace".
@@ -72,7 +72,7 @@ apimachinery::proto_message!(FlowSchema { 1 => metadata, 2 => spec, 3 => status 
 
 /// FlowSchemaCondition describes conditions for a FlowSchema.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::flowcontrol::v1::FlowSchemaCondition)]
+#[conversion(hub = crate::flowcontrol::v1::FlowSchemaCondition, nested)]
 pub struct FlowSchemaCondition {
     /// \`type\` is the type of the condition.
     /// Required.
@@ -121,7 +121,7 @@ apimachinery::proto_message!(FlowSchemaList { 1 => metadata, 2 => items });
 
 /// FlowSchemaSpec describes how the FlowSchema's specification looks like.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::flowcontrol::v1::FlowSchemaSpec)]
+#[conversion(hub = crate::flowcontrol::v1::FlowSchemaSpec, nested)]
 pub struct FlowSchemaSpec {
     /// \`priorityLevelConfiguration\` should reference a PriorityLevelConfiguration in the cluster. If the reference cannot
     /// be resolved, the FlowSchema will be ignored and marked as invalid in its status.
@@ -146,7 +146,7 @@ apimachinery::proto_message!(FlowSchemaSpec { 1 => priority_level_configuration 
 
 /// FlowSchemaStatus represents the current state of a FlowSchema.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::flowcontrol::v1::FlowSchemaStatus)]
+#[conversion(hub = crate::flowcontrol::v1::FlowSchemaStatus, nested)]
 pub struct FlowSchemaStatus {
     /// \`conditions\` is a list of the current states of FlowSchema.
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -157,7 +157,7 @@ apimachinery::proto_message!(FlowSchemaStatus { 1 => conditions });
 
 /// GroupSubject holds detailed information for group-kind subject.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::flowcontrol::v1::GroupSubject)]
+#[conversion(hub = crate::flowcontrol::v1::GroupSubject, nested)]
 pub struct GroupSubject {
     /// name is the user group that matches, or "\*" to match all user groups.
     /// See <https://github.com/kubernetes/apiserver/blob/master/pkg/authentication/user/user.go> for some
@@ -170,7 +170,7 @@ apimachinery::proto_message!(GroupSubject { 1 => name });
 
 /// LimitResponse defines how to handle requests that can not be executed right now.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::flowcontrol::v1::LimitResponse)]
+#[conversion(hub = crate::flowcontrol::v1::LimitResponse, nested)]
 pub struct LimitResponse {
     /// \`type\` is "Queue" or "Reject".
     /// "Queue" means that requests that can not be executed upon arrival
@@ -192,7 +192,7 @@ apimachinery::proto_message!(LimitResponse { 1 => r#type as "type", 2 => queuing
 /// - How are requests for this priority level limited?
 /// - What should be done with requests that exceed the limit?
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::flowcontrol::v1::LimitedPriorityLevelConfiguration)]
+#[conversion(hub = crate::flowcontrol::v1::LimitedPriorityLevelConfiguration, nested)]
 pub struct LimitedPriorityLevelConfiguration {
     /// \`assuredConcurrencyShares\` (ACS) configures the execution
     /// limit, which is a limit on the number of requests of this
@@ -245,7 +245,7 @@ apimachinery::proto_message!(LimitedPriorityLevelConfiguration { 1 => assured_co
 /// target non-resource URL. A NonResourcePolicyRule matches a request if and only if both (a) at least one member
 /// of verbs matches the request and (b) at least one member of nonResourceURLs matches the request.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::flowcontrol::v1::NonResourcePolicyRule)]
+#[conversion(hub = crate::flowcontrol::v1::NonResourcePolicyRule, nested)]
 pub struct NonResourcePolicyRule {
     /// \`verbs\` is a list of matching verbs and may not be empty.
     /// "\*" matches all verbs. If it is present, it must be the only entry.
@@ -272,7 +272,7 @@ apimachinery::proto_message!(NonResourcePolicyRule { 1 => verbs, 6 => non_resour
 /// a request if and only if both (a) at least one member of subjects matches the request and (b) at least one member
 /// of resourceRules or nonResourceRules matches the request.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::flowcontrol::v1::PolicyRulesWithSubjects)]
+#[conversion(hub = crate::flowcontrol::v1::PolicyRulesWithSubjects, nested)]
 pub struct PolicyRulesWithSubjects {
     /// subjects is the list of normal user, serviceaccount, or group that this rule cares about.
     /// There must be at least one member in this slice.
@@ -316,7 +316,7 @@ apimachinery::proto_message!(PriorityLevelConfiguration { 1 => metadata, 2 => sp
 
 /// PriorityLevelConfigurationCondition defines the condition of priority level.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::flowcontrol::v1::PriorityLevelConfigurationCondition)]
+#[conversion(hub = crate::flowcontrol::v1::PriorityLevelConfigurationCondition, nested)]
 pub struct PriorityLevelConfigurationCondition {
     /// \`type\` is the type of the condition.
     /// Required.
@@ -365,7 +365,7 @@ apimachinery::proto_message!(PriorityLevelConfigurationList { 1 => metadata, 2 =
 
 /// PriorityLevelConfigurationReference contains information that points to the "request-priority" being used.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::flowcontrol::v1::PriorityLevelConfigurationReference)]
+#[conversion(hub = crate::flowcontrol::v1::PriorityLevelConfigurationReference, nested)]
 pub struct PriorityLevelConfigurationReference {
     /// \`name\` is the name of the priority level configuration being referenced
     /// Required.
@@ -376,7 +376,7 @@ apimachinery::proto_message!(PriorityLevelConfigurationReference { 1 => name });
 
 /// PriorityLevelConfigurationSpec specifies the configuration of a priority level.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::flowcontrol::v1::PriorityLevelConfigurationSpec)]
+#[conversion(hub = crate::flowcontrol::v1::PriorityLevelConfigurationSpec, nested)]
 pub struct PriorityLevelConfigurationSpec {
     /// \`type\` indicates whether this priority level is subject to
     /// limitation on request execution.  A value of \`"Exempt"\` means
@@ -403,7 +403,7 @@ apimachinery::proto_message!(PriorityLevelConfigurationSpec { 1 => r#type as "ty
 
 /// PriorityLevelConfigurationStatus represents the current state of a "request-priority".
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::flowcontrol::v1::PriorityLevelConfigurationStatus)]
+#[conversion(hub = crate::flowcontrol::v1::PriorityLevelConfigurationStatus, nested)]
 pub struct PriorityLevelConfigurationStatus {
     /// \`conditions\` is the current state of "request-priority".
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -414,7 +414,7 @@ apimachinery::proto_message!(PriorityLevelConfigurationStatus { 1 => conditions 
 
 /// QueuingConfiguration holds the configuration parameters for queuing
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::flowcontrol::v1::QueuingConfiguration)]
+#[conversion(hub = crate::flowcontrol::v1::QueuingConfiguration, nested)]
 pub struct QueuingConfiguration {
     /// \`queues\` is the number of queues for this priority level. The
     /// queues exist independently at each apiserver. The value must be
@@ -454,7 +454,7 @@ apimachinery::proto_message!(QueuingConfiguration { 1 => queues, 2 => hand_size 
 /// true or (d2) the request specifies a namespace and least one member
 /// of namespaces matches the request's namespace.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::flowcontrol::v1::ResourcePolicyRule)]
+#[conversion(hub = crate::flowcontrol::v1::ResourcePolicyRule, nested)]
 pub struct ResourcePolicyRule {
     /// \`verbs\` is a list of matching verbs and may not be empty.
     /// "\*" matches all verbs and, if present, must be the only entry.
@@ -496,7 +496,7 @@ apimachinery::proto_message!(ResourcePolicyRule { 1 => verbs, 2 => api_groups as
 
 /// ServiceAccountSubject holds detailed information for service-account-kind subject.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::flowcontrol::v1::ServiceAccountSubject)]
+#[conversion(hub = crate::flowcontrol::v1::ServiceAccountSubject, nested)]
 pub struct ServiceAccountSubject {
     /// \`namespace\` is the namespace of matching ServiceAccount objects.
     /// Required.
@@ -511,7 +511,7 @@ apimachinery::proto_message!(ServiceAccountSubject { 1 => namespace, 2 => name }
 /// Subject matches the originator of a request, as identified by the request authentication system. There are three
 /// ways of matching an originator; by user, group, or service account.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::flowcontrol::v1::Subject)]
+#[conversion(hub = crate::flowcontrol::v1::Subject, nested)]
 pub struct Subject {
     /// \`kind\` indicates which one of the other fields is non-empty.
     /// Required
@@ -528,7 +528,7 @@ apimachinery::proto_message!(Subject { 1 => kind, 2 => user, 3 => group, 4 => se
 
 /// UserSubject holds detailed information for user-kind subject.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::flowcontrol::v1::UserSubject)]
+#[conversion(hub = crate::flowcontrol::v1::UserSubject, nested)]
 pub struct UserSubject {
     /// \`name\` is the username that matches, or "\*" to match all usernames.
     /// Required.

@@ -5,7 +5,7 @@
 /// HTTPIngressPath associates a path with a backend. Incoming urls matching the
 /// path are forwarded to the backend.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::HTTPIngressPath)]
+#[conversion(hub = crate::networking::v1::HTTPIngressPath, nested)]
 pub struct HTTPIngressPath {
     /// path is matched against the path of an incoming request. Currently it can
     /// contain characters disallowed from the conventional "path" part of a URL
@@ -42,7 +42,7 @@ apimachinery::proto_message!(HTTPIngressPath { 1 => path, 2 => backend, 3 => pat
 /// to match against everything after the last '/' and before the first '?'
 /// or '\#'.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::HTTPIngressRuleValue)]
+#[conversion(hub = crate::networking::v1::HTTPIngressRuleValue, nested)]
 pub struct HTTPIngressRuleValue {
     /// paths is a collection of paths that map requests to backends.
     #[api(nullable)]
@@ -101,7 +101,7 @@ apimachinery::proto_message!(IPAddressList { 1 => metadata, 2 => items });
 
 /// IPAddressSpec describe the attributes in an IP Address.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::IPAddressSpec)]
+#[conversion(hub = crate::networking::v1::IPAddressSpec, nested)]
 pub struct IPAddressSpec {
     /// ParentRef references the resource that an IPAddress is attached to.
     /// An IPAddress must reference a parent object.
@@ -198,7 +198,7 @@ apimachinery::proto_message!(IngressClassList { 1 => metadata, 2 => items });
 /// IngressClassParametersReference identifies an API object. This can be used
 /// to specify a cluster or namespace-scoped resource.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::IngressClassParametersReference)]
+#[conversion(hub = crate::networking::v1::IngressClassParametersReference, nested)]
 pub struct IngressClassParametersReference {
     /// apiGroup is the group for the resource being referenced. If APIGroup is
     /// not specified, the specified Kind must be in the core API group. For any
@@ -222,7 +222,7 @@ apimachinery::proto_message!(IngressClassParametersReference { 1 => api_group as
 
 /// IngressClassSpec provides information about the class of an Ingress.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::IngressClassSpec)]
+#[conversion(hub = crate::networking::v1::IngressClassSpec, nested)]
 pub struct IngressClassSpec {
     /// controller refers to the name of the controller that should handle this
     /// class. This allows for different "flavors" that are controlled by the
@@ -266,7 +266,7 @@ apimachinery::proto_message!(IngressList { 1 => metadata, 2 => items });
 
 /// IngressLoadBalancerIngress represents the status of a load-balancer ingress point.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::IngressLoadBalancerIngress)]
+#[conversion(hub = crate::networking::v1::IngressLoadBalancerIngress, nested)]
 pub struct IngressLoadBalancerIngress {
     /// ip is set for load-balancer ingress points that are IP based.
     #[api(skip_serializing_if = "String::is_empty")]
@@ -283,7 +283,7 @@ apimachinery::proto_message!(IngressLoadBalancerIngress { 1 => ip, 2 => hostname
 
 /// LoadBalancerStatus represents the status of a load-balancer.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::IngressLoadBalancerStatus)]
+#[conversion(hub = crate::networking::v1::IngressLoadBalancerStatus, nested)]
 pub struct IngressLoadBalancerStatus {
     /// ingress is a list containing ingress points for the load-balancer.
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -294,7 +294,7 @@ apimachinery::proto_message!(IngressLoadBalancerStatus { 1 => ingress });
 
 /// IngressPortStatus represents the error condition of a service port
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::IngressPortStatus)]
+#[conversion(hub = crate::networking::v1::IngressPortStatus, nested)]
 pub struct IngressPortStatus {
     /// port is the port number of the ingress port.
     pub port: i32,
@@ -318,7 +318,7 @@ apimachinery::proto_message!(IngressPortStatus { 1 => port, 2 => protocol, 3 => 
 /// the related backend services. Incoming requests are first evaluated for a host
 /// match, then routed to the backend associated with the matching IngressRuleValue.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::IngressRule)]
+#[conversion(hub = crate::networking::v1::IngressRule, nested)]
 pub struct IngressRule {
     /// host is the fully qualified domain name of a network host, as defined by RFC 3986.
     /// Note the following deviations from the "host" part of the
@@ -395,7 +395,7 @@ apimachinery::proto_message!(IngressRuleValue { 1 => http });
 
 /// IngressSpec describes the Ingress the user wishes to exist.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::IngressSpec)]
+#[conversion(hub = crate::networking::v1::IngressSpec, nested)]
 pub struct IngressSpec {
     /// ingressClassName is the name of the IngressClass cluster resource. The
     /// associated IngressClass defines which controller will implement the
@@ -431,7 +431,7 @@ apimachinery::proto_message!(IngressSpec { 1 => backend, 2 => tls, 3 => rules, 4
 
 /// IngressStatus describes the current state of the Ingress.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::IngressStatus)]
+#[conversion(hub = crate::networking::v1::IngressStatus, nested)]
 pub struct IngressStatus {
     /// loadBalancer contains the current status of the load-balancer.
     pub load_balancer: IngressLoadBalancerStatus,
@@ -441,7 +441,7 @@ apimachinery::proto_message!(IngressStatus { 1 => load_balancer as "loadBalancer
 
 /// IngressTLS describes the transport layer security associated with an Ingress.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::IngressTLS)]
+#[conversion(hub = crate::networking::v1::IngressTLS, nested)]
 pub struct IngressTLS {
     /// hosts is a list of hosts included in the TLS certificate. The values in
     /// this list must match the name/s used in the tlsSecret. Defaults to the
@@ -462,7 +462,7 @@ apimachinery::proto_message!(IngressTLS { 1 => hosts, 2 => secret_name as "secre
 
 /// ParentReference describes a reference to a parent object.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::ParentReference)]
+#[conversion(hub = crate::networking::v1::ParentReference, nested)]
 pub struct ParentReference {
     /// Group is the group of the object being referenced.
     #[api(skip_serializing_if = "String::is_empty")]
@@ -528,7 +528,7 @@ apimachinery::proto_message!(ServiceCIDRList { 1 => metadata, 2 => items });
 
 /// ServiceCIDRSpec define the CIDRs the user wants to use for allocating ClusterIPs for Services.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::ServiceCIDRSpec)]
+#[conversion(hub = crate::networking::v1::ServiceCIDRSpec, nested)]
 pub struct ServiceCIDRSpec {
     /// CIDRs defines the IP blocks in CIDR notation (e.g. "192.168.0.0/24" or "2001:db8::/64")
     /// from which to assign service cluster IPs. Max of two CIDRs is allowed, one of each IP family.
@@ -541,7 +541,7 @@ apimachinery::proto_message!(ServiceCIDRSpec { 1 => cidrs });
 
 /// ServiceCIDRStatus describes the current state of the ServiceCIDR.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::ServiceCIDRStatus)]
+#[conversion(hub = crate::networking::v1::ServiceCIDRStatus, nested)]
 pub struct ServiceCIDRStatus {
     /// conditions holds an array of metav1.Condition that describe the state of the ServiceCIDR.
     /// Current service state

@@ -4,7 +4,7 @@
 
 /// Overhead structure represents the resource overhead associated with running a pod.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::node::v1::Overhead)]
+#[conversion(hub = crate::node::v1::Overhead, nested)]
 pub struct Overhead {
     /// podFixed represents the fixed resource overhead associated with running a pod.
     #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
@@ -80,7 +80,7 @@ apimachinery::proto_message!(RuntimeClassList { 1 => metadata, 2 => items });
 /// Scheduling specifies the scheduling constraints for nodes supporting a
 /// RuntimeClass.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::node::v1::Scheduling)]
+#[conversion(hub = crate::node::v1::Scheduling, nested)]
 pub struct Scheduling {
     /// nodeSelector lists labels that must be present on nodes that support this
     /// RuntimeClass. Pods using this RuntimeClass can only be scheduled to a

@@ -72,7 +72,7 @@ apimachinery::proto_message!(PodDisruptionBudgetList { 1 => metadata, 2 => items
 
 /// PodDisruptionBudgetSpec is a description of a PodDisruptionBudget.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::policy::v1::PodDisruptionBudgetSpec)]
+#[conversion(hub = crate::policy::v1::PodDisruptionBudgetSpec, nested)]
 pub struct PodDisruptionBudgetSpec {
     /// An eviction is allowed if at least "minAvailable" pods selected by
     /// "selector" will still be available after the eviction, i.e. even in the
@@ -120,7 +120,7 @@ apimachinery::proto_message!(PodDisruptionBudgetSpec { 1 => min_available as "mi
 /// PodDisruptionBudgetStatus represents information about the status of a
 /// PodDisruptionBudget. Status may trail the actual state of a system.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::policy::v1::PodDisruptionBudgetStatus)]
+#[conversion(hub = crate::policy::v1::PodDisruptionBudgetStatus, nested)]
 pub struct PodDisruptionBudgetStatus {
     /// Most recent generation observed when updating this PDB status. DisruptionsAllowed and other
     /// status information is valid only if observedGeneration equals to PDB's object generation.

@@ -4,7 +4,7 @@
 
 /// AggregationRule describes how to locate ClusterRoles to aggregate into the ClusterRole
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::rbac::v1::AggregationRule)]
+#[conversion(hub = crate::rbac::v1::AggregationRule, nested)]
 pub struct AggregationRule {
     /// ClusterRoleSelectors holds a list of selectors which will be used to find ClusterRoles and create the rules.
     /// If any of the selectors match, then the ClusterRole's permissions will be added
@@ -109,7 +109,7 @@ apimachinery::proto_message!(ClusterRoleList { 1 => metadata, 2 => items });
 /// PolicyRule holds information that describes a policy rule, but does not contain information
 /// about who the rule applies to or which namespace the rule applies to.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::rbac::v1::PolicyRule)]
+#[conversion(hub = crate::rbac::v1::PolicyRule, nested)]
 pub struct PolicyRule {
     /// Verbs is a list of Verbs that apply to ALL the ResourceKinds contained in this rule. '\*' represents all verbs.
     #[api(nullable)]
@@ -224,7 +224,7 @@ apimachinery::proto_message!(RoleList { 1 => metadata, 2 => items });
 
 /// RoleRef contains information that points to the role being used
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::rbac::v1::RoleRef)]
+#[conversion(hub = crate::rbac::v1::RoleRef, nested)]
 pub struct RoleRef {
     /// APIGroup is the group for the resource being referenced
     pub api_group: String,

@@ -4,7 +4,7 @@
 
 /// AggregationRule describes how to locate ClusterRoles to aggregate into the ClusterRole
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::rbac::v1::AggregationRule)]
+#[conversion(hub = crate::rbac::v1::AggregationRule, nested)]
 pub struct AggregationRule {
     /// ClusterRoleSelectors holds a list of selectors which will be used to find ClusterRoles and create the rules.
     /// If any of the selectors match, then the ClusterRole's permissions will be added
@@ -109,7 +109,7 @@ apimachinery::proto_message!(ClusterRoleList { 1 => metadata, 2 => items });
 /// PolicyRule holds information that describes a policy rule, but does not contain information
 /// about who the rule applies to or which namespace the rule applies to.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::rbac::v1::PolicyRule)]
+#[conversion(hub = crate::rbac::v1::PolicyRule, nested)]
 pub struct PolicyRule {
     /// Verbs is a list of Verbs that apply to ALL the ResourceKinds contained in this rule. '\*' represents all verbs.
     #[api(nullable)]
@@ -225,7 +225,7 @@ apimachinery::proto_message!(RoleList { 1 => metadata, 2 => items });
 
 /// RoleRef contains information that points to the role being used
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::rbac::v1::RoleRef)]
+#[conversion(hub = crate::rbac::v1::RoleRef, nested)]
 pub struct RoleRef {
     /// APIGroup is the group for the resource being referenced
     pub api_group: String,
@@ -240,7 +240,7 @@ apimachinery::proto_message!(RoleRef { 1 => api_group as "apiGroup", 2 => kind, 
 /// Subject contains a reference to the object or user identities a role binding applies to.  This can either hold a direct API object reference,
 /// or a value for non-objects such as user and group names.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::rbac::v1::Subject)]
+#[conversion(hub = crate::rbac::v1::Subject, nested)]
 pub struct Subject {
     /// Kind of object being referenced. Values defined by this API group are "User", "Group", and "ServiceAccount".
     /// If the Authorizer does not recognized the kind value, the Authorizer should report an error.

@@ -73,7 +73,7 @@ apimachinery::proto_message!(DeviceSelector { 1 => cel });
 /// any claim which does not tolerate the taint and, through the claim,
 /// to pods using the claim.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1beta2::DeviceTaint)]
+#[conversion(hub = crate::resource::v1beta2::DeviceTaint, nested)]
 pub struct DeviceTaint {
     /// The taint key to be applied to a device.
     /// Must be a label name.
@@ -152,7 +152,7 @@ apimachinery::proto_message!(DeviceTaintRuleList { 1 => metadata, 2 => items });
 
 /// DeviceTaintRuleSpec specifies the selector and one taint.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1beta2::DeviceTaintRuleSpec)]
+#[conversion(hub = crate::resource::v1beta2::DeviceTaintRuleSpec, nested)]
 pub struct DeviceTaintRuleSpec {
     /// DeviceSelector defines which device(s) the taint is applied to.
     /// All selector criteria must be satisfied for a device to
@@ -167,7 +167,7 @@ apimachinery::proto_message!(DeviceTaintRuleSpec { 1 => device_selector as "devi
 
 /// DeviceTaintRuleStatus provides information about an on-going pod eviction.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1beta2::DeviceTaintRuleStatus)]
+#[conversion(hub = crate::resource::v1beta2::DeviceTaintRuleStatus, nested)]
 pub struct DeviceTaintRuleStatus {
     /// Conditions provide information about the state of the DeviceTaintRule
     /// and the cluster at some point in time,
@@ -199,7 +199,7 @@ apimachinery::proto_message!(DeviceTaintRuleStatus { 1 => conditions });
 /// The empty selector matches all devices. Without a selector, no devices
 /// are matched.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1beta2::DeviceTaintSelector)]
+#[conversion(hub = crate::resource::v1beta2::DeviceTaintSelector, nested)]
 pub struct DeviceTaintSelector {
     /// If driver is set, only devices from that driver are selected.
     /// This fields corresponds to slice.spec.driver.

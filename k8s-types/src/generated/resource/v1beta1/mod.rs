@@ -8,7 +8,7 @@
 /// The combination of Driver, Pool, Device, and ShareID must match the corresponding key
 /// in Status.Allocation.Devices.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::AllocatedDeviceStatus)]
+#[conversion(hub = crate::resource::v1::AllocatedDeviceStatus, nested)]
 pub struct AllocatedDeviceStatus {
     /// Driver specifies the name of the DRA driver whose kubelet
     /// plugin should be invoked to process the allocation once the claim is
@@ -48,7 +48,7 @@ apimachinery::proto_message!(AllocatedDeviceStatus { 1 => driver, 2 => pool, 3 =
 
 /// AllocationResult contains attributes of an allocated resource.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::AllocationResult)]
+#[conversion(hub = crate::resource::v1::AllocationResult, nested)]
 pub struct AllocationResult {
     /// Devices is the result of allocating devices.
     pub devices: DeviceAllocationResult,
@@ -67,7 +67,7 @@ apimachinery::proto_message!(AllocationResult { 1 => devices, 3 => node_selector
 
 /// BasicDevice defines one device instance.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::Device, hub_only = [name])]
+#[conversion(hub = crate::resource::v1::Device, hub_only = [name], nested)]
 pub struct BasicDevice {
     /// Attributes defines the set of attributes for this device.
     /// The name of each attribute must be unique in that set.
@@ -176,7 +176,7 @@ apimachinery::proto_message!(BasicDevice { 1 => attributes, 2 => capacity, 3 => 
 
 /// CELDeviceSelector contains a CEL expression for selecting a device.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::CELDeviceSelector)]
+#[conversion(hub = crate::resource::v1::CELDeviceSelector, nested)]
 pub struct CELDeviceSelector {
     /// Expression is a CEL expression which evaluates a single device. It
     /// must evaluate to true when the device under consideration satisfies
@@ -247,7 +247,7 @@ apimachinery::proto_message!(CELDeviceSelector { 1 => expression });
 ///
 /// Must not set more than one ValidRequestValues.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::CapacityRequestPolicy)]
+#[conversion(hub = crate::resource::v1::CapacityRequestPolicy, nested)]
 pub struct CapacityRequestPolicy {
     /// Default specifies how much of this capacity is consumed by a request
     /// that does not contain an entry for it in DeviceRequest's Capacity.
@@ -292,7 +292,7 @@ apimachinery::proto_message!(CapacityRequestPolicy { 1 => default, 3 => valid_va
 /// - If the requested or rounded amount exceeds Max (if set), the request does not satisfy the policy,
 /// and the device cannot be allocated.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::CapacityRequestPolicyRange)]
+#[conversion(hub = crate::resource::v1::CapacityRequestPolicyRange, nested)]
 pub struct CapacityRequestPolicyRange {
     /// Min specifies the minimum capacity allowed for a consumption request.
     ///
@@ -316,7 +316,7 @@ apimachinery::proto_message!(CapacityRequestPolicyRange { 1 => min, 2 => max, 3 
 
 /// CapacityRequirements defines the capacity requirements for a specific device request.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::CapacityRequirements)]
+#[conversion(hub = crate::resource::v1::CapacityRequirements, nested)]
 pub struct CapacityRequirements {
     /// Requests represent individual device resource requests for distinct resources,
     /// all of which must be provided by the device.
@@ -348,7 +348,7 @@ apimachinery::proto_message!(CapacityRequirements { 1 => requests });
 
 /// Counter describes a quantity associated with a device.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::Counter)]
+#[conversion(hub = crate::resource::v1::Counter, nested)]
 pub struct Counter {
     /// Value defines how much of a certain device counter is available.
     pub value: crate::value::Quantity,
@@ -365,7 +365,7 @@ apimachinery::proto_message!(Counter { 1 => value });
 /// the portion of counters it uses will no longer be available for use
 /// by other devices.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::CounterSet)]
+#[conversion(hub = crate::resource::v1::CounterSet, nested)]
 pub struct CounterSet {
     /// Name defines the name of the counter set.
     /// It must be a DNS label.
@@ -395,7 +395,7 @@ apimachinery::proto_message!(Device { 1 => name, 2 => basic });
 
 /// DeviceAllocationConfiguration gets embedded in an AllocationResult.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::DeviceAllocationConfiguration)]
+#[conversion(hub = crate::resource::v1::DeviceAllocationConfiguration, nested)]
 pub struct DeviceAllocationConfiguration {
     /// Source records whether the configuration comes from a class and thus
     /// is not something that a normal user would have been able to set
@@ -453,7 +453,7 @@ impl apimachinery::protobuf::Message for DeviceAllocationConfiguration {
 
 /// DeviceAllocationResult is the result of allocating devices.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::DeviceAllocationResult)]
+#[conversion(hub = crate::resource::v1::DeviceAllocationResult, nested)]
 pub struct DeviceAllocationResult {
     /// Results lists all allocated devices.
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -473,7 +473,7 @@ apimachinery::proto_message!(DeviceAllocationResult { 1 => results, 2 => config 
 
 /// DeviceAttribute must have exactly one field set.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::DeviceAttribute)]
+#[conversion(hub = crate::resource::v1::DeviceAttribute, nested)]
 pub struct DeviceAttribute {
     /// IntValue is a number.
     pub int: Option<i64>,
@@ -510,7 +510,7 @@ apimachinery::proto_message!(DeviceAttribute { 2 => int, 3 => bool, 4 => string,
 
 /// DeviceCapacity describes a quantity associated with a device.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::DeviceCapacity)]
+#[conversion(hub = crate::resource::v1::DeviceCapacity, nested)]
 pub struct DeviceCapacity {
     /// Value defines how much of a certain capacity that device has.
     ///
@@ -534,7 +534,7 @@ apimachinery::proto_message!(DeviceCapacity { 1 => value, 2 => request_policy as
 
 /// DeviceClaim defines how to request devices with a ResourceClaim.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::DeviceClaim)]
+#[conversion(hub = crate::resource::v1::DeviceClaim, nested)]
 pub struct DeviceClaim {
     /// Requests represent individual requests for distinct devices which
     /// must all be satisfied. If empty, nothing needs to be allocated.
@@ -555,7 +555,7 @@ apimachinery::proto_message!(DeviceClaim { 1 => requests, 2 => constraints, 3 =>
 
 /// DeviceClaimConfiguration is used for configuration parameters in DeviceClaim.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::DeviceClaimConfiguration)]
+#[conversion(hub = crate::resource::v1::DeviceClaimConfiguration, nested)]
 pub struct DeviceClaimConfiguration {
     /// Requests lists the names of requests where the configuration applies.
     /// If empty, it applies to all requests.
@@ -636,7 +636,7 @@ apimachinery::proto_message!(DeviceClass { 1 => metadata, 2 => spec });
 
 /// DeviceClassConfiguration is used in DeviceClass.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::DeviceClassConfiguration)]
+#[conversion(hub = crate::resource::v1::DeviceClassConfiguration, nested)]
 pub struct DeviceClassConfiguration {
     /// Opaque provides driver-specific configuration parameters.
     pub opaque: Option<OpaqueDeviceConfiguration>,
@@ -702,7 +702,7 @@ apimachinery::proto_message!(DeviceClassList { 1 => metadata, 2 => items });
 /// DeviceClassSpec is used in a \[DeviceClass\] to define what can be allocated
 /// and how to configure it.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::DeviceClassSpec)]
+#[conversion(hub = crate::resource::v1::DeviceClassSpec, nested)]
 pub struct DeviceClassSpec {
     /// Each selector must be satisfied by a device which is claimed via this class.
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -742,7 +742,7 @@ apimachinery::proto_message!(DeviceConfiguration { 1 => opaque });
 
 /// DeviceConstraint must have exactly one field set besides Requests.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::DeviceConstraint)]
+#[conversion(hub = crate::resource::v1::DeviceConstraint, nested)]
 pub struct DeviceConstraint {
     /// Requests is a list of the one or more requests in this claim which
     /// must co-satisfy this constraint. If a request is fulfilled by
@@ -796,7 +796,7 @@ apimachinery::proto_message!(DeviceConstraint { 1 => requests, 2 => match_attrib
 /// DeviceCounterConsumption defines a set of counters that
 /// a device will consume from a CounterSet.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::DeviceCounterConsumption)]
+#[conversion(hub = crate::resource::v1::DeviceCounterConsumption, nested)]
 pub struct DeviceCounterConsumption {
     /// CounterSet is the name of the set from which the
     /// counters defined will be consumed.
@@ -946,7 +946,7 @@ apimachinery::proto_message!(DeviceRequest { 1 => name, 2 => device_class_name a
 
 /// DeviceRequestAllocationResult contains the allocation result for one request.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::DeviceRequestAllocationResult)]
+#[conversion(hub = crate::resource::v1::DeviceRequestAllocationResult, nested)]
 pub struct DeviceRequestAllocationResult {
     /// Request is the name of the request in the claim which caused this
     /// device to be allocated. If it references a subrequest in the
@@ -1025,7 +1025,7 @@ apimachinery::proto_message!(DeviceRequestAllocationResult { 1 => request, 2 => 
 
 /// DeviceSelector must have exactly one field set.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::DeviceSelector)]
+#[conversion(hub = crate::resource::v1::DeviceSelector, nested)]
 pub struct DeviceSelector {
     /// CEL contains a CEL expression for selecting a device.
     pub cel: Option<CELDeviceSelector>,
@@ -1043,7 +1043,7 @@ apimachinery::proto_message!(DeviceSelector { 1 => cel });
 /// AdminAccess is not supported for requests with a prioritized list, and
 /// recursive FirstAvailable fields are not supported.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::DeviceSubRequest)]
+#[conversion(hub = crate::resource::v1::DeviceSubRequest, nested)]
 pub struct DeviceSubRequest {
     /// Name can be used to reference this subrequest in the list of constraints
     /// or the list of configurations for the claim. References must use the
@@ -1132,7 +1132,7 @@ apimachinery::proto_message!(DeviceSubRequest { 1 => name, 2 => device_class_nam
 /// any claim which does not tolerate the taint and, through the claim,
 /// to pods using the claim.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::DeviceTaint)]
+#[conversion(hub = crate::resource::v1::DeviceTaint, nested)]
 pub struct DeviceTaint {
     /// The taint key to be applied to a device.
     /// Must be a label name.
@@ -1167,7 +1167,7 @@ apimachinery::proto_message!(DeviceTaint { 1 => key, 2 => value, 3 => effect, 4 
 /// The ResourceClaim this DeviceToleration is attached to tolerates any taint that matches
 /// the triple \<key,value,effect\> using the matching operator \<operator\>.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::DeviceToleration)]
+#[conversion(hub = crate::resource::v1::DeviceToleration, nested)]
 pub struct DeviceToleration {
     /// Key is the taint key that the toleration applies to. Empty means match all taint keys.
     /// If the key is empty, operator must be Exists; this combination means to match all values and all keys.
@@ -1204,7 +1204,7 @@ apimachinery::proto_message!(DeviceToleration { 1 => key, 2 => operator, 3 => va
 /// This information may be filled by drivers or other components to configure
 /// or identify the device within a network context.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::NetworkDeviceData)]
+#[conversion(hub = crate::resource::v1::NetworkDeviceData, nested)]
 pub struct NetworkDeviceData {
     /// InterfaceName specifies the name of the network interface associated with
     /// the allocated device. This might be the name of a physical or virtual
@@ -1234,7 +1234,7 @@ apimachinery::proto_message!(NetworkDeviceData { 1 => interface_name as "interfa
 /// NodeAllocatableResourceMapping defines the translation between the DRA device/capacity
 /// units requested to the corresponding quantity of the node allocatable resource.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::NodeAllocatableResourceMapping)]
+#[conversion(hub = crate::resource::v1::NodeAllocatableResourceMapping, nested)]
 pub struct NodeAllocatableResourceMapping {
     /// CapacityKey references a capacity name defined as a key in the
     /// \`spec.devices\[\*\].capacity\` map. When this field is set, the value associated with
@@ -1273,7 +1273,7 @@ apimachinery::proto_message!(NodeAllocatableResourceMapping { 1 => capacity_key 
 /// OpaqueDeviceConfiguration contains configuration parameters for a driver
 /// in a format defined by the driver vendor.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::OpaqueDeviceConfiguration)]
+#[conversion(hub = crate::resource::v1::OpaqueDeviceConfiguration, nested)]
 pub struct OpaqueDeviceConfiguration {
     /// Driver is used to determine which kubelet plugin needs
     /// to be passed these configuration parameters.
@@ -1325,7 +1325,7 @@ apimachinery::proto_message!(ResourceClaim { 1 => metadata, 2 => spec, 3 => stat
 /// locate the consumer of a ResourceClaim. The user must be a resource in the same
 /// namespace as the ResourceClaim.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::ResourceClaimConsumerReference)]
+#[conversion(hub = crate::resource::v1::ResourceClaimConsumerReference, nested)]
 pub struct ResourceClaimConsumerReference {
     /// APIGroup is the group for the resource being referenced. It is
     /// empty for the core API. This matches the group in the APIVersion
@@ -1367,7 +1367,7 @@ apimachinery::proto_message!(ResourceClaimList { 1 => metadata, 2 => items });
 
 /// ResourceClaimSpec defines what is being requested in a ResourceClaim and how to configure it.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::ResourceClaimSpec)]
+#[conversion(hub = crate::resource::v1::ResourceClaimSpec, nested)]
 pub struct ResourceClaimSpec {
     /// Devices defines how to request devices.
     pub devices: DeviceClaim,
@@ -1378,7 +1378,7 @@ apimachinery::proto_message!(ResourceClaimSpec { 1 => devices });
 /// ResourceClaimStatus tracks whether the resource has been allocated and what
 /// the result of that was.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::ResourceClaimStatus)]
+#[conversion(hub = crate::resource::v1::ResourceClaimStatus, nested)]
 pub struct ResourceClaimStatus {
     /// Allocation is set once the claim has been allocated successfully.
     pub allocation: Option<AllocationResult>,
@@ -1460,7 +1460,7 @@ apimachinery::proto_message!(ResourceClaimTemplateList { 1 => metadata, 2 => ite
 
 /// ResourceClaimTemplateSpec contains the metadata and fields for a ResourceClaim.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::ResourceClaimTemplateSpec)]
+#[conversion(hub = crate::resource::v1::ResourceClaimTemplateSpec, nested)]
 pub struct ResourceClaimTemplateSpec {
     /// ObjectMeta may contain labels and annotations that will be copied into the ResourceClaim
     /// when creating it. No other fields are allowed and will be rejected during
@@ -1476,7 +1476,7 @@ apimachinery::proto_message!(ResourceClaimTemplateSpec { 1 => metadata, 2 => spe
 
 /// ResourcePool describes the pool that ResourceSlices belong to.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::ResourcePool)]
+#[conversion(hub = crate::resource::v1::ResourcePool, nested)]
 pub struct ResourcePool {
     /// Name is used to identify the pool. For node-local devices, this
     /// is often the node name, but this is not required.

@@ -158,7 +158,7 @@ apimachinery::proto_message!(VolumeAttachmentList { 1 => metadata, 2 => items })
 /// in the future we may allow also inline volumes in pods.
 /// Exactly one member can be set.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::storage::v1::VolumeAttachmentSource)]
+#[conversion(hub = crate::storage::v1::VolumeAttachmentSource, nested)]
 pub struct VolumeAttachmentSource {
     /// persistentVolumeName represents the name of the persistent volume to attach.
     pub persistent_volume_name: Option<String>,
@@ -175,7 +175,7 @@ apimachinery::proto_message!(VolumeAttachmentSource { 1 => persistent_volume_nam
 
 /// VolumeAttachmentSpec is the specification of a VolumeAttachment request.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::storage::v1::VolumeAttachmentSpec)]
+#[conversion(hub = crate::storage::v1::VolumeAttachmentSpec, nested)]
 pub struct VolumeAttachmentSpec {
     /// attacher indicates the name of the volume driver that MUST handle this
     /// request. This is the name returned by GetPluginName().
@@ -190,7 +190,7 @@ apimachinery::proto_message!(VolumeAttachmentSpec { 1 => attacher, 2 => source, 
 
 /// VolumeAttachmentStatus is the status of a VolumeAttachment request.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::storage::v1::VolumeAttachmentStatus)]
+#[conversion(hub = crate::storage::v1::VolumeAttachmentStatus, nested)]
 pub struct VolumeAttachmentStatus {
     /// attached indicates the volume is successfully attached.
     /// This field must only be set by the entity completing the attach
@@ -276,7 +276,7 @@ apimachinery::proto_message!(VolumeAttributesClassList { 1 => metadata, 2 => ite
 
 /// VolumeError captures an error encountered during a volume operation.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::storage::v1::VolumeError)]
+#[conversion(hub = crate::storage::v1::VolumeError, nested)]
 pub struct VolumeError {
     /// time represents the time the error was encountered.
     pub time: apimachinery::apis::meta::v1::Time,

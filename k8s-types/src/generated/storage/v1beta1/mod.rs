@@ -58,7 +58,7 @@ apimachinery::proto_message!(CSIDriverList { 1 => metadata, 2 => items });
 
 /// CSIDriverSpec is the specification of a CSIDriver.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::storage::v1::CSIDriverSpec)]
+#[conversion(hub = crate::storage::v1::CSIDriverSpec, nested)]
 pub struct CSIDriverSpec {
     /// attachRequired indicates this CSI volume driver requires an attach
     /// operation (because it implements the CSI ControllerPublishVolume()
@@ -263,7 +263,7 @@ apimachinery::proto_message!(CSINode { 1 => metadata, 2 => spec });
 
 /// CSINodeDriver holds information about the specification of one CSI driver installed on a node
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::storage::v1::CSINodeDriver)]
+#[conversion(hub = crate::storage::v1::CSINodeDriver, nested)]
 pub struct CSINodeDriver {
     /// name represents the name of the CSI driver that this object refers to.
     /// This MUST be the same name returned by the CSI GetPluginName() call for
@@ -324,7 +324,7 @@ apimachinery::proto_message!(CSINodeList { 1 => metadata, 2 => items });
 
 /// CSINodeSpec holds information about the specification of all CSI drivers installed on a node
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::storage::v1::CSINodeSpec)]
+#[conversion(hub = crate::storage::v1::CSINodeSpec, nested)]
 pub struct CSINodeSpec {
     /// drivers is a list of information of all CSI Drivers existing on a node.
     /// If all drivers in the list are uninstalled, this can become empty.
@@ -507,7 +507,7 @@ apimachinery::proto_message!(StorageClassList { 1 => metadata, 2 => items });
 
 /// TokenRequest contains parameters of a service account token.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::storage::v1::TokenRequest)]
+#[conversion(hub = crate::storage::v1::TokenRequest, nested)]
 pub struct TokenRequest {
     /// audience is the intended audience of the token in "TokenRequestSpec".
     /// It will default to the audiences of kube apiserver.
@@ -573,7 +573,7 @@ apimachinery::proto_message!(VolumeAttachmentList { 1 => metadata, 2 => items })
 /// in the future we may allow also inline volumes in pods.
 /// Exactly one member can be set.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::storage::v1::VolumeAttachmentSource)]
+#[conversion(hub = crate::storage::v1::VolumeAttachmentSource, nested)]
 pub struct VolumeAttachmentSource {
     /// persistentVolumeName represents the name of the persistent volume to attach.
     pub persistent_volume_name: Option<String>,
@@ -590,7 +590,7 @@ apimachinery::proto_message!(VolumeAttachmentSource { 1 => persistent_volume_nam
 
 /// VolumeAttachmentSpec is the specification of a VolumeAttachment request.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::storage::v1::VolumeAttachmentSpec)]
+#[conversion(hub = crate::storage::v1::VolumeAttachmentSpec, nested)]
 pub struct VolumeAttachmentSpec {
     /// attacher indicates the name of the volume driver that MUST handle this
     /// request. This is the name returned by GetPluginName().
@@ -605,7 +605,7 @@ apimachinery::proto_message!(VolumeAttachmentSpec { 1 => attacher, 2 => source, 
 
 /// VolumeAttachmentStatus is the status of a VolumeAttachment request.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::storage::v1::VolumeAttachmentStatus)]
+#[conversion(hub = crate::storage::v1::VolumeAttachmentStatus, nested)]
 pub struct VolumeAttachmentStatus {
     /// attached indicates the volume is successfully attached.
     /// This field must only be set by the entity completing the attach
@@ -691,7 +691,7 @@ apimachinery::proto_message!(VolumeAttributesClassList { 1 => metadata, 2 => ite
 
 /// VolumeError captures an error encountered during a volume operation.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::storage::v1::VolumeError)]
+#[conversion(hub = crate::storage::v1::VolumeError, nested)]
 pub struct VolumeError {
     /// time represents the time the error was encountered.
     pub time: apimachinery::apis::meta::v1::Time,
@@ -710,7 +710,7 @@ apimachinery::proto_message!(VolumeError { 1 => time, 2 => message, 3 => error_c
 
 /// VolumeNodeResources is a set of resource limits for scheduling of volumes.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::storage::v1::VolumeNodeResources)]
+#[conversion(hub = crate::storage::v1::VolumeNodeResources, nested)]
 pub struct VolumeNodeResources {
     /// count indicates the maximum number of unique volumes managed by the CSI driver that can be used on a node.
     /// A volume that is both attached and mounted on a node is considered to be used once, not twice.
