@@ -141,9 +141,9 @@ fn expand_object(c: &Container, krate: &TokenStream) -> TokenStream {
             fn encode_json(
                 &self,
                 out: &mut ::std::vec::Vec<u8>,
-                layout: #krate::runtime::JsonLayout,
+                layout: #krate::util::json::JsonLayout,
             ) -> ::core::result::Result<(), #krate::__private::serde_json::Error> {
-                #krate::serializer::json::encode_go_json(self, out, layout)
+                #krate::util::json::encode_go_json(self, out, layout)
             }
             fn type_name(&self) -> &'static str { ::core::any::type_name::<Self>() }
         }

@@ -19,8 +19,9 @@ use serde::{Deserialize, Serialize};
 use apimachinery::ApiObject;
 use apimachinery::apis::meta::v1::{LabelSelector, ObjectMeta};
 use apimachinery::runtime::Scheme;
-use apimachinery::serializer::json::{GoFormatter, Serializer, SerializerOptions};
+use apimachinery::serializer::json::{Serializer, SerializerOptions};
 use apimachinery::serializer::{Decoder, Encoder};
+use apimachinery::util::json::GoFormatter;
 
 #[derive(ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(group = "apps", version = "v1", kind = "Deployment")]

@@ -13,7 +13,27 @@
 //! | [`api::resource`] | `api/resource` | [`Quantity`](api::resource::Quantity) |
 //! | [`api`] | `encoding/json` for `[]byte` | [`ByteString`](api::ByteString) |
 //! | [`util::intstr`] | `util/intstr` | [`IntOrString`](util::intstr::IntOrString) |
+//! | [`util::json`] | `util/json`, `encoding/json` | [`GoFormatter`](util::json::GoFormatter): JSON text as Go writes it |
 //! | [`version`] | `version` | Kubernetes version ordering |
+//!
+//! # Layers
+//!
+//! Each module uses only the modules before it in this order (checked by
+//! `tests/module_layers.rs`):
+//!
+//! 1. [`schema`], [`version`], [`util`] (`intstr`, Go's JSON text in [`util::json`]);
+//! 2. [`api`]: the value types (`Quantity`, `ByteString`);
+//! 3. [`protobuf`]: the protobuf wire format, a trait types implement, as serde is;
+//! 4. [`apis::meta::v1`];
+//! 5. [`conversion`]: conversion functions, defaulting and field labels;
+//! 6. [`runtime`]: the object model, the `Scheme` (which holds the conversion and
+//!    defaulting functions, and each type's JSON decode and encode as function pointers),
+//!    `Unstructured`;
+//! 7. [`meta`] (RESTMapper) and [`serializer`] (the codecs).
+//!
+//! The codecs are at the top: no value type, no `meta/v1` type and nothing of the object
+//! model imports one. One edge is left against the order: a conversion error can carry
+//! the scheme's lookup error (`ConversionErrorKind::Scheme`).
 //!
 //! Method names are Go's in snake case (`add_known_types`, `object_kinds`, ...), except
 //! that getters drop Go's `Get` prefix, as Rust getters do.
@@ -51,6 +71,7 @@ mod field_index;
 mod fx_hash;
 pub mod meta;
 pub mod protobuf;
+mod raw_json;
 pub mod runtime;
 pub mod schema;
 pub mod serializer;

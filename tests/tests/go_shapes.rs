@@ -25,11 +25,12 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::path::PathBuf;
 
-use apimachinery::protobuf::{Decoder, WireType, encode_raw_object};
+use apimachinery::protobuf::{Decoder, WireType};
 use apimachinery::runtime::{API_VERSION_INTERNAL, Object, Scheme};
 use apimachinery::schema::GroupVersionKind;
 use apimachinery::serializer::Encoder;
 use apimachinery::serializer::json::{Serializer, SerializerOptions};
+use apimachinery::serializer::protobuf::encode_raw_object;
 use serde::Deserialize;
 use serde::de::{MapAccess, SeqAccess, Visitor};
 use serde_json::Value;

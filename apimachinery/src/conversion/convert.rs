@@ -258,7 +258,6 @@ crate::identity_conversion!(
 crate::identity_conversion!(
     crate::api::ByteString,
     crate::api::resource::Quantity,
-    crate::runtime::RawExtension,
     crate::util::intstr::IntOrString,
 );
 

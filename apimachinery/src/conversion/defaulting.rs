@@ -7,7 +7,6 @@ use std::fmt;
 use std::sync::Arc;
 
 use crate::fx_hash::FxHashMap;
-use crate::runtime::Object;
 
 type DefaultFn = dyn Fn(&mut dyn Any) + Send + Sync;
 
@@ -37,14 +36,9 @@ impl Defaulters {
         );
     }
 
-    /// Applies the function of the object's type, if there is one; returns whether there was.
-    pub fn apply(&self, obj: &mut dyn Object) -> bool {
-        let any: &mut dyn Any = obj;
-        self.apply_any(any)
-    }
-
-    /// Applies the function of the value's type, if there is one; returns whether there was.
-    pub fn apply_any(&self, value: &mut dyn Any) -> bool {
+    /// Applies the function of the value's type, if there is one; returns whether there
+    /// was. A `&mut dyn Object` is passed as it is (it upcasts to `&mut dyn Any`).
+    pub fn apply(&self, value: &mut dyn Any) -> bool {
         match self.funcs.get(&(*value).type_id()) {
             Some((_, f)) => {
                 f(value);

@@ -10,9 +10,12 @@
 //!   Rust and JSON) read through [`merge_embedded`]; `meta/v1` types are implemented in
 //!   `apis::meta::v1`.
 //! * [`ProtobufError`]: what went wrong, at which byte offset, in which field path.
-//! * [`encode_object`] / [`decode_object`]: objects in the envelope (`k8s\0` then a
-//!   `runtime.Unknown` carrying apiVersion, kind and the object's message), through a
-//!   [`Scheme`](crate::runtime::Scheme); types opt in with `#[api(protobuf)]`.
+//! * [`encode_envelope`] / [`decode_envelope`]: the envelope (`k8s\0` then a
+//!   `runtime.Unknown` carrying apiVersion, kind and the object's message). Whole objects
+//!   through a [`Scheme`](crate::runtime::Scheme) are the codec's:
+//!   [`serializer::protobuf`](crate::serializer::protobuf) (types opt in with
+//!   `#[api(protobuf)]`). This module is below the object model: it imports no runtime
+//!   type, as serde does not.
 //! * [`write_frame`] / [`LengthDelimitedFrameReader`]: the length-delimited framing of
 //!   protobuf watch streams.
 //!
@@ -41,7 +44,6 @@ mod envelope;
 mod error;
 mod field;
 mod framing;
-mod serializer;
 mod value_types;
 mod wire;
 
@@ -52,7 +54,5 @@ pub use field::{
     merge_message, merge_named_slice_map,
 };
 pub use framing::{LengthDelimitedFrameReader, MAX_FRAME_LEN, write_frame};
-pub use serializer::{
-    ProtobufSerializerError, decode_object, decode_raw_object, encode_object, encode_raw_object,
-};
+pub(crate) use value_types::read_bytes;
 pub use wire::{Decoder, Encoder, MAX_DEPTH, WireType};

@@ -1,16 +1,19 @@
 //! The protobuf encoding of the shared value types that are not `meta/v1` messages:
-//! `Quantity`, `IntOrString`, `RawExtension`, `Unknown` and Go `[]byte` fields, as
-//! their Go packages write them.
+//! `Quantity`, `IntOrString` and Go `[]byte` fields, as their Go packages write them
+//! (`RawExtension` and `Unknown`, `runtime` types, implement it next to their types).
 
 use super::error::{ProtobufError, ProtobufErrorKind};
 use super::field::{Field, Message};
 use super::wire::{Decoder, Encoder, WireType};
 use crate::api::ByteString;
 use crate::api::resource::Quantity;
-use crate::runtime::{RawExtension, Unknown};
 use crate::util::intstr::IntOrString;
 
-fn read_bytes<'a>(wire: WireType, d: &mut Decoder<'a>) -> Result<&'a [u8], ProtobufError> {
+/// The bytes of a `bytes` field.
+pub(crate) fn read_bytes<'a>(
+    wire: WireType,
+    d: &mut Decoder<'a>,
+) -> Result<&'a [u8], ProtobufError> {
     if wire != WireType::LengthDelimited {
         return Err(d.error(ProtobufErrorKind::UnexpectedWireType {
             found: wire,
@@ -128,107 +131,11 @@ impl Message for IntOrString {
     }
 }
 
-/// `RawExtension` is `{raw = 1}`: the bytes as read, or the object as compact JSON when
-/// only an object is set; nothing when empty (Go's nil `Raw`).
-impl Message for RawExtension {
-    fn encode_fields(&self, e: &mut Encoder) {
-        if !self.raw.is_empty() {
-            e.bytes_field(1, &self.raw);
-        } else if let Some(object) = &self.object {
-            // Serializing an object into a Vec fails only for types whose Serialize
-            // fails; such an object has no bytes to offer.
-            if let Ok(json) = serde_json::to_vec(object.as_ref()) {
-                e.bytes_field(1, &json);
-            }
-        }
-    }
-
-    fn merge_field(
-        &mut self,
-        number: u32,
-        wire: WireType,
-        d: &mut Decoder<'_>,
-    ) -> Result<bool, ProtobufError> {
-        if number != 1 {
-            return Ok(false);
-        }
-        let bytes = read_bytes(wire, d).map_err(|e| e.in_field("raw"))?;
-        self.raw.clear();
-        self.raw.extend_from_slice(bytes);
-        self.object = None;
-        Ok(true)
-    }
-}
-
-/// `Unknown` is `{typeMeta = 1 {apiVersion = 1, kind = 2}, raw = 2, contentEncoding = 3,
-/// contentType = 4}` (`runtime.TypeMeta` numbers apiVersion first).
-impl Message for Unknown {
-    fn encode_fields(&self, e: &mut Encoder) {
-        e.message(1, |e| {
-            e.bytes_field(1, self.type_meta.api_version.as_bytes());
-            e.bytes_field(2, self.type_meta.kind.as_bytes());
-        });
-        e.bytes_field(2, &self.raw);
-        e.bytes_field(3, self.content_encoding.as_bytes());
-        e.bytes_field(4, self.content_type.as_bytes());
-    }
-
-    fn merge_field(
-        &mut self,
-        number: u32,
-        wire: WireType,
-        d: &mut Decoder<'_>,
-    ) -> Result<bool, ProtobufError> {
-        match number {
-            1 => {
-                if wire != WireType::LengthDelimited {
-                    return Err(d
-                        .error(ProtobufErrorKind::UnexpectedWireType {
-                            found: wire,
-                            expected: "a message",
-                        })
-                        .in_field("typeMeta"));
-                }
-                let mut type_meta = d.nested()?;
-                while !type_meta.is_empty() {
-                    match type_meta.key()? {
-                        (1, wire) => self
-                            .type_meta
-                            .api_version
-                            .merge_from(wire, &mut type_meta)
-                            .map_err(|e| e.in_field("apiVersion").in_field("typeMeta"))?,
-                        (2, wire) => self
-                            .type_meta
-                            .kind
-                            .merge_from(wire, &mut type_meta)
-                            .map_err(|e| e.in_field("kind").in_field("typeMeta"))?,
-                        (n, wire) => type_meta.skip(n, wire)?,
-                    }
-                }
-            }
-            2 => {
-                let bytes = read_bytes(wire, d).map_err(|e| e.in_field("raw"))?;
-                self.raw.clear();
-                self.raw.extend_from_slice(bytes);
-            }
-            3 => self
-                .content_encoding
-                .merge_from(wire, d)
-                .map_err(|e| e.in_field("contentEncoding"))?,
-            4 => self
-                .content_type
-                .merge_from(wire, d)
-                .map_err(|e| e.in_field("contentType"))?,
-            _ => return Ok(false),
-        }
-        Ok(true)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::protobuf::{decode_message, encode_message};
+    use crate::runtime::{RawExtension, Unknown};
     use proptest::prelude::*;
 
     #[test]

@@ -12,16 +12,17 @@ mod error;
 mod json_tree;
 mod object;
 mod raw_extension;
-pub(crate) mod raw_json;
 mod registration;
 mod scheme;
 mod scheme_builder;
+mod type_meta_tap;
+pub(crate) mod typed_json;
 mod unknown;
 pub mod unstructured;
 
 pub use crate::schema::API_VERSION_INTERNAL;
 pub use error::{SchemeError, SchemeErrorKind};
-pub use object::{JsonLayout, ListObject, Object};
+pub use object::{ListObject, Object};
 pub use raw_extension::RawExtension;
 pub use registration::{
     CUSTOM_RESOURCE_VERBS, FromValueFn, ObjectType, Registration, Resource, ResourceMetadata,

@@ -5,6 +5,7 @@ use std::fmt;
 
 use crate::apis::meta::v1::{ListMetaAccessor, ObjectMetaAccessor};
 use crate::schema::GroupVersionKind;
+use crate::util::json::JsonLayout;
 
 /// An API object: something with a kind that the [`Scheme`](super::Scheme) can create,
 /// the codecs can encode, and that can be deep-copied and downcast. Go's `runtime.Object`
@@ -165,17 +166,6 @@ impl serde::Serialize for dyn Object {
             serde_json::from_slice(&json).map_err(S::Error::custom)?;
         tree.serialize(serializer)
     }
-}
-
-/// The layout of the JSON text [`Object::encode_json`] writes.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum JsonLayout {
-    /// No whitespace, as Go's `json.Marshal` writes.
-    #[default]
-    Compact,
-    /// One value per line, two spaces per level, as Go's pretty JSON serializer writes.
-    Pretty,
 }
 
 /// The items of a list kind (`PodList`, `UnstructuredList`, ...): Go's `meta.ExtractList`,

@@ -4,7 +4,8 @@
 use std::fmt;
 
 use super::Object;
-use super::raw_json::{deserialize_raw, serialize_raw};
+use crate::protobuf::{Decoder, Encoder, Message, ProtobufError, WireType, read_bytes};
+use crate::raw_json::{deserialize_raw, serialize_raw};
 
 /// A field that holds a whole object of any kind (`ControllerRevision.data`, an
 /// `AdmissionReview`'s `object`, a `WatchEvent`'s `object`), kept as the bytes it was read
@@ -125,6 +126,45 @@ impl<'de> serde::Deserialize<'de> for RawExtension {
         })
     }
 }
+
+/// `RawExtension` is `{raw = 1}`: the bytes as read, or the object as compact JSON when
+/// only an object is set; nothing when empty (Go's nil `Raw`).
+impl Message for RawExtension {
+    fn encode_fields(&self, e: &mut Encoder) {
+        if !self.raw.is_empty() {
+            e.bytes_field(1, &self.raw);
+        } else if let Some(object) = &self.object {
+            // Encoding fails only for types whose Serialize fails; such an object has
+            // no bytes to offer.
+            let mut json = Vec::new();
+            if object
+                .encode_json(&mut json, crate::util::json::JsonLayout::Compact)
+                .is_ok()
+            {
+                e.bytes_field(1, &json);
+            }
+        }
+    }
+
+    fn merge_field(
+        &mut self,
+        number: u32,
+        wire: WireType,
+        d: &mut Decoder<'_>,
+    ) -> Result<bool, ProtobufError> {
+        if number != 1 {
+            return Ok(false);
+        }
+        let bytes = read_bytes(wire, d).map_err(|e| e.in_field("raw"))?;
+        self.raw.clear();
+        self.raw.extend_from_slice(bytes);
+        self.object = None;
+        Ok(true)
+    }
+}
+
+// The same in every API version: converts to itself.
+crate::identity_conversion!(RawExtension);
 
 #[cfg(test)]
 mod tests {

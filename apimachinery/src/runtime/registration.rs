@@ -9,10 +9,10 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use super::Object;
+use super::typed_json::{self, DecodeJsonFn, DecodedJson, EncodeJsonFn};
 use super::unstructured::{FromValueError, from_value_tracking};
 use crate::schema::GroupVersionKind;
-use crate::serializer::json::GoFormatter;
-use crate::serializer::json::typed_codec::{self, DecodeJsonFn, DecodedJson, EncodeJsonFn};
+use crate::util::json::GoFormatter;
 
 /// A registrable Rust type, erased: how to name it, create it and deserialize it
 /// (what Go keeps as a `reflect.Type`).
@@ -91,8 +91,8 @@ impl ObjectType {
             new: new_boxed::<T>,
             from_value: from_value_boxed::<T>,
             assign: assign_boxed::<T>,
-            decode_json: typed_codec::decode_json::<T>,
-            encode_json: typed_codec::encode_json::<T>,
+            decode_json: typed_json::decode_json::<T>,
+            encode_json: typed_json::encode_json::<T>,
         }
     }
 

@@ -4,8 +4,11 @@
 use std::fmt;
 
 use super::Object;
-use super::raw_json::{deserialize_raw, serialize_raw};
 use crate::apis::meta::v1::{ListMetaAccessor, ObjectMetaAccessor, TypeMeta};
+use crate::protobuf::{
+    Decoder, Encoder, Field, Message, ProtobufError, ProtobufErrorKind, WireType, read_bytes,
+};
+use crate::raw_json::{deserialize_raw, serialize_raw};
 use crate::schema::GroupVersionKind;
 
 /// The content type of JSON, the only one [`Unknown`] writes as JSON.
@@ -107,13 +110,78 @@ impl Object for Unknown {
     fn encode_json(
         &self,
         out: &mut Vec<u8>,
-        layout: crate::runtime::JsonLayout,
+        layout: crate::util::json::JsonLayout,
     ) -> Result<(), serde_json::Error> {
-        crate::serializer::json::encode_go_json(self, out, layout)
+        crate::util::json::encode_go_json(self, out, layout)
     }
 
     fn type_name(&self) -> &'static str {
         std::any::type_name::<Unknown>()
+    }
+}
+
+/// `Unknown` is `{typeMeta = 1 {apiVersion = 1, kind = 2}, raw = 2, contentEncoding = 3,
+/// contentType = 4}` (`runtime.TypeMeta` numbers apiVersion first).
+impl Message for Unknown {
+    fn encode_fields(&self, e: &mut Encoder) {
+        e.message(1, |e| {
+            e.bytes_field(1, self.type_meta.api_version.as_bytes());
+            e.bytes_field(2, self.type_meta.kind.as_bytes());
+        });
+        e.bytes_field(2, &self.raw);
+        e.bytes_field(3, self.content_encoding.as_bytes());
+        e.bytes_field(4, self.content_type.as_bytes());
+    }
+
+    fn merge_field(
+        &mut self,
+        number: u32,
+        wire: WireType,
+        d: &mut Decoder<'_>,
+    ) -> Result<bool, ProtobufError> {
+        match number {
+            1 => {
+                if wire != WireType::LengthDelimited {
+                    return Err(d
+                        .error(ProtobufErrorKind::UnexpectedWireType {
+                            found: wire,
+                            expected: "a message",
+                        })
+                        .in_field("typeMeta"));
+                }
+                let mut type_meta = d.nested()?;
+                while !type_meta.is_empty() {
+                    match type_meta.key()? {
+                        (1, wire) => self
+                            .type_meta
+                            .api_version
+                            .merge_from(wire, &mut type_meta)
+                            .map_err(|e| e.in_field("apiVersion").in_field("typeMeta"))?,
+                        (2, wire) => self
+                            .type_meta
+                            .kind
+                            .merge_from(wire, &mut type_meta)
+                            .map_err(|e| e.in_field("kind").in_field("typeMeta"))?,
+                        (n, wire) => type_meta.skip(n, wire)?,
+                    }
+                }
+            }
+            2 => {
+                let bytes = read_bytes(wire, d).map_err(|e| e.in_field("raw"))?;
+                self.raw.clear();
+                self.raw.extend_from_slice(bytes);
+            }
+            3 => self
+                .content_encoding
+                .merge_from(wire, d)
+                .map_err(|e| e.in_field("contentEncoding"))?,
+            4 => self
+                .content_type
+                .merge_from(wire, d)
+                .map_err(|e| e.in_field("contentType"))?,
+            _ => return Ok(false),
+        }
+        Ok(true)
     }
 }
 

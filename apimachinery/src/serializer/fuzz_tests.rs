@@ -3,9 +3,10 @@
 
 use proptest::prelude::*;
 
-use super::json::{Serializer, SerializerOptions, format_go_float64};
+use super::json::{Serializer, SerializerOptions};
 use super::{CodecFactory, Decoder, Encoder};
 use crate::runtime::Unstructured;
+use crate::util::json::format_go_float64;
 
 fn options() -> impl Strategy<Value = SerializerOptions> {
     (any::<bool>(), any::<bool>(), any::<bool>()).prop_map(|(yaml, pretty, strict)| {

@@ -537,7 +537,7 @@ pub mod autoscaling_v1 {
         let mut out = Vec::new();
         let mut ser = serde_json::Serializer::with_formatter(
             &mut out,
-            apimachinery::serializer::json::GoFormatter::compact(),
+            apimachinery::util::json::GoFormatter::compact(),
         );
         value.serialize(&mut ser).map_err(|e| {
             ConversionError::unrepresentable::<

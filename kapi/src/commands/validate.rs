@@ -45,7 +45,8 @@ pub fn run(args: &ValidateArgs, out: &mut dyn Write) -> Result<ExitCode, Command
             // Protobuf has no unknown fields to report (Go skips them): the object
             // only has to decode.
             Format::Protobuf => {
-                match apimachinery::protobuf::decode_object(&scheme, &input.bytes, None) {
+                match apimachinery::serializer::protobuf::decode_object(&scheme, &input.bytes, None)
+                {
                     Ok(_) => valid += 1,
                     Err(e) => {
                         invalid += 1;

@@ -7,7 +7,7 @@ use std::str::FromStr;
 
 use super::amount::Amount;
 use super::{Format, QuantityError, Scale, canonical, parse_quantity};
-use crate::runtime::raw_json::{SERDE_JSON_RAW_TOKEN, raw_text_from_map};
+use crate::raw_json::{SERDE_JSON_RAW_TOKEN, raw_text_from_map};
 
 /// A fixed-point amount such as `500m` CPU or `1Gi` of memory (Go's `resource.Quantity`).
 ///

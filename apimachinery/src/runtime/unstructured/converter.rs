@@ -49,7 +49,7 @@ pub(crate) fn object_to_unstructured(
     obj: &dyn crate::runtime::Object,
 ) -> Result<Map<String, Value>, ConversionError> {
     let mut json = Vec::new();
-    obj.encode_json(&mut json, crate::runtime::JsonLayout::Compact)
+    obj.encode_json(&mut json, crate::util::json::JsonLayout::Compact)
         .map_err(|e| unstructured_error::<dyn crate::runtime::Object>(e.to_string(), ""))?;
     match serde_json::from_slice(&json) {
         Ok(Value::Object(map)) => Ok(map),

@@ -143,9 +143,9 @@ impl Object for UnstructuredList {
     fn encode_json(
         &self,
         out: &mut Vec<u8>,
-        layout: crate::runtime::JsonLayout,
+        layout: crate::util::json::JsonLayout,
     ) -> Result<(), serde_json::Error> {
-        crate::serializer::json::encode_go_json(self, out, layout)
+        crate::util::json::encode_go_json(self, out, layout)
     }
 
     fn type_name(&self) -> &'static str {

@@ -18,7 +18,7 @@ use serde::de::{
 };
 use serde_json::{Map, Value};
 
-use crate::runtime::raw_json::SERDE_JSON_RAW_TOKEN;
+use crate::raw_json::SERDE_JSON_RAW_TOKEN;
 
 type Error = serde_json::Error;
 

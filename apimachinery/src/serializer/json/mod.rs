@@ -68,17 +68,13 @@
 //! [`StrictDecodingError`]: crate::serializer::StrictDecodingError
 
 mod document;
-mod formatter;
 mod meta_factory;
 mod serializer;
-mod type_meta_tap;
-pub(crate) mod typed_codec;
 mod value_decoder;
 mod yaml_input;
 
 pub(crate) use document::syntax_error;
 pub use document::{JsonDocument, parse, parse_tracking_duplicates};
-pub use formatter::{GoFormatter, encode_go_json, format_go_float32, format_go_float64};
 pub use meta_factory::{interpret, interpret_map};
 pub use serializer::{Serializer, SerializerOptions};
 pub(crate) use yaml_input::yaml_error;

@@ -5,13 +5,10 @@ use std::io;
 use serde_json::{Map, Value};
 
 use super::document::{self, JsonDocument};
-use super::formatter::{GoFormatter, escape_go_only};
 use super::meta_factory::{interpret, interpret_map, json_type, leading_type_meta, to_gvk};
-use super::typed_codec::encode_json;
 use super::value_decoder::{DecodedValue, ValueDecodeFailure, decode_slice, decode_value};
-use crate::runtime::{
-    CONTENT_TYPE_JSON, JsonLayout, Object, Scheme, Unknown, Unstructured, UnstructuredList,
-};
+use crate::runtime::typed_json::encode_json;
+use crate::runtime::{CONTENT_TYPE_JSON, Object, Scheme, Unknown, Unstructured, UnstructuredList};
 use crate::schema::GroupVersionKind;
 use crate::serializer::codec::{ENCODE_BUFFER_CAPACITY, gvk_with_defaults};
 use crate::serializer::error::excerpt;
@@ -20,6 +17,8 @@ use crate::serializer::{
     DecodeError, DecodeErrorKind, Decoder, EncodeError, Encoder, Format, Position,
     StrictDecodingError, StrictFieldError,
 };
+use crate::util::json::JsonLayout;
+use crate::util::json::{GoFormatter, escape_go_only};
 
 /// How a [`Serializer`] reads and writes (Go's `json.SerializerOptions`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

@@ -5,11 +5,12 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::{GoFormatter, Serializer, SerializerOptions};
+use super::{Serializer, SerializerOptions};
 use crate::apis::meta::v1::{LabelSelector, ObjectMeta};
 use crate::runtime::{Object, Scheme, Unstructured, UnstructuredList};
 use crate::schema::GroupVersionKind;
 use crate::serializer::{DecodeErrorKind, Decoder, Encoder, StrictFieldError};
+use crate::util::json::GoFormatter;
 
 #[derive(crate::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(group = "apps", version = "v1", kind = "Deployment")]

@@ -22,7 +22,7 @@ use super::MAX_DEPTH;
 use super::loader::Scalar;
 use super::number::integral_float;
 use super::resolve::{Resolved, resolve_plain};
-use crate::serializer::json::format_go_float64;
+use crate::util::json::format_go_float64;
 
 /// Why [`transcode`] left a document to the full loader: a construct outside the fast
 /// subset, or text the loader reads another way or rejects (its error is then the one

@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 use super::conformance_tests::{files_with_extension, fixtures_dir, testdata_dir};
 use super::transcode::{DeclineReason, transcode};
 use super::{json_to_yaml, yaml_to_json};
-use crate::serializer::json::GoFormatter;
+use crate::util::json::GoFormatter;
 
 /// The loader's reading of `input` as compact Go JSON, `None` when it fails or reports a
 /// key given twice.

@@ -20,6 +20,7 @@ use apimachinery::runtime::{API_VERSION_INTERNAL, Object, Scheme, Unstructured};
 use apimachinery::schema::{GroupVersion, GroupVersionKind, GroupVersioner};
 use apimachinery::serializer::Decoder;
 use apimachinery::serializer::json::{Serializer, SerializerOptions};
+use apimachinery::serializer::protobuf::decode_object;
 use serde_json::{Map, Value};
 
 use super::documents::Document;
@@ -175,7 +176,7 @@ impl<'s> Converter<'s> {
             return Ok(Converted::List { list, items });
         }
         let (mut typed, gvk) =
-            protobuf::decode_object(self.scheme, bytes, None).map_err(|e| e.to_string())?;
+            decode_object(self.scheme, bytes, None).map_err(|e| e.to_string())?;
         let candidates = self.targets(&gvk)?;
         self.convert(&gvk, &mut typed, candidates)?;
         Ok(Converted::Object(Item::Typed(typed)))

@@ -151,7 +151,8 @@ impl<'c, 's> Writer<'c, 's> {
                 Item::Typed(obj) => obj,
                 Item::Unstructured(map) => self.protobuf_type(map)?,
             };
-            return apimachinery::protobuf::encode_object(&*obj).map_err(|e| e.to_string());
+            return apimachinery::serializer::protobuf::encode_object(&*obj)
+                .map_err(|e| e.to_string());
         }
         match item {
             Item::Typed(obj) => self.typed.encode_to_vec(&*obj),

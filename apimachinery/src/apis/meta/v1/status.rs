@@ -175,7 +175,7 @@ mod tests {
         );
         assert!(s.type_meta.is_empty());
         // The protobuf envelope names the kind too.
-        let pb = crate::protobuf::encode_object(&s).unwrap();
+        let pb = crate::serializer::protobuf::encode_object(&s).unwrap();
         let envelope = crate::protobuf::decode_envelope(&pb).unwrap();
         assert_eq!((&*envelope.api_version, &*envelope.kind), ("v1", "Status"));
         // The bare serializer, like Go's, writes the object as it is.

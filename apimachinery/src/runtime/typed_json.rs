@@ -10,9 +10,9 @@
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use super::formatter::GoFormatter;
+use super::Object;
 use super::type_meta_tap::{SeenTypeMeta, TypeMetaTap};
-use crate::runtime::Object;
+use crate::util::json::GoFormatter;
 
 /// An object decoded from JSON text, with the top-level `apiVersion` and `kind` the
 /// decode met.

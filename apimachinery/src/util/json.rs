@@ -1,4 +1,7 @@
-//! [`GoFormatter`]: a `serde_json` formatter that writes what Go's `encoding/json` writes.
+//! Go's JSON text (`k8s.io/apimachinery/pkg/util/json`, and `encoding/json` under it):
+//! [`GoFormatter`], a `serde_json` formatter that writes what Go writes, and Go's float
+//! formatting. Below the object model: every type's `Object::encode_json` writes through
+//! it.
 
 use std::io;
 
@@ -19,7 +22,7 @@ use serde_json::ser::{CharEscape, CompactFormatter, Formatter, PrettyFormatter};
 /// control characters as lower-case `\u00XX`, everything else as UTF-8.
 ///
 /// ```
-/// use apimachinery::serializer::json::GoFormatter;
+/// use apimachinery::util::json::GoFormatter;
 ///
 /// let value = serde_json::json!({"b": [1.0, 1e21, 0.0000001], "a": "<&>"});
 /// let mut out = Vec::new();
@@ -91,13 +94,24 @@ impl<'a> GoFormatter<'a> {
     }
 }
 
+/// The layout of the JSON text [`encode_go_json`] (and
+/// [`Object::encode_json`](crate::runtime::Object::encode_json)) writes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum JsonLayout {
+    /// No whitespace, as Go's `json.Marshal` writes.
+    #[default]
+    Compact,
+    /// One value per line, two spaces per level, as Go's pretty JSON serializer writes.
+    Pretty,
+}
+
 /// Appends `value` to `out` as Go's `encoding/json` writes it, in `layout`: what
 /// [`Object::encode_json`](crate::runtime::Object::encode_json) does for every type the
 /// derive implements it for.
 ///
 /// ```
-/// use apimachinery::runtime::JsonLayout;
-/// use apimachinery::serializer::json::encode_go_json;
+/// use apimachinery::util::json::{JsonLayout, encode_go_json};
 ///
 /// let mut out = Vec::new();
 /// encode_go_json(&serde_json::json!({"a": "<b>", "n": 1e21}), &mut out, JsonLayout::Compact)?;
@@ -107,10 +121,10 @@ impl<'a> GoFormatter<'a> {
 pub fn encode_go_json<T: serde::Serialize + ?Sized>(
     value: &T,
     out: &mut Vec<u8>,
-    layout: crate::runtime::JsonLayout,
+    layout: JsonLayout,
 ) -> Result<(), serde_json::Error> {
     let formatter = match layout {
-        crate::runtime::JsonLayout::Pretty => GoFormatter::pretty(),
+        JsonLayout::Pretty => GoFormatter::pretty(),
         _ => GoFormatter::compact(),
     };
     value.serialize(&mut serde_json::Serializer::with_formatter(out, formatter))

@@ -1,12 +1,19 @@
 //! Go's protobuf serializer (`runtime/serializer/protobuf`): objects in the Kubernetes
 //! envelope ([`Serializer`]) or as their bare message ([`RawSerializer`]), through the
-//! codec traits. The wire format itself is [`crate::protobuf`].
+//! codec traits, and the functions under them ([`encode_object`], [`decode_object`], ...).
+//! The wire format itself is [`crate::protobuf`].
+
+mod object;
 
 use std::io;
 
+pub use object::{
+    ProtobufSerializerError, decode_object, decode_raw_object, encode_object, encode_raw_object,
+};
+
 use super::codec::gvk_with_defaults;
 use super::{DecodeError, DecodeErrorKind, Decoder, EncodeError, Encoder, Format};
-use crate::protobuf::{self as pb, ProtobufSerializerError};
+use crate::protobuf as pb;
 use crate::runtime::{Object, Scheme, Unknown};
 use crate::schema::GroupVersionKind;
 
@@ -118,18 +125,17 @@ impl Decoder for Serializer<'_> {
                 unknown.content_type = envelope.content_type;
                 return Ok((into.deep_copy_object(), gvk));
             }
-            let (object, gvk) =
-                pb::decode_object(self.scheme, data, defaults).map_err(decode_error)?;
+            let (object, gvk) = decode_object(self.scheme, data, defaults).map_err(decode_error)?;
             let object = deliver(self.scheme, object, &gvk, Some(into))?;
             return Ok((object, gvk));
         }
-        pb::decode_object(self.scheme, data, defaults).map_err(decode_error)
+        decode_object(self.scheme, data, defaults).map_err(decode_error)
     }
 }
 
 impl Encoder for Serializer<'_> {
     fn encode(&self, obj: &dyn Object, w: &mut dyn io::Write) -> Result<(), EncodeError> {
-        let bytes = pb::encode_object(obj).map_err(|e| encode_error(e, obj))?;
+        let bytes = encode_object(obj).map_err(|e| encode_error(e, obj))?;
         w.write_all(&bytes)?;
         Ok(())
     }
@@ -166,7 +172,7 @@ impl Decoder for RawSerializer<'_> {
             }
             .into());
         }
-        let object = pb::decode_raw_object(self.scheme, &gvk, data).map_err(decode_error)?;
+        let object = decode_raw_object(self.scheme, &gvk, data).map_err(decode_error)?;
         let object = deliver(self.scheme, object, &gvk, into)?;
         Ok((object, gvk))
     }
@@ -174,7 +180,7 @@ impl Decoder for RawSerializer<'_> {
 
 impl Encoder for RawSerializer<'_> {
     fn encode(&self, obj: &dyn Object, w: &mut dyn io::Write) -> Result<(), EncodeError> {
-        let bytes = pb::encode_raw_object(obj).map_err(|e| encode_error(e, obj))?;
+        let bytes = encode_raw_object(obj).map_err(|e| encode_error(e, obj))?;
         w.write_all(&bytes)?;
         Ok(())
     }

@@ -2,10 +2,7 @@
 //! `runtime/serializer/protobuf` `Serializer`), and the envelope-less form Go uses for
 //! objects embedded in other messages.
 
-use super::envelope::{decode_envelope, encode_envelope};
-use super::error::ProtobufError;
-use super::field::merge_message;
-use super::wire::Decoder;
+use crate::protobuf::{Decoder, ProtobufError, decode_envelope, encode_envelope, merge_message};
 use crate::runtime::{Object, Scheme, SchemeError};
 use crate::schema::GroupVersionKind;
 
@@ -66,7 +63,7 @@ pub fn encode_raw_object(obj: &dyn Object) -> Result<Vec<u8>, ProtobufSerializer
                 type_name: obj.type_name(),
                 gvk: obj.group_version_kind(),
             })?;
-    Ok(super::field::encode_message(message))
+    Ok(crate::protobuf::encode_message(message))
 }
 
 /// Decodes an enveloped object: reads its kind from the envelope (missing pieces taken

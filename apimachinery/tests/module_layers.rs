@@ -1,0 +1,205 @@
+//! The dependency order of `apimachinery`'s modules (stated in the crate docs), checked
+//! on the sources: each module may name only the modules below it. Lower layers never
+//! import the codecs (`serializer`), and the object model never imports a codec either,
+//! so that the value types, `meta/v1` and the `Scheme` can be read, used and built
+//! without them.
+//!
+//! What is checked: every `crate::<module>` path in a module's non-test code (test
+//! modules — from a `#[cfg(test)]` at the start of a line to the end of the file — and
+//! `tests.rs` / `*_tests.rs` files are skipped; comment lines are ignored). Code that a
+//! derive writes into a module is not seen here.
+
+// A missing source directory is a broken checkout: the helpers fail the test loudly.
+#![allow(clippy::panic)]
+
+use std::collections::BTreeSet;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// Each top-level module and the modules it may use, lowest layer first.
+const LAYERS: &[(&str, &[&str])] = &[
+    ("schema", &[]),
+    ("version", &[]),
+    ("fx_hash", &[]),
+    ("raw_json", &[]),
+    ("field_index", &[]),
+    ("util", &["schema", "version", "fx_hash"]),
+    ("api", &["schema", "util", "raw_json"]),
+    ("protobuf", &["schema", "util", "api"]),
+    (
+        "apis",
+        &[
+            "schema",
+            "version",
+            "util",
+            "api",
+            "protobuf",
+            "raw_json",
+            "fx_hash",
+            "field_index",
+        ],
+    ),
+    (
+        "conversion",
+        &["schema", "util", "api", "apis", "fx_hash", "field_index"],
+    ),
+    (
+        "runtime",
+        &[
+            "schema",
+            "version",
+            "util",
+            "api",
+            "protobuf",
+            "apis",
+            "conversion",
+            "raw_json",
+            "fx_hash",
+            "field_index",
+        ],
+    ),
+    (
+        "meta",
+        &["schema", "version", "util", "apis", "runtime", "fx_hash"],
+    ),
+    (
+        "serializer",
+        &[
+            "schema",
+            "version",
+            "util",
+            "api",
+            "protobuf",
+            "apis",
+            "conversion",
+            "runtime",
+            "meta",
+            "raw_json",
+            "fx_hash",
+            "field_index",
+        ],
+    ),
+];
+
+/// The one edge against the order that is left: conversion errors carry the scheme's
+/// errors (`ConversionErrorKind::Scheme`), so that a failed lookup inside a conversion
+/// keeps its type. It is the only name of `runtime` that `conversion` may use.
+const CONVERSION_TO_RUNTIME: &str = "crate::runtime::SchemeError";
+
+fn rust_files(path: &Path, out: &mut Vec<PathBuf>) {
+    if path.is_dir() {
+        let mut entries: Vec<_> = fs::read_dir(path)
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .collect();
+        entries.sort();
+        for entry in entries {
+            rust_files(&entry, out);
+        }
+    } else if path.is_file() && path.extension().is_some_and(|e| e == "rs") {
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        if name != "tests.rs" && !name.ends_with("_tests.rs") {
+            out.push(path.to_owned());
+        }
+    }
+}
+
+/// The `crate::<module>` paths named in a file's non-test code, with their line numbers.
+fn crate_paths(text: &str) -> Vec<(usize, String, String)> {
+    let mut found = Vec::new();
+    for (number, line) in text.lines().enumerate() {
+        if line.starts_with("#[cfg(test)]") {
+            break;
+        }
+        if line.trim_start().starts_with("//") {
+            continue;
+        }
+        let mut rest = line;
+        while let Some(at) = rest.find("crate::") {
+            let after = &rest[at + "crate::".len()..];
+            let module: String = after
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            let path: String = rest[at..]
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == ':')
+                .collect();
+            // `$crate::` in macros and `apimachinery_crate::` names are not crate paths.
+            let preceded = rest[..at]
+                .chars()
+                .last()
+                .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$');
+            rest = &after[module.len()..];
+            if !preceded && !module.is_empty() {
+                found.push((number + 1, module, path));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn modules_import_only_the_layers_below_them() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let known: BTreeSet<&str> = LAYERS.iter().map(|(m, _)| *m).collect();
+    let mut violations = Vec::new();
+    for (module, allowed) in LAYERS {
+        let mut files = Vec::new();
+        rust_files(&src.join(module), &mut files);
+        rust_files(&src.join(format!("{module}.rs")), &mut files);
+        assert!(!files.is_empty(), "module {module} has no source files");
+        for file in files {
+            let text =
+                fs::read_to_string(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+            for (line, used, path) in crate_paths(&text) {
+                // Crate-root items (the derives, `identity_conversion!`) are not modules.
+                let permitted = !known.contains(used.as_str())
+                    || used == *module
+                    || allowed.contains(&used.as_str())
+                    || (*module == "conversion" && path.starts_with(CONVERSION_TO_RUNTIME));
+                if !permitted {
+                    violations.push(format!(
+                        "{}:{line}: {module} uses {path}",
+                        file.strip_prefix(&src).unwrap_or(&file).display()
+                    ));
+                }
+            }
+        }
+    }
+    assert!(
+        violations.is_empty(),
+        "modules that use a layer above (or beside) them:\n{}",
+        violations.join("\n")
+    );
+}
+
+#[test]
+fn every_module_has_a_layer() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let lib = fs::read_to_string(src.join("lib.rs")).unwrap_or_default();
+    let known: BTreeSet<&str> = LAYERS.iter().map(|(m, _)| *m).collect();
+    for line in lib.lines() {
+        let declared = line
+            .trim()
+            .strip_prefix("pub mod ")
+            .or_else(|| line.trim().strip_prefix("mod "))
+            .and_then(|rest| rest.strip_suffix(';'));
+        if let Some(module) = declared {
+            assert!(
+                known.contains(module),
+                "module {module} is not in the layer table of tests/module_layers.rs"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_checker_sees_crate_paths() {
+    let found = crate_paths(
+        "use crate::runtime::Object;\n// crate::serializer in a comment\nlet x = $crate::a::b; y(crate::api::X)\n#[cfg(test)]\nuse crate::meta;",
+    );
+    let modules: Vec<&str> = found.iter().map(|(_, m, _)| m.as_str()).collect();
+    assert_eq!(modules, ["runtime", "api"]);
+}
