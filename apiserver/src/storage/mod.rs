@@ -17,6 +17,11 @@
 use std::fmt;
 use std::pin::Pin;
 
+mod fanout;
+pub mod memory;
+
+pub use memory::MemoryStorage;
+
 use bytes::Bytes;
 use futures_core::Stream;
 
