@@ -507,3 +507,4 @@ macro_rules! backend_suite {
 }
 
 backend_suite!(memory, support::memory().await);
+backend_suite!(redb, support::redb().await);

@@ -19,7 +19,9 @@ use std::pin::Pin;
 
 mod fanout;
 pub mod memory;
+pub mod redb;
 
+pub use self::redb::RedbStorage;
 pub use memory::MemoryStorage;
 
 use bytes::Bytes;
