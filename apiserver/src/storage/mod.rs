@@ -17,11 +17,13 @@
 use std::fmt;
 use std::pin::Pin;
 
+pub mod etcd;
 mod fanout;
 pub mod memory;
 pub mod redb;
 
 pub use self::redb::RedbStorage;
+pub use etcd::EtcdStorage;
 pub use memory::MemoryStorage;
 
 use bytes::Bytes;
