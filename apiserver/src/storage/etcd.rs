@@ -174,10 +174,16 @@ fn classify(backend: &str, error: etcd_client::Error) -> StorageError {
     use etcd_client::Error;
     let unavailable = match &error {
         Error::TransportError(_) | Error::IoError(_) => true,
-        Error::GRpcStatus(status) => matches!(
-            status.code(),
-            tonic::Code::Unavailable | tonic::Code::DeadlineExceeded | tonic::Code::Cancelled
-        ),
+        Error::GRpcStatus(status) => match status.code() {
+            tonic::Code::Unavailable | tonic::Code::DeadlineExceeded | tonic::Code::Cancelled => {
+                true
+            }
+            // A status etcd sent carries its own code; one tonic made up from a broken
+            // connection (a reset stream, a closed socket) is `Unknown` with the
+            // transport's error as its source.
+            tonic::Code::Unknown => std::error::Error::source(status).is_some(),
+            _ => false,
+        },
         _ => false,
     };
     if unavailable {
