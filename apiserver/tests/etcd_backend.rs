@@ -172,6 +172,29 @@ async fn keys_and_values_are_stored_as_given_for_other_etcd_clients() {
     assert_eq!(read.mod_revision, store.current_revision().await.unwrap());
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_value_over_etcds_request_limit_is_an_invalid_request() {
+    let Some(etcd) = Etcd::start().await else {
+        return;
+    };
+    let store = EtcdStorage::connect(&[&etcd.endpoint]).await.unwrap();
+    // Over etcd's default --max-request-bytes (1.5 MiB), and over its gRPC server's
+    // message limit (2 MiB): both refusals are the request's fault, not the server's.
+    for size in [1536 * 1024 + 1024, 2 * 1024 * 1024 + 1] {
+        let value = Bytes::from(vec![b'x'; size]);
+        match store
+            .create("/registry/configmaps/default/big", value)
+            .await
+        {
+            Err(StorageError::InvalidRequest { message }) => {
+                assert!(message.contains("large"), "{size}: {message}")
+            }
+            other => panic!("{size}: {other:?}"),
+        }
+    }
+    assert_eq!(store.current_revision().await.unwrap(), 1);
+}
+
 #[tokio::test]
 async fn bad_endpoints_are_rejected_with_their_name() {
     let none: [&str; 0] = [];

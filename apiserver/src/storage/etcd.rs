@@ -33,6 +33,8 @@ use etcd_client::{
 };
 use futures_core::Stream;
 
+use super::validation::{check_compaction, check_key, check_list, check_revision};
+
 use super::{
     Deleted, KeyValue, ListOptions, ListResult, Revision, Storage, StorageError, WatchEvent,
     WatchStream,
@@ -45,6 +47,22 @@ pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(3);
 
 /// A [`Storage`] in etcd v3. Cheap to clone (clones share the connection).
+///
+/// A new etcd cluster is at revision 1 before any write (etcd counts its creation), so
+/// the first write there gets revision 2.
+///
+/// ```no_run
+/// use apiserver::storage::{EtcdStorage, ListOptions, Storage};
+///
+/// # async fn run() -> Result<(), apiserver::storage::StorageError> {
+/// let store = EtcdStorage::connect(&["http://127.0.0.1:2379"]).await?;
+/// // What kube-apiserver stored, read as it lays it out.
+/// let deployments = store
+///     .list("/registry/deployments/default/", &ListOptions::default())
+///     .await?;
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Clone)]
 pub struct EtcdStorage {
     client: Client,
@@ -186,6 +204,18 @@ fn classify(backend: &str, error: etcd_client::Error) -> StorageError {
         },
         _ => false,
     };
+    if let Error::GRpcStatus(status) = &error
+        && matches!(
+            status.code(),
+            tonic::Code::InvalidArgument | tonic::Code::ResourceExhausted
+        )
+    {
+        // etcd's own checks (a request over --max-request-bytes, too many operations)
+        // and its gRPC server's message size limit.
+        return StorageError::InvalidRequest {
+            message: format!("etcd ({backend}) refused the request: {}", status.message()),
+        };
+    }
     if unavailable {
         StorageError::Unavailable {
             backend: backend.to_owned(),
@@ -283,6 +313,7 @@ impl EtcdStorage {
 #[async_trait::async_trait]
 impl Storage for EtcdStorage {
     async fn get(&self, key: &str) -> Result<Option<KeyValue>, StorageError> {
+        check_key(key)?;
         let mut kv = self.client.kv_client();
         let response = self.call(kv.get(key, None)).await?;
         response
@@ -293,15 +324,7 @@ impl Storage for EtcdStorage {
     }
 
     async fn list(&self, prefix: &str, options: &ListOptions) -> Result<ListResult, StorageError> {
-        let start = match &options.start_key {
-            Some(start) if !start.starts_with(prefix) => {
-                return Err(StorageError::InvalidRequest {
-                    message: format!("start key {start:?} is outside the prefix {prefix:?}"),
-                });
-            }
-            Some(start) => start.as_str(),
-            None => prefix,
-        };
+        let start = check_list(prefix, options)?;
         let limit = i64::try_from(options.limit).map_err(|_| StorageError::InvalidRequest {
             message: format!("list limit {} is too large", options.limit),
         })?;
@@ -341,6 +364,7 @@ impl Storage for EtcdStorage {
     }
 
     async fn create(&self, key: &str, value: Bytes) -> Result<KeyValue, StorageError> {
+        check_key(key)?;
         let txn = Txn::new()
             .when([Compare::create_revision(key, CompareOp::Equal, 0)])
             .and_then([TxnOp::put(key, value.to_vec(), None)]);
@@ -366,6 +390,7 @@ impl Storage for EtcdStorage {
         value: Bytes,
         expected: Revision,
     ) -> Result<KeyValue, StorageError> {
+        check_key(key)?;
         let txn = Txn::new()
             .when([
                 Compare::mod_revision(key, CompareOp::Equal, expected),
@@ -401,6 +426,7 @@ impl Storage for EtcdStorage {
     }
 
     async fn delete(&self, key: &str, expected: Option<Revision>) -> Result<Deleted, StorageError> {
+        check_key(key)?;
         let compares: Vec<Compare> = expected
             .map(|expected| Compare::mod_revision(key, CompareOp::Equal, expected))
             .into_iter()
@@ -434,6 +460,7 @@ impl Storage for EtcdStorage {
     }
 
     async fn watch(&self, prefix: &str, from: Revision) -> Result<WatchStream, StorageError> {
+        check_revision("watch", from)?;
         let mut options = WatchOptions::new()
             .with_prefix()
             .with_prev_key()
@@ -464,6 +491,7 @@ impl Storage for EtcdStorage {
     }
 
     async fn compact(&self, revision: Revision) -> Result<(), StorageError> {
+        check_compaction(revision)?;
         let mut kv = self.client.kv_client();
         match self
             .call(kv.compact(revision, Some(CompactionOptions::new())))

@@ -21,6 +21,7 @@ pub mod etcd;
 mod fanout;
 pub mod memory;
 pub mod redb;
+mod validation;
 
 pub use self::redb::RedbStorage;
 pub use etcd::EtcdStorage;

@@ -22,6 +22,7 @@ use bytes::Bytes;
 
 use super::fanout::{DEFAULT_WATCH_BUFFER, Fanout};
 use super::memory::DEFAULT_HISTORY_LIMIT;
+use super::validation::{check_compaction, check_key, check_list, check_revision};
 use super::{
     Deleted, KeyValue, ListOptions, ListResult, Revision, Storage, StorageError, WatchEvent,
     WatchStream,
@@ -44,6 +45,18 @@ const META_COMPACTED: &str = "compacted";
 
 /// A [`Storage`] in a redb database file: crash-safe, one process at a time (redb locks
 /// the file), watchers in that process.
+///
+/// ```no_run
+/// use apiserver::storage::{RedbStorage, Storage};
+/// use bytes::Bytes;
+///
+/// # async fn run() -> Result<(), apiserver::storage::StorageError> {
+/// let store = RedbStorage::open("/var/lib/kapi/data.redb")?;
+/// // Once `create` has returned, the write is on disk.
+/// store.create("/registry/namespaces/default", Bytes::from_static(b"...")).await?;
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Debug, Clone)]
 pub struct RedbStorage {
     inner: Arc<Inner>,
@@ -369,6 +382,7 @@ fn compact_tables(
 #[async_trait::async_trait]
 impl Storage for RedbStorage {
     async fn get(&self, key: &str) -> Result<Option<KeyValue>, StorageError> {
+        check_key(key)?;
         let key = key.to_owned();
         self.run(move |inner| {
             let txn = inner.db.begin_read()?;
@@ -382,18 +396,10 @@ impl Storage for RedbStorage {
     }
 
     async fn list(&self, prefix: &str, options: &ListOptions) -> Result<ListResult, StorageError> {
+        let start = check_list(prefix, options)?.to_owned();
         let prefix = prefix.to_owned();
         let options = options.clone();
         self.run(move |inner| {
-            let start = match &options.start_key {
-                Some(start) if !start.starts_with(&prefix) => {
-                    return Err(Failure::Storage(StorageError::InvalidRequest {
-                        message: format!("start key {start:?} is outside the prefix {prefix:?}"),
-                    }));
-                }
-                Some(start) => start.clone(),
-                None => prefix.clone(),
-            };
             let txn = inner.db.begin_read()?;
             let meta = txn.open_table(META)?;
             let current_revision = read_meta(&meta, META_REVISION)?;
@@ -468,6 +474,7 @@ impl Storage for RedbStorage {
     }
 
     async fn create(&self, key: &str, value: Bytes) -> Result<KeyValue, StorageError> {
+        check_key(key)?;
         let key = key.to_owned();
         self.run(move |inner| {
             inner.write(&key, |current, revision| {
@@ -492,6 +499,7 @@ impl Storage for RedbStorage {
         value: Bytes,
         expected: Revision,
     ) -> Result<KeyValue, StorageError> {
+        check_key(key)?;
         let key = key.to_owned();
         self.run(move |inner| {
             inner.write(&key, |current, revision| {
@@ -518,6 +526,7 @@ impl Storage for RedbStorage {
     }
 
     async fn delete(&self, key: &str, expected: Option<Revision>) -> Result<Deleted, StorageError> {
+        check_key(key)?;
         let key = key.to_owned();
         self.run(move |inner| {
             inner.write(&key, |current, revision| {
@@ -546,6 +555,7 @@ impl Storage for RedbStorage {
     }
 
     async fn watch(&self, prefix: &str, from: Revision) -> Result<WatchStream, StorageError> {
+        check_revision("watch", from)?;
         let prefix = prefix.to_owned();
         self.run(move |inner| {
             // No write commits while the replay is read and the watcher registered.
@@ -586,6 +596,7 @@ impl Storage for RedbStorage {
     }
 
     async fn compact(&self, revision: Revision) -> Result<(), StorageError> {
+        check_compaction(revision)?;
         self.run(move |inner| {
             let _writes = inner.lock_fanout();
             let txn = inner.db.begin_write()?;
