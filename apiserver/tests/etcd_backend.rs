@@ -195,6 +195,41 @@ async fn a_value_over_etcds_request_limit_is_an_invalid_request() {
     assert_eq!(store.current_revision().await.unwrap(), 1);
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lists_and_watch_replays_larger_than_grpcs_default_limit_arrive() {
+    let Some(etcd) = Etcd::start().await else {
+        return;
+    };
+    let store = EtcdStorage::connect(&[&etcd.endpoint]).await.unwrap();
+    let start = store.current_revision().await.unwrap();
+    // 5 MiB in all, over the 4 MiB a gRPC client accepts by default.
+    for i in 0..5 {
+        let value = Bytes::from(vec![b'0' + i; 1024 * 1024]);
+        store
+            .create(&format!("/registry/secrets/big/s{i}"), value)
+            .await
+            .unwrap();
+    }
+    let listed = store
+        .list("/registry/secrets/", &Default::default())
+        .await
+        .unwrap();
+    assert_eq!(listed.kvs.len(), 5);
+    assert!(listed.kvs.iter().all(|kv| kv.value.len() == 1024 * 1024));
+    let mut watch = store.watch("/registry/secrets/", start).await.unwrap();
+    for i in 0..5u8 {
+        let event = tokio::time::timeout(Duration::from_secs(10), watch.next())
+            .await
+            .unwrap()
+            .unwrap()
+            .unwrap();
+        match event {
+            WatchEvent::Put { kv, .. } => assert_eq!(kv.value[0], b'0' + i),
+            other => panic!("{other:?}"),
+        }
+    }
+}
+
 #[tokio::test]
 async fn bad_endpoints_are_rejected_with_their_name() {
     let none: [&str; 0] = [];

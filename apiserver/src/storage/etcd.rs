@@ -43,6 +43,10 @@ use super::{
 /// How long [`EtcdStorage::connect`] lets one request take before it is `Unavailable`.
 pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// The largest answer accepted from etcd: as kube-apiserver's client, no limit short of
+/// gRPC's own (a list of a whole resource easily exceeds the 4 MiB default).
+const MAX_RECEIVE_BYTES: usize = i32::MAX as usize;
+
 /// How long establishing a connection to an endpoint may take.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(3);
 
@@ -119,6 +123,18 @@ impl EtcdStorage {
         })
     }
 
+    fn kv(&self) -> etcd_client::KvClient {
+        self.client
+            .kv_client()
+            .max_decoding_message_size(MAX_RECEIVE_BYTES)
+    }
+
+    fn watcher(&self) -> etcd_client::WatchClient {
+        self.client
+            .watch_client()
+            .max_decoding_message_size(MAX_RECEIVE_BYTES)
+    }
+
     fn error(&self, error: etcd_client::Error) -> StorageError {
         classify(&self.backend, error)
     }
@@ -140,7 +156,7 @@ impl EtcdStorage {
     /// The revision etcd's history starts at, learnt the only way etcd tells it: a
     /// watch from revision 1 is refused with the compaction revision.
     async fn compacted_revision(&self) -> Option<Revision> {
-        let mut watch_client = self.client.watch_client();
+        let mut watch_client = self.watcher();
         let options = WatchOptions::new().with_start_revision(1);
         let mut stream = self
             .call(watch_client.watch("\0", Some(options)))
@@ -314,7 +330,7 @@ impl EtcdStorage {
 impl Storage for EtcdStorage {
     async fn get(&self, key: &str) -> Result<Option<KeyValue>, StorageError> {
         check_key(key)?;
-        let mut kv = self.client.kv_client();
+        let mut kv = self.kv();
         let response = self.call(kv.get(key, None)).await?;
         response
             .kvs()
@@ -334,7 +350,7 @@ impl Storage for EtcdStorage {
         if options.revision != 0 {
             get = get.with_revision(options.revision);
         }
-        let mut kv = self.client.kv_client();
+        let mut kv = self.kv();
         let response = match self.call(kv.get(start, Some(get))).await {
             Ok(response) => response,
             Err(error) => return Err(self.revision_error(options.revision, error).await),
@@ -368,7 +384,7 @@ impl Storage for EtcdStorage {
         let txn = Txn::new()
             .when([Compare::create_revision(key, CompareOp::Equal, 0)])
             .and_then([TxnOp::put(key, value.to_vec(), None)]);
-        let mut kv = self.client.kv_client();
+        let mut kv = self.kv();
         let response = self.call(kv.txn(txn)).await?;
         if !response.succeeded() {
             return Err(StorageError::KeyExists {
@@ -403,7 +419,7 @@ impl Storage for EtcdStorage {
                 Some(PutOptions::new().with_prev_key()),
             )])
             .or_else([TxnOp::get(key, None)]);
-        let mut kv = self.client.kv_client();
+        let mut kv = self.kv();
         let response = self.call(kv.txn(txn)).await?;
         if !response.succeeded() {
             return Err(self.conflict_or_missing(key, expected, &response));
@@ -438,7 +454,7 @@ impl Storage for EtcdStorage {
                 Some(DeleteOptions::new().with_prev_key()),
             )])
             .or_else([TxnOp::get(key, None)]);
-        let mut kv = self.client.kv_client();
+        let mut kv = self.kv();
         let response = self.call(kv.txn(txn)).await?;
         if !response.succeeded() {
             return Err(self.conflict_or_missing(key, expected.unwrap_or_default(), &response));
@@ -468,7 +484,7 @@ impl Storage for EtcdStorage {
         if from > 0 {
             options = options.with_start_revision(from + 1);
         }
-        let mut watch_client = self.client.watch_client();
+        let mut watch_client = self.watcher();
         let stream = self.call(watch_client.watch(prefix, Some(options))).await?;
         Ok(Box::pin(EtcdWatch {
             stream,
@@ -480,7 +496,7 @@ impl Storage for EtcdStorage {
     }
 
     async fn current_revision(&self) -> Result<Revision, StorageError> {
-        let mut kv = self.client.kv_client();
+        let mut kv = self.kv();
         let response = self
             .call(kv.get("\0", Some(GetOptions::new().with_count_only())))
             .await?;
@@ -492,7 +508,7 @@ impl Storage for EtcdStorage {
 
     async fn compact(&self, revision: Revision) -> Result<(), StorageError> {
         check_compaction(revision)?;
-        let mut kv = self.client.kv_client();
+        let mut kv = self.kv();
         match self
             .call(kv.compact(revision, Some(CompactionOptions::new())))
             .await
