@@ -303,7 +303,10 @@ impl Inner {
         decide: impl FnOnce(Option<KeyValue>, Revision) -> Result<(Option<KeyValue>, R), StorageError>,
     ) -> Outcome<R> {
         let mut fanout = self.lock_fanout();
-        let txn = self.db.begin_write()?;
+        let mut txn = self.db.begin_write()?;
+        // redb's default, said out loud: `commit` returns once the data is synced, which
+        // is what lets the server acknowledge the write.
+        txn.set_durability(::redb::Durability::Immediate);
         let (event, result) = {
             let mut current = txn.open_table(CURRENT)?;
             let mut versions = txn.open_table(VERSIONS)?;
