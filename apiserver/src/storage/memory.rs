@@ -53,9 +53,21 @@ pub const DEFAULT_HISTORY_LIMIT: usize = 10_000;
 /// # Ok::<(), apiserver::storage::StorageError>(())
 /// # }).unwrap();
 /// ```
-#[derive(Debug)]
 pub struct MemoryStorage {
     state: Mutex<State>,
+}
+
+impl std::fmt::Debug for MemoryStorage {
+    // The numbers, not the contents: a store's Debug output ends up in logs.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let state = self.lock();
+        f.debug_struct("MemoryStorage")
+            .field("revision", &state.revision)
+            .field("compacted", &state.compacted)
+            .field("keys", &state.keys.len())
+            .field("history_limit", &state.history_limit)
+            .finish()
+    }
 }
 
 /// One version of a key: its value from `revision` on, or its deletion (`kv: None`).
@@ -587,6 +599,15 @@ mod tests {
         assert_eq!(received, [1, 2, 3, 4]);
         assert!(matches!(error, StorageError::Unavailable { .. }), "{error}");
         assert!(slow.next().await.is_none());
+    }
+
+    #[tokio::test]
+    async fn debug_output_is_a_summary() {
+        let store = MemoryStorage::new();
+        store.create("/r/secret", b("password")).await.unwrap();
+        let printed = format!("{store:?}");
+        assert!(printed.contains("revision: 1"), "{printed}");
+        assert!(!printed.contains("password"), "{printed}");
     }
 
     #[tokio::test]
