@@ -83,7 +83,8 @@ struct State {
     revision: Revision,
     /// The revision of the last compaction: reads below it fail.
     compacted: Revision,
-    history_limit: usize,
+    /// At least 1; `usize` limits beyond `Revision::MAX` are `Revision::MAX`.
+    history_limit: Revision,
     /// Every key with its versions in revision order, those at or before `compacted`
     /// reduced to the one still visible at `compacted`.
     keys: BTreeMap<String, Vec<Version>>,
@@ -118,7 +119,9 @@ impl MemoryStorage {
             state: Mutex::new(State {
                 revision: 0,
                 compacted: 0,
-                history_limit: history_limit.max(1),
+                history_limit: Revision::try_from(history_limit)
+                    .unwrap_or(Revision::MAX)
+                    .max(1),
                 keys: BTreeMap::new(),
                 events: VecDeque::new(),
                 fanout: Fanout::new("memory".to_owned(), watch_buffer),
@@ -152,7 +155,7 @@ impl State {
             .push(Version { revision, kv });
         self.fanout.publish(key, &event);
         self.events.push_back((key.to_owned(), event));
-        let keep_from = self.revision - self.history_limit as Revision;
+        let keep_from = self.revision.saturating_sub(self.history_limit);
         if keep_from > self.compacted {
             self.compact_to(keep_from);
         }
@@ -599,6 +602,17 @@ mod tests {
         assert_eq!(received, [1, 2, 3, 4]);
         assert!(matches!(error, StorageError::Unavailable { .. }), "{error}");
         assert!(slow.next().await.is_none());
+    }
+
+    #[tokio::test]
+    async fn an_unbounded_history_limit_keeps_everything() {
+        let store = MemoryStorage::with_history_limit(usize::MAX);
+        store.create("/r/a", b("1")).await.unwrap();
+        store.update("/r/a", b("2"), 1).await.unwrap();
+        assert_eq!(
+            store.list("/r/", &at(1)).await.unwrap().kvs[0].value,
+            b("1")
+        );
     }
 
     #[tokio::test]
