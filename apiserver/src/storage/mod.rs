@@ -17,6 +17,16 @@
 use std::fmt;
 use std::pin::Pin;
 
+pub mod etcd;
+mod fanout;
+pub mod memory;
+pub mod redb;
+mod validation;
+
+pub use self::redb::RedbStorage;
+pub use etcd::EtcdStorage;
+pub use memory::MemoryStorage;
+
 use bytes::Bytes;
 use futures_core::Stream;
 
