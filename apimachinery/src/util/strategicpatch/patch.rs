@@ -999,6 +999,23 @@ mod tests {
     }
 
     #[test]
+    fn duplicates_in_a_live_primitive_list_order_as_on_the_server() {
+        // kube-apiserver builds the original from the typed object (Go slices without spare
+        // capacity), so deduplicating the union does not disturb the live list that orders
+        // the result. (`kubectl patch --local` decodes JSON into slices with spare capacity
+        // and gives ["a", "d", "b", "c"] here.)
+        let merged = apply(
+            json!({"metadata": {"finalizers": ["a", "a", "b", "c", "b"]}}),
+            json!({"metadata": {"finalizers": ["d", "b"]}}),
+        )
+        .unwrap();
+        assert_eq!(
+            merged,
+            json!({"metadata": {"finalizers": ["d", "a", "b", "c"]}})
+        );
+    }
+
+    #[test]
     fn patch_directives_on_objects() {
         let original = spec(json!({"strategy": {"type": "A", "rollingUpdate": {"x": 1}}}));
         let replaced = apply(

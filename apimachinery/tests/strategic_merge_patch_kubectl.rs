@@ -1,0 +1,605 @@
+//! Differential test of `util::strategicpatch` against Go itself: every case is applied by
+//! `kubectl patch --local --type strategic` (Go's `strategicpatch` over the built-in
+//! types' struct tags) and by us over the 1.36 OpenAPI v2 definitions, and the results
+//! (or the refusals) must agree.
+//!
+//! Needs `K8S_API_DIR` (the directory of `swagger.json`) and `kubectl` on the `PATH`;
+//! without either the test prints why and passes, unless `CI` is set.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use apimachinery::util::strategicpatch::{
+    PatchMetaFromOpenApi, StrategicMergePatchError, strategic_merge_patch,
+};
+use serde_json::{Value, json};
+
+const DEPLOYMENT: &str = "io.k8s.api.apps.v1.Deployment";
+const POD: &str = "io.k8s.api.core.v1.Pod";
+const SERVICE: &str = "io.k8s.api.core.v1.Service";
+
+struct Case {
+    name: &'static str,
+    root: &'static str,
+    original: Value,
+    patch: Value,
+}
+
+fn case(name: &'static str, root: &'static str, original: Value, patch: Value) -> Case {
+    Case {
+        name,
+        root,
+        original,
+        patch,
+    }
+}
+
+/// Skips (or, under CI, fails) when the environment lacks what the test needs.
+fn unavailable(why: &str) -> bool {
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "{why} (required under CI)"
+    );
+    eprintln!("skipping the kubectl differential test: {why}");
+    true
+}
+
+fn openapi() -> Option<Value> {
+    let Some(dir) = std::env::var_os("K8S_API_DIR") else {
+        unavailable("K8S_API_DIR is not set");
+        return None;
+    };
+    let path = PathBuf::from(dir).join("swagger.json");
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
+    Some(serde_json::from_str(&text).expect("swagger.json is JSON"))
+}
+
+fn kubectl_available() -> bool {
+    let ok = Command::new("kubectl")
+        .args(["version", "--client", "--kubeconfig", "/dev/null"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    ok || !unavailable("kubectl is not on the PATH")
+}
+
+/// Go's answer: the patched object, or kubectl's error message.
+fn kubectl_patch(index: usize, case: &Case) -> Result<Value, String> {
+    let file =
+        std::env::temp_dir().join(format!("smp-kubectl-{}-{index}.json", std::process::id()));
+    std::fs::write(&file, case.original.to_string()).unwrap();
+    let output = Command::new("kubectl")
+        .args([
+            "patch",
+            "--local",
+            "--kubeconfig",
+            "/dev/null",
+            "-o",
+            "json",
+        ])
+        .args(["--type", "strategic", "-f"])
+        .arg(&file)
+        .arg("-p")
+        .arg(case.patch.to_string())
+        .output()
+        .expect("kubectl runs");
+    let _ = std::fs::remove_file(&file);
+    if output.status.success() {
+        Ok(serde_json::from_slice(&output.stdout).expect("kubectl prints JSON"))
+    } else {
+        Err(String::from_utf8_lossy(&output.stderr).trim().to_owned())
+    }
+}
+
+fn deployment() -> Value {
+    json!({
+        "apiVersion": "apps/v1", "kind": "Deployment",
+        "metadata": {"name": "web", "namespace": "default", "labels": {"app": "web", "tier": "front"},
+                     "finalizers": ["example.com/a", "example.com/b"]},
+        "spec": {
+            "replicas": 2,
+            "selector": {"matchLabels": {"app": "web"}},
+            "strategy": {"type": "RollingUpdate", "rollingUpdate": {"maxSurge": 1, "maxUnavailable": 0}},
+            "template": {
+                "metadata": {"labels": {"app": "web"}},
+                "spec": {
+                    "containers": [
+                        {"name": "nginx", "image": "nginx:1.25",
+                         "ports": [{"containerPort": 80, "name": "http"}, {"containerPort": 443, "name": "https"}],
+                         "env": [{"name": "A", "value": "1"}, {"name": "B", "value": "2"}],
+                         "volumeMounts": [{"name": "data", "mountPath": "/data"}]},
+                        {"name": "sidecar", "image": "busybox", "args": ["sleep", "3600"]},
+                    ],
+                    "volumes": [{"name": "data", "emptyDir": {}},
+                                {"name": "conf", "configMap": {"name": "web-conf"}}],
+                    "tolerations": [{"key": "k1", "operator": "Exists"}],
+                    "nodeSelector": {"disk": "ssd", "zone": "a"},
+                    "imagePullSecrets": [{"name": "reg"}],
+                },
+            },
+        },
+    })
+}
+
+fn pod() -> Value {
+    json!({
+        "apiVersion": "v1", "kind": "Pod",
+        "metadata": {"name": "p", "namespace": "default", "finalizers": ["a", "b", "c"],
+                     "annotations": {"note": "x"}},
+        "spec": {
+            "initContainers": [{"name": "init", "image": "busybox"}],
+            "containers": [
+                {"name": "a", "image": "img-a"},
+                {"name": "b", "image": "img-b"},
+                {"name": "c", "image": "img-c"},
+            ],
+            "hostAliases": [{"ip": "10.0.0.1", "hostnames": ["one"]}],
+            "tolerations": [{"key": "t1", "operator": "Exists", "effect": "NoSchedule"}],
+            "volumes": [{"name": "v1", "hostPath": {"path": "/tmp"}}],
+        },
+    })
+}
+
+fn service() -> Value {
+    json!({
+        "apiVersion": "v1", "kind": "Service",
+        "metadata": {"name": "svc", "namespace": "default"},
+        "spec": {
+            "selector": {"app": "web"},
+            "ports": [{"name": "http", "port": 80, "targetPort": 8080, "protocol": "TCP"},
+                      {"name": "https", "port": 443, "targetPort": 8443, "protocol": "TCP"}],
+            "type": "ClusterIP",
+        },
+    })
+}
+
+/// `doc` with the value at JSON pointer `pointer` replaced.
+fn with(mut doc: Value, pointer: &str, value: Value) -> Value {
+    *doc.pointer_mut(pointer).expect("the pointer exists") = value;
+    doc
+}
+
+fn corpus() -> Vec<Case> {
+    let tpl = |spec: Value| json!({"spec": {"template": {"spec": spec}}});
+    vec![
+        // Containers by name.
+        case(
+            "containers: change an image",
+            DEPLOYMENT,
+            deployment(),
+            tpl(json!({"containers": [{"name": "sidecar", "image": "busybox:2"}]})),
+        ),
+        case(
+            "containers: add one",
+            DEPLOYMENT,
+            deployment(),
+            tpl(json!({"containers": [{"name": "new", "image": "x"}]})),
+        ),
+        case(
+            "containers: add one and change another",
+            DEPLOYMENT,
+            deployment(),
+            tpl(
+                json!({"containers": [{"name": "new", "image": "x"}, {"name": "nginx", "image": "nginx:2"}]}),
+            ),
+        ),
+        case(
+            "containers: delete one",
+            DEPLOYMENT,
+            deployment(),
+            tpl(json!({"containers": [{"name": "sidecar", "$patch": "delete"}]})),
+        ),
+        case(
+            "containers: replace the list",
+            DEPLOYMENT,
+            deployment(),
+            tpl(json!({"containers": [{"name": "only", "image": "x"}, {"$patch": "replace"}]})),
+        ),
+        case(
+            "containers: missing merge key",
+            DEPLOYMENT,
+            deployment(),
+            tpl(json!({"containers": [{"image": "x"}]})),
+        ),
+        case(
+            "containers: $patch merge in a list",
+            DEPLOYMENT,
+            deployment(),
+            tpl(json!({"containers": [{"$patch": "merge"}]})),
+        ),
+        case(
+            "containers: unknown directive",
+            DEPLOYMENT,
+            deployment(),
+            tpl(json!({"containers": [{"name": "nginx", "$patch": "nope"}]})),
+        ),
+        case(
+            "containers: args replaced",
+            DEPLOYMENT,
+            deployment(),
+            tpl(json!({"containers": [{"name": "sidecar", "args": ["sleep", "1"]}]})),
+        ),
+        case(
+            "containers: appended item keeps nulls",
+            DEPLOYMENT,
+            deployment(),
+            tpl(json!({"containers": [{"name": "new", "image": "x", "command": null}]})),
+        ),
+        // Ports by containerPort, env by name, mounts by mountPath.
+        case(
+            "ports: add and change",
+            DEPLOYMENT,
+            deployment(),
+            tpl(
+                json!({"containers": [{"name": "nginx", "ports": [{"containerPort": 8080}, {"containerPort": 443, "name": "tls"}]}]}),
+            ),
+        ),
+        case(
+            "ports: delete one",
+            DEPLOYMENT,
+            deployment(),
+            tpl(
+                json!({"containers": [{"name": "nginx", "ports": [{"containerPort": 80, "$patch": "delete"}]}]}),
+            ),
+        ),
+        case(
+            "env: update, add, delete",
+            DEPLOYMENT,
+            deployment(),
+            tpl(json!({"containers": [{"name": "nginx", "env": [
+                 {"name": "C", "value": "3"}, {"name": "A", "value": "x"}, {"name": "B", "$patch": "delete"}]}]})),
+        ),
+        case(
+            "env: value removed with null",
+            DEPLOYMENT,
+            deployment(),
+            tpl(json!({"containers": [{"name": "nginx", "env": [{"name": "A", "value": null}]}]})),
+        ),
+        case(
+            "volumeMounts: by mountPath",
+            DEPLOYMENT,
+            deployment(),
+            tpl(
+                json!({"containers": [{"name": "nginx", "volumeMounts": [{"name": "conf", "mountPath": "/etc/conf"}]}]}),
+            ),
+        ),
+        // Volumes with merge,retainKeys.
+        case(
+            "volumes: add one",
+            DEPLOYMENT,
+            deployment(),
+            tpl(json!({"volumes": [{"name": "new", "secret": {"secretName": "s"}}]})),
+        ),
+        case(
+            "volumes: switch source with $retainKeys",
+            DEPLOYMENT,
+            deployment(),
+            tpl(
+                json!({"volumes": [{"name": "data", "$retainKeys": ["name", "hostPath"], "hostPath": {"path": "/x"}}]}),
+            ),
+        ),
+        case(
+            "volumes: $retainKeys refuses an unlisted field",
+            DEPLOYMENT,
+            deployment(),
+            tpl(
+                json!({"volumes": [{"name": "data", "$retainKeys": ["name"], "hostPath": {"path": "/x"}}]}),
+            ),
+        ),
+        case(
+            "volumes: merged without $retainKeys keeps both sources",
+            DEPLOYMENT,
+            deployment(),
+            tpl(json!({"volumes": [{"name": "data", "hostPath": {"path": "/x"}}]})),
+        ),
+        // Strategy with retainKeys.
+        case(
+            "strategy: to Recreate with $retainKeys",
+            DEPLOYMENT,
+            deployment(),
+            json!({"spec": {"strategy": {"$retainKeys": ["type"], "type": "Recreate"}}}),
+        ),
+        case(
+            "strategy: $patch delete",
+            DEPLOYMENT,
+            deployment(),
+            json!({"spec": {"strategy": {"$patch": "delete"}}}),
+        ),
+        case(
+            "strategy: $patch replace",
+            DEPLOYMENT,
+            deployment(),
+            json!({"spec": {"strategy": {"$patch": "replace", "type": "Recreate"}}}),
+        ),
+        case(
+            "strategy: $patch merge on an object",
+            DEPLOYMENT,
+            deployment(),
+            json!({"spec": {"strategy": {"$patch": "merge", "type": "Recreate"}}}),
+        ),
+        // Maps, scalars, tolerations (no strategy: replaced).
+        case(
+            "labels and replicas (scale)",
+            DEPLOYMENT,
+            deployment(),
+            json!({"metadata": {"labels": {"tier": null, "team": "x"}}, "spec": {"replicas": 5}}),
+        ),
+        case(
+            "nodeSelector replaced with $patch",
+            DEPLOYMENT,
+            deployment(),
+            tpl(json!({"nodeSelector": {"$patch": "replace", "disk": "hdd"}})),
+        ),
+        case(
+            "tolerations replaced",
+            DEPLOYMENT,
+            deployment(),
+            tpl(json!({"tolerations": [{"key": "k2", "operator": "Exists"}]})),
+        ),
+        case(
+            "new field drops nulls and directive objects",
+            DEPLOYMENT,
+            deployment(),
+            tpl(
+                json!({"affinity": {"nodeAffinity": null, "podAffinity": {"$patch": "delete"}},
+                        "dnsConfig": {"nameservers": ["1.1.1.1"], "searches": null}}),
+            ),
+        ),
+        case(
+            "type change: list to object",
+            DEPLOYMENT,
+            deployment(),
+            tpl(json!({"imagePullSecrets": {"name": "x"}})),
+        ),
+        // Finalizers: a primitive list with merge.
+        case(
+            "finalizers: union",
+            DEPLOYMENT,
+            deployment(),
+            json!({"metadata": {"finalizers": ["example.com/c", "example.com/a"]}}),
+        ),
+        case(
+            "finalizers: $deleteFromPrimitiveList",
+            DEPLOYMENT,
+            deployment(),
+            json!({"metadata": {"$deleteFromPrimitiveList/finalizers": ["example.com/a"]}}),
+        ),
+        case(
+            "finalizers: delete and add",
+            POD,
+            pod(),
+            json!({"metadata": {"$deleteFromPrimitiveList/finalizers": ["b"], "finalizers": ["d"]}}),
+        ),
+        case(
+            "finalizers: $setElementOrder",
+            POD,
+            pod(),
+            json!({"metadata": {"$setElementOrder/finalizers": ["c", "a", "d"], "finalizers": ["d"]}}),
+        ),
+        case(
+            "finalizers: bad $deleteFromPrimitiveList key",
+            POD,
+            pod(),
+            json!({"metadata": {"$deleteFromPrimitiveList": ["b"]}}),
+        ),
+        // $setElementOrder on objects.
+        case(
+            "containers: $setElementOrder reorders",
+            POD,
+            pod(),
+            json!({"spec": {"$setElementOrder/containers": [{"name": "c"}, {"name": "a"}, {"name": "b"}]}}),
+        ),
+        case(
+            "containers: $setElementOrder with a change",
+            POD,
+            pod(),
+            json!({"spec": {"$setElementOrder/containers": [{"name": "c"}, {"name": "a"}],
+                             "containers": [{"name": "a", "image": "x"}]}}),
+        ),
+        case(
+            "containers: $setElementOrder with delete and add",
+            POD,
+            pod(),
+            json!({"spec": {"$setElementOrder/containers": [{"name": "c"}, {"name": "d"}, {"name": "a"}],
+                             "containers": [{"name": "b", "$patch": "delete"}, {"name": "d", "image": "d"}]}}),
+        ),
+        case(
+            "containers: $setElementOrder mismatch",
+            POD,
+            pod(),
+            json!({"spec": {"$setElementOrder/containers": [{"name": "a"}],
+                             "containers": [{"name": "b", "image": "x"}]}}),
+        ),
+        case(
+            "containers: $setElementOrder without a live list",
+            POD,
+            pod(),
+            json!({"spec": {"$setElementOrder/ephemeralContainers": [{"name": "e"}],
+                             "ephemeralContainers": [{"name": "e", "image": "x"}]}}),
+        ),
+        case(
+            "hostAliases by ip, initContainers by name",
+            POD,
+            pod(),
+            json!({"spec": {"hostAliases": [{"ip": "10.0.0.2", "hostnames": ["two"]}],
+                             "initContainers": [{"name": "init", "command": ["true"]}]}}),
+        ),
+        case(
+            "pod volumes: $retainKeys switch",
+            POD,
+            pod(),
+            json!({"spec": {"volumes": [{"name": "v1", "$retainKeys": ["name", "emptyDir"], "emptyDir": {}}]}}),
+        ),
+        case(
+            "annotations: add and remove",
+            POD,
+            pod(),
+            json!({"metadata": {"annotations": {"note": null, "other": "y"}}}),
+        ),
+        case(
+            "whole object $patch replace",
+            POD,
+            pod(),
+            json!({"$patch": "replace", "apiVersion": "v1", "kind": "Pod", "metadata": {"name": "q"}}),
+        ),
+        // Services: ports by port.
+        case(
+            "service ports: change targetPort, add one",
+            SERVICE,
+            service(),
+            json!({"spec": {"ports": [{"port": 443, "targetPort": 9443}, {"port": 8080, "name": "alt"}]}}),
+        ),
+        case(
+            "service ports: delete one",
+            SERVICE,
+            service(),
+            json!({"spec": {"ports": [{"port": 80, "$patch": "delete"}]}}),
+        ),
+        case(
+            "service selector merges as a map",
+            SERVICE,
+            service(),
+            json!({"spec": {"selector": {"version": "v2"}}}),
+        ),
+        case(
+            "service type change with nulls",
+            SERVICE,
+            service(),
+            json!({"spec": {"type": "NodePort", "clusterIP": null}}),
+        ),
+        // Order: patches reordering live items, duplicates, deletions beside the order list.
+        case(
+            "finalizers: patch reorders live items",
+            POD,
+            pod(),
+            json!({"metadata": {"finalizers": ["c", "a"]}}),
+        ),
+        case(
+            "containers: patch reorders live items",
+            POD,
+            pod(),
+            json!({"spec": {"containers": [{"name": "c", "image": "c2"}, {"name": "a"}]}}),
+        ),
+        case(
+            "containers: duplicate keys all deleted",
+            POD,
+            with(
+                pod(),
+                "/spec/containers",
+                json!([{"name": "a"}, {"name": "b"}, {"name": "a", "image": "2"}]),
+            ),
+            json!({"spec": {"containers": [{"name": "a", "$patch": "delete"}, {"name": "z"}]}}),
+        ),
+        case(
+            "containers: $setElementOrder, server-only items around a deletion",
+            POD,
+            with(
+                pod(),
+                "/spec/containers",
+                json!([{"name": "a"}, {"name": "b"}, {"name": "c"}, {"name": "x"}, {"name": "y"}]),
+            ),
+            json!({"spec": {"$setElementOrder/containers": [{"name": "y"}, {"name": "d"}, {"name": "c"}],
+                             "containers": [{"name": "b", "$patch": "delete"}, {"name": "d"}, {"name": "c", "image": "c"}]}}),
+        ),
+        case(
+            "containers: $setElementOrder, two deletions and two additions",
+            POD,
+            with(
+                pod(),
+                "/spec/containers",
+                json!([{"name": "a"}, {"name": "b"}, {"name": "c"}, {"name": "x"}]),
+            ),
+            json!({"spec": {"$setElementOrder/containers": [{"name": "e"}, {"name": "x"}, {"name": "d"}],
+                             "containers": [{"name": "a", "$patch": "delete"}, {"name": "b", "$patch": "delete"},
+                                            {"name": "e"}, {"name": "d"}]}}),
+        ),
+        case(
+            "finalizers: $setElementOrder with $deleteFromPrimitiveList",
+            POD,
+            pod(),
+            json!({"metadata": {"$setElementOrder/finalizers": ["c", "d", "a"],
+                                 "$deleteFromPrimitiveList/finalizers": ["b"], "finalizers": ["d"]}}),
+        ),
+        case(
+            "env: new container list under $setElementOrder keeps other directives",
+            DEPLOYMENT,
+            deployment(),
+            tpl(
+                json!({"containers": [{"name": "nginx", "$setElementOrder/env": [{"name": "B"}, {"name": "A"}]}]}),
+            ),
+        ),
+        case(
+            "service ports: $setElementOrder",
+            SERVICE,
+            service(),
+            json!({"spec": {"$setElementOrder/ports": [{"port": 443}, {"port": 80}]}}),
+        ),
+    ]
+}
+
+/// The words of Go's message for the refusal `err` stands for.
+fn go_phrase(err: &StrategicMergePatchError) -> &'static str {
+    match err {
+        StrategicMergePatchError::NoMergeKey { .. } => "does not contain declared merge key",
+        StrategicMergePatchError::MergeDirectiveInList { .. } => {
+            "merging lists cannot yet be specified in the patch"
+        }
+        StrategicMergePatchError::UnknownPatchDirective { .. } => "unknown patch type",
+        StrategicMergePatchError::BadRetainKeys { .. }
+        | StrategicMergePatchError::FieldNotInRetainKeys { .. } => {
+            "invalid patch format of retainKeys"
+        }
+        StrategicMergePatchError::BadPrimitiveListDirective { .. } => {
+            "invalid patch format of primitive list"
+        }
+        StrategicMergePatchError::SetElementOrderMismatch { .. } => {
+            "doesn't match $setElementOrder list"
+        }
+        _ => "(no Go message expected)",
+    }
+}
+
+#[test]
+fn strategic_merge_patch_agrees_with_kubectl() {
+    let Some(openapi) = openapi() else { return };
+    if !kubectl_available() {
+        return;
+    }
+    let cases = corpus();
+    let mut disagreements = Vec::new();
+    let mut refused = Vec::new();
+    for (index, case) in cases.iter().enumerate() {
+        let schema = PatchMetaFromOpenApi::from_document(&openapi, case.root).unwrap();
+        let ours = strategic_merge_patch(&case.original, &case.patch, &schema);
+        let go = kubectl_patch(index, case);
+        match (&ours, &go) {
+            (Ok(ours), Ok(go)) if ours == go => {}
+            (Err(ours), Err(go)) if go.contains(go_phrase(ours)) => {
+                refused.push(format!("{}: ours: {ours}; go: {go}", case.name));
+            }
+            _ => disagreements.push(format!(
+                "{}:\n  patch: {}\n  ours:  {:?}\n  go:    {:?}",
+                case.name,
+                case.patch,
+                ours.as_ref().map(ToString::to_string),
+                go.as_ref().map(ToString::to_string),
+            )),
+        }
+    }
+    assert!(
+        disagreements.is_empty(),
+        "{} of {} cases differ from kubectl:\n{}",
+        disagreements.len(),
+        cases.len(),
+        disagreements.join("\n")
+    );
+    eprintln!(
+        "{} cases agree with kubectl, {} of them refused by both:\n{}",
+        cases.len(),
+        refused.len(),
+        refused.join("\n")
+    );
+    // The corpus holds exactly these refusals; any other would hide a difference.
+    assert_eq!(refused.len(), 7, "unexpected refusals");
+}
