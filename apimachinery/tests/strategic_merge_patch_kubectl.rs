@@ -553,6 +553,7 @@ fn go_phrase(err: &StrategicMergePatchError) -> &'static str {
         StrategicMergePatchError::BadPrimitiveListDirective { .. } => {
             "invalid patch format of primitive list"
         }
+        StrategicMergePatchError::NoListElements { .. } => "no elements in any of the given slices",
         StrategicMergePatchError::SetElementOrderMismatch { .. } => {
             "doesn't match $setElementOrder list"
         }
@@ -602,4 +603,169 @@ fn strategic_merge_patch_agrees_with_kubectl() {
     );
     // The corpus holds exactly these refusals; any other would hide a difference.
     assert_eq!(refused.len(), 7, "unexpected refusals");
+}
+
+/// A small deterministic generator (xorshift), so that the random cases are the same on
+/// every run and need no dependency.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    fn chance(&mut self, percent: u64) -> bool {
+        self.next() % 100 < percent
+    }
+
+    /// Up to `max` distinct picks of `from`, in random order.
+    fn picks(&mut self, from: &[&'static str], max: usize) -> Vec<&'static str> {
+        let mut pool = from.to_vec();
+        let mut out = Vec::new();
+        for _ in 0..self.below(max + 1) {
+            if pool.is_empty() {
+                break;
+            }
+            out.push(pool.remove(self.below(pool.len())));
+        }
+        out
+    }
+}
+
+const NAMES: [&str; 5] = ["a", "b", "c", "d", "e"];
+
+fn random_container(rng: &mut Rng, name: &str) -> Value {
+    let mut c = json!({"name": name});
+    if rng.chance(70) {
+        c["image"] = json!(format!("img-{}", rng.below(3)));
+    }
+    if rng.chance(40) {
+        let ports: Vec<Value> = rng
+            .picks(&["80", "81", "82"], 3)
+            .into_iter()
+            .map(|p| json!({"containerPort": p.parse::<i64>().unwrap()}))
+            .collect();
+        c["ports"] = Value::Array(ports);
+    }
+    c
+}
+
+fn random_pod(rng: &mut Rng) -> Value {
+    let mut pod = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"}, "spec": {}});
+    if rng.chance(80) {
+        pod["metadata"]["finalizers"] = json!(rng.picks(&NAMES, 4));
+    }
+    if rng.chance(90) {
+        let containers: Vec<Value> = rng
+            .picks(&NAMES, 4)
+            .into_iter()
+            .map(|n| random_container(rng, n))
+            .collect();
+        pod["spec"]["containers"] = Value::Array(containers);
+    }
+    if rng.chance(40) {
+        pod["spec"]["volumes"] = json!([{"name": "v", "emptyDir": {}}]);
+    }
+    pod
+}
+
+fn random_patch(rng: &mut Rng) -> Value {
+    let mut metadata = serde_json::Map::new();
+    let mut spec = serde_json::Map::new();
+    let added = if rng.chance(50) {
+        rng.picks(&NAMES, 3)
+    } else {
+        Vec::new()
+    };
+    if !added.is_empty() || rng.chance(10) {
+        metadata.insert("finalizers".into(), json!(added));
+    }
+    if rng.chance(30) {
+        // Go applies a deletion list and an addition naming the same value in random
+        // order (its map order), so the two never overlap here.
+        let deleted: Vec<&str> = rng
+            .picks(&NAMES, 2)
+            .into_iter()
+            .filter(|n| !added.contains(n))
+            .collect();
+        metadata.insert("$deleteFromPrimitiveList/finalizers".into(), json!(deleted));
+    }
+    if rng.chance(30) {
+        metadata.insert(
+            "$setElementOrder/finalizers".into(),
+            json!(rng.picks(&NAMES, 5)),
+        );
+    }
+    if rng.chance(70) {
+        let mut items = Vec::new();
+        for name in rng.picks(&NAMES, 3) {
+            match rng.below(6) {
+                0 => items.push(json!({"name": name, "$patch": "delete"})),
+                1 => items.push(json!({"name": name, "image": null})),
+                _ => items.push(random_container(rng, name)),
+            }
+        }
+        if rng.chance(5) {
+            items.push(json!({"$patch": "replace"}));
+        }
+        spec.insert("containers".into(), Value::Array(items));
+    }
+    if rng.chance(35) {
+        let order: Vec<Value> = rng
+            .picks(&NAMES, 5)
+            .into_iter()
+            .map(|n| json!({"name": n}))
+            .collect();
+        spec.insert("$setElementOrder/containers".into(), Value::Array(order));
+    }
+    if rng.chance(15) {
+        spec.insert(
+            "volumes".into(),
+            json!([{"name": "v", "$retainKeys": ["name", "hostPath"], "hostPath": {"path": "/x"}}]),
+        );
+    }
+    json!({"metadata": metadata, "spec": spec})
+}
+
+#[test]
+fn random_pod_patches_agree_with_kubectl() {
+    let Some(openapi) = openapi() else { return };
+    if !kubectl_available() {
+        return;
+    }
+    let schema = PatchMetaFromOpenApi::from_document(&openapi, POD).unwrap();
+    let mut rng = Rng(0x5eed_1234_abcd_0001);
+    let mut disagreements = Vec::new();
+    let (mut applied, mut refused) = (0, 0);
+    const CASES: usize = 100;
+    for index in 0..CASES {
+        let case = case("random", POD, random_pod(&mut rng), random_patch(&mut rng));
+        let ours = strategic_merge_patch(&case.original, &case.patch, &schema);
+        let go = kubectl_patch(1000 + index, &case);
+        match (&ours, &go) {
+            (Ok(ours), Ok(go)) if ours == go => applied += 1,
+            (Err(ours), Err(go)) if go.contains(go_phrase(ours)) => refused += 1,
+            _ => disagreements.push(format!(
+                "case {index}:\n  original: {}\n  patch: {}\n  ours: {:?}\n  go:   {:?}",
+                case.original,
+                case.patch,
+                ours.as_ref().map(ToString::to_string),
+                go,
+            )),
+        }
+    }
+    assert!(
+        disagreements.is_empty(),
+        "{} of {CASES} random cases differ from kubectl:\n{}",
+        disagreements.len(),
+        disagreements.join("\n")
+    );
+    eprintln!("{CASES} random cases agree with kubectl: {applied} applied, {refused} refused");
 }
