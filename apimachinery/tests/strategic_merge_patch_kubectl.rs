@@ -10,8 +10,9 @@
 use std::path::PathBuf;
 use std::process::Command;
 
+use apimachinery::schema::GroupVersionKind;
 use apimachinery::util::strategicpatch::{
-    PatchMetaFromOpenApi, StrategicMergePatchError, strategic_merge_patch,
+    LookupPatchMeta, PatchMetaFromOpenApi, StrategicMergePatchError, strategic_merge_patch,
 };
 use serde_json::{Value, json};
 
@@ -538,6 +539,34 @@ fn corpus() -> Vec<Case> {
     ]
 }
 
+/// The v2 definitions as an OpenAPI v3 document writes them: under
+/// `components.schemas`, every reference `#/components/schemas/X` wrapped in `allOf` (as
+/// kube-apiserver's `/openapi/v3` does when a reference has siblings).
+fn as_openapi_v3(v2: &Value) -> Value {
+    fn convert(value: &Value) -> Value {
+        match value {
+            Value::Object(map) => {
+                let mut out: serde_json::Map<String, Value> = map
+                    .iter()
+                    .filter(|(k, _)| *k != "$ref")
+                    .map(|(k, v)| (k.clone(), convert(v)))
+                    .collect();
+                if let Some(Value::String(reference)) = map.get("$ref") {
+                    let name = reference.trim_start_matches("#/definitions/");
+                    out.insert(
+                        "allOf".into(),
+                        json!([{"$ref": format!("#/components/schemas/{name}")}]),
+                    );
+                }
+                Value::Object(out)
+            }
+            Value::Array(items) => Value::Array(items.iter().map(convert).collect()),
+            other => other.clone(),
+        }
+    }
+    json!({"openapi": "3.0.0", "components": {"schemas": convert(&v2["definitions"])}})
+}
+
 /// The words of Go's message for the refusal `err` stands for.
 fn go_phrase(err: &StrategicMergePatchError) -> &'static str {
     match err {
@@ -567,12 +596,32 @@ fn strategic_merge_patch_agrees_with_kubectl() {
     if !kubectl_available() {
         return;
     }
+    let v3 = as_openapi_v3(&openapi);
+    for (root, gvk) in [
+        (
+            DEPLOYMENT,
+            GroupVersionKind::new("apps", "v1", "Deployment"),
+        ),
+        (POD, GroupVersionKind::new("", "v1", "Pod")),
+        (SERVICE, GroupVersionKind::new("", "v1", "Service")),
+    ] {
+        let definitions = openapi["definitions"].as_object().unwrap();
+        let found = PatchMetaFromOpenApi::for_group_version_kind(definitions, &gvk).unwrap();
+        assert_eq!(found.name(), root);
+    }
     let cases = corpus();
     let mut disagreements = Vec::new();
     let mut refused = Vec::new();
     for (index, case) in cases.iter().enumerate() {
         let schema = PatchMetaFromOpenApi::from_document(&openapi, case.root).unwrap();
         let ours = strategic_merge_patch(&case.original, &case.patch, &schema);
+        let v3_schema = PatchMetaFromOpenApi::from_document(&v3, case.root).unwrap();
+        assert_eq!(
+            strategic_merge_patch(&case.original, &case.patch, &v3_schema),
+            ours,
+            "{}: the v3 form of the definitions patches differently",
+            case.name
+        );
         let go = kubectl_patch(index, case);
         match (&ours, &go) {
             (Ok(ours), Ok(go)) if ours == go => {}

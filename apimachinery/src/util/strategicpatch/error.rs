@@ -50,6 +50,12 @@ pub enum LookupPatchMetaError {
     /// The OpenAPI document has neither `definitions` (v2) nor `components.schemas` (v3).
     #[error("the OpenAPI document has neither definitions nor components.schemas")]
     NoDefinitions,
+    /// No definition is marked as the schema of this group, version and kind.
+    #[error("no OpenAPI definition for {kind}")]
+    UnknownKind {
+        /// The kind asked for, as Go prints a `GroupVersionKind`.
+        kind: String,
+    },
     /// The root type given to the constructor is not among the definitions.
     #[error("no OpenAPI definition named {name:?}")]
     UnknownDefinition {

@@ -5,6 +5,7 @@ use serde_json::{Map, Value};
 
 use super::error::{LookupPatchMetaError, json_type};
 use super::meta::{LookupPatchMeta, PatchMeta, PatchMetaLookup, SchemalessPatchMeta};
+use crate::schema::GroupVersionKind;
 
 const PATCH_STRATEGY: &str = "x-kubernetes-patch-strategy";
 const PATCH_MERGE_KEY: &str = "x-kubernetes-patch-merge-key";
@@ -81,6 +82,36 @@ impl<'a> PatchMetaFromOpenApi<'a> {
             .and_then(Value::as_object)
             .ok_or(LookupPatchMetaError::NoDefinitions)?;
         PatchMetaFromOpenApi::new(definitions, root)
+    }
+
+    /// The schema of the definition whose `x-kubernetes-group-version-kind` lists `gvk`
+    /// (how kube-apiserver's OpenAPI marks the definition of each served kind). This scans
+    /// the definitions; a server patching often may keep the name it finds.
+    pub fn for_group_version_kind(
+        definitions: &'a Map<String, Value>,
+        gvk: &GroupVersionKind,
+    ) -> Result<PatchMetaFromOpenApi<'a>, LookupPatchMetaError> {
+        fn names(entry: &Value) -> [Option<&str>; 3] {
+            ["group", "version", "kind"].map(|k| entry.get(k).and_then(Value::as_str))
+        }
+        let wanted = [
+            Some(gvk.group.as_str()),
+            Some(gvk.version.as_str()),
+            Some(gvk.kind.as_str()),
+        ];
+        let root = definitions.iter().find_map(|(name, schema)| {
+            schema
+                .get("x-kubernetes-group-version-kind")
+                .and_then(Value::as_array)
+                .is_some_and(|kinds| kinds.iter().any(|k| names(k) == wanted))
+                .then_some(name)
+        });
+        match root {
+            Some(root) => PatchMetaFromOpenApi::new(definitions, root),
+            None => Err(LookupPatchMetaError::UnknownKind {
+                kind: gvk.to_string(),
+            }),
+        }
     }
 
     /// The schema this position stands for (references followed).
@@ -350,6 +381,46 @@ mod tests {
         let (below, meta) = raw.lookup_patch_metadata_for_slice("anything").unwrap();
         assert_eq!(meta, PatchMeta::default());
         assert_eq!(below.name(), SchemalessPatchMeta.name());
+    }
+
+    #[test]
+    fn kinds_are_found_by_their_group_version_kind_marker() {
+        let doc = json!({"definitions": {
+            "io.k8s.api.apps.v1.Deployment": {
+                "x-kubernetes-group-version-kind": [{"group": "apps", "version": "v1", "kind": "Deployment"}],
+                "properties": {"spec": {"type": "object"}}},
+            "io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions": {
+                "x-kubernetes-group-version-kind": [
+                    {"group": "", "version": "v1", "kind": "DeleteOptions"},
+                    {"group": "apps", "version": "v1", "kind": "DeleteOptions"}],
+                "properties": {}},
+        }});
+        let definitions = doc["definitions"].as_object().unwrap();
+        let found = PatchMetaFromOpenApi::for_group_version_kind(
+            definitions,
+            &GroupVersionKind::new("apps", "v1", "Deployment"),
+        )
+        .unwrap();
+        assert_eq!(found.name(), "io.k8s.api.apps.v1.Deployment");
+        let found = PatchMetaFromOpenApi::for_group_version_kind(
+            definitions,
+            &GroupVersionKind::new("apps", "v1", "DeleteOptions"),
+        )
+        .unwrap();
+        assert_eq!(
+            found.name(),
+            "io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions"
+        );
+        assert_eq!(
+            PatchMetaFromOpenApi::for_group_version_kind(
+                definitions,
+                &GroupVersionKind::new("apps", "v2", "Deployment"),
+            )
+            .err(),
+            Some(LookupPatchMetaError::UnknownKind {
+                kind: "apps/v2, Kind=Deployment".into()
+            })
+        );
     }
 
     #[test]
