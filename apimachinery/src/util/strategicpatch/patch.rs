@@ -546,7 +546,9 @@ struct AliasedOriginal {
 impl AliasedOriginal {
     fn delete(&mut self, index: usize) {
         for j in index..self.len.saturating_sub(1) {
-            self.items[j] = self.items[j + 1].clone();
+            if let Some(next) = self.items.get(j + 1).cloned() {
+                self.items[j] = next;
+            }
         }
         self.len = self.len.saturating_sub(1);
     }
@@ -1368,6 +1370,49 @@ mod tests {
             (true, String::new())
         );
         assert!(extract_retain_keys_patch_strategy(&s(&["a", "b", "c"]), "p").is_err());
+    }
+
+    #[test]
+    fn documents_as_deep_as_serde_json_parses_merge() {
+        // serde_json refuses more than 128 levels; merging that deep must fit a test
+        // thread's stack even unoptimized.
+        let nest = |leaf: Value, depth: usize| {
+            (0..depth).fold(leaf, |inner, i| {
+                if i % 2 == 0 {
+                    json!({"containers": [{"name": "x", "spec": inner}]})
+                } else {
+                    json!({"spec": inner})
+                }
+            })
+        };
+        /// Every list merges by `name`, at any depth.
+        struct MergeByName;
+        impl LookupPatchMeta for MergeByName {
+            fn lookup_patch_metadata_for_struct(
+                &self,
+                _: &str,
+            ) -> Result<super::super::PatchMetaLookup<'_>, super::super::LookupPatchMetaError>
+            {
+                Ok((Box::new(MergeByName), super::super::PatchMeta::default()))
+            }
+            fn lookup_patch_metadata_for_slice(
+                &self,
+                _: &str,
+            ) -> Result<super::super::PatchMetaLookup<'_>, super::super::LookupPatchMetaError>
+            {
+                let meta = super::super::PatchMeta::new(vec!["merge".into()], "name");
+                Ok((Box::new(MergeByName), meta))
+            }
+            fn name(&self) -> String {
+                "MergeByName".into()
+            }
+        }
+        let original = nest(json!({"a": 1}), 120);
+        let patch = nest(json!({"b": 2}), 120);
+        let merged = strategic_merge_patch(&original, &patch, &MergeByName).unwrap();
+        assert_eq!(merged, nest(json!({"a": 1, "b": 2}), 120));
+        let merged = strategic_merge_patch(&json!({}), &patch, &SchemalessPatchMeta).unwrap();
+        assert_eq!(merged, patch);
     }
 
     fn arbitrary_json() -> impl Strategy<Value = Value> {
