@@ -12,7 +12,8 @@ use std::process::Command;
 
 use apimachinery::schema::GroupVersionKind;
 use apimachinery::util::strategicpatch::{
-    LookupPatchMeta, PatchMetaFromOpenApi, StrategicMergePatchError, strategic_merge_patch,
+    LookupPatchMeta, PatchMetaFromOpenApi, StrategicMergePatchError, create_two_way_merge_patch,
+    strategic_merge_patch,
 };
 use serde_json::{Value, json};
 
@@ -793,7 +794,7 @@ fn random_pod_patches_agree_with_kubectl() {
     let mut rng = Rng(0x5eed_1234_abcd_0001);
     let mut disagreements = Vec::new();
     let (mut applied, mut refused) = (0, 0);
-    const CASES: usize = 100;
+    const CASES: usize = 60;
     for index in 0..CASES {
         let case = case("random", POD, random_pod(&mut rng), random_patch(&mut rng));
         let ours = strategic_merge_patch(&case.original, &case.patch, &schema);
@@ -966,7 +967,7 @@ fn random_deployment_patches_agree_with_kubectl() {
     let original = deployment();
     let mut disagreements = Vec::new();
     let (mut applied, mut refused) = (0, 0);
-    const CASES: usize = 100;
+    const CASES: usize = 80;
     for index in 0..CASES {
         let patch = random_patch_for(&mut rng, original.as_object().unwrap(), 1);
         let case = case("random", DEPLOYMENT, original.clone(), patch);
@@ -995,4 +996,63 @@ fn random_deployment_patches_agree_with_kubectl() {
     eprintln!(
         "{CASES} random Deployment patches agree with kubectl: {applied} applied, {refused} refused"
     );
+}
+
+fn has_null(value: &Value) -> bool {
+    match value {
+        Value::Null => true,
+        Value::Array(items) => items.iter().any(has_null),
+        Value::Object(map) => map.values().any(has_null),
+        _ => false,
+    }
+}
+
+/// `create_two_way_merge_patch` round trip, checked by Go: for random edits of a
+/// Deployment (made by kubectl), the patch we compute from the live object to the edited
+/// one must turn the live object into the edited one when kubectl applies it.
+#[test]
+fn two_way_patches_apply_in_kubectl() {
+    let Some(openapi) = openapi() else { return };
+    if !kubectl_available() {
+        return;
+    }
+    let schema = PatchMetaFromOpenApi::from_document(&openapi, DEPLOYMENT).unwrap();
+    let mut rng = Rng(0x7770_2a7c_4e11_0003);
+    let original = deployment();
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    const CASES: usize = 40;
+    for index in 0..CASES {
+        let edit = random_patch_for(&mut rng, original.as_object().unwrap(), 1);
+        let edit = case("edit", DEPLOYMENT, original.clone(), edit);
+        // Go's edit, so that the modified object is one Go produces.
+        let Ok(modified) = kubectl_patch(3000 + index, &edit) else {
+            continue;
+        };
+        if has_null(&modified) {
+            continue;
+        }
+        let patch = create_two_way_merge_patch(&original, &modified, &schema).unwrap();
+        let ours = strategic_merge_patch(&original, &patch, &schema);
+        let go = kubectl_patch(
+            4000 + index,
+            &case("two-way", DEPLOYMENT, original.clone(), patch.clone()),
+        );
+        checked += 1;
+        if ours.as_ref().ok() != Some(&modified) || go.as_ref().ok() != Some(&modified) {
+            failures.push(format!(
+                "case {index}:\n  modified: {modified}\n  patch: {patch}\n  ours: {:?}\n  go:   {:?}",
+                ours.map(|v| v.to_string()),
+                go.map(|v| v.to_string()),
+            ));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {checked} two-way patches do not reproduce the edit:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    assert!(checked > CASES / 2, "only {checked} edits were usable");
+    eprintln!("{checked} two-way patches reproduce kubectl's edits, applied by us and by kubectl");
 }

@@ -12,14 +12,14 @@ use super::order::{ItemKind, is_delete_item, normalize_element_order};
 
 pub(crate) const DIRECTIVE_MARKER: &str = "$patch";
 pub(crate) const DELETE_DIRECTIVE: &str = "delete";
-const REPLACE_DIRECTIVE: &str = "replace";
-const MERGE_DIRECTIVE: &str = "merge";
+pub(crate) const REPLACE_DIRECTIVE: &str = "replace";
+pub(crate) const MERGE_DIRECTIVE: &str = "merge";
 const RETAIN_KEYS_STRATEGY: &str = "retainKeys";
-const RETAIN_KEYS_DIRECTIVE: &str = "$retainKeys";
-const DELETE_FROM_PRIMITIVE_LIST_PREFIX: &str = "$deleteFromPrimitiveList";
-const SET_ELEMENT_ORDER_PREFIX: &str = "$setElementOrder";
+pub(crate) const RETAIN_KEYS_DIRECTIVE: &str = "$retainKeys";
+pub(crate) const DELETE_FROM_PRIMITIVE_LIST_PREFIX: &str = "$deleteFromPrimitiveList";
+pub(crate) const SET_ELEMENT_ORDER_PREFIX: &str = "$setElementOrder";
 
-type Object = Map<String, Value>;
+pub(crate) type Object = Map<String, Value>;
 
 /// Applies strategic merge patch `patch` to `original`, both JSON objects, with the patch
 /// metadata of `schema` (Go's `StrategicMergePatchUsingLookupPatchMeta`).
@@ -49,7 +49,7 @@ pub fn strategic_merge_patch(
     merge_map(original, patch, schema, ROOT_PATH).map(Value::Object)
 }
 
-fn document(value: &Value, which: &'static str) -> Result<Object, Error> {
+pub(crate) fn document(value: &Value, which: &'static str) -> Result<Object, Error> {
     match value {
         Value::Object(map) => Ok(map.clone()),
         Value::Null => Ok(Map::new()),
@@ -60,7 +60,7 @@ fn document(value: &Value, which: &'static str) -> Result<Object, Error> {
     }
 }
 
-fn field_path(path: &str, key: &str) -> String {
+pub(crate) fn field_path(path: &str, key: &str) -> String {
     if path == ROOT_PATH {
         key.to_owned()
     } else {
@@ -68,7 +68,7 @@ fn field_path(path: &str, key: &str) -> String {
     }
 }
 
-fn invalid_type(path: &str, expected: &'static str, actual: &Value) -> Error {
+pub(crate) fn invalid_type(path: &str, expected: &'static str, actual: &Value) -> Error {
     Error::InvalidType {
         path: path.to_owned(),
         expected,
@@ -237,7 +237,7 @@ fn extract_key(key: &str, prefix: &str, path: &str) -> Result<String, Error> {
 
 /// Splits a field's strategies into "has retainKeys" and the other one (Go's
 /// `extractRetainKeysPatchStrategy`).
-fn extract_retain_keys_patch_strategy(
+pub(crate) fn extract_retain_keys_patch_strategy(
     strategies: &[String],
     path: &str,
 ) -> Result<(bool, String), Error> {
@@ -448,7 +448,7 @@ fn validate_patch_with_set_order_list(
 
 /// Whether two items are the same list entry: equal primitives, or objects with equal
 /// merge key values (Go's `mergeKeyValueEqual`).
-fn merge_key_value_equal(
+pub(crate) fn merge_key_value_equal(
     left: &Value,
     right: &Value,
     merge_key: &str,
@@ -503,7 +503,7 @@ fn merge_slice_handler(
 
 /// The type all items of the lists share (Go's `sliceElementType`, which tells integers
 /// from fractions as its decoder does).
-fn slice_element_type(lists: &[&[Value]], path: &str) -> Result<&'static str, Error> {
+pub(crate) fn slice_element_type(lists: &[&[Value]], path: &str) -> Result<&'static str, Error> {
     let mut first: Option<&'static str> = None;
     for (index, item) in lists.iter().flat_map(|l| l.iter()).enumerate() {
         let t = json_type(item);
@@ -765,7 +765,7 @@ fn find_map_in_slice_based_on_key_value(
 
 /// Go's `deduplicateScalars`: a duplicate is overwritten by the last item and the list
 /// shortened, so order changes as Go's does.
-fn deduplicate_scalars(mut items: Vec<Value>) -> Vec<Value> {
+pub(crate) fn deduplicate_scalars(mut items: Vec<Value>) -> Vec<Value> {
     let mut i = 0;
     while i + 1 < items.len() {
         let mut j = i + 1;
