@@ -405,6 +405,7 @@ fn diff_lists_of_maps(
 mod tests {
     use super::super::{PatchMetaFromOpenApi, SchemalessPatchMeta, strategic_merge_patch};
     use super::*;
+    use proptest::prelude::*;
     use serde_json::json;
 
     fn openapi() -> Value {
@@ -577,6 +578,45 @@ mod tests {
         let err =
             create_two_way_merge_patch(&json!({"$patch": 1}), &json!({"$patch": "x"}), &schema);
         assert!(matches!(err, Err(Error::InvalidType { .. })));
+    }
+
+    fn json_without_directives(nulls: bool) -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            any::<bool>().prop_map(Value::Bool),
+            any::<i32>().prop_map(Value::from),
+            "[a-c]{0,2}".prop_map(Value::String),
+            Just(if nulls { Value::Null } else { Value::from(0) }),
+        ];
+        leaf.prop_recursive(4, 40, 5, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+                proptest::collection::btree_map("[a-d]", inner, 0..5)
+                    .prop_map(|m| Value::Object(m.into_iter().collect())),
+            ]
+        })
+    }
+
+    fn object(value: Value) -> Value {
+        match value {
+            Value::Object(_) => value,
+            other => json!({"a": other}),
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn schemaless_two_way_patches_round_trip(
+            original in json_without_directives(true),
+            modified in json_without_directives(false),
+        ) {
+            let (original, modified) = (object(original), object(modified));
+            let patch = create_two_way_merge_patch(&original, &modified, &SchemalessPatchMeta).unwrap();
+            let applied = strategic_merge_patch(&original, &patch, &SchemalessPatchMeta).unwrap();
+            prop_assert_eq!(applied, modified);
+            // Nothing changed, nothing to send.
+            let same = create_two_way_merge_patch(&original, &original, &SchemalessPatchMeta).unwrap();
+            prop_assert_eq!(same, json!({}));
+        }
     }
 
     #[test]

@@ -159,16 +159,21 @@ fn merge_map(
                         })?;
                 let (_, strategy) =
                     extract_retain_keys_patch_strategy(meta.patch_strategies(), &child)?;
-                let merged = merge_slice_handler(
-                    o,
-                    p,
-                    subschema.as_ref(),
-                    &strategy,
-                    meta.patch_merge_key(),
-                    is_delete_list,
-                    &child,
-                )?;
-                Value::Array(merged.merged)
+                // Deletion lists are applied whatever the field's strategy, as in Go.
+                if strategy == MERGE_DIRECTIVE || is_delete_list {
+                    let merged = merge_slice(
+                        o,
+                        p,
+                        subschema.as_ref(),
+                        meta.patch_merge_key(),
+                        is_delete_list,
+                        &child,
+                        false,
+                    )?;
+                    Value::Array(merged.merged)
+                } else {
+                    Value::Array(p)
+                }
             }
             // Scalars (of one type) are replaced; a scalar holds no directives.
             (_, scalar) => scalar,
@@ -366,16 +371,13 @@ fn merge_patch_into_original(
                 (merged, Vec::new())
             }
             (Some(o), Some(p)) => {
-                let merged = merge_slice_handler(
-                    o,
-                    p,
-                    subschema.as_ref(),
-                    &strategy,
-                    merge_key,
-                    false,
-                    &child,
-                )?;
-                (merged.merged, merged.original_after)
+                if strategy == MERGE_DIRECTIVE {
+                    let merged =
+                        merge_slice(o, p, subschema.as_ref(), merge_key, false, &child, true)?;
+                    (merged.merged, merged.original_after)
+                } else {
+                    (p, o)
+                }
             }
         };
         let (patch_items, server_only) = if merge_key.is_empty() {
@@ -480,27 +482,6 @@ struct MergedList {
     original_after: Vec<Value>,
 }
 
-/// Merges lists by the field's strategy: `merge` (or a deletion list) merges, anything
-/// else replaces (Go's `mergeSliceHandler`).
-fn merge_slice_handler(
-    original: Vec<Value>,
-    patch: Vec<Value>,
-    schema: &dyn LookupPatchMeta,
-    strategy: &str,
-    merge_key: &str,
-    is_delete_list: bool,
-    path: &str,
-) -> Result<MergedList, Error> {
-    if strategy == MERGE_DIRECTIVE || is_delete_list {
-        merge_slice(original, patch, schema, merge_key, is_delete_list, path)
-    } else {
-        Ok(MergedList {
-            merged: patch,
-            original_after: original,
-        })
-    }
-}
-
 /// The type all items of the lists share (Go's `sliceElementType`, which tells integers
 /// from fractions as its decoder does).
 pub(crate) fn slice_element_type(lists: &[&[Value]], path: &str) -> Result<&'static str, Error> {
@@ -538,6 +519,7 @@ pub(crate) fn slice_element_type(lists: &[&[Value]], path: &str) -> Result<&'sta
 /// Go's slice `original` shares its array with what `deleteMatchingEntries` and `append`
 /// do to it: deletions shift later items left and leave the last ones in place, appends
 /// fill the freed places. What Go later reads through the original's full length is this.
+/// Untracked (no items), every operation is a no-op.
 struct AliasedOriginal {
     items: Vec<Value>,
     len: usize,
@@ -561,7 +543,8 @@ impl AliasedOriginal {
     }
 }
 
-/// Merges two lists of a field with the merge strategy (Go's `mergeSlice`).
+/// Merges two lists of a field with the merge strategy (Go's `mergeSlice`). Only with
+/// `track_original` is `original_after` filled in for lists of objects.
 fn merge_slice(
     original: Vec<Value>,
     patch: Vec<Value>,
@@ -569,6 +552,7 @@ fn merge_slice(
     merge_key: &str,
     is_delete_list: bool,
     path: &str,
+    track_original: bool,
 ) -> Result<MergedList, Error> {
     if original.is_empty() && patch.is_empty() {
         return Ok(MergedList {
@@ -613,7 +597,11 @@ fn merge_slice(
     }
     let mut aliased = AliasedOriginal {
         len: original.len(),
-        items: original.clone(),
+        items: if track_original {
+            original.clone()
+        } else {
+            Vec::new()
+        },
     };
     let (original, patch, replaced) =
         merge_slice_with_special_elements(original, patch, merge_key, path, &mut aliased)?;
