@@ -20,6 +20,10 @@ use serde_json::{Value, json};
 const DEPLOYMENT: &str = "io.k8s.api.apps.v1.Deployment";
 const POD: &str = "io.k8s.api.core.v1.Pod";
 const SERVICE: &str = "io.k8s.api.core.v1.Service";
+const CRONJOB: &str = "io.k8s.api.batch.v1.CronJob";
+const CONFIGMAP: &str = "io.k8s.api.core.v1.ConfigMap";
+const ROLE: &str = "io.k8s.api.rbac.v1.Role";
+const STATEFULSET: &str = "io.k8s.api.apps.v1.StatefulSet";
 
 struct Case {
     name: &'static str,
@@ -537,7 +541,54 @@ fn corpus() -> Vec<Case> {
             service(),
             json!({"spec": {"$setElementOrder/ports": [{"port": 443}, {"port": 80}]}}),
         ),
+        // Other kinds: deeper reference chains, maps of strings, lists without strategy.
+        case(
+            "cronjob: containers four references down",
+            CRONJOB,
+            cronjob(),
+            json!({"spec": {"schedule": "*/5 * * * *", "jobTemplate": {"spec": {"template": {"spec": {
+                "containers": [{"name": "job", "env": [{"name": "X", "value": "1"}]},
+                               {"name": "extra", "image": "busybox"}]}}}}}}),
+        ),
+        case(
+            "configmap: data merges as a map",
+            CONFIGMAP,
+            json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c"},
+                   "data": {"a": "1", "b": "2"}}),
+            json!({"data": {"a": null, "c": "3"}, "metadata": {"labels": {"x": "y"}}}),
+        ),
+        case(
+            "role: rules have no strategy and are replaced",
+            ROLE,
+            json!({"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "Role",
+                   "metadata": {"name": "r", "namespace": "default"},
+                   "rules": [{"apiGroups": [""], "resources": ["pods"], "verbs": ["get"]}]}),
+            json!({"rules": [{"apiGroups": ["apps"], "resources": ["deployments"], "verbs": ["list"]}]}),
+        ),
+        case(
+            "statefulset: template containers and claim templates",
+            STATEFULSET,
+            json!({"apiVersion": "apps/v1", "kind": "StatefulSet", "metadata": {"name": "s"},
+                   "spec": {"serviceName": "s", "selector": {"matchLabels": {"a": "b"}},
+                            "template": {"metadata": {"labels": {"a": "b"}},
+                                         "spec": {"containers": [{"name": "db", "image": "pg:15",
+                                                                  "volumeMounts": [{"name": "data", "mountPath": "/d"}]}]}},
+                            "volumeClaimTemplates": [{"metadata": {"name": "data"}, "spec": {"accessModes": ["ReadWriteOnce"]}}]}}),
+            json!({"spec": {"template": {"spec": {"containers": [{"name": "db", "image": "pg:16",
+                    "volumeMounts": [{"name": "logs", "mountPath": "/l"}]}]}},
+                    "volumeClaimTemplates": [{"metadata": {"name": "logs"}}]}}),
+        ),
     ]
+}
+
+fn cronjob() -> Value {
+    json!({
+        "apiVersion": "batch/v1", "kind": "CronJob", "metadata": {"name": "cj"},
+        "spec": {"schedule": "0 * * * *", "jobTemplate": {"spec": {"template": {"spec": {
+            "restartPolicy": "Never",
+            "containers": [{"name": "job", "image": "busybox", "env": [{"name": "Y", "value": "2"}]}],
+        }}}}},
+    })
 }
 
 /// The v2 definitions as an OpenAPI v3 document writes them: under
