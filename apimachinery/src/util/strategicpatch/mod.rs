@@ -96,4 +96,4 @@ pub use diff::create_two_way_merge_patch;
 pub use error::{LookupPatchMetaError, StrategicMergePatchError};
 pub use meta::{LookupPatchMeta, PatchMeta, PatchMetaLookup, SchemalessPatchMeta};
 pub use openapi::PatchMetaFromOpenApi;
-pub use patch::strategic_merge_patch;
+pub use patch::{strategic_merge_map_patch, strategic_merge_patch};

@@ -49,6 +49,16 @@ pub fn strategic_merge_patch(
     merge_map(original, patch, schema, ROOT_PATH).map(Value::Object)
 }
 
+/// [`strategic_merge_patch`] on documents the caller owns, which saves copying them
+/// (Go's `StrategicMergeMapPatchUsingLookupPatchMeta`).
+pub fn strategic_merge_map_patch(
+    original: Map<String, Value>,
+    patch: Map<String, Value>,
+    schema: &dyn LookupPatchMeta,
+) -> Result<Map<String, Value>, Error> {
+    merge_map(original, patch, schema, ROOT_PATH)
+}
+
 pub(crate) fn document(value: &Value, which: &'static str) -> Result<Object, Error> {
     match value {
         Value::Object(map) => Ok(map.clone()),
@@ -307,12 +317,13 @@ fn apply_retain_keys_directive(
     Ok(())
 }
 
-/// The list `key` of `map` (`None` when absent), or an error when it is not a list.
-fn list_field(map: &Object, key: &str, path: &str) -> Result<Option<Vec<Value>>, Error> {
-    match map.get(key) {
+/// Takes the list `key` out of `map` (`None` when absent), or an error when it is not a
+/// list.
+fn take_list_field(map: &mut Object, key: &str, path: &str) -> Result<Option<Vec<Value>>, Error> {
+    match map.remove(key) {
         None => Ok(None),
-        Some(Value::Array(items)) => Ok(Some(items.clone())),
-        Some(other) => Err(invalid_type(path, "array", other)),
+        Some(Value::Array(items)) => Ok(Some(items)),
+        Some(other) => Err(invalid_type(path, "array", &other)),
     }
 }
 
@@ -339,8 +350,9 @@ fn merge_patch_into_original(
         };
         let field = extract_key(&key, SET_ELEMENT_ORDER_PREFIX, path)?;
         let child = field_path(path, &field);
-        let original_list = list_field(original, &field, &child)?;
-        let patch_list = list_field(patch, &field, &child)?;
+        // Both lists go back into `original`, merged and ordered, below.
+        let original_list = take_list_field(original, &field, &child)?;
+        let patch_list = take_list_field(patch, &field, &child)?;
         let (subschema, meta) =
             schema
                 .lookup_patch_metadata_for_slice(&field)
@@ -398,8 +410,7 @@ fn merge_patch_into_original(
             kind,
             &child,
         )?;
-        original.insert(field.clone(), Value::Array(ordered));
-        patch.remove(&field);
+        original.insert(field, Value::Array(ordered));
     }
     Ok(())
 }
@@ -1327,6 +1338,28 @@ mod tests {
                 document: "patch",
                 actual: "string"
             })
+        );
+    }
+
+    #[test]
+    fn owned_documents_patch_alike() {
+        let doc = openapi();
+        let schema = PatchMetaFromOpenApi::from_document(&doc, "Pod").unwrap();
+        let original =
+            json!({"metadata": {"finalizers": ["a"]}, "spec": {"containers": [{"name": "x"}]}});
+        let patch = json!({"metadata": {"finalizers": ["b"]},
+                           "spec": {"$setElementOrder/containers": [{"name": "y"}, {"name": "x"}],
+                                    "containers": [{"name": "y"}]}});
+        let by_ref = strategic_merge_patch(&original, &patch, &schema).unwrap();
+        let (Value::Object(o), Value::Object(p)) = (original, patch) else {
+            unreachable!()
+        };
+        let owned = strategic_merge_map_patch(o, p, &schema).unwrap();
+        assert_eq!(Value::Object(owned), by_ref);
+        assert_eq!(
+            by_ref,
+            json!({"metadata": {"finalizers": ["b", "a"]},
+                   "spec": {"containers": [{"name": "y"}, {"name": "x"}]}})
         );
     }
 
