@@ -77,8 +77,14 @@
 //! Where Go's result depends on its random map order (a patch with both
 //! `$deleteFromPrimitiveList/f` and `f` naming one value), deletions are applied first.
 //! Where Go would panic (a `$retainKeys` list holding objects, a list of merged
-//! primitives starting with `null`), this returns an error. Go's struct-tag lookup fails
-//! below maps of objects; [`PatchMetaFromOpenApi`] follows `additionalProperties` there.
+//! primitives starting with `null`, a `$setElementOrder` list of objects for a list
+//! without merge key), this returns an error. Go's struct-tag lookup fails below maps of
+//! objects and free-form objects; [`PatchMetaFromOpenApi`] follows `additionalProperties`
+//! there and treats free-form objects as schemaless.
+//!
+//! The crate's `strategic_merge_patch_kubectl` test compares all this with Go itself
+//! (`kubectl patch --local --type strategic`) on a corpus of Deployment, Pod, Service and
+//! other cases and on generated patches, and has kubectl apply our two-way patches.
 //!
 //! [`create_two_way_merge_patch`] creates a patch from two versions of a document, as
 //! Go's `CreateTwoWayMergePatch` does for `kubectl edit`, `label` and `annotate`. Not here
