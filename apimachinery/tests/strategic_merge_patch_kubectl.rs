@@ -541,6 +541,45 @@ fn corpus() -> Vec<Case> {
             service(),
             json!({"spec": {"$setElementOrder/ports": [{"port": 443}, {"port": 80}]}}),
         ),
+        // Odd patches.
+        case(
+            "unknown field merged in both",
+            DEPLOYMENT,
+            with(
+                deployment(),
+                "/spec/template/spec/tolerations",
+                json!({"a": 1}),
+            ),
+            tpl(json!({"tolerations": {"b": 2}})),
+        ),
+        case(
+            "unknown field of a typed object",
+            DEPLOYMENT,
+            with(
+                deployment(),
+                "/spec/strategy",
+                json!({"type": "Recreate", "foo": {"a": 1}}),
+            ),
+            json!({"spec": {"strategy": {"foo": {"b": 2}}}}),
+        ),
+        case(
+            "integer replaced by a fraction",
+            DEPLOYMENT,
+            deployment(),
+            json!({"spec": {"replicas": 2.5}}),
+        ),
+        case(
+            "$retainKeys at the top",
+            DEPLOYMENT,
+            deployment(),
+            json!({"$retainKeys": ["apiVersion", "kind", "metadata"], "metadata": {"name": "web"}}),
+        ),
+        case(
+            "finalizers: a list of lists",
+            DEPLOYMENT,
+            deployment(),
+            json!({"metadata": {"finalizers": [["x"]]}}),
+        ),
         // Other kinds: deeper reference chains, maps of strings, lists without strategy.
         case(
             "cronjob: containers four references down",
@@ -635,6 +674,11 @@ fn go_phrase(err: &StrategicMergePatchError) -> &'static str {
             "invalid patch format of primitive list"
         }
         StrategicMergePatchError::NoListElements { .. } => "no elements in any of the given slices",
+        StrategicMergePatchError::Lookup { .. } => "unable to find api field",
+        StrategicMergePatchError::ListOfLists { .. } => "lists of lists are not supported",
+        StrategicMergePatchError::MixedListElementTypes { .. } => {
+            "list element types are not identical"
+        }
         StrategicMergePatchError::SetElementOrderMismatch { .. } => {
             "doesn't match $setElementOrder list"
         }
@@ -703,7 +747,7 @@ fn strategic_merge_patch_agrees_with_kubectl() {
         refused.join("\n")
     );
     // The corpus holds exactly these refusals; any other would hide a difference.
-    assert_eq!(refused.len(), 7, "unexpected refusals");
+    assert_eq!(refused.len(), 9, "unexpected refusals");
 }
 
 /// A small deterministic generator (xorshift), so that the random cases are the same on
