@@ -1,4 +1,5 @@
-//! Go's `k8s.io/apimachinery/pkg/util` packages that API types use, under their Go names.
+//! Go's `k8s.io/apimachinery/pkg/util` packages, under their Go names.
 
 pub mod intstr;
 pub mod json;
+pub mod strategicpatch;
