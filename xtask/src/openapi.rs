@@ -17,7 +17,8 @@
 //! - `IntOrString` and `Quantity` are `oneOf` their JSON types (their Go types'
 //!   `OpenAPIV3OneOfTypes`), which v2 cannot say.
 //!
-//! `components.schemas` holds exactly the definitions reachable from the document's paths.
+//! `components.schemas` holds exactly the definitions reachable from the document's paths;
+//! `components.securitySchemes` is v2's `securityDefinitions`.
 //! The v2 document itself is written too (compact), as `/openapi/v2` serves it.
 //!
 //! Output: one compact JSON file per document and `documents.rs`, the table that embeds
@@ -77,6 +78,9 @@ pub fn build(swagger: &Value) -> Result<BTreeMap<String, String>, Error> {
         .get("info")
         .cloned()
         .unwrap_or_else(|| Value::Object(Map::new()));
+    // v2's security definitions are v3's security schemes (kube-apiserver's `BearerToken`
+    // apiKey has the same fields in both).
+    let security_schemes = swagger.get("securityDefinitions");
 
     let mut by_service: BTreeMap<String, Map<String, Value>> = BTreeMap::new();
     for (path, item) in object(swagger, "paths")? {
@@ -96,7 +100,7 @@ pub fn build(swagger: &Value) -> Result<BTreeMap<String, String>, Error> {
     for (service, paths) in by_service {
         let paths = Value::Object(paths);
         let schemas = reachable_schemas(&paths, definitions)?;
-        let document = document_bytes(&info, &paths, &schemas);
+        let document = document_bytes(&info, &paths, &schemas, security_schemes);
         for name in schemas.keys() {
             let home = homes
                 .entry(name.clone())
@@ -469,12 +473,20 @@ fn canonical(value: &Value) -> Value {
 }
 
 /// The document's bytes: Go's field order at the top (`openapi`, `info`, `paths`,
-/// `components`), sorted keys below.
-fn document_bytes(info: &Value, paths: &Value, schemas: &Map<String, Value>) -> String {
+/// `components` with `schemas` then `securitySchemes`), sorted keys below.
+fn document_bytes(
+    info: &Value,
+    paths: &Value,
+    schemas: &Map<String, Value>,
+    security_schemes: Option<&Value>,
+) -> String {
     let text = |v: &Value| canonical(v).to_string();
     let schemas = Value::Object(schemas.clone());
+    let security = security_schemes
+        .map(|s| format!(",\"securitySchemes\":{}", text(s)))
+        .unwrap_or_default();
     format!(
-        "{{\"openapi\":\"3.0.0\",\"info\":{},\"paths\":{},\"components\":{{\"schemas\":{}}}}}",
+        "{{\"openapi\":\"3.0.0\",\"info\":{},\"paths\":{},\"components\":{{\"schemas\":{}{security}}}}}",
         text(info),
         text(paths),
         text(&schemas)
@@ -607,6 +619,7 @@ mod tests {
     fn operations_take_v3_form() {
         let swagger = json!({
             "info": {"title": "Kubernetes", "version": "unversioned"},
+            "securityDefinitions": {"BearerToken": {"in": "header", "name": "authorization", "type": "apiKey"}},
             "parameters": {"pretty-x": {"in": "query", "name": "pretty", "type": "string", "uniqueItems": true}},
             "definitions": {
                 "a.Thing": {"properties": {"spec": {"$ref": "#/definitions/a.Spec", "description": "s"}}},
@@ -662,6 +675,10 @@ mod tests {
         let names: Vec<&str> = schemas.keys().map(String::as_str).collect();
         assert_eq!(names, ["a.Patch", "a.Spec", "a.Thing"]);
         assert_eq!(doc["openapi"], "3.0.0");
+        assert_eq!(
+            doc["components"]["securitySchemes"]["BearerToken"]["type"],
+            "apiKey"
+        );
         assert!(files["documents.rs"].contains(&hash(files["apis__g__v1.json"].as_bytes())));
     }
 
