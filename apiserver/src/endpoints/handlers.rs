@@ -476,14 +476,12 @@ impl Handler<'_> {
             self.info.api_version.as_str(),
             format!("{}List", self.store.info().kind),
         );
-        let mut list = self
-            .scheme
-            .new_object(&list_gvk)
-            .map_err(|e| StatusError::internal(format!("no list kind {list_gvk}: {e}")))?;
-        list.set_group_version_kind(&list_gvk);
+        let mut list = self.new_list(&list_gvk)?;
         if let Some(items) = list.as_list_mut() {
             for item in page.items {
-                let item = self.to_request_version(item)?;
+                let mut item = self.to_request_version(item)?;
+                // Items of a typed list carry no kind and apiVersion, as Go writes them.
+                item.set_group_version_kind(&GroupVersionKind::default());
                 items.push_item(item).map_err(|_| {
                     StatusError::internal(format!("{list_gvk} does not take its items"))
                 })?;
@@ -495,6 +493,15 @@ impl Handler<'_> {
             meta.set_remaining_item_count(page.remaining_item_count);
         }
         self.reply(200, &*list, Vec::new())
+    }
+
+    /// An empty list of kind `list_gvk` whose items are `[]`, not `null`, as Go's server
+    /// writes an empty collection.
+    fn new_list(&self, list_gvk: &GroupVersionKind) -> Result<Box<dyn Object>, StatusError> {
+        let mut list = from_value(self.scheme, list_gvk, serde_json::json!({"items": []}))
+            .map_err(|e| StatusError::internal(format!("no list kind {list_gvk}: {e:?}")))?;
+        list.set_group_version_kind(list_gvk);
+        Ok(list)
     }
 
     /// DELETE of a collection: every selected object, as one delete each.
@@ -510,11 +517,7 @@ impl Handler<'_> {
             self.info.api_version.as_str(),
             format!("{}List", self.store.info().kind),
         );
-        let mut list = self
-            .scheme
-            .new_object(&list_gvk)
-            .map_err(|e| StatusError::internal(format!("no list kind {list_gvk}: {e}")))?;
-        list.set_group_version_kind(&list_gvk);
+        let mut list = self.new_list(&list_gvk)?;
         for item in items {
             let (ns, name) = item
                 .meta()
@@ -523,7 +526,8 @@ impl Handler<'_> {
             match self.store.delete(&ns, &name, &params).await {
                 Ok((obj, _)) => {
                     if let Some(items) = list.as_list_mut() {
-                        let obj = self.to_request_version(obj)?;
+                        let mut obj = self.to_request_version(obj)?;
+                        obj.set_group_version_kind(&GroupVersionKind::default());
                         items.push_item(obj).map_err(|_| {
                             StatusError::internal(format!("{list_gvk} does not take its items"))
                         })?;
