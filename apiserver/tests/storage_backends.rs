@@ -470,6 +470,32 @@ async fn concurrent_writers_lose_no_update(store: Arc<dyn Storage>) {
     );
 }
 
+async fn bad_requests_are_invalid_and_change_nothing(store: Arc<dyn Storage>) {
+    let invalid = |result: Result<(), StorageError>, what: &str| match result {
+        Err(StorageError::InvalidRequest { .. }) => {}
+        other => panic!("{what}: expected InvalidRequest, got {other:?}"),
+    };
+    let before = store.current_revision().await.unwrap();
+    invalid(store.create("", b("x")).await.map(drop), "empty key create");
+    invalid(store.get("").await.map(drop), "empty key get");
+    invalid(
+        store.update("", b("x"), 1).await.map(drop),
+        "empty key update",
+    );
+    invalid(store.delete("", None).await.map(drop), "empty key delete");
+    invalid(
+        store.list("/registry/pods/", &at(-3)).await.map(drop),
+        "negative list revision",
+    );
+    invalid(
+        store.watch("/registry/pods/", -1).await.map(drop),
+        "negative watch revision",
+    );
+    invalid(store.compact(0).await, "compaction at 0");
+    invalid(store.compact(-7).await, "negative compaction");
+    assert_eq!(store.current_revision().await.unwrap(), before);
+}
+
 /// One `#[tokio::test]` per behaviour for a backend: `$open` is an async expression
 /// giving `Option<(Arc<dyn Storage>, guard)>` (`None` skips the test: the backend's
 /// server is not installed here), the guard living until the test ends.
@@ -490,6 +516,7 @@ macro_rules! backend_suite {
                 watch_of_a_prefix_ignores_sibling_prefixes,
                 compaction_forgets_history_but_not_keys,
                 concurrent_writers_lose_no_update,
+                bad_requests_are_invalid_and_change_nothing,
             );
         }
     };
@@ -507,3 +534,5 @@ macro_rules! backend_suite {
 }
 
 backend_suite!(memory, support::memory().await);
+backend_suite!(redb, support::redb().await);
+backend_suite!(etcd, support::etcd().await);

@@ -21,6 +21,7 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 use bytes::Bytes;
 
 use super::fanout::{DEFAULT_WATCH_BUFFER, Fanout};
+use super::validation::{check_compaction, check_key, check_list, check_revision};
 use super::{
     Deleted, KeyValue, ListOptions, ListResult, Revision, Storage, StorageError, WatchEvent,
     WatchStream,
@@ -203,25 +204,18 @@ fn at_revision(versions: &[Version], revision: Revision) -> Option<&KeyValue> {
 #[async_trait::async_trait]
 impl Storage for MemoryStorage {
     async fn get(&self, key: &str) -> Result<Option<KeyValue>, StorageError> {
+        check_key(key)?;
         Ok(self.lock().current(key).cloned())
     }
 
     async fn list(&self, prefix: &str, options: &ListOptions) -> Result<ListResult, StorageError> {
+        let start = check_list(prefix, options)?;
         let state = self.lock();
         let revision = if options.revision == 0 {
             state.revision
         } else {
             state.check_read_revision(options.revision)?;
             options.revision
-        };
-        let start = match &options.start_key {
-            Some(start) if !start.starts_with(prefix) => {
-                return Err(StorageError::InvalidRequest {
-                    message: format!("start key {start:?} is outside the prefix {prefix:?}"),
-                });
-            }
-            Some(start) => start.as_str(),
-            None => prefix,
         };
         let mut result = ListResult {
             kvs: Vec::new(),
@@ -246,6 +240,7 @@ impl Storage for MemoryStorage {
     }
 
     async fn create(&self, key: &str, value: Bytes) -> Result<KeyValue, StorageError> {
+        check_key(key)?;
         let mut state = self.lock();
         if state.current(key).is_some() {
             return Err(StorageError::KeyExists {
@@ -273,6 +268,7 @@ impl Storage for MemoryStorage {
         value: Bytes,
         expected: Revision,
     ) -> Result<KeyValue, StorageError> {
+        check_key(key)?;
         let mut state = self.lock();
         let Some(current) = state.current(key) else {
             return Err(StorageError::KeyNotFound {
@@ -303,6 +299,7 @@ impl Storage for MemoryStorage {
     }
 
     async fn delete(&self, key: &str, expected: Option<Revision>) -> Result<Deleted, StorageError> {
+        check_key(key)?;
         let mut state = self.lock();
         let Some(current) = state.current(key) else {
             return Err(StorageError::KeyNotFound {
@@ -329,6 +326,7 @@ impl Storage for MemoryStorage {
     }
 
     async fn watch(&self, prefix: &str, from: Revision) -> Result<WatchStream, StorageError> {
+        check_revision("watch", from)?;
         let mut state = self.lock();
         let from = if from == 0 { state.revision } else { from };
         if from < state.compacted {
@@ -355,6 +353,7 @@ impl Storage for MemoryStorage {
     }
 
     async fn compact(&self, revision: Revision) -> Result<(), StorageError> {
+        check_compaction(revision)?;
         let mut state = self.lock();
         if revision > state.revision {
             return Err(StorageError::FutureRevision {

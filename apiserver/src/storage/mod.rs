@@ -17,9 +17,14 @@
 use std::fmt;
 use std::pin::Pin;
 
+pub mod etcd;
 mod fanout;
 pub mod memory;
+pub mod redb;
+mod validation;
 
+pub use self::redb::RedbStorage;
+pub use etcd::EtcdStorage;
 pub use memory::MemoryStorage;
 
 use bytes::Bytes;
