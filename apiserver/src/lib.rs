@@ -6,6 +6,7 @@
 //! | [`server`] | `server` | the [`Config`](server::Config) a program builds a running server from |
 //! | [`endpoints`] | `endpoints`, `endpoints/handlers`, `endpoints/request` | request parsing, content negotiation, the REST and watch handlers, Status errors |
 //! | [`registry`] | `registry/generic/registry`, `storage/cacher` | the store of each resource over the storage: keys, storage versions, strategies, the watch cache |
+//! | [`openapi`] | `k8s.io/kube-openapi` `handler3`, `handler` | the OpenAPI v3 documents (index and one per web service) and the v2 document, as served |
 //! | [`discovery`] | `endpoints/discovery` | `/api`, `/apis`, resource lists and aggregated discovery |
 //! | [`storage`] | `storage`, `storage/etcd3` | the revisioned key-value [`Storage`](storage::Storage) every resource is kept in, and its backends: [`MemoryStorage`](storage::MemoryStorage), [`RedbStorage`](storage::RedbStorage) (a file), [`EtcdStorage`](storage::EtcdStorage) |
 //!
@@ -17,6 +18,7 @@
 
 pub mod discovery;
 pub mod endpoints;
+pub mod openapi;
 pub mod registry;
 pub mod server;
 pub mod storage;

@@ -1,9 +1,11 @@
-//! Workspace tasks. `cargo xtask codegen` generates `k8s-types/src/generated` from the
-//! Kubernetes API reference data; `cargo xtask codegen --check` regenerates into a
-//! temporary directory and fails when the committed files differ.
+//! Workspace tasks. `cargo xtask codegen` generates `k8s-types/src/generated` and the
+//! OpenAPI documents of `apiserver/src/openapi/generated` from the Kubernetes API
+//! reference data; `cargo xtask codegen --check` regenerates into a temporary directory
+//! and fails when the committed files differ.
 //!
 //! Options: `--input DIR` (default `$K8S_API_DIR`, else `../shared/k8s-api/v1.36` beside
-//! the workspace) and `--output DIR` (default `k8s-types/src/generated`).
+//! the workspace), `--output DIR` (default `k8s-types/src/generated`) and
+//! `--openapi-output DIR` (default `apiserver/src/openapi/generated`).
 
 mod docs;
 mod emit;
@@ -12,6 +14,7 @@ mod hubs;
 mod input;
 mod model;
 mod naming;
+mod openapi;
 mod shapes;
 mod type_list;
 
@@ -52,7 +55,9 @@ pub enum Error {
     #[error("rustfmt: {0}")]
     Rustfmt(String),
     /// Bad command line.
-    #[error("{0}\nusage: cargo xtask codegen [--check] [--input DIR] [--output DIR]")]
+    #[error(
+        "{0}\nusage: cargo xtask codegen [--check] [--input DIR] [--output DIR] [--openapi-output DIR]"
+    )]
     Usage(String),
     /// `--check` found differences.
     #[error("generated code is out of date; run `cargo xtask codegen`:\n{0}")]
@@ -69,6 +74,7 @@ struct Options {
     check: bool,
     input: PathBuf,
     output: PathBuf,
+    openapi_output: PathBuf,
 }
 
 fn parse_args(args: &[String]) -> Result<Options, Error> {
@@ -78,6 +84,7 @@ fn parse_args(args: &[String]) -> Result<Options, Error> {
         input: std::env::var_os("K8S_API_DIR")
             .map_or_else(|| root.join("../shared/k8s-api/v1.36"), PathBuf::from),
         output: root.join("k8s-types/src/generated"),
+        openapi_output: root.join("apiserver/src/openapi/generated"),
     };
     let mut it = args.iter();
     match it.next().map(String::as_str) {
@@ -88,15 +95,16 @@ fn parse_args(args: &[String]) -> Result<Options, Error> {
     while let Some(arg) = it.next() {
         match arg.as_str() {
             "--check" => opts.check = true,
-            "--input" | "--output" => {
+            "--input" | "--output" | "--openapi-output" => {
                 let value = it
                     .next()
                     .ok_or_else(|| Error::Usage(format!("{arg} needs a directory")))?;
-                if arg == "--input" {
-                    opts.input = PathBuf::from(value);
-                } else {
-                    opts.output = PathBuf::from(value);
-                }
+                let target = match arg.as_str() {
+                    "--input" => &mut opts.input,
+                    "--output" => &mut opts.output,
+                    _ => &mut opts.openapi_output,
+                };
+                *target = PathBuf::from(value);
             }
             other => return Err(Error::Usage(format!("unknown option `{other}`"))),
         }
@@ -157,6 +165,27 @@ fn read_tree(dir: &Path) -> std::collections::BTreeMap<PathBuf, Vec<u8>> {
     out
 }
 
+/// How the files written to `fresh` differ from those committed in `committed`.
+fn tree_diffs(fresh: &Path, committed_dir: &Path) -> Vec<String> {
+    let (fresh, committed) = (read_tree(fresh), read_tree(committed_dir));
+    let mut diffs = Vec::new();
+    for (path, bytes) in &fresh {
+        let shown = committed_dir.join(path);
+        match committed.get(path) {
+            None => diffs.push(format!("missing: {}", shown.display())),
+            Some(old) if old != bytes => diffs.push(format!("differs: {}", shown.display())),
+            Some(_) => {}
+        }
+    }
+    for path in committed.keys().filter(|p| !fresh.contains_key(*p)) {
+        diffs.push(format!(
+            "not generated any more: {}",
+            committed_dir.join(path).display()
+        ));
+    }
+    diffs
+}
+
 fn run(opts: &Options) -> Result<(), Error> {
     let input = input::Input::read(&opts.input)?;
     let model = model::build(&input)?;
@@ -178,8 +207,10 @@ fn run(opts: &Options) -> Result<(), Error> {
         source,
     })?;
     let fresh_manifest = features::with_features(&manifest, &table);
+    let openapi_files = openapi::generate(&opts.input)?;
     if !opts.check {
         write_all(&opts.output, &files)?;
+        write_all(&opts.openapi_output, &openapi_files)?;
         if fresh_manifest != manifest {
             std::fs::write(&manifest_path, &fresh_manifest).map_err(|source| Error::Write {
                 path: manifest_path.clone(),
@@ -197,34 +228,36 @@ fn run(opts: &Options) -> Result<(), Error> {
             model.modules.len(),
             opts.output.display()
         );
+        eprintln!(
+            "generated {} OpenAPI files into {}",
+            openapi_files.len(),
+            opts.openapi_output.display()
+        );
         return Ok(());
     }
     let tmp = std::env::temp_dir().join(format!("k8s-types-codegen-{}", std::process::id()));
-    let result = write_all(&tmp, &files).map(|()| {
-        let (fresh, committed) = (read_tree(&tmp), read_tree(&opts.output));
-        let mut diffs = Vec::new();
-        for (path, bytes) in &fresh {
-            match committed.get(path) {
-                None => diffs.push(format!("missing: {}", path.display())),
-                Some(old) if old != bytes => diffs.push(format!("differs: {}", path.display())),
-                Some(_) => {}
+    let tmp_openapi = std::env::temp_dir().join(format!("openapi-codegen-{}", std::process::id()));
+    let result = write_all(&tmp, &files)
+        .and_then(|()| write_all(&tmp_openapi, &openapi_files))
+        .map(|()| {
+            let mut diffs = tree_diffs(&tmp, &opts.output);
+            diffs.extend(tree_diffs(&tmp_openapi, &opts.openapi_output));
+            if fresh_manifest != manifest {
+                diffs.push(format!(
+                    "differs: [features] of {}",
+                    manifest_path.display()
+                ));
             }
-        }
-        for path in committed.keys().filter(|p| !fresh.contains_key(*p)) {
-            diffs.push(format!("not generated any more: {}", path.display()));
-        }
-        if fresh_manifest != manifest {
-            diffs.push(format!(
-                "differs: [features] of {}",
-                manifest_path.display()
-            ));
-        }
-        diffs
-    });
+            diffs
+        });
     let _ = std::fs::remove_dir_all(&tmp);
+    let _ = std::fs::remove_dir_all(&tmp_openapi);
     let diffs = result?;
     if diffs.is_empty() {
-        eprintln!("generated code is up to date ({} files)", files.len());
+        eprintln!(
+            "generated code is up to date ({} files)",
+            files.len() + openapi_files.len()
+        );
         Ok(())
     } else {
         Err(Error::Stale(diffs.join("\n")))

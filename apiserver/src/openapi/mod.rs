@@ -1,0 +1,610 @@
+//! The OpenAPI documents kube-apiserver serves (Go: `k8s.io/kube-openapi` `pkg/handler3`
+//! for `/openapi/v3`, `pkg/handler` for `/openapi/v2`), from the 1.36 documents that
+//! `cargo xtask codegen` writes into `generated/`.
+//!
+//! - `/openapi/v3`: the index, `{"paths": {"apis/apps/v1": {"serverRelativeURL":
+//!   "/openapi/v3/apis/apps/v1?hash=<SHA-512>"}, ...}}`, one entry per served web service.
+//! - `/openapi/v3/<web service>`: that web service's OpenAPI 3.0 document. With a `hash`
+//!   that is the document's, the response may be cached for good (`Cache-Control: public,
+//!   immutable`); with another hash, a 301 to the current URL, so clients holding an old
+//!   index find the current document.
+//! - `/openapi/v2`: the whole v2 document.
+//!
+//! Responses carry Go's `Etag` (the quoted hash), `Last-Modified` (when the [`OpenApi`]
+//! was built), `Vary: Accept` on documents, and answer `If-None-Match` with 304. JSON is
+//! the only format offered: a request that accepts only protobuf gets 406, as Go answers
+//! a format it cannot produce.
+//!
+//! The strategic merge patch reads the `x-kubernetes-patch-*` markers through
+//! [`schemas_for`], [`schema_name_for_kind`] and [`schema`].
+
+mod accept;
+#[path = "generated/documents.rs"]
+mod documents;
+mod http_date;
+
+use std::sync::OnceLock;
+use std::time::{Duration, SystemTime};
+
+use bytes::Bytes;
+use http::{HeaderMap, HeaderValue, Method, StatusCode, header};
+use serde_json::Value;
+use sha2::{Digest, Sha512};
+
+use accept::MediaRange;
+
+/// The path of the v3 index; documents are below it.
+const V3_PATH: &str = "/openapi/v3";
+/// The path of the v2 document.
+const V2_PATH: &str = "/openapi/v2";
+/// How long a response to a request naming the current hash may be cached: Go sets
+/// `Expires` one year ahead.
+const IMMUTABLE_FOR: Duration = Duration::from_secs(365 * 24 * 60 * 60);
+
+/// One v3 document as served.
+#[derive(Debug, Clone)]
+struct Served {
+    /// The web service, e.g. `apis/apps/v1`.
+    key: &'static str,
+    /// Uppercase hex SHA-512 of `body`.
+    hash: &'static str,
+    body: Bytes,
+}
+
+/// The OpenAPI documents of one server: the web services it serves, with the index over
+/// them. Build it once at start-up and route `/openapi/v2`, `/openapi/v3` and
+/// `/openapi/v3/*` to [`OpenApi::serve`].
+#[derive(Debug, Clone)]
+pub struct OpenApi {
+    v3: Vec<Served>,
+    index: Bytes,
+    index_etag: String,
+    v2: Option<Bytes>,
+    last_modified: SystemTime,
+}
+
+/// A response to an OpenAPI request: status, headers and body, for any HTTP framework.
+#[derive(Debug, Clone)]
+pub struct OpenApiResponse {
+    /// The status: 200, 301 (stale `hash`), 304 (`If-None-Match`), 404 (unknown web
+    /// service) or 406 (no acceptable format).
+    pub status: StatusCode,
+    /// The headers to send (`Content-Type`, `Etag`, `Last-Modified`, `Vary`,
+    /// `Cache-Control`, `Expires`, `Location`, as the status calls for).
+    pub headers: HeaderMap,
+    /// The body; empty for 301, 304, 406 and `HEAD`.
+    pub body: Bytes,
+}
+
+/// The index key (and `/openapi/v3/` path) of a group version's document: `api/v1` for
+/// the core group, `apis/<group>/<version>` otherwise.
+pub fn document_key(group: &str, version: &str) -> String {
+    if group.is_empty() {
+        format!("api/{version}")
+    } else {
+        format!("apis/{group}/{version}")
+    }
+}
+
+/// Every web service a document is generated for (`api`, `api/v1`, `apis`,
+/// `apis/apps`, `apis/apps/v1`, `version`, `logs`, ...), sorted.
+pub fn document_keys() -> impl Iterator<Item = &'static str> {
+    documents::V3_DOCUMENTS.iter().map(|(key, _, _)| *key)
+}
+
+/// The JSON bytes of a web service's v3 document, as served.
+pub fn document(key: &str) -> Option<&'static [u8]> {
+    position(key).map(|i| documents::V3_DOCUMENTS[i].2)
+}
+
+/// The uppercase hex SHA-512 of a web service's v3 document: its ETag and the `hash` of
+/// its `serverRelativeURL`.
+pub fn document_hash(key: &str) -> Option<&'static str> {
+    position(key).map(|i| documents::V3_DOCUMENTS[i].1)
+}
+
+fn position(key: &str) -> Option<usize> {
+    documents::V3_DOCUMENTS
+        .binary_search_by(|(k, _, _)| (*k).cmp(key))
+        .ok()
+}
+
+/// The parsed v3 document of the web service at `index`, parsed on first use and kept.
+fn parsed(index: usize) -> Option<&'static Value> {
+    static PARSED: OnceLock<Vec<OnceLock<Option<Value>>>> = OnceLock::new();
+    let cells = PARSED.get_or_init(|| {
+        documents::V3_DOCUMENTS
+            .iter()
+            .map(|_| OnceLock::new())
+            .collect()
+    });
+    let (_, _, bytes) = documents::V3_DOCUMENTS.get(index)?;
+    cells
+        .get(index)?
+        .get_or_init(|| serde_json::from_slice(bytes).ok())
+        .as_ref()
+}
+
+/// The `components.schemas` of a group version's v3 document (every schema its paths
+/// reach, refs as `#/components/schemas/<name>`), parsed once and kept. `None` when no
+/// document exists for the group version.
+pub fn schemas_for(group: &str, version: &str) -> Option<&'static Value> {
+    schemas_of(&document_key(group, version))
+}
+
+fn schemas_of(key: &str) -> Option<&'static Value> {
+    parsed(position(key)?)?.get("components")?.get("schemas")
+}
+
+/// The schema name (`io.k8s.api.apps.v1.Deployment`) that declares the kind in its
+/// `x-kubernetes-group-version-kind`, e.g. `autoscaling/v1` `Scale` →
+/// `io.k8s.api.autoscaling.v1.Scale`.
+pub fn schema_name_for_kind(group: &str, version: &str, kind: &str) -> Option<&'static str> {
+    let wanted = (group, version, kind);
+    documents::KINDS
+        .binary_search_by(|(g, v, k, _)| (*g, *v, *k).cmp(&wanted))
+        .ok()
+        .map(|i| documents::KINDS[i].3)
+}
+
+/// A schema by name, in v3 form, from any document that holds it (every document has the
+/// same schema under a name), so the refs of a schema can be followed whichever group
+/// version it was reached from.
+pub fn schema(name: &str) -> Option<&'static Value> {
+    let i = documents::SCHEMA_DOCUMENTS
+        .binary_search_by(|(n, _)| (*n).cmp(name))
+        .ok()?;
+    schemas_of(documents::SCHEMA_DOCUMENTS[i].1)?.get(name)
+}
+
+impl OpenApi {
+    /// Every generated document, whether or not the server serves its resources.
+    pub fn all() -> OpenApi {
+        OpenApi::new(|_| true)
+    }
+
+    /// The documents whose web service key `serves` accepts (`api`, `api/v1`, `apis`,
+    /// `apis/apps`, `apis/apps/v1`, `version`, `logs`, `.well-known/openid-configuration`,
+    /// `openid/v1/jwks`): the index lists exactly those. The v2 document is served whole.
+    pub fn new(serves: impl Fn(&str) -> bool) -> OpenApi {
+        let v3: Vec<Served> = documents::V3_DOCUMENTS
+            .iter()
+            .filter(|(key, _, _)| serves(key))
+            .map(|(key, hash, body)| Served {
+                key,
+                hash,
+                body: Bytes::from_static(body),
+            })
+            .collect();
+        let index = Bytes::from(index_json(&v3));
+        let index_etag = sha512_hex(&index);
+        OpenApi {
+            v3,
+            index,
+            index_etag,
+            v2: Some(Bytes::from_static(documents::V2_DOCUMENT)),
+            last_modified: SystemTime::now(),
+        }
+    }
+
+    /// The documents of the given served group versions (`("", "v1")` for the core
+    /// group), of their groups (`apis/<group>`), and of the discovery and version
+    /// endpoints every server has (`api`, `apis`, `version`).
+    pub fn for_group_versions<'a>(
+        group_versions: impl IntoIterator<Item = (&'a str, &'a str)>,
+    ) -> OpenApi {
+        let mut keys: Vec<String> = vec!["api".into(), "apis".into(), "version".into()];
+        for (group, version) in group_versions {
+            keys.push(document_key(group, version));
+            if !group.is_empty() {
+                keys.push(format!("apis/{group}"));
+            }
+        }
+        OpenApi::new(|key| keys.iter().any(|k| k == key))
+    }
+
+    /// The same documents without `/openapi/v2` (it answers 404 then), for a server that
+    /// only offers v3.
+    pub fn without_v2(mut self) -> OpenApi {
+        self.v2 = None;
+        self
+    }
+
+    /// The web services served, in index order.
+    pub fn served_keys(&self) -> impl Iterator<Item = &'static str> + '_ {
+        self.v3.iter().map(|s| s.key)
+    }
+
+    /// The index document's bytes, as `/openapi/v3` serves them.
+    pub fn index(&self) -> &Bytes {
+        &self.index
+    }
+
+    /// Answers a request for `/openapi/v2`, `/openapi/v3` or `/openapi/v3/<web service>`
+    /// (`path_and_query` as sent, query included), reading `Accept` and `If-None-Match`
+    /// from `headers`. `None` when the path is not one of these, for the caller to route
+    /// elsewhere. A `HEAD` gets the headers of a `GET` and no body.
+    pub fn serve(
+        &self,
+        method: &Method,
+        path_and_query: &str,
+        headers: &HeaderMap,
+    ) -> Option<OpenApiResponse> {
+        let (path, query) = path_and_query
+            .split_once('?')
+            .unwrap_or((path_and_query, ""));
+        let mut response = if path == V3_PATH {
+            self.serve_index(headers)
+        } else if let Some(key) = path.strip_prefix(V3_PATH).and_then(|p| p.strip_prefix('/')) {
+            self.serve_document(key, query, headers)
+        } else if path == V2_PATH {
+            self.serve_v2(headers)?
+        } else {
+            return None;
+        };
+        if method == Method::HEAD {
+            response.body = Bytes::new();
+        }
+        Some(response)
+    }
+
+    fn serve_index(&self, headers: &HeaderMap) -> OpenApiResponse {
+        let mut out = HeaderMap::new();
+        insert(&mut out, header::ETAG, &quoted(&self.index_etag));
+        out.insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        );
+        self.content(out, headers, &self.index_etag, self.index.clone())
+    }
+
+    fn serve_document(&self, key: &str, query: &str, headers: &HeaderMap) -> OpenApiResponse {
+        let mut out = HeaderMap::new();
+        out.insert(header::VARY, HeaderValue::from_static("Accept"));
+        if !accept::accepts(headers, &JSON_ONLY_V3) {
+            return status_only(StatusCode::NOT_ACCEPTABLE, out);
+        }
+        let Some(served) = self.v3.iter().find(|s| s.key == key) else {
+            return not_found(out, &format!("no OpenAPI v3 document for {key:?}"));
+        };
+        out.insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        );
+        insert(&mut out, header::ETAG, &quoted(served.hash));
+        if let Some(hash) = query_value(query, "hash").filter(|h| !h.is_empty()) {
+            if hash != served.hash {
+                let location = format!("{V3_PATH}/{}?hash={}", served.key, served.hash);
+                insert(&mut out, header::LOCATION, &location);
+                return status_only(StatusCode::MOVED_PERMANENTLY, out);
+            }
+            out.insert(
+                header::CACHE_CONTROL,
+                HeaderValue::from_static("public, immutable"),
+            );
+            let expires = http_date::format(SystemTime::now() + IMMUTABLE_FOR, "UTC");
+            insert(&mut out, header::EXPIRES, &expires);
+        }
+        self.content(out, headers, served.hash, served.body.clone())
+    }
+
+    fn serve_v2(&self, headers: &HeaderMap) -> Option<OpenApiResponse> {
+        let body = self.v2.clone()?;
+        let mut out = HeaderMap::new();
+        out.insert(header::VARY, HeaderValue::from_static("Accept"));
+        if !accept::accepts(headers, &JSON_ONLY_V2) {
+            return Some(status_only(StatusCode::NOT_ACCEPTABLE, out));
+        }
+        out.insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        );
+        insert(&mut out, header::ETAG, &quoted(documents::V2_HASH));
+        Some(self.content(out, headers, documents::V2_HASH, body))
+    }
+
+    /// A 200 with `body`, or a 304 when `If-None-Match` names `etag` (Go's
+    /// `http.ServeContent`, which drops the content headers from a 304).
+    fn content(
+        &self,
+        mut out: HeaderMap,
+        request: &HeaderMap,
+        etag: &str,
+        body: Bytes,
+    ) -> OpenApiResponse {
+        insert(
+            &mut out,
+            header::LAST_MODIFIED,
+            &http_date::format(self.last_modified, "GMT"),
+        );
+        if if_none_match(request, etag) {
+            out.remove(header::CONTENT_TYPE);
+            return status_only(StatusCode::NOT_MODIFIED, out);
+        }
+        OpenApiResponse {
+            status: StatusCode::OK,
+            headers: out,
+            body,
+        }
+    }
+}
+
+/// What `/openapi/v3/*` offers: Go also offers two protobuf types, which are not
+/// produced here, so a request for them alone is not acceptable.
+const JSON_ONLY_V3: [MediaRange<'static>; 1] = [MediaRange::new("application", "json")];
+/// What `/openapi/v2` offers (likewise without Go's protobuf).
+const JSON_ONLY_V2: [MediaRange<'static>; 1] = [MediaRange::new("application", "json")];
+
+/// The index JSON as Go's `handler3` marshals it: keys sorted, one `serverRelativeURL`
+/// each.
+fn index_json(served: &[Served]) -> Vec<u8> {
+    let paths: serde_json::Map<String, Value> = served
+        .iter()
+        .map(|s| {
+            let url = format!("{V3_PATH}/{}?hash={}", s.key, s.hash);
+            let mut entry = serde_json::Map::new();
+            entry.insert("serverRelativeURL".to_owned(), Value::String(url));
+            (s.key.to_owned(), Value::Object(entry))
+        })
+        .collect();
+    // `served` is sorted by key (as the generated table is), and serde_json writes a map
+    // in key order either way.
+    format!("{{\"paths\":{}}}", Value::Object(paths)).into_bytes()
+}
+
+fn sha512_hex(bytes: &[u8]) -> String {
+    Sha512::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02X}"))
+        .collect()
+}
+
+fn quoted(etag: &str) -> String {
+    format!("\"{etag}\"")
+}
+
+/// Inserts a header whose value is built from ASCII (hashes, paths, dates); a value that
+/// is not a valid header is left out rather than sent broken.
+fn insert(headers: &mut HeaderMap, name: header::HeaderName, value: &str) {
+    if let Ok(value) = HeaderValue::from_str(value) {
+        headers.insert(name, value);
+    }
+}
+
+fn status_only(status: StatusCode, headers: HeaderMap) -> OpenApiResponse {
+    OpenApiResponse {
+        status,
+        headers,
+        body: Bytes::new(),
+    }
+}
+
+fn not_found(mut headers: HeaderMap, message: &str) -> OpenApiResponse {
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/plain; charset=utf-8"),
+    );
+    OpenApiResponse {
+        status: StatusCode::NOT_FOUND,
+        headers,
+        body: Bytes::from(format!("{message}\n")),
+    }
+}
+
+/// The first value of `name` in a query string (Go's `url.Values.Get`), percent-decoding
+/// not needed for the hex hash it is used for; `+` and `%` leave it unequal to any hash.
+fn query_value<'q>(query: &'q str, name: &str) -> Option<&'q str> {
+    query
+        .split('&')
+        .filter_map(|pair| pair.split_once('=').or(Some((pair, ""))))
+        .find(|(k, _)| *k == name)
+        .map(|(_, v)| v)
+}
+
+/// Whether `If-None-Match` lists `etag` (or is `*`), comparing weakly as Go does for
+/// GET and HEAD.
+fn if_none_match(request: &HeaderMap, etag: &str) -> bool {
+    request
+        .get_all(header::IF_NONE_MATCH)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .map(str::trim)
+        .any(|tag| {
+            tag == "*"
+                || tag
+                    .trim_start_matches("W/")
+                    .strip_prefix('"')
+                    .and_then(|t| t.strip_suffix('"'))
+                    == Some(etag)
+        })
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    fn get(api: &OpenApi, path: &str, accept: Option<&str>) -> OpenApiResponse {
+        let mut headers = HeaderMap::new();
+        if let Some(accept) = accept {
+            headers.insert(header::ACCEPT, HeaderValue::from_str(accept).unwrap());
+        }
+        api.serve(&Method::GET, path, &headers).unwrap()
+    }
+
+    #[test]
+    fn index_lists_served_documents_with_their_hashes() {
+        let api = OpenApi::for_group_versions([("", "v1"), ("apps", "v1")]);
+        let keys: Vec<&str> = api.served_keys().collect();
+        assert_eq!(
+            keys,
+            [
+                "api",
+                "api/v1",
+                "apis",
+                "apis/apps",
+                "apis/apps/v1",
+                "version"
+            ]
+        );
+        let response = get(&api, "/openapi/v3", None);
+        assert_eq!(response.status, StatusCode::OK);
+        let index: Value = serde_json::from_slice(&response.body).unwrap();
+        let url = index["paths"]["apis/apps/v1"]["serverRelativeURL"]
+            .as_str()
+            .unwrap();
+        let hash = sha512_hex(document("apis/apps/v1").unwrap());
+        assert_eq!(url, format!("/openapi/v3/apis/apps/v1?hash={hash}"));
+        assert_eq!(
+            response.headers[header::ETAG],
+            quoted(&sha512_hex(&response.body)).as_str()
+        );
+        assert!(index["paths"].get("apis/batch/v1").is_none());
+    }
+
+    #[test]
+    fn documents_are_immutable_under_their_hash_and_redirect_from_others() {
+        let api = OpenApi::all();
+        let hash = document_hash("apis/apps/v1").unwrap();
+        let current = get(&api, &format!("/openapi/v3/apis/apps/v1?hash={hash}"), None);
+        assert_eq!(current.status, StatusCode::OK);
+        assert_eq!(current.headers[header::CACHE_CONTROL], "public, immutable");
+        assert!(
+            current.headers[header::EXPIRES]
+                .to_str()
+                .unwrap()
+                .ends_with(" UTC")
+        );
+        assert_eq!(current.headers[header::VARY], "Accept");
+        assert_eq!(current.headers[header::CONTENT_TYPE], "application/json");
+        assert_eq!(&current.body[..], document("apis/apps/v1").unwrap());
+
+        let plain = get(&api, "/openapi/v3/apis/apps/v1", Some("application/json"));
+        assert_eq!(plain.status, StatusCode::OK);
+        assert!(plain.headers.get(header::CACHE_CONTROL).is_none());
+        assert_eq!(plain.headers[header::ETAG], quoted(hash).as_str());
+
+        let stale = get(&api, "/openapi/v3/apis/apps/v1?hash=0123", None);
+        assert_eq!(stale.status, StatusCode::MOVED_PERMANENTLY);
+        assert_eq!(
+            stale.headers[header::LOCATION],
+            format!("/openapi/v3/apis/apps/v1?hash={hash}").as_str()
+        );
+        assert!(stale.body.is_empty());
+    }
+
+    #[test]
+    fn if_none_match_gives_not_modified() {
+        let api = OpenApi::all();
+        let hash = document_hash("api/v1").unwrap();
+        let mut headers = HeaderMap::new();
+        headers.insert(
+            header::IF_NONE_MATCH,
+            HeaderValue::from_str(&format!("\"other\", {}", quoted(hash))).unwrap(),
+        );
+        let response = api
+            .serve(&Method::GET, "/openapi/v3/api/v1", &headers)
+            .unwrap();
+        assert_eq!(response.status, StatusCode::NOT_MODIFIED);
+        assert!(response.body.is_empty());
+        assert!(response.headers.get(header::CONTENT_TYPE).is_none());
+        assert_eq!(response.headers[header::ETAG], quoted(hash).as_str());
+    }
+
+    #[test]
+    fn only_json_is_acceptable() {
+        let api = OpenApi::all();
+        let protobuf = "application/com.github.proto-openapi.spec.v3@v1.0+protobuf";
+        let response = get(&api, "/openapi/v3/api/v1", Some(protobuf));
+        assert_eq!(response.status, StatusCode::NOT_ACCEPTABLE);
+        let response = get(
+            &api,
+            "/openapi/v3/api/v1",
+            Some(&format!("{protobuf}, application/json;q=0.5")),
+        );
+        assert_eq!(response.status, StatusCode::OK);
+        for accept in ["*/*", "application/*", "application/json; charset=utf-8"] {
+            assert_eq!(
+                get(&api, "/openapi/v3/api/v1", Some(accept)).status,
+                StatusCode::OK,
+                "{accept}"
+            );
+        }
+        let v2 = get(
+            &api,
+            "/openapi/v2",
+            Some("application/com.github.proto-openapi.spec.v2@v1.0+protobuf"),
+        );
+        assert_eq!(v2.status, StatusCode::NOT_ACCEPTABLE);
+    }
+
+    #[test]
+    fn other_paths_are_not_ours_and_unknown_documents_are_not_found() {
+        let api = OpenApi::for_group_versions([("", "v1")]);
+        let headers = HeaderMap::new();
+        assert!(api.serve(&Method::GET, "/api/v1", &headers).is_none());
+        assert!(api.serve(&Method::GET, "/openapi/v3x", &headers).is_none());
+        let missing = get(&api, "/openapi/v3/apis/apps/v1", None);
+        assert_eq!(missing.status, StatusCode::NOT_FOUND);
+        let bogus = get(&api, "/openapi/v3/../../etc/passwd?hash=%zz", None);
+        assert_eq!(bogus.status, StatusCode::NOT_FOUND);
+        assert!(
+            OpenApi::all()
+                .without_v2()
+                .serve(&Method::GET, "/openapi/v2", &headers)
+                .is_none()
+        );
+    }
+
+    #[test]
+    fn head_has_no_body() {
+        let api = OpenApi::all();
+        let response = api
+            .serve(&Method::HEAD, "/openapi/v2", &HeaderMap::new())
+            .unwrap();
+        assert_eq!(response.status, StatusCode::OK);
+        assert!(response.body.is_empty());
+        assert_eq!(
+            response.headers[header::ETAG],
+            quoted(documents::V2_HASH).as_str()
+        );
+    }
+
+    #[test]
+    fn schemas_by_kind_and_name() {
+        assert_eq!(
+            schema_name_for_kind("apps", "v1", "Deployment"),
+            Some("io.k8s.api.apps.v1.Deployment")
+        );
+        assert_eq!(
+            schema_name_for_kind("autoscaling", "v1", "Scale"),
+            Some("io.k8s.api.autoscaling.v1.Scale")
+        );
+        assert_eq!(schema_name_for_kind("apps", "v1", "Nope"), None);
+        let schemas = schemas_for("apps", "v1").unwrap();
+        let spec = &schemas["io.k8s.api.apps.v1.DeploymentSpec"];
+        assert_eq!(
+            spec["properties"]["strategy"]["allOf"][0]["$ref"],
+            "#/components/schemas/io.k8s.api.apps.v1.DeploymentStrategy"
+        );
+        let pod_spec = schema("io.k8s.api.core.v1.PodSpec").unwrap();
+        assert_eq!(
+            pod_spec["properties"]["containers"]["x-kubernetes-patch-merge-key"],
+            "name"
+        );
+        assert_eq!(
+            pod_spec["properties"]["containers"]["x-kubernetes-patch-strategy"],
+            "merge"
+        );
+        assert!(schemas_for("nope", "v1").is_none());
+        assert!(schema("nope").is_none());
+    }
+
+    #[test]
+    fn query_values() {
+        assert_eq!(query_value("a=1&hash=AB&hash=CD", "hash"), Some("AB"));
+        assert_eq!(query_value("hash", "hash"), Some(""));
+        assert_eq!(query_value("", "hash"), None);
+    }
+}
