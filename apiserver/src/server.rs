@@ -35,6 +35,7 @@ use crate::endpoints::handlers::{Handler, MAX_REQUEST_BODY_BYTES, Query, Reply, 
 use crate::endpoints::negotiation::{negotiate_input, negotiate_output};
 use crate::endpoints::request_info::{RequestInfo, RequestInfoError};
 use crate::endpoints::{StatusError, watch as watch_handler};
+use crate::openapi::OpenApi;
 use crate::registry::{ResourceInfo, Store, resources_from_scheme};
 use crate::storage::Storage;
 
@@ -93,6 +94,13 @@ impl Config {
             .map_err(|source| ServerError::Bind { address, source })?;
         let resources = resources_from_scheme(&self.scheme);
         let discovery = Discovery::new(&self.scheme, &resources, &local.to_string());
+        let group_versions: std::collections::BTreeSet<(String, String)> = resources
+            .values()
+            .flat_map(|r| r.versions.iter().map(|v| (r.group.clone(), v.clone())))
+            .collect();
+        let openapi = OpenApi::for_group_versions(
+            group_versions.iter().map(|(g, v)| (g.as_str(), v.as_str())),
+        );
         let stores: BTreeMap<(String, String), Arc<Store>> = resources
             .into_iter()
             .map(|(key, info)| {
@@ -105,6 +113,7 @@ impl Config {
             scheme: self.scheme,
             stores,
             discovery,
+            openapi,
             shutdown: shutdown_rx.clone(),
         });
         api.create_default_namespaces().await?;
@@ -169,6 +178,7 @@ struct Api {
     scheme: Arc<Scheme>,
     stores: BTreeMap<(String, String), Arc<Store>>,
     discovery: Discovery,
+    openapi: OpenApi,
     shutdown: watch::Receiver<bool>,
 }
 
@@ -265,6 +275,25 @@ impl Api {
                 };
             }
             _ => {}
+        }
+        if path.starts_with("/openapi/") {
+            let path_and_query = parts
+                .uri
+                .path_and_query()
+                .map(|p| p.as_str())
+                .unwrap_or(&path);
+            return match self
+                .openapi
+                .serve(&parts.method, path_and_query, &parts.headers)
+            {
+                Some(r) => {
+                    let mut resp = Response::new(Body::from(r.body));
+                    *resp.status_mut() = r.status;
+                    *resp.headers_mut() = r.headers;
+                    resp
+                }
+                None => error_response(&StatusError::path_not_found(&path)),
+            };
         }
         let segments: Vec<&str> = path.trim_matches('/').split('/').collect();
         match segments.as_slice() {

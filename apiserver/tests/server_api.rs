@@ -164,6 +164,16 @@ async fn discovery_and_health() {
         .unwrap();
     assert_eq!(d["scope"], "Namespaced");
     assert_eq!(d["subresources"][0]["subresource"], "scale");
+    // OpenAPI: the v3 index lists the served group versions only.
+    let index = s.get("/openapi/v3").await.json();
+    let apps_url = index["paths"]["apis/apps/v1"]["serverRelativeURL"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(index["paths"].get("apis/apps/v1beta1").is_none());
+    let doc = s.get(&apps_url).await.json();
+    assert!(doc["components"]["schemas"]["io.k8s.api.apps.v1.Deployment"].is_object());
+    assert_eq!(s.get("/openapi/v3/apis/nosuch/v1").await.status, 404);
     let r = s.request("GET", "/api", &[("Accept", accept)], b"").await;
     assert_eq!(r.json()["items"][0]["metadata"]["name"], "");
     s.server.shutdown().await;
@@ -525,9 +535,36 @@ async fn patches() {
             &json!({"data": {"s": "1"}}),
         )
         .await;
+    assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+    assert_eq!(r.json()["data"], json!({"n": "2", "j": "3", "s": "1"}));
+    // Strategic merge patch merges containers by name, from the OpenAPI patch markers.
+    let mut d = deployment("smp", 1);
+    d["spec"]["template"]["spec"]["containers"] =
+        json!([{"name": "a", "image": "a:1"}, {"name": "b", "image": "b:1"}]);
+    create(&s, DEPLOY, d).await;
+    let r = s
+        .patch(
+            &format!("{DEPLOY}/smp"),
+            "application/strategic-merge-patch+json",
+            &json!({"spec": {"template": {"spec": {"containers": [{"name": "b", "image": "b:2"}]}}}}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+    let containers = r.json()["spec"]["template"]["spec"]["containers"].clone();
     assert_eq!(
-        (r.status, r.json()["reason"].clone()),
-        (415, json!("UnsupportedMediaType"))
+        containers,
+        json!([{"name": "a", "image": "a:1", "resources": {}}, {"name": "b", "image": "b:2", "resources": {}}])
+    );
+    let r = s
+        .patch(
+            &format!("{DEPLOY}/smp"),
+            "application/strategic-merge-patch+json",
+            &json!({"spec": {"template": {"spec": {"containers": [{"name": "a", "$patch": "delete"}]}}}}),
+        )
+        .await;
+    assert_eq!(
+        r.json()["spec"]["template"]["spec"]["containers"][0]["name"],
+        "b"
     );
     let r = s
         .patch(&path, "application/apply-patch+yaml", &json!({}))

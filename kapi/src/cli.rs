@@ -64,12 +64,12 @@ pub struct ServeArgs {
     /// The address to listen on (port 0 picks a free port).
     #[arg(long, default_value = "127.0.0.1:6443", value_name = "HOST:PORT")]
     pub listen: std::net::SocketAddr,
-    /// Keep objects in an embedded database in this directory (not available yet in
-    /// this build: the redb backend is on its way).
+    /// Keep objects in an embedded database (redb) in this directory, created if
+    /// missing; an acknowledged write survives a crash.
     #[arg(long = "data-dir", value_name = "DIR", conflicts_with = "etcd_servers")]
     pub data_dir: Option<std::path::PathBuf>,
-    /// Keep objects in etcd at these endpoints, comma-separated (not available yet in
-    /// this build: the etcd backend is on its way).
+    /// Keep objects in etcd at these endpoints, comma-separated, with kube-apiserver's
+    /// key layout and encoding.
     #[arg(long = "etcd-servers", value_name = "URL,...", value_delimiter = ',')]
     pub etcd_servers: Vec<String>,
     /// Write a kubeconfig (cluster, user, context) for the server to this file.

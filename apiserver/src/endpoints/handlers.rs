@@ -15,6 +15,7 @@ use apimachinery::schema::{GroupVersion, GroupVersionKind};
 use apimachinery::serializer::json::{Serializer as JsonSerializer, SerializerOptions};
 use apimachinery::serializer::protobuf::Serializer as ProtobufSerializer;
 use apimachinery::serializer::{Decoder, Encoder};
+use apimachinery::util::strategicpatch::{PatchMetaFromOpenApi, strategic_merge_patch};
 use serde_json::Value;
 
 use super::StatusError;
@@ -295,7 +296,7 @@ impl Handler<'_> {
                         .unwrap_or_default();
                     let current = self.to_request_version(current)?;
                     let mut doc = to_json(&*current)?;
-                    apply_patch(patch_type, &patch, &mut doc)?;
+                    apply_patch(&gvk, &patch, &mut doc)?;
                     let bytes = serde_json::to_vec(&doc)
                         .map_err(|e| StatusError::internal(e.to_string()))?;
                     let (mut obj, w) = self.decode_body(&bytes, MediaType::Json, &gvk)?;
@@ -575,7 +576,7 @@ impl Handler<'_> {
                     let patch = parse_patch(patch_type, body)?;
                     let current = self.store.get(&ns, &name).await?;
                     let mut doc = scale_json(self.store.info(), &*current)?;
-                    apply_patch(patch_type, &patch, &mut doc)?;
+                    apply_patch(&scale_gvk, &patch, &mut doc)?;
                     let replicas = doc
                         .pointer("/spec/replicas")
                         .and_then(Value::as_i64)
@@ -710,6 +711,7 @@ fn format_label_selector(sel: &Value) -> String {
 enum Patch {
     Json(json_patch::Patch),
     Merge(Value),
+    StrategicMerge(Value),
 }
 
 fn parse_patch(patch_type: PatchType, body: &[u8]) -> Result<Patch, StatusError> {
@@ -720,18 +722,41 @@ fn parse_patch(patch_type: PatchType, body: &[u8]) -> Result<Patch, StatusError>
         PatchType::Merge => serde_json::from_slice(body).map(Patch::Merge).map_err(|e| {
             StatusError::bad_request(format!("the merge patch could not be read: {e}"))
         }),
-        PatchType::StrategicMerge => Err(StatusError::unsupported_media_type(
-            "strategic merge patch (application/strategic-merge-patch+json) is not supported by this server yet; use --type merge or --type json",
-        )),
+        PatchType::StrategicMerge => serde_json::from_slice(body)
+            .map(Patch::StrategicMerge)
+            .map_err(|e| {
+                StatusError::bad_request(format!(
+                    "the strategic merge patch could not be read: {e}"
+                ))
+            }),
         PatchType::Apply => Err(StatusError::unsupported_media_type(
             "server-side apply (application/apply-patch+yaml) is not supported by this server; use client-side apply (kubectl apply without --server-side)",
         )),
     }
 }
 
-fn apply_patch(patch_type: PatchType, patch: &Patch, doc: &mut Value) -> Result<(), StatusError> {
-    let _ = patch_type;
+/// Applies `patch` to `doc`, an object of kind `gvk` (whose OpenAPI schema gives a
+/// strategic merge patch its merge keys and strategies).
+fn apply_patch(gvk: &GroupVersionKind, patch: &Patch, doc: &mut Value) -> Result<(), StatusError> {
     match patch {
+        Patch::StrategicMerge(p) => {
+            let schema = crate::openapi::schemas_for(&gvk.group, &gvk.version)
+                .and_then(Value::as_object)
+                .ok_or_else(|| StatusError::unsupported_media_type(format!(
+                    "strategic merge patch is not supported for {gvk}: no OpenAPI schema; use a merge or JSON patch"
+                )))?;
+            let meta = PatchMetaFromOpenApi::for_group_version_kind(schema, gvk).map_err(|e| {
+                StatusError::unsupported_media_type(format!(
+                    "strategic merge patch is not supported for {gvk}: {e}; use a merge or JSON patch"
+                ))
+            })?;
+            *doc = strategic_merge_patch(doc, p, &meta).map_err(|e| {
+                StatusError::bad_request(format!(
+                    "the strategic merge patch could not be applied: {e}"
+                ))
+            })?;
+            Ok(())
+        }
         Patch::Json(p) => {
             json_patch::patch(doc, p).map_err(|e| StatusError::unprocessable_patch(&e.to_string()))
         }

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use apiserver::server::Config;
-use apiserver::storage::{MemoryStorage, Storage};
+use apiserver::storage::{EtcdStorage, MemoryStorage, RedbStorage, Storage};
 
 use super::CommandError;
 use crate::cli::ServeArgs;
@@ -16,29 +16,16 @@ use crate::scheme::scheme;
 /// The names of the cluster, user and context in the kubeconfig written.
 const KUBECONFIG_NAME: &str = "kapi";
 
+/// The database file `--data-dir` keeps, inside the directory.
+const DATA_FILE: &str = "kapi.redb";
+
 pub fn run(args: &ServeArgs, out: &mut dyn Write) -> Result<ExitCode, CommandError> {
-    let storage: Arc<dyn Storage> = match (&args.data_dir, args.etcd_servers.is_empty()) {
-        (Some(dir), _) => {
-            return Err(format!(
-                "--data-dir {}: the embedded storage backend is not part of this build yet; run without it for in-memory storage",
-                dir.display()
-            )
-            .into());
-        }
-        (None, false) => {
-            return Err(format!(
-                "--etcd-servers {}: the etcd storage backend is not part of this build yet; run without it for in-memory storage",
-                args.etcd_servers.join(",")
-            )
-            .into());
-        }
-        (None, true) => Arc::new(MemoryStorage::new()),
-    };
     let scheme = Arc::new(scheme()?);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
     runtime.block_on(async {
+        let storage = open_storage(args).await?;
         let server = Config::new(scheme, storage).serve(args.listen).await?;
         let url = server.url();
         if let Some(path) = &args.kubeconfig {
@@ -61,6 +48,24 @@ pub fn run(args: &ServeArgs, out: &mut dyn Write) -> Result<ExitCode, CommandErr
         Ok::<(), CommandError>(())
     })?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The storage the flags ask for: etcd, an embedded database in a directory, or memory.
+async fn open_storage(args: &ServeArgs) -> Result<Arc<dyn Storage>, CommandError> {
+    if !args.etcd_servers.is_empty() {
+        let etcd = EtcdStorage::connect(&args.etcd_servers)
+            .await
+            .map_err(|e| format!("--etcd-servers {}: {e}", args.etcd_servers.join(",")))?;
+        return Ok(Arc::new(etcd));
+    }
+    if let Some(dir) = &args.data_dir {
+        std::fs::create_dir_all(dir).map_err(|e| format!("--data-dir {}: {e}", dir.display()))?;
+        let file = dir.join(DATA_FILE);
+        let db =
+            RedbStorage::open(&file).map_err(|e| format!("--data-dir {}: {e}", file.display()))?;
+        return Ok(Arc::new(db));
+    }
+    Ok(Arc::new(MemoryStorage::new()))
 }
 
 /// A kubeconfig with one cluster, user and context named `kapi`, current.
