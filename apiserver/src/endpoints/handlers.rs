@@ -296,7 +296,7 @@ impl Handler<'_> {
                         .unwrap_or_default();
                     let current = self.to_request_version(current)?;
                     let mut doc = to_json(&*current)?;
-                    apply_patch(&gvk, &patch, &mut doc)?;
+                    apply_patch(&self.request_gv(), &gvk, &patch, &mut doc)?;
                     let bytes = serde_json::to_vec(&doc)
                         .map_err(|e| StatusError::internal(e.to_string()))?;
                     let (mut obj, w) = self.decode_body(&bytes, MediaType::Json, &gvk)?;
@@ -576,7 +576,7 @@ impl Handler<'_> {
                     let patch = parse_patch(patch_type, body)?;
                     let current = self.store.get(&ns, &name).await?;
                     let mut doc = scale_json(self.store.info(), &*current)?;
-                    apply_patch(&scale_gvk, &patch, &mut doc)?;
+                    apply_patch(&self.request_gv(), &scale_gvk, &patch, &mut doc)?;
                     let replicas = doc
                         .pointer("/spec/replicas")
                         .and_then(Value::as_i64)
@@ -735,21 +735,31 @@ fn parse_patch(patch_type: PatchType, body: &[u8]) -> Result<Patch, StatusError>
     }
 }
 
-/// Applies `patch` to `doc`, an object of kind `gvk` (whose OpenAPI schema gives a
-/// strategic merge patch its merge keys and strategies).
-fn apply_patch(gvk: &GroupVersionKind, patch: &Patch, doc: &mut Value) -> Result<(), StatusError> {
+/// Applies `patch` to `doc`, an object of kind `gvk` served in group version `served`
+/// (whose OpenAPI document gives a strategic merge patch its merge keys and strategies:
+/// a subresource's kind, such as autoscaling/v1 `Scale`, is in its parent's document).
+fn apply_patch(
+    served: &GroupVersion,
+    gvk: &GroupVersionKind,
+    patch: &Patch,
+    doc: &mut Value,
+) -> Result<(), StatusError> {
     match patch {
         Patch::StrategicMerge(p) => {
-            let schema = crate::openapi::schemas_for(&gvk.group, &gvk.version)
-                .and_then(Value::as_object)
-                .ok_or_else(|| StatusError::unsupported_media_type(format!(
-                    "strategic merge patch is not supported for {gvk}: no OpenAPI schema; use a merge or JSON patch"
-                )))?;
-            let meta = PatchMetaFromOpenApi::for_group_version_kind(schema, gvk).map_err(|e| {
-                StatusError::unsupported_media_type(format!(
-                    "strategic merge patch is not supported for {gvk}: {e}; use a merge or JSON patch"
-                ))
-            })?;
+            let lookup = |group: &str, version: &str| {
+                crate::openapi::schemas_for(group, version)
+                    .and_then(Value::as_object)
+                    .and_then(|schemas| {
+                        PatchMetaFromOpenApi::for_group_version_kind(schemas, gvk).ok()
+                    })
+            };
+            let meta = lookup(&served.group, &served.version)
+                .or_else(|| lookup(&gvk.group, &gvk.version))
+                .ok_or_else(|| {
+                    StatusError::unsupported_media_type(format!(
+                        "strategic merge patch is not supported for {gvk}: no OpenAPI schema for it; use a merge or JSON patch"
+                    ))
+                })?;
             *doc = strategic_merge_patch(doc, p, &meta).map_err(|e| {
                 StatusError::bad_request(format!(
                     "the strategic merge patch could not be applied: {e}"
