@@ -366,6 +366,44 @@ async fn versions_convert_through_the_storage_version() {
         50
     );
 
+    // Both Event APIs share core v1 Events under /registry/events, as kube-apiserver.
+    create(&s, "/apis/events.k8s.io/v1/namespaces/default/events", json!({
+        "apiVersion": "events.k8s.io/v1", "kind": "Event", "metadata": {"name": "e1"},
+        "eventTime": "2026-01-01T00:00:00.000000Z", "reportingController": "ctl", "reportingInstance": "i",
+        "action": "Act", "reason": "Why", "type": "Normal", "note": "hello", "regarding": {"kind": "Pod", "name": "p"}})).await;
+    let core = s.get("/api/v1/namespaces/default/events/e1").await.json();
+    assert_eq!(
+        (
+            core["message"].as_str(),
+            core["involvedObject"]["name"].as_str(),
+            core["reportingComponent"].as_str()
+        ),
+        (Some("hello"), Some("p"), Some("ctl"))
+    );
+    let kv = s
+        .storage
+        .get("/registry/events/default/e1")
+        .await
+        .unwrap()
+        .unwrap();
+    let stored = apiserver::registry::decode_stored(&client::scheme(), &kv).unwrap();
+    assert_eq!(stored.group_version_kind().to_string(), "/v1, Kind=Event");
+    let back = s
+        .get("/apis/events.k8s.io/v1/namespaces/default/events/e1")
+        .await
+        .json();
+    assert_eq!(
+        (back["note"].as_str(), back["regarding"]["kind"].as_str()),
+        (Some("hello"), Some("Pod"))
+    );
+    assert_eq!(
+        s.get("/api/v1/namespaces/default/events").await.json()["items"]
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
+
     // A body of another version than the path's is refused, as Go does.
     let r = s.send_json("POST", "/apis/autoscaling/v1/namespaces/default/horizontalpodautoscalers", &json!({
         "apiVersion": "autoscaling/v2", "kind": "HorizontalPodAutoscaler", "metadata": {"name": "x"}})).await;

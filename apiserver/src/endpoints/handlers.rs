@@ -794,6 +794,9 @@ pub fn convert(
     obj: Box<dyn Object>,
     gv: &GroupVersion,
 ) -> Result<Box<dyn Object>, StatusError> {
+    if crate::registry::crosses_event_groups(&*obj, gv) {
+        return crate::registry::convert_event(scheme, obj, gv);
+    }
     scheme
         .convert_to_version(obj, gv)
         .map_err(|e| StatusError::internal(format!("converting to {gv}: {e}")))

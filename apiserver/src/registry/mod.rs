@@ -3,6 +3,7 @@
 
 mod cacher;
 mod continue_token;
+mod event_conversion;
 mod resource_info;
 mod selection;
 mod store;
@@ -10,6 +11,7 @@ pub mod validation;
 
 pub use cacher::{CacheEvent, CacheWatch, Cacher, EventType};
 pub use continue_token::{ContinueToken, ContinueTokenError};
+pub use event_conversion::{EVENTS_GROUP, convert_event, crosses_event_groups};
 pub use resource_info::{ResourceInfo, resources_from_scheme};
 pub use selection::{Selection, UnsupportedFieldError};
 pub use store::{

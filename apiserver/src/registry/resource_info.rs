@@ -34,8 +34,8 @@ const KEY_PREFIXES: &[(&str, &str, &str)] = &[
 
 /// kube-apiserver 1.36's storage versions that are not the group's preferred version
 /// serving the resource, by `(group, resource)`: `(version)` in the same group. (Go also
-/// stores `events.k8s.io` events as core `v1` Events under `/registry/events`; here
-/// they keep their own group's version, see [`ResourceInfo::storage_gvk`].)
+/// stores `events.k8s.io` events as core `v1` Events under `/registry/events`: see
+/// [`resources_from_scheme`].)
 const STORAGE_VERSIONS: &[(&str, &str, &str)] = &[
     ("autoscaling", "horizontalpodautoscalers", "v2"),
     (
@@ -194,6 +194,13 @@ pub fn resources_from_scheme(scheme: &Scheme) -> BTreeMap<(String, String), Reso
                     },
                 );
             }
+        }
+    }
+    // Both Event APIs keep core v1 Events under `/registry/events`, as kube-apiserver.
+    let core_event = GroupVersionKind::new("", "v1", "Event");
+    if scheme.recognizes(&core_event) {
+        if let Some(info) = out.get_mut(&(super::EVENTS_GROUP.to_owned(), "events".to_owned())) {
+            info.storage_gvk = core_event;
         }
     }
     // A storage version the scheme does not know (not linked in) falls back to the
