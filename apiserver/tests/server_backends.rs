@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use apimachinery::serializer::PROTOBUF_MAGIC;
-use apiserver::storage::{EtcdStorage, RedbStorage, Storage};
+use apiserver::storage::{EtcdStorage, RedbStorage};
 use serde_json::json;
 use support::{Etcd, TempDir};
 
