@@ -1181,3 +1181,96 @@ async fn concurrent_writers_lose_no_update() {
         "40"
     );
 }
+
+/// A storage counting the watches opened on it.
+#[derive(Debug)]
+struct CountingStorage {
+    inner: apiserver::storage::MemoryStorage,
+    watches: std::sync::atomic::AtomicUsize,
+}
+
+#[async_trait::async_trait]
+impl apiserver::storage::Storage for CountingStorage {
+    async fn get(
+        &self,
+        key: &str,
+    ) -> Result<Option<apiserver::storage::KeyValue>, apiserver::storage::StorageError> {
+        self.inner.get(key).await
+    }
+    async fn list(
+        &self,
+        prefix: &str,
+        options: &apiserver::storage::ListOptions,
+    ) -> Result<apiserver::storage::ListResult, apiserver::storage::StorageError> {
+        self.inner.list(prefix, options).await
+    }
+    async fn create(
+        &self,
+        key: &str,
+        value: bytes::Bytes,
+    ) -> Result<apiserver::storage::KeyValue, apiserver::storage::StorageError> {
+        self.inner.create(key, value).await
+    }
+    async fn update(
+        &self,
+        key: &str,
+        value: bytes::Bytes,
+        expected: i64,
+    ) -> Result<apiserver::storage::KeyValue, apiserver::storage::StorageError> {
+        self.inner.update(key, value, expected).await
+    }
+    async fn delete(
+        &self,
+        key: &str,
+        expected: Option<i64>,
+    ) -> Result<apiserver::storage::Deleted, apiserver::storage::StorageError> {
+        self.inner.delete(key, expected).await
+    }
+    async fn watch(
+        &self,
+        prefix: &str,
+        from: i64,
+    ) -> Result<apiserver::storage::WatchStream, apiserver::storage::StorageError> {
+        self.watches
+            .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        self.inner.watch(prefix, from).await
+    }
+    async fn current_revision(&self) -> Result<i64, apiserver::storage::StorageError> {
+        self.inner.current_revision().await
+    }
+    async fn compact(&self, revision: i64) -> Result<(), apiserver::storage::StorageError> {
+        self.inner.compact(revision).await
+    }
+}
+
+#[tokio::test]
+async fn one_storage_watch_per_resource_fans_out_to_every_client() {
+    let storage = std::sync::Arc::new(CountingStorage {
+        inner: apiserver::storage::MemoryStorage::new(),
+        watches: std::sync::atomic::AtomicUsize::new(0),
+    });
+    let s = client::start_with(storage.clone()).await;
+    let addr = s.server.local_addr().to_string();
+    let mut clients = Vec::new();
+    for i in 0..10 {
+        let addr = addr.clone();
+        // Half in one namespace, half across all: one resource, one storage watch.
+        let path = if i % 2 == 0 {
+            format!("{CM}?watch=true&timeoutSeconds=2")
+        } else {
+            "/api/v1/configmaps?watch=true&timeoutSeconds=2".to_owned()
+        };
+        clients.push(tokio::spawn(async move {
+            client::request(&addr, "GET", &path, &[], b"").await
+        }));
+    }
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    create(&s, CM, configmap("fan", json!({}))).await;
+    for c in clients {
+        let events = c.await.unwrap().events();
+        assert_eq!(events.len(), 1, "{events:?}");
+        assert_eq!(events[0]["object"]["metadata"]["name"], "fan");
+    }
+    assert_eq!(storage.watches.load(std::sync::atomic::Ordering::SeqCst), 1);
+    s.server.shutdown().await;
+}
