@@ -414,12 +414,11 @@ impl Api {
             "get" => h.get().await?,
             "list" => h.list().await?,
             "watch" => {
-                let stream = watch_handler::watch(&h, self.shutdown.clone()).await?;
+                let (stream, content_type) =
+                    watch_handler::watch(&h, self.shutdown.clone()).await?;
                 let mut resp = Response::new(Body::from_stream(stream));
-                resp.headers_mut().insert(
-                    header::CONTENT_TYPE,
-                    HeaderValue::from_static("application/json"),
-                );
+                resp.headers_mut()
+                    .insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
                 resp.headers_mut().insert(
                     header::TRANSFER_ENCODING,
                     HeaderValue::from_static("chunked"),

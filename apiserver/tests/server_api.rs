@@ -1274,3 +1274,58 @@ async fn one_storage_watch_per_resource_fans_out_to_every_client() {
     assert_eq!(storage.watches.load(std::sync::atomic::Ordering::SeqCst), 1);
     s.server.shutdown().await;
 }
+
+/// The type and object of one protobuf watch frame (a bare `metav1.WatchEvent`).
+fn decode_watch_event(frame: &[u8]) -> (String, Box<dyn apimachinery::runtime::Object>) {
+    use apimachinery::serializer::Decoder as _;
+    let mut d = apimachinery::protobuf::Decoder::new(frame);
+    let (mut event_type, mut raw) = (String::new(), Vec::new());
+    while !d.is_empty() {
+        let (field, _) = d.key().unwrap();
+        let bytes = d.length_delimited().unwrap();
+        match field {
+            1 => event_type = String::from_utf8(bytes.to_vec()).unwrap(),
+            2 => {
+                let mut inner = apimachinery::protobuf::Decoder::new(bytes);
+                let (f, _) = inner.key().unwrap();
+                assert_eq!(f, 1);
+                raw = inner.length_delimited().unwrap().to_vec();
+            }
+            other => panic!("unexpected WatchEvent field {other}"),
+        }
+    }
+    let scheme = client::scheme();
+    let (obj, _) = apimachinery::serializer::protobuf::Serializer::new(&scheme)
+        .decode(&raw, None, None)
+        .unwrap();
+    (event_type, obj)
+}
+
+#[tokio::test]
+async fn protobuf_watches_are_length_delimited_watch_events() {
+    let s = start().await;
+    create(&s, CM, configmap("pb", json!({}))).await;
+    let r = s
+        .request(
+            "GET",
+            &format!("{CM}?watch=true&timeoutSeconds=1"),
+            &[(
+                "Accept",
+                "application/vnd.kubernetes.protobuf, application/json",
+            )],
+            b"",
+        )
+        .await;
+    assert_eq!(
+        r.header("content-type"),
+        Some("application/vnd.kubernetes.protobuf;stream=watch")
+    );
+    let frames: Vec<Vec<u8>> = apimachinery::protobuf::LengthDelimitedFrameReader::new(&r.body[..])
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(frames.len(), 1);
+    let (event_type, obj) = decode_watch_event(&frames[0]);
+    assert_eq!(event_type, "ADDED");
+    assert_eq!(obj.meta().unwrap().name(), "pb");
+    s.server.shutdown().await;
+}

@@ -43,6 +43,8 @@ struct WatchState {
     request_gvk: GroupVersionKind,
     bookmarks: bool,
     last_sent: i64,
+    /// JSON lines, or protobuf frames.
+    output: MediaType,
 }
 
 impl WatchState {
@@ -60,8 +62,16 @@ impl WatchState {
             obj.deep_copy_object(),
             &self.request_gv,
         )?;
-        let json = encode(&self.handler_scheme, MediaType::Json, &*converted)?;
-        Ok(frame(event_type, &json))
+        self.event(event_type, &*converted)
+    }
+
+    /// One event in the stream's format.
+    fn event(&self, event_type: &str, obj: &dyn Object) -> Result<Bytes, StatusError> {
+        let encoded = encode(&self.handler_scheme, self.output, obj)?;
+        Ok(match self.output {
+            MediaType::Protobuf => protobuf_frame(event_type, &encoded),
+            _ => frame(event_type, &encoded),
+        })
     }
 
     fn bookmark(&mut self, revision: i64, initial_end: bool) -> Result<Bytes, StatusError> {
@@ -79,8 +89,7 @@ impl WatchState {
             }
         }
         self.last_sent = self.last_sent.max(revision);
-        let json = encode(&self.handler_scheme, MediaType::Json, &*obj)?;
-        Ok(frame("BOOKMARK", &json))
+        self.event("BOOKMARK", &*obj)
     }
 
     /// The lines one cache event makes for this client: a modification that moves an
@@ -127,8 +136,34 @@ fn frame(event_type: &str, object_json: &[u8]) -> Bytes {
     Bytes::from(line)
 }
 
-fn error_line(err: &StatusError) -> Bytes {
-    frame("ERROR", &status_json(&err.status))
+/// A protobuf watch frame (Go's protobuf stream serializer): a four-byte big-endian
+/// length, then a bare `metav1.WatchEvent` message whose `object` holds the object in its
+/// `k8s\0` envelope.
+fn protobuf_frame(event_type: &str, enveloped: &[u8]) -> Bytes {
+    let mut event = apimachinery::protobuf::Encoder::new();
+    event.bytes_field(1, event_type.as_bytes());
+    event.message(2, |raw| raw.bytes_field(1, enveloped));
+    let event = event.into_bytes();
+    let mut out = Vec::with_capacity(event.len() + 4);
+    // A frame over 4 GiB cannot be written; watch events are far below Go's 3 MiB limit.
+    let len = u32::try_from(event.len()).unwrap_or(u32::MAX);
+    out.extend_from_slice(&len.to_be_bytes());
+    out.extend_from_slice(&event);
+    Bytes::from(out)
+}
+
+fn error_line(
+    err: &StatusError,
+    output: MediaType,
+    scheme: &apimachinery::runtime::Scheme,
+) -> Bytes {
+    match output {
+        MediaType::Protobuf => match encode(scheme, output, &*err.status) {
+            Ok(bytes) => protobuf_frame("ERROR", &bytes),
+            Err(_) => frame("ERROR", &status_json(&err.status)),
+        },
+        _ => frame("ERROR", &status_json(&err.status)),
+    }
 }
 
 fn flag(h: &Handler<'_>, name: &str) -> Result<bool, StatusError> {
@@ -147,7 +182,7 @@ fn flag(h: &Handler<'_>, name: &str) -> Result<bool, StatusError> {
 pub async fn watch(
     h: &Handler<'_>,
     shutdown: signal::Receiver<bool>,
-) -> Result<WatchBody, StatusError> {
+) -> Result<(WatchBody, &'static str), StatusError> {
     let mut selection = h.selection()?;
     if !h.info.name.is_empty() {
         // `/watch/namespaces/ns/pods/name` watches one object.
@@ -178,6 +213,11 @@ pub async fn watch(
         }
     };
     let bookmarks = flag(h, "allowWatchBookmarks")?;
+    // Watches stream JSON or protobuf; YAML has no stream form (Go answers JSON then).
+    let output = match h.output {
+        MediaType::Protobuf => MediaType::Protobuf,
+        _ => MediaType::Json,
+    };
     let send_initial = flag(h, "sendInitialEvents")?;
     let rv_param = h.query.get("resourceVersion");
     let revision = parse_resource_version(rv_param)?;
@@ -210,6 +250,7 @@ pub async fn watch(
         request_gvk: h.store.info().gvk(&h.info.api_version),
         bookmarks,
         last_sent: from,
+        output,
     };
     let mut first: Vec<Bytes> = Vec::new();
     if initial {
@@ -234,10 +275,12 @@ pub async fn watch(
     let state = Arc::new(tokio::sync::Mutex::new(state));
     let deadline = tokio::time::Instant::now() + timeout;
     let live_state = state.clone();
+    let scheme = h.scheme.clone();
     let live = stream::unfold(
         (events, shutdown, false, live_state),
         move |(mut events, mut shutdown, done, state)| {
             let cacher = cacher.clone();
+            let scheme = scheme.clone();
             async move {
             if done {
                 return None;
@@ -259,20 +302,20 @@ pub async fn watch(
                             drop(st);
                             return match line {
                                 Ok(l) => Some((vec![l], (events, shutdown, false, state))),
-                                Err(e) => Some((vec![error_line(&e)], (events, shutdown, true, state))),
+                                Err(e) => Some((vec![error_line(&e, output, &scheme)], (events, shutdown, true, state))),
                             };
                         }
                     }
                     next = events.next() => {
                         match next {
                             None => return None,
-                            Some(Err(e)) => return Some((vec![error_line(&e)], (events, shutdown, true, state))),
+                            Some(Err(e)) => return Some((vec![error_line(&e, output, &scheme)], (events, shutdown, true, state))),
                             Some(Ok(event)) => {
                                 let lines = state.lock().await.lines(&event);
                                 match lines {
                                     Ok(lines) if lines.is_empty() => continue,
                                     Ok(lines) => return Some((lines, (events, shutdown, false, state))),
-                                    Err(e) => return Some((vec![error_line(&e)], (events, shutdown, true, state))),
+                                    Err(e) => return Some((vec![error_line(&e, output, &scheme)], (events, shutdown, true, state))),
                                 }
                             }
                         }
@@ -283,5 +326,12 @@ pub async fn watch(
         },
     )
     .flat_map(|lines| stream::iter(lines.into_iter().map(Ok)));
-    Ok(stream::iter(first.into_iter().map(Ok)).chain(live).boxed())
+    let content_type = match output {
+        MediaType::Protobuf => "application/vnd.kubernetes.protobuf;stream=watch",
+        _ => "application/json",
+    };
+    Ok((
+        stream::iter(first.into_iter().map(Ok)).chain(live).boxed(),
+        content_type,
+    ))
 }
