@@ -431,11 +431,43 @@ impl Api {
             }
             "update" => h.update(body, negotiate_input(content_type)?).await?,
             "patch" => h.patch(body, content_type).await?,
-            "delete" => h.delete(body).await?,
+            "delete" => {
+                let reply = h.delete(body).await?;
+                if info.api_group.is_empty()
+                    && info.resource == "namespaces"
+                    && reply.code == 200
+                    && query.get("dryRun").is_none()
+                {
+                    self.delete_namespace_contents(&info.name).await?;
+                }
+                reply
+            }
             "deletecollection" => h.delete_collection(body).await?,
             other => return Err(StatusError::method_not_allowed(other, path)),
         };
         Ok(reply_response(reply))
+    }
+
+    /// What the namespace controller does when a namespace goes: every object in it is
+    /// deleted (as a plain delete: objects with finalizers are marked and stay until
+    /// they are removed). kube-apiserver leaves this to the controller, which this server
+    /// does not run; without it a deleted namespace's objects would outlive it.
+    async fn delete_namespace_contents(&self, namespace: &str) -> Result<(), StatusError> {
+        let everything = crate::registry::Selection::default();
+        for store in self.stores.values().filter(|s| s.info().namespaced) {
+            for obj in store.list_all(Some(namespace), &everything).await? {
+                let name = obj.meta().map(|m| m.name().to_owned()).unwrap_or_default();
+                match store
+                    .delete(namespace, &name, &crate::registry::DeleteParams::default())
+                    .await
+                {
+                    Ok(_) => {}
+                    Err(e) if e.code() == 404 => {}
+                    Err(e) => return Err(e),
+                }
+            }
+        }
+        Ok(())
     }
 
     /// A namespaced object is created only in a namespace that exists (Go's

@@ -269,6 +269,21 @@ async fn crud_with_server_set_metadata_and_go_errors() {
             .is_some()
     );
 
+    // Deleting a namespace deletes what is in it (the namespace controller's job).
+    let r = s.delete("/api/v1/namespaces/team").await;
+    assert_eq!(r.status, 200);
+    assert_eq!(
+        s.get("/api/v1/namespaces/team/configmaps/x").await.status,
+        404
+    );
+    assert!(
+        s.storage
+            .get("/registry/configmaps/team/x")
+            .await
+            .unwrap()
+            .is_none()
+    );
+
     // dryRun=All answers as a create would and stores nothing.
     let r = s
         .send_json(
