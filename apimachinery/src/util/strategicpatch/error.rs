@@ -230,6 +230,25 @@ pub enum StrategicMergePatchError {
     },
 }
 
+impl StrategicMergePatchError {
+    /// The HTTP status kube-apiserver answers a PATCH with when applying the patch fails
+    /// this way (Go's `interpretStrategicMergePatchError`): 400 (`BadRequest`) for a
+    /// malformed document or directive, 422 for lists of lists, and 500 (a `Status` with
+    /// an empty reason and this error's message) for everything Go reports as a plain
+    /// error.
+    pub fn status_code(&self) -> u16 {
+        match self {
+            StrategicMergePatchError::NotAnObject { .. }
+            | StrategicMergePatchError::BadPrimitiveListDirective { .. }
+            | StrategicMergePatchError::BadRetainKeys { .. }
+            | StrategicMergePatchError::FieldNotInRetainKeys { .. }
+            | StrategicMergePatchError::BadSetElementOrderDirective { .. } => 400,
+            StrategicMergePatchError::ListOfLists { .. } => 422,
+            _ => 500,
+        }
+    }
+}
+
 /// The JSON type of `value`, for messages.
 pub(crate) fn json_type(value: &Value) -> &'static str {
     match value {
@@ -267,6 +286,22 @@ mod tests {
             err.to_string(),
             r#"unable to find api field "nope" in io.k8s.api.core.v1.PodSpec"#
         );
+    }
+
+    #[test]
+    fn status_codes_are_kube_apiservers() {
+        let path = || "spec".to_owned();
+        let bad = StrategicMergePatchError::FieldNotInRetainKeys {
+            path: path(),
+            field: "x".into(),
+        };
+        assert_eq!(bad.status_code(), 400);
+        assert_eq!(
+            StrategicMergePatchError::ListOfLists { path: path() }.status_code(),
+            422
+        );
+        let plain = StrategicMergePatchError::MergeDirectiveInList { path: path() };
+        assert_eq!(plain.status_code(), 500);
     }
 
     #[test]

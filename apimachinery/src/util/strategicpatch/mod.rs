@@ -67,22 +67,39 @@
 //!   missing merge key, an unknown `$patch`, malformed directives, lists of lists or of
 //!   mixed types, bad `x-kubernetes-patch-strategy` combinations, schema lookups that fail.
 //!
+//! Go's apply side reads the live list's order through a slice that its own deletions
+//! and appends have shifted; that is emulated. Go's JSON decoder gives slices spare
+//! capacity where kube-apiserver's typed-to-map conversion does not, which changes the
+//! order of a merged primitive list that already held duplicates; this follows
+//! kube-apiserver. When diffing, Go sorts entries by `%v` with an unstable sort; entries
+//! whose merge keys print alike may come out in another order.
+//!
 //! Where Go's result depends on its random map order (a patch with both
 //! `$deleteFromPrimitiveList/f` and `f` naming one value), deletions are applied first.
 //! Where Go would panic (a `$retainKeys` list holding objects, a list of merged
-//! primitives starting with `null`), this returns an error. Go's struct-tag lookup fails
-//! below maps of objects; [`PatchMetaFromOpenApi`] follows `additionalProperties` there.
+//! primitives starting with `null`, a `$setElementOrder` list of objects for a list
+//! without merge key), this returns an error. Go's struct-tag lookup fails below maps of
+//! objects and free-form objects; [`PatchMetaFromOpenApi`] follows `additionalProperties`
+//! there and treats free-form objects as schemaless.
 //!
-//! Not here (yet): creating patches (`CreateTwoWayMergePatch`,
-//! `CreateThreeWayMergePatch`), merging patches together, and conflict detection.
+//! The crate's `strategic_merge_patch_kubectl` test compares all this with Go itself
+//! (`kubectl patch --local --type strategic`) on a corpus of Deployment, Pod, Service and
+//! other cases and on generated patches, and has kubectl apply our two-way patches.
+//!
+//! [`create_two_way_merge_patch`] creates a patch from two versions of a document, as
+//! Go's `CreateTwoWayMergePatch` does for `kubectl edit`, `label` and `annotate`. Not here
+//! (yet): `CreateThreeWayMergePatch` (client-side `kubectl apply`), merging patches
+//! together, conflict detection, and Go's patch preconditions.
 
+mod diff;
 mod error;
 mod meta;
 mod openapi;
 mod order;
 mod patch;
 
+pub use diff::create_two_way_merge_patch;
 pub use error::{LookupPatchMetaError, StrategicMergePatchError};
 pub use meta::{LookupPatchMeta, PatchMeta, PatchMetaLookup, SchemalessPatchMeta};
 pub use openapi::PatchMetaFromOpenApi;
-pub use patch::strategic_merge_patch;
+pub use patch::{strategic_merge_map_patch, strategic_merge_patch};

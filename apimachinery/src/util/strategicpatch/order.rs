@@ -40,7 +40,7 @@ impl ItemKind<'_> {
 
 /// Sorts `to_sort` by position in `order` (Go's `normalizeSliceOrder`): objects must all
 /// carry the merge key, and items marked `$patch: delete` go last.
-fn normalize_slice_order(
+pub(crate) fn normalize_slice_order(
     to_sort: Vec<Value>,
     order: &[Value],
     kind: ItemKind<'_>,

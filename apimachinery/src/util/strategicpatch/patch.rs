@@ -12,14 +12,14 @@ use super::order::{ItemKind, is_delete_item, normalize_element_order};
 
 pub(crate) const DIRECTIVE_MARKER: &str = "$patch";
 pub(crate) const DELETE_DIRECTIVE: &str = "delete";
-const REPLACE_DIRECTIVE: &str = "replace";
-const MERGE_DIRECTIVE: &str = "merge";
+pub(crate) const REPLACE_DIRECTIVE: &str = "replace";
+pub(crate) const MERGE_DIRECTIVE: &str = "merge";
 const RETAIN_KEYS_STRATEGY: &str = "retainKeys";
-const RETAIN_KEYS_DIRECTIVE: &str = "$retainKeys";
-const DELETE_FROM_PRIMITIVE_LIST_PREFIX: &str = "$deleteFromPrimitiveList";
-const SET_ELEMENT_ORDER_PREFIX: &str = "$setElementOrder";
+pub(crate) const RETAIN_KEYS_DIRECTIVE: &str = "$retainKeys";
+pub(crate) const DELETE_FROM_PRIMITIVE_LIST_PREFIX: &str = "$deleteFromPrimitiveList";
+pub(crate) const SET_ELEMENT_ORDER_PREFIX: &str = "$setElementOrder";
 
-type Object = Map<String, Value>;
+pub(crate) type Object = Map<String, Value>;
 
 /// Applies strategic merge patch `patch` to `original`, both JSON objects, with the patch
 /// metadata of `schema` (Go's `StrategicMergePatchUsingLookupPatchMeta`).
@@ -49,7 +49,17 @@ pub fn strategic_merge_patch(
     merge_map(original, patch, schema, ROOT_PATH).map(Value::Object)
 }
 
-fn document(value: &Value, which: &'static str) -> Result<Object, Error> {
+/// [`strategic_merge_patch`] on documents the caller owns, which saves copying them
+/// (Go's `StrategicMergeMapPatchUsingLookupPatchMeta`).
+pub fn strategic_merge_map_patch(
+    original: Map<String, Value>,
+    patch: Map<String, Value>,
+    schema: &dyn LookupPatchMeta,
+) -> Result<Map<String, Value>, Error> {
+    merge_map(original, patch, schema, ROOT_PATH)
+}
+
+pub(crate) fn document(value: &Value, which: &'static str) -> Result<Object, Error> {
     match value {
         Value::Object(map) => Ok(map.clone()),
         Value::Null => Ok(Map::new()),
@@ -60,7 +70,7 @@ fn document(value: &Value, which: &'static str) -> Result<Object, Error> {
     }
 }
 
-fn field_path(path: &str, key: &str) -> String {
+pub(crate) fn field_path(path: &str, key: &str) -> String {
     if path == ROOT_PATH {
         key.to_owned()
     } else {
@@ -68,7 +78,7 @@ fn field_path(path: &str, key: &str) -> String {
     }
 }
 
-fn invalid_type(path: &str, expected: &'static str, actual: &Value) -> Error {
+pub(crate) fn invalid_type(path: &str, expected: &'static str, actual: &Value) -> Error {
     Error::InvalidType {
         path: path.to_owned(),
         expected,
@@ -159,16 +169,21 @@ fn merge_map(
                         })?;
                 let (_, strategy) =
                     extract_retain_keys_patch_strategy(meta.patch_strategies(), &child)?;
-                let merged = merge_slice_handler(
-                    o,
-                    p,
-                    subschema.as_ref(),
-                    &strategy,
-                    meta.patch_merge_key(),
-                    is_delete_list,
-                    &child,
-                )?;
-                Value::Array(merged.merged)
+                // Deletion lists are applied whatever the field's strategy, as in Go.
+                if strategy == MERGE_DIRECTIVE || is_delete_list {
+                    let merged = merge_slice(
+                        o,
+                        p,
+                        subschema.as_ref(),
+                        meta.patch_merge_key(),
+                        is_delete_list,
+                        &child,
+                        false,
+                    )?;
+                    Value::Array(merged.merged)
+                } else {
+                    Value::Array(p)
+                }
             }
             // Scalars (of one type) are replaced; a scalar holds no directives.
             (_, scalar) => scalar,
@@ -237,7 +252,7 @@ fn extract_key(key: &str, prefix: &str, path: &str) -> Result<String, Error> {
 
 /// Splits a field's strategies into "has retainKeys" and the other one (Go's
 /// `extractRetainKeysPatchStrategy`).
-fn extract_retain_keys_patch_strategy(
+pub(crate) fn extract_retain_keys_patch_strategy(
     strategies: &[String],
     path: &str,
 ) -> Result<(bool, String), Error> {
@@ -302,12 +317,13 @@ fn apply_retain_keys_directive(
     Ok(())
 }
 
-/// The list `key` of `map` (`None` when absent), or an error when it is not a list.
-fn list_field(map: &Object, key: &str, path: &str) -> Result<Option<Vec<Value>>, Error> {
-    match map.get(key) {
+/// Takes the list `key` out of `map` (`None` when absent), or an error when it is not a
+/// list.
+fn take_list_field(map: &mut Object, key: &str, path: &str) -> Result<Option<Vec<Value>>, Error> {
+    match map.remove(key) {
         None => Ok(None),
-        Some(Value::Array(items)) => Ok(Some(items.clone())),
-        Some(other) => Err(invalid_type(path, "array", other)),
+        Some(Value::Array(items)) => Ok(Some(items)),
+        Some(other) => Err(invalid_type(path, "array", &other)),
     }
 }
 
@@ -334,8 +350,9 @@ fn merge_patch_into_original(
         };
         let field = extract_key(&key, SET_ELEMENT_ORDER_PREFIX, path)?;
         let child = field_path(path, &field);
-        let original_list = list_field(original, &field, &child)?;
-        let patch_list = list_field(patch, &field, &child)?;
+        // Both lists go back into `original`, merged and ordered, below.
+        let original_list = take_list_field(original, &field, &child)?;
+        let patch_list = take_list_field(patch, &field, &child)?;
         let (subschema, meta) =
             schema
                 .lookup_patch_metadata_for_slice(&field)
@@ -366,16 +383,13 @@ fn merge_patch_into_original(
                 (merged, Vec::new())
             }
             (Some(o), Some(p)) => {
-                let merged = merge_slice_handler(
-                    o,
-                    p,
-                    subschema.as_ref(),
-                    &strategy,
-                    merge_key,
-                    false,
-                    &child,
-                )?;
-                (merged.merged, merged.original_after)
+                if strategy == MERGE_DIRECTIVE {
+                    let merged =
+                        merge_slice(o, p, subschema.as_ref(), merge_key, false, &child, true)?;
+                    (merged.merged, merged.original_after)
+                } else {
+                    (p, o)
+                }
             }
         };
         let (patch_items, server_only) = if merge_key.is_empty() {
@@ -396,8 +410,7 @@ fn merge_patch_into_original(
             kind,
             &child,
         )?;
-        original.insert(field.clone(), Value::Array(ordered));
-        patch.remove(&field);
+        original.insert(field, Value::Array(ordered));
     }
     Ok(())
 }
@@ -448,7 +461,7 @@ fn validate_patch_with_set_order_list(
 
 /// Whether two items are the same list entry: equal primitives, or objects with equal
 /// merge key values (Go's `mergeKeyValueEqual`).
-fn merge_key_value_equal(
+pub(crate) fn merge_key_value_equal(
     left: &Value,
     right: &Value,
     merge_key: &str,
@@ -480,30 +493,9 @@ struct MergedList {
     original_after: Vec<Value>,
 }
 
-/// Merges lists by the field's strategy: `merge` (or a deletion list) merges, anything
-/// else replaces (Go's `mergeSliceHandler`).
-fn merge_slice_handler(
-    original: Vec<Value>,
-    patch: Vec<Value>,
-    schema: &dyn LookupPatchMeta,
-    strategy: &str,
-    merge_key: &str,
-    is_delete_list: bool,
-    path: &str,
-) -> Result<MergedList, Error> {
-    if strategy == MERGE_DIRECTIVE || is_delete_list {
-        merge_slice(original, patch, schema, merge_key, is_delete_list, path)
-    } else {
-        Ok(MergedList {
-            merged: patch,
-            original_after: original,
-        })
-    }
-}
-
 /// The type all items of the lists share (Go's `sliceElementType`, which tells integers
 /// from fractions as its decoder does).
-fn slice_element_type(lists: &[&[Value]], path: &str) -> Result<&'static str, Error> {
+pub(crate) fn slice_element_type(lists: &[&[Value]], path: &str) -> Result<&'static str, Error> {
     let mut first: Option<&'static str> = None;
     for (index, item) in lists.iter().flat_map(|l| l.iter()).enumerate() {
         let t = json_type(item);
@@ -538,6 +530,7 @@ fn slice_element_type(lists: &[&[Value]], path: &str) -> Result<&'static str, Er
 /// Go's slice `original` shares its array with what `deleteMatchingEntries` and `append`
 /// do to it: deletions shift later items left and leave the last ones in place, appends
 /// fill the freed places. What Go later reads through the original's full length is this.
+/// Untracked (no items), every operation is a no-op.
 struct AliasedOriginal {
     items: Vec<Value>,
     len: usize,
@@ -561,7 +554,8 @@ impl AliasedOriginal {
     }
 }
 
-/// Merges two lists of a field with the merge strategy (Go's `mergeSlice`).
+/// Merges two lists of a field with the merge strategy (Go's `mergeSlice`). Only with
+/// `track_original` is `original_after` filled in for lists of objects.
 fn merge_slice(
     original: Vec<Value>,
     patch: Vec<Value>,
@@ -569,6 +563,7 @@ fn merge_slice(
     merge_key: &str,
     is_delete_list: bool,
     path: &str,
+    track_original: bool,
 ) -> Result<MergedList, Error> {
     if original.is_empty() && patch.is_empty() {
         return Ok(MergedList {
@@ -613,7 +608,11 @@ fn merge_slice(
     }
     let mut aliased = AliasedOriginal {
         len: original.len(),
-        items: original.clone(),
+        items: if track_original {
+            original.clone()
+        } else {
+            Vec::new()
+        },
     };
     let (original, patch, replaced) =
         merge_slice_with_special_elements(original, patch, merge_key, path, &mut aliased)?;
@@ -765,7 +764,7 @@ fn find_map_in_slice_based_on_key_value(
 
 /// Go's `deduplicateScalars`: a duplicate is overwritten by the last item and the list
 /// shortened, so order changes as Go's does.
-fn deduplicate_scalars(mut items: Vec<Value>) -> Vec<Value> {
+pub(crate) fn deduplicate_scalars(mut items: Vec<Value>) -> Vec<Value> {
     let mut i = 0;
     while i + 1 < items.len() {
         let mut j = i + 1;
@@ -1339,6 +1338,28 @@ mod tests {
                 document: "patch",
                 actual: "string"
             })
+        );
+    }
+
+    #[test]
+    fn owned_documents_patch_alike() {
+        let doc = openapi();
+        let schema = PatchMetaFromOpenApi::from_document(&doc, "Pod").unwrap();
+        let original =
+            json!({"metadata": {"finalizers": ["a"]}, "spec": {"containers": [{"name": "x"}]}});
+        let patch = json!({"metadata": {"finalizers": ["b"]},
+                           "spec": {"$setElementOrder/containers": [{"name": "y"}, {"name": "x"}],
+                                    "containers": [{"name": "y"}]}});
+        let by_ref = strategic_merge_patch(&original, &patch, &schema).unwrap();
+        let (Value::Object(o), Value::Object(p)) = (original, patch) else {
+            unreachable!()
+        };
+        let owned = strategic_merge_map_patch(o, p, &schema).unwrap();
+        assert_eq!(Value::Object(owned), by_ref);
+        assert_eq!(
+            by_ref,
+            json!({"metadata": {"finalizers": ["b", "a"]},
+                   "spec": {"containers": [{"name": "y"}, {"name": "x"}]}})
         );
     }
 
