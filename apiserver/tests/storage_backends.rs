@@ -470,6 +470,86 @@ async fn concurrent_writers_lose_no_update(store: Arc<dyn Storage>) {
     );
 }
 
+async fn watches_started_during_writes_see_every_later_event_once(store: Arc<dyn Storage>) {
+    const WRITES: usize = 120;
+    let prefix = "/registry/events/default/";
+    // A first write, so that no watcher below starts from 0 ("whenever the watch
+    // starts"): each names the revision it starts after.
+    let first = store
+        .create(&format!("{prefix}seed"), b("seed"))
+        .await
+        .unwrap()
+        .mod_revision;
+    let writer = {
+        let store = store.clone();
+        tokio::spawn(async move {
+            let mut last = 0;
+            for i in 0..WRITES {
+                last = store
+                    .create(&format!("{prefix}e{i:04}"), b("e"))
+                    .await
+                    .unwrap()
+                    .mod_revision;
+                if i % 10 == 0 {
+                    tokio::task::yield_now().await;
+                }
+            }
+            last
+        })
+    };
+    // Watchers from "now" and from a revision already in the past, started while the
+    // writer runs: each must see exactly the revisions after its start, in order.
+    let mut watchers = Vec::new();
+    for n in 0..8 {
+        let now = store.current_revision().await.unwrap();
+        let from = if n % 2 == 0 {
+            now
+        } else {
+            (now - 7).max(first)
+        };
+        watchers.push((from, store.watch(prefix, from).await.unwrap()));
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    let last = writer.await.unwrap();
+    assert_eq!(last - first, WRITES as Revision);
+    for (from, mut watch) in watchers {
+        let mut seen = Vec::new();
+        while seen.last().copied().unwrap_or(from) < last {
+            seen.push(next_event(&mut watch).await.revision());
+        }
+        let expected: Vec<Revision> = (from + 1..=last).collect();
+        assert_eq!(seen, expected, "watch from {from}");
+    }
+}
+
+async fn the_largest_revision_is_in_the_future_not_a_crash(store: Arc<dyn Storage>) {
+    store.create("/registry/pods/a/b", b("x")).await.unwrap();
+    assert!(matches!(
+        store.list("/registry/pods/", &at(Revision::MAX)).await,
+        Err(StorageError::FutureRevision { .. })
+    ));
+    assert!(matches!(
+        store.compact(Revision::MAX).await,
+        Err(StorageError::FutureRevision { .. })
+    ));
+    // A watch from there has nothing to deliver (or refuses to start): never a panic.
+    if let Ok(mut watch) = store.watch("/registry/pods/", Revision::MAX).await {
+        store.create("/registry/pods/a/c", b("y")).await.unwrap();
+        let quiet = async {
+            loop {
+                match watch.next().await {
+                    Some(Ok(WatchEvent::Progress { .. })) => continue,
+                    other => return other,
+                }
+            }
+        };
+        match tokio::time::timeout(Duration::from_millis(300), quiet).await {
+            Err(_) | Ok(None) | Ok(Some(Err(_))) => {}
+            Ok(Some(Ok(event))) => panic!("an event from the future: {event:?}"),
+        }
+    }
+}
+
 async fn bad_requests_are_invalid_and_change_nothing(store: Arc<dyn Storage>) {
     let invalid = |result: Result<(), StorageError>, what: &str| match result {
         Err(StorageError::InvalidRequest { .. }) => {}
@@ -517,6 +597,8 @@ macro_rules! backend_suite {
                 compaction_forgets_history_but_not_keys,
                 concurrent_writers_lose_no_update,
                 bad_requests_are_invalid_and_change_nothing,
+                watches_started_during_writes_see_every_later_event_once,
+                the_largest_revision_is_in_the_future_not_a_crash,
             );
         }
     };

@@ -183,7 +183,10 @@ impl EtcdStorage {
         if message.contains("required revision has been compacted") {
             // Should the probe fail, all that is known is that the compaction is past the
             // revision asked for.
-            let compacted = self.compacted_revision().await.unwrap_or(revision + 1);
+            let compacted = self
+                .compacted_revision()
+                .await
+                .unwrap_or(revision.saturating_add(1));
             StorageError::Compacted {
                 requested: revision,
                 compacted,
@@ -482,7 +485,7 @@ impl Storage for EtcdStorage {
             .with_prev_key()
             .with_progress_notify();
         if from > 0 {
-            options = options.with_start_revision(from + 1);
+            options = options.with_start_revision(from.saturating_add(1));
         }
         let mut watch_client = self.watcher();
         let stream = self.call(watch_client.watch(prefix, Some(options))).await?;

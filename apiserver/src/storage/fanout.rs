@@ -65,7 +65,10 @@ impl Fanout {
     ) -> WatchStream {
         let (sender, receiver) = mpsc::channel(self.buffer);
         let lagged = Arc::new(AtomicBool::new(false));
-        let min_revision = replay.back().map_or(from, |last| last.revision().max(from)) + 1;
+        let min_revision = replay
+            .back()
+            .map_or(from, |last| last.revision().max(from))
+            .saturating_add(1);
         self.watchers.push(Watcher {
             prefix: prefix.to_owned(),
             min_revision,

@@ -53,9 +53,21 @@ pub const DEFAULT_HISTORY_LIMIT: usize = 10_000;
 /// # Ok::<(), apiserver::storage::StorageError>(())
 /// # }).unwrap();
 /// ```
-#[derive(Debug)]
 pub struct MemoryStorage {
     state: Mutex<State>,
+}
+
+impl std::fmt::Debug for MemoryStorage {
+    // The numbers, not the contents: a store's Debug output ends up in logs.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let state = self.lock();
+        f.debug_struct("MemoryStorage")
+            .field("revision", &state.revision)
+            .field("compacted", &state.compacted)
+            .field("keys", &state.keys.len())
+            .field("history_limit", &state.history_limit)
+            .finish()
+    }
 }
 
 /// One version of a key: its value from `revision` on, or its deletion (`kv: None`).
@@ -71,7 +83,8 @@ struct State {
     revision: Revision,
     /// The revision of the last compaction: reads below it fail.
     compacted: Revision,
-    history_limit: usize,
+    /// At least 1; `usize` limits beyond `Revision::MAX` are `Revision::MAX`.
+    history_limit: Revision,
     /// Every key with its versions in revision order, those at or before `compacted`
     /// reduced to the one still visible at `compacted`.
     keys: BTreeMap<String, Vec<Version>>,
@@ -106,7 +119,9 @@ impl MemoryStorage {
             state: Mutex::new(State {
                 revision: 0,
                 compacted: 0,
-                history_limit: history_limit.max(1),
+                history_limit: Revision::try_from(history_limit)
+                    .unwrap_or(Revision::MAX)
+                    .max(1),
                 keys: BTreeMap::new(),
                 events: VecDeque::new(),
                 fanout: Fanout::new("memory".to_owned(), watch_buffer),
@@ -140,7 +155,7 @@ impl State {
             .push(Version { revision, kv });
         self.fanout.publish(key, &event);
         self.events.push_back((key.to_owned(), event));
-        let keep_from = self.revision - self.history_limit as Revision;
+        let keep_from = self.revision.saturating_sub(self.history_limit);
         if keep_from > self.compacted {
             self.compact_to(keep_from);
         }
@@ -587,6 +602,26 @@ mod tests {
         assert_eq!(received, [1, 2, 3, 4]);
         assert!(matches!(error, StorageError::Unavailable { .. }), "{error}");
         assert!(slow.next().await.is_none());
+    }
+
+    #[tokio::test]
+    async fn an_unbounded_history_limit_keeps_everything() {
+        let store = MemoryStorage::with_history_limit(usize::MAX);
+        store.create("/r/a", b("1")).await.unwrap();
+        store.update("/r/a", b("2"), 1).await.unwrap();
+        assert_eq!(
+            store.list("/r/", &at(1)).await.unwrap().kvs[0].value,
+            b("1")
+        );
+    }
+
+    #[tokio::test]
+    async fn debug_output_is_a_summary() {
+        let store = MemoryStorage::new();
+        store.create("/r/secret", b("password")).await.unwrap();
+        let printed = format!("{store:?}");
+        assert!(printed.contains("revision: 1"), "{printed}");
+        assert!(!printed.contains("password"), "{printed}");
     }
 
     #[tokio::test]

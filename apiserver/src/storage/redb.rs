@@ -67,7 +67,8 @@ struct Inner {
     db: Database,
     /// `redb <path>`, for errors.
     backend: String,
-    history_limit: usize,
+    /// At least 1; `usize` limits beyond `Revision::MAX` are `Revision::MAX`.
+    history_limit: Revision,
     /// Held across every write transaction (commit included) and every watch
     /// registration: it orders the events the watchers see exactly as the commits.
     fanout: Mutex<Fanout>,
@@ -143,7 +144,9 @@ impl RedbStorage {
             inner: Arc::new(Inner {
                 db,
                 backend: backend.clone(),
-                history_limit: history_limit.max(1),
+                history_limit: Revision::try_from(history_limit)
+                    .unwrap_or(Revision::MAX)
+                    .max(1),
                 fanout: Mutex::new(Fanout::new(backend, DEFAULT_WATCH_BUFFER)),
             }),
         })
@@ -303,7 +306,10 @@ impl Inner {
         decide: impl FnOnce(Option<KeyValue>, Revision) -> Result<(Option<KeyValue>, R), StorageError>,
     ) -> Outcome<R> {
         let mut fanout = self.lock_fanout();
-        let txn = self.db.begin_write()?;
+        let mut txn = self.db.begin_write()?;
+        // redb's default, said out loud: `commit` returns once the data is synced, which
+        // is what lets the server acknowledge the write.
+        txn.set_durability(::redb::Durability::Immediate);
         let (event, result) = {
             let mut current = txn.open_table(CURRENT)?;
             let mut versions = txn.open_table(VERSIONS)?;
@@ -336,7 +342,7 @@ impl Inner {
             versions.insert((key, revision), encode_version(after.as_ref()).as_slice())?;
             events.insert(revision, key)?;
             meta.insert(META_REVISION, revision)?;
-            let keep_from = revision - self.history_limit as Revision;
+            let keep_from = revision.saturating_sub(self.history_limit);
             if keep_from > read_meta(&meta, META_COMPACTED)? {
                 compact_tables(&mut versions, &mut events, &mut meta, keep_from)?;
             }

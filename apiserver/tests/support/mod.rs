@@ -57,12 +57,8 @@ pub struct Etcd {
     dir: TempDir,
 }
 
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
+fn free_listener() -> std::net::TcpListener {
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap()
 }
 
 /// Whether the `etcd` binary is installed; when it is not, a notice and `false`, or a
@@ -79,7 +75,13 @@ pub fn etcd_installed() -> bool {
             std::env::var_os("CI").is_none(),
             "etcd is not installed (apt-get install etcd-server etcd-client) and CI is set"
         );
-        eprintln!("notice: etcd is not installed; skipping the etcd test");
+        // Written to the process's stderr, not through `eprintln!`, which the test
+        // harness captures and shows only for failures.
+        use std::io::Write;
+        let _ = writeln!(
+            std::io::stderr(),
+            "notice: etcd is not installed; skipping an etcd test"
+        );
     }
     found
 }
@@ -90,13 +92,16 @@ impl Etcd {
         if !etcd_installed() {
             return None;
         }
+        // Both listeners are held until both ports are known, so the two differ.
+        let (client, peer) = (free_listener(), free_listener());
         let mut etcd = Etcd {
             child: None,
             endpoint: String::new(),
-            client_port: free_port(),
-            peer_port: free_port(),
+            client_port: client.local_addr().unwrap().port(),
+            peer_port: peer.local_addr().unwrap().port(),
             dir: TempDir::new("etcd"),
         };
+        drop((client, peer));
         etcd.endpoint = format!("http://127.0.0.1:{}", etcd.client_port);
         etcd.run().await;
         Some(etcd)
