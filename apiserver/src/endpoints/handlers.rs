@@ -760,10 +760,12 @@ fn apply_patch(
                         "strategic merge patch is not supported for {gvk}: no OpenAPI schema for it; use a merge or JSON patch"
                     ))
                 })?;
-            *doc = strategic_merge_patch(doc, p, &meta).map_err(|e| {
-                StatusError::bad_request(format!(
-                    "the strategic merge patch could not be applied: {e}"
-                ))
+            // Go answers each failure with its own code: 400 for a malformed patch,
+            // 422 for what cannot be merged, 500 for the rest.
+            *doc = strategic_merge_patch(doc, p, &meta).map_err(|e| match e.status_code() {
+                400 => StatusError::bad_request(e.to_string()),
+                422 => StatusError::unprocessable_patch(&e.to_string()),
+                _ => StatusError::internal(e.to_string()),
             })?;
             Ok(())
         }
