@@ -24,6 +24,10 @@ const RING_CAPACITY: usize = 1024;
 /// How many events a client may fall behind the live stream before its watch is ended
 /// (it then re-watches from its last revision, as Go's clients do).
 const CLIENT_BUFFER: usize = 1024;
+/// How many storage watches in a row may end without an event before the cache stops
+/// (ending its clients' watches), and the pause before each of them, growing linearly.
+const RESUME_ATTEMPTS: u32 = 5;
+const RESUME_PAUSE: std::time::Duration = std::time::Duration::from_millis(200);
 
 /// What happened to an object.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -203,30 +207,53 @@ impl Cacher {
     }
 
     async fn pump(self: Arc<Self>, mut upstream: crate::storage::WatchStream) {
-        while let Some(item) = upstream.next().await {
-            let Ok(ev) = item else {
-                break;
-            };
-            let Ok(event) = decode_event(&self.scheme, ev) else {
-                // An undecodable value is skipped: the list shows the error instead.
-                continue;
-            };
-            let event = Arc::new(event);
-            let mut st = self.state.lock().await;
-            st.last_revision = st.last_revision.max(event.revision);
-            if event.event_type != EventType::Progress {
-                st.ring.push_back(event.clone());
-                while st.ring.len() > RING_CAPACITY {
-                    if let Some(old) = st.ring.pop_front() {
-                        st.covered_from = old.revision;
+        let prefix = self.info.collection_prefix(None);
+        // Storage watches in a row that ended before delivering anything: a backend that
+        // is down. After a few, with a pause between them, the cache gives up.
+        let mut barren = 0u32;
+        loop {
+            let mut delivered = false;
+            while let Some(item) = upstream.next().await {
+                let Ok(ev) = item else {
+                    break;
+                };
+                delivered = true;
+                let Ok(event) = decode_event(&self.scheme, ev) else {
+                    // An undecodable value is skipped: the list shows the error instead.
+                    continue;
+                };
+                let event = Arc::new(event);
+                let mut st = self.state.lock().await;
+                st.last_revision = st.last_revision.max(event.revision);
+                if event.event_type != EventType::Progress {
+                    st.ring.push_back(event.clone());
+                    while st.ring.len() > RING_CAPACITY {
+                        if let Some(old) = st.ring.pop_front() {
+                            st.covered_from = old.revision;
+                        }
                     }
                 }
+                // No receiver is not an error: the cache keeps running for later clients.
+                let _ = st.tx.send(event);
             }
-            // No receiver is not an error: the cache keeps running for later clients.
-            let _ = st.tx.send(event);
+            // The storage watch ended (a slow consumer, a lost connection): resume where
+            // it stopped, so clients miss nothing.
+            barren = if delivered { 0 } else { barren + 1 };
+            if barren > RESUME_ATTEMPTS {
+                break;
+            }
+            if barren > 0 {
+                tokio::time::sleep(RESUME_PAUSE * barren).await;
+            }
+            let from = self.state.lock().await.last_revision;
+            match self.storage.watch(&prefix, from).await {
+                Ok(next) => upstream = next,
+                Err(_) => break,
+            }
         }
-        // The storage watch ended: every client watch ends (they re-watch from where they
-        // were), and the next client restarts the storage watch where this one stopped.
+        // The storage cannot resume (history compacted, backend gone): every client watch
+        // ends (they re-watch from where they were, and get 410 if that is gone), and the
+        // next client restarts the storage watch.
         let mut st = self.state.lock().await;
         st.running = false;
         let (tx, _) = broadcast::channel(CLIENT_BUFFER);
@@ -268,4 +295,119 @@ fn decode_event(scheme: &Scheme, ev: WatchEvent) -> Result<CacheEvent, StatusErr
             prev: None,
         },
     })
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::panic)]
+mod tests {
+    use super::*;
+    use crate::storage::MemoryStorage;
+    use apimachinery::apis::meta::v1::ObjectMeta;
+    use apimachinery::runtime::Scheme;
+    use apimachinery::schema::GroupVersionKind;
+    use bytes::Bytes;
+
+    #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+    #[api(group = "example.com", version = "v1", kind = "Widget")]
+    pub struct Widget {
+        pub metadata: ObjectMeta,
+    }
+
+    fn info() -> ResourceInfo {
+        ResourceInfo {
+            group: "example.com".into(),
+            resource: "widgets".into(),
+            singular: "widget".into(),
+            kind: "Widget".into(),
+            namespaced: false,
+            short_names: Vec::new(),
+            categories: Vec::new(),
+            verbs: Vec::new(),
+            versions: vec!["v1".into()],
+            storage_gvk: GroupVersionKind::new("example.com", "v1", "Widget"),
+            key_prefix: "/registry/example.com/widgets".into(),
+            has_status: false,
+            has_scale: false,
+        }
+    }
+
+    fn widget(name: &str) -> Bytes {
+        Bytes::from(format!(
+            r#"{{"apiVersion":"example.com/v1","kind":"Widget","metadata":{{"name":"{name}"}}}}"#
+        ))
+    }
+
+    /// Writes past the ring's capacity: a resume the ring still covers is replayed from
+    /// it, an older one is served by a storage watch of its own, and both see every
+    /// event after their revision, in order.
+    #[tokio::test]
+    async fn resumes_from_the_ring_or_from_storage_when_the_ring_has_moved_on() {
+        let mut scheme = Scheme::new();
+        scheme.add_known_type::<Widget>().unwrap();
+        let scheme = Arc::new(scheme);
+        let storage: Arc<dyn Storage> = Arc::new(MemoryStorage::new());
+        // (Revision 0 means "now" to a storage watch: start after a first write.)
+        storage
+            .create("/registry/example.com/widgets/first", widget("first"))
+            .await
+            .unwrap();
+        let cacher = Arc::new(Cacher::new(scheme, storage.clone(), info()));
+        let (start, _live) = cacher.watch(0).await.unwrap();
+        assert_eq!(start, 1);
+        let total = RING_CAPACITY + 100;
+        for i in 0..total {
+            storage
+                .create(
+                    &format!("/registry/example.com/widgets/w{i}"),
+                    widget(&format!("w{i}")),
+                )
+                .await
+                .unwrap();
+        }
+        let last = storage.current_revision().await.unwrap();
+        for _ in 0..200 {
+            if cacher.last_revision().await == last {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
+        assert_eq!(cacher.last_revision().await, last);
+        // Recent: from the ring.
+        let (_, mut recent) = cacher.watch(last - 3).await.unwrap();
+        for want in last - 2..=last {
+            let e = recent.next().await.unwrap().unwrap();
+            assert_eq!((e.revision, e.event_type), (want, EventType::Added));
+        }
+        // Older than the ring: a storage watch of its own, from the very first write.
+        let (_, mut old) = cacher.watch(start).await.unwrap();
+        for want in start + 1..start + 5 {
+            let e = old.next().await.unwrap().unwrap();
+            assert_eq!(e.revision, want);
+            let name = e
+                .object
+                .as_ref()
+                .and_then(|o| o.meta().map(|m| m.name().to_owned()));
+            assert_eq!(
+                name.as_deref(),
+                Some(format!("w{}", want - start - 1).as_str())
+            );
+        }
+    }
+
+    #[tokio::test]
+    async fn undecodable_values_are_skipped() {
+        let scheme = Arc::new(Scheme::new());
+        let storage: Arc<dyn Storage> = Arc::new(MemoryStorage::new());
+        let cacher = Arc::new(Cacher::new(scheme, storage.clone(), info()));
+        let (_, mut events) = cacher.watch(0).await.unwrap();
+        storage
+            .create(
+                "/registry/example.com/widgets/a",
+                Bytes::from_static(b"not an object"),
+            )
+            .await
+            .unwrap();
+        let next = tokio::time::timeout(std::time::Duration::from_millis(200), events.next()).await;
+        assert!(next.is_err(), "an undecodable value was delivered");
+    }
 }
