@@ -734,6 +734,15 @@ async fn lists_select_and_page() {
         .json();
     assert_eq!(names(&old).len(), 5);
 
+    // Without Exact, a resourceVersion is a lower bound: the current state is listed.
+    let fresh = s.get(&format!("{CM}?resourceVersion={rv}")).await.json();
+    assert_eq!(names(&fresh).len(), 6);
+    let r = s.get(&format!("{CM}?resourceVersion=999999")).await;
+    assert_eq!(
+        (r.status, r.json()["reason"].clone()),
+        (504, json!("Timeout"))
+    );
+
     // Bad input: Status errors, 400.
     for bad in [
         q("env in (prod"),
@@ -744,6 +753,8 @@ async fn lists_select_and_page() {
         format!("{CM}?limit=99999999999999999999"),
         format!("{CM}?limit=abc"),
         format!("{CM}?resourceVersion=abc"),
+        format!("{CM}?resourceVersionMatch=Exact"),
+        format!("{CM}?resourceVersion=1&resourceVersionMatch=Newest"),
     ] {
         let r = s.get(&bad).await;
         assert_eq!(

@@ -449,13 +449,34 @@ impl Handler<'_> {
                 usize::try_from(n).unwrap_or(0)
             }
         };
-        let revision = parse_resource_version(self.query.get("resourceVersion"))?;
+        let asked = parse_resource_version(self.query.get("resourceVersion"))?;
+        // Go's rules: `Exact` reads at the revision; `NotOlderThan` (and no match with a
+        // revision) reads the current state, which must have reached the revision.
+        let revision = match self.query.get("resourceVersionMatch").map(String::as_str) {
+            None | Some("") | Some("NotOlderThan") => {
+                if asked > 0 {
+                    self.store.ensure_reached(asked).await?;
+                }
+                0
+            }
+            Some("Exact") if asked > 0 => asked,
+            Some("Exact") => {
+                return Err(StatusError::bad_request(
+                    "resourceVersionMatch \"Exact\" is forbidden for resourceVersion \"0\" or unset",
+                ));
+            }
+            Some(other) => {
+                return Err(StatusError::bad_request(format!(
+                    "resourceVersionMatch {other:?} is not supported: must be Exact or NotOlderThan"
+                )));
+            }
+        };
         let continue_token = self
             .query
             .get("continue")
             .filter(|c| !c.is_empty())
             .cloned();
-        if continue_token.is_some() && revision > 0 {
+        if continue_token.is_some() && asked > 0 {
             return Err(StatusError::bad_request(
                 "specifying resource version is not allowed when using continue",
             ));

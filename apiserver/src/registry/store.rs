@@ -130,6 +130,27 @@ impl Store {
         Ok(Bytes::from(out))
     }
 
+    /// Checks that the store has reached `revision` (a list "not older than" it); Go's
+    /// 504 "Too large resource version" otherwise.
+    pub async fn ensure_reached(&self, revision: Revision) -> Result<(), StatusError> {
+        let current = self
+            .storage
+            .current_revision()
+            .await
+            .map_err(|e| StatusError::from_storage(e, &self.qualified(), ""))?;
+        if revision > current {
+            return Err(StatusError::from_storage(
+                StorageError::FutureRevision {
+                    requested: revision,
+                    current,
+                },
+                &self.qualified(),
+                "",
+            ));
+        }
+        Ok(())
+    }
+
     /// One object.
     pub async fn get(&self, namespace: &str, name: &str) -> Result<Box<dyn Object>, StatusError> {
         let key = self.info.key(namespace, name);
