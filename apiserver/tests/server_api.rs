@@ -419,6 +419,28 @@ async fn versions_convert_through_the_storage_version() {
         1
     );
 
+    // The events field selectors `kubectl describe` uses.
+    let events = "/api/v1/namespaces/default/events?fieldSelector=";
+    let r = s
+        .get(&format!(
+            "{events}involvedObject.name%3Dp%2CinvolvedObject.kind%3DPod"
+        ))
+        .await;
+    assert_eq!(
+        r.json()["items"].as_array().map(Vec::len),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&r.body)
+    );
+    let r = s.get(&format!("{events}involvedObject.name%3Dq")).await;
+    assert_eq!(r.json()["items"].as_array().unwrap().len(), 0);
+    assert_eq!(
+        s.get(&format!("{events}involvedObject.nope%3Dq"))
+            .await
+            .status,
+        400
+    );
+
     // A body of another version than the path's is refused, as Go does.
     let r = s.send_json("POST", "/apis/autoscaling/v1/namespaces/default/horizontalpodautoscalers", &json!({
         "apiVersion": "autoscaling/v2", "kind": "HorizontalPodAutoscaler", "metadata": {"name": "x"}})).await;
