@@ -14,10 +14,13 @@ use apimachinery::runtime::Object;
 
 use super::resource_info::ResourceInfo;
 
+/// Field labels with the JSON pointers of their values.
+type FieldPointers = &'static [(&'static str, &'static str)];
+
 /// The selectable fields beyond `metadata.*`, by `(group, resource)`: each field label
 /// with the JSON pointer of its value in the stored object (Go's per-kind
 /// `ToSelectableFields`). Events of both APIs are stored as core Events.
-const KIND_FIELDS: &[(&str, &str, &[(&str, &str)])] = &[
+const KIND_FIELDS: &[(&str, &str, FieldPointers)] = &[
     ("", "events", EVENT_FIELDS),
     ("events.k8s.io", "events", EVENT_FIELDS),
     (
@@ -80,7 +83,7 @@ const EVENT_FIELDS: &[(&str, &str)] = &[
     ("type", "/type"),
 ];
 
-fn kind_fields(info: &ResourceInfo) -> &'static [(&'static str, &'static str)] {
+fn kind_fields(info: &ResourceInfo) -> FieldPointers {
     KIND_FIELDS
         .iter()
         .find(|(g, r, _)| *g == info.group && *r == info.resource)
