@@ -396,6 +396,9 @@ impl Api {
             "scale" if resource.has_scale => {}
             _ => return Err(StatusError::path_not_found(path)),
         }
+        if resource.is_create_only() && info.verb != "create" {
+            return Err(StatusError::method_not_allowed(method.as_str(), path));
+        }
         let output = negotiate_output(Some(accept))?;
         let h = Handler {
             scheme: &self.scheme,
@@ -424,6 +427,9 @@ impl Api {
                     HeaderValue::from_static("chunked"),
                 );
                 return Ok(resp);
+            }
+            "create" if resource.is_create_only() => {
+                h.review(body, negotiate_input(content_type)?).await?
             }
             "create" => {
                 self.check_namespace(info).await?;

@@ -106,6 +106,18 @@ async fn discovery_and_health() {
             .iter()
             .any(|r| r["name"] == "configmaps/status")
     );
+    let authz = s.get("/apis/authorization.k8s.io/v1").await.json();
+    let authz_names: Vec<&str> = authz["resources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["name"].as_str().unwrap())
+        .collect();
+    assert!(authz_names.contains(&"selfsubjectaccessreviews"));
+    assert!(
+        !authz_names.contains(&"selfsubjectaccessreviews/status"),
+        "{authz_names:?}"
+    );
 
     let apps = s.get("/apis/apps/v1").await.json();
     let scale = apps["resources"]
@@ -283,6 +295,34 @@ async fn crud_with_server_set_metadata_and_go_errors() {
             .unwrap()
             .is_none()
     );
+
+    // Reviews are answered, not stored: no authorization here, everything is allowed.
+    let before = s.storage.current_revision().await.unwrap();
+    let review = create(
+        &s,
+        "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews",
+        json!({
+        "apiVersion": "authorization.k8s.io/v1", "kind": "SelfSubjectAccessReview",
+        "spec": {"resourceAttributes": {"verb": "delete", "resource": "pods"}}}),
+    )
+    .await;
+    assert_eq!(review["status"]["allowed"], true);
+    assert_eq!(review["spec"]["resourceAttributes"]["verb"], "delete");
+    assert_eq!(s.storage.current_revision().await.unwrap(), before);
+    assert_eq!(
+        s.get("/apis/authorization.k8s.io/v1/selfsubjectaccessreviews")
+            .await
+            .status,
+        405
+    );
+    let who = create(
+        &s,
+        "/apis/authentication.k8s.io/v1/selfsubjectreviews",
+        json!({
+        "apiVersion": "authentication.k8s.io/v1", "kind": "SelfSubjectReview"}),
+    )
+    .await;
+    assert_eq!(who["status"]["userInfo"]["username"], "system:anonymous");
 
     // dryRun=All answers as a create would and stores nothing.
     let r = s

@@ -248,6 +248,46 @@ impl Handler<'_> {
         self.reply(201, &*self.to_request_version(created)?, warnings)
     }
 
+    /// POST of a create-only resource (Go's review resources): the object comes back with
+    /// its `status` filled in, and nothing is stored. This server has no authentication
+    /// and no authorization: every access review is allowed, every caller anonymous, and
+    /// no token is recognised.
+    pub async fn review(&self, body: &[u8], media: MediaType) -> Result<Reply, StatusError> {
+        let (obj, warnings) = self.decode_body(body, media, &self.request_gvk())?;
+        let mut v = to_json(&*obj)?;
+        let status = match self.store.info().resource.as_str() {
+            "subjectaccessreviews" | "selfsubjectaccessreviews" | "localsubjectaccessreviews" => {
+                serde_json::json!({
+                    "allowed": true,
+                    "reason": "this server has no authorization: every request is allowed",
+                })
+            }
+            "selfsubjectrulesreviews" => serde_json::json!({
+                "resourceRules": [{"verbs": ["*"], "apiGroups": ["*"], "resources": ["*"]}],
+                "nonResourceRules": [{"verbs": ["*"], "nonResourceURLs": ["*"]}],
+                "incomplete": false,
+            }),
+            "selfsubjectreviews" => serde_json::json!({
+                "userInfo": {"username": "system:anonymous", "groups": ["system:unauthenticated"]},
+            }),
+            "tokenreviews" => serde_json::json!({
+                "authenticated": false,
+                "error": "this server has no authentication: no token is recognised",
+            }),
+            other => {
+                return Err(StatusError::method_not_allowed(
+                    "POST",
+                    &format!("{other}: this server has no scheduler or admission to act on it"),
+                ));
+            }
+        };
+        if let Some(map) = v.as_object_mut() {
+            map.insert("status".into(), status);
+        }
+        let answered = from_value(self.scheme, &self.request_gvk(), v)?;
+        self.reply(201, &*answered, warnings)
+    }
+
     /// PUT of an object or its `/status`.
     pub async fn update(&self, body: &[u8], media: MediaType) -> Result<Reply, StatusError> {
         let dry_run = self.dry_run()?;

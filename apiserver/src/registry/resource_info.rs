@@ -104,6 +104,12 @@ impl ResourceInfo {
         GroupVersionKind::new(self.group.as_str(), version, self.kind.as_str())
     }
 
+    /// Whether the resource is only created, never stored or read (Go's review
+    /// resources, such as `selfsubjectaccessreviews`, and `bindings`).
+    pub fn is_create_only(&self) -> bool {
+        self.verbs.iter().all(|v| v == "create")
+    }
+
     /// Whether `version` serves the resource.
     pub fn serves(&self, version: &str) -> bool {
         self.versions.iter().any(|v| v == version)
@@ -172,7 +178,10 @@ pub fn resources_from_scheme(scheme: &Scheme) -> BTreeMap<(String, String), Reso
                     storage_version,
                     r.kind.as_str(),
                 );
-                let has_status = has_status_field(scheme, &storage_gvk);
+                // Create-only resources (reviews, bindings) are answered, not stored, and
+                // have no subresources.
+                let has_status = r.verbs().iter().any(|v| v == "update")
+                    && has_status_field(scheme, &storage_gvk);
                 out.insert(
                     key,
                     ResourceInfo {
