@@ -416,6 +416,12 @@ fn kubectl_against_kapi_serve() -> TestResult {
     let explain = ok(k, &["explain", "deployment.spec.strategy"], None);
     assert!(explain.contains("rollingUpdate"), "{explain}");
 
+    // Reviews are answered: no authorization, everything allowed.
+    assert_eq!(
+        ok(k, &["auth", "can-i", "delete", "pods"], None).trim(),
+        "yes"
+    );
+
     // SIGTERM: a graceful shutdown, exit status 0.
     let mut served = served;
     let pid = served.child.id().to_string();
