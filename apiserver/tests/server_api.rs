@@ -1417,3 +1417,25 @@ async fn protobuf_watches_are_length_delimited_watch_events() {
     assert_eq!(obj.meta().unwrap().name(), "pb");
     s.server.shutdown().await;
 }
+
+#[tokio::test]
+async fn shutdown_ends_open_watches_and_stops_listening() {
+    let s = start().await;
+    let addr = s.server.local_addr().to_string();
+    let watcher = {
+        let addr = addr.clone();
+        tokio::spawn(async move {
+            client::request(&addr, "GET", &format!("{CM}?watch=true"), &[], b"").await
+        })
+    };
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    tokio::time::timeout(std::time::Duration::from_secs(5), s.server.shutdown())
+        .await
+        .expect("shutdown waits for nothing but the requests in flight");
+    let r = tokio::time::timeout(std::time::Duration::from_secs(5), watcher)
+        .await
+        .expect("the watch ended with the server")
+        .unwrap();
+    assert_eq!(r.status, 200);
+    assert!(tokio::net::TcpStream::connect(&addr).await.is_err());
+}
