@@ -123,7 +123,8 @@ fn find_unescaped(s: &str, needle: &str) -> Option<usize> {
             i += 2;
             continue;
         }
-        if s[i..].starts_with(needle) {
+        // Bytes, not `str` slices: `i` may fall inside a multi-byte character.
+        if bytes[i..].starts_with(needle.as_bytes()) {
             return Some(i);
         }
         i += 1;
@@ -174,9 +175,31 @@ mod tests {
     }
 
     #[test]
+    fn non_ascii_values_are_read_whole() -> Result<(), ParseError> {
+        let s = Selector::parse("metadata.name=é\\,ü,metadata.namespace!=ñ")?;
+        assert_eq!(s.requirements()[0].value, "é,ü");
+        assert_eq!(s.requirements()[1].value, "ñ");
+        assert!(Selector::parse("é").is_err());
+        Ok(())
+    }
+
+    #[test]
     fn bad_selectors_are_errors() {
         for bad in ["metadata.name", "=x", "a=b\\x", "a=b\\"] {
             assert!(Selector::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    proptest::proptest! {
+        /// Any input is parsed or refused, never a panic (selectors come from URLs).
+        #[test]
+        fn any_input_parses_or_fails_cleanly(input in ".{0,40}") {
+            let _ = Selector::parse(&input);
+        }
+
+        #[test]
+        fn selector_alphabet_inputs_parse_or_fail_cleanly(input in "[a-z=!,()<> \\\\.é/-]{0,30}") {
+            let _ = Selector::parse(&input);
         }
     }
 }

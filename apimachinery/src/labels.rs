@@ -370,4 +370,17 @@ mod tests {
         assert_eq!(Selector::parse(&s.to_string())?, s);
         Ok(())
     }
+
+    proptest::proptest! {
+        /// Any input is parsed or refused, never a panic (selectors come from URLs).
+        #[test]
+        fn any_input_parses_or_fails_cleanly(input in ".{0,40}") {
+            let _ = Selector::parse(&input);
+        }
+
+        #[test]
+        fn selector_alphabet_inputs_parse_or_fail_cleanly(input in "[a-z=!,()<> \\\\.é/-]{0,30}") {
+            let _ = Selector::parse(&input);
+        }
+    }
 }
