@@ -3,9 +3,22 @@
 //!
 //! | module | Go package | what it holds |
 //! | --- | --- | --- |
+//! | [`server`] | `server` | the [`Config`](server::Config) a program builds a running server from |
+//! | [`endpoints`] | `endpoints`, `endpoints/handlers`, `endpoints/request` | request parsing, content negotiation, the REST and watch handlers, Status errors |
+//! | [`registry`] | `registry/generic/registry`, `storage/cacher` | the store of each resource over the storage: keys, storage versions, strategies, the watch cache |
 //! | [`openapi`] | `k8s.io/kube-openapi` `handler3`, `handler` | the OpenAPI v3 documents (index and one per web service) and the v2 document, as served |
+//! | [`discovery`] | `endpoints/discovery` | `/api`, `/apis`, resource lists and aggregated discovery |
 //! | [`storage`] | `storage`, `storage/etcd3` | the revisioned key-value [`Storage`](storage::Storage) every resource is kept in, and its backends: [`MemoryStorage`](storage::MemoryStorage), [`RedbStorage`](storage::RedbStorage) (a file), [`EtcdStorage`](storage::EtcdStorage) |
+//!
+//! A request goes as seed 003 describes kube-apiserver's: decoded in the version of its
+//! path, defaulted, converted to the resource's storage version, encoded as
+//! kube-apiserver stores it and written under kube-apiserver's key; reads convert from
+//! the storage version to the version asked for.
 #![forbid(unsafe_code)]
 
+pub mod discovery;
+pub mod endpoints;
 pub mod openapi;
+pub mod registry;
+pub mod server;
 pub mod storage;

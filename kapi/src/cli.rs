@@ -49,6 +49,32 @@ pub enum Command {
         after_help = "Custom resources (kinds of groups that are not built in) pass through unchanged,\nwritten as Go writes an Unstructured object (keys sorted), with one warning per kind\non standard error, also with --strict; with -o protobuf they are errors, having no\nprotobuf form. An unknown kind of a built-in group (apps/v1 Deploymnet,\nautoscaling/v2beta1) is an error.\n\nExamples:\n  kapi convert -f kapi/examples/legacy.yaml\n  kapi convert -f old.yaml --output-version apps/v1 -o json\n  kapi convert -f deploy.yaml -o protobuf --output-file deploy.pb\n  kapi convert -f deploy.pb\n  kapi convert -f manifests/ -R --output-file upgraded.yaml\n  cat deploy.yaml | kapi convert -f -"
     )]
     Convert(ConvertArgs),
+    /// Serve the built-in API over HTTP, as kube-apiserver does (no controllers: objects
+    /// are stored and served, like envtest's API server). Prints its URL, writes a
+    /// kubeconfig for kubectl and client libraries, and runs until SIGINT or SIGTERM.
+    #[command(
+        after_help = "Without --data-dir or --etcd-servers, objects are kept in memory and lost on exit.\nPlain HTTP on the listen address, no authentication.\n\nExamples:\n  kapi serve\n  kapi serve --listen 127.0.0.1:6443 --kubeconfig /tmp/kapi.kubeconfig\n  kubectl --kubeconfig /tmp/kapi.kubeconfig get namespaces"
+    )]
+    Serve(ServeArgs),
+}
+
+/// `kapi serve`.
+#[derive(Debug, clap::Args)]
+pub struct ServeArgs {
+    /// The address to listen on (port 0 picks a free port).
+    #[arg(long, default_value = "127.0.0.1:6443", value_name = "HOST:PORT")]
+    pub listen: std::net::SocketAddr,
+    /// Keep objects in an embedded database (redb) in this directory, created if
+    /// missing; an acknowledged write survives a crash.
+    #[arg(long = "data-dir", value_name = "DIR", conflicts_with = "etcd_servers")]
+    pub data_dir: Option<std::path::PathBuf>,
+    /// Keep objects in etcd at these endpoints, comma-separated, with kube-apiserver's
+    /// key layout and encoding.
+    #[arg(long = "etcd-servers", value_name = "URL,...", value_delimiter = ',')]
+    pub etcd_servers: Vec<String>,
+    /// Write a kubeconfig (cluster, user, context) for the server to this file.
+    #[arg(long, value_name = "FILE")]
+    pub kubeconfig: Option<std::path::PathBuf>,
 }
 
 /// `kapi convert`.

@@ -6,6 +6,7 @@ mod conformance;
 pub mod convert;
 mod inputs;
 mod resolve;
+mod serve;
 mod validate;
 
 use std::io::Write;
@@ -25,5 +26,6 @@ pub fn run(command: Command, out: &mut dyn Write) -> Result<ExitCode, CommandErr
         Command::Conformance(args) => conformance::run(&args, out),
         Command::Validate(args) => validate::run(&args, out),
         Command::Convert(args) => convert::run(&args, convert::Mode::Stream, out),
+        Command::Serve(args) => serve::run(&args, out),
     }
 }

@@ -1,0 +1,223 @@
+//! Discovery documents (Go's `endpoints/discovery` and `endpoints/discovery/aggregated`):
+//! `/api`, `/apis`, `/apis/{group}`, the legacy `APIResourceList` of each group version,
+//! and the aggregated `apidiscovery.k8s.io/v2` `APIGroupDiscoveryList` that client-go
+//! asks for first. Built once from the served resources; every request is a lookup.
+
+use std::collections::BTreeMap;
+
+use apimachinery::meta::APIGroupResources;
+use apimachinery::runtime::Scheme;
+use serde_json::{Value, json};
+
+use crate::registry::ResourceInfo;
+
+/// The media type of aggregated discovery, as client-go asks for it and checks the
+/// answer's `Content-Type` against.
+pub const AGGREGATED_CONTENT_TYPE: &str =
+    "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList";
+
+/// The verbs of `/status` and `/scale` subresources.
+const SUBRESOURCE_VERBS: [&str; 3] = ["get", "patch", "update"];
+
+/// Every discovery document of a server, pre-rendered.
+#[derive(Debug, Default)]
+pub struct Discovery {
+    /// `/api`.
+    pub core_versions: Value,
+    /// `/apis`.
+    pub groups: Value,
+    /// `/apis/{group}`.
+    pub group: BTreeMap<String, Value>,
+    /// `/api/v1` and `/apis/{group}/{version}`, by group version (`v1`, `apps/v1`).
+    pub resource_lists: BTreeMap<String, Value>,
+    /// Aggregated discovery of `/api`.
+    pub aggregated_core: Value,
+    /// Aggregated discovery of `/apis`.
+    pub aggregated_groups: Value,
+}
+
+/// The groups in discovery order, with their versions (most preferred first).
+fn group_order(scheme: &Scheme) -> Vec<(String, Vec<String>)> {
+    APIGroupResources::from_scheme(scheme)
+        .into_iter()
+        .map(|g| {
+            let versions = g
+                .group
+                .versions
+                .iter()
+                .flatten()
+                .map(|v| v.version.clone())
+                .collect();
+            (g.group.name, versions)
+        })
+        .collect()
+}
+
+fn group_version(group: &str, version: &str) -> String {
+    if group.is_empty() {
+        version.to_owned()
+    } else {
+        format!("{group}/{version}")
+    }
+}
+
+impl Discovery {
+    /// The documents of a server serving `resources`, telling clients it is at
+    /// `address`.
+    pub fn new(
+        scheme: &Scheme,
+        resources: &BTreeMap<(String, String), ResourceInfo>,
+        address: &str,
+    ) -> Self {
+        let mut d = Discovery::default();
+        let order = group_order(scheme);
+        let mut api_groups = Vec::new();
+        let mut aggregated_groups = Vec::new();
+        let mut aggregated_core = Vec::new();
+        for (group, versions) in &order {
+            let mut gv_docs = Vec::new();
+            let mut agg_versions = Vec::new();
+            for version in versions {
+                let served: Vec<&ResourceInfo> = resources
+                    .values()
+                    .filter(|r| r.group == *group && r.serves(version))
+                    .collect();
+                if served.is_empty() {
+                    continue;
+                }
+                let gv = group_version(group, version);
+                let mut list = Vec::new();
+                let mut agg = Vec::new();
+                for r in &served {
+                    let mut entry = json!({
+                        "name": r.resource,
+                        "singularName": r.singular,
+                        "namespaced": r.namespaced,
+                        "kind": r.kind,
+                        "verbs": r.verbs,
+                    });
+                    if !r.short_names.is_empty() {
+                        entry["shortNames"] = json!(r.short_names);
+                    }
+                    if !r.categories.is_empty() {
+                        entry["categories"] = json!(r.categories);
+                    }
+                    list.push(entry);
+                    let mut subresources = Vec::new();
+                    if r.has_scale {
+                        list.push(json!({
+                            "name": format!("{}/scale", r.resource),
+                            "singularName": "",
+                            "namespaced": r.namespaced,
+                            "group": "autoscaling",
+                            "version": "v1",
+                            "kind": "Scale",
+                            "verbs": SUBRESOURCE_VERBS,
+                        }));
+                        subresources.push(json!({
+                            "subresource": "scale",
+                            "responseKind": {"group": "autoscaling", "version": "v1", "kind": "Scale"},
+                            "verbs": SUBRESOURCE_VERBS,
+                        }));
+                    }
+                    if r.has_status {
+                        list.push(json!({
+                            "name": format!("{}/status", r.resource),
+                            "singularName": "",
+                            "namespaced": r.namespaced,
+                            "kind": r.kind,
+                            "verbs": SUBRESOURCE_VERBS,
+                        }));
+                        subresources.push(json!({
+                            "subresource": "status",
+                            "responseKind": {"group": group, "version": version, "kind": r.kind},
+                            "verbs": SUBRESOURCE_VERBS,
+                        }));
+                    }
+                    let mut a = json!({
+                        "resource": r.resource,
+                        "responseKind": {"group": group, "version": version, "kind": r.kind},
+                        "scope": if r.namespaced { "Namespaced" } else { "Cluster" },
+                        "singularResource": r.singular,
+                        "verbs": r.verbs,
+                    });
+                    if !r.short_names.is_empty() {
+                        a["shortNames"] = json!(r.short_names);
+                    }
+                    if !r.categories.is_empty() {
+                        a["categories"] = json!(r.categories);
+                    }
+                    if !subresources.is_empty() {
+                        a["subresources"] = json!(subresources);
+                    }
+                    agg.push(a);
+                }
+                d.resource_lists.insert(
+                    gv.clone(),
+                    json!({
+                        "kind": "APIResourceList",
+                        "apiVersion": "v1",
+                        "groupVersion": gv,
+                        "resources": list,
+                    }),
+                );
+                gv_docs.push(json!({"groupVersion": gv, "version": version}));
+                agg_versions.push(json!({
+                    "version": version,
+                    "resources": agg,
+                    "freshness": "Current",
+                }));
+            }
+            let Some(preferred) = gv_docs.first().cloned() else {
+                continue;
+            };
+            let agg_group = json!({
+                "metadata": {"name": group, "creationTimestamp": null},
+                "versions": agg_versions,
+            });
+            if group.is_empty() {
+                d.core_versions = json!({
+                    "kind": "APIVersions",
+                    "versions": versions.iter().filter(|v| d.resource_lists.contains_key(v.as_str())).collect::<Vec<_>>(),
+                    "serverAddressByClientCIDRs": [{"clientCIDR": "0.0.0.0/0", "serverAddress": address}],
+                });
+                aggregated_core.push(agg_group);
+            } else {
+                let api_group = json!({
+                    "name": group,
+                    "versions": gv_docs,
+                    "preferredVersion": preferred,
+                });
+                let mut single = api_group.clone();
+                single["kind"] = json!("APIGroup");
+                single["apiVersion"] = json!("v1");
+                d.group.insert(group.clone(), single);
+                api_groups.push(api_group);
+                aggregated_groups.push(agg_group);
+            }
+        }
+        d.groups = json!({"kind": "APIGroupList", "apiVersion": "v1", "groups": api_groups});
+        let list = |items: Vec<Value>| {
+            json!({
+                "kind": "APIGroupDiscoveryList",
+                "apiVersion": "apidiscovery.k8s.io/v2",
+                "metadata": {},
+                "items": items,
+            })
+        };
+        d.aggregated_core = list(aggregated_core);
+        d.aggregated_groups = list(aggregated_groups);
+        d
+    }
+}
+
+/// Whether an `Accept` header asks for aggregated discovery (v2; client-go lists it
+/// first, with the legacy document as the fallback).
+pub fn wants_aggregated(accept: &str) -> bool {
+    accept.split(',').any(|part| {
+        let params: Vec<String> = part.split(';').map(|p| p.trim().replace(' ', "")).collect();
+        params.iter().any(|p| p == "g=apidiscovery.k8s.io")
+            && params.iter().any(|p| p == "v=v2")
+            && params.iter().any(|p| p == "as=APIGroupDiscoveryList")
+    })
+}

@@ -1,0 +1,10 @@
+//! The HTTP side of the API (Go's `endpoints`): what a request asks for, in which
+//! format, and the handlers answering it.
+
+pub mod handlers;
+pub mod negotiation;
+pub mod request_info;
+mod status_error;
+pub mod watch;
+
+pub use status_error::StatusError;

@@ -1,0 +1,413 @@
+//! The watch cache of one resource (Go's `storage/cacher`): one storage watch on the
+//! resource's prefix, decoded once, kept in a bounded ring of recent events and fanned
+//! out to every client watch. A client resuming from a revision the ring still covers
+//! gets the events after it replayed, then the live ones, with nothing lost or repeated
+//! between the two; one older than the ring is served by a storage watch of its own (or
+//! 410 Expired when the storage has compacted it).
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+use apimachinery::runtime::{Object, Scheme};
+use futures_util::StreamExt;
+use futures_util::stream::{self, BoxStream};
+use tokio::sync::{Mutex, broadcast};
+
+use super::resource_info::ResourceInfo;
+use super::store::decode_stored;
+use crate::endpoints::StatusError;
+use crate::storage::{Revision, Storage, WatchEvent};
+
+/// How many recent events the cache keeps for resuming watches (Go sizes its cache
+/// similarly, in the hundreds to thousands per resource).
+const RING_CAPACITY: usize = 1024;
+/// How many events a client may fall behind the live stream before its watch is ended
+/// (it then re-watches from its last revision, as Go's clients do).
+const CLIENT_BUFFER: usize = 1024;
+/// How many storage watches in a row may end without an event before the cache stops
+/// (ending its clients' watches), and the pause before each of them, growing linearly.
+const RESUME_ATTEMPTS: u32 = 5;
+const RESUME_PAUSE: std::time::Duration = std::time::Duration::from_millis(200);
+
+/// What happened to an object.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EventType {
+    /// Created.
+    Added,
+    /// Replaced.
+    Modified,
+    /// Deleted.
+    Deleted,
+    /// No object: the watch has seen every event up to the revision.
+    Progress,
+}
+
+/// One decoded event, shared by every client.
+#[derive(Clone, Debug)]
+pub struct CacheEvent {
+    /// What happened.
+    pub event_type: EventType,
+    /// The revision of the event.
+    pub revision: Revision,
+    /// The object after the event (before it, for a deletion, with the deletion's
+    /// revision as its resourceVersion), at the storage version.
+    pub object: Option<Arc<dyn Object>>,
+    /// The object before the event, when it existed.
+    pub prev: Option<Arc<dyn Object>>,
+}
+
+/// The events of one client watch.
+pub type CacheWatch = BoxStream<'static, Result<Arc<CacheEvent>, StatusError>>;
+
+#[derive(Debug)]
+struct State {
+    running: bool,
+    /// The revision of the last event seen (or the one the watch started at).
+    last_revision: Revision,
+    /// Events after this revision are all in `ring` (or live).
+    covered_from: Revision,
+    ring: VecDeque<Arc<CacheEvent>>,
+    tx: broadcast::Sender<Arc<CacheEvent>>,
+}
+
+/// The watch cache of one resource.
+#[derive(Debug)]
+pub struct Cacher {
+    scheme: Arc<Scheme>,
+    storage: Arc<dyn Storage>,
+    info: ResourceInfo,
+    state: Mutex<State>,
+}
+
+impl Cacher {
+    /// A cache of `info`'s prefix in `storage`; its storage watch starts with the first
+    /// client.
+    pub fn new(scheme: Arc<Scheme>, storage: Arc<dyn Storage>, info: ResourceInfo) -> Self {
+        let (tx, _) = broadcast::channel(CLIENT_BUFFER);
+        Cacher {
+            scheme,
+            storage,
+            info,
+            state: Mutex::new(State {
+                running: false,
+                last_revision: 0,
+                covered_from: 0,
+                ring: VecDeque::new(),
+                tx,
+            }),
+        }
+    }
+
+    /// The latest revision the cache has seen (0 before it started).
+    pub async fn last_revision(&self) -> Revision {
+        self.state.lock().await.last_revision
+    }
+
+    /// The events after revision `from` (0: from now on) under the resource's prefix,
+    /// and the revision they follow (`from`, or the current one for 0: a list at it and
+    /// then these events miss nothing).
+    pub async fn watch(
+        self: &Arc<Self>,
+        from: Revision,
+    ) -> Result<(Revision, CacheWatch), StatusError> {
+        let qualified = self.info.qualified_resource();
+        let mut st = self.state.lock().await;
+        if !st.running {
+            let start = if st.last_revision == 0 {
+                self.storage
+                    .current_revision()
+                    .await
+                    .map_err(|e| StatusError::from_storage(e, &qualified, ""))?
+            } else {
+                st.last_revision
+            };
+            let prefix = self.info.collection_prefix(None);
+            let upstream = match self.storage.watch(&prefix, start).await {
+                Ok(s) => s,
+                Err(e) => {
+                    // History gone: start over from now; earlier revisions are expired.
+                    let now = self
+                        .storage
+                        .current_revision()
+                        .await
+                        .map_err(|e| StatusError::from_storage(e, &qualified, ""))?;
+                    if now == start {
+                        return Err(StatusError::from_storage(e, &qualified, ""));
+                    }
+                    st.ring.clear();
+                    st.covered_from = now;
+                    st.last_revision = now;
+                    self.storage
+                        .watch(&prefix, now)
+                        .await
+                        .map_err(|e| StatusError::from_storage(e, &qualified, ""))?
+                }
+            };
+            if st.covered_from == 0 || st.last_revision == 0 {
+                st.covered_from = start;
+                st.last_revision = start;
+            }
+            st.running = true;
+            let this = self.clone();
+            tokio::spawn(async move { this.pump(upstream).await });
+        }
+        let from = if from == 0 { st.last_revision } else { from };
+        if from < st.covered_from {
+            drop(st);
+            return Ok((from, self.watch_storage(from).await?));
+        }
+        let replay: Vec<Result<Arc<CacheEvent>, StatusError>> = st
+            .ring
+            .iter()
+            .filter(|e| e.revision > from)
+            .cloned()
+            .map(Ok)
+            .collect();
+        let rx = st.tx.subscribe();
+        drop(st);
+        let live = stream::unfold(Some(rx), move |rx| {
+            let qualified = qualified.clone();
+            async move {
+                let mut rx = rx?;
+                loop {
+                    match rx.recv().await {
+                        Ok(e) if e.revision > from => return Some((Ok(e), Some(rx))),
+                        Ok(_) => continue,
+                        Err(broadcast::error::RecvError::Lagged(n)) => {
+                            return Some((
+                                Err(StatusError::expired(format!(
+                                    "watch of {qualified} fell {n} events behind; watch again from the last resourceVersion seen"
+                                ))),
+                                None,
+                            ));
+                        }
+                        Err(broadcast::error::RecvError::Closed) => return None,
+                    }
+                }
+            }
+        });
+        Ok((from, stream::iter(replay).chain(live).boxed()))
+    }
+
+    /// A client's own storage watch, for a revision older than the cache covers.
+    async fn watch_storage(&self, from: Revision) -> Result<CacheWatch, StatusError> {
+        let qualified = self.info.qualified_resource();
+        let upstream = self
+            .storage
+            .watch(&self.info.collection_prefix(None), from)
+            .await
+            .map_err(|e| StatusError::from_storage(e, &qualified, ""))?;
+        let scheme = self.scheme.clone();
+        Ok(upstream
+            .map(move |item| match item {
+                Ok(ev) => decode_event(&scheme, ev).map(Arc::new),
+                Err(e) => Err(StatusError::from_storage(e, &qualified, "")),
+            })
+            .boxed())
+    }
+
+    async fn pump(self: Arc<Self>, mut upstream: crate::storage::WatchStream) {
+        let prefix = self.info.collection_prefix(None);
+        // Storage watches in a row that ended before delivering anything: a backend that
+        // is down. After a few, with a pause between them, the cache gives up.
+        let mut barren = 0u32;
+        loop {
+            let mut delivered = false;
+            while let Some(item) = upstream.next().await {
+                let Ok(ev) = item else {
+                    break;
+                };
+                delivered = true;
+                let Ok(event) = decode_event(&self.scheme, ev) else {
+                    // An undecodable value is skipped: the list shows the error instead.
+                    continue;
+                };
+                let event = Arc::new(event);
+                let mut st = self.state.lock().await;
+                st.last_revision = st.last_revision.max(event.revision);
+                if event.event_type != EventType::Progress {
+                    st.ring.push_back(event.clone());
+                    while st.ring.len() > RING_CAPACITY {
+                        if let Some(old) = st.ring.pop_front() {
+                            st.covered_from = old.revision;
+                        }
+                    }
+                }
+                // No receiver is not an error: the cache keeps running for later clients.
+                let _ = st.tx.send(event);
+            }
+            // The storage watch ended (a slow consumer, a lost connection): resume where
+            // it stopped, so clients miss nothing.
+            barren = if delivered { 0 } else { barren + 1 };
+            if barren > RESUME_ATTEMPTS {
+                break;
+            }
+            if barren > 0 {
+                tokio::time::sleep(RESUME_PAUSE * barren).await;
+            }
+            let from = self.state.lock().await.last_revision;
+            match self.storage.watch(&prefix, from).await {
+                Ok(next) => upstream = next,
+                Err(_) => break,
+            }
+        }
+        // The storage cannot resume (history compacted, backend gone): every client watch
+        // ends (they re-watch from where they were, and get 410 if that is gone), and the
+        // next client restarts the storage watch.
+        let mut st = self.state.lock().await;
+        st.running = false;
+        let (tx, _) = broadcast::channel(CLIENT_BUFFER);
+        st.tx = tx;
+    }
+}
+
+fn decode_event(scheme: &Scheme, ev: WatchEvent) -> Result<CacheEvent, StatusError> {
+    Ok(match ev {
+        WatchEvent::Put { kv, prev } => CacheEvent {
+            event_type: if prev.is_some() {
+                EventType::Modified
+            } else {
+                EventType::Added
+            },
+            revision: kv.mod_revision,
+            object: Some(Arc::from(decode_stored(scheme, &kv)?)),
+            prev: prev
+                .map(|p| decode_stored(scheme, &p).map(Arc::from))
+                .transpose()?,
+        },
+        WatchEvent::Delete { prev, revision } => {
+            let mut obj = decode_stored(scheme, &prev)?;
+            if let Some(meta) = obj.meta_mut() {
+                meta.set_resource_version(&revision.to_string());
+            }
+            let obj: Arc<dyn Object> = Arc::from(obj);
+            CacheEvent {
+                event_type: EventType::Deleted,
+                revision,
+                object: Some(obj.clone()),
+                prev: Some(obj),
+            }
+        }
+        WatchEvent::Progress { revision } => CacheEvent {
+            event_type: EventType::Progress,
+            revision,
+            object: None,
+            prev: None,
+        },
+    })
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::panic)]
+mod tests {
+    use super::*;
+    use crate::storage::MemoryStorage;
+    use apimachinery::apis::meta::v1::ObjectMeta;
+    use apimachinery::runtime::Scheme;
+    use apimachinery::schema::GroupVersionKind;
+    use bytes::Bytes;
+
+    #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+    #[api(group = "example.com", version = "v1", kind = "Widget")]
+    pub struct Widget {
+        pub metadata: ObjectMeta,
+    }
+
+    fn info() -> ResourceInfo {
+        ResourceInfo {
+            group: "example.com".into(),
+            resource: "widgets".into(),
+            singular: "widget".into(),
+            kind: "Widget".into(),
+            namespaced: false,
+            short_names: Vec::new(),
+            categories: Vec::new(),
+            verbs: Vec::new(),
+            versions: vec!["v1".into()],
+            storage_gvk: GroupVersionKind::new("example.com", "v1", "Widget"),
+            key_prefix: "/registry/example.com/widgets".into(),
+            has_status: false,
+            has_scale: false,
+        }
+    }
+
+    fn widget(name: &str) -> Bytes {
+        Bytes::from(format!(
+            r#"{{"apiVersion":"example.com/v1","kind":"Widget","metadata":{{"name":"{name}"}}}}"#
+        ))
+    }
+
+    /// Writes past the ring's capacity: a resume the ring still covers is replayed from
+    /// it, an older one is served by a storage watch of its own, and both see every
+    /// event after their revision, in order.
+    #[tokio::test]
+    async fn resumes_from_the_ring_or_from_storage_when_the_ring_has_moved_on() {
+        let mut scheme = Scheme::new();
+        scheme.add_known_type::<Widget>().unwrap();
+        let scheme = Arc::new(scheme);
+        let storage: Arc<dyn Storage> = Arc::new(MemoryStorage::new());
+        // (Revision 0 means "now" to a storage watch: start after a first write.)
+        storage
+            .create("/registry/example.com/widgets/first", widget("first"))
+            .await
+            .unwrap();
+        let cacher = Arc::new(Cacher::new(scheme, storage.clone(), info()));
+        let (start, _live) = cacher.watch(0).await.unwrap();
+        assert_eq!(start, 1);
+        let total = RING_CAPACITY + 100;
+        for i in 0..total {
+            storage
+                .create(
+                    &format!("/registry/example.com/widgets/w{i}"),
+                    widget(&format!("w{i}")),
+                )
+                .await
+                .unwrap();
+        }
+        let last = storage.current_revision().await.unwrap();
+        for _ in 0..200 {
+            if cacher.last_revision().await == last {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
+        assert_eq!(cacher.last_revision().await, last);
+        // Recent: from the ring.
+        let (_, mut recent) = cacher.watch(last - 3).await.unwrap();
+        for want in last - 2..=last {
+            let e = recent.next().await.unwrap().unwrap();
+            assert_eq!((e.revision, e.event_type), (want, EventType::Added));
+        }
+        // Older than the ring: a storage watch of its own, from the very first write.
+        let (_, mut old) = cacher.watch(start).await.unwrap();
+        for want in start + 1..start + 5 {
+            let e = old.next().await.unwrap().unwrap();
+            assert_eq!(e.revision, want);
+            let name = e
+                .object
+                .as_ref()
+                .and_then(|o| o.meta().map(|m| m.name().to_owned()));
+            assert_eq!(
+                name.as_deref(),
+                Some(format!("w{}", want - start - 1).as_str())
+            );
+        }
+    }
+
+    #[tokio::test]
+    async fn undecodable_values_are_skipped() {
+        let scheme = Arc::new(Scheme::new());
+        let storage: Arc<dyn Storage> = Arc::new(MemoryStorage::new());
+        let cacher = Arc::new(Cacher::new(scheme, storage.clone(), info()));
+        let (_, mut events) = cacher.watch(0).await.unwrap();
+        storage
+            .create(
+                "/registry/example.com/widgets/a",
+                Bytes::from_static(b"not an object"),
+            )
+            .await
+            .unwrap();
+        let next = tokio::time::timeout(std::time::Duration::from_millis(200), events.next()).await;
+        assert!(next.is_err(), "an undecodable value was delivered");
+    }
+}

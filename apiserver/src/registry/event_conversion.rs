@@ -1,0 +1,64 @@
+//! `events.k8s.io` Events are core Events in storage (kube-apiserver keeps both APIs'
+//! Events under `/registry/events` as core `v1` Event, through the one internal type they
+//! share): the field renames between the two, as Go's `events/v1` conversion makes them.
+
+use apimachinery::runtime::{Object, Scheme};
+use apimachinery::schema::{GroupVersion, GroupVersionKind};
+use serde_json::Map;
+
+use super::store::from_value;
+use crate::endpoints::StatusError;
+
+/// The group of the newer Event API.
+pub const EVENTS_GROUP: &str = "events.k8s.io";
+
+/// `events.k8s.io` field ↔ core field, where the names differ.
+const RENAMES: &[(&str, &str)] = &[
+    ("regarding", "involvedObject"),
+    ("note", "message"),
+    ("deprecatedSource", "source"),
+    ("deprecatedFirstTimestamp", "firstTimestamp"),
+    ("deprecatedLastTimestamp", "lastTimestamp"),
+    ("deprecatedCount", "count"),
+    ("reportingController", "reportingComponent"),
+];
+
+/// Whether converting `obj` to `target` crosses between the two Event APIs.
+pub fn crosses_event_groups(obj: &dyn Object, target: &GroupVersion) -> bool {
+    let gvk = obj.group_version_kind();
+    gvk.kind == "Event"
+        && gvk.group != target.group
+        && matches!(
+            (gvk.group.as_str(), target.group.as_str()),
+            ("", EVENTS_GROUP) | (EVENTS_GROUP, "")
+        )
+}
+
+/// Converts an Event of one API to the other's `target` version.
+pub fn convert_event(
+    scheme: &Scheme,
+    obj: Box<dyn Object>,
+    target: &GroupVersion,
+) -> Result<Box<dyn Object>, StatusError> {
+    let to_core = target.group.is_empty();
+    let mut value = serde_json::to_value(obj.as_serialize())
+        .map_err(|e| StatusError::internal(format!("reading Event: {e}")))?;
+    if let Some(map) = value.as_object_mut() {
+        let mut out = Map::new();
+        for (k, v) in std::mem::take(map) {
+            let renamed = RENAMES.iter().find_map(|(events, core)| {
+                if to_core && k == *events {
+                    Some(*core)
+                } else if !to_core && k == *core {
+                    Some(*events)
+                } else {
+                    None
+                }
+            });
+            out.insert(renamed.map(str::to_owned).unwrap_or(k), v);
+        }
+        *map = out;
+    }
+    let gvk = GroupVersionKind::new(target.group.as_str(), target.version.as_str(), "Event");
+    from_value(scheme, &gvk, value)
+}

@@ -1,0 +1,238 @@
+//! What the server knows of each resource it serves: its kind, scope, served versions,
+//! storage version, etcd key prefix and subresources, built from the [`Scheme`] and
+//! kube-apiserver's storage facts.
+//!
+//! The facts that are not in the Scheme are kube-apiserver's, as its etcd storage test
+//! (`test/integration/etcd/data.go`) pins them: the key prefixes that are not the
+//! resource name, and the storage versions that are not the group's preferred version.
+
+use std::collections::BTreeMap;
+
+use apimachinery::meta::APIGroupResources;
+use apimachinery::runtime::Scheme;
+use apimachinery::schema::{GroupVersion, GroupVersionKind};
+
+/// kube-apiserver's etcd key prefixes that are not the resource's plural name, by
+/// `(group, resource)`.
+const KEY_PREFIXES: &[(&str, &str, &str)] = &[
+    ("", "services", "services/specs"),
+    ("", "endpoints", "services/endpoints"),
+    ("", "nodes", "minions"),
+    ("", "replicationcontrollers", "controllers"),
+    ("networking.k8s.io", "ingresses", "ingress"),
+    (
+        "apiextensions.k8s.io",
+        "customresourcedefinitions",
+        "apiextensions.k8s.io/customresourcedefinitions",
+    ),
+    (
+        "apiregistration.k8s.io",
+        "apiservices",
+        "apiregistration.k8s.io/apiservices",
+    ),
+];
+
+/// kube-apiserver 1.36's storage versions that are not the group's preferred version
+/// serving the resource, by `(group, resource)`: `(version)` in the same group. (Go also
+/// stores `events.k8s.io` events as core `v1` Events under `/registry/events`: see
+/// [`resources_from_scheme`].)
+const STORAGE_VERSIONS: &[(&str, &str, &str)] = &[
+    ("autoscaling", "horizontalpodautoscalers", "v2"),
+    (
+        "apiextensions.k8s.io",
+        "customresourcedefinitions",
+        "v1beta1",
+    ),
+    (
+        "admissionregistration.k8s.io",
+        "mutatingadmissionpolicies",
+        "v1beta1",
+    ),
+    (
+        "admissionregistration.k8s.io",
+        "mutatingadmissionpolicybindings",
+        "v1beta1",
+    ),
+    ("certificates.k8s.io", "clustertrustbundles", "v1beta1"),
+    ("coordination.k8s.io", "leasecandidates", "v1beta1"),
+    ("resource.k8s.io", "devicetaintrules", "v1alpha3"),
+];
+
+/// The resources with a `/scale` subresource (autoscaling/v1 `Scale`), by group.
+const SCALE_SUBRESOURCES: &[(&str, &str)] = &[
+    ("", "replicationcontrollers"),
+    ("apps", "deployments"),
+    ("apps", "replicasets"),
+    ("apps", "statefulsets"),
+];
+
+/// One served resource (Go's `APIGroupVersion` storage entry, for all versions at
+/// once).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ResourceInfo {
+    /// The API group (`""` for core).
+    pub group: String,
+    /// The plural resource name, such as `deployments`.
+    pub resource: String,
+    /// The singular name.
+    pub singular: String,
+    /// The kind, such as `Deployment`.
+    pub kind: String,
+    /// Namespaced or cluster-scoped.
+    pub namespaced: bool,
+    /// Short names.
+    pub short_names: Vec<String>,
+    /// Categories.
+    pub categories: Vec<String>,
+    /// The verbs discovery lists.
+    pub verbs: Vec<String>,
+    /// The versions serving it, most preferred first.
+    pub versions: Vec<String>,
+    /// The kind objects are stored as.
+    pub storage_gvk: GroupVersionKind,
+    /// The etcd key prefix without a trailing slash, such as `/registry/deployments`.
+    pub key_prefix: String,
+    /// Whether it has a `/status` subresource.
+    pub has_status: bool,
+    /// Whether it has a `/scale` subresource.
+    pub has_scale: bool,
+}
+
+impl ResourceInfo {
+    /// The kind in `version`.
+    pub fn gvk(&self, version: &str) -> GroupVersionKind {
+        GroupVersionKind::new(self.group.as_str(), version, self.kind.as_str())
+    }
+
+    /// Whether the resource is only created, never stored or read (Go's review
+    /// resources, such as `selfsubjectaccessreviews`, and `bindings`).
+    pub fn is_create_only(&self) -> bool {
+        self.verbs.iter().all(|v| v == "create")
+    }
+
+    /// Whether `version` serves the resource.
+    pub fn serves(&self, version: &str) -> bool {
+        self.versions.iter().any(|v| v == version)
+    }
+
+    /// The storage group version.
+    pub fn storage_version(&self) -> GroupVersion {
+        self.storage_gvk.group_version()
+    }
+
+    /// The resource qualified by its group, as Go's messages write it
+    /// (`deployments.apps`, `pods`).
+    pub fn qualified_resource(&self) -> String {
+        if self.group.is_empty() {
+            self.resource.clone()
+        } else {
+            format!("{}.{}", self.resource, self.group)
+        }
+    }
+
+    /// The key of one object (`/registry/pods/default/web`).
+    pub fn key(&self, namespace: &str, name: &str) -> String {
+        if self.namespaced {
+            format!("{}/{namespace}/{name}", self.key_prefix)
+        } else {
+            format!("{}/{name}", self.key_prefix)
+        }
+    }
+
+    /// The prefix of a collection: every object, or one namespace's.
+    pub fn collection_prefix(&self, namespace: Option<&str>) -> String {
+        match namespace {
+            Some(ns) if self.namespaced => format!("{}/{ns}/", self.key_prefix),
+            _ => format!("{}/", self.key_prefix),
+        }
+    }
+}
+
+/// Every resource `scheme` serves (the served versions of [`APIGroupResources::from_scheme`]),
+/// keyed by `(group, resource)`.
+pub fn resources_from_scheme(scheme: &Scheme) -> BTreeMap<(String, String), ResourceInfo> {
+    let mut out: BTreeMap<(String, String), ResourceInfo> = BTreeMap::new();
+    for group in APIGroupResources::from_scheme(scheme) {
+        for version in group.group.versions.iter().flatten() {
+            let Some(resources) = group.versioned_resources.get(&version.version) else {
+                continue;
+            };
+            for r in resources {
+                let key = (group.group.name.clone(), r.name.clone());
+                if let Some(info) = out.get_mut(&key) {
+                    info.versions.push(version.version.clone());
+                    continue;
+                }
+                let storage_version = STORAGE_VERSIONS
+                    .iter()
+                    .find(|(g, res, _)| *g == group.group.name && *res == r.name)
+                    .map(|(_, _, v)| (*v).to_owned())
+                    .unwrap_or_else(|| version.version.clone());
+                let prefix = KEY_PREFIXES
+                    .iter()
+                    .find(|(g, res, _)| *g == group.group.name && *res == r.name)
+                    .map(|(_, _, p)| (*p).to_owned())
+                    .unwrap_or_else(|| r.name.clone());
+                let storage_gvk = GroupVersionKind::new(
+                    group.group.name.as_str(),
+                    storage_version,
+                    r.kind.as_str(),
+                );
+                // Create-only resources (reviews, bindings) are answered, not stored, and
+                // have no subresources.
+                let has_status = r.verbs().iter().any(|v| v == "update")
+                    && has_status_field(scheme, &storage_gvk);
+                out.insert(
+                    key,
+                    ResourceInfo {
+                        group: group.group.name.clone(),
+                        resource: r.name.clone(),
+                        singular: r.singular_name.clone(),
+                        kind: r.kind.clone(),
+                        namespaced: r.namespaced,
+                        short_names: r.short_names.clone(),
+                        categories: r.categories.clone(),
+                        verbs: r.verbs().to_vec(),
+                        versions: vec![version.version.clone()],
+                        has_scale: SCALE_SUBRESOURCES
+                            .iter()
+                            .any(|(g, res)| *g == group.group.name && *res == r.name),
+                        storage_gvk,
+                        key_prefix: format!("/registry/{prefix}"),
+                        has_status,
+                    },
+                );
+            }
+        }
+    }
+    // Both Event APIs keep core v1 Events under `/registry/events`, as kube-apiserver.
+    let core_event = GroupVersionKind::new("", "v1", "Event");
+    if scheme.recognizes(&core_event) {
+        if let Some(info) = out.get_mut(&(super::EVENTS_GROUP.to_owned(), "events".to_owned())) {
+            info.storage_gvk = core_event;
+        }
+    }
+    // A storage version the scheme does not know (not linked in) falls back to the
+    // preferred version, so every resource stays usable.
+    for info in out.values_mut() {
+        if !scheme.recognizes(&info.storage_gvk) {
+            if let Some(v) = info.versions.first() {
+                info.storage_gvk = info.gvk(v);
+            }
+        }
+    }
+    out
+}
+
+/// Whether the kind has a top-level `status` field, which is what gives a built-in
+/// resource its `/status` subresource (kinds without one, such as ConfigMap, have none).
+/// Go's types write a struct field even when empty, so a new object shows it.
+fn has_status_field(scheme: &Scheme, gvk: &GroupVersionKind) -> bool {
+    let Ok(obj) = scheme.new_object(gvk) else {
+        return false;
+    };
+    serde_json::to_value(obj.as_serialize())
+        .ok()
+        .and_then(|v| v.as_object().map(|m| m.contains_key("status")))
+        .unwrap_or(false)
+}

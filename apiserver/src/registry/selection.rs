@@ -1,0 +1,171 @@
+//! Which objects a list or watch selects: a label selector and a field selector (Go's
+//! `storage.SelectionPredicate`). Every resource exposes `metadata.name` and, when
+//! namespaced, `metadata.namespace` as fields; some kinds expose more, as their Go
+//! strategies' `ToSelectableFields` do (events by `involvedObject.*`, which `kubectl
+//! describe` asks for; pods by `spec.nodeName` and `status.phase`; ...).
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+
+use apimachinery::fields;
+use apimachinery::labels;
+use apimachinery::runtime::Object;
+
+use super::resource_info::ResourceInfo;
+
+/// Field labels with the JSON pointers of their values.
+type FieldPointers = &'static [(&'static str, &'static str)];
+
+/// The selectable fields beyond `metadata.*`, by `(group, resource)`: each field label
+/// with the JSON pointer of its value in the stored object (Go's per-kind
+/// `ToSelectableFields`). Events of both APIs are stored as core Events.
+const KIND_FIELDS: &[(&str, &str, FieldPointers)] = &[
+    ("", "events", EVENT_FIELDS),
+    ("events.k8s.io", "events", EVENT_FIELDS),
+    (
+        "",
+        "pods",
+        &[
+            ("spec.nodeName", "/spec/nodeName"),
+            ("spec.restartPolicy", "/spec/restartPolicy"),
+            ("spec.schedulerName", "/spec/schedulerName"),
+            ("spec.serviceAccountName", "/spec/serviceAccountName"),
+            ("spec.hostNetwork", "/spec/hostNetwork"),
+            ("status.phase", "/status/phase"),
+            ("status.podIP", "/status/podIP"),
+            ("status.nominatedNodeName", "/status/nominatedNodeName"),
+        ],
+    ),
+    ("", "secrets", &[("type", "/type")]),
+    ("", "namespaces", &[("status.phase", "/status/phase")]),
+    (
+        "",
+        "nodes",
+        &[("spec.unschedulable", "/spec/unschedulable")],
+    ),
+    (
+        "",
+        "replicationcontrollers",
+        &[("status.replicas", "/status/replicas")],
+    ),
+    (
+        "apps",
+        "replicasets",
+        &[("status.replicas", "/status/replicas")],
+    ),
+    (
+        "batch",
+        "jobs",
+        &[("status.successful", "/status/succeeded")],
+    ),
+    (
+        "certificates.k8s.io",
+        "certificatesigningrequests",
+        &[("spec.signerName", "/spec/signerName")],
+    ),
+];
+
+const EVENT_FIELDS: &[(&str, &str)] = &[
+    ("involvedObject.kind", "/involvedObject/kind"),
+    ("involvedObject.namespace", "/involvedObject/namespace"),
+    ("involvedObject.name", "/involvedObject/name"),
+    ("involvedObject.uid", "/involvedObject/uid"),
+    ("involvedObject.apiVersion", "/involvedObject/apiVersion"),
+    (
+        "involvedObject.resourceVersion",
+        "/involvedObject/resourceVersion",
+    ),
+    ("involvedObject.fieldPath", "/involvedObject/fieldPath"),
+    ("reason", "/reason"),
+    ("reportingComponent", "/reportingComponent"),
+    ("source", "/source/component"),
+    ("type", "/type"),
+];
+
+fn kind_fields(info: &ResourceInfo) -> FieldPointers {
+    KIND_FIELDS
+        .iter()
+        .find(|(g, r, _)| *g == info.group && *r == info.resource)
+        .map_or(&[], |(_, _, fields)| fields)
+}
+
+/// A field's value as Go's selectable fields write it (booleans and numbers as text,
+/// absent as empty).
+fn field_text(value: Option<&Value>) -> String {
+    match value {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Bool(b)) => b.to_string(),
+        Some(Value::Number(n)) => n.to_string(),
+        _ => String::new(),
+    }
+}
+
+/// A label selector and a field selector, both matching everything when empty.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Selection {
+    /// The label selector.
+    pub labels: labels::Selector,
+    /// The field selector.
+    pub fields: fields::Selector,
+}
+
+/// A field selector naming a field the resource does not expose.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("field label not supported: {field}")]
+pub struct UnsupportedFieldError {
+    /// The field.
+    pub field: String,
+}
+
+impl Selection {
+    /// True when it selects everything.
+    pub fn is_empty(&self) -> bool {
+        self.labels.is_empty() && self.fields.is_empty()
+    }
+
+    /// Checks that the field selector only names fields of `info` (Go answers 400
+    /// `field label not supported` otherwise).
+    pub fn check_fields(&self, info: &ResourceInfo) -> Result<(), UnsupportedFieldError> {
+        for r in self.fields.requirements() {
+            let known = r.field == "metadata.name"
+                || (info.namespaced && r.field == "metadata.namespace")
+                || kind_fields(info).iter().any(|(f, _)| *f == r.field);
+            if !known {
+                return Err(UnsupportedFieldError {
+                    field: r.field.clone(),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether `obj` of resource `info` is selected.
+    pub fn matches(&self, info: &ResourceInfo, obj: &dyn Object) -> bool {
+        if self.is_empty() {
+            return true;
+        }
+        let Some(meta) = obj.meta() else {
+            return false;
+        };
+        if !self.labels.matches(&meta.labels()) {
+            return false;
+        }
+        if self.fields.is_empty() {
+            return true;
+        }
+        let mut fields = BTreeMap::new();
+        fields.insert("metadata.name".to_owned(), meta.name().to_owned());
+        if info.namespaced {
+            fields.insert("metadata.namespace".to_owned(), meta.namespace().to_owned());
+        }
+        let extra = kind_fields(info);
+        if !extra.is_empty() {
+            let json = serde_json::to_value(obj.as_serialize()).unwrap_or(Value::Null);
+            for (label, pointer) in extra {
+                fields.insert((*label).to_owned(), field_text(json.pointer(pointer)));
+            }
+        }
+        self.fields.matches(&fields)
+    }
+}

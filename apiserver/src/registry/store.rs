@@ -1,0 +1,674 @@
+//! The generic REST store of one resource over [`Storage`] (Go's
+//! `registry/generic/registry.Store` with the common parts of the built-in strategies):
+//! objects are kept at the resource's storage version, encoded as kube-apiserver stores
+//! them (the protobuf `k8s\0` envelope), under kube-apiserver's keys; `resourceVersion`
+//! is the storage revision and is never stored.
+//!
+//! Everything here works on objects of the storage version; the handlers convert from
+//! and to the request's version.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use apimachinery::apis::meta::v1::Time;
+use apimachinery::runtime::{Object, Scheme};
+use apimachinery::schema::GroupVersionKind;
+use apimachinery::serializer::json::{Serializer as JsonSerializer, SerializerOptions};
+use apimachinery::serializer::protobuf::Serializer as ProtobufSerializer;
+use apimachinery::serializer::{Decoder, Encoder, PROTOBUF_MAGIC};
+use bytes::Bytes;
+use serde_json::Value;
+
+use super::cacher::Cacher;
+use super::continue_token::ContinueToken;
+use super::resource_info::ResourceInfo;
+use super::selection::Selection;
+use crate::endpoints::StatusError;
+use crate::storage::{KeyValue, ListOptions, Revision, Storage, StorageError};
+
+/// How many times an update without a client `resourceVersion` is retried when another
+/// writer got there first (Go's `GuaranteedUpdate` retries until it applies).
+const UPDATE_RETRIES: usize = 16;
+
+/// Which part of an object a write may change.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Subresource {
+    /// The object: `status` is kept as stored (for kinds with a status subresource).
+    Main,
+    /// `/status`: only `status` changes.
+    Status,
+}
+
+/// `DeleteOptions` as the store uses them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DeleteParams {
+    /// Delete only if the object has this uid.
+    pub precondition_uid: Option<String>,
+    /// Delete only if the object is at this resourceVersion.
+    pub precondition_resource_version: Option<String>,
+    /// `Orphan`, `Background` or `Foreground`.
+    pub propagation_policy: Option<String>,
+    /// Validate and answer without writing.
+    pub dry_run: bool,
+}
+
+/// What a list returns: objects at the storage version, with the list's metadata.
+#[derive(Debug, Default)]
+pub struct ListPage {
+    /// The objects, in key order.
+    pub items: Vec<Box<dyn Object>>,
+    /// The revision the list was read at.
+    pub resource_version: Revision,
+    /// The token of the next page, when there is one.
+    pub continue_token: Option<String>,
+    /// How many objects the next pages hold (only without selectors, as Go).
+    pub remaining_item_count: Option<i64>,
+}
+
+/// What a list asks for.
+#[derive(Clone, Debug, Default)]
+pub struct ListParams {
+    /// Label and field selectors.
+    pub selection: Selection,
+    /// At most this many items; 0 is all.
+    pub limit: usize,
+    /// A token from a previous page.
+    pub continue_token: Option<String>,
+    /// Read at this revision (`resourceVersion` other than `""` and `"0"`).
+    pub revision: Revision,
+}
+
+/// The store of one resource.
+#[derive(Debug)]
+pub struct Store {
+    scheme: Arc<Scheme>,
+    storage: Arc<dyn Storage>,
+    info: ResourceInfo,
+    cacher: Arc<Cacher>,
+}
+
+impl Store {
+    /// The store of `info` in `storage`.
+    pub fn new(scheme: Arc<Scheme>, storage: Arc<dyn Storage>, info: ResourceInfo) -> Self {
+        let cacher = Arc::new(Cacher::new(scheme.clone(), storage.clone(), info.clone()));
+        Store {
+            scheme,
+            storage,
+            info,
+            cacher,
+        }
+    }
+
+    /// The resource.
+    pub fn info(&self) -> &ResourceInfo {
+        &self.info
+    }
+
+    /// The watch cache of the resource.
+    pub fn cacher(&self) -> &Arc<Cacher> {
+        &self.cacher
+    }
+
+    fn qualified(&self) -> String {
+        self.info.qualified_resource()
+    }
+
+    /// Decodes a stored value and sets its `resourceVersion` from the revision.
+    pub fn decode(&self, kv: &KeyValue) -> Result<Box<dyn Object>, StatusError> {
+        decode_stored(&self.scheme, kv)
+    }
+
+    fn encode(&self, obj: &mut dyn Object) -> Result<Bytes, StatusError> {
+        if let Some(meta) = obj.meta_mut() {
+            meta.set_resource_version("");
+        }
+        let out = ProtobufSerializer::new(&self.scheme)
+            .encode_to_vec(obj)
+            .map_err(|e| {
+                StatusError::internal(format!("encoding {} for storage: {e}", self.qualified()))
+            })?;
+        Ok(Bytes::from(out))
+    }
+
+    /// Checks that the store has reached `revision` (a list "not older than" it); Go's
+    /// 504 "Too large resource version" otherwise.
+    pub async fn ensure_reached(&self, revision: Revision) -> Result<(), StatusError> {
+        let current = self
+            .storage
+            .current_revision()
+            .await
+            .map_err(|e| StatusError::from_storage(e, &self.qualified(), ""))?;
+        if revision > current {
+            return Err(StatusError::from_storage(
+                StorageError::FutureRevision {
+                    requested: revision,
+                    current,
+                },
+                &self.qualified(),
+                "",
+            ));
+        }
+        Ok(())
+    }
+
+    /// One object.
+    pub async fn get(&self, namespace: &str, name: &str) -> Result<Box<dyn Object>, StatusError> {
+        let key = self.info.key(namespace, name);
+        match self.storage.get(&key).await {
+            Ok(Some(kv)) => self.decode(&kv),
+            Ok(None) => Err(StatusError::not_found(&self.qualified(), name)),
+            Err(e) => Err(StatusError::from_storage(e, &self.qualified(), name)),
+        }
+    }
+
+    /// Creates `obj` (at the storage version, defaulted): sets the server's metadata,
+    /// resolves `generateName`, and writes it unless `dry_run`.
+    pub async fn create(
+        &self,
+        namespace: &str,
+        mut obj: Box<dyn Object>,
+        dry_run: bool,
+    ) -> Result<Box<dyn Object>, StatusError> {
+        let has_spec = top_level_field(&*obj, "spec");
+        let Some(meta) = obj.meta_mut() else {
+            return Err(StatusError::bad_request(format!(
+                "{} objects have no metadata",
+                self.info.kind
+            )));
+        };
+        if self.info.namespaced {
+            meta.set_namespace(namespace);
+        } else {
+            meta.set_namespace("");
+        }
+        meta.set_uid(&uuid::Uuid::new_v4().to_string());
+        meta.set_creation_timestamp(Time::now().truncate_to_seconds());
+        meta.set_deletion_timestamp(None);
+        meta.set_deletion_grace_period_seconds(None);
+        meta.set_resource_version("");
+        meta.set_generation(if has_spec { 1 } else { 0 });
+        let generate = meta.name().is_empty() && !meta.generate_name().is_empty();
+        if meta.name().is_empty() && !generate {
+            return Err(StatusError::invalid(
+                &self.info.group,
+                &self.info.kind,
+                "",
+                vec![StatusError::required(
+                    "metadata.name",
+                    "name or generateName is required",
+                )],
+            ));
+        }
+        if self.info.group.is_empty() && self.info.resource == "namespaces" {
+            obj = namespace_defaults(&self.scheme, &self.info.storage_gvk, obj)?;
+        }
+        // A generated name that is taken is retried with another suffix, as Go's
+        // clients do on AlreadyExists; the store does it itself.
+        for _ in 0..8 {
+            if generate {
+                if let Some(meta) = obj.meta_mut() {
+                    let name = format!("{}{}", meta.generate_name(), random_suffix());
+                    meta.set_name(&name);
+                }
+            }
+            let name = obj.meta().map(|m| m.name().to_owned()).unwrap_or_default();
+            super::validation::validate_object_meta(&self.info, &*obj)?;
+            if dry_run {
+                if self
+                    .storage
+                    .get(&self.info.key(namespace, &name))
+                    .await
+                    .map_err(|e| StatusError::from_storage(e, &self.qualified(), &name))?
+                    .is_some()
+                {
+                    if generate {
+                        continue;
+                    }
+                    return Err(StatusError::already_exists(&self.qualified(), &name));
+                }
+                return Ok(obj);
+            }
+            let value = self.encode(&mut *obj)?;
+            match self
+                .storage
+                .create(&self.info.key(namespace, &name), value)
+                .await
+            {
+                Ok(kv) => {
+                    if let Some(meta) = obj.meta_mut() {
+                        meta.set_resource_version(&kv.mod_revision.to_string());
+                    }
+                    return Ok(obj);
+                }
+                Err(StorageError::KeyExists { .. }) if generate => continue,
+                Err(e) => return Err(StatusError::from_storage(e, &self.qualified(), &name)),
+            }
+        }
+        Err(StatusError::internal(format!(
+            "could not generate a free name for {}",
+            self.qualified()
+        )))
+    }
+
+    /// Updates one object: `update` gets the current object (storage version) and
+    /// returns the new one, whose `resourceVersion`, when set, must still be current
+    /// (409 Conflict otherwise). Without one, a concurrent write is retried, as Go's
+    /// `GuaranteedUpdate` does. With `create_if_missing` (PUT of a name that does not
+    /// exist, for kinds Go allows it), a missing object is created from `update(None)`.
+    pub async fn update<F>(
+        &self,
+        namespace: &str,
+        name: &str,
+        subresource: Subresource,
+        dry_run: bool,
+        mut update: F,
+    ) -> Result<Box<dyn Object>, StatusError>
+    where
+        F: FnMut(Box<dyn Object>) -> Result<Box<dyn Object>, StatusError>,
+    {
+        let key = self.info.key(namespace, name);
+        let qualified = self.qualified();
+        for _ in 0..UPDATE_RETRIES {
+            let kv = match self.storage.get(&key).await {
+                Ok(Some(kv)) => kv,
+                Ok(None) => return Err(StatusError::not_found(&qualified, name)),
+                Err(e) => return Err(StatusError::from_storage(e, &qualified, name)),
+            };
+            let current = self.decode(&kv)?;
+            let mut new = update(current.deep_copy_object())?;
+            let asked = new
+                .meta()
+                .map(|m| m.resource_version().to_owned())
+                .unwrap_or_default();
+            if !asked.is_empty() && asked != kv.mod_revision.to_string() {
+                return Err(StatusError::stale(&qualified, name));
+            }
+            if let Some(meta) = new.meta() {
+                if meta.name() != name {
+                    return Err(StatusError::bad_request(format!(
+                        "the name of the object ({}) does not match the name on the URL ({name})",
+                        meta.name()
+                    )));
+                }
+            }
+            new = self.prepare_for_update(&*current, new, subresource)?;
+            super::validation::validate_object_meta(&self.info, &*new)?;
+            // The last finalizer of an object being deleted is gone: delete it now.
+            let finished = new
+                .meta()
+                .is_some_and(|m| m.deletion_timestamp().is_some() && m.finalizers().is_empty());
+            if dry_run {
+                return Ok(new);
+            }
+            if finished {
+                return match self.storage.delete(&key, Some(kv.mod_revision)).await {
+                    Ok(_) => Ok(new),
+                    Err(StorageError::Conflict { .. }) if asked.is_empty() => continue,
+                    Err(e) => Err(StatusError::from_storage(e, &qualified, name)),
+                };
+            }
+            let value = self.encode(&mut *new)?;
+            if value == kv.value {
+                // Nothing changed: Go answers with the stored object and writes nothing.
+                return Ok(current);
+            }
+            match self.storage.update(&key, value, kv.mod_revision).await {
+                Ok(kv) => {
+                    if let Some(meta) = new.meta_mut() {
+                        meta.set_resource_version(&kv.mod_revision.to_string());
+                    }
+                    return Ok(new);
+                }
+                Err(StorageError::Conflict { .. }) if asked.is_empty() => continue,
+                Err(e) => return Err(StatusError::from_storage(e, &qualified, name)),
+            }
+        }
+        Err(StatusError::conflict(
+            &qualified,
+            name,
+            "too many concurrent writers; try again",
+        ))
+    }
+
+    /// Go's strategies' `PrepareForUpdate`: immutable metadata is kept, `status` (or
+    /// everything but it, for `/status`) is taken from the stored object, and
+    /// `generation` grows when the spec changed.
+    fn prepare_for_update(
+        &self,
+        current: &dyn Object,
+        new: Box<dyn Object>,
+        subresource: Subresource,
+    ) -> Result<Box<dyn Object>, StatusError> {
+        let gvk = self.info.storage_gvk.clone();
+        let to_value = |o: &dyn Object| -> Result<Value, StatusError> {
+            serde_json::to_value(o.as_serialize())
+                .map_err(|e| StatusError::internal(format!("reading {}: {e}", self.qualified())))
+        };
+        let old_v = to_value(current)?;
+        let mut new_v = to_value(&*new)?;
+        if self.info.has_status {
+            match subresource {
+                Subresource::Main => copy_field(&old_v, &mut new_v, "status"),
+                Subresource::Status => {
+                    let status = new_v.get("status").cloned();
+                    let metadata = new_v.get("metadata").cloned();
+                    new_v = old_v.clone();
+                    if let (Some(obj), Some(status)) = (new_v.as_object_mut(), status) {
+                        obj.insert("status".into(), status);
+                    }
+                    // Labels and annotations may change through /status, as in Go.
+                    if let (Some(meta), Some(new_meta)) = (
+                        new_v.get_mut("metadata").and_then(Value::as_object_mut),
+                        metadata.as_ref().and_then(Value::as_object),
+                    ) {
+                        for k in ["labels", "annotations", "resourceVersion"] {
+                            match new_meta.get(k) {
+                                Some(v) => meta.insert(k.into(), v.clone()),
+                                None => meta.remove(k),
+                            };
+                        }
+                    }
+                }
+            }
+        }
+        if let (Some(meta), Some(old_meta)) = (
+            new_v.get_mut("metadata").and_then(Value::as_object_mut),
+            old_v.get("metadata").and_then(Value::as_object),
+        ) {
+            for k in [
+                "uid",
+                "creationTimestamp",
+                "namespace",
+                "deletionTimestamp",
+                "deletionGracePeriodSeconds",
+                "generation",
+                "generateName",
+            ] {
+                match old_meta.get(k) {
+                    Some(v) => meta.insert(k.into(), v.clone()),
+                    None => meta.remove(k),
+                };
+            }
+            // An object being deleted takes no new finalizers (Go forbids adding them).
+        }
+        if old_v.get("spec").is_some() && old_v.get("spec") != new_v.get("spec") {
+            let generation = old_v
+                .pointer("/metadata/generation")
+                .and_then(Value::as_i64)
+                .unwrap_or(0);
+            if let Some(meta) = new_v.get_mut("metadata").and_then(Value::as_object_mut) {
+                meta.insert("generation".into(), Value::from(generation + 1));
+            }
+        }
+        from_value(&self.scheme, &gvk, new_v)
+    }
+
+    /// Deletes one object: with finalizers it is only marked (`deletionTimestamp`), as
+    /// in Go; returns the object as deleted or marked, and whether it is gone.
+    pub async fn delete(
+        &self,
+        namespace: &str,
+        name: &str,
+        params: &DeleteParams,
+    ) -> Result<(Box<dyn Object>, bool), StatusError> {
+        let key = self.info.key(namespace, name);
+        let qualified = self.qualified();
+        for _ in 0..UPDATE_RETRIES {
+            let kv = match self.storage.get(&key).await {
+                Ok(Some(kv)) => kv,
+                Ok(None) => return Err(StatusError::not_found(&qualified, name)),
+                Err(e) => return Err(StatusError::from_storage(e, &qualified, name)),
+            };
+            let mut obj = self.decode(&kv)?;
+            let (uid, rv, mut finalizers, marked) = match obj.meta() {
+                Some(m) => (
+                    m.uid().to_owned(),
+                    m.resource_version().to_owned(),
+                    m.finalizers(),
+                    m.deletion_timestamp().is_some(),
+                ),
+                None => Default::default(),
+            };
+            if let Some(want) = &params.precondition_uid {
+                if *want != uid {
+                    return Err(StatusError::conflict(
+                        &qualified,
+                        name,
+                        &format!(
+                            "Precondition failed: UID in precondition: {want}, UID in object meta: {uid}"
+                        ),
+                    ));
+                }
+            }
+            if let Some(want) = &params.precondition_resource_version {
+                if *want != rv {
+                    return Err(StatusError::conflict(
+                        &qualified,
+                        name,
+                        &format!(
+                            "Precondition failed: ResourceVersion in precondition: {want}, ResourceVersion in object meta: {rv}"
+                        ),
+                    ));
+                }
+            }
+            // Go records the propagation policy as a finalizer the garbage collector
+            // acts on (there is no garbage collector here: they stay until removed).
+            let policy_finalizer = match params.propagation_policy.as_deref() {
+                Some("Orphan") => Some("orphan"),
+                Some("Foreground") => Some("foregroundDeletion"),
+                _ => None,
+            };
+            if let Some(f) = policy_finalizer {
+                if !marked && !finalizers.iter().any(|x| x == f) {
+                    finalizers.push(f.to_owned());
+                }
+            }
+            if finalizers.is_empty() {
+                if params.dry_run {
+                    return Ok((obj, true));
+                }
+                match self.storage.delete(&key, Some(kv.mod_revision)).await {
+                    Ok(deleted) => {
+                        if let Some(meta) = obj.meta_mut() {
+                            meta.set_resource_version(&deleted.revision.to_string());
+                        }
+                        return Ok((obj, true));
+                    }
+                    Err(StorageError::Conflict { .. }) => continue,
+                    Err(e) => return Err(StatusError::from_storage(e, &qualified, name)),
+                }
+            }
+            if marked {
+                return Ok((obj, false));
+            }
+            if let Some(meta) = obj.meta_mut() {
+                meta.set_deletion_timestamp(Some(Time::now().truncate_to_seconds()));
+                meta.set_deletion_grace_period_seconds(Some(0));
+                meta.set_finalizers(finalizers);
+            }
+            if params.dry_run {
+                return Ok((obj, false));
+            }
+            let value = self.encode(&mut *obj)?;
+            match self.storage.update(&key, value, kv.mod_revision).await {
+                Ok(kv) => {
+                    if let Some(meta) = obj.meta_mut() {
+                        meta.set_resource_version(&kv.mod_revision.to_string());
+                    }
+                    return Ok((obj, false));
+                }
+                Err(StorageError::Conflict { .. }) => continue,
+                Err(e) => return Err(StatusError::from_storage(e, &qualified, name)),
+            }
+        }
+        Err(StatusError::conflict(
+            &qualified,
+            name,
+            "too many concurrent writers; try again",
+        ))
+    }
+
+    /// A page of the collection (one namespace's, or all), filtered by the selectors.
+    pub async fn list(
+        &self,
+        namespace: Option<&str>,
+        params: &ListParams,
+    ) -> Result<ListPage, StatusError> {
+        let prefix = self.info.collection_prefix(namespace);
+        let qualified = self.qualified();
+        let mut revision = params.revision;
+        let mut start_key = None;
+        if let Some(token) = &params.continue_token {
+            let t = ContinueToken::decode(token)
+                .map_err(|e| StatusError::bad_request(e.to_string()))?;
+            revision = t.revision;
+            start_key = Some(t.start_key(&prefix));
+        }
+        let filtered = !params.selection.is_empty();
+        let mut page = ListPage::default();
+        loop {
+            let options = ListOptions {
+                revision,
+                start_key: start_key.clone(),
+                // One key more than asked tells whether another page exists.
+                limit: if params.limit == 0 {
+                    0
+                } else {
+                    params.limit + 1 - page.items.len().min(params.limit)
+                },
+            };
+            let result = self
+                .storage
+                .list(&prefix, &options)
+                .await
+                .map_err(|e| match e {
+                    StorageError::Compacted { .. } if params.continue_token.is_some() => {
+                        StatusError::expired("The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.")
+                    }
+                    e => StatusError::from_storage(e, &qualified, ""),
+                })?;
+            revision = result.revision;
+            page.resource_version = result.revision;
+            let fetched = result.kvs.len();
+            let more_in_store = result.remaining > 0;
+            for kv in result.kvs {
+                if params.limit != 0 && page.items.len() == params.limit {
+                    // This key starts the next page.
+                    let token = ContinueToken::new(revision, &prefix, &kv.key);
+                    page.continue_token = Some(token.encode());
+                    if !filtered {
+                        page.remaining_item_count = Some(result.remaining + 1);
+                    }
+                    return Ok(page);
+                }
+                let next = format!("{}\u{0}", kv.key);
+                let obj = self.decode(&kv)?;
+                start_key = Some(next);
+                if params.selection.matches(&self.info, &*obj) {
+                    page.items.push(obj);
+                }
+            }
+            if params.limit == 0 || !more_in_store || fetched == 0 {
+                return Ok(page);
+            }
+        }
+    }
+
+    /// Every object of the collection, for deletecollection.
+    pub async fn list_all(
+        &self,
+        namespace: Option<&str>,
+        selection: &Selection,
+    ) -> Result<Vec<Box<dyn Object>>, StatusError> {
+        let params = ListParams {
+            selection: selection.clone(),
+            ..ListParams::default()
+        };
+        Ok(self.list(namespace, &params).await?.items)
+    }
+}
+
+/// Decodes a value as stored (protobuf envelope, or JSON as some writers store it) and
+/// sets `resourceVersion` from the revision.
+pub fn decode_stored(scheme: &Scheme, kv: &KeyValue) -> Result<Box<dyn Object>, StatusError> {
+    let decoded = if kv.value.starts_with(PROTOBUF_MAGIC.as_slice()) {
+        ProtobufSerializer::new(scheme).decode(&kv.value, None, None)
+    } else {
+        JsonSerializer::new(scheme, SerializerOptions::default()).decode(&kv.value, None, None)
+    };
+    let (mut obj, _) = decoded
+        .map_err(|e| StatusError::internal(format!("decoding stored object {}: {e}", kv.key)))?;
+    if let Some(meta) = obj.meta_mut() {
+        meta.set_resource_version(&kv.mod_revision.to_string());
+    }
+    Ok(obj)
+}
+
+/// Reads a JSON value of kind `gvk` into its typed object.
+pub fn from_value(
+    scheme: &Scheme,
+    gvk: &GroupVersionKind,
+    mut value: Value,
+) -> Result<Box<dyn Object>, StatusError> {
+    if let Some(map) = value.as_object_mut() {
+        let (api_version, kind) = gvk.to_api_version_and_kind();
+        map.insert("apiVersion".into(), Value::from(api_version));
+        map.insert("kind".into(), Value::from(kind.to_owned()));
+    }
+    let bytes = serde_json::to_vec(&value)
+        .map_err(|e| StatusError::internal(format!("writing {gvk}: {e}")))?;
+    JsonSerializer::new(scheme, SerializerOptions::default())
+        .decode(&bytes, Some(gvk), None)
+        .map(|(o, _)| o)
+        .map_err(|e| StatusError::internal(format!("reading {gvk}: {e}")))
+}
+
+fn copy_field(from: &Value, to: &mut Value, field: &str) {
+    if let Some(to) = to.as_object_mut() {
+        match from.get(field) {
+            Some(v) => to.insert(field.into(), v.clone()),
+            None => to.remove(field),
+        };
+    }
+}
+
+/// Whether the object's JSON has `field` at the top (its kind has a spec).
+pub fn top_level_field(obj: &dyn Object, field: &str) -> bool {
+    serde_json::to_value(obj.as_serialize())
+        .ok()
+        .is_some_and(|v| v.get(field).is_some())
+}
+
+/// Go's namespace strategy on create: the `kubernetes` finalizer and phase `Active`.
+fn namespace_defaults(
+    scheme: &Scheme,
+    gvk: &GroupVersionKind,
+    obj: Box<dyn Object>,
+) -> Result<Box<dyn Object>, StatusError> {
+    let mut v = serde_json::to_value(obj.as_serialize())
+        .map_err(|e| StatusError::internal(format!("reading namespace: {e}")))?;
+    if let Some(map) = v.as_object_mut() {
+        map.insert(
+            "spec".into(),
+            serde_json::json!({"finalizers": ["kubernetes"]}),
+        );
+        map.insert("status".into(), serde_json::json!({"phase": "Active"}));
+    }
+    from_value(scheme, gvk, v)
+}
+
+/// Go's `utilrand.String(5)` alphabet: no vowels or look-alike characters.
+fn random_suffix() -> String {
+    const ALPHABET: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";
+    let bytes = uuid::Uuid::new_v4().into_bytes();
+    bytes
+        .iter()
+        .take(5)
+        .map(|b| ALPHABET[usize::from(*b) % ALPHABET.len()] as char)
+        .collect()
+}
+
+/// Labels of an object, for selectors.
+pub fn labels_of(obj: &dyn Object) -> BTreeMap<String, String> {
+    obj.meta().map(|m| m.labels()).unwrap_or_default()
+}

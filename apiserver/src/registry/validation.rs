@@ -1,0 +1,85 @@
+//! The object metadata checks every write goes through (Go's
+//! `ValidateObjectMeta`): names are DNS-1123 subdomains (labels for namespaces and
+//! services), and labels are valid label keys and values.
+
+use apimachinery::runtime::Object;
+
+use super::resource_info::ResourceInfo;
+use crate::endpoints::StatusError;
+
+const SUBDOMAIN_MESSAGE: &str = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+const LABEL_MESSAGE: &str = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
+
+/// Whether `s` is a DNS-1123 label (at most 63 characters).
+pub fn is_dns1123_label(s: &str) -> bool {
+    let b = s.as_bytes();
+    let alnum = |c: &u8| c.is_ascii_lowercase() || c.is_ascii_digit();
+    !b.is_empty()
+        && b.len() <= 63
+        && b.first().is_some_and(alnum)
+        && b.last().is_some_and(alnum)
+        && b.iter().all(|c| alnum(c) || *c == b'-')
+}
+
+/// Whether `s` is a DNS-1123 subdomain (at most 253 characters).
+pub fn is_dns1123_subdomain(s: &str) -> bool {
+    s.len() <= 253 && s.split('.').all(is_dns1123_label)
+}
+
+/// Checks the metadata of `obj` for resource `info`: 422 Invalid with every cause.
+pub fn validate_object_meta(info: &ResourceInfo, obj: &dyn Object) -> Result<(), StatusError> {
+    let Some(meta) = obj.meta() else {
+        return Ok(());
+    };
+    let name = meta.name();
+    let mut causes = Vec::new();
+    let label_names =
+        info.group.is_empty() && matches!(info.resource.as_str(), "namespaces" | "services");
+    if label_names {
+        if !is_dns1123_label(name) {
+            causes.push(StatusError::invalid_value(
+                "metadata.name",
+                name,
+                LABEL_MESSAGE,
+            ));
+        }
+    } else if !is_dns1123_subdomain(name) {
+        causes.push(StatusError::invalid_value(
+            "metadata.name",
+            name,
+            SUBDOMAIN_MESSAGE,
+        ));
+    }
+    for (k, v) in meta.labels() {
+        let selector = format!("{k}={v}");
+        if let Err(e) = apimachinery::labels::Selector::parse(&selector) {
+            causes.push(StatusError::invalid_value(
+                "metadata.labels",
+                &selector,
+                &e.message,
+            ));
+        }
+    }
+    if causes.is_empty() {
+        Ok(())
+    } else {
+        Err(StatusError::invalid(&info.group, &info.kind, name, causes))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_follow_rfc_1123() {
+        assert!(is_dns1123_subdomain("web-1.example"));
+        assert!(!is_dns1123_subdomain("Web"));
+        assert!(!is_dns1123_subdomain("a_b"));
+        assert!(!is_dns1123_subdomain(""));
+        assert!(!is_dns1123_subdomain(&"a".repeat(254)));
+        assert!(is_dns1123_label("kube-system"));
+        assert!(!is_dns1123_label("a.b"));
+        assert!(!is_dns1123_label("-a"));
+    }
+}

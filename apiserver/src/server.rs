@@ -1,0 +1,521 @@
+//! The server (Go's `server.GenericAPIServer`): a [`Config`] of a scheme and a storage
+//! backend becomes a running HTTP server on a listener it owns, serving discovery,
+//! health checks and every served resource, until it is shut down.
+//!
+//! ```no_run
+//! use std::sync::Arc;
+//! use apiserver::server::Config;
+//! use apiserver::storage::MemoryStorage;
+//! use apimachinery::runtime::Scheme;
+//!
+//! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+//! let mut scheme = Scheme::new();
+//! scheme.add_registry()?; // every type linked in, e.g. k8s-types
+//! let server = Config::new(Arc::new(scheme), Arc::new(MemoryStorage::new()))
+//!     .serve("127.0.0.1:0".parse()?)
+//!     .await?;
+//! println!("serving on {}", server.url());
+//! server.shutdown().await;
+//! # Ok(()) }
+//! ```
+
+use std::collections::BTreeMap;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use apimachinery::runtime::Scheme;
+use axum::body::Body;
+use axum::http::{HeaderMap, HeaderValue, Method, Request, Response, StatusCode, header};
+use tokio::net::TcpListener;
+use tokio::sync::watch;
+use tokio::task::JoinHandle;
+
+use crate::discovery::{AGGREGATED_CONTENT_TYPE, Discovery, wants_aggregated};
+use crate::endpoints::handlers::{Handler, MAX_REQUEST_BODY_BYTES, Query, Reply, status_json};
+use crate::endpoints::negotiation::{negotiate_input, negotiate_output};
+use crate::endpoints::request_info::{RequestInfo, RequestInfoError};
+use crate::endpoints::{StatusError, watch as watch_handler};
+use crate::openapi::OpenApi;
+use crate::registry::{ResourceInfo, Store, resources_from_scheme};
+use crate::storage::Storage;
+
+/// The namespaces every cluster has from the start.
+pub const DEFAULT_NAMESPACES: [&str; 4] =
+    ["default", "kube-system", "kube-public", "kube-node-lease"];
+
+/// The Kubernetes version the server reports at `/version`.
+const KUBERNETES_MINOR: &str = "36";
+
+/// Why the server could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum ServerError {
+    /// The listen address could not be bound.
+    #[error("cannot listen on {address}: {source}")]
+    Bind {
+        /// The address.
+        address: SocketAddr,
+        /// The I/O error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A default namespace could not be created.
+    #[error("cannot create namespace {name}: {source}")]
+    DefaultNamespace {
+        /// The namespace.
+        name: String,
+        /// Why.
+        #[source]
+        source: StatusError,
+    },
+}
+
+/// What a server is built from (Go's `server.Config`).
+#[derive(Debug, Clone)]
+pub struct Config {
+    scheme: Arc<Scheme>,
+    storage: Arc<dyn Storage>,
+}
+
+impl Config {
+    /// A server of every resource kind in `scheme` (served versions only), kept in
+    /// `storage`.
+    pub fn new(scheme: Arc<Scheme>, storage: Arc<dyn Storage>) -> Self {
+        Config { scheme, storage }
+    }
+
+    /// Binds `address` (port 0 picks a free one), creates the default namespaces and
+    /// starts serving.
+    pub async fn serve(self, address: SocketAddr) -> Result<GenericApiServer, ServerError> {
+        let listener = TcpListener::bind(address)
+            .await
+            .map_err(|source| ServerError::Bind { address, source })?;
+        let local = listener
+            .local_addr()
+            .map_err(|source| ServerError::Bind { address, source })?;
+        let resources = resources_from_scheme(&self.scheme);
+        let discovery = Discovery::new(&self.scheme, &resources, &local.to_string());
+        let group_versions: std::collections::BTreeSet<(String, String)> = resources
+            .values()
+            .flat_map(|r| r.versions.iter().map(|v| (r.group.clone(), v.clone())))
+            .collect();
+        let openapi = OpenApi::for_group_versions(
+            group_versions.iter().map(|(g, v)| (g.as_str(), v.as_str())),
+        );
+        let stores: BTreeMap<(String, String), Arc<Store>> = resources
+            .into_iter()
+            .map(|(key, info)| {
+                let store = Store::new(self.scheme.clone(), self.storage.clone(), info);
+                (key, Arc::new(store))
+            })
+            .collect();
+        let (shutdown_tx, shutdown_rx) = watch::channel(false);
+        let api = Arc::new(Api {
+            scheme: self.scheme,
+            stores,
+            discovery,
+            openapi,
+            shutdown: shutdown_rx.clone(),
+        });
+        api.create_default_namespaces().await?;
+        let app = axum::Router::new().fallback({
+            let api = api.clone();
+            move |req: Request<Body>| {
+                let api = api.clone();
+                async move { api.serve(req).await }
+            }
+        });
+        let mut stop = shutdown_rx;
+        let task = tokio::spawn(async move {
+            let graceful = async move {
+                while !*stop.borrow() {
+                    if stop.changed().await.is_err() {
+                        break;
+                    }
+                }
+            };
+            axum::serve(listener, app)
+                .with_graceful_shutdown(graceful)
+                .await
+        });
+        Ok(GenericApiServer {
+            address: local,
+            shutdown: shutdown_tx,
+            task,
+        })
+    }
+}
+
+/// A running server (Go's `GenericAPIServer` after `Run`).
+#[derive(Debug)]
+pub struct GenericApiServer {
+    address: SocketAddr,
+    shutdown: watch::Sender<bool>,
+    task: JoinHandle<std::io::Result<()>>,
+}
+
+impl GenericApiServer {
+    /// The address it listens on.
+    pub fn local_addr(&self) -> SocketAddr {
+        self.address
+    }
+
+    /// Its base URL, `http://127.0.0.1:PORT`.
+    pub fn url(&self) -> String {
+        format!("http://{}", self.address)
+    }
+
+    /// Stops accepting connections, ends every watch, lets requests in flight finish,
+    /// and returns when the server has stopped.
+    pub async fn shutdown(self) {
+        let _ = self.shutdown.send(true);
+        let _ = self.task.await;
+    }
+}
+
+/// The request router and its state.
+#[derive(Debug)]
+struct Api {
+    scheme: Arc<Scheme>,
+    stores: BTreeMap<(String, String), Arc<Store>>,
+    discovery: Discovery,
+    openapi: OpenApi,
+    shutdown: watch::Receiver<bool>,
+}
+
+fn json_response(code: u16, content_type: &str, body: Vec<u8>) -> Response<Body> {
+    let mut resp = Response::new(Body::from(body));
+    *resp.status_mut() = StatusCode::from_u16(code).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    if let Ok(v) = HeaderValue::from_str(content_type) {
+        resp.headers_mut().insert(header::CONTENT_TYPE, v);
+    }
+    resp
+}
+
+fn error_response(err: &StatusError) -> Response<Body> {
+    json_response(err.code(), "application/json", status_json(&err.status))
+}
+
+fn value_response(value: &serde_json::Value, content_type: &str) -> Response<Body> {
+    let mut body = serde_json::to_vec(value).unwrap_or_default();
+    body.push(b'\n');
+    json_response(200, content_type, body)
+}
+
+fn reply_response(reply: Reply) -> Response<Body> {
+    let mut resp = json_response(reply.code, reply.content_type, reply.body);
+    for w in reply.warnings {
+        let text = format!("299 - {:?}", w);
+        if let Ok(v) = HeaderValue::from_str(&text) {
+            resp.headers_mut().append(header::WARNING, v);
+        }
+    }
+    resp
+}
+
+fn header_str(headers: &HeaderMap, name: header::HeaderName) -> Option<&str> {
+    headers.get(name).and_then(|v| v.to_str().ok())
+}
+
+impl Api {
+    async fn create_default_namespaces(&self) -> Result<(), ServerError> {
+        let Some(store) = self.stores.get(&(String::new(), "namespaces".to_owned())) else {
+            return Ok(());
+        };
+        let gvk = store.info().storage_gvk.clone();
+        for name in DEFAULT_NAMESPACES {
+            let err = |source| ServerError::DefaultNamespace {
+                name: name.to_owned(),
+                source,
+            };
+            match store.get("", name).await {
+                Ok(_) => continue,
+                Err(e) if e.code() == 404 => {}
+                Err(e) => return Err(err(e)),
+            }
+            let obj = crate::registry::from_value(
+                &self.scheme,
+                &gvk,
+                serde_json::json!({"metadata": {"name": name}}),
+            )
+            .map_err(err)?;
+            match store.create("", obj, false).await {
+                Ok(_) => {}
+                // Another server on the same storage made it first.
+                Err(e) if e.code() == 409 => {}
+                Err(e) => return Err(err(e)),
+            }
+        }
+        Ok(())
+    }
+
+    async fn serve(&self, req: Request<Body>) -> Response<Body> {
+        let (parts, body) = req.into_parts();
+        let path = parts.uri.path().to_owned();
+        let accept = header_str(&parts.headers, header::ACCEPT)
+            .unwrap_or_default()
+            .to_owned();
+        match path.trim_end_matches('/') {
+            "/healthz" | "/livez" | "/readyz" | "/healthz/ping" | "/livez/ping"
+            | "/readyz/ping" => {
+                return json_response(200, "text/plain; charset=utf-8", b"ok".to_vec());
+            }
+            "/version" => return value_response(&version_info(), "application/json"),
+            "/api" => {
+                return if wants_aggregated(&accept) {
+                    value_response(&self.discovery.aggregated_core, AGGREGATED_CONTENT_TYPE)
+                } else {
+                    value_response(&self.discovery.core_versions, "application/json")
+                };
+            }
+            "/apis" => {
+                return if wants_aggregated(&accept) {
+                    value_response(&self.discovery.aggregated_groups, AGGREGATED_CONTENT_TYPE)
+                } else {
+                    value_response(&self.discovery.groups, "application/json")
+                };
+            }
+            _ => {}
+        }
+        if path.starts_with("/openapi/") {
+            let path_and_query = parts
+                .uri
+                .path_and_query()
+                .map(|p| p.as_str())
+                .unwrap_or(&path);
+            return match self
+                .openapi
+                .serve(&parts.method, path_and_query, &parts.headers)
+            {
+                Some(r) => {
+                    let mut resp = Response::new(Body::from(r.body));
+                    *resp.status_mut() = r.status;
+                    *resp.headers_mut() = r.headers;
+                    resp
+                }
+                None => error_response(&StatusError::path_not_found(&path)),
+            };
+        }
+        let segments: Vec<&str> = path.trim_matches('/').split('/').collect();
+        match segments.as_slice() {
+            ["api", version] => {
+                return self.resource_list(version);
+            }
+            ["apis", group] => {
+                return match self.discovery.group.get(*group) {
+                    Some(v) => value_response(v, "application/json"),
+                    None => error_response(&StatusError::path_not_found(&path)),
+                };
+            }
+            ["apis", group, version] => {
+                return self.resource_list(&format!("{group}/{version}"));
+            }
+            _ => {}
+        }
+        let query: Query = parts
+            .uri
+            .query()
+            .map(|q| serde_urlencoded::from_str::<Vec<(String, String)>>(q).unwrap_or_default())
+            .unwrap_or_default()
+            .into_iter()
+            .collect();
+        let watch_param = matches!(query.get("watch").map(String::as_str), Some("true" | "1"));
+        let info = match RequestInfo::parse(parts.method.as_str(), &path, watch_param) {
+            Ok(info) => info,
+            Err(RequestInfoError::MethodNotAllowed { method, path }) => {
+                return error_response(&StatusError::method_not_allowed(&method, &path));
+            }
+            Err(RequestInfoError::NotFound { path }) => {
+                return error_response(&StatusError::path_not_found(&path));
+            }
+        };
+        let body = match axum::body::to_bytes(body, MAX_REQUEST_BODY_BYTES).await {
+            Ok(b) => b,
+            Err(_) => return error_response(&StatusError::too_large(MAX_REQUEST_BODY_BYTES)),
+        };
+        let content_type = header_str(&parts.headers, header::CONTENT_TYPE).map(str::to_owned);
+        match self
+            .resource(
+                &parts.method,
+                &path,
+                &info,
+                &query,
+                &accept,
+                &body,
+                content_type.as_deref(),
+            )
+            .await
+        {
+            Ok(resp) => resp,
+            Err(e) => error_response(&e),
+        }
+    }
+
+    fn resource_list(&self, group_version: &str) -> Response<Body> {
+        match self.discovery.resource_lists.get(group_version) {
+            Some(v) => value_response(v, "application/json"),
+            None => error_response(&StatusError::path_not_found(group_version)),
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    async fn resource(
+        &self,
+        method: &Method,
+        path: &str,
+        info: &RequestInfo,
+        query: &Query,
+        accept: &str,
+        body: &[u8],
+        content_type: Option<&str>,
+    ) -> Result<Response<Body>, StatusError> {
+        let store = self
+            .stores
+            .get(&(info.api_group.clone(), info.resource.clone()))
+            .filter(|s| s.info().serves(&info.api_version))
+            .ok_or_else(|| StatusError::path_not_found(path))?;
+        let resource: &ResourceInfo = store.info();
+        // A namespaced item needs its namespace in the path; a cluster-scoped resource
+        // has none.
+        let item = !info.name.is_empty();
+        if resource.namespaced && item && info.namespace.is_none() {
+            return Err(StatusError::path_not_found(path));
+        }
+        if !resource.namespaced && info.namespace.is_some() {
+            return Err(StatusError::path_not_found(path));
+        }
+        if resource.namespaced && info.verb == "create" && info.namespace.is_none() {
+            return Err(StatusError::method_not_allowed(method.as_str(), path));
+        }
+        match info.subresource.as_str() {
+            "" => {}
+            "status" if resource.has_status => {
+                if !matches!(info.verb.as_str(), "get" | "update" | "patch") {
+                    return Err(StatusError::method_not_allowed(method.as_str(), path));
+                }
+            }
+            "scale" if resource.has_scale => {}
+            _ => return Err(StatusError::path_not_found(path)),
+        }
+        if resource.is_create_only() && info.verb != "create" {
+            return Err(StatusError::method_not_allowed(method.as_str(), path));
+        }
+        let output = negotiate_output(Some(accept))?;
+        let h = Handler {
+            scheme: &self.scheme,
+            store,
+            info,
+            query,
+            output,
+        };
+        if info.subresource == "scale" {
+            return h
+                .scale(method.as_str(), body, content_type)
+                .await
+                .map(reply_response);
+        }
+        let reply = match info.verb.as_str() {
+            "get" => h.get().await?,
+            "list" => h.list().await?,
+            "watch" => {
+                let (stream, content_type) =
+                    watch_handler::watch(&h, self.shutdown.clone()).await?;
+                let mut resp = Response::new(Body::from_stream(stream));
+                resp.headers_mut()
+                    .insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+                resp.headers_mut().insert(
+                    header::TRANSFER_ENCODING,
+                    HeaderValue::from_static("chunked"),
+                );
+                return Ok(resp);
+            }
+            "create" if resource.is_create_only() => {
+                h.review(body, negotiate_input(content_type)?).await?
+            }
+            "create" => {
+                self.check_namespace(info).await?;
+                h.create(body, negotiate_input(content_type)?).await?
+            }
+            "update" => h.update(body, negotiate_input(content_type)?).await?,
+            "patch" => h.patch(body, content_type).await?,
+            "delete" => {
+                let reply = h.delete(body).await?;
+                if info.api_group.is_empty()
+                    && info.resource == "namespaces"
+                    && reply.code == 200
+                    && query.get("dryRun").is_none()
+                {
+                    self.delete_namespace_contents(&info.name).await?;
+                }
+                reply
+            }
+            "deletecollection" => h.delete_collection(body).await?,
+            other => return Err(StatusError::method_not_allowed(other, path)),
+        };
+        Ok(reply_response(reply))
+    }
+
+    /// What the namespace controller does when a namespace goes: every object in it is
+    /// deleted (as a plain delete: objects with finalizers are marked and stay until
+    /// they are removed). kube-apiserver leaves this to the controller, which this server
+    /// does not run; without it a deleted namespace's objects would outlive it.
+    async fn delete_namespace_contents(&self, namespace: &str) -> Result<(), StatusError> {
+        let everything = crate::registry::Selection::default();
+        for store in self.stores.values().filter(|s| s.info().namespaced) {
+            for obj in store.list_all(Some(namespace), &everything).await? {
+                let name = obj.meta().map(|m| m.name().to_owned()).unwrap_or_default();
+                match store
+                    .delete(namespace, &name, &crate::registry::DeleteParams::default())
+                    .await
+                {
+                    Ok(_) => {}
+                    Err(e) if e.code() == 404 => {}
+                    Err(e) => return Err(e),
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A namespaced object is created only in a namespace that exists (Go's
+    /// `NamespaceLifecycle` admission).
+    async fn check_namespace(&self, info: &RequestInfo) -> Result<(), StatusError> {
+        let Some(ns) = &info.namespace else {
+            return Ok(());
+        };
+        let Some(store) = self.stores.get(&(String::new(), "namespaces".to_owned())) else {
+            return Ok(());
+        };
+        let namespace = store.get("", ns).await?;
+        if namespace
+            .meta()
+            .is_some_and(|m| m.deletion_timestamp().is_some())
+        {
+            let mut err = StatusError::bad_request(format!(
+                "unable to create new content in namespace {ns} because it is being terminated"
+            ));
+            err.status.reason = "Forbidden".into();
+            err.status.code = 403;
+            return Err(err);
+        }
+        Ok(())
+    }
+}
+
+/// `/version`: what kube-apiserver 1.36 reports, with this server's build.
+fn version_info() -> serde_json::Value {
+    serde_json::json!({
+        "major": "1",
+        "minor": KUBERNETES_MINOR,
+        "emulationMajor": "1",
+        "emulationMinor": KUBERNETES_MINOR,
+        "minCompatibilityMajor": "1",
+        "minCompatibilityMinor": "35",
+        "gitVersion": format!("v1.{KUBERNETES_MINOR}.0-kapi.{}", env!("CARGO_PKG_VERSION")),
+        "gitCommit": "",
+        "gitTreeState": "clean",
+        "buildDate": "",
+        "goVersion": "",
+        "compiler": "rustc",
+        "platform": format!("{}/{}", std::env::consts::OS, std::env::consts::ARCH),
+    })
+}

@@ -1,0 +1,122 @@
+//! The server on the persistent backends: a redb file that outlives the server, and etcd
+//! with kube-apiserver's keys and values (read back with etcdctl), unreachable and back.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod client;
+mod support;
+
+use std::process::Command;
+use std::sync::Arc;
+use std::time::Duration;
+
+use apimachinery::serializer::PROTOBUF_MAGIC;
+use apiserver::storage::{EtcdStorage, RedbStorage};
+use serde_json::json;
+use support::{Etcd, TempDir};
+
+const DEPLOY: &str = "/apis/apps/v1/namespaces/default/deployments";
+
+fn deployment() -> serde_json::Value {
+    json!({
+        "apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web"},
+        "spec": {"replicas": 2, "selector": {"matchLabels": {"app": "web"}},
+                 "template": {"metadata": {"labels": {"app": "web"}},
+                              "spec": {"containers": [{"name": "c", "image": "nginx"}]}}},
+    })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn objects_outlive_the_server_in_a_redb_file() {
+    let dir = TempDir::new("server-redb");
+    let path = dir.0.join("data.redb");
+    let s = client::start_with(Arc::new(RedbStorage::open(&path).unwrap())).await;
+    let r = s.send_json("POST", DEPLOY, &deployment()).await;
+    assert_eq!(r.status, 201);
+    let rv = r.json()["metadata"]["resourceVersion"].clone();
+    s.server.shutdown().await;
+    drop(s.storage);
+
+    let s = client::start_with(Arc::new(RedbStorage::open(&path).unwrap())).await;
+    let got = s.get(&format!("{DEPLOY}/web")).await.json();
+    assert_eq!(
+        (
+            got["metadata"]["resourceVersion"].clone(),
+            got["spec"]["replicas"].clone()
+        ),
+        (rv, json!(2))
+    );
+    let namespaces = s.get("/api/v1/namespaces").await.json();
+    assert_eq!(namespaces["items"].as_array().unwrap().len(), 4);
+    s.server.shutdown().await;
+}
+
+fn etcdctl(etcd: &Etcd, args: &[&str]) -> Vec<u8> {
+    let out = Command::new("etcdctl")
+        .env("ETCDCTL_API", "3")
+        .arg(format!("--endpoints={}", etcd.endpoint))
+        .args(args)
+        .output()
+        .expect("etcdctl runs");
+    assert!(
+        out.status.success(),
+        "etcdctl {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn etcd_holds_kube_apiservers_layout_and_the_server_recovers_when_etcd_returns() {
+    let Some(mut etcd) = Etcd::start().await else {
+        return;
+    };
+    let storage = EtcdStorage::connect_with_timeout(&[&etcd.endpoint], Duration::from_secs(2))
+        .await
+        .unwrap();
+    let s = client::start_with(Arc::new(storage)).await;
+    let r = s.send_json("POST", DEPLOY, &deployment()).await;
+    assert_eq!(r.status, 201);
+    // kube-apiserver's key and value: the k8s\0 envelope of apps/v1 Deployment.
+    let value = etcdctl(
+        &etcd,
+        &[
+            "get",
+            "/registry/deployments/default/web",
+            "--print-value-only",
+        ],
+    );
+    assert!(value.starts_with(PROTOBUF_MAGIC.as_slice()), "{value:?}");
+    let keys = String::from_utf8(etcdctl(
+        &etcd,
+        &["get", "/registry/namespaces/", "--prefix", "--keys-only"],
+    ))
+    .unwrap();
+    assert!(keys.contains("/registry/namespaces/kube-system"), "{keys}");
+    // resourceVersion is etcd's mod revision.
+    let rev = etcdctl(
+        &etcd,
+        &["get", "/registry/deployments/default/web", "-w", "json"],
+    );
+    let rev: serde_json::Value = serde_json::from_slice(&rev).unwrap();
+    assert_eq!(
+        rev["kvs"][0]["mod_revision"].as_i64().unwrap().to_string(),
+        r.json()["metadata"]["resourceVersion"]
+    );
+
+    // etcd down: a 5xx Status; back: served again.
+    etcd.stop();
+    let r = s.get(&format!("{DEPLOY}/web")).await;
+    assert!(r.status >= 500, "{}", r.status);
+    assert_eq!(r.json()["kind"], "Status");
+    etcd.run().await;
+    let mut last = 0;
+    for _ in 0..50 {
+        last = s.get(&format!("{DEPLOY}/web")).await.status;
+        if last == 200 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    assert_eq!(last, 200);
+    s.server.shutdown().await;
+}
