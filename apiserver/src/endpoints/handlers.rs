@@ -16,6 +16,7 @@ use apimachinery::serializer::json::{Serializer as JsonSerializer, SerializerOpt
 use apimachinery::serializer::protobuf::Serializer as ProtobufSerializer;
 use apimachinery::serializer::{Decoder, Encoder};
 use apimachinery::util::strategicpatch::{PatchMetaFromOpenApi, strategic_merge_patch};
+use apimachinery::util::json::JsonLayout;
 use serde_json::Value;
 
 use super::StatusError;
@@ -847,7 +848,7 @@ fn apply_patch(
 
 /// The JSON of an object, for patches and strategies.
 pub fn to_json(obj: &dyn Object) -> Result<Value, StatusError> {
-    serde_json::to_value(obj.as_serialize())
+    apimachinery::runtime::unstructured::object_to_unstructured(&*obj).map(serde_json::Value::Object)
         .map_err(|e| StatusError::internal(format!("writing object: {e}")))
 }
 
@@ -883,7 +884,11 @@ pub fn encode(scheme: &Scheme, media: MediaType, obj: &dyn Object) -> Result<Vec
 
 /// The JSON body of a `Status`.
 pub fn status_json(status: &Status) -> Vec<u8> {
-    let mut out = serde_json::to_vec(status.as_serialize()).unwrap_or_default();
+    let mut out = Vec::new();
+    // A Status always encodes; should it not, the body is empty rather than half written.
+    if apimachinery::util::json::encode_go_json(status, &mut out, JsonLayout::Compact).is_err() {
+        out.clear();
+    }
     out.push(b'\n');
     out
 }

@@ -43,9 +43,20 @@ pub fn to_unstructured<T: Serialize + ?Sized>(
     }
 }
 
-/// The unstructured content of an object: its Go JSON read back as a map, through the
-/// object's own [`Object::encode_json`](crate::runtime::Object::encode_json).
-pub(crate) fn object_to_unstructured(
+/// The unstructured content of an object of any type: its Go JSON read back as a map,
+/// through the object's own [`Object::encode_json`](crate::runtime::Object::encode_json)
+/// (what `serde_json::to_value` gives for a `dyn Object`, without the detour through
+/// serde's data model).
+///
+/// ```
+/// use apimachinery::apis::meta::v1::Status;
+/// use apimachinery::runtime::unstructured::object_to_unstructured;
+///
+/// let status = Status { code: 404, ..Status::default() };
+/// assert_eq!(object_to_unstructured(&status)?["code"], 404);
+/// # Ok::<(), apimachinery::conversion::ConversionError>(())
+/// ```
+pub fn object_to_unstructured(
     obj: &dyn crate::runtime::Object,
 ) -> Result<Map<String, Value>, ConversionError> {
     let mut json = Vec::new();

@@ -7,8 +7,9 @@ mod nested;
 mod object;
 mod value_deserializer;
 
-pub(crate) use converter::object_to_unstructured;
-pub use converter::{from_unstructured, from_unstructured_ref, to_unstructured};
+pub use converter::{
+    from_unstructured, from_unstructured_ref, object_to_unstructured, to_unstructured,
+};
 pub use list::UnstructuredList;
 pub use nested::{
     NestedFieldError, nested_bool, nested_f64, nested_field, nested_i64, nested_map, nested_slice,
