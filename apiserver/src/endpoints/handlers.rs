@@ -26,6 +26,9 @@ use crate::registry::{DeleteParams, ListParams, Selection, Store, Subresource, f
 /// The largest request body the server reads (Go's 3 MiB limit).
 pub const MAX_REQUEST_BODY_BYTES: usize = 3 * 1024 * 1024;
 
+/// The most operations a JSON patch may have (Go's `maxJSONPatchOperations`).
+const MAX_JSON_PATCH_OPERATIONS: usize = 10_000;
+
 /// The largest `limit` a list accepts; Go caps nothing, but a number past any real
 /// collection is a mistake worth reporting.
 const MAX_LIMIT: i64 = 1_000_000;
@@ -831,7 +834,33 @@ fn apply_patch(
             Ok(())
         }
         Patch::Json(p) => {
-            json_patch::patch(doc, p).map_err(|e| StatusError::unprocessable_patch(&e.to_string()))
+            // Go's limits on a JSON patch: at most 10,000 operations, and `copy` may not
+            // copy more than the request size limit in all, so that a small patch cannot
+            // grow the document exponentially.
+            if p.0.len() > MAX_JSON_PATCH_OPERATIONS {
+                return Err(StatusError::too_large_patch(format!(
+                    "The allowed maximum operations in a JSON patch is {MAX_JSON_PATCH_OPERATIONS}, got {}",
+                    p.0.len()
+                )));
+            }
+            let mut copied = 0usize;
+            for op in &p.0 {
+                if let json_patch::PatchOperation::Copy(copy) = op {
+                    let size = doc
+                        .pointer(copy.from.as_str())
+                        .and_then(|v| serde_json::to_vec(v).ok())
+                        .map_or(0, |v| v.len());
+                    copied = copied.saturating_add(size);
+                    if copied > MAX_REQUEST_BODY_BYTES {
+                        return Err(StatusError::too_large_patch(format!(
+                            "the JSON patch copies more than {MAX_REQUEST_BODY_BYTES} bytes"
+                        )));
+                    }
+                }
+                json_patch::patch(doc, std::slice::from_ref(op))
+                    .map_err(|e| StatusError::unprocessable_patch(&e.to_string()))?;
+            }
+            Ok(())
         }
         Patch::Merge(p) => {
             if !p.is_object() {
