@@ -639,7 +639,7 @@ impl Handler<'_> {
                     let patch_type = PatchType::from_content_type(content_type)?;
                     let patch = parse_patch(patch_type, body)?;
                     let current = self.store.get(&ns, &name).await?;
-                    let mut doc = scale_json(self.store.info(), &*current)?;
+                    let mut doc = scale_json(&*current)?;
                     apply_patch(&self.request_gv(), &scale_gvk, &patch, &mut doc)?;
                     let replicas = doc
                         .pointer("/spec/replicas")
@@ -686,20 +686,13 @@ impl Handler<'_> {
             }
             other => return Err(StatusError::method_not_allowed(other, "scale")),
         };
-        let scale = from_value(
-            self.scheme,
-            &scale_gvk,
-            scale_json(self.store.info(), &*obj)?,
-        )?;
+        let scale = from_value(self.scheme, &scale_gvk, scale_json(&*obj)?)?;
         self.reply(200, &*scale, Vec::new())
     }
 }
 
 /// The `Scale` of an object at its storage version, as Go's scale subresources build it.
-fn scale_json(
-    info: &crate::registry::ResourceInfo,
-    obj: &dyn Object,
-) -> Result<Value, StatusError> {
+fn scale_json(obj: &dyn Object) -> Result<Value, StatusError> {
     let v = to_json(obj)?;
     let selector = match v.pointer("/spec/selector") {
         // Replication controllers select with a plain map.
@@ -727,7 +720,6 @@ fn scale_json(
             scale_meta.insert(k.into(), x.clone());
         }
     }
-    let _ = info;
     Ok(serde_json::json!({
         "metadata": scale_meta,
         "spec": {"replicas": v.pointer("/spec/replicas").cloned().unwrap_or(Value::from(0))},
