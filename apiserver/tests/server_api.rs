@@ -928,6 +928,15 @@ async fn watches() {
         .collect();
     assert_eq!(types, ["MODIFIED", "MODIFIED", "DELETED"]);
 
+    // A revision from the future.
+    let r = s
+        .get(&format!("{CM}?watch=true&resourceVersion=999999"))
+        .await;
+    assert_eq!(
+        (r.status, r.json()["reason"].clone()),
+        (504, json!("Timeout"))
+    );
+
     // Bad parameters.
     for bad in [
         "timeoutSeconds=-1",
