@@ -634,6 +634,22 @@ async fn patches() {
         )
         .await;
     assert_eq!(r.status, 400);
+    // A copy bomb is refused before it grows (Go's accumulated copy limit).
+    let bomb: Vec<Value> = (0..40)
+        .map(|i| json!({"op": "copy", "from": "/data", "path": format!("/data/x{i}")}))
+        .collect();
+    let r = s
+        .patch(&path, "application/json-patch+json", &Value::Array(bomb))
+        .await;
+    assert_eq!(r.status, 413, "{}", String::from_utf8_lossy(&r.body));
+    let many: Vec<Value> = (0..10_001)
+        .map(|_| json!({"op": "test", "path": "/data/n", "value": "2"}))
+        .collect();
+    let r = s
+        .patch(&path, "application/json-patch+json", &Value::Array(many))
+        .await;
+    assert_eq!(r.status, 413);
+
     // A patch naming a stale resourceVersion is a precondition.
     let r = s
         .patch(
@@ -911,6 +927,15 @@ async fn watches() {
         .map(|e| e["type"].as_str().unwrap().to_owned())
         .collect();
     assert_eq!(types, ["MODIFIED", "MODIFIED", "DELETED"]);
+
+    // A revision from the future.
+    let r = s
+        .get(&format!("{CM}?watch=true&resourceVersion=999999"))
+        .await;
+    assert_eq!(
+        (r.status, r.json()["reason"].clone()),
+        (504, json!("Timeout"))
+    );
 
     // Bad parameters.
     for bad in [

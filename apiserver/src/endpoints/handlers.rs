@@ -27,6 +27,9 @@ use crate::registry::{DeleteParams, ListParams, Selection, Store, Subresource, f
 /// The largest request body the server reads (Go's 3 MiB limit).
 pub const MAX_REQUEST_BODY_BYTES: usize = 3 * 1024 * 1024;
 
+/// The most operations a JSON patch may have (Go's `maxJSONPatchOperations`).
+const MAX_JSON_PATCH_OPERATIONS: usize = 10_000;
+
 /// The largest `limit` a list accepts; Go caps nothing, but a number past any real
 /// collection is a mistake worth reporting.
 const MAX_LIMIT: i64 = 1_000_000;
@@ -637,7 +640,7 @@ impl Handler<'_> {
                     let patch_type = PatchType::from_content_type(content_type)?;
                     let patch = parse_patch(patch_type, body)?;
                     let current = self.store.get(&ns, &name).await?;
-                    let mut doc = scale_json(self.store.info(), &*current)?;
+                    let mut doc = scale_json(&*current)?;
                     apply_patch(&self.request_gv(), &scale_gvk, &patch, &mut doc)?;
                     let replicas = doc
                         .pointer("/spec/replicas")
@@ -684,20 +687,13 @@ impl Handler<'_> {
             }
             other => return Err(StatusError::method_not_allowed(other, "scale")),
         };
-        let scale = from_value(
-            self.scheme,
-            &scale_gvk,
-            scale_json(self.store.info(), &*obj)?,
-        )?;
+        let scale = from_value(self.scheme, &scale_gvk, scale_json(&*obj)?)?;
         self.reply(200, &*scale, Vec::new())
     }
 }
 
 /// The `Scale` of an object at its storage version, as Go's scale subresources build it.
-fn scale_json(
-    info: &crate::registry::ResourceInfo,
-    obj: &dyn Object,
-) -> Result<Value, StatusError> {
+fn scale_json(obj: &dyn Object) -> Result<Value, StatusError> {
     let v = to_json(obj)?;
     let selector = match v.pointer("/spec/selector") {
         // Replication controllers select with a plain map.
@@ -725,7 +721,6 @@ fn scale_json(
             scale_meta.insert(k.into(), x.clone());
         }
     }
-    let _ = info;
     Ok(serde_json::json!({
         "metadata": scale_meta,
         "spec": {"replicas": v.pointer("/spec/replicas").cloned().unwrap_or(Value::from(0))},
@@ -832,7 +827,33 @@ fn apply_patch(
             Ok(())
         }
         Patch::Json(p) => {
-            json_patch::patch(doc, p).map_err(|e| StatusError::unprocessable_patch(&e.to_string()))
+            // Go's limits on a JSON patch: at most 10,000 operations, and `copy` may not
+            // copy more than the request size limit in all, so that a small patch cannot
+            // grow the document exponentially.
+            if p.0.len() > MAX_JSON_PATCH_OPERATIONS {
+                return Err(StatusError::too_large_patch(format!(
+                    "The allowed maximum operations in a JSON patch is {MAX_JSON_PATCH_OPERATIONS}, got {}",
+                    p.0.len()
+                )));
+            }
+            let mut copied = 0usize;
+            for op in &p.0 {
+                if let json_patch::PatchOperation::Copy(copy) = op {
+                    let size = doc
+                        .pointer(copy.from.as_str())
+                        .and_then(|v| serde_json::to_vec(v).ok())
+                        .map_or(0, |v| v.len());
+                    copied = copied.saturating_add(size);
+                    if copied > MAX_REQUEST_BODY_BYTES {
+                        return Err(StatusError::too_large_patch(format!(
+                            "the JSON patch copies more than {MAX_REQUEST_BODY_BYTES} bytes"
+                        )));
+                    }
+                }
+                json_patch::patch(doc, std::slice::from_ref(op))
+                    .map_err(|e| StatusError::unprocessable_patch(&e.to_string()))?;
+            }
+            Ok(())
         }
         Patch::Merge(p) => {
             if !p.is_object() {

@@ -176,6 +176,11 @@ impl StatusError {
         )
     }
 
+    /// 413 `RequestEntityTooLarge` for a patch that would grow past the limits.
+    pub fn too_large_patch(message: String) -> Self {
+        Self::new(413, "RequestEntityTooLarge", message, None)
+    }
+
     /// 413 `RequestEntityTooLarge`.
     pub fn too_large(limit: usize) -> Self {
         Self::new(

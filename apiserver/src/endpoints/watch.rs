@@ -236,6 +236,10 @@ pub async fn watch(
     // Initial events: with sendInitialEvents, or (Go's legacy rule) when no
     // resourceVersion (or "0") is given.
     let initial = send_initial || revision == 0;
+    if !initial {
+        // A revision the store has not reached: Go's 504 "Too large resource version".
+        h.store.ensure_reached(revision).await?;
+    }
     let cacher = h.store.cacher().clone();
     let (from, events) = cacher.watch(if initial { 0 } else { revision }).await?;
     let mut state = WatchState {

@@ -15,6 +15,6 @@ pub use event_conversion::{EVENTS_GROUP, convert_event, crosses_event_groups};
 pub use resource_info::{ResourceInfo, resources_from_scheme};
 pub use selection::{Selection, UnsupportedFieldError};
 pub use store::{
-    DeleteParams, ListPage, ListParams, Store, Subresource, decode_stored, from_value, labels_of,
+    DeleteParams, ListPage, ListParams, Store, Subresource, decode_stored, from_value,
     top_level_field,
 };

@@ -7,7 +7,6 @@
 //! Everything here works on objects of the storage version; the handlers convert from
 //! and to the request's version.
 
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use apimachinery::apis::meta::v1::Time;
@@ -666,9 +665,4 @@ fn random_suffix() -> String {
         .take(5)
         .map(|b| ALPHABET[usize::from(*b) % ALPHABET.len()] as char)
         .collect()
-}
-
-/// Labels of an object, for selectors.
-pub fn labels_of(obj: &dyn Object) -> BTreeMap<String, String> {
-    obj.meta().map(|m| m.labels()).unwrap_or_default()
 }
