@@ -14,6 +14,8 @@
 //! | [`api`] | `encoding/json` for `[]byte` | [`ByteString`](api::ByteString) |
 //! | [`util::intstr`] | `util/intstr` | [`IntOrString`](util::intstr::IntOrString) |
 //! | [`util::json`] | `util/json`, `encoding/json` | [`GoFormatter`](util::json::GoFormatter): JSON text as Go writes it |
+//! | [`util::strategicpatch`] | `util/strategicpatch` | Kubernetes' strategic merge patch |
+//! | [`labels`], [`fields`] | `labels`, `fields` | label and field selectors |
 //! | [`version`] | `version` | Kubernetes version ordering |
 //!
 //! # Layers
@@ -21,7 +23,8 @@
 //! Each module uses only the modules before it in this order (checked by
 //! `tests/module_layers.rs`):
 //!
-//! 1. [`schema`], [`version`], [`util`] (`intstr`, Go's JSON text in [`util::json`]);
+//! 1. [`schema`], [`version`], [`labels`], [`fields`], [`util`] (`intstr`, Go's JSON text
+//!    in [`util::json`], `strategicpatch`);
 //! 2. [`api`]: the value types (`Quantity`, `ByteString`);
 //! 3. [`protobuf`]: the protobuf wire format, a trait types implement, as serde is;
 //! 4. [`apis::meta::v1`];

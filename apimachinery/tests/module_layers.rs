@@ -24,6 +24,8 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("raw_json", &[]),
     ("field_index", &[]),
     ("util", &["schema", "version", "fx_hash"]),
+    ("labels", &[]),
+    ("fields", &[]),
     ("api", &["schema", "util", "raw_json"]),
     ("protobuf", &["schema", "util", "api"]),
     (

@@ -4,7 +4,7 @@
 //! ```text
 //! cargo run --release -p apiserver --example storage_throughput -- memory [OPS] [CLIENTS]
 //! cargo run --release -p apiserver --example storage_throughput -- redb FILE [OPS] [CLIENTS]
-//! cargo run --release -p apiserver --example storage_throughput -- etcd URL [OPS] [CLIENTS]
+//! cargo run --release -p apiserver --features etcd --example storage_throughput -- etcd URL [OPS] [CLIENTS]
 //! ```
 //!
 //! Each phase runs OPS operations (default 2,000) spread over CLIENTS concurrent tasks
@@ -15,9 +15,9 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use apiserver::storage::{
-    EtcdStorage, ListOptions, MemoryStorage, RedbStorage, Storage, StorageError,
-};
+#[cfg(feature = "etcd")]
+use apiserver::storage::EtcdStorage;
+use apiserver::storage::{ListOptions, MemoryStorage, RedbStorage, Storage, StorageError};
 use bytes::Bytes;
 
 const PREFIX: &str = "/registry/configmaps/bench/";
@@ -122,6 +122,7 @@ async fn through_backend(
 }
 
 /// The same puts and gets through etcd-client directly: what etcd itself sustains.
+#[cfg(feature = "etcd")]
 async fn raw_etcd(endpoint: &str, ops: usize, clients: usize) -> Result<(), String> {
     let client = etcd_client::Client::connect([endpoint], None)
         .await
@@ -184,6 +185,7 @@ async fn main() -> ExitCode {
                 let store = RedbStorage::open(path).map_err(|error| error.to_string())?;
                 through_backend(Arc::new(store), ops, clients).await
             }
+            #[cfg(feature = "etcd")]
             Some("etcd") => {
                 let url = args.get(1).ok_or("etcd needs an endpoint URL")?;
                 let (ops, clients) = (number(2, 2000)?, number(3, 4)?);

@@ -1,5 +1,6 @@
 //! What only the etcd backend has: a server that can go away and come back, and other
 //! clients of the same keys (etcdctl, standing in for kube-apiserver).
+#![cfg(feature = "etcd")]
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod support;

@@ -5,14 +5,11 @@
 mod client;
 mod support;
 
-use std::process::Command;
 use std::sync::Arc;
-use std::time::Duration;
 
-use apimachinery::serializer::PROTOBUF_MAGIC;
-use apiserver::storage::{EtcdStorage, RedbStorage};
+use apiserver::storage::RedbStorage;
 use serde_json::json;
-use support::{Etcd, TempDir};
+use support::TempDir;
 
 const DEPLOY: &str = "/apis/apps/v1/namespaces/default/deployments";
 
@@ -50,8 +47,9 @@ async fn objects_outlive_the_server_in_a_redb_file() {
     s.server.shutdown().await;
 }
 
-fn etcdctl(etcd: &Etcd, args: &[&str]) -> Vec<u8> {
-    let out = Command::new("etcdctl")
+#[cfg(feature = "etcd")]
+fn etcdctl(etcd: &support::Etcd, args: &[&str]) -> Vec<u8> {
+    let out = std::process::Command::new("etcdctl")
         .env("ETCDCTL_API", "3")
         .arg(format!("--endpoints={}", etcd.endpoint))
         .args(args)
@@ -65,8 +63,15 @@ fn etcdctl(etcd: &Etcd, args: &[&str]) -> Vec<u8> {
     out.stdout
 }
 
+#[cfg(feature = "etcd")]
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn etcd_holds_kube_apiservers_layout_and_the_server_recovers_when_etcd_returns() {
+    use std::time::Duration;
+
+    use apimachinery::serializer::PROTOBUF_MAGIC;
+    use apiserver::storage::EtcdStorage;
+    use support::Etcd;
+
     let Some(mut etcd) = Etcd::start().await else {
         return;
     };

@@ -617,4 +617,5 @@ macro_rules! backend_suite {
 
 backend_suite!(memory, support::memory().await);
 backend_suite!(redb, support::redb().await);
+#[cfg(feature = "etcd")]
 backend_suite!(etcd, support::etcd().await);

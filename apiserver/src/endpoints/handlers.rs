@@ -15,8 +15,8 @@ use apimachinery::schema::{GroupVersion, GroupVersionKind};
 use apimachinery::serializer::json::{Serializer as JsonSerializer, SerializerOptions};
 use apimachinery::serializer::protobuf::Serializer as ProtobufSerializer;
 use apimachinery::serializer::{Decoder, Encoder};
-use apimachinery::util::strategicpatch::{PatchMetaFromOpenApi, strategic_merge_patch};
 use apimachinery::util::json::JsonLayout;
+use apimachinery::util::strategicpatch::{PatchMetaFromOpenApi, strategic_merge_patch};
 use serde_json::Value;
 
 use super::StatusError;
@@ -869,7 +869,8 @@ fn apply_patch(
 
 /// The JSON of an object, for patches and strategies.
 pub fn to_json(obj: &dyn Object) -> Result<Value, StatusError> {
-    apimachinery::runtime::unstructured::object_to_unstructured(&*obj).map(serde_json::Value::Object)
+    apimachinery::runtime::unstructured::object_to_unstructured(obj)
+        .map(serde_json::Value::Object)
         .map_err(|e| StatusError::internal(format!("writing object: {e}")))
 }
 

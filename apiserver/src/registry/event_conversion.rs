@@ -41,7 +41,8 @@ pub fn convert_event(
     target: &GroupVersion,
 ) -> Result<Box<dyn Object>, StatusError> {
     let to_core = target.group.is_empty();
-    let mut value = apimachinery::runtime::unstructured::object_to_unstructured(&*obj).map(serde_json::Value::Object)
+    let mut value = apimachinery::runtime::unstructured::object_to_unstructured(&*obj)
+        .map(serde_json::Value::Object)
         .map_err(|e| StatusError::internal(format!("reading Event: {e}")))?;
     if let Some(map) = value.as_object_mut() {
         let mut out = Map::new();

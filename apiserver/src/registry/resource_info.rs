@@ -231,7 +231,8 @@ fn has_status_field(scheme: &Scheme, gvk: &GroupVersionKind) -> bool {
     let Ok(obj) = scheme.new_object(gvk) else {
         return false;
     };
-    apimachinery::runtime::unstructured::object_to_unstructured(&*obj).map(serde_json::Value::Object)
+    apimachinery::runtime::unstructured::object_to_unstructured(&*obj)
+        .map(serde_json::Value::Object)
         .ok()
         .and_then(|v| v.as_object().map(|m| m.contains_key("status")))
         .unwrap_or(false)

@@ -161,7 +161,9 @@ impl Selection {
         }
         let extra = kind_fields(info);
         if !extra.is_empty() {
-            let json = apimachinery::runtime::unstructured::object_to_unstructured(&*obj).map(serde_json::Value::Object).unwrap_or(Value::Null);
+            let json = apimachinery::runtime::unstructured::object_to_unstructured(obj)
+                .map(serde_json::Value::Object)
+                .unwrap_or(Value::Null);
             for (label, pointer) in extra {
                 fields.insert((*label).to_owned(), field_text(json.pointer(pointer)));
             }

@@ -340,7 +340,8 @@ impl Store {
     ) -> Result<Box<dyn Object>, StatusError> {
         let gvk = self.info.storage_gvk.clone();
         let to_value = |o: &dyn Object| -> Result<Value, StatusError> {
-            apimachinery::runtime::unstructured::object_to_unstructured(&*o).map(serde_json::Value::Object)
+            apimachinery::runtime::unstructured::object_to_unstructured(o)
+                .map(serde_json::Value::Object)
                 .map_err(|e| StatusError::internal(format!("reading {}: {e}", self.qualified())))
         };
         let old_v = to_value(current)?;
@@ -633,7 +634,8 @@ fn copy_field(from: &Value, to: &mut Value, field: &str) {
 
 /// Whether the object's JSON has `field` at the top (its kind has a spec).
 pub fn top_level_field(obj: &dyn Object, field: &str) -> bool {
-    apimachinery::runtime::unstructured::object_to_unstructured(&*obj).map(serde_json::Value::Object)
+    apimachinery::runtime::unstructured::object_to_unstructured(obj)
+        .map(serde_json::Value::Object)
         .ok()
         .is_some_and(|v| v.get(field).is_some())
 }
@@ -644,7 +646,8 @@ fn namespace_defaults(
     gvk: &GroupVersionKind,
     obj: Box<dyn Object>,
 ) -> Result<Box<dyn Object>, StatusError> {
-    let mut v = apimachinery::runtime::unstructured::object_to_unstructured(&*obj).map(serde_json::Value::Object)
+    let mut v = apimachinery::runtime::unstructured::object_to_unstructured(&*obj)
+        .map(serde_json::Value::Object)
         .map_err(|e| StatusError::internal(format!("reading namespace: {e}")))?;
     if let Some(map) = v.as_object_mut() {
         map.insert(

@@ -17,6 +17,7 @@
 use std::fmt;
 use std::pin::Pin;
 
+#[cfg(feature = "etcd")]
 pub mod etcd;
 mod fanout;
 pub mod memory;
@@ -24,6 +25,7 @@ pub mod redb;
 mod validation;
 
 pub use self::redb::RedbStorage;
+#[cfg(feature = "etcd")]
 pub use etcd::EtcdStorage;
 pub use memory::MemoryStorage;
 

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use apiserver::server::Config;
-use apiserver::storage::{EtcdStorage, MemoryStorage, RedbStorage, Storage};
+use apiserver::storage::{MemoryStorage, RedbStorage, Storage};
 
 use super::CommandError;
 use crate::cli::ServeArgs;
@@ -53,10 +53,7 @@ pub fn run(args: &ServeArgs, out: &mut dyn Write) -> Result<ExitCode, CommandErr
 /// The storage the flags ask for: etcd, an embedded database in a directory, or memory.
 async fn open_storage(args: &ServeArgs) -> Result<Arc<dyn Storage>, CommandError> {
     if !args.etcd_servers.is_empty() {
-        let etcd = EtcdStorage::connect(&args.etcd_servers)
-            .await
-            .map_err(|e| format!("--etcd-servers {}: {e}", args.etcd_servers.join(",")))?;
-        return Ok(Arc::new(etcd));
+        return etcd_storage(&args.etcd_servers).await;
     }
     if let Some(dir) = &args.data_dir {
         std::fs::create_dir_all(dir).map_err(|e| format!("--data-dir {}: {e}", dir.display()))?;
@@ -66,6 +63,27 @@ async fn open_storage(args: &ServeArgs) -> Result<Arc<dyn Storage>, CommandError
         return Ok(Arc::new(db));
     }
     Ok(Arc::new(MemoryStorage::new()))
+}
+
+/// The etcd backend on `servers`.
+#[cfg(feature = "etcd")]
+async fn etcd_storage(servers: &[String]) -> Result<Arc<dyn Storage>, CommandError> {
+    let etcd = apiserver::storage::EtcdStorage::connect(servers)
+        .await
+        .map_err(|e| format!("--etcd-servers {}: {e}", servers.join(",")))?;
+    Ok(Arc::new(etcd))
+}
+
+/// Without the `etcd` feature there is no etcd backend: say how to get one.
+#[cfg(not(feature = "etcd"))]
+async fn etcd_storage(servers: &[String]) -> Result<Arc<dyn Storage>, CommandError> {
+    Err(format!(
+        "--etcd-servers {}: this kapi was built without etcd support; build it with \
+         `cargo build --release -p kapi --features etcd` (needs protoc: apt-get install \
+         protobuf-compiler)",
+        servers.join(",")
+    )
+    .into())
 }
 
 /// A kubeconfig with one cluster, user and context named `kapi`, current.
