@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Requests per second of `kapi serve` (memory, redb, etcd) with keep-alive connections:
+# create, get, list of 500, merge patch and delete of ConfigMaps, driven by wrk
+# (Debian's package) with ops.lua; and etcd's own write ceiling (etcdctl check perf).
+#
+# Usage: benchmarks/apiserver/run.sh KAPI_BINARY [N] [CLIENTS] [SECONDS]
+# KAPI_BINARY must be built with the etcd feature for the etcd run:
+#   cargo build --release -p kapi --features etcd
+set -euo pipefail
+kapi="$1"; n="${2:-2000}"; clients="${3:-4}"; secs="${4:-5}"
+here="$(cd "$(dirname "$0")" && pwd)"
+work="$(mktemp -d)"
+pids=()
+cleanup() { for p in "${pids[@]:-}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done; rm -rf "$work"; }
+trap cleanup EXIT
+port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+
+phase() { # url op
+  local out
+  out="$(OP="$2" N="$n" THREADS="$clients" wrk -t"$clients" -c"$clients" -d"${secs}s" --latency -s "$here/ops.lua" "$1" 2>&1)"
+  local rate p50 p99 errors
+  rate="$(awk '/Requests\/sec/ {printf "%.0f", $2}' <<<"$out")"
+  if [ "$2" = create ] || [ "$2" = delete ]; then
+    # These touch each object once and their threads stop when done, but wrk divides by
+    # the whole run: the rate is the clients over the mean latency (Little's law for a
+    # closed loop of $clients connections, each always with one request outstanding).
+    rate="$(awk -v c="$clients" '$1 == "Latency" && $2 ~ /^[0-9]/ {
+        v = $2; u = v; sub(/[0-9.]+/, "", u); sub(/[a-z]+$/, "", v);
+        s = (u == "us") ? v / 1e6 : (u == "ms") ? v / 1e3 : v;
+        printf "%.0f", c / s }' <<<"$out")"
+  fi
+  p50="$(awk '$1 == "50%" {print $2}' <<<"$out")"
+  p99="$(awk '$1 == "99%" {print $2}' <<<"$out")"
+  errors="$(awk '/Non-2xx/ {print $5}' <<<"$out")"
+  printf '| %s | %s | %s/s | %s | %s | %s |\n' "$backend" "$2" "$rate" "$p50" "$p99" "${errors:-0}"
+}
+
+serve() { # backend-flags...
+  local p; p="$(port)"
+  "$kapi" serve --listen "127.0.0.1:$p" --kubeconfig "$work/kubeconfig" "$@" > "$work/serve.log" 2>&1 &
+  pids+=($!)
+  for _ in $(seq 100); do curl -sf "http://127.0.0.1:$p/readyz" >/dev/null && break; sleep 0.1; done
+  curl -sf -X POST -H 'Content-Type: application/json' \
+    -d '{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"bench"}}' \
+    "http://127.0.0.1:$p/api/v1/namespaces" >/dev/null
+  url="http://127.0.0.1:$p"
+}
+
+run_backend() {
+  for op in create get list patch delete; do phase "$url" "$op"; done
+  kill "${pids[-1]}"; wait "${pids[-1]}" 2>/dev/null || true
+}
+
+echo "| backend | operation | rate | p50 | p99 | non-2xx |"
+echo "|---|---|---:|---:|---:|---:|"
+backend=memory; serve; run_backend
+backend=redb; serve --data-dir "$work/data"; run_backend
+if command -v etcd >/dev/null; then
+  cp="$(port)"; pp="$(port)"
+  etcd --data-dir "$work/etcd" --listen-client-urls "http://127.0.0.1:$cp" \
+    --advertise-client-urls "http://127.0.0.1:$cp" --listen-peer-urls "http://127.0.0.1:$pp" \
+    --initial-advertise-peer-urls "http://127.0.0.1:$pp" --initial-cluster "default=http://127.0.0.1:$pp" \
+    > "$work/etcd.log" 2>&1 &
+  pids+=($!)
+  sleep 2
+  backend=etcd; serve --etcd-servers "http://127.0.0.1:$cp"; run_backend
+  echo
+  echo "etcd's own ceiling (etcdctl check perf --load=s):"
+  ETCDCTL_API=3 etcdctl --endpoints "http://127.0.0.1:$cp" check perf --load=s 2>&1 | tr '\r' '\n' | grep -E '^(PASS|FAIL)' 
+fi
