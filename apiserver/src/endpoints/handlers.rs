@@ -10,6 +10,7 @@ use std::sync::Arc;
 use apimachinery::apis::meta::v1::{Status, StatusDetails, TypeMeta};
 use apimachinery::fields;
 use apimachinery::labels;
+use apimachinery::runtime::unstructured::object_to_unstructured;
 use apimachinery::runtime::{Object, Scheme};
 use apimachinery::schema::{GroupVersion, GroupVersionKind};
 use apimachinery::serializer::json::{Serializer as JsonSerializer, SerializerOptions};
@@ -869,8 +870,8 @@ fn apply_patch(
 
 /// The JSON of an object, for patches and strategies.
 pub fn to_json(obj: &dyn Object) -> Result<Value, StatusError> {
-    apimachinery::runtime::unstructured::object_to_unstructured(obj)
-        .map(serde_json::Value::Object)
+    object_to_unstructured(obj)
+        .map(Value::Object)
         .map_err(|e| StatusError::internal(format!("writing object: {e}")))
 }
 

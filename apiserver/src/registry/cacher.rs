@@ -326,6 +326,7 @@ mod tests {
             versions: vec!["v1".into()],
             storage_gvk: GroupVersionKind::new("example.com", "v1", "Widget"),
             key_prefix: "/registry/example.com/widgets".into(),
+            has_spec: false,
             has_status: false,
             has_scale: false,
         }

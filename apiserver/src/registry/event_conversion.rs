@@ -2,6 +2,7 @@
 //! Events under `/registry/events` as core `v1` Event, through the one internal type they
 //! share): the field renames between the two, as Go's `events/v1` conversion makes them.
 
+use apimachinery::runtime::unstructured::object_to_unstructured;
 use apimachinery::runtime::{Object, Scheme};
 use apimachinery::schema::{GroupVersion, GroupVersionKind};
 use serde_json::Map;
@@ -41,25 +42,21 @@ pub fn convert_event(
     target: &GroupVersion,
 ) -> Result<Box<dyn Object>, StatusError> {
     let to_core = target.group.is_empty();
-    let mut value = apimachinery::runtime::unstructured::object_to_unstructured(&*obj)
-        .map(serde_json::Value::Object)
+    let content = object_to_unstructured(&*obj)
         .map_err(|e| StatusError::internal(format!("reading Event: {e}")))?;
-    if let Some(map) = value.as_object_mut() {
-        let mut out = Map::new();
-        for (k, v) in std::mem::take(map) {
-            let renamed = RENAMES.iter().find_map(|(events, core)| {
-                if to_core && k == *events {
-                    Some(*core)
-                } else if !to_core && k == *core {
-                    Some(*events)
-                } else {
-                    None
-                }
-            });
-            out.insert(renamed.map(str::to_owned).unwrap_or(k), v);
-        }
-        *map = out;
+    let mut out = Map::new();
+    for (k, v) in content {
+        let renamed = RENAMES.iter().find_map(|(events, core)| {
+            if to_core && k == *events {
+                Some(*core)
+            } else if !to_core && k == *core {
+                Some(*events)
+            } else {
+                None
+            }
+        });
+        out.insert(renamed.map(str::to_owned).unwrap_or(k), v);
     }
     let gvk = GroupVersionKind::new(target.group.as_str(), target.version.as_str(), "Event");
-    from_value(scheme, &gvk, value)
+    from_value(scheme, &gvk, serde_json::Value::Object(out))
 }

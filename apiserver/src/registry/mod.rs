@@ -16,5 +16,4 @@ pub use resource_info::{ResourceInfo, resources_from_scheme};
 pub use selection::{Selection, UnsupportedFieldError};
 pub use store::{
     DeleteParams, ListPage, ListParams, Store, Subresource, decode_stored, from_value,
-    top_level_field,
 };

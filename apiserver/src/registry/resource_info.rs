@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 
 use apimachinery::meta::APIGroupResources;
 use apimachinery::runtime::Scheme;
+use apimachinery::runtime::unstructured::object_to_unstructured;
 use apimachinery::schema::{GroupVersion, GroupVersionKind};
 
 /// kube-apiserver's etcd key prefixes that are not the resource's plural name, by
@@ -92,6 +93,8 @@ pub struct ResourceInfo {
     pub storage_gvk: GroupVersionKind,
     /// The etcd key prefix without a trailing slash, such as `/registry/deployments`.
     pub key_prefix: String,
+    /// Whether its kind has a top-level `spec` (what makes `generation` start at 1).
+    pub has_spec: bool,
     /// Whether it has a `/status` subresource.
     pub has_status: bool,
     /// Whether it has a `/scale` subresource.
@@ -181,7 +184,8 @@ pub fn resources_from_scheme(scheme: &Scheme) -> BTreeMap<(String, String), Reso
                 // Create-only resources (reviews, bindings) are answered, not stored, and
                 // have no subresources.
                 let has_status = r.verbs().iter().any(|v| v == "update")
-                    && has_status_field(scheme, &storage_gvk);
+                    && has_top_level_field(scheme, &storage_gvk, "status");
+                let has_spec = has_top_level_field(scheme, &storage_gvk, "spec");
                 out.insert(
                     key,
                     ResourceInfo {
@@ -199,6 +203,7 @@ pub fn resources_from_scheme(scheme: &Scheme) -> BTreeMap<(String, String), Reso
                             .any(|(g, res)| *g == group.group.name && *res == r.name),
                         storage_gvk,
                         key_prefix: format!("/registry/{prefix}"),
+                        has_spec,
                         has_status,
                     },
                 );
@@ -224,16 +229,12 @@ pub fn resources_from_scheme(scheme: &Scheme) -> BTreeMap<(String, String), Reso
     out
 }
 
-/// Whether the kind has a top-level `status` field, which is what gives a built-in
-/// resource its `/status` subresource (kinds without one, such as ConfigMap, have none).
-/// Go's types write a struct field even when empty, so a new object shows it.
-fn has_status_field(scheme: &Scheme, gvk: &GroupVersionKind) -> bool {
-    let Ok(obj) = scheme.new_object(gvk) else {
-        return false;
-    };
-    apimachinery::runtime::unstructured::object_to_unstructured(&*obj)
-        .map(serde_json::Value::Object)
-        .ok()
-        .and_then(|v| v.as_object().map(|m| m.contains_key("status")))
-        .unwrap_or(false)
+/// Whether the kind has a top-level `field`: a `status` is what gives a built-in
+/// resource its `/status` subresource (kinds without one, such as ConfigMap, have none),
+/// a `spec` what makes its `generation` count. Go's types write a struct field even when
+/// empty, so a new object shows it; asked once per resource, not per request.
+fn has_top_level_field(scheme: &Scheme, gvk: &GroupVersionKind, field: &str) -> bool {
+    scheme.new_object(gvk).is_ok_and(|obj| {
+        object_to_unstructured(&*obj).is_ok_and(|content| content.contains_key(field))
+    })
 }

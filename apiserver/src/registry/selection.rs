@@ -11,6 +11,7 @@ use serde_json::Value;
 use apimachinery::fields;
 use apimachinery::labels;
 use apimachinery::runtime::Object;
+use apimachinery::runtime::unstructured::object_to_unstructured;
 
 use super::resource_info::ResourceInfo;
 
@@ -161,9 +162,7 @@ impl Selection {
         }
         let extra = kind_fields(info);
         if !extra.is_empty() {
-            let json = apimachinery::runtime::unstructured::object_to_unstructured(obj)
-                .map(serde_json::Value::Object)
-                .unwrap_or(Value::Null);
+            let json = object_to_unstructured(obj).map_or(Value::Null, Value::Object);
             for (label, pointer) in extra {
                 fields.insert((*label).to_owned(), field_text(json.pointer(pointer)));
             }

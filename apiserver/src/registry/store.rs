@@ -10,6 +10,7 @@
 use std::sync::Arc;
 
 use apimachinery::apis::meta::v1::Time;
+use apimachinery::runtime::unstructured::object_to_unstructured;
 use apimachinery::runtime::{Object, Scheme};
 use apimachinery::schema::GroupVersionKind;
 use apimachinery::serializer::json::{Serializer as JsonSerializer, SerializerOptions};
@@ -168,7 +169,6 @@ impl Store {
         mut obj: Box<dyn Object>,
         dry_run: bool,
     ) -> Result<Box<dyn Object>, StatusError> {
-        let has_spec = top_level_field(&*obj, "spec");
         let Some(meta) = obj.meta_mut() else {
             return Err(StatusError::bad_request(format!(
                 "{} objects have no metadata",
@@ -185,7 +185,7 @@ impl Store {
         meta.set_deletion_timestamp(None);
         meta.set_deletion_grace_period_seconds(None);
         meta.set_resource_version("");
-        meta.set_generation(if has_spec { 1 } else { 0 });
+        meta.set_generation(if self.info.has_spec { 1 } else { 0 });
         let generate = meta.name().is_empty() && !meta.generate_name().is_empty();
         if meta.name().is_empty() && !generate {
             return Err(StatusError::invalid(
@@ -340,8 +340,8 @@ impl Store {
     ) -> Result<Box<dyn Object>, StatusError> {
         let gvk = self.info.storage_gvk.clone();
         let to_value = |o: &dyn Object| -> Result<Value, StatusError> {
-            apimachinery::runtime::unstructured::object_to_unstructured(o)
-                .map(serde_json::Value::Object)
+            object_to_unstructured(o)
+                .map(Value::Object)
                 .map_err(|e| StatusError::internal(format!("reading {}: {e}", self.qualified())))
         };
         let old_v = to_value(current)?;
@@ -632,31 +632,20 @@ fn copy_field(from: &Value, to: &mut Value, field: &str) {
     }
 }
 
-/// Whether the object's JSON has `field` at the top (its kind has a spec).
-pub fn top_level_field(obj: &dyn Object, field: &str) -> bool {
-    apimachinery::runtime::unstructured::object_to_unstructured(obj)
-        .map(serde_json::Value::Object)
-        .ok()
-        .is_some_and(|v| v.get(field).is_some())
-}
-
 /// Go's namespace strategy on create: the `kubernetes` finalizer and phase `Active`.
 fn namespace_defaults(
     scheme: &Scheme,
     gvk: &GroupVersionKind,
     obj: Box<dyn Object>,
 ) -> Result<Box<dyn Object>, StatusError> {
-    let mut v = apimachinery::runtime::unstructured::object_to_unstructured(&*obj)
-        .map(serde_json::Value::Object)
+    let mut map = object_to_unstructured(&*obj)
         .map_err(|e| StatusError::internal(format!("reading namespace: {e}")))?;
-    if let Some(map) = v.as_object_mut() {
-        map.insert(
-            "spec".into(),
-            serde_json::json!({"finalizers": ["kubernetes"]}),
-        );
-        map.insert("status".into(), serde_json::json!({"phase": "Active"}));
-    }
-    from_value(scheme, gvk, v)
+    map.insert(
+        "spec".into(),
+        serde_json::json!({"finalizers": ["kubernetes"]}),
+    );
+    map.insert("status".into(), serde_json::json!({"phase": "Active"}));
+    from_value(scheme, gvk, Value::Object(map))
 }
 
 /// Go's `utilrand.String(5)` alphabet: no vowels or look-alike characters.
