@@ -42,6 +42,8 @@
 pub mod apiutil;
 mod codec;
 mod error;
+#[cfg(feature = "envtest")]
+pub mod fake;
 mod options;
 mod watch;
 
