@@ -87,6 +87,11 @@ async fn typed_crud_over_protobuf() {
     let env = Environment::start().await.unwrap();
     let client = Client::new(env.config(), env.scheme()).unwrap();
     crud(&client).await;
+    // The in-process server offers aggregated discovery; the mapper used it.
+    assert_eq!(
+        client.rest_mapper().uses_aggregated_discovery().await,
+        Some(true)
+    );
     env.stop().await;
 }
 

@@ -300,3 +300,51 @@ async fn token_files_and_exec_plugins() {
     );
     assert!(err.to_string().contains("nope"), "{err}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_mapper_reads_discovery_lazily_and_again_on_a_miss() {
+    let server_cert = cert(&["127.0.0.1"]);
+    let server = serve(&server_cert, None).await;
+    let mut config = Config::new(&server.url);
+    config.tls.ca_data = Some(server_cert.pem.clone().into_bytes());
+    let client = Client::new(&config, scheme()).unwrap();
+    let api_reads = || {
+        server
+            .heads
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|h| h.starts_with("GET /api HTTP"))
+            .count()
+    };
+    assert_eq!(api_reads(), 0, "nothing is read before the first call");
+    client
+        .get::<Namespace>(&ObjectKey::cluster("team"))
+        .await
+        .unwrap();
+    client
+        .get::<Namespace>(&ObjectKey::cluster("team"))
+        .await
+        .unwrap();
+    assert_eq!(api_reads(), 1, "a hit is answered from what was read");
+    assert_eq!(
+        client.rest_mapper().uses_aggregated_discovery().await,
+        Some(false)
+    );
+
+    // ConfigMaps are not served here: a miss reads discovery again (not more often
+    // than every 200 ms), then fails with a typed no-match error.
+    tokio::time::sleep(std::time::Duration::from_millis(250)).await;
+    let err = client
+        .get::<k8s_types::core::v1::ConfigMap>(&ObjectKey::new("default", "x"))
+        .await
+        .unwrap_err();
+    assert!(err.is_no_match(), "{err}");
+    assert_eq!(api_reads(), 2);
+    let err = client
+        .get::<k8s_types::core::v1::ConfigMap>(&ObjectKey::new("default", "x"))
+        .await
+        .unwrap_err();
+    assert!(err.is_no_match(), "{err}");
+    assert_eq!(api_reads(), 2, "misses in a burst read discovery once");
+}
