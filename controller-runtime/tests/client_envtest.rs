@@ -195,3 +195,43 @@ async fn unreachable_server_is_a_transport_error() {
     );
     env.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_watch_ends_cleanly_when_the_server_stops() {
+    let env = Environment::start().await.unwrap();
+    let client = Client::new(env.config(), env.scheme()).unwrap();
+    let mut stream = client
+        .watch::<ConfigMap>(&ListOptions::in_namespace("default"))
+        .await
+        .unwrap();
+    env.stop().await;
+    // The stream ends (or reports the broken connection once, then ends): no hang, no
+    // panic.
+    let mut items = 0;
+    loop {
+        match tokio::time::timeout(Duration::from_secs(10), stream.next())
+            .await
+            .expect("the watch ends when the server stops")
+        {
+            None => break,
+            Some(Ok(ev)) => panic!("unexpected event {ev:?}"),
+            Some(Err(e)) => {
+                items += 1;
+                assert!(
+                    matches!(e, controller_runtime::client::Error::Transport(_)),
+                    "{e:?}"
+                );
+            }
+        }
+    }
+    assert!(items <= 1);
+    // New calls to the stopped server are transport errors.
+    let err = client
+        .get::<ConfigMap>(&ObjectKey::new("default", "x"))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(err, controller_runtime::client::Error::Transport(_)),
+        "{err:?}"
+    );
+}

@@ -108,3 +108,53 @@ pub(crate) fn api_error_of_event(object: &[u8]) -> ApiError {
         None => ApiError::from_code(500, &String::from_utf8_lossy(object)),
     }
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    fn gone() -> Status {
+        Status {
+            status: "Failure".into(),
+            message: "too old resource version: 1 (5)".into(),
+            reason: "Expired".into(),
+            code: 410,
+            ..Status::default()
+        }
+    }
+
+    #[test]
+    fn error_events_in_json_and_protobuf() {
+        let scheme = Scheme::from_registry().unwrap();
+        let json = serde_json::to_vec(&serde_json::json!({
+            "kind": "Status", "apiVersion": "v1", "status": "Failure",
+            "message": "too old resource version: 1 (5)", "reason": "Expired", "code": 410
+        }))
+        .unwrap();
+        let e = api_error_of_event(&json);
+        assert!(e.is_resource_expired() && e.code == 410, "{e}");
+
+        let mut status = gone();
+        status.set_group_version_kind(&GroupVersionKind::new("", "v1", "Status"));
+        let pb = encode(&scheme, &status, true).unwrap();
+        assert!(pb.starts_with(b"k8s\0"));
+        let e = api_error_of_event(&pb);
+        assert!(e.is_gone_or_expired(), "{e}");
+        assert_eq!(e.status.message, "too old resource version: 1 (5)");
+
+        // Not a Status: a generic error from the code.
+        let e = api_error(503, b"<html>down</html>");
+        assert!(e.is_service_unavailable());
+        assert!(e.status.message.contains("down"));
+    }
+
+    #[test]
+    fn content_types() {
+        assert!(is_protobuf(
+            "application/vnd.kubernetes.protobuf;stream=watch"
+        ));
+        assert!(is_protobuf("Application/Vnd.Kubernetes.Protobuf"));
+        assert!(!is_protobuf("application/json"));
+    }
+}

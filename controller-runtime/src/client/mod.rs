@@ -922,3 +922,59 @@ fn downcast<T: Object>(obj: Box<dyn Object>, host: &str) -> Result<T, Error> {
             got: other.type_name(),
         })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use apimachinery::meta::RESTScope;
+    use apimachinery::schema::GroupVersionResource;
+
+    fn mapping(group: &str, resource: &str, scope: RESTScope) -> RESTMapping {
+        RESTMapping {
+            resource: GroupVersionResource::new(group, "v1", resource),
+            group_version_kind: GroupVersionKind::new(group, "v1", "X"),
+            scope,
+        }
+    }
+
+    #[test]
+    fn paths_as_client_go_builds_them() {
+        let pods = mapping("", "pods", RESTScope::NAMESPACE);
+        let loc = |ns, name, sub| Location {
+            mapping: &pods,
+            namespace: ns,
+            name,
+            subresource: sub,
+        };
+        assert_eq!(loc("", None, None).path(&[]), "/api/v1/pods");
+        assert_eq!(
+            loc("ns", Some("p"), Some("status")).path(&[]),
+            "/api/v1/namespaces/ns/pods/p/status"
+        );
+        assert_eq!(
+            loc("ns", None, None).path(&[("labelSelector", "a=b,c in (d)".into())]),
+            "/api/v1/namespaces/ns/pods?labelSelector=a%3Db%2Cc+in+%28d%29"
+        );
+        // A name cannot escape its path segment.
+        assert_eq!(
+            loc("ns", Some("../../x?y"), None).path(&[]),
+            "/api/v1/namespaces/ns/pods/..%2F..%2Fx%3Fy"
+        );
+        let nodes = mapping("", "nodes", RESTScope::ROOT);
+        let cluster = Location {
+            mapping: &nodes,
+            namespace: "ignored",
+            name: Some("n1"),
+            subresource: None,
+        };
+        assert_eq!(cluster.path(&[]), "/api/v1/nodes/n1");
+        let deploys = mapping("apps", "deployments", RESTScope::NAMESPACE);
+        let apps = Location {
+            mapping: &deploys,
+            namespace: "ns",
+            name: None,
+            subresource: None,
+        };
+        assert_eq!(apps.path(&[]), "/apis/apps/v1/namespaces/ns/deployments");
+    }
+}
