@@ -235,3 +235,48 @@ async fn a_watch_ends_cleanly_when_the_server_stops() {
         "{err:?}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn by_kind_calls_give_the_schemes_types() {
+    use apimachinery::schema::GroupVersionKind;
+    let env = Environment::start().await.unwrap();
+    let gvk = GroupVersionKind::new("", "v1", "ConfigMap");
+    for wire_format in [WireFormat::Protobuf, WireFormat::Json] {
+        let client =
+            Client::with_options(env.config(), env.scheme(), ClientOptions { wire_format })
+                .unwrap();
+        let name = format!("dyn-{wire_format:?}").to_lowercase();
+        client
+            .create(&config_map("default", &name, "1"), &Default::default())
+            .await
+            .unwrap();
+        let one = client
+            .get_dyn(&gvk, &ObjectKey::new("default", &name))
+            .await
+            .unwrap();
+        assert_eq!(one.downcast_ref::<ConfigMap>().unwrap().metadata.name, name);
+        let list = client
+            .list_dyn(&gvk, &ListOptions::in_namespace("default"))
+            .await
+            .unwrap();
+        assert!(!list.metadata.resource_version.is_empty());
+        assert!(list.items.iter().all(|o| o.is::<ConfigMap>()));
+        assert!(list.items.iter().any(|o| o.meta().unwrap().name() == name));
+        let typed = client
+            .list::<ConfigMap>(&ListOptions::in_namespace("default"))
+            .await
+            .unwrap();
+        assert_eq!(typed.items.len(), list.items.len());
+        let mut w = client
+            .watch_dyn(&gvk, &ListOptions::in_namespace("default"))
+            .await
+            .unwrap();
+        let first = tokio::time::timeout(Duration::from_secs(10), w.next())
+            .await
+            .unwrap()
+            .unwrap()
+            .unwrap();
+        assert!(first.object().unwrap().is::<ConfigMap>());
+    }
+    env.stop().await;
+}

@@ -74,6 +74,39 @@ pub(crate) fn decode(
     }
 }
 
+/// Reads a protobuf list (in its envelope) item by item: the list metadata (field 1)
+/// and each item (field 2) decoded as `item_gvk` into its own box.
+pub(crate) fn decode_protobuf_list(
+    scheme: &Scheme,
+    body: &[u8],
+    item_gvk: &GroupVersionKind,
+) -> Result<(apimachinery::apis::meta::v1::ListMeta, Vec<Box<dyn Object>>), String> {
+    use apimachinery::protobuf::{Decoder as Wire, WireType};
+    let env = apimachinery::protobuf::decode_envelope(body).map_err(|e| e.to_string())?;
+    let mut d = Wire::new(env.raw);
+    let mut meta = apimachinery::apis::meta::v1::ListMeta::default();
+    let mut items = Vec::new();
+    while !d.is_empty() {
+        let (field, wire) = d.key().map_err(|e| e.to_string())?;
+        match (field, wire) {
+            (1, WireType::LengthDelimited) => {
+                let bytes = d.length_delimited().map_err(|e| e.to_string())?;
+                meta = apimachinery::protobuf::decode_message(bytes).map_err(|e| e.to_string())?;
+            }
+            (2, WireType::LengthDelimited) => {
+                let bytes = d.length_delimited().map_err(|e| e.to_string())?;
+                let mut obj =
+                    apimachinery::serializer::protobuf::decode_raw_object(scheme, item_gvk, bytes)
+                        .map_err(|e| format!("item {}: {e}", items.len()))?;
+                obj.set_group_version_kind(item_gvk);
+                items.push(obj);
+            }
+            (f, w) => d.skip(f, w).map_err(|e| e.to_string())?,
+        }
+    }
+    Ok((meta, items))
+}
+
 /// Reads a `Status` from JSON or protobuf.
 pub(crate) fn decode_status(body: &[u8]) -> Option<Status> {
     if body.starts_with(apimachinery::protobuf::MAGIC) {

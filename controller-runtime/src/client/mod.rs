@@ -2,7 +2,7 @@
 //! the [`Scheme`] knows, `Unstructured` objects of any kind, and metadata alone.
 //!
 //! A call starts from a Rust type (or a kind, for unstructured and metadata calls): the
-//! scheme gives its group, version and kind, the [`DynamicRESTMapper`](apiutil::DynamicRESTMapper)
+//! scheme gives its group, version and kind, the [`apiutil::DynamicRESTMapper`]
 //! its resource and scope, from the server's discovery. Built-in types travel as
 //! protobuf (`application/vnd.kubernetes.protobuf`), everything else, and everything
 //! when [`WireFormat::Json`] is asked for, as JSON. Failures are typed: [`Error::Api`]
@@ -601,58 +601,14 @@ impl Client {
         opts: &ListOptions,
     ) -> Result<ObjectList<T>, Error> {
         let gvk = self.gvk_for::<T>()?;
-        let target = Target::Typed(gvk.clone());
-        let (ct, body, path) = self.list_raw(&gvk, &target, opts).await?;
-        let list_gvk = GroupVersionKind::new(&gvk.group, &gvk.version, format!("{}List", gvk.kind));
-        let url = format!("{}{path}", self.host());
-        let decode_error = |message: String| Error::Decode {
-            what: list_gvk.to_string(),
-            url: url.clone(),
-            message,
-        };
-        if self.inner.scheme.recognizes(&list_gvk) {
-            let (mut list, _) =
-                codec::decode(&self.inner.scheme, &ct, &body, &list_gvk).map_err(decode_error)?;
-            let metadata = list_meta(&*list);
-            let items = list
-                .as_list_mut()
-                .ok_or_else(|| decode_error("the answer is not a list".into()))?;
-            let mut out = Vec::with_capacity(items.len());
-            for i in 0..items.len() {
-                let item = items
-                    .item_mut(i)
-                    .and_then(|o| o.downcast_mut::<T>())
-                    .ok_or_else(|| decode_error(format!("item {i} is not a {}", gvk.kind)))?;
-                // Moved out, not copied.
-                out.push(std::mem::take(item));
-            }
-            return Ok(ObjectList {
-                metadata,
-                items: out,
-            });
-        }
-        // A kind without a registered list type: the items one by one (JSON only, as
-        // such kinds have no protobuf).
-        #[derive(serde::Deserialize)]
-        struct RawList<'a> {
-            #[serde(default)]
-            metadata: ListMeta,
-            #[serde(borrow, default)]
-            items: Option<Vec<&'a serde_json::value::RawValue>>,
-        }
-        let raw: RawList<'_> =
-            serde_json::from_slice(&body).map_err(|e| decode_error(e.to_string()))?;
-        let mut items = Vec::new();
-        for item in raw.items.unwrap_or_default() {
-            let obj = self
-                .inner
-                .scheme
-                .decode_json(&gvk, item.get().as_bytes())
-                .map_err(|e| decode_error(e.to_string()))?;
-            items.push(downcast(obj, self.host())?);
-        }
+        let list = self.list_dyn(&gvk, opts).await?;
+        let items = list
+            .items
+            .into_iter()
+            .map(|o| downcast(o, self.host()))
+            .collect::<Result<Vec<T>, Error>>()?;
         Ok(ObjectList {
-            metadata: raw.metadata,
+            metadata: list.metadata,
             items,
         })
     }
@@ -757,6 +713,74 @@ impl Client {
             client: self,
             subresource,
         }
+    }
+
+    // ---- by kind, typed through the scheme ---------------------------------------------
+
+    /// Reads an object of a kind as the scheme's type for it, boxed (for code generic
+    /// over kinds, such as an informer per GVK).
+    pub async fn get_dyn(
+        &self,
+        gvk: &GroupVersionKind,
+        key: &ObjectKey,
+    ) -> Result<Box<dyn Object>, Error> {
+        self.get_erased(gvk, Target::Typed(gvk.clone()), key).await
+    }
+
+    /// Lists objects of a kind as the scheme's type for it: the list metadata and the
+    /// boxed items (moved out of the decoded list, not copied).
+    pub async fn list_dyn(
+        &self,
+        gvk: &GroupVersionKind,
+        opts: &ListOptions,
+    ) -> Result<ObjectList<Box<dyn Object>>, Error> {
+        let target = Target::Typed(gvk.clone());
+        let (ct, body, path) = self.list_raw(gvk, &target, opts).await?;
+        let list_gvk = GroupVersionKind::new(&gvk.group, &gvk.version, format!("{}List", gvk.kind));
+        let decode_error = |message: String| Error::Decode {
+            what: list_gvk.to_string(),
+            url: format!("{}{path}", self.host()),
+            message,
+        };
+        if codec::is_protobuf(&ct) {
+            // The list message read item by item (ListMeta = 1, items = 2), each item
+            // decoded straight into its own box.
+            return codec::decode_protobuf_list(&self.inner.scheme, &body, gvk)
+                .map(|(metadata, items)| ObjectList { metadata, items })
+                .map_err(decode_error);
+        }
+        #[derive(serde::Deserialize)]
+        struct RawList<'a> {
+            #[serde(default)]
+            metadata: ListMeta,
+            #[serde(borrow, default)]
+            items: Option<Vec<&'a serde_json::value::RawValue>>,
+        }
+        let raw: RawList<'_> =
+            serde_json::from_slice(&body).map_err(|e| decode_error(e.to_string()))?;
+        let mut items = Vec::new();
+        for item in raw.items.unwrap_or_default() {
+            items.push(
+                self.inner
+                    .scheme
+                    .decode_json(gvk, item.get().as_bytes())
+                    .map_err(|e| decode_error(e.to_string()))?,
+            );
+        }
+        Ok(ObjectList {
+            metadata: raw.metadata,
+            items,
+        })
+    }
+
+    /// Watches objects of a kind as the scheme's type for it, boxed.
+    pub async fn watch_dyn(
+        &self,
+        gvk: &GroupVersionKind,
+        opts: &ListOptions,
+    ) -> Result<WatchStream<Box<dyn Object>>, Error> {
+        self.watch_erased(gvk, Target::Typed(gvk.clone()), opts)
+            .await
     }
 
     // ---- unstructured ----------------------------------------------------------------
@@ -897,20 +921,6 @@ fn map_stream<T: Object>(stream: WatchStream<Box<dyn Object>>, host: String) -> 
             })
         })
     }))
-}
-
-/// The list metadata of a decoded list object.
-fn list_meta(list: &dyn Object) -> ListMeta {
-    match list.list_meta() {
-        Some(m) => ListMeta {
-            resource_version: m.resource_version().to_string(),
-            continue_: m.continue_token().to_string(),
-            remaining_item_count: m.remaining_item_count(),
-            self_link: m.self_link().to_string(),
-            shard_info: None,
-        },
-        None => ListMeta::default(),
-    }
 }
 
 fn downcast<T: Object>(obj: Box<dyn Object>, host: &str) -> Result<T, Error> {
