@@ -257,7 +257,7 @@ impl Transport {
         if response.status() == http::StatusCode::UNAUTHORIZED {
             if let Auth::Exec(exec) = &self.auth {
                 // The plugin's token was refused: ask for a new one next time.
-                exec.invalidate();
+                exec.invalidate().await;
             }
         }
         Ok(response)
