@@ -121,8 +121,16 @@ async fn serve(server_cert: &Cert, client_ca: Option<&Cert>) -> Server {
                         .next()
                         .unwrap_or("/")
                         .to_string();
+                    let refused = head.contains("Bearer refused");
                     log.lock().unwrap().push(head);
-                    let (code, body) = answer(&path);
+                    let (code, body) = if refused {
+                        (
+                            401,
+                            r#"{"kind":"Status","apiVersion":"v1","status":"Failure","message":"Unauthorized","reason":"Unauthorized","code":401}"#.to_string(),
+                        )
+                    } else {
+                        answer(&path)
+                    };
                     let reply = format!(
                         "HTTP/1.1 {code} X\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
                         body.len()
@@ -347,4 +355,16 @@ async fn the_mapper_reads_discovery_lazily_and_again_on_a_miss() {
         .unwrap_err();
     assert!(err.is_no_match(), "{err}");
     assert_eq!(api_reads(), 2, "misses in a burst read discovery once");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refused_token_is_unauthorized() {
+    let server_cert = cert(&["127.0.0.1"]);
+    let server = serve(&server_cert, None).await;
+    let mut config = Config::new(&server.url);
+    config.tls.ca_data = Some(server_cert.pem.clone().into_bytes());
+    config.auth = Auth::BearerToken("refused".into());
+    let err = get_team(&config).await.unwrap_err();
+    assert!(err.is_unauthorized(), "{err:?}");
+    assert!(!err.is_forbidden());
 }
