@@ -687,7 +687,43 @@ impl Client {
         Ok(())
     }
 
-    /// Watches objects of `T` (Go's `Watch` of a `WithWatch` client).
+    /// Watches objects of `T` (Go's `Watch` of a `WithWatch` client). Start from the
+    /// `resourceVersion` of a list to miss nothing; an `Err` item answering
+    /// [`Error::is_gone_or_expired`] means that version is no longer kept: list again.
+    ///
+    /// ```
+    /// use controller_runtime::client::{Client, ListOptions, WatchEvent};
+    /// use controller_runtime::envtest::Environment;
+    /// use futures_util::StreamExt;
+    /// use k8s_types::core::v1::ConfigMap;
+    ///
+    /// # tokio::runtime::Runtime::new()?.block_on(async {
+    /// let env = Environment::start().await?;
+    /// let client = Client::new(env.config(), env.scheme())?;
+    /// let list = client.list::<ConfigMap>(&ListOptions::in_namespace("default")).await?;
+    /// let mut events = client
+    ///     .watch::<ConfigMap>(&ListOptions {
+    ///         resource_version: Some(list.metadata.resource_version),
+    ///         allow_watch_bookmarks: true,
+    ///         ..ListOptions::in_namespace("default")
+    ///     })
+    ///     .await?;
+    ///
+    /// let mut cm = ConfigMap::default();
+    /// cm.metadata.name = "new".into();
+    /// cm.metadata.namespace = "default".into();
+    /// client.create(&cm, &Default::default()).await?;
+    ///
+    /// match events.next().await {
+    ///     Some(Ok(WatchEvent::Added(cm))) => assert_eq!(cm.metadata.name, "new"),
+    ///     Some(Err(e)) if e.is_gone_or_expired() => { /* relist */ }
+    ///     other => panic!("{other:?}"),
+    /// }
+    /// env.stop().await;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// # })?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub async fn watch<T: Object + Default>(
         &self,
         opts: &ListOptions,
