@@ -368,3 +368,51 @@ async fn a_refused_token_is_unauthorized() {
     assert!(err.is_unauthorized(), "{err:?}");
     assert!(!err.is_forbidden());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn exec_plugins_can_give_client_certificates() {
+    let server_cert = cert(&["127.0.0.1"]);
+    let client_cert = cert(&["alice"]);
+    let server = serve(&server_cert, Some(&client_cert)).await;
+    let dir = tempfile::tempdir().unwrap();
+    let output = dir.path().join("credential.json");
+    std::fs::write(
+        &output,
+        serde_json::json!({
+            "kind": "ExecCredential",
+            "apiVersion": "client.authentication.k8s.io/v1beta1",
+            "status": {
+                "clientCertificateData": client_cert.pem,
+                "clientKeyData": client_cert.key_pem,
+            }
+        })
+        .to_string(),
+    )
+    .unwrap();
+    let mut exec = ExecConfig::new("/bin/cat", vec![output.display().to_string()]);
+    exec.api_version = "client.authentication.k8s.io/v1beta1".into();
+    let mut config = Config::new(&server.url);
+    config.tls.ca_data = Some(server_cert.pem.clone().into_bytes());
+    config.auth = Auth::Exec(exec);
+    assert_eq!(get_team(&config).await.unwrap().metadata.name, "team");
+    // No token was given, so none is sent.
+    assert!(authorization_headers(&server).is_empty());
+
+    // A certificate without its key is refused as invalid plugin output.
+    std::fs::write(
+        &output,
+        serde_json::json!({
+            "kind": "ExecCredential",
+            "apiVersion": "client.authentication.k8s.io/v1beta1",
+            "status": {"clientCertificateData": client_cert.pem}
+        })
+        .to_string(),
+    )
+    .unwrap();
+    // The first credential is cached (it has no expiry): a new plugin config reads anew.
+    let mut exec = ExecConfig::new("/bin/cat", vec![output.display().to_string()]);
+    exec.api_version = "client.authentication.k8s.io/v1beta1".into();
+    config.auth = Auth::Exec(exec);
+    let err = get_team(&config).await.unwrap_err();
+    assert!(err.to_string().contains("clientKeyData"), "{err}");
+}
