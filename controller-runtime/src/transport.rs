@@ -489,13 +489,63 @@ pub(crate) struct Answer {
     pub(crate) body: Bytes,
 }
 
+/// How often a request the server asked to retry (429, or 5xx with `Retry-After`) is
+/// sent again (client-go's default `maxRetries`).
+const MAX_RETRIES: u32 = 10;
+/// The longest `Retry-After` honoured, so a server cannot park a client.
+const MAX_RETRY_AFTER: Duration = Duration::from_secs(30);
+
+/// The wait a `Retry-After` answer asks for (client-go's `checkWait`): 429 or 5xx with
+/// a `Retry-After` of whole seconds.
+fn retry_after(response: &Response<Incoming>) -> Option<Duration> {
+    let code = response.status().as_u16();
+    if code != 429 && code < 500 {
+        return None;
+    }
+    let seconds: u64 = response
+        .headers()
+        .get(http::header::RETRY_AFTER)?
+        .to_str()
+        .ok()?
+        .trim()
+        .parse()
+        .ok()?;
+    Some(Duration::from_secs(seconds).min(MAX_RETRY_AFTER))
+}
+
 impl Transport {
-    /// Sends a request and reads the whole answer.
+    /// Sends a request and reads the whole answer, sending it again while the server
+    /// answers "retry after" (at most [`MAX_RETRIES`] times).
     pub(crate) async fn fetch(&self, req: Outgoing<'_>) -> Result<Answer, TransportError> {
+        let mut attempt = 0;
+        loop {
+            let again = Outgoing {
+                method: req.method.clone(),
+                path: req.path,
+                accept: req.accept,
+                body: req.body.clone(),
+                streaming: req.streaming,
+            };
+            let (answer, wait) = self.fetch_once(again).await?;
+            match wait {
+                Some(wait) if attempt < MAX_RETRIES => {
+                    attempt += 1;
+                    tokio::time::sleep(wait).await;
+                }
+                _ => return Ok(answer),
+            }
+        }
+    }
+
+    async fn fetch_once(
+        &self,
+        req: Outgoing<'_>,
+    ) -> Result<(Answer, Option<Duration>), TransportError> {
         use http_body_util::BodyExt as _;
         let url = format!("{}{}", self.host, req.path);
         let timeout = self.timeout;
         let response = self.send(req).await?;
+        let wait = retry_after(&response);
         let code = response.status().as_u16();
         let content_type = response
             .headers()
@@ -520,10 +570,13 @@ impl Transport {
                 message: format!("reading the response body: {e}"),
             })?
             .to_bytes();
-        Ok(Answer {
-            code,
-            content_type,
-            body,
-        })
+        Ok((
+            Answer {
+                code,
+                content_type,
+                body,
+            },
+            wait,
+        ))
     }
 }
