@@ -13,6 +13,7 @@
 //! | [`client`] | `pkg/client` | [`Client`](client::Client): typed, unstructured and metadata calls, watch, typed API errors |
 //! | [`client::apiutil`] | `pkg/client/apiutil` | the dynamic RESTMapper over discovery |
 //! | [`transport`] | client-go `transport` | HTTP over rustls and its errors |
+//! | `client::fake` (feature `envtest`) | `pkg/client/fake` | a fake client that is the in-process server, so it cannot diverge |
 //! | `envtest` (feature `envtest`, on by default) | `pkg/envtest` | the in-process API server for tests |
 #![forbid(unsafe_code)]
 
