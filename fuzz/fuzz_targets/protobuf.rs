@@ -1,7 +1,7 @@
 //! The protobuf decoders: the envelope (`k8s\0` + `Unknown`) through the Scheme, the bare
 //! message of a kind the first byte picks, and the length-delimited framing watch streams
 //! use. Properties: no panic; decode → encode → decode gives the same object; the JSON of
-//! a protobuf-decoded object decodes (as JSON) to the same object.
+//! a protobuf-decoded object, when it has one, decodes (as JSON) to the same object.
 #![no_main]
 
 use std::io::Cursor;
@@ -12,7 +12,7 @@ use apimachinery::schema::GroupVersionKind;
 use apimachinery::serializer::json::{Serializer as JsonSerializer, SerializerOptions};
 use apimachinery::serializer::protobuf::{Serializer as ProtobufSerializer, decode_raw_object};
 use apimachinery::serializer::{Decoder, PROTOBUF_MAGIC};
-use apimachinery_fuzz::{assert_round_trip, json_of, scheme};
+use apimachinery_fuzz::{assert_round_trip, json_of, same_json, scheme, try_json_of};
 use libfuzzer_sys::fuzz_target;
 
 /// Kinds whose bare messages the first input byte picks: the message types with the
@@ -39,13 +39,22 @@ fn check(obj: &dyn Object, protobuf: &ProtobufSerializer<'_>) {
     }
     assert_round_trip(protobuf, obj, "protobuf");
     let json = JsonSerializer::new(scheme(), SerializerOptions::default());
-    let text = json_of(obj);
+    // Protobuf carries what JSON cannot: a RawExtension's bytes that are not JSON make
+    // the object impossible to write as JSON, in Go as here (a typed error, not a bug).
+    let Ok(text) = try_json_of(obj) else {
+        return;
+    };
     match json.decode(&text, None, None) {
-        Ok((back, _)) => assert!(
-            json_of(&*back) == text,
-            "the JSON of a protobuf-decoded {} reads back as another object",
-            obj.type_name()
-        ),
+        Ok((back, _)) => {
+            let again = json_of(&*back);
+            assert!(
+                same_json(&again, &text),
+                "the JSON of a protobuf-decoded {} reads back as another object\nfirst: {}\nagain: {}",
+                obj.type_name(),
+                String::from_utf8_lossy(&text),
+                String::from_utf8_lossy(&again)
+            );
+        }
         Err(e) => panic!(
             "the JSON of a protobuf-decoded {} does not decode: {e}\n{}",
             obj.type_name(),

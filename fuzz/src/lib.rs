@@ -22,10 +22,15 @@ pub fn scheme() -> &'static Scheme {
     })
 }
 
-/// The compact JSON Go writes for `obj`, the form objects are compared in.
+/// The compact JSON Go writes for `obj`, the form objects are compared in, or why it
+/// cannot be written.
+pub fn try_json_of(obj: &dyn Object) -> Result<Vec<u8>, apimachinery::serializer::EncodeError> {
+    JsonSerializer::new(scheme(), SerializerOptions::default()).encode_to_vec(obj)
+}
+
+/// [`try_json_of`] for objects decoded from JSON, which can always be written back.
 pub fn json_of(obj: &dyn Object) -> Vec<u8> {
-    let json = JsonSerializer::new(scheme(), SerializerOptions::default());
-    match json.encode_to_vec(obj) {
+    match try_json_of(obj) {
         Ok(bytes) => bytes,
         // A decoded object that cannot be written back is a bug worth a crash report.
         Err(e) => panic!("a decoded {} cannot be encoded as JSON: {e}", obj.type_name()),
@@ -88,4 +93,33 @@ pub fn swagger_definitions() -> Option<&'static serde_json::Map<String, serde_js
             }
         })
         .as_ref()
+}
+
+/// Whether two JSON texts are the same object once fields set to `null` are dropped:
+/// Kubernetes' JSON reads a null field as an absent one, while a value that only
+/// protobuf can carry (a present but zero `*metav1.Time`, as in Go) is written as `null`
+/// and reads back absent. Go behaves the same; this is the equality the agreement of
+/// JSON and protobuf holds under.
+pub fn same_json(a: &[u8], b: &[u8]) -> bool {
+    fn without_nulls(value: &mut serde_json::Value) {
+        match value {
+            serde_json::Value::Object(map) => {
+                map.retain(|_, v| !v.is_null());
+                map.values_mut().for_each(without_nulls);
+            }
+            serde_json::Value::Array(items) => items.iter_mut().for_each(without_nulls),
+            _ => {}
+        }
+    }
+    match (
+        serde_json::from_slice::<serde_json::Value>(a),
+        serde_json::from_slice::<serde_json::Value>(b),
+    ) {
+        (Ok(mut a), Ok(mut b)) => {
+            without_nulls(&mut a);
+            without_nulls(&mut b);
+            a == b
+        }
+        _ => a == b,
+    }
 }
