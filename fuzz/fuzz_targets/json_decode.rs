@@ -21,7 +21,10 @@ fuzz_target!(|data: &[u8]| {
             let protobuf = ProtobufSerializer::new(scheme);
             let bytes = match protobuf.encode_to_vec(&**obj) {
                 Ok(bytes) => bytes,
-                Err(e) => panic!("a decoded {} has no protobuf encoding: {e}", obj.type_name()),
+                Err(e) => panic!(
+                    "a decoded {} has no protobuf encoding: {e}",
+                    obj.type_name()
+                ),
             };
             match protobuf.decode(&bytes, None, None) {
                 Ok((back, _)) => {
@@ -33,12 +36,21 @@ fuzz_target!(|data: &[u8]| {
                         String::from_utf8_lossy(&got)
                     );
                 }
-                Err(e) => panic!("the protobuf encoding of a decoded {} fails: {e}", obj.type_name()),
+                Err(e) => panic!(
+                    "the protobuf encoding of a decoded {} fails: {e}",
+                    obj.type_name()
+                ),
             }
         }
     }
 
-    let strict = JsonSerializer::new(scheme, SerializerOptions { strict: true, ..SerializerOptions::default() });
+    let strict = JsonSerializer::new(
+        scheme,
+        SerializerOptions {
+            strict: true,
+            ..SerializerOptions::default()
+        },
+    );
     if let Ok((obj, _)) = strict.decode(data, None, None) {
         match &typed {
             Ok((lenient_obj, _)) => assert!(
@@ -54,5 +66,7 @@ fuzz_target!(|data: &[u8]| {
         assert_round_trip(&unstructured, &*obj, "unstructured JSON");
     }
 
-    let _ = CodecFactory::new(scheme).universal_deserializer().decode(data, None, None);
+    let _ = CodecFactory::new(scheme)
+        .universal_deserializer()
+        .decode(data, None, None);
 });

@@ -42,7 +42,9 @@ fn check(original: &Value, patch: &Value, schema: &dyn LookupPatchMeta, what: &s
             again == patched,
             "{what}: the two-way patch {two_way} of {original} → {patched} gives {again}"
         ),
-        Err(e) => panic!("{what}: the two-way patch {two_way} of {original} → {patched} fails: {e}"),
+        Err(e) => {
+            panic!("{what}: the two-way patch {two_way} of {original} → {patched} fails: {e}")
+        }
     }
 }
 

@@ -32,10 +32,18 @@ fuzz_target!(|data: &[u8]| {
     let first = quantity.canonical_string();
     let again = reparse(&first, text);
     const BOUND: i64 = 1_000_000_000_000_000_000;
-    if quantity.cmp_int64(BOUND) == Ordering::Less && quantity.cmp_int64(-BOUND) == Ordering::Greater {
-        assert!(again == quantity, "{text:?}: canonical {first:?} parses to another value");
+    if quantity.cmp_int64(BOUND) == Ordering::Less
+        && quantity.cmp_int64(-BOUND) == Ordering::Greater
+    {
+        assert!(
+            again == quantity,
+            "{text:?}: canonical {first:?} parses to another value"
+        );
     }
     let second = again.canonical_string();
     let third = reparse(&second, text).canonical_string();
-    assert_eq!(second, third, "{text:?}: canonical form is not a fixed point");
+    assert_eq!(
+        second, third,
+        "{text:?}: canonical form is not a fixed point"
+    );
 });

@@ -5,8 +5,8 @@
 #![no_main]
 
 use apimachinery::schema::{
-    GroupVersion, GroupVersionKind, GroupVersionResource, parse_group_kind,
-    parse_group_resource, parse_group_version, parse_kind_arg, parse_resource_arg,
+    GroupVersion, GroupVersionKind, GroupVersionResource, parse_group_kind, parse_group_resource,
+    parse_group_version, parse_kind_arg, parse_resource_arg,
 };
 use libfuzzer_sys::fuzz_target;
 
@@ -22,7 +22,9 @@ fuzz_target!(|data: &[u8]| {
         }
     }
     let _ = text.parse::<GroupVersionKind>().map(|gvk| gvk.to_string());
-    let _ = text.parse::<GroupVersionResource>().map(|gvr| gvr.to_string());
+    let _ = text
+        .parse::<GroupVersionResource>()
+        .map(|gvr| gvr.to_string());
     let _ = parse_kind_arg(text);
     let _ = parse_resource_arg(text);
     let _ = parse_group_kind(text).to_string();

@@ -66,11 +66,18 @@ fuzz_target!(|data: &[u8]| {
     STATE.with(|state| {
         let mut state = state.borrow_mut();
         let state = state.get_or_insert_with(|| {
-            let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
+            let runtime = match tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+            {
                 Ok(runtime) => runtime,
                 Err(e) => panic!("no tokio runtime: {e}"),
             };
-            State { runtime, handler: None, served: 0 }
+            State {
+                runtime,
+                handler: None,
+                served: 0,
+            }
         });
         if state.served % REQUESTS_PER_STORAGE == 0 {
             state.handler = Some(new_handler(&state.runtime));

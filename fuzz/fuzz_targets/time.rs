@@ -14,14 +14,20 @@ fuzz_target!(|data: &[u8]| {
         let written = time.to_rfc3339();
         // Years outside 0..=9999 are written as Go writes them, which RFC 3339 cannot read.
         if let Ok(back) = Time::parse_rfc3339(&written) {
-            assert!(back == time.truncate_to_seconds(), "{text:?} → {written} → {back:?}");
+            assert!(
+                back == time.truncate_to_seconds(),
+                "{text:?} → {written} → {back:?}"
+            );
         }
         let _ = serde_json::to_string(&time);
     }
     if let Ok(micro) = MicroTime::parse_rfc3339(text) {
         let written = micro.to_rfc3339();
         if let Ok(back) = MicroTime::parse_rfc3339(&written) {
-            assert!(back == micro.truncate_to_micros(), "{text:?} → {written} → {back:?}");
+            assert!(
+                back == micro.truncate_to_micros(),
+                "{text:?} → {written} → {back:?}"
+            );
         }
         let _ = serde_json::to_string(&micro);
     }

@@ -45,11 +45,24 @@ fuzz_target!(|data: &[u8]| {
     }
 
     let scheme = scheme();
-    let yaml = JsonSerializer::new(scheme, SerializerOptions { yaml: true, ..SerializerOptions::default() });
+    let yaml = JsonSerializer::new(
+        scheme,
+        SerializerOptions {
+            yaml: true,
+            ..SerializerOptions::default()
+        },
+    );
     if let Ok((obj, _)) = yaml.decode(data, None, None) {
         assert_round_trip(&yaml, &*obj, "YAML");
     }
-    let strict = JsonSerializer::new(scheme, SerializerOptions { yaml: true, strict: true, ..SerializerOptions::default() });
+    let strict = JsonSerializer::new(
+        scheme,
+        SerializerOptions {
+            yaml: true,
+            strict: true,
+            ..SerializerOptions::default()
+        },
+    );
     let _ = strict.decode(data, None, None);
     for decoded in decode_stream(&yaml, data, None).take(64) {
         if decoded.is_err() {

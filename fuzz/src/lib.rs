@@ -33,7 +33,10 @@ pub fn json_of(obj: &dyn Object) -> Vec<u8> {
     match try_json_of(obj) {
         Ok(bytes) => bytes,
         // A decoded object that cannot be written back is a bug worth a crash report.
-        Err(e) => panic!("a decoded {} cannot be encoded as JSON: {e}", obj.type_name()),
+        Err(e) => panic!(
+            "a decoded {} cannot be encoded as JSON: {e}",
+            obj.type_name()
+        ),
     }
 }
 
@@ -43,7 +46,10 @@ pub fn json_of(obj: &dyn Object) -> Vec<u8> {
 pub fn assert_round_trip<C: Encoder + Decoder>(codec: &C, obj: &dyn Object, what: &str) {
     let first = match codec.encode_to_vec(obj) {
         Ok(bytes) => bytes,
-        Err(e) => panic!("{what}: a decoded {} cannot be encoded: {e}", obj.type_name()),
+        Err(e) => panic!(
+            "{what}: a decoded {} cannot be encoded: {e}",
+            obj.type_name()
+        ),
     };
     let (again, _) = match codec.decode(&first, None, None) {
         Ok(decoded) => decoded,
@@ -55,7 +61,10 @@ pub fn assert_round_trip<C: Encoder + Decoder>(codec: &C, obj: &dyn Object, what
     };
     let second = match codec.encode_to_vec(&*again) {
         Ok(bytes) => bytes,
-        Err(e) => panic!("{what}: a re-decoded {} cannot be encoded: {e}", obj.type_name()),
+        Err(e) => panic!(
+            "{what}: a re-decoded {} cannot be encoded: {e}",
+            obj.type_name()
+        ),
     };
     if first != second {
         panic!(
@@ -70,10 +79,7 @@ pub fn assert_round_trip<C: Encoder + Decoder>(codec: &C, obj: &dyn Object, what
 /// `shared/k8s-api/v1.36` folder beside the repository (never copied into it).
 pub fn k8s_api_dir() -> std::path::PathBuf {
     std::env::var_os("K8S_API_DIR").map_or_else(
-        || {
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("../../shared/k8s-api/v1.36")
-        },
+        || std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/k8s-api/v1.36"),
         std::path::PathBuf::from,
     )
 }
