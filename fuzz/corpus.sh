@@ -81,7 +81,7 @@ printf 'PUT /apis/apps/v1/namespaces/default/deployments/d/scale\napplication/js
 # Dictionaries: every property name of the API's schemas as a JSON key ("name":) and a
 # YAML key (name:), plus the enum-like values and YAML's own tokens.
 swagger="$api/swagger.json"
-if [ -f "$swagger" ]; then
+if [ -f "$swagger" ] && command -v jq >/dev/null 2>&1; then
   jq -r '[.definitions[] | (.properties // {}) | keys[]] | unique[]' "$swagger" >"$dict/keys.txt"
   { while IFS= read -r k; do printf '"\\"%s\\":"\n' "$k"; done <"$dict/keys.txt"
     printf '"%s"\n' '{' '}' '[' ']' 'null' 'true' 'false' '\"apiVersion\":\"v1\"' '\"kind\":\"Pod\"' \

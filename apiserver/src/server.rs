@@ -95,7 +95,7 @@ impl Config {
         let ApiServerHandler {
             api,
             shutdown: shutdown_tx,
-        } = self.build(&local.to_string()).await?;
+        } = self.handler(&local.to_string()).await?;
         let shutdown_rx = api.shutdown.clone();
         let app = axum::Router::new().fallback({
             let api = api.clone();
@@ -148,10 +148,6 @@ impl Config {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub async fn handler(self, address: &str) -> Result<ApiServerHandler, ServerError> {
-        self.build(address).await
-    }
-
-    async fn build(self, address: &str) -> Result<ApiServerHandler, ServerError> {
         let resources = resources_from_scheme(&self.scheme);
         let discovery = Discovery::new(&self.scheme, &resources, address);
         let group_versions: std::collections::BTreeSet<(String, String)> = resources

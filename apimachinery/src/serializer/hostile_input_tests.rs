@@ -18,7 +18,6 @@ use super::protobuf::Serializer as ProtobufSerializer;
 use super::yaml::{self, YamlErrorKind};
 use super::{CodecFactory, DecodeErrorKind, Decoder, Format};
 use crate::protobuf::{LengthDelimitedFrameReader, MAX_FRAME_LEN, ProtobufErrorKind};
-use crate::schema::GroupVersionKind;
 
 /// The stack of a tokio worker thread, on which a server decodes request bodies.
 const SERVER_THREAD_STACK: usize = 2 << 20;
