@@ -92,31 +92,11 @@ impl Config {
         let local = listener
             .local_addr()
             .map_err(|source| ServerError::Bind { address, source })?;
-        let resources = resources_from_scheme(&self.scheme);
-        let discovery = Discovery::new(&self.scheme, &resources, &local.to_string());
-        let group_versions: std::collections::BTreeSet<(String, String)> = resources
-            .values()
-            .flat_map(|r| r.versions.iter().map(|v| (r.group.clone(), v.clone())))
-            .collect();
-        let openapi = OpenApi::for_group_versions(
-            group_versions.iter().map(|(g, v)| (g.as_str(), v.as_str())),
-        );
-        let stores: BTreeMap<(String, String), Arc<Store>> = resources
-            .into_iter()
-            .map(|(key, info)| {
-                let store = Store::new(self.scheme.clone(), self.storage.clone(), info);
-                (key, Arc::new(store))
-            })
-            .collect();
-        let (shutdown_tx, shutdown_rx) = watch::channel(false);
-        let api = Arc::new(Api {
-            scheme: self.scheme,
-            stores,
-            discovery,
-            openapi,
-            shutdown: shutdown_rx.clone(),
-        });
-        api.create_default_namespaces().await?;
+        let ApiServerHandler {
+            api,
+            shutdown: shutdown_tx,
+        } = self.handler(&local.to_string()).await?;
+        let shutdown_rx = api.shutdown.clone();
         let app = axum::Router::new().fallback({
             let api = api.clone();
             move |req: Request<Body>| {
@@ -142,6 +122,74 @@ impl Config {
             shutdown: shutdown_tx,
             task,
         })
+    }
+
+    /// The server's request handling without a listener (Go's `GenericAPIServer.Handler`,
+    /// an `http.Handler` tests call with `ServeHTTP`): the default namespaces are
+    /// created, and each request given to [`ApiServerHandler::serve_http`] is answered
+    /// exactly as [`serve`](Config::serve)'s server answers it over a socket.
+    /// `address` is what discovery reports as the server's address.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use apiserver::server::Config;
+    /// use apiserver::storage::MemoryStorage;
+    /// use apimachinery::runtime::Scheme;
+    /// use axum::body::Body;
+    /// use axum::http::Request;
+    ///
+    /// # tokio::runtime::Builder::new_current_thread().enable_all().build()?.block_on(async {
+    /// let config = Config::new(Arc::new(Scheme::new()), Arc::new(MemoryStorage::new()));
+    /// let handler = config.handler("127.0.0.1:6443").await?;
+    /// let response = handler.serve_http(Request::get("/healthz").body(Body::empty())?).await;
+    /// assert_eq!(response.status(), 200);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// # })?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub async fn handler(self, address: &str) -> Result<ApiServerHandler, ServerError> {
+        let resources = resources_from_scheme(&self.scheme);
+        let discovery = Discovery::new(&self.scheme, &resources, address);
+        let group_versions: std::collections::BTreeSet<(String, String)> = resources
+            .values()
+            .flat_map(|r| r.versions.iter().map(|v| (r.group.clone(), v.clone())))
+            .collect();
+        let openapi = OpenApi::for_group_versions(
+            group_versions.iter().map(|(g, v)| (g.as_str(), v.as_str())),
+        );
+        let stores: BTreeMap<(String, String), Arc<Store>> = resources
+            .into_iter()
+            .map(|(key, info)| {
+                let store = Store::new(self.scheme.clone(), self.storage.clone(), info);
+                (key, Arc::new(store))
+            })
+            .collect();
+        let (shutdown, shutdown_rx) = watch::channel(false);
+        let api = Arc::new(Api {
+            scheme: self.scheme,
+            stores,
+            discovery,
+            openapi,
+            shutdown: shutdown_rx,
+        });
+        api.create_default_namespaces().await?;
+        Ok(ApiServerHandler { api, shutdown })
+    }
+}
+
+/// The server's request handling, without a listener (see [`Config::handler`]).
+/// Dropping it ends the watches it started.
+#[derive(Debug)]
+pub struct ApiServerHandler {
+    api: Arc<Api>,
+    shutdown: watch::Sender<bool>,
+}
+
+impl ApiServerHandler {
+    /// Answers one request (Go's `ServeHTTP`). A watch's response body streams events
+    /// until the handler is dropped or the watch times out.
+    pub async fn serve_http(&self, request: Request<Body>) -> Response<Body> {
+        self.api.serve(request).await
     }
 }
 

@@ -22,6 +22,8 @@ mod codec_factory;
 mod error;
 #[cfg(test)]
 mod fuzz_tests;
+#[cfg(test)]
+mod hostile_input_tests;
 pub mod json;
 pub mod protobuf;
 mod raw_extension;

@@ -472,3 +472,18 @@ proptest! {
         }
     }
 }
+
+/// Found by the `quantity` fuzz target: canonical text is not always a quantity's value.
+/// Go writes a decimal amount of 10²¹ or more without its magnitude, and a binary-SI
+/// amount that is not a whole power of 1024 as a plain number, which reads back as
+/// decimal SI; both are kept for Go's bytes, and the second canonical form is stable.
+#[test]
+fn canonical_text_of_exa_thousands_and_fractional_kibis_is_gos() {
+    assert_eq!(q("6000.E").canonical_string(), "6");
+    let kibis = q("62.5Ki");
+    assert_eq!(kibis.canonical_string(), "64000");
+    let reread = q(&kibis.canonical_string());
+    assert!(reread == kibis);
+    assert_eq!(reread.canonical_string(), "64k");
+    assert_eq!(q("64k").canonical_string(), "64k");
+}

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# CI's fuzzing step: builds the targets once, seeds the corpora, and runs each target
+# for FUZZ_SECONDS (default 15) seconds. Fails on the first crash found (its input is in
+# fuzz/artifacts/<target>/ and its report in the output).
+#
+# Usage: fuzz/run-ci.sh
+#   FUZZ_SECONDS=60 fuzz/run-ci.sh               a longer look
+#   FUZZ_TARGETS="json_decode yaml" fuzz/run-ci.sh   some targets only (and only they
+#                                                    are built: without `server`, the
+#                                                    apiserver crate is not)
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+start=$(date +%s)
+read -r -a targets <<<"${FUZZ_TARGETS:-}"
+bins=()
+for t in "${targets[@]}"; do bins+=(--bin "$t"); done
+if [ ${#targets[@]} -ne 0 ] && [[ " ${targets[*]} " != *" server "* ]]; then
+  bins+=(--no-default-features)
+fi
+"$here/build.sh" "${bins[@]}"
+built=$(date +%s)
+echo "run-ci.sh: targets built in $((built - start)) s"
+"$here/corpus.sh"
+"$here/run.sh" "${FUZZ_SECONDS:-15}" "${targets[@]}"
+echo "run-ci.sh: done in $(($(date +%s) - start)) s"
