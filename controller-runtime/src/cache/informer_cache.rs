@@ -233,6 +233,39 @@ struct Inner {
 }
 
 /// The informer cache (controller-runtime's `cache.Cache`): cheap to clone.
+///
+/// ```
+/// use std::sync::Arc;
+/// use apimachinery::fields::Selector;
+/// use controller_runtime::cache::{Cache, CacheOptions};
+/// use controller_runtime::client::{Client, ListOptions, ObjectKey};
+/// use controller_runtime::envtest::Environment;
+/// use k8s_types::core::v1::ConfigMap;
+///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let env = Environment::start().await?;
+/// let client = Client::new(env.config(), env.scheme())?;
+/// let mut cm = ConfigMap::default();
+/// cm.metadata.namespace = "default".into();
+/// cm.metadata.name = "settings".into();
+/// cm.data.insert("owner".into(), "alice".into());
+/// client.create(&cm, &Default::default()).await?;
+///
+/// let cache = Cache::new(client, env.scheme(), CacheOptions::default());
+/// cache.index_field::<ConfigMap>("data.owner", |cm| cm.data.get("owner").cloned().into_iter().collect())?;
+/// let stop = tokio_util::sync::CancellationToken::new();
+/// cache.start(stop.clone());
+/// assert!(cache.wait_for_cache_sync(&stop).await);
+///
+/// let got: Arc<ConfigMap> = cache.get(&ObjectKey::new("default", "settings")).await?;
+/// assert_eq!(got.data["owner"], "alice");
+/// let owned = ListOptions::default().with_fields(Selector::parse("data.owner=alice")?);
+/// assert_eq!(cache.list::<ConfigMap>(&owned).await?.len(), 1);
+/// stop.cancel();
+/// env.stop().await;
+/// # Ok(()) }
+/// ```
 #[derive(Clone)]
 pub struct Cache {
     inner: Arc<Inner>,
