@@ -14,9 +14,11 @@
 //! | [`client::apiutil`] | `pkg/client/apiutil` | the dynamic RESTMapper over discovery |
 //! | [`transport`] | client-go `transport` | HTTP over rustls and its errors |
 //! | `client::fake` (feature `envtest`) | `pkg/client/fake` | a fake client that is the in-process server, so it cannot diverge |
+//! | [`cache`] | `pkg/cache`, client-go `tools/cache` | [`Cache`](cache::Cache), [`Informer`](cache::Informer), [`Indexer`](cache::Indexer): informers, field indexes, `Arc` reads |
 //! | `envtest` (feature `envtest`, on by default) | `pkg/envtest` | the in-process API server for tests |
 #![forbid(unsafe_code)]
 
+pub mod cache;
 pub mod client;
 pub mod config;
 #[cfg(feature = "envtest")]

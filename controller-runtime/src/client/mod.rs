@@ -41,6 +41,7 @@
 
 pub mod apiutil;
 mod codec;
+pub mod delegating;
 mod error;
 #[cfg(feature = "envtest")]
 pub mod fake;
