@@ -6,3 +6,5 @@
 //! that answers reads locally and shares cached objects instead of copying them; a manager
 //! and controllers whose `reconcile` is all a user writes; and test support that starts the
 //! in-process API server of the `apiserver` crate.
+
+pub mod workqueue;
