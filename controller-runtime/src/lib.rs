@@ -7,4 +7,8 @@
 //! and controllers whose `reconcile` is all a user writes; and test support that starts the
 //! in-process API server of the `apiserver` crate.
 
+pub mod event;
+pub mod handler;
+pub mod predicate;
+pub mod reconcile;
 pub mod workqueue;
