@@ -6,7 +6,21 @@
 //! that answers reads locally and shares cached objects instead of copying them; a manager
 //! and controllers whose `reconcile` is all a user writes; and test support that starts the
 //! in-process API server of the `apiserver` crate.
+//!
+//! | module | Go package | what it holds |
+//! | --- | --- | --- |
+//! | [`config`] | `pkg/client/config`, client-go `rest`, `clientcmd` | [`Config`](config::Config): kubeconfig, `KUBECONFIG` merging, in-cluster, exec plugins |
+//! | [`client`] | `pkg/client` | [`Client`](client::Client): typed, unstructured and metadata calls, watch, typed API errors |
+//! | [`client::apiutil`] | `pkg/client/apiutil` | the dynamic RESTMapper over discovery |
+//! | [`transport`] | client-go `transport` | HTTP over rustls and its errors |
+//! | `envtest` (feature `envtest`, on by default) | `pkg/envtest` | the in-process API server for tests |
+#![forbid(unsafe_code)]
 
+pub mod client;
+pub mod config;
+#[cfg(feature = "envtest")]
+pub mod envtest;
+pub mod transport;
 pub mod event;
 pub mod handler;
 pub mod predicate;

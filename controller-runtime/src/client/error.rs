@@ -1,0 +1,409 @@
+//! The client's errors: API errors carrying the server's `Status` (with the predicates of
+//! Go's `k8s.io/apimachinery/pkg/api/errors`), transport errors, and the local failures
+//! of encoding, decoding and mapping.
+
+use apimachinery::apis::meta::v1::Status;
+use apimachinery::schema::GroupVersionKind;
+
+use crate::transport::TransportError;
+
+/// What a client call fails with.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// The server answered with an error `Status` (404, 409, 410, 422, ...); boxed, as
+    /// a `Status` is large and errors travel through every `Result`.
+    #[error(transparent)]
+    Api(Box<ApiError>),
+    /// No HTTP answer: the server is unreachable, TLS failed, a timeout, ...
+    #[error(transparent)]
+    Transport(#[from] TransportError),
+    /// The Rust type is not registered in the client's scheme.
+    #[error("type {type_name} is not registered in the scheme")]
+    NotRegistered {
+        /// The type.
+        type_name: &'static str,
+    },
+    /// The kind has no resource on the server (not in discovery, even after a refresh).
+    #[error("no resource for {gvk}: {message}")]
+    NoMapping {
+        /// The kind.
+        gvk: GroupVersionKind,
+        /// The mapper's message.
+        message: String,
+    },
+    /// Discovery documents could not be read.
+    #[error("discovery: {message}")]
+    Discovery {
+        /// What went wrong.
+        message: String,
+    },
+    /// A namespaced object without a namespace was written.
+    #[error("{gvk} {name:?} is namespaced but has no namespace")]
+    NamespaceRequired {
+        /// The kind.
+        gvk: GroupVersionKind,
+        /// The object's name.
+        name: String,
+    },
+    /// An object without a name was read, updated or deleted.
+    #[error("{gvk}: a name is required")]
+    NameRequired {
+        /// The kind.
+        gvk: GroupVersionKind,
+    },
+    /// The object could not be encoded.
+    #[error("cannot encode {gvk}: {message}")]
+    Encode {
+        /// The kind.
+        gvk: GroupVersionKind,
+        /// Why.
+        message: String,
+    },
+    /// The server's answer could not be decoded.
+    #[error("cannot decode {what} from {url}: {message}")]
+    Decode {
+        /// What was expected, such as `apps/v1, Kind=Deployment`.
+        what: String,
+        /// The request URL.
+        url: String,
+        /// Why.
+        message: String,
+    },
+    /// The server answered with another type than asked for.
+    #[error("{url}: expected {expected}, got {got}")]
+    UnexpectedType {
+        /// The request URL.
+        url: String,
+        /// The Rust type asked for.
+        expected: &'static str,
+        /// The Rust type decoded.
+        got: &'static str,
+    },
+}
+
+/// An error `Status` from the server, with its HTTP code (Go's `StatusError`).
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("{} ({}, {code})", message(.status), if status.reason.is_empty() { "Unknown" } else { &status.reason })]
+pub struct ApiError {
+    /// The `Status` the server sent (or one made from the HTTP code when the body was not
+    /// a `Status`, as client-go does).
+    pub status: Status,
+    /// The HTTP status code.
+    pub code: u16,
+}
+
+fn message(status: &Status) -> &str {
+    if status.message.is_empty() {
+        "the server reported an error"
+    } else {
+        &status.message
+    }
+}
+
+/// The `Status` reasons Go's `metav1.StatusReason` names.
+pub mod reason {
+    /// 404.
+    pub const NOT_FOUND: &str = "NotFound";
+    /// 409 on create.
+    pub const ALREADY_EXISTS: &str = "AlreadyExists";
+    /// 409 on a stale resourceVersion or a failed precondition.
+    pub const CONFLICT: &str = "Conflict";
+    /// 422.
+    pub const INVALID: &str = "Invalid";
+    /// 403.
+    pub const FORBIDDEN: &str = "Forbidden";
+    /// 401.
+    pub const UNAUTHORIZED: &str = "Unauthorized";
+    /// 410 on a too old resourceVersion.
+    pub const GONE: &str = "Gone";
+    /// 410 on an expired continue token or resourceVersion.
+    pub const EXPIRED: &str = "Expired";
+    /// 504 / server timeout.
+    pub const TIMEOUT: &str = "Timeout";
+    /// 500 with a retry.
+    pub const SERVER_TIMEOUT: &str = "ServerTimeout";
+    /// 429.
+    pub const TOO_MANY_REQUESTS: &str = "TooManyRequests";
+    /// 400.
+    pub const BAD_REQUEST: &str = "BadRequest";
+    /// 405.
+    pub const METHOD_NOT_ALLOWED: &str = "MethodNotAllowed";
+    /// 406.
+    pub const NOT_ACCEPTABLE: &str = "NotAcceptable";
+    /// 413.
+    pub const REQUEST_ENTITY_TOO_LARGE: &str = "RequestEntityTooLarge";
+    /// 415.
+    pub const UNSUPPORTED_MEDIA_TYPE: &str = "UnsupportedMediaType";
+    /// 500.
+    pub const INTERNAL_ERROR: &str = "InternalError";
+    /// 503.
+    pub const SERVICE_UNAVAILABLE: &str = "ServiceUnavailable";
+}
+
+/// The reason client-go gives a bare HTTP code (`NewGenericServerResponse`).
+fn reason_for_code(code: u16) -> &'static str {
+    match code {
+        400 => reason::BAD_REQUEST,
+        401 => reason::UNAUTHORIZED,
+        403 => reason::FORBIDDEN,
+        404 => reason::NOT_FOUND,
+        405 => reason::METHOD_NOT_ALLOWED,
+        406 => reason::NOT_ACCEPTABLE,
+        409 => reason::CONFLICT,
+        410 => reason::GONE,
+        413 => reason::REQUEST_ENTITY_TOO_LARGE,
+        415 => reason::UNSUPPORTED_MEDIA_TYPE,
+        422 => reason::INVALID,
+        429 => reason::TOO_MANY_REQUESTS,
+        500 => reason::INTERNAL_ERROR,
+        503 => reason::SERVICE_UNAVAILABLE,
+        504 => reason::TIMEOUT,
+        _ => "",
+    }
+}
+
+/// Go's `knownReasons`: a status with one of these is judged by its reason alone.
+fn is_known_reason(r: &str) -> bool {
+    matches!(
+        r,
+        reason::NOT_FOUND
+            | reason::ALREADY_EXISTS
+            | reason::CONFLICT
+            | reason::INVALID
+            | reason::FORBIDDEN
+            | reason::UNAUTHORIZED
+            | reason::GONE
+            | reason::EXPIRED
+            | reason::TIMEOUT
+            | reason::SERVER_TIMEOUT
+            | reason::TOO_MANY_REQUESTS
+            | reason::BAD_REQUEST
+            | reason::METHOD_NOT_ALLOWED
+            | reason::NOT_ACCEPTABLE
+            | reason::REQUEST_ENTITY_TOO_LARGE
+            | reason::UNSUPPORTED_MEDIA_TYPE
+            | reason::INTERNAL_ERROR
+            | reason::SERVICE_UNAVAILABLE
+    )
+}
+
+impl ApiError {
+    /// The error of an answer whose body is a `Status`.
+    pub fn from_status(status: Status, code: u16) -> Self {
+        ApiError { status, code }
+    }
+
+    /// The error of an answer whose body is not a `Status`: client-go's generic server
+    /// response, with the reason of the code and the body as message.
+    pub fn from_code(code: u16, body: &str) -> Self {
+        let body = body.trim();
+        let message = if body.is_empty() {
+            format!(
+                "the server responded with the status code {code} but did not return more information"
+            )
+        } else {
+            body.chars().take(1024).collect()
+        };
+        ApiError {
+            status: Status {
+                status: "Failure".into(),
+                message,
+                reason: reason_for_code(code).into(),
+                code: i32::from(code),
+                ..Status::default()
+            },
+            code,
+        }
+    }
+
+    /// The reason, as Go's `ReasonForError`.
+    pub fn reason(&self) -> &str {
+        &self.status.reason
+    }
+
+    /// The code in the status, else the HTTP code.
+    fn status_code(&self) -> i32 {
+        if self.status.code != 0 {
+            self.status.code
+        } else {
+            i32::from(self.code)
+        }
+    }
+
+    /// Go's rule: the reason decides; a status whose reason is not one Go knows falls
+    /// back to the code.
+    fn is(&self, reason: &str, code: i32) -> bool {
+        self.status.reason == reason
+            || (!is_known_reason(&self.status.reason) && self.status_code() == code)
+    }
+
+    /// 404 Not Found.
+    pub fn is_not_found(&self) -> bool {
+        self.is(reason::NOT_FOUND, 404)
+    }
+    /// 409 on create: the name is taken.
+    pub fn is_already_exists(&self) -> bool {
+        self.status.reason == reason::ALREADY_EXISTS
+    }
+    /// 409 Conflict: a stale resourceVersion or a failed precondition.
+    pub fn is_conflict(&self) -> bool {
+        self.is(reason::CONFLICT, 409)
+    }
+    /// 422 Invalid: validation failed; the causes name the fields.
+    pub fn is_invalid(&self) -> bool {
+        self.is(reason::INVALID, 422)
+    }
+    /// 403 Forbidden.
+    pub fn is_forbidden(&self) -> bool {
+        self.is(reason::FORBIDDEN, 403)
+    }
+    /// 401 Unauthorized.
+    pub fn is_unauthorized(&self) -> bool {
+        self.is(reason::UNAUTHORIZED, 401)
+    }
+    /// 410 Gone: a watch or list from a resourceVersion the server no longer has.
+    pub fn is_gone(&self) -> bool {
+        self.is(reason::GONE, 410)
+    }
+    /// 410 Expired: an expired continue token or resourceVersion.
+    pub fn is_resource_expired(&self) -> bool {
+        self.is(reason::EXPIRED, 410)
+    }
+    /// Either 410: what a reflector answers with a relist.
+    pub fn is_gone_or_expired(&self) -> bool {
+        self.is_gone() || self.is_resource_expired()
+    }
+    /// 504 Timeout.
+    pub fn is_timeout(&self) -> bool {
+        self.is(reason::TIMEOUT, 504)
+    }
+    /// A server timeout (the request may be retried).
+    pub fn is_server_timeout(&self) -> bool {
+        self.status.reason == reason::SERVER_TIMEOUT
+    }
+    /// 429 Too Many Requests.
+    pub fn is_too_many_requests(&self) -> bool {
+        self.is(reason::TOO_MANY_REQUESTS, 429)
+    }
+    /// 400 Bad Request.
+    pub fn is_bad_request(&self) -> bool {
+        self.is(reason::BAD_REQUEST, 400)
+    }
+    /// 405 Method Not Allowed.
+    pub fn is_method_not_supported(&self) -> bool {
+        self.is(reason::METHOD_NOT_ALLOWED, 405)
+    }
+    /// 500 Internal Error.
+    pub fn is_internal_error(&self) -> bool {
+        self.is(reason::INTERNAL_ERROR, 500)
+    }
+    /// 503 Service Unavailable.
+    pub fn is_service_unavailable(&self) -> bool {
+        self.is(reason::SERVICE_UNAVAILABLE, 503)
+    }
+}
+
+impl From<ApiError> for Error {
+    fn from(e: ApiError) -> Self {
+        Error::Api(Box::new(e))
+    }
+}
+
+impl Error {
+    /// The API error, when the server answered with one.
+    pub fn api(&self) -> Option<&ApiError> {
+        match self {
+            Error::Api(e) => Some(&**e),
+            _ => None,
+        }
+    }
+    /// See [`ApiError::is_not_found`].
+    pub fn is_not_found(&self) -> bool {
+        self.api().is_some_and(ApiError::is_not_found)
+    }
+    /// See [`ApiError::is_already_exists`].
+    pub fn is_already_exists(&self) -> bool {
+        self.api().is_some_and(ApiError::is_already_exists)
+    }
+    /// See [`ApiError::is_conflict`].
+    pub fn is_conflict(&self) -> bool {
+        self.api().is_some_and(ApiError::is_conflict)
+    }
+    /// See [`ApiError::is_invalid`].
+    pub fn is_invalid(&self) -> bool {
+        self.api().is_some_and(ApiError::is_invalid)
+    }
+    /// See [`ApiError::is_forbidden`].
+    pub fn is_forbidden(&self) -> bool {
+        self.api().is_some_and(ApiError::is_forbidden)
+    }
+    /// See [`ApiError::is_unauthorized`].
+    pub fn is_unauthorized(&self) -> bool {
+        self.api().is_some_and(ApiError::is_unauthorized)
+    }
+    /// See [`ApiError::is_gone`].
+    pub fn is_gone(&self) -> bool {
+        self.api().is_some_and(ApiError::is_gone)
+    }
+    /// See [`ApiError::is_resource_expired`].
+    pub fn is_resource_expired(&self) -> bool {
+        self.api().is_some_and(ApiError::is_resource_expired)
+    }
+    /// See [`ApiError::is_gone_or_expired`]: a reflector relists.
+    pub fn is_gone_or_expired(&self) -> bool {
+        self.api().is_some_and(ApiError::is_gone_or_expired)
+    }
+    /// See [`ApiError::is_timeout`]; also a transport timeout.
+    pub fn is_timeout(&self) -> bool {
+        self.api().is_some_and(ApiError::is_timeout)
+            || matches!(self, Error::Transport(TransportError::Timeout { .. }))
+    }
+    /// True for a kind the server does not serve (Go's `meta.IsNoMatchError`).
+    pub fn is_no_match(&self) -> bool {
+        matches!(self, Error::NoMapping { .. })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn status(reason: &str, code: i32) -> ApiError {
+        ApiError::from_status(
+            Status {
+                reason: reason.into(),
+                code,
+                ..Status::default()
+            },
+            u16::try_from(code).unwrap_or(500),
+        )
+    }
+
+    #[test]
+    fn reason_decides_as_in_go() {
+        assert!(status("NotFound", 404).is_not_found());
+        assert!(status("AlreadyExists", 409).is_already_exists());
+        assert!(!status("AlreadyExists", 409).is_conflict());
+        assert!(status("Conflict", 409).is_conflict());
+        assert!(status("Invalid", 422).is_invalid());
+        assert!(status("Expired", 410).is_resource_expired());
+        assert!(status("Expired", 410).is_gone_or_expired());
+        assert!(status("Gone", 410).is_gone());
+        assert!(!status("Gone", 410).is_resource_expired());
+        assert!(status("Forbidden", 403).is_forbidden());
+        assert!(!status("Forbidden", 403).is_not_found());
+    }
+
+    #[test]
+    fn a_bare_code_falls_back_to_its_reason() {
+        let e = ApiError::from_code(404, "404 page not found");
+        assert!(e.is_not_found());
+        assert_eq!(e.reason(), "NotFound");
+        assert!(ApiError::from_code(401, "").is_unauthorized());
+        assert!(ApiError::from_code(410, "").is_gone_or_expired());
+        assert!(!ApiError::from_code(418, "").is_not_found());
+        // A status without reason is judged by its code.
+        assert!(status("", 409).is_conflict());
+    }
+}

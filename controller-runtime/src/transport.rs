@@ -1,0 +1,457 @@
+//! The HTTP transport (client-go's `transport` and `rest.HTTPClientFor`): a pooled
+//! HTTP/1.1 client over rustls (ring), with the [`Config`]'s CA, client certificate,
+//! server name and credentials applied to every request.
+
+use std::fmt;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use base64::Engine as _;
+use bytes::Bytes;
+use http::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, HeaderValue, USER_AGENT};
+use http::{Method, Request, Response};
+use http_body_util::Full;
+use hyper::body::Incoming;
+use hyper_rustls::{FixedServerNameResolver, HttpsConnector, HttpsConnectorBuilder};
+use hyper_util::client::legacy::Client as HyperClient;
+use hyper_util::client::legacy::connect::HttpConnector;
+use hyper_util::rt::TokioExecutor;
+use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
+use rustls::pki_types::pem::PemObject;
+use rustls::pki_types::{CertificateDer, PrivateKeyDer, ServerName, UnixTime};
+use rustls::{DigitallySignedStruct, SignatureScheme};
+
+use crate::config::{Auth, Config, ExecCredentialError};
+
+/// How often a token file is read again (client-go's cached token source re-reads a
+/// projected service-account token once a minute).
+const TOKEN_FILE_REFRESH: Duration = Duration::from_secs(60);
+
+/// Why a request did not get an HTTP answer.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum TransportError {
+    /// The config's host is not a usable URL.
+    #[error("invalid server URL {url:?}: {message}")]
+    InvalidUrl {
+        /// The URL.
+        url: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// The TLS settings could not be built (bad CA, certificate or key).
+    #[error("TLS configuration: {message}")]
+    TlsConfig {
+        /// What is wrong.
+        message: String,
+    },
+    /// The TLS handshake failed (an untrusted or mismatched server certificate, ...).
+    #[error("TLS handshake with {url} failed: {message}")]
+    Tls {
+        /// The URL.
+        url: String,
+        /// rustls' reason.
+        message: String,
+    },
+    /// The server could not be reached (refused, unresolvable, reset).
+    #[error("cannot reach {url}: {message}")]
+    Unreachable {
+        /// The URL.
+        url: String,
+        /// Why.
+        message: String,
+    },
+    /// The request took longer than the config's timeout.
+    #[error("request to {url} timed out after {timeout:?}")]
+    Timeout {
+        /// The URL.
+        url: String,
+        /// The limit.
+        timeout: Duration,
+    },
+    /// The connection failed mid-request or mid-response.
+    #[error("{url}: {message}")]
+    Http {
+        /// The URL.
+        url: String,
+        /// Why.
+        message: String,
+    },
+    /// The credentials could not be obtained.
+    #[error("credentials: {0}")]
+    Credentials(#[from] ExecCredentialError),
+    /// The token file could not be read.
+    #[error("cannot read token file {}: {source}", path.display())]
+    TokenFile {
+        /// The file.
+        path: std::path::PathBuf,
+        /// The I/O error.
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+/// The shared HTTP client of one [`Config`].
+#[derive(Clone)]
+pub(crate) struct Transport {
+    client: HyperClient<HttpsConnector<HttpConnector>, Full<Bytes>>,
+    host: String,
+    auth: Auth,
+    user_agent: HeaderValue,
+    timeout: Option<Duration>,
+    token_file: Arc<Mutex<Option<(Instant, String)>>>,
+}
+
+impl fmt::Debug for Transport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Transport")
+            .field("host", &self.host)
+            .finish()
+    }
+}
+
+/// An outgoing request, before credentials.
+pub(crate) struct Outgoing<'a> {
+    pub(crate) method: Method,
+    /// Path and query, starting with `/`.
+    pub(crate) path: &'a str,
+    pub(crate) accept: &'a str,
+    pub(crate) body: Option<(Vec<u8>, &'a str)>,
+    /// Watches have no timeout.
+    pub(crate) streaming: bool,
+}
+
+impl Transport {
+    pub(crate) fn new(config: &Config) -> Result<Self, TransportError> {
+        let uri: http::Uri =
+            config
+                .host
+                .parse()
+                .map_err(|e: http::uri::InvalidUri| TransportError::InvalidUrl {
+                    url: config.host.clone(),
+                    message: e.to_string(),
+                })?;
+        match uri.scheme_str() {
+            Some("http") | Some("https") => {}
+            _ => {
+                return Err(TransportError::InvalidUrl {
+                    url: config.host.clone(),
+                    message: "the scheme must be http or https".into(),
+                });
+            }
+        }
+        let tls = tls_client_config(config)?;
+        let mut http = HttpConnector::new();
+        http.enforce_http(false);
+        http.set_nodelay(true);
+        let builder = HttpsConnectorBuilder::new()
+            .with_tls_config(tls)
+            .https_or_http();
+        let builder = match &config.tls.server_name {
+            Some(name) => {
+                let name =
+                    ServerName::try_from(name.clone()).map_err(|e| TransportError::TlsConfig {
+                        message: format!("tls-server-name {name:?}: {e}"),
+                    })?;
+                builder.with_server_name_resolver(FixedServerNameResolver::new(name))
+            }
+            None => builder,
+        };
+        let connector = builder.enable_http1().wrap_connector(http);
+        let client = HyperClient::builder(TokioExecutor::new()).build(connector);
+        let user_agent =
+            HeaderValue::from_str(&config.user_agent).map_err(|e| TransportError::InvalidUrl {
+                url: config.host.clone(),
+                message: format!("user agent {:?}: {e}", config.user_agent),
+            })?;
+        Ok(Transport {
+            client,
+            host: config.host.clone(),
+            auth: config.auth.clone(),
+            user_agent,
+            timeout: config.timeout,
+            token_file: Arc::default(),
+        })
+    }
+
+    /// The server's base URL.
+    pub(crate) fn host(&self) -> &str {
+        &self.host
+    }
+
+    async fn authorization(&self) -> Result<Option<String>, TransportError> {
+        Ok(match &self.auth {
+            Auth::None => None,
+            Auth::BearerToken(t) => Some(format!("Bearer {t}")),
+            Auth::Basic { username, password } => Some(format!(
+                "Basic {}",
+                base64::engine::general_purpose::STANDARD.encode(format!("{username}:{password}"))
+            )),
+            Auth::BearerTokenFile(path) => {
+                if let Ok(cache) = self.token_file.lock() {
+                    if let Some((at, token)) = cache.as_ref() {
+                        if at.elapsed() < TOKEN_FILE_REFRESH {
+                            return Ok(Some(format!("Bearer {token}")));
+                        }
+                    }
+                }
+                let token = tokio::fs::read_to_string(path)
+                    .await
+                    .map_err(|source| TransportError::TokenFile {
+                        path: path.clone(),
+                        source,
+                    })?
+                    .trim()
+                    .to_string();
+                if let Ok(mut cache) = self.token_file.lock() {
+                    *cache = Some((Instant::now(), token.clone()));
+                }
+                Some(format!("Bearer {token}"))
+            }
+            Auth::Exec(exec) => Some(format!("Bearer {}", exec.token().await?)),
+        })
+    }
+
+    /// Sends a request and returns the response head with its streaming body.
+    pub(crate) async fn send(
+        &self,
+        req: Outgoing<'_>,
+    ) -> Result<Response<Incoming>, TransportError> {
+        let url = format!("{}{}", self.host, req.path);
+        let mut builder = Request::builder()
+            .method(req.method)
+            .uri(&url)
+            .header(USER_AGENT, self.user_agent.clone())
+            .header(ACCEPT, req.accept);
+        if let Some(auth) = self.authorization().await? {
+            let mut value = HeaderValue::from_str(&auth).map_err(|_| TransportError::Http {
+                url: url.clone(),
+                message: "credentials hold characters not allowed in a header".into(),
+            })?;
+            value.set_sensitive(true);
+            builder = builder.header(AUTHORIZATION, value);
+        }
+        let body = match req.body {
+            Some((bytes, content_type)) => {
+                builder = builder.header(CONTENT_TYPE, content_type);
+                Full::new(Bytes::from(bytes))
+            }
+            None => Full::new(Bytes::new()),
+        };
+        let request = builder.body(body).map_err(|e| TransportError::InvalidUrl {
+            url: url.clone(),
+            message: e.to_string(),
+        })?;
+        let sent = self.client.request(request);
+        let result =
+            match self.timeout.filter(|_| !req.streaming) {
+                Some(limit) => tokio::time::timeout(limit, sent).await.map_err(|_| {
+                    TransportError::Timeout {
+                        url: url.clone(),
+                        timeout: limit,
+                    }
+                })?,
+                None => sent.await,
+            };
+        let response = result.map_err(|e| classify(&url, &e))?;
+        if response.status() == http::StatusCode::UNAUTHORIZED {
+            if let Auth::Exec(exec) = &self.auth {
+                // The plugin's token was refused: ask for a new one next time.
+                exec.invalidate();
+            }
+        }
+        Ok(response)
+    }
+}
+
+/// Sorts a hyper error into TLS, unreachable or other, by its causes.
+fn classify(url: &str, err: &hyper_util::client::legacy::Error) -> TransportError {
+    let mut source: Option<&(dyn std::error::Error + 'static)> = std::error::Error::source(err);
+    let mut messages = Vec::new();
+    while let Some(e) = source {
+        if let Some(tls) = e.downcast_ref::<rustls::Error>() {
+            return TransportError::Tls {
+                url: url.to_string(),
+                message: tls.to_string(),
+            };
+        }
+        if let Some(io) = e.downcast_ref::<std::io::Error>() {
+            if let Some(tls) = io.get_ref().and_then(|i| i.downcast_ref::<rustls::Error>()) {
+                return TransportError::Tls {
+                    url: url.to_string(),
+                    message: tls.to_string(),
+                };
+            }
+        }
+        messages.push(e.to_string());
+        source = e.source();
+    }
+    let message = if messages.is_empty() {
+        err.to_string()
+    } else {
+        messages.join(": ")
+    };
+    if err.is_connect() {
+        TransportError::Unreachable {
+            url: url.to_string(),
+            message,
+        }
+    } else {
+        TransportError::Http {
+            url: url.to_string(),
+            message,
+        }
+    }
+}
+
+fn tls_error(message: impl Into<String>) -> TransportError {
+    TransportError::TlsConfig {
+        message: message.into(),
+    }
+}
+
+/// The rustls client configuration of a [`Config`].
+fn tls_client_config(config: &Config) -> Result<rustls::ClientConfig, TransportError> {
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let builder = rustls::ClientConfig::builder_with_provider(provider.clone())
+        .with_safe_default_protocol_versions()
+        .map_err(|e| tls_error(e.to_string()))?;
+    let builder = if config.tls.insecure {
+        builder
+            .dangerous()
+            .with_custom_certificate_verifier(Arc::new(NoVerification(provider)))
+    } else {
+        let mut roots = rustls::RootCertStore::empty();
+        if let Some(ca) = &config.tls.ca_data {
+            let mut count = 0;
+            for cert in CertificateDer::pem_slice_iter(ca) {
+                let cert = cert.map_err(|e| tls_error(format!("CA data: {e}")))?;
+                roots
+                    .add(cert)
+                    .map_err(|e| tls_error(format!("CA certificate: {e}")))?;
+                count += 1;
+            }
+            if count == 0 {
+                return Err(tls_error("CA data holds no PEM certificate"));
+            }
+        }
+        builder.with_root_certificates(roots)
+    };
+    let tls = match (&config.tls.cert_data, &config.tls.key_data) {
+        (Some(cert), Some(key)) => {
+            let certs = CertificateDer::pem_slice_iter(cert)
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|e| tls_error(format!("client certificate: {e}")))?;
+            if certs.is_empty() {
+                return Err(tls_error(
+                    "client certificate data holds no PEM certificate",
+                ));
+            }
+            let key = PrivateKeyDer::from_pem_slice(key)
+                .map_err(|e| tls_error(format!("client key: {e}")))?;
+            builder
+                .with_client_auth_cert(certs, key)
+                .map_err(|e| tls_error(format!("client certificate and key: {e}")))?
+        }
+        (None, None) => builder.with_no_client_auth(),
+        (Some(_), None) => return Err(tls_error("a client certificate is given without its key")),
+        (None, Some(_)) => return Err(tls_error("a client key is given without its certificate")),
+    };
+    Ok(tls)
+}
+
+/// `insecure-skip-tls-verify`: any server certificate is accepted; signatures are still
+/// checked so the handshake itself is sound.
+#[derive(Debug)]
+struct NoVerification(Arc<rustls::crypto::CryptoProvider>);
+
+impl ServerCertVerifier for NoVerification {
+    fn verify_server_cert(
+        &self,
+        _end_entity: &CertificateDer<'_>,
+        _intermediates: &[CertificateDer<'_>],
+        _server_name: &ServerName<'_>,
+        _ocsp_response: &[u8],
+        _now: UnixTime,
+    ) -> Result<ServerCertVerified, rustls::Error> {
+        Ok(ServerCertVerified::assertion())
+    }
+
+    fn verify_tls12_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, rustls::Error> {
+        rustls::crypto::verify_tls12_signature(
+            message,
+            cert,
+            dss,
+            &self.0.signature_verification_algorithms,
+        )
+    }
+
+    fn verify_tls13_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, rustls::Error> {
+        rustls::crypto::verify_tls13_signature(
+            message,
+            cert,
+            dss,
+            &self.0.signature_verification_algorithms,
+        )
+    }
+
+    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
+        self.0.signature_verification_algorithms.supported_schemes()
+    }
+}
+
+/// A whole response: its code, content type and body.
+pub(crate) struct Answer {
+    pub(crate) code: u16,
+    pub(crate) content_type: String,
+    pub(crate) body: Bytes,
+}
+
+impl Transport {
+    /// Sends a request and reads the whole answer.
+    pub(crate) async fn fetch(&self, req: Outgoing<'_>) -> Result<Answer, TransportError> {
+        use http_body_util::BodyExt as _;
+        let url = format!("{}{}", self.host, req.path);
+        let timeout = self.timeout;
+        let response = self.send(req).await?;
+        let code = response.status().as_u16();
+        let content_type = response
+            .headers()
+            .get(CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default()
+            .to_string();
+        let collect = response.into_body().collect();
+        let collected =
+            match timeout {
+                Some(limit) => tokio::time::timeout(limit, collect).await.map_err(|_| {
+                    TransportError::Timeout {
+                        url: url.clone(),
+                        timeout: limit,
+                    }
+                })?,
+                None => collect.await,
+            };
+        let body = collected
+            .map_err(|e| TransportError::Http {
+                url,
+                message: format!("reading the response body: {e}"),
+            })?
+            .to_bytes();
+        Ok(Answer {
+            code,
+            content_type,
+            body,
+        })
+    }
+}

@@ -1,0 +1,192 @@
+//! The client against the in-process API server: typed CRUD, watch, typed errors.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::time::Duration;
+
+use controller_runtime::client::{
+    Client, ClientOptions, DeleteOptions, ListOptions, ObjectKey, WatchEvent, WireFormat,
+};
+use controller_runtime::envtest::Environment;
+use futures_util::StreamExt;
+use k8s_types::core::v1::ConfigMap;
+
+fn config_map(ns: &str, name: &str, value: &str) -> ConfigMap {
+    let mut cm = ConfigMap::default();
+    cm.metadata.name = name.into();
+    cm.metadata.namespace = ns.into();
+    cm.data = [("k".to_string(), value.to_string())].into();
+    cm
+}
+
+async fn crud(client: &Client) {
+    let created = client
+        .create(&config_map("default", "one", "1"), &Default::default())
+        .await
+        .unwrap();
+    assert_eq!(created.metadata.name, "one");
+    assert!(!created.metadata.uid.is_empty());
+    let rv1 = created.metadata.resource_version.clone();
+
+    let got: ConfigMap = client.get(&ObjectKey::new("default", "one")).await.unwrap();
+    assert_eq!(got.data, created.data);
+
+    let mut changed = got.clone();
+    changed.data = [("k".to_string(), "2".to_string())].into();
+    let updated = client.update(&changed, &Default::default()).await.unwrap();
+    assert_ne!(updated.metadata.resource_version, rv1);
+
+    // The stale version conflicts.
+    let err = client
+        .update(&changed, &Default::default())
+        .await
+        .unwrap_err();
+    assert!(err.is_conflict(), "{err}");
+
+    // Creating it again: AlreadyExists.
+    let err = client
+        .create(&config_map("default", "one", "x"), &Default::default())
+        .await
+        .unwrap_err();
+    assert!(err.is_already_exists(), "{err}");
+
+    client
+        .create(&config_map("default", "two", "2"), &Default::default())
+        .await
+        .unwrap();
+    let list = client
+        .list::<ConfigMap>(&ListOptions::in_namespace("default"))
+        .await
+        .unwrap();
+    let mut names: Vec<_> = list
+        .items
+        .iter()
+        .map(|c| c.metadata.name.as_str())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["one", "two"]);
+    assert!(!list.metadata.resource_version.is_empty());
+
+    client
+        .delete(&updated, &DeleteOptions::default())
+        .await
+        .unwrap();
+    let err = client
+        .get::<ConfigMap>(&ObjectKey::new("default", "one"))
+        .await
+        .unwrap_err();
+    assert!(err.is_not_found(), "{err}");
+    let err = client
+        .delete(&updated, &DeleteOptions::default())
+        .await
+        .unwrap_err();
+    assert!(err.is_not_found(), "{err}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn typed_crud_over_protobuf() {
+    let env = Environment::start().await.unwrap();
+    let client = Client::new(env.config(), env.scheme()).unwrap();
+    crud(&client).await;
+    env.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn typed_crud_over_json() {
+    let env = Environment::start().await.unwrap();
+    let client = Client::with_options(
+        env.config(),
+        env.scheme(),
+        ClientOptions {
+            wire_format: WireFormat::Json,
+        },
+    )
+    .unwrap();
+    crud(&client).await;
+    env.stop().await;
+}
+
+async fn watch_events(client: &Client) {
+    let list = client
+        .list::<ConfigMap>(&ListOptions::in_namespace("default"))
+        .await
+        .unwrap();
+    let mut stream = client
+        .watch::<ConfigMap>(&ListOptions {
+            namespace: Some("default".into()),
+            resource_version: Some(list.metadata.resource_version.clone()),
+            allow_watch_bookmarks: true,
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    let created = client
+        .create(&config_map("default", "w", "1"), &Default::default())
+        .await
+        .unwrap();
+    let mut changed = created.clone();
+    changed.data = [("k".to_string(), "2".to_string())].into();
+    client.update(&changed, &Default::default()).await.unwrap();
+    client.delete(&created, &Default::default()).await.unwrap();
+
+    let mut seen = Vec::new();
+    while seen.len() < 3 {
+        let ev = tokio::time::timeout(Duration::from_secs(10), stream.next())
+            .await
+            .expect("an event in time")
+            .expect("the stream goes on")
+            .unwrap();
+        match ev {
+            WatchEvent::Added(cm) => seen.push(("ADDED", cm.data)),
+            WatchEvent::Modified(cm) => seen.push(("MODIFIED", cm.data)),
+            WatchEvent::Deleted(cm) => seen.push(("DELETED", cm.data)),
+            WatchEvent::Bookmark { .. } => {}
+        }
+    }
+    let kinds: Vec<_> = seen.iter().map(|s| s.0).collect();
+    assert_eq!(kinds, ["ADDED", "MODIFIED", "DELETED"]);
+    assert_eq!(seen[1].1.get("k").map(String::as_str), Some("2"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn watch_over_protobuf_and_json() {
+    let env = Environment::start().await.unwrap();
+    let client = Client::new(env.config(), env.scheme()).unwrap();
+    watch_events(&client).await;
+    let json = Client::with_options(
+        env.config(),
+        env.scheme(),
+        ClientOptions {
+            wire_format: WireFormat::Json,
+        },
+    )
+    .unwrap();
+    watch_events(&json).await;
+    env.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn unreachable_server_is_a_transport_error() {
+    // Bind and drop a listener to get a port nothing listens on.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let env = Environment::start().await.unwrap();
+    let config = controller_runtime::config::Config::new(format!("http://127.0.0.1:{port}"));
+    let client = Client::new(&config, env.scheme()).unwrap();
+    let err = client
+        .get::<ConfigMap>(&ObjectKey::new("default", "x"))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            controller_runtime::client::Error::Transport(
+                controller_runtime::transport::TransportError::Unreachable { .. }
+            )
+        ),
+        "{err:?}"
+    );
+    env.stop().await;
+}
