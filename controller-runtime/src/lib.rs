@@ -16,13 +16,14 @@
 //! | `envtest` (feature `envtest`, on by default) | `pkg/envtest` | the in-process API server for tests |
 #![forbid(unsafe_code)]
 
+pub mod cache;
 pub mod client;
 pub mod config;
 #[cfg(feature = "envtest")]
 pub mod envtest;
-pub mod transport;
 pub mod event;
 pub mod handler;
 pub mod predicate;
 pub mod reconcile;
+pub mod transport;
 pub mod workqueue;

@@ -40,9 +40,7 @@ pub trait Predicate: Send + Sync {
     }
 }
 
-fn metas<'a>(
-    event: &'a UpdateEvent,
-) -> Option<(&'a dyn ObjectMetaAccessor, &'a dyn ObjectMetaAccessor)> {
+fn metas(event: &UpdateEvent) -> Option<(&dyn ObjectMetaAccessor, &dyn ObjectMetaAccessor)> {
     Some((event.object_old.meta()?, event.object_new.meta()?))
 }
 

@@ -1,0 +1,651 @@
+//! The cache: one informer per kind and form, created on first use, answering `get` and
+//! `list` from its store (controller-runtime's `informerCache`).
+
+use std::any::Any;
+use std::collections::{BTreeSet, HashMap};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use apimachinery::fields;
+use apimachinery::labels;
+use apimachinery::runtime::{Object, Resource, Unstructured};
+use apimachinery::schema::GroupVersionKind;
+use futures_util::future::BoxFuture;
+use tokio_util::sync::CancellationToken;
+
+use super::informer::{Informer, InformerError};
+use super::lister_watcher::{ListWatchError, ListerWatcher};
+use super::reflector::{ReflectorOptions, WatchErrorHandler};
+use super::source::{Downcast, ListWatchFactory, ListWatchRequest, ObjectForm};
+use super::store::{IndexFunc, Indexer, NAMESPACE_INDEX, namespaced_key};
+use super::transform::{TransformFunc, default_transform};
+
+/// The index value prefix of objects in every namespace (controller-runtime's
+/// `__all_namespaces`): a field index answers both namespaced and cluster-wide lookups.
+pub const ALL_NAMESPACES_INDEX_KEY: &str = "__all_namespaces";
+
+/// The name under which a field index is stored (controller-runtime's
+/// `FieldIndexName`).
+pub fn field_index_name(field: &str) -> String {
+    format!("field:{field}")
+}
+
+/// Errors of cache reads and set-up.
+#[derive(Debug, thiserror::Error)]
+pub enum CacheError {
+    /// No cached object has that key.
+    #[error("{kind} {key:?} not found in the cache")]
+    NotFound {
+        /// The kind.
+        kind: String,
+        /// `namespace/name` or `name`.
+        key: String,
+    },
+    /// A field selector used a field without an index (the cache answers field
+    /// selectors only through indexes, as controller-runtime's).
+    #[error("field selector on {field:?} of {kind}: no index; add one with Cache::index_field")]
+    FieldNotIndexed {
+        /// The kind.
+        kind: String,
+        /// The field.
+        field: String,
+    },
+    /// A field selector the cache cannot answer (only `field=value` terms are).
+    #[error("field selector {selector:?} on {kind}: {reason}")]
+    UnsupportedFieldSelector {
+        /// The kind.
+        kind: String,
+        /// The selector.
+        selector: String,
+        /// Why.
+        reason: String,
+    },
+    /// The kind is configured not to be cached.
+    #[error("{kind} is not cached (CacheOptions::disable_for)")]
+    NotCached {
+        /// The kind.
+        kind: String,
+    },
+    /// An informer for the kind exists with another object type.
+    #[error("the informer of {kind} holds {existing}, not {requested}")]
+    TypeMismatch {
+        /// The kind.
+        kind: String,
+        /// The type the informer holds.
+        existing: &'static str,
+        /// The type asked for.
+        requested: &'static str,
+    },
+    /// The client cannot list/watch the kind.
+    #[error("cannot watch {kind}: {source}")]
+    ListWatch {
+        /// The kind.
+        kind: String,
+        /// Why.
+        #[source]
+        source: ListWatchError,
+    },
+    /// Setting up an informer failed.
+    #[error("informer of {kind}: {source}")]
+    Informer {
+        /// The kind.
+        kind: String,
+        /// Why.
+        #[source]
+        source: InformerError,
+    },
+}
+
+/// Per-kind options (controller-runtime's `cache.ByObject`).
+#[derive(Clone, Default)]
+pub struct ByObject {
+    /// Watch only this namespace (overrides [`CacheOptions::default_namespace`]).
+    pub namespace: Option<String>,
+    /// Watch only objects matching this label selector.
+    pub label_selector: Option<String>,
+    /// Watch only objects matching this field selector (evaluated by the server).
+    pub field_selector: Option<String>,
+    /// Replaces the default transform for this kind; it receives the object as decoded,
+    /// in whatever form the informer holds (see [`AnyTransform`]).
+    pub transform: Option<AnyTransform>,
+    /// Overrides [`CacheOptions::sync_period`].
+    pub sync_period: Option<Duration>,
+}
+
+/// A transform for any object type: it receives `&mut dyn Object` (downcast it to the
+/// type you expect).
+pub type AnyTransform = Arc<dyn Fn(&mut dyn Object) + Send + Sync>;
+
+/// Options of a [`Cache`] (controller-runtime's `cache.Options`).
+#[derive(Clone)]
+pub struct CacheOptions {
+    /// Watch only this namespace for every kind without its own.
+    pub default_namespace: Option<String>,
+    /// Resync period of every informer; `None` never resyncs.
+    pub sync_period: Option<Duration>,
+    /// Strip `metadata.managedFields` before storing (the default; controller-runtime's
+    /// `DefaultTransform = TransformStripManagedFields`).
+    pub strip_managed_fields: bool,
+    /// Per-kind options.
+    pub by_object: HashMap<GroupVersionKind, ByObject>,
+    /// Kinds never cached (reads of them fail with [`CacheError::NotCached`], and the
+    /// delegating client sends them to the server).
+    pub disable_for: BTreeSet<GroupVersionKind>,
+    /// Retry delays of the reflectors (first, longest).
+    pub backoff: (Duration, Duration),
+    /// Told about each list/watch failure an informer recovers from.
+    pub watch_error_handler: Option<WatchErrorHandler>,
+}
+
+impl Default for CacheOptions {
+    fn default() -> Self {
+        CacheOptions {
+            default_namespace: None,
+            sync_period: None,
+            strip_managed_fields: true,
+            by_object: HashMap::new(),
+            disable_for: BTreeSet::new(),
+            backoff: (Duration::from_millis(800), Duration::from_secs(30)),
+            watch_error_handler: None,
+        }
+    }
+}
+
+impl std::fmt::Debug for CacheOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CacheOptions")
+            .field("default_namespace", &self.default_namespace)
+            .field("sync_period", &self.sync_period)
+            .field("strip_managed_fields", &self.strip_managed_fields)
+            .field("by_object", &self.by_object.keys().collect::<Vec<_>>())
+            .field("disable_for", &self.disable_for)
+            .finish()
+    }
+}
+
+/// What to read from the cache (controller-runtime's `client.ListOptions` as the cache
+/// sees it).
+#[derive(Debug, Clone, Default)]
+pub struct ListOptions {
+    /// Only this namespace.
+    pub namespace: Option<String>,
+    /// Only objects whose labels match.
+    pub label_selector: Option<labels::Selector>,
+    /// Only objects whose indexed fields match (every term `field=value`; each field
+    /// needs an index made with [`Cache::index_field`], except `metadata.name` and
+    /// `metadata.namespace`).
+    pub field_selector: Option<fields::Selector>,
+}
+
+impl ListOptions {
+    /// Options for one namespace.
+    pub fn in_namespace(namespace: impl Into<String>) -> Self {
+        ListOptions {
+            namespace: Some(namespace.into()),
+            ..ListOptions::default()
+        }
+    }
+
+    /// Adds `field=value` terms (controller-runtime's `MatchingFields`).
+    pub fn matching_fields<'a>(
+        mut self,
+        terms: impl IntoIterator<Item = (&'a str, &'a str)>,
+    ) -> Self {
+        let mut text = self
+            .field_selector
+            .take()
+            .map(|s| {
+                s.requirements()
+                    .iter()
+                    .map(|r| {
+                        format!(
+                            "{}{}{}",
+                            r.field,
+                            if r.negated { "!=" } else { "=" },
+                            escape(&r.value)
+                        )
+                    })
+                    .collect::<Vec<_>>()
+            })
+            .unwrap_or_default();
+        for (field, value) in terms {
+            text.push(format!("{field}={}", escape(value)));
+        }
+        // Every term was escaped above, so the text parses.
+        self.field_selector = fields::Selector::parse(&text.join(",")).ok();
+        self
+    }
+
+    /// Only objects with these labels (controller-runtime's `MatchingLabels`).
+    pub fn matching_labels<'a>(
+        mut self,
+        labels: impl IntoIterator<Item = (&'a str, &'a str)>,
+    ) -> Self {
+        let text: Vec<String> = labels
+            .into_iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
+        self.label_selector = labels::Selector::parse(&text.join(",")).ok();
+        self
+    }
+}
+
+fn escape(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    for c in value.chars() {
+        if matches!(c, '\\' | ',' | '=' | '!') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// An informer as the cache keeps it, whatever its object type.
+trait ErasedInformer: Send + Sync {
+    fn start(&self, cancel: CancellationToken);
+    fn wait_for_sync(&self) -> BoxFuture<'static, ()>;
+    fn has_synced(&self) -> bool;
+    fn as_any(&self) -> &dyn Any;
+    fn type_name(&self) -> &'static str;
+}
+
+impl<T: Object> ErasedInformer for Informer<T> {
+    fn start(&self, cancel: CancellationToken) {
+        // A second start is refused by the informer and changes nothing.
+        let _ = Informer::start(self, cancel);
+    }
+    fn wait_for_sync(&self) -> BoxFuture<'static, ()> {
+        let informer = self.clone();
+        Box::pin(async move { informer.wait_for_sync().await })
+    }
+    fn has_synced(&self) -> bool {
+        Informer::has_synced(self)
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+    fn type_name(&self) -> &'static str {
+        std::any::type_name::<T>()
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct InformerKey {
+    gvk: GroupVersionKind,
+    form: ObjectForm,
+}
+
+struct Inner {
+    factory: Arc<dyn ListWatchFactory>,
+    options: CacheOptions,
+    informers: Mutex<HashMap<InformerKey, Arc<dyn ErasedInformer>>>,
+    /// Set by `start`; informers made later start at once.
+    running: Mutex<Option<CancellationToken>>,
+}
+
+/// The informer cache (controller-runtime's `cache.Cache`): cheap to clone.
+#[derive(Clone)]
+pub struct Cache {
+    inner: Arc<Inner>,
+    scheme: Arc<apimachinery::runtime::Scheme>,
+}
+
+impl std::fmt::Debug for Cache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Cache")
+            .field("options", &self.inner.options)
+            .finish()
+    }
+}
+
+impl Cache {
+    /// A cache reading through `client` (anything that makes lister/watchers, such as
+    /// the direct client), not yet started.
+    pub fn new(
+        client: Arc<dyn ListWatchFactory>,
+        scheme: Arc<apimachinery::runtime::Scheme>,
+        options: CacheOptions,
+    ) -> Self {
+        Cache {
+            inner: Arc::new(Inner {
+                factory: client,
+                options,
+                informers: Mutex::new(HashMap::new()),
+                running: Mutex::new(None),
+            }),
+            scheme,
+        }
+    }
+
+    /// The Scheme the cache was made with.
+    pub fn scheme(&self) -> &Arc<apimachinery::runtime::Scheme> {
+        &self.scheme
+    }
+
+    /// The options the cache was made with.
+    pub fn options(&self) -> &CacheOptions {
+        &self.inner.options
+    }
+
+    /// Whether reads of `gvk` are served by the cache.
+    pub fn is_cached(&self, gvk: &GroupVersionKind) -> bool {
+        !self.inner.options.disable_for.contains(gvk)
+    }
+
+    /// The informer of `T`, made (and started, if the cache runs) on first use.
+    pub fn get_informer<T: Resource>(&self) -> Result<Informer<T>, CacheError> {
+        self.informer_for::<T>(T::gvk(), ObjectForm::Typed)
+    }
+
+    /// The informer of `gvk` holding [`Unstructured`] objects.
+    pub fn get_informer_for_kind(
+        &self,
+        gvk: &GroupVersionKind,
+    ) -> Result<Informer<Unstructured>, CacheError> {
+        self.informer_for::<Unstructured>(gvk.clone(), ObjectForm::Unstructured)
+    }
+
+    /// The informer of `gvk` in `form` holding objects of type `T` (for metadata-only
+    /// informers: `T` is the client's `PartialObjectMetadata`).
+    pub fn informer_for<T: Object>(
+        &self,
+        gvk: GroupVersionKind,
+        form: ObjectForm,
+    ) -> Result<Informer<T>, CacheError> {
+        if !self.is_cached(&gvk) {
+            return Err(CacheError::NotCached {
+                kind: gvk.to_string(),
+            });
+        }
+        let key = InformerKey { gvk, form };
+        let mut informers = self
+            .inner
+            .informers
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if let Some(existing) = informers.get(&key) {
+            return existing
+                .as_any()
+                .downcast_ref::<Informer<T>>()
+                .cloned()
+                .ok_or_else(|| CacheError::TypeMismatch {
+                    kind: key.gvk.to_string(),
+                    existing: existing.type_name(),
+                    requested: std::any::type_name::<T>(),
+                });
+        }
+        let informer = self.make_informer::<T>(&key)?;
+        informers.insert(key, Arc::new(informer.clone()));
+        drop(informers);
+        let running = self
+            .inner
+            .running
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone();
+        if let Some(cancel) = running {
+            ErasedInformer::start(&informer, cancel);
+        }
+        Ok(informer)
+    }
+
+    fn make_informer<T: Object>(&self, key: &InformerKey) -> Result<Informer<T>, CacheError> {
+        let options = &self.inner.options;
+        let by_object = options.by_object.get(&key.gvk).cloned().unwrap_or_default();
+        let request = ListWatchRequest {
+            gvk: key.gvk.clone(),
+            form: key.form,
+            namespace: by_object
+                .namespace
+                .clone()
+                .or_else(|| options.default_namespace.clone()),
+            label_selector: by_object.label_selector.clone(),
+            field_selector: by_object.field_selector.clone(),
+        };
+        let erased = self
+            .inner
+            .factory
+            .lister_watcher(&request)
+            .map_err(|source| CacheError::ListWatch {
+                kind: key.gvk.to_string(),
+                source,
+            })?;
+        let lister_watcher: Arc<dyn ListerWatcher<T>> =
+            Arc::new(Downcast::<T>::new(erased, key.gvk.clone()));
+        let transform: Option<TransformFunc<T>> = match by_object.transform {
+            Some(any) => Some(Arc::new(move |mut obj: T| {
+                any(&mut obj);
+                obj
+            })),
+            None if options.strip_managed_fields => Some(default_transform::<T>()),
+            None => None,
+        };
+        Ok(Informer::new(
+            lister_watcher,
+            ReflectorOptions {
+                resync_period: by_object.sync_period.or(options.sync_period),
+                initial_backoff: options.backoff.0,
+                max_backoff: options.backoff.1,
+                transform,
+                watch_error_handler: options.watch_error_handler.clone(),
+            },
+        ))
+    }
+
+    /// Adds a field index on `T` (controller-runtime's `IndexField`): `extract` gives the
+    /// values of the field `field` of an object, which [`ListOptions::field_selector`]
+    /// then finds. Only before the informer of `T` starts.
+    pub fn index_field<T: Resource>(
+        &self,
+        field: &str,
+        extract: impl Fn(&T) -> Vec<String> + Send + Sync + 'static,
+    ) -> Result<(), CacheError> {
+        let informer = self.get_informer::<T>()?;
+        let func: IndexFunc<T> = Arc::new(move |obj: &T| {
+            let values = extract(obj);
+            let namespace = obj
+                .meta()
+                .map(|m| m.namespace().to_owned())
+                .unwrap_or_default();
+            let mut keys = Vec::with_capacity(values.len() * 2);
+            for value in values {
+                if !namespace.is_empty() {
+                    keys.push(format!("{namespace}/{value}"));
+                }
+                keys.push(format!("{ALL_NAMESPACES_INDEX_KEY}/{value}"));
+            }
+            keys
+        });
+        informer
+            .add_indexers([(field_index_name(field), func)])
+            .map_err(|source| CacheError::Informer {
+                kind: T::gvk().to_string(),
+                source,
+            })
+    }
+
+    /// Starts every informer made so far and every one made later; they stop when
+    /// `cancel` fires (controller-runtime's `Start(ctx)`).
+    pub fn start(&self, cancel: CancellationToken) {
+        *self
+            .inner
+            .running
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner) = Some(cancel.clone());
+        let informers: Vec<_> = self
+            .inner
+            .informers
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .values()
+            .cloned()
+            .collect();
+        for informer in informers {
+            informer.start(cancel.clone());
+        }
+    }
+
+    /// Waits until every informer made so far has its first list (controller-runtime's
+    /// `WaitForCacheSync`); false if `cancel` fired first.
+    pub async fn wait_for_cache_sync(&self, cancel: &CancellationToken) -> bool {
+        let informers: Vec<_> = self
+            .inner
+            .informers
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .values()
+            .cloned()
+            .collect();
+        for informer in informers {
+            if informer.has_synced() {
+                continue;
+            }
+            tokio::select! {
+                _ = cancel.cancelled() => return false,
+                _ = informer.wait_for_sync() => {}
+            }
+        }
+        true
+    }
+
+    async fn synced_store<T: Object>(
+        &self,
+        gvk: GroupVersionKind,
+        form: ObjectForm,
+    ) -> Result<Arc<Indexer<T>>, CacheError> {
+        let informer = self.informer_for::<T>(gvk, form)?;
+        informer.wait_for_sync().await;
+        Ok(Arc::clone(informer.indexer()))
+    }
+
+    /// The cached `T` named `name` in `namespace` (empty for cluster-scoped kinds); waits
+    /// for the informer's first list.
+    pub async fn get<T: Resource>(
+        &self,
+        namespace: &str,
+        name: &str,
+    ) -> Result<Arc<T>, CacheError> {
+        self.get_in_form::<T>(T::gvk(), ObjectForm::Typed, namespace, name)
+            .await
+    }
+
+    /// [`get`](Self::get) for any kind and form.
+    pub async fn get_in_form<T: Object>(
+        &self,
+        gvk: GroupVersionKind,
+        form: ObjectForm,
+        namespace: &str,
+        name: &str,
+    ) -> Result<Arc<T>, CacheError> {
+        let kind = gvk.kind.to_string();
+        let store = self.synced_store::<T>(gvk, form).await?;
+        let key = namespaced_key(namespace, name);
+        store
+            .get_by_key(&key)
+            .ok_or(CacheError::NotFound { kind, key })
+    }
+
+    /// The cached objects of `T` that `options` select; waits for the informer's first
+    /// list.
+    pub async fn list<T: Resource>(
+        &self,
+        options: &ListOptions,
+    ) -> Result<Vec<Arc<T>>, CacheError> {
+        self.list_in_form::<T>(T::gvk(), ObjectForm::Typed, options)
+            .await
+    }
+
+    /// [`list`](Self::list) for any kind and form.
+    pub async fn list_in_form<T: Object>(
+        &self,
+        gvk: GroupVersionKind,
+        form: ObjectForm,
+        options: &ListOptions,
+    ) -> Result<Vec<Arc<T>>, CacheError> {
+        let kind = gvk.kind.to_string();
+        let store = self.synced_store::<T>(gvk, form).await?;
+        select(&store, &kind, options)
+    }
+}
+
+/// Reads `options`' selection from a store: the namespace index or a field index first,
+/// then the other conditions on what it found.
+fn select<T: Object>(
+    store: &Indexer<T>,
+    kind: &str,
+    options: &ListOptions,
+) -> Result<Vec<Arc<T>>, CacheError> {
+    let mut namespace = options.namespace.clone().filter(|n| !n.is_empty());
+    let mut name = None;
+    let mut indexed = Vec::new();
+    if let Some(selector) = &options.field_selector {
+        for r in selector.requirements() {
+            if r.negated {
+                return Err(CacheError::UnsupportedFieldSelector {
+                    kind: kind.to_owned(),
+                    selector: format!("{}!={}", r.field, r.value),
+                    reason: "the cache answers only field=value terms".to_owned(),
+                });
+            }
+            match r.field.as_str() {
+                "metadata.namespace" => match &namespace {
+                    Some(ns) if *ns != r.value => return Ok(Vec::new()),
+                    _ => namespace = Some(r.value.clone()),
+                },
+                "metadata.name" => name = Some(r.value.clone()),
+                field => {
+                    let index = field_index_name(field);
+                    if !store.has_index(&index) {
+                        return Err(CacheError::FieldNotIndexed {
+                            kind: kind.to_owned(),
+                            field: field.to_owned(),
+                        });
+                    }
+                    indexed.push((index, r.value.clone()));
+                }
+            }
+        }
+    }
+    let scope = |value: &str| match &namespace {
+        Some(ns) => format!("{ns}/{value}"),
+        None => format!("{ALL_NAMESPACES_INDEX_KEY}/{value}"),
+    };
+    let index_error = |e| CacheError::Informer {
+        kind: kind.to_owned(),
+        source: InformerError::Store(e),
+    };
+    let mut candidates = match indexed.split_first() {
+        Some(((index, value), rest)) => {
+            let mut found = store.by_index(index, &scope(value)).map_err(index_error)?;
+            for (index, value) in rest {
+                let keys: BTreeSet<String> = store
+                    .index_keys(index, &scope(value))
+                    .map_err(index_error)?
+                    .into_iter()
+                    .collect();
+                found.retain(|o| keys.contains(&super::store::object_key(o.as_ref())));
+            }
+            found
+        }
+        None => match &namespace {
+            Some(ns) => store.by_index(NAMESPACE_INDEX, ns).map_err(index_error)?,
+            None => store.list(),
+        },
+    };
+    candidates.retain(|obj| {
+        let Some(meta) = obj.meta() else { return false };
+        if let Some(name) = &name {
+            if meta.name() != name {
+                return false;
+            }
+        }
+        if let Some(selector) = &options.label_selector {
+            if !selector.is_empty() && !selector.matches(&meta.labels()) {
+                return false;
+            }
+        }
+        true
+    });
+    Ok(candidates)
+}

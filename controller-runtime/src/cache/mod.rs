@@ -1,0 +1,48 @@
+//! The informer cache (Go's `sigs.k8s.io/controller-runtime/pkg/cache` and the parts of
+//! client-go's `tools/cache` it is built on).
+//!
+//! - [`Indexer`] (alias [`Store`]): objects as `Arc<T>` keyed by `namespace/name`, with
+//!   a namespace index and named field indexes; reads share objects, never copy them.
+//! - [`Informer`]: a reflector (list, then watch from the list's resourceVersion;
+//!   bookmarks; relist on 410 Expired; re-watch with backoff; resync) filling an
+//!   [`Indexer`] and notifying [`ResourceEventHandler`]s.
+//! - [`ListerWatcher`]: what an informer needs from a client, object-safe so that
+//!   informers run against the real client or a scripted one.
+//! - [`Cache`]: one informer per kind (typed, [`Unstructured`](apimachinery::runtime::Unstructured)
+//!   or metadata-only), made lazily, with per-kind restrictions, field indexes
+//!   ([`Cache::index_field`]) and reads by namespace, label and field selector.
+//! - [`ListWatchFactory`]: what the cache needs from a client.
+//! - [`transform`]: functions applied before storing (by default,
+//!   [`strip_managed_fields`]).
+//!
+//! Shared rule of the crate: cached objects are handed out as `Arc<T>`; whoever wants to
+//! change one clones it.
+
+mod event_handler;
+mod informer;
+mod informer_cache;
+mod lister_watcher;
+mod processor;
+mod reflector;
+mod source;
+mod store;
+pub mod transform;
+
+#[cfg(test)]
+mod informer_cache_tests;
+#[cfg(test)]
+mod informer_tests;
+
+pub use event_handler::{ResourceEventHandler, ResourceEventHandlerFuncs};
+pub use informer::{HandlerRegistration, Informer, InformerError};
+pub use informer_cache::{
+    ALL_NAMESPACES_INDEX_KEY, AnyTransform, ByObject, Cache, CacheError, CacheOptions, ListOptions,
+    field_index_name,
+};
+pub use lister_watcher::{ListResult, ListWatchError, ListerWatcher, WatchEvent, WatchStream};
+pub use reflector::{ReflectorOptions, WatchErrorHandler};
+pub use source::{DynListerWatcher, ListWatchFactory, ListWatchRequest, ObjectForm};
+pub use store::{
+    IndexFunc, Indexer, NAMESPACE_INDEX, Store, StoreError, namespaced_key, object_key,
+};
+pub use transform::{TransformFunc, strip_managed_fields};
