@@ -19,11 +19,13 @@
 pub mod cache;
 pub mod client;
 pub mod config;
+pub mod controller;
 #[cfg(feature = "envtest")]
 pub mod envtest;
 pub mod event;
 pub mod handler;
 pub mod predicate;
 pub mod reconcile;
+pub mod source;
 pub mod transport;
 pub mod workqueue;

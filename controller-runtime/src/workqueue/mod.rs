@@ -42,7 +42,7 @@ use std::time::Duration;
 use tokio::sync::Notify;
 use tokio::time::Instant;
 
-use rate_limiter::lock;
+pub(crate) use rate_limiter::lock;
 
 /// What an item in a [`WorkQueue`] must be: a small key, cloned, hashed and compared.
 pub trait QueueItem: Clone + Eq + Hash + Send + Sync + 'static {}
