@@ -13,6 +13,7 @@
 //! | [`client`] | `pkg/client` | [`Client`](client::Client): typed, unstructured and metadata calls, watch, typed API errors |
 //! | [`client::apiutil`] | `pkg/client/apiutil` | the dynamic RESTMapper over discovery |
 //! | [`transport`] | client-go `transport` | HTTP over rustls and its errors |
+//! | [`cache`] | `pkg/cache`, client-go `tools/cache` | [`Cache`](cache::Cache), [`Informer`](cache::Informer), [`Indexer`](cache::Indexer): informers, field indexes, `Arc` reads |
 //! | `envtest` (feature `envtest`, on by default) | `pkg/envtest` | the in-process API server for tests |
 #![forbid(unsafe_code)]
 

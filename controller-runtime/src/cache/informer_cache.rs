@@ -6,19 +6,20 @@ use std::collections::{BTreeSet, HashMap};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use apimachinery::fields;
-use apimachinery::labels;
 use apimachinery::runtime::{Object, Resource, Unstructured};
 use apimachinery::schema::GroupVersionKind;
 use futures_util::future::BoxFuture;
 use tokio_util::sync::CancellationToken;
 
+use super::client_source::ClientListerWatcher;
 use super::informer::{Informer, InformerError};
 use super::lister_watcher::{ListWatchError, ListerWatcher};
 use super::reflector::{ReflectorOptions, WatchErrorHandler};
 use super::source::{Downcast, ListWatchFactory, ListWatchRequest, ObjectForm};
 use super::store::{IndexFunc, Indexer, NAMESPACE_INDEX, namespaced_key};
 use super::transform::{TransformFunc, default_transform};
+use crate::client::{Client, ListOptions, ObjectKey};
+use k8s_types::meta::v1::PartialObjectMetadata;
 
 /// The index value prefix of objects in every namespace (controller-runtime's
 /// `__all_namespaces`): a field index answers both namespaced and cluster-wide lookups.
@@ -163,84 +164,6 @@ impl std::fmt::Debug for CacheOptions {
     }
 }
 
-/// What to read from the cache (controller-runtime's `client.ListOptions` as the cache
-/// sees it).
-#[derive(Debug, Clone, Default)]
-pub struct ListOptions {
-    /// Only this namespace.
-    pub namespace: Option<String>,
-    /// Only objects whose labels match.
-    pub label_selector: Option<labels::Selector>,
-    /// Only objects whose indexed fields match (every term `field=value`; each field
-    /// needs an index made with [`Cache::index_field`], except `metadata.name` and
-    /// `metadata.namespace`).
-    pub field_selector: Option<fields::Selector>,
-}
-
-impl ListOptions {
-    /// Options for one namespace.
-    pub fn in_namespace(namespace: impl Into<String>) -> Self {
-        ListOptions {
-            namespace: Some(namespace.into()),
-            ..ListOptions::default()
-        }
-    }
-
-    /// Adds `field=value` terms (controller-runtime's `MatchingFields`).
-    pub fn matching_fields<'a>(
-        mut self,
-        terms: impl IntoIterator<Item = (&'a str, &'a str)>,
-    ) -> Self {
-        let mut text = self
-            .field_selector
-            .take()
-            .map(|s| {
-                s.requirements()
-                    .iter()
-                    .map(|r| {
-                        format!(
-                            "{}{}{}",
-                            r.field,
-                            if r.negated { "!=" } else { "=" },
-                            escape(&r.value)
-                        )
-                    })
-                    .collect::<Vec<_>>()
-            })
-            .unwrap_or_default();
-        for (field, value) in terms {
-            text.push(format!("{field}={}", escape(value)));
-        }
-        // Every term was escaped above, so the text parses.
-        self.field_selector = fields::Selector::parse(&text.join(",")).ok();
-        self
-    }
-
-    /// Only objects with these labels (controller-runtime's `MatchingLabels`).
-    pub fn matching_labels<'a>(
-        mut self,
-        labels: impl IntoIterator<Item = (&'a str, &'a str)>,
-    ) -> Self {
-        let text: Vec<String> = labels
-            .into_iter()
-            .map(|(k, v)| format!("{k}={v}"))
-            .collect();
-        self.label_selector = labels::Selector::parse(&text.join(",")).ok();
-        self
-    }
-}
-
-fn escape(value: &str) -> String {
-    let mut out = String::with_capacity(value.len());
-    for c in value.chars() {
-        if matches!(c, '\\' | ',' | '=' | '!') {
-            out.push('\\');
-        }
-        out.push(c);
-    }
-    out
-}
-
 /// An informer as the cache keeps it, whatever its object type.
 trait ErasedInformer: Send + Sync {
     fn start(&self, cancel: CancellationToken);
@@ -276,8 +199,33 @@ struct InformerKey {
     form: ObjectForm,
 }
 
+/// Where informers get their lister/watchers.
+enum Source {
+    Client(Client),
+    Factory(Arc<dyn ListWatchFactory>),
+}
+
+impl Source {
+    fn make<T: Object>(
+        &self,
+        request: &ListWatchRequest,
+        from_client: impl FnOnce(
+            Client,
+            &ListWatchRequest,
+        ) -> Result<Arc<dyn ListerWatcher<T>>, ListWatchError>,
+    ) -> Result<Arc<dyn ListerWatcher<T>>, ListWatchError> {
+        match self {
+            Source::Client(client) => from_client(client.clone(), request),
+            Source::Factory(factory) => Ok(Arc::new(Downcast::<T>::new(
+                factory.lister_watcher(request)?,
+                request.gvk.clone(),
+            ))),
+        }
+    }
+}
+
 struct Inner {
-    factory: Arc<dyn ListWatchFactory>,
+    source: Source,
     options: CacheOptions,
     informers: Mutex<HashMap<InformerKey, Arc<dyn ErasedInformer>>>,
     /// Set by `start`; informers made later start at once.
@@ -285,6 +233,39 @@ struct Inner {
 }
 
 /// The informer cache (controller-runtime's `cache.Cache`): cheap to clone.
+///
+/// ```
+/// use std::sync::Arc;
+/// use apimachinery::fields::Selector;
+/// use controller_runtime::cache::{Cache, CacheOptions};
+/// use controller_runtime::client::{Client, ListOptions, ObjectKey};
+/// use controller_runtime::envtest::Environment;
+/// use k8s_types::core::v1::ConfigMap;
+///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let env = Environment::start().await?;
+/// let client = Client::new(env.config(), env.scheme())?;
+/// let mut cm = ConfigMap::default();
+/// cm.metadata.namespace = "default".into();
+/// cm.metadata.name = "settings".into();
+/// cm.data.insert("owner".into(), "alice".into());
+/// client.create(&cm, &Default::default()).await?;
+///
+/// let cache = Cache::new(client, env.scheme(), CacheOptions::default());
+/// cache.index_field::<ConfigMap>("data.owner", |cm| cm.data.get("owner").cloned().into_iter().collect())?;
+/// let stop = tokio_util::sync::CancellationToken::new();
+/// cache.start(stop.clone());
+/// assert!(cache.wait_for_cache_sync(&stop).await);
+///
+/// let got: Arc<ConfigMap> = cache.get(&ObjectKey::new("default", "settings")).await?;
+/// assert_eq!(got.data["owner"], "alice");
+/// let owned = ListOptions::default().with_fields(Selector::parse("data.owner=alice")?);
+/// assert_eq!(cache.list::<ConfigMap>(&owned).await?.len(), 1);
+/// stop.cancel();
+/// env.stop().await;
+/// # Ok(()) }
+/// ```
 #[derive(Clone)]
 pub struct Cache {
     inner: Arc<Inner>,
@@ -300,16 +281,33 @@ impl std::fmt::Debug for Cache {
 }
 
 impl Cache {
-    /// A cache reading through `client` (anything that makes lister/watchers, such as
-    /// the direct client), not yet started.
+    /// A cache whose informers list and watch through `client`, not yet started
+    /// (controller-runtime's `cache.New`).
     pub fn new(
-        client: Arc<dyn ListWatchFactory>,
+        client: Client,
+        scheme: Arc<apimachinery::runtime::Scheme>,
+        options: CacheOptions,
+    ) -> Self {
+        Self::with_source(Source::Client(client), scheme, options)
+    }
+
+    /// A cache whose informers list and watch through any [`ListWatchFactory`].
+    pub fn from_factory(
+        factory: Arc<dyn ListWatchFactory>,
+        scheme: Arc<apimachinery::runtime::Scheme>,
+        options: CacheOptions,
+    ) -> Self {
+        Self::with_source(Source::Factory(factory), scheme, options)
+    }
+
+    fn with_source(
+        source: Source,
         scheme: Arc<apimachinery::runtime::Scheme>,
         options: CacheOptions,
     ) -> Self {
         Cache {
             inner: Arc::new(Inner {
-                factory: client,
+                source,
                 options,
                 informers: Mutex::new(HashMap::new()),
                 running: Mutex::new(None),
@@ -335,7 +333,9 @@ impl Cache {
 
     /// The informer of `T`, made (and started, if the cache runs) on first use.
     pub fn get_informer<T: Resource>(&self) -> Result<Informer<T>, CacheError> {
-        self.informer_for::<T>(T::gvk(), ObjectForm::Typed)
+        self.informer_for::<T>(T::gvk(), ObjectForm::Typed, |client, request| {
+            Ok(Arc::new(ClientListerWatcher::<T>::typed(client, request)?))
+        })
     }
 
     /// The informer of `gvk` holding [`Unstructured`] objects.
@@ -343,15 +343,51 @@ impl Cache {
         &self,
         gvk: &GroupVersionKind,
     ) -> Result<Informer<Unstructured>, CacheError> {
-        self.informer_for::<Unstructured>(gvk.clone(), ObjectForm::Unstructured)
+        self.informer_for::<Unstructured>(
+            gvk.clone(),
+            ObjectForm::Unstructured,
+            |client, request| {
+                Ok(Arc::new(ClientListerWatcher::unstructured(
+                    client, request,
+                )?))
+            },
+        )
     }
 
-    /// The informer of `gvk` in `form` holding objects of type `T` (for metadata-only
-    /// informers: `T` is the client's `PartialObjectMetadata`).
-    pub fn informer_for<T: Object>(
+    /// The metadata-only informer of `gvk` (controller-runtime's informers of
+    /// `PartialObjectMetadata`): it keeps each object's metadata alone.
+    pub fn get_metadata_informer(
+        &self,
+        gvk: &GroupVersionKind,
+    ) -> Result<Informer<PartialObjectMetadata>, CacheError> {
+        self.informer_for::<PartialObjectMetadata>(
+            gvk.clone(),
+            ObjectForm::Metadata,
+            |client, request| Ok(Arc::new(ClientListerWatcher::metadata(client, request)?)),
+        )
+    }
+
+    /// Whether an informer of `gvk` in `form` exists (made by a read, `get_informer` or
+    /// `index_field`).
+    pub fn has_informer(&self, gvk: &GroupVersionKind, form: ObjectForm) -> bool {
+        self.inner
+            .informers
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .contains_key(&InformerKey {
+                gvk: gvk.clone(),
+                form,
+            })
+    }
+
+    fn informer_for<T: Object>(
         &self,
         gvk: GroupVersionKind,
         form: ObjectForm,
+        from_client: impl FnOnce(
+            Client,
+            &ListWatchRequest,
+        ) -> Result<Arc<dyn ListerWatcher<T>>, ListWatchError>,
     ) -> Result<Informer<T>, CacheError> {
         if !self.is_cached(&gvk) {
             return Err(CacheError::NotCached {
@@ -375,7 +411,7 @@ impl Cache {
                     requested: std::any::type_name::<T>(),
                 });
         }
-        let informer = self.make_informer::<T>(&key)?;
+        let informer = self.make_informer::<T>(&key, from_client)?;
         informers.insert(key, Arc::new(informer.clone()));
         drop(informers);
         let running = self
@@ -390,7 +426,14 @@ impl Cache {
         Ok(informer)
     }
 
-    fn make_informer<T: Object>(&self, key: &InformerKey) -> Result<Informer<T>, CacheError> {
+    fn make_informer<T: Object>(
+        &self,
+        key: &InformerKey,
+        from_client: impl FnOnce(
+            Client,
+            &ListWatchRequest,
+        ) -> Result<Arc<dyn ListerWatcher<T>>, ListWatchError>,
+    ) -> Result<Informer<T>, CacheError> {
         let options = &self.inner.options;
         let by_object = options.by_object.get(&key.gvk).cloned().unwrap_or_default();
         let request = ListWatchRequest {
@@ -403,16 +446,14 @@ impl Cache {
             label_selector: by_object.label_selector.clone(),
             field_selector: by_object.field_selector.clone(),
         };
-        let erased = self
-            .inner
-            .factory
-            .lister_watcher(&request)
-            .map_err(|source| CacheError::ListWatch {
-                kind: key.gvk.to_string(),
-                source,
-            })?;
-        let lister_watcher: Arc<dyn ListerWatcher<T>> =
-            Arc::new(Downcast::<T>::new(erased, key.gvk.clone()));
+        let lister_watcher =
+            self.inner
+                .source
+                .make::<T>(&request, from_client)
+                .map_err(|source| CacheError::ListWatch {
+                    kind: key.gvk.to_string(),
+                    source,
+                })?;
         let transform: Option<TransformFunc<T>> = match by_object.transform {
             Some(any) => Some(Arc::new(move |mut obj: T| {
                 any(&mut obj);
@@ -509,63 +550,81 @@ impl Cache {
         true
     }
 
-    async fn synced_store<T: Object>(
-        &self,
-        gvk: GroupVersionKind,
-        form: ObjectForm,
+    async fn read<T: Object>(
+        informer: Result<Informer<T>, CacheError>,
     ) -> Result<Arc<Indexer<T>>, CacheError> {
-        let informer = self.informer_for::<T>(gvk, form)?;
+        let informer = informer?;
         informer.wait_for_sync().await;
         Ok(Arc::clone(informer.indexer()))
     }
 
-    /// The cached `T` named `name` in `namespace` (empty for cluster-scoped kinds); waits
-    /// for the informer's first list.
-    pub async fn get<T: Resource>(
-        &self,
-        namespace: &str,
-        name: &str,
+    fn lookup<T: Object>(
+        store: &Indexer<T>,
+        kind: &str,
+        key: &ObjectKey,
     ) -> Result<Arc<T>, CacheError> {
-        self.get_in_form::<T>(T::gvk(), ObjectForm::Typed, namespace, name)
-            .await
+        let key = namespaced_key(&key.namespace, &key.name);
+        store.get_by_key(&key).ok_or(CacheError::NotFound {
+            kind: kind.to_owned(),
+            key,
+        })
     }
 
-    /// [`get`](Self::get) for any kind and form.
-    pub async fn get_in_form<T: Object>(
-        &self,
-        gvk: GroupVersionKind,
-        form: ObjectForm,
-        namespace: &str,
-        name: &str,
-    ) -> Result<Arc<T>, CacheError> {
-        let kind = gvk.kind.to_string();
-        let store = self.synced_store::<T>(gvk, form).await?;
-        let key = namespaced_key(namespace, name);
-        store
-            .get_by_key(&key)
-            .ok_or(CacheError::NotFound { kind, key })
+    /// The cached `T` that `key` names; waits for the informer's first list
+    /// (controller-runtime's `Get`, without the copy).
+    pub async fn get<T: Resource>(&self, key: &ObjectKey) -> Result<Arc<T>, CacheError> {
+        let store = Self::read(self.get_informer::<T>()).await?;
+        Self::lookup(&store, T::KIND, key)
     }
 
-    /// The cached objects of `T` that `options` select; waits for the informer's first
-    /// list.
+    /// The cached objects of `T` that `options` select (namespace, label selector, and
+    /// `field=value` terms on indexed fields); waits for the informer's first list.
     pub async fn list<T: Resource>(
         &self,
         options: &ListOptions,
     ) -> Result<Vec<Arc<T>>, CacheError> {
-        self.list_in_form::<T>(T::gvk(), ObjectForm::Typed, options)
-            .await
+        let store = Self::read(self.get_informer::<T>()).await?;
+        select(&store, T::KIND, options)
     }
 
-    /// [`list`](Self::list) for any kind and form.
-    pub async fn list_in_form<T: Object>(
+    /// [`get`](Self::get) of any kind, as [`Unstructured`].
+    pub async fn get_unstructured(
         &self,
-        gvk: GroupVersionKind,
-        form: ObjectForm,
+        gvk: &GroupVersionKind,
+        key: &ObjectKey,
+    ) -> Result<Arc<Unstructured>, CacheError> {
+        let store = Self::read(self.get_informer_for_kind(gvk)).await?;
+        Self::lookup(&store, &gvk.kind, key)
+    }
+
+    /// [`list`](Self::list) of any kind, as [`Unstructured`].
+    pub async fn list_unstructured(
+        &self,
+        gvk: &GroupVersionKind,
         options: &ListOptions,
-    ) -> Result<Vec<Arc<T>>, CacheError> {
-        let kind = gvk.kind.to_string();
-        let store = self.synced_store::<T>(gvk, form).await?;
-        select(&store, &kind, options)
+    ) -> Result<Vec<Arc<Unstructured>>, CacheError> {
+        let store = Self::read(self.get_informer_for_kind(gvk)).await?;
+        select(&store, &gvk.kind, options)
+    }
+
+    /// [`get`](Self::get) of an object's metadata alone.
+    pub async fn get_metadata(
+        &self,
+        gvk: &GroupVersionKind,
+        key: &ObjectKey,
+    ) -> Result<Arc<PartialObjectMetadata>, CacheError> {
+        let store = Self::read(self.get_metadata_informer(gvk)).await?;
+        Self::lookup(&store, &gvk.kind, key)
+    }
+
+    /// [`list`](Self::list) of objects' metadata alone.
+    pub async fn list_metadata(
+        &self,
+        gvk: &GroupVersionKind,
+        options: &ListOptions,
+    ) -> Result<Vec<Arc<PartialObjectMetadata>>, CacheError> {
+        let store = Self::read(self.get_metadata_informer(gvk)).await?;
+        select(&store, &gvk.kind, options)
     }
 }
 

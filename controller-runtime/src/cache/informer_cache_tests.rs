@@ -14,6 +14,16 @@ use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use super::*;
+use crate::client::{ListOptions, ObjectKey};
+use apimachinery::{fields, labels};
+
+fn fields(s: &str) -> ListOptions {
+    ListOptions::default().with_fields(fields::Selector::parse(s).unwrap())
+}
+
+fn key(ns: &str, name: &str) -> ObjectKey {
+    ObjectKey::new(ns, name)
+}
 
 #[derive(ApiType, Clone, Debug, Default, PartialEq)]
 pub struct GadgetSpec {
@@ -132,7 +142,7 @@ fn cache_with(items: Vec<Gadget>, options: CacheOptions) -> (Cache, Arc<FakeClie
         items,
         ..FakeClient::default()
     });
-    let cache = Cache::new(
+    let cache = Cache::from_factory(
         Arc::new(Arc::clone(&client)),
         Arc::new(Scheme::new()),
         options,
@@ -158,12 +168,12 @@ async fn reads_share_the_cached_objects() {
     let (cache, _client) = cache_with(sample(), CacheOptions::default());
     let stop = CancellationToken::new();
     cache.start(stop.clone());
-    let first = cache.get::<Gadget>("a", "g1").await.unwrap();
-    let again = cache.get::<Gadget>("a", "g1").await.unwrap();
+    let first = cache.get::<Gadget>(&key("a", "g1")).await.unwrap();
+    let again = cache.get::<Gadget>(&key("a", "g1")).await.unwrap();
     assert!(Arc::ptr_eq(&first, &again));
     assert_eq!(first.spec.owner, "alice");
     assert!(matches!(
-        cache.get::<Gadget>("a", "nope").await,
+        cache.get::<Gadget>(&key("a", "nope")).await,
         Err(CacheError::NotFound { key, .. }) if key == "a/nope"
     ));
     stop.cancel();
@@ -185,27 +195,30 @@ async fn list_by_namespace_labels_and_field_index() {
         .await
         .unwrap();
     assert_eq!(names(in_a), vec!["a/g1", "a/g2"]);
-    let web = ListOptions::default().matching_labels([("app", "web")]);
+    let web = ListOptions::default().with_labels(labels::Selector::parse("app=web").unwrap());
     assert_eq!(
         names(cache.list::<Gadget>(&web).await.unwrap()),
         vec!["a/g1", "b/g3"]
     );
-    let alice = ListOptions::default().matching_fields([("spec.owner", "alice")]);
+    let alice = fields("spec.owner=alice");
     assert_eq!(
         names(cache.list::<Gadget>(&alice).await.unwrap()),
         vec!["a/g1", "b/g3"]
     );
-    let alice_in_b = ListOptions::in_namespace("b").matching_fields([("spec.owner", "alice")]);
+    let alice_in_b = ListOptions {
+        namespace: Some("b".into()),
+        ..fields("spec.owner=alice")
+    };
     assert_eq!(
         names(cache.list::<Gadget>(&alice_in_b).await.unwrap()),
         vec!["b/g3"]
     );
-    let by_name = ListOptions::default().matching_fields([("metadata.name", "g2")]);
+    let by_name = fields("metadata.name=g2");
     assert_eq!(
         names(cache.list::<Gadget>(&by_name).await.unwrap()),
         vec!["a/g2"]
     );
-    let unindexed = ListOptions::default().matching_fields([("spec.color", "red")]);
+    let unindexed = fields("spec.color=red");
     assert!(matches!(
         cache.list::<Gadget>(&unindexed).await,
         Err(CacheError::FieldNotIndexed { field, .. }) if field == "spec.color"
@@ -247,12 +260,12 @@ async fn watch_events_reach_the_store_and_indexes() {
         }
         tokio::time::sleep(Duration::from_millis(2)).await;
     }
-    let carol = ListOptions::default().matching_fields([("spec.owner", "carol")]);
+    let carol = fields("spec.owner=carol");
     assert_eq!(
         names(cache.list::<Gadget>(&carol).await.unwrap()),
         vec!["a/g1"]
     );
-    let alice = ListOptions::default().matching_fields([("spec.owner", "alice")]);
+    let alice = fields("spec.owner=alice");
     assert_eq!(
         names(cache.list::<Gadget>(&alice).await.unwrap()),
         vec!["b/g3"]
@@ -277,11 +290,7 @@ async fn per_kind_restrictions_reach_the_client_and_unstructured_is_separate() {
     let typed = cache.list::<Gadget>(&ListOptions::default()).await.unwrap();
     assert_eq!(names(typed), vec!["b/g3"]);
     let unstructured = cache
-        .list_in_form::<Unstructured>(
-            Gadget::gvk(),
-            ObjectForm::Unstructured,
-            &ListOptions::default(),
-        )
+        .list_unstructured(&Gadget::gvk(), &ListOptions::default())
         .await
         .unwrap();
     assert_eq!(names(unstructured.clone()), vec!["b/g3"]);
@@ -295,11 +304,6 @@ async fn per_kind_restrictions_reach_the_client_and_unstructured_is_separate() {
         requests.iter().all(|r| r.namespace.as_deref() == Some("b")
             && r.label_selector.as_deref() == Some("app=web"))
     );
-    // Asking for the typed informer with another type is refused, not reinterpreted.
-    assert!(matches!(
-        cache.informer_for::<Unstructured>(Gadget::gvk(), ObjectForm::Typed),
-        Err(CacheError::TypeMismatch { .. })
-    ));
     stop.cancel();
 }
 
@@ -310,7 +314,7 @@ async fn disabled_kinds_are_not_cached() {
     let (cache, client) = cache_with(sample(), options);
     assert!(!cache.is_cached(&Gadget::gvk()));
     assert!(matches!(
-        cache.get::<Gadget>("a", "g1").await,
+        cache.get::<Gadget>(&key("a", "g1")).await,
         Err(CacheError::NotCached { .. })
     ));
     assert!(client.requests.lock().unwrap().is_empty());
@@ -334,7 +338,12 @@ async fn per_kind_transform_replaces_the_default() {
     let stop = CancellationToken::new();
     cache.start(stop.clone());
     assert_eq!(
-        cache.get::<Gadget>("a", "g2").await.unwrap().spec.owner,
+        cache
+            .get::<Gadget>(&key("a", "g2"))
+            .await
+            .unwrap()
+            .spec
+            .owner,
         "BOB"
     );
     stop.cancel();

@@ -18,6 +18,7 @@
 //! Shared rule of the crate: cached objects are handed out as `Arc<T>`; whoever wants to
 //! change one clones it.
 
+mod client_source;
 mod event_handler;
 mod informer;
 mod informer_cache;
@@ -36,7 +37,7 @@ mod informer_tests;
 pub use event_handler::{ResourceEventHandler, ResourceEventHandlerFuncs};
 pub use informer::{HandlerRegistration, Informer, InformerError};
 pub use informer_cache::{
-    ALL_NAMESPACES_INDEX_KEY, AnyTransform, ByObject, Cache, CacheError, CacheOptions, ListOptions,
+    ALL_NAMESPACES_INDEX_KEY, AnyTransform, ByObject, Cache, CacheError, CacheOptions,
     field_index_name,
 };
 pub use lister_watcher::{ListResult, ListWatchError, ListerWatcher, WatchEvent, WatchStream};

@@ -41,6 +41,7 @@
 
 pub mod apiutil;
 mod codec;
+pub mod delegating;
 mod error;
 mod options;
 mod watch;
