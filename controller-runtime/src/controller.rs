@@ -173,9 +173,19 @@ impl<R: Reconciler> Controller<R> {
         handler: impl EventHandler + 'static,
         predicates: Vec<Arc<dyn Predicate>>,
     ) {
+        self.watch_boxed(Box::new(source), Arc::new(handler), predicates);
+    }
+
+    /// [`watch`](Self::watch) with the source and handler already boxed.
+    pub fn watch_boxed(
+        &self,
+        source: Box<dyn Source>,
+        handler: Arc<dyn EventHandler>,
+        predicates: Vec<Arc<dyn Predicate>>,
+    ) {
         crate::workqueue::lock(&self.watches).push(Watch {
-            source: Box::new(source),
-            handler: Arc::new(handler),
+            source,
+            handler,
             predicates,
         });
     }

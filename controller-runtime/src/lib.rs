@@ -17,6 +17,7 @@
 //! | `envtest` (feature `envtest`, on by default) | `pkg/envtest` | the in-process API server for tests |
 #![forbid(unsafe_code)]
 
+pub mod builder;
 pub mod cache;
 pub mod client;
 pub mod config;
@@ -25,6 +26,8 @@ pub mod controller;
 pub mod envtest;
 pub mod event;
 pub mod handler;
+pub mod leaderelection;
+pub mod manager;
 pub mod predicate;
 pub mod reconcile;
 pub mod source;
