@@ -22,6 +22,7 @@ pub mod cache;
 pub mod client;
 pub mod config;
 pub mod controller;
+pub mod controllerutil;
 #[cfg(feature = "envtest")]
 pub mod envtest;
 pub mod event;
