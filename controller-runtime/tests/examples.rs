@@ -9,10 +9,12 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use apimachinery::runtime::Scheme;
+use controller_runtime::client::ListOptions;
 use controller_runtime::client::{Client, ObjectKey};
 use controller_runtime::config::Config;
 use controller_runtime::envtest::Environment;
-use k8s_types::core::v1::{ConfigMap, Namespace};
+use k8s_types::apps::v1::ReplicaSet;
+use k8s_types::core::v1::{ConfigMap, Container, Namespace, Pod};
 
 /// `target/debug` (the test binary is in its `deps/`).
 fn target_dir() -> PathBuf {
@@ -31,12 +33,16 @@ impl Drop for Running {
 }
 
 fn example(name: &str, kubeconfig: &Path) -> Running {
+    // `cargo test` builds the examples only when no test target is named; a no-op when
+    // they are fresh.
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let status = Command::new(env!("CARGO"))
+        .args(["build", "-p", "controller-runtime", "--example", name])
+        .current_dir(workspace)
+        .status()
+        .unwrap();
+    assert!(status.success(), "cargo build --example {name} failed");
     let bin = target_dir().join("examples").join(name);
-    assert!(
-        bin.exists(),
-        "{} not built (cargo test builds examples)",
-        bin.display()
-    );
     let mut child = Command::new(bin)
         .arg("--kubeconfig")
         .arg(kubeconfig)
@@ -200,5 +206,108 @@ async fn configmap_mirror_against_kapi_serve() {
     let config = Config::from_kubeconfig(&kubeconfig).unwrap();
     let client = Client::new(&config, Arc::new(scheme)).unwrap();
     configmap_mirror_scenario(&client).await;
+    stop(running);
+}
+
+async fn replicaset_lite_scenario(client: &Client) {
+    let rs: ReplicaSet = serde_json::from_value(serde_json::json!({
+        "apiVersion": "apps/v1", "kind": "ReplicaSet",
+        "metadata": {"name": "web", "namespace": "default"},
+        "spec": {
+            "replicas": 3,
+            "selector": {"matchLabels": {"app": "web"}},
+            "template": {
+                "metadata": {"labels": {"app": "web"}},
+                "spec": {"containers": [{"name": "c", "image": "nginx"}]}
+            }
+        }
+    }))
+    .unwrap();
+    let created = client.create(&rs, &Default::default()).await.unwrap();
+
+    let owned = |pods: Vec<Pod>, uid: &str| -> Vec<Pod> {
+        pods.into_iter()
+            .filter(|p| p.metadata.deletion_timestamp.is_none())
+            .filter(|p| {
+                p.metadata
+                    .owner_references
+                    .iter()
+                    .any(|r| r.uid == uid && r.controller == Some(true) && r.kind == "ReplicaSet")
+            })
+            .collect()
+    };
+    let list = async || {
+        client
+            .list::<Pod>(&ListOptions::in_namespace("default"))
+            .await
+            .unwrap()
+            .items
+    };
+    let uid = created.metadata.uid.clone();
+    let wait_pods = async |n: usize| {
+        eventually(&format!("{n} pods"), async || {
+            let pods = owned(list().await, &uid);
+            (pods.len() == n).then_some(pods)
+        })
+        .await
+    };
+    let pods = wait_pods(3).await;
+    let c: &Container = &pods[0].spec.containers.as_ref().unwrap()[0];
+    assert_eq!(c.image, "nginx");
+    assert_eq!(pods[0].metadata.labels["app"], "web");
+    let status = eventually("status.replicas 3", async || {
+        let rs: ReplicaSet = client.get(&ObjectKey::new("default", "web")).await.unwrap();
+        (rs.status.replicas == 3 && rs.status.observed_generation == rs.metadata.generation)
+            .then_some(rs)
+    })
+    .await;
+
+    // A deleted pod is replaced.
+    let deleted = pods[0].metadata.name.clone();
+    client.delete(&pods[0], &Default::default()).await.unwrap();
+    eventually("a replacement", async || {
+        let pods = owned(list().await, &uid);
+        (pods.len() == 3 && pods.iter().all(|p| p.metadata.name != deleted)).then_some(())
+    })
+    .await;
+
+    // Scaling down.
+    let mut scaled = status.clone();
+    scaled.spec.replicas = Some(1);
+    client.update(&scaled, &Default::default()).await.unwrap();
+    wait_pods(1).await;
+    eventually("status.replicas 1", async || {
+        let rs: ReplicaSet = client.get(&ObjectKey::new("default", "web")).await.unwrap();
+        (rs.status.replicas == 1).then_some(())
+    })
+    .await;
+    // Still 1 a moment later: nothing over-created.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(owned(list().await, &uid).len(), 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn replicaset_lite_against_envtest() {
+    let env = Environment::start().await.unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let kubeconfig = dir.path().join("kubeconfig");
+    std::fs::write(&kubeconfig, env.kubeconfig()).unwrap();
+    let running = example("replicaset-lite", &kubeconfig);
+    let client = Client::new(env.config(), env.scheme()).unwrap();
+    replicaset_lite_scenario(&client).await;
+    stop(running);
+    env.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn replicaset_lite_against_kapi_serve() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_server, kubeconfig) = kapi_serve(dir.path());
+    let running = example("replicaset-lite", &kubeconfig);
+    let mut scheme = Scheme::new();
+    k8s_types::register(&mut scheme).unwrap();
+    let config = Config::from_kubeconfig(&kubeconfig).unwrap();
+    let client = Client::new(&config, Arc::new(scheme)).unwrap();
+    replicaset_lite_scenario(&client).await;
     stop(running);
 }
