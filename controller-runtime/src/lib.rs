@@ -31,6 +31,7 @@ pub mod leaderelection;
 pub mod manager;
 pub mod predicate;
 pub mod reconcile;
+pub mod record;
 pub mod source;
 pub mod transport;
 pub mod workqueue;

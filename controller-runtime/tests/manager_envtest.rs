@@ -164,3 +164,52 @@ async fn leader_election_hands_over_between_two_managers() {
     run_b.await.unwrap().unwrap();
     env.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn recorder_writes_events_k8s_io_v1_events() {
+    use controller_runtime::client::ListOptions;
+    use controller_runtime::record::{EventRecorder, EventType};
+    use k8s_types::events::v1::Event;
+
+    let env = Environment::start().await.unwrap();
+    let client = Client::new(env.config(), env.scheme()).unwrap();
+    let cm = client
+        .create(&config_map("watched"), &Default::default())
+        .await
+        .unwrap();
+    let recorder = EventRecorder::new(client.clone(), "example.com/test", "test-1");
+    recorder
+        .event(
+            &cm,
+            EventType::Warning,
+            "Mirrored",
+            "Mirror",
+            "copied to ns b",
+        )
+        .await;
+    recorder
+        .event(&cm, EventType::Normal, "Synced", "Sync", "in sync")
+        .await;
+    let events = client
+        .list::<Event>(&ListOptions::in_namespace("default"))
+        .await
+        .unwrap()
+        .items;
+    assert_eq!(events.len(), 2);
+    let e = events.iter().find(|e| e.reason == "Mirrored").unwrap();
+    assert_eq!(e.r#type, "Warning");
+    assert_eq!(e.note, "copied to ns b");
+    assert_eq!(e.action, "Mirror");
+    assert_eq!(e.reporting_controller, "example.com/test");
+    assert_eq!(e.reporting_instance, "test-1");
+    assert_eq!(
+        (
+            e.regarding.kind.as_str(),
+            e.regarding.name.as_str(),
+            e.regarding.uid.as_str()
+        ),
+        ("ConfigMap", "watched", cm.metadata.uid.as_str())
+    );
+    assert!(e.metadata.name.starts_with("watched."));
+    env.stop().await;
+}
