@@ -25,7 +25,7 @@ use std::sync::Arc;
 
 use apimachinery::runtime::{Scheme, SchemeError};
 use apiserver::server::{GenericApiServer, ServerError};
-use apiserver::storage::MemoryStorage;
+use apiserver::storage::{MemoryStorage, Storage};
 
 use crate::config::Config;
 
@@ -45,6 +45,7 @@ pub enum EnvtestError {
 #[derive(Debug)]
 pub struct Environment {
     server: GenericApiServer,
+    storage: Arc<dyn Storage>,
     config: Config,
     scheme: Arc<Scheme>,
 }
@@ -61,13 +62,22 @@ impl Environment {
     /// Starts a server of the kinds `scheme` knows (built-in types and your own
     /// `#[derive(ApiObject)]` kinds, served as custom resources are).
     pub async fn start_with_scheme(scheme: Arc<Scheme>) -> Result<Self, EnvtestError> {
-        let storage = Arc::new(MemoryStorage::new());
-        let server = apiserver::server::Config::new(scheme.clone(), storage)
+        Self::start_with_storage(scheme, Arc::new(MemoryStorage::new())).await
+    }
+
+    /// Starts a server of the kinds `scheme` knows over `storage` (a `RedbStorage` to
+    /// keep data across restarts, a storage shared with a previous environment, ...).
+    pub async fn start_with_storage(
+        scheme: Arc<Scheme>,
+        storage: Arc<dyn Storage>,
+    ) -> Result<Self, EnvtestError> {
+        let server = apiserver::server::Config::new(scheme.clone(), storage.clone())
             .serve(SocketAddr::from((Ipv4Addr::LOCALHOST, 0)))
             .await?;
         let config = Config::new(server.url());
         Ok(Environment {
             server,
+            storage,
             config,
             scheme,
         })
@@ -81,6 +91,12 @@ impl Environment {
     /// The scheme the server serves (share it with clients).
     pub fn scheme(&self) -> Arc<Scheme> {
         self.scheme.clone()
+    }
+
+    /// The storage the server keeps objects in (for tests that compact history or
+    /// restart a server over the same data).
+    pub fn storage(&self) -> Arc<dyn Storage> {
+        self.storage.clone()
     }
 
     /// The server's URL, `http://127.0.0.1:PORT`.

@@ -257,32 +257,42 @@ impl Transport {
         if response.status() == http::StatusCode::UNAUTHORIZED {
             if let Auth::Exec(exec) = &self.auth {
                 // The plugin's token was refused: ask for a new one next time.
-                exec.invalidate();
+                exec.invalidate().await;
             }
         }
         Ok(response)
     }
 }
 
-/// Sorts a hyper error into TLS, unreachable or other, by its causes.
-fn classify(url: &str, err: &hyper_util::client::legacy::Error) -> TransportError {
-    let mut source: Option<&(dyn std::error::Error + 'static)> = std::error::Error::source(err);
-    let mut messages = Vec::new();
-    while let Some(e) = source {
-        if let Some(tls) = e.downcast_ref::<rustls::Error>() {
-            return TransportError::Tls {
-                url: url.to_string(),
-                message: tls.to_string(),
-            };
-        }
-        if let Some(io) = e.downcast_ref::<std::io::Error>() {
-            if let Some(tls) = io.get_ref().and_then(|i| i.downcast_ref::<rustls::Error>()) {
-                return TransportError::Tls {
-                    url: url.to_string(),
-                    message: tls.to_string(),
-                };
+/// The rustls error somewhere in a chain of causes: tokio-rustls and hyper-rustls wrap
+/// it in I/O errors, whose `source` skips their payload, so payloads are looked into.
+fn find_rustls<'a>(e: &'a (dyn std::error::Error + 'static)) -> Option<&'a rustls::Error> {
+    if let Some(tls) = e.downcast_ref::<rustls::Error>() {
+        return Some(tls);
+    }
+    if let Some(io) = e.downcast_ref::<std::io::Error>() {
+        if let Some(inner) = io.get_ref() {
+            let inner: &(dyn std::error::Error + 'static) = inner;
+            if let Some(tls) = find_rustls(inner) {
+                return Some(tls);
             }
         }
+    }
+    e.source().and_then(find_rustls)
+}
+
+/// Sorts a hyper error into TLS, unreachable or other, by its causes.
+fn classify(url: &str, err: &hyper_util::client::legacy::Error) -> TransportError {
+    let err_ref: &(dyn std::error::Error + 'static) = err;
+    if let Some(tls) = find_rustls(err_ref) {
+        return TransportError::Tls {
+            url: url.to_string(),
+            message: tls.to_string(),
+        };
+    }
+    let mut messages = Vec::new();
+    let mut source = std::error::Error::source(err);
+    while let Some(e) = source {
         messages.push(e.to_string());
         source = e.source();
     }

@@ -87,6 +87,11 @@ async fn typed_crud_over_protobuf() {
     let env = Environment::start().await.unwrap();
     let client = Client::new(env.config(), env.scheme()).unwrap();
     crud(&client).await;
+    // The in-process server offers aggregated discovery; the mapper used it.
+    assert_eq!(
+        client.rest_mapper().uses_aggregated_discovery().await,
+        Some(true)
+    );
     env.stop().await;
 }
 
@@ -188,5 +193,90 @@ async fn unreachable_server_is_a_transport_error() {
         ),
         "{err:?}"
     );
+    env.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_watch_ends_cleanly_when_the_server_stops() {
+    let env = Environment::start().await.unwrap();
+    let client = Client::new(env.config(), env.scheme()).unwrap();
+    let mut stream = client
+        .watch::<ConfigMap>(&ListOptions::in_namespace("default"))
+        .await
+        .unwrap();
+    env.stop().await;
+    // The stream ends (or reports the broken connection once, then ends): no hang, no
+    // panic.
+    let mut items = 0;
+    loop {
+        match tokio::time::timeout(Duration::from_secs(10), stream.next())
+            .await
+            .expect("the watch ends when the server stops")
+        {
+            None => break,
+            Some(Ok(ev)) => panic!("unexpected event {ev:?}"),
+            Some(Err(e)) => {
+                items += 1;
+                assert!(
+                    matches!(e, controller_runtime::client::Error::Transport(_)),
+                    "{e:?}"
+                );
+            }
+        }
+    }
+    assert!(items <= 1);
+    // New calls to the stopped server are transport errors.
+    let err = client
+        .get::<ConfigMap>(&ObjectKey::new("default", "x"))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(err, controller_runtime::client::Error::Transport(_)),
+        "{err:?}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn by_kind_calls_give_the_schemes_types() {
+    use apimachinery::schema::GroupVersionKind;
+    let env = Environment::start().await.unwrap();
+    let gvk = GroupVersionKind::new("", "v1", "ConfigMap");
+    for wire_format in [WireFormat::Protobuf, WireFormat::Json] {
+        let client =
+            Client::with_options(env.config(), env.scheme(), ClientOptions { wire_format })
+                .unwrap();
+        let name = format!("dyn-{wire_format:?}").to_lowercase();
+        client
+            .create(&config_map("default", &name, "1"), &Default::default())
+            .await
+            .unwrap();
+        let one = client
+            .get_dyn(&gvk, &ObjectKey::new("default", &name))
+            .await
+            .unwrap();
+        assert_eq!(one.downcast_ref::<ConfigMap>().unwrap().metadata.name, name);
+        let list = client
+            .list_dyn(&gvk, &ListOptions::in_namespace("default"))
+            .await
+            .unwrap();
+        assert!(!list.metadata.resource_version.is_empty());
+        assert!(list.items.iter().all(|o| o.is::<ConfigMap>()));
+        assert!(list.items.iter().any(|o| o.meta().unwrap().name() == name));
+        let typed = client
+            .list::<ConfigMap>(&ListOptions::in_namespace("default"))
+            .await
+            .unwrap();
+        assert_eq!(typed.items.len(), list.items.len());
+        let mut w = client
+            .watch_dyn(&gvk, &ListOptions::in_namespace("default"))
+            .await
+            .unwrap();
+        let first = tokio::time::timeout(Duration::from_secs(10), w.next())
+            .await
+            .unwrap()
+            .unwrap()
+            .unwrap();
+        assert!(first.object().unwrap().is::<ConfigMap>());
+    }
     env.stop().await;
 }

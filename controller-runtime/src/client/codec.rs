@@ -74,6 +74,39 @@ pub(crate) fn decode(
     }
 }
 
+/// Reads a protobuf list (in its envelope) item by item: the list metadata (field 1)
+/// and each item (field 2) decoded as `item_gvk` into its own box.
+pub(crate) fn decode_protobuf_list(
+    scheme: &Scheme,
+    body: &[u8],
+    item_gvk: &GroupVersionKind,
+) -> Result<(apimachinery::apis::meta::v1::ListMeta, Vec<Box<dyn Object>>), String> {
+    use apimachinery::protobuf::{Decoder as Wire, WireType};
+    let env = apimachinery::protobuf::decode_envelope(body).map_err(|e| e.to_string())?;
+    let mut d = Wire::new(env.raw);
+    let mut meta = apimachinery::apis::meta::v1::ListMeta::default();
+    let mut items = Vec::new();
+    while !d.is_empty() {
+        let (field, wire) = d.key().map_err(|e| e.to_string())?;
+        match (field, wire) {
+            (1, WireType::LengthDelimited) => {
+                let bytes = d.length_delimited().map_err(|e| e.to_string())?;
+                meta = apimachinery::protobuf::decode_message(bytes).map_err(|e| e.to_string())?;
+            }
+            (2, WireType::LengthDelimited) => {
+                let bytes = d.length_delimited().map_err(|e| e.to_string())?;
+                let mut obj =
+                    apimachinery::serializer::protobuf::decode_raw_object(scheme, item_gvk, bytes)
+                        .map_err(|e| format!("item {}: {e}", items.len()))?;
+                obj.set_group_version_kind(item_gvk);
+                items.push(obj);
+            }
+            (f, w) => d.skip(f, w).map_err(|e| e.to_string())?,
+        }
+    }
+    Ok((meta, items))
+}
+
 /// Reads a `Status` from JSON or protobuf.
 pub(crate) fn decode_status(body: &[u8]) -> Option<Status> {
     if body.starts_with(apimachinery::protobuf::MAGIC) {
@@ -106,5 +139,55 @@ pub(crate) fn api_error_of_event(object: &[u8]) -> ApiError {
             ApiError::from_status(status, code)
         }
         None => ApiError::from_code(500, &String::from_utf8_lossy(object)),
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    fn gone() -> Status {
+        Status {
+            status: "Failure".into(),
+            message: "too old resource version: 1 (5)".into(),
+            reason: "Expired".into(),
+            code: 410,
+            ..Status::default()
+        }
+    }
+
+    #[test]
+    fn error_events_in_json_and_protobuf() {
+        let scheme = Scheme::from_registry().unwrap();
+        let json = serde_json::to_vec(&serde_json::json!({
+            "kind": "Status", "apiVersion": "v1", "status": "Failure",
+            "message": "too old resource version: 1 (5)", "reason": "Expired", "code": 410
+        }))
+        .unwrap();
+        let e = api_error_of_event(&json);
+        assert!(e.is_resource_expired() && e.code == 410, "{e}");
+
+        let mut status = gone();
+        status.set_group_version_kind(&GroupVersionKind::new("", "v1", "Status"));
+        let pb = encode(&scheme, &status, true).unwrap();
+        assert!(pb.starts_with(b"k8s\0"));
+        let e = api_error_of_event(&pb);
+        assert!(e.is_gone_or_expired(), "{e}");
+        assert_eq!(e.status.message, "too old resource version: 1 (5)");
+
+        // Not a Status: a generic error from the code.
+        let e = api_error(503, b"<html>down</html>");
+        assert!(e.is_service_unavailable());
+        assert!(e.status.message.contains("down"));
+    }
+
+    #[test]
+    fn content_types() {
+        assert!(is_protobuf(
+            "application/vnd.kubernetes.protobuf;stream=watch"
+        ));
+        assert!(is_protobuf("Application/Vnd.Kubernetes.Protobuf"));
+        assert!(!is_protobuf("application/json"));
     }
 }

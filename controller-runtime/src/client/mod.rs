@@ -2,7 +2,7 @@
 //! the [`Scheme`] knows, `Unstructured` objects of any kind, and metadata alone.
 //!
 //! A call starts from a Rust type (or a kind, for unstructured and metadata calls): the
-//! scheme gives its group, version and kind, the [`DynamicRESTMapper`](apiutil::DynamicRESTMapper)
+//! scheme gives its group, version and kind, the [`apiutil::DynamicRESTMapper`]
 //! its resource and scope, from the server's discovery. Built-in types travel as
 //! protobuf (`application/vnd.kubernetes.protobuf`), everything else, and everything
 //! when [`WireFormat::Json`] is asked for, as JSON. Failures are typed: [`Error::Api`]
@@ -43,6 +43,8 @@ pub mod apiutil;
 mod codec;
 pub mod delegating;
 mod error;
+#[cfg(feature = "envtest")]
+pub mod fake;
 mod options;
 mod watch;
 
@@ -600,58 +602,14 @@ impl Client {
         opts: &ListOptions,
     ) -> Result<ObjectList<T>, Error> {
         let gvk = self.gvk_for::<T>()?;
-        let target = Target::Typed(gvk.clone());
-        let (ct, body, path) = self.list_raw(&gvk, &target, opts).await?;
-        let list_gvk = GroupVersionKind::new(&gvk.group, &gvk.version, format!("{}List", gvk.kind));
-        let url = format!("{}{path}", self.host());
-        let decode_error = |message: String| Error::Decode {
-            what: list_gvk.to_string(),
-            url: url.clone(),
-            message,
-        };
-        if self.inner.scheme.recognizes(&list_gvk) {
-            let (mut list, _) =
-                codec::decode(&self.inner.scheme, &ct, &body, &list_gvk).map_err(decode_error)?;
-            let metadata = list_meta(&*list);
-            let items = list
-                .as_list_mut()
-                .ok_or_else(|| decode_error("the answer is not a list".into()))?;
-            let mut out = Vec::with_capacity(items.len());
-            for i in 0..items.len() {
-                let item = items
-                    .item_mut(i)
-                    .and_then(|o| o.downcast_mut::<T>())
-                    .ok_or_else(|| decode_error(format!("item {i} is not a {}", gvk.kind)))?;
-                // Moved out, not copied.
-                out.push(std::mem::take(item));
-            }
-            return Ok(ObjectList {
-                metadata,
-                items: out,
-            });
-        }
-        // A kind without a registered list type: the items one by one (JSON only, as
-        // such kinds have no protobuf).
-        #[derive(serde::Deserialize)]
-        struct RawList<'a> {
-            #[serde(default)]
-            metadata: ListMeta,
-            #[serde(borrow, default)]
-            items: Option<Vec<&'a serde_json::value::RawValue>>,
-        }
-        let raw: RawList<'_> =
-            serde_json::from_slice(&body).map_err(|e| decode_error(e.to_string()))?;
-        let mut items = Vec::new();
-        for item in raw.items.unwrap_or_default() {
-            let obj = self
-                .inner
-                .scheme
-                .decode_json(&gvk, item.get().as_bytes())
-                .map_err(|e| decode_error(e.to_string()))?;
-            items.push(downcast(obj, self.host())?);
-        }
+        let list = self.list_dyn(&gvk, opts).await?;
+        let items = list
+            .items
+            .into_iter()
+            .map(|o| downcast(o, self.host()))
+            .collect::<Result<Vec<T>, Error>>()?;
         Ok(ObjectList {
-            metadata: raw.metadata,
+            metadata: list.metadata,
             items,
         })
     }
@@ -730,7 +688,43 @@ impl Client {
         Ok(())
     }
 
-    /// Watches objects of `T` (Go's `Watch` of a `WithWatch` client).
+    /// Watches objects of `T` (Go's `Watch` of a `WithWatch` client). Start from the
+    /// `resourceVersion` of a list to miss nothing; an `Err` item answering
+    /// [`Error::is_gone_or_expired`] means that version is no longer kept: list again.
+    ///
+    /// ```
+    /// use controller_runtime::client::{Client, ListOptions, WatchEvent};
+    /// use controller_runtime::envtest::Environment;
+    /// use futures_util::StreamExt;
+    /// use k8s_types::core::v1::ConfigMap;
+    ///
+    /// # tokio::runtime::Runtime::new()?.block_on(async {
+    /// let env = Environment::start().await?;
+    /// let client = Client::new(env.config(), env.scheme())?;
+    /// let list = client.list::<ConfigMap>(&ListOptions::in_namespace("default")).await?;
+    /// let mut events = client
+    ///     .watch::<ConfigMap>(&ListOptions {
+    ///         resource_version: Some(list.metadata.resource_version),
+    ///         allow_watch_bookmarks: true,
+    ///         ..ListOptions::in_namespace("default")
+    ///     })
+    ///     .await?;
+    ///
+    /// let mut cm = ConfigMap::default();
+    /// cm.metadata.name = "new".into();
+    /// cm.metadata.namespace = "default".into();
+    /// client.create(&cm, &Default::default()).await?;
+    ///
+    /// match events.next().await {
+    ///     Some(Ok(WatchEvent::Added(cm))) => assert_eq!(cm.metadata.name, "new"),
+    ///     Some(Err(e)) if e.is_gone_or_expired() => { /* relist */ }
+    ///     other => panic!("{other:?}"),
+    /// }
+    /// env.stop().await;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// # })?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub async fn watch<T: Object + Default>(
         &self,
         opts: &ListOptions,
@@ -756,6 +750,74 @@ impl Client {
             client: self,
             subresource,
         }
+    }
+
+    // ---- by kind, typed through the scheme ---------------------------------------------
+
+    /// Reads an object of a kind as the scheme's type for it, boxed (for code generic
+    /// over kinds, such as an informer per GVK).
+    pub async fn get_dyn(
+        &self,
+        gvk: &GroupVersionKind,
+        key: &ObjectKey,
+    ) -> Result<Box<dyn Object>, Error> {
+        self.get_erased(gvk, Target::Typed(gvk.clone()), key).await
+    }
+
+    /// Lists objects of a kind as the scheme's type for it: the list metadata and the
+    /// boxed items (moved out of the decoded list, not copied).
+    pub async fn list_dyn(
+        &self,
+        gvk: &GroupVersionKind,
+        opts: &ListOptions,
+    ) -> Result<ObjectList<Box<dyn Object>>, Error> {
+        let target = Target::Typed(gvk.clone());
+        let (ct, body, path) = self.list_raw(gvk, &target, opts).await?;
+        let list_gvk = GroupVersionKind::new(&gvk.group, &gvk.version, format!("{}List", gvk.kind));
+        let decode_error = |message: String| Error::Decode {
+            what: list_gvk.to_string(),
+            url: format!("{}{path}", self.host()),
+            message,
+        };
+        if codec::is_protobuf(&ct) {
+            // The list message read item by item (ListMeta = 1, items = 2), each item
+            // decoded straight into its own box.
+            return codec::decode_protobuf_list(&self.inner.scheme, &body, gvk)
+                .map(|(metadata, items)| ObjectList { metadata, items })
+                .map_err(decode_error);
+        }
+        #[derive(serde::Deserialize)]
+        struct RawList<'a> {
+            #[serde(default)]
+            metadata: ListMeta,
+            #[serde(borrow, default)]
+            items: Option<Vec<&'a serde_json::value::RawValue>>,
+        }
+        let raw: RawList<'_> =
+            serde_json::from_slice(&body).map_err(|e| decode_error(e.to_string()))?;
+        let mut items = Vec::new();
+        for item in raw.items.unwrap_or_default() {
+            items.push(
+                self.inner
+                    .scheme
+                    .decode_json(gvk, item.get().as_bytes())
+                    .map_err(|e| decode_error(e.to_string()))?,
+            );
+        }
+        Ok(ObjectList {
+            metadata: raw.metadata,
+            items,
+        })
+    }
+
+    /// Watches objects of a kind as the scheme's type for it, boxed.
+    pub async fn watch_dyn(
+        &self,
+        gvk: &GroupVersionKind,
+        opts: &ListOptions,
+    ) -> Result<WatchStream<Box<dyn Object>>, Error> {
+        self.watch_erased(gvk, Target::Typed(gvk.clone()), opts)
+            .await
     }
 
     // ---- unstructured ----------------------------------------------------------------
@@ -898,20 +960,6 @@ fn map_stream<T: Object>(stream: WatchStream<Box<dyn Object>>, host: String) -> 
     }))
 }
 
-/// The list metadata of a decoded list object.
-fn list_meta(list: &dyn Object) -> ListMeta {
-    match list.list_meta() {
-        Some(m) => ListMeta {
-            resource_version: m.resource_version().to_string(),
-            continue_: m.continue_token().to_string(),
-            remaining_item_count: m.remaining_item_count(),
-            self_link: m.self_link().to_string(),
-            shard_info: None,
-        },
-        None => ListMeta::default(),
-    }
-}
-
 fn downcast<T: Object>(obj: Box<dyn Object>, host: &str) -> Result<T, Error> {
     obj.downcast::<T>()
         .map(|b| *b)
@@ -920,4 +968,60 @@ fn downcast<T: Object>(obj: Box<dyn Object>, host: &str) -> Result<T, Error> {
             expected: std::any::type_name::<T>(),
             got: other.type_name(),
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use apimachinery::meta::RESTScope;
+    use apimachinery::schema::GroupVersionResource;
+
+    fn mapping(group: &str, resource: &str, scope: RESTScope) -> RESTMapping {
+        RESTMapping {
+            resource: GroupVersionResource::new(group, "v1", resource),
+            group_version_kind: GroupVersionKind::new(group, "v1", "X"),
+            scope,
+        }
+    }
+
+    #[test]
+    fn paths_as_client_go_builds_them() {
+        let pods = mapping("", "pods", RESTScope::NAMESPACE);
+        let loc = |ns, name, sub| Location {
+            mapping: &pods,
+            namespace: ns,
+            name,
+            subresource: sub,
+        };
+        assert_eq!(loc("", None, None).path(&[]), "/api/v1/pods");
+        assert_eq!(
+            loc("ns", Some("p"), Some("status")).path(&[]),
+            "/api/v1/namespaces/ns/pods/p/status"
+        );
+        assert_eq!(
+            loc("ns", None, None).path(&[("labelSelector", "a=b,c in (d)".into())]),
+            "/api/v1/namespaces/ns/pods?labelSelector=a%3Db%2Cc+in+%28d%29"
+        );
+        // A name cannot escape its path segment.
+        assert_eq!(
+            loc("ns", Some("../../x?y"), None).path(&[]),
+            "/api/v1/namespaces/ns/pods/..%2F..%2Fx%3Fy"
+        );
+        let nodes = mapping("", "nodes", RESTScope::ROOT);
+        let cluster = Location {
+            mapping: &nodes,
+            namespace: "ignored",
+            name: Some("n1"),
+            subresource: None,
+        };
+        assert_eq!(cluster.path(&[]), "/api/v1/nodes/n1");
+        let deploys = mapping("apps", "deployments", RESTScope::NAMESPACE);
+        let apps = Location {
+            mapping: &deploys,
+            namespace: "ns",
+            name: None,
+            subresource: None,
+        };
+        assert_eq!(apps.path(&[]), "/apis/apps/v1/namespaces/ns/deployments");
+    }
 }

@@ -133,6 +133,12 @@ impl Reader {
             frame
         } else {
             let Some(end) = pending.iter().position(|&b| b == b'\n') else {
+                if pending.len() > apimachinery::protobuf::MAX_FRAME_LEN {
+                    return Err(self.decode_error(format!(
+                        "an event of over {} bytes without a line end",
+                        apimachinery::protobuf::MAX_FRAME_LEN
+                    )));
+                }
                 return Ok(None);
             };
             let line = pending[..end].to_vec();

@@ -3,7 +3,7 @@
 //! token is used until its `expirationTimestamp`.
 
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use apimachinery::apis::meta::v1::Time;
@@ -34,7 +34,8 @@ pub struct ExecConfig {
     /// The cluster's server and CA passed in `KUBERNETES_EXEC_INFO` when the
     /// kubeconfig asks (`provideClusterInfo`).
     pub cluster_info: Option<serde_json::Value>,
-    cache: Arc<Mutex<Option<CachedToken>>>,
+    /// One plugin run at a time: concurrent first requests wait for the same token.
+    cache: Arc<tokio::sync::Mutex<Option<CachedToken>>>,
 }
 
 #[derive(Clone, Debug)]
@@ -176,10 +177,13 @@ impl ExecConfig {
     }
 
     /// The token: the cached one while it has not expired, else a new one from the
-    /// plugin (run on a blocking thread).
+    /// plugin (run on a blocking thread, once for all callers waiting on it).
     pub async fn token(&self) -> Result<String, ExecCredentialError> {
-        if let Some(token) = self.cached() {
-            return Ok(token);
+        let mut cache = self.cache.lock().await;
+        if let Some(c) = cache.as_ref() {
+            if c.expires.is_none_or(|t| t > now_unix()) {
+                return Ok(c.token.clone());
+            }
         }
         let this = self.clone();
         let fresh = tokio::task::spawn_blocking(move || this.run())
@@ -189,26 +193,13 @@ impl ExecConfig {
                 source: std::io::Error::other(e.to_string()),
             })??;
         let token = fresh.token.clone();
-        if let Ok(mut cache) = self.cache.lock() {
-            *cache = Some(fresh);
-        }
+        *cache = Some(fresh);
         Ok(token)
     }
 
     /// Forgets the cached token (after the server answered 401 to it).
-    pub fn invalidate(&self) {
-        if let Ok(mut cache) = self.cache.lock() {
-            *cache = None;
-        }
-    }
-
-    fn cached(&self) -> Option<String> {
-        let cache = self.cache.lock().ok()?;
-        let c = cache.as_ref()?;
-        match c.expires {
-            Some(t) if t <= now_unix() => None,
-            _ => Some(c.token.clone()),
-        }
+    pub async fn invalidate(&self) {
+        *self.cache.lock().await = None;
     }
 
     fn run(&self) -> Result<CachedToken, ExecCredentialError> {

@@ -295,6 +295,12 @@ impl Config {
             .ok_or(ConfigError::NotInCluster {
                 variable: "KUBERNETES_SERVICE_PORT",
             })?;
+        Self::from_service_account(&host, &port, dir)
+    }
+
+    /// The in-cluster configuration of a server at `host:port` with the service
+    /// account files of `dir`.
+    fn from_service_account(host: &str, port: &str, dir: &Path) -> Result<Self, ConfigError> {
         let token_path = dir.join("token");
         // Read once now so that a missing mount fails here, not on the first request.
         std::fs::read(&token_path).map_err(|source| ConfigError::Read {

@@ -183,3 +183,23 @@ fn exec_plugins_are_read_and_checked() {
         "{err}"
     );
 }
+
+#[test]
+fn in_cluster_from_service_account_files() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "token", "sa-token\n");
+    write(dir.path(), "ca.crt", "CA");
+    write(dir.path(), "namespace", "kube-system\n");
+    let config = Config::from_service_account("10.0.0.1", "443", dir.path()).unwrap();
+    assert_eq!(config.host, "https://10.0.0.1:443");
+    assert_eq!(config.tls.ca_data.as_deref(), Some(&b"CA"[..]));
+    assert_eq!(config.namespace.as_deref(), Some("kube-system"));
+    assert!(matches!(config.auth, Auth::BearerTokenFile(ref p) if *p == dir.path().join("token")));
+
+    let v6 = Config::from_service_account("fd00::1", "6443", dir.path()).unwrap();
+    assert_eq!(v6.host, "https://[fd00::1]:6443");
+
+    std::fs::remove_file(dir.path().join("ca.crt")).unwrap();
+    let err = Config::from_service_account("10.0.0.1", "443", dir.path()).unwrap_err();
+    assert!(err.to_string().contains("ca.crt"), "{err}");
+}

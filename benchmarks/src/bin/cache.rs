@@ -1,0 +1,362 @@
+//! The cache benchmark of issue 18, in one process on the in-process API server:
+//!
+//! 1. bytes per cached object: 10,000 ConfigMaps and 1,000 Pods (Go's fixture), listed
+//!    and watched by our cache (`controller_runtime::cache::Cache`) and by kube-runtime's
+//!    reflector store, measured as the live heap bytes a counting global allocator sees
+//!    after the initial sync, minus those before it;
+//! 2. watch-event decode throughput, protobuf vs JSON: a watch replaying every creation
+//!    event, objects per second through our client.
+//!
+//! Usage: `cargo run --release --bin cache -- [configmaps] [pods]` (from `benchmarks/`).
+
+use std::alloc::System;
+use std::net::{Ipv4Addr, SocketAddr};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use apimachinery::runtime::{Scheme, Unstructured};
+use controller_runtime::cache::{Cache, CacheOptions};
+use controller_runtime::client::{Client, ClientOptions, ListOptions, WireFormat};
+use controller_runtime::config::Config;
+use futures_util::StreamExt;
+use stats_alloc::{INSTRUMENTED_SYSTEM, StatsAlloc};
+use tokio_util::sync::CancellationToken;
+
+#[global_allocator]
+static GLOBAL: &StatsAlloc<System> = &INSTRUMENTED_SYSTEM;
+
+type Error = Box<dyn std::error::Error + Send + Sync>;
+
+fn live_bytes() -> i64 {
+    let s = GLOBAL.stats();
+    s.bytes_allocated as i64 - s.bytes_deallocated as i64 + s.bytes_reallocated as i64
+}
+
+/// Lets transient allocations of other tasks (connection buffers, decode scratch) go.
+async fn settle() {
+    tokio::time::sleep(Duration::from_millis(300)).await;
+}
+
+/// A ConfigMap as a cluster holds one: two labels, two data keys, and the managedFields
+/// entry kube-apiserver records for the client that created it (the in-process server
+/// keeps what it is given, so it is written here).
+/// Waits until what a measurement held is freed (its tasks end after being cancelled),
+/// so that the next measurement's baseline does not include it.
+async fn released(before: i64, after: i64) {
+    for _ in 0..100 {
+        if live_bytes() - before < (after - before) / 20 {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    eprintln!(
+        "warning: {} bytes still held after a measurement",
+        live_bytes() - before
+    );
+}
+
+fn config_map(i: usize) -> Result<Unstructured, Error> {
+    Ok(Unstructured::from_value(serde_json::json!({
+        "apiVersion": "v1",
+        "kind": "ConfigMap",
+        "metadata": {
+            "name": format!("cm-{i:05}"),
+            "namespace": "default",
+            "labels": {"app": format!("app-{}", i % 10), "tier": "backend"},
+            "managedFields": [{
+                "manager": "kubectl-client-side-apply",
+                "operation": "Update",
+                "apiVersion": "v1",
+                "time": "2026-01-01T00:00:00Z",
+                "fieldsType": "FieldsV1",
+                "fieldsV1": {"f:data": {".": {}, "f:config.yaml": {}, "f:mode": {}},
+                    "f:metadata": {"f:labels": {".": {}, "f:app": {}, "f:tier": {}}}}
+            }]
+        },
+        "data": {
+            "config.yaml": format!("replicas: {}\nimage: registry.example.com/app:{i}\n", i % 5),
+            "mode": "production"
+        }
+    }))?)
+}
+
+fn pod_from_fixture(template: &serde_json::Value, i: usize) -> Result<Unstructured, Error> {
+    let mut pod = template.clone();
+    let meta = pod["metadata"]
+        .as_object_mut()
+        .ok_or("fixture without metadata")?;
+    for field in [
+        "uid",
+        "resourceVersion",
+        "selfLink",
+        "generateName",
+        "deletionTimestamp",
+        "deletionGracePeriodSeconds",
+        "creationTimestamp",
+        "ownerReferences",
+        "finalizers",
+    ] {
+        meta.remove(field);
+    }
+    meta.insert("name".into(), format!("pod-{i:05}").into());
+    meta.insert("namespace".into(), "default".into());
+    Ok(Unstructured::from_value(pod)?)
+}
+
+async fn ours_bytes_per_object<T: apimachinery::runtime::Resource>(
+    client: &Client,
+    scheme: &Arc<Scheme>,
+    strip: bool,
+    expected: usize,
+) -> Result<f64, Error> {
+    settle().await;
+    let before = live_bytes();
+    let cache = Cache::new(
+        client.clone(),
+        Arc::clone(scheme),
+        CacheOptions {
+            strip_managed_fields: strip,
+            ..CacheOptions::default()
+        },
+    );
+    let stop = CancellationToken::new();
+    cache.start(stop.clone());
+    let informer = cache.get_informer::<T>()?;
+    informer.wait_for_sync().await;
+    let n = informer.indexer().len();
+    settle().await;
+    let after = live_bytes();
+    stop.cancel();
+    drop(informer);
+    drop(cache);
+    released(before, after).await;
+    if n != expected {
+        return Err(format!("our cache holds {n} objects, not {expected}").into());
+    }
+    Ok((after - before) as f64 / n as f64)
+}
+
+async fn kube_bytes_per_object<K>(url: &str, strip: bool, expected: usize) -> Result<f64, Error>
+where
+    K: kube::Resource<DynamicType = ()>
+        + Clone
+        + std::fmt::Debug
+        + serde::de::DeserializeOwned
+        + Send
+        + Sync
+        + 'static,
+{
+    use kube::runtime::WatchStreamExt;
+    settle().await;
+    let before = live_bytes();
+    let config = kube::Config::new(url.parse()?);
+    let client = kube::Client::try_from(config)?;
+    let api: kube::Api<K> = kube::Api::all(client);
+    let (reader, writer) = kube::runtime::reflector::store::<K>();
+    let watch = kube::runtime::watcher(api, kube::runtime::watcher::Config::default());
+    let task = if strip {
+        let stream = kube::runtime::reflector(
+            writer,
+            watch.modify(|o: &mut K| o.meta_mut().managed_fields = None),
+        );
+        tokio::spawn(stream.for_each(|_| async {}))
+    } else {
+        tokio::spawn(kube::runtime::reflector(writer, watch).for_each(|_| async {}))
+    };
+    reader.wait_until_ready().await?;
+    let n = reader.state().len();
+    settle().await;
+    let after = live_bytes();
+    task.abort();
+    drop(reader);
+    released(before, after).await;
+    if n != expected {
+        return Err(format!("kube's store holds {n} objects, not {expected}").into());
+    }
+    Ok((after - before) as f64 / n as f64)
+}
+
+/// A watch from `from` replays every later creation: objects per second decoded.
+async fn watch_throughput<T: apimachinery::runtime::Resource>(
+    url: &str,
+    scheme: &Arc<Scheme>,
+    wire: WireFormat,
+    from: &str,
+    expected: usize,
+) -> Result<f64, Error> {
+    let client = Client::with_options(
+        &Config::new(url),
+        Arc::clone(scheme),
+        ClientOptions { wire_format: wire },
+    )?;
+    let opts = ListOptions {
+        resource_version: Some(from.to_owned()),
+        namespace: Some("default".into()),
+        ..ListOptions::default()
+    };
+    let start = Instant::now();
+    let mut stream = client.watch::<T>(&opts).await?;
+    let mut n = 0;
+    while n < expected {
+        match stream.next().await {
+            Some(Ok(_)) => n += 1,
+            Some(Err(e)) => return Err(e.into()),
+            None => break,
+        }
+    }
+    if n != expected {
+        return Err(format!("the watch replayed {n} events, not {expected}").into());
+    }
+    Ok(n as f64 / start.elapsed().as_secs_f64())
+}
+
+#[tokio::main(flavor = "multi_thread", worker_threads = 2)]
+async fn main() -> Result<(), Error> {
+    let mut args = std::env::args().skip(1);
+    let configmaps: usize = args
+        .next()
+        .map(|a| a.parse())
+        .transpose()?
+        .unwrap_or(10_000);
+    let pods: usize = args.next().map(|a| a.parse()).transpose()?.unwrap_or(1_000);
+    let mut scheme = Scheme::new();
+    k8s_types::register(&mut scheme)?;
+    let scheme = Arc::new(scheme);
+    let storage = Arc::new(apiserver::storage::MemoryStorage::with_history_limit(
+        configmaps + pods + 1000,
+    ));
+    let server = apiserver::server::Config::new(Arc::clone(&scheme), storage)
+        .serve(SocketAddr::from((Ipv4Addr::LOCALHOST, 0)))
+        .await?;
+    let url = server.url();
+    let client = Client::new(&Config::new(&url), Arc::clone(&scheme))?;
+    // The same cache fed by JSON instead of protobuf: shows what the decoder leaves behind.
+    let json_client = Client::with_options(
+        &Config::new(&url),
+        Arc::clone(&scheme),
+        ClientOptions {
+            wire_format: WireFormat::Json,
+        },
+    )?;
+
+    // A first object, so that the watches below start from a revision before the rest.
+    let mut first = k8s_types::core::v1::Namespace::default();
+    first.metadata.name = "bench".into();
+    let first = client.create(&first, &Default::default()).await?;
+    let from = first.metadata.resource_version.clone();
+
+    let started = Instant::now();
+    for i in 0..configmaps {
+        client.create(&config_map(i)?, &Default::default()).await?;
+    }
+    let fixture = std::fs::read(benchmarks::testdata_dir()?.join("core.v1.Pod.json"))?;
+    let template: serde_json::Value = serde_json::from_slice(&fixture)?;
+    for i in 0..pods {
+        client
+            .create(&pod_from_fixture(&template, i)?, &Default::default())
+            .await?;
+    }
+    eprintln!(
+        "created {configmaps} ConfigMaps and {pods} Pods in {:.1?}",
+        started.elapsed()
+    );
+
+    // Warm-up: the server's watch caches of both resources, each client's connection.
+    ours_bytes_per_object::<k8s_types::core::v1::ConfigMap>(&client, &scheme, true, configmaps)
+        .await?;
+    ours_bytes_per_object::<k8s_types::core::v1::Pod>(&client, &scheme, true, pods).await?;
+    kube_bytes_per_object::<k8s_openapi::api::core::v1::Pod>(&url, false, pods).await?;
+
+    println!(
+        "| objects | ours (strip managedFields, default) | ours (no transform) | kube-runtime store (default) | kube-runtime (managedFields cleared) | ours, JSON wire (default transform) | ours / kube default |"
+    );
+    println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
+    {
+        let ours = ours_bytes_per_object::<k8s_types::core::v1::ConfigMap>(
+            &client, &scheme, true, configmaps,
+        )
+        .await?;
+        let ours_raw = ours_bytes_per_object::<k8s_types::core::v1::ConfigMap>(
+            &client, &scheme, false, configmaps,
+        )
+        .await?;
+        let kube =
+            kube_bytes_per_object::<k8s_openapi::api::core::v1::ConfigMap>(&url, false, configmaps)
+                .await?;
+        let kube_strip =
+            kube_bytes_per_object::<k8s_openapi::api::core::v1::ConfigMap>(&url, true, configmaps)
+                .await?;
+        let ours_json = ours_bytes_per_object::<k8s_types::core::v1::ConfigMap>(
+            &json_client,
+            &scheme,
+            true,
+            configmaps,
+        )
+        .await?;
+        println!(
+            "| {configmaps} ConfigMaps | {ours:.0} B | {ours_raw:.0} B | {kube:.0} B | {kube_strip:.0} B | {ours_json:.0} B | {:.2}x |",
+            ours / kube
+        );
+    }
+    {
+        let ours =
+            ours_bytes_per_object::<k8s_types::core::v1::Pod>(&client, &scheme, true, pods).await?;
+        let ours_raw =
+            ours_bytes_per_object::<k8s_types::core::v1::Pod>(&client, &scheme, false, pods)
+                .await?;
+        let kube =
+            kube_bytes_per_object::<k8s_openapi::api::core::v1::Pod>(&url, false, pods).await?;
+        let kube_strip =
+            kube_bytes_per_object::<k8s_openapi::api::core::v1::Pod>(&url, true, pods).await?;
+        let ours_json =
+            ours_bytes_per_object::<k8s_types::core::v1::Pod>(&json_client, &scheme, true, pods)
+                .await?;
+        println!(
+            "| {pods} Pods (Go's fixture) | {ours:.0} B | {ours_raw:.0} B | {kube:.0} B | {kube_strip:.0} B | {ours_json:.0} B | {:.2}x |",
+            ours / kube
+        );
+    }
+
+    println!();
+    println!(
+        "| watch replay, our client | protobuf objects/s | JSON objects/s | protobuf / JSON |"
+    );
+    println!("| --- | ---: | ---: | ---: |");
+    let pb = watch_throughput::<k8s_types::core::v1::ConfigMap>(
+        &url,
+        &scheme,
+        WireFormat::Protobuf,
+        &from,
+        configmaps,
+    )
+    .await?;
+    let js = watch_throughput::<k8s_types::core::v1::ConfigMap>(
+        &url,
+        &scheme,
+        WireFormat::Json,
+        &from,
+        configmaps,
+    )
+    .await?;
+    println!(
+        "| {configmaps} ConfigMap events | {pb:.0} | {js:.0} | {:.2}x |",
+        pb / js
+    );
+    let pb = watch_throughput::<k8s_types::core::v1::Pod>(
+        &url,
+        &scheme,
+        WireFormat::Protobuf,
+        &from,
+        pods,
+    )
+    .await?;
+    let js =
+        watch_throughput::<k8s_types::core::v1::Pod>(&url, &scheme, WireFormat::Json, &from, pods)
+            .await?;
+    println!(
+        "| {pods} Pod events | {pb:.0} | {js:.0} | {:.2}x |",
+        pb / js
+    );
+    server.shutdown().await;
+    Ok(())
+}
