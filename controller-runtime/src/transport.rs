@@ -92,9 +92,19 @@ pub enum TransportError {
 }
 
 /// The shared HTTP client of one [`Config`].
+/// The pooled HTTP client.
+type Pool = HyperClient<HttpsConnector<HttpConnector>, Full<Bytes>>;
+
+/// The pool of an exec plugin's client certificate, with the certificate it presents.
+type ExecPool = Arc<Mutex<Option<(Vec<u8>, Pool)>>>;
+
 #[derive(Clone)]
 pub(crate) struct Transport {
-    client: HyperClient<HttpsConnector<HttpConnector>, Full<Bytes>>,
+    client: Pool,
+    /// For exec plugins that give client certificates: the pool presenting the last
+    /// certificate given, rebuilt when the plugin gives another.
+    exec_pool: ExecPool,
+    config: Arc<Config>,
     host: String,
     auth: Auth,
     user_agent: HeaderValue,
@@ -140,25 +150,7 @@ impl Transport {
                 });
             }
         }
-        let tls = tls_client_config(config)?;
-        let mut http = HttpConnector::new();
-        http.enforce_http(false);
-        http.set_nodelay(true);
-        let builder = HttpsConnectorBuilder::new()
-            .with_tls_config(tls)
-            .https_or_http();
-        let builder = match &config.tls.server_name {
-            Some(name) => {
-                let name =
-                    ServerName::try_from(name.clone()).map_err(|e| TransportError::TlsConfig {
-                        message: format!("tls-server-name {name:?}: {e}"),
-                    })?;
-                builder.with_server_name_resolver(FixedServerNameResolver::new(name))
-            }
-            None => builder,
-        };
-        let connector = builder.enable_http1().wrap_connector(http);
-        let client = HyperClient::builder(TokioExecutor::new()).build(connector);
+        let client = build_pool(config, None)?;
         let user_agent =
             HeaderValue::from_str(&config.user_agent).map_err(|e| TransportError::InvalidUrl {
                 url: config.host.clone(),
@@ -166,6 +158,8 @@ impl Transport {
             })?;
         Ok(Transport {
             client,
+            exec_pool: Arc::default(),
+            config: Arc::new(config.clone()),
             host: config.host.clone(),
             auth: config.auth.clone(),
             user_agent,
@@ -177,6 +171,32 @@ impl Transport {
     /// The server's base URL.
     pub(crate) fn host(&self) -> &str {
         &self.host
+    }
+
+    /// The `Authorization` header and the pool to send with: the shared one, or for an
+    /// exec plugin that gives a client certificate, one presenting it.
+    async fn credentials(&self) -> Result<(Option<String>, Pool), TransportError> {
+        let Auth::Exec(exec) = &self.auth else {
+            return Ok((self.authorization().await?, self.client.clone()));
+        };
+        let credential = exec.credential().await?;
+        let header = credential.token.as_ref().map(|t| format!("Bearer {t}"));
+        let (Some(cert), Some(key)) = (&credential.client_certificate, &credential.client_key)
+        else {
+            return Ok((header, self.client.clone()));
+        };
+        if let Ok(cached) = self.exec_pool.lock() {
+            if let Some((cached_cert, pool)) = cached.as_ref() {
+                if cached_cert == cert {
+                    return Ok((header, pool.clone()));
+                }
+            }
+        }
+        let pool = build_pool(&self.config, Some((cert, key)))?;
+        if let Ok(mut cached) = self.exec_pool.lock() {
+            *cached = Some((cert.clone(), pool.clone()));
+        }
+        Ok((header, pool))
     }
 
     async fn authorization(&self) -> Result<Option<String>, TransportError> {
@@ -208,7 +228,11 @@ impl Transport {
                 }
                 Some(format!("Bearer {token}"))
             }
-            Auth::Exec(exec) => Some(format!("Bearer {}", exec.token().await?)),
+            Auth::Exec(exec) => exec
+                .credential()
+                .await?
+                .token
+                .map(|t| format!("Bearer {t}")),
         })
     }
 
@@ -223,7 +247,8 @@ impl Transport {
             .uri(&url)
             .header(USER_AGENT, self.user_agent.clone())
             .header(ACCEPT, req.accept);
-        if let Some(auth) = self.authorization().await? {
+        let (auth, pool) = self.credentials().await?;
+        if let Some(auth) = auth {
             let mut value = HeaderValue::from_str(&auth).map_err(|_| TransportError::Http {
                 url: url.clone(),
                 message: "credentials hold characters not allowed in a header".into(),
@@ -242,7 +267,7 @@ impl Transport {
             url: url.clone(),
             message: e.to_string(),
         })?;
-        let sent = self.client.request(request);
+        let sent = pool.request(request);
         let result =
             match self.timeout.filter(|_| !req.streaming) {
                 Some(limit) => tokio::time::timeout(limit, sent).await.map_err(|_| {
@@ -320,8 +345,38 @@ fn tls_error(message: impl Into<String>) -> TransportError {
     }
 }
 
+/// The connection pool of a [`Config`], presenting `client_cert` (PEM certificate and
+/// key) instead of the config's when given.
+fn build_pool(
+    config: &Config,
+    client_cert: Option<(&[u8], &[u8])>,
+) -> Result<Pool, TransportError> {
+    let tls = tls_client_config(config, client_cert)?;
+    let mut http = HttpConnector::new();
+    http.enforce_http(false);
+    http.set_nodelay(true);
+    let builder = HttpsConnectorBuilder::new()
+        .with_tls_config(tls)
+        .https_or_http();
+    let builder = match &config.tls.server_name {
+        Some(name) => {
+            let name =
+                ServerName::try_from(name.clone()).map_err(|e| TransportError::TlsConfig {
+                    message: format!("tls-server-name {name:?}: {e}"),
+                })?;
+            builder.with_server_name_resolver(FixedServerNameResolver::new(name))
+        }
+        None => builder,
+    };
+    let connector = builder.enable_http1().wrap_connector(http);
+    Ok(HyperClient::builder(TokioExecutor::new()).build(connector))
+}
+
 /// The rustls client configuration of a [`Config`].
-fn tls_client_config(config: &Config) -> Result<rustls::ClientConfig, TransportError> {
+fn tls_client_config(
+    config: &Config,
+    client_cert: Option<(&[u8], &[u8])>,
+) -> Result<rustls::ClientConfig, TransportError> {
     let provider = Arc::new(rustls::crypto::ring::default_provider());
     let builder = rustls::ClientConfig::builder_with_provider(provider.clone())
         .with_safe_default_protocol_versions()
@@ -347,7 +402,14 @@ fn tls_client_config(config: &Config) -> Result<rustls::ClientConfig, TransportE
         }
         builder.with_root_certificates(roots)
     };
-    let tls = match (&config.tls.cert_data, &config.tls.key_data) {
+    let pair = match client_cert {
+        Some((c, k)) => (Some(c), Some(k)),
+        None => (
+            config.tls.cert_data.as_deref(),
+            config.tls.key_data.as_deref(),
+        ),
+    };
+    let tls = match pair {
         (Some(cert), Some(key)) => {
             let certs = CertificateDer::pem_slice_iter(cert)
                 .collect::<Result<Vec<_>, _>>()
@@ -427,13 +489,63 @@ pub(crate) struct Answer {
     pub(crate) body: Bytes,
 }
 
+/// How often a request the server asked to retry (429, or 5xx with `Retry-After`) is
+/// sent again (client-go's default `maxRetries`).
+const MAX_RETRIES: u32 = 10;
+/// The longest `Retry-After` honoured, so a server cannot park a client.
+const MAX_RETRY_AFTER: Duration = Duration::from_secs(30);
+
+/// The wait a `Retry-After` answer asks for (client-go's `checkWait`): 429 or 5xx with
+/// a `Retry-After` of whole seconds.
+fn retry_after(response: &Response<Incoming>) -> Option<Duration> {
+    let code = response.status().as_u16();
+    if code != 429 && code < 500 {
+        return None;
+    }
+    let seconds: u64 = response
+        .headers()
+        .get(http::header::RETRY_AFTER)?
+        .to_str()
+        .ok()?
+        .trim()
+        .parse()
+        .ok()?;
+    Some(Duration::from_secs(seconds).min(MAX_RETRY_AFTER))
+}
+
 impl Transport {
-    /// Sends a request and reads the whole answer.
+    /// Sends a request and reads the whole answer, sending it again while the server
+    /// answers "retry after" (at most [`MAX_RETRIES`] times).
     pub(crate) async fn fetch(&self, req: Outgoing<'_>) -> Result<Answer, TransportError> {
+        let mut attempt = 0;
+        loop {
+            let again = Outgoing {
+                method: req.method.clone(),
+                path: req.path,
+                accept: req.accept,
+                body: req.body.clone(),
+                streaming: req.streaming,
+            };
+            let (answer, wait) = self.fetch_once(again).await?;
+            match wait {
+                Some(wait) if attempt < MAX_RETRIES => {
+                    attempt += 1;
+                    tokio::time::sleep(wait).await;
+                }
+                _ => return Ok(answer),
+            }
+        }
+    }
+
+    async fn fetch_once(
+        &self,
+        req: Outgoing<'_>,
+    ) -> Result<(Answer, Option<Duration>), TransportError> {
         use http_body_util::BodyExt as _;
         let url = format!("{}{}", self.host, req.path);
         let timeout = self.timeout;
         let response = self.send(req).await?;
+        let wait = retry_after(&response);
         let code = response.status().as_u16();
         let content_type = response
             .headers()
@@ -458,10 +570,13 @@ impl Transport {
                 message: format!("reading the response body: {e}"),
             })?
             .to_bytes();
-        Ok(Answer {
-            code,
-            content_type,
-            body,
-        })
+        Ok((
+            Answer {
+                code,
+                content_type,
+                body,
+            },
+            wait,
+        ))
     }
 }

@@ -44,7 +44,7 @@ fn answer(path: &str) -> (u16, String) {
             200,
             r#"{"kind":"APIResourceList","groupVersion":"v1","resources":[{"name":"namespaces","singularName":"namespace","namespaced":false,"kind":"Namespace","verbs":["get","list"]}]}"#.into(),
         ),
-        "/api/v1/namespaces/team" => (
+        "/api/v1/namespaces/team" | "/api/v1/namespaces/busy" => (
             200,
             r#"{"kind":"Namespace","apiVersion":"v1","metadata":{"name":"team","resourceVersion":"7"}}"#.into(),
         ),
@@ -93,10 +93,12 @@ async fn serve(server_cert: &Cert, client_ca: Option<&Cert>) -> Server {
     );
     let heads = Arc::new(Mutex::new(Vec::new()));
     let log = heads.clone();
+    let busy = Arc::new(std::sync::atomic::AtomicUsize::new(0));
     tokio::spawn(async move {
         while let Ok((tcp, _)) = listener.accept().await {
             let acceptor = acceptor.clone();
             let log = log.clone();
+            let busy = busy.clone();
             tokio::spawn(async move {
                 let Ok(mut tls) = acceptor.accept(tcp).await else {
                     return;
@@ -123,6 +125,20 @@ async fn serve(server_cert: &Cert, client_ca: Option<&Cert>) -> Server {
                         .to_string();
                     let refused = head.contains("Bearer refused");
                     log.lock().unwrap().push(head);
+                    // `busy` answers 429 twice, then the namespace.
+                    if path == "/api/v1/namespaces/busy"
+                        && busy.fetch_add(1, std::sync::atomic::Ordering::SeqCst) < 2
+                    {
+                        let body = r#"{"kind":"Status","apiVersion":"v1","status":"Failure","reason":"TooManyRequests","code":429}"#;
+                        let reply = format!(
+                            "HTTP/1.1 429 X\r\nRetry-After: 0\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+                            body.len()
+                        );
+                        if tls.write_all(reply.as_bytes()).await.is_err() {
+                            return;
+                        }
+                        continue;
+                    }
                     let (code, body) = if refused {
                         (
                             401,
@@ -367,4 +383,74 @@ async fn a_refused_token_is_unauthorized() {
     let err = get_team(&config).await.unwrap_err();
     assert!(err.is_unauthorized(), "{err:?}");
     assert!(!err.is_forbidden());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn exec_plugins_can_give_client_certificates() {
+    let server_cert = cert(&["127.0.0.1"]);
+    let client_cert = cert(&["alice"]);
+    let server = serve(&server_cert, Some(&client_cert)).await;
+    let dir = tempfile::tempdir().unwrap();
+    let output = dir.path().join("credential.json");
+    std::fs::write(
+        &output,
+        serde_json::json!({
+            "kind": "ExecCredential",
+            "apiVersion": "client.authentication.k8s.io/v1beta1",
+            "status": {
+                "clientCertificateData": client_cert.pem,
+                "clientKeyData": client_cert.key_pem,
+            }
+        })
+        .to_string(),
+    )
+    .unwrap();
+    let mut exec = ExecConfig::new("/bin/cat", vec![output.display().to_string()]);
+    exec.api_version = "client.authentication.k8s.io/v1beta1".into();
+    let mut config = Config::new(&server.url);
+    config.tls.ca_data = Some(server_cert.pem.clone().into_bytes());
+    config.auth = Auth::Exec(exec);
+    assert_eq!(get_team(&config).await.unwrap().metadata.name, "team");
+    // No token was given, so none is sent.
+    assert!(authorization_headers(&server).is_empty());
+
+    // A certificate without its key is refused as invalid plugin output.
+    std::fs::write(
+        &output,
+        serde_json::json!({
+            "kind": "ExecCredential",
+            "apiVersion": "client.authentication.k8s.io/v1beta1",
+            "status": {"clientCertificateData": client_cert.pem}
+        })
+        .to_string(),
+    )
+    .unwrap();
+    // The first credential is cached (it has no expiry): a new plugin config reads anew.
+    let mut exec = ExecConfig::new("/bin/cat", vec![output.display().to_string()]);
+    exec.api_version = "client.authentication.k8s.io/v1beta1".into();
+    config.auth = Auth::Exec(exec);
+    let err = get_team(&config).await.unwrap_err();
+    assert!(err.to_string().contains("clientKeyData"), "{err}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn retry_after_answers_are_retried() {
+    let server_cert = cert(&["127.0.0.1"]);
+    let server = serve(&server_cert, None).await;
+    let mut config = Config::new(&server.url);
+    config.tls.ca_data = Some(server_cert.pem.clone().into_bytes());
+    let client = Client::new(&config, scheme()).unwrap();
+    let ns = client
+        .get::<Namespace>(&ObjectKey::cluster("busy"))
+        .await
+        .unwrap();
+    assert_eq!(ns.metadata.name, "team");
+    let tries = server
+        .heads
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|h| h.starts_with("GET /api/v1/namespaces/busy "))
+        .count();
+    assert_eq!(tries, 3);
 }

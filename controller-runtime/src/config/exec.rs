@@ -35,14 +35,26 @@ pub struct ExecConfig {
     /// kubeconfig asks (`provideClusterInfo`).
     pub cluster_info: Option<serde_json::Value>,
     /// One plugin run at a time: concurrent first requests wait for the same token.
-    cache: Arc<tokio::sync::Mutex<Option<CachedToken>>>,
+    cache: Arc<tokio::sync::Mutex<Option<Cached>>>,
 }
 
 #[derive(Clone, Debug)]
-struct CachedToken {
-    token: String,
+struct Cached {
+    credential: ExecCredential,
     /// Unix seconds; `None` for a credential without expiry.
     expires: Option<i64>,
+}
+
+/// What an exec plugin gave: a bearer token, a client certificate and key (PEM), or
+/// both (client-go's `ExecCredentialStatus`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ExecCredential {
+    /// The bearer token, when the plugin gave one.
+    pub token: Option<String>,
+    /// The PEM client certificate, when the plugin gave one.
+    pub client_certificate: Option<Vec<u8>>,
+    /// The PEM key of the client certificate.
+    pub client_key: Option<Vec<u8>>,
 }
 
 /// Why an exec plugin gave no credential.
@@ -80,7 +92,7 @@ pub enum ExecCredentialError {
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
-struct ExecCredential {
+struct ExecCredentialDocument {
     #[serde(default)]
     api_version: String,
     #[serde(default)]
@@ -94,6 +106,10 @@ struct ExecCredential {
 struct ExecCredentialStatus {
     #[serde(default)]
     token: String,
+    #[serde(default)]
+    client_certificate_data: String,
+    #[serde(default)]
+    client_key_data: String,
     #[serde(default)]
     expiration_timestamp: Option<String>,
 }
@@ -177,12 +193,23 @@ impl ExecConfig {
     }
 
     /// The token: the cached one while it has not expired, else a new one from the
-    /// plugin (run on a blocking thread, once for all callers waiting on it).
+    /// plugin (run on a blocking thread, once for all callers waiting on it). An error
+    /// when the plugin gives a client certificate alone.
     pub async fn token(&self) -> Result<String, ExecCredentialError> {
+        let credential = self.credential().await?;
+        credential.token.ok_or_else(|| ExecCredentialError::Output {
+            command: self.command.clone(),
+            message: "status.token is empty".into(),
+        })
+    }
+
+    /// The credential: the cached one while it has not expired, else a new one from
+    /// the plugin (run on a blocking thread, once for all callers waiting on it).
+    pub async fn credential(&self) -> Result<ExecCredential, ExecCredentialError> {
         let mut cache = self.cache.lock().await;
         if let Some(c) = cache.as_ref() {
             if c.expires.is_none_or(|t| t > now_unix()) {
-                return Ok(c.token.clone());
+                return Ok(c.credential.clone());
             }
         }
         let this = self.clone();
@@ -192,9 +219,9 @@ impl ExecConfig {
                 command: self.command.clone(),
                 source: std::io::Error::other(e.to_string()),
             })??;
-        let token = fresh.token.clone();
+        let credential = fresh.credential.clone();
         *cache = Some(fresh);
-        Ok(token)
+        Ok(credential)
     }
 
     /// Forgets the cached token (after the server answered 401 to it).
@@ -202,7 +229,7 @@ impl ExecConfig {
         *self.cache.lock().await = None;
     }
 
-    fn run(&self) -> Result<CachedToken, ExecCredentialError> {
+    fn run(&self) -> Result<Cached, ExecCredentialError> {
         let mut spec = serde_json::json!({ "interactive": false });
         if let Some(cluster) = &self.cluster_info {
             spec["cluster"] = cluster.clone();
@@ -233,7 +260,7 @@ impl ExecConfig {
             command: self.command.clone(),
             message,
         };
-        let cred: ExecCredential =
+        let cred: ExecCredentialDocument =
             serde_json::from_slice(&output.stdout).map_err(|e| bad(e.to_string()))?;
         if cred.kind != "ExecCredential" {
             return Err(bad(format!("kind is {:?}, want ExecCredential", cred.kind)));
@@ -245,10 +272,21 @@ impl ExecConfig {
             )));
         }
         let status = cred.status.ok_or_else(|| bad("no status".to_string()))?;
-        if status.token.is_empty() {
+        let non_empty = |s: String| (!s.is_empty()).then_some(s);
+        let credential = ExecCredential {
+            token: non_empty(status.token),
+            client_certificate: non_empty(status.client_certificate_data).map(String::into_bytes),
+            client_key: non_empty(status.client_key_data).map(String::into_bytes),
+        };
+        if credential.client_certificate.is_some() != credential.client_key.is_some() {
             return Err(bad(
-                "status.token is empty (client certificates from exec plugins are not supported)"
+                "status.clientCertificateData and status.clientKeyData must be given together"
                     .to_string(),
+            ));
+        }
+        if credential.token.is_none() && credential.client_certificate.is_none() {
+            return Err(bad(
+                "status has neither a token nor a client certificate".to_string()
             ));
         }
         let expires = match status.expiration_timestamp.as_deref() {
@@ -259,8 +297,8 @@ impl ExecConfig {
                     .unix_seconds(),
             ),
         };
-        Ok(CachedToken {
-            token: status.token,
+        Ok(Cached {
+            credential,
             expires,
         })
     }

@@ -39,7 +39,7 @@ use std::time::Duration;
 
 use base64::Engine as _;
 
-pub use exec::{ExecConfig, ExecCredentialError};
+pub use exec::{ExecConfig, ExecCredential, ExecCredentialError};
 
 /// The environment variable naming kubeconfig files (separated by `:`; `;` on Windows).
 pub const KUBECONFIG_ENV: &str = "KUBECONFIG";

@@ -203,3 +203,22 @@ fn in_cluster_from_service_account_files() {
     let err = Config::from_service_account("10.0.0.1", "443", dir.path()).unwrap_err();
     assert!(err.to_string().contains("ca.crt"), "{err}");
 }
+
+#[test]
+fn exec_plugins_get_cluster_info_when_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(
+        dir.path(),
+        "config",
+        "current-context: x\ncontexts:\n- name: x\n  context: {cluster: c, user: u}\nclusters:\n- name: c\n  cluster: {server: 'https://x:6443', certificate-authority-data: Q0E=}\nusers:\n- name: u\n  user:\n    exec: {apiVersion: client.authentication.k8s.io/v1beta1, command: plugin, provideClusterInfo: true}\n",
+    );
+    let config = Config::from_kubeconfig(&path).unwrap();
+    let Auth::Exec(exec) = config.auth else {
+        panic!("not exec")
+    };
+    // A bare command name is looked up on PATH, not next to the kubeconfig.
+    assert_eq!(exec.command, PathBuf::from("plugin"));
+    let info = exec.cluster_info.unwrap();
+    assert_eq!(info["server"], "https://x:6443");
+    assert_eq!(info["certificate-authority-data"], "Q0E=");
+}
