@@ -16,11 +16,34 @@
 //! | `client::fake` (feature `envtest`) | `pkg/client/fake` | a fake client that is the in-process server, so it cannot diverge |
 //! | [`cache`] | `pkg/cache`, client-go `tools/cache` | [`Cache`](cache::Cache), [`Informer`](cache::Informer), [`Indexer`](cache::Indexer): informers, field indexes, `Arc` reads |
 //! | `envtest` (feature `envtest`, on by default) | `pkg/envtest` | the in-process API server for tests |
+//! | [`workqueue`] | client-go `util/workqueue` | [`WorkQueue`](workqueue::WorkQueue): de-duplicating, delaying, rate-limited |
+//! | [`reconcile`] | `pkg/reconcile` | [`Request`](reconcile::Request), [`Action`](reconcile::Action), [`Reconciler`](reconcile::Reconciler) |
+//! | [`event`], [`predicate`], [`handler`], [`source`] | `pkg/event`, `pkg/predicate`, `pkg/handler`, `pkg/source` | events, their filters, what they enqueue, where they come from |
+//! | [`controller`], [`builder`] | `pkg/controller`, `pkg/builder` | [`Controller`](controller::Controller) and [`ControllerBuilder`](builder::ControllerBuilder) (`for_kind`, `owns`, `watches`) |
+//! | [`manager`] | `pkg/manager` | [`Manager`](manager::Manager): client, cache, runnables, graceful shutdown |
+//! | [`leaderelection`] | client-go `tools/leaderelection` | Lease-based leader election |
+//! | [`controllerutil`] | `pkg/controller/controllerutil` | owner references, finalizers, `create_or_update` |
+//! | [`record`] | client-go `tools/events` | [`EventRecorder`](record::EventRecorder) |
+//!
+//! Examples: `configmap-mirror` and `replicaset-lite` (`cargo run -p controller-runtime
+//! --example configmap-mirror -- --kubeconfig FILE`).
 #![forbid(unsafe_code)]
 
+pub mod builder;
 pub mod cache;
 pub mod client;
 pub mod config;
+pub mod controller;
+pub mod controllerutil;
 #[cfg(feature = "envtest")]
 pub mod envtest;
+pub mod event;
+pub mod handler;
+pub mod leaderelection;
+pub mod manager;
+pub mod predicate;
+pub mod reconcile;
+pub mod record;
+pub mod source;
 pub mod transport;
+pub mod workqueue;

@@ -1,0 +1,307 @@
+//! The manager (controller-runtime's `pkg/manager`): owns the client, the cache, the
+//! Scheme and the RESTMapper every controller shares, and runs controllers and other
+//! [`Runnable`]s: the cache first, then what needs no leadership, then — once elected,
+//! when leader election is on — the rest. On shutdown it stops the runnables, waits for
+//! them (reconciles in flight finish) up to the graceful shutdown timeout, releases the
+//! lease and stops the cache.
+//!
+//! ```no_run
+//! use std::sync::Arc;
+//! use controller_runtime::builder::ControllerBuilder;
+//! use controller_runtime::config::Config;
+//! use controller_runtime::manager::{Manager, ManagerOptions};
+//! use controller_runtime::reconcile::{self, Action, Request};
+//! use k8s_types::core::v1::ConfigMap;
+//!
+//! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+//! let config = Config::from_kubeconfig("kubeconfig")?;
+//! let mut scheme = apimachinery::runtime::Scheme::new();
+//! k8s_types::register(&mut scheme)?;
+//! let mgr = Manager::new(&config, ManagerOptions::new(Arc::new(scheme)))?;
+//! ControllerBuilder::new(&mgr)
+//!     .for_kind::<ConfigMap>()
+//!     .complete(reconcile::func(|req: Request| async move {
+//!         println!("reconcile {req}");
+//!         Ok::<_, std::convert::Infallible>(Action::done())
+//!     }))?;
+//! mgr.start(async { let _ = tokio::signal::ctrl_c().await; }).await?;
+//! # Ok(()) }
+//! ```
+
+use std::fmt;
+use std::future::Future;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use apimachinery::runtime::Scheme;
+use futures_util::future::BoxFuture;
+use tokio_util::sync::CancellationToken;
+
+use crate::cache::{Cache, CacheOptions};
+use crate::client::delegating::{DelegatingClient, DelegatingClientOptions};
+use crate::client::{self, Client};
+use crate::config::Config;
+use crate::controller::Controller;
+use crate::leaderelection::{LeaderElectionConfig, LeaderElector};
+use crate::reconcile::Reconciler;
+use crate::workqueue::lock;
+
+/// An error a runnable ends with.
+pub type RunnableError = Box<dyn std::error::Error + Send + Sync>;
+
+/// Something the manager runs until shutdown (controller-runtime's `manager.Runnable`).
+pub trait Runnable: Send + Sync {
+    /// Runs until `cancel` fires; an error stops the manager.
+    fn start(
+        self: Arc<Self>,
+        cancel: CancellationToken,
+    ) -> BoxFuture<'static, Result<(), RunnableError>>;
+
+    /// Whether it may run only on the elected leader (default true, as Go's).
+    fn need_leader_election(&self) -> bool {
+        true
+    }
+}
+
+impl<R: Reconciler> Runnable for Controller<R> {
+    fn start(
+        self: Arc<Self>,
+        cancel: CancellationToken,
+    ) -> BoxFuture<'static, Result<(), RunnableError>> {
+        Box::pin(async move {
+            Controller::start(&self, cancel)
+                .await
+                .map_err(|e| Box::new(e) as RunnableError)
+        })
+    }
+
+    fn need_leader_election(&self) -> bool {
+        Controller::need_leader_election(self)
+    }
+}
+
+/// How a manager is set up (controller-runtime's `manager.Options`).
+#[derive(Debug)]
+pub struct ManagerOptions {
+    /// The Scheme of every kind the program reads or writes.
+    pub scheme: Arc<Scheme>,
+    /// The cache's restrictions, transforms and resync.
+    pub cache: CacheOptions,
+    /// Which reads of the manager's client bypass the cache.
+    pub client: DelegatingClientOptions,
+    /// Leader election; `None` runs every runnable at once.
+    pub leader_election: Option<LeaderElectionConfig>,
+    /// How long shutdown waits for runnables (reconciles in flight) to finish (default 30 s,
+    /// as Go's).
+    pub graceful_shutdown_timeout: Duration,
+}
+
+impl ManagerOptions {
+    /// Defaults around `scheme`.
+    pub fn new(scheme: Arc<Scheme>) -> Self {
+        Self {
+            scheme,
+            cache: CacheOptions::default(),
+            client: DelegatingClientOptions::default(),
+            leader_election: None,
+            graceful_shutdown_timeout: Duration::from_secs(30),
+        }
+    }
+}
+
+/// Errors of a manager.
+#[derive(Debug, thiserror::Error)]
+pub enum ManagerError {
+    /// The client could not be made from the config.
+    #[error("manager: client: {0}")]
+    Client(#[from] client::Error),
+    /// The manager was started twice.
+    #[error("manager was already started")]
+    AlreadyStarted,
+    /// The cache did not sync before shutdown.
+    #[error("manager: the cache did not sync")]
+    CacheSync,
+    /// A runnable failed; the manager stopped the others.
+    #[error("manager: runnable failed: {0}")]
+    Runnable(#[source] RunnableError),
+    /// Leader election failed or leadership was lost.
+    #[error("manager: leader election: {0}")]
+    LeaderElection(#[from] crate::leaderelection::LeaderElectionError),
+    /// Runnables did not stop within the graceful shutdown timeout.
+    #[error("manager: runnables still running after the graceful shutdown timeout of {0:?}")]
+    ShutdownTimeout(Duration),
+}
+
+/// Owns the shared client, cache, Scheme and mapper, and runs runnables. Cheap to share
+/// (`&Manager` to builders; the manager itself is not `Clone`).
+pub struct Manager {
+    client: Client,
+    delegating: DelegatingClient,
+    cache: Cache,
+    scheme: Arc<Scheme>,
+    runnables: Mutex<Vec<Arc<dyn Runnable>>>,
+    leader_election: Option<LeaderElectionConfig>,
+    graceful_shutdown_timeout: Duration,
+    started: std::sync::atomic::AtomicBool,
+    elected: tokio::sync::watch::Sender<bool>,
+}
+
+impl fmt::Debug for Manager {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Manager")
+            .field("host", &self.client.host())
+            .field("leader_election", &self.leader_election)
+            .finish()
+    }
+}
+
+impl Manager {
+    /// A manager talking to the server of `config`.
+    pub fn new(config: &Config, options: ManagerOptions) -> Result<Self, ManagerError> {
+        let client = Client::new(config, Arc::clone(&options.scheme))?;
+        let cache = Cache::new(client.clone(), Arc::clone(&options.scheme), options.cache);
+        let delegating = DelegatingClient::new(client.clone(), cache.clone(), options.client);
+        Ok(Self {
+            client,
+            delegating,
+            cache,
+            scheme: options.scheme,
+            runnables: Mutex::new(Vec::new()),
+            leader_election: options.leader_election,
+            graceful_shutdown_timeout: options.graceful_shutdown_timeout,
+            started: std::sync::atomic::AtomicBool::new(false),
+            elected: tokio::sync::watch::channel(false).0,
+        })
+    }
+
+    /// The client: reads from the cache, writes to the server (Go's `GetClient`).
+    pub fn client(&self) -> &DelegatingClient {
+        &self.delegating
+    }
+
+    /// The direct client: reads from the server (Go's `GetAPIReader`).
+    pub fn api_reader(&self) -> &Client {
+        &self.client
+    }
+
+    /// The cache (Go's `GetCache`, and `GetFieldIndexer` through `index_field`).
+    pub fn cache(&self) -> &Cache {
+        &self.cache
+    }
+
+    /// The Scheme.
+    pub fn scheme(&self) -> &Arc<Scheme> {
+        &self.scheme
+    }
+
+    /// The RESTMapper (discovery-backed, refreshed on a miss).
+    pub fn rest_mapper(&self) -> &client::apiutil::DynamicRESTMapper {
+        self.client.rest_mapper()
+    }
+
+    /// Adds a runnable; must be called before [`start`](Self::start).
+    pub fn add(&self, runnable: Arc<dyn Runnable>) {
+        lock(&self.runnables).push(runnable);
+    }
+
+    /// Whether this manager leads (always true without leader election, once started).
+    pub fn elected(&self) -> tokio::sync::watch::Receiver<bool> {
+        self.elected.subscribe()
+    }
+
+    /// Runs everything until `shutdown` completes or a runnable fails.
+    pub async fn start(
+        &self,
+        shutdown: impl Future<Output = ()> + Send,
+    ) -> Result<(), ManagerError> {
+        if self.started.swap(true, std::sync::atomic::Ordering::SeqCst) {
+            return Err(ManagerError::AlreadyStarted);
+        }
+        let cache_cancel = CancellationToken::new();
+        let run_cancel = CancellationToken::new();
+        let runnables = std::mem::take(&mut *lock(&self.runnables));
+        let (leader, other): (Vec<_>, Vec<_>) = runnables
+            .into_iter()
+            .partition(|r| self.leader_election.is_some() && r.need_leader_election());
+
+        let (err_tx, mut err_rx) = tokio::sync::mpsc::unbounded_channel::<ManagerError>();
+        let mut tasks = tokio::task::JoinSet::new();
+        let spawn = |tasks: &mut tokio::task::JoinSet<()>, r: Arc<dyn Runnable>| {
+            let (cancel, err_tx) = (run_cancel.clone(), err_tx.clone());
+            tasks.spawn(async move {
+                if let Err(e) = r.start(cancel).await {
+                    let _ = err_tx.send(ManagerError::Runnable(e));
+                }
+            });
+        };
+
+        tokio::pin!(shutdown);
+        self.cache.start(cache_cancel.clone());
+        let outcome: Result<(), ManagerError> = async {
+            tokio::select! {
+                synced = self.cache.wait_for_cache_sync(&cache_cancel) => {
+                    if !synced { return Err(ManagerError::CacheSync); }
+                }
+                () = &mut shutdown => return Ok(()),
+            }
+            for r in other {
+                spawn(&mut tasks, r);
+            }
+            let mut elector_task = None;
+            match &self.leader_election {
+                None => {
+                    self.elected.send_replace(true);
+                }
+                Some(config) => {
+                    let elector = LeaderElector::new(self.client.clone(), config.clone());
+                    let (lead_tx, mut lead_rx) = tokio::sync::watch::channel(false);
+                    let cancel = run_cancel.clone();
+                    let err_tx = err_tx.clone();
+                    elector_task = Some(tokio::spawn(async move {
+                        if let Err(e) = elector.run(cancel, lead_tx).await {
+                            let _ = err_tx.send(ManagerError::LeaderElection(e));
+                        }
+                    }));
+                    tokio::select! {
+                        changed = lead_rx.wait_for(|l| *l) => {
+                            if changed.is_err() { return Ok(()); }
+                        }
+                        () = &mut shutdown => return Ok(()),
+                        e = err_rx.recv() => return e.map_or(Ok(()), Err),
+                    }
+                    self.elected.send_replace(true);
+                    for r in leader {
+                        spawn(&mut tasks, r);
+                    }
+                }
+            }
+            let _ = elector_task;
+            tokio::select! {
+                () = &mut shutdown => Ok(()),
+                e = err_rx.recv() => e.map_or(Ok(()), Err),
+            }
+        }
+        .await;
+
+        // Stop the runnables (and the elector, which releases the lease), then the cache.
+        run_cancel.cancel();
+        let drained = tokio::time::timeout(self.graceful_shutdown_timeout, async {
+            while tasks.join_next().await.is_some() {}
+        })
+        .await;
+        cache_cancel.cancel();
+        self.elected.send_replace(false);
+        outcome?;
+        if drained.is_err() {
+            return Err(ManagerError::ShutdownTimeout(
+                self.graceful_shutdown_timeout,
+            ));
+        }
+        Ok(())
+    }
+
+    /// Adds a controller (what [`ControllerBuilder::complete`](crate::builder::ControllerBuilder::complete) does).
+    pub fn add_controller<R: Reconciler>(&self, controller: Arc<Controller<R>>) {
+        self.add(controller);
+    }
+}

@@ -1,0 +1,187 @@
+//! What a controller asks its user to do (controller-runtime's `pkg/reconcile`): a
+//! [`Request`] names one object, the [`Reconciler`] brings the world in line with it and
+//! answers with an [`Action`].
+//!
+//! ```
+//! use controller_runtime::reconcile::{self, Action, Request, Reconciler};
+//! use std::time::Duration;
+//!
+//! let r = reconcile::func(|req: Request| async move {
+//!     if req.namespace == "slow" {
+//!         return Ok::<_, std::io::Error>(Action::requeue_after(Duration::from_secs(30)));
+//!     }
+//!     Ok(Action::done())
+//! });
+//! # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+//! let action = r.reconcile(Request::new("slow", "web")).await.unwrap();
+//! assert_eq!(action.requeue_after_duration(), Some(Duration::from_secs(30)));
+//! # });
+//! ```
+
+use std::fmt;
+use std::future::Future;
+use std::time::Duration;
+
+/// The object a reconcile is for: its namespace (empty for cluster-scoped objects) and
+/// name (controller-runtime's `reconcile.Request` around `types.NamespacedName`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Request {
+    /// The namespace; empty for a cluster-scoped object.
+    pub namespace: String,
+    /// The name.
+    pub name: String,
+}
+
+impl Request {
+    /// A request for `namespace`/`name`.
+    pub fn new(namespace: impl Into<String>, name: impl Into<String>) -> Self {
+        Self {
+            namespace: namespace.into(),
+            name: name.into(),
+        }
+    }
+
+    /// The request for an object, from its metadata; `None` for an object without
+    /// metadata.
+    pub fn for_object(obj: &dyn apimachinery::runtime::Object) -> Option<Self> {
+        let meta = obj.meta()?;
+        Some(Self::new(meta.namespace(), meta.name()))
+    }
+}
+
+/// `namespace/name`, or `name` alone for a cluster-scoped object (Go's
+/// `NamespacedName.String` writes `/name` there; the bare name reads better in logs).
+impl fmt::Display for Request {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.namespace.is_empty() {
+            f.write_str(&self.name)
+        } else {
+            write!(f, "{}/{}", self.namespace, self.name)
+        }
+    }
+}
+
+/// What to do after a successful reconcile (controller-runtime's `reconcile.Result`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Action {
+    requeue: bool,
+    requeue_after: Option<Duration>,
+}
+
+impl Action {
+    /// Nothing more: the object is in line; its failures are forgotten.
+    pub fn done() -> Self {
+        Self::default()
+    }
+
+    /// Reconcile again, rate-limited (Go's `Result{Requeue: true}`).
+    pub fn requeue() -> Self {
+        Self {
+            requeue: true,
+            requeue_after: None,
+        }
+    }
+
+    /// Reconcile again after `delay` (Go's `Result{RequeueAfter: delay}`); a zero delay
+    /// is [`requeue`](Self::requeue).
+    pub fn requeue_after(delay: Duration) -> Self {
+        if delay.is_zero() {
+            return Self::requeue();
+        }
+        Self {
+            requeue: false,
+            requeue_after: Some(delay),
+        }
+    }
+
+    /// Whether a rate-limited requeue was asked for.
+    pub fn is_requeue(&self) -> bool {
+        self.requeue
+    }
+
+    /// The delay of a requeue-after, if one was asked for.
+    pub fn requeue_after_duration(&self) -> Option<Duration> {
+        self.requeue_after
+    }
+}
+
+/// The user's part of a controller: brings the cluster in line with one object.
+///
+/// Errors requeue the request with the controller's backoff; a panic is caught and
+/// treated as an error. Implement it with `async fn`:
+///
+/// ```
+/// use controller_runtime::reconcile::{Action, Reconciler, Request};
+///
+/// struct Noop;
+/// impl Reconciler for Noop {
+///     type Error = std::convert::Infallible;
+///     async fn reconcile(&self, _request: Request) -> Result<Action, Self::Error> {
+///         Ok(Action::done())
+///     }
+/// }
+/// ```
+pub trait Reconciler: Send + Sync + 'static {
+    /// What a failed reconcile reports.
+    type Error: std::error::Error + Send + Sync + 'static;
+
+    /// Reconciles the object `request` names.
+    fn reconcile(
+        &self,
+        request: Request,
+    ) -> impl Future<Output = Result<Action, Self::Error>> + Send;
+}
+
+/// A [`Reconciler`] made of a function (controller-runtime's `reconcile.Func`).
+#[derive(Clone)]
+pub struct Func<F>(F);
+
+impl<F> fmt::Debug for Func<F> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("reconcile::Func")
+    }
+}
+
+/// Wraps `f` as a [`Reconciler`].
+pub fn func<F, Fut, E>(f: F) -> Func<F>
+where
+    F: Fn(Request) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = Result<Action, E>> + Send,
+    E: std::error::Error + Send + Sync + 'static,
+{
+    Func(f)
+}
+
+impl<F, Fut, E> Reconciler for Func<F>
+where
+    F: Fn(Request) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = Result<Action, E>> + Send,
+    E: std::error::Error + Send + Sync + 'static,
+{
+    type Error = E;
+
+    fn reconcile(&self, request: Request) -> impl Future<Output = Result<Action, E>> + Send {
+        (self.0)(request)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn request_display() {
+        assert_eq!(Request::new("ns", "a").to_string(), "ns/a");
+        assert_eq!(Request::new("", "node-1").to_string(), "node-1");
+    }
+
+    #[test]
+    fn zero_requeue_after_is_requeue() {
+        assert_eq!(Action::requeue_after(Duration::ZERO), Action::requeue());
+        assert!(!Action::done().is_requeue());
+        assert_eq!(
+            Action::requeue_after(Duration::from_secs(1)).requeue_after_duration(),
+            Some(Duration::from_secs(1))
+        );
+    }
+}

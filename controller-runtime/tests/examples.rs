@@ -1,0 +1,313 @@
+//! The examples, run as the built binaries against a real API server: the in-process
+//! one (`envtest`) and `kapi serve`.
+#![allow(clippy::unwrap_used, clippy::panic, clippy::expect_used)]
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::time::Duration;
+
+use apimachinery::runtime::Scheme;
+use controller_runtime::client::ListOptions;
+use controller_runtime::client::{Client, ObjectKey};
+use controller_runtime::config::Config;
+use controller_runtime::envtest::Environment;
+use k8s_types::apps::v1::ReplicaSet;
+use k8s_types::core::v1::{ConfigMap, Container, Namespace, Pod};
+
+/// `target/debug` (the test binary is in its `deps/`).
+fn target_dir() -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    exe.parent().unwrap().parent().unwrap().to_path_buf()
+}
+
+/// A child process killed when dropped.
+struct Running(Child);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn example(name: &str, kubeconfig: &Path) -> Running {
+    // `cargo test` builds the examples only when no test target is named; a no-op when
+    // they are fresh.
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let status = Command::new(env!("CARGO"))
+        .args(["build", "-p", "controller-runtime", "--example", name])
+        .current_dir(workspace)
+        .status()
+        .unwrap();
+    assert!(status.success(), "cargo build --example {name} failed");
+    let bin = target_dir().join("examples").join(name);
+    let mut child = Command::new(bin)
+        .arg("--kubeconfig")
+        .arg(kubeconfig)
+        .arg("--stop-on-stdin-eof")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.as_mut().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert!(first.contains("running"), "{first}");
+    Running(child)
+}
+
+/// Stops an example by closing its stdin and checks it exits cleanly.
+fn stop(mut running: Running) {
+    drop(running.0.stdin.take());
+    for _ in 0..200 {
+        if let Some(status) = running.0.try_wait().unwrap() {
+            assert!(status.success(), "example exited with {status}");
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    panic!("example did not stop after its stdin closed");
+}
+
+async fn eventually<T>(what: &str, mut probe: impl AsyncFnMut() -> Option<T>) -> T {
+    for _ in 0..600 {
+        if let Some(v) = probe().await {
+            return v;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("timed out waiting for {what}");
+}
+
+async fn get_cm(client: &Client, ns: &str, name: &str) -> Option<ConfigMap> {
+    match client.get::<ConfigMap>(&ObjectKey::new(ns, name)).await {
+        Ok(cm) => Some(cm),
+        Err(e) if e.is_not_found() => None,
+        Err(e) => panic!("get {ns}/{name}: {e}"),
+    }
+}
+
+async fn configmap_mirror_scenario(client: &Client) {
+    let mut ns = Namespace::default();
+    ns.metadata.name = "mirror-target".into();
+    let _ = client.create(&ns, &Default::default()).await;
+
+    let mut source = ConfigMap::default();
+    source.metadata.namespace = "default".into();
+    source.metadata.name = "settings".into();
+    source
+        .metadata
+        .labels
+        .insert("mirror.example.com/to".into(), "mirror-target".into());
+    source.data.insert("mode".into(), "fast".into());
+    client.create(&source, &Default::default()).await.unwrap();
+
+    let copy = eventually("the copy", async || {
+        get_cm(client, "mirror-target", "settings").await
+    })
+    .await;
+    assert_eq!(copy.data["mode"], "fast");
+    assert_eq!(copy.metadata.labels["mirror.example.com/from"], "default");
+    let source = get_cm(client, "default", "settings").await.unwrap();
+    assert_eq!(
+        source.metadata.finalizers,
+        vec!["mirror.example.com/cleanup".to_string()]
+    );
+
+    let mut changed = source.clone();
+    changed.data.insert("mode".into(), "slow".into());
+    client.update(&changed, &Default::default()).await.unwrap();
+    eventually("the copy to follow", async || {
+        get_cm(client, "mirror-target", "settings")
+            .await
+            .filter(|c| c.data["mode"] == "slow")
+    })
+    .await;
+
+    // A copy deleted by hand comes back.
+    client.delete(&copy, &Default::default()).await.unwrap();
+    eventually("the copy restored", async || {
+        get_cm(client, "mirror-target", "settings").await
+    })
+    .await;
+
+    // Deleting the source: the copy goes first, then the finalizer, then the source.
+    client.delete(&changed, &Default::default()).await.unwrap();
+    eventually("the source gone", async || {
+        match get_cm(client, "default", "settings").await {
+            Some(s) => {
+                assert!(s.metadata.deletion_timestamp.is_some());
+                None
+            }
+            None => Some(()),
+        }
+    })
+    .await;
+    assert!(
+        get_cm(client, "mirror-target", "settings").await.is_none(),
+        "the copy must be gone before the source's finalizer is removed"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn configmap_mirror_against_envtest() {
+    let env = Environment::start().await.unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let kubeconfig = dir.path().join("kubeconfig");
+    std::fs::write(&kubeconfig, env.kubeconfig()).unwrap();
+    let running = example("configmap-mirror", &kubeconfig);
+    let client = Client::new(env.config(), env.scheme()).unwrap();
+    configmap_mirror_scenario(&client).await;
+    stop(running);
+    env.stop().await;
+}
+
+/// `kapi serve` on a free port, with its kubeconfig (the kapi crate's tests start it the
+/// same way). The binary is built here: it is another package's, which Cargo does not
+/// build for this one's tests.
+fn kapi_serve(dir: &Path) -> (Running, PathBuf) {
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let status = Command::new(env!("CARGO"))
+        .args(["build", "-p", "kapi", "--bin", "kapi"])
+        .current_dir(workspace)
+        .status()
+        .unwrap();
+    assert!(status.success(), "cargo build -p kapi failed");
+    let kubeconfig = dir.join("kubeconfig");
+    let mut child = Command::new(target_dir().join("kapi"))
+        .args(["serve", "--listen", "127.0.0.1:0", "--kubeconfig"])
+        .arg(&kubeconfig)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.as_mut().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert!(
+        first.contains("serving the Kubernetes 1.36 API at http://127.0.0.1:"),
+        "{first}"
+    );
+    (Running(child), kubeconfig)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn configmap_mirror_against_kapi_serve() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_server, kubeconfig) = kapi_serve(dir.path());
+    let running = example("configmap-mirror", &kubeconfig);
+    let mut scheme = Scheme::new();
+    k8s_types::register(&mut scheme).unwrap();
+    let config = Config::from_kubeconfig(&kubeconfig).unwrap();
+    let client = Client::new(&config, Arc::new(scheme)).unwrap();
+    configmap_mirror_scenario(&client).await;
+    stop(running);
+}
+
+async fn replicaset_lite_scenario(client: &Client) {
+    let rs: ReplicaSet = serde_json::from_value(serde_json::json!({
+        "apiVersion": "apps/v1", "kind": "ReplicaSet",
+        "metadata": {"name": "web", "namespace": "default"},
+        "spec": {
+            "replicas": 3,
+            "selector": {"matchLabels": {"app": "web"}},
+            "template": {
+                "metadata": {"labels": {"app": "web"}},
+                "spec": {"containers": [{"name": "c", "image": "nginx"}]}
+            }
+        }
+    }))
+    .unwrap();
+    let created = client.create(&rs, &Default::default()).await.unwrap();
+
+    let owned = |pods: Vec<Pod>, uid: &str| -> Vec<Pod> {
+        pods.into_iter()
+            .filter(|p| p.metadata.deletion_timestamp.is_none())
+            .filter(|p| {
+                p.metadata
+                    .owner_references
+                    .iter()
+                    .any(|r| r.uid == uid && r.controller == Some(true) && r.kind == "ReplicaSet")
+            })
+            .collect()
+    };
+    let list = async || {
+        client
+            .list::<Pod>(&ListOptions::in_namespace("default"))
+            .await
+            .unwrap()
+            .items
+    };
+    let uid = created.metadata.uid.clone();
+    let wait_pods = async |n: usize| {
+        eventually(&format!("{n} pods"), async || {
+            let pods = owned(list().await, &uid);
+            (pods.len() == n).then_some(pods)
+        })
+        .await
+    };
+    let pods = wait_pods(3).await;
+    let c: &Container = &pods[0].spec.containers.as_ref().unwrap()[0];
+    assert_eq!(c.image, "nginx");
+    assert_eq!(pods[0].metadata.labels["app"], "web");
+    let status = eventually("status.replicas 3", async || {
+        let rs: ReplicaSet = client.get(&ObjectKey::new("default", "web")).await.unwrap();
+        (rs.status.replicas == 3 && rs.status.observed_generation == rs.metadata.generation)
+            .then_some(rs)
+    })
+    .await;
+
+    // A deleted pod is replaced.
+    let deleted = pods[0].metadata.name.clone();
+    client.delete(&pods[0], &Default::default()).await.unwrap();
+    eventually("a replacement", async || {
+        let pods = owned(list().await, &uid);
+        (pods.len() == 3 && pods.iter().all(|p| p.metadata.name != deleted)).then_some(())
+    })
+    .await;
+
+    // Scaling down.
+    let mut scaled = status.clone();
+    scaled.spec.replicas = Some(1);
+    client.update(&scaled, &Default::default()).await.unwrap();
+    wait_pods(1).await;
+    eventually("status.replicas 1", async || {
+        let rs: ReplicaSet = client.get(&ObjectKey::new("default", "web")).await.unwrap();
+        (rs.status.replicas == 1).then_some(())
+    })
+    .await;
+    // Still 1 a moment later: nothing over-created.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(owned(list().await, &uid).len(), 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn replicaset_lite_against_envtest() {
+    let env = Environment::start().await.unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let kubeconfig = dir.path().join("kubeconfig");
+    std::fs::write(&kubeconfig, env.kubeconfig()).unwrap();
+    let running = example("replicaset-lite", &kubeconfig);
+    let client = Client::new(env.config(), env.scheme()).unwrap();
+    replicaset_lite_scenario(&client).await;
+    stop(running);
+    env.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn replicaset_lite_against_kapi_serve() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_server, kubeconfig) = kapi_serve(dir.path());
+    let running = example("replicaset-lite", &kubeconfig);
+    let mut scheme = Scheme::new();
+    k8s_types::register(&mut scheme).unwrap();
+    let config = Config::from_kubeconfig(&kubeconfig).unwrap();
+    let client = Client::new(&config, Arc::new(scheme)).unwrap();
+    replicaset_lite_scenario(&client).await;
+    stop(running);
+}

@@ -1,0 +1,215 @@
+//! The manager, a controller built on the cache and leader election, against the
+//! in-process API server.
+#![allow(clippy::unwrap_used, clippy::panic)]
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use controller_runtime::builder::ControllerBuilder;
+use controller_runtime::client::{Client, ObjectKey};
+use controller_runtime::envtest::Environment;
+use controller_runtime::leaderelection::LeaderElectionConfig;
+use controller_runtime::manager::{Manager, ManagerOptions};
+use controller_runtime::predicate::ResourceVersionChanged;
+use controller_runtime::reconcile::{self, Action, Request};
+use k8s_types::coordination::v1::Lease;
+use k8s_types::core::v1::ConfigMap;
+
+async fn until(what: &str, cond: impl Fn() -> bool) {
+    for _ in 0..1000 {
+        if cond() {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("timed out waiting for {what}");
+}
+
+fn config_map(name: &str) -> ConfigMap {
+    let mut cm = ConfigMap::default();
+    cm.metadata.name = name.into();
+    cm.metadata.namespace = "default".into();
+    cm
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn controller_reconciles_created_and_updated_objects() {
+    let env = Environment::start().await.unwrap();
+    let mgr = Arc::new(Manager::new(env.config(), ManagerOptions::new(env.scheme())).unwrap());
+    let seen: Arc<Mutex<Vec<Request>>> = Arc::default();
+    let seen2 = seen.clone();
+    let controller = ControllerBuilder::new(&mgr)
+        .for_kind::<ConfigMap>()
+        .with_event_filter(ResourceVersionChanged)
+        .complete(reconcile::func(move |req: Request| {
+            let seen = seen2.clone();
+            async move {
+                seen.lock().unwrap().push(req);
+                Ok::<_, std::convert::Infallible>(Action::done())
+            }
+        }))
+        .unwrap();
+    assert_eq!(controller.name(), "configmap");
+
+    let client = Client::new(env.config(), env.scheme()).unwrap();
+    client
+        .create(&config_map("before-start"), &Default::default())
+        .await
+        .unwrap();
+
+    let stop = tokio_util::sync::CancellationToken::new();
+    let run = tokio::spawn({
+        let (mgr, stop) = (mgr.clone(), stop.clone());
+        async move { mgr.start(async move { stop.cancelled().await }).await }
+    });
+    until("the initial list", || {
+        seen.lock()
+            .unwrap()
+            .contains(&Request::new("default", "before-start"))
+    })
+    .await;
+    let mut created = client
+        .create(&config_map("later"), &Default::default())
+        .await
+        .unwrap();
+    until("a watch event", || {
+        seen.lock()
+            .unwrap()
+            .contains(&Request::new("default", "later"))
+    })
+    .await;
+    let before = controller.metrics().total();
+    created.data.insert("k".into(), "v".into());
+    client.update(&created, &Default::default()).await.unwrap();
+    until("the update", || controller.metrics().total() > before).await;
+
+    // The manager's client reads through the cache.
+    let cached: Arc<ConfigMap> = mgr
+        .client()
+        .get(&ObjectKey::new("default", "later"))
+        .await
+        .unwrap();
+    let _ = cached;
+
+    stop.cancel();
+    run.await.unwrap().unwrap();
+    env.stop().await;
+}
+
+fn election(identity: &str) -> LeaderElectionConfig {
+    LeaderElectionConfig {
+        lease_duration: Duration::from_secs(3),
+        renew_deadline: Duration::from_secs(2),
+        retry_period: Duration::from_millis(200),
+        ..LeaderElectionConfig::new("default", "test-lock", identity)
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn leader_election_hands_over_between_two_managers() {
+    let env = Environment::start().await.unwrap();
+    let make = |id: &str| {
+        let mut options = ManagerOptions::new(env.scheme());
+        options.leader_election = Some(election(id));
+        Arc::new(Manager::new(env.config(), options).unwrap())
+    };
+    let (a, b) = (make("a"), make("b"));
+    let (stop_a, stop_b) = (
+        tokio_util::sync::CancellationToken::new(),
+        tokio_util::sync::CancellationToken::new(),
+    );
+    let run_a = tokio::spawn({
+        let (m, s) = (a.clone(), stop_a.clone());
+        async move { m.start(async move { s.cancelled().await }).await }
+    });
+    let mut a_elected = a.elected();
+    tokio::time::timeout(Duration::from_secs(10), a_elected.wait_for(|l| *l))
+        .await
+        .unwrap()
+        .unwrap();
+
+    let run_b = tokio::spawn({
+        let (m, s) = (b.clone(), stop_b.clone());
+        async move { m.start(async move { s.cancelled().await }).await }
+    });
+    // b waits while a renews (well past a's lease duration).
+    tokio::time::sleep(Duration::from_secs(4)).await;
+    assert!(!*b.elected().borrow(), "b must not lead while a renews");
+
+    let client = Client::new(env.config(), env.scheme()).unwrap();
+    let lease: Lease = client
+        .get(&ObjectKey::new("default", "test-lock"))
+        .await
+        .unwrap();
+    assert_eq!(lease.spec.holder_identity.as_deref(), Some("a"));
+    assert_eq!(lease.spec.lease_transitions, Some(0));
+
+    // a stops and releases: b takes over without waiting out the lease.
+    stop_a.cancel();
+    run_a.await.unwrap().unwrap();
+    let mut b_elected = b.elected();
+    tokio::time::timeout(Duration::from_secs(3), b_elected.wait_for(|l| *l))
+        .await
+        .unwrap()
+        .unwrap();
+    let lease: Lease = client
+        .get(&ObjectKey::new("default", "test-lock"))
+        .await
+        .unwrap();
+    assert_eq!(lease.spec.holder_identity.as_deref(), Some("b"));
+    assert_eq!(lease.spec.lease_transitions, Some(1));
+    assert!(lease.spec.acquire_time.is_some() && lease.spec.renew_time.is_some());
+
+    stop_b.cancel();
+    run_b.await.unwrap().unwrap();
+    env.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn recorder_writes_events_k8s_io_v1_events() {
+    use controller_runtime::client::ListOptions;
+    use controller_runtime::record::{EventRecorder, EventType};
+    use k8s_types::events::v1::Event;
+
+    let env = Environment::start().await.unwrap();
+    let client = Client::new(env.config(), env.scheme()).unwrap();
+    let cm = client
+        .create(&config_map("watched"), &Default::default())
+        .await
+        .unwrap();
+    let recorder = EventRecorder::new(client.clone(), "example.com/test", "test-1");
+    recorder
+        .event(
+            &cm,
+            EventType::Warning,
+            "Mirrored",
+            "Mirror",
+            "copied to ns b",
+        )
+        .await;
+    recorder
+        .event(&cm, EventType::Normal, "Synced", "Sync", "in sync")
+        .await;
+    let events = client
+        .list::<Event>(&ListOptions::in_namespace("default"))
+        .await
+        .unwrap()
+        .items;
+    assert_eq!(events.len(), 2);
+    let e = events.iter().find(|e| e.reason == "Mirrored").unwrap();
+    assert_eq!(e.r#type, "Warning");
+    assert_eq!(e.note, "copied to ns b");
+    assert_eq!(e.action, "Mirror");
+    assert_eq!(e.reporting_controller, "example.com/test");
+    assert_eq!(e.reporting_instance, "test-1");
+    assert_eq!(
+        (
+            e.regarding.kind.as_str(),
+            e.regarding.name.as_str(),
+            e.regarding.uid.as_str()
+        ),
+        ("ConfigMap", "watched", cm.metadata.uid.as_str())
+    );
+    assert!(e.metadata.name.starts_with("watched."));
+    env.stop().await;
+}
