@@ -31,9 +31,14 @@ fn the_bundled_example_upgrades_to_the_preferred_versions() -> TestResult {
         out.contains("  selector:\n    matchLabels:\n      app: web\n  strategy:\n    rollingUpdate:\n      maxSurge: 1\n      maxUnavailable: 1\n    type: RollingUpdate\n  template:"),
         "{out}"
     );
-    assert!(out.contains("  revisionHistoryLimit: 2147483647\n"), "{out}");
     assert!(
-        out.contains("        resources: {}\n        terminationMessagePath: /dev/termination-log\n"),
+        out.contains("  revisionHistoryLimit: 2147483647\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "        resources: {}\n        terminationMessagePath: /dev/termination-log\n"
+        ),
         "{out}"
     );
     assert!(

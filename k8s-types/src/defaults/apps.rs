@@ -9,7 +9,7 @@ use apimachinery::apis::meta::v1::LabelSelector;
 use apimachinery::conversion::Defaulters;
 use apimachinery::util::intstr::IntOrString;
 
-use super::core::{labels_from_template, persistent_volume_claim_spec, pod_template_spec};
+use super::core::{labels_from_template, persistent_volume_claim, pod_template_spec};
 
 /// `extensions/v1beta1`'s revision history limit and progress deadline: Go's `MaxInt32`.
 pub const EXTENSIONS_UNLIMITED: i32 = i32::MAX;
@@ -148,9 +148,9 @@ macro_rules! stateful_set {
             spec.replicas.get_or_insert(1);
             spec.revision_history_limit.get_or_insert(10);
             pod_template_spec(&mut spec.template);
-            for claim in &mut spec.volume_claim_templates {
-                persistent_volume_claim_spec(&mut claim.spec);
-            }
+            spec.volume_claim_templates
+                .iter_mut()
+                .for_each(persistent_volume_claim);
         });
     };
 }

@@ -12,8 +12,8 @@ use apimachinery::util::intstr::IntOrString;
 
 use crate::core::v1::{
     Container, ContainerPort, DownwardAPIVolumeFile, EnvVar, HTTPGetAction, Lifecycle,
-    PersistentVolumeClaimSpec, PersistentVolumeSpec, Pod, PodSpec, PodTemplateSpec, Probe,
-    ResourceRequirements, Service, Volume,
+    PersistentVolumeClaim, PersistentVolumeClaimSpec, PersistentVolumeSpec, Pod, PodSpec,
+    PodTemplateSpec, Probe, ResourceRequirements, Service, Volume,
 };
 use crate::generated::default_markers::core_v1 as markers;
 use crate::value::Quantity;
@@ -288,6 +288,13 @@ pub fn persistent_volume_claim_spec(spec: &mut PersistentVolumeClaimSpec) {
     set(&mut spec.volume_mode, "Filesystem".to_owned());
 }
 
+/// A claim's defaults (Go's `SetDefaults_PersistentVolumeClaim` and its spec's): a
+/// `Pending` phase, which a StatefulSet's claim templates get too.
+pub fn persistent_volume_claim(pvc: &mut PersistentVolumeClaim) {
+    set_str(&mut pvc.status.phase, "Pending");
+    persistent_volume_claim_spec(&mut pvc.spec);
+}
+
 /// The defaults of a persistent volume's sources (host path type, marker defaults of
 /// the RBD, iSCSI, ScaleIO and Azure disk sources), shared by PersistentVolume and a
 /// VolumeAttachment's inline spec.
@@ -464,10 +471,7 @@ pub(super) fn register(d: &mut Defaulters) {
         set(&mut pv.spec.volume_mode, "Filesystem".to_owned());
         persistent_volume_spec(&mut pv.spec);
     });
-    d.add(|pvc: &mut core::PersistentVolumeClaim| {
-        set_str(&mut pvc.status.phase, "Pending");
-        persistent_volume_claim_spec(&mut pvc.spec);
-    });
+    d.add(persistent_volume_claim);
     d.add(|ns: &mut core::Namespace| {
         // A namespace being created with generateName has no name to label with yet.
         if !ns.metadata.name.is_empty() {
