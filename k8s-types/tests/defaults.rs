@@ -383,6 +383,17 @@ fn extensions_workloads_keep_every_revision() {
             ("/metadata/labels", json!({"own": "x"})),
         ],
     );
+    // extensions/v1beta1 fills rolling update parameters given to any strategy.
+    let recreate = defaulted::<ext::Deployment>(
+        json!({"spec": {"strategy": {"type": "Recreate", "rollingUpdate": {}}, "template": template}}),
+    );
+    assert_at(
+        &recreate,
+        &[(
+            "/spec/strategy",
+            json!({"type": "Recreate", "rollingUpdate": {"maxUnavailable": 1, "maxSurge": 1}}),
+        )],
+    );
     let ds = defaulted::<ext::DaemonSet>(json!({"spec": {"template": template}}));
     assert_at(
         &ds,

@@ -27,9 +27,11 @@ fn percent_25() -> IntOrString {
 
 /// A Deployment's defaults: `$surge` is the default max surge and max unavailable,
 /// `$history`/`$deadline` the revision history limit and progress deadline;
-/// `from_template` defaults selector and labels from the template first.
+/// `from_template` defaults selector and labels from the template first; `any_strategy`
+/// fills rolling update parameters given to any strategy (`extensions/v1beta1`), not
+/// only to `RollingUpdate`.
 macro_rules! deployment {
-    ($d:ident, $ty:ty, surge: $surge:expr, history: $history:expr, deadline: $deadline:expr, from_template: $from:expr) => {
+    ($d:ident, $ty:ty, surge: $surge:expr, history: $history:expr, deadline: $deadline:expr, from_template: $from:expr, any_strategy: $any:expr) => {
         $d.add(|obj: &mut $ty| {
             let spec = &mut obj.spec;
             if $from {
@@ -45,7 +47,7 @@ macro_rules! deployment {
             if strategy.r#type.is_empty() {
                 strategy.r#type = "RollingUpdate".to_owned();
             }
-            if strategy.r#type == "RollingUpdate" {
+            if strategy.r#type == "RollingUpdate" || ($any && strategy.rolling_update.is_some()) {
                 let r = strategy.rolling_update.get_or_insert_with(Default::default);
                 r.max_unavailable.get_or_insert_with($surge);
                 r.max_surge.get_or_insert_with($surge);
@@ -158,22 +160,22 @@ macro_rules! stateful_set {
 #[cfg(feature = "apps")]
 pub(super) fn register(d: &mut Defaulters) {
     use crate::apps::{v1, v1beta1, v1beta2};
-    deployment!(d, v1::Deployment, surge: percent_25, history: 10, deadline: 600, from_template: false);
+    deployment!(d, v1::Deployment, surge: percent_25, history: 10, deadline: 600, from_template: false, any_strategy: false);
     daemon_set!(d, v1::DaemonSet, strategy: "RollingUpdate", from_template: false);
     replica_set!(d, v1::ReplicaSet, from_template: false);
     stateful_set!(d, v1::StatefulSet, strategy: "RollingUpdate", from_template: false);
-    deployment!(d, v1beta2::Deployment, surge: percent_25, history: 10, deadline: 600, from_template: false);
+    deployment!(d, v1beta2::Deployment, surge: percent_25, history: 10, deadline: 600, from_template: false, any_strategy: false);
     daemon_set!(d, v1beta2::DaemonSet, strategy: "RollingUpdate", from_template: false);
     replica_set!(d, v1beta2::ReplicaSet, from_template: false);
     stateful_set!(d, v1beta2::StatefulSet, strategy: "RollingUpdate", from_template: false);
-    deployment!(d, v1beta1::Deployment, surge: percent_25, history: 2, deadline: 600, from_template: true);
+    deployment!(d, v1beta1::Deployment, surge: percent_25, history: 2, deadline: 600, from_template: true, any_strategy: false);
     stateful_set!(d, v1beta1::StatefulSet, strategy: "OnDelete", from_template: true);
 }
 
 #[cfg(feature = "extensions")]
 pub(super) fn register_extensions(d: &mut Defaulters) {
     use crate::extensions::v1beta1 as ext;
-    deployment!(d, ext::Deployment, surge: || IntOrString::Int(1), history: EXTENSIONS_UNLIMITED, deadline: EXTENSIONS_UNLIMITED, from_template: true);
+    deployment!(d, ext::Deployment, surge: || IntOrString::Int(1), history: EXTENSIONS_UNLIMITED, deadline: EXTENSIONS_UNLIMITED, from_template: true, any_strategy: true);
     daemon_set!(d, ext::DaemonSet, strategy: "OnDelete", from_template: true);
     replica_set!(d, ext::ReplicaSet, from_template: true);
 }
