@@ -11,7 +11,7 @@ use std::hint::black_box;
 use std::path::Path;
 
 use apimachinery::runtime::Scheme;
-use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
+use criterion::{BatchSize, Criterion};
 use k8s_types::apps::v1::Deployment;
 
 fn read(path: &Path) -> Vec<u8> {
@@ -61,5 +61,8 @@ fn bench(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, bench);
-criterion_main!(benches);
+fn main() {
+    let mut c = Criterion::default().configure_from_args();
+    bench(&mut c);
+    c.final_summary();
+}
