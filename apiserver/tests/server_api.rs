@@ -682,9 +682,15 @@ async fn patches() {
         .await;
     assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
     let containers = r.json()["spec"]["template"]["spec"]["containers"].clone();
+    // Each container as stored: with the defaults of its creation (a patch of the image
+    // keeps the pull policy the first image got).
+    let defaulted = |name: &str, image: &str| {
+        json!({"name": name, "image": image, "imagePullPolicy": "IfNotPresent", "resources": {},
+               "terminationMessagePath": "/dev/termination-log", "terminationMessagePolicy": "File"})
+    };
     assert_eq!(
         containers,
-        json!([{"name": "a", "image": "a:1", "resources": {}}, {"name": "b", "image": "b:2", "resources": {}}])
+        json!([defaulted("a", "a:1"), defaulted("b", "b:2")])
     );
     let r = s
         .patch(

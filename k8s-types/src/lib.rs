@@ -50,6 +50,14 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
+//! # Defaults
+//!
+//! Kubernetes 1.36's built-in defaulters (Go's `SetDefaults_*` of every group version and
+//! the types' `+default=` markers) register with the kinds:
+//! [`Scheme::default`](apimachinery::runtime::Scheme::default) applies them, as the API
+//! server does on every write and `kapi convert` before converting. [`defaults`] lists
+//! the groups and kinds defaulted and the Go defaults not applied.
+//!
 //! Each API group but `meta` is behind the cargo feature of its module's name (`core`,
 //! `apps`, `networking`, ...), all on by default, each turning on the groups its types
 //! use: `default-features = false, features = ["apps"]` builds `apps` and `core` only,

@@ -24,13 +24,25 @@ fn the_bundled_example_upgrades_to_the_preferred_versions() -> TestResult {
     );
     assert_eq!(out.matches("\n---\n").count(), 4, "{out}");
     // apps/v1 requires the selector the old version defaulted from the template labels;
-    // Go writes value structs (`strategy`, `status`) even when empty.
+    // the rest of `extensions/v1beta1`'s defaults come along (surges of 1, every
+    // revision kept), as `kubectl convert` prints them; Go writes value structs
+    // (`status`) even when empty.
     assert!(
-        out.contains("  selector:\n    matchLabels:\n      app: web\n  strategy: {}\n  template:"),
+        out.contains("  selector:\n    matchLabels:\n      app: web\n  strategy:\n    rollingUpdate:\n      maxSurge: 1\n      maxUnavailable: 1\n    type: RollingUpdate\n  template:"),
         "{out}"
     );
     assert!(
-        out.contains("        resources: {}\nstatus: {}\n---\n"),
+        out.contains("  revisionHistoryLimit: 2147483647\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "        resources: {}\n        terminationMessagePath: /dev/termination-log\n"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("      terminationGracePeriodSeconds: 30\nstatus: {}\n---\n"),
         "{out}"
     );
     // The Ingress backends became services.
@@ -522,7 +534,7 @@ fn unserved_versions_convert_as_go_converts_them() -> TestResult {
         "- apiGroup: rbac.authorization.k8s.io\n  kind: Group\n  name: system:authenticated\n",
         // Claims: a request's own fields are `exactly`; `firstAvailable` stays.
         "      requests:\n      - exactly:\n          allocationMode: ExactCount\n          count: 2\n",
-        "    requests:\n    - firstAvailable:\n      - deviceClassName: nic.example.com\n",
+        "    requests:\n    - firstAvailable:\n      - allocationMode: ExactCount\n        count: 1\n        deviceClassName: nic.example.com\n",
         // Slice: `basic` is flattened into the device.
         "  devices:\n  - attributes:\n      driverVersion:\n        version: 1.2.3\n",
     ] {

@@ -48,6 +48,9 @@ pub fn emit(model: &Model, conv: &Conversions) -> BTreeMap<String, String> {
     }
     // The list of Go's types (`type_list`) is there whatever the features.
     root.push_str("pub(crate) mod go_types;\n");
+    // The `+default=` markers' defaulters, called by the hand-written walks of
+    // `crate::defaults`; each group's part is behind its feature inside.
+    root.push_str("pub(crate) mod default_markers;\n");
     files.insert("mod.rs".to_owned(), root);
     files.insert("conversions.md".to_owned(), conv.report.clone());
     files

@@ -40,6 +40,9 @@ pub struct ProtoField {
     /// The field's doc comment.
     #[serde(default)]
     pub doc: String,
+    /// The `+` markers of its comment (`+optional`, `+default="TCP"`).
+    #[serde(default)]
+    pub markers: Vec<String>,
 }
 
 /// One Go struct of `go-fields.json`: its fields in struct order.

@@ -7,6 +7,7 @@
 //! the workspace), `--output DIR` (default `k8s-types/src/generated`) and
 //! `--openapi-output DIR` (default `apiserver/src/openapi/generated`).
 
+mod default_markers;
 mod docs;
 mod emit;
 mod features;
@@ -192,6 +193,10 @@ fn run(opts: &Options) -> Result<(), Error> {
     let conversions = hubs::plan(&model);
     let mut files = emit::emit(&model, &conversions);
     files.insert("shapes.json".to_owned(), shapes::shapes(&model));
+    files.insert(
+        default_markers::FILE.to_owned(),
+        default_markers::default_markers(&input, &model)?,
+    );
     files.insert(
         type_list::FILE.to_owned(),
         type_list::go_types(&input, &model)?,

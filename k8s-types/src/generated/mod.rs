@@ -31,6 +31,7 @@ pub mod certificates;
 pub mod coordination;
 #[cfg(feature = "core")]
 pub mod core;
+pub(crate) mod default_markers;
 #[cfg(feature = "discovery")]
 pub mod discovery;
 #[cfg(feature = "events")]

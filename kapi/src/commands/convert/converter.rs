@@ -3,10 +3,12 @@
 //! Every object the Scheme can bring to the target is converted: to `--output-version`
 //! when its group is that group, or its kind's hub is there (`extensions/v1beta1`
 //! Deployment → `apps/v1`); without `--output-version`, to the version its group's hub is
-//! registered in, which is the newest stable served one. Objects of other groups, and
-//! kinds served in one version only, pass through unchanged. Old versions are defaulted
-//! first, as Kubernetes defaults what it decodes (the `apps/v1` selector comes from the
-//! template labels).
+//! registered in, which is the newest stable served one. Objects of other groups pass
+//! through unchanged. Every converted object is defaulted first, in the version it was
+//! read in, as Go's decoder defaults what it decodes and `kubectl convert` prints (the
+//! `apps/v1` selector comes from the template labels, an `extensions/v1beta1`
+//! Deployment keeps 2147483647 revisions); without `--output-version`, kinds served in
+//! one version only are defaulted and written back by their type too.
 //!
 //! Custom resources (kinds of groups that are not built in, see
 //! [`is_custom_resource`]) pass through unchanged too, whatever the target: kapi has no
@@ -214,6 +216,13 @@ impl<'s> Converter<'s> {
         }
         let candidates = self.targets(&gvk)?;
         if candidates.is_empty() {
+            // A kind served in one version only is already in its target version; Go
+            // still decodes it with defaults and prints the typed object.
+            if self.target.is_none() {
+                let mut typed = self.typed(&u.object).map_err(|e| format!("{gvk}: {e}"))?;
+                self.scheme.default(&mut *typed);
+                return Ok(Item::Typed(typed));
+            }
             return Ok(Item::Unstructured(u.object));
         }
         let mut typed = self.typed(&u.object).map_err(|e| format!("{gvk}: {e}"))?;

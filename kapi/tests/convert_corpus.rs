@@ -1,0 +1,67 @@
+//! `kapi convert` against what `kubectl convert` prints for legacy manifests: each file
+//! of `tests/convert-corpus/input` converted, byte for byte equal to the file of the
+//! same name in `tests/convert-corpus/expected` (see that folder's README for how the
+//! expected files were settled from Go's defaulters, conversions and printer).
+
+mod common;
+
+use std::path::PathBuf;
+
+use common::{TestResult, kapi, stdout};
+
+fn corpus(dir: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/convert-corpus")
+        .join(dir)
+}
+
+fn names(dir: &str) -> Result<Vec<String>, std::io::Error> {
+    let mut names = std::fs::read_dir(corpus(dir))?
+        .map(|e| e.map(|e| e.file_name().to_string_lossy().into_owned()))
+        .collect::<Result<Vec<_>, _>>()?;
+    names.sort();
+    Ok(names)
+}
+
+#[test]
+fn every_legacy_manifest_converts_to_what_kubectl_convert_prints() -> TestResult {
+    let inputs = names("input")?;
+    assert_eq!(
+        inputs,
+        names("expected")?,
+        "every input has its expected output"
+    );
+    assert!(inputs.len() >= 15, "{inputs:?}");
+    let mut failures = Vec::new();
+    for name in &inputs {
+        let input = corpus("input").join(name);
+        let input = input.to_str().ok_or("path is not UTF-8")?;
+        let out = stdout(kapi()?.args(["convert", "-f", input]))?;
+        let expected = std::fs::read_to_string(corpus("expected").join(name))?;
+        if out != expected {
+            failures.push(format!(
+                "{name}:\n--- expected\n{expected}\n--- kapi\n{out}"
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    Ok(())
+}
+
+/// The well-known quirk: an `extensions/v1beta1` Deployment keeps every revision and
+/// never times out, because that version's defaults say so and conversion keeps them.
+#[test]
+fn extensions_deployments_keep_go_s_max_int32_defaults() -> TestResult {
+    let input = corpus("input").join("deployment.extensions-v1beta1.yaml");
+    let out = stdout(kapi()?.args(["convert", "-f", input.to_str().ok_or("not UTF-8")?]))?;
+    assert!(
+        out.contains("  progressDeadlineSeconds: 2147483647\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("  revisionHistoryLimit: 2147483647\n"),
+        "{out}"
+    );
+    assert!(out.ends_with("status: {}\n"), "{out}");
+    Ok(())
+}
