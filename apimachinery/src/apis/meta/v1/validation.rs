@@ -15,7 +15,11 @@
 
 use std::collections::{BTreeMap, HashSet};
 
-use super::{LabelSelector, LabelSelectorRequirement, ObjectMeta, OwnerReference};
+use super::{
+    LabelSelector, LabelSelectorRequirement, ObjectMeta, OwnerReference, Status, StatusCause,
+    StatusDetails,
+};
+use crate::schema::GroupKind;
 use crate::util::validation::field::{Error, ErrorList, Path};
 use crate::util::validation::{
     is_dns1035_label, is_dns1123_label, is_dns1123_subdomain, is_qualified_name,
@@ -352,6 +356,35 @@ pub fn validate_object_meta_update(
     errs
 }
 
+/// The 422 `Invalid` Status kube-apiserver answers for an object that fails validation
+/// (Go's `errors.NewInvalid`): one cause per error (reason `FieldValueInvalid` and the
+/// like, the error's body as message, the field's path), and the message
+/// `Deployment.apps "web" is invalid: [e1, e2]`.
+pub fn new_invalid(qualified_kind: &GroupKind, name: &str, errs: &ErrorList) -> Status {
+    let causes = errs
+        .iter()
+        .map(|e| StatusCause {
+            reason: e.error_type.cause_type().to_owned(),
+            message: e.error_body(),
+            field: e.field.clone(),
+        })
+        .collect();
+    Status {
+        status: "Failure".to_owned(),
+        message: errs.invalid_message(&qualified_kind.to_string(), name),
+        reason: "Invalid".to_owned(),
+        details: Some(StatusDetails {
+            name: name.to_owned(),
+            group: qualified_kind.group.to_string(),
+            kind: qualified_kind.kind.to_string(),
+            causes,
+            ..Default::default()
+        }),
+        code: 422,
+        ..Default::default()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -444,6 +477,35 @@ mod tests {
         assert_eq!(
             validate_object_meta_update(&new, &old, &p).to_string(),
             "[metadata.name: Invalid value: \"b\": field is immutable, metadata.uid: Invalid value: \"u2\": field is immutable]"
+        );
+    }
+
+    #[test]
+    fn invalid_status_is_gos() {
+        let gk: GroupKind = GroupKind {
+            group: "apps".into(),
+            kind: "Deployment".into(),
+        };
+        let mut errs = ErrorList::default();
+        errs.push(Error::invalid(
+            &Path::new("spec").child("replicas"),
+            -1,
+            IS_NEGATIVE_ERROR_MSG,
+        ));
+        let st = new_invalid(&gk, "web", &errs);
+        assert_eq!(st.code, 422);
+        assert_eq!(st.reason, "Invalid");
+        assert_eq!(
+            st.message,
+            "Deployment.apps \"web\" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0"
+        );
+        let details = st.details.unwrap_or_default();
+        assert_eq!(details.causes.len(), 1);
+        assert_eq!(details.causes[0].reason, "FieldValueInvalid");
+        assert_eq!(details.causes[0].field, "spec.replicas");
+        assert_eq!(
+            details.causes[0].message,
+            "Invalid value: -1: must be greater than or equal to 0"
         );
     }
 
