@@ -73,6 +73,7 @@ pub mod defaults;
 mod generated;
 #[doc(hidden)]
 pub mod go_json;
+pub mod validation;
 pub mod value;
 
 pub use generated::*;

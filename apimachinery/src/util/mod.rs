@@ -3,3 +3,4 @@
 pub mod intstr;
 pub mod json;
 pub mod strategicpatch;
+pub mod validation;

@@ -26,3 +26,4 @@ pub use object_meta::{FieldsV1, ManagedFieldsEntry, ObjectMeta, OwnerReference};
 pub use status::{Status, StatusCause, StatusDetails};
 pub use time::{SystemTimeRangeError, Time, TimeParseError};
 pub use type_meta::TypeMeta;
+pub mod validation;

@@ -1,0 +1,698 @@
+//! Go's `k8s.io/apimachinery/pkg/util/validation/field`: the path of a field inside an
+//! object ([`Path`]) and field-level validation errors ([`Error`], [`ErrorList`]) whose
+//! text is Go's `Error()` text, byte for byte, so that clients matching kube-apiserver's
+//! messages see the same words.
+//!
+//! ```
+//! use apimachinery::util::validation::field::{Error, ErrorList, Path};
+//!
+//! let spec = Path::new("spec");
+//! let mut errs = ErrorList::default();
+//! errs.push(Error::invalid(&spec.child("replicas"), -1, "must be greater than or equal to 0"));
+//! errs.push(Error::required(&spec.child("containers").index(0).child("name"), ""));
+//! assert_eq!(
+//!     errs.to_string(),
+//!     "[spec.replicas: Invalid value: -1: must be greater than or equal to 0, \
+//!      spec.containers[0].name: Required value]"
+//! );
+//! ```
+
+use std::fmt::{self, Write as _};
+
+/// One step of a [`Path`]: a field name, or a subscript (list index or map key).
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Step {
+    Name(String),
+    Subscript(String),
+}
+
+/// The path of a field from the object's root, written as Go writes it:
+/// `spec.containers[0].name`, `metadata.labels[app]`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Path {
+    steps: Vec<Step>,
+}
+
+impl Path {
+    /// A path of one field name (Go's `NewPath` with one argument).
+    pub fn new(name: &str) -> Self {
+        Path {
+            steps: vec![Step::Name(name.to_owned())],
+        }
+    }
+
+    /// The root: an empty path, written as the empty string.
+    pub fn root() -> Self {
+        Path::default()
+    }
+
+    /// This path followed by the field `name`.
+    #[must_use]
+    pub fn child(&self, name: &str) -> Self {
+        let mut steps = self.steps.clone();
+        steps.push(Step::Name(name.to_owned()));
+        Path { steps }
+    }
+
+    /// This path followed by the list index `index` (`[3]`).
+    #[must_use]
+    pub fn index(&self, index: usize) -> Self {
+        let mut steps = self.steps.clone();
+        steps.push(Step::Subscript(index.to_string()));
+        Path { steps }
+    }
+
+    /// This path followed by the map key `key` (`[app]`, unquoted as in Go).
+    #[must_use]
+    pub fn key(&self, key: &str) -> Self {
+        let mut steps = self.steps.clone();
+        steps.push(Step::Subscript(key.to_owned()));
+        Path { steps }
+    }
+}
+
+impl fmt::Display for Path {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, step) in self.steps.iter().enumerate() {
+            match step {
+                Step::Subscript(s) => write!(f, "[{s}]")?,
+                Step::Name(n) if i > 0 => write!(f, ".{n}")?,
+                Step::Name(n) => f.write_str(n)?,
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Why a field is invalid; the string form is Go's `CauseType` (`FieldValueInvalid`, ...),
+/// used as a Status cause's `reason`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ErrorType {
+    /// `FieldValueNotFound`.
+    NotFound,
+    /// `FieldValueRequired`.
+    Required,
+    /// `FieldValueDuplicate`.
+    Duplicate,
+    /// `FieldValueInvalid`.
+    Invalid,
+    /// `FieldValueNotSupported`.
+    NotSupported,
+    /// `FieldValueForbidden`.
+    Forbidden,
+    /// `FieldValueTooLong`.
+    TooLong,
+    /// `FieldValueTooMany`.
+    TooMany,
+    /// `FieldValueTooFew`.
+    TooFew,
+    /// `InternalError`.
+    Internal,
+    /// `FieldValueTypeInvalid`.
+    TypeInvalid,
+    /// `FieldValueTooShort`.
+    TooShort,
+}
+
+impl ErrorType {
+    /// The machine-readable cause type, as in a Status cause's `reason`.
+    pub fn cause_type(self) -> &'static str {
+        match self {
+            ErrorType::NotFound => "FieldValueNotFound",
+            ErrorType::Required => "FieldValueRequired",
+            ErrorType::Duplicate => "FieldValueDuplicate",
+            ErrorType::Invalid => "FieldValueInvalid",
+            ErrorType::NotSupported => "FieldValueNotSupported",
+            ErrorType::Forbidden => "FieldValueForbidden",
+            ErrorType::TooLong => "FieldValueTooLong",
+            ErrorType::TooMany => "FieldValueTooMany",
+            ErrorType::TooFew => "FieldValueTooFew",
+            ErrorType::Internal => "InternalError",
+            ErrorType::TypeInvalid => "FieldValueTypeInvalid",
+            ErrorType::TooShort => "FieldValueTooShort",
+        }
+    }
+}
+
+impl fmt::Display for ErrorType {
+    /// Go's `ErrorType.String()`: the words that start an error's body.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            ErrorType::NotFound => "Not found",
+            ErrorType::Required => "Required value",
+            ErrorType::Duplicate => "Duplicate value",
+            ErrorType::Invalid | ErrorType::TypeInvalid => "Invalid value",
+            ErrorType::NotSupported => "Unsupported value",
+            ErrorType::Forbidden => "Forbidden",
+            ErrorType::TooLong => "Too long",
+            ErrorType::TooMany => "Too many",
+            ErrorType::TooFew => "Too few",
+            ErrorType::Internal => "Internal error",
+            ErrorType::TooShort => "Too short",
+        })
+    }
+}
+
+/// The offending value of an [`Error`], kept in the form Go prints it: strings quoted,
+/// numbers and booleans bare, anything else as its JSON text.
+#[derive(Clone, Debug, PartialEq)]
+pub enum BadValue {
+    /// No value is shown (Go's `omitValue`).
+    Omit,
+    /// A string, printed quoted as Go's `%q`.
+    String(String),
+    /// An integer, printed bare.
+    Int(i64),
+    /// A floating-point number, printed as Go's `%v`.
+    Float(f64),
+    /// A boolean, printed bare.
+    Bool(bool),
+    /// A composite value (list, map, struct), printed as its JSON text, which the caller
+    /// renders (Go calls `json.Marshal`).
+    Json(String),
+}
+
+impl From<&str> for BadValue {
+    fn from(v: &str) -> Self {
+        BadValue::String(v.to_owned())
+    }
+}
+impl From<String> for BadValue {
+    fn from(v: String) -> Self {
+        BadValue::String(v)
+    }
+}
+impl From<&String> for BadValue {
+    fn from(v: &String) -> Self {
+        BadValue::String(v.clone())
+    }
+}
+impl From<i64> for BadValue {
+    fn from(v: i64) -> Self {
+        BadValue::Int(v)
+    }
+}
+impl From<i32> for BadValue {
+    fn from(v: i32) -> Self {
+        BadValue::Int(i64::from(v))
+    }
+}
+impl From<usize> for BadValue {
+    fn from(v: usize) -> Self {
+        BadValue::Int(i64::try_from(v).unwrap_or(i64::MAX))
+    }
+}
+impl From<f64> for BadValue {
+    fn from(v: f64) -> Self {
+        BadValue::Float(v)
+    }
+}
+impl From<bool> for BadValue {
+    fn from(v: bool) -> Self {
+        BadValue::Bool(v)
+    }
+}
+
+impl fmt::Display for BadValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BadValue::Omit => Ok(()),
+            BadValue::String(s) => f.write_str(&go_quote(s)),
+            BadValue::Int(i) => write!(f, "{i}"),
+            BadValue::Float(x) => f.write_str(&go_float(*x)),
+            BadValue::Bool(b) => write!(f, "{b}"),
+            BadValue::Json(j) => f.write_str(j),
+        }
+    }
+}
+
+/// A string quoted as Go's `strconv.Quote` quotes it (`\x01` for control bytes, where
+/// Rust's `Debug` would write `\u{1}`).
+pub fn go_quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\u{7}' => out.push_str("\\a"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{b}' => out.push_str("\\v"),
+            c if (c as u32) < 0x20 || c == '\u{7f}' => {
+                let _ = write!(out, "\\x{:02x}", c as u32);
+            }
+            c if c.is_control() => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// A float as Go's `%v` writes it: the shortest form, exponent from 1e21 on.
+fn go_float(x: f64) -> String {
+    if x.is_nan() {
+        return "NaN".into();
+    }
+    if x.is_infinite() {
+        return if x > 0.0 {
+            "+Inf".into()
+        } else {
+            "-Inf".into()
+        };
+    }
+    let abs = x.abs();
+    if abs != 0.0 && !(1e-4..1e21).contains(&abs) {
+        let s = format!("{x:e}");
+        // Rust writes `1e21` and `1e-5`; Go writes `1e+21` and `1e-05`.
+        if let Some((mantissa, exp)) = s.split_once('e') {
+            let (sign, digits) = match exp.strip_prefix('-') {
+                Some(d) => ('-', d),
+                None => ('+', exp),
+            };
+            return format!("{mantissa}e{sign}{digits:0>2}");
+        }
+        return s;
+    }
+    format!("{x}")
+}
+
+/// One field-level validation error, as Go's `field.Error`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Error {
+    /// Why the field is invalid.
+    pub error_type: ErrorType,
+    /// The field's path, as a string (`spec.containers[0].name`).
+    pub field: String,
+    /// The offending value.
+    pub bad_value: BadValue,
+    /// More about the error; may be empty.
+    pub detail: String,
+}
+
+impl Error {
+    fn new(error_type: ErrorType, field: &Path, bad_value: BadValue, detail: String) -> Self {
+        Error {
+            error_type,
+            field: field.to_string(),
+            bad_value,
+            detail,
+        }
+    }
+
+    /// A malformed value (Go's `Invalid`).
+    pub fn invalid(field: &Path, value: impl Into<BadValue>, detail: impl Into<String>) -> Self {
+        Error::new(ErrorType::Invalid, field, value.into(), detail.into())
+    }
+
+    /// A value of the wrong type (Go's `TypeInvalid`).
+    pub fn type_invalid(
+        field: &Path,
+        value: impl Into<BadValue>,
+        detail: impl Into<String>,
+    ) -> Self {
+        Error::new(ErrorType::TypeInvalid, field, value.into(), detail.into())
+    }
+
+    /// A missing value (Go's `Required`).
+    pub fn required(field: &Path, detail: impl Into<String>) -> Self {
+        Error::new(
+            ErrorType::Required,
+            field,
+            BadValue::String(String::new()),
+            detail.into(),
+        )
+    }
+
+    /// A value that must be unique (Go's `Duplicate`).
+    pub fn duplicate(field: &Path, value: impl Into<BadValue>) -> Self {
+        Error::new(ErrorType::Duplicate, field, value.into(), String::new())
+    }
+
+    /// A value that was looked up and not found (Go's `NotFound`).
+    pub fn not_found(field: &Path, value: impl Into<BadValue>) -> Self {
+        Error::new(ErrorType::NotFound, field, value.into(), String::new())
+    }
+
+    /// A value outside an enumeration (Go's `NotSupported`): the detail lists the
+    /// supported values, quoted, in the order given.
+    pub fn not_supported<S: AsRef<str>>(
+        field: &Path,
+        value: impl Into<BadValue>,
+        valid_values: &[S],
+    ) -> Self {
+        let detail = if valid_values.is_empty() {
+            String::new()
+        } else {
+            let quoted: Vec<String> = valid_values.iter().map(|v| go_quote(v.as_ref())).collect();
+            format!("supported values: {}", quoted.join(", "))
+        };
+        Error::new(ErrorType::NotSupported, field, value.into(), detail)
+    }
+
+    /// A value not allowed under the current conditions (Go's `Forbidden`).
+    pub fn forbidden(field: &Path, detail: impl Into<String>) -> Self {
+        Error::new(
+            ErrorType::Forbidden,
+            field,
+            BadValue::String(String::new()),
+            detail.into(),
+        )
+    }
+
+    /// A value longer than `max_length` bytes (Go's `TooLong`); a negative maximum is
+    /// not shown.
+    pub fn too_long(field: &Path, max_length: i64) -> Self {
+        let detail = if max_length >= 0 {
+            let unit = if max_length == 1 { "byte" } else { "bytes" };
+            format!("may not be more than {max_length} {unit}")
+        } else {
+            "value is too long".to_owned()
+        };
+        Error::new(
+            ErrorType::TooLong,
+            field,
+            BadValue::String("<value omitted>".into()),
+            detail,
+        )
+    }
+
+    /// A value longer than `max_length` characters (Go's `TooLongCharacters`).
+    pub fn too_long_characters(field: &Path, max_length: i64) -> Self {
+        let detail = if max_length >= 0 {
+            let unit = if max_length == 1 {
+                "character"
+            } else {
+                "characters"
+            };
+            format!("may not be more than {max_length} {unit}")
+        } else {
+            "value is too long".to_owned()
+        };
+        Error::new(
+            ErrorType::TooLong,
+            field,
+            BadValue::String("<value omitted>".into()),
+            detail,
+        )
+    }
+
+    /// A list with more than `max_quantity` items (Go's `TooMany`); negative numbers are
+    /// not shown.
+    pub fn too_many(field: &Path, actual_quantity: i64, max_quantity: i64) -> Self {
+        let detail = if max_quantity >= 0 {
+            let unit = if max_quantity == 1 { "item" } else { "items" };
+            format!("must have at most {max_quantity} {unit}")
+        } else {
+            "has too many items".to_owned()
+        };
+        let actual = if actual_quantity >= 0 {
+            BadValue::Int(actual_quantity)
+        } else {
+            BadValue::Omit
+        };
+        Error::new(ErrorType::TooMany, field, actual, detail)
+    }
+
+    /// A list with fewer than `min_quantity` items (Go's `TooFew`).
+    pub fn too_few(field: &Path, actual_quantity: i64, min_quantity: i64) -> Self {
+        let detail = if min_quantity >= 0 {
+            let unit = if min_quantity == 1 { "item" } else { "items" };
+            format!("must have at least {min_quantity} {unit}")
+        } else {
+            "has too few items".to_owned()
+        };
+        Error::new(
+            ErrorType::TooFew,
+            field,
+            BadValue::Int(actual_quantity),
+            detail,
+        )
+    }
+
+    /// A string shorter than `min_length` characters (Go's `TooShort`).
+    pub fn too_short(field: &Path, value: &str, min_length: i64) -> Self {
+        let detail = if min_length >= 0 {
+            let unit = if min_length == 1 {
+                "character"
+            } else {
+                "characters"
+            };
+            format!("must be at least {min_length} {unit}")
+        } else {
+            "value is too short".to_owned()
+        };
+        Error::new(ErrorType::TooShort, field, BadValue::from(value), detail)
+    }
+
+    /// A failure not caused by the input (Go's `InternalError`).
+    pub fn internal_error(field: &Path, err: &dyn std::error::Error) -> Self {
+        let detail = err.to_string();
+        Error::new(
+            ErrorType::Internal,
+            field,
+            BadValue::Json(detail.clone()),
+            detail,
+        )
+    }
+
+    /// The message without the field (Go's `ErrorBody`), used as a Status cause's
+    /// `message`.
+    pub fn error_body(&self) -> String {
+        let mut s = match self.error_type {
+            ErrorType::Required
+            | ErrorType::Forbidden
+            | ErrorType::TooLong
+            | ErrorType::TooShort
+            | ErrorType::Internal => self.error_type.to_string(),
+            _ => match &self.bad_value {
+                BadValue::Omit => self.error_type.to_string(),
+                v => format!("{}: {v}", self.error_type),
+            },
+        };
+        if !self.detail.is_empty() {
+            s.push_str(": ");
+            s.push_str(&self.detail);
+        }
+        s
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.field, self.error_body())
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// Every error found in one object, in the order found (Go's `field.ErrorList`).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ErrorList(pub Vec<Error>);
+
+impl ErrorList {
+    /// Adds one error.
+    pub fn push(&mut self, err: Error) {
+        self.0.push(err);
+    }
+
+    /// Adds every error of `other`.
+    pub fn extend(&mut self, other: ErrorList) {
+        self.0.extend(other.0);
+    }
+
+    /// Whether no error was found.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// How many errors were found.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// The errors.
+    pub fn iter(&self) -> std::slice::Iter<'_, Error> {
+        self.0.iter()
+    }
+
+    /// The errors without repeats of the same message, in order (what Go's
+    /// `ToAggregate` keeps).
+    pub fn deduplicated(&self) -> Vec<&Error> {
+        let mut seen = std::collections::HashSet::new();
+        self.0
+            .iter()
+            .filter(|e| seen.insert(e.to_string()))
+            .collect()
+    }
+
+    /// The message of a 422 `Invalid` Status, as Go's `NewInvalid` writes it:
+    /// `Deployment.apps "web" is invalid: [e1, e2]` (`qualified_kind` is the kind, with
+    /// `.group` when the group is not core).
+    pub fn invalid_message(&self, qualified_kind: &str, name: &str) -> String {
+        if self.is_empty() {
+            format!("{qualified_kind} {} is invalid", go_quote(name))
+        } else {
+            format!("{qualified_kind} {} is invalid: {self}", go_quote(name))
+        }
+    }
+}
+
+impl fmt::Display for ErrorList {
+    /// Go's aggregate error text: the only message alone, else every distinct message
+    /// in brackets, separated by `, `.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let errs = self.deduplicated();
+        if errs.len() == 1 {
+            return write!(f, "{}", errs[0]);
+        }
+        f.write_str("[")?;
+        for (i, e) in errs.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            write!(f, "{e}")?;
+        }
+        f.write_str("]")
+    }
+}
+
+impl std::error::Error for ErrorList {}
+
+impl From<Vec<Error>> for ErrorList {
+    fn from(v: Vec<Error>) -> Self {
+        ErrorList(v)
+    }
+}
+
+impl IntoIterator for ErrorList {
+    type Item = Error;
+    type IntoIter = std::vec::IntoIter<Error>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.into_iter()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn path_strings_are_gos() {
+        let p = Path::new("spec")
+            .child("template")
+            .child("metadata")
+            .child("labels");
+        assert_eq!(p.to_string(), "spec.template.metadata.labels");
+        assert_eq!(
+            Path::new("spec")
+                .child("containers")
+                .index(0)
+                .child("name")
+                .to_string(),
+            "spec.containers[0].name"
+        );
+        assert_eq!(
+            Path::new("metadata").child("labels").key("app").to_string(),
+            "metadata.labels[app]"
+        );
+        assert_eq!(Path::root().child("a").to_string(), "a");
+        assert_eq!(Path::root().to_string(), "");
+    }
+
+    #[test]
+    fn bodies_are_gos() {
+        let p = Path::new("spec").child("replicas");
+        assert_eq!(
+            Error::invalid(&p, -1, "must be greater than or equal to 0").to_string(),
+            "spec.replicas: Invalid value: -1: must be greater than or equal to 0"
+        );
+        assert_eq!(
+            Error::required(&p, "").to_string(),
+            "spec.replicas: Required value"
+        );
+        assert_eq!(
+            Error::not_supported(&p, "X", &["A", "B"]).to_string(),
+            "spec.replicas: Unsupported value: \"X\": supported values: \"A\", \"B\""
+        );
+        assert_eq!(
+            Error::duplicate(&p, "a").to_string(),
+            "spec.replicas: Duplicate value: \"a\""
+        );
+        assert_eq!(
+            Error::too_long(&p, 63).to_string(),
+            "spec.replicas: Too long: may not be more than 63 bytes"
+        );
+        assert_eq!(
+            Error::too_long(&p, 1).error_body(),
+            "Too long: may not be more than 1 byte"
+        );
+        assert_eq!(
+            Error::forbidden(&p, "no").to_string(),
+            "spec.replicas: Forbidden: no"
+        );
+        assert_eq!(
+            Error::too_many(&p, 3, 2).to_string(),
+            "spec.replicas: Too many: 3: must have at most 2 items"
+        );
+        assert_eq!(
+            Error::too_many(&p, -1, -1).to_string(),
+            "spec.replicas: Too many: has too many items"
+        );
+        assert_eq!(
+            Error::not_found(&p, true).to_string(),
+            "spec.replicas: Not found: true"
+        );
+        assert_eq!(
+            Error::invalid(&p, BadValue::Json("{\"a\":\"b\"}".into()), "x").error_body(),
+            "Invalid value: {\"a\":\"b\"}: x"
+        );
+        assert_eq!(
+            Error::invalid(&p, 1.5, "x").error_body(),
+            "Invalid value: 1.5: x"
+        );
+        assert_eq!(
+            Error::invalid(&p, 1e21, "x").error_body(),
+            "Invalid value: 1e+21: x"
+        );
+        let io = std::io::Error::other("boom");
+        assert_eq!(
+            Error::internal_error(&p, &io).error_body(),
+            "Internal error: boom"
+        );
+    }
+
+    #[test]
+    fn strings_are_quoted_as_go_quotes() {
+        assert_eq!(
+            go_quote("a\"b\\c\n\u{1}\u{7f}é"),
+            "\"a\\\"b\\\\c\\n\\x01\\x7fé\""
+        );
+    }
+
+    #[test]
+    fn list_aggregates_as_go() {
+        let p = Path::new("a");
+        let mut l = ErrorList::default();
+        assert_eq!(l.invalid_message("Pod", "x"), "Pod \"x\" is invalid");
+        l.push(Error::required(&p, ""));
+        assert_eq!(l.to_string(), "a: Required value");
+        l.push(Error::required(&p, ""));
+        assert_eq!(l.to_string(), "a: Required value");
+        l.push(Error::invalid(&p, "v", "bad"));
+        assert_eq!(
+            l.to_string(),
+            "[a: Required value, a: Invalid value: \"v\": bad]"
+        );
+        assert_eq!(
+            l.invalid_message("Deployment.apps", "web"),
+            "Deployment.apps \"web\" is invalid: [a: Required value, a: Invalid value: \"v\": bad]"
+        );
+    }
+}
