@@ -3,7 +3,7 @@
 //! objects embedded in other messages.
 
 use crate::protobuf::{Decoder, ProtobufError, decode_envelope, encode_envelope, merge_message};
-use crate::runtime::{Object, Scheme, SchemeError};
+use crate::runtime::{Object, Scheme, SchemeError, SchemeErrorKind};
 use crate::schema::GroupVersionKind;
 
 /// Why an object could not be encoded or decoded as protobuf.
@@ -80,14 +80,32 @@ pub fn decode_object(
     })?;
     let mut gvk =
         GroupVersionKind::from_api_version_and_kind(&envelope.api_version, &envelope.kind);
+    // Go's copyKindDefaults: a default version brings its group along, replacing a
+    // group given without a version.
     if let Some(defaults) = defaults {
         if gvk.kind.is_empty() {
             gvk.kind = defaults.kind.clone();
         }
-        if gvk.version.is_empty() && gvk.group.is_empty() {
+        if gvk.version.is_empty() && !defaults.version.is_empty() {
             gvk.group = defaults.group.clone();
             gvk.version = defaults.version.clone();
         }
+    }
+    // As Go, an envelope that still names no kind or no version (`apiVersion: "v/"` is
+    // group `v` without one) is refused before the scheme is asked for the type.
+    let context = || {
+        format!(
+            "protobuf envelope (apiVersion {:?}, kind {:?})",
+            envelope.api_version, envelope.kind
+        )
+    };
+    if gvk.kind.is_empty() {
+        return Err(SchemeError::from(SchemeErrorKind::MissingKind { context: context() }).into());
+    }
+    if gvk.version.is_empty() {
+        return Err(
+            SchemeError::from(SchemeErrorKind::MissingVersion { context: context() }).into(),
+        );
     }
     let object = decode_raw_at(scheme, &gvk, envelope.raw, envelope.raw_offset)?;
     Ok((object, gvk))
@@ -193,6 +211,27 @@ mod tests {
             decode_object(&scheme(), &bytes, None),
             Err(ProtobufSerializerError::NotMarshalable { .. })
         ));
+    }
+
+    /// Found by the `protobuf` fuzz target: `v/` is group `v` with no version, which the
+    /// JSON decoder refused and this one decoded.
+    #[test]
+    fn an_envelope_without_a_version_or_kind_is_refused_as_go_refuses_it() {
+        for api_version in ["v/", ""] {
+            let bytes = encode_envelope(api_version, "ConfigMap", |_| {});
+            let e = decode_object(&scheme(), &bytes, None).unwrap_err();
+            assert!(
+                matches!(&e, ProtobufSerializerError::Scheme(s) if s.is_missing_version()),
+                "{api_version:?}: {e}"
+            );
+        }
+        let bytes = encode_envelope("v1", "", |_| {});
+        let e = decode_object(&scheme(), &bytes, None).unwrap_err();
+        assert!(matches!(&e, ProtobufSerializerError::Scheme(s) if s.is_missing_kind()));
+        // A default version replaces a group given alone, as Go's copyKindDefaults does.
+        let bytes = encode_envelope("v/", "ConfigMap", |_| {});
+        let (_, gvk) = decode_object(&scheme(), &bytes, Some(&ConfigMap::gvk())).unwrap();
+        assert_eq!(gvk, ConfigMap::gvk());
     }
 
     #[test]
