@@ -32,17 +32,30 @@ impl Drop for Running {
     }
 }
 
+/// The binary `path` of the test build, built with `cargo build <args>` only when it is
+/// missing: `cargo test` builds the examples unless a test target is named, and `cargo
+/// test --workspace` builds kapi for kapi's own tests. Building again here would be a
+/// no-op in features but not in Cargo's eyes: a `-p` build resolves the dependencies'
+/// features differently from the workspace's test build, and recompiles k8s-types for it.
+fn built(path: PathBuf, args: &[&str]) -> PathBuf {
+    if !path.exists() {
+        let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+        let status = Command::new(env!("CARGO"))
+            .arg("build")
+            .args(args)
+            .current_dir(workspace)
+            .status()
+            .unwrap();
+        assert!(status.success(), "cargo build {args:?} failed");
+    }
+    path
+}
+
 fn example(name: &str, kubeconfig: &Path) -> Running {
-    // `cargo test` builds the examples only when no test target is named; a no-op when
-    // they are fresh.
-    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
-    let status = Command::new(env!("CARGO"))
-        .args(["build", "-p", "controller-runtime", "--example", name])
-        .current_dir(workspace)
-        .status()
-        .unwrap();
-    assert!(status.success(), "cargo build --example {name} failed");
-    let bin = target_dir().join("examples").join(name);
+    let bin = built(
+        target_dir().join("examples").join(name),
+        &["-p", "controller-runtime", "--example", name],
+    );
     let mut child = Command::new(bin)
         .arg("--kubeconfig")
         .arg(kubeconfig)
@@ -167,18 +180,12 @@ async fn configmap_mirror_against_envtest() {
 }
 
 /// `kapi serve` on a free port, with its kubeconfig (the kapi crate's tests start it the
-/// same way). The binary is built here: it is another package's, which Cargo does not
-/// build for this one's tests.
+/// same way). The binary is another package's, which Cargo builds for this one's tests
+/// only in a workspace run; alone, this test builds it once.
 fn kapi_serve(dir: &Path) -> (Running, PathBuf) {
-    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
-    let status = Command::new(env!("CARGO"))
-        .args(["build", "-p", "kapi", "--bin", "kapi"])
-        .current_dir(workspace)
-        .status()
-        .unwrap();
-    assert!(status.success(), "cargo build -p kapi failed");
+    let kapi = built(target_dir().join("kapi"), &["-p", "kapi", "--bin", "kapi"]);
     let kubeconfig = dir.join("kubeconfig");
-    let mut child = Command::new(target_dir().join("kapi"))
+    let mut child = Command::new(kapi)
         .args(["serve", "--listen", "127.0.0.1:0", "--kubeconfig"])
         .arg(&kubeconfig)
         .stdout(Stdio::piped())
