@@ -154,10 +154,12 @@ mod tests {
     use apimachinery::apis::meta::v1::{LabelSelector, ObjectMeta};
 
     fn deployment() -> Deployment {
-        let mut d = Deployment::default();
-        d.metadata = ObjectMeta {
-            name: "web".into(),
-            namespace: "default".into(),
+        let mut d = Deployment {
+            metadata: ObjectMeta {
+                name: "web".into(),
+                namespace: "default".into(),
+                ..Default::default()
+            },
             ..Default::default()
         };
         d.spec.selector = Some(LabelSelector {
