@@ -4,6 +4,9 @@
 //! | module | Go package | what it holds |
 //! | --- | --- | --- |
 //! | [`server`] | `server` | the [`Config`](server::Config) a program builds a running server from |
+//! | [`authentication`] | `authentication`, `authentication/user` | who makes a request: [`Authenticator`](authentication::Authenticator), [`user::Info`](authentication::user::Info) |
+//! | [`authorization`] | `authorization/authorizer`, `authorization/union` | what a user may do: [`Authorizer`](authorization::Authorizer), [`Attributes`](authorization::Attributes) |
+//! | [`admission`] | `admission` | the plugins a write goes through after it is authorized: [`Chain`](admission::Chain) |
 //! | [`endpoints`] | `endpoints`, `endpoints/handlers`, `endpoints/request` | request parsing, content negotiation, the REST and watch handlers, Status errors |
 //! | [`registry`] | `registry/generic/registry`, `storage/cacher` | the store of each resource over the storage: keys, storage versions, strategies, the watch cache |
 //! | [`openapi`] | `k8s.io/kube-openapi` `handler3`, `handler` | the OpenAPI v3 documents (index and one per web service) and the v2 document, as served |
@@ -16,6 +19,9 @@
 //! the storage version to the version asked for.
 #![forbid(unsafe_code)]
 
+pub mod admission;
+pub mod authentication;
+pub mod authorization;
 pub mod discovery;
 pub mod endpoints;
 pub mod openapi;

@@ -30,6 +30,10 @@ use tokio::net::TcpListener;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
+use crate::admission::Chain;
+use crate::authentication::user::Info;
+use crate::authentication::{self, Anonymous, Authenticator, ClientCertificates};
+use crate::authorization::{self, AlwaysAllow, Attributes, Authorizer, Decision};
 use crate::discovery::{AGGREGATED_CONTENT_TYPE, Discovery, wants_aggregated};
 use crate::endpoints::handlers::{Handler, MAX_REQUEST_BODY_BYTES, Query, Reply, status_json};
 use crate::endpoints::negotiation::{negotiate_input, negotiate_output};
@@ -74,13 +78,54 @@ pub enum ServerError {
 pub struct Config {
     scheme: Arc<Scheme>,
     storage: Arc<dyn Storage>,
+    authenticator: Arc<dyn Authenticator>,
+    anonymous_auth: bool,
+    authorizer: Arc<dyn Authorizer>,
+    admission: Chain,
 }
 
 impl Config {
     /// A server of every resource kind in `scheme` (served versions only), kept in
-    /// `storage`.
+    /// `storage`; every request anonymous and allowed, no admission plugins, until the
+    /// builder methods below say otherwise.
     pub fn new(scheme: Arc<Scheme>, storage: Arc<dyn Storage>) -> Self {
-        Config { scheme, storage }
+        Config {
+            scheme,
+            storage,
+            authenticator: Arc::new(Anonymous),
+            anonymous_auth: true,
+            authorizer: Arc::new(AlwaysAllow),
+            admission: Chain::new(),
+        }
+    }
+
+    /// Who makes each request (Go's `--authentication-*` flags and
+    /// `authenticatorfactory`); a request it finds no credentials on is anonymous when
+    /// [`anonymous_auth`](Config::anonymous_auth) allows, and refused with 401 otherwise.
+    pub fn authenticator(mut self, authenticator: Arc<dyn Authenticator>) -> Self {
+        self.authenticator = authenticator;
+        self
+    }
+
+    /// Whether a request without credentials is served as `system:anonymous` (Go's
+    /// `--anonymous-auth`, true by default) or refused with 401.
+    pub fn anonymous_auth(mut self, allowed: bool) -> Self {
+        self.anonymous_auth = allowed;
+        self
+    }
+
+    /// What each authenticated request may do (Go's `--authorization-mode`): a request
+    /// it does not allow is refused with 403.
+    pub fn authorizer(mut self, authorizer: Arc<dyn Authorizer>) -> Self {
+        self.authorizer = authorizer;
+        self
+    }
+
+    /// The admission plugins every write goes through after it is authorized (Go's
+    /// `--enable-admission-plugins` and the dynamic webhooks).
+    pub fn admission(mut self, chain: Chain) -> Self {
+        self.admission = chain;
+        self
     }
 
     /// Binds `address` (port 0 picks a free one), creates the default namespaces and
@@ -167,6 +212,10 @@ impl Config {
         let (shutdown, shutdown_rx) = watch::channel(false);
         let api = Arc::new(Api {
             scheme: self.scheme,
+            authenticator: self.authenticator,
+            anonymous_auth: self.anonymous_auth,
+            authorizer: self.authorizer,
+            admission: self.admission,
             stores,
             discovery,
             openapi,
@@ -224,6 +273,10 @@ impl GenericApiServer {
 #[derive(Debug)]
 struct Api {
     scheme: Arc<Scheme>,
+    authenticator: Arc<dyn Authenticator>,
+    anonymous_auth: bool,
+    authorizer: Arc<dyn Authorizer>,
+    admission: Chain,
     stores: BTreeMap<(String, String), Arc<Store>>,
     discovery: Discovery,
     openapi: OpenApi,
@@ -296,9 +349,78 @@ impl Api {
         Ok(())
     }
 
+    /// Who asks (Go's `WithAuthentication`): the authenticator's user, or the anonymous
+    /// one when the request carries no credentials and anonymous requests are allowed.
+    async fn authenticate(&self, parts: &axum::http::request::Parts) -> Result<Info, StatusError> {
+        let certificates = parts
+            .extensions
+            .get::<ClientCertificates>()
+            .map(|c| c.0.as_slice())
+            .unwrap_or_default();
+        let request = authentication::Request {
+            headers: &parts.headers,
+            client_certificates: certificates,
+        };
+        match self.authenticator.authenticate(&request).await {
+            Ok(Some(user)) => Ok(user),
+            Ok(None) if self.anonymous_auth => Ok(Info::anonymous()),
+            Ok(None) | Err(_) => Err(StatusError::unauthorized()),
+        }
+    }
+
+    /// May `user` do what the request asks (Go's `WithAuthorization`): 403 naming user,
+    /// verb, resource and namespace otherwise.
+    async fn authorize(
+        &self,
+        user: &Info,
+        method: &Method,
+        path: &str,
+        info: Option<&RequestInfo>,
+    ) -> Result<(), StatusError> {
+        let attributes = match info {
+            Some(info) => Attributes::for_resource(user.clone(), info, path),
+            None => Attributes::for_path(user.clone(), method.as_str(), path),
+        };
+        let (decision, reason) = self.authorizer.authorize(&attributes).await;
+        if decision == Decision::Allow {
+            return Ok(());
+        }
+        let message = authorization::forbidden_message(&attributes);
+        let why = if reason.is_empty() {
+            message
+        } else {
+            format!("{message}: {reason}")
+        };
+        Err(StatusError::forbidden(
+            &attributes.api_group,
+            &attributes.resource,
+            &attributes.name,
+            &why,
+        ))
+    }
+
     async fn serve(&self, req: Request<Body>) -> Response<Body> {
         let (parts, body) = req.into_parts();
         let path = parts.uri.path().to_owned();
+        let user = match self.authenticate(&parts).await {
+            Ok(user) => user,
+            Err(e) => return error_response(&e),
+        };
+        let query: Query = parts
+            .uri
+            .query()
+            .map(|q| serde_urlencoded::from_str::<Vec<(String, String)>>(q).unwrap_or_default())
+            .unwrap_or_default()
+            .into_iter()
+            .collect();
+        let watch_param = matches!(query.get("watch").map(String::as_str), Some("true" | "1"));
+        let parsed = RequestInfo::parse(parts.method.as_str(), &path, watch_param);
+        if let Err(e) = self
+            .authorize(&user, &parts.method, &path, parsed.as_ref().ok())
+            .await
+        {
+            return error_response(&e);
+        }
         let accept = header_str(&parts.headers, header::ACCEPT)
             .unwrap_or_default()
             .to_owned();
@@ -359,15 +481,7 @@ impl Api {
             }
             _ => {}
         }
-        let query: Query = parts
-            .uri
-            .query()
-            .map(|q| serde_urlencoded::from_str::<Vec<(String, String)>>(q).unwrap_or_default())
-            .unwrap_or_default()
-            .into_iter()
-            .collect();
-        let watch_param = matches!(query.get("watch").map(String::as_str), Some("true" | "1"));
-        let info = match RequestInfo::parse(parts.method.as_str(), &path, watch_param) {
+        let info = match parsed {
             Ok(info) => info,
             Err(RequestInfoError::MethodNotAllowed { method, path }) => {
                 return error_response(&StatusError::method_not_allowed(&method, &path));
@@ -387,6 +501,7 @@ impl Api {
                 &path,
                 &info,
                 &query,
+                &user,
                 &accept,
                 &body,
                 content_type.as_deref(),
@@ -412,6 +527,7 @@ impl Api {
         path: &str,
         info: &RequestInfo,
         query: &Query,
+        user: &Info,
         accept: &str,
         body: &[u8],
         content_type: Option<&str>,
@@ -453,6 +569,8 @@ impl Api {
             store,
             info,
             query,
+            user,
+            admission: &self.admission,
             output,
         };
         if info.subresource == "scale" {

@@ -23,6 +23,8 @@ use serde_json::Value;
 use super::StatusError;
 use super::negotiation::{MediaType, PatchType};
 use super::request_info::RequestInfo;
+use crate::admission::{self, Chain};
+use crate::authentication::user::Info;
 use crate::registry::{DeleteParams, ListParams, Selection, Store, Subresource, from_value};
 
 /// The largest request body the server reads (Go's 3 MiB limit).
@@ -62,6 +64,10 @@ pub struct Handler<'a> {
     pub info: &'a RequestInfo,
     /// The query.
     pub query: &'a Query,
+    /// Who asks.
+    pub user: &'a Info,
+    /// The admission plugins writes go through.
+    pub admission: &'a Chain,
     /// The response format.
     pub output: MediaType,
 }
@@ -239,6 +245,39 @@ impl Handler<'_> {
         Ok((self.to_storage_version(obj)?, warnings))
     }
 
+    /// Runs the admission chain on a write whose object is `obj` (storage version) and
+    /// whose current object is `old`; returns the object as the plugins left it.
+    async fn run_admission(
+        &self,
+        operation: admission::Operation,
+        obj: Box<dyn Object>,
+        old: Option<Box<dyn Object>>,
+        dry_run: bool,
+    ) -> Result<Box<dyn Object>, StatusError> {
+        let info = self.store.info();
+        let name = obj
+            .meta()
+            .map(|m| m.name().to_owned())
+            .unwrap_or_else(|| self.info.name.clone());
+        let mut attributes = admission::Attributes {
+            operation,
+            user: self.user.clone(),
+            kind: self.request_gvk(),
+            resource: self.request_gv().with_resource(info.resource.as_str()),
+            subresource: self.info.subresource.clone(),
+            namespace: self.namespace().to_owned(),
+            name,
+            object: Some(obj),
+            old_object: old,
+            dry_run,
+            scheme: self.scheme.clone(),
+        };
+        self.admission.run(&mut attributes).await?;
+        attributes
+            .object
+            .ok_or_else(|| StatusError::internal("an admission plugin removed the object"))
+    }
+
     /// GET of one object.
     pub async fn get(&self) -> Result<Reply, StatusError> {
         let obj = self.store.get(self.namespace(), &self.info.name).await?;
@@ -249,6 +288,9 @@ impl Handler<'_> {
     pub async fn create(&self, body: &[u8], media: MediaType) -> Result<Reply, StatusError> {
         let dry_run = self.dry_run()?;
         let (obj, warnings) = self.admit(body, media, None)?;
+        let obj = self
+            .run_admission(admission::Operation::Create, obj, None, dry_run)
+            .await?;
         let created = self.store.create(self.namespace(), obj, dry_run).await?;
         self.reply(201, &*self.to_request_version(created)?, warnings)
     }

@@ -122,6 +122,40 @@ impl StatusError {
         )
     }
 
+    /// 403 `Forbidden` of `name` (empty for collections) of `resource` in `group`
+    /// (Go's `NewForbidden`): `secrets "token" is forbidden: <why>`, or
+    /// `forbidden: <why>` when there is no resource.
+    pub fn forbidden(group: &str, resource: &str, name: &str, why: &str) -> Self {
+        let qualified = if group.is_empty() {
+            resource.to_owned()
+        } else {
+            format!("{resource}.{group}")
+        };
+        let message = if qualified.is_empty() {
+            format!("forbidden: {why}")
+        } else if name.is_empty() {
+            format!("{qualified} is forbidden: {why}")
+        } else {
+            format!("{qualified} {name:?} is forbidden: {why}")
+        };
+        Self::new(
+            403,
+            "Forbidden",
+            message,
+            Some(StatusDetails {
+                name: name.to_owned(),
+                group: group.to_owned(),
+                kind: resource.to_owned(),
+                ..StatusDetails::default()
+            }),
+        )
+    }
+
+    /// 401 `Unauthorized`, worded as Go's (which never says why credentials were refused).
+    pub fn unauthorized() -> Self {
+        Self::new(401, "Unauthorized", "Unauthorized".to_owned(), None)
+    }
+
     /// 400 `BadRequest`.
     pub fn bad_request(message: impl Into<String>) -> Self {
         Self::new(400, "BadRequest", message.into(), None)

@@ -1,0 +1,127 @@
+//! What may change or refuse a write after it is authorized (Go's
+//! `k8s.io/apiserver/pkg/admission`): mutating plugins first, in order, then validating
+//! ones, each seeing the object as the request left it, in the resource's storage
+//! version (a plugin that needs another version converts with [`Attributes::scheme`]).
+
+use std::fmt::Debug;
+use std::sync::Arc;
+
+use apimachinery::runtime::{Object, Scheme};
+use apimachinery::schema::{GroupVersionKind, GroupVersionResource};
+
+use crate::authentication::user::Info;
+use crate::endpoints::StatusError;
+
+/// The operation admitted (Go's `admission.Operation`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Operation {
+    /// A create.
+    Create,
+    /// An update or patch.
+    Update,
+    /// A delete.
+    Delete,
+    /// A connect (exec, attach, port-forward, proxy).
+    Connect,
+}
+
+impl Operation {
+    /// The name Go uses (`CREATE`, `UPDATE`, ...), as in `AdmissionReview` and webhook
+    /// rules.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Operation::Create => "CREATE",
+            Operation::Update => "UPDATE",
+            Operation::Delete => "DELETE",
+            Operation::Connect => "CONNECT",
+        }
+    }
+}
+
+/// What a plugin sees of a write (Go's `admission.Attributes`).
+#[derive(Debug)]
+pub struct Attributes {
+    /// The operation.
+    pub operation: Operation,
+    /// Who asks.
+    pub user: Info,
+    /// The kind in the version of the request's path.
+    pub kind: GroupVersionKind,
+    /// The resource in the version of the request's path.
+    pub resource: GroupVersionResource,
+    /// The subresource, such as `status`; empty for the main resource.
+    pub subresource: String,
+    /// The namespace, empty for cluster-scoped resources.
+    pub namespace: String,
+    /// The object's name (empty on a create with `generateName`).
+    pub name: String,
+    /// The new object, in the storage version (none on delete).
+    pub object: Option<Box<dyn Object>>,
+    /// The current object, in the storage version (on update and delete).
+    pub old_object: Option<Box<dyn Object>>,
+    /// Whether the request is a dry run (nothing is stored; plugins with side effects
+    /// must not act).
+    pub dry_run: bool,
+    /// The scheme, for plugins that convert or encode the object.
+    pub scheme: Arc<Scheme>,
+}
+
+/// A plugin that may change the object (Go's `admission.MutationInterface`).
+#[async_trait::async_trait]
+pub trait MutationInterface: Send + Sync + Debug {
+    /// Whether the plugin looks at `operation` at all.
+    fn handles(&self, operation: Operation) -> bool;
+    /// Changes `attributes.object`, or refuses the write with the Status to answer.
+    async fn admit(&self, attributes: &mut Attributes) -> Result<(), StatusError>;
+}
+
+/// A plugin that may refuse the write (Go's `admission.ValidationInterface`).
+#[async_trait::async_trait]
+pub trait ValidationInterface: Send + Sync + Debug {
+    /// Whether the plugin looks at `operation` at all.
+    fn handles(&self, operation: Operation) -> bool;
+    /// Refuses the write with the Status to answer, or lets it go on.
+    async fn validate(&self, attributes: &Attributes) -> Result<(), StatusError>;
+}
+
+/// The server's admission plugins (Go's `admission.chainAdmissionHandler`): every
+/// mutating plugin in order, then every validating one.
+#[derive(Clone, Debug, Default)]
+pub struct Chain {
+    mutating: Vec<Arc<dyn MutationInterface>>,
+    validating: Vec<Arc<dyn ValidationInterface>>,
+}
+
+impl Chain {
+    /// A chain with no plugins: every write is admitted as it is.
+    pub fn new() -> Chain {
+        Chain::default()
+    }
+
+    /// Adds a mutating plugin after those already there.
+    pub fn with_mutating(mut self, plugin: Arc<dyn MutationInterface>) -> Chain {
+        self.mutating.push(plugin);
+        self
+    }
+
+    /// Adds a validating plugin after those already there.
+    pub fn with_validating(mut self, plugin: Arc<dyn ValidationInterface>) -> Chain {
+        self.validating.push(plugin);
+        self
+    }
+
+    /// Runs the mutating plugins, then the validating ones; the first refusal ends it.
+    pub async fn run(&self, attributes: &mut Attributes) -> Result<(), StatusError> {
+        for plugin in &self.mutating {
+            if plugin.handles(attributes.operation) {
+                plugin.admit(attributes).await?;
+            }
+        }
+        for plugin in &self.validating {
+            if plugin.handles(attributes.operation) {
+                plugin.validate(attributes).await?;
+            }
+        }
+        Ok(())
+    }
+}

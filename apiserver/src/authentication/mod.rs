@@ -1,0 +1,62 @@
+//! Who is asking (Go's `k8s.io/apiserver/pkg/authentication`): an [`Authenticator`]
+//! turns a request's credentials into a [`user::Info`].
+//!
+//! The server asks its authenticator first thing for every request. Without one
+//! ([`Config::authenticator`](crate::server::Config::authenticator) not called) every
+//! request is anonymous, which with the default
+//! [`AlwaysAllow`](crate::authorization::AlwaysAllow) authorizer is the unsecured
+//! server tests and examples start.
+
+pub mod user;
+
+use std::fmt::Debug;
+
+use axum::http::HeaderMap;
+
+/// What an authenticator sees of a request.
+#[derive(Clone, Copy, Debug)]
+pub struct Request<'a> {
+    /// The request's headers (`Authorization` among them).
+    pub headers: &'a HeaderMap,
+    /// The client's certificate chain, leaf first, DER-encoded; empty over plain HTTP or
+    /// when the client sent none.
+    pub client_certificates: &'a [Vec<u8>],
+}
+
+/// The client certificate chain of a request's connection, leaf first, DER-encoded: the
+/// TLS listener puts it in each request's extensions, and the server hands it to the
+/// authenticator as [`Request::client_certificates`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ClientCertificates(pub Vec<Vec<u8>>);
+
+/// Why credentials a request carried were refused; the request is answered 401, and the
+/// reason stays in the server (Go never tells a client why its token was refused).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct AuthenticationError(pub String);
+
+/// Turns a request's credentials into a user (Go's `authenticator.Request`).
+#[async_trait::async_trait]
+pub trait Authenticator: Send + Sync + Debug {
+    /// `Ok(Some(user))` for credentials it recognises, `Ok(None)` when the request
+    /// carries none of the kind it reads (the next authenticator is asked), an error for
+    /// credentials of its kind that are not valid (the request is refused).
+    async fn authenticate(
+        &self,
+        request: &Request<'_>,
+    ) -> Result<Option<user::Info>, AuthenticationError>;
+}
+
+/// Every request is anonymous; the server's authenticator when none is configured.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Anonymous;
+
+#[async_trait::async_trait]
+impl Authenticator for Anonymous {
+    async fn authenticate(
+        &self,
+        _request: &Request<'_>,
+    ) -> Result<Option<user::Info>, AuthenticationError> {
+        Ok(Some(user::Info::anonymous()))
+    }
+}
