@@ -75,6 +75,15 @@ pub struct ServeArgs {
     /// Write a kubeconfig (cluster, user, context) for the server to this file.
     #[arg(long, value_name = "FILE")]
     pub kubeconfig: Option<std::path::PathBuf>,
+    /// kube-apiserver's authorizers, in order, comma-separated: RBAC, AlwaysAllow,
+    /// AlwaysDeny. Members of system:masters are always allowed everything.
+    #[arg(
+        long = "authorization-mode",
+        value_name = "MODE,...",
+        value_delimiter = ',',
+        default_value = "RBAC"
+    )]
+    pub authorization_mode: Vec<String>,
 }
 
 /// `kapi convert`.

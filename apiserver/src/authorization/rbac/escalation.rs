@@ -153,6 +153,11 @@ impl ValidationInterface for EscalationCheck {
                 {
                     return Ok(());
                 }
+                let rules = obj.rules.unwrap_or_default();
+                if let Some(why) = self.missing(user, namespace, &rules).await {
+                    return Err(forbidden(&why));
+                }
+                // An aggregation rule can gather anything: it takes `*` on everything.
                 if obj.aggregation_rule.is_some()
                     && self
                         .missing(user, namespace, &full_authority())
@@ -163,11 +168,7 @@ impl ValidationInterface for EscalationCheck {
                         "must have cluster-admin privileges to use the aggregationRule",
                     ));
                 }
-                let rules = obj.rules.unwrap_or_default();
-                match self.missing(user, namespace, &rules).await {
-                    Some(why) => Err(forbidden(&why)),
-                    None => Ok(()),
-                }
+                Ok(())
             }
             _ => {
                 let role_ref: RoleRef = obj.role_ref.unwrap_or_default();
