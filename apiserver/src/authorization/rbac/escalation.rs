@@ -78,7 +78,10 @@ impl EscalationCheck {
             descriptions.join("\n")
         );
         if !errors.is_empty() {
-            message.push_str(&format!("; resolution errors: [{}]", errors.join(" ")));
+            message.push_str(&format!(
+                "; resolution errors: [{}]",
+                super::aggregate_errors(&errors)
+            ));
         }
         Some(message)
     }
@@ -202,3 +205,6 @@ impl ValidationInterface for EscalationCheck {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -88,9 +88,10 @@ impl Drop for Rbac {
 }
 
 impl Rbac {
-    /// An authorizer over the RBAC objects in `storage`; starts the index (on the
-    /// current tokio runtime). Without RBAC's kinds in `scheme` it has no opinion on
-    /// anything.
+    /// An authorizer over the RBAC objects in `storage`; starts the index as a task of
+    /// the current tokio runtime (so it must be called inside one, as a server is
+    /// built), which ends when the authorizer is dropped. Without RBAC's kinds in
+    /// `scheme` it has no opinion on anything.
     pub fn new(scheme: Arc<Scheme>, storage: Arc<dyn Storage>) -> Arc<Rbac> {
         let resources = resources_from_scheme(&scheme);
         let mut kinds = Vec::new();
