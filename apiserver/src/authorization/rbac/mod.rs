@@ -281,7 +281,9 @@ impl Shared {
                 tokio::time::sleep(RETRY_DELAY).await;
                 continue;
             };
+            let mut delivered = false;
             while let Some(Ok(event)) = events.next().await {
+                delivered = true;
                 let revision = event.revision();
                 let touched_roles = self.apply(event);
                 self.revision.send_if_modified(|r| {
@@ -294,6 +296,10 @@ impl Shared {
                 if touched_roles {
                     self.reconcile_aggregations();
                 }
+            }
+            // A watch that ends at once would otherwise have the index list in a loop.
+            if !delivered {
+                tokio::time::sleep(RETRY_DELAY).await;
             }
         }
     }

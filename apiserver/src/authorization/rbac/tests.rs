@@ -257,3 +257,97 @@ fn aggregated_errors_read_as_gos() {
         "[a, b]"
     );
 }
+
+/// A storage whose watches end after one event, as a backend's do when it cannot keep
+/// up or loses its connection.
+#[derive(Debug)]
+struct ShortWatches(MemoryStorage);
+
+#[async_trait::async_trait]
+impl Storage for ShortWatches {
+    async fn get(&self, key: &str) -> Result<Option<KeyValue>, crate::storage::StorageError> {
+        self.0.get(key).await
+    }
+    async fn list(
+        &self,
+        prefix: &str,
+        options: &ListOptions,
+    ) -> Result<crate::storage::ListResult, crate::storage::StorageError> {
+        self.0.list(prefix, options).await
+    }
+    async fn create(
+        &self,
+        key: &str,
+        value: bytes::Bytes,
+    ) -> Result<KeyValue, crate::storage::StorageError> {
+        self.0.create(key, value).await
+    }
+    async fn update(
+        &self,
+        key: &str,
+        value: bytes::Bytes,
+        expected: Revision,
+    ) -> Result<KeyValue, crate::storage::StorageError> {
+        self.0.update(key, value, expected).await
+    }
+    async fn delete(
+        &self,
+        key: &str,
+        expected: Option<Revision>,
+    ) -> Result<crate::storage::Deleted, crate::storage::StorageError> {
+        self.0.delete(key, expected).await
+    }
+    async fn watch(
+        &self,
+        prefix: &str,
+        from: Revision,
+    ) -> Result<crate::storage::WatchStream, crate::storage::StorageError> {
+        Ok(Box::pin(self.0.watch(prefix, from).await?.take(1)))
+    }
+    async fn current_revision(&self) -> Result<Revision, crate::storage::StorageError> {
+        self.0.current_revision().await
+    }
+    async fn compact(&self, revision: Revision) -> Result<(), crate::storage::StorageError> {
+        self.0.compact(revision).await
+    }
+}
+
+#[tokio::test]
+async fn the_index_lists_again_when_its_watch_ends_and_misses_nothing() {
+    let scheme = scheme();
+    let storage: Arc<dyn Storage> = Arc::new(ShortWatches(MemoryStorage::new()));
+    let f = Fixture {
+        rbac: Rbac::new(scheme.clone(), storage.clone()),
+        scheme,
+        storage,
+    };
+    f.create(
+        "clusterroles",
+        "",
+        json!({"metadata": {"name": "pod-reader"}, "rules": [{"verbs": ["get"], "apiGroups": [""], "resources": ["pods"]}]}),
+    )
+    .await;
+    for (i, user) in ["alice", "bob", "carol"].iter().enumerate() {
+        f.create(
+            "clusterrolebindings",
+            "",
+            json!({"metadata": {"name": format!("b{i}")}, "roleRef": {"apiGroup": policy::GROUP, "kind": "ClusterRole", "name": "pod-reader"},
+                   "subjects": [{"kind": "User", "apiGroup": policy::GROUP, "name": user}]}),
+        )
+        .await;
+        assert_eq!(
+            f.rbac.authorize(&get(user, "pods", "a")).await.0,
+            Decision::Allow,
+            "{user}"
+        );
+    }
+    f.delete("clusterrolebindings", "", "b1").await;
+    assert_eq!(
+        f.rbac.authorize(&get("bob", "pods", "a")).await.0,
+        Decision::NoOpinion
+    );
+    assert_eq!(
+        f.rbac.authorize(&get("carol", "pods", "a")).await.0,
+        Decision::Allow
+    );
+}
