@@ -3,14 +3,15 @@
 //! authorizer costs a request (issue 19's performance item).
 //!
 //! ```text
-//! cargo run -p apiserver --example authorization_throughput -- [REQUESTS] [CLIENTS]
+//! cargo run -p apiserver --example authorization_throughput -- [REQUESTS] [CLIENTS] [BINDINGS]
 //! ```
 //!
 //! Each server answers REQUESTS (default 20,000) GETs of one ConfigMap, spread over
 //! CLIENTS concurrent tasks (default 4), in process (`ApiServerHandler::serve_http`, no
 //! sockets, so that the numbers are the server's). The user is bound to a ClusterRole
 //! by one of the 1,000 RoleBindings; the others bind other users in 100 namespaces.
-//! The authorizer alone is timed too.
+//! The authorizer alone is timed too. BINDINGS (default 1,000) changes the number of
+//! RoleBindings, to show that a decision does not grow with it.
 
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -31,7 +32,6 @@ use axum::http::Request;
 use serde_json::{Value, json};
 
 const CLUSTER_ROLES: usize = 100;
-const ROLE_BINDINGS: usize = 1_000;
 const NAMESPACES: usize = 100;
 
 /// Every request is from `bench`, an authenticated user.
@@ -76,7 +76,11 @@ async fn create(
 
 /// The stored objects: bootstrap policy, 100 ClusterRoles, 1,000 RoleBindings in 100
 /// namespaces, and the ConfigMap the requests read.
-async fn populate(scheme: &Arc<Scheme>, storage: &Arc<dyn Storage>) -> Result<(), String> {
+async fn populate(
+    scheme: &Arc<Scheme>,
+    storage: &Arc<dyn Storage>,
+    bindings: usize,
+) -> Result<(), String> {
     const RBAC: &str = "rbac.authorization.k8s.io";
     bootstrap::ensure(scheme, storage)
         .await
@@ -88,7 +92,7 @@ async fn populate(scheme: &Arc<Scheme>, storage: &Arc<dyn Storage>) -> Result<()
         ]});
         create(scheme, storage, RBAC, "clusterroles", "", role).await?;
     }
-    for i in 0..ROLE_BINDINGS {
+    for i in 0..bindings {
         let namespace = format!("ns-{:03}", i % NAMESPACES);
         let user = if i == 0 {
             "bench".to_owned()
@@ -140,15 +144,15 @@ async fn requests_per_second(
     Ok(requests as f64 / started.elapsed().as_secs_f64())
 }
 
-async fn run(requests: usize, clients: usize) -> Result<(), String> {
+async fn run(requests: usize, clients: usize, bindings: usize) -> Result<(), String> {
     let mut scheme = Scheme::new();
     k8s_types::register(&mut scheme).map_err(|e| e.to_string())?;
     let scheme = Arc::new(scheme);
     let storage: Arc<dyn Storage> = Arc::new(MemoryStorage::new());
-    populate(&scheme, &storage).await?;
+    populate(&scheme, &storage, bindings).await?;
     let rbac = Rbac::new(scheme.clone(), storage.clone());
     println!(
-        "stored: {} roles and bindings ({CLUSTER_ROLES} ClusterRoles and {ROLE_BINDINGS} RoleBindings besides the bootstrap policy)",
+        "stored: {} roles and bindings ({CLUSTER_ROLES} ClusterRoles and {bindings} RoleBindings besides the bootstrap policy)",
         rbac.len().await
     );
     let union: Arc<dyn Authorizer> =
@@ -194,6 +198,11 @@ fn main() -> ExitCode {
     let mut args = std::env::args().skip(1);
     let requests = args.next().and_then(|a| a.parse().ok()).unwrap_or(20_000);
     let clients = args.next().and_then(|a| a.parse().ok()).unwrap_or(4).max(1);
+    let bindings = args
+        .next()
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(1_000)
+        .max(1);
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -204,7 +213,7 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    match runtime.block_on(run(requests, clients)) {
+    match runtime.block_on(run(requests, clients, bindings)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("{e}");
