@@ -5,11 +5,14 @@
 //! `system:aggregate-to-*` roles through `rbac.authorization.k8s.io/aggregate-to-*`
 //! labels; discovery, basic-user and public-info roles for every user.
 //!
+//! A default role or binding that exists is reconciled as Go's hook does unless its
+//! `rbac.authorization.kubernetes.io/autoupdate` annotation is `false`: missing labels,
+//! annotations, rules (those its rules do not cover), aggregation selectors and
+//! subjects are added, nothing is taken away; a binding to another role is replaced.
+//!
 //! Left out: the controller roles (`system:controller:*`), the node, scheduler,
 //! controller-manager, kube-proxy, kube-dns, volume and certificate-approver roles and
-//! their bindings — this server runs none of those components. Go's hook also
-//! reconciles existing roles marked `autoupdate` (adding the rules a newer version
-//! has); here a role or binding is created only when missing.
+//! their bindings — this server runs none of those components.
 
 use std::sync::Arc;
 
@@ -19,7 +22,8 @@ use serde_json::{Value, json};
 use super::policy::{GROUP, PolicyRule, Subject};
 use crate::authentication::user;
 use crate::endpoints::StatusError;
-use crate::registry::{Store, from_value, resources_from_scheme};
+use crate::endpoints::handlers::to_json;
+use crate::registry::{DeleteParams, Store, Subresource, from_value, resources_from_scheme};
 use crate::storage::Storage;
 
 /// The label on every bootstrap role and binding.
@@ -442,11 +446,85 @@ pub struct Ensured {
     /// The ClusterRoles and ClusterRoleBindings created (`clusterroles/NAME`,
     /// `clusterrolebindings/NAME`).
     pub created: Vec<String>,
+    /// Those that existed and were brought up to the defaults.
+    pub reconciled: Vec<String>,
 }
 
-/// Creates every default ClusterRole and ClusterRoleBinding missing from `storage`;
-/// those present are left as they are. Without RBAC's kinds in `scheme` it does
-/// nothing.
+/// `existing` with what `expected` has and it lacks (Go's `ReconcileClusterRole` and
+/// `ReconcileClusterRoleBinding` in their non-removing mode); `None` when nothing is
+/// missing.
+fn reconciled(resource: &str, existing: &Value, expected: &Value) -> Option<Value> {
+    let mut out = existing.clone();
+    let mut changed = false;
+    for field in ["labels", "annotations"] {
+        let Some(wanted) = expected
+            .pointer(&format!("/metadata/{field}"))
+            .and_then(Value::as_object)
+        else {
+            continue;
+        };
+        let Some(meta) = out.get_mut("metadata").and_then(Value::as_object_mut) else {
+            continue;
+        };
+        let map = meta.entry(field).or_insert_with(|| json!({}));
+        if let Some(map) = map.as_object_mut() {
+            for (k, v) in wanted {
+                if !map.contains_key(k) {
+                    map.insert(k.clone(), v.clone());
+                    changed = true;
+                }
+            }
+        }
+    }
+    let list = |v: &Value, pointer: &str| -> Vec<Value> {
+        v.pointer(pointer)
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default()
+    };
+    if resource == "clusterroles" {
+        let have: Vec<PolicyRule> =
+            serde_json::from_value(Value::Array(list(existing, "/rules"))).unwrap_or_default();
+        let want: Vec<PolicyRule> =
+            serde_json::from_value(Value::Array(list(expected, "/rules"))).unwrap_or_default();
+        let (_, missing) = super::policy::covers(&have, &want);
+        if !missing.is_empty() {
+            let mut rules = have;
+            rules.extend(missing);
+            out["rules"] = serde_json::to_value(rules).unwrap_or(Value::Null);
+            changed = true;
+        }
+        let selectors = "/aggregationRule/clusterRoleSelectors";
+        let mut have_selectors = list(existing, selectors);
+        let before = have_selectors.len();
+        for selector in list(expected, selectors) {
+            if !have_selectors.contains(&selector) {
+                have_selectors.push(selector);
+            }
+        }
+        if have_selectors.len() != before {
+            out["aggregationRule"] = json!({"clusterRoleSelectors": have_selectors});
+            changed = true;
+        }
+    } else {
+        let mut subjects = list(existing, "/subjects");
+        let before = subjects.len();
+        for subject in list(expected, "/subjects") {
+            if !subjects.contains(&subject) {
+                subjects.push(subject);
+            }
+        }
+        if subjects.len() != before {
+            out["subjects"] = Value::Array(subjects);
+            changed = true;
+        }
+    }
+    changed.then_some(out)
+}
+
+/// Creates every default ClusterRole and ClusterRoleBinding missing from `storage`, and
+/// reconciles those present (see the module's documentation). Without RBAC's kinds in
+/// `scheme` it does nothing.
 ///
 /// ```
 /// use std::sync::Arc;
@@ -461,7 +539,7 @@ pub struct Ensured {
 /// let first = bootstrap::ensure(&Arc::new(scheme.clone()), &storage).await?;
 /// assert!(first.created.contains(&"clusterroles/cluster-admin".to_owned()));
 /// let again = bootstrap::ensure(&Arc::new(scheme), &storage).await?;
-/// assert!(again.created.is_empty());
+/// assert!(again.created.is_empty() && again.reconciled.is_empty());
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// # })?;
 /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -487,7 +565,34 @@ pub async fn ensure(
         };
         let store = Store::new(scheme.clone(), storage.clone(), info.clone());
         match store.get("", name).await {
-            Ok(_) => continue,
+            Ok(existing) => {
+                let existing = to_json(&*existing)?;
+                if existing
+                    .pointer("/metadata/annotations")
+                    .and_then(|a| a.get(AUTOUPDATE_ANNOTATION.0))
+                    .and_then(Value::as_str)
+                    == Some("false")
+                {
+                    continue;
+                }
+                if resource == "clusterrolebindings"
+                    && existing.get("roleRef") != value.get("roleRef")
+                {
+                    // A binding's role cannot change: Go deletes and recreates it.
+                    store.delete("", name, &DeleteParams::default()).await?;
+                } else {
+                    if let Some(update) = reconciled(resource, &existing, &value) {
+                        let gvk = info.storage_gvk.clone();
+                        store
+                            .update("", name, Subresource::Main, false, |_| {
+                                from_value(scheme, &gvk, update.clone())
+                            })
+                            .await?;
+                        ensured.reconciled.push(format!("{resource}/{name}"));
+                    }
+                    continue;
+                }
+            }
             Err(e) if e.code() == 404 => {}
             Err(e) => return Err(e),
         }
@@ -501,3 +606,6 @@ pub async fn ensure(
     }
     Ok(ensured)
 }
+
+#[cfg(test)]
+mod tests;
