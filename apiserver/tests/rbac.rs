@@ -607,6 +607,24 @@ async fn subject_access_reviews_answer_for_other_users_and_rules_reviews_list_th
     )
     .await;
     assert_eq!(answer["status"], json!({"allowed": false}));
+    // The local review answers in its path's namespace only.
+    let local = |ns: &str| {
+        json!({"apiVersion": "authorization.k8s.io/v1", "kind": "LocalSubjectAccessReview",
+        "spec": {"user": "alice", "resourceAttributes": {"namespace": ns, "verb": "list", "resource": "secrets"}}})
+    };
+    let path = "/apis/authorization.k8s.io/v1/namespaces/a/localsubjectaccessreviews";
+    let (code, answer) = create(&h, "root", path, local("a")).await;
+    assert_eq!(
+        (code, &answer["status"]["allowed"]),
+        (201, &json!(true)),
+        "{answer}"
+    );
+    let (code, answer) = create(&h, "root", path, local("b")).await;
+    assert_eq!(code, 400);
+    assert_eq!(
+        answer["message"],
+        "spec.resourceAttributes.namespace must match namespace: a"
+    );
     let rules = json!({"apiVersion": "authorization.k8s.io/v1", "kind": "SelfSubjectRulesReview", "spec": {"namespace": "a"}});
     let (code, answer) = create(
         &h,
