@@ -115,6 +115,45 @@ async fn a_binding_is_in_force_for_the_very_next_decision_and_gone_after_its_del
     );
 }
 
+/// The same promise on the embedded database, whose watch is fed after its commits.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_binding_is_in_force_at_once_on_redb_too() {
+    let dir = std::env::temp_dir().join(format!("rbac-redb-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let scheme = scheme();
+    let storage: Arc<dyn Storage> =
+        Arc::new(crate::storage::RedbStorage::open(dir.join("data.redb")).unwrap());
+    let f = Fixture {
+        rbac: Rbac::new(scheme.clone(), storage.clone()),
+        scheme,
+        storage,
+    };
+    f.create(
+        "clusterroles",
+        "",
+        json!({"metadata": {"name": "pod-reader"}, "rules": [{"verbs": ["get"], "apiGroups": [""], "resources": ["pods"]}]}),
+    )
+    .await;
+    for i in 0..20 {
+        let user = format!("user-{i}");
+        f.create(
+            "rolebindings",
+            "a",
+            json!({"metadata": {"name": user}, "roleRef": {"apiGroup": policy::GROUP, "kind": "ClusterRole", "name": "pod-reader"},
+                   "subjects": [{"kind": "User", "apiGroup": policy::GROUP, "name": user}]}),
+        )
+        .await;
+        assert_eq!(
+            f.rbac.authorize(&get(&user, "pods", "a")).await.0,
+            Decision::Allow,
+            "{user}"
+        );
+    }
+    drop(f);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[tokio::test]
 async fn a_binding_to_a_missing_role_refuses_with_gos_reason() {
     let f = Fixture::new();
