@@ -1,6 +1,10 @@
 //! May this user do this (Go's `k8s.io/apiserver/pkg/authorization/authorizer`): an
 //! [`Authorizer`] decides on the [`Attributes`] of every authenticated request before
 //! any handler runs.
+//!
+//! [`rbac`] is kube-apiserver's RBAC authorizer over the Roles and bindings the server
+//! stores; [`review`] answers the access reviews (`kubectl auth can-i`) from whatever
+//! authorizer the server has.
 
 pub mod rbac;
 pub mod review;
