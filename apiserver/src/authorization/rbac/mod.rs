@@ -4,7 +4,7 @@
 //! has a rule that matches it.
 //!
 //! [`Rbac`] keeps the Roles, ClusterRoles and bindings the server stores in an
-//! [`Index`](index::Index) by subject, filled from a list and kept current by the
+//! [`Index`] by subject, filled from a list and kept current by the
 //! storage's watch. Before deciding, it waits until the index has seen the storage's
 //! current revision, so a binding created by one request is in force for the next one
 //! (Go's informers give no such promise). It also does the clusterrole-aggregation
@@ -125,7 +125,7 @@ impl Rbac {
     }
 
     /// Waits until the index reflects every write the storage had acknowledged when
-    /// called (at most [`SYNC_TIMEOUT`]).
+    /// called (at most five seconds, after which it decides on what it has).
     pub async fn sync(&self) {
         if self.shared.kinds.is_empty() {
             return;
