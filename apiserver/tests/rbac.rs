@@ -743,6 +743,18 @@ async fn kubectl_auth_can_i_answers_from_rbac() {
         run("root", &["auth", "can-i", "*", "*"]).await.unwrap(),
         ("yes".into(), Some(0))
     );
+    assert_eq!(
+        run("alice", &["auth", "can-i", "get", "/healthz"])
+            .await
+            .unwrap(),
+        ("yes".into(), Some(0))
+    );
+    assert_eq!(
+        run("alice", &["auth", "can-i", "get", "/metrics"])
+            .await
+            .unwrap(),
+        ("no".into(), Some(1))
+    );
     let (list, code) = run("alice", &["auth", "can-i", "--list", "-n", "a"])
         .await
         .unwrap();
