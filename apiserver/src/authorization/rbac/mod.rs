@@ -281,6 +281,11 @@ impl Shared {
                 tokio::time::sleep(RETRY_DELAY).await;
                 continue;
             };
+            // A watch "from 0" starts at whatever is current when it is registered: it
+            // misses nothing only if the store is still empty then.
+            if from == 0 && !matches!(self.storage.current_revision().await, Ok(0)) {
+                continue;
+            }
             let mut delivered = false;
             while let Some(Ok(event)) = events.next().await {
                 delivered = true;
@@ -307,29 +312,29 @@ impl Shared {
     /// Reads every RBAC object at one revision into a new index; returns the revision.
     async fn list(&self) -> Result<Revision, StatusError> {
         let mut index = Index::default();
-        let mut revision = 0;
-        for (kind, store) in &self.kinds {
-            let prefix = store.info().collection_prefix(None);
-            let options = ListOptions {
-                revision,
-                ..ListOptions::default()
-            };
-            let listed = self.storage.list(&prefix, &options).await.map_err(|e| {
-                StatusError::from_storage(e, &store.info().qualified_resource(), "")
-            })?;
-            revision = listed.revision;
-            for kv in &listed.kvs {
-                if let Ok(obj) = self.decode(kv) {
-                    index.put(*kind, obj);
+        // Every kind at the same revision, named explicitly: a list "at 0" reads the
+        // current state, which moves on between the four lists.
+        let revision = self
+            .storage
+            .current_revision()
+            .await
+            .map_err(|e| StatusError::from_storage(e, "rbac", ""))?;
+        if revision > 0 {
+            for (kind, store) in &self.kinds {
+                let prefix = store.info().collection_prefix(None);
+                let options = ListOptions {
+                    revision,
+                    ..ListOptions::default()
+                };
+                let listed = self.storage.list(&prefix, &options).await.map_err(|e| {
+                    StatusError::from_storage(e, &store.info().qualified_resource(), "")
+                })?;
+                for kv in &listed.kvs {
+                    if let Ok(obj) = self.decode(kv) {
+                        index.put(*kind, obj);
+                    }
                 }
             }
-        }
-        if revision == 0 {
-            revision = self
-                .storage
-                .current_revision()
-                .await
-                .map_err(|e| StatusError::from_storage(e, "rbac", ""))?;
         }
         *self.write() = index;
         self.revision.send_replace(revision);
