@@ -526,7 +526,7 @@ async fn the_bootstrap_roles_exist_and_view_edit_admin_are_aggregated() {
     );
     // ...and the aggregation controller writes the rules into the stored roles.
     let mut stored = Value::Null;
-    for _ in 0..200 {
+    for _ in 0..1000 {
         stored = send(
             &h,
             "GET",

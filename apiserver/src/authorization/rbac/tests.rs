@@ -240,7 +240,7 @@ async fn aggregated_roles_grant_at_once_and_their_stored_rules_follow() {
     // The aggregation controller's write reaches the stored role.
     let store = f.store("clusterroles");
     let mut stored = Value::Null;
-    for _ in 0..200 {
+    for _ in 0..1000 {
         let obj = store.get("", "monitoring").await.unwrap();
         stored = crate::endpoints::handlers::to_json(&*obj).unwrap();
         if stored
