@@ -4,6 +4,9 @@
 //! not hold; the access reviews answer `kubectl auth can-i`.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+#[cfg(feature = "etcd")]
+mod support;
+
 use std::process::Command;
 use std::sync::Arc;
 
@@ -59,10 +62,13 @@ impl Authenticator for NameTokens {
 }
 
 async fn config() -> Config {
+    config_on(Arc::new(MemoryStorage::new())).await
+}
+
+async fn config_on(storage: Arc<dyn Storage>) -> Config {
     let mut scheme = Scheme::new();
     k8s_types::register(&mut scheme).unwrap();
     let scheme = Arc::new(scheme);
-    let storage: Arc<dyn Storage> = Arc::new(MemoryStorage::new());
     bootstrap::ensure(&scheme, &storage).await.unwrap();
     let rbac = Rbac::new(scheme.clone(), storage.clone());
     let authorizer: Arc<dyn Authorizer> =
@@ -766,4 +772,51 @@ async fn kubectl_auth_can_i_answers_from_rbac() {
     );
     assert!(list.lines().any(|l| l.contains("/healthz")), "{list}");
     server.shutdown().await;
+}
+
+/// On etcd, whose watch is another process's: a binding is in force for the very next
+/// request all the same.
+#[cfg(feature = "etcd")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_etcd_a_binding_is_in_force_for_the_next_request() {
+    let Some(etcd) = support::Etcd::start().await else {
+        return;
+    };
+    let storage = apiserver::storage::EtcdStorage::connect(&[&etcd.endpoint])
+        .await
+        .unwrap();
+    let h = config_on(Arc::new(storage))
+        .await
+        .handler("127.0.0.1:6443")
+        .await
+        .unwrap();
+    let reader = json!({"metadata": {"name": "cm-reader"}, "rules": [rule(&["get", "list"], &["configmaps"])]});
+    assert_eq!(
+        create(&h, "root", &format!("{RBAC}/clusterroles"), reader)
+            .await
+            .0,
+        201
+    );
+    for i in 0..10 {
+        let user = format!("user-{i}");
+        let path = "/api/v1/namespaces/default/configmaps";
+        assert_eq!(send(&h, "GET", path, Some(&user), None).await.0, 403);
+        let b = binding(&user, "ClusterRole", "cm-reader", &user);
+        assert_eq!(
+            create(
+                &h,
+                "root",
+                &format!("{RBAC}/namespaces/default/rolebindings"),
+                b
+            )
+            .await
+            .0,
+            201
+        );
+        assert_eq!(
+            send(&h, "GET", path, Some(&user), None).await.0,
+            200,
+            "{user}"
+        );
+    }
 }
