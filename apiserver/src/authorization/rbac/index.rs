@@ -29,7 +29,7 @@ pub struct ClusterRole {
     /// Its aggregation rule, if it is an aggregated role.
     pub aggregation: Option<AggregationRule>,
     /// Its rules as stored.
-    pub stored: Vec<PolicyRule>,
+    pub stored: Arc<Vec<PolicyRule>>,
 }
 
 /// A RoleBinding or ClusterRoleBinding as the index keeps it.
@@ -172,6 +172,16 @@ pub struct Index {
 impl Index {
     /// Puts (creates or replaces) an object of `kind`.
     pub fn put(&mut self, kind: Kind, obj: RbacObject) {
+        let cluster_role = kind == Kind::ClusterRole;
+        self.load(kind, obj);
+        if cluster_role {
+            self.aggregate();
+        }
+    }
+
+    /// Puts an object without recomputing aggregation: for filling an index from a
+    /// list, followed by one [`aggregate`](Index::aggregate).
+    pub fn load(&mut self, kind: Kind, obj: RbacObject) {
         let name = obj.metadata.name;
         let namespace = obj.metadata.namespace;
         match kind {
@@ -185,10 +195,9 @@ impl Index {
                     ClusterRole {
                         labels: obj.metadata.labels,
                         aggregation: obj.aggregation_rule,
-                        stored: obj.rules.unwrap_or_default(),
+                        stored: Arc::new(obj.rules.unwrap_or_default()),
                     },
                 );
-                self.aggregate();
             }
             Kind::RoleBinding | Kind::ClusterRoleBinding => {
                 let namespace = if kind == Kind::ClusterRoleBinding {
@@ -288,7 +297,7 @@ impl Index {
     /// duplicates (Go's clusterrole-aggregation controller, whose writes converge to
     /// the same rules; a role aggregating an aggregated one gets that one's aggregated
     /// rules at once instead of one controller pass later).
-    fn aggregate(&mut self) {
+    pub fn aggregate(&mut self) {
         let mut effective: HashMap<String, Arc<Vec<PolicyRule>>> = HashMap::new();
         let names: Vec<String> = self.cluster_roles.keys().cloned().collect();
         for name in names {
@@ -312,11 +321,11 @@ impl Index {
             return Arc::new(Vec::new());
         };
         let Some(aggregation) = &role.aggregation else {
-            return Arc::new(role.stored.clone());
+            return role.stored.clone();
         };
         // A cycle of aggregated roles contributes what was gathered before it closed.
         if !visiting.insert(name.to_owned()) {
-            return Arc::new(role.stored.clone());
+            return role.stored.clone();
         }
         let mut rules: Vec<PolicyRule> = Vec::new();
         for selector in &aggregation.cluster_role_selectors {
@@ -345,7 +354,7 @@ impl Index {
             .filter(|(_, role)| role.aggregation.is_some())
             .filter_map(|(name, role)| {
                 let effective = self.effective.get(name)?;
-                (**effective != role.stored).then(|| (name.clone(), (**effective).clone()))
+                (**effective != *role.stored).then(|| (name.clone(), (**effective).clone()))
             })
             .collect()
     }

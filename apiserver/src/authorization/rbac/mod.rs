@@ -331,10 +331,11 @@ impl Shared {
                 })?;
                 for kv in &listed.kvs {
                     if let Ok(obj) = self.decode(kv) {
-                        index.put(*kind, obj);
+                        index.load(*kind, obj);
                     }
                 }
             }
+            index.aggregate();
         }
         *self.write() = index;
         self.revision.send_replace(revision);
