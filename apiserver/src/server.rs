@@ -571,6 +571,7 @@ impl Api {
             query,
             user,
             admission: &self.admission,
+            authorizer: &*self.authorizer,
             output,
         };
         if info.subresource == "scale" {

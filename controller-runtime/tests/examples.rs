@@ -186,7 +186,16 @@ fn kapi_serve(dir: &Path) -> (Running, PathBuf) {
     let kapi = built(target_dir().join("kapi"), &["-p", "kapi", "--bin", "kapi"]);
     let kubeconfig = dir.join("kubeconfig");
     let mut child = Command::new(kapi)
-        .args(["serve", "--listen", "127.0.0.1:0", "--kubeconfig"])
+        // Until kapi serve's kubeconfig carries credentials, its requests are anonymous,
+        // whom the default RBAC refuses.
+        .args([
+            "serve",
+            "--authorization-mode",
+            "AlwaysAllow",
+            "--listen",
+            "127.0.0.1:0",
+            "--kubeconfig",
+        ])
         .arg(&kubeconfig)
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())

@@ -53,7 +53,7 @@ pub enum Command {
     /// are stored and served, like envtest's API server). Prints its URL, writes a
     /// kubeconfig for kubectl and client libraries, and runs until SIGINT or SIGTERM.
     #[command(
-        after_help = "Without --data-dir or --etcd-servers, objects are kept in memory and lost on exit.\nPlain HTTP on the listen address, no authentication.\n\nExamples:\n  kapi serve\n  kapi serve --listen 127.0.0.1:6443 --kubeconfig /tmp/kapi.kubeconfig\n  kubectl --kubeconfig /tmp/kapi.kubeconfig get namespaces"
+        after_help = "Without --data-dir or --etcd-servers, objects are kept in memory and lost on exit.\nPlain HTTP on the listen address, no authentication: requests are anonymous, which the\ndefault RBAC authorization allows only /healthz, /livez, /readyz and /version.\n\nExamples:\n  kapi serve\n  kapi serve --authorization-mode AlwaysAllow --listen 127.0.0.1:6443 --kubeconfig /tmp/kapi.kubeconfig\n  kubectl --kubeconfig /tmp/kapi.kubeconfig get namespaces"
     )]
     Serve(ServeArgs),
 }
@@ -75,6 +75,15 @@ pub struct ServeArgs {
     /// Write a kubeconfig (cluster, user, context) for the server to this file.
     #[arg(long, value_name = "FILE")]
     pub kubeconfig: Option<std::path::PathBuf>,
+    /// kube-apiserver's authorizers, in order, comma-separated: RBAC, AlwaysAllow,
+    /// AlwaysDeny. Members of system:masters are always allowed everything.
+    #[arg(
+        long = "authorization-mode",
+        value_name = "MODE,...",
+        value_delimiter = ',',
+        default_value = "RBAC"
+    )]
+    pub authorization_mode: Vec<String>,
 }
 
 /// `kapi convert`.

@@ -64,7 +64,16 @@ fn serve(name: &str) -> Served {
     let kubeconfig = dir.0.join("kubeconfig");
     let bin = kapi().unwrap().get_program().to_owned();
     let mut child = Command::new(bin)
-        .args(["serve", "--listen", "127.0.0.1:0", "--kubeconfig"])
+        // Until kapi serve's kubeconfig carries credentials, its requests are anonymous,
+        // whom the default RBAC refuses.
+        .args([
+            "serve",
+            "--authorization-mode",
+            "AlwaysAllow",
+            "--listen",
+            "127.0.0.1:0",
+            "--kubeconfig",
+        ])
         .arg(&kubeconfig)
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())

@@ -6,10 +6,11 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
 
+use apiserver::admission::Chain;
 use apiserver::server::Config;
 use apiserver::storage::{MemoryStorage, RedbStorage, Storage};
 
-use super::CommandError;
+use super::{CommandError, serve_authorization};
 use crate::cli::ServeArgs;
 use crate::scheme::scheme;
 
@@ -26,7 +27,17 @@ pub fn run(args: &ServeArgs, out: &mut dyn Write) -> Result<ExitCode, CommandErr
         .build()?;
     runtime.block_on(async {
         let storage = open_storage(args).await?;
-        let server = Config::new(scheme, storage).serve(args.listen).await?;
+        let authorization =
+            serve_authorization::authorization(&args.authorization_mode, &scheme, &storage).await?;
+        let mut admission = Chain::new();
+        for plugin in authorization.validating {
+            admission = admission.with_validating(plugin);
+        }
+        let server = Config::new(scheme, storage)
+            .authorizer(authorization.authorizer)
+            .admission(admission)
+            .serve(args.listen)
+            .await?;
         let url = server.url();
         if let Some(path) = &args.kubeconfig {
             write_kubeconfig(path, &url)?;
