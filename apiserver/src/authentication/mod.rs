@@ -6,8 +6,20 @@
 //! request is anonymous, which with the default
 //! [`AlwaysAllow`](crate::authorization::AlwaysAllow) authorizer is the unsecured
 //! server tests and examples start.
+//!
+//! kube-apiserver's authenticators, in its order, are here to be put in a
+//! [`union::Union`] (wrapped in [`union::AuthenticatedGroupAdder`]): client certificates
+//! ([`x509::X509Authenticator`]), then bearer tokens ([`bearer_token::BearerToken`]) of
+//! the static token file ([`token_file::TokenFile`]) and of service accounts
+//! ([`serviceaccount::ServiceAccountTokens`]).
 
+pub mod bearer_token;
+pub mod review;
+pub mod serviceaccount;
+pub mod token_file;
+pub mod union;
 pub mod user;
+pub mod x509;
 
 use std::fmt::Debug;
 

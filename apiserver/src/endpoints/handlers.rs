@@ -25,6 +25,7 @@ use super::negotiation::{MediaType, PatchType};
 use super::request_info::RequestInfo;
 use crate::admission::{self, Chain};
 use crate::authentication::user::Info;
+use crate::authentication::{Authenticator, review};
 use crate::registry::{DeleteParams, ListParams, Selection, Store, Subresource, from_value};
 
 /// The largest request body the server reads (Go's 3 MiB limit).
@@ -66,6 +67,8 @@ pub struct Handler<'a> {
     pub query: &'a Query,
     /// Who asks.
     pub user: &'a Info,
+    /// The server's authenticator (what a `TokenReview` asks).
+    pub authenticator: &'a dyn Authenticator,
     /// The admission plugins writes go through.
     pub admission: &'a Chain,
     /// The response format.
@@ -145,7 +148,7 @@ impl Handler<'_> {
     /// Decodes a request body of kind `expected`: in the body's format, strictly unless
     /// `fieldValidation=Ignore`; unknown and duplicate fields are a BadRequest under
     /// Strict and warnings under Warn.
-    fn decode_body(
+    pub(crate) fn decode_body(
         &self,
         body: &[u8],
         media: MediaType,
@@ -296,9 +299,9 @@ impl Handler<'_> {
     }
 
     /// POST of a create-only resource (Go's review resources): the object comes back with
-    /// its `status` filled in, and nothing is stored. This server has no authentication
-    /// and no authorization: every access review is allowed, every caller anonymous, and
-    /// no token is recognised.
+    /// its `status` filled in, and nothing is stored. A `SelfSubjectReview` names the
+    /// caller, a `TokenReview` what the server's authenticator says of its token. This
+    /// server has no authorization: every access review is allowed.
     pub async fn review(&self, body: &[u8], media: MediaType) -> Result<Reply, StatusError> {
         let (obj, warnings) = self.decode_body(body, media, &self.request_gvk())?;
         let mut v = to_json(&*obj)?;
@@ -314,13 +317,8 @@ impl Handler<'_> {
                 "nonResourceRules": [{"verbs": ["*"], "nonResourceURLs": ["*"]}],
                 "incomplete": false,
             }),
-            "selfsubjectreviews" => serde_json::json!({
-                "userInfo": {"username": "system:anonymous", "groups": ["system:unauthenticated"]},
-            }),
-            "tokenreviews" => serde_json::json!({
-                "authenticated": false,
-                "error": "this server has no authentication: no token is recognised",
-            }),
+            "selfsubjectreviews" => review::self_subject_review_status(self.user),
+            "tokenreviews" => review::token_review_status(self.authenticator, &v).await?,
             other => {
                 return Err(StatusError::method_not_allowed(
                     "POST",
