@@ -23,7 +23,8 @@ pub mod x509;
 
 use std::fmt::Debug;
 
-use axum::http::HeaderMap;
+/// The header map of [`Request::headers`] (the `http` crate's).
+pub use axum::http::HeaderMap;
 
 /// What an authenticator sees of a request.
 #[derive(Clone, Copy, Debug)]
