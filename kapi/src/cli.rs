@@ -98,8 +98,9 @@ pub struct SecurityArgs {
         requires = "tls_cert_file"
     )]
     pub tls_private_key_file: Option<std::path::PathBuf>,
-    /// Serve plain HTTP instead of TLS: only on a loopback address. The kubeconfig then
-    /// carries an admin bearer token.
+    /// Serve plain HTTP instead of TLS: only on a loopback address. As on
+    /// kube-apiserver's old insecure port, requests without credentials are then
+    /// system:unsecured, in system:masters; credentials sent are still checked.
     #[arg(long = "insecure-http", conflicts_with_all = ["tls_cert_file", "client_ca_file"])]
     pub insecure_http: bool,
     /// Also accept client certificates signed by these CAs (PEM): CN the user, O the

@@ -14,6 +14,7 @@
 //! ([`serviceaccount::ServiceAccountTokens`]).
 
 pub mod bearer_token;
+pub mod insecure;
 pub mod review;
 pub mod serviceaccount;
 pub mod token_file;

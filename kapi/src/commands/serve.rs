@@ -100,7 +100,8 @@ async fn etcd_storage(servers: &[String]) -> Result<Arc<dyn Storage>, CommandErr
 }
 
 /// A kubeconfig with one cluster, user and context named `kapi`, current: the server's
-/// CA and the admin's client certificate (or token, over plain HTTP).
+/// CA and the admin's client certificate (over plain HTTP, neither: see
+/// `--insecure-http`).
 fn kubeconfig(url: &str, credentials: &security::Credentials) -> String {
     use base64::Engine;
     let b64 = |pem: &str| base64::engine::general_purpose::STANDARD.encode(pem);
@@ -115,9 +116,6 @@ fn kubeconfig(url: &str, credentials: &security::Credentials) -> String {
             b64(cert),
             b64(key)
         ));
-    }
-    if let Some(token) = &credentials.token {
-        user.push_str(&format!("    token: {token}\n"));
     }
     let user = if user.is_empty() {
         "  user: {}\n".to_owned()
@@ -175,7 +173,6 @@ mod tests {
         let credentials = security::Credentials {
             certificate_authority: Some("CA".into()),
             client_certificate: Some(("CERT".into(), "KEY".into())),
-            token: None,
         };
         let k = kubeconfig("https://127.0.0.1:1234", &credentials);
         assert!(k.contains("    certificate-authority-data: Q0E=\n"), "{k}");

@@ -16,10 +16,11 @@ use apimachinery::runtime::Scheme;
 use apiserver::audit::AuditLog;
 use apiserver::authentication::Authenticator;
 use apiserver::authentication::bearer_token::{BearerToken, TokenAuthenticator};
+use apiserver::authentication::insecure::InsecureSuperuser;
 use apiserver::authentication::serviceaccount::{ServiceAccountTokens, SigningKey, VerifyingKey};
-use apiserver::authentication::token_file::{self, TokenFile};
+use apiserver::authentication::token_file::TokenFile;
 use apiserver::authentication::union::{AuthenticatedGroupAdder, Union};
-use apiserver::authentication::user::{Info, SYSTEM_PRIVILEGED_GROUP};
+use apiserver::authentication::user::SYSTEM_PRIVILEGED_GROUP;
 use apiserver::authentication::x509::{X509Authenticator, certificates_from_pem};
 use apiserver::server::Config;
 use apiserver::server::tls::TlsConfig;
@@ -46,8 +47,6 @@ pub struct Credentials {
     pub certificate_authority: Option<String>,
     /// The admin client certificate and key (PEM).
     pub client_certificate: Option<(String, String)>,
-    /// The admin bearer token (over plain HTTP, where certificates are not sent).
-    pub token: Option<String>,
 }
 
 /// The server's transport and who it lets in, from the flags.
@@ -191,14 +190,6 @@ fn admin_certificate(ca: &Ca) -> Result<(String, String), CommandError> {
     issue(ca, params)
 }
 
-fn admin() -> Info {
-    Info {
-        name: ADMIN_USER.to_owned(),
-        groups: vec![SYSTEM_PRIVILEGED_GROUP.to_owned()],
-        ..Info::default()
-    }
-}
-
 /// The key service-account tokens are signed with: the signing key file, else a
 /// private key among the key files, else the one kept in `pki`, else a new one (kept
 /// there when there is a `pki`).
@@ -259,13 +250,6 @@ pub fn configure(
     let mut credentials = Credentials::default();
     let tls = if args.insecure_http {
         check_insecure_listen(listen)?;
-        // Certificates need TLS: the kubeconfig's admin gets a token instead.
-        let token = token_file::generate_token()
-            .map_err(|_| "cannot generate the admin token: no secure random numbers")?;
-        let mut admin_token = TokenFile::default();
-        admin_token.insert(token.clone(), admin());
-        token_authenticators.push(Arc::new(admin_token));
-        credentials.token = Some(token);
         None
     } else {
         let ca = ca(pki.as_deref())?;
@@ -315,10 +299,13 @@ pub fn configure(
     let tokens = Arc::new(tokens);
     token_authenticators.push(tokens.clone());
     authenticators.push(Arc::new(BearerToken(token_authenticators)));
+    let mut authenticator: Arc<dyn Authenticator> =
+        Arc::new(AuthenticatedGroupAdder(Arc::new(Union(authenticators))));
+    if args.insecure_http {
+        authenticator = Arc::new(InsecureSuperuser(authenticator));
+    }
     let mut config = config
-        .authenticator(Arc::new(AuthenticatedGroupAdder(Arc::new(Union(
-            authenticators,
-        )))))
+        .authenticator(authenticator)
         .anonymous_auth(args.anonymous_auth)
         .service_account_tokens(tokens);
     if let Some(path) = &args.audit_log_path {
