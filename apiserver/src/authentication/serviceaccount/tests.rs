@@ -197,3 +197,43 @@ fn a_generated_key_reads_back_with_the_same_key_id() {
     assert_eq!(public[0].kid(), key.verifying_key().kid());
     assert!(SigningKey::from_pem(b"nothing here").is_err());
 }
+
+/// An RSA key (PKCS#1, as `openssl genrsa -traditional` writes it), made for these tests.
+const RSA_KEY: &str = include_str!("testdata/rsa-pkcs1.key");
+/// Its public half, PKIX (`openssl rsa -pubout`).
+const RSA_PUBLIC: &str = include_str!("testdata/rsa.pub");
+
+#[tokio::test]
+async fn rsa_keys_sign_rs256_tokens_their_public_half_verifies() {
+    let key = SigningKey::from_pem(RSA_KEY.as_bytes()).unwrap();
+    assert!(
+        key.to_pem().is_none(),
+        "a key read from a file stays in that file"
+    );
+    let signer = ServiceAccountTokens::new(scheme(), Arc::new(MemoryStorage::new()), key, ISSUER);
+    let uid = service_account(&signer, "default", "builder").await;
+    let token = signer
+        .sign(&claims("default", "builder", &uid, ISSUER, 3600))
+        .unwrap();
+    assert_eq!(
+        jsonwebtoken::decode_header(&token).unwrap().alg,
+        Algorithm::RS256
+    );
+    assert!(signer.authenticate_token(&token).await.unwrap().is_some());
+    // A server that only verifies (another key signs) accepts it through the public key,
+    // with the same key id.
+    let public = VerifyingKey::from_pem(RSA_PUBLIC.as_bytes()).unwrap();
+    assert_eq!(public[0].kid(), signer.signing.verifying_key().kid());
+    // (It reads the signer's storage, where the ServiceAccount is.)
+    let verifier = ServiceAccountTokens {
+        lookup: signer.lookup,
+        ..tokens().with_verifying_keys(public)
+    };
+    assert!(verifier.authenticate_token(&token).await.unwrap().is_some());
+}
+
+#[test]
+fn a_sec1_ec_key_is_refused_with_how_to_convert_it() {
+    let err = SigningKey::from_pem(include_bytes!("testdata/ec-sec1.key")).unwrap_err();
+    assert!(err.to_string().contains("openssl pkcs8 -topk8"), "{err}");
+}
