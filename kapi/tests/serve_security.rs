@@ -433,3 +433,138 @@ fn anonymous_requests_only_with_anonymous_auth() {
         }
     }
 }
+
+/// A CA made for a test, and certificates it signs, written as PEM files.
+struct TestCa {
+    cert: rcgen::Certificate,
+    key: rcgen::KeyPair,
+}
+
+impl TestCa {
+    fn new(name: &str) -> TestCa {
+        let mut params = rcgen::CertificateParams::new(Vec::<String>::new()).unwrap();
+        params.distinguished_name = rcgen::DistinguishedName::new();
+        params
+            .distinguished_name
+            .push(rcgen::DnType::CommonName, name);
+        params.is_ca = rcgen::IsCa::Ca(rcgen::BasicConstraints::Unconstrained);
+        params.key_usages = vec![
+            rcgen::KeyUsagePurpose::KeyCertSign,
+            rcgen::KeyUsagePurpose::DigitalSignature,
+        ];
+        let key = rcgen::KeyPair::generate().unwrap();
+        TestCa {
+            cert: params.self_signed(&key).unwrap(),
+            key,
+        }
+    }
+
+    /// Writes a certificate for `cn` in `org` (a client's) or for 127.0.0.1 (a
+    /// server's) and its key to `dir/name.crt` and `dir/name.key`.
+    fn issue(&self, dir: &Path, name: &str, cn: &str, org: Option<&str>) -> (PathBuf, PathBuf) {
+        let mut params = rcgen::CertificateParams::new(Vec::<String>::new()).unwrap();
+        params.distinguished_name = rcgen::DistinguishedName::new();
+        params
+            .distinguished_name
+            .push(rcgen::DnType::CommonName, cn);
+        match org {
+            Some(org) => {
+                params
+                    .distinguished_name
+                    .push(rcgen::DnType::OrganizationName, org);
+                params.extended_key_usages = vec![rcgen::ExtendedKeyUsagePurpose::ClientAuth];
+            }
+            None => {
+                params.subject_alt_names =
+                    vec![rcgen::SanType::IpAddress("127.0.0.1".parse().unwrap())];
+                params.extended_key_usages = vec![rcgen::ExtendedKeyUsagePurpose::ServerAuth];
+            }
+        }
+        params.use_authority_key_identifier_extension = true;
+        let key = rcgen::KeyPair::generate().unwrap();
+        let cert = params.signed_by(&key, &self.cert, &self.key).unwrap();
+        let (cert_path, key_path) = (
+            dir.join(format!("{name}.crt")),
+            dir.join(format!("{name}.key")),
+        );
+        std::fs::write(&cert_path, cert.pem()).unwrap();
+        std::fs::write(&key_path, key.serialize_pem()).unwrap();
+        (cert_path, key_path)
+    }
+
+    fn write(&self, path: &Path) {
+        std::fs::write(path, self.cert.pem()).unwrap();
+    }
+}
+
+#[test]
+fn own_serving_certificate_and_client_ca_file() {
+    if !kubectl_available() {
+        return;
+    }
+    let dir = TempDir::new("own-certs");
+    let serving_ca = TestCa::new("serving-ca");
+    let (cert, key) = serving_ca.issue(&dir.0, "apiserver", "apiserver", None);
+    let serving_ca_file = dir.0.join("serving-ca.crt");
+    serving_ca.write(&serving_ca_file);
+    let users_ca = TestCa::new("users-ca");
+    let users_ca_file = dir.0.join("users-ca.crt");
+    users_ca.write(&users_ca_file);
+    let (bob_cert, bob_key) = users_ca.issue(&dir.0, "bob", "bob", Some("developers"));
+    let stranger = TestCa::new("users-ca");
+    let (eve_cert, eve_key) = stranger.issue(&dir.0, "eve", "bob", Some("system:masters"));
+    let kubeconfig = dir.0.join("kubeconfig");
+    let served = serve(&[
+        "--listen",
+        "127.0.0.1:0",
+        "--kubeconfig",
+        kubeconfig.to_str().unwrap(),
+        "--tls-cert-file",
+        cert.to_str().unwrap(),
+        "--tls-private-key-file",
+        key.to_str().unwrap(),
+        "--client-ca-file",
+        users_ca_file.to_str().unwrap(),
+    ]);
+    // The kubeconfig names no CA now: the serving certificate is not kapi's.
+    assert_eq!(
+        kubeconfig_field(&kubeconfig, "certificate-authority-data"),
+        ""
+    );
+    let ca_flag = format!("--certificate-authority={}", serving_ca_file.display());
+    let kc = kubeconfig.to_str().unwrap();
+    let whoami = "jsonpath={.status.userInfo.username} {.status.userInfo.groups}";
+    // kapi's admin certificate still works (kapi's CA is always trusted) ...
+    assert_eq!(
+        ok(&["--kubeconfig", kc, &ca_flag, "auth", "whoami", "-o", whoami]),
+        r#"kubernetes-admin ["system:masters","system:authenticated"]"#
+    );
+    // ... and so do the certificates of --client-ca-file.
+    let server = format!("--server={}", served.url);
+    let as_bob = [
+        server.as_str(),
+        ca_flag.as_str(),
+        &format!("--client-certificate={}", bob_cert.display()),
+        &format!("--client-key={}", bob_key.display()),
+    ]
+    .map(str::to_owned);
+    let mut args: Vec<&str> = as_bob.iter().map(String::as_str).collect();
+    args.extend(["auth", "whoami", "-o", whoami]);
+    assert_eq!(ok(&args), r#"bob ["developers","system:authenticated"]"#);
+    // A certificate of another CA with the same names is not served.
+    let eve = [
+        server.as_str(),
+        ca_flag.as_str(),
+        &format!("--client-certificate={}", eve_cert.display()),
+        &format!("--client-key={}", eve_key.display()),
+    ]
+    .map(str::to_owned);
+    let mut args: Vec<&str> = eve.iter().map(String::as_str).collect();
+    args.extend(["get", "ns"]);
+    let out = kubectl(&args);
+    assert!(
+        !out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}
