@@ -389,6 +389,7 @@ async fn service_account_tokens_are_issued_checked_and_revoked_with_their_accoun
     let (code, review) = ok(&s, admin, "POST", review_path, Some(review_of(&token))).await;
     assert_eq!(code, 201);
     assert_eq!(review["status"]["authenticated"], true);
+    assert_eq!(review["status"]["audiences"], json!([ISSUER]));
     assert_eq!(
         review["status"]["user"]["username"],
         "system:serviceaccount:default:builder"
@@ -417,6 +418,20 @@ async fn service_account_tokens_are_issued_checked_and_revoked_with_their_accoun
         ok(&s, As::Token(elsewhere), "GET", "/version", None).await,
         (401, bare_401())
     );
+    // A TokenReview for that audience accepts it, and names the audience; the first
+    // token is not for it.
+    let review_for = |t: &str| {
+        json!({"apiVersion": "authentication.k8s.io/v1", "kind": "TokenReview",
+               "spec": {"token": t, "audiences": ["https://vault.example.com"]}})
+    };
+    let (_, review) = ok(&s, admin, "POST", review_path, Some(review_for(elsewhere))).await;
+    assert_eq!(review["status"]["authenticated"], true, "{review}");
+    assert_eq!(
+        review["status"]["audiences"],
+        json!(["https://vault.example.com"])
+    );
+    let (_, review) = ok(&s, admin, "POST", review_path, Some(review_for(&token))).await;
+    assert_eq!(review["status"]["authenticated"], Value::Null, "{review}");
 
     // A token with its signature of another key is refused.
     let mut parts: Vec<String> = token.split('.').map(str::to_owned).collect();

@@ -32,9 +32,11 @@ pub fn self_subject_review_status(user: &Info) -> Value {
 }
 
 /// The `status` of the `TokenReview` `review` (its JSON): the token of `spec.token`
-/// presented as a bearer token to `authenticator`, as Go's TokenReview does. A token no
-/// authenticator accepts is `authenticated: false` with the reason in `error`. An empty
-/// token is a BadRequest.
+/// presented as a bearer token to `authenticator`, as Go's TokenReview does, for the
+/// audiences of `spec.audiences` (the server's when empty): `status.audiences` names
+/// those a service-account token was valid for. A token no authenticator accepts is
+/// `authenticated: false` with the reason in `error`. An empty token is a BadRequest.
+/// (Static tokens are not audience-aware: `spec.audiences` does not restrict them.)
 pub async fn token_review_status(
     authenticator: &dyn Authenticator,
     review: &Value,
@@ -57,8 +59,26 @@ pub async fn token_review_status(
         headers: &headers,
         client_certificates: &[],
     };
-    Ok(match authenticator.authenticate(&request).await {
-        Ok(Some(user)) => json!({"authenticated": true, "user": user_info(&user)}),
+    let requested: Vec<String> = review
+        .pointer("/spec/audiences")
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect()
+        })
+        .unwrap_or_default();
+    let (answer, matched) =
+        super::with_audiences(requested, authenticator.authenticate(&request)).await;
+    Ok(match answer {
+        Ok(Some(user)) => {
+            let mut status = json!({"authenticated": true, "user": user_info(&user)});
+            if let Some(audiences) = matched {
+                status["audiences"] = json!(audiences);
+            }
+            status
+        }
         Ok(None) => json!({"authenticated": false}),
         Err(e) => json!({"authenticated": false, "error": e.0}),
     })

@@ -657,6 +657,7 @@ impl ServiceAccountTokens {
         if issuer.as_deref() != Some(self.issuer.as_str()) {
             return Ok(None);
         }
+        let audiences = super::requested_audiences().unwrap_or_else(|| self.audiences.clone());
         let header = jsonwebtoken::decode_header(token)
             .map_err(|e| AuthenticationError(format!("invalid token header: {e}")))?;
         let mut last =
@@ -668,10 +669,20 @@ impl ServiceAccountTokens {
             validation.leeway = LEEWAY_SECONDS;
             validation.validate_nbf = true;
             validation.set_issuer(&[&self.issuer]);
-            validation.set_audience(&self.audiences);
+            validation.set_audience(&audiences);
             validation.set_required_spec_claims(&["exp", "iss", "aud", "sub"]);
             match jsonwebtoken::decode::<Claims>(token, &key.key, &validation) {
-                Ok(data) => return Ok(Some(data.claims)),
+                Ok(data) => {
+                    let matched = data
+                        .claims
+                        .aud
+                        .iter()
+                        .filter(|a| audiences.contains(a))
+                        .cloned()
+                        .collect();
+                    super::record_matched_audiences(matched);
+                    return Ok(Some(data.claims));
+                }
                 Err(e) => {
                     use jsonwebtoken::errors::ErrorKind;
                     last = AuthenticationError(match e.kind() {
@@ -682,8 +693,7 @@ impl ServiceAccountTokens {
                             "service account token is not valid yet".to_owned()
                         }
                         ErrorKind::InvalidAudience => format!(
-                            "token audiences are invalid for the target audiences {:?}",
-                            self.audiences
+                            "token audiences are invalid for the target audiences {audiences:?}"
                         ),
                         ErrorKind::InvalidSignature => "invalid signature".to_owned(),
                         other => format!("invalid service account token: {other:?}"),
