@@ -237,3 +237,75 @@ fn a_sec1_ec_key_is_refused_with_how_to_convert_it() {
     let err = SigningKey::from_pem(include_bytes!("testdata/ec-sec1.key")).unwrap_err();
     assert!(err.to_string().contains("openssl pkcs8 -topk8"), "{err}");
 }
+
+/// Stores a Pod and gives its uid.
+async fn pod(tokens: &ServiceAccountTokens, ns: &str, name: &str) -> String {
+    let obj = from_value(
+        &scheme(),
+        &GroupVersionKind::new("", "v1", "Pod"),
+        json!({"metadata": {"name": name, "namespace": ns}, "spec": {"containers": [{"name": "c", "image": "i"}]}}),
+    )
+    .unwrap();
+    let created = tokens.lookup.stores["pods"]
+        .create(ns, obj, false)
+        .await
+        .unwrap();
+    created.meta().unwrap().uid().to_owned()
+}
+
+#[tokio::test]
+async fn a_token_bound_to_a_pod_names_it_and_dies_with_it() {
+    let tokens = tokens();
+    service_account(&tokens, "default", "builder").await;
+    let uid = pod(&tokens, "default", "web").await;
+    let conflict = tokens
+        .request_token(
+            "default",
+            "builder",
+            json!({"spec": {"boundObjectRef": {"kind": "Pod", "apiVersion": "v1", "name": "web", "uid": "stale"}}}),
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(conflict.code(), 409);
+    let answered = tokens
+        .request_token(
+            "default",
+            "builder",
+            json!({"spec": {"boundObjectRef": {"kind": "Pod", "apiVersion": "v1", "name": "web", "uid": uid}}}),
+        )
+        .await
+        .unwrap();
+    let token = answered["status"]["token"].as_str().unwrap();
+    let user = tokens.authenticate_token(token).await.unwrap().unwrap();
+    assert_eq!(user.extra[POD_NAME_KEY], ["web"]);
+    assert_eq!(user.extra[POD_UID_KEY], [uid.as_str()]);
+    tokens.lookup.stores["pods"]
+        .delete("default", "web", &crate::registry::DeleteParams::default())
+        .await
+        .unwrap();
+    assert_eq!(
+        tokens.authenticate_token(token).await.unwrap_err().0,
+        "service account token has been invalidated"
+    );
+}
+
+#[tokio::test]
+async fn api_audiences_are_the_default_audiences_and_the_accepted_ones() {
+    let tokens = tokens().with_audiences(vec!["https://api.example".to_owned()]);
+    let uid = service_account(&tokens, "default", "builder").await;
+    let answered = tokens
+        .request_token("default", "builder", json!({"spec": {}}))
+        .await
+        .unwrap();
+    assert_eq!(
+        answered["spec"]["audiences"],
+        json!(["https://api.example"])
+    );
+    let token = answered["status"]["token"].as_str().unwrap();
+    assert!(tokens.authenticate_token(token).await.unwrap().is_some());
+    // The issuer is no longer an audience.
+    let for_issuer = tokens
+        .sign(&claims("default", "builder", &uid, ISSUER, 3600))
+        .unwrap();
+    assert!(tokens.authenticate_token(&for_issuer).await.is_err());
+}
