@@ -568,3 +568,46 @@ fn own_serving_certificate_and_client_ca_file() {
         String::from_utf8_lossy(&out.stdout)
     );
 }
+
+#[test]
+fn bad_security_files_stop_the_server_with_file_and_line() {
+    let dir = TempDir::new("bad-files");
+    let tokens = dir.0.join("tokens.csv");
+    std::fs::write(&tokens, "a,alice,1\nb,bob\n").unwrap();
+    let bin = kapi().unwrap().get_program().to_owned();
+    let run = |args: &[&str]| {
+        let out = Command::new(&bin)
+            .args(["serve", "--listen", "127.0.0.1:0"])
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "kapi serve {args:?} started");
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let stderr = run(&["--token-auth-file", tokens.to_str().unwrap()]);
+    assert!(
+        stderr.contains(&format!(
+            "token file '{}', line 2: must have at least 3 columns (token, user name, user uid), found 2",
+            tokens.display()
+        )),
+        "{stderr}"
+    );
+    let missing = dir.0.join("missing.crt");
+    let stderr = run(&[
+        "--tls-cert-file",
+        missing.to_str().unwrap(),
+        "--tls-private-key-file",
+        missing.to_str().unwrap(),
+    ]);
+    assert!(stderr.contains(missing.to_str().unwrap()), "{stderr}");
+    let stderr = run(&["--client-ca-file", tokens.to_str().unwrap()]);
+    assert!(stderr.contains("--client-ca-file"), "{stderr}");
+    let stderr = run(&[
+        "--service-account-signing-key-file",
+        tokens.to_str().unwrap(),
+    ]);
+    assert!(
+        stderr.contains("--service-account-signing-key-file"),
+        "{stderr}"
+    );
+}
