@@ -42,7 +42,8 @@ pub fn run(args: &ServeArgs, out: &mut dyn Write) -> Result<ExitCode, CommandErr
         };
         let url = server.url();
         if let Some(path) = &args.kubeconfig {
-            write_kubeconfig(path, &url, &security.credentials)?;
+            let client_url = security::client_url(&url, server.local_addr());
+            write_kubeconfig(path, &client_url, &security.credentials)?;
         }
         writeln!(out, "kapi serve: serving the Kubernetes 1.36 API at {url}")?;
         if let Some(path) = &args.kubeconfig {

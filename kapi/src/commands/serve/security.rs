@@ -219,6 +219,21 @@ fn signing_key(args: &SecurityArgs, pki: Option<&Path>) -> Result<SigningKey, Co
     Ok(key)
 }
 
+/// The URL clients on this machine reach the server at: for a wildcard listen address
+/// (`0.0.0.0`, `[::]`), the loopback address of its family, which the serving
+/// certificate names (a wildcard address is nobody's name).
+pub fn client_url(url: &str, local: SocketAddr) -> String {
+    if !local.ip().is_unspecified() {
+        return url.to_owned();
+    }
+    let loopback = match local.ip() {
+        IpAddr::V4(_) => IpAddr::V4(Ipv4Addr::LOCALHOST),
+        IpAddr::V6(_) => IpAddr::V6(Ipv6Addr::LOCALHOST),
+    };
+    let scheme = url.split("://").next().unwrap_or("https");
+    format!("{scheme}://{}", SocketAddr::new(loopback, local.port()))
+}
+
 /// Refuses plain HTTP anywhere but on a loopback address.
 pub fn check_insecure_listen(listen: &SocketAddr) -> Result<(), CommandError> {
     if listen.ip().is_loopback() {
@@ -370,6 +385,22 @@ mod tests {
 
     fn axum_headers() -> apiserver::authentication::HeaderMap {
         apiserver::authentication::HeaderMap::new()
+    }
+
+    #[test]
+    fn clients_of_a_wildcard_address_are_sent_to_loopback() {
+        let any: SocketAddr = "0.0.0.0:6443".parse().unwrap();
+        assert_eq!(
+            client_url("https://0.0.0.0:6443", any),
+            "https://127.0.0.1:6443"
+        );
+        let any6: SocketAddr = "[::]:6443".parse().unwrap();
+        assert_eq!(client_url("https://[::]:6443", any6), "https://[::1]:6443");
+        let one: SocketAddr = "127.0.0.1:6443".parse().unwrap();
+        assert_eq!(
+            client_url("https://127.0.0.1:6443", one),
+            "https://127.0.0.1:6443"
+        );
     }
 
     #[test]
