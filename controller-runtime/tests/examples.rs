@@ -186,16 +186,7 @@ fn kapi_serve(dir: &Path) -> (Running, PathBuf) {
     let kapi = built(target_dir().join("kapi"), &["-p", "kapi", "--bin", "kapi"]);
     let kubeconfig = dir.join("kubeconfig");
     let mut child = Command::new(kapi)
-        // Until kapi serve's kubeconfig carries credentials, its requests are anonymous,
-        // whom the default RBAC refuses.
-        .args([
-            "serve",
-            "--authorization-mode",
-            "AlwaysAllow",
-            "--listen",
-            "127.0.0.1:0",
-            "--kubeconfig",
-        ])
+        .args(["serve", "--listen", "127.0.0.1:0", "--kubeconfig"])
         .arg(&kubeconfig)
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
@@ -206,7 +197,7 @@ fn kapi_serve(dir: &Path) -> (Running, PathBuf) {
         .read_line(&mut first)
         .unwrap();
     assert!(
-        first.contains("serving the Kubernetes 1.36 API at http://127.0.0.1:"),
+        first.contains("serving the Kubernetes 1.36 API at https://127.0.0.1:"),
         "{first}"
     );
     (Running(child), kubeconfig)

@@ -64,16 +64,7 @@ fn serve(name: &str) -> Served {
     let kubeconfig = dir.0.join("kubeconfig");
     let bin = kapi().unwrap().get_program().to_owned();
     let mut child = Command::new(bin)
-        // Until kapi serve's kubeconfig carries credentials, its requests are anonymous,
-        // whom the default RBAC refuses.
-        .args([
-            "serve",
-            "--authorization-mode",
-            "AlwaysAllow",
-            "--listen",
-            "127.0.0.1:0",
-            "--kubeconfig",
-        ])
+        .args(["serve", "--listen", "127.0.0.1:0", "--kubeconfig"])
         .arg(&kubeconfig)
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
@@ -84,7 +75,7 @@ fn serve(name: &str) -> Served {
         .read_line(&mut first)
         .unwrap();
     assert!(
-        first.contains("serving the Kubernetes 1.36 API at http://127.0.0.1:"),
+        first.contains("serving the Kubernetes 1.36 API at https://127.0.0.1:"),
         "{first}"
     );
     Served {

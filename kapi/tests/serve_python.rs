@@ -37,16 +37,7 @@ fn python_client_against_kapi_serve() -> TestResult {
     let kubeconfig = dir.join("kubeconfig");
     let bin = kapi()?.get_program().to_owned();
     let mut server = Command::new(bin)
-        // Until kapi serve's kubeconfig carries credentials, its requests are anonymous,
-        // whom the default RBAC refuses.
-        .args([
-            "serve",
-            "--authorization-mode",
-            "AlwaysAllow",
-            "--listen",
-            "127.0.0.1:0",
-            "--kubeconfig",
-        ])
+        .args(["serve", "--listen", "127.0.0.1:0", "--kubeconfig"])
         .arg(&kubeconfig)
         .stdout(Stdio::piped())
         .spawn()?;

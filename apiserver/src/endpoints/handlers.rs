@@ -25,6 +25,7 @@ use super::negotiation::{MediaType, PatchType};
 use super::request_info::RequestInfo;
 use crate::admission::{self, Chain};
 use crate::authentication::user::Info;
+use crate::authentication::{Authenticator, review};
 use crate::authorization::{Authorizer, review as access_review};
 use crate::registry::{DeleteParams, ListParams, Selection, Store, Subresource, from_value};
 
@@ -67,6 +68,8 @@ pub struct Handler<'a> {
     pub query: &'a Query,
     /// Who asks.
     pub user: &'a Info,
+    /// The server's authenticator (what a `TokenReview` asks).
+    pub authenticator: &'a dyn Authenticator,
     /// The admission plugins writes go through.
     pub admission: &'a Chain,
     /// The server's authorizer, which answers the access reviews.
@@ -148,7 +151,7 @@ impl Handler<'_> {
     /// Decodes a request body of kind `expected`: in the body's format, strictly unless
     /// `fieldValidation=Ignore`; unknown and duplicate fields are a BadRequest under
     /// Strict and warnings under Warn.
-    fn decode_body(
+    pub(crate) fn decode_body(
         &self,
         body: &[u8],
         media: MediaType,
@@ -300,8 +303,8 @@ impl Handler<'_> {
 
     /// POST of a create-only resource (Go's review resources): the object comes back with
     /// its `status` filled in, and nothing is stored. The access reviews are answered
-    /// by the server's authorizer; this server has no authentication: every caller is
-    /// anonymous, and no token is recognised.
+    /// by the server's authorizer, a `SelfSubjectReview` names the caller, a
+    /// `TokenReview` what the server's authenticator says of its token.
     pub async fn review(&self, body: &[u8], media: MediaType) -> Result<Reply, StatusError> {
         let (obj, warnings) = self.decode_body(body, media, &self.request_gvk())?;
         let mut v = to_json(&*obj)?;
@@ -311,13 +314,8 @@ impl Handler<'_> {
                 .await?;
         let status = match resource {
             _ if access.is_some() => access.unwrap_or_default(),
-            "selfsubjectreviews" => serde_json::json!({
-                "userInfo": {"username": "system:anonymous", "groups": ["system:unauthenticated"]},
-            }),
-            "tokenreviews" => serde_json::json!({
-                "authenticated": false,
-                "error": "this server has no authentication: no token is recognised",
-            }),
+            "selfsubjectreviews" => review::self_subject_review_status(self.user),
+            "tokenreviews" => review::token_review_status(self.authenticator, &v).await?,
             other => {
                 return Err(StatusError::method_not_allowed(
                     "POST",
