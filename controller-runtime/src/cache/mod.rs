@@ -40,6 +40,8 @@ pub mod transform;
 mod informer_cache_tests;
 #[cfg(test)]
 mod informer_tests;
+#[cfg(test)]
+mod multi_namespace_tests;
 
 pub use event_handler::{ResourceEventHandler, ResourceEventHandlerFuncs};
 pub use informer::{HandlerRegistration, Informer, InformerError};

@@ -128,7 +128,9 @@ impl<T: Object> MultiNamespaceListerWatcher<T> {
 
 /// The newest of the namespaces' list resourceVersions: the greatest when all are numbers
 /// (as every Kubernetes server's are), else the last one listed (Go's choice).
-fn newest<'a>(versions: impl Iterator<Item = &'a String> + Clone) -> String {
+pub(crate) fn newest_resource_version<'a>(
+    versions: impl Iterator<Item = &'a String> + Clone,
+) -> String {
     let numeric: Option<Vec<u64>> = versions.clone().map(|rv| rv.parse().ok()).collect();
     match numeric.and_then(|n| n.into_iter().max()) {
         Some(max) => max.to_string(),
@@ -169,7 +171,7 @@ impl<T: Object> ListerWatcher<T> for MultiNamespaceListerWatcher<T> {
                     .insert(Arc::clone(ns), list.resource_version);
                 items.extend(list.items);
             }
-            let resource_version = newest(positions.per_namespace.values());
+            let resource_version = newest_resource_version(positions.per_namespace.values());
             positions.handed_out = Some(resource_version.clone());
             Ok(ListResult {
                 items,
