@@ -131,10 +131,27 @@ pub type AnyTransform = Arc<dyn Fn(&mut dyn Object) + Send + Sync>;
 pub struct CacheOptions {
     /// Watch only these namespaces, for every namespaced kind without
     /// [`ByObject::namespaces`] of its own (controller-runtime's `DefaultNamespaces`);
-    /// empty watches all namespaces. Each informer then lists and watches every
+    /// empty (or holding `""`, Go's `NamespaceAll`) watches all namespaces. Each informer
+    /// then lists and watches every
     /// namespace of the set and holds their union; reads in a namespace outside the set
     /// fail with [`CacheError::UnknownNamespace`]. Cluster-scoped kinds are watched
     /// cluster-wide whatever the set.
+    ///
+    /// ```
+    /// use controller_runtime::cache::{ByObject, CacheOptions};
+    /// use apimachinery::runtime::Resource;
+    /// use k8s_types::core::v1::Secret;
+    ///
+    /// let mut options = CacheOptions {
+    ///     default_namespaces: ["team-a".to_owned(), "team-b".to_owned()].into(),
+    ///     ..CacheOptions::default()
+    /// };
+    /// // Secrets of one namespace only.
+    /// options.by_object.insert(Secret::gvk(), ByObject {
+    ///     namespaces: ["vault".to_owned()].into(),
+    ///     ..ByObject::default()
+    /// });
+    /// ```
     pub default_namespaces: BTreeSet<String>,
     /// Resync period of every informer; `None` never resyncs.
     pub sync_period: Option<Duration>,
@@ -538,7 +555,9 @@ impl Cache {
             kind: key.gvk.to_string(),
             source,
         };
-        let (lister_watcher, namespaces): (Arc<dyn ListerWatcher<T>>, _) = if set.is_empty() {
+        // "" is every namespace (Go's `NamespaceAll`), which contains the others.
+        let everywhere = set.is_empty() || set.contains("");
+        let (lister_watcher, namespaces): (Arc<dyn ListerWatcher<T>>, _) = if everywhere {
             let all = self
                 .inner
                 .source

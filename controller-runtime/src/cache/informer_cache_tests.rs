@@ -556,3 +556,26 @@ async fn cluster_scoped_kinds_are_watched_cluster_wide_whatever_the_set() {
     );
     stop.cancel();
 }
+
+#[tokio::test]
+async fn the_empty_namespace_in_a_set_means_every_namespace() {
+    let options = CacheOptions {
+        default_namespaces: namespaces(&["", "a"]),
+        ..CacheOptions::default()
+    };
+    let (cache, client) = cache_with(more_namespaces(), options);
+    let stop = CancellationToken::new();
+    cache.start(stop.clone());
+    let all = cache.list::<Gadget>(&ListOptions::default()).await.unwrap();
+    assert_eq!(names(all), vec!["a/g1", "a/g2", "b/g3", "c/g4"]);
+    assert!(cache.get::<Gadget>(&key("c", "g4")).await.is_ok());
+    let asked: Vec<_> = client
+        .requests
+        .lock()
+        .unwrap()
+        .iter()
+        .map(|r| r.namespace.clone())
+        .collect();
+    assert_eq!(asked, vec![None]);
+    stop.cancel();
+}
