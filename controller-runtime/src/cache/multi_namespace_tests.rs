@@ -330,3 +330,53 @@ fn newest_is_the_greatest_number_or_else_the_last() {
     assert_eq!(newest_resource_version(rvs(&["10", "x"]).iter()), "x");
     assert_eq!(newest_resource_version(rvs(&[]).iter()), "");
 }
+
+async fn eventually(what: &str, mut cond: impl FnMut() -> bool) {
+    for _ in 0..1000 {
+        if cond() {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(2)).await;
+    }
+    panic!("timed out waiting for {what}");
+}
+
+/// The same race through an informer: its reflector watches again from the last
+/// resourceVersion it saw, and the store gets a's older event once.
+#[tokio::test]
+async fn an_informer_over_namespaces_gets_every_event_across_a_rewatch() {
+    let server = Server::with(&[("a", 5), ("b", 10)]);
+    let informer = super::Informer::new(
+        Arc::new(multi(&server, &["a", "b"], Scope::Namespaced)),
+        super::ReflectorOptions::default(),
+    );
+    let stop = tokio_util::sync::CancellationToken::new();
+    informer.start(stop.clone()).unwrap();
+    informer.wait_for_sync().await;
+    eventually("the first watches", || {
+        server.watches.lock().unwrap().len() == 2
+    })
+    .await;
+    server.commit_and_deliver("b", 12);
+    eventually("b's event", || {
+        informer.last_sync_resource_version() == "12"
+    })
+    .await;
+    server.commit("a", 11);
+    server.end("b");
+    eventually("a's older event", || {
+        informer.indexer().get_by_key("a/cm-11").is_some()
+    })
+    .await;
+    assert_eq!(
+        server.watches(),
+        vec![
+            pair("a", "5"),
+            pair("b", "10"),
+            pair("a", "5"),
+            pair("b", "12")
+        ]
+    );
+    assert_eq!(informer.indexer().len(), 4);
+    stop.cancel();
+}
