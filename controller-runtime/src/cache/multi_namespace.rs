@@ -127,7 +127,8 @@ impl<T: Object> MultiNamespaceListerWatcher<T> {
 }
 
 /// The newest of the namespaces' list resourceVersions: the greatest when all are numbers
-/// (as every Kubernetes server's are), else the last one listed (Go's choice).
+/// (as every Kubernetes server's are), else the last namespace's in name order (Go keeps
+/// its last list's). It is a token: a watch from it resumes each namespace from its own.
 pub(crate) fn newest_resource_version<'a>(
     versions: impl Iterator<Item = &'a String> + Clone,
 ) -> String {
