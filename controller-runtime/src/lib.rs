@@ -14,7 +14,7 @@
 //! | [`client::apiutil`] | `pkg/client/apiutil` | the dynamic RESTMapper over discovery |
 //! | [`transport`] | client-go `transport` | HTTP over rustls and its errors |
 //! | `client::fake` (feature `envtest`) | `pkg/client/fake` | a fake client that is the in-process server, so it cannot diverge |
-//! | [`cache`] | `pkg/cache`, client-go `tools/cache` | [`Cache`](cache::Cache), [`Informer`](cache::Informer), [`Indexer`](cache::Indexer): informers, field indexes, `Arc` reads |
+//! | [`cache`] | `pkg/cache`, client-go `tools/cache` | [`Cache`](cache::Cache), [`Informer`](cache::Informer), [`Indexer`](cache::Indexer): informers, field indexes, namespace sets, `Arc` reads |
 //! | `envtest` (feature `envtest`, on by default) | `pkg/envtest` | the in-process API server for tests |
 //! | [`workqueue`] | client-go `util/workqueue` | [`WorkQueue`](workqueue::WorkQueue): de-duplicating, delaying, rate-limited |
 //! | [`reconcile`] | `pkg/reconcile` | [`Request`](reconcile::Request), [`Action`](reconcile::Action), [`Reconciler`](reconcile::Reconciler) |

@@ -1,5 +1,6 @@
 //! The cache against the in-process API server: sync, events, field indexes, metadata
-//! and unstructured informers, relist after 410 Expired, recovery from a dropped watch.
+//! and unstructured informers, relist after 410 Expired, recovery from a dropped watch,
+//! a set of namespaces.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::net::{Ipv4Addr, SocketAddr};
@@ -10,7 +11,7 @@ use apimachinery::fields;
 use apimachinery::runtime::{Resource, Scheme};
 use apiserver::storage::MemoryStorage;
 use controller_runtime::cache::{
-    Cache, CacheOptions, ResourceEventHandler, ResourceEventHandlerFuncs,
+    Cache, CacheError, CacheOptions, ResourceEventHandler, ResourceEventHandlerFuncs,
 };
 use controller_runtime::client::{Client, ListOptions, ObjectKey};
 use controller_runtime::config::Config;
@@ -327,5 +328,252 @@ async fn relists_after_410_and_recovers_from_a_dropped_watch() {
         deleted.lock().unwrap().contains(&"old0".to_string())
     })
     .await;
+    stop.cancel();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_namespace_set_caches_those_namespaces_and_refuses_reads_elsewhere() {
+    let env = Environment::start().await.unwrap();
+    let client = Client::new(env.config(), env.scheme()).unwrap();
+    for ns in ["ns-a", "ns-b", "ns-c"] {
+        let mut namespace = k8s_types::core::v1::Namespace::default();
+        namespace.metadata.name = ns.into();
+        client
+            .create(&namespace, &Default::default())
+            .await
+            .unwrap();
+    }
+    for (ns, name) in [("ns-a", "a1"), ("ns-b", "b1"), ("ns-c", "c1")] {
+        client
+            .create(&config_map(ns, name, "alice"), &Default::default())
+            .await
+            .unwrap();
+    }
+    let cache = Cache::new(
+        client.clone(),
+        env.scheme(),
+        CacheOptions {
+            default_namespaces: ["ns-a".to_owned(), "ns-b".to_owned()].into(),
+            ..fast_options()
+        },
+    );
+    let informer = cache.get_informer::<ConfigMap>().unwrap();
+    let rec = Recorder::default();
+    informer.add_event_handler(rec.clone());
+    let stop = CancellationToken::new();
+    cache.start(stop.clone());
+    assert!(cache.wait_for_cache_sync(&stop).await);
+    let mut initial = rec.0.lock().unwrap().clone();
+    initial.sort();
+    assert_eq!(initial, vec!["add a1 true", "add b1 true"]);
+    rec.0.lock().unwrap().clear();
+
+    // Written first, so that a watch of ns-c would deliver it before what follows.
+    client
+        .create(&config_map("ns-c", "c2", "carol"), &Default::default())
+        .await
+        .unwrap();
+    client
+        .create(&config_map("ns-a", "a2", "alice"), &Default::default())
+        .await
+        .unwrap();
+    let mut b1 = (*cache
+        .get::<ConfigMap>(&ObjectKey::new("ns-b", "b1"))
+        .await
+        .unwrap())
+    .clone();
+    b1.data.insert("owner".into(), "bob".into());
+    client.update(&b1, &Default::default()).await.unwrap();
+    client
+        .delete(&config_map("ns-a", "a1", ""), &Default::default())
+        .await
+        .unwrap();
+    client
+        .create(&config_map("ns-b", "b2", "bob"), &Default::default())
+        .await
+        .unwrap();
+    eventually("four events", || rec.0.lock().unwrap().len() >= 4).await;
+    let mut events = rec.0.lock().unwrap().clone();
+    events.sort();
+    assert_eq!(
+        events,
+        vec![
+            "add a2 false",
+            "add b2 false",
+            "delete a1",
+            "update b1 alice->bob"
+        ]
+    );
+
+    let mut all: Vec<_> = cache
+        .list::<ConfigMap>(&ListOptions::default())
+        .await
+        .unwrap()
+        .iter()
+        .map(|cm| format!("{}/{}", cm.metadata.namespace, cm.metadata.name))
+        .collect();
+    all.sort();
+    // The server's own kube-root-ca.crt ConfigMaps, if it makes them, are there too.
+    all.retain(|k| !k.ends_with("/kube-root-ca.crt"));
+    assert_eq!(all, vec!["ns-a/a2", "ns-b/b1", "ns-b/b2"]);
+    assert_eq!(
+        cache
+            .list::<ConfigMap>(&ListOptions::in_namespace("ns-b"))
+            .await
+            .unwrap()
+            .iter()
+            .filter(|cm| cm.metadata.name.starts_with('b'))
+            .count(),
+        2
+    );
+    let outside = cache
+        .get::<ConfigMap>(&ObjectKey::new("ns-c", "c1"))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        outside.to_string(),
+        "unable to get: ns-c/c1 because of unknown namespace for the cache"
+    );
+    assert!(matches!(
+        cache
+            .list::<ConfigMap>(&ListOptions::in_namespace("ns-c"))
+            .await,
+        Err(CacheError::UnknownNamespace { .. })
+    ));
+    assert!(matches!(
+        cache
+            .get_metadata(&ConfigMap::gvk(), &ObjectKey::new("ns-c", "c1"))
+            .await,
+        Err(CacheError::UnknownNamespace { .. })
+    ));
+
+    // Namespaces are cluster-scoped (the RESTMapper says so): watched cluster-wide, once.
+    let namespaces = cache
+        .list::<k8s_types::core::v1::Namespace>(&ListOptions::default())
+        .await
+        .unwrap();
+    assert!(namespaces.iter().any(|n| n.metadata.name == "ns-c"));
+    // No namespace check on a kind without namespaces.
+    cache
+        .get::<k8s_types::core::v1::Namespace>(&ObjectKey::cluster("ns-c"))
+        .await
+        .unwrap();
+    stop.cancel();
+    env.stop().await;
+}
+
+/// The server goes away while objects change in the watched namespaces and in another;
+/// when it is back, the informer over two namespaces resumes each namespace's watch from
+/// where that namespace stood: the changes arrive once each, without a relist.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_namespace_set_resumes_each_namespace_after_a_dropped_watch() {
+    let scheme = scheme();
+    let storage = Arc::new(MemoryStorage::with_history_limit(1000));
+    let first = serve(
+        Arc::clone(&scheme),
+        storage.clone(),
+        SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
+    )
+    .await;
+    let addr = first.local_addr();
+    let client = Client::new(&Config::new(first.url()), Arc::clone(&scheme)).unwrap();
+    for ns in ["ns-a", "ns-b", "ns-c"] {
+        let mut namespace = k8s_types::core::v1::Namespace::default();
+        namespace.metadata.name = ns.into();
+        client
+            .create(&namespace, &Default::default())
+            .await
+            .unwrap();
+    }
+    for (ns, name) in [("ns-a", "a1"), ("ns-b", "b1"), ("ns-c", "c1")] {
+        client
+            .create(&config_map(ns, name, "x"), &Default::default())
+            .await
+            .unwrap();
+    }
+    let errors = Arc::new(Mutex::new(Vec::new()));
+    let seen = Arc::clone(&errors);
+    let cache = Cache::new(
+        client.clone(),
+        Arc::clone(&scheme),
+        CacheOptions {
+            default_namespaces: ["ns-a".to_owned(), "ns-b".to_owned()].into(),
+            watch_error_handler: Some(Arc::new(move |e| seen.lock().unwrap().push(e.is_expired()))),
+            ..fast_options()
+        },
+    );
+    let informer = cache.get_informer::<ConfigMap>().unwrap();
+    let rec = Recorder::default();
+    informer.add_event_handler(rec.clone());
+    let stop = CancellationToken::new();
+    cache.start(stop.clone());
+    assert!(cache.wait_for_cache_sync(&stop).await);
+    eventually("the initial adds", || rec.0.lock().unwrap().len() == 2).await;
+    rec.0.lock().unwrap().clear();
+
+    first.shutdown().await;
+    let side = serve(
+        Arc::clone(&scheme),
+        storage.clone(),
+        SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
+    )
+    .await;
+    let side_client = Client::new(&Config::new(side.url()), Arc::clone(&scheme)).unwrap();
+    for (ns, name) in [("ns-b", "b2"), ("ns-c", "c2"), ("ns-a", "a2")] {
+        side_client
+            .create(&config_map(ns, name, "y"), &Default::default())
+            .await
+            .unwrap();
+    }
+    side_client
+        .delete(&config_map("ns-a", "a1", ""), &Default::default())
+        .await
+        .unwrap();
+    side.shutdown().await;
+    let _second = serve(Arc::clone(&scheme), storage.clone(), addr).await;
+
+    eventually("the changes made while away", || {
+        rec.0.lock().unwrap().len() >= 3
+    })
+    .await;
+    // A last write in each namespace: anything repeated would come before it.
+    for (ns, name) in [("ns-a", "a3"), ("ns-b", "b3")] {
+        client
+            .create(&config_map(ns, name, "z"), &Default::default())
+            .await
+            .unwrap();
+    }
+    eventually("the last writes", || {
+        let events = rec.0.lock().unwrap();
+        events.contains(&"add a3 false".to_owned()) && events.contains(&"add b3 false".to_owned())
+    })
+    .await;
+    let mut events = rec.0.lock().unwrap().clone();
+    events.sort();
+    assert_eq!(
+        events,
+        vec![
+            "add a2 false",
+            "add a3 false",
+            "add b2 false",
+            "add b3 false",
+            "delete a1"
+        ]
+    );
+    assert!(
+        !errors.lock().unwrap().contains(&true),
+        "a relist was needed"
+    );
+    let mut keys: Vec<_> = informer
+        .indexer()
+        .list()
+        .iter()
+        .map(|cm| format!("{}/{}", cm.metadata.namespace, cm.metadata.name))
+        .collect();
+    keys.sort();
+    assert_eq!(
+        keys,
+        vec!["ns-a/a2", "ns-a/a3", "ns-b/b1", "ns-b/b2", "ns-b/b3"]
+    );
     stop.cancel();
 }

@@ -3,7 +3,7 @@
 
 use std::any::Any;
 use std::collections::{BTreeSet, HashMap};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::Duration;
 
 use apimachinery::runtime::{Object, Resource, Unstructured};
@@ -14,6 +14,7 @@ use tokio_util::sync::CancellationToken;
 use super::client_source::ClientListerWatcher;
 use super::informer::{Informer, InformerError};
 use super::lister_watcher::{ListWatchError, ListerWatcher};
+use super::multi_namespace::{MakeFn, MultiNamespaceListerWatcher, Scope, ScopeFn};
 use super::reflector::{ReflectorOptions, WatchErrorHandler};
 use super::source::{Downcast, ListWatchFactory, ListWatchRequest, ObjectForm};
 use super::store::{IndexFunc, Indexer, NAMESPACE_INDEX, namespaced_key};
@@ -61,6 +62,13 @@ pub enum CacheError {
         /// Why.
         reason: String,
     },
+    /// A read in a namespace the cache does not watch (controller-runtime's
+    /// multi-namespace cache error, whose wording is kept, `get` for lists too).
+    #[error("unable to get: {key} because of unknown namespace for the cache")]
+    UnknownNamespace {
+        /// `namespace/name` for a get, the namespace for a list.
+        key: String,
+    },
     /// The kind is configured not to be cached.
     #[error("{kind} is not cached (CacheOptions::disable_for)")]
     NotCached {
@@ -100,8 +108,9 @@ pub enum CacheError {
 /// Per-kind options (controller-runtime's `cache.ByObject`).
 #[derive(Clone, Default)]
 pub struct ByObject {
-    /// Watch only this namespace (overrides [`CacheOptions::default_namespace`]).
-    pub namespace: Option<String>,
+    /// Watch only these namespaces (controller-runtime's `ByObject.Namespaces`); empty
+    /// takes [`CacheOptions::default_namespaces`]. Ignored for cluster-scoped kinds.
+    pub namespaces: BTreeSet<String>,
     /// Watch only objects matching this label selector.
     pub label_selector: Option<String>,
     /// Watch only objects matching this field selector (evaluated by the server).
@@ -120,8 +129,30 @@ pub type AnyTransform = Arc<dyn Fn(&mut dyn Object) + Send + Sync>;
 /// Options of a [`Cache`] (controller-runtime's `cache.Options`).
 #[derive(Clone)]
 pub struct CacheOptions {
-    /// Watch only this namespace for every kind without its own.
-    pub default_namespace: Option<String>,
+    /// Watch only these namespaces, for every namespaced kind without
+    /// [`ByObject::namespaces`] of its own (controller-runtime's `DefaultNamespaces`);
+    /// empty (or holding `""`, Go's `NamespaceAll`) watches all namespaces. Each informer
+    /// then lists and watches every
+    /// namespace of the set and holds their union; reads in a namespace outside the set
+    /// fail with [`CacheError::UnknownNamespace`]. Cluster-scoped kinds are watched
+    /// cluster-wide whatever the set.
+    ///
+    /// ```
+    /// use controller_runtime::cache::{ByObject, CacheOptions};
+    /// use apimachinery::runtime::Resource;
+    /// use k8s_types::core::v1::Secret;
+    ///
+    /// let mut options = CacheOptions {
+    ///     default_namespaces: ["team-a".to_owned(), "team-b".to_owned()].into(),
+    ///     ..CacheOptions::default()
+    /// };
+    /// // Secrets of one namespace only.
+    /// options.by_object.insert(Secret::gvk(), ByObject {
+    ///     namespaces: ["vault".to_owned()].into(),
+    ///     ..ByObject::default()
+    /// });
+    /// ```
+    pub default_namespaces: BTreeSet<String>,
     /// Resync period of every informer; `None` never resyncs.
     pub sync_period: Option<Duration>,
     /// Strip `metadata.managedFields` before storing (the default; controller-runtime's
@@ -141,7 +172,7 @@ pub struct CacheOptions {
 impl Default for CacheOptions {
     fn default() -> Self {
         CacheOptions {
-            default_namespace: None,
+            default_namespaces: BTreeSet::new(),
             sync_period: None,
             strip_managed_fields: true,
             by_object: HashMap::new(),
@@ -155,7 +186,7 @@ impl Default for CacheOptions {
 impl std::fmt::Debug for CacheOptions {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CacheOptions")
-            .field("default_namespace", &self.default_namespace)
+            .field("default_namespaces", &self.default_namespaces)
             .field("sync_period", &self.sync_period)
             .field("strip_managed_fields", &self.strip_managed_fields)
             .field("by_object", &self.by_object.keys().collect::<Vec<_>>())
@@ -199,7 +230,45 @@ struct InformerKey {
     form: ObjectForm,
 }
 
+/// The namespaces an informer watches, checked by reads.
+struct Namespaces {
+    set: BTreeSet<String>,
+    /// Learned by the informer's first list; reads (which wait for it) check namespaces
+    /// of namespaced kinds only.
+    scope: Arc<OnceLock<Scope>>,
+}
+
+impl Namespaces {
+    /// `Err` unless the cache watches `namespace` (always so for cluster-scoped kinds).
+    fn check(
+        this: Option<&Self>,
+        namespace: &str,
+        key: impl FnOnce() -> String,
+    ) -> Result<(), CacheError> {
+        match this {
+            Some(ns) if ns.scope.get() != Some(&Scope::Cluster) && !ns.set.contains(namespace) => {
+                Err(CacheError::UnknownNamespace { key: key() })
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+/// An informer as the cache keeps it.
+struct Entry {
+    informer: Arc<dyn ErasedInformer>,
+    namespaces: Option<Arc<Namespaces>>,
+}
+
+/// An informer and the namespaces it is restricted to.
+type InformerEntry<T> = Result<(Informer<T>, Option<Arc<Namespaces>>), CacheError>;
+
+/// Makes a lister/watcher of objects of `T` through the client.
+type FromClient<T> =
+    fn(Client, &ListWatchRequest) -> Result<Arc<dyn ListerWatcher<T>>, ListWatchError>;
+
 /// Where informers get their lister/watchers.
+#[derive(Clone)]
 enum Source {
     Client(Client),
     Factory(Arc<dyn ListWatchFactory>),
@@ -209,10 +278,7 @@ impl Source {
     fn make<T: Object>(
         &self,
         request: &ListWatchRequest,
-        from_client: impl FnOnce(
-            Client,
-            &ListWatchRequest,
-        ) -> Result<Arc<dyn ListerWatcher<T>>, ListWatchError>,
+        from_client: FromClient<T>,
     ) -> Result<Arc<dyn ListerWatcher<T>>, ListWatchError> {
         match self {
             Source::Client(client) => from_client(client.clone(), request),
@@ -222,12 +288,35 @@ impl Source {
             ))),
         }
     }
+
+    /// How the scope of a kind is found: the client's RESTMapper, or the factory.
+    fn scope_fn(&self) -> ScopeFn {
+        let source = self.clone();
+        Arc::new(move |gvk: GroupVersionKind| {
+            let source = source.clone();
+            Box::pin(async move {
+                let namespaced = match &source {
+                    Source::Client(client) => client
+                        .rest_mapping(&gvk)
+                        .await
+                        .map(|m| m.scope.name() == apimachinery::meta::RESTScopeName::Namespace)
+                        .map_err(|e| ListWatchError::other(format!("scope of {gvk}"), e))?,
+                    Source::Factory(factory) => factory.is_namespaced(&gvk).await?,
+                };
+                Ok(if namespaced {
+                    Scope::Namespaced
+                } else {
+                    Scope::Cluster
+                })
+            })
+        })
+    }
 }
 
 struct Inner {
     source: Source,
     options: CacheOptions,
-    informers: Mutex<HashMap<InformerKey, Arc<dyn ErasedInformer>>>,
+    informers: Mutex<HashMap<InformerKey, Entry>>,
     /// Set by `start`; informers made later start at once.
     running: Mutex<Option<CancellationToken>>,
 }
@@ -333,6 +422,10 @@ impl Cache {
 
     /// The informer of `T`, made (and started, if the cache runs) on first use.
     pub fn get_informer<T: Resource>(&self) -> Result<Informer<T>, CacheError> {
+        self.typed_entry::<T>().map(|(informer, _)| informer)
+    }
+
+    fn typed_entry<T: Resource>(&self) -> InformerEntry<T> {
         self.informer_for::<T>(T::gvk(), ObjectForm::Typed, |client, request| {
             Ok(Arc::new(ClientListerWatcher::<T>::typed(client, request)?))
         })
@@ -343,6 +436,10 @@ impl Cache {
         &self,
         gvk: &GroupVersionKind,
     ) -> Result<Informer<Unstructured>, CacheError> {
+        self.unstructured_entry(gvk).map(|(informer, _)| informer)
+    }
+
+    fn unstructured_entry(&self, gvk: &GroupVersionKind) -> InformerEntry<Unstructured> {
         self.informer_for::<Unstructured>(
             gvk.clone(),
             ObjectForm::Unstructured,
@@ -360,6 +457,10 @@ impl Cache {
         &self,
         gvk: &GroupVersionKind,
     ) -> Result<Informer<PartialObjectMetadata>, CacheError> {
+        self.metadata_entry(gvk).map(|(informer, _)| informer)
+    }
+
+    fn metadata_entry(&self, gvk: &GroupVersionKind) -> InformerEntry<PartialObjectMetadata> {
         self.informer_for::<PartialObjectMetadata>(
             gvk.clone(),
             ObjectForm::Metadata,
@@ -384,11 +485,8 @@ impl Cache {
         &self,
         gvk: GroupVersionKind,
         form: ObjectForm,
-        from_client: impl FnOnce(
-            Client,
-            &ListWatchRequest,
-        ) -> Result<Arc<dyn ListerWatcher<T>>, ListWatchError>,
-    ) -> Result<Informer<T>, CacheError> {
+        from_client: FromClient<T>,
+    ) -> InformerEntry<T> {
         if !self.is_cached(&gvk) {
             return Err(CacheError::NotCached {
                 kind: gvk.to_string(),
@@ -402,17 +500,25 @@ impl Cache {
             .unwrap_or_else(PoisonError::into_inner);
         if let Some(existing) = informers.get(&key) {
             return existing
+                .informer
                 .as_any()
                 .downcast_ref::<Informer<T>>()
                 .cloned()
+                .map(|informer| (informer, existing.namespaces.clone()))
                 .ok_or_else(|| CacheError::TypeMismatch {
                     kind: key.gvk.to_string(),
-                    existing: existing.type_name(),
+                    existing: existing.informer.type_name(),
                     requested: std::any::type_name::<T>(),
                 });
         }
-        let informer = self.make_informer::<T>(&key, from_client)?;
-        informers.insert(key, Arc::new(informer.clone()));
+        let (informer, namespaces) = self.make_informer::<T>(&key, from_client)?;
+        informers.insert(
+            key,
+            Entry {
+                informer: Arc::new(informer.clone()),
+                namespaces: namespaces.clone(),
+            },
+        );
         drop(informers);
         let running = self
             .inner
@@ -423,37 +529,65 @@ impl Cache {
         if let Some(cancel) = running {
             ErasedInformer::start(&informer, cancel);
         }
-        Ok(informer)
+        Ok((informer, namespaces))
     }
 
     fn make_informer<T: Object>(
         &self,
         key: &InformerKey,
-        from_client: impl FnOnce(
-            Client,
-            &ListWatchRequest,
-        ) -> Result<Arc<dyn ListerWatcher<T>>, ListWatchError>,
-    ) -> Result<Informer<T>, CacheError> {
+        from_client: FromClient<T>,
+    ) -> InformerEntry<T> {
         let options = &self.inner.options;
         let by_object = options.by_object.get(&key.gvk).cloned().unwrap_or_default();
         let request = ListWatchRequest {
             gvk: key.gvk.clone(),
             form: key.form,
-            namespace: by_object
-                .namespace
-                .clone()
-                .or_else(|| options.default_namespace.clone()),
+            namespace: None,
             label_selector: by_object.label_selector.clone(),
             field_selector: by_object.field_selector.clone(),
         };
-        let lister_watcher =
-            self.inner
+        let set = if by_object.namespaces.is_empty() {
+            &options.default_namespaces
+        } else {
+            &by_object.namespaces
+        };
+        let list_watch_error = |source| CacheError::ListWatch {
+            kind: key.gvk.to_string(),
+            source,
+        };
+        // "" is every namespace (Go's `NamespaceAll`), which contains the others.
+        let everywhere = set.is_empty() || set.contains("");
+        let (lister_watcher, namespaces): (Arc<dyn ListerWatcher<T>>, _) = if everywhere {
+            let all = self
+                .inner
                 .source
                 .make::<T>(&request, from_client)
-                .map_err(|source| CacheError::ListWatch {
-                    kind: key.gvk.to_string(),
-                    source,
-                })?;
+                .map_err(list_watch_error)?;
+            (all, None)
+        } else {
+            let source = self.inner.source.clone();
+            let make: MakeFn<T> = Arc::new(move |namespace| {
+                let request = ListWatchRequest {
+                    namespace,
+                    ..request.clone()
+                };
+                source.make::<T>(&request, from_client)
+            });
+            let scope = Arc::new(OnceLock::new());
+            let multi = MultiNamespaceListerWatcher::new(
+                key.gvk.clone(),
+                set.iter().cloned(),
+                make,
+                self.inner.source.scope_fn(),
+                Arc::clone(&scope),
+            )
+            .map_err(list_watch_error)?;
+            let namespaces = Namespaces {
+                set: set.clone(),
+                scope,
+            };
+            (Arc::new(multi), Some(Arc::new(namespaces)))
+        };
         let transform: Option<TransformFunc<T>> = match by_object.transform {
             Some(any) => Some(Arc::new(move |mut obj: T| {
                 any(&mut obj);
@@ -462,7 +596,7 @@ impl Cache {
             None if options.strip_managed_fields => Some(default_transform::<T>()),
             None => None,
         };
-        Ok(Informer::new(
+        let informer = Informer::new(
             lister_watcher,
             ReflectorOptions {
                 resync_period: by_object.sync_period.or(options.sync_period),
@@ -471,7 +605,8 @@ impl Cache {
                 transform,
                 watch_error_handler: options.watch_error_handler.clone(),
             },
-        ))
+        );
+        Ok((informer, namespaces))
     }
 
     /// Adds a field index on `T` (controller-runtime's `IndexField`): `extract` gives the
@@ -562,7 +697,7 @@ impl Cache {
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .values()
-            .cloned()
+            .map(|entry| Arc::clone(&entry.informer))
             .collect();
         for informer in informers {
             informer.start(cancel.clone());
@@ -578,7 +713,7 @@ impl Cache {
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .values()
-            .cloned()
+            .map(|entry| Arc::clone(&entry.informer))
             .collect();
         for informer in informers {
             if informer.has_synced() {
@@ -592,19 +727,23 @@ impl Cache {
         true
     }
 
+    /// The informer's store once it has synced, and the namespaces it watches.
     async fn read<T: Object>(
-        informer: Result<Informer<T>, CacheError>,
-    ) -> Result<Arc<Indexer<T>>, CacheError> {
-        let informer = informer?;
+        entry: InformerEntry<T>,
+    ) -> Result<(Arc<Indexer<T>>, Option<Arc<Namespaces>>), CacheError> {
+        let (informer, namespaces) = entry?;
         informer.wait_for_sync().await;
-        Ok(Arc::clone(informer.indexer()))
+        Ok((Arc::clone(informer.indexer()), namespaces))
     }
 
     fn lookup<T: Object>(
-        store: &Indexer<T>,
+        (store, namespaces): (Arc<Indexer<T>>, Option<Arc<Namespaces>>),
         kind: &str,
         key: &ObjectKey,
     ) -> Result<Arc<T>, CacheError> {
+        Namespaces::check(namespaces.as_deref(), &key.namespace, || {
+            format!("{}/{}", key.namespace, key.name)
+        })?;
         let key = namespaced_key(&key.namespace, &key.name);
         store.get_by_key(&key).ok_or(CacheError::NotFound {
             kind: kind.to_owned(),
@@ -612,21 +751,35 @@ impl Cache {
         })
     }
 
+    fn select<T: Object>(
+        (store, namespaces): (Arc<Indexer<T>>, Option<Arc<Namespaces>>),
+        kind: &str,
+        options: &ListOptions,
+    ) -> Result<Vec<Arc<T>>, CacheError> {
+        // A list without a namespace is the union of the watched ones: the store.
+        if let Some(namespace) = options.namespace.as_deref().filter(|n| !n.is_empty()) {
+            Namespaces::check(namespaces.as_deref(), namespace, || namespace.to_owned())?;
+        }
+        select(&store, kind, options)
+    }
+
     /// The cached `T` that `key` names; waits for the informer's first list
-    /// (controller-runtime's `Get`, without the copy).
+    /// (controller-runtime's `Get`, without the copy). A key in a namespace outside
+    /// [`CacheOptions::default_namespaces`] (or the kind's [`ByObject::namespaces`]) is
+    /// [`CacheError::UnknownNamespace`].
     pub async fn get<T: Resource>(&self, key: &ObjectKey) -> Result<Arc<T>, CacheError> {
-        let store = Self::read(self.get_informer::<T>()).await?;
-        Self::lookup(&store, T::KIND, key)
+        Self::lookup(Self::read(self.typed_entry::<T>()).await?, T::KIND, key)
     }
 
     /// The cached objects of `T` that `options` select (namespace, label selector, and
     /// `field=value` terms on indexed fields); waits for the informer's first list.
+    /// Without a namespace, the objects of every watched namespace; a namespace outside
+    /// them is [`CacheError::UnknownNamespace`].
     pub async fn list<T: Resource>(
         &self,
         options: &ListOptions,
     ) -> Result<Vec<Arc<T>>, CacheError> {
-        let store = Self::read(self.get_informer::<T>()).await?;
-        select(&store, T::KIND, options)
+        Self::select(Self::read(self.typed_entry::<T>()).await?, T::KIND, options)
     }
 
     /// [`get`](Self::get) of any kind, as [`Unstructured`].
@@ -635,8 +788,11 @@ impl Cache {
         gvk: &GroupVersionKind,
         key: &ObjectKey,
     ) -> Result<Arc<Unstructured>, CacheError> {
-        let store = Self::read(self.get_informer_for_kind(gvk)).await?;
-        Self::lookup(&store, &gvk.kind, key)
+        Self::lookup(
+            Self::read(self.unstructured_entry(gvk)).await?,
+            &gvk.kind,
+            key,
+        )
     }
 
     /// [`list`](Self::list) of any kind, as [`Unstructured`].
@@ -645,8 +801,11 @@ impl Cache {
         gvk: &GroupVersionKind,
         options: &ListOptions,
     ) -> Result<Vec<Arc<Unstructured>>, CacheError> {
-        let store = Self::read(self.get_informer_for_kind(gvk)).await?;
-        select(&store, &gvk.kind, options)
+        Self::select(
+            Self::read(self.unstructured_entry(gvk)).await?,
+            &gvk.kind,
+            options,
+        )
     }
 
     /// [`get`](Self::get) of an object's metadata alone.
@@ -655,8 +814,7 @@ impl Cache {
         gvk: &GroupVersionKind,
         key: &ObjectKey,
     ) -> Result<Arc<PartialObjectMetadata>, CacheError> {
-        let store = Self::read(self.get_metadata_informer(gvk)).await?;
-        Self::lookup(&store, &gvk.kind, key)
+        Self::lookup(Self::read(self.metadata_entry(gvk)).await?, &gvk.kind, key)
     }
 
     /// [`list`](Self::list) of objects' metadata alone.
@@ -665,8 +823,11 @@ impl Cache {
         gvk: &GroupVersionKind,
         options: &ListOptions,
     ) -> Result<Vec<Arc<PartialObjectMetadata>>, CacheError> {
-        let store = Self::read(self.get_metadata_informer(gvk)).await?;
-        select(&store, &gvk.kind, options)
+        Self::select(
+            Self::read(self.metadata_entry(gvk)).await?,
+            &gvk.kind,
+            options,
+        )
     }
 }
 

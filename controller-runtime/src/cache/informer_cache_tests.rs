@@ -122,6 +122,8 @@ impl ListerWatcher<Box<dyn Object>> for FakeLw {
 #[derive(Default)]
 struct FakeClient {
     items: Vec<Gadget>,
+    /// Answers `is_namespaced` with false for every kind.
+    cluster_scoped: bool,
     requests: Mutex<Vec<ListWatchRequest>>,
     senders: Mutex<HashMap<ObjectForm, mpsc::UnboundedSender<Event>>>,
 }
@@ -140,6 +142,13 @@ impl ListWatchFactory for Arc<FakeClient> {
             form: request.form,
             events: Mutex::new(Some(rx)),
         }))
+    }
+
+    fn is_namespaced(
+        &self,
+        _gvk: &apimachinery::schema::GroupVersionKind,
+    ) -> BoxFuture<'_, Result<bool, ListWatchError>> {
+        Box::pin(std::future::ready(Ok(!self.cluster_scoped)))
     }
 }
 
@@ -324,7 +333,7 @@ async fn per_kind_restrictions_reach_the_client_and_unstructured_is_separate() {
     options.by_object.insert(
         Gadget::gvk(),
         ByObject {
-            namespace: Some("b".into()),
+            namespaces: ["b".to_owned()].into(),
             label_selector: Some("app=web".into()),
             ..ByObject::default()
         },
@@ -391,5 +400,182 @@ async fn per_kind_transform_replaces_the_default() {
             .owner,
         "BOB"
     );
+    stop.cancel();
+}
+
+fn namespaces(list: &[&str]) -> std::collections::BTreeSet<String> {
+    list.iter().map(|ns| (*ns).to_owned()).collect()
+}
+
+fn more_namespaces() -> Vec<Gadget> {
+    let mut items = sample();
+    items.push(gadget("c", "g4", "alice", "web"));
+    items
+}
+
+#[tokio::test]
+async fn default_namespaces_cache_their_union_and_refuse_reads_elsewhere() {
+    let options = CacheOptions {
+        default_namespaces: namespaces(&["a", "b"]),
+        ..CacheOptions::default()
+    };
+    let (cache, client) = cache_with(more_namespaces(), options);
+    let stop = CancellationToken::new();
+    cache.start(stop.clone());
+    let all = cache.list::<Gadget>(&ListOptions::default()).await.unwrap();
+    assert_eq!(names(all), vec!["a/g1", "a/g2", "b/g3"]);
+    let in_b = cache
+        .list::<Gadget>(&ListOptions::in_namespace("b"))
+        .await
+        .unwrap();
+    assert_eq!(names(in_b), vec!["b/g3"]);
+    assert_eq!(
+        cache
+            .get::<Gadget>(&key("b", "g3"))
+            .await
+            .unwrap()
+            .spec
+            .owner,
+        "alice"
+    );
+    let outside = cache.get::<Gadget>(&key("c", "g4")).await.unwrap_err();
+    assert!(matches!(&outside, CacheError::UnknownNamespace { key } if key == "c/g4"));
+    assert_eq!(
+        outside.to_string(),
+        "unable to get: c/g4 because of unknown namespace for the cache"
+    );
+    assert!(matches!(
+        cache.list::<Gadget>(&ListOptions::in_namespace("c")).await,
+        Err(CacheError::UnknownNamespace { key }) if key == "c"
+    ));
+    // Unstructured and metadata reads are checked the same way.
+    assert!(matches!(
+        cache
+            .get_unstructured(&Gadget::gvk(), &key("c", "g4"))
+            .await,
+        Err(CacheError::UnknownNamespace { .. })
+    ));
+    assert!(matches!(
+        cache
+            .list_metadata(&Gadget::gvk(), &ListOptions::in_namespace("c"))
+            .await,
+        Err(CacheError::UnknownNamespace { .. })
+    ));
+    assert_eq!(
+        names(
+            cache
+                .list_metadata(&Gadget::gvk(), &ListOptions::default())
+                .await
+                .unwrap()
+        ),
+        vec!["a/g1", "a/g2", "b/g3"]
+    );
+    // One lister/watcher per namespace and form, none cluster-wide.
+    let mut asked: Vec<_> = client
+        .requests
+        .lock()
+        .unwrap()
+        .iter()
+        .map(|r| (r.form, r.namespace.clone()))
+        .collect();
+    asked.sort();
+    let a = Some("a".to_owned());
+    let b = Some("b".to_owned());
+    assert_eq!(
+        asked,
+        vec![
+            (ObjectForm::Typed, a.clone()),
+            (ObjectForm::Typed, b.clone()),
+            (ObjectForm::Unstructured, a.clone()),
+            (ObjectForm::Unstructured, b.clone()),
+            (ObjectForm::Metadata, a),
+            (ObjectForm::Metadata, b),
+        ]
+    );
+    stop.cancel();
+}
+
+#[tokio::test]
+async fn by_object_namespaces_override_the_default_set() {
+    let mut options = CacheOptions {
+        default_namespaces: namespaces(&["a"]),
+        ..CacheOptions::default()
+    };
+    options.by_object.insert(
+        Gadget::gvk(),
+        ByObject {
+            namespaces: namespaces(&["b", "c"]),
+            ..ByObject::default()
+        },
+    );
+    let (cache, _client) = cache_with(more_namespaces(), options);
+    let stop = CancellationToken::new();
+    cache.start(stop.clone());
+    let all = cache.list::<Gadget>(&ListOptions::default()).await.unwrap();
+    assert_eq!(names(all), vec!["b/g3", "c/g4"]);
+    assert!(matches!(
+        cache.get::<Gadget>(&key("a", "g1")).await,
+        Err(CacheError::UnknownNamespace { .. })
+    ));
+    stop.cancel();
+}
+
+#[tokio::test]
+async fn cluster_scoped_kinds_are_watched_cluster_wide_whatever_the_set() {
+    let client = Arc::new(FakeClient {
+        items: more_namespaces(),
+        cluster_scoped: true,
+        ..FakeClient::default()
+    });
+    let options = CacheOptions {
+        default_namespaces: namespaces(&["a", "b"]),
+        ..CacheOptions::default()
+    };
+    let cache = Cache::from_factory(
+        Arc::new(Arc::clone(&client)),
+        Arc::new(Scheme::new()),
+        options,
+    );
+    let stop = CancellationToken::new();
+    cache.start(stop.clone());
+    // Listed once, cluster-wide: nothing twice, nothing left out.
+    let all = cache.list::<Gadget>(&ListOptions::default()).await.unwrap();
+    assert_eq!(names(all), vec!["a/g1", "a/g2", "b/g3", "c/g4"]);
+    // No namespace check for a kind without namespaces.
+    assert!(cache.get::<Gadget>(&key("c", "g4")).await.is_ok());
+    let asked: Vec<_> = client
+        .requests
+        .lock()
+        .unwrap()
+        .iter()
+        .map(|r| r.namespace.clone())
+        .collect();
+    assert_eq!(
+        asked,
+        vec![Some("a".to_owned()), Some("b".to_owned()), None]
+    );
+    stop.cancel();
+}
+
+#[tokio::test]
+async fn the_empty_namespace_in_a_set_means_every_namespace() {
+    let options = CacheOptions {
+        default_namespaces: namespaces(&["", "a"]),
+        ..CacheOptions::default()
+    };
+    let (cache, client) = cache_with(more_namespaces(), options);
+    let stop = CancellationToken::new();
+    cache.start(stop.clone());
+    let all = cache.list::<Gadget>(&ListOptions::default()).await.unwrap();
+    assert_eq!(names(all), vec!["a/g1", "a/g2", "b/g3", "c/g4"]);
+    assert!(cache.get::<Gadget>(&key("c", "g4")).await.is_ok());
+    let asked: Vec<_> = client
+        .requests
+        .lock()
+        .unwrap()
+        .iter()
+        .map(|r| r.namespace.clone())
+        .collect();
+    assert_eq!(asked, vec![None]);
     stop.cancel();
 }

@@ -12,6 +12,12 @@
 //!   or metadata-only), made lazily, with per-kind restrictions, field indexes
 //!   ([`Cache::index_field`]) and reads by namespace, label and field selector.
 //! - [`ListWatchFactory`]: what the cache needs from a client.
+//! - Namespaces: [`CacheOptions::default_namespaces`] and [`ByObject::namespaces`]
+//!   restrict namespaced kinds to a set of namespaces (controller-runtime's
+//!   `DefaultNamespaces`/`ByObject.Namespaces`). Each kind keeps one informer, whose
+//!   lister/watcher lists every namespace of the set and merges their watches, resuming
+//!   each namespace from its own resourceVersion so that no event is lost or repeated
+//!   across re-watches; cluster-scoped kinds are watched cluster-wide.
 //! - [`transform`]: functions applied before storing (by default,
 //!   [`strip_managed_fields`]).
 //!
@@ -23,6 +29,7 @@ mod event_handler;
 mod informer;
 mod informer_cache;
 mod lister_watcher;
+mod multi_namespace;
 mod processor;
 mod reflector;
 mod source;
@@ -33,6 +40,8 @@ pub mod transform;
 mod informer_cache_tests;
 #[cfg(test)]
 mod informer_tests;
+#[cfg(test)]
+mod multi_namespace_tests;
 
 pub use event_handler::{ResourceEventHandler, ResourceEventHandlerFuncs};
 pub use informer::{HandlerRegistration, Informer, InformerError};

@@ -53,6 +53,11 @@ pub trait ListWatchFactory: Send + Sync + 'static {
         &self,
         request: &ListWatchRequest,
     ) -> Result<DynListerWatcher, ListWatchError>;
+
+    /// Whether objects of `gvk` live in namespaces (the RESTMapper's scope). Asked once
+    /// per informer restricted to a set of namespaces, so that cluster-scoped kinds are
+    /// watched cluster-wide rather than once per namespace.
+    fn is_namespaced(&self, gvk: &GroupVersionKind) -> BoxFuture<'_, Result<bool, ListWatchError>>;
 }
 
 /// Adapts a type-erased lister/watcher to objects of type `T`.
