@@ -6,6 +6,7 @@
 //! | [`server`] | `server` | the [`Config`](server::Config) a program builds a running server from |
 //! | [`authentication`] | `authentication`, `authentication/user` | who makes a request: [`Authenticator`](authentication::Authenticator), [`user::Info`](authentication::user::Info) |
 //! | [`authorization`] | `authorization/authorizer`, `authorization/union` | what a user may do: [`Authorizer`](authorization::Authorizer), [`Attributes`](authorization::Attributes) |
+//! | [`apiextensions`] | `k8s.io/apiextensions-apiserver` | custom resources: CRDs served, their status, their OpenAPI |
 //! | [`admission`] | `admission` | the plugins a write goes through after it is authorized: [`Chain`](admission::Chain) |
 //! | [`endpoints`] | `endpoints`, `endpoints/handlers`, `endpoints/request` | request parsing, content negotiation, the REST and watch handlers, Status errors |
 //! | [`registry`] | `registry/generic/registry`, `storage/cacher` | the store of each resource over the storage: keys, storage versions, strategies, the watch cache |
@@ -20,6 +21,7 @@
 #![forbid(unsafe_code)]
 
 pub mod admission;
+pub mod apiextensions;
 pub mod authentication;
 pub mod authorization;
 pub mod discovery;

@@ -11,7 +11,7 @@ use apimachinery::apis::meta::v1::{Status, StatusDetails, TypeMeta};
 use apimachinery::fields;
 use apimachinery::labels;
 use apimachinery::runtime::unstructured::object_to_unstructured;
-use apimachinery::runtime::{Object, Scheme};
+use apimachinery::runtime::{Object, Scheme, UnstructuredList};
 use apimachinery::schema::{GroupVersion, GroupVersionKind};
 use apimachinery::serializer::json::{Serializer as JsonSerializer, SerializerOptions};
 use apimachinery::serializer::protobuf::Serializer as ProtobufSerializer;
@@ -152,6 +152,9 @@ impl Handler<'_> {
         expected: &GroupVersionKind,
     ) -> Result<(Box<dyn Object>, Vec<String>), StatusError> {
         let validation = self.field_validation()?;
+        if self.store.custom_resource().is_some() {
+            return self.decode_custom_body(body, media, expected, validation);
+        }
         let decoded = match media {
             MediaType::Protobuf => {
                 ProtobufSerializer::new(self.scheme).decode(body, Some(expected), None)
@@ -210,6 +213,51 @@ impl Handler<'_> {
             )));
         }
         Ok((obj, warnings))
+    }
+
+    /// Decodes a custom resource's body as [`Unstructured`](apimachinery::runtime::Unstructured)
+    /// (JSON or YAML: custom resources have no protobuf form, as in Go); unknown fields
+    /// are the schema's business (pruning), not the decoder's.
+    fn decode_custom_body(
+        &self,
+        body: &[u8],
+        media: MediaType,
+        expected: &GroupVersionKind,
+        _validation: FieldValidation,
+    ) -> Result<(Box<dyn Object>, Vec<String>), StatusError> {
+        if media == MediaType::Protobuf {
+            return Err(StatusError::unsupported_media_type(format!(
+                "the body of the request was in an unknown format - accepted media types include: application/json, application/yaml (custom resources have no protobuf form; got {:?})",
+                media.content_type()
+            )));
+        }
+        let (obj, gvk) = JsonSerializer::unstructured(SerializerOptions {
+            yaml: media == MediaType::Yaml,
+            pretty: false,
+            strict: false,
+        })
+        .decode(body, Some(expected), None)
+        .map_err(|e| {
+            StatusError::bad_request(format!(
+                "the body of the request could not be decoded as {expected}: {e}"
+            ))
+        })?;
+        if gvk.group != expected.group || gvk.kind != expected.kind {
+            return Err(StatusError::bad_request(format!(
+                "the object provided is unrecognized (must be of type {}): object of kind {} in {}",
+                expected.kind,
+                gvk.kind,
+                gvk.group_version()
+            )));
+        }
+        if gvk.version != expected.version {
+            return Err(StatusError::bad_request(format!(
+                "the API version in the data ({}) does not match the expected API version ({})",
+                gvk.group_version(),
+                expected.group_version()
+            )));
+        }
+        Ok((obj, Vec::new()))
     }
 
     /// Decodes, checks the namespace and name, defaults and converts a written object.
@@ -586,11 +634,15 @@ impl Handler<'_> {
             format!("{}List", self.store.info().kind),
         );
         let mut list = self.new_list(&list_gvk)?;
+        let custom = self.store.custom_resource();
         if let Some(items) = list.as_list_mut() {
             for item in page.items {
                 let mut item = self.to_request_version(item)?;
-                // Items of a typed list carry no kind and apiVersion, as Go writes them.
-                item.set_group_version_kind(&GroupVersionKind::default());
+                // Items of a typed list carry no kind and apiVersion, as Go writes them;
+                // a custom resource list's items keep theirs.
+                if custom.is_none() {
+                    item.set_group_version_kind(&GroupVersionKind::default());
+                }
                 items.push_item(item).map_err(|_| {
                     StatusError::internal(format!("{list_gvk} does not take its items"))
                 })?;
@@ -607,6 +659,22 @@ impl Handler<'_> {
     /// An empty list of kind `list_gvk` whose items are `[]`, not `null`, as Go's server
     /// writes an empty collection.
     fn new_list(&self, list_gvk: &GroupVersionKind) -> Result<Box<dyn Object>, StatusError> {
+        if let Some(custom) = self.store.custom_resource() {
+            let gvk = GroupVersionKind::new(
+                list_gvk.group.as_str(),
+                list_gvk.version.as_str(),
+                custom.list_kind.as_str(),
+            );
+            let (api_version, kind) = gvk.to_api_version_and_kind();
+            let mut map = serde_json::Map::new();
+            map.insert("apiVersion".into(), Value::from(api_version));
+            map.insert("kind".into(), Value::from(kind.to_owned()));
+            map.insert("metadata".into(), serde_json::json!({}));
+            map.insert("items".into(), Value::Array(Vec::new()));
+            return UnstructuredList::from_map(map)
+                .map(|l| Box::new(l) as Box<dyn Object>)
+                .map_err(|e| StatusError::internal(format!("no list kind {gvk}: {e}")));
+        }
         let mut list = from_value(self.scheme, list_gvk, serde_json::json!({"items": []}))
             .map_err(|e| StatusError::internal(format!("no list kind {list_gvk}: {e:?}")))?;
         list.set_group_version_kind(list_gvk);
@@ -925,6 +993,16 @@ pub fn convert(
 ) -> Result<Box<dyn Object>, StatusError> {
     if crate::registry::crosses_event_groups(&*obj, gv) {
         return crate::registry::convert_event(scheme, obj, gv);
+    }
+    if obj.is_unstructured() {
+        let gvk = obj.group_version_kind();
+        if !scheme.recognizes(&gvk) {
+            // A custom resource: its versions differ in `apiVersion` only (conversion
+            // strategy `None`); webhook conversion is the handler's.
+            let mut obj = obj;
+            obj.set_group_version_kind(&gv.with_kind(gvk.kind.clone()));
+            return Ok(obj);
+        }
     }
     scheme
         .convert_to_version(obj, gv)

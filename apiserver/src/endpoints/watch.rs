@@ -75,10 +75,16 @@ impl WatchState {
     }
 
     fn bookmark(&mut self, revision: i64, initial_end: bool) -> Result<Bytes, StatusError> {
-        let mut obj = self
-            .handler_scheme
-            .new_object(&self.request_gvk)
-            .map_err(|e| StatusError::internal(e.to_string()))?;
+        let mut obj: Box<dyn Object> = if self.handler_scheme.recognizes(&self.request_gvk) {
+            self.handler_scheme
+                .new_object(&self.request_gvk)
+                .map_err(|e| StatusError::internal(e.to_string()))?
+        } else {
+            // A custom resource's bookmark: an object with only its kind and metadata.
+            Box::new(apimachinery::runtime::Unstructured::new(
+                serde_json::Map::from_iter([("metadata".to_owned(), serde_json::json!({}))]),
+            ))
+        };
         obj.set_group_version_kind(&self.request_gvk);
         if let Some(meta) = obj.meta_mut() {
             meta.set_resource_version(&revision.to_string());

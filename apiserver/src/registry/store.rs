@@ -11,11 +11,12 @@ use std::sync::Arc;
 
 use apimachinery::apis::meta::v1::Time;
 use apimachinery::runtime::unstructured::object_to_unstructured;
-use apimachinery::runtime::{Object, Scheme};
+use apimachinery::runtime::{Object, Scheme, Unstructured};
 use apimachinery::schema::GroupVersionKind;
 use apimachinery::serializer::json::{Serializer as JsonSerializer, SerializerOptions};
 use apimachinery::serializer::protobuf::Serializer as ProtobufSerializer;
 use apimachinery::serializer::{Decoder, Encoder, PROTOBUF_MAGIC};
+use apimachinery::util::json::JsonLayout;
 use bytes::Bytes;
 use serde_json::Value;
 
@@ -23,6 +24,7 @@ use super::cacher::Cacher;
 use super::continue_token::ContinueToken;
 use super::resource_info::ResourceInfo;
 use super::selection::Selection;
+use crate::apiextensions::CustomResource;
 use crate::endpoints::StatusError;
 use crate::storage::{KeyValue, ListOptions, Revision, Storage, StorageError};
 
@@ -85,6 +87,9 @@ pub struct Store {
     storage: Arc<dyn Storage>,
     info: ResourceInfo,
     cacher: Arc<Cacher>,
+    /// The definition of a custom resource, whose objects are [`Unstructured`] and
+    /// stored as JSON.
+    custom: Option<Arc<CustomResource>>,
 }
 
 impl Store {
@@ -96,7 +101,26 @@ impl Store {
             storage,
             info,
             cacher,
+            custom: None,
         }
+    }
+
+    /// The store of a custom resource: objects are [`Unstructured`], stored as JSON at
+    /// the storage version under `/registry/<group>/<plural>`, as kube-apiserver stores
+    /// them.
+    pub fn custom(
+        scheme: Arc<Scheme>,
+        storage: Arc<dyn Storage>,
+        definition: Arc<CustomResource>,
+    ) -> Self {
+        let mut store = Store::new(scheme, storage, definition.resource_info());
+        store.custom = Some(definition);
+        store
+    }
+
+    /// The definition of a custom resource's store.
+    pub fn custom_resource(&self) -> Option<&Arc<CustomResource>> {
+        self.custom.as_ref()
     }
 
     /// The resource.
@@ -121,6 +145,14 @@ impl Store {
     fn encode(&self, obj: &mut dyn Object) -> Result<Bytes, StatusError> {
         if let Some(meta) = obj.meta_mut() {
             meta.set_resource_version("");
+        }
+        if self.custom.is_some() {
+            let mut out = Vec::new();
+            obj.encode_json(&mut out, JsonLayout::Compact)
+                .map_err(|e| {
+                    StatusError::internal(format!("encoding {} for storage: {e}", self.qualified()))
+                })?;
+            return Ok(Bytes::from(out));
         }
         let out = ProtobufSerializer::new(&self.scheme)
             .encode_to_vec(obj)
@@ -594,7 +626,16 @@ pub fn decode_stored(scheme: &Scheme, kv: &KeyValue) -> Result<Box<dyn Object>, 
     let decoded = if kv.value.starts_with(PROTOBUF_MAGIC.as_slice()) {
         ProtobufSerializer::new(scheme).decode(&kv.value, None, None)
     } else {
-        JsonSerializer::new(scheme, SerializerOptions::default()).decode(&kv.value, None, None)
+        match JsonSerializer::new(scheme, SerializerOptions::default())
+            .decode(&kv.value, None, None)
+        {
+            // A custom resource: a kind the scheme does not know, kept as it is.
+            Err(e) if e.is_not_registered() => {
+                JsonSerializer::unstructured(SerializerOptions::default())
+                    .decode(&kv.value, None, None)
+            }
+            other => other,
+        }
     };
     let (mut obj, _) = decoded
         .map_err(|e| StatusError::internal(format!("decoding stored object {}: {e}", kv.key)))?;
@@ -614,6 +655,12 @@ pub fn from_value(
         let (api_version, kind) = gvk.to_api_version_and_kind();
         map.insert("apiVersion".into(), Value::from(api_version));
         map.insert("kind".into(), Value::from(kind.to_owned()));
+    }
+    if !scheme.recognizes(gvk) {
+        // A custom resource's kind: the object is its JSON.
+        if let Value::Object(map) = value {
+            return Ok(Box::new(Unstructured::new(map)));
+        }
     }
     let bytes = serde_json::to_vec(&value)
         .map_err(|e| StatusError::internal(format!("writing {gvk}: {e}")))?;

@@ -1,0 +1,403 @@
+//! Custom resources end to end, in process: a CRD made through the API is served
+//! (discovery, aggregated discovery, OpenAPI v3, CRUD, watch), its status written as
+//! Go's controllers write it, its objects stored as JSON at kube-apiserver's keys, name
+//! conflicts refused, and deleting it deletes its objects and the resource.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod client;
+
+use std::time::Duration;
+
+use client::{TestServer, start};
+use serde_json::{Value, json};
+
+const CRDS: &str = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
+const WIDGETS: &str = "/apis/example.com/v1/namespaces/default/widgets";
+
+fn widget_crd() -> Value {
+    json!({
+        "apiVersion": "apiextensions.k8s.io/v1",
+        "kind": "CustomResourceDefinition",
+        "metadata": {"name": "widgets.example.com"},
+        "spec": {
+            "group": "example.com",
+            "scope": "Namespaced",
+            "names": {"plural": "widgets", "singular": "widget", "kind": "Widget", "shortNames": ["wd"], "categories": ["all"]},
+            "versions": [
+                {"name": "v1", "served": true, "storage": true,
+                 "schema": {"openAPIV3Schema": {"type": "object", "properties": {
+                     "spec": {"type": "object", "properties": {
+                         "size": {"type": "integer"}, "color": {"type": "string"}}}}}},
+                 "subresources": {"status": {}}},
+                {"name": "v1beta1", "served": true, "storage": false,
+                 "schema": {"openAPIV3Schema": {"type": "object", "x-kubernetes-preserve-unknown-fields": true}}},
+            ],
+        },
+    })
+}
+
+/// Waits until the CRD `name` has condition `type_` True, as `kubectl wait
+/// --for condition=established` does; the CRD as it then is.
+async fn wait_for_condition(s: &TestServer, name: &str, type_: &str) -> Value {
+    for _ in 0..200 {
+        let crd = s.get(&format!("{CRDS}/{name}")).await.json();
+        let done = crd["status"]["conditions"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .any(|c| c["type"] == type_ && c["status"] == "True");
+        if done {
+            return crd;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("{name} never got {type_}");
+}
+
+async fn wait_until_gone(s: &TestServer, path: &str) {
+    for _ in 0..200 {
+        if s.get(path).await.status == 404 {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("{path} is still there");
+}
+
+async fn create(s: &TestServer, path: &str, body: Value) -> Value {
+    let r = s.send_json("POST", path, &body).await;
+    assert_eq!(r.status, 201, "{}", String::from_utf8_lossy(&r.body));
+    r.json()
+}
+
+#[tokio::test]
+async fn a_crd_is_served_stored_and_removed() {
+    let s = start().await;
+    assert_eq!(s.get(WIDGETS).await.status, 404);
+    create(&s, CRDS, widget_crd()).await;
+    let crd = wait_for_condition(&s, "widgets.example.com", "Established").await;
+    let status = &crd["status"];
+    assert_eq!(status["acceptedNames"]["kind"], "Widget");
+    assert_eq!(status["acceptedNames"]["listKind"], "WidgetList");
+    assert_eq!(status["storedVersions"], json!(["v1"]));
+    let conditions: Vec<(&str, &str, &str)> = status["conditions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["type"].as_str().unwrap(),
+                c["status"].as_str().unwrap(),
+                c["reason"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        conditions,
+        [
+            ("NamesAccepted", "True", "NoConflicts"),
+            ("Established", "True", "InitialNamesAccepted")
+        ]
+    );
+
+    // Discovery, legacy and aggregated.
+    let list = s.get("/apis/example.com/v1").await.json();
+    let names: Vec<&str> = list["resources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["widgets", "widgets/status"]);
+    assert_eq!(list["resources"][0]["shortNames"], json!(["wd"]));
+    let group = s.get("/apis/example.com").await.json();
+    assert_eq!(group["preferredVersion"]["version"], "v1");
+    assert_eq!(
+        group["versions"],
+        json!([{"groupVersion": "example.com/v1", "version": "v1"},
+               {"groupVersion": "example.com/v1beta1", "version": "v1beta1"}])
+    );
+    let groups = s.get("/apis").await.json();
+    assert!(
+        groups["groups"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|g| g["name"] == "example.com")
+    );
+    let agg = s
+        .request(
+            "GET",
+            "/apis",
+            &[(
+                "Accept",
+                "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList",
+            )],
+            b"",
+        )
+        .await
+        .json();
+    let g = agg["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["metadata"]["name"] == "example.com")
+        .expect("example.com in aggregated discovery");
+    assert_eq!(g["versions"][0]["resources"][0]["resource"], "widgets");
+    assert_eq!(
+        g["versions"][0]["resources"][0]["subresources"][0]["subresource"],
+        "status"
+    );
+
+    // OpenAPI v3: the index names the group version, whose document has the schema.
+    let index = s.get("/openapi/v3").await.json();
+    let url = index["paths"]["apis/example.com/v1"]["serverRelativeURL"]
+        .as_str()
+        .expect("apis/example.com/v1 in the OpenAPI index")
+        .to_owned();
+    let doc = s.get(&url).await.json();
+    let schema = &doc["components"]["schemas"]["com.example.v1.Widget"];
+    assert_eq!(
+        schema["properties"]["spec"]["properties"]["size"]["type"],
+        "integer"
+    );
+    assert_eq!(
+        schema["x-kubernetes-group-version-kind"],
+        json!([{"group": "example.com", "kind": "Widget", "version": "v1"}])
+    );
+    assert!(
+        doc["components"]["schemas"]["io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"].is_object()
+    );
+
+    // CRUD in both versions; stored as JSON at the storage version, at Go's key.
+    let w = create(
+        &s,
+        WIDGETS,
+        json!({"apiVersion": "example.com/v1", "kind": "Widget",
+               "metadata": {"name": "w1"}, "spec": {"size": 3}}),
+    )
+    .await;
+    assert_eq!(w["metadata"]["generation"], 1);
+    assert_eq!(w["metadata"]["namespace"], "default");
+    assert!(w["metadata"]["uid"].is_string());
+    let kv = s
+        .storage
+        .get("/registry/example.com/widgets/default/w1")
+        .await
+        .unwrap()
+        .expect("stored at kube-apiserver's key");
+    let stored: Value = serde_json::from_slice(&kv.value).expect("stored as JSON");
+    assert_eq!(stored["apiVersion"], "example.com/v1");
+    assert_eq!(stored["spec"]["size"], 3);
+    let beta = s
+        .get("/apis/example.com/v1beta1/namespaces/default/widgets/w1")
+        .await
+        .json();
+    assert_eq!(beta["apiVersion"], "example.com/v1beta1");
+    assert_eq!(beta["spec"]["size"], 3);
+    let list = s.get(WIDGETS).await.json();
+    assert_eq!(list["kind"], "WidgetList");
+    assert_eq!(list["apiVersion"], "example.com/v1");
+    assert_eq!(list["items"][0]["kind"], "Widget");
+    assert_eq!(list["items"][0]["metadata"]["name"], "w1");
+    let r = s
+        .patch(
+            &format!("{WIDGETS}/w1"),
+            "application/merge-patch+json",
+            &json!({"spec": {"color": "blue"}}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+    let patched = r.json();
+    assert_eq!(patched["spec"], json!({"size": 3, "color": "blue"}));
+    assert_eq!(patched["metadata"]["generation"], 2);
+    // The status subresource: /status changes only status; the main resource keeps it.
+    let mut with_status = patched.clone();
+    with_status["status"] = json!({"ready": true});
+    with_status["spec"]["size"] = json!(99);
+    let r = s
+        .send_json("PUT", &format!("{WIDGETS}/w1/status"), &with_status)
+        .await;
+    assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+    let after = r.json();
+    assert_eq!(after["status"], json!({"ready": true}));
+    assert_eq!(after["spec"]["size"], 3);
+    // Protobuf is not offered for custom resources: JSON is answered instead.
+    let r = s
+        .request(
+            "GET",
+            &format!("{WIDGETS}/w1"),
+            &[(
+                "Accept",
+                "application/vnd.kubernetes.protobuf, application/json",
+            )],
+            b"",
+        )
+        .await;
+    assert_eq!(r.header("content-type"), Some("application/json"));
+    let r = s
+        .request(
+            "GET",
+            &format!("{WIDGETS}/w1"),
+            &[("Accept", "application/vnd.kubernetes.protobuf")],
+            b"",
+        )
+        .await;
+    assert_eq!(r.status, 406);
+
+    // Deleting the CRD deletes its objects, then the CRD, then the resource.
+    let r = s.delete(&format!("{CRDS}/widgets.example.com")).await;
+    assert!(
+        matches!(r.status, 200 | 202),
+        "{}",
+        String::from_utf8_lossy(&r.body)
+    );
+    wait_until_gone(&s, &format!("{CRDS}/widgets.example.com")).await;
+    assert!(
+        s.storage
+            .get("/registry/example.com/widgets/default/w1")
+            .await
+            .unwrap()
+            .is_none()
+    );
+    wait_until_gone(&s, WIDGETS).await;
+    assert_eq!(s.get("/apis/example.com/v1").await.status, 404);
+    let index = s.get("/openapi/v3").await.json();
+    assert!(index["paths"].get("apis/example.com/v1").is_none());
+}
+
+#[tokio::test]
+async fn name_conflicts_are_refused_as_go_refuses_them() {
+    let s = start().await;
+    create(&s, CRDS, widget_crd()).await;
+    wait_for_condition(&s, "widgets.example.com", "Established").await;
+    // Another CRD of the group asking for the kind Widget.
+    let mut other = widget_crd();
+    other["metadata"]["name"] = json!("gizmos.example.com");
+    other["spec"]["names"] = json!({"plural": "gizmos", "kind": "Widget"});
+    create(&s, CRDS, other).await;
+    // A CRD taking a built-in resource's name.
+    let builtin = json!({
+        "apiVersion": "apiextensions.k8s.io/v1",
+        "kind": "CustomResourceDefinition",
+        "metadata": {"name": "deployments.apps"},
+        "spec": {"group": "apps", "scope": "Namespaced",
+                 "names": {"plural": "deployments", "kind": "MyDeployment"},
+                 "versions": [{"name": "v9", "served": true, "storage": true,
+                               "schema": {"openAPIV3Schema": {"type": "object"}}}]},
+    });
+    create(&s, CRDS, builtin).await;
+    for (name, reason, message) in [
+        // Go checks the list kind last: its conflict is the one reported.
+        (
+            "gizmos.example.com",
+            "ListKindConflict",
+            "\"WidgetList\" is already in use",
+        ),
+        (
+            "deployments.apps",
+            "PluralConflict",
+            "\"deployments\" is already in use",
+        ),
+    ] {
+        let mut found = None;
+        for _ in 0..200 {
+            let crd = s.get(&format!("{CRDS}/{name}")).await.json();
+            if let Some(c) = crd["status"]["conditions"]
+                .as_array()
+                .and_then(|c| c.iter().find(|c| c["type"] == "NamesAccepted"))
+            {
+                found = Some((crd.clone(), c.clone()));
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        let (crd, names) = found.expect("NamesAccepted set");
+        assert_eq!(names["status"], "False", "{name}");
+        assert_eq!(names["reason"], reason, "{name}");
+        assert_eq!(names["message"], message, "{name}");
+        let established = crd["status"]["conditions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["type"] == "Established")
+            .unwrap()
+            .clone();
+        assert_eq!(established["status"], "False");
+        assert_eq!(established["reason"], "NotAccepted");
+    }
+    assert_eq!(
+        s.get("/apis/example.com/v1/namespaces/default/gizmos")
+            .await
+            .status,
+        404
+    );
+    assert_eq!(s.get("/apis/apps/v9").await.status, 404);
+    // The built-in resource is untouched.
+    assert_eq!(
+        s.get("/apis/apps/v1/namespaces/default/deployments")
+            .await
+            .status,
+        200
+    );
+}
+
+#[tokio::test]
+async fn two_servers_on_one_storage_serve_the_same_custom_resources() {
+    let a = start().await;
+    let b = client::start_with(a.storage.clone()).await;
+    create(&a, CRDS, widget_crd()).await;
+    wait_for_condition(&a, "widgets.example.com", "Established").await;
+    for _ in 0..200 {
+        if b.get(WIDGETS).await.status == 200 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    create(
+        &b,
+        WIDGETS,
+        json!({"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w"}}),
+    )
+    .await;
+    assert_eq!(
+        a.get(&format!("{WIDGETS}/w")).await.json()["metadata"]["name"],
+        "w"
+    );
+}
+
+#[tokio::test]
+async fn custom_resources_are_watched() {
+    let s = start().await;
+    create(&s, CRDS, widget_crd()).await;
+    wait_for_condition(&s, "widgets.example.com", "Established").await;
+    let w = create(
+        &s,
+        WIDGETS,
+        json!({"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w"}}),
+    )
+    .await;
+    let rv: i64 = w["metadata"]["resourceVersion"]
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    s.delete(&format!("{WIDGETS}/w")).await;
+    let r = s
+        .get(&format!(
+            "{WIDGETS}?watch=true&resourceVersion={}&timeoutSeconds=1",
+            rv - 1
+        ))
+        .await;
+    let events = r.events();
+    let kinds: Vec<(&str, &str)> = events
+        .iter()
+        .map(|e| {
+            (
+                e["type"].as_str().unwrap(),
+                e["object"]["kind"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(kinds, [("ADDED", "Widget"), ("DELETED", "Widget")]);
+}
