@@ -435,6 +435,18 @@ fn resource_list(routes: &Routes, group_version: &str) -> Response<Body> {
     }
 }
 
+/// A CRD written is checked as Go's apiextensions validation checks it (its schemas
+/// structural) before it is stored.
+fn check_definition(info: &RequestInfo, body: &[u8], media: MediaType) -> Result<(), StatusError> {
+    if info.api_group == crate::apiextensions::controller::GROUP
+        && info.resource == crate::apiextensions::controller::RESOURCE
+        && info.subresource.is_empty()
+    {
+        crate::apiextensions::validation::check_definition_body(body, media)?;
+    }
+    Ok(())
+}
+
 /// An `Accept` header without its protobuf entries (`*/*` when nothing else is left is
 /// not added: a client asking for protobuf alone gets 406, as from Go).
 fn without_protobuf(accept: &str) -> String {
@@ -777,9 +789,15 @@ impl Api {
             }
             "create" => {
                 self.check_namespace(info).await?;
-                h.create(body, negotiate_input(content_type)?).await?
+                let media = negotiate_input(content_type)?;
+                check_definition(info, body, media)?;
+                h.create(body, media).await?
             }
-            "update" => h.update(body, negotiate_input(content_type)?).await?,
+            "update" => {
+                let media = negotiate_input(content_type)?;
+                check_definition(info, body, media)?;
+                h.update(body, media).await?
+            }
             "patch" => h.patch(body, content_type).await?,
             "delete" => {
                 if info.api_group == crate::apiextensions::controller::GROUP

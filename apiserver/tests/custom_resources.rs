@@ -27,7 +27,8 @@ fn widget_crd() -> Value {
                 {"name": "v1", "served": true, "storage": true,
                  "schema": {"openAPIV3Schema": {"type": "object", "properties": {
                      "spec": {"type": "object", "properties": {
-                         "size": {"type": "integer"}, "color": {"type": "string"}}}}}},
+                         "size": {"type": "integer"}, "color": {"type": "string"}}},
+                     "status": {"type": "object", "x-kubernetes-preserve-unknown-fields": true}}}},
                  "subresources": {"status": {}}},
                 {"name": "v1beta1", "served": true, "storage": false,
                  "schema": {"openAPIV3Schema": {"type": "object", "x-kubernetes-preserve-unknown-fields": true}}},
@@ -400,4 +401,185 @@ async fn custom_resources_are_watched() {
         })
         .collect();
     assert_eq!(kinds, [("ADDED", "Widget"), ("DELETED", "Widget")]);
+}
+
+fn gadget_crd() -> Value {
+    json!({
+        "apiVersion": "apiextensions.k8s.io/v1",
+        "kind": "CustomResourceDefinition",
+        "metadata": {"name": "gadgets.example.com"},
+        "spec": {
+            "group": "example.com",
+            "scope": "Namespaced",
+            "names": {"plural": "gadgets", "kind": "Gadget"},
+            "versions": [{"name": "v1", "served": true, "storage": true,
+                "schema": {"openAPIV3Schema": {"type": "object", "properties": {
+                    "spec": {"type": "object", "required": ["size"], "properties": {
+                        "size": {"type": "integer", "minimum": 1, "maximum": 10},
+                        "color": {"type": "string", "enum": ["red", "blue"], "default": "red"},
+                        "name": {"type": "string", "maxLength": 5},
+                        "tags": {"type": "array", "x-kubernetes-list-type": "set", "items": {"type": "string"}},
+                        "rule": {"type": "string", "x-kubernetes-validations": [{"rule": "self != 'x'"}]},
+                    }}}}}}],
+        },
+    })
+}
+
+#[tokio::test]
+async fn a_non_structural_schema_is_refused_with_go_messages() {
+    let s = start().await;
+    let mut crd = gadget_crd();
+    crd["spec"]["versions"][0]["schema"]["openAPIV3Schema"] =
+        json!({"properties": {"spec": {"properties": {"x": {"type": "string"}}}}});
+    let r = s.send_json("POST", CRDS, &crd).await;
+    assert_eq!(r.status, 422, "{}", String::from_utf8_lossy(&r.body));
+    let status = r.json();
+    assert_eq!(status["reason"], "Invalid");
+    let p = "spec.versions[0].schema.openAPIV3Schema";
+    assert_eq!(
+        status["message"],
+        format!(
+            "CustomResourceDefinition.apiextensions.k8s.io \"gadgets.example.com\" is invalid: [{p}.properties[spec].type: Required value: must not be empty for specified object fields, {p}.type: Required value: must not be empty at the root]"
+        )
+    );
+    assert_eq!(status["details"]["causes"].as_array().unwrap().len(), 2);
+    // Nothing stored.
+    assert_eq!(
+        s.get(&format!("{CRDS}/gadgets.example.com")).await.status,
+        404
+    );
+}
+
+#[tokio::test]
+async fn custom_resources_are_pruned_defaulted_and_validated() {
+    let s = start().await;
+    create(&s, CRDS, gadget_crd()).await;
+    wait_for_condition(&s, "gadgets.example.com", "Established").await;
+    let gadgets = "/apis/example.com/v1/namespaces/default/gadgets";
+    // Every cause at once, in Go's words.
+    let r = s
+        .send_json(
+            "POST",
+            gadgets,
+            &json!({"apiVersion": "example.com/v1", "kind": "Gadget", "metadata": {"name": "bad"},
+                    "spec": {"size": 11, "color": "pink", "name": "toolong", "tags": ["a", "a"]}}),
+        )
+        .await;
+    assert_eq!(r.status, 422, "{}", String::from_utf8_lossy(&r.body));
+    let status = r.json();
+    let causes: Vec<(String, String, String)> = status["details"]["causes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["reason"].as_str().unwrap().to_owned(),
+                c["field"].as_str().unwrap().to_owned(),
+                c["message"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    let want: Vec<(String, String, String)> = [
+        (
+            "FieldValueNotSupported",
+            "spec.color",
+            "Unsupported value: \"pink\": supported values: \"red\", \"blue\"",
+        ),
+        (
+            "FieldValueTooLong",
+            "spec.name",
+            "Too long: may not be more than 5 bytes",
+        ),
+        (
+            "FieldValueInvalid",
+            "spec.size",
+            "Invalid value: 11: spec.size in body should be less than or equal to 10",
+        ),
+        (
+            "FieldValueDuplicate",
+            "spec.tags[1]",
+            "Duplicate value: \"a\"",
+        ),
+    ]
+    .iter()
+    .map(|(a, b, c)| ((*a).to_owned(), (*b).to_owned(), (*c).to_owned()))
+    .collect();
+    assert_eq!(causes, want);
+    assert!(
+        status["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("Gadget.example.com \"bad\" is invalid: [spec.color: Unsupported value")
+    );
+    assert_eq!(s.get(&format!("{gadgets}/bad")).await.status, 404);
+    let r = s
+        .send_json(
+            "POST",
+            gadgets,
+            &json!({"apiVersion": "example.com/v1", "kind": "Gadget", "metadata": {"name": "req"}, "spec": {}}),
+        )
+        .await;
+    assert_eq!(r.status, 422);
+    assert_eq!(
+        r.json()["details"]["causes"][0]["message"],
+        "Required value"
+    );
+
+    // Unknown fields: pruned with a warning by default, refused under Strict.
+    let body = json!({"apiVersion": "example.com/v1", "kind": "Gadget", "metadata": {"name": "g"},
+                      "spec": {"size": 2, "shape": "round"}, "extra": 1});
+    let r = s
+        .send_json("POST", &format!("{gadgets}?fieldValidation=Strict"), &body)
+        .await;
+    assert_eq!(r.status, 400);
+    assert_eq!(
+        r.json()["message"],
+        "strict decoding error: unknown field \"extra\", unknown field \"spec.shape\""
+    );
+    let r = s.send_json("POST", gadgets, &body).await;
+    assert_eq!(r.status, 201, "{}", String::from_utf8_lossy(&r.body));
+    let warnings = r.headers_named("warning");
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w.contains("unknown field \\\"spec.shape\\\"")
+                || w.contains("unknown field \"spec.shape\"")),
+        "{warnings:?}"
+    );
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w.contains("x-kubernetes-validations")),
+        "{warnings:?}"
+    );
+    let g = r.json();
+    assert!(g.get("extra").is_none());
+    assert!(g["spec"].get("shape").is_none());
+    // Defaulted on write.
+    assert_eq!(g["spec"]["color"], "red");
+    let stored: Value = serde_json::from_slice(
+        &s.storage
+            .get("/registry/example.com/gadgets/default/g")
+            .await
+            .unwrap()
+            .unwrap()
+            .value,
+    )
+    .unwrap();
+    assert_eq!(stored["spec"]["color"], "red");
+
+    // Defaulted on read: an object stored without the default gets it when read.
+    let mut raw = stored.clone();
+    raw["metadata"]["name"] = json!("old");
+    raw["metadata"]["uid"] = json!("u-old");
+    raw["spec"] = json!({"size": 3});
+    s.storage
+        .create(
+            "/registry/example.com/gadgets/default/old",
+            serde_json::to_vec(&raw).unwrap().into(),
+        )
+        .await
+        .unwrap();
+    let old = s.get(&format!("{gadgets}/old")).await.json();
+    assert_eq!(old["spec"], json!({"size": 3, "color": "red"}));
 }

@@ -8,6 +8,8 @@ use std::cmp::Ordering;
 use apimachinery::schema::GroupVersionKind;
 use serde_json::Value;
 
+use crate::endpoints::StatusError;
+use crate::endpoints::handlers::FieldValidation;
 use crate::registry::ResourceInfo;
 
 /// The verbs of every custom resource, as Go's discovery lists them.
@@ -311,6 +313,68 @@ impl CustomResource {
             has_spec: true,
             has_status: self.versions.iter().any(|v| v.status),
             has_scale: self.versions.iter().any(|v| v.scale.is_some()),
+        }
+    }
+}
+
+impl CustomResource {
+    /// What the server does to a written object of `version` (its JSON, at that
+    /// version) before storing it, as Go's custom resource codec and strategy do:
+    /// unknown fields pruned (an error naming each under `fieldValidation=Strict`, a
+    /// warning each under `Warn`), defaults set, then the schema checked (422 Invalid
+    /// with every cause). Returns the request's warnings; `name` is the object's name
+    /// on the URL, for messages about objects that do not name themselves.
+    pub fn admit(
+        &self,
+        version: &str,
+        obj: &mut Value,
+        name: &str,
+        field_validation: FieldValidation,
+    ) -> Result<Vec<String>, StatusError> {
+        let mut warnings = Vec::new();
+        let Some(schema) = self.version(version).and_then(|v| v.schema.as_ref()) else {
+            return Ok(warnings);
+        };
+        let pruned = super::schema::prune(obj, schema);
+        let unknown: Vec<String> = pruned
+            .iter()
+            .map(|p| format!("unknown field {p:?}"))
+            .collect();
+        match field_validation {
+            FieldValidation::Strict if !unknown.is_empty() => {
+                return Err(StatusError::bad_request(format!(
+                    "strict decoding error: {}",
+                    unknown.join(", ")
+                )));
+            }
+            FieldValidation::Warn => warnings.extend(unknown),
+            _ => {}
+        }
+        super::schema::default(obj, schema);
+        let causes = super::schema::validate(obj, schema);
+        if !causes.is_empty() {
+            let name = obj
+                .pointer("/metadata/name")
+                .and_then(Value::as_str)
+                .filter(|n| !n.is_empty())
+                .unwrap_or(name)
+                .to_owned();
+            return Err(StatusError::invalid(&self.group, &self.kind, &name, causes));
+        }
+        if super::schema::has_cel_rules(schema) {
+            warnings.push(format!(
+                "x-kubernetes-validations rules of {} are not enforced by this server: it has no CEL interpreter",
+                self.name
+            ));
+        }
+        Ok(warnings)
+    }
+
+    /// Go's defaulting on read: the defaults of the storage version's schema, applied
+    /// to a stored object.
+    pub fn default_stored(&self, obj: &mut Value) {
+        if let Some(schema) = &self.storage_version().schema {
+            super::schema::default(obj, schema);
         }
     }
 }

@@ -8,6 +8,8 @@
 //! | [`definition`] | `apis/apiextensions/v1` | a CRD as served: [`CustomResource`] |
 //! | [`status`] | `controller/status`, `controller/establish` | `acceptedNames`, `NamesAccepted`, `Established`, `storedVersions` |
 //! | [`openapi`] | `controller/openapi/builder` | the v3 document of a custom group version |
+//! | [`validation`] | `apis/apiextensions/validation` | the checks of a CRD written: name, schemas required and structural |
+//! | [`schema`] | `apiserver/schema`, `apiserver/validation` | structural schemas: pruning, defaulting, validation |
 //!
 //! Custom resources are [`Unstructured`](apimachinery::runtime::Unstructured) objects,
 //! stored as JSON at the storage version under `/registry/<group>/<plural>/`, as
@@ -16,8 +18,11 @@
 
 pub(crate) mod controller;
 pub mod definition;
+mod formats;
 pub mod openapi;
+pub mod schema;
 pub mod status;
+pub mod validation;
 
 pub use definition::{
     Conversion, CustomResource, DefinitionError, PrinterColumn, ScaleSubresource, Version,

@@ -74,9 +74,12 @@ pub struct Handler<'a> {
 
 /// The `fieldValidation` directive of a write.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum FieldValidation {
+pub enum FieldValidation {
+    /// Unknown and duplicate fields fail the request.
     Strict,
+    /// They are reported as warnings.
     Warn,
+    /// They are dropped silently.
     Ignore,
 }
 
@@ -223,7 +226,7 @@ impl Handler<'_> {
         body: &[u8],
         media: MediaType,
         expected: &GroupVersionKind,
-        _validation: FieldValidation,
+        validation: FieldValidation,
     ) -> Result<(Box<dyn Object>, Vec<String>), StatusError> {
         if media == MediaType::Protobuf {
             return Err(StatusError::unsupported_media_type(format!(
@@ -257,7 +260,13 @@ impl Handler<'_> {
                 expected.group_version()
             )));
         }
-        Ok((obj, Vec::new()))
+        let Some(custom) = self.store.custom_resource() else {
+            return Ok((obj, Vec::new()));
+        };
+        let mut value = to_json(&*obj)?;
+        let warnings = custom.admit(&expected.version, &mut value, &self.info.name, validation)?;
+        let obj = from_value(self.scheme, expected, value)?;
+        Ok((obj, warnings))
     }
 
     /// Decodes, checks the namespace and name, defaults and converts a written object.

@@ -139,7 +139,19 @@ impl Store {
 
     /// Decodes a stored value and sets its `resourceVersion` from the revision.
     pub fn decode(&self, kv: &KeyValue) -> Result<Box<dyn Object>, StatusError> {
-        decode_stored(&self.scheme, kv)
+        let mut obj = decode_stored(&self.scheme, kv)?;
+        if let Some(custom) = &self.custom {
+            // Go defaults custom resources as they are read, with the storage version's
+            // schema (what was stored before a default was added gets it).
+            if let Some(u) = obj.downcast_mut::<Unstructured>() {
+                let mut value = Value::Object(std::mem::take(&mut u.object));
+                custom.default_stored(&mut value);
+                if let Value::Object(map) = value {
+                    u.object = map;
+                }
+            }
+        }
+        Ok(obj)
     }
 
     fn encode(&self, obj: &mut dyn Object) -> Result<Bytes, StatusError> {
