@@ -435,6 +435,48 @@ fn resource_list(routes: &Routes, group_version: &str) -> Response<Body> {
     }
 }
 
+/// A custom resource's get or list answer as the `meta.k8s.io/v1` Table `kubectl get`
+/// asks for.
+fn table_reply(
+    custom: &CustomResource,
+    info: &RequestInfo,
+    query: &Query,
+    reply: Reply,
+) -> Result<Reply, StatusError> {
+    let body: serde_json::Value = serde_json::from_slice(&reply.body)
+        .map_err(|e| StatusError::internal(format!("reading the answer for its table: {e}")))?;
+    let (objects, mut list_meta) = if info.verb == "list" {
+        let items = body
+            .get("items")
+            .and_then(serde_json::Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        let meta = body
+            .get("metadata")
+            .and_then(serde_json::Value::as_object)
+            .cloned()
+            .unwrap_or_default();
+        (items, meta)
+    } else {
+        (vec![body], serde_json::Map::new())
+    };
+    list_meta.retain(|k, _| k == "resourceVersion" || k == "continue");
+    let include = query
+        .get("includeObject")
+        .map_or("Metadata", String::as_str);
+    let table =
+        crate::apiextensions::table::table(custom, &info.api_version, &objects, list_meta, include);
+    let mut body = serde_json::to_vec(&table)
+        .map_err(|e| StatusError::internal(format!("writing the table: {e}")))?;
+    body.push(b'\n');
+    Ok(Reply {
+        code: 200,
+        content_type: crate::apiextensions::table::TABLE_CONTENT_TYPE,
+        body,
+        warnings: reply.warnings,
+    })
+}
+
 /// A CRD written is checked as Go's apiextensions validation checks it (its schemas
 /// structural) before it is stored.
 fn check_definition(info: &RequestInfo, body: &[u8], media: MediaType) -> Result<(), StatusError> {
@@ -768,6 +810,19 @@ impl Api {
                 .scale(method.as_str(), body, content_type)
                 .await
                 .map(reply_response);
+        }
+        if let Some(custom) = store.custom_resource() {
+            if crate::apiextensions::table::wants_table(accept)
+                && info.subresource.is_empty()
+                && matches!(info.verb.as_str(), "get" | "list")
+            {
+                let reply = if info.verb == "get" {
+                    h.get().await?
+                } else {
+                    h.list().await?
+                };
+                return Ok(reply_response(table_reply(custom, info, query, reply)?));
+            }
         }
         let reply = match info.verb.as_str() {
             "get" => h.get().await?,

@@ -583,3 +583,117 @@ async fn custom_resources_are_pruned_defaulted_and_validated() {
     let old = s.get(&format!("{gadgets}/old")).await.json();
     assert_eq!(old["spec"], json!({"size": 3, "color": "red"}));
 }
+
+fn replicated_crd() -> Value {
+    json!({
+        "apiVersion": "apiextensions.k8s.io/v1",
+        "kind": "CustomResourceDefinition",
+        "metadata": {"name": "pools.example.com"},
+        "spec": {
+            "group": "example.com",
+            "scope": "Namespaced",
+            "names": {"plural": "pools", "kind": "Pool"},
+            "versions": [{"name": "v1", "served": true, "storage": true,
+                "schema": {"openAPIV3Schema": {"type": "object", "properties": {
+                    "spec": {"type": "object", "properties": {
+                        "count": {"type": "integer"}, "flavor": {"type": "string"}}},
+                    "status": {"type": "object", "properties": {
+                        "ready": {"type": "integer"}, "selector": {"type": "string"}}}}}},
+                "subresources": {"status": {}, "scale": {
+                    "specReplicasPath": ".spec.count",
+                    "statusReplicasPath": ".status.ready",
+                    "labelSelectorPath": ".status.selector"}},
+                "additionalPrinterColumns": [
+                    {"name": "Count", "type": "integer", "jsonPath": ".spec.count"},
+                    {"name": "Flavor", "type": "string", "jsonPath": ".spec.flavor", "priority": 1},
+                    {"name": "Age", "type": "date", "jsonPath": ".metadata.creationTimestamp"},
+                ]}],
+        },
+    })
+}
+
+#[tokio::test]
+async fn printer_columns_and_scale_follow_the_crd() {
+    let s = start().await;
+    create(&s, CRDS, replicated_crd()).await;
+    wait_for_condition(&s, "pools.example.com", "Established").await;
+    let pools = "/apis/example.com/v1/namespaces/default/pools";
+    create(
+        &s,
+        pools,
+        json!({"apiVersion": "example.com/v1", "kind": "Pool", "metadata": {"name": "p"},
+               "spec": {"count": 2, "flavor": "large"}}),
+    )
+    .await;
+    let table_accept = "application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json";
+    let r = s
+        .request("GET", pools, &[("Accept", table_accept)], b"")
+        .await;
+    assert_eq!(r.status, 200);
+    assert_eq!(
+        r.header("content-type"),
+        Some("application/json;as=Table;v=v1;g=meta.k8s.io")
+    );
+    let table = r.json();
+    assert_eq!(table["kind"], "Table");
+    let names: Vec<&str> = table["columnDefinitions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["Name", "Count", "Flavor", "Age"]);
+    assert_eq!(table["columnDefinitions"][2]["priority"], 1);
+    let cells = &table["rows"][0]["cells"];
+    assert_eq!(
+        (&cells[0], &cells[1], &cells[2]),
+        (&json!("p"), &json!(2), &json!("large"))
+    );
+    assert!(cells[3].as_str().unwrap().ends_with('s'), "{cells}");
+    assert_eq!(table["rows"][0]["object"]["kind"], "PartialObjectMetadata");
+    assert!(table["metadata"]["resourceVersion"].is_string());
+    let one = s
+        .request(
+            "GET",
+            &format!("{pools}/p"),
+            &[("Accept", table_accept)],
+            b"",
+        )
+        .await
+        .json();
+    assert_eq!(one["rows"].as_array().unwrap().len(), 1);
+
+    // /scale reads and writes the CRD's paths.
+    let mut status = s.get(&format!("{pools}/p")).await.json();
+    status["status"] = json!({"ready": 1, "selector": "app=p"});
+    let r = s
+        .send_json("PUT", &format!("{pools}/p/status"), &status)
+        .await;
+    assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+    let scale = s.get(&format!("{pools}/p/scale")).await.json();
+    assert_eq!(scale["kind"], "Scale");
+    assert_eq!(scale["apiVersion"], "autoscaling/v1");
+    assert_eq!(scale["spec"]["replicas"], 2);
+    assert_eq!(scale["status"], json!({"replicas": 1, "selector": "app=p"}));
+    let r = s
+        .patch(
+            &format!("{pools}/p/scale"),
+            "application/merge-patch+json",
+            &json!({"spec": {"replicas": 5}}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+    assert_eq!(r.json()["spec"]["replicas"], 5);
+    assert_eq!(
+        s.get(&format!("{pools}/p")).await.json()["spec"]["count"],
+        5
+    );
+    let discovery = s.get("/apis/example.com/v1").await.json();
+    let names: Vec<&str> = discovery["resources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["pools", "pools/scale", "pools/status"]);
+}

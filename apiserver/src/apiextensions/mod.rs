@@ -9,6 +9,7 @@
 //! | [`status`] | `controller/status`, `controller/establish` | `acceptedNames`, `NamesAccepted`, `Established`, `storedVersions` |
 //! | [`openapi`] | `controller/openapi/builder` | the v3 document of a custom group version |
 //! | [`validation`] | `apis/apiextensions/validation` | the checks of a CRD written: name, schemas required and structural |
+//! | [`table`] | `registry/customresource/tableconvertor` | `as=Table` answers with the printer columns |
 //! | [`schema`] | `apiserver/schema`, `apiserver/validation` | structural schemas: pruning, defaulting, validation |
 //!
 //! Custom resources are [`Unstructured`](apimachinery::runtime::Unstructured) objects,
@@ -22,6 +23,7 @@ mod formats;
 pub mod openapi;
 pub mod schema;
 pub mod status;
+pub mod table;
 pub mod validation;
 
 pub use definition::{

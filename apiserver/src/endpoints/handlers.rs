@@ -760,7 +760,7 @@ impl Handler<'_> {
                     let patch_type = PatchType::from_content_type(content_type)?;
                     let patch = parse_patch(patch_type, body)?;
                     let current = self.store.get(&ns, &name).await?;
-                    let mut doc = scale_json(&*current)?;
+                    let mut doc = self.scale_of(&*current)?;
                     apply_patch(&self.request_gv(), &scale_gvk, &patch, &mut doc)?;
                     let replicas = doc
                         .pointer("/spec/replicas")
@@ -787,11 +787,20 @@ impl Handler<'_> {
                 }
                 let gvk = self.store.info().storage_gvk.clone();
                 let scheme = self.scheme.clone();
+                let custom_scale = self.custom_scale();
                 self.store
                     .update(&ns, &name, Subresource::Main, dry_run, |current| {
                         let mut v = to_json(&*current)?;
-                        if let Some(spec) = v.get_mut("spec").and_then(Value::as_object_mut) {
-                            spec.insert("replicas".into(), Value::from(replicas));
+                        match &custom_scale {
+                            Some(paths) => {
+                                set_simple_path(&mut v, &paths.spec_replicas_path, replicas)
+                            }
+                            None => {
+                                if let Some(spec) = v.get_mut("spec").and_then(Value::as_object_mut)
+                                {
+                                    spec.insert("replicas".into(), Value::from(replicas));
+                                }
+                            }
                         }
                         if let Some(meta) = v.get_mut("metadata").and_then(Value::as_object_mut) {
                             match &asked_rv {
@@ -807,8 +816,79 @@ impl Handler<'_> {
             }
             other => return Err(StatusError::method_not_allowed(other, "scale")),
         };
-        let scale = from_value(self.scheme, &scale_gvk, scale_json(&*obj)?)?;
+        let scale = from_value(self.scheme, &scale_gvk, self.scale_of(&*obj)?)?;
         self.reply(200, &*scale, Vec::new())
+    }
+}
+
+impl Handler<'_> {
+    /// A custom resource's scale paths (of its storage version, where objects are read).
+    fn custom_scale(&self) -> Option<crate::apiextensions::ScaleSubresource> {
+        let custom = self.store.custom_resource()?;
+        custom
+            .version(&self.info.api_version)
+            .and_then(|v| v.scale.clone())
+            .or_else(|| custom.versions.iter().find_map(|v| v.scale.clone()))
+    }
+
+    /// The `Scale` of a stored object: built-in kinds as Go's scale subresources build
+    /// it, custom resources from their CRD's replica and selector paths (Go's
+    /// `scaleFromCustomResource`: a path that is not set reads as 0 or "").
+    fn scale_of(&self, obj: &dyn Object) -> Result<Value, StatusError> {
+        let Some(paths) = self.custom_scale() else {
+            return scale_json(obj);
+        };
+        let v = to_json(obj)?;
+        let find = |p: &str| crate::apiextensions::table::find(&v, p).cloned();
+        let meta = v.get("metadata").cloned().unwrap_or(Value::Null);
+        let mut scale_meta = serde_json::Map::new();
+        for k in [
+            "name",
+            "namespace",
+            "uid",
+            "resourceVersion",
+            "creationTimestamp",
+        ] {
+            if let Some(x) = meta.get(k) {
+                scale_meta.insert(k.into(), x.clone());
+            }
+        }
+        let selector = paths
+            .label_selector_path
+            .as_deref()
+            .and_then(find)
+            .and_then(|s| s.as_str().map(str::to_owned))
+            .unwrap_or_default();
+        Ok(serde_json::json!({
+            "metadata": scale_meta,
+            "spec": {"replicas": find(&paths.spec_replicas_path).and_then(|r| r.as_i64()).unwrap_or(0)},
+            "status": {
+                "replicas": find(&paths.status_replicas_path).and_then(|r| r.as_i64()).unwrap_or(0),
+                "selector": selector,
+            },
+        }))
+    }
+}
+
+/// Sets the value at a simple JSON path (`.spec.replicas`), making the objects on the
+/// way.
+fn set_simple_path(doc: &mut Value, path: &str, value: i64) {
+    let keys: Vec<&str> = path.trim_start_matches('.').split('.').collect();
+    let mut current = doc;
+    for (i, k) in keys.iter().enumerate() {
+        if !current.is_object() {
+            *current = Value::Object(serde_json::Map::new());
+        }
+        let Some(map) = current.as_object_mut() else {
+            return;
+        };
+        if i + 1 == keys.len() {
+            map.insert((*k).to_owned(), Value::from(value));
+            return;
+        }
+        current = map
+            .entry((*k).to_owned())
+            .or_insert_with(|| Value::Object(serde_json::Map::new()));
     }
 }
 
