@@ -94,14 +94,27 @@ pub fn document(group: &str, version: &str, resources: &[&CustomResource]) -> Va
         };
         let ok = |schema: &str| json!({"200": {"description": "OK", "content": {"application/json": {"schema": reference(schema)}, "application/yaml": {"schema": reference(schema)}}}});
         let op = |verb: &str, what: String, schema: &str| {
-            json!({
+            let mut o = json!({
                 "description": what,
                 "operationId": format!("{verb}{}", cr.kind),
                 "responses": ok(schema),
                 "tags": [format!("{group}_{version}")],
                 "x-kubernetes-action": verb,
                 "x-kubernetes-group-version-kind": {"group": group, "version": version, "kind": cr.kind},
-            })
+            });
+            // The write parameters, as Go lists them: kubectl looks for fieldValidation on
+            // the PATCH operation to leave validation to the server.
+            if matches!(verb, "create" | "put" | "patch") {
+                let mut params: Vec<Value> = ["dryRun", "fieldManager", "fieldValidation"]
+                    .iter()
+                    .map(|name| query_parameter(name))
+                    .collect();
+                if verb == "patch" {
+                    params.push(query_parameter("force"));
+                }
+                o["parameters"] = Value::Array(params);
+            }
+            o
         };
         paths.insert(
             base.clone(),
@@ -135,6 +148,29 @@ pub fn document(group: &str, version: &str, resources: &[&CustomResource]) -> Va
         "paths": paths,
         "components": {"schemas": schemas},
     })
+}
+
+/// A query parameter of the write operations, described as Go describes it.
+fn query_parameter(name: &str) -> Value {
+    let (description, type_) = match name {
+        "dryRun" => (
+            "When present, indicates that modifications should not be persisted. An invalid or unrecognized dryRun directive will result in an error response and no further processing of the request. Valid values are: - All: all dry run stages will be processed",
+            "string",
+        ),
+        "fieldManager" => (
+            "fieldManager is a name associated with the actor or entity that is making these changes. The value must be less than or 128 characters long, and only contain printable characters, as defined by https://golang.org/pkg/unicode/#IsPrint.",
+            "string",
+        ),
+        "fieldValidation" => (
+            "fieldValidation instructs the server on how to handle objects in the request (POST/PUT/PATCH) containing unknown or duplicate fields. Valid values are: - Ignore: This will ignore any unknown fields that are silently dropped from the object, and will ignore all but the last duplicate field that the decoder encounters. - Warn: This will send a warning via the standard warning response header for each unknown field that is dropped from the object, and for each duplicate field that is encountered. - Strict: This will fail the request with a BadRequest error if any unknown fields would be dropped from the object, or if any duplicate fields are present. The error returned from the server will contain all unknown and duplicate fields encountered.",
+            "string",
+        ),
+        _ => (
+            "Force is going to \"force\" Apply requests. It means user will re-acquire conflicting fields owned by other people. Force flag must be unset for non-apply patch requests.",
+            "boolean",
+        ),
+    };
+    json!({"name": name, "in": "query", "description": description, "schema": {"type": type_, "uniqueItems": true}})
 }
 
 /// Adds the built-in schema `name` and every schema it refers to.
