@@ -828,6 +828,22 @@ impl Api {
             "get" => h.get().await?,
             "list" => h.list().await?,
             "watch" => {
+                if let Some(custom) = store.custom_resource() {
+                    let webhook = matches!(
+                        custom.conversion,
+                        crate::apiextensions::Conversion::Webhook(_)
+                    );
+                    if webhook && info.api_version != custom.storage_version().name {
+                        return Err(StatusError::method_not_allowed(
+                            "watch",
+                            &format!(
+                                "{}: this server does not call conversion webhooks for watches; watch the storage version {}",
+                                path,
+                                custom.storage_version().name
+                            ),
+                        ));
+                    }
+                }
                 let (stream, content_type) =
                     watch_handler::watch(&h, self.shutdown.clone()).await?;
                 let mut resp = Response::new(Body::from_stream(stream));

@@ -697,3 +697,148 @@ async fn printer_columns_and_scale_follow_the_crd() {
         .collect();
     assert_eq!(names, ["pools", "pools/scale", "pools/status"]);
 }
+
+/// A conversion webhook on a loopback port: `v1` `spec.size` is `v2` `spec.length`.
+/// `mode` makes it misbehave: `fewer` drops an object, `rename` changes a name.
+async fn conversion_webhook(mode: &'static str) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/convert", listener.local_addr().unwrap());
+    let app = axum::Router::new().fallback(move |body: axum::body::Bytes| async move {
+        let review: Value = serde_json::from_slice(&body).unwrap();
+        let request = &review["request"];
+        let desired = request["desiredAPIVersion"].as_str().unwrap().to_owned();
+        let mut converted: Vec<Value> = request["objects"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|o| {
+                let mut o = o.clone();
+                let spec = o["spec"].as_object_mut().unwrap();
+                if desired.ends_with("/v2") {
+                    if let Some(v) = spec.remove("size") {
+                        spec.insert("length".into(), v);
+                    }
+                } else if let Some(v) = spec.remove("length") {
+                    spec.insert("size".into(), v);
+                }
+                o["apiVersion"] = json!(desired);
+                o
+            })
+            .collect();
+        match mode {
+            "fewer" => {
+                converted.pop();
+            }
+            "rename" => converted[0]["metadata"]["name"] = json!("renamed"),
+            _ => {}
+        }
+        serde_json::to_vec(&json!({
+            "apiVersion": "apiextensions.k8s.io/v1", "kind": "ConversionReview",
+            "response": {"uid": request["uid"], "result": {"status": "Success"}, "convertedObjects": converted},
+        }))
+        .unwrap()
+    });
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    url
+}
+
+fn converted_crd(url: &str) -> Value {
+    json!({
+        "apiVersion": "apiextensions.k8s.io/v1",
+        "kind": "CustomResourceDefinition",
+        "metadata": {"name": "rulers.example.com"},
+        "spec": {
+            "group": "example.com",
+            "scope": "Namespaced",
+            "names": {"plural": "rulers", "kind": "Ruler"},
+            "conversion": {"strategy": "Webhook", "webhook": {
+                "conversionReviewVersions": ["v1"], "clientConfig": {"url": url}}},
+            "versions": [
+                {"name": "v1", "served": true, "storage": true, "schema": {"openAPIV3Schema": {
+                    "type": "object", "properties": {"spec": {"type": "object", "properties": {"size": {"type": "integer"}}}}}}},
+                {"name": "v2", "served": true, "storage": false, "schema": {"openAPIV3Schema": {
+                    "type": "object", "properties": {"spec": {"type": "object", "properties": {"length": {"type": "integer"}}}}}}},
+            ],
+        },
+    })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn conversion_webhooks_convert_between_versions() {
+    let s = start().await;
+    create(&s, CRDS, converted_crd(&conversion_webhook("good").await)).await;
+    wait_for_condition(&s, "rulers.example.com", "Established").await;
+    let v1 = "/apis/example.com/v1/namespaces/default/rulers";
+    let v2 = "/apis/example.com/v2/namespaces/default/rulers";
+    // Written in v2, stored in v1 (the webhook renamed the field), read in both.
+    let created = create(
+        &s,
+        v2,
+        json!({"apiVersion": "example.com/v2", "kind": "Ruler", "metadata": {"name": "r"}, "spec": {"length": 7}}),
+    )
+    .await;
+    assert_eq!(created["apiVersion"], "example.com/v2");
+    assert_eq!(created["spec"], json!({"length": 7}));
+    let stored: Value = serde_json::from_slice(
+        &s.storage
+            .get("/registry/example.com/rulers/default/r")
+            .await
+            .unwrap()
+            .unwrap()
+            .value,
+    )
+    .unwrap();
+    assert_eq!(
+        (&stored["apiVersion"], &stored["spec"]),
+        (&json!("example.com/v1"), &json!({"size": 7}))
+    );
+    assert_eq!(
+        s.get(&format!("{v1}/r")).await.json()["spec"],
+        json!({"size": 7})
+    );
+    let list = s.get(v2).await.json();
+    assert_eq!(list["items"][0]["spec"], json!({"length": 7}));
+    assert_eq!(list["items"][0]["apiVersion"], "example.com/v2");
+    // What the server cannot convert without awaiting the webhook, it refuses.
+    let r = s.get(&format!("{v2}?watch=true&timeoutSeconds=1")).await;
+    assert_eq!(r.status, 405);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_misbehaving_conversion_webhook_fails_the_request_and_stores_nothing() {
+    for (mode, message) in [
+        (
+            "fewer",
+            "conversion webhook for example.com/v1, Kind=Ruler returned 0 objects, expected 1",
+        ),
+        (
+            "rename",
+            "conversion webhook for example.com/v1, Kind=Ruler returned invalid converted object at index 0: must have the same name: r != renamed",
+        ),
+    ] {
+        let s = start().await;
+        create(&s, CRDS, converted_crd(&conversion_webhook(mode).await)).await;
+        wait_for_condition(&s, "rulers.example.com", "Established").await;
+        let r = s
+            .send_json(
+                "POST",
+                "/apis/example.com/v2/namespaces/default/rulers",
+                &json!({"apiVersion": "example.com/v2", "kind": "Ruler", "metadata": {"name": "r"}, "spec": {"length": 7}}),
+            )
+            .await;
+        assert_eq!(r.status, 500, "{mode}");
+        assert_eq!(
+            r.json()["message"],
+            format!("Internal error occurred: {message}"),
+            "{mode}"
+        );
+        assert!(
+            s.storage
+                .get("/registry/example.com/rulers/default/r")
+                .await
+                .unwrap()
+                .is_none(),
+            "{mode}: nothing stored"
+        );
+    }
+}

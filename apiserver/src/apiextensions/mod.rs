@@ -5,6 +5,7 @@
 //!
 //! | module | Go package | what it holds |
 //! | --- | --- | --- |
+//! | [`conversion`] | `apiserver/conversion` | conversion webhooks: `ConversionReview` sent over rustls, answers checked |
 //! | [`definition`] | `apis/apiextensions/v1` | a CRD as served: [`CustomResource`] |
 //! | [`status`] | `controller/status`, `controller/establish` | `acceptedNames`, `NamesAccepted`, `Established`, `storedVersions` |
 //! | [`openapi`] | `controller/openapi/builder` | the v3 document of a custom group version |
@@ -18,6 +19,7 @@
 //! storage serves the same custom resources.
 
 pub(crate) mod controller;
+pub mod conversion;
 pub mod definition;
 mod formats;
 pub mod openapi;

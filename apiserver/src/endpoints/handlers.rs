@@ -123,11 +123,79 @@ impl Handler<'_> {
 
     /// Converts a storage-version object to the request's version.
     pub fn to_request_version(&self, obj: Box<dyn Object>) -> Result<Box<dyn Object>, StatusError> {
+        self.check_no_webhook(&*obj, &self.request_gv())?;
         convert(self.scheme, obj, &self.request_gv())
     }
 
     fn to_storage_version(&self, obj: Box<dyn Object>) -> Result<Box<dyn Object>, StatusError> {
-        convert(self.scheme, obj, &self.store.info().storage_version())
+        let gv = self.store.info().storage_version();
+        self.check_no_webhook(&*obj, &gv)?;
+        convert(self.scheme, obj, &gv)
+    }
+
+    /// The conversion webhook of a custom resource, when its CRD has one.
+    fn webhook(&self) -> Option<&crate::apiextensions::WebhookClientConfig> {
+        match &self.store.custom_resource()?.conversion {
+            crate::apiextensions::Conversion::Webhook(config) => Some(config),
+            crate::apiextensions::Conversion::None => None,
+        }
+    }
+
+    /// The paths that convert without awaiting (inside a patch's retry loop) cannot
+    /// call a conversion webhook: they refuse rather than rewrite `apiVersion` alone.
+    fn check_no_webhook(&self, obj: &dyn Object, gv: &GroupVersion) -> Result<(), StatusError> {
+        if self.webhook().is_some() && obj.group_version_kind().group_version() != *gv {
+            return Err(StatusError::method_not_allowed(
+                self.info.verb.as_str(),
+                &format!(
+                    "{} in {gv}: this server calls conversion webhooks on get, list, create, update and delete only; use the storage version {}",
+                    self.qualified(),
+                    self.store.info().storage_version()
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Converts objects to `gv`, through the CRD's conversion webhook when it has one
+    /// (one `ConversionReview` for all of them, as Go sends a list's).
+    async fn convert_all(
+        &self,
+        objs: Vec<Box<dyn Object>>,
+        gv: &GroupVersion,
+    ) -> Result<Vec<Box<dyn Object>>, StatusError> {
+        let (Some(config), Some(custom)) = (self.webhook(), self.store.custom_resource()) else {
+            return objs
+                .into_iter()
+                .map(|o| convert(self.scheme, o, gv))
+                .collect();
+        };
+        let values = objs
+            .iter()
+            .map(|o| to_json(&**o))
+            .collect::<Result<Vec<_>, _>>()?;
+        let webhook =
+            crate::apiextensions::conversion::ConversionWebhook::new(config).map_err(|e| {
+                StatusError::internal(format!("conversion webhook for {}: {e}", custom.name))
+            })?;
+        let (api_version, _) = gv.with_kind(custom.kind.as_str()).to_api_version_and_kind();
+        let converted = webhook
+            .convert(&custom.kind, values, &api_version)
+            .await
+            .map_err(|e| StatusError::internal(e.to_string()))?;
+        converted
+            .into_iter()
+            .map(|v| from_value(self.scheme, &gv.with_kind(custom.kind.as_str()), v))
+            .collect()
+    }
+
+    async fn to_request_version_async(
+        &self,
+        obj: Box<dyn Object>,
+    ) -> Result<Box<dyn Object>, StatusError> {
+        let mut out = self.convert_all(vec![obj], &self.request_gv()).await?;
+        out.pop()
+            .ok_or_else(|| StatusError::internal("the conversion returned no object"))
     }
 
     /// An object answer in the negotiated format.
@@ -270,7 +338,7 @@ impl Handler<'_> {
     }
 
     /// Decodes, checks the namespace and name, defaults and converts a written object.
-    fn admit(
+    async fn admit(
         &self,
         body: &[u8],
         media: MediaType,
@@ -299,7 +367,12 @@ impl Handler<'_> {
             }
         }
         self.scheme.default(&mut *obj);
-        Ok((self.to_storage_version(obj)?, warnings))
+        let gv = self.store.info().storage_version();
+        let mut converted = self.convert_all(vec![obj], &gv).await?;
+        let obj = converted
+            .pop()
+            .ok_or_else(|| StatusError::internal("the conversion returned no object"))?;
+        Ok((obj, warnings))
     }
 
     /// Runs the admission chain on a write whose object is `obj` (storage version) and
@@ -338,18 +411,22 @@ impl Handler<'_> {
     /// GET of one object.
     pub async fn get(&self) -> Result<Reply, StatusError> {
         let obj = self.store.get(self.namespace(), &self.info.name).await?;
-        self.reply(200, &*self.to_request_version(obj)?, Vec::new())
+        self.reply(200, &*self.to_request_version_async(obj).await?, Vec::new())
     }
 
     /// POST to a collection.
     pub async fn create(&self, body: &[u8], media: MediaType) -> Result<Reply, StatusError> {
         let dry_run = self.dry_run()?;
-        let (obj, warnings) = self.admit(body, media, None)?;
+        let (obj, warnings) = self.admit(body, media, None).await?;
         let obj = self
             .run_admission(admission::Operation::Create, obj, None, dry_run)
             .await?;
         let created = self.store.create(self.namespace(), obj, dry_run).await?;
-        self.reply(201, &*self.to_request_version(created)?, warnings)
+        self.reply(
+            201,
+            &*self.to_request_version_async(created).await?,
+            warnings,
+        )
     }
 
     /// POST of a create-only resource (Go's review resources): the object comes back with
@@ -395,7 +472,7 @@ impl Handler<'_> {
     /// PUT of an object or its `/status`.
     pub async fn update(&self, body: &[u8], media: MediaType) -> Result<Reply, StatusError> {
         let dry_run = self.dry_run()?;
-        let (obj, warnings) = self.admit(body, media, Some(&self.info.name))?;
+        let (obj, warnings) = self.admit(body, media, Some(&self.info.name)).await?;
         let mut new = Some(obj);
         let updated = self
             .store
@@ -404,7 +481,11 @@ impl Handler<'_> {
                     .ok_or_else(|| StatusError::conflict(&self.qualified(), &self.info.name, "the object has been modified; please apply your changes to the latest version and try again"))
             })
             .await?;
-        self.reply(200, &*self.to_request_version(updated)?, warnings)
+        self.reply(
+            200,
+            &*self.to_request_version_async(updated).await?,
+            warnings,
+        )
     }
 
     fn subresource(&self) -> Subresource {
@@ -458,7 +539,11 @@ impl Handler<'_> {
                 },
             )
             .await?;
-        self.reply(200, &*self.to_request_version(updated)?, warnings)
+        self.reply(
+            200,
+            &*self.to_request_version_async(updated).await?,
+            warnings,
+        )
     }
 
     /// DELETE of one object.
@@ -494,7 +579,7 @@ impl Handler<'_> {
             });
         }
         // Marked for deletion, waiting on finalizers: the object, 202 Accepted.
-        self.reply(202, &*self.to_request_version(obj)?, Vec::new())
+        self.reply(202, &*self.to_request_version_async(obj).await?, Vec::new())
     }
 
     fn delete_params(&self, body: &[u8]) -> Result<DeleteParams, StatusError> {
@@ -644,9 +729,9 @@ impl Handler<'_> {
         );
         let mut list = self.new_list(&list_gvk)?;
         let custom = self.store.custom_resource();
+        let converted = self.convert_all(page.items, &self.request_gv()).await?;
         if let Some(items) = list.as_list_mut() {
-            for item in page.items {
-                let mut item = self.to_request_version(item)?;
+            for mut item in converted {
                 // Items of a typed list carry no kind and apiVersion, as Go writes them;
                 // a custom resource list's items keep theirs.
                 if custom.is_none() {
@@ -711,9 +796,11 @@ impl Handler<'_> {
                 .unwrap_or_default();
             match self.store.delete(&ns, &name, &params).await {
                 Ok((obj, _)) => {
+                    let mut obj = self.to_request_version_async(obj).await?;
                     if let Some(items) = list.as_list_mut() {
-                        let mut obj = self.to_request_version(obj)?;
-                        obj.set_group_version_kind(&GroupVersionKind::default());
+                        if self.store.custom_resource().is_none() {
+                            obj.set_group_version_kind(&GroupVersionKind::default());
+                        }
                         items.push_item(obj).map_err(|_| {
                             StatusError::internal(format!("{list_gvk} does not take its items"))
                         })?;
