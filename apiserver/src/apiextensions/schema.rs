@@ -727,7 +727,7 @@ fn validate_string(
         }
     }
     if let Some(p) = schema.get("pattern").and_then(Value::as_str) {
-        if regex::Regex::new(p).is_ok_and(|re| !re.is_match(text)) {
+        if compiled(p).is_some_and(|re| !re.is_match(text)) {
             out.push(invalid(
                 path,
                 v,
@@ -889,6 +889,32 @@ fn validate_object(
             validate_at(x, sub, &child(path, k), false, out);
         }
     }
+}
+
+/// The compiled `pattern`, kept: a schema's few patterns are compiled once, not on every
+/// request. `None` for a pattern that does not compile (a CRD with one is refused).
+fn compiled(pattern: &str) -> Option<std::sync::Arc<regex::Regex>> {
+    use std::collections::HashMap;
+    use std::sync::{Mutex, OnceLock};
+    /// More distinct patterns than this and the cache starts over, so a stream of CRDs
+    /// cannot grow it without bound.
+    const MAX_PATTERNS: usize = 1024;
+    // Shared, not cloned: a cloned Regex starts with empty match caches.
+    static CACHE: OnceLock<Mutex<HashMap<String, std::sync::Arc<regex::Regex>>>> = OnceLock::new();
+    let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
+    let mut cache = match cache.lock() {
+        Ok(c) => c,
+        Err(poisoned) => poisoned.into_inner(),
+    };
+    if let Some(re) = cache.get(pattern) {
+        return Some(re.clone());
+    }
+    let re = std::sync::Arc::new(regex::Regex::new(pattern).ok()?);
+    if cache.len() >= MAX_PATTERNS {
+        cache.clear();
+    }
+    cache.insert(pattern.to_owned(), re.clone());
+    Some(re)
 }
 
 /// Whether the schema has `x-kubernetes-validations` (CEL rules) anywhere.
