@@ -842,3 +842,26 @@ async fn a_misbehaving_conversion_webhook_fails_the_request_and_stores_nothing()
         );
     }
 }
+
+#[tokio::test]
+async fn a_patch_making_a_crd_non_structural_is_refused() {
+    let s = start().await;
+    create(&s, CRDS, gadget_crd()).await;
+    let r = s
+        .patch(
+            &format!("{CRDS}/gadgets.example.com"),
+            "application/json-patch+json",
+            &json!([{"op": "remove", "path": "/spec/versions/0/schema/openAPIV3Schema/type"}]),
+        )
+        .await;
+    assert_eq!(r.status, 422, "{}", String::from_utf8_lossy(&r.body));
+    assert_eq!(
+        r.json()["details"]["causes"][0]["message"],
+        "Required value: must not be empty at the root"
+    );
+    let crd = s.get(&format!("{CRDS}/gadgets.example.com")).await.json();
+    assert_eq!(
+        crd["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["type"],
+        "object"
+    );
+}

@@ -526,6 +526,13 @@ impl Handler<'_> {
                         .map_err(|e| StatusError::internal(e.to_string()))?;
                     let (mut obj, w) = self.decode_body(&bytes, MediaType::Json, &gvk)?;
                     warnings = w;
+                    if self.info.api_group == crate::apiextensions::controller::GROUP
+                        && self.info.resource == crate::apiextensions::controller::RESOURCE
+                        && self.info.subresource.is_empty()
+                    {
+                        // A patched CRD is checked as a written one is.
+                        crate::apiextensions::validation::check_definition(&to_json(&*obj)?)?;
+                    }
                     // A patch that leaves resourceVersion alone is applied to whatever is
                     // current (retried on a concurrent write); one that sets it is a
                     // precondition.
