@@ -582,6 +582,23 @@ async fn custom_resources_are_pruned_defaulted_and_validated() {
         .unwrap();
     let old = s.get(&format!("{gadgets}/old")).await.json();
     assert_eq!(old["spec"], json!({"size": 3, "color": "red"}));
+    // And as it is watched.
+    let rv: i64 = old["metadata"]["resourceVersion"]
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let events = s
+        .get(&format!(
+            "{gadgets}?watch=true&resourceVersion={}&timeoutSeconds=1",
+            rv - 1
+        ))
+        .await
+        .events();
+    assert_eq!(
+        events[0]["object"]["spec"],
+        json!({"size": 3, "color": "red"})
+    );
 }
 
 fn replicated_crd() -> Value {

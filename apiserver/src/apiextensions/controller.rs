@@ -105,18 +105,7 @@ pub(crate) async fn sync(api: &Api, store: &Store) -> Result<(), StatusError> {
         .ok()
         .and_then(|v| v.as_str().map(str::to_owned))
         .unwrap_or_default();
-    for i in compute_statuses(&mut crds, &api.reserved, &now) {
-        let name = created(&crds[i]).1;
-        let status = crds[i]["status"].clone();
-        let written = write(api, store, &name, Subresource::Status, |v| {
-            v["status"] = status.clone();
-        })
-        .await;
-        if written.is_err() {
-            // Changed or deleted meanwhile: the watch brings it back.
-            crds[i]["status"] = Value::Null;
-        }
-    }
+    let changed = compute_statuses(&mut crds, &api.reserved, &now);
     let mut served = Vec::new();
     for crd in &crds {
         if !is_true(crd, "Established") || !is_true(crd, "NamesAccepted") {
@@ -126,7 +115,18 @@ pub(crate) async fn sync(api: &Api, store: &Store) -> Result<(), StatusError> {
             served.push(Arc::new(cr));
         }
     }
+    // Served before Established is written, so a client that sees the condition finds
+    // the resource (a write that fails is retried by the next pass, which the watch
+    // brings).
     api.install(&served);
+    for i in changed {
+        let name = created(&crds[i]).1;
+        let status = crds[i]["status"].clone();
+        let _ = write(api, store, &name, Subresource::Status, |v| {
+            v["status"] = status.clone();
+        })
+        .await;
+    }
     for cr in served.iter().filter(|cr| cr.terminating) {
         let _ = finalize(api, store, cr).await;
     }
