@@ -223,6 +223,17 @@ async fn a_crd_is_served_stored_and_removed() {
     let after = r.json();
     assert_eq!(after["status"], json!({"ready": true}));
     assert_eq!(after["spec"]["size"], 3);
+    // A status change is no new generation; a change outside metadata through the
+    // main resource is, as Go's custom resource strategy counts them.
+    assert_eq!(after["metadata"]["generation"], 2);
+    let r = s
+        .patch(
+            &format!("{WIDGETS}/w1"),
+            "application/merge-patch+json",
+            &json!({"metadata": {"labels": {"a": "b"}}}),
+        )
+        .await;
+    assert_eq!(r.json()["metadata"]["generation"], 2);
     // Protobuf is not offered for custom resources: JSON is answered instead.
     let r = s
         .request(

@@ -435,7 +435,14 @@ impl Store {
             }
             // An object being deleted takes no new finalizers (Go forbids adding them).
         }
-        if old_v.get("spec").is_some() && old_v.get("spec") != new_v.get("spec") {
+        let changed = if self.custom.is_some() {
+            // Go's custom resource strategy: any change outside metadata is a new
+            // generation (status changes through /status are not).
+            subresource == Subresource::Main && without_metadata(&old_v) != without_metadata(&new_v)
+        } else {
+            old_v.get("spec").is_some() && old_v.get("spec") != new_v.get("spec")
+        };
+        if changed {
             let generation = old_v
                 .pointer("/metadata/generation")
                 .and_then(Value::as_i64)
@@ -680,6 +687,13 @@ pub fn from_value(
         .decode(&bytes, Some(gvk), None)
         .map(|(o, _)| o)
         .map_err(|e| StatusError::internal(format!("reading {gvk}: {e}")))
+}
+
+/// An object's fields but `metadata`, for comparing what a write changed.
+fn without_metadata(v: &Value) -> Vec<(&String, &Value)> {
+    v.as_object()
+        .map(|m| m.iter().filter(|(k, _)| k.as_str() != "metadata").collect())
+        .unwrap_or_default()
 }
 
 fn copy_field(from: &Value, to: &mut Value, field: &str) {
