@@ -270,7 +270,11 @@ pub fn check_review_response(
             }
         }
         // Everything of the metadata but labels and annotations is the original's.
-        let mut meta = original.get("metadata").cloned().unwrap_or(json!({}));
+        let mut meta = original
+            .get("metadata")
+            .filter(|m| m.is_object())
+            .cloned()
+            .unwrap_or(json!({}));
         for k in ["labels", "annotations"] {
             match obj.pointer(&format!("/metadata/{k}")) {
                 Some(v) if !v.is_null() => meta[k] = v.clone(),

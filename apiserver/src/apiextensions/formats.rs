@@ -47,10 +47,13 @@ fn is_date_time(s: &str) -> bool {
     let Some((date, time)) = s.split_once(['T', 't', ' ']) else {
         return false;
     };
-    if !is_date(date) || time.len() < 8 {
+    if !is_date(date) {
         return false;
     }
-    let (hms, rest) = time.split_at(8);
+    // `get` rather than slicing: the input is anyone's, and may not be ASCII.
+    let (Some(hms), Some(rest)) = (time.get(..8), time.get(8..)) else {
+        return false;
+    };
     let t: Vec<&str> = hms.split(':').collect();
     if t.len() != 3 || !t.iter().all(|p| digits(p, 2)) {
         return false;
@@ -141,6 +144,11 @@ mod tests {
         for (format, good, bad) in [
             ("date", "2024-02-29", "2024-13-01"),
             ("date-time", "2024-01-02T03:04:05Z", "2024-01-02"),
+            (
+                "date-time",
+                "2024-01-02T03:04:05.123+01:00",
+                "2024-01-02T0é:04:05Z",
+            ),
             ("email", "a@example.com", "nope"),
             ("hostname", "a.example.com", "-bad-.com"),
             ("ipv4", "10.0.0.1", "10.0.0.256"),

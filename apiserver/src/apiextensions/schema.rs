@@ -1073,4 +1073,27 @@ mod tests {
             ]
         );
     }
+
+    #[test]
+    fn malformed_schemas_and_values_are_errors_not_crashes() {
+        let schema = json!({"type": "object", "properties": {
+            "a": {"type": "string", "pattern": "("},
+            "b": {"type": "array", "items": 5, "maxItems": -1},
+            "c": {"type": "object", "properties": "nope", "required": [1, "x"]},
+            "d": {"type": "number", "multipleOf": 0, "minimum": "low"},
+        }});
+        let errors = messages(&structural_errors(&schema, "s"));
+        assert!(
+            errors.iter().any(|e| e.starts_with(
+                "s.properties[a].pattern: Invalid value: \"(\": must be a valid regular expression"
+            )),
+            "{errors:?}"
+        );
+        let mut value =
+            json!({"a": "x", "b": [[[]], {"k": null}], "c": {"y": [1]}, "d": 1e308, "e": "é"});
+        prune(&mut value, &schema);
+        default(&mut value, &schema);
+        let causes = messages(&validate(&value, &schema));
+        assert_eq!(causes, ["c.x: Required value"]);
+    }
 }
