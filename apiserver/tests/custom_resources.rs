@@ -547,6 +547,20 @@ async fn custom_resources_are_pruned_defaulted_and_validated() {
         r.json()["message"],
         "strict decoding error: unknown field \"extra\", unknown field \"spec.shape\""
     );
+    // Duplicate fields: the decoder's finding, under Strict.
+    let r = s
+        .request(
+            "POST",
+            &format!("{gadgets}?fieldValidation=Strict"),
+            &[("Content-Type", "application/json")],
+            br#"{"apiVersion":"example.com/v1","kind":"Gadget","metadata":{"name":"d"},"spec":{"size":2,"size":3}}"#,
+        )
+        .await;
+    assert_eq!(r.status, 400);
+    assert_eq!(
+        r.json()["message"],
+        "strict decoding error: duplicate field \"spec.size\""
+    );
     let r = s.send_json("POST", gadgets, &body).await;
     assert_eq!(r.status, 201, "{}", String::from_utf8_lossy(&r.body));
     let warnings = r.headers_named("warning");

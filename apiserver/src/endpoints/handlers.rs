@@ -302,17 +302,35 @@ impl Handler<'_> {
                 media.content_type()
             )));
         }
-        let (obj, gvk) = JsonSerializer::unstructured(SerializerOptions {
+        let decoded = JsonSerializer::unstructured(SerializerOptions {
             yaml: media == MediaType::Yaml,
             pretty: false,
-            strict: false,
+            // Duplicate fields are the decoder's to find; unknown ones the schema's.
+            strict: validation != FieldValidation::Ignore,
         })
-        .decode(body, Some(expected), None)
-        .map_err(|e| {
-            StatusError::bad_request(format!(
-                "the body of the request could not be decoded as {expected}: {e}"
-            ))
-        })?;
+        .decode(body, Some(expected), None);
+        let mut duplicates = Vec::new();
+        let (obj, gvk) = match decoded {
+            Ok(ok) => ok,
+            Err(e) => match e.as_strict() {
+                Some(strict) if validation == FieldValidation::Warn => {
+                    duplicates = strict.errors().iter().map(|f| f.to_string()).collect();
+                    (strict.object().deep_copy_object(), strict.gvk().clone())
+                }
+                Some(strict) => {
+                    let list: Vec<String> = strict.errors().iter().map(|f| f.to_string()).collect();
+                    return Err(StatusError::bad_request(format!(
+                        "strict decoding error: {}",
+                        list.join(", ")
+                    )));
+                }
+                None => {
+                    return Err(StatusError::bad_request(format!(
+                        "the body of the request could not be decoded as {expected}: {e}"
+                    )));
+                }
+            },
+        };
         if gvk.group != expected.group || gvk.kind != expected.kind {
             return Err(StatusError::bad_request(format!(
                 "the object provided is unrecognized (must be of type {}): object of kind {} in {}",
@@ -329,10 +347,16 @@ impl Handler<'_> {
             )));
         }
         let Some(custom) = self.store.custom_resource() else {
-            return Ok((obj, Vec::new()));
+            return Ok((obj, duplicates));
         };
         let mut value = to_json(&*obj)?;
-        let warnings = custom.admit(&expected.version, &mut value, &self.info.name, validation)?;
+        let mut warnings = duplicates;
+        warnings.extend(custom.admit(
+            &expected.version,
+            &mut value,
+            &self.info.name,
+            validation,
+        )?);
         let obj = from_value(self.scheme, expected, value)?;
         Ok((obj, warnings))
     }
