@@ -1,6 +1,9 @@
 //! The server (Go's `server.GenericAPIServer`): a [`Config`] of a scheme and a storage
 //! backend becomes a running HTTP server on a listener it owns, serving discovery,
-//! health checks and every served resource, until it is shut down.
+//! health checks and every served resource, until it is shut down. When the scheme has
+//! `apiextensions.k8s.io` CRDs, the server also serves the custom resources they define
+//! (see [`apiextensions`](crate::apiextensions)): what it serves is a snapshot rebuilt
+//! whenever the established CRDs change.
 //!
 //! ```no_run
 //! use std::sync::Arc;
