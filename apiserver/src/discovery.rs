@@ -36,9 +36,15 @@ pub struct Discovery {
     pub aggregated_groups: Value,
 }
 
-/// The groups in discovery order, with their versions (most preferred first).
-fn group_order(scheme: &Scheme) -> Vec<(String, Vec<String>)> {
-    APIGroupResources::from_scheme(scheme)
+/// The groups in discovery order, with their versions (most preferred first): the
+/// scheme's groups in its order, then the groups only `resources` serve (custom
+/// resources), by name, their versions in the order their resources list them (Go
+/// ranks custom resource groups after the built-in ones).
+pub fn group_order(
+    scheme: &Scheme,
+    resources: &BTreeMap<(String, String), ResourceInfo>,
+) -> Vec<(String, Vec<String>)> {
+    let mut order: Vec<(String, Vec<String>)> = APIGroupResources::from_scheme(scheme)
         .into_iter()
         .map(|g| {
             let versions = g
@@ -50,7 +56,27 @@ fn group_order(scheme: &Scheme) -> Vec<(String, Vec<String>)> {
                 .collect();
             (g.group.name, versions)
         })
-        .collect()
+        .collect();
+    let builtin = order.len();
+    for r in resources.values() {
+        let i = match order.iter().position(|(g, _)| *g == r.group) {
+            Some(i) => i,
+            None => {
+                order.push((r.group.clone(), Vec::new()));
+                order.len() - 1
+            }
+        };
+        for v in &r.versions {
+            if !order[i].1.contains(v) {
+                order[i].1.push(v.clone());
+            }
+        }
+    }
+    order[builtin..].sort_by(|a, b| a.0.cmp(&b.0));
+    for (_, versions) in &mut order[builtin..] {
+        versions.sort_by(|a, b| crate::apiextensions::compare_kube_aware_versions(a, b));
+    }
+    order
 }
 
 fn group_version(group: &str, version: &str) -> String {
@@ -69,12 +95,21 @@ impl Discovery {
         resources: &BTreeMap<(String, String), ResourceInfo>,
         address: &str,
     ) -> Self {
+        Discovery::with_group_order(&group_order(scheme, resources), resources, address)
+    }
+
+    /// The documents of a server serving `resources` in groups of `order` (each group
+    /// with its versions, most preferred first), telling clients it is at `address`.
+    pub fn with_group_order(
+        order: &[(String, Vec<String>)],
+        resources: &BTreeMap<(String, String), ResourceInfo>,
+        address: &str,
+    ) -> Self {
         let mut d = Discovery::default();
-        let order = group_order(scheme);
         let mut api_groups = Vec::new();
         let mut aggregated_groups = Vec::new();
         let mut aggregated_core = Vec::new();
-        for (group, versions) in &order {
+        for (group, versions) in order {
             let mut gv_docs = Vec::new();
             let mut agg_versions = Vec::new();
             for version in versions {

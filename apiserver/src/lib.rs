@@ -7,6 +7,7 @@
 //! | [`authentication`] | `authentication`, `authentication/user` | who makes a request: [`Authenticator`](authentication::Authenticator), [`user::Info`](authentication::user::Info) |
 //! | [`audit`] | `audit` | the audit log: one `audit.k8s.io/v1` event per request |
 //! | [`authorization`] | `authorization/authorizer`, `authorization/union`, kubernetes' `plugin/pkg/auth/authorizer/rbac` | what a user may do: [`Authorizer`](authorization::Authorizer), [`Attributes`](authorization::Attributes), RBAC ([`Rbac`](authorization::rbac::Rbac), the bootstrap policy, the escalation check) and the access reviews |
+//! | [`apiextensions`] | `k8s.io/apiextensions-apiserver` | custom resources: CRDs served, their status, their OpenAPI |
 //! | [`admission`] | `admission` | the plugins a write goes through after it is authorized: [`Chain`](admission::Chain) |
 //! | [`endpoints`] | `endpoints`, `endpoints/handlers`, `endpoints/request` | request parsing, content negotiation, the REST and watch handlers, Status errors |
 //! | [`registry`] | `registry/generic/registry`, `storage/cacher` | the store of each resource over the storage: keys, storage versions, strategies, the watch cache |
@@ -21,6 +22,7 @@
 #![forbid(unsafe_code)]
 
 pub mod admission;
+pub mod apiextensions;
 pub mod audit;
 pub mod authentication;
 pub mod authorization;

@@ -1,6 +1,9 @@
 //! The server (Go's `server.GenericAPIServer`): a [`Config`] of a scheme and a storage
 //! backend becomes a running HTTP server on a listener it owns, serving discovery,
-//! health checks and every served resource, until it is shut down.
+//! health checks and every served resource, until it is shut down. When the scheme has
+//! `apiextensions.k8s.io` CRDs, the server also serves the custom resources they define
+//! (see [`apiextensions`](crate::apiextensions)): what it serves is a snapshot rebuilt
+//! whenever the established CRDs change.
 //!
 //! ```no_run
 //! use std::sync::Arc;
@@ -23,7 +26,7 @@ pub mod tls;
 
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
-use std::sync::Arc;
+use std::sync::{Arc, RwLock};
 
 use apimachinery::runtime::Scheme;
 use axum::body::Body;
@@ -33,6 +36,7 @@ use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
 use crate::admission::Chain;
+use crate::apiextensions::{CustomResource, ReservedNames};
 use crate::audit::{AUDIT_ID_HEADER, AuditLog};
 use crate::authentication::serviceaccount::ServiceAccountTokens;
 use crate::authentication::user::Info;
@@ -40,7 +44,7 @@ use crate::authentication::{self, Anonymous, Authenticator, ClientCertificates};
 use crate::authorization::{self, AlwaysAllow, Attributes, Authorizer, Decision};
 use crate::discovery::{AGGREGATED_CONTENT_TYPE, Discovery, wants_aggregated};
 use crate::endpoints::handlers::{Handler, MAX_REQUEST_BODY_BYTES, Query, Reply, status_json};
-use crate::endpoints::negotiation::{negotiate_input, negotiate_output};
+use crate::endpoints::negotiation::{MediaType, negotiate_input, negotiate_output};
 use crate::endpoints::request_info::{RequestInfo, RequestInfoError};
 use crate::endpoints::{StatusError, watch as watch_handler};
 use crate::openapi::OpenApi;
@@ -162,7 +166,11 @@ impl Config {
         let local = listener
             .local_addr()
             .map_err(|source| ServerError::Bind { address, source })?;
-        let ApiServerHandler { api, shutdown } = self.handler(&local.to_string()).await?;
+        let ApiServerHandler {
+            api,
+            shutdown,
+            controller,
+        } = self.handler(&local.to_string()).await?;
         let app = router(api.clone()).into_make_service_with_connect_info::<tls::ConnectionInfo>();
         let task = tokio::spawn(async move {
             axum::serve(listener, app)
@@ -174,6 +182,7 @@ impl Config {
             scheme: "http",
             shutdown,
             task,
+            controller,
         })
     }
 
@@ -210,7 +219,11 @@ impl Config {
             .map_err(|source| ServerError::Bind { address, source })?;
         let listener = tls::TlsListener::new(listener, config)
             .map_err(|source| ServerError::Bind { address, source })?;
-        let ApiServerHandler { api, shutdown } = self.handler(&local.to_string()).await?;
+        let ApiServerHandler {
+            api,
+            shutdown,
+            controller,
+        } = self.handler(&local.to_string()).await?;
         let app = router(api.clone()).into_make_service_with_connect_info::<tls::ConnectionInfo>();
         let task = tokio::spawn(async move {
             axum::serve(listener, app)
@@ -222,6 +235,7 @@ impl Config {
             scheme: "https",
             shutdown,
             task,
+            controller,
         })
     }
 
@@ -250,37 +264,38 @@ impl Config {
     /// ```
     pub async fn handler(self, address: &str) -> Result<ApiServerHandler, ServerError> {
         let resources = resources_from_scheme(&self.scheme);
-        let discovery = Discovery::new(&self.scheme, &resources, address);
-        let group_versions: std::collections::BTreeSet<(String, String)> = resources
-            .values()
-            .flat_map(|r| r.versions.iter().map(|v| (r.group.clone(), v.clone())))
-            .collect();
-        let openapi = OpenApi::for_group_versions(
-            group_versions.iter().map(|(g, v)| (g.as_str(), v.as_str())),
-        );
-        let stores: BTreeMap<(String, String), Arc<Store>> = resources
+        let reserved = reserved_names(&resources);
+        let builtin: BTreeMap<(String, String), Arc<Store>> = resources
             .into_iter()
             .map(|(key, info)| {
                 let store = Store::new(self.scheme.clone(), self.storage.clone(), info);
                 (key, Arc::new(store))
             })
             .collect();
+        let routes = Routes::build(&self.scheme, &self.storage, &builtin, address, &[], None);
         let (shutdown, shutdown_rx) = watch::channel(false);
         let api = Arc::new(Api {
             scheme: self.scheme,
+            storage: self.storage,
+            address: address.to_owned(),
             authenticator: self.authenticator,
             anonymous_auth: self.anonymous_auth,
             authorizer: self.authorizer,
             admission: self.admission,
             service_account_tokens: self.service_account_tokens,
             audit: self.audit,
-            stores,
-            discovery,
-            openapi,
+            builtin,
+            reserved,
+            routes: RwLock::new(Arc::new(routes)),
             shutdown: shutdown_rx,
         });
         api.create_default_namespaces().await?;
-        Ok(ApiServerHandler { api, shutdown })
+        let controller = crate::apiextensions::controller::start(api.clone()).await;
+        Ok(ApiServerHandler {
+            api,
+            shutdown,
+            controller,
+        })
     }
 }
 
@@ -319,6 +334,8 @@ async fn stopped(mut stop: watch::Receiver<bool>) {
 pub struct ApiServerHandler {
     api: Arc<Api>,
     shutdown: watch::Sender<bool>,
+    /// The CRD controller's task, when the scheme has CRDs.
+    controller: Option<JoinHandle<()>>,
 }
 
 impl ApiServerHandler {
@@ -336,6 +353,7 @@ pub struct GenericApiServer {
     scheme: &'static str,
     shutdown: watch::Sender<bool>,
     task: JoinHandle<std::io::Result<()>>,
+    controller: Option<JoinHandle<()>>,
 }
 
 impl GenericApiServer {
@@ -354,23 +372,131 @@ impl GenericApiServer {
     pub async fn shutdown(self) {
         let _ = self.shutdown.send(true);
         let _ = self.task.await;
+        if let Some(controller) = self.controller {
+            let _ = controller.await;
+        }
     }
 }
 
 /// The request router and its state.
 #[derive(Debug)]
-struct Api {
-    scheme: Arc<Scheme>,
+pub(crate) struct Api {
+    pub(crate) scheme: Arc<Scheme>,
+    pub(crate) storage: Arc<dyn Storage>,
+    address: String,
     authenticator: Arc<dyn Authenticator>,
     anonymous_auth: bool,
     authorizer: Arc<dyn Authorizer>,
     admission: Chain,
     service_account_tokens: Option<Arc<ServiceAccountTokens>>,
     audit: Option<Arc<AuditLog>>,
-    stores: BTreeMap<(String, String), Arc<Store>>,
+    /// The stores of the built-in resources, which never change.
+    pub(crate) builtin: BTreeMap<(String, String), Arc<Store>>,
+    /// The built-in names custom resources may not take.
+    pub(crate) reserved: ReservedNames,
+    /// What is served now: rebuilt when the custom resources change.
+    routes: RwLock<Arc<Routes>>,
+    pub(crate) shutdown: watch::Receiver<bool>,
+}
+
+/// What a server serves at one moment: the store of every resource, discovery and the
+/// OpenAPI documents, rebuilt as a whole when a CRD starts or stops being served, so a
+/// request sees one consistent set.
+#[derive(Debug)]
+pub(crate) struct Routes {
+    pub(crate) stores: BTreeMap<(String, String), Arc<Store>>,
     discovery: Discovery,
     openapi: OpenApi,
-    shutdown: watch::Receiver<bool>,
+    /// The custom resources served, as installed.
+    pub(crate) custom: Vec<Arc<CustomResource>>,
+}
+
+impl Routes {
+    /// The built-in stores with those of `custom` (reusing the stores of `previous`
+    /// whose definitions did not change, so their watch caches go on).
+    fn build(
+        scheme: &Arc<Scheme>,
+        storage: &Arc<dyn Storage>,
+        builtin: &BTreeMap<(String, String), Arc<Store>>,
+        address: &str,
+        custom: &[Arc<CustomResource>],
+        previous: Option<&Routes>,
+    ) -> Routes {
+        let mut stores = builtin.clone();
+        for cr in custom {
+            let key = (cr.group.clone(), cr.plural.clone());
+            if stores.contains_key(&key) {
+                continue;
+            }
+            let reused = previous
+                .and_then(|p| p.stores.get(&key))
+                .filter(|s| s.custom_resource().is_some_and(|old| **old == **cr))
+                .cloned();
+            let store = reused.unwrap_or_else(|| {
+                Arc::new(Store::custom(scheme.clone(), storage.clone(), cr.clone()))
+            });
+            stores.insert(key, store);
+        }
+        let infos: BTreeMap<(String, String), ResourceInfo> = stores
+            .iter()
+            .map(|(k, s)| (k.clone(), s.info().clone()))
+            .collect();
+        let discovery = Discovery::with_group_order(
+            &crate::discovery::group_order(scheme, &infos),
+            &infos,
+            address,
+        );
+        let group_versions: std::collections::BTreeSet<(String, String)> = builtin
+            .values()
+            .flat_map(|s| {
+                let r = s.info();
+                r.versions.iter().map(|v| (r.group.clone(), v.clone()))
+            })
+            .collect();
+        let mut custom_gvs: BTreeMap<(String, String), Vec<&CustomResource>> = BTreeMap::new();
+        for cr in custom {
+            for v in cr.served_versions() {
+                custom_gvs
+                    .entry((cr.group.clone(), v))
+                    .or_default()
+                    .push(cr);
+            }
+        }
+        let openapi = OpenApi::for_group_versions(
+            group_versions.iter().map(|(g, v)| (g.as_str(), v.as_str())),
+        )
+        .with_documents(custom_gvs.iter().map(|((g, v), crs)| {
+            let doc = crate::apiextensions::openapi::document(g, v, crs);
+            (
+                crate::openapi::document_key(g, v),
+                serde_json::to_vec(&doc).unwrap_or_default(),
+            )
+        }));
+        Routes {
+            stores,
+            discovery,
+            openapi,
+            custom: custom.to_vec(),
+        }
+    }
+}
+
+/// The names of the built-in resources, which no CRD may take.
+fn reserved_names(resources: &BTreeMap<(String, String), ResourceInfo>) -> ReservedNames {
+    let mut reserved = ReservedNames::default();
+    for r in resources.values() {
+        for name in std::iter::once(&r.resource)
+            .chain(std::iter::once(&r.singular))
+            .chain(&r.short_names)
+        {
+            reserved.resources.insert((r.group.clone(), name.clone()));
+        }
+        reserved.kinds.insert((r.group.clone(), r.kind.clone()));
+        reserved
+            .kinds
+            .insert((r.group.clone(), format!("{}List", r.kind)));
+    }
+    reserved
 }
 
 fn json_response(code: u16, content_type: &str, body: Vec<u8>) -> Response<Body> {
@@ -403,13 +529,119 @@ fn reply_response(reply: Reply) -> Response<Body> {
     resp
 }
 
+fn resource_list(routes: &Routes, group_version: &str) -> Response<Body> {
+    match routes.discovery.resource_lists.get(group_version) {
+        Some(v) => value_response(v, "application/json"),
+        None => error_response(&StatusError::path_not_found(group_version)),
+    }
+}
+
+/// A custom resource's get or list answer as the `meta.k8s.io/v1` Table `kubectl get`
+/// asks for.
+fn table_reply(
+    custom: &CustomResource,
+    info: &RequestInfo,
+    query: &Query,
+    reply: Reply,
+) -> Result<Reply, StatusError> {
+    let body: serde_json::Value = serde_json::from_slice(&reply.body)
+        .map_err(|e| StatusError::internal(format!("reading the answer for its table: {e}")))?;
+    let (objects, mut list_meta) = if info.verb == "list" {
+        let items = body
+            .get("items")
+            .and_then(serde_json::Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        let meta = body
+            .get("metadata")
+            .and_then(serde_json::Value::as_object)
+            .cloned()
+            .unwrap_or_default();
+        (items, meta)
+    } else {
+        (vec![body], serde_json::Map::new())
+    };
+    list_meta.retain(|k, _| k == "resourceVersion" || k == "continue");
+    let include = query
+        .get("includeObject")
+        .map_or("Metadata", String::as_str);
+    let table =
+        crate::apiextensions::table::table(custom, &info.api_version, &objects, list_meta, include);
+    let mut body = serde_json::to_vec(&table)
+        .map_err(|e| StatusError::internal(format!("writing the table: {e}")))?;
+    body.push(b'\n');
+    Ok(Reply {
+        code: 200,
+        content_type: crate::apiextensions::table::TABLE_CONTENT_TYPE,
+        body,
+        warnings: reply.warnings,
+    })
+}
+
+/// A CRD written is checked as Go's apiextensions validation checks it (its schemas
+/// structural) before it is stored.
+fn check_definition(info: &RequestInfo, body: &[u8], media: MediaType) -> Result<(), StatusError> {
+    if info.api_group == crate::apiextensions::controller::GROUP
+        && info.resource == crate::apiextensions::controller::RESOURCE
+        && info.subresource.is_empty()
+    {
+        crate::apiextensions::validation::check_definition_body(body, media)?;
+    }
+    Ok(())
+}
+
+/// An `Accept` header without its protobuf entries (`*/*` when nothing else is left is
+/// not added: a client asking for protobuf alone gets 406, as from Go).
+fn without_protobuf(accept: &str) -> String {
+    accept
+        .split(',')
+        .filter(|e| {
+            !e.trim()
+                .to_ascii_lowercase()
+                .starts_with("application/vnd.kubernetes.protobuf")
+        })
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
 fn header_str(headers: &HeaderMap, name: header::HeaderName) -> Option<&str> {
     headers.get(name).and_then(|v| v.to_str().ok())
 }
 
 impl Api {
+    /// What is served now.
+    pub(crate) fn routes(&self) -> Arc<Routes> {
+        match self.routes.read() {
+            Ok(r) => r.clone(),
+            Err(poisoned) => poisoned.into_inner().clone(),
+        }
+    }
+
+    /// Serves exactly `custom` besides the built-in resources from now on (nothing is
+    /// rebuilt when that is already so).
+    pub(crate) fn install(&self, custom: &[Arc<CustomResource>]) {
+        let current = self.routes();
+        if current.custom.len() == custom.len()
+            && current.custom.iter().zip(custom).all(|(a, b)| **a == **b)
+        {
+            return;
+        }
+        let routes = Routes::build(
+            &self.scheme,
+            &self.storage,
+            &self.builtin,
+            &self.address,
+            custom,
+            Some(&current),
+        );
+        match self.routes.write() {
+            Ok(mut r) => *r = Arc::new(routes),
+            Err(poisoned) => *poisoned.into_inner() = Arc::new(routes),
+        }
+    }
+
     async fn create_default_namespaces(&self) -> Result<(), ServerError> {
-        let Some(store) = self.stores.get(&(String::new(), "namespaces".to_owned())) else {
+        let Some(store) = self.builtin.get(&(String::new(), "namespaces".to_owned())) else {
             return Ok(());
         };
         let gvk = store.info().storage_gvk.clone();
@@ -529,6 +761,7 @@ impl Api {
         let accept = header_str(&parts.headers, header::ACCEPT)
             .unwrap_or_default()
             .to_owned();
+        let routes = self.routes();
         match path.trim_end_matches('/') {
             "/healthz" | "/livez" | "/readyz" | "/healthz/ping" | "/livez/ping"
             | "/readyz/ping" => {
@@ -537,16 +770,16 @@ impl Api {
             "/version" => return value_response(&version_info(), "application/json"),
             "/api" => {
                 return if wants_aggregated(&accept) {
-                    value_response(&self.discovery.aggregated_core, AGGREGATED_CONTENT_TYPE)
+                    value_response(&routes.discovery.aggregated_core, AGGREGATED_CONTENT_TYPE)
                 } else {
-                    value_response(&self.discovery.core_versions, "application/json")
+                    value_response(&routes.discovery.core_versions, "application/json")
                 };
             }
             "/apis" => {
                 return if wants_aggregated(&accept) {
-                    value_response(&self.discovery.aggregated_groups, AGGREGATED_CONTENT_TYPE)
+                    value_response(&routes.discovery.aggregated_groups, AGGREGATED_CONTENT_TYPE)
                 } else {
-                    value_response(&self.discovery.groups, "application/json")
+                    value_response(&routes.discovery.groups, "application/json")
                 };
             }
             _ => {}
@@ -557,7 +790,7 @@ impl Api {
                 .path_and_query()
                 .map(|p| p.as_str())
                 .unwrap_or(&path);
-            return match self
+            return match routes
                 .openapi
                 .serve(&parts.method, path_and_query, &parts.headers)
             {
@@ -573,16 +806,16 @@ impl Api {
         let segments: Vec<&str> = path.trim_matches('/').split('/').collect();
         match segments.as_slice() {
             ["api", version] => {
-                return self.resource_list(version);
+                return resource_list(&routes, version);
             }
             ["apis", group] => {
-                return match self.discovery.group.get(*group) {
+                return match routes.discovery.group.get(*group) {
                     Some(v) => value_response(v, "application/json"),
                     None => error_response(&StatusError::path_not_found(&path)),
                 };
             }
             ["apis", group, version] => {
-                return self.resource_list(&format!("{group}/{version}"));
+                return resource_list(&routes, &format!("{group}/{version}"));
             }
             _ => {}
         }
@@ -618,13 +851,6 @@ impl Api {
         }
     }
 
-    fn resource_list(&self, group_version: &str) -> Response<Body> {
-        match self.discovery.resource_lists.get(group_version) {
-            Some(v) => value_response(v, "application/json"),
-            None => error_response(&StatusError::path_not_found(group_version)),
-        }
-    }
-
     #[allow(clippy::too_many_arguments)]
     async fn resource(
         &self,
@@ -637,7 +863,8 @@ impl Api {
         body: &[u8],
         content_type: Option<&str>,
     ) -> Result<Response<Body>, StatusError> {
-        let store = self
+        let routes = self.routes();
+        let store = routes
             .stores
             .get(&(info.api_group.clone(), info.resource.clone()))
             .filter(|s| s.info().serves(&info.api_version))
@@ -673,7 +900,23 @@ impl Api {
         if resource.is_create_only() && info.verb != "create" {
             return Err(StatusError::method_not_allowed(method.as_str(), path));
         }
-        let output = negotiate_output(Some(accept))?;
+        let mut output = negotiate_output(Some(accept))?;
+        if let Some(custom) = store.custom_resource() {
+            // Custom resources have no protobuf form: Go offers them as JSON and YAML.
+            if output == MediaType::Protobuf {
+                let rest = without_protobuf(accept);
+                if rest.trim().is_empty() {
+                    return Err(StatusError::not_acceptable(accept));
+                }
+                output = negotiate_output(Some(&rest))?;
+            }
+            if custom.terminating && info.verb == "create" {
+                let mut err = StatusError::method_not_allowed(method.as_str(), path);
+                err.status.message =
+                    "create not allowed while custom resource definition is terminating".into();
+                return Err(err);
+            }
+        }
         let h = Handler {
             scheme: &self.scheme,
             store,
@@ -697,10 +940,39 @@ impl Api {
                 .await
                 .map(reply_response);
         }
+        if let Some(custom) = store.custom_resource() {
+            if crate::apiextensions::table::wants_table(accept)
+                && info.subresource.is_empty()
+                && matches!(info.verb.as_str(), "get" | "list")
+            {
+                let reply = if info.verb == "get" {
+                    h.get().await?
+                } else {
+                    h.list().await?
+                };
+                return Ok(reply_response(table_reply(custom, info, query, reply)?));
+            }
+        }
         let reply = match info.verb.as_str() {
             "get" => h.get().await?,
             "list" => h.list().await?,
             "watch" => {
+                if let Some(custom) = store.custom_resource() {
+                    let webhook = matches!(
+                        custom.conversion,
+                        crate::apiextensions::Conversion::Webhook(_)
+                    );
+                    if webhook && info.api_version != custom.storage_version().name {
+                        return Err(StatusError::method_not_allowed(
+                            "watch",
+                            &format!(
+                                "{}: this server does not call conversion webhooks for watches; watch the storage version {}",
+                                path,
+                                custom.storage_version().name
+                            ),
+                        ));
+                    }
+                }
                 let (stream, content_type) =
                     watch_handler::watch(&h, self.shutdown.clone()).await?;
                 let mut resp = Response::new(Body::from_stream(stream));
@@ -717,11 +989,24 @@ impl Api {
             }
             "create" => {
                 self.check_namespace(info).await?;
-                h.create(body, negotiate_input(content_type)?).await?
+                let media = negotiate_input(content_type)?;
+                check_definition(info, body, media)?;
+                h.create(body, media).await?
             }
-            "update" => h.update(body, negotiate_input(content_type)?).await?,
+            "update" => {
+                let media = negotiate_input(content_type)?;
+                check_definition(info, body, media)?;
+                h.update(body, media).await?
+            }
             "patch" => h.patch(body, content_type).await?,
             "delete" => {
+                if info.api_group == crate::apiextensions::controller::GROUP
+                    && info.resource == crate::apiextensions::controller::RESOURCE
+                    && query.get("dryRun").is_none()
+                {
+                    crate::apiextensions::controller::add_cleanup_finalizer(self, &info.name)
+                        .await?;
+                }
                 let reply = h.delete(body).await?;
                 if info.api_group.is_empty()
                     && info.resource == "namespaces"
@@ -744,7 +1029,12 @@ impl Api {
     /// does not run; without it a deleted namespace's objects would outlive it.
     async fn delete_namespace_contents(&self, namespace: &str) -> Result<(), StatusError> {
         let everything = crate::registry::Selection::default();
-        for store in self.stores.values().filter(|s| s.info().namespaced) {
+        for store in self
+            .routes()
+            .stores
+            .values()
+            .filter(|s| s.info().namespaced)
+        {
             for obj in store.list_all(Some(namespace), &everything).await? {
                 let name = obj.meta().map(|m| m.name().to_owned()).unwrap_or_default();
                 match store
@@ -766,7 +1056,7 @@ impl Api {
         let Some(ns) = &info.namespace else {
             return Ok(());
         };
-        let Some(store) = self.stores.get(&(String::new(), "namespaces".to_owned())) else {
+        let Some(store) = self.builtin.get(&(String::new(), "namespaces".to_owned())) else {
             return Ok(());
         };
         let namespace = store.get("", ns).await?;

@@ -125,3 +125,78 @@ async fn etcd_holds_kube_apiservers_layout_and_the_server_recovers_when_etcd_ret
     assert_eq!(last, 200);
     s.server.shutdown().await;
 }
+
+#[cfg(feature = "etcd")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn custom_resources_on_etcd_are_json_at_kube_apiservers_key_and_two_servers_agree() {
+    use std::time::Duration;
+
+    use apiserver::storage::EtcdStorage;
+    use support::Etcd;
+
+    let Some(etcd) = Etcd::start().await else {
+        return;
+    };
+    let connect = || async {
+        Arc::new(
+            EtcdStorage::connect_with_timeout(&[&etcd.endpoint], Duration::from_secs(2))
+                .await
+                .unwrap(),
+        )
+    };
+    let a = client::start_with(connect().await).await;
+    let b = client::start_with(connect().await).await;
+    let crd = json!({
+        "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+        "metadata": {"name": "widgets.example.com"},
+        "spec": {"group": "example.com", "scope": "Namespaced",
+                 "names": {"plural": "widgets", "kind": "Widget"},
+                 "versions": [{"name": "v1", "served": true, "storage": true,
+                               "schema": {"openAPIV3Schema": {"type": "object",
+                                   "x-kubernetes-preserve-unknown-fields": true}}}]},
+    });
+    let r = a
+        .send_json(
+            "POST",
+            "/apis/apiextensions.k8s.io/v1/customresourcedefinitions",
+            &crd,
+        )
+        .await;
+    assert_eq!(r.status, 201);
+    let widgets = "/apis/example.com/v1/namespaces/default/widgets";
+    let mut status = 0;
+    for _ in 0..100 {
+        status = b.get(widgets).await.status;
+        if status == 200 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(status, 200, "the other server serves the CRD");
+    let r = b
+        .send_json(
+            "POST",
+            widgets,
+            &json!({"apiVersion": "example.com/v1", "kind": "Widget",
+                    "metadata": {"name": "w"}, "spec": {"size": 1}}),
+        )
+        .await;
+    assert_eq!(r.status, 201);
+    let value = etcdctl(
+        &etcd,
+        &[
+            "get",
+            "/registry/example.com/widgets/default/w",
+            "--print-value-only",
+        ],
+    );
+    let stored: serde_json::Value = serde_json::from_slice(&value).unwrap();
+    assert_eq!(stored["apiVersion"], "example.com/v1");
+    assert_eq!(stored["spec"]["size"], 1);
+    assert_eq!(
+        a.get(&format!("{widgets}/w")).await.json()["spec"]["size"],
+        1
+    );
+    a.server.shutdown().await;
+    b.server.shutdown().await;
+}

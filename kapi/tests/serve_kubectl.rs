@@ -431,3 +431,105 @@ fn kubectl_against_kapi_serve() -> TestResult {
     assert!(status.success(), "{status:?}");
     Ok(())
 }
+
+const WIDGET_CRD: &str = "apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.example.com
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {plural: widgets, singular: widget, kind: Widget, shortNames: [wd]}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            description: What the widget should be.
+            properties:
+              size: {type: integer, minimum: 1, description: How big the widget is.}
+              color: {type: string, default: blue}
+    additionalPrinterColumns:
+    - {name: Size, type: integer, jsonPath: .spec.size}
+    - {name: Color, type: string, jsonPath: .spec.color}
+";
+
+#[test]
+fn kubectl_custom_resources_against_kapi_serve() -> TestResult {
+    if !kubectl_available() {
+        return Ok(());
+    }
+    let served = serve("kubectl-crd");
+    let k = served.kubeconfig.as_path();
+    ok(k, &["apply", "-f", "-"], Some(WIDGET_CRD));
+    ok(
+        k,
+        &[
+            "wait",
+            "--for",
+            "condition=established",
+            "--timeout=30s",
+            "crd/widgets.example.com",
+        ],
+        None,
+    );
+    ok(
+        k,
+        &["apply", "-f", "-"],
+        Some("apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w1}\nspec: {size: 3}\n"),
+    );
+    // The CRD's printer columns, the default filled in by the server.
+    let table = ok(k, &["get", "widgets"], None);
+    let mut lines = table.lines();
+    let header: Vec<&str> = lines
+        .next()
+        .unwrap_or_default()
+        .split_whitespace()
+        .collect();
+    assert_eq!(header, ["NAME", "SIZE", "COLOR"], "{table}");
+    let row: Vec<&str> = lines
+        .next()
+        .unwrap_or_default()
+        .split_whitespace()
+        .collect();
+    assert_eq!(row, ["w1", "3", "blue"], "{table}");
+    // The short name and the discovery kubectl reads.
+    assert_eq!(
+        ok(k, &["get", "wd", "-o", "name"], None),
+        "widget.example.com/w1\n"
+    );
+    let resources = ok(k, &["api-resources", "--api-group", "example.com"], None);
+    assert!(
+        resources.contains("widgets") && resources.contains("Widget"),
+        "{resources}"
+    );
+    // The schema, as `kubectl explain` reads it from OpenAPI v3.
+    let explain = ok(k, &["explain", "widgets.spec.size"], None);
+    assert!(explain.contains("How big the widget is."), "{explain}");
+    // A widget the schema refuses: kubectl shows Go's cause.
+    let bad = kubectl(
+        k,
+        &["apply", "-f", "-"],
+        Some("apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w2}\nspec: {size: 0}\n"),
+    );
+    assert!(!bad.status.success());
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(
+        err.contains("spec.size in body should be greater than or equal to 1"),
+        "{err}"
+    );
+    // Deleting the CRD deletes its objects and the resource.
+    ok(
+        k,
+        &["delete", "crd", "widgets.example.com", "--wait=true"],
+        None,
+    );
+    let gone = kubectl(k, &["get", "widgets"], None);
+    assert!(!gone.status.success());
+    Ok(())
+}

@@ -11,7 +11,7 @@ use apimachinery::apis::meta::v1::{Status, StatusDetails, TypeMeta};
 use apimachinery::fields;
 use apimachinery::labels;
 use apimachinery::runtime::unstructured::object_to_unstructured;
-use apimachinery::runtime::{Object, Scheme};
+use apimachinery::runtime::{Object, Scheme, UnstructuredList};
 use apimachinery::schema::{GroupVersion, GroupVersionKind};
 use apimachinery::serializer::json::{Serializer as JsonSerializer, SerializerOptions};
 use apimachinery::serializer::protobuf::Serializer as ProtobufSerializer;
@@ -80,9 +80,12 @@ pub struct Handler<'a> {
 
 /// The `fieldValidation` directive of a write.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum FieldValidation {
+pub enum FieldValidation {
+    /// Unknown and duplicate fields fail the request.
     Strict,
+    /// They are reported as warnings.
     Warn,
+    /// They are dropped silently.
     Ignore,
 }
 
@@ -126,11 +129,79 @@ impl Handler<'_> {
 
     /// Converts a storage-version object to the request's version.
     pub fn to_request_version(&self, obj: Box<dyn Object>) -> Result<Box<dyn Object>, StatusError> {
+        self.check_no_webhook(&*obj, &self.request_gv())?;
         convert(self.scheme, obj, &self.request_gv())
     }
 
     fn to_storage_version(&self, obj: Box<dyn Object>) -> Result<Box<dyn Object>, StatusError> {
-        convert(self.scheme, obj, &self.store.info().storage_version())
+        let gv = self.store.info().storage_version();
+        self.check_no_webhook(&*obj, &gv)?;
+        convert(self.scheme, obj, &gv)
+    }
+
+    /// The conversion webhook of a custom resource, when its CRD has one.
+    fn webhook(&self) -> Option<&crate::apiextensions::WebhookClientConfig> {
+        match &self.store.custom_resource()?.conversion {
+            crate::apiextensions::Conversion::Webhook(config) => Some(config),
+            crate::apiextensions::Conversion::None => None,
+        }
+    }
+
+    /// The paths that convert without awaiting (inside a patch's retry loop) cannot
+    /// call a conversion webhook: they refuse rather than rewrite `apiVersion` alone.
+    fn check_no_webhook(&self, obj: &dyn Object, gv: &GroupVersion) -> Result<(), StatusError> {
+        if self.webhook().is_some() && obj.group_version_kind().group_version() != *gv {
+            return Err(StatusError::method_not_allowed(
+                self.info.verb.as_str(),
+                &format!(
+                    "{} in {gv}: this server calls conversion webhooks on get, list, create, update and delete only; use the storage version {}",
+                    self.qualified(),
+                    self.store.info().storage_version()
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Converts objects to `gv`, through the CRD's conversion webhook when it has one
+    /// (one `ConversionReview` for all of them, as Go sends a list's).
+    async fn convert_all(
+        &self,
+        objs: Vec<Box<dyn Object>>,
+        gv: &GroupVersion,
+    ) -> Result<Vec<Box<dyn Object>>, StatusError> {
+        let (Some(config), Some(custom)) = (self.webhook(), self.store.custom_resource()) else {
+            return objs
+                .into_iter()
+                .map(|o| convert(self.scheme, o, gv))
+                .collect();
+        };
+        let values = objs
+            .iter()
+            .map(|o| to_json(&**o))
+            .collect::<Result<Vec<_>, _>>()?;
+        let webhook =
+            crate::apiextensions::conversion::ConversionWebhook::new(config).map_err(|e| {
+                StatusError::internal(format!("conversion webhook for {}: {e}", custom.name))
+            })?;
+        let (api_version, _) = gv.with_kind(custom.kind.as_str()).to_api_version_and_kind();
+        let converted = webhook
+            .convert(&custom.kind, values, &api_version)
+            .await
+            .map_err(|e| StatusError::internal(e.to_string()))?;
+        converted
+            .into_iter()
+            .map(|v| from_value(self.scheme, &gv.with_kind(custom.kind.as_str()), v))
+            .collect()
+    }
+
+    async fn to_request_version_async(
+        &self,
+        obj: Box<dyn Object>,
+    ) -> Result<Box<dyn Object>, StatusError> {
+        let mut out = self.convert_all(vec![obj], &self.request_gv()).await?;
+        out.pop()
+            .ok_or_else(|| StatusError::internal("the conversion returned no object"))
     }
 
     /// An object answer in the negotiated format.
@@ -158,6 +229,9 @@ impl Handler<'_> {
         expected: &GroupVersionKind,
     ) -> Result<(Box<dyn Object>, Vec<String>), StatusError> {
         let validation = self.field_validation()?;
+        if self.store.custom_resource().is_some() {
+            return self.decode_custom_body(body, media, expected, validation);
+        }
         let decoded = match media {
             MediaType::Protobuf => {
                 ProtobufSerializer::new(self.scheme).decode(body, Some(expected), None)
@@ -218,8 +292,83 @@ impl Handler<'_> {
         Ok((obj, warnings))
     }
 
+    /// Decodes a custom resource's body as [`Unstructured`](apimachinery::runtime::Unstructured)
+    /// (JSON or YAML: custom resources have no protobuf form, as in Go); unknown fields
+    /// are the schema's business (pruning), not the decoder's.
+    fn decode_custom_body(
+        &self,
+        body: &[u8],
+        media: MediaType,
+        expected: &GroupVersionKind,
+        validation: FieldValidation,
+    ) -> Result<(Box<dyn Object>, Vec<String>), StatusError> {
+        if media == MediaType::Protobuf {
+            return Err(StatusError::unsupported_media_type(format!(
+                "the body of the request was in an unknown format - accepted media types include: application/json, application/yaml (custom resources have no protobuf form; got {:?})",
+                media.content_type()
+            )));
+        }
+        let decoded = JsonSerializer::unstructured(SerializerOptions {
+            yaml: media == MediaType::Yaml,
+            pretty: false,
+            // Duplicate fields are the decoder's to find; unknown ones the schema's.
+            strict: validation != FieldValidation::Ignore,
+        })
+        .decode(body, Some(expected), None);
+        let mut duplicates = Vec::new();
+        let (obj, gvk) = match decoded {
+            Ok(ok) => ok,
+            Err(e) => match e.as_strict() {
+                Some(strict) if validation == FieldValidation::Warn => {
+                    duplicates = strict.errors().iter().map(|f| f.to_string()).collect();
+                    (strict.object().deep_copy_object(), strict.gvk().clone())
+                }
+                Some(strict) => {
+                    let list: Vec<String> = strict.errors().iter().map(|f| f.to_string()).collect();
+                    return Err(StatusError::bad_request(format!(
+                        "strict decoding error: {}",
+                        list.join(", ")
+                    )));
+                }
+                None => {
+                    return Err(StatusError::bad_request(format!(
+                        "the body of the request could not be decoded as {expected}: {e}"
+                    )));
+                }
+            },
+        };
+        if gvk.group != expected.group || gvk.kind != expected.kind {
+            return Err(StatusError::bad_request(format!(
+                "the object provided is unrecognized (must be of type {}): object of kind {} in {}",
+                expected.kind,
+                gvk.kind,
+                gvk.group_version()
+            )));
+        }
+        if gvk.version != expected.version {
+            return Err(StatusError::bad_request(format!(
+                "the API version in the data ({}) does not match the expected API version ({})",
+                gvk.group_version(),
+                expected.group_version()
+            )));
+        }
+        let Some(custom) = self.store.custom_resource() else {
+            return Ok((obj, duplicates));
+        };
+        let mut value = to_json(&*obj)?;
+        let mut warnings = duplicates;
+        warnings.extend(custom.admit(
+            &expected.version,
+            &mut value,
+            &self.info.name,
+            validation,
+        )?);
+        let obj = from_value(self.scheme, expected, value)?;
+        Ok((obj, warnings))
+    }
+
     /// Decodes, checks the namespace and name, defaults and converts a written object.
-    fn admit(
+    async fn admit(
         &self,
         body: &[u8],
         media: MediaType,
@@ -248,7 +397,12 @@ impl Handler<'_> {
             }
         }
         self.scheme.default(&mut *obj);
-        Ok((self.to_storage_version(obj)?, warnings))
+        let gv = self.store.info().storage_version();
+        let mut converted = self.convert_all(vec![obj], &gv).await?;
+        let obj = converted
+            .pop()
+            .ok_or_else(|| StatusError::internal("the conversion returned no object"))?;
+        Ok((obj, warnings))
     }
 
     /// Runs the admission chain on a write whose object is `obj` (storage version) and
@@ -287,18 +441,22 @@ impl Handler<'_> {
     /// GET of one object.
     pub async fn get(&self) -> Result<Reply, StatusError> {
         let obj = self.store.get(self.namespace(), &self.info.name).await?;
-        self.reply(200, &*self.to_request_version(obj)?, Vec::new())
+        self.reply(200, &*self.to_request_version_async(obj).await?, Vec::new())
     }
 
     /// POST to a collection.
     pub async fn create(&self, body: &[u8], media: MediaType) -> Result<Reply, StatusError> {
         let dry_run = self.dry_run()?;
-        let (obj, warnings) = self.admit(body, media, None)?;
+        let (obj, warnings) = self.admit(body, media, None).await?;
         let obj = self
             .run_admission(admission::Operation::Create, obj, None, dry_run)
             .await?;
         let created = self.store.create(self.namespace(), obj, dry_run).await?;
-        self.reply(201, &*self.to_request_version(created)?, warnings)
+        self.reply(
+            201,
+            &*self.to_request_version_async(created).await?,
+            warnings,
+        )
     }
 
     /// POST of a create-only resource (Go's review resources): the object comes back with
@@ -333,7 +491,7 @@ impl Handler<'_> {
     /// PUT of an object or its `/status`.
     pub async fn update(&self, body: &[u8], media: MediaType) -> Result<Reply, StatusError> {
         let dry_run = self.dry_run()?;
-        let (obj, warnings) = self.admit(body, media, Some(&self.info.name))?;
+        let (obj, warnings) = self.admit(body, media, Some(&self.info.name)).await?;
         let mut new = Some(obj);
         let updated = self
             .store
@@ -342,7 +500,11 @@ impl Handler<'_> {
                     .ok_or_else(|| StatusError::conflict(&self.qualified(), &self.info.name, "the object has been modified; please apply your changes to the latest version and try again"))
             })
             .await?;
-        self.reply(200, &*self.to_request_version(updated)?, warnings)
+        self.reply(
+            200,
+            &*self.to_request_version_async(updated).await?,
+            warnings,
+        )
     }
 
     fn subresource(&self) -> Subresource {
@@ -383,6 +545,13 @@ impl Handler<'_> {
                         .map_err(|e| StatusError::internal(e.to_string()))?;
                     let (mut obj, w) = self.decode_body(&bytes, MediaType::Json, &gvk)?;
                     warnings = w;
+                    if self.info.api_group == crate::apiextensions::controller::GROUP
+                        && self.info.resource == crate::apiextensions::controller::RESOURCE
+                        && self.info.subresource.is_empty()
+                    {
+                        // A patched CRD is checked as a written one is.
+                        crate::apiextensions::validation::check_definition(&to_json(&*obj)?)?;
+                    }
                     // A patch that leaves resourceVersion alone is applied to whatever is
                     // current (retried on a concurrent write); one that sets it is a
                     // precondition.
@@ -396,7 +565,11 @@ impl Handler<'_> {
                 },
             )
             .await?;
-        self.reply(200, &*self.to_request_version(updated)?, warnings)
+        self.reply(
+            200,
+            &*self.to_request_version_async(updated).await?,
+            warnings,
+        )
     }
 
     /// DELETE of one object.
@@ -432,7 +605,7 @@ impl Handler<'_> {
             });
         }
         // Marked for deletion, waiting on finalizers: the object, 202 Accepted.
-        self.reply(202, &*self.to_request_version(obj)?, Vec::new())
+        self.reply(202, &*self.to_request_version_async(obj).await?, Vec::new())
     }
 
     fn delete_params(&self, body: &[u8]) -> Result<DeleteParams, StatusError> {
@@ -581,11 +754,15 @@ impl Handler<'_> {
             format!("{}List", self.store.info().kind),
         );
         let mut list = self.new_list(&list_gvk)?;
+        let custom = self.store.custom_resource();
+        let converted = self.convert_all(page.items, &self.request_gv()).await?;
         if let Some(items) = list.as_list_mut() {
-            for item in page.items {
-                let mut item = self.to_request_version(item)?;
-                // Items of a typed list carry no kind and apiVersion, as Go writes them.
-                item.set_group_version_kind(&GroupVersionKind::default());
+            for mut item in converted {
+                // Items of a typed list carry no kind and apiVersion, as Go writes them;
+                // a custom resource list's items keep theirs.
+                if custom.is_none() {
+                    item.set_group_version_kind(&GroupVersionKind::default());
+                }
                 items.push_item(item).map_err(|_| {
                     StatusError::internal(format!("{list_gvk} does not take its items"))
                 })?;
@@ -602,6 +779,22 @@ impl Handler<'_> {
     /// An empty list of kind `list_gvk` whose items are `[]`, not `null`, as Go's server
     /// writes an empty collection.
     fn new_list(&self, list_gvk: &GroupVersionKind) -> Result<Box<dyn Object>, StatusError> {
+        if let Some(custom) = self.store.custom_resource() {
+            let gvk = GroupVersionKind::new(
+                list_gvk.group.as_str(),
+                list_gvk.version.as_str(),
+                custom.list_kind.as_str(),
+            );
+            let (api_version, kind) = gvk.to_api_version_and_kind();
+            let mut map = serde_json::Map::new();
+            map.insert("apiVersion".into(), Value::from(api_version));
+            map.insert("kind".into(), Value::from(kind.to_owned()));
+            map.insert("metadata".into(), serde_json::json!({}));
+            map.insert("items".into(), Value::Array(Vec::new()));
+            return UnstructuredList::from_map(map)
+                .map(|l| Box::new(l) as Box<dyn Object>)
+                .map_err(|e| StatusError::internal(format!("no list kind {gvk}: {e}")));
+        }
         let mut list = from_value(self.scheme, list_gvk, serde_json::json!({"items": []}))
             .map_err(|e| StatusError::internal(format!("no list kind {list_gvk}: {e:?}")))?;
         list.set_group_version_kind(list_gvk);
@@ -629,9 +822,11 @@ impl Handler<'_> {
                 .unwrap_or_default();
             match self.store.delete(&ns, &name, &params).await {
                 Ok((obj, _)) => {
+                    let mut obj = self.to_request_version_async(obj).await?;
                     if let Some(items) = list.as_list_mut() {
-                        let mut obj = self.to_request_version(obj)?;
-                        obj.set_group_version_kind(&GroupVersionKind::default());
+                        if self.store.custom_resource().is_none() {
+                            obj.set_group_version_kind(&GroupVersionKind::default());
+                        }
                         items.push_item(obj).map_err(|_| {
                             StatusError::internal(format!("{list_gvk} does not take its items"))
                         })?;
@@ -678,7 +873,7 @@ impl Handler<'_> {
                     let patch_type = PatchType::from_content_type(content_type)?;
                     let patch = parse_patch(patch_type, body)?;
                     let current = self.store.get(&ns, &name).await?;
-                    let mut doc = scale_json(&*current)?;
+                    let mut doc = self.scale_of(&*current)?;
                     apply_patch(&self.request_gv(), &scale_gvk, &patch, &mut doc)?;
                     let replicas = doc
                         .pointer("/spec/replicas")
@@ -705,11 +900,20 @@ impl Handler<'_> {
                 }
                 let gvk = self.store.info().storage_gvk.clone();
                 let scheme = self.scheme.clone();
+                let custom_scale = self.custom_scale();
                 self.store
                     .update(&ns, &name, Subresource::Main, dry_run, |current| {
                         let mut v = to_json(&*current)?;
-                        if let Some(spec) = v.get_mut("spec").and_then(Value::as_object_mut) {
-                            spec.insert("replicas".into(), Value::from(replicas));
+                        match &custom_scale {
+                            Some(paths) => {
+                                set_simple_path(&mut v, &paths.spec_replicas_path, replicas)
+                            }
+                            None => {
+                                if let Some(spec) = v.get_mut("spec").and_then(Value::as_object_mut)
+                                {
+                                    spec.insert("replicas".into(), Value::from(replicas));
+                                }
+                            }
                         }
                         if let Some(meta) = v.get_mut("metadata").and_then(Value::as_object_mut) {
                             match &asked_rv {
@@ -725,8 +929,79 @@ impl Handler<'_> {
             }
             other => return Err(StatusError::method_not_allowed(other, "scale")),
         };
-        let scale = from_value(self.scheme, &scale_gvk, scale_json(&*obj)?)?;
+        let scale = from_value(self.scheme, &scale_gvk, self.scale_of(&*obj)?)?;
         self.reply(200, &*scale, Vec::new())
+    }
+}
+
+impl Handler<'_> {
+    /// A custom resource's scale paths (of its storage version, where objects are read).
+    fn custom_scale(&self) -> Option<crate::apiextensions::ScaleSubresource> {
+        let custom = self.store.custom_resource()?;
+        custom
+            .version(&self.info.api_version)
+            .and_then(|v| v.scale.clone())
+            .or_else(|| custom.versions.iter().find_map(|v| v.scale.clone()))
+    }
+
+    /// The `Scale` of a stored object: built-in kinds as Go's scale subresources build
+    /// it, custom resources from their CRD's replica and selector paths (Go's
+    /// `scaleFromCustomResource`: a path that is not set reads as 0 or "").
+    fn scale_of(&self, obj: &dyn Object) -> Result<Value, StatusError> {
+        let Some(paths) = self.custom_scale() else {
+            return scale_json(obj);
+        };
+        let v = to_json(obj)?;
+        let find = |p: &str| crate::apiextensions::table::find(&v, p).cloned();
+        let meta = v.get("metadata").cloned().unwrap_or(Value::Null);
+        let mut scale_meta = serde_json::Map::new();
+        for k in [
+            "name",
+            "namespace",
+            "uid",
+            "resourceVersion",
+            "creationTimestamp",
+        ] {
+            if let Some(x) = meta.get(k) {
+                scale_meta.insert(k.into(), x.clone());
+            }
+        }
+        let selector = paths
+            .label_selector_path
+            .as_deref()
+            .and_then(find)
+            .and_then(|s| s.as_str().map(str::to_owned))
+            .unwrap_or_default();
+        Ok(serde_json::json!({
+            "metadata": scale_meta,
+            "spec": {"replicas": find(&paths.spec_replicas_path).and_then(|r| r.as_i64()).unwrap_or(0)},
+            "status": {
+                "replicas": find(&paths.status_replicas_path).and_then(|r| r.as_i64()).unwrap_or(0),
+                "selector": selector,
+            },
+        }))
+    }
+}
+
+/// Sets the value at a simple JSON path (`.spec.replicas`), making the objects on the
+/// way.
+fn set_simple_path(doc: &mut Value, path: &str, value: i64) {
+    let keys: Vec<&str> = path.trim_start_matches('.').split('.').collect();
+    let mut current = doc;
+    for (i, k) in keys.iter().enumerate() {
+        if !current.is_object() {
+            *current = Value::Object(serde_json::Map::new());
+        }
+        let Some(map) = current.as_object_mut() else {
+            return;
+        };
+        if i + 1 == keys.len() {
+            map.insert((*k).to_owned(), Value::from(value));
+            return;
+        }
+        current = map
+            .entry((*k).to_owned())
+            .or_insert_with(|| Value::Object(serde_json::Map::new()));
     }
 }
 
@@ -920,6 +1195,16 @@ pub fn convert(
 ) -> Result<Box<dyn Object>, StatusError> {
     if crate::registry::crosses_event_groups(&*obj, gv) {
         return crate::registry::convert_event(scheme, obj, gv);
+    }
+    if obj.is_unstructured() {
+        let gvk = obj.group_version_kind();
+        if !scheme.recognizes(&gvk) {
+            // A custom resource: its versions differ in `apiVersion` only (conversion
+            // strategy `None`); webhook conversion is the handler's.
+            let mut obj = obj;
+            obj.set_group_version_kind(&gv.with_kind(gvk.kind.clone()));
+            return Ok(obj);
+        }
     }
     scheme
         .convert_to_version(obj, gv)

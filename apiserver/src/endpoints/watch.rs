@@ -45,6 +45,8 @@ struct WatchState {
     last_sent: i64,
     /// JSON lines, or protobuf frames.
     output: MediaType,
+    /// A custom resource's definition: its objects are defaulted as they are read.
+    custom: Option<Arc<crate::apiextensions::CustomResource>>,
 }
 
 impl WatchState {
@@ -57,11 +59,17 @@ impl WatchState {
     }
 
     fn line(&self, event_type: &str, obj: &dyn Object) -> Result<Bytes, StatusError> {
-        let converted = super::handlers::convert(
-            &self.handler_scheme,
-            obj.deep_copy_object(),
-            &self.request_gv,
-        )?;
+        let mut obj = obj.deep_copy_object();
+        if let Some(custom) = &self.custom {
+            if let Some(u) = obj.downcast_mut::<apimachinery::runtime::Unstructured>() {
+                let mut value = serde_json::Value::Object(std::mem::take(&mut u.object));
+                custom.default_stored(&mut value);
+                if let serde_json::Value::Object(map) = value {
+                    u.object = map;
+                }
+            }
+        }
+        let converted = super::handlers::convert(&self.handler_scheme, obj, &self.request_gv)?;
         self.event(event_type, &*converted)
     }
 
@@ -75,10 +83,16 @@ impl WatchState {
     }
 
     fn bookmark(&mut self, revision: i64, initial_end: bool) -> Result<Bytes, StatusError> {
-        let mut obj = self
-            .handler_scheme
-            .new_object(&self.request_gvk)
-            .map_err(|e| StatusError::internal(e.to_string()))?;
+        let mut obj: Box<dyn Object> = if self.handler_scheme.recognizes(&self.request_gvk) {
+            self.handler_scheme
+                .new_object(&self.request_gvk)
+                .map_err(|e| StatusError::internal(e.to_string()))?
+        } else {
+            // A custom resource's bookmark: an object with only its kind and metadata.
+            Box::new(apimachinery::runtime::Unstructured::new(
+                serde_json::Map::from_iter([("metadata".to_owned(), serde_json::json!({}))]),
+            ))
+        };
         obj.set_group_version_kind(&self.request_gvk);
         if let Some(meta) = obj.meta_mut() {
             meta.set_resource_version(&revision.to_string());
@@ -255,6 +269,7 @@ pub async fn watch(
         bookmarks,
         last_sent: from,
         output,
+        custom: h.store.custom_resource().cloned(),
     };
     let mut first: Vec<Bytes> = Vec::new();
     if initial {

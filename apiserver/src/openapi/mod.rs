@@ -23,6 +23,7 @@ mod accept;
 mod documents;
 mod http_date;
 
+use std::borrow::Cow;
 use std::sync::OnceLock;
 use std::time::{Duration, SystemTime};
 
@@ -45,9 +46,9 @@ const IMMUTABLE_FOR: Duration = Duration::from_secs(365 * 24 * 60 * 60);
 #[derive(Debug, Clone)]
 struct Served {
     /// The web service, e.g. `apis/apps/v1`.
-    key: &'static str,
+    key: Cow<'static, str>,
     /// Uppercase hex SHA-512 of `body`.
-    hash: &'static str,
+    hash: Cow<'static, str>,
     body: Bytes,
 }
 
@@ -171,8 +172,8 @@ impl OpenApi {
             .iter()
             .filter(|(key, _, _)| serves(key))
             .map(|(key, hash, body)| Served {
-                key,
-                hash,
+                key: Cow::Borrowed(key),
+                hash: Cow::Borrowed(hash),
                 body: Bytes::from_static(body),
             })
             .collect();
@@ -210,9 +211,38 @@ impl OpenApi {
         self
     }
 
+    /// The same documents with `documents` (web service key, JSON body) added, or put
+    /// in place of the generated ones of the same key: what a server serving custom
+    /// resources adds for each of their group versions (Go's CRD OpenAPI controller).
+    pub fn with_documents(
+        mut self,
+        documents: impl IntoIterator<Item = (String, Vec<u8>)>,
+    ) -> OpenApi {
+        for (key, body) in documents {
+            let served = Served {
+                hash: Cow::Owned(sha512_hex(&body)),
+                key: Cow::Owned(key),
+                body: Bytes::from(body),
+            };
+            match self.v3.iter_mut().find(|s| s.key == served.key) {
+                Some(slot) => *slot = served,
+                None => self.v3.push(served),
+            }
+        }
+        self.v3.sort_by(|a, b| a.key.cmp(&b.key));
+        self.index = Bytes::from(index_json(&self.v3));
+        self.index_etag = sha512_hex(&self.index);
+        self
+    }
+
     /// The web services served, in index order.
-    pub fn served_keys(&self) -> impl Iterator<Item = &'static str> + '_ {
-        self.v3.iter().map(|s| s.key)
+    pub fn served_keys(&self) -> impl Iterator<Item = &str> + '_ {
+        self.v3.iter().map(|s| s.key.as_ref())
+    }
+
+    /// The JSON body of a served v3 document.
+    pub fn served_document(&self, key: &str) -> Option<&Bytes> {
+        self.v3.iter().find(|s| s.key == key).map(|s| &s.body)
     }
 
     /// The index document's bytes, as `/openapi/v3` serves them.
@@ -271,7 +301,7 @@ impl OpenApi {
             header::CONTENT_TYPE,
             HeaderValue::from_static("application/json"),
         );
-        insert(&mut out, header::ETAG, &quoted(served.hash));
+        insert(&mut out, header::ETAG, &quoted(&served.hash));
         if let Some(hash) = query_value(query, "hash").filter(|h| !h.is_empty()) {
             if hash != served.hash {
                 let location = format!("{V3_PATH}/{}?hash={}", served.key, served.hash);
@@ -285,7 +315,7 @@ impl OpenApi {
             let expires = http_date::format(SystemTime::now() + IMMUTABLE_FOR, "UTC");
             insert(&mut out, header::EXPIRES, &expires);
         }
-        self.content(out, headers, served.hash, served.body.clone())
+        self.content(out, headers, &served.hash, served.body.clone())
     }
 
     fn serve_v2(&self, headers: &HeaderMap) -> Option<OpenApiResponse> {
@@ -344,7 +374,7 @@ fn index_json(served: &[Served]) -> Vec<u8> {
             let url = format!("{V3_PATH}/{}?hash={}", s.key, s.hash);
             let mut entry = serde_json::Map::new();
             entry.insert("serverRelativeURL".to_owned(), Value::String(url));
-            (s.key.to_owned(), Value::Object(entry))
+            (s.key.to_string(), Value::Object(entry))
         })
         .collect();
     // `served` is sorted by key (as the generated table is), and serde_json writes a map

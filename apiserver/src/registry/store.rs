@@ -11,11 +11,12 @@ use std::sync::Arc;
 
 use apimachinery::apis::meta::v1::Time;
 use apimachinery::runtime::unstructured::object_to_unstructured;
-use apimachinery::runtime::{Object, Scheme};
+use apimachinery::runtime::{Object, Scheme, Unstructured};
 use apimachinery::schema::GroupVersionKind;
 use apimachinery::serializer::json::{Serializer as JsonSerializer, SerializerOptions};
 use apimachinery::serializer::protobuf::Serializer as ProtobufSerializer;
 use apimachinery::serializer::{Decoder, Encoder, PROTOBUF_MAGIC};
+use apimachinery::util::json::JsonLayout;
 use bytes::Bytes;
 use serde_json::Value;
 
@@ -23,6 +24,7 @@ use super::cacher::Cacher;
 use super::continue_token::ContinueToken;
 use super::resource_info::ResourceInfo;
 use super::selection::Selection;
+use crate::apiextensions::CustomResource;
 use crate::endpoints::StatusError;
 use crate::storage::{KeyValue, ListOptions, Revision, Storage, StorageError};
 
@@ -85,6 +87,9 @@ pub struct Store {
     storage: Arc<dyn Storage>,
     info: ResourceInfo,
     cacher: Arc<Cacher>,
+    /// The definition of a custom resource, whose objects are [`Unstructured`] and
+    /// stored as JSON.
+    custom: Option<Arc<CustomResource>>,
 }
 
 impl Store {
@@ -96,7 +101,26 @@ impl Store {
             storage,
             info,
             cacher,
+            custom: None,
         }
+    }
+
+    /// The store of a custom resource: objects are [`Unstructured`], stored as JSON at
+    /// the storage version under `/registry/<group>/<plural>`, as kube-apiserver stores
+    /// them.
+    pub fn custom(
+        scheme: Arc<Scheme>,
+        storage: Arc<dyn Storage>,
+        definition: Arc<CustomResource>,
+    ) -> Self {
+        let mut store = Store::new(scheme, storage, definition.resource_info());
+        store.custom = Some(definition);
+        store
+    }
+
+    /// The definition of a custom resource's store.
+    pub fn custom_resource(&self) -> Option<&Arc<CustomResource>> {
+        self.custom.as_ref()
     }
 
     /// The resource.
@@ -115,12 +139,32 @@ impl Store {
 
     /// Decodes a stored value and sets its `resourceVersion` from the revision.
     pub fn decode(&self, kv: &KeyValue) -> Result<Box<dyn Object>, StatusError> {
-        decode_stored(&self.scheme, kv)
+        let mut obj = decode_stored(&self.scheme, kv)?;
+        if let Some(custom) = &self.custom {
+            // Go defaults custom resources as they are read, with the storage version's
+            // schema (what was stored before a default was added gets it).
+            if let Some(u) = obj.downcast_mut::<Unstructured>() {
+                let mut value = Value::Object(std::mem::take(&mut u.object));
+                custom.default_stored(&mut value);
+                if let Value::Object(map) = value {
+                    u.object = map;
+                }
+            }
+        }
+        Ok(obj)
     }
 
     fn encode(&self, obj: &mut dyn Object) -> Result<Bytes, StatusError> {
         if let Some(meta) = obj.meta_mut() {
             meta.set_resource_version("");
+        }
+        if self.custom.is_some() {
+            let mut out = Vec::new();
+            obj.encode_json(&mut out, JsonLayout::Compact)
+                .map_err(|e| {
+                    StatusError::internal(format!("encoding {} for storage: {e}", self.qualified()))
+                })?;
+            return Ok(Bytes::from(out));
         }
         let out = ProtobufSerializer::new(&self.scheme)
             .encode_to_vec(obj)
@@ -391,7 +435,14 @@ impl Store {
             }
             // An object being deleted takes no new finalizers (Go forbids adding them).
         }
-        if old_v.get("spec").is_some() && old_v.get("spec") != new_v.get("spec") {
+        let changed = if self.custom.is_some() {
+            // Go's custom resource strategy: any change outside metadata is a new
+            // generation (status changes through /status are not).
+            subresource == Subresource::Main && without_metadata(&old_v) != without_metadata(&new_v)
+        } else {
+            old_v.get("spec").is_some() && old_v.get("spec") != new_v.get("spec")
+        };
+        if changed {
             let generation = old_v
                 .pointer("/metadata/generation")
                 .and_then(Value::as_i64)
@@ -594,7 +645,16 @@ pub fn decode_stored(scheme: &Scheme, kv: &KeyValue) -> Result<Box<dyn Object>, 
     let decoded = if kv.value.starts_with(PROTOBUF_MAGIC.as_slice()) {
         ProtobufSerializer::new(scheme).decode(&kv.value, None, None)
     } else {
-        JsonSerializer::new(scheme, SerializerOptions::default()).decode(&kv.value, None, None)
+        match JsonSerializer::new(scheme, SerializerOptions::default())
+            .decode(&kv.value, None, None)
+        {
+            // A custom resource: a kind the scheme does not know, kept as it is.
+            Err(e) if e.is_not_registered() => {
+                JsonSerializer::unstructured(SerializerOptions::default())
+                    .decode(&kv.value, None, None)
+            }
+            other => other,
+        }
     };
     let (mut obj, _) = decoded
         .map_err(|e| StatusError::internal(format!("decoding stored object {}: {e}", kv.key)))?;
@@ -615,12 +675,25 @@ pub fn from_value(
         map.insert("apiVersion".into(), Value::from(api_version));
         map.insert("kind".into(), Value::from(kind.to_owned()));
     }
+    if !scheme.recognizes(gvk) {
+        // A custom resource's kind: the object is its JSON.
+        if let Value::Object(map) = value {
+            return Ok(Box::new(Unstructured::new(map)));
+        }
+    }
     let bytes = serde_json::to_vec(&value)
         .map_err(|e| StatusError::internal(format!("writing {gvk}: {e}")))?;
     JsonSerializer::new(scheme, SerializerOptions::default())
         .decode(&bytes, Some(gvk), None)
         .map(|(o, _)| o)
         .map_err(|e| StatusError::internal(format!("reading {gvk}: {e}")))
+}
+
+/// An object's fields but `metadata`, for comparing what a write changed.
+fn without_metadata(v: &Value) -> Vec<(&String, &Value)> {
+    v.as_object()
+        .map(|m| m.iter().filter(|(k, _)| k.as_str() != "metadata").collect())
+        .unwrap_or_default()
 }
 
 fn copy_field(from: &Value, to: &mut Value, field: &str) {

@@ -1,0 +1,213 @@
+//! The server's CRD controller: it watches the CRD store and, on every change, writes
+//! the status kube-apiserver's controllers write ([`super::status`]), serves the
+//! established CRDs, and deletes the objects of a deleted CRD before letting it go (Go's
+//! `finalizer.CRDFinalizer`).
+
+use std::sync::Arc;
+
+use apimachinery::apis::meta::v1::Time;
+use apimachinery::schema::GroupVersion;
+use futures_util::{FutureExt, StreamExt};
+use serde_json::Value;
+use tokio::task::JoinHandle;
+
+use super::CustomResource;
+use super::status::{CLEANUP_FINALIZER, compute_statuses, is_true};
+use crate::endpoints::StatusError;
+use crate::endpoints::handlers::{convert, to_json};
+use crate::registry::{DeleteParams, Selection, Store, Subresource, from_value};
+use crate::server::Api;
+
+/// The group of CRDs.
+pub const GROUP: &str = "apiextensions.k8s.io";
+/// The resource of CRDs.
+pub const RESOURCE: &str = "customresourcedefinitions";
+
+fn v1() -> GroupVersion {
+    GroupVersion::new(GROUP, "v1")
+}
+
+/// The CRD store, when the server's scheme has CRDs.
+pub(crate) fn crd_store(api: &Api) -> Option<Arc<Store>> {
+    api.builtin
+        .get(&(GROUP.to_owned(), RESOURCE.to_owned()))
+        .cloned()
+}
+
+/// Serves the CRDs already stored, then follows the CRD store until the server stops;
+/// the task that follows it, which the server waits for when it shuts down.
+pub(crate) async fn start(api: Arc<Api>) -> Option<JoinHandle<()>> {
+    let store = crd_store(&api)?;
+    // The CRDs stored before this server started are served when it answers its first
+    // request.
+    let _ = sync(&api, &store).await;
+    let prefix = store.info().collection_prefix(None);
+    Some(tokio::spawn(async move {
+        let mut shutdown = api.shutdown.clone();
+        let stopped = |s: &tokio::sync::watch::Receiver<bool>| *s.borrow();
+        while !stopped(&shutdown) {
+            // Its own storage watch, not the watch cache's: the cache's outlives the
+            // server, and this must not.
+            let events = match api.storage.watch(&prefix, 0).await {
+                Ok(events) => events,
+                Err(_) => {
+                    tokio::select! {
+                        _ = tokio::time::sleep(RETRY_PAUSE) => continue,
+                        _ = shutdown.changed() => return,
+                    }
+                }
+            };
+            let mut events = events;
+            // Whatever changed before the watch started.
+            let _ = sync(&api, &store).await;
+            loop {
+                tokio::select! {
+                    event = events.next() => match event {
+                        Some(Ok(_)) => {
+                            // A pass covers every CRD: queued events add nothing.
+                            while let Some(Some(Ok(_))) = events.next().now_or_never() {}
+                            let _ = sync(&api, &store).await;
+                        }
+                        Some(Err(_)) | None => break,
+                    },
+                    _ = shutdown.changed() => return,
+                }
+            }
+        }
+    }))
+}
+
+/// How long the controller waits before watching again when the storage refuses.
+const RETRY_PAUSE: std::time::Duration = std::time::Duration::from_millis(200);
+
+/// One pass over every CRD: statuses written, established CRDs served, deleted ones
+/// emptied and released.
+pub(crate) async fn sync(api: &Api, store: &Store) -> Result<(), StatusError> {
+    let items = store.list_all(None, &Selection::default()).await?;
+    let mut crds: Vec<Value> = Vec::with_capacity(items.len());
+    for item in items {
+        crds.push(to_json(&*convert(&api.scheme, item, &v1())?)?);
+    }
+    let created = |v: &Value| {
+        (
+            v.pointer("/metadata/creationTimestamp")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned(),
+            v.pointer("/metadata/name")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned(),
+        )
+    };
+    crds.sort_by_key(created);
+    let now = serde_json::to_value(Time::now().truncate_to_seconds())
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default();
+    let changed = compute_statuses(&mut crds, &api.reserved, &now);
+    let mut served = Vec::new();
+    for crd in &crds {
+        if !is_true(crd, "Established") || !is_true(crd, "NamesAccepted") {
+            continue;
+        }
+        if let Ok(cr) = CustomResource::from_json(crd) {
+            served.push(Arc::new(cr));
+        }
+    }
+    // Served before Established is written, so a client that sees the condition finds
+    // the resource (a write that fails is retried by the next pass, which the watch
+    // brings).
+    api.install(&served);
+    for i in changed {
+        let name = created(&crds[i]).1;
+        let status = crds[i]["status"].clone();
+        let _ = write(api, store, &name, Subresource::Status, |v| {
+            v["status"] = status.clone();
+        })
+        .await;
+    }
+    for cr in served.iter().filter(|cr| cr.terminating) {
+        let _ = finalize(api, store, cr).await;
+    }
+    Ok(())
+}
+
+/// Changes the stored CRD `name` (its `status` when `subresource` says so) with `edit`
+/// on its v1 JSON.
+async fn write(
+    api: &Api,
+    store: &Store,
+    name: &str,
+    subresource: Subresource,
+    edit: impl Fn(&mut Value),
+) -> Result<(), StatusError> {
+    let scheme = api.scheme.clone();
+    let storage_gv = store.info().storage_version();
+    store
+        .update("", name, subresource, false, |current| {
+            let mut v = to_json(&*convert(&scheme, current, &v1())?)?;
+            edit(&mut v);
+            let obj = from_value(&scheme, &v1().with_kind("CustomResourceDefinition"), v)?;
+            convert(&scheme, obj, &storage_gv)
+        })
+        .await
+        .map(|_| ())
+}
+
+/// Go's CRD finalizer: every object of a deleted CRD is deleted; when none is left, the
+/// finalizer goes and the CRD with it.
+async fn finalize(api: &Api, crds: &Store, cr: &CustomResource) -> Result<(), StatusError> {
+    let routes = api.routes();
+    let Some(store) = routes.stores.get(&(cr.group.clone(), cr.plural.clone())) else {
+        return Ok(());
+    };
+    let everything = Selection::default();
+    for obj in store.list_all(None, &everything).await? {
+        let (ns, name) = obj
+            .meta()
+            .map(|m| (m.namespace().to_owned(), m.name().to_owned()))
+            .unwrap_or_default();
+        match store.delete(&ns, &name, &DeleteParams::default()).await {
+            Ok(_) => {}
+            Err(e) if e.code() == 404 => {}
+            Err(e) => return Err(e),
+        }
+    }
+    // Objects with finalizers of their own stay until those are removed; the CRD waits.
+    if !store.list_all(None, &everything).await?.is_empty() {
+        return Ok(());
+    }
+    write(api, crds, &cr.name, Subresource::Main, |v| {
+        if let Some(list) = v
+            .pointer_mut("/metadata/finalizers")
+            .and_then(Value::as_array_mut)
+        {
+            list.retain(|f| f != CLEANUP_FINALIZER);
+        }
+    })
+    .await
+}
+
+/// Go's CRD `Delete`: the first delete of a CRD adds the cleanup finalizer, so the CRD
+/// stays (terminating) until its objects are deleted.
+pub(crate) async fn add_cleanup_finalizer(api: &Api, name: &str) -> Result<(), StatusError> {
+    let Some(store) = crd_store(api) else {
+        return Ok(());
+    };
+    let current = store.get("", name).await?;
+    let has = current.meta().is_some_and(|m| {
+        m.deletion_timestamp().is_some() || m.finalizers().iter().any(|f| f == CLEANUP_FINALIZER)
+    });
+    if has {
+        return Ok(());
+    }
+    write(api, &store, name, Subresource::Main, |v| {
+        let meta = &mut v["metadata"];
+        match meta.get_mut("finalizers").and_then(Value::as_array_mut) {
+            Some(list) => list.push(Value::from(CLEANUP_FINALIZER)),
+            None => meta["finalizers"] = serde_json::json!([CLEANUP_FINALIZER]),
+        }
+    })
+    .await
+}
