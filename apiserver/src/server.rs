@@ -495,6 +495,7 @@ impl Api {
             Err(_) => return error_response(&StatusError::too_large(MAX_REQUEST_BODY_BYTES)),
         };
         let content_type = header_str(&parts.headers, header::CONTENT_TYPE).map(str::to_owned);
+        let user_agent = header_str(&parts.headers, header::USER_AGENT).unwrap_or_default();
         match self
             .resource(
                 &parts.method,
@@ -505,6 +506,7 @@ impl Api {
                 &accept,
                 &body,
                 content_type.as_deref(),
+                user_agent,
             )
             .await
         {
@@ -531,6 +533,7 @@ impl Api {
         accept: &str,
         body: &[u8],
         content_type: Option<&str>,
+        user_agent: &str,
     ) -> Result<Response<Body>, StatusError> {
         let store = self
             .stores
@@ -572,6 +575,7 @@ impl Api {
             user,
             admission: &self.admission,
             output,
+            user_agent,
         };
         if info.subresource == "scale" {
             return h
@@ -602,7 +606,13 @@ impl Api {
                 h.create(body, negotiate_input(content_type)?).await?
             }
             "update" => h.update(body, negotiate_input(content_type)?).await?,
-            "patch" => h.patch(body, content_type).await?,
+            "patch" => {
+                // An apply creates a missing object: its namespace must exist.
+                if content_type.is_some_and(|c| c.starts_with("application/apply-patch")) {
+                    self.check_namespace(info).await?;
+                }
+                h.patch(body, content_type).await?
+            }
             "delete" => {
                 let reply = h.delete(body).await?;
                 if info.api_group.is_empty()

@@ -217,7 +217,7 @@ impl Managed {
 }
 
 /// Converts objects between the versions managers' fields are expressed in.
-pub trait VersionConverter {
+pub trait VersionConverter: Sync {
     /// `obj` (at the field manager's apiVersion) at `api_version`, with that version's
     /// type; `Ok(None)` when the version no longer exists (its managers are dropped, as
     /// Go drops them).
@@ -700,9 +700,9 @@ impl<'a> FieldManager<'a> {
             .map_err(|e| ApplyError::Internal(format!("failed to merge config: {e}")))?;
         let key = self.key(manager, Operation::Apply);
         let last = managed.fields.get(&key).cloned();
-        let set = set
-            .recursive_difference(&self.reset)
-            .difference(&strip_set());
+        // Stripped of server-set metadata only at the end (as Go's strip manager wraps
+        // the merge): until then `metadata.name` keeps `metadata` owned while pruning.
+        let set = set.recursive_difference(&self.reset);
         managed.fields.insert(
             key.clone(),
             VersionedSet {
@@ -717,6 +717,9 @@ impl<'a> FieldManager<'a> {
         };
         let (fields, _) = self.update_managers(&live_v, &pruned, managed.fields, &key, force)?;
         managed.fields = fields;
+        if let Some(vs) = managed.fields.get_mut(&key) {
+            vs.set = vs.set.difference(&strip_set());
+        }
         managed.fields.retain(|_, vs| !vs.set.is_empty());
         let changed = pruned != live_v;
         if changed {

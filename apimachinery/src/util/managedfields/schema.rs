@@ -154,24 +154,29 @@ impl ParseableType {
     /// The type named `root` in `components.schemas`, with every schema it refers to.
     pub fn from_openapi_v3_named(schemas: &Map<String, Value>, root: &str) -> Self {
         let mut named = HashMap::new();
+        let mut visited = std::collections::HashSet::new();
         let mut pending = vec![root.to_owned()];
         while let Some(name) = pending.pop() {
-            if named.contains_key(&name) {
+            if !visited.insert(name.clone()) {
                 continue;
             }
-            let atom = match schemas.get(&name) {
-                Some(s) => match convert(s, &mut pending) {
-                    TypeRef::Inline(a) => (*a).clone(),
-                    // A schema that is only a reference, or untyped.
-                    TypeRef::Named(other) => Atom::Map(MapType {
-                        element: Some(TypeRef::Named(other)),
-                        ..MapType::default()
-                    }),
-                    TypeRef::Deduced => Atom::Map(DEDUCED_MAP.clone()),
-                },
-                None => Atom::Map(DEDUCED_MAP.clone()),
-            };
-            named.insert(name, atom);
+            // A missing or untyped schema stays out of the table: its values are
+            // deduced from their shape.
+            let mut target = name.clone();
+            for _ in 0..8 {
+                let Some(schema) = schemas.get(&target) else {
+                    break;
+                };
+                match convert(schema, &mut pending) {
+                    TypeRef::Inline(a) => {
+                        named.insert(name.clone(), (*a).clone());
+                        break;
+                    }
+                    // A schema that is only a reference: an alias of its target.
+                    TypeRef::Named(other) => target = other.to_string(),
+                    TypeRef::Deduced => break,
+                }
+            }
         }
         ParseableType {
             root: TypeRef::Named(root.into()),
@@ -260,6 +265,8 @@ fn convert(schema: &Value, pending: &mut Vec<String>) -> TypeRef {
         .get("x-kubernetes-int-or-string")
         .and_then(Value::as_bool)
         == Some(true)
+        || obj.get("format").and_then(Value::as_str) == Some("int-or-string")
+        || scalar_one_of(obj)
     {
         return inline(Atom::Scalar);
     }
@@ -318,6 +325,22 @@ fn convert(schema: &Value, pending: &mut Vec<String>) -> TypeRef {
             }))
         }
     }
+}
+
+/// int-or-string and quantities are written as a `oneOf` of scalar types.
+fn scalar_one_of(obj: &Map<String, Value>) -> bool {
+    obj.get("oneOf")
+        .or_else(|| obj.get("anyOf"))
+        .and_then(Value::as_array)
+        .is_some_and(|alternatives| {
+            !alternatives.is_empty()
+                && alternatives.iter().all(|a| {
+                    matches!(
+                        a.get("type").and_then(Value::as_str),
+                        Some("string" | "integer" | "number" | "boolean")
+                    )
+                })
+        })
 }
 
 fn list_relationship(obj: &Map<String, Value>) -> ListRelationship {

@@ -307,8 +307,21 @@ impl Walker<'_> {
             (_, Some(r), _, _) if !r.is_null() => rr,
             _ => rl,
         };
+        // A value of another shape than its type (bad data) is compared as a whole.
+        let shape_fits = |ok: fn(&Value) -> bool| {
+            [lhs, rhs]
+                .into_iter()
+                .flatten()
+                .all(|v| v.is_null() || ok(v))
+        };
         let out = match resolved {
             Resolved::Scalar => return self.leaf(lhs, rhs, path),
+            Resolved::List(_) if !shape_fits(Value::is_array) => {
+                return self.leaf(lhs, rhs, path);
+            }
+            Resolved::Map(_) if !shape_fits(Value::is_object) => {
+                return self.leaf(lhs, rhs, path);
+            }
             Resolved::List(l) => {
                 if l.relationship == ListRelationship::Atomic
                     || (empty_or_null(lhs) && empty_or_null(rhs))

@@ -346,3 +346,33 @@ fn managed_fields_decode_rejects_what_go_rejects() {
     );
     assert!(bad(json!([{"operation": "Apply", "apiVersion": "v1", "fieldsType": "FieldsV1", "fieldsV1": {"x": {}}}])).contains("unknown path element"));
 }
+
+#[test]
+fn dropping_the_only_applied_metadata_field_keeps_the_rest_of_metadata() {
+    let t = types();
+    let fm = FieldManager::new(&t, "apps/v1", "", &NoConversion);
+    let mut with_labels = obj(json!({"replicas": 1}));
+    with_labels["metadata"]["labels"] = json!({"app": "web"});
+    let live = fm
+        .apply(&obj(json!({})), &with_labels, "alice", false, T0)
+        .unwrap()
+        .unwrap();
+    let out = fm
+        .apply(&live, &obj(json!({"replicas": 1})), "alice", false, T1)
+        .unwrap()
+        .unwrap();
+    assert_eq!(out["metadata"]["name"], "d", "{out}\n{live}");
+    assert_eq!(out["metadata"]["namespace"], "ns");
+    assert_eq!(
+        out["metadata"].get("labels"),
+        Some(&serde_json::Value::Null)
+    );
+    assert_eq!(
+        entries(&out),
+        [(
+            "alice".into(),
+            "Apply".into(),
+            r#"{"f:spec":{"f:replicas":{}}}"#.into()
+        )]
+    );
+}
