@@ -7,7 +7,7 @@
 //! | [`authentication`] | `authentication`, `authentication/user` | who makes a request: [`Authenticator`](authentication::Authenticator), [`user::Info`](authentication::user::Info) |
 //! | [`authorization`] | `authorization/authorizer`, `authorization/union` | what a user may do: [`Authorizer`](authorization::Authorizer), [`Attributes`](authorization::Attributes) |
 //! | [`admission`] | `admission` | the plugins a write goes through after it is authorized: [`Chain`](admission::Chain) |
-//! | [`endpoints`] | `endpoints`, `endpoints/handlers`, `endpoints/request` | request parsing, content negotiation, the REST and watch handlers, Status errors |
+//! | [`endpoints`] | `endpoints`, `endpoints/handlers`, `endpoints/request` | request parsing, content negotiation, the REST and watch handlers, Status errors, and [`fieldmanager`](endpoints::fieldmanager): `managedFields` on every write and server-side apply |
 //! | [`registry`] | `registry/generic/registry`, `storage/cacher` | the store of each resource over the storage: keys, storage versions, strategies, the watch cache |
 //! | [`openapi`] | `k8s.io/kube-openapi` `handler3`, `handler` | the OpenAPI v3 documents (index and one per web service) and the v2 document, as served |
 //! | [`discovery`] | `endpoints/discovery` | `/api`, `/apis`, resource lists and aggregated discovery |
