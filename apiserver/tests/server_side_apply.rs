@@ -437,3 +437,26 @@ async fn kubectl_apply_server_side() {
     let _ = std::fs::remove_dir_all(kubeconfig.parent().unwrap());
     s.server.shutdown().await;
 }
+
+#[tokio::test]
+async fn ports_applied_without_their_protocol_are_keyed_as_tcp() {
+    let s = start().await;
+    let path = "/api/v1/namespaces/default/services/web";
+    let yaml = "apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  selector:\n    app: web\n  ports:\n  - port: 80\n    targetPort: 8080\n";
+    let r = apply(&s, path, "fieldManager=alice", yaml).await;
+    assert_eq!(r.status, 201, "{}", String::from_utf8_lossy(&r.body));
+    let v = r.json();
+    assert_eq!(v["spec"]["ports"][0]["protocol"], "TCP");
+    assert_eq!(
+        v["metadata"]["managedFields"][0]["fieldsV1"]["f:spec"]["f:ports"],
+        json!({"k:{\"port\":80,\"protocol\":\"TCP\"}": {".": {}, "f:port": {}, "f:targetPort": {}}})
+    );
+    // Applying it again is no change.
+    let r = apply(&s, path, "fieldManager=alice", yaml).await;
+    assert_eq!(r.status, 200);
+    assert_eq!(
+        r.json()["metadata"]["resourceVersion"],
+        v["metadata"]["resourceVersion"]
+    );
+    s.server.shutdown().await;
+}

@@ -66,6 +66,9 @@ pub struct MapType {
     pub element: Option<TypeRef>,
     /// Replaced as a whole (`x-kubernetes-map-type: atomic`).
     pub atomic: bool,
+    /// The `default` of declared fields: what a keyed list item that omits a key field
+    /// is keyed by.
+    pub defaults: BTreeMap<String, Value>,
 }
 
 /// A type.
@@ -102,7 +105,16 @@ static DEDUCED_MAP: MapType = MapType {
     fields: BTreeMap::new(),
     element: Some(TypeRef::Deduced),
     atomic: false,
+    defaults: BTreeMap::new(),
 };
+
+/// Key-field defaults Go's built-in types declare (`+default=` markers, which reach
+/// kube-apiserver's in-process models but not the documents it publishes): without them
+/// a port applied without its protocol could not be keyed.
+const BUILT_IN_KEY_DEFAULTS: &[(&str, &str, &str)] = &[
+    ("io.k8s.api.core.v1.ContainerPort", "protocol", "TCP"),
+    ("io.k8s.api.core.v1.ServicePort", "protocol", "TCP"),
+];
 
 static DEDUCED_LIST: ListType = ListType {
     element: TypeRef::Deduced,
@@ -169,7 +181,17 @@ impl ParseableType {
                 };
                 match convert(schema, &mut pending) {
                     TypeRef::Inline(a) => {
-                        named.insert(name.clone(), (*a).clone());
+                        let mut atom = (*a).clone();
+                        if let Atom::Map(m) = &mut atom {
+                            for (schema, field, default) in BUILT_IN_KEY_DEFAULTS {
+                                if *schema == name {
+                                    m.defaults
+                                        .entry((*field).to_owned())
+                                        .or_insert_with(|| Value::from(*default));
+                                }
+                            }
+                        }
+                        named.insert(name.clone(), atom);
                         break;
                     }
                     // A schema that is only a reference: an alias of its target.
@@ -293,8 +315,12 @@ fn convert(schema: &Value, pending: &mut Vec<String>) -> TypeRef {
                 return TypeRef::Deduced;
             }
             let mut fields = BTreeMap::new();
+            let mut defaults = BTreeMap::new();
             for (name, s) in properties.into_iter().flatten() {
                 fields.insert(name.clone(), convert(s, pending));
+                if let Some(d) = s.get("default").filter(|d| !d.is_object() && !d.is_array()) {
+                    defaults.insert(name.clone(), d.clone());
+                }
             }
             let element = match additional {
                 Some(Value::Bool(false)) => None,
@@ -322,6 +348,7 @@ fn convert(schema: &Value, pending: &mut Vec<String>) -> TypeRef {
                 fields,
                 element,
                 atomic,
+                defaults,
             }))
         }
     }

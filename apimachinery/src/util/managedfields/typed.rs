@@ -34,6 +34,7 @@ fn err(path: &[PathElement], message: impl Into<String>) -> ValidationError {
 
 /// The path element of item `i` of a list of type `list` (Go's `listItemToPathElement`).
 fn item_element(
+    t: &ParseableType,
     list: &ListType,
     i: usize,
     item: &Value,
@@ -75,6 +76,10 @@ fn item_element(
                             format!("element {i}: key field {key:?} is not a scalar"),
                         ));
                     }
+                    None if key_default(t, list, key).is_some() => fields.push((
+                        key.clone(),
+                        key_default(t, list, key).cloned().unwrap_or_default(),
+                    )),
                     None => {
                         return Err(err(
                             path,
@@ -87,6 +92,14 @@ fn item_element(
             }
             Ok(PathElement::key(fields))
         }
+    }
+}
+
+/// The schema default of key field `key` of the items of `list`.
+fn key_default<'t>(t: &'t ParseableType, list: &'t ListType, key: &str) -> Option<&'t Value> {
+    match t.resolve(&list.element, Some(&Value::Object(Map::new()))) {
+        Resolved::Map(m) => m.defaults.get(key),
+        _ => None,
     }
 }
 
@@ -147,7 +160,7 @@ fn field_set_walk(
             }
             let mut seen = HashSet::new();
             for (i, item) in items.iter().enumerate() {
-                let pe = match item_element(l, i, item, path) {
+                let pe = match item_element(t, l, i, item, path) {
                     Ok(pe) => pe,
                     Err(e) => {
                         errors.push(e);
@@ -395,7 +408,7 @@ impl Walker<'_> {
         let mut order = Vec::new();
         let mut observed = BTreeMap::new();
         for (i, item) in items.into_iter().flatten().enumerate() {
-            match item_element(l, i, item, path) {
+            match item_element(self.t, l, i, item, path) {
                 Ok(pe) => {
                     if observed.contains_key(&pe) {
                         continue;
@@ -509,7 +522,7 @@ fn remove_walk(t: &ParseableType, tr: &TypeRef, value: &Value, set: &Set) -> Val
             }
             let mut out = Vec::new();
             for (i, item) in items.iter().enumerate() {
-                let Ok(pe) = item_element(l, i, item, &[]) else {
+                let Ok(pe) = item_element(t, l, i, item, &[]) else {
                     out.push(item.clone());
                     continue;
                 };

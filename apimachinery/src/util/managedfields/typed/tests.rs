@@ -233,3 +233,30 @@ fn deduced_types_merge_maps_and_replace_lists() {
     let set = to_field_set(&t, &json!({"a": {"x": 1}, "l": [1]})).unwrap();
     assert_eq!(paths(&set), [".l", ".a.x"]);
 }
+
+#[test]
+fn a_key_field_left_out_is_keyed_by_its_default() {
+    let t = ParseableType::from_openapi_v3_schema(&json!({
+        "type": "object",
+        "properties": {"ports": {"type": "array", "x-kubernetes-list-type": "map",
+            "x-kubernetes-list-map-keys": ["port", "protocol"],
+            "items": {"type": "object", "properties": {
+                "port": {"type": "integer"},
+                "protocol": {"type": "string", "default": "TCP"}}}}}
+    }));
+    let set = to_field_set(&t, &json!({"ports": [{"port": 80}]})).expect("keyed by the default");
+    assert_eq!(
+        paths(&set),
+        [
+            ".ports[port=80,protocol=\"TCP\"]",
+            ".ports[port=80,protocol=\"TCP\"].port"
+        ]
+    );
+    let merged = merge(
+        &t,
+        &json!({"ports": [{"port": 80, "protocol": "TCP"}]}),
+        &json!({"ports": [{"port": 80}]}),
+    )
+    .unwrap();
+    assert_eq!(merged, json!({"ports": [{"port": 80, "protocol": "TCP"}]}));
+}
