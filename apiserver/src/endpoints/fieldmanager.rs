@@ -19,13 +19,16 @@ use crate::registry::from_value;
 /// The longest `fieldManager` Go accepts (`FieldManagerMaxLength`).
 pub const FIELD_MANAGER_MAX_LENGTH: usize = 128;
 
-/// The type of `gvk` for merges and field sets: from the server's OpenAPI v3 document of
-/// its group version, deduced for kinds the documents do not describe. Built once per
-/// kind.
-pub fn types_for(gvk: &GroupVersionKind) -> ParseableType {
+fn cache() -> &'static Mutex<HashMap<GroupVersionKind, ParseableType>> {
     static CACHE: OnceLock<Mutex<HashMap<GroupVersionKind, ParseableType>>> = OnceLock::new();
-    let cache = CACHE.get_or_init(Default::default);
-    if let Some(t) = cache.lock().ok().and_then(|c| c.get(gvk).cloned()) {
+    CACHE.get_or_init(Default::default)
+}
+
+/// The type of `gvk` for merges and field sets: what [`register_types`] gave for it,
+/// else from the server's OpenAPI v3 document of its group version, else deduced (maps
+/// merge key by key, lists atomically). Built once per kind.
+pub fn types_for(gvk: &GroupVersionKind) -> ParseableType {
+    if let Some(t) = cache().lock().ok().and_then(|c| c.get(gvk).cloned()) {
         return t;
     }
     let built = crate::openapi::schemas_for(&gvk.group, &gvk.version)
@@ -34,10 +37,26 @@ pub fn types_for(gvk: &GroupVersionKind) -> ParseableType {
             ParseableType::from_openapi_v3(schemas, &gvk.group, &gvk.version, &gvk.kind)
         })
         .unwrap_or_else(ParseableType::deduced);
-    if let Ok(mut c) = cache.lock() {
+    if let Ok(mut c) = cache().lock() {
         c.insert(gvk.clone(), built.clone());
     }
     built
+}
+
+/// Sets the type of `gvk` (a custom resource's version, built with
+/// [`ParseableType::from_openapi_v3_schema`] from its CRD's `openAPIV3Schema`), replacing
+/// any earlier one: what applies to its objects merge by from then on.
+pub fn register_types(gvk: GroupVersionKind, types: ParseableType) {
+    if let Ok(mut c) = cache().lock() {
+        c.insert(gvk, types);
+    }
+}
+
+/// Forgets the type of `gvk` (its CRD was deleted or changed).
+pub fn forget_types(gvk: &GroupVersionKind) {
+    if let Ok(mut c) = cache().lock() {
+        c.remove(gvk);
+    }
 }
 
 /// Converts request-version objects of one kind to its other versions through the
@@ -215,12 +234,15 @@ fn status(code: i32, reason: &str, message: String, details: Option<StatusDetail
 }
 
 /// The empty object of a kind at a version, as JSON: what a create is compared with
-/// (Go's `objectCreater.New`).
-pub fn empty_object(scheme: &Scheme, gvk: &GroupVersionKind) -> Result<Value, StatusError> {
-    let obj: Box<dyn Object> = scheme
+/// (Go's `objectCreater.New`); for kinds the scheme cannot build (custom resources),
+/// only their type.
+pub fn empty_object(scheme: &Scheme, gvk: &GroupVersionKind) -> Value {
+    let mut v = scheme
         .new_object(gvk)
-        .map_err(|e| StatusError::internal(format!("creating an empty {gvk}: {e}")))?;
-    let mut v = to_json(&*obj)?;
+        .ok()
+        .and_then(|obj: Box<dyn Object>| to_json(&*obj).ok())
+        .filter(Value::is_object)
+        .unwrap_or_else(|| serde_json::json!({"metadata": {}}));
     if let Some(map) = v.as_object_mut() {
         map.insert(
             "apiVersion".into(),
@@ -228,7 +250,7 @@ pub fn empty_object(scheme: &Scheme, gvk: &GroupVersionKind) -> Result<Value, St
         );
         map.insert("kind".into(), Value::from(gvk.kind.as_str()));
     }
-    Ok(v)
+    v
 }
 
 #[cfg(test)]
@@ -299,6 +321,39 @@ mod tests {
     /// The object kube-apiserver stores for the configuration below: defaulted.
     fn defaulted_deployment() -> Value {
         serde_json::json!({"apiVersion":"apps/v1","kind":"Deployment","metadata":{"creationTimestamp":"2026-11-26T03:58:31Z","generation":1,"labels":{"app":"web"},"name":"web","namespace":"default","resourceVersion":"5","uid":"9a0bbc76-a75c-4773-a933-5caefe251300"},"spec":{"progressDeadlineSeconds":600,"replicas":2,"revisionHistoryLimit":10,"selector":{"matchLabels":{"app":"web"}},"strategy":{"rollingUpdate":{"maxSurge":"25%","maxUnavailable":"25%"},"type":"RollingUpdate"},"template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"image":"nginx:1","imagePullPolicy":"IfNotPresent","name":"nginx","resources":{},"terminationMessagePath":"/dev/termination-log","terminationMessagePolicy":"File"}],"dnsPolicy":"ClusterFirst","restartPolicy":"Always","schedulerName":"default-scheduler","securityContext":{},"terminationGracePeriodSeconds":30}}},"status":{}})
+    }
+
+    #[test]
+    fn registered_types_replace_the_deduced_ones() {
+        let gvk = GroupVersionKind::new("example.com", "v1", "Widget");
+        assert!(t_is_deduced(&types_for(&gvk)));
+        register_types(
+            gvk.clone(),
+            ParseableType::from_openapi_v3_schema(&serde_json::json!({"type": "object",
+                "properties": {"spec": {"type": "object", "properties": {"tags": {
+                    "type": "array", "x-kubernetes-list-type": "set", "items": {"type": "string"}}}}}})),
+        );
+        let t = types_for(&gvk);
+        let spec = t.field_type(&t.root, "spec").unwrap();
+        let tags = t.field_type(&spec, "tags").unwrap();
+        assert_eq!(
+            t.list(&tags).map(|l| l.relationship.clone()),
+            Some(apimachinery::util::managedfields::schema::ListRelationship::Set)
+        );
+        forget_types(&gvk);
+        assert!(t_is_deduced(&types_for(&gvk)));
+        let empty = empty_object(&Scheme::new(), &gvk);
+        assert_eq!(
+            empty,
+            serde_json::json!({"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {}})
+        );
+    }
+
+    fn t_is_deduced(t: &ParseableType) -> bool {
+        matches!(
+            t.root,
+            apimachinery::util::managedfields::schema::TypeRef::Deduced
+        )
     }
 
     #[test]

@@ -185,7 +185,7 @@ impl Handler<'_> {
             Some(l) => Some(to_json(&*self.to_request_version(l.deep_copy_object())?)?),
             None => None,
         };
-        let empty = fieldmanager::empty_object(self.scheme, &gvk)?;
+        let empty = fieldmanager::empty_object(self.scheme, &gvk);
         let mut new_json = to_json(&*self.to_request_version(new.deep_copy_object())?)?;
         fm.update(
             live_json.as_ref(),
@@ -586,7 +586,7 @@ impl Handler<'_> {
         for _ in 0..4 {
             match self.store.get(&ns, &name).await {
                 Err(e) if e.code() == 404 && self.subresource() == Subresource::Main => {
-                    let empty = fieldmanager::empty_object(self.scheme, &gvk)?;
+                    let empty = fieldmanager::empty_object(self.scheme, &gvk);
                     let merged = fm
                         .apply(&empty, &config, &manager, force, &now)
                         .map_err(fieldmanager::apply_error)?
