@@ -460,3 +460,66 @@ async fn ports_applied_without_their_protocol_are_keyed_as_tcp() {
     );
     s.server.shutdown().await;
 }
+
+#[tokio::test]
+async fn an_empty_managed_fields_list_resets_them_and_subresources_record_theirs() {
+    let s = start().await;
+    let cm = json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c"}, "data": {"a": "1"}});
+    let r = s
+        .request(
+            "POST",
+            "/api/v1/namespaces/default/configmaps?fieldManager=alice",
+            &[("Content-Type", "application/json")],
+            &serde_json::to_vec(&cm).unwrap(),
+        )
+        .await;
+    assert_eq!(r.status, 201);
+    let mut replaced = r.json();
+    replaced["metadata"]["managedFields"] = json!([]);
+    replaced["data"]["b"] = json!("2");
+    let r = s
+        .request(
+            "PUT",
+            "/api/v1/namespaces/default/configmaps/c?fieldManager=bob",
+            &[("Content-Type", "application/json")],
+            &serde_json::to_vec(&replaced).unwrap(),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+    let entries = r.json()["metadata"]["managedFields"].clone();
+    assert_eq!(entries.as_array().map(Vec::len), Some(1), "{entries}");
+    assert_eq!(entries[0]["manager"], "bob");
+    assert_eq!(entries[0]["fieldsV1"], json!({"f:data": {"f:b": {}}}));
+
+    // A /status write is recorded with its subresource, and owns status only.
+    let path = format!("{DEPLOY}/web");
+    let r = apply(
+        &s,
+        &path,
+        "fieldManager=alice",
+        &deployment_yaml(1, "nginx"),
+    )
+    .await;
+    assert_eq!(r.status, 201);
+    let r = s
+        .patch(
+            &format!("{path}/status?fieldManager=controller"),
+            "application/merge-patch+json",
+            &json!({"status": {"replicas": 1}}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+    let controller = r.json()["metadata"]["managedFields"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["manager"] == "controller")
+        .cloned()
+        .unwrap();
+    assert_eq!(controller["subresource"], "status");
+    assert_eq!(
+        controller["fieldsV1"],
+        json!({"f:status": {"f:replicas": {}}})
+    );
+    s.server.shutdown().await;
+}

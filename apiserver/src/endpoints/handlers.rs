@@ -172,10 +172,13 @@ impl Handler<'_> {
 
     /// Records a create, update or patch of `new` (storage version) over `live` in
     /// `new`'s `managedFields` (Go's `UpdateNoErrors`), computed at the request's version.
+    /// `reset`: the request set `managedFields` to an empty list (Go's way of clearing
+    /// them), which the typed object cannot tell from leaving them out.
     fn track_managed_fields(
         &self,
         live: Option<&dyn Object>,
         new: Box<dyn Object>,
+        reset: bool,
     ) -> Result<Box<dyn Object>, StatusError> {
         let gvk = self.request_gvk();
         let types = fieldmanager::types_for(&gvk);
@@ -187,6 +190,11 @@ impl Handler<'_> {
         };
         let empty = fieldmanager::empty_object(self.scheme, &gvk);
         let mut new_json = to_json(&*self.to_request_version(new.deep_copy_object())?)?;
+        if reset {
+            if let Some(meta) = new_json.get_mut("metadata").and_then(Value::as_object_mut) {
+                meta.insert("managedFields".into(), Value::Array(Vec::new()));
+            }
+        }
         fm.update(
             live_json.as_ref(),
             &empty,
@@ -371,7 +379,7 @@ impl Handler<'_> {
             self.query.get("fieldManager").map_or("", String::as_str),
         )?;
         let (obj, warnings) = self.admit(body, media, None)?;
-        let obj = self.track_managed_fields(None, obj)?;
+        let obj = self.track_managed_fields(None, obj, resets_managed_fields(body, media))?;
         let obj = self
             .run_admission(admission::Operation::Create, obj, None, dry_run)
             .await?;
@@ -433,7 +441,7 @@ impl Handler<'_> {
             .update(self.namespace(), &self.info.name, self.subresource(), dry_run, |current| {
                 let obj = new.take()
                     .ok_or_else(|| StatusError::conflict(&self.qualified(), &self.info.name, "the object has been modified; please apply your changes to the latest version and try again"))?;
-                self.track_managed_fields(Some(&*current), obj)
+                self.track_managed_fields(Some(&*current), obj, resets_managed_fields(body, media))
             })
             .await?;
         self.reply(200, &*self.to_request_version(updated)?, warnings)
@@ -484,6 +492,9 @@ impl Handler<'_> {
                     apply_patch(&self.request_gv(), &gvk, &patch, &mut doc)?;
                     let bytes = serde_json::to_vec(&doc)
                         .map_err(|e| StatusError::internal(e.to_string()))?;
+                    let reset = doc
+                        .pointer("/metadata/managedFields")
+                        .is_some_and(is_reset_list);
                     let (mut obj, w) = self.decode_body(&bytes, MediaType::Json, &gvk)?;
                     warnings = w;
                     // A patch that leaves resourceVersion alone is applied to whatever is
@@ -496,7 +507,7 @@ impl Handler<'_> {
                     }
                     self.scheme.default(&mut *obj);
                     let obj = self.to_storage_version(obj)?;
-                    self.track_managed_fields(Some(&*live), obj)
+                    self.track_managed_fields(Some(&*live), obj, reset)
                 },
             )
             .await?;
@@ -995,6 +1006,32 @@ impl Handler<'_> {
         };
         let scale = from_value(self.scheme, &scale_gvk, scale_json(&*obj)?)?;
         self.reply(200, &*scale, Vec::new())
+    }
+}
+
+/// Whether a written body sets `metadata.managedFields` to an empty list (or a list of
+/// one empty entry): Go's request to clear them. Only JSON and YAML bodies are looked
+/// at.
+fn resets_managed_fields(body: &[u8], media: MediaType) -> bool {
+    let value = match media {
+        MediaType::Json => serde_json::from_slice::<Value>(body).ok(),
+        MediaType::Yaml => std::str::from_utf8(body)
+            .ok()
+            .and_then(|t| yaml_to_json(t).ok())
+            .map(|d| d.value),
+        MediaType::Protobuf => None,
+    };
+    value
+        .as_ref()
+        .and_then(|v| v.pointer("/metadata/managedFields"))
+        .is_some_and(is_reset_list)
+}
+
+fn is_reset_list(v: &Value) -> bool {
+    match v.as_array().map(Vec::as_slice) {
+        Some([]) => true,
+        Some([only]) => only.as_object().is_some_and(serde_json::Map::is_empty),
+        _ => false,
     }
 }
 
