@@ -14,6 +14,7 @@
 //! | [`api`] | `encoding/json` for `[]byte` | [`ByteString`](api::ByteString) |
 //! | [`util::intstr`] | `util/intstr` | [`IntOrString`](util::intstr::IntOrString) |
 //! | [`util::json`] | `util/json`, `encoding/json` | [`GoFormatter`](util::json::GoFormatter): JSON text as Go writes it |
+//! | [`util::managedfields`] | `util/managedfields`, structured-merge-diff | `managedFields`, field sets (`FieldsV1`), server-side apply |
 //! | [`util::strategicpatch`] | `util/strategicpatch` | Kubernetes' strategic merge patch |
 //! | [`labels`], [`fields`] | `labels`, `fields` | label and field selectors |
 //! | [`version`] | `version` | Kubernetes version ordering |

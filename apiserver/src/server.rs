@@ -634,6 +634,40 @@ impl Api {
             custom,
             Some(&current),
         );
+        // Server-side apply merges custom resources by their CRD's schema (list and map
+        // types), as Go's field manager does, instead of a deduced type.
+        let gvks = |crs: &[Arc<CustomResource>]| -> Vec<(
+            apimachinery::schema::GroupVersionKind,
+            Option<serde_json::Value>,
+        )> {
+            crs.iter()
+                .flat_map(|cr| {
+                    cr.versions.iter().map(|v| {
+                        (
+                            apimachinery::schema::GroupVersionKind::new(
+                                cr.group.as_str(),
+                                v.name.as_str(),
+                                cr.kind.as_str(),
+                            ),
+                            v.schema.clone(),
+                        )
+                    })
+                })
+                .collect()
+        };
+        for (gvk, _) in gvks(&current.custom) {
+            crate::endpoints::fieldmanager::forget_types(&gvk);
+        }
+        for (gvk, schema) in gvks(custom) {
+            if let Some(schema) = schema {
+                crate::endpoints::fieldmanager::register_types(
+                    gvk,
+                    apimachinery::util::managedfields::ParseableType::from_openapi_v3_schema(
+                        &schema,
+                    ),
+                );
+            }
+        }
         match self.routes.write() {
             Ok(mut r) => *r = Arc::new(routes),
             Err(poisoned) => *poisoned.into_inner() = Arc::new(routes),
@@ -833,6 +867,7 @@ impl Api {
             Err(_) => return error_response(&StatusError::too_large(MAX_REQUEST_BODY_BYTES)),
         };
         let content_type = header_str(&parts.headers, header::CONTENT_TYPE).map(str::to_owned);
+        let user_agent = header_str(&parts.headers, header::USER_AGENT).unwrap_or_default();
         match self
             .resource(
                 &parts.method,
@@ -843,6 +878,7 @@ impl Api {
                 &accept,
                 &body,
                 content_type.as_deref(),
+                user_agent,
             )
             .await
         {
@@ -862,6 +898,7 @@ impl Api {
         accept: &str,
         body: &[u8],
         content_type: Option<&str>,
+        user_agent: &str,
     ) -> Result<Response<Body>, StatusError> {
         let routes = self.routes();
         let store = routes
@@ -927,6 +964,7 @@ impl Api {
             admission: &self.admission,
             authorizer: &*self.authorizer,
             output,
+            user_agent,
         };
         if let ("token", Some(tokens)) = (info.subresource.as_str(), &self.service_account_tokens) {
             return tokens
@@ -998,7 +1036,13 @@ impl Api {
                 check_definition(info, body, media)?;
                 h.update(body, media).await?
             }
-            "patch" => h.patch(body, content_type).await?,
+            "patch" => {
+                // An apply creates a missing object: its namespace must exist.
+                if content_type.is_some_and(|c| c.starts_with("application/apply-patch")) {
+                    self.check_namespace(info).await?;
+                }
+                h.patch(body, content_type).await?
+            }
             "delete" => {
                 if info.api_group == crate::apiextensions::controller::GROUP
                     && info.resource == crate::apiextensions::controller::RESOURCE

@@ -703,15 +703,14 @@ async fn patches() {
         r.json()["spec"]["template"]["spec"]["containers"][0]["name"],
         "b"
     );
+    // Server-side apply needs a field manager (Go's PatchOptions validation).
     let r = s
         .patch(&path, "application/apply-patch+yaml", &json!({}))
         .await;
-    assert_eq!(r.status, 415);
-    assert!(
-        r.json()["message"]
-            .as_str()
-            .unwrap()
-            .contains("server-side apply")
+    assert_eq!(r.status, 422);
+    assert_eq!(
+        r.json()["message"],
+        "PatchOptions.meta.k8s.io \"\" is invalid: fieldManager: Required value: is required for apply patch"
     );
     let r = s.patch(&path, "text/plain", &json!({})).await;
     assert_eq!(r.status, 415);

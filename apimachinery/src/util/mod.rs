@@ -2,5 +2,6 @@
 
 pub mod intstr;
 pub mod json;
+pub mod managedfields;
 pub mod strategicpatch;
 pub mod validation;

@@ -15,12 +15,15 @@ use apimachinery::runtime::{Object, Scheme, UnstructuredList};
 use apimachinery::schema::{GroupVersion, GroupVersionKind};
 use apimachinery::serializer::json::{Serializer as JsonSerializer, SerializerOptions};
 use apimachinery::serializer::protobuf::Serializer as ProtobufSerializer;
+use apimachinery::serializer::yaml::yaml_to_json;
 use apimachinery::serializer::{Decoder, Encoder};
 use apimachinery::util::json::JsonLayout;
+use apimachinery::util::managedfields::{FieldManager, ParseableType};
 use apimachinery::util::strategicpatch::{PatchMetaFromOpenApi, strategic_merge_patch};
 use serde_json::Value;
 
 use super::StatusError;
+use super::fieldmanager::{self, SchemeConverter};
 use super::negotiation::{MediaType, PatchType};
 use super::request_info::RequestInfo;
 use crate::admission::{self, Chain};
@@ -76,6 +79,8 @@ pub struct Handler<'a> {
     pub authorizer: &'a dyn Authorizer,
     /// The response format.
     pub output: MediaType,
+    /// The `User-Agent` header (a write's manager when it names no `fieldManager`).
+    pub user_agent: &'a str,
 }
 
 /// The `fieldValidation` directive of a write.
@@ -202,6 +207,88 @@ impl Handler<'_> {
         let mut out = self.convert_all(vec![obj], &self.request_gv()).await?;
         out.pop()
             .ok_or_else(|| StatusError::internal("the conversion returned no object"))
+    }
+
+    /// The manager of this write: `fieldManager`, or the user agent's first word.
+    fn manager(&self) -> String {
+        fieldmanager::manager_or_user_agent(
+            self.query.get("fieldManager").map(String::as_str),
+            self.user_agent,
+        )
+    }
+
+    fn converter(&self) -> SchemeConverter<'_> {
+        SchemeConverter {
+            scheme: self.scheme,
+            gvk: self.request_gvk(),
+            served: self.store.info().versions.clone(),
+        }
+    }
+
+    /// The field manager of the request's kind, version and subresource; a kind's
+    /// status is reset on main-resource writes and its spec on `/status` writes, as
+    /// Go's strategies do, so neither is owned through the other.
+    fn field_manager<'b>(
+        &self,
+        types: &'b ParseableType,
+        converter: &'b SchemeConverter<'b>,
+    ) -> FieldManager<'b> {
+        let status = self.info.subresource == "status";
+        let fm = FieldManager::new(
+            types,
+            &self.request_gv().to_string(),
+            if status { "status" } else { "" },
+            converter,
+        );
+        match (self.store.info().has_status, status) {
+            (true, true) => fm.with_reset_fields(&["spec"]),
+            (true, false) => fm.with_reset_fields(&["status"]),
+            _ => fm,
+        }
+    }
+
+    /// Records a create, update or patch of `new` (storage version) over `live` in
+    /// `new`'s `managedFields` (Go's `UpdateNoErrors`), computed at the request's version.
+    /// `reset`: the request set `managedFields` to an empty list (Go's way of clearing
+    /// them), which the typed object cannot tell from leaving them out.
+    fn track_managed_fields(
+        &self,
+        live: Option<&dyn Object>,
+        new: Box<dyn Object>,
+        reset: bool,
+    ) -> Result<Box<dyn Object>, StatusError> {
+        let gvk = self.request_gvk();
+        let types = fieldmanager::types_for(&gvk);
+        let converter = self.converter();
+        let fm = self.field_manager(&types, &converter);
+        let live_json = match live {
+            Some(l) => Some(to_json(&*self.to_request_version(l.deep_copy_object())?)?),
+            None => None,
+        };
+        let empty = fieldmanager::empty_object(self.scheme, &gvk);
+        let mut new_json = to_json(&*self.to_request_version(new.deep_copy_object())?)?;
+        if reset {
+            if let Some(meta) = new_json.get_mut("metadata").and_then(Value::as_object_mut) {
+                meta.insert("managedFields".into(), Value::Array(Vec::new()));
+            }
+        }
+        fm.update(
+            live_json.as_ref(),
+            &empty,
+            &mut new_json,
+            &self.manager(),
+            &fieldmanager::now(),
+        );
+        // managedFields read the same in every version: they go on the stored object.
+        let entries = new_json.pointer("/metadata/managedFields").cloned();
+        let mut stored = to_json(&*new)?;
+        if let Some(meta) = stored.get_mut("metadata").and_then(Value::as_object_mut) {
+            match entries {
+                Some(e) => meta.insert("managedFields".into(), e),
+                None => meta.remove("managedFields"),
+            };
+        }
+        from_value(self.scheme, &self.store.info().storage_gvk, stored)
     }
 
     /// An object answer in the negotiated format.
@@ -447,7 +534,12 @@ impl Handler<'_> {
     /// POST to a collection.
     pub async fn create(&self, body: &[u8], media: MediaType) -> Result<Reply, StatusError> {
         let dry_run = self.dry_run()?;
+        fieldmanager::validate_field_manager(
+            "CreateOptions",
+            self.query.get("fieldManager").map_or("", String::as_str),
+        )?;
         let (obj, warnings) = self.admit(body, media, None).await?;
+        let obj = self.track_managed_fields(None, obj, resets_managed_fields(body, media))?;
         let obj = self
             .run_admission(admission::Operation::Create, obj, None, dry_run)
             .await?;
@@ -491,13 +583,18 @@ impl Handler<'_> {
     /// PUT of an object or its `/status`.
     pub async fn update(&self, body: &[u8], media: MediaType) -> Result<Reply, StatusError> {
         let dry_run = self.dry_run()?;
+        fieldmanager::validate_field_manager(
+            "UpdateOptions",
+            self.query.get("fieldManager").map_or("", String::as_str),
+        )?;
         let (obj, warnings) = self.admit(body, media, Some(&self.info.name)).await?;
         let mut new = Some(obj);
         let updated = self
             .store
-            .update(self.namespace(), &self.info.name, self.subresource(), dry_run, |_current| {
-                new.take()
-                    .ok_or_else(|| StatusError::conflict(&self.qualified(), &self.info.name, "the object has been modified; please apply your changes to the latest version and try again"))
+            .update(self.namespace(), &self.info.name, self.subresource(), dry_run, |current| {
+                let obj = new.take()
+                    .ok_or_else(|| StatusError::conflict(&self.qualified(), &self.info.name, "the object has been modified; please apply your changes to the latest version and try again"))?;
+                self.track_managed_fields(Some(&*current), obj, resets_managed_fields(body, media))
             })
             .await?;
         self.reply(
@@ -523,6 +620,14 @@ impl Handler<'_> {
     ) -> Result<Reply, StatusError> {
         let dry_run = self.dry_run()?;
         let patch_type = PatchType::from_content_type(content_type)?;
+        fieldmanager::validate_patch_options(
+            patch_type == PatchType::Apply,
+            self.query.get("fieldManager").map(String::as_str),
+            self.query.get("force").map(String::as_str),
+        )?;
+        if patch_type == PatchType::Apply {
+            return self.apply(body, dry_run).await;
+        }
         let patch = parse_patch(patch_type, body)?;
         let gvk = self.request_gvk();
         let mut warnings = Vec::new();
@@ -538,11 +643,15 @@ impl Handler<'_> {
                         .meta()
                         .map(|m| m.resource_version().to_owned())
                         .unwrap_or_default();
+                    let live = current.deep_copy_object();
                     let current = self.to_request_version(current)?;
                     let mut doc = to_json(&*current)?;
                     apply_patch(&self.request_gv(), &gvk, &patch, &mut doc)?;
                     let bytes = serde_json::to_vec(&doc)
                         .map_err(|e| StatusError::internal(e.to_string()))?;
+                    let reset = doc
+                        .pointer("/metadata/managedFields")
+                        .is_some_and(is_reset_list);
                     let (mut obj, w) = self.decode_body(&bytes, MediaType::Json, &gvk)?;
                     warnings = w;
                     if self.info.api_group == crate::apiextensions::controller::GROUP
@@ -561,7 +670,8 @@ impl Handler<'_> {
                         }
                     }
                     self.scheme.default(&mut *obj);
-                    self.to_storage_version(obj)
+                    let obj = self.to_storage_version(obj)?;
+                    self.track_managed_fields(Some(&*live), obj, reset)
                 },
             )
             .await?;
@@ -570,6 +680,170 @@ impl Handler<'_> {
             &*self.to_request_version_async(updated).await?,
             warnings,
         )
+    }
+
+    /// Server-side apply (`application/apply-patch+yaml`): the YAML configuration merged
+    /// into the object by the field manager (created when missing, answered 201), with
+    /// conflicts answered 409 unless `force`.
+    async fn apply(&self, body: &[u8], dry_run: bool) -> Result<Reply, StatusError> {
+        let force = fieldmanager::parse_force(self.query.get("force").map(String::as_str))?;
+        let manager = self.manager();
+        let validation = self.field_validation()?;
+        let text = std::str::from_utf8(body)
+            .map_err(|e| StatusError::bad_request(format!("error decoding YAML: {e}")))?;
+        let doc = yaml_to_json(text)
+            .map_err(|e| StatusError::bad_request(format!("error decoding YAML: {e}")))?;
+        let mut warnings: Vec<String> = Vec::new();
+        if !doc.duplicate_keys.is_empty() {
+            let list: Vec<String> = doc
+                .duplicate_keys
+                .iter()
+                .map(|d| format!("duplicate field {:?}", d.path))
+                .collect();
+            match validation {
+                FieldValidation::Strict => {
+                    return Err(StatusError::bad_request(format!(
+                        "error strict decoding YAML: {}",
+                        list.join(", ")
+                    )));
+                }
+                FieldValidation::Warn => warnings.extend(list),
+                FieldValidation::Ignore => {}
+            }
+        }
+        let mut config = doc.value;
+        if !config.is_object() {
+            return Err(StatusError::bad_request(
+                "error decoding YAML: the applied configuration is not an object",
+            ));
+        }
+        let gvk = self.request_gvk();
+        let api_version = config
+            .get("apiVersion")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        let kind = config
+            .get("kind")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        let (group, version) = api_version.rsplit_once('/').unwrap_or(("", api_version));
+        if (group, version, kind) != (gvk.group.as_str(), gvk.version.as_str(), gvk.kind.as_str()) {
+            // Go's versionCheckManager.
+            return Err(StatusError::bad_request(format!(
+                "invalid object type: {group}/{version}, Kind={kind}"
+            )));
+        }
+        let ns = self.namespace().to_owned();
+        let name = self.info.name.clone();
+        if let Some(meta) = config.get_mut("metadata").and_then(Value::as_object_mut) {
+            let asked_ns = meta
+                .get("namespace")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            if self.store.info().namespaced && !asked_ns.is_empty() && asked_ns != ns {
+                return Err(StatusError::bad_request(
+                    "the namespace of the provided object does not match the namespace sent on the request",
+                ));
+            }
+            match meta.get("name").and_then(Value::as_str) {
+                None | Some("") => {
+                    meta.insert("name".into(), Value::from(name.clone()));
+                }
+                Some(n) if n != name => {
+                    return Err(StatusError::bad_request(format!(
+                        "the name of the object ({n}) does not match the name on the URL ({name})"
+                    )));
+                }
+                Some(_) => {}
+            }
+        }
+        let types = fieldmanager::types_for(&gvk);
+        let converter = self.converter();
+        let fm = self.field_manager(&types, &converter);
+        let now = fieldmanager::now();
+        // An object created or deleted meanwhile is looked up again.
+        for _ in 0..4 {
+            match self.store.get(&ns, &name).await {
+                Err(e) if e.code() == 404 && self.subresource() == Subresource::Main => {
+                    let empty = fieldmanager::empty_object(self.scheme, &gvk);
+                    let merged = fm
+                        .apply(&empty, &config, &manager, force, &now)
+                        .map_err(fieldmanager::apply_error)?
+                        .unwrap_or_else(|| config.clone());
+                    let bytes = serde_json::to_vec(&merged)
+                        .map_err(|e| StatusError::internal(e.to_string()))?;
+                    let (mut obj, w) = self.decode_body(&bytes, MediaType::Json, &gvk)?;
+                    warnings.extend(w);
+                    if let Some(meta) = obj.meta_mut() {
+                        if self.store.info().namespaced {
+                            meta.set_namespace(&ns);
+                        }
+                    }
+                    self.scheme.default(&mut *obj);
+                    let obj = self.to_storage_version(obj)?;
+                    let obj = self
+                        .run_admission(admission::Operation::Create, obj, None, dry_run)
+                        .await?;
+                    match self.store.create(&ns, obj, dry_run).await {
+                        Ok(created) => {
+                            return self.reply(201, &*self.to_request_version(created)?, warnings);
+                        }
+                        Err(e) if e.status.reason == "AlreadyExists" => continue,
+                        Err(e) => return Err(e),
+                    }
+                }
+                Err(e) => return Err(e),
+                Ok(_) => {
+                    let mut w_out = Vec::new();
+                    let updated = self
+                        .store
+                        .update(&ns, &name, self.subresource(), dry_run, |current| {
+                            let current_rv = current
+                                .meta()
+                                .map(|m| m.resource_version().to_owned())
+                                .unwrap_or_default();
+                            let live =
+                                to_json(&*self.to_request_version(current.deep_copy_object())?)?;
+                            let Some(merged) = fm
+                                .apply(&live, &config, &manager, force, &now)
+                                .map_err(fieldmanager::apply_error)?
+                            else {
+                                // Nothing changed: the object as it is, nothing written.
+                                return Ok(current);
+                            };
+                            let bytes = serde_json::to_vec(&merged)
+                                .map_err(|e| StatusError::internal(e.to_string()))?;
+                            let (mut obj, w) = self.decode_body(&bytes, MediaType::Json, &gvk)?;
+                            w_out = w;
+                            // A configuration that sets resourceVersion makes it a
+                            // precondition; otherwise the live one is kept.
+                            if let Some(meta) = obj.meta_mut() {
+                                if meta.resource_version() == current_rv {
+                                    meta.set_resource_version("");
+                                }
+                            }
+                            self.scheme.default(&mut *obj);
+                            self.to_storage_version(obj)
+                        })
+                        .await;
+                    match updated {
+                        Err(e) if e.code() == 404 && self.subresource() == Subresource::Main => {
+                            continue;
+                        }
+                        Err(e) => return Err(e),
+                        Ok(updated) => {
+                            warnings.extend(w_out);
+                            return self.reply(200, &*self.to_request_version(updated)?, warnings);
+                        }
+                    }
+                }
+            }
+        }
+        Err(StatusError::conflict(
+            &self.qualified(),
+            &name,
+            "the object was created and deleted concurrently too many times; try again",
+        ))
     }
 
     /// DELETE of one object.
@@ -1002,6 +1276,32 @@ fn set_simple_path(doc: &mut Value, path: &str, value: i64) {
         current = map
             .entry((*k).to_owned())
             .or_insert_with(|| Value::Object(serde_json::Map::new()));
+    }
+}
+
+/// Whether a written body sets `metadata.managedFields` to an empty list (or a list of
+/// one empty entry): Go's request to clear them. Only JSON and YAML bodies are looked
+/// at.
+fn resets_managed_fields(body: &[u8], media: MediaType) -> bool {
+    let value = match media {
+        MediaType::Json => serde_json::from_slice::<Value>(body).ok(),
+        MediaType::Yaml => std::str::from_utf8(body)
+            .ok()
+            .and_then(|t| yaml_to_json(t).ok())
+            .map(|d| d.value),
+        MediaType::Protobuf => None,
+    };
+    value
+        .as_ref()
+        .and_then(|v| v.pointer("/metadata/managedFields"))
+        .is_some_and(is_reset_list)
+}
+
+fn is_reset_list(v: &Value) -> bool {
+    match v.as_array().map(Vec::as_slice) {
+        Some([]) => true,
+        Some([only]) => only.as_object().is_some_and(serde_json::Map::is_empty),
+        _ => false,
     }
 }
 

@@ -1,6 +1,7 @@
 //! The HTTP side of the API (Go's `endpoints`): what a request asks for, in which
 //! format, and the handlers answering it.
 
+pub mod fieldmanager;
 pub mod handlers;
 pub mod negotiation;
 pub mod request_info;

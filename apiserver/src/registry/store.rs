@@ -405,7 +405,9 @@ impl Store {
                         new_v.get_mut("metadata").and_then(Value::as_object_mut),
                         metadata.as_ref().and_then(Value::as_object),
                     ) {
-                        for k in ["labels", "annotations", "resourceVersion"] {
+                        // managedFields too: they record this write (Go keeps them
+                        // in `ResetObjectMetaForStatus`).
+                        for k in ["labels", "annotations", "resourceVersion", "managedFields"] {
                             match new_meta.get(k) {
                                 Some(v) => meta.insert(k.into(), v.clone()),
                                 None => meta.remove(k),

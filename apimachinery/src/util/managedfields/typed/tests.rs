@@ -1,0 +1,262 @@
+use serde_json::json;
+
+use super::*;
+
+/// A Deployment-like schema: a keyed list of containers (with a set of args... kept
+/// atomic), a set of finalizers-like strings, an atomic selector map, and free labels.
+fn types() -> ParseableType {
+    ParseableType::from_openapi_v3_schema(&json!({
+        "type": "object",
+        "properties": {
+            "apiVersion": {"type": "string"},
+            "kind": {"type": "string"},
+            "metadata": {"type": "object", "properties": {
+                "name": {"type": "string"},
+                "labels": {"type": "object", "additionalProperties": {"type": "string"}}
+            }},
+            "spec": {"type": "object", "properties": {
+                "replicas": {"type": "integer"},
+                "selector": {"type": "object", "x-kubernetes-map-type": "atomic",
+                             "additionalProperties": {"type": "string"}},
+                "tags": {"type": "array", "x-kubernetes-list-type": "set",
+                         "items": {"type": "string"}},
+                "args": {"type": "array", "items": {"type": "string"}},
+                "containers": {"type": "array",
+                    "x-kubernetes-patch-strategy": "merge",
+                    "x-kubernetes-patch-merge-key": "name",
+                    "items": {"type": "object", "properties": {
+                        "name": {"type": "string"},
+                        "image": {"type": "string"},
+                        "ports": {"type": "array", "x-kubernetes-list-type": "map",
+                                  "x-kubernetes-list-map-keys": ["containerPort", "protocol"],
+                                  "items": {"type": "object", "properties": {
+                                      "containerPort": {"type": "integer"},
+                                      "protocol": {"type": "string"}}}}
+                    }}}
+            }}
+        }
+    }))
+}
+
+fn paths(set: &Set) -> Vec<String> {
+    set.paths().iter().map(ToString::to_string).collect()
+}
+
+#[test]
+fn field_sets_name_leaves_atomics_and_items() {
+    let t = types();
+    let v = json!({
+        "metadata": {"labels": {"app": "web"}},
+        "spec": {
+            "replicas": 2,
+            "selector": {"app": "web"},
+            "tags": ["a", "b"],
+            "args": ["x"],
+            "containers": [{"name": "web", "image": "nginx",
+                            "ports": [{"containerPort": 80, "protocol": "TCP"}]}]
+        }
+    });
+    let set = to_field_set(&t, &v).expect("fits");
+    assert_eq!(
+        String::from_utf8(set.to_fields_v1_bytes()).unwrap(),
+        r#"{"f:metadata":{"f:labels":{"f:app":{}}},"f:spec":{"f:args":{},"f:containers":{"k:{\"name\":\"web\"}":{".":{},"f:image":{},"f:name":{},"f:ports":{"k:{\"containerPort\":80,\"protocol\":\"TCP\"}":{".":{},"f:containerPort":{},"f:protocol":{}}}}},"f:replicas":{},"f:selector":{},"f:tags":{"v:\"a\"":{},"v:\"b\"":{}}}}"#
+    );
+}
+
+#[test]
+fn field_sets_report_what_does_not_fit() {
+    let t = types();
+    let errs = to_field_set(&t, &json!({"spec": {"replicas": 1, "bogus": 1}})).unwrap_err();
+    assert_eq!(
+        errs.to_string(),
+        ".spec.bogus: field not declared in schema"
+    );
+    let errs = to_field_set(&t, &json!({"spec": {"containers": [{"image": "x"}]}})).unwrap_err();
+    assert!(
+        errs.to_string().contains("omits key field \"name\""),
+        "{errs}"
+    );
+    let errs = to_field_set(
+        &t,
+        &json!({"spec": {"containers": [{"name": "a"}, {"name": "a"}]}}),
+    )
+    .unwrap_err();
+    assert!(
+        errs.to_string()
+            .contains("duplicate entries for key [name=\"a\"]"),
+        "{errs}"
+    );
+    let errs = to_field_set(&t, &json!({"spec": {"tags": [{"x": 1}]}})).unwrap_err();
+    assert!(errs.to_string().contains("only scalar values"), "{errs}");
+}
+
+#[test]
+fn merge_replaces_atomics_and_merges_sets_and_keyed_lists_item_by_item() {
+    let t = types();
+    let live = json!({"spec": {
+        "selector": {"app": "web", "tier": "front"},
+        "args": ["a", "b"],
+        "tags": ["x", "y"],
+        "containers": [
+            {"name": "web", "image": "nginx:1", "ports": [{"containerPort": 80, "protocol": "TCP"}]},
+            {"name": "sidecar", "image": "envoy"}
+        ]
+    }});
+    let config = json!({"spec": {
+        "selector": {"app": "web"},
+        "args": ["c"],
+        "tags": ["z", "x"],
+        "containers": [{"name": "web", "image": "nginx:2"}]
+    }});
+    let merged = merge(&t, &live, &config).expect("merges");
+    assert_eq!(
+        merged,
+        json!({"spec": {
+            // atomic map and list: replaced
+            "selector": {"app": "web"},
+            "args": ["c"],
+            // set: union, the applied order for the applied items, others kept in place
+            "tags": ["z", "x", "y"],
+            // keyed list: the named item merged field by field, the other kept
+            "containers": [
+                {"name": "web", "image": "nginx:2", "ports": [{"containerPort": 80, "protocol": "TCP"}]},
+                {"name": "sidecar", "image": "envoy"}
+            ]
+        }})
+    );
+}
+
+#[test]
+fn merge_orders_shared_items_as_the_config_does() {
+    let t = types();
+    let live = json!({"spec": {"containers": [{"name": "a"}, {"name": "x"}, {"name": "b"}]}});
+    let config = json!({"spec": {"containers": [{"name": "b"}, {"name": "a"}]}});
+    let merged = merge(&t, &live, &config).unwrap();
+    let names: Vec<&str> = merged["spec"]["containers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["x", "b", "a"]);
+}
+
+#[test]
+fn compare_finds_added_modified_removed_with_items_as_members() {
+    let t = types();
+    let old = json!({"metadata": {"name": "d"}, "spec": {"replicas": 1, "args": ["a"],
+        "containers": [{"name": "web", "image": "nginx:1"}]}});
+    let new = json!({"metadata": {"name": "d", "labels": {"app": "web"}}, "spec": {"replicas": 2,
+        "containers": [{"name": "web", "image": "nginx:1"}, {"name": "log", "image": "busybox"}]}});
+    let c = compare(&t, &old, &new).expect("compares");
+    assert_eq!(paths(&c.modified), [".spec.replicas"]);
+    assert_eq!(paths(&c.removed), [".spec.args"]);
+    // A new map and a new item are members themselves ("." in FieldsV1), as Go adds them.
+    assert_eq!(
+        paths(&c.added),
+        [
+            ".metadata.labels",
+            ".metadata.labels.app",
+            ".spec.containers[name=\"log\"]",
+            ".spec.containers[name=\"log\"].image",
+            ".spec.containers[name=\"log\"].name",
+        ]
+    );
+    assert!(compare(&t, &old, &old).unwrap().is_same());
+}
+
+#[test]
+fn empty_and_null_containers_are_leaves() {
+    let t = types();
+    let c = compare(
+        &t,
+        &json!({"spec": {"args": null}}),
+        &json!({"spec": {"args": []}}),
+    )
+    .unwrap();
+    assert_eq!(paths(&c.modified), [".spec.args"]);
+    let c = compare(
+        &t,
+        &json!({"spec": {}}),
+        &json!({"spec": {"containers": []}}),
+    )
+    .unwrap();
+    assert_eq!(paths(&c.added), [".spec.containers"]);
+}
+
+#[test]
+fn remove_items_drops_members_and_empties_to_null() {
+    let t = types();
+    let v = json!({"metadata": {"labels": {"a": "1"}}, "spec": {"replicas": 3, "tags": ["x", "y"],
+        "containers": [{"name": "web", "image": "i"}, {"name": "log", "image": "j"}]}});
+    let mut set = Set::new();
+    set.insert(&".spec.containers[name=\"log\"]".parse::<Path>().unwrap().0);
+    set.insert(&".spec.tags[=\"x\"]".parse::<Path>().unwrap().0);
+    set.insert(&".metadata.labels.a".parse::<Path>().unwrap().0);
+    let out = remove_items(&t, &v, &set);
+    assert_eq!(
+        out,
+        json!({"metadata": {"labels": null}, "spec": {"replicas": 3, "tags": ["y"],
+            "containers": [{"name": "web", "image": "i"}]}})
+    );
+}
+
+#[test]
+fn named_fields_become_members_but_map_keys_do_not() {
+    let t = types();
+    let mut set = Set::new();
+    set.insert(&".spec.replicas".parse::<Path>().unwrap().0);
+    set.insert(&".metadata.labels.app".parse::<Path>().unwrap().0);
+    let ensured = ensure_named_fields_are_members(&t, &set);
+    assert_eq!(
+        paths(&ensured),
+        [
+            ".metadata",
+            ".spec",
+            ".metadata.labels",
+            ".metadata.labels.app",
+            ".spec.replicas"
+        ]
+    );
+}
+
+#[test]
+fn deduced_types_merge_maps_and_replace_lists() {
+    let t = ParseableType::deduced();
+    let merged = merge(
+        &t,
+        &json!({"a": {"x": 1}, "l": [1, 2]}),
+        &json!({"a": {"y": 2}, "l": [3]}),
+    )
+    .unwrap();
+    assert_eq!(merged, json!({"a": {"x": 1, "y": 2}, "l": [3]}));
+    let set = to_field_set(&t, &json!({"a": {"x": 1}, "l": [1]})).unwrap();
+    assert_eq!(paths(&set), [".l", ".a.x"]);
+}
+
+#[test]
+fn a_key_field_left_out_is_keyed_by_its_default() {
+    let t = ParseableType::from_openapi_v3_schema(&json!({
+        "type": "object",
+        "properties": {"ports": {"type": "array", "x-kubernetes-list-type": "map",
+            "x-kubernetes-list-map-keys": ["port", "protocol"],
+            "items": {"type": "object", "properties": {
+                "port": {"type": "integer"},
+                "protocol": {"type": "string", "default": "TCP"}}}}}
+    }));
+    let set = to_field_set(&t, &json!({"ports": [{"port": 80}]})).expect("keyed by the default");
+    assert_eq!(
+        paths(&set),
+        [
+            ".ports[port=80,protocol=\"TCP\"]",
+            ".ports[port=80,protocol=\"TCP\"].port"
+        ]
+    );
+    let merged = merge(
+        &t,
+        &json!({"ports": [{"port": 80, "protocol": "TCP"}]}),
+        &json!({"ports": [{"port": 80}]}),
+    )
+    .unwrap();
+    assert_eq!(merged, json!({"ports": [{"port": 80, "protocol": "TCP"}]}));
+}
