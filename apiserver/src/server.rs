@@ -31,6 +31,7 @@ use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
 use crate::admission::Chain;
+use crate::admission::webhook::{DnsServiceResolver, ServiceResolver};
 use crate::authentication::user::Info;
 use crate::authentication::{self, Anonymous, Authenticator, ClientCertificates};
 use crate::authorization::{self, AlwaysAllow, Attributes, Authorizer, Decision};
@@ -82,6 +83,7 @@ pub struct Config {
     anonymous_auth: bool,
     authorizer: Arc<dyn Authorizer>,
     admission: Chain,
+    webhook_services: Arc<dyn ServiceResolver>,
 }
 
 impl Config {
@@ -96,6 +98,7 @@ impl Config {
             anonymous_auth: true,
             authorizer: Arc::new(AlwaysAllow),
             admission: Chain::new(),
+            webhook_services: Arc::new(DnsServiceResolver),
         }
     }
 
@@ -125,6 +128,13 @@ impl Config {
     /// `--enable-admission-plugins` and the dynamic webhooks).
     pub fn admission(mut self, chain: Chain) -> Self {
         self.admission = chain;
+        self
+    }
+
+    /// Where admission webhooks configured with a `clientConfig.service` are reached
+    /// (by default `https://NAME.NAMESPACE.svc:PORT/PATH` through DNS).
+    pub fn webhook_service_resolver(mut self, resolver: Arc<dyn ServiceResolver>) -> Self {
+        self.webhook_services = resolver;
         self
     }
 
@@ -215,7 +225,7 @@ impl Config {
             authenticator: self.authenticator,
             anonymous_auth: self.anonymous_auth,
             authorizer: self.authorizer,
-            admission: self.admission,
+            admission: Chain::for_server(&self.admission, &stores, self.webhook_services),
             stores,
             discovery,
             openapi,
@@ -597,17 +607,16 @@ impl Api {
             "create" if resource.is_create_only() => {
                 h.review(body, negotiate_input(content_type)?).await?
             }
-            "create" => {
-                self.check_namespace(info).await?;
-                h.create(body, negotiate_input(content_type)?).await?
-            }
+            "create" => h.create(body, negotiate_input(content_type)?).await?,
             "update" => h.update(body, negotiate_input(content_type)?).await?,
             "patch" => h.patch(body, content_type).await?,
             "delete" => {
                 let reply = h.delete(body).await?;
                 if info.api_group.is_empty()
                     && info.resource == "namespaces"
-                    && reply.code == 200
+                    // Gone (200) or terminating, held by finalizers (202): the
+                    // namespace controller empties it either way.
+                    && matches!(reply.code, 200 | 202)
                     && query.get("dryRun").is_none()
                 {
                     self.delete_namespace_contents(&info.name).await?;
@@ -638,30 +647,6 @@ impl Api {
                     Err(e) => return Err(e),
                 }
             }
-        }
-        Ok(())
-    }
-
-    /// A namespaced object is created only in a namespace that exists (Go's
-    /// `NamespaceLifecycle` admission).
-    async fn check_namespace(&self, info: &RequestInfo) -> Result<(), StatusError> {
-        let Some(ns) = &info.namespace else {
-            return Ok(());
-        };
-        let Some(store) = self.stores.get(&(String::new(), "namespaces".to_owned())) else {
-            return Ok(());
-        };
-        let namespace = store.get("", ns).await?;
-        if namespace
-            .meta()
-            .is_some_and(|m| m.deletion_timestamp().is_some())
-        {
-            let mut err = StatusError::bad_request(format!(
-                "unable to create new content in namespace {ns} because it is being terminated"
-            ));
-            err.status.reason = "Forbidden".into();
-            err.status.code = 403;
-            return Err(err);
         }
         Ok(())
     }
