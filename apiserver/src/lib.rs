@@ -6,7 +6,7 @@
 //! | [`server`] | `server` | the [`Config`](server::Config) a program builds a running server from |
 //! | [`authentication`] | `authentication`, `authentication/user` | who makes a request: [`Authenticator`](authentication::Authenticator), [`user::Info`](authentication::user::Info) |
 //! | [`authorization`] | `authorization/authorizer`, `authorization/union` | what a user may do: [`Authorizer`](authorization::Authorizer), [`Attributes`](authorization::Attributes) |
-//! | [`admission`] | `admission` | the plugins a write goes through after it is authorized: [`Chain`](admission::Chain) |
+//! | [`admission`] | `admission`, `admission/plugin/namespace/lifecycle`, `admission/plugin/webhook` | the plugins a write goes through after it is authorized: [`Chain`](admission::Chain), `NamespaceLifecycle`, the dynamic admission webhooks |
 //! | [`endpoints`] | `endpoints`, `endpoints/handlers`, `endpoints/request` | request parsing, content negotiation, the REST and watch handlers, Status errors |
 //! | [`registry`] | `registry/generic/registry`, `storage/cacher` | the store of each resource over the storage: keys, storage versions, strategies, the watch cache |
 //! | [`openapi`] | `k8s.io/kube-openapi` `handler3`, `handler` | the OpenAPI v3 documents (index and one per web service) and the v2 document, as served |

@@ -26,7 +26,7 @@
 //! | [`record`] | client-go `tools/events` | [`EventRecorder`](record::EventRecorder) |
 //! | [`webhook`] | `pkg/webhook`, `pkg/webhook/admission` | [`Server`](webhook::Server) (HTTPS), [`Defaulter`](webhook::Defaulter) and [`Validator`](webhook::Validator) handlers on typed objects |
 //!
-//! Examples: `configmap-mirror` and `replicaset-lite` (`cargo run -p controller-runtime
+//! Examples: `configmap-mirror`, `replicaset-lite` and the webhook `pod-defaulter` (`cargo run -p controller-runtime
 //! --example configmap-mirror -- --kubeconfig FILE`).
 #![forbid(unsafe_code)]
 

@@ -519,3 +519,127 @@ async fn dry_run_side_effects_match_conditions_and_selectors() {
     );
     server.stop().await;
 }
+
+/// Records what it is sent and labels the object `recorded=yes` through a JSON patch.
+#[derive(Clone, Default)]
+struct Recorder(Arc<std::sync::Mutex<Vec<AdmissionRequest>>>);
+
+impl Handler for Recorder {
+    fn handle<'a>(
+        &'a self,
+        request: &'a AdmissionRequest,
+    ) -> controller_runtime::webhook::admission::HandlerFuture<'a> {
+        Box::pin(async move {
+            self.0.lock().unwrap().push(request.clone());
+            let Some(original) = request.object.clone() else {
+                return AdmissionResponse::allowed();
+            };
+            let mut changed = original.clone();
+            changed["metadata"]["labels"] = json!({"recorded": "yes"});
+            AdmissionResponse::patched(&original, &changed).with_warnings(vec!["recorded".into()])
+        })
+    }
+}
+
+#[tokio::test]
+async fn equivalent_versions_get_the_object_converted_and_the_review_is_complete() {
+    use k8s_types::autoscaling::v1::HorizontalPodAutoscaler;
+    let (_env, client, certs) = setup().await;
+    let recorder = Recorder::default();
+    let server = Server::new(certs.cert.as_bytes(), certs.key.as_bytes())
+        .unwrap()
+        .register("/record", recorder.clone())
+        .start("127.0.0.1:0".parse().unwrap())
+        .await
+        .unwrap();
+    let url = format!("https://{}/record", server.local_addr());
+    let rules = json!([{"operations": ["CREATE"], "apiGroups": ["autoscaling"],
+                        "apiVersions": ["v2"], "resources": ["horizontalpodautoscalers"]}]);
+    mutating(
+        &client,
+        "exact",
+        vec![hook(
+            "exact.example.com",
+            &url,
+            &certs.ca,
+            json!({"rules": rules, "matchPolicy": "Exact"}),
+        )],
+    )
+    .await;
+    let hpa = |name: &str| -> HorizontalPodAutoscaler {
+        serde_json::from_value(json!({
+            "apiVersion": "autoscaling/v1", "kind": "HorizontalPodAutoscaler",
+            "metadata": {"name": name, "namespace": "default"},
+            "spec": {"scaleTargetRef": {"kind": "Deployment", "name": "web", "apiVersion": "apps/v1"},
+                     "maxReplicas": 3, "targetCPUUtilizationPercentage": 50},
+        }))
+        .unwrap()
+    };
+    // Exact: a v2 rule does not select a v1 request.
+    let created = client
+        .create(&hpa("exact"), &Default::default())
+        .await
+        .unwrap();
+    assert!(created.metadata.labels.is_empty());
+    assert!(recorder.0.lock().unwrap().is_empty());
+    unregister_mutating(&client, "exact").await;
+
+    mutating(
+        &client,
+        "equivalent",
+        vec![hook(
+            "equivalent.example.com",
+            &url,
+            &certs.ca,
+            json!({"rules": rules}),
+        )],
+    )
+    .await;
+    let created = client
+        .create(&hpa("equivalent"), &Default::default())
+        .await
+        .unwrap();
+    assert_eq!(
+        created.metadata.labels["recorded"], "yes",
+        "the v2 patch applied to the v1 request"
+    );
+    assert_eq!(
+        created.spec.target_cpu_utilization_percentage,
+        Some(50),
+        "nothing lost in conversion"
+    );
+    let seen = recorder.0.lock().unwrap().clone();
+    assert_eq!(seen.len(), 1);
+    let r = &seen[0];
+    assert_eq!(
+        (
+            r.kind.group.as_str(),
+            r.kind.version.as_str(),
+            r.kind.kind.as_str()
+        ),
+        ("autoscaling", "v2", "HorizontalPodAutoscaler")
+    );
+    assert_eq!(r.resource.version, "v2");
+    let request_kind = r.request_kind.clone().unwrap();
+    assert_eq!(request_kind.version, "v1");
+    assert_eq!(
+        r.request_resource.clone().unwrap().resource,
+        "horizontalpodautoscalers"
+    );
+    assert_eq!(
+        (r.operation.as_str(), r.namespace.as_str(), r.name.as_str()),
+        ("CREATE", "default", "equivalent")
+    );
+    assert_eq!(r.user_info.username, "system:anonymous");
+    assert!(!r.uid.is_empty());
+    assert_eq!(r.dry_run, Some(false));
+    assert_eq!(r.options.as_ref().unwrap()["kind"], "CreateOptions");
+    let object = r.object.as_ref().unwrap();
+    assert_eq!(object["apiVersion"], "autoscaling/v2");
+    assert_eq!(
+        object["spec"]["metrics"][0]["resource"]["target"]["averageUtilization"], 50,
+        "the object in the webhook's version"
+    );
+    assert!(r.old_object.is_none());
+    server.stop().await;
+}

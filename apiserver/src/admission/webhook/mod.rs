@@ -664,3 +664,58 @@ impl ValidationInterface for ValidatingWebhooks {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refusals_are_worded_and_coded_as_gos_to_status_err() {
+        let e = denied("a.example.com", Some(&json!({"message": "no", "code": 0})));
+        assert_eq!(e.code(), 403);
+        assert_eq!(e.status.status, "Failure");
+        assert_eq!(
+            e.status.message,
+            r#"admission webhook "a.example.com" denied the request: no"#
+        );
+        let e = denied(
+            "a.example.com",
+            Some(&json!({"reason": "TooBig", "code": 422})),
+        );
+        assert_eq!(e.code(), 422);
+        assert_eq!(
+            e.status.message,
+            r#"admission webhook "a.example.com" denied the request: TooBig"#
+        );
+        let e = denied("a.example.com", None);
+        assert_eq!(
+            e.status.message,
+            r#"admission webhook "a.example.com" denied the request without explanation"#
+        );
+        // A webhook cannot make a refusal look like a success.
+        let e = denied(
+            "a.example.com",
+            Some(&json!({"status": "Success", "code": 200})),
+        );
+        assert_eq!((e.code(), e.status.status.as_str()), (403, "Failure"));
+    }
+
+    #[test]
+    fn services_resolve_to_their_cluster_name_or_a_fixed_address() {
+        let service = ServiceReference {
+            namespace: "hooks".into(),
+            name: "pods".into(),
+            ..ServiceReference::default()
+        };
+        let e = DnsServiceResolver
+            .resolve(&service, "/mutate", 8443)
+            .unwrap();
+        assert_eq!(e.url, "https://pods.hooks.svc:8443/mutate");
+        assert_eq!(e.server_name, "pods.hooks.svc");
+        let fixed =
+            StaticServiceResolver::new().with("hooks", "pods", "127.0.0.1:9443".parse().unwrap());
+        let e = fixed.resolve(&service, "/mutate", 443).unwrap();
+        assert_eq!((e.host.as_str(), e.port), ("127.0.0.1", 9443));
+        assert_eq!(e.server_name, "pods.hooks.svc");
+    }
+}
