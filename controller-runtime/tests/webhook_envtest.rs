@@ -535,7 +535,7 @@ impl Handler for Recorder {
                 return AdmissionResponse::allowed();
             };
             let mut changed = original.clone();
-            changed["metadata"]["labels"] = json!({"recorded": "yes"});
+            changed["metadata"]["labels"]["recorded"] = json!("yes");
             AdmissionResponse::patched(&original, &changed).with_warnings(vec!["recorded".into()])
         })
     }
@@ -641,5 +641,61 @@ async fn equivalent_versions_get_the_object_converted_and_the_review_is_complete
         "the object in the webhook's version"
     );
     assert!(r.old_object.is_none());
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn if_needed_webhooks_are_called_again_after_a_later_change() {
+    let (_env, client, certs) = setup().await;
+    let recorder = Recorder::default();
+    let mut scheme = apimachinery::runtime::Scheme::new();
+    k8s_types::register(&mut scheme).unwrap();
+    let server = Server::new(certs.cert.as_bytes(), certs.key.as_bytes())
+        .unwrap()
+        .register("/record", recorder.clone())
+        .register(
+            "/mutate",
+            DefaultingHandler::new(Arc::new(scheme), Labeller),
+        )
+        .start("127.0.0.1:0".parse().unwrap())
+        .await
+        .unwrap();
+    let base = format!("https://{}", server.local_addr());
+    let calls = |r: &Recorder| r.0.lock().unwrap().len();
+    for (policy, expected_calls) in [("Never", 1), ("IfNeeded", 2)] {
+        mutating(
+            &client,
+            "a-record",
+            vec![hook(
+                "record.example.com",
+                &format!("{base}/record"),
+                &certs.ca,
+                json!({"reinvocationPolicy": policy}),
+            )],
+        )
+        .await;
+        mutating(
+            &client,
+            "b-label",
+            vec![hook(
+                "label.example.com",
+                &format!("{base}/mutate"),
+                &certs.ca,
+                json!({}),
+            )],
+        )
+        .await;
+        let before = calls(&recorder);
+        let name = format!("reinvoke-{}", policy.to_lowercase());
+        let created = client
+            .create(&pod(&name, &[]), &Default::default())
+            .await
+            .unwrap();
+        assert_eq!(calls(&recorder) - before, expected_calls, "{policy}");
+        assert_eq!(created.metadata.labels["recorded"], "yes");
+        assert_eq!(created.metadata.labels["defaulted"], "true");
+        unregister_mutating(&client, "a-record").await;
+        unregister_mutating(&client, "b-label").await;
+    }
     server.stop().await;
 }

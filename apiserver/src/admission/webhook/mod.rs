@@ -25,8 +25,10 @@
 //! `failed calling webhook "NAME": ...`. A dry-run request is refused with 400 when a
 //! webhook it selects has `sideEffects` other than `None` or `NoneOnDryRun`.
 //!
-//! Left out: `reinvocationPolicy: IfNeeded` (no webhook is called twice) and
-//! `matchConditions`, which are CEL. This server evaluates no CEL, so a webhook with
+//! A mutating webhook with `reinvocationPolicy: IfNeeded` is called once more when a
+//! webhook after it changed the object (Go's reinvocation, among webhooks only: the
+//! server's other mutating plugins are not run again). Left out: `matchConditions`,
+//! which are CEL. This server evaluates no CEL, so a webhook with
 //! match conditions is treated as Go treats a condition that fails to evaluate: under
 //! `failurePolicy: Fail` the request is refused with 500 `failed calling webhook
 //! "NAME": failed to evaluate match conditions: ...`; under `Ignore` the webhook is
@@ -436,15 +438,15 @@ impl Webhooks {
         }
     }
 
-    /// Calls `hook` and checks its answer; returns the `response` of an allowed
-    /// request (warnings and audit annotations recorded on `attributes`).
+    /// Calls `hook` and checks its answer; returns the JSON patch of an allowed
+    /// request, if any (warnings and audit annotations recorded on `attributes`).
     async fn call(
         &self,
         hook: &Webhook,
         invocation: &Invocation,
         attributes: &Attributes,
         mutating: bool,
-    ) -> Result<Value, HookError> {
+    ) -> Result<Option<json_patch::Patch>, HookError> {
         let name = hook.name.as_str();
         if attributes.dry_run && !hook.allows_dry_run() {
             return Err(HookError::Status(StatusError::bad_request(format!(
@@ -540,42 +542,44 @@ impl Webhooks {
         if !allowed {
             return Err(HookError::Status(denied(name, response.get("status"))));
         }
-        Ok(response.clone())
+        let Some(patch) = response.get("patch").and_then(Value::as_str) else {
+            return Ok(None);
+        };
+        let bytes = base64::engine::general_purpose::STANDARD
+            .decode(patch)
+            .map_err(|e| invalid(format!("the patch is not base64: {e}")))?;
+        let patch: json_patch::Patch = serde_json::from_slice(&bytes).map_err(|e| {
+            calling_error(
+                name,
+                format!("received undecodable patch in webhook response: {e}"),
+            )
+        })?;
+        Ok(Some(patch))
     }
 
     /// Applies a mutating webhook's patch to `attributes.object` (in the version the
-    /// webhook saw), back in the version the object was in.
+    /// webhook saw), back in the version the object was in; returns whether the object
+    /// changed.
     fn apply_patch(
         &self,
         hook: &Webhook,
         invocation: &Invocation,
-        response: &Value,
+        patch: &json_patch::Patch,
         attributes: &mut Attributes,
-    ) -> Result<(), StatusError> {
-        let Some(patch) = response.get("patch").and_then(Value::as_str) else {
-            return Ok(());
-        };
-        let Some(obj) = attributes.object.as_ref() else {
-            return Ok(());
-        };
+    ) -> Result<bool, StatusError> {
         let name = &hook.name;
-        let bytes = base64::engine::general_purpose::STANDARD
-            .decode(patch)
-            .map_err(|e| {
-                StatusError::internal(format!(
-                    "admission webhook {name:?} returned a patch that is not base64: {e}"
-                ))
-            })?;
-        let patch: json_patch::Patch = serde_json::from_slice(&bytes).map_err(|e| {
-            StatusError::internal(format!(
-                "admission webhook {name:?} returned an invalid JSON patch: {e}"
-            ))
-        })?;
+        if patch.0.is_empty() {
+            return Ok(false);
+        }
+        let Some(obj) = attributes.object.as_ref() else {
+            return Err(StatusError::internal(format!(
+                "admission webhook {name:?} attempted to modify the object, which is not supported for this operation"
+            )));
+        };
         let original_gv: GroupVersion = obj.group_version_kind().group_version();
-        let mut doc = self.versioned_json(&**obj, invocation, attributes)?;
-        json_patch::patch(&mut doc, &patch.0).map_err(|e| {
-            StatusError::internal(format!("JSON Patch from admission webhook {name:?}: {e}"))
-        })?;
+        let before = self.versioned_json(&**obj, invocation, attributes)?;
+        let mut doc = before.clone();
+        json_patch::patch(&mut doc, &patch.0).map_err(|e| StatusError::internal(e.to_string()))?;
         let sent_gvk = {
             let kind = obj.group_version_kind();
             if kind.kind == invocation.kind.kind {
@@ -591,9 +595,15 @@ impl Webhooks {
             ))
         })?;
         attributes.scheme.default(&mut *patched);
+        let after = self.versioned_json(&*patched, invocation, attributes)?;
         attributes.object = Some(convert(&attributes.scheme, patched, &original_gv)?);
-        Ok(())
+        Ok(before != after)
     }
+}
+
+/// The audit annotation Go records when a webhook's failure is ignored.
+fn failed_open_key(kind: &str, round: usize, index: usize) -> String {
+    format!("failed-open.{kind}.webhook.admission.k8s.io/round_{round}_index_{index}")
 }
 
 #[async_trait]
@@ -602,23 +612,48 @@ impl MutationInterface for MutatingWebhooks {
         true
     }
 
+    /// Calls the selected webhooks in order, then, once, those with
+    /// `reinvocationPolicy: IfNeeded` that a later webhook's change came after (Go's
+    /// reinvocation, limited to the webhooks: in-tree plugins are not run again).
     async fn admit(&self, attributes: &mut Attributes) -> Result<(), StatusError> {
         let webhooks = &self.0;
-        for hook in webhooks.configured("mutatingwebhookconfigurations").await? {
-            let Some(invocation) = webhooks.should_call(&hook, attributes).await? else {
-                continue;
-            };
-            match webhooks.call(&hook, &invocation, attributes, true).await {
-                Ok(response) => webhooks.apply_patch(&hook, &invocation, &response, attributes)?,
-                Err(HookError::Calling(why)) if hook.ignores_failures() => {
-                    attributes.reports.add_audit_annotation(
-                        "failed-open.mutating.webhook.admission.k8s.io",
-                        &hook.name,
-                    );
-                    let _ = why;
+        let hooks = webhooks.configured("mutatingwebhookconfigurations").await?;
+        let mut invoked_reinvocable = Vec::new();
+        let mut reinvoke = std::collections::BTreeSet::new();
+        for round in 0..2 {
+            for (index, hook) in hooks.iter().enumerate() {
+                if round == 1 && !reinvoke.contains(&index) {
+                    continue;
                 }
-                Err(HookError::Calling(why)) => return Err(StatusError::internal(why)),
-                Err(HookError::Status(e)) => return Err(e),
+                let Some(invocation) = webhooks.should_call(hook, attributes).await? else {
+                    continue;
+                };
+                let changed = match webhooks.call(hook, &invocation, attributes, true).await {
+                    Ok(Some(patch)) => {
+                        webhooks.apply_patch(hook, &invocation, &patch, attributes)?
+                    }
+                    Ok(None) => false,
+                    Err(HookError::Calling(_)) if hook.ignores_failures() => {
+                        attributes.reports.add_audit_annotation(
+                            &failed_open_key("mutation", round, index),
+                            &hook.name,
+                        );
+                        false
+                    }
+                    Err(HookError::Calling(why)) => return Err(StatusError::internal(why)),
+                    Err(HookError::Status(e)) => return Err(e),
+                };
+                if round == 0 {
+                    if changed {
+                        reinvoke.extend(invoked_reinvocable.drain(..));
+                    }
+                    if hook.reinvocation_policy.as_deref() == Some("IfNeeded") {
+                        invoked_reinvocable.push(index);
+                    }
+                }
+            }
+            if reinvoke.is_empty() {
+                break;
             }
         }
         Ok(())
@@ -648,14 +683,13 @@ impl ValidationInterface for ValidatingWebhooks {
             .iter()
             .map(|(hook, invocation)| webhooks.call(hook, invocation, attributes, false));
         let results = futures_util::future::join_all(calls).await;
-        for ((hook, _), result) in selected.iter().zip(results) {
+        for (index, ((hook, _), result)) in selected.iter().zip(results).enumerate() {
             match result {
                 Ok(_) => {}
                 Err(HookError::Calling(_)) if hook.ignores_failures() => {
-                    attributes.reports.add_audit_annotation(
-                        "failed-open.validating.webhook.admission.k8s.io",
-                        &hook.name,
-                    );
+                    attributes
+                        .reports
+                        .add_audit_annotation(&failed_open_key("validating", 0, index), &hook.name);
                 }
                 Err(HookError::Calling(why)) => return Err(StatusError::internal(why)),
                 Err(HookError::Status(e)) => return Err(e),
