@@ -412,6 +412,49 @@ async fn pod_defaulter_against_kapi_serve() {
     let config = Config::from_kubeconfig(&kubeconfig).unwrap();
     let client = Client::new(&config, Arc::new(scheme)).unwrap();
     pod_defaulter_scenario(&client).await;
+    pod_defaulter_with_kubectl(&kubeconfig);
     stop(running);
     pod_defaulter_gone(&client).await;
+}
+
+/// kubectl sees the webhooks as users do: a Pod it runs comes back labelled, one with
+/// an unpinned image is refused with the webhook's message.
+fn pod_defaulter_with_kubectl(kubeconfig: &Path) {
+    let kubectl = |args: &[&str]| {
+        Command::new("kubectl")
+            .arg("--kubeconfig")
+            .arg(kubeconfig)
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    if !Command::new("kubectl")
+        .args(["version", "--client"])
+        .output()
+        .is_ok_and(|o| o.status.success())
+    {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "kubectl is not installed, and CI needs this test"
+        );
+        eprintln!("kubectl is not installed: skipping its part of the webhook test");
+        return;
+    }
+    let out = kubectl(&["run", "web", "--image=nginx:1.27"]);
+    assert!(out.status.success(), "{out:?}");
+    let out = kubectl(&[
+        "get",
+        "pod",
+        "web",
+        "-o",
+        r"jsonpath={.metadata.labels.pod-defaulter\.example\.com/defaulted}",
+    ]);
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "true", "{out:?}");
+    let out = kubectl(&["run", "floating", "--image=nginx"]);
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(r#"admission webhook "validate-v1-pod.pod-defaulter.example.com" denied the request: container "floating" uses the image "nginx": pin a version tag other than latest"#),
+        "{stderr}"
+    );
 }
