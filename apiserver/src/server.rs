@@ -225,7 +225,12 @@ impl Config {
             authenticator: self.authenticator,
             anonymous_auth: self.anonymous_auth,
             authorizer: self.authorizer,
-            admission: Chain::for_server(&self.admission, &stores, self.webhook_services),
+            admission: Chain::for_server(
+                &self.admission,
+                &stores,
+                self.storage.clone(),
+                self.webhook_services,
+            ),
             stores,
             discovery,
             openapi,

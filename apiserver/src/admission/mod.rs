@@ -157,10 +157,12 @@ impl Chain {
     /// The chain a server runs: Go's default order of its built-in plugins around
     /// `configured` ones: `NamespaceLifecycle` first, then the configured mutating
     /// plugins, the mutating webhooks, the configured validating plugins and the
-    /// validating webhooks, all reading the server's `stores` (by group and resource).
+    /// validating webhooks, all reading the server's `stores` (by group and resource)
+    /// over its `storage`.
     pub fn for_server(
         configured: &Chain,
         stores: &BTreeMap<(String, String), Arc<crate::registry::Store>>,
+        storage: Arc<dyn crate::storage::Storage>,
         resolver: Arc<dyn webhook::ServiceResolver>,
     ) -> Chain {
         let mut chain = Chain::new();
@@ -169,7 +171,7 @@ impl Chain {
                 namespaces.clone(),
             )));
         }
-        let webhooks = Arc::new(webhook::Webhooks::new(stores.clone(), resolver));
+        let webhooks = Arc::new(webhook::Webhooks::new(stores.clone(), storage, resolver));
         chain.mutating.extend(configured.mutating.iter().cloned());
         chain
             .validating

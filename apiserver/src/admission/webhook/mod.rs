@@ -60,7 +60,8 @@ use super::{Attributes, MutationInterface, Operation, ValidationInterface};
 use crate::endpoints::StatusError;
 use crate::endpoints::handlers::{convert, encode, to_json};
 use crate::endpoints::negotiation::MediaType;
-use crate::registry::{Selection, Store, from_value};
+use crate::registry::{Store, from_value};
+use crate::storage::{ListOptions, Revision, Storage};
 
 /// The API group of the webhook configurations.
 pub const GROUP: &str = "admissionregistration.k8s.io";
@@ -147,7 +148,18 @@ impl ServiceResolver for StaticServiceResolver {
 #[derive(Debug)]
 pub struct Webhooks {
     stores: BTreeMap<(String, String), Arc<Store>>,
+    storage: Arc<dyn Storage>,
     resolver: Arc<dyn ServiceResolver>,
+    parsed: std::sync::Mutex<BTreeMap<String, Parsed>>,
+}
+
+/// The webhooks last read from a configuration resource, and which stored versions of
+/// which objects they were read from: every write lists the configurations' keys, and
+/// decodes them again only when one was added, changed or removed.
+#[derive(Debug, Default)]
+struct Parsed {
+    versions: Vec<(String, Revision)>,
+    webhooks: Arc<Vec<Webhook>>,
 }
 
 /// The webhooks of `MutatingWebhookConfiguration` objects, as a mutating plugin.
@@ -209,9 +221,15 @@ impl Webhooks {
     /// and resource), Services reached through `resolver`.
     pub fn new(
         stores: BTreeMap<(String, String), Arc<Store>>,
+        storage: Arc<dyn Storage>,
         resolver: Arc<dyn ServiceResolver>,
     ) -> Self {
-        Webhooks { stores, resolver }
+        Webhooks {
+            stores,
+            storage,
+            resolver,
+            parsed: std::sync::Mutex::default(),
+        }
     }
 
     fn store(&self, group: &str, resource: &str) -> Option<&Arc<Store>> {
@@ -219,17 +237,44 @@ impl Webhooks {
     }
 
     /// Every webhook of every configuration of `resource`, in name order.
-    async fn configured(&self, resource: &str) -> Result<Vec<Webhook>, StatusError> {
+    async fn configured(&self, resource: &str) -> Result<Arc<Vec<Webhook>>, StatusError> {
         let Some(store) = self.store(GROUP, resource) else {
-            return Ok(Vec::new());
+            return Ok(Arc::default());
         };
+        let prefix = store.info().collection_prefix(None);
+        let listed = self
+            .storage
+            .list(&prefix, &ListOptions::default())
+            .await
+            .map_err(|e| StatusError::from_storage(e, &store.info().qualified_resource(), ""))?;
+        let versions: Vec<(String, Revision)> = listed
+            .kvs
+            .iter()
+            .map(|kv| (kv.key.clone(), kv.mod_revision))
+            .collect();
+        if let Ok(parsed) = self.parsed.lock() {
+            if let Some(p) = parsed.get(resource).filter(|p| p.versions == versions) {
+                return Ok(p.webhooks.clone());
+            }
+        }
         let mut hooks = Vec::new();
-        for obj in store.list_all(None, &Selection::default()).await? {
+        for kv in &listed.kvs {
+            let obj = store.decode(kv)?;
             let config: WebhookConfiguration = serde_json::from_value(to_json(&*obj)?)
                 .map_err(|e| StatusError::internal(format!("reading {resource}: {e}")))?;
             hooks.extend(config.webhooks);
         }
-        Ok(hooks)
+        let webhooks = Arc::new(hooks);
+        if let Ok(mut parsed) = self.parsed.lock() {
+            parsed.insert(
+                resource.to_owned(),
+                Parsed {
+                    versions,
+                    webhooks: webhooks.clone(),
+                },
+            );
+        }
+        Ok(webhooks)
     }
 
     /// The version of the request's resource the webhook's rules select (the request's
@@ -669,11 +714,11 @@ impl ValidationInterface for ValidatingWebhooks {
     async fn validate(&self, attributes: &Attributes) -> Result<(), StatusError> {
         let webhooks = &self.0;
         let mut selected = Vec::new();
-        for hook in webhooks
+        let hooks = webhooks
             .configured("validatingwebhookconfigurations")
-            .await?
-        {
-            if let Some(invocation) = webhooks.should_call(&hook, attributes).await? {
+            .await?;
+        for hook in hooks.iter() {
+            if let Some(invocation) = webhooks.should_call(hook, attributes).await? {
                 selected.push((hook, invocation));
             }
         }
