@@ -404,3 +404,122 @@ pub fn review_response(uid: &str, response: &AdmissionResponse) -> Value {
         "response": out,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use base64::Engine;
+    use k8s_types::core::v1::ConfigMap;
+
+    fn scheme() -> Arc<Scheme> {
+        let mut scheme = Scheme::new();
+        k8s_types::register(&mut scheme).unwrap_or_default();
+        Arc::new(scheme)
+    }
+
+    fn request(operation: &str, object: Option<Value>, old: Option<Value>) -> AdmissionRequest {
+        AdmissionRequest {
+            uid: "u-1".into(),
+            operation: operation.into(),
+            object,
+            old_object: old,
+            ..AdmissionRequest::default()
+        }
+    }
+
+    fn cm(labels: Value) -> Value {
+        serde_json::json!({"apiVersion": "v1", "kind": "ConfigMap",
+                           "metadata": {"name": "x", "labels": labels}})
+    }
+
+    struct Stamp;
+    impl Defaulter<ConfigMap> for Stamp {
+        async fn default(&self, _: &AdmissionRequest, cm: &mut ConfigMap) -> Result<(), Denied> {
+            cm.metadata.labels.insert("stamped".into(), "yes".into());
+            Ok(())
+        }
+    }
+
+    struct NoUpdates;
+    impl Validator<ConfigMap> for NoUpdates {
+        async fn validate_update(
+            &self,
+            _: &AdmissionRequest,
+            _: &ConfigMap,
+            _: &ConfigMap,
+        ) -> Result<Warnings, Denied> {
+            Err(Denied::new("frozen"))
+        }
+    }
+
+    #[tokio::test]
+    async fn a_defaulter_answers_with_the_patch_of_its_changes() {
+        let h = DefaultingHandler::new(scheme(), Stamp);
+        let r = h
+            .handle(&request(
+                "CREATE",
+                Some(cm(serde_json::json!({"a": "b"}))),
+                None,
+            ))
+            .await;
+        assert!(r.allowed);
+        let review = review_response("u-1", &r);
+        let response = &review["response"];
+        assert_eq!(response["uid"], "u-1");
+        assert_eq!(response["patchType"], "JSONPatch");
+        let patch = base64::engine::general_purpose::STANDARD
+            .decode(response["patch"].as_str().unwrap_or_default())
+            .unwrap_or_default();
+        let patch: Value = serde_json::from_slice(&patch).unwrap_or_default();
+        assert_eq!(
+            patch,
+            serde_json::json!([{"op": "add", "path": "/metadata/labels/stamped", "value": "yes"}])
+        );
+        // Nothing to default on a delete.
+        let r = h
+            .handle(&request("DELETE", None, Some(cm(serde_json::json!({})))))
+            .await;
+        assert!(r.allowed && r.patch.is_empty());
+    }
+
+    #[tokio::test]
+    async fn a_validator_refuses_with_a_forbidden_status_and_allows_by_default() {
+        let h = ValidatingHandler::new(scheme(), NoUpdates);
+        let obj = cm(serde_json::json!({}));
+        assert!(
+            h.handle(&request("CREATE", Some(obj.clone()), None))
+                .await
+                .allowed
+        );
+        assert!(
+            h.handle(&request("DELETE", None, Some(obj.clone())))
+                .await
+                .allowed
+        );
+        let r = h
+            .handle(&request("UPDATE", Some(obj.clone()), Some(obj.clone())))
+            .await;
+        let review = review_response("u-2", &r);
+        assert_eq!(review["response"]["allowed"], false);
+        assert_eq!(
+            review["response"]["status"],
+            serde_json::json!({"metadata": {}, "status": "Failure", "message": "frozen",
+                               "reason": "Forbidden", "code": 403})
+        );
+    }
+
+    #[tokio::test]
+    async fn objects_of_another_type_or_missing_are_bad_requests() {
+        let h = ValidatingHandler::new(scheme(), NoUpdates);
+        let secret =
+            serde_json::json!({"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "s"}});
+        let r = h.handle(&request("CREATE", Some(secret), None)).await;
+        let denied = r.result.unwrap_or_else(|| Denied::new(""));
+        assert_eq!((denied.code, denied.reason.as_str()), (400, "BadRequest"));
+        assert!(denied.message.contains("Secret"), "{}", denied.message);
+        let r = h
+            .handle(&request("UPDATE", Some(cm(serde_json::json!({}))), None))
+            .await;
+        assert_eq!(r.result.map(|d| d.code), Some(400));
+    }
+}
