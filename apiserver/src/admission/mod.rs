@@ -2,6 +2,13 @@
 //! `k8s.io/apiserver/pkg/admission`): mutating plugins first, in order, then validating
 //! ones, each seeing the object as the request left it, in the resource's storage
 //! version (a plugin that needs another version converts with [`Attributes::scheme`]).
+//!
+//! A server runs [`Chain::for_server`]: the built-in [`plugin::NamespaceLifecycle`]
+//! first, the plugins given to [`crate::server::Config::admission`], and the dynamic
+//! [`webhook`]s of the `admissionregistration.k8s.io/v1` configurations it stores.
+//! Creates, updates, patches (`/status` and `/scale` included: `/scale` is admitted as
+//! an autoscaling/v1 `Scale`) and deletes (with the object as `old_object`) are
+//! admitted; nothing is stored when a plugin refuses.
 
 pub mod plugin;
 pub mod webhook;
