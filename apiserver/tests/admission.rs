@@ -356,3 +356,85 @@ async fn namespace_lifecycle_answers_as_go() {
         "contents deleted with the namespace"
     );
 }
+
+/// When armed, the next update it admits writes the same object itself first (as
+/// another client would between the read and the write), labelling it `racer=won-N`.
+#[derive(Debug, Default)]
+struct Racer {
+    server: std::sync::OnceLock<Arc<ApiServerHandler>>,
+    armed: Mutex<bool>,
+    updates: Mutex<usize>,
+}
+
+#[async_trait::async_trait]
+impl MutationInterface for Racer {
+    fn handles(&self, operation: Operation) -> bool {
+        operation == Operation::Update
+    }
+
+    async fn admit(&self, _a: &mut admission::Attributes) -> Result<(), StatusError> {
+        let n = {
+            let mut n = self.updates.lock().unwrap();
+            *n += 1;
+            *n
+        };
+        let armed = std::mem::take(&mut *self.armed.lock().unwrap());
+        if armed {
+            let h = self.server.get().unwrap();
+            let patch = json!({"metadata": {"labels": {"racer": format!("won-{n}")}}});
+            let (code, body, _) = send(
+                h,
+                "PATCH",
+                "/api/v1/namespaces/default/configmaps/raced",
+                MERGE,
+                Some(patch),
+            )
+            .await;
+            assert_eq!(code, 200, "{body}");
+        }
+        Ok(())
+    }
+}
+
+#[tokio::test]
+async fn a_write_between_read_and_store_makes_admission_run_again_on_the_new_object() {
+    let racer = Arc::new(Racer::default());
+    let mut scheme = Scheme::new();
+    k8s_types::register(&mut scheme).unwrap();
+    let h = Arc::new(
+        Config::new(Arc::new(scheme), Arc::new(MemoryStorage::new()))
+            .admission(Chain::new().with_mutating(racer.clone()))
+            .handler("127.0.0.1:6443")
+            .await
+            .unwrap(),
+    );
+    racer.server.set(h.clone()).unwrap();
+    let cms = "/api/v1/namespaces/default/configmaps";
+    let cm = json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "raced"}});
+    assert_eq!(send(&h, "POST", cms, JSON, Some(cm)).await.0, 201);
+
+    // A patch without resourceVersion is admitted again on the object the racer wrote,
+    // and both changes are kept.
+    *racer.armed.lock().unwrap() = true;
+    let patch = json!({"data": {"mine": "yes"}});
+    let (code, patched, _) = send(&h, "PATCH", &format!("{cms}/raced"), MERGE, Some(patch)).await;
+    assert_eq!(code, 200, "{patched}");
+    assert_eq!(patched["metadata"]["labels"]["racer"], "won-1");
+    assert_eq!(patched["data"]["mine"], "yes");
+    // The outer patch, the racer's own, the outer patch again.
+    assert_eq!(*racer.updates.lock().unwrap(), 3);
+
+    // With a resourceVersion, the race is the client's conflict: 409, nothing stored.
+    *racer.armed.lock().unwrap() = true;
+    let current = send(&h, "GET", &format!("{cms}/raced"), JSON, None).await.1;
+    let mut put = current.clone();
+    put["data"]["put"] = json!("yes");
+    let (code, status, _) = send(&h, "PUT", &format!("{cms}/raced"), JSON, Some(put)).await;
+    assert_eq!(code, 409, "{status}");
+    assert_eq!(
+        status["message"],
+        r#"Operation cannot be fulfilled on configmaps "raced": the object has been modified; please apply your changes to the latest version and try again"#
+    );
+    let after = send(&h, "GET", &format!("{cms}/raced"), JSON, None).await.1;
+    assert!(after["data"].get("put").is_none());
+}
