@@ -697,3 +697,57 @@ async fn if_needed_webhooks_are_called_again_after_a_later_change() {
     }
     server.stop().await;
 }
+
+#[tokio::test]
+async fn a_manager_runs_the_webhook_server_until_it_stops() {
+    use controller_runtime::manager::{Manager, ManagerOptions};
+    let (env, client, certs) = setup().await;
+    let address = closed_port().await;
+    let server = Server::new(certs.cert.as_bytes(), certs.key.as_bytes())
+        .unwrap()
+        .bind_address(address)
+        .register("/mutate", DefaultingHandler::new(env.scheme(), Labeller));
+    let mgr = Arc::new(Manager::new(env.config(), ManagerOptions::new(env.scheme())).unwrap());
+    mgr.add(Arc::new(server));
+    let stop = tokio_util::sync::CancellationToken::new();
+    let running = tokio::spawn({
+        let (mgr, stop) = (mgr.clone(), stop.clone());
+        async move { mgr.start(async move { stop.cancelled().await }).await }
+    });
+    let url = format!("https://{address}/mutate");
+    mutating(
+        &client,
+        "managed",
+        vec![hook(
+            "managed.example.com",
+            &url,
+            &certs.ca,
+            json!({"failurePolicy": "Fail"}),
+        )],
+    )
+    .await;
+    // The server may still be binding: a refused call is retried until it answers.
+    let mut created = None;
+    for i in 0..100 {
+        match client
+            .create(&pod(&format!("m-{i}"), &[]), &Default::default())
+            .await
+        {
+            Ok(pod) => {
+                created = Some(pod);
+                break;
+            }
+            Err(_) => tokio::time::sleep(Duration::from_millis(50)).await,
+        }
+    }
+    assert_eq!(created.unwrap().metadata.labels["defaulted"], "true");
+    stop.cancel();
+    running.await.unwrap().unwrap();
+    let (code, message) = api_error(
+        client
+            .create(&pod("after", &[]), &Default::default())
+            .await
+            .unwrap_err(),
+    );
+    assert_eq!(code, 500, "the server stopped with the manager: {message}");
+}

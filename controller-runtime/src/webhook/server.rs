@@ -75,12 +75,14 @@ pub enum WebhookError {
 pub struct Server {
     tls: Arc<rustls::ServerConfig>,
     handlers: BTreeMap<String, Arc<dyn Handler>>,
+    address: SocketAddr,
 }
 
 impl std::fmt::Debug for Server {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Server")
             .field("paths", &self.handlers.keys().collect::<Vec<_>>())
+            .field("address", &self.address)
             .finish()
     }
 }
@@ -109,6 +111,7 @@ impl Server {
         Ok(Server {
             tls: Arc::new(tls),
             handlers: BTreeMap::new(),
+            address: SocketAddr::from(([0, 0, 0, 0], 9443)),
         })
     }
 
@@ -122,6 +125,13 @@ impl Server {
             })
         };
         Server::new(&read(cert.as_ref())?, &read(key.as_ref())?)
+    }
+
+    /// Where the server listens when a manager runs it (Go's `Host` and `Port`
+    /// options; `0.0.0.0:9443` by default).
+    pub fn bind_address(mut self, address: SocketAddr) -> Self {
+        self.address = address;
+        self
     }
 
     /// Serves `handler` at `path` (Go's `Register`); a later registration of the same
@@ -246,13 +256,13 @@ fn review(value: &Value) -> Response<Full<Bytes>> {
 }
 
 impl Runnable for Server {
-    /// Serves on `0.0.0.0:9443`, Go's default webhook port, until the manager stops.
+    /// Serves on its [`bind_address`](Server::bind_address) until the manager stops.
     fn start(
         self: Arc<Self>,
         cancel: CancellationToken,
     ) -> BoxFuture<'static, Result<(), RunnableError>> {
         Box::pin(async move {
-            let address = SocketAddr::from(([0, 0, 0, 0], 9443));
+            let address = self.address;
             let listener = TcpListener::bind(address).await.map_err(|source| {
                 Box::new(WebhookError::Bind { address, source }) as RunnableError
             })?;
