@@ -438,3 +438,52 @@ async fn a_write_between_read_and_store_makes_admission_run_again_on_the_new_obj
     let after = send(&h, "GET", &format!("{cms}/raced"), JSON, None).await.1;
     assert!(after["data"].get("put").is_none());
 }
+
+#[tokio::test]
+async fn a_failing_webhook_selecting_everything_can_still_be_removed() {
+    let h = handler(&Seen::default()).await;
+    let path = "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations";
+    let config = json!({
+        "apiVersion": "admissionregistration.k8s.io/v1", "kind": "ValidatingWebhookConfiguration",
+        "metadata": {"name": "everything"},
+        "webhooks": [{
+            "name": "everything.example.com",
+            // Nothing listens on port 1.
+            "clientConfig": {"url": "https://127.0.0.1:1/", "caBundle": "Zm9v"},
+            "rules": [{"operations": ["*"], "apiGroups": ["*"], "apiVersions": ["*"], "resources": ["*/*"]}],
+            "failurePolicy": "Fail", "sideEffects": "None", "admissionReviewVersions": ["v1"],
+        }],
+    });
+    assert_eq!(send(&h, "POST", path, JSON, Some(config)).await.0, 201);
+    let cm = json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "x"}});
+    let (code, status, _) = send(
+        &h,
+        "POST",
+        "/api/v1/namespaces/default/configmaps",
+        JSON,
+        Some(cm.clone()),
+    )
+    .await;
+    assert_eq!(code, 500, "{status}");
+    assert!(
+        status["message"].as_str().unwrap().starts_with(
+            r#"Internal error occurred: failed calling webhook "everything.example.com": "#
+        ),
+        "{status}"
+    );
+    assert_eq!(
+        send(&h, "DELETE", &format!("{path}/everything"), JSON, None)
+            .await
+            .0,
+        200
+    );
+    let (code, _, _) = send(
+        &h,
+        "POST",
+        "/api/v1/namespaces/default/configmaps",
+        JSON,
+        Some(cm),
+    )
+    .await;
+    assert_eq!(code, 201);
+}

@@ -15,6 +15,9 @@
 //! certificate verified against `caBundle` (required: there are no system roots),
 //! within `timeoutSeconds` (10 by default).
 //!
+//! No webhook is called for requests on the admission configurations themselves (as in
+//! Go), so a broken webhook selecting everything can still be removed.
+//!
 //! Mutating webhooks are called one after the other, in the order of their
 //! configurations' names and of the webhooks in each, and their `JSONPatch` answers
 //! applied; validating ones are then called all at once. A webhook that refuses ends
@@ -359,6 +362,9 @@ impl Webhooks {
         hook: &Webhook,
         attributes: &Attributes,
     ) -> Result<Option<Invocation>, StatusError> {
+        if is_exempt(attributes) {
+            return Ok(None);
+        }
         let Some(invocation) = self.matching_version(hook, attributes) else {
             return Ok(None);
         };
@@ -644,6 +650,22 @@ impl Webhooks {
         attributes.object = Some(convert(&attributes.scheme, patched, &original_gv)?);
         Ok(before != after)
     }
+}
+
+/// Whether the request is for the admission configurations themselves, which no
+/// webhook is called for (Go's `IsExemptAdmissionConfigurationResource`): a broken
+/// webhook selecting everything can still be removed.
+fn is_exempt(attributes: &Attributes) -> bool {
+    attributes.resource.group == GROUP
+        && matches!(
+            attributes.resource.resource.as_str(),
+            "mutatingwebhookconfigurations"
+                | "validatingwebhookconfigurations"
+                | "validatingadmissionpolicies"
+                | "validatingadmissionpolicybindings"
+                | "mutatingadmissionpolicies"
+                | "mutatingadmissionpolicybindings"
+        )
 }
 
 /// The audit annotation Go records when a webhook's failure is ignored.
