@@ -12,7 +12,7 @@ api="${K8S_API_DIR:-$repo/../shared/k8s-api/v1.36}"
 out="$here/corpus"
 dict="$here/dict"
 mkdir -p "$out" "$dict"
-for t in json_decode yaml protobuf quantity time selectors schema patch server; do
+for t in json_decode yaml protobuf quantity time selectors schema patch restmapper kubeconfig server; do
   mkdir -p "$out/$t"
 done
 
@@ -59,6 +59,47 @@ printf '%s\n' 'app=web' 'app==web,tier!=front' 'env in (prod, qa),!canary' 'x no
 printf '%s\n' 'apps/v1' 'v1' '/' 'a/b/c' 'apps/v1, Kind=Deployment' 'deployments.v1.apps' \
   'deployments.apps' 'Deployment.v1.apps' 'pods' 'deployments.apps/v1' 'networking.k8s.io/v1, Resource=ingresses' \
   | seed_lines schema
+# Names as typed after `kubectl get`, and an aggregated discovery document.
+printf '%s\n' 'deploy' 'deployments' 'deployment' 'Deployment' 'deployments.apps' 'deployments.v1.apps' \
+  'Deployment.apps' 'Deployment.v1.apps' 'po' 'svc' 'ing' 'cj' 'all' 'pods.v1.' 'jobs.batch' \
+  'ingresses.v1.networking.k8s.io' 'NetworkPolicy.networking.k8s.io' 'replicasets.v1beta2.apps' \
+  | seed_lines restmapper
+printf '%s' '{"apiVersion":"apidiscovery.k8s.io/v2","kind":"APIGroupDiscoveryList","items":[{"metadata":{"name":"apps"},"versions":[{"version":"v1","resources":[{"resource":"deployments","responseKind":{"group":"apps","version":"v1","kind":"Deployment"},"scope":"Namespaced","singularResource":"deployment","verbs":["get","list"],"shortNames":["deploy"],"categories":["all"],"subresources":[{"subresource":"scale","responseKind":{"group":"autoscaling","version":"v1","kind":"Scale"},"verbs":["get"]}]}],"freshness":"Current"}]}]}' | seed restmapper
+# Kubeconfigs: the shapes kubectl, kind, cloud CLIs and in-cluster tools write.
+printf '%s' 'apiVersion: v1
+kind: Config
+current-context: x
+clusters:
+- name: c
+  cluster:
+    server: https://127.0.0.1:6443
+    certificate-authority-data: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCg==
+    tls-server-name: kubernetes
+users:
+- name: u
+  user:
+    client-certificate: cert.pem
+    client-key-data: LS0tLS1CRUdJTiBQUklWQVRFIEtFWS0tLS0tCg==
+- name: e
+  user:
+    exec:
+      apiVersion: client.authentication.k8s.io/v1
+      command: gke-gcloud-auth-plugin
+      args: [--flag]
+      env: [{name: A, value: b}]
+      interactiveMode: Never
+      provideClusterInfo: true
+contexts:
+- name: x
+  context: {cluster: c, user: u, namespace: team}
+- name: y
+  context: {cluster: c, user: e}
+' | seed kubeconfig
+printf '%s' 'clusters: [{name: c, cluster: {server: "http://localhost:8080", insecure-skip-tls-verify: true}}]
+users: [{name: u, user: {token: abc, username: a, password: b, tokenFile: t}}]
+contexts: [{name: x, context: {cluster: c, user: u}}]
+current-context: x
+' | seed kubeconfig
 # Server requests: method, path, query, content type and body (see fuzz_targets/server.rs).
 printf '%s\n' \
   'GET /api/v1/namespaces/default/pods?limit=2&labelSelector=app%3Dweb&fieldSelector=metadata.name%3Dp' \
@@ -99,6 +140,11 @@ printf '"%s"\n' 'T' 'Z' ':' '-' '+' '.' ',' 'h' 'm' 's' 'ms' 'us' 'ns' '\xc2\xb5
 printf '"%s"\n' '=' '==' '!=' '!' ',' ' in ' ' notin ' '(' ')' '>' '<' '\\' 'metadata.name' \
   'metadata.namespace' 'status.phase' >"$dict/selectors.dict"
 printf '"%s"\n' '/' '.' ', Kind=' ', Resource=' 'apps' 'v1' 'k8s.io' >"$dict/schema.dict"
-for t in json_decode yaml protobuf quantity time selectors schema patch server; do
+cp "$dict/schema.dict" "$dict/restmapper.dict"
+printf '"%s"\n' 'clusters:' 'users:' 'contexts:' 'current-context: ' 'cluster:' 'user:' 'context:' 'name: ' \
+  'server: ' 'certificate-authority: ' 'certificate-authority-data: ' 'client-certificate-data: ' \
+  'client-key: ' 'token: ' 'tokenFile: ' 'exec:' 'command: ' 'apiVersion: client.authentication.k8s.io/v1' \
+  'insecure-skip-tls-verify: true' '- ' '\x0A  ' >"$dict/kubeconfig.dict"
+for t in json_decode yaml protobuf quantity time selectors schema patch restmapper kubeconfig server; do
   echo "corpus.sh: $t: $(ls "$out/$t" | wc -l) seeds"
 done

@@ -7,15 +7,23 @@
 #   FUZZ_SECONDS=60 fuzz/run-ci.sh               a longer look
 #   FUZZ_TARGETS="json_decode yaml" fuzz/run-ci.sh   some targets only (and only they
 #                                                    are built: without `server`, the
-#                                                    apiserver crate is not)
+#                                                    apiserver crate is not; without
+#                                                    `kubeconfig`, controller-runtime)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 start=$(date +%s)
 read -r -a targets <<<"${FUZZ_TARGETS:-}"
 bins=()
 for t in "${targets[@]}"; do bins+=(--bin "$t"); done
-if [ ${#targets[@]} -ne 0 ] && [[ " ${targets[*]} " != *" server "* ]]; then
+# Only the optional parts the chosen targets need are built: `server` (the apiserver
+# crate) and `kubeconfig` (controller-runtime) are features of their own.
+if [ ${#targets[@]} -ne 0 ]; then
+  features=()
+  for f in server kubeconfig; do
+    [[ " ${targets[*]} " == *" $f "* ]] && features+=("$f")
+  done
   bins+=(--no-default-features)
+  [ ${#features[@]} -ne 0 ] && bins+=(--features "$(IFS=,; echo "${features[*]}")")
 fi
 "$here/build.sh" "${bins[@]}"
 built=$(date +%s)

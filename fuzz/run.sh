@@ -12,7 +12,7 @@ seconds="${1:?usage: run.sh SECONDS [TARGET...]}"
 shift
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(json_decode yaml protobuf quantity time selectors schema patch server)
+  targets=(json_decode yaml protobuf quantity time selectors schema patch restmapper kubeconfig server)
 fi
 triple="$(rustc -vV | sed -n 's/^host: //p')"
 bin="$here/target/$triple/fuzz"
@@ -25,7 +25,7 @@ for t in "${targets[@]}"; do
   case "$t" in
     json_decode|patch|server) [ -f "$here/dict/json.dict" ] && dict=(-dict="$here/dict/json.dict") ;;
     yaml) [ -f "$here/dict/yaml.dict" ] && dict=(-dict="$here/dict/yaml.dict") ;;
-    quantity|time|selectors|schema) [ -f "$here/dict/$t.dict" ] && dict=(-dict="$here/dict/$t.dict") ;;
+    quantity|time|selectors|schema|restmapper|kubeconfig) [ -f "$here/dict/$t.dict" ] && dict=(-dict="$here/dict/$t.dict") ;;
   esac
   log="$here/artifacts/$t/last-run.log"
   # -rss_limit_mb: a 4 KiB input allocating gigabytes is a finding, not a slow run.

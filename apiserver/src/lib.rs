@@ -5,7 +5,8 @@
 //! | --- | --- | --- |
 //! | [`server`] | `server` | the [`Config`](server::Config) a program builds a running server from |
 //! | [`authentication`] | `authentication`, `authentication/user` | who makes a request: [`Authenticator`](authentication::Authenticator), [`user::Info`](authentication::user::Info) |
-//! | [`authorization`] | `authorization/authorizer`, `authorization/union` | what a user may do: [`Authorizer`](authorization::Authorizer), [`Attributes`](authorization::Attributes) |
+//! | [`audit`] | `audit` | the audit log: one `audit.k8s.io/v1` event per request |
+//! | [`authorization`] | `authorization/authorizer`, `authorization/union`, kubernetes' `plugin/pkg/auth/authorizer/rbac` | what a user may do: [`Authorizer`](authorization::Authorizer), [`Attributes`](authorization::Attributes), RBAC ([`Rbac`](authorization::rbac::Rbac), the bootstrap policy, the escalation check) and the access reviews |
 //! | [`admission`] | `admission`, `admission/plugin/namespace/lifecycle`, `admission/plugin/webhook` | the plugins a write goes through after it is authorized: [`Chain`](admission::Chain), `NamespaceLifecycle`, the dynamic admission webhooks |
 //! | [`endpoints`] | `endpoints`, `endpoints/handlers`, `endpoints/request` | request parsing, content negotiation, the REST and watch handlers, Status errors |
 //! | [`registry`] | `registry/generic/registry`, `storage/cacher` | the store of each resource over the storage: keys, storage versions, strategies, the watch cache |
@@ -20,6 +21,7 @@
 #![forbid(unsafe_code)]
 
 pub mod admission;
+pub mod audit;
 pub mod authentication;
 pub mod authorization;
 pub mod discovery;

@@ -19,6 +19,8 @@
 //! # Ok(()) }
 //! ```
 
+pub mod tls;
+
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -32,6 +34,8 @@ use tokio::task::JoinHandle;
 
 use crate::admission::Chain;
 use crate::admission::webhook::{DnsServiceResolver, ServiceResolver};
+use crate::audit::{AUDIT_ID_HEADER, AuditLog};
+use crate::authentication::serviceaccount::ServiceAccountTokens;
 use crate::authentication::user::Info;
 use crate::authentication::{self, Anonymous, Authenticator, ClientCertificates};
 use crate::authorization::{self, AlwaysAllow, Attributes, Authorizer, Decision};
@@ -63,6 +67,9 @@ pub enum ServerError {
         #[source]
         source: std::io::Error,
     },
+    /// The TLS configuration is not usable.
+    #[error(transparent)]
+    Tls(#[from] tls::TlsError),
     /// A default namespace could not be created.
     #[error("cannot create namespace {name}: {source}")]
     DefaultNamespace {
@@ -84,6 +91,8 @@ pub struct Config {
     authorizer: Arc<dyn Authorizer>,
     admission: Chain,
     webhook_services: Arc<dyn ServiceResolver>,
+    service_account_tokens: Option<Arc<ServiceAccountTokens>>,
+    audit: Option<Arc<AuditLog>>,
 }
 
 impl Config {
@@ -99,7 +108,23 @@ impl Config {
             authorizer: Arc::new(AlwaysAllow),
             admission: Chain::new(),
             webhook_services: Arc::new(DnsServiceResolver),
+            service_account_tokens: None,
+            audit: None,
         }
+    }
+
+    /// The issuer of service-account tokens: `POST .../serviceaccounts/NAME/token`
+    /// (`TokenRequest`) is served with it; without one that subresource is 404. (To
+    /// accept its tokens, put it in the authenticator too.)
+    pub fn service_account_tokens(mut self, tokens: Arc<ServiceAccountTokens>) -> Self {
+        self.service_account_tokens = Some(tokens);
+        self
+    }
+
+    /// Writes an audit event of every request to `log` (Go's `--audit-log-path`).
+    pub fn audit_log(mut self, log: Arc<AuditLog>) -> Self {
+        self.audit = Some(log);
+        self
     }
 
     /// Who makes each request (Go's `--authentication-*` flags and
@@ -139,7 +164,7 @@ impl Config {
     }
 
     /// Binds `address` (port 0 picks a free one), creates the default namespaces and
-    /// starts serving.
+    /// starts serving plain HTTP.
     pub async fn serve(self, address: SocketAddr) -> Result<GenericApiServer, ServerError> {
         let listener = TcpListener::bind(address)
             .await
@@ -147,34 +172,65 @@ impl Config {
         let local = listener
             .local_addr()
             .map_err(|source| ServerError::Bind { address, source })?;
-        let ApiServerHandler {
-            api,
-            shutdown: shutdown_tx,
-        } = self.handler(&local.to_string()).await?;
-        let shutdown_rx = api.shutdown.clone();
-        let app = axum::Router::new().fallback({
-            let api = api.clone();
-            move |req: Request<Body>| {
-                let api = api.clone();
-                async move { api.serve(req).await }
-            }
-        });
-        let mut stop = shutdown_rx;
+        let ApiServerHandler { api, shutdown } = self.handler(&local.to_string()).await?;
+        let app = router(api.clone()).into_make_service_with_connect_info::<tls::ConnectionInfo>();
         let task = tokio::spawn(async move {
-            let graceful = async move {
-                while !*stop.borrow() {
-                    if stop.changed().await.is_err() {
-                        break;
-                    }
-                }
-            };
             axum::serve(listener, app)
-                .with_graceful_shutdown(graceful)
+                .with_graceful_shutdown(stopped(api.shutdown.clone()))
                 .await
         });
         Ok(GenericApiServer {
             address: local,
-            shutdown: shutdown_tx,
+            scheme: "http",
+            shutdown,
+            task,
+        })
+    }
+
+    /// As [`serve`](Config::serve), over TLS (Go's secure serving): the server's
+    /// certificate and key and, when set, the client CAs whose certificates the x509
+    /// authenticator accepts.
+    ///
+    /// ```no_run
+    /// use std::sync::Arc;
+    /// use apiserver::server::Config;
+    /// use apiserver::server::tls::TlsConfig;
+    /// use apiserver::storage::MemoryStorage;
+    /// use apimachinery::runtime::Scheme;
+    ///
+    /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+    /// let tls = TlsConfig::from_pem(&std::fs::read("apiserver.crt")?, &std::fs::read("apiserver.key")?)?;
+    /// let server = Config::new(Arc::new(Scheme::new()), Arc::new(MemoryStorage::new()))
+    ///     .serve_tls("127.0.0.1:6443".parse()?, tls)
+    ///     .await?;
+    /// assert!(server.url().starts_with("https://"));
+    /// # Ok(()) }
+    /// ```
+    pub async fn serve_tls(
+        self,
+        address: SocketAddr,
+        tls: tls::TlsConfig,
+    ) -> Result<GenericApiServer, ServerError> {
+        let config = tls.server_config()?;
+        let listener = TcpListener::bind(address)
+            .await
+            .map_err(|source| ServerError::Bind { address, source })?;
+        let local = listener
+            .local_addr()
+            .map_err(|source| ServerError::Bind { address, source })?;
+        let listener = tls::TlsListener::new(listener, config)
+            .map_err(|source| ServerError::Bind { address, source })?;
+        let ApiServerHandler { api, shutdown } = self.handler(&local.to_string()).await?;
+        let app = router(api.clone()).into_make_service_with_connect_info::<tls::ConnectionInfo>();
+        let task = tokio::spawn(async move {
+            axum::serve(listener, app)
+                .with_graceful_shutdown(stopped(api.shutdown.clone()))
+                .await
+        });
+        Ok(GenericApiServer {
+            address: local,
+            scheme: "https",
+            shutdown,
             task,
         })
     }
@@ -231,6 +287,8 @@ impl Config {
                 self.storage.clone(),
                 self.webhook_services,
             ),
+            service_account_tokens: self.service_account_tokens,
+            audit: self.audit,
             stores,
             discovery,
             openapi,
@@ -238,6 +296,35 @@ impl Config {
         });
         api.create_default_namespaces().await?;
         Ok(ApiServerHandler { api, shutdown })
+    }
+}
+
+/// The router of a listener: every request goes to the server, with its connection's
+/// client certificates in its extensions.
+fn router(api: Arc<Api>) -> axum::Router {
+    axum::Router::new().fallback(move |mut req: Request<Body>| {
+        let api = api.clone();
+        async move {
+            let connection = req
+                .extensions()
+                .get::<axum::extract::ConnectInfo<tls::ConnectionInfo>>()
+                .map(|c| c.0.clone());
+            if let Some(connection) = connection {
+                req.extensions_mut()
+                    .insert(connection.client_certificates.clone());
+                req.extensions_mut().insert(connection);
+            }
+            api.serve(req).await
+        }
+    })
+}
+
+/// Resolves when the server is told to stop.
+async fn stopped(mut stop: watch::Receiver<bool>) {
+    while !*stop.borrow() {
+        if stop.changed().await.is_err() {
+            break;
+        }
     }
 }
 
@@ -261,6 +348,7 @@ impl ApiServerHandler {
 #[derive(Debug)]
 pub struct GenericApiServer {
     address: SocketAddr,
+    scheme: &'static str,
     shutdown: watch::Sender<bool>,
     task: JoinHandle<std::io::Result<()>>,
 }
@@ -271,9 +359,9 @@ impl GenericApiServer {
         self.address
     }
 
-    /// Its base URL, `http://127.0.0.1:PORT`.
+    /// Its base URL, `http://127.0.0.1:PORT` (`https://` when served over TLS).
     pub fn url(&self) -> String {
-        format!("http://{}", self.address)
+        format!("{}://{}", self.scheme, self.address)
     }
 
     /// Stops accepting connections, ends every watch, lets requests in flight finish,
@@ -292,6 +380,8 @@ struct Api {
     anonymous_auth: bool,
     authorizer: Arc<dyn Authorizer>,
     admission: Chain,
+    service_account_tokens: Option<Arc<ServiceAccountTokens>>,
+    audit: Option<Arc<AuditLog>>,
     stores: BTreeMap<(String, String), Arc<Store>>,
     discovery: Discovery,
     openapi: OpenApi,
@@ -415,12 +505,27 @@ impl Api {
     }
 
     async fn serve(&self, req: Request<Body>) -> Response<Body> {
+        let received = apimachinery::apis::meta::v1::MicroTime::now();
         let (parts, body) = req.into_parts();
-        let path = parts.uri.path().to_owned();
-        let user = match self.authenticate(&parts).await {
-            Ok(user) => user,
-            Err(e) => return error_response(&e),
+        let user = self.authenticate(&parts).await;
+        let mut response = match &user {
+            Ok(user) => self.serve_as(user, &parts, body).await,
+            Err(e) => error_response(e),
         };
+        if let Some(log) = &self.audit {
+            audit_request(log, &parts, user.as_ref().ok(), received, &mut response);
+        }
+        response
+    }
+
+    /// Answers a request of an authenticated `user`.
+    async fn serve_as(
+        &self,
+        user: &Info,
+        parts: &axum::http::request::Parts,
+        body: Body,
+    ) -> Response<Body> {
+        let path = parts.uri.path().to_owned();
         let query: Query = parts
             .uri
             .query()
@@ -431,7 +536,7 @@ impl Api {
         let watch_param = matches!(query.get("watch").map(String::as_str), Some("true" | "1"));
         let parsed = RequestInfo::parse(parts.method.as_str(), &path, watch_param);
         if let Err(e) = self
-            .authorize(&user, &parts.method, &path, parsed.as_ref().ok())
+            .authorize(user, &parts.method, &path, parsed.as_ref().ok())
             .await
         {
             return error_response(&e);
@@ -516,7 +621,7 @@ impl Api {
                 &path,
                 &info,
                 &query,
-                &user,
+                user,
                 &accept,
                 &body,
                 content_type.as_deref(),
@@ -573,6 +678,11 @@ impl Api {
                 }
             }
             "scale" if resource.has_scale => {}
+            "token"
+                if info.api_group.is_empty()
+                    && info.resource == "serviceaccounts"
+                    && info.verb == "create"
+                    && self.service_account_tokens.is_some() => {}
             _ => return Err(StatusError::path_not_found(path)),
         }
         if resource.is_create_only() && info.verb != "create" {
@@ -585,9 +695,17 @@ impl Api {
             info,
             query,
             user,
+            authenticator: &*self.authenticator,
             admission: &self.admission,
+            authorizer: &*self.authorizer,
             output,
         };
+        if let ("token", Some(tokens)) = (info.subresource.as_str(), &self.service_account_tokens) {
+            return tokens
+                .handle_token_request(&h, body, negotiate_input(content_type)?)
+                .await
+                .map(reply_response);
+        }
         if info.subresource == "scale" {
             return h
                 .scale(method.as_str(), body, content_type)
@@ -654,6 +772,64 @@ impl Api {
             }
         }
         Ok(())
+    }
+}
+
+/// Writes the audit event of a request answered with `response`, and tells the client
+/// its audit id (Go's `Audit-Id` response header).
+fn audit_request(
+    log: &AuditLog,
+    parts: &axum::http::request::Parts,
+    user: Option<&Info>,
+    received: apimachinery::apis::meta::v1::MicroTime,
+    response: &mut Response<Body>,
+) {
+    use crate::audit::{Event, ObjectReference, UserInfo};
+    let audit_id = header_str(
+        &parts.headers,
+        header::HeaderName::from_static(AUDIT_ID_HEADER),
+    )
+    .filter(|id| !id.is_empty())
+    .map(str::to_owned)
+    .unwrap_or_else(|| uuid::Uuid::new_v4().to_string());
+    let path = parts.uri.path();
+    let watch = parts.uri.query().is_some_and(|q| {
+        serde_urlencoded::from_str::<Vec<(String, String)>>(q)
+            .unwrap_or_default()
+            .iter()
+            .any(|(k, v)| k == "watch" && matches!(v.as_str(), "true" | "1"))
+    });
+    let info = RequestInfo::parse(parts.method.as_str(), path, watch).ok();
+    let verb = match &info {
+        Some(info) => info.verb.clone(),
+        None => parts.method.as_str().to_ascii_lowercase(),
+    };
+    let source_ip = parts
+        .extensions
+        .get::<tls::ConnectionInfo>()
+        .and_then(|c| c.remote)
+        .map(|a| a.ip());
+    let event = Event::new(
+        audit_id.clone(),
+        parts
+            .uri
+            .path_and_query()
+            .map_or(path, |p| p.as_str())
+            .to_owned(),
+        verb.clone(),
+        user.map(UserInfo::from).unwrap_or_default(),
+        source_ip,
+        header_str(&parts.headers, header::USER_AGENT)
+            .unwrap_or_default()
+            .to_owned(),
+        info.as_ref().map(ObjectReference::from),
+        response.status().as_u16(),
+        received,
+        verb == "watch" && response.status().is_success(),
+    );
+    log.log(&event);
+    if let Ok(v) = HeaderValue::from_str(&audit_id) {
+        response.headers_mut().insert(AUDIT_ID_HEADER, v);
     }
 }
 

@@ -3,7 +3,8 @@
 //! workers calling the [`Reconciler`].
 //!
 //! Per request, as controller-runtime does: an error requeues it rate-limited (per-item
-//! backoff); a panic is caught, counted and treated as an error, and the controller
+//! backoff), unless it is a [`TerminalError`](crate::reconcile::TerminalError), which is
+//! counted and logged only; a panic is caught, counted and treated as an error, and the controller
 //! goes on; [`Action::requeue_after`](crate::reconcile::Action::requeue_after) forgets
 //! the backoff and requeues after the delay; [`Action::requeue`](crate::reconcile::Action::requeue)
 //! requeues rate-limited; success forgets the backoff.
@@ -101,6 +102,9 @@ pub struct Metrics {
     pub error: AtomicU64,
     /// Reconciles that panicked.
     pub panic: AtomicU64,
+    /// Reconciles that failed with a [`TerminalError`](crate::reconcile::TerminalError)
+    /// (also counted in `error`), not requeued.
+    pub terminal_error: AtomicU64,
     /// Reconciles that asked for a rate-limited requeue.
     pub requeue: AtomicU64,
     /// Reconciles that asked for a requeue after a delay.
@@ -322,7 +326,13 @@ impl<R: Reconciler> Worker<R> {
             Ok(Err(error)) => {
                 m.error.fetch_add(1, Ordering::Relaxed);
                 tracing::error!(controller = %self.name, %request, %error, "reconcile failed");
-                self.queue.add_rate_limited(request.clone());
+                // As controller-runtime: a terminal error neither requeues nor forgets the
+                // item's backoff; the next event about the object brings it back.
+                if crate::reconcile::is_terminal(&error) {
+                    m.terminal_error.fetch_add(1, Ordering::Relaxed);
+                } else {
+                    self.queue.add_rate_limited(request.clone());
+                }
             }
             Ok(Ok(action)) => {
                 if let Some(delay) = action.requeue_after_duration() {
@@ -422,6 +432,42 @@ mod tests {
                 .num_requeues(&Request::new("ns", "fails-twice")),
             0
         );
+        cancel.cancel();
+        run.await.unwrap().unwrap();
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_terminal_error_is_not_retried_until_the_next_event() {
+        let calls = Arc::new(AtomicU64::new(0));
+        let c = calls.clone();
+        let r = reconcile::func(move |_req: Request| {
+            let c = c.clone();
+            async move {
+                c.fetch_add(1, Ordering::SeqCst);
+                Err::<Action, _>(reconcile::TerminalError::new(Boom))
+            }
+        });
+        let controller = Arc::new(Controller::new("terminal", r, Options::default()));
+        let (source, tx) = Channel::new("events", 10);
+        controller.watch(source, EnqueueRequestForObject, vec![]);
+        let cancel = CancellationToken::new();
+        let run = tokio::spawn({
+            let (c, cancel) = (controller.clone(), cancel.clone());
+            async move { c.start(cancel).await }
+        });
+        tx.send(cm("bad")).await.unwrap();
+        let m = controller.metrics().clone();
+        until(|| m.terminal_error.load(Ordering::Relaxed) == 1).await;
+        // A retry would come after the queue's first backoff (5 ms); give it ample time
+        // to show up if it were scheduled.
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        assert_eq!(calls.load(Ordering::SeqCst), 1);
+        assert_eq!(controller.queue().len(), 0);
+        // A new event about the object reconciles it again.
+        tx.send(cm("bad")).await.unwrap();
+        until(|| m.terminal_error.load(Ordering::Relaxed) == 2).await;
+        assert_eq!(m.error.load(Ordering::Relaxed), 2);
+        assert_eq!(calls.load(Ordering::SeqCst), 2);
         cancel.cancel();
         run.await.unwrap().unwrap();
     }

@@ -107,8 +107,8 @@ impl Action {
 
 /// The user's part of a controller: brings the cluster in line with one object.
 ///
-/// Errors requeue the request with the controller's backoff; a panic is caught and
-/// treated as an error. Implement it with `async fn`:
+/// Errors requeue the request with the controller's backoff, except a
+/// [`TerminalError`]; a panic is caught and treated as an error. Implement it with `async fn`:
 ///
 /// ```
 /// use controller_runtime::reconcile::{Action, Reconciler, Request};
@@ -130,6 +130,49 @@ pub trait Reconciler: Send + Sync + 'static {
         &self,
         request: Request,
     ) -> impl Future<Output = Result<Action, Self::Error>> + Send;
+}
+
+/// An error that retrying cannot fix (controller-runtime's `reconcile.TerminalError`): a
+/// reconcile failing with it, or with an error whose [`source`](std::error::Error::source)
+/// chain holds one, is counted and logged but not requeued. The object is reconciled
+/// again only when an event about it arrives (or at the next resync).
+///
+/// ```
+/// use controller_runtime::reconcile::{TerminalError, is_terminal};
+///
+/// let err = TerminalError::new("spec.image names a registry this operator refuses");
+/// assert!(is_terminal(&err));
+/// assert_eq!(err.to_string(), "terminal error: spec.image names a registry this operator refuses");
+/// assert!(!is_terminal(&std::io::Error::other("connection reset")));
+/// ```
+#[derive(Debug, thiserror::Error)]
+#[error("terminal error: {0}")]
+pub struct TerminalError(#[source] Box<dyn std::error::Error + Send + Sync>);
+
+impl TerminalError {
+    /// Marks `error` as terminal.
+    pub fn new(error: impl Into<Box<dyn std::error::Error + Send + Sync>>) -> Self {
+        TerminalError(error.into())
+    }
+
+    /// The error it marks.
+    pub fn inner(&self) -> &(dyn std::error::Error + Send + Sync + 'static) {
+        &*self.0
+    }
+}
+
+/// Whether `error` is a [`TerminalError`] or has one in its
+/// [`source`](std::error::Error::source) chain (Go's
+/// `errors.Is(err, reconcile.TerminalError(nil))`).
+pub fn is_terminal(error: &(dyn std::error::Error + 'static)) -> bool {
+    let mut next = Some(error);
+    while let Some(e) = next {
+        if e.is::<TerminalError>() {
+            return true;
+        }
+        next = e.source();
+    }
+    false
 }
 
 /// A [`Reconciler`] made of a function (controller-runtime's `reconcile.Func`).
@@ -173,6 +216,19 @@ mod tests {
     fn request_display() {
         assert_eq!(Request::new("ns", "a").to_string(), "ns/a");
         assert_eq!(Request::new("", "node-1").to_string(), "node-1");
+    }
+
+    #[derive(Debug, thiserror::Error)]
+    #[error("could not apply the template")]
+    struct Wrapping(#[source] TerminalError);
+
+    #[test]
+    fn a_terminal_error_is_found_anywhere_in_the_source_chain() {
+        let inner = std::io::Error::other("bad spec");
+        assert!(is_terminal(&Wrapping(TerminalError::new(inner))));
+        let terminal = TerminalError::new("bad spec");
+        assert_eq!(terminal.inner().to_string(), "bad spec");
+        assert!(!is_terminal(terminal.inner()));
     }
 
     #[test]

@@ -202,7 +202,7 @@ fn kapi_serve(dir: &Path) -> (Running, PathBuf) {
         .read_line(&mut first)
         .unwrap();
     assert!(
-        first.contains("serving the Kubernetes 1.36 API at http://127.0.0.1:"),
+        first.contains("serving the Kubernetes 1.36 API at https://127.0.0.1:"),
         "{first}"
     );
     (Running(child), kubeconfig)

@@ -49,13 +49,13 @@ pub enum Command {
         after_help = "Custom resources (kinds of groups that are not built in) pass through unchanged,\nwritten as Go writes an Unstructured object (keys sorted), with one warning per kind\non standard error, also with --strict; with -o protobuf they are errors, having no\nprotobuf form. An unknown kind of a built-in group (apps/v1 Deploymnet,\nautoscaling/v2beta1) is an error.\n\nExamples:\n  kapi convert -f kapi/examples/legacy.yaml\n  kapi convert -f old.yaml --output-version apps/v1 -o json\n  kapi convert -f deploy.yaml -o protobuf --output-file deploy.pb\n  kapi convert -f deploy.pb\n  kapi convert -f manifests/ -R --output-file upgraded.yaml\n  cat deploy.yaml | kapi convert -f -"
     )]
     Convert(ConvertArgs),
-    /// Serve the built-in API over HTTP, as kube-apiserver does (no controllers: objects
+    /// Serve the built-in API over HTTPS, as kube-apiserver does (no controllers: objects
     /// are stored and served, like envtest's API server). Prints its URL, writes a
     /// kubeconfig for kubectl and client libraries, and runs until SIGINT or SIGTERM.
     #[command(
-        after_help = "Without --data-dir or --etcd-servers, objects are kept in memory and lost on exit.\nPlain HTTP on the listen address, no authentication.\n\nExamples:\n  kapi serve\n  kapi serve --listen 127.0.0.1:6443 --kubeconfig /tmp/kapi.kubeconfig\n  kubectl --kubeconfig /tmp/kapi.kubeconfig get namespaces"
+        after_help = "Without --data-dir or --etcd-servers, objects are kept in memory and lost on exit.\nTLS with a certificate of kapi's own CA; the kubeconfig carries the CA and an admin\nclient certificate (system:masters). --insecure-http serves plain HTTP on loopback only.\n\nExamples:\n  kapi serve\n  kapi serve --listen 127.0.0.1:6443 --kubeconfig /tmp/kapi.kubeconfig\n  kubectl --kubeconfig /tmp/kapi.kubeconfig get namespaces"
     )]
-    Serve(ServeArgs),
+    Serve(Box<ServeArgs>),
 }
 
 /// `kapi serve`.
@@ -75,6 +75,76 @@ pub struct ServeArgs {
     /// Write a kubeconfig (cluster, user, context) for the server to this file.
     #[arg(long, value_name = "FILE")]
     pub kubeconfig: Option<std::path::PathBuf>,
+    /// kube-apiserver's authorizers, in order, comma-separated: RBAC, AlwaysAllow,
+    /// AlwaysDeny. Members of system:masters are always allowed everything.
+    #[arg(
+        long = "authorization-mode",
+        value_name = "MODE,...",
+        value_delimiter = ',',
+        default_value = "RBAC"
+    )]
+    pub authorization_mode: Vec<String>,
+    /// TLS, authentication and audit (kube-apiserver's flags).
+    #[command(flatten)]
+    pub security: SecurityArgs,
+}
+
+/// `kapi serve`'s TLS, authentication and audit flags, named as kube-apiserver's.
+#[derive(Debug, clap::Args)]
+pub struct SecurityArgs {
+    /// The serving certificate (PEM, leaf first); without it kapi serves with a
+    /// certificate of its own CA (kept in --data-dir when given).
+    #[arg(
+        long = "tls-cert-file",
+        value_name = "FILE",
+        requires = "tls_private_key_file"
+    )]
+    pub tls_cert_file: Option<std::path::PathBuf>,
+    /// The serving certificate's private key (PEM).
+    #[arg(
+        long = "tls-private-key-file",
+        value_name = "FILE",
+        requires = "tls_cert_file"
+    )]
+    pub tls_private_key_file: Option<std::path::PathBuf>,
+    /// Serve plain HTTP instead of TLS: only on a loopback address. As on
+    /// kube-apiserver's old insecure port, requests without credentials are then
+    /// system:unsecured, in system:masters; credentials sent are still checked.
+    #[arg(long = "insecure-http", conflicts_with_all = ["tls_cert_file", "client_ca_file"])]
+    pub insecure_http: bool,
+    /// Also accept client certificates signed by these CAs (PEM): CN the user, O the
+    /// groups. kapi's own CA, which signs the kubeconfig's admin certificate, is always
+    /// trusted.
+    #[arg(long = "client-ca-file", value_name = "FILE")]
+    pub client_ca_file: Option<std::path::PathBuf>,
+    /// Static bearer tokens: CSV lines `token,user,uid,"group1,group2"`.
+    #[arg(long = "token-auth-file", value_name = "FILE")]
+    pub token_auth_file: Option<std::path::PathBuf>,
+    /// Serve requests without credentials as system:anonymous (otherwise 401).
+    #[arg(long = "anonymous-auth", value_name = "BOOL", default_value_t = false, num_args = 0..=1, default_missing_value = "true", action = clap::ArgAction::Set)]
+    pub anonymous_auth: bool,
+    /// The key service-account tokens are signed with (PEM: ECDSA P-256 PKCS#8 or RSA
+    /// PKCS#1); generated (and kept in --data-dir) when not given.
+    #[arg(long = "service-account-signing-key-file", value_name = "FILE")]
+    pub service_account_signing_key_file: Option<std::path::PathBuf>,
+    /// More keys whose service-account tokens are accepted (PEM public or private
+    /// keys); a private key here signs too when no signing key is given.
+    #[arg(long = "service-account-key-file", value_name = "FILE")]
+    pub service_account_key_file: Vec<std::path::PathBuf>,
+    /// The `iss` of service-account tokens.
+    #[arg(
+        long = "service-account-issuer",
+        value_name = "URL",
+        default_value = "https://kubernetes.default.svc.cluster.local"
+    )]
+    pub service_account_issuer: String,
+    /// The audiences tokens are accepted for (default: the issuer).
+    #[arg(long = "api-audiences", value_name = "AUD,...", value_delimiter = ',')]
+    pub api_audiences: Vec<String>,
+    /// Write an audit.k8s.io/v1 event (Metadata level) of every request to this file,
+    /// one JSON line each; `-` is standard output.
+    #[arg(long = "audit-log-path", value_name = "FILE")]
+    pub audit_log_path: Option<std::path::PathBuf>,
 }
 
 /// `kapi convert`.

@@ -75,7 +75,7 @@ fn serve(name: &str) -> Served {
         .read_line(&mut first)
         .unwrap();
     assert!(
-        first.contains("serving the Kubernetes 1.36 API at http://127.0.0.1:"),
+        first.contains("serving the Kubernetes 1.36 API at https://127.0.0.1:"),
         "{first}"
     );
     Served {

@@ -6,12 +6,26 @@
 //! request is anonymous, which with the default
 //! [`AlwaysAllow`](crate::authorization::AlwaysAllow) authorizer is the unsecured
 //! server tests and examples start.
+//!
+//! kube-apiserver's authenticators, in its order, are here to be put in a
+//! [`union::Union`] (wrapped in [`union::AuthenticatedGroupAdder`]): client certificates
+//! ([`x509::X509Authenticator`]), then bearer tokens ([`bearer_token::BearerToken`]) of
+//! the static token file ([`token_file::TokenFile`]) and of service accounts
+//! ([`serviceaccount::ServiceAccountTokens`]).
 
+pub mod bearer_token;
+pub mod insecure;
+pub mod review;
+pub mod serviceaccount;
+pub mod token_file;
+pub mod union;
 pub mod user;
+pub mod x509;
 
 use std::fmt::Debug;
 
-use axum::http::HeaderMap;
+/// The header map of [`Request::headers`] (the `http` crate's).
+pub use axum::http::HeaderMap;
 
 /// What an authenticator sees of a request.
 #[derive(Clone, Copy, Debug)]
@@ -45,6 +59,52 @@ pub trait Authenticator: Send + Sync + Debug {
         &self,
         request: &Request<'_>,
     ) -> Result<Option<user::Info>, AuthenticationError>;
+}
+
+tokio::task_local! {
+    static AUDIENCES: std::cell::RefCell<TokenAudiences>;
+}
+
+/// The audiences a token is checked for within [`with_audiences`], and those it was
+/// found valid for.
+#[derive(Debug, Default)]
+struct TokenAudiences {
+    requested: Vec<String>,
+    matched: Option<Vec<String>>,
+}
+
+/// Runs `f` with tokens checked for `audiences` instead of the server's own (Go's
+/// `authenticator.WithAudiences`, what a `TokenReview`'s `spec.audiences` asks); gives
+/// `f`'s output and the audiences an audience-aware authenticator found the token valid
+/// for.
+pub async fn with_audiences<F: std::future::Future>(
+    audiences: Vec<String>,
+    f: F,
+) -> (F::Output, Option<Vec<String>>) {
+    let cell = std::cell::RefCell::new(TokenAudiences {
+        requested: audiences,
+        matched: None,
+    });
+    AUDIENCES
+        .scope(cell, async {
+            let out = f.await;
+            let matched = AUDIENCES.with(|a| a.borrow_mut().matched.take());
+            (out, matched)
+        })
+        .await
+}
+
+/// The audiences asked for by an enclosing [`with_audiences`], if any.
+pub fn requested_audiences() -> Option<Vec<String>> {
+    AUDIENCES
+        .try_with(|a| a.borrow().requested.clone())
+        .ok()
+        .filter(|a| !a.is_empty())
+}
+
+/// Tells an enclosing [`with_audiences`] which audiences the token was valid for.
+pub fn record_matched_audiences(audiences: Vec<String>) {
+    let _ = AUDIENCES.try_with(|a| a.borrow_mut().matched = Some(audiences));
 }
 
 /// Every request is anonymous; the server's authenticator when none is configured.

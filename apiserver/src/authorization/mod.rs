@@ -1,11 +1,20 @@
 //! May this user do this (Go's `k8s.io/apiserver/pkg/authorization/authorizer`): an
 //! [`Authorizer`] decides on the [`Attributes`] of every authenticated request before
 //! any handler runs.
+//!
+//! [`rbac`] is kube-apiserver's RBAC authorizer over the Roles and bindings the server
+//! stores; [`review`] answers the access reviews (`kubectl auth can-i`) from whatever
+//! authorizer the server has.
+
+pub mod rbac;
+pub mod review;
 
 use std::fmt::Debug;
 
 use crate::authentication::user::{self, Info};
 use crate::endpoints::request_info::RequestInfo;
+
+use self::rbac::policy::PolicyRule;
 
 /// What a request asks to do (Go's `authorizer.AttributesRecord`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -77,12 +86,35 @@ pub enum Decision {
     NoOpinion,
 }
 
+/// What a user may do in a namespace, as far as an authorizer can list it (Go's
+/// `authorizer.RuleResolver` answer), for `SelfSubjectRulesReview`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RulesInfo {
+    /// Rules on resources (verbs, API groups, resources, resource names).
+    pub resource_rules: Vec<PolicyRule>,
+    /// Rules on non-resource paths (verbs, URLs).
+    pub non_resource_rules: Vec<PolicyRule>,
+    /// Whether the authorizer may allow more than it listed.
+    pub incomplete: bool,
+    /// What went wrong listing them, if anything.
+    pub evaluation_error: String,
+}
+
 /// Decides whether a request may go on (Go's `authorizer.Authorizer`). The `String` is
 /// the reason, shown to the client in a refusal and in audit events.
 #[async_trait::async_trait]
 pub trait Authorizer: Send + Sync + Debug {
     /// The decision on `attributes`.
     async fn authorize(&self, attributes: &Attributes) -> (Decision, String);
+
+    /// The rules `user` has in `namespace` (Go's `RuleResolver.RulesFor`). An
+    /// authorizer that cannot list its rules says so with `incomplete`, the default.
+    async fn rules_for(&self, _user: &Info, _namespace: &str) -> RulesInfo {
+        RulesInfo {
+            incomplete: true,
+            ..RulesInfo::default()
+        }
+    }
 }
 
 /// Allows everything (Go's `--authorization-mode=AlwaysAllow`); the server's authorizer
@@ -95,6 +127,14 @@ impl Authorizer for AlwaysAllow {
     async fn authorize(&self, _attributes: &Attributes) -> (Decision, String) {
         (Decision::Allow, String::new())
     }
+
+    async fn rules_for(&self, _user: &Info, _namespace: &str) -> RulesInfo {
+        RulesInfo {
+            resource_rules: vec![PolicyRule::new(&["*"]).groups(&["*"]).resources(&["*"])],
+            non_resource_rules: vec![PolicyRule::new(&["*"]).urls(&["*"])],
+            ..RulesInfo::default()
+        }
+    }
 }
 
 /// Refuses everything (Go's `--authorization-mode=AlwaysDeny`).
@@ -105,6 +145,10 @@ pub struct AlwaysDeny;
 impl Authorizer for AlwaysDeny {
     async fn authorize(&self, _attributes: &Attributes) -> (Decision, String) {
         (Decision::NoOpinion, "Everything is forbidden.".to_owned())
+    }
+
+    async fn rules_for(&self, _user: &Info, _namespace: &str) -> RulesInfo {
+        RulesInfo::default()
     }
 }
 
@@ -121,6 +165,12 @@ impl Authorizer for PrivilegedGroups {
         } else {
             (Decision::NoOpinion, String::new())
         }
+    }
+
+    /// kube-apiserver lists no rules for it: members of `system:masters` see what
+    /// the other authorizers (RBAC's `cluster-admin` binding) give them.
+    async fn rules_for(&self, _user: &Info, _namespace: &str) -> RulesInfo {
+        RulesInfo::default()
     }
 }
 
@@ -141,6 +191,25 @@ impl Authorizer for Union {
             }
         }
         (Decision::NoOpinion, reasons.join("\n"))
+    }
+
+    /// Every authorizer's rules together (Go's `union.NewRuleResolvers`).
+    async fn rules_for(&self, user: &Info, namespace: &str) -> RulesInfo {
+        let mut all = RulesInfo::default();
+        let mut errors = Vec::new();
+        for authorizer in &self.0 {
+            let info = authorizer.rules_for(user, namespace).await;
+            all.resource_rules.extend(info.resource_rules);
+            all.non_resource_rules.extend(info.non_resource_rules);
+            all.incomplete |= info.incomplete;
+            if !info.evaluation_error.is_empty() {
+                errors.push(info.evaluation_error);
+            }
+        }
+        if !errors.is_empty() {
+            all.evaluation_error = rbac::aggregate_errors(&errors);
+        }
+        all
     }
 }
 

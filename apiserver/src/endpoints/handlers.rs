@@ -25,6 +25,8 @@ use super::negotiation::{MediaType, PatchType};
 use super::request_info::RequestInfo;
 use crate::admission::{self, Chain};
 use crate::authentication::user::Info;
+use crate::authentication::{Authenticator, review};
+use crate::authorization::{Authorizer, review as access_review};
 use crate::registry::{DeleteParams, ListParams, Selection, Store, Subresource, from_value};
 
 /// The largest request body the server reads (Go's 3 MiB limit).
@@ -70,8 +72,12 @@ pub struct Handler<'a> {
     pub query: &'a Query,
     /// Who asks.
     pub user: &'a Info,
+    /// The server's authenticator (what a `TokenReview` asks).
+    pub authenticator: &'a dyn Authenticator,
     /// The admission plugins writes go through.
     pub admission: &'a Chain,
+    /// The server's authorizer, which answers the access reviews.
+    pub authorizer: &'a dyn Authorizer,
     /// The response format.
     pub output: MediaType,
 }
@@ -149,7 +155,7 @@ impl Handler<'_> {
     /// Decodes a request body of kind `expected`: in the body's format, strictly unless
     /// `fieldValidation=Ignore`; unknown and duplicate fields are a BadRequest under
     /// Strict and warnings under Warn.
-    fn decode_body(
+    pub(crate) fn decode_body(
         &self,
         body: &[u8],
         media: MediaType,
@@ -459,31 +465,20 @@ impl Handler<'_> {
     }
 
     /// POST of a create-only resource (Go's review resources): the object comes back with
-    /// its `status` filled in, and nothing is stored. This server has no authentication
-    /// and no authorization: every access review is allowed, every caller anonymous, and
-    /// no token is recognised.
+    /// its `status` filled in, and nothing is stored. The access reviews are answered
+    /// by the server's authorizer, a `SelfSubjectReview` names the caller, a
+    /// `TokenReview` what the server's authenticator says of its token.
     pub async fn review(&self, body: &[u8], media: MediaType) -> Result<Reply, StatusError> {
         let (obj, warnings) = self.decode_body(body, media, &self.request_gvk())?;
         let mut v = to_json(&*obj)?;
-        let status = match self.store.info().resource.as_str() {
-            "subjectaccessreviews" | "selfsubjectaccessreviews" | "localsubjectaccessreviews" => {
-                serde_json::json!({
-                    "allowed": true,
-                    "reason": "this server has no authorization: every request is allowed",
-                })
-            }
-            "selfsubjectrulesreviews" => serde_json::json!({
-                "resourceRules": [{"verbs": ["*"], "apiGroups": ["*"], "resources": ["*"]}],
-                "nonResourceRules": [{"verbs": ["*"], "nonResourceURLs": ["*"]}],
-                "incomplete": false,
-            }),
-            "selfsubjectreviews" => serde_json::json!({
-                "userInfo": {"username": "system:anonymous", "groups": ["system:unauthenticated"]},
-            }),
-            "tokenreviews" => serde_json::json!({
-                "authenticated": false,
-                "error": "this server has no authentication: no token is recognised",
-            }),
+        let resource = self.store.info().resource.as_str();
+        let access =
+            access_review::answer(resource, &v, self.user, self.namespace(), self.authorizer)
+                .await?;
+        let status = match resource {
+            _ if access.is_some() => access.unwrap_or_default(),
+            "selfsubjectreviews" => review::self_subject_review_status(self.user),
+            "tokenreviews" => review::token_review_status(self.authenticator, &v).await?,
             other => {
                 return Err(StatusError::method_not_allowed(
                     "POST",

@@ -26,6 +26,23 @@ pub fn is_dns1123_subdomain(s: &str) -> bool {
     s.len() <= 253 && s.split('.').all(is_dns1123_label)
 }
 
+/// Why `name` is not a valid path segment (Go's `path.IsValidPathSegmentName`).
+pub fn path_segment_name_errors(name: &str) -> Vec<&'static str> {
+    let mut errors = Vec::new();
+    match name {
+        "." => errors.push("may not be '.'"),
+        ".." => errors.push("may not be '..'"),
+        _ => {}
+    }
+    if name.contains('/') {
+        errors.push("may not contain '/'");
+    }
+    if name.contains('%') {
+        errors.push("may not contain '%'");
+    }
+    errors
+}
+
 /// Checks the metadata of `obj` for resource `info`: 422 Invalid with every cause.
 pub fn validate_object_meta(info: &ResourceInfo, obj: &dyn Object) -> Result<(), StatusError> {
     let Some(meta) = obj.meta() else {
@@ -35,7 +52,14 @@ pub fn validate_object_meta(info: &ResourceInfo, obj: &dyn Object) -> Result<(),
     let mut causes = Vec::new();
     let label_names =
         info.group.is_empty() && matches!(info.resource.as_str(), "namespaces" | "services");
-    if label_names {
+    // Go validates RBAC names as path segments (`ValidateRBACName`): the bootstrap
+    // roles are named `system:...`.
+    let path_segment_names = info.group == "rbac.authorization.k8s.io";
+    if path_segment_names {
+        for why in path_segment_name_errors(name) {
+            causes.push(StatusError::invalid_value("metadata.name", name, why));
+        }
+    } else if label_names {
         if !is_dns1123_label(name) {
             causes.push(StatusError::invalid_value(
                 "metadata.name",
@@ -81,5 +105,15 @@ mod tests {
         assert!(is_dns1123_label("kube-system"));
         assert!(!is_dns1123_label("a.b"));
         assert!(!is_dns1123_label("-a"));
+    }
+
+    #[test]
+    fn path_segment_names_refuse_only_dots_slashes_and_percents() {
+        assert!(path_segment_name_errors("system:aggregate-to-admin").is_empty());
+        assert_eq!(path_segment_name_errors(".."), vec!["may not be '..'"]);
+        assert_eq!(
+            path_segment_name_errors("a/b%"),
+            vec!["may not contain '/'", "may not contain '%'"]
+        );
     }
 }

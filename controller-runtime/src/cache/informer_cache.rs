@@ -482,7 +482,49 @@ impl Cache {
         field: &str,
         extract: impl Fn(&T) -> Vec<String> + Send + Sync + 'static,
     ) -> Result<(), CacheError> {
-        let informer = self.get_informer::<T>()?;
+        Self::add_field_index(self.get_informer::<T>()?, &T::gvk(), field, extract)
+    }
+
+    /// [`index_field`](Self::index_field) on the [`Unstructured`] informer of `gvk`, for
+    /// kinds without a Rust type (custom resources read as `Unstructured`), which
+    /// [`list_unstructured`](Self::list_unstructured) then finds.
+    ///
+    /// ```
+    /// # use controller_runtime::cache::Cache;
+    /// # use apimachinery::schema::GroupVersionKind;
+    /// # fn index(cache: &Cache) -> Result<(), controller_runtime::cache::CacheError> {
+    /// let widgets = GroupVersionKind::new("example.com", "v1", "Widget");
+    /// cache.index_field_for_kind(&widgets, "spec.owner", |w| {
+    ///     w.nested_string(&["spec", "owner"]).ok().flatten().map(str::to_owned).into_iter().collect()
+    /// })?;
+    /// # Ok(()) }
+    /// ```
+    pub fn index_field_for_kind(
+        &self,
+        gvk: &GroupVersionKind,
+        field: &str,
+        extract: impl Fn(&Unstructured) -> Vec<String> + Send + Sync + 'static,
+    ) -> Result<(), CacheError> {
+        Self::add_field_index(self.get_informer_for_kind(gvk)?, gvk, field, extract)
+    }
+
+    /// [`index_field`](Self::index_field) on the metadata-only informer of `gvk`, which
+    /// [`list_metadata`](Self::list_metadata) then finds.
+    pub fn index_metadata_field(
+        &self,
+        gvk: &GroupVersionKind,
+        field: &str,
+        extract: impl Fn(&PartialObjectMetadata) -> Vec<String> + Send + Sync + 'static,
+    ) -> Result<(), CacheError> {
+        Self::add_field_index(self.get_metadata_informer(gvk)?, gvk, field, extract)
+    }
+
+    fn add_field_index<T: Object>(
+        informer: Informer<T>,
+        gvk: &GroupVersionKind,
+        field: &str,
+        extract: impl Fn(&T) -> Vec<String> + Send + Sync + 'static,
+    ) -> Result<(), CacheError> {
         let func: IndexFunc<T> = Arc::new(move |obj: &T| {
             let values = extract(obj);
             let namespace = obj
@@ -501,7 +543,7 @@ impl Cache {
         informer
             .add_indexers([(field_index_name(field), func)])
             .map_err(|source| CacheError::Informer {
-                kind: T::gvk().to_string(),
+                kind: gvk.to_string(),
                 source,
             })
     }

@@ -16,6 +16,7 @@ use tokio_util::sync::CancellationToken;
 use super::*;
 use crate::client::{ListOptions, ObjectKey};
 use apimachinery::{fields, labels};
+use k8s_types::meta::v1::PartialObjectMetadata;
 
 fn fields(s: &str) -> ListOptions {
     ListOptions::default().with_fields(fields::Selector::parse(s).unwrap())
@@ -59,19 +60,24 @@ type Event = Result<WatchEvent<Box<dyn Object>>, ListWatchError>;
 struct FakeLw {
     items: Vec<Gadget>,
     namespace: Option<String>,
-    unstructured: bool,
+    form: ObjectForm,
     events: Mutex<Option<mpsc::UnboundedReceiver<Event>>>,
 }
 
 impl FakeLw {
     fn encode(&self, g: Gadget) -> Box<dyn Object> {
-        if self.unstructured {
-            let mut value = serde_json::to_value(&g).unwrap();
-            value["apiVersion"] = serde_json::json!(Gadget::API_VERSION);
-            value["kind"] = serde_json::json!(Gadget::KIND);
-            Box::new(Unstructured::from_value(value).unwrap())
-        } else {
-            Box::new(g)
+        match self.form {
+            ObjectForm::Unstructured => {
+                let mut value = serde_json::to_value(&g).unwrap();
+                value["apiVersion"] = serde_json::json!(Gadget::API_VERSION);
+                value["kind"] = serde_json::json!(Gadget::KIND);
+                Box::new(Unstructured::from_value(value).unwrap())
+            }
+            ObjectForm::Metadata => Box::new(PartialObjectMetadata {
+                metadata: g.metadata,
+                ..PartialObjectMetadata::default()
+            }),
+            ObjectForm::Typed => Box::new(g),
         }
     }
 }
@@ -131,7 +137,7 @@ impl ListWatchFactory for Arc<FakeClient> {
         Ok(Arc::new(FakeLw {
             items: self.items.clone(),
             namespace: request.namespace.clone(),
-            unstructured: request.form == ObjectForm::Unstructured,
+            form: request.form,
             events: Mutex::new(Some(rx)),
         }))
     }
@@ -230,6 +236,45 @@ async fn list_by_namespace_labels_and_field_index() {
             source: InformerError::AlreadyStarted { .. },
             ..
         })
+    ));
+    stop.cancel();
+}
+
+#[tokio::test]
+async fn unstructured_and_metadata_informers_have_field_indexes_of_their_own() {
+    let (cache, _client) = cache_with(sample(), CacheOptions::default());
+    cache
+        .index_field_for_kind(&Gadget::gvk(), "spec.owner", |g| {
+            g.nested_string(&["spec", "owner"])
+                .ok()
+                .flatten()
+                .map(str::to_owned)
+                .into_iter()
+                .collect()
+        })
+        .unwrap();
+    cache
+        .index_metadata_field(&Gadget::gvk(), "metadata.labels.app", |m| {
+            m.metadata.labels.get("app").cloned().into_iter().collect()
+        })
+        .unwrap();
+    let stop = CancellationToken::new();
+    cache.start(stop.clone());
+    assert!(cache.wait_for_cache_sync(&stop).await);
+    let alice = cache
+        .list_unstructured(&Gadget::gvk(), &fields("spec.owner=alice"))
+        .await
+        .unwrap();
+    assert_eq!(names(alice), vec!["a/g1", "b/g3"]);
+    let web = cache
+        .list_metadata(&Gadget::gvk(), &fields("metadata.labels.app=web"))
+        .await
+        .unwrap();
+    assert_eq!(names(web), vec!["a/g1", "b/g3"]);
+    // The typed informer is another informer, without those indexes.
+    assert!(matches!(
+        cache.list::<Gadget>(&fields("spec.owner=alice")).await,
+        Err(CacheError::FieldNotIndexed { .. })
     ));
     stop.cancel();
 }

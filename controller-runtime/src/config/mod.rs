@@ -177,6 +177,15 @@ pub enum ConfigError {
         /// The missing environment variable.
         variable: &'static str,
     },
+    /// A file a kubeconfig names (a CA, a client certificate or key) is larger than any
+    /// such file can be: a kubeconfig naming `/dev/zero` fails instead of hanging.
+    #[error("cannot read {}: larger than {limit} bytes", path.display())]
+    TooLarge {
+        /// The file.
+        path: PathBuf,
+        /// The limit, [`MAX_REFERENCED_FILE_BYTES`].
+        limit: u64,
+    },
     /// No kubeconfig was found and the program is not in a cluster.
     #[error("no configuration found: KUBECONFIG is unset, {} does not exist, and not in a cluster", home.display())]
     NoConfiguration {
@@ -207,6 +216,38 @@ impl Config {
             user_agent: default_user_agent(),
             timeout: None,
         }
+    }
+
+    /// A named context (or the current one) of kubeconfig text already in memory
+    /// (a Secret's value, a test's string). `origin` stands for the file it came from:
+    /// it names the kubeconfig in errors, and relative paths inside it (certificate
+    /// files, `tokenFile`, an exec plugin's `command`) resolve against its directory.
+    ///
+    /// ```
+    /// use std::path::Path;
+    /// use controller_runtime::config::Config;
+    ///
+    /// let text = "
+    /// apiVersion: v1
+    /// kind: Config
+    /// clusters: [{name: c, cluster: {server: https://127.0.0.1:6443}}]
+    /// users: [{name: u, user: {token: abc}}]
+    /// contexts: [{name: x, context: {cluster: c, user: u, namespace: team-a}}]
+    /// current-context: x
+    /// ";
+    /// let config = Config::from_kubeconfig_str(text, Path::new("inline"), None)?;
+    /// assert_eq!(config.host, "https://127.0.0.1:6443");
+    /// assert_eq!(config.namespace.as_deref(), Some("team-a"));
+    /// # Ok::<(), controller_runtime::config::ConfigError>(())
+    /// ```
+    pub fn from_kubeconfig_str(
+        text: &str,
+        origin: &Path,
+        context: Option<&str>,
+    ) -> Result<Self, ConfigError> {
+        let mut merged = kubeconfig::Merged::default();
+        merged.add(origin, kubeconfig::parse(origin, text)?);
+        Self::from_merged(&merged, context)
     }
 
     /// The current context of one kubeconfig file.
@@ -436,13 +477,34 @@ fn data_or_file(
     }
     if let Some(p) = path.filter(|p| !p.is_empty()) {
         let resolved = kubeconfig::resolve_path(file, p);
-        let bytes = std::fs::read(&resolved).map_err(|source| ConfigError::Read {
-            path: resolved,
-            source,
-        })?;
-        return Ok(Some(bytes));
+        return read_capped(&resolved).map(Some);
     }
     Ok(None)
+}
+
+/// The largest certificate or key file a kubeconfig may name: PEM bundles of a few
+/// dozen certificates are tens of kilobytes, so 4 MiB is never a real file's size.
+pub const MAX_REFERENCED_FILE_BYTES: u64 = 4 << 20;
+
+/// Reads a file a kubeconfig names, at most [`MAX_REFERENCED_FILE_BYTES`] of it.
+fn read_capped(path: &Path) -> Result<Vec<u8>, ConfigError> {
+    use std::io::Read;
+    let read_error = |source| ConfigError::Read {
+        path: path.to_path_buf(),
+        source,
+    };
+    let file = std::fs::File::open(path).map_err(read_error)?;
+    let mut bytes = Vec::new();
+    file.take(MAX_REFERENCED_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(read_error)?;
+    if bytes.len() as u64 > MAX_REFERENCED_FILE_BYTES {
+        return Err(ConfigError::TooLarge {
+            path: path.to_path_buf(),
+            limit: MAX_REFERENCED_FILE_BYTES,
+        });
+    }
+    Ok(bytes)
 }
 
 #[cfg(test)]

@@ -222,3 +222,32 @@ fn exec_plugins_get_cluster_info_when_asked() {
     assert_eq!(info["server"], "https://x:6443");
     assert_eq!(info["certificate-authority-data"], "Q0E=");
 }
+
+#[test]
+fn text_in_memory_resolves_files_against_its_origin() {
+    let dir = tempfile::tempdir().unwrap();
+    for f in ["ca.pem", "cert.pem", "key.pem"] {
+        std::fs::write(dir.path().join(f), b"PEM").unwrap();
+    }
+    let origin = dir.path().join("inline-kubeconfig");
+    let config = Config::from_kubeconfig_str(TWO_CONTEXTS, &origin, Some("b")).unwrap();
+    assert_eq!(config.host, "https://b.example");
+    assert_eq!(config.tls.ca_data.as_deref(), Some(&b"PEM"[..]));
+    let err = Config::from_kubeconfig_str("clusters: 3", &origin, None).unwrap_err();
+    assert!(err.to_string().contains("inline-kubeconfig"), "{err}");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_named_file_that_never_ends_is_refused_not_read_forever() {
+    let text = "
+clusters: [{name: c, cluster: {server: https://x, certificate-authority: /dev/zero}}]
+contexts: [{name: x, context: {cluster: c}}]
+current-context: x
+";
+    let err = Config::from_kubeconfig_str(text, Path::new("/k"), None).unwrap_err();
+    assert!(
+        matches!(&err, ConfigError::TooLarge { path, .. } if path == Path::new("/dev/zero")),
+        "{err}"
+    );
+}

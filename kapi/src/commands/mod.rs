@@ -7,6 +7,7 @@ pub mod convert;
 mod inputs;
 mod resolve;
 mod serve;
+mod serve_authorization;
 mod validate;
 
 use std::io::Write;

@@ -1,15 +1,18 @@
-//! `kapi serve`: the built-in API served over HTTP by the `apiserver` crate, on in-memory
+//! `kapi serve`: the built-in API served over HTTPS by the `apiserver` crate, on in-memory
 //! storage by default, until SIGINT or SIGTERM.
+
+mod security;
 
 use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
 
+use apiserver::admission::Chain;
 use apiserver::server::Config;
 use apiserver::storage::{MemoryStorage, RedbStorage, Storage};
 
-use super::CommandError;
+use super::{CommandError, serve_authorization};
 use crate::cli::ServeArgs;
 use crate::scheme::scheme;
 
@@ -26,10 +29,30 @@ pub fn run(args: &ServeArgs, out: &mut dyn Write) -> Result<ExitCode, CommandErr
         .build()?;
     runtime.block_on(async {
         let storage = open_storage(args).await?;
-        let server = Config::new(scheme, storage).serve(args.listen).await?;
+        let authorization =
+            serve_authorization::authorization(&args.authorization_mode, &scheme, &storage).await?;
+        let mut admission = Chain::new();
+        for plugin in authorization.validating {
+            admission = admission.with_validating(plugin);
+        }
+        let (config, security) = security::configure(
+            &args.security,
+            &args.listen,
+            args.data_dir.as_deref(),
+            scheme.clone(),
+            storage.clone(),
+            Config::new(scheme, storage)
+                .authorizer(authorization.authorizer)
+                .admission(admission),
+        )?;
+        let server = match security.tls {
+            Some(tls) => config.serve_tls(args.listen, tls).await?,
+            None => config.serve(args.listen).await?,
+        };
         let url = server.url();
         if let Some(path) = &args.kubeconfig {
-            write_kubeconfig(path, &url)?;
+            let client_url = security::client_url(&url, server.local_addr());
+            write_kubeconfig(path, &client_url, &security.credentials)?;
         }
         writeln!(out, "kapi serve: serving the Kubernetes 1.36 API at {url}")?;
         if let Some(path) = &args.kubeconfig {
@@ -86,16 +109,51 @@ async fn etcd_storage(servers: &[String]) -> Result<Arc<dyn Storage>, CommandErr
     .into())
 }
 
-/// A kubeconfig with one cluster, user and context named `kapi`, current.
-fn kubeconfig(url: &str) -> String {
+/// A kubeconfig with one cluster, user and context named `kapi`, current: the server's
+/// CA and the admin's client certificate (over plain HTTP, neither: see
+/// `--insecure-http`).
+fn kubeconfig(url: &str, credentials: &security::Credentials) -> String {
+    use base64::Engine;
+    let b64 = |pem: &str| base64::engine::general_purpose::STANDARD.encode(pem);
+    let mut cluster = format!("    server: {url}\n");
+    if let Some(ca) = &credentials.certificate_authority {
+        cluster.push_str(&format!("    certificate-authority-data: {}\n", b64(ca)));
+    }
+    let mut user = String::new();
+    if let Some((cert, key)) = &credentials.client_certificate {
+        user.push_str(&format!(
+            "    client-certificate-data: {}\n    client-key-data: {}\n",
+            b64(cert),
+            b64(key)
+        ));
+    }
+    let user = if user.is_empty() {
+        "  user: {}\n".to_owned()
+    } else {
+        format!("  user:\n{user}")
+    };
     format!(
-        "apiVersion: v1\nkind: Config\nclusters:\n- name: {KUBECONFIG_NAME}\n  cluster:\n    server: {url}\nusers:\n- name: {KUBECONFIG_NAME}\n  user: {{}}\ncontexts:\n- name: {KUBECONFIG_NAME}\n  context:\n    cluster: {KUBECONFIG_NAME}\n    user: {KUBECONFIG_NAME}\n    namespace: default\ncurrent-context: {KUBECONFIG_NAME}\npreferences: {{}}\n"
+        "apiVersion: v1\nkind: Config\nclusters:\n- name: {KUBECONFIG_NAME}\n  cluster:\n{cluster}users:\n- name: {KUBECONFIG_NAME}\n{user}contexts:\n- name: {KUBECONFIG_NAME}\n  context:\n    cluster: {KUBECONFIG_NAME}\n    user: {KUBECONFIG_NAME}\n    namespace: default\ncurrent-context: {KUBECONFIG_NAME}\npreferences: {{}}\n"
     )
 }
 
-fn write_kubeconfig(path: &Path, url: &str) -> Result<(), CommandError> {
-    std::fs::write(path, kubeconfig(url))
-        .map_err(|e| format!("cannot write kubeconfig {}: {e}", path.display()).into())
+/// Writes the kubeconfig readable by its owner only: it holds the admin's key.
+fn write_kubeconfig(
+    path: &Path,
+    url: &str,
+    credentials: &security::Credentials,
+) -> Result<(), CommandError> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let err = |e: std::io::Error| format!("cannot write kubeconfig {}: {e}", path.display());
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .mode(0o600)
+        .open(path)
+        .map_err(err)?;
+    file.write_all(kubeconfig(url, credentials).as_bytes())
+        .map_err(|e| err(e).into())
 }
 
 async fn wait_for_signal() -> Result<(), CommandError> {
@@ -114,8 +172,25 @@ mod tests {
 
     #[test]
     fn kubeconfig_names_cluster_user_and_context() {
-        let k = kubeconfig("http://127.0.0.1:1234");
+        let k = kubeconfig("http://127.0.0.1:1234", &security::Credentials::default());
         assert!(k.contains("server: http://127.0.0.1:1234"));
         assert!(k.contains("current-context: kapi"));
+        assert!(k.contains("  user: {}\n"));
+    }
+
+    #[test]
+    fn kubeconfig_carries_the_ca_and_the_admin_credentials() {
+        let credentials = security::Credentials {
+            certificate_authority: Some("CA".into()),
+            client_certificate: Some(("CERT".into(), "KEY".into())),
+        };
+        let k = kubeconfig("https://127.0.0.1:1234", &credentials);
+        assert!(k.contains("    certificate-authority-data: Q0E=\n"), "{k}");
+        assert!(
+            k.contains(
+                "  user:\n    client-certificate-data: Q0VSVA==\n    client-key-data: S0VZ\n"
+            ),
+            "{k}"
+        );
     }
 }

@@ -1,0 +1,111 @@
+//! `kapi serve --authorization-mode`: kube-apiserver's authorizer chain. Members of
+//! `system:masters` are allowed everything first, then each mode in the flag's order
+//! decides: `RBAC` (the default: the Roles and bindings the server stores, the default
+//! policy created at start, escalation checks on RBAC writes), `AlwaysAllow`,
+//! `AlwaysDeny`.
+
+use std::sync::Arc;
+
+use apimachinery::runtime::Scheme;
+use apiserver::admission::ValidationInterface;
+use apiserver::authorization::rbac::escalation::EscalationCheck;
+use apiserver::authorization::rbac::{Rbac, bootstrap};
+use apiserver::authorization::{AlwaysAllow, AlwaysDeny, Authorizer, PrivilegedGroups, Union};
+use apiserver::storage::Storage;
+
+use super::CommandError;
+
+/// The modes `--authorization-mode` takes.
+pub const MODES: [&str; 3] = ["RBAC", "AlwaysAllow", "AlwaysDeny"];
+
+/// The server's authorizer and the admission plugins its modes need.
+pub struct Authorization {
+    /// The authorizer: `Union[PrivilegedGroups, modes...]`.
+    pub authorizer: Arc<dyn Authorizer>,
+    /// The validating admission plugins the modes add (RBAC's escalation check).
+    pub validating: Vec<Arc<dyn ValidationInterface>>,
+}
+
+/// Builds the authorizer of `modes` (kube-apiserver's names, in order, each once) over
+/// `storage`; with RBAC, creates the default roles and bindings missing from it.
+pub async fn authorization(
+    modes: &[String],
+    scheme: &Arc<Scheme>,
+    storage: &Arc<dyn Storage>,
+) -> Result<Authorization, CommandError> {
+    if modes.is_empty() {
+        return Err("--authorization-mode: at least one authorization mode must be passed".into());
+    }
+    let mut chain: Vec<Arc<dyn Authorizer>> = vec![Arc::new(PrivilegedGroups)];
+    let mut rbac = None;
+    for (i, mode) in modes.iter().enumerate() {
+        if modes[..i].contains(mode) {
+            return Err(format!("--authorization-mode: {mode} is specified more than once").into());
+        }
+        match mode.as_str() {
+            "AlwaysAllow" => chain.push(Arc::new(AlwaysAllow)),
+            "AlwaysDeny" => chain.push(Arc::new(AlwaysDeny)),
+            "RBAC" => {
+                bootstrap::ensure(scheme, storage).await.map_err(|e| {
+                    format!("creating the default RBAC policy: {}", e.status.message)
+                })?;
+                let authorizer = Rbac::new(scheme.clone(), storage.clone());
+                chain.push(authorizer.clone());
+                rbac = Some(authorizer);
+            }
+            other => {
+                return Err(format!(
+                    "--authorization-mode: unknown authorization mode {other} specified (supported: {})",
+                    MODES.join(", ")
+                )
+                .into());
+            }
+        }
+    }
+    let authorizer: Arc<dyn Authorizer> = Arc::new(Union(chain));
+    let validating: Vec<Arc<dyn ValidationInterface>> = match rbac {
+        Some(rbac) => vec![Arc::new(EscalationCheck::new(rbac, authorizer.clone()))],
+        None => Vec::new(),
+    };
+    Ok(Authorization {
+        authorizer,
+        validating,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn modes(m: &[&str]) -> Vec<String> {
+        m.iter().map(|s| (*s).to_owned()).collect()
+    }
+
+    #[test]
+    fn unknown_repeated_and_missing_modes_are_refused() {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        runtime.block_on(refusals());
+    }
+
+    async fn refusals() {
+        let scheme = Arc::new(crate::scheme::scheme().unwrap());
+        let storage: Arc<dyn Storage> = Arc::new(apiserver::storage::MemoryStorage::new());
+        for bad in [modes(&["Node"]), modes(&["RBAC", "RBAC"]), modes(&[])] {
+            assert!(
+                authorization(&bad, &scheme, &storage).await.is_err(),
+                "{bad:?}"
+            );
+        }
+        let ok = authorization(&modes(&["AlwaysAllow"]), &scheme, &storage)
+            .await
+            .unwrap();
+        assert!(ok.validating.is_empty());
+        let rbac = authorization(&modes(&["RBAC"]), &scheme, &storage)
+            .await
+            .unwrap();
+        assert_eq!(rbac.validating.len(), 1);
+    }
+}
