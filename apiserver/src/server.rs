@@ -36,6 +36,7 @@ use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
 use crate::admission::Chain;
+use crate::admission::webhook::{DnsServiceResolver, ServiceResolver};
 use crate::apiextensions::{CustomResource, ReservedNames};
 use crate::audit::{AUDIT_ID_HEADER, AuditLog};
 use crate::authentication::serviceaccount::ServiceAccountTokens;
@@ -93,6 +94,7 @@ pub struct Config {
     anonymous_auth: bool,
     authorizer: Arc<dyn Authorizer>,
     admission: Chain,
+    webhook_services: Arc<dyn ServiceResolver>,
     service_account_tokens: Option<Arc<ServiceAccountTokens>>,
     audit: Option<Arc<AuditLog>>,
 }
@@ -109,6 +111,7 @@ impl Config {
             anonymous_auth: true,
             authorizer: Arc::new(AlwaysAllow),
             admission: Chain::new(),
+            webhook_services: Arc::new(DnsServiceResolver),
             service_account_tokens: None,
             audit: None,
         }
@@ -154,6 +157,13 @@ impl Config {
     /// `--enable-admission-plugins` and the dynamic webhooks).
     pub fn admission(mut self, chain: Chain) -> Self {
         self.admission = chain;
+        self
+    }
+
+    /// Where admission webhooks configured with a `clientConfig.service` are reached
+    /// (by default `https://NAME.NAMESPACE.svc:PORT/PATH` through DNS).
+    pub fn webhook_service_resolver(mut self, resolver: Arc<dyn ServiceResolver>) -> Self {
+        self.webhook_services = resolver;
         self
     }
 
@@ -273,6 +283,12 @@ impl Config {
             })
             .collect();
         let routes = Routes::build(&self.scheme, &self.storage, &builtin, address, &[], None);
+        let admission = Chain::for_server(
+            &self.admission,
+            &builtin,
+            self.storage.clone(),
+            self.webhook_services,
+        );
         let (shutdown, shutdown_rx) = watch::channel(false);
         let api = Arc::new(Api {
             scheme: self.scheme,
@@ -281,7 +297,7 @@ impl Config {
             authenticator: self.authenticator,
             anonymous_auth: self.anonymous_auth,
             authorizer: self.authorizer,
-            admission: self.admission,
+            admission,
             service_account_tokens: self.service_account_tokens,
             audit: self.audit,
             builtin,
@@ -1026,7 +1042,6 @@ impl Api {
                 h.review(body, negotiate_input(content_type)?).await?
             }
             "create" => {
-                self.check_namespace(info).await?;
                 let media = negotiate_input(content_type)?;
                 check_definition(info, body, media)?;
                 h.create(body, media).await?
@@ -1036,13 +1051,7 @@ impl Api {
                 check_definition(info, body, media)?;
                 h.update(body, media).await?
             }
-            "patch" => {
-                // An apply creates a missing object: its namespace must exist.
-                if content_type.is_some_and(|c| c.starts_with("application/apply-patch")) {
-                    self.check_namespace(info).await?;
-                }
-                h.patch(body, content_type).await?
-            }
+            "patch" => h.patch(body, content_type).await?,
             "delete" => {
                 if info.api_group == crate::apiextensions::controller::GROUP
                     && info.resource == crate::apiextensions::controller::RESOURCE
@@ -1054,7 +1063,9 @@ impl Api {
                 let reply = h.delete(body).await?;
                 if info.api_group.is_empty()
                     && info.resource == "namespaces"
-                    && reply.code == 200
+                    // Gone (200) or terminating, held by finalizers (202): the
+                    // namespace controller empties it either way.
+                    && matches!(reply.code, 200 | 202)
                     && query.get("dryRun").is_none()
                 {
                     self.delete_namespace_contents(&info.name).await?;
@@ -1090,30 +1101,6 @@ impl Api {
                     Err(e) => return Err(e),
                 }
             }
-        }
-        Ok(())
-    }
-
-    /// A namespaced object is created only in a namespace that exists (Go's
-    /// `NamespaceLifecycle` admission).
-    async fn check_namespace(&self, info: &RequestInfo) -> Result<(), StatusError> {
-        let Some(ns) = &info.namespace else {
-            return Ok(());
-        };
-        let Some(store) = self.builtin.get(&(String::new(), "namespaces".to_owned())) else {
-            return Ok(());
-        };
-        let namespace = store.get("", ns).await?;
-        if namespace
-            .meta()
-            .is_some_and(|m| m.deletion_timestamp().is_some())
-        {
-            let mut err = StatusError::bad_request(format!(
-                "unable to create new content in namespace {ns} because it is being terminated"
-            ));
-            err.status.reason = "Forbidden".into();
-            err.status.code = 403;
-            return Err(err);
         }
         Ok(())
     }

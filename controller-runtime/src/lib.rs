@@ -24,8 +24,9 @@
 //! | [`leaderelection`] | client-go `tools/leaderelection` | Lease-based leader election |
 //! | [`controllerutil`] | `pkg/controller/controllerutil` | owner references, finalizers, `create_or_update` |
 //! | [`record`] | client-go `tools/events` | [`EventRecorder`](record::EventRecorder) |
+//! | [`webhook`] | `pkg/webhook`, `pkg/webhook/admission` | [`Server`](webhook::Server) (HTTPS), [`Defaulter`](webhook::Defaulter) and [`Validator`](webhook::Validator) handlers on typed objects |
 //!
-//! Examples: `configmap-mirror` and `replicaset-lite` (`cargo run -p controller-runtime
+//! Examples: `configmap-mirror`, `replicaset-lite` and the webhook `pod-defaulter` (`cargo run -p controller-runtime
 //! --example configmap-mirror -- --kubeconfig FILE`).
 #![forbid(unsafe_code)]
 
@@ -46,4 +47,5 @@ pub mod reconcile;
 pub mod record;
 pub mod source;
 pub mod transport;
+pub mod webhook;
 pub mod workqueue;

@@ -52,6 +52,10 @@ fn built(path: PathBuf, args: &[&str]) -> PathBuf {
 }
 
 fn example(name: &str, kubeconfig: &Path) -> Running {
+    example_with(name, kubeconfig, &[])
+}
+
+fn example_with(name: &str, kubeconfig: &Path, args: &[&str]) -> Running {
     let bin = built(
         target_dir().join("examples").join(name),
         &["-p", "controller-runtime", "--example", name],
@@ -60,6 +64,7 @@ fn example(name: &str, kubeconfig: &Path) -> Running {
         .arg("--kubeconfig")
         .arg(kubeconfig)
         .arg("--stop-on-stdin-eof")
+        .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
@@ -317,4 +322,139 @@ async fn replicaset_lite_against_kapi_serve() {
     let client = Client::new(&config, Arc::new(scheme)).unwrap();
     replicaset_lite_scenario(&client).await;
     stop(running);
+}
+
+async fn pod_defaulter_scenario(client: &Client) {
+    let pod = |name: &str, image: &str| -> Pod {
+        serde_json::from_value(serde_json::json!({
+            "apiVersion": "v1", "kind": "Pod",
+            "metadata": {"name": name, "namespace": "default"},
+            "spec": {"containers": [{"name": "app", "image": image}]},
+        }))
+        .unwrap()
+    };
+    let created = client
+        .create(&pod("pinned", "nginx:1.27"), &Default::default())
+        .await
+        .unwrap();
+    assert_eq!(
+        created.metadata.labels["pod-defaulter.example.com/defaulted"],
+        "true"
+    );
+    assert!(
+        created
+            .metadata
+            .annotations
+            .contains_key("pod-defaulter.example.com/owner")
+    );
+    let stored: Pod = client
+        .get(&ObjectKey::new("default", "pinned"))
+        .await
+        .unwrap();
+    assert_eq!(stored.metadata.labels, created.metadata.labels);
+
+    let err = client
+        .create(&pod("floating", "nginx:latest"), &Default::default())
+        .await
+        .unwrap_err();
+    match err {
+        controller_runtime::client::Error::Api(api) => {
+            assert_eq!(api.code, 403);
+            assert_eq!(
+                api.status.message,
+                r#"admission webhook "validate-v1-pod.pod-defaulter.example.com" denied the request: container "app" uses the image "nginx:latest": pin a version tag other than latest"#
+            );
+        }
+        other => panic!("{other}"),
+    }
+    match client
+        .get::<Pod>(&ObjectKey::new("default", "floating"))
+        .await
+    {
+        Err(e) if e.is_not_found() => {}
+        other => panic!("the refused Pod was stored: {other:?}"),
+    }
+}
+
+/// Once stopped, the example has removed its configurations: Pods go in unchanged.
+async fn pod_defaulter_gone(client: &Client) {
+    let pod: Pod = serde_json::from_value(serde_json::json!({
+        "apiVersion": "v1", "kind": "Pod",
+        "metadata": {"name": "after", "namespace": "default"},
+        "spec": {"containers": [{"name": "app", "image": "nginx"}]},
+    }))
+    .unwrap();
+    let created = client.create(&pod, &Default::default()).await.unwrap();
+    assert!(created.metadata.labels.is_empty());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pod_defaulter_against_envtest() {
+    let env = Environment::start().await.unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let kubeconfig = dir.path().join("kubeconfig");
+    std::fs::write(&kubeconfig, env.kubeconfig()).unwrap();
+    let running = example_with("pod-defaulter", &kubeconfig, &["--listen", "127.0.0.1:0"]);
+    let client = Client::new(env.config(), env.scheme()).unwrap();
+    pod_defaulter_scenario(&client).await;
+    stop(running);
+    pod_defaulter_gone(&client).await;
+    env.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pod_defaulter_against_kapi_serve() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_server, kubeconfig) = kapi_serve(dir.path());
+    let running = example_with("pod-defaulter", &kubeconfig, &["--listen", "127.0.0.1:0"]);
+    let mut scheme = Scheme::new();
+    k8s_types::register(&mut scheme).unwrap();
+    let config = Config::from_kubeconfig(&kubeconfig).unwrap();
+    let client = Client::new(&config, Arc::new(scheme)).unwrap();
+    pod_defaulter_scenario(&client).await;
+    pod_defaulter_with_kubectl(&kubeconfig);
+    stop(running);
+    pod_defaulter_gone(&client).await;
+}
+
+/// kubectl sees the webhooks as users do: a Pod it runs comes back labelled, one with
+/// an unpinned image is refused with the webhook's message.
+fn pod_defaulter_with_kubectl(kubeconfig: &Path) {
+    let kubectl = |args: &[&str]| {
+        Command::new("kubectl")
+            .arg("--kubeconfig")
+            .arg(kubeconfig)
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    if !Command::new("kubectl")
+        .args(["version", "--client"])
+        .output()
+        .is_ok_and(|o| o.status.success())
+    {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "kubectl is not installed, and CI needs this test"
+        );
+        eprintln!("kubectl is not installed: skipping its part of the webhook test");
+        return;
+    }
+    let out = kubectl(&["run", "web", "--image=nginx:1.27"]);
+    assert!(out.status.success(), "{out:?}");
+    let out = kubectl(&[
+        "get",
+        "pod",
+        "web",
+        "-o",
+        r"jsonpath={.metadata.labels.pod-defaulter\.example\.com/defaulted}",
+    ]);
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "true", "{out:?}");
+    let out = kubectl(&["run", "floating", "--image=nginx"]);
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(r#"admission webhook "validate-v1-pod.pod-defaulter.example.com" denied the request: container "floating" uses the image "nginx": pin a version tag other than latest"#),
+        "{stderr}"
+    );
 }

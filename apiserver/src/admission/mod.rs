@@ -2,9 +2,20 @@
 //! `k8s.io/apiserver/pkg/admission`): mutating plugins first, in order, then validating
 //! ones, each seeing the object as the request left it, in the resource's storage
 //! version (a plugin that needs another version converts with [`Attributes::scheme`]).
+//!
+//! A server runs [`Chain::for_server`]: the built-in [`plugin::NamespaceLifecycle`]
+//! first, the plugins given to [`crate::server::Config::admission`], and the dynamic
+//! [`webhook`]s of the `admissionregistration.k8s.io/v1` configurations it stores.
+//! Creates, updates, patches (`/status` and `/scale` included: `/scale` is admitted as
+//! an autoscaling/v1 `Scale`) and deletes (with the object as `old_object`) are
+//! admitted; nothing is stored when a plugin refuses.
 
+pub mod plugin;
+pub mod webhook;
+
+use std::collections::BTreeMap;
 use std::fmt::Debug;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use apimachinery::runtime::{Object, Scheme};
 use apimachinery::schema::{GroupVersionKind, GroupVersionResource};
@@ -64,6 +75,46 @@ pub struct Attributes {
     pub dry_run: bool,
     /// The scheme, for plugins that convert or encode the object.
     pub scheme: Arc<Scheme>,
+    /// What plugins report beside their decision (warnings, audit annotations).
+    pub reports: Reports,
+}
+
+/// What admission plugins report beside admitting or refusing (Go's
+/// `AddAnnotation` and `warning.AddWarning`): warnings for the client's `Warning`
+/// headers and audit annotations. Validating plugins see the attributes shared, so
+/// this records through a shared reference.
+#[derive(Debug, Default)]
+pub struct Reports {
+    inner: Mutex<(Vec<String>, BTreeMap<String, String>)>,
+}
+
+impl Reports {
+    /// Adds a warning for the client.
+    pub fn add_warning(&self, warning: &str) {
+        if let Ok(mut inner) = self.inner.lock() {
+            inner.0.push(warning.to_owned());
+        }
+    }
+
+    /// Adds an audit annotation; the first value of a key stays, as in Go.
+    pub fn add_audit_annotation(&self, key: &str, value: &str) {
+        if let Ok(mut inner) = self.inner.lock() {
+            inner
+                .1
+                .entry(key.to_owned())
+                .or_insert_with(|| value.to_owned());
+        }
+    }
+
+    /// The warnings, in the order they were added.
+    pub fn warnings(&self) -> Vec<String> {
+        self.inner.lock().map(|i| i.0.clone()).unwrap_or_default()
+    }
+
+    /// The audit annotations.
+    pub fn audit_annotations(&self) -> BTreeMap<String, String> {
+        self.inner.lock().map(|i| i.1.clone()).unwrap_or_default()
+    }
 }
 
 /// A plugin that may change the object (Go's `admission.MutationInterface`).
@@ -108,6 +159,33 @@ impl Chain {
     pub fn with_validating(mut self, plugin: Arc<dyn ValidationInterface>) -> Chain {
         self.validating.push(plugin);
         self
+    }
+
+    /// The chain a server runs: Go's default order of its built-in plugins around
+    /// `configured` ones: `NamespaceLifecycle` first, then the configured mutating
+    /// plugins, the mutating webhooks, the configured validating plugins and the
+    /// validating webhooks, all reading the server's `stores` (by group and resource)
+    /// over its `storage`.
+    pub fn for_server(
+        configured: &Chain,
+        stores: &BTreeMap<(String, String), Arc<crate::registry::Store>>,
+        storage: Arc<dyn crate::storage::Storage>,
+        resolver: Arc<dyn webhook::ServiceResolver>,
+    ) -> Chain {
+        let mut chain = Chain::new();
+        if let Some(namespaces) = stores.get(&(String::new(), "namespaces".to_owned())) {
+            chain = chain.with_mutating(Arc::new(plugin::NamespaceLifecycle::new(
+                namespaces.clone(),
+            )));
+        }
+        let webhooks = Arc::new(webhook::Webhooks::new(stores.clone(), storage, resolver));
+        chain.mutating.extend(configured.mutating.iter().cloned());
+        chain
+            .validating
+            .extend(configured.validating.iter().cloned());
+        chain
+            .with_mutating(Arc::new(webhook::MutatingWebhooks(webhooks.clone())))
+            .with_validating(Arc::new(webhook::ValidatingWebhooks(webhooks)))
     }
 
     /// Runs the mutating plugins, then the validating ones; the first refusal ends it.

@@ -42,6 +42,10 @@ const MAX_JSON_PATCH_OPERATIONS: usize = 10_000;
 /// collection is a mistake worth reporting.
 const MAX_LIMIT: i64 = 1_000_000;
 
+/// How many times an admitted write is admitted again when another writer changed the
+/// object between its read and its write (the store's own retry count).
+const ADMITTED_WRITE_RETRIES: usize = 16;
+
 /// An answer: status code, content type, body, and `Warning` headers.
 #[derive(Debug)]
 pub struct Reply {
@@ -493,36 +497,199 @@ impl Handler<'_> {
     }
 
     /// Runs the admission chain on a write whose object is `obj` (storage version) and
-    /// whose current object is `old`; returns the object as the plugins left it.
+    /// whose current object is `old`; returns the object as the plugins left it and
+    /// their warnings.
     async fn run_admission(
         &self,
         operation: admission::Operation,
         obj: Box<dyn Object>,
         old: Option<Box<dyn Object>>,
         dry_run: bool,
-    ) -> Result<Box<dyn Object>, StatusError> {
+    ) -> Result<(Box<dyn Object>, Vec<String>), StatusError> {
+        let (obj, warnings) = self
+            .run_admission_of(operation, self.request_gvk(), Some(obj), old, dry_run)
+            .await?;
+        let obj =
+            obj.ok_or_else(|| StatusError::internal("an admission plugin removed the object"))?;
+        Ok((obj, warnings))
+    }
+
+    /// Runs the admission chain on a write of kind `kind` (the request's kind, or
+    /// `Scale` for `/scale`); `obj` is `None` on delete.
+    async fn run_admission_of(
+        &self,
+        operation: admission::Operation,
+        kind: GroupVersionKind,
+        obj: Option<Box<dyn Object>>,
+        old: Option<Box<dyn Object>>,
+        dry_run: bool,
+    ) -> Result<(Option<Box<dyn Object>>, Vec<String>), StatusError> {
         let info = self.store.info();
         let name = obj
-            .meta()
+            .as_ref()
+            .and_then(|o| o.meta())
             .map(|m| m.name().to_owned())
+            .filter(|n| !n.is_empty())
             .unwrap_or_else(|| self.info.name.clone());
         let mut attributes = admission::Attributes {
             operation,
             user: self.user.clone(),
-            kind: self.request_gvk(),
+            kind,
             resource: self.request_gv().with_resource(info.resource.as_str()),
             subresource: self.info.subresource.clone(),
             namespace: self.namespace().to_owned(),
             name,
-            object: Some(obj),
+            object: obj,
             old_object: old,
             dry_run,
             scheme: self.scheme.clone(),
+            reports: admission::Reports::default(),
         };
         self.admission.run(&mut attributes).await?;
-        attributes
-            .object
-            .ok_or_else(|| StatusError::internal("an admission plugin removed the object"))
+        Ok((attributes.object, attributes.reports.warnings()))
+    }
+
+    /// An update as Go's `GuaranteedUpdate` runs it with admission inside: the current
+    /// object is read, `compute` makes the new one from it, the admission chain (whose
+    /// webhooks are async, which the store's synchronous update closure cannot await)
+    /// admits it, and the store writes it only if the object is still at the
+    /// resourceVersion read. When another writer got there first and the client named
+    /// no resourceVersion, the whole round (admission included) runs again; nothing is
+    /// stored when admission refuses.
+    async fn admitted_update<F>(
+        &self,
+        dry_run: bool,
+        mut compute: F,
+    ) -> Result<(Box<dyn Object>, Vec<String>), StatusError>
+    where
+        F: FnMut(Box<dyn Object>) -> Result<Box<dyn Object>, StatusError>,
+    {
+        let ns = self.namespace();
+        let name = self.info.name.as_str();
+        for _ in 0..ADMITTED_WRITE_RETRIES {
+            let current = self.store.get(ns, name).await?;
+            let current_rv = resource_version(&*current);
+            let new = compute(current.deep_copy_object())?;
+            let asked = resource_version(&*new);
+            if !asked.is_empty() && asked != current_rv {
+                return Err(StatusError::stale(&self.qualified(), name));
+            }
+            let (mut new, warnings) = if self.info.subresource == "scale" {
+                self.admit_scale(new, current, dry_run).await?
+            } else {
+                self.run_admission(admission::Operation::Update, new, Some(current), dry_run)
+                    .await?
+            };
+            if let Some(meta) = new.meta_mut() {
+                meta.set_resource_version(if asked.is_empty() {
+                    &current_rv
+                } else {
+                    &asked
+                });
+            }
+            let mut once = Some(new);
+            let written = self
+                .store
+                .update(ns, name, self.subresource(), dry_run, |_| {
+                    once.take()
+                        .ok_or_else(|| StatusError::stale(&self.qualified(), name))
+                })
+                .await;
+            match written {
+                Err(e) if e.code() == 409 && asked.is_empty() => continue,
+                other => return other.map(|o| (o, warnings)),
+            }
+        }
+        Err(StatusError::conflict(
+            &self.qualified(),
+            name,
+            "too many concurrent writers; try again",
+        ))
+    }
+
+    /// Admits a `/scale` write as Go does: the plugins see autoscaling/v1 `Scale`
+    /// objects (old and new), and the replicas they leave are what is written.
+    async fn admit_scale(
+        &self,
+        new: Box<dyn Object>,
+        current: Box<dyn Object>,
+        dry_run: bool,
+    ) -> Result<(Box<dyn Object>, Vec<String>), StatusError> {
+        let scale_gvk = GroupVersionKind::new("autoscaling", "v1", "Scale");
+        let new_scale = from_value(self.scheme, &scale_gvk, self.scale_of(&*new)?)?;
+        let old_scale = from_value(self.scheme, &scale_gvk, self.scale_of(&*current)?)?;
+        let (admitted, warnings) = self
+            .run_admission_of(
+                admission::Operation::Update,
+                scale_gvk,
+                Some(new_scale),
+                Some(old_scale),
+                dry_run,
+            )
+            .await?;
+        let admitted = admitted
+            .ok_or_else(|| StatusError::internal("an admission plugin removed the object"))?;
+        let replicas = to_json(&*admitted)?
+            .pointer("/spec/replicas")
+            .and_then(Value::as_i64)
+            .unwrap_or(0);
+        let mut v = to_json(&*new)?;
+        match self.custom_scale() {
+            Some(paths) => set_simple_path(&mut v, &paths.spec_replicas_path, replicas),
+            None => {
+                if let Some(spec) = v.get_mut("spec").and_then(Value::as_object_mut) {
+                    spec.insert("replicas".into(), Value::from(replicas));
+                }
+            }
+        }
+        Ok((
+            from_value(self.scheme, &self.store.info().storage_gvk, v)?,
+            warnings,
+        ))
+    }
+
+    /// Deletes one object after the admission chain admitted its deletion (with the
+    /// object as `old_object`), only if it is still the object admitted; retried as
+    /// [`admitted_update`](Self::admitted_update) is.
+    async fn admitted_delete(
+        &self,
+        namespace: &str,
+        name: &str,
+        params: &DeleteParams,
+    ) -> Result<(Box<dyn Object>, bool, Vec<String>), StatusError> {
+        for _ in 0..ADMITTED_WRITE_RETRIES {
+            let current = self.store.get(namespace, name).await?;
+            let current_rv = resource_version(&*current);
+            let (_, warnings) = self
+                .run_admission_of(
+                    admission::Operation::Delete,
+                    self.request_gvk(),
+                    None,
+                    Some(current),
+                    params.dry_run,
+                )
+                .await?;
+            let mut pinned = params.clone();
+            let ours = pinned.precondition_resource_version.is_none();
+            if ours {
+                pinned.precondition_resource_version = Some(current_rv.clone());
+            }
+            match self.store.delete(namespace, name, &pinned).await {
+                // Our own precondition failed: someone wrote meanwhile; admit again.
+                Err(e) if e.code() == 409 && ours => {
+                    let now = self.store.get(namespace, name).await?;
+                    if resource_version(&*now) == current_rv {
+                        return Err(e);
+                    }
+                }
+                other => return other.map(|(o, gone)| (o, gone, warnings)),
+            }
+        }
+        Err(StatusError::conflict(
+            &self.qualified(),
+            name,
+            "too many concurrent writers; try again",
+        ))
     }
 
     /// GET of one object.
@@ -538,11 +705,12 @@ impl Handler<'_> {
             "CreateOptions",
             self.query.get("fieldManager").map_or("", String::as_str),
         )?;
-        let (obj, warnings) = self.admit(body, media, None).await?;
+        let (obj, mut warnings) = self.admit(body, media, None).await?;
         let obj = self.track_managed_fields(None, obj, resets_managed_fields(body, media))?;
-        let obj = self
+        let (obj, admitted) = self
             .run_admission(admission::Operation::Create, obj, None, dry_run)
             .await?;
+        warnings.extend(admitted);
         let created = self.store.create(self.namespace(), obj, dry_run).await?;
         self.reply(
             201,
@@ -587,16 +755,16 @@ impl Handler<'_> {
             "UpdateOptions",
             self.query.get("fieldManager").map_or("", String::as_str),
         )?;
-        let (obj, warnings) = self.admit(body, media, Some(&self.info.name)).await?;
-        let mut new = Some(obj);
-        let updated = self
-            .store
-            .update(self.namespace(), &self.info.name, self.subresource(), dry_run, |current| {
-                let obj = new.take()
-                    .ok_or_else(|| StatusError::conflict(&self.qualified(), &self.info.name, "the object has been modified; please apply your changes to the latest version and try again"))?;
-                self.track_managed_fields(Some(&*current), obj, resets_managed_fields(body, media))
+        let (obj, mut warnings) = self.admit(body, media, Some(&self.info.name)).await?;
+        let reset = resets_managed_fields(body, media);
+        // PUT replaces: the new object does not depend on the current one, so a retry
+        // (possible only without a resourceVersion) writes the same body again.
+        let (updated, admitted) = self
+            .admitted_update(dry_run, |current| {
+                self.track_managed_fields(Some(&*current), obj.deep_copy_object(), reset)
             })
             .await?;
+        warnings.extend(admitted);
         self.reply(
             200,
             &*self.to_request_version_async(updated).await?,
@@ -631,50 +799,44 @@ impl Handler<'_> {
         let patch = parse_patch(patch_type, body)?;
         let gvk = self.request_gvk();
         let mut warnings = Vec::new();
-        let updated = self
-            .store
-            .update(
-                self.namespace(),
-                &self.info.name,
-                self.subresource(),
-                dry_run,
-                |current| {
-                    let current_rv = current
-                        .meta()
-                        .map(|m| m.resource_version().to_owned())
-                        .unwrap_or_default();
-                    let live = current.deep_copy_object();
-                    let current = self.to_request_version(current)?;
-                    let mut doc = to_json(&*current)?;
-                    apply_patch(&self.request_gv(), &gvk, &patch, &mut doc)?;
-                    let bytes = serde_json::to_vec(&doc)
-                        .map_err(|e| StatusError::internal(e.to_string()))?;
-                    let reset = doc
-                        .pointer("/metadata/managedFields")
-                        .is_some_and(is_reset_list);
-                    let (mut obj, w) = self.decode_body(&bytes, MediaType::Json, &gvk)?;
-                    warnings = w;
-                    if self.info.api_group == crate::apiextensions::controller::GROUP
-                        && self.info.resource == crate::apiextensions::controller::RESOURCE
-                        && self.info.subresource.is_empty()
-                    {
-                        // A patched CRD is checked as a written one is.
-                        crate::apiextensions::validation::check_definition(&to_json(&*obj)?)?;
+        let (updated, admitted) = self
+            .admitted_update(dry_run, |current| {
+                let current_rv = current
+                    .meta()
+                    .map(|m| m.resource_version().to_owned())
+                    .unwrap_or_default();
+                let live = current.deep_copy_object();
+                let current = self.to_request_version(current)?;
+                let mut doc = to_json(&*current)?;
+                apply_patch(&self.request_gv(), &gvk, &patch, &mut doc)?;
+                let bytes =
+                    serde_json::to_vec(&doc).map_err(|e| StatusError::internal(e.to_string()))?;
+                let reset = doc
+                    .pointer("/metadata/managedFields")
+                    .is_some_and(is_reset_list);
+                let (mut obj, w) = self.decode_body(&bytes, MediaType::Json, &gvk)?;
+                warnings = w;
+                if self.info.api_group == crate::apiextensions::controller::GROUP
+                    && self.info.resource == crate::apiextensions::controller::RESOURCE
+                    && self.info.subresource.is_empty()
+                {
+                    // A patched CRD is checked as a written one is.
+                    crate::apiextensions::validation::check_definition(&to_json(&*obj)?)?;
+                }
+                // A patch that leaves resourceVersion alone is applied to whatever is
+                // current (retried on a concurrent write); one that sets it is a
+                // precondition.
+                if let Some(meta) = obj.meta_mut() {
+                    if meta.resource_version() == current_rv {
+                        meta.set_resource_version("");
                     }
-                    // A patch that leaves resourceVersion alone is applied to whatever is
-                    // current (retried on a concurrent write); one that sets it is a
-                    // precondition.
-                    if let Some(meta) = obj.meta_mut() {
-                        if meta.resource_version() == current_rv {
-                            meta.set_resource_version("");
-                        }
-                    }
-                    self.scheme.default(&mut *obj);
-                    let obj = self.to_storage_version(obj)?;
-                    self.track_managed_fields(Some(&*live), obj, reset)
-                },
-            )
+                }
+                self.scheme.default(&mut *obj);
+                let obj = self.to_storage_version(obj)?;
+                self.track_managed_fields(Some(&*live), obj, reset)
+            })
             .await?;
+        warnings.extend(admitted);
         self.reply(
             200,
             &*self.to_request_version_async(updated).await?,
@@ -781,9 +943,10 @@ impl Handler<'_> {
                     }
                     self.scheme.default(&mut *obj);
                     let obj = self.to_storage_version(obj)?;
-                    let obj = self
+                    let (obj, admitted) = self
                         .run_admission(admission::Operation::Create, obj, None, dry_run)
                         .await?;
+                    warnings.extend(admitted);
                     match self.store.create(&ns, obj, dry_run).await {
                         Ok(created) => {
                             return self.reply(201, &*self.to_request_version(created)?, warnings);
@@ -796,8 +959,7 @@ impl Handler<'_> {
                 Ok(_) => {
                     let mut w_out = Vec::new();
                     let updated = self
-                        .store
-                        .update(&ns, &name, self.subresource(), dry_run, |current| {
+                        .admitted_update(dry_run, |current| {
                             let current_rv = current
                                 .meta()
                                 .map(|m| m.resource_version().to_owned())
@@ -831,8 +993,9 @@ impl Handler<'_> {
                             continue;
                         }
                         Err(e) => return Err(e),
-                        Ok(updated) => {
+                        Ok((updated, admitted)) => {
                             warnings.extend(w_out);
+                            warnings.extend(admitted);
                             return self.reply(200, &*self.to_request_version(updated)?, warnings);
                         }
                     }
@@ -849,9 +1012,8 @@ impl Handler<'_> {
     /// DELETE of one object.
     pub async fn delete(&self, body: &[u8]) -> Result<Reply, StatusError> {
         let params = self.delete_params(body)?;
-        let (obj, gone) = self
-            .store
-            .delete(self.namespace(), &self.info.name, &params)
+        let (obj, gone, warnings) = self
+            .admitted_delete(self.namespace(), &self.info.name, &params)
             .await?;
         if gone {
             let uid = obj.meta().map(|m| m.uid().to_owned()).unwrap_or_default();
@@ -875,11 +1037,11 @@ impl Handler<'_> {
                 code: 200,
                 content_type: "application/json",
                 body: status_json(&status),
-                warnings: Vec::new(),
+                warnings,
             });
         }
         // Marked for deletion, waiting on finalizers: the object, 202 Accepted.
-        self.reply(202, &*self.to_request_version_async(obj).await?, Vec::new())
+        self.reply(202, &*self.to_request_version_async(obj).await?, warnings)
     }
 
     fn delete_params(&self, body: &[u8]) -> Result<DeleteParams, StatusError> {
@@ -1094,8 +1256,8 @@ impl Handler<'_> {
                 .meta()
                 .map(|m| (m.namespace().to_owned(), m.name().to_owned()))
                 .unwrap_or_default();
-            match self.store.delete(&ns, &name, &params).await {
-                Ok((obj, _)) => {
+            match self.admitted_delete(&ns, &name, &params).await {
+                Ok((obj, _, _)) => {
                     let mut obj = self.to_request_version_async(obj).await?;
                     if let Some(items) = list.as_list_mut() {
                         if self.store.custom_resource().is_none() {
@@ -1126,6 +1288,7 @@ impl Handler<'_> {
         let ns = self.namespace().to_owned();
         let name = self.info.name.clone();
         let dry_run = self.dry_run()?;
+        let mut warnings = Vec::new();
         let obj = match method {
             "GET" => self.store.get(&ns, &name).await?,
             "PUT" | "PATCH" => {
@@ -1175,8 +1338,8 @@ impl Handler<'_> {
                 let gvk = self.store.info().storage_gvk.clone();
                 let scheme = self.scheme.clone();
                 let custom_scale = self.custom_scale();
-                self.store
-                    .update(&ns, &name, Subresource::Main, dry_run, |current| {
+                let (obj, admitted) = self
+                    .admitted_update(dry_run, |current| {
                         let mut v = to_json(&*current)?;
                         match &custom_scale {
                             Some(paths) => {
@@ -1199,12 +1362,14 @@ impl Handler<'_> {
                         }
                         from_value(&scheme, &gvk, v)
                     })
-                    .await?
+                    .await?;
+                warnings = admitted;
+                obj
             }
             other => return Err(StatusError::method_not_allowed(other, "scale")),
         };
         let scale = from_value(self.scheme, &scale_gvk, self.scale_of(&*obj)?)?;
-        self.reply(200, &*scale, Vec::new())
+        self.reply(200, &*scale, warnings)
     }
 }
 
@@ -1303,6 +1468,13 @@ fn is_reset_list(v: &Value) -> bool {
         Some([only]) => only.as_object().is_some_and(serde_json::Map::is_empty),
         _ => false,
     }
+}
+
+/// The `resourceVersion` of an object ("" when it has no metadata).
+fn resource_version(obj: &dyn Object) -> String {
+    obj.meta()
+        .map(|m| m.resource_version().to_owned())
+        .unwrap_or_default()
 }
 
 /// The `Scale` of an object at its storage version, as Go's scale subresources build it.

@@ -85,6 +85,7 @@ impl Fixture {
             old_object: old.map(|o| self.object(resource, o)),
             dry_run: false,
             scheme: self.scheme.clone(),
+            reports: Default::default(),
         }
     }
 }

@@ -1,0 +1,123 @@
+//! Go's `NamespaceLifecycle` admission plugin
+//! (`k8s.io/apiserver/pkg/admission/plugin/namespace/lifecycle`): nothing is created
+//! or changed in a namespace that does not exist, nothing is created in one that is
+//! being terminated, and the namespaces every cluster relies on cannot be deleted.
+
+use std::sync::Arc;
+
+use apimachinery::apis::meta::v1::StatusCause;
+use async_trait::async_trait;
+
+use super::super::{Attributes, MutationInterface, Operation};
+use crate::endpoints::StatusError;
+use crate::registry::Store;
+
+/// The namespaces that may not be deleted (Go's `immortalNamespaces`: `default`,
+/// `kube-system` and `kube-public`).
+pub const IMMORTAL_NAMESPACES: [&str; 3] = ["default", "kube-system", "kube-public"];
+
+/// The `reason` of the cause Go adds to a refusal in a terminating namespace
+/// (`v1.NamespaceTerminatingCause`).
+pub const NAMESPACE_TERMINATING_CAUSE: &str = "NamespaceTerminating";
+
+/// The plugin, reading namespaces from the server's namespace store (every lookup is
+/// live: Go's informer cache with a live-lookup fallback is there to spare etcd, which
+/// the store's own cache does here).
+#[derive(Debug)]
+pub struct NamespaceLifecycle {
+    namespaces: Arc<Store>,
+}
+
+impl NamespaceLifecycle {
+    /// The plugin over the store of core/v1 `namespaces`.
+    pub fn new(namespaces: Arc<Store>) -> Self {
+        NamespaceLifecycle { namespaces }
+    }
+}
+
+fn is_namespace(attributes: &Attributes) -> bool {
+    attributes.kind.group.is_empty() && attributes.kind.kind == "Namespace"
+}
+
+/// The access reviews, which are answered whether or not their namespace exists (Go
+/// does not leak a namespace's state through them).
+fn is_access_review(attributes: &Attributes) -> bool {
+    attributes.resource.group == "authorization.k8s.io"
+        && matches!(
+            attributes.resource.resource.as_str(),
+            "localsubjectaccessreviews" | "subjectaccessreviews" | "selfsubjectaccessreviews"
+        )
+}
+
+fn qualified(attributes: &Attributes) -> (String, String) {
+    (
+        attributes.resource.group.to_string(),
+        attributes.resource.resource.to_string(),
+    )
+}
+
+#[async_trait]
+impl MutationInterface for NamespaceLifecycle {
+    fn handles(&self, operation: Operation) -> bool {
+        matches!(
+            operation,
+            Operation::Create | Operation::Update | Operation::Delete
+        )
+    }
+
+    async fn admit(&self, attributes: &mut Attributes) -> Result<(), StatusError> {
+        if attributes.operation == Operation::Delete
+            && is_namespace(attributes)
+            && IMMORTAL_NAMESPACES.contains(&attributes.name.as_str())
+        {
+            let (group, resource) = qualified(attributes);
+            return Err(StatusError::forbidden(
+                &group,
+                &resource,
+                &attributes.name,
+                "this namespace may not be deleted",
+            ));
+        }
+        // Cluster-scoped objects and namespaces themselves are always let through;
+        // deleting what is in a namespace always is too.
+        if attributes.namespace.is_empty()
+            || is_namespace(attributes)
+            || attributes.operation == Operation::Delete
+            || is_access_review(attributes)
+        {
+            return Ok(());
+        }
+        let namespace = self.namespaces.get("", &attributes.namespace).await?;
+        if attributes.operation != Operation::Create {
+            return Ok(());
+        }
+        let terminating = namespace
+            .meta()
+            .is_some_and(|m| m.deletion_timestamp().is_some())
+            || crate::endpoints::handlers::to_json(&*namespace)?
+                .pointer("/status/phase")
+                .and_then(serde_json::Value::as_str)
+                == Some("Terminating");
+        if !terminating {
+            return Ok(());
+        }
+        let (group, resource) = qualified(attributes);
+        let ns = &attributes.namespace;
+        let mut err = StatusError::forbidden(
+            &group,
+            &resource,
+            &attributes.name,
+            &format!(
+                "unable to create new content in namespace {ns} because it is being terminated"
+            ),
+        );
+        if let Some(details) = err.status.details.as_mut() {
+            details.causes.push(StatusCause {
+                reason: NAMESPACE_TERMINATING_CAUSE.into(),
+                message: format!("namespace {ns} is being terminated"),
+                field: "metadata.namespace".into(),
+            });
+        }
+        Err(err)
+    }
+}
