@@ -55,6 +55,11 @@ impl Validators {
         self.funcs.contains_key(&TypeId::of::<T>())
     }
 
+    /// True when the type `type_id` has a validation function.
+    pub fn has_type_id(&self, type_id: TypeId) -> bool {
+        self.funcs.contains_key(&type_id)
+    }
+
     /// The Rust type names of the validated types, sorted.
     pub fn type_names(&self) -> Vec<&'static str> {
         let mut names: Vec<&str> = self.funcs.values().map(|(n, _)| *n).collect();

@@ -371,6 +371,12 @@ impl Scheme {
         self.validators.add(f);
     }
 
+    /// Whether the type registered for `gvk` has a validation function.
+    pub fn has_validator(&self, gvk: &GroupVersionKind) -> bool {
+        self.type_for_kind(gvk)
+            .is_ok_and(|t| self.validators.has_type_id(t.type_id()))
+    }
+
     /// The scheme's validation functions.
     pub fn validators(&self) -> &crate::runtime::Validators {
         &self.validators
