@@ -351,6 +351,17 @@ fn deployment_rules_and_immutable_selector() {
             "spec.progressDeadlineSeconds: Invalid value: 0: must be greater than minReadySeconds",
         ]
     );
+    // A surge may exceed 100%; unavailability may not.
+    let surge = with(
+        &deployment(),
+        json!({"spec": {"strategy": {"rollingUpdate": {"maxSurge": "200%", "maxUnavailable": "101%"}}}}),
+    );
+    assert_eq!(
+        errors::<Deployment>(surge),
+        [
+            "spec.strategy.rollingUpdate.maxUnavailable: Invalid value: 101%: must not be greater than 100%"
+        ]
+    );
     let moved = with(
         &deployment(),
         json!({"spec": {"selector": {"matchLabels": {"app": "x"}},

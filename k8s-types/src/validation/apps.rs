@@ -9,7 +9,8 @@ use apimachinery::apis::meta::v1::validation::{
 use apimachinery::util::validation::field::{Error, ErrorList, Path};
 
 use super::{
-    int_or_percent, int_or_string_value, json_value, non_negative, validate_pod_template_spec,
+    int_or_percent, int_or_percent_up_to, int_or_string_value, json_value, non_negative,
+    validate_pod_template_spec,
 };
 use crate::apps::v1::{DaemonSet, Deployment, ReplicaSet, StatefulSet};
 use crate::core::v1::PodTemplateSpec;
@@ -82,7 +83,7 @@ fn rolling_numbers(
         int_or_percent(u, &path.child("maxUnavailable"), errs);
     }
     if let Some(s) = max_surge {
-        int_or_percent(s, &path.child("maxSurge"), errs);
+        int_or_percent_up_to(s, &path.child("maxSurge"), errs, false);
     }
     let zero = |v: Option<&IntOrString>| match v {
         None => true,

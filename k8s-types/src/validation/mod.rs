@@ -145,6 +145,17 @@ fn int_or_percent(
     path: &apimachinery::util::validation::field::Path,
     errs: &mut ErrorList,
 ) {
+    int_or_percent_up_to(v, path, errs, true);
+}
+
+/// [`int_or_percent`], the 100% cap only when `capped` (a surge may exceed 100%).
+#[allow(dead_code)]
+fn int_or_percent_up_to(
+    v: &crate::value::IntOrString,
+    path: &apimachinery::util::validation::field::Path,
+    errs: &mut ErrorList,
+    capped: bool,
+) {
     use apimachinery::util::validation::field::Error;
     match v {
         crate::value::IntOrString::Int(i) => non_negative(i64::from(*i), path, errs),
@@ -157,7 +168,7 @@ fn int_or_percent(
                 return;
             }
             let n: i64 = s.trim_end_matches('%').parse().unwrap_or(i64::MAX);
-            if n > 100 {
+            if capped && n > 100 {
                 errs.push(Error::invalid(
                     path,
                     int_or_string_value(v),
