@@ -1,7 +1,8 @@
-//! Defaulting a Deployment against decoding it from JSON, in one run: `decode` is
-//! `serde_json` into `k8s_types::apps::v1::Deployment`; `default` is
+//! Defaulting and validating a Deployment against decoding it from JSON, in one run:
+//! `decode` is `serde_json` into `k8s_types::apps::v1::Deployment`; `default` is
 //! `Scheme::default` on a freshly decoded (undefaulted) copy, the copy made outside the
-//! timed region. Inputs: Go's fixture (`apps.v1.Deployment.json`, every field set, so
+//! timed region; `validate` is `Scheme::validate` of the defaulted object (create);
+//! `default+validate` both on a fresh copy, issue 21's budget (at most 0.3x decode). Inputs: Go's fixture (`apps.v1.Deployment.json`, every field set, so
 //! most defaults are already there) and kubectl's sparse Deployment
 //! (`benchmarks/data/deployment.kubectl.json`, where nearly every default is filled in).
 //!
@@ -54,6 +55,25 @@ fn bench(c: &mut Criterion) {
             b.iter_batched_ref(
                 || decoded.clone(),
                 |d| scheme.default(black_box(d)),
+                BatchSize::SmallInput,
+            )
+        });
+        let mut defaulted = decoded.clone();
+        scheme.default(&mut defaulted);
+        group.bench_function("validate", |b| {
+            b.iter(|| {
+                scheme
+                    .validate(black_box(&defaulted), None)
+                    .map(|e| e.len())
+            })
+        });
+        group.bench_function("default+validate", |b| {
+            b.iter_batched_ref(
+                || decoded.clone(),
+                |d| {
+                    scheme.default(black_box(&mut *d));
+                    scheme.validate(&*d, None).map(|e| e.len())
+                },
                 BatchSize::SmallInput,
             )
         });

@@ -58,6 +58,15 @@
 //! server does on every write and `kapi convert` before converting. [`defaults`] lists
 //! the groups and kinds defaulted and the Go defaults not applied.
 //!
+//! # Validation
+//!
+//! Kube-apiserver's built-in validation of the workload, service, config, RBAC,
+//! networking, policy, batch, coordination and scheduling kinds (Go's rules and
+//! messages) registers with the kinds too:
+//! [`Scheme::validate`](apimachinery::runtime::Scheme::validate) runs it, as the API
+//! server does on create and update and `kapi validate` on manifests. [`validation`]
+//! lists the kinds and rules validated and those left out.
+//!
 //! Each API group but `meta` is behind the cargo feature of its module's name (`core`,
 //! `apps`, `networking`, ...), all on by default, each turning on the groups its types
 //! use: `default-features = false, features = ["apps"]` builds `apps` and `core` only,

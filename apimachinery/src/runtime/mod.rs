@@ -3,10 +3,12 @@
 //! - [`Object`]: what every API object can do, typed (`#[derive(ApiObject)]`) or
 //!   [`Unstructured`].
 //! - [`Scheme`]: which Rust type is which group/version/kind, and back; it also holds the
-//!   conversion functions, defaulters and field-label conversions of
+//!   conversion functions, defaulters, validators and field-label conversions of
 //!   [`conversion`](crate::conversion).
 //! - [`Resource`], [`ObjectType`], [`Registration`]: what a type brings to a scheme.
 //! - [`RawExtension`], [`Unknown`]: embedded or unrecognised objects kept as their bytes.
+//! - [`Validators`], [`ValidatorRegistration`]: per-type validation functions (Go's REST
+//!   strategies' `Validate`), registered at link time.
 
 mod error;
 mod json_tree;
@@ -19,6 +21,7 @@ mod type_meta_tap;
 pub(crate) mod typed_json;
 mod unknown;
 pub mod unstructured;
+mod validators;
 
 pub use crate::schema::API_VERSION_INTERNAL;
 pub use error::{SchemeError, SchemeErrorKind};
@@ -32,3 +35,4 @@ pub use scheme::Scheme;
 pub use scheme_builder::SchemeBuilder;
 pub use unknown::{CONTENT_TYPE_JSON, Unknown};
 pub use unstructured::{Unstructured, UnstructuredList};
+pub use validators::{ValidatorRegistration, Validators};

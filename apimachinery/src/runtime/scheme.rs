@@ -59,6 +59,7 @@ pub struct Scheme {
     version_priority: Vec<(Name, Vec<Name>)>,
     converter: Converter,
     defaulters: Defaulters,
+    validators: super::Validators,
     field_labels: FieldLabelConversions,
 }
 
@@ -99,6 +100,7 @@ impl Scheme {
             version_priority: Vec::new(),
             converter: Converter::new(),
             defaulters: Defaulters::new(),
+            validators: super::Validators::new(),
             field_labels: FieldLabelConversions::new(),
         }
     }

@@ -255,7 +255,7 @@ impl Store {
                 }
             }
             let name = obj.meta().map(|m| m.name().to_owned()).unwrap_or_default();
-            super::validation::validate_object_meta(&self.info, &*obj)?;
+            super::validation::validate(&self.scheme, &self.info, &*obj, None)?;
             if dry_run {
                 if self
                     .storage
@@ -335,7 +335,14 @@ impl Store {
                 }
             }
             new = self.prepare_for_update(&*current, new, subresource)?;
-            super::validation::validate_object_meta(&self.info, &*new)?;
+            // A status write is checked as before (Go validates status with rules of
+            // its own, not ported); the object itself against the stored one.
+            match subresource {
+                Subresource::Main => {
+                    super::validation::validate(&self.scheme, &self.info, &*new, Some(&*current))?
+                }
+                Subresource::Status => super::validation::validate_object_meta(&self.info, &*new)?,
+            }
             // The last finalizer of an object being deleted is gone: delete it now.
             let finished = new
                 .meta()

@@ -1,8 +1,13 @@
-//! The object metadata checks every write goes through (Go's
-//! `ValidateObjectMeta`): names are DNS-1123 subdomains (labels for namespaces and
-//! services), and labels are valid label keys and values.
+//! The checks every write goes through: the kind's validator registered with the
+//! Scheme (Go's strategy `Validate`/`ValidateUpdate`, see
+//! [`Scheme::validate`](apimachinery::runtime::Scheme::validate)) when it has one,
+//! else Go's `ValidateObjectMeta` essentials: names are DNS-1123 subdomains (labels for
+//! namespaces and services), and labels are valid label keys and values.
 
-use apimachinery::runtime::Object;
+use apimachinery::apis::meta::v1::TypeMeta;
+use apimachinery::apis::meta::v1::validation::new_invalid;
+use apimachinery::runtime::{Object, Scheme};
+use apimachinery::schema::GroupKind;
 
 use super::resource_info::ResourceInfo;
 use crate::endpoints::StatusError;
@@ -41,6 +46,34 @@ pub fn path_segment_name_errors(name: &str) -> Vec<&'static str> {
         errors.push("may not contain '%'");
     }
     errors
+}
+
+/// Validates `obj` (the storage version) of resource `info` on create, or on update
+/// when `old` is given: with the kind's validator when the Scheme has one, else its
+/// metadata only. 422 `Invalid` with every cause, in Go's words
+/// (`Deployment.apps "web" is invalid: [...]`).
+pub fn validate(
+    scheme: &Scheme,
+    info: &ResourceInfo,
+    obj: &dyn Object,
+    old: Option<&dyn Object>,
+) -> Result<(), StatusError> {
+    let Some(errs) = scheme.validate(obj, old) else {
+        return validate_object_meta(info, obj);
+    };
+    if errs.is_empty() {
+        return Ok(());
+    }
+    let name = obj.meta().map(|m| m.name().to_owned()).unwrap_or_default();
+    let kind = GroupKind::new(&info.group, &info.kind);
+    let mut status = new_invalid(&kind, &name, &errs);
+    status.type_meta = TypeMeta {
+        kind: "Status".into(),
+        api_version: "v1".into(),
+    };
+    Err(StatusError {
+        status: Box::new(status),
+    })
 }
 
 /// Checks the metadata of `obj` for resource `info`: 422 Invalid with every cause.

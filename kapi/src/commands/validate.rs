@@ -1,7 +1,10 @@
 //! `kapi validate`: strict decoding of every document, as the API server's strict field
 //! validation does: every unknown and duplicate field is reported with its file, document
 //! index and JSON path; so is every document that does not decode at all. Protobuf
-//! objects (`.pb`) are checked to decode.
+//! objects (`.pb`) are checked to decode. Every object that decodes is then defaulted and
+//! checked with kube-apiserver's built-in validation of its kind (Go's messages, see
+//! `k8s_types::validation`), at the first version of its kind that has a validator (an
+//! `extensions/v1beta1` Deployment is checked as `apps/v1`).
 //!
 //! Custom resources (kinds of groups that are not built in) cannot be checked without
 //! their schema: each is reported as not checked, on one line naming its file, document
@@ -10,12 +13,14 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use apimachinery::runtime::{Scheme, SchemeErrorKind};
+use apimachinery::runtime::{Object, ResourceScope, Scheme, SchemeErrorKind};
 use apimachinery::schema::GroupVersionKind;
 use apimachinery::serializer::json::{Serializer, SerializerOptions};
 use apimachinery::serializer::{DecodeError, DecodeErrorKind, Format, decode_stream, recognize};
+use apimachinery::util::validation::field::ErrorList;
 
 use super::CommandError;
+use super::convert::ExactKind;
 use super::inputs::read_inputs;
 use crate::cli::ValidateArgs;
 use crate::scheme::{is_custom_resource, scheme};
@@ -47,7 +52,17 @@ pub fn run(args: &ValidateArgs, out: &mut dyn Write) -> Result<ExitCode, Command
             Format::Protobuf => {
                 match apimachinery::serializer::protobuf::decode_object(&scheme, &input.bytes, None)
                 {
-                    Ok(_) => valid += 1,
+                    Ok((obj, gvk)) => {
+                        let errs = semantic_errors(&scheme, obj, &gvk);
+                        if errs.is_empty() {
+                            valid += 1;
+                        } else {
+                            invalid += 1;
+                            for e in errs.iter() {
+                                lines.push(format!("{}: document 0 ({gvk}): {e}", input.name));
+                            }
+                        }
+                    }
                     Err(e) => {
                         invalid += 1;
                         lines.push(format!("{}: document 0: {e}", input.name));
@@ -57,9 +72,23 @@ pub fn run(args: &ValidateArgs, out: &mut dyn Write) -> Result<ExitCode, Command
             }
         };
         for (position, result) in decode_stream(decoder, &input.bytes, None).enumerate() {
-            let Err(e) = result else {
-                valid += 1;
-                continue;
+            let e = match result {
+                Ok((obj, gvk)) => {
+                    let errs = semantic_errors(&scheme, obj, &gvk);
+                    if errs.is_empty() {
+                        valid += 1;
+                    } else {
+                        invalid += 1;
+                        for err in errs.iter() {
+                            lines.push(format!(
+                                "{}: document {position} ({gvk}): {err}",
+                                input.name
+                            ));
+                        }
+                    }
+                    continue;
+                }
+                Err(e) => e,
             };
             let document = e.document().unwrap_or(position);
             if let Some(gvk) = custom_resource(&scheme, &e) {
@@ -98,6 +127,42 @@ pub fn run(args: &ValidateArgs, out: &mut dyn Write) -> Result<ExitCode, Command
     } else {
         ExitCode::FAILURE
     })
+}
+
+/// The built-in validation errors of `obj` (of kind `gvk`), defaulted as the server
+/// defaults it: with its own type's validator, else converted to the first version of
+/// its kind, in the Scheme's order of groups and versions, that has one (empty when no
+/// version of the kind is validated or the conversion fails).
+fn semantic_errors(scheme: &Scheme, mut obj: Box<dyn Object>, gvk: &GroupVersionKind) -> ErrorList {
+    scheme.default(&mut *obj);
+    // A manifest leaves the namespace to kubectl, which sends its context's: validate
+    // a namespaced object as if it were in `default`.
+    let namespaced = scheme
+        .resource_metadata(gvk)
+        .is_some_and(|r| matches!(r.scope, ResourceScope::Namespaced));
+    if let Some(meta) = obj.meta_mut() {
+        if namespaced && meta.namespace().is_empty() {
+            meta.set_namespace("default");
+        }
+    }
+    if let Some(errs) = scheme.validate(&*obj, None) {
+        return errs;
+    }
+    for gv in scheme.prioritized_versions_all_groups() {
+        let target = gv.with_kind(gvk.kind.as_str());
+        if !scheme.has_validator(&target) {
+            continue;
+        }
+        let to = ExactKind(target);
+        let Ok(mut converted) = scheme.convert_to_version(obj.deep_copy_object(), &to) else {
+            continue;
+        };
+        scheme.default(&mut *converted);
+        if let Some(errs) = scheme.validate(&*converted, None) {
+            return errs;
+        }
+    }
+    ErrorList::default()
 }
 
 /// The kind of a document that did not decode because it is a custom resource.

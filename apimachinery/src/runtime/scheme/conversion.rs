@@ -68,6 +68,9 @@ impl Scheme {
         for r in inventory::iter::<DefaulterRegistration>() {
             (r.0)(&mut self.defaulters);
         }
+        for r in inventory::iter::<crate::runtime::ValidatorRegistration>() {
+            (r.0)(&mut self.validators);
+        }
     }
 
     /// The scheme's conversion functions.
@@ -342,6 +345,41 @@ impl Scheme {
     /// an empty scheme is [`Scheme::new`].
     pub fn default(&self, obj: &mut dyn Object) {
         self.defaulters.apply(obj);
+    }
+
+    /// Validates `obj` with its type's validation function (Go's strategy `Validate`,
+    /// or `ValidateUpdate` when `old` is given): `None` when its type has none (see
+    /// [`ValidatorRegistration`](crate::runtime::ValidatorRegistration)).
+    pub fn validate(
+        &self,
+        obj: &dyn Object,
+        old: Option<&dyn Object>,
+    ) -> Option<crate::util::validation::field::ErrorList> {
+        let old: Option<&dyn std::any::Any> = match old {
+            Some(o) => Some(o),
+            None => None,
+        };
+        self.validators.validate(obj, old)
+    }
+
+    /// Sets the validation function of `T` (see [`Validators::add`](crate::runtime::Validators::add)).
+    pub fn add_validation_func<T, F>(&mut self, f: F)
+    where
+        T: 'static,
+        F: Fn(&T, Option<&T>) -> crate::util::validation::field::ErrorList + Send + Sync + 'static,
+    {
+        self.validators.add(f);
+    }
+
+    /// Whether the type registered for `gvk` has a validation function.
+    pub fn has_validator(&self, gvk: &GroupVersionKind) -> bool {
+        self.type_for_kind(gvk)
+            .is_ok_and(|t| self.validators.has_type_id(t.type_id()))
+    }
+
+    /// The scheme's validation functions.
+    pub fn validators(&self) -> &crate::runtime::Validators {
+        &self.validators
     }
 
     /// Sets the field-label conversion function of a kind (Go's

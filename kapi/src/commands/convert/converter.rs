@@ -67,7 +67,7 @@ pub struct Converter<'s> {
 
 /// A conversion target that is one exact kind, whatever the group of the object
 /// (moved kinds convert across groups through their shared hub).
-struct ExactKind(GroupVersionKind);
+pub(crate) struct ExactKind(pub(crate) GroupVersionKind);
 
 impl GroupVersioner for ExactKind {
     fn kind_for_group_version_kinds(&self, kinds: &[GroupVersionKind]) -> Option<GroupVersionKind> {

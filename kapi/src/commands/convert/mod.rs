@@ -11,6 +11,8 @@
 //! `-o protobuf` the writer reports them instead, as they have no protobuf form.
 
 mod converter;
+
+pub(crate) use converter::ExactKind;
 mod documents;
 mod output;
 

@@ -1,0 +1,112 @@
+//! [`Validators`]: the per-type validation functions a scheme runs with
+//! [`Scheme::validate`](crate::runtime::Scheme::validate) (Go's REST strategies'
+//! `Validate` and `ValidateUpdate`), and [`ValidatorRegistration`], their link-time
+//! registry.
+
+use std::any::{Any, TypeId};
+use std::fmt;
+use std::sync::Arc;
+
+use crate::fx_hash::FxHashMap;
+use crate::util::validation::field::ErrorList;
+
+type ValidateFn = dyn Fn(&dyn Any, Option<&dyn Any>) -> ErrorList + Send + Sync;
+
+/// Validation functions by Rust type: at most one per type, the last added winning. A
+/// function gets the object and, on update, the object it replaces (of the same type).
+#[derive(Clone, Default)]
+pub struct Validators {
+    funcs: FxHashMap<TypeId, (&'static str, Arc<ValidateFn>)>,
+}
+
+impl Validators {
+    /// No function.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Sets the validation function of `T`: `f(obj, None)` validates a new object (Go's
+    /// `Validate`), `f(obj, Some(old))` an update (Go's `ValidateUpdate`).
+    pub fn add<T, F>(&mut self, f: F)
+    where
+        T: 'static,
+        F: Fn(&T, Option<&T>) -> ErrorList + Send + Sync + 'static,
+    {
+        let erased = move |obj: &dyn Any, old: Option<&dyn Any>| match obj.downcast_ref::<T>() {
+            Some(t) => f(t, old.and_then(|o| o.downcast_ref::<T>())),
+            None => ErrorList::default(),
+        };
+        self.funcs.insert(
+            TypeId::of::<T>(),
+            (std::any::type_name::<T>(), Arc::new(erased)),
+        );
+    }
+
+    /// Runs the function of the value's type: `None` when the type has none. An `old`
+    /// value of another type counts as no old value. A `&dyn Object` is passed as it is
+    /// (it upcasts to `&dyn Any`).
+    pub fn validate(&self, value: &dyn Any, old: Option<&dyn Any>) -> Option<ErrorList> {
+        let (_, f) = self.funcs.get(&value.type_id())?;
+        Some(f(value, old))
+    }
+
+    /// True when `T` has a validation function.
+    pub fn has<T: 'static>(&self) -> bool {
+        self.funcs.contains_key(&TypeId::of::<T>())
+    }
+
+    /// True when the type `type_id` has a validation function.
+    pub fn has_type_id(&self, type_id: TypeId) -> bool {
+        self.funcs.contains_key(&type_id)
+    }
+
+    /// The Rust type names of the validated types, sorted.
+    pub fn type_names(&self) -> Vec<&'static str> {
+        let mut names: Vec<&str> = self.funcs.values().map(|(n, _)| *n).collect();
+        names.sort_unstable();
+        names
+    }
+}
+
+impl fmt::Debug for Validators {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("Validators")
+            .field(&self.type_names())
+            .finish()
+    }
+}
+
+/// Validation functions submitted at link time with `inventory::submit!` (through
+/// `apimachinery::__private::inventory`): the function adds its types' validators.
+/// [`Scheme::from_registry`](crate::runtime::Scheme::from_registry) runs every one.
+///
+/// ```standalone_crate
+/// use apimachinery::runtime::{Scheme, ValidatorRegistration, Validators};
+/// use apimachinery::util::validation::field::{Error, ErrorList, Path};
+/// use apimachinery::{ApiObject, apis::meta::v1::ObjectMeta};
+///
+/// #[derive(ApiObject, Clone, Debug, Default, PartialEq)]
+/// #[api(group = "example.com", version = "v1", kind = "Dial")]
+/// pub struct Dial { pub metadata: ObjectMeta, pub max: i32 }
+///
+/// fn register_validators(v: &mut Validators) {
+///     v.add(|dial: &Dial, _old: Option<&Dial>| {
+///         let mut errs = ErrorList::default();
+///         if dial.max > 11 {
+///             errs.push(Error::invalid(&Path::new("max"), dial.max, "must be at most 11"));
+///         }
+///         errs
+///     });
+/// }
+/// apimachinery::__private::inventory::submit! { ValidatorRegistration(register_validators) }
+///
+/// let scheme = Scheme::from_registry()?;
+/// let dial = Dial { max: 12, ..Default::default() };
+/// let errs = scheme.validate(&dial, None).ok_or("no validator")?;
+/// assert_eq!(errs.to_string(), "max: Invalid value: 12: must be at most 11");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct ValidatorRegistration(pub fn(&mut Validators));
+
+inventory::collect!(ValidatorRegistration);

@@ -1,0 +1,108 @@
+//! Built-in validation on the write path: creates, updates and patches of invalid
+//! objects get kube-apiserver's 422 `Invalid` Status, every cause listed, and nothing
+//! is stored.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod client;
+
+use client::start;
+use serde_json::{Value, json};
+
+fn deployment(labels: Value) -> Value {
+    json!({
+        "apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web"},
+        "spec": {
+            "replicas": -1,
+            "selector": {"matchLabels": {"app": "web"}},
+            "template": {
+                "metadata": {"labels": labels},
+                "spec": {"containers": [{"name": "web", "image": "nginx"}]},
+            },
+        },
+    })
+}
+
+#[tokio::test]
+async fn invalid_creates_get_422_with_every_cause_and_are_not_stored() {
+    let s = start().await;
+    let deployments = "/apis/apps/v1/namespaces/default/deployments";
+    let r = s
+        .send_json("POST", deployments, &deployment(json!({"app": "api"})))
+        .await;
+    assert_eq!(r.status, 422, "{}", String::from_utf8_lossy(&r.body));
+    let status = r.json();
+    assert_eq!(status["kind"], "Status");
+    assert_eq!(status["reason"], "Invalid");
+    assert_eq!(
+        status["message"],
+        "Deployment.apps \"web\" is invalid: [spec.replicas: Invalid value: -1: must be greater than or equal to 0, spec.template.metadata.labels: Invalid value: {\"app\":\"api\"}: `selector` does not match template `labels`]"
+    );
+    assert_eq!(
+        status["details"],
+        json!({"name": "web", "group": "apps", "kind": "Deployment", "causes": [
+            {"reason": "FieldValueInvalid", "message": "Invalid value: -1: must be greater than or equal to 0", "field": "spec.replicas"},
+            {"reason": "FieldValueInvalid", "message": "Invalid value: {\"app\":\"api\"}: `selector` does not match template `labels`", "field": "spec.template.metadata.labels"},
+        ]})
+    );
+    let got = s.get(&format!("{deployments}/web")).await;
+    assert_eq!(got.status, 404);
+
+    // A Pod without image, in the core group: the kind alone qualifies the message.
+    let pod = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"},
+        "spec": {"containers": [{"name": "c"}]}});
+    let r = s
+        .send_json("POST", "/api/v1/namespaces/default/pods", &pod)
+        .await;
+    assert_eq!(r.status, 422);
+    assert_eq!(
+        r.json()["message"],
+        "Pod \"p\" is invalid: spec.containers[0].image: Required value"
+    );
+}
+
+#[tokio::test]
+async fn updates_and_patches_are_validated_against_the_stored_object() {
+    let s = start().await;
+    let deployments = "/apis/apps/v1/namespaces/default/deployments";
+    let mut d = deployment(json!({"app": "web"}));
+    d["spec"]["replicas"] = json!(2);
+    let r = s.send_json("POST", deployments, &d).await;
+    assert_eq!(r.status, 201, "{}", String::from_utf8_lossy(&r.body));
+
+    // The selector is immutable.
+    let patch = json!({"spec": {"selector": {"matchLabels": {"app": "x"}},
+        "template": {"metadata": {"labels": {"app": "x"}}}}});
+    let r = s
+        .patch(
+            &format!("{deployments}/web"),
+            "application/merge-patch+json",
+            &patch,
+        )
+        .await;
+    assert_eq!(r.status, 422, "{}", String::from_utf8_lossy(&r.body));
+    assert_eq!(
+        r.json()["message"],
+        "Deployment.apps \"web\" is invalid: spec.selector: Invalid value: {\"matchLabels\":{\"app\":\"x\"}}: field is immutable"
+    );
+
+    // A PUT with a bad replica count; the stored object is unchanged.
+    let mut current = s.get(&format!("{deployments}/web")).await.json();
+    current["spec"]["replicas"] = json!(-3);
+    let r = s
+        .send_json("PUT", &format!("{deployments}/web"), &current)
+        .await;
+    assert_eq!(r.status, 422);
+    assert_eq!(r.json()["details"]["causes"][0]["field"], "spec.replicas");
+    let stored = s.get(&format!("{deployments}/web")).await.json();
+    assert_eq!(stored["spec"]["replicas"], 2);
+
+    // A valid patch goes through.
+    let r = s
+        .patch(
+            &format!("{deployments}/web"),
+            "application/merge-patch+json",
+            &json!({"spec": {"replicas": 3}}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+}

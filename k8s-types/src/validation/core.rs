@@ -1,0 +1,1456 @@
+//! The core group's validation (Go's `pkg/apis/core/validation`): Pod and PodSpec
+//! (containers, init and ephemeral containers, volumes and their sources, ports,
+//! env/envFrom, probes and lifecycle handlers, resources, security contexts,
+//! restart and DNS policies, hostname/subdomain, tolerations, node affinity), Service,
+//! ConfigMap, Secret, Namespace and ServiceAccount.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use apimachinery::apis::meta::v1::validation::{
+    FIELD_IMMUTABLE_ERROR_MSG, IS_NEGATIVE_ERROR_MSG, name_is_dns_label, name_is_dns_subdomain,
+    name_is_dns1035_label, validate_labels, validate_object_meta, validate_object_meta_update,
+};
+use apimachinery::util::validation::field::{Error, ErrorList, Path};
+use apimachinery::util::validation::{
+    inclusive_range_error, is_config_map_key, is_dns1123_label, is_dns1123_subdomain,
+    is_qualified_name, is_relaxed_env_var_name, is_valid_ip, is_valid_port_name, is_valid_port_num,
+};
+
+use super::{invalid_each, json_value, non_negative};
+use crate::core::v1::{
+    Capabilities, ConfigMap, Container, ContainerPort, EnvFromSource, EnvVar, LifecycleHandler,
+    Namespace, NodeSelectorRequirement, NodeSelectorTerm, Pod, PodSecurityContext, PodSpec, Probe,
+    ResourceRequirements, Secret, SecurityContext, Service, ServiceAccount, Toleration, Volume,
+    VolumeMount,
+};
+use crate::value::{IntOrString, Quantity};
+
+/// Go's `MaxSecretSize` (also a ConfigMap's limit): 1 MiB.
+pub const MAX_SECRET_SIZE: usize = 1024 * 1024;
+
+const SUPPORTED_PORT_PROTOCOLS: &[&str] = &["SCTP", "TCP", "UDP"];
+const PULL_POLICIES: &[&str] = &["Always", "IfNotPresent", "Never"];
+const RESTART_POLICIES: &[&str] = &["Always", "OnFailure", "Never"];
+const DNS_POLICIES: &[&str] = &["ClusterFirstWithHostNet", "ClusterFirst", "Default", "None"];
+const TERMINATION_MESSAGE_POLICIES: &[&str] = &["File", "FallbackToLogsOnError"];
+const FILE_MODE_ERROR_MSG: &str = "must be a number between 0 and 0777 (octal), both inclusive";
+
+/// Go's `ValidatePortNumOrName`: a port number 1–65535 or an IANA port name.
+pub(super) fn validate_port_num_or_name(port: &IntOrString, path: &Path) -> ErrorList {
+    let mut errs = ErrorList::default();
+    match port {
+        IntOrString::Int(n) => {
+            for msg in is_valid_port_num(i64::from(*n)) {
+                errs.push(Error::invalid(path, *n, msg));
+            }
+        }
+        IntOrString::String(s) => invalid_each(&mut errs, path, s, is_valid_port_name(s)),
+    }
+    errs
+}
+
+fn protocol(value: &str, path: &Path, errs: &mut ErrorList) {
+    if value.is_empty() {
+        errs.push(Error::required(path, ""));
+    } else if !SUPPORTED_PORT_PROTOCOLS.contains(&value) {
+        errs.push(Error::not_supported(path, value, SUPPORTED_PORT_PROTOCOLS));
+    }
+}
+
+/// One of an enumeration, required (Go's `switch` with a `case ""` that is Required).
+fn one_of(value: &str, allowed: &[&str], path: &Path, errs: &mut ErrorList) {
+    if value.is_empty() {
+        errs.push(Error::required(path, ""));
+    } else if !allowed.contains(&value) {
+        errs.push(Error::not_supported(path, value, allowed));
+    }
+}
+
+/// Go's `ValidatePod`: metadata (a DNS subdomain name, namespaced) and the spec.
+pub fn validate_pod(pod: &Pod) -> ErrorList {
+    let mut errs = validate_object_meta(
+        &pod.metadata,
+        true,
+        name_is_dns_subdomain,
+        &Path::new("metadata"),
+    );
+    errs.extend(validate_pod_spec(&pod.spec, &Path::new("spec")));
+    errs
+}
+
+const POD_UPDATE_MESSAGE: &str = "pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)";
+
+/// Go's `ValidatePodUpdate`: the metadata's identity kept and the spec unchanged but for
+/// container images, `activeDeadlineSeconds`, added tolerations and a negative grace
+/// period set to 1. Go appends a dump of the difference to the message; this
+/// message stops before it.
+pub fn validate_pod_update(new: &Pod, old: &Pod) -> ErrorList {
+    let mut errs =
+        validate_object_meta_update(&new.metadata, &old.metadata, &Path::new("metadata"));
+    errs.extend(validate_pod_spec(&new.spec, &Path::new("spec")));
+    let mut munged = new.spec.clone();
+    let (new_c, old_c) = (munged.containers.as_mut(), old.spec.containers.as_ref());
+    if let (Some(n), Some(o)) = (new_c, old_c) {
+        if n.len() == o.len() {
+            for (n, o) in n.iter_mut().zip(o) {
+                n.image.clone_from(&o.image);
+            }
+        }
+    }
+    if munged.init_containers.len() == old.spec.init_containers.len() {
+        for (n, o) in munged
+            .init_containers
+            .iter_mut()
+            .zip(&old.spec.init_containers)
+        {
+            n.image.clone_from(&o.image);
+        }
+    }
+    munged.active_deadline_seconds = old.spec.active_deadline_seconds;
+    if old
+        .spec
+        .tolerations
+        .iter()
+        .all(|t| munged.tolerations.contains(t))
+    {
+        munged.tolerations.clone_from(&old.spec.tolerations);
+    }
+    if old
+        .spec
+        .termination_grace_period_seconds
+        .is_some_and(|g| g < 0)
+        && munged.termination_grace_period_seconds == Some(1)
+    {
+        munged.termination_grace_period_seconds = old.spec.termination_grace_period_seconds;
+    }
+    if munged != old.spec {
+        errs.push(Error::forbidden(&Path::new("spec"), POD_UPDATE_MESSAGE));
+    }
+    errs
+}
+
+/// Go's `ValidatePodSpec`, the parts named in the crate docs.
+pub fn validate_pod_spec(spec: &PodSpec, path: &Path) -> ErrorList {
+    let mut errs = ErrorList::default();
+    let volumes = validate_volumes(&spec.volumes, &path.child("volumes"), &mut errs);
+    let mut names = BTreeSet::new();
+    let containers = spec.containers.as_deref().unwrap_or_default();
+    let cpath = path.child("containers");
+    if containers.is_empty() {
+        errs.push(Error::required(&cpath, ""));
+    }
+    for (i, c) in spec.init_containers.iter().enumerate() {
+        let p = path.child("initContainers").index(i);
+        validate_container(c.into(), &p, &volumes, &mut names, Role::Init, &mut errs);
+    }
+    for (i, c) in containers.iter().enumerate() {
+        validate_container(
+            c.into(),
+            &cpath.index(i),
+            &volumes,
+            &mut names,
+            Role::Regular,
+            &mut errs,
+        );
+    }
+    for (i, c) in spec.ephemeral_containers.iter().enumerate() {
+        let p = path.child("ephemeralContainers").index(i);
+        let view = ContainerView {
+            name: &c.name,
+            image: &c.image,
+            ports: &c.ports,
+            env: &c.env,
+            env_from: &c.env_from,
+            resources: &c.resources,
+            volume_mounts: &c.volume_mounts,
+            liveness: c.liveness_probe.as_ref(),
+            readiness: c.readiness_probe.as_ref(),
+            startup: c.startup_probe.as_ref(),
+            lifecycle: c.lifecycle.as_ref().map(|l| (&l.post_start, &l.pre_stop)),
+            termination_message_policy: &c.termination_message_policy,
+            image_pull_policy: &c.image_pull_policy,
+            security_context: c.security_context.as_ref(),
+            restart_policy: c.restart_policy.as_deref(),
+        };
+        validate_container(view, &p, &volumes, &mut names, Role::Ephemeral, &mut errs);
+    }
+    one_of(
+        &spec.restart_policy,
+        RESTART_POLICIES,
+        &path.child("restartPolicy"),
+        &mut errs,
+    );
+    one_of(
+        &spec.dns_policy,
+        DNS_POLICIES,
+        &path.child("dnsPolicy"),
+        &mut errs,
+    );
+    errs.extend(validate_labels(
+        &spec.node_selector,
+        &path.child("nodeSelector"),
+    ));
+    if !spec.service_account_name.is_empty() {
+        invalid_each(
+            &mut errs,
+            &path.child("serviceAccountName"),
+            &spec.service_account_name,
+            name_is_dns_subdomain(&spec.service_account_name, false),
+        );
+    }
+    if !spec.node_name.is_empty() {
+        invalid_each(
+            &mut errs,
+            &path.child("nodeName"),
+            &spec.node_name,
+            name_is_dns_subdomain(&spec.node_name, false),
+        );
+    }
+    if let Some(ads) = spec.active_deadline_seconds {
+        if !(1..=i64::from(i32::MAX)).contains(&ads) {
+            errs.push(Error::invalid(
+                &path.child("activeDeadlineSeconds"),
+                ads,
+                inclusive_range_error(1, i64::from(i32::MAX)),
+            ));
+        }
+    }
+    for (field, value) in [("hostname", &spec.hostname), ("subdomain", &spec.subdomain)] {
+        if !value.is_empty() {
+            invalid_each(
+                &mut errs,
+                &path.child(field),
+                value,
+                is_dns1123_label(value),
+            );
+        }
+    }
+    if let Some(sc) = &spec.security_context {
+        validate_pod_security_context(sc, &path.child("securityContext"), &mut errs);
+    }
+    errs.extend(validate_tolerations(
+        &spec.tolerations,
+        &path.child("tolerations"),
+    ));
+    if let Some(na) = spec
+        .affinity
+        .as_ref()
+        .and_then(|a| a.node_affinity.as_ref())
+    {
+        let p = path.child("affinity").child("nodeAffinity");
+        if let Some(required) = &na.required_during_scheduling_ignored_during_execution {
+            let p = p.child("requiredDuringSchedulingIgnoredDuringExecution");
+            let terms = required.node_selector_terms.as_deref().unwrap_or_default();
+            let tp = p.child("nodeSelectorTerms");
+            if terms.is_empty() {
+                errs.push(Error::required(
+                    &tp,
+                    "must have at least one node selector term",
+                ));
+            }
+            for (i, t) in terms.iter().enumerate() {
+                validate_node_selector_term(t, &tp.index(i), &mut errs);
+            }
+        }
+        let pp = p.child("preferredDuringSchedulingIgnoredDuringExecution");
+        for (i, t) in na
+            .preferred_during_scheduling_ignored_during_execution
+            .iter()
+            .enumerate()
+        {
+            let ip = pp.index(i);
+            if !(1..=100).contains(&t.weight) {
+                errs.push(Error::invalid(
+                    &ip.child("weight"),
+                    t.weight,
+                    "must be in the range 1-100",
+                ));
+            }
+            validate_node_selector_term(&t.preference, &ip.child("preference"), &mut errs);
+        }
+    }
+    if !spec.priority_class_name.is_empty() {
+        invalid_each(
+            &mut errs,
+            &path.child("priorityClassName"),
+            &spec.priority_class_name,
+            name_is_dns_subdomain(&spec.priority_class_name, false),
+        );
+    }
+    errs
+}
+
+fn validate_node_selector_term(term: &NodeSelectorTerm, path: &Path, errs: &mut ErrorList) {
+    for (i, r) in term.match_expressions.iter().enumerate() {
+        let p = path.child("matchExpressions").index(i);
+        validate_node_selector_requirement(r, &p, errs);
+        invalid_each(errs, &p.child("key"), &r.key, is_qualified_name(&r.key));
+    }
+    for (i, r) in term.match_fields.iter().enumerate() {
+        let p = path.child("matchFields").index(i);
+        validate_node_selector_requirement(r, &p, errs);
+        if r.key != "metadata.name" {
+            errs.push(Error::invalid(
+                &p.child("key"),
+                &r.key,
+                "not a valid field selector key",
+            ));
+        }
+    }
+}
+
+fn validate_node_selector_requirement(
+    r: &NodeSelectorRequirement,
+    path: &Path,
+    errs: &mut ErrorList,
+) {
+    let values = path.child("values");
+    match r.operator.as_str() {
+        "In" | "NotIn" => {
+            if r.values.is_empty() {
+                errs.push(Error::required(
+                    &values,
+                    "must be specified when `operator` is 'In' or 'NotIn'",
+                ));
+            }
+        }
+        "Exists" | "DoesNotExist" => {
+            if !r.values.is_empty() {
+                errs.push(Error::forbidden(
+                    &values,
+                    "may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
+                ));
+            }
+        }
+        "Gt" | "Lt" => {
+            if r.values.len() != 1 {
+                errs.push(Error::required(
+                    &values,
+                    "must be specified single value when `operator` is 'Lt' or 'Gt'",
+                ));
+            }
+        }
+        _ => errs.push(Error::invalid(
+            &path.child("operator"),
+            &r.operator,
+            "not a valid selector operator",
+        )),
+    }
+}
+
+/// Go's `ValidateTolerations`.
+pub fn validate_tolerations(tolerations: &[Toleration], path: &Path) -> ErrorList {
+    let mut errs = ErrorList::default();
+    for (i, t) in tolerations.iter().enumerate() {
+        let p = path.index(i);
+        if !t.key.is_empty() {
+            for msg in is_qualified_name(&t.key) {
+                errs.push(Error::invalid(&p.child("key"), &t.key, msg));
+            }
+        }
+        if t.key.is_empty() && t.operator != "Exists" {
+            errs.push(Error::invalid(
+                &p.child("operator"),
+                &t.operator,
+                "operator must be Exists when `key` is empty, which means \"match all values and all keys\"",
+            ));
+        }
+        if t.toleration_seconds.is_some() && t.effect != "NoExecute" {
+            errs.push(Error::invalid(
+                &p.child("effect"),
+                &t.effect,
+                "effect must be 'NoExecute' when `tolerationSeconds` is set",
+            ));
+        }
+        match t.operator.as_str() {
+            "" | "Equal" => {
+                for msg in apimachinery::util::validation::is_valid_label_value(&t.value) {
+                    errs.push(Error::invalid(&p.child("operator"), &t.value, msg));
+                }
+            }
+            "Exists" => {
+                if !t.value.is_empty() {
+                    errs.push(Error::invalid(
+                        &p.child("operator"),
+                        json_value(t),
+                        "value must be empty when `operator` is 'Exists'",
+                    ));
+                }
+            }
+            "Lt" | "Gt" => {}
+            other => errs.push(Error::not_supported(
+                &p.child("operator"),
+                other,
+                &["Equal", "Exists"],
+            )),
+        }
+        if !t.effect.is_empty()
+            && !["NoSchedule", "PreferNoSchedule", "NoExecute"].contains(&t.effect.as_str())
+        {
+            errs.push(Error::not_supported(
+                &p.child("effect"),
+                &t.effect,
+                &["NoSchedule", "PreferNoSchedule", "NoExecute"],
+            ));
+        }
+    }
+    errs
+}
+
+fn validate_pod_security_context(sc: &PodSecurityContext, path: &Path, errs: &mut ErrorList) {
+    id_range(sc.run_as_user, &path.child("runAsUser"), errs);
+    id_range(sc.run_as_group, &path.child("runAsGroup"), errs);
+    id_range(sc.fs_group, &path.child("fsGroup"), errs);
+    for (i, g) in sc.supplemental_groups.iter().enumerate() {
+        id_range(Some(*g), &path.child("supplementalGroups").index(i), errs);
+    }
+}
+
+/// Go's `IsValidUserID`/`IsValidGroupID`: 0 to 2147483647.
+fn id_range(id: Option<i64>, path: &Path, errs: &mut ErrorList) {
+    if let Some(id) = id {
+        if !(0..=i64::from(i32::MAX)).contains(&id) {
+            errs.push(Error::invalid(
+                path,
+                id,
+                inclusive_range_error(0, i64::from(i32::MAX)),
+            ));
+        }
+    }
+}
+
+fn validate_security_context(sc: &SecurityContext, path: &Path, errs: &mut ErrorList) {
+    id_range(sc.run_as_user, &path.child("runAsUser"), errs);
+    id_range(sc.run_as_group, &path.child("runAsGroup"), errs);
+    if sc.allow_privilege_escalation == Some(false) {
+        if sc.privileged == Some(true) {
+            errs.push(Error::invalid(
+                path,
+                json_value(sc),
+                "cannot set `allowPrivilegeEscalation` to false and `privileged` to true",
+            ));
+        }
+        let sys_admin = sc
+            .capabilities
+            .as_ref()
+            .is_some_and(|c: &Capabilities| c.add.iter().any(|a| a == "CAP_SYS_ADMIN"));
+        if sys_admin {
+            errs.push(Error::invalid(
+                path,
+                json_value(sc),
+                "cannot set `allowPrivilegeEscalation` to false and `capabilities.Add` CAP_SYS_ADMIN",
+            ));
+        }
+    }
+}
+
+/// Go's `validateVolumes`: names (DNS labels, unique) and exactly one source each;
+/// returns the names.
+fn validate_volumes(volumes: &[Volume], path: &Path, errs: &mut ErrorList) -> BTreeSet<String> {
+    let mut names = BTreeSet::new();
+    for (i, v) in volumes.iter().enumerate() {
+        let p = path.index(i);
+        let np = p.child("name");
+        if v.name.is_empty() {
+            errs.push(Error::required(&np, ""));
+        } else {
+            invalid_each(errs, &np, &v.name, is_dns1123_label(&v.name));
+        }
+        if !names.insert(v.name.clone()) {
+            errs.push(Error::duplicate(&np, &v.name));
+        }
+        validate_volume_source(v, &p, errs);
+    }
+    names
+}
+
+fn validate_volume_source(v: &Volume, path: &Path, errs: &mut ErrorList) {
+    // Go's order of checks: the first source set counts, each further one is forbidden.
+    let sources: [(&str, bool); 30] = [
+        ("emptyDir", v.empty_dir.is_some()),
+        ("hostPath", v.host_path.is_some()),
+        ("gitRepo", v.git_repo.is_some()),
+        ("gcePersistentDisk", v.gce_persistent_disk.is_some()),
+        ("awsElasticBlockStore", v.aws_elastic_block_store.is_some()),
+        ("secret", v.secret.is_some()),
+        ("nfs", v.nfs.is_some()),
+        ("iscsi", v.iscsi.is_some()),
+        ("glusterfs", v.glusterfs.is_some()),
+        ("flexVolume", v.flex_volume.is_some()),
+        ("persistentVolumeClaim", v.persistent_volume_claim.is_some()),
+        ("rbd", v.rbd.is_some()),
+        ("cinder", v.cinder.is_some()),
+        ("cephfs", v.cephfs.is_some()),
+        ("flocker", v.flocker.is_some()),
+        ("downwardAPI", v.downward_api.is_some()),
+        ("fc", v.fc.is_some()),
+        ("azureFile", v.azure_file.is_some()),
+        ("configMap", v.config_map.is_some()),
+        ("vsphereVolume", v.vsphere_volume.is_some()),
+        ("quobyte", v.quobyte.is_some()),
+        ("azureDisk", v.azure_disk.is_some()),
+        ("photonPersistentDisk", v.photon_persistent_disk.is_some()),
+        ("portworxVolume", v.portworx_volume.is_some()),
+        ("projected", v.projected.is_some()),
+        ("scaleIO", v.scale_io.is_some()),
+        ("storageos", v.storageos.is_some()),
+        ("csi", v.csi.is_some()),
+        ("ephemeral", v.ephemeral.is_some()),
+        ("image", v.image.is_some()),
+    ];
+    let mut count = 0;
+    for (name, set) in sources {
+        if !set {
+            continue;
+        }
+        if count > 0 {
+            errs.push(Error::forbidden(
+                &path.child(name),
+                "may not specify more than 1 volume type",
+            ));
+            continue;
+        }
+        count += 1;
+        let p = path.child(name);
+        match name {
+            "emptyDir"
+                if v.empty_dir
+                    .as_ref()
+                    .and_then(|e| e.size_limit.as_ref())
+                    .is_some_and(|q| q.sign() < 0) =>
+            {
+                errs.push(Error::forbidden(
+                    &p.child("sizeLimit"),
+                    "SizeLimit field must be a valid resource quantity",
+                ));
+            }
+            "hostPath" if v.host_path.as_ref().is_some_and(|h| h.path.is_empty()) => {
+                errs.push(Error::required(&p.child("path"), ""));
+            }
+            "secret" => {
+                if let Some(s) = &v.secret {
+                    if s.secret_name.is_empty() {
+                        errs.push(Error::required(&p.child("secretName"), ""));
+                    }
+                    file_mode(s.default_mode, &p.child("defaultMode"), errs);
+                }
+            }
+            "configMap" => {
+                if let Some(c) = &v.config_map {
+                    if c.name.is_empty() {
+                        errs.push(Error::required(&p.child("name"), ""));
+                    } else {
+                        invalid_each(
+                            errs,
+                            &p.child("name"),
+                            &c.name,
+                            is_dns1123_subdomain(&c.name),
+                        );
+                    }
+                    file_mode(c.default_mode, &p.child("defaultMode"), errs);
+                }
+            }
+            "persistentVolumeClaim"
+                if v.persistent_volume_claim
+                    .as_ref()
+                    .is_some_and(|c| c.claim_name.is_empty()) =>
+            {
+                errs.push(Error::required(&p.child("claimName"), ""));
+            }
+            _ => {}
+        }
+    }
+    if count == 0 {
+        errs.push(Error::required(path, "must specify a volume type"));
+    }
+}
+
+fn file_mode(mode: Option<i32>, path: &Path, errs: &mut ErrorList) {
+    if let Some(m) = mode {
+        if !(0..=0o777).contains(&m) {
+            errs.push(Error::invalid(path, m, FILE_MODE_ERROR_MSG));
+        }
+    }
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Role {
+    Init,
+    Regular,
+    Ephemeral,
+}
+
+/// The fields every kind of container shares, so that one function validates
+/// containers, init containers and ephemeral containers alike.
+struct ContainerView<'a> {
+    name: &'a str,
+    image: &'a str,
+    ports: &'a [ContainerPort],
+    env: &'a [EnvVar],
+    env_from: &'a [EnvFromSource],
+    resources: &'a ResourceRequirements,
+    volume_mounts: &'a [VolumeMount],
+    liveness: Option<&'a Probe>,
+    readiness: Option<&'a Probe>,
+    startup: Option<&'a Probe>,
+    lifecycle: Option<(&'a Option<LifecycleHandler>, &'a Option<LifecycleHandler>)>,
+    termination_message_policy: &'a str,
+    image_pull_policy: &'a str,
+    security_context: Option<&'a SecurityContext>,
+    restart_policy: Option<&'a str>,
+}
+
+impl<'a> From<&'a Container> for ContainerView<'a> {
+    fn from(c: &'a Container) -> Self {
+        ContainerView {
+            name: &c.name,
+            image: &c.image,
+            ports: &c.ports,
+            env: &c.env,
+            env_from: &c.env_from,
+            resources: &c.resources,
+            volume_mounts: &c.volume_mounts,
+            liveness: c.liveness_probe.as_ref(),
+            readiness: c.readiness_probe.as_ref(),
+            startup: c.startup_probe.as_ref(),
+            lifecycle: c.lifecycle.as_ref().map(|l| (&l.post_start, &l.pre_stop)),
+            termination_message_policy: &c.termination_message_policy,
+            image_pull_policy: &c.image_pull_policy,
+            security_context: c.security_context.as_ref(),
+            restart_policy: c.restart_policy.as_deref(),
+        }
+    }
+}
+
+fn validate_container(
+    c: ContainerView<'_>,
+    path: &Path,
+    volumes: &BTreeSet<String>,
+    names: &mut BTreeSet<String>,
+    role: Role,
+    errs: &mut ErrorList,
+) {
+    let np = path.child("name");
+    if c.name.is_empty() {
+        errs.push(Error::required(&np, ""));
+    } else {
+        invalid_each(errs, &np, c.name, is_dns1123_label(c.name));
+    }
+    if !names.insert(c.name.to_owned()) {
+        errs.push(Error::duplicate(&np, c.name));
+    }
+    if c.image.is_empty() {
+        errs.push(Error::required(&path.child("image"), ""));
+    } else if c.image.trim() != c.image {
+        errs.push(Error::invalid(
+            &path.child("image"),
+            c.image,
+            "must not have leading or trailing whitespace",
+        ));
+    }
+    one_of(
+        c.termination_message_policy,
+        TERMINATION_MESSAGE_POLICIES,
+        &path.child("terminationMessagePolicy"),
+        errs,
+    );
+    one_of(
+        c.image_pull_policy,
+        PULL_POLICIES,
+        &path.child("imagePullPolicy"),
+        errs,
+    );
+    let sidecar = role == Role::Init && c.restart_policy == Some("Always");
+    if let Some(rp) = c.restart_policy {
+        if role == Role::Init && rp != "Always" {
+            errs.push(Error::not_supported(
+                &path.child("restartPolicy"),
+                rp,
+                &["Always"],
+            ));
+        } else if role != Role::Init {
+            errs.push(Error::forbidden(
+                &path.child("restartPolicy"),
+                "may not be set for non-init containers",
+            ));
+        }
+    }
+    if role == Role::Ephemeral {
+        for (field, set) in [
+            ("ports", !c.ports.is_empty()),
+            ("livenessProbe", c.liveness.is_some()),
+            ("readinessProbe", c.readiness.is_some()),
+            ("startupProbe", c.startup.is_some()),
+            ("lifecycle", c.lifecycle.is_some()),
+        ] {
+            if set {
+                errs.push(Error::forbidden(
+                    &path.child(field),
+                    "cannot be set for an Ephemeral Container",
+                ));
+            }
+        }
+    } else if role == Role::Init && !sidecar {
+        for (field, set) in [
+            ("lifecycle", c.lifecycle.is_some()),
+            ("livenessProbe", c.liveness.is_some()),
+            ("readinessProbe", c.readiness.is_some()),
+            ("startupProbe", c.startup.is_some()),
+        ] {
+            if set {
+                errs.push(Error::forbidden(
+                    &path.child(field),
+                    "may not be set for init containers without restartPolicy=Always",
+                ));
+            }
+        }
+    } else {
+        if let Some((post_start, pre_stop)) = c.lifecycle {
+            let lp = path.child("lifecycle");
+            if let Some(h) = post_start {
+                validate_handler(h, &lp.child("postStart"), errs);
+            }
+            if let Some(h) = pre_stop {
+                validate_handler(h, &lp.child("preStop"), errs);
+            }
+        }
+        for (field, probe, single_success) in [
+            ("livenessProbe", c.liveness, true),
+            ("readinessProbe", c.readiness, false),
+            ("startupProbe", c.startup, true),
+        ] {
+            if let Some(p) = probe {
+                let pp = path.child(field);
+                validate_probe(p, &pp, errs);
+                if single_success && p.success_threshold != 1 {
+                    errs.push(Error::invalid(
+                        &pp.child("successThreshold"),
+                        p.success_threshold,
+                        "must be 1",
+                    ));
+                }
+            }
+        }
+    }
+    validate_container_ports(c.ports, &path.child("ports"), errs);
+    validate_env(c.env, &path.child("env"), errs);
+    validate_env_from(c.env_from, &path.child("envFrom"), errs);
+    validate_volume_mounts(c.volume_mounts, volumes, &path.child("volumeMounts"), errs);
+    errs.extend(validate_resource_requirements(
+        c.resources,
+        &path.child("resources"),
+    ));
+    if let Some(sc) = c.security_context {
+        validate_security_context(sc, &path.child("securityContext"), errs);
+    }
+}
+
+fn validate_container_ports(ports: &[ContainerPort], path: &Path, errs: &mut ErrorList) {
+    let mut names = BTreeSet::new();
+    for (i, port) in ports.iter().enumerate() {
+        let p = path.index(i);
+        if !port.name.is_empty() {
+            let msgs = is_valid_port_name(&port.name);
+            if !msgs.is_empty() {
+                invalid_each(errs, &p.child("name"), &port.name, msgs);
+            } else if !names.insert(port.name.as_str()) {
+                errs.push(Error::duplicate(&p.child("name"), &port.name));
+            }
+        }
+        if port.container_port == 0 {
+            errs.push(Error::required(&p.child("containerPort"), ""));
+        } else {
+            for msg in is_valid_port_num(i64::from(port.container_port)) {
+                errs.push(Error::invalid(
+                    &p.child("containerPort"),
+                    port.container_port,
+                    msg,
+                ));
+            }
+        }
+        if port.host_port != 0 {
+            for msg in is_valid_port_num(i64::from(port.host_port)) {
+                errs.push(Error::invalid(&p.child("hostPort"), port.host_port, msg));
+            }
+        }
+        protocol(&port.protocol, &p.child("protocol"), errs);
+    }
+}
+
+fn validate_env(env: &[EnvVar], path: &Path, errs: &mut ErrorList) {
+    for (i, ev) in env.iter().enumerate() {
+        let p = path.index(i);
+        if ev.name.is_empty() {
+            errs.push(Error::required(&p.child("name"), ""));
+        } else {
+            invalid_each(
+                errs,
+                &p.child("name"),
+                &ev.name,
+                is_relaxed_env_var_name(&ev.name),
+            );
+        }
+        let Some(from) = &ev.value_from else { continue };
+        let fp = p.child("valueFrom");
+        let mut sources = 0;
+        if from.field_ref.is_some() {
+            sources += 1;
+        }
+        if from.resource_field_ref.is_some() {
+            sources += 1;
+        }
+        if let Some(r) = &from.config_map_key_ref {
+            sources += 1;
+            key_ref(&r.name, &r.key, &fp.child("configMapKeyRef"), errs);
+        }
+        if let Some(r) = &from.secret_key_ref {
+            sources += 1;
+            key_ref(&r.name, &r.key, &fp.child("secretKeyRef"), errs);
+        }
+        if from.file_key_ref.is_some() {
+            sources += 1;
+        }
+        if sources == 0 {
+            errs.push(Error::invalid(
+                &fp,
+                "",
+                "must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef`, `secretKeyRef` or `fileKeyRef`",
+            ));
+        } else if !ev.value.is_empty() {
+            errs.push(Error::invalid(
+                &fp,
+                "",
+                "may not be specified when `value` is not empty",
+            ));
+        } else if sources > 1 {
+            errs.push(Error::invalid(
+                &fp,
+                "",
+                "may not have more than one field specified at a time",
+            ));
+        }
+    }
+}
+
+fn key_ref(name: &str, key: &str, path: &Path, errs: &mut ErrorList) {
+    if key.is_empty() {
+        errs.push(Error::required(&path.child("key"), ""));
+    } else {
+        invalid_each(errs, &path.child("key"), key, is_config_map_key(key));
+    }
+    if name.is_empty() {
+        errs.push(Error::required(&path.child("name"), ""));
+    } else {
+        invalid_each(errs, &path.child("name"), name, is_dns1123_subdomain(name));
+    }
+}
+
+fn validate_env_from(env_from: &[EnvFromSource], path: &Path, errs: &mut ErrorList) {
+    for (i, ef) in env_from.iter().enumerate() {
+        let p = path.index(i);
+        if !ef.prefix.is_empty() {
+            invalid_each(
+                errs,
+                &p.child("prefix"),
+                &ef.prefix,
+                is_relaxed_env_var_name(&ef.prefix),
+            );
+        }
+        let mut sources = 0;
+        for (field, name) in [
+            ("configMapRef", ef.config_map_ref.as_ref().map(|r| &r.name)),
+            ("secretRef", ef.secret_ref.as_ref().map(|r| &r.name)),
+        ] {
+            let Some(name) = name else { continue };
+            sources += 1;
+            let np = p.child(field).child("name");
+            if name.is_empty() {
+                errs.push(Error::required(&np, ""));
+            } else {
+                invalid_each(errs, &np, name, is_dns1123_subdomain(name));
+            }
+        }
+        if sources == 0 {
+            errs.push(Error::invalid(
+                &p,
+                "",
+                "must specify one of: `configMapRef` or `secretRef`",
+            ));
+        } else if sources > 1 {
+            errs.push(Error::invalid(
+                &p,
+                "",
+                "may not have more than one field specified at a time",
+            ));
+        }
+    }
+}
+
+fn validate_volume_mounts(
+    mounts: &[VolumeMount],
+    volumes: &BTreeSet<String>,
+    path: &Path,
+    errs: &mut ErrorList,
+) {
+    let mut points = BTreeSet::new();
+    for (i, m) in mounts.iter().enumerate() {
+        let p = path.index(i);
+        if m.name.is_empty() {
+            errs.push(Error::required(&p.child("name"), ""));
+        }
+        if !volumes.contains(&m.name) {
+            errs.push(Error::not_found(&p.child("name"), &m.name));
+        }
+        if m.mount_path.is_empty() {
+            errs.push(Error::required(&p.child("mountPath"), ""));
+        }
+        if !points.insert(m.mount_path.as_str()) {
+            errs.push(Error::invalid(
+                &p.child("mountPath"),
+                &m.mount_path,
+                "must be unique",
+            ));
+        }
+        if !m.sub_path.is_empty() && !m.sub_path_expr.is_empty() {
+            errs.push(Error::invalid(
+                &p.child("subPathExpr"),
+                &m.sub_path_expr,
+                "subPathExpr and subPath are mutually exclusive",
+            ));
+        }
+    }
+}
+
+fn validate_handler(h: &LifecycleHandler, path: &Path, errs: &mut ErrorList) {
+    handler(
+        [
+            ("exec", h.exec.is_some()),
+            ("httpGet", h.http_get.is_some()),
+            ("tcpSocket", h.tcp_socket.is_some()),
+            ("grpc", false),
+            ("sleep", h.sleep.is_some()),
+        ],
+        path,
+        errs,
+    );
+    if let Some(e) = &h.exec {
+        if e.command.is_empty() {
+            errs.push(Error::required(&path.child("exec").child("command"), ""));
+        }
+    }
+    if let Some(g) = &h.http_get {
+        http_get(&g.path, &g.port, &g.scheme, &path.child("httpGet"), errs);
+    }
+    if let Some(t) = &h.tcp_socket {
+        errs.extend(validate_port_num_or_name(
+            &t.port,
+            &path.child("tcpSocket").child("port"),
+        ));
+    }
+    if let Some(s) = &h.sleep {
+        if s.seconds < 0 {
+            errs.push(Error::invalid(
+                &path.child("sleep").child("seconds"),
+                s.seconds,
+                IS_NEGATIVE_ERROR_MSG,
+            ));
+        }
+    }
+}
+
+fn handler(kinds: [(&str, bool); 5], path: &Path, errs: &mut ErrorList) {
+    let mut count = 0;
+    for (name, set) in kinds {
+        if set {
+            if count > 0 {
+                errs.push(Error::forbidden(
+                    &path.child(name),
+                    "may not specify more than 1 handler type",
+                ));
+            } else {
+                count += 1;
+            }
+        }
+    }
+    if count == 0 {
+        errs.push(Error::required(path, "must specify a handler type"));
+    }
+}
+
+fn http_get(p: &str, port: &IntOrString, scheme: &str, path: &Path, errs: &mut ErrorList) {
+    if p.is_empty() {
+        errs.push(Error::required(&path.child("path"), ""));
+    }
+    errs.extend(validate_port_num_or_name(port, &path.child("port")));
+    if !scheme.is_empty() && scheme != "HTTP" && scheme != "HTTPS" {
+        errs.push(Error::not_supported(
+            &path.child("scheme"),
+            scheme,
+            &["HTTP", "HTTPS"],
+        ));
+    }
+}
+
+fn validate_probe(probe: &Probe, path: &Path, errs: &mut ErrorList) {
+    handler(
+        [
+            ("exec", probe.exec.is_some()),
+            ("httpGet", probe.http_get.is_some()),
+            ("tcpSocket", probe.tcp_socket.is_some()),
+            ("grpc", probe.grpc.is_some()),
+            ("sleep", false),
+        ],
+        path,
+        errs,
+    );
+    if let Some(e) = &probe.exec {
+        if e.command.is_empty() {
+            errs.push(Error::required(&path.child("exec").child("command"), ""));
+        }
+    }
+    if let Some(g) = &probe.http_get {
+        http_get(&g.path, &g.port, &g.scheme, &path.child("httpGet"), errs);
+    }
+    if let Some(t) = &probe.tcp_socket {
+        errs.extend(validate_port_num_or_name(
+            &t.port,
+            &path.child("tcpSocket").child("port"),
+        ));
+    }
+    if let Some(g) = &probe.grpc {
+        for msg in is_valid_port_num(i64::from(g.port)) {
+            errs.push(Error::invalid(
+                &path.child("grpc").child("port"),
+                g.port,
+                msg,
+            ));
+        }
+    }
+    for (field, value) in [
+        ("initialDelaySeconds", probe.initial_delay_seconds),
+        ("timeoutSeconds", probe.timeout_seconds),
+        ("periodSeconds", probe.period_seconds),
+        ("successThreshold", probe.success_threshold),
+        ("failureThreshold", probe.failure_threshold),
+    ] {
+        non_negative(i64::from(value), &path.child(field), errs);
+    }
+    if let Some(g) = probe.termination_grace_period_seconds {
+        if g <= 0 {
+            errs.push(Error::invalid(
+                &path.child("terminationGracePeriodSeconds"),
+                g,
+                "must be greater than 0",
+            ));
+        }
+    }
+}
+
+/// Whether Go lets a request be below its limit (`IsOvercommitAllowed`): native
+/// resources but hugepages.
+fn overcommit_allowed(name: &str) -> bool {
+    let native = !name.contains('/') || name.starts_with("kubernetes.io/");
+    native && !name.starts_with("hugepages-")
+}
+
+fn validate_container_resource_name(name: &str, path: &Path, errs: &mut ErrorList) {
+    let msgs = is_qualified_name(name);
+    if !msgs.is_empty() {
+        invalid_each(errs, path, name, msgs);
+        return;
+    }
+    let standard =
+        matches!(name, "cpu" | "memory" | "ephemeral-storage") || name.starts_with("hugepages-");
+    if !name.contains('/') && !standard {
+        errs.push(Error::invalid(
+            path,
+            name,
+            "must be a standard resource for containers",
+        ));
+    }
+}
+
+fn quantity_value(q: &Quantity, path: &Path, errs: &mut ErrorList) {
+    if q.sign() < 0 {
+        errs.push(Error::invalid(path, q.to_string(), IS_NEGATIVE_ERROR_MSG));
+    }
+}
+
+/// Go's `ValidateContainerResourceRequirements`: standard or extended resource names,
+/// quantities not negative, each request at most its limit (equal to it where
+/// overcommit is not allowed: hugepages and extended resources, whose limit is then
+/// required).
+pub fn validate_resource_requirements(r: &ResourceRequirements, path: &Path) -> ErrorList {
+    let mut errs = ErrorList::default();
+    let lim = path.child("limits");
+    let req = path.child("requests");
+    for (name, q) in &r.limits {
+        let p = lim.key(name);
+        validate_container_resource_name(name, &p, &mut errs);
+        quantity_value(q, &p, &mut errs);
+    }
+    for (name, q) in &r.requests {
+        let p = req.key(name);
+        validate_container_resource_name(name, &p, &mut errs);
+        quantity_value(q, &p, &mut errs);
+        match r.limits.get(name) {
+            Some(limit) if !overcommit_allowed(name) && q != limit => {
+                errs.push(Error::invalid(
+                    &req,
+                    q.to_string(),
+                    format!("must be equal to {name} limit of {limit}"),
+                ));
+            }
+            Some(limit) if q > limit => {
+                errs.push(Error::invalid(
+                    &req,
+                    q.to_string(),
+                    format!("must be less than or equal to {name} limit of {limit}"),
+                ));
+            }
+            None if !overcommit_allowed(name) => errs.push(Error::required(
+                &lim,
+                "Limit must be set for non overcommitable resources",
+            )),
+            _ => {}
+        }
+    }
+    errs
+}
+
+const SERVICE_TYPES: &[&str] = &["ClusterIP", "ExternalName", "LoadBalancer", "NodePort"];
+
+/// Go's `ValidateService`: metadata (a DNS-1035 label name), type, ports (names, numbers,
+/// protocols, target ports, node ports), selector, session affinity, clusterIP and
+/// externalName.
+pub fn validate_service(svc: &Service) -> ErrorList {
+    let mut errs = validate_object_meta(
+        &svc.metadata,
+        true,
+        name_is_dns1035_label,
+        &Path::new("metadata"),
+    );
+    let spec = &svc.spec;
+    let sp = Path::new("spec");
+    let external_name = spec.r#type == "ExternalName";
+    one_of(&spec.r#type, SERVICE_TYPES, &sp.child("type"), &mut errs);
+    if external_name {
+        if !spec.cluster_ip.is_empty() {
+            errs.push(Error::forbidden(
+                &sp.child("clusterIPs"),
+                "may not be set for ExternalName services",
+            ));
+        }
+        let en = spec.external_name.trim_end_matches('.');
+        if en.is_empty() {
+            errs.push(Error::required(&sp.child("externalName"), ""));
+        } else {
+            invalid_each(
+                &mut errs,
+                &sp.child("externalName"),
+                &spec.external_name,
+                is_dns1123_subdomain(en),
+            );
+        }
+    } else if spec.ports.is_empty() {
+        errs.push(Error::required(&sp.child("ports"), ""));
+    }
+    let mut names = BTreeSet::new();
+    let mut ports = BTreeSet::new();
+    for (i, port) in spec.ports.iter().enumerate() {
+        let p = sp.child("ports").index(i);
+        if spec.ports.len() > 1 && port.name.is_empty() {
+            errs.push(Error::required(&p.child("name"), ""));
+        } else if !port.name.is_empty() {
+            invalid_each(
+                &mut errs,
+                &p.child("name"),
+                &port.name,
+                is_dns1123_label(&port.name),
+            );
+            if !names.insert(port.name.as_str()) {
+                errs.push(Error::duplicate(&p.child("name"), &port.name));
+            }
+        }
+        for msg in is_valid_port_num(i64::from(port.port)) {
+            errs.push(Error::invalid(&p.child("port"), port.port, msg));
+        }
+        protocol(&port.protocol, &p.child("protocol"), &mut errs);
+        errs.extend(validate_port_num_or_name(
+            &port.target_port,
+            &p.child("targetPort"),
+        ));
+        if port.node_port != 0 {
+            if spec.r#type == "ClusterIP" {
+                errs.push(Error::forbidden(
+                    &p.child("nodePort"),
+                    "may not be used when `type` is 'ClusterIP'",
+                ));
+            } else {
+                for msg in is_valid_port_num(i64::from(port.node_port)) {
+                    errs.push(Error::invalid(&p.child("nodePort"), port.node_port, msg));
+                }
+            }
+        }
+        if !ports.insert((port.port, port.protocol.as_str())) {
+            errs.push(Error::duplicate(
+                &p,
+                json_value(&serde_json::json!({"port": port.port, "protocol": port.protocol})),
+            ));
+        }
+    }
+    errs.extend(validate_labels(&spec.selector, &sp.child("selector")));
+    if !external_name {
+        one_of(
+            &spec.session_affinity,
+            &["ClientIP", "None"],
+            &sp.child("sessionAffinity"),
+            &mut errs,
+        );
+    }
+    if !spec.cluster_ip.is_empty() && spec.cluster_ip != "None" && !external_name {
+        for e in is_valid_ip(&sp.child("clusterIPs").index(0), &spec.cluster_ip).0 {
+            errs.push(e);
+        }
+    }
+    errs
+}
+
+/// Go's `ValidateServiceUpdate`: the new Service valid and an allocated `clusterIP`
+/// kept (Go's `may not change once set` on `spec.clusterIPs[0]`).
+pub fn validate_service_update(new: &Service, old: &Service) -> ErrorList {
+    let mut errs =
+        validate_object_meta_update(&new.metadata, &old.metadata, &Path::new("metadata"));
+    errs.extend(validate_service(new));
+    let ext = |s: &Service| s.spec.r#type == "ExternalName";
+    if !ext(new)
+        && !ext(old)
+        && !old.spec.cluster_ip.is_empty()
+        && new.spec.cluster_ip != old.spec.cluster_ip
+    {
+        let ips: Vec<&str> = if new.spec.cluster_ips.is_empty() {
+            vec![new.spec.cluster_ip.as_str()]
+        } else {
+            new.spec.cluster_ips.iter().map(String::as_str).collect()
+        };
+        errs.push(Error::invalid(
+            &Path::new("spec").child("clusterIPs").index(0),
+            json_value(&ips),
+            "may not change once set",
+        ));
+    }
+    errs
+}
+
+/// Go's `ValidateConfigMap`: keys, no key in both `data` and `binaryData`, at most 1 MiB.
+pub fn validate_config_map(cm: &ConfigMap) -> ErrorList {
+    let mut errs = validate_object_meta(
+        &cm.metadata,
+        true,
+        name_is_dns_subdomain,
+        &Path::new("metadata"),
+    );
+    let mut total = 0usize;
+    for (k, v) in &cm.data {
+        invalid_each(
+            &mut errs,
+            &Path::new("data").key(k),
+            k,
+            is_config_map_key(k),
+        );
+        total += v.len();
+    }
+    for (k, v) in &cm.binary_data {
+        let p = Path::new("binaryData").key(k);
+        invalid_each(&mut errs, &p, k, is_config_map_key(k));
+        if cm.data.contains_key(k) {
+            errs.push(Error::invalid(&p, k, "duplicate of key present in data"));
+        }
+        total += v.len();
+    }
+    if total > MAX_SECRET_SIZE {
+        errs.push(Error::too_long(&Path::root(), MAX_SECRET_SIZE as i64));
+    }
+    errs
+}
+
+fn immutable_data<T: PartialEq>(
+    new_immutable: Option<bool>,
+    old_immutable: Option<bool>,
+    fields: &[(&str, &T, &T)],
+) -> ErrorList {
+    let mut errs = ErrorList::default();
+    if old_immutable == Some(true) {
+        if new_immutable != Some(true) {
+            errs.push(Error::forbidden(
+                &Path::new("immutable"),
+                "field is immutable when `immutable` is set",
+            ));
+        }
+        for (name, new, old) in fields {
+            if new != old {
+                errs.push(Error::forbidden(
+                    &Path::new(name),
+                    "field is immutable when `immutable` is set",
+                ));
+            }
+        }
+    }
+    errs
+}
+
+/// Go's `ValidateConfigMapUpdate`: once `immutable`, `data` and `binaryData` stay.
+pub fn validate_config_map_update(new: &ConfigMap, old: &ConfigMap) -> ErrorList {
+    let mut errs =
+        validate_object_meta_update(&new.metadata, &old.metadata, &Path::new("metadata"));
+    errs.extend(immutable_data(
+        new.immutable,
+        old.immutable,
+        &[("data", &new.data, &old.data)],
+    ));
+    if old.immutable == Some(true) && new.binary_data != old.binary_data {
+        errs.push(Error::forbidden(
+            &Path::new("binaryData"),
+            "field is immutable when `immutable` is set",
+        ));
+    }
+    errs.extend(validate_config_map(new));
+    errs
+}
+
+/// Go's `ValidateSecret`: keys, at most 1 MiB, and each built-in type's required keys
+/// (`kubernetes.io/service-account-token`'s annotation, `.dockercfg`,
+/// `.dockerconfigjson` as JSON, basic-auth, ssh-auth and TLS keys).
+pub fn validate_secret(s: &Secret) -> ErrorList {
+    let mut errs = validate_object_meta(
+        &s.metadata,
+        true,
+        name_is_dns_subdomain,
+        &Path::new("metadata"),
+    );
+    let dp = Path::new("data");
+    let mut total = 0usize;
+    for (k, v) in &s.data {
+        invalid_each(&mut errs, &dp.key(k), k, is_config_map_key(k));
+        total += v.len();
+    }
+    if total > MAX_SECRET_SIZE {
+        errs.push(Error::too_long(&dp, MAX_SECRET_SIZE as i64));
+    }
+    let has = |k: &str| s.data.get(k).is_some_and(|v| !v.is_empty());
+    match s.r#type.as_str() {
+        "kubernetes.io/service-account-token" => {
+            let key = "kubernetes.io/service-account.name";
+            if s.metadata.annotations.get(key).is_none_or(String::is_empty) {
+                errs.push(Error::required(
+                    &Path::new("metadata").child("annotations").key(key),
+                    "",
+                ));
+            }
+        }
+        "kubernetes.io/dockercfg" | "kubernetes.io/dockerconfigjson" => {
+            let key = if s.r#type == "kubernetes.io/dockercfg" {
+                ".dockercfg"
+            } else {
+                ".dockerconfigjson"
+            };
+            match s.data.get(key) {
+                Some(v) if !v.is_empty() => {
+                    if let Err(e) = serde_json::from_slice::<BTreeMap<String, serde_json::Value>>(v)
+                    {
+                        errs.push(Error::invalid(
+                            &dp.key(key),
+                            "<secret contents redacted>",
+                            e.to_string(),
+                        ));
+                    }
+                }
+                _ => errs.push(Error::required(&dp.key(key), "")),
+            }
+        }
+        "kubernetes.io/basic-auth" if !has("username") && !has("password") => {
+            errs.push(Error::required(&dp.key("username"), ""));
+            errs.push(Error::required(&dp.key("password"), ""));
+        }
+        "kubernetes.io/ssh-auth" if !has("ssh-privatekey") => {
+            errs.push(Error::required(&dp.key("ssh-privatekey"), ""));
+        }
+        "kubernetes.io/tls" => {
+            for key in ["tls.key", "tls.crt"] {
+                if !s.data.contains_key(key) {
+                    errs.push(Error::required(&dp.key(key), ""));
+                }
+            }
+        }
+        _ => {}
+    }
+    errs
+}
+
+/// Go's `ValidateSecretUpdate`: `type` kept, and `data` kept once `immutable`.
+pub fn validate_secret_update(new: &Secret, old: &Secret) -> ErrorList {
+    let mut errs =
+        validate_object_meta_update(&new.metadata, &old.metadata, &Path::new("metadata"));
+    if new.r#type != old.r#type {
+        errs.push(Error::invalid(
+            &Path::new("type"),
+            &new.r#type,
+            FIELD_IMMUTABLE_ERROR_MSG,
+        ));
+    }
+    errs.extend(immutable_data(
+        new.immutable,
+        old.immutable,
+        &[("data", &new.data, &old.data)],
+    ));
+    errs.extend(validate_secret(new));
+    errs
+}
+
+/// Go's `ValidateNamespace`: a DNS-1123 label name, cluster-scoped, and finalizer names.
+pub fn validate_namespace(ns: &Namespace) -> ErrorList {
+    let mut errs = validate_object_meta(
+        &ns.metadata,
+        false,
+        name_is_dns_label,
+        &Path::new("metadata"),
+    );
+    for (i, f) in ns.spec.finalizers.iter().enumerate() {
+        let p = Path::new("spec").child("finalizers").index(i);
+        if !f.contains('/') && f != "kubernetes" {
+            errs.push(Error::invalid(
+                &p,
+                f,
+                "name is neither a standard finalizer name nor is it fully qualified",
+            ));
+        } else {
+            invalid_each(&mut errs, &p, f, is_qualified_name(f));
+        }
+    }
+    errs
+}
+
+/// Go's `ValidateServiceAccount`: a DNS subdomain name, namespaced.
+pub fn validate_service_account(sa: &ServiceAccount) -> ErrorList {
+    validate_object_meta(
+        &sa.metadata,
+        true,
+        name_is_dns_subdomain,
+        &Path::new("metadata"),
+    )
+}
+
+/// Go's `ValidatePodTemplateSpec` under `path`: labels, annotations and the pod spec.
+pub fn validate_pod_template_spec(t: &crate::core::v1::PodTemplateSpec, path: &Path) -> ErrorList {
+    let mut errs = ErrorList::default();
+    let mp = path.child("metadata");
+    errs.extend(validate_labels(&t.metadata.labels, &mp.child("labels")));
+    errs.extend(
+        apimachinery::apis::meta::v1::validation::validate_annotations(
+            &t.metadata.annotations,
+            &mp.child("annotations"),
+        ),
+    );
+    errs.extend(validate_pod_spec(&t.spec, &path.child("spec")));
+    errs
+}

@@ -1,0 +1,279 @@
+//! Kubernetes' built-in validation (Go's `k8s.io/kubernetes/pkg/apis/<group>/validation`)
+//! for the kinds of this crate, with Go's rules and messages (`field.ErrorList`):
+//! hand-written functions over the concrete types, one per kind, so that no per-type
+//! code is generated. They validate the storage version of each kind (`apps/v1`,
+//! `batch/v1`, ...), which kube-apiserver's rules are written for, after defaulting:
+//! a field Go's defaulters fill (`imagePullPolicy`, `restartPolicy`, a port's
+//! `protocol`) is `Required` when empty, as in Go.
+//!
+//! Each validator is registered with the Scheme for its type ([`ValidatorRegistration`]):
+//! [`Scheme::validate`](apimachinery::runtime::Scheme::validate) runs it, as the API
+//! server does on create and update (`old` given) and `kapi validate` on every built-in
+//! object (converted to its group's preferred version first).
+//!
+//! # What is validated
+//!
+//! | kind | create | update |
+//! | --- | --- | --- |
+//! | every kind below | `ObjectMeta`: name/generateName by the kind's rule (DNS-1123 subdomain; DNS-1123 label for Namespace; DNS-1035 label for Service; path segment for RBAC), namespace, labels, annotations (256 KiB), owner references, finalizers | name, namespace, uid, creationTimestamp kept |
+//! | `v1` Pod | PodSpec: containers, initContainers, ephemeralContainers (names, images, pull and termination-message policies, ports, env/envFrom, volume mounts, probes and lifecycle handlers, resources with requests ≤ limits, security context), volumes (names, one source, hostPath/secret/configMap/PVC essentials), restartPolicy, dnsPolicy, nodeSelector, serviceAccountName, nodeName, activeDeadlineSeconds, hostname/subdomain, pod security context IDs, tolerations, node affinity, priorityClassName | spec immutable but for images, `activeDeadlineSeconds`, added tolerations (Go's message, without its diff) |
+//! | `v1` Service | type, ports (names, numbers, protocols, targetPort, nodePort), selector, sessionAffinity, clusterIP, externalName | `clusterIP` kept |
+//! | `v1` ConfigMap, Secret | keys, 1 MiB, `data`/`binaryData` overlap; Secret types' required keys | `immutable`; Secret `type` |
+//! | `v1` Namespace, ServiceAccount | metadata; Namespace finalizers | metadata |
+//! | `apps/v1` Deployment, ReplicaSet, DaemonSet, StatefulSet | replicas, selector (required, not empty, matching the template), pod template (Always restart), strategies and their rolling-update numbers, history limits, StatefulSet pod management policy | selector kept; StatefulSet fields other than Go's list forbidden |
+//! | `batch/v1` Job, CronJob | counts, restart policy (OnFailure/Never), completion mode; schedule syntax (5 fields, ranges, steps, names, `@` descriptors, no `TZ=`), concurrency policy, name length (52) | Job selector, template and completions kept |
+//! | `rbac.authorization.k8s.io/v1` Role, ClusterRole, RoleBinding, ClusterRoleBinding | rules (verbs, groups, resources, non-resource URLs), aggregation rule; roleRef, subjects | `roleRef` kept |
+//! | `networking.k8s.io/v1` Ingress, NetworkPolicy | rules, hosts, paths and path types, backends, TLS hosts; pod selector, ports, peers, IP blocks, policy types | |
+//! | `policy/v1` PodDisruptionBudget | minAvailable/maxUnavailable (one, integer or percent), selector, eviction policy | |
+//! | `coordination.k8s.io/v1` Lease | durations and transitions | |
+//! | `scheduling.k8s.io/v1` PriorityClass | user value range, `system-` prefix | value and preemption policy kept |
+//!
+//! # Not validated
+//!
+//! Every other kind and version (the server then checks metadata names and labels
+//! only): ReplicationController, PodTemplate, Endpoints, PersistentVolume(Claim), Node,
+//! LimitRange, ResourceQuota, HPA, IngressClass, storage, admissionregistration,
+//! certificates, flowcontrol, resource, apiextensions (CRDs validate their own schema
+//! elsewhere). Within the kinds above, Go rules left out: the Pod update diff text;
+//! pod-level resources, resize policies, topology spread constraints, pod
+//! (anti-)affinity terms, DNS config, sysctls, host aliases, seccomp/AppArmor
+//! profiles, per-volume-source details beyond those named, a container's host-port
+//! uniqueness; a Job's generated selector (kube-apiserver generates it; this server
+//! does not, so a Job without one is accepted); success/pod-failure policies; a
+//! CronJob's `timeZone` against the tz database; Service IP families, load-balancer
+//! fields and dual-stack `clusterIPs`; an Ingress's annotations-based class.
+//!
+//! ```
+//! use k8s_types::apps::v1::Deployment;
+//! use apimachinery::runtime::Scheme;
+//!
+//! let scheme = Scheme::from_registry()?;
+//! let mut d: Deployment = serde_json::from_str(r#"{
+//!   "metadata": {"name": "web", "namespace": "default"},
+//!   "spec": {"selector": {"matchLabels": {"app": "web"}},
+//!            "template": {"metadata": {"labels": {"app": "api"}},
+//!                         "spec": {"containers": [{"name": "web", "image": "nginx"}]}}}}"#)?;
+//! scheme.default(&mut d);
+//! let errs = scheme.validate(&d, None).ok_or("no validator")?;
+//! assert_eq!(
+//!     errs.to_string(),
+//!     "spec.template.metadata.labels: Invalid value: {\"app\":\"api\"}: `selector` does not match template `labels`"
+//! );
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+#[cfg(feature = "apps")]
+mod apps;
+#[cfg(feature = "batch")]
+mod batch;
+#[cfg(feature = "coordination")]
+mod coordination;
+#[cfg(feature = "core")]
+mod core;
+#[cfg(feature = "networking")]
+mod networking;
+#[cfg(feature = "policy")]
+mod policy;
+#[cfg(feature = "rbac")]
+mod rbac;
+#[cfg(feature = "scheduling")]
+mod scheduling;
+
+#[cfg(feature = "apps")]
+pub use apps::*;
+#[cfg(feature = "batch")]
+pub use batch::*;
+#[cfg(feature = "coordination")]
+pub use coordination::*;
+#[cfg(feature = "core")]
+pub use core::*;
+#[cfg(feature = "networking")]
+pub use networking::*;
+#[cfg(feature = "policy")]
+pub use policy::*;
+#[cfg(feature = "rbac")]
+pub use rbac::*;
+#[cfg(feature = "scheduling")]
+pub use scheduling::*;
+
+use apimachinery::runtime::{ValidatorRegistration, Validators};
+#[allow(unused_imports)]
+use apimachinery::util::validation::field::{BadValue, ErrorList};
+
+/// A value as its JSON text, as Go prints a composite bad value.
+#[allow(dead_code)]
+fn json_value<T: serde::Serialize + ?Sized>(v: &T) -> BadValue {
+    BadValue::Json(serde_json::to_string(v).unwrap_or_default())
+}
+
+/// One `Invalid` error per message of a name or format check.
+#[allow(dead_code)]
+fn invalid_each(
+    errs: &mut ErrorList,
+    path: &apimachinery::util::validation::field::Path,
+    value: &str,
+    msgs: Vec<String>,
+) {
+    for msg in msgs {
+        errs.push(apimachinery::util::validation::field::Error::invalid(
+            path, value, msg,
+        ));
+    }
+}
+
+/// Go's `ValidateNonnegativeField`.
+#[allow(dead_code)]
+fn non_negative(
+    value: i64,
+    path: &apimachinery::util::validation::field::Path,
+    errs: &mut ErrorList,
+) {
+    if value < 0 {
+        errs.push(apimachinery::util::validation::field::Error::invalid(
+            path,
+            value,
+            apimachinery::apis::meta::v1::validation::IS_NEGATIVE_ERROR_MSG,
+        ));
+    }
+}
+
+/// Go's `ValidatePositiveIntOrPercent` and `IsNotMoreThan100Percent`: a non-negative
+/// integer or a percentage of at most 100%.
+#[allow(dead_code)]
+fn int_or_percent(
+    v: &crate::value::IntOrString,
+    path: &apimachinery::util::validation::field::Path,
+    errs: &mut ErrorList,
+) {
+    int_or_percent_up_to(v, path, errs, true);
+}
+
+/// [`int_or_percent`], the 100% cap only when `capped` (a surge may exceed 100%).
+#[allow(dead_code)]
+fn int_or_percent_up_to(
+    v: &crate::value::IntOrString,
+    path: &apimachinery::util::validation::field::Path,
+    errs: &mut ErrorList,
+    capped: bool,
+) {
+    use apimachinery::util::validation::field::Error;
+    match v {
+        crate::value::IntOrString::Int(i) => non_negative(i64::from(*i), path, errs),
+        crate::value::IntOrString::String(s) => {
+            let msgs = apimachinery::util::validation::is_valid_percent(s);
+            if !msgs.is_empty() {
+                for msg in msgs {
+                    errs.push(Error::invalid(path, int_or_string_value(v), msg));
+                }
+                return;
+            }
+            let n: i64 = s.trim_end_matches('%').parse().unwrap_or(i64::MAX);
+            if capped && n > 100 {
+                errs.push(Error::invalid(
+                    path,
+                    int_or_string_value(v),
+                    "must not be greater than 100%",
+                ));
+            }
+        }
+    }
+}
+
+/// An `IntOrString` as Go prints a `fmt.Stringer` bad value: bare, unquoted.
+#[allow(dead_code)]
+fn int_or_string_value(v: &crate::value::IntOrString) -> BadValue {
+    match v {
+        crate::value::IntOrString::Int(i) => BadValue::Int(i64::from(*i)),
+        crate::value::IntOrString::String(s) => BadValue::Json(s.clone()),
+    }
+}
+
+/// A create-or-update validator from Go's pair of functions: the update function gets
+/// the old object and checks the new one too.
+#[allow(unused_macros)]
+macro_rules! pair {
+    ($create:path, $update:path) => {
+        |new, old| match old {
+            Some(old) => $update(new, old),
+            None => $create(new),
+        }
+    };
+}
+
+/// A validator with no update rules beyond the metadata's.
+#[allow(unused_macros)]
+macro_rules! create_only {
+    ($create:path) => {
+        |new, old| {
+            let mut errs = $create(new);
+            if let Some(old) = old {
+                errs.extend(
+                    apimachinery::apis::meta::v1::validation::validate_object_meta_update(
+                        &new.metadata,
+                        &old.metadata,
+                        &apimachinery::util::validation::field::Path::new("metadata"),
+                    ),
+                );
+            }
+            errs
+        }
+    };
+}
+
+fn register(v: &mut Validators) {
+    #[cfg(feature = "core")]
+    {
+        use crate::core::v1 as c;
+        v.add::<c::Pod, _>(pair!(validate_pod, validate_pod_update));
+        v.add::<c::Service, _>(pair!(validate_service, validate_service_update));
+        v.add::<c::ConfigMap, _>(pair!(validate_config_map, validate_config_map_update));
+        v.add::<c::Secret, _>(pair!(validate_secret, validate_secret_update));
+        v.add::<c::Namespace, _>(create_only!(validate_namespace));
+        v.add::<c::ServiceAccount, _>(create_only!(validate_service_account));
+    }
+    #[cfg(feature = "apps")]
+    {
+        use crate::apps::v1 as a;
+        v.add::<a::Deployment, _>(pair!(validate_deployment, validate_deployment_update));
+        v.add::<a::ReplicaSet, _>(pair!(validate_replica_set, validate_replica_set_update));
+        v.add::<a::DaemonSet, _>(pair!(validate_daemon_set, validate_daemon_set_update));
+        v.add::<a::StatefulSet, _>(pair!(validate_stateful_set, validate_stateful_set_update));
+    }
+    #[cfg(feature = "batch")]
+    {
+        use crate::batch::v1 as b;
+        v.add::<b::Job, _>(pair!(validate_job, validate_job_update));
+        v.add::<b::CronJob, _>(create_only!(validate_cron_job));
+    }
+    #[cfg(feature = "rbac")]
+    {
+        use crate::rbac::v1 as r;
+        v.add::<r::Role, _>(create_only!(validate_role));
+        v.add::<r::ClusterRole, _>(create_only!(validate_cluster_role));
+        v.add::<r::RoleBinding, _>(pair!(validate_role_binding, validate_role_binding_update));
+        v.add::<r::ClusterRoleBinding, _>(pair!(
+            validate_cluster_role_binding,
+            validate_cluster_role_binding_update
+        ));
+    }
+    #[cfg(feature = "networking")]
+    {
+        use crate::networking::v1 as n;
+        v.add::<n::Ingress, _>(create_only!(validate_ingress));
+        v.add::<n::NetworkPolicy, _>(create_only!(validate_network_policy));
+    }
+    #[cfg(feature = "policy")]
+    v.add::<crate::policy::v1::PodDisruptionBudget, _>(create_only!(
+        validate_pod_disruption_budget
+    ));
+    #[cfg(feature = "coordination")]
+    v.add::<crate::coordination::v1::Lease, _>(create_only!(validate_lease));
+    #[cfg(feature = "scheduling")]
+    v.add::<crate::scheduling::v1::PriorityClass, _>(pair!(
+        validate_priority_class,
+        validate_priority_class_update
+    ));
+    let _ = v;
+}
+
+inventory::submit! { ValidatorRegistration(register) }

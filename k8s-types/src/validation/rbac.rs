@@ -1,0 +1,250 @@
+//! The RBAC group's validation (Go's `pkg/apis/rbac/validation`): Role, ClusterRole,
+//! RoleBinding and ClusterRoleBinding, whose names need only be path segments.
+
+use apimachinery::apis::meta::v1::validation::{
+    name_is_dns_subdomain, validate_label_selector, validate_object_meta,
+    validate_object_meta_update, validate_path_segment_name,
+};
+use apimachinery::util::validation::field::{Error, ErrorList, Path};
+
+use super::{invalid_each, json_value};
+use crate::rbac::v1::{
+    ClusterRole, ClusterRoleBinding, PolicyRule, Role, RoleBinding, RoleRef, Subject,
+};
+
+const GROUP: &str = "rbac.authorization.k8s.io";
+
+/// Go's `ValidatePolicyRule`: verbs; non-resource URLs only in cluster roles and not
+/// with resources; resource rules with groups and resources.
+pub fn validate_policy_rule(rule: &PolicyRule, namespaced: bool, path: &Path) -> ErrorList {
+    let mut errs = ErrorList::default();
+    if rule.verbs.as_deref().unwrap_or_default().is_empty() {
+        errs.push(Error::required(
+            &path.child("verbs"),
+            "verbs must contain at least one value",
+        ));
+    }
+    if !rule.non_resource_urls.is_empty() {
+        let p = path.child("nonResourceURLs");
+        if namespaced {
+            errs.push(Error::invalid(
+                &p,
+                json_value(&rule.non_resource_urls),
+                "namespaced rules cannot apply to non-resource URLs",
+            ));
+        }
+        if !rule.api_groups.is_empty()
+            || !rule.resources.is_empty()
+            || !rule.resource_names.is_empty()
+        {
+            errs.push(Error::invalid(
+                &p,
+                json_value(&rule.non_resource_urls),
+                "rules cannot apply to both regular resources and non-resource URLs",
+            ));
+        }
+        return errs;
+    }
+    if rule.api_groups.is_empty() {
+        errs.push(Error::required(
+            &path.child("apiGroups"),
+            "resource rules must supply at least one api group",
+        ));
+    }
+    if rule.resources.is_empty() {
+        errs.push(Error::required(
+            &path.child("resources"),
+            "resource rules must supply at least one resource",
+        ));
+    }
+    errs
+}
+
+fn rules(rules: Option<&Vec<PolicyRule>>, namespaced: bool, errs: &mut ErrorList) {
+    for (i, r) in rules
+        .map(Vec::as_slice)
+        .unwrap_or_default()
+        .iter()
+        .enumerate()
+    {
+        errs.extend(validate_policy_rule(
+            r,
+            namespaced,
+            &Path::new("rules").index(i),
+        ));
+    }
+}
+
+/// Go's `ValidateRole`.
+pub fn validate_role(role: &Role) -> ErrorList {
+    let mut errs = validate_object_meta(
+        &role.metadata,
+        true,
+        validate_path_segment_name,
+        &Path::new("metadata"),
+    );
+    rules(role.rules.as_ref(), true, &mut errs);
+    errs
+}
+
+/// Go's `ValidateClusterRole`: rules and the aggregation rule's selectors.
+pub fn validate_cluster_role(role: &ClusterRole) -> ErrorList {
+    let mut errs = validate_object_meta(
+        &role.metadata,
+        false,
+        validate_path_segment_name,
+        &Path::new("metadata"),
+    );
+    rules(role.rules.as_ref(), false, &mut errs);
+    if let Some(agg) = &role.aggregation_rule {
+        let p = Path::new("aggregationRule").child("clusterRoleSelectors");
+        if agg.cluster_role_selectors.is_empty() {
+            errs.push(Error::required(
+                &p,
+                "at least one clusterRoleSelector required if aggregationRule is non-nil",
+            ));
+        }
+        for (i, s) in agg.cluster_role_selectors.iter().enumerate() {
+            errs.extend(validate_label_selector(s, &p.index(i)));
+        }
+    }
+    errs
+}
+
+fn role_ref(r: &RoleRef, kinds: &[&str], errs: &mut ErrorList) {
+    let p = Path::new("roleRef");
+    if r.api_group != GROUP {
+        errs.push(Error::not_supported(
+            &p.child("apiGroup"),
+            &r.api_group,
+            &[GROUP],
+        ));
+    }
+    if !kinds.contains(&r.kind.as_str()) {
+        errs.push(Error::not_supported(&p.child("kind"), &r.kind, kinds));
+    }
+    if r.name.is_empty() {
+        errs.push(Error::required(&p.child("name"), ""));
+    } else {
+        invalid_each(
+            errs,
+            &p.child("name"),
+            &r.name,
+            validate_path_segment_name(&r.name, false),
+        );
+    }
+}
+
+/// Go's `ValidateRoleBindingSubject`.
+pub fn validate_role_binding_subject(s: &Subject, namespaced: bool, path: &Path) -> ErrorList {
+    let mut errs = ErrorList::default();
+    if s.name.is_empty() {
+        errs.push(Error::required(&path.child("name"), ""));
+    }
+    match s.kind.as_str() {
+        "ServiceAccount" => {
+            if !s.name.is_empty() {
+                invalid_each(
+                    &mut errs,
+                    &path.child("name"),
+                    &s.name,
+                    name_is_dns_subdomain(&s.name, false),
+                );
+            }
+            if !s.api_group.is_empty() {
+                errs.push(Error::not_supported(
+                    &path.child("apiGroup"),
+                    &s.api_group,
+                    &[""],
+                ));
+            }
+            if !namespaced && s.namespace.is_empty() {
+                errs.push(Error::required(&path.child("namespace"), ""));
+            }
+        }
+        "User" | "Group" => {
+            if s.api_group != GROUP {
+                errs.push(Error::not_supported(
+                    &path.child("apiGroup"),
+                    &s.api_group,
+                    &[GROUP],
+                ));
+            }
+        }
+        other => errs.push(Error::not_supported(
+            &path.child("kind"),
+            other,
+            &["ServiceAccount", "User", "Group"],
+        )),
+    }
+    errs
+}
+
+/// Go's `ValidateRoleBinding`: a Role or ClusterRole of the RBAC group, and subjects.
+pub fn validate_role_binding(b: &RoleBinding) -> ErrorList {
+    let mut errs = validate_object_meta(
+        &b.metadata,
+        true,
+        validate_path_segment_name,
+        &Path::new("metadata"),
+    );
+    role_ref(&b.role_ref, &["Role", "ClusterRole"], &mut errs);
+    for (i, s) in b.subjects.iter().enumerate() {
+        errs.extend(validate_role_binding_subject(
+            s,
+            true,
+            &Path::new("subjects").index(i),
+        ));
+    }
+    errs
+}
+
+fn role_ref_kept(new: &RoleRef, old: &RoleRef, errs: &mut ErrorList) {
+    if new != old {
+        errs.push(Error::invalid(
+            &Path::new("roleRef"),
+            json_value(new),
+            "cannot change roleRef",
+        ));
+    }
+}
+
+/// Go's `ValidateRoleBindingUpdate`: `roleRef` kept.
+pub fn validate_role_binding_update(new: &RoleBinding, old: &RoleBinding) -> ErrorList {
+    let mut errs =
+        validate_object_meta_update(&new.metadata, &old.metadata, &Path::new("metadata"));
+    errs.extend(validate_role_binding(new));
+    role_ref_kept(&new.role_ref, &old.role_ref, &mut errs);
+    errs
+}
+
+/// Go's `ValidateClusterRoleBinding`: a ClusterRole, and subjects with namespaces.
+pub fn validate_cluster_role_binding(b: &ClusterRoleBinding) -> ErrorList {
+    let mut errs = validate_object_meta(
+        &b.metadata,
+        false,
+        validate_path_segment_name,
+        &Path::new("metadata"),
+    );
+    role_ref(&b.role_ref, &["ClusterRole"], &mut errs);
+    for (i, s) in b.subjects.iter().enumerate() {
+        errs.extend(validate_role_binding_subject(
+            s,
+            false,
+            &Path::new("subjects").index(i),
+        ));
+    }
+    errs
+}
+
+/// Go's `ValidateClusterRoleBindingUpdate`: `roleRef` kept.
+pub fn validate_cluster_role_binding_update(
+    new: &ClusterRoleBinding,
+    old: &ClusterRoleBinding,
+) -> ErrorList {
+    let mut errs =
+        validate_object_meta_update(&new.metadata, &old.metadata, &Path::new("metadata"));
+    errs.extend(validate_cluster_role_binding(new));
+    role_ref_kept(&new.role_ref, &old.role_ref, &mut errs);
+    errs
+}

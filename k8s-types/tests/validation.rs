@@ -1,0 +1,854 @@
+//! The built-in validators, through the Scheme as the server and `kapi validate` run
+//! them: objects read from JSON, defaulted, validated, and the errors compared with
+//! the text Go's validators produce (`pkg/apis/<group>/validation`).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::sync::OnceLock;
+
+use apimachinery::runtime::{Object, Scheme};
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
+
+fn scheme() -> &'static Scheme {
+    static SCHEME: OnceLock<Scheme> = OnceLock::new();
+    SCHEME.get_or_init(|| {
+        let mut s = Scheme::new();
+        k8s_types::register(&mut s).unwrap();
+        s
+    })
+}
+
+fn decode<T: Object + DeserializeOwned>(json: &Value) -> T {
+    let mut obj: T = serde_json::from_value(json.clone()).unwrap();
+    scheme().default(&mut obj);
+    obj
+}
+
+/// The errors of `json` read as a `T` and defaulted, one string each.
+fn errors<T: Object + DeserializeOwned>(json: Value) -> Vec<String> {
+    let obj: T = decode(&json);
+    let errs = scheme().validate(&obj, None).expect("a validator");
+    errs.iter().map(ToString::to_string).collect()
+}
+
+/// The errors of updating `old` to `new`.
+fn update_errors<T: Object + DeserializeOwned>(old: Value, new: Value) -> Vec<String> {
+    let old: T = decode(&old);
+    let new: T = decode(&new);
+    let errs = scheme().validate(&new, Some(&old)).expect("a validator");
+    errs.iter().map(ToString::to_string).collect()
+}
+
+/// `base` with the JSON merge patch `patch` applied.
+fn with(base: &Value, patch: Value) -> Value {
+    fn merge(a: &mut Value, b: Value) {
+        match (a, b) {
+            (Value::Object(a), Value::Object(b)) => {
+                for (k, v) in b {
+                    if v.is_null() {
+                        a.remove(&k);
+                    } else {
+                        merge(a.entry(k).or_insert(Value::Null), v);
+                    }
+                }
+            }
+            (a, b) => *a = b,
+        }
+    }
+    let mut out = base.clone();
+    merge(&mut out, patch);
+    out
+}
+
+fn pod_spec() -> Value {
+    json!({"containers": [{"name": "web", "image": "nginx:1.27",
+        "ports": [{"name": "http", "containerPort": 80}]}]})
+}
+
+fn pod() -> Value {
+    json!({"metadata": {"name": "web", "namespace": "default"}, "spec": pod_spec()})
+}
+
+fn deployment() -> Value {
+    json!({"metadata": {"name": "web", "namespace": "default"},
+        "spec": {"selector": {"matchLabels": {"app": "web"}},
+            "template": {"metadata": {"labels": {"app": "web"}}, "spec": pod_spec()}}})
+}
+
+type Pod = k8s_types::core::v1::Pod;
+type Deployment = k8s_types::apps::v1::Deployment;
+
+#[test]
+fn valid_objects_of_every_validated_kind_pass() {
+    use k8s_types::{apps, batch, coordination, core, networking, policy, rbac, scheduling};
+    let ns = json!({"name": "x", "namespace": "default"});
+    assert_eq!(errors::<Pod>(pod()), Vec::<String>::new());
+    assert_eq!(errors::<Deployment>(deployment()), Vec::<String>::new());
+    let workload = json!({"metadata": ns, "spec": {"selector": {"matchLabels": {"app": "web"}},
+        "template": {"metadata": {"labels": {"app": "web"}}, "spec": pod_spec()}}});
+    assert_eq!(
+        errors::<apps::v1::ReplicaSet>(workload.clone()),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        errors::<apps::v1::DaemonSet>(workload.clone()),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        errors::<apps::v1::StatefulSet>(workload),
+        Vec::<String>::new()
+    );
+    let job_spec =
+        json!({"template": {"spec": with(&pod_spec(), json!({"restartPolicy": "Never"}))}});
+    assert_eq!(
+        errors::<batch::v1::Job>(json!({"metadata": ns, "spec": job_spec})),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        errors::<batch::v1::CronJob>(
+            json!({"metadata": ns, "spec": {"schedule": "*/5 1-3 * jan,MAR mon-fri",
+            "jobTemplate": {"spec": job_spec}}})
+        ),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        errors::<core::v1::Service>(json!({"metadata": ns, "spec": {"selector": {"app": "web"},
+            "ports": [{"port": 80, "targetPort": "http"}]}})),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        errors::<core::v1::ConfigMap>(json!({"metadata": ns, "data": {"a.conf": "x"}})),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        errors::<core::v1::Secret>(json!({"metadata": ns, "type": "kubernetes.io/tls",
+            "data": {"tls.crt": "eA==", "tls.key": "eA=="}})),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        errors::<core::v1::Namespace>(json!({"metadata": {"name": "team-a"}})),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        errors::<core::v1::ServiceAccount>(json!({"metadata": ns})),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        errors::<rbac::v1::Role>(
+            json!({"metadata": ns, "rules": [{"apiGroups": [""], "resources": ["pods"], "verbs": ["get"]}]})
+        ),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        errors::<rbac::v1::ClusterRoleBinding>(json!({"metadata": {"name": "system:x"},
+            "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": "view"},
+            "subjects": [{"kind": "ServiceAccount", "name": "default", "namespace": "default"}]})),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        errors::<networking::v1::Ingress>(
+            json!({"metadata": ns, "spec": {"rules": [{"host": "*.example.com",
+            "http": {"paths": [{"path": "/", "pathType": "Prefix",
+                "backend": {"service": {"name": "web", "port": {"number": 80}}}}]}}]}})
+        ),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        errors::<networking::v1::NetworkPolicy>(json!({"metadata": ns, "spec": {"podSelector": {},
+            "ingress": [{"from": [{"ipBlock": {"cidr": "10.0.0.0/8", "except": ["10.1.0.0/16"]}}],
+                "ports": [{"port": 80, "endPort": 90}]}]}})),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        errors::<policy::v1::PodDisruptionBudget>(
+            json!({"metadata": ns, "spec": {"minAvailable": "50%"}})
+        ),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        errors::<coordination::v1::Lease>(
+            json!({"metadata": ns, "spec": {"leaseDurationSeconds": 15}})
+        ),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        errors::<scheduling::v1::PriorityClass>(
+            json!({"metadata": {"name": "high"}, "value": 1000})
+        ),
+        Vec::<String>::new()
+    );
+}
+
+#[test]
+fn object_meta_names_per_kind() {
+    use k8s_types::{core, rbac};
+    // Services' names are DNS-1035 labels: no leading digit.
+    assert_eq!(
+        errors::<core::v1::Service>(json!({"metadata": {"name": "1web", "namespace": "default"},
+            "spec": {"ports": [{"port": 80}]}})),
+        [
+            "metadata.name: Invalid value: \"1web\": a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')"
+        ]
+    );
+    // Namespaces' names are DNS-1123 labels: no dot.
+    assert_eq!(
+        errors::<core::v1::Namespace>(json!({"metadata": {"name": "a.b"}})),
+        ["metadata.name: Invalid value: \"a.b\": must not contain dots"]
+    );
+    // RBAC names are path segments: `system:aggregate-to-view` is fine, `a/b` is not.
+    assert_eq!(
+        errors::<rbac::v1::ClusterRole>(json!({"metadata": {"name": "a/b"}})),
+        ["metadata.name: Invalid value: \"a/b\": may not contain '/'"]
+    );
+    let mut p = pod();
+    p["metadata"] = json!({"generateName": "Web-", "namespace": "default",
+        "labels": {"bad key!": "v"}, "finalizers": ["noslash", "example.com/a", "example.com/a"]});
+    assert_eq!(
+        errors::<Pod>(p),
+        [
+            "metadata.generateName: Invalid value: \"Web-\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
+            "metadata.labels: Invalid value: \"bad key!\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
+            "metadata.finalizers: Duplicate value: \"example.com/a\"",
+        ]
+    );
+}
+
+#[test]
+fn pod_spec_containers_follow_go() {
+    let mut p = pod();
+    p["spec"] = json!({
+    "restartPolicy": "Sometimes",
+    "dnsPolicy": "Google",
+    "hostname": "Host",
+    "activeDeadlineSeconds": 0,
+    "volumes": [{"name": "data"}, {"name": "data", "emptyDir": {}, "hostPath": {"path": "/x"}}],
+    "containers": [
+        {"name": "web", "image": " nginx", "imagePullPolicy": "Sometimes",
+         "ports": [{"containerPort": 70000, "protocol": "HTTP"}, {"name": "http", "containerPort": 80},
+                   {"name": "http", "containerPort": 81}],
+         "env": [{"name": "A=B"}, {"name": "C", "value": "x", "valueFrom": {"fieldRef": {"fieldPath": "metadata.name"}}}],
+         "volumeMounts": [{"name": "nope", "mountPath": "/a"}, {"name": "data", "mountPath": "/a"}],
+         "resources": {"requests": {"cpu": "2", "memory": "-1"}, "limits": {"cpu": "1", "gpu": "1"}},
+         "livenessProbe": {"periodSeconds": 5, "successThreshold": 2}},
+        {"name": "web", "image": ""}
+    ]});
+    assert_eq!(
+        errors::<Pod>(p),
+        [
+            "spec.volumes[1].name: Duplicate value: \"data\"",
+            "spec.volumes[1].hostPath: Forbidden: may not specify more than 1 volume type",
+            "spec.containers[0].image: Invalid value: \" nginx\": must not have leading or trailing whitespace",
+            "spec.containers[0].imagePullPolicy: Unsupported value: \"Sometimes\": supported values: \"Always\", \"IfNotPresent\", \"Never\"",
+            "spec.containers[0].livenessProbe: Required value: must specify a handler type",
+            "spec.containers[0].livenessProbe.successThreshold: Invalid value: 2: must be 1",
+            "spec.containers[0].ports[0].containerPort: Invalid value: 70000: must be between 1 and 65535, inclusive",
+            "spec.containers[0].ports[0].protocol: Unsupported value: \"HTTP\": supported values: \"SCTP\", \"TCP\", \"UDP\"",
+            "spec.containers[0].ports[2].name: Duplicate value: \"http\"",
+            "spec.containers[0].env[0].name: Invalid value: \"A=B\": a valid environment variable name must consist only of printable ASCII characters other than '='",
+            "spec.containers[0].env[1].valueFrom: Invalid value: \"\": may not be specified when `value` is not empty",
+            "spec.containers[0].volumeMounts[0].name: Not found: \"nope\"",
+            "spec.containers[0].volumeMounts[1].mountPath: Invalid value: \"/a\": must be unique",
+            "spec.containers[0].resources.limits[gpu]: Invalid value: \"gpu\": must be a standard resource for containers",
+            "spec.containers[0].resources.requests: Invalid value: \"2\": must be less than or equal to cpu limit of 1",
+            // Defaulting copied the limit into the requests.
+            "spec.containers[0].resources.requests[gpu]: Invalid value: \"gpu\": must be a standard resource for containers",
+            "spec.containers[0].resources.requests[memory]: Invalid value: \"-1\": must be greater than or equal to 0",
+            "spec.containers[1].name: Duplicate value: \"web\"",
+            "spec.containers[1].image: Required value",
+            "spec.restartPolicy: Unsupported value: \"Sometimes\": supported values: \"Always\", \"OnFailure\", \"Never\"",
+            "spec.dnsPolicy: Unsupported value: \"Google\": supported values: \"ClusterFirstWithHostNet\", \"ClusterFirst\", \"Default\", \"None\"",
+            "spec.activeDeadlineSeconds: Invalid value: 0: must be between 1 and 2147483647, inclusive",
+            "spec.hostname: Invalid value: \"Host\": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')",
+        ]
+    );
+}
+
+#[test]
+fn pod_spec_init_containers_probes_tolerations_affinity_and_security() {
+    let mut p = pod();
+    p["spec"] = with(
+        &pod_spec(),
+        json!({
+            "initContainers": [{"name": "init", "image": "busybox", "readinessProbe": {"exec": {"command": ["true"]}}}],
+            "tolerations": [{"operator": "Equal", "value": "x"}, {"key": "k", "operator": "Exists", "value": "v"},
+                            {"key": "k", "effect": "NoSchedule", "tolerationSeconds": 5}],
+            "affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [
+                {"matchExpressions": [{"key": "zone", "operator": "In"}]}]},
+                "preferredDuringSchedulingIgnoredDuringExecution": [{"weight": 0, "preference": {}}]}},
+            "securityContext": {"runAsUser": -1},
+        }),
+    );
+    p["spec"]["containers"][0]["readinessProbe"] =
+        json!({"httpGet": {"port": 0}, "tcpSocket": {"port": "http"}});
+    p["spec"]["containers"][0]["securityContext"] =
+        json!({"privileged": true, "allowPrivilegeEscalation": false});
+    assert_eq!(
+        errors::<Pod>(p),
+        [
+            "spec.initContainers[0].readinessProbe: Forbidden: may not be set for init containers without restartPolicy=Always",
+            "spec.containers[0].readinessProbe.tcpSocket: Forbidden: may not specify more than 1 handler type",
+            "spec.containers[0].readinessProbe.httpGet.port: Invalid value: 0: must be between 1 and 65535, inclusive",
+            "spec.containers[0].securityContext: Invalid value: {\"privileged\":true,\"allowPrivilegeEscalation\":false}: cannot set `allowPrivilegeEscalation` to false and `privileged` to true",
+            "spec.securityContext.runAsUser: Invalid value: -1: must be between 0 and 2147483647, inclusive",
+            "spec.tolerations[0].operator: Invalid value: \"Equal\": operator must be Exists when `key` is empty, which means \"match all values and all keys\"",
+            "spec.tolerations[1].operator: Invalid value: {\"key\":\"k\",\"operator\":\"Exists\",\"value\":\"v\"}: value must be empty when `operator` is 'Exists'",
+            "spec.tolerations[2].effect: Invalid value: \"NoSchedule\": effect must be 'NoExecute' when `tolerationSeconds` is set",
+            "spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].values: Required value: must be specified when `operator` is 'In' or 'NotIn'",
+            "spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].weight: Invalid value: 0: must be in the range 1-100",
+        ]
+    );
+}
+
+#[test]
+fn volumes_need_one_source_when_not_defaulted() {
+    // Defaulting gives a volume without source an emptyDir, as Go's does; undefaulted:
+    let mut p: Pod = serde_json::from_value(pod()).unwrap();
+    p.spec.volumes = vec![k8s_types::core::v1::Volume {
+        name: "v".into(),
+        ..Default::default()
+    }];
+    let errs = k8s_types::validation::validate_pod(&p);
+    assert!(
+        errs.iter().any(|e| e.to_string() == "spec.volumes[0]: Required value: must specify a volume type"),
+        "{errs}"
+    );
+}
+
+#[test]
+fn pod_updates_may_change_images_only() {
+    let old = pod();
+    let mut new = pod();
+    new["spec"]["containers"][0]["image"] = json!("nginx:1.28");
+    assert_eq!(
+        update_errors::<Pod>(old.clone(), new.clone()),
+        Vec::<String>::new()
+    );
+    new["spec"]["containers"][0]["ports"][0]["containerPort"] = json!(8080);
+    assert_eq!(
+        update_errors::<Pod>(old, new),
+        [
+            "spec: Forbidden: pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)"
+        ]
+    );
+}
+
+#[test]
+fn deployment_rules_and_immutable_selector() {
+    let d = with(
+        &deployment(),
+        json!({"spec": {"replicas": -1,
+        "strategy": {"type": "RollingUpdate", "rollingUpdate": {"maxUnavailable": 0, "maxSurge": "0%"}},
+        "progressDeadlineSeconds": 0,
+        "template": {"metadata": {"labels": {"app": "api"}}, "spec": {"restartPolicy": "Never"}}}}),
+    );
+    assert_eq!(
+        errors::<Deployment>(d),
+        [
+            "spec.replicas: Invalid value: -1: must be greater than or equal to 0",
+            "spec.template.metadata.labels: Invalid value: {\"app\":\"api\"}: `selector` does not match template `labels`",
+            "spec.template.spec.restartPolicy: Unsupported value: \"Never\": supported values: \"Always\"",
+            "spec.strategy.rollingUpdate.maxUnavailable: Invalid value: 0: may not be 0 when `maxSurge` is 0",
+            "spec.progressDeadlineSeconds: Invalid value: 0: must be greater than minReadySeconds",
+        ]
+    );
+    // A surge may exceed 100%; unavailability may not.
+    let surge = with(
+        &deployment(),
+        json!({"spec": {"strategy": {"rollingUpdate": {"maxSurge": "200%", "maxUnavailable": "101%"}}}}),
+    );
+    assert_eq!(
+        errors::<Deployment>(surge),
+        [
+            "spec.strategy.rollingUpdate.maxUnavailable: Invalid value: 101%: must not be greater than 100%"
+        ]
+    );
+    let moved = with(
+        &deployment(),
+        json!({"spec": {"selector": {"matchLabels": {"app": "x"}},
+        "template": {"metadata": {"labels": {"app": "x"}}}}}),
+    );
+    assert_eq!(
+        update_errors::<Deployment>(deployment(), moved),
+        ["spec.selector: Invalid value: {\"matchLabels\":{\"app\":\"x\"}}: field is immutable"]
+    );
+}
+
+#[test]
+fn replica_set_daemon_set_and_stateful_set() {
+    use k8s_types::apps::v1::{DaemonSet, ReplicaSet, StatefulSet};
+    let empty = json!({"metadata": {"name": "x", "namespace": "default"},
+        "spec": {"selector": {}, "template": {"spec": pod_spec()}}});
+    assert_eq!(
+        errors::<ReplicaSet>(empty.clone()),
+        ["spec.selector: Invalid value: {}: empty selector is invalid for deployment"]
+    );
+    assert_eq!(
+        errors::<DaemonSet>(empty.clone()),
+        ["spec.selector: Invalid value: {}: empty selector is invalid for daemonset"]
+    );
+    assert_eq!(
+        errors::<StatefulSet>(with(
+            &empty,
+            json!({"spec": {"podManagementPolicy": "Random"}})
+        )),
+        [
+            "spec.podManagementPolicy: Invalid value: \"Random\": must be 'OrderedReady' or 'Parallel'",
+            "spec.selector: Invalid value: {}: empty selector is invalid for statefulset",
+        ]
+    );
+    let ss = json!({"metadata": {"name": "db", "namespace": "default"},
+        "spec": {"serviceName": "db", "selector": {"matchLabels": {"app": "db"}},
+            "template": {"metadata": {"labels": {"app": "db"}}, "spec": pod_spec()}}});
+    assert_eq!(
+        update_errors::<StatefulSet>(ss.clone(), with(&ss, json!({"spec": {"replicas": 5}}))),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        update_errors::<StatefulSet>(
+            ss.clone(),
+            with(&ss, json!({"spec": {"serviceName": "other"}}))
+        ),
+        [
+            "spec: Forbidden: updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden"
+        ]
+    );
+}
+
+#[test]
+fn jobs_and_cron_schedules() {
+    use k8s_types::batch::v1::{CronJob, Job};
+    let job = json!({"metadata": {"name": "j", "namespace": "default"},
+        "spec": {"backoffLimit": -1, "parallelism": 2, "completionMode": "Indexed", "template": {"spec": pod_spec()}}});
+    assert_eq!(
+        errors::<Job>(job),
+        [
+            "spec.backoffLimit: Invalid value: -1: must be greater than or equal to 0",
+            "spec.completions: Required value: when completion mode is Indexed",
+            "spec.template.spec.restartPolicy: Unsupported value: \"Always\": supported values: \"OnFailure\", \"Never\"",
+        ]
+    );
+    let ok_job = json!({"metadata": {"name": "j", "namespace": "default"},
+        "spec": {"template": {"spec": with(&pod_spec(), json!({"restartPolicy": "Never"}))}}});
+    let mut changed = ok_job.clone();
+    changed["spec"]["template"]["spec"]["containers"][0]["image"] = json!("nginx:2");
+    let errs = update_errors::<Job>(ok_job, changed);
+    assert_eq!(errs.len(), 1);
+    assert!(
+        errs[0].starts_with("spec.template: Invalid value: {")
+            && errs[0].ends_with("}: field is immutable"),
+        "{errs:?}"
+    );
+
+    let cron = |name: &str, schedule: &str| {
+        json!({"metadata": {"name": name, "namespace": "default"},
+            "spec": {"schedule": schedule, "jobTemplate": {"spec": {"template": {"spec":
+                with(&pod_spec(), json!({"restartPolicy": "OnFailure"}))}}}}})
+    };
+    for (schedule, want) in [
+        ("* * * *", "expected exactly 5 fields, found 4: [* * * *]"),
+        ("61 * * * *", "end of range (61) above maximum (59): 61"),
+        ("* * 0 * *", "beginning of range (0) below minimum (1): 0"),
+        (
+            "5-1 * * * *",
+            "beginning of range (5) beyond end of range (1): 5-1",
+        ),
+        (
+            "*/0 * * * *",
+            "step of range should be a positive number: */0",
+        ),
+        (
+            "x * * * *",
+            "failed to parse int from x: strconv.Atoi: parsing \"x\": invalid syntax",
+        ),
+        ("1-2-3 * * * *", "too many hyphens: 1-2-3"),
+        ("@fortnightly", "unrecognized descriptor: @fortnightly"),
+    ] {
+        assert_eq!(
+            errors::<CronJob>(cron("c", schedule)),
+            [format!(
+                "spec.schedule: Invalid value: {schedule:?}: {want}"
+            )],
+            "{schedule}"
+        );
+    }
+    assert_eq!(
+        errors::<CronJob>(cron("c", "@hourly")),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        errors::<CronJob>(cron("c", "@every 1h30m")),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        errors::<CronJob>(cron("c", "TZ=UTC 0 * * * *")),
+        [
+            "spec.schedule: Invalid value: \"TZ=UTC 0 * * * *\": cannot use TZ or CRON_TZ in schedule, use timeZone field instead"
+        ]
+    );
+    let long = "a".repeat(53);
+    assert_eq!(
+        errors::<CronJob>(cron(&long, "0 * * * *")),
+        [format!(
+            "metadata.name: Invalid value: \"{long}\": must be no more than 52 characters"
+        )]
+    );
+}
+
+#[test]
+fn services_ports_types_and_cluster_ip() {
+    use k8s_types::core::v1::Service;
+    let svc = json!({"metadata": {"name": "web", "namespace": "default"},
+        "spec": {"type": "Internal", "ports": [{"port": 80, "nodePort": 30000}, {"port": 0, "protocol": "ICMP", "targetPort": "no_underscores"}]}});
+    assert_eq!(
+        errors::<Service>(svc),
+        [
+            "spec.type: Unsupported value: \"Internal\": supported values: \"ClusterIP\", \"ExternalName\", \"LoadBalancer\", \"NodePort\"",
+            "spec.ports[0].name: Required value",
+            "spec.ports[1].name: Required value",
+            "spec.ports[1].port: Invalid value: 0: must be between 1 and 65535, inclusive",
+            "spec.ports[1].protocol: Unsupported value: \"ICMP\": supported values: \"SCTP\", \"TCP\", \"UDP\"",
+            "spec.ports[1].targetPort: Invalid value: \"no_underscores\": must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)",
+        ]
+    );
+    assert_eq!(
+        errors::<Service>(json!({"metadata": {"name": "web", "namespace": "default"},
+            "spec": {"ports": [{"port": 80, "nodePort": 30000}]}})),
+        ["spec.ports[0].nodePort: Forbidden: may not be used when `type` is 'ClusterIP'"]
+    );
+    let old = json!({"metadata": {"name": "web", "namespace": "default"},
+        "spec": {"clusterIP": "10.0.0.10", "ports": [{"port": 80}]}});
+    assert_eq!(
+        update_errors::<Service>(
+            old.clone(),
+            with(&old, json!({"spec": {"clusterIP": "10.0.0.11"}}))
+        ),
+        ["spec.clusterIPs[0]: Invalid value: [\"10.0.0.11\"]: may not change once set"]
+    );
+}
+
+#[test]
+fn config_maps_and_secrets() {
+    use k8s_types::core::v1::{ConfigMap, Secret};
+    let cm = json!({"metadata": {"name": "c", "namespace": "default"}, "data": {"a b": "x", "k": "1"},
+        "binaryData": {"k": "eA=="}});
+    assert_eq!(
+        errors::<ConfigMap>(cm),
+        [
+            "data[a b]: Invalid value: \"a b\": a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')",
+            "binaryData[k]: Invalid value: \"k\": duplicate of key present in data",
+        ]
+    );
+    let frozen = json!({"metadata": {"name": "c", "namespace": "default"}, "immutable": true, "data": {"k": "1"}});
+    assert_eq!(
+        update_errors::<ConfigMap>(
+            frozen.clone(),
+            with(&frozen, json!({"immutable": false, "data": {"k": "2"}}))
+        ),
+        [
+            "immutable: Forbidden: field is immutable when `immutable` is set",
+            "data: Forbidden: field is immutable when `immutable` is set",
+        ]
+    );
+    assert_eq!(
+        errors::<Secret>(
+            json!({"metadata": {"name": "s", "namespace": "default"}, "type": "kubernetes.io/tls", "data": {}})
+        ),
+        [
+            "data[tls.key]: Required value",
+            "data[tls.crt]: Required value"
+        ]
+    );
+    assert_eq!(
+        errors::<Secret>(
+            json!({"metadata": {"name": "s", "namespace": "default"}, "type": "kubernetes.io/service-account-token"})
+        ),
+        ["metadata.annotations[kubernetes.io/service-account.name]: Required value"]
+    );
+    let s = json!({"metadata": {"name": "s", "namespace": "default"}, "type": "Opaque"});
+    assert_eq!(
+        update_errors::<Secret>(
+            s.clone(),
+            with(
+                &s,
+                json!({"type": "kubernetes.io/basic-auth", "data": {"username": "dQ=="}})
+            )
+        ),
+        ["type: Invalid value: \"kubernetes.io/basic-auth\": field is immutable"]
+    );
+}
+
+#[test]
+fn rbac_rules_refs_and_subjects() {
+    use k8s_types::rbac::v1::{ClusterRole, Role, RoleBinding};
+    assert_eq!(
+        errors::<Role>(json!({"metadata": {"name": "r", "namespace": "default"},
+            "rules": [{"verbs": []}, {"verbs": ["get"], "nonResourceURLs": ["/healthz"]}]})),
+        [
+            "rules[0].verbs: Required value: verbs must contain at least one value",
+            "rules[0].apiGroups: Required value: resource rules must supply at least one api group",
+            "rules[0].resources: Required value: resource rules must supply at least one resource",
+            "rules[1].nonResourceURLs: Invalid value: [\"/healthz\"]: namespaced rules cannot apply to non-resource URLs",
+        ]
+    );
+    assert_eq!(
+        errors::<ClusterRole>(json!({"metadata": {"name": "r"}, "aggregationRule": {}})),
+        [
+            "aggregationRule.clusterRoleSelectors: Required value: at least one clusterRoleSelector required if aggregationRule is non-nil"
+        ]
+    );
+    let rb = json!({"metadata": {"name": "rb", "namespace": "default"},
+        "roleRef": {"apiGroup": "rbac", "kind": "Thing", "name": ""},
+        "subjects": [{"kind": "Robot", "name": "r"}, {"kind": "User", "name": "u", "apiGroup": "users"}]});
+    assert_eq!(
+        errors::<RoleBinding>(rb),
+        [
+            "roleRef.apiGroup: Unsupported value: \"rbac\": supported values: \"rbac.authorization.k8s.io\"",
+            "roleRef.kind: Unsupported value: \"Thing\": supported values: \"Role\", \"ClusterRole\"",
+            "roleRef.name: Required value",
+            "subjects[0].kind: Unsupported value: \"Robot\": supported values: \"ServiceAccount\", \"User\", \"Group\"",
+            "subjects[1].apiGroup: Unsupported value: \"users\": supported values: \"rbac.authorization.k8s.io\"",
+        ]
+    );
+    let ok = json!({"metadata": {"name": "rb", "namespace": "default"},
+        "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "Role", "name": "a"}});
+    assert_eq!(
+        update_errors::<RoleBinding>(ok.clone(), with(&ok, json!({"roleRef": {"name": "b"}}))),
+        [
+            "roleRef: Invalid value: {\"apiGroup\":\"rbac.authorization.k8s.io\",\"kind\":\"Role\",\"name\":\"b\"}: cannot change roleRef"
+        ]
+    );
+}
+
+#[test]
+fn ingress_and_network_policy() {
+    use k8s_types::networking::v1::{Ingress, NetworkPolicy};
+    let ing = json!({"metadata": {"name": "i", "namespace": "default"}, "spec": {"rules": [
+        {"host": "10.0.0.1", "http": {"paths": [
+            {"path": "api", "pathType": "Prefix", "backend": {}},
+            {"path": "/", "pathType": "Regex", "backend": {"service": {"name": "web", "port": {"name": "http", "number": 80}}}},
+            {"path": "/x", "backend": {"service": {"name": "web"}}}]}}]}});
+    let errs = errors::<Ingress>(ing);
+    assert_eq!(
+        errs,
+        [
+            "spec.rules[0].host: Invalid value: \"10.0.0.1\": must be a DNS name, not an IP address",
+            "spec.rules[0].http.paths[0].path: Invalid value: \"api\": must be an absolute path",
+            "spec.rules[0].http.paths[0].backend: Invalid value: \"\": resource or service backend is required",
+            "spec.rules[0].http.paths[1].pathType: Unsupported value: \"Regex\": supported values: \"Exact\", \"ImplementationSpecific\", \"Prefix\"",
+            "spec.rules[0].http.paths[1].backend: Invalid value: \"\": cannot set both port name & port number",
+            "spec.rules[0].http.paths[2].pathType: Required value: pathType must be specified",
+        ]
+    );
+    assert_eq!(
+        errors::<Ingress>(json!({"metadata": {"name": "i", "namespace": "default"}, "spec": {}})),
+        ["spec: Invalid value: null: either `defaultBackend` or `rules` must be specified"]
+    );
+    let np = json!({"metadata": {"name": "n", "namespace": "default"}, "spec": {"podSelector": {},
+        "ingress": [{"ports": [{"protocol": "ICMP", "port": "http", "endPort": 90}],
+            "from": [{}, {"ipBlock": {"cidr": "10.0.0.0/16", "except": ["10.1.0.0/24"]}, "podSelector": {}}]}],
+        "policyTypes": ["Inbound"]}});
+    assert_eq!(
+        errors::<NetworkPolicy>(np),
+        [
+            "spec.ingress[0].ports[0].protocol: Unsupported value: \"ICMP\": supported values: \"TCP\", \"UDP\", \"SCTP\"",
+            "spec.ingress[0].ports[0].endPort: Invalid value: 90: may not be specified when `port` is non-numeric",
+            "spec.ingress[0].from[0]: Required value: must specify a peer",
+            "spec.ingress[0].from[1].ipBlock.except[0]: Invalid value: \"10.1.0.0/24\": must be a strict subset of `cidr`",
+            "spec.ingress[0].from[1]: Forbidden: may not specify both ipBlock and another peer",
+            "spec.policyTypes[0]: Unsupported value: \"Inbound\": supported values: \"Ingress\", \"Egress\"",
+        ]
+    );
+}
+
+#[test]
+fn pdb_lease_and_priority_class() {
+    use k8s_types::coordination::v1::Lease;
+    use k8s_types::policy::v1::PodDisruptionBudget;
+    use k8s_types::scheduling::v1::PriorityClass;
+    assert_eq!(
+        errors::<PodDisruptionBudget>(json!({"metadata": {"name": "p", "namespace": "default"},
+            "spec": {"minAvailable": "150%", "maxUnavailable": "x", "unhealthyPodEvictionPolicy": "Never"}})),
+        [
+            "spec.minAvailable: Invalid value: 150%: minAvailable and maxUnavailable cannot be both set",
+            "spec.minAvailable: Invalid value: 150%: must not be greater than 100%",
+            "spec.maxUnavailable: Invalid value: x: a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')",
+            "spec.unhealthyPodEvictionPolicy: Unsupported value: \"Never\": supported values: \"AlwaysAllow\", \"IfHealthyBudget\"",
+        ]
+    );
+    assert_eq!(
+        errors::<Lease>(json!({"metadata": {"name": "l", "namespace": "default"},
+            "spec": {"leaseDurationSeconds": 0, "leaseTransitions": -1, "preferredHolder": "a"}})),
+        [
+            "spec.leaseDurationSeconds: Invalid value: 0: must be greater than 0",
+            "spec.leaseTransitions: Invalid value: -1: must be greater than or equal to 0",
+            "spec.preferredHolder: Forbidden: may only be specified if `strategy` is defined",
+        ]
+    );
+    assert_eq!(
+        errors::<PriorityClass>(json!({"metadata": {"name": "huge"}, "value": 1_000_000_001})),
+        ["value: Forbidden: maximum allowed value of a user defined priority is 1000000000"]
+    );
+    assert_eq!(
+        errors::<PriorityClass>(json!({"metadata": {"name": "system-mine"}, "value": 1})),
+        [
+            "metadata.name: Forbidden: priority class names with 'system-' prefix are reserved for system use only. error: system-mine is not a known system priority class"
+        ]
+    );
+    let pc = json!({"metadata": {"name": "high"}, "value": 10});
+    assert_eq!(
+        update_errors::<PriorityClass>(pc.clone(), with(&pc, json!({"value": 11}))),
+        ["value: Forbidden: may not be changed in an update."]
+    );
+}
+
+/// Random values in the leaves of valid objects (strings of odd characters, extreme
+/// numbers, long label sets, malformed quantities): validation reports, never panics,
+/// and every error names a field.
+#[test]
+fn random_objects_never_panic() {
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+        fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+            &items[(self.next() % items.len() as u64) as usize]
+        }
+    }
+    fn mutate(v: &mut Value, rng: &mut Rng) {
+        const STRINGS: &[&str] = &[
+            "",
+            "-",
+            "a..b",
+            "*",
+            "Ünïcode",
+            "x/y/z",
+            "%2f",
+            "1e3",
+            "-5%",
+            "999999%",
+            "a\u{0}b",
+            "10.0.0.0/33",
+            "::1",
+            "@every",
+            "*/0 * * * *",
+        ];
+        const NUMBERS: &[i64] = &[0, -1, 1, 65536, 2147483647, -2147483648];
+        match v {
+            Value::String(s) => {
+                *s = if rng.next() % 3 == 0 {
+                    "x".repeat((rng.next() % 300) as usize)
+                } else {
+                    (*rng.pick(STRINGS)).to_owned()
+                }
+            }
+            Value::Number(_) => *v = json!(*rng.pick(NUMBERS)),
+            Value::Array(items) => {
+                for item in items.iter_mut() {
+                    if rng.next() % 2 == 0 {
+                        mutate(item, rng);
+                    }
+                }
+                if rng.next() % 4 == 0 {
+                    if let Some(first) = items.first().cloned() {
+                        items.push(first);
+                    }
+                }
+            }
+            Value::Object(map) => {
+                for (_, item) in map.iter_mut() {
+                    if rng.next() % 2 == 0 {
+                        mutate(item, rng);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    fn run<T: Object + DeserializeOwned>(base: &Value, rng: &mut Rng) {
+        for _ in 0..300 {
+            let mut v = base.clone();
+            mutate(&mut v, rng);
+            if rng.next() % 5 == 0 {
+                let labels: serde_json::Map<String, Value> = (0..200)
+                    .map(|i| (format!("k{i}.example.com/n{i}"), json!("v")))
+                    .collect();
+                v["metadata"]["labels"] = Value::Object(labels);
+            }
+            let Ok(mut obj) = serde_json::from_value::<T>(v) else {
+                continue;
+            };
+            scheme().default(&mut obj);
+            let errs = scheme().validate(&obj, None).expect("a validator");
+            assert!(errs.iter().all(|e| !e.to_string().is_empty()));
+            let old = obj.deep_copy_object();
+            let _ = scheme().validate(&obj, Some(&*old));
+        }
+    }
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let full_pod = with(
+        &pod(),
+        json!({"spec": {
+        "volumes": [{"name": "v", "configMap": {"name": "c", "defaultMode": 420}}],
+        "tolerations": [{"key": "k", "operator": "Equal", "value": "v", "effect": "NoExecute", "tolerationSeconds": 5}],
+        "containers": [{"name": "web", "image": "nginx", "ports": [{"containerPort": 80, "hostPort": 8080}],
+            "env": [{"name": "A", "valueFrom": {"secretKeyRef": {"name": "s", "key": "k"}}}],
+            "resources": {"requests": {"cpu": "100m"}, "limits": {"cpu": "1", "example.com/gpu": "1"}},
+            "volumeMounts": [{"name": "v", "mountPath": "/v"}],
+            "livenessProbe": {"httpGet": {"path": "/", "port": 80}, "periodSeconds": 3}}]}}),
+    );
+    run::<Pod>(&full_pod, &mut rng);
+    run::<Deployment>(&deployment(), &mut rng);
+    run::<k8s_types::core::v1::Service>(
+        &json!({"metadata": {"name": "s", "namespace": "d"}, "spec": {"type": "NodePort", "clusterIP": "10.0.0.1",
+            "ports": [{"name": "a", "port": 80, "targetPort": 8080, "nodePort": 30001}]}}),
+        &mut rng,
+    );
+    run::<k8s_types::batch::v1::CronJob>(
+        &json!({"metadata": {"name": "c", "namespace": "d"}, "spec": {"schedule": "0 1 * * 1-5",
+            "jobTemplate": {"spec": {"completions": 3, "template": {"spec": pod_spec()}}}}}),
+        &mut rng,
+    );
+    run::<k8s_types::networking::v1::NetworkPolicy>(
+        &json!({"metadata": {"name": "n", "namespace": "d"}, "spec": {"podSelector": {"matchLabels": {"a": "b"}},
+            "egress": [{"to": [{"ipBlock": {"cidr": "fd00::/8", "except": ["fd00::/16"]}}], "ports": [{"port": 1, "endPort": 2}]}]}}),
+        &mut rng,
+    );
+    run::<k8s_types::policy::v1::PodDisruptionBudget>(
+        &json!({"metadata": {"name": "p", "namespace": "d"}, "spec": {"maxUnavailable": "10%", "selector": {"matchLabels": {"a": "b"}}}}),
+        &mut rng,
+    );
+}
+
+#[test]
+fn huge_label_sets_and_annotations_are_errors_with_paths() {
+    let mut p = pod();
+    let big = "v".repeat(300 * 1024);
+    p["metadata"]["annotations"] = json!({"a": big});
+    p["metadata"]["labels"] = json!({"k": "x".repeat(64)});
+    let errs = errors::<Pod>(p);
+    assert_eq!(errs.len(), 2, "{errs:?}");
+    assert!(
+        errs[0].starts_with("metadata.labels: Invalid value: \"xxxx"),
+        "{}",
+        errs[0]
+    );
+    assert!(
+        errs[0].ends_with("must be no more than 63 characters"),
+        "{}",
+        errs[0]
+    );
+    assert_eq!(
+        errs[1],
+        "metadata.annotations: Too long: may not be more than 262144 bytes"
+    );
+}
+
+#[test]
+fn kinds_without_validator_answer_none() {
+    let rc = k8s_types::core::v1::ReplicationController::default();
+    assert!(scheme().validate(&rc, None).is_none());
+}
