@@ -820,3 +820,67 @@ async fn on_etcd_a_binding_is_in_force_for_the_next_request() {
         );
     }
 }
+
+/// An escalation is refused on update and patch as on create (the escalation check is an
+/// admission plugin, and every write goes through admission with the stored object).
+#[tokio::test]
+async fn a_role_cannot_be_updated_or_patched_beyond_what_its_writer_holds() {
+    let h = alice_reads_secrets_in_a().await;
+    let editor = json!({"metadata": {"name": "role-editor"}, "rules": [
+        {"verbs": ["create", "get", "update", "patch"], "apiGroups": ["rbac.authorization.k8s.io"], "resources": ["roles"]}]});
+    assert_eq!(
+        create(&h, "root", &format!("{RBAC}/namespaces/a/roles"), editor)
+            .await
+            .0,
+        201
+    );
+    assert_eq!(
+        create(
+            &h,
+            "root",
+            &format!("{RBAC}/namespaces/a/rolebindings"),
+            binding("alice-edits-roles", "Role", "role-editor", "alice")
+        )
+        .await
+        .0,
+        201
+    );
+    let path = format!("{RBAC}/namespaces/a/roles/modest");
+    let modest = json!({"metadata": {"name": "modest"}, "rules": [rule(&["get"], &["secrets"])]});
+    let (code, created) = create(&h, "alice", &format!("{RBAC}/namespaces/a/roles"), modest).await;
+    assert_eq!(code, 201, "{created}");
+
+    let mut greedy = created.clone();
+    greedy["rules"] = json!([rule(&["get", "delete"], &["secrets"])]);
+    let (code, status) = send(&h, "PUT", &path, Some("alice"), Some(greedy)).await;
+    assert_eq!(code, 403, "{status}");
+    assert!(
+        status["message"].as_str().unwrap().ends_with(
+            "not currently held:\n{APIGroups:[\"\"], Resources:[\"secrets\"], Verbs:[\"delete\"]}"
+        ),
+        "{status}"
+    );
+
+    let patch = json!({"rules": [rule(&["get", "deletecollection"], &["secrets"])]});
+    let req = Request::builder()
+        .method("PATCH")
+        .uri(&path)
+        .header("authorization", "Bearer alice")
+        .header("content-type", "application/merge-patch+json")
+        .body(Body::from(serde_json::to_vec(&patch).unwrap()))
+        .unwrap();
+    let resp = h.serve_http(req).await;
+    assert_eq!(resp.status().as_u16(), 403);
+
+    let (code, stored) = send(&h, "GET", &path, Some("root"), None).await;
+    assert_eq!(code, 200);
+    assert_eq!(
+        stored["rules"],
+        json!([rule(&["get"], &["secrets"])]),
+        "nothing stored"
+    );
+    assert_eq!(
+        stored["metadata"]["resourceVersion"],
+        created["metadata"]["resourceVersion"]
+    );
+}
