@@ -14,7 +14,7 @@
 //! | [`api`] | `encoding/json` for `[]byte` | [`ByteString`](api::ByteString) |
 //! | [`util::intstr`] | `util/intstr` | [`IntOrString`](util::intstr::IntOrString) |
 //! | [`util::json`] | `util/json`, `encoding/json` | [`GoFormatter`](util::json::GoFormatter): JSON text as Go writes it |
-//! | [`util::managedfields`] | `util/managedfields`, structured-merge-diff | `managedFields`, field sets (`FieldsV1`), server-side apply |
+//! | [`managedfields`] | `util/managedfields`, structured-merge-diff | `managedFields`, field sets (`FieldsV1`), server-side apply |
 //! | [`util::strategicpatch`] | `util/strategicpatch` | Kubernetes' strategic merge patch |
 //! | [`labels`], [`fields`] | `labels`, `fields` | label and field selectors |
 //! | [`version`] | `version` | Kubernetes version ordering |
@@ -28,7 +28,8 @@
 //!    in [`util::json`], `strategicpatch`);
 //! 2. [`api`]: the value types (`Quantity`, `ByteString`);
 //! 3. [`protobuf`]: the protobuf wire format, a trait types implement, as serde is;
-//! 4. [`apis::meta::v1`];
+//! 4. [`apis::meta::v1`], then [`managedfields`] (field sets and server-side apply, which
+//!    read `meta/v1` times; Go keeps them under `util`);
 //! 5. [`conversion`]: conversion functions, defaulting and field labels;
 //! 6. [`runtime`]: the object model, the `Scheme` (which holds the conversion and
 //!    defaulting functions, and each type's JSON decode and encode as function pointers),
@@ -75,6 +76,7 @@ mod field_index;
 pub mod fields;
 mod fx_hash;
 pub mod labels;
+pub mod managedfields;
 pub mod meta;
 pub mod protobuf;
 mod raw_json;

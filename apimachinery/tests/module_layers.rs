@@ -41,6 +41,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "field_index",
         ],
     ),
+    ("managedfields", &["schema", "util", "apis", "fx_hash"]),
     (
         "conversion",
         &["schema", "util", "api", "apis", "fx_hash", "field_index"],

@@ -9,8 +9,8 @@
 
 use std::time::Instant;
 
+use apimachinery::managedfields::{FieldManager, NoConversion};
 use apimachinery::schema::GroupVersionKind;
-use apimachinery::util::managedfields::{FieldManager, NoConversion};
 use apiserver::endpoints::fieldmanager::types_for;
 use serde_json::{Value, json};
 

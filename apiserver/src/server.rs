@@ -678,9 +678,7 @@ impl Api {
             if let Some(schema) = schema {
                 crate::endpoints::fieldmanager::register_types(
                     gvk,
-                    apimachinery::util::managedfields::ParseableType::from_openapi_v3_schema(
-                        &schema,
-                    ),
+                    apimachinery::managedfields::ParseableType::from_openapi_v3_schema(&schema),
                 );
             }
         }

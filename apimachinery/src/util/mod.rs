@@ -2,6 +2,5 @@
 
 pub mod intstr;
 pub mod json;
-pub mod managedfields;
 pub mod strategicpatch;
 pub mod validation;

@@ -7,9 +7,9 @@ use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
 use apimachinery::apis::meta::v1::{Status, StatusCause, StatusDetails, Time, TypeMeta};
+use apimachinery::managedfields::{ApplyError, ParseableType, VersionConverter};
 use apimachinery::runtime::{Object, Scheme};
 use apimachinery::schema::{GroupVersion, GroupVersionKind};
-use apimachinery::util::managedfields::{ApplyError, ParseableType, VersionConverter};
 use serde_json::Value;
 
 use super::StatusError;
@@ -310,11 +310,9 @@ mod tests {
         let containers = t.field_type(&pod_spec, "containers").expect("containers");
         assert_eq!(
             t.list(&containers).map(|l| l.relationship.clone()),
-            Some(
-                apimachinery::util::managedfields::schema::ListRelationship::Map(vec![
-                    "name".into()
-                ])
-            )
+            Some(apimachinery::managedfields::schema::ListRelationship::Map(
+                vec!["name".into()]
+            ))
         );
     }
 
@@ -338,7 +336,7 @@ mod tests {
         let tags = t.field_type(&spec, "tags").unwrap();
         assert_eq!(
             t.list(&tags).map(|l| l.relationship.clone()),
-            Some(apimachinery::util::managedfields::schema::ListRelationship::Set)
+            Some(apimachinery::managedfields::schema::ListRelationship::Set)
         );
         forget_types(&gvk);
         assert!(t_is_deduced(&types_for(&gvk)));
@@ -352,18 +350,18 @@ mod tests {
     fn t_is_deduced(t: &ParseableType) -> bool {
         matches!(
             t.root,
-            apimachinery::util::managedfields::schema::TypeRef::Deduced
+            apimachinery::managedfields::schema::TypeRef::Deduced
         )
     }
 
     #[test]
     fn reapplying_over_defaulted_fields_changes_nothing() {
         let t = types_for(&GroupVersionKind::new("apps", "v1", "Deployment"));
-        let fm = apimachinery::util::managedfields::FieldManager::new(
+        let fm = apimachinery::managedfields::FieldManager::new(
             &t,
             "apps/v1",
             "",
-            &apimachinery::util::managedfields::NoConversion,
+            &apimachinery::managedfields::NoConversion,
         )
         .with_reset_fields(&["status"]);
         let config = serde_json::json!({"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web","labels":{"app":"web"}},"spec":{"replicas":2,"selector":{"matchLabels":{"app":"web"}},"template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"name":"nginx","image":"nginx:1"}]}}}});

@@ -10,6 +10,7 @@ use std::sync::Arc;
 use apimachinery::apis::meta::v1::{Status, StatusDetails, TypeMeta};
 use apimachinery::fields;
 use apimachinery::labels;
+use apimachinery::managedfields::{FieldManager, ParseableType};
 use apimachinery::runtime::unstructured::object_to_unstructured;
 use apimachinery::runtime::{Object, Scheme, UnstructuredList};
 use apimachinery::schema::{GroupVersion, GroupVersionKind};
@@ -18,7 +19,6 @@ use apimachinery::serializer::protobuf::Serializer as ProtobufSerializer;
 use apimachinery::serializer::yaml::yaml_to_json;
 use apimachinery::serializer::{Decoder, Encoder};
 use apimachinery::util::json::JsonLayout;
-use apimachinery::util::managedfields::{FieldManager, ParseableType};
 use apimachinery::util::strategicpatch::{PatchMetaFromOpenApi, strategic_merge_patch};
 use serde_json::Value;
 

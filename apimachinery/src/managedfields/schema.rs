@@ -14,7 +14,7 @@
 //! keyed by that field, `merge` without a key a set, anything else atomic.
 //!
 //! ```
-//! use apimachinery::util::managedfields::schema::{ParseableType, ListRelationship};
+//! use apimachinery::managedfields::schema::{ParseableType, ListRelationship};
 //!
 //! let crd_schema = serde_json::json!({
 //!     "type": "object",

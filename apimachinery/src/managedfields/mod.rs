@@ -14,7 +14,7 @@
 //! pruning (sets of other versions are taken as they are).
 //!
 //! ```
-//! use apimachinery::util::managedfields::{ApplyError, FieldManager, NoConversion, ParseableType};
+//! use apimachinery::managedfields::{ApplyError, FieldManager, NoConversion, ParseableType};
 //! use serde_json::json;
 //!
 //! let types = ParseableType::deduced();

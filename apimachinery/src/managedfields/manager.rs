@@ -338,7 +338,7 @@ fn strip_set() -> Set {
 /// subresource.
 ///
 /// ```
-/// use apimachinery::util::managedfields::{FieldManager, NoConversion, ParseableType};
+/// use apimachinery::managedfields::{FieldManager, NoConversion, ParseableType};
 /// use serde_json::json;
 ///
 /// let types = ParseableType::deduced();
@@ -350,7 +350,7 @@ fn strip_set() -> Set {
 /// let out = fm.apply(&live, &config, "ci", false, "2026-01-01T00:00:00Z")?.expect("changed");
 /// assert_eq!(out["spec"], json!({"color": "red", "size": 1}));
 /// assert_eq!(out["metadata"]["managedFields"][0]["fieldsV1"], json!({"f:spec": {"f:color": {}}}));
-/// # Ok::<(), apimachinery::util::managedfields::ApplyError>(())
+/// # Ok::<(), apimachinery::managedfields::ApplyError>(())
 /// ```
 pub struct FieldManager<'a> {
     types: &'a ParseableType,

@@ -7,7 +7,7 @@
 //! element; the key `.` marks the element itself as a member when it also has children.
 //!
 //! ```
-//! use apimachinery::util::managedfields::fieldpath::Set;
+//! use apimachinery::managedfields::fieldpath::Set;
 //!
 //! let fields = br#"{"f:metadata":{"f:labels":{".":{},"f:app":{}}},"f:spec":{"f:containers":{"k:{\"name\":\"web\"}":{".":{},"f:image":{}}}}}"#;
 //! let set = Set::from_fields_v1_bytes(fields)?;
