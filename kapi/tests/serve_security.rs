@@ -242,7 +242,46 @@ fn kubectl_as_admin_as_a_service_account_and_with_static_tokens() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(run(token, &["get", "configmaps"]).status.success());
+    // A limited user: the default RBAC gives a new service account nothing but
+    // discovery, until it is bound to `view` in its namespace; `view` still reads no
+    // Secrets and writes nothing.
+    let refused = run(token, &["get", "configmaps"]);
+    assert!(!refused.status.success());
+    assert!(
+        String::from_utf8_lossy(&refused.stderr).contains(
+            r#"configmaps is forbidden: User "system:serviceaccount:default:builder" cannot list resource "configmaps" in API group "" in the namespace "default""#
+        ),
+        "{}",
+        String::from_utf8_lossy(&refused.stderr)
+    );
+    ok(&[
+        "--kubeconfig",
+        kc,
+        "create",
+        "rolebinding",
+        "builder-view",
+        "--clusterrole=view",
+        "--serviceaccount=default:builder",
+    ]);
+    let listed = run(token, &["get", "configmaps"]);
+    assert!(
+        listed.status.success(),
+        "{}",
+        String::from_utf8_lossy(&listed.stderr)
+    );
+    for forbidden in [
+        &["get", "secrets"][..],
+        &["create", "configmap", "x", "--from-literal=k=v"][..],
+        &["get", "configmaps", "-n", "kube-system"][..],
+    ] {
+        let out = run(token, forbidden);
+        assert!(!out.status.success(), "{forbidden:?}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("is forbidden"),
+            "{forbidden:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
 
     // Refused: a token for another audience, a garbage token, a deleted account's token.
     let other = ok(&[

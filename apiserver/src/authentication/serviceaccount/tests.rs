@@ -240,12 +240,16 @@ fn a_sec1_ec_key_is_refused_with_how_to_convert_it() {
 
 /// Stores a Pod and gives its uid.
 async fn pod(tokens: &ServiceAccountTokens, ns: &str, name: &str) -> String {
-    let obj = from_value(
-        &scheme(),
+    let scheme = scheme();
+    let mut obj = from_value(
+        &scheme,
         &GroupVersionKind::new("", "v1", "Pod"),
         json!({"metadata": {"name": name, "namespace": ns}, "spec": {"containers": [{"name": "c", "image": "i"}]}}),
     )
     .unwrap();
+    // Defaulted as the server's handlers default every write before the store
+    // validates it.
+    scheme.default(&mut *obj);
     let created = tokens.lookup.stores["pods"]
         .create(ns, obj, false)
         .await
