@@ -441,11 +441,15 @@ fn anonymous_requests_only_with_anonymous_auth() {
     let dir = TempDir::new("anonymous");
     for (anonymous, kubeconfig) in [(false, dir.0.join("closed")), (true, dir.0.join("open"))] {
         let flag = format!("--anonymous-auth={anonymous}");
+        // Authentication alone is under test: the default RBAC would refuse the anonymous
+        // user a SelfSubjectReview (Go binds system:basic-user to authenticated users only).
         let served = serve(&[
             "--listen",
             "127.0.0.1:0",
             "--kubeconfig",
             kubeconfig.to_str().unwrap(),
+            "--authorization-mode",
+            "AlwaysAllow",
             &flag,
         ]);
         let ca = dir.0.join("ca.crt");
