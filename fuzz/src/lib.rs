@@ -101,16 +101,18 @@ pub fn swagger_definitions() -> Option<&'static serde_json::Map<String, serde_js
         .as_ref()
 }
 
-/// Whether two JSON texts are the same object once fields set to `null` are dropped:
-/// Kubernetes' JSON reads a null field as an absent one, while a value that only
-/// protobuf can carry (a present but zero `*metav1.Time`, as in Go) is written as `null`
-/// and reads back absent. Go behaves the same; this is the equality the agreement of
-/// JSON and protobuf holds under.
+/// Whether two JSON texts are the same object once fields set to `null` or to an empty
+/// list are dropped: Kubernetes' JSON reads a null field as an absent one, while a value
+/// that only protobuf can carry (a present but zero `*metav1.Time`, as in Go) is written
+/// as `null` and reads back absent; and protobuf's wire has no empty list apart from an
+/// absent one, so a list written `[]` (a Go slice without `omitempty`, such as a Role's
+/// `rules`) comes back from protobuf as nil, written `null`. Go behaves the same; this is
+/// the equality the agreement of JSON and protobuf holds under.
 pub fn same_json(a: &[u8], b: &[u8]) -> bool {
     fn without_nulls(value: &mut serde_json::Value) {
         match value {
             serde_json::Value::Object(map) => {
-                map.retain(|_, v| !v.is_null());
+                map.retain(|_, v| !v.is_null() && v.as_array().is_none_or(|a| !a.is_empty()));
                 map.values_mut().for_each(without_nulls);
             }
             serde_json::Value::Array(items) => items.iter_mut().for_each(without_nulls),
