@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::Duration;
 
-use common::{TestResult, kapi, stdout};
+use common::{TempDir, TestResult, kapi, kubectl_available, stdout};
 
 /// A `kapi serve` child on a free port, with its kubeconfig; killed when dropped.
 struct Served {
@@ -26,41 +26,8 @@ impl Drop for Served {
     }
 }
 
-/// A temporary directory removed when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        let dir = std::env::temp_dir().join(format!("kapi-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        TempDir(dir)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-fn kubectl_available() -> bool {
-    let found = Command::new("kubectl")
-        .args(["version", "--client"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !found {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "kubectl is not installed, and CI needs this test"
-        );
-        eprintln!("kubectl is not installed: skipping the kubectl end-to-end test");
-    }
-    found
-}
-
 fn serve(name: &str) -> Served {
-    let dir = TempDir::new(name);
+    let dir = TempDir::new("kubectl", name);
     let kubeconfig = dir.0.join("kubeconfig");
     let bin = kapi().unwrap().get_program().to_owned();
     let mut child = Command::new(bin)

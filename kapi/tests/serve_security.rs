@@ -11,7 +11,7 @@ use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 
-use common::kapi;
+use common::{TempDir, kapi, kubectl_available};
 
 /// A `kapi serve` child; killed when dropped.
 struct Served {
@@ -24,39 +24,6 @@ impl Drop for Served {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
-}
-
-/// A temporary directory removed when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        let dir = std::env::temp_dir().join(format!("kapi-sec-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        TempDir(dir)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-fn kubectl_available() -> bool {
-    let found = Command::new("kubectl")
-        .args(["version", "--client"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !found {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "kubectl is not installed, and CI needs this test"
-        );
-        eprintln!("kubectl is not installed: skipping");
-    }
-    found
 }
 
 fn serve(args: &[&str]) -> Served {
@@ -153,7 +120,7 @@ fn kubectl_as_admin_as_a_service_account_and_with_static_tokens() {
     if !kubectl_available() {
         return;
     }
-    let dir = TempDir::new("kubectl");
+    let dir = TempDir::new("sec", "kubectl");
     let kubeconfig = dir.0.join("kubeconfig");
     let tokens = dir.0.join("tokens.csv");
     std::fs::write(&tokens, "alice-token,alice,1001,\"dev,ops\"\n").unwrap();
@@ -336,7 +303,7 @@ fn the_ca_in_the_data_dir_outlives_a_restart() {
     if !kubectl_available() {
         return;
     }
-    let dir = TempDir::new("restart");
+    let dir = TempDir::new("sec", "restart");
     let data = dir.0.join("data");
     let first_kc = dir.0.join("first");
     let second_kc = dir.0.join("second");
@@ -399,7 +366,7 @@ fn insecure_http_only_on_loopback_where_requests_without_credentials_are_unsecur
     if !kubectl_available() {
         return;
     }
-    let dir = TempDir::new("insecure");
+    let dir = TempDir::new("sec", "insecure");
     let kubeconfig = dir.0.join("kubeconfig");
     let tokens = dir.0.join("tokens.csv");
     std::fs::write(&tokens, "alice-token,alice,1001\n").unwrap();
@@ -438,7 +405,7 @@ fn anonymous_requests_only_with_anonymous_auth() {
     if !kubectl_available() {
         return;
     }
-    let dir = TempDir::new("anonymous");
+    let dir = TempDir::new("sec", "anonymous");
     for (anonymous, kubeconfig) in [(false, dir.0.join("closed")), (true, dir.0.join("open"))] {
         let flag = format!("--anonymous-auth={anonymous}");
         // Authentication alone is under test: the default RBAC would refuse the anonymous
@@ -545,7 +512,7 @@ fn own_serving_certificate_and_client_ca_file() {
     if !kubectl_available() {
         return;
     }
-    let dir = TempDir::new("own-certs");
+    let dir = TempDir::new("sec", "own-certs");
     let serving_ca = TestCa::new("serving-ca");
     let (cert, key) = serving_ca.issue(&dir.0, "apiserver", "apiserver", None);
     let serving_ca_file = dir.0.join("serving-ca.crt");
@@ -614,7 +581,7 @@ fn own_serving_certificate_and_client_ca_file() {
 
 #[test]
 fn bad_security_files_stop_the_server_with_file_and_line() {
-    let dir = TempDir::new("bad-files");
+    let dir = TempDir::new("sec", "bad-files");
     let tokens = dir.0.join("tokens.csv");
     std::fs::write(&tokens, "a,alice,1\nb,bob\n").unwrap();
     let bin = kapi().unwrap().get_program().to_owned();
