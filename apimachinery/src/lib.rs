@@ -22,7 +22,7 @@
 //! # Layers
 //!
 //! Each module uses only the modules before it in this order (checked by
-//! `tests/module_layers.rs`):
+//! `tests/integration/module_layers.rs`):
 //!
 //! 1. [`schema`], [`version`], [`labels`], [`fields`], [`util`] (`intstr`, Go's JSON text
 //!    in [`util::json`], `strategicpatch`);

@@ -1,7 +1,7 @@
 //! End-to-end tests of `kapi convert`: the built binary on manifests with deprecated
 //! versions.
 
-mod common;
+use crate::common;
 
 use common::{TestResult, example, kapi, stdout};
 

@@ -3,7 +3,7 @@
 //! is stored.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod client;
+use crate::client;
 
 use client::start;
 use serde_json::{Value, json};

@@ -3,7 +3,7 @@
 //! subresources, deletion, content negotiation and bad input.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod client;
+use crate::client;
 
 use apimachinery::serializer::PROTOBUF_MAGIC;
 use client::{TestServer, start};

@@ -3,7 +3,7 @@
 //! deletion with and without finalizers, explain, and a graceful SIGTERM shutdown.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};

@@ -4,7 +4,7 @@
 //! prints them, `--force-conflicts`, a second apply that writes nothing).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod client;
+use crate::client;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

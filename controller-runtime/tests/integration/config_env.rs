@@ -14,8 +14,11 @@ fn in_child(name: &str, env: &[(&str, &str)]) -> bool {
     if std::env::var_os("CR_CONFIG_ENV_CHILD").is_some() {
         return true;
     }
+    // libtest names a test by its module path inside the binary, less the crate's name.
+    let module = module_path!().split_once("::").map_or("", |(_, m)| m);
+    let name = format!("{module}::{name}");
     let mut cmd = Command::new(std::env::current_exe().unwrap());
-    cmd.args([name, "--exact", "--nocapture", "--test-threads=1"])
+    cmd.args([name.as_str(), "--exact", "--nocapture", "--test-threads=1"])
         .env("CR_CONFIG_ENV_CHILD", "1")
         .env_remove("KUBECONFIG")
         .env_remove("KUBERNETES_SERVICE_HOST")

@@ -4,7 +4,7 @@
 //! conflicts refused, and deleting it deletes its objects and the resource.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod client;
+use crate::client;
 
 use std::time::Duration;
 

@@ -4,7 +4,7 @@
 //! installed (`pip install kubernetes`), except under CI, which installs it (`.ci/run`).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};

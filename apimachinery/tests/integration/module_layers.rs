@@ -192,7 +192,7 @@ fn every_module_has_a_layer() {
         if let Some(module) = declared {
             assert!(
                 known.contains(module),
-                "module {module} is not in the layer table of tests/module_layers.rs"
+                "module {module} is not in the layer table of tests/integration/module_layers.rs"
             );
         }
     }

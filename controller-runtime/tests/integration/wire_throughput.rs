@@ -1,5 +1,5 @@
 //! Protobuf and JSON give the same objects; how long each takes to list them (printed,
-//! for the record: `cargo test -p controller-runtime --test wire_throughput -- --nocapture`).
+//! for the record: `cargo test -p controller-runtime --test integration wire_throughput:: -- --nocapture`).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::time::{Duration, Instant};

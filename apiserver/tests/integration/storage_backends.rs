@@ -3,7 +3,7 @@
 //! bottom). A backend that passes behaves, for the server above it, as etcd does.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod support;
+use crate::support;
 
 use std::sync::Arc;
 use std::time::Duration;

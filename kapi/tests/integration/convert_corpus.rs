@@ -3,7 +3,7 @@
 //! same name in `tests/convert-corpus/expected` (see that folder's README for how the
 //! expected files were settled from Go's defaulters, conversions and printer).
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 

@@ -5,7 +5,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 #[cfg(feature = "etcd")]
-mod support;
+use crate::support;
 
 use std::process::Command;
 use std::sync::Arc;

@@ -3,7 +3,7 @@
 //! with SIGKILL in the middle of its writes, and checks the reopened file.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod support;
+use crate::support;
 
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
@@ -39,13 +39,11 @@ async fn acknowledged_writes_survive_sigkill() {
     }
     let dir = support::TempDir::new("crash");
     let path = dir.0.join("data.redb");
+    // libtest names a test by its module path inside the binary, less the crate's name.
+    let module = module_path!().split_once("::").map_or("", |(_, m)| m);
+    let name = format!("{module}::acknowledged_writes_survive_sigkill");
     let mut child = Command::new(std::env::current_exe().unwrap())
-        .args([
-            "--exact",
-            "acknowledged_writes_survive_sigkill",
-            "--nocapture",
-            "--test-threads=1",
-        ])
+        .args(["--exact", name.as_str(), "--nocapture", "--test-threads=1"])
         .env(CHILD_ENV, &path)
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())

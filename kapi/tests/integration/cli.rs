@@ -1,6 +1,6 @@
 //! End-to-end tests: the built `kapi` binary, run as a user runs it.
 
-mod common;
+use crate::common;
 
 use common::{TestResult, kapi};
 

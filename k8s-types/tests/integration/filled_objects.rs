@@ -16,7 +16,7 @@ use serde_json::Value;
 // Linking the generated types registers them.
 use k8s_types as _;
 
-const SHAPES: &str = include_str!("../src/generated/shapes.json");
+const SHAPES: &str = include_str!("../../src/generated/shapes.json");
 
 /// JSON in a fixed member order, printed as Go's two-space indented encoder does.
 enum J {
@@ -332,7 +332,7 @@ const LOSSY_AS_GO: &[(&str, &str, &str)] = &[
 /// error for each pair it lists as left out.
 #[test]
 fn every_filled_version_round_trips_through_its_hub() {
-    let report = include_str!("../src/generated/conversions.md");
+    let report = include_str!("../../src/generated/conversions.md");
     let shapes: BTreeMap<String, Value> = serde_json::from_str(SHAPES).unwrap();
     let scheme = Scheme::from_registry().unwrap();
     let (mut complete, mut lossy, mut left_out, mut failures) =

@@ -5,7 +5,7 @@
 //! made up here.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod client;
+use crate::client;
 
 use client::start;
 use serde_json::{Value, json};

@@ -195,7 +195,7 @@ fn every_field_has_the_json_name_of_its_go_tag() -> Result<(), Box<dyn std::erro
         return Ok(());
     };
     let shapes: BTreeMap<String, Value> =
-        serde_json::from_str(include_str!("../src/generated/shapes.json"))?;
+        serde_json::from_str(include_str!("../../src/generated/shapes.json"))?;
     let (mut checked, mut wrong) = (0usize, Vec::new());
     for (key, st) in go.as_object().ok_or("go-fields.json is not an object")? {
         // `io.k8s.api.apps.v1.Deployment` is `apps/v1/Deployment` in the shapes.

@@ -2,8 +2,8 @@
 //! with kube-apiserver's keys and values (read back with etcdctl), unreachable and back.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod client;
-mod support;
+use crate::client;
+use crate::support;
 
 use std::sync::Arc;
 

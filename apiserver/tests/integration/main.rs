@@ -1,0 +1,25 @@
+//! The integration tests of `apiserver`, one module per concern, linked as one test binary:
+//! every binary links the whole of k8s-types, so one per file cost a link and some hundred
+//! megabytes each. Run one concern with `cargo test -p apiserver --test integration
+//! <module>::`.
+
+mod client;
+mod support;
+
+mod admission;
+mod conversion_webhook_tls;
+mod custom_resources;
+mod defaulting;
+mod etcd_backend;
+mod hostile_requests;
+mod openapi_documents;
+mod openapi_kubectl;
+mod rbac;
+mod redb_crash;
+mod secure_serving;
+mod security_seams;
+mod server_api;
+mod server_backends;
+mod server_side_apply;
+mod storage_backends;
+mod validation;

@@ -1,0 +1,16 @@
+//! The integration tests of `controller-runtime`, one module per concern, linked as one
+//! test binary: every binary links the whole of k8s-types, so one per file cost a link and
+//! some hundred megabytes each. Run one concern with `cargo test -p controller-runtime
+//! --test integration <module>::`.
+
+mod cache_envtest;
+mod client_envtest;
+mod client_features;
+mod config_env;
+mod delegating_envtest;
+mod examples;
+mod fake_client;
+mod manager_envtest;
+mod tls_and_auth;
+mod webhook_envtest;
+mod wire_throughput;

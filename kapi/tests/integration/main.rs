@@ -1,0 +1,14 @@
+//! The integration tests of `kapi`, one module per concern, linked as one test binary:
+//! every binary links the whole of k8s-types, so one per file cost a link and some hundred
+//! megabytes each. Run one concern with `cargo test -p kapi --test integration <module>::`.
+
+mod common;
+
+mod cli;
+mod convert;
+mod convert_corpus;
+mod plugin;
+mod serve_kubectl;
+mod serve_python;
+mod serve_rbac;
+mod serve_security;
