@@ -14,8 +14,10 @@
 //! It makes a CA and a serving certificate for `127.0.0.1` and `localhost` (in memory),
 //! serves the conversion webhook at `/convert` over HTTPS (a
 //! [`ConversionHandler`] over the Scheme holding both versions and their conversions,
-//! v1 being the hub), creates or updates the CRD with `conversion.strategy: Webhook`
-//! pointing at itself (URL and `caBundle` its own), waits for it to be `Established`,
+//! v1 being the hub), creates or updates the CRD (generated from the two types by
+//! [`CrdBuilder`], their schemas from `#[derive(StructuralSchema)]`) with
+//! `conversion.strategy: Webhook` pointing at itself (URL and `caBundle` its own),
+//! waits for it to be `Established`,
 //! and runs a controller: each Widget gets a ConfigMap of the same name that it
 //! controls (`replicas`, `colour`, `finish`), and `status.observedGeneration` and
 //! `status.configMap`. The CRD stays when it stops (Ctrl-C or, with
@@ -32,20 +34,20 @@ use controller_runtime::builder::ControllerBuilder;
 use controller_runtime::client::{self, Client, ObjectKey};
 use controller_runtime::config::Config;
 use controller_runtime::controllerutil::{self, ControllerUtilError};
+use controller_runtime::crd::{CrdBuilder, CrdError};
 use controller_runtime::manager::{Manager, ManagerOptions};
 use controller_runtime::reconcile::{Action, Reconciler, Request};
 use controller_runtime::webhook::{ConversionHandler, Server, check_round_trips};
 use k8s_types::apiextensions::v1::CustomResourceDefinition;
 use k8s_types::core::v1::ConfigMap;
-use serde_json::json;
 
 /// The hub and storage version: registered in `example.com/__internal` too, so the
 /// Scheme converts every other version through it.
 pub mod v1 {
-    use apimachinery::{ApiObject, ApiType, apis::meta::v1::ObjectMeta};
+    use apimachinery::{ApiObject, ApiType, StructuralSchema, apis::meta::v1::ObjectMeta};
 
     /// A Widget as v1 writes it.
-    #[derive(ApiObject, Clone, Debug, Default, PartialEq)]
+    #[derive(ApiObject, StructuralSchema, Clone, Debug, Default, PartialEq)]
     #[api(group = "example.com", version = "v1", kind = "Widget", extra_versions = ["__internal"])]
     pub struct Widget {
         /// The object's metadata.
@@ -57,7 +59,7 @@ pub mod v1 {
     }
 
     /// v1's spec.
-    #[derive(ApiType, Clone, Debug, Default, PartialEq)]
+    #[derive(ApiType, StructuralSchema, Clone, Debug, Default, PartialEq)]
     pub struct WidgetSpec {
         /// How many (v1alpha1's `size`).
         pub replicas: i32,
@@ -66,7 +68,7 @@ pub mod v1 {
     }
 
     /// v1's `spec.style`.
-    #[derive(ApiType, Clone, Debug, Default, PartialEq)]
+    #[derive(ApiType, StructuralSchema, Clone, Debug, Default, PartialEq)]
     pub struct Style {
         /// Its colour (v1alpha1's `spec.colour`).
         pub colour: String,
@@ -75,7 +77,7 @@ pub mod v1 {
     }
 
     /// The status, the same in both versions.
-    #[derive(ApiType, Clone, Debug, Default, PartialEq)]
+    #[derive(ApiType, StructuralSchema, Clone, Debug, Default, PartialEq)]
     pub struct WidgetStatus {
         /// The generation last reconciled.
         pub observed_generation: i64,
@@ -89,10 +91,10 @@ pub mod v1 {
 /// spec through the hand-written conversions below), wrapped in hand-written
 /// conversions of the whole object that keep v1's `finish` in an annotation.
 pub mod v1alpha1 {
-    use apimachinery::{ApiObject, ApiType, Convert, apis::meta::v1::ObjectMeta};
+    use apimachinery::{ApiObject, ApiType, Convert, StructuralSchema, apis::meta::v1::ObjectMeta};
 
     /// A Widget as v1alpha1 writes it.
-    #[derive(ApiObject, Convert, Clone, Debug, Default, PartialEq)]
+    #[derive(ApiObject, StructuralSchema, Convert, Clone, Debug, Default, PartialEq)]
     #[api(group = "example.com", version = "v1alpha1", kind = "Widget")]
     #[conversion(
         hub = super::v1::Widget,
@@ -109,7 +111,7 @@ pub mod v1alpha1 {
     }
 
     /// v1alpha1's spec.
-    #[derive(ApiType, Clone, Debug, Default, PartialEq)]
+    #[derive(ApiType, StructuralSchema, Clone, Debug, Default, PartialEq)]
     pub struct WidgetSpec {
         /// How many.
         pub size: i32,
@@ -118,7 +120,7 @@ pub mod v1alpha1 {
     }
 
     /// The status.
-    #[derive(ApiType, Convert, Clone, Debug, Default, PartialEq)]
+    #[derive(ApiType, StructuralSchema, Convert, Clone, Debug, Default, PartialEq)]
     #[conversion(hub = super::v1::WidgetStatus, nested)]
     pub struct WidgetStatus {
         /// The generation last reconciled.
@@ -214,53 +216,15 @@ fn sample() -> v1::Widget {
     w
 }
 
-/// The CRD, its conversion webhook at `url` trusted through `ca`.
-fn crd(url: &str, ca: &str) -> Result<CustomResourceDefinition, serde_json::Error> {
-    use base64::Engine;
-    let status = json!({"type": "object", "properties": {
-        "observedGeneration": {"type": "integer", "format": "int64"},
-        "configMap": {"type": "string"},
-    }});
-    let version = |name: &str, storage: bool, spec: serde_json::Value| {
-        json!({
-            "name": name, "served": true, "storage": storage,
-            "subresources": {"status": {}},
-            "schema": {"openAPIV3Schema": {"type": "object", "properties": {
-                "spec": spec, "status": status,
-            }}},
-        })
-    };
-    serde_json::from_value(json!({
-        "apiVersion": "apiextensions.k8s.io/v1",
-        "kind": "CustomResourceDefinition",
-        "metadata": {"name": "widgets.example.com"},
-        "spec": {
-            "group": "example.com",
-            "names": {"plural": "widgets", "singular": "widget", "kind": "Widget",
-                      "listKind": "WidgetList"},
-            "scope": "Namespaced",
-            "versions": [
-                version("v1alpha1", false, json!({"type": "object", "properties": {
-                    "size": {"type": "integer", "format": "int32"},
-                    "colour": {"type": "string"},
-                }})),
-                version("v1", true, json!({"type": "object", "properties": {
-                    "replicas": {"type": "integer", "format": "int32"},
-                    "style": {"type": "object", "properties": {
-                        "colour": {"type": "string"},
-                        "finish": {"type": "string"},
-                    }},
-                }})),
-            ],
-            "conversion": {"strategy": "Webhook", "webhook": {
-                "conversionReviewVersions": ["v1"],
-                "clientConfig": {
-                    "url": url,
-                    "caBundle": base64::engine::general_purpose::STANDARD.encode(ca),
-                },
-            }},
-        },
-    }))
+/// The CRD, generated from the two types (names, scope, versions and schemas), its
+/// conversion webhook at `url` trusted through `ca`.
+fn crd(url: &str, ca: &str) -> Result<CustomResourceDefinition, CrdError> {
+    CrdBuilder::new()
+        .version::<v1alpha1::Widget>()
+        .storage_version::<v1::Widget>()
+        .status_subresource()
+        .webhook_conversion(url, ca.as_bytes())
+        .build()
 }
 
 /// Creates the CRD, or updates the one there (a restart has a new CA), and waits until

@@ -23,6 +23,7 @@
 //! | [`manager`] | `pkg/manager` | [`Manager`](manager::Manager): client, cache, runnables, graceful shutdown |
 //! | [`leaderelection`] | client-go `tools/leaderelection` | Lease-based leader election |
 //! | [`controllerutil`] | `pkg/controller/controllerutil` | owner references, finalizers, `create_or_update` |
+//! | [`crd`] | controller-tools' CRD generator | [`CrdBuilder`](crd::CrdBuilder): a `CustomResourceDefinition` from the Rust types of its versions, schemas from `#[derive(StructuralSchema)]` |
 //! | [`record`] | client-go `tools/events` | [`EventRecorder`](record::EventRecorder) |
 //! | [`webhook`] | `pkg/webhook`, `pkg/webhook/admission`, `pkg/webhook/conversion` | [`Server`](webhook::Server) (HTTPS), [`Defaulter`](webhook::Defaulter) and [`Validator`](webhook::Validator) handlers on typed objects, the CRD [`ConversionHandler`](webhook::ConversionHandler) and [`check_round_trips`](webhook::check_round_trips) |
 //!
@@ -37,6 +38,7 @@ pub mod client;
 pub mod config;
 pub mod controller;
 pub mod controllerutil;
+pub mod crd;
 #[cfg(feature = "envtest")]
 pub mod envtest;
 pub mod event;
