@@ -24,7 +24,7 @@ fn target_dir() -> PathBuf {
 }
 
 /// A child process killed when dropped.
-struct Running(Child);
+pub(crate) struct Running(Child);
 
 impl Drop for Running {
     fn drop(&mut self) {
@@ -188,7 +188,7 @@ async fn configmap_mirror_against_envtest() {
 /// `kapi serve` on a free port, with its kubeconfig (the kapi crate's tests start it the
 /// same way). The binary is another package's, which Cargo builds for this one's tests
 /// only in a workspace run; alone, this test builds it once.
-fn kapi_serve(dir: &Path) -> (Running, PathBuf) {
+pub(crate) fn kapi_serve(dir: &Path) -> (Running, PathBuf) {
     let kapi = built(target_dir().join("kapi"), &["-p", "kapi", "--bin", "kapi"]);
     let kubeconfig = dir.join("kubeconfig");
     let mut child = Command::new(kapi)
