@@ -226,3 +226,78 @@ async fn typed_objects_are_converted_by_the_scheme_webhook_of_kapi_serve() {
     }
     server.stop().await;
 }
+
+/// POSTs `body` to `path` of the webhook server over TLS trusting `ca`; the status
+/// line and the body of the answer.
+async fn post(server: &RunningServer, ca: &str, path: &str, body: &[u8]) -> (String, String) {
+    use rustls::pki_types::pem::PemObject;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut roots = rustls::RootCertStore::empty();
+    roots
+        .add(rustls::pki_types::CertificateDer::from_pem_slice(ca.as_bytes()).unwrap())
+        .unwrap();
+    let config = rustls::ClientConfig::builder_with_provider(Arc::new(
+        rustls::crypto::ring::default_provider(),
+    ))
+    .with_safe_default_protocol_versions()
+    .unwrap()
+    .with_root_certificates(roots)
+    .with_no_client_auth();
+    let tcp = tokio::net::TcpStream::connect(server.local_addr())
+        .await
+        .unwrap();
+    let name = rustls::pki_types::ServerName::try_from("127.0.0.1").unwrap();
+    let mut tls = tokio_rustls::TlsConnector::from(Arc::new(config))
+        .connect(name, tcp)
+        .await
+        .unwrap();
+    let head = format!(
+        "POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    );
+    tls.write_all(head.as_bytes()).await.unwrap();
+    tls.write_all(body).await.unwrap();
+    let mut answer = Vec::new();
+    let _ = tls.read_to_end(&mut answer).await;
+    let answer = String::from_utf8_lossy(&answer).into_owned();
+    let (head, body) = answer.split_once("\r\n\r\n").unwrap_or((&answer, ""));
+    (
+        head.lines().next().unwrap_or("").to_owned(),
+        body.to_owned(),
+    )
+}
+
+#[tokio::test]
+async fn the_convert_path_answers_reviews_and_refuses_what_is_not_one() {
+    let (server, ca) = webhook(scheme()).await;
+    let review = serde_json::json!({
+        "apiVersion": "apiextensions.k8s.io/v1", "kind": "ConversionReview",
+        "request": {"uid": "u-7", "desiredAPIVersion": "gizmos.test/v1", "objects": [
+            {"apiVersion": "gizmos.test/v1beta1", "kind": "Gizmo",
+             "metadata": {"name": "g", "namespace": "default"}, "spec": {"count": 4}}]},
+    });
+    let (status, body) = post(
+        &server,
+        &ca,
+        "/convert",
+        &serde_json::to_vec(&review).unwrap(),
+    )
+    .await;
+    assert_eq!(status, "HTTP/1.1 200 OK");
+    let answer: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(answer["kind"], "ConversionReview");
+    assert_eq!(answer["response"]["uid"], "u-7");
+    assert_eq!(answer["response"]["result"]["status"], "Success");
+    assert_eq!(
+        answer["response"]["convertedObjects"][0]["spec"],
+        serde_json::json!({"size": 4, "labels": []})
+    );
+    // Go answers a body that is no review, or a review without a request, with a 400.
+    let (status, _) = post(&server, &ca, "/convert", b"not json").await;
+    assert_eq!(status, "HTTP/1.1 400 Bad Request");
+    let (status, _) = post(&server, &ca, "/convert", br#"{"kind":"ConversionReview"}"#).await;
+    assert_eq!(status, "HTTP/1.1 400 Bad Request");
+    let (status, _) = post(&server, &ca, "/other", b"{}").await;
+    assert_eq!(status, "HTTP/1.1 404 Not Found");
+    server.stop().await;
+}
