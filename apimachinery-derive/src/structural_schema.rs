@@ -73,7 +73,14 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
     }
     let description = doc(&input.attrs);
     let ident = &c.ident;
-    let (impl_generics, ty_generics, where_clause) = c.generics.split_for_impl();
+    // Each type parameter's schema is part of the struct's.
+    let mut generics = c.generics.clone();
+    let params: Vec<syn::Ident> = generics.type_params().map(|p| p.ident.clone()).collect();
+    let where_clause = generics.make_where_clause();
+    for p in params {
+        where_clause.predicates.push(syn::parse_quote!(#p: #schema));
+    }
+    let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
     Ok(quote! {
         #[automatically_derived]
         impl #impl_generics #schema for #ident #ty_generics #where_clause {

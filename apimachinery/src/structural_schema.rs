@@ -182,6 +182,47 @@ mod tests {
         );
     }
 
+    /// A generic struct: its parameter's schema is its field's.
+    #[derive(crate::StructuralSchema)]
+    #[api(crate = "crate")]
+    #[allow(dead_code)]
+    struct Pair<T> {
+        /// The left one.
+        left: T,
+        right: Option<T>,
+    }
+
+    /// An object: `apiVersion` and `kind` come with `metadata`.
+    #[derive(crate::StructuralSchema)]
+    #[api(crate = "crate")]
+    #[allow(dead_code)]
+    struct Holder {
+        metadata: ObjectMeta,
+        pair: Pair<bool>,
+    }
+
+    #[test]
+    fn the_derive_follows_fields_generics_and_objects() {
+        assert_eq!(
+            <Pair<i32>>::openapi_v3_schema(),
+            json!({"type": "object", "description": "A generic struct: its parameter's schema is its field's.",
+                   "properties": {
+                       "left": {"type": "integer", "format": "int32", "description": "The left one."},
+                       "right": {"type": "integer", "format": "int32"}}})
+        );
+        let holder = Holder::openapi_v3_schema();
+        let keys: Vec<&String> = holder["properties"]
+            .as_object()
+            .map(|m| m.keys().collect())
+            .unwrap_or_default();
+        assert_eq!(keys, ["apiVersion", "kind", "metadata", "pair"]);
+        assert_eq!(holder["properties"]["metadata"], json!({"type": "object"}));
+        assert_eq!(
+            holder["properties"]["pair"]["properties"]["left"]["type"],
+            "boolean"
+        );
+    }
+
     #[test]
     fn objects_carry_their_properties_and_descriptions() {
         let schema = object(
