@@ -2,7 +2,7 @@
 //! controller-gen does from markers, and kube-rs' `CustomResource` derive from one
 //! type): names and scope from the types' `#[api(...)]` registrations, one
 //! `versions[]` entry per type with its `openAPIV3Schema` from
-//! [`StructuralSchema`](apimachinery::structural_schema::StructuralSchema), so that the
+//! [`StructuralSchema`], so that the
 //! CRD and the code that reads and writes its objects cannot disagree.
 //!
 //! ```standalone_crate
