@@ -46,6 +46,7 @@ mod expand;
 mod model;
 mod naming;
 mod serde_impls;
+mod structural_schema;
 
 use proc_macro::TokenStream;
 
@@ -126,4 +127,19 @@ pub fn derive_api_type(input: TokenStream) -> TokenStream {
 pub fn derive_convert(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);
     conversion::derive(&input).into()
+}
+
+/// Derives `apimachinery::structural_schema::StructuralSchema` for a struct of named
+/// fields: an `object` schema with one property per field, under the JSON name
+/// `#[derive(ApiType)]` and `#[derive(ApiObject)]` give it (`#[api(rename = "...")]`
+/// honoured), the field's type giving its schema and its doc comment the description.
+/// A struct with `metadata` (an object) also gets `apiVersion` and `kind`. Opt-in, so
+/// types that are never in a CRD compile nothing for it. See
+/// `apimachinery::structural_schema` for an example.
+#[proc_macro_derive(StructuralSchema, attributes(api))]
+pub fn derive_structural_schema(input: TokenStream) -> TokenStream {
+    let input = syn::parse_macro_input!(input as syn::DeriveInput);
+    structural_schema::derive(&input)
+        .unwrap_or_else(syn::Error::into_compile_error)
+        .into()
 }

@@ -83,10 +83,11 @@ mod raw_json;
 pub mod runtime;
 pub mod schema;
 pub mod serializer;
+pub mod structural_schema;
 pub mod util;
 pub mod version;
 
-pub use apimachinery_derive::{ApiObject, ApiType, Convert};
+pub use apimachinery_derive::{ApiObject, ApiType, Convert, StructuralSchema};
 
 #[doc(hidden)]
 pub mod __private {

@@ -23,10 +23,12 @@
 //! | [`manager`] | `pkg/manager` | [`Manager`](manager::Manager): client, cache, runnables, graceful shutdown |
 //! | [`leaderelection`] | client-go `tools/leaderelection` | Lease-based leader election |
 //! | [`controllerutil`] | `pkg/controller/controllerutil` | owner references, finalizers, `create_or_update` |
+//! | [`crd`] | controller-tools' CRD generator | [`CrdBuilder`](crd::CrdBuilder): a `CustomResourceDefinition` from the Rust types of its versions, schemas from `#[derive(StructuralSchema)]` |
 //! | [`record`] | client-go `tools/events` | [`EventRecorder`](record::EventRecorder) |
-//! | [`webhook`] | `pkg/webhook`, `pkg/webhook/admission` | [`Server`](webhook::Server) (HTTPS), [`Defaulter`](webhook::Defaulter) and [`Validator`](webhook::Validator) handlers on typed objects |
+//! | [`webhook`] | `pkg/webhook`, `pkg/webhook/admission`, `pkg/webhook/conversion` | [`Server`](webhook::Server) (HTTPS), [`Defaulter`](webhook::Defaulter) and [`Validator`](webhook::Validator) handlers on typed objects, the CRD [`ConversionHandler`](webhook::ConversionHandler) and [`check_round_trips`](webhook::check_round_trips) |
 //!
-//! Examples: `configmap-mirror`, `replicaset-lite` and the webhook `pod-defaulter` (`cargo run -p controller-runtime
+//! Examples: `configmap-mirror`, `replicaset-lite`, the webhook `pod-defaulter` and the
+//! custom-resource operator `widget-operator` (`cargo run -p controller-runtime
 //! --example configmap-mirror -- --kubeconfig FILE`).
 #![forbid(unsafe_code)]
 
@@ -36,6 +38,7 @@ pub mod client;
 pub mod config;
 pub mod controller;
 pub mod controllerutil;
+pub mod crd;
 #[cfg(feature = "envtest")]
 pub mod envtest;
 pub mod event;

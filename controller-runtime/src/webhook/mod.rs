@@ -10,12 +10,20 @@
 //! its `caBundle`: the CA of the certificate given to [`Server::new`] or
 //! [`Server::from_files`] (read once; Go's certificate watcher, which reloads rotated
 //! files, is not there). The `pod-defaulter` example is a complete webhook.
+//!
+//! Conversion webhooks for custom resources ([`conversion`]): a
+//! [`ConversionHandler`] built from the Scheme answers the API server's
+//! `ConversionReview`s ([`Server::register_conversion`]), and [`check_round_trips`]
+//! tests that a user's versions convert without loss. The `widget-operator` example
+//! is a complete one.
 
 pub mod admission;
+pub mod conversion;
 pub mod server;
 
 pub use admission::{
     AdmissionRequest, AdmissionResponse, Defaulter, DefaultingHandler, Denied, Handler,
     ValidatingHandler, Validator, Warnings,
 };
+pub use conversion::{ConversionHandler, check_round_trips};
 pub use server::{RunningServer, Server, WebhookError};

@@ -19,6 +19,7 @@ use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
 use super::admission::{AdmissionRequest, AdmissionResponse, Handler, review_response};
+use super::conversion::ConversionHandler;
 use crate::manager::{Runnable, RunnableError};
 
 /// The largest `AdmissionReview` the server reads (Go's controller-runtime: 7 MiB).
@@ -74,8 +75,15 @@ pub enum WebhookError {
 /// ```
 pub struct Server {
     tls: Arc<rustls::ServerConfig>,
-    handlers: BTreeMap<String, Arc<dyn Handler>>,
+    handlers: BTreeMap<String, Endpoint>,
     address: SocketAddr,
+}
+
+/// What a path serves: the two kinds of review differ in body and answer.
+#[derive(Clone)]
+enum Endpoint {
+    Admission(Arc<dyn Handler>),
+    Conversion(Arc<ConversionHandler>),
 }
 
 impl std::fmt::Debug for Server {
@@ -137,7 +145,17 @@ impl Server {
     /// Serves `handler` at `path` (Go's `Register`); a later registration of the same
     /// path replaces the earlier one.
     pub fn register(mut self, path: &str, handler: impl Handler) -> Self {
-        self.handlers.insert(path.to_owned(), Arc::new(handler));
+        self.handlers
+            .insert(path.to_owned(), Endpoint::Admission(Arc::new(handler)));
+        self
+    }
+
+    /// Serves the `ConversionReview`s of CRD conversion webhooks at `path` (Go
+    /// registers its conversion handler at `/convert`); a later registration of the
+    /// same path replaces the earlier one.
+    pub fn register_conversion(mut self, path: &str, handler: ConversionHandler) -> Self {
+        self.handlers
+            .insert(path.to_owned(), Endpoint::Conversion(Arc::new(handler)));
         self
     }
 
@@ -198,11 +216,27 @@ impl Server {
         if req.method() != hyper::Method::POST {
             return plain(405, "only POST is served\n");
         }
-        let body = match Limited::new(req.into_body(), MAX_REQUEST_BYTES)
+        let body = Limited::new(req.into_body(), MAX_REQUEST_BYTES)
             .collect()
             .await
-        {
-            Ok(b) => b.to_bytes(),
+            .map(|b| b.to_bytes());
+        let handler = match handler {
+            Endpoint::Admission(handler) => handler,
+            Endpoint::Conversion(handler) => {
+                // Go's conversion webhook answers a body it cannot read, or a review
+                // without a request, with a bare 400 (no review to put an error in).
+                let review = body
+                    .ok()
+                    .and_then(|b| serde_json::from_slice::<Value>(&b).ok())
+                    .and_then(|v| handler.review(&v));
+                return match review {
+                    Some(answer) => self::review(&answer),
+                    None => plain(400, ""),
+                };
+            }
+        };
+        let body = match body {
+            Ok(b) => b,
             Err(e) => {
                 return review(&review_response(
                     "",

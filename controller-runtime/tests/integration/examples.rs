@@ -8,7 +8,8 @@ use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::time::Duration;
 
-use apimachinery::runtime::Scheme;
+use apimachinery::runtime::{Scheme, Unstructured};
+use apimachinery::schema::GroupVersionKind;
 use controller_runtime::client::ListOptions;
 use controller_runtime::client::{Client, ObjectKey};
 use controller_runtime::config::Config;
@@ -23,7 +24,7 @@ fn target_dir() -> PathBuf {
 }
 
 /// A child process killed when dropped.
-struct Running(Child);
+pub(crate) struct Running(Child);
 
 impl Drop for Running {
     fn drop(&mut self) {
@@ -187,7 +188,7 @@ async fn configmap_mirror_against_envtest() {
 /// `kapi serve` on a free port, with its kubeconfig (the kapi crate's tests start it the
 /// same way). The binary is another package's, which Cargo builds for this one's tests
 /// only in a workspace run; alone, this test builds it once.
-fn kapi_serve(dir: &Path) -> (Running, PathBuf) {
+pub(crate) fn kapi_serve(dir: &Path) -> (Running, PathBuf) {
     let kapi = built(target_dir().join("kapi"), &["-p", "kapi", "--bin", "kapi"]);
     let kubeconfig = dir.join("kubeconfig");
     let mut child = Command::new(kapi)
@@ -457,4 +458,224 @@ fn pod_defaulter_with_kubectl(kubeconfig: &Path) {
         stderr.contains(r#"admission webhook "validate-v1-pod.pod-defaulter.example.com" denied the request: container "floating" uses the image "nginx": pin a version tag other than latest"#),
         "{stderr}"
     );
+}
+
+/// A Widget in `apiVersion` with `spec`, written as JSON (the test has no Widget type:
+/// it sees the wire as any client does).
+fn widget(api_version: &str, name: &str, spec: serde_json::Value) -> Unstructured {
+    serde_json::from_value(serde_json::json!({
+        "apiVersion": api_version, "kind": "Widget",
+        "metadata": {"name": name, "namespace": "default"},
+        "spec": spec,
+    }))
+    .unwrap()
+}
+
+async fn get_widget(client: &Client, version: &str, name: &str) -> serde_json::Value {
+    let gvk = GroupVersionKind::new("example.com", version, "Widget");
+    let u = client
+        .get_unstructured(&gvk, &ObjectKey::new("default", name))
+        .await
+        .unwrap_or_else(|e| panic!("get {version} {name}: {e}"));
+    serde_json::to_value(&u).unwrap()
+}
+
+/// Reads a Widget in `version`, changes it with `change` and writes it back, again
+/// while the operator's own writes (its status) make the update conflict.
+async fn update_widget(
+    client: &Client,
+    version: &str,
+    name: &str,
+    change: impl Fn(&mut serde_json::Value),
+) {
+    for _ in 0..20 {
+        let mut w = get_widget(client, version, name).await;
+        change(&mut w);
+        let w: Unstructured = serde_json::from_value(w).unwrap();
+        match client.update(&w, &Default::default()).await {
+            Ok(_) => return,
+            Err(e) if e.is_conflict() => continue,
+            Err(e) => panic!("update {version} {name}: {e}"),
+        }
+    }
+    panic!("update {version} {name}: conflicts all along");
+}
+
+async fn widget_operator_scenario(client: &Client) {
+    use serde_json::json;
+    // Written in v1alpha1, read in both; `shape` is in neither version's generated
+    // schema, so it is pruned.
+    client
+        .create(
+            &widget(
+                "example.com/v1alpha1",
+                "small",
+                json!({"size": 2, "colour": "red", "shape": "round"}),
+            ),
+            &Default::default(),
+        )
+        .await
+        .unwrap();
+    let v1 = get_widget(client, "v1", "small").await;
+    assert_eq!(v1["apiVersion"], "example.com/v1");
+    assert_eq!(
+        v1["spec"],
+        json!({"replicas": 2, "style": {"colour": "red"}})
+    );
+    let alpha = get_widget(client, "v1alpha1", "small").await;
+    assert_eq!(alpha["apiVersion"], "example.com/v1alpha1");
+    assert_eq!(alpha["spec"], json!({"size": 2, "colour": "red"}));
+    assert_eq!(alpha["metadata"]["uid"], v1["metadata"]["uid"]);
+
+    // Written in v1 (with the finish v1alpha1 has no field for), read in both.
+    client
+        .create(
+            &widget(
+                "example.com/v1",
+                "big",
+                json!({"replicas": 5, "style": {"colour": "blue", "finish": "gloss"}}),
+            ),
+            &Default::default(),
+        )
+        .await
+        .unwrap();
+    let alpha = get_widget(client, "v1alpha1", "big").await;
+    assert_eq!(alpha["spec"], json!({"size": 5, "colour": "blue"}));
+    assert_eq!(
+        alpha["metadata"]["annotations"]["widgets.example.com/finish"],
+        "gloss"
+    );
+    // An update through v1alpha1 keeps what only v1 has.
+    update_widget(client, "v1alpha1", "big", |w| w["spec"]["size"] = json!(6)).await;
+    let v1 = get_widget(client, "v1", "big").await;
+    assert_eq!(
+        v1["spec"],
+        json!({"replicas": 6, "style": {"colour": "blue", "finish": "gloss"}})
+    );
+    assert!(v1["metadata"].get("annotations").is_none(), "{v1}");
+
+    // Lists convert every item.
+    let list = client
+        .list_unstructured(
+            &GroupVersionKind::new("example.com", "v1alpha1", "Widget"),
+            &ListOptions::in_namespace("default"),
+        )
+        .await
+        .unwrap();
+    let sizes: Vec<(String, serde_json::Value)> = list
+        .items
+        .iter()
+        .map(|u| {
+            assert_eq!(u.object["apiVersion"], "example.com/v1alpha1");
+            (
+                u.object["metadata"]["name"].as_str().unwrap().to_owned(),
+                u.object["spec"]["size"].clone(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        sizes,
+        vec![("big".to_owned(), json!(6)), ("small".to_owned(), json!(2))]
+    );
+
+    // The controller: a ConfigMap per Widget, owned by it, and the status.
+    for (name, replicas, colour, finish) in
+        [("small", "2", "red", ""), ("big", "6", "blue", "gloss")]
+    {
+        let cm = eventually(&format!("the ConfigMap of {name}"), async || {
+            get_cm(client, "default", name)
+                .await
+                .filter(|cm| cm.data.get("replicas").map(String::as_str) == Some(replicas))
+        })
+        .await;
+        assert_eq!(cm.data["colour"], colour);
+        assert_eq!(cm.data["finish"], finish);
+        let owner = &cm.metadata.owner_references[0];
+        assert_eq!(
+            (
+                owner.api_version.as_str(),
+                owner.kind.as_str(),
+                owner.name.as_str()
+            ),
+            ("example.com/v1", "Widget", name)
+        );
+        assert_eq!(owner.controller, Some(true));
+        let uid = get_widget(client, "v1", name).await["metadata"]["uid"].clone();
+        assert_eq!(json!(owner.uid), uid);
+        // The status, read in the other version too.
+        let alpha = eventually(&format!("the status of {name}"), async || {
+            let w = get_widget(client, "v1alpha1", name).await;
+            (w["status"]["observedGeneration"] == w["metadata"]["generation"]).then_some(w)
+        })
+        .await;
+        assert_eq!(alpha["status"]["configMap"], name);
+    }
+
+    // A change in v1alpha1 reaches the ConfigMap.
+    update_widget(client, "v1alpha1", "small", |w| {
+        w["spec"]["colour"] = json!("green");
+    })
+    .await;
+    eventually("the ConfigMap to follow", async || {
+        get_cm(client, "default", "small")
+            .await
+            .filter(|cm| cm.data["colour"] == "green")
+    })
+    .await;
+}
+
+/// Once the operator has stopped, its webhook is gone: the storage version is still
+/// read, the other fails with the webhook's error (so it was the webhook that
+/// converted before).
+async fn widget_operator_gone(client: &Client) {
+    get_widget(client, "v1", "small").await;
+    let err = client
+        .get_unstructured(
+            &GroupVersionKind::new("example.com", "v1alpha1", "Widget"),
+            &ObjectKey::new("default", "small"),
+        )
+        .await
+        .unwrap_err();
+    match err {
+        controller_runtime::client::Error::Api(api) => {
+            assert_eq!(api.code, 500, "{api:?}");
+            // (Go names the stored object's version, v1; the server here names the
+            // desired one: either is the webhook's failure.)
+            let message = &api.status.message;
+            assert!(
+                message.contains("conversion webhook for example.com/v1")
+                    && message.contains(", Kind=Widget failed: Post \"https://127.0.0.1:"),
+                "{message}"
+            );
+        }
+        other => panic!("{other}"),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn widget_operator_against_envtest() {
+    let env = Environment::start().await.unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let kubeconfig = dir.path().join("kubeconfig");
+    std::fs::write(&kubeconfig, env.kubeconfig()).unwrap();
+    let running = example_with("widget-operator", &kubeconfig, &["--listen", "127.0.0.1:0"]);
+    let client = Client::new(env.config(), env.scheme()).unwrap();
+    widget_operator_scenario(&client).await;
+    stop(running);
+    widget_operator_gone(&client).await;
+    env.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn widget_operator_against_kapi_serve() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_server, kubeconfig) = kapi_serve(dir.path());
+    let running = example_with("widget-operator", &kubeconfig, &["--listen", "127.0.0.1:0"]);
+    let mut scheme = Scheme::new();
+    k8s_types::register(&mut scheme).unwrap();
+    let config = Config::from_kubeconfig(&kubeconfig).unwrap();
+    let client = Client::new(&config, Arc::new(scheme)).unwrap();
+    widget_operator_scenario(&client).await;
+    stop(running);
+    widget_operator_gone(&client).await;
 }

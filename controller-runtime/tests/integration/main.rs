@@ -7,6 +7,7 @@ mod cache_envtest;
 mod client_envtest;
 mod client_features;
 mod config_env;
+mod conversion_webhook;
 mod delegating_envtest;
 mod examples;
 mod fake_client;
