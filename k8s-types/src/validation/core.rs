@@ -16,10 +16,14 @@ use apimachinery::util::validation::{
     is_qualified_name, is_relaxed_env_var_name, is_valid_ip, is_valid_port_name, is_valid_port_num,
 };
 
+use super::pod_dns::{validate_host_aliases, validate_pod_dns_config};
+use super::pod_placement::{
+    validate_affinity, validate_scheduling_gates, validate_topology_spread_constraints,
+};
 use super::{invalid_each, json_value, non_negative};
 use crate::core::v1::{
-    Capabilities, ConfigMap, Container, ContainerPort, EnvFromSource, EnvVar, LifecycleHandler,
-    Namespace, NodeSelectorRequirement, NodeSelectorTerm, Pod, PodSecurityContext, PodSpec, Probe,
+    Capabilities, ConfigMap, Container, ContainerPort, EnvFromSource, EnvVar, EphemeralContainer,
+    LifecycleHandler, Namespace, Pod, PodResourceClaim, PodSecurityContext, PodSpec, Probe,
     ResourceRequirements, Secret, SecurityContext, Service, ServiceAccount, Toleration, Volume,
     VolumeMount,
 };
@@ -129,19 +133,29 @@ pub fn validate_pod_update(new: &Pod, old: &Pod) -> ErrorList {
     errs
 }
 
-/// Go's `ValidatePodSpec`, the parts named in the crate docs.
+/// Go's `ValidatePodSpec`, the parts named in the crate docs, in Go's order (so that
+/// the aggregated message lists the errors as kube-apiserver does).
 pub fn validate_pod_spec(spec: &PodSpec, path: &Path) -> ErrorList {
     let mut errs = ErrorList::default();
+    if spec.termination_grace_period_seconds.is_none() {
+        errs.push(Error::required(
+            &path.child("terminationGracePeriodSeconds"),
+            "",
+        ));
+    }
     let volumes = validate_volumes(&spec.volumes, &path.child("volumes"), &mut errs);
+    validate_pod_resource_claims(
+        &spec.resource_claims,
+        &path.child("resourceClaims"),
+        &mut errs,
+    );
+    // Regular containers first: a name repeated by an init or ephemeral container is
+    // reported on the later one, as Go does.
     let mut names = BTreeSet::new();
     let containers = spec.containers.as_deref().unwrap_or_default();
     let cpath = path.child("containers");
     if containers.is_empty() {
         errs.push(Error::required(&cpath, ""));
-    }
-    for (i, c) in spec.init_containers.iter().enumerate() {
-        let p = path.child("initContainers").index(i);
-        validate_container(c.into(), &p, &volumes, &mut names, Role::Init, &mut errs);
     }
     for (i, c) in containers.iter().enumerate() {
         validate_container(
@@ -153,8 +167,14 @@ pub fn validate_pod_spec(spec: &PodSpec, path: &Path) -> ErrorList {
             &mut errs,
         );
     }
+    let init_path = path.child("initContainers");
+    for (i, c) in spec.init_containers.iter().enumerate() {
+        let p = init_path.index(i);
+        validate_container(c.into(), &p, &volumes, &mut names, Role::Init, &mut errs);
+    }
+    let ephemeral_path = path.child("ephemeralContainers");
     for (i, c) in spec.ephemeral_containers.iter().enumerate() {
-        let p = path.child("ephemeralContainers").index(i);
+        let p = ephemeral_path.index(i);
         let view = ContainerView {
             name: &c.name,
             image: &c.image,
@@ -173,6 +193,7 @@ pub fn validate_pod_spec(spec: &PodSpec, path: &Path) -> ErrorList {
             restart_policy: c.restart_policy.as_deref(),
         };
         validate_container(view, &p, &volumes, &mut names, Role::Ephemeral, &mut errs);
+        validate_ephemeral_only(c, spec, &p, &mut errs);
     }
     one_of(
         &spec.restart_policy,
@@ -190,6 +211,38 @@ pub fn validate_pod_spec(spec: &PodSpec, path: &Path) -> ErrorList {
         &spec.node_selector,
         &path.child("nodeSelector"),
     ));
+    if let Some(sc) = &spec.security_context {
+        validate_pod_security_context(sc, &path.child("securityContext"), &mut errs);
+    }
+    if let Some(affinity) = &spec.affinity {
+        validate_affinity(affinity, &path.child("affinity"), &mut errs);
+    }
+    validate_pod_dns_config(
+        spec.dns_config.as_ref(),
+        &spec.dns_policy,
+        &path.child("dnsConfig"),
+        &mut errs,
+    );
+    let rg = path.child("readinessGates");
+    for (i, g) in spec.readiness_gates.iter().enumerate() {
+        let ip = rg.index(i);
+        invalid_each(
+            &mut errs,
+            &ip.child("conditionType"),
+            &g.condition_type,
+            is_qualified_name(&g.condition_type),
+        );
+    }
+    validate_scheduling_gates(
+        &spec.scheduling_gates,
+        &path.child("schedulingGates"),
+        &mut errs,
+    );
+    validate_topology_spread_constraints(
+        &spec.topology_spread_constraints,
+        &path.child("topologySpreadConstraints"),
+        &mut errs,
+    );
     if !spec.service_account_name.is_empty() {
         invalid_each(
             &mut errs,
@@ -225,50 +278,11 @@ pub fn validate_pod_spec(spec: &PodSpec, path: &Path) -> ErrorList {
             );
         }
     }
-    if let Some(sc) = &spec.security_context {
-        validate_pod_security_context(sc, &path.child("securityContext"), &mut errs);
-    }
     errs.extend(validate_tolerations(
         &spec.tolerations,
         &path.child("tolerations"),
     ));
-    if let Some(na) = spec
-        .affinity
-        .as_ref()
-        .and_then(|a| a.node_affinity.as_ref())
-    {
-        let p = path.child("affinity").child("nodeAffinity");
-        if let Some(required) = &na.required_during_scheduling_ignored_during_execution {
-            let p = p.child("requiredDuringSchedulingIgnoredDuringExecution");
-            let terms = required.node_selector_terms.as_deref().unwrap_or_default();
-            let tp = p.child("nodeSelectorTerms");
-            if terms.is_empty() {
-                errs.push(Error::required(
-                    &tp,
-                    "must have at least one node selector term",
-                ));
-            }
-            for (i, t) in terms.iter().enumerate() {
-                validate_node_selector_term(t, &tp.index(i), &mut errs);
-            }
-        }
-        let pp = p.child("preferredDuringSchedulingIgnoredDuringExecution");
-        for (i, t) in na
-            .preferred_during_scheduling_ignored_during_execution
-            .iter()
-            .enumerate()
-        {
-            let ip = pp.index(i);
-            if !(1..=100).contains(&t.weight) {
-                errs.push(Error::invalid(
-                    &ip.child("weight"),
-                    t.weight,
-                    "must be in the range 1-100",
-                ));
-            }
-            validate_node_selector_term(&t.preference, &ip.child("preference"), &mut errs);
-        }
-    }
+    validate_host_aliases(&spec.host_aliases, &path.child("hostAliases"), &mut errs);
     if !spec.priority_class_name.is_empty() {
         invalid_each(
             &mut errs,
@@ -277,64 +291,69 @@ pub fn validate_pod_spec(spec: &PodSpec, path: &Path) -> ErrorList {
             name_is_dns_subdomain(&spec.priority_class_name, false),
         );
     }
+    if let Some(rc) = &spec.runtime_class_name {
+        invalid_each(
+            &mut errs,
+            &path.child("runtimeClassName"),
+            rc,
+            name_is_dns_subdomain(rc, false),
+        );
+    }
+    if let Some(pp) = &spec.preemption_policy {
+        one_of(
+            pp,
+            &["PreemptLowerPriority", "Never"],
+            &path.child("preemptionPolicy"),
+            &mut errs,
+        );
+    }
     errs
 }
 
-fn validate_node_selector_term(term: &NodeSelectorTerm, path: &Path, errs: &mut ErrorList) {
-    for (i, r) in term.match_expressions.iter().enumerate() {
-        let p = path.child("matchExpressions").index(i);
-        validate_node_selector_requirement(r, &p, errs);
-        invalid_each(errs, &p.child("key"), &r.key, is_qualified_name(&r.key));
-    }
-    for (i, r) in term.match_fields.iter().enumerate() {
-        let p = path.child("matchFields").index(i);
-        validate_node_selector_requirement(r, &p, errs);
-        if r.key != "metadata.name" {
-            errs.push(Error::invalid(
-                &p.child("key"),
-                &r.key,
-                "not a valid field selector key",
-            ));
+/// Go's `validatePodResourceClaims`: names (DNS labels, unique) and exactly one of
+/// `resourceClaimName` and `resourceClaimTemplateName`, each a DNS subdomain.
+fn validate_pod_resource_claims(claims: &[PodResourceClaim], path: &Path, errs: &mut ErrorList) {
+    let mut names = BTreeSet::new();
+    for (i, claim) in claims.iter().enumerate() {
+        let p = path.index(i);
+        let np = p.child("name");
+        if claim.name.is_empty() {
+            errs.push(Error::required(&np, ""));
+        } else if names.contains(claim.name.as_str()) {
+            errs.push(Error::duplicate(&np, &claim.name));
+        } else {
+            invalid_each(errs, &np, &claim.name, is_dns1123_label(&claim.name));
+            names.insert(claim.name.as_str());
         }
-    }
-}
-
-fn validate_node_selector_requirement(
-    r: &NodeSelectorRequirement,
-    path: &Path,
-    errs: &mut ErrorList,
-) {
-    let values = path.child("values");
-    match r.operator.as_str() {
-        "In" | "NotIn" => {
-            if r.values.is_empty() {
-                errs.push(Error::required(
-                    &values,
-                    "must be specified when `operator` is 'In' or 'NotIn'",
-                ));
+        match (&claim.resource_claim_name, &claim.resource_claim_template_name) {
+            (Some(_), Some(_)) => errs.push(Error::invalid(
+                &p,
+                json_value(claim),
+                "at most one of `resourceClaimName` or `resourceClaimTemplateName` may be specified",
+            )),
+            (None, None) => errs.push(Error::invalid(
+                &p,
+                json_value(claim),
+                "must specify one of: `resourceClaimName`, `resourceClaimTemplateName`",
+            )),
+            _ => {}
+        }
+        for (field, name) in [
+            ("resourceClaimName", &claim.resource_claim_name),
+            (
+                "resourceClaimTemplateName",
+                &claim.resource_claim_template_name,
+            ),
+        ] {
+            if let Some(name) = name {
+                invalid_each(
+                    errs,
+                    &p.child(field),
+                    name,
+                    name_is_dns_subdomain(name, false),
+                );
             }
         }
-        "Exists" | "DoesNotExist" => {
-            if !r.values.is_empty() {
-                errs.push(Error::forbidden(
-                    &values,
-                    "may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
-                ));
-            }
-        }
-        "Gt" | "Lt" => {
-            if r.values.len() != 1 {
-                errs.push(Error::required(
-                    &values,
-                    "must be specified single value when `operator` is 'Lt' or 'Gt'",
-                ));
-            }
-        }
-        _ => errs.push(Error::invalid(
-            &path.child("operator"),
-            &r.operator,
-            "not a valid selector operator",
-        )),
     }
 }
 
@@ -397,6 +416,47 @@ pub fn validate_tolerations(tolerations: &[Toleration], path: &Path) -> ErrorLis
     errs
 }
 
+/// What Go checks of an ephemeral container beyond the common container rules: a
+/// target that names a regular or init container, no resources (Go's allow-list
+/// leaves them out), no sub-paths in volume mounts.
+fn validate_ephemeral_only(
+    c: &EphemeralContainer,
+    spec: &PodSpec,
+    path: &Path,
+    errs: &mut ErrorList,
+) {
+    let target = c.target_container_name.as_str();
+    if !target.is_empty() {
+        let known = spec
+            .containers
+            .iter()
+            .flatten()
+            .chain(&spec.init_containers)
+            .any(|o| o.name == target);
+        if !known {
+            errs.push(Error::not_found(&path.child("targetContainerName"), target));
+        }
+    }
+    if c.resources != ResourceRequirements::default() {
+        errs.push(Error::forbidden(
+            &path.child("resources"),
+            "cannot be set for an Ephemeral Container",
+        ));
+    }
+    let mp = path.child("volumeMounts");
+    for (i, m) in c.volume_mounts.iter().enumerate() {
+        let ip = mp.index(i);
+        for (field, value) in [("subPath", &m.sub_path), ("subPathExpr", &m.sub_path_expr)] {
+            if !value.is_empty() {
+                errs.push(Error::forbidden(
+                    &ip.child(field),
+                    "cannot be set for an Ephemeral Container",
+                ));
+            }
+        }
+    }
+}
+
 fn validate_pod_security_context(sc: &PodSecurityContext, path: &Path, errs: &mut ErrorList) {
     id_range(sc.run_as_user, &path.child("runAsUser"), errs);
     id_range(sc.run_as_group, &path.child("runAsGroup"), errs);
@@ -446,7 +506,11 @@ fn validate_security_context(sc: &SecurityContext, path: &Path, errs: &mut Error
 
 /// Go's `validateVolumes`: names (DNS labels, unique) and exactly one source each;
 /// returns the names.
-fn validate_volumes(volumes: &[Volume], path: &Path, errs: &mut ErrorList) -> BTreeSet<String> {
+fn validate_volumes<'v>(
+    volumes: &'v [Volume],
+    path: &Path,
+    errs: &mut ErrorList,
+) -> BTreeSet<&'v str> {
     let mut names = BTreeSet::new();
     for (i, v) in volumes.iter().enumerate() {
         let p = path.index(i);
@@ -456,7 +520,7 @@ fn validate_volumes(volumes: &[Volume], path: &Path, errs: &mut ErrorList) -> BT
         } else {
             invalid_each(errs, &np, &v.name, is_dns1123_label(&v.name));
         }
-        if !names.insert(v.name.clone()) {
+        if !names.insert(v.name.as_str()) {
             errs.push(Error::duplicate(&np, &v.name));
         }
         validate_volume_source(v, &p, errs);
@@ -622,11 +686,11 @@ impl<'a> From<&'a Container> for ContainerView<'a> {
     }
 }
 
-fn validate_container(
-    c: ContainerView<'_>,
+fn validate_container<'a>(
+    c: ContainerView<'a>,
     path: &Path,
-    volumes: &BTreeSet<String>,
-    names: &mut BTreeSet<String>,
+    volumes: &BTreeSet<&str>,
+    names: &mut BTreeSet<&'a str>,
     role: Role,
     errs: &mut ErrorList,
 ) {
@@ -636,7 +700,7 @@ fn validate_container(
     } else {
         invalid_each(errs, &np, c.name, is_dns1123_label(c.name));
     }
-    if !names.insert(c.name.to_owned()) {
+    if !names.insert(c.name) {
         errs.push(Error::duplicate(&np, c.name));
     }
     if c.image.is_empty() {
@@ -722,6 +786,15 @@ fn validate_container(
             if let Some(p) = probe {
                 let pp = path.child(field);
                 validate_probe(p, &pp, errs);
+                if !single_success {
+                    if let Some(g) = p.termination_grace_period_seconds {
+                        errs.push(Error::invalid(
+                            &pp.child("terminationGracePeriodSeconds"),
+                            g,
+                            "must not be set for readinessProbes",
+                        ));
+                    }
+                }
                 if single_success && p.success_threshold != 1 {
                     errs.push(Error::invalid(
                         &pp.child("successThreshold"),
@@ -863,7 +936,8 @@ fn validate_env_from(env_from: &[EnvFromSource], path: &Path, errs: &mut ErrorLi
         ] {
             let Some(name) = name else { continue };
             sources += 1;
-            let np = p.child(field).child("name");
+            let fp = p.child(field);
+            let np = fp.child("name");
             if name.is_empty() {
                 errs.push(Error::required(&np, ""));
             } else {
@@ -888,7 +962,7 @@ fn validate_env_from(env_from: &[EnvFromSource], path: &Path, errs: &mut ErrorLi
 
 fn validate_volume_mounts(
     mounts: &[VolumeMount],
-    volumes: &BTreeSet<String>,
+    volumes: &BTreeSet<&str>,
     path: &Path,
     errs: &mut ErrorList,
 ) {
@@ -898,7 +972,7 @@ fn validate_volume_mounts(
         if m.name.is_empty() {
             errs.push(Error::required(&p.child("name"), ""));
         }
-        if !volumes.contains(&m.name) {
+        if !volumes.contains(m.name.as_str()) {
             errs.push(Error::not_found(&p.child("name"), &m.name));
         }
         if m.mount_path.is_empty() {
@@ -1157,8 +1231,9 @@ pub fn validate_service(svc: &Service) -> ErrorList {
     }
     let mut names = BTreeSet::new();
     let mut ports = BTreeSet::new();
+    let ports_path = sp.child("ports");
     for (i, port) in spec.ports.iter().enumerate() {
-        let p = sp.child("ports").index(i);
+        let p = ports_path.index(i);
         if spec.ports.len() > 1 && port.name.is_empty() {
             errs.push(Error::required(&p.child("name"), ""));
         } else if !port.name.is_empty() {
@@ -1260,8 +1335,9 @@ pub fn validate_config_map(cm: &ConfigMap) -> ErrorList {
         );
         total += v.len();
     }
+    let binary_data = Path::new("binaryData");
     for (k, v) in &cm.binary_data {
-        let p = Path::new("binaryData").key(k);
+        let p = binary_data.key(k);
         invalid_each(&mut errs, &p, k, is_config_map_key(k));
         if cm.data.contains_key(k) {
             errs.push(Error::invalid(&p, k, "duplicate of key present in data"));
@@ -1415,8 +1491,10 @@ pub fn validate_namespace(ns: &Namespace) -> ErrorList {
         name_is_dns_label,
         &Path::new("metadata"),
     );
+    let spec_path = Path::new("spec");
+    let finalizers = spec_path.child("finalizers");
     for (i, f) in ns.spec.finalizers.iter().enumerate() {
-        let p = Path::new("spec").child("finalizers").index(i);
+        let p = finalizers.index(i);
         if !f.contains('/') && f != "kubernetes" {
             errs.push(Error::invalid(
                 &p,

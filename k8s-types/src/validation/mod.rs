@@ -16,7 +16,7 @@
 //! | kind | create | update |
 //! | --- | --- | --- |
 //! | every kind below | `ObjectMeta`: name/generateName by the kind's rule (DNS-1123 subdomain; DNS-1123 label for Namespace; DNS-1035 label for Service; path segment for RBAC), namespace, labels, annotations (256 KiB), owner references, finalizers | name, namespace, uid, creationTimestamp kept |
-//! | `v1` Pod | PodSpec: containers, initContainers, ephemeralContainers (names, images, pull and termination-message policies, ports, env/envFrom, volume mounts, probes and lifecycle handlers, resources with requests ≤ limits, security context), volumes (names, one source, hostPath/secret/configMap/PVC essentials), restartPolicy, dnsPolicy, nodeSelector, serviceAccountName, nodeName, activeDeadlineSeconds, hostname/subdomain, pod security context IDs, tolerations, node affinity, priorityClassName | spec immutable but for images, `activeDeadlineSeconds`, added tolerations (Go's message, without its diff) |
+//! | `v1` Pod | PodSpec, in Go's order: terminationGracePeriodSeconds required, volumes (names, one source, hostPath/secret/configMap/PVC essentials), resourceClaims (names, one of claim or template), containers, initContainers, ephemeralContainers (names unique across all three, images, pull and termination-message policies, ports, env/envFrom, volume mounts, probes with one handler and readiness probes without a grace period, lifecycle handlers, resources with requests ≤ limits, security context; ephemeral: a known target, no ports/probes/lifecycle/resources/sub-paths), restartPolicy, dnsPolicy, nodeSelector, pod security context IDs, affinity (node selector terms, operators and values, field selectors on `metadata.name`, preferred weights; pod (anti-)affinity terms: selectors, namespaces, match/mismatch label keys, topologyKey), dnsConfig (`None` policy, nameservers, search domains and their limits, options), readinessGates, schedulingGates, topologySpreadConstraints (maxSkew, topologyKey, whenUnsatisfiable, repeats, minDomains, node inclusion policies, label selector and keys), serviceAccountName, nodeName, activeDeadlineSeconds, hostname/subdomain, tolerations, hostAliases, priorityClassName, runtimeClassName, preemptionPolicy | spec immutable but for images, `activeDeadlineSeconds`, added tolerations (Go's message, without its diff) |
 //! | `v1` Service | type, ports (names, numbers, protocols, targetPort, nodePort), selector, sessionAffinity, clusterIP, externalName | `clusterIP` kept |
 //! | `v1` ConfigMap, Secret | keys, 1 MiB, `data`/`binaryData` overlap; Secret types' required keys | `immutable`; Secret `type` |
 //! | `v1` Namespace, ServiceAccount | metadata; Namespace finalizers | metadata |
@@ -35,10 +35,13 @@
 //! LimitRange, ResourceQuota, HPA, IngressClass, storage, admissionregistration,
 //! certificates, flowcontrol, resource, apiextensions (CRDs validate their own schema
 //! elsewhere). Within the kinds above, Go rules left out: the Pod update diff text;
-//! pod-level resources, resize policies, topology spread constraints, pod
-//! (anti-)affinity terms, DNS config, sysctls, host aliases, seccomp/AppArmor
-//! profiles, per-volume-source details beyond those named, a container's host-port
-//! uniqueness; a Job's generated selector (kube-apiserver generates it; this server
+//! pod-level resources and overhead, resize policies, `os`-specific (Linux/Windows)
+//! fields, host-network port rules, user namespaces (`hostUsers`), sysctls,
+//! seccomp/AppArmor/SELinux profiles, image pull secrets' extra fields, volume devices,
+//! per-volume-source details beyond those named, sub-path and mount propagation rules,
+//! HTTP header names, sleep actions against the grace period, a container's host-port
+//! uniqueness, the order of an ephemeral container's forbidden fields (Go follows the
+//! struct's); a Job's generated selector (kube-apiserver generates it; this server
 //! does not, so a Job without one is accepted); success/pod-failure policies; a
 //! CronJob's `timeZone` against the tz database; Service IP families, load-balancer
 //! fields and dual-stack `clusterIPs`; an Ingress's annotations-based class.
@@ -72,6 +75,10 @@ mod coordination;
 mod core;
 #[cfg(feature = "networking")]
 mod networking;
+#[cfg(feature = "core")]
+mod pod_dns;
+#[cfg(feature = "core")]
+mod pod_placement;
 #[cfg(feature = "policy")]
 mod policy;
 #[cfg(feature = "rbac")]
@@ -89,6 +96,10 @@ pub use coordination::*;
 pub use core::*;
 #[cfg(feature = "networking")]
 pub use networking::*;
+#[cfg(feature = "core")]
+pub use pod_dns::*;
+#[cfg(feature = "core")]
+pub use pod_placement::*;
 #[cfg(feature = "policy")]
 pub use policy::*;
 #[cfg(feature = "rbac")]

@@ -64,8 +64,9 @@ pub fn validate_ingress(ing: &Ingress) -> ErrorList {
     if let Some(b) = &spec.default_backend {
         validate_backend(b, &fld.child("defaultBackend"), &mut errs);
     }
+    let rules = fld.child("rules");
     for (i, rule) in spec.rules.iter().enumerate() {
-        let p = fld.child("rules").index(i);
+        let p = rules.index(i);
         if !rule.host.is_empty() {
             let hp = p.child("host");
             if rule.host.parse::<IpAddr>().is_ok() {
@@ -88,9 +89,12 @@ pub fn validate_ingress(ing: &Ingress) -> ErrorList {
             }
         }
     }
+    let tls_path = fld.child("tls");
     for (i, tls) in spec.tls.iter().enumerate() {
+        let tp = tls_path.index(i);
+        let hosts = tp.child("hosts");
         for (j, host) in tls.hosts.iter().enumerate() {
-            let p = fld.child("tls").index(i).child("hosts").index(j);
+            let p = hosts.index(j);
             invalid_each(&mut errs, &p, host, host_messages(host));
         }
     }
@@ -229,8 +233,9 @@ pub fn validate_network_policy(np: &NetworkPolicy) -> ErrorList {
         &spec.pod_selector,
         &fld.child("podSelector"),
     ));
+    let ingress = fld.child("ingress");
     for (i, rule) in spec.ingress.iter().enumerate() {
-        let p = fld.child("ingress").index(i);
+        let p = ingress.index(i);
         for (j, port) in rule.ports.iter().enumerate() {
             validate_port(port, &p.child("ports").index(j), &mut errs);
         }
@@ -238,8 +243,9 @@ pub fn validate_network_policy(np: &NetworkPolicy) -> ErrorList {
             validate_peer(peer, &p.child("from").index(j), &mut errs);
         }
     }
+    let egress = fld.child("egress");
     for (i, rule) in spec.egress.iter().enumerate() {
-        let p = fld.child("egress").index(i);
+        let p = egress.index(i);
         for (j, port) in rule.ports.iter().enumerate() {
             validate_port(port, &p.child("ports").index(j), &mut errs);
         }
@@ -378,8 +384,9 @@ fn validate_ip_block(b: &IPBlock, fld: &Path, errs: &mut ErrorList) {
     let Some((v6, net, len)) = parse_cidr(&b.cidr) else {
         return;
     };
+    let excepts = fld.child("except");
     for (i, except) in b.except.iter().enumerate() {
-        let ep = fld.child("except").index(i);
+        let ep = excepts.index(i);
         let before = errs.len();
         errs.extend(is_valid_cidr(&ep, except));
         if errs.len() > before {

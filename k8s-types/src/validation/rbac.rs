@@ -97,7 +97,8 @@ pub fn validate_cluster_role(role: &ClusterRole) -> ErrorList {
     );
     rules(role.rules.as_ref(), false, &mut errs);
     if let Some(agg) = &role.aggregation_rule {
-        let p = Path::new("aggregationRule").child("clusterRoleSelectors");
+        let ap = Path::new("aggregationRule");
+        let p = ap.child("clusterRoleSelectors");
         if agg.cluster_role_selectors.is_empty() {
             errs.push(Error::required(
                 &p,

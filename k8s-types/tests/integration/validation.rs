@@ -285,16 +285,18 @@ fn pod_spec_init_containers_probes_tolerations_affinity_and_security() {
     assert_eq!(
         errors::<Pod>(p),
         [
-            "spec.initContainers[0].readinessProbe: Forbidden: may not be set for init containers without restartPolicy=Always",
+            // Go's order: regular containers, then init containers, ..., affinity
+            // before tolerations.
             "spec.containers[0].readinessProbe.tcpSocket: Forbidden: may not specify more than 1 handler type",
             "spec.containers[0].readinessProbe.httpGet.port: Invalid value: 0: must be between 1 and 65535, inclusive",
             "spec.containers[0].securityContext: Invalid value: {\"privileged\":true,\"allowPrivilegeEscalation\":false}: cannot set `allowPrivilegeEscalation` to false and `privileged` to true",
+            "spec.initContainers[0].readinessProbe: Forbidden: may not be set for init containers without restartPolicy=Always",
             "spec.securityContext.runAsUser: Invalid value: -1: must be between 0 and 2147483647, inclusive",
+            "spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].values: Required value: must be specified when `operator` is 'In' or 'NotIn'",
+            "spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].weight: Invalid value: 0: must be in the range 1-100",
             "spec.tolerations[0].operator: Invalid value: \"Equal\": operator must be Exists when `key` is empty, which means \"match all values and all keys\"",
             "spec.tolerations[1].operator: Invalid value: {\"key\":\"k\",\"operator\":\"Exists\",\"value\":\"v\"}: value must be empty when `operator` is 'Exists'",
             "spec.tolerations[2].effect: Invalid value: \"NoSchedule\": effect must be 'NoExecute' when `tolerationSeconds` is set",
-            "spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].values: Required value: must be specified when `operator` is 'In' or 'NotIn'",
-            "spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].weight: Invalid value: 0: must be in the range 1-100",
         ]
     );
 }
@@ -851,4 +853,239 @@ fn huge_label_sets_and_annotations_are_errors_with_paths() {
 fn kinds_without_validator_answer_none() {
     let rc = k8s_types::core::v1::ReplicationController::default();
     assert!(scheme().validate(&rc, None).is_none());
+}
+
+/// The pod spec's `spec` after `patch`, defaulted and validated.
+fn pod_spec_errors(patch: Value) -> Vec<String> {
+    let mut p = pod();
+    p["spec"] = with(&pod_spec(), patch);
+    errors::<Pod>(p)
+}
+
+#[test]
+fn pod_affinity_terms_and_node_selector_rules_follow_go() {
+    let errs = pod_spec_errors(json!({"affinity": {
+        "nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [{
+            "matchExpressions": [{"key": "zone", "operator": "In", "values": ["-a"]},
+                                 {"key": "size", "operator": "Gt", "values": ["1", "2"]},
+                                 {"key": "x", "operator": "Near"}],
+            "matchFields": [{"key": "metadata.name", "operator": "In", "values": ["A_B"]},
+                            {"key": "spec.nodeName", "operator": "Exists"}]}]},
+            // Preferred terms may name values no node carries.
+            "preferredDuringSchedulingIgnoredDuringExecution": [{"weight": 101, "preference": {
+                "matchExpressions": [{"key": "zone", "operator": "In", "values": ["-a"]}]}}]},
+        "podAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [{
+            "labelSelector": {"matchLabels": {"app": "web"}}, "namespaces": ["Bad_NS"],
+            "matchLabelKeys": ["pod-template-hash"], "mismatchLabelKeys": ["/x"]}]},
+        "podAntiAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [{"weight": 0,
+            "podAffinityTerm": {"topologyKey": "kubernetes.io/hostname",
+                "namespaceSelector": {"matchExpressions": [{"key": "team", "operator": "Exists", "values": ["a"]}]}}}]}
+    }}));
+    let na = "spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0]";
+    let label_value = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
+    let subdomain = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+    let label = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
+    let name_part = "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
+    let pa = "spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution[0]";
+    let anti = "spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[0]";
+    assert_eq!(
+        errs,
+        [
+            format!("{na}.matchExpressions[0].values[0]: Invalid value: \"-a\": {label_value}"),
+            format!("{na}.matchExpressions[1].values: Required value: must be specified single value when `operator` is 'Lt' or 'Gt'"),
+            format!("{na}.matchExpressions[2].operator: Invalid value: \"Near\": not a valid selector operator"),
+            format!("{na}.matchFields[0].values[0]: Invalid value: \"A_B\": {subdomain}"),
+            format!("{na}.matchFields[1].operator: Invalid value: \"Exists\": not a valid selector operator"),
+            format!("{na}.matchFields[1].key: Invalid value: \"spec.nodeName\": not a valid field selector key"),
+            "spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].weight: Invalid value: 101: must be in the range 1-100".to_string(),
+            format!("{pa}.namespace: Invalid value: \"Bad_NS\": {label}"),
+            format!("{pa}.mismatchLabelKeys[0]: Invalid value: \"/x\": prefix part must be non-empty"),
+            format!("{pa}.topologyKey: Required value: can not be empty"),
+            format!("{pa}.topologyKey: Invalid value: \"\": name part must be non-empty"),
+            format!("{pa}.topologyKey: Invalid value: \"\": {name_part}"),
+            format!("{anti}.weight: Invalid value: 0: must be in the range 1-100"),
+            format!("{anti}.podAffinityTerm.namespaceSelector.matchExpressions[0].values: Forbidden: may not be specified when `operator` is 'Exists' or 'DoesNotExist'"),
+        ]
+    );
+    let errs = pod_spec_errors(json!({"affinity": {"nodeAffinity": {
+        "requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": []}}}}));
+    assert_eq!(
+        errs,
+        [
+            "spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms: Required value: must have at least one node selector term"
+        ]
+    );
+    // Label keys need a selector, and may not repeat what the selector or the other
+    // list already says (the first error names the term's index, as Go's does).
+    let errs = pod_spec_errors(json!({"affinity": {"podAffinity": {
+        "requiredDuringSchedulingIgnoredDuringExecution": [
+            {"topologyKey": "zone", "matchLabelKeys": ["app"]},
+            {"topologyKey": "zone", "matchLabelKeys": ["tier", "app"], "mismatchLabelKeys": ["app"],
+             "labelSelector": {"matchLabels": {"app": "web"},
+                "matchExpressions": [{"key": "app", "operator": "In", "values": ["web"]}]}}]}}}));
+    assert_eq!(
+        errs,
+        [
+            format!("{pa}.matchLabelKeys: Forbidden: must not be specified when labelSelector is not set"),
+            "spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution[1][1]: Invalid value: \"app\": exists in both matchLabelKeys and labelSelector".to_string(),
+            "spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution[1].matchLabelKeys[1]: Invalid value: \"app\": exists in both matchLabelKeys and mismatchLabelKeys".to_string(),
+        ]
+    );
+}
+
+#[test]
+fn topology_spread_constraints_follow_go() {
+    let errs = pod_spec_errors(json!({"topologySpreadConstraints": [
+        {"maxSkew": 0, "topologyKey": "", "whenUnsatisfiable": "Sometimes"},
+        {"maxSkew": 1, "topologyKey": "zone", "whenUnsatisfiable": "ScheduleAnyway", "minDomains": 0,
+         "nodeAffinityPolicy": "Maybe", "matchLabelKeys": ["a/b/c"]},
+        {"maxSkew": 1, "topologyKey": "zone", "whenUnsatisfiable": "ScheduleAnyway",
+         "labelSelector": {"matchExpressions": [{"key": "app", "operator": "In"}]}},
+        {"maxSkew": 2, "topologyKey": "zone", "whenUnsatisfiable": "DoNotSchedule", "minDomains": 3,
+         "nodeTaintsPolicy": "Honor"}
+    ]}));
+    let t = "spec.topologySpreadConstraints";
+    assert_eq!(
+        errs,
+        [
+            format!("{t}[0].maxSkew: Invalid value: 0: must be greater than zero"),
+            format!("{t}[0].topologyKey: Required value: can not be empty"),
+            format!(
+                "{t}[0].whenUnsatisfiable: Unsupported value: \"Sometimes\": supported values: \"DoNotSchedule\", \"ScheduleAnyway\""
+            ),
+            format!(
+                "{t}[1].{{topologyKey, whenUnsatisfiable}}: Duplicate value: \"{{zone, ScheduleAnyway}}\""
+            ),
+            format!("{t}[1].minDomains: Invalid value: 0: must be greater than zero"),
+            format!(
+                "{t}[1].minDomains: Invalid value: 0: can only use minDomains if whenUnsatisfiable=DoNotSchedule, not ScheduleAnyway"
+            ),
+            format!(
+                "{t}[1].nodeAffinityPolicy: Unsupported value: \"Maybe\": supported values: \"Honor\", \"Ignore\""
+            ),
+            format!(
+                "{t}[1].matchLabelKeys[0]: Invalid value: \"a/b/c\": a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"
+            ),
+            format!(
+                "{t}[2].labelSelector.matchExpressions[0].values: Required value: must be specified when `operator` is 'In' or 'NotIn'"
+            ),
+        ]
+    );
+}
+
+#[test]
+fn dns_config_and_host_aliases_follow_go() {
+    let errs = pod_spec_errors(json!({"dnsPolicy": "None"}));
+    assert_eq!(
+        errs,
+        ["spec.dnsConfig: Required value: must provide `dnsConfig` when `dnsPolicy` is None"]
+    );
+    let errs = pod_spec_errors(json!({"dnsPolicy": "None", "dnsConfig": {"searches": ["a.b"]}}));
+    assert_eq!(
+        errs,
+        [
+            "spec.dnsConfig.nameservers: Required value: must provide at least one DNS nameserver when `dnsPolicy` is None"
+        ]
+    );
+    let errs = pod_spec_errors(json!({
+        "dnsConfig": {"nameservers": ["1.1.1.1", "8.8.8.8", "9.9.9.9", "10.0.0.300"],
+            "searches": [".", "_sip._tcp.example.com.", "Bad.example", "x".repeat(2100)],
+            "options": [{"name": "ndots", "value": "2"}, {"value": "1"}]},
+        "hostAliases": [{"ip": "10.0.0.1", "hostnames": ["foo.local", "Foo"]}, {"ip": "nope"}],
+    }));
+    let d = "spec.dnsConfig";
+    let under = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '_', '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '_?[a-z0-9]([-_a-z0-9]*[a-z0-9])?(\\._?[a-z0-9]([-_a-z0-9]*[a-z0-9])?)*')";
+    let long = "x".repeat(2100);
+    assert_eq!(
+        errs,
+        [
+            format!("{d}.nameservers: Invalid value: [\"1.1.1.1\",\"8.8.8.8\",\"9.9.9.9\",\"10.0.0.300\"]: must not have more than 3 nameservers"),
+            format!("{d}.nameservers[3]: Invalid value: \"10.0.0.300\": must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)"),
+            format!("{d}.searches: Invalid value: [\".\",\"_sip._tcp.example.com.\",\"Bad.example\",\"{long}\"]: must not have more than 2048 characters (including spaces) in the search list"),
+            format!("{d}.searches[2]: Invalid value: \"Bad.example\": {under}"),
+            format!("{d}.searches[3]: Invalid value: \"{long}\": must be no more than 253 characters"),
+            format!("{d}.options[1]: Required value: must not be empty"),
+            "spec.hostAliases[0].hostnames[1]: Invalid value: \"Foo\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')".to_string(),
+            "spec.hostAliases[1].ip: Invalid value: \"nope\": must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)".to_string(),
+        ]
+    );
+    let searches: Vec<String> = (0..33).map(|i| format!("s{i}.local")).collect();
+    let errs = pod_spec_errors(json!({"dnsConfig": {"searches": searches}}));
+    assert_eq!(errs.len(), 1);
+    assert!(
+        errs[0].starts_with("spec.dnsConfig.searches: Invalid value: [\"s0.local\""),
+        "{errs:?}"
+    );
+    assert!(errs[0].ends_with("]: must not have more than 32 search paths"));
+}
+
+#[test]
+fn gates_claims_and_pod_level_names_follow_go() {
+    let errs = pod_spec_errors(json!({
+        "schedulingGates": [{"name": "example.com/wait"}, {"name": "-x"}, {"name": "example.com/wait"}],
+        "readinessGates": [{"conditionType": "example.com/ready"}, {"conditionType": "a/b/c"}],
+        "resourceClaims": [{"name": "gpu", "resourceClaimName": "gpu-claim"}, {"name": "gpu", "resourceClaimTemplateName": "t"},
+                           {"name": "Bad"}, {"name": "", "resourceClaimName": "a", "resourceClaimTemplateName": "Bad_Name"}],
+        "runtimeClassName": "Kata",
+        "preemptionPolicy": "Always",
+    }));
+    let name_part = "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
+    let subdomain = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+    let label = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
+    assert_eq!(
+        errs,
+        [
+            "spec.resourceClaims[1].name: Duplicate value: \"gpu\"".to_string(),
+            format!("spec.resourceClaims[2].name: Invalid value: \"Bad\": {label}"),
+            "spec.resourceClaims[2]: Invalid value: {\"name\":\"Bad\"}: must specify one of: `resourceClaimName`, `resourceClaimTemplateName`".to_string(),
+            "spec.resourceClaims[3].name: Required value".to_string(),
+            "spec.resourceClaims[3]: Invalid value: {\"name\":\"\",\"resourceClaimName\":\"a\",\"resourceClaimTemplateName\":\"Bad_Name\"}: at most one of `resourceClaimName` or `resourceClaimTemplateName` may be specified".to_string(),
+            format!("spec.resourceClaims[3].resourceClaimTemplateName: Invalid value: \"Bad_Name\": {subdomain}"),
+            "spec.readinessGates[1].conditionType: Invalid value: \"a/b/c\": a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')".to_string(),
+            format!("spec.schedulingGates[1]: Invalid value: \"-x\": {name_part}"),
+            "spec.schedulingGates[2]: Duplicate value: \"example.com/wait\"".to_string(),
+            format!("spec.runtimeClassName: Invalid value: \"Kata\": {subdomain}"),
+            "spec.preemptionPolicy: Unsupported value: \"Always\": supported values: \"PreemptLowerPriority\", \"Never\"".to_string(),
+        ]
+    );
+}
+
+#[test]
+fn ephemeral_containers_and_probe_rules_follow_go() {
+    let mut p = pod();
+    p["spec"]["ephemeralContainers"] = json!([
+        {"name": "debug", "image": "busybox", "targetContainerName": "nope",
+         "resources": {"limits": {"cpu": "1"}},
+         "volumeMounts": [{"name": "data", "mountPath": "/d", "subPath": "x"}]},
+        {"name": "web", "image": "busybox", "targetContainerName": "web"}
+    ]);
+    p["spec"]["volumes"] = json!([{"name": "data", "emptyDir": {}}]);
+    p["spec"]["containers"][0]["readinessProbe"] =
+        json!({"exec": {"command": ["true"]}, "terminationGracePeriodSeconds": 10});
+    let e = "spec.ephemeralContainers";
+    assert_eq!(
+        errors::<Pod>(p),
+        [
+            "spec.containers[0].readinessProbe.terminationGracePeriodSeconds: Invalid value: 10: must not be set for readinessProbes".to_string(),
+            format!("{e}[0].targetContainerName: Not found: \"nope\""),
+            format!("{e}[0].resources: Forbidden: cannot be set for an Ephemeral Container"),
+            format!("{e}[0].volumeMounts[0].subPath: Forbidden: cannot be set for an Ephemeral Container"),
+            format!("{e}[1].name: Duplicate value: \"web\""),
+        ]
+    );
+}
+
+#[test]
+fn termination_grace_period_is_required_when_not_defaulted() {
+    use apimachinery::util::validation::field::Path;
+    let spec: k8s_types::core::v1::PodSpec = serde_json::from_value(json!({
+        "containers": [{"name": "web", "image": "nginx", "imagePullPolicy": "Always",
+            "terminationMessagePolicy": "File"}],
+        "restartPolicy": "Always", "dnsPolicy": "ClusterFirst"}))
+    .unwrap();
+    let errs = k8s_types::validation::validate_pod_spec(&spec, &Path::new("spec"));
+    assert_eq!(
+        errs.to_string(),
+        "spec.terminationGracePeriodSeconds: Required value"
+    );
 }

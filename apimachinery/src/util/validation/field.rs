@@ -19,70 +19,169 @@
 
 use std::fmt::{self, Write as _};
 
-/// One step of a [`Path`]: a field name, or a subscript (list index or map key).
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum Step {
-    Name(String),
-    Subscript(String),
+/// One step of a [`Path`]: nothing (the root), a field name, a list index or a map key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Step<'a> {
+    Root,
+    Name(&'a str),
+    Index(usize),
+    Key(&'a str),
 }
 
 /// The path of a field from the object's root, written as Go writes it:
 /// `spec.containers[0].name`, `metadata.labels[app]`.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Path {
-    steps: Vec<Step>,
+///
+/// A path is its last step and a borrowed parent: [`child`](Path::child),
+/// [`index`](Path::index) and [`key`](Path::key) cost nothing (no allocation, no copy),
+/// and the text is written only when an [`Error`] is made. Validators visit hundreds
+/// of fields per object and report errors on few, so paths are built for every field
+/// and rendered almost never. A path borrows its parent, so a path built in a loop
+/// lives in the loop body (`let list = path.child("containers");` before the loop,
+/// `let p = list.index(i);` inside).
+#[derive(Clone, Copy)]
+pub struct Path<'a> {
+    parent: Option<&'a Path<'a>>,
+    step: Step<'a>,
 }
 
-impl Path {
+impl<'a> Path<'a> {
     /// A path of one field name (Go's `NewPath` with one argument).
-    pub fn new(name: &str) -> Self {
+    pub fn new(name: &'a str) -> Self {
         Path {
-            steps: vec![Step::Name(name.to_owned())],
+            parent: None,
+            step: Step::Name(name),
         }
     }
 
     /// The root: an empty path, written as the empty string.
-    pub fn root() -> Self {
-        Path::default()
+    pub fn root() -> Path<'static> {
+        Path {
+            parent: None,
+            step: Step::Root,
+        }
     }
 
     /// This path followed by the field `name`.
     #[must_use]
-    pub fn child(&self, name: &str) -> Self {
-        let mut steps = self.steps.clone();
-        steps.push(Step::Name(name.to_owned()));
-        Path { steps }
+    pub fn child<'b>(&'b self, name: &'b str) -> Path<'b> {
+        Path {
+            parent: Some(self),
+            step: Step::Name(name),
+        }
     }
 
     /// This path followed by the list index `index` (`[3]`).
     #[must_use]
-    pub fn index(&self, index: usize) -> Self {
-        let mut steps = self.steps.clone();
-        steps.push(Step::Subscript(index.to_string()));
-        Path { steps }
+    pub fn index(&self, index: usize) -> Path<'_> {
+        Path {
+            parent: Some(self),
+            step: Step::Index(index),
+        }
     }
 
     /// This path followed by the map key `key` (`[app]`, unquoted as in Go).
     #[must_use]
-    pub fn key(&self, key: &str) -> Self {
-        let mut steps = self.steps.clone();
-        steps.push(Step::Subscript(key.to_owned()));
-        Path { steps }
+    pub fn key<'b>(&'b self, key: &'b str) -> Path<'b> {
+        Path {
+            parent: Some(self),
+            step: Step::Key(key),
+        }
+    }
+
+    /// Appends the path to `out`; answers whether it has any element, so that a
+    /// following name knows whether to write its `.`. Plain pushes rather than the
+    /// formatting machinery: this runs for every error made.
+    fn write_steps(&self, out: &mut String) -> bool {
+        let before = match self.parent {
+            Some(parent) => parent.write_steps(out),
+            None => false,
+        };
+        match self.step {
+            Step::Root => return before,
+            Step::Name(n) => {
+                if before {
+                    out.push('.');
+                }
+                out.push_str(n);
+            }
+            Step::Index(i) => {
+                out.push('[');
+                push_decimal(out, i);
+                out.push(']');
+            }
+            Step::Key(k) => {
+                out.push('[');
+                out.push_str(k);
+                out.push(']');
+            }
+        }
+        true
+    }
+
+    /// At least the length of the path's text, so that rendering allocates once.
+    fn text_len_bound(&self) -> usize {
+        let step = match self.step {
+            Step::Root => 0,
+            Step::Name(n) => n.len() + 1,
+            Step::Key(k) => k.len() + 2,
+            Step::Index(_) => 22,
+        };
+        step + self.parent.map_or(0, Path::text_len_bound)
+    }
+
+    /// The path's text (what `to_string` gives, without the formatter).
+    pub fn render(&self) -> String {
+        let mut out = String::with_capacity(self.text_len_bound());
+        self.write_steps(&mut out);
+        out
     }
 }
 
-impl fmt::Display for Path {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, step) in self.steps.iter().enumerate() {
-            match step {
-                Step::Subscript(s) => write!(f, "[{s}]")?,
-                Step::Name(n) if i > 0 => write!(f, ".{n}")?,
-                Step::Name(n) => f.write_str(n)?,
-            }
+/// Appends `n` in decimal.
+fn push_decimal(out: &mut String, n: usize) {
+    let mut digits = [0u8; 20];
+    let mut i = digits.len();
+    let mut n = n;
+    loop {
+        i -= 1;
+        // `n % 10` is below 10, so the cast keeps the digit.
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
         }
-        Ok(())
+    }
+    for &d in &digits[i..] {
+        out.push(char::from(d));
     }
 }
+
+impl Default for Path<'_> {
+    fn default() -> Self {
+        Path::root()
+    }
+}
+
+impl fmt::Display for Path<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.render())
+    }
+}
+
+impl fmt::Debug for Path<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Path({:?})", self.to_string())
+    }
+}
+
+impl PartialEq for Path<'_> {
+    /// Paths are equal when they are written the same.
+    fn eq(&self, other: &Self) -> bool {
+        self.to_string() == other.to_string()
+    }
+}
+
+impl Eq for Path<'_> {}
 
 /// Why a field is invalid; the string form is Go's `CauseType` (`FieldValueInvalid`, ...),
 /// used as a Status cause's `reason`.
@@ -297,23 +396,27 @@ pub struct Error {
 }
 
 impl Error {
-    fn new(error_type: ErrorType, field: &Path, bad_value: BadValue, detail: String) -> Self {
+    fn new(error_type: ErrorType, field: &Path<'_>, bad_value: BadValue, detail: String) -> Self {
         Error {
             error_type,
-            field: field.to_string(),
+            field: field.render(),
             bad_value,
             detail,
         }
     }
 
     /// A malformed value (Go's `Invalid`).
-    pub fn invalid(field: &Path, value: impl Into<BadValue>, detail: impl Into<String>) -> Self {
+    pub fn invalid(
+        field: &Path<'_>,
+        value: impl Into<BadValue>,
+        detail: impl Into<String>,
+    ) -> Self {
         Error::new(ErrorType::Invalid, field, value.into(), detail.into())
     }
 
     /// A value of the wrong type (Go's `TypeInvalid`).
     pub fn type_invalid(
-        field: &Path,
+        field: &Path<'_>,
         value: impl Into<BadValue>,
         detail: impl Into<String>,
     ) -> Self {
@@ -321,7 +424,7 @@ impl Error {
     }
 
     /// A missing value (Go's `Required`).
-    pub fn required(field: &Path, detail: impl Into<String>) -> Self {
+    pub fn required(field: &Path<'_>, detail: impl Into<String>) -> Self {
         Error::new(
             ErrorType::Required,
             field,
@@ -331,33 +434,32 @@ impl Error {
     }
 
     /// A value that must be unique (Go's `Duplicate`).
-    pub fn duplicate(field: &Path, value: impl Into<BadValue>) -> Self {
+    pub fn duplicate(field: &Path<'_>, value: impl Into<BadValue>) -> Self {
         Error::new(ErrorType::Duplicate, field, value.into(), String::new())
     }
 
     /// A value that was looked up and not found (Go's `NotFound`).
-    pub fn not_found(field: &Path, value: impl Into<BadValue>) -> Self {
+    pub fn not_found(field: &Path<'_>, value: impl Into<BadValue>) -> Self {
         Error::new(ErrorType::NotFound, field, value.into(), String::new())
     }
 
     /// A value outside an enumeration (Go's `NotSupported`): the detail lists the
     /// supported values, quoted, in the order given.
     pub fn not_supported<S: AsRef<str>>(
-        field: &Path,
+        field: &Path<'_>,
         value: impl Into<BadValue>,
         valid_values: &[S],
     ) -> Self {
-        let detail = if valid_values.is_empty() {
-            String::new()
-        } else {
-            let quoted: Vec<String> = valid_values.iter().map(|v| go_quote(v.as_ref())).collect();
-            format!("supported values: {}", quoted.join(", "))
-        };
+        let mut detail = String::new();
+        for (i, v) in valid_values.iter().enumerate() {
+            detail.push_str(if i == 0 { "supported values: " } else { ", " });
+            detail.push_str(&go_quote(v.as_ref()));
+        }
         Error::new(ErrorType::NotSupported, field, value.into(), detail)
     }
 
     /// A value not allowed under the current conditions (Go's `Forbidden`).
-    pub fn forbidden(field: &Path, detail: impl Into<String>) -> Self {
+    pub fn forbidden(field: &Path<'_>, detail: impl Into<String>) -> Self {
         Error::new(
             ErrorType::Forbidden,
             field,
@@ -368,7 +470,7 @@ impl Error {
 
     /// A value longer than `max_length` bytes (Go's `TooLong`); a negative maximum is
     /// not shown.
-    pub fn too_long(field: &Path, max_length: i64) -> Self {
+    pub fn too_long(field: &Path<'_>, max_length: i64) -> Self {
         let detail = if max_length >= 0 {
             let unit = if max_length == 1 { "byte" } else { "bytes" };
             format!("may not be more than {max_length} {unit}")
@@ -384,7 +486,7 @@ impl Error {
     }
 
     /// A value longer than `max_length` characters (Go's `TooLongCharacters`).
-    pub fn too_long_characters(field: &Path, max_length: i64) -> Self {
+    pub fn too_long_characters(field: &Path<'_>, max_length: i64) -> Self {
         let detail = if max_length >= 0 {
             let unit = if max_length == 1 {
                 "character"
@@ -405,7 +507,7 @@ impl Error {
 
     /// A list with more than `max_quantity` items (Go's `TooMany`); negative numbers are
     /// not shown.
-    pub fn too_many(field: &Path, actual_quantity: i64, max_quantity: i64) -> Self {
+    pub fn too_many(field: &Path<'_>, actual_quantity: i64, max_quantity: i64) -> Self {
         let detail = if max_quantity >= 0 {
             let unit = if max_quantity == 1 { "item" } else { "items" };
             format!("must have at most {max_quantity} {unit}")
@@ -421,7 +523,7 @@ impl Error {
     }
 
     /// A list with fewer than `min_quantity` items (Go's `TooFew`).
-    pub fn too_few(field: &Path, actual_quantity: i64, min_quantity: i64) -> Self {
+    pub fn too_few(field: &Path<'_>, actual_quantity: i64, min_quantity: i64) -> Self {
         let detail = if min_quantity >= 0 {
             let unit = if min_quantity == 1 { "item" } else { "items" };
             format!("must have at least {min_quantity} {unit}")
@@ -437,7 +539,7 @@ impl Error {
     }
 
     /// A string shorter than `min_length` characters (Go's `TooShort`).
-    pub fn too_short(field: &Path, value: &str, min_length: i64) -> Self {
+    pub fn too_short(field: &Path<'_>, value: &str, min_length: i64) -> Self {
         let detail = if min_length >= 0 {
             let unit = if min_length == 1 {
                 "character"
@@ -452,7 +554,7 @@ impl Error {
     }
 
     /// A failure not caused by the input (Go's `InternalError`).
-    pub fn internal_error(field: &Path, err: &dyn std::error::Error) -> Self {
+    pub fn internal_error(field: &Path<'_>, err: &dyn std::error::Error) -> Self {
         let detail = err.to_string();
         Error::new(
             ErrorType::Internal,
@@ -585,11 +687,14 @@ mod tests {
 
     #[test]
     fn path_strings_are_gos() {
-        let p = Path::new("spec")
-            .child("template")
-            .child("metadata")
-            .child("labels");
-        assert_eq!(p.to_string(), "spec.template.metadata.labels");
+        assert_eq!(
+            Path::new("spec")
+                .child("template")
+                .child("metadata")
+                .child("labels")
+                .to_string(),
+            "spec.template.metadata.labels"
+        );
         assert_eq!(
             Path::new("spec")
                 .child("containers")
@@ -604,11 +709,18 @@ mod tests {
         );
         assert_eq!(Path::root().child("a").to_string(), "a");
         assert_eq!(Path::root().to_string(), "");
+        assert_eq!(Path::new("").child("a").to_string(), ".a");
+        let list = Path::new("items");
+        assert_eq!(list.index(1234567890).render(), "items[1234567890]");
+        assert_eq!(list.index(0).key("k").child("x").render(), "items[0][k].x");
+        assert_eq!(Path::root().index(3).to_string(), "[3]");
+        assert_eq!(Path::root().child("a"), Path::new("a"));
     }
 
     #[test]
     fn bodies_are_gos() {
-        let p = Path::new("spec").child("replicas");
+        let spec = Path::new("spec");
+        let p = spec.child("replicas");
         assert_eq!(
             Error::invalid(&p, -1, "must be greater than or equal to 0").to_string(),
             "spec.replicas: Invalid value: -1: must be greater than or equal to 0"

@@ -33,6 +33,9 @@ const DNS1123_LABEL_ERR_MSG: &str = "a lowercase RFC 1123 label must consist of 
 const DNS1123_SUBDOMAIN_FMT: &str =
     "[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*";
 const DNS1123_SUBDOMAIN_ERR_MSG: &str = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
+const DNS1123_SUBDOMAIN_WITH_UNDERSCORE_FMT: &str =
+    "_?[a-z0-9]([-_a-z0-9]*[a-z0-9])?(\\._?[a-z0-9]([-_a-z0-9]*[a-z0-9])?)*";
+const DNS1123_SUBDOMAIN_WITH_UNDERSCORE_ERR_MSG: &str = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '_', '-' or '.', and must start and end with an alphanumeric character";
 const DNS1035_LABEL_FMT: &str = "[a-z]([-a-z0-9]*[a-z0-9])?";
 const DNS1035_LABEL_ERR_MSG: &str = "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character";
 const C_IDENTIFIER_FMT: &str = "[A-Za-z_][A-Za-z0-9_]*";
@@ -114,14 +117,27 @@ fn matches_dns1123_subdomain(v: &str) -> bool {
     v.split('.').all(matches_dns1123_label)
 }
 
+/// `_?[a-z0-9]([-_a-z0-9]*[a-z0-9])?`
+fn matches_dns1123_label_with_underscore(v: &str) -> bool {
+    let v = v.strip_prefix('_').unwrap_or(v);
+    let b = v.as_bytes();
+    let edge = |c: u8| c.is_ascii_lowercase() || c.is_ascii_digit();
+    match (b.first(), b.last()) {
+        (Some(&f), Some(&l)) => {
+            edge(f) && edge(l) && b.iter().all(|&c| edge(c) || c == b'-' || c == b'_')
+        }
+        _ => false,
+    }
+}
+
 /// Go's `IsQualifiedName`: an optional DNS subdomain prefix and `/`, then a name of at
 /// most 63 alphanumerics, `-`, `_`, `.` (label keys, annotation keys, finalizers).
 pub fn is_qualified_name(value: &str) -> Vec<String> {
     let mut errs = Vec::new();
-    let parts: Vec<&str> = value.split('/').collect();
-    let name = match parts.as_slice() {
-        [name] => *name,
-        [prefix, name] => {
+    // Split without collecting: label keys are checked by the hundred per object.
+    let name = match value.split_once('/') {
+        None => value,
+        Some((prefix, name)) if !name.contains('/') => {
             if prefix.is_empty() {
                 errs.push(format!("prefix part {}", empty_error()));
             } else {
@@ -129,9 +145,9 @@ pub fn is_qualified_name(value: &str) -> Vec<String> {
                     errs.push(format!("prefix part {m}"));
                 }
             }
-            *name
+            name
         }
-        _ => {
+        Some(_) => {
             return vec![format!(
                 "a qualified name {} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
                 regex_error(
@@ -210,6 +226,23 @@ pub fn is_dns1123_subdomain(value: &str) -> Vec<String> {
         errs.push(regex_error(
             DNS1123_SUBDOMAIN_ERR_MSG,
             DNS1123_SUBDOMAIN_FMT,
+            &["example.com"],
+        ));
+    }
+    errs
+}
+
+/// Go's `IsDNS1123SubdomainWithUnderscore`: a DNS-1123 subdomain whose labels may
+/// hold `_` and start with one (a pod's DNS search domains).
+pub fn is_dns1123_subdomain_with_underscore(value: &str) -> Vec<String> {
+    let mut errs = Vec::new();
+    if value.len() > DNS1123_SUBDOMAIN_MAX_LENGTH {
+        errs.push(max_len_error(DNS1123_SUBDOMAIN_MAX_LENGTH));
+    }
+    if !value.split('.').all(matches_dns1123_label_with_underscore) {
+        errs.push(regex_error(
+            DNS1123_SUBDOMAIN_WITH_UNDERSCORE_ERR_MSG,
+            DNS1123_SUBDOMAIN_WITH_UNDERSCORE_FMT,
             &["example.com"],
         ));
     }
@@ -458,6 +491,14 @@ mod tests {
                 "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"
             ]
         );
+        assert!(is_dns1123_subdomain_with_underscore("_sip._tcp.example.com").is_empty());
+        assert!(is_dns1123_subdomain_with_underscore("a_b.c").is_empty());
+        assert_eq!(
+            is_dns1123_subdomain_with_underscore("a_.b"),
+            vec![
+                "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '_', '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '_?[a-z0-9]([-_a-z0-9]*[a-z0-9])?(\\._?[a-z0-9]([-_a-z0-9]*[a-z0-9])?)*')"
+            ]
+        );
         assert!(is_dns1035_label("a1").is_empty());
         assert_eq!(is_dns1035_label("1a").len(), 1);
     }
@@ -517,7 +558,8 @@ mod tests {
 
     #[test]
     fn ips_and_cidrs() {
-        let p = field::Path::new("spec").child("clusterIP");
+        let spec = field::Path::new("spec");
+        let p = spec.child("clusterIP");
         assert!(is_valid_ip(&p, "10.0.0.1").is_empty());
         assert!(is_valid_ip(&p, "010.0.0.1").is_empty());
         assert!(is_valid_ip(&p, "2001:db8::1").is_empty());

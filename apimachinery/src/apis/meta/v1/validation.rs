@@ -511,7 +511,8 @@ mod tests {
 
     #[test]
     fn selectors() {
-        let p = Path::new("spec").child("selector");
+        let spec = Path::new("spec");
+        let p = spec.child("selector");
         let sel = LabelSelector {
             match_labels: BTreeMap::new(),
             match_expressions: vec![
