@@ -80,6 +80,16 @@ where
     retained(|| Ok(Box::new(serde_json::from_slice::<T>(&written)?)))
 }
 
+/// A clone of k8s-openapi's decoded object: what kube-runtime's reflector store keeps
+/// (it sees each watch event by reference and stores `Arc::new(obj.clone())`), with the
+/// exact capacities a clone has.
+fn peer_json_cloned<T: serde::de::DeserializeOwned + Clone>(
+    json: &[u8],
+) -> Result<(i64, i64), Error> {
+    let decoded: T = serde_json::from_slice(json)?;
+    retained(|| Ok(Box::new(decoded.clone())))
+}
+
 fn peer_json<T: serde::de::DeserializeOwned>(json: &[u8]) -> Result<(i64, i64), Error> {
     retained(|| Ok(Box::new(serde_json::from_slice::<T>(json)?)))
 }
@@ -301,6 +311,10 @@ fn main() -> Result<(), Error> {
             "k8s-openapi, JSON as our server writes it",
             peer_json_from_ours::<k8s_types::core::v1::Pod, k8s_openapi::api::core::v1::Pod>,
         ),
+        (
+            "k8s-openapi, cloned (kube-runtime's store)",
+            peer_json_cloned::<k8s_openapi::api::core::v1::Pod>,
+        ),
     ];
     print!("| heap (bytes / allocations) |");
     for (name, _) in decoders {
@@ -344,6 +358,10 @@ fn main() -> Result<(), Error> {
         (
             "k8s-openapi, JSON",
             peer_json::<k8s_openapi::api::core::v1::ConfigMap>,
+        ),
+        (
+            "k8s-openapi, cloned (kube-runtime's store)",
+            peer_json_cloned::<k8s_openapi::api::core::v1::ConfigMap>,
         ),
     ];
     breakdown(
