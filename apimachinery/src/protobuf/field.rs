@@ -470,6 +470,33 @@ mod tests {
     }
 
     #[test]
+    fn decoded_lists_keep_no_spare_capacity() {
+        let outer = Outer {
+            tags: vec!["a".into()],
+            numbers: vec![1, 2, 3],
+            items: vec![Inner::default()],
+            maybe: Some(Inner::default()),
+            ..Outer::default()
+        };
+        let back = decode_message::<Outer>(&encode_message(&outer)).unwrap();
+        assert_eq!(back, outer);
+        assert_eq!(back.tags.capacity(), 1);
+        assert_eq!(back.numbers.capacity(), 3);
+        assert_eq!(back.items.capacity(), 1);
+        // A nested message's lists too, through the field that holds it.
+        let list = Outer {
+            items: vec![Inner::default(); 2],
+            ..Outer::default()
+        };
+        let wrapped = Outer {
+            nested: [("k".to_owned(), Inner::default())].into(),
+            ..list
+        };
+        let back = decode_message::<Outer>(&encode_message(&wrapped)).unwrap();
+        assert_eq!(back.items.capacity(), 2);
+    }
+
+    #[test]
     fn negative_int32_takes_ten_bytes() {
         let bytes = encode_message(&Inner {
             name: String::new(),
