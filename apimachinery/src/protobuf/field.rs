@@ -23,6 +23,10 @@ pub trait Message {
         wire: WireType,
         d: &mut Decoder<'_>,
     ) -> Result<bool, ProtobufError>;
+
+    /// Called once the whole message is read: each field gives back the capacity that
+    /// reading it left beyond its length (see [`Field::finish`]).
+    fn finish_fields(&mut self) {}
 }
 
 /// Reads fields from `d` into `message` until `d` is exhausted; unknown fields are
@@ -51,6 +55,7 @@ pub fn encode_message<M: Message + ?Sized>(message: &M) -> Vec<u8> {
 pub fn decode_message<M: Message + Default>(bytes: &[u8]) -> Result<M, ProtobufError> {
     let mut message = M::default();
     merge_message(&mut message, &mut Decoder::new(bytes))?;
+    message.finish_fields();
     Ok(message)
 }
 
@@ -75,6 +80,12 @@ pub trait Field {
     /// Reads one value sent with wire type `wire` into `self` (replacing a scalar,
     /// merging into a message, appending to a list).
     fn merge_from(&mut self, wire: WireType, d: &mut Decoder<'_>) -> Result<(), ProtobufError>;
+
+    /// Called once the message holding the field is read. A list gives back the
+    /// capacity that growing one element at a time left beyond its length: decoded
+    /// objects are kept (an informer cache holds thousands), and a one-element list of a
+    /// small type would otherwise reserve four.
+    fn finish(&mut self) {}
 }
 
 fn expect_wire(
@@ -103,7 +114,9 @@ impl<M: Message + Default> Field for M {
     fn merge_from(&mut self, wire: WireType, d: &mut Decoder<'_>) -> Result<(), ProtobufError> {
         expect_wire(wire, WireType::LengthDelimited, d, "a message")?;
         // Through `dyn`: one copy of the reading loop for every message type.
-        merge_message(self as &mut dyn Message, &mut d.nested()?)
+        merge_message(self as &mut dyn Message, &mut d.nested()?)?;
+        self.finish_fields();
+        Ok(())
     }
 }
 
@@ -120,6 +133,10 @@ impl<M: Message + ?Sized> Message for Box<M> {
         d: &mut Decoder<'_>,
     ) -> Result<bool, ProtobufError> {
         (**self).merge_field(number, wire, d)
+    }
+
+    fn finish_fields(&mut self) {
+        (**self).finish_fields();
     }
 }
 
@@ -203,8 +220,8 @@ impl Field for String {
         let bytes = d.length_delimited()?;
         let text = std::str::from_utf8(bytes)
             .map_err(|_| ProtobufError::new(at, ProtobufErrorKind::InvalidUtf8))?;
-        self.clear();
-        self.push_str(text);
+        // Exactly the text's length (growing an empty string reserves at least 8).
+        *self = text.to_owned();
         Ok(())
     }
 }
@@ -280,6 +297,12 @@ impl<T: Field + Default> Field for Option<T> {
     fn merge_from(&mut self, wire: WireType, d: &mut Decoder<'_>) -> Result<(), ProtobufError> {
         self.get_or_insert_with(T::default).merge_from(wire, d)
     }
+
+    fn finish(&mut self) {
+        if let Some(value) = self {
+            value.finish();
+        }
+    }
 }
 
 impl<T: Field + Default> Field for Vec<T> {
@@ -310,6 +333,12 @@ impl<T: Field + Default> Field for Vec<T> {
             .map_err(|e| e.at_index(self.len()))?;
         self.push(value);
         Ok(())
+    }
+
+    fn finish(&mut self) {
+        if self.capacity() > self.len() {
+            self.shrink_to_fit();
+        }
     }
 }
 
@@ -388,6 +417,10 @@ macro_rules! proto_message {
                     _ => false,
                 })
             }
+
+            fn finish_fields(&mut self) {
+                $($crate::protobuf::Field::finish(&mut self.$field);)*
+            }
         }
     };
     (@name $field:ident $name:literal) => { $name };
@@ -434,6 +467,33 @@ mod tests {
                 0x08, 0, 0x10, 0, 0x19, 0, 0, 0, 0, 0, 0, 0, 0, 0x32, 2, 0x0a, 0
             ]
         );
+    }
+
+    #[test]
+    fn decoded_lists_keep_no_spare_capacity() {
+        let outer = Outer {
+            tags: vec!["a".into()],
+            numbers: vec![1, 2, 3],
+            items: vec![Inner::default()],
+            maybe: Some(Inner::default()),
+            ..Outer::default()
+        };
+        let back = decode_message::<Outer>(&encode_message(&outer)).unwrap();
+        assert_eq!(back, outer);
+        assert_eq!(back.tags.capacity(), 1);
+        assert_eq!(back.numbers.capacity(), 3);
+        assert_eq!(back.items.capacity(), 1);
+        // A nested message's lists too, through the field that holds it.
+        let list = Outer {
+            items: vec![Inner::default(); 2],
+            ..Outer::default()
+        };
+        let wrapped = Outer {
+            nested: [("k".to_owned(), Inner::default())].into(),
+            ..list
+        };
+        let back = decode_message::<Outer>(&encode_message(&wrapped)).unwrap();
+        assert_eq!(back.items.capacity(), 2);
     }
 
     #[test]

@@ -7,6 +7,9 @@
 //! 2. watch-event decode throughput, protobuf vs JSON: a watch replaying every creation
 //!    event, objects per second through our client.
 //!
+//! The API server runs in a child process (the same binary, `--serve`), so that only
+//! the caches are counted.
+//!
 //! Usage: `cargo run --release --bin cache -- [configmaps] [pods]` (from `benchmarks/`).
 
 use std::alloc::System;
@@ -15,6 +18,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use apimachinery::runtime::{Scheme, Unstructured};
+use apimachinery::serializer::Encoder;
+use apiserver::storage::Storage;
 use controller_runtime::cache::{Cache, CacheOptions};
 use controller_runtime::client::{Client, ClientOptions, ListOptions, WireFormat};
 use controller_runtime::config::Config;
@@ -27,9 +32,12 @@ static GLOBAL: &StatsAlloc<System> = &INSTRUMENTED_SYSTEM;
 
 type Error = Box<dyn std::error::Error + Send + Sync>;
 
+/// Live heap bytes. stats_alloc already adds a growing `realloc`'s difference to
+/// `bytes_allocated` (and a shrinking one's to `bytes_deallocated`); its
+/// `bytes_reallocated` is the net of those, not to be added again.
 fn live_bytes() -> i64 {
     let s = GLOBAL.stats();
-    s.bytes_allocated as i64 - s.bytes_deallocated as i64 + s.bytes_reallocated as i64
+    s.bytes_allocated as i64 - s.bytes_deallocated as i64
 }
 
 /// Lets transient allocations of other tasks (connection buffers, decode scratch) go.
@@ -80,27 +88,40 @@ fn config_map(i: usize) -> Result<Unstructured, Error> {
     }))?)
 }
 
-fn pod_from_fixture(template: &serde_json::Value, i: usize) -> Result<Unstructured, Error> {
+/// A Pod made from Go's fixture, encoded as the server stores it (protobuf): Go's fixture
+/// sets every field with fuzzed values the server's validation refuses, so the Pods are
+/// written into storage directly, as objects a cluster already holds.
+fn pod_from_fixture(
+    template: &serde_json::Value,
+    scheme: &Scheme,
+    i: usize,
+) -> Result<(String, Vec<u8>), Error> {
     let mut pod = template.clone();
     let meta = pod["metadata"]
         .as_object_mut()
         .ok_or("fixture without metadata")?;
     for field in [
-        "uid",
         "resourceVersion",
         "selfLink",
         "generateName",
         "deletionTimestamp",
         "deletionGracePeriodSeconds",
-        "creationTimestamp",
         "ownerReferences",
         "finalizers",
     ] {
         meta.remove(field);
     }
-    meta.insert("name".into(), format!("pod-{i:05}").into());
+    let name = format!("pod-{i:05}");
+    meta.insert("name".into(), name.clone().into());
     meta.insert("namespace".into(), "default".into());
-    Ok(Unstructured::from_value(pod)?)
+    meta.insert(
+        "uid".into(),
+        format!("00000000-0000-4000-8000-{i:012}").into(),
+    );
+    meta.insert("creationTimestamp".into(), "2026-01-01T00:00:00Z".into());
+    let pod: k8s_types::core::v1::Pod = serde_json::from_value(pod)?;
+    let bytes = apimachinery::serializer::protobuf::Serializer::new(scheme).encode_to_vec(&pod)?;
+    Ok((format!("/registry/pods/default/{name}"), bytes))
 }
 
 async fn ours_bytes_per_object<T: apimachinery::runtime::Resource>(
@@ -210,25 +231,79 @@ async fn watch_throughput<T: apimachinery::runtime::Resource>(
     Ok(n as f64 / start.elapsed().as_secs_f64())
 }
 
-#[tokio::main(flavor = "multi_thread", worker_threads = 2)]
-async fn main() -> Result<(), Error> {
-    let mut args = std::env::args().skip(1);
-    let configmaps: usize = args
-        .next()
-        .map(|a| a.parse())
-        .transpose()?
-        .unwrap_or(10_000);
-    let pods: usize = args.next().map(|a| a.parse()).transpose()?.unwrap_or(1_000);
+/// The server half: the in-process API server with every object created, in a child
+/// process of its own so that the parent's allocator counts the caches alone (the
+/// server's watch buffers and encoding caches would otherwise be counted, and not all
+/// of them are released between measurements). Prints `URL REVISION` and serves until
+/// its standard input closes.
+async fn serve(configmaps: usize, pods: usize) -> Result<(), Error> {
     let mut scheme = Scheme::new();
     k8s_types::register(&mut scheme)?;
     let scheme = Arc::new(scheme);
     let storage = Arc::new(apiserver::storage::MemoryStorage::with_history_limit(
         configmaps + pods + 1000,
     ));
-    let server = apiserver::server::Config::new(Arc::clone(&scheme), storage)
+    let server = apiserver::server::Config::new(Arc::clone(&scheme), storage.clone())
         .serve(SocketAddr::from((Ipv4Addr::LOCALHOST, 0)))
         .await?;
     let url = server.url();
+    let client = Client::new(&Config::new(&url), Arc::clone(&scheme))?;
+    // A first object, so that the watches below start from a revision before the rest.
+    let mut first = k8s_types::core::v1::Namespace::default();
+    first.metadata.name = "bench".into();
+    let first = client.create(&first, &Default::default()).await?;
+    let started = Instant::now();
+    for i in 0..configmaps {
+        client.create(&config_map(i)?, &Default::default()).await?;
+    }
+    let fixture = std::fs::read(benchmarks::testdata_dir()?.join("core.v1.Pod.json"))?;
+    let template: serde_json::Value = serde_json::from_slice(&fixture)?;
+    for i in 0..pods {
+        let (key, bytes) = pod_from_fixture(&template, &scheme, i)?;
+        storage.create(&key, bytes.into()).await?;
+    }
+    eprintln!(
+        "created {configmaps} ConfigMaps and {pods} Pods in {:.1?}",
+        started.elapsed()
+    );
+    println!("{url} {}", first.metadata.resource_version);
+    tokio::task::spawn_blocking(|| std::io::copy(&mut std::io::stdin(), &mut std::io::sink()))
+        .await??;
+    server.shutdown().await;
+    Ok(())
+}
+
+#[tokio::main(flavor = "multi_thread", worker_threads = 2)]
+async fn main() -> Result<(), Error> {
+    let mut args = std::env::args().skip(1).peekable();
+    let server_half = args.next_if(|a| a == "--serve").is_some();
+    let configmaps: usize = args
+        .next()
+        .map(|a| a.parse())
+        .transpose()?
+        .unwrap_or(10_000);
+    let pods: usize = args.next().map(|a| a.parse()).transpose()?.unwrap_or(1_000);
+    if server_half {
+        return serve(configmaps, pods).await;
+    }
+    let mut server = std::process::Command::new(std::env::current_exe()?)
+        .args(["--serve", &configmaps.to_string(), &pods.to_string()])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()?;
+    let mut line = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(server.stdout.take().ok_or("no server stdout")?),
+        &mut line,
+    )?;
+    let (url, from) = line
+        .trim()
+        .split_once(' ')
+        .ok_or_else(|| format!("the server half printed {line:?}"))?;
+    let (url, from) = (url.to_owned(), from.to_owned());
+    let mut scheme = Scheme::new();
+    k8s_types::register(&mut scheme)?;
+    let scheme = Arc::new(scheme);
     let client = Client::new(&Config::new(&url), Arc::clone(&scheme))?;
     // The same cache fed by JSON instead of protobuf: shows what the decoder leaves behind.
     let json_client = Client::with_options(
@@ -238,28 +313,6 @@ async fn main() -> Result<(), Error> {
             wire_format: WireFormat::Json,
         },
     )?;
-
-    // A first object, so that the watches below start from a revision before the rest.
-    let mut first = k8s_types::core::v1::Namespace::default();
-    first.metadata.name = "bench".into();
-    let first = client.create(&first, &Default::default()).await?;
-    let from = first.metadata.resource_version.clone();
-
-    let started = Instant::now();
-    for i in 0..configmaps {
-        client.create(&config_map(i)?, &Default::default()).await?;
-    }
-    let fixture = std::fs::read(benchmarks::testdata_dir()?.join("core.v1.Pod.json"))?;
-    let template: serde_json::Value = serde_json::from_slice(&fixture)?;
-    for i in 0..pods {
-        client
-            .create(&pod_from_fixture(&template, i)?, &Default::default())
-            .await?;
-    }
-    eprintln!(
-        "created {configmaps} ConfigMaps and {pods} Pods in {:.1?}",
-        started.elapsed()
-    );
 
     // Warm-up: the server's watch caches of both resources, each client's connection.
     ours_bytes_per_object::<k8s_types::core::v1::ConfigMap>(&client, &scheme, true, configmaps)
@@ -357,6 +410,8 @@ async fn main() -> Result<(), Error> {
         "| {pods} Pod events | {pb:.0} | {js:.0} | {:.2}x |",
         pb / js
     );
-    server.shutdown().await;
+    // Closing its standard input ends the server half.
+    drop(server.stdin.take());
+    server.wait()?;
     Ok(())
 }

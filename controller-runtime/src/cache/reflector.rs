@@ -175,12 +175,12 @@ impl<T: Object> Reflector<T> {
     fn apply_list(&self, items: Vec<T>, first_list: bool) {
         let items: Vec<Arc<T>> = items.into_iter().map(|o| self.prepare(o)).collect();
         let notifier = self.processor.lock();
-        let mut old: HashMap<String, Arc<T>> = self.store.replace(items.clone());
+        let mut old: HashMap<Arc<str>, Arc<T>> = self.store.replace(items.clone());
         if notifier.len() == 0 {
             return;
         }
         for obj in &items {
-            match old.remove(&object_key(obj.as_ref())) {
+            match old.remove(object_key(obj.as_ref()).as_str()) {
                 Some(previous) => notifier.update(&previous, obj),
                 None => notifier.add(obj, first_list),
             }

@@ -57,26 +57,30 @@ pub fn namespaced_key(namespace: &str, name: &str) -> String {
     }
 }
 
+/// An object's key, shared by the item map and every index entry of the object: one
+/// allocation per object instead of one per place the key is kept.
+type Key = Arc<str>;
+
 struct Index<T> {
     func: IndexFunc<T>,
     /// index value -> keys of the objects under it.
-    values: HashMap<String, BTreeSet<String>>,
+    values: HashMap<String, BTreeSet<Key>>,
 }
 
 struct State<T> {
-    items: HashMap<String, Arc<T>>,
+    items: HashMap<Key, Arc<T>>,
     indexes: BTreeMap<String, Index<T>>,
 }
 
 impl<T> State<T> {
-    fn index_add(&mut self, key: &str, obj: &T) {
+    fn index_add(&mut self, key: &Key, obj: &T) {
         for index in self.indexes.values_mut() {
             for value in (index.func)(obj) {
                 index
                     .values
                     .entry(value)
                     .or_default()
-                    .insert(key.to_owned());
+                    .insert(Arc::clone(key));
             }
         }
     }
@@ -189,10 +193,10 @@ impl<T: Object> Indexer<T> {
             }
         }
         for (name, func) in new {
-            let mut values: HashMap<String, BTreeSet<String>> = HashMap::new();
+            let mut values: HashMap<String, BTreeSet<Key>> = HashMap::new();
             for (key, obj) in &state.items {
                 for value in func(obj) {
-                    values.entry(value).or_default().insert(key.clone());
+                    values.entry(value).or_default().insert(Arc::clone(key));
                 }
             }
             state.indexes.insert(name, Index { func, values });
@@ -202,9 +206,9 @@ impl<T: Object> Indexer<T> {
 
     /// Adds or replaces an object under its key; returns the object it replaced.
     pub fn add(&self, obj: Arc<T>) -> Option<Arc<T>> {
-        let key = object_key(obj.as_ref());
+        let key: Key = object_key(obj.as_ref()).into();
         let mut state = self.write();
-        let old = state.items.insert(key.clone(), Arc::clone(&obj));
+        let old = state.items.insert(Arc::clone(&key), Arc::clone(&obj));
         if let Some(old) = &old {
             state.index_remove(&key, old);
         }
@@ -232,7 +236,7 @@ impl<T: Object> Indexer<T> {
 
     /// Replaces the whole content at once (client-go's `Replace`): readers see the old
     /// content or the new one, never a mix. Returns the previous content by key.
-    pub fn replace(&self, objects: Vec<Arc<T>>) -> HashMap<String, Arc<T>> {
+    pub fn replace(&self, objects: Vec<Arc<T>>) -> HashMap<Arc<str>, Arc<T>> {
         // Build the new items and indexes outside the lock: readers keep reading the old
         // content meanwhile, and the swap itself is a few pointer moves.
         let funcs: Vec<(String, IndexFunc<T>)> = self
@@ -243,7 +247,7 @@ impl<T: Object> Indexer<T> {
             .collect();
         let mut items = HashMap::with_capacity(objects.len());
         for obj in objects {
-            items.insert(object_key(obj.as_ref()), obj);
+            items.insert(Key::from(object_key(obj.as_ref())), obj);
         }
         let mut new_state = State {
             items: HashMap::new(),
@@ -274,10 +278,10 @@ impl<T: Object> Indexer<T> {
             .map(|(name, index)| (name.clone(), Arc::clone(&index.func)))
             .collect();
         for (name, func) in missing {
-            let mut values: HashMap<String, BTreeSet<String>> = HashMap::new();
+            let mut values: HashMap<String, BTreeSet<Key>> = HashMap::new();
             for (key, obj) in &new_state.items {
                 for value in func(obj) {
-                    values.entry(value).or_default().insert(key.clone());
+                    values.entry(value).or_default().insert(Arc::clone(key));
                 }
             }
             new_state.indexes.insert(name, Index { func, values });
@@ -303,7 +307,7 @@ impl<T: Object> Indexer<T> {
 
     /// Every key, in no particular order.
     pub fn list_keys(&self) -> Vec<String> {
-        self.read().items.keys().cloned().collect()
+        self.read().items.keys().map(|k| k.to_string()).collect()
     }
 
     /// The number of objects.
@@ -348,7 +352,7 @@ impl<T: Object> Indexer<T> {
         Ok(index
             .values
             .get(value)
-            .map(|keys| keys.iter().cloned().collect())
+            .map(|keys| keys.iter().map(|k| k.to_string()).collect())
             .unwrap_or_default())
     }
 

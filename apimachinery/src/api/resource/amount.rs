@@ -51,6 +51,23 @@ impl Amount {
         Some(Amount { mantissa, exponent })
     }
 
+    /// `mantissa × 10^exponent`, normalised in `i64` arithmetic (always in range: an
+    /// `i64` has at most 19 digits).
+    pub(crate) const fn from_i64(mut mantissa: i64, exponent: i32) -> Amount {
+        if mantissa == 0 {
+            return Amount::ZERO;
+        }
+        let mut exponent = exponent as i64;
+        while mantissa % 10 == 0 {
+            mantissa /= 10;
+            exponent += 1;
+        }
+        Amount {
+            mantissa: mantissa as i128,
+            exponent,
+        }
+    }
+
     /// The mantissa, with no trailing zero digit.
     pub(crate) fn mantissa(&self) -> i128 {
         self.mantissa

@@ -21,6 +21,7 @@ mod error;
 mod format;
 mod parse;
 mod quantity;
+mod repr;
 mod scale;
 mod suffix;
 

@@ -36,7 +36,7 @@ pub fn parse_quantity(text: &str) -> Result<Quantity, QuantityError> {
         return Ok(Quantity::from_parts(
             Amount::ZERO,
             Format::DecimalSI,
-            Some(text.into()),
+            Some(text),
         ));
     }
     let scanned = scan(text).ok_or_else(|| QuantityError::FormatWrong { input: text.into() })?;
@@ -168,7 +168,7 @@ fn fast_path(
     Some(Quantity::from_parts(
         amount,
         format,
-        keep_text.then(|| text.into()),
+        keep_text.then_some(text),
     ))
 }
 

@@ -6,6 +6,7 @@ use std::hash::{Hash, Hasher};
 use std::str::FromStr;
 
 use super::amount::Amount;
+use super::repr::Repr;
 use super::{Format, QuantityError, Scale, canonical, parse_quantity};
 use crate::raw_json::{SERDE_JSON_RAW_TOKEN, raw_text_from_map};
 
@@ -45,10 +46,9 @@ use crate::raw_json::{SERDE_JSON_RAW_TOKEN, raw_text_from_map};
 /// ```
 #[derive(Clone, Default)]
 pub struct Quantity {
-    amount: Amount,
-    format: Format,
-    /// The parsed text, when Go would keep it as the canonical form.
-    text: Option<Box<str>>,
+    /// The amount, the format, and the parsed text when Go would keep it as the
+    /// canonical form; inline for the usual quantities.
+    repr: Repr,
 }
 
 impl Quantity {
@@ -64,28 +64,24 @@ impl Quantity {
 
     /// `value × 10^scale` in decimal SI (Go's `NewScaledQuantity`).
     pub const fn new_scaled_quantity(value: i64, scale: Scale) -> Quantity {
-        Quantity::new_scaled(value, scale.0 as i64, Format::DecimalSI)
+        Quantity::new_scaled(value, scale.0, Format::DecimalSI)
     }
 
-    const fn new_scaled(value: i64, exponent: i64, format: Format) -> Quantity {
-        // An i64 has at most 19 digits, always within the 38-digit range.
-        let amount = match Amount::new(value as i128, exponent) {
-            Some(amount) => amount,
-            None => Amount::ZERO,
-        };
+    const fn new_scaled(value: i64, exponent: i32, format: Format) -> Quantity {
+        // Normalised when read: an i64 mantissa always has an exact amount.
         Quantity {
-            amount,
-            format,
-            text: None,
+            repr: Repr::small(value, exponent, format),
         }
     }
 
-    pub(crate) fn from_parts(amount: Amount, format: Format, text: Option<Box<str>>) -> Quantity {
+    pub(crate) fn from_parts(amount: Amount, format: Format, text: Option<&str>) -> Quantity {
         Quantity {
-            amount,
-            format,
-            text,
+            repr: Repr::new(amount, format, text),
         }
+    }
+
+    fn amount(&self) -> Amount {
+        self.repr.amount()
     }
 
     /// Parses `text` (Go's `ParseQuantity`); the same as [`parse_quantity`] and `str::parse`.
@@ -95,24 +91,23 @@ impl Quantity {
 
     /// The format the canonical form is written in.
     pub fn format(&self) -> Format {
-        self.format
+        self.repr.format()
     }
 
     /// Changes the format the quantity is written in. Unlike assigning Go's `Format` field,
     /// this also drops a kept parsed text, so the new format shows.
     pub fn set_format(&mut self, format: Format) {
-        self.format = format;
-        self.text = None;
+        self.repr = Repr::new(self.amount(), format, None);
     }
 
     /// True when the amount is zero.
     pub fn is_zero(&self) -> bool {
-        self.amount.is_zero()
+        self.amount().is_zero()
     }
 
     /// -1, 0 or 1 as the amount is negative, zero or positive.
     pub fn sign(&self) -> i32 {
-        self.amount.signum()
+        self.amount().signum()
     }
 
     /// The amount rounded up, away from zero, to a whole number (Go's `Value`); saturates
@@ -131,17 +126,18 @@ impl Quantity {
     /// `1Gi` at [`Scale::MEGA`] is 1074. Saturates at `i64::MIN`/`i64::MAX` where Go's
     /// result would overflow.
     pub fn scaled_value(&self, scale: Scale) -> i64 {
-        self.amount.to_i64_at(i64::from(scale.0)).0
+        self.amount().to_i64_at(i64::from(scale.0)).0
     }
 
     /// The amount as an `i64` when it is a whole number in range (Go's `AsInt64`). Go also
     /// answers no for some whole amounts, depending on how it stored them (`1000m`); here
     /// only the value counts.
     pub fn as_int64(&self) -> Option<i64> {
-        if self.amount.exponent() < 0 {
+        let amount = self.amount();
+        if amount.exponent() < 0 {
             return None;
         }
-        match self.amount.to_i64_at(0) {
+        match amount.to_i64_at(0) {
             (v, true) => Some(v),
             _ => None,
         }
@@ -149,32 +145,31 @@ impl Quantity {
 
     /// The amount as the nearest `f64` (Go's `AsApproximateFloat64`).
     pub fn as_approximate_float64(&self) -> f64 {
-        let exponent =
-            i32::try_from(self.amount.exponent()).unwrap_or(if self.amount.exponent() < 0 {
-                i32::MIN
-            } else {
-                i32::MAX
-            });
+        let amount = self.amount();
+        let exponent = i32::try_from(amount.exponent()).unwrap_or(if amount.exponent() < 0 {
+            i32::MIN
+        } else {
+            i32::MAX
+        });
         // Parsing the decimal text gives the correctly rounded f64.
-        format!("{}e{}", self.amount.mantissa(), exponent)
+        format!("{}e{}", amount.mantissa(), exponent)
             .parse()
             .unwrap_or(f64::NAN)
     }
 
     /// Compares the amount with an integer (Go's `CmpInt64`).
     pub fn cmp_int64(&self, y: i64) -> Ordering {
-        self.amount
-            .cmp_value(&Amount::new(i128::from(y), 0).unwrap_or_default())
+        self.amount().cmp_value(&Amount::from_i64(y, 0))
     }
 
     /// Adds `y` in place (Go's `Add`); a zero quantity takes `y`'s format. Fails, leaving
     /// the quantity unchanged, when the sum needs more than 38 significant digits.
     pub fn add(&mut self, y: &Quantity) -> Result<(), QuantityError> {
         let sum = self
-            .amount
-            .checked_add(y.amount)
+            .amount()
+            .checked_add(y.amount())
             .ok_or_else(|| self.overflow("+", y))?;
-        self.set_result(sum, y.format);
+        self.set_result(sum, y.format());
         Ok(())
     }
 
@@ -183,10 +178,10 @@ impl Quantity {
     /// digits.
     pub fn sub(&mut self, y: &Quantity) -> Result<(), QuantityError> {
         let difference = self
-            .amount
-            .checked_add(y.amount.neg())
+            .amount()
+            .checked_add(y.amount().neg())
             .ok_or_else(|| self.overflow("-", y))?;
-        self.set_result(difference, y.format);
+        self.set_result(difference, y.format());
         Ok(())
     }
 
@@ -195,31 +190,28 @@ impl Quantity {
     /// product) cannot happen here.
     pub fn mul(&mut self, y: i64) -> Result<(), QuantityError> {
         let product = self
-            .amount
+            .amount()
             .checked_mul_int(y)
             .ok_or_else(|| QuantityError::Overflow {
                 op: "*",
                 left: self.to_string(),
                 right: y.to_string(),
             })?;
-        self.amount = product;
-        self.text = None;
+        self.repr = Repr::new(product, self.format(), None);
         Ok(())
     }
 
     /// Negates in place (Go's `Neg`).
     pub fn neg(&mut self) {
-        self.amount = self.amount.neg();
-        self.text = None;
+        self.repr = Repr::new(self.amount().neg(), self.format(), None);
     }
 
     /// Rounds up, away from zero, to a multiple of `10^scale` (Go's `RoundUp`); returns
     /// whether nothing was lost.
     pub fn round_up(&mut self, scale: Scale) -> bool {
-        let (rounded, exact) = self.amount.round_up(i64::from(scale.0));
+        let (rounded, exact) = self.amount().round_up(i64::from(scale.0));
         if !exact {
-            self.amount = rounded;
-            self.text = None;
+            self.repr = Repr::new(rounded, self.format(), None);
         }
         exact
     }
@@ -236,7 +228,7 @@ impl Quantity {
 
     /// Sets the amount to `value × 10^scale` (Go's `SetScaled`), keeping the format.
     pub fn set_scaled(&mut self, value: i64, scale: Scale) {
-        *self = Quantity::new_scaled(value, i64::from(scale.0), self.format);
+        *self = Quantity::new_scaled(value, scale.0, self.format());
     }
 
     /// The canonical text in the quantity's format, ignoring a kept parsed text (Go's
@@ -244,16 +236,17 @@ impl Quantity {
     pub fn canonical_string(&self) -> String {
         let mut out = String::with_capacity(16);
         // Writing into a String cannot fail.
-        let _ = canonical::write(&mut out, &self.amount, self.format);
+        let _ = canonical::write(&mut out, &self.amount(), self.format());
         out
     }
 
     fn set_result(&mut self, amount: Amount, other_format: Format) {
-        if self.amount.is_zero() {
-            self.format = other_format;
-        }
-        self.amount = amount;
-        self.text = None;
+        let format = if self.is_zero() {
+            other_format
+        } else {
+            self.format()
+        };
+        self.repr = Repr::new(amount, format, None);
     }
 
     fn overflow(&self, op: &'static str, y: &Quantity) -> QuantityError {
@@ -267,7 +260,7 @@ impl Quantity {
 
 impl PartialEq for Quantity {
     fn eq(&self, other: &Quantity) -> bool {
-        self.amount == other.amount
+        self.amount() == other.amount()
     }
 }
 
@@ -275,7 +268,7 @@ impl Eq for Quantity {}
 
 impl Hash for Quantity {
     fn hash<H: Hasher>(&self, state: &mut H) {
-        self.amount.hash(state);
+        self.amount().hash(state);
     }
 }
 
@@ -288,7 +281,7 @@ impl PartialOrd for Quantity {
 impl Ord for Quantity {
     /// By value (Go's `Cmp`).
     fn cmp(&self, other: &Quantity) -> Ordering {
-        self.amount.cmp_value(&other.amount)
+        self.amount().cmp_value(&other.amount())
     }
 }
 
@@ -320,28 +313,28 @@ impl TryFrom<&str> for Quantity {
 impl fmt::Display for Quantity {
     /// Go's `String()`: the kept parsed text, or the canonical form.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.text {
+        match self.repr.text() {
             Some(text) => f.write_str(text),
-            None => canonical::write(f, &self.amount, self.format),
+            None => canonical::write(f, &self.amount(), self.format()),
         }
     }
 }
 
 impl fmt::Debug for Quantity {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Quantity({self}, {})", self.format)
+        write!(f, "Quantity({self}, {})", self.format())
     }
 }
 
 impl serde::Serialize for Quantity {
     /// Go's `MarshalJSON`: the text as a string.
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        if let Some(text) = &self.text {
+        if let Some(text) = self.repr.text() {
             return serializer.serialize_str(text);
         }
         let mut buffer = canonical::Buffer::new();
         // Writing into the buffer cannot fail.
-        let _ = canonical::write(&mut buffer, &self.amount, self.format);
+        let _ = canonical::write(&mut buffer, &self.amount(), self.format());
         serializer.serialize_str(buffer.as_str())
     }
 }

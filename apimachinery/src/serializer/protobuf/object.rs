@@ -141,6 +141,7 @@ fn decode_raw_at(
             source,
         }
     })?;
+    message.finish_fields();
     object.set_group_version_kind(gvk);
     Ok(object)
 }
