@@ -1047,8 +1047,14 @@ impl Handler<'_> {
                 warnings,
             });
         }
-        // Marked for deletion, waiting on finalizers: the object, 202 Accepted.
-        self.reply(202, &*self.to_request_version_async(obj).await?, warnings)
+        // Marked for deletion (finalizers, a grace period): the object, 200 as in Go;
+        // 202 Accepted only when the deprecated `orphanDependents: false` asked for it.
+        let code = if params.orphan_dependents == Some(false) {
+            202
+        } else {
+            200
+        };
+        self.reply(code, &*self.to_request_version_async(obj).await?, warnings)
     }
 
     fn delete_params(&self, body: &[u8]) -> Result<DeleteParams, StatusError> {
@@ -1058,11 +1064,16 @@ impl Handler<'_> {
             ..DeleteParams::default()
         };
         if let Some(g) = self.query.get("gracePeriodSeconds") {
-            g.parse::<i64>().map_err(|_| {
+            params.grace_period_seconds = Some(g.parse::<i64>().map_err(|_| {
                 StatusError::bad_request(format!(
                     "invalid gracePeriodSeconds {g:?}: not an integer"
                 ))
-            })?;
+            })?);
+        }
+        if let Some(o) = self.query.get("orphanDependents") {
+            params.orphan_dependents = Some(o.parse::<bool>().map_err(|_| {
+                StatusError::bad_request(format!("invalid orphanDependents {o:?}: not a boolean"))
+            })?);
         }
         if !body.iter().all(u8::is_ascii_whitespace) {
             let v: Value = serde_json::from_slice(body).map_err(|e| {
@@ -1083,11 +1094,34 @@ impl Handler<'_> {
             if let Some(dry) = v.get("dryRun").and_then(Value::as_array) {
                 params.dry_run |= dry.iter().any(|d| d == "All");
             }
-            if v.get("orphanDependents") == Some(&Value::Bool(true))
-                && params.propagation_policy.is_none()
-            {
-                params.propagation_policy = Some("Orphan".into());
+            match v.get("gracePeriodSeconds") {
+                None | Some(Value::Null) => {}
+                Some(g) => {
+                    params.grace_period_seconds = Some(g.as_i64().ok_or_else(|| {
+                        StatusError::bad_request(format!(
+                            "the body of the request is not valid DeleteOptions: gracePeriodSeconds {g} is not an integer"
+                        ))
+                    })?);
+                }
             }
+            if let Some(o) = v.get("orphanDependents").and_then(Value::as_bool) {
+                params.orphan_dependents = Some(o);
+            }
+        }
+        if let (Some(_), Some(p)) = (params.orphan_dependents, &params.propagation_policy) {
+            return Err(StatusError::invalid(
+                "meta.k8s.io",
+                "DeleteOptions",
+                "",
+                vec![StatusError::invalid_value(
+                    "propagationPolicy",
+                    p,
+                    "orphanDependents and deletionPropagation cannot be both set",
+                )],
+            ));
+        }
+        if params.orphan_dependents == Some(true) {
+            params.propagation_policy = Some("Orphan".into());
         }
         if let Some(p) = &params.propagation_policy {
             if !matches!(p.as_str(), "Orphan" | "Background" | "Foreground") {

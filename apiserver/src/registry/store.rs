@@ -22,6 +22,7 @@ use serde_json::Value;
 
 use super::cacher::Cacher;
 use super::continue_token::ContinueToken;
+use super::graceful_delete::{GracefulOutcome, before_delete, mark_as_deleting};
 use super::resource_info::ResourceInfo;
 use super::selection::Selection;
 use crate::apiextensions::CustomResource;
@@ -52,6 +53,12 @@ pub struct DeleteParams {
     pub propagation_policy: Option<String>,
     /// Validate and answer without writing.
     pub dry_run: bool,
+    /// `gracePeriodSeconds`: how long a Pod may take to stop (see [`before_delete`]);
+    /// `None` is the Pod's own `terminationGracePeriodSeconds`.
+    pub grace_period_seconds: Option<i64>,
+    /// `orphanDependents`, the deprecated form of `propagationPolicy`: `false` makes a
+    /// delete that only marks the object answer 202 Accepted, as in Go.
+    pub orphan_dependents: Option<bool>,
 }
 
 /// What a list returns: objects at the storage version, with the list's metadata.
@@ -463,8 +470,10 @@ impl Store {
         from_value(&self.scheme, &gvk, new_v)
     }
 
-    /// Deletes one object: with finalizers it is only marked (`deletionTimestamp`), as
-    /// in Go; returns the object as deleted or marked, and whether it is gone.
+    /// Deletes one object as Go's `Store.Delete` does: a Pod is marked for graceful
+    /// deletion (see [`before_delete`]), an object with finalizers is only marked
+    /// (`deletionTimestamp`), anything else goes at once. Returns the object as deleted
+    /// or marked, and whether it is gone.
     pub async fn delete(
         &self,
         namespace: &str,
@@ -473,6 +482,7 @@ impl Store {
     ) -> Result<(Box<dyn Object>, bool), StatusError> {
         let key = self.info.key(namespace, name);
         let qualified = self.qualified();
+        let now = Time::now().truncate_to_seconds();
         for _ in 0..UPDATE_RETRIES {
             let kv = match self.storage.get(&key).await {
                 Ok(Some(kv)) => kv,
@@ -511,6 +521,13 @@ impl Store {
                     ));
                 }
             }
+            let graceful =
+                match before_delete(&self.info, &mut *obj, params.grace_period_seconds, now)? {
+                    // Already going with no longer a period: finalizers stay as they are too.
+                    GracefulOutcome::Pending => return Ok((obj, false)),
+                    GracefulOutcome::Graceful { period } => Some(period),
+                    GracefulOutcome::Immediate => None,
+                };
             // Go records the propagation policy as a finalizer the garbage collector
             // acts on (there is no garbage collector here: they stay until removed).
             let policy_finalizer = match params.propagation_policy.as_deref() {
@@ -523,40 +540,56 @@ impl Store {
                     finalizers.push(f.to_owned());
                 }
             }
-            if finalizers.is_empty() {
+            let held = !finalizers.is_empty();
+            let mut revision = kv.mod_revision;
+            let mut written = false;
+            if graceful.is_some() || held {
+                // First the mark (Go's `updateForGracefulDeletionAndFinalizers`): a Pod's
+                // grace period, or "deleting" for finalizers.
+                if let Some(meta) = obj.meta_mut() {
+                    meta.set_finalizers(finalizers);
+                }
+                if graceful.is_none() {
+                    mark_as_deleting(&mut *obj, now);
+                }
+                // Marked and kept: by finalizers, or until the grace period ends.
+                let kept = held || graceful.is_some_and(|p| p > 0);
+                let value = self.encode(&mut *obj)?;
                 if params.dry_run {
-                    return Ok((obj, true));
-                }
-                match self.storage.delete(&key, Some(kv.mod_revision)).await {
-                    Ok(deleted) => {
-                        if let Some(meta) = obj.meta_mut() {
-                            meta.set_resource_version(&deleted.revision.to_string());
-                        }
-                        return Ok((obj, true));
-                    }
-                    Err(StorageError::Conflict { .. }) => continue,
-                    Err(e) => return Err(StatusError::from_storage(e, &qualified, name)),
-                }
-            }
-            if marked {
-                return Ok((obj, false));
-            }
-            if let Some(meta) = obj.meta_mut() {
-                meta.set_deletion_timestamp(Some(Time::now().truncate_to_seconds()));
-                meta.set_deletion_grace_period_seconds(Some(0));
-                meta.set_finalizers(finalizers);
-            }
-            if params.dry_run {
-                return Ok((obj, false));
-            }
-            let value = self.encode(&mut *obj)?;
-            match self.storage.update(&key, value, kv.mod_revision).await {
-                Ok(kv) => {
                     if let Some(meta) = obj.meta_mut() {
                         meta.set_resource_version(&kv.mod_revision.to_string());
                     }
+                    return Ok((obj, !kept));
+                }
+                if value != kv.value {
+                    match self.storage.update(&key, value, kv.mod_revision).await {
+                        Ok(updated) => {
+                            revision = updated.mod_revision;
+                            written = true;
+                        }
+                        Err(StorageError::Conflict { .. }) => continue,
+                        Err(e) => return Err(StatusError::from_storage(e, &qualified, name)),
+                    }
+                }
+                if let Some(meta) = obj.meta_mut() {
+                    meta.set_resource_version(&revision.to_string());
+                }
+                if kept {
                     return Ok((obj, false));
                 }
+            } else if params.dry_run {
+                return Ok((obj, true));
+            }
+            match self.storage.delete(&key, Some(revision)).await {
+                Ok(deleted) => {
+                    if let Some(meta) = obj.meta_mut() {
+                        meta.set_resource_version(&deleted.revision.to_string());
+                    }
+                    return Ok((obj, true));
+                }
+                // Between the mark with no grace period and the delete, someone else
+                // deleted it: what was asked for happened (Go ignores this NotFound too).
+                Err(StorageError::KeyNotFound { .. }) if written => return Ok((obj, true)),
                 Err(StorageError::Conflict { .. }) => continue,
                 Err(e) => return Err(StatusError::from_storage(e, &qualified, name)),
             }
