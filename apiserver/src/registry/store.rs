@@ -212,6 +212,53 @@ impl Store {
         }
     }
 
+    /// One object and its stored value, for a write to start from: from the watch cache
+    /// unless `fresh` (or the cache cannot tell), else from the storage. The flag says
+    /// whether it came from the storage; a cached one may be older than the storage's,
+    /// which the write's compare-and-swap finds out (Go's `GuaranteedUpdate` starting
+    /// from its cached object).
+    pub async fn read(
+        &self,
+        namespace: &str,
+        name: &str,
+        fresh: bool,
+    ) -> Result<(Box<dyn Object>, KeyValue, bool), StatusError> {
+        let key = self.info.key(namespace, name);
+        if !fresh {
+            if let Some((kv, _)) = self.cacher.current(&key).await {
+                return Ok((self.decode(&kv)?, kv, false));
+            }
+        }
+        match self.storage.get(&key).await {
+            Ok(Some(kv)) => Ok((self.decode(&kv)?, kv, true)),
+            Ok(None) => Err(StatusError::not_found(&self.qualified(), name)),
+            Err(e) => Err(StatusError::from_storage(e, &self.qualified(), name)),
+        }
+    }
+
+    /// One object as the watch cache has it, for reads that accept any recent state
+    /// (`resourceVersion=0`, Go serves those from its watch cache); from the storage when
+    /// the cache cannot tell.
+    pub async fn get_cached(
+        &self,
+        namespace: &str,
+        name: &str,
+    ) -> Result<Box<dyn Object>, StatusError> {
+        Ok(self.read(namespace, name, false).await?.0)
+    }
+
+    /// The storage's revision of `name` now, when a write that started from a cached
+    /// object failed: the same revision means the failure stands.
+    pub async fn revision_of(&self, namespace: &str, name: &str) -> Option<Revision> {
+        let key = self.info.key(namespace, name);
+        self.storage
+            .get(&key)
+            .await
+            .ok()
+            .flatten()
+            .map(|kv| kv.mod_revision)
+    }
+
     /// Creates `obj` (at the storage version, defaulted): sets the server's metadata,
     /// resolves `generateName`, and writes it unless `dry_run`.
     pub async fn create(
@@ -311,6 +358,27 @@ impl Store {
         name: &str,
         subresource: Subresource,
         dry_run: bool,
+        update: F,
+    ) -> Result<Box<dyn Object>, StatusError>
+    where
+        F: FnMut(Box<dyn Object>) -> Result<Box<dyn Object>, StatusError>,
+    {
+        self.update_from(namespace, name, subresource, dry_run, None, update)
+            .await
+    }
+
+    /// [`update`](Self::update) starting from `known`, the stored value the caller
+    /// read (from the watch cache, say) instead of reading it again: one compare-and-swap
+    /// when it is still current. A `known` value older than the storage's makes the swap
+    /// fail; the update is then a conflict when it carries a `resourceVersion`, and is
+    /// retried from the storage otherwise.
+    pub async fn update_from<F>(
+        &self,
+        namespace: &str,
+        name: &str,
+        subresource: Subresource,
+        dry_run: bool,
+        mut known: Option<KeyValue>,
         mut update: F,
     ) -> Result<Box<dyn Object>, StatusError>
     where
@@ -319,10 +387,14 @@ impl Store {
         let key = self.info.key(namespace, name);
         let qualified = self.qualified();
         for _ in 0..UPDATE_RETRIES {
-            let kv = match self.storage.get(&key).await {
-                Ok(Some(kv)) => kv,
-                Ok(None) => return Err(StatusError::not_found(&qualified, name)),
-                Err(e) => return Err(StatusError::from_storage(e, &qualified, name)),
+            let from_known = known.is_some();
+            let kv = match known.take() {
+                Some(kv) => kv,
+                None => match self.storage.get(&key).await {
+                    Ok(Some(kv)) => kv,
+                    Ok(None) => return Err(StatusError::not_found(&qualified, name)),
+                    Err(e) => return Err(StatusError::from_storage(e, &qualified, name)),
+                },
             };
             let current = self.decode(&kv)?;
             let mut new = update(current.deep_copy_object())?;
@@ -366,7 +438,14 @@ impl Store {
             }
             let value = self.encode(&mut *new)?;
             if value == kv.value {
-                // Nothing changed: Go answers with the stored object and writes nothing.
+                // Nothing changed: Go answers with the stored object and writes nothing,
+                // once it knows that object is the storage's.
+                if from_known && self.revision_of(namespace, name).await != Some(kv.mod_revision) {
+                    if asked.is_empty() {
+                        continue;
+                    }
+                    return Err(StatusError::stale(&qualified, name));
+                }
                 return Ok(current);
             }
             match self.storage.update(&key, value, kv.mod_revision).await {
@@ -480,14 +559,30 @@ impl Store {
         name: &str,
         params: &DeleteParams,
     ) -> Result<(Box<dyn Object>, bool), StatusError> {
+        self.delete_from(namespace, name, params, None).await
+    }
+
+    /// [`delete`](Self::delete) starting from `known`, the stored value the caller read
+    /// (from the watch cache, say): one conditional delete when it is still current,
+    /// read again from the storage when the condition fails.
+    pub async fn delete_from(
+        &self,
+        namespace: &str,
+        name: &str,
+        params: &DeleteParams,
+        mut known: Option<KeyValue>,
+    ) -> Result<(Box<dyn Object>, bool), StatusError> {
         let key = self.info.key(namespace, name);
         let qualified = self.qualified();
         let now = Time::now().truncate_to_seconds();
         for _ in 0..UPDATE_RETRIES {
-            let kv = match self.storage.get(&key).await {
-                Ok(Some(kv)) => kv,
-                Ok(None) => return Err(StatusError::not_found(&qualified, name)),
-                Err(e) => return Err(StatusError::from_storage(e, &qualified, name)),
+            let kv = match known.take() {
+                Some(kv) => kv,
+                None => match self.storage.get(&key).await {
+                    Ok(Some(kv)) => kv,
+                    Ok(None) => return Err(StatusError::not_found(&qualified, name)),
+                    Err(e) => return Err(StatusError::from_storage(e, &qualified, name)),
+                },
             };
             let mut obj = self.decode(&kv)?;
             let (uid, rv, mut finalizers, marked) = match obj.meta() {

@@ -7,6 +7,7 @@ mod client;
 mod support;
 
 mod admission;
+mod cached_writes;
 mod conversion_webhook_tls;
 mod custom_resources;
 mod defaulting;
