@@ -1,6 +1,6 @@
 -- One wrk script for every phase of benchmarks/apiserver/run.sh, chosen by the
--- environment: OP = create | get | list | patch | delete, N = objects (ConfigMaps
--- obj-0 .. obj-(N-1) in namespace "bench"), THREADS = wrk's -t.
+-- environment: OP = create | get | get0 | list | patch | delete, ENC = json | protobuf,
+-- N = objects (ConfigMaps obj-0 .. obj-(N-1) in namespace "bench"), THREADS = wrk's -t.
 -- create and delete touch each object once and stop when done, so their rate is
 -- objects per second; get and patch cycle over the objects for the whole run.
 local op = os.getenv("OP")
@@ -25,6 +25,43 @@ local function name(k)
   return "obj-" .. k
 end
 
+-- ENC=protobuf: requests and answers in application/vnd.kubernetes.protobuf (patch
+-- bodies stay merge-patch JSON, as in Go). The ConfigMap a create sends is encoded here:
+-- the k8s\0 envelope around runtime.Unknown{typeMeta, raw ConfigMap}.
+local protobuf = os.getenv("ENC") == "protobuf"
+local PB = "application/vnd.kubernetes.protobuf"
+
+local function varint(n)
+  local out = ""
+  while n >= 128 do
+    out = out .. string.char(n % 128 + 128)
+    n = math.floor(n / 128)
+  end
+  return out .. string.char(n)
+end
+
+local function field(tag, bytes)
+  return string.char(tag) .. varint(#bytes) .. bytes
+end
+
+local function configmap_protobuf(nm)
+  local label = field(0x0a, "app") .. field(0x12, "bench")
+  local meta = field(0x0a, nm) .. field(0x5a, label)
+  local data = field(0x0a, "key") .. field(0x12, "value")
+  local cm = field(0x0a, meta) .. field(0x12, data)
+  local type_meta = field(0x0a, "v1") .. field(0x12, "ConfigMap")
+  return "k8s\0" .. field(0x0a, type_meta) .. field(0x12, cm) ..
+    field(0x1a, "") .. field(0x22, "")
+end
+
+local function headers(extra)
+  local h = extra or {}
+  if protobuf then
+    h["Accept"] = PB
+  end
+  return h
+end
+
 function request()
   local k = first + (i % per)
   if op == "create" or op == "delete" then
@@ -34,19 +71,26 @@ function request()
   end
   i = i + 1
   if op == "create" then
+    if protobuf then
+      return wrk.format("POST", base, headers({["Content-Type"] = PB}),
+        configmap_protobuf(name(k)))
+    end
     local body = '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"' .. name(k) ..
       '","labels":{"app":"bench"}},"data":{"key":"value"}}'
     return wrk.format("POST", base, {["Content-Type"] = "application/json"}, body)
   elseif op == "get" then
-    return wrk.format("GET", base .. "/" .. name(k))
+    return wrk.format("GET", base .. "/" .. name(k), headers())
+  elseif op == "get0" then
+    -- resourceVersion=0: any recent state, served from the watch cache.
+    return wrk.format("GET", base .. "/" .. name(k) .. "?resourceVersion=0", headers())
   elseif op == "list" then
-    return wrk.format("GET", base .. "?limit=500")
+    return wrk.format("GET", base .. "?limit=500", headers())
   elseif op == "patch" then
     local body = '{"data":{"key":"v' .. i .. '"}}'
     return wrk.format("PATCH", base .. "/" .. name(k),
-      {["Content-Type"] = "application/merge-patch+json"}, body)
+      headers({["Content-Type"] = "application/merge-patch+json"}), body)
   elseif op == "delete" then
-    return wrk.format("DELETE", base .. "/" .. name(k))
+    return wrk.format("DELETE", base .. "/" .. name(k), headers())
   end
 end
 

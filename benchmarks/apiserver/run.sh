@@ -1,13 +1,19 @@
 #!/usr/bin/env bash
 # Requests per second of `kapi serve` (memory, redb, etcd) with keep-alive connections:
-# create, get, list of 500, merge patch and delete of ConfigMaps, driven by wrk
-# (Debian's package) with ops.lua; and etcd's own write ceiling (etcdctl check perf).
+# create, get (quorum, and resourceVersion=0 from the watch cache), list of 500, merge
+# patch and delete of ConfigMaps, in JSON and in protobuf, driven by wrk (Debian's
+# package) with ops.lua; watch fan-out (watch_fanout.py: WATCHERS watches, one writer);
+# and etcd's own ceiling (the storage_throughput example, when STORAGE_THROUGHPUT names
+# its binary, and etcdctl check perf).
 #
-# Usage: benchmarks/apiserver/run.sh KAPI_BINARY [N] [CLIENTS] [SECONDS]
+# Usage: benchmarks/apiserver/run.sh KAPI_BINARY [N] [CLIENTS] [SECONDS] [WATCHERS] [WATCH_EVENTS]
 # KAPI_BINARY must be built with the etcd feature for the etcd run:
 #   cargo build --release -p kapi --features etcd
+# BACKENDS (default "memory redb etcd") and ENCODINGS (default "json protobuf") select.
 set -euo pipefail
 kapi="$1"; n="${2:-2000}"; clients="${3:-4}"; secs="${4:-5}"
+watchers="${5:-100}"; watch_events="${6:-500}"
+backends="${BACKENDS:-memory redb etcd}"; encodings="${ENCODINGS:-json protobuf}"
 here="$(cd "$(dirname "$0")" && pwd)"
 work="$(mktemp -d)"
 pids=()
@@ -17,7 +23,7 @@ port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); 
 
 phase() { # url op
   local out
-  out="$(OP="$2" N="$n" THREADS="$clients" wrk -t"$clients" -c"$clients" -d"${secs}s" --latency -s "$here/ops.lua" "$1" 2>&1)"
+  out="$(OP="$2" ENC="$enc" N="$n" THREADS="$clients" wrk -t"$clients" -c"$clients" -d"${secs}s" --latency -s "$here/ops.lua" "$1" 2>&1)"
   local rate p50 p99 errors
   rate="$(awk '/Requests\/sec/ {printf "%.0f", $2}' <<<"$out")"
   if [ "$2" = create ] || [ "$2" = delete ]; then
@@ -32,12 +38,12 @@ phase() { # url op
   p50="$(awk '$1 == "50%" {print $2}' <<<"$out")"
   p99="$(awk '$1 == "99%" {print $2}' <<<"$out")"
   errors="$(awk '/Non-2xx/ {print $5}' <<<"$out")"
-  printf '| %s | %s | %s/s | %s | %s | %s |\n' "$backend" "$2" "$rate" "$p50" "$p99" "${errors:-0}"
+  printf '| %s | %s | %s | %s/s | %s | %s | %s |\n' "$backend" "$enc" "$2" "$rate" "$p50" "$p99" "${errors:-0}"
 }
 
 serve() { # backend-flags...
   local p; p="$(port)"
-  "$kapi" serve --listen "127.0.0.1:$p" --kubeconfig "$work/kubeconfig" "$@" > "$work/serve.log" 2>&1 &
+  "$kapi" serve --insecure-http --listen "127.0.0.1:$p" --kubeconfig "$work/kubeconfig" "$@" > "$work/serve.log" 2>&1 &
   pids+=($!)
   for _ in $(seq 100); do curl -sf "http://127.0.0.1:$p/readyz" >/dev/null && break; sleep 0.1; done
   curl -sf -X POST -H 'Content-Type: application/json' \
@@ -47,15 +53,22 @@ serve() { # backend-flags...
 }
 
 run_backend() {
-  for op in create get list patch delete; do phase "$url" "$op"; done
+  for enc in $encodings; do
+    for op in create get get0 list patch delete; do phase "$url" "$op"; done
+  done
+  for enc in $encodings; do
+    fanout+=("| $backend | $enc | $(python3 "$here/watch_fanout.py" "$url" "$watchers" "$watch_events" "$enc") |")
+    curl -sf -X DELETE "$url/api/v1/namespaces/bench/configmaps" >/dev/null
+  done
   kill "${pids[-1]}"; wait "${pids[-1]}" 2>/dev/null || true
 }
 
-echo "| backend | operation | rate | p50 | p99 | non-2xx |"
-echo "|---|---|---:|---:|---:|---:|"
-backend=memory; serve; run_backend
-backend=redb; serve --data-dir "$work/data"; run_backend
-if command -v etcd >/dev/null; then
+fanout=()
+echo "| backend | encoding | operation | rate | p50 | p99 | non-2xx |"
+echo "|---|---|---|---:|---:|---:|---:|"
+case " $backends " in *" memory "*) backend=memory; serve; run_backend;; esac
+case " $backends " in *" redb "*) backend=redb; serve --data-dir "$work/data"; run_backend;; esac
+if [[ " $backends " == *" etcd "* ]] && command -v etcd >/dev/null; then
   cp="$(port)"; pp="$(port)"
   etcd --data-dir "$work/etcd" --listen-client-urls "http://127.0.0.1:$cp" \
     --advertise-client-urls "http://127.0.0.1:$cp" --listen-peer-urls "http://127.0.0.1:$pp" \
@@ -64,7 +77,15 @@ if command -v etcd >/dev/null; then
   pids+=($!)
   sleep 2
   backend=etcd; serve --etcd-servers "http://127.0.0.1:$cp"; run_backend
+  if [ -n "${STORAGE_THROUGHPUT:-}" ]; then
+    echo
+    echo "etcd's own ceiling, same etcd, $clients clients (storage_throughput):"
+    "$STORAGE_THROUGHPUT" etcd "http://127.0.0.1:$cp" 4000 "$clients"
+  fi
   echo
   echo "etcd's own ceiling (etcdctl check perf --load=s):"
-  ETCDCTL_API=3 etcdctl --endpoints "http://127.0.0.1:$cp" check perf --load=s 2>&1 | tr '\r' '\n' | grep -E '^(PASS|FAIL)' 
+  ETCDCTL_API=3 etcdctl --endpoints "http://127.0.0.1:$cp" check perf --load=s 2>&1 | tr '\r' '\n' | grep -E '^(PASS|FAIL)' || true
 fi
+echo
+echo "Watch fan-out ($watchers watchers, one writer, $watch_events events each):"
+printf '%s\n' "${fanout[@]}"

@@ -573,19 +573,43 @@ impl Handler<'_> {
     {
         let ns = self.namespace();
         let name = self.info.name.as_str();
+        // The first attempt starts from the watch cache's object: when it is current, the
+        // write is one compare-and-swap. Whatever fails on a cached object that may be
+        // older than the storage's is tried again from the storage (Go's
+        // `GuaranteedUpdate` with a cached object does the same).
+        let mut fresh = false;
         for _ in 0..ADMITTED_WRITE_RETRIES {
-            let current = self.store.get(ns, name).await?;
+            let (current, kv, current_is_fresh) = self.store.read(ns, name, fresh).await?;
             let current_rv = resource_version(&*current);
-            let new = compute(current.deep_copy_object())?;
-            let asked = resource_version(&*new);
-            if !asked.is_empty() && asked != current_rv {
-                return Err(StatusError::stale(&self.qualified(), name));
-            }
-            let (mut new, warnings) = if self.info.subresource == "scale" {
-                self.admit_scale(new, current, dry_run).await?
+            let rev = kv.mod_revision;
+            let computed = compute(current.deep_copy_object()).and_then(|new| {
+                let asked = resource_version(&*new);
+                if !asked.is_empty() && asked != current_rv {
+                    return Err(StatusError::stale(&self.qualified(), name));
+                }
+                Ok((new, asked))
+            });
+            let (new, asked) = match computed {
+                Ok(v) => v,
+                Err(_) if self.stale_read(current_is_fresh, ns, name, rev).await => {
+                    fresh = true;
+                    continue;
+                }
+                Err(e) => return Err(e),
+            };
+            let admitted = if self.info.subresource == "scale" {
+                self.admit_scale(new, current, dry_run).await
             } else {
                 self.run_admission(admission::Operation::Update, new, Some(current), dry_run)
-                    .await?
+                    .await
+            };
+            let (mut new, warnings) = match admitted {
+                Ok(v) => v,
+                Err(_) if self.stale_read(current_is_fresh, ns, name, rev).await => {
+                    fresh = true;
+                    continue;
+                }
+                Err(e) => return Err(e),
             };
             if let Some(meta) = new.meta_mut() {
                 meta.set_resource_version(if asked.is_empty() {
@@ -597,13 +621,18 @@ impl Handler<'_> {
             let mut once = Some(new);
             let written = self
                 .store
-                .update(ns, name, self.subresource(), dry_run, |_| {
+                .update_from(ns, name, self.subresource(), dry_run, Some(kv), |_| {
                     once.take()
                         .ok_or_else(|| StatusError::stale(&self.qualified(), name))
                 })
                 .await;
             match written {
-                Err(e) if e.code() == 409 && asked.is_empty() => continue,
+                Err(e) if e.code() == 409 && (asked.is_empty() || !current_is_fresh) => {
+                    fresh = true;
+                }
+                Err(_) if self.stale_read(current_is_fresh, ns, name, rev).await => {
+                    fresh = true;
+                }
                 other => return other.map(|o| (o, warnings)),
             }
         }
@@ -664,10 +693,13 @@ impl Handler<'_> {
         name: &str,
         params: &DeleteParams,
     ) -> Result<(Box<dyn Object>, bool, Vec<String>), StatusError> {
+        // From the watch cache's object first, as updates do.
+        let mut fresh = false;
         for _ in 0..ADMITTED_WRITE_RETRIES {
-            let current = self.store.get(namespace, name).await?;
+            let (current, kv, current_is_fresh) = self.store.read(namespace, name, fresh).await?;
             let current_rv = resource_version(&*current);
-            let (_, warnings) = self
+            let rev = kv.mod_revision;
+            let admitted = self
                 .run_admission_of(
                     admission::Operation::Delete,
                     self.request_gvk(),
@@ -675,19 +707,39 @@ impl Handler<'_> {
                     Some(current),
                     params.dry_run,
                 )
-                .await?;
+                .await;
+            let warnings = match admitted {
+                Ok((_, warnings)) => warnings,
+                Err(_)
+                    if self
+                        .stale_read(current_is_fresh, namespace, name, rev)
+                        .await =>
+                {
+                    fresh = true;
+                    continue;
+                }
+                Err(e) => return Err(e),
+            };
             let mut pinned = params.clone();
             let ours = pinned.precondition_resource_version.is_none();
             if ours {
                 pinned.precondition_resource_version = Some(current_rv.clone());
             }
-            match self.store.delete(namespace, name, &pinned).await {
+            match self
+                .store
+                .delete_from(namespace, name, &pinned, Some(kv))
+                .await
+            {
                 // Our own precondition failed: someone wrote meanwhile; admit again.
                 Err(e) if e.code() == 409 && ours => {
-                    let now = self.store.get(namespace, name).await?;
-                    if resource_version(&*now) == current_rv {
+                    if self.store.revision_of(namespace, name).await == Some(rev) {
                         return Err(e);
                     }
+                    fresh = true;
+                }
+                // The client's precondition, checked against a cached object.
+                Err(e) if e.code() == 409 && !current_is_fresh => {
+                    fresh = true;
                 }
                 other => return other.map(|(o, gone)| (o, gone, warnings)),
             }
@@ -699,9 +751,22 @@ impl Handler<'_> {
         ))
     }
 
-    /// GET of one object.
+    /// Whether a failure on an object read from the watch cache (`fresh` false) may be
+    /// due to the cache being behind: the storage holds another revision of it now.
+    async fn stale_read(&self, fresh: bool, namespace: &str, name: &str, rev: i64) -> bool {
+        !fresh && self.store.revision_of(namespace, name).await != Some(rev)
+    }
+
+    /// GET of one object: `resourceVersion=0` (any recent state) from the watch cache,
+    /// as Go serves it; otherwise from the storage (Go's quorum read).
     pub async fn get(&self) -> Result<Reply, StatusError> {
-        let obj = self.store.get(self.namespace(), &self.info.name).await?;
+        let obj = if self.query.get("resourceVersion").map(String::as_str) == Some("0") {
+            self.store
+                .get_cached(self.namespace(), &self.info.name)
+                .await?
+        } else {
+            self.store.get(self.namespace(), &self.info.name).await?
+        };
         self.reply(200, &*self.to_request_version_async(obj).await?, Vec::new())
     }
 
@@ -1047,8 +1112,14 @@ impl Handler<'_> {
                 warnings,
             });
         }
-        // Marked for deletion, waiting on finalizers: the object, 202 Accepted.
-        self.reply(202, &*self.to_request_version_async(obj).await?, warnings)
+        // Marked for deletion (finalizers, a grace period): the object, 200 as in Go;
+        // 202 Accepted only when the deprecated `orphanDependents: false` asked for it.
+        let code = if params.orphan_dependents == Some(false) {
+            202
+        } else {
+            200
+        };
+        self.reply(code, &*self.to_request_version_async(obj).await?, warnings)
     }
 
     fn delete_params(&self, body: &[u8]) -> Result<DeleteParams, StatusError> {
@@ -1058,11 +1129,16 @@ impl Handler<'_> {
             ..DeleteParams::default()
         };
         if let Some(g) = self.query.get("gracePeriodSeconds") {
-            g.parse::<i64>().map_err(|_| {
+            params.grace_period_seconds = Some(g.parse::<i64>().map_err(|_| {
                 StatusError::bad_request(format!(
                     "invalid gracePeriodSeconds {g:?}: not an integer"
                 ))
-            })?;
+            })?);
+        }
+        if let Some(o) = self.query.get("orphanDependents") {
+            params.orphan_dependents = Some(o.parse::<bool>().map_err(|_| {
+                StatusError::bad_request(format!("invalid orphanDependents {o:?}: not a boolean"))
+            })?);
         }
         if !body.iter().all(u8::is_ascii_whitespace) {
             let v: Value = serde_json::from_slice(body).map_err(|e| {
@@ -1083,11 +1159,34 @@ impl Handler<'_> {
             if let Some(dry) = v.get("dryRun").and_then(Value::as_array) {
                 params.dry_run |= dry.iter().any(|d| d == "All");
             }
-            if v.get("orphanDependents") == Some(&Value::Bool(true))
-                && params.propagation_policy.is_none()
-            {
-                params.propagation_policy = Some("Orphan".into());
+            match v.get("gracePeriodSeconds") {
+                None | Some(Value::Null) => {}
+                Some(g) => {
+                    params.grace_period_seconds = Some(g.as_i64().ok_or_else(|| {
+                        StatusError::bad_request(format!(
+                            "the body of the request is not valid DeleteOptions: gracePeriodSeconds {g} is not an integer"
+                        ))
+                    })?);
+                }
             }
+            if let Some(o) = v.get("orphanDependents").and_then(Value::as_bool) {
+                params.orphan_dependents = Some(o);
+            }
+        }
+        if let (Some(_), Some(p)) = (params.orphan_dependents, &params.propagation_policy) {
+            return Err(StatusError::invalid(
+                "meta.k8s.io",
+                "DeleteOptions",
+                "",
+                vec![StatusError::invalid_value(
+                    "propagationPolicy",
+                    p,
+                    "orphanDependents and deletionPropagation cannot be both set",
+                )],
+            ));
+        }
+        if params.orphan_dependents == Some(true) {
+            params.propagation_policy = Some("Orphan".into());
         }
         if let Some(p) = &params.propagation_policy {
             if !matches!(p.as_str(), "Orphan" | "Background" | "Foreground") {

@@ -5,7 +5,7 @@
 //! between the two; one older than the ring is served by a storage watch of its own (or
 //! 410 Expired when the storage has compacted it).
 
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 
 use apimachinery::runtime::{Object, Scheme};
@@ -16,7 +16,7 @@ use tokio::sync::{Mutex, broadcast};
 use super::resource_info::ResourceInfo;
 use super::store::decode_stored;
 use crate::endpoints::StatusError;
-use crate::storage::{Revision, Storage, WatchEvent};
+use crate::storage::{KeyValue, ListOptions, Revision, Storage, WatchEvent};
 
 /// How many recent events the cache keeps for resuming watches (Go sizes its cache
 /// similarly, in the hundreds to thousands per resource).
@@ -68,6 +68,10 @@ struct State {
     covered_from: Revision,
     ring: VecDeque<Arc<CacheEvent>>,
     tx: broadcast::Sender<Arc<CacheEvent>>,
+    /// The stored values by key as of `last_revision`, while the storage watch runs.
+    objects: Option<HashMap<String, KeyValue>>,
+    /// `objects` holds nothing older than this revision (the list it was built from).
+    objects_valid_from: Revision,
 }
 
 /// The watch cache of one resource.
@@ -94,6 +98,8 @@ impl Cacher {
                 covered_from: 0,
                 ring: VecDeque::new(),
                 tx,
+                objects: None,
+                objects_valid_from: 0,
             }),
         }
     }
@@ -101,6 +107,78 @@ impl Cacher {
     /// The latest revision the cache has seen (0 before it started).
     pub async fn last_revision(&self) -> Revision {
         self.state.lock().await.last_revision
+    }
+
+    /// The stored value of `key` as the cache last saw it (Go's watch cache store), and
+    /// the revision the cache has seen; `None` when the cache cannot tell (not running
+    /// yet and the storage cannot be listed, catching up after a restart, or the key is
+    /// not there: an object created a moment ago may not have reached the cache yet).
+    ///
+    /// The value may be older than the storage's: writers use it as the object a
+    /// compare-and-swap starts from, and read the storage again only when the swap
+    /// finds a newer revision (Go's `GuaranteedUpdate` with a cached object); readers
+    /// use it where Go's clients accept any recent state (`resourceVersion=0`).
+    pub async fn current(self: &Arc<Self>, key: &str) -> Option<(KeyValue, Revision)> {
+        let mut st = self.state.lock().await;
+        if !st.running && self.start_locked(&mut st).await.is_err() {
+            return None;
+        }
+        if st.last_revision < st.objects_valid_from {
+            return None;
+        }
+        let kv = st.objects.as_ref()?.get(key)?.clone();
+        Some((kv, st.last_revision))
+    }
+
+    /// Starts the storage watch: lists the resource (the objects the watch then keeps
+    /// current) and watches from where the cache stopped, or from the list.
+    async fn start_locked(self: &Arc<Self>, st: &mut State) -> Result<(), StatusError> {
+        let qualified = self.info.qualified_resource();
+        let prefix = self.info.collection_prefix(None);
+        let listed = self
+            .storage
+            .list(&prefix, &ListOptions::default())
+            .await
+            .map_err(|e| StatusError::from_storage(e, &qualified, ""))?;
+        let objects: HashMap<String, KeyValue> = listed
+            .kvs
+            .into_iter()
+            .map(|kv| (kv.key.clone(), kv))
+            .collect();
+        let start = if st.last_revision == 0 {
+            listed.revision
+        } else {
+            st.last_revision
+        };
+        let upstream = match self.storage.watch(&prefix, start).await {
+            Ok(s) => s,
+            Err(e) => {
+                // History gone: start over from the list; earlier revisions are expired.
+                let now = listed.revision;
+                if now == start {
+                    return Err(StatusError::from_storage(e, &qualified, ""));
+                }
+                st.ring.clear();
+                st.covered_from = now;
+                st.last_revision = now;
+                self.storage
+                    .watch(&prefix, now)
+                    .await
+                    .map_err(|e| StatusError::from_storage(e, &qualified, ""))?
+            }
+        };
+        if st.covered_from == 0 || st.last_revision == 0 {
+            st.covered_from = start;
+            st.last_revision = start;
+        }
+        // Resumed from an older revision: the objects are those of the list, and
+        // trusted once the watch has replayed up to it.
+        st.objects = Some(objects);
+        st.objects_valid_from = listed.revision;
+        st.running = true;
+        let this = self.clone();
+        tokio::spawn(async move { this.pump(upstream).await });
+        Ok(())
     }
 
     /// The events after revision `from` (0: from now on) under the resource's prefix,
@@ -113,43 +191,7 @@ impl Cacher {
         let qualified = self.info.qualified_resource();
         let mut st = self.state.lock().await;
         if !st.running {
-            let start = if st.last_revision == 0 {
-                self.storage
-                    .current_revision()
-                    .await
-                    .map_err(|e| StatusError::from_storage(e, &qualified, ""))?
-            } else {
-                st.last_revision
-            };
-            let prefix = self.info.collection_prefix(None);
-            let upstream = match self.storage.watch(&prefix, start).await {
-                Ok(s) => s,
-                Err(e) => {
-                    // History gone: start over from now; earlier revisions are expired.
-                    let now = self
-                        .storage
-                        .current_revision()
-                        .await
-                        .map_err(|e| StatusError::from_storage(e, &qualified, ""))?;
-                    if now == start {
-                        return Err(StatusError::from_storage(e, &qualified, ""));
-                    }
-                    st.ring.clear();
-                    st.covered_from = now;
-                    st.last_revision = now;
-                    self.storage
-                        .watch(&prefix, now)
-                        .await
-                        .map_err(|e| StatusError::from_storage(e, &qualified, ""))?
-                }
-            };
-            if st.covered_from == 0 || st.last_revision == 0 {
-                st.covered_from = start;
-                st.last_revision = start;
-            }
-            st.running = true;
-            let this = self.clone();
-            tokio::spawn(async move { this.pump(upstream).await });
+            self.start_locked(&mut st).await?;
         }
         let from = if from == 0 { st.last_revision } else { from };
         if from < st.covered_from {
@@ -218,13 +260,26 @@ impl Cacher {
                     break;
                 };
                 delivered = true;
-                let Ok(event) = decode_event(&self.scheme, ev) else {
+                let revision = ev.revision();
+                let change = match &ev {
+                    WatchEvent::Put { kv, .. } => Some((kv.key.clone(), Some(kv.clone()))),
+                    WatchEvent::Delete { prev, .. } => Some((prev.key.clone(), None)),
+                    WatchEvent::Progress { .. } => None,
+                };
+                let decoded = decode_event(&self.scheme, ev);
+                let mut st = self.state.lock().await;
+                if let (Some(objects), Some((key, kv))) = (st.objects.as_mut(), change) {
+                    match kv {
+                        Some(kv) => objects.insert(key, kv),
+                        None => objects.remove(&key),
+                    };
+                }
+                st.last_revision = st.last_revision.max(revision);
+                let Ok(event) = decoded else {
                     // An undecodable value is skipped: the list shows the error instead.
                     continue;
                 };
                 let event = Arc::new(event);
-                let mut st = self.state.lock().await;
-                st.last_revision = st.last_revision.max(event.revision);
                 if event.event_type != EventType::Progress {
                     st.ring.push_back(event.clone());
                     while st.ring.len() > RING_CAPACITY {
@@ -256,6 +311,7 @@ impl Cacher {
         // next client restarts the storage watch.
         let mut st = self.state.lock().await;
         st.running = false;
+        st.objects = None;
         let (tx, _) = broadcast::channel(CLIENT_BUFFER);
         st.tx = tx;
     }

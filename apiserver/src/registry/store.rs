@@ -22,6 +22,7 @@ use serde_json::Value;
 
 use super::cacher::Cacher;
 use super::continue_token::ContinueToken;
+use super::graceful_delete::{GracefulOutcome, before_delete, mark_as_deleting};
 use super::resource_info::ResourceInfo;
 use super::selection::Selection;
 use crate::apiextensions::CustomResource;
@@ -52,6 +53,12 @@ pub struct DeleteParams {
     pub propagation_policy: Option<String>,
     /// Validate and answer without writing.
     pub dry_run: bool,
+    /// `gracePeriodSeconds`: how long a Pod may take to stop (see [`before_delete`]);
+    /// `None` is the Pod's own `terminationGracePeriodSeconds`.
+    pub grace_period_seconds: Option<i64>,
+    /// `orphanDependents`, the deprecated form of `propagationPolicy`: `false` makes a
+    /// delete that only marks the object answer 202 Accepted, as in Go.
+    pub orphan_dependents: Option<bool>,
 }
 
 /// What a list returns: objects at the storage version, with the list's metadata.
@@ -205,6 +212,53 @@ impl Store {
         }
     }
 
+    /// One object and its stored value, for a write to start from: from the watch cache
+    /// unless `fresh` (or the cache cannot tell), else from the storage. The flag says
+    /// whether it came from the storage; a cached one may be older than the storage's,
+    /// which the write's compare-and-swap finds out (Go's `GuaranteedUpdate` starting
+    /// from its cached object).
+    pub async fn read(
+        &self,
+        namespace: &str,
+        name: &str,
+        fresh: bool,
+    ) -> Result<(Box<dyn Object>, KeyValue, bool), StatusError> {
+        let key = self.info.key(namespace, name);
+        if !fresh {
+            if let Some((kv, _)) = self.cacher.current(&key).await {
+                return Ok((self.decode(&kv)?, kv, false));
+            }
+        }
+        match self.storage.get(&key).await {
+            Ok(Some(kv)) => Ok((self.decode(&kv)?, kv, true)),
+            Ok(None) => Err(StatusError::not_found(&self.qualified(), name)),
+            Err(e) => Err(StatusError::from_storage(e, &self.qualified(), name)),
+        }
+    }
+
+    /// One object as the watch cache has it, for reads that accept any recent state
+    /// (`resourceVersion=0`, Go serves those from its watch cache); from the storage when
+    /// the cache cannot tell.
+    pub async fn get_cached(
+        &self,
+        namespace: &str,
+        name: &str,
+    ) -> Result<Box<dyn Object>, StatusError> {
+        Ok(self.read(namespace, name, false).await?.0)
+    }
+
+    /// The storage's revision of `name` now, when a write that started from a cached
+    /// object failed: the same revision means the failure stands.
+    pub async fn revision_of(&self, namespace: &str, name: &str) -> Option<Revision> {
+        let key = self.info.key(namespace, name);
+        self.storage
+            .get(&key)
+            .await
+            .ok()
+            .flatten()
+            .map(|kv| kv.mod_revision)
+    }
+
     /// Creates `obj` (at the storage version, defaulted): sets the server's metadata,
     /// resolves `generateName`, and writes it unless `dry_run`.
     pub async fn create(
@@ -304,6 +358,27 @@ impl Store {
         name: &str,
         subresource: Subresource,
         dry_run: bool,
+        update: F,
+    ) -> Result<Box<dyn Object>, StatusError>
+    where
+        F: FnMut(Box<dyn Object>) -> Result<Box<dyn Object>, StatusError>,
+    {
+        self.update_from(namespace, name, subresource, dry_run, None, update)
+            .await
+    }
+
+    /// [`update`](Self::update) starting from `known`, the stored value the caller
+    /// read (from the watch cache, say) instead of reading it again: one compare-and-swap
+    /// when it is still current. A `known` value older than the storage's makes the swap
+    /// fail; the update is then a conflict when it carries a `resourceVersion`, and is
+    /// retried from the storage otherwise.
+    pub async fn update_from<F>(
+        &self,
+        namespace: &str,
+        name: &str,
+        subresource: Subresource,
+        dry_run: bool,
+        mut known: Option<KeyValue>,
         mut update: F,
     ) -> Result<Box<dyn Object>, StatusError>
     where
@@ -312,10 +387,14 @@ impl Store {
         let key = self.info.key(namespace, name);
         let qualified = self.qualified();
         for _ in 0..UPDATE_RETRIES {
-            let kv = match self.storage.get(&key).await {
-                Ok(Some(kv)) => kv,
-                Ok(None) => return Err(StatusError::not_found(&qualified, name)),
-                Err(e) => return Err(StatusError::from_storage(e, &qualified, name)),
+            let from_known = known.is_some();
+            let kv = match known.take() {
+                Some(kv) => kv,
+                None => match self.storage.get(&key).await {
+                    Ok(Some(kv)) => kv,
+                    Ok(None) => return Err(StatusError::not_found(&qualified, name)),
+                    Err(e) => return Err(StatusError::from_storage(e, &qualified, name)),
+                },
             };
             let current = self.decode(&kv)?;
             let mut new = update(current.deep_copy_object())?;
@@ -359,7 +438,14 @@ impl Store {
             }
             let value = self.encode(&mut *new)?;
             if value == kv.value {
-                // Nothing changed: Go answers with the stored object and writes nothing.
+                // Nothing changed: Go answers with the stored object and writes nothing,
+                // once it knows that object is the storage's.
+                if from_known && self.revision_of(namespace, name).await != Some(kv.mod_revision) {
+                    if asked.is_empty() {
+                        continue;
+                    }
+                    return Err(StatusError::stale(&qualified, name));
+                }
                 return Ok(current);
             }
             match self.storage.update(&key, value, kv.mod_revision).await {
@@ -463,21 +549,40 @@ impl Store {
         from_value(&self.scheme, &gvk, new_v)
     }
 
-    /// Deletes one object: with finalizers it is only marked (`deletionTimestamp`), as
-    /// in Go; returns the object as deleted or marked, and whether it is gone.
+    /// Deletes one object as Go's `Store.Delete` does: a Pod is marked for graceful
+    /// deletion (see [`before_delete`]), an object with finalizers is only marked
+    /// (`deletionTimestamp`), anything else goes at once. Returns the object as deleted
+    /// or marked, and whether it is gone.
     pub async fn delete(
         &self,
         namespace: &str,
         name: &str,
         params: &DeleteParams,
     ) -> Result<(Box<dyn Object>, bool), StatusError> {
+        self.delete_from(namespace, name, params, None).await
+    }
+
+    /// [`delete`](Self::delete) starting from `known`, the stored value the caller read
+    /// (from the watch cache, say): one conditional delete when it is still current,
+    /// read again from the storage when the condition fails.
+    pub async fn delete_from(
+        &self,
+        namespace: &str,
+        name: &str,
+        params: &DeleteParams,
+        mut known: Option<KeyValue>,
+    ) -> Result<(Box<dyn Object>, bool), StatusError> {
         let key = self.info.key(namespace, name);
         let qualified = self.qualified();
+        let now = Time::now().truncate_to_seconds();
         for _ in 0..UPDATE_RETRIES {
-            let kv = match self.storage.get(&key).await {
-                Ok(Some(kv)) => kv,
-                Ok(None) => return Err(StatusError::not_found(&qualified, name)),
-                Err(e) => return Err(StatusError::from_storage(e, &qualified, name)),
+            let kv = match known.take() {
+                Some(kv) => kv,
+                None => match self.storage.get(&key).await {
+                    Ok(Some(kv)) => kv,
+                    Ok(None) => return Err(StatusError::not_found(&qualified, name)),
+                    Err(e) => return Err(StatusError::from_storage(e, &qualified, name)),
+                },
             };
             let mut obj = self.decode(&kv)?;
             let (uid, rv, mut finalizers, marked) = match obj.meta() {
@@ -511,6 +616,13 @@ impl Store {
                     ));
                 }
             }
+            let graceful =
+                match before_delete(&self.info, &mut *obj, params.grace_period_seconds, now)? {
+                    // Already going with no longer a period: finalizers stay as they are too.
+                    GracefulOutcome::Pending => return Ok((obj, false)),
+                    GracefulOutcome::Graceful { period } => Some(period),
+                    GracefulOutcome::Immediate => None,
+                };
             // Go records the propagation policy as a finalizer the garbage collector
             // acts on (there is no garbage collector here: they stay until removed).
             let policy_finalizer = match params.propagation_policy.as_deref() {
@@ -523,40 +635,56 @@ impl Store {
                     finalizers.push(f.to_owned());
                 }
             }
-            if finalizers.is_empty() {
+            let held = !finalizers.is_empty();
+            let mut revision = kv.mod_revision;
+            let mut written = false;
+            if graceful.is_some() || held {
+                // First the mark (Go's `updateForGracefulDeletionAndFinalizers`): a Pod's
+                // grace period, or "deleting" for finalizers.
+                if let Some(meta) = obj.meta_mut() {
+                    meta.set_finalizers(finalizers);
+                }
+                if graceful.is_none() {
+                    mark_as_deleting(&mut *obj, now);
+                }
+                // Marked and kept: by finalizers, or until the grace period ends.
+                let kept = held || graceful.is_some_and(|p| p > 0);
+                let value = self.encode(&mut *obj)?;
                 if params.dry_run {
-                    return Ok((obj, true));
-                }
-                match self.storage.delete(&key, Some(kv.mod_revision)).await {
-                    Ok(deleted) => {
-                        if let Some(meta) = obj.meta_mut() {
-                            meta.set_resource_version(&deleted.revision.to_string());
-                        }
-                        return Ok((obj, true));
-                    }
-                    Err(StorageError::Conflict { .. }) => continue,
-                    Err(e) => return Err(StatusError::from_storage(e, &qualified, name)),
-                }
-            }
-            if marked {
-                return Ok((obj, false));
-            }
-            if let Some(meta) = obj.meta_mut() {
-                meta.set_deletion_timestamp(Some(Time::now().truncate_to_seconds()));
-                meta.set_deletion_grace_period_seconds(Some(0));
-                meta.set_finalizers(finalizers);
-            }
-            if params.dry_run {
-                return Ok((obj, false));
-            }
-            let value = self.encode(&mut *obj)?;
-            match self.storage.update(&key, value, kv.mod_revision).await {
-                Ok(kv) => {
                     if let Some(meta) = obj.meta_mut() {
                         meta.set_resource_version(&kv.mod_revision.to_string());
                     }
+                    return Ok((obj, !kept));
+                }
+                if value != kv.value {
+                    match self.storage.update(&key, value, kv.mod_revision).await {
+                        Ok(updated) => {
+                            revision = updated.mod_revision;
+                            written = true;
+                        }
+                        Err(StorageError::Conflict { .. }) => continue,
+                        Err(e) => return Err(StatusError::from_storage(e, &qualified, name)),
+                    }
+                }
+                if let Some(meta) = obj.meta_mut() {
+                    meta.set_resource_version(&revision.to_string());
+                }
+                if kept {
                     return Ok((obj, false));
                 }
+            } else if params.dry_run {
+                return Ok((obj, true));
+            }
+            match self.storage.delete(&key, Some(revision)).await {
+                Ok(deleted) => {
+                    if let Some(meta) = obj.meta_mut() {
+                        meta.set_resource_version(&deleted.revision.to_string());
+                    }
+                    return Ok((obj, true));
+                }
+                // Between the mark with no grace period and the delete, someone else
+                // deleted it: what was asked for happened (Go ignores this NotFound too).
+                Err(StorageError::KeyNotFound { .. }) if written => return Ok((obj, true)),
                 Err(StorageError::Conflict { .. }) => continue,
                 Err(e) => return Err(StatusError::from_storage(e, &qualified, name)),
             }

@@ -333,7 +333,7 @@ async fn namespace_lifecycle_answers_as_go() {
         send(&h, "DELETE", "/api/v1/namespaces/ending", JSON, None)
             .await
             .0,
-        202
+        200
     );
     let other = json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "y"}});
     let (code, status, _) = send(&h, "POST", cms, JSON, Some(other)).await;

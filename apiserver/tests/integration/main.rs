@@ -7,10 +7,12 @@ mod client;
 mod support;
 
 mod admission;
+mod cached_writes;
 mod conversion_webhook_tls;
 mod custom_resources;
 mod defaulting;
 mod etcd_backend;
+mod graceful_deletion;
 mod hostile_requests;
 mod openapi_documents;
 mod openapi_kubectl;

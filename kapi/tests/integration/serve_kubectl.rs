@@ -399,6 +399,78 @@ fn kubectl_against_kapi_serve() -> TestResult {
     Ok(())
 }
 
+const SCHEDULED_POD: &str = "apiVersion: v1
+kind: Pod
+metadata: {name: runs}
+spec:
+  nodeName: node-1
+  containers:
+  - {name: c, image: nginx:1.27}
+";
+
+/// `kubectl delete pod --grace-period`: a scheduled Pod is marked with its grace period
+/// and stays (no kubelet finishes it), a shorter period moves the mark, and
+/// `--grace-period=0 --force` deletes it; an unscheduled Pod goes at once.
+#[test]
+fn kubectl_deletes_pods_gracefully() -> TestResult {
+    if !kubectl_available() {
+        return Ok(());
+    }
+    let served = serve("graceful");
+    let k = served.kubeconfig.as_path();
+    let get_mark = |k: &Path| {
+        ok(
+            k,
+            &[
+                "get",
+                "pod",
+                "runs",
+                "-o",
+                "jsonpath={.metadata.deletionGracePeriodSeconds}",
+            ],
+            None,
+        )
+    };
+    ok(k, &["create", "-f", "-"], Some(SCHEDULED_POD));
+    // The defaulted terminationGracePeriodSeconds (30); --wait=false, since nothing
+    // will finish the Pod.
+    ok(k, &["delete", "pod", "runs", "--wait=false"], None);
+    assert_eq!(get_mark(k), "30");
+    // Longer does not apply; shorter does.
+    ok(
+        k,
+        &["delete", "pod", "runs", "--grace-period=60", "--wait=false"],
+        None,
+    );
+    assert_eq!(get_mark(k), "30");
+    ok(
+        k,
+        &["delete", "pod", "runs", "--grace-period=5", "--wait=false"],
+        None,
+    );
+    assert_eq!(get_mark(k), "5");
+    ok(
+        k,
+        &["delete", "pod", "runs", "--grace-period=0", "--force"],
+        None,
+    );
+    assert!(!kubectl(k, &["get", "pod", "runs"], None).status.success());
+
+    // Not scheduled: deleted at once, and kubectl's wait ends.
+    ok(
+        k,
+        &["run", "pending", "--image=nginx:1.27", "--restart=Never"],
+        None,
+    );
+    ok(k, &["delete", "pod", "pending", "--timeout=20s"], None);
+    assert!(
+        !kubectl(k, &["get", "pod", "pending"], None)
+            .status
+            .success()
+    );
+    Ok(())
+}
+
 const WIDGET_CRD: &str = "apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
 metadata:
