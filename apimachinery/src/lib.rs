@@ -29,7 +29,8 @@
 //! 2. [`api`]: the value types (`Quantity`, `ByteString`);
 //! 3. [`protobuf`]: the protobuf wire format, a trait types implement, as serde is;
 //! 4. [`apis::meta::v1`], then [`managedfields`] (field sets and server-side apply, which
-//!    read `meta/v1` times; Go keeps them under `util`);
+//!    read `meta/v1` times; Go keeps them under `util`) and [`structural_schema`] (CRD
+//!    schemas of Rust types, which know `Quantity`, `Time` and `ObjectMeta`);
 //! 5. [`conversion`]: conversion functions, defaulting and field labels;
 //! 6. [`runtime`]: the object model, the `Scheme` (which holds the conversion and
 //!    defaulting functions, and each type's JSON decode and encode as function pointers),

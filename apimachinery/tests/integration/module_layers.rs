@@ -42,6 +42,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         ],
     ),
     ("managedfields", &["schema", "util", "apis", "fx_hash"]),
+    ("structural_schema", &["util", "api", "apis"]),
     (
         "conversion",
         &["schema", "util", "api", "apis", "fx_hash", "field_index"],

@@ -204,12 +204,7 @@ impl Store {
 
     /// One object.
     pub async fn get(&self, namespace: &str, name: &str) -> Result<Box<dyn Object>, StatusError> {
-        let key = self.info.key(namespace, name);
-        match self.storage.get(&key).await {
-            Ok(Some(kv)) => self.decode(&kv),
-            Ok(None) => Err(StatusError::not_found(&self.qualified(), name)),
-            Err(e) => Err(StatusError::from_storage(e, &self.qualified(), name)),
-        }
+        Ok(self.read(namespace, name, true).await?.0)
     }
 
     /// One object and its stored value, for a write to start from: from the watch cache

@@ -147,7 +147,7 @@ pub enum ConversionFailure {
 /// use controller_runtime::webhook::conversion::{ConversionHandler, ConversionRequest};
 ///
 /// pub mod v1 {
-///     use apimachinery::{ApiObject, apis::meta::v1::ObjectMeta};
+///     use apimachinery::{ApiObject, Convert, apis::meta::v1::ObjectMeta};
 ///     // v1 is the hub: it is its group's `__internal` version too.
 ///     #[derive(ApiObject, Clone, Debug, Default, PartialEq)]
 ///     #[api(group = "example.com", version = "v1", kind = "Gadget", extra_versions = ["__internal"])]
@@ -396,7 +396,7 @@ pub enum RoundTripError {
 ///     pub struct Sprocket { pub metadata: ObjectMeta, pub teeth: i64, pub colour: String }
 /// }
 /// pub mod v1 {
-///     use apimachinery::{ApiObject, apis::meta::v1::ObjectMeta};
+///     use apimachinery::{ApiObject, Convert, apis::meta::v1::ObjectMeta};
 ///     // v1 has no colour: it is lost on the way.
 ///     #[derive(ApiObject, Convert, Clone, Debug, Default, PartialEq)]
 ///     #[api(group = "example.com", version = "v1", kind = "Sprocket")]
