@@ -20,12 +20,15 @@ use super::pod_dns::{validate_host_aliases, validate_pod_dns_config};
 use super::pod_placement::{
     validate_affinity, validate_scheduling_gates, validate_topology_spread_constraints,
 };
+use super::pod_security::{
+    check_host_port_conflicts, validate_host_network_deps, validate_host_users, validate_os,
+    validate_pod_security_context, validate_security_context,
+};
 use super::{invalid_each, json_value, non_negative};
 use crate::core::v1::{
-    Capabilities, ConfigMap, Container, ContainerPort, EnvFromSource, EnvVar, EphemeralContainer,
-    LifecycleHandler, Namespace, Pod, PodResourceClaim, PodSecurityContext, PodSpec, Probe,
-    ResourceRequirements, Secret, SecurityContext, Service, ServiceAccount, Toleration, Volume,
-    VolumeMount,
+    ConfigMap, Container, ContainerPort, EnvFromSource, EnvVar, EphemeralContainer,
+    LifecycleHandler, Namespace, Pod, PodResourceClaim, PodSpec, Probe, ResourceRequirements,
+    Secret, SecurityContext, Service, ServiceAccount, Toleration, Volume, VolumeMount,
 };
 use crate::value::{IntOrString, Quantity};
 
@@ -78,7 +81,7 @@ pub fn validate_pod(pod: &Pod) -> ErrorList {
         name_is_dns_subdomain,
         &Path::new("metadata"),
     );
-    errs.extend(validate_pod_spec(&pod.spec, &Path::new("spec")));
+    errs.extend(validate_pod_spec_for(&pod.spec, &Path::new("spec"), true));
     errs
 }
 
@@ -91,7 +94,7 @@ const POD_UPDATE_MESSAGE: &str = "pod updates may not change fields other than `
 pub fn validate_pod_update(new: &Pod, old: &Pod) -> ErrorList {
     let mut errs =
         validate_object_meta_update(&new.metadata, &old.metadata, &Path::new("metadata"));
-    errs.extend(validate_pod_spec(&new.spec, &Path::new("spec")));
+    errs.extend(validate_pod_spec_for(&new.spec, &Path::new("spec"), true));
     let mut munged = new.spec.clone();
     let (new_c, old_c) = (munged.containers.as_mut(), old.spec.containers.as_ref());
     if let (Some(n), Some(o)) = (new_c, old_c) {
@@ -136,7 +139,15 @@ pub fn validate_pod_update(new: &Pod, old: &Pod) -> ErrorList {
 /// Go's `ValidatePodSpec`, the parts named in the crate docs, in Go's order (so that
 /// the aggregated message lists the errors as kube-apiserver does).
 pub fn validate_pod_spec(spec: &PodSpec, path: &Path) -> ErrorList {
+    validate_pod_spec_for(spec, path, false)
+}
+
+/// [`validate_pod_spec`], with Go's `ResourceIsPod` option: a Pod's own spec (rather
+/// than a template's) must have its host-network ports' `hostPort` set.
+fn validate_pod_spec_for(spec: &PodSpec, path: &Path, resource_is_pod: bool) -> ErrorList {
     let mut errs = ErrorList::default();
+    // Go's default for `hostUsers` is true: only an explicit false is a user namespace.
+    let host_users = spec.host_users != Some(false);
     if spec.termination_grace_period_seconds.is_none() {
         errs.push(Error::required(
             &path.child("terminationGracePeriodSeconds"),
@@ -164,13 +175,27 @@ pub fn validate_pod_spec(spec: &PodSpec, path: &Path) -> ErrorList {
             &volumes,
             &mut names,
             Role::Regular,
+            host_users,
             &mut errs,
         );
     }
+    check_host_port_conflicts(containers.iter().map(|c| &c.ports[..]), &cpath, &mut errs);
     let init_path = path.child("initContainers");
     for (i, c) in spec.init_containers.iter().enumerate() {
         let p = init_path.index(i);
-        validate_container(c.into(), &p, &volumes, &mut names, Role::Init, &mut errs);
+        let role = Role::Init;
+        validate_container(
+            c.into(),
+            &p,
+            &volumes,
+            &mut names,
+            role,
+            host_users,
+            &mut errs,
+        );
+        // Init containers run one at a time: Go checks each alone, and reports it at
+        // index 0 whatever its place.
+        check_host_port_conflicts([&c.ports[..]], &init_path, &mut errs);
     }
     let ephemeral_path = path.child("ephemeralContainers");
     for (i, c) in spec.ephemeral_containers.iter().enumerate() {
@@ -192,9 +217,11 @@ pub fn validate_pod_spec(spec: &PodSpec, path: &Path) -> ErrorList {
             security_context: c.security_context.as_ref(),
             restart_policy: c.restart_policy.as_deref(),
         };
-        validate_container(view, &p, &volumes, &mut names, Role::Ephemeral, &mut errs);
+        let role = Role::Ephemeral;
+        validate_container(view, &p, &volumes, &mut names, role, host_users, &mut errs);
         validate_ephemeral_only(c, spec, &p, &mut errs);
     }
+    validate_host_network_deps(spec, path, resource_is_pod, &mut errs);
     one_of(
         &spec.restart_policy,
         RESTART_POLICIES,
@@ -211,9 +238,7 @@ pub fn validate_pod_spec(spec: &PodSpec, path: &Path) -> ErrorList {
         &spec.node_selector,
         &path.child("nodeSelector"),
     ));
-    if let Some(sc) = &spec.security_context {
-        validate_pod_security_context(sc, &path.child("securityContext"), &mut errs);
-    }
+    validate_pod_security_context(spec, path, &mut errs);
     if let Some(affinity) = &spec.affinity {
         validate_affinity(affinity, &path.child("affinity"), &mut errs);
     }
@@ -243,6 +268,7 @@ pub fn validate_pod_spec(spec: &PodSpec, path: &Path) -> ErrorList {
         &path.child("topologySpreadConstraints"),
         &mut errs,
     );
+    validate_host_users(spec, path, &mut errs);
     if !spec.service_account_name.is_empty() {
         invalid_each(
             &mut errs,
@@ -307,6 +333,7 @@ pub fn validate_pod_spec(spec: &PodSpec, path: &Path) -> ErrorList {
             &mut errs,
         );
     }
+    validate_os(spec, path, &mut errs);
     errs
 }
 
@@ -453,53 +480,6 @@ fn validate_ephemeral_only(
                     "cannot be set for an Ephemeral Container",
                 ));
             }
-        }
-    }
-}
-
-fn validate_pod_security_context(sc: &PodSecurityContext, path: &Path, errs: &mut ErrorList) {
-    id_range(sc.run_as_user, &path.child("runAsUser"), errs);
-    id_range(sc.run_as_group, &path.child("runAsGroup"), errs);
-    id_range(sc.fs_group, &path.child("fsGroup"), errs);
-    for (i, g) in sc.supplemental_groups.iter().enumerate() {
-        id_range(Some(*g), &path.child("supplementalGroups").index(i), errs);
-    }
-}
-
-/// Go's `IsValidUserID`/`IsValidGroupID`: 0 to 2147483647.
-fn id_range(id: Option<i64>, path: &Path, errs: &mut ErrorList) {
-    if let Some(id) = id {
-        if !(0..=i64::from(i32::MAX)).contains(&id) {
-            errs.push(Error::invalid(
-                path,
-                id,
-                inclusive_range_error(0, i64::from(i32::MAX)),
-            ));
-        }
-    }
-}
-
-fn validate_security_context(sc: &SecurityContext, path: &Path, errs: &mut ErrorList) {
-    id_range(sc.run_as_user, &path.child("runAsUser"), errs);
-    id_range(sc.run_as_group, &path.child("runAsGroup"), errs);
-    if sc.allow_privilege_escalation == Some(false) {
-        if sc.privileged == Some(true) {
-            errs.push(Error::invalid(
-                path,
-                json_value(sc),
-                "cannot set `allowPrivilegeEscalation` to false and `privileged` to true",
-            ));
-        }
-        let sys_admin = sc
-            .capabilities
-            .as_ref()
-            .is_some_and(|c: &Capabilities| c.add.iter().any(|a| a == "CAP_SYS_ADMIN"));
-        if sys_admin {
-            errs.push(Error::invalid(
-                path,
-                json_value(sc),
-                "cannot set `allowPrivilegeEscalation` to false and `capabilities.Add` CAP_SYS_ADMIN",
-            ));
         }
     }
 }
@@ -692,6 +672,7 @@ fn validate_container<'a>(
     volumes: &BTreeSet<&str>,
     names: &mut BTreeSet<&'a str>,
     role: Role,
+    host_users: bool,
     errs: &mut ErrorList,
 ) {
     let np = path.child("name");
@@ -814,7 +795,7 @@ fn validate_container<'a>(
         &path.child("resources"),
     ));
     if let Some(sc) = c.security_context {
-        validate_security_context(sc, &path.child("securityContext"), errs);
+        validate_security_context(sc, &path.child("securityContext"), host_users, errs);
     }
 }
 

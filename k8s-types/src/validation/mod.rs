@@ -79,6 +79,8 @@ mod networking;
 mod pod_dns;
 #[cfg(feature = "core")]
 mod pod_placement;
+#[cfg(feature = "core")]
+mod pod_security;
 #[cfg(feature = "policy")]
 mod policy;
 #[cfg(feature = "rbac")]

@@ -1089,3 +1089,219 @@ fn termination_grace_period_is_required_when_not_defaulted() {
         "spec.terminationGracePeriodSeconds: Required value"
     );
 }
+
+#[test]
+fn seccomp_apparmor_proc_mount_and_privilege_escalation_follow_go() {
+    let mut p = pod();
+    p["spec"]["securityContext"] = json!({
+        "seccompProfile": {"type": "Localhost"},
+        "appArmorProfile": {"type": "Unconfined", "localhostProfile": "x"},
+        "fsGroup": -1, "runAsGroup": 2147483648i64, "supplementalGroups": [1, -2],
+        "fsGroupChangePolicy": "Sometimes", "supplementalGroupsPolicy": "Union",
+        "seLinuxChangePolicy": "Never"});
+    p["spec"]["containers"][0]["securityContext"] = json!({
+        "procMount": "Unmasked", "runAsUser": -5,
+        "seccompProfile": {"type": "RuntimeDefault", "localhostProfile": "p.json"},
+        "appArmorProfile": {"type": "Localhost", "localhostProfile": " k8s "},
+        "allowPrivilegeEscalation": false, "capabilities": {"add": ["CAP_SYS_ADMIN"]}});
+    p["spec"]["initContainers"] = json!([{"name": "init", "image": "busybox", "securityContext": {
+        "procMount": "Masked", "seccompProfile": {"type": "Localhost", "localhostProfile": "/abs/../p.json"},
+        "appArmorProfile": {"type": "Complain"}}}]);
+    p["spec"]["ephemeralContainers"] = json!([{"name": "debug", "image": "busybox", "securityContext": {
+        "seccompProfile": {}, "appArmorProfile": {"type": ""}}}]);
+    let sc = r#"{"capabilities":{"add":["CAP_SYS_ADMIN"]},"runAsUser":-5,"allowPrivilegeEscalation":false,"procMount":"Unmasked","seccompProfile":{"type":"RuntimeDefault","localhostProfile":"p.json"},"appArmorProfile":{"type":"Localhost","localhostProfile":" k8s "}}"#;
+    let c = "spec.containers[0].securityContext";
+    let i = "spec.initContainers[0].securityContext";
+    let e = "spec.ephemeralContainers[0].securityContext";
+    let s = "spec.securityContext";
+    assert_eq!(
+        errors::<Pod>(p),
+        [
+            format!(
+                "{c}.runAsUser: Invalid value: -5: must be between 0 and 2147483647, inclusive"
+            ),
+            format!(
+                "{c}.procMount: Invalid value: \"Unmasked\": `hostUsers` must be false to use `Unmasked`"
+            ),
+            format!(
+                "{c}.seccompProfile.localhostProfile: Invalid value: {{\"type\":\"RuntimeDefault\",\"localhostProfile\":\"p.json\"}}: can only be set when seccomp type is Localhost"
+            ),
+            format!(
+                "{c}: Invalid value: {sc}: cannot set `allowPrivilegeEscalation` to false and `capabilities.Add` CAP_SYS_ADMIN"
+            ),
+            format!(
+                "{c}.appArmorProfile.localhostProfile: Invalid value: \" k8s \": must not be padded with whitespace"
+            ),
+            format!(
+                "{i}.procMount: Unsupported value: \"Masked\": supported values: \"Default\", \"Unmasked\""
+            ),
+            format!(
+                "{i}.seccompProfile.localhostProfile: Invalid value: \"/abs/../p.json\": must be a relative path"
+            ),
+            format!(
+                "{i}.seccompProfile.localhostProfile: Invalid value: \"/abs/../p.json\": must not contain '..'"
+            ),
+            format!(
+                "{i}.appArmorProfile.type: Unsupported value: \"Complain\": supported values: \"Localhost\", \"RuntimeDefault\", \"Unconfined\""
+            ),
+            format!(
+                "{e}.seccompProfile.type: Required value: type is required when seccompProfile is set"
+            ),
+            format!(
+                "{e}.appArmorProfile.type: Required value: type is required when appArmorProfile is set"
+            ),
+            format!("{s}.fsGroup: Invalid value: -1: must be between 0 and 2147483647, inclusive"),
+            format!(
+                "{s}.runAsGroup: Invalid value: 2147483648: must be between 0 and 2147483647, inclusive"
+            ),
+            format!(
+                "{s}.supplementalGroups[1]: Invalid value: -2: must be between 0 and 2147483647, inclusive"
+            ),
+            format!(
+                "{s}.fsGroupChangePolicy: Unsupported value: \"Sometimes\": supported values: \"Always\", \"OnRootMismatch\""
+            ),
+            format!(
+                "{s}.seccompProfile.localhostProfile: Required value: must be set when seccomp type is Localhost"
+            ),
+            format!(
+                "{s}.appArmorProfile.localhostProfile: Invalid value: \"x\": can only be set when AppArmor type is Localhost"
+            ),
+            format!(
+                "{s}.supplementalGroupsPolicy: Unsupported value: \"Union\": supported values: \"Merge\", \"Strict\""
+            ),
+            format!(
+                "{s}.seLinuxChangePolicy: Unsupported value: \"Never\": supported values: \"MountOption\", \"Recursive\""
+            ),
+        ]
+    );
+    // In its own user namespace, a container may unmask /proc.
+    let mut p = pod();
+    p["spec"]["hostUsers"] = json!(false);
+    p["spec"]["containers"][0]["securityContext"] = json!({"procMount": "Unmasked"});
+    assert_eq!(errors::<Pod>(p), Vec::<String>::new());
+}
+
+#[test]
+fn sysctls_host_users_and_share_process_namespace_follow_go() {
+    let errs = pod_spec_errors(json!({
+        "hostNetwork": true, "hostIPC": true, "hostPID": true, "shareProcessNamespace": true,
+        "hostUsers": false,
+        "containers": [{"name": "web", "image": "nginx"}],
+        "securityContext": {"sysctls": [
+            {"name": "net.core.somaxconn", "value": "1024"},
+            {"name": "kernel.shm_rmid_forced", "value": "1"},
+            {"name": "kernel.pid_max", "value": "1"},
+            {"name": "kernel.pid_max", "value": "2"},
+            {"name": "Kernel.Bad", "value": "1"},
+            {"name": "", "value": "1"},
+            {"name": "net/ipv4/conf/eth0.100/rp_filter", "value": "1"}]}}));
+    let s = "spec.securityContext";
+    assert_eq!(
+        errs,
+        [
+            format!(
+                "{s}.shareProcessNamespace: Invalid value: true: ShareProcessNamespace and HostPID cannot both be enabled"
+            ),
+            format!(
+                "{s}.sysctls[0].name: Invalid value: \"net.core.somaxconn\": may not be specified when 'hostNetwork' is true"
+            ),
+            format!(
+                "{s}.sysctls[1].name: Invalid value: \"kernel.shm_rmid_forced\": may not be specified when 'hostIPC' is true"
+            ),
+            format!("{s}.sysctls[3].name: Duplicate value: \"kernel.pid_max\""),
+            format!(
+                "{s}.sysctls[4].name: Invalid value: \"Kernel.Bad\": must have at most 253 characters and match regex ^([a-z0-9]([-_a-z0-9]*[a-z0-9])?[\\./])*[a-z0-9]([-_a-z0-9]*[a-z0-9])?$"
+            ),
+            format!("{s}.sysctls[5].name: Required value"),
+            format!(
+                "{s}.sysctls[6].name: Invalid value: \"net/ipv4/conf/eth0.100/rp_filter\": may not be specified when 'hostNetwork' is true"
+            ),
+            "spec.hostNetwork: Forbidden: when `pod.Spec.HostUsers` is false".to_string(),
+            "spec.HostPID: Forbidden: when `pod.Spec.HostUsers` is false".to_string(),
+            "spec.HostIPC: Forbidden: when `pod.Spec.HostUsers` is false".to_string(),
+        ]
+    );
+}
+
+#[test]
+fn os_name_and_the_fields_each_os_forbids_follow_go() {
+    assert_eq!(
+        pod_spec_errors(json!({"os": {"name": "darwin"}})),
+        ["spec.os: Unsupported value: \"darwin\": supported values: \"linux\", \"windows\""]
+    );
+    assert_eq!(
+        pod_spec_errors(json!({"os": {"name": ""}})),
+        ["spec.os.name: Required value: cannot be empty"]
+    );
+    let mut p = pod();
+    p["spec"]["os"] = json!({"name": "linux"});
+    p["spec"]["securityContext"] = json!({"windowsOptions": {"runAsUserName": "CONTOSO\\web"}});
+    p["spec"]["containers"][0]["securityContext"] =
+        json!({"windowsOptions": {"gmsaCredentialSpecName": "Bad_Name"}});
+    assert_eq!(
+        errors::<Pod>(p),
+        [
+            "spec.containers[0].securityContext.windowsOptions.gmsaCredentialSpecName: Invalid value: \"Bad_Name\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
+            "spec.securityContext.windowsOptions: Forbidden: windows options cannot be set for a linux pod",
+            "spec.containers[0].securityContext.windowsOptions: Forbidden: windows options cannot be set for a linux pod",
+        ]
+    );
+    let mut p = pod();
+    p["spec"]["os"] = json!({"name": "windows"});
+    p["spec"]["hostPID"] = json!(true);
+    p["spec"]["shareProcessNamespace"] = json!(false);
+    p["spec"]["securityContext"] = json!({"runAsUser": 1000, "sysctls": [{"name": "a.b", "value": "1"}],
+        "seLinuxOptions": {"level": "s0"}, "windowsOptions": {"runAsUserName": "a\\b\\c"}});
+    p["spec"]["initContainers"] = json!([{"name": "init", "image": "busybox",
+        "securityContext": {"privileged": false, "capabilities": {}}}]);
+    p["spec"]["containers"][0]["securityContext"] = json!({"readOnlyRootFilesystem": true,
+        "windowsOptions": {"runAsUserName": "..", "gmsaCredentialSpec": ""}});
+    let s = "spec.securityContext";
+    let f = "Forbidden: cannot be set for a windows pod";
+    assert_eq!(
+        errors::<Pod>(p),
+        [
+            "spec.containers[0].securityContext.windowsOptions.gmsaCredentialSpec: Invalid value: \"\": gmsaCredentialSpec cannot be an empty string".to_string(),
+            "spec.containers[0].securityContext.windowsOptions.runAsUserName: Invalid value: \"..\": runAsUserName's User cannot contain only periods or spaces".to_string(),
+            format!("{s}.windowsOptions.runAsUserName: Invalid value: \"a\\\\b\\\\c\": runAsUserName cannot contain more than one backslash"),
+            format!("{s}.seLinuxOptions: {f}"),
+            format!("spec.hostPID: {f}"),
+            format!("{s}.sysctls: {f}"),
+            format!("spec.shareProcessNamespace: {f}"),
+            format!("{s}.runAsUser: {f}"),
+            format!("spec.initContainers[0].securityContext.capabilities: {f}"),
+            format!("spec.initContainers[0].securityContext.privileged: {f}"),
+            format!("spec.containers[0].securityContext.readOnlyRootFilesystem: {f}"),
+        ]
+    );
+}
+
+#[test]
+fn host_network_ports_and_host_port_uniqueness_follow_go() {
+    let spec = json!({"hostNetwork": true, "containers": [
+        {"name": "a", "image": "nginx", "ports": [{"containerPort": 80, "hostPort": 8080},
+                                                  {"containerPort": 81, "hostPort": 81}]},
+        {"name": "b", "image": "nginx", "ports": [{"containerPort": 81, "hostPort": 81},
+                                                  {"containerPort": 81, "hostPort": 81, "protocol": "UDP"}]}],
+        "initContainers": [{"name": "i", "image": "busybox", "ports": [
+            {"containerPort": 81, "hostPort": 81}, {"containerPort": 82, "hostPort": 81}]}]});
+    let host_port = "must match `containerPort` when `hostNetwork` is true";
+    assert_eq!(
+        pod_spec_errors(spec.clone()),
+        [
+            "spec.containers[1].ports[0].hostPort: Duplicate value: \"TCP//81\"".to_string(),
+            "spec.initContainers[0].ports[1].hostPort: Duplicate value: \"TCP//81\"".to_string(),
+            format!("spec.containers[0].ports[0].hostPort: Invalid value: 8080: {host_port}"),
+        ]
+    );
+    // A template may leave the host port to the pod's defaulting; a pod may not.
+    let mut d = deployment();
+    d["spec"]["template"]["spec"] = json!({"hostNetwork": true, "containers": [
+        {"name": "a", "image": "nginx", "ports": [{"containerPort": 80}, {"containerPort": 81, "hostPort": 82}]}]});
+    assert_eq!(
+        errors::<Deployment>(d),
+        [format!(
+            "spec.template.spec.containers[0].ports[1].hostPort: Invalid value: 82: {host_port}"
+        )]
+    );
+}
