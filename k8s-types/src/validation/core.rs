@@ -21,14 +21,16 @@ use super::pod_placement::{
     validate_affinity, validate_scheduling_gates, validate_topology_spread_constraints,
 };
 use super::pod_security::{
-    check_host_port_conflicts, validate_host_network_deps, validate_host_users, validate_os,
-    validate_pod_security_context, validate_security_context,
+    check_host_port_conflicts, validate_host_network_deps, validate_host_users,
+    validate_local_descending_path, validate_os, validate_pod_security_context,
+    validate_security_context,
 };
 use super::{invalid_each, json_value, non_negative};
 use crate::core::v1::{
-    ConfigMap, Container, ContainerPort, EnvFromSource, EnvVar, EphemeralContainer,
-    LifecycleHandler, Namespace, Pod, PodResourceClaim, PodSpec, Probe, ResourceRequirements,
-    Secret, SecurityContext, Service, ServiceAccount, Toleration, Volume, VolumeMount,
+    ConfigMap, Container, ContainerPort, ContainerResizePolicy, EnvFromSource, EnvVar,
+    EphemeralContainer, HTTPGetAction, LifecycleHandler, Namespace, Pod, PodResourceClaim, PodSpec,
+    Probe, ResourceRequirements, Secret, SecurityContext, Service, ServiceAccount, Toleration,
+    Volume, VolumeDevice, VolumeMount,
 };
 use crate::value::{IntOrString, Quantity};
 
@@ -40,6 +42,7 @@ const PULL_POLICIES: &[&str] = &["Always", "IfNotPresent", "Never"];
 const RESTART_POLICIES: &[&str] = &["Always", "OnFailure", "Never"];
 const DNS_POLICIES: &[&str] = &["ClusterFirstWithHostNet", "ClusterFirst", "Default", "None"];
 const TERMINATION_MESSAGE_POLICIES: &[&str] = &["File", "FallbackToLogsOnError"];
+const MOUNT_PROPAGATIONS: &[&str] = &["Bidirectional", "HostToContainer", "None"];
 const FILE_MODE_ERROR_MSG: &str = "must be a number between 0 and 0777 (octal), both inclusive";
 
 /// Go's `ValidatePortNumOrName`: a port number 1–65535 or an IANA port name.
@@ -146,8 +149,6 @@ pub fn validate_pod_spec(spec: &PodSpec, path: &Path) -> ErrorList {
 /// than a template's) must have its host-network ports' `hostPort` set.
 fn validate_pod_spec_for(spec: &PodSpec, path: &Path, resource_is_pod: bool) -> ErrorList {
     let mut errs = ErrorList::default();
-    // Go's default for `hostUsers` is true: only an explicit false is a user namespace.
-    let host_users = spec.host_users != Some(false);
     if spec.termination_grace_period_seconds.is_none() {
         errs.push(Error::required(
             &path.child("terminationGracePeriodSeconds"),
@@ -155,6 +156,18 @@ fn validate_pod_spec_for(spec: &PodSpec, path: &Path, resource_is_pod: bool) -> 
         ));
     }
     let volumes = validate_volumes(&spec.volumes, &path.child("volumes"), &mut errs);
+    let pod = PodFacts {
+        // Go's default for `hostUsers` is true: only an explicit false is a user namespace.
+        host_users: spec.host_users != Some(false),
+        grace_period: spec.termination_grace_period_seconds,
+        restart_policy: &spec.restart_policy,
+        block_volumes: spec
+            .volumes
+            .iter()
+            .filter(|v| v.persistent_volume_claim.is_some() || v.ephemeral.is_some())
+            .map(|v| v.name.as_str())
+            .collect(),
+    };
     validate_pod_resource_claims(
         &spec.resource_claims,
         &path.child("resourceClaims"),
@@ -175,7 +188,7 @@ fn validate_pod_spec_for(spec: &PodSpec, path: &Path, resource_is_pod: bool) -> 
             &volumes,
             &mut names,
             Role::Regular,
-            host_users,
+            &pod,
             &mut errs,
         );
     }
@@ -184,15 +197,7 @@ fn validate_pod_spec_for(spec: &PodSpec, path: &Path, resource_is_pod: bool) -> 
     for (i, c) in spec.init_containers.iter().enumerate() {
         let p = init_path.index(i);
         let role = Role::Init;
-        validate_container(
-            c.into(),
-            &p,
-            &volumes,
-            &mut names,
-            role,
-            host_users,
-            &mut errs,
-        );
+        validate_container(c.into(), &p, &volumes, &mut names, role, &pod, &mut errs);
         // Init containers run one at a time: Go checks each alone, and reports it at
         // index 0 whatever its place.
         check_host_port_conflicts([&c.ports[..]], &init_path, &mut errs);
@@ -208,6 +213,8 @@ fn validate_pod_spec_for(spec: &PodSpec, path: &Path, resource_is_pod: bool) -> 
             env_from: &c.env_from,
             resources: &c.resources,
             volume_mounts: &c.volume_mounts,
+            volume_devices: &c.volume_devices,
+            resize_policy: &c.resize_policy,
             liveness: c.liveness_probe.as_ref(),
             readiness: c.readiness_probe.as_ref(),
             startup: c.startup_probe.as_ref(),
@@ -218,7 +225,7 @@ fn validate_pod_spec_for(spec: &PodSpec, path: &Path, resource_is_pod: bool) -> 
             restart_policy: c.restart_policy.as_deref(),
         };
         let role = Role::Ephemeral;
-        validate_container(view, &p, &volumes, &mut names, role, host_users, &mut errs);
+        validate_container(view, &p, &volumes, &mut names, role, &pod, &mut errs);
         validate_ephemeral_only(c, spec, &p, &mut errs);
     }
     validate_host_network_deps(spec, path, resource_is_pod, &mut errs);
@@ -470,6 +477,12 @@ fn validate_ephemeral_only(
             "cannot be set for an Ephemeral Container",
         ));
     }
+    if !c.resize_policy.is_empty() {
+        errs.push(Error::forbidden(
+            &path.child("resizePolicy"),
+            "cannot be set for an Ephemeral Container",
+        ));
+    }
     let mp = path.child("volumeMounts");
     for (i, m) in c.volume_mounts.iter().enumerate() {
         let ip = mp.index(i);
@@ -617,6 +630,17 @@ fn file_mode(mode: Option<i32>, path: &Path, errs: &mut ErrorList) {
     }
 }
 
+/// What a container's rules need to know of its pod.
+struct PodFacts<'a> {
+    /// False when the pod runs in its own user namespace.
+    host_users: bool,
+    /// The pod's `terminationGracePeriodSeconds`, bounding `sleep` actions.
+    grace_period: Option<i64>,
+    restart_policy: &'a str,
+    /// The volumes a block device may come from (PVCs and ephemeral volumes).
+    block_volumes: BTreeSet<&'a str>,
+}
+
 #[derive(Clone, Copy, PartialEq)]
 enum Role {
     Init,
@@ -634,6 +658,8 @@ struct ContainerView<'a> {
     env_from: &'a [EnvFromSource],
     resources: &'a ResourceRequirements,
     volume_mounts: &'a [VolumeMount],
+    volume_devices: &'a [VolumeDevice],
+    resize_policy: &'a [ContainerResizePolicy],
     liveness: Option<&'a Probe>,
     readiness: Option<&'a Probe>,
     startup: Option<&'a Probe>,
@@ -654,6 +680,8 @@ impl<'a> From<&'a Container> for ContainerView<'a> {
             env_from: &c.env_from,
             resources: &c.resources,
             volume_mounts: &c.volume_mounts,
+            volume_devices: &c.volume_devices,
+            resize_policy: &c.resize_policy,
             liveness: c.liveness_probe.as_ref(),
             readiness: c.readiness_probe.as_ref(),
             startup: c.startup_probe.as_ref(),
@@ -672,7 +700,7 @@ fn validate_container<'a>(
     volumes: &BTreeSet<&str>,
     names: &mut BTreeSet<&'a str>,
     role: Role,
-    host_users: bool,
+    pod: &PodFacts,
     errs: &mut ErrorList,
 ) {
     let np = path.child("name");
@@ -753,10 +781,10 @@ fn validate_container<'a>(
         if let Some((post_start, pre_stop)) = c.lifecycle {
             let lp = path.child("lifecycle");
             if let Some(h) = post_start {
-                validate_handler(h, &lp.child("postStart"), errs);
+                validate_handler(h, pod.grace_period, &lp.child("postStart"), errs);
             }
             if let Some(h) = pre_stop {
-                validate_handler(h, &lp.child("preStop"), errs);
+                validate_handler(h, pod.grace_period, &lp.child("preStop"), errs);
             }
         }
         for (field, probe, single_success) in [
@@ -789,13 +817,21 @@ fn validate_container<'a>(
     validate_container_ports(c.ports, &path.child("ports"), errs);
     validate_env(c.env, &path.child("env"), errs);
     validate_env_from(c.env_from, &path.child("envFrom"), errs);
-    validate_volume_mounts(c.volume_mounts, volumes, &path.child("volumeMounts"), errs);
+    let privileged = c.security_context.and_then(|sc| sc.privileged) == Some(true);
+    validate_volume_mounts(&c, volumes, privileged, &path.child("volumeMounts"), errs);
+    validate_volume_devices(&c, volumes, pod, &path.child("volumeDevices"), errs);
     errs.extend(validate_resource_requirements(
         c.resources,
         &path.child("resources"),
     ));
+    validate_resize_policy(
+        c.resize_policy,
+        pod.restart_policy,
+        &path.child("resizePolicy"),
+        errs,
+    );
     if let Some(sc) = c.security_context {
-        validate_security_context(sc, &path.child("securityContext"), host_users, errs);
+        validate_security_context(sc, &path.child("securityContext"), pod.host_users, errs);
     }
 }
 
@@ -941,14 +977,19 @@ fn validate_env_from(env_from: &[EnvFromSource], path: &Path, errs: &mut ErrorLi
     }
 }
 
+/// Go's `ValidateVolumeMounts`: a named, known volume at a unique path not used by a
+/// volume device, sub-paths relative without `..` (Go reports those two and the
+/// propagation on the list's path, without the index), a known mount propagation,
+/// `Bidirectional` only for privileged containers.
 fn validate_volume_mounts(
-    mounts: &[VolumeMount],
+    c: &ContainerView,
     volumes: &BTreeSet<&str>,
+    privileged: bool,
     path: &Path,
     errs: &mut ErrorList,
 ) {
     let mut points = BTreeSet::new();
-    for (i, m) in mounts.iter().enumerate() {
+    for (i, m) in c.volume_mounts.iter().enumerate() {
         let p = path.index(i);
         if m.name.is_empty() {
             errs.push(Error::required(&p.child("name"), ""));
@@ -966,17 +1007,151 @@ fn validate_volume_mounts(
                 "must be unique",
             ));
         }
-        if !m.sub_path.is_empty() && !m.sub_path_expr.is_empty() {
+        if c.volume_devices.iter().any(|d| d.name == m.name) {
             errs.push(Error::invalid(
-                &p.child("subPathExpr"),
-                &m.sub_path_expr,
-                "subPathExpr and subPath are mutually exclusive",
+                &p.child("name"),
+                &m.name,
+                "must not already exist in volumeDevices",
+            ));
+        }
+        if c.volume_devices
+            .iter()
+            .any(|d| d.device_path == m.mount_path)
+        {
+            errs.push(Error::invalid(
+                &p.child("mountPath"),
+                &m.mount_path,
+                "must not already exist as a path in volumeDevices",
+            ));
+        }
+        if !m.sub_path.is_empty() {
+            validate_local_descending_path(&m.sub_path, &path.child("subPath"), errs);
+        }
+        if !m.sub_path_expr.is_empty() {
+            if !m.sub_path.is_empty() {
+                errs.push(Error::invalid(
+                    &p.child("subPathExpr"),
+                    &m.sub_path_expr,
+                    "subPathExpr and subPath are mutually exclusive",
+                ));
+            }
+            validate_local_descending_path(&m.sub_path_expr, &path.child("subPathExpr"), errs);
+        }
+        if let Some(mp) = &m.mount_propagation {
+            let pp = path.child("mountPropagation");
+            if !MOUNT_PROPAGATIONS.contains(&mp.as_str()) {
+                errs.push(Error::not_supported(&pp, mp, MOUNT_PROPAGATIONS));
+            }
+            if mp == "Bidirectional" && !privileged {
+                errs.push(Error::forbidden(
+                    &pp,
+                    "Bidirectional mount propagation is available only to privileged containers",
+                ));
+            }
+        }
+    }
+}
+
+/// Go's `ValidateVolumeDevices`: a named, unique device from a PVC or ephemeral
+/// volume, at a unique path without `..`, neither used by a volume mount.
+fn validate_volume_devices(
+    c: &ContainerView,
+    volumes: &BTreeSet<&str>,
+    pod: &PodFacts,
+    path: &Path,
+    errs: &mut ErrorList,
+) {
+    let mut paths = BTreeSet::new();
+    let mut names = BTreeSet::new();
+    for (i, d) in c.volume_devices.iter().enumerate() {
+        let p = path.index(i);
+        let np = p.child("name");
+        let dp = p.child("devicePath");
+        let (name, dev_path) = (d.name.as_str(), d.device_path.as_str());
+        let matched = volumes.contains(name);
+        if name.is_empty() {
+            errs.push(Error::required(&np, ""));
+        }
+        if names.contains(name) {
+            errs.push(Error::invalid(&np, name, "must be unique"));
+        }
+        if matched && !pod.block_volumes.contains(name) {
+            errs.push(Error::invalid(
+                &np,
+                name,
+                "can only use volume source type of PersistentVolumeClaim or Ephemeral for block mode",
+            ));
+        }
+        if !matched {
+            errs.push(Error::not_found(&np, name));
+        }
+        if dev_path.is_empty() {
+            errs.push(Error::required(&dp, ""));
+        }
+        if paths.contains(dev_path) {
+            errs.push(Error::invalid(&dp, dev_path, "must be unique"));
+        }
+        if !dev_path.is_empty() && dev_path.split('/').any(|part| part == "..") {
+            errs.push(Error::invalid(
+                &dp,
+                dev_path,
+                "can not contain backsteps ('..')",
+            ));
+        } else {
+            paths.insert(dev_path);
+        }
+        if c.volume_mounts.iter().any(|m| m.name == name) {
+            errs.push(Error::invalid(
+                &np,
+                name,
+                "must not already exist in volumeMounts",
+            ));
+        }
+        if c.volume_mounts.iter().any(|m| m.mount_path == dev_path) {
+            errs.push(Error::invalid(
+                &dp,
+                dev_path,
+                "must not already exist as a path in volumeMounts",
+            ));
+        }
+        if !name.is_empty() {
+            names.insert(name);
+        }
+    }
+}
+
+/// Go's `validateResizePolicy`: each of `cpu` and `memory` once, a known restart
+/// policy, `NotRequired` only when the pod never restarts. Go reports all but the
+/// duplicate on the list's path.
+fn validate_resize_policy(
+    policies: &[ContainerResizePolicy],
+    pod_restart_policy: &str,
+    path: &Path,
+    errs: &mut ErrorList,
+) {
+    let mut seen = BTreeSet::new();
+    for (i, p) in policies.iter().enumerate() {
+        if !seen.insert(p.resource_name.as_str()) {
+            errs.push(Error::duplicate(&path.index(i), &p.resource_name));
+        }
+        one_of(&p.resource_name, &["cpu", "memory"], path, errs);
+        one_of(
+            &p.restart_policy,
+            &["NotRequired", "RestartContainer"],
+            path,
+            errs,
+        );
+        if pod_restart_policy == "Never" && p.restart_policy != "NotRequired" {
+            errs.push(Error::invalid(
+                path,
+                &p.restart_policy,
+                "must be 'NotRequired' when `restartPolicy` is 'Never'",
             ));
         }
     }
 }
 
-fn validate_handler(h: &LifecycleHandler, path: &Path, errs: &mut ErrorList) {
+fn validate_handler(h: &LifecycleHandler, grace: Option<i64>, path: &Path, errs: &mut ErrorList) {
     handler(
         [
             ("exec", h.exec.is_some()),
@@ -994,7 +1169,7 @@ fn validate_handler(h: &LifecycleHandler, path: &Path, errs: &mut ErrorList) {
         }
     }
     if let Some(g) = &h.http_get {
-        http_get(&g.path, &g.port, &g.scheme, &path.child("httpGet"), errs);
+        http_get(g, &path.child("httpGet"), errs);
     }
     if let Some(t) = &h.tcp_socket {
         errs.extend(validate_port_num_or_name(
@@ -1002,12 +1177,14 @@ fn validate_handler(h: &LifecycleHandler, path: &Path, errs: &mut ErrorList) {
             &path.child("tcpSocket").child("port"),
         ));
     }
-    if let Some(s) = &h.sleep {
-        if s.seconds < 0 {
+    // Go's `validateSleepAction` (zero allowed, as the feature gate is on by default);
+    // without a grace period the pod's own error says enough.
+    if let (Some(s), Some(g)) = (&h.sleep, grace) {
+        if s.seconds < 0 || s.seconds > g {
             errs.push(Error::invalid(
-                &path.child("sleep").child("seconds"),
+                &path.child("sleep"),
                 s.seconds,
-                IS_NEGATIVE_ERROR_MSG,
+                format!("must be non-negative and less than terminationGracePeriodSeconds ({g})"),
             ));
         }
     }
@@ -1032,7 +1209,19 @@ fn handler(kinds: [(&str, bool); 5], path: &Path, errs: &mut ErrorList) {
     }
 }
 
-fn http_get(p: &str, port: &IntOrString, scheme: &str, path: &Path, errs: &mut ErrorList) {
+/// Go's `IsHTTPHeaderName`.
+fn is_http_header_name(name: &str) -> Vec<String> {
+    let ok = !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-');
+    if ok {
+        return Vec::new();
+    }
+    vec![
+        "a valid HTTP header must consist of alphanumeric characters or '-' (e.g. 'X-Header-Name', regex used for validation is '[-A-Za-z0-9]+')".to_string(),
+    ]
+}
+
+fn http_get(g: &HTTPGetAction, path: &Path, errs: &mut ErrorList) {
+    let (p, port, scheme) = (&g.path, &g.port, &g.scheme);
     if p.is_empty() {
         errs.push(Error::required(&path.child("path"), ""));
     }
@@ -1043,6 +1232,11 @@ fn http_get(p: &str, port: &IntOrString, scheme: &str, path: &Path, errs: &mut E
             scheme,
             &["HTTP", "HTTPS"],
         ));
+    }
+    // Go reports a bad header name on the list's path, without the index.
+    let hp = path.child("httpHeaders");
+    for h in &g.http_headers {
+        invalid_each(errs, &hp, &h.name, is_http_header_name(&h.name));
     }
 }
 
@@ -1064,7 +1258,7 @@ fn validate_probe(probe: &Probe, path: &Path, errs: &mut ErrorList) {
         }
     }
     if let Some(g) = &probe.http_get {
-        http_get(&g.path, &g.port, &g.scheme, &path.child("httpGet"), errs);
+        http_get(g, &path.child("httpGet"), errs);
     }
     if let Some(t) = &probe.tcp_socket {
         errs.extend(validate_port_num_or_name(

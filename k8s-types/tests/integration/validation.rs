@@ -1305,3 +1305,96 @@ fn host_network_ports_and_host_port_uniqueness_follow_go() {
         )]
     );
 }
+
+#[test]
+fn mounts_devices_resize_policies_headers_and_sleep_follow_go() {
+    let mut p = pod();
+    p["spec"]["terminationGracePeriodSeconds"] = json!(30);
+    p["spec"]["volumes"] = json!([{"name": "data", "emptyDir": {}},
+        {"name": "disk", "persistentVolumeClaim": {"claimName": "disk"}}]);
+    p["spec"]["containers"][0]["volumeMounts"] = json!([
+        {"name": "data", "mountPath": "/data", "subPath": "../x", "mountPropagation": "Bidirectional"},
+        {"name": "disk", "mountPath": "/dev/xvda", "subPathExpr": "/$(POD)", "mountPropagation": "Shared"}]);
+    p["spec"]["containers"][0]["volumeDevices"] = json!([
+        {"name": "data", "devicePath": "/dev/a"},
+        {"name": "disk", "devicePath": "/dev/xvda"},
+        {"name": "disk", "devicePath": "/dev/../b"},
+        {"name": "nope", "devicePath": ""}]);
+    p["spec"]["containers"][0]["resizePolicy"] = json!([
+        {"resourceName": "cpu", "restartPolicy": "NotRequired"},
+        {"resourceName": "cpu", "restartPolicy": "Sometimes"},
+        {"resourceName": "gpu", "restartPolicy": "RestartContainer"}]);
+    p["spec"]["containers"][0]["lifecycle"] = json!({"preStop": {"sleep": {"seconds": 31}},
+        "postStart": {"httpGet": {"path": "/", "port": 80, "httpHeaders": [{"name": "X_Bad", "value": "1"}]}}});
+    let c = "spec.containers[0]";
+    let header = "a valid HTTP header must consist of alphanumeric characters or '-' (e.g. 'X-Header-Name', regex used for validation is '[-A-Za-z0-9]+')";
+    assert_eq!(
+        errors::<Pod>(p),
+        [
+            format!(
+                "{c}.lifecycle.postStart.httpGet.httpHeaders: Invalid value: \"X_Bad\": {header}"
+            ),
+            format!(
+                "{c}.lifecycle.preStop.sleep: Invalid value: 31: must be non-negative and less than terminationGracePeriodSeconds (30)"
+            ),
+            format!(
+                "{c}.volumeMounts[0].name: Invalid value: \"data\": must not already exist in volumeDevices"
+            ),
+            format!("{c}.volumeMounts.subPath: Invalid value: \"../x\": must not contain '..'"),
+            format!(
+                "{c}.volumeMounts.mountPropagation: Forbidden: Bidirectional mount propagation is available only to privileged containers"
+            ),
+            format!(
+                "{c}.volumeMounts[1].name: Invalid value: \"disk\": must not already exist in volumeDevices"
+            ),
+            format!(
+                "{c}.volumeMounts[1].mountPath: Invalid value: \"/dev/xvda\": must not already exist as a path in volumeDevices"
+            ),
+            format!(
+                "{c}.volumeMounts.subPathExpr: Invalid value: \"/$(POD)\": must be a relative path"
+            ),
+            format!(
+                "{c}.volumeMounts.mountPropagation: Unsupported value: \"Shared\": supported values: \"Bidirectional\", \"HostToContainer\", \"None\""
+            ),
+            format!(
+                "{c}.volumeDevices[0].name: Invalid value: \"data\": can only use volume source type of PersistentVolumeClaim or Ephemeral for block mode"
+            ),
+            format!(
+                "{c}.volumeDevices[0].name: Invalid value: \"data\": must not already exist in volumeMounts"
+            ),
+            format!(
+                "{c}.volumeDevices[1].name: Invalid value: \"disk\": must not already exist in volumeMounts"
+            ),
+            format!(
+                "{c}.volumeDevices[1].devicePath: Invalid value: \"/dev/xvda\": must not already exist as a path in volumeMounts"
+            ),
+            format!("{c}.volumeDevices[2].name: Invalid value: \"disk\": must be unique"),
+            format!(
+                "{c}.volumeDevices[2].devicePath: Invalid value: \"/dev/../b\": can not contain backsteps ('..')"
+            ),
+            format!(
+                "{c}.volumeDevices[2].name: Invalid value: \"disk\": must not already exist in volumeMounts"
+            ),
+            format!("{c}.volumeDevices[3].name: Not found: \"nope\""),
+            format!("{c}.volumeDevices[3].devicePath: Required value"),
+            format!("{c}.resizePolicy[1]: Duplicate value: \"cpu\""),
+            format!(
+                "{c}.resizePolicy: Unsupported value: \"Sometimes\": supported values: \"NotRequired\", \"RestartContainer\""
+            ),
+            format!(
+                "{c}.resizePolicy: Unsupported value: \"gpu\": supported values: \"cpu\", \"memory\""
+            ),
+        ]
+    );
+    // A pod that never restarts resizes in place only.
+    let errs = pod_spec_errors(
+        json!({"restartPolicy": "Never", "containers": [{"name": "web", "image": "nginx",
+        "resizePolicy": [{"resourceName": "memory", "restartPolicy": "RestartContainer"}]}]}),
+    );
+    assert_eq!(
+        errs,
+        [
+            "spec.containers[0].resizePolicy: Invalid value: \"RestartContainer\": must be 'NotRequired' when `restartPolicy` is 'Never'"
+        ]
+    );
+}
