@@ -340,6 +340,17 @@ fn validate_pod_spec_for(spec: &PodSpec, path: &Path, resource_is_pod: bool) -> 
             &mut errs,
         );
     }
+    if !spec.overhead.is_empty() {
+        // Go's `validateOverhead` reuses the container rules with the overhead as limits.
+        let overhead = ResourceRequirements {
+            limits: spec.overhead.clone(),
+            ..ResourceRequirements::default()
+        };
+        errs.extend(validate_resource_requirements(
+            &overhead,
+            &path.child("overhead"),
+        ));
+    }
     validate_os(spec, path, &mut errs);
     errs
 }
@@ -471,17 +482,23 @@ fn validate_ephemeral_only(
             errs.push(Error::not_found(&path.child("targetContainerName"), target));
         }
     }
-    if c.resources != ResourceRequirements::default() {
-        errs.push(Error::forbidden(
-            &path.child("resources"),
-            "cannot be set for an Ephemeral Container",
-        ));
-    }
-    if !c.resize_policy.is_empty() {
-        errs.push(Error::forbidden(
-            &path.child("resizePolicy"),
-            "cannot be set for an Ephemeral Container",
-        ));
+    // Go's allow-list, in the struct's field order.
+    for (field, set) in [
+        ("ports", !c.ports.is_empty()),
+        ("resources", c.resources != ResourceRequirements::default()),
+        ("resizePolicy", !c.resize_policy.is_empty()),
+        ("restartPolicy", c.restart_policy.is_some()),
+        ("livenessProbe", c.liveness_probe.is_some()),
+        ("readinessProbe", c.readiness_probe.is_some()),
+        ("startupProbe", c.startup_probe.is_some()),
+        ("lifecycle", c.lifecycle.is_some()),
+    ] {
+        if set {
+            errs.push(Error::forbidden(
+                &path.child(field),
+                "cannot be set for an Ephemeral Container",
+            ));
+        }
     }
     let mp = path.child("volumeMounts");
     for (i, m) in c.volume_mounts.iter().enumerate() {
@@ -703,14 +720,12 @@ fn validate_container<'a>(
     pod: &PodFacts,
     errs: &mut ErrorList,
 ) {
+    // Go's `validateContainerCommon` first, then each kind's own rules.
     let np = path.child("name");
     if c.name.is_empty() {
         errs.push(Error::required(&np, ""));
     } else {
         invalid_each(errs, &np, c.name, is_dns1123_label(c.name));
-    }
-    if !names.insert(c.name) {
-        errs.push(Error::duplicate(&np, c.name));
     }
     if c.image.is_empty() {
         errs.push(Error::required(&path.child("image"), ""));
@@ -727,99 +742,18 @@ fn validate_container<'a>(
         &path.child("terminationMessagePolicy"),
         errs,
     );
-    one_of(
-        c.image_pull_policy,
-        PULL_POLICIES,
-        &path.child("imagePullPolicy"),
-        errs,
-    );
-    let sidecar = role == Role::Init && c.restart_policy == Some("Always");
-    if let Some(rp) = c.restart_policy {
-        if role == Role::Init && rp != "Always" {
-            errs.push(Error::not_supported(
-                &path.child("restartPolicy"),
-                rp,
-                &["Always"],
-            ));
-        } else if role != Role::Init {
-            errs.push(Error::forbidden(
-                &path.child("restartPolicy"),
-                "may not be set for non-init containers",
-            ));
-        }
-    }
-    if role == Role::Ephemeral {
-        for (field, set) in [
-            ("ports", !c.ports.is_empty()),
-            ("livenessProbe", c.liveness.is_some()),
-            ("readinessProbe", c.readiness.is_some()),
-            ("startupProbe", c.startup.is_some()),
-            ("lifecycle", c.lifecycle.is_some()),
-        ] {
-            if set {
-                errs.push(Error::forbidden(
-                    &path.child(field),
-                    "cannot be set for an Ephemeral Container",
-                ));
-            }
-        }
-    } else if role == Role::Init && !sidecar {
-        for (field, set) in [
-            ("lifecycle", c.lifecycle.is_some()),
-            ("livenessProbe", c.liveness.is_some()),
-            ("readinessProbe", c.readiness.is_some()),
-            ("startupProbe", c.startup.is_some()),
-        ] {
-            if set {
-                errs.push(Error::forbidden(
-                    &path.child(field),
-                    "may not be set for init containers without restartPolicy=Always",
-                ));
-            }
-        }
-    } else {
-        if let Some((post_start, pre_stop)) = c.lifecycle {
-            let lp = path.child("lifecycle");
-            if let Some(h) = post_start {
-                validate_handler(h, pod.grace_period, &lp.child("postStart"), errs);
-            }
-            if let Some(h) = pre_stop {
-                validate_handler(h, pod.grace_period, &lp.child("preStop"), errs);
-            }
-        }
-        for (field, probe, single_success) in [
-            ("livenessProbe", c.liveness, true),
-            ("readinessProbe", c.readiness, false),
-            ("startupProbe", c.startup, true),
-        ] {
-            if let Some(p) = probe {
-                let pp = path.child(field);
-                validate_probe(p, &pp, errs);
-                if !single_success {
-                    if let Some(g) = p.termination_grace_period_seconds {
-                        errs.push(Error::invalid(
-                            &pp.child("terminationGracePeriodSeconds"),
-                            g,
-                            "must not be set for readinessProbes",
-                        ));
-                    }
-                }
-                if single_success && p.success_threshold != 1 {
-                    errs.push(Error::invalid(
-                        &pp.child("successThreshold"),
-                        p.success_threshold,
-                        "must be 1",
-                    ));
-                }
-            }
-        }
-    }
     validate_container_ports(c.ports, &path.child("ports"), errs);
     validate_env(c.env, &path.child("env"), errs);
     validate_env_from(c.env_from, &path.child("envFrom"), errs);
     let privileged = c.security_context.and_then(|sc| sc.privileged) == Some(true);
     validate_volume_mounts(&c, volumes, privileged, &path.child("volumeMounts"), errs);
     validate_volume_devices(&c, volumes, pod, &path.child("volumeDevices"), errs);
+    one_of(
+        c.image_pull_policy,
+        PULL_POLICIES,
+        &path.child("imagePullPolicy"),
+        errs,
+    );
     errs.extend(validate_resource_requirements(
         c.resources,
         &path.child("resources"),
@@ -832,6 +766,84 @@ fn validate_container<'a>(
     );
     if let Some(sc) = c.security_context {
         validate_security_context(sc, &path.child("securityContext"), pod.host_users, errs);
+    }
+    let rp = path.child("restartPolicy");
+    if role == Role::Init {
+        if let Some(policy) = c.restart_policy.filter(|p| *p != "Always") {
+            errs.push(Error::not_supported(&rp, policy, &["Always"]));
+        }
+    }
+    // Go leaves an init container without a name out of the set of names.
+    let duplicate = if role == Role::Init && c.name.is_empty() {
+        names.contains("")
+    } else {
+        !names.insert(c.name)
+    };
+    if duplicate {
+        errs.push(Error::duplicate(&np, c.name));
+    }
+    let sidecar = role == Role::Init && c.restart_policy == Some("Always");
+    match role {
+        // Ephemeral containers' forbidden fields: `validate_ephemeral_only`.
+        Role::Ephemeral => {}
+        Role::Init if !sidecar => {
+            for (field, set) in [
+                ("lifecycle", c.lifecycle.is_some()),
+                ("livenessProbe", c.liveness.is_some()),
+                ("readinessProbe", c.readiness.is_some()),
+                ("startupProbe", c.startup.is_some()),
+            ] {
+                if set {
+                    errs.push(Error::forbidden(
+                        &path.child(field),
+                        "may not be set for init containers without restartPolicy=Always",
+                    ));
+                }
+            }
+        }
+        _ => {
+            if let Some((post_start, pre_stop)) = c.lifecycle {
+                let lp = path.child("lifecycle");
+                if let Some(h) = post_start {
+                    validate_handler(h, pod.grace_period, &lp.child("postStart"), errs);
+                }
+                if let Some(h) = pre_stop {
+                    validate_handler(h, pod.grace_period, &lp.child("preStop"), errs);
+                }
+            }
+            for (field, probe, single_success) in [
+                ("livenessProbe", c.liveness, true),
+                ("readinessProbe", c.readiness, false),
+                ("startupProbe", c.startup, true),
+            ] {
+                if let Some(p) = probe {
+                    let pp = path.child(field);
+                    validate_probe(p, &pp, errs);
+                    if !single_success {
+                        if let Some(g) = p.termination_grace_period_seconds {
+                            errs.push(Error::invalid(
+                                &pp.child("terminationGracePeriodSeconds"),
+                                g,
+                                "must not be set for readinessProbes",
+                            ));
+                        }
+                    }
+                    if single_success && p.success_threshold != 1 {
+                        errs.push(Error::invalid(
+                            &pp.child("successThreshold"),
+                            p.success_threshold,
+                            "must be 1",
+                        ));
+                    }
+                }
+            }
+            if role == Role::Regular && c.restart_policy.is_some() {
+                errs.push(Error::forbidden(
+                    &rp,
+                    "may not be set for non-init containers",
+                ));
+            }
+        }
     }
 }
 

@@ -238,9 +238,6 @@ fn pod_spec_containers_follow_go() {
             "spec.volumes[1].name: Duplicate value: \"data\"",
             "spec.volumes[1].hostPath: Forbidden: may not specify more than 1 volume type",
             "spec.containers[0].image: Invalid value: \" nginx\": must not have leading or trailing whitespace",
-            "spec.containers[0].imagePullPolicy: Unsupported value: \"Sometimes\": supported values: \"Always\", \"IfNotPresent\", \"Never\"",
-            "spec.containers[0].livenessProbe: Required value: must specify a handler type",
-            "spec.containers[0].livenessProbe.successThreshold: Invalid value: 2: must be 1",
             "spec.containers[0].ports[0].containerPort: Invalid value: 70000: must be between 1 and 65535, inclusive",
             "spec.containers[0].ports[0].protocol: Unsupported value: \"HTTP\": supported values: \"SCTP\", \"TCP\", \"UDP\"",
             "spec.containers[0].ports[2].name: Duplicate value: \"http\"",
@@ -248,13 +245,16 @@ fn pod_spec_containers_follow_go() {
             "spec.containers[0].env[1].valueFrom: Invalid value: \"\": may not be specified when `value` is not empty",
             "spec.containers[0].volumeMounts[0].name: Not found: \"nope\"",
             "spec.containers[0].volumeMounts[1].mountPath: Invalid value: \"/a\": must be unique",
+            "spec.containers[0].imagePullPolicy: Unsupported value: \"Sometimes\": supported values: \"Always\", \"IfNotPresent\", \"Never\"",
             "spec.containers[0].resources.limits[gpu]: Invalid value: \"gpu\": must be a standard resource for containers",
             "spec.containers[0].resources.requests: Invalid value: \"2\": must be less than or equal to cpu limit of 1",
             // Defaulting copied the limit into the requests.
             "spec.containers[0].resources.requests[gpu]: Invalid value: \"gpu\": must be a standard resource for containers",
             "spec.containers[0].resources.requests[memory]: Invalid value: \"-1\": must be greater than or equal to 0",
-            "spec.containers[1].name: Duplicate value: \"web\"",
+            "spec.containers[0].livenessProbe: Required value: must specify a handler type",
+            "spec.containers[0].livenessProbe.successThreshold: Invalid value: 2: must be 1",
             "spec.containers[1].image: Required value",
+            "spec.containers[1].name: Duplicate value: \"web\"",
             "spec.restartPolicy: Unsupported value: \"Sometimes\": supported values: \"Always\", \"OnFailure\", \"Never\"",
             "spec.dnsPolicy: Unsupported value: \"Google\": supported values: \"ClusterFirstWithHostNet\", \"ClusterFirst\", \"Default\", \"None\"",
             "spec.activeDeadlineSeconds: Invalid value: 0: must be between 1 and 2147483647, inclusive",
@@ -287,9 +287,9 @@ fn pod_spec_init_containers_probes_tolerations_affinity_and_security() {
         [
             // Go's order: regular containers, then init containers, ..., affinity
             // before tolerations.
+            "spec.containers[0].securityContext: Invalid value: {\"privileged\":true,\"allowPrivilegeEscalation\":false}: cannot set `allowPrivilegeEscalation` to false and `privileged` to true",
             "spec.containers[0].readinessProbe.tcpSocket: Forbidden: may not specify more than 1 handler type",
             "spec.containers[0].readinessProbe.httpGet.port: Invalid value: 0: must be between 1 and 65535, inclusive",
-            "spec.containers[0].securityContext: Invalid value: {\"privileged\":true,\"allowPrivilegeEscalation\":false}: cannot set `allowPrivilegeEscalation` to false and `privileged` to true",
             "spec.initContainers[0].readinessProbe: Forbidden: may not be set for init containers without restartPolicy=Always",
             "spec.securityContext.runAsUser: Invalid value: -1: must be between 0 and 2147483647, inclusive",
             "spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].values: Required value: must be specified when `operator` is 'In' or 'NotIn'",
@@ -1332,12 +1332,6 @@ fn mounts_devices_resize_policies_headers_and_sleep_follow_go() {
         errors::<Pod>(p),
         [
             format!(
-                "{c}.lifecycle.postStart.httpGet.httpHeaders: Invalid value: \"X_Bad\": {header}"
-            ),
-            format!(
-                "{c}.lifecycle.preStop.sleep: Invalid value: 31: must be non-negative and less than terminationGracePeriodSeconds (30)"
-            ),
-            format!(
                 "{c}.volumeMounts[0].name: Invalid value: \"data\": must not already exist in volumeDevices"
             ),
             format!("{c}.volumeMounts.subPath: Invalid value: \"../x\": must not contain '..'"),
@@ -1384,6 +1378,12 @@ fn mounts_devices_resize_policies_headers_and_sleep_follow_go() {
             format!(
                 "{c}.resizePolicy: Unsupported value: \"gpu\": supported values: \"cpu\", \"memory\""
             ),
+            format!(
+                "{c}.lifecycle.postStart.httpGet.httpHeaders: Invalid value: \"X_Bad\": {header}"
+            ),
+            format!(
+                "{c}.lifecycle.preStop.sleep: Invalid value: 31: must be non-negative and less than terminationGracePeriodSeconds (30)"
+            ),
         ]
     );
     // A pod that never restarts resizes in place only.
@@ -1395,6 +1395,17 @@ fn mounts_devices_resize_policies_headers_and_sleep_follow_go() {
         errs,
         [
             "spec.containers[0].resizePolicy: Invalid value: \"RestartContainer\": must be 'NotRequired' when `restartPolicy` is 'Never'"
+        ]
+    );
+}
+
+#[test]
+fn overhead_follows_the_container_resource_rules() {
+    assert_eq!(
+        pod_spec_errors(json!({"overhead": {"cpu": "-1", "example.com/gpu": "1", "pods": "1"}})),
+        [
+            "spec.overhead.limits[cpu]: Invalid value: \"-1\": must be greater than or equal to 0",
+            "spec.overhead.limits[pods]: Invalid value: \"pods\": must be a standard resource for containers",
         ]
     );
 }
