@@ -1409,3 +1409,38 @@ fn overhead_follows_the_container_resource_rules() {
         ]
     );
 }
+
+#[test]
+fn odd_security_values_are_errors_not_panics() {
+    let long = "u".repeat(200);
+    let mut p = pod();
+    p["spec"]["os"] = json!({"name": "windows"});
+    p["spec"]["securityContext"] = json!({"sysctls": [{"name": "/", "value": ""}, {"name": "é.ü", "value": ""}],
+        "windowsOptions": {"runAsUserName": format!("{}\\{long}", "d".repeat(300)), "gmsaCredentialSpec": "x".repeat(70 * 1024)}});
+    p["spec"]["containers"][0]["securityContext"] = json!({"windowsOptions": {"runAsUserName": "a\u{7}b"},
+        "appArmorProfile": {"type": "Localhost", "localhostProfile": "p".repeat(5000)}});
+    let errs = errors::<Pod>(p);
+    let w = "spec.securityContext.windowsOptions";
+    for want in [
+        "spec.containers[0].securityContext.windowsOptions.runAsUserName: Invalid value: \"a\\ab\": runAsUserName cannot contain control characters".to_string(),
+        "spec.containers[0].securityContext.appArmorProfile.localhostProfile: Too long: may not be more than 4095 bytes".to_string(),
+        format!("{w}.gmsaCredentialSpec: Invalid value: \"{}\": gmsaCredentialSpec size must be under 64 KiB", "x".repeat(70 * 1024)),
+        "spec.securityContext.sysctls[0].name: Invalid value: \"/\": must have at most 253 characters and match regex ^([a-z0-9]([-_a-z0-9]*[a-z0-9])?[\\./])*[a-z0-9]([-_a-z0-9]*[a-z0-9])?$".to_string(),
+    ] {
+        assert!(errs.contains(&want), "{want}\n{errs:#?}");
+    }
+    let user_errs: Vec<_> = errs
+        .iter()
+        .filter(|e| e.starts_with(&format!("{w}.runAsUserName")))
+        .collect();
+    assert_eq!(user_errs.len(), 3, "{user_errs:#?}");
+    assert!(user_errs[0].ends_with("runAsUserName's Domain length must be under 256 characters"));
+    assert!(
+        user_errs[1]
+            .ends_with("runAsUserName's Domain doesn't match the NetBios nor the DNS format")
+    );
+    assert!(
+        user_errs[2]
+            .ends_with("runAsUserName's User length must not be longer than 104 characters")
+    );
+}
