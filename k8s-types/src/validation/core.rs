@@ -20,12 +20,17 @@ use super::pod_dns::{validate_host_aliases, validate_pod_dns_config};
 use super::pod_placement::{
     validate_affinity, validate_scheduling_gates, validate_topology_spread_constraints,
 };
+use super::pod_security::{
+    check_host_port_conflicts, validate_host_network_deps, validate_host_users,
+    validate_local_descending_path, validate_os, validate_pod_security_context,
+    validate_security_context,
+};
 use super::{invalid_each, json_value, non_negative};
 use crate::core::v1::{
-    Capabilities, ConfigMap, Container, ContainerPort, EnvFromSource, EnvVar, EphemeralContainer,
-    LifecycleHandler, Namespace, Pod, PodResourceClaim, PodSecurityContext, PodSpec, Probe,
-    ResourceRequirements, Secret, SecurityContext, Service, ServiceAccount, Toleration, Volume,
-    VolumeMount,
+    ConfigMap, Container, ContainerPort, ContainerResizePolicy, EnvFromSource, EnvVar,
+    EphemeralContainer, HTTPGetAction, LifecycleHandler, Namespace, Pod, PodResourceClaim, PodSpec,
+    Probe, ResourceRequirements, Secret, SecurityContext, Service, ServiceAccount, Toleration,
+    Volume, VolumeDevice, VolumeMount,
 };
 use crate::value::{IntOrString, Quantity};
 
@@ -37,6 +42,7 @@ const PULL_POLICIES: &[&str] = &["Always", "IfNotPresent", "Never"];
 const RESTART_POLICIES: &[&str] = &["Always", "OnFailure", "Never"];
 const DNS_POLICIES: &[&str] = &["ClusterFirstWithHostNet", "ClusterFirst", "Default", "None"];
 const TERMINATION_MESSAGE_POLICIES: &[&str] = &["File", "FallbackToLogsOnError"];
+const MOUNT_PROPAGATIONS: &[&str] = &["Bidirectional", "HostToContainer", "None"];
 const FILE_MODE_ERROR_MSG: &str = "must be a number between 0 and 0777 (octal), both inclusive";
 
 /// Go's `ValidatePortNumOrName`: a port number 1–65535 or an IANA port name.
@@ -78,7 +84,7 @@ pub fn validate_pod(pod: &Pod) -> ErrorList {
         name_is_dns_subdomain,
         &Path::new("metadata"),
     );
-    errs.extend(validate_pod_spec(&pod.spec, &Path::new("spec")));
+    errs.extend(validate_pod_spec_for(&pod.spec, &Path::new("spec"), true));
     errs
 }
 
@@ -91,7 +97,7 @@ const POD_UPDATE_MESSAGE: &str = "pod updates may not change fields other than `
 pub fn validate_pod_update(new: &Pod, old: &Pod) -> ErrorList {
     let mut errs =
         validate_object_meta_update(&new.metadata, &old.metadata, &Path::new("metadata"));
-    errs.extend(validate_pod_spec(&new.spec, &Path::new("spec")));
+    errs.extend(validate_pod_spec_for(&new.spec, &Path::new("spec"), true));
     let mut munged = new.spec.clone();
     let (new_c, old_c) = (munged.containers.as_mut(), old.spec.containers.as_ref());
     if let (Some(n), Some(o)) = (new_c, old_c) {
@@ -136,6 +142,12 @@ pub fn validate_pod_update(new: &Pod, old: &Pod) -> ErrorList {
 /// Go's `ValidatePodSpec`, the parts named in the crate docs, in Go's order (so that
 /// the aggregated message lists the errors as kube-apiserver does).
 pub fn validate_pod_spec(spec: &PodSpec, path: &Path) -> ErrorList {
+    validate_pod_spec_for(spec, path, false)
+}
+
+/// [`validate_pod_spec`], with Go's `ResourceIsPod` option: a Pod's own spec (rather
+/// than a template's) must have its host-network ports' `hostPort` set.
+fn validate_pod_spec_for(spec: &PodSpec, path: &Path, resource_is_pod: bool) -> ErrorList {
     let mut errs = ErrorList::default();
     if spec.termination_grace_period_seconds.is_none() {
         errs.push(Error::required(
@@ -144,6 +156,18 @@ pub fn validate_pod_spec(spec: &PodSpec, path: &Path) -> ErrorList {
         ));
     }
     let volumes = validate_volumes(&spec.volumes, &path.child("volumes"), &mut errs);
+    let pod = PodFacts {
+        // Go's default for `hostUsers` is true: only an explicit false is a user namespace.
+        host_users: spec.host_users != Some(false),
+        grace_period: spec.termination_grace_period_seconds,
+        restart_policy: &spec.restart_policy,
+        block_volumes: spec
+            .volumes
+            .iter()
+            .filter(|v| v.persistent_volume_claim.is_some() || v.ephemeral.is_some())
+            .map(|v| v.name.as_str())
+            .collect(),
+    };
     validate_pod_resource_claims(
         &spec.resource_claims,
         &path.child("resourceClaims"),
@@ -164,13 +188,19 @@ pub fn validate_pod_spec(spec: &PodSpec, path: &Path) -> ErrorList {
             &volumes,
             &mut names,
             Role::Regular,
+            &pod,
             &mut errs,
         );
     }
+    check_host_port_conflicts(containers.iter().map(|c| &c.ports[..]), &cpath, &mut errs);
     let init_path = path.child("initContainers");
     for (i, c) in spec.init_containers.iter().enumerate() {
         let p = init_path.index(i);
-        validate_container(c.into(), &p, &volumes, &mut names, Role::Init, &mut errs);
+        let role = Role::Init;
+        validate_container(c.into(), &p, &volumes, &mut names, role, &pod, &mut errs);
+        // Init containers run one at a time: Go checks each alone, and reports it at
+        // index 0 whatever its place.
+        check_host_port_conflicts([&c.ports[..]], &init_path, &mut errs);
     }
     let ephemeral_path = path.child("ephemeralContainers");
     for (i, c) in spec.ephemeral_containers.iter().enumerate() {
@@ -183,6 +213,8 @@ pub fn validate_pod_spec(spec: &PodSpec, path: &Path) -> ErrorList {
             env_from: &c.env_from,
             resources: &c.resources,
             volume_mounts: &c.volume_mounts,
+            volume_devices: &c.volume_devices,
+            resize_policy: &c.resize_policy,
             liveness: c.liveness_probe.as_ref(),
             readiness: c.readiness_probe.as_ref(),
             startup: c.startup_probe.as_ref(),
@@ -192,9 +224,11 @@ pub fn validate_pod_spec(spec: &PodSpec, path: &Path) -> ErrorList {
             security_context: c.security_context.as_ref(),
             restart_policy: c.restart_policy.as_deref(),
         };
-        validate_container(view, &p, &volumes, &mut names, Role::Ephemeral, &mut errs);
+        let role = Role::Ephemeral;
+        validate_container(view, &p, &volumes, &mut names, role, &pod, &mut errs);
         validate_ephemeral_only(c, spec, &p, &mut errs);
     }
+    validate_host_network_deps(spec, path, resource_is_pod, &mut errs);
     one_of(
         &spec.restart_policy,
         RESTART_POLICIES,
@@ -211,9 +245,7 @@ pub fn validate_pod_spec(spec: &PodSpec, path: &Path) -> ErrorList {
         &spec.node_selector,
         &path.child("nodeSelector"),
     ));
-    if let Some(sc) = &spec.security_context {
-        validate_pod_security_context(sc, &path.child("securityContext"), &mut errs);
-    }
+    validate_pod_security_context(spec, path, &mut errs);
     if let Some(affinity) = &spec.affinity {
         validate_affinity(affinity, &path.child("affinity"), &mut errs);
     }
@@ -243,6 +275,7 @@ pub fn validate_pod_spec(spec: &PodSpec, path: &Path) -> ErrorList {
         &path.child("topologySpreadConstraints"),
         &mut errs,
     );
+    validate_host_users(spec, path, &mut errs);
     if !spec.service_account_name.is_empty() {
         invalid_each(
             &mut errs,
@@ -307,6 +340,18 @@ pub fn validate_pod_spec(spec: &PodSpec, path: &Path) -> ErrorList {
             &mut errs,
         );
     }
+    if !spec.overhead.is_empty() {
+        // Go's `validateOverhead` reuses the container rules with the overhead as limits.
+        let overhead = ResourceRequirements {
+            limits: spec.overhead.clone(),
+            ..ResourceRequirements::default()
+        };
+        errs.extend(validate_resource_requirements(
+            &overhead,
+            &path.child("overhead"),
+        ));
+    }
+    validate_os(spec, path, &mut errs);
     errs
 }
 
@@ -437,11 +482,23 @@ fn validate_ephemeral_only(
             errs.push(Error::not_found(&path.child("targetContainerName"), target));
         }
     }
-    if c.resources != ResourceRequirements::default() {
-        errs.push(Error::forbidden(
-            &path.child("resources"),
-            "cannot be set for an Ephemeral Container",
-        ));
+    // Go's allow-list, in the struct's field order.
+    for (field, set) in [
+        ("ports", !c.ports.is_empty()),
+        ("resources", c.resources != ResourceRequirements::default()),
+        ("resizePolicy", !c.resize_policy.is_empty()),
+        ("restartPolicy", c.restart_policy.is_some()),
+        ("livenessProbe", c.liveness_probe.is_some()),
+        ("readinessProbe", c.readiness_probe.is_some()),
+        ("startupProbe", c.startup_probe.is_some()),
+        ("lifecycle", c.lifecycle.is_some()),
+    ] {
+        if set {
+            errs.push(Error::forbidden(
+                &path.child(field),
+                "cannot be set for an Ephemeral Container",
+            ));
+        }
     }
     let mp = path.child("volumeMounts");
     for (i, m) in c.volume_mounts.iter().enumerate() {
@@ -453,53 +510,6 @@ fn validate_ephemeral_only(
                     "cannot be set for an Ephemeral Container",
                 ));
             }
-        }
-    }
-}
-
-fn validate_pod_security_context(sc: &PodSecurityContext, path: &Path, errs: &mut ErrorList) {
-    id_range(sc.run_as_user, &path.child("runAsUser"), errs);
-    id_range(sc.run_as_group, &path.child("runAsGroup"), errs);
-    id_range(sc.fs_group, &path.child("fsGroup"), errs);
-    for (i, g) in sc.supplemental_groups.iter().enumerate() {
-        id_range(Some(*g), &path.child("supplementalGroups").index(i), errs);
-    }
-}
-
-/// Go's `IsValidUserID`/`IsValidGroupID`: 0 to 2147483647.
-fn id_range(id: Option<i64>, path: &Path, errs: &mut ErrorList) {
-    if let Some(id) = id {
-        if !(0..=i64::from(i32::MAX)).contains(&id) {
-            errs.push(Error::invalid(
-                path,
-                id,
-                inclusive_range_error(0, i64::from(i32::MAX)),
-            ));
-        }
-    }
-}
-
-fn validate_security_context(sc: &SecurityContext, path: &Path, errs: &mut ErrorList) {
-    id_range(sc.run_as_user, &path.child("runAsUser"), errs);
-    id_range(sc.run_as_group, &path.child("runAsGroup"), errs);
-    if sc.allow_privilege_escalation == Some(false) {
-        if sc.privileged == Some(true) {
-            errs.push(Error::invalid(
-                path,
-                json_value(sc),
-                "cannot set `allowPrivilegeEscalation` to false and `privileged` to true",
-            ));
-        }
-        let sys_admin = sc
-            .capabilities
-            .as_ref()
-            .is_some_and(|c: &Capabilities| c.add.iter().any(|a| a == "CAP_SYS_ADMIN"));
-        if sys_admin {
-            errs.push(Error::invalid(
-                path,
-                json_value(sc),
-                "cannot set `allowPrivilegeEscalation` to false and `capabilities.Add` CAP_SYS_ADMIN",
-            ));
         }
     }
 }
@@ -637,6 +647,17 @@ fn file_mode(mode: Option<i32>, path: &Path, errs: &mut ErrorList) {
     }
 }
 
+/// What a container's rules need to know of its pod.
+struct PodFacts<'a> {
+    /// False when the pod runs in its own user namespace.
+    host_users: bool,
+    /// The pod's `terminationGracePeriodSeconds`, bounding `sleep` actions.
+    grace_period: Option<i64>,
+    restart_policy: &'a str,
+    /// The volumes a block device may come from (PVCs and ephemeral volumes).
+    block_volumes: BTreeSet<&'a str>,
+}
+
 #[derive(Clone, Copy, PartialEq)]
 enum Role {
     Init,
@@ -654,6 +675,8 @@ struct ContainerView<'a> {
     env_from: &'a [EnvFromSource],
     resources: &'a ResourceRequirements,
     volume_mounts: &'a [VolumeMount],
+    volume_devices: &'a [VolumeDevice],
+    resize_policy: &'a [ContainerResizePolicy],
     liveness: Option<&'a Probe>,
     readiness: Option<&'a Probe>,
     startup: Option<&'a Probe>,
@@ -674,6 +697,8 @@ impl<'a> From<&'a Container> for ContainerView<'a> {
             env_from: &c.env_from,
             resources: &c.resources,
             volume_mounts: &c.volume_mounts,
+            volume_devices: &c.volume_devices,
+            resize_policy: &c.resize_policy,
             liveness: c.liveness_probe.as_ref(),
             readiness: c.readiness_probe.as_ref(),
             startup: c.startup_probe.as_ref(),
@@ -692,16 +717,15 @@ fn validate_container<'a>(
     volumes: &BTreeSet<&str>,
     names: &mut BTreeSet<&'a str>,
     role: Role,
+    pod: &PodFacts,
     errs: &mut ErrorList,
 ) {
+    // Go's `validateContainerCommon` first, then each kind's own rules.
     let np = path.child("name");
     if c.name.is_empty() {
         errs.push(Error::required(&np, ""));
     } else {
         invalid_each(errs, &np, c.name, is_dns1123_label(c.name));
-    }
-    if !names.insert(c.name) {
-        errs.push(Error::duplicate(&np, c.name));
     }
     if c.image.is_empty() {
         errs.push(Error::required(&path.child("image"), ""));
@@ -718,103 +742,108 @@ fn validate_container<'a>(
         &path.child("terminationMessagePolicy"),
         errs,
     );
+    validate_container_ports(c.ports, &path.child("ports"), errs);
+    validate_env(c.env, &path.child("env"), errs);
+    validate_env_from(c.env_from, &path.child("envFrom"), errs);
+    let privileged = c.security_context.and_then(|sc| sc.privileged) == Some(true);
+    validate_volume_mounts(&c, volumes, privileged, &path.child("volumeMounts"), errs);
+    validate_volume_devices(&c, volumes, pod, &path.child("volumeDevices"), errs);
     one_of(
         c.image_pull_policy,
         PULL_POLICIES,
         &path.child("imagePullPolicy"),
         errs,
     );
-    let sidecar = role == Role::Init && c.restart_policy == Some("Always");
-    if let Some(rp) = c.restart_policy {
-        if role == Role::Init && rp != "Always" {
-            errs.push(Error::not_supported(
-                &path.child("restartPolicy"),
-                rp,
-                &["Always"],
-            ));
-        } else if role != Role::Init {
-            errs.push(Error::forbidden(
-                &path.child("restartPolicy"),
-                "may not be set for non-init containers",
-            ));
-        }
-    }
-    if role == Role::Ephemeral {
-        for (field, set) in [
-            ("ports", !c.ports.is_empty()),
-            ("livenessProbe", c.liveness.is_some()),
-            ("readinessProbe", c.readiness.is_some()),
-            ("startupProbe", c.startup.is_some()),
-            ("lifecycle", c.lifecycle.is_some()),
-        ] {
-            if set {
-                errs.push(Error::forbidden(
-                    &path.child(field),
-                    "cannot be set for an Ephemeral Container",
-                ));
-            }
-        }
-    } else if role == Role::Init && !sidecar {
-        for (field, set) in [
-            ("lifecycle", c.lifecycle.is_some()),
-            ("livenessProbe", c.liveness.is_some()),
-            ("readinessProbe", c.readiness.is_some()),
-            ("startupProbe", c.startup.is_some()),
-        ] {
-            if set {
-                errs.push(Error::forbidden(
-                    &path.child(field),
-                    "may not be set for init containers without restartPolicy=Always",
-                ));
-            }
-        }
-    } else {
-        if let Some((post_start, pre_stop)) = c.lifecycle {
-            let lp = path.child("lifecycle");
-            if let Some(h) = post_start {
-                validate_handler(h, &lp.child("postStart"), errs);
-            }
-            if let Some(h) = pre_stop {
-                validate_handler(h, &lp.child("preStop"), errs);
-            }
-        }
-        for (field, probe, single_success) in [
-            ("livenessProbe", c.liveness, true),
-            ("readinessProbe", c.readiness, false),
-            ("startupProbe", c.startup, true),
-        ] {
-            if let Some(p) = probe {
-                let pp = path.child(field);
-                validate_probe(p, &pp, errs);
-                if !single_success {
-                    if let Some(g) = p.termination_grace_period_seconds {
-                        errs.push(Error::invalid(
-                            &pp.child("terminationGracePeriodSeconds"),
-                            g,
-                            "must not be set for readinessProbes",
-                        ));
-                    }
-                }
-                if single_success && p.success_threshold != 1 {
-                    errs.push(Error::invalid(
-                        &pp.child("successThreshold"),
-                        p.success_threshold,
-                        "must be 1",
-                    ));
-                }
-            }
-        }
-    }
-    validate_container_ports(c.ports, &path.child("ports"), errs);
-    validate_env(c.env, &path.child("env"), errs);
-    validate_env_from(c.env_from, &path.child("envFrom"), errs);
-    validate_volume_mounts(c.volume_mounts, volumes, &path.child("volumeMounts"), errs);
     errs.extend(validate_resource_requirements(
         c.resources,
         &path.child("resources"),
     ));
+    validate_resize_policy(
+        c.resize_policy,
+        pod.restart_policy,
+        &path.child("resizePolicy"),
+        errs,
+    );
     if let Some(sc) = c.security_context {
-        validate_security_context(sc, &path.child("securityContext"), errs);
+        validate_security_context(sc, &path.child("securityContext"), pod.host_users, errs);
+    }
+    let rp = path.child("restartPolicy");
+    if role == Role::Init {
+        if let Some(policy) = c.restart_policy.filter(|p| *p != "Always") {
+            errs.push(Error::not_supported(&rp, policy, &["Always"]));
+        }
+    }
+    // Go leaves an init container without a name out of the set of names.
+    let duplicate = if role == Role::Init && c.name.is_empty() {
+        names.contains("")
+    } else {
+        !names.insert(c.name)
+    };
+    if duplicate {
+        errs.push(Error::duplicate(&np, c.name));
+    }
+    let sidecar = role == Role::Init && c.restart_policy == Some("Always");
+    match role {
+        // Ephemeral containers' forbidden fields: `validate_ephemeral_only`.
+        Role::Ephemeral => {}
+        Role::Init if !sidecar => {
+            for (field, set) in [
+                ("lifecycle", c.lifecycle.is_some()),
+                ("livenessProbe", c.liveness.is_some()),
+                ("readinessProbe", c.readiness.is_some()),
+                ("startupProbe", c.startup.is_some()),
+            ] {
+                if set {
+                    errs.push(Error::forbidden(
+                        &path.child(field),
+                        "may not be set for init containers without restartPolicy=Always",
+                    ));
+                }
+            }
+        }
+        _ => {
+            if let Some((post_start, pre_stop)) = c.lifecycle {
+                let lp = path.child("lifecycle");
+                if let Some(h) = post_start {
+                    validate_handler(h, pod.grace_period, &lp.child("postStart"), errs);
+                }
+                if let Some(h) = pre_stop {
+                    validate_handler(h, pod.grace_period, &lp.child("preStop"), errs);
+                }
+            }
+            for (field, probe, single_success) in [
+                ("livenessProbe", c.liveness, true),
+                ("readinessProbe", c.readiness, false),
+                ("startupProbe", c.startup, true),
+            ] {
+                if let Some(p) = probe {
+                    let pp = path.child(field);
+                    validate_probe(p, &pp, errs);
+                    if !single_success {
+                        if let Some(g) = p.termination_grace_period_seconds {
+                            errs.push(Error::invalid(
+                                &pp.child("terminationGracePeriodSeconds"),
+                                g,
+                                "must not be set for readinessProbes",
+                            ));
+                        }
+                    }
+                    if single_success && p.success_threshold != 1 {
+                        errs.push(Error::invalid(
+                            &pp.child("successThreshold"),
+                            p.success_threshold,
+                            "must be 1",
+                        ));
+                    }
+                }
+            }
+            if role == Role::Regular && c.restart_policy.is_some() {
+                errs.push(Error::forbidden(
+                    &rp,
+                    "may not be set for non-init containers",
+                ));
+            }
+        }
     }
 }
 
@@ -960,14 +989,19 @@ fn validate_env_from(env_from: &[EnvFromSource], path: &Path, errs: &mut ErrorLi
     }
 }
 
+/// Go's `ValidateVolumeMounts`: a named, known volume at a unique path not used by a
+/// volume device, sub-paths relative without `..` (Go reports those two and the
+/// propagation on the list's path, without the index), a known mount propagation,
+/// `Bidirectional` only for privileged containers.
 fn validate_volume_mounts(
-    mounts: &[VolumeMount],
+    c: &ContainerView,
     volumes: &BTreeSet<&str>,
+    privileged: bool,
     path: &Path,
     errs: &mut ErrorList,
 ) {
     let mut points = BTreeSet::new();
-    for (i, m) in mounts.iter().enumerate() {
+    for (i, m) in c.volume_mounts.iter().enumerate() {
         let p = path.index(i);
         if m.name.is_empty() {
             errs.push(Error::required(&p.child("name"), ""));
@@ -985,17 +1019,151 @@ fn validate_volume_mounts(
                 "must be unique",
             ));
         }
-        if !m.sub_path.is_empty() && !m.sub_path_expr.is_empty() {
+        if c.volume_devices.iter().any(|d| d.name == m.name) {
             errs.push(Error::invalid(
-                &p.child("subPathExpr"),
-                &m.sub_path_expr,
-                "subPathExpr and subPath are mutually exclusive",
+                &p.child("name"),
+                &m.name,
+                "must not already exist in volumeDevices",
+            ));
+        }
+        if c.volume_devices
+            .iter()
+            .any(|d| d.device_path == m.mount_path)
+        {
+            errs.push(Error::invalid(
+                &p.child("mountPath"),
+                &m.mount_path,
+                "must not already exist as a path in volumeDevices",
+            ));
+        }
+        if !m.sub_path.is_empty() {
+            validate_local_descending_path(&m.sub_path, &path.child("subPath"), errs);
+        }
+        if !m.sub_path_expr.is_empty() {
+            if !m.sub_path.is_empty() {
+                errs.push(Error::invalid(
+                    &p.child("subPathExpr"),
+                    &m.sub_path_expr,
+                    "subPathExpr and subPath are mutually exclusive",
+                ));
+            }
+            validate_local_descending_path(&m.sub_path_expr, &path.child("subPathExpr"), errs);
+        }
+        if let Some(mp) = &m.mount_propagation {
+            let pp = path.child("mountPropagation");
+            if !MOUNT_PROPAGATIONS.contains(&mp.as_str()) {
+                errs.push(Error::not_supported(&pp, mp, MOUNT_PROPAGATIONS));
+            }
+            if mp == "Bidirectional" && !privileged {
+                errs.push(Error::forbidden(
+                    &pp,
+                    "Bidirectional mount propagation is available only to privileged containers",
+                ));
+            }
+        }
+    }
+}
+
+/// Go's `ValidateVolumeDevices`: a named, unique device from a PVC or ephemeral
+/// volume, at a unique path without `..`, neither used by a volume mount.
+fn validate_volume_devices(
+    c: &ContainerView,
+    volumes: &BTreeSet<&str>,
+    pod: &PodFacts,
+    path: &Path,
+    errs: &mut ErrorList,
+) {
+    let mut paths = BTreeSet::new();
+    let mut names = BTreeSet::new();
+    for (i, d) in c.volume_devices.iter().enumerate() {
+        let p = path.index(i);
+        let np = p.child("name");
+        let dp = p.child("devicePath");
+        let (name, dev_path) = (d.name.as_str(), d.device_path.as_str());
+        let matched = volumes.contains(name);
+        if name.is_empty() {
+            errs.push(Error::required(&np, ""));
+        }
+        if names.contains(name) {
+            errs.push(Error::invalid(&np, name, "must be unique"));
+        }
+        if matched && !pod.block_volumes.contains(name) {
+            errs.push(Error::invalid(
+                &np,
+                name,
+                "can only use volume source type of PersistentVolumeClaim or Ephemeral for block mode",
+            ));
+        }
+        if !matched {
+            errs.push(Error::not_found(&np, name));
+        }
+        if dev_path.is_empty() {
+            errs.push(Error::required(&dp, ""));
+        }
+        if paths.contains(dev_path) {
+            errs.push(Error::invalid(&dp, dev_path, "must be unique"));
+        }
+        if !dev_path.is_empty() && dev_path.split('/').any(|part| part == "..") {
+            errs.push(Error::invalid(
+                &dp,
+                dev_path,
+                "can not contain backsteps ('..')",
+            ));
+        } else {
+            paths.insert(dev_path);
+        }
+        if c.volume_mounts.iter().any(|m| m.name == name) {
+            errs.push(Error::invalid(
+                &np,
+                name,
+                "must not already exist in volumeMounts",
+            ));
+        }
+        if c.volume_mounts.iter().any(|m| m.mount_path == dev_path) {
+            errs.push(Error::invalid(
+                &dp,
+                dev_path,
+                "must not already exist as a path in volumeMounts",
+            ));
+        }
+        if !name.is_empty() {
+            names.insert(name);
+        }
+    }
+}
+
+/// Go's `validateResizePolicy`: each of `cpu` and `memory` once, a known restart
+/// policy, `NotRequired` only when the pod never restarts. Go reports all but the
+/// duplicate on the list's path.
+fn validate_resize_policy(
+    policies: &[ContainerResizePolicy],
+    pod_restart_policy: &str,
+    path: &Path,
+    errs: &mut ErrorList,
+) {
+    let mut seen = BTreeSet::new();
+    for (i, p) in policies.iter().enumerate() {
+        if !seen.insert(p.resource_name.as_str()) {
+            errs.push(Error::duplicate(&path.index(i), &p.resource_name));
+        }
+        one_of(&p.resource_name, &["cpu", "memory"], path, errs);
+        one_of(
+            &p.restart_policy,
+            &["NotRequired", "RestartContainer"],
+            path,
+            errs,
+        );
+        if pod_restart_policy == "Never" && p.restart_policy != "NotRequired" {
+            errs.push(Error::invalid(
+                path,
+                &p.restart_policy,
+                "must be 'NotRequired' when `restartPolicy` is 'Never'",
             ));
         }
     }
 }
 
-fn validate_handler(h: &LifecycleHandler, path: &Path, errs: &mut ErrorList) {
+fn validate_handler(h: &LifecycleHandler, grace: Option<i64>, path: &Path, errs: &mut ErrorList) {
     handler(
         [
             ("exec", h.exec.is_some()),
@@ -1013,7 +1181,7 @@ fn validate_handler(h: &LifecycleHandler, path: &Path, errs: &mut ErrorList) {
         }
     }
     if let Some(g) = &h.http_get {
-        http_get(&g.path, &g.port, &g.scheme, &path.child("httpGet"), errs);
+        http_get(g, &path.child("httpGet"), errs);
     }
     if let Some(t) = &h.tcp_socket {
         errs.extend(validate_port_num_or_name(
@@ -1021,12 +1189,14 @@ fn validate_handler(h: &LifecycleHandler, path: &Path, errs: &mut ErrorList) {
             &path.child("tcpSocket").child("port"),
         ));
     }
-    if let Some(s) = &h.sleep {
-        if s.seconds < 0 {
+    // Go's `validateSleepAction` (zero allowed, as the feature gate is on by default);
+    // without a grace period the pod's own error says enough.
+    if let (Some(s), Some(g)) = (&h.sleep, grace) {
+        if s.seconds < 0 || s.seconds > g {
             errs.push(Error::invalid(
-                &path.child("sleep").child("seconds"),
+                &path.child("sleep"),
                 s.seconds,
-                IS_NEGATIVE_ERROR_MSG,
+                format!("must be non-negative and less than terminationGracePeriodSeconds ({g})"),
             ));
         }
     }
@@ -1051,7 +1221,19 @@ fn handler(kinds: [(&str, bool); 5], path: &Path, errs: &mut ErrorList) {
     }
 }
 
-fn http_get(p: &str, port: &IntOrString, scheme: &str, path: &Path, errs: &mut ErrorList) {
+/// Go's `IsHTTPHeaderName`.
+fn is_http_header_name(name: &str) -> Vec<String> {
+    let ok = !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-');
+    if ok {
+        return Vec::new();
+    }
+    vec![
+        "a valid HTTP header must consist of alphanumeric characters or '-' (e.g. 'X-Header-Name', regex used for validation is '[-A-Za-z0-9]+')".to_string(),
+    ]
+}
+
+fn http_get(g: &HTTPGetAction, path: &Path, errs: &mut ErrorList) {
+    let (p, port, scheme) = (&g.path, &g.port, &g.scheme);
     if p.is_empty() {
         errs.push(Error::required(&path.child("path"), ""));
     }
@@ -1062,6 +1244,11 @@ fn http_get(p: &str, port: &IntOrString, scheme: &str, path: &Path, errs: &mut E
             scheme,
             &["HTTP", "HTTPS"],
         ));
+    }
+    // Go reports a bad header name on the list's path, without the index.
+    let hp = path.child("httpHeaders");
+    for h in &g.http_headers {
+        invalid_each(errs, &hp, &h.name, is_http_header_name(&h.name));
     }
 }
 
@@ -1083,7 +1270,7 @@ fn validate_probe(probe: &Probe, path: &Path, errs: &mut ErrorList) {
         }
     }
     if let Some(g) = &probe.http_get {
-        http_get(&g.path, &g.port, &g.scheme, &path.child("httpGet"), errs);
+        http_get(g, &path.child("httpGet"), errs);
     }
     if let Some(t) = &probe.tcp_socket {
         errs.extend(validate_port_num_or_name(

@@ -16,7 +16,7 @@
 //! | kind | create | update |
 //! | --- | --- | --- |
 //! | every kind below | `ObjectMeta`: name/generateName by the kind's rule (DNS-1123 subdomain; DNS-1123 label for Namespace; DNS-1035 label for Service; path segment for RBAC), namespace, labels, annotations (256 KiB), owner references, finalizers | name, namespace, uid, creationTimestamp kept |
-//! | `v1` Pod | PodSpec, in Go's order: terminationGracePeriodSeconds required, volumes (names, one source, hostPath/secret/configMap/PVC essentials), resourceClaims (names, one of claim or template), containers, initContainers, ephemeralContainers (names unique across all three, images, pull and termination-message policies, ports, env/envFrom, volume mounts, probes with one handler and readiness probes without a grace period, lifecycle handlers, resources with requests ≤ limits, security context; ephemeral: a known target, no ports/probes/lifecycle/resources/sub-paths), restartPolicy, dnsPolicy, nodeSelector, pod security context IDs, affinity (node selector terms, operators and values, field selectors on `metadata.name`, preferred weights; pod (anti-)affinity terms: selectors, namespaces, match/mismatch label keys, topologyKey), dnsConfig (`None` policy, nameservers, search domains and their limits, options), readinessGates, schedulingGates, topologySpreadConstraints (maxSkew, topologyKey, whenUnsatisfiable, repeats, minDomains, node inclusion policies, label selector and keys), serviceAccountName, nodeName, activeDeadlineSeconds, hostname/subdomain, tolerations, hostAliases, priorityClassName, runtimeClassName, preemptionPolicy | spec immutable but for images, `activeDeadlineSeconds`, added tolerations (Go's message, without its diff) |
+//! | `v1` Pod | PodSpec, in Go's order: terminationGracePeriodSeconds required, volumes (names, one source, hostPath/secret/configMap/PVC essentials), resourceClaims (names, one of claim or template), containers, initContainers, ephemeralContainers (names unique across all three, images, termination-message and pull policies, ports, env/envFrom, volume mounts (unique paths, sub-paths relative without `..`, mount propagation, `Bidirectional` only when privileged), volume devices (PVC or ephemeral volumes, unique names and paths, no overlap with mounts), resources with requests ≤ limits, resize policies, security context, then probes with one handler and readiness probes without a grace period, lifecycle handlers, HTTP header names, `sleep` within the grace period; host ports unique (init containers each alone); ephemeral: a known target, no ports/resources/resize policy/restart policy/probes/lifecycle/sub-paths), `hostPort` equal to `containerPort` with `hostNetwork` (a template may leave it 0), restartPolicy, dnsPolicy, nodeSelector, pod security context (IDs, `shareProcessNamespace` with `hostPID`, sysctl names, duplicates and host namespaces, fsGroup change, supplemental groups and SELinux change policies, seccomp and AppArmor profiles, Windows options), container security contexts (IDs, `procMount` and `Unmasked` against `hostUsers`, seccomp/AppArmor profiles, privilege escalation with `privileged`/`CAP_SYS_ADMIN`, Windows options), affinity (node selector terms, operators and values, field selectors on `metadata.name`, preferred weights; pod (anti-)affinity terms: selectors, namespaces, match/mismatch label keys, topologyKey), dnsConfig (`None` policy, nameservers, search domains and their limits, options), readinessGates, schedulingGates, topologySpreadConstraints (maxSkew, topologyKey, whenUnsatisfiable, repeats, minDomains, node inclusion policies, label selector and keys), `hostUsers: false` without host namespaces, serviceAccountName, nodeName, activeDeadlineSeconds, hostname/subdomain, tolerations, hostAliases, priorityClassName, runtimeClassName, preemptionPolicy, overhead, `os.name` and the fields Linux or Windows pods may not set | spec immutable but for images, `activeDeadlineSeconds`, added tolerations (Go's message, without its diff) |
 //! | `v1` Service | type, ports (names, numbers, protocols, targetPort, nodePort), selector, sessionAffinity, clusterIP, externalName | `clusterIP` kept |
 //! | `v1` ConfigMap, Secret | keys, 1 MiB, `data`/`binaryData` overlap; Secret types' required keys | `immutable`; Secret `type` |
 //! | `v1` Namespace, ServiceAccount | metadata; Namespace finalizers | metadata |
@@ -35,14 +35,17 @@
 //! LimitRange, ResourceQuota, HPA, IngressClass, storage, admissionregistration,
 //! certificates, flowcontrol, resource, apiextensions (CRDs validate their own schema
 //! elsewhere). Within the kinds above, Go rules left out: the Pod update diff text;
-//! pod-level resources and overhead, resize policies, `os`-specific (Linux/Windows)
-//! fields, host-network port rules, user namespaces (`hostUsers`), sysctls,
-//! seccomp/AppArmor/SELinux profiles, image pull secrets' extra fields, volume devices,
-//! per-volume-source details beyond those named, sub-path and mount propagation rules,
-//! HTTP header names, sleep actions against the grace period, a container's host-port
-//! uniqueness, the order of an ephemeral container's forbidden fields (Go follows the
-//! struct's); a Job's generated selector (kube-apiserver generates it; this server
-//! does not, so a Job without one is accepted); success/pod-failure policies; a
+//! pod-level `resources` (names, requests against limits and the containers'
+//! aggregate); Windows `hostProcess` pods (`validateWindowsHostProcessPod`);
+//! `privileged` against the cluster's `--allow-privileged`; sysctls an update may keep
+//! (Go lets a pod keep host-namespace sysctls it already had); `recursiveReadOnly`
+//! mounts and sub-paths of image volumes; the seccomp/AppArmor annotations against
+//! the fields; ephemeral containers on create; an image's whitespace only on Pods
+//! (Go does not check templates) and after the spec's other errors; the bad value of
+//! a stray seccomp `localhostProfile` (Go prints its Go struct, here JSON); image pull
+//! secrets' extra fields; per-volume-source details beyond those named; a Job's
+//! generated selector (kube-apiserver generates it; this server does not, so a Job
+//! without one is accepted); success/pod-failure policies; a
 //! CronJob's `timeZone` against the tz database; Service IP families, load-balancer
 //! fields and dual-stack `clusterIPs`; an Ingress's annotations-based class.
 //!
@@ -79,6 +82,8 @@ mod networking;
 mod pod_dns;
 #[cfg(feature = "core")]
 mod pod_placement;
+#[cfg(feature = "core")]
+mod pod_security;
 #[cfg(feature = "policy")]
 mod policy;
 #[cfg(feature = "rbac")]

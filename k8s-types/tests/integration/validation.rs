@@ -238,9 +238,6 @@ fn pod_spec_containers_follow_go() {
             "spec.volumes[1].name: Duplicate value: \"data\"",
             "spec.volumes[1].hostPath: Forbidden: may not specify more than 1 volume type",
             "spec.containers[0].image: Invalid value: \" nginx\": must not have leading or trailing whitespace",
-            "spec.containers[0].imagePullPolicy: Unsupported value: \"Sometimes\": supported values: \"Always\", \"IfNotPresent\", \"Never\"",
-            "spec.containers[0].livenessProbe: Required value: must specify a handler type",
-            "spec.containers[0].livenessProbe.successThreshold: Invalid value: 2: must be 1",
             "spec.containers[0].ports[0].containerPort: Invalid value: 70000: must be between 1 and 65535, inclusive",
             "spec.containers[0].ports[0].protocol: Unsupported value: \"HTTP\": supported values: \"SCTP\", \"TCP\", \"UDP\"",
             "spec.containers[0].ports[2].name: Duplicate value: \"http\"",
@@ -248,13 +245,16 @@ fn pod_spec_containers_follow_go() {
             "spec.containers[0].env[1].valueFrom: Invalid value: \"\": may not be specified when `value` is not empty",
             "spec.containers[0].volumeMounts[0].name: Not found: \"nope\"",
             "spec.containers[0].volumeMounts[1].mountPath: Invalid value: \"/a\": must be unique",
+            "spec.containers[0].imagePullPolicy: Unsupported value: \"Sometimes\": supported values: \"Always\", \"IfNotPresent\", \"Never\"",
             "spec.containers[0].resources.limits[gpu]: Invalid value: \"gpu\": must be a standard resource for containers",
             "spec.containers[0].resources.requests: Invalid value: \"2\": must be less than or equal to cpu limit of 1",
             // Defaulting copied the limit into the requests.
             "spec.containers[0].resources.requests[gpu]: Invalid value: \"gpu\": must be a standard resource for containers",
             "spec.containers[0].resources.requests[memory]: Invalid value: \"-1\": must be greater than or equal to 0",
-            "spec.containers[1].name: Duplicate value: \"web\"",
+            "spec.containers[0].livenessProbe: Required value: must specify a handler type",
+            "spec.containers[0].livenessProbe.successThreshold: Invalid value: 2: must be 1",
             "spec.containers[1].image: Required value",
+            "spec.containers[1].name: Duplicate value: \"web\"",
             "spec.restartPolicy: Unsupported value: \"Sometimes\": supported values: \"Always\", \"OnFailure\", \"Never\"",
             "spec.dnsPolicy: Unsupported value: \"Google\": supported values: \"ClusterFirstWithHostNet\", \"ClusterFirst\", \"Default\", \"None\"",
             "spec.activeDeadlineSeconds: Invalid value: 0: must be between 1 and 2147483647, inclusive",
@@ -287,9 +287,9 @@ fn pod_spec_init_containers_probes_tolerations_affinity_and_security() {
         [
             // Go's order: regular containers, then init containers, ..., affinity
             // before tolerations.
+            "spec.containers[0].securityContext: Invalid value: {\"privileged\":true,\"allowPrivilegeEscalation\":false}: cannot set `allowPrivilegeEscalation` to false and `privileged` to true",
             "spec.containers[0].readinessProbe.tcpSocket: Forbidden: may not specify more than 1 handler type",
             "spec.containers[0].readinessProbe.httpGet.port: Invalid value: 0: must be between 1 and 65535, inclusive",
-            "spec.containers[0].securityContext: Invalid value: {\"privileged\":true,\"allowPrivilegeEscalation\":false}: cannot set `allowPrivilegeEscalation` to false and `privileged` to true",
             "spec.initContainers[0].readinessProbe: Forbidden: may not be set for init containers without restartPolicy=Always",
             "spec.securityContext.runAsUser: Invalid value: -1: must be between 0 and 2147483647, inclusive",
             "spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].values: Required value: must be specified when `operator` is 'In' or 'NotIn'",
@@ -1087,5 +1087,360 @@ fn termination_grace_period_is_required_when_not_defaulted() {
     assert_eq!(
         errs.to_string(),
         "spec.terminationGracePeriodSeconds: Required value"
+    );
+}
+
+#[test]
+fn seccomp_apparmor_proc_mount_and_privilege_escalation_follow_go() {
+    let mut p = pod();
+    p["spec"]["securityContext"] = json!({
+        "seccompProfile": {"type": "Localhost"},
+        "appArmorProfile": {"type": "Unconfined", "localhostProfile": "x"},
+        "fsGroup": -1, "runAsGroup": 2147483648i64, "supplementalGroups": [1, -2],
+        "fsGroupChangePolicy": "Sometimes", "supplementalGroupsPolicy": "Union",
+        "seLinuxChangePolicy": "Never"});
+    p["spec"]["containers"][0]["securityContext"] = json!({
+        "procMount": "Unmasked", "runAsUser": -5,
+        "seccompProfile": {"type": "RuntimeDefault", "localhostProfile": "p.json"},
+        "appArmorProfile": {"type": "Localhost", "localhostProfile": " k8s "},
+        "allowPrivilegeEscalation": false, "capabilities": {"add": ["CAP_SYS_ADMIN"]}});
+    p["spec"]["initContainers"] = json!([{"name": "init", "image": "busybox", "securityContext": {
+        "procMount": "Masked", "seccompProfile": {"type": "Localhost", "localhostProfile": "/abs/../p.json"},
+        "appArmorProfile": {"type": "Complain"}}}]);
+    p["spec"]["ephemeralContainers"] = json!([{"name": "debug", "image": "busybox", "securityContext": {
+        "seccompProfile": {}, "appArmorProfile": {"type": ""}}}]);
+    let sc = r#"{"capabilities":{"add":["CAP_SYS_ADMIN"]},"runAsUser":-5,"allowPrivilegeEscalation":false,"procMount":"Unmasked","seccompProfile":{"type":"RuntimeDefault","localhostProfile":"p.json"},"appArmorProfile":{"type":"Localhost","localhostProfile":" k8s "}}"#;
+    let c = "spec.containers[0].securityContext";
+    let i = "spec.initContainers[0].securityContext";
+    let e = "spec.ephemeralContainers[0].securityContext";
+    let s = "spec.securityContext";
+    assert_eq!(
+        errors::<Pod>(p),
+        [
+            format!(
+                "{c}.runAsUser: Invalid value: -5: must be between 0 and 2147483647, inclusive"
+            ),
+            format!(
+                "{c}.procMount: Invalid value: \"Unmasked\": `hostUsers` must be false to use `Unmasked`"
+            ),
+            format!(
+                "{c}.seccompProfile.localhostProfile: Invalid value: {{\"type\":\"RuntimeDefault\",\"localhostProfile\":\"p.json\"}}: can only be set when seccomp type is Localhost"
+            ),
+            format!(
+                "{c}: Invalid value: {sc}: cannot set `allowPrivilegeEscalation` to false and `capabilities.Add` CAP_SYS_ADMIN"
+            ),
+            format!(
+                "{c}.appArmorProfile.localhostProfile: Invalid value: \" k8s \": must not be padded with whitespace"
+            ),
+            format!(
+                "{i}.procMount: Unsupported value: \"Masked\": supported values: \"Default\", \"Unmasked\""
+            ),
+            format!(
+                "{i}.seccompProfile.localhostProfile: Invalid value: \"/abs/../p.json\": must be a relative path"
+            ),
+            format!(
+                "{i}.seccompProfile.localhostProfile: Invalid value: \"/abs/../p.json\": must not contain '..'"
+            ),
+            format!(
+                "{i}.appArmorProfile.type: Unsupported value: \"Complain\": supported values: \"Localhost\", \"RuntimeDefault\", \"Unconfined\""
+            ),
+            format!(
+                "{e}.seccompProfile.type: Required value: type is required when seccompProfile is set"
+            ),
+            format!(
+                "{e}.appArmorProfile.type: Required value: type is required when appArmorProfile is set"
+            ),
+            format!("{s}.fsGroup: Invalid value: -1: must be between 0 and 2147483647, inclusive"),
+            format!(
+                "{s}.runAsGroup: Invalid value: 2147483648: must be between 0 and 2147483647, inclusive"
+            ),
+            format!(
+                "{s}.supplementalGroups[1]: Invalid value: -2: must be between 0 and 2147483647, inclusive"
+            ),
+            format!(
+                "{s}.fsGroupChangePolicy: Unsupported value: \"Sometimes\": supported values: \"Always\", \"OnRootMismatch\""
+            ),
+            format!(
+                "{s}.seccompProfile.localhostProfile: Required value: must be set when seccomp type is Localhost"
+            ),
+            format!(
+                "{s}.appArmorProfile.localhostProfile: Invalid value: \"x\": can only be set when AppArmor type is Localhost"
+            ),
+            format!(
+                "{s}.supplementalGroupsPolicy: Unsupported value: \"Union\": supported values: \"Merge\", \"Strict\""
+            ),
+            format!(
+                "{s}.seLinuxChangePolicy: Unsupported value: \"Never\": supported values: \"MountOption\", \"Recursive\""
+            ),
+        ]
+    );
+    // In its own user namespace, a container may unmask /proc.
+    let mut p = pod();
+    p["spec"]["hostUsers"] = json!(false);
+    p["spec"]["containers"][0]["securityContext"] = json!({"procMount": "Unmasked"});
+    assert_eq!(errors::<Pod>(p), Vec::<String>::new());
+}
+
+#[test]
+fn sysctls_host_users_and_share_process_namespace_follow_go() {
+    let errs = pod_spec_errors(json!({
+        "hostNetwork": true, "hostIPC": true, "hostPID": true, "shareProcessNamespace": true,
+        "hostUsers": false,
+        "containers": [{"name": "web", "image": "nginx"}],
+        "securityContext": {"sysctls": [
+            {"name": "net.core.somaxconn", "value": "1024"},
+            {"name": "kernel.shm_rmid_forced", "value": "1"},
+            {"name": "kernel.pid_max", "value": "1"},
+            {"name": "kernel.pid_max", "value": "2"},
+            {"name": "Kernel.Bad", "value": "1"},
+            {"name": "", "value": "1"},
+            {"name": "net/ipv4/conf/eth0.100/rp_filter", "value": "1"}]}}));
+    let s = "spec.securityContext";
+    assert_eq!(
+        errs,
+        [
+            format!(
+                "{s}.shareProcessNamespace: Invalid value: true: ShareProcessNamespace and HostPID cannot both be enabled"
+            ),
+            format!(
+                "{s}.sysctls[0].name: Invalid value: \"net.core.somaxconn\": may not be specified when 'hostNetwork' is true"
+            ),
+            format!(
+                "{s}.sysctls[1].name: Invalid value: \"kernel.shm_rmid_forced\": may not be specified when 'hostIPC' is true"
+            ),
+            format!("{s}.sysctls[3].name: Duplicate value: \"kernel.pid_max\""),
+            format!(
+                "{s}.sysctls[4].name: Invalid value: \"Kernel.Bad\": must have at most 253 characters and match regex ^([a-z0-9]([-_a-z0-9]*[a-z0-9])?[\\./])*[a-z0-9]([-_a-z0-9]*[a-z0-9])?$"
+            ),
+            format!("{s}.sysctls[5].name: Required value"),
+            format!(
+                "{s}.sysctls[6].name: Invalid value: \"net/ipv4/conf/eth0.100/rp_filter\": may not be specified when 'hostNetwork' is true"
+            ),
+            "spec.hostNetwork: Forbidden: when `pod.Spec.HostUsers` is false".to_string(),
+            "spec.HostPID: Forbidden: when `pod.Spec.HostUsers` is false".to_string(),
+            "spec.HostIPC: Forbidden: when `pod.Spec.HostUsers` is false".to_string(),
+        ]
+    );
+}
+
+#[test]
+fn os_name_and_the_fields_each_os_forbids_follow_go() {
+    assert_eq!(
+        pod_spec_errors(json!({"os": {"name": "darwin"}})),
+        ["spec.os: Unsupported value: \"darwin\": supported values: \"linux\", \"windows\""]
+    );
+    assert_eq!(
+        pod_spec_errors(json!({"os": {"name": ""}})),
+        ["spec.os.name: Required value: cannot be empty"]
+    );
+    let mut p = pod();
+    p["spec"]["os"] = json!({"name": "linux"});
+    p["spec"]["securityContext"] = json!({"windowsOptions": {"runAsUserName": "CONTOSO\\web"}});
+    p["spec"]["containers"][0]["securityContext"] =
+        json!({"windowsOptions": {"gmsaCredentialSpecName": "Bad_Name"}});
+    assert_eq!(
+        errors::<Pod>(p),
+        [
+            "spec.containers[0].securityContext.windowsOptions.gmsaCredentialSpecName: Invalid value: \"Bad_Name\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
+            "spec.securityContext.windowsOptions: Forbidden: windows options cannot be set for a linux pod",
+            "spec.containers[0].securityContext.windowsOptions: Forbidden: windows options cannot be set for a linux pod",
+        ]
+    );
+    let mut p = pod();
+    p["spec"]["os"] = json!({"name": "windows"});
+    p["spec"]["hostPID"] = json!(true);
+    p["spec"]["shareProcessNamespace"] = json!(false);
+    p["spec"]["securityContext"] = json!({"runAsUser": 1000, "sysctls": [{"name": "a.b", "value": "1"}],
+        "seLinuxOptions": {"level": "s0"}, "windowsOptions": {"runAsUserName": "a\\b\\c"}});
+    p["spec"]["initContainers"] = json!([{"name": "init", "image": "busybox",
+        "securityContext": {"privileged": false, "capabilities": {}}}]);
+    p["spec"]["containers"][0]["securityContext"] = json!({"readOnlyRootFilesystem": true,
+        "windowsOptions": {"runAsUserName": "..", "gmsaCredentialSpec": ""}});
+    let s = "spec.securityContext";
+    let f = "Forbidden: cannot be set for a windows pod";
+    assert_eq!(
+        errors::<Pod>(p),
+        [
+            "spec.containers[0].securityContext.windowsOptions.gmsaCredentialSpec: Invalid value: \"\": gmsaCredentialSpec cannot be an empty string".to_string(),
+            "spec.containers[0].securityContext.windowsOptions.runAsUserName: Invalid value: \"..\": runAsUserName's User cannot contain only periods or spaces".to_string(),
+            format!("{s}.windowsOptions.runAsUserName: Invalid value: \"a\\\\b\\\\c\": runAsUserName cannot contain more than one backslash"),
+            format!("{s}.seLinuxOptions: {f}"),
+            format!("spec.hostPID: {f}"),
+            format!("{s}.sysctls: {f}"),
+            format!("spec.shareProcessNamespace: {f}"),
+            format!("{s}.runAsUser: {f}"),
+            format!("spec.initContainers[0].securityContext.capabilities: {f}"),
+            format!("spec.initContainers[0].securityContext.privileged: {f}"),
+            format!("spec.containers[0].securityContext.readOnlyRootFilesystem: {f}"),
+        ]
+    );
+}
+
+#[test]
+fn host_network_ports_and_host_port_uniqueness_follow_go() {
+    let spec = json!({"hostNetwork": true, "containers": [
+        {"name": "a", "image": "nginx", "ports": [{"containerPort": 80, "hostPort": 8080},
+                                                  {"containerPort": 81, "hostPort": 81}]},
+        {"name": "b", "image": "nginx", "ports": [{"containerPort": 81, "hostPort": 81},
+                                                  {"containerPort": 81, "hostPort": 81, "protocol": "UDP"}]}],
+        "initContainers": [{"name": "i", "image": "busybox", "ports": [
+            {"containerPort": 81, "hostPort": 81}, {"containerPort": 82, "hostPort": 81}]}]});
+    let host_port = "must match `containerPort` when `hostNetwork` is true";
+    assert_eq!(
+        pod_spec_errors(spec.clone()),
+        [
+            "spec.containers[1].ports[0].hostPort: Duplicate value: \"TCP//81\"".to_string(),
+            "spec.initContainers[0].ports[1].hostPort: Duplicate value: \"TCP//81\"".to_string(),
+            format!("spec.containers[0].ports[0].hostPort: Invalid value: 8080: {host_port}"),
+        ]
+    );
+    // A template may leave the host port to the pod's defaulting; a pod may not.
+    let mut d = deployment();
+    d["spec"]["template"]["spec"] = json!({"hostNetwork": true, "containers": [
+        {"name": "a", "image": "nginx", "ports": [{"containerPort": 80}, {"containerPort": 81, "hostPort": 82}]}]});
+    assert_eq!(
+        errors::<Deployment>(d),
+        [format!(
+            "spec.template.spec.containers[0].ports[1].hostPort: Invalid value: 82: {host_port}"
+        )]
+    );
+}
+
+#[test]
+fn mounts_devices_resize_policies_headers_and_sleep_follow_go() {
+    let mut p = pod();
+    p["spec"]["terminationGracePeriodSeconds"] = json!(30);
+    p["spec"]["volumes"] = json!([{"name": "data", "emptyDir": {}},
+        {"name": "disk", "persistentVolumeClaim": {"claimName": "disk"}}]);
+    p["spec"]["containers"][0]["volumeMounts"] = json!([
+        {"name": "data", "mountPath": "/data", "subPath": "../x", "mountPropagation": "Bidirectional"},
+        {"name": "disk", "mountPath": "/dev/xvda", "subPathExpr": "/$(POD)", "mountPropagation": "Shared"}]);
+    p["spec"]["containers"][0]["volumeDevices"] = json!([
+        {"name": "data", "devicePath": "/dev/a"},
+        {"name": "disk", "devicePath": "/dev/xvda"},
+        {"name": "disk", "devicePath": "/dev/../b"},
+        {"name": "nope", "devicePath": ""}]);
+    p["spec"]["containers"][0]["resizePolicy"] = json!([
+        {"resourceName": "cpu", "restartPolicy": "NotRequired"},
+        {"resourceName": "cpu", "restartPolicy": "Sometimes"},
+        {"resourceName": "gpu", "restartPolicy": "RestartContainer"}]);
+    p["spec"]["containers"][0]["lifecycle"] = json!({"preStop": {"sleep": {"seconds": 31}},
+        "postStart": {"httpGet": {"path": "/", "port": 80, "httpHeaders": [{"name": "X_Bad", "value": "1"}]}}});
+    let c = "spec.containers[0]";
+    let header = "a valid HTTP header must consist of alphanumeric characters or '-' (e.g. 'X-Header-Name', regex used for validation is '[-A-Za-z0-9]+')";
+    assert_eq!(
+        errors::<Pod>(p),
+        [
+            format!(
+                "{c}.volumeMounts[0].name: Invalid value: \"data\": must not already exist in volumeDevices"
+            ),
+            format!("{c}.volumeMounts.subPath: Invalid value: \"../x\": must not contain '..'"),
+            format!(
+                "{c}.volumeMounts.mountPropagation: Forbidden: Bidirectional mount propagation is available only to privileged containers"
+            ),
+            format!(
+                "{c}.volumeMounts[1].name: Invalid value: \"disk\": must not already exist in volumeDevices"
+            ),
+            format!(
+                "{c}.volumeMounts[1].mountPath: Invalid value: \"/dev/xvda\": must not already exist as a path in volumeDevices"
+            ),
+            format!(
+                "{c}.volumeMounts.subPathExpr: Invalid value: \"/$(POD)\": must be a relative path"
+            ),
+            format!(
+                "{c}.volumeMounts.mountPropagation: Unsupported value: \"Shared\": supported values: \"Bidirectional\", \"HostToContainer\", \"None\""
+            ),
+            format!(
+                "{c}.volumeDevices[0].name: Invalid value: \"data\": can only use volume source type of PersistentVolumeClaim or Ephemeral for block mode"
+            ),
+            format!(
+                "{c}.volumeDevices[0].name: Invalid value: \"data\": must not already exist in volumeMounts"
+            ),
+            format!(
+                "{c}.volumeDevices[1].name: Invalid value: \"disk\": must not already exist in volumeMounts"
+            ),
+            format!(
+                "{c}.volumeDevices[1].devicePath: Invalid value: \"/dev/xvda\": must not already exist as a path in volumeMounts"
+            ),
+            format!("{c}.volumeDevices[2].name: Invalid value: \"disk\": must be unique"),
+            format!(
+                "{c}.volumeDevices[2].devicePath: Invalid value: \"/dev/../b\": can not contain backsteps ('..')"
+            ),
+            format!(
+                "{c}.volumeDevices[2].name: Invalid value: \"disk\": must not already exist in volumeMounts"
+            ),
+            format!("{c}.volumeDevices[3].name: Not found: \"nope\""),
+            format!("{c}.volumeDevices[3].devicePath: Required value"),
+            format!("{c}.resizePolicy[1]: Duplicate value: \"cpu\""),
+            format!(
+                "{c}.resizePolicy: Unsupported value: \"Sometimes\": supported values: \"NotRequired\", \"RestartContainer\""
+            ),
+            format!(
+                "{c}.resizePolicy: Unsupported value: \"gpu\": supported values: \"cpu\", \"memory\""
+            ),
+            format!(
+                "{c}.lifecycle.postStart.httpGet.httpHeaders: Invalid value: \"X_Bad\": {header}"
+            ),
+            format!(
+                "{c}.lifecycle.preStop.sleep: Invalid value: 31: must be non-negative and less than terminationGracePeriodSeconds (30)"
+            ),
+        ]
+    );
+    // A pod that never restarts resizes in place only.
+    let errs = pod_spec_errors(
+        json!({"restartPolicy": "Never", "containers": [{"name": "web", "image": "nginx",
+        "resizePolicy": [{"resourceName": "memory", "restartPolicy": "RestartContainer"}]}]}),
+    );
+    assert_eq!(
+        errs,
+        [
+            "spec.containers[0].resizePolicy: Invalid value: \"RestartContainer\": must be 'NotRequired' when `restartPolicy` is 'Never'"
+        ]
+    );
+}
+
+#[test]
+fn overhead_follows_the_container_resource_rules() {
+    assert_eq!(
+        pod_spec_errors(json!({"overhead": {"cpu": "-1", "example.com/gpu": "1", "pods": "1"}})),
+        [
+            "spec.overhead.limits[cpu]: Invalid value: \"-1\": must be greater than or equal to 0",
+            "spec.overhead.limits[pods]: Invalid value: \"pods\": must be a standard resource for containers",
+        ]
+    );
+}
+
+#[test]
+fn odd_security_values_are_errors_not_panics() {
+    let long = "u".repeat(200);
+    let mut p = pod();
+    p["spec"]["os"] = json!({"name": "windows"});
+    p["spec"]["securityContext"] = json!({"sysctls": [{"name": "/", "value": ""}, {"name": "é.ü", "value": ""}],
+        "windowsOptions": {"runAsUserName": format!("{}\\{long}", "d".repeat(300)), "gmsaCredentialSpec": "x".repeat(70 * 1024)}});
+    p["spec"]["containers"][0]["securityContext"] = json!({"windowsOptions": {"runAsUserName": "a\u{7}b"},
+        "appArmorProfile": {"type": "Localhost", "localhostProfile": "p".repeat(5000)}});
+    let errs = errors::<Pod>(p);
+    let w = "spec.securityContext.windowsOptions";
+    for want in [
+        "spec.containers[0].securityContext.windowsOptions.runAsUserName: Invalid value: \"a\\ab\": runAsUserName cannot contain control characters".to_string(),
+        "spec.containers[0].securityContext.appArmorProfile.localhostProfile: Too long: may not be more than 4095 bytes".to_string(),
+        format!("{w}.gmsaCredentialSpec: Invalid value: \"{}\": gmsaCredentialSpec size must be under 64 KiB", "x".repeat(70 * 1024)),
+        "spec.securityContext.sysctls[0].name: Invalid value: \"/\": must have at most 253 characters and match regex ^([a-z0-9]([-_a-z0-9]*[a-z0-9])?[\\./])*[a-z0-9]([-_a-z0-9]*[a-z0-9])?$".to_string(),
+    ] {
+        assert!(errs.contains(&want), "{want}\n{errs:#?}");
+    }
+    let user_errs: Vec<_> = errs
+        .iter()
+        .filter(|e| e.starts_with(&format!("{w}.runAsUserName")))
+        .collect();
+    assert_eq!(user_errs.len(), 3, "{user_errs:#?}");
+    assert!(user_errs[0].ends_with("runAsUserName's Domain length must be under 256 characters"));
+    assert!(
+        user_errs[1]
+            .ends_with("runAsUserName's Domain doesn't match the NetBios nor the DNS format")
+    );
+    assert!(
+        user_errs[2]
+            .ends_with("runAsUserName's User length must not be longer than 104 characters")
     );
 }
