@@ -224,8 +224,15 @@ impl Store {
                 return Ok((self.decode(&kv)?, kv, false));
             }
         }
-        match self.storage.get(&key).await {
-            Ok(Some(kv)) => Ok((self.decode(&kv)?, kv, true)),
+        let kv = self.stored(&key, name).await?;
+        Ok((self.decode(&kv)?, kv, true))
+    }
+
+    /// The stored value of `key` (the object `name`), read from the storage; NotFound
+    /// when there is none.
+    async fn stored(&self, key: &str, name: &str) -> Result<KeyValue, StatusError> {
+        match self.storage.get(key).await {
+            Ok(Some(kv)) => Ok(kv),
             Ok(None) => Err(StatusError::not_found(&self.qualified(), name)),
             Err(e) => Err(StatusError::from_storage(e, &self.qualified(), name)),
         }
@@ -385,11 +392,7 @@ impl Store {
             let from_known = known.is_some();
             let kv = match known.take() {
                 Some(kv) => kv,
-                None => match self.storage.get(&key).await {
-                    Ok(Some(kv)) => kv,
-                    Ok(None) => return Err(StatusError::not_found(&qualified, name)),
-                    Err(e) => return Err(StatusError::from_storage(e, &qualified, name)),
-                },
+                None => self.stored(&key, name).await?,
             };
             let current = self.decode(&kv)?;
             let mut new = update(current.deep_copy_object())?;
@@ -573,11 +576,7 @@ impl Store {
         for _ in 0..UPDATE_RETRIES {
             let kv = match known.take() {
                 Some(kv) => kv,
-                None => match self.storage.get(&key).await {
-                    Ok(Some(kv)) => kv,
-                    Ok(None) => return Err(StatusError::not_found(&qualified, name)),
-                    Err(e) => return Err(StatusError::from_storage(e, &qualified, name)),
-                },
+                None => self.stored(&key, name).await?,
             };
             let mut obj = self.decode(&kv)?;
             let (uid, rv, mut finalizers, marked) = match obj.meta() {
