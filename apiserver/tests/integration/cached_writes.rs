@@ -19,20 +19,23 @@ const CM: &str = "/api/v1/namespaces/default/configmaps";
 
 /// A memory storage whose watch events wait while the gate is held for writing (a
 /// watch cache that has fallen behind), and which counts the reads of single
-/// ConfigMaps.
+/// ConfigMaps and of single Namespaces.
 #[derive(Debug, Default)]
 struct GatedStorage {
     inner: MemoryStorage,
     gate: Arc<RwLock<()>>,
     gets: AtomicUsize,
+    namespace_gets: AtomicUsize,
 }
 
 #[async_trait::async_trait]
 impl Storage for GatedStorage {
     async fn get(&self, key: &str) -> Result<Option<KeyValue>, StorageError> {
-        // The resource under test only (admission reads the namespace).
         if key.starts_with("/registry/configmaps/") {
             self.gets.fetch_add(1, Ordering::SeqCst);
+        }
+        if key.starts_with("/registry/namespaces/") {
+            self.namespace_gets.fetch_add(1, Ordering::SeqCst);
         }
         self.inner.get(key).await
     }
@@ -194,6 +197,66 @@ async fn with_a_cache_behind_writes_apply_to_the_storage_s_object() {
         .await;
     assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
     assert_eq!(s.get(&path).await.status, 404);
+    drop(held);
+    s.server.shutdown().await;
+}
+
+#[tokio::test]
+async fn the_namespace_check_reads_the_cache_and_the_storage_when_it_must() {
+    let (s, storage, _) = setup().await;
+    // With the namespaces' cache current, a create and a patch read no namespace.
+    let before = storage.namespace_gets.load(Ordering::SeqCst);
+    let cm = json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "d"}});
+    assert_eq!(s.send_json("POST", CM, &cm).await.status, 201);
+    let r = s
+        .patch(
+            &format!("{CM}/d"),
+            "application/merge-patch+json",
+            &json!({"data": {"b": "2"}}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+    assert_eq!(storage.namespace_gets.load(Ordering::SeqCst), before);
+
+    // A namespace the cache has not seen yet is read from the storage (Go's live
+    // lookup) rather than refused.
+    let held = storage.gate.write().await;
+    // A finalizer of its own keeps it, terminating, once deleted.
+    let ns = json!({"apiVersion": "v1", "kind": "Namespace",
+                    "metadata": {"name": "fresh", "finalizers": ["example.com/hold"]}});
+    assert_eq!(
+        s.send_json("POST", "/api/v1/namespaces", &ns).await.status,
+        201
+    );
+    let fresh = "/api/v1/namespaces/fresh/configmaps";
+    let r = s.send_json("POST", fresh, &cm).await;
+    assert_eq!(r.status, 201, "{}", String::from_utf8_lossy(&r.body));
+    assert!(storage.namespace_gets.load(Ordering::SeqCst) > before);
+    drop(held);
+
+    // Once the cache has it (a create reads no namespace), deleting it through this
+    // server makes the next create in it read the storage, which says terminating,
+    // though the cache does not know yet.
+    for i in 0.. {
+        let seen = storage.namespace_gets.load(Ordering::SeqCst);
+        let cm = json!({"apiVersion": "v1", "kind": "ConfigMap",
+                        "metadata": {"name": format!("w{i}")}});
+        assert_eq!(s.send_json("POST", fresh, &cm).await.status, 201);
+        if storage.namespace_gets.load(Ordering::SeqCst) == seen {
+            break;
+        }
+        tokio::task::yield_now().await;
+    }
+    let held = storage.gate.write().await;
+    let r = s.delete("/api/v1/namespaces/fresh").await;
+    assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+    let cm = json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "e"}});
+    let r = s.send_json("POST", fresh, &cm).await;
+    assert_eq!(r.status, 403, "{}", String::from_utf8_lossy(&r.body));
+    assert_eq!(
+        r.json()["details"]["causes"][0]["reason"],
+        "NamespaceTerminating"
+    );
     drop(held);
     s.server.shutdown().await;
 }

@@ -3,7 +3,9 @@
 //! or changed in a namespace that does not exist, nothing is created in one that is
 //! being terminated, and the namespaces every cluster relies on cannot be deleted.
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use apimachinery::apis::meta::v1::StatusCause;
 use async_trait::async_trait;
@@ -20,18 +22,48 @@ pub const IMMORTAL_NAMESPACES: [&str; 3] = ["default", "kube-system", "kube-publ
 /// (`v1.NamespaceTerminatingCause`).
 pub const NAMESPACE_TERMINATING_CAUSE: &str = "NamespaceTerminating";
 
-/// The plugin, reading namespaces from the server's namespace store (every lookup is
-/// live: Go's informer cache with a live-lookup fallback is there to spare etcd, which
-/// the store's own cache does here).
+/// How long after this server let a namespace's deletion through its namespace reads
+/// skip the watch cache (Go's `forceLiveLookupTTL`): the cache may not have seen the
+/// deletion yet, and content must not be created in a namespace going away.
+const FORCE_LIVE_LOOKUP_TTL: Duration = Duration::from_secs(30);
+
+/// The plugin, reading namespaces as Go's does: from the namespace store's watch cache
+/// (Go's informer), and from the storage when the cache does not have the namespace or
+/// this server has just let its deletion through. A write thereby costs no storage
+/// round trip of its own for the namespace check.
 #[derive(Debug)]
 pub struct NamespaceLifecycle {
     namespaces: Arc<Store>,
+    /// Namespaces whose deletion this server admitted, and when.
+    force_live_lookup: Mutex<HashMap<String, Instant>>,
 }
 
 impl NamespaceLifecycle {
     /// The plugin over the store of core/v1 `namespaces`.
     pub fn new(namespaces: Arc<Store>) -> Self {
-        NamespaceLifecycle { namespaces }
+        NamespaceLifecycle {
+            namespaces,
+            force_live_lookup: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Whether reads of `namespace` must go to the storage; forgets expired entries.
+    fn must_look_up_live(&self, namespace: &str) -> bool {
+        let Ok(mut recent) = self.force_live_lookup.lock() else {
+            return true;
+        };
+        if recent.is_empty() {
+            return false;
+        }
+        let now = Instant::now();
+        recent.retain(|_, at| now.duration_since(*at) < FORCE_LIVE_LOOKUP_TTL);
+        recent.contains_key(namespace)
+    }
+
+    fn deletion_admitted(&self, namespace: &str) {
+        if let Ok(mut recent) = self.force_live_lookup.lock() {
+            recent.insert(namespace.to_string(), Instant::now());
+        }
     }
 }
 
@@ -78,6 +110,9 @@ impl MutationInterface for NamespaceLifecycle {
                 "this namespace may not be deleted",
             ));
         }
+        if attributes.operation == Operation::Delete && is_namespace(attributes) {
+            self.deletion_admitted(&attributes.name);
+        }
         // Cluster-scoped objects and namespaces themselves are always let through;
         // deleting what is in a namespace always is too.
         if attributes.namespace.is_empty()
@@ -87,7 +122,14 @@ impl MutationInterface for NamespaceLifecycle {
         {
             return Ok(());
         }
-        let namespace = self.namespaces.get("", &attributes.namespace).await?;
+        let namespace = if self.must_look_up_live(&attributes.namespace) {
+            self.namespaces.get("", &attributes.namespace).await?
+        } else {
+            // Not in the cache: read from the storage before refusing (Go's live lookup).
+            self.namespaces
+                .get_cached("", &attributes.namespace)
+                .await?
+        };
         if attributes.operation != Operation::Create {
             return Ok(());
         }
