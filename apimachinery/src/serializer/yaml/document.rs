@@ -7,6 +7,7 @@ use std::sync::OnceLock;
 use saphyr_parser::{Event, Parser, ScalarStyle};
 use serde_json::Value;
 
+use super::byte_order_mark;
 use super::loader::{Scalar, position, push_key};
 
 /// A key set twice in one mapping: what Go's strict decoding reports as a duplicate field.
@@ -90,7 +91,8 @@ fn index_positions(text: &str, first_line: usize) -> HashMap<String, (usize, usi
     let mut index = HashMap::new();
     let mut stack: Vec<PathFrame> = Vec::new();
     let offset = first_line.saturating_sub(1);
-    for next in Parser::new_from_str(text) {
+    let (masked, stand_in) = byte_order_mark::mask(text);
+    for next in Parser::new_from_str(&masked) {
         let Ok((event, span)) = next else { break };
         let (line, column) = position(&span);
         let at = (line + offset, column);
@@ -126,8 +128,9 @@ fn index_positions(text: &str, first_line: usize) -> HashMap<String, (usize, usi
                 stack.pop();
             }
             Event::Scalar(ref value, style, _, ref tag) if is_key => {
+                let value = byte_order_mark::unmask(value, stand_in);
                 let scalar = Scalar {
-                    text: value,
+                    text: &value,
                     plain: style == ScalarStyle::Plain,
                     tag: tag.as_deref(),
                 };

@@ -8,6 +8,7 @@ use saphyr_parser::{Event, Parser, ScalarStyle, Span, Tag};
 use serde_json::{Map, Value};
 
 use super::MAX_DEPTH;
+use super::byte_order_mark;
 use super::document::DuplicateKey;
 use super::error::{YamlError, YamlErrorKind};
 use super::number::{format_float_g, integral_float};
@@ -297,7 +298,8 @@ pub(crate) fn push_key(path: &mut String, key: &str) {
 
 /// The first document of `input` as JSON, with the keys it sets twice.
 pub(crate) fn load(input: &str) -> Result<(Value, Vec<DuplicateKey>), YamlError> {
-    let mut parser = Parser::new_from_str(input);
+    let (masked, stand_in) = byte_order_mark::mask(input);
+    let mut parser = Parser::new_from_str(&masked);
     let mut loader = Loader::default();
     let mut root = None;
     while let Some(next) = parser.next_event() {
@@ -340,6 +342,7 @@ pub(crate) fn load(input: &str) -> Result<(Value, Vec<DuplicateKey>), YamlError>
             }
             Event::Scalar(text, style, anchor, tag) => {
                 loader.decode_count += 1;
+                let text = byte_order_mark::unmask(&text, stand_in);
                 let scalar = Scalar {
                     text: &text,
                     plain: style == ScalarStyle::Plain,

@@ -102,6 +102,7 @@
 //! become the same string (`0.0` and `00` both give `"0"`) keep the last one here, while
 //! Go keeps one at random (its map order).
 
+mod byte_order_mark;
 mod document;
 mod emitter;
 mod error;

@@ -226,6 +226,32 @@ fn declines_what_is_outside_the_subset() {
     assert_eq!(agrees(&ok), Ok(true));
 }
 
+/// Found by the `yaml` fuzz target: the fast path skipped a comment holding U+FEFF,
+/// which the loader's parser refused ("a byte order mark must not appear inside a
+/// document"). go-yaml reads U+FEFF after the stream's start as an ordinary character
+/// (kubectl 1.32 reads every document here as below), and so do both readers now.
+#[test]
+fn byte_order_marks_inside_a_document_read_as_go_yaml() {
+    accepts(
+        "##:0startedAt: ve##+#\u{feff}binary \u{feff}binary #+\n-",
+        "[null]",
+    );
+    accepts("a: 1 # \u{feff}\n", r#"{"a":1}"#);
+    // In scalars and keys the fast path declines; the loader keeps the character.
+    declines("k: x\u{feff}y\n", DeclineReason::Character);
+    let doc = yaml_to_json("k: x\u{feff}y\n\u{feff}data: \"q\u{feff}\"\n").unwrap();
+    assert_eq!(
+        doc.value,
+        serde_json::json!({"k": "x\u{feff}y", "\u{feff}data": "q\u{feff}"})
+    );
+    assert_eq!(doc.position("\u{feff}data"), Some((2, 8)));
+    // The stream's first character is skipped, as before.
+    assert_eq!(
+        yaml_to_json("\u{feff}a: 1\n").unwrap().value,
+        serde_json::json!({"a": 1})
+    );
+}
+
 #[test]
 fn declined_reports_the_line() {
     let e = transcode("a: 1\nb:\n  c: &x 2\n").unwrap_err();
