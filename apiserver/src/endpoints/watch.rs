@@ -110,7 +110,7 @@ impl WatchState {
     /// object into or out of the selection is an ADDED or DELETED, as in Go.
     fn lines(&mut self, event: &CacheEvent) -> Result<Vec<Bytes>, StatusError> {
         let mut out = Vec::new();
-        match (event.event_type, &event.object) {
+        match (event.event_type, event.object()) {
             (EventType::Progress, _) => {
                 if self.bookmarks && event.revision > self.last_sent {
                     out.push(self.bookmark(event.revision, false)?);
@@ -120,7 +120,7 @@ impl WatchState {
             (_, None) => return Ok(out),
             (kind, Some(obj)) => {
                 let now = self.selected(&**obj);
-                let before = event.prev.as_ref().is_some_and(|p| self.selected(&**p));
+                let before = event.prev().is_some_and(|p| self.selected(&**p));
                 let event_type = match kind {
                     EventType::Added if now => Some("ADDED"),
                     EventType::Modified if now && before => Some("MODIFIED"),

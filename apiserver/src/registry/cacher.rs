@@ -6,7 +6,7 @@
 //! 410 Expired when the storage has compacted it).
 
 use std::collections::{HashMap, VecDeque};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock, PoisonError, Weak};
 
 use apimachinery::runtime::{Object, Scheme};
 use futures_util::StreamExt;
@@ -42,18 +42,85 @@ pub enum EventType {
     Progress,
 }
 
-/// One decoded event, shared by every client.
+/// One event, shared by every client. Its objects are decoded on first use and once:
+/// a cache no client watches (it also serves writes and `resourceVersion=0` reads from
+/// its stored values) decodes nothing, and a client without a selector never needs the
+/// object before a modification.
 #[derive(Clone, Debug)]
 pub struct CacheEvent {
     /// What happened.
     pub event_type: EventType,
     /// The revision of the event.
     pub revision: Revision,
+    /// The object after the event (before it, for a deletion).
+    object: Lazy,
+    /// The object before a modification.
+    prev: Lazy,
+}
+
+/// A stored value and the object it decodes to.
+#[derive(Clone, Debug, Default)]
+struct Lazy {
+    stored: Option<(KeyValue, Arc<Scheme>)>,
+    /// For a deletion: the resourceVersion the object is given (the deletion's).
+    deleted_at: Option<Revision>,
+    decoded: Arc<OnceLock<Result<Arc<dyn Object>, StatusError>>>,
+}
+
+impl Lazy {
+    fn new(kv: Option<KeyValue>, scheme: &Arc<Scheme>) -> Self {
+        Lazy {
+            stored: kv.map(|kv| (kv, scheme.clone())),
+            ..Lazy::default()
+        }
+    }
+
+    fn get(&self) -> Option<Result<&Arc<dyn Object>, &StatusError>> {
+        let (kv, scheme) = self.stored.as_ref()?;
+        Some(
+            self.decoded
+                .get_or_init(|| {
+                    let mut obj = decode_stored(scheme, kv)?;
+                    if let (Some(revision), Some(meta)) = (self.deleted_at, obj.meta_mut()) {
+                        meta.set_resource_version(&revision.to_string());
+                    }
+                    Ok(Arc::from(obj))
+                })
+                .as_ref(),
+        )
+    }
+}
+
+impl CacheEvent {
     /// The object after the event (before it, for a deletion, with the deletion's
-    /// revision as its resourceVersion), at the storage version.
-    pub object: Option<Arc<dyn Object>>,
-    /// The object before the event, when it existed.
-    pub prev: Option<Arc<dyn Object>>,
+    /// revision as its resourceVersion), at the storage version; `None` for a progress
+    /// event and for a stored value that does not decode (clients skip those: a list
+    /// shows the error instead).
+    pub fn object(&self) -> Option<&Arc<dyn Object>> {
+        self.object.get()?.ok()
+    }
+
+    /// The object before the event, when it existed (for a deletion, the deleted object).
+    pub fn prev(&self) -> Option<&Arc<dyn Object>> {
+        if self.event_type == EventType::Deleted {
+            return self.object();
+        }
+        self.prev.get()?.ok()
+    }
+
+    /// Whether clients see this event: not when its stored value does not decode (the
+    /// list shows the error instead). Decodes the object, as every client needs it.
+    fn deliverable(&self) -> bool {
+        self.event_type == EventType::Progress || self.object().is_some()
+    }
+
+    /// The error of an object that does not decode.
+    fn decode_error(&self) -> Option<StatusError> {
+        match self.object.get() {
+            Some(Err(e)) => Some(e.clone()),
+            _ => None,
+        }
+    }
 }
 
 /// The events of one client watch.
@@ -68,10 +135,17 @@ struct State {
     covered_from: Revision,
     ring: VecDeque<Arc<CacheEvent>>,
     tx: broadcast::Sender<Arc<CacheEvent>>,
-    /// The stored values by key as of `last_revision`, while the storage watch runs.
-    objects: Option<HashMap<String, KeyValue>>,
-    /// `objects` holds nothing older than this revision (the list it was built from).
-    objects_valid_from: Revision,
+}
+
+/// The stored values the cache keeps (Go's watch cache store).
+#[derive(Debug, Default)]
+struct Objects {
+    /// By key as of `seen`, while the storage watch runs (`None` otherwise).
+    by_key: Option<HashMap<String, KeyValue>>,
+    /// `by_key` holds nothing older than this revision (the list it was built from).
+    valid_from: Revision,
+    /// The revision of the last event applied.
+    seen: Revision,
 }
 
 /// The watch cache of one resource.
@@ -81,6 +155,10 @@ pub struct Cacher {
     storage: Arc<dyn Storage>,
     info: ResourceInfo,
     state: Mutex<State>,
+    /// A lock of its own, never held across an await, so that writers reading their
+    /// starting object do not queue behind the watch: a contended async lock is handed
+    /// to the next waiter, and everyone behind waits until that task is next polled.
+    objects: std::sync::Mutex<Objects>,
 }
 
 impl Cacher {
@@ -98,9 +176,8 @@ impl Cacher {
                 covered_from: 0,
                 ring: VecDeque::new(),
                 tx,
-                objects: None,
-                objects_valid_from: 0,
             }),
+            objects: std::sync::Mutex::default(),
         }
     }
 
@@ -119,15 +196,31 @@ impl Cacher {
     /// finds a newer revision (Go's `GuaranteedUpdate` with a cached object); readers
     /// use it where Go's clients accept any recent state (`resourceVersion=0`).
     pub async fn current(self: &Arc<Self>, key: &str) -> Option<(KeyValue, Revision)> {
-        let mut st = self.state.lock().await;
-        if !st.running && self.start_locked(&mut st).await.is_err() {
-            return None;
+        if let Some(found) = self.lookup(key) {
+            return found;
         }
-        if st.last_revision < st.objects_valid_from {
-            return None;
+        {
+            let mut st = self.state.lock().await;
+            if !st.running && self.start_locked(&mut st).await.is_err() {
+                return None;
+            }
         }
-        let kv = st.objects.as_ref()?.get(key)?.clone();
-        Some((kv, st.last_revision))
+        self.lookup(key).flatten()
+    }
+
+    /// `current` when the storage watch runs; `None` when it does not.
+    fn lookup(&self, key: &str) -> Option<Option<(KeyValue, Revision)>> {
+        let objects = self.objects();
+        let by_key = objects.by_key.as_ref()?;
+        if objects.seen < objects.valid_from {
+            return Some(None);
+        }
+        Some(by_key.get(key).map(|kv| (kv.clone(), objects.seen)))
+    }
+
+    fn objects(&self) -> std::sync::MutexGuard<'_, Objects> {
+        // Every update of `Objects` is a single insert or assignment: never half done.
+        self.objects.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Starts the storage watch: lists the resource (the objects the watch then keeps
@@ -173,11 +266,16 @@ impl Cacher {
         }
         // Resumed from an older revision: the objects are those of the list, and
         // trusted once the watch has replayed up to it.
-        st.objects = Some(objects);
-        st.objects_valid_from = listed.revision;
+        *self.objects() = Objects {
+            by_key: Some(objects),
+            valid_from: listed.revision,
+            seen: st.last_revision,
+        };
         st.running = true;
-        let this = self.clone();
-        tokio::spawn(async move { this.pump(upstream).await });
+        // The pump holds the cache weakly: once the server drops its stores, the cache
+        // and its storage go with them (a redb file can be opened again), and the pump
+        // ends at the storage watch's next item or end.
+        tokio::spawn(Self::pump(Arc::downgrade(self), upstream));
         Ok(())
     }
 
@@ -201,7 +299,7 @@ impl Cacher {
         let replay: Vec<Result<Arc<CacheEvent>, StatusError>> = st
             .ring
             .iter()
-            .filter(|e| e.revision > from)
+            .filter(|e| e.revision > from && e.deliverable())
             .cloned()
             .map(Ok)
             .collect();
@@ -213,7 +311,9 @@ impl Cacher {
                 let mut rx = rx?;
                 loop {
                     match rx.recv().await {
-                        Ok(e) if e.revision > from => return Some((Ok(e), Some(rx))),
+                        Ok(e) if e.revision > from && e.deliverable() => {
+                            return Some((Ok(e), Some(rx)));
+                        }
                         Ok(_) => continue,
                         Err(broadcast::error::RecvError::Lagged(n)) => {
                             return Some((
@@ -242,14 +342,19 @@ impl Cacher {
         let scheme = self.scheme.clone();
         Ok(upstream
             .map(move |item| match item {
-                Ok(ev) => decode_event(&scheme, ev).map(Arc::new),
+                Ok(ev) => {
+                    let event = lazy_event(&scheme, ev);
+                    match event.decode_error() {
+                        Some(e) => Err(e),
+                        None => Ok(Arc::new(event)),
+                    }
+                }
                 Err(e) => Err(StatusError::from_storage(e, &qualified, "")),
             })
             .boxed())
     }
 
-    async fn pump(self: Arc<Self>, mut upstream: crate::storage::WatchStream) {
-        let prefix = self.info.collection_prefix(None);
+    async fn pump(cache: Weak<Self>, mut upstream: crate::storage::WatchStream) {
         // Storage watches in a row that ended before delivering anything: a backend that
         // is down. After a few, with a pause between them, the cache gives up.
         let mut barren = 0u32;
@@ -259,6 +364,9 @@ impl Cacher {
                 let Ok(ev) = item else {
                     break;
                 };
+                let Some(this) = cache.upgrade() else {
+                    return;
+                };
                 delivered = true;
                 let revision = ev.revision();
                 let change = match &ev {
@@ -266,20 +374,19 @@ impl Cacher {
                     WatchEvent::Delete { prev, .. } => Some((prev.key.clone(), None)),
                     WatchEvent::Progress { .. } => None,
                 };
-                let decoded = decode_event(&self.scheme, ev);
-                let mut st = self.state.lock().await;
-                if let (Some(objects), Some((key, kv))) = (st.objects.as_mut(), change) {
-                    match kv {
-                        Some(kv) => objects.insert(key, kv),
-                        None => objects.remove(&key),
-                    };
+                let event = Arc::new(lazy_event(&this.scheme, ev));
+                {
+                    let mut objects = this.objects();
+                    if let (Some(by_key), Some((key, kv))) = (objects.by_key.as_mut(), change) {
+                        match kv {
+                            Some(kv) => by_key.insert(key, kv),
+                            None => by_key.remove(&key),
+                        };
+                    }
+                    objects.seen = objects.seen.max(revision);
                 }
+                let mut st = this.state.lock().await;
                 st.last_revision = st.last_revision.max(revision);
-                let Ok(event) = decoded else {
-                    // An undecodable value is skipped: the list shows the error instead.
-                    continue;
-                };
-                let event = Arc::new(event);
                 if event.event_type != EventType::Progress {
                     st.ring.push_back(event.clone());
                     while st.ring.len() > RING_CAPACITY {
@@ -294,31 +401,42 @@ impl Cacher {
             // The storage watch ended (a slow consumer, a lost connection): resume where
             // it stopped, so clients miss nothing.
             barren = if delivered { 0 } else { barren + 1 };
+            let Some(this) = cache.upgrade() else {
+                return;
+            };
             if barren > RESUME_ATTEMPTS {
-                break;
+                this.stopped().await;
+                return;
             }
             if barren > 0 {
                 tokio::time::sleep(RESUME_PAUSE * barren).await;
             }
-            let from = self.state.lock().await.last_revision;
-            match self.storage.watch(&prefix, from).await {
+            let from = this.state.lock().await.last_revision;
+            let prefix = this.info.collection_prefix(None);
+            match this.storage.watch(&prefix, from).await {
                 Ok(next) => upstream = next,
-                Err(_) => break,
+                Err(_) => {
+                    this.stopped().await;
+                    return;
+                }
             }
         }
-        // The storage cannot resume (history compacted, backend gone): every client watch
-        // ends (they re-watch from where they were, and get 410 if that is gone), and the
-        // next client restarts the storage watch.
+    }
+
+    /// The storage cannot resume (history compacted, backend gone): every client watch
+    /// ends (they re-watch from where they were, and get 410 if that is gone), and the
+    /// next client restarts the storage watch.
+    async fn stopped(&self) {
         let mut st = self.state.lock().await;
         st.running = false;
-        st.objects = None;
+        self.objects().by_key = None;
         let (tx, _) = broadcast::channel(CLIENT_BUFFER);
         st.tx = tx;
     }
 }
 
-fn decode_event(scheme: &Scheme, ev: WatchEvent) -> Result<CacheEvent, StatusError> {
-    Ok(match ev {
+fn lazy_event(scheme: &Arc<Scheme>, ev: WatchEvent) -> CacheEvent {
+    match ev {
         WatchEvent::Put { kv, prev } => CacheEvent {
             event_type: if prev.is_some() {
                 EventType::Modified
@@ -326,31 +444,25 @@ fn decode_event(scheme: &Scheme, ev: WatchEvent) -> Result<CacheEvent, StatusErr
                 EventType::Added
             },
             revision: kv.mod_revision,
-            object: Some(Arc::from(decode_stored(scheme, &kv)?)),
-            prev: prev
-                .map(|p| decode_stored(scheme, &p).map(Arc::from))
-                .transpose()?,
+            object: Lazy::new(Some(kv), scheme),
+            prev: Lazy::new(prev, scheme),
         },
-        WatchEvent::Delete { prev, revision } => {
-            let mut obj = decode_stored(scheme, &prev)?;
-            if let Some(meta) = obj.meta_mut() {
-                meta.set_resource_version(&revision.to_string());
-            }
-            let obj: Arc<dyn Object> = Arc::from(obj);
-            CacheEvent {
-                event_type: EventType::Deleted,
-                revision,
-                object: Some(obj.clone()),
-                prev: Some(obj),
-            }
-        }
+        WatchEvent::Delete { prev, revision } => CacheEvent {
+            event_type: EventType::Deleted,
+            revision,
+            object: Lazy {
+                deleted_at: Some(revision),
+                ..Lazy::new(Some(prev), scheme)
+            },
+            prev: Lazy::default(),
+        },
         WatchEvent::Progress { revision } => CacheEvent {
             event_type: EventType::Progress,
             revision,
-            object: None,
-            prev: None,
+            object: Lazy::default(),
+            prev: Lazy::default(),
         },
-    })
+    }
 }
 
 #[cfg(test)]
@@ -441,8 +553,7 @@ mod tests {
             let e = old.next().await.unwrap().unwrap();
             assert_eq!(e.revision, want);
             let name = e
-                .object
-                .as_ref()
+                .object()
                 .and_then(|o| o.meta().map(|m| m.name().to_owned()));
             assert_eq!(
                 name.as_deref(),
