@@ -16,6 +16,7 @@ mod graceful_deletion;
 mod hostile_requests;
 mod openapi_documents;
 mod openapi_kubectl;
+mod partial_object_metadata;
 mod rbac;
 mod redb_crash;
 mod secure_serving;

@@ -70,12 +70,13 @@ use crate::config::Config;
 use crate::transport::{Outgoing, Transport};
 use apiutil::DynamicRESTMapper;
 
-/// The `Accept` header of metadata-only requests: the server's `PartialObjectMetadata`
-/// conversion, with the full object as fallback (read for its metadata alone).
-const ACCEPT_METADATA: &str =
+/// The `Accept` header of metadata-only reads and watches: the server's
+/// `PartialObjectMetadata` conversion, with the full object as fallback for servers
+/// without it (read for its metadata alone).
+pub const ACCEPT_METADATA: &str =
     "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json";
-/// The same for lists.
-const ACCEPT_METADATA_LIST: &str =
+/// The same for lists (`PartialObjectMetadataList`).
+pub const ACCEPT_METADATA_LIST: &str =
     "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json";
 
 /// How a client is set up beyond its [`Config`].
@@ -1023,5 +1024,20 @@ mod tests {
             subresource: None,
         };
         assert_eq!(apps.path(&[]), "/apis/apps/v1/namespaces/ns/deployments");
+    }
+
+    #[test]
+    fn metadata_is_read_from_either_answer() {
+        // What a server with `as=PartialObjectMetadata` answers, and what one without
+        // it falls back to: the same metadata.
+        let partial = br#"{"kind":"PartialObjectMetadata","apiVersion":"meta.k8s.io/v1","metadata":{"name":"a","labels":{"x":"y"}}}"#;
+        let full = br#"{"kind":"ConfigMap","apiVersion":"v1","metadata":{"name":"a","labels":{"x":"y"}},"data":{"k":"v"}}"#;
+        let (p, f) = (
+            decode_metadata(partial).unwrap(),
+            decode_metadata(full).unwrap(),
+        );
+        assert_eq!(p, f);
+        assert_eq!(f.type_meta.kind, "PartialObjectMetadata");
+        assert_eq!(f.metadata.labels.get("x").map(String::as_str), Some("y"));
     }
 }
