@@ -1114,12 +1114,19 @@ impl Handler<'_> {
         ))
     }
 
-    /// DELETE of one object.
+    /// DELETE of one object. One removed answers a `Status`, or, for the resources
+    /// whose Go store sets `ReturnDeletedObject` (Pods, ServiceAccounts, ...), the
+    /// object as it was removed, 200, in the request's version (Go's `finalizeDelete`).
     pub async fn delete(&self, body: &[u8]) -> Result<Reply, StatusError> {
         let params = self.delete_params(body)?;
         let (obj, gone, warnings) = self
             .admitted_delete(self.namespace(), &self.info.name, &params)
             .await?;
+        let returns_object =
+            self.store.custom_resource().is_none() && self.store.info().returns_deleted_object();
+        if gone && returns_object {
+            return self.reply(200, &*self.to_request_version_async(obj).await?, warnings);
+        }
         if gone {
             let uid = obj.meta().map(|m| m.uid().to_owned()).unwrap_or_default();
             let info = self.store.info();

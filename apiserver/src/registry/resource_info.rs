@@ -67,6 +67,26 @@ const SCALE_SUBRESOURCES: &[(&str, &str)] = &[
     ("apps", "statefulsets"),
 ];
 
+/// The resources whose registry store sets Go's `ReturnDeletedObject`
+/// (`pkg/registry/*/*/storage/storage.go` of kube-apiserver 1.36): a delete that
+/// removes the object answers with it, not with a `Status`. Custom resources do not
+/// (apiextensions-apiserver's `customresource/etcd.go`), nor do the kinds not listed.
+const RETURN_DELETED_OBJECT: &[(&str, &str)] = &[
+    ("", "namespaces"),
+    ("", "persistentvolumeclaims"),
+    ("", "persistentvolumes"),
+    ("", "pods"),
+    ("", "podtemplates"),
+    ("", "resourcequotas"),
+    ("", "serviceaccounts"),
+    ("", "services"),
+    ("storage.k8s.io", "csidrivers"),
+    ("storage.k8s.io", "csinodes"),
+    ("storage.k8s.io", "storageclasses"),
+    ("storage.k8s.io", "volumeattachments"),
+    ("storage.k8s.io", "volumeattributesclasses"),
+];
+
 /// One served resource (Go's `APIGroupVersion` storage entry, for all versions at
 /// once).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -111,6 +131,14 @@ impl ResourceInfo {
     /// resources, such as `selfsubjectaccessreviews`, and `bindings`).
     pub fn is_create_only(&self) -> bool {
         self.verbs.iter().all(|v| v == "create")
+    }
+
+    /// Whether a delete that removes an object of this built-in resource answers with
+    /// the object (Go's `ReturnDeletedObject`) rather than a `Status`.
+    pub fn returns_deleted_object(&self) -> bool {
+        RETURN_DELETED_OBJECT
+            .iter()
+            .any(|(g, r)| *g == self.group && *r == self.resource)
     }
 
     /// Whether `version` serves the resource.

@@ -11,6 +11,7 @@ mod cached_writes;
 mod conversion_webhook_tls;
 mod custom_resources;
 mod defaulting;
+mod deleted_object_answers;
 mod etcd_backend;
 mod graceful_deletion;
 mod hostile_requests;
