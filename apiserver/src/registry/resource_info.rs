@@ -266,3 +266,32 @@ fn has_top_level_field(scheme: &Scheme, gvk: &GroupVersionKind, field: &str) -> 
         object_to_unstructured(&*obj).is_ok_and(|content| content.contains_key(field))
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use k8s_types as _;
+
+    #[test]
+    fn every_resource_returning_its_deleted_object_is_served_and_no_other() {
+        let mut scheme = Scheme::with_name("resource-info-tests");
+        scheme.add_registry().unwrap();
+        let served = resources_from_scheme(&scheme);
+        // A name in the table that nothing serves would be a typo that silently
+        // turns Go's answer back into a Status.
+        for (group, resource) in RETURN_DELETED_OBJECT {
+            let info = served
+                .get(&((*group).to_owned(), (*resource).to_owned()))
+                .unwrap_or_else(|| panic!("{resource}.{group} is not served"));
+            assert!(info.returns_deleted_object());
+        }
+        let returning: usize = served
+            .values()
+            .filter(|i| i.returns_deleted_object())
+            .count();
+        assert_eq!(returning, RETURN_DELETED_OBJECT.len());
+        for (group, resource) in [("", "configmaps"), ("apps", "deployments"), ("", "secrets")] {
+            assert!(!served[&(group.to_owned(), resource.to_owned())].returns_deleted_object());
+        }
+    }
+}
