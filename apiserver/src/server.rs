@@ -961,10 +961,16 @@ impl Api {
             conversion: output.conversion,
             user_agent,
         };
-        if matches!(info.verb.as_str(), "create" | "update" | "patch") {
-            // Go converts a write's answer after writing; one that cannot be converted
-            // is refused before anything is written.
-            h.check_conversion(false)?;
+        // Go converts a write's answer after writing; one that cannot be converted is
+        // refused before anything is written (a delete of a kind answering a Status
+        // when the object goes is converted, or not, as Go does: after).
+        match info.verb.as_str() {
+            "create" | "update" | "patch" => h.check_conversion(false)?,
+            "deletecollection" => h.check_conversion(true)?,
+            "delete" if store.custom_resource().is_none() && resource.returns_deleted_object() => {
+                h.check_conversion(false)?
+            }
+            _ => {}
         }
         if let ("token", Some(tokens)) = (info.subresource.as_str(), &self.service_account_tokens) {
             return tokens

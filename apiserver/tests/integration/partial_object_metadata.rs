@@ -316,6 +316,39 @@ async fn a_conversion_that_does_not_fit_is_gos_406() {
         .await;
     assert_eq!(r.status, 201);
     assert_eq!(r.json()["kind"], "PartialObjectMetadata");
+    // Nor do deletes whose answer could not be given: a collection's list asked for
+    // as one object, a Pod (answered with the removed Pod) asked for as a list.
+    let r = s.request("DELETE", CM, &[("Accept", JSON_META)], b"").await;
+    assert_eq!(r.status, 406);
+    assert_eq!(
+        r.json()["message"],
+        "you requested PartialObjectMetadata, but the requested object is a list (*core.ConfigMapList)"
+    );
+    assert_eq!(s.get(&format!("{CM}/made")).await.status, 200);
+    let pods = "/api/v1/namespaces/default/pods";
+    let pod = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"},
+        "spec": {"containers": [{"name": "c", "image": "nginx"}]}});
+    create(&s, pods, pod).await;
+    let r = s
+        .request(
+            "DELETE",
+            &format!("{pods}/p"),
+            &[("Accept", JSON_META_LIST)],
+            b"",
+        )
+        .await;
+    assert_eq!(r.status, 406);
+    assert_eq!(
+        r.json()["message"],
+        "you requested PartialObjectMetadataList, but the requested object is not a list (*core.Pod)"
+    );
+    assert_eq!(s.get(&format!("{pods}/p")).await.status, 200);
+    // A collection's metadata answers its list.
+    let r = s
+        .request("DELETE", CM, &[("Accept", JSON_META_LIST)], b"")
+        .await;
+    assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+    assert_eq!(r.json()["kind"], "PartialObjectMetadataList");
     s.server.shutdown().await;
 }
 
