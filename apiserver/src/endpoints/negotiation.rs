@@ -392,6 +392,26 @@ mod tests {
             options("application/vnd.kubernetes.protobuf", false).map_err(|_| 406),
             Err(406)
         );
+        // Malformed parameters are entries like any other: passed over, never a panic.
+        for hostile in [
+            "application/json;as=;g=;v=",
+            "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1;v=v2",
+            ";;,,;=;",
+            "application/json;as==PartialObjectMetadata",
+        ] {
+            assert_eq!(
+                options(&format!("{hostile},application/yaml"), true),
+                plain(MediaType::Yaml),
+                "{hostile}"
+            );
+        }
+        // A parameter without a value is ignored, as goautoneg ignores it.
+        assert_eq!(
+            options("application/json;;;as,application/yaml", true),
+            plain(MediaType::Json)
+        );
+        let long = "application/json;as=PartialObjectMetadata;".repeat(10_000);
+        assert!(options(&long, true).is_err());
         assert_eq!(
             negotiate_output_options(None, false),
             Ok(Output {
