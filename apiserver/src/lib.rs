@@ -9,7 +9,7 @@
 //! | [`authorization`] | `authorization/authorizer`, `authorization/union`, kubernetes' `plugin/pkg/auth/authorizer/rbac` | what a user may do: [`Authorizer`](authorization::Authorizer), [`Attributes`](authorization::Attributes), RBAC ([`Rbac`](authorization::rbac::Rbac), the bootstrap policy, the escalation check) and the access reviews |
 //! | [`apiextensions`] | `k8s.io/apiextensions-apiserver` | custom resources: CRDs served, their status, their OpenAPI |
 //! | [`admission`] | `admission`, `admission/plugin/namespace/lifecycle`, `admission/plugin/webhook` | the plugins a write goes through after it is authorized: [`Chain`](admission::Chain), `NamespaceLifecycle`, the dynamic admission webhooks |
-//! | [`endpoints`] | `endpoints`, `endpoints/handlers`, `endpoints/request` | request parsing, content negotiation, the REST and watch handlers, Status errors, and [`fieldmanager`](endpoints::fieldmanager): `managedFields` on every write and server-side apply |
+//! | [`endpoints`] | `endpoints`, `endpoints/handlers`, `endpoints/request` | request parsing, content negotiation and the `as=PartialObjectMetadata` answers it asks for ([`transform`](endpoints::transform)), the REST and watch handlers, Status errors, and [`fieldmanager`](endpoints::fieldmanager): `managedFields` on every write and server-side apply |
 //! | [`registry`] | `registry/generic/registry`, `storage/cacher` | the store of each resource over the storage: keys, storage versions, strategies, the watch cache |
 //! | [`openapi`] | `k8s.io/kube-openapi` `handler3`, `handler` | the OpenAPI v3 documents (index and one per web service) and the v2 document, as served |
 //! | [`discovery`] | `endpoints/discovery` | `/api`, `/apis`, resource lists and aggregated discovery |

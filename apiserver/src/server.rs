@@ -45,7 +45,7 @@ use crate::authentication::{self, Anonymous, Authenticator, ClientCertificates};
 use crate::authorization::{self, AlwaysAllow, Attributes, Authorizer, Decision};
 use crate::discovery::{AGGREGATED_CONTENT_TYPE, Discovery, wants_aggregated};
 use crate::endpoints::handlers::{Handler, MAX_REQUEST_BODY_BYTES, Query, Reply, status_json};
-use crate::endpoints::negotiation::{MediaType, negotiate_input, negotiate_output};
+use crate::endpoints::negotiation::{MediaType, negotiate_input, negotiate_output_options};
 use crate::endpoints::request_info::{RequestInfo, RequestInfoError};
 use crate::endpoints::{StatusError, watch as watch_handler};
 use crate::openapi::OpenApi;
@@ -606,20 +606,6 @@ fn check_definition(info: &RequestInfo, body: &[u8], media: MediaType) -> Result
     Ok(())
 }
 
-/// An `Accept` header without its protobuf entries (`*/*` when nothing else is left is
-/// not added: a client asking for protobuf alone gets 406, as from Go).
-fn without_protobuf(accept: &str) -> String {
-    accept
-        .split(',')
-        .filter(|e| {
-            !e.trim()
-                .to_ascii_lowercase()
-                .starts_with("application/vnd.kubernetes.protobuf")
-        })
-        .collect::<Vec<_>>()
-        .join(",")
-}
-
 fn header_str(headers: &HeaderMap, name: header::HeaderName) -> Option<&str> {
     headers.get(name).and_then(|v| v.to_str().ok())
 }
@@ -951,16 +937,10 @@ impl Api {
         if resource.is_create_only() && info.verb != "create" {
             return Err(StatusError::method_not_allowed(method.as_str(), path));
         }
-        let mut output = negotiate_output(Some(accept))?;
+        // Custom resources have no protobuf form: Go offers them as JSON and YAML, and
+        // their metadata (`as=PartialObjectMetadata`) in protobuf too.
+        let output = negotiate_output_options(Some(accept), store.custom_resource().is_none())?;
         if let Some(custom) = store.custom_resource() {
-            // Custom resources have no protobuf form: Go offers them as JSON and YAML.
-            if output == MediaType::Protobuf {
-                let rest = without_protobuf(accept);
-                if rest.trim().is_empty() {
-                    return Err(StatusError::not_acceptable(accept));
-                }
-                output = negotiate_output(Some(&rest))?;
-            }
             if custom.terminating && info.verb == "create" {
                 let mut err = StatusError::method_not_allowed(method.as_str(), path);
                 err.status.message =
@@ -977,9 +957,21 @@ impl Api {
             authenticator: &*self.authenticator,
             admission: &self.admission,
             authorizer: &*self.authorizer,
-            output,
+            output: output.media,
+            conversion: output.conversion,
             user_agent,
         };
+        // Go converts a write's answer after writing; one that cannot be converted is
+        // refused before anything is written (a delete of a kind answering a Status
+        // when the object goes is converted, or not, as Go does: after).
+        match info.verb.as_str() {
+            "create" | "update" | "patch" => h.check_conversion(false)?,
+            "deletecollection" => h.check_conversion(true)?,
+            "delete" if store.custom_resource().is_none() && resource.returns_deleted_object() => {
+                h.check_conversion(false)?
+            }
+            _ => {}
+        }
         if let ("token", Some(tokens)) = (info.subresource.as_str(), &self.service_account_tokens) {
             return tokens
                 .handle_token_request(&h, body, negotiate_input(content_type)?)

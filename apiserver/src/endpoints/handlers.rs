@@ -24,7 +24,7 @@ use serde_json::Value;
 
 use super::StatusError;
 use super::fieldmanager::{self, SchemeConverter};
-use super::negotiation::{MediaType, PatchType};
+use super::negotiation::{Conversion, MediaType, PatchType};
 use super::request_info::RequestInfo;
 use crate::admission::{self, Chain};
 use crate::authentication::user::Info;
@@ -83,6 +83,8 @@ pub struct Handler<'a> {
     pub authorizer: &'a dyn Authorizer,
     /// The response format.
     pub output: MediaType,
+    /// What answers are converted to before they are encoded (`as=PartialObjectMetadata`).
+    pub conversion: Option<Conversion>,
     /// The `User-Agent` header (a write's manager when it names no `fieldManager`).
     pub user_agent: &'a str,
 }
@@ -309,12 +311,43 @@ impl Handler<'_> {
         obj: &dyn Object,
         warnings: Vec<String>,
     ) -> Result<Reply, StatusError> {
+        let converted;
+        let obj = match self.conversion {
+            Some(conversion) => {
+                converted = super::transform::transform(self.scheme, obj, conversion)?;
+                &*converted
+            }
+            None => obj,
+        };
         Ok(Reply {
             code,
             content_type: self.output.content_type(),
             body: encode(self.scheme, self.output, obj)?,
             warnings,
         })
+    }
+
+    /// Refuses, before anything is written, a write whose answer (one object, or the
+    /// list of a deletecollection: `list`) cannot be converted as the request asks.
+    pub fn check_conversion(&self, list: bool) -> Result<(), StatusError> {
+        let Some(conversion) = self.conversion else {
+            return Ok(());
+        };
+        let info = self.store.info();
+        let type_name = if self.info.subresource == "scale" {
+            super::transform::go_internal_type_name("autoscaling", "Scale")
+        } else if self.store.custom_resource().is_some() {
+            if list {
+                "*unstructured.UnstructuredList".to_owned()
+            } else {
+                "*unstructured.Unstructured".to_owned()
+            }
+        } else if list {
+            super::transform::go_internal_type_name(&info.group, &format!("{}List", info.kind))
+        } else {
+            super::transform::go_internal_type_name(&info.group, &info.kind)
+        };
+        super::transform::check_fits(conversion, list, &type_name)
     }
 
     /// Decodes a request body of kind `expected`: in the body's format, strictly unless
@@ -1081,12 +1114,19 @@ impl Handler<'_> {
         ))
     }
 
-    /// DELETE of one object.
+    /// DELETE of one object. One removed answers a `Status`, or, for the resources
+    /// whose Go store sets `ReturnDeletedObject` (Pods, ServiceAccounts, ...), the
+    /// object as it was removed, 200, in the request's version (Go's `finalizeDelete`).
     pub async fn delete(&self, body: &[u8]) -> Result<Reply, StatusError> {
         let params = self.delete_params(body)?;
         let (obj, gone, warnings) = self
             .admitted_delete(self.namespace(), &self.info.name, &params)
             .await?;
+        let returns_object =
+            self.store.custom_resource().is_none() && self.store.info().returns_deleted_object();
+        if gone && returns_object {
+            return self.reply(200, &*self.to_request_version_async(obj).await?, warnings);
+        }
         if gone {
             let uid = obj.meta().map(|m| m.uid().to_owned()).unwrap_or_default();
             let info = self.store.info();

@@ -6,6 +6,7 @@ pub mod handlers;
 pub mod negotiation;
 pub mod request_info;
 mod status_error;
+pub mod transform;
 pub mod watch;
 
 pub use status_error::StatusError;

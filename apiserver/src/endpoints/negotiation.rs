@@ -1,6 +1,8 @@
 //! Content negotiation (Go's `endpoints/handlers/negotiation`): the media type of a
 //! response from the `Accept` header, and of a request body from `Content-Type`.
 
+use apimachinery::schema::GroupVersionKind;
+
 use super::StatusError;
 
 /// The formats objects are read and written in.
@@ -71,28 +73,167 @@ impl PatchType {
     }
 }
 
-/// The response format for an `Accept` header (JSON when absent or `*/*`). Entries
-/// asking for a conversion (`as=Table`, `as=PartialObjectMetadata`) are passed over in
-/// favour of the next one, as Go's server does for kinds it renders no table for.
+/// The response format for an `Accept` header (JSON when absent or `*/*`), for answers
+/// that convert nothing: entries asking for a conversion (`as=Table`,
+/// `as=PartialObjectMetadata`) are passed over in favour of the next one.
 pub fn negotiate_output(accept: Option<&str>) -> Result<MediaType, StatusError> {
     let Some(accept) = accept.filter(|a| !a.trim().is_empty()) else {
         return Ok(MediaType::Json);
     };
-    for entry in accept.split(',') {
-        let mut parts = entry.split(';');
-        let essence = parts.next().unwrap_or_default().trim().to_ascii_lowercase();
-        let converts = parts.any(|p| p.trim().starts_with("as="));
-        if converts {
-            continue;
-        }
-        if let Some(m) = MediaType::from_essence(&essence) {
-            return Ok(m);
-        }
-        if essence == "*/*" || essence == "application/*" {
-            return Ok(MediaType::Json);
+    accept
+        .split(',')
+        .map(AcceptEntry::parse)
+        .find_map(|e| match e.convert {
+            None => e.media,
+            Some(_) => None,
+        })
+        .ok_or_else(StatusError::not_acceptable)
+}
+
+/// The version of `meta.k8s.io` a conversion answers in (`v=` of the `Accept` entry).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MetaVersion {
+    /// `meta.k8s.io/v1`.
+    V1,
+    /// `meta.k8s.io/v1beta1`.
+    V1beta1,
+}
+
+impl MetaVersion {
+    /// The version's name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MetaVersion::V1 => "v1",
+            MetaVersion::V1beta1 => "v1beta1",
         }
     }
-    Err(StatusError::not_acceptable(accept))
+}
+
+/// What an answer is converted to before it is encoded, as an `Accept` entry's `as`,
+/// `g` and `v` parameters ask (Go's `MediaTypeOptions.Convert`, of the kinds Go's
+/// `RequestScope.AllowsMediaTypeTransform` allows in any format).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Conversion {
+    /// `as=PartialObjectMetadata`: the object's metadata alone.
+    PartialObjectMetadata(MetaVersion),
+    /// `as=PartialObjectMetadataList`: a list's metadata and each item's.
+    PartialObjectMetadataList(MetaVersion),
+}
+
+impl Conversion {
+    /// The kind answered.
+    pub fn group_version_kind(self) -> GroupVersionKind {
+        let (version, kind) = match self {
+            Conversion::PartialObjectMetadata(v) => (v, "PartialObjectMetadata"),
+            Conversion::PartialObjectMetadataList(v) => (v, "PartialObjectMetadataList"),
+        };
+        GroupVersionKind::new(META_GROUP, version.as_str(), kind)
+    }
+}
+
+/// The group of `Table` and `PartialObjectMetadata`.
+const META_GROUP: &str = "meta.k8s.io";
+
+/// A negotiated answer: its format and what the object is converted to first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Output {
+    /// The format.
+    pub media: MediaType,
+    /// The conversion, if one was asked for and is served.
+    pub conversion: Option<Conversion>,
+}
+
+/// The response format and conversion for an `Accept` header, entry by entry as Go's
+/// `NegotiateMediaTypeOptions` takes them: an entry naming `as=PartialObjectMetadata`
+/// or `as=PartialObjectMetadataList` in `g=meta.k8s.io` `v=v1` or `v=v1beta1` is
+/// served in JSON, YAML or protobuf; an entry with any other `as`/`g`/`v` is passed
+/// over (`as=Table` included: tables are the caller's business), and so is plain
+/// protobuf when the resource's objects have no protobuf form (`protobuf` false:
+/// custom resources, whose metadata still is served in protobuf, as Go's is). No entry
+/// served is Go's 406.
+pub fn negotiate_output_options(
+    accept: Option<&str>,
+    protobuf: bool,
+) -> Result<Output, StatusError> {
+    let Some(accept) = accept.filter(|a| !a.trim().is_empty()) else {
+        return Ok(Output {
+            media: MediaType::Json,
+            conversion: None,
+        });
+    };
+    accept
+        .split(',')
+        .map(AcceptEntry::parse)
+        .find_map(|e| {
+            let media = e.media?;
+            let conversion = match e.convert {
+                None if media == MediaType::Protobuf && !protobuf => return None,
+                None => None,
+                Some(c) => Some(c.served()?),
+            };
+            Some(Output { media, conversion })
+        })
+        .ok_or_else(StatusError::not_acceptable)
+}
+
+/// One entry of an `Accept` header.
+struct AcceptEntry<'a> {
+    /// The format it names (`None` for a media type this server does not write).
+    media: Option<MediaType>,
+    /// Its `as`, `g` and `v` parameters, when it has any of them.
+    convert: Option<AskedConversion<'a>>,
+}
+
+#[derive(Default)]
+struct AskedConversion<'a> {
+    kind: &'a str,
+    group: &'a str,
+    version: &'a str,
+}
+
+impl AskedConversion<'_> {
+    /// The conversion, when this server serves it.
+    fn served(&self) -> Option<Conversion> {
+        let version = match (self.group, self.version) {
+            (META_GROUP, "v1") => MetaVersion::V1,
+            (META_GROUP, "v1beta1") => MetaVersion::V1beta1,
+            _ => return None,
+        };
+        match self.kind {
+            "PartialObjectMetadata" => Some(Conversion::PartialObjectMetadata(version)),
+            "PartialObjectMetadataList" => Some(Conversion::PartialObjectMetadataList(version)),
+            _ => None,
+        }
+    }
+}
+
+impl<'a> AcceptEntry<'a> {
+    fn parse(entry: &'a str) -> AcceptEntry<'a> {
+        let mut parts = entry.split(';');
+        let essence = parts.next().unwrap_or_default().trim().to_ascii_lowercase();
+        let mut convert: Option<AskedConversion<'a>> = None;
+        for param in parts {
+            let Some((key, value)) = param.split_once('=') else {
+                continue;
+            };
+            let (key, value) = (key.trim(), value.trim());
+            if !matches!(key, "as" | "g" | "v") {
+                continue;
+            }
+            let asked = convert.get_or_insert_with(AskedConversion::default);
+            match key {
+                "as" => asked.kind = value,
+                "g" => asked.group = value,
+                _ => asked.version = value,
+            }
+        }
+        let media = match essence.as_str() {
+            // Go's first serializer, JSON, answers the wildcards.
+            "*/*" | "application/*" => Some(MediaType::Json),
+            other => MediaType::from_essence(other),
+        };
+        AcceptEntry { media, convert }
+    }
 }
 
 /// The format of a request body from its `Content-Type` (JSON when absent, as Go's
@@ -147,6 +288,136 @@ mod tests {
         assert_eq!(
             PatchType::from_content_type(Some("application/merge-patch+json; charset=utf-8")).ok(),
             Some(PatchType::Merge)
+        );
+        // A conversion with no plain fallback is not served by answers that convert
+        // nothing.
+        assert_eq!(
+            negotiate_output(Some(
+                "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1"
+            ))
+            .map_err(|e| e.code()),
+            Err(406)
+        );
+    }
+
+    fn options(accept: &str, protobuf: bool) -> Result<Output, String> {
+        negotiate_output_options(Some(accept), protobuf).map_err(|e| e.status.message.clone())
+    }
+
+    fn converted(media: MediaType, conversion: Conversion) -> Result<Output, String> {
+        Ok(Output {
+            media,
+            conversion: Some(conversion),
+        })
+    }
+
+    fn plain(media: MediaType) -> Result<Output, String> {
+        Ok(Output {
+            media,
+            conversion: None,
+        })
+    }
+
+    #[test]
+    fn partial_object_metadata_in_every_format_and_meta_version() {
+        use Conversion::*;
+        use MetaVersion::*;
+        assert_eq!(
+            options(
+                "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json",
+                true
+            ),
+            converted(MediaType::Json, PartialObjectMetadata(V1))
+        );
+        assert_eq!(
+            options(
+                "application/vnd.kubernetes.protobuf;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1beta1, application/json",
+                true
+            ),
+            converted(MediaType::Protobuf, PartialObjectMetadataList(V1beta1))
+        );
+        assert_eq!(
+            options(
+                "application/yaml; v=v1; g=meta.k8s.io; as=PartialObjectMetadata",
+                true
+            ),
+            converted(MediaType::Yaml, PartialObjectMetadata(V1))
+        );
+        assert_eq!(
+            options("*/*;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1", true),
+            converted(MediaType::Json, PartialObjectMetadataList(V1))
+        );
+        // Custom resources: their metadata in protobuf, not the objects.
+        assert_eq!(
+            options(
+                "application/vnd.kubernetes.protobuf;as=PartialObjectMetadata;g=meta.k8s.io;v=v1",
+                false
+            ),
+            converted(MediaType::Protobuf, PartialObjectMetadata(V1))
+        );
+        assert_eq!(
+            options(
+                "application/vnd.kubernetes.protobuf,application/json",
+                false
+            ),
+            plain(MediaType::Json)
+        );
+    }
+
+    #[test]
+    fn conversions_not_served_fall_through_or_are_gos_406() {
+        // An unknown version, group or kind passes the entry over, as Go's
+        // AllowsMediaTypeTransform refuses it.
+        for entry in [
+            "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v2",
+            "application/json;as=PartialObjectMetadata;g=example.com;v=v1",
+            "application/json;as=PartialObjectMetadata",
+            "application/json;as=Widget;g=meta.k8s.io;v=v1",
+            "application/json;g=meta.k8s.io;v=v1",
+            // Tables are answered by the caller, or fall back.
+            "application/json;as=Table;g=meta.k8s.io;v=v1",
+        ] {
+            assert_eq!(
+                options(&format!("{entry},application/yaml"), true),
+                plain(MediaType::Yaml),
+                "{entry}"
+            );
+            assert_eq!(
+                options(entry, true),
+                Err("only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf".to_owned()),
+                "{entry}"
+            );
+        }
+        assert_eq!(
+            options("application/vnd.kubernetes.protobuf", false).map_err(|_| 406),
+            Err(406)
+        );
+        // Malformed parameters are entries like any other: passed over, never a panic.
+        for hostile in [
+            "application/json;as=;g=;v=",
+            "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1;v=v2",
+            ";;,,;=;",
+            "application/json;as==PartialObjectMetadata",
+        ] {
+            assert_eq!(
+                options(&format!("{hostile},application/yaml"), true),
+                plain(MediaType::Yaml),
+                "{hostile}"
+            );
+        }
+        // A parameter without a value is ignored, as goautoneg ignores it.
+        assert_eq!(
+            options("application/json;;;as,application/yaml", true),
+            plain(MediaType::Json)
+        );
+        let long = "application/json;as=PartialObjectMetadata;".repeat(10_000);
+        assert!(options(&long, true).is_err());
+        assert_eq!(
+            negotiate_output_options(None, false),
+            Ok(Output {
+                media: MediaType::Json,
+                conversion: None
+            })
         );
     }
 }

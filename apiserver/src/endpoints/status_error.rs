@@ -188,16 +188,18 @@ impl StatusError {
         Self::new(415, "UnsupportedMediaType", message.into(), None)
     }
 
-    /// 406 `NotAcceptable`.
-    pub fn not_acceptable(accept: &str) -> Self {
-        Self::new(
-            406,
-            "NotAcceptable",
-            format!(
-                "the server was unable to respond with a content type that the client supports ({accept:?})"
-            ),
-            None,
+    /// 406 `NotAcceptable`: no entry of the `Accept` header is served (Go's message,
+    /// listing the formats resources are served in).
+    pub fn not_acceptable() -> Self {
+        Self::not_acceptable_because(
+            "only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf",
         )
+    }
+
+    /// 406 `NotAcceptable` with Go's message for why (an answer that cannot be
+    /// converted as asked).
+    pub fn not_acceptable_because(message: impl Into<String>) -> Self {
+        Self::new(406, "NotAcceptable", message.into(), None)
     }
 
     /// 422 for a patch that cannot be applied (a failed `test`, a missing path).

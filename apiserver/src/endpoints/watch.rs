@@ -15,7 +15,8 @@ use tokio::sync::watch as signal;
 
 use super::StatusError;
 use super::handlers::{Handler, encode, parse_resource_version, status_json};
-use super::negotiation::MediaType;
+use super::negotiation::{Conversion, MediaType};
+use super::transform::transform;
 use crate::registry::{CacheEvent, EventType, ListParams, Selection};
 
 /// The annotation of the bookmark that ends the initial events of a
@@ -45,6 +46,8 @@ struct WatchState {
     last_sent: i64,
     /// JSON lines, or protobuf frames.
     output: MediaType,
+    /// What each event's object is converted to (`as=PartialObjectMetadata`).
+    conversion: Option<Conversion>,
     /// A custom resource's definition: its objects are defaulted as they are read.
     custom: Option<Arc<crate::apiextensions::CustomResource>>,
 }
@@ -75,6 +78,19 @@ impl WatchState {
 
     /// One event in the stream's format.
     fn event(&self, event_type: &str, obj: &dyn Object) -> Result<Bytes, StatusError> {
+        let converted;
+        let obj = match self.conversion {
+            // An object that cannot be converted as asked (a watch asking for
+            // PartialObjectMetadataList) is sent as it is, as Go's watch encoder does.
+            Some(conversion) => match transform(&self.handler_scheme, obj, conversion) {
+                Ok(c) => {
+                    converted = c;
+                    &*converted
+                }
+                Err(_) => obj,
+            },
+            None => obj,
+        };
         let encoded = encode(&self.handler_scheme, self.output, obj)?;
         Ok(match self.output {
             MediaType::Protobuf => protobuf_frame(event_type, &encoded),
@@ -269,6 +285,7 @@ pub async fn watch(
         bookmarks,
         last_sent: from,
         output,
+        conversion: h.conversion,
         custom: h.store.custom_resource().cloned(),
     };
     let mut first: Vec<Bytes> = Vec::new();

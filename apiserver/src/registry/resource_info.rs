@@ -67,6 +67,26 @@ const SCALE_SUBRESOURCES: &[(&str, &str)] = &[
     ("apps", "statefulsets"),
 ];
 
+/// The resources whose registry store sets Go's `ReturnDeletedObject`
+/// (`pkg/registry/*/*/storage/storage.go` of kube-apiserver 1.36): a delete that
+/// removes the object answers with it, not with a `Status`. Custom resources do not
+/// (apiextensions-apiserver's `customresource/etcd.go`), nor do the kinds not listed.
+const RETURN_DELETED_OBJECT: &[(&str, &str)] = &[
+    ("", "namespaces"),
+    ("", "persistentvolumeclaims"),
+    ("", "persistentvolumes"),
+    ("", "pods"),
+    ("", "podtemplates"),
+    ("", "resourcequotas"),
+    ("", "serviceaccounts"),
+    ("", "services"),
+    ("storage.k8s.io", "csidrivers"),
+    ("storage.k8s.io", "csinodes"),
+    ("storage.k8s.io", "storageclasses"),
+    ("storage.k8s.io", "volumeattachments"),
+    ("storage.k8s.io", "volumeattributesclasses"),
+];
+
 /// One served resource (Go's `APIGroupVersion` storage entry, for all versions at
 /// once).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -111,6 +131,14 @@ impl ResourceInfo {
     /// resources, such as `selfsubjectaccessreviews`, and `bindings`).
     pub fn is_create_only(&self) -> bool {
         self.verbs.iter().all(|v| v == "create")
+    }
+
+    /// Whether a delete that removes an object of this built-in resource answers with
+    /// the object (Go's `ReturnDeletedObject`) rather than a `Status`.
+    pub fn returns_deleted_object(&self) -> bool {
+        RETURN_DELETED_OBJECT
+            .iter()
+            .any(|(g, r)| *g == self.group && *r == self.resource)
     }
 
     /// Whether `version` serves the resource.
@@ -237,4 +265,33 @@ fn has_top_level_field(scheme: &Scheme, gvk: &GroupVersionKind, field: &str) -> 
     scheme.new_object(gvk).is_ok_and(|obj| {
         object_to_unstructured(&*obj).is_ok_and(|content| content.contains_key(field))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use k8s_types as _;
+
+    #[test]
+    fn every_resource_returning_its_deleted_object_is_served_and_no_other() {
+        let mut scheme = Scheme::with_name("resource-info-tests");
+        scheme.add_registry().unwrap();
+        let served = resources_from_scheme(&scheme);
+        // A name in the table that nothing serves would be a typo that silently
+        // turns Go's answer back into a Status.
+        for (group, resource) in RETURN_DELETED_OBJECT {
+            let info = served
+                .get(&((*group).to_owned(), (*resource).to_owned()))
+                .unwrap_or_else(|| panic!("{resource}.{group} is not served"));
+            assert!(info.returns_deleted_object());
+        }
+        let returning: usize = served
+            .values()
+            .filter(|i| i.returns_deleted_object())
+            .count();
+        assert_eq!(returning, RETURN_DELETED_OBJECT.len());
+        for (group, resource) in [("", "configmaps"), ("apps", "deployments"), ("", "secrets")] {
+            assert!(!served[&(group.to_owned(), resource.to_owned())].returns_deleted_object());
+        }
+    }
 }

@@ -70,12 +70,18 @@ use crate::config::Config;
 use crate::transport::{Outgoing, Transport};
 use apiutil::DynamicRESTMapper;
 
-/// The `Accept` header of metadata-only requests: the server's `PartialObjectMetadata`
-/// conversion, with the full object as fallback (read for its metadata alone).
-const ACCEPT_METADATA: &str =
+/// The `Accept` header of metadata-only reads and watches, as client-go's metadata
+/// client sends it: the server's `PartialObjectMetadata` conversion in protobuf, then in
+/// JSON, with the full object as fallback for servers without it (read for its
+/// metadata alone).
+pub const ACCEPT_METADATA: &str = "application/vnd.kubernetes.protobuf;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json";
+/// The same for lists (`PartialObjectMetadataList`).
+pub const ACCEPT_METADATA_LIST: &str = "application/vnd.kubernetes.protobuf;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json";
+/// [`ACCEPT_METADATA`] without protobuf, for clients set to [`WireFormat::Json`].
+pub const ACCEPT_METADATA_JSON: &str =
     "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json";
-/// The same for lists.
-const ACCEPT_METADATA_LIST: &str =
+/// [`ACCEPT_METADATA_LIST`] without protobuf.
+pub const ACCEPT_METADATA_LIST_JSON: &str =
     "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json";
 
 /// How a client is set up beyond its [`Config`].
@@ -141,7 +147,9 @@ impl Target {
             Target::Unstructured => serde_json::from_slice::<Unstructured>(bytes)
                 .map(|u| Box::new(u) as Box<dyn Object>)
                 .map_err(|e| e.to_string()),
-            Target::Metadata => decode_metadata(bytes).map(|m| Box::new(m) as Box<dyn Object>),
+            Target::Metadata => {
+                decode_metadata(bytes, protobuf).map(|m| Box::new(m) as Box<dyn Object>)
+            }
         }
     }
 
@@ -156,8 +164,15 @@ impl Target {
 
 /// An object's metadata, whether the server sent `PartialObjectMetadata` or the whole
 /// object (unknown fields are ignored, as Go's decoder ignores them).
-fn decode_metadata(bytes: &[u8]) -> Result<PartialObjectMetadata, String> {
-    let mut m: PartialObjectMetadata = serde_json::from_slice(bytes).map_err(|e| e.to_string())?;
+fn decode_metadata(bytes: &[u8], protobuf: bool) -> Result<PartialObjectMetadata, String> {
+    let mut m: PartialObjectMetadata = if protobuf {
+        // Every object's message holds its metadata in field 1, as
+        // PartialObjectMetadata's does; the rest is skipped.
+        let envelope = apimachinery::protobuf::decode_envelope(bytes).map_err(|e| e.to_string())?;
+        apimachinery::protobuf::decode_message(envelope.raw).map_err(|e| e.to_string())?
+    } else {
+        serde_json::from_slice(bytes).map_err(|e| e.to_string())?
+    };
     m.type_meta.api_version = "meta.k8s.io/v1".into();
     m.type_meta.kind = "PartialObjectMetadata".into();
     Ok(m)
@@ -304,8 +319,12 @@ impl Client {
 
     fn accept(&self, target: &Target, list: bool) -> &'static str {
         match target {
-            Target::Metadata if list => ACCEPT_METADATA_LIST,
-            Target::Metadata => ACCEPT_METADATA,
+            Target::Metadata => match (self.inner.wire, list) {
+                (WireFormat::Protobuf, true) => ACCEPT_METADATA_LIST,
+                (WireFormat::Protobuf, false) => ACCEPT_METADATA,
+                (_, true) => ACCEPT_METADATA_LIST_JSON,
+                (_, false) => ACCEPT_METADATA_JSON,
+            },
             _ if self.protobuf_for(target) => codec::ACCEPT_PROTOBUF,
             _ => codec::JSON,
         }
@@ -884,13 +903,22 @@ impl Client {
         gvk: &GroupVersionKind,
         opts: &ListOptions,
     ) -> Result<PartialObjectMetadataList, Error> {
-        let (_, body, path) = self.list_raw(gvk, &Target::Metadata, opts).await?;
-        let mut list: PartialObjectMetadataList =
-            serde_json::from_slice(&body).map_err(|e| Error::Decode {
-                what: format!("{gvk} metadata list"),
-                url: format!("{}{path}", self.host()),
-                message: e.to_string(),
-            })?;
+        let (content_type, body, path) = self.list_raw(gvk, &Target::Metadata, opts).await?;
+        let decoded: Result<PartialObjectMetadataList, String> =
+            if codec::is_protobuf(&content_type) {
+                // Any list's message: its ListMeta in field 1, items in field 2, each
+                // item's metadata in its field 1.
+                apimachinery::protobuf::decode_envelope(&body)
+                    .and_then(|e| apimachinery::protobuf::decode_message(e.raw))
+                    .map_err(|e| e.to_string())
+            } else {
+                serde_json::from_slice(&body).map_err(|e| e.to_string())
+            };
+        let mut list = decoded.map_err(|message| Error::Decode {
+            what: format!("{gvk} metadata list"),
+            url: format!("{}{path}", self.host()),
+            message,
+        })?;
         list.type_meta.api_version = "meta.k8s.io/v1".into();
         list.type_meta.kind = "PartialObjectMetadataList".into();
         for item in list.items.iter_mut().flatten() {
@@ -1023,5 +1051,34 @@ mod tests {
             subresource: None,
         };
         assert_eq!(apps.path(&[]), "/apis/apps/v1/namespaces/ns/deployments");
+    }
+
+    #[test]
+    fn metadata_is_read_from_either_answer() {
+        // What a server with `as=PartialObjectMetadata` answers, and what one without
+        // it falls back to: the same metadata.
+        let partial = br#"{"kind":"PartialObjectMetadata","apiVersion":"meta.k8s.io/v1","metadata":{"name":"a","labels":{"x":"y"}}}"#;
+        let full = br#"{"kind":"ConfigMap","apiVersion":"v1","metadata":{"name":"a","labels":{"x":"y"}},"data":{"k":"v"}}"#;
+        let (p, f) = (
+            decode_metadata(partial, false).unwrap(),
+            decode_metadata(full, false).unwrap(),
+        );
+        assert_eq!(p, f);
+        assert_eq!(f.type_meta.kind, "PartialObjectMetadata");
+        assert_eq!(f.metadata.labels.get("x").map(String::as_str), Some("y"));
+        // In protobuf: PartialObjectMetadata, or any object's message (its metadata is
+        // field 1 too).
+        let mut scheme = Scheme::new();
+        k8s_types::register(&mut scheme).unwrap();
+        let mut cm = k8s_types::core::v1::ConfigMap::default();
+        cm.metadata.name = "a".into();
+        cm.metadata.labels = [("x".to_string(), "y".to_string())].into();
+        cm.data = [("k".to_string(), "v".to_string())].into();
+        let full = codec::encode(&scheme, &cm, true).unwrap();
+        let partial = codec::encode(&scheme, &p, true).unwrap();
+        assert!(full.starts_with(b"k8s\0"));
+        assert_eq!(decode_metadata(&full, true).unwrap(), f);
+        assert_eq!(decode_metadata(&partial, true).unwrap(), f);
+        assert!(decode_metadata(b"k8s\0\x0a\xff", true).is_err());
     }
 }

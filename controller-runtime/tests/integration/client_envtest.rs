@@ -280,3 +280,63 @@ async fn by_kind_calls_give_the_schemes_types() {
     }
     env.stop().await;
 }
+
+/// A delete is answered with the removed object for the kinds whose kube-apiserver
+/// store sets `ReturnDeletedObject` (Pods, ServiceAccounts) and with a `Status` for the
+/// others (ConfigMaps): the client takes either, over both wire formats.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn deletes_take_the_object_or_the_status_answer() {
+    use k8s_types::core::v1::{Container, Pod, ServiceAccount};
+    let env = Environment::start().await.unwrap();
+    for wire_format in [WireFormat::Protobuf, WireFormat::Json] {
+        let client =
+            Client::with_options(env.config(), env.scheme(), ClientOptions { wire_format })
+                .unwrap();
+        let mut pod = Pod::default();
+        pod.metadata.name = "p".into();
+        pod.metadata.namespace = "default".into();
+        pod.spec.containers = Some(vec![Container {
+            name: "c".into(),
+            image: "nginx".into(),
+            ..Container::default()
+        }]);
+        let mut sa = ServiceAccount::default();
+        sa.metadata.name = "robot".into();
+        sa.metadata.namespace = "default".into();
+        let pod = client.create(&pod, &Default::default()).await.unwrap();
+        let sa = client.create(&sa, &Default::default()).await.unwrap();
+        let cm = client
+            .create(&config_map("default", "c", "1"), &Default::default())
+            .await
+            .unwrap();
+        client
+            .delete(&pod, &DeleteOptions::default())
+            .await
+            .unwrap();
+        client.delete(&sa, &DeleteOptions::default()).await.unwrap();
+        client.delete(&cm, &DeleteOptions::default()).await.unwrap();
+        let key = |name: &str| ObjectKey::new("default", name);
+        assert!(
+            client
+                .get::<Pod>(&key("p"))
+                .await
+                .unwrap_err()
+                .is_not_found()
+        );
+        assert!(
+            client
+                .get::<ServiceAccount>(&key("robot"))
+                .await
+                .unwrap_err()
+                .is_not_found()
+        );
+        assert!(
+            client
+                .get::<ConfigMap>(&key("c"))
+                .await
+                .unwrap_err()
+                .is_not_found()
+        );
+    }
+    env.stop().await;
+}

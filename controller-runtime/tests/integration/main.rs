@@ -12,6 +12,7 @@ mod delegating_envtest;
 mod examples;
 mod fake_client;
 mod manager_envtest;
+mod metadata_envtest;
 mod tls_and_auth;
 mod webhook_envtest;
 mod wire_throughput;
