@@ -82,9 +82,9 @@ pub trait Field {
     fn merge_from(&mut self, wire: WireType, d: &mut Decoder<'_>) -> Result<(), ProtobufError>;
 
     /// Called once the message holding the field is read. A list gives back the
-    /// capacity that growing one element at a time left beyond its length: decoded
-    /// objects are kept (an informer cache holds thousands), and a one-element list of a
-    /// small type would otherwise reserve four.
+    /// capacity it has beyond its length: decoded objects are kept (an informer cache
+    /// holds thousands). A list reserves its run of values before reading them, so this
+    /// only happens when its values came in more than one run, or packed.
     fn finish(&mut self) {}
 }
 
