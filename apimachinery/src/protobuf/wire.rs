@@ -466,5 +466,21 @@ mod tests {
                 if d.skip(f, w).is_err() { break; }
             }
         }
+
+        #[test]
+        fn run_length_is_at_least_one_and_at_most_one_value_per_byte_left(
+            bytes in proptest::collection::vec(any::<u8>(), 0..64),
+        ) {
+            // What a list reserves from it stays within what the input can hold.
+            let mut d = Decoder::new(&bytes);
+            while !d.is_empty() {
+                let Ok(_) = d.key() else { break };
+                let left = bytes.len() - d.offset();
+                let n = d.run_length();
+                prop_assert!(n >= 1 && n <= left.max(1), "{n} values in {left} bytes");
+                let Some((f, w)) = d.last_key else { break };
+                if d.skip(f, w).is_err() { break; }
+            }
+        }
     }
 }
