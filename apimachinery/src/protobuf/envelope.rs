@@ -49,7 +49,7 @@ pub fn encode_envelope(
 pub fn decode_envelope(bytes: &[u8]) -> Result<Envelope<'_>, ProtobufError> {
     let body = bytes
         .strip_prefix(MAGIC.as_slice())
-        .ok_or(ProtobufError::new(0, ProtobufErrorKind::MissingMagic))?;
+        .ok_or_else(|| ProtobufError::new(0, ProtobufErrorKind::MissingMagic))?;
     let mut d = Decoder::at_offset(body, MAGIC.len());
     let mut envelope = Envelope::default();
     while !d.is_empty() {

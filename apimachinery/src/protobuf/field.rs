@@ -82,9 +82,9 @@ pub trait Field {
     fn merge_from(&mut self, wire: WireType, d: &mut Decoder<'_>) -> Result<(), ProtobufError>;
 
     /// Called once the message holding the field is read. A list gives back the
-    /// capacity that growing one element at a time left beyond its length: decoded
-    /// objects are kept (an informer cache holds thousands), and a one-element list of a
-    /// small type would otherwise reserve four.
+    /// capacity it has beyond its length: decoded objects are kept (an informer cache
+    /// holds thousands). A list reserves its run of values before reading them, so this
+    /// only happens when its values came in more than one run, or packed.
     fn finish(&mut self) {}
 }
 
@@ -327,6 +327,12 @@ impl<T: Field + Default> Field for Vec<T> {
             }
             return Ok(());
         }
+        if self.capacity() == 0 {
+            // The whole run at once: the list is read at its exact length, with no
+            // growth and nothing for `finish` to give back. Only a hint: when the
+            // allocation fails, reading grows the list as it goes (and fails there).
+            let _ = self.try_reserve_exact(d.run_length());
+        }
         let mut value = T::default();
         value
             .merge_from(wire, d)
@@ -494,6 +500,53 @@ mod tests {
         };
         let back = decode_message::<Outer>(&encode_message(&wrapped)).unwrap();
         assert_eq!(back.items.capacity(), 2);
+    }
+
+    #[test]
+    fn lists_are_read_at_their_exact_length() {
+        // Through `merge_embedded`, which calls no `finish`: the capacity is the run's.
+        for n in [1usize, 2, 3, 5, 17] {
+            let items: Vec<Inner> = (0..n)
+                .map(|i| Inner {
+                    name: i.to_string(),
+                    count: Some(i as i32),
+                })
+                .collect();
+            let numbers: Vec<i32> = (0..n as i32).collect();
+            let bytes = encode_message(&Outer {
+                inner: Inner {
+                    name: "x".into(),
+                    count: None,
+                },
+                items: items.clone(),
+                numbers: numbers.clone(),
+                ..Outer::default()
+            });
+            let mut d = Decoder::new(&bytes);
+            let (mut read_items, mut read_numbers) = (Vec::<Inner>::new(), Vec::<i32>::new());
+            while !d.is_empty() {
+                let (number, wire) = d.key().unwrap();
+                match number {
+                    8 => read_items.merge_from(wire, &mut d).unwrap(),
+                    5 => read_numbers.merge_from(wire, &mut d).unwrap(),
+                    _ => d.skip(number, wire).unwrap(),
+                }
+            }
+            assert_eq!((&read_items, &read_numbers), (&items, &numbers));
+            assert_eq!(read_items.capacity(), n);
+            assert_eq!(read_numbers.capacity(), n);
+        }
+    }
+
+    #[test]
+    fn a_repeated_field_split_in_two_runs_reads_whole() {
+        // field 4 "a", field 1 varint 7, field 4 "b", field 4 "c": Go never splits a
+        // repeated field, but the wire format allows it and readers must append.
+        let bytes = [0x22, 1, b'a', 0x08, 7, 0x22, 1, b'b', 0x22, 1, b'c'];
+        let back = decode_message::<Outer>(&bytes).unwrap();
+        assert_eq!(back.tags, ["a", "b", "c"]);
+        assert_eq!(back.id, 7);
+        assert_eq!(back.tags.capacity(), 3);
     }
 
     #[test]

@@ -165,6 +165,8 @@ pub struct Decoder<'a> {
     /// Offset of `buf[0]` in the whole input.
     base: usize,
     depth: usize,
+    /// The key [`Decoder::key`] read last, for [`Decoder::run_length`].
+    last_key: Option<(u32, WireType)>,
 }
 
 impl<'a> Decoder<'a> {
@@ -180,6 +182,7 @@ impl<'a> Decoder<'a> {
             pos: 0,
             base: offset,
             depth: 0,
+            last_key: None,
         }
     }
 
@@ -222,10 +225,10 @@ impl<'a> Decoder<'a> {
     pub fn key(&mut self) -> Result<(u32, WireType), ProtobufError> {
         let start = self.offset();
         let key = self.varint()?;
-        let wire = WireType::from_bits(key & 7).ok_or(ProtobufError::new(
-            start,
-            ProtobufErrorKind::WireType(key & 7),
-        ))?;
+        // `ok_or_else`: an error is a heap allocation, and every field of every message
+        // passes here.
+        let wire = WireType::from_bits(key & 7)
+            .ok_or_else(|| ProtobufError::new(start, ProtobufErrorKind::WireType(key & 7)))?;
         let field = key >> 3;
         if field == 0 || field > u64::from(u32::MAX >> 3) {
             return Err(ProtobufError::new(
@@ -233,7 +236,31 @@ impl<'a> Decoder<'a> {
                 ProtobufErrorKind::FieldNumber(field),
             ));
         }
-        Ok((field as u32, wire))
+        let key = (field as u32, wire);
+        self.last_key = Some(key);
+        Ok(key)
+    }
+
+    /// How many values of the field whose key was read last follow one another from
+    /// here, this one included; 1 when no key was read or the bytes ahead are bad.
+    ///
+    /// Go writes a repeated field's values one after another, so a list can reserve its
+    /// exact length before reading the first value, and neither grow nor shrink. Only
+    /// keys and lengths are read (a few instructions per value); the count never exceeds
+    /// the values actually present, so it is no larger than what reading them allocates.
+    pub(crate) fn run_length(&self) -> usize {
+        let Some((field, wire)) = self.last_key else {
+            return 1;
+        };
+        let mut ahead = self.clone();
+        let mut n = 0;
+        while ahead.skip(field, wire).is_ok() {
+            n += 1;
+            if ahead.is_empty() || ahead.key().ok() != Some((field, wire)) {
+                break;
+            }
+        }
+        n.max(1)
     }
 
     /// Reads `n` bytes.
@@ -274,6 +301,7 @@ impl<'a> Decoder<'a> {
             pos: 0,
             base: self.offset() - bytes.len(),
             depth: self.depth + 1,
+            last_key: None,
         })
     }
 
@@ -347,6 +375,46 @@ mod tests {
     }
 
     #[test]
+    fn run_length_counts_the_values_of_the_last_key_that_follow() {
+        // field 2 "a", field 2 "bc", field 2 "", field 3 varint 1, field 2 "d".
+        let bytes = [
+            0x12, 1, b'a', 0x12, 2, b'b', b'c', 0x12, 0, 0x18, 1, 0x12, 1, b'd',
+        ];
+        let mut d = Decoder::new(&bytes);
+        assert_eq!(d.run_length(), 1, "no key read yet");
+        d.key().unwrap();
+        assert_eq!(d.run_length(), 3, "stops at another field");
+        // Counting reads nothing: the values are still there to read.
+        assert_eq!(d.length_delimited().unwrap(), b"a");
+        d.key().unwrap();
+        assert_eq!(d.run_length(), 2);
+        d.length_delimited().unwrap();
+        d.key().unwrap();
+        d.length_delimited().unwrap();
+        assert_eq!(d.key().unwrap(), (3, WireType::Varint));
+        assert_eq!(d.run_length(), 1);
+        d.varint().unwrap();
+        d.key().unwrap();
+        assert_eq!(d.run_length(), 1, "the run ends with the input");
+
+        // Varint values, and a value cut short: counted up to the last whole one.
+        let mut d = Decoder::new(&[0x08, 0x96, 0x01, 0x08, 0x05, 0x08, 0x80]);
+        d.key().unwrap();
+        assert_eq!(d.run_length(), 2);
+        let mut d = Decoder::new(&[0x0a, 0x09, 1]);
+        d.key().unwrap();
+        assert_eq!(
+            d.run_length(),
+            1,
+            "never 0, even when the value is cut short"
+        );
+        // A nested decoder starts with no key of its own.
+        let mut d = Decoder::new(&[0x0a, 0x02, 0x08, 0x01]);
+        d.key().unwrap();
+        assert_eq!(d.nested().unwrap().run_length(), 1);
+    }
+
+    #[test]
     fn errors_name_the_offset() {
         let mut d = Decoder::new(&[0x0a, 0x05, 1, 2]);
         d.key().unwrap();
@@ -395,6 +463,22 @@ mod tests {
             let mut d = Decoder::new(&bytes);
             while !d.is_empty() {
                 let Ok((f, w)) = d.key() else { break };
+                if d.skip(f, w).is_err() { break; }
+            }
+        }
+
+        #[test]
+        fn run_length_is_at_least_one_and_at_most_one_value_per_byte_left(
+            bytes in proptest::collection::vec(any::<u8>(), 0..64),
+        ) {
+            // What a list reserves from it stays within what the input can hold.
+            let mut d = Decoder::new(&bytes);
+            while !d.is_empty() {
+                let Ok(_) = d.key() else { break };
+                let left = bytes.len() - d.offset();
+                let n = d.run_length();
+                prop_assert!(n >= 1 && n <= left.max(1), "{n} values in {left} bytes");
+                let Some((f, w)) = d.last_key else { break };
                 if d.skip(f, w).is_err() { break; }
             }
         }
