@@ -1,9 +1,10 @@
 //! The watch cache of one resource (Go's `storage/cacher`): one storage watch on the
-//! resource's prefix, decoded once, kept in a bounded ring of recent events and fanned
-//! out to every client watch. A client resuming from a revision the ring still covers
-//! gets the events after it replayed, then the live ones, with nothing lost or repeated
-//! between the two; one older than the ring is served by a storage watch of its own (or
-//! 410 Expired when the storage has compacted it).
+//! resource's prefix, kept in a bounded ring of recent events (each object decoded once,
+//! when a client first needs it) and fanned out to every client watch, and the current
+//! stored value of every object, which writes start from. A client resuming from a
+//! revision the ring still covers gets the events after it replayed, then the live ones,
+//! with nothing lost or repeated between the two; one older than the ring is served by a
+//! storage watch of its own (or 410 Expired when the storage has compacted it).
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, OnceLock, PoisonError, Weak};
