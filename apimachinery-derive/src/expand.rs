@@ -119,8 +119,8 @@ fn expand_object(c: &Container, krate: &TokenStream) -> TokenStream {
     }
     let protobuf = c.attrs.protobuf.map(|_| {
         quote! {
-            fn as_proto_message(&self) -> ::core::option::Option<&dyn #krate::protobuf::Message> { ::core::option::Option::Some(self) }
-            fn as_proto_message_mut(&mut self) -> ::core::option::Option<&mut dyn #krate::protobuf::Message> { ::core::option::Option::Some(self) }
+            fn as_proto_message(&self) -> ::core::option::Option<&dyn #krate::proto::Message> { ::core::option::Option::Some(self) }
+            fn as_proto_message_mut(&mut self) -> ::core::option::Option<&mut dyn #krate::proto::Message> { ::core::option::Option::Some(self) }
         }
     });
     let no_type_meta = c.attrs.no_type_meta.map(|_| {

@@ -25,7 +25,7 @@
 //! | `not_resource` | not served as a REST resource (options, reviews) | lists are never resources |
 //! | `no_type_meta` | write neither `kind` nor `apiVersion`, for Go types without `TypeMeta` (`WatchEvent`) | both written first |
 //! | `omit_empty_type_meta` | write `kind` and `apiVersion` from the `TypeMeta` field as they are, each omitted when empty, as Go does (for types also nested in others) | empty ones written as the type's own |
-//! | `protobuf` | the type implements `protobuf::Message` (the object's own message, without its `TypeMeta`), so the protobuf serializer can encode it | not protobuf |
+//! | `protobuf` | the type implements `proto::Message` (the object's own message, without its `TypeMeta`), so the protobuf serializer can encode it | not protobuf |
 //! | `crate = "path"` | path of the `apimachinery` crate | `::apimachinery` |
 //!
 //! # Field attributes: `#[api(...)]`

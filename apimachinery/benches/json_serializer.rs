@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 use apimachinery::ApiObject;
 use apimachinery::apis::meta::v1::{LabelSelector, ObjectMeta};
 use apimachinery::runtime::Scheme;
-use apimachinery::serializer::json::{Serializer, SerializerOptions};
+use apimachinery::serializer::json::{JsonSerializer, SerializerOptions};
 use apimachinery::serializer::{Decoder, Encoder};
 use apimachinery::util::json::GoFormatter;
 
@@ -76,8 +76,8 @@ fn time<R>(iterations: u32, mut f: impl FnMut() -> R) -> Duration {
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut scheme = Scheme::new();
     scheme.add_known_type::<Deployment>()?;
-    let plain = Serializer::new(&scheme, SerializerOptions::default());
-    let strict = Serializer::new(
+    let plain = JsonSerializer::new(&scheme, SerializerOptions::default());
+    let strict = JsonSerializer::new(
         &scheme,
         SerializerOptions {
             strict: true,

@@ -7,7 +7,7 @@
 //! | [`runtime`] | `runtime` | [`Object`](runtime::Object), [`Scheme`](runtime::Scheme), [`Unstructured`](runtime::Unstructured) |
 //! | [`conversion`] | `conversion` | version conversion ([`Convert`](conversion::Convert), [`Converter`](conversion::Converter)), defaulting, field-label conversion |
 //! | [`serializer`] | `runtime/serializer` | JSON, YAML and protobuf serializers, codec traits, codec factory; [`serializer::yaml`] is Go's YAML text layer |
-//! | [`protobuf`] | gogo `proto`, `generated.pb.go` | the protobuf wire format of objects |
+//! | [`proto`] | gogo `proto`, `generated.pb.go` | the protobuf wire format of objects |
 //! | [`meta`] | `api/meta` | `RESTMapper` and its implementations |
 //! | [`apis::meta::v1`] | `apis/meta/v1` | `ObjectMeta`, `ListMeta`, `Time`, `Status`, discovery documents |
 //! | [`api::resource`] | `api/resource` | [`Quantity`](api::resource::Quantity) |
@@ -27,7 +27,7 @@
 //! 1. [`schema`], [`version`], [`labels`], [`fields`], [`util`] (`intstr`, Go's JSON text
 //!    in [`util::json`], `strategicpatch`);
 //! 2. [`api`]: the value types (`Quantity`, `ByteString`);
-//! 3. [`protobuf`]: the protobuf wire format, a trait types implement, as serde is;
+//! 3. [`proto`]: the protobuf wire format, a trait types implement, as serde is;
 //! 4. [`apis::meta::v1`], then [`managedfields`] (field sets and server-side apply, which
 //!    read `meta/v1` times; Go keeps them under `util`) and [`structural_schema`] (CRD
 //!    schemas of Rust types, which know `Quantity`, `Time` and `ObjectMeta`);
@@ -43,6 +43,21 @@
 //!
 //! Method names are Go's in snake case (`add_known_types`, `object_kinds`, ...), except
 //! that getters drop Go's `Get` prefix, as Rust getters do.
+//!
+//! # Names
+//!
+//! Type names are Go's, acronyms included (`RESTMapper`, `RESTMapping`, `RESTScope`, and
+//! so `RESTMapperError`): they are what readers of Go's code and docs search for. Each
+//! concept has one name and each name one concept, so a name read without its module
+//! path still says what it is:
+//!
+//! | concept | name |
+//! | --- | --- |
+//! | what a codec is: writes, reads, or both (Go's `runtime.Encoder`, `Decoder`, `Serializer`) | the traits [`Encoder`](serializer::Encoder), [`Decoder`](serializer::Decoder), [`Serializer`](serializer::Serializer) |
+//! | Go's JSON/YAML serializer | [`JsonSerializer`](serializer::json::JsonSerializer) |
+//! | Go's protobuf serializer, with and without the envelope | [`ProtobufSerializer`](serializer::protobuf::ProtobufSerializer), [`RawProtobufSerializer`](serializer::protobuf::RawProtobufSerializer) |
+//! | the protobuf wire format (gogo's `proto` package), under the object model | the module [`proto`], its [`WireEncoder`](proto::WireEncoder) and [`WireDecoder`](proto::WireDecoder) |
+//! | the protobuf codec of objects through a `Scheme` | the module [`serializer::protobuf`] |
 //!
 //! ```standalone_crate
 //! use apimachinery::{ApiObject, ApiType, apis::meta::v1::ObjectMeta, runtime::Scheme};
@@ -79,7 +94,7 @@ mod fx_hash;
 pub mod labels;
 pub mod managedfields;
 pub mod meta;
-pub mod protobuf;
+pub mod proto;
 mod raw_json;
 pub mod runtime;
 pub mod schema;

@@ -15,7 +15,7 @@
 //! Run: `cargo bench --manifest-path benchmarks/Cargo.toml --bench json`
 
 use apimachinery::runtime::{Object, Scheme};
-use apimachinery::serializer::json::{Serializer, SerializerOptions};
+use apimachinery::serializer::json::{JsonSerializer, SerializerOptions};
 use apimachinery::serializer::{CodecFactory, Decoder, Encoder};
 use benchmarks::{Comparison, Suite, fixture, kubectl_output, pod_list_json};
 use serde::Serialize;
@@ -36,7 +36,7 @@ where
 {
     let factory = CodecFactory::new(scheme);
     let universal = factory.universal_deserializer();
-    let json = Serializer::new(scheme, SerializerOptions::default());
+    let json = JsonSerializer::new(scheme, SerializerOptions::default());
 
     // Every contender must succeed on the input, or the times would compare failures.
     let (decoded, _) = universal.decode(bytes, None, None)?;

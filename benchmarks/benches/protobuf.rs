@@ -8,8 +8,8 @@
 //! Run: `cargo bench --manifest-path benchmarks/Cargo.toml --bench protobuf`
 
 use apimachinery::runtime::{Object, Scheme};
-use apimachinery::serializer::json::{Serializer, SerializerOptions};
-use apimachinery::serializer::protobuf::Serializer as ProtobufSerializer;
+use apimachinery::serializer::json::{JsonSerializer, SerializerOptions};
+use apimachinery::serializer::protobuf::ProtobufSerializer;
 use apimachinery::serializer::{CodecFactory, Decoder, Encoder};
 use benchmarks::{Comparison, Suite, fixture};
 
@@ -22,7 +22,7 @@ fn main() -> Result<(), Error> {
     let scheme = Scheme::from_registry()?;
     let factory = CodecFactory::new(&scheme);
     let universal = factory.universal_deserializer();
-    let json = Serializer::new(&scheme, SerializerOptions::default());
+    let json = JsonSerializer::new(&scheme, SerializerOptions::default());
     let protobuf = ProtobufSerializer::new(&scheme);
 
     let mut suite = Suite::new();

@@ -13,7 +13,7 @@
 //! Run: `cargo bench --manifest-path benchmarks/Cargo.toml --bench yaml`
 
 use apimachinery::runtime::{Object, Scheme};
-use apimachinery::serializer::json::{Serializer, SerializerOptions};
+use apimachinery::serializer::json::{JsonSerializer, SerializerOptions};
 use apimachinery::serializer::{CodecFactory, Decoder, Encoder};
 use benchmarks::{Comparison, Suite, fixture, kubectl_output, pod_list_json};
 use serde::Serialize;
@@ -33,7 +33,7 @@ where
 {
     let factory = CodecFactory::new(scheme);
     let universal = factory.universal_deserializer();
-    let yaml = Serializer::new(
+    let yaml = JsonSerializer::new(
         scheme,
         SerializerOptions {
             yaml: true,
@@ -85,7 +85,7 @@ fn main() -> Result<(), Error> {
     let scheme = Scheme::from_registry()?;
     let list_json = pod_list_json(&kubectl_output("pod.kubectl.json")?, 1000)?;
     let list: core::PodList = serde_json::from_slice(&list_json)?;
-    let yaml = Serializer::new(
+    let yaml = JsonSerializer::new(
         &scheme,
         SerializerOptions {
             yaml: true,

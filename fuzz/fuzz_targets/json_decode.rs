@@ -5,8 +5,8 @@
 //! object (JSON and protobuf agree).
 #![no_main]
 
-use apimachinery::serializer::json::{Serializer as JsonSerializer, SerializerOptions};
-use apimachinery::serializer::protobuf::Serializer as ProtobufSerializer;
+use apimachinery::serializer::json::{JsonSerializer, SerializerOptions};
+use apimachinery::serializer::protobuf::ProtobufSerializer;
 use apimachinery::serializer::{CodecFactory, Decoder, Encoder};
 use apimachinery_fuzz::{assert_round_trip, json_of, same_json, scheme};
 use libfuzzer_sys::fuzz_target;

@@ -6,11 +6,11 @@
 
 use std::io::Cursor;
 
-use apimachinery::protobuf::{LengthDelimitedFrameReader, decode_envelope};
+use apimachinery::proto::{LengthDelimitedFrameReader, decode_envelope};
 use apimachinery::runtime::Object;
 use apimachinery::schema::GroupVersionKind;
-use apimachinery::serializer::json::{Serializer as JsonSerializer, SerializerOptions};
-use apimachinery::serializer::protobuf::{Serializer as ProtobufSerializer, decode_raw_object};
+use apimachinery::serializer::json::{JsonSerializer, SerializerOptions};
+use apimachinery::serializer::protobuf::{ProtobufSerializer, decode_raw_object};
 use apimachinery::serializer::{Decoder, PROTOBUF_MAGIC};
 use apimachinery_fuzz::{assert_round_trip, json_of, same_json, scheme, try_json_of};
 use libfuzzer_sys::fuzz_target;

@@ -3,7 +3,7 @@
 //! the YAML serializer typed through the Scheme with its round trip.
 #![no_main]
 
-use apimachinery::serializer::json::{Serializer as JsonSerializer, SerializerOptions};
+use apimachinery::serializer::json::{JsonSerializer, SerializerOptions};
 use apimachinery::serializer::yaml::{YamlDocuments, transcode, yaml_to_json};
 use apimachinery::serializer::{Decoder, decode_stream};
 use apimachinery::util::json::{JsonLayout, encode_go_json};

@@ -5,7 +5,7 @@
 use std::sync::OnceLock;
 
 use apimachinery::runtime::{Object, Scheme};
-use apimachinery::serializer::json::{Serializer as JsonSerializer, SerializerOptions};
+use apimachinery::serializer::json::{JsonSerializer, SerializerOptions};
 use apimachinery::serializer::{Decoder, Encoder};
 
 /// The scheme every typed target decodes through: `k8s-types` as this crate builds it

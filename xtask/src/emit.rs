@@ -403,17 +403,13 @@ fn write_proto(out: &mut String, s: &Struct) {
         );
         return;
     }
-    let _ = writeln!(
-        out,
-        "impl apimachinery::protobuf::Message for {} {{",
-        s.name
-    );
-    out.push_str("    fn encode_fields(&self, e: &mut apimachinery::protobuf::Encoder) {\n");
-    out.push_str("        use apimachinery::protobuf::Field as _;\n");
+    let _ = writeln!(out, "impl apimachinery::proto::Message for {} {{", s.name);
+    out.push_str("    fn encode_fields(&self, e: &mut apimachinery::proto::WireEncoder) {\n");
+    out.push_str("        use apimachinery::proto::Field as _;\n");
     write_encode(out, &layout, 2);
     out.push_str("    }\n\n");
-    out.push_str("    fn merge_field(\n        &mut self,\n        number: u32,\n        wire: apimachinery::protobuf::WireType,\n        d: &mut apimachinery::protobuf::Decoder<'_>,\n    ) -> Result<bool, apimachinery::protobuf::ProtobufError> {\n");
-    out.push_str("        use apimachinery::protobuf::Field as _;\n");
+    out.push_str("    fn merge_field(\n        &mut self,\n        number: u32,\n        wire: apimachinery::proto::WireType,\n        d: &mut apimachinery::proto::WireDecoder<'_>,\n    ) -> Result<bool, apimachinery::proto::ProtobufError> {\n");
+    out.push_str("        use apimachinery::proto::Field as _;\n");
     out.push_str("        match number {\n");
     for w in &layout {
         let _ = writeln!(out, "            {} => {},", w.number(), merge_expr(w, 3));
@@ -428,7 +424,7 @@ fn write_encode(out: &mut String, layout: &[Wire<'_>], indent: usize) {
             Wire::Field(n, f) if f.named_slice_values => {
                 let _ = writeln!(
                     out,
-                    "{pad}apimachinery::protobuf::encode_named_slice_map(&self.{}, {n}, e);",
+                    "{pad}apimachinery::proto::encode_named_slice_map(&self.{}, {n}, e);",
                     f.rust
                 );
             }
@@ -449,18 +445,17 @@ fn write_encode(out: &mut String, layout: &[Wire<'_>], indent: usize) {
 fn merge_expr(w: &Wire<'_>, indent: usize) -> String {
     match w {
         Wire::Field(_, f) if f.named_slice_values => format!(
-            "apimachinery::protobuf::in_field(apimachinery::protobuf::merge_named_slice_map(&mut self.{}, wire, d), {:?})?",
+            "apimachinery::proto::in_field(apimachinery::proto::merge_named_slice_map(&mut self.{}, wire, d), {:?})?",
             f.rust, f.json
         ),
         Wire::Field(_, f) => format!(
-            "apimachinery::protobuf::in_field(self.{}.merge_from(wire, d), {:?})?",
+            "apimachinery::proto::in_field(self.{}.merge_from(wire, d), {:?})?",
             f.rust, f.json
         ),
         Wire::Embedded(_, inner) => {
             let pad = "    ".repeat(indent + 1);
-            let mut text = String::from(
-                "apimachinery::protobuf::merge_embedded(wire, d, |number, wire, d| {\n",
-            );
+            let mut text =
+                String::from("apimachinery::proto::merge_embedded(wire, d, |number, wire, d| {\n");
             let _ = writeln!(text, "{pad}Ok(match number {{");
             for w in inner {
                 let _ = writeln!(

@@ -15,8 +15,8 @@ use std::cmp::Ordering;
 use std::collections::HashMap;
 
 use crate::meta::{
-    AmbiguousResourceError, NoKindMatchError, NoResourceMatchError, RESTMapper, RESTMapping,
-    RESTScope, RestMapperError, unsafe_guess_kind_to_resource,
+    AmbiguousResourceError, NoKindMatchError, NoResourceMatchError, RESTMapper, RESTMapperError,
+    RESTMapping, RESTScope, unsafe_guess_kind_to_resource,
 };
 use crate::schema::{
     API_VERSION_INTERNAL, GroupKind, GroupVersion, GroupVersionKind, GroupVersionResource, Name,
@@ -133,7 +133,7 @@ impl RESTMapper for NaiveRESTMapper {
     fn kind_for(
         &self,
         resource: &GroupVersionResource,
-    ) -> Result<GroupVersionKind, RestMapperError> {
+    ) -> Result<GroupVersionKind, RESTMapperError> {
         let kinds = self.kinds_for(resource)?;
         if let [only] = kinds.as_slice() {
             return Ok(only.clone());
@@ -149,10 +149,10 @@ impl RESTMapper for NaiveRESTMapper {
     fn kinds_for(
         &self,
         input: &GroupVersionResource,
-    ) -> Result<Vec<GroupVersionKind>, RestMapperError> {
+    ) -> Result<Vec<GroupVersionKind>, RESTMapperError> {
         let resource = coerce(input);
         if resource.resource.is_empty() {
-            return Err(RestMapperError::MissingResource { resource });
+            return Err(RESTMapperError::MissingResource { resource });
         }
         let has_group = !resource.group.is_empty();
         let has_version = !resource.version.is_empty();
@@ -209,7 +209,7 @@ impl RESTMapper for NaiveRESTMapper {
     fn resource_for(
         &self,
         input: &GroupVersionResource,
-    ) -> Result<GroupVersionResource, RestMapperError> {
+    ) -> Result<GroupVersionResource, RESTMapperError> {
         let resources = self.resources_for(input)?;
         if let [only] = resources.as_slice() {
             return Ok(only.clone());
@@ -225,10 +225,10 @@ impl RESTMapper for NaiveRESTMapper {
     fn resources_for(
         &self,
         input: &GroupVersionResource,
-    ) -> Result<Vec<GroupVersionResource>, RestMapperError> {
+    ) -> Result<Vec<GroupVersionResource>, RESTMapperError> {
         let resource = coerce(input);
         if resource.resource.is_empty() {
-            return Err(RestMapperError::MissingResource { resource });
+            return Err(RESTMapperError::MissingResource { resource });
         }
         let has_group = !resource.group.is_empty();
         let has_version = !resource.version.is_empty();
@@ -304,7 +304,7 @@ impl RESTMapper for NaiveRESTMapper {
         &self,
         gk: &GroupKind,
         versions: &[&str],
-    ) -> Result<RESTMapping, RestMapperError> {
+    ) -> Result<RESTMapping, RESTMapperError> {
         let mappings = self.rest_mappings(gk, versions)?;
         mappings.into_iter().next().ok_or_else(|| {
             NoKindMatchError {
@@ -319,7 +319,7 @@ impl RESTMapper for NaiveRESTMapper {
         &self,
         gk: &GroupKind,
         versions: &[&str],
-    ) -> Result<Vec<RESTMapping>, RestMapperError> {
+    ) -> Result<Vec<RESTMapping>, RESTMapperError> {
         let mut potential = Vec::new();
         let mut had_version = false;
         for version in versions {
@@ -372,7 +372,7 @@ impl RESTMapper for NaiveRESTMapper {
         Ok(mappings)
     }
 
-    fn resource_singularizer(&self, resource_type: &str) -> Result<String, RestMapperError> {
+    fn resource_singularizer(&self, resource_type: &str) -> Result<String, RESTMapperError> {
         let resources = self.resources_for(&GroupVersionResource::new(
             Name::EMPTY,
             Name::EMPTY,
@@ -389,14 +389,14 @@ impl RESTMapper for NaiveRESTMapper {
                 continue;
             }
             if curr_singular.resource != singular.resource {
-                return Err(RestMapperError::MultipleSingulars {
+                return Err(RESTMapperError::MultipleSingulars {
                     resource: resource_type.to_string(),
                     matches: resources,
                 });
             }
         }
         if singular.is_empty() {
-            return Err(RestMapperError::NoSingular {
+            return Err(RESTMapperError::NoSingular {
                 resource: resource_type.to_string(),
             });
         }

@@ -7,7 +7,7 @@ use std::collections::hash_map::Entry;
 use super::error::{single_kind, single_resource};
 use super::kind_to_resource::{go_to_lower, unsafe_guess_kind_to_resource};
 use super::{
-    NoKindMatchError, NoResourceMatchError, RESTMapper, RESTMapping, RESTScope, RestMapperError,
+    NoKindMatchError, NoResourceMatchError, RESTMapper, RESTMapperError, RESTMapping, RESTScope,
 };
 use crate::schema::{
     API_VERSION_INTERNAL, GroupKind, GroupVersion, GroupVersionKind, GroupVersionResource, Name,
@@ -64,7 +64,7 @@ use crate::schema::{
 ///
 /// let err = mapper.kind_for(&GroupVersionResource::new("", "", "nothing")).unwrap_err();
 /// assert_eq!(err.to_string(), "no matches for /, Resource=nothing");
-/// # Ok::<(), apimachinery::meta::RestMapperError>(())
+/// # Ok::<(), apimachinery::meta::RESTMapperError>(())
 /// ```
 #[derive(Clone, Debug, Default)]
 pub struct DefaultRESTMapper {
@@ -357,17 +357,17 @@ impl RESTMapper for DefaultRESTMapper {
     fn kind_for(
         &self,
         resource: &GroupVersionResource,
-    ) -> Result<GroupVersionKind, RestMapperError> {
+    ) -> Result<GroupVersionKind, RESTMapperError> {
         single_kind(resource, self.kinds_for(resource)?)
     }
 
     fn kinds_for(
         &self,
         input: &GroupVersionResource,
-    ) -> Result<Vec<GroupVersionKind>, RestMapperError> {
+    ) -> Result<Vec<GroupVersionKind>, RESTMapperError> {
         let resource = coerce_resource_for_matching(input);
         if resource.resource.is_empty() {
-            return Err(RestMapperError::MissingResource { resource });
+            return Err(RESTMapperError::MissingResource { resource });
         }
         let has_group = !resource.group.is_empty();
         let has_version = !resource.version.is_empty();
@@ -418,17 +418,17 @@ impl RESTMapper for DefaultRESTMapper {
     fn resource_for(
         &self,
         input: &GroupVersionResource,
-    ) -> Result<GroupVersionResource, RestMapperError> {
+    ) -> Result<GroupVersionResource, RESTMapperError> {
         single_resource(input, self.resources_for(input)?)
     }
 
     fn resources_for(
         &self,
         input: &GroupVersionResource,
-    ) -> Result<Vec<GroupVersionResource>, RestMapperError> {
+    ) -> Result<Vec<GroupVersionResource>, RESTMapperError> {
         let resource = coerce_resource_for_matching(input);
         if resource.resource.is_empty() {
-            return Err(RestMapperError::MissingResource { resource });
+            return Err(RESTMapperError::MissingResource { resource });
         }
         let has_group = !resource.group.is_empty();
         let has_version = !resource.version.is_empty();
@@ -499,7 +499,7 @@ impl RESTMapper for DefaultRESTMapper {
         &self,
         gk: &GroupKind,
         versions: &[&str],
-    ) -> Result<RESTMapping, RestMapperError> {
+    ) -> Result<RESTMapping, RESTMapperError> {
         let mut mappings = self.rest_mappings(gk, versions)?;
         if mappings.is_empty() {
             return Err(no_kind_match(gk, versions));
@@ -511,7 +511,7 @@ impl RESTMapper for DefaultRESTMapper {
         &self,
         gk: &GroupKind,
         versions: &[&str],
-    ) -> Result<Vec<RESTMapping>, RestMapperError> {
+    ) -> Result<Vec<RESTMapping>, RESTMapperError> {
         let mut potential = Vec::new();
         let mut had_version = false;
         for version in versions {
@@ -557,7 +557,7 @@ impl RESTMapper for DefaultRESTMapper {
         Ok(mappings)
     }
 
-    fn resource_singularizer(&self, resource_type: &str) -> Result<String, RestMapperError> {
+    fn resource_singularizer(&self, resource_type: &str) -> Result<String, RESTMapperError> {
         let resources = self.resources_for(&GroupVersionResource::new(
             Name::EMPTY,
             Name::EMPTY,
@@ -574,14 +574,14 @@ impl RESTMapper for DefaultRESTMapper {
                 continue;
             }
             if curr_singular.resource != singular.resource {
-                return Err(RestMapperError::MultipleSingulars {
+                return Err(RESTMapperError::MultipleSingulars {
                     resource: resource_type.to_owned(),
                     matches: resources,
                 });
             }
         }
         if singular.is_empty() {
-            return Err(RestMapperError::NoSingular {
+            return Err(RESTMapperError::NoSingular {
                 resource: resource_type.to_owned(),
             });
         }
@@ -605,7 +605,7 @@ fn push_plural(
     }
 }
 
-pub(crate) fn no_kind_match(gk: &GroupKind, versions: &[&str]) -> RestMapperError {
+pub(crate) fn no_kind_match(gk: &GroupKind, versions: &[&str]) -> RESTMapperError {
     NoKindMatchError {
         group_kind: gk.clone(),
         searched_versions: versions.iter().map(|v| (*v).to_owned()).collect(),

@@ -396,7 +396,7 @@ fn a_lookup_needs_a_resource() {
             mapper.kind_for(&input).unwrap_err(),
         ] {
             assert!(
-                matches!(err, RestMapperError::MissingResource { .. }),
+                matches!(err, RESTMapperError::MissingResource { .. }),
                 "{err}"
             );
             assert!(!err.is_no_match());
@@ -875,7 +875,7 @@ fn arb_defaults() -> impl Strategy<Value = Vec<GroupVersion>> {
     )
 }
 
-fn render<T: std::fmt::Debug>(r: Result<T, RestMapperError>) -> Result<T, String> {
+fn render<T: std::fmt::Debug>(r: Result<T, RESTMapperError>) -> Result<T, String> {
     r.map_err(|e| e.to_string())
 }
 
@@ -961,7 +961,7 @@ proptest! {
             if k.group.is_empty() {
                 match mapper.kind_for(&mapping.resource) {
                     Ok(found) => prop_assert_eq!(&found, owner),
-                    Err(RestMapperError::AmbiguousResource(e)) => {
+                    Err(RESTMapperError::AmbiguousResource(e)) => {
                         prop_assert!(e.matching_kinds.contains(owner));
                     }
                     Err(e) => prop_assert!(false, "{}", e),

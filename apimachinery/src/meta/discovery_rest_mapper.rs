@@ -9,8 +9,8 @@ use super::kind_to_resource::go_to_lower;
 use super::multi_rest_mapper::union;
 use super::{
     ANY_KIND, ANY_RESOURCE, ANY_VERSION, AggregatedDiscoveryError, CategoryExpander,
-    DefaultRESTMapper, NoResourceMatchError, PriorityRESTMapper, RESTMapper, RESTMapping,
-    RESTScope, RestMapperError, ShortcutExpander, ShortcutRESTMapper, WarningHandler,
+    DefaultRESTMapper, NoResourceMatchError, PriorityRESTMapper, RESTMapper, RESTMapperError,
+    RESTMapping, RESTScope, ShortcutExpander, ShortcutRESTMapper, WarningHandler,
     unsafe_guess_kind_to_resource,
 };
 use crate::apis::meta::v1::{APIGroup, APIGroupList, APIResource, APIResourceList, APIVersions};
@@ -372,28 +372,28 @@ impl RESTMapper for GroupVersionMappers {
     fn kind_for(
         &self,
         resource: &GroupVersionResource,
-    ) -> Result<GroupVersionKind, RestMapperError> {
+    ) -> Result<GroupVersionKind, RESTMapperError> {
         union::kind_for(self.knowing_resource(&resource.resource), resource)
     }
 
     fn kinds_for(
         &self,
         resource: &GroupVersionResource,
-    ) -> Result<Vec<GroupVersionKind>, RestMapperError> {
+    ) -> Result<Vec<GroupVersionKind>, RESTMapperError> {
         union::kinds_for(self.knowing_resource(&resource.resource), resource)
     }
 
     fn resource_for(
         &self,
         input: &GroupVersionResource,
-    ) -> Result<GroupVersionResource, RestMapperError> {
+    ) -> Result<GroupVersionResource, RESTMapperError> {
         union::resource_for(self.knowing_resource(&input.resource), input)
     }
 
     fn resources_for(
         &self,
         input: &GroupVersionResource,
-    ) -> Result<Vec<GroupVersionResource>, RestMapperError> {
+    ) -> Result<Vec<GroupVersionResource>, RESTMapperError> {
         union::resources_for(self.knowing_resource(&input.resource), input)
     }
 
@@ -401,7 +401,7 @@ impl RESTMapper for GroupVersionMappers {
         &self,
         gk: &GroupKind,
         versions: &[&str],
-    ) -> Result<RESTMapping, RestMapperError> {
+    ) -> Result<RESTMapping, RESTMapperError> {
         union::rest_mapping(self.knowing_kind(&gk.kind), gk, versions)
     }
 
@@ -409,11 +409,11 @@ impl RESTMapper for GroupVersionMappers {
         &self,
         gk: &GroupKind,
         versions: &[&str],
-    ) -> Result<Vec<RESTMapping>, RestMapperError> {
+    ) -> Result<Vec<RESTMapping>, RESTMapperError> {
         union::rest_mappings(self.knowing_kind(&gk.kind), gk, versions)
     }
 
-    fn resource_singularizer(&self, resource: &str) -> Result<String, RestMapperError> {
+    fn resource_singularizer(&self, resource: &str) -> Result<String, RESTMapperError> {
         let name = go_to_lower(&Name::new(resource));
         if name.is_empty() {
             return union::resource_singularizer(self.all(), resource);
@@ -442,28 +442,28 @@ impl RESTMapper for DiscoveryRESTMapper {
     fn kind_for(
         &self,
         resource: &GroupVersionResource,
-    ) -> Result<GroupVersionKind, RestMapperError> {
+    ) -> Result<GroupVersionKind, RESTMapperError> {
         self.inner.kind_for(resource)
     }
 
     fn kinds_for(
         &self,
         resource: &GroupVersionResource,
-    ) -> Result<Vec<GroupVersionKind>, RestMapperError> {
+    ) -> Result<Vec<GroupVersionKind>, RESTMapperError> {
         self.inner.kinds_for(resource)
     }
 
     fn resource_for(
         &self,
         input: &GroupVersionResource,
-    ) -> Result<GroupVersionResource, RestMapperError> {
+    ) -> Result<GroupVersionResource, RESTMapperError> {
         self.inner.resource_for(input)
     }
 
     fn resources_for(
         &self,
         input: &GroupVersionResource,
-    ) -> Result<Vec<GroupVersionResource>, RestMapperError> {
+    ) -> Result<Vec<GroupVersionResource>, RESTMapperError> {
         self.inner.resources_for(input)
     }
 
@@ -471,7 +471,7 @@ impl RESTMapper for DiscoveryRESTMapper {
         &self,
         gk: &GroupKind,
         versions: &[&str],
-    ) -> Result<RESTMapping, RestMapperError> {
+    ) -> Result<RESTMapping, RESTMapperError> {
         self.inner.rest_mapping(gk, versions)
     }
 
@@ -479,11 +479,11 @@ impl RESTMapper for DiscoveryRESTMapper {
         &self,
         gk: &GroupKind,
         versions: &[&str],
-    ) -> Result<Vec<RESTMapping>, RestMapperError> {
+    ) -> Result<Vec<RESTMapping>, RESTMapperError> {
         self.inner.rest_mappings(gk, versions)
     }
 
-    fn resource_singularizer(&self, resource: &str) -> Result<String, RestMapperError> {
+    fn resource_singularizer(&self, resource: &str) -> Result<String, RESTMapperError> {
         self.inner.resource_singularizer(resource)
     }
 }

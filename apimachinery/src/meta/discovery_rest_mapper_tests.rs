@@ -398,7 +398,7 @@ fn a_mapper_from_aggregated_discovery_documents() {
 fn both_forms_of_discovery_give_the_same_answers() {
     let (legacy, aggregated) = (legacy_mapper(), aggregated_mapper());
     let render =
-        |r: Result<Vec<GroupVersionResource>, RestMapperError>| r.map_err(|e| e.to_string());
+        |r: Result<Vec<GroupVersionResource>, RESTMapperError>| r.map_err(|e| e.to_string());
     for name in [
         "pods",
         "po",
@@ -498,7 +498,7 @@ fn the_index_answers_as_gos_union_does() {
         ("metrics.k8s.io", "v1beta1"),
         ("unpreferred", ""),
     ];
-    let s = |r: Result<String, RestMapperError>| r.map_err(|e| e.to_string());
+    let s = |r: Result<String, RESTMapperError>| r.map_err(|e| e.to_string());
     for name in names {
         for (group, version) in groups_and_versions {
             let q = gvr(group, version, name);

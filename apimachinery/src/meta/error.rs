@@ -139,7 +139,7 @@ fn write_ambiguous(
 /// [`is_no_match_error`] / [`is_ambiguous_error`], Go's `meta.IsNoMatchError` and
 /// `meta.IsAmbiguousError`) and users see what `kubectl` would print.
 #[derive(Clone, Debug, thiserror::Error)]
-pub enum RestMapperError {
+pub enum RESTMapperError {
     /// Nothing matched the resource.
     #[error(transparent)]
     NoResourceMatch(#[from] NoResourceMatchError),
@@ -176,39 +176,39 @@ pub enum RestMapperError {
     /// Several mappers failed (Go's `utilerrors.Aggregate`); the message lists each distinct
     /// message once, in brackets when there is more than one.
     #[error("{}", AggregateMessage(.0))]
-    Aggregate(Vec<RestMapperError>),
+    Aggregate(Vec<RESTMapperError>),
     /// A failure of a mapper outside this module, such as one that fetches discovery
     /// documents over the network.
     #[error(transparent)]
     Other(Arc<dyn StdError + Send + Sync>),
 }
 
-impl From<AmbiguousResourceError> for RestMapperError {
+impl From<AmbiguousResourceError> for RESTMapperError {
     fn from(e: AmbiguousResourceError) -> Self {
-        RestMapperError::AmbiguousResource(Box::new(e))
+        RESTMapperError::AmbiguousResource(Box::new(e))
     }
 }
 
-impl From<AmbiguousKindError> for RestMapperError {
+impl From<AmbiguousKindError> for RESTMapperError {
     fn from(e: AmbiguousKindError) -> Self {
-        RestMapperError::AmbiguousKind(Box::new(e))
+        RESTMapperError::AmbiguousKind(Box::new(e))
     }
 }
 
-impl RestMapperError {
+impl RESTMapperError {
     /// Wraps any error of a custom mapper.
     pub fn other(err: impl StdError + Send + Sync + 'static) -> Self {
-        RestMapperError::Other(Arc::new(err))
+        RESTMapperError::Other(Arc::new(err))
     }
 
     /// True for "nothing matched" errors: callers such as
     /// [`MultiRESTMapper`](super::MultiRESTMapper) skip those and try elsewhere.
     pub fn is_no_match(&self) -> bool {
         match self {
-            RestMapperError::NoResourceMatch(_) | RestMapperError::NoKindMatch(_) => true,
-            RestMapperError::Aggregate(errs) => errs.iter().any(Self::is_no_match),
-            RestMapperError::Other(err) => err
-                .downcast_ref::<RestMapperError>()
+            RESTMapperError::NoResourceMatch(_) | RESTMapperError::NoKindMatch(_) => true,
+            RESTMapperError::Aggregate(errs) => errs.iter().any(Self::is_no_match),
+            RESTMapperError::Other(err) => err
+                .downcast_ref::<RESTMapperError>()
                 .is_some_and(Self::is_no_match),
             _ => false,
         }
@@ -217,10 +217,10 @@ impl RestMapperError {
     /// True for "more than one matched" errors, which a more specific lookup resolves.
     pub fn is_ambiguous(&self) -> bool {
         match self {
-            RestMapperError::AmbiguousResource(_) | RestMapperError::AmbiguousKind(_) => true,
-            RestMapperError::Aggregate(errs) => errs.iter().any(Self::is_ambiguous),
-            RestMapperError::Other(err) => err
-                .downcast_ref::<RestMapperError>()
+            RESTMapperError::AmbiguousResource(_) | RESTMapperError::AmbiguousKind(_) => true,
+            RESTMapperError::Aggregate(errs) => errs.iter().any(Self::is_ambiguous),
+            RESTMapperError::Other(err) => err
+                .downcast_ref::<RESTMapperError>()
                 .is_some_and(Self::is_ambiguous),
             _ => false,
         }
@@ -228,13 +228,13 @@ impl RestMapperError {
 }
 
 /// Go's `meta.IsNoMatchError`: true when nothing matched (also inside an aggregate).
-pub fn is_no_match_error(err: &RestMapperError) -> bool {
+pub fn is_no_match_error(err: &RESTMapperError) -> bool {
     err.is_no_match()
 }
 
 /// Go's `meta.IsAmbiguousError`: true when several things matched (also inside an
 /// aggregate).
-pub fn is_ambiguous_error(err: &RestMapperError) -> bool {
+pub fn is_ambiguous_error(err: &RESTMapperError) -> bool {
     err.is_ambiguous()
 }
 
@@ -243,7 +243,7 @@ pub fn is_ambiguous_error(err: &RestMapperError) -> bool {
 pub(crate) fn single_kind(
     input: &GroupVersionResource,
     mut kinds: Vec<GroupVersionKind>,
-) -> Result<GroupVersionKind, RestMapperError> {
+) -> Result<GroupVersionKind, RESTMapperError> {
     if kinds.len() == 1
         && let Some(kind) = kinds.pop()
     {
@@ -262,7 +262,7 @@ pub(crate) fn single_kind(
 pub(crate) fn single_resource(
     input: &GroupVersionResource,
     mut resources: Vec<GroupVersionResource>,
-) -> Result<GroupVersionResource, RestMapperError> {
+) -> Result<GroupVersionResource, RESTMapperError> {
     if resources.len() == 1
         && let Some(resource) = resources.pop()
     {
@@ -277,12 +277,12 @@ pub(crate) fn single_resource(
 }
 
 /// Go's `utilerrors.NewAggregate` followed by its collapse rules: no error is `None`, one
-/// error is itself, more are an [`RestMapperError::Aggregate`].
-pub(crate) fn aggregate(mut errs: Vec<RestMapperError>) -> Option<RestMapperError> {
+/// error is itself, more are an [`RESTMapperError::Aggregate`].
+pub(crate) fn aggregate(mut errs: Vec<RESTMapperError>) -> Option<RESTMapperError> {
     match errs.len() {
         0 => None,
         1 => errs.pop(),
-        _ => Some(RestMapperError::Aggregate(errs)),
+        _ => Some(RESTMapperError::Aggregate(errs)),
     }
 }
 
@@ -303,14 +303,14 @@ impl<T: fmt::Display> fmt::Display for GoList<'_, T> {
 }
 
 /// Go's aggregate message: nested aggregates flattened, each distinct message once.
-struct AggregateMessage<'a>(&'a [RestMapperError]);
+struct AggregateMessage<'a>(&'a [RESTMapperError]);
 
 impl fmt::Display for AggregateMessage<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fn collect(errs: &[RestMapperError], out: &mut Vec<String>) {
+        fn collect(errs: &[RESTMapperError], out: &mut Vec<String>) {
             for err in errs {
                 match err {
-                    RestMapperError::Aggregate(inner) => collect(inner, out),
+                    RESTMapperError::Aggregate(inner) => collect(inner, out),
                     other => {
                         let msg = other.to_string();
                         if !out.contains(&msg) {
@@ -477,40 +477,40 @@ mod tests {
 
     #[test]
     fn classification_sees_through_aggregates() {
-        let no_match: RestMapperError = NoResourceMatchError {
+        let no_match: RESTMapperError = NoResourceMatchError {
             partial_resource: GroupVersionResource::default(),
         }
         .into();
-        let ambiguous: RestMapperError = AmbiguousKindError {
+        let ambiguous: RESTMapperError = AmbiguousKindError {
             partial_kind: GroupVersionKind::default(),
             matching_resources: vec![],
             matching_kinds: vec![],
         }
         .into();
-        let other = RestMapperError::NoSingular {
+        let other = RESTMapperError::NoSingular {
             resource: "x".into(),
         };
         assert!(is_no_match_error(&no_match));
         assert!(!is_ambiguous_error(&no_match));
         assert!(is_ambiguous_error(&ambiguous));
         assert!(!is_no_match_error(&other) && !is_ambiguous_error(&other));
-        let agg = RestMapperError::Aggregate(vec![other.clone(), no_match.clone()]);
+        let agg = RESTMapperError::Aggregate(vec![other.clone(), no_match.clone()]);
         assert!(is_no_match_error(&agg));
-        assert!(!is_no_match_error(&RestMapperError::Aggregate(vec![
+        assert!(!is_no_match_error(&RESTMapperError::Aggregate(vec![
             other.clone()
         ])));
-        assert!(is_no_match_error(&RestMapperError::other(no_match)));
-        assert!(is_ambiguous_error(&RestMapperError::Aggregate(vec![
+        assert!(is_no_match_error(&RESTMapperError::other(no_match)));
+        assert!(is_ambiguous_error(&RESTMapperError::Aggregate(vec![
             ambiguous
         ])));
     }
 
     #[test]
     fn aggregate_message_is_gos() {
-        let a = RestMapperError::NoSingular {
+        let a = RESTMapperError::NoSingular {
             resource: "a".into(),
         };
-        let b = RestMapperError::NoSingular {
+        let b = RESTMapperError::NoSingular {
             resource: "b".into(),
         };
         assert_eq!(aggregate(vec![]).map(|e| e.to_string()), None);
@@ -518,9 +518,9 @@ mod tests {
             aggregate(vec![a.clone()]).map(|e| e.to_string()).as_deref(),
             Some("no singular of resource a has been defined")
         );
-        let nested = RestMapperError::Aggregate(vec![
+        let nested = RESTMapperError::Aggregate(vec![
             a.clone(),
-            RestMapperError::Aggregate(vec![b, a.clone()]),
+            RESTMapperError::Aggregate(vec![b, a.clone()]),
         ]);
         assert_eq!(
             nested.to_string(),
@@ -528,7 +528,7 @@ mod tests {
         );
         // Distinct errors with one message read as that message alone.
         assert_eq!(
-            RestMapperError::Aggregate(vec![a.clone(), a]).to_string(),
+            RESTMapperError::Aggregate(vec![a.clone(), a]).to_string(),
             "no singular of resource a has been defined"
         );
     }

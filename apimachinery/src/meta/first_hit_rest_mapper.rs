@@ -1,7 +1,7 @@
 //! [`FirstHitRESTMapper`]: several mappers, the first success wins.
 
 use super::default_rest_mapper::no_kind_match;
-use super::{MultiRESTMapper, NoResourceMatchError, RESTMapper, RESTMapping, RestMapperError};
+use super::{MultiRESTMapper, NoResourceMatchError, RESTMapper, RESTMapperError, RESTMapping};
 use crate::schema::{GroupKind, GroupVersionKind, GroupVersionResource};
 
 /// Asks its mappers in order and takes the first success for the single-answer lookups
@@ -26,7 +26,7 @@ use crate::schema::{GroupKind, GroupVersionKind, GroupVersionResource};
 /// let mapper = FirstHitRESTMapper::new(MultiRESTMapper::new(vec![Box::new(first), Box::new(second)]));
 /// let widgets = GroupVersionResource::new("", "", "widgets");
 /// assert_eq!(mapper.kind_for(&widgets)?, a.with_kind("Widget"));
-/// # Ok::<(), apimachinery::meta::RestMapperError>(())
+/// # Ok::<(), apimachinery::meta::RESTMapperError>(())
 /// ```
 #[derive(Debug, Default)]
 pub struct FirstHitRESTMapper {
@@ -42,9 +42,9 @@ impl FirstHitRESTMapper {
 
     fn first_hit<T>(
         &self,
-        ask: impl Fn(&dyn RESTMapper) -> Result<T, RestMapperError>,
-        none: impl FnOnce() -> RestMapperError,
-    ) -> Result<T, RestMapperError> {
+        ask: impl Fn(&dyn RESTMapper) -> Result<T, RESTMapperError>,
+        none: impl FnOnce() -> RESTMapperError,
+    ) -> Result<T, RESTMapperError> {
         let mut errors = Vec::new();
         for mapper in self.mappers.mappers() {
             match ask(&**mapper) {
@@ -58,18 +58,18 @@ impl FirstHitRESTMapper {
 
 /// Go's `collapseAggregateErrors`: one error as itself, only "no match" errors as the
 /// first, anything else as an aggregate.
-fn collapse(mut errors: Vec<RestMapperError>) -> Option<RestMapperError> {
-    if errors.len() <= 1 || errors.iter().all(RestMapperError::is_no_match) {
+fn collapse(mut errors: Vec<RESTMapperError>) -> Option<RESTMapperError> {
+    if errors.len() <= 1 || errors.iter().all(RESTMapperError::is_no_match) {
         return (!errors.is_empty()).then(|| errors.swap_remove(0));
     }
-    Some(RestMapperError::Aggregate(errors))
+    Some(RESTMapperError::Aggregate(errors))
 }
 
 impl RESTMapper for FirstHitRESTMapper {
     fn kind_for(
         &self,
         resource: &GroupVersionResource,
-    ) -> Result<GroupVersionKind, RestMapperError> {
+    ) -> Result<GroupVersionKind, RESTMapperError> {
         self.first_hit(
             |m| m.kind_for(resource),
             || {
@@ -84,14 +84,14 @@ impl RESTMapper for FirstHitRESTMapper {
     fn kinds_for(
         &self,
         resource: &GroupVersionResource,
-    ) -> Result<Vec<GroupVersionKind>, RestMapperError> {
+    ) -> Result<Vec<GroupVersionKind>, RESTMapperError> {
         self.mappers.kinds_for(resource)
     }
 
     fn resource_for(
         &self,
         input: &GroupVersionResource,
-    ) -> Result<GroupVersionResource, RestMapperError> {
+    ) -> Result<GroupVersionResource, RESTMapperError> {
         self.first_hit(
             |m| m.resource_for(input),
             || {
@@ -106,7 +106,7 @@ impl RESTMapper for FirstHitRESTMapper {
     fn resources_for(
         &self,
         input: &GroupVersionResource,
-    ) -> Result<Vec<GroupVersionResource>, RestMapperError> {
+    ) -> Result<Vec<GroupVersionResource>, RESTMapperError> {
         self.mappers.resources_for(input)
     }
 
@@ -114,7 +114,7 @@ impl RESTMapper for FirstHitRESTMapper {
         &self,
         gk: &GroupKind,
         versions: &[&str],
-    ) -> Result<RESTMapping, RestMapperError> {
+    ) -> Result<RESTMapping, RESTMapperError> {
         self.first_hit(
             |m| m.rest_mapping(gk, versions),
             || no_kind_match(gk, versions),
@@ -125,11 +125,11 @@ impl RESTMapper for FirstHitRESTMapper {
         &self,
         gk: &GroupKind,
         versions: &[&str],
-    ) -> Result<Vec<RESTMapping>, RestMapperError> {
+    ) -> Result<Vec<RESTMapping>, RESTMapperError> {
         self.mappers.rest_mappings(gk, versions)
     }
 
-    fn resource_singularizer(&self, resource: &str) -> Result<String, RestMapperError> {
+    fn resource_singularizer(&self, resource: &str) -> Result<String, RESTMapperError> {
         self.mappers.resource_singularizer(resource)
     }
 }

@@ -20,7 +20,7 @@
 //! resource in several versions is ambiguous); from other types known up front, list them as
 //! [`ResourceEntry`] values and call [`ShortcutRESTMapper::from_entries`].
 //!
-//! Errors are [`RestMapperError`], with Go's messages; [`is_no_match_error`] and
+//! Errors are [`RESTMapperError`], with Go's messages; [`is_no_match_error`] and
 //! [`is_ambiguous_error`] classify them.
 
 mod aggregated_discovery;
@@ -45,7 +45,7 @@ pub use discovery_rest_mapper::{
 };
 pub use error::{
     AmbiguousKindError, AmbiguousResourceError, NoKindMatchError, NoResourceMatchError,
-    RestMapperError, is_ambiguous_error, is_no_match_error,
+    RESTMapperError, is_ambiguous_error, is_no_match_error,
 };
 pub use first_hit_rest_mapper::FirstHitRESTMapper;
 pub use kind_to_resource::unsafe_guess_kind_to_resource;

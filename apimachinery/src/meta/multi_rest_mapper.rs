@@ -5,7 +5,7 @@ use std::hash::Hash;
 
 use super::default_rest_mapper::no_kind_match;
 use super::error::{aggregate, single_kind, single_resource};
-use super::{AmbiguousKindError, NoResourceMatchError, RESTMapper, RESTMapping, RestMapperError};
+use super::{AmbiguousKindError, NoResourceMatchError, RESTMapper, RESTMapperError, RESTMapping};
 use crate::schema::{GroupKind, GroupVersionKind, GroupVersionResource, Name};
 
 /// Answers with what all its mappers answer (Go's `meta.MultiRESTMapper`), for APIs that
@@ -37,7 +37,7 @@ use crate::schema::{GroupKind, GroupVersionKind, GroupVersionResource, Name};
 /// let widgets = GroupVersionResource::new("", "", "widgets");
 /// assert_eq!(multi.resources_for(&widgets)?.len(), 2);
 /// assert!(multi.resource_for(&widgets).unwrap_err().is_ambiguous());
-/// # Ok::<(), apimachinery::meta::RestMapperError>(())
+/// # Ok::<(), apimachinery::meta::RESTMapperError>(())
 /// ```
 #[derive(Debug, Default)]
 pub struct MultiRESTMapper {
@@ -85,28 +85,28 @@ impl RESTMapper for MultiRESTMapper {
     fn kind_for(
         &self,
         resource: &GroupVersionResource,
-    ) -> Result<GroupVersionKind, RestMapperError> {
+    ) -> Result<GroupVersionKind, RESTMapperError> {
         union::kind_for(self.iter(), resource)
     }
 
     fn kinds_for(
         &self,
         resource: &GroupVersionResource,
-    ) -> Result<Vec<GroupVersionKind>, RestMapperError> {
+    ) -> Result<Vec<GroupVersionKind>, RESTMapperError> {
         union::kinds_for(self.iter(), resource)
     }
 
     fn resource_for(
         &self,
         input: &GroupVersionResource,
-    ) -> Result<GroupVersionResource, RestMapperError> {
+    ) -> Result<GroupVersionResource, RESTMapperError> {
         union::resource_for(self.iter(), input)
     }
 
     fn resources_for(
         &self,
         input: &GroupVersionResource,
-    ) -> Result<Vec<GroupVersionResource>, RestMapperError> {
+    ) -> Result<Vec<GroupVersionResource>, RESTMapperError> {
         union::resources_for(self.iter(), input)
     }
 
@@ -114,7 +114,7 @@ impl RESTMapper for MultiRESTMapper {
         &self,
         gk: &GroupKind,
         versions: &[&str],
-    ) -> Result<RESTMapping, RestMapperError> {
+    ) -> Result<RESTMapping, RESTMapperError> {
         union::rest_mapping(self.iter(), gk, versions)
     }
 
@@ -122,11 +122,11 @@ impl RESTMapper for MultiRESTMapper {
         &self,
         gk: &GroupKind,
         versions: &[&str],
-    ) -> Result<Vec<RESTMapping>, RestMapperError> {
+    ) -> Result<Vec<RESTMapping>, RESTMapperError> {
         union::rest_mappings(self.iter(), gk, versions)
     }
 
-    fn resource_singularizer(&self, resource: &str) -> Result<String, RestMapperError> {
+    fn resource_singularizer(&self, resource: &str) -> Result<String, RESTMapperError> {
         union::resource_singularizer(self.iter(), resource)
     }
 }
@@ -145,7 +145,7 @@ pub(crate) mod union {
         }
     }
 
-    fn no_resource_match(input: &GroupVersionResource) -> RestMapperError {
+    fn no_resource_match(input: &GroupVersionResource) -> RESTMapperError {
         NoResourceMatchError {
             partial_resource: input.clone(),
         }
@@ -155,7 +155,7 @@ pub(crate) mod union {
     pub(crate) fn resources_for<'a>(
         mappers: impl Iterator<Item = &'a dyn RESTMapper>,
         input: &GroupVersionResource,
-    ) -> Result<Vec<GroupVersionResource>, RestMapperError> {
+    ) -> Result<Vec<GroupVersionResource>, RESTMapperError> {
         let mut all = Vec::new();
         let mut seen = HashSet::new();
         for mapper in mappers {
@@ -174,7 +174,7 @@ pub(crate) mod union {
     pub(crate) fn kinds_for<'a>(
         mappers: impl Iterator<Item = &'a dyn RESTMapper>,
         input: &GroupVersionResource,
-    ) -> Result<Vec<GroupVersionKind>, RestMapperError> {
+    ) -> Result<Vec<GroupVersionKind>, RESTMapperError> {
         let mut all = Vec::new();
         let mut seen = HashSet::new();
         for mapper in mappers {
@@ -193,14 +193,14 @@ pub(crate) mod union {
     pub(crate) fn resource_for<'a>(
         mappers: impl Iterator<Item = &'a dyn RESTMapper>,
         input: &GroupVersionResource,
-    ) -> Result<GroupVersionResource, RestMapperError> {
+    ) -> Result<GroupVersionResource, RESTMapperError> {
         single_resource(input, resources_for(mappers, input)?)
     }
 
     pub(crate) fn kind_for<'a>(
         mappers: impl Iterator<Item = &'a dyn RESTMapper>,
         input: &GroupVersionResource,
-    ) -> Result<GroupVersionKind, RestMapperError> {
+    ) -> Result<GroupVersionKind, RESTMapperError> {
         single_kind(input, kinds_for(mappers, input)?)
     }
 
@@ -208,7 +208,7 @@ pub(crate) mod union {
         mappers: impl Iterator<Item = &'a dyn RESTMapper>,
         gk: &GroupKind,
         versions: &[&str],
-    ) -> Result<RESTMapping, RestMapperError> {
+    ) -> Result<RESTMapping, RESTMapperError> {
         let mut all = Vec::new();
         let mut errors = Vec::new();
         for mapper in mappers {
@@ -237,7 +237,7 @@ pub(crate) mod union {
         mappers: impl Iterator<Item = &'a dyn RESTMapper>,
         gk: &GroupKind,
         versions: &[&str],
-    ) -> Result<Vec<RESTMapping>, RestMapperError> {
+    ) -> Result<Vec<RESTMapping>, RESTMapperError> {
         let mut all = Vec::new();
         let mut errors = Vec::new();
         for mapper in mappers {
@@ -259,7 +259,7 @@ pub(crate) mod union {
     pub(crate) fn resource_singularizer<'a>(
         mappers: impl Iterator<Item = &'a dyn RESTMapper>,
         resource: &str,
-    ) -> Result<String, RestMapperError> {
+    ) -> Result<String, RESTMapperError> {
         let mut last_err = None;
         for mapper in mappers {
             match mapper.resource_singularizer(resource) {
@@ -289,18 +289,18 @@ pub(crate) mod tests {
         pub resources_for: Vec<GroupVersionResource>,
         pub kinds_for: Vec<GroupVersionKind>,
         pub mappings: Vec<RESTMapping>,
-        pub err: Option<RestMapperError>,
+        pub err: Option<RESTMapperError>,
     }
 
     impl FixedRESTMapper {
-        pub(crate) fn failing(err: RestMapperError) -> Self {
+        pub(crate) fn failing(err: RESTMapperError) -> Self {
             FixedRESTMapper {
                 err: Some(err),
                 ..Default::default()
             }
         }
 
-        fn answer<T>(&self, value: T) -> Result<T, RestMapperError> {
+        fn answer<T>(&self, value: T) -> Result<T, RESTMapperError> {
             match &self.err {
                 Some(err) => Err(err.clone()),
                 None => Ok(value),
@@ -309,28 +309,28 @@ pub(crate) mod tests {
     }
 
     impl RESTMapper for FixedRESTMapper {
-        fn kind_for(&self, _: &GroupVersionResource) -> Result<GroupVersionKind, RestMapperError> {
+        fn kind_for(&self, _: &GroupVersionResource) -> Result<GroupVersionKind, RESTMapperError> {
             self.answer(self.kinds_for.first().cloned().unwrap_or_default())
         }
         fn kinds_for(
             &self,
             _: &GroupVersionResource,
-        ) -> Result<Vec<GroupVersionKind>, RestMapperError> {
+        ) -> Result<Vec<GroupVersionKind>, RESTMapperError> {
             self.answer(self.kinds_for.clone())
         }
         fn resource_for(
             &self,
             _: &GroupVersionResource,
-        ) -> Result<GroupVersionResource, RestMapperError> {
+        ) -> Result<GroupVersionResource, RESTMapperError> {
             self.answer(self.resources_for.first().cloned().unwrap_or_default())
         }
         fn resources_for(
             &self,
             _: &GroupVersionResource,
-        ) -> Result<Vec<GroupVersionResource>, RestMapperError> {
+        ) -> Result<Vec<GroupVersionResource>, RESTMapperError> {
             self.answer(self.resources_for.clone())
         }
-        fn rest_mapping(&self, gk: &GroupKind, v: &[&str]) -> Result<RESTMapping, RestMapperError> {
+        fn rest_mapping(&self, gk: &GroupKind, v: &[&str]) -> Result<RESTMapping, RESTMapperError> {
             self.answer(())?;
             self.mappings
                 .first()
@@ -341,19 +341,19 @@ pub(crate) mod tests {
             &self,
             _: &GroupKind,
             _: &[&str],
-        ) -> Result<Vec<RESTMapping>, RestMapperError> {
+        ) -> Result<Vec<RESTMapping>, RESTMapperError> {
             self.answer(self.mappings.clone())
         }
-        fn resource_singularizer(&self, _: &str) -> Result<String, RestMapperError> {
+        fn resource_singularizer(&self, _: &str) -> Result<String, RESTMapperError> {
             self.answer(String::new())
         }
     }
 
-    pub(crate) fn fail(msg: &str) -> RestMapperError {
-        RestMapperError::other(std::io::Error::other(msg.to_owned()))
+    pub(crate) fn fail(msg: &str) -> RESTMapperError {
+        RESTMapperError::other(std::io::Error::other(msg.to_owned()))
     }
 
-    pub(crate) fn no_match_ignored() -> RestMapperError {
+    pub(crate) fn no_match_ignored() -> RESTMapperError {
         NoResourceMatchError {
             partial_resource: GroupVersionResource::new("", "", "IGNORE_THIS"),
         }
@@ -518,7 +518,7 @@ pub(crate) mod tests {
             assert_eq!(err.to_string(), no_kind(versions));
         }
         // a mapper's own "no match" is replaced by one for the question asked
-        let ignored = RestMapperError::from(NoKindMatchError {
+        let ignored = RESTMapperError::from(NoKindMatchError {
             group_kind: GroupKind::new("", "IGNORE_THIS"),
             searched_versions: vec!["v1".into()],
         });

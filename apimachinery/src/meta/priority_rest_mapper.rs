@@ -1,6 +1,6 @@
 //! [`PriorityRESTMapper`]: one answer out of several, by preference patterns.
 
-use super::{AmbiguousKindError, AmbiguousResourceError, RESTMapper, RESTMapping, RestMapperError};
+use super::{AmbiguousKindError, AmbiguousResourceError, RESTMapper, RESTMapperError, RESTMapping};
 use crate::schema::{GroupKind, GroupVersion, GroupVersionKind, GroupVersionResource, Name};
 
 /// In a priority pattern, any group (Go's `meta.AnyGroup`).
@@ -44,7 +44,7 @@ pub const ANY_KIND: &str = "*";
 /// let deployments = GroupVersionResource::new("", "", "deployments");
 /// assert_eq!(mapper.resource_for(&deployments)?, apps.with_resource("deployments"));
 /// assert_eq!(mapper.kind_for(&deployments)?, apps.with_kind("Deployment"));
-/// # Ok::<(), apimachinery::meta::RestMapperError>(())
+/// # Ok::<(), apimachinery::meta::RESTMapperError>(())
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct PriorityRESTMapper<M = Box<dyn RESTMapper>> {
@@ -114,7 +114,7 @@ impl<M: RESTMapper> RESTMapper for PriorityRESTMapper<M> {
     fn kind_for(
         &self,
         resource: &GroupVersionResource,
-    ) -> Result<GroupVersionKind, RestMapperError> {
+    ) -> Result<GroupVersionKind, RESTMapperError> {
         let kinds = self.delegate.kinds_for(resource)?;
         if let [only] = kinds.as_slice() {
             return Ok(only.clone());
@@ -133,14 +133,14 @@ impl<M: RESTMapper> RESTMapper for PriorityRESTMapper<M> {
     fn kinds_for(
         &self,
         resource: &GroupVersionResource,
-    ) -> Result<Vec<GroupVersionKind>, RestMapperError> {
+    ) -> Result<Vec<GroupVersionKind>, RESTMapperError> {
         self.delegate.kinds_for(resource)
     }
 
     fn resource_for(
         &self,
         input: &GroupVersionResource,
-    ) -> Result<GroupVersionResource, RestMapperError> {
+    ) -> Result<GroupVersionResource, RESTMapperError> {
         let resources = self.delegate.resources_for(input)?;
         if let [only] = resources.as_slice() {
             return Ok(only.clone());
@@ -161,7 +161,7 @@ impl<M: RESTMapper> RESTMapper for PriorityRESTMapper<M> {
     fn resources_for(
         &self,
         input: &GroupVersionResource,
-    ) -> Result<Vec<GroupVersionResource>, RestMapperError> {
+    ) -> Result<Vec<GroupVersionResource>, RESTMapperError> {
         self.delegate.resources_for(input)
     }
 
@@ -169,7 +169,7 @@ impl<M: RESTMapper> RESTMapper for PriorityRESTMapper<M> {
         &self,
         gk: &GroupKind,
         versions: &[&str],
-    ) -> Result<RESTMapping, RestMapperError> {
+    ) -> Result<RESTMapping, RESTMapperError> {
         let mappings = self.delegate.rest_mappings(gk, versions)?;
         // The versions asked for come before the configured preferences.
         let asked = versions
@@ -196,11 +196,11 @@ impl<M: RESTMapper> RESTMapper for PriorityRESTMapper<M> {
         &self,
         gk: &GroupKind,
         versions: &[&str],
-    ) -> Result<Vec<RESTMapping>, RestMapperError> {
+    ) -> Result<Vec<RESTMapping>, RESTMapperError> {
         self.delegate.rest_mappings(gk, versions)
     }
 
-    fn resource_singularizer(&self, resource: &str) -> Result<String, RestMapperError> {
+    fn resource_singularizer(&self, resource: &str) -> Result<String, RESTMapperError> {
         self.delegate.resource_singularizer(resource)
     }
 }

@@ -3,7 +3,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use super::RestMapperError;
+use super::RESTMapperError;
 use crate::schema::{GroupKind, GroupVersionKind, GroupVersionResource};
 
 /// Whether the objects of a resource live inside a namespace or at the root of the API.
@@ -114,34 +114,34 @@ pub struct RESTMapping {
 /// assert_eq!(kind, apps_v1.with_kind("Deployment"));
 /// let mapping = mapper.rest_mapping(&GroupKind::new("apps", "Deployment"), &[])?;
 /// assert_eq!(mapping.resource, apps_v1.with_resource("deployments"));
-/// # Ok::<(), apimachinery::meta::RestMapperError>(())
+/// # Ok::<(), apimachinery::meta::RESTMapperError>(())
 /// ```
 pub trait RESTMapper: Send + Sync + fmt::Debug {
     /// The single kind a partial resource names; an ambiguity error when several match.
     fn kind_for(
         &self,
         resource: &GroupVersionResource,
-    ) -> Result<GroupVersionKind, RestMapperError>;
+    ) -> Result<GroupVersionKind, RESTMapperError>;
 
     /// Every kind a partial resource may name, most preferred first.
     fn kinds_for(
         &self,
         resource: &GroupVersionResource,
-    ) -> Result<Vec<GroupVersionKind>, RestMapperError>;
+    ) -> Result<Vec<GroupVersionKind>, RESTMapperError>;
 
     /// The single fully qualified, plural resource a partial resource names; an ambiguity
     /// error when several match.
     fn resource_for(
         &self,
         input: &GroupVersionResource,
-    ) -> Result<GroupVersionResource, RestMapperError>;
+    ) -> Result<GroupVersionResource, RESTMapperError>;
 
     /// Every fully qualified, plural resource a partial resource may name, most preferred
     /// first.
     fn resources_for(
         &self,
         input: &GroupVersionResource,
-    ) -> Result<Vec<GroupVersionResource>, RestMapperError>;
+    ) -> Result<Vec<GroupVersionResource>, RESTMapperError>;
 
     /// The preferred mapping for a group and kind; `versions`, when given, are tried in
     /// order before the mapper's own preferences.
@@ -149,7 +149,7 @@ pub trait RESTMapper: Send + Sync + fmt::Debug {
         &self,
         gk: &GroupKind,
         versions: &[&str],
-    ) -> Result<RESTMapping, RestMapperError>;
+    ) -> Result<RESTMapping, RESTMapperError>;
 
     /// Every mapping for a group and kind when no version is given, else the mappings of
     /// the first given version that exists.
@@ -157,10 +157,10 @@ pub trait RESTMapper: Send + Sync + fmt::Debug {
         &self,
         gk: &GroupKind,
         versions: &[&str],
-    ) -> Result<Vec<RESTMapping>, RestMapperError>;
+    ) -> Result<Vec<RESTMapping>, RESTMapperError>;
 
     /// The singular name of a plural resource (`pods` to `pod`), for messages to users.
-    fn resource_singularizer(&self, resource: &str) -> Result<String, RestMapperError>;
+    fn resource_singularizer(&self, resource: &str) -> Result<String, RESTMapperError>;
 }
 
 macro_rules! forward_rest_mapper {
@@ -169,42 +169,42 @@ macro_rules! forward_rest_mapper {
             fn kind_for(
                 &self,
                 resource: &GroupVersionResource,
-            ) -> Result<GroupVersionKind, RestMapperError> {
+            ) -> Result<GroupVersionKind, RESTMapperError> {
                 (**self).kind_for(resource)
             }
             fn kinds_for(
                 &self,
                 resource: &GroupVersionResource,
-            ) -> Result<Vec<GroupVersionKind>, RestMapperError> {
+            ) -> Result<Vec<GroupVersionKind>, RESTMapperError> {
                 (**self).kinds_for(resource)
             }
             fn resource_for(
                 &self,
                 input: &GroupVersionResource,
-            ) -> Result<GroupVersionResource, RestMapperError> {
+            ) -> Result<GroupVersionResource, RESTMapperError> {
                 (**self).resource_for(input)
             }
             fn resources_for(
                 &self,
                 input: &GroupVersionResource,
-            ) -> Result<Vec<GroupVersionResource>, RestMapperError> {
+            ) -> Result<Vec<GroupVersionResource>, RESTMapperError> {
                 (**self).resources_for(input)
             }
             fn rest_mapping(
                 &self,
                 gk: &GroupKind,
                 versions: &[&str],
-            ) -> Result<RESTMapping, RestMapperError> {
+            ) -> Result<RESTMapping, RESTMapperError> {
                 (**self).rest_mapping(gk, versions)
             }
             fn rest_mappings(
                 &self,
                 gk: &GroupKind,
                 versions: &[&str],
-            ) -> Result<Vec<RESTMapping>, RestMapperError> {
+            ) -> Result<Vec<RESTMapping>, RESTMapperError> {
                 (**self).rest_mappings(gk, versions)
             }
-            fn resource_singularizer(&self, resource: &str) -> Result<String, RestMapperError> {
+            fn resource_singularizer(&self, resource: &str) -> Result<String, RESTMapperError> {
                 (**self).resource_singularizer(resource)
             }
         }

@@ -228,7 +228,7 @@ impl DiscoveryRESTMapper {
 mod tests {
     use super::*;
     use crate::apis::meta::v1::ObjectMeta;
-    use crate::meta::{RESTMapper, RestMapperError};
+    use crate::meta::{RESTMapper, RESTMapperError};
     use crate::runtime::{CUSTOM_RESOURCE_VERBS, ObjectType, Registration, Resource};
     use crate::schema::{GroupKind, GroupResource, GroupVersionResource};
     use proptest::prelude::*;
@@ -330,7 +330,7 @@ mod tests {
         // lists both, preferred first, and will not pick one.
         assert!(matches!(
             mapper.kind_for(&bare("deploy")),
-            Err(RestMapperError::AmbiguousResource(e)) if e.matching_kinds.len() == 2
+            Err(RESTMapperError::AmbiguousResource(e)) if e.matching_kinds.len() == 2
         ));
         assert_eq!(
             mapper
@@ -390,12 +390,12 @@ mod tests {
         );
         assert!(matches!(
             mapper.kind_for(&bare("deleteoptions")),
-            Err(RestMapperError::NoResourceMatch(_))
+            Err(RESTMapperError::NoResourceMatch(_))
         ));
         // Nor are versions without verbs.
         assert!(matches!(
             mapper.kind_for(&GroupVersionResource::new("extensions", "", "deployments")),
-            Err(RestMapperError::NoResourceMatch(_))
+            Err(RESTMapperError::NoResourceMatch(_))
         ));
     }
 
@@ -461,7 +461,7 @@ mod tests {
         );
         assert!(matches!(
             ShortcutRESTMapper::from_scheme(&scheme).resource_for(&bare("ep")),
-            Err(RestMapperError::AmbiguousResource(_))
+            Err(RESTMapperError::AmbiguousResource(_))
         ));
         assert_eq!(
             mapper
@@ -472,7 +472,7 @@ mod tests {
         );
         assert!(matches!(
             mapper.kind_for(&bare("deleteoptions")),
-            Err(RestMapperError::NoResourceMatch(_))
+            Err(RESTMapperError::NoResourceMatch(_))
         ));
     }
 

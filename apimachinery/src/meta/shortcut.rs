@@ -5,7 +5,7 @@ use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::sync::Arc;
 
-use super::{CategoryExpander, RESTMapper, RESTMapping, RestMapperError};
+use super::{CategoryExpander, RESTMapper, RESTMapperError, RESTMapping};
 use crate::schema::{GroupKind, GroupResource, GroupVersionKind, GroupVersionResource, Name};
 
 /// A short name and the resource it stands for, both in the group that declares them.
@@ -169,7 +169,7 @@ pub type WarningHandler = Arc<dyn Fn(&str) + Send + Sync>;
 /// );
 /// assert_eq!(mapper.kind_for(&GroupVersionResource::new("", "", "deploy"))?, apps.with_kind("Deployment"));
 /// assert_eq!(mapper.resources_for_category("all"), Some(&[GroupResource::new("apps", "deployments")][..]));
-/// # Ok::<(), apimachinery::meta::RestMapperError>(())
+/// # Ok::<(), apimachinery::meta::RESTMapperError>(())
 /// ```
 #[derive(Clone)]
 pub struct ShortcutRESTMapper<M = Box<dyn RESTMapper>> {
@@ -228,28 +228,28 @@ impl<M: RESTMapper> RESTMapper for ShortcutRESTMapper<M> {
     fn kind_for(
         &self,
         resource: &GroupVersionResource,
-    ) -> Result<GroupVersionKind, RestMapperError> {
+    ) -> Result<GroupVersionKind, RESTMapperError> {
         self.delegate.kind_for(&self.expand_short_name(resource))
     }
 
     fn kinds_for(
         &self,
         resource: &GroupVersionResource,
-    ) -> Result<Vec<GroupVersionKind>, RestMapperError> {
+    ) -> Result<Vec<GroupVersionKind>, RESTMapperError> {
         self.delegate.kinds_for(&self.expand_short_name(resource))
     }
 
     fn resource_for(
         &self,
         input: &GroupVersionResource,
-    ) -> Result<GroupVersionResource, RestMapperError> {
+    ) -> Result<GroupVersionResource, RESTMapperError> {
         self.delegate.resource_for(&self.expand_short_name(input))
     }
 
     fn resources_for(
         &self,
         input: &GroupVersionResource,
-    ) -> Result<Vec<GroupVersionResource>, RestMapperError> {
+    ) -> Result<Vec<GroupVersionResource>, RESTMapperError> {
         self.delegate.resources_for(&self.expand_short_name(input))
     }
 
@@ -257,7 +257,7 @@ impl<M: RESTMapper> RESTMapper for ShortcutRESTMapper<M> {
         &self,
         gk: &GroupKind,
         versions: &[&str],
-    ) -> Result<RESTMapping, RestMapperError> {
+    ) -> Result<RESTMapping, RESTMapperError> {
         self.delegate.rest_mapping(gk, versions)
     }
 
@@ -265,11 +265,11 @@ impl<M: RESTMapper> RESTMapper for ShortcutRESTMapper<M> {
         &self,
         gk: &GroupKind,
         versions: &[&str],
-    ) -> Result<Vec<RESTMapping>, RestMapperError> {
+    ) -> Result<Vec<RESTMapping>, RESTMapperError> {
         self.delegate.rest_mappings(gk, versions)
     }
 
-    fn resource_singularizer(&self, resource: &str) -> Result<String, RestMapperError> {
+    fn resource_singularizer(&self, resource: &str) -> Result<String, RESTMapperError> {
         let expanded = self.expand_short_name(&GroupVersionResource::new(
             Name::EMPTY,
             Name::EMPTY,

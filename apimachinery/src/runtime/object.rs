@@ -93,13 +93,13 @@ pub trait Object: Any + Send + Sync + fmt::Debug {
 
     /// The object as a protobuf message, for types with a protobuf encoding
     /// (`#[api(protobuf)]`); `None` for others, which the protobuf serializer refuses.
-    fn as_proto_message(&self) -> Option<&dyn crate::protobuf::Message> {
+    fn as_proto_message(&self) -> Option<&dyn crate::proto::Message> {
         None
     }
 
     /// The object as a protobuf message to decode into; see
     /// [`as_proto_message`](Self::as_proto_message).
-    fn as_proto_message_mut(&mut self) -> Option<&mut dyn crate::protobuf::Message> {
+    fn as_proto_message_mut(&mut self) -> Option<&mut dyn crate::proto::Message> {
         None
     }
 }

@@ -4,7 +4,7 @@
 use std::fmt;
 
 use super::Object;
-use crate::protobuf::{Decoder, Encoder, Message, ProtobufError, WireType, read_bytes};
+use crate::proto::{Message, ProtobufError, WireDecoder, WireEncoder, WireType, read_bytes};
 use crate::raw_json::{deserialize_raw, serialize_raw};
 
 /// A field that holds a whole object of any kind (`ControllerRevision.data`, an
@@ -130,7 +130,7 @@ impl<'de> serde::Deserialize<'de> for RawExtension {
 /// `RawExtension` is `{raw = 1}`: the bytes as read, or the object as compact JSON when
 /// only an object is set; nothing when empty (Go's nil `Raw`).
 impl Message for RawExtension {
-    fn encode_fields(&self, e: &mut Encoder) {
+    fn encode_fields(&self, e: &mut WireEncoder) {
         if !self.raw.is_empty() {
             e.bytes_field(1, &self.raw);
         } else if let Some(object) = &self.object {
@@ -150,7 +150,7 @@ impl Message for RawExtension {
         &mut self,
         number: u32,
         wire: WireType,
-        d: &mut Decoder<'_>,
+        d: &mut WireDecoder<'_>,
     ) -> Result<bool, ProtobufError> {
         if number != 1 {
             return Ok(false);

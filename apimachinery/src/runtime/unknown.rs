@@ -5,8 +5,9 @@ use std::fmt;
 
 use super::Object;
 use crate::apis::meta::v1::{ListMetaAccessor, ObjectMetaAccessor, TypeMeta};
-use crate::protobuf::{
-    Decoder, Encoder, Field, Message, ProtobufError, ProtobufErrorKind, WireType, read_bytes,
+use crate::proto::{
+    Field, Message, ProtobufError, ProtobufErrorKind, WireDecoder, WireEncoder, WireType,
+    read_bytes,
 };
 use crate::raw_json::{deserialize_raw, serialize_raw};
 use crate::schema::GroupVersionKind;
@@ -123,7 +124,7 @@ impl Object for Unknown {
 /// `Unknown` is `{typeMeta = 1 {apiVersion = 1, kind = 2}, raw = 2, contentEncoding = 3,
 /// contentType = 4}` (`runtime.TypeMeta` numbers apiVersion first).
 impl Message for Unknown {
-    fn encode_fields(&self, e: &mut Encoder) {
+    fn encode_fields(&self, e: &mut WireEncoder) {
         e.message(1, |e| {
             e.bytes_field(1, self.type_meta.api_version.as_bytes());
             e.bytes_field(2, self.type_meta.kind.as_bytes());
@@ -137,7 +138,7 @@ impl Message for Unknown {
         &mut self,
         number: u32,
         wire: WireType,
-        d: &mut Decoder<'_>,
+        d: &mut WireDecoder<'_>,
     ) -> Result<bool, ProtobufError> {
         match number {
             1 => {

@@ -3,8 +3,8 @@
 
 use std::sync::Arc;
 
-use super::json::{Serializer as JsonSerializer, SerializerOptions};
-use super::protobuf::Serializer as ProtobufSerializer;
+use super::json::{JsonSerializer, SerializerOptions};
+use super::protobuf::ProtobufSerializer;
 use super::recognizer::RecognizingDecoder;
 use super::versioning::{ObjectConvertor, VersioningCodec, VersioningDecoder, VersioningEncoder};
 use super::{Decoder, Encoder, Serializer};

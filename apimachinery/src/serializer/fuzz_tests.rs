@@ -3,7 +3,7 @@
 
 use proptest::prelude::*;
 
-use super::json::{Serializer, SerializerOptions};
+use super::json::{JsonSerializer, SerializerOptions};
 use super::{CodecFactory, Decoder, Encoder};
 use crate::runtime::Unstructured;
 use crate::util::json::format_go_float64;
@@ -80,8 +80,8 @@ proptest! {
     #[test]
     fn arbitrary_bytes_never_panic(data in prop::collection::vec(any::<u8>(), 0..256), options in options()) {
         let scheme = super::json::serializer_tests::scheme();
-        let _ = Serializer::new(&scheme, options).decode(&data, None, None);
-        let _ = Serializer::unstructured(options).decode(&data, None, None);
+        let _ = JsonSerializer::new(&scheme, options).decode(&data, None, None);
+        let _ = JsonSerializer::unstructured(options).decode(&data, None, None);
         let _ = CodecFactory::new(&scheme).universal_deserializer().decode(&data, None, None);
     }
 
@@ -90,15 +90,15 @@ proptest! {
         let scheme = super::json::serializer_tests::scheme();
         let gvk = crate::schema::GroupVersionKind::new("apps", "v1", "Deployment");
         let options = SerializerOptions { yaml: false, ..options };
-        let _ = Serializer::new(&scheme, options).decode(&data, Some(&gvk), None);
+        let _ = JsonSerializer::new(&scheme, options).decode(&data, Some(&gvk), None);
     }
 
     #[test]
     fn mutated_documents_never_panic(data in mutated_kubectl_deployment(), options in options()) {
         let scheme = super::json::serializer_tests::scheme();
         let options = SerializerOptions { yaml: false, ..options };
-        let _ = Serializer::new(&scheme, options).decode(&data, None, None);
-        let _ = Serializer::unstructured(options).decode(&data, None, None);
+        let _ = JsonSerializer::new(&scheme, options).decode(&data, None, None);
+        let _ = JsonSerializer::unstructured(options).decode(&data, None, None);
     }
 
     #[test]
@@ -108,7 +108,7 @@ proptest! {
         }
         value["kind"] = "K".into();
         value["apiVersion"] = "g/v1".into();
-        let json = Serializer::unstructured(SerializerOptions { pretty, ..SerializerOptions::default() });
+        let json = JsonSerializer::unstructured(SerializerOptions { pretty, ..SerializerOptions::default() });
         let obj = Unstructured::from_value(value).unwrap();
         let first = json.encode_to_vec(&obj).unwrap();
         let (decoded, _) = json.decode(&first, None, None).unwrap();

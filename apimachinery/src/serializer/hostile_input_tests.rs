@@ -6,18 +6,18 @@
 //! decoder here uses; Go's `k8s.io/apimachinery` JSON reader allows 10,000 — an object
 //! nested deeper than 128 is refused here, and no built-in kind comes near), YAML nesting
 //! of [`yaml::MAX_DEPTH`] and go-yaml's alias-expansion ratio, protobuf nesting of
-//! [`protobuf::MAX_DEPTH`](crate::protobuf::MAX_DEPTH), length prefixes checked against
+//! [`proto::MAX_DEPTH`](crate::proto::MAX_DEPTH), length prefixes checked against
 //! the bytes left before anything is read or allocated, and frames of at most
-//! [`MAX_FRAME_LEN`](crate::protobuf::MAX_FRAME_LEN).
+//! [`MAX_FRAME_LEN`](crate::proto::MAX_FRAME_LEN).
 #![allow(clippy::unwrap_used)]
 
 use std::io::Cursor;
 
-use super::json::{Serializer, SerializerOptions};
-use super::protobuf::Serializer as ProtobufSerializer;
+use super::json::{JsonSerializer, SerializerOptions};
+use super::protobuf::ProtobufSerializer;
 use super::yaml::{self, YamlErrorKind};
 use super::{CodecFactory, DecodeErrorKind, Decoder, Format};
-use crate::protobuf::{LengthDelimitedFrameReader, MAX_FRAME_LEN, ProtobufErrorKind};
+use crate::proto::{LengthDelimitedFrameReader, MAX_FRAME_LEN, ProtobufErrorKind};
 
 /// The stack of a tokio worker thread, on which a server decodes request bodies.
 const SERVER_THREAD_STACK: usize = 2 << 20;
@@ -80,16 +80,16 @@ fn deeply_nested_json_arrays_are_a_typed_error_not_a_stack_overflow() {
                 strict,
                 ..SerializerOptions::default()
             };
-            let unstructured = Serializer::unstructured(options).decode(&deep, None, None);
+            let unstructured = JsonSerializer::unstructured(options).decode(&deep, None, None);
             assert_too_deep_json(unstructured.err().unwrap().kind());
             // The typed Deployment has no `spec.x`: serde_json skips an unknown value
             // without recursing, so the lenient decode succeeds, as Go's does; the strict
             // one reports the unknown field. Neither overflows.
-            let typed = Serializer::new(&scheme, options).decode(&deep, None, None);
+            let typed = JsonSerializer::new(&scheme, options).decode(&deep, None, None);
             assert_eq!(typed.is_ok(), !strict);
         }
         let bare = "[".repeat(100_000).into_bytes();
-        let err = Serializer::unstructured(SerializerOptions::default())
+        let err = JsonSerializer::unstructured(SerializerOptions::default())
             .decode(&bare, None, None)
             .err()
             .unwrap();
@@ -103,9 +103,9 @@ fn json_nested_within_the_limit_decodes() {
         let scheme = scheme();
         // The document's own two levels and `spec.x` leave room for 120 arrays.
         let within = deployment_nested(120);
-        let json = Serializer::unstructured(SerializerOptions::default());
+        let json = JsonSerializer::unstructured(SerializerOptions::default());
         assert!(json.decode(&within, None, None).is_ok());
-        let typed = Serializer::new(&scheme, SerializerOptions::default());
+        let typed = JsonSerializer::new(&scheme, SerializerOptions::default());
         // The typed Deployment has no `spec.x`: ignored, whatever its depth.
         assert!(typed.decode(&within, None, None).is_ok());
     });
@@ -140,7 +140,7 @@ fn yaml_billion_laughs_is_refused_as_excessive_aliasing() {
                 strict,
                 pretty: false,
             };
-            let typed = Serializer::new(&scheme, options).decode(doc.as_bytes(), None, None);
+            let typed = JsonSerializer::new(&scheme, options).decode(doc.as_bytes(), None, None);
             let message = typed.err().unwrap().to_string();
             assert!(message.contains("excessive aliasing"), "{message}");
         }
@@ -158,7 +158,7 @@ fn yaml_billion_laughs_is_refused_as_excessive_aliasing() {
 fn deeply_nested_yaml_is_a_typed_error_not_a_stack_overflow() {
     on_server_stack(|| {
         let scheme = scheme();
-        let serializer = Serializer::unstructured(SerializerOptions {
+        let serializer = JsonSerializer::unstructured(SerializerOptions {
             yaml: true,
             ..SerializerOptions::default()
         });
@@ -188,7 +188,7 @@ fn deeply_nested_yaml_is_a_typed_error_not_a_stack_overflow() {
             "- ".repeat(yaml::MAX_DEPTH - 2)
         );
         assert!(yaml::yaml_to_json(&deep).is_ok());
-        let typed = Serializer::new(
+        let typed = JsonSerializer::new(
             &scheme,
             SerializerOptions {
                 yaml: true,
@@ -226,7 +226,7 @@ fn protobuf_length_claiming_2_gib_is_refused_before_allocating() {
             "{claim}: {err:?}"
         );
         let data = envelope_claiming(claim);
-        let err = crate::protobuf::decode_envelope(&data).err().unwrap();
+        let err = crate::proto::decode_envelope(&data).err().unwrap();
         assert_eq!(err.kind(), &ProtobufErrorKind::LengthPastEnd(claim));
     }
 }
@@ -237,7 +237,7 @@ fn protobuf_groups_nested_past_the_limit_are_refused() {
     // nesting level each.
     on_server_stack(|| {
         let nested = vec![0x7b_u8; 100_000];
-        let mut decoder = crate::protobuf::Decoder::new(&nested);
+        let mut decoder = crate::proto::WireDecoder::new(&nested);
         let (field, wire) = decoder.key().unwrap();
         let err = decoder.skip(field, wire).unwrap_err();
         assert_eq!(err.kind(), &ProtobufErrorKind::TooDeep);

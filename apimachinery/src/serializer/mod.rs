@@ -6,7 +6,7 @@
 //! - [`json`]: Go's JSON serializer, which also reads and writes YAML; its module docs
 //!   list the byte-identity rules.
 //! - [`protobuf`]: Go's protobuf serializer (the envelope, and the bare message); the
-//!   wire format is [`crate::protobuf`].
+//!   wire format is [`crate::proto`].
 //! - [`yaml`]: the YAML text layer: Go's YAML→JSON and JSON→YAML conversions
 //!   (`sigs.k8s.io/yaml` over go-yaml v2) and the multi-document stream reader.
 //! - [`CodecFactory`]: the serializers of a scheme by media type, the universal

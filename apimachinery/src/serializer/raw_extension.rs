@@ -12,7 +12,7 @@ use crate::schema::GroupVersionKind;
 ///
 /// ```
 /// use apimachinery::{ApiObject, apis::meta::v1::ObjectMeta, runtime::{RawExtension, Scheme}};
-/// use apimachinery::serializer::{decode_raw_extension, json::{Serializer, SerializerOptions}};
+/// use apimachinery::serializer::{decode_raw_extension, json::{JsonSerializer, SerializerOptions}};
 ///
 /// #[derive(ApiObject, Clone, Debug, Default, PartialEq)]
 /// #[api(group = "example.com", version = "v1", kind = "Widget")]
@@ -21,7 +21,7 @@ use crate::schema::GroupVersionKind;
 /// let mut scheme = Scheme::new();
 /// scheme.add_known_type::<Widget>()?;
 /// let mut ext = RawExtension::from_raw(r#"{"size":2, "kind":"Widget","apiVersion":"example.com/v1"}"#);
-/// let gvk = decode_raw_extension(&Serializer::new(&scheme, SerializerOptions::default()), &mut ext, None)?;
+/// let gvk = decode_raw_extension(&JsonSerializer::new(&scheme, SerializerOptions::default()), &mut ext, None)?;
 /// assert_eq!(gvk.kind, "Widget");
 /// assert_eq!(ext.object.as_ref().and_then(|o| o.downcast_ref::<Widget>()).map(|w| w.size), Some(2));
 /// # Ok::<(), Box<dyn std::error::Error>>(())

@@ -1,14 +1,14 @@
 //! [`RecognizingDecoder`]: a decoder that looks at the bytes to pick the format (Go's
 //! `runtime/serializer/recognizer`).
 
-use super::json::Serializer as JsonSerializer;
-use super::protobuf::Serializer as ProtobufSerializer;
+use super::json::JsonSerializer;
+use super::protobuf::ProtobufSerializer;
 use super::{DecodeError, Decoder, Format};
 use crate::runtime::Object;
 use crate::schema::GroupVersionKind;
 
 /// The magic number that starts the Kubernetes protobuf envelope.
-pub use crate::protobuf::MAGIC as PROTOBUF_MAGIC;
+pub use crate::proto::MAGIC as PROTOBUF_MAGIC;
 
 /// Which format a document is in, by its first bytes: the protobuf envelope's magic
 /// number, JSON when the first non-whitespace byte is `{` (Go's `IsJSONBuffer`), YAML

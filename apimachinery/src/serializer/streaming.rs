@@ -91,9 +91,9 @@ pub fn decode_json_stream<'a>(
 /// the stream.
 ///
 /// ```
-/// use apimachinery::serializer::{decode_stream, json::{Serializer, SerializerOptions}};
+/// use apimachinery::serializer::{decode_stream, json::{JsonSerializer, SerializerOptions}};
 ///
-/// let yaml = Serializer::unstructured(SerializerOptions { yaml: true, ..Default::default() });
+/// let yaml = JsonSerializer::unstructured(SerializerOptions { yaml: true, ..Default::default() });
 /// let stream = b"apiVersion: v1\nkind: A\n---\n# nothing\n---\napiVersion: v1\nkind: B\n";
 /// let kinds: Vec<String> = decode_stream(&yaml, stream, None)
 ///     .map(|r| r.map(|(_, gvk)| gvk.kind.to_string()))
@@ -146,13 +146,13 @@ fn is_blank(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::serializer::json::{Serializer, SerializerOptions};
+    use crate::serializer::json::{JsonSerializer, SerializerOptions};
 
     #[test]
     fn streams_split_and_decode_with_document_indexes() {
         let data = br#" {"apiVersion":"v1","kind":"A"}
             {"apiVersion":"v1","kind":"B","x":[1,{"y":"}"}]}{"apiVersion":"v1"} {"#;
-        let json = Serializer::unstructured(SerializerOptions::default());
+        let json = JsonSerializer::unstructured(SerializerOptions::default());
         let results: Vec<_> = decode_json_stream(&json, data, None).collect();
         assert_eq!(results.len(), 4);
         assert_eq!(results[0].as_ref().unwrap().1.kind, "A");

@@ -5,7 +5,7 @@
 
 use apimachinery::apis::meta::v1::StatusCause;
 use apimachinery::serializer::Decoder;
-use apimachinery::serializer::json::{Serializer, SerializerOptions};
+use apimachinery::serializer::json::{JsonSerializer, SerializerOptions};
 use serde_json::Value;
 
 use super::schema::structural_errors;
@@ -54,7 +54,7 @@ pub fn check_definition_body(body: &[u8], media: MediaType) -> Result<(), Status
     if media == MediaType::Protobuf {
         return Ok(());
     }
-    let serializer = Serializer::unstructured(SerializerOptions {
+    let serializer = JsonSerializer::unstructured(SerializerOptions {
         yaml: media == MediaType::Yaml,
         pretty: false,
         strict: false,

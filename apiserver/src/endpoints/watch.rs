@@ -170,7 +170,7 @@ fn frame(event_type: &str, object_json: &[u8]) -> Bytes {
 /// length, then a bare `metav1.WatchEvent` message whose `object` holds the object in its
 /// `k8s\0` envelope.
 fn protobuf_frame(event_type: &str, enveloped: &[u8]) -> Bytes {
-    let mut event = apimachinery::protobuf::Encoder::new();
+    let mut event = apimachinery::proto::WireEncoder::new();
     event.bytes_field(1, event_type.as_bytes());
     event.message(2, |raw| raw.bytes_field(1, enveloped));
     let event = event.into_bytes();

@@ -208,7 +208,7 @@ async fn kept_objects_dry_runs_formats_and_collections() {
         .await;
     assert_eq!(r.status, 200);
     let scheme = client::scheme();
-    let (obj, gvk) = apimachinery::serializer::protobuf::Serializer::new(&scheme)
+    let (obj, gvk) = apimachinery::serializer::protobuf::ProtobufSerializer::new(&scheme)
         .decode(&r.body, None, None)
         .unwrap();
     assert_eq!(gvk.kind, "Pod");

@@ -47,7 +47,7 @@ async fn get_as(s: &TestServer, path: &str, accept: &str) -> Response {
 
 fn decode_pb(body: &[u8]) -> Box<dyn Object> {
     let scheme = client::scheme();
-    let (obj, _) = apimachinery::serializer::protobuf::Serializer::new(&scheme)
+    let (obj, _) = apimachinery::serializer::protobuf::ProtobufSerializer::new(&scheme)
         .decode(body, None, None)
         .unwrap();
     obj
@@ -59,10 +59,10 @@ fn pom(version: &str) -> GroupVersionKind {
 
 /// The objects of the protobuf watch frames of a finished watch body.
 fn protobuf_events(body: &[u8]) -> Vec<(String, Box<dyn Object>)> {
-    apimachinery::protobuf::LengthDelimitedFrameReader::new(body)
+    apimachinery::proto::LengthDelimitedFrameReader::new(body)
         .map(|frame| {
             let frame = frame.unwrap();
-            let mut d = apimachinery::protobuf::Decoder::new(&frame);
+            let mut d = apimachinery::proto::WireDecoder::new(&frame);
             let (mut event_type, mut raw) = (String::new(), Vec::new());
             while !d.is_empty() {
                 let (field, _) = d.key().unwrap();
@@ -70,7 +70,7 @@ fn protobuf_events(body: &[u8]) -> Vec<(String, Box<dyn Object>)> {
                 match field {
                     1 => event_type = String::from_utf8(bytes.to_vec()).unwrap(),
                     _ => {
-                        let mut inner = apimachinery::protobuf::Decoder::new(bytes);
+                        let mut inner = apimachinery::proto::WireDecoder::new(bytes);
                         inner.key().unwrap();
                         raw = inner.length_delimited().unwrap().to_vec();
                     }

@@ -1401,7 +1401,7 @@ async fn one_storage_watch_per_resource_fans_out_to_every_client() {
 /// The type and object of one protobuf watch frame (a bare `metav1.WatchEvent`).
 fn decode_watch_event(frame: &[u8]) -> (String, Box<dyn apimachinery::runtime::Object>) {
     use apimachinery::serializer::Decoder as _;
-    let mut d = apimachinery::protobuf::Decoder::new(frame);
+    let mut d = apimachinery::proto::WireDecoder::new(frame);
     let (mut event_type, mut raw) = (String::new(), Vec::new());
     while !d.is_empty() {
         let (field, _) = d.key().unwrap();
@@ -1409,7 +1409,7 @@ fn decode_watch_event(frame: &[u8]) -> (String, Box<dyn apimachinery::runtime::O
         match field {
             1 => event_type = String::from_utf8(bytes.to_vec()).unwrap(),
             2 => {
-                let mut inner = apimachinery::protobuf::Decoder::new(bytes);
+                let mut inner = apimachinery::proto::WireDecoder::new(bytes);
                 let (f, _) = inner.key().unwrap();
                 assert_eq!(f, 1);
                 raw = inner.length_delimited().unwrap().to_vec();
@@ -1418,7 +1418,7 @@ fn decode_watch_event(frame: &[u8]) -> (String, Box<dyn apimachinery::runtime::O
         }
     }
     let scheme = client::scheme();
-    let (obj, _) = apimachinery::serializer::protobuf::Serializer::new(&scheme)
+    let (obj, _) = apimachinery::serializer::protobuf::ProtobufSerializer::new(&scheme)
         .decode(&raw, None, None)
         .unwrap();
     (event_type, obj)
@@ -1443,7 +1443,7 @@ async fn protobuf_watches_are_length_delimited_watch_events() {
         r.header("content-type"),
         Some("application/vnd.kubernetes.protobuf;stream=watch")
     );
-    let frames: Vec<Vec<u8>> = apimachinery::protobuf::LengthDelimitedFrameReader::new(&r.body[..])
+    let frames: Vec<Vec<u8>> = apimachinery::proto::LengthDelimitedFrameReader::new(&r.body[..])
         .collect::<Result<_, _>>()
         .unwrap();
     assert_eq!(frames.len(), 1);

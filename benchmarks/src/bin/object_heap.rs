@@ -55,13 +55,13 @@ fn ours_json<T: serde::de::DeserializeOwned>(json: &[u8]) -> Result<(i64, i64), 
 /// encoded outside the count, the protobuf message decoded inside it.
 fn ours_protobuf<T>(json: &[u8]) -> Result<(i64, i64), Error>
 where
-    T: serde::de::DeserializeOwned + apimachinery::protobuf::Message + Default,
+    T: serde::de::DeserializeOwned + apimachinery::proto::Message + Default,
 {
     let typed: T = serde_json::from_slice(json)?;
-    let bytes = apimachinery::protobuf::encode_message(&typed);
+    let bytes = apimachinery::proto::encode_message(&typed);
     drop(typed);
     retained(|| {
-        Ok(Box::new(apimachinery::protobuf::decode_message::<T>(
+        Ok(Box::new(apimachinery::proto::decode_message::<T>(
             &bytes,
         )?))
     })

@@ -5,8 +5,8 @@
 use apimachinery::apis::meta::v1::Status;
 use apimachinery::runtime::{Object, Scheme};
 use apimachinery::schema::GroupVersionKind;
-use apimachinery::serializer::json::{Serializer as JsonSerializer, SerializerOptions};
-use apimachinery::serializer::protobuf::Serializer as ProtobufSerializer;
+use apimachinery::serializer::json::{JsonSerializer, SerializerOptions};
+use apimachinery::serializer::protobuf::ProtobufSerializer;
 use apimachinery::serializer::{Decoder, Encoder};
 
 use super::error::ApiError;
@@ -81,9 +81,9 @@ pub(crate) fn decode_protobuf_list(
     body: &[u8],
     item_gvk: &GroupVersionKind,
 ) -> Result<(apimachinery::apis::meta::v1::ListMeta, Vec<Box<dyn Object>>), String> {
-    use apimachinery::protobuf::{Decoder as Wire, WireType};
-    let env = apimachinery::protobuf::decode_envelope(body).map_err(|e| e.to_string())?;
-    let mut d = Wire::new(env.raw);
+    use apimachinery::proto::{WireDecoder, WireType};
+    let env = apimachinery::proto::decode_envelope(body).map_err(|e| e.to_string())?;
+    let mut d = WireDecoder::new(env.raw);
     let mut meta = apimachinery::apis::meta::v1::ListMeta::default();
     let mut items = Vec::new();
     while !d.is_empty() {
@@ -91,7 +91,7 @@ pub(crate) fn decode_protobuf_list(
         match (field, wire) {
             (1, WireType::LengthDelimited) => {
                 let bytes = d.length_delimited().map_err(|e| e.to_string())?;
-                meta = apimachinery::protobuf::decode_message(bytes).map_err(|e| e.to_string())?;
+                meta = apimachinery::proto::decode_message(bytes).map_err(|e| e.to_string())?;
             }
             (2, WireType::LengthDelimited) => {
                 let bytes = d.length_delimited().map_err(|e| e.to_string())?;
@@ -109,12 +109,12 @@ pub(crate) fn decode_protobuf_list(
 
 /// Reads a `Status` from JSON or protobuf.
 pub(crate) fn decode_status(body: &[u8]) -> Option<Status> {
-    if body.starts_with(apimachinery::protobuf::MAGIC) {
-        let env = apimachinery::protobuf::decode_envelope(body).ok()?;
+    if body.starts_with(apimachinery::proto::MAGIC) {
+        let env = apimachinery::proto::decode_envelope(body).ok()?;
         if env.kind != "Status" {
             return None;
         }
-        return apimachinery::protobuf::decode_message::<Status>(env.raw).ok();
+        return apimachinery::proto::decode_message::<Status>(env.raw).ok();
     }
     let value: serde_json::Value = serde_json::from_slice(body).ok()?;
     if value.get("kind").and_then(|k| k.as_str()) != Some("Status") {

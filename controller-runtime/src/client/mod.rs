@@ -168,8 +168,8 @@ fn decode_metadata(bytes: &[u8], protobuf: bool) -> Result<PartialObjectMetadata
     let mut m: PartialObjectMetadata = if protobuf {
         // Every object's message holds its metadata in field 1, as
         // PartialObjectMetadata's does; the rest is skipped.
-        let envelope = apimachinery::protobuf::decode_envelope(bytes).map_err(|e| e.to_string())?;
-        apimachinery::protobuf::decode_message(envelope.raw).map_err(|e| e.to_string())?
+        let envelope = apimachinery::proto::decode_envelope(bytes).map_err(|e| e.to_string())?;
+        apimachinery::proto::decode_message(envelope.raw).map_err(|e| e.to_string())?
     } else {
         serde_json::from_slice(bytes).map_err(|e| e.to_string())?
     };
@@ -908,8 +908,8 @@ impl Client {
             if codec::is_protobuf(&content_type) {
                 // Any list's message: its ListMeta in field 1, items in field 2, each
                 // item's metadata in its field 1.
-                apimachinery::protobuf::decode_envelope(&body)
-                    .and_then(|e| apimachinery::protobuf::decode_message(e.raw))
+                apimachinery::proto::decode_envelope(&body)
+                    .and_then(|e| apimachinery::proto::decode_message(e.raw))
                     .map_err(|e| e.to_string())
             } else {
                 serde_json::from_slice(&body).map_err(|e| e.to_string())

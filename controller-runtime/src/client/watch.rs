@@ -119,10 +119,10 @@ impl Reader {
                 return Ok(None);
             };
             let len = u32::from_be_bytes([len[0], len[1], len[2], len[3]]) as usize;
-            if len > apimachinery::protobuf::MAX_FRAME_LEN {
+            if len > apimachinery::proto::MAX_FRAME_LEN {
                 return Err(self.decode_error(format!(
                     "frame of {len} bytes exceeds the limit of {} bytes",
-                    apimachinery::protobuf::MAX_FRAME_LEN
+                    apimachinery::proto::MAX_FRAME_LEN
                 )));
             }
             let Some(frame) = pending.get(4..4 + len) else {
@@ -133,10 +133,10 @@ impl Reader {
             frame
         } else {
             let Some(end) = pending.iter().position(|&b| b == b'\n') else {
-                if pending.len() > apimachinery::protobuf::MAX_FRAME_LEN {
+                if pending.len() > apimachinery::proto::MAX_FRAME_LEN {
                     return Err(self.decode_error(format!(
                         "an event of over {} bytes without a line end",
-                        apimachinery::protobuf::MAX_FRAME_LEN
+                        apimachinery::proto::MAX_FRAME_LEN
                     )));
                 }
                 return Ok(None);
@@ -241,8 +241,8 @@ fn split_json_event(line: &[u8]) -> Result<(String, Vec<u8>), String> {
 /// A protobuf `metav1.WatchEvent` (type = 1, object = 2, a `RawExtension` whose raw
 /// = 1 holds the enveloped object) split into its type and the object's bytes.
 fn split_protobuf_event(frame: &[u8]) -> Result<(String, Vec<u8>), String> {
-    use apimachinery::protobuf::{Decoder, WireType};
-    let mut d = Decoder::new(frame);
+    use apimachinery::proto::{WireDecoder, WireType};
+    let mut d = WireDecoder::new(frame);
     let mut event_type = String::new();
     let mut object = Vec::new();
     while !d.is_empty() {
@@ -285,7 +285,7 @@ mod tests {
 
     #[test]
     fn protobuf_events_split() {
-        let mut e = apimachinery::protobuf::Encoder::new();
+        let mut e = apimachinery::proto::WireEncoder::new();
         e.bytes_field(1, b"MODIFIED");
         e.message(2, |raw| raw.bytes_field(1, b"k8s\0abc"));
         let (t, o) = split_protobuf_event(&e.into_bytes()).unwrap();

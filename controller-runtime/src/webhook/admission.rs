@@ -10,7 +10,7 @@ use std::pin::Pin;
 use std::sync::Arc;
 
 use apimachinery::runtime::{Object, Scheme};
-use apimachinery::serializer::json::{Serializer as JsonSerializer, SerializerOptions};
+use apimachinery::serializer::json::{JsonSerializer, SerializerOptions};
 use apimachinery::serializer::{Decoder, Encoder};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;

@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use apimachinery::runtime::{Object, Scheme};
 use apimachinery::schema::{GroupVersion, GroupVersionKind};
-use apimachinery::serializer::json::{Serializer as JsonSerializer, SerializerOptions};
+use apimachinery::serializer::json::{JsonSerializer, SerializerOptions};
 use apimachinery::serializer::{Decoder, Encoder};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;

@@ -83,7 +83,7 @@ async fn metadata_reads_receive_partial_object_metadata() {
         raw_get_bytes(&env.url(), &format!("{path}/a"), ACCEPT_METADATA).await;
     assert_eq!(status, 200);
     assert_eq!(content_type, "application/vnd.kubernetes.protobuf");
-    let envelope = apimachinery::protobuf::decode_envelope(&body).unwrap();
+    let envelope = apimachinery::proto::decode_envelope(&body).unwrap();
     assert_eq!(
         (envelope.api_version.as_str(), envelope.kind.as_str()),
         ("meta.k8s.io/v1", "PartialObjectMetadata")

@@ -247,8 +247,8 @@ mod conversion {
 // The protobuf encoding of these types, as Go's hand-written marshalers for them write
 // it (field numbers from `apiextensions/v1/generated.proto`).
 mod protobuf {
-    use apimachinery::protobuf::{
-        Decoder, Encoder, Field, Message, ProtobufError, ProtobufErrorKind, WireType,
+    use apimachinery::proto::{
+        Field, Message, ProtobufError, ProtobufErrorKind, WireDecoder, WireEncoder, WireType,
     };
 
     use super::{
@@ -276,7 +276,7 @@ mod protobuf {
 
     /// `JSON` is `{raw = 1}`, the value's JSON text.
     impl Message for JSON {
-        fn encode_fields(&self, e: &mut Encoder) {
+        fn encode_fields(&self, e: &mut WireEncoder) {
             // Serializing a `serde_json::Value` cannot fail.
             let raw = serde_json::to_vec(&self.0).unwrap_or_default();
             e.bytes_field(1, &raw);
@@ -286,7 +286,7 @@ mod protobuf {
             &mut self,
             number: u32,
             wire: WireType,
-            d: &mut Decoder<'_>,
+            d: &mut WireDecoder<'_>,
         ) -> Result<bool, ProtobufError> {
             if number != 1 {
                 return Ok(false);
@@ -308,7 +308,7 @@ mod protobuf {
 
     /// `{schema = 1, jSONSchemas = 2}`.
     impl<P: Message + Default> Message for JSONSchemaPropsOrArray<P> {
-        fn encode_fields(&self, e: &mut Encoder) {
+        fn encode_fields(&self, e: &mut WireEncoder) {
             match self {
                 JSONSchemaPropsOrArray::Schema(schema) => schema.encode_field(1, e),
                 JSONSchemaPropsOrArray::Schemas(schemas) => schemas.encode_field(2, e),
@@ -319,7 +319,7 @@ mod protobuf {
             &mut self,
             number: u32,
             wire: WireType,
-            d: &mut Decoder<'_>,
+            d: &mut WireDecoder<'_>,
         ) -> Result<bool, ProtobufError> {
             match number {
                 1 => {
@@ -347,7 +347,7 @@ mod protobuf {
 
     /// `{allows = 1, schema = 2}`; Go sets `allows` with a schema too.
     impl<P: Message + Default> Message for JSONSchemaPropsOrBool<P> {
-        fn encode_fields(&self, e: &mut Encoder) {
+        fn encode_fields(&self, e: &mut WireEncoder) {
             match self {
                 JSONSchemaPropsOrBool::Allows(allows) => allows.encode_field(1, e),
                 JSONSchemaPropsOrBool::Schema(schema) => {
@@ -361,7 +361,7 @@ mod protobuf {
             &mut self,
             number: u32,
             wire: WireType,
-            d: &mut Decoder<'_>,
+            d: &mut WireDecoder<'_>,
         ) -> Result<bool, ProtobufError> {
             match number {
                 1 => {
@@ -388,7 +388,7 @@ mod protobuf {
 
     /// `{schema = 1, property = 2}`.
     impl<P: Message + Default> Message for JSONSchemaPropsOrStringArray<P> {
-        fn encode_fields(&self, e: &mut Encoder) {
+        fn encode_fields(&self, e: &mut WireEncoder) {
             match self {
                 JSONSchemaPropsOrStringArray::Schema(schema) => schema.encode_field(1, e),
                 JSONSchemaPropsOrStringArray::Property(names) => names.encode_field(2, e),
@@ -399,7 +399,7 @@ mod protobuf {
             &mut self,
             number: u32,
             wire: WireType,
-            d: &mut Decoder<'_>,
+            d: &mut WireDecoder<'_>,
         ) -> Result<bool, ProtobufError> {
             match number {
                 1 => {

@@ -8,8 +8,8 @@ use std::collections::BTreeMap;
 
 use apimachinery::runtime::{API_VERSION_INTERNAL, Scheme};
 use apimachinery::schema::{GroupVersionKind, GroupVersioner};
-use apimachinery::serializer::json::{Serializer, SerializerOptions};
-use apimachinery::serializer::protobuf::Serializer as ProtobufSerializer;
+use apimachinery::serializer::json::{JsonSerializer, SerializerOptions};
+use apimachinery::serializer::protobuf::ProtobufSerializer;
 use apimachinery::serializer::{Decoder, Encoder};
 use serde_json::Value;
 
@@ -169,8 +169,8 @@ fn round_trips(scheme: &Scheme, gvk: &GroupVersionKind, text: &str) -> Result<St
         pretty,
         strict: false,
     };
-    let json = Serializer::new(scheme, options(false, true));
-    let yaml = Serializer::new(scheme, options(true, false));
+    let json = JsonSerializer::new(scheme, options(false, true));
+    let yaml = JsonSerializer::new(scheme, options(true, false));
     let protobuf = ProtobufSerializer::new(scheme);
     let (object, _) = json
         .decode(text.as_bytes(), Some(gvk), None)
@@ -397,7 +397,7 @@ fn every_filled_version_round_trips_through_its_hub() {
                 .convert_to_version(typed, &ExactKind(hub_kind.clone()))
                 .and_then(|h| scheme.convert_to_version(h, &ExactKind(gvk.clone())))
                 .map(|o| {
-                    let json = Serializer::new(
+                    let json = JsonSerializer::new(
                         &scheme,
                         SerializerOptions {
                             yaml: false,

@@ -3,9 +3,9 @@
 //! fields; a value of the wrong type is an error naming its JSON path. Each then writes
 //! what Go writes for the object it decoded, in JSON and protobuf.
 
-use apimachinery::protobuf::{decode_message, encode_message};
+use apimachinery::proto::{decode_message, encode_message};
 use apimachinery::runtime::Scheme;
-use apimachinery::serializer::json::{Serializer, SerializerOptions};
+use apimachinery::serializer::json::{JsonSerializer, SerializerOptions};
 use apimachinery::serializer::{Decoder, Encoder};
 use k8s_types::apps::v1::Deployment;
 use k8s_types::networking::v1::Ingress;
@@ -18,8 +18,8 @@ fn scheme() -> Result<Scheme, Box<dyn std::error::Error>> {
     Ok(scheme)
 }
 
-fn json(scheme: &Scheme) -> Serializer<'_> {
-    Serializer::new(
+fn json(scheme: &Scheme) -> JsonSerializer<'_> {
+    JsonSerializer::new(
         scheme,
         SerializerOptions {
             yaml: false,

@@ -60,7 +60,7 @@ fn json_keeps_any_value() {
 /// Each shape of the unions survives protobuf, as Go's marshalers write them.
 #[test]
 fn unions_round_trip_through_protobuf() {
-    use apimachinery::protobuf::{decode_message, encode_message};
+    use apimachinery::proto::{decode_message, encode_message};
     for text in ["true", "false", r#"{"type":"object"}"#] {
         let v: OrBool = serde_json::from_str(text).unwrap();
         assert_eq!(decode_message::<OrBool>(&encode_message(&v)).unwrap(), v);

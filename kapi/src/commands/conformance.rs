@@ -20,8 +20,8 @@ use std::process::ExitCode;
 
 use apimachinery::runtime::{Object, Scheme};
 use apimachinery::schema::GroupVersionKind;
-use apimachinery::serializer::json::{Serializer as JsonSerializer, SerializerOptions};
-use apimachinery::serializer::protobuf::Serializer as ProtobufSerializer;
+use apimachinery::serializer::json::{JsonSerializer, SerializerOptions};
+use apimachinery::serializer::protobuf::ProtobufSerializer;
 use apimachinery::serializer::{DecodeError, Decoder, EncodeError, Encoder};
 
 use super::CommandError;

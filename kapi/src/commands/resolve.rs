@@ -6,7 +6,7 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use apimachinery::meta::{RESTMapper, RESTMapping, RESTScopeName, RestMapperError};
+use apimachinery::meta::{RESTMapper, RESTMapperError, RESTMapping, RESTScopeName};
 use apimachinery::schema::{GroupVersionKind, parse_kind_arg, parse_resource_arg};
 
 use super::CommandError;
@@ -38,7 +38,7 @@ pub fn run(args: &ResolveArgs, out: &mut dyn Write) -> Result<ExitCode, CommandE
 
 /// The mapping a name means, trying it as kubectl does: a fully qualified resource
 /// (`resource.version.group`), then a resource with a group, then a kind.
-fn resolve(mapper: &dyn RESTMapper, name: &str) -> Result<RESTMapping, RestMapperError> {
+fn resolve(mapper: &dyn RESTMapper, name: &str) -> Result<RESTMapping, RESTMapperError> {
     let (full, partial) = parse_resource_arg(name);
     let resource_kind = full
         .and_then(|gvr| mapper.kind_for(&gvr).ok())

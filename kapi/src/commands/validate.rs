@@ -15,7 +15,7 @@ use std::process::ExitCode;
 
 use apimachinery::runtime::{Object, ResourceScope, Scheme, SchemeErrorKind};
 use apimachinery::schema::GroupVersionKind;
-use apimachinery::serializer::json::{Serializer, SerializerOptions};
+use apimachinery::serializer::json::{JsonSerializer, SerializerOptions};
 use apimachinery::serializer::{DecodeError, DecodeErrorKind, Format, decode_stream, recognize};
 use apimachinery::util::validation::field::ErrorList;
 
@@ -28,7 +28,7 @@ use crate::scheme::{is_custom_resource, scheme};
 pub fn run(args: &ValidateArgs, out: &mut dyn Write) -> Result<ExitCode, CommandError> {
     let scheme = scheme()?;
     let strict = |yaml| {
-        Serializer::new(
+        JsonSerializer::new(
             &scheme,
             SerializerOptions {
                 yaml,

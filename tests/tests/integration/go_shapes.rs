@@ -25,11 +25,11 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::path::PathBuf;
 
-use apimachinery::protobuf::{Decoder, WireType};
+use apimachinery::proto::{WireDecoder, WireType};
 use apimachinery::runtime::{API_VERSION_INTERNAL, Object, Scheme};
 use apimachinery::schema::GroupVersionKind;
 use apimachinery::serializer::Encoder;
-use apimachinery::serializer::json::{Serializer, SerializerOptions};
+use apimachinery::serializer::json::{JsonSerializer, SerializerOptions};
 use apimachinery::serializer::protobuf::encode_raw_object;
 use serde::Deserialize;
 use serde::de::{MapAccess, SeqAccess, Visitor};
@@ -670,7 +670,12 @@ fn diff(path: &str, expected: &J, actual: &J, out: &mut Vec<String>) {
     }
 }
 
-fn diff_proto(path: &str, expected: &[ProtoExpect], d: &mut Decoder<'_>, out: &mut Vec<String>) {
+fn diff_proto(
+    path: &str,
+    expected: &[ProtoExpect],
+    d: &mut WireDecoder<'_>,
+    out: &mut Vec<String>,
+) {
     let mut seen = Vec::new();
     while !d.is_empty() {
         let (number, wire) = match d.key() {
@@ -725,7 +730,7 @@ fn diff_proto(path: &str, expected: &[ProtoExpect], d: &mut Decoder<'_>, out: &m
 /// Every difference between a kind's default object and Go's zero value of its struct.
 fn check_kind(
     reference: &Reference,
-    json: &Serializer<'_>,
+    json: &JsonSerializer<'_>,
     gvk: &GroupVersionKind,
     object: &dyn Object,
 ) -> Result<Vec<String>, String> {
@@ -757,7 +762,7 @@ fn check_kind(
     match encode_raw_object(object) {
         Ok(bytes) => {
             let expected = reference.zero_proto(&key)?;
-            diff_proto("", &expected, &mut Decoder::new(&bytes), &mut problems);
+            diff_proto("", &expected, &mut WireDecoder::new(&bytes), &mut problems);
         }
         Err(_) if !go_has_protobuf => {}
         Err(e) => problems.push(format!("(protobuf): Go has a protobuf form, here: {e}")),
@@ -781,7 +786,7 @@ fn check_kinds(select: impl Fn(&str) -> bool) -> Option<(usize, usize)> {
         }
     };
     let scheme = Scheme::from_registry().unwrap();
-    let json = Serializer::new(&scheme, SerializerOptions::default());
+    let json = JsonSerializer::new(&scheme, SerializerOptions::default());
     let mut seen_types = BTreeSet::new();
     let (mut checked, mut failed) = (0, 0);
     for (gvk, object_type) in scheme.all_known_types() {

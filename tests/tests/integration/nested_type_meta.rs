@@ -7,7 +7,7 @@
 use apimachinery::apis::meta::v1::{Status, TypeMeta};
 use apimachinery::runtime::{RawExtension, Scheme};
 use apimachinery::schema::GroupVersion;
-use apimachinery::serializer::json::{Serializer, SerializerOptions};
+use apimachinery::serializer::json::{JsonSerializer, SerializerOptions};
 use apimachinery::serializer::{CodecFactory, Decoder, Encoder};
 use k8s_types::admission::v1::{AdmissionResponse, AdmissionReview};
 use k8s_types::apps::v1::Deployment;
@@ -82,7 +82,7 @@ fn a_nested_status_is_written_with_the_type_meta_it_holds() {
     );
 
     // YAML writes the same members.
-    let yaml = Serializer::new(
+    let yaml = JsonSerializer::new(
         &scheme,
         SerializerOptions {
             yaml: true,
@@ -116,7 +116,7 @@ fn a_status_written_as_the_object_names_its_kind() {
         .serializer
         .encode_to_vec(&denied())
         .unwrap();
-    let envelope = apimachinery::protobuf::decode_envelope(&pb).unwrap();
+    let envelope = apimachinery::proto::decode_envelope(&pb).unwrap();
     assert_eq!(
         (envelope.api_version.as_str(), envelope.kind.as_str()),
         ("v1", "Status")

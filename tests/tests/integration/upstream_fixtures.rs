@@ -116,10 +116,10 @@ fn file_stems_parse() {
 #[test]
 fn every_protobuf_fixture_has_go_s_envelope_and_metadata() {
     use apimachinery::apis::meta::v1::{ListMeta, ObjectMeta};
-    use apimachinery::protobuf::{Decoder, Message, WireType, decode_envelope, decode_message};
+    use apimachinery::proto::{Message, WireDecoder, WireType, decode_envelope, decode_message};
 
     fn metadata_bytes(raw: &[u8]) -> Result<Option<&[u8]>, String> {
-        let mut d = Decoder::new(raw);
+        let mut d = WireDecoder::new(raw);
         while !d.is_empty() {
             let (number, wire) = d.key().map_err(|e| e.to_string())?;
             if number == 1 && wire == WireType::LengthDelimited {
@@ -141,7 +141,7 @@ fn every_protobuf_fixture_has_go_s_envelope_and_metadata() {
                 "metadata differs:\n  pb:   {from_pb:?}\n  json: {from_json:?}"
             ));
         }
-        if apimachinery::protobuf::encode_message(&from_pb) != pb {
+        if apimachinery::proto::encode_message(&from_pb) != pb {
             return Err("metadata re-encodes to other bytes".into());
         }
         Ok(())

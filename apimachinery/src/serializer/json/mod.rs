@@ -76,7 +76,7 @@ mod yaml_input;
 pub(crate) use document::syntax_error;
 pub use document::{JsonDocument, parse, parse_tracking_duplicates};
 pub use meta_factory::{interpret, interpret_map};
-pub use serializer::{Serializer, SerializerOptions};
+pub use serializer::{JsonSerializer, SerializerOptions};
 pub(crate) use yaml_input::yaml_error;
 
 #[cfg(test)]

@@ -1,4 +1,4 @@
-//! [`Serializer`]: Go's JSON (and YAML) serializer over a [`Scheme`].
+//! [`JsonSerializer`]: Go's JSON (and YAML) serializer over a [`Scheme`].
 
 use std::io;
 
@@ -20,7 +20,7 @@ use crate::serializer::{
 use crate::util::json::JsonLayout;
 use crate::util::json::{GoFormatter, escape_go_only};
 
-/// How a [`Serializer`] reads and writes (Go's `json.SerializerOptions`).
+/// How a [`JsonSerializer`] reads and writes (Go's `json.SerializerOptions`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct SerializerOptions {
     /// Read and write YAML instead of JSON.
@@ -36,13 +36,13 @@ pub struct SerializerOptions {
 /// kind the bytes declare into the type the scheme registers for it, and encodes objects
 /// as Go does. With [`SerializerOptions::yaml`] it reads and writes YAML instead.
 ///
-/// [`Serializer::unstructured`] is Go's `unstructured.UnstructuredJSONScheme`: it needs
+/// [`JsonSerializer::unstructured`] is Go's `unstructured.UnstructuredJSONScheme`: it needs
 /// no scheme and decodes every kind into [`Unstructured`] (or [`UnstructuredList`] when
 /// the document has `items`).
 ///
 /// ```
 /// use apimachinery::{ApiObject, apis::meta::v1::ObjectMeta, runtime::Scheme};
-/// use apimachinery::serializer::{Decoder, Encoder, json::{Serializer, SerializerOptions}};
+/// use apimachinery::serializer::{Decoder, Encoder, json::{JsonSerializer, SerializerOptions}};
 ///
 /// #[derive(ApiObject, Clone, Debug, Default, PartialEq)]
 /// #[api(group = "example.com", version = "v1", kind = "Widget")]
@@ -50,7 +50,7 @@ pub struct SerializerOptions {
 ///
 /// let mut scheme = Scheme::new();
 /// scheme.add_known_type::<Widget>()?;
-/// let json = Serializer::new(&scheme, SerializerOptions::default());
+/// let json = JsonSerializer::new(&scheme, SerializerOptions::default());
 /// let data = br#"{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"w"},"size":3}"#;
 /// let (obj, gvk) = json.decode(data, None, None)?;
 /// assert_eq!(gvk.to_string(), "example.com/v1, Kind=Widget");
@@ -62,7 +62,7 @@ pub struct SerializerOptions {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Copy, Debug)]
-pub struct Serializer<'s> {
+pub struct JsonSerializer<'s> {
     scheme: Option<&'s Scheme>,
     options: SerializerOptions,
 }
@@ -81,11 +81,11 @@ pub(crate) struct ParsedDocument {
 /// Something known of each key path of a parsed document.
 pub(crate) type PathLookup<T> = Box<dyn Fn(&str) -> Option<T>>;
 
-impl<'s> Serializer<'s> {
+impl<'s> JsonSerializer<'s> {
     /// A serializer decoding through `scheme` (Go's `NewSerializerWithOptions` with the
     /// scheme as creater and typer).
     pub fn new(scheme: &'s Scheme, options: SerializerOptions) -> Self {
-        Serializer {
+        JsonSerializer {
             scheme: Some(scheme),
             options,
         }
@@ -94,7 +94,7 @@ impl<'s> Serializer<'s> {
     /// A serializer that decodes every kind as [`Unstructured`] (Go's
     /// `UnstructuredJSONScheme`, with YAML and strictness as options).
     pub fn unstructured(options: SerializerOptions) -> Self {
-        Serializer {
+        JsonSerializer {
             scheme: None,
             options,
         }
@@ -472,7 +472,7 @@ impl<'s> Serializer<'s> {
     }
 }
 
-impl Serializer<'_> {
+impl JsonSerializer<'_> {
     /// Non-strict YAML through the fast path: the document converted to Go's
     /// `YAMLToJSON` bytes in one pass ([`yaml::transcode`]), then decoded as JSON input is
     /// (typed decode reading the kind in the same pass, or `Unstructured` from the
@@ -492,7 +492,7 @@ impl Serializer<'_> {
             return None;
         }
         let json = yaml::transcode(std::str::from_utf8(data).ok()?).ok()?;
-        let as_json = Serializer {
+        let as_json = JsonSerializer {
             scheme: self.scheme,
             options: SerializerOptions {
                 yaml: false,
@@ -621,7 +621,7 @@ fn assign_unstructured(into: &mut dyn Object, object: Box<dyn Object>) {
     }
 }
 
-impl Decoder for Serializer<'_> {
+impl Decoder for JsonSerializer<'_> {
     fn decode(
         &self,
         data: &[u8],
@@ -645,7 +645,7 @@ impl Decoder for Serializer<'_> {
     }
 }
 
-impl Encoder for Serializer<'_> {
+impl Encoder for JsonSerializer<'_> {
     /// JSON as Go's serializer writes it: compact with a final newline (Go's
     /// `json.Encoder.Encode`), or indented by two spaces without one (Go's
     /// `json.MarshalIndent`); YAML is the compact JSON converted as `sigs.k8s.io/yaml`

@@ -1,11 +1,11 @@
-//! Tests of [`Serializer`](super::Serializer) with hand-built Deployment-shaped types,
+//! Tests of [`JsonSerializer`](super::Serializer) with hand-built Deployment-shaped types,
 //! against kubectl's output captured in `tests/data/`.
 
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Serializer, SerializerOptions};
+use super::{JsonSerializer, SerializerOptions};
 use crate::apis::meta::v1::{LabelSelector, ObjectMeta};
 use crate::runtime::{Object, Scheme, Unstructured, UnstructuredList};
 use crate::schema::GroupVersionKind;
@@ -131,7 +131,7 @@ fn deployment_gvk() -> GroupVersionKind {
 #[test]
 fn kubectl_deployment_decodes_typed_and_reencodes_as_go() {
     let scheme = scheme();
-    let json = Serializer::new(&scheme, OPTIONS);
+    let json = JsonSerializer::new(&scheme, OPTIONS);
     let input = data("deployment.kubectl.json");
     let (obj, gvk) = json.decode(input.as_bytes(), None, None).unwrap();
     assert_eq!(gvk, deployment_gvk());
@@ -155,7 +155,7 @@ fn kubectl_deployment_decodes_typed_and_reencodes_as_go() {
     assert!(compact.starts_with(r#"{"kind":"Deployment","apiVersion":"apps/v1","metadata":{"name":"web","labels":{"app":"web"}},"spec":{"replicas":3,"#));
     assert_eq!(compact.matches('\n').count(), 1);
     assert!(compact.ends_with("}\n"));
-    let pretty = Serializer::new(
+    let pretty = JsonSerializer::new(
         &scheme,
         SerializerOptions {
             pretty: true,
@@ -176,7 +176,7 @@ fn kubectl_documents_round_trip_through_unstructured_as_go_writes_maps() {
         ),
         ("odd.input.json", "odd.kubectl.json"),
     ] {
-        let json = Serializer::unstructured(OPTIONS);
+        let json = JsonSerializer::unstructured(OPTIONS);
         let (obj, _) = json.decode(data(input).as_bytes(), None, None).unwrap();
         assert!(obj.is::<Unstructured>());
         assert_eq!(kubectl_json(&*obj), data(expected), "{input}");
@@ -190,7 +190,7 @@ fn kubectl_documents_round_trip_through_unstructured_as_go_writes_maps() {
 #[test]
 fn the_scheme_serializer_decodes_into_unstructured_when_asked() {
     let scheme = scheme();
-    let json = Serializer::new(&scheme, OPTIONS);
+    let json = JsonSerializer::new(&scheme, OPTIONS);
     let input = br#"{"apiVersion":"other.io/v1","kind":"Thing","spec":{"a":1}}"#;
     let err = json.decode(input, None, None).unwrap_err();
     assert!(err.is_not_registered(), "{err}");
@@ -205,7 +205,7 @@ fn the_scheme_serializer_decodes_into_unstructured_when_asked() {
     assert_eq!(obj.downcast_ref::<Unstructured>(), Some(&into));
 
     let list = br#"{"apiVersion":"v1","kind":"List","items":[{"apiVersion":"v1","kind":"Pod"}]}"#;
-    let (obj, _) = Serializer::unstructured(OPTIONS)
+    let (obj, _) = JsonSerializer::unstructured(OPTIONS)
         .decode(list, None, None)
         .unwrap();
     assert_eq!(
@@ -215,7 +215,7 @@ fn the_scheme_serializer_decodes_into_unstructured_when_asked() {
     let mut into = UnstructuredList::default();
     json.decode(list, None, Some(&mut into)).unwrap();
     assert_eq!(into.items[0].kind(), "Pod");
-    let err = Serializer::unstructured(OPTIONS)
+    let err = JsonSerializer::unstructured(OPTIONS)
         .decode(br#"{"apiVersion":"v1","items":7}"#, None, None)
         .unwrap_err();
     assert!(
@@ -225,7 +225,7 @@ fn the_scheme_serializer_decodes_into_unstructured_when_asked() {
         ),
         "{err}"
     );
-    let err = Serializer::unstructured(OPTIONS)
+    let err = JsonSerializer::unstructured(OPTIONS)
         .decode(br#"{"apiVersion":"v1"}"#, None, None)
         .unwrap_err();
     assert!(err.is_missing_kind(), "{err}");
@@ -234,7 +234,7 @@ fn the_scheme_serializer_decodes_into_unstructured_when_asked() {
 #[test]
 fn defaults_fill_missing_pieces_and_into_is_used_when_its_kind_matches() {
     let scheme = scheme();
-    let json = Serializer::new(&scheme, OPTIONS);
+    let json = JsonSerializer::new(&scheme, OPTIONS);
     let body = br#"{"metadata":{"name":"a"},"spec":{"replicas":2}}"#;
     let err = json.decode(body, None, None).unwrap_err();
     assert!(err.is_missing_kind(), "{err}");
@@ -276,7 +276,7 @@ fn unknown_and_duplicate_fields_are_ignored_unless_strict() {
         "spec":{"replicas":1,"replicas":4,"Replicas":9,"template":{"spec":{"containers":[
             {"name":"c","imagePullPolicyy":"Always","ports":[{"containerPort":80,"containerPort":81}]}]}}},
         "extra":true}"#;
-    let (obj, _) = Serializer::new(&scheme, OPTIONS)
+    let (obj, _) = JsonSerializer::new(&scheme, OPTIONS)
         .decode(input, None, None)
         .unwrap();
     let d = obj.downcast_ref::<Deployment>().unwrap();
@@ -290,7 +290,7 @@ fn unknown_and_duplicate_fields_are_ignored_unless_strict() {
         81
     );
 
-    let err = Serializer::new(&scheme, STRICT)
+    let err = JsonSerializer::new(&scheme, STRICT)
         .decode(input, None, None)
         .unwrap_err();
     let strict = err.as_strict().unwrap();
@@ -329,11 +329,11 @@ fn unknown_and_duplicate_fields_are_ignored_unless_strict() {
 
     // A clean document passes strict decoding.
     let clean = data("deployment.kubectl.json");
-    Serializer::new(&scheme, STRICT)
+    JsonSerializer::new(&scheme, STRICT)
         .decode(clean.as_bytes(), None, None)
         .unwrap();
     // Unstructured objects know every field; duplicates are still reported.
-    let err = Serializer::unstructured(STRICT)
+    let err = JsonSerializer::unstructured(STRICT)
         .decode(br#"{"apiVersion":"v1","kind":"X","a":1,"a":2}"#, None, None)
         .unwrap_err();
     assert_eq!(
@@ -345,7 +345,7 @@ fn unknown_and_duplicate_fields_are_ignored_unless_strict() {
 #[test]
 fn wrong_values_are_errors_naming_the_field() {
     let scheme = scheme();
-    let json = Serializer::new(&scheme, OPTIONS);
+    let json = JsonSerializer::new(&scheme, OPTIONS);
     let cases = [
         (
             r#"{"spec":{"replicas":"3"}}"#,
@@ -420,7 +420,7 @@ fn wrong_values_are_errors_naming_the_field() {
 fn identifiers_name_the_options() {
     let scheme = scheme();
     assert_eq!(
-        Serializer::new(
+        JsonSerializer::new(
             &scheme,
             SerializerOptions {
                 pretty: true,
@@ -441,7 +441,7 @@ const YAML: SerializerOptions = SerializerOptions {
 #[test]
 fn kubectl_yaml_decodes_typed_and_reencodes_as_go() {
     let scheme = scheme();
-    let yaml = Serializer::new(&scheme, YAML);
+    let yaml = JsonSerializer::new(&scheme, YAML);
     let input = data("deployment.kubectl.yaml");
     let (obj, gvk) = yaml.decode(input.as_bytes(), None, None).unwrap();
     assert_eq!(gvk, deployment_gvk());
@@ -458,7 +458,7 @@ fn kubectl_yaml_decodes_typed_and_reencodes_as_go() {
         expected
     );
     // The same object from JSON encodes to the same YAML.
-    let (from_json, _) = Serializer::new(&scheme, OPTIONS)
+    let (from_json, _) = JsonSerializer::new(&scheme, OPTIONS)
         .decode(data("deployment.kubectl.json").as_bytes(), None, None)
         .unwrap();
     assert_eq!(
@@ -469,7 +469,7 @@ fn kubectl_yaml_decodes_typed_and_reencodes_as_go() {
 
 #[test]
 fn kubectl_yaml_round_trips_through_unstructured() {
-    let yaml = Serializer::unstructured(YAML);
+    let yaml = JsonSerializer::unstructured(YAML);
     for (input, expected) in [
         ("odd.input.json", "odd.kubectl.yaml"),
         (
@@ -501,7 +501,7 @@ fn kubectl_yaml_round_trips_through_unstructured() {
 #[test]
 fn yaml_errors_carry_line_column_and_path() {
     let scheme = scheme();
-    let yaml = Serializer::new(&scheme, YAML);
+    let yaml = JsonSerializer::new(&scheme, YAML);
     let doc = "apiVersion: apps/v1\nkind: Deployment\nspec:\n  template:\n    spec:\n      containers:\n      - name: a\n        ports:\n        - containerPort: eighty\n";
     let err = yaml.decode(doc.as_bytes(), None, None).unwrap_err();
     assert_eq!(
@@ -529,7 +529,7 @@ fn yaml_errors_carry_line_column_and_path() {
 
 /// Decodes `doc` through the YAML path alone (loader, `Value`), as before the fast path.
 fn decode_yaml_path(
-    yaml: &Serializer<'_>,
+    yaml: &JsonSerializer<'_>,
     doc: &[u8],
 ) -> Result<(Box<dyn Object>, GroupVersionKind), crate::serializer::DecodeError> {
     let parsed = yaml.parse(doc)?;
@@ -539,8 +539,8 @@ fn decode_yaml_path(
 #[test]
 fn yaml_fast_path_decodes_what_the_yaml_path_decodes() {
     let scheme = scheme();
-    let typed = Serializer::new(&scheme, YAML);
-    let unstructured = Serializer::unstructured(YAML);
+    let typed = JsonSerializer::new(&scheme, YAML);
+    let unstructured = JsonSerializer::unstructured(YAML);
     for name in [
         "deployment.kubectl.yaml",
         "deployment.unstructured.kubectl.yaml",
@@ -570,8 +570,8 @@ fn yaml_fast_path_decodes_what_the_yaml_path_decodes() {
 #[test]
 fn yaml_fast_path_failures_report_as_the_yaml_path() {
     let scheme = scheme();
-    let yaml = Serializer::new(&scheme, YAML);
-    let unstructured = Serializer::unstructured(YAML);
+    let yaml = JsonSerializer::new(&scheme, YAML);
+    let unstructured = JsonSerializer::unstructured(YAML);
     let docs: &[&str] = &[
         // In the fast subset, but the typed decode fails: the YAML path's error, with
         // the line and column of the value.
@@ -610,7 +610,7 @@ fn yaml_fast_path_failures_report_as_the_yaml_path() {
 #[test]
 fn yaml_strict_mode_lists_duplicates_with_lines_then_unknown_fields() {
     let scheme = scheme();
-    let strict = Serializer::new(
+    let strict = JsonSerializer::new(
         &scheme,
         SerializerOptions {
             strict: true,
@@ -631,7 +631,7 @@ fn yaml_strict_mode_lists_duplicates_with_lines_then_unknown_fields() {
         .unwrap();
     assert_eq!((d.metadata.name.as_str(), d.spec.replicas), ("b", Some(3)));
     // Not strict: last wins, no error.
-    let (obj, _) = Serializer::new(&scheme, YAML)
+    let (obj, _) = JsonSerializer::new(&scheme, YAML)
         .decode(doc.as_bytes(), None, None)
         .unwrap();
     assert_eq!(obj.downcast_ref::<Deployment>(), Some(d));
@@ -640,7 +640,7 @@ fn yaml_strict_mode_lists_duplicates_with_lines_then_unknown_fields() {
 #[test]
 fn yaml_streams_decode_each_document_with_its_index() {
     let scheme = scheme();
-    let yaml = Serializer::new(&scheme, YAML);
+    let yaml = JsonSerializer::new(&scheme, YAML);
     let stream = "---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: a\n---\n# only a comment\n---\napiVersion: apps/v1\nkind: Deployment\nspec:\n  replicas: x\n";
     let results: Vec<_> =
         crate::serializer::decode_stream(&yaml, stream.as_bytes(), None).collect();
@@ -670,13 +670,13 @@ struct ControllerRevision {
 fn raw_extensions_round_trip_verbatim_and_decode_on_demand() {
     let mut scheme = scheme();
     scheme.add_known_type::<ControllerRevision>().unwrap();
-    let json = Serializer::new(&scheme, OPTIONS);
+    let json = JsonSerializer::new(&scheme, OPTIONS);
     // The embedded object is in Go's struct order, not sorted, and has a `<`.
     let input = r#"{"kind":"ControllerRevision","apiVersion":"apps/v1","metadata":{"name":"r"},"data":{"kind":"Deployment","apiVersion":"apps/v1","spec":{"replicas":2,"template":{"spec":{"containers":[{"name":"a<b"}]}}}},"revision":3}"#;
     let (obj, _) = json.decode(input.as_bytes(), None, None).unwrap();
     let out = String::from_utf8(json.encode_to_vec(&*obj).unwrap()).unwrap();
     assert_eq!(out, format!("{}\n", input.replace('<', "\\u003c")));
-    let pretty = Serializer::new(
+    let pretty = JsonSerializer::new(
         &scheme,
         SerializerOptions {
             pretty: true,
@@ -711,7 +711,7 @@ fn raw_extensions_round_trip_verbatim_and_decode_on_demand() {
         crate::runtime::RawExtension::from_raw(r#"{"kind":"Mystery","apiVersion":"x/v1"}"#);
     let err = crate::serializer::decode_raw_extension(&json, &mut ext, None).unwrap_err();
     assert!(err.is_not_registered(), "{err}");
-    crate::serializer::decode_raw_extension(&Serializer::unstructured(OPTIONS), &mut ext, None)
+    crate::serializer::decode_raw_extension(&JsonSerializer::unstructured(OPTIONS), &mut ext, None)
         .unwrap();
     assert!(ext.object.as_ref().unwrap().is::<Unstructured>());
 }
@@ -719,7 +719,7 @@ fn raw_extensions_round_trip_verbatim_and_decode_on_demand() {
 #[test]
 fn unknown_targets_keep_the_document_undecoded() {
     let scheme = scheme();
-    let json = Serializer::new(&scheme, OPTIONS);
+    let json = JsonSerializer::new(&scheme, OPTIONS);
     let input = br#"{"kind":"Mystery","apiVersion":"x/v1","b":1,"a":2}"#;
     let mut unknown = crate::runtime::Unknown::default();
     let (obj, gvk) = json.decode(input, None, Some(&mut unknown)).unwrap();
@@ -727,7 +727,7 @@ fn unknown_targets_keep_the_document_undecoded() {
     assert_eq!(unknown.raw, input);
     assert_eq!(unknown.content_type, "application/json");
     assert_eq!(obj.group_version_kind(), gvk);
-    let yaml = Serializer::new(&scheme, YAML);
+    let yaml = JsonSerializer::new(&scheme, YAML);
     yaml.decode(
         b"kind: Mystery\napiVersion: x/v1\n",
         None,
@@ -740,7 +740,7 @@ fn unknown_targets_keep_the_document_undecoded() {
 #[test]
 fn the_kind_is_what_the_whole_document_declares_whatever_comes_first() {
     let scheme = scheme();
-    let json = Serializer::new(&scheme, OPTIONS);
+    let json = JsonSerializer::new(&scheme, OPTIONS);
     let decode = |body: &str| json.decode(body.as_bytes(), None, None);
     // Leading type meta (Go's order and kubectl's) and type meta further down decode
     // to the same object.
@@ -807,7 +807,7 @@ fn the_kind_is_what_the_whole_document_declares_whatever_comes_first() {
 fn typed_and_erased_encodes_write_the_same_bytes() {
     let scheme = scheme();
     let doc = data("deployment.kubectl.json");
-    let (obj, _) = Serializer::new(&scheme, OPTIONS)
+    let (obj, _) = JsonSerializer::new(&scheme, OPTIONS)
         .decode(doc.as_bytes(), None, None)
         .unwrap();
     for options in [
@@ -823,15 +823,15 @@ fn typed_and_erased_encodes_write_the_same_bytes() {
     ] {
         // The scheme's serializer takes the type's monomorphized encode; the
         // unstructured one knows no type and takes the object's erased serializer.
-        let typed = Serializer::new(&scheme, options)
+        let typed = JsonSerializer::new(&scheme, options)
             .encode_to_vec(&*obj)
             .unwrap();
-        let erased = Serializer::unstructured(options)
+        let erased = JsonSerializer::unstructured(options)
             .encode_to_vec(&*obj)
             .unwrap();
         assert_eq!(typed, erased, "{options:?}");
         let mut written = Vec::new();
-        Serializer::new(&scheme, options)
+        JsonSerializer::new(&scheme, options)
             .encode(&*obj, &mut written)
             .unwrap();
         assert_eq!(written, typed, "{options:?}");
@@ -864,7 +864,7 @@ proptest::proptest! {
         )
     ) {
         let scheme = scheme();
-        let json = Serializer::new(&scheme, OPTIONS);
+        let json = JsonSerializer::new(&scheme, OPTIONS);
         let doc = format!("{{{}}}", entries.join(","));
         let result = json.decode(doc.as_bytes(), None, None);
         match super::interpret(doc.as_bytes()) {

@@ -1,7 +1,7 @@
 //! Go's protobuf serializer (`runtime/serializer/protobuf`): objects in the Kubernetes
-//! envelope ([`Serializer`]) or as their bare message ([`RawSerializer`]), through the
+//! envelope ([`ProtobufSerializer`]) or as their bare message ([`RawProtobufSerializer`]), through the
 //! codec traits, and the functions under them ([`encode_object`], [`decode_object`], ...).
-//! The wire format itself is [`crate::protobuf`].
+//! The wire format itself is [`crate::proto`].
 
 mod object;
 
@@ -13,34 +13,34 @@ pub use object::{
 
 use super::codec::gvk_with_defaults;
 use super::{DecodeError, DecodeErrorKind, Decoder, EncodeError, Encoder, Format};
-use crate::protobuf as pb;
+use crate::proto as pb;
 use crate::runtime::{Object, Scheme, Unknown};
 use crate::schema::GroupVersionKind;
 
 /// Reads and writes objects in the Kubernetes protobuf envelope (`k8s\0` + `Unknown`).
 #[derive(Clone, Copy, Debug)]
-pub struct Serializer<'s> {
+pub struct ProtobufSerializer<'s> {
     scheme: &'s Scheme,
 }
 
 /// Reads and writes an object's bare message, without the envelope: the kind comes from
-/// the caller (`defaults` or `into`), as with Go's `RawSerializer`.
+/// the caller (`defaults` or `into`), as with Go's `protobuf.RawSerializer`.
 #[derive(Clone, Copy, Debug)]
-pub struct RawSerializer<'s> {
+pub struct RawProtobufSerializer<'s> {
     scheme: &'s Scheme,
 }
 
-impl<'s> Serializer<'s> {
+impl<'s> ProtobufSerializer<'s> {
     /// A serializer creating objects through `scheme`.
     pub fn new(scheme: &'s Scheme) -> Self {
-        Serializer { scheme }
+        ProtobufSerializer { scheme }
     }
 }
 
-impl<'s> RawSerializer<'s> {
+impl<'s> RawProtobufSerializer<'s> {
     /// A serializer creating objects through `scheme`.
     pub fn new(scheme: &'s Scheme) -> Self {
-        RawSerializer { scheme }
+        RawProtobufSerializer { scheme }
     }
 }
 
@@ -98,7 +98,7 @@ fn deliver(
     }
 }
 
-impl Decoder for Serializer<'_> {
+impl Decoder for ProtobufSerializer<'_> {
     fn decode(
         &self,
         data: &[u8],
@@ -133,7 +133,7 @@ impl Decoder for Serializer<'_> {
     }
 }
 
-impl Encoder for Serializer<'_> {
+impl Encoder for ProtobufSerializer<'_> {
     fn encode(&self, obj: &dyn Object, w: &mut dyn io::Write) -> Result<(), EncodeError> {
         let bytes = encode_object(obj).map_err(|e| encode_error(e, obj))?;
         w.write_all(&bytes)?;
@@ -145,7 +145,7 @@ impl Encoder for Serializer<'_> {
     }
 }
 
-impl Decoder for RawSerializer<'_> {
+impl Decoder for RawProtobufSerializer<'_> {
     fn decode(
         &self,
         data: &[u8],
@@ -178,7 +178,7 @@ impl Decoder for RawSerializer<'_> {
     }
 }
 
-impl Encoder for RawSerializer<'_> {
+impl Encoder for RawProtobufSerializer<'_> {
     fn encode(&self, obj: &dyn Object, w: &mut dyn io::Write) -> Result<(), EncodeError> {
         let bytes = encode_raw_object(obj).map_err(|e| encode_error(e, obj))?;
         w.write_all(&bytes)?;
@@ -223,7 +223,7 @@ mod tests {
     #[test]
     fn envelope_round_trip_and_into() {
         let scheme = scheme();
-        let s = Serializer::new(&scheme);
+        let s = ProtobufSerializer::new(&scheme);
         let bytes = s.encode_to_vec(&config_map()).unwrap();
         let (object, gvk) = s.decode(&bytes, None, None).unwrap();
         assert_eq!(gvk, ConfigMap::gvk());
@@ -246,7 +246,7 @@ mod tests {
     #[test]
     fn raw_messages_take_their_kind_from_the_caller() {
         let scheme = scheme();
-        let raw = RawSerializer::new(&scheme);
+        let raw = RawProtobufSerializer::new(&scheme);
         let bytes = raw.encode_to_vec(&config_map()).unwrap();
         assert!(!bytes.starts_with(b"k8s\0"));
         let (object, _) = raw.decode(&bytes, Some(&ConfigMap::gvk()), None).unwrap();
@@ -261,7 +261,7 @@ mod tests {
     #[test]
     fn corrupt_bytes_name_offset_and_field() {
         let scheme = scheme();
-        let s = Serializer::new(&scheme);
+        let s = ProtobufSerializer::new(&scheme);
         let mut bytes = s.encode_to_vec(&config_map()).unwrap();
         // Make the name's length run past the end of metadata.
         let at = bytes.windows(4).position(|w| w == b"\x0a\x03cf").unwrap();

@@ -2,7 +2,7 @@
 //! `runtime/serializer/protobuf` `Serializer`), and the envelope-less form Go uses for
 //! objects embedded in other messages.
 
-use crate::protobuf::{Decoder, ProtobufError, decode_envelope, encode_envelope, merge_message};
+use crate::proto::{ProtobufError, WireDecoder, decode_envelope, encode_envelope, merge_message};
 use crate::runtime::{Object, Scheme, SchemeError, SchemeErrorKind};
 use crate::schema::GroupVersionKind;
 
@@ -63,7 +63,7 @@ pub fn encode_raw_object(obj: &dyn Object) -> Result<Vec<u8>, ProtobufSerializer
                 type_name: obj.type_name(),
                 gvk: obj.group_version_kind(),
             })?;
-    Ok(crate::protobuf::encode_message(message))
+    Ok(crate::proto::encode_message(message))
 }
 
 /// Decodes an enveloped object: reads its kind from the envelope (missing pieces taken
@@ -135,7 +135,7 @@ fn decode_raw_at(
                 type_name,
                 gvk: gvk.clone(),
             })?;
-    merge_message(message, &mut Decoder::at_offset(raw, offset)).map_err(|source| {
+    merge_message(message, &mut WireDecoder::at_offset(raw, offset)).map_err(|source| {
         ProtobufSerializerError::Protobuf {
             gvk: gvk.clone(),
             source,

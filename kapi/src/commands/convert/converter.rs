@@ -17,11 +17,11 @@
 //! a built-in group is an error.
 
 use apimachinery::conversion::ConversionErrorKind;
-use apimachinery::protobuf::{self, decode_envelope};
+use apimachinery::proto::{self, decode_envelope};
 use apimachinery::runtime::{API_VERSION_INTERNAL, Object, Scheme, Unstructured};
 use apimachinery::schema::{GroupVersion, GroupVersionKind, GroupVersioner};
 use apimachinery::serializer::Decoder;
-use apimachinery::serializer::json::{Serializer, SerializerOptions};
+use apimachinery::serializer::json::{JsonSerializer, SerializerOptions};
 use apimachinery::serializer::protobuf::decode_object;
 use serde_json::{Map, Value};
 
@@ -55,9 +55,9 @@ pub struct Converter<'s> {
     scheme: &'s Scheme,
     target: Option<GroupVersion>,
     /// Reads documents as they are.
-    reader: Serializer<'s>,
+    reader: JsonSerializer<'s>,
     /// Reads objects into their Rust types (strictly with `--strict`).
-    typed: Serializer<'s>,
+    typed: JsonSerializer<'s>,
     /// The kinds of the custom resources passed through, in the order first seen, once
     /// each.
     custom_kinds: Vec<GroupVersionKind>,
@@ -93,8 +93,8 @@ impl<'s> Converter<'s> {
         Converter {
             scheme,
             target,
-            reader: Serializer::unstructured(options(true)),
-            typed: Serializer::new(scheme, options(false)),
+            reader: JsonSerializer::unstructured(options(true)),
+            typed: JsonSerializer::new(scheme, options(false)),
             custom_kinds: Vec::new(),
             custom_kinds_reported: 0,
         }
@@ -156,7 +156,7 @@ impl<'s> Converter<'s> {
         let envelope = decode_envelope(bytes).map_err(|e| e.to_string())?;
         if envelope.kind == "List" && envelope.api_version == "v1" {
             let list: k8s_types::core::v1::List =
-                protobuf::decode_message(envelope.raw).map_err(|e| format!("List: {e}"))?;
+                proto::decode_message(envelope.raw).map_err(|e| format!("List: {e}"))?;
             let items = list
                 .items
                 .iter()
@@ -185,7 +185,7 @@ impl<'s> Converter<'s> {
     }
 
     fn list_item(&mut self, raw: &[u8]) -> Result<Item, String> {
-        let doc = if raw.starts_with(protobuf::MAGIC) {
+        let doc = if raw.starts_with(proto::MAGIC) {
             Document::Protobuf(raw)
         } else {
             Document::Text(std::str::from_utf8(raw).map_err(|e| format!("invalid UTF-8: {e}"))?)

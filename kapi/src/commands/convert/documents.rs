@@ -2,7 +2,7 @@
 //! another, YAML documents between `---` lines, or one Kubernetes protobuf object (the
 //! `k8s\0` envelope, as Go writes a `.pb` file or a protobuf response body).
 
-use apimachinery::protobuf::MAGIC;
+use apimachinery::proto::MAGIC;
 use apimachinery::serializer::yaml::YamlDocuments;
 use apimachinery::serializer::{Format, recognize, split_json_stream};
 

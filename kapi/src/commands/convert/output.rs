@@ -10,11 +10,11 @@
 //! layout, the objects (list items flattened) are wrapped in one `v1 List` unless the
 //! input was one file holding one object.
 
-use apimachinery::protobuf::Message;
+use apimachinery::proto::Message;
 use apimachinery::runtime::unstructured::to_unstructured;
 use apimachinery::runtime::{Object, Unstructured};
 use apimachinery::serializer::Encoder;
-use apimachinery::serializer::json::{Serializer, SerializerOptions};
+use apimachinery::serializer::json::{JsonSerializer, SerializerOptions};
 use serde_json::{Map, Value};
 
 use super::converter::{Converted, Converter, Item};
@@ -41,9 +41,9 @@ pub struct Writer<'c, 's> {
     converter: &'c Converter<'s>,
     format: ConvertOutput,
     /// Writes typed objects (compact JSON or YAML).
-    typed: Serializer<'s>,
+    typed: JsonSerializer<'s>,
     /// Writes unstructured objects (compact JSON or YAML).
-    unstructured: Serializer<'s>,
+    unstructured: JsonSerializer<'s>,
 }
 
 impl<'c, 's> Writer<'c, 's> {
@@ -57,8 +57,8 @@ impl<'c, 's> Writer<'c, 's> {
         Writer {
             converter,
             format,
-            typed: Serializer::new(converter.scheme(), options),
-            unstructured: Serializer::unstructured(options),
+            typed: JsonSerializer::new(converter.scheme(), options),
+            unstructured: JsonSerializer::unstructured(options),
         }
     }
 
@@ -325,7 +325,7 @@ fn encode_protobuf_list(metadata: Option<&Value>, items: Vec<Vec<u8>>) -> Result
                 .collect(),
         ),
     };
-    Ok(apimachinery::protobuf::encode_envelope("v1", "List", |e| {
+    Ok(apimachinery::proto::encode_envelope("v1", "List", |e| {
         list.encode_fields(e)
     }))
 }

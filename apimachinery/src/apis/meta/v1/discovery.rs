@@ -154,7 +154,7 @@ impl APIResource {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protobuf::{decode_message, encode_message};
+    use crate::proto::{decode_message, encode_message};
 
     #[test]
     fn api_resource_json_is_gos() {

@@ -2,8 +2,8 @@
 //! `time_proto.go` of the package hold), field numbers from the package's
 //! `generated.proto`. Fields are listed in ascending field number, the order Go writes.
 
+use crate::proto::{Field, Message, ProtobufError, WireDecoder, WireEncoder, WireType};
 use crate::proto_message;
-use crate::protobuf::{Decoder, Encoder, Field, Message, ProtobufError, WireType};
 
 use super::{
     APIGroup, APIGroupList, APIResource, APIResourceList, APIVersions, Duration, FieldsV1,
@@ -102,7 +102,7 @@ proto_message!(TypeMeta {
     2 => api_version as "apiVersion",
 });
 
-fn encode_timestamp(seconds: i64, nanos: i32, e: &mut Encoder) {
+fn encode_timestamp(seconds: i64, nanos: i32, e: &mut WireEncoder) {
     seconds.encode_field(1, e);
     nanos.encode_field(2, e);
 }
@@ -110,7 +110,7 @@ fn encode_timestamp(seconds: i64, nanos: i32, e: &mut Encoder) {
 /// Go writes a zero time as an empty message and any other as `{seconds, nanos: 0}`;
 /// it reads the seconds only, as its JSON form holds no more.
 impl Message for Time {
-    fn encode_fields(&self, e: &mut Encoder) {
+    fn encode_fields(&self, e: &mut WireEncoder) {
         if !self.is_zero() {
             encode_timestamp(self.unix_seconds(), 0, e);
         }
@@ -120,7 +120,7 @@ impl Message for Time {
         &mut self,
         number: u32,
         wire: WireType,
-        d: &mut Decoder<'_>,
+        d: &mut WireDecoder<'_>,
     ) -> Result<bool, ProtobufError> {
         // Go ignores the nanoseconds.
         match number {
@@ -140,7 +140,7 @@ impl Message for Time {
 /// Go writes a zero time as an empty message and any other as `{seconds, nanos}` with
 /// the nanoseconds truncated to microseconds, and truncates again when reading.
 impl Message for MicroTime {
-    fn encode_fields(&self, e: &mut Encoder) {
+    fn encode_fields(&self, e: &mut WireEncoder) {
         if !self.is_zero() {
             let micros = self.truncate_to_micros();
             encode_timestamp(micros.unix_seconds(), micros.nanos() as i32, e);
@@ -151,7 +151,7 @@ impl Message for MicroTime {
         &mut self,
         number: u32,
         wire: WireType,
-        d: &mut Decoder<'_>,
+        d: &mut WireDecoder<'_>,
     ) -> Result<bool, ProtobufError> {
         let (mut seconds, mut nanos) = (self.unix_seconds(), self.nanos() as i32);
         match number {
@@ -175,7 +175,7 @@ fn micro_time_from_timestamp(seconds: i64, nanos: i32) -> MicroTime {
 
 /// `Duration` is `{duration = 1}`, the nanosecond count, always written.
 impl Message for Duration {
-    fn encode_fields(&self, e: &mut Encoder) {
+    fn encode_fields(&self, e: &mut WireEncoder) {
         self.as_nanos().encode_field(1, e);
     }
 
@@ -183,7 +183,7 @@ impl Message for Duration {
         &mut self,
         number: u32,
         wire: WireType,
-        d: &mut Decoder<'_>,
+        d: &mut WireDecoder<'_>,
     ) -> Result<bool, ProtobufError> {
         if number != 1 {
             return Ok(false);
@@ -199,7 +199,7 @@ impl Message for Duration {
 
 /// `FieldsV1` holds JSON; on the wire its `Raw` bytes (field 1) are that JSON, compact.
 impl Message for FieldsV1 {
-    fn encode_fields(&self, e: &mut Encoder) {
+    fn encode_fields(&self, e: &mut WireEncoder) {
         // Go leaves a nil `Raw` out; serializing a `serde_json::Value` cannot fail.
         if !self.0.is_null() {
             let raw = serde_json::to_vec(&self.0).unwrap_or_default();
@@ -211,14 +211,14 @@ impl Message for FieldsV1 {
         &mut self,
         number: u32,
         wire: WireType,
-        d: &mut Decoder<'_>,
+        d: &mut WireDecoder<'_>,
     ) -> Result<bool, ProtobufError> {
         if number != 1 {
             return Ok(false);
         }
         if wire != WireType::LengthDelimited {
             return Err(d
-                .error(crate::protobuf::ProtobufErrorKind::UnexpectedWireType {
+                .error(crate::proto::ProtobufErrorKind::UnexpectedWireType {
                     found: wire,
                     expected: "bytes",
                 })
@@ -232,7 +232,7 @@ impl Message for FieldsV1 {
             serde_json::from_slice(raw).map_err(|err| {
                 ProtobufError::new(
                     at,
-                    crate::protobuf::ProtobufErrorKind::Invalid(format!(
+                    crate::proto::ProtobufErrorKind::Invalid(format!(
                         "fieldsV1 is not JSON: {err}"
                     )),
                 )
@@ -276,7 +276,7 @@ proto_message!(APIResourceList {
 /// own on the wire, written when the slice is not nil (Go's `if m.Verbs != nil`), even
 /// when empty.
 impl Message for APIResource {
-    fn encode_fields(&self, e: &mut Encoder) {
+    fn encode_fields(&self, e: &mut WireEncoder) {
         self.name.encode_field(1, e);
         self.namespaced.encode_field(2, e);
         self.kind.encode_field(3, e);
@@ -295,7 +295,7 @@ impl Message for APIResource {
         &mut self,
         number: u32,
         wire: WireType,
-        d: &mut Decoder<'_>,
+        d: &mut WireDecoder<'_>,
     ) -> Result<bool, ProtobufError> {
         let outcome = match number {
             1 => self
@@ -313,7 +313,7 @@ impl Message for APIResource {
             4 => {
                 // Present, even empty: not nil.
                 let verbs = self.verbs.get_or_insert_with(Vec::new);
-                crate::protobuf::merge_embedded(wire, d, |number, wire, d| {
+                crate::proto::merge_embedded(wire, d, |number, wire, d| {
                     if number != 1 {
                         return Ok(false);
                     }

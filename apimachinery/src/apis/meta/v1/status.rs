@@ -86,7 +86,7 @@ mod tests {
 
     use crate::runtime::{Resource, Scheme};
     use crate::schema::GroupVersion;
-    use crate::serializer::json::{Serializer, SerializerOptions};
+    use crate::serializer::json::{JsonSerializer, SerializerOptions};
     use crate::serializer::{CodecFactory, Encoder};
 
     fn not_found() -> Status {
@@ -156,7 +156,7 @@ mod tests {
                 "{json}"
             );
         }
-        let yaml = Serializer::new(
+        let yaml = JsonSerializer::new(
             &scheme,
             SerializerOptions {
                 yaml: true,
@@ -176,10 +176,10 @@ mod tests {
         assert!(s.type_meta.is_empty());
         // The protobuf envelope names the kind too.
         let pb = crate::serializer::protobuf::encode_object(&s).unwrap();
-        let envelope = crate::protobuf::decode_envelope(&pb).unwrap();
+        let envelope = crate::proto::decode_envelope(&pb).unwrap();
         assert_eq!((&*envelope.api_version, &*envelope.kind), ("v1", "Status"));
         // The bare serializer, like Go's, writes the object as it is.
-        let bare = Serializer::new(&scheme, SerializerOptions::default())
+        let bare = JsonSerializer::new(&scheme, SerializerOptions::default())
             .encode_to_vec(&s)
             .unwrap();
         assert!(bare.starts_with(br#"{"metadata":{},"#));

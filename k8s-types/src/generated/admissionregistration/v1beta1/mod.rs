@@ -763,9 +763,9 @@ pub struct NamedRuleWithOperations {
     pub scope: Option<String>,
 }
 
-impl apimachinery::protobuf::Message for NamedRuleWithOperations {
-    fn encode_fields(&self, e: &mut apimachinery::protobuf::Encoder) {
-        use apimachinery::protobuf::Field as _;
+impl apimachinery::proto::Message for NamedRuleWithOperations {
+    fn encode_fields(&self, e: &mut apimachinery::proto::WireEncoder) {
+        use apimachinery::proto::Field as _;
         self.resource_names.encode_field(1, e);
         e.message(2, |e| {
             self.operations.encode_field(1, e);
@@ -781,50 +781,50 @@ impl apimachinery::protobuf::Message for NamedRuleWithOperations {
     fn merge_field(
         &mut self,
         number: u32,
-        wire: apimachinery::protobuf::WireType,
-        d: &mut apimachinery::protobuf::Decoder<'_>,
-    ) -> Result<bool, apimachinery::protobuf::ProtobufError> {
-        use apimachinery::protobuf::Field as _;
+        wire: apimachinery::proto::WireType,
+        d: &mut apimachinery::proto::WireDecoder<'_>,
+    ) -> Result<bool, apimachinery::proto::ProtobufError> {
+        use apimachinery::proto::Field as _;
         match number {
-            1 => apimachinery::protobuf::in_field(
+            1 => apimachinery::proto::in_field(
                 self.resource_names.merge_from(wire, d),
                 "resourceNames",
             )?,
-            2 => apimachinery::protobuf::merge_embedded(wire, d, |number, wire, d| {
+            2 => apimachinery::proto::merge_embedded(wire, d, |number, wire, d| {
                 Ok(match number {
                     1 => {
-                        apimachinery::protobuf::in_field(
+                        apimachinery::proto::in_field(
                             self.operations.merge_from(wire, d),
                             "operations",
                         )?;
                         true
                     }
                     2 => {
-                        apimachinery::protobuf::merge_embedded(wire, d, |number, wire, d| {
+                        apimachinery::proto::merge_embedded(wire, d, |number, wire, d| {
                             Ok(match number {
                                 1 => {
-                                    apimachinery::protobuf::in_field(
+                                    apimachinery::proto::in_field(
                                         self.api_groups.merge_from(wire, d),
                                         "apiGroups",
                                     )?;
                                     true
                                 }
                                 2 => {
-                                    apimachinery::protobuf::in_field(
+                                    apimachinery::proto::in_field(
                                         self.api_versions.merge_from(wire, d),
                                         "apiVersions",
                                     )?;
                                     true
                                 }
                                 3 => {
-                                    apimachinery::protobuf::in_field(
+                                    apimachinery::proto::in_field(
                                         self.resources.merge_from(wire, d),
                                         "resources",
                                     )?;
                                     true
                                 }
                                 4 => {
-                                    apimachinery::protobuf::in_field(
+                                    apimachinery::proto::in_field(
                                         self.scope.merge_from(wire, d),
                                         "scope",
                                     )?;

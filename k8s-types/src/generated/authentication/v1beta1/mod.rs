@@ -121,28 +121,28 @@ pub struct UserInfo {
     pub extra: std::collections::BTreeMap<String, Vec<String>>,
 }
 
-impl apimachinery::protobuf::Message for UserInfo {
-    fn encode_fields(&self, e: &mut apimachinery::protobuf::Encoder) {
-        use apimachinery::protobuf::Field as _;
+impl apimachinery::proto::Message for UserInfo {
+    fn encode_fields(&self, e: &mut apimachinery::proto::WireEncoder) {
+        use apimachinery::proto::Field as _;
         self.username.encode_field(1, e);
         self.uid.encode_field(2, e);
         self.groups.encode_field(3, e);
-        apimachinery::protobuf::encode_named_slice_map(&self.extra, 4, e);
+        apimachinery::proto::encode_named_slice_map(&self.extra, 4, e);
     }
 
     fn merge_field(
         &mut self,
         number: u32,
-        wire: apimachinery::protobuf::WireType,
-        d: &mut apimachinery::protobuf::Decoder<'_>,
-    ) -> Result<bool, apimachinery::protobuf::ProtobufError> {
-        use apimachinery::protobuf::Field as _;
+        wire: apimachinery::proto::WireType,
+        d: &mut apimachinery::proto::WireDecoder<'_>,
+    ) -> Result<bool, apimachinery::proto::ProtobufError> {
+        use apimachinery::proto::Field as _;
         match number {
-            1 => apimachinery::protobuf::in_field(self.username.merge_from(wire, d), "username")?,
-            2 => apimachinery::protobuf::in_field(self.uid.merge_from(wire, d), "uid")?,
-            3 => apimachinery::protobuf::in_field(self.groups.merge_from(wire, d), "groups")?,
-            4 => apimachinery::protobuf::in_field(
-                apimachinery::protobuf::merge_named_slice_map(&mut self.extra, wire, d),
+            1 => apimachinery::proto::in_field(self.username.merge_from(wire, d), "username")?,
+            2 => apimachinery::proto::in_field(self.uid.merge_from(wire, d), "uid")?,
+            3 => apimachinery::proto::in_field(self.groups.merge_from(wire, d), "groups")?,
+            4 => apimachinery::proto::in_field(
+                apimachinery::proto::merge_named_slice_map(&mut self.extra, wire, d),
                 "extra",
             )?,
             _ => return Ok(false),

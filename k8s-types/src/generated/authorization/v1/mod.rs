@@ -269,40 +269,40 @@ pub struct SubjectAccessReviewSpec {
     pub uid: String,
 }
 
-impl apimachinery::protobuf::Message for SubjectAccessReviewSpec {
-    fn encode_fields(&self, e: &mut apimachinery::protobuf::Encoder) {
-        use apimachinery::protobuf::Field as _;
+impl apimachinery::proto::Message for SubjectAccessReviewSpec {
+    fn encode_fields(&self, e: &mut apimachinery::proto::WireEncoder) {
+        use apimachinery::proto::Field as _;
         self.resource_attributes.encode_field(1, e);
         self.non_resource_attributes.encode_field(2, e);
         self.user.encode_field(3, e);
         self.groups.encode_field(4, e);
-        apimachinery::protobuf::encode_named_slice_map(&self.extra, 5, e);
+        apimachinery::proto::encode_named_slice_map(&self.extra, 5, e);
         self.uid.encode_field(6, e);
     }
 
     fn merge_field(
         &mut self,
         number: u32,
-        wire: apimachinery::protobuf::WireType,
-        d: &mut apimachinery::protobuf::Decoder<'_>,
-    ) -> Result<bool, apimachinery::protobuf::ProtobufError> {
-        use apimachinery::protobuf::Field as _;
+        wire: apimachinery::proto::WireType,
+        d: &mut apimachinery::proto::WireDecoder<'_>,
+    ) -> Result<bool, apimachinery::proto::ProtobufError> {
+        use apimachinery::proto::Field as _;
         match number {
-            1 => apimachinery::protobuf::in_field(
+            1 => apimachinery::proto::in_field(
                 self.resource_attributes.merge_from(wire, d),
                 "resourceAttributes",
             )?,
-            2 => apimachinery::protobuf::in_field(
+            2 => apimachinery::proto::in_field(
                 self.non_resource_attributes.merge_from(wire, d),
                 "nonResourceAttributes",
             )?,
-            3 => apimachinery::protobuf::in_field(self.user.merge_from(wire, d), "user")?,
-            4 => apimachinery::protobuf::in_field(self.groups.merge_from(wire, d), "groups")?,
-            5 => apimachinery::protobuf::in_field(
-                apimachinery::protobuf::merge_named_slice_map(&mut self.extra, wire, d),
+            3 => apimachinery::proto::in_field(self.user.merge_from(wire, d), "user")?,
+            4 => apimachinery::proto::in_field(self.groups.merge_from(wire, d), "groups")?,
+            5 => apimachinery::proto::in_field(
+                apimachinery::proto::merge_named_slice_map(&mut self.extra, wire, d),
                 "extra",
             )?,
-            6 => apimachinery::protobuf::in_field(self.uid.merge_from(wire, d), "uid")?,
+            6 => apimachinery::proto::in_field(self.uid.merge_from(wire, d), "uid")?,
             _ => return Ok(false),
         }
         Ok(true)

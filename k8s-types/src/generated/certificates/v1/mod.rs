@@ -168,15 +168,15 @@ pub struct CertificateSigningRequestSpec {
     pub extra: std::collections::BTreeMap<String, Vec<String>>,
 }
 
-impl apimachinery::protobuf::Message for CertificateSigningRequestSpec {
-    fn encode_fields(&self, e: &mut apimachinery::protobuf::Encoder) {
-        use apimachinery::protobuf::Field as _;
+impl apimachinery::proto::Message for CertificateSigningRequestSpec {
+    fn encode_fields(&self, e: &mut apimachinery::proto::WireEncoder) {
+        use apimachinery::proto::Field as _;
         self.request.encode_field(1, e);
         self.username.encode_field(2, e);
         self.uid.encode_field(3, e);
         self.groups.encode_field(4, e);
         self.usages.encode_field(5, e);
-        apimachinery::protobuf::encode_named_slice_map(&self.extra, 6, e);
+        apimachinery::proto::encode_named_slice_map(&self.extra, 6, e);
         self.signer_name.encode_field(7, e);
         self.expiration_seconds.encode_field(8, e);
     }
@@ -184,25 +184,22 @@ impl apimachinery::protobuf::Message for CertificateSigningRequestSpec {
     fn merge_field(
         &mut self,
         number: u32,
-        wire: apimachinery::protobuf::WireType,
-        d: &mut apimachinery::protobuf::Decoder<'_>,
-    ) -> Result<bool, apimachinery::protobuf::ProtobufError> {
-        use apimachinery::protobuf::Field as _;
+        wire: apimachinery::proto::WireType,
+        d: &mut apimachinery::proto::WireDecoder<'_>,
+    ) -> Result<bool, apimachinery::proto::ProtobufError> {
+        use apimachinery::proto::Field as _;
         match number {
-            1 => apimachinery::protobuf::in_field(self.request.merge_from(wire, d), "request")?,
-            2 => apimachinery::protobuf::in_field(self.username.merge_from(wire, d), "username")?,
-            3 => apimachinery::protobuf::in_field(self.uid.merge_from(wire, d), "uid")?,
-            4 => apimachinery::protobuf::in_field(self.groups.merge_from(wire, d), "groups")?,
-            5 => apimachinery::protobuf::in_field(self.usages.merge_from(wire, d), "usages")?,
-            6 => apimachinery::protobuf::in_field(
-                apimachinery::protobuf::merge_named_slice_map(&mut self.extra, wire, d),
+            1 => apimachinery::proto::in_field(self.request.merge_from(wire, d), "request")?,
+            2 => apimachinery::proto::in_field(self.username.merge_from(wire, d), "username")?,
+            3 => apimachinery::proto::in_field(self.uid.merge_from(wire, d), "uid")?,
+            4 => apimachinery::proto::in_field(self.groups.merge_from(wire, d), "groups")?,
+            5 => apimachinery::proto::in_field(self.usages.merge_from(wire, d), "usages")?,
+            6 => apimachinery::proto::in_field(
+                apimachinery::proto::merge_named_slice_map(&mut self.extra, wire, d),
                 "extra",
             )?,
-            7 => apimachinery::protobuf::in_field(
-                self.signer_name.merge_from(wire, d),
-                "signerName",
-            )?,
-            8 => apimachinery::protobuf::in_field(
+            7 => apimachinery::proto::in_field(self.signer_name.merge_from(wire, d), "signerName")?,
+            8 => apimachinery::proto::in_field(
                 self.expiration_seconds.merge_from(wire, d),
                 "expirationSeconds",
             )?,

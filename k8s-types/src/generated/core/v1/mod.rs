@@ -528,9 +528,9 @@ pub struct ConfigMapEnvSource {
     pub optional: Option<bool>,
 }
 
-impl apimachinery::protobuf::Message for ConfigMapEnvSource {
-    fn encode_fields(&self, e: &mut apimachinery::protobuf::Encoder) {
-        use apimachinery::protobuf::Field as _;
+impl apimachinery::proto::Message for ConfigMapEnvSource {
+    fn encode_fields(&self, e: &mut apimachinery::proto::WireEncoder) {
+        use apimachinery::proto::Field as _;
         e.message(1, |e| {
             self.name.encode_field(1, e);
         });
@@ -540,21 +540,21 @@ impl apimachinery::protobuf::Message for ConfigMapEnvSource {
     fn merge_field(
         &mut self,
         number: u32,
-        wire: apimachinery::protobuf::WireType,
-        d: &mut apimachinery::protobuf::Decoder<'_>,
-    ) -> Result<bool, apimachinery::protobuf::ProtobufError> {
-        use apimachinery::protobuf::Field as _;
+        wire: apimachinery::proto::WireType,
+        d: &mut apimachinery::proto::WireDecoder<'_>,
+    ) -> Result<bool, apimachinery::proto::ProtobufError> {
+        use apimachinery::proto::Field as _;
         match number {
-            1 => apimachinery::protobuf::merge_embedded(wire, d, |number, wire, d| {
+            1 => apimachinery::proto::merge_embedded(wire, d, |number, wire, d| {
                 Ok(match number {
                     1 => {
-                        apimachinery::protobuf::in_field(self.name.merge_from(wire, d), "name")?;
+                        apimachinery::proto::in_field(self.name.merge_from(wire, d), "name")?;
                         true
                     }
                     _ => false,
                 })
             })?,
-            2 => apimachinery::protobuf::in_field(self.optional.merge_from(wire, d), "optional")?,
+            2 => apimachinery::proto::in_field(self.optional.merge_from(wire, d), "optional")?,
             _ => return Ok(false),
         }
         Ok(true)
@@ -578,9 +578,9 @@ pub struct ConfigMapKeySelector {
     pub optional: Option<bool>,
 }
 
-impl apimachinery::protobuf::Message for ConfigMapKeySelector {
-    fn encode_fields(&self, e: &mut apimachinery::protobuf::Encoder) {
-        use apimachinery::protobuf::Field as _;
+impl apimachinery::proto::Message for ConfigMapKeySelector {
+    fn encode_fields(&self, e: &mut apimachinery::proto::WireEncoder) {
+        use apimachinery::proto::Field as _;
         e.message(1, |e| {
             self.name.encode_field(1, e);
         });
@@ -591,22 +591,22 @@ impl apimachinery::protobuf::Message for ConfigMapKeySelector {
     fn merge_field(
         &mut self,
         number: u32,
-        wire: apimachinery::protobuf::WireType,
-        d: &mut apimachinery::protobuf::Decoder<'_>,
-    ) -> Result<bool, apimachinery::protobuf::ProtobufError> {
-        use apimachinery::protobuf::Field as _;
+        wire: apimachinery::proto::WireType,
+        d: &mut apimachinery::proto::WireDecoder<'_>,
+    ) -> Result<bool, apimachinery::proto::ProtobufError> {
+        use apimachinery::proto::Field as _;
         match number {
-            1 => apimachinery::protobuf::merge_embedded(wire, d, |number, wire, d| {
+            1 => apimachinery::proto::merge_embedded(wire, d, |number, wire, d| {
                 Ok(match number {
                     1 => {
-                        apimachinery::protobuf::in_field(self.name.merge_from(wire, d), "name")?;
+                        apimachinery::proto::in_field(self.name.merge_from(wire, d), "name")?;
                         true
                     }
                     _ => false,
                 })
             })?,
-            2 => apimachinery::protobuf::in_field(self.key.merge_from(wire, d), "key")?,
-            3 => apimachinery::protobuf::in_field(self.optional.merge_from(wire, d), "optional")?,
+            2 => apimachinery::proto::in_field(self.key.merge_from(wire, d), "key")?,
+            3 => apimachinery::proto::in_field(self.optional.merge_from(wire, d), "optional")?,
             _ => return Ok(false),
         }
         Ok(true)
@@ -683,9 +683,9 @@ pub struct ConfigMapProjection {
     pub optional: Option<bool>,
 }
 
-impl apimachinery::protobuf::Message for ConfigMapProjection {
-    fn encode_fields(&self, e: &mut apimachinery::protobuf::Encoder) {
-        use apimachinery::protobuf::Field as _;
+impl apimachinery::proto::Message for ConfigMapProjection {
+    fn encode_fields(&self, e: &mut apimachinery::proto::WireEncoder) {
+        use apimachinery::proto::Field as _;
         e.message(1, |e| {
             self.name.encode_field(1, e);
         });
@@ -696,22 +696,22 @@ impl apimachinery::protobuf::Message for ConfigMapProjection {
     fn merge_field(
         &mut self,
         number: u32,
-        wire: apimachinery::protobuf::WireType,
-        d: &mut apimachinery::protobuf::Decoder<'_>,
-    ) -> Result<bool, apimachinery::protobuf::ProtobufError> {
-        use apimachinery::protobuf::Field as _;
+        wire: apimachinery::proto::WireType,
+        d: &mut apimachinery::proto::WireDecoder<'_>,
+    ) -> Result<bool, apimachinery::proto::ProtobufError> {
+        use apimachinery::proto::Field as _;
         match number {
-            1 => apimachinery::protobuf::merge_embedded(wire, d, |number, wire, d| {
+            1 => apimachinery::proto::merge_embedded(wire, d, |number, wire, d| {
                 Ok(match number {
                     1 => {
-                        apimachinery::protobuf::in_field(self.name.merge_from(wire, d), "name")?;
+                        apimachinery::proto::in_field(self.name.merge_from(wire, d), "name")?;
                         true
                     }
                     _ => false,
                 })
             })?,
-            2 => apimachinery::protobuf::in_field(self.items.merge_from(wire, d), "items")?,
-            4 => apimachinery::protobuf::in_field(self.optional.merge_from(wire, d), "optional")?,
+            2 => apimachinery::proto::in_field(self.items.merge_from(wire, d), "items")?,
+            4 => apimachinery::proto::in_field(self.optional.merge_from(wire, d), "optional")?,
             _ => return Ok(false),
         }
         Ok(true)
@@ -755,9 +755,9 @@ pub struct ConfigMapVolumeSource {
     pub optional: Option<bool>,
 }
 
-impl apimachinery::protobuf::Message for ConfigMapVolumeSource {
-    fn encode_fields(&self, e: &mut apimachinery::protobuf::Encoder) {
-        use apimachinery::protobuf::Field as _;
+impl apimachinery::proto::Message for ConfigMapVolumeSource {
+    fn encode_fields(&self, e: &mut apimachinery::proto::WireEncoder) {
+        use apimachinery::proto::Field as _;
         e.message(1, |e| {
             self.name.encode_field(1, e);
         });
@@ -769,26 +769,25 @@ impl apimachinery::protobuf::Message for ConfigMapVolumeSource {
     fn merge_field(
         &mut self,
         number: u32,
-        wire: apimachinery::protobuf::WireType,
-        d: &mut apimachinery::protobuf::Decoder<'_>,
-    ) -> Result<bool, apimachinery::protobuf::ProtobufError> {
-        use apimachinery::protobuf::Field as _;
+        wire: apimachinery::proto::WireType,
+        d: &mut apimachinery::proto::WireDecoder<'_>,
+    ) -> Result<bool, apimachinery::proto::ProtobufError> {
+        use apimachinery::proto::Field as _;
         match number {
-            1 => apimachinery::protobuf::merge_embedded(wire, d, |number, wire, d| {
+            1 => apimachinery::proto::merge_embedded(wire, d, |number, wire, d| {
                 Ok(match number {
                     1 => {
-                        apimachinery::protobuf::in_field(self.name.merge_from(wire, d), "name")?;
+                        apimachinery::proto::in_field(self.name.merge_from(wire, d), "name")?;
                         true
                     }
                     _ => false,
                 })
             })?,
-            2 => apimachinery::protobuf::in_field(self.items.merge_from(wire, d), "items")?,
-            3 => apimachinery::protobuf::in_field(
-                self.default_mode.merge_from(wire, d),
-                "defaultMode",
-            )?,
-            4 => apimachinery::protobuf::in_field(self.optional.merge_from(wire, d), "optional")?,
+            2 => apimachinery::proto::in_field(self.items.merge_from(wire, d), "items")?,
+            3 => {
+                apimachinery::proto::in_field(self.default_mode.merge_from(wire, d), "defaultMode")?
+            }
+            4 => apimachinery::proto::in_field(self.optional.merge_from(wire, d), "optional")?,
             _ => return Ok(false),
         }
         Ok(true)
@@ -1650,9 +1649,9 @@ pub struct EphemeralContainer {
     pub target_container_name: String,
 }
 
-impl apimachinery::protobuf::Message for EphemeralContainer {
-    fn encode_fields(&self, e: &mut apimachinery::protobuf::Encoder) {
-        use apimachinery::protobuf::Field as _;
+impl apimachinery::proto::Message for EphemeralContainer {
+    fn encode_fields(&self, e: &mut apimachinery::proto::WireEncoder) {
+        use apimachinery::proto::Field as _;
         e.message(1, |e| {
             self.name.encode_field(1, e);
             self.image.encode_field(2, e);
@@ -1686,162 +1685,159 @@ impl apimachinery::protobuf::Message for EphemeralContainer {
     fn merge_field(
         &mut self,
         number: u32,
-        wire: apimachinery::protobuf::WireType,
-        d: &mut apimachinery::protobuf::Decoder<'_>,
-    ) -> Result<bool, apimachinery::protobuf::ProtobufError> {
-        use apimachinery::protobuf::Field as _;
+        wire: apimachinery::proto::WireType,
+        d: &mut apimachinery::proto::WireDecoder<'_>,
+    ) -> Result<bool, apimachinery::proto::ProtobufError> {
+        use apimachinery::proto::Field as _;
         match number {
-            1 => apimachinery::protobuf::merge_embedded(wire, d, |number, wire, d| {
+            1 => apimachinery::proto::merge_embedded(wire, d, |number, wire, d| {
                 Ok(match number {
                     1 => {
-                        apimachinery::protobuf::in_field(self.name.merge_from(wire, d), "name")?;
+                        apimachinery::proto::in_field(self.name.merge_from(wire, d), "name")?;
                         true
                     }
                     2 => {
-                        apimachinery::protobuf::in_field(self.image.merge_from(wire, d), "image")?;
+                        apimachinery::proto::in_field(self.image.merge_from(wire, d), "image")?;
                         true
                     }
                     3 => {
-                        apimachinery::protobuf::in_field(
-                            self.command.merge_from(wire, d),
-                            "command",
-                        )?;
+                        apimachinery::proto::in_field(self.command.merge_from(wire, d), "command")?;
                         true
                     }
                     4 => {
-                        apimachinery::protobuf::in_field(self.args.merge_from(wire, d), "args")?;
+                        apimachinery::proto::in_field(self.args.merge_from(wire, d), "args")?;
                         true
                     }
                     5 => {
-                        apimachinery::protobuf::in_field(
+                        apimachinery::proto::in_field(
                             self.working_dir.merge_from(wire, d),
                             "workingDir",
                         )?;
                         true
                     }
                     6 => {
-                        apimachinery::protobuf::in_field(self.ports.merge_from(wire, d), "ports")?;
+                        apimachinery::proto::in_field(self.ports.merge_from(wire, d), "ports")?;
                         true
                     }
                     7 => {
-                        apimachinery::protobuf::in_field(self.env.merge_from(wire, d), "env")?;
+                        apimachinery::proto::in_field(self.env.merge_from(wire, d), "env")?;
                         true
                     }
                     8 => {
-                        apimachinery::protobuf::in_field(
+                        apimachinery::proto::in_field(
                             self.resources.merge_from(wire, d),
                             "resources",
                         )?;
                         true
                     }
                     9 => {
-                        apimachinery::protobuf::in_field(
+                        apimachinery::proto::in_field(
                             self.volume_mounts.merge_from(wire, d),
                             "volumeMounts",
                         )?;
                         true
                     }
                     10 => {
-                        apimachinery::protobuf::in_field(
+                        apimachinery::proto::in_field(
                             self.liveness_probe.merge_from(wire, d),
                             "livenessProbe",
                         )?;
                         true
                     }
                     11 => {
-                        apimachinery::protobuf::in_field(
+                        apimachinery::proto::in_field(
                             self.readiness_probe.merge_from(wire, d),
                             "readinessProbe",
                         )?;
                         true
                     }
                     12 => {
-                        apimachinery::protobuf::in_field(
+                        apimachinery::proto::in_field(
                             self.lifecycle.merge_from(wire, d),
                             "lifecycle",
                         )?;
                         true
                     }
                     13 => {
-                        apimachinery::protobuf::in_field(
+                        apimachinery::proto::in_field(
                             self.termination_message_path.merge_from(wire, d),
                             "terminationMessagePath",
                         )?;
                         true
                     }
                     14 => {
-                        apimachinery::protobuf::in_field(
+                        apimachinery::proto::in_field(
                             self.image_pull_policy.merge_from(wire, d),
                             "imagePullPolicy",
                         )?;
                         true
                     }
                     15 => {
-                        apimachinery::protobuf::in_field(
+                        apimachinery::proto::in_field(
                             self.security_context.merge_from(wire, d),
                             "securityContext",
                         )?;
                         true
                     }
                     16 => {
-                        apimachinery::protobuf::in_field(self.stdin.merge_from(wire, d), "stdin")?;
+                        apimachinery::proto::in_field(self.stdin.merge_from(wire, d), "stdin")?;
                         true
                     }
                     17 => {
-                        apimachinery::protobuf::in_field(
+                        apimachinery::proto::in_field(
                             self.stdin_once.merge_from(wire, d),
                             "stdinOnce",
                         )?;
                         true
                     }
                     18 => {
-                        apimachinery::protobuf::in_field(self.tty.merge_from(wire, d), "tty")?;
+                        apimachinery::proto::in_field(self.tty.merge_from(wire, d), "tty")?;
                         true
                     }
                     19 => {
-                        apimachinery::protobuf::in_field(
+                        apimachinery::proto::in_field(
                             self.env_from.merge_from(wire, d),
                             "envFrom",
                         )?;
                         true
                     }
                     20 => {
-                        apimachinery::protobuf::in_field(
+                        apimachinery::proto::in_field(
                             self.termination_message_policy.merge_from(wire, d),
                             "terminationMessagePolicy",
                         )?;
                         true
                     }
                     21 => {
-                        apimachinery::protobuf::in_field(
+                        apimachinery::proto::in_field(
                             self.volume_devices.merge_from(wire, d),
                             "volumeDevices",
                         )?;
                         true
                     }
                     22 => {
-                        apimachinery::protobuf::in_field(
+                        apimachinery::proto::in_field(
                             self.startup_probe.merge_from(wire, d),
                             "startupProbe",
                         )?;
                         true
                     }
                     23 => {
-                        apimachinery::protobuf::in_field(
+                        apimachinery::proto::in_field(
                             self.resize_policy.merge_from(wire, d),
                             "resizePolicy",
                         )?;
                         true
                     }
                     24 => {
-                        apimachinery::protobuf::in_field(
+                        apimachinery::proto::in_field(
                             self.restart_policy.merge_from(wire, d),
                             "restartPolicy",
                         )?;
                         true
                     }
                     25 => {
-                        apimachinery::protobuf::in_field(
+                        apimachinery::proto::in_field(
                             self.restart_policy_rules.merge_from(wire, d),
                             "restartPolicyRules",
                         )?;
@@ -1850,7 +1846,7 @@ impl apimachinery::protobuf::Message for EphemeralContainer {
                     _ => false,
                 })
             })?,
-            2 => apimachinery::protobuf::in_field(
+            2 => apimachinery::proto::in_field(
                 self.target_container_name.merge_from(wire, d),
                 "targetContainerName",
             )?,
@@ -3948,9 +3944,9 @@ pub struct PersistentVolumeSpec {
     pub volume_attributes_class_name: Option<String>,
 }
 
-impl apimachinery::protobuf::Message for PersistentVolumeSpec {
-    fn encode_fields(&self, e: &mut apimachinery::protobuf::Encoder) {
-        use apimachinery::protobuf::Field as _;
+impl apimachinery::proto::Message for PersistentVolumeSpec {
+    fn encode_fields(&self, e: &mut apimachinery::proto::WireEncoder) {
+        use apimachinery::proto::Field as _;
         self.capacity.encode_field(1, e);
         e.message(2, |e| {
             self.gce_persistent_disk.encode_field(1, e);
@@ -3989,179 +3985,163 @@ impl apimachinery::protobuf::Message for PersistentVolumeSpec {
     fn merge_field(
         &mut self,
         number: u32,
-        wire: apimachinery::protobuf::WireType,
-        d: &mut apimachinery::protobuf::Decoder<'_>,
-    ) -> Result<bool, apimachinery::protobuf::ProtobufError> {
-        use apimachinery::protobuf::Field as _;
+        wire: apimachinery::proto::WireType,
+        d: &mut apimachinery::proto::WireDecoder<'_>,
+    ) -> Result<bool, apimachinery::proto::ProtobufError> {
+        use apimachinery::proto::Field as _;
         match number {
-            1 => apimachinery::protobuf::in_field(self.capacity.merge_from(wire, d), "capacity")?,
-            2 => apimachinery::protobuf::merge_embedded(wire, d, |number, wire, d| {
+            1 => apimachinery::proto::in_field(self.capacity.merge_from(wire, d), "capacity")?,
+            2 => apimachinery::proto::merge_embedded(wire, d, |number, wire, d| {
                 Ok(match number {
                     1 => {
-                        apimachinery::protobuf::in_field(
+                        apimachinery::proto::in_field(
                             self.gce_persistent_disk.merge_from(wire, d),
                             "gcePersistentDisk",
                         )?;
                         true
                     }
                     2 => {
-                        apimachinery::protobuf::in_field(
+                        apimachinery::proto::in_field(
                             self.aws_elastic_block_store.merge_from(wire, d),
                             "awsElasticBlockStore",
                         )?;
                         true
                     }
                     3 => {
-                        apimachinery::protobuf::in_field(
+                        apimachinery::proto::in_field(
                             self.host_path.merge_from(wire, d),
                             "hostPath",
                         )?;
                         true
                     }
                     4 => {
-                        apimachinery::protobuf::in_field(
+                        apimachinery::proto::in_field(
                             self.glusterfs.merge_from(wire, d),
                             "glusterfs",
                         )?;
                         true
                     }
                     5 => {
-                        apimachinery::protobuf::in_field(self.nfs.merge_from(wire, d), "nfs")?;
+                        apimachinery::proto::in_field(self.nfs.merge_from(wire, d), "nfs")?;
                         true
                     }
                     6 => {
-                        apimachinery::protobuf::in_field(self.rbd.merge_from(wire, d), "rbd")?;
+                        apimachinery::proto::in_field(self.rbd.merge_from(wire, d), "rbd")?;
                         true
                     }
                     7 => {
-                        apimachinery::protobuf::in_field(self.iscsi.merge_from(wire, d), "iscsi")?;
+                        apimachinery::proto::in_field(self.iscsi.merge_from(wire, d), "iscsi")?;
                         true
                     }
                     8 => {
-                        apimachinery::protobuf::in_field(
-                            self.cinder.merge_from(wire, d),
-                            "cinder",
-                        )?;
+                        apimachinery::proto::in_field(self.cinder.merge_from(wire, d), "cinder")?;
                         true
                     }
                     9 => {
-                        apimachinery::protobuf::in_field(
-                            self.cephfs.merge_from(wire, d),
-                            "cephfs",
-                        )?;
+                        apimachinery::proto::in_field(self.cephfs.merge_from(wire, d), "cephfs")?;
                         true
                     }
                     10 => {
-                        apimachinery::protobuf::in_field(self.fc.merge_from(wire, d), "fc")?;
+                        apimachinery::proto::in_field(self.fc.merge_from(wire, d), "fc")?;
                         true
                     }
                     11 => {
-                        apimachinery::protobuf::in_field(
-                            self.flocker.merge_from(wire, d),
-                            "flocker",
-                        )?;
+                        apimachinery::proto::in_field(self.flocker.merge_from(wire, d), "flocker")?;
                         true
                     }
                     12 => {
-                        apimachinery::protobuf::in_field(
+                        apimachinery::proto::in_field(
                             self.flex_volume.merge_from(wire, d),
                             "flexVolume",
                         )?;
                         true
                     }
                     13 => {
-                        apimachinery::protobuf::in_field(
+                        apimachinery::proto::in_field(
                             self.azure_file.merge_from(wire, d),
                             "azureFile",
                         )?;
                         true
                     }
                     14 => {
-                        apimachinery::protobuf::in_field(
+                        apimachinery::proto::in_field(
                             self.vsphere_volume.merge_from(wire, d),
                             "vsphereVolume",
                         )?;
                         true
                     }
                     15 => {
-                        apimachinery::protobuf::in_field(
-                            self.quobyte.merge_from(wire, d),
-                            "quobyte",
-                        )?;
+                        apimachinery::proto::in_field(self.quobyte.merge_from(wire, d), "quobyte")?;
                         true
                     }
                     16 => {
-                        apimachinery::protobuf::in_field(
+                        apimachinery::proto::in_field(
                             self.azure_disk.merge_from(wire, d),
                             "azureDisk",
                         )?;
                         true
                     }
                     17 => {
-                        apimachinery::protobuf::in_field(
+                        apimachinery::proto::in_field(
                             self.photon_persistent_disk.merge_from(wire, d),
                             "photonPersistentDisk",
                         )?;
                         true
                     }
                     18 => {
-                        apimachinery::protobuf::in_field(
+                        apimachinery::proto::in_field(
                             self.portworx_volume.merge_from(wire, d),
                             "portworxVolume",
                         )?;
                         true
                     }
                     19 => {
-                        apimachinery::protobuf::in_field(
+                        apimachinery::proto::in_field(
                             self.scale_io.merge_from(wire, d),
                             "scaleIO",
                         )?;
                         true
                     }
                     20 => {
-                        apimachinery::protobuf::in_field(self.local.merge_from(wire, d), "local")?;
+                        apimachinery::proto::in_field(self.local.merge_from(wire, d), "local")?;
                         true
                     }
                     21 => {
-                        apimachinery::protobuf::in_field(
+                        apimachinery::proto::in_field(
                             self.storageos.merge_from(wire, d),
                             "storageos",
                         )?;
                         true
                     }
                     22 => {
-                        apimachinery::protobuf::in_field(self.csi.merge_from(wire, d), "csi")?;
+                        apimachinery::proto::in_field(self.csi.merge_from(wire, d), "csi")?;
                         true
                     }
                     _ => false,
                 })
             })?,
-            3 => apimachinery::protobuf::in_field(
-                self.access_modes.merge_from(wire, d),
-                "accessModes",
-            )?,
-            4 => apimachinery::protobuf::in_field(self.claim_ref.merge_from(wire, d), "claimRef")?,
-            5 => apimachinery::protobuf::in_field(
+            3 => {
+                apimachinery::proto::in_field(self.access_modes.merge_from(wire, d), "accessModes")?
+            }
+            4 => apimachinery::proto::in_field(self.claim_ref.merge_from(wire, d), "claimRef")?,
+            5 => apimachinery::proto::in_field(
                 self.persistent_volume_reclaim_policy.merge_from(wire, d),
                 "persistentVolumeReclaimPolicy",
             )?,
-            6 => apimachinery::protobuf::in_field(
+            6 => apimachinery::proto::in_field(
                 self.storage_class_name.merge_from(wire, d),
                 "storageClassName",
             )?,
-            7 => apimachinery::protobuf::in_field(
+            7 => apimachinery::proto::in_field(
                 self.mount_options.merge_from(wire, d),
                 "mountOptions",
             )?,
-            8 => apimachinery::protobuf::in_field(
-                self.volume_mode.merge_from(wire, d),
-                "volumeMode",
-            )?,
-            9 => apimachinery::protobuf::in_field(
+            8 => apimachinery::proto::in_field(self.volume_mode.merge_from(wire, d), "volumeMode")?,
+            9 => apimachinery::proto::in_field(
                 self.node_affinity.merge_from(wire, d),
                 "nodeAffinity",
             )?,
-            10 => apimachinery::protobuf::in_field(
+            10 => apimachinery::proto::in_field(
                 self.volume_attributes_class_name.merge_from(wire, d),
                 "volumeAttributesClassName",
             )?,
@@ -5590,9 +5570,9 @@ pub struct Probe {
     pub termination_grace_period_seconds: Option<i64>,
 }
 
-impl apimachinery::protobuf::Message for Probe {
-    fn encode_fields(&self, e: &mut apimachinery::protobuf::Encoder) {
-        use apimachinery::protobuf::Field as _;
+impl apimachinery::proto::Message for Probe {
+    fn encode_fields(&self, e: &mut apimachinery::proto::WireEncoder) {
+        use apimachinery::proto::Field as _;
         e.message(1, |e| {
             self.exec.encode_field(1, e);
             self.http_get.encode_field(2, e);
@@ -5610,59 +5590,59 @@ impl apimachinery::protobuf::Message for Probe {
     fn merge_field(
         &mut self,
         number: u32,
-        wire: apimachinery::protobuf::WireType,
-        d: &mut apimachinery::protobuf::Decoder<'_>,
-    ) -> Result<bool, apimachinery::protobuf::ProtobufError> {
-        use apimachinery::protobuf::Field as _;
+        wire: apimachinery::proto::WireType,
+        d: &mut apimachinery::proto::WireDecoder<'_>,
+    ) -> Result<bool, apimachinery::proto::ProtobufError> {
+        use apimachinery::proto::Field as _;
         match number {
-            1 => apimachinery::protobuf::merge_embedded(wire, d, |number, wire, d| {
+            1 => apimachinery::proto::merge_embedded(wire, d, |number, wire, d| {
                 Ok(match number {
                     1 => {
-                        apimachinery::protobuf::in_field(self.exec.merge_from(wire, d), "exec")?;
+                        apimachinery::proto::in_field(self.exec.merge_from(wire, d), "exec")?;
                         true
                     }
                     2 => {
-                        apimachinery::protobuf::in_field(
+                        apimachinery::proto::in_field(
                             self.http_get.merge_from(wire, d),
                             "httpGet",
                         )?;
                         true
                     }
                     3 => {
-                        apimachinery::protobuf::in_field(
+                        apimachinery::proto::in_field(
                             self.tcp_socket.merge_from(wire, d),
                             "tcpSocket",
                         )?;
                         true
                     }
                     4 => {
-                        apimachinery::protobuf::in_field(self.grpc.merge_from(wire, d), "grpc")?;
+                        apimachinery::proto::in_field(self.grpc.merge_from(wire, d), "grpc")?;
                         true
                     }
                     _ => false,
                 })
             })?,
-            2 => apimachinery::protobuf::in_field(
+            2 => apimachinery::proto::in_field(
                 self.initial_delay_seconds.merge_from(wire, d),
                 "initialDelaySeconds",
             )?,
-            3 => apimachinery::protobuf::in_field(
+            3 => apimachinery::proto::in_field(
                 self.timeout_seconds.merge_from(wire, d),
                 "timeoutSeconds",
             )?,
-            4 => apimachinery::protobuf::in_field(
+            4 => apimachinery::proto::in_field(
                 self.period_seconds.merge_from(wire, d),
                 "periodSeconds",
             )?,
-            5 => apimachinery::protobuf::in_field(
+            5 => apimachinery::proto::in_field(
                 self.success_threshold.merge_from(wire, d),
                 "successThreshold",
             )?,
-            6 => apimachinery::protobuf::in_field(
+            6 => apimachinery::proto::in_field(
                 self.failure_threshold.merge_from(wire, d),
                 "failureThreshold",
             )?,
-            7 => apimachinery::protobuf::in_field(
+            7 => apimachinery::proto::in_field(
                 self.termination_grace_period_seconds.merge_from(wire, d),
                 "terminationGracePeriodSeconds",
             )?,
@@ -6353,9 +6333,9 @@ pub struct SecretEnvSource {
     pub optional: Option<bool>,
 }
 
-impl apimachinery::protobuf::Message for SecretEnvSource {
-    fn encode_fields(&self, e: &mut apimachinery::protobuf::Encoder) {
-        use apimachinery::protobuf::Field as _;
+impl apimachinery::proto::Message for SecretEnvSource {
+    fn encode_fields(&self, e: &mut apimachinery::proto::WireEncoder) {
+        use apimachinery::proto::Field as _;
         e.message(1, |e| {
             self.name.encode_field(1, e);
         });
@@ -6365,21 +6345,21 @@ impl apimachinery::protobuf::Message for SecretEnvSource {
     fn merge_field(
         &mut self,
         number: u32,
-        wire: apimachinery::protobuf::WireType,
-        d: &mut apimachinery::protobuf::Decoder<'_>,
-    ) -> Result<bool, apimachinery::protobuf::ProtobufError> {
-        use apimachinery::protobuf::Field as _;
+        wire: apimachinery::proto::WireType,
+        d: &mut apimachinery::proto::WireDecoder<'_>,
+    ) -> Result<bool, apimachinery::proto::ProtobufError> {
+        use apimachinery::proto::Field as _;
         match number {
-            1 => apimachinery::protobuf::merge_embedded(wire, d, |number, wire, d| {
+            1 => apimachinery::proto::merge_embedded(wire, d, |number, wire, d| {
                 Ok(match number {
                     1 => {
-                        apimachinery::protobuf::in_field(self.name.merge_from(wire, d), "name")?;
+                        apimachinery::proto::in_field(self.name.merge_from(wire, d), "name")?;
                         true
                     }
                     _ => false,
                 })
             })?,
-            2 => apimachinery::protobuf::in_field(self.optional.merge_from(wire, d), "optional")?,
+            2 => apimachinery::proto::in_field(self.optional.merge_from(wire, d), "optional")?,
             _ => return Ok(false),
         }
         Ok(true)
@@ -6403,9 +6383,9 @@ pub struct SecretKeySelector {
     pub optional: Option<bool>,
 }
 
-impl apimachinery::protobuf::Message for SecretKeySelector {
-    fn encode_fields(&self, e: &mut apimachinery::protobuf::Encoder) {
-        use apimachinery::protobuf::Field as _;
+impl apimachinery::proto::Message for SecretKeySelector {
+    fn encode_fields(&self, e: &mut apimachinery::proto::WireEncoder) {
+        use apimachinery::proto::Field as _;
         e.message(1, |e| {
             self.name.encode_field(1, e);
         });
@@ -6416,22 +6396,22 @@ impl apimachinery::protobuf::Message for SecretKeySelector {
     fn merge_field(
         &mut self,
         number: u32,
-        wire: apimachinery::protobuf::WireType,
-        d: &mut apimachinery::protobuf::Decoder<'_>,
-    ) -> Result<bool, apimachinery::protobuf::ProtobufError> {
-        use apimachinery::protobuf::Field as _;
+        wire: apimachinery::proto::WireType,
+        d: &mut apimachinery::proto::WireDecoder<'_>,
+    ) -> Result<bool, apimachinery::proto::ProtobufError> {
+        use apimachinery::proto::Field as _;
         match number {
-            1 => apimachinery::protobuf::merge_embedded(wire, d, |number, wire, d| {
+            1 => apimachinery::proto::merge_embedded(wire, d, |number, wire, d| {
                 Ok(match number {
                     1 => {
-                        apimachinery::protobuf::in_field(self.name.merge_from(wire, d), "name")?;
+                        apimachinery::proto::in_field(self.name.merge_from(wire, d), "name")?;
                         true
                     }
                     _ => false,
                 })
             })?,
-            2 => apimachinery::protobuf::in_field(self.key.merge_from(wire, d), "key")?,
-            3 => apimachinery::protobuf::in_field(self.optional.merge_from(wire, d), "optional")?,
+            2 => apimachinery::proto::in_field(self.key.merge_from(wire, d), "key")?,
+            3 => apimachinery::proto::in_field(self.optional.merge_from(wire, d), "optional")?,
             _ => return Ok(false),
         }
         Ok(true)
@@ -6484,9 +6464,9 @@ pub struct SecretProjection {
     pub optional: Option<bool>,
 }
 
-impl apimachinery::protobuf::Message for SecretProjection {
-    fn encode_fields(&self, e: &mut apimachinery::protobuf::Encoder) {
-        use apimachinery::protobuf::Field as _;
+impl apimachinery::proto::Message for SecretProjection {
+    fn encode_fields(&self, e: &mut apimachinery::proto::WireEncoder) {
+        use apimachinery::proto::Field as _;
         e.message(1, |e| {
             self.name.encode_field(1, e);
         });
@@ -6497,22 +6477,22 @@ impl apimachinery::protobuf::Message for SecretProjection {
     fn merge_field(
         &mut self,
         number: u32,
-        wire: apimachinery::protobuf::WireType,
-        d: &mut apimachinery::protobuf::Decoder<'_>,
-    ) -> Result<bool, apimachinery::protobuf::ProtobufError> {
-        use apimachinery::protobuf::Field as _;
+        wire: apimachinery::proto::WireType,
+        d: &mut apimachinery::proto::WireDecoder<'_>,
+    ) -> Result<bool, apimachinery::proto::ProtobufError> {
+        use apimachinery::proto::Field as _;
         match number {
-            1 => apimachinery::protobuf::merge_embedded(wire, d, |number, wire, d| {
+            1 => apimachinery::proto::merge_embedded(wire, d, |number, wire, d| {
                 Ok(match number {
                     1 => {
-                        apimachinery::protobuf::in_field(self.name.merge_from(wire, d), "name")?;
+                        apimachinery::proto::in_field(self.name.merge_from(wire, d), "name")?;
                         true
                     }
                     _ => false,
                 })
             })?,
-            2 => apimachinery::protobuf::in_field(self.items.merge_from(wire, d), "items")?,
-            4 => apimachinery::protobuf::in_field(self.optional.merge_from(wire, d), "optional")?,
+            2 => apimachinery::proto::in_field(self.items.merge_from(wire, d), "items")?,
+            4 => apimachinery::proto::in_field(self.optional.merge_from(wire, d), "optional")?,
             _ => return Ok(false),
         }
         Ok(true)
@@ -7580,9 +7560,9 @@ pub struct Volume {
     pub image: Option<ImageVolumeSource>,
 }
 
-impl apimachinery::protobuf::Message for Volume {
-    fn encode_fields(&self, e: &mut apimachinery::protobuf::Encoder) {
-        use apimachinery::protobuf::Field as _;
+impl apimachinery::proto::Message for Volume {
+    fn encode_fields(&self, e: &mut apimachinery::proto::WireEncoder) {
+        use apimachinery::proto::Field as _;
         self.name.encode_field(1, e);
         e.message(2, |e| {
             self.host_path.encode_field(1, e);
@@ -7621,204 +7601,189 @@ impl apimachinery::protobuf::Message for Volume {
     fn merge_field(
         &mut self,
         number: u32,
-        wire: apimachinery::protobuf::WireType,
-        d: &mut apimachinery::protobuf::Decoder<'_>,
-    ) -> Result<bool, apimachinery::protobuf::ProtobufError> {
-        use apimachinery::protobuf::Field as _;
+        wire: apimachinery::proto::WireType,
+        d: &mut apimachinery::proto::WireDecoder<'_>,
+    ) -> Result<bool, apimachinery::proto::ProtobufError> {
+        use apimachinery::proto::Field as _;
         match number {
-            1 => apimachinery::protobuf::in_field(self.name.merge_from(wire, d), "name")?,
-            2 => apimachinery::protobuf::merge_embedded(wire, d, |number, wire, d| {
+            1 => apimachinery::proto::in_field(self.name.merge_from(wire, d), "name")?,
+            2 => apimachinery::proto::merge_embedded(wire, d, |number, wire, d| {
                 Ok(match number {
                     1 => {
-                        apimachinery::protobuf::in_field(
+                        apimachinery::proto::in_field(
                             self.host_path.merge_from(wire, d),
                             "hostPath",
                         )?;
                         true
                     }
                     2 => {
-                        apimachinery::protobuf::in_field(
+                        apimachinery::proto::in_field(
                             self.empty_dir.merge_from(wire, d),
                             "emptyDir",
                         )?;
                         true
                     }
                     3 => {
-                        apimachinery::protobuf::in_field(
+                        apimachinery::proto::in_field(
                             self.gce_persistent_disk.merge_from(wire, d),
                             "gcePersistentDisk",
                         )?;
                         true
                     }
                     4 => {
-                        apimachinery::protobuf::in_field(
+                        apimachinery::proto::in_field(
                             self.aws_elastic_block_store.merge_from(wire, d),
                             "awsElasticBlockStore",
                         )?;
                         true
                     }
                     5 => {
-                        apimachinery::protobuf::in_field(
+                        apimachinery::proto::in_field(
                             self.git_repo.merge_from(wire, d),
                             "gitRepo",
                         )?;
                         true
                     }
                     6 => {
-                        apimachinery::protobuf::in_field(
-                            self.secret.merge_from(wire, d),
-                            "secret",
-                        )?;
+                        apimachinery::proto::in_field(self.secret.merge_from(wire, d), "secret")?;
                         true
                     }
                     7 => {
-                        apimachinery::protobuf::in_field(self.nfs.merge_from(wire, d), "nfs")?;
+                        apimachinery::proto::in_field(self.nfs.merge_from(wire, d), "nfs")?;
                         true
                     }
                     8 => {
-                        apimachinery::protobuf::in_field(self.iscsi.merge_from(wire, d), "iscsi")?;
+                        apimachinery::proto::in_field(self.iscsi.merge_from(wire, d), "iscsi")?;
                         true
                     }
                     9 => {
-                        apimachinery::protobuf::in_field(
+                        apimachinery::proto::in_field(
                             self.glusterfs.merge_from(wire, d),
                             "glusterfs",
                         )?;
                         true
                     }
                     10 => {
-                        apimachinery::protobuf::in_field(
+                        apimachinery::proto::in_field(
                             self.persistent_volume_claim.merge_from(wire, d),
                             "persistentVolumeClaim",
                         )?;
                         true
                     }
                     11 => {
-                        apimachinery::protobuf::in_field(self.rbd.merge_from(wire, d), "rbd")?;
+                        apimachinery::proto::in_field(self.rbd.merge_from(wire, d), "rbd")?;
                         true
                     }
                     12 => {
-                        apimachinery::protobuf::in_field(
+                        apimachinery::proto::in_field(
                             self.flex_volume.merge_from(wire, d),
                             "flexVolume",
                         )?;
                         true
                     }
                     13 => {
-                        apimachinery::protobuf::in_field(
-                            self.cinder.merge_from(wire, d),
-                            "cinder",
-                        )?;
+                        apimachinery::proto::in_field(self.cinder.merge_from(wire, d), "cinder")?;
                         true
                     }
                     14 => {
-                        apimachinery::protobuf::in_field(
-                            self.cephfs.merge_from(wire, d),
-                            "cephfs",
-                        )?;
+                        apimachinery::proto::in_field(self.cephfs.merge_from(wire, d), "cephfs")?;
                         true
                     }
                     15 => {
-                        apimachinery::protobuf::in_field(
-                            self.flocker.merge_from(wire, d),
-                            "flocker",
-                        )?;
+                        apimachinery::proto::in_field(self.flocker.merge_from(wire, d), "flocker")?;
                         true
                     }
                     16 => {
-                        apimachinery::protobuf::in_field(
+                        apimachinery::proto::in_field(
                             self.downward_api.merge_from(wire, d),
                             "downwardAPI",
                         )?;
                         true
                     }
                     17 => {
-                        apimachinery::protobuf::in_field(self.fc.merge_from(wire, d), "fc")?;
+                        apimachinery::proto::in_field(self.fc.merge_from(wire, d), "fc")?;
                         true
                     }
                     18 => {
-                        apimachinery::protobuf::in_field(
+                        apimachinery::proto::in_field(
                             self.azure_file.merge_from(wire, d),
                             "azureFile",
                         )?;
                         true
                     }
                     19 => {
-                        apimachinery::protobuf::in_field(
+                        apimachinery::proto::in_field(
                             self.config_map.merge_from(wire, d),
                             "configMap",
                         )?;
                         true
                     }
                     20 => {
-                        apimachinery::protobuf::in_field(
+                        apimachinery::proto::in_field(
                             self.vsphere_volume.merge_from(wire, d),
                             "vsphereVolume",
                         )?;
                         true
                     }
                     21 => {
-                        apimachinery::protobuf::in_field(
-                            self.quobyte.merge_from(wire, d),
-                            "quobyte",
-                        )?;
+                        apimachinery::proto::in_field(self.quobyte.merge_from(wire, d), "quobyte")?;
                         true
                     }
                     22 => {
-                        apimachinery::protobuf::in_field(
+                        apimachinery::proto::in_field(
                             self.azure_disk.merge_from(wire, d),
                             "azureDisk",
                         )?;
                         true
                     }
                     23 => {
-                        apimachinery::protobuf::in_field(
+                        apimachinery::proto::in_field(
                             self.photon_persistent_disk.merge_from(wire, d),
                             "photonPersistentDisk",
                         )?;
                         true
                     }
                     24 => {
-                        apimachinery::protobuf::in_field(
+                        apimachinery::proto::in_field(
                             self.portworx_volume.merge_from(wire, d),
                             "portworxVolume",
                         )?;
                         true
                     }
                     25 => {
-                        apimachinery::protobuf::in_field(
+                        apimachinery::proto::in_field(
                             self.scale_io.merge_from(wire, d),
                             "scaleIO",
                         )?;
                         true
                     }
                     26 => {
-                        apimachinery::protobuf::in_field(
+                        apimachinery::proto::in_field(
                             self.projected.merge_from(wire, d),
                             "projected",
                         )?;
                         true
                     }
                     27 => {
-                        apimachinery::protobuf::in_field(
+                        apimachinery::proto::in_field(
                             self.storageos.merge_from(wire, d),
                             "storageos",
                         )?;
                         true
                     }
                     28 => {
-                        apimachinery::protobuf::in_field(self.csi.merge_from(wire, d), "csi")?;
+                        apimachinery::proto::in_field(self.csi.merge_from(wire, d), "csi")?;
                         true
                     }
                     29 => {
-                        apimachinery::protobuf::in_field(
+                        apimachinery::proto::in_field(
                             self.ephemeral.merge_from(wire, d),
                             "ephemeral",
                         )?;
                         true
                     }
                     30 => {
-                        apimachinery::protobuf::in_field(self.image.merge_from(wire, d), "image")?;
+                        apimachinery::proto::in_field(self.image.merge_from(wire, d), "image")?;
                         true
                     }
                     _ => false,

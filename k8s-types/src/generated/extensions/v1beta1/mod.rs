@@ -589,9 +589,9 @@ pub struct IngressRule {
     pub http: Option<HTTPIngressRuleValue>,
 }
 
-impl apimachinery::protobuf::Message for IngressRule {
-    fn encode_fields(&self, e: &mut apimachinery::protobuf::Encoder) {
-        use apimachinery::protobuf::Field as _;
+impl apimachinery::proto::Message for IngressRule {
+    fn encode_fields(&self, e: &mut apimachinery::proto::WireEncoder) {
+        use apimachinery::proto::Field as _;
         self.host.encode_field(1, e);
         e.message(2, |e| {
             self.http.encode_field(1, e);
@@ -601,16 +601,16 @@ impl apimachinery::protobuf::Message for IngressRule {
     fn merge_field(
         &mut self,
         number: u32,
-        wire: apimachinery::protobuf::WireType,
-        d: &mut apimachinery::protobuf::Decoder<'_>,
-    ) -> Result<bool, apimachinery::protobuf::ProtobufError> {
-        use apimachinery::protobuf::Field as _;
+        wire: apimachinery::proto::WireType,
+        d: &mut apimachinery::proto::WireDecoder<'_>,
+    ) -> Result<bool, apimachinery::proto::ProtobufError> {
+        use apimachinery::proto::Field as _;
         match number {
-            1 => apimachinery::protobuf::in_field(self.host.merge_from(wire, d), "host")?,
-            2 => apimachinery::protobuf::merge_embedded(wire, d, |number, wire, d| {
+            1 => apimachinery::proto::in_field(self.host.merge_from(wire, d), "host")?,
+            2 => apimachinery::proto::merge_embedded(wire, d, |number, wire, d| {
                 Ok(match number {
                     1 => {
-                        apimachinery::protobuf::in_field(self.http.merge_from(wire, d), "http")?;
+                        apimachinery::proto::in_field(self.http.merge_from(wire, d), "http")?;
                         true
                     }
                     _ => false,

@@ -413,9 +413,9 @@ pub struct DeviceAllocationConfiguration {
     pub opaque: Option<OpaqueDeviceConfiguration>,
 }
 
-impl apimachinery::protobuf::Message for DeviceAllocationConfiguration {
-    fn encode_fields(&self, e: &mut apimachinery::protobuf::Encoder) {
-        use apimachinery::protobuf::Field as _;
+impl apimachinery::proto::Message for DeviceAllocationConfiguration {
+    fn encode_fields(&self, e: &mut apimachinery::proto::WireEncoder) {
+        use apimachinery::proto::Field as _;
         self.source.encode_field(1, e);
         self.requests.encode_field(2, e);
         e.message(3, |e| {
@@ -426,20 +426,17 @@ impl apimachinery::protobuf::Message for DeviceAllocationConfiguration {
     fn merge_field(
         &mut self,
         number: u32,
-        wire: apimachinery::protobuf::WireType,
-        d: &mut apimachinery::protobuf::Decoder<'_>,
-    ) -> Result<bool, apimachinery::protobuf::ProtobufError> {
-        use apimachinery::protobuf::Field as _;
+        wire: apimachinery::proto::WireType,
+        d: &mut apimachinery::proto::WireDecoder<'_>,
+    ) -> Result<bool, apimachinery::proto::ProtobufError> {
+        use apimachinery::proto::Field as _;
         match number {
-            1 => apimachinery::protobuf::in_field(self.source.merge_from(wire, d), "source")?,
-            2 => apimachinery::protobuf::in_field(self.requests.merge_from(wire, d), "requests")?,
-            3 => apimachinery::protobuf::merge_embedded(wire, d, |number, wire, d| {
+            1 => apimachinery::proto::in_field(self.source.merge_from(wire, d), "source")?,
+            2 => apimachinery::proto::in_field(self.requests.merge_from(wire, d), "requests")?,
+            3 => apimachinery::proto::merge_embedded(wire, d, |number, wire, d| {
                 Ok(match number {
                     1 => {
-                        apimachinery::protobuf::in_field(
-                            self.opaque.merge_from(wire, d),
-                            "opaque",
-                        )?;
+                        apimachinery::proto::in_field(self.opaque.merge_from(wire, d), "opaque")?;
                         true
                     }
                     _ => false,
@@ -569,9 +566,9 @@ pub struct DeviceClaimConfiguration {
     pub opaque: Option<OpaqueDeviceConfiguration>,
 }
 
-impl apimachinery::protobuf::Message for DeviceClaimConfiguration {
-    fn encode_fields(&self, e: &mut apimachinery::protobuf::Encoder) {
-        use apimachinery::protobuf::Field as _;
+impl apimachinery::proto::Message for DeviceClaimConfiguration {
+    fn encode_fields(&self, e: &mut apimachinery::proto::WireEncoder) {
+        use apimachinery::proto::Field as _;
         self.requests.encode_field(1, e);
         e.message(2, |e| {
             self.opaque.encode_field(1, e);
@@ -581,19 +578,16 @@ impl apimachinery::protobuf::Message for DeviceClaimConfiguration {
     fn merge_field(
         &mut self,
         number: u32,
-        wire: apimachinery::protobuf::WireType,
-        d: &mut apimachinery::protobuf::Decoder<'_>,
-    ) -> Result<bool, apimachinery::protobuf::ProtobufError> {
-        use apimachinery::protobuf::Field as _;
+        wire: apimachinery::proto::WireType,
+        d: &mut apimachinery::proto::WireDecoder<'_>,
+    ) -> Result<bool, apimachinery::proto::ProtobufError> {
+        use apimachinery::proto::Field as _;
         match number {
-            1 => apimachinery::protobuf::in_field(self.requests.merge_from(wire, d), "requests")?,
-            2 => apimachinery::protobuf::merge_embedded(wire, d, |number, wire, d| {
+            1 => apimachinery::proto::in_field(self.requests.merge_from(wire, d), "requests")?,
+            2 => apimachinery::proto::merge_embedded(wire, d, |number, wire, d| {
                 Ok(match number {
                     1 => {
-                        apimachinery::protobuf::in_field(
-                            self.opaque.merge_from(wire, d),
-                            "opaque",
-                        )?;
+                        apimachinery::proto::in_field(self.opaque.merge_from(wire, d), "opaque")?;
                         true
                     }
                     _ => false,
@@ -642,9 +636,9 @@ pub struct DeviceClassConfiguration {
     pub opaque: Option<OpaqueDeviceConfiguration>,
 }
 
-impl apimachinery::protobuf::Message for DeviceClassConfiguration {
-    fn encode_fields(&self, e: &mut apimachinery::protobuf::Encoder) {
-        use apimachinery::protobuf::Field as _;
+impl apimachinery::proto::Message for DeviceClassConfiguration {
+    fn encode_fields(&self, e: &mut apimachinery::proto::WireEncoder) {
+        use apimachinery::proto::Field as _;
         e.message(1, |e| {
             self.opaque.encode_field(1, e);
         });
@@ -653,18 +647,15 @@ impl apimachinery::protobuf::Message for DeviceClassConfiguration {
     fn merge_field(
         &mut self,
         number: u32,
-        wire: apimachinery::protobuf::WireType,
-        d: &mut apimachinery::protobuf::Decoder<'_>,
-    ) -> Result<bool, apimachinery::protobuf::ProtobufError> {
-        use apimachinery::protobuf::Field as _;
+        wire: apimachinery::proto::WireType,
+        d: &mut apimachinery::proto::WireDecoder<'_>,
+    ) -> Result<bool, apimachinery::proto::ProtobufError> {
+        use apimachinery::proto::Field as _;
         match number {
-            1 => apimachinery::protobuf::merge_embedded(wire, d, |number, wire, d| {
+            1 => apimachinery::proto::merge_embedded(wire, d, |number, wire, d| {
                 Ok(match number {
                     1 => {
-                        apimachinery::protobuf::in_field(
-                            self.opaque.merge_from(wire, d),
-                            "opaque",
-                        )?;
+                        apimachinery::proto::in_field(self.opaque.merge_from(wire, d), "opaque")?;
                         true
                     }
                     _ => false,

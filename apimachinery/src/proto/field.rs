@@ -7,13 +7,13 @@
 use std::collections::BTreeMap;
 
 use super::error::{ProtobufError, ProtobufErrorKind};
-use super::wire::{Decoder, Encoder, WireType};
+use super::wire::{WireDecoder, WireEncoder, WireType};
 
 /// A protobuf message.
 pub trait Message {
     /// Writes every field of the message, in ascending field number, without a length
     /// prefix.
-    fn encode_fields(&self, e: &mut Encoder);
+    fn encode_fields(&self, e: &mut WireEncoder);
 
     /// Reads the value of field `number`, whose key was just read; returns `Ok(false)`
     /// when the message has no such field, and the caller skips it.
@@ -21,7 +21,7 @@ pub trait Message {
         &mut self,
         number: u32,
         wire: WireType,
-        d: &mut Decoder<'_>,
+        d: &mut WireDecoder<'_>,
     ) -> Result<bool, ProtobufError>;
 
     /// Called once the whole message is read: each field gives back the capacity that
@@ -33,7 +33,7 @@ pub trait Message {
 /// skipped, as Go skips them.
 pub fn merge_message<M: Message + ?Sized>(
     message: &mut M,
-    d: &mut Decoder<'_>,
+    d: &mut WireDecoder<'_>,
 ) -> Result<(), ProtobufError> {
     while !d.is_empty() {
         let (number, wire) = d.key()?;
@@ -46,7 +46,7 @@ pub fn merge_message<M: Message + ?Sized>(
 
 /// Encodes `message` without a length prefix.
 pub fn encode_message<M: Message + ?Sized>(message: &M) -> Vec<u8> {
-    let mut e = Encoder::new();
+    let mut e = WireEncoder::new();
     message.encode_fields(&mut e);
     e.into_bytes()
 }
@@ -54,7 +54,7 @@ pub fn encode_message<M: Message + ?Sized>(message: &M) -> Vec<u8> {
 /// Decodes a message from `bytes`, which hold exactly one message.
 pub fn decode_message<M: Message + Default>(bytes: &[u8]) -> Result<M, ProtobufError> {
     let mut message = M::default();
-    merge_message(&mut message, &mut Decoder::new(bytes))?;
+    merge_message(&mut message, &mut WireDecoder::new(bytes))?;
     message.finish_fields();
     Ok(message)
 }
@@ -75,11 +75,11 @@ pub trait Field {
     const WIRE: WireType;
 
     /// Writes `self` as field `number`.
-    fn encode_field(&self, number: u32, e: &mut Encoder);
+    fn encode_field(&self, number: u32, e: &mut WireEncoder);
 
     /// Reads one value sent with wire type `wire` into `self` (replacing a scalar,
     /// merging into a message, appending to a list).
-    fn merge_from(&mut self, wire: WireType, d: &mut Decoder<'_>) -> Result<(), ProtobufError>;
+    fn merge_from(&mut self, wire: WireType, d: &mut WireDecoder<'_>) -> Result<(), ProtobufError>;
 
     /// Called once the message holding the field is read. A list gives back the
     /// capacity it has beyond its length: decoded objects are kept (an informer cache
@@ -91,7 +91,7 @@ pub trait Field {
 fn expect_wire(
     found: WireType,
     expected: WireType,
-    d: &Decoder<'_>,
+    d: &WireDecoder<'_>,
     name: &'static str,
 ) -> Result<(), ProtobufError> {
     if found == expected {
@@ -107,11 +107,11 @@ fn expect_wire(
 impl<M: Message + Default> Field for M {
     const WIRE: WireType = WireType::LengthDelimited;
 
-    fn encode_field(&self, number: u32, e: &mut Encoder) {
+    fn encode_field(&self, number: u32, e: &mut WireEncoder) {
         e.message(number, |e| self.encode_fields(e));
     }
 
-    fn merge_from(&mut self, wire: WireType, d: &mut Decoder<'_>) -> Result<(), ProtobufError> {
+    fn merge_from(&mut self, wire: WireType, d: &mut WireDecoder<'_>) -> Result<(), ProtobufError> {
         expect_wire(wire, WireType::LengthDelimited, d, "a message")?;
         // Through `dyn`: one copy of the reading loop for every message type.
         merge_message(self as &mut dyn Message, &mut d.nested()?)?;
@@ -122,7 +122,7 @@ impl<M: Message + Default> Field for M {
 
 /// A boxed message (recursive types box their fields) is the message.
 impl<M: Message + ?Sized> Message for Box<M> {
-    fn encode_fields(&self, e: &mut Encoder) {
+    fn encode_fields(&self, e: &mut WireEncoder) {
         (**self).encode_fields(e);
     }
 
@@ -130,7 +130,7 @@ impl<M: Message + ?Sized> Message for Box<M> {
         &mut self,
         number: u32,
         wire: WireType,
-        d: &mut Decoder<'_>,
+        d: &mut WireDecoder<'_>,
     ) -> Result<bool, ProtobufError> {
         (**self).merge_field(number, wire, d)
     }
@@ -145,8 +145,8 @@ impl<M: Message + ?Sized> Message for Box<M> {
 /// field it knows, returning `false` for the others, which are skipped.
 pub fn merge_embedded(
     wire: WireType,
-    d: &mut Decoder<'_>,
-    mut merge: impl FnMut(u32, WireType, &mut Decoder<'_>) -> Result<bool, ProtobufError>,
+    d: &mut WireDecoder<'_>,
+    mut merge: impl FnMut(u32, WireType, &mut WireDecoder<'_>) -> Result<bool, ProtobufError>,
 ) -> Result<(), ProtobufError> {
     expect_wire(wire, WireType::LengthDelimited, d, "a message")?;
     let mut inner = d.nested()?;
@@ -164,7 +164,7 @@ pub fn merge_embedded(
 pub fn encode_named_slice_map<T: Field>(
     map: &BTreeMap<String, Vec<T>>,
     number: u32,
-    e: &mut Encoder,
+    e: &mut WireEncoder,
 ) {
     for (key, items) in map {
         e.message(number, |e| {
@@ -183,7 +183,7 @@ pub fn encode_named_slice_map<T: Field>(
 pub fn merge_named_slice_map<T: Field + Default>(
     map: &mut BTreeMap<String, Vec<T>>,
     wire: WireType,
-    d: &mut Decoder<'_>,
+    d: &mut WireDecoder<'_>,
 ) -> Result<(), ProtobufError> {
     expect_wire(wire, WireType::LengthDelimited, d, "a map entry")?;
     let mut entry = d.nested()?;
@@ -210,11 +210,11 @@ pub fn merge_named_slice_map<T: Field + Default>(
 impl Field for String {
     const WIRE: WireType = WireType::LengthDelimited;
 
-    fn encode_field(&self, number: u32, e: &mut Encoder) {
+    fn encode_field(&self, number: u32, e: &mut WireEncoder) {
         e.bytes_field(number, self.as_bytes());
     }
 
-    fn merge_from(&mut self, wire: WireType, d: &mut Decoder<'_>) -> Result<(), ProtobufError> {
+    fn merge_from(&mut self, wire: WireType, d: &mut WireDecoder<'_>) -> Result<(), ProtobufError> {
         expect_wire(wire, WireType::LengthDelimited, d, "a string")?;
         let at = d.offset();
         let bytes = d.length_delimited()?;
@@ -229,11 +229,11 @@ impl Field for String {
 impl Field for bool {
     const WIRE: WireType = WireType::Varint;
 
-    fn encode_field(&self, number: u32, e: &mut Encoder) {
+    fn encode_field(&self, number: u32, e: &mut WireEncoder) {
         e.varint_field(number, u64::from(*self));
     }
 
-    fn merge_from(&mut self, wire: WireType, d: &mut Decoder<'_>) -> Result<(), ProtobufError> {
+    fn merge_from(&mut self, wire: WireType, d: &mut WireDecoder<'_>) -> Result<(), ProtobufError> {
         expect_wire(wire, WireType::Varint, d, "a bool")?;
         *self = d.varint()? != 0;
         Ok(())
@@ -243,11 +243,11 @@ impl Field for bool {
 impl Field for i64 {
     const WIRE: WireType = WireType::Varint;
 
-    fn encode_field(&self, number: u32, e: &mut Encoder) {
+    fn encode_field(&self, number: u32, e: &mut WireEncoder) {
         e.varint_field(number, *self as u64);
     }
 
-    fn merge_from(&mut self, wire: WireType, d: &mut Decoder<'_>) -> Result<(), ProtobufError> {
+    fn merge_from(&mut self, wire: WireType, d: &mut WireDecoder<'_>) -> Result<(), ProtobufError> {
         expect_wire(wire, WireType::Varint, d, "an int64")?;
         *self = d.varint()? as i64;
         Ok(())
@@ -257,13 +257,13 @@ impl Field for i64 {
 impl Field for i32 {
     const WIRE: WireType = WireType::Varint;
 
-    fn encode_field(&self, number: u32, e: &mut Encoder) {
+    fn encode_field(&self, number: u32, e: &mut WireEncoder) {
         // Negative int32 values are sign-extended to ten bytes, as in every protobuf
         // implementation.
         e.varint_field(number, i64::from(*self) as u64);
     }
 
-    fn merge_from(&mut self, wire: WireType, d: &mut Decoder<'_>) -> Result<(), ProtobufError> {
+    fn merge_from(&mut self, wire: WireType, d: &mut WireDecoder<'_>) -> Result<(), ProtobufError> {
         expect_wire(wire, WireType::Varint, d, "an int32")?;
         // Go's generated code truncates to 32 bits; so does every protobuf reader.
         *self = d.varint()? as i32;
@@ -274,11 +274,11 @@ impl Field for i32 {
 impl Field for f64 {
     const WIRE: WireType = WireType::Fixed64;
 
-    fn encode_field(&self, number: u32, e: &mut Encoder) {
+    fn encode_field(&self, number: u32, e: &mut WireEncoder) {
         e.fixed64_field(number, self.to_bits());
     }
 
-    fn merge_from(&mut self, wire: WireType, d: &mut Decoder<'_>) -> Result<(), ProtobufError> {
+    fn merge_from(&mut self, wire: WireType, d: &mut WireDecoder<'_>) -> Result<(), ProtobufError> {
         expect_wire(wire, WireType::Fixed64, d, "a double")?;
         *self = f64::from_bits(d.fixed64()?);
         Ok(())
@@ -288,13 +288,13 @@ impl Field for f64 {
 impl<T: Field + Default> Field for Option<T> {
     const WIRE: WireType = T::WIRE;
 
-    fn encode_field(&self, number: u32, e: &mut Encoder) {
+    fn encode_field(&self, number: u32, e: &mut WireEncoder) {
         if let Some(value) = self {
             value.encode_field(number, e);
         }
     }
 
-    fn merge_from(&mut self, wire: WireType, d: &mut Decoder<'_>) -> Result<(), ProtobufError> {
+    fn merge_from(&mut self, wire: WireType, d: &mut WireDecoder<'_>) -> Result<(), ProtobufError> {
         self.get_or_insert_with(T::default).merge_from(wire, d)
     }
 
@@ -308,13 +308,13 @@ impl<T: Field + Default> Field for Option<T> {
 impl<T: Field + Default> Field for Vec<T> {
     const WIRE: WireType = T::WIRE;
 
-    fn encode_field(&self, number: u32, e: &mut Encoder) {
+    fn encode_field(&self, number: u32, e: &mut WireEncoder) {
         for value in self {
             value.encode_field(number, e);
         }
     }
 
-    fn merge_from(&mut self, wire: WireType, d: &mut Decoder<'_>) -> Result<(), ProtobufError> {
+    fn merge_from(&mut self, wire: WireType, d: &mut WireDecoder<'_>) -> Result<(), ProtobufError> {
         if wire == WireType::LengthDelimited && T::WIRE != WireType::LengthDelimited {
             // Packed scalars.
             let mut packed = d.nested()?;
@@ -351,7 +351,7 @@ impl<T: Field + Default> Field for Vec<T> {
 impl<V: Field + Default> Field for BTreeMap<String, V> {
     const WIRE: WireType = WireType::LengthDelimited;
 
-    fn encode_field(&self, number: u32, e: &mut Encoder) {
+    fn encode_field(&self, number: u32, e: &mut WireEncoder) {
         for (key, value) in self {
             e.message(number, |e| {
                 key.encode_field(1, e);
@@ -360,7 +360,7 @@ impl<V: Field + Default> Field for BTreeMap<String, V> {
         }
     }
 
-    fn merge_from(&mut self, wire: WireType, d: &mut Decoder<'_>) -> Result<(), ProtobufError> {
+    fn merge_from(&mut self, wire: WireType, d: &mut WireDecoder<'_>) -> Result<(), ProtobufError> {
         expect_wire(wire, WireType::LengthDelimited, d, "a map entry")?;
         let mut entry = d.nested()?;
         let mut key = String::new();
@@ -385,7 +385,7 @@ impl<V: Field + Default> Field for BTreeMap<String, V> {
 /// by its JSON name (the Rust name otherwise).
 ///
 /// ```
-/// use apimachinery::protobuf::{decode_message, encode_message};
+/// use apimachinery::proto::{decode_message, encode_message};
 ///
 /// #[derive(Debug, Default, PartialEq)]
 /// struct Port { name: String, port: i32, protocol: Option<String>, host_ip: Option<String> }
@@ -396,26 +396,26 @@ impl<V: Field + Default> Field for BTreeMap<String, V> {
 /// assert_eq!(bytes, b"\x0a\x04http\x10\x50");
 /// assert_eq!(decode_message::<Port>(&bytes)?, port);
 /// assert_eq!(decode_message::<Port>(b"\x22\x01\xff").unwrap_err().path(), "hostIP");
-/// # Ok::<(), apimachinery::protobuf::ProtobufError>(())
+/// # Ok::<(), apimachinery::proto::ProtobufError>(())
 /// ```
 #[macro_export]
 macro_rules! proto_message {
     ($ty:ty { $($number:literal => $field:ident $(as $name:literal)?),* $(,)? }) => {
-        impl $crate::protobuf::Message for $ty {
-            fn encode_fields(&self, e: &mut $crate::protobuf::Encoder) {
-                $($crate::protobuf::Field::encode_field(&self.$field, $number, e);)*
+        impl $crate::proto::Message for $ty {
+            fn encode_fields(&self, e: &mut $crate::proto::WireEncoder) {
+                $($crate::proto::Field::encode_field(&self.$field, $number, e);)*
             }
 
             fn merge_field(
                 &mut self,
                 number: u32,
-                wire: $crate::protobuf::WireType,
-                d: &mut $crate::protobuf::Decoder<'_>,
-            ) -> ::core::result::Result<bool, $crate::protobuf::ProtobufError> {
+                wire: $crate::proto::WireType,
+                d: &mut $crate::proto::WireDecoder<'_>,
+            ) -> ::core::result::Result<bool, $crate::proto::ProtobufError> {
                 ::core::result::Result::Ok(match number {
                     $($number => {
-                        $crate::protobuf::in_field(
-                            $crate::protobuf::Field::merge_from(&mut self.$field, wire, d),
+                        $crate::proto::in_field(
+                            $crate::proto::Field::merge_from(&mut self.$field, wire, d),
                             $crate::proto_message!(@name $field $($name)?),
                         )?;
                         true
@@ -425,7 +425,7 @@ macro_rules! proto_message {
             }
 
             fn finish_fields(&mut self) {
-                $($crate::protobuf::Field::finish(&mut self.$field);)*
+                $($crate::proto::Field::finish(&mut self.$field);)*
             }
         }
     };
@@ -522,7 +522,7 @@ mod tests {
                 numbers: numbers.clone(),
                 ..Outer::default()
             });
-            let mut d = Decoder::new(&bytes);
+            let mut d = WireDecoder::new(&bytes);
             let (mut read_items, mut read_numbers) = (Vec::<Inner>::new(), Vec::<i32>::new());
             while !d.is_empty() {
                 let (number, wire) = d.key().unwrap();
@@ -595,7 +595,7 @@ mod tests {
             extra: BTreeMap<String, Vec<String>>,
         }
         impl Message for Flat {
-            fn encode_fields(&self, e: &mut Encoder) {
+            fn encode_fields(&self, e: &mut WireEncoder) {
                 self.name.encode_field(1, e);
                 e.message(5, |e| {
                     self.host.encode_field(2, e);
@@ -607,7 +607,7 @@ mod tests {
                 &mut self,
                 number: u32,
                 wire: WireType,
-                d: &mut Decoder<'_>,
+                d: &mut WireDecoder<'_>,
             ) -> Result<bool, ProtobufError> {
                 match number {
                     1 => self.name.merge_from(wire, d)?,

@@ -19,7 +19,7 @@ pub fn write_frame(w: &mut impl Write, frame: &[u8]) -> io::Result<()> {
 /// Reads frames from a byte stream.
 ///
 /// ```
-/// use apimachinery::protobuf::{LengthDelimitedFrameReader, write_frame};
+/// use apimachinery::proto::{LengthDelimitedFrameReader, write_frame};
 ///
 /// let mut stream = Vec::new();
 /// write_frame(&mut stream, b"first")?;

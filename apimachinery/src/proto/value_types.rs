@@ -4,7 +4,7 @@
 
 use super::error::{ProtobufError, ProtobufErrorKind};
 use super::field::{Field, Message};
-use super::wire::{Decoder, Encoder, WireType};
+use super::wire::{WireDecoder, WireEncoder, WireType};
 use crate::api::ByteString;
 use crate::api::resource::Quantity;
 use crate::util::intstr::IntOrString;
@@ -12,7 +12,7 @@ use crate::util::intstr::IntOrString;
 /// The bytes of a `bytes` field.
 pub(crate) fn read_bytes<'a>(
     wire: WireType,
-    d: &mut Decoder<'a>,
+    d: &mut WireDecoder<'a>,
 ) -> Result<&'a [u8], ProtobufError> {
     if wire != WireType::LengthDelimited {
         return Err(d.error(ProtobufErrorKind::UnexpectedWireType {
@@ -27,11 +27,11 @@ pub(crate) fn read_bytes<'a>(
 impl Field for ByteString {
     const WIRE: WireType = WireType::LengthDelimited;
 
-    fn encode_field(&self, number: u32, e: &mut Encoder) {
+    fn encode_field(&self, number: u32, e: &mut WireEncoder) {
         e.bytes_field(number, &self.0);
     }
 
-    fn merge_from(&mut self, wire: WireType, d: &mut Decoder<'_>) -> Result<(), ProtobufError> {
+    fn merge_from(&mut self, wire: WireType, d: &mut WireDecoder<'_>) -> Result<(), ProtobufError> {
         let bytes = read_bytes(wire, d)?;
         self.0.clear();
         self.0.extend_from_slice(bytes);
@@ -41,7 +41,7 @@ impl Field for ByteString {
 
 /// `Quantity` is `{string = 1}`, its Go `String()` form; reading parses it.
 impl Message for Quantity {
-    fn encode_fields(&self, e: &mut Encoder) {
+    fn encode_fields(&self, e: &mut WireEncoder) {
         e.bytes_field(1, self.to_string().as_bytes());
     }
 
@@ -49,7 +49,7 @@ impl Message for Quantity {
         &mut self,
         number: u32,
         wire: WireType,
-        d: &mut Decoder<'_>,
+        d: &mut WireDecoder<'_>,
     ) -> Result<bool, ProtobufError> {
         if number != 1 {
             return Ok(false);
@@ -69,7 +69,7 @@ impl Message for Quantity {
 /// `IntOrString` is `{type = 1, intVal = 2, strVal = 3}`, all three always written
 /// (type 0 for an int, 1 for a string), as Go's non-pointer fields are.
 impl Message for IntOrString {
-    fn encode_fields(&self, e: &mut Encoder) {
+    fn encode_fields(&self, e: &mut WireEncoder) {
         let (kind, int, string) = match self {
             IntOrString::Int(i) => (0i64, *i, ""),
             IntOrString::String(s) => (1, 0, s.as_str()),
@@ -83,7 +83,7 @@ impl Message for IntOrString {
         &mut self,
         number: u32,
         wire: WireType,
-        d: &mut Decoder<'_>,
+        d: &mut WireDecoder<'_>,
     ) -> Result<bool, ProtobufError> {
         // The three fields may come in any order: keep the one the type names, and move
         // between the variants when the type says so.
@@ -134,7 +134,7 @@ impl Message for IntOrString {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protobuf::{decode_message, encode_message};
+    use crate::proto::{decode_message, encode_message};
     use crate::runtime::{RawExtension, Unknown};
     use proptest::prelude::*;
 

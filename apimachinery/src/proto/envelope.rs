@@ -4,7 +4,7 @@
 
 use super::error::{ProtobufError, ProtobufErrorKind};
 use super::field::Field;
-use super::wire::{Decoder, Encoder, WireType};
+use super::wire::{WireDecoder, WireEncoder, WireType};
 
 /// The four bytes every enveloped Kubernetes protobuf document starts with.
 pub const MAGIC: &[u8; 4] = b"k8s\0";
@@ -32,9 +32,9 @@ pub struct Envelope<'a> {
 pub fn encode_envelope(
     api_version: &str,
     kind: &str,
-    write_raw: impl FnOnce(&mut Encoder),
+    write_raw: impl FnOnce(&mut WireEncoder),
 ) -> Vec<u8> {
-    let mut e = Encoder::with_buffer(MAGIC.to_vec());
+    let mut e = WireEncoder::with_buffer(MAGIC.to_vec());
     e.message(1, |e| {
         e.bytes_field(1, api_version.as_bytes());
         e.bytes_field(2, kind.as_bytes());
@@ -50,7 +50,7 @@ pub fn decode_envelope(bytes: &[u8]) -> Result<Envelope<'_>, ProtobufError> {
     let body = bytes
         .strip_prefix(MAGIC.as_slice())
         .ok_or_else(|| ProtobufError::new(0, ProtobufErrorKind::MissingMagic))?;
-    let mut d = Decoder::at_offset(body, MAGIC.len());
+    let mut d = WireDecoder::at_offset(body, MAGIC.len());
     let mut envelope = Envelope::default();
     while !d.is_empty() {
         match d.key()? {

@@ -1,5 +1,5 @@
 //! The protobuf wire format: varints, keys, length-delimited fields, skipping unknown
-//! fields. [`Encoder`] writes forwards into one buffer; [`Decoder`] reads a borrowed
+//! fields. [`WireEncoder`] writes forwards into one buffer; [`WireDecoder`] reads a borrowed
 //! slice and knows each byte's offset in the whole input, for errors.
 
 use super::error::{ProtobufError, ProtobufErrorKind};
@@ -54,19 +54,19 @@ impl WireType {
 /// which moves the message bytes once per nesting level instead of sizing every message
 /// twice.
 #[derive(Debug, Default)]
-pub struct Encoder {
+pub struct WireEncoder {
     buf: Vec<u8>,
 }
 
-impl Encoder {
+impl WireEncoder {
     /// An empty encoder.
     pub fn new() -> Self {
-        Encoder::default()
+        WireEncoder::default()
     }
 
     /// An encoder appending to `buf`.
     pub fn with_buffer(buf: Vec<u8>) -> Self {
-        Encoder { buf }
+        WireEncoder { buf }
     }
 
     /// The bytes written.
@@ -118,7 +118,7 @@ impl Encoder {
     }
 
     /// Appends a length-delimited field whose content `write` produces.
-    pub fn message(&mut self, field: u32, write: impl FnOnce(&mut Encoder)) {
+    pub fn message(&mut self, field: u32, write: impl FnOnce(&mut WireEncoder)) {
         // The generic part stays this small: it is instantiated once per message type.
         let at = self.begin_message(field);
         write(self);
@@ -142,7 +142,7 @@ impl Encoder {
             self.buf[at] = len as u8;
             return;
         }
-        let mut prefix = Encoder::default();
+        let mut prefix = WireEncoder::default();
         prefix.varint(len as u64);
         let extra = prefix.buf.len() - 1;
         let end = self.buf.len();
@@ -159,25 +159,25 @@ pub const MAX_DEPTH: usize = 100;
 
 /// Reads protobuf bytes from a slice.
 #[derive(Clone, Debug)]
-pub struct Decoder<'a> {
+pub struct WireDecoder<'a> {
     buf: &'a [u8],
     pos: usize,
     /// Offset of `buf[0]` in the whole input.
     base: usize,
     depth: usize,
-    /// The key [`Decoder::key`] read last, for [`Decoder::run_length`].
+    /// The key [`WireDecoder::key`] read last, for [`WireDecoder::run_length`].
     last_key: Option<(u32, WireType)>,
 }
 
-impl<'a> Decoder<'a> {
+impl<'a> WireDecoder<'a> {
     /// A decoder over `buf`, which starts at offset 0 of the input.
     pub fn new(buf: &'a [u8]) -> Self {
-        Decoder::at_offset(buf, 0)
+        WireDecoder::at_offset(buf, 0)
     }
 
     /// A decoder over `buf`, which starts at `offset` in a larger input (for errors).
     pub fn at_offset(buf: &'a [u8], offset: usize) -> Self {
-        Decoder {
+        WireDecoder {
             buf,
             pos: 0,
             base: offset,
@@ -291,12 +291,12 @@ impl<'a> Decoder<'a> {
     }
 
     /// A decoder over the next length-delimited value, one nesting level deeper.
-    pub fn nested(&mut self) -> Result<Decoder<'a>, ProtobufError> {
+    pub fn nested(&mut self) -> Result<WireDecoder<'a>, ProtobufError> {
         if self.depth >= MAX_DEPTH {
             return Err(self.error(ProtobufErrorKind::TooDeep));
         }
         let bytes = self.length_delimited()?;
-        Ok(Decoder {
+        Ok(WireDecoder {
             buf: bytes,
             pos: 0,
             base: self.offset() - bytes.len(),
@@ -364,10 +364,10 @@ mod tests {
     #[test]
     fn short_and_long_message_lengths() {
         for len in [0usize, 1, 127, 128, 300, 16_384, 70_000] {
-            let mut e = Encoder::new();
+            let mut e = WireEncoder::new();
             e.message(3, |e| e.raw(&vec![7u8; len]));
             let bytes = e.into_bytes();
-            let mut d = Decoder::new(&bytes);
+            let mut d = WireDecoder::new(&bytes);
             assert_eq!(d.key().unwrap(), (3, WireType::LengthDelimited));
             assert_eq!(d.length_delimited().unwrap().len(), len);
             assert!(d.is_empty());
@@ -380,7 +380,7 @@ mod tests {
         let bytes = [
             0x12, 1, b'a', 0x12, 2, b'b', b'c', 0x12, 0, 0x18, 1, 0x12, 1, b'd',
         ];
-        let mut d = Decoder::new(&bytes);
+        let mut d = WireDecoder::new(&bytes);
         assert_eq!(d.run_length(), 1, "no key read yet");
         d.key().unwrap();
         assert_eq!(d.run_length(), 3, "stops at another field");
@@ -398,10 +398,10 @@ mod tests {
         assert_eq!(d.run_length(), 1, "the run ends with the input");
 
         // Varint values, and a value cut short: counted up to the last whole one.
-        let mut d = Decoder::new(&[0x08, 0x96, 0x01, 0x08, 0x05, 0x08, 0x80]);
+        let mut d = WireDecoder::new(&[0x08, 0x96, 0x01, 0x08, 0x05, 0x08, 0x80]);
         d.key().unwrap();
         assert_eq!(d.run_length(), 2);
-        let mut d = Decoder::new(&[0x0a, 0x09, 1]);
+        let mut d = WireDecoder::new(&[0x0a, 0x09, 1]);
         d.key().unwrap();
         assert_eq!(
             d.run_length(),
@@ -409,26 +409,26 @@ mod tests {
             "never 0, even when the value is cut short"
         );
         // A nested decoder starts with no key of its own.
-        let mut d = Decoder::new(&[0x0a, 0x02, 0x08, 0x01]);
+        let mut d = WireDecoder::new(&[0x0a, 0x02, 0x08, 0x01]);
         d.key().unwrap();
         assert_eq!(d.nested().unwrap().run_length(), 1);
     }
 
     #[test]
     fn errors_name_the_offset() {
-        let mut d = Decoder::new(&[0x0a, 0x05, 1, 2]);
+        let mut d = WireDecoder::new(&[0x0a, 0x05, 1, 2]);
         d.key().unwrap();
         let e = d.length_delimited().unwrap_err();
         assert_eq!(e.offset(), 1);
         assert!(matches!(e.kind(), ProtobufErrorKind::LengthPastEnd(5)));
 
-        let e = Decoder::new(&[0xff; 11]).varint().unwrap_err();
+        let e = WireDecoder::new(&[0xff; 11]).varint().unwrap_err();
         assert!(matches!(e.kind(), ProtobufErrorKind::VarintOverflow));
-        let e = Decoder::new(&[0x80]).varint().unwrap_err();
+        let e = WireDecoder::new(&[0x80]).varint().unwrap_err();
         assert!(matches!(e.kind(), ProtobufErrorKind::Truncated));
-        let e = Decoder::new(&[0x0f]).key().unwrap_err();
+        let e = WireDecoder::new(&[0x0f]).key().unwrap_err();
         assert!(matches!(e.kind(), ProtobufErrorKind::WireType(7)));
-        let e = Decoder::new(&[0x00]).key().unwrap_err();
+        let e = WireDecoder::new(&[0x00]).key().unwrap_err();
         assert!(matches!(e.kind(), ProtobufErrorKind::FieldNumber(0)));
     }
 
@@ -436,13 +436,13 @@ mod tests {
     fn groups_are_skipped() {
         // field 1 group { field 2 varint 5 } end group 1, then field 3 varint 1.
         let bytes = [0x0b, 0x10, 0x05, 0x0c, 0x18, 0x01];
-        let mut d = Decoder::new(&bytes);
+        let mut d = WireDecoder::new(&bytes);
         let (f, w) = d.key().unwrap();
         d.skip(f, w).unwrap();
         assert_eq!(d.key().unwrap(), (3, WireType::Varint));
         assert_eq!(d.varint().unwrap(), 1);
         // Unterminated group.
-        let mut d = Decoder::new(&bytes[..3]);
+        let mut d = WireDecoder::new(&bytes[..3]);
         let (f, w) = d.key().unwrap();
         assert!(d.skip(f, w).is_err());
     }
@@ -450,17 +450,17 @@ mod tests {
     proptest! {
         #[test]
         fn varints_round_trip(v in any::<u64>()) {
-            let mut e = Encoder::new();
+            let mut e = WireEncoder::new();
             e.varint(v);
             let bytes = e.into_bytes();
-            let mut d = Decoder::new(&bytes);
+            let mut d = WireDecoder::new(&bytes);
             prop_assert_eq!(d.varint().unwrap(), v);
             prop_assert!(d.is_empty());
         }
 
         #[test]
         fn skipping_arbitrary_bytes_never_panics(bytes in proptest::collection::vec(any::<u8>(), 0..64)) {
-            let mut d = Decoder::new(&bytes);
+            let mut d = WireDecoder::new(&bytes);
             while !d.is_empty() {
                 let Ok((f, w)) = d.key() else { break };
                 if d.skip(f, w).is_err() { break; }
@@ -472,7 +472,7 @@ mod tests {
             bytes in proptest::collection::vec(any::<u8>(), 0..64),
         ) {
             // What a list reserves from it stays within what the input can hold.
-            let mut d = Decoder::new(&bytes);
+            let mut d = WireDecoder::new(&bytes);
             while !d.is_empty() {
                 let Ok(_) = d.key() else { break };
                 let left = bytes.len() - d.offset();

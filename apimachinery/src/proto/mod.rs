@@ -1,7 +1,7 @@
 //! The protobuf wire format of Kubernetes objects (`application/vnd.kubernetes.protobuf`),
 //! as Go's gogo-generated code writes it, byte for byte.
 //!
-//! * [`Encoder`] / [`Decoder`]: the wire format (varints, keys, length-delimited values),
+//! * [`WireEncoder`] / [`WireDecoder`]: the wire format (varints, keys, length-delimited values),
 //!   with byte offsets in every error and a nesting limit against hostile input.
 //! * [`Message`]: a type encoded as a protobuf message; [`Field`]: a type that can be a
 //!   field's value. The built-in types (`k8s-types`) get their implementations from the
@@ -37,7 +37,7 @@
 //!   `TypeMeta` (`WatchEvent`).
 //!
 //! Go's generated code writes messages backwards to learn lengths before prefixes; the
-//! [`Encoder`] writes forwards and widens a length in place when it needs more than one
+//! [`WireEncoder`] writes forwards and widens a length in place when it needs more than one
 //! byte, which gives the same bytes.
 
 mod envelope;
@@ -55,4 +55,4 @@ pub use field::{
 };
 pub use framing::{LengthDelimitedFrameReader, MAX_FRAME_LEN, write_frame};
 pub(crate) use value_types::read_bytes;
-pub use wire::{Decoder, Encoder, MAX_DEPTH, WireType};
+pub use wire::{MAX_DEPTH, WireDecoder, WireEncoder, WireType};
