@@ -7,8 +7,7 @@ use super::json::{JsonSerializer, SerializerOptions};
 use super::protobuf::ProtobufSerializer;
 use super::recognizer::RecognizingDecoder;
 use super::versioning::{ObjectConvertor, VersioningCodec, VersioningDecoder, VersioningEncoder};
-use super::{Decoder, Encoder, Serializer};
-use crate::runtime::Scheme;
+use super::{Decoder, Encoder, SchemeRef, Serializer};
 use crate::schema::{GroupVersion, GroupVersioner, GroupVersions, InternalGroupVersioner};
 
 /// `application/json`.
@@ -100,11 +99,38 @@ pub enum MediaTypeError {
 /// assert!(out.starts_with(b"{\n  \"kind\": \"Widget\",\n  \"apiVersion\": \"example.com/v1\""));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
+///
+/// Built from an `Arc<Scheme>`, the factory and every codec it hands out own their
+/// scheme (`CodecFactory<'static>`, `Send + Sync`): they can be kept in a server's state,
+/// cloned cheaply, and moved into threads or tokio tasks. Built from `&Scheme` they
+/// borrow it, as before (see [`SchemeRef`]).
+///
+/// ```
+/// # use apimachinery::{ApiObject, apis::meta::v1::ObjectMeta, runtime::Scheme};
+/// # use apimachinery::serializer::{CodecFactory, Decoder};
+/// # #[derive(ApiObject, Clone, Debug, Default, PartialEq)]
+/// # #[api(group = "example.com", version = "v1", kind = "Widget")]
+/// # pub struct Widget { pub metadata: ObjectMeta }
+/// use std::sync::Arc;
+///
+/// struct State { codecs: CodecFactory<'static> }
+///
+/// let mut scheme = Scheme::new();
+/// scheme.add_known_type::<Widget>()?;
+/// let state = State { codecs: CodecFactory::new(Arc::new(scheme)) };
+/// let decoder = state.codecs.universal_deserializer();
+/// let worker = std::thread::spawn(move || {
+///     decoder.decode(br#"{"apiVersion":"example.com/v1","kind":"Widget"}"#, None, None)
+///         .map(|(_, gvk)| gvk.kind)
+/// });
+/// assert_eq!(worker.join().unwrap()?, "Widget");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone)]
 pub struct CodecFactory<'s> {
-    scheme: &'s Scheme,
+    scheme: SchemeRef<'s>,
     convertor: Arc<dyn ObjectConvertor + 's>,
-    serializers: Vec<SerializerInfo<'s>>,
+    serializers: Arc<[SerializerInfo<'s>]>,
     universal: RecognizingDecoder<'s>,
 }
 
@@ -112,15 +138,20 @@ impl<'s> CodecFactory<'s> {
     /// The factory of `scheme`, converting with the scheme's own conversion functions
     /// ([`Scheme::convert_to_version`]); [`with_convertor`](Self::with_convertor) takes
     /// another convertor.
-    pub fn new(scheme: &'s Scheme) -> Self {
-        Self::with_convertor(scheme, Arc::new(scheme))
+    pub fn new(scheme: impl Into<SchemeRef<'s>>) -> Self {
+        let scheme = scheme.into();
+        Self::with_convertor(scheme.clone(), Arc::new(scheme))
     }
 
     /// The factory of `scheme`, converting with `convertor`.
-    pub fn with_convertor(scheme: &'s Scheme, convertor: Arc<dyn ObjectConvertor + 's>) -> Self {
+    pub fn with_convertor(
+        scheme: impl Into<SchemeRef<'s>>,
+        convertor: Arc<dyn ObjectConvertor + 's>,
+    ) -> Self {
+        let scheme = scheme.into();
         let json = |yaml, pretty, strict| {
             JsonSerializer::new(
-                scheme,
+                scheme.clone(),
                 SerializerOptions {
                     yaml,
                     pretty,
@@ -159,25 +190,26 @@ impl<'s> CodecFactory<'s> {
                 media_type_type: "application",
                 media_type_sub_type: "vnd.kubernetes.protobuf",
                 encodes_as_text: false,
-                serializer: Arc::new(ProtobufSerializer::new(scheme)),
+                serializer: Arc::new(ProtobufSerializer::new(scheme.clone())),
                 pretty_serializer: None,
                 strict_serializer: None,
                 stream_serializer: Some(StreamSerializerInfo {
                     encodes_as_text: false,
-                    serializer: Arc::new(ProtobufSerializer::new(scheme)),
+                    serializer: Arc::new(ProtobufSerializer::new(scheme.clone())),
                     framer: Framer::LengthDelimited,
                 }),
             },
         ];
+        let universal = RecognizingDecoder::new(
+            json(false, false, false),
+            json(true, false, false),
+            ProtobufSerializer::new(scheme.clone()),
+        );
         CodecFactory {
             scheme,
             convertor,
-            serializers,
-            universal: RecognizingDecoder::new(
-                json(false, false, false),
-                json(true, false, false),
-                ProtobufSerializer::new(scheme),
-            ),
+            serializers: serializers.into(),
+            universal,
         }
     }
 
@@ -210,7 +242,7 @@ impl<'s> CodecFactory<'s> {
     /// A decoder of every supported format that returns objects in the version the
     /// bytes are in, without conversion or defaulting (Go's `UniversalDeserializer`).
     pub fn universal_deserializer(&self) -> RecognizingDecoder<'s> {
-        self.universal
+        self.universal.clone()
     }
 
     /// A decoder of every supported format that converts what it decodes to the first of
@@ -223,9 +255,9 @@ impl<'s> CodecFactory<'s> {
             Arc::new(GroupVersions(versions.to_vec()))
         };
         VersioningDecoder::new(
-            Arc::new(self.universal),
+            Arc::new(self.universal.clone()),
             self.convertor.clone(),
-            self.scheme,
+            self.scheme.clone(),
             target,
         )
     }
@@ -237,7 +269,12 @@ impl<'s> CodecFactory<'s> {
         encoder: Arc<dyn Encoder + 's>,
         target: Arc<dyn GroupVersioner + 's>,
     ) -> VersioningEncoder<'s> {
-        VersioningEncoder::new(encoder, self.convertor.clone(), self.scheme, Some(target))
+        VersioningEncoder::new(
+            encoder,
+            self.convertor.clone(),
+            self.scheme.clone(),
+            Some(target),
+        )
     }
 
     /// A decoder that decodes with `decoder`, then converts to `target` (Go's
@@ -247,14 +284,14 @@ impl<'s> CodecFactory<'s> {
         decoder: Arc<dyn Decoder + 's>,
         target: Arc<dyn GroupVersioner + 's>,
     ) -> VersioningDecoder<'s> {
-        VersioningDecoder::new(decoder, self.convertor.clone(), self.scheme, target)
+        VersioningDecoder::new(decoder, self.convertor.clone(), self.scheme.clone(), target)
     }
 
     /// A codec that encodes JSON in the first of `versions` that accepts the kind, and
     /// decodes any supported format to the internal version (Go's `LegacyCodec`).
     pub fn legacy_codec(&self, versions: &[GroupVersion]) -> VersioningCodec<'s> {
         let json: Arc<dyn Encoder + 's> = Arc::new(JsonSerializer::new(
-            self.scheme,
+            self.scheme.clone(),
             SerializerOptions::default(),
         ));
         let encode_target: Arc<dyn GroupVersioner + 's> =

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use super::*;
 use crate::apis::meta::v1::ObjectMeta;
 use crate::conversion::ConversionErrorKind;
-use crate::runtime::{Object, Unstructured};
+use crate::runtime::{Object, Scheme, Unstructured};
 use crate::schema::{GroupVersionKind, InternalGroupVersioner};
 use crate::serializer::DecodeErrorKind;
 
@@ -27,7 +27,7 @@ struct WidgetV2 {
 
 /// Converts Widgets between v1/internal and v2 by hand, and leaves the rest to the
 /// scheme (which has no conversion functions here).
-struct TestConvertor<'s>(&'s Scheme);
+struct TestConvertor<'s>(SchemeRef<'s>);
 
 impl ObjectConvertor for TestConvertor<'_> {
     fn convert_to_version(
@@ -104,7 +104,8 @@ fn universal_deserializer_decodes_the_version_of_the_bytes() {
 #[test]
 fn universal_decoder_converts_to_the_versions_asked_for() {
     let scheme = scheme();
-    let codecs = CodecFactory::with_convertor(&scheme, Arc::new(TestConvertor(&scheme)));
+    let codecs =
+        CodecFactory::with_convertor(&scheme, Arc::new(TestConvertor(SchemeRef::from(&scheme))));
     // To the internal version by default.
     let (obj, gvk) = codecs
         .universal_decoder(&[])
@@ -168,7 +169,8 @@ fn universal_decoder_converts_to_the_versions_asked_for() {
 #[test]
 fn strict_errors_survive_conversion() {
     let scheme = scheme();
-    let codecs = CodecFactory::with_convertor(&scheme, Arc::new(TestConvertor(&scheme)));
+    let codecs =
+        CodecFactory::with_convertor(&scheme, Arc::new(TestConvertor(SchemeRef::from(&scheme))));
     let strict = codecs
         .serializer_for_media_type("application/json")
         .unwrap()
@@ -191,7 +193,8 @@ fn strict_errors_survive_conversion() {
 #[test]
 fn encoders_convert_before_encoding() {
     let scheme = scheme();
-    let codecs = CodecFactory::with_convertor(&scheme, Arc::new(TestConvertor(&scheme)));
+    let codecs =
+        CodecFactory::with_convertor(&scheme, Arc::new(TestConvertor(SchemeRef::from(&scheme))));
     let json = codecs
         .serializer_for_media_type("application/json; charset=utf-8")
         .unwrap()
@@ -270,4 +273,76 @@ fn media_types_are_gos() {
         .err()
         .unwrap();
     assert!(matches!(err, MediaTypeError::Unsupported { .. }), "{err}");
+}
+
+/// What a server keeps in its state: codecs that own their scheme.
+struct Service {
+    codecs: CodecFactory<'static>,
+}
+
+fn assert_send_sync_static<T: Send + Sync + 'static>(_: &T) {}
+
+#[test]
+fn a_factory_of_a_shared_scheme_and_its_codecs_move_to_other_threads() {
+    let scheme = Arc::new(scheme());
+    let service = Service {
+        codecs: CodecFactory::with_convertor(
+            scheme.clone(),
+            Arc::new(TestConvertor(scheme.clone().into())),
+        ),
+    };
+    // The factory keeps the scheme alive on its own.
+    drop(scheme);
+    assert_send_sync_static(&service.codecs);
+    let json = service
+        .codecs
+        .serializer_for_media_type("application/json")
+        .unwrap()
+        .serializer
+        .clone();
+    let universal = service.codecs.universal_deserializer();
+    assert_send_sync_static(&json);
+    assert_send_sync_static(&universal);
+    let threads: Vec<_> = [V1, V2]
+        .into_iter()
+        .map(|bytes| {
+            let codecs = service.codecs.clone();
+            let json = json.clone();
+            let universal = universal.clone();
+            std::thread::spawn(move || {
+                let (obj, gvk) = universal.decode(bytes, None, None).unwrap();
+                let written = json.encode_to_vec(&*obj).unwrap();
+                let to_v1 = codecs.universal_decoder(&[GroupVersion::new("conv.test", "v1")]);
+                let (relabeled, _) = to_v1.decode(&written, None, None).unwrap();
+                (gvk, written, relabeled.group_version_kind())
+            })
+        })
+        .collect();
+    let results: Vec<_> = threads.into_iter().map(|t| t.join().unwrap()).collect();
+    assert_eq!(
+        results[0].0,
+        GroupVersionKind::new("conv.test", "v1", "Widget")
+    );
+    assert_eq!(results[0].1, [V1, b"\n"].concat());
+    assert_eq!(
+        results[1].0,
+        GroupVersionKind::new("conv.test", "v2", "Widget")
+    );
+    assert_eq!(results[1].1, [V2, b"\n"].concat());
+    assert_eq!(
+        results[0].2,
+        GroupVersionKind::new("conv.test", "v1", "Widget")
+    );
+}
+
+#[test]
+fn a_borrowed_factory_holds_no_reference_count() {
+    let scheme = Arc::new(scheme());
+    let codecs = CodecFactory::new(&scheme);
+    let _decoder = codecs.universal_decoder(&[]);
+    assert_eq!(Arc::strong_count(&scheme), 1);
+    let shared = CodecFactory::new(scheme.clone());
+    assert!(Arc::strong_count(&scheme) > 1);
+    drop(shared);
+    assert_eq!(Arc::strong_count(&scheme), 1);
 }

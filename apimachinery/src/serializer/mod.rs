@@ -12,6 +12,8 @@
 //! - [`CodecFactory`]: the serializers of a scheme by media type, the universal
 //!   deserializer, and codecs that convert ([`VersioningEncoder`], [`VersioningDecoder`])
 //!   through an [`ObjectConvertor`].
+//! - [`SchemeRef`]: how codecs hold their scheme: borrowed (`&Scheme`), or shared
+//!   (`Arc<Scheme>`) for codecs that are `'static` and move between threads and tasks.
 //! - [`decode_stream`], [`split_json_stream`], [`decode_json_stream`]: streams of
 //!   documents, JSON or YAML.
 //! - [`decode_raw_extension`]: an embedded object decoded on demand.
@@ -28,6 +30,7 @@ pub mod json;
 pub mod protobuf;
 mod raw_extension;
 mod recognizer;
+mod scheme_ref;
 mod streaming;
 mod versioning;
 pub mod yaml;
@@ -43,5 +46,6 @@ pub use error::{
 };
 pub use raw_extension::decode_raw_extension;
 pub use recognizer::{PROTOBUF_MAGIC, RecognizingDecoder, recognize};
+pub use scheme_ref::SchemeRef;
 pub use streaming::{JsonStream, decode_json_stream, decode_stream, split_json_stream};
 pub use versioning::{ObjectConvertor, VersioningCodec, VersioningDecoder, VersioningEncoder};

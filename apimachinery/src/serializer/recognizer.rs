@@ -25,7 +25,7 @@ pub fn recognize(data: &[u8]) -> Format {
 
 /// Decodes JSON, YAML (and protobuf, once that serializer exists) by recognizing the
 /// format from the bytes; what the codec factory's universal deserializer is.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct RecognizingDecoder<'s> {
     json: JsonSerializer<'s>,
     yaml: JsonSerializer<'s>,

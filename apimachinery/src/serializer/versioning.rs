@@ -5,7 +5,7 @@
 use std::io;
 use std::sync::Arc;
 
-use super::{DecodeError, Decoder, EncodeError, Encoder};
+use super::{DecodeError, Decoder, EncodeError, Encoder, SchemeRef};
 use crate::conversion::{ConversionError, ConversionErrorKind};
 use crate::runtime::{Object, Scheme};
 use crate::schema::{GroupVersionKind, GroupVersioner};
@@ -32,6 +32,16 @@ impl ObjectConvertor for Scheme {
     }
 }
 
+impl ObjectConvertor for SchemeRef<'_> {
+    fn convert_to_version(
+        &self,
+        obj: Box<dyn Object>,
+        target: &dyn GroupVersioner,
+    ) -> Result<Box<dyn Object>, ConversionError> {
+        Scheme::convert_to_version(self, obj, target)
+    }
+}
+
 impl<T: ObjectConvertor + ?Sized> ObjectConvertor for &T {
     fn convert_to_version(
         &self,
@@ -47,7 +57,7 @@ impl<T: ObjectConvertor + ?Sized> ObjectConvertor for &T {
 pub struct VersioningEncoder<'s> {
     encoder: Arc<dyn Encoder + 's>,
     convertor: Arc<dyn ObjectConvertor + 's>,
-    scheme: &'s Scheme,
+    scheme: SchemeRef<'s>,
     target: Option<Arc<dyn GroupVersioner + 's>>,
 }
 
@@ -57,13 +67,13 @@ impl<'s> VersioningEncoder<'s> {
     pub fn new(
         encoder: Arc<dyn Encoder + 's>,
         convertor: Arc<dyn ObjectConvertor + 's>,
-        scheme: &'s Scheme,
+        scheme: impl Into<SchemeRef<'s>>,
         target: Option<Arc<dyn GroupVersioner + 's>>,
     ) -> Self {
         VersioningEncoder {
             encoder,
             convertor,
-            scheme,
+            scheme: scheme.into(),
             target,
         }
     }
@@ -108,7 +118,7 @@ impl Encoder for VersioningEncoder<'_> {
 pub struct VersioningDecoder<'s> {
     decoder: Arc<dyn Decoder + 's>,
     convertor: Arc<dyn ObjectConvertor + 's>,
-    scheme: &'s Scheme,
+    scheme: SchemeRef<'s>,
     target: Arc<dyn GroupVersioner + 's>,
 }
 
@@ -117,13 +127,13 @@ impl<'s> VersioningDecoder<'s> {
     pub fn new(
         decoder: Arc<dyn Decoder + 's>,
         convertor: Arc<dyn ObjectConvertor + 's>,
-        scheme: &'s Scheme,
+        scheme: impl Into<SchemeRef<'s>>,
         target: Arc<dyn GroupVersioner + 's>,
     ) -> Self {
         VersioningDecoder {
             decoder,
             convertor,
-            scheme,
+            scheme: scheme.into(),
             target,
         }
     }
@@ -161,10 +171,10 @@ impl Decoder for VersioningDecoder<'_> {
         };
         let out = match into {
             Some(into) => {
-                let into_kind = into_target(self.scheme, into)?;
+                let into_kind = into_target(&self.scheme, into)?;
                 let out = self.convertor.convert_to_version(obj, &into_kind)?;
                 let copy = out.deep_copy_object();
-                move_into(self.scheme, into, out)?;
+                move_into(&self.scheme, into, out)?;
                 copy
             }
             None => self

@@ -10,6 +10,7 @@ use super::value_decoder::{DecodedValue, ValueDecodeFailure, decode_slice, decod
 use crate::runtime::typed_json::encode_json;
 use crate::runtime::{CONTENT_TYPE_JSON, Object, Scheme, Unknown, Unstructured, UnstructuredList};
 use crate::schema::GroupVersionKind;
+use crate::serializer::SchemeRef;
 use crate::serializer::codec::{ENCODE_BUFFER_CAPACITY, gvk_with_defaults};
 use crate::serializer::error::excerpt;
 use crate::serializer::yaml;
@@ -61,9 +62,9 @@ pub struct SerializerOptions {
 /// );
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct JsonSerializer<'s> {
-    scheme: Option<&'s Scheme>,
+    scheme: Option<SchemeRef<'s>>,
     options: SerializerOptions,
 }
 
@@ -84,9 +85,9 @@ pub(crate) type PathLookup<T> = Box<dyn Fn(&str) -> Option<T>>;
 impl<'s> JsonSerializer<'s> {
     /// A serializer decoding through `scheme` (Go's `NewSerializerWithOptions` with the
     /// scheme as creater and typer).
-    pub fn new(scheme: &'s Scheme, options: SerializerOptions) -> Self {
+    pub fn new(scheme: impl Into<SchemeRef<'s>>, options: SerializerOptions) -> Self {
         JsonSerializer {
-            scheme: Some(scheme),
+            scheme: Some(scheme.into()),
             options,
         }
     }
@@ -159,7 +160,8 @@ impl<'s> JsonSerializer<'s> {
         defaults: Option<&GroupVersionKind>,
         mut into: Option<&mut dyn Object>,
     ) -> Result<(Box<dyn Object>, GroupVersionKind), DecodeError> {
-        if let (None, Some(scheme), false) = (&parsed, self.scheme, self.options.strict) {
+        if let (None, Some(scheme), false) = (&parsed, self.scheme.as_deref(), self.options.strict)
+        {
             if let Some(decoded) = self.decode_leading(scheme, data, defaults, into.as_deref_mut())
             {
                 return Ok(decoded);
@@ -176,7 +178,7 @@ impl<'s> JsonSerializer<'s> {
             actual = gvk_with_defaults(actual, defaults);
         }
         let strict = self.options.strict;
-        match (self.scheme, into) {
+        match (self.scheme.as_deref(), into) {
             (Some(scheme), Some(into)) if !into.is_unstructured() => {
                 let (kinds, _) = scheme.object_kinds(into).map_err(DecodeErrorKind::from)?;
                 if let Some(first) = kinds.first() {
@@ -423,7 +425,11 @@ impl<'s> JsonSerializer<'s> {
         };
         let start = out.len();
         // Unstructured objects are never registered; their encode is monomorphized here.
-        let typed = match self.scheme.and_then(|scheme| scheme.type_of(obj)) {
+        let typed = match self
+            .scheme
+            .as_deref()
+            .and_then(|scheme| scheme.type_of(obj))
+        {
             Some(t) => t.encode_json(obj, out, formatter()),
             None if obj.is_unstructured() => encode_json::<Unstructured>(obj, out, formatter())
                 .or_else(|| encode_json::<UnstructuredList>(obj, out, formatter())),
@@ -493,7 +499,7 @@ impl JsonSerializer<'_> {
         }
         let json = yaml::transcode(std::str::from_utf8(data).ok()?).ok()?;
         let as_json = JsonSerializer {
-            scheme: self.scheme,
+            scheme: self.scheme.as_deref().map(SchemeRef::Borrowed),
             options: SerializerOptions {
                 yaml: false,
                 ..self.options

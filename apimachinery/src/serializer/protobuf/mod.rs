@@ -12,35 +12,39 @@ pub use object::{
 };
 
 use super::codec::gvk_with_defaults;
-use super::{DecodeError, DecodeErrorKind, Decoder, EncodeError, Encoder, Format};
+use super::{DecodeError, DecodeErrorKind, Decoder, EncodeError, Encoder, Format, SchemeRef};
 use crate::proto as pb;
 use crate::runtime::{Object, Scheme, Unknown};
 use crate::schema::GroupVersionKind;
 
 /// Reads and writes objects in the Kubernetes protobuf envelope (`k8s\0` + `Unknown`).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct ProtobufSerializer<'s> {
-    scheme: &'s Scheme,
+    scheme: SchemeRef<'s>,
 }
 
 /// Reads and writes an object's bare message, without the envelope: the kind comes from
 /// the caller (`defaults` or `into`), as with Go's `protobuf.RawSerializer`.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct RawProtobufSerializer<'s> {
-    scheme: &'s Scheme,
+    scheme: SchemeRef<'s>,
 }
 
 impl<'s> ProtobufSerializer<'s> {
     /// A serializer creating objects through `scheme`.
-    pub fn new(scheme: &'s Scheme) -> Self {
-        ProtobufSerializer { scheme }
+    pub fn new(scheme: impl Into<SchemeRef<'s>>) -> Self {
+        ProtobufSerializer {
+            scheme: scheme.into(),
+        }
     }
 }
 
 impl<'s> RawProtobufSerializer<'s> {
     /// A serializer creating objects through `scheme`.
-    pub fn new(scheme: &'s Scheme) -> Self {
-        RawProtobufSerializer { scheme }
+    pub fn new(scheme: impl Into<SchemeRef<'s>>) -> Self {
+        RawProtobufSerializer {
+            scheme: scheme.into(),
+        }
     }
 }
 
@@ -125,11 +129,12 @@ impl Decoder for ProtobufSerializer<'_> {
                 unknown.content_type = envelope.content_type;
                 return Ok((into.deep_copy_object(), gvk));
             }
-            let (object, gvk) = decode_object(self.scheme, data, defaults).map_err(decode_error)?;
-            let object = deliver(self.scheme, object, &gvk, Some(into))?;
+            let (object, gvk) =
+                decode_object(&self.scheme, data, defaults).map_err(decode_error)?;
+            let object = deliver(&self.scheme, object, &gvk, Some(into))?;
             return Ok((object, gvk));
         }
-        decode_object(self.scheme, data, defaults).map_err(decode_error)
+        decode_object(&self.scheme, data, defaults).map_err(decode_error)
     }
 }
 
@@ -172,8 +177,8 @@ impl Decoder for RawProtobufSerializer<'_> {
             }
             .into());
         }
-        let object = decode_raw_object(self.scheme, &gvk, data).map_err(decode_error)?;
-        let object = deliver(self.scheme, object, &gvk, into)?;
+        let object = decode_raw_object(&self.scheme, &gvk, data).map_err(decode_error)?;
+        let object = deliver(&self.scheme, object, &gvk, into)?;
         Ok((object, gvk))
     }
 }
