@@ -3,8 +3,8 @@
 
 use std::io;
 
-use super::{DecodeError, EncodeError};
-use crate::runtime::Object;
+use super::{DecodeError, DecodeErrorKind, EncodeError};
+use crate::runtime::{Object, Resource};
 use crate::schema::GroupVersionKind;
 
 /// What a decode returns: the object and the kind it was decoded as.
@@ -51,6 +51,62 @@ pub trait Decoder: Send + Sync {
         defaults: Option<&GroupVersionKind>,
         into: Option<&mut dyn Object>,
     ) -> Result<(Box<dyn Object>, GroupVersionKind), DecodeError>;
+}
+
+/// Typed decoding on every [`Decoder`] (generic, so outside the object-safe trait).
+pub trait DecoderExt: Decoder {
+    /// One object decoded as a `T`: the bytes' missing kind or version are taken from
+    /// `T`'s kind, and what this decoder returns must be a `T` (a versioning decoder must
+    /// convert to `T`'s version), else the error is
+    /// [`DecodeErrorKind::UnexpectedType`](super::DecodeErrorKind::UnexpectedType), which
+    /// names the kind that was found. Implemented for every [`Decoder`], trait objects
+    /// included (`&dyn Decoder`, [`SharedSerializer`](super::SharedSerializer)).
+    ///
+    /// ```
+    /// use apimachinery::{ApiObject, apis::meta::v1::ObjectMeta, runtime::Scheme};
+    /// use apimachinery::serializer::{DecodeErrorKind, DecoderExt, json::{JsonSerializer, SerializerOptions}};
+    ///
+    /// #[derive(ApiObject, Clone, Debug, Default, PartialEq)]
+    /// #[api(group = "example.com", version = "v1", kind = "Widget")]
+    /// pub struct Widget { pub metadata: ObjectMeta, pub size: i32 }
+    ///
+    /// #[derive(ApiObject, Clone, Debug, Default, PartialEq)]
+    /// #[api(group = "example.com", version = "v1", kind = "Gadget")]
+    /// pub struct Gadget { pub metadata: ObjectMeta }
+    ///
+    /// let mut scheme = Scheme::new();
+    /// scheme.add_known_type::<Widget>()?;
+    /// scheme.add_known_type::<Gadget>()?;
+    /// let json = JsonSerializer::new(&scheme, SerializerOptions::default());
+    /// let widget: Widget = json.decode_as(br#"{"apiVersion":"example.com/v1","kind":"Widget","size":3}"#)?;
+    /// assert_eq!(widget.size, 3);
+    ///
+    /// let err = json.decode_as::<Widget>(br#"{"apiVersion":"example.com/v1","kind":"Gadget"}"#).unwrap_err();
+    /// assert!(matches!(err.kind(), DecodeErrorKind::UnexpectedType { found, .. } if found.kind == "Gadget"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    fn decode_as<T: Resource>(&self, data: &[u8]) -> Result<T, DecodeError>;
+}
+
+impl<D: Decoder + ?Sized> DecoderExt for D {
+    fn decode_as<T: Resource>(&self, data: &[u8]) -> Result<T, DecodeError> {
+        decode_as(self, data)
+    }
+}
+
+fn decode_as<T: Resource, D: Decoder + ?Sized>(decoder: &D, data: &[u8]) -> Result<T, DecodeError> {
+    let expected = T::gvk();
+    let (object, found) = decoder.decode(data, Some(&expected), None)?;
+    match object.downcast::<T>() {
+        Ok(object) => Ok(*object),
+        Err(other) => Err(DecodeErrorKind::UnexpectedType {
+            expected,
+            expected_type: std::any::type_name::<T>(),
+            found,
+            found_type: other.type_name(),
+        }
+        .into()),
+    }
 }
 
 /// Both an [`Encoder`] and a [`Decoder`] (Go's `runtime.Serializer` and `runtime.Codec`).
@@ -122,6 +178,114 @@ pub fn gvk_with_defaults(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::apis::meta::v1::ObjectMeta;
+    use crate::runtime::Scheme;
+    use crate::serializer::json::{JsonSerializer, SerializerOptions};
+    use crate::serializer::{CodecFactory, SharedSerializer};
+    use std::sync::Arc;
+
+    #[derive(crate::ApiObject, Clone, Debug, Default, PartialEq)]
+    #[api(group = "typed.test", version = "v1", kind = "Widget")]
+    struct Widget {
+        metadata: ObjectMeta,
+        size: i64,
+    }
+
+    #[derive(crate::ApiObject, Clone, Debug, Default, PartialEq)]
+    #[api(group = "typed.test", version = "v1", kind = "Gadget")]
+    struct Gadget {
+        metadata: ObjectMeta,
+    }
+
+    fn scheme() -> Scheme {
+        let mut scheme = Scheme::new();
+        scheme.add_known_type::<Widget>().unwrap();
+        scheme.add_known_type::<Gadget>().unwrap();
+        scheme
+    }
+
+    const WIDGET: &[u8] = br#"{"apiVersion":"typed.test/v1","kind":"Widget","size":3}"#;
+    const GADGET: &[u8] = br#"{"apiVersion":"typed.test/v1","kind":"Gadget"}"#;
+
+    #[test]
+    fn decode_as_returns_the_type_asked_for() {
+        let scheme = scheme();
+        let json = JsonSerializer::new(&scheme, SerializerOptions::default());
+        let widget: Widget = json.decode_as(WIDGET).unwrap();
+        assert_eq!(widget.size, 3);
+        // The kind missing from the bytes is the type's.
+        let widget: Widget = json.decode_as(br#"{"size":4}"#).unwrap();
+        assert_eq!(widget.size, 4);
+        assert_eq!(
+            widget.group_version_kind(),
+            GroupVersionKind::new("typed.test", "v1", "Widget")
+        );
+    }
+
+    #[test]
+    fn decode_as_another_kind_is_a_typed_error_naming_what_was_found() {
+        let scheme = scheme();
+        let json = JsonSerializer::new(&scheme, SerializerOptions::default());
+        let err = json.decode_as::<Widget>(GADGET).unwrap_err();
+        match err.kind() {
+            DecodeErrorKind::UnexpectedType {
+                expected,
+                expected_type,
+                found,
+                found_type,
+            } => {
+                assert_eq!(
+                    *expected,
+                    GroupVersionKind::new("typed.test", "v1", "Widget")
+                );
+                assert!(expected_type.ends_with("::Widget"), "{expected_type}");
+                assert_eq!(*found, GroupVersionKind::new("typed.test", "v1", "Gadget"));
+                assert!(found_type.ends_with("::Gadget"), "{found_type}");
+            }
+            other => panic!("{other:?}"),
+        }
+        let message = err.to_string();
+        assert!(
+            message.starts_with("decoded typed.test/v1, Kind=Gadget ("),
+            "{message}"
+        );
+        assert!(
+            message.contains("), not typed.test/v1, Kind=Widget ("),
+            "{message}"
+        );
+        // It is an `Error`, so `?` carries it into `Box<dyn Error>`.
+        let boxed: Box<dyn std::error::Error> = err.into();
+        assert!(boxed.to_string().contains("Gadget"));
+        // Errors of the decode itself come through unchanged.
+        let err = json.decode_as::<Widget>(b"{").unwrap_err();
+        assert!(
+            matches!(err.kind(), DecodeErrorKind::Syntax { .. }),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn decode_as_works_on_trait_objects_and_shared_codecs() {
+        let scheme = Arc::new(scheme());
+        let codecs = CodecFactory::new(scheme);
+        let shared: SharedSerializer<'static> = codecs
+            .serializer_for_media_type("application/yaml")
+            .unwrap()
+            .serializer
+            .clone();
+        let widget: Widget = shared
+            .decode_as(b"apiVersion: typed.test/v1\nkind: Widget\nsize: 5\n")
+            .unwrap();
+        assert_eq!(widget.size, 5);
+        let dyn_decoder: &dyn Decoder = &codecs.universal_deserializer();
+        let gadget: Gadget = dyn_decoder.decode_as(GADGET).unwrap();
+        assert_eq!(gadget.metadata, ObjectMeta::default());
+        let not_a_gadget = dyn_decoder.decode_as::<Gadget>(WIDGET).unwrap_err();
+        assert!(
+            matches!(not_a_gadget.kind(), DecodeErrorKind::UnexpectedType { found, .. } if found.kind == "Widget"),
+            "{not_a_gadget}"
+        );
+    }
 
     #[test]
     fn defaults_fill_only_missing_pieces() {

@@ -3,6 +3,7 @@
 use std::sync::Arc;
 
 use super::*;
+use crate::serializer::DecoderExt;
 use crate::apis::meta::v1::ObjectMeta;
 use crate::conversion::ConversionErrorKind;
 use crate::runtime::{Object, Scheme, Unstructured};
@@ -345,4 +346,27 @@ fn a_borrowed_factory_holds_no_reference_count() {
     assert!(Arc::strong_count(&scheme) > 1);
     drop(shared);
     assert_eq!(Arc::strong_count(&scheme), 1);
+}
+
+#[test]
+fn decode_as_through_a_versioning_decoder_gets_the_converted_type() {
+    let scheme = scheme();
+    let codecs =
+        CodecFactory::with_convertor(&scheme, Arc::new(TestConvertor(SchemeRef::from(&scheme))));
+    let v2 = GroupVersion::new("conv.test", "v2");
+    let to_v2 = codecs.universal_decoder(std::slice::from_ref(&v2));
+    let widget: WidgetV2 = to_v2.decode_as(V1).unwrap();
+    assert_eq!(widget.width, 4);
+    // Asked for the version the decoder does not convert to: the error names the kind
+    // of the bytes and the type it got.
+    let err = to_v2.decode_as::<Widget>(V1).unwrap_err();
+    match err.kind() {
+        DecodeErrorKind::UnexpectedType {
+            found, found_type, ..
+        } => {
+            assert_eq!(found.version, "v1");
+            assert!(found_type.ends_with("::WidgetV2"), "{found_type}");
+        }
+        other => panic!("{other:?}"),
+    }
 }

@@ -235,6 +235,19 @@ pub enum DecodeErrorKind {
         /// What was wrong.
         message: String,
     },
+    /// The object decoded is not of the type asked for ([`Decoder::decode_as`](super::Decoder::decode_as)):
+    /// the bytes are of another kind, or the decoder converted to another version.
+    #[error("decoded {found} ({found_type}), not {expected} ({expected_type})")]
+    UnexpectedType {
+        /// The kind of the type asked for.
+        expected: GroupVersionKind,
+        /// The Rust type asked for.
+        expected_type: &'static str,
+        /// The kind the bytes were decoded as.
+        found: GroupVersionKind,
+        /// The Rust type of the object decoded.
+        found_type: &'static str,
+    },
     /// The document is not in a format this decoder reads.
     #[error("{message}")]
     Unrecognized {

@@ -2,7 +2,8 @@
 //! (Go's `k8s.io/apimachinery/pkg/runtime/serializer` and the codec interfaces of
 //! `runtime`).
 //!
-//! - [`Encoder`], [`Decoder`], [`Serializer`]: the codec traits, object safe.
+//! - [`Encoder`], [`Decoder`], [`Serializer`]: the codec traits, object safe;
+//!   [`DecoderExt::decode_as`] decodes a `T` or fails with a typed error.
 //! - [`json`]: Go's JSON serializer, which also reads and writes YAML; its module docs
 //!   list the byte-identity rules.
 //! - [`protobuf`]: Go's protobuf serializer (the envelope, and the bare message); the
@@ -35,7 +36,7 @@ mod streaming;
 mod versioning;
 pub mod yaml;
 
-pub use codec::{DecodeResult, Decoder, Encoder, Serializer, gvk_with_defaults};
+pub use codec::{DecodeResult, Decoder, DecoderExt, Encoder, Serializer, gvk_with_defaults};
 pub use codec_factory::{
     CONTENT_TYPE_JSON, CONTENT_TYPE_PROTOBUF, CONTENT_TYPE_YAML, CodecFactory, Framer,
     MediaTypeError, SerializerInfo, SharedSerializer, StreamSerializerInfo,
