@@ -75,6 +75,65 @@
 //! assert!(obj.is::<Widget>());
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+//!
+//! # Decode, default, convert, encode
+//!
+//! A codec factory's decoders do what Go's versioning codec does: decode the bytes in
+//! their version, set that version's defaults (the scheme's defaulting functions), then
+//! convert to the version asked for. Here a `Deployment` written in `v1beta2` without
+//! `replicas` is read as `v1`, with the default `v1beta2` gives it, and written as `v1`.
+//! The factory owns its scheme (`Arc`), so it could be kept in a server's state and used
+//! from any task; [`CodecFactory::without_defaulting`](serializer::CodecFactory::without_defaulting)
+//! and [`without_conversion`](serializer::CodecFactory::without_conversion) leave steps out.
+//!
+//! ```standalone_crate
+//! use std::sync::Arc;
+//! use apimachinery::{runtime::Scheme, schema::GroupVersion};
+//! use apimachinery::serializer::{CodecFactory, DecoderExt, Encoder};
+//!
+//! pub mod internal {
+//!     use apimachinery::{ApiObject, apis::meta::v1::ObjectMeta};
+//!     #[derive(ApiObject, Clone, Debug, Default, PartialEq)]
+//!     #[api(group = "example.com", version = "__internal", kind = "Deployment", not_resource)]
+//!     pub struct Deployment { pub metadata: ObjectMeta, pub replicas: Option<i32> }
+//! }
+//! pub mod v1beta2 {
+//!     use apimachinery::{ApiObject, Convert, apis::meta::v1::ObjectMeta};
+//!     #[derive(ApiObject, Convert, Clone, Debug, Default, PartialEq)]
+//!     #[api(group = "example.com", version = "v1beta2", kind = "Deployment")]
+//!     #[conversion(hub = super::internal::Deployment)]
+//!     pub struct Deployment { pub metadata: ObjectMeta, pub replicas: Option<i32> }
+//! }
+//! pub mod v1 {
+//!     use apimachinery::{ApiObject, Convert, apis::meta::v1::ObjectMeta};
+//!     #[derive(ApiObject, Convert, Clone, Debug, Default, PartialEq)]
+//!     #[api(group = "example.com", version = "v1", kind = "Deployment")]
+//!     #[conversion(hub = super::internal::Deployment)]
+//!     pub struct Deployment { pub metadata: ObjectMeta, pub replicas: Option<i32> }
+//! }
+//!
+//! fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let mut scheme = Scheme::from_registry()?;
+//! // v1beta2's default, as Go's SetDefaults_Deployment sets it.
+//! scheme.add_type_defaulting_func(|d: &mut v1beta2::Deployment| {
+//!     d.replicas.get_or_insert(1);
+//! });
+//! let codecs = CodecFactory::new(Arc::new(scheme));
+//! let v1 = GroupVersion::new("example.com", "v1");
+//! let decoder = codecs.universal_decoder(std::slice::from_ref(&v1));
+//! let json = codecs.serializer_for_media_type("application/json")?.serializer.clone();
+//! let encoder = codecs.encoder_for_version(json, Arc::new(v1));
+//!
+//! let old = br#"{"apiVersion":"example.com/v1beta2","kind":"Deployment","metadata":{"name":"web"}}"#;
+//! let deployment: v1::Deployment = decoder.decode_as(old)?;   // decode, default, convert
+//! assert_eq!(deployment.replicas, Some(1));
+//! assert_eq!(
+//!     encoder.encode_to_vec(&deployment)?,
+//!     b"{\"kind\":\"Deployment\",\"apiVersion\":\"example.com/v1\",\"metadata\":{\"name\":\"web\"},\"replicas\":1}\n"
+//! );
+//! # Ok(())
+//! # }
+//! ```
 #![forbid(unsafe_code)]
 
 /// The README's quick start, run as a doctest so that it stays true.

@@ -6,7 +6,10 @@ use std::sync::Arc;
 use super::json::{JsonSerializer, SerializerOptions};
 use super::protobuf::ProtobufSerializer;
 use super::recognizer::RecognizingDecoder;
-use super::versioning::{ObjectConvertor, VersioningCodec, VersioningDecoder, VersioningEncoder};
+use super::versioning::{
+    ObjectConvertor, ObjectDefaulter, VersioningCodec, VersioningDecoder, VersioningEncoder,
+    WithVersionEncoder, WithoutVersionDecoder,
+};
 use super::{Decoder, Encoder, SchemeRef, Serializer};
 use crate::schema::{GroupVersion, GroupVersioner, GroupVersions, InternalGroupVersioner};
 
@@ -130,20 +133,25 @@ pub enum MediaTypeError {
 pub struct CodecFactory<'s> {
     scheme: SchemeRef<'s>,
     convertor: Arc<dyn ObjectConvertor + 's>,
+    defaulter: Option<Arc<dyn ObjectDefaulter + 's>>,
     serializers: Arc<[SerializerInfo<'s>]>,
     universal: RecognizingDecoder<'s>,
 }
 
 impl<'s> CodecFactory<'s> {
     /// The factory of `scheme`, converting with the scheme's own conversion functions
-    /// ([`Scheme::convert_to_version`]); [`with_convertor`](Self::with_convertor) takes
-    /// another convertor.
+    /// ([`Scheme::convert_to_version`](crate::runtime::Scheme::convert_to_version)) and
+    /// defaulting with its defaulting functions, as Go's `NewCodecFactory` does;
+    /// [`with_convertor`](Self::with_convertor) takes another convertor,
+    /// [`without_defaulting`](Self::without_defaulting) and
+    /// [`without_conversion`](Self::without_conversion) drop the steps.
     pub fn new(scheme: impl Into<SchemeRef<'s>>) -> Self {
         let scheme = scheme.into();
         Self::with_convertor(scheme.clone(), Arc::new(scheme))
     }
 
-    /// The factory of `scheme`, converting with `convertor`.
+    /// The factory of `scheme`, converting with `convertor` and defaulting with the
+    /// scheme.
     pub fn with_convertor(
         scheme: impl Into<SchemeRef<'s>>,
         convertor: Arc<dyn ObjectConvertor + 's>,
@@ -206,10 +214,41 @@ impl<'s> CodecFactory<'s> {
             ProtobufSerializer::new(scheme.clone()),
         );
         CodecFactory {
+            defaulter: Some(Arc::new(scheme.clone())),
             scheme,
             convertor,
             serializers: serializers.into(),
             universal,
+        }
+    }
+
+    /// The same factory, with decoders that convert without defaulting (Go's
+    /// `versioning.NewCodec` with no defaulter).
+    pub fn without_defaulting(mut self) -> Self {
+        self.defaulter = None;
+        self
+    }
+
+    /// The same serializers, with codecs that neither convert nor default (Go's
+    /// `CodecFactory.WithoutConversion`).
+    pub fn without_conversion(&self) -> WithoutConversionCodecFactory<'s> {
+        WithoutConversionCodecFactory {
+            factory: self.clone(),
+        }
+    }
+
+    /// A decoder that converts (and defaults, unless built without) on this factory's
+    /// terms.
+    fn versioning_decoder(
+        &self,
+        decoder: Arc<dyn Decoder + 's>,
+        target: Arc<dyn GroupVersioner + 's>,
+    ) -> VersioningDecoder<'s> {
+        let versioning =
+            VersioningDecoder::new(decoder, self.convertor.clone(), self.scheme.clone(), target);
+        match &self.defaulter {
+            Some(defaulter) => versioning.with_defaulter(defaulter.clone()),
+            None => versioning,
         }
     }
 
@@ -245,21 +284,16 @@ impl<'s> CodecFactory<'s> {
         self.universal.clone()
     }
 
-    /// A decoder of every supported format that converts what it decodes to the first of
-    /// `versions` that accepts the kind, or to the internal version when `versions` is
-    /// empty (Go's `UniversalDecoder`).
+    /// A decoder of every supported format that defaults what it decodes, then converts it
+    /// to the first of `versions` that accepts the kind, or to the internal version when
+    /// `versions` is empty (Go's `UniversalDecoder`).
     pub fn universal_decoder(&self, versions: &[GroupVersion]) -> VersioningDecoder<'s> {
         let target: Arc<dyn GroupVersioner + 's> = if versions.is_empty() {
             Arc::new(InternalGroupVersioner)
         } else {
             Arc::new(GroupVersions(versions.to_vec()))
         };
-        VersioningDecoder::new(
-            Arc::new(self.universal.clone()),
-            self.convertor.clone(),
-            self.scheme.clone(),
-            target,
-        )
+        self.versioning_decoder(Arc::new(self.universal.clone()), target)
     }
 
     /// An encoder that converts objects to `target`, then encodes them with `encoder`
@@ -277,18 +311,19 @@ impl<'s> CodecFactory<'s> {
         )
     }
 
-    /// A decoder that decodes with `decoder`, then converts to `target` (Go's
+    /// A decoder that decodes with `decoder`, defaults, then converts to `target` (Go's
     /// `DecoderToVersion`).
     pub fn decoder_to_version(
         &self,
         decoder: Arc<dyn Decoder + 's>,
         target: Arc<dyn GroupVersioner + 's>,
     ) -> VersioningDecoder<'s> {
-        VersioningDecoder::new(decoder, self.convertor.clone(), self.scheme.clone(), target)
+        self.versioning_decoder(decoder, target)
     }
 
     /// A codec that encodes JSON in the first of `versions` that accepts the kind, and
-    /// decodes any supported format to the internal version (Go's `LegacyCodec`).
+    /// decodes any supported format, defaulted, to the internal version (Go's
+    /// `LegacyCodec`).
     pub fn legacy_codec(&self, versions: &[GroupVersion]) -> VersioningCodec<'s> {
         let json: Arc<dyn Encoder + 's> = Arc::new(JsonSerializer::new(
             self.scheme.clone(),
@@ -300,6 +335,49 @@ impl<'s> CodecFactory<'s> {
             self.encoder_for_version(json, encode_target),
             self.universal_decoder(&[]),
         )
+    }
+}
+
+/// A codec factory whose codecs neither convert nor default (Go's
+/// `WithoutConversionCodecFactory`, from [`CodecFactory::without_conversion`]): objects
+/// are written in the version they are in, and read in the version of the bytes.
+#[derive(Clone)]
+pub struct WithoutConversionCodecFactory<'s> {
+    factory: CodecFactory<'s>,
+}
+
+impl<'s> WithoutConversionCodecFactory<'s> {
+    /// The media types served, with their serializers.
+    pub fn supported_media_types(&self) -> &[SerializerInfo<'s>] {
+        self.factory.supported_media_types()
+    }
+
+    /// The serializers of a media type.
+    pub fn serializer_for_media_type(
+        &self,
+        media_type: &str,
+    ) -> Result<&SerializerInfo<'s>, MediaTypeError> {
+        self.factory.serializer_for_media_type(media_type)
+    }
+
+    /// An encoder that writes objects as they are, naming the kind `target` prefers
+    /// among theirs (Go's `WithVersionEncoder`).
+    pub fn encoder_for_version(
+        &self,
+        encoder: Arc<dyn Encoder + 's>,
+        target: Arc<dyn GroupVersioner + 's>,
+    ) -> WithVersionEncoder<'s> {
+        WithVersionEncoder::new(encoder, self.factory.scheme.clone(), Some(target))
+    }
+
+    /// A decoder that decodes with `decoder` alone and clears the decoded object's kind
+    /// (Go's `WithoutVersionDecoder`); the version asked for is ignored, as Go ignores it.
+    pub fn decoder_to_version(
+        &self,
+        decoder: Arc<dyn Decoder + 's>,
+        _target: Arc<dyn GroupVersioner + 's>,
+    ) -> WithoutVersionDecoder<'s> {
+        WithoutVersionDecoder::new(decoder)
     }
 }
 

@@ -3,12 +3,12 @@
 use std::sync::Arc;
 
 use super::*;
-use crate::serializer::DecoderExt;
 use crate::apis::meta::v1::ObjectMeta;
 use crate::conversion::ConversionErrorKind;
 use crate::runtime::{Object, Scheme, Unstructured};
 use crate::schema::{GroupVersionKind, InternalGroupVersioner};
 use crate::serializer::DecodeErrorKind;
+use crate::serializer::DecoderExt;
 
 /// `conv.test/v1` Widget, also the internal version.
 #[derive(crate::ApiObject, Clone, Debug, Default, PartialEq)]
@@ -369,4 +369,198 @@ fn decode_as_through_a_versioning_decoder_gets_the_converted_type() {
         }
         other => panic!("{other:?}"),
     }
+}
+
+/// The test scheme, with a defaulter for v2 Widgets only: a default seen after conversion
+/// to v1 was set before it, as Go's codec sets defaults (on the version decoded).
+fn defaulting_scheme() -> Scheme {
+    let mut s = scheme();
+    s.add_type_defaulting_func(|w: &mut WidgetV2| {
+        if w.width == 0 {
+            w.width = 7;
+        }
+    });
+    s
+}
+
+const V2_NO_WIDTH: &[u8] =
+    br#"{"kind":"Widget","apiVersion":"conv.test/v2","metadata":{"name":"w"}}"#;
+
+#[test]
+fn decoders_of_the_factory_default_before_converting() {
+    let scheme = defaulting_scheme();
+    let codecs =
+        CodecFactory::with_convertor(&scheme, Arc::new(TestConvertor(SchemeRef::from(&scheme))));
+    // To the internal (v1) Widget: the v2 default was set, then converted.
+    let (obj, gvk) = codecs
+        .universal_decoder(&[])
+        .decode(V2_NO_WIDTH, None, None)
+        .unwrap();
+    assert_eq!(gvk.version, "v2");
+    assert_eq!(obj.downcast_ref::<Widget>().unwrap().size, 7);
+    // Kept in v2 (the scheme's own conversion: none needed): defaulted too.
+    let v2 = GroupVersion::new("conv.test", "v2");
+    let widget: WidgetV2 = CodecFactory::new(&scheme)
+        .universal_decoder(std::slice::from_ref(&v2))
+        .decode_as(V2_NO_WIDTH)
+        .unwrap();
+    assert_eq!(widget.width, 7);
+    // Into a caller's object, and through the legacy codec and decoder_to_version.
+    let mut into = Widget::default();
+    codecs
+        .universal_decoder(&[])
+        .decode(V2_NO_WIDTH, None, Some(&mut into))
+        .unwrap();
+    assert_eq!(into.size, 7);
+    let (obj, _) = codecs
+        .legacy_codec(&[])
+        .decode(V2_NO_WIDTH, None, None)
+        .unwrap();
+    assert_eq!(obj.downcast_ref::<Widget>().unwrap().size, 7);
+    let json = codecs
+        .serializer_for_media_type("application/json")
+        .unwrap()
+        .serializer
+        .clone();
+    let (obj, _) = codecs
+        .decoder_to_version(json, Arc::new(InternalGroupVersioner))
+        .decode(V2_NO_WIDTH, None, None)
+        .unwrap();
+    assert_eq!(obj.downcast_ref::<Widget>().unwrap().size, 7);
+    // A value in the bytes is kept.
+    let (obj, _) = codecs
+        .universal_decoder(&[])
+        .decode(V2, None, None)
+        .unwrap();
+    assert_eq!(obj.downcast_ref::<Widget>().unwrap().size, 4);
+    // The universal deserializer neither defaults nor converts.
+    let (obj, _) = codecs
+        .universal_deserializer()
+        .decode(V2_NO_WIDTH, None, None)
+        .unwrap();
+    assert_eq!(obj.downcast_ref::<WidgetV2>().unwrap().width, 0);
+}
+
+#[test]
+fn a_factory_without_defaulting_converts_only() {
+    let scheme = defaulting_scheme();
+    let codecs =
+        CodecFactory::with_convertor(&scheme, Arc::new(TestConvertor(SchemeRef::from(&scheme))))
+            .without_defaulting();
+    let decoder = codecs.universal_decoder(&[]);
+    assert!(!decoder.defaults());
+    let (obj, _) = decoder.decode(V2_NO_WIDTH, None, None).unwrap();
+    assert_eq!(obj.downcast_ref::<Widget>().unwrap().size, 0);
+    // The decoder alone, with and without a defaulter.
+    let decoder = decoder.with_defaulter(Arc::new(SchemeRef::from(&scheme)));
+    assert!(decoder.defaults());
+    let (obj, _) = decoder.decode(V2_NO_WIDTH, None, None).unwrap();
+    assert_eq!(obj.downcast_ref::<Widget>().unwrap().size, 7);
+    let (obj, _) = decoder
+        .without_defaulter()
+        .decode(V2_NO_WIDTH, None, None)
+        .unwrap();
+    assert_eq!(obj.downcast_ref::<Widget>().unwrap().size, 0);
+}
+
+/// Counts the objects it is asked to default.
+struct CountingDefaulter(std::sync::atomic::AtomicUsize);
+
+impl ObjectDefaulter for CountingDefaulter {
+    fn default(&self, _obj: &mut dyn Object) {
+        self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+#[test]
+fn a_decode_defaults_once_also_when_strict_fails() {
+    let scheme = defaulting_scheme();
+    let counting = Arc::new(CountingDefaulter(Default::default()));
+    let codecs = CodecFactory::new(&scheme);
+    let strict = codecs
+        .serializer_for_media_type("application/json")
+        .unwrap()
+        .strict_serializer
+        .clone()
+        .unwrap();
+    let decoder = VersioningDecoder::new(
+        strict,
+        Arc::new(SchemeRef::from(&scheme)),
+        &scheme,
+        Arc::new(GroupVersion::new("conv.test", "v2")),
+    );
+    decoder.decode(V2_NO_WIDTH, None, None).unwrap();
+    assert_eq!(counting.0.load(std::sync::atomic::Ordering::Relaxed), 0);
+    let decoder = decoder.with_defaulter(counting.clone());
+    decoder.decode(V2_NO_WIDTH, None, None).unwrap();
+    assert_eq!(counting.0.load(std::sync::atomic::Ordering::Relaxed), 1);
+    // A strict error carries the object, defaulted as a clean decode would be.
+    let unknown_field = br#"{"kind":"Widget","apiVersion":"conv.test/v2","extra":1}"#;
+    let err = decoder.decode(unknown_field, None, None).unwrap_err();
+    assert_eq!(err.as_strict().unwrap().errors()[0].path(), "extra");
+    assert_eq!(counting.0.load(std::sync::atomic::Ordering::Relaxed), 2);
+    let scheme_defaults = codecs.decoder_to_version(
+        codecs
+            .serializer_for_media_type("application/json")
+            .unwrap()
+            .strict_serializer
+            .clone()
+            .unwrap(),
+        Arc::new(GroupVersion::new("conv.test", "v2")),
+    );
+    let err = scheme_defaults
+        .decode(unknown_field, None, None)
+        .unwrap_err();
+    let object = err.as_strict().unwrap().object();
+    assert_eq!(object.downcast_ref::<WidgetV2>().unwrap().width, 7);
+}
+
+#[test]
+fn a_factory_without_conversion_reads_and_writes_objects_as_they_are() {
+    let scheme = defaulting_scheme();
+    let codecs = CodecFactory::new(&scheme).without_conversion();
+    let json = codecs
+        .serializer_for_media_type("application/json")
+        .unwrap()
+        .serializer
+        .clone();
+    let decoder = codecs.decoder_to_version(json.clone(), Arc::new(InternalGroupVersioner));
+    let (obj, gvk) = decoder.decode(V2_NO_WIDTH, None, None).unwrap();
+    // Neither converted nor defaulted.
+    let widget = obj.downcast_ref::<WidgetV2>().unwrap();
+    assert_eq!(widget.width, 0);
+    assert_eq!(gvk, GroupVersionKind::new("conv.test", "v2", "Widget"));
+    // Written unconverted, with the kind the target prefers.
+    let encoder =
+        codecs.encoder_for_version(json.clone(), Arc::new(GroupVersion::new("conv.test", "v2")));
+    assert_eq!(
+        encoder.encode_to_vec(&*obj).unwrap(),
+        b"{\"kind\":\"Widget\",\"apiVersion\":\"conv.test/v2\",\"metadata\":{\"name\":\"w\"},\"width\":0}\n"
+    );
+
+    // The object's recorded kind is cleared (Go's convention), which shows on objects
+    // that record it: unstructured ones lose apiVersion and kind. The kind decoded is
+    // still returned.
+    let unstructured: Arc<dyn Decoder> = Arc::new(
+        crate::serializer::json::JsonSerializer::unstructured(Default::default()),
+    );
+    let (obj, gvk) = codecs
+        .decoder_to_version(unstructured, Arc::new(InternalGroupVersioner))
+        .decode(V2_NO_WIDTH, None, None)
+        .unwrap();
+    assert_eq!(gvk, GroupVersionKind::new("conv.test", "v2", "Widget"));
+    let u = obj.downcast_ref::<Unstructured>().unwrap();
+    assert!(
+        u.group_version_kind().is_empty(),
+        "{:?}",
+        u.group_version_kind()
+    );
+    assert_eq!(crate::apis::meta::v1::ObjectMetaAccessor::name(u), "w");
+    // Without a kind it cannot be written back: the scheme cannot type it (Go's
+    // `WithVersionEncoder` fails the same way, with Go's missing-kind error).
+    let err = encoder.encode_to_vec(u).unwrap_err();
+    assert!(
+        err.to_string().contains("unstructured object has no kind"),
+        "{err}"
+    );
 }

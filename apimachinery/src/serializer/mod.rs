@@ -12,7 +12,9 @@
 //!   (`sigs.k8s.io/yaml` over go-yaml v2) and the multi-document stream reader.
 //! - [`CodecFactory`]: the serializers of a scheme by media type, the universal
 //!   deserializer, and codecs that convert ([`VersioningEncoder`], [`VersioningDecoder`])
-//!   through an [`ObjectConvertor`].
+//!   through an [`ObjectConvertor`], the decoders defaulting first through an
+//!   [`ObjectDefaulter`] as Go's do; [`WithoutConversionCodecFactory`] for codecs that do
+//!   neither ([`WithVersionEncoder`], [`WithoutVersionDecoder`]).
 //! - [`SchemeRef`]: how codecs hold their scheme: borrowed (`&Scheme`), or shared
 //!   (`Arc<Scheme>`) for codecs that are `'static` and move between threads and tasks.
 //! - [`decode_stream`], [`split_json_stream`], [`decode_json_stream`]: streams of
@@ -40,6 +42,7 @@ pub use codec::{DecodeResult, Decoder, DecoderExt, Encoder, Serializer, gvk_with
 pub use codec_factory::{
     CONTENT_TYPE_JSON, CONTENT_TYPE_PROTOBUF, CONTENT_TYPE_YAML, CodecFactory, Framer,
     MediaTypeError, SerializerInfo, SharedSerializer, StreamSerializerInfo,
+    WithoutConversionCodecFactory,
 };
 pub use error::{
     DecodeError, DecodeErrorKind, EncodeError, Format, Position, StrictDecodingError,
@@ -49,4 +52,7 @@ pub use raw_extension::decode_raw_extension;
 pub use recognizer::{PROTOBUF_MAGIC, RecognizingDecoder, recognize};
 pub use scheme_ref::SchemeRef;
 pub use streaming::{JsonStream, decode_json_stream, decode_stream, split_json_stream};
-pub use versioning::{ObjectConvertor, VersioningCodec, VersioningDecoder, VersioningEncoder};
+pub use versioning::{
+    ObjectConvertor, ObjectDefaulter, VersioningCodec, VersioningDecoder, VersioningEncoder,
+    WithVersionEncoder, WithoutVersionDecoder,
+};

@@ -11,3 +11,4 @@ mod go_shapes;
 mod nested_type_meta;
 mod upstream_fixtures;
 mod value_types_fixtures;
+mod versioning_defaults;
