@@ -41,6 +41,18 @@
 //! model imports one. One edge is left against the order: a conversion error can carry
 //! the scheme's lookup error (`ConversionErrorKind::Scheme`).
 //!
+//! # Cargo features
+//!
+//! Both on by default; a program that reads and writes only typed JSON or protobuf can
+//! turn them off (`default-features = false`), which cuts a third of this crate's release
+//! build (`BENCHMARKS.md`):
+//!
+//! - `yaml`: the YAML text layer ([`serializer::yaml`], with the `saphyr-parser`
+//!   dependency), the JSON serializer's `yaml` option, YAML streams and the codec
+//!   factory's `application/yaml`. Without it, reading or writing YAML fails with a
+//!   decode or encode error that names the feature.
+//! - `rest-mapper`: the [`meta`] module (the RESTMapper and its implementations).
+//!
 //! Method names are Go's in snake case (`add_known_types`, `object_kinds`, ...), except
 //! that getters drop Go's `Get` prefix, as Rust getters do.
 //!
@@ -152,6 +164,7 @@ pub mod fields;
 mod fx_hash;
 pub mod labels;
 pub mod managedfields;
+#[cfg(feature = "rest-mapper")]
 pub mod meta;
 pub mod proto;
 mod raw_json;

@@ -168,7 +168,8 @@ impl<'s> CodecFactory<'s> {
             )
         };
         let shared = |s: JsonSerializer<'s>| -> SharedSerializer<'s> { Arc::new(s) };
-        let serializers = vec![
+        #[cfg_attr(not(feature = "yaml"), allow(unused_mut))]
+        let mut serializers = vec![
             SerializerInfo {
                 media_type: CONTENT_TYPE_JSON,
                 media_type_type: "application",
@@ -182,16 +183,6 @@ impl<'s> CodecFactory<'s> {
                     serializer: shared(json(false, false, false)),
                     framer: Framer::Json,
                 }),
-            },
-            SerializerInfo {
-                media_type: CONTENT_TYPE_YAML,
-                media_type_type: "application",
-                media_type_sub_type: "yaml",
-                encodes_as_text: true,
-                serializer: shared(json(true, false, false)),
-                pretty_serializer: None,
-                strict_serializer: Some(shared(json(true, false, true))),
-                stream_serializer: None,
             },
             SerializerInfo {
                 media_type: CONTENT_TYPE_PROTOBUF,
@@ -208,6 +199,21 @@ impl<'s> CodecFactory<'s> {
                 }),
             },
         ];
+        // YAML is served only when it is built in (the `yaml` feature).
+        #[cfg(feature = "yaml")]
+        serializers.insert(
+            1,
+            SerializerInfo {
+                media_type: CONTENT_TYPE_YAML,
+                media_type_type: "application",
+                media_type_sub_type: "yaml",
+                encodes_as_text: true,
+                serializer: shared(json(true, false, false)),
+                pretty_serializer: None,
+                strict_serializer: Some(shared(json(true, false, true))),
+                stream_serializer: None,
+            },
+        );
         let universal = RecognizingDecoder::new(
             json(false, false, false),
             json(true, false, false),

@@ -231,6 +231,7 @@ fn encoders_convert_before_encoding() {
     assert!(err.to_string().ends_with("unknown conversion"), "{err}");
 }
 
+#[cfg(feature = "yaml")]
 #[test]
 fn media_types_are_gos() {
     let scheme = scheme();
@@ -563,4 +564,51 @@ fn a_factory_without_conversion_reads_and_writes_objects_as_they_are() {
         err.to_string().contains("unstructured object has no kind"),
         "{err}"
     );
+}
+
+/// Without the `yaml` feature (`cargo test -p apimachinery --no-default-features --lib
+/// serializer::codec_factory`), YAML is neither served nor read nor written, and says so.
+#[cfg(not(feature = "yaml"))]
+#[test]
+fn without_the_yaml_feature_yaml_is_a_typed_error() {
+    let scheme = scheme();
+    let codecs = CodecFactory::new(&scheme);
+    let types: Vec<_> = codecs
+        .supported_media_types()
+        .iter()
+        .map(|i| i.media_type)
+        .collect();
+    assert_eq!(types, [CONTENT_TYPE_JSON, CONTENT_TYPE_PROTOBUF]);
+    assert!(
+        codecs
+            .serializer_for_media_type("application/yaml")
+            .is_err()
+    );
+    let yaml = b"apiVersion: conv.test/v1\nkind: Widget\nsize: 4\n";
+    let not_built_in = |e: &crate::serializer::DecodeError| matches!(e.kind(), DecodeErrorKind::Unrecognized { message } if message.contains("cargo feature `yaml`"));
+    let err = codecs
+        .universal_deserializer()
+        .decode(yaml, None, None)
+        .unwrap_err();
+    assert!(not_built_in(&err), "{err}");
+    let json = crate::serializer::json::JsonSerializer::new(
+        &scheme,
+        crate::serializer::json::SerializerOptions {
+            yaml: true,
+            ..Default::default()
+        },
+    );
+    let err = crate::serializer::decode_stream(&json, yaml, None)
+        .next()
+        .unwrap()
+        .unwrap_err();
+    assert!(not_built_in(&err), "{err}");
+    let err = json.encode_to_vec(&Widget::default()).unwrap_err();
+    assert!(err.to_string().contains("cargo feature `yaml`"), "{err}");
+    // JSON is unaffected.
+    let (obj, _) = codecs
+        .universal_deserializer()
+        .decode(V1, None, None)
+        .unwrap();
+    assert_eq!(obj.downcast_ref::<Widget>().unwrap().size, 4);
 }

@@ -85,6 +85,7 @@ impl DecodeError {
 
     /// The same error with its line moved down by `lines` (a document's lines made lines
     /// of its stream).
+    #[cfg(feature = "yaml")]
     pub(crate) fn offset_lines(mut self, lines: usize) -> Self {
         match &mut self.0.kind {
             DecodeErrorKind::Syntax {

@@ -27,7 +27,7 @@ mod codec_factory;
 mod error;
 #[cfg(test)]
 mod fuzz_tests;
-#[cfg(test)]
+#[cfg(all(test, feature = "yaml"))]
 mod hostile_input_tests;
 pub mod json;
 pub mod protobuf;
@@ -36,6 +36,7 @@ mod recognizer;
 mod scheme_ref;
 mod streaming;
 mod versioning;
+#[cfg(feature = "yaml")]
 pub mod yaml;
 
 pub use codec::{DecodeResult, Decoder, DecoderExt, Encoder, Serializer, gvk_with_defaults};

@@ -109,6 +109,29 @@ pub fn decode_stream<'a>(
     if super::recognize(data) == Format::Json {
         return Box::new(decode_json_stream(decoder, data, defaults));
     }
+    decode_yaml_stream(decoder, data, defaults)
+}
+
+/// Without the `yaml` feature, a stream that is not JSON is one error.
+#[cfg(not(feature = "yaml"))]
+fn decode_yaml_stream<'a>(
+    _decoder: &'a dyn Decoder,
+    _data: &'a [u8],
+    _defaults: Option<&'a GroupVersionKind>,
+) -> Box<dyn Iterator<Item = DecodeResult> + 'a> {
+    let error = DecodeError::from(DecodeErrorKind::Unrecognized {
+        message: super::json::YAML_NOT_BUILT_IN.to_owned(),
+    });
+    Box::new(std::iter::once(Err(error)))
+}
+
+/// A YAML stream, split into documents by the text layer, each decoded by `decoder`.
+#[cfg(feature = "yaml")]
+fn decode_yaml_stream<'a>(
+    decoder: &'a dyn Decoder,
+    data: &'a [u8],
+    defaults: Option<&'a GroupVersionKind>,
+) -> Box<dyn Iterator<Item = DecodeResult> + 'a> {
     let text = match std::str::from_utf8(data) {
         Ok(text) => text,
         Err(e) => {
@@ -136,6 +159,7 @@ pub fn decode_stream<'a>(
 }
 
 /// True for a document of comments and blank lines only.
+#[cfg(feature = "yaml")]
 fn is_blank(text: &str) -> bool {
     text.lines().all(|l| {
         let l = l.trim();

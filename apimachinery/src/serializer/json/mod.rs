@@ -73,10 +73,14 @@ mod serializer;
 mod value_decoder;
 mod yaml_input;
 
+#[cfg(feature = "yaml")]
 pub(crate) use document::syntax_error;
 pub use document::{JsonDocument, parse, parse_tracking_duplicates};
 pub use meta_factory::{interpret, interpret_map};
 pub use serializer::{JsonSerializer, SerializerOptions};
+#[cfg(not(feature = "yaml"))]
+pub(crate) use yaml_input::YAML_NOT_BUILT_IN;
+#[cfg(feature = "yaml")]
 pub(crate) use yaml_input::yaml_error;
 
 #[cfg(test)]

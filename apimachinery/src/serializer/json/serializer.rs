@@ -13,7 +13,6 @@ use crate::schema::GroupVersionKind;
 use crate::serializer::SchemeRef;
 use crate::serializer::codec::{ENCODE_BUFFER_CAPACITY, gvk_with_defaults};
 use crate::serializer::error::excerpt;
-use crate::serializer::yaml;
 use crate::serializer::{
     DecodeError, DecodeErrorKind, Decoder, EncodeError, Encoder, Format, Position,
     StrictDecodingError, StrictFieldError,
@@ -462,11 +461,12 @@ impl<'s> JsonSerializer<'s> {
             let mut json = Vec::with_capacity(ENCODE_BUFFER_CAPACITY);
             self.write_json(obj, &mut json, false)?;
             // Straight from the JSON text: no `Value` is built.
-            let text = yaml::json_text_to_yaml(&json).map_err(|e| EncodeError::Serialize {
-                format: Format::Yaml,
-                type_name: obj.type_name(),
-                message: e.to_string(),
-            })?;
+            let text =
+                super::yaml_input::yaml_text(&json).map_err(|message| EncodeError::Serialize {
+                    format: Format::Yaml,
+                    type_name: obj.type_name(),
+                    message,
+                })?;
             out.extend_from_slice(text.as_bytes());
             return Ok(());
         }
@@ -480,7 +480,7 @@ impl<'s> JsonSerializer<'s> {
 
 impl JsonSerializer<'_> {
     /// Non-strict YAML through the fast path: the document converted to Go's
-    /// `YAMLToJSON` bytes in one pass ([`yaml::transcode`]), then decoded as JSON input is
+    /// `YAMLToJSON` bytes in one pass ([`yaml::transcode`](crate::serializer::yaml::transcode)), then decoded as JSON input is
     /// (typed decode reading the kind in the same pass, or `Unstructured` from the
     /// bytes). `None` — the document is outside the fast subset, or any step fails —
     /// sends the caller down the YAML path, whose errors, positions and strict reports
@@ -497,7 +497,7 @@ impl JsonSerializer<'_> {
         if into.as_ref().is_some_and(|o| o.is::<Unknown>()) {
             return None;
         }
-        let json = yaml::transcode(std::str::from_utf8(data).ok()?).ok()?;
+        let json = super::yaml_input::transcode(data)?;
         let as_json = JsonSerializer {
             scheme: self.scheme.as_deref().map(SchemeRef::Borrowed),
             options: SerializerOptions {

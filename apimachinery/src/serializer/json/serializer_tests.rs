@@ -528,6 +528,7 @@ fn yaml_errors_carry_line_column_and_path() {
 }
 
 /// Decodes `doc` through the YAML path alone (loader, `Value`), as before the fast path.
+#[cfg(feature = "yaml")]
 fn decode_yaml_path(
     yaml: &JsonSerializer<'_>,
     doc: &[u8],
@@ -536,6 +537,7 @@ fn decode_yaml_path(
     yaml.decode_parsed(doc, Some(parsed), None, None)
 }
 
+#[cfg(feature = "yaml")]
 #[test]
 fn yaml_fast_path_decodes_what_the_yaml_path_decodes() {
     let scheme = scheme();
@@ -567,6 +569,7 @@ fn yaml_fast_path_decodes_what_the_yaml_path_decodes() {
     }
 }
 
+#[cfg(feature = "yaml")]
 #[test]
 fn yaml_fast_path_failures_report_as_the_yaml_path() {
     let scheme = scheme();
