@@ -236,7 +236,7 @@ pub enum DecodeErrorKind {
         /// What was wrong.
         message: String,
     },
-    /// The object decoded is not of the type asked for ([`Decoder::decode_as`](super::Decoder::decode_as)):
+    /// The object decoded is not of the type asked for ([`DecoderExt::decode_as`](super::DecoderExt::decode_as)):
     /// the bytes are of another kind, or the decoder converted to another version.
     #[error("decoded {found} ({found_type}), not {expected} ({expected_type})")]
     UnexpectedType {
