@@ -241,7 +241,7 @@ impl<'s> Serializer<'s> {
                 (scheme.type_for_kind(&actual).ok()?, actual, target)
             }
         };
-        let decoded = object_type.decode_json(data).ok()?;
+        let decoded = object_type.decode_json(data, false).ok()?;
         if !decoded.seen.declares(lead.api_version, lead.kind) {
             return None;
         }
@@ -351,23 +351,33 @@ impl<'s> Serializer<'s> {
                 (decoded, doc.duplicates, doc.order)
             }
             None if strict => {
-                // Strict mode needs the duplicate keys, which only a pass over the text
-                // sees, and the unknown fields, which the value reader reports. The
-                // object itself comes from the text when it can, which keeps
-                // `RawExtension` bytes verbatim, as Go does.
+                // Strict mode needs the duplicate keys, which the document pass sees.
+                // Without them, the object and its unknown fields come from one read of
+                // the text, which keeps `RawExtension` bytes verbatim, as Go does.
                 let doc = self.parse(data)?;
-                let checked = decode_value(scheme, &actual, &doc.value, true)
-                    .map_err(|f| field_error(f, None))?;
-                let decoded = match decode_slice(scheme, &actual, data) {
-                    Ok(fast) => DecodedValue {
-                        object: fast.object,
-                        unknown_fields: checked.unknown_fields,
-                    },
-                    Err(_) => checked,
+                let fast = match doc.duplicates.is_empty() {
+                    true => decode_slice(scheme, &actual, data, true).ok(),
+                    false => None,
+                };
+                let decoded = match fast {
+                    Some(decoded) => decoded,
+                    None => {
+                        // A key given twice counts once, with its last value, as in the
+                        // parsed document; a failure gets the document's path.
+                        let checked = decode_value(scheme, &actual, &doc.value, true)
+                            .map_err(|f| field_error(f, None))?;
+                        match decode_slice(scheme, &actual, data, false) {
+                            Ok(fast) => DecodedValue {
+                                object: fast.object,
+                                unknown_fields: checked.unknown_fields,
+                            },
+                            Err(_) => checked,
+                        }
+                    }
                 };
                 (decoded, doc.duplicates, doc.order)
             }
-            None => match decode_slice(scheme, &actual, data) {
+            None => match decode_slice(scheme, &actual, data, false) {
                 Ok(decoded) => (decoded, Vec::new(), None),
                 Err(ValueDecodeFailure::Scheme(e)) => {
                     return Err(DecodeErrorKind::Scheme(e).into());
