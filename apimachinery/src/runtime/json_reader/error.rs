@@ -17,6 +17,9 @@ struct Inner {
     /// 1-based; 0 when the error has no position (a visitor's, not yet placed).
     line: usize,
     column: usize,
+    /// True when the position came with a visitor's message (an inner serde_json error
+    /// passed on), not from the reader.
+    carried: bool,
 }
 
 /// What went wrong, with serde_json's wording.
@@ -62,7 +65,12 @@ pub enum Category {
 impl Error {
     pub(crate) fn syntax(code: Code, line: usize, column: usize) -> Self {
         Error {
-            inner: Box::new(Inner { code, line, column }),
+            inner: Box::new(Inner {
+                code,
+                line,
+                column,
+                carried: false,
+            }),
         }
     }
 
@@ -96,9 +104,14 @@ impl Error {
         }
     }
 
-    /// The message without its position.
+    /// The message without the reader's position (a position that came inside a
+    /// visitor's message stays, as it would reading a `serde_json::Value`).
     pub fn message(&self) -> String {
-        self.inner.code.to_string()
+        if self.inner.carried {
+            self.to_string()
+        } else {
+            self.inner.code.to_string()
+        }
     }
 }
 
@@ -168,8 +181,11 @@ impl serde::de::Error for Error {
         // A message that ends in a position (an inner serde_json error passed on) keeps
         // it as the error's position, as serde_json does.
         let mut msg = msg.to_string();
-        let (line, column) = split_position(&mut msg).unwrap_or((0, 0));
-        Error::syntax(Code::Message(msg.into_boxed_str()), line, column)
+        let position = split_position(&mut msg);
+        let (line, column) = position.unwrap_or((0, 0));
+        let mut error = Error::syntax(Code::Message(msg.into_boxed_str()), line, column);
+        error.inner.carried = position.is_some();
+        error
     }
 
     #[cold]

@@ -354,3 +354,31 @@ proptest! {
         prop_assert_eq!(reader_says::<i64>(text.as_bytes()), serde_json_says::<i64>(text.as_bytes()));
     }
 }
+
+#[test]
+fn positions_inside_visitor_messages_are_kept_as_serde_json_keeps_them() {
+    struct Inner;
+    impl<'de> serde::Deserialize<'de> for Inner {
+        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            let text = <&str>::deserialize(d)?;
+            serde_json::from_str::<u8>(text)
+                .map(|_| Inner)
+                .map_err(serde::de::Error::custom)
+        }
+    }
+    impl fmt::Debug for Inner {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("Inner")
+        }
+    }
+    let text = br#"{"a": "  x"}"#;
+    assert_eq!(
+        reader_says::<BTreeMap<String, Inner>>(text),
+        serde_json_says::<BTreeMap<String, Inner>>(text)
+    );
+    let err = from_slice::<BTreeMap<String, Inner>>(text).unwrap_err();
+    assert_eq!(err.message(), "expected value at line 1 column 3");
+    let err = from_slice::<Vec<u8>>(b"[1, true]").unwrap_err();
+    assert_eq!(err.message(), "invalid type: boolean `true`, expected u8");
+    assert_eq!((err.line(), err.column()), (1, 8));
+}
