@@ -65,6 +65,10 @@ pub struct Read<'de, T> {
     pub unknown_fields: Vec<String>,
     /// The top-level `apiVersion` and `kind` the read met.
     pub(crate) seen: SeenTypeMeta<'de>,
+    /// With unknown-field tracking: true when the reader can vouch that no object in the
+    /// document has a key twice (it compares the keys of the objects it walks, and gives
+    /// up on escaped keys, large objects and objects inside skipped or raw values).
+    pub(crate) no_duplicate_keys: bool,
 }
 
 /// Reads `data` as one JSON document of type `T`, trailing whitespace allowed and nothing
@@ -98,6 +102,7 @@ pub fn from_slice_tracking<'de, T: Deserialize<'de>>(
             value,
             unknown_fields: reader.unknown,
             seen: reader.seen,
+            no_duplicate_keys: track_unknown && !reader.duplicate_keys_possible,
         }),
         Err(error) => Err(ReadError {
             path: reader.error_path.unwrap_or_default(),
@@ -119,9 +124,15 @@ struct Reader<'de> {
     /// The innermost path an error passed through: where it happened.
     error_path: Option<String>,
     seen: SeenTypeMeta<'de>,
+    /// The key texts (byte ranges) of the objects being read, innermost last, while
+    /// tracking: to tell whether a key repeats.
+    keys: Vec<(usize, usize)>,
+    duplicate_keys_possible: bool,
 }
 
-/// serde_json's nesting limit.
+/// Objects with more keys than this are not checked for repeated keys (the check is
+/// quadratic); the caller checks the document another way.
+const DUPLICATE_CHECK_LIMIT: usize = 64;
 const RECURSION_LIMIT: u8 = 128;
 
 /// A number as serde_json hands it over.
@@ -167,6 +178,8 @@ impl<'de> Reader<'de> {
             unknown: Vec::new(),
             error_path: None,
             seen: SeenTypeMeta::default(),
+            keys: Vec::new(),
+            duplicate_keys_possible: false,
         }
     }
 
@@ -1068,11 +1081,42 @@ impl<'de> Reader<'de> {
         self.parse_whitespace();
         let start = self.index;
         self.ignore_value()?;
+        self.skipped_from(start);
         let raw = &self.data[start..self.index];
         std::str::from_utf8(raw).map_err(|e| {
             let (line, column) = self.position_of_index(start + e.valid_up_to() + 1);
             Error::syntax(Code::InvalidUnicodeCodePoint, line, column)
         })
+    }
+
+    // ---- repeated keys ----
+
+    /// Notes the key just read (its quote at `at`, the cursor past its closing quote) in
+    /// the object whose keys start at `base`, and whether it repeats one of them.
+    #[inline(never)]
+    fn check_key(&mut self, base: usize, at: usize, escaped: bool) {
+        if self.duplicate_keys_possible {
+            return;
+        }
+        let range = (at + 1, self.index.saturating_sub(1));
+        let key = &self.data[range.0..range.1.max(range.0)];
+        let earlier = &self.keys[base.min(self.keys.len())..];
+        if escaped
+            || earlier.len() >= DUPLICATE_CHECK_LIMIT
+            || earlier.iter().any(|&(s, e)| &self.data[s..e.max(s)] == key)
+        {
+            self.duplicate_keys_possible = true;
+            return;
+        }
+        self.keys.push(range);
+    }
+
+    /// A skipped or raw value is not walked: an object inside may repeat a key.
+    #[inline]
+    fn skipped_from(&mut self, start: usize) {
+        if self.track_unknown && self.data[start..self.index].contains(&b'{') {
+            self.duplicate_keys_possible = true;
+        }
     }
 
     // ---- the top-level type meta ----
@@ -1191,6 +1235,7 @@ impl<'de> ValueReader<'_, 'de, '_> {
         if top {
             self.r.seen.tapped = true;
         }
+        let keys_base = self.r.keys.len();
         let ret = visitor.visit_map(MapReader {
             r: &mut *self.r,
             path: &self.path,
@@ -1199,7 +1244,9 @@ impl<'de> ValueReader<'_, 'de, '_> {
             key_at: 0,
             top,
             type_meta: None,
+            keys_base,
         });
+        self.r.keys.truncate(keys_base);
         self.r.leave();
         let end = self.r.end_map();
         match (ret, end) {
@@ -1502,8 +1549,10 @@ impl<'de> de::Deserializer<'de> for ValueReader<'_, 'de, '_> {
     }
 
     fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        let start = self.r.index;
         self.r.ignore_value()?;
         if self.r.track_unknown {
+            self.r.skipped_from(start);
             self.r.record_unknown(&self.path);
         }
         visitor.visit_unit()
@@ -1555,6 +1604,8 @@ struct MapReader<'r, 'de, 'p> {
     top: bool,
     /// The type-meta key whose value comes next (top level only).
     type_meta: Option<TypeMetaKey>,
+    /// Where this object's keys start in the reader's key list.
+    keys_base: usize,
 }
 
 impl<'de> MapAccess<'de> for MapReader<'_, 'de, '_> {
@@ -1575,6 +1626,10 @@ impl<'de> MapAccess<'de> for MapReader<'_, 'de, '_> {
         })?;
         if self.top {
             self.type_meta = self.r.top_level_key(self.key_text, self.key_at);
+        }
+        if self.r.track_unknown {
+            self.r
+                .check_key(self.keys_base, self.key_at, self.key_text.is_none());
         }
         Ok(Some(key))
     }

@@ -22,6 +22,8 @@ pub(crate) struct DecodedJson<'de> {
     pub object: Box<dyn Object>,
     pub seen: SeenTypeMeta<'de>,
     pub unknown_fields: Vec<String>,
+    /// With unknown-field tracking: the reader vouches that no key repeats.
+    pub no_duplicate_keys: bool,
 }
 
 /// Decodes one whole JSON document as one type; the flag asks for the unknown fields.
@@ -41,6 +43,7 @@ pub(crate) fn decode_json<T: Object + DeserializeOwned>(
         object: Box::new(read.value),
         seen: read.seen,
         unknown_fields: read.unknown_fields,
+        no_duplicate_keys: read.no_duplicate_keys,
     })
 }
 

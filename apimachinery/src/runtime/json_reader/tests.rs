@@ -382,3 +382,32 @@ fn positions_inside_visitor_messages_are_kept_as_serde_json_keeps_them() {
     assert_eq!(err.message(), "invalid type: boolean `true`, expected u8");
     assert_eq!((err.line(), err.column()), (1, 8));
 }
+
+#[test]
+fn repeated_keys_are_vouched_for_only_when_the_reader_saw_every_key() {
+    let clean = |text: &str| {
+        from_slice_tracking::<Spec>(text.as_bytes(), true)
+            .unwrap()
+            .no_duplicate_keys
+    };
+    assert!(clean(
+        r#"{"ports":[{"port":1,"name":"a"},{"port":1,"name":"a"}],"labels":{"port":"x"}}"#
+    ));
+    // The same key in sibling and nested objects is no repeat.
+    assert!(clean(
+        r#"{"ports":[{"port":1}],"labels":{"ports":"x"},"x":"ports"}"#
+    ));
+    assert!(!clean(r#"{"ports":[],"labels":{"a":"b","a":"c"}}"#));
+    assert!(!clean(r#"{"ports":[],"labels":{"a":"b","c":"d","a":"c"}}"#));
+    // Escaped keys, objects inside skipped values, and large objects are not checked.
+    assert!(!clean(r#"{"ports":[],"l\u0061bels":{}}"#));
+    assert!(!clean(r#"{"ports":[],"x":{"a":1}}"#));
+    let large: Vec<String> = (0..100).map(|i| format!("\"k{i}\":\"v\"")).collect();
+    assert!(!clean(&format!(
+        r#"{{"ports":[],"labels":{{{}}}}}"#,
+        large.join(",")
+    )));
+    // Without tracking, nothing is vouched for.
+    let read = from_slice_tracking::<Spec>(br#"{"ports":[]}"#, false).unwrap();
+    assert!(!read.no_duplicate_keys);
+}

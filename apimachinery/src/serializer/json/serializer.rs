@@ -350,33 +350,28 @@ impl<'s> Serializer<'s> {
                     .map_err(|f| field_error(f, doc.positions.as_ref()))?;
                 (decoded, doc.duplicates, doc.order)
             }
-            None if strict => {
-                // Strict mode needs the duplicate keys, which the document pass sees.
-                // Without them, the object and its unknown fields come from one read of
-                // the text, which keeps `RawExtension` bytes verbatim, as Go does.
-                let doc = self.parse(data)?;
-                let fast = match doc.duplicates.is_empty() {
-                    true => decode_slice(scheme, &actual, data, true).ok(),
-                    false => None,
-                };
-                let decoded = match fast {
-                    Some(decoded) => decoded,
-                    None => {
-                        // A key given twice counts once, with its last value, as in the
-                        // parsed document; a failure gets the document's path.
-                        let checked = decode_value(scheme, &actual, &doc.value, true)
-                            .map_err(|f| field_error(f, None))?;
-                        match decode_slice(scheme, &actual, data, false) {
-                            Ok(fast) => DecodedValue {
-                                object: fast.object,
-                                unknown_fields: checked.unknown_fields,
-                            },
-                            Err(_) => checked,
-                        }
-                    }
-                };
-                (decoded, doc.duplicates, doc.order)
-            }
+            None if strict => match decode_slice(scheme, &actual, data, true) {
+                // One read of the text gives the object (`RawExtension` bytes verbatim,
+                // as Go keeps them), its unknown fields in document order, and the
+                // assurance that no key repeats.
+                Ok(decoded) if decoded.no_duplicate_keys => (decoded, Vec::new(), None),
+                _ => {
+                    // Repeated keys (or a failure): the document pass names each
+                    // repeat; a key given twice counts once, with its last value, and a
+                    // failure gets the document's path.
+                    let doc = self.parse(data)?;
+                    let checked = decode_value(scheme, &actual, &doc.value, true)
+                        .map_err(|f| field_error(f, None))?;
+                    let decoded = match decode_slice(scheme, &actual, data, false) {
+                        Ok(fast) => DecodedValue {
+                            unknown_fields: checked.unknown_fields,
+                            ..fast
+                        },
+                        Err(_) => checked,
+                    };
+                    (decoded, doc.duplicates, doc.order)
+                }
+            },
             None => match decode_slice(scheme, &actual, data, false) {
                 Ok(decoded) => (decoded, Vec::new(), None),
                 Err(ValueDecodeFailure::Scheme(e)) => {

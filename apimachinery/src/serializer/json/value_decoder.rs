@@ -11,6 +11,8 @@ use crate::schema::GroupVersionKind;
 pub(crate) struct DecodedValue {
     pub object: Box<dyn Object>,
     pub unknown_fields: Vec<String>,
+    /// Read from text with unknown-field tracking, and no key of the document repeats.
+    pub no_duplicate_keys: bool,
 }
 
 /// Why a value did not decode into its type.
@@ -44,6 +46,7 @@ pub(crate) fn decode_value(
             Ok(DecodedValue {
                 object,
                 unknown_fields,
+                no_duplicate_keys: false,
             })
         }
         Err(e) => Err(ValueDecodeFailure::Field {
@@ -77,6 +80,7 @@ pub(crate) fn decode_slice(
             Ok(DecodedValue {
                 object,
                 unknown_fields,
+                no_duplicate_keys: decoded.no_duplicate_keys,
             })
         }
         Err(e) => Err(ValueDecodeFailure::Field {
