@@ -1749,8 +1749,9 @@ impl<'de> de::Deserializer<'de> for KeyReader<'_, 'de, '_> {
                 visitor.visit_bool(false)
             }
             Some(_) => {
-                // Back to the opening quote, to quote the whole key.
-                self.r.index -= 2;
+                // serde_json quotes the key from its second character on: the first
+                // is consumed already.
+                self.r.index -= 1;
                 let err = match self.r.parse_str()? {
                     Text::Borrowed(s) => de::Error::invalid_type(Unexpected::Str(s), &visitor),
                     Text::Copied(s) => de::Error::invalid_type(Unexpected::Str(s), &visitor),
@@ -1803,9 +1804,43 @@ impl<'de> de::Deserializer<'de> for KeyReader<'_, 'de, '_> {
         self.deserialize_bytes(visitor)
     }
 
+    fn deserialize_i128<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        self.deserialize_integer128(visitor, true)
+    }
+
+    fn deserialize_u128<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        self.deserialize_integer128(visitor, false)
+    }
+
     serde::forward_to_deserialize_any! {
-        i128 u128 char str string unit unit_struct seq tuple tuple_struct map struct
+        char str string unit unit_struct seq tuple tuple_struct map struct
         identifier ignored_any
+    }
+}
+
+impl<'de> KeyReader<'_, 'de, '_> {
+    fn deserialize_integer128<V: Visitor<'de>>(
+        self,
+        visitor: V,
+        signed: bool,
+    ) -> Result<V::Value, Error> {
+        self.r.eat_char();
+        if !matches!(self.r.peek(), Some(b'0'..=b'9' | b'-')) {
+            return Err(self.r.error(Code::ExpectedNumericKey));
+        }
+        let reader = ValueReader {
+            r: &mut *self.r,
+            path: ROOT,
+        };
+        let value = match signed {
+            true => de::Deserializer::deserialize_i128(reader, visitor)?,
+            false => de::Deserializer::deserialize_u128(reader, visitor)?,
+        };
+        match self.r.peek() {
+            Some(b'"') => self.r.eat_char(),
+            _ => return Err(self.r.peek_error(Code::ExpectedDoubleQuote)),
+        }
+        Ok(value)
     }
 }
 
@@ -1826,10 +1861,9 @@ impl<'r, 'de, 'p> de::EnumAccess<'de> for VariantReader<'r, 'de, 'p> {
             Some(_) => return Err(self.r.peek_error(Code::KeyMustBeAString)),
             None => return Err(self.r.peek_error(Code::EofWhileParsingObject)),
         }
-        let mut text = None;
-        let variant = seed.deserialize(KeyReader {
+        let variant = seed.deserialize(ValueReader {
             r: &mut *self.r,
-            text: &mut text,
+            path: *self.path,
         })?;
         self.r.parse_object_colon()?;
         Ok((variant, self))

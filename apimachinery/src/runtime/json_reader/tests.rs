@@ -133,6 +133,14 @@ fn typed_reads_match_serde_json() {
     same::<u128>("-1");
     same::<BTreeMap<u32, bool>>(r#"{"1": true, "22": false}"#);
     same::<BTreeMap<u32, bool>>(r#"{"x": true}"#);
+    same::<BTreeMap<u32, bool>>(r#"{"1x": true}"#);
+    same::<BTreeMap<i128, u8>>(r#"{"-5": 1, "7": 2}"#);
+    same::<BTreeMap<u128, u8>>(r#"{"-5": 1}"#);
+    same::<BTreeMap<u128, u8>>(r#"{"x": 1}"#);
+    same::<BTreeMap<bool, u8>>(r#"{"true": 1, "false": 2}"#);
+    same::<BTreeMap<bool, u8>>(r#"{"xyz": 1}"#);
+    same::<BTreeMap<bool, u8>>(r#"{"tru": 1}"#);
+    same::<Vec<(String, u8)>>(r#"[["1.5", 1]]"#);
     same::<BTreeMap<String, Option<char>>>(r#"{"a": "b", "c": null, "d": "ef"}"#);
     same::<Vec<u8>>("[1, 2]");
     same::<serde_bytes_like::Buf>(r#""a\u0000b""#);
@@ -181,6 +189,11 @@ fn enums_read_as_serde_json_reads_them() {
         r#""New""#,
         r#""Nope""#,
         r#"{"New":3,"x":1}"#,
+        r#"{"Nope":1}"#,
+        r#"{}"#,
+        r#"{3:1}"#,
+        r#"{"Unit":1}"#,
+        r#"{"Struct":[1]}"#,
         "3",
     ] {
         same::<E>(text);
