@@ -96,19 +96,22 @@ pub fn from_slice_tracking<'de, T: Deserialize<'de>>(
         r: &mut reader,
         path: ROOT,
     });
-    let result = result.and_then(|value| reader.end().map(|()| value));
     match result {
-        Ok(value) => Ok(Read {
+        Ok(value) => reader.finish().map(|facts| Read {
             value,
-            unknown_fields: reader.unknown,
-            seen: reader.seen,
-            no_duplicate_keys: track_unknown && !reader.duplicate_keys_possible,
+            unknown_fields: facts.unknown_fields,
+            seen: facts.seen,
+            no_duplicate_keys: facts.no_duplicate_keys,
         }),
-        Err(error) => Err(ReadError {
-            path: reader.error_path.unwrap_or_default(),
-            error,
-        }),
+        Err(error) => Err(reader.fail(error)),
     }
+}
+
+/// What a successful read found besides the value.
+struct Facts<'de> {
+    unknown_fields: Vec<String>,
+    seen: SeenTypeMeta<'de>,
+    no_duplicate_keys: bool,
 }
 
 /// The parser's state: the input, the cursor and what the read collects.
@@ -181,6 +184,37 @@ impl<'de> Reader<'de> {
             keys: Vec::new(),
             duplicate_keys_possible: false,
         }
+    }
+
+    /// After the value: only whitespace may follow.
+    #[inline(never)]
+    fn finish(mut self) -> Result<Facts<'de>, ReadError> {
+        if let Err(error) = self.end() {
+            return Err(self.fail(error));
+        }
+        Ok(Facts {
+            no_duplicate_keys: self.track_unknown && !self.duplicate_keys_possible,
+            unknown_fields: self.unknown,
+            seen: self.seen,
+        })
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn fail(self, error: Error) -> ReadError {
+        ReadError {
+            path: self.error_path.unwrap_or_default(),
+            error,
+        }
+    }
+
+    /// Consumes a `null` at the cursor; false (nothing consumed) for any other value.
+    #[inline(never)]
+    fn take_null(&mut self) -> Result<bool, Error> {
+        if self.parse_whitespace() != Some(b'n') {
+            return Ok(false);
+        }
+        self.parse_literal(b'n').map(|()| true)
     }
 
     // ---- cursor ----
@@ -455,6 +489,21 @@ impl<'de> Reader<'de> {
             Some(_) => Err(self.peek_error(Code::TrailingCharacters)),
             None => Err(self.peek_error(Code::EofWhileParsingObject)),
         }
+    }
+
+    /// Leaves an array (serde_json reads its end whether or not the visitor failed).
+    #[inline(never)]
+    fn close_seq(&mut self) -> Result<(), Error> {
+        self.leave();
+        self.end_seq()
+    }
+
+    /// Leaves an object, forgetting its keys.
+    #[inline(never)]
+    fn close_map(&mut self, keys_base: usize) -> Result<(), Error> {
+        self.keys.truncate(keys_base);
+        self.leave();
+        self.end_map()
     }
 
     /// Whether an array has another element; consumes the comma before it.
@@ -1213,45 +1262,27 @@ impl<'de> ValueReader<'_, 'de, '_> {
         value.map_err(|e| self.r.fix_position(e))
     }
 
+    // The generic parts below are only the visitor calls: opening and closing the array or
+    // object is non-generic code, compiled once.
+
     fn read_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        self.r.enter()?;
-        let ret = visitor.visit_seq(SeqReader {
-            r: &mut *self.r,
-            path: &self.path,
-            first: true,
-            index: 0,
-        });
-        self.r.leave();
-        let end = self.r.end_seq();
-        match (ret, end) {
-            (Ok(ret), Ok(())) => Ok(ret),
-            (Err(err), _) | (_, Err(err)) => Err(err),
+        let seq = SeqReader::open(&mut *self.r, &self.path)?;
+        let ret = visitor.visit_seq(seq);
+        let end = self.r.close_seq();
+        match ret {
+            Ok(value) => end.map(|()| value),
+            Err(err) => Err(err),
         }
     }
 
     fn read_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        self.r.enter()?;
-        let top = matches!(self.path.segment, Segment::Root);
-        if top {
-            self.r.seen.tapped = true;
-        }
-        let keys_base = self.r.keys.len();
-        let ret = visitor.visit_map(MapReader {
-            r: &mut *self.r,
-            path: &self.path,
-            first: true,
-            key_text: None,
-            key_at: 0,
-            top,
-            type_meta: None,
-            keys_base,
-        });
-        self.r.keys.truncate(keys_base);
-        self.r.leave();
-        let end = self.r.end_map();
-        match (ret, end) {
-            (Ok(ret), Ok(())) => Ok(ret),
-            (Err(err), _) | (_, Err(err)) => Err(err),
+        let map = MapReader::open(&mut *self.r, &self.path)?;
+        let keys_base = map.keys_base;
+        let ret = visitor.visit_map(map);
+        let end = self.r.close_map(keys_base);
+        match ret {
+            Ok(value) => end.map(|()| value),
+            Err(err) => Err(err),
         }
     }
 }
@@ -1405,8 +1436,7 @@ impl<'de> de::Deserializer<'de> for ValueReader<'_, 'de, '_> {
     }
 
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        if self.r.parse_whitespace() == Some(b'n') {
-            self.r.parse_literal(b'n')?;
+        if self.r.take_null()? {
             visitor.visit_none()
         } else {
             visitor.visit_some(self)
@@ -1566,13 +1596,22 @@ struct SeqReader<'r, 'de, 'p> {
     index: usize,
 }
 
-impl<'de> SeqAccess<'de> for SeqReader<'_, 'de, '_> {
-    type Error = Error;
+impl<'r, 'de, 'p> SeqReader<'r, 'de, 'p> {
+    /// Enters the array whose `[` is at the cursor.
+    #[inline(never)]
+    fn open(r: &'r mut Reader<'de>, path: &'p Path<'p>) -> Result<Self, Error> {
+        r.enter()?;
+        Ok(SeqReader {
+            r,
+            path,
+            first: true,
+            index: 0,
+        })
+    }
 
-    fn next_element_seed<T: DeserializeSeed<'de>>(
-        &mut self,
-        seed: T,
-    ) -> Result<Option<T::Value>, Error> {
+    /// Moves to the next element; its path when there is one.
+    #[inline(never)]
+    fn next_path(&mut self) -> Result<Option<Path<'p>>, Error> {
         if !self.r.has_next_element(&mut self.first)? {
             return Ok(None);
         }
@@ -1581,6 +1620,20 @@ impl<'de> SeqAccess<'de> for SeqReader<'_, 'de, '_> {
             parent: Some(self.path),
         };
         self.index += 1;
+        Ok(Some(path))
+    }
+}
+
+impl<'de> SeqAccess<'de> for SeqReader<'_, 'de, '_> {
+    type Error = Error;
+
+    fn next_element_seed<T: DeserializeSeed<'de>>(
+        &mut self,
+        seed: T,
+    ) -> Result<Option<T::Value>, Error> {
+        let Some(path) = self.next_path()? else {
+            return Ok(None);
+        };
         let result = seed.deserialize(ValueReader {
             r: &mut *self.r,
             path,
@@ -1608,22 +1661,42 @@ struct MapReader<'r, 'de, 'p> {
     keys_base: usize,
 }
 
-impl<'de> MapAccess<'de> for MapReader<'_, 'de, '_> {
-    type Error = Error;
+impl<'r, 'de: 'p, 'p> MapReader<'r, 'de, 'p> {
+    /// Enters the object whose `{` is at the cursor.
+    #[inline(never)]
+    fn open(r: &'r mut Reader<'de>, path: &'p Path<'p>) -> Result<Self, Error> {
+        r.enter()?;
+        let top = matches!(path.segment, Segment::Root);
+        if top {
+            r.seen.tapped = true;
+        }
+        let keys_base = r.keys.len();
+        Ok(MapReader {
+            r,
+            path,
+            first: true,
+            key_text: None,
+            key_at: 0,
+            top,
+            type_meta: None,
+            keys_base,
+        })
+    }
 
-    fn next_key_seed<K: DeserializeSeed<'de>>(
-        &mut self,
-        seed: K,
-    ) -> Result<Option<K::Value>, Error> {
+    /// Moves to the next key; false at the end of the object.
+    #[inline(never)]
+    fn next_key(&mut self) -> Result<bool, Error> {
         if !self.r.has_next_key(&mut self.first)? {
-            return Ok(None);
+            return Ok(false);
         }
         self.key_at = self.r.index;
         self.key_text = None;
-        let key = seed.deserialize(KeyReader {
-            r: &mut *self.r,
-            text: &mut self.key_text,
-        })?;
+        Ok(true)
+    }
+
+    /// What is done with a key once read: the top level's type meta, repeated keys.
+    #[inline(never)]
+    fn key_read(&mut self) {
         if self.top {
             self.type_meta = self.r.top_level_key(self.key_text, self.key_at);
         }
@@ -1631,21 +1704,47 @@ impl<'de> MapAccess<'de> for MapReader<'_, 'de, '_> {
             self.r
                 .check_key(self.keys_base, self.key_at, self.key_text.is_none());
         }
-        Ok(Some(key))
     }
 
-    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, Error> {
+    /// Moves past the colon to the value; its path.
+    #[inline(never)]
+    fn value_path(&mut self) -> Result<Path<'p>, Error> {
         self.r.parse_object_colon()?;
         if let Some(key) = self.type_meta.take() {
             self.r.tap_type_meta(key);
         }
-        let path = Path {
+        Ok(Path {
             segment: Segment::Key {
                 text: self.key_text,
                 at: self.key_at,
             },
             parent: Some(self.path),
-        };
+        })
+    }
+}
+
+impl<'de: 'p, 'p> MapAccess<'de> for MapReader<'_, 'de, 'p> {
+    type Error = Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, Error> {
+        if !self.next_key()? {
+            return Ok(None);
+        }
+        let key = seed.deserialize(KeyReader {
+            r: &mut *self.r,
+            text: &mut self.key_text,
+        })?;
+        if self.top || self.r.track_unknown {
+            self.key_read();
+        }
+        Ok(Some(key))
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, Error> {
+        let path = self.value_path()?;
         let result = seed.deserialize(ValueReader {
             r: &mut *self.r,
             path,
