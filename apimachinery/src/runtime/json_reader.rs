@@ -1263,27 +1263,44 @@ impl<'de> ValueReader<'_, 'de, '_> {
     }
 
     // The generic parts below are only the visitor calls: opening and closing the array or
-    // object is non-generic code, compiled once.
+    // object is non-generic code, compiled once (the steps per key and element are
+    // `#[inline]`: compiled once in debug builds, inlined where it pays in release).
+
+    // (Plain `match`es rather than `?` and `map`: each is compiled per visitor.)
 
     fn read_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        let seq = SeqReader::open(&mut *self.r, &self.path)?;
+        let seq = match SeqReader::open(&mut *self.r, &self.path) {
+            Ok(seq) => seq,
+            Err(err) => return Err(err),
+        };
         let ret = visitor.visit_seq(seq);
+        // The end is read even after a failure, as serde_json reads it.
         let end = self.r.close_seq();
-        match ret {
-            Ok(value) => end.map(|()| value),
-            Err(err) => Err(err),
+        if let Err(err) = end {
+            return match ret {
+                Ok(_) => Err(err),
+                Err(first) => Err(first),
+            };
         }
+        ret
     }
 
     fn read_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        let map = MapReader::open(&mut *self.r, &self.path)?;
+        let map = match MapReader::open(&mut *self.r, &self.path) {
+            Ok(map) => map,
+            Err(err) => return Err(err),
+        };
         let keys_base = map.keys_base;
         let ret = visitor.visit_map(map);
+        // The end is read even after a failure, as serde_json reads it.
         let end = self.r.close_map(keys_base);
-        match ret {
-            Ok(value) => end.map(|()| value),
-            Err(err) => Err(err),
+        if let Err(err) = end {
+            return match ret {
+                Ok(_) => Err(err),
+                Err(first) => Err(first),
+            };
         }
+        ret
     }
 }
 
@@ -1610,7 +1627,7 @@ impl<'r, 'de, 'p> SeqReader<'r, 'de, 'p> {
     }
 
     /// Moves to the next element; its path when there is one.
-    #[inline(never)]
+    #[inline]
     fn next_path(&mut self) -> Result<Option<Path<'p>>, Error> {
         if !self.r.has_next_element(&mut self.first)? {
             return Ok(None);
@@ -1684,7 +1701,7 @@ impl<'r, 'de: 'p, 'p> MapReader<'r, 'de, 'p> {
     }
 
     /// Moves to the next key; false at the end of the object.
-    #[inline(never)]
+    #[inline]
     fn next_key(&mut self) -> Result<bool, Error> {
         if !self.r.has_next_key(&mut self.first)? {
             return Ok(false);
@@ -1707,7 +1724,7 @@ impl<'r, 'de: 'p, 'p> MapReader<'r, 'de, 'p> {
     }
 
     /// Moves past the colon to the value; its path.
-    #[inline(never)]
+    #[inline]
     fn value_path(&mut self) -> Result<Path<'p>, Error> {
         self.r.parse_object_colon()?;
         if let Some(key) = self.type_meta.take() {
