@@ -1266,13 +1266,8 @@ impl<'de> ValueReader<'_, 'de, '_> {
     // object is non-generic code, compiled once (the steps per key and element are
     // `#[inline]`: compiled once in debug builds, inlined where it pays in release).
 
-    // (Plain `match`es rather than `?` and `map`: each is compiled per visitor.)
-
     fn read_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        let seq = match SeqReader::open(&mut *self.r, &self.path) {
-            Ok(seq) => seq,
-            Err(err) => return Err(err),
-        };
+        let seq = SeqReader::open(&mut *self.r, &self.path)?;
         let ret = visitor.visit_seq(seq);
         // The end is read even after a failure, as serde_json reads it.
         let end = self.r.close_seq();
@@ -1286,10 +1281,7 @@ impl<'de> ValueReader<'_, 'de, '_> {
     }
 
     fn read_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        let map = match MapReader::open(&mut *self.r, &self.path) {
-            Ok(map) => map,
-            Err(err) => return Err(err),
-        };
+        let map = MapReader::open(&mut *self.r, &self.path)?;
         let keys_base = map.keys_base;
         let ret = visitor.visit_map(map);
         // The end is read even after a failure, as serde_json reads it.
