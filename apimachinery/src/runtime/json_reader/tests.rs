@@ -361,6 +361,19 @@ proptest! {
     }
 
     #[test]
+    fn agrees_with_serde_json_on_arbitrary_bytes(text in prop::collection::vec(
+        prop::sample::select(&b"{}[]\",:0123456789-+.eE \ntrufalsn\\u\x00\xc3\xa9\xff"[..]),
+        0..40,
+    )) {
+        prop_assert_eq!(reader_says::<Value>(&text), serde_json_says::<Value>(&text));
+        prop_assert_eq!(reader_says::<Spec>(&text), serde_json_says::<Spec>(&text));
+        prop_assert_eq!(
+            reader_says::<BTreeMap<u32, Option<String>>>(&text),
+            serde_json_says::<BTreeMap<u32, Option<String>>>(&text)
+        );
+    }
+
+    #[test]
     fn numbers_agree_with_serde_json(text in "-?(0|[1-9][0-9]{0,25})(\\.[0-9]{1,20})?([eE][-+]?[0-9]{1,4})?") {
         prop_assert_eq!(reader_says::<Value>(text.as_bytes()), serde_json_says::<Value>(text.as_bytes()));
         prop_assert_eq!(reader_says::<f32>(text.as_bytes()), serde_json_says::<f32>(text.as_bytes()));
