@@ -6,18 +6,19 @@
 //!   conversion functions, defaulters, validators and field-label conversions of
 //!   [`conversion`](crate::conversion).
 //! - [`Resource`], [`ObjectType`], [`Registration`]: what a type brings to a scheme.
+//! - [`json_reader`]: the JSON text reader every registered type is decoded with.
 //! - [`RawExtension`], [`Unknown`]: embedded or unrecognised objects kept as their bytes.
 //! - [`Validators`], [`ValidatorRegistration`]: per-type validation functions (Go's REST
 //!   strategies' `Validate`), registered at link time.
 
 mod error;
+pub mod json_reader;
 mod json_tree;
 mod object;
 mod raw_extension;
 mod registration;
 mod scheme;
 mod scheme_builder;
-mod type_meta_tap;
 pub(crate) mod typed_json;
 mod unknown;
 pub mod unstructured;
@@ -28,8 +29,8 @@ pub use error::{SchemeError, SchemeErrorKind};
 pub use object::{ListObject, Object};
 pub use raw_extension::RawExtension;
 pub use registration::{
-    CUSTOM_RESOURCE_VERBS, FromValueFn, ObjectType, Registration, Resource, ResourceMetadata,
-    ResourceScope, VersionPriority,
+    CUSTOM_RESOURCE_VERBS, ObjectType, Registration, Resource, ResourceMetadata, ResourceScope,
+    VersionPriority,
 };
 pub use scheme::Scheme;
 pub use scheme_builder::SchemeBuilder;

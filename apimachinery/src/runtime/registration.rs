@@ -9,25 +9,25 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use super::Object;
+use super::json_reader::ReadError;
 use super::typed_json::{self, DecodeJsonFn, DecodedJson, EncodeJsonFn};
-use super::unstructured::{FromValueError, from_value_tracking};
+use super::unstructured::FromValueError;
 use crate::schema::GroupVersionKind;
 use crate::util::json::GoFormatter;
 
 /// A registrable Rust type, erased: how to name it, create it and deserialize it
 /// (what Go keeps as a `reflect.Type`).
 ///
-/// It carries the type's decoders monomorphized for exactly two inputs: JSON text (the
-/// fast path, `serde_json` straight into the concrete type) and a parsed JSON value (with
-/// path tracking and unknown-field reporting built in). Every other input goes through
-/// one of those, so that each type's serde visitors are compiled twice and no more.
+/// It carries the type's decoder monomorphized for one input, JSON text read by the
+/// [`json_reader`](super::json_reader) (path tracking and unknown-field reporting built
+/// in). Every other input goes through it (a parsed value is written back to text
+/// first), so that each type's serde visitors are compiled once for decoding.
 #[derive(Clone, Copy)]
 pub struct ObjectType {
     type_id: fn() -> TypeId,
     type_name: fn() -> &'static str,
     kind: &'static str,
     new: fn() -> Box<dyn Object>,
-    from_value: FromValueFn,
     assign: AssignFn,
     decode_json: DecodeJsonFn,
     encode_json: EncodeJsonFn,
@@ -52,25 +52,12 @@ fn assign_boxed<T: Object>(
     }
 }
 
-/// Reads one object of a registered type from a parsed JSON value, with the paths of the
-/// fields the type has no place for when asked (see [`from_value_tracking`]).
-pub type FromValueFn =
-    fn(&serde_json::Value, bool) -> Result<(Box<dyn Object>, Vec<String>), FromValueError>;
-
 fn new_boxed<T: Object + Default>() -> Box<dyn Object> {
     // `Box::default` allocates first and builds the default in place, where
     // `Box::new(T::default())` builds it on the stack and copies it over: kilobytes for
     // the larger kinds (a Deployment is 2.4 KB), a third of the instructions.
     let object: Box<T> = Box::default();
     object
-}
-
-fn from_value_boxed<T: Object + DeserializeOwned>(
-    value: &serde_json::Value,
-    track_unknown: bool,
-) -> Result<(Box<dyn Object>, Vec<String>), FromValueError> {
-    from_value_tracking::<T>(value, track_unknown)
-        .map(|(t, unknown)| (Box::new(t) as Box<dyn Object>, unknown))
 }
 
 impl ObjectType {
@@ -89,7 +76,6 @@ impl ObjectType {
             type_name: std::any::type_name::<T>,
             kind,
             new: new_boxed::<T>,
-            from_value: from_value_boxed::<T>,
             assign: assign_boxed::<T>,
             decode_json: typed_json::decode_json::<T>,
             encode_json: typed_json::encode_json::<T>,
@@ -117,23 +103,36 @@ impl ObjectType {
     }
 
     /// Reads an object of the type from a parsed JSON value; with `track_unknown`, also
-    /// the JSON paths of the fields the type has no place for.
+    /// the JSON paths of the fields the type has no place for. The value is written back
+    /// to JSON text and read as text is, so that the type has one decoder.
     pub fn from_value(
         &self,
         value: &serde_json::Value,
         track_unknown: bool,
     ) -> Result<(Box<dyn Object>, Vec<String>), FromValueError> {
-        (self.from_value)(value, track_unknown)
+        let text = serde_json::to_vec(value).map_err(|e| FromValueError {
+            path: String::new(),
+            message: e.to_string(),
+        })?;
+        match (self.decode_json)(&text, track_unknown) {
+            Ok(decoded) => Ok((decoded.object, decoded.unknown_fields)),
+            Err(e) => Err(FromValueError {
+                path: e.path,
+                message: e.error.message(),
+            }),
+        }
     }
 }
 
 impl ObjectType {
-    /// Decodes a whole JSON document as the type, straight from the bytes.
+    /// Decodes a whole JSON document as the type, straight from the bytes; with
+    /// `track_unknown`, also lists the fields the type ignored.
     pub(crate) fn decode_json<'de>(
         &self,
         data: &'de [u8],
-    ) -> Result<DecodedJson<'de>, serde_json::Error> {
-        (self.decode_json)(data)
+        track_unknown: bool,
+    ) -> Result<DecodedJson<'de>, ReadError> {
+        (self.decode_json)(data, track_unknown)
     }
 
     /// Appends `obj` as JSON to `out`; `None` when `obj` is not of the type.

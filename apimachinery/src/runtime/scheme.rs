@@ -493,11 +493,11 @@ impl Scheme {
     ) -> Result<Box<dyn Object>, SchemeError> {
         let mut obj = self
             .type_for_kind(gvk)?
-            .decode_json(data)
+            .decode_json(data, false)
             .map_err(|e| {
                 SchemeError::from(SchemeErrorKind::Deserialize {
                     gvk: gvk.clone(),
-                    message: e.to_string(),
+                    message: e.error.to_string(),
                 })
             })?
             .object;

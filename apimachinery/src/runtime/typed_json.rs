@@ -1,29 +1,33 @@
 //! The JSON decode and encode of one registered type, monomorphized: what an
 //! [`ObjectType`](crate::runtime::ObjectType) carries so that the serializer reads and
-//! writes a typed object with `serde_json` straight into and out of the concrete type.
+//! writes a typed object straight from and into the concrete type.
 //!
 //! These functions are instantiated once per type by
-//! [`ObjectType::of`](crate::runtime::ObjectType::of), with no code in the derive; the
-//! other decoder every type is compiled for reads a parsed `serde_json::Value`
-//! ([`from_value_tracking`](crate::runtime::unstructured::from_value_tracking)).
+//! [`ObjectType::of`](crate::runtime::ObjectType::of), with no code in the derive. The
+//! decode is the only deserializer every type is compiled for: the
+//! [`json_reader`](super::json_reader), which also names the path of a failure and, on
+//! request, the fields the type ignored; a parsed `serde_json::Value` is written back to
+//! text and read by it too.
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use super::Object;
-use super::type_meta_tap::{SeenTypeMeta, TypeMetaTap};
+use super::json_reader::{self, ReadError, SeenTypeMeta};
 use crate::util::json::GoFormatter;
 
 /// An object decoded from JSON text, with the top-level `apiVersion` and `kind` the
-/// decode met.
+/// decode met and, when asked for, the paths of the fields its type ignored.
 pub(crate) struct DecodedJson<'de> {
     pub object: Box<dyn Object>,
     pub seen: SeenTypeMeta<'de>,
+    pub unknown_fields: Vec<String>,
+    /// With unknown-field tracking: the reader vouches that no key repeats.
+    pub no_duplicate_keys: bool,
 }
 
-/// Decodes one whole JSON document as one type.
-pub(crate) type DecodeJsonFn =
-    for<'de> fn(&'de [u8]) -> Result<DecodedJson<'de>, serde_json::Error>;
+/// Decodes one whole JSON document as one type; the flag asks for the unknown fields.
+pub(crate) type DecodeJsonFn = for<'de> fn(&'de [u8], bool) -> Result<DecodedJson<'de>, ReadError>;
 
 /// Encodes an object of one type as Go's JSON; `None` when the object is another type.
 pub(crate) type EncodeJsonFn =
@@ -32,14 +36,14 @@ pub(crate) type EncodeJsonFn =
 /// Reads `data` as a `T`, trailing whitespace allowed and nothing else.
 pub(crate) fn decode_json<T: Object + DeserializeOwned>(
     data: &[u8],
-) -> Result<DecodedJson<'_>, serde_json::Error> {
-    let mut de = serde_json::Deserializer::from_slice(data);
-    let mut seen = SeenTypeMeta::default();
-    let value = T::deserialize(TypeMetaTap::new(&mut de, &mut seen))?;
-    de.end()?;
+    track_unknown: bool,
+) -> Result<DecodedJson<'_>, ReadError> {
+    let read = json_reader::from_slice_tracking::<T>(data, track_unknown)?;
     Ok(DecodedJson {
-        object: Box::new(value),
-        seen,
+        object: Box::new(read.value),
+        seen: read.seen,
+        unknown_fields: read.unknown_fields,
+        no_duplicate_keys: read.no_duplicate_keys,
     })
 }
 

@@ -48,7 +48,7 @@ pub fn interpret(data: &[u8]) -> Result<GroupVersionKind, DecodeError> {
 
 /// The `apiVersion` and `kind` among the leading keys of a JSON object (`None`: not
 /// there, or `null`), read without looking further: a guess of what the document
-/// declares, which the typed decode then verifies (see `type_meta_tap`).
+/// declares, which the typed decode then verifies (see `runtime::json_reader`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct LeadingTypeMeta<'a> {
     pub api_version: Option<&'a str>,

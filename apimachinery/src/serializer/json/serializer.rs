@@ -242,7 +242,7 @@ impl<'s> JsonSerializer<'s> {
                 (scheme.type_for_kind(&actual).ok()?, actual, target)
             }
         };
-        let decoded = object_type.decode_json(data).ok()?;
+        let decoded = object_type.decode_json(data, false).ok()?;
         if !decoded.seen.declares(lead.api_version, lead.kind) {
             return None;
         }
@@ -351,24 +351,29 @@ impl<'s> JsonSerializer<'s> {
                     .map_err(|f| field_error(f, doc.positions.as_ref()))?;
                 (decoded, doc.duplicates, doc.order)
             }
-            None if strict => {
-                // Strict mode needs the duplicate keys, which only a pass over the text
-                // sees, and the unknown fields, which the value reader reports. The
-                // object itself comes from the text when it can, which keeps
-                // `RawExtension` bytes verbatim, as Go does.
-                let doc = self.parse(data)?;
-                let checked = decode_value(scheme, &actual, &doc.value, true)
-                    .map_err(|f| field_error(f, None))?;
-                let decoded = match decode_slice(scheme, &actual, data) {
-                    Ok(fast) => DecodedValue {
-                        object: fast.object,
-                        unknown_fields: checked.unknown_fields,
-                    },
-                    Err(_) => checked,
-                };
-                (decoded, doc.duplicates, doc.order)
-            }
-            None => match decode_slice(scheme, &actual, data) {
+            None if strict => match decode_slice(scheme, &actual, data, true) {
+                // One read of the text gives the object (`RawExtension` bytes verbatim,
+                // as Go keeps them), its unknown fields in document order, and the
+                // assurance that no key repeats.
+                Ok(decoded) if decoded.no_duplicate_keys => (decoded, Vec::new(), None),
+                _ => {
+                    // Repeated keys (or a failure): the document pass names each
+                    // repeat; a key given twice counts once, with its last value, and a
+                    // failure gets the document's path.
+                    let doc = self.parse(data)?;
+                    let checked = decode_value(scheme, &actual, &doc.value, true)
+                        .map_err(|f| field_error(f, None))?;
+                    let decoded = match decode_slice(scheme, &actual, data, false) {
+                        Ok(fast) => DecodedValue {
+                            unknown_fields: checked.unknown_fields,
+                            ..fast
+                        },
+                        Err(_) => checked,
+                    };
+                    (decoded, doc.duplicates, doc.order)
+                }
+            },
+            None => match decode_slice(scheme, &actual, data, false) {
                 Ok(decoded) => (decoded, Vec::new(), None),
                 Err(ValueDecodeFailure::Scheme(e)) => {
                     return Err(DecodeErrorKind::Scheme(e).into());

@@ -888,3 +888,38 @@ proptest::proptest! {
         }
     }
 }
+
+#[test]
+fn strict_decoding_without_repeated_keys_lists_unknown_fields_in_document_order() {
+    let scheme = scheme();
+    // No key repeats: one read of the text gives the object and the unknown fields. With
+    // an object inside an unknown field, the document pass is taken instead; both must
+    // list the same fields in the same (document) order.
+    for (extra, deep) in [(r#"[1,"x"]"#, "true"), (r#"{"a":{"b":1}}"#, r#"{"z":1}"#)] {
+        let input = format!(
+            r#"{{"zeta":{extra},"apiVersion":"apps/v1","kind":"Deployment",
+            "metadata":{{"name":"a","bogus":1}},
+            "spec":{{"replicas":2,"template":{{"spec":{{"containers":[
+                {{"name":"c","imagePullPolicyy":"Always"}},{{"name":"d","deep":{deep}}}]}}}}}},
+            "alpha":null}}"#
+        );
+        let err = JsonSerializer::new(&scheme, STRICT)
+            .decode(input.as_bytes(), None, None)
+            .unwrap_err();
+        let strict = err.as_strict().unwrap();
+        let paths: Vec<String> = strict.errors().iter().map(|e| e.to_string()).collect();
+        assert_eq!(
+            paths,
+            [
+                r#"unknown field "zeta""#,
+                r#"unknown field "metadata.bogus""#,
+                r#"unknown field "spec.template.spec.containers[0].imagePullPolicyy""#,
+                r#"unknown field "spec.template.spec.containers[1].deep""#,
+                r#"unknown field "alpha""#,
+            ],
+            "{extra}"
+        );
+        let d = strict.object().downcast_ref::<Deployment>().unwrap();
+        assert_eq!((d.metadata.name.as_str(), d.spec.replicas), ("a", Some(2)));
+    }
+}

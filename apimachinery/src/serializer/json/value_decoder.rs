@@ -11,6 +11,8 @@ use crate::schema::GroupVersionKind;
 pub(crate) struct DecodedValue {
     pub object: Box<dyn Object>,
     pub unknown_fields: Vec<String>,
+    /// Read from text with unknown-field tracking, and no key of the document repeats.
+    pub no_duplicate_keys: bool,
 }
 
 /// Why a value did not decode into its type.
@@ -44,6 +46,7 @@ pub(crate) fn decode_value(
             Ok(DecodedValue {
                 object,
                 unknown_fields,
+                no_duplicate_keys: false,
             })
         }
         Err(e) => Err(ValueDecodeFailure::Field {
@@ -55,30 +58,34 @@ pub(crate) fn decode_value(
 }
 
 /// Decodes the JSON text `data` straight into the type registered for `gvk`, without a
-/// `Value` in between: the fast path, which also keeps `RawExtension` bytes verbatim. It
-/// fails on everything the `Value` path fails on, and also on a key given twice in a
-/// serde-derived struct, which Go accepts: callers fall back to [`decode_value`] on any
-/// field failure. The failure carries no path.
+/// `Value` in between: the fast path, which also keeps `RawExtension` bytes verbatim; with
+/// `track_unknown`, every field the type ignored is listed, in document order. A key given
+/// twice is read twice (a struct keeps the last), where a `Value` keeps only the last
+/// occurrence: callers that need Go's reading of such documents use [`decode_value`].
 pub(crate) fn decode_slice(
     scheme: &Scheme,
     gvk: &GroupVersionKind,
     data: &[u8],
+    track_unknown: bool,
 ) -> Result<DecodedValue, ValueDecodeFailure> {
     let object_type = scheme
         .type_for_kind(gvk)
         .map_err(ValueDecodeFailure::Scheme)?;
-    match object_type.decode_json(data) {
+    match object_type.decode_json(data, track_unknown) {
         Ok(decoded) => {
             let mut object = decoded.object;
             object.set_group_version_kind(gvk);
+            let mut unknown_fields = decoded.unknown_fields;
+            unknown_fields.retain(|path| path != "kind" && path != "apiVersion");
             Ok(DecodedValue {
                 object,
-                unknown_fields: Vec::new(),
+                unknown_fields,
+                no_duplicate_keys: decoded.no_duplicate_keys,
             })
         }
         Err(e) => Err(ValueDecodeFailure::Field {
-            path: String::new(),
-            message: e.to_string(),
+            path: e.path,
+            message: e.error.message(),
             type_name: object_type.type_name(),
         }),
     }
