@@ -9,10 +9,9 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use super::Object;
-use super::typed_json::{self, DecodeJsonFn, DecodedJson, EncodeJsonFn};
+use super::typed_json::{self, DecodeJsonFn, DecodedJson};
 use super::unstructured::{FromValueError, from_value_tracking};
 use crate::schema::GroupVersionKind;
-use crate::util::json::GoFormatter;
 
 /// A registrable Rust type, erased: how to name it, create it and deserialize it
 /// (what Go keeps as a `reflect.Type`).
@@ -30,7 +29,6 @@ pub struct ObjectType {
     from_value: FromValueFn,
     assign: AssignFn,
     decode_json: DecodeJsonFn,
-    encode_json: EncodeJsonFn,
 }
 
 /// Moves an object into a `&mut dyn Object` of the same concrete type.
@@ -92,7 +90,6 @@ impl ObjectType {
             from_value: from_value_boxed::<T>,
             assign: assign_boxed::<T>,
             decode_json: typed_json::decode_json::<T>,
-            encode_json: typed_json::encode_json::<T>,
         }
     }
 
@@ -134,16 +131,6 @@ impl ObjectType {
         data: &'de [u8],
     ) -> Result<DecodedJson<'de>, serde_json::Error> {
         (self.decode_json)(data)
-    }
-
-    /// Appends `obj` as JSON to `out`; `None` when `obj` is not of the type.
-    pub(crate) fn encode_json(
-        &self,
-        obj: &dyn Object,
-        out: &mut Vec<u8>,
-        formatter: GoFormatter<'_>,
-    ) -> Option<Result<(), serde_json::Error>> {
-        (self.encode_json)(obj, out, formatter)
     }
 
     /// Moves `value` into `into` when both are of this type (decoding into a caller's
