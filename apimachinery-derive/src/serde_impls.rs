@@ -93,16 +93,21 @@ pub fn expand_serialize(c: &Container, krate: &TokenStream, shape: Shape) -> Tok
     let writes = fields.iter().map(|f| {
         let name = &f.ident;
         let json = &f.json_name;
-        let skip = f
-            .skip_serializing_if
-            .as_ref()
-            .map(|p| quote!(#p))
-            .or_else(|| {
-                // `nullable`: Go's pointer, slice or map without `omitempty`, `null` when nil.
-                generic_arg(&f.ty, "Option")
-                    .filter(|_| f.nullable.is_none())
-                    .map(|_| quote!(::core::option::Option::is_none))
-            });
+        // An `Option` omitted when `None` (unless `nullable`: Go's pointer, slice or map
+        // without `omitempty`, `null` when nil) writes the value inside: the same text,
+        // without compiling `Option<T>::serialize` and `serialize_some` per type.
+        if f.skip_serializing_if.is_none()
+            && f.nullable.is_none()
+            && generic_arg(&f.ty, "Option").is_some()
+        {
+            let write = write_field(&serde, quote!(#json), quote!(value));
+            return quote! {
+                if let ::core::option::Option::Some(value) = &self.#name {
+                    #write
+                }
+            };
+        }
+        let skip = f.skip_serializing_if.as_ref().map(|p| quote!(#p));
         let write = write_field(&serde, quote!(#json), quote!(&self.#name));
         match skip {
             // No `skip_field` call: its default does nothing, and no serializer the
