@@ -539,7 +539,7 @@ impl<'a, 'w> ser::Serializer for &'a mut GoJsonWriter<'w> {
         Ok(())
     }
 
-    /// A loop of its own, as [`collect_seq`](Self::collect_seq).
+    /// A loop of its own, as `collect_seq`.
     fn collect_map<K, V, I>(self, iter: I) -> Result<(), Error>
     where
         K: Serialize,
