@@ -511,3 +511,49 @@ proptest! {
         prop_assert_eq!(compact(&s).unwrap(), through_serde_json(&s, GoFormatter::compact()));
     }
 }
+
+/// A kind with a float, written through the JSON and YAML serializers.
+#[derive(crate::ApiObject, Clone, Debug, Default, PartialEq)]
+#[api(group = "example.com", version = "v1", kind = "Gauge")]
+struct Gauge {
+    metadata: crate::apis::meta::v1::ObjectMeta,
+    reading: f64,
+    note: Option<String>,
+}
+
+#[test]
+fn objects_are_written_through_the_writer_by_every_serializer() {
+    use crate::serializer::Encoder;
+    use crate::serializer::json::{Serializer, SerializerOptions};
+
+    let mut scheme = crate::runtime::Scheme::new();
+    scheme.add_known_type::<Gauge>().unwrap();
+    let mut gauge = Gauge {
+        reading: 1e21,
+        note: Some("<&>".into()),
+        ..Gauge::default()
+    };
+    let json = Serializer::new(&scheme, SerializerOptions::default());
+    assert_eq!(
+        String::from_utf8(json.encode_to_vec(&gauge).unwrap()).unwrap(),
+        "{\"kind\":\"Gauge\",\"apiVersion\":\"example.com/v1\",\"metadata\":{},\"reading\":1e+21,\"note\":\"\\u003c\\u0026\\u003e\"}\n"
+    );
+    let yaml = Serializer::new(
+        &scheme,
+        SerializerOptions {
+            yaml: true,
+            ..SerializerOptions::default()
+        },
+    );
+    assert_eq!(
+        String::from_utf8(yaml.encode_to_vec(&gauge).unwrap()).unwrap(),
+        "apiVersion: example.com/v1\nkind: Gauge\nmetadata: {}\nnote: <&>\nreading: 1e+21\n"
+    );
+    // Go refuses to write NaN; every format says so, naming the type.
+    gauge.reading = f64::NAN;
+    for serializer in [&json, &yaml] {
+        let e = serializer.encode_to_vec(&gauge).unwrap_err().to_string();
+        assert!(e.contains("json: unsupported value: NaN"), "{e}");
+        assert!(e.contains("Gauge"), "{e}");
+    }
+}
