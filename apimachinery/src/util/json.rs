@@ -23,7 +23,9 @@ pub use writer::{Compound, GoJsonWriter};
 /// - floats are written as Go's `strconv.FormatFloat(f, 'f', -1, bits)` — shortest digits,
 ///   no `.0` on integral values — unless `|f| < 1e-6` or `|f| >= 1e21`, where Go switches to
 ///   exponent form, with an explicit `+` and at least one exponent digit (`1e+21`, `1e-7`);
-/// - NaN and infinities are an error (Go's `UnsupportedValueError`), not `null`.
+/// - NaN and infinities would be an error (Go's `UnsupportedValueError`), but
+///   `serde_json`'s serializer writes `null` for them without asking the formatter;
+///   [`GoJsonWriter`] refuses them, as Go does.
 ///
 /// Other escapes already agree: `\"`, `\\`, `\n`, `\r`, `\t`, `\b`, `\f` (Go >= 1.22), other
 /// control characters as lower-case `\u00XX`, everything else as UTF-8.
