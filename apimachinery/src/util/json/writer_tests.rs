@@ -557,3 +557,37 @@ fn objects_are_written_through_the_writer_by_every_serializer() {
         assert!(e.contains("Gauge"), "{e}");
     }
 }
+
+/// The derive's field writes: `Option` omitted when `None` (the value inside written
+/// when set), `nullable` written as `null`, an explicit omit test, a plain field.
+#[derive(crate::ApiType, Clone, Debug, Default, PartialEq)]
+struct Fields {
+    plain: String,
+    optional: Option<Vec<i32>>,
+    #[api(nullable)]
+    nullable: Option<String>,
+    #[api(skip_serializing_if = "Vec::is_empty")]
+    omitted_when_empty: Vec<String>,
+    nested: Option<Box<Fields>>,
+}
+
+#[test]
+fn derived_fields_are_omitted_or_written_as_go_writes_them() {
+    let empty = Fields::default();
+    assert_eq!(compact(&empty).unwrap(), r#"{"plain":"","nullable":null}"#);
+    let full = Fields {
+        plain: "p".into(),
+        optional: Some(vec![]),
+        nullable: Some("<".into()),
+        omitted_when_empty: vec!["x".into()],
+        nested: Some(Box::new(Fields::default())),
+    };
+    assert_eq!(
+        compact(&full).unwrap(),
+        concat!(
+            r#"{"plain":"p","optional":[],"nullable":"\u003c","omittedWhenEmpty":["x"],"#,
+            r#""nested":{"plain":"","nullable":null}}"#
+        )
+    );
+    assert_same_as_serde_json(&full);
+}
