@@ -51,16 +51,18 @@ pub fn expand_serialize(c: &Container, krate: &TokenStream, shape: Shape) -> Tok
         // Go's TypeMeta: each string written when set (objects nested in others, such as
         // a StatefulSet's claim templates, usually have neither).
         let name = &f.ident;
+        let kind = write_field(&serde, quote!("kind"), quote!(&self.#name.kind));
+        let api_version = write_field(
+            &serde,
+            quote!("apiVersion"),
+            quote!(&self.#name.api_version),
+        );
         quote! {
-            if self.#name.kind.is_empty() {
-                #serde::ser::SerializeStruct::skip_field(&mut state, "kind")?;
-            } else {
-                #serde::ser::SerializeStruct::serialize_field(&mut state, "kind", &self.#name.kind)?;
+            if !self.#name.kind.is_empty() {
+                #kind
             }
-            if self.#name.api_version.is_empty() {
-                #serde::ser::SerializeStruct::skip_field(&mut state, "apiVersion")?;
-            } else {
-                #serde::ser::SerializeStruct::serialize_field(&mut state, "apiVersion", &self.#name.api_version)?;
+            if !self.#name.api_version.is_empty() {
+                #api_version
             }
         }
     } else {
@@ -81,45 +83,67 @@ pub fn expand_serialize(c: &Container, krate: &TokenStream, shape: Shape) -> Tok
                 quote!(<Self as #krate::runtime::Resource>::API_VERSION),
             ),
         };
+        let kind = write_field(&serde, quote!("kind"), kind);
+        let api_version = write_field(&serde, quote!("apiVersion"), api_version);
         quote! {
-            #serde::ser::SerializeStruct::serialize_field(&mut state, "kind", #kind)?;
-            #serde::ser::SerializeStruct::serialize_field(&mut state, "apiVersion", #api_version)?;
+            #kind
+            #api_version
         }
     };
     let writes = fields.iter().map(|f| {
         let name = &f.ident;
         let json = &f.json_name;
-        let skip = f
-            .skip_serializing_if
-            .as_ref()
-            .map(|p| quote!(#p))
-            .or_else(|| {
-                // `nullable`: Go's pointer, slice or map without `omitempty`, `null` when nil.
-                generic_arg(&f.ty, "Option")
-                    .filter(|_| f.nullable.is_none())
-                    .map(|_| quote!(::core::option::Option::is_none))
-            });
+        // An `Option` omitted when `None` (unless `nullable`: Go's pointer, slice or map
+        // without `omitempty`, `null` when nil) writes the value inside: the same text,
+        // without compiling `Option<T>::serialize` and `serialize_some` per type.
+        if f.skip_serializing_if.is_none()
+            && f.nullable.is_none()
+            && generic_arg(&f.ty, "Option").is_some()
+        {
+            let write = write_field(&serde, quote!(#json), quote!(value));
+            return quote! {
+                if let ::core::option::Option::Some(value) = &self.#name {
+                    #write
+                }
+            };
+        }
+        let skip = f.skip_serializing_if.as_ref().map(|p| quote!(#p));
+        let write = write_field(&serde, quote!(#json), quote!(&self.#name));
         match skip {
+            // No `skip_field` call: its default does nothing, and no serializer the
+            // types are written with overrides it.
             Some(skip) => quote! {
-                if #skip(&self.#name) {
-                    #serde::ser::SerializeStruct::skip_field(&mut state, #json)?;
-                } else {
-                    #serde::ser::SerializeStruct::serialize_field(&mut state, #json, &self.#name)?;
+                if !#skip(&self.#name) {
+                    #write
                 }
             },
-            None => quote! {
-                #serde::ser::SerializeStruct::serialize_field(&mut state, #json, &self.#name)?;
-            },
+            None => write,
         }
     });
     quote! {
         impl #serde::Serialize for #ident {
             fn serialize<S: #serde::Serializer>(&self, serializer: S) -> ::core::result::Result<S::Ok, S::Error> {
-                let mut state = serializer.serialize_struct(#name, #len)?;
+                let mut state = match serializer.serialize_struct(#name, #len) {
+                    ::core::result::Result::Ok(state) => state,
+                    ::core::result::Result::Err(e) => return ::core::result::Result::Err(e),
+                };
                 #type_meta_writes
                 #(#writes)*
                 #serde::ser::SerializeStruct::end(state)
             }
+        }
+    }
+}
+
+/// One field written, its error returned. Spelled out rather than with `?`, whose
+/// `Try::branch` and `FromResidual` calls would be compiled into every field of every
+/// type's `serialize` (a thousand types, each monomorphized for the scheme's writer).
+fn write_field(serde: &TokenStream, json: TokenStream, value: TokenStream) -> TokenStream {
+    quote! {
+        if let ::core::result::Result::Err(e) =
+            #serde::ser::SerializeStruct::serialize_field(&mut state, #json, #value)
+        {
+            return ::core::result::Result::Err(e);
         }
     }
 }

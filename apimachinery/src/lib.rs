@@ -13,7 +13,7 @@
 //! | [`api::resource`] | `api/resource` | [`Quantity`](api::resource::Quantity) |
 //! | [`api`] | `encoding/json` for `[]byte` | [`ByteString`](api::ByteString) |
 //! | [`util::intstr`] | `util/intstr` | [`IntOrString`](util::intstr::IntOrString) |
-//! | [`util::json`] | `util/json`, `encoding/json` | [`GoFormatter`](util::json::GoFormatter): JSON text as Go writes it |
+//! | [`util::json`] | `util/json`, `encoding/json` | [`GoJsonWriter`](util::json::GoJsonWriter) (and [`GoFormatter`](util::json::GoFormatter) for `serde_json`): JSON text as Go writes it |
 //! | [`managedfields`] | `util/managedfields`, structured-merge-diff | `managedFields`, field sets (`FieldsV1`), server-side apply |
 //! | [`util::strategicpatch`] | `util/strategicpatch` | Kubernetes' strategic merge patch |
 //! | [`labels`], [`fields`] | `labels`, `fields` | label and field selectors |

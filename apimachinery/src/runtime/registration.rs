@@ -10,10 +10,9 @@ use serde::de::DeserializeOwned;
 
 use super::Object;
 use super::json_reader::ReadError;
-use super::typed_json::{self, DecodeJsonFn, DecodedJson, EncodeJsonFn};
+use super::typed_json::{self, DecodeJsonFn, DecodedJson};
 use super::unstructured::FromValueError;
 use crate::schema::GroupVersionKind;
-use crate::util::json::GoFormatter;
 
 /// A registrable Rust type, erased: how to name it, create it and deserialize it
 /// (what Go keeps as a `reflect.Type`).
@@ -30,7 +29,6 @@ pub struct ObjectType {
     new: fn() -> Box<dyn Object>,
     assign: AssignFn,
     decode_json: DecodeJsonFn,
-    encode_json: EncodeJsonFn,
 }
 
 /// Moves an object into a `&mut dyn Object` of the same concrete type.
@@ -78,7 +76,6 @@ impl ObjectType {
             new: new_boxed::<T>,
             assign: assign_boxed::<T>,
             decode_json: typed_json::decode_json::<T>,
-            encode_json: typed_json::encode_json::<T>,
         }
     }
 
@@ -133,16 +130,6 @@ impl ObjectType {
         track_unknown: bool,
     ) -> Result<DecodedJson<'de>, ReadError> {
         (self.decode_json)(data, track_unknown)
-    }
-
-    /// Appends `obj` as JSON to `out`; `None` when `obj` is not of the type.
-    pub(crate) fn encode_json(
-        &self,
-        obj: &dyn Object,
-        out: &mut Vec<u8>,
-        formatter: GoFormatter<'_>,
-    ) -> Option<Result<(), serde_json::Error>> {
-        (self.encode_json)(obj, out, formatter)
     }
 
     /// Moves `value` into `into` when both are of this type (decoding into a caller's

@@ -395,13 +395,6 @@ impl Scheme {
         Ok((Cow::Borrowed(&self.types[i].gvks), unversioned))
     }
 
-    /// The registered type of an object, if its Rust type is registered.
-    pub(crate) fn type_of(&self, obj: &dyn Object) -> Option<&ObjectType> {
-        self.type_index
-            .get(&obj.object_type_id())
-            .map(|&i| &self.types[i].object_type)
-    }
-
     /// The kinds a Rust type is registered under.
     pub fn kinds_for_type<T: Object>(&self) -> &[GroupVersionKind] {
         self.type_index

@@ -1,6 +1,8 @@
-//! The JSON decode and encode of one registered type, monomorphized: what an
-//! [`ObjectType`](crate::runtime::ObjectType) carries so that the serializer reads and
-//! writes a typed object straight from and into the concrete type.
+//! The JSON decode of one registered type, monomorphized: what an
+//! [`ObjectType`](crate::runtime::ObjectType) carries so that the serializer reads a
+//! typed object straight into the concrete type. (Encoding needs no entry here: every
+//! object writes itself through
+//! [`Object::encode_json`](crate::runtime::Object::encode_json).)
 //!
 //! These functions are instantiated once per type by
 //! [`ObjectType::of`](crate::runtime::ObjectType::of), with no code in the derive. The
@@ -9,12 +11,10 @@
 //! request, the fields the type ignored; a parsed `serde_json::Value` is written back to
 //! text and read by it too.
 
-use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use super::Object;
 use super::json_reader::{self, ReadError, SeenTypeMeta};
-use crate::util::json::GoFormatter;
 
 /// An object decoded from JSON text, with the top-level `apiVersion` and `kind` the
 /// decode met and, when asked for, the paths of the fields its type ignored.
@@ -29,10 +29,6 @@ pub(crate) struct DecodedJson<'de> {
 /// Decodes one whole JSON document as one type; the flag asks for the unknown fields.
 pub(crate) type DecodeJsonFn = for<'de> fn(&'de [u8], bool) -> Result<DecodedJson<'de>, ReadError>;
 
-/// Encodes an object of one type as Go's JSON; `None` when the object is another type.
-pub(crate) type EncodeJsonFn =
-    fn(&dyn Object, &mut Vec<u8>, GoFormatter<'_>) -> Option<Result<(), serde_json::Error>>;
-
 /// Reads `data` as a `T`, trailing whitespace allowed and nothing else.
 pub(crate) fn decode_json<T: Object + DeserializeOwned>(
     data: &[u8],
@@ -45,15 +41,4 @@ pub(crate) fn decode_json<T: Object + DeserializeOwned>(
         unknown_fields: read.unknown_fields,
         no_duplicate_keys: read.no_duplicate_keys,
     })
-}
-
-/// Appends `obj`, when it is a `T`, to `out` with `formatter`'s layout.
-pub(crate) fn encode_json<T: Object + Serialize>(
-    obj: &dyn Object,
-    out: &mut Vec<u8>,
-    formatter: GoFormatter<'_>,
-) -> Option<Result<(), serde_json::Error>> {
-    let value = obj.downcast_ref::<T>()?;
-    let mut ser = serde_json::Serializer::with_formatter(out, formatter);
-    Some(value.serialize(&mut ser))
 }

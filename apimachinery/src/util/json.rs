@@ -1,11 +1,18 @@
 //! Go's JSON text (`k8s.io/apimachinery/pkg/util/json`, and `encoding/json` under it):
-//! [`GoFormatter`], a `serde_json` formatter that writes what Go writes, and Go's float
-//! formatting. Below the object model: every type's `Object::encode_json` writes through
-//! it.
+//! [`GoJsonWriter`], the serializer that writes what Go writes (below the object model:
+//! every type's `Object::encode_json` writes through it), [`GoFormatter`], a
+//! `serde_json` formatter that writes the same text through `serde_json`'s serializer,
+//! and Go's float formatting.
 
 use std::io;
 
 use serde_json::ser::{CharEscape, CompactFormatter, Formatter, PrettyFormatter};
+
+mod writer;
+#[cfg(test)]
+mod writer_tests;
+
+pub use writer::{Compound, GoJsonWriter};
 
 /// Writes JSON byte for byte as Go's `encoding/json` does (`json.Marshal`, or
 /// `json.MarshalIndent(v, "", indent)` when built with [`indented`](Self::indented)).
@@ -16,7 +23,9 @@ use serde_json::ser::{CharEscape, CompactFormatter, Formatter, PrettyFormatter};
 /// - floats are written as Go's `strconv.FormatFloat(f, 'f', -1, bits)` — shortest digits,
 ///   no `.0` on integral values — unless `|f| < 1e-6` or `|f| >= 1e21`, where Go switches to
 ///   exponent form, with an explicit `+` and at least one exponent digit (`1e+21`, `1e-7`);
-/// - NaN and infinities are an error (Go's `UnsupportedValueError`), not `null`.
+/// - NaN and infinities would be an error (Go's `UnsupportedValueError`), but
+///   `serde_json`'s serializer writes `null` for them without asking the formatter;
+///   [`GoJsonWriter`] refuses them, as Go does.
 ///
 /// Other escapes already agree: `\"`, `\\`, `\n`, `\r`, `\t`, `\b`, `\f` (Go >= 1.22), other
 /// control characters as lower-case `\u00XX`, everything else as UTF-8.
@@ -38,9 +47,6 @@ pub struct GoFormatter<'a> {
     layout: Layout<'a>,
     /// How many arrays and objects are open, to indent embedded raw JSON.
     depth: usize,
-    /// Go's extra string escapes are left to [`escape_go_only`] over the whole output
-    /// (compact output only).
-    deferred_escapes: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -62,17 +68,6 @@ impl<'a> GoFormatter<'a> {
             indent: b"",
             layout: Layout::Compact(CompactFormatter),
             depth: 0,
-            deferred_escapes: false,
-        }
-    }
-
-    /// Compact, but writing strings with `serde_json`'s escapes only: the caller runs
-    /// [`escape_go_only`] over the output afterwards. One scan of the whole output
-    /// costs less than a call and a scan per string (most strings are a few bytes).
-    pub(crate) fn compact_deferred_escapes() -> Self {
-        GoFormatter {
-            deferred_escapes: true,
-            ..Self::compact()
         }
     }
 
@@ -84,7 +79,6 @@ impl<'a> GoFormatter<'a> {
             indent,
             layout: Layout::Indented(PrettyFormatter::with_indent(indent)),
             depth: 0,
-            deferred_escapes: false,
         }
     }
 
@@ -123,11 +117,11 @@ pub fn encode_go_json<T: serde::Serialize + ?Sized>(
     out: &mut Vec<u8>,
     layout: JsonLayout,
 ) -> Result<(), serde_json::Error> {
-    let formatter = match layout {
-        JsonLayout::Pretty => GoFormatter::pretty(),
-        _ => GoFormatter::compact(),
+    let mut writer = match layout {
+        JsonLayout::Pretty => GoJsonWriter::pretty(out),
+        _ => GoJsonWriter::compact(out),
     };
-    value.serialize(&mut serde_json::Serializer::with_formatter(out, formatter))
+    value.serialize(&mut writer)
 }
 
 /// Forwards a layout call to whichever formatter is active.
@@ -160,7 +154,7 @@ impl Formatter for GoFormatter<'_> {
         // Bytes, not chars: in UTF-8 an ASCII byte is always a whole character, and
         // U+2028/U+2029 are exactly the byte sequences E2 80 A8 and E2 80 A9.
         let bytes = fragment.as_bytes();
-        if self.deferred_escapes || !has_go_only_escape(bytes) {
+        if !has_go_only_escape(bytes) {
             // Nearly every string: names, labels, images. One write, no byte loop.
             return writer.write_all(bytes);
         }
@@ -305,71 +299,6 @@ fn has_go_only_escape(bytes: &[u8]) -> bool {
     holds_any(tail)
 }
 
-/// Applies Go's extra escapes (`<`, `>`, `&`, U+2028, U+2029 as `\uXXXX`) to the JSON
-/// written into `out` from `start` on. Outside strings, compact JSON never holds these
-/// bytes, so every occurrence is inside a string (or embedded raw JSON, which Go's
-/// `json.Marshal` escapes too). Nearly all output holds none: then nothing is copied.
-pub(crate) fn escape_go_only(out: &mut Vec<u8>, start: usize) {
-    let Some(first) = next_go_only_escape(out, start) else {
-        return;
-    };
-    let tail = out.split_off(first);
-    let mut from = 0;
-    while let Some(at) = next_go_only_escape(&tail, from) {
-        out.extend_from_slice(tail.get(from..at).unwrap_or_default());
-        let (escape, len): (&[u8], usize) = match tail.get(at) {
-            Some(b'<') => (b"\\u003c", 1),
-            Some(b'>') => (b"\\u003e", 1),
-            Some(b'&') => (b"\\u0026", 1),
-            _ if tail.get(at + 2) == Some(&0xA8) => (b"\\u2028", 3),
-            _ => (b"\\u2029", 3),
-        };
-        out.extend_from_slice(escape);
-        from = at + len;
-    }
-    out.extend_from_slice(tail.get(from..).unwrap_or_default());
-}
-
-/// The index, at or after `from`, of the next byte sequence Go escapes and `serde_json`
-/// does not: `<`, `>`, `&`, or U+2028/U+2029 (E2 80 A8 / E2 80 A9).
-fn next_go_only_escape(bytes: &[u8], from: usize) -> Option<usize> {
-    let mut at = from;
-    loop {
-        let candidate = at + next_candidate(bytes.get(at..)?)?;
-        if bytes.get(candidate) != Some(&0xE2)
-            || (bytes.get(candidate + 1) == Some(&0x80)
-                && matches!(bytes.get(candidate + 2), Some(0xA8 | 0xA9)))
-        {
-            return Some(candidate);
-        }
-        // Another character of the U+2000 block ('…', '–', '“'): keep looking.
-        at = candidate + 1;
-    }
-}
-
-/// The index of the first `<`, `>`, `&` or 0xE2 in `bytes`. Blocks of 32 bytes are
-/// tested without an early exit, which the compiler turns into a few vector compares
-/// per block; only a block with a hit is searched byte by byte.
-fn next_candidate(bytes: &[u8]) -> Option<usize> {
-    let is_candidate = |b: &u8| matches!(b, b'<' | b'>' | b'&' | 0xE2);
-    let mut blocks = bytes.chunks_exact(32);
-    let mut offset = 0;
-    for block in &mut blocks {
-        let hits = block.iter().fold(0u8, |hits, &b| {
-            hits | u8::from(b | 2 == b'>') | u8::from(b == b'&') | u8::from(b == 0xE2)
-        });
-        if hits != 0 {
-            return block.iter().position(is_candidate).map(|i| offset + i);
-        }
-        offset += 32;
-    }
-    blocks
-        .remainder()
-        .iter()
-        .position(is_candidate)
-        .map(|i| offset + i)
-}
-
 /// Whether the word holds `<`, `>`, `&` or 0xE2: the word holds byte `b` exactly when
 /// `word ^ b*0x01..01` has a zero byte, which the classic `(x - 0x01..) & !x & 0x80..`
 /// test finds (it may misplace the zero byte, never invent one).
@@ -453,9 +382,17 @@ macro_rules! go_float {
         #[doc = concat!("A float", $bits, " as Go's `encoding/json` writes it; an error for NaN and infinities.")]
         pub fn $name(value: $ty) -> io::Result<String> {
             if !value.is_finite() {
+                // Go names the value as `strconv.FormatFloat(f, 'g', -1, bits)` does.
+                let name = if value.is_nan() {
+                    "NaN"
+                } else if value > 0.0 {
+                    "+Inf"
+                } else {
+                    "-Inf"
+                };
                 return Err(io::Error::new(
                     io::ErrorKind::InvalidData,
-                    format!("json: unsupported value: {value}"),
+                    format!("json: unsupported value: {name}"),
                 ));
             }
             let abs = value.abs();
@@ -556,55 +493,6 @@ mod tests {
             let naive = bytes.iter().any(|b| matches!(b, b'<' | b'>' | b'&' | 0xE2));
             proptest::prop_assert_eq!(has_go_only_escape(bytes), naive);
         }
-
-        #[test]
-        fn escaping_after_the_fact_writes_what_escaping_inline_writes(
-            strings in proptest::collection::vec("[a<>&\u{2026}\u{2028}\u{2029}\u{E000}\\PC]{0,24}", 0..6),
-            prefix in "[<>&\u{2028}]{0,3}",
-        ) {
-            let value = serde_json::json!({ "items": strings, "k<&>\u{2028}": prefix });
-            let inline = write(&value, GoFormatter::compact());
-            // Earlier output in the buffer is left alone, as the serializer appends.
-            let mut out = prefix.clone().into_bytes();
-            let mut ser = serde_json::Serializer::with_formatter(
-                &mut out,
-                GoFormatter::compact_deferred_escapes(),
-            );
-            serde::Serialize::serialize(&value, &mut ser).unwrap();
-            escape_go_only(&mut out, prefix.len());
-            proptest::prop_assert_eq!(String::from_utf8(out).unwrap(), format!("{prefix}{inline}"));
-        }
-    }
-
-    #[test]
-    fn escaping_after_the_fact_finds_every_offset() {
-        for len in 0..20 {
-            for at in 0..len {
-                for special in ["<", ">", "&", "\u{2028}", "\u{2029}"] {
-                    let mut s = "a".repeat(len);
-                    s.replace_range(at..=at, special);
-                    let mut out = s.clone().into_bytes();
-                    escape_go_only(&mut out, 0);
-                    let escaped = match special {
-                        "<" => "\\u003c",
-                        ">" => "\\u003e",
-                        "&" => "\\u0026",
-                        "\u{2028}" => "\\u2028",
-                        _ => "\\u2029",
-                    };
-                    let expected = s.replacen(special, escaped, 1);
-                    assert_eq!(
-                        String::from_utf8(out).unwrap(),
-                        expected,
-                        "{len} {at} {special}"
-                    );
-                }
-            }
-        }
-        // Other characters with the same lead byte stay as they are.
-        let mut out = "\u{2026}\u{2013}\u{201C}".to_owned().into_bytes();
-        escape_go_only(&mut out, 0);
-        assert_eq!(String::from_utf8(out).unwrap(), "\u{2026}\u{2013}\u{201C}");
     }
 
     #[test]

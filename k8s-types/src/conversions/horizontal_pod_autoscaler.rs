@@ -535,11 +535,12 @@ pub mod autoscaling_v1 {
     /// `value` as Go's `json.Marshal` writes it (HTML-safe escaping included).
     fn to_go_json<T: Serialize>(value: &T) -> Result<String, ConversionError> {
         let mut out = Vec::new();
-        let mut ser = serde_json::Serializer::with_formatter(
+        apimachinery::util::json::encode_go_json(
+            value,
             &mut out,
-            apimachinery::util::json::GoFormatter::compact(),
-        );
-        value.serialize(&mut ser).map_err(|e| {
+            apimachinery::util::json::JsonLayout::Compact,
+        )
+        .map_err(|e| {
             ConversionError::unrepresentable::<
                 hub::HorizontalPodAutoscaler,
                 old::HorizontalPodAutoscaler,

@@ -116,10 +116,20 @@ use apimachinery::runtime::{ValidatorRegistration, Validators};
 #[allow(unused_imports)]
 use apimachinery::util::validation::field::{BadValue, ErrorList};
 
-/// A value as its JSON text, as Go prints a composite bad value.
+/// A value as its JSON text, as Go prints a composite bad value (`json.Marshal`: Go's
+/// escapes and floats, through the one JSON writer every type is compiled for).
 #[allow(dead_code)]
 fn json_value<T: serde::Serialize + ?Sized>(v: &T) -> BadValue {
-    BadValue::Json(serde_json::to_string(v).unwrap_or_default())
+    let mut out = Vec::new();
+    let written = apimachinery::util::json::encode_go_json(
+        v,
+        &mut out,
+        apimachinery::util::json::JsonLayout::Compact,
+    );
+    BadValue::Json(match written {
+        Ok(()) => String::from_utf8(out).unwrap_or_default(),
+        Err(_) => String::new(),
+    })
 }
 
 /// One `Invalid` error per message of a name or format check.

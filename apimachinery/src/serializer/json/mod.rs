@@ -14,7 +14,9 @@
 //!   spaces, `": "` after keys, `{}`/`[]` when empty, and has no final newline (Go's
 //!   `json.MarshalIndent`, as in the upstream `testdata/*.json` fixtures).
 //! - **Strings** escape `<`, `>`, `&`, U+2028, U+2029 as `\u003c`-style escapes, `\b` and
-//!   `\f` as such, other control characters as lower-case `\u00XX` ([`GoFormatter`](crate::util::json::GoFormatter)).
+//!   `\f` as such, other control characters as lower-case `\u00XX`
+//!   ([`GoJsonWriter`](crate::util::json::GoJsonWriter), which every object is written
+//!   with).
 //! - **Numbers**: integers as they are; floats with Go's shortest digits, no `.0` on
 //!   integral values, exponent form (`1e+21`, `1e-7`) below 1e-6 and from 1e21 on; NaN
 //!   and infinities cannot be encoded.

@@ -7,7 +7,6 @@ use serde_json::{Map, Value};
 use super::document::{self, JsonDocument};
 use super::meta_factory::{interpret, interpret_map, json_type, leading_type_meta, to_gvk};
 use super::value_decoder::{DecodedValue, ValueDecodeFailure, decode_slice, decode_value};
-use crate::runtime::typed_json::encode_json;
 use crate::runtime::{CONTENT_TYPE_JSON, Object, Scheme, Unknown, Unstructured, UnstructuredList};
 use crate::schema::GroupVersionKind;
 use crate::serializer::SchemeRef;
@@ -18,7 +17,6 @@ use crate::serializer::{
     StrictDecodingError, StrictFieldError,
 };
 use crate::util::json::JsonLayout;
-use crate::util::json::{GoFormatter, escape_go_only};
 
 /// How a [`JsonSerializer`] reads and writes (Go's `json.SerializerOptions`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -411,53 +409,20 @@ impl<'s> JsonSerializer<'s> {
         finish(object, actual, errors)
     }
 
-    /// Appends `obj` as Go's JSON to `out`: through the registered type's monomorphized
-    /// encode when the scheme knows the type, else through the object's own
-    /// [`Object::encode_json`].
+    /// Appends `obj` as Go's JSON to `out`, through the object's own
+    /// [`Object::encode_json`] (the one serialization every type is compiled for).
     fn write_json(
         &self,
         obj: &dyn Object,
         out: &mut Vec<u8>,
         pretty: bool,
     ) -> Result<(), EncodeError> {
-        let formatter = || {
-            if pretty {
-                GoFormatter::pretty()
-            } else {
-                GoFormatter::compact_deferred_escapes()
-            }
+        let layout = if pretty {
+            JsonLayout::Pretty
+        } else {
+            JsonLayout::Compact
         };
-        let start = out.len();
-        // Unstructured objects are never registered; their encode is monomorphized here.
-        let typed = match self
-            .scheme
-            .as_deref()
-            .and_then(|scheme| scheme.type_of(obj))
-        {
-            Some(t) => t.encode_json(obj, out, formatter()),
-            None if obj.is_unstructured() => encode_json::<Unstructured>(obj, out, formatter())
-                .or_else(|| encode_json::<UnstructuredList>(obj, out, formatter())),
-            None => None,
-        };
-        match typed {
-            Some(result) => result.map_err(|e| EncodeError::Serialize {
-                format: self.format(),
-                type_name: obj.type_name(),
-                message: e.to_string(),
-            })?,
-            None => {
-                let layout = if pretty {
-                    JsonLayout::Pretty
-                } else {
-                    JsonLayout::Compact
-                };
-                write_go_json(obj, out, layout, self.format())?;
-            }
-        }
-        if !pretty {
-            escape_go_only(out, start);
-        }
-        Ok(())
+        write_go_json(obj, out, layout, self.format())
     }
 
     /// Appends the encoding of `obj` to `out`.
