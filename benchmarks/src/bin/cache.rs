@@ -120,7 +120,8 @@ fn pod_from_fixture(
     );
     meta.insert("creationTimestamp".into(), "2026-01-01T00:00:00Z".into());
     let pod: k8s_types::core::v1::Pod = serde_json::from_value(pod)?;
-    let bytes = apimachinery::serializer::protobuf::ProtobufSerializer::new(scheme).encode_to_vec(&pod)?;
+    let bytes =
+        apimachinery::serializer::protobuf::ProtobufSerializer::new(scheme).encode_to_vec(&pod)?;
     Ok((format!("/registry/pods/default/{name}"), bytes))
 }
 

@@ -60,11 +60,7 @@ where
     let typed: T = serde_json::from_slice(json)?;
     let bytes = apimachinery::proto::encode_message(&typed);
     drop(typed);
-    retained(|| {
-        Ok(Box::new(apimachinery::proto::decode_message::<T>(
-            &bytes,
-        )?))
-    })
+    retained(|| Ok(Box::new(apimachinery::proto::decode_message::<T>(&bytes)?)))
 }
 
 /// k8s-openapi reading the JSON our server writes for the object (our typed decode of
