@@ -11,7 +11,7 @@ use serde::de::DeserializeOwned;
 use super::Object;
 use super::json_reader::ReadError;
 use super::typed_json::{self, DecodeJsonFn, DecodedJson};
-use super::unstructured::FromValueError;
+use super::unstructured::{FromValueError, value_text};
 use crate::schema::GroupVersionKind;
 
 /// A registrable Rust type, erased: how to name it, create it and deserialize it
@@ -107,17 +107,9 @@ impl ObjectType {
         value: &serde_json::Value,
         track_unknown: bool,
     ) -> Result<(Box<dyn Object>, Vec<String>), FromValueError> {
-        let text = serde_json::to_vec(value).map_err(|e| FromValueError {
-            path: String::new(),
-            message: e.to_string(),
-        })?;
-        match (self.decode_json)(&text, track_unknown) {
-            Ok(decoded) => Ok((decoded.object, decoded.unknown_fields)),
-            Err(e) => Err(FromValueError {
-                path: e.path,
-                message: e.error.message(),
-            }),
-        }
+        let text = value_text(value)?;
+        let decoded = (self.decode_json)(&text, track_unknown)?;
+        Ok((decoded.object, decoded.unknown_fields))
     }
 }
 

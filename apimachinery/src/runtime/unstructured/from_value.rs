@@ -41,16 +41,26 @@ pub fn from_value_tracking<T: DeserializeOwned>(
     value: &Value,
     track_unknown: bool,
 ) -> Result<(T, Vec<String>), FromValueError> {
-    let text = serde_json::to_vec(value).map_err(|e| FromValueError {
+    let text = value_text(value)?;
+    let read = json_reader::from_slice_tracking::<T>(&text, track_unknown)?;
+    Ok((read.value, read.unknown_fields))
+}
+
+/// The JSON text a parsed value is read from (every reader of a `Value` goes through
+/// the text reader).
+pub(crate) fn value_text(value: &Value) -> Result<Vec<u8>, FromValueError> {
+    serde_json::to_vec(value).map_err(|e| FromValueError {
         path: String::new(),
         message: e.to_string(),
-    })?;
-    match json_reader::from_slice_tracking::<T>(&text, track_unknown) {
-        Ok(read) => Ok((read.value, read.unknown_fields)),
-        Err(e) => Err(FromValueError {
+    })
+}
+
+impl From<json_reader::ReadError> for FromValueError {
+    fn from(e: json_reader::ReadError) -> Self {
+        FromValueError {
             path: e.path,
             message: e.error.message(),
-        }),
+        }
     }
 }
 

@@ -10,6 +10,7 @@ mod object;
 pub use converter::{
     from_unstructured, from_unstructured_ref, object_to_unstructured, to_unstructured,
 };
+pub(crate) use from_value::value_text;
 pub use from_value::{FromValueError, from_value_tracking};
 pub use list::UnstructuredList;
 pub use nested::{

@@ -354,14 +354,15 @@ impl<'s> JsonSerializer<'s> {
                 // as Go keeps them), its unknown fields in document order, and the
                 // assurance that no key repeats.
                 Ok(decoded) if decoded.no_duplicate_keys => (decoded, Vec::new(), None),
-                _ => {
+                first => {
                     // Repeated keys (or a failure): the document pass names each
                     // repeat; a key given twice counts once, with its last value, and a
-                    // failure gets the document's path.
+                    // failure gets the document's path. The object read from the text
+                    // stays the one returned.
                     let doc = self.parse(data)?;
                     let checked = decode_value(scheme, &actual, &doc.value, true)
                         .map_err(|f| field_error(f, None))?;
-                    let decoded = match decode_slice(scheme, &actual, data, false) {
+                    let decoded = match first {
                         Ok(fast) => DecodedValue {
                             unknown_fields: checked.unknown_fields,
                             ..fast
