@@ -7,6 +7,7 @@
 //! storage watch of its own (or 410 Expired when the storage has compacted it).
 
 use std::collections::{HashMap, VecDeque};
+use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, OnceLock, PoisonError, Weak};
 
 use apimachinery::runtime::{Object, Scheme};
@@ -29,6 +30,9 @@ const CLIENT_BUFFER: usize = 1024;
 /// (ending its clients' watches), and the pause before each of them, growing linearly.
 const RESUME_ATTEMPTS: u32 = 5;
 const RESUME_PAUSE: std::time::Duration = std::time::Duration::from_millis(200);
+/// How long a reader of the whole resource waits for the cache to see the writes this
+/// server made before it reads the storage instead.
+const CATCH_UP: std::time::Duration = std::time::Duration::from_secs(1);
 
 /// What happened to an object.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -160,6 +164,10 @@ pub struct Cacher {
     /// starting object do not queue behind the watch: a contended async lock is handed
     /// to the next waiter, and everyone behind waits until that task is next polled.
     objects: std::sync::Mutex<Objects>,
+    /// The revision `objects` has seen, for readers waiting for it to move.
+    seen: tokio::sync::watch::Sender<Revision>,
+    /// The highest revision written to the resource through this server.
+    written: AtomicI64,
 }
 
 impl Cacher {
@@ -179,7 +187,43 @@ impl Cacher {
                 tx,
             }),
             objects: std::sync::Mutex::default(),
+            seen: tokio::sync::watch::Sender::new(0),
+            written: AtomicI64::new(0),
         }
+    }
+
+    /// Records a write to the resource at `revision` through this server, so that
+    /// [`list_current`](Self::list_current) shows it.
+    pub fn note_write(&self, revision: Revision) {
+        self.written.fetch_max(revision, Ordering::Relaxed);
+    }
+
+    /// Every stored value under the resource's prefix as the cache has it, sorted by
+    /// key, once the cache has seen every write made through this server (a reader sees
+    /// its own writes; Go's readers of informers, such as the webhook configuration
+    /// manager, see them a moment later). `None` when the cache cannot tell within a
+    /// second: the caller reads the storage.
+    pub async fn list_current(self: &Arc<Self>) -> Option<Vec<KeyValue>> {
+        if self.objects().by_key.is_none() {
+            let mut st = self.state.lock().await;
+            if !st.running && self.start_locked(&mut st).await.is_err() {
+                return None;
+            }
+        }
+        let written = self.written.load(Ordering::Relaxed);
+        let mut seen = self.seen.subscribe();
+        tokio::time::timeout(CATCH_UP, seen.wait_for(|s| *s >= written))
+            .await
+            .ok()?
+            .ok()?;
+        let objects = self.objects();
+        let by_key = objects.by_key.as_ref()?;
+        if objects.seen < objects.valid_from {
+            return None;
+        }
+        let mut kvs: Vec<KeyValue> = by_key.values().cloned().collect();
+        kvs.sort_unstable_by(|a, b| a.key.cmp(&b.key));
+        Some(kvs)
     }
 
     /// The latest revision the cache has seen (0 before it started).
@@ -272,6 +316,7 @@ impl Cacher {
             valid_from: listed.revision,
             seen: st.last_revision,
         };
+        self.seen.send_replace(st.last_revision);
         st.running = true;
         // The pump holds the cache weakly: once the server drops its stores, the cache
         // and its storage go with them (a redb file can be opened again), and the pump
@@ -385,6 +430,7 @@ impl Cacher {
                         };
                     }
                     objects.seen = objects.seen.max(revision);
+                    this.seen.send_replace(objects.seen);
                 }
                 let mut st = this.state.lock().await;
                 st.last_revision = st.last_revision.max(revision);
@@ -505,6 +551,58 @@ mod tests {
         Bytes::from(format!(
             r#"{{"apiVersion":"example.com/v1","kind":"Widget","metadata":{{"name":"{name}"}}}}"#
         ))
+    }
+
+    /// A write noted by the server is in the next `list_current` (its reader waits for
+    /// the cache's watch to deliver it), in key order; a write not noted (another
+    /// server's) shows up once the watch delivers it.
+    #[tokio::test]
+    async fn list_current_shows_the_servers_own_writes_in_key_order() {
+        let mut scheme = Scheme::new();
+        scheme.add_known_type::<Widget>().unwrap();
+        let storage: Arc<dyn Storage> = Arc::new(MemoryStorage::new());
+        let cacher = Arc::new(Cacher::new(Arc::new(scheme), storage.clone(), info()));
+        assert!(cacher.list_current().await.unwrap().is_empty());
+        for name in ["b", "c", "a"] {
+            let kv = storage
+                .create(
+                    &format!("/registry/example.com/widgets/{name}"),
+                    widget(name),
+                )
+                .await
+                .unwrap();
+            cacher.note_write(kv.mod_revision);
+            let keys: Vec<String> = cacher
+                .list_current()
+                .await
+                .unwrap()
+                .into_iter()
+                .map(|kv| kv.key)
+                .collect();
+            assert!(keys.contains(&format!("/registry/example.com/widgets/{name}")));
+            let mut sorted = keys.clone();
+            sorted.sort();
+            assert_eq!(keys, sorted);
+        }
+        let deleted = storage
+            .delete("/registry/example.com/widgets/c", None)
+            .await
+            .unwrap();
+        cacher.note_write(deleted.revision);
+        let keys: Vec<String> = cacher
+            .list_current()
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|kv| kv.key)
+            .collect();
+        assert_eq!(
+            keys,
+            [
+                "/registry/example.com/widgets/a",
+                "/registry/example.com/widgets/b"
+            ]
+        );
     }
 
     /// Writes past the ring's capacity: a resume the ring still covers is replayed from

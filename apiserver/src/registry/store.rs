@@ -218,14 +218,25 @@ impl Store {
         name: &str,
         fresh: bool,
     ) -> Result<(Box<dyn Object>, KeyValue, bool), StatusError> {
+        let (kv, from_storage) = self.read_stored(namespace, name, fresh).await?;
+        Ok((self.decode(&kv)?, kv, from_storage))
+    }
+
+    /// [`read`](Self::read) without decoding: the stored value, and whether it came
+    /// from the storage (for callers that can often answer from the value's revision).
+    pub async fn read_stored(
+        &self,
+        namespace: &str,
+        name: &str,
+        fresh: bool,
+    ) -> Result<(KeyValue, bool), StatusError> {
         let key = self.info.key(namespace, name);
         if !fresh {
             if let Some((kv, _)) = self.cacher.current(&key).await {
-                return Ok((self.decode(&kv)?, kv, false));
+                return Ok((kv, false));
             }
         }
-        let kv = self.stored(&key, name).await?;
-        Ok((self.decode(&kv)?, kv, true))
+        Ok((self.stored(&key, name).await?, true))
     }
 
     /// The stored value of `key` (the object `name`), read from the storage; NotFound
@@ -334,6 +345,7 @@ impl Store {
                 .await
             {
                 Ok(kv) => {
+                    self.cacher.note_write(kv.mod_revision);
                     if let Some(meta) = obj.meta_mut() {
                         meta.set_resource_version(&kv.mod_revision.to_string());
                     }
@@ -429,7 +441,10 @@ impl Store {
             }
             if finished {
                 return match self.storage.delete(&key, Some(kv.mod_revision)).await {
-                    Ok(_) => Ok(new),
+                    Ok(deleted) => {
+                        self.cacher.note_write(deleted.revision);
+                        Ok(new)
+                    }
                     Err(StorageError::Conflict { .. }) if asked.is_empty() => continue,
                     Err(e) => Err(StatusError::from_storage(e, &qualified, name)),
                 };
@@ -448,6 +463,7 @@ impl Store {
             }
             match self.storage.update(&key, value, kv.mod_revision).await {
                 Ok(kv) => {
+                    self.cacher.note_write(kv.mod_revision);
                     if let Some(meta) = new.meta_mut() {
                         meta.set_resource_version(&kv.mod_revision.to_string());
                     }
@@ -653,6 +669,7 @@ impl Store {
                 if value != kv.value {
                     match self.storage.update(&key, value, kv.mod_revision).await {
                         Ok(updated) => {
+                            self.cacher.note_write(updated.mod_revision);
                             revision = updated.mod_revision;
                             written = true;
                         }
@@ -671,6 +688,7 @@ impl Store {
             }
             match self.storage.delete(&key, Some(revision)).await {
                 Ok(deleted) => {
+                    self.cacher.note_write(deleted.revision);
                     if let Some(meta) = obj.meta_mut() {
                         meta.set_resource_version(&deleted.revision.to_string());
                     }

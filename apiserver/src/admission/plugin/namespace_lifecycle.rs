@@ -13,6 +13,7 @@ use async_trait::async_trait;
 use super::super::{Attributes, MutationInterface, Operation};
 use crate::endpoints::StatusError;
 use crate::registry::Store;
+use crate::storage::{KeyValue, Revision};
 
 /// The namespaces that may not be deleted (Go's `immortalNamespaces`: `default`,
 /// `kube-system` and `kube-public`).
@@ -27,6 +28,9 @@ pub const NAMESPACE_TERMINATING_CAUSE: &str = "NamespaceTerminating";
 /// deletion yet, and content must not be created in a namespace going away.
 const FORCE_LIVE_LOOKUP_TTL: Duration = Duration::from_secs(30);
 
+/// How many namespaces' termination states are remembered before the memo starts over.
+const TERMINATING_MEMO_BOUND: usize = 4096;
+
 /// The plugin, reading namespaces as Go's does: from the namespace store's watch cache
 /// (Go's informer), and from the storage when the cache does not have the namespace or
 /// this server has just let its deletion through. A write thereby costs no storage
@@ -36,6 +40,9 @@ pub struct NamespaceLifecycle {
     namespaces: Arc<Store>,
     /// Namespaces whose deletion this server admitted, and when.
     force_live_lookup: Mutex<HashMap<String, Instant>>,
+    /// Whether each namespace is being terminated, at the stored revision it was
+    /// decoded from.
+    terminating: Mutex<HashMap<String, (Revision, bool)>>,
 }
 
 impl NamespaceLifecycle {
@@ -44,6 +51,7 @@ impl NamespaceLifecycle {
         NamespaceLifecycle {
             namespaces,
             force_live_lookup: Mutex::new(HashMap::new()),
+            terminating: Mutex::new(HashMap::new()),
         }
     }
 
@@ -58,6 +66,36 @@ impl NamespaceLifecycle {
         let now = Instant::now();
         recent.retain(|_, at| now.duration_since(*at) < FORCE_LIVE_LOOKUP_TTL);
         recent.contains_key(namespace)
+    }
+
+    /// Whether the namespace stored as `stored` is being terminated; decoded once per
+    /// stored revision, as creates in one namespace keep asking about the same one.
+    fn terminating(&self, name: &str, stored: &KeyValue) -> Result<bool, StatusError> {
+        let known = self
+            .terminating
+            .lock()
+            .ok()
+            .and_then(|memo| memo.get(name).copied())
+            .filter(|(revision, _)| *revision == stored.mod_revision);
+        if let Some((_, terminating)) = known {
+            return Ok(terminating);
+        }
+        let namespace = self.namespaces.decode(stored)?;
+        let terminating = namespace
+            .meta()
+            .is_some_and(|m| m.deletion_timestamp().is_some())
+            || crate::endpoints::handlers::to_json(&*namespace)?
+                .pointer("/status/phase")
+                .and_then(serde_json::Value::as_str)
+                == Some("Terminating");
+        if let Ok(mut memo) = self.terminating.lock() {
+            // Deleted namespaces would otherwise stay: start over past a bound.
+            if memo.len() >= TERMINATING_MEMO_BOUND {
+                memo.clear();
+            }
+            memo.insert(name.to_owned(), (stored.mod_revision, terminating));
+        }
+        Ok(terminating)
     }
 
     fn deletion_admitted(&self, namespace: &str) {
@@ -122,25 +160,16 @@ impl MutationInterface for NamespaceLifecycle {
         {
             return Ok(());
         }
-        let namespace = if self.must_look_up_live(&attributes.namespace) {
-            self.namespaces.get("", &attributes.namespace).await?
-        } else {
-            // Not in the cache: read from the storage before refusing (Go's live lookup).
-            self.namespaces
-                .get_cached("", &attributes.namespace)
-                .await?
-        };
+        // Not in the cache: read from the storage before refusing (Go's live lookup).
+        let live = self.must_look_up_live(&attributes.namespace);
+        let (stored, _) = self
+            .namespaces
+            .read_stored("", &attributes.namespace, live)
+            .await?;
         if attributes.operation != Operation::Create {
             return Ok(());
         }
-        let terminating = namespace
-            .meta()
-            .is_some_and(|m| m.deletion_timestamp().is_some())
-            || crate::endpoints::handlers::to_json(&*namespace)?
-                .pointer("/status/phase")
-                .and_then(serde_json::Value::as_str)
-                == Some("Terminating");
-        if !terminating {
+        if !self.terminating(&attributes.namespace, &stored)? {
             return Ok(());
         }
         let (group, resource) = qualified(attributes);

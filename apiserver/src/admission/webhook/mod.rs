@@ -244,14 +244,22 @@ impl Webhooks {
         let Some(store) = self.store(GROUP, resource) else {
             return Ok(Arc::default());
         };
-        let prefix = store.info().collection_prefix(None);
-        let listed = self
-            .storage
-            .list(&prefix, &ListOptions::default())
-            .await
-            .map_err(|e| StatusError::from_storage(e, &store.info().qualified_resource(), ""))?;
-        let versions: Vec<(String, Revision)> = listed
-            .kvs
+        // From the watch cache, as Go's configuration manager reads its informer: a
+        // write then costs the storage no read of the configurations.
+        let kvs = match store.cacher().list_current().await {
+            Some(kvs) => kvs,
+            None => {
+                let prefix = store.info().collection_prefix(None);
+                self.storage
+                    .list(&prefix, &ListOptions::default())
+                    .await
+                    .map_err(|e| {
+                        StatusError::from_storage(e, &store.info().qualified_resource(), "")
+                    })?
+                    .kvs
+            }
+        };
+        let versions: Vec<(String, Revision)> = kvs
             .iter()
             .map(|kv| (kv.key.clone(), kv.mod_revision))
             .collect();
@@ -261,7 +269,7 @@ impl Webhooks {
             }
         }
         let mut hooks = Vec::new();
-        for kv in &listed.kvs {
+        for kv in &kvs {
             let obj = store.decode(kv)?;
             let config: WebhookConfiguration = serde_json::from_value(to_json(&*obj)?)
                 .map_err(|e| StatusError::internal(format!("reading {resource}: {e}")))?;
