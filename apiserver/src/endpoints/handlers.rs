@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use apimachinery::apis::meta::v1::{Status, StatusDetails, TypeMeta};
+use apimachinery::apis::meta::v1::{ManagedFieldsEntry, Status, StatusDetails, TypeMeta};
 use apimachinery::fields;
 use apimachinery::labels;
 use apimachinery::managedfields::{FieldManager, ParseableType};
@@ -292,8 +292,18 @@ impl Handler<'_> {
             &self.manager(),
             &fieldmanager::now(),
         );
-        // managedFields read the same in every version: they go on the stored object.
+        // managedFields read the same in every version: they go on the stored object,
+        // set through its metadata (a whole-object JSON round trip otherwise).
         let entries = new_json.pointer("/metadata/managedFields").cloned();
+        let typed = match &entries {
+            Some(e) => serde_json::from_value::<Vec<ManagedFieldsEntry>>(e.clone()).ok(),
+            None => Some(Vec::new()),
+        };
+        let mut new = new;
+        if let (Some(typed), Some(meta)) = (typed, new.meta_mut()) {
+            meta.set_managed_fields(typed);
+            return Ok(new);
+        }
         let mut stored = to_json(&*new)?;
         if let Some(meta) = stored.get_mut("metadata").and_then(Value::as_object_mut) {
             match entries {
