@@ -42,72 +42,110 @@ pub trait AutoConvert<Out>: Sized {
     fn auto_convert_ref(&self, scope: &Scope<'_>) -> Result<Out, ConversionError>;
 }
 
-/// Moves the value out of `slot` as a `B` when `A` and `B` are the same type; otherwise
-/// leaves `slot` as it is. The check is on constant type ids, so it compiles away.
-fn take_if_same<A: 'static, B: 'static>(slot: &mut Option<A>) -> Option<B> {
-    let any: &mut dyn Any = slot;
-    any.downcast_mut::<Option<B>>().and_then(Option::take)
+/// Moves the value out of `value` as a `B` when `A` and `B` are the same type, leaving
+/// an empty `A` behind; `None` otherwise. The check is on constant type ids, so it
+/// compiles away in release builds.
+fn take_if_same<A: 'static, B: Default + 'static>(value: &mut A) -> Option<B> {
+    let any: &mut dyn Any = value;
+    any.downcast_mut::<B>().map(std::mem::take)
 }
 
+// The containers below are plain loops (but for a vector by value, see there): the
+// iterator adapters and the fallible `collect` they replace compiled a dozen generic
+// functions per element type (`GenericShunt`, `try_process`, `Enumerate`, ...), which was
+// most of the conversion code of a crate of API types. An error's subscript is only built
+// on failure.
+
 impl<A: Convert<B> + 'static, B: 'static> Convert<Option<B>> for Option<A> {
+    // No same-type shortcut: an `Option` of an unchanged type converts its value with
+    // the identity conversion, which is a move.
     fn convert(self, scope: &Scope<'_>) -> Result<Option<B>, ConversionError> {
-        let mut slot = Some(self);
-        if let Some(same) = take_if_same::<Option<A>, Option<B>>(&mut slot) {
-            return Ok(same);
-        }
-        match slot {
-            Some(Some(a)) => a.convert(scope).map(Some),
-            Some(None) => Ok(None),
-            // `take_if_same` only empties the slot when it returns a value.
-            None => Err(ConversionError::no_conversion::<Option<A>, Option<B>>()),
+        match self {
+            Some(a) => match a.convert(scope) {
+                Ok(b) => Ok(Some(b)),
+                Err(e) => Err(e),
+            },
+            None => Ok(None),
         }
     }
 
     fn convert_ref(&self, scope: &Scope<'_>) -> Result<Option<B>, ConversionError> {
-        self.as_ref().map(|a| a.convert_ref(scope)).transpose()
+        match self {
+            Some(a) => match a.convert_ref(scope) {
+                Ok(b) => Ok(Some(b)),
+                Err(e) => Err(e),
+            },
+            None => Ok(None),
+        }
     }
 }
 
 impl<A: Convert<B> + 'static, B: 'static> Convert<Box<B>> for Box<A> {
     fn convert(self, scope: &Scope<'_>) -> Result<Box<B>, ConversionError> {
-        let mut slot = Some(self);
-        if let Some(same) = take_if_same::<Box<A>, Box<B>>(&mut slot) {
-            return Ok(same);
-        }
-        match slot {
-            Some(a) => (*a).convert(scope).map(Box::new),
-            None => Err(ConversionError::no_conversion::<Box<A>, Box<B>>()),
+        // A box of an unchanged type is kept, allocation and all.
+        let any: Box<dyn Any> = self;
+        match any.downcast::<B>() {
+            Ok(same) => Ok(same),
+            Err(any) => match any.downcast::<A>() {
+                Ok(a) => match (*a).convert(scope) {
+                    Ok(b) => Ok(Box::new(b)),
+                    Err(e) => Err(e),
+                },
+                // Unreachable: `any` was made from a `Box<A>` above.
+                Err(_) => Err(ConversionError::no_conversion::<Box<A>, Box<B>>()),
+            },
         }
     }
 
     fn convert_ref(&self, scope: &Scope<'_>) -> Result<Box<B>, ConversionError> {
-        (**self).convert_ref(scope).map(Box::new)
+        match (**self).convert_ref(scope) {
+            Ok(b) => Ok(Box::new(b)),
+            Err(e) => Err(e),
+        }
     }
 }
 
 impl<A: Convert<B> + 'static, B: 'static> Convert<Vec<B>> for Vec<A> {
-    fn convert(self, scope: &Scope<'_>) -> Result<Vec<B>, ConversionError> {
-        let mut slot = Some(self);
-        if let Some(same) = take_if_same::<Vec<A>, Vec<B>>(&mut slot) {
+    fn convert(mut self, scope: &Scope<'_>) -> Result<Vec<B>, ConversionError> {
+        if let Some(same) = take_if_same::<Vec<A>, Vec<B>>(&mut self) {
             return Ok(same);
         }
-        // Straight from `vec::IntoIter`, so that the standard library collects in place
-        // when `A` and `B` have the same layout (versions of one type usually do).
-        match slot {
-            Some(v) => v
-                .into_iter()
-                .enumerate()
-                .map(|(i, a)| a.convert(scope).map_err(|e| e.at_index(i)))
-                .collect(),
-            None => Err(ConversionError::no_conversion::<Vec<A>, Vec<B>>()),
+        // Straight from `vec::IntoIter` through one `map_while`, so that the standard
+        // library collects in place when `A` and `B` have the same layout (versions of one
+        // type usually do): no allocation. `map_while` is the smallest fallible adapter
+        // that keeps that; the error waits in `failure`.
+        let mut failure = None;
+        let mut index = 0;
+        let out: Vec<B> = self
+            .into_iter()
+            .map_while(|a| match a.convert(scope) {
+                Ok(b) => {
+                    index += 1;
+                    Some(b)
+                }
+                Err(e) => {
+                    failure = Some(e.at_index(index));
+                    None
+                }
+            })
+            .collect();
+        match failure {
+            None => Ok(out),
+            Some(e) => Err(e),
         }
     }
 
+    // A counter, not `enumerate`, which would be one more iterator compiled per element type.
+    #[allow(clippy::explicit_counter_loop)]
     fn convert_ref(&self, scope: &Scope<'_>) -> Result<Vec<B>, ConversionError> {
-        // Collecting a `Result` gives no size hint; allocate once instead of growing.
         let mut out = Vec::with_capacity(self.len());
-        for (i, a) in self.iter().enumerate() {
-            out.push(a.convert_ref(scope).map_err(|e| e.at_index(i))?);
+        let mut index = 0;
+        for a in self {
+            match a.convert_ref(scope) {
+                Ok(b) => out.push(b),
+                Err(e) => return Err(e.at_index(index)),
+            }
+            index += 1;
         }
         Ok(out)
     }
@@ -119,23 +157,21 @@ where
     A: Convert<B> + 'static,
     B: Clone + 'static,
 {
-    fn convert(self, scope: &Scope<'_>) -> Result<BTreeMap<K, B>, ConversionError> {
-        let mut slot = Some(self);
-        if let Some(same) = take_if_same::<BTreeMap<K, A>, BTreeMap<K, B>>(&mut slot) {
+    fn convert(mut self, scope: &Scope<'_>) -> Result<BTreeMap<K, B>, ConversionError> {
+        if let Some(same) = take_if_same::<BTreeMap<K, A>, BTreeMap<K, B>>(&mut self) {
             return Ok(same);
         }
-        let Some(map) = slot else {
-            return Err(ConversionError::no_conversion::<
-                BTreeMap<K, A>,
-                BTreeMap<K, B>,
-            >());
-        };
-        map.into_iter()
-            .map(|(k, a)| match a.convert(scope) {
-                Ok(b) => Ok((k, b)),
-                Err(e) => Err(e.at_key(&k)),
-            })
-            .collect()
+        // Inserting in key order appends; collecting would buffer the pairs in a `Vec` first.
+        let mut out = BTreeMap::new();
+        for (k, a) in self {
+            match a.convert(scope) {
+                Ok(b) => {
+                    out.insert(k, b);
+                }
+                Err(e) => return Err(e.at_key(&k)),
+            }
+        }
+        Ok(out)
     }
 
     fn convert_ref(&self, scope: &Scope<'_>) -> Result<BTreeMap<K, B>, ConversionError> {
@@ -143,10 +179,14 @@ where
         if let Some(same) = (self as &dyn Any).downcast_ref::<BTreeMap<K, B>>() {
             return Ok(same.clone());
         }
-        // Inserting in key order appends; collecting would buffer the pairs in a `Vec` first.
         let mut out = BTreeMap::new();
         for (k, a) in self {
-            out.insert(k.clone(), a.convert_ref(scope).map_err(|e| e.at_key(k))?);
+            match a.convert_ref(scope) {
+                Ok(b) => {
+                    out.insert(k.clone(), b);
+                }
+                Err(e) => return Err(e.at_key(k)),
+            }
         }
         Ok(out)
     }
@@ -159,23 +199,20 @@ where
     B: Clone + 'static,
     S: BuildHasher + Clone + Default + 'static,
 {
-    fn convert(self, scope: &Scope<'_>) -> Result<HashMap<K, B, S>, ConversionError> {
-        let mut slot = Some(self);
-        if let Some(same) = take_if_same::<HashMap<K, A, S>, HashMap<K, B, S>>(&mut slot) {
+    fn convert(mut self, scope: &Scope<'_>) -> Result<HashMap<K, B, S>, ConversionError> {
+        if let Some(same) = take_if_same::<HashMap<K, A, S>, HashMap<K, B, S>>(&mut self) {
             return Ok(same);
         }
-        let Some(map) = slot else {
-            return Err(ConversionError::no_conversion::<
-                HashMap<K, A, S>,
-                HashMap<K, B, S>,
-            >());
-        };
-        map.into_iter()
-            .map(|(k, a)| match a.convert(scope) {
-                Ok(b) => Ok((k, b)),
-                Err(e) => Err(e.at_key(&k)),
-            })
-            .collect()
+        let mut out = HashMap::with_capacity_and_hasher(self.len(), S::default());
+        for (k, a) in self {
+            match a.convert(scope) {
+                Ok(b) => {
+                    out.insert(k, b);
+                }
+                Err(e) => return Err(e.at_key(&k)),
+            }
+        }
+        Ok(out)
     }
 
     fn convert_ref(&self, scope: &Scope<'_>) -> Result<HashMap<K, B, S>, ConversionError> {
@@ -184,7 +221,12 @@ where
         }
         let mut out = HashMap::with_capacity_and_hasher(self.len(), S::default());
         for (k, a) in self {
-            out.insert(k.clone(), a.convert_ref(scope).map_err(|e| e.at_key(k))?);
+            match a.convert_ref(scope) {
+                Ok(b) => {
+                    out.insert(k.clone(), b);
+                }
+                Err(e) => return Err(e.at_key(k)),
+            }
         }
         Ok(out)
     }
