@@ -41,7 +41,7 @@ pub struct Field {
     pub with_span: Option<Span>,
     /// `same_type`: the hub field has this field's type, so the value is moved (by value)
     /// or cloned (by reference) without a conversion call. The struct literal the derive
-    /// writes makes the compiler check the claim.
+    /// writes makes the compiler check the claim (a type mismatch at the derive).
     pub same_type: bool,
 }
 
@@ -274,6 +274,7 @@ impl Field {
             (None, Some(r)) => Peer::Field(r.value),
             (None, None) => Peer::Field(ident.clone()),
         };
+        let same_type = same_type.is_some();
         Ok(Field {
             ident,
             peer,
@@ -281,7 +282,7 @@ impl Field {
             rename_span,
             with_span: with.as_ref().map(|w| w.span),
             with: with.map(|w| w.value),
-            same_type: same_type.is_some(),
+            same_type,
         })
     }
 }

@@ -357,6 +357,106 @@ mod tests {
         }
     }
 
+    impl Convert<Big> for Small {
+        fn convert(self, scope: &Scope<'_>) -> Result<Big, ConversionError> {
+            self.convert_ref(scope)
+        }
+        fn convert_ref(&self, _: &Scope<'_>) -> Result<Big, ConversionError> {
+            Ok(Big(u16::from(self.0)))
+        }
+    }
+
+    #[derive(Debug, Default, PartialEq)]
+    struct ContainerHub {
+        ports: Vec<Small>,
+    }
+    #[derive(Debug, Default, PartialEq)]
+    struct SpecHub {
+        containers: Vec<ContainerHub>,
+    }
+    #[derive(Debug, Default, PartialEq)]
+    struct ObjHub {
+        spec: SpecHub,
+    }
+    #[derive(crate::Convert, Debug, Default, PartialEq)]
+    #[conversion(hub = ContainerHub, nested, crate = "crate")]
+    struct Container {
+        ports: Vec<Big>,
+    }
+    #[derive(crate::Convert, Debug, Default, PartialEq)]
+    #[conversion(hub = SpecHub, nested, crate = "crate")]
+    struct Spec {
+        containers: Vec<Container>,
+    }
+    #[derive(crate::Convert, Debug, Default, PartialEq)]
+    #[conversion(hub = ObjHub, nested, crate = "crate")]
+    struct Obj {
+        spec: Spec,
+    }
+
+    #[test]
+    fn nested_failures_name_the_field_path_with_indexes() {
+        let container = |ports: &[u16]| Container {
+            ports: ports.iter().copied().map(Big).collect(),
+        };
+        let obj = || Obj {
+            spec: Spec {
+                containers: vec![container(&[1]), container(&[2, 3]), container(&[300, 4])],
+            },
+        };
+        let expected = format!(
+            "spec.containers[2].ports[0]: converting {} to {}: 300 exceeds 255",
+            std::any::type_name::<Big>(),
+            std::any::type_name::<Small>()
+        );
+        let by_ref = obj().convert_ref(&Scope::new()).map(|_: ObjHub| ());
+        assert_eq!(by_ref.unwrap_err().to_string(), expected);
+        let by_value = obj().convert(&Scope::new()).map(|_: ObjHub| ());
+        assert_eq!(by_value.unwrap_err().to_string(), expected);
+
+        let mut ok = obj();
+        ok.spec.containers[2].ports[0] = Big(5);
+        let hub: ObjHub = ok.convert(&Scope::new()).unwrap();
+        assert_eq!(hub.spec.containers[2].ports, [Small(5), Small(4)]);
+        let back: Obj = hub.convert_ref(&Scope::new()).unwrap();
+        assert_eq!(back.spec.containers[1], container(&[2, 3]));
+    }
+
+    #[derive(Debug, PartialEq)]
+    struct Celsius(u32);
+    #[derive(Debug, PartialEq)]
+    struct Kelvin(u32);
+    impl Convert<Kelvin> for Celsius {
+        fn convert(self, scope: &Scope<'_>) -> Result<Kelvin, ConversionError> {
+            self.convert_ref(scope)
+        }
+        fn convert_ref(&self, _: &Scope<'_>) -> Result<Kelvin, ConversionError> {
+            self.0
+                .checked_add(273)
+                .map(Kelvin)
+                .ok_or_else(|| ConversionError::unrepresentable::<Celsius, Kelvin>("too hot"))
+        }
+    }
+
+    #[test]
+    fn a_vector_converts_by_value_in_its_own_buffer() {
+        let v = vec![Celsius(0), Celsius(100)];
+        let ptr = v.as_ptr() as *const u8;
+        let out: Vec<Kelvin> = v.convert(&Scope::new()).unwrap();
+        assert_eq!(out, [Kelvin(273), Kelvin(373)]);
+        assert_eq!(
+            out.as_ptr() as *const u8,
+            ptr,
+            "same layout: the buffer is reused"
+        );
+        let err = vec![Celsius(1), Celsius(2), Celsius(u32::MAX)]
+            .convert(&Scope::new())
+            .map(|_: Vec<Kelvin>| ())
+            .unwrap_err();
+        assert_eq!(err.path(), "[2]");
+        assert!(err.to_string().ends_with(": too hot"), "{err}");
+    }
+
     #[test]
     fn containers_of_other_types_convert_each_element_and_name_the_failing_one() {
         let s = Scope::new();

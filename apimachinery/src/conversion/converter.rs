@@ -384,3 +384,92 @@ impl Converter {
         Ok(out)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, Default, PartialEq)]
+    struct Meters(u32);
+    #[derive(Debug, Default, PartialEq)]
+    struct Feet(u32);
+    impl Convert<Feet> for Meters {
+        fn convert(self, scope: &Scope<'_>) -> Result<Feet, ConversionError> {
+            self.convert_ref(scope)
+        }
+        fn convert_ref(&self, _: &Scope<'_>) -> Result<Feet, ConversionError> {
+            self.0
+                .checked_mul(3)
+                .map(Feet)
+                .ok_or_else(|| ConversionError::unrepresentable::<Meters, Feet>("too far"))
+        }
+    }
+
+    #[test]
+    fn a_pair_function_converts_both_ways_and_leaves_an_empty_input() {
+        let f = ConversionFunc::of_convert::<Meters, Feet>();
+        let s = Scope::new();
+        let mut out = Feet::default();
+        f.call_ref(&Meters(2), &mut out, &s).unwrap();
+        assert_eq!(out, Feet(6));
+        let mut input = Meters(5);
+        f.call_value(&mut input, &mut out, &s).unwrap();
+        assert_eq!((&input, &out), (&Meters(0), &Feet(15)));
+        let err = f.call_ref(&Meters(u32::MAX), &mut out, &s).unwrap_err();
+        assert!(err.to_string().ends_with(": too far"), "{err}");
+        assert_eq!(
+            out,
+            Feet(15),
+            "a failed conversion leaves the output as it was"
+        );
+
+        let closure = ConversionFunc::with_by_value::<Meters, Feet, _, _>(
+            |m: &Meters, _: &Scope<'_>| Ok(Feet(m.0 + 1)),
+            |m: Meters, _: &Scope<'_>| Ok(Feet(m.0 + 2)),
+        );
+        closure.call_ref(&Meters(1), &mut out, &s).unwrap();
+        assert_eq!(out, Feet(2));
+        closure.call_value(&mut Meters(1), &mut out, &s).unwrap();
+        assert_eq!(out, Feet(3));
+    }
+
+    #[test]
+    fn values_of_other_types_are_wrong_type_errors_naming_the_side() {
+        let s = Scope::new();
+        for f in [
+            ConversionFunc::of_convert::<Meters, Feet>(),
+            ConversionFunc::by_ref(|m: &Meters, _: &Scope<'_>| Ok(Feet(m.0))),
+        ] {
+            let mut feet = Feet::default();
+            let err = f.call_ref(&Feet(1), &mut feet, &s).unwrap_err();
+            assert_eq!(
+                err.to_string(),
+                format!(
+                    "conversion function for {} to {} was given a input of another type",
+                    std::any::type_name::<Meters>(),
+                    std::any::type_name::<Feet>()
+                )
+            );
+            let mut meters = Meters::default();
+            let err = f.call_value(&mut Meters(1), &mut meters, &s).unwrap_err();
+            assert!(
+                matches!(
+                    err.kind(),
+                    ConversionErrorKind::WrongType {
+                        given: "output of another type",
+                        ..
+                    }
+                ),
+                "{err}"
+            );
+            assert_eq!(
+                format!("{f:?}"),
+                format!(
+                    "ConversionFunc({} -> {})",
+                    f.from_type_name(),
+                    f.to_type_name()
+                )
+            );
+        }
+    }
+}
