@@ -42,12 +42,18 @@ pub trait AutoConvert<Out>: Sized {
     fn auto_convert_ref(&self, scope: &Scope<'_>) -> Result<Out, ConversionError>;
 }
 
-/// Moves the value out of `value` as a `B` when `A` and `B` are the same type, leaving
-/// an empty `A` behind; `None` otherwise. The check is on constant type ids, so it
-/// compiles away in release builds.
-fn take_if_same<A: 'static, B: Default + 'static>(value: &mut A) -> Option<B> {
-    let any: &mut dyn Any = value;
-    any.downcast_mut::<B>().map(std::mem::take)
+/// `value` as a `B` when `A` and `B` are the same type, else `value` back. The check is on
+/// constant type ids and the value passes through an `Option` slot that the optimizer
+/// sees through, so that the same-type case compiles to a move (emptying `value` in place
+/// instead left a map to drop).
+fn take_if_same<A: Default + 'static, B: 'static>(value: A) -> Result<B, A> {
+    let mut slot = Some(value);
+    let any: &mut dyn Any = &mut slot;
+    match any.downcast_mut::<Option<B>>().and_then(Option::take) {
+        Some(same) => Ok(same),
+        // The slot is only emptied when it held a `B`, so it is full here.
+        None => Err(slot.unwrap_or_default()),
+    }
 }
 
 // The containers below are plain loops (but for a vector by value, see there): the
@@ -106,17 +112,18 @@ impl<A: Convert<B> + 'static, B: 'static> Convert<Box<B>> for Box<A> {
 }
 
 impl<A: Convert<B> + 'static, B: 'static> Convert<Vec<B>> for Vec<A> {
-    fn convert(mut self, scope: &Scope<'_>) -> Result<Vec<B>, ConversionError> {
-        if let Some(same) = take_if_same::<Vec<A>, Vec<B>>(&mut self) {
-            return Ok(same);
-        }
+    fn convert(self, scope: &Scope<'_>) -> Result<Vec<B>, ConversionError> {
+        let v = match take_if_same::<Vec<A>, Vec<B>>(self) {
+            Ok(same) => return Ok(same),
+            Err(v) => v,
+        };
         // Straight from `vec::IntoIter` through one `map_while`, so that the standard
         // library collects in place when `A` and `B` have the same layout (versions of one
         // type usually do): no allocation. `map_while` is the smallest fallible adapter
         // that keeps that; the error waits in `failure`.
         let mut failure = None;
         let mut index = 0;
-        let out: Vec<B> = self
+        let out: Vec<B> = v
             .into_iter()
             .map_while(|a| match a.convert(scope) {
                 Ok(b) => {
@@ -157,13 +164,14 @@ where
     A: Convert<B> + 'static,
     B: Clone + 'static,
 {
-    fn convert(mut self, scope: &Scope<'_>) -> Result<BTreeMap<K, B>, ConversionError> {
-        if let Some(same) = take_if_same::<BTreeMap<K, A>, BTreeMap<K, B>>(&mut self) {
-            return Ok(same);
-        }
+    fn convert(self, scope: &Scope<'_>) -> Result<BTreeMap<K, B>, ConversionError> {
+        let map = match take_if_same::<BTreeMap<K, A>, BTreeMap<K, B>>(self) {
+            Ok(same) => return Ok(same),
+            Err(map) => map,
+        };
         // Inserting in key order appends; collecting would buffer the pairs in a `Vec` first.
         let mut out = BTreeMap::new();
-        for (k, a) in self {
+        for (k, a) in map {
             match a.convert(scope) {
                 Ok(b) => {
                     out.insert(k, b);
@@ -199,12 +207,13 @@ where
     B: Clone + 'static,
     S: BuildHasher + Clone + Default + 'static,
 {
-    fn convert(mut self, scope: &Scope<'_>) -> Result<HashMap<K, B, S>, ConversionError> {
-        if let Some(same) = take_if_same::<HashMap<K, A, S>, HashMap<K, B, S>>(&mut self) {
-            return Ok(same);
-        }
-        let mut out = HashMap::with_capacity_and_hasher(self.len(), S::default());
-        for (k, a) in self {
+    fn convert(self, scope: &Scope<'_>) -> Result<HashMap<K, B, S>, ConversionError> {
+        let map = match take_if_same::<HashMap<K, A, S>, HashMap<K, B, S>>(self) {
+            Ok(same) => return Ok(same),
+            Err(map) => map,
+        };
+        let mut out = HashMap::with_capacity_and_hasher(map.len(), S::default());
+        for (k, a) in map {
             match a.convert(scope) {
                 Ok(b) => {
                     out.insert(k, b);
