@@ -119,7 +119,10 @@ pub fn derive_api_type(input: TokenStream) -> TokenStream {
 ///
 /// `rename = "hub_field"` (the peer's name), `skip` (no peer: dropped going to the hub,
 /// default coming back), `with = module` (`module::to_hub(value, scope)` and
-/// `module::from_hub(value, scope)` convert the value, by value).
+/// `module::from_hub(value, scope)` convert the value, by value), `same_type` (the peer
+/// has this field's very type, which converts to itself: the value is moved by value and
+/// cloned by reference, without a conversion call or error arm; a generator that knows
+/// both types can say so, and the compiler rejects the claim where it is false).
 ///
 /// Every field needs a peer: a field without one is a compile error at that field, a hub
 /// field without one a compile error at the `hub = ...` path.

@@ -214,10 +214,12 @@ pub mod v1beta1 {
     #[derive(Convert, Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
     #[conversion(hub = hub::Container)]
     pub struct Container {
-        #[conversion(rename = "name")]
+        /// Renamed, and of the same type as its peer: moved or cloned, not converted.
+        #[conversion(rename = "name", same_type)]
         pub container_name: String,
         pub image: String,
         pub env: Vec<EnvVar>,
+        #[conversion(same_type)]
         pub ports: Vec<i32>,
     }
 }
@@ -303,6 +305,27 @@ fn by_value_conversion_moves_identically_typed_fields() {
     assert_eq!(c.env.as_ptr(), env_ptr);
     assert_eq!(c.image.as_ptr(), image_ptr);
     assert_eq!(c.ports.as_ptr(), ports_ptr);
+}
+
+#[test]
+fn same_type_fields_are_moved_or_cloned_as_they_are() {
+    let c = v1beta1::Container {
+        container_name: "web".into(),
+        image: "nginx".into(),
+        env: Vec::new(),
+        ports: vec![80, 443],
+    };
+    let by_ref: hub::Container = c.convert_ref(&Scope::new()).unwrap();
+    assert_eq!(by_ref.name, "web");
+    assert_eq!(by_ref.ports, [80, 443]);
+    let (name_ptr, ports_ptr) = (c.container_name.as_ptr(), c.ports.as_ptr());
+    let by_value: hub::Container = c.convert(&Scope::new()).unwrap();
+    assert_eq!(by_value, by_ref);
+    assert_eq!(by_value.name.as_ptr(), name_ptr, "moved, not copied");
+    assert_eq!(by_value.ports.as_ptr(), ports_ptr);
+    let back: v1beta1::Container = by_value.convert_ref(&Scope::new()).unwrap();
+    assert_eq!(back.container_name, "web");
+    assert_eq!(back.ports, [80, 443]);
 }
 
 #[test]

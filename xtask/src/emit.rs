@@ -132,8 +132,10 @@ fn conversion_attr(d: &Derive, module: &str, version: &str, kind: bool) -> Strin
 fn field_conversion_attr(d: Option<&Derive>, rust: &str) -> Option<String> {
     let how = d?.fields.get(rust)?;
     let rename = |r: &Option<String>| r.as_ref().map(|r| format!("rename = \"{r}\""));
-    let attrs: Vec<String> = match how {
-        FieldConv::Same => return None,
+    let same_type = d?.same_type.contains(rust);
+    let mut attrs: Vec<String> = match how {
+        FieldConv::Same if !same_type => return None,
+        FieldConv::Same => Vec::new(),
         FieldConv::Rename(r) => vec![format!("rename = \"{r}\"")],
         FieldConv::Skip => vec!["skip".to_owned()],
         FieldConv::OptionalToPlain(r) => rename(r)
@@ -145,6 +147,9 @@ fn field_conversion_attr(d: Option<&Derive>, rust: &str) -> Option<String> {
             .chain(["with = crate::conversions::always_set".to_owned()])
             .collect(),
     };
+    if same_type {
+        attrs.push("same_type".to_owned());
+    }
     Some(format!("    #[conversion({})]\n", attrs.join(", ")))
 }
 

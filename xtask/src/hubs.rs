@@ -254,6 +254,9 @@ pub struct Derive {
     pub fields: BTreeMap<String, FieldConv>,
     /// Hub fields this struct does not have, by Rust name.
     pub hub_only: Vec<String>,
+    /// Fields whose peer has the very same Rust type (converted to itself): moved or
+    /// cloned as they are, without a conversion call (`#[conversion(same_type)]`).
+    pub same_type: BTreeSet<String>,
     /// The hand-written module with `to_hub`/`from_hub`, for kinds.
     pub manual: Option<String>,
 }
@@ -411,6 +414,15 @@ impl<'a> Planner<'a> {
             );
         }
         let mut hub_only: Vec<String> = Vec::new();
+        // `TypeMeta` and the embedded `kind`/`apiVersion` strings are the same types in
+        // every version.
+        let mut same_type = BTreeSet::new();
+        if a_tm && b_tm {
+            same_type.insert("type_meta".to_owned());
+        }
+        if sa.embedded_type_meta && sb.embedded_type_meta {
+            same_type.extend(["kind".to_owned(), "api_version".to_owned()]);
+        }
         if b_tm && !a_tm {
             hub_only.push("type_meta".to_owned());
         }
@@ -441,6 +453,9 @@ impl<'a> Planner<'a> {
             };
             used.insert(g.json.as_str());
             self.ty(&f.ty, &g.ty, &here)?;
+            if f.plain == g.plain && identical(&f.ty, &g.ty) {
+                same_type.insert(f.rust.clone());
+            }
             let rename = (g.rust != f.rust).then(|| g.rust.clone());
             fields.insert(f.rust.clone(), conv(f, g, rename));
         }
@@ -460,8 +475,24 @@ impl<'a> Planner<'a> {
             hub: b.clone(),
             fields,
             hub_only,
+            same_type,
             manual,
         })
+    }
+}
+
+/// True when `a` and `b` are the same Rust type, one that converts to itself as it is:
+/// a primitive or external type, a generated type that versions share (declared with
+/// `identity_conversion!`), and containers of them. A hand-written generic type over a
+/// generated struct is left to its own `Convert`.
+fn identical(a: &Ty, b: &Ty) -> bool {
+    match (a, b) {
+        (Ty::Path(x), Ty::Path(y)) => x == y && generic_over_local(x).is_none(),
+        (Ty::Local { .. }, Ty::Local { .. }) => a == b,
+        (Ty::Vec(x), Ty::Vec(y)) | (Ty::Map(x), Ty::Map(y)) | (Ty::Boxed(x), Ty::Boxed(y)) => {
+            identical(x, y)
+        }
+        _ => false,
     }
 }
 

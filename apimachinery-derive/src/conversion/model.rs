@@ -39,6 +39,10 @@ pub struct Field {
     pub json_name: String,
     pub rename_span: Option<Span>,
     pub with_span: Option<Span>,
+    /// `same_type`: the hub field has this field's type, so the value is moved (by value)
+    /// or cloned (by reference) without a conversion call. The struct literal the derive
+    /// writes makes the compiler check the claim (a type mismatch at the derive).
+    pub same_type: bool,
 }
 
 pub struct Container {
@@ -210,6 +214,7 @@ impl Field {
         let mut rename: Option<Spanned<Ident>> = None;
         let mut skip: Option<Span> = None;
         let mut with: Option<Spanned<syn::Path>> = None;
+        let mut same_type: Option<Span> = None;
         for attr in field
             .attrs
             .iter()
@@ -241,10 +246,25 @@ impl Field {
                     }
                     Ok(())
                 }
+                "same_type" => {
+                    if same_type.is_some() {
+                        return Err(meta.error("duplicate key in #[conversion(...)]"));
+                    }
+                    same_type = Some(meta.path.span());
+                    Ok(())
+                }
                 other => Err(meta.error(format!(
-                    "unknown key `{other}` in field #[conversion(...)]; expected `rename`, `skip` or `with`"
+                    "unknown key `{other}` in field #[conversion(...)]; expected `rename`, `skip`, `with` or `same_type`"
                 ))),
             })?;
+        }
+        if let Some(span) = same_type {
+            if skip.is_some() || with.is_some() {
+                return Err(syn::Error::new(
+                    span,
+                    "`same_type` moves the value as it is: it cannot be combined with `skip` or `with`",
+                ));
+            }
         }
         let json_name = json_rename(field)
             .unwrap_or_else(|| crate::naming::lower_camel_case(&ident.to_string()));
@@ -254,6 +274,7 @@ impl Field {
             (None, Some(r)) => Peer::Field(r.value),
             (None, None) => Peer::Field(ident.clone()),
         };
+        let same_type = same_type.is_some();
         Ok(Field {
             ident,
             peer,
@@ -261,6 +282,7 @@ impl Field {
             rename_span,
             with_span: with.as_ref().map(|w| w.span),
             with: with.map(|w| w.value),
+            same_type,
         })
     }
 }

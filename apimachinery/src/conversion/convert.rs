@@ -42,72 +42,117 @@ pub trait AutoConvert<Out>: Sized {
     fn auto_convert_ref(&self, scope: &Scope<'_>) -> Result<Out, ConversionError>;
 }
 
-/// Moves the value out of `slot` as a `B` when `A` and `B` are the same type; otherwise
-/// leaves `slot` as it is. The check is on constant type ids, so it compiles away.
-fn take_if_same<A: 'static, B: 'static>(slot: &mut Option<A>) -> Option<B> {
-    let any: &mut dyn Any = slot;
-    any.downcast_mut::<Option<B>>().and_then(Option::take)
+/// `value` as a `B` when `A` and `B` are the same type, else `value` back. The check is on
+/// constant type ids and the value passes through an `Option` slot that the optimizer
+/// sees through, so that the same-type case compiles to a move (emptying `value` in place
+/// instead left a map to drop).
+fn take_if_same<A: Default + 'static, B: 'static>(value: A) -> Result<B, A> {
+    let mut slot = Some(value);
+    let any: &mut dyn Any = &mut slot;
+    match any.downcast_mut::<Option<B>>().and_then(Option::take) {
+        Some(same) => Ok(same),
+        // The slot is only emptied when it held a `B`, so it is full here.
+        None => Err(slot.unwrap_or_default()),
+    }
 }
 
+// The containers below are plain loops (but for a vector by value, see there): the
+// iterator adapters and the fallible `collect` they replace compiled a dozen generic
+// functions per element type (`GenericShunt`, `try_process`, `Enumerate`, ...), which was
+// most of the conversion code of a crate of API types. An error's subscript is only built
+// on failure.
+
 impl<A: Convert<B> + 'static, B: 'static> Convert<Option<B>> for Option<A> {
+    // No same-type shortcut: an `Option` of an unchanged type converts its value with
+    // the identity conversion, which is a move.
     fn convert(self, scope: &Scope<'_>) -> Result<Option<B>, ConversionError> {
-        let mut slot = Some(self);
-        if let Some(same) = take_if_same::<Option<A>, Option<B>>(&mut slot) {
-            return Ok(same);
-        }
-        match slot {
-            Some(Some(a)) => a.convert(scope).map(Some),
-            Some(None) => Ok(None),
-            // `take_if_same` only empties the slot when it returns a value.
-            None => Err(ConversionError::no_conversion::<Option<A>, Option<B>>()),
+        match self {
+            Some(a) => match a.convert(scope) {
+                Ok(b) => Ok(Some(b)),
+                Err(e) => Err(e),
+            },
+            None => Ok(None),
         }
     }
 
     fn convert_ref(&self, scope: &Scope<'_>) -> Result<Option<B>, ConversionError> {
-        self.as_ref().map(|a| a.convert_ref(scope)).transpose()
+        match self {
+            Some(a) => match a.convert_ref(scope) {
+                Ok(b) => Ok(Some(b)),
+                Err(e) => Err(e),
+            },
+            None => Ok(None),
+        }
     }
 }
 
 impl<A: Convert<B> + 'static, B: 'static> Convert<Box<B>> for Box<A> {
     fn convert(self, scope: &Scope<'_>) -> Result<Box<B>, ConversionError> {
-        let mut slot = Some(self);
-        if let Some(same) = take_if_same::<Box<A>, Box<B>>(&mut slot) {
-            return Ok(same);
-        }
-        match slot {
-            Some(a) => (*a).convert(scope).map(Box::new),
-            None => Err(ConversionError::no_conversion::<Box<A>, Box<B>>()),
+        // A box of an unchanged type is kept, allocation and all.
+        let any: Box<dyn Any> = self;
+        match any.downcast::<B>() {
+            Ok(same) => Ok(same),
+            Err(any) => match any.downcast::<A>() {
+                Ok(a) => match (*a).convert(scope) {
+                    Ok(b) => Ok(Box::new(b)),
+                    Err(e) => Err(e),
+                },
+                // Unreachable: `any` was made from a `Box<A>` above.
+                Err(_) => Err(ConversionError::no_conversion::<Box<A>, Box<B>>()),
+            },
         }
     }
 
     fn convert_ref(&self, scope: &Scope<'_>) -> Result<Box<B>, ConversionError> {
-        (**self).convert_ref(scope).map(Box::new)
+        match (**self).convert_ref(scope) {
+            Ok(b) => Ok(Box::new(b)),
+            Err(e) => Err(e),
+        }
     }
 }
 
 impl<A: Convert<B> + 'static, B: 'static> Convert<Vec<B>> for Vec<A> {
     fn convert(self, scope: &Scope<'_>) -> Result<Vec<B>, ConversionError> {
-        let mut slot = Some(self);
-        if let Some(same) = take_if_same::<Vec<A>, Vec<B>>(&mut slot) {
-            return Ok(same);
-        }
-        // Straight from `vec::IntoIter`, so that the standard library collects in place
-        // when `A` and `B` have the same layout (versions of one type usually do).
-        match slot {
-            Some(v) => v
-                .into_iter()
-                .enumerate()
-                .map(|(i, a)| a.convert(scope).map_err(|e| e.at_index(i)))
-                .collect(),
-            None => Err(ConversionError::no_conversion::<Vec<A>, Vec<B>>()),
+        let v = match take_if_same::<Vec<A>, Vec<B>>(self) {
+            Ok(same) => return Ok(same),
+            Err(v) => v,
+        };
+        // Straight from `vec::IntoIter` through one `map_while`, so that the standard
+        // library collects in place when `A` and `B` have the same layout (versions of one
+        // type usually do): no allocation. `map_while` is the smallest fallible adapter
+        // that keeps that; the error waits in `failure`.
+        let mut failure = None;
+        let mut index = 0;
+        let out: Vec<B> = v
+            .into_iter()
+            .map_while(|a| match a.convert(scope) {
+                Ok(b) => {
+                    index += 1;
+                    Some(b)
+                }
+                Err(e) => {
+                    failure = Some(e.at_index(index));
+                    None
+                }
+            })
+            .collect();
+        match failure {
+            None => Ok(out),
+            Some(e) => Err(e),
         }
     }
 
+    // A counter, not `enumerate`, which would be one more iterator compiled per element type.
+    #[allow(clippy::explicit_counter_loop)]
     fn convert_ref(&self, scope: &Scope<'_>) -> Result<Vec<B>, ConversionError> {
-        // Collecting a `Result` gives no size hint; allocate once instead of growing.
         let mut out = Vec::with_capacity(self.len());
-        for (i, a) in self.iter().enumerate() {
-            out.push(a.convert_ref(scope).map_err(|e| e.at_index(i))?);
+        let mut index = 0;
+        for a in self {
+            match a.convert_ref(scope) {
+                Ok(b) => out.push(b),
+                Err(e) => return Err(e.at_index(index)),
+            }
+            index += 1;
         }
         Ok(out)
     }
@@ -120,22 +165,21 @@ where
     B: Clone + 'static,
 {
     fn convert(self, scope: &Scope<'_>) -> Result<BTreeMap<K, B>, ConversionError> {
-        let mut slot = Some(self);
-        if let Some(same) = take_if_same::<BTreeMap<K, A>, BTreeMap<K, B>>(&mut slot) {
-            return Ok(same);
-        }
-        let Some(map) = slot else {
-            return Err(ConversionError::no_conversion::<
-                BTreeMap<K, A>,
-                BTreeMap<K, B>,
-            >());
+        let map = match take_if_same::<BTreeMap<K, A>, BTreeMap<K, B>>(self) {
+            Ok(same) => return Ok(same),
+            Err(map) => map,
         };
-        map.into_iter()
-            .map(|(k, a)| match a.convert(scope) {
-                Ok(b) => Ok((k, b)),
-                Err(e) => Err(e.at_key(&k)),
-            })
-            .collect()
+        // Inserting in key order appends; collecting would buffer the pairs in a `Vec` first.
+        let mut out = BTreeMap::new();
+        for (k, a) in map {
+            match a.convert(scope) {
+                Ok(b) => {
+                    out.insert(k, b);
+                }
+                Err(e) => return Err(e.at_key(&k)),
+            }
+        }
+        Ok(out)
     }
 
     fn convert_ref(&self, scope: &Scope<'_>) -> Result<BTreeMap<K, B>, ConversionError> {
@@ -143,10 +187,14 @@ where
         if let Some(same) = (self as &dyn Any).downcast_ref::<BTreeMap<K, B>>() {
             return Ok(same.clone());
         }
-        // Inserting in key order appends; collecting would buffer the pairs in a `Vec` first.
         let mut out = BTreeMap::new();
         for (k, a) in self {
-            out.insert(k.clone(), a.convert_ref(scope).map_err(|e| e.at_key(k))?);
+            match a.convert_ref(scope) {
+                Ok(b) => {
+                    out.insert(k.clone(), b);
+                }
+                Err(e) => return Err(e.at_key(k)),
+            }
         }
         Ok(out)
     }
@@ -160,22 +208,20 @@ where
     S: BuildHasher + Clone + Default + 'static,
 {
     fn convert(self, scope: &Scope<'_>) -> Result<HashMap<K, B, S>, ConversionError> {
-        let mut slot = Some(self);
-        if let Some(same) = take_if_same::<HashMap<K, A, S>, HashMap<K, B, S>>(&mut slot) {
-            return Ok(same);
-        }
-        let Some(map) = slot else {
-            return Err(ConversionError::no_conversion::<
-                HashMap<K, A, S>,
-                HashMap<K, B, S>,
-            >());
+        let map = match take_if_same::<HashMap<K, A, S>, HashMap<K, B, S>>(self) {
+            Ok(same) => return Ok(same),
+            Err(map) => map,
         };
-        map.into_iter()
-            .map(|(k, a)| match a.convert(scope) {
-                Ok(b) => Ok((k, b)),
-                Err(e) => Err(e.at_key(&k)),
-            })
-            .collect()
+        let mut out = HashMap::with_capacity_and_hasher(map.len(), S::default());
+        for (k, a) in map {
+            match a.convert(scope) {
+                Ok(b) => {
+                    out.insert(k, b);
+                }
+                Err(e) => return Err(e.at_key(&k)),
+            }
+        }
+        Ok(out)
     }
 
     fn convert_ref(&self, scope: &Scope<'_>) -> Result<HashMap<K, B, S>, ConversionError> {
@@ -184,7 +230,12 @@ where
         }
         let mut out = HashMap::with_capacity_and_hasher(self.len(), S::default());
         for (k, a) in self {
-            out.insert(k.clone(), a.convert_ref(scope).map_err(|e| e.at_key(k))?);
+            match a.convert_ref(scope) {
+                Ok(b) => {
+                    out.insert(k.clone(), b);
+                }
+                Err(e) => return Err(e.at_key(k)),
+            }
         }
         Ok(out)
     }
@@ -313,6 +364,106 @@ mod tests {
                 ConversionError::unrepresentable::<Big, Small>(format!("{} exceeds 255", self.0))
             })
         }
+    }
+
+    impl Convert<Big> for Small {
+        fn convert(self, scope: &Scope<'_>) -> Result<Big, ConversionError> {
+            self.convert_ref(scope)
+        }
+        fn convert_ref(&self, _: &Scope<'_>) -> Result<Big, ConversionError> {
+            Ok(Big(u16::from(self.0)))
+        }
+    }
+
+    #[derive(Debug, Default, PartialEq)]
+    struct ContainerHub {
+        ports: Vec<Small>,
+    }
+    #[derive(Debug, Default, PartialEq)]
+    struct SpecHub {
+        containers: Vec<ContainerHub>,
+    }
+    #[derive(Debug, Default, PartialEq)]
+    struct ObjHub {
+        spec: SpecHub,
+    }
+    #[derive(crate::Convert, Debug, Default, PartialEq)]
+    #[conversion(hub = ContainerHub, nested, crate = "crate")]
+    struct Container {
+        ports: Vec<Big>,
+    }
+    #[derive(crate::Convert, Debug, Default, PartialEq)]
+    #[conversion(hub = SpecHub, nested, crate = "crate")]
+    struct Spec {
+        containers: Vec<Container>,
+    }
+    #[derive(crate::Convert, Debug, Default, PartialEq)]
+    #[conversion(hub = ObjHub, nested, crate = "crate")]
+    struct Obj {
+        spec: Spec,
+    }
+
+    #[test]
+    fn nested_failures_name_the_field_path_with_indexes() {
+        let container = |ports: &[u16]| Container {
+            ports: ports.iter().copied().map(Big).collect(),
+        };
+        let obj = || Obj {
+            spec: Spec {
+                containers: vec![container(&[1]), container(&[2, 3]), container(&[300, 4])],
+            },
+        };
+        let expected = format!(
+            "spec.containers[2].ports[0]: converting {} to {}: 300 exceeds 255",
+            std::any::type_name::<Big>(),
+            std::any::type_name::<Small>()
+        );
+        let by_ref = obj().convert_ref(&Scope::new()).map(|_: ObjHub| ());
+        assert_eq!(by_ref.unwrap_err().to_string(), expected);
+        let by_value = obj().convert(&Scope::new()).map(|_: ObjHub| ());
+        assert_eq!(by_value.unwrap_err().to_string(), expected);
+
+        let mut ok = obj();
+        ok.spec.containers[2].ports[0] = Big(5);
+        let hub: ObjHub = ok.convert(&Scope::new()).unwrap();
+        assert_eq!(hub.spec.containers[2].ports, [Small(5), Small(4)]);
+        let back: Obj = hub.convert_ref(&Scope::new()).unwrap();
+        assert_eq!(back.spec.containers[1], container(&[2, 3]));
+    }
+
+    #[derive(Debug, PartialEq)]
+    struct Celsius(u32);
+    #[derive(Debug, PartialEq)]
+    struct Kelvin(u32);
+    impl Convert<Kelvin> for Celsius {
+        fn convert(self, scope: &Scope<'_>) -> Result<Kelvin, ConversionError> {
+            self.convert_ref(scope)
+        }
+        fn convert_ref(&self, _: &Scope<'_>) -> Result<Kelvin, ConversionError> {
+            self.0
+                .checked_add(273)
+                .map(Kelvin)
+                .ok_or_else(|| ConversionError::unrepresentable::<Celsius, Kelvin>("too hot"))
+        }
+    }
+
+    #[test]
+    fn a_vector_converts_by_value_in_its_own_buffer() {
+        let v = vec![Celsius(0), Celsius(100)];
+        let ptr = v.as_ptr() as *const u8;
+        let out: Vec<Kelvin> = v.convert(&Scope::new()).unwrap();
+        assert_eq!(out, [Kelvin(273), Kelvin(373)]);
+        assert_eq!(
+            out.as_ptr() as *const u8,
+            ptr,
+            "same layout: the buffer is reused"
+        );
+        let err = vec![Celsius(1), Celsius(2), Celsius(u32::MAX)]
+            .convert(&Scope::new())
+            .map(|_: Vec<Kelvin>| ())
+            .unwrap_err();
+        assert_eq!(err.path(), "[2]");
+        assert!(err.to_string().ends_with(": too hot"), "{err}");
     }
 
     #[test]

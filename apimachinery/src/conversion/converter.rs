@@ -8,10 +8,31 @@ use std::sync::Arc;
 use super::{AutoConvert, ConversionError, ConversionErrorKind, Convert, Scope};
 use crate::fx_hash::FxHashMap;
 
-type RefFn =
-    dyn Fn(&dyn Any, &mut dyn Any, &Scope<'_>) -> Result<(), ConversionError> + Send + Sync;
-type ValueFn =
-    dyn Fn(&mut dyn Any, &mut dyn Any, &Scope<'_>) -> Result<(), ConversionError> + Send + Sync;
+/// The input of an erased call: borrowed (converted by reference) or lent to be emptied
+/// (converted by value).
+enum Input<'a> {
+    Ref(&'a dyn Any),
+    Value(&'a mut dyn Any),
+}
+
+/// What every registered pair compiles to: one function for both flavours. It answers
+/// `None` when a value is not of its types, which [`ConversionFunc`] checks beforehand, so
+/// that the error and its type names are built by non-generic code.
+type ErasedFn = fn(Input<'_>, &mut dyn Any, &Scope<'_>) -> Option<Result<(), ConversionError>>;
+
+/// The same, for functions that capture state (closures given to [`ConversionFunc::by_ref`]
+/// and [`ConversionFunc::with_by_value`]).
+type ErasedClosure = dyn Fn(Input<'_>, &mut dyn Any, &Scope<'_>) -> Option<Result<(), ConversionError>>
+    + Send
+    + Sync;
+
+#[derive(Clone)]
+enum Body {
+    /// A pair's `Convert` or `AutoConvert` implementation: a plain function pointer.
+    Static(ErasedFn),
+    /// A closure.
+    Closure(Arc<ErasedClosure>),
+}
 
 /// One conversion function between two Rust types, in both flavours: by reference (the
 /// input is borrowed and cloned from) and by value (the input is moved from). Built from
@@ -25,22 +46,59 @@ pub struct ConversionFunc {
     to: TypeId,
     from_name: &'static str,
     to_name: &'static str,
-    by_ref: Arc<RefFn>,
-    by_value: Arc<ValueFn>,
+    body: Body,
 }
 
-fn wrong_type<In, Out>(given: &'static str) -> ConversionError {
-    ConversionError::new(ConversionErrorKind::WrongType {
-        from: std::any::type_name::<In>(),
-        to: std::any::type_name::<Out>(),
-        given,
-    })
+/// Stores a conversion's result in the output slot. Generic over the output alone, so it
+/// is compiled once per output type, not once per pair and flavour.
+fn store<Out>(
+    out: &mut Out,
+    converted: Result<Out, ConversionError>,
+) -> Result<(), ConversionError> {
+    match converted {
+        Ok(value) => {
+            *out = value;
+            Ok(())
+        }
+        Err(e) => Err(e),
+    }
 }
 
-/// The output slot of an erased call: the `Out` to assign.
-fn out_slot<In, Out: 'static>(out: &mut dyn Any) -> Result<&mut Out, ConversionError> {
-    out.downcast_mut::<Out>()
-        .ok_or_else(|| wrong_type::<In, Out>("output of another type"))
+/// The erased form of a pair's [`Convert`] implementation.
+fn convert_shim<In, Out>(
+    input: Input<'_>,
+    out: &mut dyn Any,
+    scope: &Scope<'_>,
+) -> Option<Result<(), ConversionError>>
+where
+    In: Convert<Out> + Default + 'static,
+    Out: 'static,
+{
+    let out = out.downcast_mut::<Out>()?;
+    let converted = match input {
+        Input::Ref(input) => input.downcast_ref::<In>()?.convert_ref(scope),
+        // Leaves an empty `In` behind, which the caller drops: no allocation.
+        Input::Value(input) => std::mem::take(input.downcast_mut::<In>()?).convert(scope),
+    };
+    Some(store(out, converted))
+}
+
+/// The erased form of a pair's [`AutoConvert`] implementation.
+fn auto_convert_shim<In, Out>(
+    input: Input<'_>,
+    out: &mut dyn Any,
+    scope: &Scope<'_>,
+) -> Option<Result<(), ConversionError>>
+where
+    In: AutoConvert<Out> + Default + 'static,
+    Out: 'static,
+{
+    let out = out.downcast_mut::<Out>()?;
+    let converted = match input {
+        Input::Ref(input) => input.downcast_ref::<In>()?.auto_convert_ref(scope),
+        Input::Value(input) => std::mem::take(input.downcast_mut::<In>()?).auto_convert(scope),
+    };
+    Some(store(out, converted))
 }
 
 impl ConversionFunc {
@@ -52,27 +110,20 @@ impl ConversionFunc {
         Out: 'static,
         F: Fn(&In, &Scope<'_>) -> Result<Out, ConversionError> + Send + Sync + 'static,
     {
-        let f = Arc::new(f);
-        let g = Arc::clone(&f);
-        Self::from_parts::<In, Out>(
-            Arc::new(
-                move |input: &dyn Any, out: &mut dyn Any, scope: &Scope<'_>| {
-                    let input = input
-                        .downcast_ref::<In>()
-                        .ok_or_else(|| wrong_type::<In, Out>("input of another type"))?;
-                    *out_slot::<In, Out>(out)? = f(input, scope)?;
-                    Ok(())
-                },
-            ),
-            Arc::new(
-                move |input: &mut dyn Any, out: &mut dyn Any, scope: &Scope<'_>| {
-                    let input = input
-                        .downcast_mut::<In>()
-                        .ok_or_else(|| wrong_type::<In, Out>("input of another type"))?;
-                    *out_slot::<In, Out>(out)? = g(input, scope)?;
-                    Ok(())
-                },
-            ),
+        let closure = move |input: Input<'_>, out: &mut dyn Any, scope: &Scope<'_>| {
+            let out = out.downcast_mut::<Out>()?;
+            let input: &In = match input {
+                Input::Ref(input) => input.downcast_ref()?,
+                Input::Value(input) => input.downcast_mut()?,
+            };
+            Some(store(out, f(input, scope)))
+        };
+        Self::new(
+            TypeId::of::<In>(),
+            TypeId::of::<Out>(),
+            std::any::type_name::<In>(),
+            std::any::type_name::<Out>(),
+            Body::Closure(Arc::new(closure)),
         )
     }
 
@@ -84,26 +135,20 @@ impl ConversionFunc {
         R: Fn(&In, &Scope<'_>) -> Result<Out, ConversionError> + Send + Sync + 'static,
         V: Fn(In, &Scope<'_>) -> Result<Out, ConversionError> + Send + Sync + 'static,
     {
-        Self::from_parts::<In, Out>(
-            Arc::new(
-                move |input: &dyn Any, out: &mut dyn Any, scope: &Scope<'_>| {
-                    let input = input
-                        .downcast_ref::<In>()
-                        .ok_or_else(|| wrong_type::<In, Out>("input of another type"))?;
-                    *out_slot::<In, Out>(out)? = by_ref(input, scope)?;
-                    Ok(())
-                },
-            ),
-            Arc::new(
-                move |input: &mut dyn Any, out: &mut dyn Any, scope: &Scope<'_>| {
-                    let input = input
-                        .downcast_mut::<In>()
-                        .ok_or_else(|| wrong_type::<In, Out>("input of another type"))?;
-                    // Leaves an empty `In` behind, which the caller drops: no allocation.
-                    *out_slot::<In, Out>(out)? = by_value(std::mem::take(input), scope)?;
-                    Ok(())
-                },
-            ),
+        let closure = move |input: Input<'_>, out: &mut dyn Any, scope: &Scope<'_>| {
+            let out = out.downcast_mut::<Out>()?;
+            let converted = match input {
+                Input::Ref(input) => by_ref(input.downcast_ref()?, scope),
+                Input::Value(input) => by_value(std::mem::take(input.downcast_mut()?), scope),
+            };
+            Some(store(out, converted))
+        };
+        Self::new(
+            TypeId::of::<In>(),
+            TypeId::of::<Out>(),
+            std::any::type_name::<In>(),
+            std::any::type_name::<Out>(),
+            Body::Closure(Arc::new(closure)),
         )
     }
 
@@ -113,7 +158,13 @@ impl ConversionFunc {
         In: Convert<Out> + Default + 'static,
         Out: 'static,
     {
-        Self::with_by_value::<In, Out, _, _>(In::convert_ref, In::convert)
+        Self::new(
+            TypeId::of::<In>(),
+            TypeId::of::<Out>(),
+            std::any::type_name::<In>(),
+            std::any::type_name::<Out>(),
+            Body::Static(convert_shim::<In, Out>),
+        )
     }
 
     /// The pair's generated [`AutoConvert`] implementation, in both flavours.
@@ -122,17 +173,31 @@ impl ConversionFunc {
         In: AutoConvert<Out> + Default + 'static,
         Out: 'static,
     {
-        Self::with_by_value::<In, Out, _, _>(In::auto_convert_ref, In::auto_convert)
+        Self::new(
+            TypeId::of::<In>(),
+            TypeId::of::<Out>(),
+            std::any::type_name::<In>(),
+            std::any::type_name::<Out>(),
+            Body::Static(auto_convert_shim::<In, Out>),
+        )
     }
 
-    fn from_parts<In: 'static, Out: 'static>(by_ref: Arc<RefFn>, by_value: Arc<ValueFn>) -> Self {
+    // Out of line: every registered pair calls it, and each copy would build the whole
+    // struct again.
+    #[inline(never)]
+    fn new(
+        from: TypeId,
+        to: TypeId,
+        from_name: &'static str,
+        to_name: &'static str,
+        body: Body,
+    ) -> Self {
         ConversionFunc {
-            from: TypeId::of::<In>(),
-            to: TypeId::of::<Out>(),
-            from_name: std::any::type_name::<In>(),
-            to_name: std::any::type_name::<Out>(),
-            by_ref,
-            by_value,
+            from,
+            to,
+            from_name,
+            to_name,
+            body,
         }
     }
 
@@ -153,7 +218,8 @@ impl ConversionFunc {
         out: &mut dyn Any,
         scope: &Scope<'_>,
     ) -> Result<(), ConversionError> {
-        (self.by_ref)(input, out, scope)
+        self.check(input.type_id(), (*out).type_id())?;
+        self.call(Input::Ref(input), out, scope)
     }
 
     /// Converts `input` (an `In`, left empty) into `out` (an `Out`) by value.
@@ -163,7 +229,42 @@ impl ConversionFunc {
         out: &mut dyn Any,
         scope: &Scope<'_>,
     ) -> Result<(), ConversionError> {
-        (self.by_value)(input, out, scope)
+        self.check((*input).type_id(), (*out).type_id())?;
+        self.call(Input::Value(input), out, scope)
+    }
+
+    /// The error for values of other types than the function's, checked here so that the
+    /// per-pair code only downcasts.
+    fn check(&self, input: TypeId, out: TypeId) -> Result<(), ConversionError> {
+        if input != self.from {
+            Err(self.wrong_type("input of another type"))
+        } else if out != self.to {
+            Err(self.wrong_type("output of another type"))
+        } else {
+            Ok(())
+        }
+    }
+
+    fn call(
+        &self,
+        input: Input<'_>,
+        out: &mut dyn Any,
+        scope: &Scope<'_>,
+    ) -> Result<(), ConversionError> {
+        let result = match &self.body {
+            Body::Static(f) => f(input, out, scope),
+            Body::Closure(f) => f(input, out, scope),
+        };
+        // `check` has matched both types, so the function's downcasts succeed.
+        result.unwrap_or_else(|| Err(self.wrong_type("value of another type")))
+    }
+
+    fn wrong_type(&self, given: &'static str) -> ConversionError {
+        ConversionError::new(ConversionErrorKind::WrongType {
+            from: self.from_name,
+            to: self.to_name,
+            given,
+        })
     }
 }
 
@@ -281,5 +382,94 @@ impl Converter {
         let mut out = Out::default();
         func.call_value(&mut input, &mut out, &scope.with_converter(self))?;
         Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, Default, PartialEq)]
+    struct Meters(u32);
+    #[derive(Debug, Default, PartialEq)]
+    struct Feet(u32);
+    impl Convert<Feet> for Meters {
+        fn convert(self, scope: &Scope<'_>) -> Result<Feet, ConversionError> {
+            self.convert_ref(scope)
+        }
+        fn convert_ref(&self, _: &Scope<'_>) -> Result<Feet, ConversionError> {
+            self.0
+                .checked_mul(3)
+                .map(Feet)
+                .ok_or_else(|| ConversionError::unrepresentable::<Meters, Feet>("too far"))
+        }
+    }
+
+    #[test]
+    fn a_pair_function_converts_both_ways_and_leaves_an_empty_input() {
+        let f = ConversionFunc::of_convert::<Meters, Feet>();
+        let s = Scope::new();
+        let mut out = Feet::default();
+        f.call_ref(&Meters(2), &mut out, &s).unwrap();
+        assert_eq!(out, Feet(6));
+        let mut input = Meters(5);
+        f.call_value(&mut input, &mut out, &s).unwrap();
+        assert_eq!((&input, &out), (&Meters(0), &Feet(15)));
+        let err = f.call_ref(&Meters(u32::MAX), &mut out, &s).unwrap_err();
+        assert!(err.to_string().ends_with(": too far"), "{err}");
+        assert_eq!(
+            out,
+            Feet(15),
+            "a failed conversion leaves the output as it was"
+        );
+
+        let closure = ConversionFunc::with_by_value::<Meters, Feet, _, _>(
+            |m: &Meters, _: &Scope<'_>| Ok(Feet(m.0 + 1)),
+            |m: Meters, _: &Scope<'_>| Ok(Feet(m.0 + 2)),
+        );
+        closure.call_ref(&Meters(1), &mut out, &s).unwrap();
+        assert_eq!(out, Feet(2));
+        closure.call_value(&mut Meters(1), &mut out, &s).unwrap();
+        assert_eq!(out, Feet(3));
+    }
+
+    #[test]
+    fn values_of_other_types_are_wrong_type_errors_naming_the_side() {
+        let s = Scope::new();
+        for f in [
+            ConversionFunc::of_convert::<Meters, Feet>(),
+            ConversionFunc::by_ref(|m: &Meters, _: &Scope<'_>| Ok(Feet(m.0))),
+        ] {
+            let mut feet = Feet::default();
+            let err = f.call_ref(&Feet(1), &mut feet, &s).unwrap_err();
+            assert_eq!(
+                err.to_string(),
+                format!(
+                    "conversion function for {} to {} was given a input of another type",
+                    std::any::type_name::<Meters>(),
+                    std::any::type_name::<Feet>()
+                )
+            );
+            let mut meters = Meters::default();
+            let err = f.call_value(&mut Meters(1), &mut meters, &s).unwrap_err();
+            assert!(
+                matches!(
+                    err.kind(),
+                    ConversionErrorKind::WrongType {
+                        given: "output of another type",
+                        ..
+                    }
+                ),
+                "{err}"
+            );
+            assert_eq!(
+                format!("{f:?}"),
+                format!(
+                    "ConversionFunc({} -> {})",
+                    f.from_type_name(),
+                    f.to_type_name()
+                )
+            );
+        }
     }
 }

@@ -88,19 +88,31 @@ impl ConversionError {
     /// A value that cannot be represented when converting an `In` to an `Out`; for
     /// hand-written conversion functions.
     pub fn unrepresentable<In: ?Sized, Out: ?Sized>(message: impl Into<String>) -> Self {
-        Self::new(ConversionErrorKind::Unrepresentable {
-            from: std::any::type_name::<In>(),
-            to: std::any::type_name::<Out>(),
-            message: message.into(),
-        })
+        Self::unrepresentable_between(
+            std::any::type_name::<In>(),
+            std::any::type_name::<Out>(),
+            message.into(),
+        )
+    }
+
+    /// [`unrepresentable`](Self::unrepresentable) with the type names given: one
+    /// function for every pair, where the generic form is compiled once per pair.
+    #[inline(never)]
+    pub fn unrepresentable_between(from: &'static str, to: &'static str, message: String) -> Self {
+        Self::new(ConversionErrorKind::Unrepresentable { from, to, message })
     }
 
     /// No function converts an `In` to an `Out`.
+    #[inline]
     pub fn no_conversion<In: ?Sized, Out: ?Sized>() -> Self {
-        Self::new(ConversionErrorKind::NoConversion {
-            from: std::any::type_name::<In>(),
-            to: std::any::type_name::<Out>(),
-        })
+        Self::no_conversion_between(std::any::type_name::<In>(), std::any::type_name::<Out>())
+    }
+
+    /// [`no_conversion`](Self::no_conversion) with the type names given (Go's "unknown
+    /// conversion"): one function for every pair.
+    #[inline(never)]
+    pub fn no_conversion_between(from: &'static str, to: &'static str) -> Self {
+        Self::new(ConversionErrorKind::NoConversion { from, to })
     }
 
     /// Which error this is.

@@ -36,17 +36,17 @@ type AssignFn = fn(&mut dyn Object, Box<dyn Object>) -> Result<(), Box<dyn Objec
 
 fn assign_boxed<T: Object>(
     into: &mut dyn Object,
-    value: Box<dyn Object>,
+    mut value: Box<dyn Object>,
 ) -> Result<(), Box<dyn Object>> {
-    if !value.is::<T>() {
-        return Err(value);
-    }
-    match into.downcast_mut::<T>() {
-        Some(slot) => {
-            *slot = *value.downcast::<T>()?;
+    // Swapped rather than unboxed: two borrowing downcasts compile to a type-id check
+    // each, where `Box` downcasts compiled a chain of generic functions per type; the
+    // box then drops what `into` held.
+    match (into.downcast_mut::<T>(), value.downcast_mut::<T>()) {
+        (Some(slot), Some(new)) => {
+            std::mem::swap(slot, new);
             Ok(())
         }
-        None => Err(value),
+        _ => Err(value),
     }
 }
 

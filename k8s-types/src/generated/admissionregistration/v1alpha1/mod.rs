@@ -47,6 +47,7 @@ pub struct ApplyConfiguration {
     /// Only property names of the form \`\[a-zA-Z\_.-/\]\[a-zA-Z0-9\_.-/\]\*\` are accessible.
     /// Required.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub expression: String,
 }
 
@@ -71,6 +72,7 @@ pub struct AuditAnnotation {
     /// will be discarded.
     ///
     /// Required.
+    #[conversion(same_type)]
     pub key: String,
     /// valueExpression represents the expression which is evaluated by CEL to
     /// produce an audit annotation value. The expression must evaluate to either
@@ -87,6 +89,7 @@ pub struct AuditAnnotation {
     /// will be joined together in a comma-separated list.
     ///
     /// Required.
+    #[conversion(same_type)]
     pub value_expression: String,
 }
 
@@ -99,10 +102,12 @@ pub struct ExpressionWarning {
     /// fieldRef is the path to the field that refers to the expression.
     /// For example, the reference to the expression of the first item of
     /// validations is "spec.validations\[0\].expression"
+    #[conversion(same_type)]
     pub field_ref: String,
     /// warning contains the content of type checking information in a human-readable form.
     /// Each line of the warning contains the type that the expression is checked
     /// against, followed by the type check error from the compiler.
+    #[conversion(same_type)]
     pub warning: String,
 }
 
@@ -177,6 +182,7 @@ pub struct JSONPatch {
     /// Only property names of the form \`\[a-zA-Z\_.-/\]\[a-zA-Z0-9\_.-/\]\*\` are accessible.
     /// Required.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub expression: String,
 }
 
@@ -195,6 +201,7 @@ pub struct MatchCondition {
     /// optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')
     ///
     /// Required.
+    #[conversion(same_type)]
     pub name: String,
     /// expression represents the expression which will be evaluated by CEL. Must evaluate to bool.
     /// CEL expressions have access to the contents of the AdmissionRequest and Authorizer, organized into CEL variables:
@@ -209,6 +216,7 @@ pub struct MatchCondition {
     /// Documentation on CEL: <https://kubernetes.io/docs/reference/using-api/cel/>
     ///
     /// Required.
+    #[conversion(same_type)]
     pub expression: String,
 }
 
@@ -263,6 +271,7 @@ pub struct MatchResources {
     /// for more examples of label selectors.
     ///
     /// Default to the empty LabelSelector, which matches everything.
+    #[conversion(same_type)]
     pub namespace_selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
     /// objectSelector decides whether to run the policy based on if the
     /// object has matching labels. objectSelector is evaluated against both
@@ -275,6 +284,7 @@ pub struct MatchResources {
     /// Use the object selector only if the webhook is opt-in, because end
     /// users may skip the admission webhook by setting the labels.
     /// Default to the empty LabelSelector, which matches everything.
+    #[conversion(same_type)]
     pub object_selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
     /// resourceRules describes what operations on what resources/subresources the admission policy matches.
     /// The policy cares about an operation if it matches \_any\_ Rule.
@@ -299,6 +309,7 @@ pub struct MatchResources {
     /// API groups. The API server translates the request to a matched resource API if necessary.
     ///
     /// Defaults to "Equivalent"
+    #[conversion(same_type)]
     pub match_policy: Option<String>,
 }
 
@@ -311,8 +322,10 @@ apimachinery::proto_message!(MatchResources { 1 => namespace_selector as "namesp
 #[conversion(hub = crate::admissionregistration::v1::MutatingAdmissionPolicy)]
 pub struct MutatingAdmissionPolicy {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// metadata is the standard object metadata; More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>.
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec defines the desired behavior of the MutatingAdmissionPolicy.
     pub spec: MutatingAdmissionPolicySpec,
@@ -337,8 +350,10 @@ apimachinery::proto_message!(MutatingAdmissionPolicy { 1 => metadata, 2 => spec 
 #[conversion(hub = crate::admissionregistration::v1::MutatingAdmissionPolicyBinding)]
 pub struct MutatingAdmissionPolicyBinding {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// metadata is the standard object metadata; More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>.
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec defines the desired behavior of the MutatingAdmissionPolicyBinding.
     pub spec: MutatingAdmissionPolicyBindingSpec,
@@ -359,9 +374,11 @@ apimachinery::proto_message!(MutatingAdmissionPolicyBinding { 1 => metadata, 2 =
 #[conversion(hub = crate::admissionregistration::v1::MutatingAdmissionPolicyBindingList)]
 pub struct MutatingAdmissionPolicyBindingList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// metadata is the standard list metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// List of PolicyBinding.
     #[api(nullable)]
@@ -378,6 +395,7 @@ pub struct MutatingAdmissionPolicyBindingSpec {
     /// If the referenced resource does not exist, this binding is considered invalid and will be ignored
     /// Required.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub policy_name: String,
     /// paramRef specifies the parameter resource used to configure the admission control policy.
     /// It should point to a resource of the type specified in spec.ParamKind of the bound MutatingAdmissionPolicy.
@@ -411,9 +429,11 @@ apimachinery::proto_message!(MutatingAdmissionPolicyBindingSpec { 1 => policy_na
 #[conversion(hub = crate::admissionregistration::v1::MutatingAdmissionPolicyList)]
 pub struct MutatingAdmissionPolicyList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// metadata is the standard list metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// List of ValidatingAdmissionPolicy.
     #[api(nullable)]
@@ -466,6 +486,7 @@ pub struct MutatingAdmissionPolicySpec {
     /// failurePolicy does not define how validations that evaluate to false are handled.
     ///
     /// Allowed values are Ignore or Fail. Defaults to Fail.
+    #[conversion(same_type)]
     pub failure_policy: Option<String>,
     /// matchConditions is a list of conditions that must be met for a request to be validated.
     /// Match conditions filter requests that have already been matched by the matchConstraints.
@@ -494,6 +515,7 @@ pub struct MutatingAdmissionPolicySpec {
     /// reinvoked when mutations change the object after this mutation is invoked.
     /// Required.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub reinvocation_policy: String,
 }
 
@@ -506,6 +528,7 @@ pub struct Mutation {
     /// patchType indicates the patch strategy used.
     /// Allowed values are "ApplyConfiguration" and "JSONPatch".
     /// Required.
+    #[conversion(same_type)]
     pub patch_type: String,
     /// applyConfiguration defines the desired configuration values of an object.
     /// The configuration is applied to the admission object using
@@ -525,22 +548,26 @@ apimachinery::proto_message!(Mutation { 2 => patch_type as "patchType", 3 => app
 pub struct NamedRuleWithOperations {
     /// resourceNames is an optional white list of names that the rule applies to.  An empty set means that everything is allowed.
     #[api(skip_serializing_if = "Vec::is_empty")]
+    #[conversion(same_type)]
     pub resource_names: Vec<String>,
     /// operations is the operations the admission hook cares about - CREATE, UPDATE, DELETE, CONNECT or \*
     /// for all of those operations and any future admission operations that are added.
     /// If '\*' is present, the length of the slice must be one.
     /// Required.
     #[api(skip_serializing_if = "Vec::is_empty")]
+    #[conversion(same_type)]
     pub operations: Vec<String>,
     /// apiGroups is the API groups the resources belong to. '\*' is all groups.
     /// If '\*' is present, the length of the slice must be one.
     /// Required.
     #[api(skip_serializing_if = "Vec::is_empty")]
+    #[conversion(same_type)]
     pub api_groups: Vec<String>,
     /// apiVersions is the API versions the resources belong to. '\*' is all versions.
     /// If '\*' is present, the length of the slice must be one.
     /// Required.
     #[api(skip_serializing_if = "Vec::is_empty")]
+    #[conversion(same_type)]
     pub api_versions: Vec<String>,
     /// resources is a list of resources this rule applies to.
     ///
@@ -558,6 +585,7 @@ pub struct NamedRuleWithOperations {
     /// Depending on the enclosing object, subresources might not be allowed.
     /// Required.
     #[api(skip_serializing_if = "Vec::is_empty")]
+    #[conversion(same_type)]
     pub resources: Vec<String>,
     /// scope specifies the scope of this rule.
     /// Valid values are "Cluster", "Namespaced", and "\*"
@@ -567,6 +595,7 @@ pub struct NamedRuleWithOperations {
     /// "\*" means that there are no scope restrictions.
     /// Subresources match the scope of their parent resource.
     /// Default is "\*".
+    #[conversion(same_type)]
     pub scope: Option<String>,
 }
 
@@ -659,10 +688,12 @@ pub struct ParamKind {
     /// In format of "group/version".
     /// Required.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub api_version: String,
     /// kind is the API kind the resources belong to.
     /// Required.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub kind: String,
 }
 
@@ -678,6 +709,7 @@ pub struct ParamRef {
     /// \`name\` and \`selector\` are mutually exclusive properties. If one is set,
     /// the other must be unset.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub name: String,
     /// namespace is the namespace of the referenced resource. Allows limiting
     /// the search for params to a specific namespace. Applies to both \`name\` and
@@ -694,6 +726,7 @@ pub struct ParamRef {
     /// care that if this is left empty the binding must not match any cluster-scoped
     /// resources, which will result in an error.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub namespace: String,
     /// selector can be used to match multiple param objects based on their labels.
     /// Supply selector: {} to match all resources of the ParamKind.
@@ -703,6 +736,7 @@ pub struct ParamRef {
     ///
     /// One of \`name\` or \`selector\` must be set, but \`name\` and \`selector\` are
     /// mutually exclusive properties. If one is set, the other must be unset.
+    #[conversion(same_type)]
     pub selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
     /// parameterNotFoundAction controls the behavior of the binding when the resource
     /// exists, and name or selector is valid, but there are no parameters
@@ -713,6 +747,7 @@ pub struct ParamRef {
     ///
     /// Allowed values are \`Allow\` or \`Deny\`
     /// Default to \`Deny\`
+    #[conversion(same_type)]
     pub parameter_not_found_action: Option<String>,
 }
 
@@ -737,8 +772,10 @@ apimachinery::proto_message!(TypeChecking { 1 => expression_warnings as "express
 #[conversion(hub = crate::admissionregistration::v1::ValidatingAdmissionPolicy)]
 pub struct ValidatingAdmissionPolicy {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// metadata is the standard object metadata; More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>.
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec defines the desired behavior of the ValidatingAdmissionPolicy.
     pub spec: ValidatingAdmissionPolicySpec,
@@ -768,8 +805,10 @@ apimachinery::proto_message!(ValidatingAdmissionPolicy { 1 => metadata, 2 => spe
 #[conversion(hub = crate::admissionregistration::v1::ValidatingAdmissionPolicyBinding)]
 pub struct ValidatingAdmissionPolicyBinding {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// metadata is the standard object metadata; More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>.
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec defines the desired behavior of the ValidatingAdmissionPolicyBinding.
     pub spec: ValidatingAdmissionPolicyBindingSpec,
@@ -790,9 +829,11 @@ apimachinery::proto_message!(ValidatingAdmissionPolicyBinding { 1 => metadata, 2
 #[conversion(hub = crate::admissionregistration::v1::ValidatingAdmissionPolicyBindingList)]
 pub struct ValidatingAdmissionPolicyBindingList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// metadata is the standard list metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// List of PolicyBinding.
     #[api(nullable)]
@@ -809,6 +850,7 @@ pub struct ValidatingAdmissionPolicyBindingSpec {
     /// If the referenced resource does not exist, this binding is considered invalid and will be ignored
     /// Required.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub policy_name: String,
     /// paramRef specifies the parameter resource used to configure the admission control policy.
     /// It should point to a resource of the type specified in ParamKind of the bound ValidatingAdmissionPolicy.
@@ -861,6 +903,7 @@ pub struct ValidatingAdmissionPolicyBindingSpec {
     ///
     /// Required.
     #[api(skip_serializing_if = "Vec::is_empty")]
+    #[conversion(same_type)]
     pub validation_actions: Vec<String>,
 }
 
@@ -879,9 +922,11 @@ apimachinery::proto_message!(ValidatingAdmissionPolicyBindingSpec { 1 => policy_
 #[conversion(hub = crate::admissionregistration::v1::ValidatingAdmissionPolicyList)]
 pub struct ValidatingAdmissionPolicyList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// metadata is the standard list metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// List of ValidatingAdmissionPolicy.
     #[api(nullable)]
@@ -923,6 +968,7 @@ pub struct ValidatingAdmissionPolicySpec {
     /// define how failures are enforced.
     ///
     /// Allowed values are Ignore or Fail. Defaults to Fail.
+    #[conversion(same_type)]
     pub failure_policy: Option<String>,
     /// auditAnnotations contains CEL expressions which are used to produce audit
     /// annotations for the audit event of the API request.
@@ -965,12 +1011,14 @@ apimachinery::proto_message!(ValidatingAdmissionPolicySpec { 1 => param_kind as 
 pub struct ValidatingAdmissionPolicyStatus {
     /// observedGeneration is the generation observed by the controller.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    #[conversion(same_type)]
     pub observed_generation: i64,
     /// typeChecking contains the results of type checking for each expression.
     /// Presence of this field indicates the completion of the type checking.
     pub type_checking: Option<TypeChecking>,
     /// conditions represent the latest available observations of a policy's current state.
     #[api(skip_serializing_if = "Vec::is_empty")]
+    #[conversion(same_type)]
     pub conditions: Vec<crate::meta::v1::Condition>,
 }
 
@@ -1021,6 +1069,7 @@ pub struct Validation {
     /// are overwritten by values in \`Y\` when the key sets of \`X\` and \`Y\` intersect. Elements in \`Y\` with
     /// non-intersecting keys are appended, retaining their partial order.
     /// Required.
+    #[conversion(same_type)]
     pub expression: String,
     /// message represents the message displayed when validation fails. The message is required if the Expression contains
     /// line breaks. The message must not contain line breaks.
@@ -1030,6 +1079,7 @@ pub struct Validation {
     /// The message must not contain line breaks.
     /// If unset, the message is "failed Expression: {Expression}".
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub message: String,
     /// reason represents a machine-readable description of why this validation failed.
     /// If this is the first validation in the list to fail, this reason, as well as the
@@ -1037,6 +1087,7 @@ pub struct Validation {
     /// HTTP response to the client.
     /// The currently supported reasons are: "Unauthorized", "Forbidden", "Invalid", "RequestEntityTooLarge".
     /// If not set, StatusReasonInvalid is used in the response to the client.
+    #[conversion(same_type)]
     pub reason: Option<String>,
     /// messageExpression declares a CEL expression that evaluates to the validation failure message that is returned when this rule fails.
     /// Since messageExpression is used as a failure message, it must evaluate to a string.
@@ -1049,6 +1100,7 @@ pub struct Validation {
     /// Example:
     /// "object.x must be less than max ("+string(params.max)+")"
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub message_expression: String,
 }
 
@@ -1061,9 +1113,11 @@ pub struct Variable {
     /// name is the name of the variable. The name must be a valid CEL identifier and unique among all variables.
     /// The variable can be accessed in other expressions through \`variables\`
     /// For example, if name is "foo", the variable will be available as \`variables.foo\`
+    #[conversion(same_type)]
     pub name: String,
     /// expression is the expression that will be evaluated as the value of the variable.
     /// The CEL expression has access to the same identifiers as the CEL expressions in Validation.
+    #[conversion(same_type)]
     pub expression: String,
 }
 

@@ -47,6 +47,7 @@ pub struct ApplyConfiguration {
     /// Only property names of the form \`\[a-zA-Z\_.-/\]\[a-zA-Z0-9\_.-/\]\*\` are accessible.
     /// Required.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub expression: String,
 }
 
@@ -71,6 +72,7 @@ pub struct AuditAnnotation {
     /// will be discarded.
     ///
     /// Required.
+    #[conversion(same_type)]
     pub key: String,
     /// valueExpression represents the expression which is evaluated by CEL to
     /// produce an audit annotation value. The expression must evaluate to either
@@ -87,6 +89,7 @@ pub struct AuditAnnotation {
     /// will be joined together in a comma-separated list.
     ///
     /// Required.
+    #[conversion(same_type)]
     pub value_expression: String,
 }
 
@@ -99,10 +102,12 @@ pub struct ExpressionWarning {
     /// fieldRef is the path to the field that refers to the expression.
     /// For example, the reference to the expression of the first item of
     /// validations is "spec.validations\[0\].expression"
+    #[conversion(same_type)]
     pub field_ref: String,
     /// warning contains the content of type checking information in a human-readable form.
     /// Each line of the warning contains the type that the expression is checked
     /// against, followed by the type check error from the compiler.
+    #[conversion(same_type)]
     pub warning: String,
 }
 
@@ -177,6 +182,7 @@ pub struct JSONPatch {
     /// Only property names of the form \`\[a-zA-Z\_.-/\]\[a-zA-Z0-9\_.-/\]\*\` are accessible.
     /// Required.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub expression: String,
 }
 
@@ -195,6 +201,7 @@ pub struct MatchCondition {
     /// optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')
     ///
     /// Required.
+    #[conversion(same_type)]
     pub name: String,
     /// expression represents the expression which will be evaluated by CEL. Must evaluate to bool.
     /// CEL expressions have access to the contents of the AdmissionRequest and Authorizer, organized into CEL variables:
@@ -209,6 +216,7 @@ pub struct MatchCondition {
     /// Documentation on CEL: <https://kubernetes.io/docs/reference/using-api/cel/>
     ///
     /// Required.
+    #[conversion(same_type)]
     pub expression: String,
 }
 
@@ -263,6 +271,7 @@ pub struct MatchResources {
     /// for more examples of label selectors.
     ///
     /// Default to the empty LabelSelector, which matches everything.
+    #[conversion(same_type)]
     pub namespace_selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
     /// objectSelector decides whether to run the validation based on if the
     /// object has matching labels. objectSelector is evaluated against both
@@ -275,6 +284,7 @@ pub struct MatchResources {
     /// Use the object selector only if the webhook is opt-in, because end
     /// users may skip the admission webhook by setting the labels.
     /// Default to the empty LabelSelector, which matches everything.
+    #[conversion(same_type)]
     pub object_selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
     /// resourceRules describes what operations on what resources/subresources the ValidatingAdmissionPolicy matches.
     /// The policy cares about an operation if it matches \_any\_ Rule.
@@ -298,6 +308,7 @@ pub struct MatchResources {
     /// a request to apps/v1beta1 or extensions/v1beta1 would be converted to apps/v1 and sent to the ValidatingAdmissionPolicy.
     ///
     /// Defaults to "Equivalent"
+    #[conversion(same_type)]
     pub match_policy: Option<String>,
 }
 
@@ -310,8 +321,10 @@ apimachinery::proto_message!(MatchResources { 1 => namespace_selector as "namesp
 #[conversion(hub = crate::admissionregistration::v1::MutatingAdmissionPolicy)]
 pub struct MutatingAdmissionPolicy {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// metadata is the standard object metadata; More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>.
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec defines the desired behavior of the MutatingAdmissionPolicy.
     pub spec: MutatingAdmissionPolicySpec,
@@ -336,8 +349,10 @@ apimachinery::proto_message!(MutatingAdmissionPolicy { 1 => metadata, 2 => spec 
 #[conversion(hub = crate::admissionregistration::v1::MutatingAdmissionPolicyBinding)]
 pub struct MutatingAdmissionPolicyBinding {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// metadata is the standard object metadata; More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>.
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec defines the desired behavior of the MutatingAdmissionPolicyBinding.
     pub spec: MutatingAdmissionPolicyBindingSpec,
@@ -358,9 +373,11 @@ apimachinery::proto_message!(MutatingAdmissionPolicyBinding { 1 => metadata, 2 =
 #[conversion(hub = crate::admissionregistration::v1::MutatingAdmissionPolicyBindingList)]
 pub struct MutatingAdmissionPolicyBindingList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// metadata is the standard list metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// List of PolicyBinding.
     #[api(nullable)]
@@ -377,6 +394,7 @@ pub struct MutatingAdmissionPolicyBindingSpec {
     /// If the referenced resource does not exist, this binding is considered invalid and will be ignored
     /// Required.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub policy_name: String,
     /// paramRef specifies the parameter resource used to configure the admission control policy.
     /// It should point to a resource of the type specified in spec.ParamKind of the bound MutatingAdmissionPolicy.
@@ -410,9 +428,11 @@ apimachinery::proto_message!(MutatingAdmissionPolicyBindingSpec { 1 => policy_na
 #[conversion(hub = crate::admissionregistration::v1::MutatingAdmissionPolicyList)]
 pub struct MutatingAdmissionPolicyList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// metadata is the standard list metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// List of ValidatingAdmissionPolicy.
     #[api(nullable)]
@@ -465,6 +485,7 @@ pub struct MutatingAdmissionPolicySpec {
     /// failurePolicy does not define how validations that evaluate to false are handled.
     ///
     /// Allowed values are Ignore or Fail. Defaults to Fail.
+    #[conversion(same_type)]
     pub failure_policy: Option<String>,
     /// matchConditions is a list of conditions that must be met for a request to be validated.
     /// Match conditions filter requests that have already been matched by the matchConstraints.
@@ -493,6 +514,7 @@ pub struct MutatingAdmissionPolicySpec {
     /// reinvoked when mutations change the object after this mutation is invoked.
     /// Required.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub reinvocation_policy: String,
 }
 
@@ -507,6 +529,7 @@ pub struct MutatingWebhook {
     /// "imagepolicy" is the name of the webhook, and kubernetes.io is the name
     /// of the organization.
     /// Required.
+    #[conversion(same_type)]
     pub name: String,
     /// clientConfig defines how to communicate with the hook.
     /// Required
@@ -518,9 +541,11 @@ pub struct MutatingWebhook {
     /// disabling the plugin, ValidatingAdmissionWebhooks and MutatingAdmissionWebhooks are never called
     /// on admission requests for ValidatingWebhookConfiguration and MutatingWebhookConfiguration objects.
     #[api(skip_serializing_if = "Vec::is_empty")]
+    #[conversion(same_type)]
     pub rules: Vec<crate::admissionregistration::v1::RuleWithOperations>,
     /// failurePolicy defines how unrecognized errors from the admission endpoint are handled -
     /// allowed values are Ignore or Fail. Defaults to Ignore.
+    #[conversion(same_type)]
     pub failure_policy: Option<String>,
     /// matchPolicy defines how the "rules" list is used to match incoming requests.
     /// Allowed values are "Exact" or "Equivalent".
@@ -536,6 +561,7 @@ pub struct MutatingWebhook {
     /// a request to apps/v1beta1 or extensions/v1beta1 would be converted to apps/v1 and sent to the webhook.
     ///
     /// Defaults to "Exact"
+    #[conversion(same_type)]
     pub match_policy: Option<String>,
     /// namespaceSelector decides whether to run the webhook on an object based
     /// on whether the namespace for that object matches the selector. If the
@@ -580,6 +606,7 @@ pub struct MutatingWebhook {
     /// for more examples of label selectors.
     ///
     /// Default to the empty LabelSelector, which matches everything.
+    #[conversion(same_type)]
     pub namespace_selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
     /// objectSelector decides whether to run the webhook based on if the
     /// object has matching labels. objectSelector is evaluated against both
@@ -592,6 +619,7 @@ pub struct MutatingWebhook {
     /// Use the object selector only if the webhook is opt-in, because end
     /// users may skip the admission webhook by setting the labels.
     /// Default to the empty LabelSelector, which matches everything.
+    #[conversion(same_type)]
     pub object_selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
     /// sideEffects states whether this webhook has side effects.
     /// Acceptable values are: Unknown, None, Some, NoneOnDryRun
@@ -599,12 +627,14 @@ pub struct MutatingWebhook {
     /// rejected by a future step in the admission chain and the side effects therefore need to be undone.
     /// Requests with the dryRun attribute will be auto-rejected if they match a webhook with
     /// sideEffects == Unknown or Some. Defaults to Unknown.
+    #[conversion(same_type)]
     pub side_effects: Option<String>,
     /// timeoutSeconds specifies the timeout for this webhook. After the timeout passes,
     /// the webhook call will be ignored or the API call will fail based on the
     /// failure policy.
     /// The timeout value must be between 1 and 30 seconds.
     /// Default to 30 seconds.
+    #[conversion(same_type)]
     pub timeout_seconds: Option<i32>,
     /// admissionReviewVersions is an ordered list of preferred \`AdmissionReview\`
     /// versions the Webhook expects. API server will try to use first version in
@@ -632,6 +662,7 @@ pub struct MutatingWebhook {
     /// \* to validate an object after all mutations are guaranteed complete, use a validating admission webhook instead.
     ///
     /// Defaults to "Never".
+    #[conversion(same_type)]
     pub reinvocation_policy: Option<String>,
     /// matchConditions is a list of conditions that must be met for a request to be sent to this
     /// webhook. Match conditions filter requests that have already been matched by the rules,
@@ -658,8 +689,10 @@ apimachinery::proto_message!(MutatingWebhook { 1 => name, 2 => client_config as 
 #[conversion(hub = crate::admissionregistration::v1::MutatingWebhookConfiguration)]
 pub struct MutatingWebhookConfiguration {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// metadata is the standard object metadata; More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>.
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// webhooks is a list of webhooks and the affected resources and operations.
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -681,9 +714,11 @@ apimachinery::proto_message!(MutatingWebhookConfiguration { 1 => metadata, 2 => 
 #[conversion(hub = crate::admissionregistration::v1::MutatingWebhookConfigurationList)]
 pub struct MutatingWebhookConfigurationList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// metadata is the standard list metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// List of MutatingWebhookConfiguration.
     #[api(nullable)]
@@ -699,6 +734,7 @@ pub struct Mutation {
     /// patchType indicates the patch strategy used.
     /// Allowed values are "ApplyConfiguration" and "JSONPatch".
     /// Required.
+    #[conversion(same_type)]
     pub patch_type: String,
     /// applyConfiguration defines the desired configuration values of an object.
     /// The configuration is applied to the admission object using
@@ -718,22 +754,26 @@ apimachinery::proto_message!(Mutation { 2 => patch_type as "patchType", 3 => app
 pub struct NamedRuleWithOperations {
     /// resourceNames is an optional white list of names that the rule applies to.  An empty set means that everything is allowed.
     #[api(skip_serializing_if = "Vec::is_empty")]
+    #[conversion(same_type)]
     pub resource_names: Vec<String>,
     /// operations is the operations the admission hook cares about - CREATE, UPDATE, DELETE, CONNECT or \*
     /// for all of those operations and any future admission operations that are added.
     /// If '\*' is present, the length of the slice must be one.
     /// Required.
     #[api(skip_serializing_if = "Vec::is_empty")]
+    #[conversion(same_type)]
     pub operations: Vec<String>,
     /// apiGroups is the API groups the resources belong to. '\*' is all groups.
     /// If '\*' is present, the length of the slice must be one.
     /// Required.
     #[api(skip_serializing_if = "Vec::is_empty")]
+    #[conversion(same_type)]
     pub api_groups: Vec<String>,
     /// apiVersions is the API versions the resources belong to. '\*' is all versions.
     /// If '\*' is present, the length of the slice must be one.
     /// Required.
     #[api(skip_serializing_if = "Vec::is_empty")]
+    #[conversion(same_type)]
     pub api_versions: Vec<String>,
     /// resources is a list of resources this rule applies to.
     ///
@@ -751,6 +791,7 @@ pub struct NamedRuleWithOperations {
     /// Depending on the enclosing object, subresources might not be allowed.
     /// Required.
     #[api(skip_serializing_if = "Vec::is_empty")]
+    #[conversion(same_type)]
     pub resources: Vec<String>,
     /// scope specifies the scope of this rule.
     /// Valid values are "Cluster", "Namespaced", and "\*"
@@ -760,6 +801,7 @@ pub struct NamedRuleWithOperations {
     /// "\*" means that there are no scope restrictions.
     /// Subresources match the scope of their parent resource.
     /// Default is "\*".
+    #[conversion(same_type)]
     pub scope: Option<String>,
 }
 
@@ -852,10 +894,12 @@ pub struct ParamKind {
     /// In format of "group/version".
     /// Required.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub api_version: String,
     /// kind is the API kind the resources belong to.
     /// Required.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub kind: String,
 }
 
@@ -875,6 +919,7 @@ pub struct ParamRef {
     /// by setting the \`name\` field, leaving \`selector\` blank, and setting namespace
     /// if \`paramKind\` is namespace-scoped.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub name: String,
     /// namespace is the namespace of the referenced resource. Allows limiting
     /// the search for params to a specific namespace. Applies to both \`name\` and
@@ -891,6 +936,7 @@ pub struct ParamRef {
     /// care that if this is left empty the binding must not match any cluster-scoped
     /// resources, which will result in an error.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub namespace: String,
     /// selector can be used to match multiple param objects based on their labels.
     /// Supply selector: {} to match all resources of the ParamKind.
@@ -900,6 +946,7 @@ pub struct ParamRef {
     ///
     /// One of \`name\` or \`selector\` must be set, but \`name\` and \`selector\` are
     /// mutually exclusive properties. If one is set, the other must be unset.
+    #[conversion(same_type)]
     pub selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
     /// parameterNotFoundAction controls the behavior of the binding when the resource
     /// exists, and name or selector is valid, but there are no parameters
@@ -911,6 +958,7 @@ pub struct ParamRef {
     /// Allowed values are \`Allow\` or \`Deny\`
     ///
     /// Required
+    #[conversion(same_type)]
     pub parameter_not_found_action: Option<String>,
 }
 
@@ -922,16 +970,20 @@ apimachinery::proto_message!(ParamRef { 1 => name, 2 => namespace, 3 => selector
 pub struct ServiceReference {
     /// namespace is the namespace of the service.
     /// Required
+    #[conversion(same_type)]
     pub namespace: String,
     /// name is the name of the service.
     /// Required
+    #[conversion(same_type)]
     pub name: String,
     /// path is an optional URL path which will be sent in any request to
     /// this service.
+    #[conversion(same_type)]
     pub path: Option<String>,
     /// port is the port on the service that hosts the webhook.
     /// Default to 443 for backward compatibility.
     /// port should be a valid port number (1-65535, inclusive).
+    #[conversion(same_type)]
     pub port: Option<i32>,
 }
 
@@ -956,8 +1008,10 @@ apimachinery::proto_message!(TypeChecking { 1 => expression_warnings as "express
 #[conversion(hub = crate::admissionregistration::v1::ValidatingAdmissionPolicy)]
 pub struct ValidatingAdmissionPolicy {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// metadata is the standard object metadata; More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>.
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec defines the desired behavior of the ValidatingAdmissionPolicy.
     pub spec: ValidatingAdmissionPolicySpec,
@@ -987,8 +1041,10 @@ apimachinery::proto_message!(ValidatingAdmissionPolicy { 1 => metadata, 2 => spe
 #[conversion(hub = crate::admissionregistration::v1::ValidatingAdmissionPolicyBinding)]
 pub struct ValidatingAdmissionPolicyBinding {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// metadata is the standard object metadata; More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>.
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec defines the desired behavior of the ValidatingAdmissionPolicyBinding.
     pub spec: ValidatingAdmissionPolicyBindingSpec,
@@ -1009,9 +1065,11 @@ apimachinery::proto_message!(ValidatingAdmissionPolicyBinding { 1 => metadata, 2
 #[conversion(hub = crate::admissionregistration::v1::ValidatingAdmissionPolicyBindingList)]
 pub struct ValidatingAdmissionPolicyBindingList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// metadata is the standard list metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// List of PolicyBinding.
     #[api(nullable)]
@@ -1028,6 +1086,7 @@ pub struct ValidatingAdmissionPolicyBindingSpec {
     /// If the referenced resource does not exist, this binding is considered invalid and will be ignored
     /// Required.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub policy_name: String,
     /// paramRef specifies the parameter resource used to configure the admission control policy.
     /// It should point to a resource of the type specified in ParamKind of the bound ValidatingAdmissionPolicy.
@@ -1080,6 +1139,7 @@ pub struct ValidatingAdmissionPolicyBindingSpec {
     ///
     /// Required.
     #[api(skip_serializing_if = "Vec::is_empty")]
+    #[conversion(same_type)]
     pub validation_actions: Vec<String>,
 }
 
@@ -1098,9 +1158,11 @@ apimachinery::proto_message!(ValidatingAdmissionPolicyBindingSpec { 1 => policy_
 #[conversion(hub = crate::admissionregistration::v1::ValidatingAdmissionPolicyList)]
 pub struct ValidatingAdmissionPolicyList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// metadata is the standard list metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// List of ValidatingAdmissionPolicy.
     #[api(nullable)]
@@ -1142,6 +1204,7 @@ pub struct ValidatingAdmissionPolicySpec {
     /// define how failures are enforced.
     ///
     /// Allowed values are Ignore or Fail. Defaults to Fail.
+    #[conversion(same_type)]
     pub failure_policy: Option<String>,
     /// auditAnnotations contains CEL expressions which are used to produce audit
     /// annotations for the audit event of the API request.
@@ -1184,12 +1247,14 @@ apimachinery::proto_message!(ValidatingAdmissionPolicySpec { 1 => param_kind as 
 pub struct ValidatingAdmissionPolicyStatus {
     /// observedGeneration is the generation observed by the controller.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    #[conversion(same_type)]
     pub observed_generation: i64,
     /// typeChecking contains the results of type checking for each expression.
     /// Presence of this field indicates the completion of the type checking.
     pub type_checking: Option<TypeChecking>,
     /// conditions represent the latest available observations of a policy's current state.
     #[api(skip_serializing_if = "Vec::is_empty")]
+    #[conversion(same_type)]
     pub conditions: Vec<crate::meta::v1::Condition>,
 }
 
@@ -1204,6 +1269,7 @@ pub struct ValidatingWebhook {
     /// "imagepolicy" is the name of the webhook, and kubernetes.io is the name
     /// of the organization.
     /// Required.
+    #[conversion(same_type)]
     pub name: String,
     /// clientConfig defines how to communicate with the hook.
     /// Required
@@ -1215,9 +1281,11 @@ pub struct ValidatingWebhook {
     /// disabling the plugin, ValidatingAdmissionWebhooks and MutatingAdmissionWebhooks are never called
     /// on admission requests for ValidatingWebhookConfiguration and MutatingWebhookConfiguration objects.
     #[api(skip_serializing_if = "Vec::is_empty")]
+    #[conversion(same_type)]
     pub rules: Vec<crate::admissionregistration::v1::RuleWithOperations>,
     /// failurePolicy defines how unrecognized errors from the admission endpoint are handled -
     /// allowed values are Ignore or Fail. Defaults to Ignore.
+    #[conversion(same_type)]
     pub failure_policy: Option<String>,
     /// matchPolicy defines how the "rules" list is used to match incoming requests.
     /// Allowed values are "Exact" or "Equivalent".
@@ -1233,6 +1301,7 @@ pub struct ValidatingWebhook {
     /// a request to apps/v1beta1 or extensions/v1beta1 would be converted to apps/v1 and sent to the webhook.
     ///
     /// Defaults to "Exact"
+    #[conversion(same_type)]
     pub match_policy: Option<String>,
     /// namespaceSelector decides whether to run the webhook on an object based
     /// on whether the namespace for that object matches the selector. If the
@@ -1277,6 +1346,7 @@ pub struct ValidatingWebhook {
     /// for more examples of label selectors.
     ///
     /// Default to the empty LabelSelector, which matches everything.
+    #[conversion(same_type)]
     pub namespace_selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
     /// objectSelector decides whether to run the webhook based on if the
     /// object has matching labels. objectSelector is evaluated against both
@@ -1289,6 +1359,7 @@ pub struct ValidatingWebhook {
     /// Use the object selector only if the webhook is opt-in, because end
     /// users may skip the admission webhook by setting the labels.
     /// Default to the empty LabelSelector, which matches everything.
+    #[conversion(same_type)]
     pub object_selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
     /// sideEffects states whether this webhook has side effects.
     /// Acceptable values are: Unknown, None, Some, NoneOnDryRun
@@ -1296,12 +1367,14 @@ pub struct ValidatingWebhook {
     /// rejected by a future step in the admission chain and the side effects therefore need to be undone.
     /// Requests with the dryRun attribute will be auto-rejected if they match a webhook with
     /// sideEffects == Unknown or Some. Defaults to Unknown.
+    #[conversion(same_type)]
     pub side_effects: Option<String>,
     /// timeoutSeconds specifies the timeout for this webhook. After the timeout passes,
     /// the webhook call will be ignored or the API call will fail based on the
     /// failure policy.
     /// The timeout value must be between 1 and 30 seconds.
     /// Default to 30 seconds.
+    #[conversion(same_type)]
     pub timeout_seconds: Option<i32>,
     /// admissionReviewVersions is an ordered list of preferred \`AdmissionReview\`
     /// versions the Webhook expects. API server will try to use first version in
@@ -1339,8 +1412,10 @@ apimachinery::proto_message!(ValidatingWebhook { 1 => name, 2 => client_config a
 #[conversion(hub = crate::admissionregistration::v1::ValidatingWebhookConfiguration)]
 pub struct ValidatingWebhookConfiguration {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// metadata is the standard object metadata; More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>.
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// webhooks is a list of webhooks and the affected resources and operations.
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -1362,9 +1437,11 @@ apimachinery::proto_message!(ValidatingWebhookConfiguration { 1 => metadata, 2 =
 #[conversion(hub = crate::admissionregistration::v1::ValidatingWebhookConfigurationList)]
 pub struct ValidatingWebhookConfigurationList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// metadata is the standard list metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// List of ValidatingWebhookConfiguration.
     #[api(nullable)]
@@ -1418,6 +1495,7 @@ pub struct Validation {
     /// are overwritten by values in \`Y\` when the key sets of \`X\` and \`Y\` intersect. Elements in \`Y\` with
     /// non-intersecting keys are appended, retaining their partial order.
     /// Required.
+    #[conversion(same_type)]
     pub expression: String,
     /// message represents the message displayed when validation fails. The message is required if the Expression contains
     /// line breaks. The message must not contain line breaks.
@@ -1427,6 +1505,7 @@ pub struct Validation {
     /// The message must not contain line breaks.
     /// If unset, the message is "failed Expression: {Expression}".
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub message: String,
     /// reason represents a machine-readable description of why this validation failed.
     /// If this is the first validation in the list to fail, this reason, as well as the
@@ -1434,6 +1513,7 @@ pub struct Validation {
     /// HTTP response to the client.
     /// The currently supported reasons are: "Unauthorized", "Forbidden", "Invalid", "RequestEntityTooLarge".
     /// If not set, StatusReasonInvalid is used in the response to the client.
+    #[conversion(same_type)]
     pub reason: Option<String>,
     /// messageExpression declares a CEL expression that evaluates to the validation failure message that is returned when this rule fails.
     /// Since messageExpression is used as a failure message, it must evaluate to a string.
@@ -1446,6 +1526,7 @@ pub struct Validation {
     /// Example:
     /// "object.x must be less than max ("+string(params.max)+")"
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub message_expression: String,
 }
 
@@ -1458,9 +1539,11 @@ pub struct Variable {
     /// name is the name of the variable. The name must be a valid CEL identifier and unique among all variables.
     /// The variable can be accessed in other expressions through \`variables\`
     /// For example, if name is "foo", the variable will be available as \`variables.foo\`
+    #[conversion(same_type)]
     pub name: String,
     /// expression is the expression that will be evaluated as the value of the variable.
     /// The CEL expression has access to the same identifiers as the CEL expressions in Validation.
+    #[conversion(same_type)]
     pub expression: String,
 }
 
@@ -1496,6 +1579,7 @@ pub struct WebhookClientConfig {
     /// Attempting to use a user or basic auth e.g. "user:password@" is not
     /// allowed. Fragments ("\#...") and query parameters ("?...") are not
     /// allowed, either.
+    #[conversion(same_type)]
     pub url: Option<String>,
     /// service is a reference to the service for this webhook. Either
     /// \`service\` or \`url\` must be specified.
@@ -1505,6 +1589,7 @@ pub struct WebhookClientConfig {
     /// caBundle is a PEM encoded CA bundle which will be used to validate the webhook's server certificate.
     /// If unspecified, system trust roots on the apiserver are used.
     #[api(skip_serializing_if = "crate::go_json::is_nil_or_empty")]
+    #[conversion(same_type)]
     pub ca_bundle: Option<crate::value::ByteString>,
 }
 

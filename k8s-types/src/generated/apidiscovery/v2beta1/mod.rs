@@ -18,12 +18,14 @@
 #[conversion(hub = crate::apidiscovery::v2::APIGroupDiscovery)]
 pub struct APIGroupDiscovery {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// metadata is standard object's metadata.
     /// The only field completed will be name. For instance, resourceVersion will be empty.
     /// name is the name of the API group whose discovery information is presented here.
     /// name is allowed to be "" to represent the legacy, ungroupified resources.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// versions are the versions supported in this group. They are sorted in descending order of preference,
     /// with the preferred version being the first entry.
@@ -49,9 +51,11 @@ apimachinery::proto_message!(APIGroupDiscovery { 1 => metadata, 2 => versions })
 #[conversion(hub = crate::apidiscovery::v2::APIGroupDiscoveryList)]
 pub struct APIGroupDiscoveryList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// ResourceVersion will not be set, because this does not have a replayable ordering among multiple apiservers.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is the list of groups for discovery. The groups are listed in priority order.
     #[api(nullable)]
@@ -68,29 +72,36 @@ pub struct APIResourceDiscovery {
     /// for this resource across all versions in the API group.
     /// Resources with non-empty groups are located at /apis/\<APIGroupDiscovery.objectMeta.name\>/\<APIVersionDiscovery.version\>/\<APIResourceDiscovery.Resource\>
     /// Resources with empty groups are located at /api/v1/\<APIResourceDiscovery.Resource\>
+    #[conversion(same_type)]
     pub resource: String,
     /// responseKind describes the group, version, and kind of the serialization schema for the object type this endpoint typically returns.
     /// APIs may return other objects types at their discretion, such as error conditions, requests for alternate representations, or other operation specific behavior.
     /// This value will be null or empty if an APIService reports subresources but supports no operations on the parent resource
+    #[conversion(same_type)]
     pub response_kind: Option<crate::meta::v1::GroupVersionKind>,
     /// scope indicates the scope of a resource, either Cluster or Namespaced
+    #[conversion(same_type)]
     pub scope: String,
     /// singularResource is the singular name of the resource.  This allows clients to handle plural and singular opaquely.
     /// For many clients the singular form of the resource will be more understandable to users reading messages and should be used when integrating the name of the resource into a sentence.
     /// The command line tool kubectl, for example, allows use of the singular resource name in place of plurals.
     /// The singular form of a resource should always be an optional element - when in doubt use the canonical resource name.
+    #[conversion(same_type)]
     pub singular_resource: String,
     /// verbs is a list of supported API operation types (this includes
     /// but is not limited to get, list, watch, create, update, patch,
     /// delete, deletecollection, and proxy).
     #[api(nullable)]
+    #[conversion(same_type)]
     pub verbs: Option<Vec<String>>,
     /// shortNames is a list of suggested short names of the resource.
     #[api(skip_serializing_if = "Vec::is_empty")]
+    #[conversion(same_type)]
     pub short_names: Vec<String>,
     /// categories is a list of the grouped resources this resource belongs to (e.g. 'all').
     /// Clients may use this to simplify acting on multiple resource types at once.
     #[api(skip_serializing_if = "Vec::is_empty")]
+    #[conversion(same_type)]
     pub categories: Vec<String>,
     /// subresources is a list of subresources provided by this resource. Subresources are located at /apis/\<APIGroupDiscovery.objectMeta.name\>/\<APIVersionDiscovery.version\>/\<APIResourceDiscovery.Resource\>/name-of-instance/\<APIResourceDiscovery.subresources\[i\].subresource\>
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -105,15 +116,18 @@ apimachinery::proto_message!(APIResourceDiscovery { 1 => resource, 2 => response
 pub struct APISubresourceDiscovery {
     /// subresource is the name of the subresource.  This is used in the URL path and is the unique identifier
     /// for this resource across all versions.
+    #[conversion(same_type)]
     pub subresource: String,
     /// responseKind describes the group, version, and kind of the serialization schema for the object type this endpoint typically returns.
     /// Some subresources do not return normal resources, these will have null or empty return types.
+    #[conversion(same_type)]
     pub response_kind: Option<crate::meta::v1::GroupVersionKind>,
     /// acceptedTypes describes the kinds that this endpoint accepts.
     /// Subresources may accept the standard content types or define
     /// custom negotiation schemes. The list may not be exhaustive for
     /// all operations.
     #[api(skip_serializing_if = "Vec::is_empty")]
+    #[conversion(same_type)]
     pub accepted_types: Vec<crate::meta::v1::GroupVersionKind>,
     /// verbs is a list of supported API operation types (this includes
     /// but is not limited to get, list, watch, create, update, patch,
@@ -122,6 +136,7 @@ pub struct APISubresourceDiscovery {
     /// should expect the behavior of standard verbs to align with
     /// Kubernetes interaction conventions.
     #[api(nullable)]
+    #[conversion(same_type)]
     pub verbs: Option<Vec<String>>,
 }
 
@@ -132,6 +147,7 @@ apimachinery::proto_message!(APISubresourceDiscovery { 1 => subresource, 2 => re
 #[conversion(hub = crate::apidiscovery::v2::APIVersionDiscovery, nested)]
 pub struct APIVersionDiscovery {
     /// version is the name of the version within a group version.
+    #[conversion(same_type)]
     pub version: String,
     /// resources is a list of APIResourceDiscovery objects for the corresponding group version.
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -144,6 +160,7 @@ pub struct APIVersionDiscovery {
     /// version of the discovery information be retrieved before
     /// performing an operation should not use the aggregated document
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub freshness: String,
 }
 

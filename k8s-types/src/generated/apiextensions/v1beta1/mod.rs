@@ -31,12 +31,15 @@ pub struct ConversionRequest {
     /// otherwise identical (parallel requests, etc).
     /// The UID is meant to track the round trip (request/response) between the Kubernetes API server and the webhook, not the user request.
     /// It is suitable for correlating log entries between the webhook and apiserver, for either auditing or debugging.
+    #[conversion(same_type)]
     pub uid: String,
     /// desiredAPIVersion is the version to convert given objects to. e.g. "myapi.example.com/v1"
     #[api(rename = "desiredAPIVersion")]
+    #[conversion(same_type)]
     pub desired_api_version: String,
     /// objects is the list of custom resource objects to be converted.
     #[api(nullable)]
+    #[conversion(same_type)]
     pub objects: Option<Vec<crate::value::RawExtension>>,
 }
 
@@ -48,18 +51,21 @@ apimachinery::proto_message!(ConversionRequest { 1 => uid, 2 => desired_api_vers
 pub struct ConversionResponse {
     /// uid is an identifier for the individual request/response.
     /// This should be copied over from the corresponding \`request.uid\`.
+    #[conversion(same_type)]
     pub uid: String,
     /// convertedObjects is the list of converted version of \`request.objects\` if the \`result\` is successful, otherwise empty.
     /// The webhook is expected to set \`apiVersion\` of these objects to the \`request.desiredAPIVersion\`. The list
     /// must also have the same size as the input list with the same objects in the same order (equal kind, metadata.uid, metadata.name and metadata.namespace).
     /// The webhook is allowed to mutate labels and annotations. Any other change to the metadata is silently ignored.
     #[api(nullable)]
+    #[conversion(same_type)]
     pub converted_objects: Option<Vec<crate::value::RawExtension>>,
     /// result contains the result of conversion with extra details if the conversion failed. \`result.status\` determines if
     /// the conversion failed or succeeded. The \`result.status\` field is required and represents the success or failure of the
     /// conversion. A successful conversion must set \`result.status\` to \`Success\`. A failed conversion must set
     /// \`result.status\` to \`Failure\` and provide more details in \`result.message\` and return http status 200. The \`result.message\`
     /// will be used to construct an error message for the end user.
+    #[conversion(same_type)]
     pub result: apimachinery::apis::meta::v1::Status,
 }
 
@@ -79,6 +85,7 @@ apimachinery::proto_message!(ConversionResponse { 1 => uid, 2 => converted_objec
 #[conversion(hub = crate::apiextensions::v1::ConversionReview)]
 pub struct ConversionReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// request describes the attributes for the conversion request.
     pub request: Option<ConversionRequest>,
@@ -93,26 +100,32 @@ apimachinery::proto_message!(ConversionReview { 1 => request, 2 => response });
 #[conversion(hub = crate::apiextensions::v1::CustomResourceColumnDefinition, nested)]
 pub struct CustomResourceColumnDefinition {
     /// name is a human readable name for the column.
+    #[conversion(same_type)]
     pub name: String,
     /// type is an OpenAPI type definition for this column.
     /// See <https://github.com/OAI/OpenAPI-Specification/blob/master/versions/2.0.md#data-types> for details.
+    #[conversion(same_type)]
     pub r#type: String,
     /// format is an optional OpenAPI type definition for this column. The 'name' format is applied
     /// to the primary identifier column to assist in clients identifying column is the resource name.
     /// See <https://github.com/OAI/OpenAPI-Specification/blob/master/versions/2.0.md#data-types> for details.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub format: String,
     /// description is a human readable description of this column.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub description: String,
     /// priority is an integer defining the relative importance of this column compared to others. Lower
     /// numbers are considered higher priority. Columns that may be omitted in limited space scenarios
     /// should be given a priority greater than 0.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    #[conversion(same_type)]
     pub priority: i32,
     /// JSONPath is a simple JSON path (i.e. with array notation) which is evaluated against
     /// each custom resource to produce the value for this column.
     #[api(rename = "JSONPath")]
+    #[conversion(same_type)]
     pub json_path: String,
 }
 
@@ -151,9 +164,11 @@ apimachinery::proto_message!(CustomResourceConversion { 1 => strategy, 2 => webh
 #[conversion(hub = crate::apiextensions::v1::CustomResourceDefinition)]
 pub struct CustomResourceDefinition {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object's metadata
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec describes how the user wants the resources to appear
     pub spec: CustomResourceDefinitionSpec,
@@ -168,22 +183,28 @@ apimachinery::proto_message!(CustomResourceDefinition { 1 => metadata, 2 => spec
 #[conversion(hub = crate::apiextensions::v1::CustomResourceDefinitionCondition, nested)]
 pub struct CustomResourceDefinitionCondition {
     /// type is the type of the condition. Types include Established, NamesAccepted and Terminating.
+    #[conversion(same_type)]
     pub r#type: String,
     /// status is the status of the condition.
     /// Can be True, False, Unknown.
+    #[conversion(same_type)]
     pub status: String,
     /// lastTransitionTime last time the condition transitioned from one status to another.
+    #[conversion(same_type)]
     pub last_transition_time: apimachinery::apis::meta::v1::Time,
     /// reason is a unique, one-word, CamelCase reason for the condition's last transition.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub reason: String,
     /// message is a human-readable message indicating details about last transition.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub message: String,
     /// observedGeneration represents the .metadata.generation that the condition was set based upon.
     /// For instance, if .metadata.generation is currently 12, but the .status.conditions\[x\].observedGeneration is 9, the condition is out of date
     /// with respect to the current state of the instance.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    #[conversion(same_type)]
     pub observed_generation: i64,
 }
 
@@ -202,9 +223,11 @@ apimachinery::proto_message!(CustomResourceDefinitionCondition { 1 => r#type as 
 #[conversion(hub = crate::apiextensions::v1::CustomResourceDefinitionList)]
 pub struct CustomResourceDefinitionList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object's metadata
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items list individual CustomResourceDefinition objects
     #[api(nullable)]
@@ -221,25 +244,31 @@ pub struct CustomResourceDefinitionNames {
     /// The custom resources are served under \`/apis/\<group\>/\<version\>/.../\<plural\>\`.
     /// Must match the name of the CustomResourceDefinition (in the form \`\<names.plural\>.\<group\>\`).
     /// Must be all lowercase.
+    #[conversion(same_type)]
     pub plural: String,
     /// singular is the singular name of the resource. It must be all lowercase. Defaults to lowercased \`kind\`.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub singular: String,
     /// shortNames are short names for the resource, exposed in API discovery documents,
     /// and used by clients to support invocations like \`kubectl get \<shortname\>\`.
     /// It must be all lowercase.
     #[api(skip_serializing_if = "Vec::is_empty")]
+    #[conversion(same_type)]
     pub short_names: Vec<String>,
     /// kind is the serialized kind of the resource. It is normally CamelCase and singular.
     /// Custom resource instances will use this value as the \`kind\` attribute in API calls.
+    #[conversion(same_type)]
     pub kind: String,
     /// listKind is the serialized kind of the list for this resource. Defaults to "\`kind\`List".
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub list_kind: String,
     /// categories is a list of grouped resources this custom resource belongs to (e.g. 'all').
     /// This is published in API discovery documents, and used by clients to support invocations like
     /// \`kubectl get all\`.
     #[api(skip_serializing_if = "Vec::is_empty")]
+    #[conversion(same_type)]
     pub categories: Vec<String>,
 }
 
@@ -327,9 +356,11 @@ pub struct CustomResourceDefinitionStatus {
     /// versions from this list.
     /// Versions may not be removed from \`spec.versions\` while they exist in this list.
     #[api(nullable)]
+    #[conversion(same_type)]
     pub stored_versions: Option<Vec<String>>,
     /// The generation observed by the CRD controller.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    #[conversion(same_type)]
     pub observed_generation: i64,
 }
 
@@ -341,21 +372,26 @@ apimachinery::proto_message!(CustomResourceDefinitionStatus { 1 => conditions, 2
 pub struct CustomResourceDefinitionVersion {
     /// name is the version name, e.g. “v1”, “v2beta1”, etc.
     /// The custom resources are served under this version at \`/apis/\<group\>/\<version\>/...\` if \`served\` is true.
+    #[conversion(same_type)]
     pub name: String,
     /// served is a flag enabling/disabling this version from being served via REST APIs
+    #[conversion(same_type)]
     pub served: bool,
     /// storage indicates this version should be used when persisting custom resources to storage.
     /// There must be exactly one version with storage=true.
+    #[conversion(same_type)]
     pub storage: bool,
     /// deprecated indicates this version of the custom resource API is deprecated.
     /// When set to true, API requests to this version receive a warning header in the server response.
     /// Defaults to false.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    #[conversion(same_type)]
     pub deprecated: bool,
     /// deprecationWarning overrides the default warning returned to API clients.
     /// May only be set when \`deprecated\` is true.
     /// The default warning indicates this version is deprecated and recommends use
     /// of the newest served version of equal or greater stability, if one exists.
+    #[conversion(same_type)]
     pub deprecation_warning: Option<String>,
     /// schema describes the schema used for validation and pruning of this version of the custom resource.
     /// Top-level and per-version schemas are mutually exclusive.
@@ -388,12 +424,14 @@ pub struct CustomResourceSubresourceScale {
     /// Only JSON paths without the array notation are allowed.
     /// Must be a JSON Path under \`.spec\`.
     /// If there is no value under the given path in the custom resource, the \`/scale\` subresource will return an error on GET.
+    #[conversion(same_type)]
     pub spec_replicas_path: String,
     /// statusReplicasPath defines the JSON path inside of a custom resource that corresponds to Scale \`status.replicas\`.
     /// Only JSON paths without the array notation are allowed.
     /// Must be a JSON Path under \`.status\`.
     /// If there is no value under the given path in the custom resource, the \`status.replicas\` value in the \`/scale\` subresource
     /// will default to 0.
+    #[conversion(same_type)]
     pub status_replicas_path: String,
     /// labelSelectorPath defines the JSON path inside of a custom resource that corresponds to Scale \`status.selector\`.
     /// Only JSON paths without the array notation are allowed.
@@ -404,6 +442,7 @@ pub struct CustomResourceSubresourceScale {
     /// More info: <https://kubernetes.io/docs/tasks/access-kubernetes-api/custom-resources/custom-resource-definitions#scale-subresource>
     /// If there is no value under the given path in the custom resource, the \`status.selector\` value in the \`/scale\`
     /// subresource will default to the empty string.
+    #[conversion(same_type)]
     pub label_selector_path: Option<String>,
 }
 
@@ -452,9 +491,11 @@ apimachinery::proto_message!(CustomResourceValidation { 1 => open_apiv3_schema a
 pub struct ExternalDocumentation {
     /// The \`description\` field.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub description: String,
     /// The \`url\` field.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub url: String,
 }
 
@@ -466,18 +507,23 @@ apimachinery::proto_message!(ExternalDocumentation { 1 => description, 2 => url 
 pub struct JSONSchemaProps {
     /// The \`id\` field.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub id: String,
     /// The \`$schema\` field.
     #[api(rename = "$schema", skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub schema: String,
     /// The \`$ref\` field.
     #[api(rename = "$ref")]
+    #[conversion(same_type)]
     pub r#ref: Option<String>,
     /// The \`description\` field.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub description: String,
     /// The \`type\` field.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub r#type: String,
     /// format is an OpenAPI v3 format string. Unknown formats are ignored. The following formats are validated:
     ///
@@ -506,49 +552,67 @@ pub struct JSONSchemaProps {
     /// - duration: a duration string like "22 ns" as parsed by Golang time.ParseDuration or compatible with Scala duration format
     /// - datetime: a date time string like "2014-12-15T19:30:20.000Z" as defined by date-time in RFC3339.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub format: String,
     /// The \`title\` field.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub title: String,
     /// default is a default value for undefined object fields.
     /// Defaulting is a beta feature under the CustomResourceDefaulting feature gate.
     /// CustomResourceDefinitions with defaults must be created using the v1 (or newer) CustomResourceDefinition API.
+    #[conversion(same_type)]
     pub default: Option<crate::custom::apiextensions::JSON>,
     /// The \`maximum\` field.
+    #[conversion(same_type)]
     pub maximum: Option<f64>,
     /// The \`exclusiveMaximum\` field.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    #[conversion(same_type)]
     pub exclusive_maximum: bool,
     /// The \`minimum\` field.
+    #[conversion(same_type)]
     pub minimum: Option<f64>,
     /// The \`exclusiveMinimum\` field.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    #[conversion(same_type)]
     pub exclusive_minimum: bool,
     /// The \`maxLength\` field.
+    #[conversion(same_type)]
     pub max_length: Option<i64>,
     /// The \`minLength\` field.
+    #[conversion(same_type)]
     pub min_length: Option<i64>,
     /// The \`pattern\` field.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub pattern: String,
     /// The \`maxItems\` field.
+    #[conversion(same_type)]
     pub max_items: Option<i64>,
     /// The \`minItems\` field.
+    #[conversion(same_type)]
     pub min_items: Option<i64>,
     /// The \`uniqueItems\` field.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    #[conversion(same_type)]
     pub unique_items: bool,
     /// The \`multipleOf\` field.
+    #[conversion(same_type)]
     pub multiple_of: Option<f64>,
     /// The \`enum\` field.
     #[api(skip_serializing_if = "Vec::is_empty")]
+    #[conversion(same_type)]
     pub r#enum: Vec<crate::custom::apiextensions::JSON>,
     /// The \`maxProperties\` field.
+    #[conversion(same_type)]
     pub max_properties: Option<i64>,
     /// The \`minProperties\` field.
+    #[conversion(same_type)]
     pub min_properties: Option<i64>,
     /// The \`required\` field.
     #[api(skip_serializing_if = "Vec::is_empty")]
+    #[conversion(same_type)]
     pub required: Vec<String>,
     /// The \`items\` field.
     pub items: Option<
@@ -599,9 +663,11 @@ pub struct JSONSchemaProps {
     /// The \`externalDocs\` field.
     pub external_docs: Option<ExternalDocumentation>,
     /// The \`example\` field.
+    #[conversion(same_type)]
     pub example: Option<crate::custom::apiextensions::JSON>,
     /// The \`nullable\` field.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    #[conversion(same_type)]
     pub nullable: bool,
     /// x-kubernetes-preserve-unknown-fields stops the API server
     /// decoding step from pruning fields which are not specified
@@ -610,6 +676,7 @@ pub struct JSONSchemaProps {
     /// properties or additionalProperties are specified in the schema.
     /// This can either be true or undefined. False is forbidden.
     #[api(rename = "x-kubernetes-preserve-unknown-fields")]
+    #[conversion(same_type)]
     pub x_kubernetes_preserve_unknown_fields: Option<bool>,
     /// x-kubernetes-embedded-resource defines that the value is an
     /// embedded Kubernetes runtime.Object, with TypeMeta and
@@ -622,6 +689,7 @@ pub struct JSONSchemaProps {
         rename = "x-kubernetes-embedded-resource",
         skip_serializing_if = "crate::go_json::is_zero"
     )]
+    #[conversion(same_type)]
     pub x_kubernetes_embedded_resource: bool,
     /// x-kubernetes-int-or-string specifies that this value is
     /// either an integer or a string. If this is true, an empty
@@ -640,6 +708,7 @@ pub struct JSONSchemaProps {
         rename = "x-kubernetes-int-or-string",
         skip_serializing_if = "crate::go_json::is_zero"
     )]
+    #[conversion(same_type)]
     pub x_kubernetes_int_or_string: bool,
     /// x-kubernetes-list-map-keys annotates an array with the x-kubernetes-list-type \`map\` by specifying the keys used
     /// as the index of the map.
@@ -654,6 +723,7 @@ pub struct JSONSchemaProps {
         rename = "x-kubernetes-list-map-keys",
         skip_serializing_if = "Vec::is_empty"
     )]
+    #[conversion(same_type)]
     pub x_kubernetes_list_map_keys: Vec<String>,
     /// x-kubernetes-list-type annotates an array to further describe its topology.
     /// This extension must only be used on lists and may have 3 possible values:
@@ -671,6 +741,7 @@ pub struct JSONSchemaProps {
     /// must only be used on a list with elements of type object.
     /// Defaults to atomic for arrays.
     #[api(rename = "x-kubernetes-list-type")]
+    #[conversion(same_type)]
     pub x_kubernetes_list_type: Option<String>,
     /// x-kubernetes-map-type annotates an object to further describe its topology.
     /// This extension must only be used when type is object and may have 2 possible values:
@@ -682,6 +753,7 @@ pub struct JSONSchemaProps {
     /// 2) \`atomic\`: the list is treated as a single entity, like a scalar.
     /// Atomic maps will be entirely replaced when updated.
     #[api(rename = "x-kubernetes-map-type")]
+    #[conversion(same_type)]
     pub x_kubernetes_map_type: Option<String>,
     /// x-kubernetes-validations describes a list of validation rules written in the CEL expression language.
     #[api(
@@ -705,6 +777,7 @@ pub struct SelectableField {
     /// If jsonPath refers to absent field in a resource, the jsonPath evaluates to an empty string.
     /// Must not point to metdata fields.
     /// Required.
+    #[conversion(same_type)]
     pub json_path: String,
 }
 
@@ -716,15 +789,19 @@ apimachinery::proto_message!(SelectableField { 1 => json_path as "jsonPath" });
 pub struct ServiceReference {
     /// namespace is the namespace of the service.
     /// Required
+    #[conversion(same_type)]
     pub namespace: String,
     /// name is the name of the service.
     /// Required
+    #[conversion(same_type)]
     pub name: String,
     /// path is an optional URL path at which the webhook will be contacted.
+    #[conversion(same_type)]
     pub path: Option<String>,
     /// port is an optional service port at which the webhook will be contacted.
     /// \`port\` should be a valid port number (1-65535, inclusive).
     /// Defaults to 443 for backward compatibility.
+    #[conversion(same_type)]
     pub port: Option<i32>,
 }
 
@@ -799,12 +876,14 @@ pub struct ValidationRule {
     /// Transition rules by default are applied only on UPDATE requests and are
     /// skipped if an old value could not be found. You can opt a transition
     /// rule into unconditional evaluation by setting \`optionalOldSelf\` to true.
+    #[conversion(same_type)]
     pub rule: String,
     /// Message represents the message displayed when validation fails. The message is required if the Rule contains
     /// line breaks. The message must not contain line breaks.
     /// If unset, the message is "failed rule: {Rule}".
     /// e.g. "must be a URL with the host matching spec.host"
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub message: String,
     /// MessageExpression declares a CEL expression that evaluates to the validation failure message that is returned when this rule fails.
     /// Since messageExpression is used as a failure message, it must evaluate to a string.
@@ -817,12 +896,14 @@ pub struct ValidationRule {
     /// Example:
     /// "x must be less than max ("+string(self.max)+")"
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub message_expression: String,
     /// reason provides a machine-readable validation failure reason that is returned to the caller when a request fails this validation rule.
     /// The HTTP status code returned to the caller will match the reason of the reason of the first failed validation rule.
     /// The currently supported reasons are: "FieldValueInvalid", "FieldValueForbidden", "FieldValueRequired", "FieldValueDuplicate".
     /// If not set, default to use "FieldValueInvalid".
     /// All future added reasons must be accepted by clients when reading this value and unknown reasons should be treated as FieldValueInvalid.
+    #[conversion(same_type)]
     pub reason: Option<String>,
     /// fieldPath represents the field path returned when the validation fails.
     /// It must be a relative JSON path (i.e. with array notation) scoped to the location of this x-kubernetes-validations extension in the schema and refer to an existing field.
@@ -834,6 +915,7 @@ pub struct ValidationRule {
     /// For field name which contains special characters, use \`\['specialName'\]\` to refer the field name.
     /// e.g. for attribute \`foo.34$\` appears in a list \`testList\`, the fieldPath could be set to \`.testList\['foo.34$'\]\`
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub field_path: String,
     /// optionalOldSelf is used to opt a transition rule into evaluation
     /// even when the object is first created, or if the old object is
@@ -848,6 +930,7 @@ pub struct ValidationRule {
     /// <https://pkg.go.dev/github.com/google/cel-go/cel#OptionalTypes>
     ///
     /// May not be set unless \`oldSelf\` is used in \`rule\`.
+    #[conversion(same_type)]
     pub optional_old_self: Option<bool>,
 }
 
@@ -882,6 +965,7 @@ pub struct WebhookClientConfig {
     /// Attempting to use a user or basic auth e.g. "user:password@" is not
     /// allowed. Fragments ("\#...") and query parameters ("?...") are not
     /// allowed, either.
+    #[conversion(same_type)]
     pub url: Option<String>,
     /// service is a reference to the service for this webhook. Either
     /// service or url must be specified.
@@ -891,6 +975,7 @@ pub struct WebhookClientConfig {
     /// caBundle is a PEM encoded CA bundle which will be used to validate the webhook's server certificate.
     /// If unspecified, system trust roots on the apiserver are used.
     #[api(skip_serializing_if = "crate::go_json::is_nil_or_empty")]
+    #[conversion(same_type)]
     pub ca_bundle: Option<crate::value::ByteString>,
 }
 

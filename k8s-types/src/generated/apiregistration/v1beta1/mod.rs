@@ -10,9 +10,11 @@
 #[conversion(hub = crate::apiregistration::v1::APIService)]
 pub struct APIService {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object's metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Spec contains information for locating and communicating with a server
     pub spec: APIServiceSpec,
@@ -27,17 +29,22 @@ apimachinery::proto_message!(APIService { 1 => metadata, 2 => spec, 3 => status 
 #[conversion(hub = crate::apiregistration::v1::APIServiceCondition, nested)]
 pub struct APIServiceCondition {
     /// Type is the type of the condition.
+    #[conversion(same_type)]
     pub r#type: String,
     /// Status is the status of the condition.
     /// Can be True, False, Unknown.
+    #[conversion(same_type)]
     pub status: String,
     /// Last time the condition transitioned from one status to another.
+    #[conversion(same_type)]
     pub last_transition_time: apimachinery::apis::meta::v1::Time,
     /// Unique, one-word, CamelCase reason for the condition's last transition.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub reason: String,
     /// Human-readable message indicating details about last transition.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub message: String,
 }
 
@@ -56,9 +63,11 @@ apimachinery::proto_message!(APIServiceCondition { 1 => r#type as "type", 2 => s
 #[conversion(hub = crate::apiregistration::v1::APIServiceList)]
 pub struct APIServiceList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard list metadata
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// Items is the list of APIService
     #[api(nullable)]
@@ -79,9 +88,11 @@ pub struct APIServiceSpec {
     pub service: Option<ServiceReference>,
     /// Group is the API group name this server hosts
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub group: String,
     /// Version is the API version this server hosts.  For example, "v1"
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub version: String,
     /// InsecureSkipTLSVerify disables TLS certificate verification when communicating with this server.
     /// This is strongly discouraged.  You should use the CABundle instead.
@@ -89,10 +100,12 @@ pub struct APIServiceSpec {
         rename = "insecureSkipTLSVerify",
         skip_serializing_if = "crate::go_json::is_zero"
     )]
+    #[conversion(same_type)]
     pub insecure_skip_tls_verify: bool,
     /// CABundle is a PEM encoded CA bundle which will be used to validate an API server's serving certificate.
     /// If unspecified, system trust roots on the apiserver are used.
     #[api(skip_serializing_if = "crate::go_json::is_nil_or_empty")]
+    #[conversion(same_type)]
     pub ca_bundle: Option<crate::value::ByteString>,
     /// GroupPriorityMinimum is the priority this group should have at least. Higher priority means that the group is preferred by clients over lower priority ones.
     /// Note that other versions of this group might specify even higher GroupPriorityMinimum values such that the whole group gets a higher priority.
@@ -100,6 +113,7 @@ pub struct APIServiceSpec {
     /// The secondary sort is based on the alphabetical comparison of the name of the object.  (v1.bar before v1.foo)
     /// We'd recommend something like: \*.k8s.io (except extensions) at 18000 and
     /// PaaSes (OpenShift, Deis) are recommended to be in the 2000s
+    #[conversion(same_type)]
     pub group_priority_minimum: i32,
     /// VersionPriority controls the ordering of this API version inside of its group.  Must be greater than zero.
     /// The primary sort is based on VersionPriority, ordered highest to lowest (20 before 10).
@@ -111,6 +125,7 @@ pub struct APIServiceSpec {
     /// by GA \> beta \> alpha (where GA is a version with no suffix such as beta or alpha), and then by comparing major
     /// version, then minor version. An example sorted list of versions:
     /// v10, v2, v1, v11beta2, v10beta3, v3beta1, v12alpha1, v11alpha2, foo1, foo10.
+    #[conversion(same_type)]
     pub version_priority: i32,
 }
 
@@ -133,13 +148,16 @@ apimachinery::proto_message!(APIServiceStatus { 1 => conditions });
 pub struct ServiceReference {
     /// Namespace is the namespace of the service
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub namespace: String,
     /// Name is the name of the service
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub name: String,
     /// If specified, the port on the service that hosting webhook.
     /// Default to 443 for backward compatibility.
     /// \`port\` should be a valid port number (1-65535, inclusive).
+    #[conversion(same_type)]
     pub port: Option<i32>,
 }
 

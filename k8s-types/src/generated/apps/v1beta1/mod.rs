@@ -19,13 +19,17 @@
 #[conversion(hub = crate::apps::v1::ControllerRevision)]
 pub struct ControllerRevision {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object's metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// data is the serialized representation of the state.
+    #[conversion(same_type)]
     pub data: crate::value::RawExtension,
     /// revision indicates the revision of the state represented by Data.
+    #[conversion(same_type)]
     pub revision: i64,
 }
 
@@ -44,8 +48,10 @@ apimachinery::proto_message!(ControllerRevision { 1 => metadata, 2 => data, 3 =>
 #[conversion(hub = crate::apps::v1::ControllerRevisionList)]
 pub struct ControllerRevisionList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// Items is the list of ControllerRevisions
     #[api(nullable)]
@@ -63,8 +69,10 @@ apimachinery::proto_message!(ControllerRevisionList { 1 => metadata, 2 => items 
 #[conversion(hub = crate::apps::v1::Deployment, to_hub = crate::conversions::deployment::apps_v1beta1::to_hub, from_hub = crate::conversions::deployment::apps_v1beta1::from_hub)]
 pub struct Deployment {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object metadata.
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Specification of the desired behavior of the Deployment.
     pub spec: DeploymentSpec,
@@ -79,18 +87,24 @@ apimachinery::proto_message!(Deployment { 1 => metadata, 2 => spec, 3 => status 
 #[conversion(hub = crate::apps::v1::DeploymentCondition, nested)]
 pub struct DeploymentCondition {
     /// Type of deployment condition.
+    #[conversion(same_type)]
     pub r#type: String,
     /// Status of the condition, one of True, False, Unknown.
+    #[conversion(same_type)]
     pub status: String,
     /// The last time this condition was updated.
+    #[conversion(same_type)]
     pub last_update_time: apimachinery::apis::meta::v1::Time,
     /// Last time the condition transitioned from one status to another.
+    #[conversion(same_type)]
     pub last_transition_time: apimachinery::apis::meta::v1::Time,
     /// The reason for the condition's last transition.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub reason: String,
     /// A human readable message indicating details about the transition.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub message: String,
 }
 
@@ -109,8 +123,10 @@ apimachinery::proto_message!(DeploymentCondition { 1 => r#type as "type", 2 => s
 #[conversion(hub = crate::apps::v1::DeploymentList)]
 pub struct DeploymentList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard list metadata.
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// Items is the list of Deployments.
     #[api(nullable)]
@@ -143,12 +159,15 @@ apimachinery::proto_message!(DeploymentRollback { 1 => name, 2 => updated_annota
 pub struct DeploymentSpec {
     /// replicas is the number of desired pods. This is a pointer to distinguish between explicit
     /// zero and not specified. Defaults to 1.
+    #[conversion(same_type)]
     pub replicas: Option<i32>,
     /// selector is the label selector for pods. Existing ReplicaSets whose pods are
     /// selected by this will be the ones affected by this deployment.
+    #[conversion(same_type)]
     pub selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
     /// Template describes the pods that will be created.
     /// The only allowed template.spec.restartPolicy value is "Always".
+    #[conversion(same_type)]
     pub template: crate::core::v1::PodTemplateSpec,
     /// The deployment strategy to use to replace existing pods with new ones.
     pub strategy: DeploymentStrategy,
@@ -156,13 +175,16 @@ pub struct DeploymentSpec {
     /// without any of its container crashing, for it to be considered available.
     /// Defaults to 0 (pod will be considered available as soon as it is ready)
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    #[conversion(same_type)]
     pub min_ready_seconds: i32,
     /// revisionHistoryLimit is the number of old ReplicaSets to retain to allow rollback.
     /// This is a pointer to distinguish between explicit zero and not specified.
     /// Defaults to 2.
+    #[conversion(same_type)]
     pub revision_history_limit: Option<i32>,
     /// paused indicates that the deployment is paused.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    #[conversion(same_type)]
     pub paused: bool,
     /// DEPRECATED.
     /// rollbackTo is the config this deployment is rolling back to. Will be cleared after rollback is done.
@@ -173,6 +195,7 @@ pub struct DeploymentSpec {
     /// process failed deployments and a condition with a ProgressDeadlineExceeded
     /// reason will be surfaced in the deployment status. Note that progress will
     /// not be estimated during the time a deployment is paused. Defaults to 600s.
+    #[conversion(same_type)]
     pub progress_deadline_seconds: Option<i32>,
 }
 
@@ -184,28 +207,35 @@ apimachinery::proto_message!(DeploymentSpec { 1 => replicas, 2 => selector, 3 =>
 pub struct DeploymentStatus {
     /// The generation observed by the deployment controller.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    #[conversion(same_type)]
     pub observed_generation: i64,
     /// Total number of non-terminating pods targeted by this deployment (their labels match the selector).
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    #[conversion(same_type)]
     pub replicas: i32,
     /// Total number of non-terminating pods targeted by this deployment that have the desired template spec.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    #[conversion(same_type)]
     pub updated_replicas: i32,
     /// Total number of non-terminating pods targeted by this Deployment with a Ready Condition.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    #[conversion(same_type)]
     pub ready_replicas: i32,
     /// Total number of available non-terminating pods (ready for at least minReadySeconds) targeted by this deployment.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    #[conversion(same_type)]
     pub available_replicas: i32,
     /// Total number of unavailable pods targeted by this deployment. This is the total number of
     /// pods that are still required for the deployment to have 100% available capacity. They may
     /// either be pods that are running but not yet available or pods that still have not been created.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    #[conversion(same_type)]
     pub unavailable_replicas: i32,
     /// Total number of terminating pods targeted by this deployment. Terminating pods have a non-null
     /// .metadata.deletionTimestamp and have not yet reached the Failed or Succeeded .status.phase.
     ///
     /// This is a beta field and requires enabling DeploymentReplicaSetTerminatingReplicas feature (enabled by default).
+    #[conversion(same_type)]
     pub terminating_replicas: Option<i32>,
     /// Represents the latest available observations of a deployment's current state.
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -213,6 +243,7 @@ pub struct DeploymentStatus {
     /// collisionCount is the count of hash collisions for the Deployment. The Deployment controller uses this
     /// field as a collision avoidance mechanism when it needs to create the name for the
     /// newest ReplicaSet.
+    #[conversion(same_type)]
     pub collision_count: Option<i32>,
 }
 
@@ -224,6 +255,7 @@ apimachinery::proto_message!(DeploymentStatus { 1 => observed_generation as "obs
 pub struct DeploymentStrategy {
     /// Type of deployment. Can be "Recreate" or "RollingUpdate". Default is RollingUpdate.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub r#type: String,
     /// Rolling update config params. Present only if DeploymentStrategyType =
     /// RollingUpdate.
@@ -259,6 +291,7 @@ pub struct RollingUpdateDeployment {
     /// can be scaled down further, followed by scaling up the new ReplicaSet, ensuring
     /// that the total number of pods available at all times during the update is at
     /// least 70% of desired pods.
+    #[conversion(same_type)]
     pub max_unavailable: Option<crate::value::IntOrString>,
     /// The maximum number of pods that can be scheduled above the desired number of
     /// pods.
@@ -271,6 +304,7 @@ pub struct RollingUpdateDeployment {
     /// 130% of desired pods. Once old pods have been killed,
     /// new ReplicaSet can be scaled up further, ensuring that total number of pods running
     /// at any time during the update is at most 130% of desired pods.
+    #[conversion(same_type)]
     pub max_surge: Option<crate::value::IntOrString>,
 }
 
@@ -284,6 +318,7 @@ pub struct RollingUpdateStatefulSetStrategy {
     /// for updates. During a rolling update, all pods from ordinal Replicas-1 to
     /// Partition are updated. All pods from ordinal Partition-1 to 0 remain untouched.
     /// This is helpful in being able to do a canary based deployment. The default value is 0.
+    #[conversion(same_type)]
     pub partition: Option<i32>,
     /// maxUnavailable is the maximum number of pods that can be unavailable during the update.
     /// Value can be an absolute number (ex: 5) or a percentage of desired pods (ex: 10%).
@@ -292,6 +327,7 @@ pub struct RollingUpdateStatefulSetStrategy {
     /// Replicas-1. That means if there is any unavailable pod in the range 0 to Replicas-1, it
     /// will be counted towards MaxUnavailable.
     /// This setting might not be effective for the OrderedReady podManagementPolicy. That policy ensures pods are created and become ready one at a time.
+    #[conversion(same_type)]
     pub max_unavailable: Option<crate::value::IntOrString>,
 }
 
@@ -311,8 +347,10 @@ apimachinery::proto_message!(RollingUpdateStatefulSetStrategy { 1 => partition, 
 #[conversion(hub = crate::apps::v1beta2::Scale)]
 pub struct Scale {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object metadata; More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>.
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec defines the behavior of the scale. More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>.
     pub spec: ScaleSpec,
@@ -328,6 +366,7 @@ apimachinery::proto_message!(Scale { 1 => metadata, 2 => spec, 3 => status });
 pub struct ScaleSpec {
     /// replicas is the number of observed instances of the scaled object.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    #[conversion(same_type)]
     pub replicas: i32,
 }
 
@@ -338,9 +377,11 @@ apimachinery::proto_message!(ScaleSpec { 1 => replicas });
 #[conversion(hub = crate::apps::v1beta2::ScaleStatus, nested)]
 pub struct ScaleStatus {
     /// replias is the actual number of observed instances of the scaled object.
+    #[conversion(same_type)]
     pub replicas: i32,
     /// selector is a label query over pods that should match the replicas count. More info: <https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/>
     #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    #[conversion(same_type)]
     pub selector: std::collections::BTreeMap<String, String>,
     /// targetSelector is the label selector for pods that should match the replicas count. This is a serializated
     /// version of both map-based and more expressive set-based selectors. This is done to
@@ -349,6 +390,7 @@ pub struct ScaleStatus {
     /// field and map-based selector field are populated.
     /// More info: <https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors>
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub target_selector: String,
 }
 
@@ -369,8 +411,10 @@ apimachinery::proto_message!(ScaleStatus { 1 => replicas, 2 => selector, 3 => ta
 #[conversion(hub = crate::apps::v1::StatefulSet)]
 pub struct StatefulSet {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// The \`metadata\` field.
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Spec defines the desired identities of pods in this set.
     pub spec: StatefulSetSpec,
@@ -386,16 +430,21 @@ apimachinery::proto_message!(StatefulSet { 1 => metadata, 2 => spec, 3 => status
 #[conversion(hub = crate::apps::v1::StatefulSetCondition, nested)]
 pub struct StatefulSetCondition {
     /// Type of statefulset condition.
+    #[conversion(same_type)]
     pub r#type: String,
     /// Status of the condition, one of True, False, Unknown.
+    #[conversion(same_type)]
     pub status: String,
     /// Last time the condition transitioned from one status to another.
+    #[conversion(same_type)]
     pub last_transition_time: apimachinery::apis::meta::v1::Time,
     /// The reason for the condition's last transition.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub reason: String,
     /// A human readable message indicating details about the transition.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub message: String,
 }
 
@@ -414,8 +463,10 @@ apimachinery::proto_message!(StatefulSetCondition { 1 => r#type as "type", 2 => 
 #[conversion(hub = crate::apps::v1::StatefulSetList)]
 pub struct StatefulSetList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// The \`metadata\` field.
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// The \`items\` field.
     #[api(nullable)]
@@ -437,6 +488,7 @@ pub struct StatefulSetOrdinals {
     /// \[.spec.ordinals.start, .spec.ordinals.start + .spec.replicas).
     /// If unset, defaults to 0. Replica indices will be in the range:
     /// \[0, .spec.replicas).
+    #[conversion(same_type)]
     pub start: i32,
 }
 
@@ -452,6 +504,7 @@ pub struct StatefulSetPersistentVolumeClaimRetentionPolicy {
     /// of \`Retain\` causes PVCs to not be affected by StatefulSet deletion. The
     /// \`Delete\` policy causes those PVCs to be deleted.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub when_deleted: String,
     /// whenScaled specifies what happens to PVCs created from StatefulSet
     /// VolumeClaimTemplates when the StatefulSet is scaled down. The default
@@ -459,6 +512,7 @@ pub struct StatefulSetPersistentVolumeClaimRetentionPolicy {
     /// \`Delete\` policy causes the associated PVCs for any excess pods above
     /// the replica count to be deleted.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub when_scaled: String,
 }
 
@@ -473,10 +527,12 @@ pub struct StatefulSetSpec {
     /// same Template, but individual replicas also have a consistent identity.
     /// If unspecified, defaults to 1.
     /// TODO: Consider a rename of this field.
+    #[conversion(same_type)]
     pub replicas: Option<i32>,
     /// selector is a label query over pods that should match the replica count.
     /// If empty, defaulted to labels on the pod template.
     /// More info: <https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors>
+    #[conversion(same_type)]
     pub selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
     /// template is the object that describes the pod that will be created if
     /// insufficient replicas are detected. Each pod stamped out by the StatefulSet
@@ -484,6 +540,7 @@ pub struct StatefulSetSpec {
     /// of the StatefulSet. Each pod will be named with the format
     /// \<statefulsetname\>-\<podindex\>. For example, a pod in a StatefulSet named
     /// "web" with index number "3" would be named "web-3".
+    #[conversion(same_type)]
     pub template: crate::core::v1::PodTemplateSpec,
     /// volumeClaimTemplates is a list of claims that pods are allowed to reference.
     /// The StatefulSet controller is responsible for mapping network identities to
@@ -493,12 +550,14 @@ pub struct StatefulSetSpec {
     /// any volumes in the template, with the same name.
     /// TODO: Define the behavior if a claim already exists with the same name.
     #[api(skip_serializing_if = "Vec::is_empty")]
+    #[conversion(same_type)]
     pub volume_claim_templates: Vec<crate::core::v1::PersistentVolumeClaim>,
     /// serviceName is the name of the service that governs this StatefulSet.
     /// This service must exist before the StatefulSet, and is responsible for
     /// the network identity of the set. Pods get DNS/hostnames that follow the
     /// pattern: pod-specific-string.serviceName.default.svc.cluster.local
     /// where "pod-specific-string" is managed by the StatefulSet controller.
+    #[conversion(same_type)]
     pub service_name: String,
     /// podManagementPolicy controls how pods are created during initial scale up,
     /// when replacing pods on nodes, or when scaling down. The default policy is
@@ -509,6 +568,7 @@ pub struct StatefulSetSpec {
     /// to match the desired scale without waiting, and on scale down will delete
     /// all pods at once.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub pod_management_policy: String,
     /// updateStrategy indicates the StatefulSetUpdateStrategy that will be
     /// employed to update Pods in the StatefulSet when a revision is made to
@@ -518,11 +578,13 @@ pub struct StatefulSetSpec {
     /// be maintained in the StatefulSet's revision history. The revision history
     /// consists of all revisions not represented by a currently applied
     /// StatefulSetSpec version. The default value is 10.
+    #[conversion(same_type)]
     pub revision_history_limit: Option<i32>,
     /// minReadySeconds is the minimum number of seconds for which a newly created pod should be ready
     /// without any of its container crashing for it to be considered available.
     /// Defaults to 0 (pod will be considered available as soon as it is ready)
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    #[conversion(same_type)]
     pub min_ready_seconds: i32,
     /// persistentVolumeClaimRetentionPolicy describes the lifecycle of persistent
     /// volume claims created from volumeClaimTemplates. By default, all persistent
@@ -549,34 +611,42 @@ pub struct StatefulSetStatus {
     #[conversion(with = crate::conversions::nil_as_zero)]
     pub observed_generation: Option<i64>,
     /// replicas is the number of Pods created by the StatefulSet controller.
+    #[conversion(same_type)]
     pub replicas: i32,
     /// readyReplicas is the number of pods created by this StatefulSet controller with a Ready Condition.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    #[conversion(same_type)]
     pub ready_replicas: i32,
     /// currentReplicas is the number of Pods created by the StatefulSet controller from the StatefulSet version
     /// indicated by currentRevision.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    #[conversion(same_type)]
     pub current_replicas: i32,
     /// updatedReplicas is the number of Pods created by the StatefulSet controller from the StatefulSet version
     /// indicated by updateRevision.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    #[conversion(same_type)]
     pub updated_replicas: i32,
     /// currentRevision, if not empty, indicates the version of the StatefulSet used to generate Pods in the
     /// sequence \[0,currentReplicas).
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub current_revision: String,
     /// updateRevision, if not empty, indicates the version of the StatefulSet used to generate Pods in the sequence
     /// \[replicas-updatedReplicas,replicas)
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub update_revision: String,
     /// collisionCount is the count of hash collisions for the StatefulSet. The StatefulSet controller
     /// uses this field as a collision avoidance mechanism when it needs to create the name for the
     /// newest ControllerRevision.
+    #[conversion(same_type)]
     pub collision_count: Option<i32>,
     /// conditions represent the latest available observations of a statefulset's current state.
     #[api(skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<StatefulSetCondition>,
     /// availableReplicas is the total number of available pods (ready for at least minReadySeconds) targeted by this StatefulSet.
+    #[conversion(same_type)]
     pub available_replicas: i32,
 }
 
@@ -590,6 +660,7 @@ apimachinery::proto_message!(StatefulSetStatus { 1 => observed_generation as "ob
 pub struct StatefulSetUpdateStrategy {
     /// Type indicates the type of the StatefulSetUpdateStrategy.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub r#type: String,
     /// RollingUpdate is used to communicate parameters when Type is RollingUpdateStatefulSetStrategyType.
     pub rolling_update: Option<RollingUpdateStatefulSetStrategy>,

@@ -19,13 +19,17 @@
 #[conversion(hub = crate::apps::v1::ControllerRevision)]
 pub struct ControllerRevision {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object's metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Data is the serialized representation of the state.
+    #[conversion(same_type)]
     pub data: crate::value::RawExtension,
     /// Revision indicates the revision of the state represented by Data.
+    #[conversion(same_type)]
     pub revision: i64,
 }
 
@@ -44,8 +48,10 @@ apimachinery::proto_message!(ControllerRevision { 1 => metadata, 2 => data, 3 =>
 #[conversion(hub = crate::apps::v1::ControllerRevisionList)]
 pub struct ControllerRevisionList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// Items is the list of ControllerRevisions
     #[api(nullable)]
@@ -63,9 +69,11 @@ apimachinery::proto_message!(ControllerRevisionList { 1 => metadata, 2 => items 
 #[conversion(hub = crate::apps::v1::DaemonSet)]
 pub struct DaemonSet {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object's metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// The desired behavior of this daemon set.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
@@ -85,16 +93,21 @@ apimachinery::proto_message!(DaemonSet { 1 => metadata, 2 => spec, 3 => status }
 #[conversion(hub = crate::apps::v1::DaemonSetCondition, nested)]
 pub struct DaemonSetCondition {
     /// Type of DaemonSet condition.
+    #[conversion(same_type)]
     pub r#type: String,
     /// Status of the condition, one of True, False, Unknown.
+    #[conversion(same_type)]
     pub status: String,
     /// Last time the condition transitioned from one status to another.
+    #[conversion(same_type)]
     pub last_transition_time: apimachinery::apis::meta::v1::Time,
     /// The reason for the condition's last transition.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub reason: String,
     /// A human readable message indicating details about the transition.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub message: String,
 }
 
@@ -113,9 +126,11 @@ apimachinery::proto_message!(DaemonSetCondition { 1 => r#type as "type", 2 => st
 #[conversion(hub = crate::apps::v1::DaemonSetList)]
 pub struct DaemonSetList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard list metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// A list of daemon sets.
     #[api(nullable)]
@@ -133,6 +148,7 @@ pub struct DaemonSetSpec {
     /// It must match the pod template's labels.
     /// More info: <https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors>
     #[api(nullable)]
+    #[conversion(same_type)]
     pub selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
     /// An object that describes the pod that will be created.
     /// The DaemonSet will create exactly one copy of this pod on every node
@@ -140,6 +156,7 @@ pub struct DaemonSetSpec {
     /// selector is specified).
     /// The only allowed template.spec.restartPolicy value is "Always".
     /// More info: <https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller#pod-template>
+    #[conversion(same_type)]
     pub template: crate::core::v1::PodTemplateSpec,
     /// An update strategy to replace existing DaemonSet pods with new pods.
     pub update_strategy: DaemonSetUpdateStrategy,
@@ -148,10 +165,12 @@ pub struct DaemonSetSpec {
     /// available. Defaults to 0 (pod will be considered available as soon as it
     /// is ready).
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    #[conversion(same_type)]
     pub min_ready_seconds: i32,
     /// The number of old history to retain to allow rollback.
     /// This is a pointer to distinguish between explicit zero and not specified.
     /// Defaults to 10.
+    #[conversion(same_type)]
     pub revision_history_limit: Option<i32>,
 }
 
@@ -164,37 +183,46 @@ pub struct DaemonSetStatus {
     /// The number of nodes that are running at least 1
     /// daemon pod and are supposed to run the daemon pod.
     /// More info: <https://kubernetes.io/docs/concepts/workloads/controllers/daemonset/>
+    #[conversion(same_type)]
     pub current_number_scheduled: i32,
     /// The number of nodes that are running the daemon pod, but are
     /// not supposed to run the daemon pod.
     /// More info: <https://kubernetes.io/docs/concepts/workloads/controllers/daemonset/>
+    #[conversion(same_type)]
     pub number_misscheduled: i32,
     /// The total number of nodes that should be running the daemon
     /// pod (including nodes correctly running the daemon pod).
     /// More info: <https://kubernetes.io/docs/concepts/workloads/controllers/daemonset/>
+    #[conversion(same_type)]
     pub desired_number_scheduled: i32,
     /// Total number of nodes that should be running the daemon pod and have one
     /// or more of the daemon pod running with a Ready Condition by passing the readinessProbe.
+    #[conversion(same_type)]
     pub number_ready: i32,
     /// The most recent generation observed by the daemon set controller.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    #[conversion(same_type)]
     pub observed_generation: i64,
     /// The total number of nodes that are running updated daemon pod
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    #[conversion(same_type)]
     pub updated_number_scheduled: i32,
     /// The number of nodes that should be running the
     /// daemon pod and have one or more of the daemon pod running and
     /// available (ready for at least spec.minReadySeconds)
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    #[conversion(same_type)]
     pub number_available: i32,
     /// The number of nodes that should be running the
     /// daemon pod and have none of the daemon pod running and available
     /// (ready for at least spec.minReadySeconds)
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    #[conversion(same_type)]
     pub number_unavailable: i32,
     /// Count of hash collisions for the DaemonSet. The DaemonSet controller
     /// uses this field as a collision avoidance mechanism when it needs to
     /// create the name for the newest ControllerRevision.
+    #[conversion(same_type)]
     pub collision_count: Option<i32>,
     /// Represents the latest available observations of a DaemonSet's current state.
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -209,6 +237,7 @@ apimachinery::proto_message!(DaemonSetStatus { 1 => current_number_scheduled as 
 pub struct DaemonSetUpdateStrategy {
     /// Type of daemon set update. Can be "RollingUpdate" or "OnDelete". Default is RollingUpdate.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub r#type: String,
     /// Rolling update config params. Present only if type = "RollingUpdate".
     /// ---
@@ -229,8 +258,10 @@ apimachinery::proto_message!(DaemonSetUpdateStrategy { 1 => r#type as "type", 2 
 #[conversion(hub = crate::apps::v1::Deployment)]
 pub struct Deployment {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object metadata.
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Specification of the desired behavior of the Deployment.
     pub spec: DeploymentSpec,
@@ -245,18 +276,24 @@ apimachinery::proto_message!(Deployment { 1 => metadata, 2 => spec, 3 => status 
 #[conversion(hub = crate::apps::v1::DeploymentCondition, nested)]
 pub struct DeploymentCondition {
     /// Type of deployment condition.
+    #[conversion(same_type)]
     pub r#type: String,
     /// Status of the condition, one of True, False, Unknown.
+    #[conversion(same_type)]
     pub status: String,
     /// The last time this condition was updated.
+    #[conversion(same_type)]
     pub last_update_time: apimachinery::apis::meta::v1::Time,
     /// Last time the condition transitioned from one status to another.
+    #[conversion(same_type)]
     pub last_transition_time: apimachinery::apis::meta::v1::Time,
     /// The reason for the condition's last transition.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub reason: String,
     /// A human readable message indicating details about the transition.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub message: String,
 }
 
@@ -275,8 +312,10 @@ apimachinery::proto_message!(DeploymentCondition { 1 => r#type as "type", 2 => s
 #[conversion(hub = crate::apps::v1::DeploymentList)]
 pub struct DeploymentList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard list metadata.
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// Items is the list of Deployments.
     #[api(nullable)]
@@ -291,14 +330,17 @@ apimachinery::proto_message!(DeploymentList { 1 => metadata, 2 => items });
 pub struct DeploymentSpec {
     /// Number of desired pods. This is a pointer to distinguish between explicit
     /// zero and not specified. Defaults to 1.
+    #[conversion(same_type)]
     pub replicas: Option<i32>,
     /// Label selector for pods. Existing ReplicaSets whose pods are
     /// selected by this will be the ones affected by this deployment.
     /// It must match the pod template's labels.
     #[api(nullable)]
+    #[conversion(same_type)]
     pub selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
     /// Template describes the pods that will be created.
     /// The only allowed template.spec.restartPolicy value is "Always".
+    #[conversion(same_type)]
     pub template: crate::core::v1::PodTemplateSpec,
     /// The deployment strategy to use to replace existing pods with new ones.
     pub strategy: DeploymentStrategy,
@@ -306,19 +348,23 @@ pub struct DeploymentSpec {
     /// without any of its container crashing, for it to be considered available.
     /// Defaults to 0 (pod will be considered available as soon as it is ready)
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    #[conversion(same_type)]
     pub min_ready_seconds: i32,
     /// The number of old ReplicaSets to retain to allow rollback.
     /// This is a pointer to distinguish between explicit zero and not specified.
     /// Defaults to 10.
+    #[conversion(same_type)]
     pub revision_history_limit: Option<i32>,
     /// Indicates that the deployment is paused.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    #[conversion(same_type)]
     pub paused: bool,
     /// The maximum time in seconds for a deployment to make progress before it
     /// is considered to be failed. The deployment controller will continue to
     /// process failed deployments and a condition with a ProgressDeadlineExceeded
     /// reason will be surfaced in the deployment status. Note that progress will
     /// not be estimated during the time a deployment is paused. Defaults to 600s.
+    #[conversion(same_type)]
     pub progress_deadline_seconds: Option<i32>,
 }
 
@@ -330,28 +376,35 @@ apimachinery::proto_message!(DeploymentSpec { 1 => replicas, 2 => selector, 3 =>
 pub struct DeploymentStatus {
     /// The generation observed by the deployment controller.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    #[conversion(same_type)]
     pub observed_generation: i64,
     /// Total number of non-terminating pods targeted by this deployment (their labels match the selector).
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    #[conversion(same_type)]
     pub replicas: i32,
     /// Total number of non-terminating pods targeted by this deployment that have the desired template spec.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    #[conversion(same_type)]
     pub updated_replicas: i32,
     /// Total number of non-terminating pods targeted by this Deployment with a Ready Condition.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    #[conversion(same_type)]
     pub ready_replicas: i32,
     /// Total number of available non-terminating pods (ready for at least minReadySeconds) targeted by this deployment.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    #[conversion(same_type)]
     pub available_replicas: i32,
     /// Total number of unavailable pods targeted by this deployment. This is the total number of
     /// pods that are still required for the deployment to have 100% available capacity. They may
     /// either be pods that are running but not yet available or pods that still have not been created.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    #[conversion(same_type)]
     pub unavailable_replicas: i32,
     /// Total number of terminating pods targeted by this deployment. Terminating pods have a non-null
     /// .metadata.deletionTimestamp and have not yet reached the Failed or Succeeded .status.phase.
     ///
     /// This is a beta field and requires enabling DeploymentReplicaSetTerminatingReplicas feature (enabled by default).
+    #[conversion(same_type)]
     pub terminating_replicas: Option<i32>,
     /// Represents the latest available observations of a deployment's current state.
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -359,6 +412,7 @@ pub struct DeploymentStatus {
     /// Count of hash collisions for the Deployment. The Deployment controller uses this
     /// field as a collision avoidance mechanism when it needs to create the name for the
     /// newest ReplicaSet.
+    #[conversion(same_type)]
     pub collision_count: Option<i32>,
 }
 
@@ -370,6 +424,7 @@ apimachinery::proto_message!(DeploymentStatus { 1 => observed_generation as "obs
 pub struct DeploymentStrategy {
     /// Type of deployment. Can be "Recreate" or "RollingUpdate". Default is RollingUpdate.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub r#type: String,
     /// Rolling update config params. Present only if DeploymentStrategyType =
     /// RollingUpdate.
@@ -390,10 +445,12 @@ apimachinery::proto_message!(DeploymentStrategy { 1 => r#type as "type", 2 => ro
 #[conversion(hub = crate::apps::v1::ReplicaSet)]
 pub struct ReplicaSet {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// If the Labels of a ReplicaSet are empty, they are defaulted to
     /// be the same as the Pod(s) that the ReplicaSet manages.
     /// Standard object's metadata. More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Spec defines the specification of the desired behavior of the ReplicaSet.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
@@ -413,16 +470,21 @@ apimachinery::proto_message!(ReplicaSet { 1 => metadata, 2 => spec, 3 => status 
 #[conversion(hub = crate::apps::v1::ReplicaSetCondition, nested)]
 pub struct ReplicaSetCondition {
     /// Type of replica set condition.
+    #[conversion(same_type)]
     pub r#type: String,
     /// Status of the condition, one of True, False, Unknown.
+    #[conversion(same_type)]
     pub status: String,
     /// The last time the condition transitioned from one status to another.
+    #[conversion(same_type)]
     pub last_transition_time: apimachinery::apis::meta::v1::Time,
     /// The reason for the condition's last transition.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub reason: String,
     /// A human readable message indicating details about the transition.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub message: String,
 }
 
@@ -441,9 +503,11 @@ apimachinery::proto_message!(ReplicaSetCondition { 1 => r#type as "type", 2 => s
 #[conversion(hub = crate::apps::v1::ReplicaSetList)]
 pub struct ReplicaSetList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard list metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// List of ReplicaSets.
     /// More info: <https://kubernetes.io/docs/concepts/workloads/controllers/replicaset>
@@ -461,21 +525,25 @@ pub struct ReplicaSetSpec {
     /// This is a pointer to distinguish between explicit zero and unspecified.
     /// Defaults to 1.
     /// More info: <https://kubernetes.io/docs/concepts/workloads/controllers/replicaset>
+    #[conversion(same_type)]
     pub replicas: Option<i32>,
     /// Minimum number of seconds for which a newly created pod should be ready
     /// without any of its container crashing, for it to be considered available.
     /// Defaults to 0 (pod will be considered available as soon as it is ready)
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    #[conversion(same_type)]
     pub min_ready_seconds: i32,
     /// Selector is a label query over pods that should match the replica count.
     /// Label keys and values that must match in order to be controlled by this replica set.
     /// It must match the pod template's labels.
     /// More info: <https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors>
     #[api(nullable)]
+    #[conversion(same_type)]
     pub selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
     /// Template is the object that describes the pod that will be created if
     /// insufficient replicas are detected.
     /// More info: <https://kubernetes.io/docs/concepts/workloads/controllers/replicaset/#pod-template>
+    #[conversion(same_type)]
     pub template: crate::core::v1::PodTemplateSpec,
 }
 
@@ -487,23 +555,29 @@ apimachinery::proto_message!(ReplicaSetSpec { 1 => replicas, 2 => selector, 3 =>
 pub struct ReplicaSetStatus {
     /// Replicas is the most recently observed number of non-terminating pods.
     /// More info: <https://kubernetes.io/docs/concepts/workloads/controllers/replicaset>
+    #[conversion(same_type)]
     pub replicas: i32,
     /// The number of non-terminating pods that have labels matching the labels of the pod template of the replicaset.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    #[conversion(same_type)]
     pub fully_labeled_replicas: i32,
     /// The number of non-terminating pods targeted by this ReplicaSet with a Ready Condition.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    #[conversion(same_type)]
     pub ready_replicas: i32,
     /// The number of available non-terminating pods (ready for at least minReadySeconds) for this replica set.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    #[conversion(same_type)]
     pub available_replicas: i32,
     /// The number of terminating pods for this replica set. Terminating pods have a non-null .metadata.deletionTimestamp
     /// and have not yet reached the Failed or Succeeded .status.phase.
     ///
     /// This is a beta field and requires enabling DeploymentReplicaSetTerminatingReplicas feature (enabled by default).
+    #[conversion(same_type)]
     pub terminating_replicas: Option<i32>,
     /// ObservedGeneration reflects the generation of the most recently observed ReplicaSet.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    #[conversion(same_type)]
     pub observed_generation: i64,
     /// Represents the latest available observations of a replica set's current state.
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -530,6 +604,7 @@ pub struct RollingUpdateDaemonSet {
     /// it then proceeds onto other DaemonSet pods, thus ensuring that at least
     /// 70% of original number of DaemonSet pods are available at all times during
     /// the update.
+    #[conversion(same_type)]
     pub max_unavailable: Option<crate::value::IntOrString>,
     /// The maximum number of nodes with an existing available DaemonSet pod that
     /// can have an updated DaemonSet pod during during an update.
@@ -549,6 +624,7 @@ pub struct RollingUpdateDaemonSet {
     /// daemonset on any given node can double if the readiness check fails, and
     /// so resource intensive daemonsets should take into account that they may
     /// cause evictions during disruption.
+    #[conversion(same_type)]
     pub max_surge: Option<crate::value::IntOrString>,
 }
 
@@ -568,6 +644,7 @@ pub struct RollingUpdateDeployment {
     /// can be scaled down further, followed by scaling up the new ReplicaSet, ensuring
     /// that the total number of pods available at all times during the update is at
     /// least 70% of desired pods.
+    #[conversion(same_type)]
     pub max_unavailable: Option<crate::value::IntOrString>,
     /// The maximum number of pods that can be scheduled above the desired number of
     /// pods.
@@ -580,6 +657,7 @@ pub struct RollingUpdateDeployment {
     /// 130% of desired pods. Once old pods have been killed,
     /// new ReplicaSet can be scaled up further, ensuring that total number of pods running
     /// at any time during the update is at most 130% of desired pods.
+    #[conversion(same_type)]
     pub max_surge: Option<crate::value::IntOrString>,
 }
 
@@ -593,6 +671,7 @@ pub struct RollingUpdateStatefulSetStrategy {
     /// for updates. During a rolling update, all pods from ordinal Replicas-1 to
     /// Partition are updated. All pods from ordinal Partition-1 to 0 remain untouched.
     /// This is helpful in being able to do a canary based deployment. The default value is 0.
+    #[conversion(same_type)]
     pub partition: Option<i32>,
     /// The maximum number of pods that can be unavailable during the update.
     /// Value can be an absolute number (ex: 5) or a percentage of desired pods (ex: 10%).
@@ -601,6 +680,7 @@ pub struct RollingUpdateStatefulSetStrategy {
     /// Replicas-1. That means if there is any unavailable pod in the range 0 to Replicas-1, it
     /// will be counted towards MaxUnavailable.
     /// This setting might not be effective for the OrderedReady podManagementPolicy. That policy ensures pods are created and become ready one at a time.
+    #[conversion(same_type)]
     pub max_unavailable: Option<crate::value::IntOrString>,
 }
 
@@ -667,8 +747,10 @@ apimachinery::proto_message!(ScaleStatus { 1 => replicas, 2 => selector, 3 => ta
 #[conversion(hub = crate::apps::v1::StatefulSet)]
 pub struct StatefulSet {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// The \`metadata\` field.
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Spec defines the desired identities of pods in this set.
     pub spec: StatefulSetSpec,
@@ -684,16 +766,21 @@ apimachinery::proto_message!(StatefulSet { 1 => metadata, 2 => spec, 3 => status
 #[conversion(hub = crate::apps::v1::StatefulSetCondition, nested)]
 pub struct StatefulSetCondition {
     /// Type of statefulset condition.
+    #[conversion(same_type)]
     pub r#type: String,
     /// Status of the condition, one of True, False, Unknown.
+    #[conversion(same_type)]
     pub status: String,
     /// Last time the condition transitioned from one status to another.
+    #[conversion(same_type)]
     pub last_transition_time: apimachinery::apis::meta::v1::Time,
     /// The reason for the condition's last transition.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub reason: String,
     /// A human readable message indicating details about the transition.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub message: String,
 }
 
@@ -712,8 +799,10 @@ apimachinery::proto_message!(StatefulSetCondition { 1 => r#type as "type", 2 => 
 #[conversion(hub = crate::apps::v1::StatefulSetList)]
 pub struct StatefulSetList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// The \`metadata\` field.
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// The \`items\` field.
     #[api(nullable)]
@@ -735,6 +824,7 @@ pub struct StatefulSetOrdinals {
     /// \[.spec.ordinals.start, .spec.ordinals.start + .spec.replicas).
     /// If unset, defaults to 0. Replica indices will be in the range:
     /// \[0, .spec.replicas).
+    #[conversion(same_type)]
     pub start: i32,
 }
 
@@ -750,6 +840,7 @@ pub struct StatefulSetPersistentVolumeClaimRetentionPolicy {
     /// of \`Retain\` causes PVCs to not be affected by StatefulSet deletion. The
     /// \`Delete\` policy causes those PVCs to be deleted.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub when_deleted: String,
     /// WhenScaled specifies what happens to PVCs created from StatefulSet
     /// VolumeClaimTemplates when the StatefulSet is scaled down. The default
@@ -757,6 +848,7 @@ pub struct StatefulSetPersistentVolumeClaimRetentionPolicy {
     /// \`Delete\` policy causes the associated PVCs for any excess pods above
     /// the replica count to be deleted.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub when_scaled: String,
 }
 
@@ -771,11 +863,13 @@ pub struct StatefulSetSpec {
     /// same Template, but individual replicas also have a consistent identity.
     /// If unspecified, defaults to 1.
     /// TODO: Consider a rename of this field.
+    #[conversion(same_type)]
     pub replicas: Option<i32>,
     /// selector is a label query over pods that should match the replica count.
     /// It must match the pod template's labels.
     /// More info: <https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors>
     #[api(nullable)]
+    #[conversion(same_type)]
     pub selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
     /// template is the object that describes the pod that will be created if
     /// insufficient replicas are detected. Each pod stamped out by the StatefulSet
@@ -784,6 +878,7 @@ pub struct StatefulSetSpec {
     /// \<statefulsetname\>-\<podindex\>. For example, a pod in a StatefulSet named
     /// "web" with index number "3" would be named "web-3".
     /// The only allowed template.spec.restartPolicy value is "Always".
+    #[conversion(same_type)]
     pub template: crate::core::v1::PodTemplateSpec,
     /// volumeClaimTemplates is a list of claims that pods are allowed to reference.
     /// The StatefulSet controller is responsible for mapping network identities to
@@ -793,12 +888,14 @@ pub struct StatefulSetSpec {
     /// any volumes in the template, with the same name.
     /// TODO: Define the behavior if a claim already exists with the same name.
     #[api(skip_serializing_if = "Vec::is_empty")]
+    #[conversion(same_type)]
     pub volume_claim_templates: Vec<crate::core::v1::PersistentVolumeClaim>,
     /// serviceName is the name of the service that governs this StatefulSet.
     /// This service must exist before the StatefulSet, and is responsible for
     /// the network identity of the set. Pods get DNS/hostnames that follow the
     /// pattern: pod-specific-string.serviceName.default.svc.cluster.local
     /// where "pod-specific-string" is managed by the StatefulSet controller.
+    #[conversion(same_type)]
     pub service_name: String,
     /// podManagementPolicy controls how pods are created during initial scale up,
     /// when replacing pods on nodes, or when scaling down. The default policy is
@@ -809,6 +906,7 @@ pub struct StatefulSetSpec {
     /// to match the desired scale without waiting, and on scale down will delete
     /// all pods at once.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub pod_management_policy: String,
     /// updateStrategy indicates the StatefulSetUpdateStrategy that will be
     /// employed to update Pods in the StatefulSet when a revision is made to
@@ -818,11 +916,13 @@ pub struct StatefulSetSpec {
     /// be maintained in the StatefulSet's revision history. The revision history
     /// consists of all revisions not represented by a currently applied
     /// StatefulSetSpec version. The default value is 10.
+    #[conversion(same_type)]
     pub revision_history_limit: Option<i32>,
     /// Minimum number of seconds for which a newly created pod should be ready
     /// without any of its container crashing for it to be considered available.
     /// Defaults to 0 (pod will be considered available as soon as it is ready)
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    #[conversion(same_type)]
     pub min_ready_seconds: i32,
     /// persistentVolumeClaimRetentionPolicy describes the lifecycle of persistent
     /// volume claims created from volumeClaimTemplates. By default, all persistent
@@ -847,36 +947,45 @@ pub struct StatefulSetStatus {
     /// observedGeneration is the most recent generation observed for this StatefulSet. It corresponds to the
     /// StatefulSet's generation, which is updated on mutation by the API Server.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    #[conversion(same_type)]
     pub observed_generation: i64,
     /// replicas is the number of Pods created by the StatefulSet controller.
+    #[conversion(same_type)]
     pub replicas: i32,
     /// readyReplicas is the number of pods created by this StatefulSet controller with a Ready Condition.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    #[conversion(same_type)]
     pub ready_replicas: i32,
     /// currentReplicas is the number of Pods created by the StatefulSet controller from the StatefulSet version
     /// indicated by currentRevision.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    #[conversion(same_type)]
     pub current_replicas: i32,
     /// updatedReplicas is the number of Pods created by the StatefulSet controller from the StatefulSet version
     /// indicated by updateRevision.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    #[conversion(same_type)]
     pub updated_replicas: i32,
     /// currentRevision, if not empty, indicates the version of the StatefulSet used to generate Pods in the
     /// sequence \[0,currentReplicas).
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub current_revision: String,
     /// updateRevision, if not empty, indicates the version of the StatefulSet used to generate Pods in the sequence
     /// \[replicas-updatedReplicas,replicas)
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub update_revision: String,
     /// collisionCount is the count of hash collisions for the StatefulSet. The StatefulSet controller
     /// uses this field as a collision avoidance mechanism when it needs to create the name for the
     /// newest ControllerRevision.
+    #[conversion(same_type)]
     pub collision_count: Option<i32>,
     /// Represents the latest available observations of a statefulset's current state.
     #[api(skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<StatefulSetCondition>,
     /// Total number of available pods (ready for at least minReadySeconds) targeted by this StatefulSet.
+    #[conversion(same_type)]
     pub available_replicas: i32,
 }
 
@@ -891,6 +1000,7 @@ pub struct StatefulSetUpdateStrategy {
     /// Type indicates the type of the StatefulSetUpdateStrategy.
     /// Default is RollingUpdate.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub r#type: String,
     /// RollingUpdate is used to communicate parameters when Type is RollingUpdateStatefulSetStrategyType.
     pub rolling_update: Option<RollingUpdateStatefulSetStrategy>,

@@ -11,9 +11,11 @@
 #[conversion(hub = crate::authentication::v1::SelfSubjectReview)]
 pub struct SelfSubjectReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// metadata is the standard object's metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// status is filled in by the server with the user attributes.
     pub status: SelfSubjectReviewStatus,
@@ -26,6 +28,7 @@ apimachinery::proto_message!(SelfSubjectReview { 1 => metadata, 2 => status });
 #[conversion(hub = crate::authentication::v1::SelfSubjectReviewStatus, nested)]
 pub struct SelfSubjectReviewStatus {
     /// userInfo is a set of attributes belonging to the user making this request.
+    #[conversion(same_type)]
     pub user_info: crate::authentication::v1::UserInfo,
 }
 

@@ -14,9 +14,11 @@ pub type ExtraValue = Vec<String>;
 #[conversion(hub = crate::authentication::v1::SelfSubjectReview)]
 pub struct SelfSubjectReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// metadata is the standard object's metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// status is filled in by the server with the user attributes.
     pub status: SelfSubjectReviewStatus,
@@ -29,6 +31,7 @@ apimachinery::proto_message!(SelfSubjectReview { 1 => metadata, 2 => status });
 #[conversion(hub = crate::authentication::v1::SelfSubjectReviewStatus, nested)]
 pub struct SelfSubjectReviewStatus {
     /// userInfo is a set of attributes belonging to the user making this request.
+    #[conversion(same_type)]
     pub user_info: crate::authentication::v1::UserInfo,
 }
 
@@ -43,9 +46,11 @@ apimachinery::proto_message!(SelfSubjectReviewStatus { 1 => user_info as "userIn
 #[conversion(hub = crate::authentication::v1::TokenReview)]
 pub struct TokenReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// metadata is the standard object's metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec holds information about the request being evaluated
     pub spec: TokenReviewSpec,
@@ -61,6 +66,7 @@ apimachinery::proto_message!(TokenReview { 1 => metadata, 2 => spec, 3 => status
 pub struct TokenReviewSpec {
     /// token is the opaque bearer token.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub token: String,
     /// audiences is a list of the identifiers that the resource server presented
     /// with the token identifies as. Audience-aware token authenticators will
@@ -68,6 +74,7 @@ pub struct TokenReviewSpec {
     /// this list. If no audiences are provided, the audience will default to the
     /// audience of the Kubernetes apiserver.
     #[api(skip_serializing_if = "Vec::is_empty")]
+    #[conversion(same_type)]
     pub audiences: Vec<String>,
 }
 
@@ -79,6 +86,7 @@ apimachinery::proto_message!(TokenReviewSpec { 1 => token, 2 => audiences });
 pub struct TokenReviewStatus {
     /// authenticated indicates that the token was associated with a known user.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    #[conversion(same_type)]
     pub authenticated: bool,
     /// user is the UserInfo associated with the provided token.
     pub user: UserInfo,
@@ -92,9 +100,11 @@ pub struct TokenReviewStatus {
     /// status.audience field where status.authenticated is "true", the token is
     /// valid against the audience of the Kubernetes API server.
     #[api(skip_serializing_if = "Vec::is_empty")]
+    #[conversion(same_type)]
     pub audiences: Vec<String>,
     /// error indicates that the token couldn't be checked
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub error: String,
 }
 
@@ -107,17 +117,21 @@ apimachinery::proto_message!(TokenReviewStatus { 1 => authenticated, 2 => user, 
 pub struct UserInfo {
     /// username is the name that uniquely identifies this user among all active users.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub username: String,
     /// uid is a unique value that identifies this user across time. If this user is
     /// deleted and another user by the same name is added, they will have
     /// different UIDs.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub uid: String,
     /// groups is the names of groups this user is a part of.
     #[api(skip_serializing_if = "Vec::is_empty")]
+    #[conversion(same_type)]
     pub groups: Vec<String>,
     /// extra is any additional information provided by the authenticator.
     #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    #[conversion(same_type)]
     pub extra: std::collections::BTreeMap<String, Vec<String>>,
 }
 

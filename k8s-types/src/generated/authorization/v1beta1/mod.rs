@@ -14,9 +14,11 @@ pub type ExtraValue = Vec<String>;
 #[conversion(hub = crate::authorization::v1::LocalSubjectAccessReview)]
 pub struct LocalSubjectAccessReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// metadata is the standard list metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec holds information about the request being evaluated.  spec.namespace must be equal to the namespace
     /// you made the request against.  If empty, it is defaulted.
@@ -33,9 +35,11 @@ apimachinery::proto_message!(LocalSubjectAccessReview { 1 => metadata, 2 => spec
 pub struct NonResourceAttributes {
     /// path is the URL path of the request
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub path: String,
     /// verb is the standard HTTP verb
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub verb: String,
 }
 
@@ -47,10 +51,12 @@ apimachinery::proto_message!(NonResourceAttributes { 1 => path, 2 => verb });
 pub struct NonResourceRule {
     /// verbs is a list of kubernetes non-resource API verbs, like: get, post, put, delete, patch, head, options.  "\*" means all.
     #[api(nullable)]
+    #[conversion(same_type)]
     pub verbs: Option<Vec<String>>,
     /// nonResourceURLs is a set of partial urls that a user should have access to.  \*s are allowed, but only as the full,
     /// final step in the path.  "\*" means all.
     #[api(rename = "nonResourceURLs", skip_serializing_if = "Vec::is_empty")]
+    #[conversion(same_type)]
     pub non_resource_urls: Vec<String>,
 }
 
@@ -65,28 +71,37 @@ pub struct ResourceAttributes {
     /// "" (empty) is empty for cluster-scoped resources
     /// "" (empty) means "all" for namespace scoped resources from a SubjectAccessReview or SelfSubjectAccessReview
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub namespace: String,
     /// verb is a kubernetes resource API verb, like: get, list, watch, create, update, delete, proxy.  "\*" means all.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub verb: String,
     /// group is the API Group of the Resource.  "\*" means all.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub group: String,
     /// version is the API Version of the Resource.  "\*" means all.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub version: String,
     /// resource is one of the existing resource types.  "\*" means all.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub resource: String,
     /// subresource is one of the existing resource types.  "" means none.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub subresource: String,
     /// name is the name of the resource being requested for a "get" or deleted for a "delete". "" (empty) means all.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub name: String,
     /// fieldSelector describes the limitation on access based on field.  It can only limit access, not broaden it.
+    #[conversion(same_type)]
     pub field_selector: Option<crate::authorization::v1::FieldSelectorAttributes>,
     /// labelSelector describes the limitation on access based on labels.  It can only limit access, not broaden it.
+    #[conversion(same_type)]
     pub label_selector: Option<crate::authorization::v1::LabelSelectorAttributes>,
 }
 
@@ -99,17 +114,21 @@ apimachinery::proto_message!(ResourceAttributes { 1 => namespace, 2 => verb, 3 =
 pub struct ResourceRule {
     /// verbs is a list of kubernetes resource API verbs, like: get, list, watch, create, update, delete, proxy.  "\*" means all.
     #[api(nullable)]
+    #[conversion(same_type)]
     pub verbs: Option<Vec<String>>,
     /// apiGroups is the name of the APIGroup that contains the resources.  If multiple API groups are specified, any action requested against one of
     /// the enumerated resources in any API group will be allowed.  "\*" means all.
     #[api(skip_serializing_if = "Vec::is_empty")]
+    #[conversion(same_type)]
     pub api_groups: Vec<String>,
     /// resources is a list of resources this rule applies to.  "\*" means all in the specified apiGroups.
     /// "\*/foo" represents the subresource 'foo' for all resources in the specified apiGroups.
     #[api(skip_serializing_if = "Vec::is_empty")]
+    #[conversion(same_type)]
     pub resources: Vec<String>,
     /// resourceNames is an optional white list of names that the rule applies to.  An empty set means that everything is allowed.  "\*" means all.
     #[api(skip_serializing_if = "Vec::is_empty")]
+    #[conversion(same_type)]
     pub resource_names: Vec<String>,
 }
 
@@ -124,9 +143,11 @@ apimachinery::proto_message!(ResourceRule { 1 => verbs, 2 => api_groups as "apiG
 #[conversion(hub = crate::authorization::v1::SelfSubjectAccessReview)]
 pub struct SelfSubjectAccessReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// metadata is the standard list metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec holds information about the request being evaluated.  user and groups must be empty
     pub spec: SelfSubjectAccessReviewSpec,
@@ -161,9 +182,11 @@ apimachinery::proto_message!(SelfSubjectAccessReviewSpec { 1 => resource_attribu
 #[conversion(hub = crate::authorization::v1::SelfSubjectRulesReview)]
 pub struct SelfSubjectRulesReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// metadata is the standard list metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec holds information about the request being evaluated.
     pub spec: SelfSubjectRulesReviewSpec,
@@ -179,6 +202,7 @@ apimachinery::proto_message!(SelfSubjectRulesReview { 1 => metadata, 2 => spec, 
 pub struct SelfSubjectRulesReviewSpec {
     /// namespace to evaluate rules for. Required.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub namespace: String,
 }
 
@@ -191,9 +215,11 @@ apimachinery::proto_message!(SelfSubjectRulesReviewSpec { 1 => namespace });
 #[conversion(hub = crate::authorization::v1::SubjectAccessReview)]
 pub struct SubjectAccessReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// metadata is the standard list metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec holds information about the request being evaluated
     pub spec: SubjectAccessReviewSpec,
@@ -215,17 +241,20 @@ pub struct SubjectAccessReviewSpec {
     /// user is the user you're testing for.
     /// If you specify "User" but not "Group", then is it interpreted as "What if User were not a member of any groups
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub user: String,
     /// group is the groups you're testing for.
     #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(rename = "groups")]
+    #[conversion(rename = "groups", same_type)]
     pub group: Vec<String>,
     /// extra corresponds to the user.Info.GetExtra() method from the authenticator.  Since that is input to the authorizer
     /// it needs a reflection here.
     #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    #[conversion(same_type)]
     pub extra: std::collections::BTreeMap<String, Vec<String>>,
     /// uid information about the requesting user.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub uid: String,
 }
 
@@ -274,20 +303,24 @@ impl apimachinery::proto::Message for SubjectAccessReviewSpec {
 #[conversion(hub = crate::authorization::v1::SubjectAccessReviewStatus, nested)]
 pub struct SubjectAccessReviewStatus {
     /// allowed is required. True if the action would be allowed, false otherwise.
+    #[conversion(same_type)]
     pub allowed: bool,
     /// denied is optional. True if the action would be denied, otherwise
     /// false. If both allowed is false and denied is false, then the
     /// authorizer has no opinion on whether to authorize the action. Denied
     /// may not be true if Allowed is true.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    #[conversion(same_type)]
     pub denied: bool,
     /// reason is optional.  It indicates why a request was allowed or denied.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub reason: String,
     /// evaluationError is an indication that some error occurred during the authorization check.
     /// It is entirely possible to get an error and be able to continue determine authorization status in spite of it.
     /// For instance, RBAC can be missing a role, but enough roles are still present and bound to reason about the request.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub evaluation_error: String,
 }
 
@@ -310,11 +343,13 @@ pub struct SubjectRulesReviewStatus {
     pub non_resource_rules: Option<Vec<NonResourceRule>>,
     /// incomplete is true when the rules returned by this call are incomplete. This is most commonly
     /// encountered when an authorizer, such as an external authorizer, doesn't support rules evaluation.
+    #[conversion(same_type)]
     pub incomplete: bool,
     /// evaluationError can appear in combination with Rules. It indicates an error occurred during
     /// rule evaluation, such as an authorizer that doesn't support rule evaluation, and that
     /// ResourceRules and/or NonResourceRules may be incomplete.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub evaluation_error: String,
 }
 

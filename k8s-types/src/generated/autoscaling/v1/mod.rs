@@ -58,11 +58,14 @@ apimachinery::proto_message!(ContainerResourceMetricStatus { 1 => name, 2 => cur
 #[conversion(hub = crate::autoscaling::v2::CrossVersionObjectReference, nested)]
 pub struct CrossVersionObjectReference {
     /// kind is the kind of the referent; More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds>
+    #[conversion(same_type)]
     pub kind: String,
     /// name is the name of the referent; More info: <https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names>
+    #[conversion(same_type)]
     pub name: String,
     /// apiVersion is the API version of the referent
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub api_version: String,
 }
 
@@ -113,8 +116,10 @@ apimachinery::proto_message!(ExternalMetricStatus { 1 => metric_name as "metricN
 #[conversion(hub = crate::autoscaling::v2::HorizontalPodAutoscaler, to_hub = crate::conversions::horizontal_pod_autoscaler::autoscaling_v1::to_hub, from_hub = crate::conversions::horizontal_pod_autoscaler::autoscaling_v1::from_hub)]
 pub struct HorizontalPodAutoscaler {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object metadata. More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec defines the behaviour of autoscaler. More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>.
     pub spec: HorizontalPodAutoscalerSpec,
@@ -159,8 +164,10 @@ apimachinery::proto_message!(HorizontalPodAutoscalerCondition { 1 => r#type as "
 #[conversion(hub = crate::autoscaling::v2::HorizontalPodAutoscalerList)]
 pub struct HorizontalPodAutoscalerList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard list metadata.
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is the list of horizontal pod autoscaler objects.
     #[api(nullable)]
@@ -181,8 +188,10 @@ pub struct HorizontalPodAutoscalerSpec {
     /// alpha feature gate HPAScaleToZero is enabled and at least one Object or External
     /// metric is configured.  Scaling is active as long as at least one metric value is
     /// available.
+    #[conversion(same_type)]
     pub min_replicas: Option<i32>,
     /// maxReplicas is the upper limit for the number of pods that can be set by the autoscaler; cannot be smaller than MinReplicas.
+    #[conversion(same_type)]
     pub max_replicas: i32,
     /// targetCPUUtilizationPercentage is the target average CPU utilization (represented as a percentage of requested CPU) over all the pods;
     /// if not specified the default autoscaling policy will be used.
@@ -198,13 +207,17 @@ apimachinery::proto_message!(HorizontalPodAutoscalerSpec { 1 => scale_target_ref
 #[conversion(hub = crate::autoscaling::v2::HorizontalPodAutoscalerStatus, hub_only = [current_metrics, conditions], nested)]
 pub struct HorizontalPodAutoscalerStatus {
     /// observedGeneration is the most recent generation observed by this autoscaler.
+    #[conversion(same_type)]
     pub observed_generation: Option<i64>,
     /// lastScaleTime is the last time the HorizontalPodAutoscaler scaled the number of pods;
     /// used by the autoscaler to control how often the number of pods is changed.
+    #[conversion(same_type)]
     pub last_scale_time: Option<apimachinery::apis::meta::v1::Time>,
     /// currentReplicas is the current number of replicas of pods managed by this autoscaler.
+    #[conversion(same_type)]
     pub current_replicas: i32,
     /// desiredReplicas is the  desired number of replicas of pods managed by this autoscaler.
+    #[conversion(same_type)]
     pub desired_replicas: i32,
     /// currentCPUUtilizationPercentage is the current average CPU utilization over all pods, represented as a percentage of requested CPU,
     /// e.g. 70 means that an average pod is using now 70% of its requested CPU.

@@ -9,9 +9,11 @@
 #[conversion(hub = crate::batch::v1::CronJob)]
 pub struct CronJob {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object's metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Specification of the desired behavior of a cron job, including the schedule.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
@@ -36,9 +38,11 @@ apimachinery::proto_message!(CronJob { 1 => metadata, 2 => spec, 3 => status });
 #[conversion(hub = crate::batch::v1::CronJobList)]
 pub struct CronJobList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard list metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is the list of CronJobs.
     #[api(nullable)]
@@ -52,6 +56,7 @@ apimachinery::proto_message!(CronJobList { 1 => metadata, 2 => items });
 #[conversion(hub = crate::batch::v1::CronJobSpec, nested)]
 pub struct CronJobSpec {
     /// The schedule in Cron format, see <https://en.wikipedia.org/wiki/Cron>.
+    #[conversion(same_type)]
     pub schedule: String,
     /// The time zone name for the given schedule, see <https://en.wikipedia.org/wiki/List_of_tz_database_time_zones>.
     /// If not specified, this will default to the time zone of the kube-controller-manager process.
@@ -62,9 +67,11 @@ pub struct CronJobSpec {
     /// configuration, the controller will stop creating new new Jobs and will create a system event with the
     /// reason UnknownTimeZone.
     /// More information can be found in <https://kubernetes.io/docs/concepts/workloads/controllers/cron-jobs/#time-zones>
+    #[conversion(same_type)]
     pub time_zone: Option<String>,
     /// Optional deadline in seconds for starting the job if it misses scheduled
     /// time for any reason.  Missed jobs executions will be counted as failed ones.
+    #[conversion(same_type)]
     pub starting_deadline_seconds: Option<i64>,
     /// Specifies how to treat concurrent executions of a Job.
     /// Valid values are:
@@ -73,19 +80,23 @@ pub struct CronJobSpec {
     /// - "Forbid": forbids concurrent runs, skipping next run if previous run hasn't finished yet;
     /// - "Replace": cancels currently running job and replaces it with a new one
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub concurrency_policy: String,
     /// This flag tells the controller to suspend subsequent executions, it does
     /// not apply to already started executions.  Defaults to false.
+    #[conversion(same_type)]
     pub suspend: Option<bool>,
     /// Specifies the job that will be created when executing a CronJob.
     pub job_template: JobTemplateSpec,
     /// The number of successful finished jobs to retain.
     /// This is a pointer to distinguish between explicit zero and not specified.
     /// Defaults to 3.
+    #[conversion(same_type)]
     pub successful_jobs_history_limit: Option<i32>,
     /// The number of failed finished jobs to retain.
     /// This is a pointer to distinguish between explicit zero and not specified.
     /// Defaults to 1.
+    #[conversion(same_type)]
     pub failed_jobs_history_limit: Option<i32>,
 }
 
@@ -97,10 +108,13 @@ apimachinery::proto_message!(CronJobSpec { 1 => schedule, 2 => starting_deadline
 pub struct CronJobStatus {
     /// A list of pointers to currently running jobs.
     #[api(skip_serializing_if = "Vec::is_empty")]
+    #[conversion(same_type)]
     pub active: Vec<crate::core::v1::ObjectReference>,
     /// Information when was the last time the job was successfully scheduled.
+    #[conversion(same_type)]
     pub last_schedule_time: Option<apimachinery::apis::meta::v1::Time>,
     /// Information when was the last time the job successfully completed.
+    #[conversion(same_type)]
     pub last_successful_time: Option<apimachinery::apis::meta::v1::Time>,
 }
 
@@ -112,9 +126,11 @@ apimachinery::proto_message!(CronJobStatus { 1 => active, 4 => last_schedule_tim
 pub struct JobTemplateSpec {
     /// Standard object's metadata of the jobs created from this template.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Specification of the desired behavior of the job.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
+    #[conversion(same_type)]
     pub spec: crate::batch::v1::JobSpec,
 }
 

@@ -23,8 +23,10 @@
 #[conversion(hub = crate::certificates::v1beta1::ClusterTrustBundle)]
 pub struct ClusterTrustBundle {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// metadata contains the object metadata.
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec contains the signer (if any) and trust anchors.
     pub spec: ClusterTrustBundleSpec,
@@ -45,8 +47,10 @@ apimachinery::proto_message!(ClusterTrustBundle { 1 => metadata, 2 => spec });
 #[conversion(hub = crate::certificates::v1beta1::ClusterTrustBundleList)]
 pub struct ClusterTrustBundleList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// metadata contains the list metadata.
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is a collection of ClusterTrustBundle objects
     #[api(nullable)]
@@ -78,6 +82,7 @@ pub struct ClusterTrustBundleSpec {
     /// List/watch requests for ClusterTrustBundles can filter on this field
     /// using a \`spec.signerName=NAME\` field selector.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub signer_name: String,
     /// trustBundle contains the individual X.509 trust anchors for this
     /// bundle, as PEM bundle of PEM-wrapped, DER-formatted X.509 certificates.
@@ -90,6 +95,7 @@ pub struct ClusterTrustBundleSpec {
     /// Users of ClusterTrustBundles, including Kubelet, are free to reorder and
     /// deduplicate certificate blocks in this file according to their own logic,
     /// as well as to drop PEM block headers and inter-block data.
+    #[conversion(same_type)]
     pub trust_bundle: String,
 }
 

@@ -12,8 +12,10 @@ pub type ExtraValue = Vec<String>;
 #[conversion(hub = crate::certificates::v1::CertificateSigningRequest)]
 pub struct CertificateSigningRequest {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// The \`metadata\` field.
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec contains the certificate request, and is immutable after creation.
     /// Only the request, signerName, expirationSeconds, and usages fields can be set on creation.
@@ -30,23 +32,29 @@ apimachinery::proto_message!(CertificateSigningRequest { 1 => metadata, 2 => spe
 #[conversion(hub = crate::certificates::v1::CertificateSigningRequestCondition, nested)]
 pub struct CertificateSigningRequestCondition {
     /// type of the condition. Known conditions include "Approved", "Denied", and "Failed".
+    #[conversion(same_type)]
     pub r#type: String,
     /// Status of the condition, one of True, False, Unknown.
     /// Approved, Denied, and Failed conditions may not be "False" or "Unknown".
     /// Defaults to "True".
     /// If unset, should be treated as "True".
+    #[conversion(same_type)]
     pub status: String,
     /// brief reason for the request state
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub reason: String,
     /// human readable message with details about the request state
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub message: String,
     /// timestamp for the last update to this condition
+    #[conversion(same_type)]
     pub last_update_time: apimachinery::apis::meta::v1::Time,
     /// lastTransitionTime is the time the condition last transitioned from one status to another.
     /// If unset, when a new condition type is added or an existing condition's status is changed,
     /// the server defaults this to the current time.
+    #[conversion(same_type)]
     pub last_transition_time: apimachinery::apis::meta::v1::Time,
 }
 
@@ -65,8 +73,10 @@ apimachinery::proto_message!(CertificateSigningRequestCondition { 1 => r#type as
 #[conversion(hub = crate::certificates::v1::CertificateSigningRequestList)]
 pub struct CertificateSigningRequestList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// The \`metadata\` field.
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// The \`items\` field.
     #[api(nullable)]
@@ -81,6 +91,7 @@ apimachinery::proto_message!(CertificateSigningRequestList { 1 => metadata, 2 =>
 pub struct CertificateSigningRequestSpec {
     /// Base64-encoded PKCS\#10 CSR data
     #[api(nullable)]
+    #[conversion(same_type)]
     pub request: Option<crate::value::ByteString>,
     /// Requested signer for the request. It is a qualified name in the form:
     /// \`scope-hostname.io/name\`.
@@ -112,6 +123,7 @@ pub struct CertificateSigningRequestSpec {
     /// 3. Signer whose configured minimum is longer than the requested duration
     ///
     /// The minimum valid value for expirationSeconds is 600, i.e. 10 minutes.
+    #[conversion(same_type)]
     pub expiration_seconds: Option<i32>,
     /// allowedUsages specifies a set of usage contexts the key will be
     /// valid for.
@@ -144,22 +156,27 @@ pub struct CertificateSigningRequestSpec {
     /// "microsoft sgc",
     /// "netscape sgc"
     #[api(skip_serializing_if = "Vec::is_empty")]
+    #[conversion(same_type)]
     pub usages: Vec<String>,
     /// Information about the requesting user.
     /// See user.Info interface for details.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub username: String,
     /// UID information about the requesting user.
     /// See user.Info interface for details.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub uid: String,
     /// Group information about the requesting user.
     /// See user.Info interface for details.
     #[api(skip_serializing_if = "Vec::is_empty")]
+    #[conversion(same_type)]
     pub groups: Vec<String>,
     /// Extra information about the requesting user.
     /// See user.Info interface for details.
     #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    #[conversion(same_type)]
     pub extra: std::collections::BTreeMap<String, Vec<String>>,
 }
 
@@ -213,6 +230,7 @@ pub struct CertificateSigningRequestStatus {
     pub conditions: Vec<CertificateSigningRequestCondition>,
     /// If request was approved, the controller will place the issued certificate here.
     #[api(skip_serializing_if = "crate::go_json::is_nil_or_empty")]
+    #[conversion(same_type)]
     pub certificate: Option<crate::value::ByteString>,
 }
 

@@ -10,8 +10,10 @@
 #[conversion(hub = crate::coordination::v1beta1::LeaseCandidate)]
 pub struct LeaseCandidate {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec contains the specification of the Lease.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
@@ -33,9 +35,11 @@ apimachinery::proto_message!(LeaseCandidate { 1 => metadata, 2 => spec });
 #[conversion(hub = crate::coordination::v1beta1::LeaseCandidateList)]
 pub struct LeaseCandidateList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard list metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is a list of schema objects.
     #[api(nullable)]
@@ -50,11 +54,13 @@ apimachinery::proto_message!(LeaseCandidateList { 1 => metadata, 2 => items });
 pub struct LeaseCandidateSpec {
     /// LeaseName is the name of the lease for which this candidate is contending.
     /// This field is immutable.
+    #[conversion(same_type)]
     pub lease_name: String,
     /// PingTime is the last time that the server has requested the LeaseCandidate
     /// to renew. It is only done during leader election to check if any
     /// LeaseCandidates have become ineligible. When PingTime is updated, the
     /// LeaseCandidate will respond by updating RenewTime.
+    #[conversion(same_type)]
     pub ping_time: Option<apimachinery::apis::meta::v1::MicroTime>,
     /// RenewTime is the time that the LeaseCandidate was last updated.
     /// Any time a Lease needs to do leader election, the PingTime field
@@ -63,20 +69,24 @@ pub struct LeaseCandidateSpec {
     /// Old LeaseCandidate objects are also garbage collected if it has been hours
     /// since the last renew. The PingTime field is updated regularly to prevent
     /// garbage collection for still active LeaseCandidates.
+    #[conversion(same_type)]
     pub renew_time: Option<apimachinery::apis::meta::v1::MicroTime>,
     /// BinaryVersion is the binary version. It must be in a semver format without leading \`v\`.
     /// This field is required.
+    #[conversion(same_type)]
     pub binary_version: String,
     /// EmulationVersion is the emulation version. It must be in a semver format without leading \`v\`.
     /// EmulationVersion must be less than or equal to BinaryVersion.
     /// This field is required when strategy is "OldestEmulationVersion"
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub emulation_version: String,
     /// Strategy is the strategy that coordinated leader election will use for picking the leader.
     /// If multiple candidates for the same Lease return different strategies, the strategy provided
     /// by the candidate with the latest BinaryVersion will be used. If there is still conflict,
     /// this is a user error and coordinated leader election will not operate the Lease until resolved.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub strategy: String,
 }
 

@@ -9,8 +9,10 @@
 #[conversion(hub = crate::coordination::v1::Lease)]
 pub struct Lease {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec contains the specification of the Lease.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
@@ -103,9 +105,11 @@ apimachinery::proto_message!(LeaseCandidateSpec { 1 => lease_name as "leaseName"
 #[conversion(hub = crate::coordination::v1::LeaseList)]
 pub struct LeaseList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard list metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is a list of schema objects.
     #[api(nullable)]
@@ -121,24 +125,31 @@ pub struct LeaseSpec {
     /// holderIdentity contains the identity of the holder of a current lease.
     /// If Coordinated Leader Election is used, the holder identity must be
     /// equal to the elected LeaseCandidate.metadata.name field.
+    #[conversion(same_type)]
     pub holder_identity: Option<String>,
     /// leaseDurationSeconds is a duration that candidates for a lease need
     /// to wait to force acquire it. This is measure against time of last
     /// observed renewTime.
+    #[conversion(same_type)]
     pub lease_duration_seconds: Option<i32>,
     /// acquireTime is a time when the current lease was acquired.
+    #[conversion(same_type)]
     pub acquire_time: Option<apimachinery::apis::meta::v1::MicroTime>,
     /// renewTime is a time when the current holder of a lease has last
     /// updated the lease.
+    #[conversion(same_type)]
     pub renew_time: Option<apimachinery::apis::meta::v1::MicroTime>,
     /// leaseTransitions is the number of transitions of a lease between
     /// holders.
+    #[conversion(same_type)]
     pub lease_transitions: Option<i32>,
     /// Strategy indicates the strategy for picking the leader for coordinated leader election
     /// (Alpha) Using this field requires the CoordinatedLeaderElection feature gate to be enabled.
+    #[conversion(same_type)]
     pub strategy: Option<String>,
     /// PreferredHolder signals to a lease holder that the lease has a
     /// more optimal holder and should be given up.
+    #[conversion(same_type)]
     pub preferred_holder: Option<String>,
 }
 

@@ -58,15 +58,18 @@ pub struct EndpointConditions {
     /// indicates an unknown state. In most cases consumers should interpret this
     /// unknown state as ready. For compatibility reasons, ready should never be
     /// "true" for terminating endpoints.
+    #[conversion(same_type)]
     pub ready: Option<bool>,
     /// serving is identical to ready except that it is set regardless of the
     /// terminating state of endpoints. This condition should be set to true for
     /// a ready endpoint that is terminating. If nil, consumers should defer to
     /// the ready condition.
+    #[conversion(same_type)]
     pub serving: Option<bool>,
     /// terminating indicates that this endpoint is terminating. A nil value
     /// indicates an unknown state. Consumers should interpret this unknown state
     /// to mean that the endpoint is not terminating.
+    #[conversion(same_type)]
     pub terminating: Option<bool>,
 }
 
@@ -99,14 +102,17 @@ pub struct EndpointPort {
     /// \* must consist of lower case alphanumeric characters or '-'.
     /// \* must start and end with an alphanumeric character.
     /// Default is empty string.
+    #[conversion(same_type)]
     pub name: Option<String>,
     /// protocol represents the IP protocol for this port.
     /// Must be UDP, TCP, or SCTP.
     /// Default is TCP.
+    #[conversion(same_type)]
     pub protocol: Option<String>,
     /// port represents the port number of the endpoint.
     /// If this is not specified, ports are not restricted and must be
     /// interpreted in the context of the specific consumer.
+    #[conversion(same_type)]
     pub port: Option<i32>,
     /// appProtocol represents the application protocol for this port.
     /// This field follows standard Kubernetes label syntax.
@@ -114,6 +120,7 @@ pub struct EndpointPort {
     /// RFC-6335 and <https://www.iana.org/assignments/service-names>).
     /// Non-standard protocols should use prefixed names such as
     /// mycompany.com/my-custom-protocol.
+    #[conversion(same_type)]
     pub app_protocol: Option<String>,
 }
 
@@ -128,8 +135,10 @@ apimachinery::proto_message!(EndpointPort { 1 => name, 2 => protocol, 3 => port,
 #[conversion(hub = crate::discovery::v1::EndpointSlice)]
 pub struct EndpointSlice {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object's metadata.
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// addressType specifies the type of address carried by this EndpointSlice.
     /// All addresses in this slice must be the same type. This field is
@@ -138,6 +147,7 @@ pub struct EndpointSlice {
     /// \* IPv4: Represents an IPv4 Address.
     /// \* IPv6: Represents an IPv6 Address.
     /// \* FQDN: Represents a Fully Qualified Domain Name.
+    #[conversion(same_type)]
     pub address_type: String,
     /// endpoints is a list of unique endpoints in this slice. Each slice may
     /// include a maximum of 1000 endpoints.
@@ -167,8 +177,10 @@ apimachinery::proto_message!(EndpointSlice { 1 => metadata, 2 => endpoints, 3 =>
 #[conversion(hub = crate::discovery::v1::EndpointSliceList)]
 pub struct EndpointSliceList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard list metadata.
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is the list of endpoint slices
     #[api(nullable)]
@@ -182,6 +194,7 @@ apimachinery::proto_message!(EndpointSliceList { 1 => metadata, 2 => items });
 #[conversion(hub = crate::discovery::v1::ForNode, nested)]
 pub struct ForNode {
     /// name represents the name of the node.
+    #[conversion(same_type)]
     pub name: String,
 }
 
@@ -192,6 +205,7 @@ apimachinery::proto_message!(ForNode { 1 => name });
 #[conversion(hub = crate::discovery::v1::ForZone, nested)]
 pub struct ForZone {
     /// name represents the name of the zone.
+    #[conversion(same_type)]
     pub name: String,
 }
 

@@ -11,9 +11,11 @@
 #[conversion(hub = crate::apps::v1::DaemonSet, to_hub = crate::conversions::daemon_set::extensions_v1beta1::to_hub, from_hub = crate::conversions::daemon_set::extensions_v1beta1::from_hub)]
 pub struct DaemonSet {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object's metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// The desired behavior of this daemon set.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
@@ -33,16 +35,21 @@ apimachinery::proto_message!(DaemonSet { 1 => metadata, 2 => spec, 3 => status }
 #[conversion(hub = crate::apps::v1::DaemonSetCondition, nested)]
 pub struct DaemonSetCondition {
     /// Type of DaemonSet condition.
+    #[conversion(same_type)]
     pub r#type: String,
     /// Status of the condition, one of True, False, Unknown.
+    #[conversion(same_type)]
     pub status: String,
     /// Last time the condition transitioned from one status to another.
+    #[conversion(same_type)]
     pub last_transition_time: apimachinery::apis::meta::v1::Time,
     /// The reason for the condition's last transition.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub reason: String,
     /// A human readable message indicating details about the transition.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub message: String,
 }
 
@@ -61,9 +68,11 @@ apimachinery::proto_message!(DaemonSetCondition { 1 => r#type as "type", 2 => st
 #[conversion(hub = crate::apps::v1::DaemonSetList)]
 pub struct DaemonSetList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard list metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// A list of daemon sets.
     #[api(nullable)]
@@ -80,12 +89,14 @@ pub struct DaemonSetSpec {
     /// Must match in order to be controlled.
     /// If empty, defaulted to labels on Pod template.
     /// More info: <https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors>
+    #[conversion(same_type)]
     pub selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
     /// An object that describes the pod that will be created.
     /// The DaemonSet will create exactly one copy of this pod on every node
     /// that matches the template's node selector (or on every node if no node
     /// selector is specified).
     /// More info: <https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller#pod-template>
+    #[conversion(same_type)]
     pub template: crate::core::v1::PodTemplateSpec,
     /// An update strategy to replace existing DaemonSet pods with new pods.
     pub update_strategy: DaemonSetUpdateStrategy,
@@ -94,6 +105,7 @@ pub struct DaemonSetSpec {
     /// available. Defaults to 0 (pod will be considered available as soon as it
     /// is ready).
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    #[conversion(same_type)]
     pub min_ready_seconds: i32,
     /// DEPRECATED.
     /// A sequence number representing a specific generation of the template.
@@ -104,6 +116,7 @@ pub struct DaemonSetSpec {
     /// The number of old history to retain to allow rollback.
     /// This is a pointer to distinguish between explicit zero and not specified.
     /// Defaults to 10.
+    #[conversion(same_type)]
     pub revision_history_limit: Option<i32>,
 }
 
@@ -116,37 +129,46 @@ pub struct DaemonSetStatus {
     /// The number of nodes that are running at least 1
     /// daemon pod and are supposed to run the daemon pod.
     /// More info: <https://kubernetes.io/docs/concepts/workloads/controllers/daemonset/>
+    #[conversion(same_type)]
     pub current_number_scheduled: i32,
     /// The number of nodes that are running the daemon pod, but are
     /// not supposed to run the daemon pod.
     /// More info: <https://kubernetes.io/docs/concepts/workloads/controllers/daemonset/>
+    #[conversion(same_type)]
     pub number_misscheduled: i32,
     /// The total number of nodes that should be running the daemon
     /// pod (including nodes correctly running the daemon pod).
     /// More info: <https://kubernetes.io/docs/concepts/workloads/controllers/daemonset/>
+    #[conversion(same_type)]
     pub desired_number_scheduled: i32,
     /// The number of nodes that should be running the daemon pod and have one
     /// or more of the daemon pod running and ready.
+    #[conversion(same_type)]
     pub number_ready: i32,
     /// The most recent generation observed by the daemon set controller.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    #[conversion(same_type)]
     pub observed_generation: i64,
     /// The total number of nodes that are running updated daemon pod
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    #[conversion(same_type)]
     pub updated_number_scheduled: i32,
     /// The number of nodes that should be running the
     /// daemon pod and have one or more of the daemon pod running and
     /// available (ready for at least spec.minReadySeconds)
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    #[conversion(same_type)]
     pub number_available: i32,
     /// The number of nodes that should be running the
     /// daemon pod and have none of the daemon pod running and available
     /// (ready for at least spec.minReadySeconds)
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    #[conversion(same_type)]
     pub number_unavailable: i32,
     /// Count of hash collisions for the DaemonSet. The DaemonSet controller
     /// uses this field as a collision avoidance mechanism when it needs to
     /// create the name for the newest ControllerRevision.
+    #[conversion(same_type)]
     pub collision_count: Option<i32>,
     /// Represents the latest available observations of a DaemonSet's current state.
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -164,6 +186,7 @@ pub struct DaemonSetUpdateStrategy {
     /// Type of daemon set update. Can be "RollingUpdate" or "OnDelete".
     /// Default is OnDelete.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub r#type: String,
     /// Rolling update config params. Present only if type = "RollingUpdate".
     /// ---
@@ -184,8 +207,10 @@ apimachinery::proto_message!(DaemonSetUpdateStrategy { 1 => r#type as "type", 2 
 #[conversion(hub = crate::apps::v1::Deployment, to_hub = crate::conversions::deployment::extensions_v1beta1::to_hub, from_hub = crate::conversions::deployment::extensions_v1beta1::from_hub)]
 pub struct Deployment {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object metadata.
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Specification of the desired behavior of the Deployment.
     pub spec: DeploymentSpec,
@@ -200,18 +225,24 @@ apimachinery::proto_message!(Deployment { 1 => metadata, 2 => spec, 3 => status 
 #[conversion(hub = crate::apps::v1::DeploymentCondition, nested)]
 pub struct DeploymentCondition {
     /// Type of deployment condition.
+    #[conversion(same_type)]
     pub r#type: String,
     /// Status of the condition, one of True, False, Unknown.
+    #[conversion(same_type)]
     pub status: String,
     /// The last time this condition was updated.
+    #[conversion(same_type)]
     pub last_update_time: apimachinery::apis::meta::v1::Time,
     /// Last time the condition transitioned from one status to another.
+    #[conversion(same_type)]
     pub last_transition_time: apimachinery::apis::meta::v1::Time,
     /// The reason for the condition's last transition.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub reason: String,
     /// A human readable message indicating details about the transition.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub message: String,
 }
 
@@ -230,8 +261,10 @@ apimachinery::proto_message!(DeploymentCondition { 1 => r#type as "type", 2 => s
 #[conversion(hub = crate::apps::v1::DeploymentList)]
 pub struct DeploymentList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard list metadata.
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// Items is the list of Deployments.
     #[api(nullable)]
@@ -255,11 +288,14 @@ apimachinery::proto_message!(DeploymentList { 1 => metadata, 2 => items });
 #[conversion(hub = crate::apps::v1beta1::DeploymentRollback)]
 pub struct DeploymentRollback {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Required: This must match the Name of a deployment.
+    #[conversion(same_type)]
     pub name: String,
     /// The annotations to be updated to a deployment
     #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    #[conversion(same_type)]
     pub updated_annotations: std::collections::BTreeMap<String, String>,
     /// The config of this deployment rollback.
     pub rollback_to: RollbackConfig,
@@ -273,11 +309,14 @@ apimachinery::proto_message!(DeploymentRollback { 1 => name, 2 => updated_annota
 pub struct DeploymentSpec {
     /// Number of desired pods. This is a pointer to distinguish between explicit
     /// zero and not specified. Defaults to 1.
+    #[conversion(same_type)]
     pub replicas: Option<i32>,
     /// Label selector for pods. Existing ReplicaSets whose pods are
     /// selected by this will be the ones affected by this deployment.
+    #[conversion(same_type)]
     pub selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
     /// Template describes the pods that will be created.
+    #[conversion(same_type)]
     pub template: crate::core::v1::PodTemplateSpec,
     /// The deployment strategy to use to replace existing pods with new ones.
     pub strategy: DeploymentStrategy,
@@ -285,15 +324,18 @@ pub struct DeploymentSpec {
     /// without any of its container crashing, for it to be considered available.
     /// Defaults to 0 (pod will be considered available as soon as it is ready)
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    #[conversion(same_type)]
     pub min_ready_seconds: i32,
     /// The number of old ReplicaSets to retain to allow rollback.
     /// This is a pointer to distinguish between explicit zero and not specified.
     /// This is set to the max value of int32 (i.e. 2147483647) by default, which
     /// means "retaining all old ReplicaSets".
+    #[conversion(same_type)]
     pub revision_history_limit: Option<i32>,
     /// Indicates that the deployment is paused and will not be processed by the
     /// deployment controller.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    #[conversion(same_type)]
     pub paused: bool,
     /// DEPRECATED.
     /// The config this deployment is rolling back to. Will be cleared after rollback is done.
@@ -305,6 +347,7 @@ pub struct DeploymentSpec {
     /// reason will be surfaced in the deployment status. Note that progress will
     /// not be estimated during the time a deployment is paused. This is set to
     /// the max value of int32 (i.e. 2147483647) by default, which means "no deadline".
+    #[conversion(same_type)]
     pub progress_deadline_seconds: Option<i32>,
 }
 
@@ -316,28 +359,35 @@ apimachinery::proto_message!(DeploymentSpec { 1 => replicas, 2 => selector, 3 =>
 pub struct DeploymentStatus {
     /// The generation observed by the deployment controller.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    #[conversion(same_type)]
     pub observed_generation: i64,
     /// Total number of non-terminating pods targeted by this deployment (their labels match the selector).
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    #[conversion(same_type)]
     pub replicas: i32,
     /// Total number of non-terminating pods targeted by this deployment that have the desired template spec.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    #[conversion(same_type)]
     pub updated_replicas: i32,
     /// Total number of non-terminating pods targeted by this Deployment with a Ready Condition.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    #[conversion(same_type)]
     pub ready_replicas: i32,
     /// Total number of available non-terminating pods (ready for at least minReadySeconds) targeted by this deployment.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    #[conversion(same_type)]
     pub available_replicas: i32,
     /// Total number of unavailable pods targeted by this deployment. This is the total number of
     /// pods that are still required for the deployment to have 100% available capacity. They may
     /// either be pods that are running but not yet available or pods that still have not been created.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    #[conversion(same_type)]
     pub unavailable_replicas: i32,
     /// Total number of terminating pods targeted by this deployment. Terminating pods have a non-null
     /// .metadata.deletionTimestamp and have not yet reached the Failed or Succeeded .status.phase.
     ///
     /// This is a beta field and requires enabling DeploymentReplicaSetTerminatingReplicas feature (enabled by default).
+    #[conversion(same_type)]
     pub terminating_replicas: Option<i32>,
     /// Represents the latest available observations of a deployment's current state.
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -345,6 +395,7 @@ pub struct DeploymentStatus {
     /// Count of hash collisions for the Deployment. The Deployment controller uses this
     /// field as a collision avoidance mechanism when it needs to create the name for the
     /// newest ReplicaSet.
+    #[conversion(same_type)]
     pub collision_count: Option<i32>,
 }
 
@@ -356,6 +407,7 @@ apimachinery::proto_message!(DeploymentStatus { 1 => observed_generation as "obs
 pub struct DeploymentStrategy {
     /// Type of deployment. Can be "Recreate" or "RollingUpdate". Default is RollingUpdate.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub r#type: String,
     /// Rolling update config params. Present only if DeploymentStrategyType =
     /// RollingUpdate.
@@ -377,6 +429,7 @@ pub struct HTTPIngressPath {
     /// as defined by RFC 3986. Paths must begin with a '/'. When unspecified,
     /// all paths from incoming requests are matched.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub path: String,
     /// PathType determines the interpretation of the Path matching. PathType can
     /// be one of the following values:
@@ -393,6 +446,7 @@ pub struct HTTPIngressPath {
     /// or treat it identically to Prefix or Exact path types.
     /// Implementations are required to support all path types.
     /// Defaults to ImplementationSpecific.
+    #[conversion(same_type)]
     pub path_type: Option<String>,
     /// Backend defines the referenced service endpoint to which the traffic
     /// will be forwarded to.
@@ -425,11 +479,13 @@ apimachinery::proto_message!(HTTPIngressRuleValue { 1 => paths });
 pub struct IPBlock {
     /// CIDR is a string representing the IP Block
     /// Valid examples are "192.168.1.0/24" or "2001:db8::/64"
+    #[conversion(same_type)]
     pub cidr: String,
     /// Except is a slice of CIDRs that should not be included within an IP Block
     /// Valid examples are "192.168.1.0/24" or "2001:db8::/64"
     /// Except values will be rejected if they are outside the CIDR range
     #[api(skip_serializing_if = "Vec::is_empty")]
+    #[conversion(same_type)]
     pub except: Vec<String>,
 }
 
@@ -446,9 +502,11 @@ apimachinery::proto_message!(IPBlock { 1 => cidr, 2 => except });
 #[conversion(hub = crate::networking::v1::Ingress)]
 pub struct Ingress {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object's metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Spec is the desired state of the Ingress.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
@@ -489,9 +547,11 @@ apimachinery::proto_message!(IngressBackend { 1 => service_name as "serviceName"
 #[conversion(hub = crate::networking::v1::IngressList)]
 pub struct IngressList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object's metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// Items is the list of Ingress.
     #[api(nullable)]
@@ -506,9 +566,11 @@ apimachinery::proto_message!(IngressList { 1 => metadata, 2 => items });
 pub struct IngressLoadBalancerIngress {
     /// IP is set for load-balancer ingress points that are IP based.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub ip: String,
     /// Hostname is set for load-balancer ingress points that are DNS based.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub hostname: String,
     /// Ports provides information about the ports exposed by this LoadBalancer.
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -533,9 +595,11 @@ apimachinery::proto_message!(IngressLoadBalancerStatus { 1 => ingress });
 #[conversion(hub = crate::networking::v1::IngressPortStatus, nested)]
 pub struct IngressPortStatus {
     /// Port is the port number of the ingress port.
+    #[conversion(same_type)]
     pub port: i32,
     /// Protocol is the protocol of the ingress port.
     /// The supported values are: "TCP", "UDP", "SCTP"
+    #[conversion(same_type)]
     pub protocol: String,
     /// Error is to record the problem with the service port
     /// The format of the error shall comply with the following rules:
@@ -545,6 +609,7 @@ pub struct IngressPortStatus {
     /// format foo.example.com/CamelCase.
     /// ---
     /// The regex it matches is (dns1123SubdomainFmt/)?(qualifiedNameFmt)
+    #[conversion(same_type)]
     pub error: Option<String>,
 }
 
@@ -579,6 +644,7 @@ pub struct IngressRule {
     /// 2. If Host is a wildcard, then the request matches this rule if the http host header
     /// is to equal to the suffix (removing the first label) of the wildcard rule.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub host: String,
     /// http is a list of http selectors pointing to backends.
     /// A path is matched against the path of an incoming request. Currently it can
@@ -653,6 +719,7 @@ pub struct IngressSpec {
     /// specified. An IngressClass resource may be marked as default, which can
     /// be used to set a default value for this field. For more information,
     /// refer to the IngressClass documentation.
+    #[conversion(same_type)]
     pub ingress_class_name: Option<String>,
     /// A default backend capable of servicing requests that don't match any
     /// rule. At least one of 'backend' or 'rules' must be specified. This field
@@ -694,6 +761,7 @@ pub struct IngressTLS {
     /// wildcard host setting for the loadbalancer controller fulfilling this
     /// Ingress, if left unspecified.
     #[api(skip_serializing_if = "Vec::is_empty")]
+    #[conversion(same_type)]
     pub hosts: Vec<String>,
     /// SecretName is the name of the secret used to terminate SSL traffic on 443.
     /// Field is left optional to allow SSL routing based on SNI hostname alone.
@@ -701,6 +769,7 @@ pub struct IngressTLS {
     /// by an IngressRule, the SNI host is used for termination and value of the
     /// Host header is used for routing.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub secret_name: String,
 }
 
@@ -714,9 +783,11 @@ apimachinery::proto_message!(IngressTLS { 1 => hosts, 2 => secret_name as "secre
 #[conversion(hub = crate::networking::v1::NetworkPolicy)]
 pub struct NetworkPolicy {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object's metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Specification of the desired behavior for this NetworkPolicy.
     pub spec: NetworkPolicySpec,
@@ -786,9 +857,11 @@ apimachinery::proto_message!(NetworkPolicyIngressRule { 1 => ports, 2 => from })
 #[conversion(hub = crate::networking::v1::NetworkPolicyList)]
 pub struct NetworkPolicyList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard list metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// Items is a list of schema objects.
     #[api(nullable)]
@@ -807,6 +880,7 @@ pub struct NetworkPolicyPeer {
     /// If NamespaceSelector is also set, then the NetworkPolicyPeer as a whole selects
     /// the Pods matching PodSelector in the Namespaces selected by NamespaceSelector.
     /// Otherwise it selects the Pods matching PodSelector in the policy's own Namespace.
+    #[conversion(same_type)]
     pub pod_selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
     /// Selects Namespaces using cluster-scoped labels. This field follows standard label
     /// selector semantics; if present but empty, it selects all namespaces.
@@ -814,6 +888,7 @@ pub struct NetworkPolicyPeer {
     /// If PodSelector is also set, then the NetworkPolicyPeer as a whole selects
     /// the Pods matching PodSelector in the Namespaces selected by NamespaceSelector.
     /// Otherwise it selects all Pods in the Namespaces selected by NamespaceSelector.
+    #[conversion(same_type)]
     pub namespace_selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
     /// IPBlock defines policy on a particular IPBlock. If this field is set then
     /// neither of the other fields can be.
@@ -828,16 +903,19 @@ apimachinery::proto_message!(NetworkPolicyPeer { 1 => pod_selector as "podSelect
 pub struct NetworkPolicyPort {
     /// Optional.  The protocol (TCP, UDP, or SCTP) which traffic must match.
     /// If not specified, this field defaults to TCP.
+    #[conversion(same_type)]
     pub protocol: Option<String>,
     /// The port on the given protocol. This can either be a numerical or named
     /// port on a pod. If this field is not provided, this matches all port names and
     /// numbers.
     /// If present, only traffic on the specified protocol AND port will be matched.
+    #[conversion(same_type)]
     pub port: Option<crate::value::IntOrString>,
     /// If set, indicates that the range of ports from port to endPort, inclusive,
     /// should be allowed by the policy. This field cannot be defined if the port field
     /// is not defined or if the port field is defined as a named (string) port.
     /// The endPort must be equal or greater than port.
+    #[conversion(same_type)]
     pub end_port: Option<i32>,
 }
 
@@ -852,6 +930,7 @@ pub struct NetworkPolicySpec {
     /// same set of pods.  In this case, the ingress rules for each are combined additively.
     /// This field is NOT optional and follows standard label selector semantics.
     /// An empty podSelector matches all pods in this namespace.
+    #[conversion(same_type)]
     pub pod_selector: apimachinery::apis::meta::v1::LabelSelector,
     /// List of ingress rules to be applied to the selected pods.
     /// Traffic is allowed to a pod if there are no NetworkPolicies selecting the pod
@@ -882,6 +961,7 @@ pub struct NetworkPolicySpec {
     /// an Egress section and would otherwise default to just \[ "Ingress" \]).
     /// This field is beta-level in 1.8
     #[api(skip_serializing_if = "Vec::is_empty")]
+    #[conversion(same_type)]
     pub policy_types: Vec<String>,
 }
 
@@ -896,10 +976,12 @@ apimachinery::proto_message!(NetworkPolicySpec { 1 => pod_selector as "podSelect
 #[conversion(hub = crate::apps::v1::ReplicaSet)]
 pub struct ReplicaSet {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// If the Labels of a ReplicaSet are empty, they are defaulted to
     /// be the same as the Pod(s) that the ReplicaSet manages.
     /// Standard object's metadata. More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Spec defines the specification of the desired behavior of the ReplicaSet.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
@@ -919,16 +1001,21 @@ apimachinery::proto_message!(ReplicaSet { 1 => metadata, 2 => spec, 3 => status 
 #[conversion(hub = crate::apps::v1::ReplicaSetCondition, nested)]
 pub struct ReplicaSetCondition {
     /// Type of replica set condition.
+    #[conversion(same_type)]
     pub r#type: String,
     /// Status of the condition, one of True, False, Unknown.
+    #[conversion(same_type)]
     pub status: String,
     /// The last time the condition transitioned from one status to another.
+    #[conversion(same_type)]
     pub last_transition_time: apimachinery::apis::meta::v1::Time,
     /// The reason for the condition's last transition.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub reason: String,
     /// A human readable message indicating details about the transition.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub message: String,
 }
 
@@ -947,9 +1034,11 @@ apimachinery::proto_message!(ReplicaSetCondition { 1 => r#type as "type", 2 => s
 #[conversion(hub = crate::apps::v1::ReplicaSetList)]
 pub struct ReplicaSetList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard list metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// List of ReplicaSets.
     /// More info: <https://kubernetes.io/docs/concepts/workloads/controllers/replicaset>
@@ -967,20 +1056,24 @@ pub struct ReplicaSetSpec {
     /// This is a pointer to distinguish between explicit zero and unspecified.
     /// Defaults to 1.
     /// More info: <https://kubernetes.io/docs/concepts/workloads/controllers/replicaset>
+    #[conversion(same_type)]
     pub replicas: Option<i32>,
     /// Minimum number of seconds for which a newly created pod should be ready
     /// without any of its container crashing, for it to be considered available.
     /// Defaults to 0 (pod will be considered available as soon as it is ready)
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    #[conversion(same_type)]
     pub min_ready_seconds: i32,
     /// Selector is a label query over pods that should match the replica count.
     /// If the selector is empty, it is defaulted to the labels present on the pod template.
     /// Label keys and values that must match in order to be controlled by this replica set.
     /// More info: <https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors>
+    #[conversion(same_type)]
     pub selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
     /// Template is the object that describes the pod that will be created if
     /// insufficient replicas are detected.
     /// More info: <https://kubernetes.io/docs/concepts/workloads/controllers/replicaset/#pod-template>
+    #[conversion(same_type)]
     pub template: crate::core::v1::PodTemplateSpec,
 }
 
@@ -992,23 +1085,29 @@ apimachinery::proto_message!(ReplicaSetSpec { 1 => replicas, 2 => selector, 3 =>
 pub struct ReplicaSetStatus {
     /// Replicas is the most recently observed number of non-terminating pods.
     /// More info: <https://kubernetes.io/docs/concepts/workloads/controllers/replicaset>
+    #[conversion(same_type)]
     pub replicas: i32,
     /// The number of non-terminating pods that have labels matching the labels of the pod template of the replicaset.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    #[conversion(same_type)]
     pub fully_labeled_replicas: i32,
     /// The number of non-terminating pods targeted by this ReplicaSet with a Ready Condition.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    #[conversion(same_type)]
     pub ready_replicas: i32,
     /// The number of available non-terminating pods (ready for at least minReadySeconds) for this replica set.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    #[conversion(same_type)]
     pub available_replicas: i32,
     /// The number of terminating pods for this replica set. Terminating pods have a non-null .metadata.deletionTimestamp
     /// and have not yet reached the Failed or Succeeded .status.phase.
     ///
     /// This is a beta field and requires enabling DeploymentReplicaSetTerminatingReplicas feature (enabled by default).
+    #[conversion(same_type)]
     pub terminating_replicas: Option<i32>,
     /// ObservedGeneration reflects the generation of the most recently observed ReplicaSet.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    #[conversion(same_type)]
     pub observed_generation: i64,
     /// Represents the latest available observations of a replica set's current state.
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -1023,6 +1122,7 @@ apimachinery::proto_message!(ReplicaSetStatus { 1 => replicas, 2 => fully_labele
 pub struct RollbackConfig {
     /// The revision to rollback to. If set to 0, rollback to the last revision.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    #[conversion(same_type)]
     pub revision: i64,
 }
 
@@ -1046,6 +1146,7 @@ pub struct RollingUpdateDaemonSet {
     /// it then proceeds onto other DaemonSet pods, thus ensuring that at least
     /// 70% of original number of DaemonSet pods are available at all times during
     /// the update.
+    #[conversion(same_type)]
     pub max_unavailable: Option<crate::value::IntOrString>,
     /// The maximum number of nodes with an existing available DaemonSet pod that
     /// can have an updated DaemonSet pod during during an update.
@@ -1066,6 +1167,7 @@ pub struct RollingUpdateDaemonSet {
     /// so resource intensive daemonsets should take into account that they may
     /// cause evictions during disruption.
     /// This is an alpha field and requires enabling DaemonSetUpdateSurge feature gate.
+    #[conversion(same_type)]
     pub max_surge: Option<crate::value::IntOrString>,
 }
 
@@ -1085,6 +1187,7 @@ pub struct RollingUpdateDeployment {
     /// can be scaled down further, followed by scaling up the new RC, ensuring
     /// that the total number of pods available at all times during the update is at
     /// least 70% of desired pods.
+    #[conversion(same_type)]
     pub max_unavailable: Option<crate::value::IntOrString>,
     /// The maximum number of pods that can be scheduled above the desired number of
     /// pods.
@@ -1097,6 +1200,7 @@ pub struct RollingUpdateDeployment {
     /// 130% of desired pods. Once old pods have been killed,
     /// new RC can be scaled up further, ensuring that total number of pods running
     /// at any time during the update is at most 130% of desired pods.
+    #[conversion(same_type)]
     pub max_surge: Option<crate::value::IntOrString>,
 }
 
@@ -1116,8 +1220,10 @@ apimachinery::proto_message!(RollingUpdateDeployment { 1 => max_unavailable as "
 #[conversion(hub = crate::apps::v1beta2::Scale)]
 pub struct Scale {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object metadata; More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>.
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// defines the behavior of the scale. More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>.
     pub spec: ScaleSpec,
@@ -1133,6 +1239,7 @@ apimachinery::proto_message!(Scale { 1 => metadata, 2 => spec, 3 => status });
 pub struct ScaleSpec {
     /// desired number of instances for the scaled object.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    #[conversion(same_type)]
     pub replicas: i32,
 }
 
@@ -1143,9 +1250,11 @@ apimachinery::proto_message!(ScaleSpec { 1 => replicas });
 #[conversion(hub = crate::apps::v1beta2::ScaleStatus, nested)]
 pub struct ScaleStatus {
     /// actual number of observed instances of the scaled object.
+    #[conversion(same_type)]
     pub replicas: i32,
     /// selector is a label query over pods that should match the replicas count. More info: <https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/>
     #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    #[conversion(same_type)]
     pub selector: std::collections::BTreeMap<String, String>,
     /// label selector for pods that should match the replicas count. This is a serializated
     /// version of both map-based and more expressive set-based selectors. This is done to
@@ -1154,6 +1263,7 @@ pub struct ScaleStatus {
     /// field and map-based selector field are populated.
     /// More info: <https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors>
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub target_selector: String,
 }
 

@@ -23,6 +23,7 @@ pub struct ExemptPriorityLevelConfiguration {
     /// Bigger numbers mean a larger nominal concurrency limit,
     /// at the expense of every other priority level.
     /// This field has a default value of zero.
+    #[conversion(same_type)]
     pub nominal_concurrency_shares: Option<i32>,
     /// \`lendablePercent\` prescribes the fraction of the level's NominalCL that
     /// can be borrowed by other priority levels.  This value of this
@@ -31,6 +32,7 @@ pub struct ExemptPriorityLevelConfiguration {
     /// as this level's LendableConcurrencyLimit (LendableCL), is defined as follows.
     ///
     /// LendableCL(i) = round( NominalCL(i) \* lendablePercent(i)/100.0 )
+    #[conversion(same_type)]
     pub lendable_percent: Option<i32>,
 }
 
@@ -43,6 +45,7 @@ pub struct FlowDistinguisherMethod {
     /// \`type\` is the type of flow distinguisher method
     /// The supported types are "ByUser" and "ByNamespace".
     /// Required.
+    #[conversion(same_type)]
     pub r#type: String,
 }
 
@@ -56,9 +59,11 @@ apimachinery::proto_message!(FlowDistinguisherMethod { 1 => r#type as "type" });
 #[conversion(hub = crate::flowcontrol::v1::FlowSchema)]
 pub struct FlowSchema {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// \`metadata\` is the standard object's metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// \`spec\` is the specification of the desired behavior of a FlowSchema.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
@@ -77,19 +82,24 @@ pub struct FlowSchemaCondition {
     /// \`type\` is the type of the condition.
     /// Required.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub r#type: String,
     /// \`status\` is the status of the condition.
     /// Can be True, False, Unknown.
     /// Required.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub status: String,
     /// \`lastTransitionTime\` is the last time the condition transitioned from one status to another.
+    #[conversion(same_type)]
     pub last_transition_time: apimachinery::apis::meta::v1::Time,
     /// \`reason\` is a unique, one-word, CamelCase reason for the condition's last transition.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub reason: String,
     /// \`message\` is a human-readable message indicating details about last transition.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub message: String,
 }
 
@@ -108,9 +118,11 @@ apimachinery::proto_message!(FlowSchemaCondition { 1 => r#type as "type", 2 => s
 #[conversion(hub = crate::flowcontrol::v1::FlowSchemaList)]
 pub struct FlowSchemaList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// \`metadata\` is the standard list metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// \`items\` is a list of FlowSchemas.
     #[api(nullable)]
@@ -131,6 +143,7 @@ pub struct FlowSchemaSpec {
     /// FlowSchema is among those with the numerically lowest (which we take to be logically highest)
     /// MatchingPrecedence.  Each MatchingPrecedence value must be ranged in \[1,10000\].
     /// Note that if the precedence is not specified, it will be set to 1000 as default.
+    #[conversion(same_type)]
     pub matching_precedence: i32,
     /// \`distinguisherMethod\` defines how to compute the flow distinguisher for requests that match this schema.
     /// \`nil\` specifies that the distinguisher is disabled and thus will always be the empty string.
@@ -163,6 +176,7 @@ pub struct GroupSubject {
     /// See <https://github.com/kubernetes/apiserver/blob/master/pkg/authentication/user/user.go> for some
     /// well-known group names.
     /// Required.
+    #[conversion(same_type)]
     pub name: String,
 }
 
@@ -179,6 +193,7 @@ pub struct LimitResponse {
     /// "Reject" means that requests that can not be executed upon arrival
     /// are rejected.
     /// Required.
+    #[conversion(same_type)]
     pub r#type: String,
     /// \`queuing\` holds the configuration parameters for queuing.
     /// This field may be non-empty only if \`type\` is \`"Queue"\`.
@@ -220,6 +235,7 @@ pub struct LimitedPriorityLevelConfiguration {
     /// as this level's LendableConcurrencyLimit (LendableCL), is defined as follows.
     ///
     /// LendableCL(i) = round( NominalCL(i) \* lendablePercent(i)/100.0 )
+    #[conversion(same_type)]
     pub lendable_percent: Option<i32>,
     /// \`borrowingLimitPercent\`, if present, configures a limit on how many
     /// seats this priority level can borrow from other priority levels.
@@ -236,6 +252,7 @@ pub struct LimitedPriorityLevelConfiguration {
     /// priority level can borrow a number of seats that is greater than
     /// its own nominal concurrency limit (NominalCL).
     /// When this field is left \`nil\`, the limit is effectively infinite.
+    #[conversion(same_type)]
     pub borrowing_limit_percent: Option<i32>,
 }
 
@@ -251,6 +268,7 @@ pub struct NonResourcePolicyRule {
     /// "\*" matches all verbs. If it is present, it must be the only entry.
     /// Required.
     #[api(nullable)]
+    #[conversion(same_type)]
     pub verbs: Option<Vec<String>>,
     /// \`nonResourceURLs\` is a set of url prefixes that a user should have access to and may not be empty.
     /// For example:
@@ -262,6 +280,7 @@ pub struct NonResourcePolicyRule {
     /// "\*" matches all non-resource urls. if it is present, it must be the only entry.
     /// Required.
     #[api(rename = "nonResourceURLs", nullable)]
+    #[conversion(same_type)]
     pub non_resource_urls: Option<Vec<String>>,
 }
 
@@ -300,9 +319,11 @@ apimachinery::proto_message!(PolicyRulesWithSubjects { 1 => subjects, 2 => resou
 #[conversion(hub = crate::flowcontrol::v1::PriorityLevelConfiguration)]
 pub struct PriorityLevelConfiguration {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// \`metadata\` is the standard object's metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// \`spec\` is the specification of the desired behavior of a "request-priority".
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
@@ -321,19 +342,24 @@ pub struct PriorityLevelConfigurationCondition {
     /// \`type\` is the type of the condition.
     /// Required.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub r#type: String,
     /// \`status\` is the status of the condition.
     /// Can be True, False, Unknown.
     /// Required.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub status: String,
     /// \`lastTransitionTime\` is the last time the condition transitioned from one status to another.
+    #[conversion(same_type)]
     pub last_transition_time: apimachinery::apis::meta::v1::Time,
     /// \`reason\` is a unique, one-word, CamelCase reason for the condition's last transition.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub reason: String,
     /// \`message\` is a human-readable message indicating details about last transition.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub message: String,
 }
 
@@ -352,9 +378,11 @@ apimachinery::proto_message!(PriorityLevelConfigurationCondition { 1 => r#type a
 #[conversion(hub = crate::flowcontrol::v1::PriorityLevelConfigurationList)]
 pub struct PriorityLevelConfigurationList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// \`metadata\` is the standard object's metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// \`items\` is a list of request-priorities.
     #[api(nullable)]
@@ -369,6 +397,7 @@ apimachinery::proto_message!(PriorityLevelConfigurationList { 1 => metadata, 2 =
 pub struct PriorityLevelConfigurationReference {
     /// \`name\` is the name of the priority level configuration being referenced
     /// Required.
+    #[conversion(same_type)]
     pub name: String,
 }
 
@@ -387,6 +416,7 @@ pub struct PriorityLevelConfigurationSpec {
     /// \_are\_ subject to limits and (b) some of the server's limited
     /// capacity is made available exclusively to this priority level.
     /// Required.
+    #[conversion(same_type)]
     pub r#type: String,
     /// \`limited\` specifies how requests are handled for a Limited priority level.
     /// This field must be non-empty if and only if \`type\` is \`"Limited"\`.
@@ -422,6 +452,7 @@ pub struct QueuingConfiguration {
     /// shufflesharding and thus makes the distinguisher method of
     /// associated flow schemas irrelevant.  This field has a default
     /// value of 64.
+    #[conversion(same_type)]
     pub queues: i32,
     /// \`handSize\` is a small positive number that configures the
     /// shuffle sharding of requests into queues.  When enqueuing a request
@@ -434,11 +465,13 @@ pub struct QueuingConfiguration {
     /// saturate most of the queues).  See the user-facing
     /// documentation for more extensive guidance on setting this
     /// field.  This field has a default value of 8.
+    #[conversion(same_type)]
     pub hand_size: i32,
     /// \`queueLengthLimit\` is the maximum number of requests allowed to
     /// be waiting in a given queue of this priority level at a time;
     /// excess requests are rejected.  This value must be positive.  If
     /// not specified, it will be defaulted to 50.
+    #[conversion(same_type)]
     pub queue_length_limit: i32,
 }
 
@@ -460,11 +493,13 @@ pub struct ResourcePolicyRule {
     /// "\*" matches all verbs and, if present, must be the only entry.
     /// Required.
     #[api(nullable)]
+    #[conversion(same_type)]
     pub verbs: Option<Vec<String>>,
     /// \`apiGroups\` is a list of matching API groups and may not be empty.
     /// "\*" matches all API groups and, if present, must be the only entry.
     /// Required.
     #[api(nullable)]
+    #[conversion(same_type)]
     pub api_groups: Option<Vec<String>>,
     /// \`resources\` is a list of matching resources (i.e., lowercase
     /// and plural) with, if desired, subresource.  For example, \[
@@ -472,6 +507,7 @@ pub struct ResourcePolicyRule {
     /// "\*" matches all resources and, if present, must be the only entry.
     /// Required.
     #[api(nullable)]
+    #[conversion(same_type)]
     pub resources: Option<Vec<String>>,
     /// \`clusterScope\` indicates whether to match requests that do not
     /// specify a namespace (which happens either because the resource
@@ -479,6 +515,7 @@ pub struct ResourcePolicyRule {
     /// If this field is omitted or false then the \`namespaces\` field
     /// must contain a non-empty list.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    #[conversion(same_type)]
     pub cluster_scope: bool,
     /// \`namespaces\` is a list of target namespaces that restricts
     /// matches.  A request that specifies a target namespace matches
@@ -489,6 +526,7 @@ pub struct ResourcePolicyRule {
     /// that).
     /// This list may be empty, but only if \`clusterScope\` is true.
     #[api(nullable)]
+    #[conversion(same_type)]
     pub namespaces: Option<Vec<String>>,
 }
 
@@ -500,9 +538,11 @@ apimachinery::proto_message!(ResourcePolicyRule { 1 => verbs, 2 => api_groups as
 pub struct ServiceAccountSubject {
     /// \`namespace\` is the namespace of matching ServiceAccount objects.
     /// Required.
+    #[conversion(same_type)]
     pub namespace: String,
     /// \`name\` is the name of matching ServiceAccount objects, or "\*" to match regardless of name.
     /// Required.
+    #[conversion(same_type)]
     pub name: String,
 }
 
@@ -515,6 +555,7 @@ apimachinery::proto_message!(ServiceAccountSubject { 1 => namespace, 2 => name }
 pub struct Subject {
     /// \`kind\` indicates which one of the other fields is non-empty.
     /// Required
+    #[conversion(same_type)]
     pub kind: String,
     /// \`user\` matches based on username.
     pub user: Option<UserSubject>,
@@ -532,6 +573,7 @@ apimachinery::proto_message!(Subject { 1 => kind, 2 => user, 3 => group, 4 => se
 pub struct UserSubject {
     /// \`name\` is the username that matches, or "\*" to match all usernames.
     /// Required.
+    #[conversion(same_type)]
     pub name: String,
 }
 

@@ -12,6 +12,7 @@ pub struct HTTPIngressPath {
     /// as defined by RFC 3986. Paths must begin with a '/' and must be present
     /// when using PathType with value "Exact" or "Prefix".
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub path: String,
     /// pathType determines the interpretation of the path matching. PathType can
     /// be one of the following values:
@@ -28,6 +29,7 @@ pub struct HTTPIngressPath {
     /// or treat it identically to Prefix or Exact path types.
     /// Implementations are required to support all path types.
     /// Defaults to ImplementationSpecific.
+    #[conversion(same_type)]
     pub path_type: Option<String>,
     /// backend defines the referenced service endpoint to which the traffic
     /// will be forwarded to.
@@ -64,9 +66,11 @@ apimachinery::proto_message!(HTTPIngressRuleValue { 1 => paths });
 #[conversion(hub = crate::networking::v1::IPAddress)]
 pub struct IPAddress {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object's metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec is the desired state of the IPAddress.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
@@ -88,9 +92,11 @@ apimachinery::proto_message!(IPAddress { 1 => metadata, 2 => spec });
 #[conversion(hub = crate::networking::v1::IPAddressList)]
 pub struct IPAddressList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object's metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is the list of IPAddresses.
     #[api(nullable)]
@@ -120,9 +126,11 @@ apimachinery::proto_message!(IPAddressSpec { 1 => parent_ref as "parentRef" });
 #[conversion(hub = crate::networking::v1::Ingress)]
 pub struct Ingress {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object's metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec is the desired state of the Ingress.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
@@ -161,9 +169,11 @@ apimachinery::proto_message!(IngressBackend { 1 => service_name as "serviceName"
 #[conversion(hub = crate::networking::v1::IngressClass)]
 pub struct IngressClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object's metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec is the desired state of the IngressClass.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
@@ -185,8 +195,10 @@ apimachinery::proto_message!(IngressClass { 1 => metadata, 2 => spec });
 #[conversion(hub = crate::networking::v1::IngressClassList)]
 pub struct IngressClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard list metadata.
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is the list of IngressClasses.
     #[api(nullable)]
@@ -203,18 +215,23 @@ pub struct IngressClassParametersReference {
     /// apiGroup is the group for the resource being referenced. If APIGroup is
     /// not specified, the specified Kind must be in the core API group. For any
     /// other third-party types, APIGroup is required.
+    #[conversion(same_type)]
     pub api_group: Option<String>,
     /// kind is the type of resource being referenced.
+    #[conversion(same_type)]
     pub kind: String,
     /// name is the name of resource being referenced.
+    #[conversion(same_type)]
     pub name: String,
     /// scope represents if this refers to a cluster or namespace scoped resource.
     /// This may be set to "Cluster" (default) or "Namespace".
     #[api(nullable)]
+    #[conversion(same_type)]
     pub scope: Option<String>,
     /// namespace is the namespace of the resource being referenced. This field is
     /// required when scope is set to "Namespace" and must be unset when scope is set to
     /// "Cluster".
+    #[conversion(same_type)]
     pub namespace: Option<String>,
 }
 
@@ -231,6 +248,7 @@ pub struct IngressClassSpec {
     /// domain-prefixed path no more than 250 characters in length, e.g.
     /// "acme.io/ingress-controller". This field is immutable.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub controller: String,
     /// parameters is a link to a custom resource containing additional
     /// configuration for the controller. This is optional if the controller does
@@ -253,9 +271,11 @@ apimachinery::proto_message!(IngressClassSpec { 1 => controller, 2 => parameters
 #[conversion(hub = crate::networking::v1::IngressList)]
 pub struct IngressList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object's metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is the list of Ingress.
     #[api(nullable)]
@@ -270,9 +290,11 @@ apimachinery::proto_message!(IngressList { 1 => metadata, 2 => items });
 pub struct IngressLoadBalancerIngress {
     /// ip is set for load-balancer ingress points that are IP based.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub ip: String,
     /// hostname is set for load-balancer ingress points that are DNS based.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub hostname: String,
     /// ports provides information about the ports exposed by this LoadBalancer.
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -297,9 +319,11 @@ apimachinery::proto_message!(IngressLoadBalancerStatus { 1 => ingress });
 #[conversion(hub = crate::networking::v1::IngressPortStatus, nested)]
 pub struct IngressPortStatus {
     /// port is the port number of the ingress port.
+    #[conversion(same_type)]
     pub port: i32,
     /// protocol is the protocol of the ingress port.
     /// The supported values are: "TCP", "UDP", "SCTP"
+    #[conversion(same_type)]
     pub protocol: String,
     /// error is to record the problem with the service port
     /// The format of the error shall comply with the following rules:
@@ -309,6 +333,7 @@ pub struct IngressPortStatus {
     /// format foo.example.com/CamelCase.
     /// ---
     /// The regex it matches is (dns1123SubdomainFmt/)?(qualifiedNameFmt)
+    #[conversion(same_type)]
     pub error: Option<String>,
 }
 
@@ -343,6 +368,7 @@ pub struct IngressRule {
     /// 2. If Host is a wildcard, then the request matches this rule if the http host header
     /// is to equal to the suffix (removing the first label) of the wildcard rule.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub host: String,
     /// The \`http\` field.
     pub http: Option<HTTPIngressRuleValue>,
@@ -407,6 +433,7 @@ pub struct IngressSpec {
     /// specified. An IngressClass resource may be marked as default, which can
     /// be used to set a default value for this field. For more information,
     /// refer to the IngressClass documentation.
+    #[conversion(same_type)]
     pub ingress_class_name: Option<String>,
     /// backend is the default backend capable of servicing requests that don't match any
     /// rule. At least one of 'backend' or 'rules' must be specified. This field
@@ -448,6 +475,7 @@ pub struct IngressTLS {
     /// wildcard host setting for the loadbalancer controller fulfilling this
     /// Ingress, if left unspecified.
     #[api(skip_serializing_if = "Vec::is_empty")]
+    #[conversion(same_type)]
     pub hosts: Vec<String>,
     /// secretName is the name of the secret used to terminate TLS traffic on
     /// port 443. Field is left optional to allow TLS routing based on SNI
@@ -455,6 +483,7 @@ pub struct IngressTLS {
     /// header field used by an IngressRule, the SNI host is used for termination
     /// and value of the Host header is used for routing.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub secret_name: String,
 }
 
@@ -466,15 +495,19 @@ apimachinery::proto_message!(IngressTLS { 1 => hosts, 2 => secret_name as "secre
 pub struct ParentReference {
     /// Group is the group of the object being referenced.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub group: String,
     /// Resource is the resource of the object being referenced.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub resource: String,
     /// Namespace is the namespace of the object being referenced.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub namespace: String,
     /// Name is the name of the object being referenced.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub name: String,
 }
 
@@ -488,9 +521,11 @@ apimachinery::proto_message!(ParentReference { 1 => group, 2 => resource, 3 => n
 #[conversion(hub = crate::networking::v1::ServiceCIDR)]
 pub struct ServiceCIDR {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object's metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec is the desired state of the ServiceCIDR.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
@@ -515,9 +550,11 @@ apimachinery::proto_message!(ServiceCIDR { 1 => metadata, 2 => spec, 3 => status
 #[conversion(hub = crate::networking::v1::ServiceCIDRList)]
 pub struct ServiceCIDRList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object's metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is the list of ServiceCIDRs.
     #[api(nullable)]
@@ -534,6 +571,7 @@ pub struct ServiceCIDRSpec {
     /// from which to assign service cluster IPs. Max of two CIDRs is allowed, one of each IP family.
     /// This field is immutable.
     #[api(skip_serializing_if = "Vec::is_empty")]
+    #[conversion(same_type)]
     pub cidrs: Vec<String>,
 }
 
@@ -546,6 +584,7 @@ pub struct ServiceCIDRStatus {
     /// conditions holds an array of metav1.Condition that describe the state of the ServiceCIDR.
     /// Current service state
     #[api(skip_serializing_if = "Vec::is_empty")]
+    #[conversion(same_type)]
     pub conditions: Vec<crate::meta::v1::Condition>,
 }
 

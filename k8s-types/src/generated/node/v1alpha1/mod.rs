@@ -25,8 +25,10 @@ apimachinery::proto_message!(Overhead { 1 => pod_fixed as "podFixed" });
 #[conversion(hub = crate::node::v1::RuntimeClass, hub_only = [handler, overhead, scheduling], to_hub = crate::conversions::runtime_class::node_v1alpha1::to_hub, from_hub = crate::conversions::runtime_class::node_v1alpha1::from_hub)]
 pub struct RuntimeClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec represents specification of the RuntimeClass
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
@@ -49,9 +51,11 @@ apimachinery::proto_message!(RuntimeClass { 1 => metadata, 2 => spec });
 #[conversion(hub = crate::node::v1::RuntimeClassList)]
 pub struct RuntimeClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard list metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is a list of schema objects.
     #[api(nullable)]

@@ -8,6 +8,7 @@
 pub struct Overhead {
     /// podFixed represents the fixed resource overhead associated with running a pod.
     #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    #[conversion(same_type)]
     pub pod_fixed: std::collections::BTreeMap<String, crate::value::Quantity>,
 }
 
@@ -26,8 +27,10 @@ apimachinery::proto_message!(Overhead { 1 => pod_fixed as "podFixed" });
 #[conversion(hub = crate::node::v1::RuntimeClass)]
 pub struct RuntimeClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// handler specifies the underlying runtime and configuration that the CRI
     /// implementation will use to handle pods of this class. The possible values
@@ -39,6 +42,7 @@ pub struct RuntimeClass {
     /// in a pod.
     /// The handler must be lowercase, conform to the DNS Label (RFC 1123) requirements,
     /// and is immutable.
+    #[conversion(same_type)]
     pub handler: String,
     /// overhead represents the resource overhead associated with running a pod for a
     /// given RuntimeClass. For more details, see
@@ -66,9 +70,11 @@ apimachinery::proto_message!(RuntimeClass { 1 => metadata, 2 => handler, 3 => ov
 #[conversion(hub = crate::node::v1::RuntimeClassList)]
 pub struct RuntimeClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard list metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is a list of schema objects.
     #[api(nullable)]
@@ -88,11 +94,13 @@ pub struct Scheduling {
     /// with a pod's existing nodeSelector. Any conflicts will cause the pod to
     /// be rejected in admission.
     #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    #[conversion(same_type)]
     pub node_selector: std::collections::BTreeMap<String, String>,
     /// tolerations are appended (excluding duplicates) to pods running with this
     /// RuntimeClass during admission, effectively unioning the set of nodes
     /// tolerated by the pod and the RuntimeClass.
     #[api(skip_serializing_if = "Vec::is_empty")]
+    #[conversion(same_type)]
     pub tolerations: Vec<crate::core::v1::Toleration>,
 }
 

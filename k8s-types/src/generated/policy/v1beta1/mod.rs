@@ -18,10 +18,13 @@
 #[conversion(hub = crate::policy::v1::Eviction)]
 pub struct Eviction {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// ObjectMeta describes the pod that is being evicted.
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// DeleteOptions may be provided
+    #[conversion(same_type)]
     pub delete_options: Option<crate::meta::v1::DeleteOptions>,
 }
 
@@ -34,9 +37,11 @@ apimachinery::proto_message!(Eviction { 1 => metadata, 2 => delete_options as "d
 #[conversion(hub = crate::policy::v1::PodDisruptionBudget, to_hub = crate::conversions::pod_disruption_budget::policy_v1beta1::to_hub, from_hub = crate::conversions::pod_disruption_budget::policy_v1beta1::from_hub)]
 pub struct PodDisruptionBudget {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object's metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Specification of the desired behavior of the PodDisruptionBudget.
     pub spec: PodDisruptionBudgetSpec,
@@ -59,9 +64,11 @@ apimachinery::proto_message!(PodDisruptionBudget { 1 => metadata, 2 => spec, 3 =
 #[conversion(hub = crate::policy::v1::PodDisruptionBudgetList)]
 pub struct PodDisruptionBudgetList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object's metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items list individual PodDisruptionBudget objects
     #[api(nullable)]
@@ -78,17 +85,20 @@ pub struct PodDisruptionBudgetSpec {
     /// "selector" will still be available after the eviction, i.e. even in the
     /// absence of the evicted pod.  So for example you can prevent all voluntary
     /// evictions by specifying "100%".
+    #[conversion(same_type)]
     pub min_available: Option<crate::value::IntOrString>,
     /// Label query over pods whose evictions are managed by the disruption
     /// budget.
     /// A null selector selects no pods.
     /// An empty selector ({}) also selects no pods, which differs from standard behavior of selecting all pods.
     /// In policy/v1, an empty selector will select all pods in the namespace.
+    #[conversion(same_type)]
     pub selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
     /// An eviction is allowed if at most "maxUnavailable" pods selected by
     /// "selector" are unavailable after the eviction, i.e. even in absence of
     /// the evicted pod. For example, one can prevent all voluntary evictions
     /// by specifying 0. This is a mutually exclusive setting with "minAvailable".
+    #[conversion(same_type)]
     pub max_unavailable: Option<crate::value::IntOrString>,
     /// UnhealthyPodEvictionPolicy defines the criteria for when unhealthy pods
     /// should be considered for eviction. Current implementation considers healthy pods,
@@ -112,6 +122,7 @@ pub struct PodDisruptionBudgetSpec {
     /// Additional policies may be added in the future.
     /// Clients making eviction decisions should disallow eviction of unhealthy pods
     /// if they encounter an unrecognized policy in this field.
+    #[conversion(same_type)]
     pub unhealthy_pod_eviction_policy: Option<String>,
 }
 
@@ -125,6 +136,7 @@ pub struct PodDisruptionBudgetStatus {
     /// Most recent generation observed when updating this PDB status. DisruptionsAllowed and other
     /// status information is valid only if observedGeneration equals to PDB's object generation.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    #[conversion(same_type)]
     pub observed_generation: i64,
     /// DisruptedPods contains information about pods whose eviction was
     /// processed by the API server eviction subresource handler but has not
@@ -138,14 +150,19 @@ pub struct PodDisruptionBudgetStatus {
     /// If everything goes smooth this map should be empty for the most of the time.
     /// Large number of entries in the map may indicate problems with pod deletions.
     #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    #[conversion(same_type)]
     pub disrupted_pods: std::collections::BTreeMap<String, apimachinery::apis::meta::v1::Time>,
     /// Number of pod disruptions that are currently allowed.
+    #[conversion(same_type)]
     pub disruptions_allowed: i32,
     /// current number of healthy pods
+    #[conversion(same_type)]
     pub current_healthy: i32,
     /// minimum desired number of healthy pods
+    #[conversion(same_type)]
     pub desired_healthy: i32,
     /// total number of pods counted by this disruption budget
+    #[conversion(same_type)]
     pub expected_pods: i32,
     /// Conditions contain conditions for PDB. The disruption controller sets the
     /// DisruptionAllowed condition. The following are known values for the reason field
@@ -160,6 +177,7 @@ pub struct PodDisruptionBudgetStatus {
     /// The condition will be True, and the number of allowed
     /// disruptions are provided by the disruptionsAllowed property.
     #[api(skip_serializing_if = "Vec::is_empty")]
+    #[conversion(same_type)]
     pub conditions: Vec<crate::meta::v1::Condition>,
 }
 

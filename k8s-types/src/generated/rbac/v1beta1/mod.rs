@@ -9,6 +9,7 @@ pub struct AggregationRule {
     /// ClusterRoleSelectors holds a list of selectors which will be used to find ClusterRoles and create the rules.
     /// If any of the selectors match, then the ClusterRole's permissions will be added
     #[api(skip_serializing_if = "Vec::is_empty")]
+    #[conversion(same_type)]
     pub cluster_role_selectors: Vec<apimachinery::apis::meta::v1::LabelSelector>,
 }
 
@@ -22,8 +23,10 @@ apimachinery::proto_message!(AggregationRule { 1 => cluster_role_selectors as "c
 #[conversion(hub = crate::rbac::v1::ClusterRole)]
 pub struct ClusterRole {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object's metadata.
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Rules holds all the PolicyRules for this ClusterRole
     #[api(nullable)]
@@ -45,8 +48,10 @@ apimachinery::proto_message!(ClusterRole { 1 => metadata, 2 => rules, 3 => aggre
 #[conversion(hub = crate::rbac::v1::ClusterRoleBinding)]
 pub struct ClusterRoleBinding {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object's metadata.
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Subjects holds references to the objects the role applies to.
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -72,8 +77,10 @@ apimachinery::proto_message!(ClusterRoleBinding { 1 => metadata, 2 => subjects, 
 #[conversion(hub = crate::rbac::v1::ClusterRoleBindingList)]
 pub struct ClusterRoleBindingList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object's metadata.
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// Items is a list of ClusterRoleBindings
     #[api(nullable)]
@@ -96,8 +103,10 @@ apimachinery::proto_message!(ClusterRoleBindingList { 1 => metadata, 2 => items 
 #[conversion(hub = crate::rbac::v1::ClusterRoleList)]
 pub struct ClusterRoleList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object's metadata.
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// Items is a list of ClusterRoles
     #[api(nullable)]
@@ -113,22 +122,27 @@ apimachinery::proto_message!(ClusterRoleList { 1 => metadata, 2 => items });
 pub struct PolicyRule {
     /// Verbs is a list of Verbs that apply to ALL the ResourceKinds contained in this rule. '\*' represents all verbs.
     #[api(nullable)]
+    #[conversion(same_type)]
     pub verbs: Option<Vec<String>>,
     /// APIGroups is the name of the APIGroup that contains the resources.  If multiple API groups are specified, any action requested against one of
     /// the enumerated resources in any API group will be allowed. "" represents the core API group and "\*" represents all API groups.
     #[api(skip_serializing_if = "Vec::is_empty")]
+    #[conversion(same_type)]
     pub api_groups: Vec<String>,
     /// Resources is a list of resources this rule applies to.  '\*' represents all resources in the specified apiGroups.
     /// '\*/foo' represents the subresource 'foo' for all resources in the specified apiGroups.
     #[api(skip_serializing_if = "Vec::is_empty")]
+    #[conversion(same_type)]
     pub resources: Vec<String>,
     /// ResourceNames is an optional white list of names that the rule applies to.  An empty set means that everything is allowed.
     #[api(skip_serializing_if = "Vec::is_empty")]
+    #[conversion(same_type)]
     pub resource_names: Vec<String>,
     /// NonResourceURLs is a set of partial urls that a user should have access to.  \*s are allowed, but only as the full, final step in the path
     /// Since non-resource URLs are not namespaced, this field is only applicable for ClusterRoles referenced from a ClusterRoleBinding.
     /// Rules can either apply to API resources (such as "pods" or "secrets") or non-resource URL paths (such as "/api"),  but not both.
     #[api(rename = "nonResourceURLs", skip_serializing_if = "Vec::is_empty")]
+    #[conversion(same_type)]
     pub non_resource_urls: Vec<String>,
 }
 
@@ -142,8 +156,10 @@ apimachinery::proto_message!(PolicyRule { 1 => verbs, 2 => api_groups as "apiGro
 #[conversion(hub = crate::rbac::v1::Role)]
 pub struct Role {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object's metadata.
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Rules holds all the PolicyRules for this Role
     #[api(nullable)]
@@ -162,8 +178,10 @@ apimachinery::proto_message!(Role { 1 => metadata, 2 => rules });
 #[conversion(hub = crate::rbac::v1::RoleBinding)]
 pub struct RoleBinding {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object's metadata.
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Subjects holds references to the objects the role applies to.
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -189,8 +207,10 @@ apimachinery::proto_message!(RoleBinding { 1 => metadata, 2 => subjects, 3 => ro
 #[conversion(hub = crate::rbac::v1::RoleBindingList)]
 pub struct RoleBindingList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object's metadata.
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// Items is a list of RoleBindings
     #[api(nullable)]
@@ -213,8 +233,10 @@ apimachinery::proto_message!(RoleBindingList { 1 => metadata, 2 => items });
 #[conversion(hub = crate::rbac::v1::RoleList)]
 pub struct RoleList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object's metadata.
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// Items is a list of Roles
     #[api(nullable)]
@@ -228,10 +250,13 @@ apimachinery::proto_message!(RoleList { 1 => metadata, 2 => items });
 #[conversion(hub = crate::rbac::v1::RoleRef, nested)]
 pub struct RoleRef {
     /// APIGroup is the group for the resource being referenced
+    #[conversion(same_type)]
     pub api_group: String,
     /// Kind is the type of resource being referenced
+    #[conversion(same_type)]
     pub kind: String,
     /// Name is the name of resource being referenced
+    #[conversion(same_type)]
     pub name: String,
 }
 
@@ -244,17 +269,21 @@ apimachinery::proto_message!(RoleRef { 1 => api_group as "apiGroup", 2 => kind, 
 pub struct Subject {
     /// Kind of object being referenced. Values defined by this API group are "User", "Group", and "ServiceAccount".
     /// If the Authorizer does not recognized the kind value, the Authorizer should report an error.
+    #[conversion(same_type)]
     pub kind: String,
     /// APIGroup holds the API group of the referenced subject.
     /// Defaults to "" for ServiceAccount subjects.
     /// Defaults to "rbac.authorization.k8s.io" for User and Group subjects.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub api_group: String,
     /// Name of the object being referenced.
+    #[conversion(same_type)]
     pub name: String,
     /// Namespace of the referenced object.  If the object kind is non-namespace, such as "User" or "Group", and this value is not empty
     /// the Authorizer should report an error.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub namespace: String,
 }
 

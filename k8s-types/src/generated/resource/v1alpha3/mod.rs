@@ -77,10 +77,12 @@ apimachinery::proto_message!(DeviceSelector { 1 => cel });
 pub struct DeviceTaint {
     /// The taint key to be applied to a device.
     /// Must be a label name.
+    #[conversion(same_type)]
     pub key: String,
     /// The taint value corresponding to the taint key.
     /// Must be a label value.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub value: String,
     /// The effect of the taint on claims that do not tolerate the taint
     /// and through such claims on the pods using them.
@@ -88,6 +90,7 @@ pub struct DeviceTaint {
     /// Valid effects are None, NoSchedule and NoExecute. PreferNoSchedule as used for
     /// nodes is not valid here. More effects may get added in the future.
     /// Consumers must treat unknown effects like None.
+    #[conversion(same_type)]
     pub effect: String,
     /// TimeAdded represents the time at which the taint was added or
     /// (only in a DeviceTaintRule) the effect was modified.
@@ -100,6 +103,7 @@ pub struct DeviceTaint {
     /// is possible and does not update the time stamp because the eviction
     /// which uses it is either already started (NoExecute) or
     /// not started yet (NoEffect, NoSchedule).
+    #[conversion(same_type)]
     pub time_added: Option<apimachinery::apis::meta::v1::Time>,
 }
 
@@ -114,8 +118,10 @@ apimachinery::proto_message!(DeviceTaint { 1 => key, 2 => value, 3 => effect, 4 
 #[conversion(hub = crate::resource::v1beta2::DeviceTaintRule)]
 pub struct DeviceTaintRule {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object metadata
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Spec specifies the selector and one taint.
     ///
@@ -140,8 +146,10 @@ apimachinery::proto_message!(DeviceTaintRule { 1 => metadata, 2 => spec, 3 => st
 #[conversion(hub = crate::resource::v1beta2::DeviceTaintRuleList)]
 pub struct DeviceTaintRuleList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard list metadata
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// Items is the list of DeviceTaintRules.
     #[api(nullable)]
@@ -190,6 +198,7 @@ pub struct DeviceTaintRuleStatus {
     ///
     /// Must have 8 or fewer entries.
     #[api(skip_serializing_if = "Vec::is_empty")]
+    #[conversion(same_type)]
     pub conditions: Vec<crate::meta::v1::Condition>,
 }
 
@@ -203,6 +212,7 @@ apimachinery::proto_message!(DeviceTaintRuleStatus { 1 => conditions });
 pub struct DeviceTaintSelector {
     /// If driver is set, only devices from that driver are selected.
     /// This fields corresponds to slice.spec.driver.
+    #[conversion(same_type)]
     pub driver: Option<String>,
     /// If pool is set, only devices in that pool are selected.
     ///
@@ -212,12 +222,14 @@ pub struct DeviceTaintSelector {
     /// different drivers may also be useful, for example when
     /// drivers with node-local devices use the node name as
     /// their pool name.
+    #[conversion(same_type)]
     pub pool: Option<String>,
     /// If device is set, only devices with that name are selected.
     /// This field corresponds to slice.spec.devices\[\].name.
     ///
     /// Setting also driver and pool may be required to avoid ambiguity,
     /// but is not required.
+    #[conversion(same_type)]
     pub device: Option<String>,
 }
 

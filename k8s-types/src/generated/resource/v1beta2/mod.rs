@@ -16,18 +16,22 @@ pub struct AllocatedDeviceStatus {
     ///
     /// Must be a DNS subdomain and should end with a DNS domain owned by the
     /// vendor of the driver. It should use only lower case characters.
+    #[conversion(same_type)]
     pub driver: String,
     /// This name together with the driver name and the device name field
     /// identify which device was allocated (\`\<driver name\>/\<pool name\>/\<device name\>\`).
     ///
     /// Must not be longer than 253 characters and may contain one or more
     /// DNS sub-domains separated by slashes.
+    #[conversion(same_type)]
     pub pool: String,
     /// Device references one device instance via its name in the driver's
     /// resource pool. It must be a DNS label.
+    #[conversion(same_type)]
     pub device: String,
     /// ShareID uniquely identifies an individual allocation share of the device.
     #[api(rename = "shareID")]
+    #[conversion(same_type)]
     pub share_id: Option<String>,
     /// Conditions contains the latest observation of the device's state.
     /// If the device has been configured according to the class and claim
@@ -35,10 +39,12 @@ pub struct AllocatedDeviceStatus {
     ///
     /// Must not contain more than 8 entries.
     #[api(nullable)]
+    #[conversion(same_type)]
     pub conditions: Option<Vec<crate::meta::v1::Condition>>,
     /// Data contains arbitrary driver-specific data.
     ///
     /// The length of the raw data must be smaller or equal to 10 Ki.
+    #[conversion(same_type)]
     pub data: Option<crate::value::RawExtension>,
     /// NetworkData contains network-related information specific to the device.
     pub network_data: Option<NetworkDeviceData>,
@@ -54,12 +60,14 @@ pub struct AllocationResult {
     pub devices: DeviceAllocationResult,
     /// NodeSelector defines where the allocated resources are available. If
     /// unset, they are available everywhere.
+    #[conversion(same_type)]
     pub node_selector: Option<crate::core::v1::NodeSelector>,
     /// AllocationTimestamp stores the time when the resources were allocated.
     /// This field is not guaranteed to be set, in which case that time is unknown.
     ///
     /// This is a beta field and requires enabling the DRADeviceBindingConditions and DRAResourceClaimDeviceStatus
     /// feature gate.
+    #[conversion(same_type)]
     pub allocation_timestamp: Option<apimachinery::apis::meta::v1::Time>,
 }
 
@@ -129,6 +137,7 @@ pub struct CELDeviceSelector {
     /// The length of the expression must be smaller or equal to 10 Ki. The
     /// cost of evaluating it is also limited based on the estimated number
     /// of logical steps.
+    #[conversion(same_type)]
     pub expression: String,
 }
 
@@ -143,6 +152,7 @@ pub struct CapacityRequestPolicy {
     /// Default specifies how much of this capacity is consumed by a request
     /// that does not contain an entry for it in DeviceRequest's Capacity.
     #[api(nullable)]
+    #[conversion(same_type)]
     pub default: Option<crate::value::Quantity>,
     /// ValidValues defines a set of acceptable quantity values in consuming requests.
     ///
@@ -159,6 +169,7 @@ pub struct CapacityRequestPolicy {
     /// If the requested amount exceeds all valid values, the request violates the policy,
     /// and this device cannot be allocated.
     #[api(skip_serializing_if = "Vec::is_empty")]
+    #[conversion(same_type)]
     pub valid_values: Vec<crate::value::Quantity>,
     /// ValidRange defines an acceptable quantity value range in consuming requests.
     ///
@@ -190,16 +201,19 @@ pub struct CapacityRequestPolicyRange {
     /// Min must be greater than or equal to zero,
     /// and less than or equal to the capacity value.
     /// requestPolicy.default must be more than or equal to the minimum.
+    #[conversion(same_type)]
     pub min: Option<crate::value::Quantity>,
     /// Max defines the upper limit for capacity that can be requested.
     ///
     /// Max must be less than or equal to the capacity value.
     /// Min and requestPolicy.default must be less than or equal to the maximum.
+    #[conversion(same_type)]
     pub max: Option<crate::value::Quantity>,
     /// Step defines the step size between valid capacity amounts within the range.
     ///
     /// Max (if set) and requestPolicy.default must be a multiple of Step.
     /// Min + Step must be less than or equal to the capacity value.
+    #[conversion(same_type)]
     pub step: Option<crate::value::Quantity>,
 }
 
@@ -232,6 +246,7 @@ pub struct CapacityRequirements {
     /// The consumed capacity, which may be adjusted based on the requestPolicy if defined,
     /// is recorded in the resource claim’s status.devices\[\*\].consumedCapacity field.
     #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    #[conversion(same_type)]
     pub requests: std::collections::BTreeMap<String, crate::value::Quantity>,
 }
 
@@ -242,6 +257,7 @@ apimachinery::proto_message!(CapacityRequirements { 1 => requests });
 #[conversion(hub = crate::resource::v1::Counter, nested)]
 pub struct Counter {
     /// Value defines how much of a certain device counter is available.
+    #[conversion(same_type)]
     pub value: crate::value::Quantity,
 }
 
@@ -260,6 +276,7 @@ apimachinery::proto_message!(Counter { 1 => value });
 pub struct CounterSet {
     /// Name defines the name of the counter set.
     /// It must be a DNS label.
+    #[conversion(same_type)]
     pub name: String,
     /// Counters defines the set of counters for this CounterSet
     /// The name of each counter must be unique in that set and must be a DNS label.
@@ -278,6 +295,7 @@ apimachinery::proto_message!(CounterSet { 1 => name, 2 => counters });
 pub struct Device {
     /// Name is unique identifier among all devices managed by
     /// the driver in the pool. It must be a DNS label.
+    #[conversion(same_type)]
     pub name: String,
     /// Attributes defines the set of attributes for this device.
     /// The name of each attribute must be unique in that set.
@@ -305,6 +323,7 @@ pub struct Device {
     ///
     /// Must only be set if Spec.PerDeviceNodeSelection is set to true.
     /// At most one of NodeName, NodeSelector and AllNodes can be set.
+    #[conversion(same_type)]
     pub node_name: Option<String>,
     /// NodeSelector defines the nodes where the device is available.
     ///
@@ -312,11 +331,13 @@ pub struct Device {
     ///
     /// Must only be set if Spec.PerDeviceNodeSelection is set to true.
     /// At most one of NodeName, NodeSelector and AllNodes can be set.
+    #[conversion(same_type)]
     pub node_selector: Option<crate::core::v1::NodeSelector>,
     /// AllNodes indicates that all nodes have access to the device.
     ///
     /// Must only be set if Spec.PerDeviceNodeSelection is set to true.
     /// At most one of NodeName, NodeSelector and AllNodes can be set.
+    #[conversion(same_type)]
     pub all_nodes: Option<bool>,
     /// If specified, these are the driver-defined taints.
     ///
@@ -335,6 +356,7 @@ pub struct Device {
     ///
     /// This is a beta field and requires enabling the DRADeviceBindingConditions and DRAResourceClaimDeviceStatus
     /// feature gates.
+    #[conversion(same_type)]
     pub binds_to_node: Option<bool>,
     /// BindingConditions defines the conditions for proceeding with binding.
     /// All of these conditions must be set in the per-device status
@@ -348,6 +370,7 @@ pub struct Device {
     /// This is a beta field and requires enabling the DRADeviceBindingConditions and DRAResourceClaimDeviceStatus
     /// feature gates.
     #[api(skip_serializing_if = "Vec::is_empty")]
+    #[conversion(same_type)]
     pub binding_conditions: Vec<String>,
     /// BindingFailureConditions defines the conditions for binding failure.
     /// They may be set in the per-device status conditions.
@@ -360,11 +383,13 @@ pub struct Device {
     /// This is a beta field and requires enabling the DRADeviceBindingConditions and DRAResourceClaimDeviceStatus
     /// feature gates.
     #[api(skip_serializing_if = "Vec::is_empty")]
+    #[conversion(same_type)]
     pub binding_failure_conditions: Vec<String>,
     /// AllowMultipleAllocations marks whether the device is allowed to be allocated to multiple DeviceRequests.
     ///
     /// If AllowMultipleAllocations is set to true, the device can be allocated more than once,
     /// and all of its capacity is consumable, regardless of whether the requestPolicy is defined or not.
+    #[conversion(same_type)]
     pub allow_multiple_allocations: Option<bool>,
     /// NodeAllocatableResourceMappings defines the mapping of node resources
     /// that are managed by the DRA driver exposing this device. This includes resources currently
@@ -391,6 +416,7 @@ pub struct DeviceAllocationConfiguration {
     /// Source records whether the configuration comes from a class and thus
     /// is not something that a normal user would have been able to set
     /// or from a claim.
+    #[conversion(same_type)]
     pub source: String,
     /// Requests lists the names of requests where the configuration applies.
     /// If empty, its applies to all requests.
@@ -399,6 +425,7 @@ pub struct DeviceAllocationConfiguration {
     /// and may include the subrequest using the format \<main request\>\[/\<subrequest\>\]. If just
     /// the main request is given, the configuration applies to all subrequests.
     #[api(skip_serializing_if = "Vec::is_empty")]
+    #[conversion(same_type)]
     pub requests: Vec<String>,
     /// Opaque provides driver-specific configuration parameters.
     pub opaque: Option<OpaqueDeviceConfiguration>,
@@ -464,33 +491,41 @@ apimachinery::proto_message!(DeviceAllocationResult { 1 => results, 2 => config 
 #[conversion(hub = crate::resource::v1::DeviceAttribute, nested)]
 pub struct DeviceAttribute {
     /// IntValue is a number.
+    #[conversion(same_type)]
     pub int: Option<i64>,
     /// BoolValue is a true/false value.
+    #[conversion(same_type)]
     pub bool: Option<bool>,
     /// StringValue is a string. Must not be longer than 64 characters.
+    #[conversion(same_type)]
     pub string: Option<String>,
     /// VersionValue is a semantic version according to semver.org spec 2.0.0.
     /// Must not be longer than 64 characters.
+    #[conversion(same_type)]
     pub version: Option<String>,
     /// IntValues is a non-empty list of numbers.
     ///
     /// This is an alpha field and requires enabling the DRAListTypeAttributes feature gate.
     #[api(skip_serializing_if = "Vec::is_empty")]
+    #[conversion(same_type)]
     pub ints: Vec<i64>,
     /// BoolValues is a non-empty list of true/false values.
     #[api(skip_serializing_if = "Vec::is_empty")]
+    #[conversion(same_type)]
     pub bools: Vec<bool>,
     /// StringValues is a non-empty list of strings.
     /// Each string must not be longer than 64 characters.
     ///
     /// This is an alpha field and requires enabling the DRAListTypeAttributes feature gate.
     #[api(skip_serializing_if = "Vec::is_empty")]
+    #[conversion(same_type)]
     pub strings: Vec<String>,
     /// VersionValues is a non-empty list of semantic versions according to semver.org spec 2.0.0.
     /// Each version string must not be longer than 64 characters.
     ///
     /// This is an alpha field and requires enabling the DRAListTypeAttributes feature gate.
     #[api(skip_serializing_if = "Vec::is_empty")]
+    #[conversion(same_type)]
     pub versions: Vec<String>,
 }
 
@@ -505,6 +540,7 @@ pub struct DeviceCapacity {
     /// This field reflects the fixed total capacity and does not change.
     /// The consumed amount is tracked separately by scheduler
     /// and does not affect this value.
+    #[conversion(same_type)]
     pub value: crate::value::Quantity,
     /// RequestPolicy defines how this DeviceCapacity must be consumed
     /// when the device is allowed to be shared by multiple allocations.
@@ -552,6 +588,7 @@ pub struct DeviceClaimConfiguration {
     /// and may include the subrequest using the format \<main request\>\[/\<subrequest\>\]. If just
     /// the main request is given, the configuration applies to all subrequests.
     #[api(skip_serializing_if = "Vec::is_empty")]
+    #[conversion(same_type)]
     pub requests: Vec<String>,
     /// Opaque provides driver-specific configuration parameters.
     pub opaque: Option<OpaqueDeviceConfiguration>,
@@ -603,8 +640,10 @@ impl apimachinery::proto::Message for DeviceClaimConfiguration {
 #[conversion(hub = crate::resource::v1::DeviceClass)]
 pub struct DeviceClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object metadata
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Spec defines what can be allocated and how to configure it.
     ///
@@ -671,8 +710,10 @@ impl apimachinery::proto::Message for DeviceClassConfiguration {
 #[conversion(hub = crate::resource::v1::DeviceClassList)]
 pub struct DeviceClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard list metadata
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// Items is the list of resource classes.
     #[api(nullable)]
@@ -706,6 +747,7 @@ pub struct DeviceClassSpec {
     /// lexicographically sorted first is picked.
     ///
     /// This is a beta field.
+    #[conversion(same_type)]
     pub extended_resource_name: Option<String>,
 }
 
@@ -736,6 +778,7 @@ pub struct DeviceConstraint {
     /// and may include the subrequest using the format \<main request\>\[/\<subrequest\>\]. If just
     /// the main request is given, the constraint applies to all subrequests.
     #[api(skip_serializing_if = "Vec::is_empty")]
+    #[conversion(same_type)]
     pub requests: Vec<String>,
     /// MatchAttribute requires that all devices in question have this
     /// attribute and that its type and value are the same across those
@@ -754,6 +797,7 @@ pub struct DeviceConstraint {
     /// Scalar values are treated as singleton sets for backward compatibility.
     ///
     /// Must include the domain qualifier.
+    #[conversion(same_type)]
     pub match_attribute: Option<String>,
     /// DistinctAttribute requires that all devices in question have this
     /// attribute and that its type and value are unique across those devices.
@@ -770,6 +814,7 @@ pub struct DeviceConstraint {
     ///
     /// This is useful for scenarios where resource requests must be fulfilled by separate physical devices.
     /// For example, a container requests two network interfaces that must be allocated from two different physical NICs.
+    #[conversion(same_type)]
     pub distinct_attribute: Option<String>,
 }
 
@@ -782,6 +827,7 @@ apimachinery::proto_message!(DeviceConstraint { 1 => requests, 2 => match_attrib
 pub struct DeviceCounterConsumption {
     /// CounterSet is the name of the set from which the
     /// counters defined will be consumed.
+    #[conversion(same_type)]
     pub counter_set: String,
     /// Counters defines the counters that will be consumed by the device.
     ///
@@ -809,6 +855,7 @@ pub struct DeviceRequest {
     /// scheduler.
     ///
     /// Must be a DNS label.
+    #[conversion(same_type)]
     pub name: String,
     /// Exactly specifies the details for a single request that must
     /// be met exactly for the request to be satisfied.
@@ -845,6 +892,7 @@ pub struct DeviceRequestAllocationResult {
     /// using the format \<main request\>/\<subrequest\>.
     ///
     /// Multiple devices may have been allocated per request.
+    #[conversion(same_type)]
     pub request: String,
     /// Driver specifies the name of the DRA driver whose kubelet
     /// plugin should be invoked to process the allocation once the claim is
@@ -852,15 +900,18 @@ pub struct DeviceRequestAllocationResult {
     ///
     /// Must be a DNS subdomain and should end with a DNS domain owned by the
     /// vendor of the driver. It should use only lower case characters.
+    #[conversion(same_type)]
     pub driver: String,
     /// This name together with the driver name and the device name field
     /// identify which device was allocated (\`\<driver name\>/\<pool name\>/\<device name\>\`).
     ///
     /// Must not be longer than 253 characters and may contain one or more
     /// DNS sub-domains separated by slashes.
+    #[conversion(same_type)]
     pub pool: String,
     /// Device references one device instance via its name in the driver's
     /// resource pool. It must be a DNS label.
+    #[conversion(same_type)]
     pub device: String,
     /// AdminAccess indicates that this device was allocated for
     /// administrative access. See the corresponding request field
@@ -869,6 +920,7 @@ pub struct DeviceRequestAllocationResult {
     /// This is an alpha field and requires enabling the DRAAdminAccess
     /// feature gate. Admin access is disabled if this field is unset or
     /// set to false, otherwise it is enabled.
+    #[conversion(same_type)]
     pub admin_access: Option<bool>,
     /// A copy of all tolerations specified in the request at the time
     /// when the device got allocated.
@@ -885,6 +937,7 @@ pub struct DeviceRequestAllocationResult {
     /// This is a beta field and requires enabling the DRADeviceBindingConditions and DRAResourceClaimDeviceStatus
     /// feature gates.
     #[api(skip_serializing_if = "Vec::is_empty")]
+    #[conversion(same_type)]
     pub binding_conditions: Vec<String>,
     /// BindingFailureConditions contains a copy of the BindingFailureConditions
     /// from the corresponding ResourceSlice at the time of allocation.
@@ -892,12 +945,14 @@ pub struct DeviceRequestAllocationResult {
     /// This is a beta field and requires enabling the DRADeviceBindingConditions and DRAResourceClaimDeviceStatus
     /// feature gates.
     #[api(skip_serializing_if = "Vec::is_empty")]
+    #[conversion(same_type)]
     pub binding_failure_conditions: Vec<String>,
     /// ShareID uniquely identifies an individual allocation share of the device,
     /// used when the device supports multiple simultaneous allocations.
     /// It serves as an additional map key to differentiate concurrent shares
     /// of the same device.
     #[api(rename = "shareID")]
+    #[conversion(same_type)]
     pub share_id: Option<String>,
     /// ConsumedCapacity tracks the amount of capacity consumed per device as part of the claim request.
     /// The consumed amount may differ from the requested amount: it is rounded up to the nearest valid
@@ -908,6 +963,7 @@ pub struct DeviceRequestAllocationResult {
     /// This field is populated only for devices that allow multiple allocations.
     /// All capacity entries are included, even if the consumed amount is zero.
     #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    #[conversion(same_type)]
     pub consumed_capacity: std::collections::BTreeMap<String, crate::value::Quantity>,
 }
 
@@ -939,6 +995,7 @@ pub struct DeviceSubRequest {
     /// format \<main request\>/\<subrequest\>.
     ///
     /// Must be a DNS label.
+    #[conversion(same_type)]
     pub name: String,
     /// DeviceClassName references a specific DeviceClass, which can define
     /// additional configuration and selectors to be inherited by this
@@ -951,6 +1008,7 @@ pub struct DeviceSubRequest {
     /// devices. If users are free to request anything without restrictions,
     /// then administrators can create an empty DeviceClass for users
     /// to reference.
+    #[conversion(same_type)]
     pub device_class_name: String,
     /// Selectors define criteria which must be satisfied by a specific
     /// device in order for that device to be considered for this
@@ -976,10 +1034,12 @@ pub struct DeviceSubRequest {
     /// More modes may get added in the future. Clients must refuse to handle
     /// requests with unknown modes.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub allocation_mode: String,
     /// Count is used only when the count mode is "ExactCount". Must be greater than zero.
     /// If AllocationMode is ExactCount and this field is not specified, the default is one.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    #[conversion(same_type)]
     pub count: i64,
     /// If specified, the request's tolerations.
     ///
@@ -1025,10 +1085,12 @@ apimachinery::proto_message!(DeviceSubRequest { 1 => name, 2 => device_class_nam
 pub struct DeviceTaint {
     /// The taint key to be applied to a device.
     /// Must be a label name.
+    #[conversion(same_type)]
     pub key: String,
     /// The taint value corresponding to the taint key.
     /// Must be a label value.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub value: String,
     /// The effect of the taint on claims that do not tolerate the taint
     /// and through such claims on the pods using them.
@@ -1036,6 +1098,7 @@ pub struct DeviceTaint {
     /// Valid effects are None, NoSchedule and NoExecute. PreferNoSchedule as used for
     /// nodes is not valid here. More effects may get added in the future.
     /// Consumers must treat unknown effects like None.
+    #[conversion(same_type)]
     pub effect: String,
     /// TimeAdded represents the time at which the taint was added or
     /// (only in a DeviceTaintRule) the effect was modified.
@@ -1048,6 +1111,7 @@ pub struct DeviceTaint {
     /// is possible and does not update the time stamp because the eviction
     /// which uses it is either already started (NoExecute) or
     /// not started yet (NoEffect, NoSchedule).
+    #[conversion(same_type)]
     pub time_added: Option<apimachinery::apis::meta::v1::Time>,
 }
 
@@ -1167,21 +1231,25 @@ pub struct DeviceToleration {
     /// If the key is empty, operator must be Exists; this combination means to match all values and all keys.
     /// Must be a label name.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub key: String,
     /// Operator represents a key's relationship to the value.
     /// Valid operators are Exists and Equal. Defaults to Equal.
     /// Exists is equivalent to wildcard for value, so that a ResourceClaim can
     /// tolerate all taints of a particular category.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub operator: String,
     /// Value is the taint value the toleration matches to.
     /// If the operator is Exists, the value must be empty, otherwise just a regular string.
     /// Must be a label value.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub value: String,
     /// Effect indicates the taint effect to match. Empty means match all taint effects.
     /// When specified, allowed values are NoSchedule and NoExecute.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub effect: String,
     /// TolerationSeconds represents the period of time the toleration (which must be
     /// of effect NoExecute, otherwise this field is ignored) tolerates the taint. By default,
@@ -1189,6 +1257,7 @@ pub struct DeviceToleration {
     /// negative values will be treated as 0 (evict immediately) by the system.
     /// If larger than zero, the time when the pod needs to be evicted is calculated as \<time when
     /// taint was adedd\> + \<toleration seconds\>.
+    #[conversion(same_type)]
     pub toleration_seconds: Option<i64>,
 }
 
@@ -1209,6 +1278,7 @@ pub struct ExactDeviceRequest {
     /// devices. If users are free to request anything without restrictions,
     /// then administrators can create an empty DeviceClass for users
     /// to reference.
+    #[conversion(same_type)]
     pub device_class_name: String,
     /// Selectors define criteria which must be satisfied by a specific
     /// device in order for that device to be considered for this
@@ -1235,10 +1305,12 @@ pub struct ExactDeviceRequest {
     /// More modes may get added in the future. Clients must refuse to handle
     /// requests with unknown modes.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub allocation_mode: String,
     /// Count is used only when the count mode is "ExactCount". Must be greater than zero.
     /// If AllocationMode is ExactCount and this field is not specified, the default is one.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    #[conversion(same_type)]
     pub count: i64,
     /// AdminAccess indicates that this is a claim for administrative access
     /// to the device(s). Claims with AdminAccess are expected to be used for
@@ -1249,6 +1321,7 @@ pub struct ExactDeviceRequest {
     /// This is an alpha field and requires enabling the DRAAdminAccess
     /// feature gate. Admin access is disabled if this field is unset or
     /// set to false, otherwise it is enabled.
+    #[conversion(same_type)]
     pub admin_access: Option<bool>,
     /// If specified, the request's tolerations.
     ///
@@ -1298,6 +1371,7 @@ pub struct NetworkDeviceData {
     ///
     /// Must not be longer than 256 bytes.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub interface_name: String,
     /// IPs lists the network addresses assigned to the device's network interface.
     /// This can include both IPv4 and IPv6 addresses.
@@ -1305,11 +1379,13 @@ pub struct NetworkDeviceData {
     /// associated subnet mask.
     /// e.g.: "192.0.2.5/24" for IPv4 and "2001:db8::5/64" for IPv6.
     #[api(skip_serializing_if = "Vec::is_empty")]
+    #[conversion(same_type)]
     pub ips: Vec<String>,
     /// HardwareAddress represents the hardware address (e.g. MAC Address) of the device's network interface.
     ///
     /// Must not be longer than 128 bytes.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub hardware_address: String,
 }
 
@@ -1331,6 +1407,7 @@ pub struct NodeAllocatableResourceMapping {
     /// that consumes { "dra.example.com/memory": "4Gi" } the base quantity for the
     /// node allocatable resource mapping will be "4Gi", and \`allocationMultiplier\` should
     /// be omitted or set to "1".
+    #[conversion(same_type)]
     pub capacity_key: Option<String>,
     /// AllocationMultiplier is used as a multiplier for the allocated device count or the allocated capacity in the claim.
     /// It defaults to 1 if not specified. How the field is used also depends on whether \`capacityKey\` is set.
@@ -1349,6 +1426,7 @@ pub struct NodeAllocatableResourceMapping {
     /// and each "core" provides 2 "cpu"s, the mapping would be:
     /// {ResourceName: "cpu", capacityKey: "dra.example.com/cores", allocationMultiplier: "2"}.
     /// If a claim consumes 8 "dra.example.com/cores", the CPU footprint is 8 \* 2 = 16.
+    #[conversion(same_type)]
     pub allocation_multiplier: Option<crate::value::Quantity>,
 }
 
@@ -1367,6 +1445,7 @@ pub struct OpaqueDeviceConfiguration {
     ///
     /// Must be a DNS subdomain and should end with a DNS domain owned by the
     /// vendor of the driver. It should use only lower case characters.
+    #[conversion(same_type)]
     pub driver: String,
     /// Parameters can contain arbitrary data. It is the responsibility of
     /// the driver developer to handle validation and versioning. Typically this
@@ -1374,6 +1453,7 @@ pub struct OpaqueDeviceConfiguration {
     /// Kubernetes types), with conversion between different versions.
     ///
     /// The length of the raw data must be smaller or equal to 10 Ki.
+    #[conversion(same_type)]
     pub parameters: crate::value::RawExtension,
 }
 
@@ -1393,8 +1473,10 @@ apimachinery::proto_message!(OpaqueDeviceConfiguration { 1 => driver, 2 => param
 #[conversion(hub = crate::resource::v1::ResourceClaim)]
 pub struct ResourceClaim {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object metadata
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Spec describes what is being requested and how to configure it.
     /// The spec is immutable.
@@ -1415,12 +1497,16 @@ pub struct ResourceClaimConsumerReference {
     /// empty for the core API. This matches the group in the APIVersion
     /// that is used when creating the resources.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub api_group: String,
     /// Resource is the type of resource being referenced, for example "pods".
+    #[conversion(same_type)]
     pub resource: String,
     /// Name is the name of resource being referenced.
+    #[conversion(same_type)]
     pub name: String,
     /// UID identifies exactly one incarnation of the resource.
+    #[conversion(same_type)]
     pub uid: String,
 }
 
@@ -1439,8 +1525,10 @@ apimachinery::proto_message!(ResourceClaimConsumerReference { 1 => api_group as 
 #[conversion(hub = crate::resource::v1::ResourceClaimList)]
 pub struct ResourceClaimList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard list metadata
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// Items is the list of resource claims.
     #[api(nullable)]
@@ -1506,8 +1594,10 @@ apimachinery::proto_message!(ResourceClaimStatus { 1 => allocation, 2 => reserve
 #[conversion(hub = crate::resource::v1::ResourceClaimTemplate)]
 pub struct ResourceClaimTemplate {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object metadata
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Describes the ResourceClaim that is to be generated.
     ///
@@ -1532,8 +1622,10 @@ apimachinery::proto_message!(ResourceClaimTemplate { 1 => metadata, 2 => spec })
 #[conversion(hub = crate::resource::v1::ResourceClaimTemplateList)]
 pub struct ResourceClaimTemplateList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard list metadata
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// Items is the list of resource claim templates.
     #[api(nullable)]
@@ -1549,6 +1641,7 @@ pub struct ResourceClaimTemplateSpec {
     /// ObjectMeta may contain labels and annotations that will be copied into the ResourceClaim
     /// when creating it. No other fields are allowed and will be rejected during
     /// validation.
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Spec for the ResourceClaim. The entire content is copied unchanged
     /// into the ResourceClaim that gets created from this template. The
@@ -1567,6 +1660,7 @@ pub struct ResourcePool {
     ///
     /// It must not be longer than 253 characters and must consist of one or more DNS sub-domains
     /// separated by slashes. This field is immutable.
+    #[conversion(same_type)]
     pub name: String,
     /// Generation tracks the change in a pool over time. Whenever a driver
     /// changes something about one or more of the resources in a pool, it
@@ -1580,12 +1674,14 @@ pub struct ResourcePool {
     /// Combined with ResourceSliceCount, this mechanism enables consumers to
     /// detect pools which are comprised of multiple ResourceSlices and are
     /// in an incomplete state.
+    #[conversion(same_type)]
     pub generation: i64,
     /// ResourceSliceCount is the total number of ResourceSlices in the pool at this
     /// generation number. Must be greater than zero.
     ///
     /// Consumers can use this to check whether they have seen all ResourceSlices
     /// belonging to the same pool.
+    #[conversion(same_type)]
     pub resource_slice_count: i64,
 }
 
@@ -1621,8 +1717,10 @@ apimachinery::proto_message!(ResourcePool { 1 => name, 2 => generation, 3 => res
 #[conversion(hub = crate::resource::v1::ResourceSlice)]
 pub struct ResourceSlice {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object metadata
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Contains the information published by the driver.
     ///
@@ -1645,8 +1743,10 @@ apimachinery::proto_message!(ResourceSlice { 1 => metadata, 2 => spec });
 #[conversion(hub = crate::resource::v1::ResourceSliceList)]
 pub struct ResourceSliceList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard list metadata
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// Items is the list of resource ResourceSlices.
     #[api(nullable)]
@@ -1666,6 +1766,7 @@ pub struct ResourceSliceSpec {
     /// Must be a DNS subdomain and should end with a DNS domain owned by the
     /// vendor of the driver. It should use only lower case characters.
     /// This field is immutable.
+    #[conversion(same_type)]
     pub driver: String,
     /// Pool describes the pool that this ResourceSlice belongs to.
     pub pool: ResourcePool,
@@ -1680,6 +1781,7 @@ pub struct ResourceSliceSpec {
     ///
     /// Exactly one of NodeName, NodeSelector, AllNodes, and PerDeviceNodeSelection must be set.
     /// This field is immutable.
+    #[conversion(same_type)]
     pub node_name: Option<String>,
     /// NodeSelector defines which nodes have access to the resources in the pool,
     /// when that pool is not limited to a single node.
@@ -1687,10 +1789,12 @@ pub struct ResourceSliceSpec {
     /// Must use exactly one term.
     ///
     /// Exactly one of NodeName, NodeSelector, AllNodes, and PerDeviceNodeSelection must be set.
+    #[conversion(same_type)]
     pub node_selector: Option<crate::core::v1::NodeSelector>,
     /// AllNodes indicates that all nodes have access to the resources in the pool.
     ///
     /// Exactly one of NodeName, NodeSelector, AllNodes, and PerDeviceNodeSelection must be set.
+    #[conversion(same_type)]
     pub all_nodes: Option<bool>,
     /// Devices lists some or all of the devices in this pool.
     ///
@@ -1705,6 +1809,7 @@ pub struct ResourceSliceSpec {
     /// must specify this individually.
     ///
     /// Exactly one of NodeName, NodeSelector, AllNodes, and PerDeviceNodeSelection must be set.
+    #[conversion(same_type)]
     pub per_device_node_selection: Option<bool>,
     /// SharedCounters defines a list of counter sets, each of which
     /// has a name and a list of counters available.

@@ -11,12 +11,15 @@
 #[conversion(hub = crate::scheduling::v1::PriorityClass)]
 pub struct PriorityClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object's metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// value represents the integer value of this priority class. This is the actual priority that pods
     /// receive when they have the name of this class in their pod spec.
+    #[conversion(same_type)]
     pub value: i32,
     /// globalDefault specifies whether this PriorityClass should be considered as
     /// the default priority for pods that do not have any priority class.
@@ -24,14 +27,17 @@ pub struct PriorityClass {
     /// one PriorityClasses exists with their \`globalDefault\` field set to true,
     /// the smallest value of such global default PriorityClasses will be used as the default priority.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
+    #[conversion(same_type)]
     pub global_default: bool,
     /// description is an arbitrary string that usually provides guidelines on
     /// when this priority class should be used.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub description: String,
     /// preemptionPolicy is the Policy for preempting pods with lower priority.
     /// One of Never, PreemptLowerPriority.
     /// Defaults to PreemptLowerPriority if unset.
+    #[conversion(same_type)]
     pub preemption_policy: Option<String>,
 }
 
@@ -50,9 +56,11 @@ apimachinery::proto_message!(PriorityClass { 1 => metadata, 2 => value, 3 => glo
 #[conversion(hub = crate::scheduling::v1::PriorityClassList)]
 pub struct PriorityClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard list metadata
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is the list of PriorityClasses
     #[api(nullable)]

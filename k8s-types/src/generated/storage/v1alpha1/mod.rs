@@ -32,6 +32,7 @@
 #[conversion(hub = crate::storage::v1::CSIStorageCapacity)]
 pub struct CSIStorageCapacity {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object's metadata. The name has no particular meaning. It must be
     /// be a DNS subdomain (dots allowed, 253 characters). To ensure that
@@ -42,12 +43,14 @@ pub struct CSIStorageCapacity {
     /// Objects are namespaced.
     ///
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// nodeTopology defines which nodes have access to the storage
     /// for which capacity was reported. If not set, the storage is
     /// not accessible from any node in the cluster. If empty, the
     /// storage is accessible from all nodes. This field is
     /// immutable.
+    #[conversion(same_type)]
     pub node_topology: Option<apimachinery::apis::meta::v1::LabelSelector>,
     /// storageClassName represents the name of the StorageClass that the reported capacity applies to.
     /// It must meet the same requirements as the name of a StorageClass
@@ -55,6 +58,7 @@ pub struct CSIStorageCapacity {
     /// the CSIStorageCapacity object is obsolete and should be removed by its
     /// creator.
     /// This field is immutable.
+    #[conversion(same_type)]
     pub storage_class_name: String,
     /// capacity is the value reported by the CSI driver in its GetCapacityResponse
     /// for a GetCapacityRequest with topology and parameters that match the
@@ -64,6 +68,7 @@ pub struct CSIStorageCapacity {
     /// The available capacity, in bytes, of the storage that can be used
     /// to provision volumes. If not set, that information is currently
     /// unavailable.
+    #[conversion(same_type)]
     pub capacity: Option<crate::value::Quantity>,
     /// maximumVolumeSize is the value reported by the CSI driver in its GetCapacityResponse
     /// for a GetCapacityRequest with topology and parameters that match the
@@ -75,6 +80,7 @@ pub struct CSIStorageCapacity {
     /// create a volume with the same parameters as those in
     /// GetCapacityRequest. The corresponding value in the Kubernetes
     /// API is ResourceRequirements.Requests in a volume claim.
+    #[conversion(same_type)]
     pub maximum_volume_size: Option<crate::value::Quantity>,
 }
 
@@ -93,9 +99,11 @@ apimachinery::proto_message!(CSIStorageCapacity { 1 => metadata, 2 => node_topol
 #[conversion(hub = crate::storage::v1::CSIStorageCapacityList)]
 pub struct CSIStorageCapacityList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard list metadata
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is the list of CSIStorageCapacity objects.
     #[api(nullable)]
@@ -114,9 +122,11 @@ apimachinery::proto_message!(CSIStorageCapacityList { 1 => metadata, 2 => items 
 #[conversion(hub = crate::storage::v1::VolumeAttachment)]
 pub struct VolumeAttachment {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec represents specification of the desired attach/detach volume behavior.
     /// Populated by the Kubernetes system.
@@ -142,9 +152,11 @@ apimachinery::proto_message!(VolumeAttachment { 1 => metadata, 2 => spec, 3 => s
 #[conversion(hub = crate::storage::v1::VolumeAttachmentList)]
 pub struct VolumeAttachmentList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard list metadata
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is the list of VolumeAttachments
     #[api(nullable)]
@@ -161,6 +173,7 @@ apimachinery::proto_message!(VolumeAttachmentList { 1 => metadata, 2 => items })
 #[conversion(hub = crate::storage::v1::VolumeAttachmentSource, nested)]
 pub struct VolumeAttachmentSource {
     /// persistentVolumeName represents the name of the persistent volume to attach.
+    #[conversion(same_type)]
     pub persistent_volume_name: Option<String>,
     /// inlineVolumeSpec contains all the information necessary to attach
     /// a persistent volume defined by a pod's inline VolumeSource. This field
@@ -168,6 +181,7 @@ pub struct VolumeAttachmentSource {
     /// translated fields from a pod's inline VolumeSource to a
     /// PersistentVolumeSpec. This field is alpha-level and is only
     /// honored by servers that enabled the CSIMigration feature.
+    #[conversion(same_type)]
     pub inline_volume_spec: Option<crate::core::v1::PersistentVolumeSpec>,
 }
 
@@ -179,10 +193,12 @@ apimachinery::proto_message!(VolumeAttachmentSource { 1 => persistent_volume_nam
 pub struct VolumeAttachmentSpec {
     /// attacher indicates the name of the volume driver that MUST handle this
     /// request. This is the name returned by GetPluginName().
+    #[conversion(same_type)]
     pub attacher: String,
     /// source represents the volume that should be attached.
     pub source: VolumeAttachmentSource,
     /// nodeName represents the node that the volume should be attached to.
+    #[conversion(same_type)]
     pub node_name: String,
 }
 
@@ -195,6 +211,7 @@ pub struct VolumeAttachmentStatus {
     /// attached indicates the volume is successfully attached.
     /// This field must only be set by the entity completing the attach
     /// operation, i.e. the external-attacher.
+    #[conversion(same_type)]
     pub attached: bool,
     /// attachmentMetadata is populated with any
     /// information returned by the attach operation, upon successful attach, that must be passed
@@ -202,6 +219,7 @@ pub struct VolumeAttachmentStatus {
     /// This field must only be set by the entity completing the attach
     /// operation, i.e. the external-attacher.
     #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    #[conversion(same_type)]
     pub attachment_metadata: std::collections::BTreeMap<String, String>,
     /// attachError represents the last error encountered during attach operation, if any.
     /// This field must only be set by the entity completing the attach
@@ -224,12 +242,15 @@ apimachinery::proto_message!(VolumeAttachmentStatus { 1 => attached, 2 => attach
 #[conversion(hub = crate::storage::v1::VolumeAttributesClass)]
 pub struct VolumeAttributesClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object's metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Name of the CSI driver
     /// This field is immutable.
+    #[conversion(same_type)]
     pub driver_name: String,
     /// parameters hold volume attributes defined by the CSI driver. These values
     /// are opaque to the Kubernetes and are passed directly to the CSI driver.
@@ -245,6 +266,7 @@ pub struct VolumeAttributesClass {
     /// the target PersistentVolumeClaim will be set to an "Infeasible" state in the
     /// modifyVolumeStatus field.
     #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    #[conversion(same_type)]
     pub parameters: std::collections::BTreeMap<String, String>,
 }
 
@@ -263,9 +285,11 @@ apimachinery::proto_message!(VolumeAttributesClass { 1 => metadata, 2 => driver_
 #[conversion(hub = crate::storage::v1::VolumeAttributesClassList)]
 pub struct VolumeAttributesClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard list metadata
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is the list of VolumeAttributesClass objects.
     #[api(nullable)]
@@ -279,15 +303,18 @@ apimachinery::proto_message!(VolumeAttributesClassList { 1 => metadata, 2 => ite
 #[conversion(hub = crate::storage::v1::VolumeError, nested)]
 pub struct VolumeError {
     /// time represents the time the error was encountered.
+    #[conversion(same_type)]
     pub time: apimachinery::apis::meta::v1::Time,
     /// message represents the error encountered during Attach or Detach operation.
     /// This string maybe logged, so it should not contain sensitive
     /// information.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub message: String,
     /// errorCode is a numeric gRPC code representing the error encountered during Attach or Detach operations.
     ///
     /// This is an optional, alpha field that requires the MutableCSINodeAllocatableCount feature gate being enabled to be set.
+    #[conversion(same_type)]
     pub error_code: Option<i32>,
 }
 

@@ -16,6 +16,7 @@
 #[conversion(hub = crate::storage::v1::CSIDriver)]
 pub struct CSIDriver {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object metadata.
     /// metadata.Name indicates the name of the CSI driver that this object
@@ -25,6 +26,7 @@ pub struct CSIDriver {
     /// an alphanumeric character (\[a-z0-9A-Z\]) with dashes (-), dots (.), and
     /// alphanumerics between.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec represents the specification of the CSI Driver.
     pub spec: CSIDriverSpec,
@@ -45,9 +47,11 @@ apimachinery::proto_message!(CSIDriver { 1 => metadata, 2 => spec });
 #[conversion(hub = crate::storage::v1::CSIDriverList)]
 pub struct CSIDriverList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard list metadata
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is the list of CSIDriver
     #[api(nullable)]
@@ -71,6 +75,7 @@ pub struct CSIDriverSpec {
     /// Otherwise the attach operation will be called.
     ///
     /// This field is immutable.
+    #[conversion(same_type)]
     pub attach_required: Option<bool>,
     /// podInfoOnMount indicates this CSI volume driver requires additional pod information (like podName, podUID, etc.)
     /// during mount operations, if set to true.
@@ -97,6 +102,7 @@ pub struct CSIDriverSpec {
     /// via a command line parameter of the driver.
     ///
     /// This field is immutable.
+    #[conversion(same_type)]
     pub pod_info_on_mount: Option<bool>,
     /// volumeLifecycleModes defines what kind of volumes this CSI volume driver supports.
     /// The default if the list is empty is "Persistent", which is the usage defined by the
@@ -113,6 +119,7 @@ pub struct CSIDriverSpec {
     ///
     /// This field is immutable.
     #[api(skip_serializing_if = "Vec::is_empty")]
+    #[conversion(same_type)]
     pub volume_lifecycle_modes: Vec<String>,
     /// storageCapacity indicates that the CSI volume driver wants pod scheduling to consider the storage
     /// capacity that the driver deployment will report by creating
@@ -128,6 +135,7 @@ pub struct CSIDriverSpec {
     /// capacity information has been published.
     ///
     /// This field was immutable in Kubernetes \<= 1.22 and now is mutable.
+    #[conversion(same_type)]
     pub storage_capacity: Option<bool>,
     /// fsGroupPolicy defines if the underlying volume supports changing ownership and
     /// permission of the volume before being mounted.
@@ -139,6 +147,7 @@ pub struct CSIDriverSpec {
     /// to determine if Kubernetes should modify ownership and permissions of the volume.
     /// With the default policy the defined fsGroup will only be applied
     /// if a fstype is defined and the volume's access mode contains ReadWriteOnce.
+    #[conversion(same_type)]
     pub fs_group_policy: Option<String>,
     /// tokenRequests indicates the CSI driver needs pods' service account
     /// tokens it is mounting volume for to do necessary authentication. Kubelet
@@ -164,6 +173,7 @@ pub struct CSIDriverSpec {
     /// Note: After a successful initial NodePublishVolume call, subsequent calls
     /// to NodePublishVolume should only update the contents of the volume. New
     /// mount points will not be seen by a running container.
+    #[conversion(same_type)]
     pub requires_republish: Option<bool>,
     /// seLinuxMount specifies if the CSI driver supports "-o context"
     /// mount option.
@@ -182,6 +192,7 @@ pub struct CSIDriverSpec {
     /// This is typical for volumes that represent subdirectories of a bigger shared filesystem.
     ///
     /// Default is "false".
+    #[conversion(same_type)]
     pub se_linux_mount: Option<bool>,
     /// nodeAllocatableUpdatePeriodSeconds specifies the interval between periodic updates of
     /// the CSINode allocatable capacity for this driver. When set, both periodic updates and
@@ -192,6 +203,7 @@ pub struct CSIDriverSpec {
     /// This is a beta feature and requires the MutableCSINodeAllocatableCount feature gate to be enabled.
     ///
     /// This field is mutable.
+    #[conversion(same_type)]
     pub node_allocatable_update_period_seconds: Option<i64>,
     /// serviceAccountTokenInSecrets is an opt-in for CSI drivers to indicate that
     /// service account tokens should be passed via the Secrets field in NodePublishVolumeRequest
@@ -212,6 +224,7 @@ pub struct CSIDriverSpec {
     /// CSIDriver specs that set this field without TokenRequests.
     ///
     /// Default behavior if unset is to pass tokens in the VolumeContext field.
+    #[conversion(same_type)]
     pub service_account_token_in_secrets: Option<bool>,
     /// PreventPodSchedulingIfMissing indicates that the CSI driver wants to prevent pod
     /// scheduling if the CSI driver on the node is missing.
@@ -230,6 +243,7 @@ pub struct CSIDriverSpec {
     ///
     /// This is an alpha feature and requires the VolumeLimitScaling feature gate to be enabled.
     /// Default is "false".
+    #[conversion(same_type)]
     pub prevent_pod_scheduling_if_missing: Option<bool>,
 }
 
@@ -252,8 +266,10 @@ apimachinery::proto_message!(CSIDriverSpec { 1 => attach_required as "attachRequ
 #[conversion(hub = crate::storage::v1::CSINode)]
 pub struct CSINode {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// metadata.name must be the Kubernetes node name.
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec is the specification of CSINode
     pub spec: CSINodeSpec,
@@ -268,6 +284,7 @@ pub struct CSINodeDriver {
     /// name represents the name of the CSI driver that this object refers to.
     /// This MUST be the same name returned by the CSI GetPluginName() call for
     /// that driver.
+    #[conversion(same_type)]
     pub name: String,
     /// nodeID of the node from the driver point of view.
     /// This field enables Kubernetes to communicate with storage systems that do
@@ -278,6 +295,7 @@ pub struct CSINodeDriver {
     /// refer to the node name using the ID that the storage system will
     /// understand, e.g. "nodeA" instead of "node1". This field is required.
     #[api(rename = "nodeID")]
+    #[conversion(same_type)]
     pub node_id: String,
     /// topologyKeys is the list of keys supported by the driver.
     /// When a driver is initialized on a cluster, it provides a set of topology
@@ -291,6 +309,7 @@ pub struct CSINodeDriver {
     /// It is possible for different nodes to use different topology keys.
     /// This can be empty if driver does not support topology.
     #[api(nullable)]
+    #[conversion(same_type)]
     pub topology_keys: Option<Vec<String>>,
     /// allocatable represents the volume resources of a node that are available for scheduling.
     pub allocatable: Option<VolumeNodeResources>,
@@ -311,9 +330,11 @@ apimachinery::proto_message!(CSINodeDriver { 1 => name, 2 => node_id as "nodeID"
 #[conversion(hub = crate::storage::v1::CSINodeList)]
 pub struct CSINodeList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard list metadata
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is the list of CSINode
     #[api(nullable)]
@@ -364,6 +385,7 @@ apimachinery::proto_message!(CSINodeSpec { 1 => drivers });
 #[conversion(hub = crate::storage::v1::CSIStorageCapacity)]
 pub struct CSIStorageCapacity {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object's metadata. The name has no particular meaning. It must be
     /// be a DNS subdomain (dots allowed, 253 characters). To ensure that
@@ -374,12 +396,14 @@ pub struct CSIStorageCapacity {
     /// Objects are namespaced.
     ///
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// nodeTopology defines which nodes have access to the storage
     /// for which capacity was reported. If not set, the storage is
     /// not accessible from any node in the cluster. If empty, the
     /// storage is accessible from all nodes. This field is
     /// immutable.
+    #[conversion(same_type)]
     pub node_topology: Option<apimachinery::apis::meta::v1::LabelSelector>,
     /// storageClassName represents the name of the StorageClass that the reported capacity applies to.
     /// It must meet the same requirements as the name of a StorageClass
@@ -387,6 +411,7 @@ pub struct CSIStorageCapacity {
     /// the CSIStorageCapacity object is obsolete and should be removed by its
     /// creator.
     /// This field is immutable.
+    #[conversion(same_type)]
     pub storage_class_name: String,
     /// capacity is the value reported by the CSI driver in its GetCapacityResponse
     /// for a GetCapacityRequest with topology and parameters that match the
@@ -396,6 +421,7 @@ pub struct CSIStorageCapacity {
     /// The available capacity, in bytes, of the storage that can be used
     /// to provision volumes. If not set, that information is currently
     /// unavailable.
+    #[conversion(same_type)]
     pub capacity: Option<crate::value::Quantity>,
     /// maximumVolumeSize is the value reported by the CSI driver in its GetCapacityResponse
     /// for a GetCapacityRequest with topology and parameters that match the
@@ -407,6 +433,7 @@ pub struct CSIStorageCapacity {
     /// create a volume with the same parameters as those in
     /// GetCapacityRequest. The corresponding value in the Kubernetes
     /// API is ResourceRequirements.Requests in a volume claim.
+    #[conversion(same_type)]
     pub maximum_volume_size: Option<crate::value::Quantity>,
 }
 
@@ -425,9 +452,11 @@ apimachinery::proto_message!(CSIStorageCapacity { 1 => metadata, 2 => node_topol
 #[conversion(hub = crate::storage::v1::CSIStorageCapacityList)]
 pub struct CSIStorageCapacityList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard list metadata
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is the list of CSIStorageCapacity objects.
     #[api(nullable)]
@@ -447,35 +476,44 @@ apimachinery::proto_message!(CSIStorageCapacityList { 1 => metadata, 2 => items 
 #[conversion(hub = crate::storage::v1::StorageClass)]
 pub struct StorageClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object's metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// provisioner indicates the type of the provisioner.
+    #[conversion(same_type)]
     pub provisioner: String,
     /// parameters holds the parameters for the provisioner that should
     /// create volumes of this storage class.
     #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    #[conversion(same_type)]
     pub parameters: std::collections::BTreeMap<String, String>,
     /// reclaimPolicy controls the reclaimPolicy for dynamically provisioned PersistentVolumes of this storage class.
     /// Defaults to Delete.
+    #[conversion(same_type)]
     pub reclaim_policy: Option<String>,
     /// mountOptions controls the mountOptions for dynamically provisioned PersistentVolumes of this storage class.
     /// e.g. \["ro", "soft"\]. Not validated -
     /// mount of the PVs will simply fail if one is invalid.
     #[api(skip_serializing_if = "Vec::is_empty")]
+    #[conversion(same_type)]
     pub mount_options: Vec<String>,
     /// allowVolumeExpansion shows whether the storage class allow volume expand
+    #[conversion(same_type)]
     pub allow_volume_expansion: Option<bool>,
     /// volumeBindingMode indicates how PersistentVolumeClaims should be
     /// provisioned and bound.  When unset, VolumeBindingImmediate is used.
     /// This field is only honored by servers that enable the VolumeScheduling feature.
+    #[conversion(same_type)]
     pub volume_binding_mode: Option<String>,
     /// allowedTopologies restrict the node topologies where volumes can be dynamically provisioned.
     /// Each volume plugin defines its own supported topology specifications.
     /// An empty TopologySelectorTerm list means there is no topology restriction.
     /// This field is only honored by servers that enable the VolumeScheduling feature.
     #[api(skip_serializing_if = "Vec::is_empty")]
+    #[conversion(same_type)]
     pub allowed_topologies: Vec<crate::core::v1::TopologySelectorTerm>,
 }
 
@@ -494,9 +532,11 @@ apimachinery::proto_message!(StorageClass { 1 => metadata, 2 => provisioner, 3 =
 #[conversion(hub = crate::storage::v1::StorageClassList)]
 pub struct StorageClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard list metadata
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is the list of StorageClasses
     #[api(nullable)]
@@ -511,9 +551,11 @@ apimachinery::proto_message!(StorageClassList { 1 => metadata, 2 => items });
 pub struct TokenRequest {
     /// audience is the intended audience of the token in "TokenRequestSpec".
     /// It will default to the audiences of kube apiserver.
+    #[conversion(same_type)]
     pub audience: String,
     /// expirationSeconds is the duration of validity of the token in "TokenRequestSpec".
     /// It has the same default value of "ExpirationSeconds" in "TokenRequestSpec"
+    #[conversion(same_type)]
     pub expiration_seconds: Option<i64>,
 }
 
@@ -529,9 +571,11 @@ apimachinery::proto_message!(TokenRequest { 1 => audience, 2 => expiration_secon
 #[conversion(hub = crate::storage::v1::VolumeAttachment)]
 pub struct VolumeAttachment {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec represents specification of the desired attach/detach volume behavior.
     /// Populated by the Kubernetes system.
@@ -557,9 +601,11 @@ apimachinery::proto_message!(VolumeAttachment { 1 => metadata, 2 => spec, 3 => s
 #[conversion(hub = crate::storage::v1::VolumeAttachmentList)]
 pub struct VolumeAttachmentList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard list metadata
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is the list of VolumeAttachments
     #[api(nullable)]
@@ -576,6 +622,7 @@ apimachinery::proto_message!(VolumeAttachmentList { 1 => metadata, 2 => items })
 #[conversion(hub = crate::storage::v1::VolumeAttachmentSource, nested)]
 pub struct VolumeAttachmentSource {
     /// persistentVolumeName represents the name of the persistent volume to attach.
+    #[conversion(same_type)]
     pub persistent_volume_name: Option<String>,
     /// inlineVolumeSpec contains all the information necessary to attach
     /// a persistent volume defined by a pod's inline VolumeSource. This field
@@ -583,6 +630,7 @@ pub struct VolumeAttachmentSource {
     /// translated fields from a pod's inline VolumeSource to a
     /// PersistentVolumeSpec. This field is beta-level and is only
     /// honored by servers that enabled the CSIMigration feature.
+    #[conversion(same_type)]
     pub inline_volume_spec: Option<crate::core::v1::PersistentVolumeSpec>,
 }
 
@@ -594,10 +642,12 @@ apimachinery::proto_message!(VolumeAttachmentSource { 1 => persistent_volume_nam
 pub struct VolumeAttachmentSpec {
     /// attacher indicates the name of the volume driver that MUST handle this
     /// request. This is the name returned by GetPluginName().
+    #[conversion(same_type)]
     pub attacher: String,
     /// source represents the volume that should be attached.
     pub source: VolumeAttachmentSource,
     /// nodeName represents the node that the volume should be attached to.
+    #[conversion(same_type)]
     pub node_name: String,
 }
 
@@ -610,6 +660,7 @@ pub struct VolumeAttachmentStatus {
     /// attached indicates the volume is successfully attached.
     /// This field must only be set by the entity completing the attach
     /// operation, i.e. the external-attacher.
+    #[conversion(same_type)]
     pub attached: bool,
     /// attachmentMetadata is populated with any
     /// information returned by the attach operation, upon successful attach, that must be passed
@@ -617,6 +668,7 @@ pub struct VolumeAttachmentStatus {
     /// This field must only be set by the entity completing the attach
     /// operation, i.e. the external-attacher.
     #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    #[conversion(same_type)]
     pub attachment_metadata: std::collections::BTreeMap<String, String>,
     /// attachError represents the last error encountered during attach operation, if any.
     /// This field must only be set by the entity completing the attach
@@ -639,12 +691,15 @@ apimachinery::proto_message!(VolumeAttachmentStatus { 1 => attached, 2 => attach
 #[conversion(hub = crate::storage::v1::VolumeAttributesClass)]
 pub struct VolumeAttributesClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object's metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Name of the CSI driver
     /// This field is immutable.
+    #[conversion(same_type)]
     pub driver_name: String,
     /// parameters hold volume attributes defined by the CSI driver. These values
     /// are opaque to the Kubernetes and are passed directly to the CSI driver.
@@ -660,6 +715,7 @@ pub struct VolumeAttributesClass {
     /// the target PersistentVolumeClaim will be set to an "Infeasible" state in the
     /// modifyVolumeStatus field.
     #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    #[conversion(same_type)]
     pub parameters: std::collections::BTreeMap<String, String>,
 }
 
@@ -678,9 +734,11 @@ apimachinery::proto_message!(VolumeAttributesClass { 1 => metadata, 2 => driver_
 #[conversion(hub = crate::storage::v1::VolumeAttributesClassList)]
 pub struct VolumeAttributesClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard list metadata
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
+    #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is the list of VolumeAttributesClass objects.
     #[api(nullable)]
@@ -694,15 +752,18 @@ apimachinery::proto_message!(VolumeAttributesClassList { 1 => metadata, 2 => ite
 #[conversion(hub = crate::storage::v1::VolumeError, nested)]
 pub struct VolumeError {
     /// time represents the time the error was encountered.
+    #[conversion(same_type)]
     pub time: apimachinery::apis::meta::v1::Time,
     /// message represents the error encountered during Attach or Detach operation.
     /// This string may be logged, so it should not contain sensitive
     /// information.
     #[api(skip_serializing_if = "String::is_empty")]
+    #[conversion(same_type)]
     pub message: String,
     /// errorCode is a numeric gRPC code representing the error encountered during Attach or Detach operations.
     ///
     /// This is an optional, beta field that requires the MutableCSINodeAllocatableCount feature gate being enabled to be set.
+    #[conversion(same_type)]
     pub error_code: Option<i32>,
 }
 
@@ -716,6 +777,7 @@ pub struct VolumeNodeResources {
     /// A volume that is both attached and mounted on a node is considered to be used once, not twice.
     /// The same rule applies for a unique volume that is shared among multiple pods on the same node.
     /// If this field is nil, then the supported number of volumes on this node is unbounded.
+    #[conversion(same_type)]
     pub count: Option<i32>,
 }
 
