@@ -259,3 +259,73 @@ pub fn expand_deserialize(c: &Container, krate: &TokenStream, shape: Shape) -> T
         }
     }
 }
+
+/// `ReadJson`, the decode the scheme uses: one function per struct, which hands the
+/// reader's non-generic object loop a key lookup and a closure reading the field at an
+/// index (no visitor, no per-type instantiation of the reader's generic methods). Same
+/// behaviour as the `Deserialize` above through the same reader: `null` for a field
+/// that is not an `Option` reads as its zero value, unknown keys are skipped, a repeated
+/// key overwrites, and an object's `kind` and `apiVersion` go to its `TypeMeta` (or are
+/// skipped like any unknown key when it has none).
+pub fn expand_read_json(c: &Container, krate: &TokenStream, shape: Shape) -> TokenStream {
+    let ident = &c.ident;
+    let reader = quote!(#krate::runtime::json_reader);
+    let type_meta = match shape {
+        Shape::Object => type_meta_field(c).map(|f| &f.ident),
+        Shape::Type => None,
+    };
+    let fields = wire_fields(c, shape);
+    let first = if type_meta.is_some() { 2 } else { 0 };
+    let indexes: Vec<usize> = (first..first + fields.len()).collect();
+    let json_names: Vec<&str> = fields.iter().map(|f| f.json_name.as_str()).collect();
+    let reads = fields.iter().zip(&indexes).map(|(f, i)| {
+        let name = &f.ident;
+        if generic_arg(&f.ty, "Option").is_some() {
+            quote!(#i => #reader::read_json_field(&mut out.#name, value),)
+        } else {
+            quote!(#i => #reader::read_json_or_default(&mut out.#name, value),)
+        }
+    });
+    let (type_meta_keys, type_meta_reads) = match type_meta {
+        Some(tm) => (
+            quote! {
+                "kind" => ::core::option::Option::Some(0),
+                "apiVersion" => ::core::option::Option::Some(1),
+            },
+            quote! {
+                0 => #reader::read_json_or_default(&mut out.#tm.kind, value),
+                1 => #reader::read_json_or_default(&mut out.#tm.api_version, value),
+            },
+        ),
+        None => (TokenStream::new(), TokenStream::new()),
+    };
+    let (expecting, struct_like) = match shape {
+        Shape::Object => (format!("a {ident} object"), false),
+        Shape::Type => (format!("struct {ident}"), true),
+    };
+    quote! {
+        impl #reader::ReadJson for #ident {
+            fn read_json(value: #reader::ValueReader<'_, '_, '_>) -> ::core::result::Result<Self, #reader::Error> {
+                fn field(name: &str) -> ::core::option::Option<usize> {
+                    match name {
+                        #type_meta_keys
+                        #(#json_names => ::core::option::Option::Some(#indexes),)*
+                        _ => ::core::option::Option::None,
+                    }
+                }
+                let mut out = <Self as ::core::default::Default>::default();
+                let read = value.read_struct(#expecting, #struct_like, field, &mut |index, value| {
+                    match index {
+                        #type_meta_reads
+                        #(#reads)*
+                        _ => ::core::result::Result::Ok(()),
+                    }
+                });
+                match read {
+                    ::core::result::Result::Ok(()) => ::core::result::Result::Ok(out),
+                    ::core::result::Result::Err(e) => ::core::result::Result::Err(e),
+                }
+            }
+        }
+    }
+}

@@ -48,10 +48,12 @@ use serde::de::{
 use crate::raw_json::SERDE_JSON_RAW_TOKEN;
 
 mod error;
+mod read_json;
 mod type_meta;
 
 use error::Code;
 pub use error::{Category, Error, ReadError};
+pub use read_json::{ReadJson, read_json_field, read_json_or_default};
 pub(crate) use type_meta::SeenTypeMeta;
 use type_meta::TypeMetaKey;
 
@@ -91,8 +93,36 @@ pub fn from_slice_tracking<'de, T: Deserialize<'de>>(
     data: &'de [u8],
     track_unknown: bool,
 ) -> Result<Read<'de, T>, ReadError> {
+    read_document(data, track_unknown, |value| T::deserialize(value))
+}
+
+/// Reads `data` as one JSON document of type `T` through its [`ReadJson`] (no serde
+/// visitor involved), naming the path of a failure and, with `track_unknown`, listing
+/// the paths of the fields `T` ignored: what [`from_slice_tracking`] does through serde.
+///
+/// ```
+/// use apimachinery::apis::meta::v1::ObjectMeta;
+/// use apimachinery::runtime::json_reader::read_slice_tracking;
+///
+/// let read = read_slice_tracking::<ObjectMeta>(br#"{"name": "a", "x": 1}"#, true)?;
+/// assert_eq!((read.value.name.as_str(), read.unknown_fields), ("a", vec!["x".to_owned()]));
+/// # Ok::<(), apimachinery::runtime::json_reader::ReadError>(())
+/// ```
+pub fn read_slice_tracking<T: ReadJson>(
+    data: &[u8],
+    track_unknown: bool,
+) -> Result<Read<'_, T>, ReadError> {
+    read_document(data, track_unknown, T::read_json)
+}
+
+/// One whole document read by `read`, then only whitespace.
+fn read_document<'de, T>(
+    data: &'de [u8],
+    track_unknown: bool,
+    read: impl FnOnce(ValueReader<'_, 'de, '_>) -> Result<T, Error>,
+) -> Result<Read<'de, T>, ReadError> {
     let mut reader = Reader::new(data, track_unknown);
-    let result = T::deserialize(ValueReader {
+    let result = read(ValueReader {
         r: &mut reader,
         path: ROOT,
     });
@@ -1242,8 +1272,9 @@ const ROOT: Path<'static> = Path {
     parent: None,
 };
 
-/// The deserializer of one value at a path.
-struct ValueReader<'r, 'de, 'p> {
+/// The reader at one JSON value, with the path that leads to it: a serde `Deserializer`
+/// of that value, and what every [`ReadJson`] implementation reads from.
+pub struct ValueReader<'r, 'de, 'p> {
     r: &'r mut Reader<'de>,
     path: Path<'p>,
 }
