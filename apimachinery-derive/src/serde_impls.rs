@@ -280,10 +280,13 @@ pub fn expand_read_json(c: &Container, krate: &TokenStream, shape: Shape) -> Tok
     let json_names: Vec<&str> = fields.iter().map(|f| f.json_name.as_str()).collect();
     let reads = fields.iter().zip(&indexes).map(|(f, i)| {
         let name = &f.ident;
-        if generic_arg(&f.ty, "Option").is_some() {
-            quote!(#i => #reader::read_json_field(&mut out.#name, value),)
+        let ty = &f.ty;
+        // Through the type's `ReadJson`, or its serde `Deserialize` when it has none
+        // (autoref specialization, see `FieldType`).
+        if generic_arg(ty, "Option").is_some() {
+            quote!(#i => (&&#reader::FieldType::<#ty>::new()).read_field(&mut out.#name, value),)
         } else {
-            quote!(#i => #reader::read_json_or_default(&mut out.#name, value),)
+            quote!(#i => (&&#reader::FieldType::<#ty>::new()).read_or_default(&mut out.#name, value),)
         }
     });
     let (type_meta_keys, type_meta_reads) = match type_meta {
@@ -293,8 +296,8 @@ pub fn expand_read_json(c: &Container, krate: &TokenStream, shape: Shape) -> Tok
                 "apiVersion" => ::core::option::Option::Some(1),
             },
             quote! {
-                0 => #reader::read_json_or_default(&mut out.#tm.kind, value),
-                1 => #reader::read_json_or_default(&mut out.#tm.api_version, value),
+                0 => (&&#reader::FieldType::<::std::string::String>::new()).read_or_default(&mut out.#tm.kind, value),
+                1 => (&&#reader::FieldType::<::std::string::String>::new()).read_or_default(&mut out.#tm.api_version, value),
             },
         ),
         None => (TokenStream::new(), TokenStream::new()),
@@ -306,6 +309,10 @@ pub fn expand_read_json(c: &Container, krate: &TokenStream, shape: Shape) -> Tok
     quote! {
         impl #reader::ReadJson for #ident {
             fn read_json(value: #reader::ValueReader<'_, '_, '_>) -> ::core::result::Result<Self, #reader::Error> {
+                #[allow(unused_imports)]
+                use #reader::{ReadFieldBySerde as _, ReadFieldDirect as _};
+                #[allow(unused_imports)]
+                use #reader::{ReadFieldBySerde as _, ReadFieldDirect as _};
                 fn field(name: &str) -> ::core::option::Option<usize> {
                     match name {
                         #type_meta_keys

@@ -53,7 +53,7 @@ mod type_meta;
 
 use error::Code;
 pub use error::{Category, Error, ReadError};
-pub use read_json::{ReadJson, read_json_field, read_json_or_default};
+pub use read_json::{FieldType, ReadFieldBySerde, ReadFieldDirect, ReadJson};
 pub(crate) use type_meta::SeenTypeMeta;
 use type_meta::TypeMetaKey;
 

@@ -16,7 +16,10 @@
 //! are those of the serde path through the same reader: the property tests check both
 //! against each other.
 
-use serde::de::{self, Unexpected};
+use std::marker::PhantomData;
+
+use serde::Deserialize;
+use serde::de::{self, DeserializeOwned, Unexpected};
 
 use super::{Error, MapReader, SeqReader, Text, ValueReader};
 
@@ -49,34 +52,114 @@ pub trait ReadJson: Sized {
     fn read_json(value: ValueReader<'_, '_, '_>) -> Result<Self, Error>;
 }
 
-/// Reads a struct field whose `null` is its zero value (Go leaves the field untouched):
-/// what the derive calls for fields that are not an `Option`. A repeated key overwrites.
+/// The type of a struct field, for the derive's choice of how to read it: through
+/// [`ReadJson`] when the type has it, else through its serde `Deserialize` (a
+/// serde-derived spec in a custom resource), by autoref specialization. The derive
+/// writes `(&&FieldType::<T>::new()).read_field(..)`: method lookup tries
+/// [`ReadFieldDirect`] (on `&&FieldType<T>`, for `T: ReadJson`) before
+/// [`ReadFieldBySerde`] (on `&FieldType<T>`), which is found only after one
+/// dereference. Field types are concrete (the derive refuses generic structs), so the
+/// choice is made where the struct is defined.
 #[doc(hidden)]
-pub fn read_json_or_default<T: ReadJson + Default>(
-    slot: &mut T,
-    value: ValueReader<'_, '_, '_>,
-) -> Result<(), Error> {
-    match Option::<T>::read_json(value) {
-        Ok(read) => {
-            *slot = read.unwrap_or_default();
-            Ok(())
-        }
-        Err(e) => Err(e),
+pub struct FieldType<T>(PhantomData<T>);
+
+impl<T> FieldType<T> {
+    /// The marker of field type `T`.
+    #[doc(hidden)]
+    pub const fn new() -> Self {
+        FieldType(PhantomData)
     }
 }
 
-/// Reads a struct field as its type reads (an `Option`'s `null` is `None`).
+/// A field read through its type's [`ReadJson`]; see [`FieldType`].
 #[doc(hidden)]
-pub fn read_json_field<T: ReadJson>(
-    slot: &mut T,
-    value: ValueReader<'_, '_, '_>,
-) -> Result<(), Error> {
-    match T::read_json(value) {
-        Ok(read) => {
-            *slot = read;
-            Ok(())
+pub trait ReadFieldDirect {
+    /// The field's type.
+    type Field;
+
+    /// Reads the field as its type reads (an `Option`'s `null` is `None`).
+    fn read_field(
+        self,
+        slot: &mut Self::Field,
+        value: ValueReader<'_, '_, '_>,
+    ) -> Result<(), Error>;
+
+    /// Reads a field whose `null` is its zero value (Go leaves the field untouched): the
+    /// fields that are not an `Option`. A repeated key overwrites.
+    fn read_or_default(
+        self,
+        slot: &mut Self::Field,
+        value: ValueReader<'_, '_, '_>,
+    ) -> Result<(), Error>
+    where
+        Self::Field: Default;
+}
+
+impl<T: ReadJson> ReadFieldDirect for &&FieldType<T> {
+    type Field = T;
+
+    fn read_field(self, slot: &mut T, value: ValueReader<'_, '_, '_>) -> Result<(), Error> {
+        match T::read_json(value) {
+            Ok(read) => {
+                *slot = read;
+                Ok(())
+            }
+            Err(e) => Err(e),
         }
-        Err(e) => Err(e),
+    }
+
+    fn read_or_default(self, slot: &mut T, value: ValueReader<'_, '_, '_>) -> Result<(), Error>
+    where
+        T: Default,
+    {
+        match Option::<T>::read_json(value) {
+            Ok(read) => {
+                *slot = read.unwrap_or_default();
+                Ok(())
+            }
+            Err(e) => Err(e),
+        }
+    }
+}
+
+/// A field read through its type's serde `Deserialize`, the same reader underneath;
+/// see [`FieldType`].
+#[doc(hidden)]
+pub trait ReadFieldBySerde {
+    /// The field's type.
+    type Field;
+
+    /// Reads the field as its type deserializes.
+    fn read_field(
+        self,
+        slot: &mut Self::Field,
+        value: ValueReader<'_, '_, '_>,
+    ) -> Result<(), Error>;
+
+    /// Reads the field, `null` as its zero value.
+    fn read_or_default(
+        self,
+        slot: &mut Self::Field,
+        value: ValueReader<'_, '_, '_>,
+    ) -> Result<(), Error>
+    where
+        Self::Field: Default;
+}
+
+impl<T: DeserializeOwned> ReadFieldBySerde for &FieldType<T> {
+    type Field = T;
+
+    fn read_field(self, slot: &mut T, value: ValueReader<'_, '_, '_>) -> Result<(), Error> {
+        *slot = T::deserialize(value)?;
+        Ok(())
+    }
+
+    fn read_or_default(self, slot: &mut T, value: ValueReader<'_, '_, '_>) -> Result<(), Error>
+    where
+        T: Default,
+    {
+        *slot = Option::<T>::deserialize(value)?.unwrap_or_default();
+        Ok(())
     }
 }
 

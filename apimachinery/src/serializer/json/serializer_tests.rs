@@ -20,9 +20,6 @@ pub(crate) struct Deployment {
     pub status: DeploymentStatus,
 }
 
-// Serde-derived fields of an `ApiObject`: decoded through their serde impls.
-crate::read_json_by_serde!(DeploymentSpec, DeploymentStatus);
-
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub(crate) struct DeploymentSpec {

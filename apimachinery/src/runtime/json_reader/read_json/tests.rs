@@ -40,6 +40,17 @@ struct Spec {
     boxed: Option<Box<Port>>,
     #[api(rename = "metadata")]
     meta: ObjectMeta,
+    limits: Option<Limits>,
+    limit_list: Vec<Limits>,
+}
+
+/// A serde-derived type in a derived struct: read through its `Deserialize`.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Limits {
+    cpu: String,
+    #[serde(default)]
+    memory: Option<u64>,
 }
 
 #[derive(crate::ApiObject, Clone, Debug, Default, PartialEq)]
@@ -130,7 +141,9 @@ fn widget() -> Value {
             "any": {"a": [1, "b", null]},
             "time": "2024-01-02T03:04:05Z",
             "boxed": {"port": 2},
-            "metadata": {"namespace": "ns"}
+            "metadata": {"namespace": "ns"},
+            "limits": {"cpu": "1", "memory": 5},
+            "limitList": [{"cpu": "2"}]
         },
         "extras": [{"ports": []}, {"labels": null}]
     })
@@ -206,6 +219,11 @@ fn hand_picked_documents_read_as_through_serde() {
         r#"{"extras": null}"#,
         r#"{"count": 5, "kind": "Gadget", "apiVersion": "v1"}"#,
         r#"{"count": "5"}"#,
+        r#"{"spec": {"limits": {"cpu": 1}}}"#,
+        r#"{"spec": {"limits": {"cpu": "1", "x": 1}}}"#,
+        r#"{"spec": {"limits": {"memory": 1}}}"#,
+        r#"{"spec": {"limits": null, "limitList": null}}"#,
+        r#"{"spec": {"limitList": [{"cpu": "1"}, {"cpu": "2", "memory": -1}]}}"#,
         "{\"spec\": {\"ports\": [{\"name\": \"a\u{1}\"}]}}",
         "{\"spec\": {\"labels\": {\"\\ud800\": \"x\"}}}",
     ] {
@@ -313,6 +331,23 @@ fn unknown_fields_are_listed_with_their_paths() {
     assert_eq!(
         (read.value.count, read.unknown_fields),
         (2, vec!["kind".to_owned()])
+    );
+}
+
+#[test]
+fn serde_derived_fields_read_through_serde() {
+    let read = read_slice_tracking::<Spec>(
+        br#"{"limits": {"cpu": "1"}, "limitList": null, "ports": [{"port": 1}]}"#,
+        true,
+    )
+    .unwrap();
+    assert_eq!(read.value.limits.unwrap().cpu, "1");
+    let err = read_slice_tracking::<Spec>(br#"{"limitList": [{"cpu": "1", "gpu": 1}]}"#, false)
+        .unwrap_err();
+    assert_eq!(err.path, "limitList[0]");
+    assert!(
+        err.error.to_string().starts_with("unknown field `gpu`"),
+        "{err}"
     );
 }
 
