@@ -115,6 +115,21 @@ pub fn read_slice_tracking<T: ReadJson>(
     read_document(data, track_unknown, T::read_json)
 }
 
+/// How the scheme reads one registered type: its [`ReadJson`], boxed.
+pub(crate) type ReadBoxedFn =
+    for<'r, 'de, 'p> fn(ValueReader<'r, 'de, 'p>) -> Result<Box<dyn crate::runtime::Object>, Error>;
+
+/// One whole document read as a boxed object by `read` (non-generic: the scheme's
+/// decode of every type goes through this one copy).
+#[inline(never)]
+pub(crate) fn read_slice_with(
+    data: &[u8],
+    track_unknown: bool,
+    read: ReadBoxedFn,
+) -> Result<Read<'_, Box<dyn crate::runtime::Object>>, ReadError> {
+    read_document(data, track_unknown, read)
+}
+
 /// One whole document read by `read`, then only whitespace.
 fn read_document<'de, T>(
     data: &'de [u8],

@@ -29,13 +29,35 @@ pub(crate) struct DecodedJson<'de> {
 pub(crate) type DecodeJsonFn = for<'de> fn(&'de [u8], bool) -> Result<DecodedJson<'de>, ReadError>;
 
 /// Reads `data` as a `T`, trailing whitespace allowed and nothing else.
+///
+/// Per type only this call and [`read_boxed`]; the document (the reader, its checks,
+/// what it found) is handled by non-generic code.
 pub(crate) fn decode_json<T: Object + ReadJson>(
     data: &[u8],
     track_unknown: bool,
 ) -> Result<DecodedJson<'_>, ReadError> {
-    let read = json_reader::read_slice_tracking::<T>(data, track_unknown)?;
+    decode_boxed(data, track_unknown, read_boxed::<T>)
+}
+
+/// A `T` read and boxed as an object.
+fn read_boxed<T: Object + ReadJson>(
+    value: json_reader::ValueReader<'_, '_, '_>,
+) -> Result<Box<dyn Object>, json_reader::Error> {
+    match T::read_json(value) {
+        Ok(object) => Ok(Box::new(object)),
+        Err(e) => Err(e),
+    }
+}
+
+#[inline(never)]
+fn decode_boxed(
+    data: &[u8],
+    track_unknown: bool,
+    read: json_reader::ReadBoxedFn,
+) -> Result<DecodedJson<'_>, ReadError> {
+    let read = json_reader::read_slice_with(data, track_unknown, read)?;
     Ok(DecodedJson {
-        object: Box::new(read.value),
+        object: read.value,
         seen: read.seen,
         unknown_fields: read.unknown_fields,
         no_duplicate_keys: read.no_duplicate_keys,

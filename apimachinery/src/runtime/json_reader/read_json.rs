@@ -98,6 +98,7 @@ pub trait ReadFieldDirect {
 impl<T: ReadJson> ReadFieldDirect for &&FieldType<T> {
     type Field = T;
 
+    // No `?` and no `Option<T>` in between: these are compiled once per field type.
     fn read_field(self, slot: &mut T, value: ValueReader<'_, '_, '_>) -> Result<(), Error> {
         match T::read_json(value) {
             Ok(read) => {
@@ -108,15 +109,16 @@ impl<T: ReadJson> ReadFieldDirect for &&FieldType<T> {
         }
     }
 
-    fn read_or_default(self, slot: &mut T, value: ValueReader<'_, '_, '_>) -> Result<(), Error>
+    fn read_or_default(self, slot: &mut T, mut value: ValueReader<'_, '_, '_>) -> Result<(), Error>
     where
         T: Default,
     {
-        match Option::<T>::read_json(value) {
-            Ok(read) => {
-                *slot = read.unwrap_or_default();
+        match value.read_null() {
+            Ok(true) => {
+                *slot = T::default();
                 Ok(())
             }
+            Ok(false) => self.read_field(slot, value),
             Err(e) => Err(e),
         }
     }
@@ -453,13 +455,18 @@ impl<'de> SeqReader<'_, 'de, '_> {
     }
 }
 
+// The generic impls below are instantiated per element type: each is a call of the
+// non-generic loop and a closure of a few lines, without `?` (whose conversions would be
+// compiled per type too).
+
 impl<T: ReadJson> ReadJson for Option<T> {
     fn read_json(mut value: ValueReader<'_, '_, '_>) -> Result<Self, Error> {
-        if value.read_null()? {
-            return Ok(None);
-        }
-        match T::read_json(value) {
-            Ok(v) => Ok(Some(v)),
+        match value.read_null() {
+            Ok(true) => Ok(None),
+            Ok(false) => match T::read_json(value) {
+                Ok(v) => Ok(Some(v)),
+                Err(e) => Err(e),
+            },
             Err(e) => Err(e),
         }
     }
@@ -467,29 +474,44 @@ impl<T: ReadJson> ReadJson for Option<T> {
 
 impl<T: ReadJson> ReadJson for Box<T> {
     fn read_json(value: ValueReader<'_, '_, '_>) -> Result<Self, Error> {
-        T::read_json(value).map(Box::new)
+        match T::read_json(value) {
+            Ok(v) => Ok(Box::new(v)),
+            Err(e) => Err(e),
+        }
     }
 }
 
 impl<T: ReadJson> ReadJson for Vec<T> {
     fn read_json(value: ValueReader<'_, '_, '_>) -> Result<Self, Error> {
         let mut out = Vec::new();
-        value.read_seq_with("a sequence", &mut |element| {
-            out.push(T::read_json(element)?);
-            Ok(())
-        })?;
-        Ok(out)
+        let read = value.read_seq_with("a sequence", &mut |element| match T::read_json(element) {
+            Ok(v) => {
+                out.push(v);
+                Ok(())
+            }
+            Err(e) => Err(e),
+        });
+        match read {
+            Ok(()) => Ok(out),
+            Err(e) => Err(e),
+        }
     }
 }
 
 impl<T: ReadJson> ReadJson for std::collections::BTreeMap<String, T> {
     fn read_json(value: ValueReader<'_, '_, '_>) -> Result<Self, Error> {
         let mut out = std::collections::BTreeMap::new();
-        value.read_map_with("a map", &mut |key, value| {
-            out.insert(key, T::read_json(value)?);
-            Ok(())
-        })?;
-        Ok(out)
+        let read = value.read_map_with("a map", &mut |key, value| match T::read_json(value) {
+            Ok(v) => {
+                out.insert(key, v);
+                Ok(())
+            }
+            Err(e) => Err(e),
+        });
+        match read {
+            Ok(()) => Ok(out),
+            Err(e) => Err(e),
+        }
     }
 }
 
