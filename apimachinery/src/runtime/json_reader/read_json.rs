@@ -44,7 +44,7 @@ use super::{Error, MapReader, SeqReader, Text, ValueReader};
 ///
 /// let err = read_slice_tracking::<Vec<Port>>(br#"[{"port": "http"}]"#, false).unwrap_err();
 /// assert_eq!(err.path, "[0].port");
-/// assert_eq!(err.error.to_string(), r#"invalid type: string "http", expected i32 at line 1 column 17"#);
+/// assert_eq!(err.error.to_string(), r#"invalid type: string "http", expected i32 at line 1 column 16"#);
 /// # Ok::<(), apimachinery::runtime::json_reader::ReadError>(())
 /// ```
 pub trait ReadJson: Sized {
