@@ -8,6 +8,8 @@
 //! without them those cases pass with a note, unless `CI` is set. The
 //! `CustomResourceDefinition` case (the schema unions) is self-contained.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::fmt::Debug;
 use std::path::PathBuf;
 
