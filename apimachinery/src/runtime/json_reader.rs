@@ -1,17 +1,19 @@
-//! The one JSON text reader every registered type is compiled for: a serde
+//! The one JSON text reader every registered type is decoded with, two ways in: a serde
 //! `Deserializer` over a byte slice that hands visitors exactly what `serde_json` hands
-//! them, and on top names the JSON path of a failure (`spec.containers[0].name`), lists
-//! on request the fields a type has no place for, and watches the top-level
-//! `apiVersion` and `kind` go by.
+//! them ([`from_slice_tracking`]), and [`ReadJson`], the decode `#[derive(ApiType)]` and
+//! `#[derive(ApiObject)]` generate and the scheme uses ([`read_slice_tracking`]). Both
+//! name the JSON path of a failure (`spec.containers[0].name`), list on request the
+//! fields a type has no place for, and watch the top-level `apiVersion` and `kind` go by.
 //!
-//! `k8s-types` registers a thousand types, and each type's visitors are compiled once per
-//! deserializer that reads them. `serde_json`'s deserializer inlines its parser into every
-//! instantiation; here every generic method is a thin shim over non-generic parsing code
-//! (strings, numbers, skipping, errors) that then calls the one visitor method that fits,
-//! so that a struct costs its visitor and little more. Strict decoding (unknown fields),
-//! decoding of parsed documents and unstructured-to-typed conversion use the same reader
-//! (a parsed value is written back to text first), so one pass over the text does what
-//! used to take a parse into a `serde_json::Value` and a second decode.
+//! `k8s-types` registers a thousand types, and whatever the scheme's decode instantiates
+//! per type is compiled there. Through serde that is each type's visitor and the
+//! reader's generic methods for it; through [`ReadJson`] it is one function per struct
+//! (a key lookup and a closure reading the field at an index) called by the reader's
+//! non-generic object, array and map loops, with the same values, errors and checks.
+//! Strict decoding (unknown fields), decoding of parsed documents and
+//! unstructured-to-typed conversion use the same reader (a parsed value is written back
+//! to text first), so one pass over the text does what used to take a parse into a
+//! `serde_json::Value` and a second decode.
 //!
 //! Behaviour follows `serde_json::from_slice` (with `float_roundtrip`): `u64` for
 //! non-negative integers that fit, else `i64`, else a correctly rounded `f64`; borrowed
