@@ -28,6 +28,7 @@ pub fn expand_type(c: &Container) -> TokenStream {
     let serialize = serde_impls::expand_serialize(c, &krate, Shape::Type);
     let deserialize = serde_impls::expand_deserialize(c, &krate, Shape::Type);
     let read_json = serde_impls::expand_read_json(c, &krate, Shape::Type);
+    let field_index = serde_impls::expand_field_index(c, Shape::Type);
     quote! {
         #[doc(hidden)]
         #[allow(non_upper_case_globals, unused_qualifications, clippy::all)]
@@ -35,6 +36,7 @@ pub fn expand_type(c: &Container) -> TokenStream {
             #serialize
             #deserialize
             #read_json
+            #field_index
         };
     }
 }
@@ -47,6 +49,7 @@ pub fn expand(c: &Container) -> TokenStream {
     let serialize = serde_impls::expand_serialize(c, &krate, Shape::Object);
     let deserialize = serde_impls::expand_deserialize(c, &krate, Shape::Object);
     let read_json = serde_impls::expand_read_json(c, &krate, Shape::Object);
+    let field_index = serde_impls::expand_field_index(c, Shape::Object);
     let ident = &c.ident;
     quote! {
         #[doc(hidden)]
@@ -58,6 +61,7 @@ pub fn expand(c: &Container) -> TokenStream {
             #serialize
             #deserialize
             #read_json
+            #field_index
             #krate::__private::inventory::submit! {
                 <#ident as #krate::runtime::Resource>::REGISTRATION
             }

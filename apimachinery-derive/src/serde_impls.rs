@@ -149,6 +149,34 @@ fn write_field(serde: &TokenStream, json: TokenStream, value: TokenStream) -> To
     }
 }
 
+/// The key lookup both decodes share (`Deserialize` and `ReadJson`), one function per
+/// struct beside them: a key's field index, `None` for a key the struct does not have.
+/// An object's `kind` and `apiVersion` are 0 and 1, its fields from 2.
+pub fn expand_field_index(c: &Container, shape: Shape) -> TokenStream {
+    let fields = wire_fields(c, shape);
+    let (first, type_meta_keys) = match shape {
+        Shape::Object => (
+            2,
+            quote! {
+                "kind" => ::core::option::Option::Some(0),
+                "apiVersion" => ::core::option::Option::Some(1),
+            },
+        ),
+        Shape::Type => (0, TokenStream::new()),
+    };
+    let indexes: Vec<usize> = (first..first + fields.len()).collect();
+    let json_names: Vec<&str> = fields.iter().map(|f| f.json_name.as_str()).collect();
+    quote! {
+        fn __field_index(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                #type_meta_keys
+                #(#json_names => ::core::option::Option::Some(#indexes),)*
+                _ => ::core::option::Option::None,
+            }
+        }
+    }
+}
+
 pub fn expand_deserialize(c: &Container, krate: &TokenStream, shape: Shape) -> TokenStream {
     let ident = &c.ident;
     let serde = quote!(#krate::__private::serde);
@@ -202,13 +230,6 @@ pub fn expand_deserialize(c: &Container, krate: &TokenStream, shape: Shape) -> T
             }
         }
     };
-    let type_meta_keys = match shape {
-        Shape::Type => TokenStream::new(),
-        Shape::Object => quote! {
-            "kind" => ::core::option::Option::Some(0),
-            "apiVersion" => ::core::option::Option::Some(1),
-        },
-    };
     let (expecting, call) = match shape {
         Shape::Object => (
             format!("a {ident} object"),
@@ -232,17 +253,10 @@ pub fn expand_deserialize(c: &Container, krate: &TokenStream, shape: Shape) -> T
                         f.write_str(#expecting)
                     }
                     fn visit_map<A: #serde::de::MapAccess<'de>>(self, mut map: A) -> ::core::result::Result<#ident, A::Error> {
-                        fn field(name: &str) -> ::core::option::Option<usize> {
-                            match name {
-                                #type_meta_keys
-                                #(#json_names => ::core::option::Option::Some(#indexes),)*
-                                _ => ::core::option::Option::None,
-                            }
-                        }
                         let mut value = <#ident as ::core::default::Default>::default();
                         while let ::core::option::Option::Some(key) = #serde::de::MapAccess::next_key_seed(
                             &mut map,
-                            #krate::__private::FieldIndex(field),
+                            #krate::__private::FieldIndex(__field_index),
                         )? {
                             match key {
                                 #type_meta_arms
@@ -276,9 +290,11 @@ pub fn expand_read_json(c: &Container, krate: &TokenStream, shape: Shape) -> Tok
         Shape::Type => None,
     };
     let fields = wire_fields(c, shape);
-    let first = if type_meta.is_some() { 2 } else { 0 };
+    let first = match shape {
+        Shape::Object => 2,
+        Shape::Type => 0,
+    };
     let indexes: Vec<usize> = (first..first + fields.len()).collect();
-    let json_names: Vec<&str> = fields.iter().map(|f| f.json_name.as_str()).collect();
     let reads = fields.iter().zip(&indexes).map(|(f, i)| {
         let name = &f.ident;
         let ty = &f.ty;
@@ -290,18 +306,16 @@ pub fn expand_read_json(c: &Container, krate: &TokenStream, shape: Shape) -> Tok
             quote!(#i => (&&#reader::FieldType::<#ty>::new()).read_or_default(&mut out.#name, value),)
         }
     });
-    let (type_meta_keys, type_meta_reads) = match type_meta {
-        Some(tm) => (
-            quote! {
-                "kind" => ::core::option::Option::Some(0),
-                "apiVersion" => ::core::option::Option::Some(1),
-            },
-            quote! {
-                0 => (&&#reader::FieldType::<::std::string::String>::new()).read_or_default(&mut out.#tm.kind, value),
-                1 => (&&#reader::FieldType::<::std::string::String>::new()).read_or_default(&mut out.#tm.api_version, value),
-            },
-        ),
-        None => (TokenStream::new(), TokenStream::new()),
+    let type_meta_reads = match (shape, type_meta) {
+        (Shape::Object, Some(tm)) => quote! {
+            0 => (&&#reader::FieldType::<::std::string::String>::new()).read_or_default(&mut out.#tm.kind, value),
+            1 => (&&#reader::FieldType::<::std::string::String>::new()).read_or_default(&mut out.#tm.api_version, value),
+        },
+        // Without a `TypeMeta`, skipped like any key the struct does not have.
+        (Shape::Object, None) => quote! {
+            0 | 1 => value.skip_unknown(),
+        },
+        (Shape::Type, _) => TokenStream::new(),
     };
     let (expecting, struct_like) = match shape {
         Shape::Object => (format!("a {ident} object"), false),
@@ -314,15 +328,8 @@ pub fn expand_read_json(c: &Container, krate: &TokenStream, shape: Shape) -> Tok
                 use #reader::{ReadFieldBySerde as _, ReadFieldDirect as _};
                 #[allow(unused_imports)]
                 use #reader::{ReadFieldBySerde as _, ReadFieldDirect as _};
-                fn field(name: &str) -> ::core::option::Option<usize> {
-                    match name {
-                        #type_meta_keys
-                        #(#json_names => ::core::option::Option::Some(#indexes),)*
-                        _ => ::core::option::Option::None,
-                    }
-                }
                 let mut out = <Self as ::core::default::Default>::default();
-                let read = value.read_struct(#expecting, #struct_like, field, &mut |index, value| {
+                let read = value.read_struct(#expecting, #struct_like, __field_index, &mut |index, value| {
                     match index {
                         #type_meta_reads
                         #(#reads)*

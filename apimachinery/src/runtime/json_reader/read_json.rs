@@ -354,8 +354,9 @@ impl<'de> ValueReader<'_, 'de, '_> {
 
     /// Skips the value, listing it as unknown when unknown fields are tracked (serde's
     /// `IgnoredAny`).
+    #[doc(hidden)]
     #[inline(never)]
-    fn skip_unknown(self) -> Result<(), Error> {
+    pub fn skip_unknown(self) -> Result<(), Error> {
         let start = self.r.index;
         self.r.ignore_value()?;
         if self.r.track_unknown {
