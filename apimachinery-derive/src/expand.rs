@@ -22,17 +22,21 @@ fn crate_path(c: &Container) -> TokenStream {
     )
 }
 
-/// `#[derive(ApiType)]`: the serde implementations alone.
+/// `#[derive(ApiType)]`: the serde implementations and `ReadJson` alone.
 pub fn expand_type(c: &Container) -> TokenStream {
     let krate = crate_path(c);
     let serialize = serde_impls::expand_serialize(c, &krate, Shape::Type);
     let deserialize = serde_impls::expand_deserialize(c, &krate, Shape::Type);
+    let read_json = serde_impls::expand_read_json(c, &krate, Shape::Type);
+    let field_index = serde_impls::expand_field_index(c, Shape::Type);
     quote! {
         #[doc(hidden)]
         #[allow(non_upper_case_globals, unused_qualifications, clippy::all)]
         const _: () = {
             #serialize
             #deserialize
+            #read_json
+            #field_index
         };
     }
 }
@@ -44,6 +48,8 @@ pub fn expand(c: &Container) -> TokenStream {
     let list = expand_list(c, &krate);
     let serialize = serde_impls::expand_serialize(c, &krate, Shape::Object);
     let deserialize = serde_impls::expand_deserialize(c, &krate, Shape::Object);
+    let read_json = serde_impls::expand_read_json(c, &krate, Shape::Object);
+    let field_index = serde_impls::expand_field_index(c, Shape::Object);
     let ident = &c.ident;
     quote! {
         #[doc(hidden)]
@@ -54,6 +60,8 @@ pub fn expand(c: &Container) -> TokenStream {
             #list
             #serialize
             #deserialize
+            #read_json
+            #field_index
             #krate::__private::inventory::submit! {
                 <#ident as #krate::runtime::Resource>::REGISTRATION
             }

@@ -1,5 +1,6 @@
-//! serde's `Serialize` and `Deserialize`, shared by `#[derive(ApiObject)]` (with `kind`
-//! and `apiVersion`) and `#[derive(ApiType)]` (structs nested in objects).
+//! serde's `Serialize` and `Deserialize`, and the scheme's decode `ReadJson`, shared by
+//! `#[derive(ApiObject)]` (with `kind` and `apiVersion`) and `#[derive(ApiType)]`
+//! (structs nested in objects).
 //!
 //! The expansion is kept small on purpose: a generated crate has a thousand such types,
 //! and every visitor type costs its full set of `erased_serde` methods when objects are
@@ -148,6 +149,34 @@ fn write_field(serde: &TokenStream, json: TokenStream, value: TokenStream) -> To
     }
 }
 
+/// The key lookup both decodes share (`Deserialize` and `ReadJson`), one function per
+/// struct beside them: a key's field index, `None` for a key the struct does not have.
+/// An object's `kind` and `apiVersion` are 0 and 1, its fields from 2.
+pub fn expand_field_index(c: &Container, shape: Shape) -> TokenStream {
+    let fields = wire_fields(c, shape);
+    let (first, type_meta_keys) = match shape {
+        Shape::Object => (
+            2,
+            quote! {
+                "kind" => ::core::option::Option::Some(0),
+                "apiVersion" => ::core::option::Option::Some(1),
+            },
+        ),
+        Shape::Type => (0, TokenStream::new()),
+    };
+    let indexes: Vec<usize> = (first..first + fields.len()).collect();
+    let json_names: Vec<&str> = fields.iter().map(|f| f.json_name.as_str()).collect();
+    quote! {
+        fn __field_index(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                #type_meta_keys
+                #(#json_names => ::core::option::Option::Some(#indexes),)*
+                _ => ::core::option::Option::None,
+            }
+        }
+    }
+}
+
 pub fn expand_deserialize(c: &Container, krate: &TokenStream, shape: Shape) -> TokenStream {
     let ident = &c.ident;
     let serde = quote!(#krate::__private::serde);
@@ -201,13 +230,6 @@ pub fn expand_deserialize(c: &Container, krate: &TokenStream, shape: Shape) -> T
             }
         }
     };
-    let type_meta_keys = match shape {
-        Shape::Type => TokenStream::new(),
-        Shape::Object => quote! {
-            "kind" => ::core::option::Option::Some(0),
-            "apiVersion" => ::core::option::Option::Some(1),
-        },
-    };
     let (expecting, call) = match shape {
         Shape::Object => (
             format!("a {ident} object"),
@@ -231,17 +253,10 @@ pub fn expand_deserialize(c: &Container, krate: &TokenStream, shape: Shape) -> T
                         f.write_str(#expecting)
                     }
                     fn visit_map<A: #serde::de::MapAccess<'de>>(self, mut map: A) -> ::core::result::Result<#ident, A::Error> {
-                        fn field(name: &str) -> ::core::option::Option<usize> {
-                            match name {
-                                #type_meta_keys
-                                #(#json_names => ::core::option::Option::Some(#indexes),)*
-                                _ => ::core::option::Option::None,
-                            }
-                        }
                         let mut value = <#ident as ::core::default::Default>::default();
                         while let ::core::option::Option::Some(key) = #serde::de::MapAccess::next_key_seed(
                             &mut map,
-                            #krate::__private::FieldIndex(field),
+                            #krate::__private::FieldIndex(__field_index),
                         )? {
                             match key {
                                 #type_meta_arms
@@ -255,6 +270,76 @@ pub fn expand_deserialize(c: &Container, krate: &TokenStream, shape: Shape) -> T
                     }
                 }
                 #call
+            }
+        }
+    }
+}
+
+/// `ReadJson`, the decode the scheme uses: one function per struct, which hands the
+/// reader's non-generic object loop a key lookup and a closure reading the field at an
+/// index (no visitor, no per-type instantiation of the reader's generic methods). Same
+/// behaviour as the `Deserialize` above through the same reader: `null` for a field
+/// that is not an `Option` reads as its zero value, unknown keys are skipped, a repeated
+/// key overwrites, and an object's `kind` and `apiVersion` go to its `TypeMeta` (or are
+/// skipped like any unknown key when it has none).
+pub fn expand_read_json(c: &Container, krate: &TokenStream, shape: Shape) -> TokenStream {
+    let ident = &c.ident;
+    let reader = quote!(#krate::runtime::json_reader);
+    let type_meta = match shape {
+        Shape::Object => type_meta_field(c).map(|f| &f.ident),
+        Shape::Type => None,
+    };
+    let fields = wire_fields(c, shape);
+    let first = match shape {
+        Shape::Object => 2,
+        Shape::Type => 0,
+    };
+    let indexes: Vec<usize> = (first..first + fields.len()).collect();
+    let reads = fields.iter().zip(&indexes).map(|(f, i)| {
+        let name = &f.ident;
+        let ty = &f.ty;
+        // Through the type's `ReadJson`, or its serde `Deserialize` when it has none
+        // (autoref specialization, see `FieldType`).
+        if generic_arg(ty, "Option").is_some() {
+            quote!(#i => (&&#reader::FieldType::<#ty>::new()).read_field(&mut out.#name, value),)
+        } else {
+            quote!(#i => (&&#reader::FieldType::<#ty>::new()).read_or_default(&mut out.#name, value),)
+        }
+    });
+    let type_meta_reads = match (shape, type_meta) {
+        (Shape::Object, Some(tm)) => quote! {
+            0 => (&&#reader::FieldType::<::std::string::String>::new()).read_or_default(&mut out.#tm.kind, value),
+            1 => (&&#reader::FieldType::<::std::string::String>::new()).read_or_default(&mut out.#tm.api_version, value),
+        },
+        // Without a `TypeMeta`, skipped like any key the struct does not have.
+        (Shape::Object, None) => quote! {
+            0 | 1 => value.skip_unknown(),
+        },
+        (Shape::Type, _) => TokenStream::new(),
+    };
+    let (expecting, struct_like) = match shape {
+        Shape::Object => (format!("a {ident} object"), false),
+        Shape::Type => (format!("struct {ident}"), true),
+    };
+    quote! {
+        impl #reader::ReadJson for #ident {
+            fn read_json(value: #reader::ValueReader<'_, '_, '_>) -> ::core::result::Result<Self, #reader::Error> {
+                #[allow(unused_imports)]
+                use #reader::{ReadFieldBySerde as _, ReadFieldDirect as _};
+                #[allow(unused_imports)]
+                use #reader::{ReadFieldBySerde as _, ReadFieldDirect as _};
+                let mut out = <Self as ::core::default::Default>::default();
+                let read = value.read_struct(#expecting, #struct_like, __field_index, &mut |index, value| {
+                    match index {
+                        #type_meta_reads
+                        #(#reads)*
+                        _ => ::core::result::Result::Ok(()),
+                    }
+                });
+                match read {
+                    ::core::result::Result::Ok(()) => ::core::result::Result::Ok(out),
+                    ::core::result::Result::Err(e) => ::core::result::Result::Err(e),
+                }
             }
         }
     }

@@ -1,17 +1,19 @@
-//! The one JSON text reader every registered type is compiled for: a serde
+//! The one JSON text reader every registered type is decoded with, two ways in: a serde
 //! `Deserializer` over a byte slice that hands visitors exactly what `serde_json` hands
-//! them, and on top names the JSON path of a failure (`spec.containers[0].name`), lists
-//! on request the fields a type has no place for, and watches the top-level
-//! `apiVersion` and `kind` go by.
+//! them ([`from_slice_tracking`]), and [`ReadJson`], the decode `#[derive(ApiType)]` and
+//! `#[derive(ApiObject)]` generate and the scheme uses ([`read_slice_tracking`]). Both
+//! name the JSON path of a failure (`spec.containers[0].name`), list on request the
+//! fields a type has no place for, and watch the top-level `apiVersion` and `kind` go by.
 //!
-//! `k8s-types` registers a thousand types, and each type's visitors are compiled once per
-//! deserializer that reads them. `serde_json`'s deserializer inlines its parser into every
-//! instantiation; here every generic method is a thin shim over non-generic parsing code
-//! (strings, numbers, skipping, errors) that then calls the one visitor method that fits,
-//! so that a struct costs its visitor and little more. Strict decoding (unknown fields),
-//! decoding of parsed documents and unstructured-to-typed conversion use the same reader
-//! (a parsed value is written back to text first), so one pass over the text does what
-//! used to take a parse into a `serde_json::Value` and a second decode.
+//! `k8s-types` registers a thousand types, and whatever the scheme's decode instantiates
+//! per type is compiled there. Through serde that is each type's visitor and the
+//! reader's generic methods for it; through [`ReadJson`] it is one function per struct
+//! (a key lookup and a closure reading the field at an index) called by the reader's
+//! non-generic object, array and map loops, with the same values, errors and checks.
+//! Strict decoding (unknown fields), decoding of parsed documents and
+//! unstructured-to-typed conversion use the same reader (a parsed value is written back
+//! to text first), so one pass over the text does what used to take a parse into a
+//! `serde_json::Value` and a second decode.
 //!
 //! Behaviour follows `serde_json::from_slice` (with `float_roundtrip`): `u64` for
 //! non-negative integers that fit, else `i64`, else a correctly rounded `f64`; borrowed
@@ -48,10 +50,12 @@ use serde::de::{
 use crate::raw_json::SERDE_JSON_RAW_TOKEN;
 
 mod error;
+mod read_json;
 mod type_meta;
 
 use error::Code;
 pub use error::{Category, Error, ReadError};
+pub use read_json::{FieldType, ReadFieldBySerde, ReadFieldDirect, ReadJson};
 pub(crate) use type_meta::SeenTypeMeta;
 use type_meta::TypeMetaKey;
 
@@ -91,8 +95,51 @@ pub fn from_slice_tracking<'de, T: Deserialize<'de>>(
     data: &'de [u8],
     track_unknown: bool,
 ) -> Result<Read<'de, T>, ReadError> {
+    read_document(data, track_unknown, |value| T::deserialize(value))
+}
+
+/// Reads `data` as one JSON document of type `T` through its [`ReadJson`] (no serde
+/// visitor involved), naming the path of a failure and, with `track_unknown`, listing
+/// the paths of the fields `T` ignored: what [`from_slice_tracking`] does through serde.
+///
+/// ```
+/// use apimachinery::apis::meta::v1::ObjectMeta;
+/// use apimachinery::runtime::json_reader::read_slice_tracking;
+///
+/// let read = read_slice_tracking::<ObjectMeta>(br#"{"name": "a", "x": 1}"#, true)?;
+/// assert_eq!((read.value.name.as_str(), read.unknown_fields), ("a", vec!["x".to_owned()]));
+/// # Ok::<(), apimachinery::runtime::json_reader::ReadError>(())
+/// ```
+pub fn read_slice_tracking<T: ReadJson>(
+    data: &[u8],
+    track_unknown: bool,
+) -> Result<Read<'_, T>, ReadError> {
+    read_document(data, track_unknown, T::read_json)
+}
+
+/// How the scheme reads one registered type: its [`ReadJson`], boxed.
+pub(crate) type ReadBoxedFn =
+    for<'r, 'de, 'p> fn(ValueReader<'r, 'de, 'p>) -> Result<Box<dyn crate::runtime::Object>, Error>;
+
+/// One whole document read as a boxed object by `read` (non-generic: the scheme's
+/// decode of every type goes through this one copy).
+#[inline(never)]
+pub(crate) fn read_slice_with(
+    data: &[u8],
+    track_unknown: bool,
+    read: ReadBoxedFn,
+) -> Result<Read<'_, Box<dyn crate::runtime::Object>>, ReadError> {
+    read_document(data, track_unknown, read)
+}
+
+/// One whole document read by `read`, then only whitespace.
+fn read_document<'de, T>(
+    data: &'de [u8],
+    track_unknown: bool,
+    read: impl FnOnce(ValueReader<'_, 'de, '_>) -> Result<T, Error>,
+) -> Result<Read<'de, T>, ReadError> {
     let mut reader = Reader::new(data, track_unknown);
-    let result = T::deserialize(ValueReader {
+    let result = read(ValueReader {
         r: &mut reader,
         path: ROOT,
     });
@@ -1242,8 +1289,9 @@ const ROOT: Path<'static> = Path {
     parent: None,
 };
 
-/// The deserializer of one value at a path.
-struct ValueReader<'r, 'de, 'p> {
+/// The reader at one JSON value, with the path that leads to it: a serde `Deserializer`
+/// of that value, and what every [`ReadJson`] implementation reads from.
+pub struct ValueReader<'r, 'de, 'p> {
     r: &'r mut Reader<'de>,
     path: Path<'p>,
 }

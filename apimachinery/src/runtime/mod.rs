@@ -6,7 +6,8 @@
 //!   conversion functions, defaulters, validators and field-label conversions of
 //!   [`conversion`](crate::conversion).
 //! - [`Resource`], [`ObjectType`], [`Registration`]: what a type brings to a scheme.
-//! - [`json_reader`]: the JSON text reader every registered type is decoded with.
+//! - [`json_reader`]: the JSON text reader every registered type is decoded with, and
+//!   [`ReadJson`](json_reader::ReadJson), the decode the derives generate for it.
 //! - [`RawExtension`], [`Unknown`]: embedded or unrecognised objects kept as their bytes.
 //! - [`Validators`], [`ValidatorRegistration`]: per-type validation functions (Go's REST
 //!   strategies' `Validate`), registered at link time.

@@ -6,10 +6,9 @@ use std::any::TypeId;
 use std::fmt;
 
 use serde::Serialize;
-use serde::de::DeserializeOwned;
 
 use super::Object;
-use super::json_reader::ReadError;
+use super::json_reader::{ReadError, ReadJson};
 use super::typed_json::{self, DecodeJsonFn, DecodedJson};
 use super::unstructured::{FromValueError, value_text};
 use crate::schema::GroupVersionKind;
@@ -17,10 +16,11 @@ use crate::schema::GroupVersionKind;
 /// A registrable Rust type, erased: how to name it, create it and deserialize it
 /// (what Go keeps as a `reflect.Type`).
 ///
-/// It carries the type's decoder monomorphized for one input, JSON text read by the
-/// [`json_reader`](super::json_reader) (path tracking and unknown-field reporting built
-/// in). Every other input goes through it (a parsed value is written back to text
-/// first), so that each type's serde visitors are compiled once for decoding.
+/// It carries the type's decoder for one input, JSON text read through its
+/// [`ReadJson`] by the [`json_reader`](super::json_reader) (path tracking and
+/// unknown-field reporting built in). Every other input goes through it (a parsed value
+/// is written back to text first), so that each type's decode is compiled once, and
+/// its serde `Deserialize` not at all by the scheme.
 #[derive(Clone, Copy)]
 pub struct ObjectType {
     type_id: fn() -> TypeId,
@@ -60,15 +60,13 @@ fn new_boxed<T: Object + Default>() -> Box<dyn Object> {
 
 impl ObjectType {
     /// The type `T`, registered by default under its own kind `T::KIND`.
-    pub const fn of<T: Resource + DeserializeOwned + Serialize>() -> Self {
+    pub const fn of<T: Resource + ReadJson + Serialize>() -> Self {
         Self::with_kind::<T>(T::KIND)
     }
 
     /// The type `T`, whose default kind is `kind` (for types that do not implement
     /// [`Resource`]).
-    pub const fn with_kind<T: Object + Default + DeserializeOwned + Serialize>(
-        kind: &'static str,
-    ) -> Self {
+    pub const fn with_kind<T: Object + Default + ReadJson + Serialize>(kind: &'static str) -> Self {
         ObjectType {
             type_id: TypeId::of::<T>,
             type_name: std::any::type_name::<T>,

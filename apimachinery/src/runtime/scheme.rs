@@ -627,7 +627,7 @@ impl Scheme {
     }
 
     /// Registers `T` under its own kind in its own group version.
-    pub fn add_known_type<T: Resource + serde::de::DeserializeOwned + serde::Serialize>(
+    pub fn add_known_type<T: Resource + super::json_reader::ReadJson + serde::Serialize>(
         &mut self,
     ) -> Result<(), SchemeError> {
         self.add_known_type_with_name(T::gvk(), &ObjectType::of::<T>())

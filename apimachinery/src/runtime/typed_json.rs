@@ -6,15 +6,14 @@
 //!
 //! These functions are instantiated once per type by
 //! [`ObjectType::of`](crate::runtime::ObjectType::of), with no code in the derive. The
-//! decode is the only deserializer every type is compiled for: the
-//! [`json_reader`](super::json_reader), which also names the path of a failure and, on
-//! request, the fields the type ignored; a parsed `serde_json::Value` is written back to
-//! text and read by it too.
-
-use serde::de::DeserializeOwned;
+//! decode is the only decoder every type is compiled for: its
+//! [`ReadJson`](super::json_reader::ReadJson) over the [`json_reader`](super::json_reader),
+//! which also names the path of a failure and, on request, the fields the type ignored;
+//! a parsed `serde_json::Value` is written back to text and read by it too. The types'
+//! serde `Deserialize` is not instantiated by the scheme.
 
 use super::Object;
-use super::json_reader::{self, ReadError, SeenTypeMeta};
+use super::json_reader::{self, ReadError, ReadJson, SeenTypeMeta};
 
 /// An object decoded from JSON text, with the top-level `apiVersion` and `kind` the
 /// decode met and, when asked for, the paths of the fields its type ignored.
@@ -30,13 +29,35 @@ pub(crate) struct DecodedJson<'de> {
 pub(crate) type DecodeJsonFn = for<'de> fn(&'de [u8], bool) -> Result<DecodedJson<'de>, ReadError>;
 
 /// Reads `data` as a `T`, trailing whitespace allowed and nothing else.
-pub(crate) fn decode_json<T: Object + DeserializeOwned>(
+///
+/// Per type only this call and [`read_boxed`]; the document (the reader, its checks,
+/// what it found) is handled by non-generic code.
+pub(crate) fn decode_json<T: Object + ReadJson>(
     data: &[u8],
     track_unknown: bool,
 ) -> Result<DecodedJson<'_>, ReadError> {
-    let read = json_reader::from_slice_tracking::<T>(data, track_unknown)?;
+    decode_boxed(data, track_unknown, read_boxed::<T>)
+}
+
+/// A `T` read and boxed as an object.
+fn read_boxed<T: Object + ReadJson>(
+    value: json_reader::ValueReader<'_, '_, '_>,
+) -> Result<Box<dyn Object>, json_reader::Error> {
+    match T::read_json(value) {
+        Ok(object) => Ok(Box::new(object)),
+        Err(e) => Err(e),
+    }
+}
+
+#[inline(never)]
+fn decode_boxed(
+    data: &[u8],
+    track_unknown: bool,
+    read: json_reader::ReadBoxedFn,
+) -> Result<DecodedJson<'_>, ReadError> {
+    let read = json_reader::read_slice_with(data, track_unknown, read)?;
     Ok(DecodedJson {
-        object: Box::new(read.value),
+        object: read.value,
         seen: read.seen,
         unknown_fields: read.unknown_fields,
         no_duplicate_keys: read.no_duplicate_keys,

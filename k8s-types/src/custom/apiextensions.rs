@@ -10,6 +10,8 @@ use serde::de::value::{MapAccessDeserializer, SeqAccessDeserializer};
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::{Serialize, Serializer};
 
+use apimachinery::runtime::json_reader::{self, ReadJson, ValueReader};
+
 /// Any JSON value (Go's `apiextensions.JSON`), such as a schema's `default` or `example`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, serde::Deserialize)]
 #[serde(transparent)]
@@ -165,6 +167,46 @@ impl<'de, P: Deserialize<'de>> Deserialize<'de> for JSONSchemaPropsOrStringArray
             from_map: |p| Self::Schema(Box::new(p)),
             marker: PhantomData,
         })
+    }
+}
+
+// The scheme's decode (`ReadJson`): the same shapes and messages as the serde impls
+// above, read straight from the reader, so that the scheme does not instantiate the
+// schemas' serde visitors.
+
+impl ReadJson for JSON {
+    fn read_json(value: ValueReader<'_, '_, '_>) -> Result<Self, json_reader::Error> {
+        serde_json::Value::read_json(value).map(JSON)
+    }
+}
+
+impl<P: ReadJson> ReadJson for JSONSchemaPropsOrArray<P> {
+    fn read_json(mut value: ValueReader<'_, '_, '_>) -> Result<Self, json_reader::Error> {
+        match value.peek_byte()? {
+            b'{' => P::read_json(value).map(|p| Self::Schema(Box::new(p))),
+            b'[' => Vec::<P>::read_json(value).map(Self::Schemas),
+            _ => Err(value.refuse("a schema object or an array of schemas")),
+        }
+    }
+}
+
+impl<P: ReadJson> ReadJson for JSONSchemaPropsOrBool<P> {
+    fn read_json(mut value: ValueReader<'_, '_, '_>) -> Result<Self, json_reader::Error> {
+        match value.peek_byte()? {
+            b'{' => P::read_json(value).map(|p| Self::Schema(Box::new(p))),
+            b't' | b'f' => value.read_bool().map(Self::Allows),
+            _ => Err(value.refuse("a schema object or a boolean")),
+        }
+    }
+}
+
+impl<P: ReadJson> ReadJson for JSONSchemaPropsOrStringArray<P> {
+    fn read_json(mut value: ValueReader<'_, '_, '_>) -> Result<Self, json_reader::Error> {
+        match value.peek_byte()? {
+            b'{' => P::read_json(value).map(|p| Self::Schema(Box::new(p))),
+            b'[' => Vec::<String>::read_json(value).map(Self::Property),
+            _ => Err(value.refuse("a schema object or an array of property names")),
+        }
     }
 }
 

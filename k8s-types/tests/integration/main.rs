@@ -8,6 +8,7 @@ mod defaults;
 mod filled_objects;
 mod go_decoding;
 mod hand_written;
+mod read_json;
 mod register;
 mod registered_kinds;
 mod validation;

@@ -1,0 +1,642 @@
+//! [`ReadJson`]: a type read straight from the [`json_reader`](super)'s parser, without
+//! serde's `Deserializer`/`Visitor` indirection.
+//!
+//! Every registered type is decoded by the scheme, so whatever its decode instantiates is
+//! compiled into the crate that registers it (`k8s-types`: a thousand structs). Through
+//! serde that is, per struct, a visitor with its `visit_map`, the reader's `read_map` and
+//! `deserialize_struct` for that visitor, `next_value_seed` and `deserialize_option` per
+//! field type, and `read_seq`/`visit_seq` per list. Here the object, array and map loops
+//! are non-generic code compiled once ([`ValueReader::read_struct`] and the private
+//! `read_seq_with`/`read_map_with`), which call back into one small closure per type:
+//! a struct costs one `read_json` with a `match` on its field index, a `Vec<T>` or a map
+//! a two-line loop body.
+//!
+//! The values read, the errors (serde_json's messages, positions, the innermost path),
+//! `null` handling, repeated keys, unknown fields and the top-level `apiVersion`/`kind`
+//! are those of the serde path through the same reader: the property tests check both
+//! against each other.
+
+use std::marker::PhantomData;
+
+use serde::Deserialize;
+use serde::de::{self, DeserializeOwned, Unexpected};
+
+use super::{Error, MapReader, SeqReader, Text, ValueReader};
+
+/// A type read from JSON text by the [`json_reader`](super), with the reader's path
+/// tracking, unknown-field reporting and serde_json's messages.
+///
+/// `#[derive(ApiType)]` and `#[derive(ApiObject)]` implement it; the scheme decodes every
+/// registered type through it. A type with a hand-written serde implementation can read
+/// itself through it (`T::deserialize(value)`: [`ValueReader`] is a serde
+/// `Deserializer`).
+///
+/// ```
+/// use apimachinery::ApiType;
+/// use apimachinery::runtime::json_reader::read_slice_tracking;
+///
+/// #[derive(ApiType, Clone, Debug, Default, PartialEq)]
+/// pub struct Port { pub port: i32, pub name: Option<String> }
+///
+/// let read = read_slice_tracking::<Vec<Port>>(br#"[{"port": 80, "name": null, "x": 1}]"#, true)?;
+/// assert_eq!(read.value, [Port { port: 80, name: None }]);
+/// assert_eq!(read.unknown_fields, ["[0].x"]);
+///
+/// let err = read_slice_tracking::<Vec<Port>>(br#"[{"port": "http"}]"#, false).unwrap_err();
+/// assert_eq!(err.path, "[0].port");
+/// assert_eq!(err.error.to_string(), r#"invalid type: string "http", expected i32 at line 1 column 16"#);
+/// # Ok::<(), apimachinery::runtime::json_reader::ReadError>(())
+/// ```
+pub trait ReadJson: Sized {
+    /// Reads the value at `value`'s cursor.
+    fn read_json(value: ValueReader<'_, '_, '_>) -> Result<Self, Error>;
+}
+
+/// The type of a struct field, for the derive's choice of how to read it: through
+/// [`ReadJson`] when the type has it, else through its serde `Deserialize` (a
+/// serde-derived spec in a custom resource), by autoref specialization. The derive
+/// writes `(&&FieldType::<T>::new()).read_field(..)`: method lookup tries
+/// [`ReadFieldDirect`] (on `&&FieldType<T>`, for `T: ReadJson`) before
+/// [`ReadFieldBySerde`] (on `&FieldType<T>`), which is found only after one
+/// dereference. Field types are concrete (the derive refuses generic structs), so the
+/// choice is made where the struct is defined.
+#[doc(hidden)]
+pub struct FieldType<T>(PhantomData<T>);
+
+impl<T> FieldType<T> {
+    /// The marker of field type `T`.
+    #[doc(hidden)]
+    pub const fn new() -> Self {
+        FieldType(PhantomData)
+    }
+}
+
+/// A field read through its type's [`ReadJson`]; see [`FieldType`].
+#[doc(hidden)]
+pub trait ReadFieldDirect {
+    /// The field's type.
+    type Field;
+
+    /// Reads the field as its type reads (an `Option`'s `null` is `None`).
+    fn read_field(
+        self,
+        slot: &mut Self::Field,
+        value: ValueReader<'_, '_, '_>,
+    ) -> Result<(), Error>;
+
+    /// Reads a field whose `null` is its zero value (Go leaves the field untouched): the
+    /// fields that are not an `Option`. A repeated key overwrites.
+    fn read_or_default(
+        self,
+        slot: &mut Self::Field,
+        value: ValueReader<'_, '_, '_>,
+    ) -> Result<(), Error>
+    where
+        Self::Field: Default;
+}
+
+impl<T: ReadJson> ReadFieldDirect for &&FieldType<T> {
+    type Field = T;
+
+    // No `?` and no `Option<T>` in between: these are compiled once per field type.
+    fn read_field(self, slot: &mut T, value: ValueReader<'_, '_, '_>) -> Result<(), Error> {
+        match T::read_json(value) {
+            Ok(read) => {
+                *slot = read;
+                Ok(())
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    fn read_or_default(self, slot: &mut T, mut value: ValueReader<'_, '_, '_>) -> Result<(), Error>
+    where
+        T: Default,
+    {
+        match value.read_null() {
+            Ok(true) => {
+                *slot = T::default();
+                Ok(())
+            }
+            Ok(false) => self.read_field(slot, value),
+            Err(e) => Err(e),
+        }
+    }
+}
+
+/// A field read through its type's serde `Deserialize`, the same reader underneath;
+/// see [`FieldType`].
+#[doc(hidden)]
+pub trait ReadFieldBySerde {
+    /// The field's type.
+    type Field;
+
+    /// Reads the field as its type deserializes.
+    fn read_field(
+        self,
+        slot: &mut Self::Field,
+        value: ValueReader<'_, '_, '_>,
+    ) -> Result<(), Error>;
+
+    /// Reads the field, `null` as its zero value.
+    fn read_or_default(
+        self,
+        slot: &mut Self::Field,
+        value: ValueReader<'_, '_, '_>,
+    ) -> Result<(), Error>
+    where
+        Self::Field: Default;
+}
+
+impl<T: DeserializeOwned> ReadFieldBySerde for &FieldType<T> {
+    type Field = T;
+
+    fn read_field(self, slot: &mut T, value: ValueReader<'_, '_, '_>) -> Result<(), Error> {
+        *slot = T::deserialize(value)?;
+        Ok(())
+    }
+
+    fn read_or_default(self, slot: &mut T, value: ValueReader<'_, '_, '_>) -> Result<(), Error>
+    where
+        T: Default,
+    {
+        *slot = Option::<T>::deserialize(value)?.unwrap_or_default();
+        Ok(())
+    }
+}
+
+/// A struct's fields, read by index: what [`ValueReader::read_struct`] calls per known key.
+pub type FieldReader<'a, 'de> =
+    &'a mut dyn FnMut(usize, ValueReader<'_, 'de, '_>) -> Result<(), Error>;
+
+impl<'de> ValueReader<'_, 'de, '_> {
+    /// Reads a JSON object as a struct: `field` maps a key to its field's index, `read`
+    /// reads the value of the field at that index; keys without a field are skipped
+    /// (and listed when unknown fields are tracked). `expecting` names the struct in
+    /// errors (`struct PodSpec`, `a Pod object`); with `struct_like` an array is refused
+    /// as serde refuses it for a struct (after entering it), without it as any other
+    /// value.
+    ///
+    /// The derive's generated `read_json` is one call of this.
+    #[doc(hidden)]
+    #[inline(never)]
+    pub fn read_struct(
+        self,
+        expecting: &'static str,
+        struct_like: bool,
+        field: fn(&str) -> Option<usize>,
+        read: FieldReader<'_, 'de>,
+    ) -> Result<(), Error> {
+        let peek = self.r.peek_value()?;
+        let result = match peek {
+            b'{' => {
+                let mut map = MapReader::open(&mut *self.r, &self.path)?;
+                let keys_base = map.keys_base;
+                let ret = map.read_fields(field, read);
+                // The end is read even after a failure, as serde_json reads it.
+                match self.r.close_map(keys_base) {
+                    Err(end) if ret.is_ok() => Err(end),
+                    _ => ret,
+                }
+            }
+            b'[' if struct_like => {
+                // serde's struct visitor refuses a sequence once inside it.
+                self.r.enter()?;
+                let err = de::Error::invalid_type(Unexpected::Seq, &expecting);
+                let _ = self.r.close_seq();
+                Err(err)
+            }
+            _ => Err(self.r.peek_invalid_type(&expecting)),
+        };
+        result.map_err(|e| self.r.fix_position(e))
+    }
+
+    /// The first byte of the value (after whitespace), not consumed: for types that
+    /// accept several JSON shapes.
+    #[doc(hidden)]
+    pub fn peek_byte(&mut self) -> Result<u8, Error> {
+        self.r.peek_value()
+    }
+
+    /// Reads `true` or `false`.
+    #[doc(hidden)]
+    pub fn read_bool(self) -> Result<bool, Error> {
+        self.read_boolean()
+    }
+
+    /// The error for a value a type does not accept, as serde_json gives it to a visitor
+    /// that takes any value (`deserialize_any`): the value is read so that the message
+    /// can quote it, and an array is entered first.
+    #[doc(hidden)]
+    #[cold]
+    #[inline(never)]
+    pub fn refuse(self, expecting: &'static str) -> Error {
+        let err = match self.r.peek_value() {
+            Ok(b'[') => match self.r.enter() {
+                Ok(()) => {
+                    let err = de::Error::invalid_type(Unexpected::Seq, &expecting);
+                    let _ = self.r.close_seq();
+                    err
+                }
+                Err(err) => err,
+            },
+            Ok(b'{') => match self.r.enter() {
+                Ok(()) => {
+                    let err = de::Error::invalid_type(Unexpected::Map, &expecting);
+                    let _ = self.r.close_map(self.r.keys.len());
+                    err
+                }
+                Err(err) => err,
+            },
+            Ok(_) => self.r.peek_invalid_type(&expecting),
+            Err(err) => err,
+        };
+        self.r.fix_position(err)
+    }
+
+    /// Reads a JSON array, each element through `element`; any other value is refused as
+    /// not `expecting`.
+    #[inline(never)]
+    fn read_seq_with(
+        self,
+        expecting: &'static str,
+        element: &mut dyn FnMut(ValueReader<'_, 'de, '_>) -> Result<(), Error>,
+    ) -> Result<(), Error> {
+        let peek = self.r.peek_value()?;
+        let result = match peek {
+            b'[' => {
+                let mut seq = SeqReader::open(&mut *self.r, &self.path)?;
+                let ret = seq.read_elements(element);
+                // The end is read even after a failure, as serde_json reads it.
+                match self.r.close_seq() {
+                    Err(end) if ret.is_ok() => Err(end),
+                    _ => ret,
+                }
+            }
+            _ => Err(self.r.peek_invalid_type(&expecting)),
+        };
+        result.map_err(|e| self.r.fix_position(e))
+    }
+
+    /// Reads a JSON object as a map of string keys, each entry through `entry`; any other
+    /// value is refused as not `expecting`.
+    #[inline(never)]
+    fn read_map_with(
+        self,
+        expecting: &'static str,
+        entry: &mut dyn FnMut(String, ValueReader<'_, 'de, '_>) -> Result<(), Error>,
+    ) -> Result<(), Error> {
+        let peek = self.r.peek_value()?;
+        let result = match peek {
+            b'{' => {
+                let mut map = MapReader::open(&mut *self.r, &self.path)?;
+                let keys_base = map.keys_base;
+                let ret = map.read_entries(entry);
+                match self.r.close_map(keys_base) {
+                    Err(end) if ret.is_ok() => Err(end),
+                    _ => ret,
+                }
+            }
+            _ => Err(self.r.peek_invalid_type(&expecting)),
+        };
+        result.map_err(|e| self.r.fix_position(e))
+    }
+
+    /// Reads a JSON string.
+    #[inline(never)]
+    fn read_string(self) -> Result<String, Error> {
+        let peek = self.r.peek_value()?;
+        match peek {
+            b'"' => match self.r.parse_str()? {
+                Text::Borrowed(s) => Ok(s.to_owned()),
+                Text::Copied(s) => Ok(s.to_owned()),
+            },
+            _ => Err(self.r.peek_invalid_type(&"a string")),
+        }
+    }
+
+    /// Reads `true` or `false`.
+    #[inline(never)]
+    fn read_boolean(self) -> Result<bool, Error> {
+        let peek = self.r.peek_value()?;
+        match peek {
+            b't' | b'f' => {
+                self.r.parse_literal(peek)?;
+                Ok(peek == b't')
+            }
+            _ => Err(self.r.peek_invalid_type(&"a boolean")),
+        }
+    }
+
+    /// Reads a number as serde_json hands it over, or refuses another value as not
+    /// `expecting`.
+    #[inline(never)]
+    fn read_number(self, expecting: &'static str) -> Result<super::Number, Error> {
+        let peek = self.r.peek_value()?;
+        match peek {
+            b'-' | b'0'..=b'9' => self.r.parse_number(peek),
+            _ => Err(self.r.peek_invalid_type(&expecting)),
+        }
+    }
+
+    /// A value's error that has no position yet gets the cursor's.
+    #[cold]
+    #[inline(never)]
+    fn positioned(self, err: Error) -> Error {
+        self.r.fix_position(err)
+    }
+
+    /// Reads `null` as `None`; the cursor stays on any other value.
+    #[inline]
+    fn read_null(&mut self) -> Result<bool, Error> {
+        self.r.take_null()
+    }
+
+    /// Skips the value, listing it as unknown when unknown fields are tracked (serde's
+    /// `IgnoredAny`).
+    #[doc(hidden)]
+    #[inline(never)]
+    pub fn skip_unknown(self) -> Result<(), Error> {
+        let start = self.r.index;
+        self.r.ignore_value()?;
+        if self.r.track_unknown {
+            self.r.skipped_from(start);
+            self.r.record_unknown(&self.path);
+        }
+        Ok(())
+    }
+}
+
+impl<'de: 'p, 'p> MapReader<'_, 'de, 'p> {
+    /// The keys and values of a struct's object.
+    fn read_fields(
+        &mut self,
+        field: fn(&str) -> Option<usize>,
+        read: FieldReader<'_, 'de>,
+    ) -> Result<(), Error> {
+        while self.next_key()? {
+            // A key is read as serde_json reads an identifier: its unescaped text.
+            let index = match self.r.parse_str()? {
+                Text::Borrowed(s) => {
+                    self.key_text = Some(s);
+                    field(s)
+                }
+                Text::Copied(s) => field(s),
+            };
+            if self.top || self.r.track_unknown {
+                self.key_read();
+            }
+            let path = self.value_path()?;
+            let value = ValueReader {
+                r: &mut *self.r,
+                path,
+            };
+            let result = match index {
+                Some(index) => read(index, value),
+                None => value.skip_unknown(),
+            };
+            if let Err(e) = result {
+                self.r.record_error_path(&path);
+                return Err(e);
+            }
+        }
+        Ok(())
+    }
+
+    /// The entries of a map's object.
+    fn read_entries(
+        &mut self,
+        entry: &mut dyn FnMut(String, ValueReader<'_, 'de, '_>) -> Result<(), Error>,
+    ) -> Result<(), Error> {
+        while self.next_key()? {
+            let key = match self.r.parse_str()? {
+                Text::Borrowed(s) => {
+                    self.key_text = Some(s);
+                    s.to_owned()
+                }
+                Text::Copied(s) => s.to_owned(),
+            };
+            if self.top || self.r.track_unknown {
+                self.key_read();
+            }
+            let path = self.value_path()?;
+            let result = entry(
+                key,
+                ValueReader {
+                    r: &mut *self.r,
+                    path,
+                },
+            );
+            if let Err(e) = result {
+                self.r.record_error_path(&path);
+                return Err(e);
+            }
+        }
+        Ok(())
+    }
+}
+
+impl<'de> SeqReader<'_, 'de, '_> {
+    /// The elements of an array.
+    fn read_elements(
+        &mut self,
+        element: &mut dyn FnMut(ValueReader<'_, 'de, '_>) -> Result<(), Error>,
+    ) -> Result<(), Error> {
+        while let Some(path) = self.next_path()? {
+            let result = element(ValueReader {
+                r: &mut *self.r,
+                path,
+            });
+            if let Err(e) = result {
+                self.r.record_error_path(&path);
+                return Err(e);
+            }
+        }
+        Ok(())
+    }
+}
+
+// The generic impls below are instantiated per element type: each is a call of the
+// non-generic loop and a closure of a few lines, without `?` (whose conversions would be
+// compiled per type too).
+
+impl<T: ReadJson> ReadJson for Option<T> {
+    fn read_json(mut value: ValueReader<'_, '_, '_>) -> Result<Self, Error> {
+        match value.read_null() {
+            Ok(true) => Ok(None),
+            Ok(false) => match T::read_json(value) {
+                Ok(v) => Ok(Some(v)),
+                Err(e) => Err(e),
+            },
+            Err(e) => Err(e),
+        }
+    }
+}
+
+impl<T: ReadJson> ReadJson for Box<T> {
+    fn read_json(value: ValueReader<'_, '_, '_>) -> Result<Self, Error> {
+        match T::read_json(value) {
+            Ok(v) => Ok(Box::new(v)),
+            Err(e) => Err(e),
+        }
+    }
+}
+
+impl<T: ReadJson> ReadJson for Vec<T> {
+    fn read_json(value: ValueReader<'_, '_, '_>) -> Result<Self, Error> {
+        let mut out = Vec::new();
+        let read = value.read_seq_with("a sequence", &mut |element| match T::read_json(element) {
+            Ok(v) => {
+                out.push(v);
+                Ok(())
+            }
+            Err(e) => Err(e),
+        });
+        match read {
+            Ok(()) => Ok(out),
+            Err(e) => Err(e),
+        }
+    }
+}
+
+impl<T: ReadJson> ReadJson for std::collections::BTreeMap<String, T> {
+    fn read_json(value: ValueReader<'_, '_, '_>) -> Result<Self, Error> {
+        let mut out = std::collections::BTreeMap::new();
+        let read = value.read_map_with("a map", &mut |key, value| match T::read_json(value) {
+            Ok(v) => {
+                out.insert(key, v);
+                Ok(())
+            }
+            Err(e) => Err(e),
+        });
+        match read {
+            Ok(()) => Ok(out),
+            Err(e) => Err(e),
+        }
+    }
+}
+
+impl<T: ReadJson, S: std::hash::BuildHasher + Default> ReadJson
+    for std::collections::HashMap<String, T, S>
+{
+    fn read_json(value: ValueReader<'_, '_, '_>) -> Result<Self, Error> {
+        let mut out = std::collections::HashMap::default();
+        value.read_map_with("a map", &mut |key, value| {
+            out.insert(key, T::read_json(value)?);
+            Ok(())
+        })?;
+        Ok(out)
+    }
+}
+
+impl ReadJson for String {
+    fn read_json(value: ValueReader<'_, '_, '_>) -> Result<Self, Error> {
+        value.read_string()
+    }
+}
+
+impl ReadJson for bool {
+    fn read_json(value: ValueReader<'_, '_, '_>) -> Result<Self, Error> {
+        value.read_boolean()
+    }
+}
+
+/// Integers as serde's visitors take them: in range, or `invalid value: integer ...`;
+/// a float is `invalid type: floating point ...`.
+macro_rules! read_json_integer {
+    ($($ty:ident)*) => {$(
+        impl ReadJson for $ty {
+            fn read_json(value: ValueReader<'_, '_, '_>) -> Result<Self, Error> {
+                let expecting = stringify!($ty);
+                let r = ValueReader { r: &mut *value.r, path: value.path };
+                let result = match r.read_number(expecting)? {
+                    super::Number::U64(n) => $ty::try_from(n)
+                        .map_err(|_| de::Error::invalid_value(Unexpected::Unsigned(n), &expecting)),
+                    super::Number::I64(n) => $ty::try_from(n)
+                        .map_err(|_| de::Error::invalid_value(Unexpected::Signed(n), &expecting)),
+                    super::Number::F64(n) => {
+                        Err(de::Error::invalid_type(Unexpected::Float(n), &expecting))
+                    }
+                };
+                result.map_err(|e| value.positioned(e))
+            }
+        }
+    )*};
+}
+
+read_json_integer!(i8 i16 i32 i64 u8 u16 u32 u64 isize usize);
+
+impl ReadJson for f64 {
+    fn read_json(value: ValueReader<'_, '_, '_>) -> Result<Self, Error> {
+        Ok(match value.read_number("f64")? {
+            super::Number::U64(n) => n as f64,
+            super::Number::I64(n) => n as f64,
+            super::Number::F64(n) => n,
+        })
+    }
+}
+
+impl ReadJson for f32 {
+    fn read_json(value: ValueReader<'_, '_, '_>) -> Result<Self, Error> {
+        // Rounded once, to single precision, as serde_json reads an `f32`.
+        value.r.single_precision = true;
+        let r = ValueReader {
+            r: &mut *value.r,
+            path: value.path,
+        };
+        let number = r.read_number("f32");
+        value.r.single_precision = false;
+        Ok(match number? {
+            super::Number::U64(n) => n as f32,
+            super::Number::I64(n) => n as f32,
+            super::Number::F64(n) => n as f32,
+        })
+    }
+}
+
+/// Implements [`ReadJson`](crate::runtime::json_reader::ReadJson) for types that have a
+/// serde `Deserialize` of their own: the value is read by it, through the same reader
+/// (a [`ValueReader`](crate::runtime::json_reader::ValueReader) is a serde
+/// `Deserializer`), with the same path tracking and messages. For leaf types with a
+/// hand-written serde implementation, and for serde-derived types used as fields of a
+/// `#[derive(ApiType)]` or `#[derive(ApiObject)]` struct (whose decode needs every
+/// field's type to be `ReadJson`).
+///
+/// ```
+/// #[derive(Debug, Default, serde::Deserialize)]
+/// struct Limits { cpu: String }
+/// apimachinery::read_json_by_serde!(Limits);
+///
+/// let read = apimachinery::runtime::json_reader::read_slice_tracking::<Limits>(br#"{"cpu": "1"}"#, false)?;
+/// assert_eq!(read.value.cpu, "1");
+/// # Ok::<(), apimachinery::runtime::json_reader::ReadError>(())
+/// ```
+#[macro_export]
+macro_rules! read_json_by_serde {
+    ($($ty:ty),* $(,)?) => {$(
+        impl $crate::runtime::json_reader::ReadJson for $ty {
+            fn read_json(
+                value: $crate::runtime::json_reader::ValueReader<'_, '_, '_>,
+            ) -> ::core::result::Result<Self, $crate::runtime::json_reader::Error> {
+                <$ty as $crate::__private::serde::Deserialize>::deserialize(value)
+            }
+        }
+    )*};
+}
+
+crate::read_json_by_serde!(
+    crate::api::ByteString,
+    crate::api::resource::Quantity,
+    crate::apis::meta::v1::Duration,
+    crate::apis::meta::v1::FieldsV1,
+    crate::apis::meta::v1::MicroTime,
+    crate::apis::meta::v1::Time,
+    crate::runtime::RawExtension,
+    crate::util::intstr::IntOrString,
+    serde_json::Value,
+    serde_json::Map<String, serde_json::Value>,
+    Box<serde_json::value::RawValue>,
+);
+
+#[cfg(test)]
+mod tests;
