@@ -489,6 +489,33 @@ impl Store {
         new: Box<dyn Object>,
         subresource: Subresource,
     ) -> Result<Box<dyn Object>, StatusError> {
+        // Kinds with neither spec nor status (ConfigMaps, Secrets, RBAC objects, ...):
+        // all an update keeps from the stored object is metadata, copied through the
+        // accessors instead of a JSON round trip of both objects.
+        let mut new = new;
+        if self.custom.is_none() && !self.info.has_spec && !self.info.has_status {
+            if let (Some(old), Some(meta)) = (current.meta(), new.meta_mut()) {
+                meta.set_uid(old.uid());
+                meta.set_creation_timestamp(old.creation_timestamp());
+                meta.set_namespace(old.namespace());
+                meta.set_deletion_timestamp(old.deletion_timestamp());
+                meta.set_deletion_grace_period_seconds(old.deletion_grace_period_seconds());
+                meta.set_generation(old.generation());
+                meta.set_generate_name(old.generate_name());
+                return Ok(new);
+            }
+        }
+        self.prepare_for_update_as_values(current, new, subresource)
+    }
+
+    /// [`prepare_for_update`](Self::prepare_for_update) for every kind, on the objects'
+    /// JSON values.
+    fn prepare_for_update_as_values(
+        &self,
+        current: &dyn Object,
+        new: Box<dyn Object>,
+        subresource: Subresource,
+    ) -> Result<Box<dyn Object>, StatusError> {
         let gvk = self.info.storage_gvk.clone();
         let to_value = |o: &dyn Object| -> Result<Value, StatusError> {
             object_to_unstructured(o)
@@ -879,4 +906,62 @@ fn random_suffix() -> String {
         .take(5)
         .map(|b| ALPHABET[usize::from(*b) % ALPHABET.len()] as char)
         .collect()
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::registry::resource_info::resources_from_scheme;
+    use crate::storage::MemoryStorage;
+    use k8s_types as _;
+
+    /// The metadata-only path for kinds without spec or status keeps from the stored
+    /// object exactly what the JSON path keeps: ConfigMaps whose update changes every
+    /// field the server owns, and some it does not.
+    #[tokio::test]
+    async fn metadata_only_kinds_keep_what_the_json_path_keeps() {
+        let mut scheme = Scheme::with_name("prepare-for-update-tests");
+        scheme.add_registry().unwrap();
+        let scheme = Arc::new(scheme);
+        let info = resources_from_scheme(&scheme)
+            .remove(&(String::new(), "configmaps".to_owned()))
+            .unwrap();
+        assert!(!info.has_spec && !info.has_status);
+        let store = Store::new(scheme.clone(), Arc::new(MemoryStorage::new()), info.clone());
+        let decode = |json: &str| {
+            from_value(
+                &scheme,
+                &info.storage_gvk,
+                serde_json::from_str(json).unwrap(),
+            )
+            .unwrap()
+        };
+        let current = decode(
+            r#"{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a","namespace":"ns",
+            "uid":"u-1","generateName":"a-","generation":3,"resourceVersion":"7",
+            "creationTimestamp":"2026-01-02T03:04:05Z","labels":{"x":"1"},
+            "deletionTimestamp":"2026-02-02T03:04:05Z","deletionGracePeriodSeconds":30},
+            "data":{"k":"v"}}"#,
+        );
+        for new in [
+            r#"{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a","namespace":"other",
+            "uid":"u-2","generateName":"b-","generation":9,"resourceVersion":"7",
+            "creationTimestamp":"2020-01-01T00:00:00Z","labels":{"y":"2"},
+            "finalizers":["f"]},"data":{"k":"w"},"immutable":true}"#,
+            r#"{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a"}}"#,
+        ] {
+            let fast = store
+                .prepare_for_update(&*current, decode(new), Subresource::Main)
+                .unwrap();
+            let by_values = store
+                .prepare_for_update_as_values(&*current, decode(new), Subresource::Main)
+                .unwrap();
+            assert_eq!(
+                object_to_unstructured(&*fast).unwrap(),
+                object_to_unstructured(&*by_values).unwrap()
+            );
+            assert_eq!(fast.meta().unwrap().uid(), "u-1");
+        }
+    }
 }
