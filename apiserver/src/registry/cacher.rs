@@ -554,8 +554,7 @@ mod tests {
     }
 
     /// A write noted by the server is in the next `list_current` (its reader waits for
-    /// the cache's watch to deliver it), in key order; a write not noted (another
-    /// server's) shows up once the watch delivers it.
+    /// the cache's watch to deliver it), in key order, deletions included.
     #[tokio::test]
     async fn list_current_shows_the_servers_own_writes_in_key_order() {
         let mut scheme = Scheme::new();

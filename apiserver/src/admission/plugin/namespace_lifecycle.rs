@@ -160,7 +160,8 @@ impl MutationInterface for NamespaceLifecycle {
         {
             return Ok(());
         }
-        // Not in the cache: read from the storage before refusing (Go's live lookup).
+        // From the watch cache; from the storage when the cache does not have it (before
+        // refusing) or its deletion was just let through (Go's live lookup).
         let live = self.must_look_up_live(&attributes.namespace);
         let (stored, _) = self
             .namespaces
