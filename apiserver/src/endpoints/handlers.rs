@@ -296,7 +296,7 @@ impl Handler<'_> {
         // set through its metadata (a whole-object JSON round trip otherwise).
         let entries = new_json.pointer("/metadata/managedFields").cloned();
         let typed = match &entries {
-            Some(e) => serde_json::from_value::<Vec<ManagedFieldsEntry>>(e.clone()).ok(),
+            Some(e) => <Vec<ManagedFieldsEntry> as serde::Deserialize>::deserialize(e).ok(),
             None => Some(Vec::new()),
         };
         let mut new = new;

@@ -561,7 +561,11 @@ mod tests {
         scheme.add_known_type::<Widget>().unwrap();
         let storage: Arc<dyn Storage> = Arc::new(MemoryStorage::new());
         let cacher = Arc::new(Cacher::new(Arc::new(scheme), storage.clone(), info()));
-        assert!(cacher.list_current().await.unwrap().is_empty());
+        let keys = || async {
+            let kvs = cacher.list_current().await.unwrap();
+            kvs.into_iter().map(|kv| kv.key).collect::<Vec<String>>()
+        };
+        assert!(keys().await.is_empty());
         for name in ["b", "c", "a"] {
             let kv = storage
                 .create(
@@ -571,13 +575,7 @@ mod tests {
                 .await
                 .unwrap();
             cacher.note_write(kv.mod_revision);
-            let keys: Vec<String> = cacher
-                .list_current()
-                .await
-                .unwrap()
-                .into_iter()
-                .map(|kv| kv.key)
-                .collect();
+            let keys = keys().await;
             assert!(keys.contains(&format!("/registry/example.com/widgets/{name}")));
             let mut sorted = keys.clone();
             sorted.sort();
@@ -588,15 +586,8 @@ mod tests {
             .await
             .unwrap();
         cacher.note_write(deleted.revision);
-        let keys: Vec<String> = cacher
-            .list_current()
-            .await
-            .unwrap()
-            .into_iter()
-            .map(|kv| kv.key)
-            .collect();
         assert_eq!(
-            keys,
+            keys().await,
             [
                 "/registry/example.com/widgets/a",
                 "/registry/example.com/widgets/b"
