@@ -288,7 +288,13 @@ impl Cacher {
         } else {
             st.last_revision
         };
-        let upstream = match self.storage.watch(&prefix, start).await {
+        // The objects are those at the list's revision: from there on the cache knows
+        // every previous value itself and the storage need not send them. Resuming from
+        // an older revision, the replay runs behind the objects, so it carries them.
+        let upstream = match self
+            .storage_watch(&prefix, start, start >= listed.revision)
+            .await
+        {
             Ok(s) => s,
             Err(e) => {
                 // History gone: start over from the list; earlier revisions are expired.
@@ -299,8 +305,7 @@ impl Cacher {
                 st.ring.clear();
                 st.covered_from = now;
                 st.last_revision = now;
-                self.storage
-                    .watch(&prefix, now)
+                self.storage_watch(&prefix, now, true)
                     .await
                     .map_err(|e| StatusError::from_storage(e, &qualified, ""))?
             }
@@ -323,6 +328,21 @@ impl Cacher {
         // ends at the storage watch's next item or end.
         tokio::spawn(Self::pump(Arc::downgrade(self), upstream));
         Ok(())
+    }
+
+    /// The storage watch of `prefix` after `from`; without the previous values when
+    /// `exact` (the cache's objects are those at `from`, so it has them itself).
+    async fn storage_watch(
+        &self,
+        prefix: &str,
+        from: Revision,
+        exact: bool,
+    ) -> Result<crate::storage::WatchStream, crate::storage::StorageError> {
+        if exact {
+            self.storage.watch_without_prev(prefix, from).await
+        } else {
+            self.storage.watch(prefix, from).await
+        }
     }
 
     /// The events after revision `from` (0: from now on) under the resource's prefix,
@@ -415,23 +435,13 @@ impl Cacher {
                 };
                 delivered = true;
                 let revision = ev.revision();
-                let change = match &ev {
-                    WatchEvent::Put { kv, .. } => Some((kv.key.clone(), Some(kv.clone()))),
-                    WatchEvent::Delete { prev, .. } => Some((prev.key.clone(), None)),
-                    WatchEvent::Progress { .. } => None,
-                };
-                let event = Arc::new(lazy_event(&this.scheme, ev));
-                {
+                let event = {
                     let mut objects = this.objects();
-                    if let (Some(by_key), Some((key, kv))) = (objects.by_key.as_mut(), change) {
-                        match kv {
-                            Some(kv) => by_key.insert(key, kv),
-                            None => by_key.remove(&key),
-                        };
-                    }
+                    let ev = apply(&mut objects, ev);
                     objects.seen = objects.seen.max(revision);
                     this.seen.send_replace(objects.seen);
-                }
+                    Arc::new(lazy_event(&this.scheme, ev))
+                };
                 let mut st = this.state.lock().await;
                 st.last_revision = st.last_revision.max(revision);
                 if event.event_type != EventType::Progress {
@@ -460,7 +470,11 @@ impl Cacher {
             }
             let from = this.state.lock().await.last_revision;
             let prefix = this.info.collection_prefix(None);
-            match this.storage.watch(&prefix, from).await {
+            let exact = {
+                let objects = this.objects();
+                objects.by_key.is_some() && objects.seen >= objects.valid_from
+            };
+            match this.storage_watch(&prefix, from, exact).await {
                 Ok(next) => upstream = next,
                 Err(_) => {
                     this.stopped().await;
@@ -482,24 +496,57 @@ impl Cacher {
     }
 }
 
+/// Applies a storage event to the cache's objects, and fills in the previous value the
+/// storage left out (a watch without previous values) from them.
+fn apply(objects: &mut Objects, ev: WatchEvent) -> WatchEvent {
+    let Some(by_key) = objects.by_key.as_mut() else {
+        return ev;
+    };
+    match ev {
+        WatchEvent::Put { kv, prev } => {
+            let old = by_key.insert(kv.key.clone(), kv.clone());
+            let created = kv.create_revision == kv.mod_revision;
+            WatchEvent::Put {
+                prev: if created { None } else { prev.or(old) },
+                kv,
+            }
+        }
+        WatchEvent::Delete {
+            key,
+            prev,
+            revision,
+        } => {
+            let old = by_key.remove(&key);
+            WatchEvent::Delete {
+                prev: prev.or(old),
+                key,
+                revision,
+            }
+        }
+        progress @ WatchEvent::Progress { .. } => progress,
+    }
+}
+
 fn lazy_event(scheme: &Arc<Scheme>, ev: WatchEvent) -> CacheEvent {
     match ev {
         WatchEvent::Put { kv, prev } => CacheEvent {
-            event_type: if prev.is_some() {
-                EventType::Modified
-            } else {
+            event_type: if kv.create_revision == kv.mod_revision {
                 EventType::Added
+            } else {
+                EventType::Modified
             },
             revision: kv.mod_revision,
             object: Lazy::new(Some(kv), scheme),
             prev: Lazy::new(prev, scheme),
         },
-        WatchEvent::Delete { prev, revision } => CacheEvent {
+        // Without its previous value (never the case for a cache whose objects are
+        // exact), a deletion has no object and is not delivered.
+        WatchEvent::Delete { prev, revision, .. } => CacheEvent {
             event_type: EventType::Deleted,
             revision,
             object: Lazy {
                 deleted_at: Some(revision),
-                ..Lazy::new(Some(prev), scheme)
+                ..Lazy::new(prev, scheme)
             },
             prev: Lazy::default(),
         },
@@ -649,6 +696,129 @@ mod tests {
                 Some(format!("w{}", want - start - 1).as_str())
             );
         }
+    }
+
+    /// A storage whose watch without previous values leaves them all out, as etcd's.
+    #[derive(Debug)]
+    struct WithoutPrev(MemoryStorage);
+
+    #[async_trait::async_trait]
+    impl Storage for WithoutPrev {
+        async fn get(&self, key: &str) -> Result<Option<KeyValue>, crate::storage::StorageError> {
+            self.0.get(key).await
+        }
+        async fn list(
+            &self,
+            prefix: &str,
+            options: &ListOptions,
+        ) -> Result<crate::storage::ListResult, crate::storage::StorageError> {
+            self.0.list(prefix, options).await
+        }
+        async fn create(
+            &self,
+            key: &str,
+            value: Bytes,
+        ) -> Result<KeyValue, crate::storage::StorageError> {
+            self.0.create(key, value).await
+        }
+        async fn update(
+            &self,
+            key: &str,
+            value: Bytes,
+            expected: Revision,
+        ) -> Result<KeyValue, crate::storage::StorageError> {
+            self.0.update(key, value, expected).await
+        }
+        async fn delete(
+            &self,
+            key: &str,
+            expected: Option<Revision>,
+        ) -> Result<crate::storage::Deleted, crate::storage::StorageError> {
+            self.0.delete(key, expected).await
+        }
+        async fn watch(
+            &self,
+            prefix: &str,
+            from: Revision,
+        ) -> Result<crate::storage::WatchStream, crate::storage::StorageError> {
+            self.0.watch(prefix, from).await
+        }
+        async fn watch_without_prev(
+            &self,
+            prefix: &str,
+            from: Revision,
+        ) -> Result<crate::storage::WatchStream, crate::storage::StorageError> {
+            let events = self.0.watch(prefix, from).await?;
+            Ok(Box::pin(events.map(|item| {
+                item.map(|event| match event {
+                    WatchEvent::Put { kv, .. } => WatchEvent::Put { kv, prev: None },
+                    WatchEvent::Delete { key, revision, .. } => WatchEvent::Delete {
+                        key,
+                        prev: None,
+                        revision,
+                    },
+                    progress => progress,
+                })
+            })))
+        }
+        async fn current_revision(&self) -> Result<Revision, crate::storage::StorageError> {
+            self.0.current_revision().await
+        }
+        async fn compact(&self, revision: Revision) -> Result<(), crate::storage::StorageError> {
+            self.0.compact(revision).await
+        }
+    }
+
+    /// Over a storage that sends no previous values, the cache's events still carry
+    /// them (from its own objects): a modification has the object before it, a deletion
+    /// the deleted object, and the objects the cache keeps follow every write.
+    #[tokio::test]
+    async fn events_carry_previous_objects_the_storage_left_out() {
+        let mut scheme = Scheme::new();
+        scheme.add_known_type::<Widget>().unwrap();
+        let storage: Arc<dyn Storage> = Arc::new(WithoutPrev(MemoryStorage::new()));
+        storage
+            .create("/registry/example.com/widgets/before", widget("before"))
+            .await
+            .unwrap();
+        let cacher = Arc::new(Cacher::new(Arc::new(scheme), storage.clone(), info()));
+        let (_, mut events) = cacher.watch(0).await.unwrap();
+        let key = "/registry/example.com/widgets/w";
+        let created = storage.create(key, widget("w")).await.unwrap();
+        let updated = storage
+            .update(key, widget("w"), created.mod_revision)
+            .await
+            .unwrap();
+        storage
+            .update("/registry/example.com/widgets/before", widget("before"), 1)
+            .await
+            .unwrap();
+        let deleted = storage.delete(key, None).await.unwrap();
+        let rv = |o: Option<&Arc<dyn Object>>| {
+            o.and_then(|o| o.meta().map(|m| m.resource_version().to_owned()))
+        };
+        let added = events.next().await.unwrap().unwrap();
+        assert_eq!(added.event_type, EventType::Added);
+        assert!(added.prev().is_none());
+        let modified = events.next().await.unwrap().unwrap();
+        assert_eq!(modified.event_type, EventType::Modified);
+        assert_eq!(rv(modified.prev()), Some(created.mod_revision.to_string()));
+        assert_eq!(
+            rv(modified.object()),
+            Some(updated.mod_revision.to_string())
+        );
+        // An object listed before the watch started: its previous value is the listed one.
+        let listed = events.next().await.unwrap().unwrap();
+        assert_eq!(listed.event_type, EventType::Modified);
+        assert_eq!(rv(listed.prev()), Some("1".to_owned()));
+        let gone = events.next().await.unwrap().unwrap();
+        assert_eq!(gone.event_type, EventType::Deleted);
+        assert_eq!(gone.revision, deleted.revision);
+        let name = gone
+            .object()
+            .and_then(|o| o.meta().map(|m| m.name().to_owned()));
+        assert_eq!(name.as_deref(), Some("w"));
+        assert!(cacher.current(key).await.is_none());
     }
 
     #[tokio::test]

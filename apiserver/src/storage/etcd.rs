@@ -12,6 +12,7 @@
 //! | `update` | txn: if `mod_revision(key) == expected` then put (with the previous key) else get |
 //! | `delete` | txn: if `mod_revision(key) == expected` (when given) then delete with the previous key else get |
 //! | `watch` | one watch on the prefix with `prev_kv` and progress notifications, from `from + 1` |
+//! | `watch_without_prev` | the same watch without `prev_kv` |
 //! | `compact` | compaction at the revision |
 //!
 //! etcd's "required revision has been compacted" and "is a future revision" become
@@ -479,23 +480,15 @@ impl Storage for EtcdStorage {
     }
 
     async fn watch(&self, prefix: &str, from: Revision) -> Result<WatchStream, StorageError> {
-        check_revision("watch", from)?;
-        let mut options = WatchOptions::new()
-            .with_prefix()
-            .with_prev_key()
-            .with_progress_notify();
-        if from > 0 {
-            options = options.with_start_revision(from.saturating_add(1));
-        }
-        let mut watch_client = self.watcher();
-        let stream = self.call(watch_client.watch(prefix, Some(options))).await?;
-        Ok(Box::pin(EtcdWatch {
-            stream,
-            pending: VecDeque::new(),
-            backend: self.backend.clone(),
-            from,
-            finished: false,
-        }))
+        self.watch_prefix(prefix, from, true).await
+    }
+
+    async fn watch_without_prev(
+        &self,
+        prefix: &str,
+        from: Revision,
+    ) -> Result<WatchStream, StorageError> {
+        self.watch_prefix(prefix, from, false).await
     }
 
     async fn current_revision(&self) -> Result<Revision, StorageError> {
@@ -522,6 +515,35 @@ impl Storage for EtcdStorage {
     }
 }
 
+impl EtcdStorage {
+    /// One watch of `prefix` after `from`, with the previous values when `with_prev`.
+    async fn watch_prefix(
+        &self,
+        prefix: &str,
+        from: Revision,
+        with_prev: bool,
+    ) -> Result<WatchStream, StorageError> {
+        check_revision("watch", from)?;
+        let mut options = WatchOptions::new().with_prefix().with_progress_notify();
+        if with_prev {
+            options = options.with_prev_key();
+        }
+        if from > 0 {
+            options = options.with_start_revision(from.saturating_add(1));
+        }
+        let mut watch_client = self.watcher();
+        let stream = self.call(watch_client.watch(prefix, Some(options))).await?;
+        Ok(Box::pin(EtcdWatch {
+            stream,
+            pending: VecDeque::new(),
+            backend: self.backend.clone(),
+            from,
+            with_prev,
+            finished: false,
+        }))
+    }
+}
+
 /// One etcd watch as a stream of our events.
 struct EtcdWatch {
     stream: etcd_client::WatchStream,
@@ -529,6 +551,8 @@ struct EtcdWatch {
     pending: VecDeque<Result<WatchEvent, StorageError>>,
     backend: String,
     from: Revision,
+    /// Whether etcd was asked for the previous values.
+    with_prev: bool,
     finished: bool,
 }
 
@@ -584,16 +608,16 @@ impl EtcdWatch {
                 kv: convert(&self.backend, kv)?,
                 prev,
             }),
-            EventType::Delete => match prev {
-                Some(prev) => Ok(WatchEvent::Delete {
-                    prev,
-                    revision: kv.mod_revision(),
-                }),
-                None => Err(unexpected(
-                    &self.backend,
-                    "a deletion event without the previous key (compacted away)",
-                )),
-            },
+            EventType::Delete if prev.is_none() && self.with_prev => Err(unexpected(
+                &self.backend,
+                "a deletion event without the previous key (compacted away)",
+            )),
+            EventType::Delete => Ok(WatchEvent::Delete {
+                // etcd's deletion event holds the key alone (no value).
+                key: convert(&self.backend, kv)?.key,
+                prev,
+                revision: kv.mod_revision(),
+            }),
         }
     }
 }

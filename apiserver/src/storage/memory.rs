@@ -333,7 +333,8 @@ impl Storage for MemoryStorage {
         let prev = current.clone();
         let revision = state.revision + 1;
         let event = WatchEvent::Delete {
-            prev: prev.clone(),
+            key: key.to_owned(),
+            prev: Some(prev.clone()),
             revision,
         };
         state.write(key, None, event);
@@ -576,7 +577,12 @@ mod tests {
         let mut watch = store.watch("/r/", 0).await.unwrap();
         store.delete("/r/a", Some(1)).await.unwrap();
         match watch.next().await.unwrap().unwrap() {
-            WatchEvent::Delete { prev, revision } => {
+            WatchEvent::Delete {
+                key,
+                prev: Some(prev),
+                revision,
+            } => {
+                assert_eq!(key, "/r/a");
                 assert_eq!(revision, 2);
                 assert_eq!(prev.value, b("1"));
             }

@@ -53,18 +53,22 @@ pub struct KeyValue {
 /// What a watch reports, in revision order.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum WatchEvent {
-    /// The key was written: created when `prev` is `None` (and then
-    /// `kv.create_revision == kv.mod_revision`), replaced otherwise.
+    /// The key was written: created when `kv.create_revision == kv.mod_revision`,
+    /// replaced otherwise.
     Put {
         /// The key as written.
         kv: KeyValue,
-        /// The key as it was before this write, when it existed.
+        /// The key as it was before this write, when it existed; always `None` in a
+        /// watch without previous values ([`Storage::watch_without_prev`]).
         prev: Option<KeyValue>,
     },
     /// The key was deleted by the write at `revision`.
     Delete {
-        /// The key as it was before the deletion.
-        prev: KeyValue,
+        /// The deleted key.
+        key: String,
+        /// The key as it was before the deletion; `None` only in a watch without
+        /// previous values ([`Storage::watch_without_prev`]).
+        prev: Option<KeyValue>,
         /// The revision of the deletion.
         revision: Revision,
     },
@@ -229,6 +233,19 @@ pub trait Storage: Send + Sync + fmt::Debug + 'static {
     /// compaction fails with [`StorageError::Compacted`], returned here or as the
     /// stream's first item.
     async fn watch(&self, prefix: &str, from: Revision) -> Result<WatchStream, StorageError>;
+
+    /// [`watch`](Self::watch) for a watcher that keeps the values itself (the watch
+    /// cache) or needs only the keys (RBAC's index): the events may leave the previous
+    /// values out (`prev: None`). etcd then does not read every replaced or deleted value
+    /// again for this watcher, which costs it a sixth more CPU per write and watcher.
+    /// Backends that hold the previous values anyway send them; the default is `watch`.
+    async fn watch_without_prev(
+        &self,
+        prefix: &str,
+        from: Revision,
+    ) -> Result<WatchStream, StorageError> {
+        self.watch(prefix, from).await
+    }
 
     /// The store's current revision (that of its last write).
     async fn current_revision(&self) -> Result<Revision, StorageError>;

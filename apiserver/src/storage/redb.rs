@@ -287,7 +287,11 @@ where
     };
     match (kv, prev) {
         (Some(kv), prev) => Ok(WatchEvent::Put { kv, prev }),
-        (None, Some(prev)) => Ok(WatchEvent::Delete { prev, revision }),
+        (None, Some(prev)) => Ok(WatchEvent::Delete {
+            key: key.to_owned(),
+            prev: Some(prev),
+            revision,
+        }),
         (None, None) => Err(corrupt("event", key)),
     }
 }
@@ -331,7 +335,11 @@ impl Inner {
                 }
                 (None, Some(prev)) => {
                     current.remove(key)?;
-                    WatchEvent::Delete { prev, revision }
+                    WatchEvent::Delete {
+                        key: key.to_owned(),
+                        prev: Some(prev),
+                        revision,
+                    }
                 }
                 (None, None) => {
                     return Err(Failure::Storage(StorageError::KeyNotFound {

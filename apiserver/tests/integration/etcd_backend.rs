@@ -139,6 +139,57 @@ async fn a_watch_ends_with_unavailable_when_etcd_goes_away_and_resumes_after() {
     }
 }
 
+/// etcd is not asked for the previous values in a watch without them (what spares it
+/// reading each replaced or deleted value again), while `watch` still has them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_watch_without_prev_gets_none_from_etcd() {
+    let Some(etcd) = Etcd::start().await else {
+        return;
+    };
+    let store = EtcdStorage::connect_with_timeout(&[&etcd.endpoint], Duration::from_secs(3))
+        .await
+        .unwrap();
+    let key = "/registry/leases/default/l";
+    let created = store.create(key, Bytes::from_static(b"1")).await.unwrap();
+    let start = created.mod_revision;
+    let mut lean = store
+        .watch_without_prev("/registry/leases/", start)
+        .await
+        .unwrap();
+    let mut full = store.watch("/registry/leases/", start).await.unwrap();
+    store
+        .update(key, Bytes::from_static(b"2"), created.mod_revision)
+        .await
+        .unwrap();
+    store.delete(key, None).await.unwrap();
+    let next = async |watch: &mut apiserver::storage::WatchStream| loop {
+        let item = tokio::time::timeout(Duration::from_secs(10), watch.next())
+            .await
+            .unwrap()
+            .unwrap()
+            .unwrap();
+        if !matches!(item, WatchEvent::Progress { .. }) {
+            return item;
+        }
+    };
+    assert!(matches!(
+        next(&mut lean).await,
+        WatchEvent::Put { prev: None, .. }
+    ));
+    assert!(matches!(
+        next(&mut lean).await,
+        WatchEvent::Delete { prev: None, ref key, .. } if key == "/registry/leases/default/l"
+    ));
+    assert!(matches!(
+        next(&mut full).await,
+        WatchEvent::Put { prev: Some(_), .. }
+    ));
+    assert!(matches!(
+        next(&mut full).await,
+        WatchEvent::Delete { prev: Some(_), .. }
+    ));
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn keys_and_values_are_stored_as_given_for_other_etcd_clients() {
     let Some(etcd) = Etcd::start().await else {

@@ -316,9 +316,14 @@ async fn watch_from_a_past_revision_then_live(store: Arc<dyn Storage>) {
     }
     let deleted = writer.await.unwrap();
     match next_event(&mut watch).await {
-        WatchEvent::Delete { prev, revision } => {
+        WatchEvent::Delete {
+            key,
+            prev,
+            revision,
+        } => {
+            assert_eq!(key, a);
             assert_eq!(revision, deleted.revision);
-            assert_eq!(prev, deleted.prev);
+            assert_eq!(prev, Some(deleted.prev));
         }
         other => panic!("{other:?}"),
     }
@@ -339,6 +344,52 @@ async fn watch_from_now_sees_only_new_writes(store: Arc<dyn Storage>) {
         .unwrap();
     let event = next_event(&mut watch).await;
     assert_eq!(event.revision(), created.mod_revision);
+}
+
+/// A watch without previous values reports the same writes in the same order, with
+/// every key and new value; a previous value it does send is the right one.
+async fn watch_without_prev_reports_keys_and_new_values(store: Arc<dyn Storage>) {
+    let key = "/registry/secrets/ns/s";
+    let start = store.current_revision().await.unwrap();
+    let mut watch = store
+        .watch_without_prev("/registry/secrets/", start)
+        .await
+        .unwrap();
+    let created = store.create(key, b("one")).await.unwrap();
+    let updated = store
+        .update(key, b("two"), created.mod_revision)
+        .await
+        .unwrap();
+    let deleted = store.delete(key, None).await.unwrap();
+    match next_event(&mut watch).await {
+        WatchEvent::Put { kv, prev } => {
+            assert_eq!(kv, created);
+            assert_eq!(kv.create_revision, kv.mod_revision, "a creation");
+            assert_eq!(prev, None);
+        }
+        other => panic!("{other:?}"),
+    }
+    match next_event(&mut watch).await {
+        WatchEvent::Put { kv, prev } => {
+            assert_eq!(kv, updated);
+            assert!(kv.create_revision < kv.mod_revision, "a replacement");
+            assert!(prev.is_none() || prev == Some(created.clone()), "{prev:?}");
+        }
+        other => panic!("{other:?}"),
+    }
+    match next_event(&mut watch).await {
+        WatchEvent::Delete {
+            key: deleted_key,
+            prev,
+            revision,
+        } => {
+            assert_eq!(deleted_key, key);
+            assert_eq!(revision, deleted.revision);
+            assert!(prev.is_none() || prev == Some(updated), "{prev:?}");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_quiet(&mut watch).await;
 }
 
 async fn watch_of_a_prefix_ignores_sibling_prefixes(store: Arc<dyn Storage>) {
@@ -593,6 +644,7 @@ macro_rules! backend_suite {
                 list_rejects_start_key_outside_prefix,
                 watch_from_a_past_revision_then_live,
                 watch_from_now_sees_only_new_writes,
+                watch_without_prev_reports_keys_and_new_values,
                 watch_of_a_prefix_ignores_sibling_prefixes,
                 compaction_forgets_history_but_not_keys,
                 concurrent_writers_lose_no_update,

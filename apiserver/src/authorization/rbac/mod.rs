@@ -277,7 +277,12 @@ impl Shared {
                 }
             };
             self.reconcile_aggregations();
-            let Ok(mut events) = self.storage.watch(&self.watch_prefix, from).await else {
+            // The index needs the keys and new values only: no previous values.
+            let Ok(mut events) = self
+                .storage
+                .watch_without_prev(&self.watch_prefix, from)
+                .await
+            else {
                 tokio::time::sleep(RETRY_DELAY).await;
                 continue;
             };
@@ -376,11 +381,11 @@ impl Shared {
                 }
                 kind == Kind::ClusterRole
             }
-            WatchEvent::Delete { prev, .. } => {
-                let Some(kind) = self.kind_of(&prev.key) else {
+            WatchEvent::Delete { key, .. } => {
+                let Some(kind) = self.kind_of(&key) else {
                     return false;
                 };
-                if let Some((ns, name)) = self.key_names(kind, &prev.key) {
+                if let Some((ns, name)) = self.key_names(kind, &key) {
                     self.write().delete(kind, &ns, &name);
                 }
                 kind == Kind::ClusterRole
