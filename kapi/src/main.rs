@@ -16,6 +16,11 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
+/// Every allocation of the CLI and of `kapi serve`: see the dependency's note in
+/// Cargo.toml.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// The file name kubectl looks for to run `kubectl convert`.
 const PLUGIN_NAME: &str = "kubectl-convert";
 
