@@ -698,75 +698,25 @@ mod tests {
         }
     }
 
-    /// A storage whose watch without previous values leaves them all out, as etcd's.
-    #[derive(Debug)]
-    struct WithoutPrev(MemoryStorage);
-
-    #[async_trait::async_trait]
-    impl Storage for WithoutPrev {
-        async fn get(&self, key: &str) -> Result<Option<KeyValue>, crate::storage::StorageError> {
-            self.0.get(key).await
+    /// Watches without previous values leave them all out, as etcd's do.
+    fn without_prev(
+        events: crate::storage::WatchStream,
+        lean: bool,
+    ) -> crate::storage::WatchStream {
+        if !lean {
+            return events;
         }
-        async fn list(
-            &self,
-            prefix: &str,
-            options: &ListOptions,
-        ) -> Result<crate::storage::ListResult, crate::storage::StorageError> {
-            self.0.list(prefix, options).await
-        }
-        async fn create(
-            &self,
-            key: &str,
-            value: Bytes,
-        ) -> Result<KeyValue, crate::storage::StorageError> {
-            self.0.create(key, value).await
-        }
-        async fn update(
-            &self,
-            key: &str,
-            value: Bytes,
-            expected: Revision,
-        ) -> Result<KeyValue, crate::storage::StorageError> {
-            self.0.update(key, value, expected).await
-        }
-        async fn delete(
-            &self,
-            key: &str,
-            expected: Option<Revision>,
-        ) -> Result<crate::storage::Deleted, crate::storage::StorageError> {
-            self.0.delete(key, expected).await
-        }
-        async fn watch(
-            &self,
-            prefix: &str,
-            from: Revision,
-        ) -> Result<crate::storage::WatchStream, crate::storage::StorageError> {
-            self.0.watch(prefix, from).await
-        }
-        async fn watch_without_prev(
-            &self,
-            prefix: &str,
-            from: Revision,
-        ) -> Result<crate::storage::WatchStream, crate::storage::StorageError> {
-            let events = self.0.watch(prefix, from).await?;
-            Ok(Box::pin(events.map(|item| {
-                item.map(|event| match event {
-                    WatchEvent::Put { kv, .. } => WatchEvent::Put { kv, prev: None },
-                    WatchEvent::Delete { key, revision, .. } => WatchEvent::Delete {
-                        key,
-                        prev: None,
-                        revision,
-                    },
-                    progress => progress,
-                })
-            })))
-        }
-        async fn current_revision(&self) -> Result<Revision, crate::storage::StorageError> {
-            self.0.current_revision().await
-        }
-        async fn compact(&self, revision: Revision) -> Result<(), crate::storage::StorageError> {
-            self.0.compact(revision).await
-        }
+        Box::pin(events.map(|item| {
+            item.map(|event| match event {
+                WatchEvent::Put { kv, .. } => WatchEvent::Put { kv, prev: None },
+                WatchEvent::Delete { key, revision, .. } => WatchEvent::Delete {
+                    key,
+                    prev: None,
+                    revision,
+                },
+                progress => progress,
+            })
+        }))
     }
 
     /// Over a storage that sends no previous values, the cache's events still carry
@@ -776,7 +726,8 @@ mod tests {
     async fn events_carry_previous_objects_the_storage_left_out() {
         let mut scheme = Scheme::new();
         scheme.add_known_type::<Widget>().unwrap();
-        let storage: Arc<dyn Storage> = Arc::new(WithoutPrev(MemoryStorage::new()));
+        let storage: Arc<dyn Storage> =
+            Arc::new(crate::storage::testing::ReshapedWatches::new(without_prev));
         storage
             .create("/registry/example.com/widgets/before", widget("before"))
             .await

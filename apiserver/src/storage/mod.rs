@@ -22,6 +22,8 @@ pub mod etcd;
 mod fanout;
 pub mod memory;
 pub mod redb;
+#[cfg(test)]
+pub(crate) mod testing;
 mod validation;
 
 pub use self::redb::RedbStorage;

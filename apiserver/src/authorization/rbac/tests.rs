@@ -297,64 +297,16 @@ fn aggregated_errors_read_as_gos() {
     );
 }
 
-/// A storage whose watches end after one event, as a backend's do when it cannot keep
-/// up or loses its connection.
-#[derive(Debug)]
-struct ShortWatches(MemoryStorage);
-
-#[async_trait::async_trait]
-impl Storage for ShortWatches {
-    async fn get(&self, key: &str) -> Result<Option<KeyValue>, crate::storage::StorageError> {
-        self.0.get(key).await
-    }
-    async fn list(
-        &self,
-        prefix: &str,
-        options: &ListOptions,
-    ) -> Result<crate::storage::ListResult, crate::storage::StorageError> {
-        self.0.list(prefix, options).await
-    }
-    async fn create(
-        &self,
-        key: &str,
-        value: bytes::Bytes,
-    ) -> Result<KeyValue, crate::storage::StorageError> {
-        self.0.create(key, value).await
-    }
-    async fn update(
-        &self,
-        key: &str,
-        value: bytes::Bytes,
-        expected: Revision,
-    ) -> Result<KeyValue, crate::storage::StorageError> {
-        self.0.update(key, value, expected).await
-    }
-    async fn delete(
-        &self,
-        key: &str,
-        expected: Option<Revision>,
-    ) -> Result<crate::storage::Deleted, crate::storage::StorageError> {
-        self.0.delete(key, expected).await
-    }
-    async fn watch(
-        &self,
-        prefix: &str,
-        from: Revision,
-    ) -> Result<crate::storage::WatchStream, crate::storage::StorageError> {
-        Ok(Box::pin(self.0.watch(prefix, from).await?.take(1)))
-    }
-    async fn current_revision(&self) -> Result<Revision, crate::storage::StorageError> {
-        self.0.current_revision().await
-    }
-    async fn compact(&self, revision: Revision) -> Result<(), crate::storage::StorageError> {
-        self.0.compact(revision).await
-    }
+/// Watches that end after one event, as a backend's do when it cannot keep up or loses
+/// its connection.
+fn short(events: crate::storage::WatchStream, _lean: bool) -> crate::storage::WatchStream {
+    Box::pin(events.take(1))
 }
 
 #[tokio::test]
 async fn the_index_lists_again_when_its_watch_ends_and_misses_nothing() {
     let scheme = scheme();
-    let storage: Arc<dyn Storage> = Arc::new(ShortWatches(MemoryStorage::new()));
+    let storage: Arc<dyn Storage> = Arc::new(crate::storage::testing::ReshapedWatches::new(short));
     let f = Fixture {
         rbac: Rbac::new(scheme.clone(), storage.clone()),
         scheme,
