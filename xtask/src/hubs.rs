@@ -274,6 +274,31 @@ pub struct Conversions {
     pub report: String,
 }
 
+/// The structs whose conversion the tables above single out by module, version and name
+/// (hand-written pairs and the pairs their code converts, renamed and hand-carried
+/// fields, hand-written kinds): each must stay a struct of its own version, since the
+/// code and rules written for it are that version's.
+pub fn singled_out() -> BTreeSet<Node> {
+    let mut out = BTreeSet::new();
+    for p in HAND_WRITTEN_PAIRS {
+        let (m, v, n) = p.from;
+        out.insert(node(m, v, n));
+        for (name, _) in p.uses {
+            out.insert(node(m, v, name));
+        }
+    }
+    for (m, v, n, ..) in RENAMES {
+        out.insert(node(m, v, n));
+    }
+    for (m, v, n, _) in CARRIED_BY_HAND {
+        out.insert(node(m, v, n));
+    }
+    for (m, v, n, _) in HAND_WRITTEN_KINDS {
+        out.insert(node(m, v, n));
+    }
+    out
+}
+
 fn node(m: &str, v: &str, n: &str) -> Node {
     (m.to_owned(), v.to_owned(), n.to_owned())
 }
@@ -483,11 +508,11 @@ impl<'a> Planner<'a> {
 
 /// True when `a` and `b` are the same Rust type, one that converts to itself as it is:
 /// a primitive or external type, a generated type that versions share (declared with
-/// `identity_conversion!`), and containers of them. A hand-written generic type over a
-/// generated struct is left to its own `Convert`.
+/// `identity_conversion!`, or one struct for several versions: `crate::sharing`), and
+/// containers of them, a hand-written generic type over the same struct included.
 fn identical(a: &Ty, b: &Ty) -> bool {
     match (a, b) {
-        (Ty::Path(x), Ty::Path(y)) => x == y && generic_over_local(x).is_none(),
+        (Ty::Path(x), Ty::Path(y)) => x == y,
         (Ty::Local { .. }, Ty::Local { .. }) => a == b,
         (Ty::Vec(x), Ty::Vec(y)) | (Ty::Map(x), Ty::Map(y)) | (Ty::Boxed(x), Ty::Boxed(y)) => {
             identical(x, y)
@@ -500,7 +525,7 @@ fn identical(a: &Ty, b: &Ty) -> bool {
 /// `JSONSchemaPropsOrArray<crate::apiextensions::v1::JSONSchemaProps>` of
 /// `crate::custom::apiextensions`: the generic type's path and the struct. Such types
 /// convert between versions when their structs do (their `Convert` is generic).
-fn generic_over_local(path: &str) -> Option<(&str, Node)> {
+pub fn generic_over_local(path: &str) -> Option<(&str, Node)> {
     let (generic, rest) = path.split_once('<')?;
     let inner = rest.strip_suffix('>')?;
     match inner.split("::").collect::<Vec<_>>().as_slice() {
@@ -637,6 +662,7 @@ mod tests {
             doc: String::new(),
             proto: Vec::new(),
             named_slice_values: false,
+            markers: Vec::new(),
         }
     }
 

@@ -537,3 +537,6 @@ pub struct PodCertificateRequestStatus {
 }
 
 apimachinery::proto_message!(PodCertificateRequestStatus { 1 => conditions, 2 => certificate_chain as "certificateChain", 4 => not_before as "notBefore", 5 => begin_refresh_at as "beginRefreshAt", 6 => not_after as "notAfter" });
+
+// Types that other versions share: they convert to themselves.
+apimachinery::identity_conversion!(ClusterTrustBundleSpec);

@@ -2,6 +2,14 @@
 // (`../shared/k8s-api/v1.36`); do not edit by hand.
 //! `policy/v1beta1`.
 
+/// PodDisruptionBudgetStatus represents information about the status of a
+/// PodDisruptionBudget. Status may trail the actual state of a system.
+///
+/// The same type as [`v1::PodDisruptionBudgetStatus`](crate::policy::v1::PodDisruptionBudgetStatus):
+/// Go's `PodDisruptionBudgetStatus` is identical in both versions (fields, JSON, protobuf, markers),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type PodDisruptionBudgetStatus = crate::policy::v1::PodDisruptionBudgetStatus;
+
 /// Eviction evicts a pod from its node subject to certain policies and safety constraints.
 /// This is a subresource of Pod.  A request to cause such an eviction is
 /// created by POSTing to .../pods/\<pod name\>/evictions.
@@ -46,7 +54,8 @@ pub struct PodDisruptionBudget {
     /// Specification of the desired behavior of the PodDisruptionBudget.
     pub spec: PodDisruptionBudgetSpec,
     /// Most recently observed status of the PodDisruptionBudget.
-    pub status: PodDisruptionBudgetStatus,
+    #[conversion(same_type)]
+    pub status: crate::policy::v1::PodDisruptionBudgetStatus,
 }
 
 apimachinery::proto_message!(PodDisruptionBudget { 1 => metadata, 2 => spec, 3 => status });
@@ -127,58 +136,3 @@ pub struct PodDisruptionBudgetSpec {
 }
 
 apimachinery::proto_message!(PodDisruptionBudgetSpec { 1 => min_available as "minAvailable", 2 => selector, 3 => max_unavailable as "maxUnavailable", 4 => unhealthy_pod_eviction_policy as "unhealthyPodEvictionPolicy" });
-
-/// PodDisruptionBudgetStatus represents information about the status of a
-/// PodDisruptionBudget. Status may trail the actual state of a system.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::policy::v1::PodDisruptionBudgetStatus, nested)]
-pub struct PodDisruptionBudgetStatus {
-    /// Most recent generation observed when updating this PDB status. DisruptionsAllowed and other
-    /// status information is valid only if observedGeneration equals to PDB's object generation.
-    #[api(skip_serializing_if = "crate::go_json::is_zero")]
-    #[conversion(same_type)]
-    pub observed_generation: i64,
-    /// DisruptedPods contains information about pods whose eviction was
-    /// processed by the API server eviction subresource handler but has not
-    /// yet been observed by the PodDisruptionBudget controller.
-    /// A pod will be in this map from the time when the API server processed the
-    /// eviction request to the time when the pod is seen by PDB controller
-    /// as having been marked for deletion (or after a timeout). The key in the map is the name of the pod
-    /// and the value is the time when the API server processed the eviction request. If
-    /// the deletion didn't occur and a pod is still there it will be removed from
-    /// the list automatically by PodDisruptionBudget controller after some time.
-    /// If everything goes smooth this map should be empty for the most of the time.
-    /// Large number of entries in the map may indicate problems with pod deletions.
-    #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
-    #[conversion(same_type)]
-    pub disrupted_pods: std::collections::BTreeMap<String, apimachinery::apis::meta::v1::Time>,
-    /// Number of pod disruptions that are currently allowed.
-    #[conversion(same_type)]
-    pub disruptions_allowed: i32,
-    /// current number of healthy pods
-    #[conversion(same_type)]
-    pub current_healthy: i32,
-    /// minimum desired number of healthy pods
-    #[conversion(same_type)]
-    pub desired_healthy: i32,
-    /// total number of pods counted by this disruption budget
-    #[conversion(same_type)]
-    pub expected_pods: i32,
-    /// Conditions contain conditions for PDB. The disruption controller sets the
-    /// DisruptionAllowed condition. The following are known values for the reason field
-    /// (additional reasons could be added in the future):
-    /// - SyncFailed: The controller encountered an error and wasn't able to compute
-    /// the number of allowed disruptions. Therefore no disruptions are
-    /// allowed and the status of the condition will be False.
-    /// - InsufficientPods: The number of pods are either at or below the number
-    /// required by the PodDisruptionBudget. No disruptions are
-    /// allowed and the status of the condition will be False.
-    /// - SufficientPods: There are more pods than required by the PodDisruptionBudget.
-    /// The condition will be True, and the number of allowed
-    /// disruptions are provided by the disruptionsAllowed property.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
-    pub conditions: Vec<crate::meta::v1::Condition>,
-}
-
-apimachinery::proto_message!(PodDisruptionBudgetStatus { 1 => observed_generation as "observedGeneration", 2 => disrupted_pods as "disruptedPods", 3 => disruptions_allowed as "disruptionsAllowed", 4 => current_healthy as "currentHealthy", 5 => desired_healthy as "desiredHealthy", 6 => expected_pods as "expectedPods", 7 => conditions });

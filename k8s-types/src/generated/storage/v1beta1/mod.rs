@@ -2,6 +2,65 @@
 // (`../shared/k8s-api/v1.36`); do not edit by hand.
 //! `storage.k8s.io/v1beta1`.
 
+/// CSINodeDriver holds information about the specification of one CSI driver installed on a node
+///
+/// The same type as [`v1::CSINodeDriver`](crate::storage::v1::CSINodeDriver):
+/// Go's `CSINodeDriver` is identical in both versions (fields, JSON, protobuf, markers),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type CSINodeDriver = crate::storage::v1::CSINodeDriver;
+
+/// CSINodeSpec holds information about the specification of all CSI drivers installed on a node
+///
+/// The same type as [`v1::CSINodeSpec`](crate::storage::v1::CSINodeSpec):
+/// Go's `CSINodeSpec` is identical in both versions (fields, JSON, protobuf, markers),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type CSINodeSpec = crate::storage::v1::CSINodeSpec;
+
+/// TokenRequest contains parameters of a service account token.
+///
+/// The same type as [`v1::TokenRequest`](crate::storage::v1::TokenRequest):
+/// Go's `TokenRequest` is identical in both versions (fields, JSON, protobuf, markers),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type TokenRequest = crate::storage::v1::TokenRequest;
+
+/// VolumeAttachmentSource represents a volume that should be attached.
+/// Right now only PersistentVolumes can be attached via external attacher,
+/// in the future we may allow also inline volumes in pods.
+/// Exactly one member can be set.
+///
+/// The same type as [`v1::VolumeAttachmentSource`](crate::storage::v1::VolumeAttachmentSource):
+/// Go's `VolumeAttachmentSource` is identical in both versions (fields, JSON, protobuf, markers),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type VolumeAttachmentSource = crate::storage::v1::VolumeAttachmentSource;
+
+/// VolumeAttachmentSpec is the specification of a VolumeAttachment request.
+///
+/// The same type as [`v1::VolumeAttachmentSpec`](crate::storage::v1::VolumeAttachmentSpec):
+/// Go's `VolumeAttachmentSpec` is identical in both versions (fields, JSON, protobuf, markers),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type VolumeAttachmentSpec = crate::storage::v1::VolumeAttachmentSpec;
+
+/// VolumeAttachmentStatus is the status of a VolumeAttachment request.
+///
+/// The same type as [`v1::VolumeAttachmentStatus`](crate::storage::v1::VolumeAttachmentStatus):
+/// Go's `VolumeAttachmentStatus` is identical in both versions (fields, JSON, protobuf, markers),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type VolumeAttachmentStatus = crate::storage::v1::VolumeAttachmentStatus;
+
+/// VolumeError captures an error encountered during a volume operation.
+///
+/// The same type as [`v1::VolumeError`](crate::storage::v1::VolumeError):
+/// Go's `VolumeError` is identical in both versions (fields, JSON, protobuf, markers),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type VolumeError = crate::storage::v1::VolumeError;
+
+/// VolumeNodeResources is a set of resource limits for scheduling of volumes.
+///
+/// The same type as [`v1::VolumeNodeResources`](crate::storage::v1::VolumeNodeResources):
+/// Go's `VolumeNodeResources` is identical in both versions (fields, JSON, protobuf, markers),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type VolumeNodeResources = crate::storage::v1::VolumeNodeResources;
+
 /// CSIDriver captures information about a Container Storage Interface (CSI)
 /// volume driver deployed on the cluster.
 /// CSI drivers do not need to create the CSIDriver object directly. Instead they may use the
@@ -165,7 +224,8 @@ pub struct CSIDriverSpec {
     /// most one token is empty string. To receive a new token after expiry,
     /// RequiresRepublish can be used to trigger NodePublishVolume periodically.
     #[api(skip_serializing_if = "Vec::is_empty")]
-    pub token_requests: Vec<TokenRequest>,
+    #[conversion(same_type)]
+    pub token_requests: Vec<crate::storage::v1::TokenRequest>,
     /// requiresRepublish indicates the CSI driver wants \`NodePublishVolume\`
     /// being periodically called to reflect any possible change in the mounted
     /// volume. This field defaults to false.
@@ -272,50 +332,11 @@ pub struct CSINode {
     #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec is the specification of CSINode
-    pub spec: CSINodeSpec,
+    #[conversion(same_type)]
+    pub spec: crate::storage::v1::CSINodeSpec,
 }
 
 apimachinery::proto_message!(CSINode { 1 => metadata, 2 => spec });
-
-/// CSINodeDriver holds information about the specification of one CSI driver installed on a node
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::storage::v1::CSINodeDriver, nested)]
-pub struct CSINodeDriver {
-    /// name represents the name of the CSI driver that this object refers to.
-    /// This MUST be the same name returned by the CSI GetPluginName() call for
-    /// that driver.
-    #[conversion(same_type)]
-    pub name: String,
-    /// nodeID of the node from the driver point of view.
-    /// This field enables Kubernetes to communicate with storage systems that do
-    /// not share the same nomenclature for nodes. For example, Kubernetes may
-    /// refer to a given node as "node1", but the storage system may refer to
-    /// the same node as "nodeA". When Kubernetes issues a command to the storage
-    /// system to attach a volume to a specific node, it can use this field to
-    /// refer to the node name using the ID that the storage system will
-    /// understand, e.g. "nodeA" instead of "node1". This field is required.
-    #[api(rename = "nodeID")]
-    #[conversion(same_type)]
-    pub node_id: String,
-    /// topologyKeys is the list of keys supported by the driver.
-    /// When a driver is initialized on a cluster, it provides a set of topology
-    /// keys that it understands (e.g. "company.com/zone", "company.com/region").
-    /// When a driver is initialized on a node, it provides the same topology keys
-    /// along with values. Kubelet will expose these topology keys as labels
-    /// on its own node object.
-    /// When Kubernetes does topology aware provisioning, it can use this list to
-    /// determine which labels it should retrieve from the node object and pass
-    /// back to the driver.
-    /// It is possible for different nodes to use different topology keys.
-    /// This can be empty if driver does not support topology.
-    #[api(nullable)]
-    #[conversion(same_type)]
-    pub topology_keys: Option<Vec<String>>,
-    /// allocatable represents the volume resources of a node that are available for scheduling.
-    pub allocatable: Option<VolumeNodeResources>,
-}
-
-apimachinery::proto_message!(CSINodeDriver { 1 => name, 2 => node_id as "nodeID", 3 => topology_keys as "topologyKeys", 4 => allocatable });
 
 /// CSINodeList is a collection of CSINode objects.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
@@ -342,18 +363,6 @@ pub struct CSINodeList {
 }
 
 apimachinery::proto_message!(CSINodeList { 1 => metadata, 2 => items });
-
-/// CSINodeSpec holds information about the specification of all CSI drivers installed on a node
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::storage::v1::CSINodeSpec, nested)]
-pub struct CSINodeSpec {
-    /// drivers is a list of information of all CSI Drivers existing on a node.
-    /// If all drivers in the list are uninstalled, this can become empty.
-    #[api(nullable)]
-    pub drivers: Option<Vec<CSINodeDriver>>,
-}
-
-apimachinery::proto_message!(CSINodeSpec { 1 => drivers });
 
 /// CSIStorageCapacity stores the result of one CSI GetCapacity call.
 /// For a given StorageClass, this describes the available capacity in a
@@ -545,22 +554,6 @@ pub struct StorageClassList {
 
 apimachinery::proto_message!(StorageClassList { 1 => metadata, 2 => items });
 
-/// TokenRequest contains parameters of a service account token.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::storage::v1::TokenRequest, nested)]
-pub struct TokenRequest {
-    /// audience is the intended audience of the token in "TokenRequestSpec".
-    /// It will default to the audiences of kube apiserver.
-    #[conversion(same_type)]
-    pub audience: String,
-    /// expirationSeconds is the duration of validity of the token in "TokenRequestSpec".
-    /// It has the same default value of "ExpirationSeconds" in "TokenRequestSpec"
-    #[conversion(same_type)]
-    pub expiration_seconds: Option<i64>,
-}
-
-apimachinery::proto_message!(TokenRequest { 1 => audience, 2 => expiration_seconds as "expirationSeconds" });
-
 /// VolumeAttachment captures the intent to attach or detach the specified volume
 /// to/from the specified node.
 ///
@@ -579,11 +572,13 @@ pub struct VolumeAttachment {
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec represents specification of the desired attach/detach volume behavior.
     /// Populated by the Kubernetes system.
-    pub spec: VolumeAttachmentSpec,
+    #[conversion(same_type)]
+    pub spec: crate::storage::v1::VolumeAttachmentSpec,
     /// status represents status of the VolumeAttachment request.
     /// Populated by the entity completing the attach or detach
     /// operation, i.e. the external-attacher.
-    pub status: VolumeAttachmentStatus,
+    #[conversion(same_type)]
+    pub status: crate::storage::v1::VolumeAttachmentStatus,
 }
 
 apimachinery::proto_message!(VolumeAttachment { 1 => metadata, 2 => spec, 3 => status });
@@ -613,74 +608,6 @@ pub struct VolumeAttachmentList {
 }
 
 apimachinery::proto_message!(VolumeAttachmentList { 1 => metadata, 2 => items });
-
-/// VolumeAttachmentSource represents a volume that should be attached.
-/// Right now only PersistentVolumes can be attached via external attacher,
-/// in the future we may allow also inline volumes in pods.
-/// Exactly one member can be set.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::storage::v1::VolumeAttachmentSource, nested)]
-pub struct VolumeAttachmentSource {
-    /// persistentVolumeName represents the name of the persistent volume to attach.
-    #[conversion(same_type)]
-    pub persistent_volume_name: Option<String>,
-    /// inlineVolumeSpec contains all the information necessary to attach
-    /// a persistent volume defined by a pod's inline VolumeSource. This field
-    /// is populated only for the CSIMigration feature. It contains
-    /// translated fields from a pod's inline VolumeSource to a
-    /// PersistentVolumeSpec. This field is beta-level and is only
-    /// honored by servers that enabled the CSIMigration feature.
-    #[conversion(same_type)]
-    pub inline_volume_spec: Option<crate::core::v1::PersistentVolumeSpec>,
-}
-
-apimachinery::proto_message!(VolumeAttachmentSource { 1 => persistent_volume_name as "persistentVolumeName", 2 => inline_volume_spec as "inlineVolumeSpec" });
-
-/// VolumeAttachmentSpec is the specification of a VolumeAttachment request.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::storage::v1::VolumeAttachmentSpec, nested)]
-pub struct VolumeAttachmentSpec {
-    /// attacher indicates the name of the volume driver that MUST handle this
-    /// request. This is the name returned by GetPluginName().
-    #[conversion(same_type)]
-    pub attacher: String,
-    /// source represents the volume that should be attached.
-    pub source: VolumeAttachmentSource,
-    /// nodeName represents the node that the volume should be attached to.
-    #[conversion(same_type)]
-    pub node_name: String,
-}
-
-apimachinery::proto_message!(VolumeAttachmentSpec { 1 => attacher, 2 => source, 3 => node_name as "nodeName" });
-
-/// VolumeAttachmentStatus is the status of a VolumeAttachment request.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::storage::v1::VolumeAttachmentStatus, nested)]
-pub struct VolumeAttachmentStatus {
-    /// attached indicates the volume is successfully attached.
-    /// This field must only be set by the entity completing the attach
-    /// operation, i.e. the external-attacher.
-    #[conversion(same_type)]
-    pub attached: bool,
-    /// attachmentMetadata is populated with any
-    /// information returned by the attach operation, upon successful attach, that must be passed
-    /// into subsequent WaitForAttach or Mount calls.
-    /// This field must only be set by the entity completing the attach
-    /// operation, i.e. the external-attacher.
-    #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
-    #[conversion(same_type)]
-    pub attachment_metadata: std::collections::BTreeMap<String, String>,
-    /// attachError represents the last error encountered during attach operation, if any.
-    /// This field must only be set by the entity completing the attach
-    /// operation, i.e. the external-attacher.
-    pub attach_error: Option<VolumeError>,
-    /// detachError represents the last error encountered during detach operation, if any.
-    /// This field must only be set by the entity completing the detach
-    /// operation, i.e. the external-attacher.
-    pub detach_error: Option<VolumeError>,
-}
-
-apimachinery::proto_message!(VolumeAttachmentStatus { 1 => attached, 2 => attachment_metadata as "attachmentMetadata", 3 => attach_error as "attachError", 4 => detach_error as "detachError" });
 
 /// VolumeAttributesClass represents a specification of mutable volume attributes
 /// defined by the CSI driver. The class can be specified during dynamic provisioning
@@ -746,39 +673,3 @@ pub struct VolumeAttributesClassList {
 }
 
 apimachinery::proto_message!(VolumeAttributesClassList { 1 => metadata, 2 => items });
-
-/// VolumeError captures an error encountered during a volume operation.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::storage::v1::VolumeError, nested)]
-pub struct VolumeError {
-    /// time represents the time the error was encountered.
-    #[conversion(same_type)]
-    pub time: apimachinery::apis::meta::v1::Time,
-    /// message represents the error encountered during Attach or Detach operation.
-    /// This string may be logged, so it should not contain sensitive
-    /// information.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub message: String,
-    /// errorCode is a numeric gRPC code representing the error encountered during Attach or Detach operations.
-    ///
-    /// This is an optional, beta field that requires the MutableCSINodeAllocatableCount feature gate being enabled to be set.
-    #[conversion(same_type)]
-    pub error_code: Option<i32>,
-}
-
-apimachinery::proto_message!(VolumeError { 1 => time, 2 => message, 3 => error_code as "errorCode" });
-
-/// VolumeNodeResources is a set of resource limits for scheduling of volumes.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::storage::v1::VolumeNodeResources, nested)]
-pub struct VolumeNodeResources {
-    /// count indicates the maximum number of unique volumes managed by the CSI driver that can be used on a node.
-    /// A volume that is both attached and mounted on a node is considered to be used once, not twice.
-    /// The same rule applies for a unique volume that is shared among multiple pods on the same node.
-    /// If this field is nil, then the supported number of volumes on this node is unbounded.
-    #[conversion(same_type)]
-    pub count: Option<i32>,
-}
-
-apimachinery::proto_message!(VolumeNodeResources { 1 => count });
