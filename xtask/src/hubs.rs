@@ -18,6 +18,11 @@
 //! annotation ([`HAND_WRITTEN_KINDS`] and [`CARRIED_BY_HAND`]). A hand-written generic type
 //! over a generated struct (`JSONSchemaPropsOrArray<JSONSchemaProps>`) converts when its
 //! struct does. In 1.36 every version of every kind converts to its hub.
+//!
+//! Nested types that versions define identically are one struct before planning starts
+//! (`crate::sharing`): a field holding one has the very same type as its peer, so it is
+//! moved as it is (`same_type`) and no conversion is derived for the type. The tables
+//! below name structs by version; [`singled_out`] keeps those out of the sharing.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
