@@ -12,7 +12,7 @@
 //! # Types shared by versions
 //!
 //! A nested type that several versions of a group define identically (the same fields
-//! with the same JSON names, Rust types, shapes, protobuf numbers and `+` markers, the
+//! with the same JSON names, Rust types, shapes, protobuf numbers and defaults, the
 //! types they hold shared too; only the docs may differ) is one struct. It lives in one
 //! version: the group's hub version when that is among them, else the newest. The other
 //! versions name it with a type alias, whose doc says so; rustdoc lists it under "Type

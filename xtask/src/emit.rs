@@ -72,7 +72,7 @@ fn version_file(module: &str, version: &str, m: &Module, conv: &Conversions) -> 
         if let Some(owner) = &a.owner {
             let _ = writeln!(
                 out,
-                "///\n/// The same type as [`{owner}::{name}`](crate::{module}::{owner}::{name}):\n/// Go's `{name}` is identical in both versions (fields, JSON, protobuf, markers),\n/// so one struct serves both; its field docs are `{owner}`'s.",
+                "///\n/// The same type as [`{owner}::{name}`](crate::{module}::{owner}::{name}):\n/// Go's `{name}` is identical in both versions (fields, JSON, protobuf, defaults),\n/// so one struct serves both; its field docs are `{owner}`'s.",
                 name = a.name
             );
         }

@@ -10,10 +10,16 @@
 //!
 //! Two types are the same when everything the generated code and Go's wire behaviour
 //! depend on is: each field's Rust and JSON names, Rust type, shape (`Option` or not,
-//! `omitempty`/`omitzero`), protobuf numbers, named-slice map values and `+` markers
-//! (defaults, list and patch markers, validation markers), the type's embedded
-//! `TypeMeta`, and the types its fields name, which must be one type themselves
-//! (compared to a fixpoint, so recursive types share too). Only doc comments may differ.
+//! `omitempty`/`omitzero`), protobuf numbers, named-slice map values and `+default=`
+//! markers, the type's embedded `TypeMeta`, and the types its fields name, which must be
+//! one type themselves (compared to a fixpoint, so recursive types share too).
+//!
+//! Other markers may differ ([`KEY_MARKERS`]): no generated code reads them. The list,
+//! map and patch markers (`+listType`, `+patchStrategy`, ...) reach the API server
+//! through the OpenAPI document, looked up by group, version and kind, never by Rust type.
+//! Go's declarative validation markers (`+k8s:...`), `+optional`, `+required` and
+//! `+featureGate` are not generated into anything. A generator that starts reading one
+//! adds it to [`KEY_MARKERS`]. Doc comments may differ too.
 //! Never shared: kinds and lists (each carries its own group version), types of other
 //! groups (a feature could turn one off), and the types whose conversion a hand-written
 //! table of `crate::hubs` names by version ([`crate::hubs::singled_out`]).
@@ -27,6 +33,10 @@ use std::fmt::Write as _;
 
 use crate::hubs::{Node, generic_over_local, singled_out};
 use crate::model::{Alias, Model, Struct, Ty, version_rank};
+
+/// The `+` markers (prefixes) that generated code reads, and that two versions' types
+/// must therefore agree on to be one: the defaults of `default_markers.rs`.
+pub const KEY_MARKERS: &[&str] = &["+default="];
 
 /// One type that several versions share.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -176,11 +186,16 @@ pub fn classes(model: &Model, excluded: &BTreeSet<Node>) -> Vec<Class> {
     out
 }
 
-/// What must be equal for two structs to be one: everything but the docs, with the
-/// types of fields named by class where they are candidates.
+/// What must be equal for two structs to be one: everything but the docs and the markers
+/// no code reads, with the types of fields named by class where they are candidates.
 fn signature(s: &Struct, class: &BTreeMap<Node, usize>) -> String {
     let mut out = format!("tm={};", s.embedded_type_meta);
     for f in &s.fields {
+        let markers: Vec<&String> = f
+            .markers
+            .iter()
+            .filter(|m| KEY_MARKERS.iter().any(|k| m.starts_with(k)))
+            .collect();
         let _ = write!(
             out,
             "{}|{}|{}|{}|{:?}|{:?}|{}|{:?};",
@@ -191,7 +206,7 @@ fn signature(s: &Struct, class: &BTreeMap<Node, usize>) -> String {
             f.omit,
             f.proto,
             f.named_slice_values,
-            f.markers
+            markers
         );
     }
     out
@@ -251,7 +266,7 @@ pub fn report(classes: &[Class]) -> String {
     let mut out = String::from(
         "# Types shared by versions\n\n\
          Nested types that versions of a group define identically (fields, JSON, protobuf,\n\
-         markers) are one struct, of the first version listed; the others alias it, and a\n\
+         defaults) are one struct, of the first version listed; the others alias it, and a\n\
          field of that type converts by moving it (`xtask/src/sharing.rs`).\n\n",
     );
     let mut module = None;
@@ -452,6 +467,15 @@ mod tests {
             version("v1beta1", reordered, vec![]),
         ]);
         assert_eq!(shared(&m), []);
+        // Markers no generated code reads may differ.
+        let mut marked = spec();
+        marked[0].markers.push("+listType=atomic".to_owned());
+        marked[1].markers.clear();
+        let m = model(vec![
+            version("v1", spec(), vec![]),
+            version("v1beta1", marked, vec![]),
+        ]);
+        assert_eq!(shared(&m).len(), 1);
         // Docs alone may differ.
         let mut documented = spec();
         documented[0].doc = "Another text.".to_owned();

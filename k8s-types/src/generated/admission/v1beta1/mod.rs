@@ -5,14 +5,14 @@
 /// AdmissionRequest describes the admission.Attributes for the admission request.
 ///
 /// The same type as [`v1::AdmissionRequest`](crate::admission::v1::AdmissionRequest):
-/// Go's `AdmissionRequest` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `AdmissionRequest` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type AdmissionRequest = crate::admission::v1::AdmissionRequest;
 
 /// AdmissionResponse describes an admission response.
 ///
 /// The same type as [`v1::AdmissionResponse`](crate::admission::v1::AdmissionResponse):
-/// Go's `AdmissionResponse` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `AdmissionResponse` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type AdmissionResponse = crate::admission::v1::AdmissionResponse;
 

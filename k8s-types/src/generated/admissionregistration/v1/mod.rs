@@ -1576,7 +1576,6 @@ apimachinery::proto_message!(WebhookClientConfig { 1 => service, 2 => ca_bundle 
 // Types that other versions share: they convert to themselves.
 apimachinery::identity_conversion!(
     MatchCondition,
-    MatchResources,
     MutatingAdmissionPolicyBindingSpec,
     MutatingAdmissionPolicySpec,
     RuleWithOperations,

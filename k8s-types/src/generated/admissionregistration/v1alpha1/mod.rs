@@ -5,35 +5,35 @@
 /// ApplyConfiguration defines the desired configuration values of an object.
 ///
 /// The same type as [`v1::ApplyConfiguration`](crate::admissionregistration::v1::ApplyConfiguration):
-/// Go's `ApplyConfiguration` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `ApplyConfiguration` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type ApplyConfiguration = crate::admissionregistration::v1::ApplyConfiguration;
 
 /// AuditAnnotation describes how to produce an audit annotation for an API request.
 ///
 /// The same type as [`v1::AuditAnnotation`](crate::admissionregistration::v1::AuditAnnotation):
-/// Go's `AuditAnnotation` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `AuditAnnotation` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type AuditAnnotation = crate::admissionregistration::v1::AuditAnnotation;
 
 /// ExpressionWarning is a warning information that targets a specific expression.
 ///
 /// The same type as [`v1::ExpressionWarning`](crate::admissionregistration::v1::ExpressionWarning):
-/// Go's `ExpressionWarning` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `ExpressionWarning` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type ExpressionWarning = crate::admissionregistration::v1::ExpressionWarning;
 
 /// JSONPatch defines a JSON Patch.
 ///
 /// The same type as [`v1::JSONPatch`](crate::admissionregistration::v1::JSONPatch):
-/// Go's `JSONPatch` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `JSONPatch` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type JSONPatch = crate::admissionregistration::v1::JSONPatch;
 
 /// Go's \`MatchCondition\`.
 ///
 /// The same type as [`v1::MatchCondition`](crate::admissionregistration::v1::MatchCondition):
-/// Go's `MatchCondition` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `MatchCondition` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type MatchCondition = crate::admissionregistration::v1::MatchCondition;
 
@@ -42,14 +42,22 @@ pub type MatchCondition = crate::admissionregistration::v1::MatchCondition;
 /// The exclude rules take precedence over include rules (if a resource matches both, it is excluded)
 ///
 /// The same type as [`v1::MatchResources`](crate::admissionregistration::v1::MatchResources):
-/// Go's `MatchResources` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `MatchResources` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type MatchResources = crate::admissionregistration::v1::MatchResources;
+
+/// MutatingAdmissionPolicyBindingSpec is the specification of the MutatingAdmissionPolicyBinding.
+///
+/// The same type as [`v1::MutatingAdmissionPolicyBindingSpec`](crate::admissionregistration::v1::MutatingAdmissionPolicyBindingSpec):
+/// Go's `MutatingAdmissionPolicyBindingSpec` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type MutatingAdmissionPolicyBindingSpec =
+    crate::admissionregistration::v1::MutatingAdmissionPolicyBindingSpec;
 
 /// MutatingAdmissionPolicySpec is the specification of the desired behavior of the admission policy.
 ///
 /// The same type as [`v1::MutatingAdmissionPolicySpec`](crate::admissionregistration::v1::MutatingAdmissionPolicySpec):
-/// Go's `MutatingAdmissionPolicySpec` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `MutatingAdmissionPolicySpec` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type MutatingAdmissionPolicySpec =
     crate::admissionregistration::v1::MutatingAdmissionPolicySpec;
@@ -57,36 +65,52 @@ pub type MutatingAdmissionPolicySpec =
 /// Mutation specifies the CEL expression which is used to apply the Mutation.
 ///
 /// The same type as [`v1::Mutation`](crate::admissionregistration::v1::Mutation):
-/// Go's `Mutation` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `Mutation` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type Mutation = crate::admissionregistration::v1::Mutation;
 
 /// NamedRuleWithOperations is a tuple of Operations and Resources with ResourceNames.
 ///
 /// The same type as [`v1::NamedRuleWithOperations`](crate::admissionregistration::v1::NamedRuleWithOperations):
-/// Go's `NamedRuleWithOperations` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `NamedRuleWithOperations` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type NamedRuleWithOperations = crate::admissionregistration::v1::NamedRuleWithOperations;
 
 /// ParamKind is a tuple of Group Kind and Version.
 ///
 /// The same type as [`v1::ParamKind`](crate::admissionregistration::v1::ParamKind):
-/// Go's `ParamKind` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `ParamKind` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type ParamKind = crate::admissionregistration::v1::ParamKind;
+
+/// ParamRef describes how to locate the params to be used as input to
+/// expressions of rules applied by a policy binding.
+///
+/// The same type as [`v1::ParamRef`](crate::admissionregistration::v1::ParamRef):
+/// Go's `ParamRef` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type ParamRef = crate::admissionregistration::v1::ParamRef;
 
 /// TypeChecking contains results of type checking the expressions in the
 /// ValidatingAdmissionPolicy
 ///
 /// The same type as [`v1::TypeChecking`](crate::admissionregistration::v1::TypeChecking):
-/// Go's `TypeChecking` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `TypeChecking` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type TypeChecking = crate::admissionregistration::v1::TypeChecking;
+
+/// ValidatingAdmissionPolicyBindingSpec is the specification of the ValidatingAdmissionPolicyBinding.
+///
+/// The same type as [`v1::ValidatingAdmissionPolicyBindingSpec`](crate::admissionregistration::v1::ValidatingAdmissionPolicyBindingSpec):
+/// Go's `ValidatingAdmissionPolicyBindingSpec` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type ValidatingAdmissionPolicyBindingSpec =
+    crate::admissionregistration::v1::ValidatingAdmissionPolicyBindingSpec;
 
 /// ValidatingAdmissionPolicySpec is the specification of the desired behavior of the AdmissionPolicy.
 ///
 /// The same type as [`v1::ValidatingAdmissionPolicySpec`](crate::admissionregistration::v1::ValidatingAdmissionPolicySpec):
-/// Go's `ValidatingAdmissionPolicySpec` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `ValidatingAdmissionPolicySpec` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type ValidatingAdmissionPolicySpec =
     crate::admissionregistration::v1::ValidatingAdmissionPolicySpec;
@@ -94,7 +118,7 @@ pub type ValidatingAdmissionPolicySpec =
 /// ValidatingAdmissionPolicyStatus represents the status of a ValidatingAdmissionPolicy.
 ///
 /// The same type as [`v1::ValidatingAdmissionPolicyStatus`](crate::admissionregistration::v1::ValidatingAdmissionPolicyStatus):
-/// Go's `ValidatingAdmissionPolicyStatus` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `ValidatingAdmissionPolicyStatus` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type ValidatingAdmissionPolicyStatus =
     crate::admissionregistration::v1::ValidatingAdmissionPolicyStatus;
@@ -102,14 +126,14 @@ pub type ValidatingAdmissionPolicyStatus =
 /// Validation specifies the CEL expression which is used to apply the validation.
 ///
 /// The same type as [`v1::Validation`](crate::admissionregistration::v1::Validation):
-/// Go's `Validation` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `Validation` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type Validation = crate::admissionregistration::v1::Validation;
 
 /// Variable is the definition of a variable that is used for composition.
 ///
 /// The same type as [`v1::Variable`](crate::admissionregistration::v1::Variable):
-/// Go's `Variable` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `Variable` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type Variable = crate::admissionregistration::v1::Variable;
 
@@ -155,7 +179,8 @@ pub struct MutatingAdmissionPolicyBinding {
     #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec defines the desired behavior of the MutatingAdmissionPolicyBinding.
-    pub spec: MutatingAdmissionPolicyBindingSpec,
+    #[conversion(same_type)]
+    pub spec: crate::admissionregistration::v1::MutatingAdmissionPolicyBindingSpec,
 }
 
 apimachinery::proto_message!(MutatingAdmissionPolicyBinding { 1 => metadata, 2 => spec });
@@ -186,36 +211,6 @@ pub struct MutatingAdmissionPolicyBindingList {
 
 apimachinery::proto_message!(MutatingAdmissionPolicyBindingList { 1 => metadata, 2 => items });
 
-/// MutatingAdmissionPolicyBindingSpec is the specification of the MutatingAdmissionPolicyBinding.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::admissionregistration::v1::MutatingAdmissionPolicyBindingSpec, nested)]
-pub struct MutatingAdmissionPolicyBindingSpec {
-    /// policyName references a MutatingAdmissionPolicy name which the MutatingAdmissionPolicyBinding binds to.
-    /// If the referenced resource does not exist, this binding is considered invalid and will be ignored
-    /// Required.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub policy_name: String,
-    /// paramRef specifies the parameter resource used to configure the admission control policy.
-    /// It should point to a resource of the type specified in spec.ParamKind of the bound MutatingAdmissionPolicy.
-    /// If the policy specifies a ParamKind and the resource referred to by ParamRef does not exist, this binding is considered mis-configured and the FailurePolicy of the MutatingAdmissionPolicy applied.
-    /// If the policy does not specify a ParamKind then this field is ignored, and the rules are evaluated without a param.
-    pub param_ref: Option<ParamRef>,
-    /// matchResources limits what resources match this binding and may be mutated by it.
-    /// Note that if matchResources matches a resource, the resource must also match a policy's matchConstraints and
-    /// matchConditions before the resource may be mutated.
-    /// When matchResources is unset, it does not constrain resource matching, and only the policy's matchConstraints
-    /// and matchConditions must match for the resource to be mutated.
-    /// Additionally, matchResources.resourceRules are optional and do not constraint matching when unset.
-    /// Note that this is differs from MutatingAdmissionPolicy matchConstraints, where resourceRules are required.
-    /// The CREATE, UPDATE and CONNECT operations are allowed.  The DELETE operation may not be matched.
-    /// '\*' matches CREATE, UPDATE and CONNECT.
-    #[conversion(same_type)]
-    pub match_resources: Option<crate::admissionregistration::v1::MatchResources>,
-}
-
-apimachinery::proto_message!(MutatingAdmissionPolicyBindingSpec { 1 => policy_name as "policyName", 2 => param_ref as "paramRef", 3 => match_resources as "matchResources" });
-
 /// MutatingAdmissionPolicyList is a list of MutatingAdmissionPolicy.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
@@ -241,60 +236,6 @@ pub struct MutatingAdmissionPolicyList {
 }
 
 apimachinery::proto_message!(MutatingAdmissionPolicyList { 1 => metadata, 2 => items });
-
-/// ParamRef describes how to locate the params to be used as input to
-/// expressions of rules applied by a policy binding.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::admissionregistration::v1::ParamRef, nested)]
-pub struct ParamRef {
-    /// name is the name of the resource being referenced.
-    ///
-    /// \`name\` and \`selector\` are mutually exclusive properties. If one is set,
-    /// the other must be unset.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub name: String,
-    /// namespace is the namespace of the referenced resource. Allows limiting
-    /// the search for params to a specific namespace. Applies to both \`name\` and
-    /// \`selector\` fields.
-    ///
-    /// A per-namespace parameter may be used by specifying a namespace-scoped
-    /// \`paramKind\` in the policy and leaving this field empty.
-    ///
-    /// - If \`paramKind\` is cluster-scoped, this field MUST be unset. Setting this
-    /// field results in a configuration error.
-    ///
-    /// - If \`paramKind\` is namespace-scoped, the namespace of the object being
-    /// evaluated for admission will be used when this field is left unset. Take
-    /// care that if this is left empty the binding must not match any cluster-scoped
-    /// resources, which will result in an error.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub namespace: String,
-    /// selector can be used to match multiple param objects based on their labels.
-    /// Supply selector: {} to match all resources of the ParamKind.
-    ///
-    /// If multiple params are found, they are all evaluated with the policy expressions
-    /// and the results are ANDed together.
-    ///
-    /// One of \`name\` or \`selector\` must be set, but \`name\` and \`selector\` are
-    /// mutually exclusive properties. If one is set, the other must be unset.
-    #[conversion(same_type)]
-    pub selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
-    /// parameterNotFoundAction controls the behavior of the binding when the resource
-    /// exists, and name or selector is valid, but there are no parameters
-    /// matched by the binding. If the value is set to \`Allow\`, then no
-    /// matched parameters will be treated as successful validation by the binding.
-    /// If set to \`Deny\`, then no matched parameters will be subject to the
-    /// \`failurePolicy\` of the policy.
-    ///
-    /// Allowed values are \`Allow\` or \`Deny\`
-    /// Default to \`Deny\`
-    #[conversion(same_type)]
-    pub parameter_not_found_action: Option<String>,
-}
-
-apimachinery::proto_message!(ParamRef { 1 => name, 2 => namespace, 3 => selector, 4 => parameter_not_found_action as "parameterNotFoundAction" });
 
 /// ValidatingAdmissionPolicy describes the definition of an admission validation policy that accepts or rejects an object without changing it.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
@@ -344,7 +285,8 @@ pub struct ValidatingAdmissionPolicyBinding {
     #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec defines the desired behavior of the ValidatingAdmissionPolicyBinding.
-    pub spec: ValidatingAdmissionPolicyBindingSpec,
+    #[conversion(same_type)]
+    pub spec: crate::admissionregistration::v1::ValidatingAdmissionPolicyBindingSpec,
 }
 
 apimachinery::proto_message!(ValidatingAdmissionPolicyBinding { 1 => metadata, 2 => spec });
@@ -374,74 +316,6 @@ pub struct ValidatingAdmissionPolicyBindingList {
 }
 
 apimachinery::proto_message!(ValidatingAdmissionPolicyBindingList { 1 => metadata, 2 => items });
-
-/// ValidatingAdmissionPolicyBindingSpec is the specification of the ValidatingAdmissionPolicyBinding.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::admissionregistration::v1::ValidatingAdmissionPolicyBindingSpec, nested)]
-pub struct ValidatingAdmissionPolicyBindingSpec {
-    /// policyName references a ValidatingAdmissionPolicy name which the ValidatingAdmissionPolicyBinding binds to.
-    /// If the referenced resource does not exist, this binding is considered invalid and will be ignored
-    /// Required.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub policy_name: String,
-    /// paramRef specifies the parameter resource used to configure the admission control policy.
-    /// It should point to a resource of the type specified in ParamKind of the bound ValidatingAdmissionPolicy.
-    /// If the policy specifies a ParamKind and the resource referred to by ParamRef does not exist, this binding is considered mis-configured and the FailurePolicy of the ValidatingAdmissionPolicy applied.
-    /// If the policy does not specify a ParamKind then this field is ignored, and the rules are evaluated without a param.
-    pub param_ref: Option<ParamRef>,
-    /// matchResources declares what resources match this binding and will be validated by it.
-    /// Note that this is intersected with the policy's matchConstraints, so only requests that are matched by the policy can be selected by this.
-    /// If this is unset, all resources matched by the policy are validated by this binding
-    /// When resourceRules is unset, it does not constrain resource matching. If a resource is matched by the other fields of this object, it will be validated.
-    /// Note that this is differs from ValidatingAdmissionPolicy matchConstraints, where resourceRules are required.
-    #[conversion(same_type)]
-    pub match_resources: Option<crate::admissionregistration::v1::MatchResources>,
-    /// validationActions declares how Validations of the referenced ValidatingAdmissionPolicy are enforced.
-    /// If a validation evaluates to false it is always enforced according to these actions.
-    ///
-    /// Failures defined by the ValidatingAdmissionPolicy's FailurePolicy are enforced according
-    /// to these actions only if the FailurePolicy is set to Fail, otherwise the failures are
-    /// ignored. This includes compilation errors, runtime errors and misconfigurations of the policy.
-    ///
-    /// validationActions is declared as a set of action values. Order does
-    /// not matter. validationActions may not contain duplicates of the same action.
-    ///
-    /// The supported actions values are:
-    ///
-    /// "Deny" specifies that a validation failure results in a denied request.
-    ///
-    /// "Warn" specifies that a validation failure is reported to the request client
-    /// in HTTP Warning headers, with a warning code of 299. Warnings can be sent
-    /// both for allowed or denied admission responses.
-    ///
-    /// "Audit" specifies that a validation failure is included in the published
-    /// audit event for the request. The audit event will contain a
-    /// \`validation.policy.admission.k8s.io/validation\_failure\` audit annotation
-    /// with a value containing the details of the validation failures, formatted as
-    /// a JSON list of objects, each with the following fields:
-    /// - message: The validation failure message string
-    /// - policy: The resource name of the ValidatingAdmissionPolicy
-    /// - binding: The resource name of the ValidatingAdmissionPolicyBinding
-    /// - expressionIndex: The index of the failed validations in the ValidatingAdmissionPolicy
-    /// - validationActions: The enforcement actions enacted for the validation failure
-    /// Example audit annotation:
-    /// \`"validation.policy.admission.k8s.io/validation\_failure": "\[{\\"message\\": \\"Invalid value\\", {\\"policy\\": \\"policy.example.com\\", {\\"binding\\": \\"policybinding.example.com\\", {\\"expressionIndex\\": \\"1\\", {\\"validationActions\\": \[\\"Audit\\"\]}\]"\`
-    ///
-    /// Clients should expect to handle additional values by ignoring
-    /// any values not recognized.
-    ///
-    /// "Deny" and "Warn" may not be used together since this combination
-    /// needlessly duplicates the validation failure both in the
-    /// API response body and the HTTP warning headers.
-    ///
-    /// Required.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
-    pub validation_actions: Vec<String>,
-}
-
-apimachinery::proto_message!(ValidatingAdmissionPolicyBindingSpec { 1 => policy_name as "policyName", 2 => param_ref as "paramRef", 3 => match_resources as "matchResources", 4 => validation_actions as "validationActions" });
 
 /// ValidatingAdmissionPolicyList is a list of ValidatingAdmissionPolicy.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]

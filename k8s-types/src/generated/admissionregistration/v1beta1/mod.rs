@@ -5,35 +5,35 @@
 /// ApplyConfiguration defines the desired configuration values of an object.
 ///
 /// The same type as [`v1::ApplyConfiguration`](crate::admissionregistration::v1::ApplyConfiguration):
-/// Go's `ApplyConfiguration` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `ApplyConfiguration` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type ApplyConfiguration = crate::admissionregistration::v1::ApplyConfiguration;
 
 /// AuditAnnotation describes how to produce an audit annotation for an API request.
 ///
 /// The same type as [`v1::AuditAnnotation`](crate::admissionregistration::v1::AuditAnnotation):
-/// Go's `AuditAnnotation` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `AuditAnnotation` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type AuditAnnotation = crate::admissionregistration::v1::AuditAnnotation;
 
 /// ExpressionWarning is a warning information that targets a specific expression.
 ///
 /// The same type as [`v1::ExpressionWarning`](crate::admissionregistration::v1::ExpressionWarning):
-/// Go's `ExpressionWarning` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `ExpressionWarning` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type ExpressionWarning = crate::admissionregistration::v1::ExpressionWarning;
 
 /// JSONPatch defines a JSON Patch.
 ///
 /// The same type as [`v1::JSONPatch`](crate::admissionregistration::v1::JSONPatch):
-/// Go's `JSONPatch` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `JSONPatch` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type JSONPatch = crate::admissionregistration::v1::JSONPatch;
 
 /// MatchCondition represents a condition which must be fulfilled for a request to be sent to a webhook.
 ///
 /// The same type as [`v1::MatchCondition`](crate::admissionregistration::v1::MatchCondition):
-/// Go's `MatchCondition` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `MatchCondition` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type MatchCondition = crate::admissionregistration::v1::MatchCondition;
 
@@ -42,14 +42,14 @@ pub type MatchCondition = crate::admissionregistration::v1::MatchCondition;
 /// The exclude rules take precedence over include rules (if a resource matches both, it is excluded)
 ///
 /// The same type as [`v1::MatchResources`](crate::admissionregistration::v1::MatchResources):
-/// Go's `MatchResources` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `MatchResources` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type MatchResources = crate::admissionregistration::v1::MatchResources;
 
 /// MutatingAdmissionPolicyBindingSpec is the specification of the MutatingAdmissionPolicyBinding.
 ///
 /// The same type as [`v1::MutatingAdmissionPolicyBindingSpec`](crate::admissionregistration::v1::MutatingAdmissionPolicyBindingSpec):
-/// Go's `MutatingAdmissionPolicyBindingSpec` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `MutatingAdmissionPolicyBindingSpec` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type MutatingAdmissionPolicyBindingSpec =
     crate::admissionregistration::v1::MutatingAdmissionPolicyBindingSpec;
@@ -57,7 +57,7 @@ pub type MutatingAdmissionPolicyBindingSpec =
 /// MutatingAdmissionPolicySpec is the specification of the desired behavior of the admission policy.
 ///
 /// The same type as [`v1::MutatingAdmissionPolicySpec`](crate::admissionregistration::v1::MutatingAdmissionPolicySpec):
-/// Go's `MutatingAdmissionPolicySpec` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `MutatingAdmissionPolicySpec` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type MutatingAdmissionPolicySpec =
     crate::admissionregistration::v1::MutatingAdmissionPolicySpec;
@@ -65,21 +65,21 @@ pub type MutatingAdmissionPolicySpec =
 /// Mutation specifies the CEL expression which is used to apply the Mutation.
 ///
 /// The same type as [`v1::Mutation`](crate::admissionregistration::v1::Mutation):
-/// Go's `Mutation` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `Mutation` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type Mutation = crate::admissionregistration::v1::Mutation;
 
 /// NamedRuleWithOperations is a tuple of Operations and Resources with ResourceNames.
 ///
 /// The same type as [`v1::NamedRuleWithOperations`](crate::admissionregistration::v1::NamedRuleWithOperations):
-/// Go's `NamedRuleWithOperations` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `NamedRuleWithOperations` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type NamedRuleWithOperations = crate::admissionregistration::v1::NamedRuleWithOperations;
 
 /// ParamKind is a tuple of Group Kind and Version.
 ///
 /// The same type as [`v1::ParamKind`](crate::admissionregistration::v1::ParamKind):
-/// Go's `ParamKind` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `ParamKind` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type ParamKind = crate::admissionregistration::v1::ParamKind;
 
@@ -87,14 +87,14 @@ pub type ParamKind = crate::admissionregistration::v1::ParamKind;
 /// expressions of rules applied by a policy binding.
 ///
 /// The same type as [`v1::ParamRef`](crate::admissionregistration::v1::ParamRef):
-/// Go's `ParamRef` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `ParamRef` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type ParamRef = crate::admissionregistration::v1::ParamRef;
 
 /// ServiceReference holds a reference to Service.legacy.k8s.io
 ///
 /// The same type as [`v1::ServiceReference`](crate::admissionregistration::v1::ServiceReference):
-/// Go's `ServiceReference` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `ServiceReference` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type ServiceReference = crate::admissionregistration::v1::ServiceReference;
 
@@ -102,14 +102,14 @@ pub type ServiceReference = crate::admissionregistration::v1::ServiceReference;
 /// ValidatingAdmissionPolicy
 ///
 /// The same type as [`v1::TypeChecking`](crate::admissionregistration::v1::TypeChecking):
-/// Go's `TypeChecking` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `TypeChecking` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type TypeChecking = crate::admissionregistration::v1::TypeChecking;
 
 /// ValidatingAdmissionPolicyBindingSpec is the specification of the ValidatingAdmissionPolicyBinding.
 ///
 /// The same type as [`v1::ValidatingAdmissionPolicyBindingSpec`](crate::admissionregistration::v1::ValidatingAdmissionPolicyBindingSpec):
-/// Go's `ValidatingAdmissionPolicyBindingSpec` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `ValidatingAdmissionPolicyBindingSpec` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type ValidatingAdmissionPolicyBindingSpec =
     crate::admissionregistration::v1::ValidatingAdmissionPolicyBindingSpec;
@@ -117,7 +117,7 @@ pub type ValidatingAdmissionPolicyBindingSpec =
 /// ValidatingAdmissionPolicySpec is the specification of the desired behavior of the AdmissionPolicy.
 ///
 /// The same type as [`v1::ValidatingAdmissionPolicySpec`](crate::admissionregistration::v1::ValidatingAdmissionPolicySpec):
-/// Go's `ValidatingAdmissionPolicySpec` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `ValidatingAdmissionPolicySpec` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type ValidatingAdmissionPolicySpec =
     crate::admissionregistration::v1::ValidatingAdmissionPolicySpec;
@@ -125,7 +125,7 @@ pub type ValidatingAdmissionPolicySpec =
 /// ValidatingAdmissionPolicyStatus represents the status of an admission validation policy.
 ///
 /// The same type as [`v1::ValidatingAdmissionPolicyStatus`](crate::admissionregistration::v1::ValidatingAdmissionPolicyStatus):
-/// Go's `ValidatingAdmissionPolicyStatus` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `ValidatingAdmissionPolicyStatus` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type ValidatingAdmissionPolicyStatus =
     crate::admissionregistration::v1::ValidatingAdmissionPolicyStatus;
@@ -133,14 +133,14 @@ pub type ValidatingAdmissionPolicyStatus =
 /// Validation specifies the CEL expression which is used to apply the validation.
 ///
 /// The same type as [`v1::Validation`](crate::admissionregistration::v1::Validation):
-/// Go's `Validation` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `Validation` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type Validation = crate::admissionregistration::v1::Validation;
 
 /// Variable is the definition of a variable that is used for composition. A variable is defined as a named expression.
 ///
 /// The same type as [`v1::Variable`](crate::admissionregistration::v1::Variable):
-/// Go's `Variable` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `Variable` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type Variable = crate::admissionregistration::v1::Variable;
 
@@ -148,7 +148,7 @@ pub type Variable = crate::admissionregistration::v1::Variable;
 /// connection with the webhook
 ///
 /// The same type as [`v1::WebhookClientConfig`](crate::admissionregistration::v1::WebhookClientConfig):
-/// Go's `WebhookClientConfig` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `WebhookClientConfig` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type WebhookClientConfig = crate::admissionregistration::v1::WebhookClientConfig;
 

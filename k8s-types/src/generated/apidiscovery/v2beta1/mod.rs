@@ -5,21 +5,21 @@
 /// APIResourceDiscovery provides information about an API resource for discovery.
 ///
 /// The same type as [`v2::APIResourceDiscovery`](crate::apidiscovery::v2::APIResourceDiscovery):
-/// Go's `APIResourceDiscovery` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `APIResourceDiscovery` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v2`'s.
 pub type APIResourceDiscovery = crate::apidiscovery::v2::APIResourceDiscovery;
 
 /// APISubresourceDiscovery provides information about an API subresource for discovery.
 ///
 /// The same type as [`v2::APISubresourceDiscovery`](crate::apidiscovery::v2::APISubresourceDiscovery):
-/// Go's `APISubresourceDiscovery` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `APISubresourceDiscovery` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v2`'s.
 pub type APISubresourceDiscovery = crate::apidiscovery::v2::APISubresourceDiscovery;
 
 /// APIVersionDiscovery holds a list of APIResourceDiscovery types that are served for a particular version within an API Group.
 ///
 /// The same type as [`v2::APIVersionDiscovery`](crate::apidiscovery::v2::APIVersionDiscovery):
-/// Go's `APIVersionDiscovery` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `APIVersionDiscovery` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v2`'s.
 pub type APIVersionDiscovery = crate::apidiscovery::v2::APIVersionDiscovery;
 

@@ -5,21 +5,21 @@
 /// ConversionRequest describes the conversion request parameters.
 ///
 /// The same type as [`v1::ConversionRequest`](crate::apiextensions::v1::ConversionRequest):
-/// Go's `ConversionRequest` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `ConversionRequest` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type ConversionRequest = crate::apiextensions::v1::ConversionRequest;
 
 /// ConversionResponse describes a conversion response.
 ///
 /// The same type as [`v1::ConversionResponse`](crate::apiextensions::v1::ConversionResponse):
-/// Go's `ConversionResponse` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `ConversionResponse` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type ConversionResponse = crate::apiextensions::v1::ConversionResponse;
 
 /// CustomResourceDefinitionCondition contains details for the current condition of this pod.
 ///
 /// The same type as [`v1::CustomResourceDefinitionCondition`](crate::apiextensions::v1::CustomResourceDefinitionCondition):
-/// Go's `CustomResourceDefinitionCondition` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `CustomResourceDefinitionCondition` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type CustomResourceDefinitionCondition =
     crate::apiextensions::v1::CustomResourceDefinitionCondition;
@@ -27,21 +27,21 @@ pub type CustomResourceDefinitionCondition =
 /// CustomResourceDefinitionNames indicates the names to serve this CustomResourceDefinition
 ///
 /// The same type as [`v1::CustomResourceDefinitionNames`](crate::apiextensions::v1::CustomResourceDefinitionNames):
-/// Go's `CustomResourceDefinitionNames` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `CustomResourceDefinitionNames` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type CustomResourceDefinitionNames = crate::apiextensions::v1::CustomResourceDefinitionNames;
 
 /// CustomResourceDefinitionStatus indicates the state of the CustomResourceDefinition
 ///
 /// The same type as [`v1::CustomResourceDefinitionStatus`](crate::apiextensions::v1::CustomResourceDefinitionStatus):
-/// Go's `CustomResourceDefinitionStatus` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `CustomResourceDefinitionStatus` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type CustomResourceDefinitionStatus = crate::apiextensions::v1::CustomResourceDefinitionStatus;
 
 /// CustomResourceSubresourceScale defines how to serve the scale subresource for CustomResources.
 ///
 /// The same type as [`v1::CustomResourceSubresourceScale`](crate::apiextensions::v1::CustomResourceSubresourceScale):
-/// Go's `CustomResourceSubresourceScale` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `CustomResourceSubresourceScale` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type CustomResourceSubresourceScale = crate::apiextensions::v1::CustomResourceSubresourceScale;
 
@@ -52,7 +52,7 @@ pub type CustomResourceSubresourceScale = crate::apiextensions::v1::CustomResour
 /// \* PUT/POST/PATCH requests to the custom resource ignore changes to the status stanza
 ///
 /// The same type as [`v1::CustomResourceSubresourceStatus`](crate::apiextensions::v1::CustomResourceSubresourceStatus):
-/// Go's `CustomResourceSubresourceStatus` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `CustomResourceSubresourceStatus` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type CustomResourceSubresourceStatus =
     crate::apiextensions::v1::CustomResourceSubresourceStatus;
@@ -60,7 +60,7 @@ pub type CustomResourceSubresourceStatus =
 /// ExternalDocumentation allows referencing an external resource for extended documentation.
 ///
 /// The same type as [`v1::ExternalDocumentation`](crate::apiextensions::v1::ExternalDocumentation):
-/// Go's `ExternalDocumentation` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `ExternalDocumentation` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type ExternalDocumentation = crate::apiextensions::v1::ExternalDocumentation;
 
@@ -71,7 +71,7 @@ pub type JSON = crate::custom::apiextensions::JSON;
 /// JSONSchemaProps is a JSON-Schema following Specification Draft 4 (<http://json-schema.org/>).
 ///
 /// The same type as [`v1::JSONSchemaProps`](crate::apiextensions::v1::JSONSchemaProps):
-/// Go's `JSONSchemaProps` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `JSONSchemaProps` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type JSONSchemaProps = crate::apiextensions::v1::JSONSchemaProps;
 
@@ -93,14 +93,14 @@ pub type JSONSchemaPropsOrStringArray = crate::custom::apiextensions::JSONSchema
 /// ServiceReference holds a reference to Service.legacy.k8s.io
 ///
 /// The same type as [`v1::ServiceReference`](crate::apiextensions::v1::ServiceReference):
-/// Go's `ServiceReference` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `ServiceReference` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type ServiceReference = crate::apiextensions::v1::ServiceReference;
 
 /// ValidationRule describes a validation rule written in the CEL expression language.
 ///
 /// The same type as [`v1::ValidationRule`](crate::apiextensions::v1::ValidationRule):
-/// Go's `ValidationRule` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `ValidationRule` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type ValidationRule = crate::apiextensions::v1::ValidationRule;
 

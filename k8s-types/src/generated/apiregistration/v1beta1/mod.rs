@@ -5,7 +5,7 @@
 /// APIServiceCondition describes the state of an APIService at a particular point
 ///
 /// The same type as [`v1::APIServiceCondition`](crate::apiregistration::v1::APIServiceCondition):
-/// Go's `APIServiceCondition` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `APIServiceCondition` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type APIServiceCondition = crate::apiregistration::v1::APIServiceCondition;
 
@@ -13,21 +13,21 @@ pub type APIServiceCondition = crate::apiregistration::v1::APIServiceCondition;
 /// Only https is supported, though you are able to disable certificate verification.
 ///
 /// The same type as [`v1::APIServiceSpec`](crate::apiregistration::v1::APIServiceSpec):
-/// Go's `APIServiceSpec` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `APIServiceSpec` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type APIServiceSpec = crate::apiregistration::v1::APIServiceSpec;
 
 /// APIServiceStatus contains derived information about an API server
 ///
 /// The same type as [`v1::APIServiceStatus`](crate::apiregistration::v1::APIServiceStatus):
-/// Go's `APIServiceStatus` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `APIServiceStatus` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type APIServiceStatus = crate::apiregistration::v1::APIServiceStatus;
 
 /// ServiceReference holds a reference to Service.legacy.k8s.io
 ///
 /// The same type as [`v1::ServiceReference`](crate::apiregistration::v1::ServiceReference):
-/// Go's `ServiceReference` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `ServiceReference` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type ServiceReference = crate::apiregistration::v1::ServiceReference;
 

@@ -789,5 +789,6 @@ apimachinery::identity_conversion!(
     StatefulSetOrdinals,
     StatefulSetPersistentVolumeClaimRetentionPolicy,
     StatefulSetSpec,
-    StatefulSetStatus
+    StatefulSetStatus,
+    StatefulSetUpdateStrategy
 );

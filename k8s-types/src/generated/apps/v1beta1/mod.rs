@@ -5,42 +5,56 @@
 /// DeploymentCondition describes the state of a deployment at a certain point.
 ///
 /// The same type as [`v1::DeploymentCondition`](crate::apps::v1::DeploymentCondition):
-/// Go's `DeploymentCondition` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `DeploymentCondition` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type DeploymentCondition = crate::apps::v1::DeploymentCondition;
 
 /// DeploymentStatus is the most recently observed status of the Deployment.
 ///
 /// The same type as [`v1::DeploymentStatus`](crate::apps::v1::DeploymentStatus):
-/// Go's `DeploymentStatus` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `DeploymentStatus` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type DeploymentStatus = crate::apps::v1::DeploymentStatus;
 
 /// DeploymentStrategy describes how to replace existing pods with new ones.
 ///
 /// The same type as [`v1::DeploymentStrategy`](crate::apps::v1::DeploymentStrategy):
-/// Go's `DeploymentStrategy` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `DeploymentStrategy` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type DeploymentStrategy = crate::apps::v1::DeploymentStrategy;
 
 /// Spec to control the desired behavior of rolling update.
 ///
 /// The same type as [`v1::RollingUpdateDeployment`](crate::apps::v1::RollingUpdateDeployment):
-/// Go's `RollingUpdateDeployment` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `RollingUpdateDeployment` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type RollingUpdateDeployment = crate::apps::v1::RollingUpdateDeployment;
+
+/// RollingUpdateStatefulSetStrategy is used to communicate parameter for RollingUpdateStatefulSetStrategyType.
+///
+/// The same type as [`v1::RollingUpdateStatefulSetStrategy`](crate::apps::v1::RollingUpdateStatefulSetStrategy):
+/// Go's `RollingUpdateStatefulSetStrategy` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type RollingUpdateStatefulSetStrategy = crate::apps::v1::RollingUpdateStatefulSetStrategy;
 
 /// ScaleSpec describes the attributes of a scale subresource
 ///
 /// The same type as [`v1beta2::ScaleSpec`](crate::apps::v1beta2::ScaleSpec):
-/// Go's `ScaleSpec` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `ScaleSpec` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1beta2`'s.
 pub type ScaleSpec = crate::apps::v1beta2::ScaleSpec;
+
+/// ScaleStatus represents the current status of a scale subresource.
+///
+/// The same type as [`v1beta2::ScaleStatus`](crate::apps::v1beta2::ScaleStatus):
+/// Go's `ScaleStatus` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1beta2`'s.
+pub type ScaleStatus = crate::apps::v1beta2::ScaleStatus;
 
 /// StatefulSetCondition describes the state of a statefulset at a certain point.
 ///
 /// The same type as [`v1::StatefulSetCondition`](crate::apps::v1::StatefulSetCondition):
-/// Go's `StatefulSetCondition` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `StatefulSetCondition` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type StatefulSetCondition = crate::apps::v1::StatefulSetCondition;
 
@@ -48,7 +62,7 @@ pub type StatefulSetCondition = crate::apps::v1::StatefulSetCondition;
 /// in this StatefulSet.
 ///
 /// The same type as [`v1::StatefulSetOrdinals`](crate::apps::v1::StatefulSetOrdinals):
-/// Go's `StatefulSetOrdinals` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `StatefulSetOrdinals` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type StatefulSetOrdinals = crate::apps::v1::StatefulSetOrdinals;
 
@@ -56,10 +70,19 @@ pub type StatefulSetOrdinals = crate::apps::v1::StatefulSetOrdinals;
 /// created from the StatefulSet VolumeClaimTemplates.
 ///
 /// The same type as [`v1::StatefulSetPersistentVolumeClaimRetentionPolicy`](crate::apps::v1::StatefulSetPersistentVolumeClaimRetentionPolicy):
-/// Go's `StatefulSetPersistentVolumeClaimRetentionPolicy` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `StatefulSetPersistentVolumeClaimRetentionPolicy` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type StatefulSetPersistentVolumeClaimRetentionPolicy =
     crate::apps::v1::StatefulSetPersistentVolumeClaimRetentionPolicy;
+
+/// StatefulSetUpdateStrategy indicates the strategy that the StatefulSet
+/// controller will use to perform updates. It includes any additional parameters
+/// necessary to perform the update for the indicated strategy.
+///
+/// The same type as [`v1::StatefulSetUpdateStrategy`](crate::apps::v1::StatefulSetUpdateStrategy):
+/// Go's `StatefulSetUpdateStrategy` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type StatefulSetUpdateStrategy = crate::apps::v1::StatefulSetUpdateStrategy;
 
 /// DEPRECATED - This group version of ControllerRevision is deprecated by apps/v1beta2/ControllerRevision. See the
 /// release notes for more information.
@@ -244,29 +267,6 @@ pub struct RollbackConfig {
 
 apimachinery::proto_message!(RollbackConfig { 1 => revision });
 
-/// RollingUpdateStatefulSetStrategy is used to communicate parameter for RollingUpdateStatefulSetStrategyType.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::RollingUpdateStatefulSetStrategy, nested)]
-pub struct RollingUpdateStatefulSetStrategy {
-    /// Partition indicates the ordinal at which the StatefulSet should be partitioned
-    /// for updates. During a rolling update, all pods from ordinal Replicas-1 to
-    /// Partition are updated. All pods from ordinal Partition-1 to 0 remain untouched.
-    /// This is helpful in being able to do a canary based deployment. The default value is 0.
-    #[conversion(same_type)]
-    pub partition: Option<i32>,
-    /// maxUnavailable is the maximum number of pods that can be unavailable during the update.
-    /// Value can be an absolute number (ex: 5) or a percentage of desired pods (ex: 10%).
-    /// Absolute number is calculated from percentage by rounding up. This can not be 0.
-    /// Defaults to 1. This field is beta-level and is enabled by default. The field applies to all pods in the range 0 to
-    /// Replicas-1. That means if there is any unavailable pod in the range 0 to Replicas-1, it
-    /// will be counted towards MaxUnavailable.
-    /// This setting might not be effective for the OrderedReady podManagementPolicy. That policy ensures pods are created and become ready one at a time.
-    #[conversion(same_type)]
-    pub max_unavailable: Option<crate::value::IntOrString>,
-}
-
-apimachinery::proto_message!(RollingUpdateStatefulSetStrategy { 1 => partition, 2 => max_unavailable as "maxUnavailable" });
-
 /// Scale represents a scaling request for a resource.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
@@ -290,34 +290,11 @@ pub struct Scale {
     #[conversion(same_type)]
     pub spec: crate::apps::v1beta2::ScaleSpec,
     /// status defines current status of the scale. More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>. Read-only.
-    pub status: ScaleStatus,
+    #[conversion(same_type)]
+    pub status: crate::apps::v1beta2::ScaleStatus,
 }
 
 apimachinery::proto_message!(Scale { 1 => metadata, 2 => spec, 3 => status });
-
-/// ScaleStatus represents the current status of a scale subresource.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1beta2::ScaleStatus, nested)]
-pub struct ScaleStatus {
-    /// replias is the actual number of observed instances of the scaled object.
-    #[conversion(same_type)]
-    pub replicas: i32,
-    /// selector is a label query over pods that should match the replicas count. More info: <https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/>
-    #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
-    #[conversion(same_type)]
-    pub selector: std::collections::BTreeMap<String, String>,
-    /// targetSelector is the label selector for pods that should match the replicas count. This is a serializated
-    /// version of both map-based and more expressive set-based selectors. This is done to
-    /// avoid introspection in the clients. The string will be in the same format as the
-    /// query-param syntax. If the target type only supports map-based selectors, both this
-    /// field and map-based selector field are populated.
-    /// More info: <https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors>
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub target_selector: String,
-}
-
-apimachinery::proto_message!(ScaleStatus { 1 => replicas, 2 => selector, 3 => target_selector as "targetSelector" });
 
 /// DEPRECATED - This group version of StatefulSet is deprecated by apps/v1beta2/StatefulSet. See the release notes for
 /// more information.
@@ -428,7 +405,8 @@ pub struct StatefulSetSpec {
     /// updateStrategy indicates the StatefulSetUpdateStrategy that will be
     /// employed to update Pods in the StatefulSet when a revision is made to
     /// Template.
-    pub update_strategy: StatefulSetUpdateStrategy,
+    #[conversion(same_type)]
+    pub update_strategy: crate::apps::v1::StatefulSetUpdateStrategy,
     /// revisionHistoryLimit is the maximum number of revisions that will
     /// be maintained in the StatefulSet's revision history. The revision history
     /// consists of all revisions not represented by a currently applied
@@ -509,19 +487,3 @@ pub struct StatefulSetStatus {
 }
 
 apimachinery::proto_message!(StatefulSetStatus { 1 => observed_generation as "observedGeneration", 2 => replicas, 3 => ready_replicas as "readyReplicas", 4 => current_replicas as "currentReplicas", 5 => updated_replicas as "updatedReplicas", 6 => current_revision as "currentRevision", 7 => update_revision as "updateRevision", 9 => collision_count as "collisionCount", 10 => conditions, 11 => available_replicas as "availableReplicas" });
-
-/// StatefulSetUpdateStrategy indicates the strategy that the StatefulSet
-/// controller will use to perform updates. It includes any additional parameters
-/// necessary to perform the update for the indicated strategy.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::StatefulSetUpdateStrategy, nested)]
-pub struct StatefulSetUpdateStrategy {
-    /// Type indicates the type of the StatefulSetUpdateStrategy.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub r#type: String,
-    /// RollingUpdate is used to communicate parameters when Type is RollingUpdateStatefulSetStrategyType.
-    pub rolling_update: Option<RollingUpdateStatefulSetStrategy>,
-}
-
-apimachinery::proto_message!(StatefulSetUpdateStrategy { 1 => r#type as "type", 2 => rolling_update as "rollingUpdate" });

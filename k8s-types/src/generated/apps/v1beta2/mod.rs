@@ -5,105 +5,105 @@
 /// DaemonSetCondition describes the state of a DaemonSet at a certain point.
 ///
 /// The same type as [`v1::DaemonSetCondition`](crate::apps::v1::DaemonSetCondition):
-/// Go's `DaemonSetCondition` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `DaemonSetCondition` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type DaemonSetCondition = crate::apps::v1::DaemonSetCondition;
 
 /// DaemonSetSpec is the specification of a daemon set.
 ///
 /// The same type as [`v1::DaemonSetSpec`](crate::apps::v1::DaemonSetSpec):
-/// Go's `DaemonSetSpec` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `DaemonSetSpec` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type DaemonSetSpec = crate::apps::v1::DaemonSetSpec;
 
 /// DaemonSetStatus represents the current status of a daemon set.
 ///
 /// The same type as [`v1::DaemonSetStatus`](crate::apps::v1::DaemonSetStatus):
-/// Go's `DaemonSetStatus` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `DaemonSetStatus` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type DaemonSetStatus = crate::apps::v1::DaemonSetStatus;
 
 /// DaemonSetUpdateStrategy is a struct used to control the update strategy for a DaemonSet.
 ///
 /// The same type as [`v1::DaemonSetUpdateStrategy`](crate::apps::v1::DaemonSetUpdateStrategy):
-/// Go's `DaemonSetUpdateStrategy` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `DaemonSetUpdateStrategy` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type DaemonSetUpdateStrategy = crate::apps::v1::DaemonSetUpdateStrategy;
 
 /// DeploymentCondition describes the state of a deployment at a certain point.
 ///
 /// The same type as [`v1::DeploymentCondition`](crate::apps::v1::DeploymentCondition):
-/// Go's `DeploymentCondition` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `DeploymentCondition` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type DeploymentCondition = crate::apps::v1::DeploymentCondition;
 
 /// DeploymentSpec is the specification of the desired behavior of the Deployment.
 ///
 /// The same type as [`v1::DeploymentSpec`](crate::apps::v1::DeploymentSpec):
-/// Go's `DeploymentSpec` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `DeploymentSpec` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type DeploymentSpec = crate::apps::v1::DeploymentSpec;
 
 /// DeploymentStatus is the most recently observed status of the Deployment.
 ///
 /// The same type as [`v1::DeploymentStatus`](crate::apps::v1::DeploymentStatus):
-/// Go's `DeploymentStatus` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `DeploymentStatus` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type DeploymentStatus = crate::apps::v1::DeploymentStatus;
 
 /// DeploymentStrategy describes how to replace existing pods with new ones.
 ///
 /// The same type as [`v1::DeploymentStrategy`](crate::apps::v1::DeploymentStrategy):
-/// Go's `DeploymentStrategy` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `DeploymentStrategy` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type DeploymentStrategy = crate::apps::v1::DeploymentStrategy;
 
 /// ReplicaSetCondition describes the state of a replica set at a certain point.
 ///
 /// The same type as [`v1::ReplicaSetCondition`](crate::apps::v1::ReplicaSetCondition):
-/// Go's `ReplicaSetCondition` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `ReplicaSetCondition` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type ReplicaSetCondition = crate::apps::v1::ReplicaSetCondition;
 
 /// ReplicaSetSpec is the specification of a ReplicaSet.
 ///
 /// The same type as [`v1::ReplicaSetSpec`](crate::apps::v1::ReplicaSetSpec):
-/// Go's `ReplicaSetSpec` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `ReplicaSetSpec` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type ReplicaSetSpec = crate::apps::v1::ReplicaSetSpec;
 
 /// ReplicaSetStatus represents the current status of a ReplicaSet.
 ///
 /// The same type as [`v1::ReplicaSetStatus`](crate::apps::v1::ReplicaSetStatus):
-/// Go's `ReplicaSetStatus` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `ReplicaSetStatus` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type ReplicaSetStatus = crate::apps::v1::ReplicaSetStatus;
 
 /// Spec to control the desired behavior of daemon set rolling update.
 ///
 /// The same type as [`v1::RollingUpdateDaemonSet`](crate::apps::v1::RollingUpdateDaemonSet):
-/// Go's `RollingUpdateDaemonSet` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `RollingUpdateDaemonSet` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type RollingUpdateDaemonSet = crate::apps::v1::RollingUpdateDaemonSet;
 
 /// Spec to control the desired behavior of rolling update.
 ///
 /// The same type as [`v1::RollingUpdateDeployment`](crate::apps::v1::RollingUpdateDeployment):
-/// Go's `RollingUpdateDeployment` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `RollingUpdateDeployment` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type RollingUpdateDeployment = crate::apps::v1::RollingUpdateDeployment;
 
 /// RollingUpdateStatefulSetStrategy is used to communicate parameter for RollingUpdateStatefulSetStrategyType.
 ///
 /// The same type as [`v1::RollingUpdateStatefulSetStrategy`](crate::apps::v1::RollingUpdateStatefulSetStrategy):
-/// Go's `RollingUpdateStatefulSetStrategy` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `RollingUpdateStatefulSetStrategy` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type RollingUpdateStatefulSetStrategy = crate::apps::v1::RollingUpdateStatefulSetStrategy;
 
 /// StatefulSetCondition describes the state of a statefulset at a certain point.
 ///
 /// The same type as [`v1::StatefulSetCondition`](crate::apps::v1::StatefulSetCondition):
-/// Go's `StatefulSetCondition` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `StatefulSetCondition` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type StatefulSetCondition = crate::apps::v1::StatefulSetCondition;
 
@@ -111,7 +111,7 @@ pub type StatefulSetCondition = crate::apps::v1::StatefulSetCondition;
 /// in this StatefulSet.
 ///
 /// The same type as [`v1::StatefulSetOrdinals`](crate::apps::v1::StatefulSetOrdinals):
-/// Go's `StatefulSetOrdinals` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `StatefulSetOrdinals` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type StatefulSetOrdinals = crate::apps::v1::StatefulSetOrdinals;
 
@@ -119,7 +119,7 @@ pub type StatefulSetOrdinals = crate::apps::v1::StatefulSetOrdinals;
 /// created from the StatefulSet VolumeClaimTemplates.
 ///
 /// The same type as [`v1::StatefulSetPersistentVolumeClaimRetentionPolicy`](crate::apps::v1::StatefulSetPersistentVolumeClaimRetentionPolicy):
-/// Go's `StatefulSetPersistentVolumeClaimRetentionPolicy` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `StatefulSetPersistentVolumeClaimRetentionPolicy` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type StatefulSetPersistentVolumeClaimRetentionPolicy =
     crate::apps::v1::StatefulSetPersistentVolumeClaimRetentionPolicy;
@@ -127,14 +127,14 @@ pub type StatefulSetPersistentVolumeClaimRetentionPolicy =
 /// A StatefulSetSpec is the specification of a StatefulSet.
 ///
 /// The same type as [`v1::StatefulSetSpec`](crate::apps::v1::StatefulSetSpec):
-/// Go's `StatefulSetSpec` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `StatefulSetSpec` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type StatefulSetSpec = crate::apps::v1::StatefulSetSpec;
 
 /// StatefulSetStatus represents the current state of a StatefulSet.
 ///
 /// The same type as [`v1::StatefulSetStatus`](crate::apps::v1::StatefulSetStatus):
-/// Go's `StatefulSetStatus` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `StatefulSetStatus` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type StatefulSetStatus = crate::apps::v1::StatefulSetStatus;
 
@@ -143,7 +143,7 @@ pub type StatefulSetStatus = crate::apps::v1::StatefulSetStatus;
 /// necessary to perform the update for the indicated strategy.
 ///
 /// The same type as [`v1::StatefulSetUpdateStrategy`](crate::apps::v1::StatefulSetUpdateStrategy):
-/// Go's `StatefulSetUpdateStrategy` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `StatefulSetUpdateStrategy` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type StatefulSetUpdateStrategy = crate::apps::v1::StatefulSetUpdateStrategy;
 
@@ -471,4 +471,4 @@ pub struct StatefulSetList {
 apimachinery::proto_message!(StatefulSetList { 1 => metadata, 2 => items });
 
 // Types that other versions share: they convert to themselves.
-apimachinery::identity_conversion!(ScaleSpec);
+apimachinery::identity_conversion!(ScaleSpec, ScaleStatus);

@@ -5,7 +5,7 @@
 /// SelfSubjectReviewStatus is filled by the kube-apiserver and sent back to a user.
 ///
 /// The same type as [`v1::SelfSubjectReviewStatus`](crate::authentication::v1::SelfSubjectReviewStatus):
-/// Go's `SelfSubjectReviewStatus` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `SelfSubjectReviewStatus` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type SelfSubjectReviewStatus = crate::authentication::v1::SelfSubjectReviewStatus;
 

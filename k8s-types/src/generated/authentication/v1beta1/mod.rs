@@ -8,21 +8,21 @@ pub type ExtraValue = Vec<String>;
 /// SelfSubjectReviewStatus is filled by the kube-apiserver and sent back to a user.
 ///
 /// The same type as [`v1::SelfSubjectReviewStatus`](crate::authentication::v1::SelfSubjectReviewStatus):
-/// Go's `SelfSubjectReviewStatus` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `SelfSubjectReviewStatus` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type SelfSubjectReviewStatus = crate::authentication::v1::SelfSubjectReviewStatus;
 
 /// TokenReviewSpec is a description of the token authentication request.
 ///
 /// The same type as [`v1::TokenReviewSpec`](crate::authentication::v1::TokenReviewSpec):
-/// Go's `TokenReviewSpec` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `TokenReviewSpec` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type TokenReviewSpec = crate::authentication::v1::TokenReviewSpec;
 
 /// TokenReviewStatus is the result of the token authentication request.
 ///
 /// The same type as [`v1::TokenReviewStatus`](crate::authentication::v1::TokenReviewStatus):
-/// Go's `TokenReviewStatus` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `TokenReviewStatus` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type TokenReviewStatus = crate::authentication::v1::TokenReviewStatus;
 
@@ -30,7 +30,7 @@ pub type TokenReviewStatus = crate::authentication::v1::TokenReviewStatus;
 /// user.Info interface.
 ///
 /// The same type as [`v1::UserInfo`](crate::authentication::v1::UserInfo):
-/// Go's `UserInfo` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `UserInfo` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type UserInfo = crate::authentication::v1::UserInfo;
 

@@ -8,21 +8,21 @@ pub type ExtraValue = Vec<String>;
 /// NonResourceAttributes includes the authorization attributes available for non-resource requests to the Authorizer interface
 ///
 /// The same type as [`v1::NonResourceAttributes`](crate::authorization::v1::NonResourceAttributes):
-/// Go's `NonResourceAttributes` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `NonResourceAttributes` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type NonResourceAttributes = crate::authorization::v1::NonResourceAttributes;
 
 /// NonResourceRule holds information that describes a rule for the non-resource
 ///
 /// The same type as [`v1::NonResourceRule`](crate::authorization::v1::NonResourceRule):
-/// Go's `NonResourceRule` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `NonResourceRule` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type NonResourceRule = crate::authorization::v1::NonResourceRule;
 
 /// ResourceAttributes includes the authorization attributes available for resource requests to the Authorizer interface
 ///
 /// The same type as [`v1::ResourceAttributes`](crate::authorization::v1::ResourceAttributes):
-/// Go's `ResourceAttributes` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `ResourceAttributes` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type ResourceAttributes = crate::authorization::v1::ResourceAttributes;
 
@@ -30,7 +30,7 @@ pub type ResourceAttributes = crate::authorization::v1::ResourceAttributes;
 /// may contain duplicates, and possibly be incomplete.
 ///
 /// The same type as [`v1::ResourceRule`](crate::authorization::v1::ResourceRule):
-/// Go's `ResourceRule` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `ResourceRule` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type ResourceRule = crate::authorization::v1::ResourceRule;
 
@@ -38,21 +38,21 @@ pub type ResourceRule = crate::authorization::v1::ResourceRule;
 /// and nonResourceAttributes must be set
 ///
 /// The same type as [`v1::SelfSubjectAccessReviewSpec`](crate::authorization::v1::SelfSubjectAccessReviewSpec):
-/// Go's `SelfSubjectAccessReviewSpec` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `SelfSubjectAccessReviewSpec` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type SelfSubjectAccessReviewSpec = crate::authorization::v1::SelfSubjectAccessReviewSpec;
 
 /// SelfSubjectRulesReviewSpec defines the specification for SelfSubjectRulesReview.
 ///
 /// The same type as [`v1::SelfSubjectRulesReviewSpec`](crate::authorization::v1::SelfSubjectRulesReviewSpec):
-/// Go's `SelfSubjectRulesReviewSpec` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `SelfSubjectRulesReviewSpec` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type SelfSubjectRulesReviewSpec = crate::authorization::v1::SelfSubjectRulesReviewSpec;
 
 /// SubjectAccessReviewStatus
 ///
 /// The same type as [`v1::SubjectAccessReviewStatus`](crate::authorization::v1::SubjectAccessReviewStatus):
-/// Go's `SubjectAccessReviewStatus` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `SubjectAccessReviewStatus` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type SubjectAccessReviewStatus = crate::authorization::v1::SubjectAccessReviewStatus;
 
@@ -62,7 +62,7 @@ pub type SubjectAccessReviewStatus = crate::authorization::v1::SubjectAccessRevi
 /// even if that list is incomplete.
 ///
 /// The same type as [`v1::SubjectRulesReviewStatus`](crate::authorization::v1::SubjectRulesReviewStatus):
-/// Go's `SubjectRulesReviewStatus` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `SubjectRulesReviewStatus` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type SubjectRulesReviewStatus = crate::authorization::v1::SubjectRulesReviewStatus;
 

@@ -5,7 +5,7 @@
 /// CrossVersionObjectReference contains enough information to let you identify the referred resource.
 ///
 /// The same type as [`v2::CrossVersionObjectReference`](crate::autoscaling::v2::CrossVersionObjectReference):
-/// Go's `CrossVersionObjectReference` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `CrossVersionObjectReference` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v2`'s.
 pub type CrossVersionObjectReference = crate::autoscaling::v2::CrossVersionObjectReference;
 
@@ -13,7 +13,7 @@ pub type CrossVersionObjectReference = crate::autoscaling::v2::CrossVersionObjec
 /// a HorizontalPodAutoscaler at a certain point.
 ///
 /// The same type as [`v2::HorizontalPodAutoscalerCondition`](crate::autoscaling::v2::HorizontalPodAutoscalerCondition):
-/// Go's `HorizontalPodAutoscalerCondition` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `HorizontalPodAutoscalerCondition` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v2`'s.
 pub type HorizontalPodAutoscalerCondition =
     crate::autoscaling::v2::HorizontalPodAutoscalerCondition;

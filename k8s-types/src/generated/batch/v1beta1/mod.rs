@@ -5,21 +5,21 @@
 /// CronJobSpec describes how the job execution will look like and when it will actually run.
 ///
 /// The same type as [`v1::CronJobSpec`](crate::batch::v1::CronJobSpec):
-/// Go's `CronJobSpec` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `CronJobSpec` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type CronJobSpec = crate::batch::v1::CronJobSpec;
 
 /// CronJobStatus represents the current state of a cron job.
 ///
 /// The same type as [`v1::CronJobStatus`](crate::batch::v1::CronJobStatus):
-/// Go's `CronJobStatus` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `CronJobStatus` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type CronJobStatus = crate::batch::v1::CronJobStatus;
 
 /// JobTemplateSpec describes the data a Job should have when created from a template
 ///
 /// The same type as [`v1::JobTemplateSpec`](crate::batch::v1::JobTemplateSpec):
-/// Go's `JobTemplateSpec` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `JobTemplateSpec` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type JobTemplateSpec = crate::batch::v1::JobTemplateSpec;
 

@@ -5,7 +5,7 @@
 /// ClusterTrustBundleSpec contains the signer and trust anchors.
 ///
 /// The same type as [`v1beta1::ClusterTrustBundleSpec`](crate::certificates::v1beta1::ClusterTrustBundleSpec):
-/// Go's `ClusterTrustBundleSpec` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `ClusterTrustBundleSpec` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1beta1`'s.
 pub type ClusterTrustBundleSpec = crate::certificates::v1beta1::ClusterTrustBundleSpec;
 

@@ -5,7 +5,7 @@
 /// LeaseCandidateSpec is a specification of a Lease.
 ///
 /// The same type as [`v1beta1::LeaseCandidateSpec`](crate::coordination::v1beta1::LeaseCandidateSpec):
-/// Go's `LeaseCandidateSpec` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `LeaseCandidateSpec` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1beta1`'s.
 pub type LeaseCandidateSpec = crate::coordination::v1beta1::LeaseCandidateSpec;
 

@@ -5,7 +5,7 @@
 /// LeaseSpec is a specification of a Lease.
 ///
 /// The same type as [`v1::LeaseSpec`](crate::coordination::v1::LeaseSpec):
-/// Go's `LeaseSpec` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `LeaseSpec` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type LeaseSpec = crate::coordination::v1::LeaseSpec;
 

@@ -5,35 +5,35 @@
 /// EndpointConditions represents the current condition of an endpoint.
 ///
 /// The same type as [`v1::EndpointConditions`](crate::discovery::v1::EndpointConditions):
-/// Go's `EndpointConditions` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `EndpointConditions` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type EndpointConditions = crate::discovery::v1::EndpointConditions;
 
 /// EndpointHints provides hints describing how an endpoint should be consumed.
 ///
 /// The same type as [`v1::EndpointHints`](crate::discovery::v1::EndpointHints):
-/// Go's `EndpointHints` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `EndpointHints` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type EndpointHints = crate::discovery::v1::EndpointHints;
 
 /// EndpointPort represents a Port used by an EndpointSlice
 ///
 /// The same type as [`v1::EndpointPort`](crate::discovery::v1::EndpointPort):
-/// Go's `EndpointPort` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `EndpointPort` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type EndpointPort = crate::discovery::v1::EndpointPort;
 
 /// ForNode provides information about which nodes should consume this endpoint.
 ///
 /// The same type as [`v1::ForNode`](crate::discovery::v1::ForNode):
-/// Go's `ForNode` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `ForNode` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type ForNode = crate::discovery::v1::ForNode;
 
 /// ForZone provides information about which zones should consume this endpoint.
 ///
 /// The same type as [`v1::ForZone`](crate::discovery::v1::ForZone):
-/// Go's `ForZone` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `ForZone` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type ForZone = crate::discovery::v1::ForZone;
 

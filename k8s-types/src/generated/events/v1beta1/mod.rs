@@ -6,7 +6,7 @@
 /// continuously for some time.
 ///
 /// The same type as [`v1::EventSeries`](crate::events::v1::EventSeries):
-/// Go's `EventSeries` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `EventSeries` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type EventSeries = crate::events::v1::EventSeries;
 

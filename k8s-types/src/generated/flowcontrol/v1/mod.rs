@@ -505,10 +505,8 @@ apimachinery::proto_message!(UserSubject { 1 => name });
 // Types that other versions share: they convert to themselves.
 apimachinery::identity_conversion!(
     ExemptPriorityLevelConfiguration,
-    FlowSchemaCondition,
     FlowSchemaSpec,
     FlowSchemaStatus,
     LimitResponse,
-    PriorityLevelConfigurationCondition,
     PriorityLevelConfigurationStatus
 );

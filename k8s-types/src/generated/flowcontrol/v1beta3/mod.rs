@@ -8,7 +8,7 @@
 /// here can be modified by authorized users, unlike the rest of the \`spec\`.
 ///
 /// The same type as [`v1::ExemptPriorityLevelConfiguration`](crate::flowcontrol::v1::ExemptPriorityLevelConfiguration):
-/// Go's `ExemptPriorityLevelConfiguration` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `ExemptPriorityLevelConfiguration` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type ExemptPriorityLevelConfiguration =
     crate::flowcontrol::v1::ExemptPriorityLevelConfiguration;
@@ -16,42 +16,42 @@ pub type ExemptPriorityLevelConfiguration =
 /// FlowDistinguisherMethod specifies the method of a flow distinguisher.
 ///
 /// The same type as [`v1::FlowDistinguisherMethod`](crate::flowcontrol::v1::FlowDistinguisherMethod):
-/// Go's `FlowDistinguisherMethod` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `FlowDistinguisherMethod` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type FlowDistinguisherMethod = crate::flowcontrol::v1::FlowDistinguisherMethod;
 
 /// FlowSchemaCondition describes conditions for a FlowSchema.
 ///
 /// The same type as [`v1::FlowSchemaCondition`](crate::flowcontrol::v1::FlowSchemaCondition):
-/// Go's `FlowSchemaCondition` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `FlowSchemaCondition` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type FlowSchemaCondition = crate::flowcontrol::v1::FlowSchemaCondition;
 
 /// FlowSchemaSpec describes how the FlowSchema's specification looks like.
 ///
 /// The same type as [`v1::FlowSchemaSpec`](crate::flowcontrol::v1::FlowSchemaSpec):
-/// Go's `FlowSchemaSpec` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `FlowSchemaSpec` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type FlowSchemaSpec = crate::flowcontrol::v1::FlowSchemaSpec;
 
 /// FlowSchemaStatus represents the current state of a FlowSchema.
 ///
 /// The same type as [`v1::FlowSchemaStatus`](crate::flowcontrol::v1::FlowSchemaStatus):
-/// Go's `FlowSchemaStatus` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `FlowSchemaStatus` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type FlowSchemaStatus = crate::flowcontrol::v1::FlowSchemaStatus;
 
 /// GroupSubject holds detailed information for group-kind subject.
 ///
 /// The same type as [`v1::GroupSubject`](crate::flowcontrol::v1::GroupSubject):
-/// Go's `GroupSubject` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `GroupSubject` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type GroupSubject = crate::flowcontrol::v1::GroupSubject;
 
 /// LimitResponse defines how to handle requests that can not be executed right now.
 ///
 /// The same type as [`v1::LimitResponse`](crate::flowcontrol::v1::LimitResponse):
-/// Go's `LimitResponse` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `LimitResponse` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type LimitResponse = crate::flowcontrol::v1::LimitResponse;
 
@@ -60,7 +60,7 @@ pub type LimitResponse = crate::flowcontrol::v1::LimitResponse;
 /// of verbs matches the request and (b) at least one member of nonResourceURLs matches the request.
 ///
 /// The same type as [`v1::NonResourcePolicyRule`](crate::flowcontrol::v1::NonResourcePolicyRule):
-/// Go's `NonResourcePolicyRule` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `NonResourcePolicyRule` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type NonResourcePolicyRule = crate::flowcontrol::v1::NonResourcePolicyRule;
 
@@ -70,14 +70,14 @@ pub type NonResourcePolicyRule = crate::flowcontrol::v1::NonResourcePolicyRule;
 /// of resourceRules or nonResourceRules matches the request.
 ///
 /// The same type as [`v1::PolicyRulesWithSubjects`](crate::flowcontrol::v1::PolicyRulesWithSubjects):
-/// Go's `PolicyRulesWithSubjects` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `PolicyRulesWithSubjects` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type PolicyRulesWithSubjects = crate::flowcontrol::v1::PolicyRulesWithSubjects;
 
 /// PriorityLevelConfigurationCondition defines the condition of priority level.
 ///
 /// The same type as [`v1::PriorityLevelConfigurationCondition`](crate::flowcontrol::v1::PriorityLevelConfigurationCondition):
-/// Go's `PriorityLevelConfigurationCondition` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `PriorityLevelConfigurationCondition` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type PriorityLevelConfigurationCondition =
     crate::flowcontrol::v1::PriorityLevelConfigurationCondition;
@@ -85,7 +85,7 @@ pub type PriorityLevelConfigurationCondition =
 /// PriorityLevelConfigurationReference contains information that points to the "request-priority" being used.
 ///
 /// The same type as [`v1::PriorityLevelConfigurationReference`](crate::flowcontrol::v1::PriorityLevelConfigurationReference):
-/// Go's `PriorityLevelConfigurationReference` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `PriorityLevelConfigurationReference` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type PriorityLevelConfigurationReference =
     crate::flowcontrol::v1::PriorityLevelConfigurationReference;
@@ -93,7 +93,7 @@ pub type PriorityLevelConfigurationReference =
 /// PriorityLevelConfigurationStatus represents the current state of a "request-priority".
 ///
 /// The same type as [`v1::PriorityLevelConfigurationStatus`](crate::flowcontrol::v1::PriorityLevelConfigurationStatus):
-/// Go's `PriorityLevelConfigurationStatus` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `PriorityLevelConfigurationStatus` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type PriorityLevelConfigurationStatus =
     crate::flowcontrol::v1::PriorityLevelConfigurationStatus;
@@ -101,7 +101,7 @@ pub type PriorityLevelConfigurationStatus =
 /// QueuingConfiguration holds the configuration parameters for queuing
 ///
 /// The same type as [`v1::QueuingConfiguration`](crate::flowcontrol::v1::QueuingConfiguration):
-/// Go's `QueuingConfiguration` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `QueuingConfiguration` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type QueuingConfiguration = crate::flowcontrol::v1::QueuingConfiguration;
 
@@ -116,14 +116,14 @@ pub type QueuingConfiguration = crate::flowcontrol::v1::QueuingConfiguration;
 /// of namespaces matches the request's namespace.
 ///
 /// The same type as [`v1::ResourcePolicyRule`](crate::flowcontrol::v1::ResourcePolicyRule):
-/// Go's `ResourcePolicyRule` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `ResourcePolicyRule` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type ResourcePolicyRule = crate::flowcontrol::v1::ResourcePolicyRule;
 
 /// ServiceAccountSubject holds detailed information for service-account-kind subject.
 ///
 /// The same type as [`v1::ServiceAccountSubject`](crate::flowcontrol::v1::ServiceAccountSubject):
-/// Go's `ServiceAccountSubject` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `ServiceAccountSubject` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type ServiceAccountSubject = crate::flowcontrol::v1::ServiceAccountSubject;
 
@@ -131,14 +131,14 @@ pub type ServiceAccountSubject = crate::flowcontrol::v1::ServiceAccountSubject;
 /// ways of matching an originator; by user, group, or service account.
 ///
 /// The same type as [`v1::Subject`](crate::flowcontrol::v1::Subject):
-/// Go's `Subject` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `Subject` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type Subject = crate::flowcontrol::v1::Subject;
 
 /// UserSubject holds detailed information for user-kind subject.
 ///
 /// The same type as [`v1::UserSubject`](crate::flowcontrol::v1::UserSubject):
-/// Go's `UserSubject` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `UserSubject` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type UserSubject = crate::flowcontrol::v1::UserSubject;
 

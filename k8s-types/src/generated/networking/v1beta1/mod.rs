@@ -5,56 +5,78 @@
 /// IPAddressSpec describe the attributes in an IP Address.
 ///
 /// The same type as [`v1::IPAddressSpec`](crate::networking::v1::IPAddressSpec):
-/// Go's `IPAddressSpec` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `IPAddressSpec` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type IPAddressSpec = crate::networking::v1::IPAddressSpec;
+
+/// IngressClassParametersReference identifies an API object. This can be used
+/// to specify a cluster or namespace-scoped resource.
+///
+/// The same type as [`v1::IngressClassParametersReference`](crate::networking::v1::IngressClassParametersReference):
+/// Go's `IngressClassParametersReference` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type IngressClassParametersReference = crate::networking::v1::IngressClassParametersReference;
+
+/// IngressClassSpec provides information about the class of an Ingress.
+///
+/// The same type as [`v1::IngressClassSpec`](crate::networking::v1::IngressClassSpec):
+/// Go's `IngressClassSpec` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type IngressClassSpec = crate::networking::v1::IngressClassSpec;
 
 /// IngressLoadBalancerIngress represents the status of a load-balancer ingress point.
 ///
 /// The same type as [`v1::IngressLoadBalancerIngress`](crate::networking::v1::IngressLoadBalancerIngress):
-/// Go's `IngressLoadBalancerIngress` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `IngressLoadBalancerIngress` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type IngressLoadBalancerIngress = crate::networking::v1::IngressLoadBalancerIngress;
 
 /// LoadBalancerStatus represents the status of a load-balancer.
 ///
 /// The same type as [`v1::IngressLoadBalancerStatus`](crate::networking::v1::IngressLoadBalancerStatus):
-/// Go's `IngressLoadBalancerStatus` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `IngressLoadBalancerStatus` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type IngressLoadBalancerStatus = crate::networking::v1::IngressLoadBalancerStatus;
 
 /// IngressPortStatus represents the error condition of a service port
 ///
 /// The same type as [`v1::IngressPortStatus`](crate::networking::v1::IngressPortStatus):
-/// Go's `IngressPortStatus` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `IngressPortStatus` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type IngressPortStatus = crate::networking::v1::IngressPortStatus;
 
 /// IngressStatus describes the current state of the Ingress.
 ///
 /// The same type as [`v1::IngressStatus`](crate::networking::v1::IngressStatus):
-/// Go's `IngressStatus` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `IngressStatus` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type IngressStatus = crate::networking::v1::IngressStatus;
+
+/// IngressTLS describes the transport layer security associated with an Ingress.
+///
+/// The same type as [`v1::IngressTLS`](crate::networking::v1::IngressTLS):
+/// Go's `IngressTLS` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type IngressTLS = crate::networking::v1::IngressTLS;
 
 /// ParentReference describes a reference to a parent object.
 ///
 /// The same type as [`v1::ParentReference`](crate::networking::v1::ParentReference):
-/// Go's `ParentReference` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `ParentReference` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type ParentReference = crate::networking::v1::ParentReference;
 
 /// ServiceCIDRSpec define the CIDRs the user wants to use for allocating ClusterIPs for Services.
 ///
 /// The same type as [`v1::ServiceCIDRSpec`](crate::networking::v1::ServiceCIDRSpec):
-/// Go's `ServiceCIDRSpec` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `ServiceCIDRSpec` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type ServiceCIDRSpec = crate::networking::v1::ServiceCIDRSpec;
 
 /// ServiceCIDRStatus describes the current state of the ServiceCIDR.
 ///
 /// The same type as [`v1::ServiceCIDRStatus`](crate::networking::v1::ServiceCIDRStatus):
-/// Go's `ServiceCIDRStatus` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `ServiceCIDRStatus` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type ServiceCIDRStatus = crate::networking::v1::ServiceCIDRStatus;
 
@@ -224,7 +246,8 @@ pub struct IngressClass {
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec is the desired state of the IngressClass.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    pub spec: IngressClassSpec,
+    #[conversion(same_type)]
+    pub spec: crate::networking::v1::IngressClassSpec,
 }
 
 apimachinery::proto_message!(IngressClass { 1 => metadata, 2 => spec });
@@ -253,57 +276,6 @@ pub struct IngressClassList {
 }
 
 apimachinery::proto_message!(IngressClassList { 1 => metadata, 2 => items });
-
-/// IngressClassParametersReference identifies an API object. This can be used
-/// to specify a cluster or namespace-scoped resource.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::IngressClassParametersReference, nested)]
-pub struct IngressClassParametersReference {
-    /// apiGroup is the group for the resource being referenced. If APIGroup is
-    /// not specified, the specified Kind must be in the core API group. For any
-    /// other third-party types, APIGroup is required.
-    #[conversion(same_type)]
-    pub api_group: Option<String>,
-    /// kind is the type of resource being referenced.
-    #[conversion(same_type)]
-    pub kind: String,
-    /// name is the name of resource being referenced.
-    #[conversion(same_type)]
-    pub name: String,
-    /// scope represents if this refers to a cluster or namespace scoped resource.
-    /// This may be set to "Cluster" (default) or "Namespace".
-    #[api(nullable)]
-    #[conversion(same_type)]
-    pub scope: Option<String>,
-    /// namespace is the namespace of the resource being referenced. This field is
-    /// required when scope is set to "Namespace" and must be unset when scope is set to
-    /// "Cluster".
-    #[conversion(same_type)]
-    pub namespace: Option<String>,
-}
-
-apimachinery::proto_message!(IngressClassParametersReference { 1 => api_group as "apiGroup", 2 => kind, 3 => name, 4 => scope, 5 => namespace });
-
-/// IngressClassSpec provides information about the class of an Ingress.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::IngressClassSpec, nested)]
-pub struct IngressClassSpec {
-    /// controller refers to the name of the controller that should handle this
-    /// class. This allows for different "flavors" that are controlled by the
-    /// same controller. For example, you may have different parameters for the
-    /// same implementing controller. This should be specified as a
-    /// domain-prefixed path no more than 250 characters in length, e.g.
-    /// "acme.io/ingress-controller". This field is immutable.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub controller: String,
-    /// parameters is a link to a custom resource containing additional
-    /// configuration for the controller. This is optional if the controller does
-    /// not require extra parameters.
-    pub parameters: Option<IngressClassParametersReference>,
-}
-
-apimachinery::proto_message!(IngressClassSpec { 1 => controller, 2 => parameters });
 
 /// IngressList is a collection of Ingress.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
@@ -439,7 +411,8 @@ pub struct IngressSpec {
     /// through the SNI TLS extension, if the ingress controller fulfilling the
     /// ingress supports SNI.
     #[api(skip_serializing_if = "Vec::is_empty")]
-    pub tls: Vec<IngressTLS>,
+    #[conversion(same_type)]
+    pub tls: Vec<crate::networking::v1::IngressTLS>,
     /// rules is a list of host rules used to configure the Ingress. If unspecified, or
     /// no rule matches, all traffic is sent to the default backend.
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -447,29 +420,6 @@ pub struct IngressSpec {
 }
 
 apimachinery::proto_message!(IngressSpec { 1 => backend, 2 => tls, 3 => rules, 4 => ingress_class_name as "ingressClassName" });
-
-/// IngressTLS describes the transport layer security associated with an Ingress.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::IngressTLS, nested)]
-pub struct IngressTLS {
-    /// hosts is a list of hosts included in the TLS certificate. The values in
-    /// this list must match the name/s used in the tlsSecret. Defaults to the
-    /// wildcard host setting for the loadbalancer controller fulfilling this
-    /// Ingress, if left unspecified.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
-    pub hosts: Vec<String>,
-    /// secretName is the name of the secret used to terminate TLS traffic on
-    /// port 443. Field is left optional to allow TLS routing based on SNI
-    /// hostname alone. If the SNI host in a listener conflicts with the "Host"
-    /// header field used by an IngressRule, the SNI host is used for termination
-    /// and value of the Host header is used for routing.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub secret_name: String,
-}
-
-apimachinery::proto_message!(IngressTLS { 1 => hosts, 2 => secret_name as "secretName" });
 
 /// ServiceCIDR defines a range of IP addresses using CIDR format (e.g. 192.168.0.0/24 or 2001:db2::/64).
 /// This range is used to allocate ClusterIPs to Service objects.

@@ -5,7 +5,7 @@
 /// Overhead structure represents the resource overhead associated with running a pod.
 ///
 /// The same type as [`v1::Overhead`](crate::node::v1::Overhead):
-/// Go's `Overhead` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `Overhead` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type Overhead = crate::node::v1::Overhead;
 
@@ -13,7 +13,7 @@ pub type Overhead = crate::node::v1::Overhead;
 /// RuntimeClass.
 ///
 /// The same type as [`v1::Scheduling`](crate::node::v1::Scheduling):
-/// Go's `Scheduling` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `Scheduling` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type Scheduling = crate::node::v1::Scheduling;
 

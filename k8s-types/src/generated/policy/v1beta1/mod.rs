@@ -2,11 +2,18 @@
 // (`../shared/k8s-api/v1.36`); do not edit by hand.
 //! `policy/v1beta1`.
 
+/// PodDisruptionBudgetSpec is a description of a PodDisruptionBudget.
+///
+/// The same type as [`v1::PodDisruptionBudgetSpec`](crate::policy::v1::PodDisruptionBudgetSpec):
+/// Go's `PodDisruptionBudgetSpec` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type PodDisruptionBudgetSpec = crate::policy::v1::PodDisruptionBudgetSpec;
+
 /// PodDisruptionBudgetStatus represents information about the status of a
 /// PodDisruptionBudget. Status may trail the actual state of a system.
 ///
 /// The same type as [`v1::PodDisruptionBudgetStatus`](crate::policy::v1::PodDisruptionBudgetStatus):
-/// Go's `PodDisruptionBudgetStatus` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `PodDisruptionBudgetStatus` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type PodDisruptionBudgetStatus = crate::policy::v1::PodDisruptionBudgetStatus;
 
@@ -52,7 +59,8 @@ pub struct PodDisruptionBudget {
     #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Specification of the desired behavior of the PodDisruptionBudget.
-    pub spec: PodDisruptionBudgetSpec,
+    #[conversion(same_type)]
+    pub spec: crate::policy::v1::PodDisruptionBudgetSpec,
     /// Most recently observed status of the PodDisruptionBudget.
     #[conversion(same_type)]
     pub status: crate::policy::v1::PodDisruptionBudgetStatus,
@@ -85,54 +93,3 @@ pub struct PodDisruptionBudgetList {
 }
 
 apimachinery::proto_message!(PodDisruptionBudgetList { 1 => metadata, 2 => items });
-
-/// PodDisruptionBudgetSpec is a description of a PodDisruptionBudget.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::policy::v1::PodDisruptionBudgetSpec, nested)]
-pub struct PodDisruptionBudgetSpec {
-    /// An eviction is allowed if at least "minAvailable" pods selected by
-    /// "selector" will still be available after the eviction, i.e. even in the
-    /// absence of the evicted pod.  So for example you can prevent all voluntary
-    /// evictions by specifying "100%".
-    #[conversion(same_type)]
-    pub min_available: Option<crate::value::IntOrString>,
-    /// Label query over pods whose evictions are managed by the disruption
-    /// budget.
-    /// A null selector selects no pods.
-    /// An empty selector ({}) also selects no pods, which differs from standard behavior of selecting all pods.
-    /// In policy/v1, an empty selector will select all pods in the namespace.
-    #[conversion(same_type)]
-    pub selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
-    /// An eviction is allowed if at most "maxUnavailable" pods selected by
-    /// "selector" are unavailable after the eviction, i.e. even in absence of
-    /// the evicted pod. For example, one can prevent all voluntary evictions
-    /// by specifying 0. This is a mutually exclusive setting with "minAvailable".
-    #[conversion(same_type)]
-    pub max_unavailable: Option<crate::value::IntOrString>,
-    /// UnhealthyPodEvictionPolicy defines the criteria for when unhealthy pods
-    /// should be considered for eviction. Current implementation considers healthy pods,
-    /// as pods that have status.conditions item with type="Ready",status="True".
-    ///
-    /// Valid policies are IfHealthyBudget and AlwaysAllow.
-    /// If no policy is specified, the default behavior will be used,
-    /// which corresponds to the IfHealthyBudget policy.
-    ///
-    /// IfHealthyBudget policy means that running pods (status.phase="Running"),
-    /// but not yet healthy can be evicted only if the guarded application is not
-    /// disrupted (status.currentHealthy is at least equal to status.desiredHealthy).
-    /// Healthy pods will be subject to the PDB for eviction.
-    ///
-    /// AlwaysAllow policy means that all running pods (status.phase="Running"),
-    /// but not yet healthy are considered disrupted and can be evicted regardless
-    /// of whether the criteria in a PDB is met. This means perspective running
-    /// pods of a disrupted application might not get a chance to become healthy.
-    /// Healthy pods will be subject to the PDB for eviction.
-    ///
-    /// Additional policies may be added in the future.
-    /// Clients making eviction decisions should disallow eviction of unhealthy pods
-    /// if they encounter an unrecognized policy in this field.
-    #[conversion(same_type)]
-    pub unhealthy_pod_eviction_policy: Option<String>,
-}
-
-apimachinery::proto_message!(PodDisruptionBudgetSpec { 1 => min_available as "minAvailable", 2 => selector, 3 => max_unavailable as "maxUnavailable", 4 => unhealthy_pod_eviction_policy as "unhealthyPodEvictionPolicy" });

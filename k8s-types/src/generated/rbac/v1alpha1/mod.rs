@@ -5,14 +5,14 @@
 /// AggregationRule describes how to locate ClusterRoles to aggregate into the ClusterRole
 ///
 /// The same type as [`v1::AggregationRule`](crate::rbac::v1::AggregationRule):
-/// Go's `AggregationRule` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `AggregationRule` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type AggregationRule = crate::rbac::v1::AggregationRule;
 
 /// RoleRef contains information that points to the role being used
 ///
 /// The same type as [`v1::RoleRef`](crate::rbac::v1::RoleRef):
-/// Go's `RoleRef` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `RoleRef` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type RoleRef = crate::rbac::v1::RoleRef;
 

@@ -5,7 +5,7 @@
 /// AggregationRule describes how to locate ClusterRoles to aggregate into the ClusterRole
 ///
 /// The same type as [`v1::AggregationRule`](crate::rbac::v1::AggregationRule):
-/// Go's `AggregationRule` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `AggregationRule` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type AggregationRule = crate::rbac::v1::AggregationRule;
 
@@ -13,14 +13,14 @@ pub type AggregationRule = crate::rbac::v1::AggregationRule;
 /// about who the rule applies to or which namespace the rule applies to.
 ///
 /// The same type as [`v1::PolicyRule`](crate::rbac::v1::PolicyRule):
-/// Go's `PolicyRule` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `PolicyRule` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type PolicyRule = crate::rbac::v1::PolicyRule;
 
 /// RoleRef contains information that points to the role being used
 ///
 /// The same type as [`v1::RoleRef`](crate::rbac::v1::RoleRef):
-/// Go's `RoleRef` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `RoleRef` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type RoleRef = crate::rbac::v1::RoleRef;
 
@@ -28,7 +28,7 @@ pub type RoleRef = crate::rbac::v1::RoleRef;
 /// or a value for non-objects such as user and group names.
 ///
 /// The same type as [`v1::Subject`](crate::rbac::v1::Subject):
-/// Go's `Subject` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `Subject` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type Subject = crate::rbac::v1::Subject;
 

@@ -5,21 +5,37 @@
 /// CELDeviceSelector contains a CEL expression for selecting a device.
 ///
 /// The same type as [`v1::CELDeviceSelector`](crate::resource::v1::CELDeviceSelector):
-/// Go's `CELDeviceSelector` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `CELDeviceSelector` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type CELDeviceSelector = crate::resource::v1::CELDeviceSelector;
 
 /// DeviceSelector must have exactly one field set.
 ///
 /// The same type as [`v1::DeviceSelector`](crate::resource::v1::DeviceSelector):
-/// Go's `DeviceSelector` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `DeviceSelector` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type DeviceSelector = crate::resource::v1::DeviceSelector;
+
+/// The device this taint is attached to has the "effect" on
+/// any claim which does not tolerate the taint and, through the claim,
+/// to pods using the claim.
+///
+/// The same type as [`v1::DeviceTaint`](crate::resource::v1::DeviceTaint):
+/// Go's `DeviceTaint` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type DeviceTaint = crate::resource::v1::DeviceTaint;
+
+/// DeviceTaintRuleSpec specifies the selector and one taint.
+///
+/// The same type as [`v1beta2::DeviceTaintRuleSpec`](crate::resource::v1beta2::DeviceTaintRuleSpec):
+/// Go's `DeviceTaintRuleSpec` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1beta2`'s.
+pub type DeviceTaintRuleSpec = crate::resource::v1beta2::DeviceTaintRuleSpec;
 
 /// DeviceTaintRuleStatus provides information about an on-going pod eviction.
 ///
 /// The same type as [`v1beta2::DeviceTaintRuleStatus`](crate::resource::v1beta2::DeviceTaintRuleStatus):
-/// Go's `DeviceTaintRuleStatus` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `DeviceTaintRuleStatus` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1beta2`'s.
 pub type DeviceTaintRuleStatus = crate::resource::v1beta2::DeviceTaintRuleStatus;
 
@@ -28,49 +44,9 @@ pub type DeviceTaintRuleStatus = crate::resource::v1beta2::DeviceTaintRuleStatus
 /// are matched.
 ///
 /// The same type as [`v1beta2::DeviceTaintSelector`](crate::resource::v1beta2::DeviceTaintSelector):
-/// Go's `DeviceTaintSelector` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `DeviceTaintSelector` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1beta2`'s.
 pub type DeviceTaintSelector = crate::resource::v1beta2::DeviceTaintSelector;
-
-/// The device this taint is attached to has the "effect" on
-/// any claim which does not tolerate the taint and, through the claim,
-/// to pods using the claim.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::DeviceTaint, nested)]
-pub struct DeviceTaint {
-    /// The taint key to be applied to a device.
-    /// Must be a label name.
-    #[conversion(same_type)]
-    pub key: String,
-    /// The taint value corresponding to the taint key.
-    /// Must be a label value.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub value: String,
-    /// The effect of the taint on claims that do not tolerate the taint
-    /// and through such claims on the pods using them.
-    ///
-    /// Valid effects are None, NoSchedule and NoExecute. PreferNoSchedule as used for
-    /// nodes is not valid here. More effects may get added in the future.
-    /// Consumers must treat unknown effects like None.
-    #[conversion(same_type)]
-    pub effect: String,
-    /// TimeAdded represents the time at which the taint was added or
-    /// (only in a DeviceTaintRule) the effect was modified.
-    /// Added automatically during create or update if not set.
-    ///
-    /// In addition, in a DeviceTaintRule a value provided during
-    /// an update gets replaced with the current time if the provided
-    /// value is the same as the old one and the new effect is different.
-    /// Changing the key and/or value while keeping the effect unchanged
-    /// is possible and does not update the time stamp because the eviction
-    /// which uses it is either already started (NoExecute) or
-    /// not started yet (NoEffect, NoSchedule).
-    #[conversion(same_type)]
-    pub time_added: Option<apimachinery::apis::meta::v1::Time>,
-}
-
-apimachinery::proto_message!(DeviceTaint { 1 => key, 2 => value, 3 => effect, 4 => time_added as "timeAdded" });
 
 /// DeviceTaintRule adds one taint to all devices which match the selector.
 /// This has the same effect as if the taint was specified directly
@@ -89,7 +65,8 @@ pub struct DeviceTaintRule {
     /// Spec specifies the selector and one taint.
     ///
     /// Changing the spec automatically increments the metadata.generation number.
-    pub spec: DeviceTaintRuleSpec,
+    #[conversion(same_type)]
+    pub spec: crate::resource::v1beta2::DeviceTaintRuleSpec,
     /// Status provides information about what was requested in the spec.
     #[conversion(same_type)]
     pub status: crate::resource::v1beta2::DeviceTaintRuleStatus,
@@ -121,22 +98,6 @@ pub struct DeviceTaintRuleList {
 }
 
 apimachinery::proto_message!(DeviceTaintRuleList { 1 => metadata, 2 => items });
-
-/// DeviceTaintRuleSpec specifies the selector and one taint.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1beta2::DeviceTaintRuleSpec, nested)]
-pub struct DeviceTaintRuleSpec {
-    /// DeviceSelector defines which device(s) the taint is applied to.
-    /// All selector criteria must be satisfied for a device to
-    /// match. The empty selector matches all devices. Without
-    /// a selector, no devices are matches.
-    #[conversion(same_type)]
-    pub device_selector: Option<crate::resource::v1beta2::DeviceTaintSelector>,
-    /// The taint that gets applied to matching devices.
-    pub taint: DeviceTaint,
-}
-
-apimachinery::proto_message!(DeviceTaintRuleSpec { 1 => device_selector as "deviceSelector", 2 => taint });
 
 /// PoolStatus contains status information for a single resource pool.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]

@@ -9,14 +9,14 @@
 /// in Status.Allocation.Devices.
 ///
 /// The same type as [`v1::AllocatedDeviceStatus`](crate::resource::v1::AllocatedDeviceStatus):
-/// Go's `AllocatedDeviceStatus` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `AllocatedDeviceStatus` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type AllocatedDeviceStatus = crate::resource::v1::AllocatedDeviceStatus;
 
 /// CELDeviceSelector contains a CEL expression for selecting a device.
 ///
 /// The same type as [`v1::CELDeviceSelector`](crate::resource::v1::CELDeviceSelector):
-/// Go's `CELDeviceSelector` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `CELDeviceSelector` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type CELDeviceSelector = crate::resource::v1::CELDeviceSelector;
 
@@ -25,7 +25,7 @@ pub type CELDeviceSelector = crate::resource::v1::CELDeviceSelector;
 /// Must not set more than one ValidRequestValues.
 ///
 /// The same type as [`v1::CapacityRequestPolicy`](crate::resource::v1::CapacityRequestPolicy):
-/// Go's `CapacityRequestPolicy` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `CapacityRequestPolicy` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type CapacityRequestPolicy = crate::resource::v1::CapacityRequestPolicy;
 
@@ -39,14 +39,14 @@ pub type CapacityRequestPolicy = crate::resource::v1::CapacityRequestPolicy;
 /// and the device cannot be allocated.
 ///
 /// The same type as [`v1::CapacityRequestPolicyRange`](crate::resource::v1::CapacityRequestPolicyRange):
-/// Go's `CapacityRequestPolicyRange` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `CapacityRequestPolicyRange` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type CapacityRequestPolicyRange = crate::resource::v1::CapacityRequestPolicyRange;
 
 /// Counter describes a quantity associated with a device.
 ///
 /// The same type as [`v1::Counter`](crate::resource::v1::Counter):
-/// Go's `Counter` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `Counter` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type Counter = crate::resource::v1::Counter;
 
@@ -60,51 +60,58 @@ pub type Counter = crate::resource::v1::Counter;
 /// by other devices.
 ///
 /// The same type as [`v1::CounterSet`](crate::resource::v1::CounterSet):
-/// Go's `CounterSet` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `CounterSet` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type CounterSet = crate::resource::v1::CounterSet;
 
 /// DeviceAllocationConfiguration gets embedded in an AllocationResult.
 ///
-/// The same type as [`v1beta2::DeviceAllocationConfiguration`](crate::resource::v1beta2::DeviceAllocationConfiguration):
-/// Go's `DeviceAllocationConfiguration` is identical in both versions (fields, JSON, protobuf, markers),
-/// so one struct serves both; its field docs are `v1beta2`'s.
-pub type DeviceAllocationConfiguration = crate::resource::v1beta2::DeviceAllocationConfiguration;
+/// The same type as [`v1::DeviceAllocationConfiguration`](crate::resource::v1::DeviceAllocationConfiguration):
+/// Go's `DeviceAllocationConfiguration` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type DeviceAllocationConfiguration = crate::resource::v1::DeviceAllocationConfiguration;
+
+/// DeviceAttribute must have exactly one field set.
+///
+/// The same type as [`v1::DeviceAttribute`](crate::resource::v1::DeviceAttribute):
+/// Go's `DeviceAttribute` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type DeviceAttribute = crate::resource::v1::DeviceAttribute;
 
 /// DeviceCapacity describes a quantity associated with a device.
 ///
 /// The same type as [`v1::DeviceCapacity`](crate::resource::v1::DeviceCapacity):
-/// Go's `DeviceCapacity` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `DeviceCapacity` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type DeviceCapacity = crate::resource::v1::DeviceCapacity;
 
 /// DeviceClaimConfiguration is used for configuration parameters in DeviceClaim.
 ///
-/// The same type as [`v1beta2::DeviceClaimConfiguration`](crate::resource::v1beta2::DeviceClaimConfiguration):
-/// Go's `DeviceClaimConfiguration` is identical in both versions (fields, JSON, protobuf, markers),
-/// so one struct serves both; its field docs are `v1beta2`'s.
-pub type DeviceClaimConfiguration = crate::resource::v1beta2::DeviceClaimConfiguration;
+/// The same type as [`v1::DeviceClaimConfiguration`](crate::resource::v1::DeviceClaimConfiguration):
+/// Go's `DeviceClaimConfiguration` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type DeviceClaimConfiguration = crate::resource::v1::DeviceClaimConfiguration;
 
 /// DeviceClassConfiguration is used in DeviceClass.
 ///
-/// The same type as [`v1beta2::DeviceClassConfiguration`](crate::resource::v1beta2::DeviceClassConfiguration):
-/// Go's `DeviceClassConfiguration` is identical in both versions (fields, JSON, protobuf, markers),
-/// so one struct serves both; its field docs are `v1beta2`'s.
-pub type DeviceClassConfiguration = crate::resource::v1beta2::DeviceClassConfiguration;
+/// The same type as [`v1::DeviceClassConfiguration`](crate::resource::v1::DeviceClassConfiguration):
+/// Go's `DeviceClassConfiguration` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type DeviceClassConfiguration = crate::resource::v1::DeviceClassConfiguration;
 
 /// DeviceConfiguration must have exactly one field set. It gets embedded
 /// inline in some other structs which have other fields, so field names must
 /// not conflict with those.
 ///
-/// The same type as [`v1beta2::DeviceConfiguration`](crate::resource::v1beta2::DeviceConfiguration):
-/// Go's `DeviceConfiguration` is identical in both versions (fields, JSON, protobuf, markers),
-/// so one struct serves both; its field docs are `v1beta2`'s.
-pub type DeviceConfiguration = crate::resource::v1beta2::DeviceConfiguration;
+/// The same type as [`v1::DeviceConfiguration`](crate::resource::v1::DeviceConfiguration):
+/// Go's `DeviceConfiguration` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type DeviceConfiguration = crate::resource::v1::DeviceConfiguration;
 
 /// DeviceConstraint must have exactly one field set besides Requests.
 ///
 /// The same type as [`v1::DeviceConstraint`](crate::resource::v1::DeviceConstraint):
-/// Go's `DeviceConstraint` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `DeviceConstraint` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type DeviceConstraint = crate::resource::v1::DeviceConstraint;
 
@@ -112,7 +119,7 @@ pub type DeviceConstraint = crate::resource::v1::DeviceConstraint;
 /// a device will consume from a CounterSet.
 ///
 /// The same type as [`v1::DeviceCounterConsumption`](crate::resource::v1::DeviceCounterConsumption):
-/// Go's `DeviceCounterConsumption` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `DeviceCounterConsumption` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type DeviceCounterConsumption = crate::resource::v1::DeviceCounterConsumption;
 
@@ -121,7 +128,7 @@ pub type DeviceCounterConsumption = crate::resource::v1::DeviceCounterConsumptio
 /// to pods using the claim.
 ///
 /// The same type as [`v1::DeviceTaint`](crate::resource::v1::DeviceTaint):
-/// Go's `DeviceTaint` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `DeviceTaint` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type DeviceTaint = crate::resource::v1::DeviceTaint;
 
@@ -130,7 +137,7 @@ pub type DeviceTaint = crate::resource::v1::DeviceTaint;
 /// or identify the device within a network context.
 ///
 /// The same type as [`v1::NetworkDeviceData`](crate::resource::v1::NetworkDeviceData):
-/// Go's `NetworkDeviceData` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `NetworkDeviceData` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type NetworkDeviceData = crate::resource::v1::NetworkDeviceData;
 
@@ -138,31 +145,31 @@ pub type NetworkDeviceData = crate::resource::v1::NetworkDeviceData;
 /// units requested to the corresponding quantity of the node allocatable resource.
 ///
 /// The same type as [`v1::NodeAllocatableResourceMapping`](crate::resource::v1::NodeAllocatableResourceMapping):
-/// Go's `NodeAllocatableResourceMapping` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `NodeAllocatableResourceMapping` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type NodeAllocatableResourceMapping = crate::resource::v1::NodeAllocatableResourceMapping;
 
 /// OpaqueDeviceConfiguration contains configuration parameters for a driver
 /// in a format defined by the driver vendor.
 ///
-/// The same type as [`v1beta2::OpaqueDeviceConfiguration`](crate::resource::v1beta2::OpaqueDeviceConfiguration):
-/// Go's `OpaqueDeviceConfiguration` is identical in both versions (fields, JSON, protobuf, markers),
-/// so one struct serves both; its field docs are `v1beta2`'s.
-pub type OpaqueDeviceConfiguration = crate::resource::v1beta2::OpaqueDeviceConfiguration;
+/// The same type as [`v1::OpaqueDeviceConfiguration`](crate::resource::v1::OpaqueDeviceConfiguration):
+/// Go's `OpaqueDeviceConfiguration` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type OpaqueDeviceConfiguration = crate::resource::v1::OpaqueDeviceConfiguration;
 
 /// ResourceClaimConsumerReference contains enough information to let you
 /// locate the consumer of a ResourceClaim. The user must be a resource in the same
 /// namespace as the ResourceClaim.
 ///
 /// The same type as [`v1::ResourceClaimConsumerReference`](crate::resource::v1::ResourceClaimConsumerReference):
-/// Go's `ResourceClaimConsumerReference` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `ResourceClaimConsumerReference` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type ResourceClaimConsumerReference = crate::resource::v1::ResourceClaimConsumerReference;
 
 /// ResourcePool describes the pool that ResourceSlices belong to.
 ///
 /// The same type as [`v1::ResourcePool`](crate::resource::v1::ResourcePool):
-/// Go's `ResourcePool` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `ResourcePool` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type ResourcePool = crate::resource::v1::ResourcePool;
 
@@ -196,7 +203,8 @@ pub struct BasicDevice {
     ///
     /// The maximum number of attributes and capacities combined is 32.
     #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
-    pub attributes: std::collections::BTreeMap<String, DeviceAttribute>,
+    #[conversion(same_type)]
+    pub attributes: std::collections::BTreeMap<String, crate::resource::v1::DeviceAttribute>,
     /// Capacity defines the set of capacities for this device.
     /// The name of each capacity must be unique in that set.
     ///
@@ -368,55 +376,11 @@ pub struct DeviceAllocationResult {
     /// parameters they support. They can silently ignore unknown configuration
     /// parameters.
     #[api(skip_serializing_if = "Vec::is_empty")]
-    pub config: Vec<crate::resource::v1beta2::DeviceAllocationConfiguration>,
+    #[conversion(same_type)]
+    pub config: Vec<crate::resource::v1::DeviceAllocationConfiguration>,
 }
 
 apimachinery::proto_message!(DeviceAllocationResult { 1 => results, 2 => config });
-
-/// DeviceAttribute must have exactly one field set.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::DeviceAttribute, nested)]
-pub struct DeviceAttribute {
-    /// IntValue is a number.
-    #[conversion(same_type)]
-    pub int: Option<i64>,
-    /// BoolValue is a true/false value.
-    #[conversion(same_type)]
-    pub bool: Option<bool>,
-    /// StringValue is a string. Must not be longer than 64 characters.
-    #[conversion(same_type)]
-    pub string: Option<String>,
-    /// VersionValue is a semantic version according to semver.org spec 2.0.0.
-    /// Must not be longer than 64 characters.
-    #[conversion(same_type)]
-    pub version: Option<String>,
-    /// IntValues is a non-empty list of numbers.
-    ///
-    /// This is an alpha field and requires enabling the DRAListTypeAttributes feature gate.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
-    pub ints: Vec<i64>,
-    /// BoolValues is a non-empty list of true/false values.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
-    pub bools: Vec<bool>,
-    /// StringValues is a non-empty list of strings.
-    /// Each string must not be longer than 64 characters.
-    ///
-    /// This is an alpha field and requires enabling the DRAListTypeAttributes feature gate.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
-    pub strings: Vec<String>,
-    /// VersionValues is a non-empty list of semantic versions according to semver.org spec 2.0.0.
-    /// Each version string must not be longer than 64 characters.
-    ///
-    /// This is an alpha field and requires enabling the DRAListTypeAttributes feature gate.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
-    pub versions: Vec<String>,
-}
-
-apimachinery::proto_message!(DeviceAttribute { 2 => int, 3 => bool, 4 => string, 5 => version, 6 => ints, 7 => bools, 8 => strings, 9 => versions });
 
 /// DeviceClaim defines how to request devices with a ResourceClaim.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
@@ -435,7 +399,8 @@ pub struct DeviceClaim {
     /// could satisfy requests in this claim. It is ignored while allocating
     /// the claim.
     #[api(skip_serializing_if = "Vec::is_empty")]
-    pub config: Vec<crate::resource::v1beta2::DeviceClaimConfiguration>,
+    #[conversion(same_type)]
+    pub config: Vec<crate::resource::v1::DeviceClaimConfiguration>,
 }
 
 apimachinery::proto_message!(DeviceClaim { 1 => requests, 2 => constraints, 3 => config });
@@ -510,7 +475,8 @@ pub struct DeviceClassSpec {
     ///
     /// They are passed to the driver, but are not considered while allocating the claim.
     #[api(skip_serializing_if = "Vec::is_empty")]
-    pub config: Vec<crate::resource::v1beta2::DeviceClassConfiguration>,
+    #[conversion(same_type)]
+    pub config: Vec<crate::resource::v1::DeviceClassConfiguration>,
     /// ExtendedResourceName is the extended resource name for the devices of this class.
     /// The devices of this class can be used to satisfy a pod's extended resource requests.
     /// It has the same format as the name of a pod's extended resource.

@@ -9,14 +9,21 @@
 /// in Status.Allocation.Devices.
 ///
 /// The same type as [`v1::AllocatedDeviceStatus`](crate::resource::v1::AllocatedDeviceStatus):
-/// Go's `AllocatedDeviceStatus` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `AllocatedDeviceStatus` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type AllocatedDeviceStatus = crate::resource::v1::AllocatedDeviceStatus;
+
+/// AllocationResult contains attributes of an allocated resource.
+///
+/// The same type as [`v1::AllocationResult`](crate::resource::v1::AllocationResult):
+/// Go's `AllocationResult` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type AllocationResult = crate::resource::v1::AllocationResult;
 
 /// CELDeviceSelector contains a CEL expression for selecting a device.
 ///
 /// The same type as [`v1::CELDeviceSelector`](crate::resource::v1::CELDeviceSelector):
-/// Go's `CELDeviceSelector` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `CELDeviceSelector` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type CELDeviceSelector = crate::resource::v1::CELDeviceSelector;
 
@@ -25,7 +32,7 @@ pub type CELDeviceSelector = crate::resource::v1::CELDeviceSelector;
 /// Must not set more than one ValidRequestValues.
 ///
 /// The same type as [`v1::CapacityRequestPolicy`](crate::resource::v1::CapacityRequestPolicy):
-/// Go's `CapacityRequestPolicy` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `CapacityRequestPolicy` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type CapacityRequestPolicy = crate::resource::v1::CapacityRequestPolicy;
 
@@ -39,21 +46,21 @@ pub type CapacityRequestPolicy = crate::resource::v1::CapacityRequestPolicy;
 /// and the device cannot be allocated.
 ///
 /// The same type as [`v1::CapacityRequestPolicyRange`](crate::resource::v1::CapacityRequestPolicyRange):
-/// Go's `CapacityRequestPolicyRange` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `CapacityRequestPolicyRange` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type CapacityRequestPolicyRange = crate::resource::v1::CapacityRequestPolicyRange;
 
 /// CapacityRequirements defines the capacity requirements for a specific device request.
 ///
 /// The same type as [`v1::CapacityRequirements`](crate::resource::v1::CapacityRequirements):
-/// Go's `CapacityRequirements` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `CapacityRequirements` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type CapacityRequirements = crate::resource::v1::CapacityRequirements;
 
 /// Counter describes a quantity associated with a device.
 ///
 /// The same type as [`v1::Counter`](crate::resource::v1::Counter):
-/// Go's `Counter` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `Counter` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type Counter = crate::resource::v1::Counter;
 
@@ -67,7 +74,7 @@ pub type Counter = crate::resource::v1::Counter;
 /// by other devices.
 ///
 /// The same type as [`v1::CounterSet`](crate::resource::v1::CounterSet):
-/// Go's `CounterSet` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `CounterSet` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type CounterSet = crate::resource::v1::CounterSet;
 
@@ -75,28 +82,80 @@ pub type CounterSet = crate::resource::v1::CounterSet;
 /// on its attributes. Besides the name, exactly one field must be set.
 ///
 /// The same type as [`v1::Device`](crate::resource::v1::Device):
-/// Go's `Device` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `Device` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type Device = crate::resource::v1::Device;
+
+/// DeviceAllocationConfiguration gets embedded in an AllocationResult.
+///
+/// The same type as [`v1::DeviceAllocationConfiguration`](crate::resource::v1::DeviceAllocationConfiguration):
+/// Go's `DeviceAllocationConfiguration` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type DeviceAllocationConfiguration = crate::resource::v1::DeviceAllocationConfiguration;
+
+/// DeviceAllocationResult is the result of allocating devices.
+///
+/// The same type as [`v1::DeviceAllocationResult`](crate::resource::v1::DeviceAllocationResult):
+/// Go's `DeviceAllocationResult` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type DeviceAllocationResult = crate::resource::v1::DeviceAllocationResult;
 
 /// DeviceAttribute must have exactly one field set.
 ///
 /// The same type as [`v1::DeviceAttribute`](crate::resource::v1::DeviceAttribute):
-/// Go's `DeviceAttribute` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `DeviceAttribute` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type DeviceAttribute = crate::resource::v1::DeviceAttribute;
 
 /// DeviceCapacity describes a quantity associated with a device.
 ///
 /// The same type as [`v1::DeviceCapacity`](crate::resource::v1::DeviceCapacity):
-/// Go's `DeviceCapacity` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `DeviceCapacity` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type DeviceCapacity = crate::resource::v1::DeviceCapacity;
+
+/// DeviceClaim defines how to request devices with a ResourceClaim.
+///
+/// The same type as [`v1::DeviceClaim`](crate::resource::v1::DeviceClaim):
+/// Go's `DeviceClaim` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type DeviceClaim = crate::resource::v1::DeviceClaim;
+
+/// DeviceClaimConfiguration is used for configuration parameters in DeviceClaim.
+///
+/// The same type as [`v1::DeviceClaimConfiguration`](crate::resource::v1::DeviceClaimConfiguration):
+/// Go's `DeviceClaimConfiguration` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type DeviceClaimConfiguration = crate::resource::v1::DeviceClaimConfiguration;
+
+/// DeviceClassConfiguration is used in DeviceClass.
+///
+/// The same type as [`v1::DeviceClassConfiguration`](crate::resource::v1::DeviceClassConfiguration):
+/// Go's `DeviceClassConfiguration` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type DeviceClassConfiguration = crate::resource::v1::DeviceClassConfiguration;
+
+/// DeviceClassSpec is used in a \[DeviceClass\] to define what can be allocated
+/// and how to configure it.
+///
+/// The same type as [`v1::DeviceClassSpec`](crate::resource::v1::DeviceClassSpec):
+/// Go's `DeviceClassSpec` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type DeviceClassSpec = crate::resource::v1::DeviceClassSpec;
+
+/// DeviceConfiguration must have exactly one field set. It gets embedded
+/// inline in some other structs which have other fields, so field names must
+/// not conflict with those.
+///
+/// The same type as [`v1::DeviceConfiguration`](crate::resource::v1::DeviceConfiguration):
+/// Go's `DeviceConfiguration` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type DeviceConfiguration = crate::resource::v1::DeviceConfiguration;
 
 /// DeviceConstraint must have exactly one field set besides Requests.
 ///
 /// The same type as [`v1::DeviceConstraint`](crate::resource::v1::DeviceConstraint):
-/// Go's `DeviceConstraint` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `DeviceConstraint` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type DeviceConstraint = crate::resource::v1::DeviceConstraint;
 
@@ -104,7 +163,7 @@ pub type DeviceConstraint = crate::resource::v1::DeviceConstraint;
 /// a device will consume from a CounterSet.
 ///
 /// The same type as [`v1::DeviceCounterConsumption`](crate::resource::v1::DeviceCounterConsumption):
-/// Go's `DeviceCounterConsumption` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `DeviceCounterConsumption` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type DeviceCounterConsumption = crate::resource::v1::DeviceCounterConsumption;
 
@@ -114,14 +173,21 @@ pub type DeviceCounterConsumption = crate::resource::v1::DeviceCounterConsumptio
 /// possible to provide a prioritized list of requests.
 ///
 /// The same type as [`v1::DeviceRequest`](crate::resource::v1::DeviceRequest):
-/// Go's `DeviceRequest` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `DeviceRequest` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type DeviceRequest = crate::resource::v1::DeviceRequest;
+
+/// DeviceRequestAllocationResult contains the allocation result for one request.
+///
+/// The same type as [`v1::DeviceRequestAllocationResult`](crate::resource::v1::DeviceRequestAllocationResult):
+/// Go's `DeviceRequestAllocationResult` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type DeviceRequestAllocationResult = crate::resource::v1::DeviceRequestAllocationResult;
 
 /// DeviceSelector must have exactly one field set.
 ///
 /// The same type as [`v1::DeviceSelector`](crate::resource::v1::DeviceSelector):
-/// Go's `DeviceSelector` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `DeviceSelector` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type DeviceSelector = crate::resource::v1::DeviceSelector;
 
@@ -135,7 +201,7 @@ pub type DeviceSelector = crate::resource::v1::DeviceSelector;
 /// specific device.
 ///
 /// The same type as [`v1::DeviceSubRequest`](crate::resource::v1::DeviceSubRequest):
-/// Go's `DeviceSubRequest` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `DeviceSubRequest` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type DeviceSubRequest = crate::resource::v1::DeviceSubRequest;
 
@@ -144,7 +210,7 @@ pub type DeviceSubRequest = crate::resource::v1::DeviceSubRequest;
 /// to pods using the claim.
 ///
 /// The same type as [`v1::DeviceTaint`](crate::resource::v1::DeviceTaint):
-/// Go's `DeviceTaint` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `DeviceTaint` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type DeviceTaint = crate::resource::v1::DeviceTaint;
 
@@ -152,14 +218,14 @@ pub type DeviceTaint = crate::resource::v1::DeviceTaint;
 /// the triple \<key,value,effect\> using the matching operator \<operator\>.
 ///
 /// The same type as [`v1::DeviceToleration`](crate::resource::v1::DeviceToleration):
-/// Go's `DeviceToleration` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `DeviceToleration` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type DeviceToleration = crate::resource::v1::DeviceToleration;
 
 /// ExactDeviceRequest is a request for one or more identical devices.
 ///
 /// The same type as [`v1::ExactDeviceRequest`](crate::resource::v1::ExactDeviceRequest):
-/// Go's `ExactDeviceRequest` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `ExactDeviceRequest` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type ExactDeviceRequest = crate::resource::v1::ExactDeviceRequest;
 
@@ -168,7 +234,7 @@ pub type ExactDeviceRequest = crate::resource::v1::ExactDeviceRequest;
 /// or identify the device within a network context.
 ///
 /// The same type as [`v1::NetworkDeviceData`](crate::resource::v1::NetworkDeviceData):
-/// Go's `NetworkDeviceData` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `NetworkDeviceData` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type NetworkDeviceData = crate::resource::v1::NetworkDeviceData;
 
@@ -176,203 +242,62 @@ pub type NetworkDeviceData = crate::resource::v1::NetworkDeviceData;
 /// units requested to the corresponding quantity of the node allocatable resource.
 ///
 /// The same type as [`v1::NodeAllocatableResourceMapping`](crate::resource::v1::NodeAllocatableResourceMapping):
-/// Go's `NodeAllocatableResourceMapping` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `NodeAllocatableResourceMapping` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type NodeAllocatableResourceMapping = crate::resource::v1::NodeAllocatableResourceMapping;
+
+/// OpaqueDeviceConfiguration contains configuration parameters for a driver
+/// in a format defined by the driver vendor.
+///
+/// The same type as [`v1::OpaqueDeviceConfiguration`](crate::resource::v1::OpaqueDeviceConfiguration):
+/// Go's `OpaqueDeviceConfiguration` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type OpaqueDeviceConfiguration = crate::resource::v1::OpaqueDeviceConfiguration;
 
 /// ResourceClaimConsumerReference contains enough information to let you
 /// locate the consumer of a ResourceClaim. The user must be a resource in the same
 /// namespace as the ResourceClaim.
 ///
 /// The same type as [`v1::ResourceClaimConsumerReference`](crate::resource::v1::ResourceClaimConsumerReference):
-/// Go's `ResourceClaimConsumerReference` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `ResourceClaimConsumerReference` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type ResourceClaimConsumerReference = crate::resource::v1::ResourceClaimConsumerReference;
+
+/// ResourceClaimSpec defines what is being requested in a ResourceClaim and how to configure it.
+///
+/// The same type as [`v1::ResourceClaimSpec`](crate::resource::v1::ResourceClaimSpec):
+/// Go's `ResourceClaimSpec` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type ResourceClaimSpec = crate::resource::v1::ResourceClaimSpec;
+
+/// ResourceClaimStatus tracks whether the resource has been allocated and what
+/// the result of that was.
+///
+/// The same type as [`v1::ResourceClaimStatus`](crate::resource::v1::ResourceClaimStatus):
+/// Go's `ResourceClaimStatus` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type ResourceClaimStatus = crate::resource::v1::ResourceClaimStatus;
+
+/// ResourceClaimTemplateSpec contains the metadata and fields for a ResourceClaim.
+///
+/// The same type as [`v1::ResourceClaimTemplateSpec`](crate::resource::v1::ResourceClaimTemplateSpec):
+/// Go's `ResourceClaimTemplateSpec` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type ResourceClaimTemplateSpec = crate::resource::v1::ResourceClaimTemplateSpec;
 
 /// ResourcePool describes the pool that ResourceSlices belong to.
 ///
 /// The same type as [`v1::ResourcePool`](crate::resource::v1::ResourcePool):
-/// Go's `ResourcePool` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `ResourcePool` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type ResourcePool = crate::resource::v1::ResourcePool;
 
 /// ResourceSliceSpec contains the information published by the driver in one ResourceSlice.
 ///
 /// The same type as [`v1::ResourceSliceSpec`](crate::resource::v1::ResourceSliceSpec):
-/// Go's `ResourceSliceSpec` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `ResourceSliceSpec` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type ResourceSliceSpec = crate::resource::v1::ResourceSliceSpec;
-
-/// AllocationResult contains attributes of an allocated resource.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::AllocationResult, nested)]
-pub struct AllocationResult {
-    /// Devices is the result of allocating devices.
-    pub devices: DeviceAllocationResult,
-    /// NodeSelector defines where the allocated resources are available. If
-    /// unset, they are available everywhere.
-    #[conversion(same_type)]
-    pub node_selector: Option<crate::core::v1::NodeSelector>,
-    /// AllocationTimestamp stores the time when the resources were allocated.
-    /// This field is not guaranteed to be set, in which case that time is unknown.
-    ///
-    /// This is a beta field and requires enabling the DRADeviceBindingConditions and DRAResourceClaimDeviceStatus
-    /// feature gate.
-    #[conversion(same_type)]
-    pub allocation_timestamp: Option<apimachinery::apis::meta::v1::Time>,
-}
-
-apimachinery::proto_message!(AllocationResult { 1 => devices, 3 => node_selector as "nodeSelector", 5 => allocation_timestamp as "allocationTimestamp" });
-
-/// DeviceAllocationConfiguration gets embedded in an AllocationResult.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::DeviceAllocationConfiguration, nested)]
-pub struct DeviceAllocationConfiguration {
-    /// Source records whether the configuration comes from a class and thus
-    /// is not something that a normal user would have been able to set
-    /// or from a claim.
-    #[conversion(same_type)]
-    pub source: String,
-    /// Requests lists the names of requests where the configuration applies.
-    /// If empty, its applies to all requests.
-    ///
-    /// References to subrequests must include the name of the main request
-    /// and may include the subrequest using the format \<main request\>\[/\<subrequest\>\]. If just
-    /// the main request is given, the configuration applies to all subrequests.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
-    pub requests: Vec<String>,
-    /// Opaque provides driver-specific configuration parameters.
-    pub opaque: Option<OpaqueDeviceConfiguration>,
-}
-
-impl apimachinery::proto::Message for DeviceAllocationConfiguration {
-    fn encode_fields(&self, e: &mut apimachinery::proto::WireEncoder) {
-        use apimachinery::proto::Field as _;
-        self.source.encode_field(1, e);
-        self.requests.encode_field(2, e);
-        e.message(3, |e| {
-            self.opaque.encode_field(1, e);
-        });
-    }
-
-    fn merge_field(
-        &mut self,
-        number: u32,
-        wire: apimachinery::proto::WireType,
-        d: &mut apimachinery::proto::WireDecoder<'_>,
-    ) -> Result<bool, apimachinery::proto::ProtobufError> {
-        use apimachinery::proto::Field as _;
-        match number {
-            1 => apimachinery::proto::in_field(self.source.merge_from(wire, d), "source")?,
-            2 => apimachinery::proto::in_field(self.requests.merge_from(wire, d), "requests")?,
-            3 => apimachinery::proto::merge_embedded(wire, d, |number, wire, d| {
-                Ok(match number {
-                    1 => {
-                        apimachinery::proto::in_field(self.opaque.merge_from(wire, d), "opaque")?;
-                        true
-                    }
-                    _ => false,
-                })
-            })?,
-            _ => return Ok(false),
-        }
-        Ok(true)
-    }
-}
-
-/// DeviceAllocationResult is the result of allocating devices.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::DeviceAllocationResult, nested)]
-pub struct DeviceAllocationResult {
-    /// Results lists all allocated devices.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    pub results: Vec<DeviceRequestAllocationResult>,
-    /// This field is a combination of all the claim and class configuration parameters.
-    /// Drivers can distinguish between those based on a flag.
-    ///
-    /// This includes configuration parameters for drivers which have no allocated
-    /// devices in the result because it is up to the drivers which configuration
-    /// parameters they support. They can silently ignore unknown configuration
-    /// parameters.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    pub config: Vec<DeviceAllocationConfiguration>,
-}
-
-apimachinery::proto_message!(DeviceAllocationResult { 1 => results, 2 => config });
-
-/// DeviceClaim defines how to request devices with a ResourceClaim.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::DeviceClaim, nested)]
-pub struct DeviceClaim {
-    /// Requests represent individual requests for distinct devices which
-    /// must all be satisfied. If empty, nothing needs to be allocated.
-    #[api(nullable)]
-    #[conversion(same_type)]
-    pub requests: Option<Vec<crate::resource::v1::DeviceRequest>>,
-    /// These constraints must be satisfied by the set of devices that get
-    /// allocated for the claim.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
-    pub constraints: Vec<crate::resource::v1::DeviceConstraint>,
-    /// This field holds configuration for multiple potential drivers which
-    /// could satisfy requests in this claim. It is ignored while allocating
-    /// the claim.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    pub config: Vec<DeviceClaimConfiguration>,
-}
-
-apimachinery::proto_message!(DeviceClaim { 1 => requests, 2 => constraints, 3 => config });
-
-/// DeviceClaimConfiguration is used for configuration parameters in DeviceClaim.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::DeviceClaimConfiguration, nested)]
-pub struct DeviceClaimConfiguration {
-    /// Requests lists the names of requests where the configuration applies.
-    /// If empty, it applies to all requests.
-    ///
-    /// References to subrequests must include the name of the main request
-    /// and may include the subrequest using the format \<main request\>\[/\<subrequest\>\]. If just
-    /// the main request is given, the configuration applies to all subrequests.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
-    pub requests: Vec<String>,
-    /// Opaque provides driver-specific configuration parameters.
-    pub opaque: Option<OpaqueDeviceConfiguration>,
-}
-
-impl apimachinery::proto::Message for DeviceClaimConfiguration {
-    fn encode_fields(&self, e: &mut apimachinery::proto::WireEncoder) {
-        use apimachinery::proto::Field as _;
-        self.requests.encode_field(1, e);
-        e.message(2, |e| {
-            self.opaque.encode_field(1, e);
-        });
-    }
-
-    fn merge_field(
-        &mut self,
-        number: u32,
-        wire: apimachinery::proto::WireType,
-        d: &mut apimachinery::proto::WireDecoder<'_>,
-    ) -> Result<bool, apimachinery::proto::ProtobufError> {
-        use apimachinery::proto::Field as _;
-        match number {
-            1 => apimachinery::proto::in_field(self.requests.merge_from(wire, d), "requests")?,
-            2 => apimachinery::proto::merge_embedded(wire, d, |number, wire, d| {
-                Ok(match number {
-                    1 => {
-                        apimachinery::proto::in_field(self.opaque.merge_from(wire, d), "opaque")?;
-                        true
-                    }
-                    _ => false,
-                })
-            })?,
-            _ => return Ok(false),
-        }
-        Ok(true)
-    }
-}
 
 /// DeviceClass is a vendor- or admin-provided resource that contains
 /// device configuration and selectors. It can be referenced in
@@ -400,49 +325,11 @@ pub struct DeviceClass {
     /// the time of allocation.
     ///
     /// Changing the spec automatically increments the metadata.generation number.
-    pub spec: DeviceClassSpec,
+    #[conversion(same_type)]
+    pub spec: crate::resource::v1::DeviceClassSpec,
 }
 
 apimachinery::proto_message!(DeviceClass { 1 => metadata, 2 => spec });
-
-/// DeviceClassConfiguration is used in DeviceClass.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::DeviceClassConfiguration, nested)]
-pub struct DeviceClassConfiguration {
-    /// Opaque provides driver-specific configuration parameters.
-    pub opaque: Option<OpaqueDeviceConfiguration>,
-}
-
-impl apimachinery::proto::Message for DeviceClassConfiguration {
-    fn encode_fields(&self, e: &mut apimachinery::proto::WireEncoder) {
-        use apimachinery::proto::Field as _;
-        e.message(1, |e| {
-            self.opaque.encode_field(1, e);
-        });
-    }
-
-    fn merge_field(
-        &mut self,
-        number: u32,
-        wire: apimachinery::proto::WireType,
-        d: &mut apimachinery::proto::WireDecoder<'_>,
-    ) -> Result<bool, apimachinery::proto::ProtobufError> {
-        use apimachinery::proto::Field as _;
-        match number {
-            1 => apimachinery::proto::merge_embedded(wire, d, |number, wire, d| {
-                Ok(match number {
-                    1 => {
-                        apimachinery::proto::in_field(self.opaque.merge_from(wire, d), "opaque")?;
-                        true
-                    }
-                    _ => false,
-                })
-            })?,
-            _ => return Ok(false),
-        }
-        Ok(true)
-    }
-}
 
 /// DeviceClassList is a collection of classes.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
@@ -468,138 +355,6 @@ pub struct DeviceClassList {
 }
 
 apimachinery::proto_message!(DeviceClassList { 1 => metadata, 2 => items });
-
-/// DeviceClassSpec is used in a \[DeviceClass\] to define what can be allocated
-/// and how to configure it.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::DeviceClassSpec, nested)]
-pub struct DeviceClassSpec {
-    /// Each selector must be satisfied by a device which is claimed via this class.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
-    pub selectors: Vec<crate::resource::v1::DeviceSelector>,
-    /// Config defines configuration parameters that apply to each device that is claimed via this class.
-    /// Some classses may potentially be satisfied by multiple drivers, so each instance of a vendor
-    /// configuration applies to exactly one driver.
-    ///
-    /// They are passed to the driver, but are not considered while allocating the claim.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    pub config: Vec<DeviceClassConfiguration>,
-    /// ExtendedResourceName is the extended resource name for the devices of this class.
-    /// The devices of this class can be used to satisfy a pod's extended resource requests.
-    /// It has the same format as the name of a pod's extended resource.
-    /// It should be unique among all the device classes in a cluster.
-    /// If two device classes have the same name, then the class created later
-    /// is picked to satisfy a pod's extended resource requests.
-    /// If two classes are created at the same time, then the name of the class
-    /// lexicographically sorted first is picked.
-    ///
-    /// This is a beta field.
-    #[conversion(same_type)]
-    pub extended_resource_name: Option<String>,
-}
-
-apimachinery::proto_message!(DeviceClassSpec { 1 => selectors, 2 => config, 4 => extended_resource_name as "extendedResourceName" });
-
-/// DeviceConfiguration must have exactly one field set. It gets embedded
-/// inline in some other structs which have other fields, so field names must
-/// not conflict with those.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
-pub struct DeviceConfiguration {
-    /// Opaque provides driver-specific configuration parameters.
-    pub opaque: Option<OpaqueDeviceConfiguration>,
-}
-
-apimachinery::proto_message!(DeviceConfiguration { 1 => opaque });
-
-/// DeviceRequestAllocationResult contains the allocation result for one request.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::DeviceRequestAllocationResult, nested)]
-pub struct DeviceRequestAllocationResult {
-    /// Request is the name of the request in the claim which caused this
-    /// device to be allocated. If it references a subrequest in the
-    /// firstAvailable list on a DeviceRequest, this field must
-    /// include both the name of the main request and the subrequest
-    /// using the format \<main request\>/\<subrequest\>.
-    ///
-    /// Multiple devices may have been allocated per request.
-    #[conversion(same_type)]
-    pub request: String,
-    /// Driver specifies the name of the DRA driver whose kubelet
-    /// plugin should be invoked to process the allocation once the claim is
-    /// needed on a node.
-    ///
-    /// Must be a DNS subdomain and should end with a DNS domain owned by the
-    /// vendor of the driver. It should use only lower case characters.
-    #[conversion(same_type)]
-    pub driver: String,
-    /// This name together with the driver name and the device name field
-    /// identify which device was allocated (\`\<driver name\>/\<pool name\>/\<device name\>\`).
-    ///
-    /// Must not be longer than 253 characters and may contain one or more
-    /// DNS sub-domains separated by slashes.
-    #[conversion(same_type)]
-    pub pool: String,
-    /// Device references one device instance via its name in the driver's
-    /// resource pool. It must be a DNS label.
-    #[conversion(same_type)]
-    pub device: String,
-    /// AdminAccess indicates that this device was allocated for
-    /// administrative access. See the corresponding request field
-    /// for a definition of mode.
-    ///
-    /// This is an alpha field and requires enabling the DRAAdminAccess
-    /// feature gate. Admin access is disabled if this field is unset or
-    /// set to false, otherwise it is enabled.
-    #[conversion(same_type)]
-    pub admin_access: Option<bool>,
-    /// A copy of all tolerations specified in the request at the time
-    /// when the device got allocated.
-    ///
-    /// The maximum number of tolerations is 16.
-    ///
-    /// This is a beta field and requires enabling the DRADeviceTaints
-    /// feature gate.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
-    pub tolerations: Vec<crate::resource::v1::DeviceToleration>,
-    /// BindingConditions contains a copy of the BindingConditions
-    /// from the corresponding ResourceSlice at the time of allocation.
-    ///
-    /// This is a beta field and requires enabling the DRADeviceBindingConditions and DRAResourceClaimDeviceStatus
-    /// feature gates.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
-    pub binding_conditions: Vec<String>,
-    /// BindingFailureConditions contains a copy of the BindingFailureConditions
-    /// from the corresponding ResourceSlice at the time of allocation.
-    ///
-    /// This is a beta field and requires enabling the DRADeviceBindingConditions and DRAResourceClaimDeviceStatus
-    /// feature gates.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
-    pub binding_failure_conditions: Vec<String>,
-    /// ShareID uniquely identifies an individual allocation share of the device,
-    /// used when the device supports multiple simultaneous allocations.
-    /// It serves as an additional map key to differentiate concurrent shares
-    /// of the same device.
-    #[api(rename = "shareID")]
-    #[conversion(same_type)]
-    pub share_id: Option<String>,
-    /// ConsumedCapacity tracks the amount of capacity consumed per device as part of the claim request.
-    /// The consumed amount may differ from the requested amount: it is rounded up to the nearest valid
-    /// value based on the device’s requestPolicy if applicable (i.e., may not be less than the requested amount).
-    ///
-    /// The total consumed capacity for each device must not exceed the DeviceCapacity's Value.
-    ///
-    /// This field is populated only for devices that allow multiple allocations.
-    /// All capacity entries are included, even if the consumed amount is zero.
-    #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
-    #[conversion(same_type)]
-    pub consumed_capacity: std::collections::BTreeMap<String, crate::value::Quantity>,
-}
-
-apimachinery::proto_message!(DeviceRequestAllocationResult { 1 => request, 2 => driver, 3 => pool, 4 => device, 5 => admin_access as "adminAccess", 6 => tolerations, 7 => binding_conditions as "bindingConditions", 8 => binding_failure_conditions as "bindingFailureConditions", 9 => share_id as "shareID", 10 => consumed_capacity as "consumedCapacity" });
 
 /// DeviceTaintRule adds one taint to all devices which match the selector.
 /// This has the same effect as if the taint was specified directly
@@ -706,33 +461,6 @@ pub struct DeviceTaintSelector {
 
 apimachinery::proto_message!(DeviceTaintSelector { 2 => driver, 3 => pool, 4 => device });
 
-/// OpaqueDeviceConfiguration contains configuration parameters for a driver
-/// in a format defined by the driver vendor.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::OpaqueDeviceConfiguration, nested)]
-pub struct OpaqueDeviceConfiguration {
-    /// Driver is used to determine which kubelet plugin needs
-    /// to be passed these configuration parameters.
-    ///
-    /// An admission policy provided by the driver developer could use this
-    /// to decide whether it needs to validate them.
-    ///
-    /// Must be a DNS subdomain and should end with a DNS domain owned by the
-    /// vendor of the driver. It should use only lower case characters.
-    #[conversion(same_type)]
-    pub driver: String,
-    /// Parameters can contain arbitrary data. It is the responsibility of
-    /// the driver developer to handle validation and versioning. Typically this
-    /// includes self-identification and a version ("kind" + "apiVersion" for
-    /// Kubernetes types), with conversion between different versions.
-    ///
-    /// The length of the raw data must be smaller or equal to 10 Ki.
-    #[conversion(same_type)]
-    pub parameters: crate::value::RawExtension,
-}
-
-apimachinery::proto_message!(OpaqueDeviceConfiguration { 1 => driver, 2 => parameters });
-
 /// ResourceClaim describes a request for access to resources in the cluster,
 /// for use by workloads. For example, if a workload needs an accelerator device
 /// with specific properties, this is how that request is expressed. The status
@@ -754,9 +482,11 @@ pub struct ResourceClaim {
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Spec describes what is being requested and how to configure it.
     /// The spec is immutable.
-    pub spec: ResourceClaimSpec,
+    #[conversion(same_type)]
+    pub spec: crate::resource::v1::ResourceClaimSpec,
     /// Status describes whether the claim is ready to use and what has been allocated.
-    pub status: ResourceClaimStatus,
+    #[conversion(same_type)]
+    pub status: crate::resource::v1::ResourceClaimStatus,
 }
 
 apimachinery::proto_message!(ResourceClaim { 1 => metadata, 2 => spec, 3 => status });
@@ -786,55 +516,6 @@ pub struct ResourceClaimList {
 
 apimachinery::proto_message!(ResourceClaimList { 1 => metadata, 2 => items });
 
-/// ResourceClaimSpec defines what is being requested in a ResourceClaim and how to configure it.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::ResourceClaimSpec, nested)]
-pub struct ResourceClaimSpec {
-    /// Devices defines how to request devices.
-    pub devices: DeviceClaim,
-}
-
-apimachinery::proto_message!(ResourceClaimSpec { 1 => devices });
-
-/// ResourceClaimStatus tracks whether the resource has been allocated and what
-/// the result of that was.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::ResourceClaimStatus, nested)]
-pub struct ResourceClaimStatus {
-    /// Allocation is set once the claim has been allocated successfully.
-    pub allocation: Option<AllocationResult>,
-    /// ReservedFor indicates which entities are currently allowed to use
-    /// the claim. A Pod which references a ResourceClaim which is not
-    /// reserved for that Pod will not be started. A claim that is in
-    /// use or might be in use because it has been reserved must not get
-    /// deallocated.
-    ///
-    /// In a cluster with multiple scheduler instances, two pods might get
-    /// scheduled concurrently by different schedulers. When they reference
-    /// the same ResourceClaim which already has reached its maximum number
-    /// of consumers, only one pod can be scheduled.
-    ///
-    /// Both schedulers try to add their pod to the claim.status.reservedFor
-    /// field, but only the update that reaches the API server first gets
-    /// stored. The other one fails with an error and the scheduler
-    /// which issued it knows that it must put the pod back into the queue,
-    /// waiting for the ResourceClaim to become usable again.
-    ///
-    /// There can be at most 256 such reservations. This may get increased in
-    /// the future, but not reduced.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
-    pub reserved_for: Vec<crate::resource::v1::ResourceClaimConsumerReference>,
-    /// Devices contains the status of each device allocated for this
-    /// claim, as reported by the driver. This can include driver-specific
-    /// information. Entries are owned by their respective drivers.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
-    pub devices: Vec<crate::resource::v1::AllocatedDeviceStatus>,
-}
-
-apimachinery::proto_message!(ResourceClaimStatus { 1 => allocation, 2 => reserved_for as "reservedFor", 4 => devices });
-
 /// ResourceClaimTemplate is used to produce ResourceClaim objects.
 ///
 /// This is an alpha type and requires enabling the DynamicResourceAllocation
@@ -855,7 +536,8 @@ pub struct ResourceClaimTemplate {
     /// This field is immutable. A ResourceClaim will get created by the
     /// control plane for a Pod when needed and then not get updated
     /// anymore.
-    pub spec: ResourceClaimTemplateSpec,
+    #[conversion(same_type)]
+    pub spec: crate::resource::v1::ResourceClaimTemplateSpec,
 }
 
 apimachinery::proto_message!(ResourceClaimTemplate { 1 => metadata, 2 => spec });
@@ -884,23 +566,6 @@ pub struct ResourceClaimTemplateList {
 }
 
 apimachinery::proto_message!(ResourceClaimTemplateList { 1 => metadata, 2 => items });
-
-/// ResourceClaimTemplateSpec contains the metadata and fields for a ResourceClaim.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::ResourceClaimTemplateSpec, nested)]
-pub struct ResourceClaimTemplateSpec {
-    /// ObjectMeta may contain labels and annotations that will be copied into the ResourceClaim
-    /// when creating it. No other fields are allowed and will be rejected during
-    /// validation.
-    #[conversion(same_type)]
-    pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
-    /// Spec for the ResourceClaim. The entire content is copied unchanged
-    /// into the ResourceClaim that gets created from this template. The
-    /// same fields as in a ResourceClaim are also valid here.
-    pub spec: ResourceClaimSpec,
-}
-
-apimachinery::proto_message!(ResourceClaimTemplateSpec { 1 => metadata, 2 => spec });
 
 /// ResourceSlice represents one or more resources in a pool of similar resources,
 /// managed by a common driver. A pool may span more than one ResourceSlice, and exactly how many
@@ -972,4 +637,4 @@ pub struct ResourceSliceList {
 apimachinery::proto_message!(ResourceSliceList { 1 => metadata, 2 => items });
 
 // Types that other versions share: they convert to themselves.
-apimachinery::identity_conversion!(DeviceTaintRuleStatus, DeviceTaintSelector);
+apimachinery::identity_conversion!(DeviceTaintRuleSpec, DeviceTaintRuleStatus);

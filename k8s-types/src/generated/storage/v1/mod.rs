@@ -651,8 +651,8 @@ apimachinery::proto_message!(VolumeNodeResources { 1 => count });
 
 // Types that other versions share: they convert to themselves.
 apimachinery::identity_conversion!(
+    CSIDriverSpec,
     CSINodeSpec,
-    TokenRequest,
     VolumeAttachmentSpec,
     VolumeAttachmentStatus
 );

@@ -8,28 +8,28 @@
 /// Exactly one member can be set.
 ///
 /// The same type as [`v1::VolumeAttachmentSource`](crate::storage::v1::VolumeAttachmentSource):
-/// Go's `VolumeAttachmentSource` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `VolumeAttachmentSource` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type VolumeAttachmentSource = crate::storage::v1::VolumeAttachmentSource;
 
 /// VolumeAttachmentSpec is the specification of a VolumeAttachment request.
 ///
 /// The same type as [`v1::VolumeAttachmentSpec`](crate::storage::v1::VolumeAttachmentSpec):
-/// Go's `VolumeAttachmentSpec` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `VolumeAttachmentSpec` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type VolumeAttachmentSpec = crate::storage::v1::VolumeAttachmentSpec;
 
 /// VolumeAttachmentStatus is the status of a VolumeAttachment request.
 ///
 /// The same type as [`v1::VolumeAttachmentStatus`](crate::storage::v1::VolumeAttachmentStatus):
-/// Go's `VolumeAttachmentStatus` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `VolumeAttachmentStatus` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type VolumeAttachmentStatus = crate::storage::v1::VolumeAttachmentStatus;
 
 /// VolumeError captures an error encountered during a volume operation.
 ///
 /// The same type as [`v1::VolumeError`](crate::storage::v1::VolumeError):
-/// Go's `VolumeError` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `VolumeError` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type VolumeError = crate::storage::v1::VolumeError;
 

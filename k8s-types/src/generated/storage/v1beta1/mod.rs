@@ -2,24 +2,31 @@
 // (`../shared/k8s-api/v1.36`); do not edit by hand.
 //! `storage.k8s.io/v1beta1`.
 
+/// CSIDriverSpec is the specification of a CSIDriver.
+///
+/// The same type as [`v1::CSIDriverSpec`](crate::storage::v1::CSIDriverSpec):
+/// Go's `CSIDriverSpec` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type CSIDriverSpec = crate::storage::v1::CSIDriverSpec;
+
 /// CSINodeDriver holds information about the specification of one CSI driver installed on a node
 ///
 /// The same type as [`v1::CSINodeDriver`](crate::storage::v1::CSINodeDriver):
-/// Go's `CSINodeDriver` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `CSINodeDriver` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type CSINodeDriver = crate::storage::v1::CSINodeDriver;
 
 /// CSINodeSpec holds information about the specification of all CSI drivers installed on a node
 ///
 /// The same type as [`v1::CSINodeSpec`](crate::storage::v1::CSINodeSpec):
-/// Go's `CSINodeSpec` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `CSINodeSpec` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type CSINodeSpec = crate::storage::v1::CSINodeSpec;
 
 /// TokenRequest contains parameters of a service account token.
 ///
 /// The same type as [`v1::TokenRequest`](crate::storage::v1::TokenRequest):
-/// Go's `TokenRequest` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `TokenRequest` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type TokenRequest = crate::storage::v1::TokenRequest;
 
@@ -29,35 +36,35 @@ pub type TokenRequest = crate::storage::v1::TokenRequest;
 /// Exactly one member can be set.
 ///
 /// The same type as [`v1::VolumeAttachmentSource`](crate::storage::v1::VolumeAttachmentSource):
-/// Go's `VolumeAttachmentSource` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `VolumeAttachmentSource` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type VolumeAttachmentSource = crate::storage::v1::VolumeAttachmentSource;
 
 /// VolumeAttachmentSpec is the specification of a VolumeAttachment request.
 ///
 /// The same type as [`v1::VolumeAttachmentSpec`](crate::storage::v1::VolumeAttachmentSpec):
-/// Go's `VolumeAttachmentSpec` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `VolumeAttachmentSpec` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type VolumeAttachmentSpec = crate::storage::v1::VolumeAttachmentSpec;
 
 /// VolumeAttachmentStatus is the status of a VolumeAttachment request.
 ///
 /// The same type as [`v1::VolumeAttachmentStatus`](crate::storage::v1::VolumeAttachmentStatus):
-/// Go's `VolumeAttachmentStatus` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `VolumeAttachmentStatus` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type VolumeAttachmentStatus = crate::storage::v1::VolumeAttachmentStatus;
 
 /// VolumeError captures an error encountered during a volume operation.
 ///
 /// The same type as [`v1::VolumeError`](crate::storage::v1::VolumeError):
-/// Go's `VolumeError` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `VolumeError` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type VolumeError = crate::storage::v1::VolumeError;
 
 /// VolumeNodeResources is a set of resource limits for scheduling of volumes.
 ///
 /// The same type as [`v1::VolumeNodeResources`](crate::storage::v1::VolumeNodeResources):
-/// Go's `VolumeNodeResources` is identical in both versions (fields, JSON, protobuf, markers),
+/// Go's `VolumeNodeResources` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type VolumeNodeResources = crate::storage::v1::VolumeNodeResources;
 
@@ -88,7 +95,8 @@ pub struct CSIDriver {
     #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec represents the specification of the CSI Driver.
-    pub spec: CSIDriverSpec,
+    #[conversion(same_type)]
+    pub spec: crate::storage::v1::CSIDriverSpec,
 }
 
 apimachinery::proto_message!(CSIDriver { 1 => metadata, 2 => spec });
@@ -118,196 +126,6 @@ pub struct CSIDriverList {
 }
 
 apimachinery::proto_message!(CSIDriverList { 1 => metadata, 2 => items });
-
-/// CSIDriverSpec is the specification of a CSIDriver.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::storage::v1::CSIDriverSpec, nested)]
-pub struct CSIDriverSpec {
-    /// attachRequired indicates this CSI volume driver requires an attach
-    /// operation (because it implements the CSI ControllerPublishVolume()
-    /// method), and that the Kubernetes attach detach controller should call
-    /// the attach volume interface which checks the volumeattachment status
-    /// and waits until the volume is attached before proceeding to mounting.
-    /// The CSI external-attacher coordinates with CSI volume driver and updates
-    /// the volumeattachment status when the attach operation is complete.
-    /// If the value is specified to false, the attach operation will be skipped.
-    /// Otherwise the attach operation will be called.
-    ///
-    /// This field is immutable.
-    #[conversion(same_type)]
-    pub attach_required: Option<bool>,
-    /// podInfoOnMount indicates this CSI volume driver requires additional pod information (like podName, podUID, etc.)
-    /// during mount operations, if set to true.
-    /// If set to false, pod information will not be passed on mount.
-    /// Default is false.
-    ///
-    /// The CSI driver specifies podInfoOnMount as part of driver deployment.
-    /// If true, Kubelet will pass pod information as VolumeContext in the CSI NodePublishVolume() calls.
-    /// The CSI driver is responsible for parsing and validating the information passed in as VolumeContext.
-    ///
-    /// The following VolumeContext will be passed if podInfoOnMount is set to true.
-    /// This list might grow, but the prefix will be used.
-    /// "csi.storage.k8s.io/pod.name": pod.Name
-    /// "csi.storage.k8s.io/pod.namespace": pod.Namespace
-    /// "csi.storage.k8s.io/pod.uid": string(pod.UID)
-    /// "csi.storage.k8s.io/ephemeral": "true" if the volume is an ephemeral inline volume
-    /// defined by a CSIVolumeSource, otherwise "false"
-    ///
-    /// "csi.storage.k8s.io/ephemeral" is a new feature in Kubernetes 1.16. It is only
-    /// required for drivers which support both the "Persistent" and "Ephemeral" VolumeLifecycleMode.
-    /// Other drivers can leave pod info disabled and/or ignore this field.
-    /// As Kubernetes 1.15 doesn't support this field, drivers can only support one mode when
-    /// deployed on such a cluster and the deployment determines which mode that is, for example
-    /// via a command line parameter of the driver.
-    ///
-    /// This field is immutable.
-    #[conversion(same_type)]
-    pub pod_info_on_mount: Option<bool>,
-    /// volumeLifecycleModes defines what kind of volumes this CSI volume driver supports.
-    /// The default if the list is empty is "Persistent", which is the usage defined by the
-    /// CSI specification and implemented in Kubernetes via the usual PV/PVC mechanism.
-    ///
-    /// The other mode is "Ephemeral". In this mode, volumes are defined inline inside the pod spec
-    /// with CSIVolumeSource and their lifecycle is tied to the lifecycle of that pod.
-    /// A driver has to be aware of this because it is only going to get a NodePublishVolume call for such a volume.
-    ///
-    /// For more information about implementing this mode, see
-    /// <https://kubernetes-csi.github.io/docs/ephemeral-local-volumes.html>
-    /// A driver can support one or more of these modes and
-    /// more modes may be added in the future.
-    ///
-    /// This field is immutable.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
-    pub volume_lifecycle_modes: Vec<String>,
-    /// storageCapacity indicates that the CSI volume driver wants pod scheduling to consider the storage
-    /// capacity that the driver deployment will report by creating
-    /// CSIStorageCapacity objects with capacity information, if set to true.
-    ///
-    /// The check can be enabled immediately when deploying a driver.
-    /// In that case, provisioning new volumes with late binding
-    /// will pause until the driver deployment has published
-    /// some suitable CSIStorageCapacity object.
-    ///
-    /// Alternatively, the driver can be deployed with the field
-    /// unset or false and it can be flipped later when storage
-    /// capacity information has been published.
-    ///
-    /// This field was immutable in Kubernetes \<= 1.22 and now is mutable.
-    #[conversion(same_type)]
-    pub storage_capacity: Option<bool>,
-    /// fsGroupPolicy defines if the underlying volume supports changing ownership and
-    /// permission of the volume before being mounted.
-    /// Refer to the specific FSGroupPolicy values for additional details.
-    ///
-    /// This field is immutable.
-    ///
-    /// Defaults to ReadWriteOnceWithFSType, which will examine each volume
-    /// to determine if Kubernetes should modify ownership and permissions of the volume.
-    /// With the default policy the defined fsGroup will only be applied
-    /// if a fstype is defined and the volume's access mode contains ReadWriteOnce.
-    #[conversion(same_type)]
-    pub fs_group_policy: Option<String>,
-    /// tokenRequests indicates the CSI driver needs pods' service account
-    /// tokens it is mounting volume for to do necessary authentication. Kubelet
-    /// will pass the tokens in VolumeContext in the CSI NodePublishVolume calls.
-    /// The CSI driver should parse and validate the following VolumeContext:
-    /// "csi.storage.k8s.io/serviceAccount.tokens": {
-    /// "\<audience\>": {
-    /// "token": \<token\>,
-    /// "expirationTimestamp": \<expiration timestamp in RFC3339\>,
-    /// },
-    /// ...
-    /// }
-    ///
-    /// Note: Audience in each TokenRequest should be different and at
-    /// most one token is empty string. To receive a new token after expiry,
-    /// RequiresRepublish can be used to trigger NodePublishVolume periodically.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
-    pub token_requests: Vec<crate::storage::v1::TokenRequest>,
-    /// requiresRepublish indicates the CSI driver wants \`NodePublishVolume\`
-    /// being periodically called to reflect any possible change in the mounted
-    /// volume. This field defaults to false.
-    ///
-    /// Note: After a successful initial NodePublishVolume call, subsequent calls
-    /// to NodePublishVolume should only update the contents of the volume. New
-    /// mount points will not be seen by a running container.
-    #[conversion(same_type)]
-    pub requires_republish: Option<bool>,
-    /// seLinuxMount specifies if the CSI driver supports "-o context"
-    /// mount option.
-    ///
-    /// When "true", the CSI driver must ensure that all volumes provided by this CSI
-    /// driver can be mounted separately with different \`-o context\` options. This is
-    /// typical for storage backends that provide volumes as filesystems on block
-    /// devices or as independent shared volumes.
-    /// Kubernetes will call NodeStage / NodePublish with "-o context=xyz" mount
-    /// option when mounting a ReadWriteOncePod volume used in Pod that has
-    /// explicitly set SELinux context. In the future, it may be expanded to other
-    /// volume AccessModes. In any case, Kubernetes will ensure that the volume is
-    /// mounted only with a single SELinux context.
-    ///
-    /// When "false", Kubernetes won't pass any special SELinux mount options to the driver.
-    /// This is typical for volumes that represent subdirectories of a bigger shared filesystem.
-    ///
-    /// Default is "false".
-    #[conversion(same_type)]
-    pub se_linux_mount: Option<bool>,
-    /// nodeAllocatableUpdatePeriodSeconds specifies the interval between periodic updates of
-    /// the CSINode allocatable capacity for this driver. When set, both periodic updates and
-    /// updates triggered by capacity-related failures are enabled. If not set, no updates
-    /// occur (neither periodic nor upon detecting capacity-related failures), and the
-    /// allocatable.count remains static. The minimum allowed value for this field is 10 seconds.
-    ///
-    /// This is a beta feature and requires the MutableCSINodeAllocatableCount feature gate to be enabled.
-    ///
-    /// This field is mutable.
-    #[conversion(same_type)]
-    pub node_allocatable_update_period_seconds: Option<i64>,
-    /// serviceAccountTokenInSecrets is an opt-in for CSI drivers to indicate that
-    /// service account tokens should be passed via the Secrets field in NodePublishVolumeRequest
-    /// instead of the VolumeContext field. The CSI specification provides a dedicated Secrets
-    /// field for sensitive information like tokens, which is the appropriate mechanism for
-    /// handling credentials. This addresses security concerns where sensitive tokens were being
-    /// logged as part of volume context.
-    ///
-    /// When "true", kubelet will pass the tokens only in the Secrets field with the key
-    /// "csi.storage.k8s.io/serviceAccount.tokens". The CSI driver must be updated to read
-    /// tokens from the Secrets field instead of VolumeContext.
-    ///
-    /// When "false" or not set, kubelet will pass the tokens in VolumeContext with the key
-    /// "csi.storage.k8s.io/serviceAccount.tokens" (existing behavior). This maintains backward
-    /// compatibility with existing CSI drivers.
-    ///
-    /// This field can only be set when TokenRequests is configured. The API server will reject
-    /// CSIDriver specs that set this field without TokenRequests.
-    ///
-    /// Default behavior if unset is to pass tokens in the VolumeContext field.
-    #[conversion(same_type)]
-    pub service_account_token_in_secrets: Option<bool>,
-    /// PreventPodSchedulingIfMissing indicates that the CSI driver wants to prevent pod
-    /// scheduling if the CSI driver on the node is missing.
-    ///
-    /// Enabling this option will prevent the scheduler (or any other
-    /// component which embeds default scheduler such as cluster-autoscaler) from
-    /// scheduling pods to nodes where CSI driver is not installed.
-    ///
-    /// For components(such as cluster-autoscaler) that embed the scheduler and run
-    /// pod placement simulations using scheduler plugins, they MUST be aware of
-    /// CSI driver registration information via CSINode object. They must create simulated
-    /// CSINode objects in addition to Node objects during scheduling simulation, otherwise
-    /// if PreventPodSchedulingIfMissing is enabled globally for CSIDriver object, any
-    /// newly created node may be rejected by the scheduler because of missing CSI driver
-    /// information from the node.
-    ///
-    /// This is an alpha feature and requires the VolumeLimitScaling feature gate to be enabled.
-    /// Default is "false".
-    #[conversion(same_type)]
-    pub prevent_pod_scheduling_if_missing: Option<bool>,
-}
-
-apimachinery::proto_message!(CSIDriverSpec { 1 => attach_required as "attachRequired", 2 => pod_info_on_mount as "podInfoOnMount", 3 => volume_lifecycle_modes as "volumeLifecycleModes", 4 => storage_capacity as "storageCapacity", 5 => fs_group_policy as "fsGroupPolicy", 6 => token_requests as "tokenRequests", 7 => requires_republish as "requiresRepublish", 8 => se_linux_mount as "seLinuxMount", 9 => node_allocatable_update_period_seconds as "nodeAllocatableUpdatePeriodSeconds", 10 => service_account_token_in_secrets as "serviceAccountTokenInSecrets", 11 => prevent_pod_scheduling_if_missing as "preventPodSchedulingIfMissing" });
 
 /// DEPRECATED - This group version of CSINode is deprecated by storage/v1/CSINode.
 /// See the release notes for more information.
