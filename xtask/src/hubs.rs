@@ -280,17 +280,15 @@ pub struct Conversions {
 }
 
 /// The structs whose conversion the tables above single out by module, version and name
-/// (hand-written pairs and the pairs their code converts, renamed and hand-carried
-/// fields, hand-written kinds): each must stay a struct of its own version, since the
-/// code and rules written for it are that version's.
+/// (hand-written pairs, renamed and hand-carried fields, hand-written kinds): each must
+/// stay a struct of its own version, since the code and rules written for it are that
+/// version's. The pairs a hand-written conversion only calls (`uses`) may be shared: the
+/// call then converts a type to itself.
 pub fn singled_out() -> BTreeSet<Node> {
     let mut out = BTreeSet::new();
     for p in HAND_WRITTEN_PAIRS {
         let (m, v, n) = p.from;
         out.insert(node(m, v, n));
-        for (name, _) in p.uses {
-            out.insert(node(m, v, name));
-        }
     }
     for (m, v, n, ..) in RENAMES {
         out.insert(node(m, v, n));
@@ -326,6 +324,20 @@ impl<'a> Planner<'a> {
             .modules
             .get(&(n.0.clone(), n.1.clone()))
             .and_then(|m| m.structs.get(&n.2))
+    }
+
+    /// The struct `n` names: the owner's, when its version aliases a shared type.
+    fn owner(&self, n: Node) -> Node {
+        let owner = self
+            .model
+            .modules
+            .get(&(n.0.clone(), n.1.clone()))
+            .and_then(|m| m.aliases.get(&n.2))
+            .and_then(|a| a.owner.clone());
+        match owner {
+            Some(v) => (n.0, v, n.2),
+            None => n,
+        }
     }
 
     fn ty(&mut self, a: &Ty, b: &Ty, path: &str) -> Result<(), String> {
@@ -418,8 +430,15 @@ impl<'a> Planner<'a> {
             }
         }
         for (name, hub_name) in hand.uses {
-            let (x, y) = (node(&a.0, &a.1, name), node(&b.0, &b.1, hub_name));
-            self.pair(&x, &y, &format!("{path} ({name})"))?;
+            let (x, y) = (
+                self.owner(node(&a.0, &a.1, name)),
+                node(&b.0, &b.1, hub_name),
+            );
+            if x == y {
+                self.out.identity.insert(x);
+            } else {
+                self.pair(&x, &y, &format!("{path} ({name})"))?;
+            }
         }
         Ok(())
     }

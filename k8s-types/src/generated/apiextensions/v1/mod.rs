@@ -834,8 +834,8 @@ apimachinery::identity_conversion!(
     ConversionResponse,
     CustomResourceDefinitionNames,
     CustomResourceDefinitionStatus,
-    CustomResourceSubresourceScale,
-    CustomResourceSubresourceStatus,
-    JSONSchemaProps,
-    ServiceReference
+    CustomResourceSubresources,
+    CustomResourceValidation,
+    SelectableField,
+    WebhookClientConfig
 );

@@ -57,6 +57,20 @@ pub type CustomResourceSubresourceScale = crate::apiextensions::v1::CustomResour
 pub type CustomResourceSubresourceStatus =
     crate::apiextensions::v1::CustomResourceSubresourceStatus;
 
+/// CustomResourceSubresources defines the status and scale subresources for CustomResources.
+///
+/// The same type as [`v1::CustomResourceSubresources`](crate::apiextensions::v1::CustomResourceSubresources):
+/// Go's `CustomResourceSubresources` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type CustomResourceSubresources = crate::apiextensions::v1::CustomResourceSubresources;
+
+/// CustomResourceValidation is a list of validation methods for CustomResources.
+///
+/// The same type as [`v1::CustomResourceValidation`](crate::apiextensions::v1::CustomResourceValidation):
+/// Go's `CustomResourceValidation` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type CustomResourceValidation = crate::apiextensions::v1::CustomResourceValidation;
+
 /// ExternalDocumentation allows referencing an external resource for extended documentation.
 ///
 /// The same type as [`v1::ExternalDocumentation`](crate::apiextensions::v1::ExternalDocumentation):
@@ -90,6 +104,13 @@ pub type JSONSchemaPropsOrStringArray = crate::custom::apiextensions::JSONSchema
     crate::apiextensions::v1::JSONSchemaProps,
 >;
 
+/// SelectableField specifies the JSON path of a field that may be used with field selectors.
+///
+/// The same type as [`v1::SelectableField`](crate::apiextensions::v1::SelectableField):
+/// Go's `SelectableField` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type SelectableField = crate::apiextensions::v1::SelectableField;
+
 /// ServiceReference holds a reference to Service.legacy.k8s.io
 ///
 /// The same type as [`v1::ServiceReference`](crate::apiextensions::v1::ServiceReference):
@@ -103,6 +124,13 @@ pub type ServiceReference = crate::apiextensions::v1::ServiceReference;
 /// Go's `ValidationRule` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type ValidationRule = crate::apiextensions::v1::ValidationRule;
+
+/// WebhookClientConfig contains the information to make a TLS connection with the webhook.
+///
+/// The same type as [`v1::WebhookClientConfig`](crate::apiextensions::v1::WebhookClientConfig):
+/// Go's `WebhookClientConfig` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type WebhookClientConfig = crate::apiextensions::v1::WebhookClientConfig;
 
 /// ConversionReview describes a conversion request/response.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
@@ -176,7 +204,7 @@ pub struct CustomResourceConversion {
     pub strategy: String,
     /// webhookClientConfig is the instructions for how to call the webhook if strategy is \`Webhook\`.
     /// Required when \`strategy\` is set to \`Webhook\`.
-    pub webhook_client_config: Option<WebhookClientConfig>,
+    pub webhook_client_config: Option<crate::apiextensions::v1::WebhookClientConfig>,
     /// conversionReviewVersions is an ordered list of preferred \`ConversionReview\`
     /// versions the Webhook expects. The API server will use the first version in
     /// the list which it supports. If none of the versions specified in this list
@@ -262,11 +290,11 @@ pub struct CustomResourceDefinitionSpec {
     /// validation describes the schema used for validation and pruning of the custom resource.
     /// If present, this validation schema is used to validate all versions.
     /// Top-level and per-version schemas are mutually exclusive.
-    pub validation: Option<CustomResourceValidation>,
+    pub validation: Option<crate::apiextensions::v1::CustomResourceValidation>,
     /// subresources specify what subresources the defined custom resource has.
     /// If present, this field configures subresources for all versions.
     /// Top-level and per-version subresources are mutually exclusive.
-    pub subresources: Option<CustomResourceSubresources>,
+    pub subresources: Option<crate::apiextensions::v1::CustomResourceSubresources>,
     /// versions is the list of all API versions of the defined custom resource.
     /// Optional if \`version\` is specified.
     /// The name of the first item in the \`versions\` list must match the \`version\` field if \`version\` and \`versions\` are both specified.
@@ -289,7 +317,7 @@ pub struct CustomResourceDefinitionSpec {
     /// selectableFields specifies paths to fields that may be used as field selectors.
     /// See <https://kubernetes.io/docs/concepts/overview/working-with-objects/field-selectors>
     #[api(skip_serializing_if = "Vec::is_empty")]
-    pub selectable_fields: Vec<SelectableField>,
+    pub selectable_fields: Vec<crate::apiextensions::v1::SelectableField>,
     /// conversion defines conversion settings for the CRD.
     pub conversion: Option<CustomResourceConversion>,
     /// preserveUnknownFields indicates that object fields which are not specified
@@ -335,11 +363,13 @@ pub struct CustomResourceDefinitionVersion {
     /// schema describes the schema used for validation and pruning of this version of the custom resource.
     /// Top-level and per-version schemas are mutually exclusive.
     /// Per-version schemas must not all be set to identical values (top-level validation schema should be used instead).
-    pub schema: Option<CustomResourceValidation>,
+    #[conversion(same_type)]
+    pub schema: Option<crate::apiextensions::v1::CustomResourceValidation>,
     /// subresources specify what subresources this version of the defined custom resource have.
     /// Top-level and per-version subresources are mutually exclusive.
     /// Per-version subresources must not all be set to identical values (top-level subresources should be used instead).
-    pub subresources: Option<CustomResourceSubresources>,
+    #[conversion(same_type)]
+    pub subresources: Option<crate::apiextensions::v1::CustomResourceSubresources>,
     /// additionalPrinterColumns specifies additional columns returned in Table output.
     /// See <https://kubernetes.io/docs/reference/using-api/api-concepts/#receiving-resources-as-tables> for details.
     /// Top-level and per-version columns are mutually exclusive.
@@ -350,100 +380,8 @@ pub struct CustomResourceDefinitionVersion {
     /// selectableFields specifies paths to fields that may be used as field selectors.
     /// See <https://kubernetes.io/docs/concepts/overview/working-with-objects/field-selectors>
     #[api(skip_serializing_if = "Vec::is_empty")]
-    pub selectable_fields: Vec<SelectableField>,
+    #[conversion(same_type)]
+    pub selectable_fields: Vec<crate::apiextensions::v1::SelectableField>,
 }
 
 apimachinery::proto_message!(CustomResourceDefinitionVersion { 1 => name, 2 => served, 3 => storage, 4 => schema, 5 => subresources, 6 => additional_printer_columns as "additionalPrinterColumns", 7 => deprecated, 8 => deprecation_warning as "deprecationWarning", 9 => selectable_fields as "selectableFields" });
-
-/// CustomResourceSubresources defines the status and scale subresources for CustomResources.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apiextensions::v1::CustomResourceSubresources, nested)]
-pub struct CustomResourceSubresources {
-    /// status indicates the custom resource should serve a \`/status\` subresource.
-    /// When enabled:
-    /// 1. requests to the custom resource primary endpoint ignore changes to the \`status\` stanza of the object.
-    /// 2. requests to the custom resource \`/status\` subresource ignore changes to anything other than the \`status\` stanza of the object.
-    #[conversion(same_type)]
-    pub status: Option<crate::apiextensions::v1::CustomResourceSubresourceStatus>,
-    /// scale indicates the custom resource should serve a \`/scale\` subresource that returns an \`autoscaling/v1\` Scale object.
-    #[conversion(same_type)]
-    pub scale: Option<crate::apiextensions::v1::CustomResourceSubresourceScale>,
-}
-
-apimachinery::proto_message!(CustomResourceSubresources { 1 => status, 2 => scale });
-
-/// CustomResourceValidation is a list of validation methods for CustomResources.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apiextensions::v1::CustomResourceValidation, nested)]
-pub struct CustomResourceValidation {
-    /// openAPIV3Schema is the OpenAPI v3 schema to use for validation and pruning.
-    #[api(rename = "openAPIV3Schema")]
-    #[conversion(same_type)]
-    pub open_apiv3_schema: Option<crate::apiextensions::v1::JSONSchemaProps>,
-}
-
-apimachinery::proto_message!(CustomResourceValidation { 1 => open_apiv3_schema as "openAPIV3Schema" });
-
-/// SelectableField specifies the JSON path of a field that may be used with field selectors.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apiextensions::v1::SelectableField, nested)]
-pub struct SelectableField {
-    /// jsonPath is a simple JSON path which is evaluated against each custom resource to produce a
-    /// field selector value.
-    /// Only JSON paths without the array notation are allowed.
-    /// Must point to a field of type string, boolean or integer. Types with enum values
-    /// and strings with formats are allowed.
-    /// If jsonPath refers to absent field in a resource, the jsonPath evaluates to an empty string.
-    /// Must not point to metdata fields.
-    /// Required.
-    #[conversion(same_type)]
-    pub json_path: String,
-}
-
-apimachinery::proto_message!(SelectableField { 1 => json_path as "jsonPath" });
-
-/// WebhookClientConfig contains the information to make a TLS connection with the webhook.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apiextensions::v1::WebhookClientConfig, nested)]
-pub struct WebhookClientConfig {
-    /// url gives the location of the webhook, in standard URL form
-    /// (\`scheme://host:port/path\`). Exactly one of \`url\` or \`service\`
-    /// must be specified.
-    ///
-    /// The \`host\` should not refer to a service running in the cluster; use
-    /// the \`service\` field instead. The host might be resolved via external
-    /// DNS in some apiservers (e.g., \`kube-apiserver\` cannot resolve
-    /// in-cluster DNS as that would be a layering violation). \`host\` may
-    /// also be an IP address.
-    ///
-    /// Please note that using \`localhost\` or \`127.0.0.1\` as a \`host\` is
-    /// risky unless you take great care to run this webhook on all hosts
-    /// which run an apiserver which might need to make calls to this
-    /// webhook. Such installs are likely to be non-portable, i.e., not easy
-    /// to turn up in a new cluster.
-    ///
-    /// The scheme must be "https"; the URL must begin with "https://".
-    ///
-    /// A path is optional, and if present may be any string permissible in
-    /// a URL. You may use the path to pass an arbitrary string to the
-    /// webhook, for example, a cluster identifier.
-    ///
-    /// Attempting to use a user or basic auth e.g. "user:password@" is not
-    /// allowed. Fragments ("\#...") and query parameters ("?...") are not
-    /// allowed, either.
-    #[conversion(same_type)]
-    pub url: Option<String>,
-    /// service is a reference to the service for this webhook. Either
-    /// service or url must be specified.
-    ///
-    /// If the webhook is running within the cluster, then you should use \`service\`.
-    #[conversion(same_type)]
-    pub service: Option<crate::apiextensions::v1::ServiceReference>,
-    /// caBundle is a PEM encoded CA bundle which will be used to validate the webhook's server certificate.
-    /// If unspecified, system trust roots on the apiserver are used.
-    #[api(skip_serializing_if = "crate::go_json::is_nil_or_empty")]
-    #[conversion(same_type)]
-    pub ca_bundle: Option<crate::value::ByteString>,
-}
-
-apimachinery::proto_message!(WebhookClientConfig { 1 => service, 2 => ca_bundle as "caBundle", 3 => url });

@@ -1528,20 +1528,18 @@ apimachinery::proto_message!(ResourceSliceSpec { 1 => driver, 2 => pool, 3 => no
 
 // Types that other versions share: they convert to themselves.
 apimachinery::identity_conversion!(
-    AllocatedDeviceStatus,
-    CELDeviceSelector,
+    CapacityRequirements,
     CounterSet,
-    DeviceAllocationConfiguration,
     DeviceAttribute,
     DeviceCapacity,
     DeviceClaimConfiguration,
-    DeviceClassConfiguration,
     DeviceClassSpec,
     DeviceConstraint,
     DeviceCounterConsumption,
+    DeviceSelector,
     DeviceTaint,
+    DeviceToleration,
     NodeAllocatableResourceMapping,
-    ResourceClaimConsumerReference,
     ResourceClaimSpec,
     ResourceClaimStatus,
     ResourceClaimTemplateSpec,

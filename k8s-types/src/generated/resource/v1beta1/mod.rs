@@ -13,6 +13,13 @@
 /// so one struct serves both; its field docs are `v1`'s.
 pub type AllocatedDeviceStatus = crate::resource::v1::AllocatedDeviceStatus;
 
+/// AllocationResult contains attributes of an allocated resource.
+///
+/// The same type as [`v1::AllocationResult`](crate::resource::v1::AllocationResult):
+/// Go's `AllocationResult` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type AllocationResult = crate::resource::v1::AllocationResult;
+
 /// CELDeviceSelector contains a CEL expression for selecting a device.
 ///
 /// The same type as [`v1::CELDeviceSelector`](crate::resource::v1::CELDeviceSelector):
@@ -43,6 +50,13 @@ pub type CapacityRequestPolicy = crate::resource::v1::CapacityRequestPolicy;
 /// so one struct serves both; its field docs are `v1`'s.
 pub type CapacityRequestPolicyRange = crate::resource::v1::CapacityRequestPolicyRange;
 
+/// CapacityRequirements defines the capacity requirements for a specific device request.
+///
+/// The same type as [`v1::CapacityRequirements`](crate::resource::v1::CapacityRequirements):
+/// Go's `CapacityRequirements` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type CapacityRequirements = crate::resource::v1::CapacityRequirements;
+
 /// Counter describes a quantity associated with a device.
 ///
 /// The same type as [`v1::Counter`](crate::resource::v1::Counter):
@@ -70,6 +84,13 @@ pub type CounterSet = crate::resource::v1::CounterSet;
 /// Go's `DeviceAllocationConfiguration` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type DeviceAllocationConfiguration = crate::resource::v1::DeviceAllocationConfiguration;
+
+/// DeviceAllocationResult is the result of allocating devices.
+///
+/// The same type as [`v1::DeviceAllocationResult`](crate::resource::v1::DeviceAllocationResult):
+/// Go's `DeviceAllocationResult` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type DeviceAllocationResult = crate::resource::v1::DeviceAllocationResult;
 
 /// DeviceAttribute must have exactly one field set.
 ///
@@ -99,6 +120,14 @@ pub type DeviceClaimConfiguration = crate::resource::v1::DeviceClaimConfiguratio
 /// so one struct serves both; its field docs are `v1`'s.
 pub type DeviceClassConfiguration = crate::resource::v1::DeviceClassConfiguration;
 
+/// DeviceClassSpec is used in a \[DeviceClass\] to define what can be allocated
+/// and how to configure it.
+///
+/// The same type as [`v1::DeviceClassSpec`](crate::resource::v1::DeviceClassSpec):
+/// Go's `DeviceClassSpec` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type DeviceClassSpec = crate::resource::v1::DeviceClassSpec;
+
 /// DeviceConfiguration must have exactly one field set. It gets embedded
 /// inline in some other structs which have other fields, so field names must
 /// not conflict with those.
@@ -123,6 +152,20 @@ pub type DeviceConstraint = crate::resource::v1::DeviceConstraint;
 /// so one struct serves both; its field docs are `v1`'s.
 pub type DeviceCounterConsumption = crate::resource::v1::DeviceCounterConsumption;
 
+/// DeviceRequestAllocationResult contains the allocation result for one request.
+///
+/// The same type as [`v1::DeviceRequestAllocationResult`](crate::resource::v1::DeviceRequestAllocationResult):
+/// Go's `DeviceRequestAllocationResult` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type DeviceRequestAllocationResult = crate::resource::v1::DeviceRequestAllocationResult;
+
+/// DeviceSelector must have exactly one field set.
+///
+/// The same type as [`v1::DeviceSelector`](crate::resource::v1::DeviceSelector):
+/// Go's `DeviceSelector` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type DeviceSelector = crate::resource::v1::DeviceSelector;
+
 /// The device this taint is attached to has the "effect" on
 /// any claim which does not tolerate the taint and, through the claim,
 /// to pods using the claim.
@@ -131,6 +174,14 @@ pub type DeviceCounterConsumption = crate::resource::v1::DeviceCounterConsumptio
 /// Go's `DeviceTaint` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type DeviceTaint = crate::resource::v1::DeviceTaint;
+
+/// The ResourceClaim this DeviceToleration is attached to tolerates any taint that matches
+/// the triple \<key,value,effect\> using the matching operator \<operator\>.
+///
+/// The same type as [`v1::DeviceToleration`](crate::resource::v1::DeviceToleration):
+/// Go's `DeviceToleration` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type DeviceToleration = crate::resource::v1::DeviceToleration;
 
 /// NetworkDeviceData provides network-related details for the allocated device.
 /// This information may be filled by drivers or other components to configure
@@ -166,33 +217,20 @@ pub type OpaqueDeviceConfiguration = crate::resource::v1::OpaqueDeviceConfigurat
 /// so one struct serves both; its field docs are `v1`'s.
 pub type ResourceClaimConsumerReference = crate::resource::v1::ResourceClaimConsumerReference;
 
+/// ResourceClaimStatus tracks whether the resource has been allocated and what
+/// the result of that was.
+///
+/// The same type as [`v1::ResourceClaimStatus`](crate::resource::v1::ResourceClaimStatus):
+/// Go's `ResourceClaimStatus` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type ResourceClaimStatus = crate::resource::v1::ResourceClaimStatus;
+
 /// ResourcePool describes the pool that ResourceSlices belong to.
 ///
 /// The same type as [`v1::ResourcePool`](crate::resource::v1::ResourcePool):
 /// Go's `ResourcePool` is identical in both versions (fields, JSON, protobuf, defaults),
 /// so one struct serves both; its field docs are `v1`'s.
 pub type ResourcePool = crate::resource::v1::ResourcePool;
-
-/// AllocationResult contains attributes of an allocated resource.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::AllocationResult, nested)]
-pub struct AllocationResult {
-    /// Devices is the result of allocating devices.
-    pub devices: DeviceAllocationResult,
-    /// NodeSelector defines where the allocated resources are available. If
-    /// unset, they are available everywhere.
-    #[conversion(same_type)]
-    pub node_selector: Option<crate::core::v1::NodeSelector>,
-    /// AllocationTimestamp stores the time when the resources were allocated.
-    /// This field is not guaranteed to be set, in which case that time is unknown.
-    ///
-    /// This is a beta field and requires enabling the DRADeviceBindingConditions and DRAResourceClaimDeviceStatus
-    /// feature gate.
-    #[conversion(same_type)]
-    pub allocation_timestamp: Option<apimachinery::apis::meta::v1::Time>,
-}
-
-apimachinery::proto_message!(AllocationResult { 1 => devices, 3 => node_selector as "nodeSelector", 5 => allocation_timestamp as "allocationTimestamp" });
 
 /// BasicDevice defines one device instance.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
@@ -315,39 +353,6 @@ pub struct BasicDevice {
 
 apimachinery::proto_message!(BasicDevice { 1 => attributes, 2 => capacity, 3 => consumes_counters as "consumesCounters", 4 => node_name as "nodeName", 5 => node_selector as "nodeSelector", 6 => all_nodes as "allNodes", 7 => taints, 8 => binds_to_node as "bindsToNode", 9 => binding_conditions as "bindingConditions", 10 => binding_failure_conditions as "bindingFailureConditions", 11 => allow_multiple_allocations as "allowMultipleAllocations", 12 => node_allocatable_resource_mappings as "nodeAllocatableResourceMappings" });
 
-/// CapacityRequirements defines the capacity requirements for a specific device request.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::CapacityRequirements, nested)]
-pub struct CapacityRequirements {
-    /// Requests represent individual device resource requests for distinct resources,
-    /// all of which must be provided by the device.
-    ///
-    /// This value is used as an additional filtering condition against the available capacity on the device.
-    /// This is semantically equivalent to a CEL selector with
-    /// \`device.capacity\[\<domain\>\].\<name\>.compareTo(quantity(\<request quantity\>)) \>= 0\`.
-    /// For example, device.capacity\['test-driver.cdi.k8s.io'\].counters.compareTo(quantity('2')) \>= 0.
-    ///
-    /// When a requestPolicy is defined, the requested amount is adjusted upward
-    /// to the nearest valid value based on the policy.
-    /// If the requested amount cannot be adjusted to a valid value—because it exceeds what the requestPolicy allows—
-    /// the device is considered ineligible for allocation.
-    ///
-    /// For any capacity that is not explicitly requested:
-    /// - If no requestPolicy is set, the default consumed capacity is equal to the full device capacity
-    /// (i.e., the whole device is claimed).
-    /// - If a requestPolicy is set, the default consumed capacity is determined according to that policy.
-    ///
-    /// If the device allows multiple allocation,
-    /// the aggregated amount across all requests must not exceed the capacity value.
-    /// The consumed capacity, which may be adjusted based on the requestPolicy if defined,
-    /// is recorded in the resource claim’s status.devices\[\*\].consumedCapacity field.
-    #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
-    #[conversion(same_type)]
-    pub requests: std::collections::BTreeMap<String, crate::value::Quantity>,
-}
-
-apimachinery::proto_message!(CapacityRequirements { 1 => requests });
-
 /// Device represents one individual hardware instance that can be selected based
 /// on its attributes. Besides the name, exactly one field must be set.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
@@ -360,27 +365,6 @@ pub struct Device {
 }
 
 apimachinery::proto_message!(Device { 1 => name, 2 => basic });
-
-/// DeviceAllocationResult is the result of allocating devices.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::DeviceAllocationResult, nested)]
-pub struct DeviceAllocationResult {
-    /// Results lists all allocated devices.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    pub results: Vec<DeviceRequestAllocationResult>,
-    /// This field is a combination of all the claim and class configuration parameters.
-    /// Drivers can distinguish between those based on a flag.
-    ///
-    /// This includes configuration parameters for drivers which have no allocated
-    /// devices in the result because it is up to the drivers which configuration
-    /// parameters they support. They can silently ignore unknown configuration
-    /// parameters.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
-    pub config: Vec<crate::resource::v1::DeviceAllocationConfiguration>,
-}
-
-apimachinery::proto_message!(DeviceAllocationResult { 1 => results, 2 => config });
 
 /// DeviceClaim defines how to request devices with a ResourceClaim.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
@@ -431,7 +415,8 @@ pub struct DeviceClass {
     /// the time of allocation.
     ///
     /// Changing the spec automatically increments the metadata.generation number.
-    pub spec: DeviceClassSpec,
+    #[conversion(same_type)]
+    pub spec: crate::resource::v1::DeviceClassSpec,
 }
 
 apimachinery::proto_message!(DeviceClass { 1 => metadata, 2 => spec });
@@ -460,38 +445,6 @@ pub struct DeviceClassList {
 }
 
 apimachinery::proto_message!(DeviceClassList { 1 => metadata, 2 => items });
-
-/// DeviceClassSpec is used in a \[DeviceClass\] to define what can be allocated
-/// and how to configure it.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::DeviceClassSpec, nested)]
-pub struct DeviceClassSpec {
-    /// Each selector must be satisfied by a device which is claimed via this class.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    pub selectors: Vec<DeviceSelector>,
-    /// Config defines configuration parameters that apply to each device that is claimed via this class.
-    /// Some classses may potentially be satisfied by multiple drivers, so each instance of a vendor
-    /// configuration applies to exactly one driver.
-    ///
-    /// They are passed to the driver, but are not considered while allocating the claim.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
-    pub config: Vec<crate::resource::v1::DeviceClassConfiguration>,
-    /// ExtendedResourceName is the extended resource name for the devices of this class.
-    /// The devices of this class can be used to satisfy a pod's extended resource requests.
-    /// It has the same format as the name of a pod's extended resource.
-    /// It should be unique among all the device classes in a cluster.
-    /// If two device classes have the same name, then the class created later
-    /// is picked to satisfy a pod's extended resource requests.
-    /// If two classes are created at the same time, then the name of the class
-    /// lexicographically sorted first is picked.
-    ///
-    /// This is a beta field.
-    #[conversion(same_type)]
-    pub extended_resource_name: Option<String>,
-}
-
-apimachinery::proto_message!(DeviceClassSpec { 1 => selectors, 2 => config, 4 => extended_resource_name as "extendedResourceName" });
 
 /// DeviceRequest is a request for devices required for a claim.
 /// This is typically a request for a single resource like a device, but can
@@ -527,7 +480,7 @@ pub struct DeviceRequest {
     /// This field can only be set when deviceClassName is set and no subrequests
     /// are specified in the firstAvailable list.
     #[api(skip_serializing_if = "Vec::is_empty")]
-    pub selectors: Vec<DeviceSelector>,
+    pub selectors: Vec<crate::resource::v1::DeviceSelector>,
     /// AllocationMode and its related fields define how devices are allocated
     /// to satisfy this request. Supported values are:
     ///
@@ -609,7 +562,7 @@ pub struct DeviceRequest {
     /// This is a beta field and requires enabling the DRADeviceTaints
     /// feature gate.
     #[api(skip_serializing_if = "Vec::is_empty")]
-    pub tolerations: Vec<DeviceToleration>,
+    pub tolerations: Vec<crate::resource::v1::DeviceToleration>,
     /// Capacity define resource requirements against each capacity.
     ///
     /// If this field is unset and the device supports multiple allocations,
@@ -622,109 +575,10 @@ pub struct DeviceRequest {
     /// If AllocationMode is set to All,
     /// the request fails if there are devices that otherwise match the request,
     /// and have this capacity, with a value \>= the requested amount, but which cannot be allocated to this request.
-    pub capacity: Option<CapacityRequirements>,
+    pub capacity: Option<crate::resource::v1::CapacityRequirements>,
 }
 
 apimachinery::proto_message!(DeviceRequest { 1 => name, 2 => device_class_name as "deviceClassName", 3 => selectors, 4 => allocation_mode as "allocationMode", 5 => count, 6 => admin_access as "adminAccess", 7 => first_available as "firstAvailable", 8 => tolerations, 9 => capacity });
-
-/// DeviceRequestAllocationResult contains the allocation result for one request.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::DeviceRequestAllocationResult, nested)]
-pub struct DeviceRequestAllocationResult {
-    /// Request is the name of the request in the claim which caused this
-    /// device to be allocated. If it references a subrequest in the
-    /// firstAvailable list on a DeviceRequest, this field must
-    /// include both the name of the main request and the subrequest
-    /// using the format \<main request\>/\<subrequest\>.
-    ///
-    /// Multiple devices may have been allocated per request.
-    #[conversion(same_type)]
-    pub request: String,
-    /// Driver specifies the name of the DRA driver whose kubelet
-    /// plugin should be invoked to process the allocation once the claim is
-    /// needed on a node.
-    ///
-    /// Must be a DNS subdomain and should end with a DNS domain owned by the
-    /// vendor of the driver. It should use only lower case characters.
-    #[conversion(same_type)]
-    pub driver: String,
-    /// This name together with the driver name and the device name field
-    /// identify which device was allocated (\`\<driver name\>/\<pool name\>/\<device name\>\`).
-    ///
-    /// Must not be longer than 253 characters and may contain one or more
-    /// DNS sub-domains separated by slashes.
-    #[conversion(same_type)]
-    pub pool: String,
-    /// Device references one device instance via its name in the driver's
-    /// resource pool. It must be a DNS label.
-    #[conversion(same_type)]
-    pub device: String,
-    /// AdminAccess indicates that this device was allocated for
-    /// administrative access. See the corresponding request field
-    /// for a definition of mode.
-    ///
-    /// This is an alpha field and requires enabling the DRAAdminAccess
-    /// feature gate. Admin access is disabled if this field is unset or
-    /// set to false, otherwise it is enabled.
-    #[conversion(same_type)]
-    pub admin_access: Option<bool>,
-    /// A copy of all tolerations specified in the request at the time
-    /// when the device got allocated.
-    ///
-    /// The maximum number of tolerations is 16.
-    ///
-    /// This is a beta field and requires enabling the DRADeviceTaints
-    /// feature gate.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    pub tolerations: Vec<DeviceToleration>,
-    /// BindingConditions contains a copy of the BindingConditions
-    /// from the corresponding ResourceSlice at the time of allocation.
-    ///
-    /// This is a beta field and requires enabling the DRADeviceBindingConditions and DRAResourceClaimDeviceStatus
-    /// feature gates.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
-    pub binding_conditions: Vec<String>,
-    /// BindingFailureConditions contains a copy of the BindingFailureConditions
-    /// from the corresponding ResourceSlice at the time of allocation.
-    ///
-    /// This is a beta field and requires enabling the DRADeviceBindingConditions and DRAResourceClaimDeviceStatus
-    /// feature gates.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
-    pub binding_failure_conditions: Vec<String>,
-    /// ShareID uniquely identifies an individual allocation share of the device,
-    /// used when the device supports multiple simultaneous allocations.
-    /// It serves as an additional map key to differentiate concurrent shares
-    /// of the same device.
-    #[api(rename = "shareID")]
-    #[conversion(same_type)]
-    pub share_id: Option<String>,
-    /// ConsumedCapacity tracks the amount of capacity consumed per device as part of the claim request.
-    /// The consumed amount may differ from the requested amount: it is rounded up to the nearest valid
-    /// value based on the device’s requestPolicy if applicable (i.e., may not be less than the requested amount).
-    ///
-    /// The total consumed capacity for each device must not exceed the DeviceCapacity's Value.
-    ///
-    /// This field is populated only for devices that allow multiple allocations.
-    /// All capacity entries are included, even if the consumed amount is zero.
-    #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
-    #[conversion(same_type)]
-    pub consumed_capacity: std::collections::BTreeMap<String, crate::value::Quantity>,
-}
-
-apimachinery::proto_message!(DeviceRequestAllocationResult { 1 => request, 2 => driver, 3 => pool, 4 => device, 5 => admin_access as "adminAccess", 6 => tolerations, 7 => binding_conditions as "bindingConditions", 8 => binding_failure_conditions as "bindingFailureConditions", 9 => share_id as "shareID", 10 => consumed_capacity as "consumedCapacity" });
-
-/// DeviceSelector must have exactly one field set.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::DeviceSelector, nested)]
-pub struct DeviceSelector {
-    /// CEL contains a CEL expression for selecting a device.
-    #[conversion(same_type)]
-    pub cel: Option<crate::resource::v1::CELDeviceSelector>,
-}
-
-apimachinery::proto_message!(DeviceSelector { 1 => cel });
 
 /// DeviceSubRequest describes a request for device provided in the
 /// claim.spec.devices.requests\[\].firstAvailable array. Each
@@ -763,7 +617,8 @@ pub struct DeviceSubRequest {
     /// subrequest. All selectors must be satisfied for a device to be
     /// considered.
     #[api(skip_serializing_if = "Vec::is_empty")]
-    pub selectors: Vec<DeviceSelector>,
+    #[conversion(same_type)]
+    pub selectors: Vec<crate::resource::v1::DeviceSelector>,
     /// AllocationMode and its related fields define how devices are allocated
     /// to satisfy this subrequest. Supported values are:
     ///
@@ -807,7 +662,8 @@ pub struct DeviceSubRequest {
     /// This is a beta field and requires enabling the DRADeviceTaints
     /// feature gate.
     #[api(skip_serializing_if = "Vec::is_empty")]
-    pub tolerations: Vec<DeviceToleration>,
+    #[conversion(same_type)]
+    pub tolerations: Vec<crate::resource::v1::DeviceToleration>,
     /// Capacity define resource requirements against each capacity.
     ///
     /// If this field is unset and the device supports multiple allocations,
@@ -820,51 +676,11 @@ pub struct DeviceSubRequest {
     /// If AllocationMode is set to All,
     /// the request fails if there are devices that otherwise match the request,
     /// and have this capacity, with a value \>= the requested amount, but which cannot be allocated to this request.
-    pub capacity: Option<CapacityRequirements>,
+    #[conversion(same_type)]
+    pub capacity: Option<crate::resource::v1::CapacityRequirements>,
 }
 
 apimachinery::proto_message!(DeviceSubRequest { 1 => name, 2 => device_class_name as "deviceClassName", 3 => selectors, 4 => allocation_mode as "allocationMode", 5 => count, 7 => tolerations, 8 => capacity });
-
-/// The ResourceClaim this DeviceToleration is attached to tolerates any taint that matches
-/// the triple \<key,value,effect\> using the matching operator \<operator\>.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::DeviceToleration, nested)]
-pub struct DeviceToleration {
-    /// Key is the taint key that the toleration applies to. Empty means match all taint keys.
-    /// If the key is empty, operator must be Exists; this combination means to match all values and all keys.
-    /// Must be a label name.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub key: String,
-    /// Operator represents a key's relationship to the value.
-    /// Valid operators are Exists and Equal. Defaults to Equal.
-    /// Exists is equivalent to wildcard for value, so that a ResourceClaim can
-    /// tolerate all taints of a particular category.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub operator: String,
-    /// Value is the taint value the toleration matches to.
-    /// If the operator is Exists, the value must be empty, otherwise just a regular string.
-    /// Must be a label value.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub value: String,
-    /// Effect indicates the taint effect to match. Empty means match all taint effects.
-    /// When specified, allowed values are NoSchedule and NoExecute.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub effect: String,
-    /// TolerationSeconds represents the period of time the toleration (which must be
-    /// of effect NoExecute, otherwise this field is ignored) tolerates the taint. By default,
-    /// it is not set, which means tolerate the taint forever (do not evict). Zero and
-    /// negative values will be treated as 0 (evict immediately) by the system.
-    /// If larger than zero, the time when the pod needs to be evicted is calculated as \<time when
-    /// taint was adedd\> + \<toleration seconds\>.
-    #[conversion(same_type)]
-    pub toleration_seconds: Option<i64>,
-}
-
-apimachinery::proto_message!(DeviceToleration { 1 => key, 2 => operator, 3 => value, 4 => effect, 5 => toleration_seconds as "tolerationSeconds" });
 
 /// ResourceClaim describes a request for access to resources in the cluster,
 /// for use by workloads. For example, if a workload needs an accelerator device
@@ -889,7 +705,8 @@ pub struct ResourceClaim {
     /// The spec is immutable.
     pub spec: ResourceClaimSpec,
     /// Status describes whether the claim is ready to use and what has been allocated.
-    pub status: ResourceClaimStatus,
+    #[conversion(same_type)]
+    pub status: crate::resource::v1::ResourceClaimStatus,
 }
 
 apimachinery::proto_message!(ResourceClaim { 1 => metadata, 2 => spec, 3 => status });
@@ -928,45 +745,6 @@ pub struct ResourceClaimSpec {
 }
 
 apimachinery::proto_message!(ResourceClaimSpec { 1 => devices });
-
-/// ResourceClaimStatus tracks whether the resource has been allocated and what
-/// the result of that was.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::ResourceClaimStatus, nested)]
-pub struct ResourceClaimStatus {
-    /// Allocation is set once the claim has been allocated successfully.
-    pub allocation: Option<AllocationResult>,
-    /// ReservedFor indicates which entities are currently allowed to use
-    /// the claim. A Pod which references a ResourceClaim which is not
-    /// reserved for that Pod will not be started. A claim that is in
-    /// use or might be in use because it has been reserved must not get
-    /// deallocated.
-    ///
-    /// In a cluster with multiple scheduler instances, two pods might get
-    /// scheduled concurrently by different schedulers. When they reference
-    /// the same ResourceClaim which already has reached its maximum number
-    /// of consumers, only one pod can be scheduled.
-    ///
-    /// Both schedulers try to add their pod to the claim.status.reservedFor
-    /// field, but only the update that reaches the API server first gets
-    /// stored. The other one fails with an error and the scheduler
-    /// which issued it knows that it must put the pod back into the queue,
-    /// waiting for the ResourceClaim to become usable again.
-    ///
-    /// There can be at most 256 such reservations. This may get increased in
-    /// the future, but not reduced.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
-    pub reserved_for: Vec<crate::resource::v1::ResourceClaimConsumerReference>,
-    /// Devices contains the status of each device allocated for this
-    /// claim, as reported by the driver. This can include driver-specific
-    /// information. Entries are owned by their respective drivers.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
-    pub devices: Vec<crate::resource::v1::AllocatedDeviceStatus>,
-}
-
-apimachinery::proto_message!(ResourceClaimStatus { 1 => allocation, 2 => reserved_for as "reservedFor", 4 => devices });
 
 /// ResourceClaimTemplate is used to produce ResourceClaim objects.
 ///
