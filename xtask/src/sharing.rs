@@ -572,6 +572,72 @@ mod tests {
     }
 
     #[test]
+    fn pairs_a_hand_written_conversion_calls_are_shared_and_convert_to_themselves() {
+        // `resource/v1beta1` `DeviceRequest` converts by hand (`crate::hubs`), calling the
+        // conversions of `DeviceSelector`, `DeviceToleration` and `CapacityRequirements`.
+        let ty = |v: &str, name: &str| Ty::Local {
+            module: "resource".to_owned(),
+            version: v.to_owned(),
+            name: name.to_owned(),
+        };
+        let module = |v: &str, request_fields: Vec<Field>| {
+            let requests = Ty::Vec(Box::new(ty(v, "DeviceRequest")));
+            let ((_, version), mut module) =
+                version(v, vec![field("requests", requests, 1)], vec![]);
+            if let Some(widget) = module.structs.get_mut("Widget") {
+                widget.fields[0].ty = ty(v, "WidgetSpec");
+            }
+            let request = nested("DeviceRequest", request_fields);
+            module.structs.insert("DeviceRequest".to_owned(), request);
+            for name in ["DeviceSelector", "DeviceToleration", "CapacityRequirements"] {
+                let called = nested(name, vec![field("key", int(), 1)]);
+                module.structs.insert(name.to_owned(), called);
+            }
+            (("resource".to_owned(), version), module)
+        };
+        let uses = |v: &str| {
+            vec![
+                field("selectors", Ty::Vec(Box::new(ty(v, "DeviceSelector"))), 1),
+                field(
+                    "tolerations",
+                    Ty::Vec(Box::new(ty(v, "DeviceToleration"))),
+                    2,
+                ),
+            ]
+        };
+        let mut hub_request = uses("v1");
+        hub_request.push(field("exactly", int(), 3));
+        let mut m = model(vec![
+            module("v1", hub_request),
+            module("v1beta1", uses("v1beta1")),
+        ]);
+        let owner = |name: &str| ("resource".to_owned(), "v1".to_owned(), name.to_owned());
+        share(&mut m);
+        let beta = &m.modules[&("resource".to_owned(), "v1beta1".to_owned())];
+        assert!(
+            beta.structs.contains_key("DeviceRequest"),
+            "the hand-written pair stays"
+        );
+        for name in ["DeviceSelector", "DeviceToleration", "CapacityRequirements"] {
+            assert_eq!(beta.aliases[name].ty, ty("v1", name), "{name}");
+        }
+        let plan = crate::hubs::plan(&m);
+        assert!(
+            plan.report.contains("- `resource/v1beta1`: complete"),
+            "{}",
+            plan.report
+        );
+        for name in ["DeviceSelector", "DeviceToleration", "CapacityRequirements"] {
+            assert!(plan.identity.contains(&owner(name)), "{name}");
+        }
+        assert!(!plan.derives.contains_key(&(
+            "resource".to_owned(),
+            "v1beta1".to_owned(),
+            "DeviceRequest".to_owned()
+        )));
+    }
+
+    #[test]
     fn the_report_lists_each_module_once() {
         let class = |module: &str, name: &str| Class {
             module: module.to_owned(),
