@@ -20,9 +20,11 @@
 //! Go's declarative validation markers (`+k8s:...`), `+optional`, `+required` and
 //! `+featureGate` are not generated into anything. A generator that starts reading one
 //! adds it to [`KEY_MARKERS`]. Doc comments may differ too.
-//! Never shared: kinds and lists (each carries its own group version), types of other
-//! groups (a feature could turn one off), and the types whose conversion a hand-written
-//! table of `crate::hubs` names by version ([`crate::hubs::singled_out`]).
+//!
+//! Never shared: kinds, lists of kinds among them (each carries its own group version),
+//! types of other groups (a feature could turn one off), and the types whose conversion
+//! a hand-written table of `crate::hubs` names by version
+//! ([`crate::hubs::singled_out`]).
 //!
 //! The owner is the version of the group that serves kinds, newest first by Kubernetes'
 //! version priority: the version `crate::hubs` makes the hub of the group's kinds, when
