@@ -9,6 +9,27 @@
 //! [`Scheme::from_registry`](apimachinery::runtime::Scheme::from_registry); a program
 //! that names none of its types calls [`register`], which links it.
 //!
+//! # Types shared by versions
+//!
+//! A nested type that several versions of a group define identically (the same fields
+//! with the same JSON names, Rust types, shapes, protobuf numbers and defaults, the
+//! types they hold shared too; only the docs may differ) is one struct. It lives in one
+//! version: the group's hub version when that is among them, else the newest. The other
+//! versions name it with a type alias, whose doc says so; rustdoc lists it under "Type
+//! Aliases" with its target. `src/generated/conversions.md` lists every shared type.
+//! Either path may be used. Converting an object between those versions moves such a value
+//! as it is. Kinds and lists are never shared: each keeps its own group version.
+//!
+//! ```
+//! use std::any::TypeId;
+//! use k8s_types::apps::{v1, v1beta2};
+//!
+//! assert_eq!(TypeId::of::<v1beta2::DeploymentSpec>(), TypeId::of::<v1::DeploymentSpec>());
+//! let mut d = v1beta2::Deployment::default();
+//! d.spec = v1::DeploymentSpec { replicas: Some(2), ..Default::default() };
+//! assert_ne!(TypeId::of::<v1beta2::Deployment>(), TypeId::of::<v1::Deployment>());
+//! ```
+//!
 //! # Go's fields, Rust's fields
 //!
 //! Every field holds exactly what the Go field holds (`go-fields.json` of the reference

@@ -112,9 +112,16 @@ pub fn default_markers(input: &Input, model: &Model) -> Result<String, Error> {
             };
             let at = format!("{key}.{}", field.name);
             let value = Value::parse(raw.trim(), &at)?;
+            // A type shared with another version (`crate::sharing`) has its owner's
+            // fields, and its markers are the owner's.
             let generated = model
                 .modules
                 .get(&(module.clone(), version.clone()))
+                .and_then(|m| {
+                    let owner = m.aliases.get(name).and_then(|a| a.owner.as_ref())?;
+                    model.modules.get(&(module.clone(), owner.clone()))
+                })
+                .or_else(|| model.modules.get(&(module.clone(), version.clone())))
                 .and_then(|m| m.structs.get(name))
                 .and_then(|s| s.fields.iter().find(|f| f.json == field.name))
                 .ok_or_else(|| {

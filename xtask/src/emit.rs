@@ -69,6 +69,13 @@ fn version_file(module: &str, version: &str, m: &Module, conv: &Conversions) -> 
     }
     for a in m.aliases.values() {
         write_doc(&mut out, &a.doc, &format!("Go's `{}`.", a.name), "");
+        if let Some(owner) = &a.owner {
+            let _ = writeln!(
+                out,
+                "///\n/// The same type as [`{owner}::{name}`](crate::{module}::{owner}::{name}):\n/// Go's `{name}` is identical in both versions (fields, JSON, protobuf, defaults),\n/// so one struct serves both; its field docs are `{owner}`'s.",
+                name = a.name
+            );
+        }
         let _ = writeln!(
             out,
             "pub type {} = {};\n",

@@ -18,6 +18,11 @@
 //! annotation ([`HAND_WRITTEN_KINDS`] and [`CARRIED_BY_HAND`]). A hand-written generic type
 //! over a generated struct (`JSONSchemaPropsOrArray<JSONSchemaProps>`) converts when its
 //! struct does. In 1.36 every version of every kind converts to its hub.
+//!
+//! Nested types that versions define identically are one struct before planning starts
+//! (`crate::sharing`): a field holding one has the very same type as its peer, so it is
+//! moved as it is (`same_type`) and no conversion is derived for the type. The tables
+//! below name structs by version; [`singled_out`] keeps those out of the sharing.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -274,6 +279,29 @@ pub struct Conversions {
     pub report: String,
 }
 
+/// The structs whose conversion the tables above single out by module, version and name
+/// (hand-written pairs, renamed and hand-carried fields, hand-written kinds): each must
+/// stay a struct of its own version, since the code and rules written for it are that
+/// version's. The pairs a hand-written conversion only calls (`uses`) may be shared: the
+/// call then converts a type to itself.
+pub fn singled_out() -> BTreeSet<Node> {
+    let mut out = BTreeSet::new();
+    for p in HAND_WRITTEN_PAIRS {
+        let (m, v, n) = p.from;
+        out.insert(node(m, v, n));
+    }
+    for (m, v, n, ..) in RENAMES {
+        out.insert(node(m, v, n));
+    }
+    for (m, v, n, _) in CARRIED_BY_HAND {
+        out.insert(node(m, v, n));
+    }
+    for (m, v, n, _) in HAND_WRITTEN_KINDS {
+        out.insert(node(m, v, n));
+    }
+    out
+}
+
 fn node(m: &str, v: &str, n: &str) -> Node {
     (m.to_owned(), v.to_owned(), n.to_owned())
 }
@@ -296,6 +324,20 @@ impl<'a> Planner<'a> {
             .modules
             .get(&(n.0.clone(), n.1.clone()))
             .and_then(|m| m.structs.get(&n.2))
+    }
+
+    /// The struct `n` names: the owner's, when its version aliases a shared type.
+    fn owner(&self, n: Node) -> Node {
+        let owner = self
+            .model
+            .modules
+            .get(&(n.0.clone(), n.1.clone()))
+            .and_then(|m| m.aliases.get(&n.2))
+            .and_then(|a| a.owner.clone());
+        match owner {
+            Some(v) => (n.0, v, n.2),
+            None => n,
+        }
     }
 
     fn ty(&mut self, a: &Ty, b: &Ty, path: &str) -> Result<(), String> {
@@ -388,8 +430,15 @@ impl<'a> Planner<'a> {
             }
         }
         for (name, hub_name) in hand.uses {
-            let (x, y) = (node(&a.0, &a.1, name), node(&b.0, &b.1, hub_name));
-            self.pair(&x, &y, &format!("{path} ({name})"))?;
+            let (x, y) = (
+                self.owner(node(&a.0, &a.1, name)),
+                node(&b.0, &b.1, hub_name),
+            );
+            if x == y {
+                self.out.identity.insert(x);
+            } else {
+                self.pair(&x, &y, &format!("{path} ({name})"))?;
+            }
         }
         Ok(())
     }
@@ -483,11 +532,11 @@ impl<'a> Planner<'a> {
 
 /// True when `a` and `b` are the same Rust type, one that converts to itself as it is:
 /// a primitive or external type, a generated type that versions share (declared with
-/// `identity_conversion!`), and containers of them. A hand-written generic type over a
-/// generated struct is left to its own `Convert`.
+/// `identity_conversion!`, or one struct for several versions: `crate::sharing`), and
+/// containers of them, a hand-written generic type over the same struct included.
 fn identical(a: &Ty, b: &Ty) -> bool {
     match (a, b) {
-        (Ty::Path(x), Ty::Path(y)) => x == y && generic_over_local(x).is_none(),
+        (Ty::Path(x), Ty::Path(y)) => x == y,
         (Ty::Local { .. }, Ty::Local { .. }) => a == b,
         (Ty::Vec(x), Ty::Vec(y)) | (Ty::Map(x), Ty::Map(y)) | (Ty::Boxed(x), Ty::Boxed(y)) => {
             identical(x, y)
@@ -500,7 +549,7 @@ fn identical(a: &Ty, b: &Ty) -> bool {
 /// `JSONSchemaPropsOrArray<crate::apiextensions::v1::JSONSchemaProps>` of
 /// `crate::custom::apiextensions`: the generic type's path and the struct. Such types
 /// convert between versions when their structs do (their `Convert` is generic).
-fn generic_over_local(path: &str) -> Option<(&str, Node)> {
+pub fn generic_over_local(path: &str) -> Option<(&str, Node)> {
     let (generic, rest) = path.split_once('<')?;
     let inner = rest.strip_suffix('>')?;
     match inner.split("::").collect::<Vec<_>>().as_slice() {
@@ -637,6 +686,7 @@ mod tests {
             doc: String::new(),
             proto: Vec::new(),
             named_slice_values: false,
+            markers: Vec::new(),
         }
     }
 

@@ -17,6 +17,7 @@ mod model;
 mod naming;
 mod openapi;
 mod shapes;
+mod sharing;
 mod type_list;
 
 use std::path::{Path, PathBuf};
@@ -189,8 +190,10 @@ fn tree_diffs(fresh: &Path, committed_dir: &Path) -> Vec<String> {
 
 fn run(opts: &Options) -> Result<(), Error> {
     let input = input::Input::read(&opts.input)?;
-    let model = model::build(&input)?;
-    let conversions = hubs::plan(&model);
+    let mut model = model::build(&input)?;
+    let shared = sharing::share(&mut model);
+    let mut conversions = hubs::plan(&model);
+    conversions.report.push_str(&sharing::report(&shared));
     let mut files = emit::emit(&model, &conversions);
     files.insert("shapes.json".to_owned(), shapes::shapes(&model));
     files.insert(

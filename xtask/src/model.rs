@@ -296,6 +296,9 @@ pub struct Field {
     /// A map whose values are a Go named slice (`map[string]ExtraValue`), which protobuf
     /// wraps in a message of its own (`{items = 1}`).
     pub named_slice_values: bool,
+    /// The `+` markers of its Go comment (`+optional`, `+listType=map`, `+default=...`):
+    /// part of what makes two versions' types the same (`crate::sharing`).
+    pub markers: Vec<String>,
 }
 
 impl Field {
@@ -380,6 +383,9 @@ pub struct Alias {
     pub doc: String,
     /// The aliased type.
     pub ty: Ty,
+    /// For a struct shared with another version of its group (`crate::sharing`), that
+    /// owning version: the alias names its struct.
+    pub owner: Option<String>,
 }
 
 /// One `<group>/<version>` module.
@@ -696,6 +702,7 @@ impl<'a> Builder<'a> {
                 doc: f.doc.clone(),
                 proto,
                 named_slice_values,
+                markers: f.markers.clone(),
             });
         }
         Ok(())
@@ -980,6 +987,7 @@ pub fn build(input: &Input) -> Result<Model, Error> {
                         name: name.to_owned(),
                         doc: m.doc.clone(),
                         ty,
+                        owner: None,
                     },
                 );
             }
@@ -1015,6 +1023,7 @@ pub fn build(input: &Input) -> Result<Model, Error> {
                     name: name.to_owned(),
                     doc,
                     ty,
+                    owner: None,
                 },
             );
             continue;

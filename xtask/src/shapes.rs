@@ -1,6 +1,7 @@
 //! `shapes.json`: every generated type's JSON fields in Go order with a compact type
 //! description, for the tests that build an object with every field set for each kind
-//! (the checkout of a user has no reference data to read them from).
+//! (the checkout of a user has no reference data to read them from). A type shared with
+//! another version (`crate::sharing`) is listed with the fields of the struct it names.
 //!
 //! Type descriptions: a leaf (`string`, `i32`, `i64`, `bool`, `f64`, `bytes`, `quantity`,
 //! `intorstring`, `raw`, `time`, `microtime`, `duration`, `fieldsv1`, `json`), `[]T` (a
@@ -86,6 +87,29 @@ pub fn shapes(model: &Model) -> String {
                     api_version, s.name, !k.no_type_meta
                 );
             }
+            if s.embedded_type_meta {
+                e.push_str("\"typeMeta\":true,");
+            }
+            e.push_str("\"fields\":");
+            write_fields(&mut e, &s.fields);
+            e.push('}');
+            entries.push(e);
+        }
+    }
+    // A type another version owns (`crate::sharing`) is listed under its own name too,
+    // with the owner's fields: they are its fields.
+    for ((module, version), m) in &model.modules {
+        for a in m.aliases.values() {
+            let Some(s) = a.owner.as_ref().and_then(|owner| {
+                model
+                    .modules
+                    .get(&(module.clone(), owner.clone()))?
+                    .structs
+                    .get(&a.name)
+            }) else {
+                continue;
+            };
+            let mut e = format!("{:?}:{{", format!("{module}/{version}/{}", a.name));
             if s.embedded_type_meta {
                 e.push_str("\"typeMeta\":true,");
             }

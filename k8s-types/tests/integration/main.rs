@@ -11,4 +11,5 @@ mod hand_written;
 mod read_json;
 mod register;
 mod registered_kinds;
+mod shared_types;
 mod validation;

@@ -118,3 +118,6 @@ pub struct AdmissionReview {
 }
 
 apimachinery::proto_message!(AdmissionReview { 1 => request, 2 => response });
+
+// Types that other versions share: they convert to themselves.
+apimachinery::identity_conversion!(AdmissionRequest, AdmissionResponse);

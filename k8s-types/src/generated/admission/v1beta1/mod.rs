@@ -3,131 +3,18 @@
 //! `admission.k8s.io/v1beta1`.
 
 /// AdmissionRequest describes the admission.Attributes for the admission request.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::admission::v1::AdmissionRequest, nested)]
-pub struct AdmissionRequest {
-    /// uid is an identifier for the individual request/response. It allows us to distinguish instances of requests which are
-    /// otherwise identical (parallel requests, requests when earlier requests did not modify etc)
-    /// The UID is meant to track the round trip (request/response) between the KAS and the WebHook, not the user request.
-    /// It is suitable for correlating log entries between the webhook and apiserver, for either auditing or debugging.
-    #[conversion(same_type)]
-    pub uid: String,
-    /// kind is the fully-qualified type of object being submitted (for example, v1.Pod or autoscaling.v1.Scale)
-    #[conversion(same_type)]
-    pub kind: crate::meta::v1::GroupVersionKind,
-    /// resource is the fully-qualified resource being requested (for example, v1.pods)
-    #[conversion(same_type)]
-    pub resource: crate::meta::v1::GroupVersionResource,
-    /// subResource is the subresource being requested, if any (for example, "status" or "scale")
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub sub_resource: String,
-    /// requestKind is the fully-qualified type of the original API request (for example, v1.Pod or autoscaling.v1.Scale).
-    /// If this is specified and differs from the value in "kind", an equivalent match and conversion was performed.
-    ///
-    /// For example, if deployments can be modified via apps/v1 and apps/v1beta1, and a webhook registered a rule of
-    /// \`apiGroups:\["apps"\], apiVersions:\["v1"\], resources: \["deployments"\]\` and \`matchPolicy: Equivalent\`,
-    /// an API request to apps/v1beta1 deployments would be converted and sent to the webhook
-    /// with \`kind: {group:"apps", version:"v1", kind:"Deployment"}\` (matching the rule the webhook registered for),
-    /// and \`requestKind: {group:"apps", version:"v1beta1", kind:"Deployment"}\` (indicating the kind of the original API request).
-    ///
-    /// See documentation for the "matchPolicy" field in the webhook configuration type for more details.
-    #[conversion(same_type)]
-    pub request_kind: Option<crate::meta::v1::GroupVersionKind>,
-    /// requestResource is the fully-qualified resource of the original API request (for example, v1.pods).
-    /// If this is specified and differs from the value in "resource", an equivalent match and conversion was performed.
-    ///
-    /// For example, if deployments can be modified via apps/v1 and apps/v1beta1, and a webhook registered a rule of
-    /// \`apiGroups:\["apps"\], apiVersions:\["v1"\], resources: \["deployments"\]\` and \`matchPolicy: Equivalent\`,
-    /// an API request to apps/v1beta1 deployments would be converted and sent to the webhook
-    /// with \`resource: {group:"apps", version:"v1", resource:"deployments"}\` (matching the resource the webhook registered for),
-    /// and \`requestResource: {group:"apps", version:"v1beta1", resource:"deployments"}\` (indicating the resource of the original API request).
-    ///
-    /// See documentation for the "matchPolicy" field in the webhook configuration type.
-    #[conversion(same_type)]
-    pub request_resource: Option<crate::meta::v1::GroupVersionResource>,
-    /// requestSubResource is the name of the subresource of the original API request, if any (for example, "status" or "scale")
-    /// If this is specified and differs from the value in "subResource", an equivalent match and conversion was performed.
-    /// See documentation for the "matchPolicy" field in the webhook configuration type.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub request_sub_resource: String,
-    /// name is the name of the object as presented in the request.  On a CREATE operation, the client may omit name and
-    /// rely on the server to generate the name.  If that is the case, this field will contain an empty string.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub name: String,
-    /// namespace is the namespace associated with the request (if any).
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub namespace: String,
-    /// operation is the operation being performed. This may be different than the operation
-    /// requested. e.g. a patch can result in either a CREATE or UPDATE Operation.
-    #[conversion(same_type)]
-    pub operation: String,
-    /// userInfo is information about the requesting user
-    #[conversion(same_type)]
-    pub user_info: crate::authentication::v1::UserInfo,
-    /// object is the object from the incoming request.
-    #[conversion(same_type)]
-    pub object: crate::value::RawExtension,
-    /// oldObject is the existing object. Only populated for DELETE and UPDATE requests.
-    #[conversion(same_type)]
-    pub old_object: crate::value::RawExtension,
-    /// dryRun indicates that modifications will definitely not be persisted for this request.
-    /// Defaults to false.
-    #[conversion(same_type)]
-    pub dry_run: Option<bool>,
-    /// options is the operation option structure of the operation being performed.
-    /// e.g. \`meta.k8s.io/v1.DeleteOptions\` or \`meta.k8s.io/v1.CreateOptions\`. This may be
-    /// different than the options the caller provided. e.g. for a patch request the performed
-    /// Operation might be a CREATE, in which case the Options will a
-    /// \`meta.k8s.io/v1.CreateOptions\` even though the caller provided \`meta.k8s.io/v1.PatchOptions\`.
-    #[conversion(same_type)]
-    pub options: crate::value::RawExtension,
-}
-
-apimachinery::proto_message!(AdmissionRequest { 1 => uid, 2 => kind, 3 => resource, 4 => sub_resource as "subResource", 5 => name, 6 => namespace, 7 => operation, 8 => user_info as "userInfo", 9 => object, 10 => old_object as "oldObject", 11 => dry_run as "dryRun", 12 => options, 13 => request_kind as "requestKind", 14 => request_resource as "requestResource", 15 => request_sub_resource as "requestSubResource" });
+///
+/// The same type as [`v1::AdmissionRequest`](crate::admission::v1::AdmissionRequest):
+/// Go's `AdmissionRequest` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type AdmissionRequest = crate::admission::v1::AdmissionRequest;
 
 /// AdmissionResponse describes an admission response.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::admission::v1::AdmissionResponse, nested)]
-pub struct AdmissionResponse {
-    /// uid is an identifier for the individual request/response.
-    /// This should be copied over from the corresponding AdmissionRequest.
-    #[conversion(same_type)]
-    pub uid: String,
-    /// allowed indicates whether or not the admission request was permitted.
-    #[conversion(same_type)]
-    pub allowed: bool,
-    /// status is the result contains extra details into why an admission request was denied.
-    /// This field IS NOT consulted in any way if "Allowed" is "true".
-    #[conversion(same_type)]
-    pub status: Option<apimachinery::apis::meta::v1::Status>,
-    /// patch is the patch body. Currently we only support "JSONPatch" which implements RFC 6902.
-    #[api(skip_serializing_if = "crate::go_json::is_nil_or_empty")]
-    #[conversion(same_type)]
-    pub patch: Option<crate::value::ByteString>,
-    /// patchType is the type of Patch. Currently we only allow "JSONPatch".
-    #[conversion(same_type)]
-    pub patch_type: Option<String>,
-    /// auditAnnotations is an unstructured key value map set by remote admission controller (e.g. error=image-blacklisted).
-    /// MutatingAdmissionWebhook and ValidatingAdmissionWebhook admission controller will prefix the keys with
-    /// admission webhook name (e.g. imagepolicy.example.com/error=image-blacklisted). AuditAnnotations will be provided by
-    /// the admission webhook to add additional context to the audit log for this request.
-    #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
-    #[conversion(same_type)]
-    pub audit_annotations: std::collections::BTreeMap<String, String>,
-    /// warnings is a list of warning messages to return to the requesting API client.
-    /// Warning messages describe a problem the client making the API request should correct or be aware of.
-    /// Limit warnings to 120 characters if possible.
-    /// Warnings over 256 characters and large numbers of warnings may be truncated.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
-    pub warnings: Vec<String>,
-}
-
-apimachinery::proto_message!(AdmissionResponse { 1 => uid, 2 => allowed, 3 => status, 4 => patch, 5 => patch_type as "patchType", 6 => audit_annotations as "auditAnnotations", 7 => warnings });
+///
+/// The same type as [`v1::AdmissionResponse`](crate::admission::v1::AdmissionResponse):
+/// Go's `AdmissionResponse` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type AdmissionResponse = crate::admission::v1::AdmissionResponse;
 
 /// AdmissionReview describes an admission review request/response.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
@@ -146,9 +33,11 @@ pub struct AdmissionReview {
     #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// request describes the attributes for the admission request.
-    pub request: Option<AdmissionRequest>,
+    #[conversion(same_type)]
+    pub request: Option<crate::admission::v1::AdmissionRequest>,
     /// response describes the attributes for the admission response.
-    pub response: Option<AdmissionResponse>,
+    #[conversion(same_type)]
+    pub response: Option<crate::admission::v1::AdmissionResponse>,
 }
 
 apimachinery::proto_message!(AdmissionReview { 1 => request, 2 => response });

@@ -1574,4 +1574,13 @@ pub struct WebhookClientConfig {
 apimachinery::proto_message!(WebhookClientConfig { 1 => service, 2 => ca_bundle as "caBundle", 3 => url });
 
 // Types that other versions share: they convert to themselves.
-apimachinery::identity_conversion!(RuleWithOperations);
+apimachinery::identity_conversion!(
+    MatchCondition,
+    MutatingAdmissionPolicyBindingSpec,
+    MutatingAdmissionPolicySpec,
+    RuleWithOperations,
+    ValidatingAdmissionPolicyBindingSpec,
+    ValidatingAdmissionPolicySpec,
+    ValidatingAdmissionPolicyStatus,
+    WebhookClientConfig
+);

@@ -3,316 +3,154 @@
 //! `admissionregistration.k8s.io/v1beta1`.
 
 /// ApplyConfiguration defines the desired configuration values of an object.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::admissionregistration::v1::ApplyConfiguration, nested)]
-pub struct ApplyConfiguration {
-    /// expression will be evaluated by CEL to create an apply configuration.
-    /// ref: <https://github.com/google/cel-spec>
-    ///
-    /// Apply configurations are declared in CEL using object initialization. For example, this CEL expression
-    /// returns an apply configuration to set a single field:
-    ///
-    /// Object{
-    /// spec: Object.spec{
-    /// serviceAccountName: "example"
-    /// }
-    /// }
-    ///
-    /// Apply configurations may not modify atomic structs, maps or arrays due to the risk of accidental deletion of
-    /// values not included in the apply configuration.
-    ///
-    /// CEL expressions have access to the object types needed to create apply configurations:
-    ///
-    /// - 'Object' - CEL type of the resource object.
-    /// - 'Object.\<fieldName\>' - CEL type of object field (such as 'Object.spec')
-    /// - 'Object.\<fieldName1\>.\<fieldName2\>...\<fieldNameN\>\` - CEL type of nested field (such as 'Object.spec.containers')
-    ///
-    /// CEL expressions have access to the contents of the API request, organized into CEL variables as well as some other useful variables:
-    ///
-    /// - 'object' - The object from the incoming request. The value is null for DELETE requests.
-    /// - 'oldObject' - The existing object. The value is null for CREATE requests.
-    /// - 'request' - Attributes of the API request(\[ref\](/pkg/apis/admission/types.go\#AdmissionRequest)).
-    /// - 'params' - Parameter resource referred to by the policy binding being evaluated. Only populated if the policy has a ParamKind.
-    /// - 'namespaceObject' - The namespace object that the incoming object belongs to. The value is null for cluster-scoped resources.
-    /// - 'variables' - Map of composited variables, from its name to its lazily evaluated value.
-    /// For example, a variable named 'foo' can be accessed as 'variables.foo'.
-    /// - 'authorizer' - A CEL Authorizer. May be used to perform authorization checks for the principal (user or service account) of the request.
-    /// See <https://pkg.go.dev/k8s.io/apiserver/pkg/cel/library#Authz>
-    /// - 'authorizer.requestResource' - A CEL ResourceCheck constructed from the 'authorizer' and configured with the
-    /// request resource.
-    ///
-    /// The \`apiVersion\`, \`kind\`, \`metadata.name\` and \`metadata.generateName\` are always accessible from the root of the
-    /// object. No other metadata properties are accessible.
-    ///
-    /// Only property names of the form \`\[a-zA-Z\_.-/\]\[a-zA-Z0-9\_.-/\]\*\` are accessible.
-    /// Required.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub expression: String,
-}
-
-apimachinery::proto_message!(ApplyConfiguration { 1 => expression });
+///
+/// The same type as [`v1::ApplyConfiguration`](crate::admissionregistration::v1::ApplyConfiguration):
+/// Go's `ApplyConfiguration` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type ApplyConfiguration = crate::admissionregistration::v1::ApplyConfiguration;
 
 /// AuditAnnotation describes how to produce an audit annotation for an API request.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::admissionregistration::v1::AuditAnnotation, nested)]
-pub struct AuditAnnotation {
-    /// key specifies the audit annotation key. The audit annotation keys of
-    /// a ValidatingAdmissionPolicy must be unique. The key must be a qualified
-    /// name (\[A-Za-z0-9\]\[-A-Za-z0-9\_.\]\*) no more than 63 bytes in length.
-    ///
-    /// The key is combined with the resource name of the
-    /// ValidatingAdmissionPolicy to construct an audit annotation key:
-    /// "{ValidatingAdmissionPolicy name}/{key}".
-    ///
-    /// If an admission webhook uses the same resource name as this ValidatingAdmissionPolicy
-    /// and the same audit annotation key, the annotation key will be identical.
-    /// In this case, the first annotation written with the key will be included
-    /// in the audit event and all subsequent annotations with the same key
-    /// will be discarded.
-    ///
-    /// Required.
-    #[conversion(same_type)]
-    pub key: String,
-    /// valueExpression represents the expression which is evaluated by CEL to
-    /// produce an audit annotation value. The expression must evaluate to either
-    /// a string or null value. If the expression evaluates to a string, the
-    /// audit annotation is included with the string value. If the expression
-    /// evaluates to null or empty string the audit annotation will be omitted.
-    /// The valueExpression may be no longer than 5kb in length.
-    /// If the result of the valueExpression is more than 10kb in length, it
-    /// will be truncated to 10kb.
-    ///
-    /// If multiple ValidatingAdmissionPolicyBinding resources match an
-    /// API request, then the valueExpression will be evaluated for
-    /// each binding. All unique values produced by the valueExpressions
-    /// will be joined together in a comma-separated list.
-    ///
-    /// Required.
-    #[conversion(same_type)]
-    pub value_expression: String,
-}
-
-apimachinery::proto_message!(AuditAnnotation { 1 => key, 2 => value_expression as "valueExpression" });
+///
+/// The same type as [`v1::AuditAnnotation`](crate::admissionregistration::v1::AuditAnnotation):
+/// Go's `AuditAnnotation` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type AuditAnnotation = crate::admissionregistration::v1::AuditAnnotation;
 
 /// ExpressionWarning is a warning information that targets a specific expression.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::admissionregistration::v1::ExpressionWarning, nested)]
-pub struct ExpressionWarning {
-    /// fieldRef is the path to the field that refers to the expression.
-    /// For example, the reference to the expression of the first item of
-    /// validations is "spec.validations\[0\].expression"
-    #[conversion(same_type)]
-    pub field_ref: String,
-    /// warning contains the content of type checking information in a human-readable form.
-    /// Each line of the warning contains the type that the expression is checked
-    /// against, followed by the type check error from the compiler.
-    #[conversion(same_type)]
-    pub warning: String,
-}
-
-apimachinery::proto_message!(ExpressionWarning { 2 => field_ref as "fieldRef", 3 => warning });
+///
+/// The same type as [`v1::ExpressionWarning`](crate::admissionregistration::v1::ExpressionWarning):
+/// Go's `ExpressionWarning` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type ExpressionWarning = crate::admissionregistration::v1::ExpressionWarning;
 
 /// JSONPatch defines a JSON Patch.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::admissionregistration::v1::JSONPatch, nested)]
-pub struct JSONPatch {
-    /// expression will be evaluated by CEL to create a \[JSON patch\](<https://jsonpatch.com/>).
-    /// ref: <https://github.com/google/cel-spec>
-    ///
-    /// expression must return an array of JSONPatch values.
-    ///
-    /// For example, this CEL expression returns a JSON patch to conditionally modify a value:
-    ///
-    /// \[
-    /// JSONPatch{op: "test", path: "/spec/example", value: "Red"},
-    /// JSONPatch{op: "replace", path: "/spec/example", value: "Green"}
-    /// \]
-    ///
-    /// To define an object for the patch value, use Object types. For example:
-    ///
-    /// \[
-    /// JSONPatch{
-    /// op: "add",
-    /// path: "/spec/selector",
-    /// value: Object.spec.selector{matchLabels: {"environment": "test"}}
-    /// }
-    /// \]
-    ///
-    /// To use strings containing '/' and '\~' as JSONPatch path keys, use "jsonpatch.escapeKey". For example:
-    ///
-    /// \[
-    /// JSONPatch{
-    /// op: "add",
-    /// path: "/metadata/labels/" + jsonpatch.escapeKey("example.com/environment"),
-    /// value: "test"
-    /// },
-    /// \]
-    ///
-    /// CEL expressions have access to the types needed to create JSON patches and objects:
-    ///
-    /// - 'JSONPatch' - CEL type of JSON Patch operations. JSONPatch has the fields 'op', 'from', 'path' and 'value'.
-    /// See \[JSON patch\](<https://jsonpatch.com/>) for more details. The 'value' field may be set to any of: string,
-    /// integer, array, map or object.  If set, the 'path' and 'from' fields must be set to a
-    /// \[JSON pointer\](<https://datatracker.ietf.org/doc/html/rfc6901/>) string, where the 'jsonpatch.escapeKey()' CEL
-    /// function may be used to escape path keys containing '/' and '\~'.
-    /// - 'Object' - CEL type of the resource object.
-    /// - 'Object.\<fieldName\>' - CEL type of object field (such as 'Object.spec')
-    /// - 'Object.\<fieldName1\>.\<fieldName2\>...\<fieldNameN\>\` - CEL type of nested field (such as 'Object.spec.containers')
-    ///
-    /// CEL expressions have access to the contents of the API request, organized into CEL variables as well as some other useful variables:
-    ///
-    /// - 'object' - The object from the incoming request. The value is null for DELETE requests.
-    /// - 'oldObject' - The existing object. The value is null for CREATE requests.
-    /// - 'request' - Attributes of the API request(\[ref\](/pkg/apis/admission/types.go\#AdmissionRequest)).
-    /// - 'params' - Parameter resource referred to by the policy binding being evaluated. Only populated if the policy has a ParamKind.
-    /// - 'namespaceObject' - The namespace object that the incoming object belongs to. The value is null for cluster-scoped resources.
-    /// - 'variables' - Map of composited variables, from its name to its lazily evaluated value.
-    /// For example, a variable named 'foo' can be accessed as 'variables.foo'.
-    /// - 'authorizer' - A CEL Authorizer. May be used to perform authorization checks for the principal (user or service account) of the request.
-    /// See <https://pkg.go.dev/k8s.io/apiserver/pkg/cel/library#Authz>
-    /// - 'authorizer.requestResource' - A CEL ResourceCheck constructed from the 'authorizer' and configured with the
-    /// request resource.
-    ///
-    /// CEL expressions have access to \[Kubernetes CEL function libraries\](<https://kubernetes.io/docs/reference/using-api/cel/#cel-options-language-features-and-libraries>)
-    /// as well as:
-    ///
-    /// - 'jsonpatch.escapeKey' - Performs JSONPatch key escaping. '\~' and  '/' are escaped as '\~0' and \`\~1' respectively).
-    ///
-    /// Only property names of the form \`\[a-zA-Z\_.-/\]\[a-zA-Z0-9\_.-/\]\*\` are accessible.
-    /// Required.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub expression: String,
-}
-
-apimachinery::proto_message!(JSONPatch { 1 => expression });
+///
+/// The same type as [`v1::JSONPatch`](crate::admissionregistration::v1::JSONPatch):
+/// Go's `JSONPatch` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type JSONPatch = crate::admissionregistration::v1::JSONPatch;
 
 /// MatchCondition represents a condition which must be fulfilled for a request to be sent to a webhook.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::admissionregistration::v1::MatchCondition, nested)]
-pub struct MatchCondition {
-    /// name is an identifier for this match condition, used for strategic merging of MatchConditions,
-    /// as well as providing an identifier for logging purposes. A good name should be descriptive of
-    /// the associated expression.
-    /// Name must be a qualified name consisting of alphanumeric characters, '-', '\_' or '.', and
-    /// must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or
-    /// '123-abc', regex used for validation is '(\[A-Za-z0-9\]\[-A-Za-z0-9\_.\]\*)?\[A-Za-z0-9\]') with an
-    /// optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')
-    ///
-    /// Required.
-    #[conversion(same_type)]
-    pub name: String,
-    /// expression represents the expression which will be evaluated by CEL. Must evaluate to bool.
-    /// CEL expressions have access to the contents of the AdmissionRequest and Authorizer, organized into CEL variables:
-    ///
-    /// 'object' - The object from the incoming request. The value is null for DELETE requests.
-    /// 'oldObject' - The existing object. The value is null for CREATE requests.
-    /// 'request' - Attributes of the admission request(/pkg/apis/admission/types.go\#AdmissionRequest).
-    /// 'authorizer' - A CEL Authorizer. May be used to perform authorization checks for the principal (user or service account) of the request.
-    /// See <https://pkg.go.dev/k8s.io/apiserver/pkg/cel/library#Authz>
-    /// 'authorizer.requestResource' - A CEL ResourceCheck constructed from the 'authorizer' and configured with the
-    /// request resource.
-    /// Documentation on CEL: <https://kubernetes.io/docs/reference/using-api/cel/>
-    ///
-    /// Required.
-    #[conversion(same_type)]
-    pub expression: String,
-}
-
-apimachinery::proto_message!(MatchCondition { 1 => name, 2 => expression });
+///
+/// The same type as [`v1::MatchCondition`](crate::admissionregistration::v1::MatchCondition):
+/// Go's `MatchCondition` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type MatchCondition = crate::admissionregistration::v1::MatchCondition;
 
 /// MatchResources decides whether to run the admission control policy on an object based
 /// on whether it meets the match criteria.
 /// The exclude rules take precedence over include rules (if a resource matches both, it is excluded)
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::admissionregistration::v1::MatchResources, nested)]
-pub struct MatchResources {
-    /// namespaceSelector decides whether to run the admission control policy on an object based
-    /// on whether the namespace for that object matches the selector. If the
-    /// object itself is a namespace, the matching is performed on
-    /// object.metadata.labels. If the object is another cluster scoped resource,
-    /// it never skips the policy.
-    ///
-    /// For example, to run the webhook on any objects whose namespace is not
-    /// associated with "runlevel" of "0" or "1";  you will set the selector as
-    /// follows:
-    /// "namespaceSelector": {
-    /// "matchExpressions": \[
-    /// {
-    /// "key": "runlevel",
-    /// "operator": "NotIn",
-    /// "values": \[
-    /// "0",
-    /// "1"
-    /// \]
-    /// }
-    /// \]
-    /// }
-    ///
-    /// If instead you want to only run the policy on any objects whose
-    /// namespace is associated with the "environment" of "prod" or "staging";
-    /// you will set the selector as follows:
-    /// "namespaceSelector": {
-    /// "matchExpressions": \[
-    /// {
-    /// "key": "environment",
-    /// "operator": "In",
-    /// "values": \[
-    /// "prod",
-    /// "staging"
-    /// \]
-    /// }
-    /// \]
-    /// }
-    ///
-    /// See
-    /// <https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/>
-    /// for more examples of label selectors.
-    ///
-    /// Default to the empty LabelSelector, which matches everything.
-    #[conversion(same_type)]
-    pub namespace_selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
-    /// objectSelector decides whether to run the validation based on if the
-    /// object has matching labels. objectSelector is evaluated against both
-    /// the oldObject and newObject that would be sent to the cel validation, and
-    /// is considered to match if either object matches the selector. A null
-    /// object (oldObject in the case of create, or newObject in the case of
-    /// delete) or an object that cannot have labels (like a
-    /// DeploymentRollback or a PodProxyOptions object) is not considered to
-    /// match.
-    /// Use the object selector only if the webhook is opt-in, because end
-    /// users may skip the admission webhook by setting the labels.
-    /// Default to the empty LabelSelector, which matches everything.
-    #[conversion(same_type)]
-    pub object_selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
-    /// resourceRules describes what operations on what resources/subresources the ValidatingAdmissionPolicy matches.
-    /// The policy cares about an operation if it matches \_any\_ Rule.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    pub resource_rules: Vec<NamedRuleWithOperations>,
-    /// excludeResourceRules describes what operations on what resources/subresources the ValidatingAdmissionPolicy should not care about.
-    /// The exclude rules take precedence over include rules (if a resource matches both, it is excluded)
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    pub exclude_resource_rules: Vec<NamedRuleWithOperations>,
-    /// matchPolicy defines how the "MatchResources" list is used to match incoming requests.
-    /// Allowed values are "Exact" or "Equivalent".
-    ///
-    /// - Exact: match a request only if it exactly matches a specified rule.
-    /// For example, if deployments can be modified via apps/v1, apps/v1beta1, and extensions/v1beta1,
-    /// but "rules" only included \`apiGroups:\["apps"\], apiVersions:\["v1"\], resources: \["deployments"\]\`,
-    /// a request to apps/v1beta1 or extensions/v1beta1 would not be sent to the ValidatingAdmissionPolicy.
-    ///
-    /// - Equivalent: match a request if modifies a resource listed in rules, even via another API group or version.
-    /// For example, if deployments can be modified via apps/v1, apps/v1beta1, and extensions/v1beta1,
-    /// and "rules" only included \`apiGroups:\["apps"\], apiVersions:\["v1"\], resources: \["deployments"\]\`,
-    /// a request to apps/v1beta1 or extensions/v1beta1 would be converted to apps/v1 and sent to the ValidatingAdmissionPolicy.
-    ///
-    /// Defaults to "Equivalent"
-    #[conversion(same_type)]
-    pub match_policy: Option<String>,
-}
+///
+/// The same type as [`v1::MatchResources`](crate::admissionregistration::v1::MatchResources):
+/// Go's `MatchResources` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type MatchResources = crate::admissionregistration::v1::MatchResources;
 
-apimachinery::proto_message!(MatchResources { 1 => namespace_selector as "namespaceSelector", 2 => object_selector as "objectSelector", 3 => resource_rules as "resourceRules", 4 => exclude_resource_rules as "excludeResourceRules", 7 => match_policy as "matchPolicy" });
+/// MutatingAdmissionPolicyBindingSpec is the specification of the MutatingAdmissionPolicyBinding.
+///
+/// The same type as [`v1::MutatingAdmissionPolicyBindingSpec`](crate::admissionregistration::v1::MutatingAdmissionPolicyBindingSpec):
+/// Go's `MutatingAdmissionPolicyBindingSpec` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type MutatingAdmissionPolicyBindingSpec =
+    crate::admissionregistration::v1::MutatingAdmissionPolicyBindingSpec;
+
+/// MutatingAdmissionPolicySpec is the specification of the desired behavior of the admission policy.
+///
+/// The same type as [`v1::MutatingAdmissionPolicySpec`](crate::admissionregistration::v1::MutatingAdmissionPolicySpec):
+/// Go's `MutatingAdmissionPolicySpec` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type MutatingAdmissionPolicySpec =
+    crate::admissionregistration::v1::MutatingAdmissionPolicySpec;
+
+/// Mutation specifies the CEL expression which is used to apply the Mutation.
+///
+/// The same type as [`v1::Mutation`](crate::admissionregistration::v1::Mutation):
+/// Go's `Mutation` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type Mutation = crate::admissionregistration::v1::Mutation;
+
+/// NamedRuleWithOperations is a tuple of Operations and Resources with ResourceNames.
+///
+/// The same type as [`v1::NamedRuleWithOperations`](crate::admissionregistration::v1::NamedRuleWithOperations):
+/// Go's `NamedRuleWithOperations` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type NamedRuleWithOperations = crate::admissionregistration::v1::NamedRuleWithOperations;
+
+/// ParamKind is a tuple of Group Kind and Version.
+///
+/// The same type as [`v1::ParamKind`](crate::admissionregistration::v1::ParamKind):
+/// Go's `ParamKind` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type ParamKind = crate::admissionregistration::v1::ParamKind;
+
+/// ParamRef describes how to locate the params to be used as input to
+/// expressions of rules applied by a policy binding.
+///
+/// The same type as [`v1::ParamRef`](crate::admissionregistration::v1::ParamRef):
+/// Go's `ParamRef` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type ParamRef = crate::admissionregistration::v1::ParamRef;
+
+/// ServiceReference holds a reference to Service.legacy.k8s.io
+///
+/// The same type as [`v1::ServiceReference`](crate::admissionregistration::v1::ServiceReference):
+/// Go's `ServiceReference` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type ServiceReference = crate::admissionregistration::v1::ServiceReference;
+
+/// TypeChecking contains results of type checking the expressions in the
+/// ValidatingAdmissionPolicy
+///
+/// The same type as [`v1::TypeChecking`](crate::admissionregistration::v1::TypeChecking):
+/// Go's `TypeChecking` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type TypeChecking = crate::admissionregistration::v1::TypeChecking;
+
+/// ValidatingAdmissionPolicyBindingSpec is the specification of the ValidatingAdmissionPolicyBinding.
+///
+/// The same type as [`v1::ValidatingAdmissionPolicyBindingSpec`](crate::admissionregistration::v1::ValidatingAdmissionPolicyBindingSpec):
+/// Go's `ValidatingAdmissionPolicyBindingSpec` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type ValidatingAdmissionPolicyBindingSpec =
+    crate::admissionregistration::v1::ValidatingAdmissionPolicyBindingSpec;
+
+/// ValidatingAdmissionPolicySpec is the specification of the desired behavior of the AdmissionPolicy.
+///
+/// The same type as [`v1::ValidatingAdmissionPolicySpec`](crate::admissionregistration::v1::ValidatingAdmissionPolicySpec):
+/// Go's `ValidatingAdmissionPolicySpec` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type ValidatingAdmissionPolicySpec =
+    crate::admissionregistration::v1::ValidatingAdmissionPolicySpec;
+
+/// ValidatingAdmissionPolicyStatus represents the status of an admission validation policy.
+///
+/// The same type as [`v1::ValidatingAdmissionPolicyStatus`](crate::admissionregistration::v1::ValidatingAdmissionPolicyStatus):
+/// Go's `ValidatingAdmissionPolicyStatus` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type ValidatingAdmissionPolicyStatus =
+    crate::admissionregistration::v1::ValidatingAdmissionPolicyStatus;
+
+/// Validation specifies the CEL expression which is used to apply the validation.
+///
+/// The same type as [`v1::Validation`](crate::admissionregistration::v1::Validation):
+/// Go's `Validation` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type Validation = crate::admissionregistration::v1::Validation;
+
+/// Variable is the definition of a variable that is used for composition. A variable is defined as a named expression.
+///
+/// The same type as [`v1::Variable`](crate::admissionregistration::v1::Variable):
+/// Go's `Variable` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type Variable = crate::admissionregistration::v1::Variable;
+
+/// WebhookClientConfig contains the information to make a TLS
+/// connection with the webhook
+///
+/// The same type as [`v1::WebhookClientConfig`](crate::admissionregistration::v1::WebhookClientConfig):
+/// Go's `WebhookClientConfig` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type WebhookClientConfig = crate::admissionregistration::v1::WebhookClientConfig;
 
 /// MutatingAdmissionPolicy describes the definition of an admission mutation policy that mutates the object coming into admission chain.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
@@ -327,7 +165,8 @@ pub struct MutatingAdmissionPolicy {
     #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec defines the desired behavior of the MutatingAdmissionPolicy.
-    pub spec: MutatingAdmissionPolicySpec,
+    #[conversion(same_type)]
+    pub spec: crate::admissionregistration::v1::MutatingAdmissionPolicySpec,
 }
 
 apimachinery::proto_message!(MutatingAdmissionPolicy { 1 => metadata, 2 => spec });
@@ -355,7 +194,8 @@ pub struct MutatingAdmissionPolicyBinding {
     #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec defines the desired behavior of the MutatingAdmissionPolicyBinding.
-    pub spec: MutatingAdmissionPolicyBindingSpec,
+    #[conversion(same_type)]
+    pub spec: crate::admissionregistration::v1::MutatingAdmissionPolicyBindingSpec,
 }
 
 apimachinery::proto_message!(MutatingAdmissionPolicyBinding { 1 => metadata, 2 => spec });
@@ -386,35 +226,6 @@ pub struct MutatingAdmissionPolicyBindingList {
 
 apimachinery::proto_message!(MutatingAdmissionPolicyBindingList { 1 => metadata, 2 => items });
 
-/// MutatingAdmissionPolicyBindingSpec is the specification of the MutatingAdmissionPolicyBinding.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::admissionregistration::v1::MutatingAdmissionPolicyBindingSpec, nested)]
-pub struct MutatingAdmissionPolicyBindingSpec {
-    /// policyName references a MutatingAdmissionPolicy name which the MutatingAdmissionPolicyBinding binds to.
-    /// If the referenced resource does not exist, this binding is considered invalid and will be ignored
-    /// Required.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub policy_name: String,
-    /// paramRef specifies the parameter resource used to configure the admission control policy.
-    /// It should point to a resource of the type specified in spec.ParamKind of the bound MutatingAdmissionPolicy.
-    /// If the policy specifies a ParamKind and the resource referred to by ParamRef does not exist, this binding is considered mis-configured and the FailurePolicy of the MutatingAdmissionPolicy applied.
-    /// If the policy does not specify a ParamKind then this field is ignored, and the rules are evaluated without a param.
-    pub param_ref: Option<ParamRef>,
-    /// matchResources limits what resources match this binding and may be mutated by it.
-    /// Note that if matchResources matches a resource, the resource must also match a policy's matchConstraints and
-    /// matchConditions before the resource may be mutated.
-    /// When matchResources is unset, it does not constrain resource matching, and only the policy's matchConstraints
-    /// and matchConditions must match for the resource to be mutated.
-    /// Additionally, matchResources.resourceRules are optional and do not constraint matching when unset.
-    /// Note that this is differs from MutatingAdmissionPolicy matchConstraints, where resourceRules are required.
-    /// The CREATE, UPDATE and CONNECT operations are allowed.  The DELETE operation may not be matched.
-    /// '\*' matches CREATE, UPDATE and CONNECT.
-    pub match_resources: Option<MatchResources>,
-}
-
-apimachinery::proto_message!(MutatingAdmissionPolicyBindingSpec { 1 => policy_name as "policyName", 2 => param_ref as "paramRef", 3 => match_resources as "matchResources" });
-
 /// MutatingAdmissionPolicyList is a list of MutatingAdmissionPolicy.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
@@ -441,85 +252,6 @@ pub struct MutatingAdmissionPolicyList {
 
 apimachinery::proto_message!(MutatingAdmissionPolicyList { 1 => metadata, 2 => items });
 
-/// MutatingAdmissionPolicySpec is the specification of the desired behavior of the admission policy.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::admissionregistration::v1::MutatingAdmissionPolicySpec, nested)]
-pub struct MutatingAdmissionPolicySpec {
-    /// paramKind specifies the kind of resources used to parameterize this policy.
-    /// If absent, there are no parameters for this policy and the param CEL variable will not be provided to validation expressions.
-    /// If paramKind refers to a non-existent kind, this policy definition is mis-configured and the FailurePolicy is applied.
-    /// If paramKind is specified but paramRef is unset in MutatingAdmissionPolicyBinding, the params variable will be null.
-    pub param_kind: Option<ParamKind>,
-    /// matchConstraints specifies what resources this policy is designed to validate.
-    /// The MutatingAdmissionPolicy cares about a request if it matches \_all\_ Constraints.
-    /// However, in order to prevent clusters from being put into an unstable state that cannot be recovered from via the API
-    /// MutatingAdmissionPolicy cannot match MutatingAdmissionPolicy and MutatingAdmissionPolicyBinding.
-    /// The CREATE, UPDATE and CONNECT operations are allowed.  The DELETE operation may not be matched.
-    /// '\*' matches CREATE, UPDATE and CONNECT.
-    /// Required.
-    pub match_constraints: Option<MatchResources>,
-    /// variables contain definitions of variables that can be used in composition of other expressions.
-    /// Each variable is defined as a named CEL expression.
-    /// The variables defined here will be available under \`variables\` in other expressions of the policy
-    /// except matchConditions because matchConditions are evaluated before the rest of the policy.
-    ///
-    /// The expression of a variable can refer to other variables defined earlier in the list but not those after.
-    /// Thus, variables must be sorted by the order of first appearance and acyclic.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    pub variables: Vec<Variable>,
-    /// mutations contain operations to perform on matching objects.
-    /// mutations may not be empty; a minimum of one mutation is required.
-    /// mutations are evaluated in order, and are reinvoked according to
-    /// the reinvocationPolicy.
-    /// The mutations of a policy are invoked for each binding of this policy
-    /// and reinvocation of mutations occurs on a per binding basis.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    pub mutations: Vec<Mutation>,
-    /// failurePolicy defines how to handle failures for the admission policy. Failures can
-    /// occur from CEL expression parse errors, type check errors, runtime errors and invalid
-    /// or mis-configured policy definitions or bindings.
-    ///
-    /// A policy is invalid if paramKind refers to a non-existent Kind.
-    /// A binding is invalid if paramRef.name refers to a non-existent resource.
-    ///
-    /// failurePolicy does not define how validations that evaluate to false are handled.
-    ///
-    /// Allowed values are Ignore or Fail. Defaults to Fail.
-    #[conversion(same_type)]
-    pub failure_policy: Option<String>,
-    /// matchConditions is a list of conditions that must be met for a request to be validated.
-    /// Match conditions filter requests that have already been matched by the matchConstraints.
-    /// An empty list of matchConditions matches all requests.
-    /// There are a maximum of 64 match conditions allowed.
-    ///
-    /// If a parameter object is provided, it can be accessed via the \`params\` handle in the same
-    /// manner as validation expressions.
-    ///
-    /// The exact matching logic is (in order):
-    /// 1. If ANY matchCondition evaluates to FALSE, the policy is skipped.
-    /// 2. If ALL matchConditions evaluate to TRUE, the policy is evaluated.
-    /// 3. If any matchCondition evaluates to an error (but none are FALSE):
-    /// - If failurePolicy=Fail, reject the request
-    /// - If failurePolicy=Ignore, the policy is skipped
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    pub match_conditions: Vec<MatchCondition>,
-    /// reinvocationPolicy indicates whether mutations may be called multiple times per MutatingAdmissionPolicyBinding
-    /// as part of a single admission evaluation.
-    /// Allowed values are "Never" and "IfNeeded".
-    ///
-    /// Never: These mutations will not be called more than once per binding in a single admission evaluation.
-    ///
-    /// IfNeeded: These mutations may be invoked more than once per binding for a single admission request and there is no guarantee of
-    /// order with respect to other admission plugins, admission webhooks, bindings of this policy and admission policies.  Mutations are only
-    /// reinvoked when mutations change the object after this mutation is invoked.
-    /// Required.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub reinvocation_policy: String,
-}
-
-apimachinery::proto_message!(MutatingAdmissionPolicySpec { 1 => param_kind as "paramKind", 2 => match_constraints as "matchConstraints", 3 => variables, 4 => mutations, 5 => failure_policy as "failurePolicy", 6 => match_conditions as "matchConditions", 7 => reinvocation_policy as "reinvocationPolicy" });
-
 /// MutatingWebhook describes an admission webhook and the resources and operations it applies to.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::admissionregistration::v1::MutatingWebhook, nested)]
@@ -533,7 +265,8 @@ pub struct MutatingWebhook {
     pub name: String,
     /// clientConfig defines how to communicate with the hook.
     /// Required
-    pub client_config: WebhookClientConfig,
+    #[conversion(same_type)]
+    pub client_config: crate::admissionregistration::v1::WebhookClientConfig,
     /// rules describes what operations on what resources/subresources the webhook cares about.
     /// The webhook cares about an operation if it matches \_any\_ Rule.
     /// However, in order to prevent ValidatingAdmissionWebhooks and MutatingAdmissionWebhooks
@@ -676,7 +409,8 @@ pub struct MutatingWebhook {
     /// - If failurePolicy=Fail, reject the request
     /// - If failurePolicy=Ignore, the error is ignored and the webhook is skipped
     #[api(skip_serializing_if = "Vec::is_empty")]
-    pub match_conditions: Vec<MatchCondition>,
+    #[conversion(same_type)]
+    pub match_conditions: Vec<crate::admissionregistration::v1::MatchCondition>,
 }
 
 apimachinery::proto_message!(MutatingWebhook { 1 => name, 2 => client_config as "clientConfig", 3 => rules, 4 => failure_policy as "failurePolicy", 5 => namespace_selector as "namespaceSelector", 6 => side_effects as "sideEffects", 7 => timeout_seconds as "timeoutSeconds", 8 => admission_review_versions as "admissionReviewVersions", 9 => match_policy as "matchPolicy", 10 => reinvocation_policy as "reinvocationPolicy", 11 => object_selector as "objectSelector", 12 => match_conditions as "matchConditions" });
@@ -727,280 +461,6 @@ pub struct MutatingWebhookConfigurationList {
 
 apimachinery::proto_message!(MutatingWebhookConfigurationList { 1 => metadata, 2 => items });
 
-/// Mutation specifies the CEL expression which is used to apply the Mutation.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::admissionregistration::v1::Mutation, nested)]
-pub struct Mutation {
-    /// patchType indicates the patch strategy used.
-    /// Allowed values are "ApplyConfiguration" and "JSONPatch".
-    /// Required.
-    #[conversion(same_type)]
-    pub patch_type: String,
-    /// applyConfiguration defines the desired configuration values of an object.
-    /// The configuration is applied to the admission object using
-    /// \[structured merge diff\](<https://github.com/kubernetes-sigs/structured-merge-diff>).
-    /// A CEL expression is used to create apply configuration.
-    pub apply_configuration: Option<ApplyConfiguration>,
-    /// jsonPatch defines a \[JSON patch\](<https://jsonpatch.com/>) operation to perform a mutation to the object.
-    /// A CEL expression is used to create the JSON patch.
-    pub json_patch: Option<JSONPatch>,
-}
-
-apimachinery::proto_message!(Mutation { 2 => patch_type as "patchType", 3 => apply_configuration as "applyConfiguration", 4 => json_patch as "jsonPatch" });
-
-/// NamedRuleWithOperations is a tuple of Operations and Resources with ResourceNames.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::admissionregistration::v1::NamedRuleWithOperations, nested)]
-pub struct NamedRuleWithOperations {
-    /// resourceNames is an optional white list of names that the rule applies to.  An empty set means that everything is allowed.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
-    pub resource_names: Vec<String>,
-    /// operations is the operations the admission hook cares about - CREATE, UPDATE, DELETE, CONNECT or \*
-    /// for all of those operations and any future admission operations that are added.
-    /// If '\*' is present, the length of the slice must be one.
-    /// Required.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
-    pub operations: Vec<String>,
-    /// apiGroups is the API groups the resources belong to. '\*' is all groups.
-    /// If '\*' is present, the length of the slice must be one.
-    /// Required.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
-    pub api_groups: Vec<String>,
-    /// apiVersions is the API versions the resources belong to. '\*' is all versions.
-    /// If '\*' is present, the length of the slice must be one.
-    /// Required.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
-    pub api_versions: Vec<String>,
-    /// resources is a list of resources this rule applies to.
-    ///
-    /// For example:
-    /// 'pods' means pods.
-    /// 'pods/log' means the log subresource of pods.
-    /// '\*' means all resources, but not subresources.
-    /// 'pods/\*' means all subresources of pods.
-    /// '\*/scale' means all scale subresources.
-    /// '\*/\*' means all resources and their subresources.
-    ///
-    /// If wildcard is present, the validation rule will ensure resources do not
-    /// overlap with each other.
-    ///
-    /// Depending on the enclosing object, subresources might not be allowed.
-    /// Required.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
-    pub resources: Vec<String>,
-    /// scope specifies the scope of this rule.
-    /// Valid values are "Cluster", "Namespaced", and "\*"
-    /// "Cluster" means that only cluster-scoped resources will match this rule.
-    /// Namespace API objects are cluster-scoped.
-    /// "Namespaced" means that only namespaced resources will match this rule.
-    /// "\*" means that there are no scope restrictions.
-    /// Subresources match the scope of their parent resource.
-    /// Default is "\*".
-    #[conversion(same_type)]
-    pub scope: Option<String>,
-}
-
-impl apimachinery::proto::Message for NamedRuleWithOperations {
-    fn encode_fields(&self, e: &mut apimachinery::proto::WireEncoder) {
-        use apimachinery::proto::Field as _;
-        self.resource_names.encode_field(1, e);
-        e.message(2, |e| {
-            self.operations.encode_field(1, e);
-            e.message(2, |e| {
-                self.api_groups.encode_field(1, e);
-                self.api_versions.encode_field(2, e);
-                self.resources.encode_field(3, e);
-                self.scope.encode_field(4, e);
-            });
-        });
-    }
-
-    fn merge_field(
-        &mut self,
-        number: u32,
-        wire: apimachinery::proto::WireType,
-        d: &mut apimachinery::proto::WireDecoder<'_>,
-    ) -> Result<bool, apimachinery::proto::ProtobufError> {
-        use apimachinery::proto::Field as _;
-        match number {
-            1 => apimachinery::proto::in_field(
-                self.resource_names.merge_from(wire, d),
-                "resourceNames",
-            )?,
-            2 => apimachinery::proto::merge_embedded(wire, d, |number, wire, d| {
-                Ok(match number {
-                    1 => {
-                        apimachinery::proto::in_field(
-                            self.operations.merge_from(wire, d),
-                            "operations",
-                        )?;
-                        true
-                    }
-                    2 => {
-                        apimachinery::proto::merge_embedded(wire, d, |number, wire, d| {
-                            Ok(match number {
-                                1 => {
-                                    apimachinery::proto::in_field(
-                                        self.api_groups.merge_from(wire, d),
-                                        "apiGroups",
-                                    )?;
-                                    true
-                                }
-                                2 => {
-                                    apimachinery::proto::in_field(
-                                        self.api_versions.merge_from(wire, d),
-                                        "apiVersions",
-                                    )?;
-                                    true
-                                }
-                                3 => {
-                                    apimachinery::proto::in_field(
-                                        self.resources.merge_from(wire, d),
-                                        "resources",
-                                    )?;
-                                    true
-                                }
-                                4 => {
-                                    apimachinery::proto::in_field(
-                                        self.scope.merge_from(wire, d),
-                                        "scope",
-                                    )?;
-                                    true
-                                }
-                                _ => false,
-                            })
-                        })?;
-                        true
-                    }
-                    _ => false,
-                })
-            })?,
-            _ => return Ok(false),
-        }
-        Ok(true)
-    }
-}
-
-/// ParamKind is a tuple of Group Kind and Version.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::admissionregistration::v1::ParamKind, nested)]
-pub struct ParamKind {
-    /// apiVersion is the API group version the resources belong to.
-    /// In format of "group/version".
-    /// Required.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub api_version: String,
-    /// kind is the API kind the resources belong to.
-    /// Required.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub kind: String,
-}
-
-apimachinery::proto_message!(ParamKind { 1 => api_version as "apiVersion", 2 => kind });
-
-/// ParamRef describes how to locate the params to be used as input to
-/// expressions of rules applied by a policy binding.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::admissionregistration::v1::ParamRef, nested)]
-pub struct ParamRef {
-    /// name is the name of the resource being referenced.
-    ///
-    /// One of \`name\` or \`selector\` must be set, but \`name\` and \`selector\` are
-    /// mutually exclusive properties. If one is set, the other must be unset.
-    ///
-    /// A single parameter used for all admission requests can be configured
-    /// by setting the \`name\` field, leaving \`selector\` blank, and setting namespace
-    /// if \`paramKind\` is namespace-scoped.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub name: String,
-    /// namespace is the namespace of the referenced resource. Allows limiting
-    /// the search for params to a specific namespace. Applies to both \`name\` and
-    /// \`selector\` fields.
-    ///
-    /// A per-namespace parameter may be used by specifying a namespace-scoped
-    /// \`paramKind\` in the policy and leaving this field empty.
-    ///
-    /// - If \`paramKind\` is cluster-scoped, this field MUST be unset. Setting this
-    /// field results in a configuration error.
-    ///
-    /// - If \`paramKind\` is namespace-scoped, the namespace of the object being
-    /// evaluated for admission will be used when this field is left unset. Take
-    /// care that if this is left empty the binding must not match any cluster-scoped
-    /// resources, which will result in an error.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub namespace: String,
-    /// selector can be used to match multiple param objects based on their labels.
-    /// Supply selector: {} to match all resources of the ParamKind.
-    ///
-    /// If multiple params are found, they are all evaluated with the policy expressions
-    /// and the results are ANDed together.
-    ///
-    /// One of \`name\` or \`selector\` must be set, but \`name\` and \`selector\` are
-    /// mutually exclusive properties. If one is set, the other must be unset.
-    #[conversion(same_type)]
-    pub selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
-    /// parameterNotFoundAction controls the behavior of the binding when the resource
-    /// exists, and name or selector is valid, but there are no parameters
-    /// matched by the binding. If the value is set to \`Allow\`, then no
-    /// matched parameters will be treated as successful validation by the binding.
-    /// If set to \`Deny\`, then no matched parameters will be subject to the
-    /// \`failurePolicy\` of the policy.
-    ///
-    /// Allowed values are \`Allow\` or \`Deny\`
-    ///
-    /// Required
-    #[conversion(same_type)]
-    pub parameter_not_found_action: Option<String>,
-}
-
-apimachinery::proto_message!(ParamRef { 1 => name, 2 => namespace, 3 => selector, 4 => parameter_not_found_action as "parameterNotFoundAction" });
-
-/// ServiceReference holds a reference to Service.legacy.k8s.io
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::admissionregistration::v1::ServiceReference, nested)]
-pub struct ServiceReference {
-    /// namespace is the namespace of the service.
-    /// Required
-    #[conversion(same_type)]
-    pub namespace: String,
-    /// name is the name of the service.
-    /// Required
-    #[conversion(same_type)]
-    pub name: String,
-    /// path is an optional URL path which will be sent in any request to
-    /// this service.
-    #[conversion(same_type)]
-    pub path: Option<String>,
-    /// port is the port on the service that hosts the webhook.
-    /// Default to 443 for backward compatibility.
-    /// port should be a valid port number (1-65535, inclusive).
-    #[conversion(same_type)]
-    pub port: Option<i32>,
-}
-
-apimachinery::proto_message!(ServiceReference { 1 => namespace, 2 => name, 3 => path, 4 => port });
-
-/// TypeChecking contains results of type checking the expressions in the
-/// ValidatingAdmissionPolicy
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::admissionregistration::v1::TypeChecking, nested)]
-pub struct TypeChecking {
-    /// expressionWarnings contains the type checking warnings for each expression.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    pub expression_warnings: Vec<ExpressionWarning>,
-}
-
-apimachinery::proto_message!(TypeChecking { 1 => expression_warnings as "expressionWarnings" });
-
 /// ValidatingAdmissionPolicy describes the definition of an admission validation policy that accepts or rejects an object without changing it.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(group = "admissionregistration.k8s.io", version = "v1beta1", kind = "ValidatingAdmissionPolicy", plural = "validatingadmissionpolicies", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
@@ -1014,12 +474,14 @@ pub struct ValidatingAdmissionPolicy {
     #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec defines the desired behavior of the ValidatingAdmissionPolicy.
-    pub spec: ValidatingAdmissionPolicySpec,
+    #[conversion(same_type)]
+    pub spec: crate::admissionregistration::v1::ValidatingAdmissionPolicySpec,
     /// status represents the current status of the ValidatingAdmissionPolicy, including warnings that are useful to determine if the policy
     /// behaves in the expected way.
     /// Populated by the system.
     /// Read-only.
-    pub status: ValidatingAdmissionPolicyStatus,
+    #[conversion(same_type)]
+    pub status: crate::admissionregistration::v1::ValidatingAdmissionPolicyStatus,
 }
 
 apimachinery::proto_message!(ValidatingAdmissionPolicy { 1 => metadata, 2 => spec, 3 => status });
@@ -1047,7 +509,8 @@ pub struct ValidatingAdmissionPolicyBinding {
     #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec defines the desired behavior of the ValidatingAdmissionPolicyBinding.
-    pub spec: ValidatingAdmissionPolicyBindingSpec,
+    #[conversion(same_type)]
+    pub spec: crate::admissionregistration::v1::ValidatingAdmissionPolicyBindingSpec,
 }
 
 apimachinery::proto_message!(ValidatingAdmissionPolicyBinding { 1 => metadata, 2 => spec });
@@ -1078,73 +541,6 @@ pub struct ValidatingAdmissionPolicyBindingList {
 
 apimachinery::proto_message!(ValidatingAdmissionPolicyBindingList { 1 => metadata, 2 => items });
 
-/// ValidatingAdmissionPolicyBindingSpec is the specification of the ValidatingAdmissionPolicyBinding.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::admissionregistration::v1::ValidatingAdmissionPolicyBindingSpec, nested)]
-pub struct ValidatingAdmissionPolicyBindingSpec {
-    /// policyName references a ValidatingAdmissionPolicy name which the ValidatingAdmissionPolicyBinding binds to.
-    /// If the referenced resource does not exist, this binding is considered invalid and will be ignored
-    /// Required.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub policy_name: String,
-    /// paramRef specifies the parameter resource used to configure the admission control policy.
-    /// It should point to a resource of the type specified in ParamKind of the bound ValidatingAdmissionPolicy.
-    /// If the policy specifies a ParamKind and the resource referred to by ParamRef does not exist, this binding is considered mis-configured and the FailurePolicy of the ValidatingAdmissionPolicy applied.
-    /// If the policy does not specify a ParamKind then this field is ignored, and the rules are evaluated without a param.
-    pub param_ref: Option<ParamRef>,
-    /// matchResources declares what resources match this binding and will be validated by it.
-    /// Note that this is intersected with the policy's matchConstraints, so only requests that are matched by the policy can be selected by this.
-    /// If this is unset, all resources matched by the policy are validated by this binding
-    /// When resourceRules is unset, it does not constrain resource matching. If a resource is matched by the other fields of this object, it will be validated.
-    /// Note that this is differs from ValidatingAdmissionPolicy matchConstraints, where resourceRules are required.
-    pub match_resources: Option<MatchResources>,
-    /// validationActions declares how Validations of the referenced ValidatingAdmissionPolicy are enforced.
-    /// If a validation evaluates to false it is always enforced according to these actions.
-    ///
-    /// Failures defined by the ValidatingAdmissionPolicy's FailurePolicy are enforced according
-    /// to these actions only if the FailurePolicy is set to Fail, otherwise the failures are
-    /// ignored. This includes compilation errors, runtime errors and misconfigurations of the policy.
-    ///
-    /// validationActions is declared as a set of action values. Order does
-    /// not matter. validationActions may not contain duplicates of the same action.
-    ///
-    /// The supported actions values are:
-    ///
-    /// "Deny" specifies that a validation failure results in a denied request.
-    ///
-    /// "Warn" specifies that a validation failure is reported to the request client
-    /// in HTTP Warning headers, with a warning code of 299. Warnings can be sent
-    /// both for allowed or denied admission responses.
-    ///
-    /// "Audit" specifies that a validation failure is included in the published
-    /// audit event for the request. The audit event will contain a
-    /// \`validation.policy.admission.k8s.io/validation\_failure\` audit annotation
-    /// with a value containing the details of the validation failures, formatted as
-    /// a JSON list of objects, each with the following fields:
-    /// - message: The validation failure message string
-    /// - policy: The resource name of the ValidatingAdmissionPolicy
-    /// - binding: The resource name of the ValidatingAdmissionPolicyBinding
-    /// - expressionIndex: The index of the failed validations in the ValidatingAdmissionPolicy
-    /// - validationActions: The enforcement actions enacted for the validation failure
-    /// Example audit annotation:
-    /// \`"validation.policy.admission.k8s.io/validation\_failure": "\[{\\"message\\": \\"Invalid value\\", {\\"policy\\": \\"policy.example.com\\", {\\"binding\\": \\"policybinding.example.com\\", {\\"expressionIndex\\": \\"1\\", {\\"validationActions\\": \[\\"Audit\\"\]}\]"\`
-    ///
-    /// Clients should expect to handle additional values by ignoring
-    /// any values not recognized.
-    ///
-    /// "Deny" and "Warn" may not be used together since this combination
-    /// needlessly duplicates the validation failure both in the
-    /// API response body and the HTTP warning headers.
-    ///
-    /// Required.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
-    pub validation_actions: Vec<String>,
-}
-
-apimachinery::proto_message!(ValidatingAdmissionPolicyBindingSpec { 1 => policy_name as "policyName", 2 => param_ref as "paramRef", 3 => match_resources as "matchResources", 4 => validation_actions as "validationActions" });
-
 /// ValidatingAdmissionPolicyList is a list of ValidatingAdmissionPolicy.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
@@ -1171,95 +567,6 @@ pub struct ValidatingAdmissionPolicyList {
 
 apimachinery::proto_message!(ValidatingAdmissionPolicyList { 1 => metadata, 2 => items });
 
-/// ValidatingAdmissionPolicySpec is the specification of the desired behavior of the AdmissionPolicy.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::admissionregistration::v1::ValidatingAdmissionPolicySpec, nested)]
-pub struct ValidatingAdmissionPolicySpec {
-    /// paramKind specifies the kind of resources used to parameterize this policy.
-    /// If absent, there are no parameters for this policy and the param CEL variable will not be provided to validation expressions.
-    /// If ParamKind refers to a non-existent kind, this policy definition is mis-configured and the FailurePolicy is applied.
-    /// If paramKind is specified but paramRef is unset in ValidatingAdmissionPolicyBinding, the params variable will be null.
-    pub param_kind: Option<ParamKind>,
-    /// matchConstraints specifies what resources this policy is designed to validate.
-    /// The AdmissionPolicy cares about a request if it matches \_all\_ Constraints.
-    /// However, in order to prevent clusters from being put into an unstable state that cannot be recovered from via the API
-    /// ValidatingAdmissionPolicy cannot match ValidatingAdmissionPolicy and ValidatingAdmissionPolicyBinding.
-    /// Required.
-    pub match_constraints: Option<MatchResources>,
-    /// validations contain CEL expressions which is used to apply the validation.
-    /// Validations and AuditAnnotations may not both be empty; a minimum of one Validations or AuditAnnotations is
-    /// required.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    pub validations: Vec<Validation>,
-    /// failurePolicy defines how to handle failures for the admission policy. Failures can
-    /// occur from CEL expression parse errors, type check errors, runtime errors and invalid
-    /// or mis-configured policy definitions or bindings.
-    ///
-    /// A policy is invalid if spec.paramKind refers to a non-existent Kind.
-    /// A binding is invalid if spec.paramRef.name refers to a non-existent resource.
-    ///
-    /// failurePolicy does not define how validations that evaluate to false are handled.
-    ///
-    /// When failurePolicy is set to Fail, ValidatingAdmissionPolicyBinding validationActions
-    /// define how failures are enforced.
-    ///
-    /// Allowed values are Ignore or Fail. Defaults to Fail.
-    #[conversion(same_type)]
-    pub failure_policy: Option<String>,
-    /// auditAnnotations contains CEL expressions which are used to produce audit
-    /// annotations for the audit event of the API request.
-    /// validations and auditAnnotations may not both be empty; a least one of validations or auditAnnotations is
-    /// required.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    pub audit_annotations: Vec<AuditAnnotation>,
-    /// matchConditions is a list of conditions that must be met for a request to be validated.
-    /// Match conditions filter requests that have already been matched by the rules,
-    /// namespaceSelector, and objectSelector. An empty list of matchConditions matches all requests.
-    /// There are a maximum of 64 match conditions allowed.
-    ///
-    /// If a parameter object is provided, it can be accessed via the \`params\` handle in the same
-    /// manner as validation expressions.
-    ///
-    /// The exact matching logic is (in order):
-    /// 1. If ANY matchCondition evaluates to FALSE, the policy is skipped.
-    /// 2. If ALL matchConditions evaluate to TRUE, the policy is evaluated.
-    /// 3. If any matchCondition evaluates to an error (but none are FALSE):
-    /// - If failurePolicy=Fail, reject the request
-    /// - If failurePolicy=Ignore, the policy is skipped
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    pub match_conditions: Vec<MatchCondition>,
-    /// variables contain definitions of variables that can be used in composition of other expressions.
-    /// Each variable is defined as a named CEL expression.
-    /// The variables defined here will be available under \`variables\` in other expressions of the policy
-    /// except MatchConditions because MatchConditions are evaluated before the rest of the policy.
-    ///
-    /// The expression of a variable can refer to other variables defined earlier in the list but not those after.
-    /// Thus, Variables must be sorted by the order of first appearance and acyclic.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    pub variables: Vec<Variable>,
-}
-
-apimachinery::proto_message!(ValidatingAdmissionPolicySpec { 1 => param_kind as "paramKind", 2 => match_constraints as "matchConstraints", 3 => validations, 4 => failure_policy as "failurePolicy", 5 => audit_annotations as "auditAnnotations", 6 => match_conditions as "matchConditions", 7 => variables });
-
-/// ValidatingAdmissionPolicyStatus represents the status of an admission validation policy.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::admissionregistration::v1::ValidatingAdmissionPolicyStatus, nested)]
-pub struct ValidatingAdmissionPolicyStatus {
-    /// observedGeneration is the generation observed by the controller.
-    #[api(skip_serializing_if = "crate::go_json::is_zero")]
-    #[conversion(same_type)]
-    pub observed_generation: i64,
-    /// typeChecking contains the results of type checking for each expression.
-    /// Presence of this field indicates the completion of the type checking.
-    pub type_checking: Option<TypeChecking>,
-    /// conditions represent the latest available observations of a policy's current state.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
-    pub conditions: Vec<crate::meta::v1::Condition>,
-}
-
-apimachinery::proto_message!(ValidatingAdmissionPolicyStatus { 1 => observed_generation as "observedGeneration", 2 => type_checking as "typeChecking", 3 => conditions });
-
 /// ValidatingWebhook describes an admission webhook and the resources and operations it applies to.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::admissionregistration::v1::ValidatingWebhook, nested)]
@@ -1273,7 +580,8 @@ pub struct ValidatingWebhook {
     pub name: String,
     /// clientConfig defines how to communicate with the hook.
     /// Required
-    pub client_config: WebhookClientConfig,
+    #[conversion(same_type)]
+    pub client_config: crate::admissionregistration::v1::WebhookClientConfig,
     /// rules describes what operations on what resources/subresources the webhook cares about.
     /// The webhook cares about an operation if it matches \_any\_ Rule.
     /// However, in order to prevent ValidatingAdmissionWebhooks and MutatingAdmissionWebhooks
@@ -1399,7 +707,8 @@ pub struct ValidatingWebhook {
     /// - If failurePolicy=Fail, reject the request
     /// - If failurePolicy=Ignore, the error is ignored and the webhook is skipped
     #[api(skip_serializing_if = "Vec::is_empty")]
-    pub match_conditions: Vec<MatchCondition>,
+    #[conversion(same_type)]
+    pub match_conditions: Vec<crate::admissionregistration::v1::MatchCondition>,
 }
 
 apimachinery::proto_message!(ValidatingWebhook { 1 => name, 2 => client_config as "clientConfig", 3 => rules, 4 => failure_policy as "failurePolicy", 5 => namespace_selector as "namespaceSelector", 6 => side_effects as "sideEffects", 7 => timeout_seconds as "timeoutSeconds", 8 => admission_review_versions as "admissionReviewVersions", 9 => match_policy as "matchPolicy", 10 => object_selector as "objectSelector", 11 => match_conditions as "matchConditions" });
@@ -1449,148 +758,3 @@ pub struct ValidatingWebhookConfigurationList {
 }
 
 apimachinery::proto_message!(ValidatingWebhookConfigurationList { 1 => metadata, 2 => items });
-
-/// Validation specifies the CEL expression which is used to apply the validation.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::admissionregistration::v1::Validation, nested)]
-pub struct Validation {
-    /// expression represents the expression which will be evaluated by CEL.
-    /// ref: <https://github.com/google/cel-spec>
-    /// CEL expressions have access to the contents of the API request/response, organized into CEL variables as well as some other useful variables:
-    ///
-    /// - 'object' - The object from the incoming request. The value is null for DELETE requests.
-    /// - 'oldObject' - The existing object. The value is null for CREATE requests.
-    /// - 'request' - Attributes of the API request(\[ref\](/pkg/apis/admission/types.go\#AdmissionRequest)).
-    /// - 'params' - Parameter resource referred to by the policy binding being evaluated. Only populated if the policy has a ParamKind.
-    /// - 'namespaceObject' - The namespace object that the incoming object belongs to. The value is null for cluster-scoped resources.
-    /// - 'variables' - Map of composited variables, from its name to its lazily evaluated value.
-    /// For example, a variable named 'foo' can be accessed as 'variables.foo'.
-    /// - 'authorizer' - A CEL Authorizer. May be used to perform authorization checks for the principal (user or service account) of the request.
-    /// See <https://pkg.go.dev/k8s.io/apiserver/pkg/cel/library#Authz>
-    /// - 'authorizer.requestResource' - A CEL ResourceCheck constructed from the 'authorizer' and configured with the
-    /// request resource.
-    ///
-    /// The \`apiVersion\`, \`kind\`, \`metadata.name\` and \`metadata.generateName\` are always accessible from the root of the
-    /// object. No other metadata properties are accessible.
-    ///
-    /// Only property names of the form \`\[a-zA-Z\_.-/\]\[a-zA-Z0-9\_.-/\]\*\` are accessible.
-    /// Accessible property names are escaped according to the following rules when accessed in the expression:
-    /// - '\_\_' escapes to '\_\_underscores\_\_'
-    /// - '.' escapes to '\_\_dot\_\_'
-    /// - '-' escapes to '\_\_dash\_\_'
-    /// - '/' escapes to '\_\_slash\_\_'
-    /// - Property names that exactly match a CEL RESERVED keyword escape to '\_\_{keyword}\_\_'. The keywords are:
-    /// "true", "false", "null", "in", "as", "break", "const", "continue", "else", "for", "function", "if",
-    /// "import", "let", "loop", "package", "namespace", "return".
-    /// Examples:
-    /// - Expression accessing a property named "namespace": {"Expression": "object.\_\_namespace\_\_ \> 0"}
-    /// - Expression accessing a property named "x-prop": {"Expression": "object.x\_\_dash\_\_prop \> 0"}
-    /// - Expression accessing a property named "redact\_\_d": {"Expression": "object.redact\_\_underscores\_\_d \> 0"}
-    ///
-    /// Equality on arrays with list type of 'set' or 'map' ignores element order, i.e. \[1, 2\] == \[2, 1\].
-    /// Concatenation on arrays with x-kubernetes-list-type use the semantics of the list type:
-    /// - 'set': \`X + Y\` performs a union where the array positions of all elements in \`X\` are preserved and
-    /// non-intersecting elements in \`Y\` are appended, retaining their partial order.
-    /// - 'map': \`X + Y\` performs a merge where the array positions of all keys in \`X\` are preserved but the values
-    /// are overwritten by values in \`Y\` when the key sets of \`X\` and \`Y\` intersect. Elements in \`Y\` with
-    /// non-intersecting keys are appended, retaining their partial order.
-    /// Required.
-    #[conversion(same_type)]
-    pub expression: String,
-    /// message represents the message displayed when validation fails. The message is required if the Expression contains
-    /// line breaks. The message must not contain line breaks.
-    /// If unset, the message is "failed rule: {Rule}".
-    /// e.g. "must be a URL with the host matching spec.host"
-    /// If the Expression contains line breaks. Message is required.
-    /// The message must not contain line breaks.
-    /// If unset, the message is "failed Expression: {Expression}".
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub message: String,
-    /// reason represents a machine-readable description of why this validation failed.
-    /// If this is the first validation in the list to fail, this reason, as well as the
-    /// corresponding HTTP response code, are used in the
-    /// HTTP response to the client.
-    /// The currently supported reasons are: "Unauthorized", "Forbidden", "Invalid", "RequestEntityTooLarge".
-    /// If not set, StatusReasonInvalid is used in the response to the client.
-    #[conversion(same_type)]
-    pub reason: Option<String>,
-    /// messageExpression declares a CEL expression that evaluates to the validation failure message that is returned when this rule fails.
-    /// Since messageExpression is used as a failure message, it must evaluate to a string.
-    /// If both message and messageExpression are present on a validation, then messageExpression will be used if validation fails.
-    /// If messageExpression results in a runtime error, the runtime error is logged, and the validation failure message is produced
-    /// as if the messageExpression field were unset. If messageExpression evaluates to an empty string, a string with only spaces, or a string
-    /// that contains line breaks, then the validation failure message will also be produced as if the messageExpression field were unset, and
-    /// the fact that messageExpression produced an empty string/string with only spaces/string with line breaks will be logged.
-    /// messageExpression has access to all the same variables as the \`expression\` except for 'authorizer' and 'authorizer.requestResource'.
-    /// Example:
-    /// "object.x must be less than max ("+string(params.max)+")"
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub message_expression: String,
-}
-
-apimachinery::proto_message!(Validation { 1 => expression, 2 => message, 3 => reason, 4 => message_expression as "messageExpression" });
-
-/// Variable is the definition of a variable that is used for composition. A variable is defined as a named expression.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::admissionregistration::v1::Variable, nested)]
-pub struct Variable {
-    /// name is the name of the variable. The name must be a valid CEL identifier and unique among all variables.
-    /// The variable can be accessed in other expressions through \`variables\`
-    /// For example, if name is "foo", the variable will be available as \`variables.foo\`
-    #[conversion(same_type)]
-    pub name: String,
-    /// expression is the expression that will be evaluated as the value of the variable.
-    /// The CEL expression has access to the same identifiers as the CEL expressions in Validation.
-    #[conversion(same_type)]
-    pub expression: String,
-}
-
-apimachinery::proto_message!(Variable { 1 => name, 2 => expression });
-
-/// WebhookClientConfig contains the information to make a TLS
-/// connection with the webhook
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::admissionregistration::v1::WebhookClientConfig, nested)]
-pub struct WebhookClientConfig {
-    /// url gives the location of the webhook, in standard URL form
-    /// (\`scheme://host:port/path\`). Exactly one of \`url\` or \`service\`
-    /// must be specified.
-    ///
-    /// The \`host\` should not refer to a service running in the cluster; use
-    /// the \`service\` field instead. The host might be resolved via external
-    /// DNS in some apiservers (e.g., \`kube-apiserver\` cannot resolve
-    /// in-cluster DNS as that would be a layering violation). \`host\` may
-    /// also be an IP address.
-    ///
-    /// Please note that using \`localhost\` or \`127.0.0.1\` as a \`host\` is
-    /// risky unless you take great care to run this webhook on all hosts
-    /// which run an apiserver which might need to make calls to this
-    /// webhook. Such installs are likely to be non-portable, i.e., not easy
-    /// to turn up in a new cluster.
-    ///
-    /// The scheme must be "https"; the URL must begin with "https://".
-    ///
-    /// A path is optional, and if present may be any string permissible in
-    /// a URL. You may use the path to pass an arbitrary string to the
-    /// webhook, for example, a cluster identifier.
-    ///
-    /// Attempting to use a user or basic auth e.g. "user:password@" is not
-    /// allowed. Fragments ("\#...") and query parameters ("?...") are not
-    /// allowed, either.
-    #[conversion(same_type)]
-    pub url: Option<String>,
-    /// service is a reference to the service for this webhook. Either
-    /// \`service\` or \`url\` must be specified.
-    ///
-    /// If the webhook is running within the cluster, then you should use \`service\`.
-    pub service: Option<ServiceReference>,
-    /// caBundle is a PEM encoded CA bundle which will be used to validate the webhook's server certificate.
-    /// If unspecified, system trust roots on the apiserver are used.
-    #[api(skip_serializing_if = "crate::go_json::is_nil_or_empty")]
-    #[conversion(same_type)]
-    pub ca_bundle: Option<crate::value::ByteString>,
-}
-
-apimachinery::proto_message!(WebhookClientConfig { 1 => service, 2 => ca_bundle as "caBundle", 3 => url });

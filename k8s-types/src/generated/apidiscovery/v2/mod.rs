@@ -128,3 +128,6 @@ pub struct APIVersionDiscovery {
 }
 
 apimachinery::proto_message!(APIVersionDiscovery { 1 => version, 2 => resources, 3 => freshness });
+
+// Types that other versions share: they convert to themselves.
+apimachinery::identity_conversion!(APIVersionDiscovery);

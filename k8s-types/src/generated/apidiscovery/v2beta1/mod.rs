@@ -2,6 +2,27 @@
 // (`../shared/k8s-api/v1.36`); do not edit by hand.
 //! `apidiscovery.k8s.io/v2beta1`.
 
+/// APIResourceDiscovery provides information about an API resource for discovery.
+///
+/// The same type as [`v2::APIResourceDiscovery`](crate::apidiscovery::v2::APIResourceDiscovery):
+/// Go's `APIResourceDiscovery` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v2`'s.
+pub type APIResourceDiscovery = crate::apidiscovery::v2::APIResourceDiscovery;
+
+/// APISubresourceDiscovery provides information about an API subresource for discovery.
+///
+/// The same type as [`v2::APISubresourceDiscovery`](crate::apidiscovery::v2::APISubresourceDiscovery):
+/// Go's `APISubresourceDiscovery` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v2`'s.
+pub type APISubresourceDiscovery = crate::apidiscovery::v2::APISubresourceDiscovery;
+
+/// APIVersionDiscovery holds a list of APIResourceDiscovery types that are served for a particular version within an API Group.
+///
+/// The same type as [`v2::APIVersionDiscovery`](crate::apidiscovery::v2::APIVersionDiscovery):
+/// Go's `APIVersionDiscovery` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v2`'s.
+pub type APIVersionDiscovery = crate::apidiscovery::v2::APIVersionDiscovery;
+
 /// APIGroupDiscovery holds information about which resources are being served for all version of the API Group.
 /// It contains a list of APIVersionDiscovery that holds a list of APIResourceDiscovery types served for a version.
 /// Versions are in descending order of preference, with the first version being the preferred entry.
@@ -30,7 +51,8 @@ pub struct APIGroupDiscovery {
     /// versions are the versions supported in this group. They are sorted in descending order of preference,
     /// with the preferred version being the first entry.
     #[api(skip_serializing_if = "Vec::is_empty")]
-    pub versions: Vec<APIVersionDiscovery>,
+    #[conversion(same_type)]
+    pub versions: Vec<crate::apidiscovery::v2::APIVersionDiscovery>,
 }
 
 apimachinery::proto_message!(APIGroupDiscovery { 1 => metadata, 2 => versions });
@@ -63,105 +85,3 @@ pub struct APIGroupDiscoveryList {
 }
 
 apimachinery::proto_message!(APIGroupDiscoveryList { 1 => metadata, 2 => items });
-
-/// APIResourceDiscovery provides information about an API resource for discovery.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apidiscovery::v2::APIResourceDiscovery, nested)]
-pub struct APIResourceDiscovery {
-    /// resource is the plural name of the resource.  This is used in the URL path and is the unique identifier
-    /// for this resource across all versions in the API group.
-    /// Resources with non-empty groups are located at /apis/\<APIGroupDiscovery.objectMeta.name\>/\<APIVersionDiscovery.version\>/\<APIResourceDiscovery.Resource\>
-    /// Resources with empty groups are located at /api/v1/\<APIResourceDiscovery.Resource\>
-    #[conversion(same_type)]
-    pub resource: String,
-    /// responseKind describes the group, version, and kind of the serialization schema for the object type this endpoint typically returns.
-    /// APIs may return other objects types at their discretion, such as error conditions, requests for alternate representations, or other operation specific behavior.
-    /// This value will be null or empty if an APIService reports subresources but supports no operations on the parent resource
-    #[conversion(same_type)]
-    pub response_kind: Option<crate::meta::v1::GroupVersionKind>,
-    /// scope indicates the scope of a resource, either Cluster or Namespaced
-    #[conversion(same_type)]
-    pub scope: String,
-    /// singularResource is the singular name of the resource.  This allows clients to handle plural and singular opaquely.
-    /// For many clients the singular form of the resource will be more understandable to users reading messages and should be used when integrating the name of the resource into a sentence.
-    /// The command line tool kubectl, for example, allows use of the singular resource name in place of plurals.
-    /// The singular form of a resource should always be an optional element - when in doubt use the canonical resource name.
-    #[conversion(same_type)]
-    pub singular_resource: String,
-    /// verbs is a list of supported API operation types (this includes
-    /// but is not limited to get, list, watch, create, update, patch,
-    /// delete, deletecollection, and proxy).
-    #[api(nullable)]
-    #[conversion(same_type)]
-    pub verbs: Option<Vec<String>>,
-    /// shortNames is a list of suggested short names of the resource.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
-    pub short_names: Vec<String>,
-    /// categories is a list of the grouped resources this resource belongs to (e.g. 'all').
-    /// Clients may use this to simplify acting on multiple resource types at once.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
-    pub categories: Vec<String>,
-    /// subresources is a list of subresources provided by this resource. Subresources are located at /apis/\<APIGroupDiscovery.objectMeta.name\>/\<APIVersionDiscovery.version\>/\<APIResourceDiscovery.Resource\>/name-of-instance/\<APIResourceDiscovery.subresources\[i\].subresource\>
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    pub subresources: Vec<APISubresourceDiscovery>,
-}
-
-apimachinery::proto_message!(APIResourceDiscovery { 1 => resource, 2 => response_kind as "responseKind", 3 => scope, 4 => singular_resource as "singularResource", 5 => verbs, 6 => short_names as "shortNames", 7 => categories, 8 => subresources });
-
-/// APISubresourceDiscovery provides information about an API subresource for discovery.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apidiscovery::v2::APISubresourceDiscovery, nested)]
-pub struct APISubresourceDiscovery {
-    /// subresource is the name of the subresource.  This is used in the URL path and is the unique identifier
-    /// for this resource across all versions.
-    #[conversion(same_type)]
-    pub subresource: String,
-    /// responseKind describes the group, version, and kind of the serialization schema for the object type this endpoint typically returns.
-    /// Some subresources do not return normal resources, these will have null or empty return types.
-    #[conversion(same_type)]
-    pub response_kind: Option<crate::meta::v1::GroupVersionKind>,
-    /// acceptedTypes describes the kinds that this endpoint accepts.
-    /// Subresources may accept the standard content types or define
-    /// custom negotiation schemes. The list may not be exhaustive for
-    /// all operations.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
-    pub accepted_types: Vec<crate::meta::v1::GroupVersionKind>,
-    /// verbs is a list of supported API operation types (this includes
-    /// but is not limited to get, list, watch, create, update, patch,
-    /// delete, deletecollection, and proxy). Subresources may define
-    /// custom verbs outside the standard Kubernetes verb set. Clients
-    /// should expect the behavior of standard verbs to align with
-    /// Kubernetes interaction conventions.
-    #[api(nullable)]
-    #[conversion(same_type)]
-    pub verbs: Option<Vec<String>>,
-}
-
-apimachinery::proto_message!(APISubresourceDiscovery { 1 => subresource, 2 => response_kind as "responseKind", 3 => accepted_types as "acceptedTypes", 4 => verbs });
-
-/// APIVersionDiscovery holds a list of APIResourceDiscovery types that are served for a particular version within an API Group.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apidiscovery::v2::APIVersionDiscovery, nested)]
-pub struct APIVersionDiscovery {
-    /// version is the name of the version within a group version.
-    #[conversion(same_type)]
-    pub version: String,
-    /// resources is a list of APIResourceDiscovery objects for the corresponding group version.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    pub resources: Vec<APIResourceDiscovery>,
-    /// freshness marks whether a group version's discovery document is up to date.
-    /// "Current" indicates the discovery document was recently
-    /// refreshed. "Stale" indicates the discovery document could not
-    /// be retrieved and the returned discovery document may be
-    /// significantly out of date. Clients that require the latest
-    /// version of the discovery information be retrieved before
-    /// performing an operation should not use the aggregated document
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub freshness: String,
-}
-
-apimachinery::proto_message!(APIVersionDiscovery { 1 => version, 2 => resources, 3 => freshness });

@@ -827,3 +827,15 @@ pub struct WebhookConversion {
 }
 
 apimachinery::proto_message!(WebhookConversion { 2 => client_config as "clientConfig", 3 => conversion_review_versions as "conversionReviewVersions" });
+
+// Types that other versions share: they convert to themselves.
+apimachinery::identity_conversion!(
+    ConversionRequest,
+    ConversionResponse,
+    CustomResourceDefinitionNames,
+    CustomResourceDefinitionStatus,
+    CustomResourceSubresources,
+    CustomResourceValidation,
+    SelectableField,
+    WebhookClientConfig
+);

@@ -2,74 +2,135 @@
 // (`../shared/k8s-api/v1.36`); do not edit by hand.
 //! `apiextensions.k8s.io/v1beta1`.
 
+/// ConversionRequest describes the conversion request parameters.
+///
+/// The same type as [`v1::ConversionRequest`](crate::apiextensions::v1::ConversionRequest):
+/// Go's `ConversionRequest` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type ConversionRequest = crate::apiextensions::v1::ConversionRequest;
+
+/// ConversionResponse describes a conversion response.
+///
+/// The same type as [`v1::ConversionResponse`](crate::apiextensions::v1::ConversionResponse):
+/// Go's `ConversionResponse` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type ConversionResponse = crate::apiextensions::v1::ConversionResponse;
+
+/// CustomResourceDefinitionCondition contains details for the current condition of this pod.
+///
+/// The same type as [`v1::CustomResourceDefinitionCondition`](crate::apiextensions::v1::CustomResourceDefinitionCondition):
+/// Go's `CustomResourceDefinitionCondition` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type CustomResourceDefinitionCondition =
+    crate::apiextensions::v1::CustomResourceDefinitionCondition;
+
+/// CustomResourceDefinitionNames indicates the names to serve this CustomResourceDefinition
+///
+/// The same type as [`v1::CustomResourceDefinitionNames`](crate::apiextensions::v1::CustomResourceDefinitionNames):
+/// Go's `CustomResourceDefinitionNames` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type CustomResourceDefinitionNames = crate::apiextensions::v1::CustomResourceDefinitionNames;
+
+/// CustomResourceDefinitionStatus indicates the state of the CustomResourceDefinition
+///
+/// The same type as [`v1::CustomResourceDefinitionStatus`](crate::apiextensions::v1::CustomResourceDefinitionStatus):
+/// Go's `CustomResourceDefinitionStatus` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type CustomResourceDefinitionStatus = crate::apiextensions::v1::CustomResourceDefinitionStatus;
+
+/// CustomResourceSubresourceScale defines how to serve the scale subresource for CustomResources.
+///
+/// The same type as [`v1::CustomResourceSubresourceScale`](crate::apiextensions::v1::CustomResourceSubresourceScale):
+/// Go's `CustomResourceSubresourceScale` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type CustomResourceSubresourceScale = crate::apiextensions::v1::CustomResourceSubresourceScale;
+
+/// CustomResourceSubresourceStatus defines how to serve the status subresource for CustomResources.
+/// Status is represented by the \`.status\` JSON path inside of a CustomResource. When set,
+/// \* exposes a /status subresource for the custom resource
+/// \* PUT requests to the /status subresource take a custom resource object, and ignore changes to anything except the status stanza
+/// \* PUT/POST/PATCH requests to the custom resource ignore changes to the status stanza
+///
+/// The same type as [`v1::CustomResourceSubresourceStatus`](crate::apiextensions::v1::CustomResourceSubresourceStatus):
+/// Go's `CustomResourceSubresourceStatus` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type CustomResourceSubresourceStatus =
+    crate::apiextensions::v1::CustomResourceSubresourceStatus;
+
+/// CustomResourceSubresources defines the status and scale subresources for CustomResources.
+///
+/// The same type as [`v1::CustomResourceSubresources`](crate::apiextensions::v1::CustomResourceSubresources):
+/// Go's `CustomResourceSubresources` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type CustomResourceSubresources = crate::apiextensions::v1::CustomResourceSubresources;
+
+/// CustomResourceValidation is a list of validation methods for CustomResources.
+///
+/// The same type as [`v1::CustomResourceValidation`](crate::apiextensions::v1::CustomResourceValidation):
+/// Go's `CustomResourceValidation` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type CustomResourceValidation = crate::apiextensions::v1::CustomResourceValidation;
+
+/// ExternalDocumentation allows referencing an external resource for extended documentation.
+///
+/// The same type as [`v1::ExternalDocumentation`](crate::apiextensions::v1::ExternalDocumentation):
+/// Go's `ExternalDocumentation` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type ExternalDocumentation = crate::apiextensions::v1::ExternalDocumentation;
+
 /// JSON represents any valid JSON value.
 /// These types are supported: bool, int64, float64, string, \[\]interface{}, map\[string\]interface{} and nil.
 pub type JSON = crate::custom::apiextensions::JSON;
 
+/// JSONSchemaProps is a JSON-Schema following Specification Draft 4 (<http://json-schema.org/>).
+///
+/// The same type as [`v1::JSONSchemaProps`](crate::apiextensions::v1::JSONSchemaProps):
+/// Go's `JSONSchemaProps` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type JSONSchemaProps = crate::apiextensions::v1::JSONSchemaProps;
+
 /// JSONSchemaPropsOrArray represents a value that can either be a JSONSchemaProps
 /// or an array of JSONSchemaProps. Mainly here for serialization purposes.
-pub type JSONSchemaPropsOrArray = crate::custom::apiextensions::JSONSchemaPropsOrArray<
-    crate::apiextensions::v1beta1::JSONSchemaProps,
->;
+pub type JSONSchemaPropsOrArray =
+    crate::custom::apiextensions::JSONSchemaPropsOrArray<crate::apiextensions::v1::JSONSchemaProps>;
 
 /// JSONSchemaPropsOrBool represents JSONSchemaProps or a boolean value.
 /// Defaults to true for the boolean property.
-pub type JSONSchemaPropsOrBool = crate::custom::apiextensions::JSONSchemaPropsOrBool<
-    crate::apiextensions::v1beta1::JSONSchemaProps,
->;
+pub type JSONSchemaPropsOrBool =
+    crate::custom::apiextensions::JSONSchemaPropsOrBool<crate::apiextensions::v1::JSONSchemaProps>;
 
 /// JSONSchemaPropsOrStringArray represents a JSONSchemaProps or a string array.
 pub type JSONSchemaPropsOrStringArray = crate::custom::apiextensions::JSONSchemaPropsOrStringArray<
-    crate::apiextensions::v1beta1::JSONSchemaProps,
+    crate::apiextensions::v1::JSONSchemaProps,
 >;
 
-/// ConversionRequest describes the conversion request parameters.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apiextensions::v1::ConversionRequest, nested)]
-pub struct ConversionRequest {
-    /// uid is an identifier for the individual request/response. It allows distinguishing instances of requests which are
-    /// otherwise identical (parallel requests, etc).
-    /// The UID is meant to track the round trip (request/response) between the Kubernetes API server and the webhook, not the user request.
-    /// It is suitable for correlating log entries between the webhook and apiserver, for either auditing or debugging.
-    #[conversion(same_type)]
-    pub uid: String,
-    /// desiredAPIVersion is the version to convert given objects to. e.g. "myapi.example.com/v1"
-    #[api(rename = "desiredAPIVersion")]
-    #[conversion(same_type)]
-    pub desired_api_version: String,
-    /// objects is the list of custom resource objects to be converted.
-    #[api(nullable)]
-    #[conversion(same_type)]
-    pub objects: Option<Vec<crate::value::RawExtension>>,
-}
+/// SelectableField specifies the JSON path of a field that may be used with field selectors.
+///
+/// The same type as [`v1::SelectableField`](crate::apiextensions::v1::SelectableField):
+/// Go's `SelectableField` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type SelectableField = crate::apiextensions::v1::SelectableField;
 
-apimachinery::proto_message!(ConversionRequest { 1 => uid, 2 => desired_api_version as "desiredAPIVersion", 3 => objects });
+/// ServiceReference holds a reference to Service.legacy.k8s.io
+///
+/// The same type as [`v1::ServiceReference`](crate::apiextensions::v1::ServiceReference):
+/// Go's `ServiceReference` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type ServiceReference = crate::apiextensions::v1::ServiceReference;
 
-/// ConversionResponse describes a conversion response.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apiextensions::v1::ConversionResponse, nested)]
-pub struct ConversionResponse {
-    /// uid is an identifier for the individual request/response.
-    /// This should be copied over from the corresponding \`request.uid\`.
-    #[conversion(same_type)]
-    pub uid: String,
-    /// convertedObjects is the list of converted version of \`request.objects\` if the \`result\` is successful, otherwise empty.
-    /// The webhook is expected to set \`apiVersion\` of these objects to the \`request.desiredAPIVersion\`. The list
-    /// must also have the same size as the input list with the same objects in the same order (equal kind, metadata.uid, metadata.name and metadata.namespace).
-    /// The webhook is allowed to mutate labels and annotations. Any other change to the metadata is silently ignored.
-    #[api(nullable)]
-    #[conversion(same_type)]
-    pub converted_objects: Option<Vec<crate::value::RawExtension>>,
-    /// result contains the result of conversion with extra details if the conversion failed. \`result.status\` determines if
-    /// the conversion failed or succeeded. The \`result.status\` field is required and represents the success or failure of the
-    /// conversion. A successful conversion must set \`result.status\` to \`Success\`. A failed conversion must set
-    /// \`result.status\` to \`Failure\` and provide more details in \`result.message\` and return http status 200. The \`result.message\`
-    /// will be used to construct an error message for the end user.
-    #[conversion(same_type)]
-    pub result: apimachinery::apis::meta::v1::Status,
-}
+/// ValidationRule describes a validation rule written in the CEL expression language.
+///
+/// The same type as [`v1::ValidationRule`](crate::apiextensions::v1::ValidationRule):
+/// Go's `ValidationRule` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type ValidationRule = crate::apiextensions::v1::ValidationRule;
 
-apimachinery::proto_message!(ConversionResponse { 1 => uid, 2 => converted_objects as "convertedObjects", 3 => result });
+/// WebhookClientConfig contains the information to make a TLS connection with the webhook.
+///
+/// The same type as [`v1::WebhookClientConfig`](crate::apiextensions::v1::WebhookClientConfig):
+/// Go's `WebhookClientConfig` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type WebhookClientConfig = crate::apiextensions::v1::WebhookClientConfig;
 
 /// ConversionReview describes a conversion request/response.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
@@ -88,9 +149,11 @@ pub struct ConversionReview {
     #[conversion(same_type)]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// request describes the attributes for the conversion request.
-    pub request: Option<ConversionRequest>,
+    #[conversion(same_type)]
+    pub request: Option<crate::apiextensions::v1::ConversionRequest>,
     /// response describes the attributes for the conversion response.
-    pub response: Option<ConversionResponse>,
+    #[conversion(same_type)]
+    pub response: Option<crate::apiextensions::v1::ConversionResponse>,
 }
 
 apimachinery::proto_message!(ConversionReview { 1 => request, 2 => response });
@@ -141,7 +204,7 @@ pub struct CustomResourceConversion {
     pub strategy: String,
     /// webhookClientConfig is the instructions for how to call the webhook if strategy is \`Webhook\`.
     /// Required when \`strategy\` is set to \`Webhook\`.
-    pub webhook_client_config: Option<WebhookClientConfig>,
+    pub webhook_client_config: Option<crate::apiextensions::v1::WebhookClientConfig>,
     /// conversionReviewVersions is an ordered list of preferred \`ConversionReview\`
     /// versions the Webhook expects. The API server will use the first version in
     /// the list which it supports. If none of the versions specified in this list
@@ -173,42 +236,11 @@ pub struct CustomResourceDefinition {
     /// spec describes how the user wants the resources to appear
     pub spec: CustomResourceDefinitionSpec,
     /// status indicates the actual state of the CustomResourceDefinition
-    pub status: CustomResourceDefinitionStatus,
+    #[conversion(same_type)]
+    pub status: crate::apiextensions::v1::CustomResourceDefinitionStatus,
 }
 
 apimachinery::proto_message!(CustomResourceDefinition { 1 => metadata, 2 => spec, 3 => status });
-
-/// CustomResourceDefinitionCondition contains details for the current condition of this pod.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apiextensions::v1::CustomResourceDefinitionCondition, nested)]
-pub struct CustomResourceDefinitionCondition {
-    /// type is the type of the condition. Types include Established, NamesAccepted and Terminating.
-    #[conversion(same_type)]
-    pub r#type: String,
-    /// status is the status of the condition.
-    /// Can be True, False, Unknown.
-    #[conversion(same_type)]
-    pub status: String,
-    /// lastTransitionTime last time the condition transitioned from one status to another.
-    #[conversion(same_type)]
-    pub last_transition_time: apimachinery::apis::meta::v1::Time,
-    /// reason is a unique, one-word, CamelCase reason for the condition's last transition.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub reason: String,
-    /// message is a human-readable message indicating details about last transition.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub message: String,
-    /// observedGeneration represents the .metadata.generation that the condition was set based upon.
-    /// For instance, if .metadata.generation is currently 12, but the .status.conditions\[x\].observedGeneration is 9, the condition is out of date
-    /// with respect to the current state of the instance.
-    #[api(skip_serializing_if = "crate::go_json::is_zero")]
-    #[conversion(same_type)]
-    pub observed_generation: i64,
-}
-
-apimachinery::proto_message!(CustomResourceDefinitionCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message, 6 => observed_generation as "observedGeneration" });
 
 /// CustomResourceDefinitionList is a list of CustomResourceDefinition objects.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
@@ -236,44 +268,6 @@ pub struct CustomResourceDefinitionList {
 
 apimachinery::proto_message!(CustomResourceDefinitionList { 1 => metadata, 2 => items });
 
-/// CustomResourceDefinitionNames indicates the names to serve this CustomResourceDefinition
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apiextensions::v1::CustomResourceDefinitionNames, nested)]
-pub struct CustomResourceDefinitionNames {
-    /// plural is the plural name of the resource to serve.
-    /// The custom resources are served under \`/apis/\<group\>/\<version\>/.../\<plural\>\`.
-    /// Must match the name of the CustomResourceDefinition (in the form \`\<names.plural\>.\<group\>\`).
-    /// Must be all lowercase.
-    #[conversion(same_type)]
-    pub plural: String,
-    /// singular is the singular name of the resource. It must be all lowercase. Defaults to lowercased \`kind\`.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub singular: String,
-    /// shortNames are short names for the resource, exposed in API discovery documents,
-    /// and used by clients to support invocations like \`kubectl get \<shortname\>\`.
-    /// It must be all lowercase.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
-    pub short_names: Vec<String>,
-    /// kind is the serialized kind of the resource. It is normally CamelCase and singular.
-    /// Custom resource instances will use this value as the \`kind\` attribute in API calls.
-    #[conversion(same_type)]
-    pub kind: String,
-    /// listKind is the serialized kind of the list for this resource. Defaults to "\`kind\`List".
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub list_kind: String,
-    /// categories is a list of grouped resources this custom resource belongs to (e.g. 'all').
-    /// This is published in API discovery documents, and used by clients to support invocations like
-    /// \`kubectl get all\`.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
-    pub categories: Vec<String>,
-}
-
-apimachinery::proto_message!(CustomResourceDefinitionNames { 1 => plural, 2 => singular, 3 => short_names as "shortNames", 4 => kind, 5 => list_kind as "listKind", 6 => categories });
-
 /// CustomResourceDefinitionSpec describes how a user wants their resource to appear
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct CustomResourceDefinitionSpec {
@@ -289,18 +283,18 @@ pub struct CustomResourceDefinitionSpec {
     #[api(skip_serializing_if = "String::is_empty")]
     pub version: String,
     /// names specify the resource and kind names for the custom resource.
-    pub names: CustomResourceDefinitionNames,
+    pub names: crate::apiextensions::v1::CustomResourceDefinitionNames,
     /// scope indicates whether the defined custom resource is cluster- or namespace-scoped.
     /// Allowed values are \`Cluster\` and \`Namespaced\`. Default is \`Namespaced\`.
     pub scope: String,
     /// validation describes the schema used for validation and pruning of the custom resource.
     /// If present, this validation schema is used to validate all versions.
     /// Top-level and per-version schemas are mutually exclusive.
-    pub validation: Option<CustomResourceValidation>,
+    pub validation: Option<crate::apiextensions::v1::CustomResourceValidation>,
     /// subresources specify what subresources the defined custom resource has.
     /// If present, this field configures subresources for all versions.
     /// Top-level and per-version subresources are mutually exclusive.
-    pub subresources: Option<CustomResourceSubresources>,
+    pub subresources: Option<crate::apiextensions::v1::CustomResourceSubresources>,
     /// versions is the list of all API versions of the defined custom resource.
     /// Optional if \`version\` is specified.
     /// The name of the first item in the \`versions\` list must match the \`version\` field if \`version\` and \`versions\` are both specified.
@@ -323,7 +317,7 @@ pub struct CustomResourceDefinitionSpec {
     /// selectableFields specifies paths to fields that may be used as field selectors.
     /// See <https://kubernetes.io/docs/concepts/overview/working-with-objects/field-selectors>
     #[api(skip_serializing_if = "Vec::is_empty")]
-    pub selectable_fields: Vec<SelectableField>,
+    pub selectable_fields: Vec<crate::apiextensions::v1::SelectableField>,
     /// conversion defines conversion settings for the CRD.
     pub conversion: Option<CustomResourceConversion>,
     /// preserveUnknownFields indicates that object fields which are not specified
@@ -338,33 +332,6 @@ pub struct CustomResourceDefinitionSpec {
 }
 
 apimachinery::proto_message!(CustomResourceDefinitionSpec { 1 => group, 2 => version, 3 => names, 4 => scope, 5 => validation, 6 => subresources, 7 => versions, 8 => additional_printer_columns as "additionalPrinterColumns", 9 => conversion, 10 => preserve_unknown_fields as "preserveUnknownFields", 11 => selectable_fields as "selectableFields" });
-
-/// CustomResourceDefinitionStatus indicates the state of the CustomResourceDefinition
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apiextensions::v1::CustomResourceDefinitionStatus, nested)]
-pub struct CustomResourceDefinitionStatus {
-    /// conditions indicate state for particular aspects of a CustomResourceDefinition
-    #[api(nullable)]
-    pub conditions: Option<Vec<CustomResourceDefinitionCondition>>,
-    /// acceptedNames are the names that are actually being used to serve discovery.
-    /// They may be different than the names in spec.
-    pub accepted_names: CustomResourceDefinitionNames,
-    /// storedVersions lists all versions of CustomResources that were ever persisted. Tracking these
-    /// versions allows a migration path for stored versions in etcd. The field is mutable
-    /// so a migration controller can finish a migration to another version (ensuring
-    /// no old objects are left in storage), and then remove the rest of the
-    /// versions from this list.
-    /// Versions may not be removed from \`spec.versions\` while they exist in this list.
-    #[api(nullable)]
-    #[conversion(same_type)]
-    pub stored_versions: Option<Vec<String>>,
-    /// The generation observed by the CRD controller.
-    #[api(skip_serializing_if = "crate::go_json::is_zero")]
-    #[conversion(same_type)]
-    pub observed_generation: i64,
-}
-
-apimachinery::proto_message!(CustomResourceDefinitionStatus { 1 => conditions, 2 => accepted_names as "acceptedNames", 3 => stored_versions as "storedVersions", 4 => observed_generation as "observedGeneration" });
 
 /// CustomResourceDefinitionVersion describes a version for CRD.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
@@ -396,11 +363,13 @@ pub struct CustomResourceDefinitionVersion {
     /// schema describes the schema used for validation and pruning of this version of the custom resource.
     /// Top-level and per-version schemas are mutually exclusive.
     /// Per-version schemas must not all be set to identical values (top-level validation schema should be used instead).
-    pub schema: Option<CustomResourceValidation>,
+    #[conversion(same_type)]
+    pub schema: Option<crate::apiextensions::v1::CustomResourceValidation>,
     /// subresources specify what subresources this version of the defined custom resource have.
     /// Top-level and per-version subresources are mutually exclusive.
     /// Per-version subresources must not all be set to identical values (top-level subresources should be used instead).
-    pub subresources: Option<CustomResourceSubresources>,
+    #[conversion(same_type)]
+    pub subresources: Option<crate::apiextensions::v1::CustomResourceSubresources>,
     /// additionalPrinterColumns specifies additional columns returned in Table output.
     /// See <https://kubernetes.io/docs/reference/using-api/api-concepts/#receiving-resources-as-tables> for details.
     /// Top-level and per-version columns are mutually exclusive.
@@ -411,572 +380,8 @@ pub struct CustomResourceDefinitionVersion {
     /// selectableFields specifies paths to fields that may be used as field selectors.
     /// See <https://kubernetes.io/docs/concepts/overview/working-with-objects/field-selectors>
     #[api(skip_serializing_if = "Vec::is_empty")]
-    pub selectable_fields: Vec<SelectableField>,
+    #[conversion(same_type)]
+    pub selectable_fields: Vec<crate::apiextensions::v1::SelectableField>,
 }
 
 apimachinery::proto_message!(CustomResourceDefinitionVersion { 1 => name, 2 => served, 3 => storage, 4 => schema, 5 => subresources, 6 => additional_printer_columns as "additionalPrinterColumns", 7 => deprecated, 8 => deprecation_warning as "deprecationWarning", 9 => selectable_fields as "selectableFields" });
-
-/// CustomResourceSubresourceScale defines how to serve the scale subresource for CustomResources.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apiextensions::v1::CustomResourceSubresourceScale, nested)]
-pub struct CustomResourceSubresourceScale {
-    /// specReplicasPath defines the JSON path inside of a custom resource that corresponds to Scale \`spec.replicas\`.
-    /// Only JSON paths without the array notation are allowed.
-    /// Must be a JSON Path under \`.spec\`.
-    /// If there is no value under the given path in the custom resource, the \`/scale\` subresource will return an error on GET.
-    #[conversion(same_type)]
-    pub spec_replicas_path: String,
-    /// statusReplicasPath defines the JSON path inside of a custom resource that corresponds to Scale \`status.replicas\`.
-    /// Only JSON paths without the array notation are allowed.
-    /// Must be a JSON Path under \`.status\`.
-    /// If there is no value under the given path in the custom resource, the \`status.replicas\` value in the \`/scale\` subresource
-    /// will default to 0.
-    #[conversion(same_type)]
-    pub status_replicas_path: String,
-    /// labelSelectorPath defines the JSON path inside of a custom resource that corresponds to Scale \`status.selector\`.
-    /// Only JSON paths without the array notation are allowed.
-    /// Must be a JSON Path under \`.status\` or \`.spec\`.
-    /// Must be set to work with HorizontalPodAutoscaler.
-    /// The field pointed by this JSON path must be a string field (not a complex selector struct)
-    /// which contains a serialized label selector in string form.
-    /// More info: <https://kubernetes.io/docs/tasks/access-kubernetes-api/custom-resources/custom-resource-definitions#scale-subresource>
-    /// If there is no value under the given path in the custom resource, the \`status.selector\` value in the \`/scale\`
-    /// subresource will default to the empty string.
-    #[conversion(same_type)]
-    pub label_selector_path: Option<String>,
-}
-
-apimachinery::proto_message!(CustomResourceSubresourceScale { 1 => spec_replicas_path as "specReplicasPath", 2 => status_replicas_path as "statusReplicasPath", 3 => label_selector_path as "labelSelectorPath" });
-
-/// CustomResourceSubresourceStatus defines how to serve the status subresource for CustomResources.
-/// Status is represented by the \`.status\` JSON path inside of a CustomResource. When set,
-/// \* exposes a /status subresource for the custom resource
-/// \* PUT requests to the /status subresource take a custom resource object, and ignore changes to anything except the status stanza
-/// \* PUT/POST/PATCH requests to the custom resource ignore changes to the status stanza
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apiextensions::v1::CustomResourceSubresourceStatus, nested)]
-pub struct CustomResourceSubresourceStatus {}
-
-apimachinery::proto_message!(CustomResourceSubresourceStatus {});
-
-/// CustomResourceSubresources defines the status and scale subresources for CustomResources.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apiextensions::v1::CustomResourceSubresources, nested)]
-pub struct CustomResourceSubresources {
-    /// status indicates the custom resource should serve a \`/status\` subresource.
-    /// When enabled:
-    /// 1. requests to the custom resource primary endpoint ignore changes to the \`status\` stanza of the object.
-    /// 2. requests to the custom resource \`/status\` subresource ignore changes to anything other than the \`status\` stanza of the object.
-    pub status: Option<CustomResourceSubresourceStatus>,
-    /// scale indicates the custom resource should serve a \`/scale\` subresource that returns an \`autoscaling/v1\` Scale object.
-    pub scale: Option<CustomResourceSubresourceScale>,
-}
-
-apimachinery::proto_message!(CustomResourceSubresources { 1 => status, 2 => scale });
-
-/// CustomResourceValidation is a list of validation methods for CustomResources.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apiextensions::v1::CustomResourceValidation, nested)]
-pub struct CustomResourceValidation {
-    /// openAPIV3Schema is the OpenAPI v3 schema to use for validation and pruning.
-    #[api(rename = "openAPIV3Schema")]
-    pub open_apiv3_schema: Option<JSONSchemaProps>,
-}
-
-apimachinery::proto_message!(CustomResourceValidation { 1 => open_apiv3_schema as "openAPIV3Schema" });
-
-/// ExternalDocumentation allows referencing an external resource for extended documentation.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apiextensions::v1::ExternalDocumentation, nested)]
-pub struct ExternalDocumentation {
-    /// The \`description\` field.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub description: String,
-    /// The \`url\` field.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub url: String,
-}
-
-apimachinery::proto_message!(ExternalDocumentation { 1 => description, 2 => url });
-
-/// JSONSchemaProps is a JSON-Schema following Specification Draft 4 (<http://json-schema.org/>).
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apiextensions::v1::JSONSchemaProps, nested)]
-pub struct JSONSchemaProps {
-    /// The \`id\` field.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub id: String,
-    /// The \`$schema\` field.
-    #[api(rename = "$schema", skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub schema: String,
-    /// The \`$ref\` field.
-    #[api(rename = "$ref")]
-    #[conversion(same_type)]
-    pub r#ref: Option<String>,
-    /// The \`description\` field.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub description: String,
-    /// The \`type\` field.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub r#type: String,
-    /// format is an OpenAPI v3 format string. Unknown formats are ignored. The following formats are validated:
-    ///
-    /// - bsonobjectid: a bson object ID, i.e. a 24 characters hex string
-    /// - uri: an URI as parsed by Golang net/url.ParseRequestURI
-    /// - email: an email address as parsed by Golang net/mail.ParseAddress
-    /// - hostname: a valid representation for an Internet host name, as defined by RFC 1034, section 3.1 \[RFC1034\].
-    /// - ipv4: an IPv4 IP as parsed by Golang net.ParseIP
-    /// - ipv6: an IPv6 IP as parsed by Golang net.ParseIP
-    /// - cidr: a CIDR as parsed by Golang net.ParseCIDR
-    /// - mac: a MAC address as parsed by Golang net.ParseMAC
-    /// - uuid: an UUID that allows uppercase defined by the regex (?i)^\[0-9a-f\]{8}-?\[0-9a-f\]{4}-?\[0-9a-f\]{4}-?\[0-9a-f\]{4}-?\[0-9a-f\]{12}$
-    /// - uuid3: an UUID3 that allows uppercase defined by the regex (?i)^\[0-9a-f\]{8}-?\[0-9a-f\]{4}-?3\[0-9a-f\]{3}-?\[0-9a-f\]{4}-?\[0-9a-f\]{12}$
-    /// - uuid4: an UUID4 that allows uppercase defined by the regex (?i)^\[0-9a-f\]{8}-?\[0-9a-f\]{4}-?4\[0-9a-f\]{3}-?\[89ab\]\[0-9a-f\]{3}-?\[0-9a-f\]{12}$
-    /// - uuid5: an UUID5 that allows uppercase defined by the regex (?i)^\[0-9a-f\]{8}-?\[0-9a-f\]{4}-?5\[0-9a-f\]{3}-?\[89ab\]\[0-9a-f\]{3}-?\[0-9a-f\]{12}$
-    /// - isbn: an ISBN10 or ISBN13 number string like "0321751043" or "978-0321751041"
-    /// - isbn10: an ISBN10 number string like "0321751043"
-    /// - isbn13: an ISBN13 number string like "978-0321751041"
-    /// - creditcard: a credit card number defined by the regex ^(?:4\[0-9\]{12}(?:\[0-9\]{3})?\|5\[1-5\]\[0-9\]{14}\|6(?:011\|5\[0-9\]\[0-9\])\[0-9\]{12}\|3\[47\]\[0-9\]{13}\|3(?:0\[0-5\]\|\[68\]\[0-9\])\[0-9\]{11}\|(?:2131\|1800\|35\\\\d{3})\\\\d{11})$ with any non digit characters mixed in
-    /// - ssn: a U.S. social security number following the regex ^\\\\d{3}\[- \]?\\\\d{2}\[- \]?\\\\d{4}$
-    /// - hexcolor: an hexadecimal color code like "\#FFFFFF: following the regex ^\#?(\[0-9a-fA-F\]{3}\|\[0-9a-fA-F\]{6})$
-    /// - rgbcolor: an RGB color code like rgb like "rgb(255,255,2559"
-    /// - byte: base64 encoded binary data
-    /// - password: any kind of string
-    /// - date: a date string like "2006-01-02" as defined by full-date in RFC3339
-    /// - duration: a duration string like "22 ns" as parsed by Golang time.ParseDuration or compatible with Scala duration format
-    /// - datetime: a date time string like "2014-12-15T19:30:20.000Z" as defined by date-time in RFC3339.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub format: String,
-    /// The \`title\` field.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub title: String,
-    /// default is a default value for undefined object fields.
-    /// Defaulting is a beta feature under the CustomResourceDefaulting feature gate.
-    /// CustomResourceDefinitions with defaults must be created using the v1 (or newer) CustomResourceDefinition API.
-    #[conversion(same_type)]
-    pub default: Option<crate::custom::apiextensions::JSON>,
-    /// The \`maximum\` field.
-    #[conversion(same_type)]
-    pub maximum: Option<f64>,
-    /// The \`exclusiveMaximum\` field.
-    #[api(skip_serializing_if = "crate::go_json::is_zero")]
-    #[conversion(same_type)]
-    pub exclusive_maximum: bool,
-    /// The \`minimum\` field.
-    #[conversion(same_type)]
-    pub minimum: Option<f64>,
-    /// The \`exclusiveMinimum\` field.
-    #[api(skip_serializing_if = "crate::go_json::is_zero")]
-    #[conversion(same_type)]
-    pub exclusive_minimum: bool,
-    /// The \`maxLength\` field.
-    #[conversion(same_type)]
-    pub max_length: Option<i64>,
-    /// The \`minLength\` field.
-    #[conversion(same_type)]
-    pub min_length: Option<i64>,
-    /// The \`pattern\` field.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub pattern: String,
-    /// The \`maxItems\` field.
-    #[conversion(same_type)]
-    pub max_items: Option<i64>,
-    /// The \`minItems\` field.
-    #[conversion(same_type)]
-    pub min_items: Option<i64>,
-    /// The \`uniqueItems\` field.
-    #[api(skip_serializing_if = "crate::go_json::is_zero")]
-    #[conversion(same_type)]
-    pub unique_items: bool,
-    /// The \`multipleOf\` field.
-    #[conversion(same_type)]
-    pub multiple_of: Option<f64>,
-    /// The \`enum\` field.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
-    pub r#enum: Vec<crate::custom::apiextensions::JSON>,
-    /// The \`maxProperties\` field.
-    #[conversion(same_type)]
-    pub max_properties: Option<i64>,
-    /// The \`minProperties\` field.
-    #[conversion(same_type)]
-    pub min_properties: Option<i64>,
-    /// The \`required\` field.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
-    pub required: Vec<String>,
-    /// The \`items\` field.
-    pub items: Option<
-        crate::custom::apiextensions::JSONSchemaPropsOrArray<
-            crate::apiextensions::v1beta1::JSONSchemaProps,
-        >,
-    >,
-    /// The \`allOf\` field.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    pub all_of: Vec<JSONSchemaProps>,
-    /// The \`oneOf\` field.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    pub one_of: Vec<JSONSchemaProps>,
-    /// The \`anyOf\` field.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    pub any_of: Vec<JSONSchemaProps>,
-    /// The \`not\` field.
-    pub not: Option<Box<JSONSchemaProps>>,
-    /// The \`properties\` field.
-    #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
-    pub properties: std::collections::BTreeMap<String, JSONSchemaProps>,
-    /// The \`additionalProperties\` field.
-    pub additional_properties: Option<
-        crate::custom::apiextensions::JSONSchemaPropsOrBool<
-            crate::apiextensions::v1beta1::JSONSchemaProps,
-        >,
-    >,
-    /// The \`patternProperties\` field.
-    #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
-    pub pattern_properties: std::collections::BTreeMap<String, JSONSchemaProps>,
-    /// The \`dependencies\` field.
-    #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
-    pub dependencies: std::collections::BTreeMap<
-        String,
-        crate::custom::apiextensions::JSONSchemaPropsOrStringArray<
-            crate::apiextensions::v1beta1::JSONSchemaProps,
-        >,
-    >,
-    /// The \`additionalItems\` field.
-    pub additional_items: Option<
-        crate::custom::apiextensions::JSONSchemaPropsOrBool<
-            crate::apiextensions::v1beta1::JSONSchemaProps,
-        >,
-    >,
-    /// The \`definitions\` field.
-    #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
-    pub definitions: std::collections::BTreeMap<String, JSONSchemaProps>,
-    /// The \`externalDocs\` field.
-    pub external_docs: Option<ExternalDocumentation>,
-    /// The \`example\` field.
-    #[conversion(same_type)]
-    pub example: Option<crate::custom::apiextensions::JSON>,
-    /// The \`nullable\` field.
-    #[api(skip_serializing_if = "crate::go_json::is_zero")]
-    #[conversion(same_type)]
-    pub nullable: bool,
-    /// x-kubernetes-preserve-unknown-fields stops the API server
-    /// decoding step from pruning fields which are not specified
-    /// in the validation schema. This affects fields recursively,
-    /// but switches back to normal pruning behaviour if nested
-    /// properties or additionalProperties are specified in the schema.
-    /// This can either be true or undefined. False is forbidden.
-    #[api(rename = "x-kubernetes-preserve-unknown-fields")]
-    #[conversion(same_type)]
-    pub x_kubernetes_preserve_unknown_fields: Option<bool>,
-    /// x-kubernetes-embedded-resource defines that the value is an
-    /// embedded Kubernetes runtime.Object, with TypeMeta and
-    /// ObjectMeta. The type must be object. It is allowed to further
-    /// restrict the embedded object. kind, apiVersion and metadata
-    /// are validated automatically. x-kubernetes-preserve-unknown-fields
-    /// is allowed to be true, but does not have to be if the object
-    /// is fully specified (up to kind, apiVersion, metadata).
-    #[api(
-        rename = "x-kubernetes-embedded-resource",
-        skip_serializing_if = "crate::go_json::is_zero"
-    )]
-    #[conversion(same_type)]
-    pub x_kubernetes_embedded_resource: bool,
-    /// x-kubernetes-int-or-string specifies that this value is
-    /// either an integer or a string. If this is true, an empty
-    /// type is allowed and type as child of anyOf is permitted
-    /// if following one of the following patterns:
-    ///
-    /// 1) anyOf:
-    /// - type: integer
-    /// - type: string
-    /// 2) allOf:
-    /// - anyOf:
-    /// - type: integer
-    /// - type: string
-    /// - ... zero or more
-    #[api(
-        rename = "x-kubernetes-int-or-string",
-        skip_serializing_if = "crate::go_json::is_zero"
-    )]
-    #[conversion(same_type)]
-    pub x_kubernetes_int_or_string: bool,
-    /// x-kubernetes-list-map-keys annotates an array with the x-kubernetes-list-type \`map\` by specifying the keys used
-    /// as the index of the map.
-    ///
-    /// This tag MUST only be used on lists that have the "x-kubernetes-list-type"
-    /// extension set to "map". Also, the values specified for this attribute must
-    /// be a scalar typed field of the child structure (no nesting is supported).
-    ///
-    /// The properties specified must either be required or have a default value,
-    /// to ensure those properties are present for all list items.
-    #[api(
-        rename = "x-kubernetes-list-map-keys",
-        skip_serializing_if = "Vec::is_empty"
-    )]
-    #[conversion(same_type)]
-    pub x_kubernetes_list_map_keys: Vec<String>,
-    /// x-kubernetes-list-type annotates an array to further describe its topology.
-    /// This extension must only be used on lists and may have 3 possible values:
-    ///
-    /// 1) \`atomic\`: the list is treated as a single entity, like a scalar.
-    /// Atomic lists will be entirely replaced when updated. This extension
-    /// may be used on any type of list (struct, scalar, ...).
-    /// 2) \`set\`:
-    /// Sets are lists that must not have multiple items with the same value. Each
-    /// value must be a scalar, an object with x-kubernetes-map-type \`atomic\` or an
-    /// array with x-kubernetes-list-type \`atomic\`.
-    /// 3) \`map\`:
-    /// These lists are like maps in that their elements have a non-index key
-    /// used to identify them. Order is preserved upon merge. The map tag
-    /// must only be used on a list with elements of type object.
-    /// Defaults to atomic for arrays.
-    #[api(rename = "x-kubernetes-list-type")]
-    #[conversion(same_type)]
-    pub x_kubernetes_list_type: Option<String>,
-    /// x-kubernetes-map-type annotates an object to further describe its topology.
-    /// This extension must only be used when type is object and may have 2 possible values:
-    ///
-    /// 1) \`granular\`:
-    /// These maps are actual maps (key-value pairs) and each fields are independent
-    /// from each other (they can each be manipulated by separate actors). This is
-    /// the default behaviour for all maps.
-    /// 2) \`atomic\`: the list is treated as a single entity, like a scalar.
-    /// Atomic maps will be entirely replaced when updated.
-    #[api(rename = "x-kubernetes-map-type")]
-    #[conversion(same_type)]
-    pub x_kubernetes_map_type: Option<String>,
-    /// x-kubernetes-validations describes a list of validation rules written in the CEL expression language.
-    #[api(
-        rename = "x-kubernetes-validations",
-        skip_serializing_if = "Vec::is_empty"
-    )]
-    pub x_kubernetes_validations: Vec<ValidationRule>,
-}
-
-apimachinery::proto_message!(JSONSchemaProps { 1 => id, 2 => schema as "$schema", 3 => r#ref as "$ref", 4 => description, 5 => r#type as "type", 6 => format, 7 => title, 8 => default, 9 => maximum, 10 => exclusive_maximum as "exclusiveMaximum", 11 => minimum, 12 => exclusive_minimum as "exclusiveMinimum", 13 => max_length as "maxLength", 14 => min_length as "minLength", 15 => pattern, 16 => max_items as "maxItems", 17 => min_items as "minItems", 18 => unique_items as "uniqueItems", 19 => multiple_of as "multipleOf", 20 => r#enum as "enum", 21 => max_properties as "maxProperties", 22 => min_properties as "minProperties", 23 => required, 24 => items, 25 => all_of as "allOf", 26 => one_of as "oneOf", 27 => any_of as "anyOf", 28 => not, 29 => properties, 30 => additional_properties as "additionalProperties", 31 => pattern_properties as "patternProperties", 32 => dependencies, 33 => additional_items as "additionalItems", 34 => definitions, 35 => external_docs as "externalDocs", 36 => example, 37 => nullable, 38 => x_kubernetes_preserve_unknown_fields as "x-kubernetes-preserve-unknown-fields", 39 => x_kubernetes_embedded_resource as "x-kubernetes-embedded-resource", 40 => x_kubernetes_int_or_string as "x-kubernetes-int-or-string", 41 => x_kubernetes_list_map_keys as "x-kubernetes-list-map-keys", 42 => x_kubernetes_list_type as "x-kubernetes-list-type", 43 => x_kubernetes_map_type as "x-kubernetes-map-type", 44 => x_kubernetes_validations as "x-kubernetes-validations" });
-
-/// SelectableField specifies the JSON path of a field that may be used with field selectors.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apiextensions::v1::SelectableField, nested)]
-pub struct SelectableField {
-    /// jsonPath is a simple JSON path which is evaluated against each custom resource to produce a
-    /// field selector value.
-    /// Only JSON paths without the array notation are allowed.
-    /// Must point to a field of type string, boolean or integer. Types with enum values
-    /// and strings with formats are allowed.
-    /// If jsonPath refers to absent field in a resource, the jsonPath evaluates to an empty string.
-    /// Must not point to metdata fields.
-    /// Required.
-    #[conversion(same_type)]
-    pub json_path: String,
-}
-
-apimachinery::proto_message!(SelectableField { 1 => json_path as "jsonPath" });
-
-/// ServiceReference holds a reference to Service.legacy.k8s.io
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apiextensions::v1::ServiceReference, nested)]
-pub struct ServiceReference {
-    /// namespace is the namespace of the service.
-    /// Required
-    #[conversion(same_type)]
-    pub namespace: String,
-    /// name is the name of the service.
-    /// Required
-    #[conversion(same_type)]
-    pub name: String,
-    /// path is an optional URL path at which the webhook will be contacted.
-    #[conversion(same_type)]
-    pub path: Option<String>,
-    /// port is an optional service port at which the webhook will be contacted.
-    /// \`port\` should be a valid port number (1-65535, inclusive).
-    /// Defaults to 443 for backward compatibility.
-    #[conversion(same_type)]
-    pub port: Option<i32>,
-}
-
-apimachinery::proto_message!(ServiceReference { 1 => namespace, 2 => name, 3 => path, 4 => port });
-
-/// ValidationRule describes a validation rule written in the CEL expression language.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apiextensions::v1::ValidationRule, nested)]
-pub struct ValidationRule {
-    /// Rule represents the expression which will be evaluated by CEL.
-    /// ref: <https://github.com/google/cel-spec>
-    /// The Rule is scoped to the location of the x-kubernetes-validations extension in the schema.
-    /// The \`self\` variable in the CEL expression is bound to the scoped value.
-    /// Example:
-    /// - Rule scoped to the root of a resource with a status subresource: {"rule": "self.status.actual \<= self.spec.maxDesired"}
-    ///
-    /// If the Rule is scoped to an object with properties, the accessible properties of the object are field selectable
-    /// via \`self.field\` and field presence can be checked via \`has(self.field)\`. Null valued fields are treated as
-    /// absent fields in CEL expressions.
-    /// If the Rule is scoped to an object with additionalProperties (i.e. a map) the value of the map
-    /// are accessible via \`self\[mapKey\]\`, map containment can be checked via \`mapKey in self\` and all entries of the map
-    /// are accessible via CEL macros and functions such as \`self.all(...)\`.
-    /// If the Rule is scoped to an array, the elements of the array are accessible via \`self\[i\]\` and also by macros and
-    /// functions.
-    /// If the Rule is scoped to a scalar, \`self\` is bound to the scalar value.
-    /// Examples:
-    /// - Rule scoped to a map of objects: {"rule": "self.components\['Widget'\].priority \< 10"}
-    /// - Rule scoped to a list of integers: {"rule": "self.values.all(value, value \>= 0 && value \< 100)"}
-    /// - Rule scoped to a string value: {"rule": "self.startsWith('kube')"}
-    ///
-    /// The \`apiVersion\`, \`kind\`, \`metadata.name\` and \`metadata.generateName\` are always accessible from the root of the
-    /// object and from any x-kubernetes-embedded-resource annotated objects. No other metadata properties are accessible.
-    ///
-    /// Unknown data preserved in custom resources via x-kubernetes-preserve-unknown-fields is not accessible in CEL
-    /// expressions. This includes:
-    /// - Unknown field values that are preserved by object schemas with x-kubernetes-preserve-unknown-fields.
-    /// - Object properties where the property schema is of an "unknown type". An "unknown type" is recursively defined as:
-    /// - A schema with no type and x-kubernetes-preserve-unknown-fields set to true
-    /// - An array where the items schema is of an "unknown type"
-    /// - An object where the additionalProperties schema is of an "unknown type"
-    ///
-    /// Only property names of the form \`\[a-zA-Z\_.-/\]\[a-zA-Z0-9\_.-/\]\*\` are accessible.
-    /// Accessible property names are escaped according to the following rules when accessed in the expression:
-    /// - '\_\_' escapes to '\_\_underscores\_\_'
-    /// - '.' escapes to '\_\_dot\_\_'
-    /// - '-' escapes to '\_\_dash\_\_'
-    /// - '/' escapes to '\_\_slash\_\_'
-    /// - Property names that exactly match a CEL RESERVED keyword escape to '\_\_{keyword}\_\_'. The keywords are:
-    /// "true", "false", "null", "in", "as", "break", "const", "continue", "else", "for", "function", "if",
-    /// "import", "let", "loop", "package", "namespace", "return".
-    /// Examples:
-    /// - Rule accessing a property named "namespace": {"rule": "self.\_\_namespace\_\_ \> 0"}
-    /// - Rule accessing a property named "x-prop": {"rule": "self.x\_\_dash\_\_prop \> 0"}
-    /// - Rule accessing a property named "redact\_\_d": {"rule": "self.redact\_\_underscores\_\_d \> 0"}
-    ///
-    /// Equality on arrays with x-kubernetes-list-type of 'set' or 'map' ignores element order, i.e. \[1, 2\] == \[2, 1\].
-    /// Concatenation on arrays with x-kubernetes-list-type use the semantics of the list type:
-    /// - 'set': \`X + Y\` performs a union where the array positions of all elements in \`X\` are preserved and
-    /// non-intersecting elements in \`Y\` are appended, retaining their partial order.
-    /// - 'map': \`X + Y\` performs a merge where the array positions of all keys in \`X\` are preserved but the values
-    /// are overwritten by values in \`Y\` when the key sets of \`X\` and \`Y\` intersect. Elements in \`Y\` with
-    /// non-intersecting keys are appended, retaining their partial order.
-    ///
-    /// If \`rule\` makes use of the \`oldSelf\` variable it is implicitly a
-    /// \`transition rule\`.
-    ///
-    /// By default, the \`oldSelf\` variable is the same type as \`self\`.
-    /// When \`optionalOldSelf\` is true, the \`oldSelf\` variable is a CEL optional
-    /// variable whose value() is the same type as \`self\`.
-    /// See the documentation for the \`optionalOldSelf\` field for details.
-    ///
-    /// Transition rules by default are applied only on UPDATE requests and are
-    /// skipped if an old value could not be found. You can opt a transition
-    /// rule into unconditional evaluation by setting \`optionalOldSelf\` to true.
-    #[conversion(same_type)]
-    pub rule: String,
-    /// Message represents the message displayed when validation fails. The message is required if the Rule contains
-    /// line breaks. The message must not contain line breaks.
-    /// If unset, the message is "failed rule: {Rule}".
-    /// e.g. "must be a URL with the host matching spec.host"
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub message: String,
-    /// MessageExpression declares a CEL expression that evaluates to the validation failure message that is returned when this rule fails.
-    /// Since messageExpression is used as a failure message, it must evaluate to a string.
-    /// If both message and messageExpression are present on a rule, then messageExpression will be used if validation
-    /// fails. If messageExpression results in a runtime error, the runtime error is logged, and the validation failure message is produced
-    /// as if the messageExpression field were unset. If messageExpression evaluates to an empty string, a string with only spaces, or a string
-    /// that contains line breaks, then the validation failure message will also be produced as if the messageExpression field were unset, and
-    /// the fact that messageExpression produced an empty string/string with only spaces/string with line breaks will be logged.
-    /// messageExpression has access to all the same variables as the rule; the only difference is the return type.
-    /// Example:
-    /// "x must be less than max ("+string(self.max)+")"
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub message_expression: String,
-    /// reason provides a machine-readable validation failure reason that is returned to the caller when a request fails this validation rule.
-    /// The HTTP status code returned to the caller will match the reason of the reason of the first failed validation rule.
-    /// The currently supported reasons are: "FieldValueInvalid", "FieldValueForbidden", "FieldValueRequired", "FieldValueDuplicate".
-    /// If not set, default to use "FieldValueInvalid".
-    /// All future added reasons must be accepted by clients when reading this value and unknown reasons should be treated as FieldValueInvalid.
-    #[conversion(same_type)]
-    pub reason: Option<String>,
-    /// fieldPath represents the field path returned when the validation fails.
-    /// It must be a relative JSON path (i.e. with array notation) scoped to the location of this x-kubernetes-validations extension in the schema and refer to an existing field.
-    /// e.g. when validation checks if a specific attribute \`foo\` under a map \`testMap\`, the fieldPath could be set to \`.testMap.foo\`
-    /// If the validation checks two lists must have unique attributes, the fieldPath could be set to either of the list: e.g. \`.testList\`
-    /// It does not support list numeric index.
-    /// It supports child operation to refer to an existing field currently. Refer to \[JSONPath support in Kubernetes\](<https://kubernetes.io/docs/reference/kubectl/jsonpath/>) for more info.
-    /// Numeric index of array is not supported.
-    /// For field name which contains special characters, use \`\['specialName'\]\` to refer the field name.
-    /// e.g. for attribute \`foo.34$\` appears in a list \`testList\`, the fieldPath could be set to \`.testList\['foo.34$'\]\`
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub field_path: String,
-    /// optionalOldSelf is used to opt a transition rule into evaluation
-    /// even when the object is first created, or if the old object is
-    /// missing the value.
-    ///
-    /// When enabled \`oldSelf\` will be a CEL optional whose value will be
-    /// \`None\` if there is no old value, or when the object is initially created.
-    ///
-    /// You may check for presence of oldSelf using \`oldSelf.hasValue()\` and
-    /// unwrap it after checking using \`oldSelf.value()\`. Check the CEL
-    /// documentation for Optional types for more information:
-    /// <https://pkg.go.dev/github.com/google/cel-go/cel#OptionalTypes>
-    ///
-    /// May not be set unless \`oldSelf\` is used in \`rule\`.
-    #[conversion(same_type)]
-    pub optional_old_self: Option<bool>,
-}
-
-apimachinery::proto_message!(ValidationRule { 1 => rule, 2 => message, 3 => message_expression as "messageExpression", 4 => reason, 5 => field_path as "fieldPath", 6 => optional_old_self as "optionalOldSelf" });
-
-/// WebhookClientConfig contains the information to make a TLS connection with the webhook.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apiextensions::v1::WebhookClientConfig, nested)]
-pub struct WebhookClientConfig {
-    /// url gives the location of the webhook, in standard URL form
-    /// (\`scheme://host:port/path\`). Exactly one of \`url\` or \`service\`
-    /// must be specified.
-    ///
-    /// The \`host\` should not refer to a service running in the cluster; use
-    /// the \`service\` field instead. The host might be resolved via external
-    /// DNS in some apiservers (e.g., \`kube-apiserver\` cannot resolve
-    /// in-cluster DNS as that would be a layering violation). \`host\` may
-    /// also be an IP address.
-    ///
-    /// Please note that using \`localhost\` or \`127.0.0.1\` as a \`host\` is
-    /// risky unless you take great care to run this webhook on all hosts
-    /// which run an apiserver which might need to make calls to this
-    /// webhook. Such installs are likely to be non-portable, i.e., not easy
-    /// to turn up in a new cluster.
-    ///
-    /// The scheme must be "https"; the URL must begin with "https://".
-    ///
-    /// A path is optional, and if present may be any string permissible in
-    /// a URL. You may use the path to pass an arbitrary string to the
-    /// webhook, for example, a cluster identifier.
-    ///
-    /// Attempting to use a user or basic auth e.g. "user:password@" is not
-    /// allowed. Fragments ("\#...") and query parameters ("?...") are not
-    /// allowed, either.
-    #[conversion(same_type)]
-    pub url: Option<String>,
-    /// service is a reference to the service for this webhook. Either
-    /// service or url must be specified.
-    ///
-    /// If the webhook is running within the cluster, then you should use \`service\`.
-    pub service: Option<ServiceReference>,
-    /// caBundle is a PEM encoded CA bundle which will be used to validate the webhook's server certificate.
-    /// If unspecified, system trust roots on the apiserver are used.
-    #[api(skip_serializing_if = "crate::go_json::is_nil_or_empty")]
-    #[conversion(same_type)]
-    pub ca_bundle: Option<crate::value::ByteString>,
-}
-
-apimachinery::proto_message!(WebhookClientConfig { 1 => service, 2 => ca_bundle as "caBundle", 3 => url });

@@ -130,3 +130,6 @@ pub struct ServiceReference {
 }
 
 apimachinery::proto_message!(ServiceReference { 1 => namespace, 2 => name, 3 => port });
+
+// Types that other versions share: they convert to themselves.
+apimachinery::identity_conversion!(APIServiceSpec, APIServiceStatus);

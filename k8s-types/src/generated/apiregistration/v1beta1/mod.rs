@@ -2,6 +2,35 @@
 // (`../shared/k8s-api/v1.36`); do not edit by hand.
 //! `apiregistration.k8s.io/v1beta1`.
 
+/// APIServiceCondition describes the state of an APIService at a particular point
+///
+/// The same type as [`v1::APIServiceCondition`](crate::apiregistration::v1::APIServiceCondition):
+/// Go's `APIServiceCondition` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type APIServiceCondition = crate::apiregistration::v1::APIServiceCondition;
+
+/// APIServiceSpec contains information for locating and communicating with a server.
+/// Only https is supported, though you are able to disable certificate verification.
+///
+/// The same type as [`v1::APIServiceSpec`](crate::apiregistration::v1::APIServiceSpec):
+/// Go's `APIServiceSpec` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type APIServiceSpec = crate::apiregistration::v1::APIServiceSpec;
+
+/// APIServiceStatus contains derived information about an API server
+///
+/// The same type as [`v1::APIServiceStatus`](crate::apiregistration::v1::APIServiceStatus):
+/// Go's `APIServiceStatus` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type APIServiceStatus = crate::apiregistration::v1::APIServiceStatus;
+
+/// ServiceReference holds a reference to Service.legacy.k8s.io
+///
+/// The same type as [`v1::ServiceReference`](crate::apiregistration::v1::ServiceReference):
+/// Go's `ServiceReference` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type ServiceReference = crate::apiregistration::v1::ServiceReference;
+
 /// APIService represents a server for a particular GroupVersion.
 /// Name must be "version.group".
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
@@ -17,38 +46,14 @@ pub struct APIService {
     #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Spec contains information for locating and communicating with a server
-    pub spec: APIServiceSpec,
+    #[conversion(same_type)]
+    pub spec: crate::apiregistration::v1::APIServiceSpec,
     /// Status contains derived information about an API server
-    pub status: APIServiceStatus,
+    #[conversion(same_type)]
+    pub status: crate::apiregistration::v1::APIServiceStatus,
 }
 
 apimachinery::proto_message!(APIService { 1 => metadata, 2 => spec, 3 => status });
-
-/// APIServiceCondition describes the state of an APIService at a particular point
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apiregistration::v1::APIServiceCondition, nested)]
-pub struct APIServiceCondition {
-    /// Type is the type of the condition.
-    #[conversion(same_type)]
-    pub r#type: String,
-    /// Status is the status of the condition.
-    /// Can be True, False, Unknown.
-    #[conversion(same_type)]
-    pub status: String,
-    /// Last time the condition transitioned from one status to another.
-    #[conversion(same_type)]
-    pub last_transition_time: apimachinery::apis::meta::v1::Time,
-    /// Unique, one-word, CamelCase reason for the condition's last transition.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub reason: String,
-    /// Human-readable message indicating details about last transition.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub message: String,
-}
-
-apimachinery::proto_message!(APIServiceCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
 
 /// APIServiceList is a list of APIService objects.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
@@ -75,90 +80,3 @@ pub struct APIServiceList {
 }
 
 apimachinery::proto_message!(APIServiceList { 1 => metadata, 2 => items });
-
-/// APIServiceSpec contains information for locating and communicating with a server.
-/// Only https is supported, though you are able to disable certificate verification.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apiregistration::v1::APIServiceSpec, nested)]
-pub struct APIServiceSpec {
-    /// Service is a reference to the service for this API server.  It must communicate
-    /// on port 443.
-    /// If the Service is nil, that means the handling for the API groupversion is handled locally on this server.
-    /// The call will simply delegate to the normal handler chain to be fulfilled.
-    pub service: Option<ServiceReference>,
-    /// Group is the API group name this server hosts
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub group: String,
-    /// Version is the API version this server hosts.  For example, "v1"
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub version: String,
-    /// InsecureSkipTLSVerify disables TLS certificate verification when communicating with this server.
-    /// This is strongly discouraged.  You should use the CABundle instead.
-    #[api(
-        rename = "insecureSkipTLSVerify",
-        skip_serializing_if = "crate::go_json::is_zero"
-    )]
-    #[conversion(same_type)]
-    pub insecure_skip_tls_verify: bool,
-    /// CABundle is a PEM encoded CA bundle which will be used to validate an API server's serving certificate.
-    /// If unspecified, system trust roots on the apiserver are used.
-    #[api(skip_serializing_if = "crate::go_json::is_nil_or_empty")]
-    #[conversion(same_type)]
-    pub ca_bundle: Option<crate::value::ByteString>,
-    /// GroupPriorityMinimum is the priority this group should have at least. Higher priority means that the group is preferred by clients over lower priority ones.
-    /// Note that other versions of this group might specify even higher GroupPriorityMinimum values such that the whole group gets a higher priority.
-    /// The primary sort is based on GroupPriorityMinimum, ordered highest number to lowest (20 before 10).
-    /// The secondary sort is based on the alphabetical comparison of the name of the object.  (v1.bar before v1.foo)
-    /// We'd recommend something like: \*.k8s.io (except extensions) at 18000 and
-    /// PaaSes (OpenShift, Deis) are recommended to be in the 2000s
-    #[conversion(same_type)]
-    pub group_priority_minimum: i32,
-    /// VersionPriority controls the ordering of this API version inside of its group.  Must be greater than zero.
-    /// The primary sort is based on VersionPriority, ordered highest to lowest (20 before 10).
-    /// Since it's inside of a group, the number can be small, probably in the 10s.
-    /// In case of equal version priorities, the version string will be used to compute the order inside a group.
-    /// If the version string is "kube-like", it will sort above non "kube-like" version strings, which are ordered
-    /// lexicographically. "Kube-like" versions start with a "v", then are followed by a number (the major version),
-    /// then optionally the string "alpha" or "beta" and another number (the minor version). These are sorted first
-    /// by GA \> beta \> alpha (where GA is a version with no suffix such as beta or alpha), and then by comparing major
-    /// version, then minor version. An example sorted list of versions:
-    /// v10, v2, v1, v11beta2, v10beta3, v3beta1, v12alpha1, v11alpha2, foo1, foo10.
-    #[conversion(same_type)]
-    pub version_priority: i32,
-}
-
-apimachinery::proto_message!(APIServiceSpec { 1 => service, 2 => group, 3 => version, 4 => insecure_skip_tls_verify as "insecureSkipTLSVerify", 5 => ca_bundle as "caBundle", 7 => group_priority_minimum as "groupPriorityMinimum", 8 => version_priority as "versionPriority" });
-
-/// APIServiceStatus contains derived information about an API server
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apiregistration::v1::APIServiceStatus, nested)]
-pub struct APIServiceStatus {
-    /// Current service state of apiService.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    pub conditions: Vec<APIServiceCondition>,
-}
-
-apimachinery::proto_message!(APIServiceStatus { 1 => conditions });
-
-/// ServiceReference holds a reference to Service.legacy.k8s.io
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apiregistration::v1::ServiceReference, nested)]
-pub struct ServiceReference {
-    /// Namespace is the namespace of the service
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub namespace: String,
-    /// Name is the name of the service
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub name: String,
-    /// If specified, the port on the service that hosting webhook.
-    /// Default to 443 for backward compatibility.
-    /// \`port\` should be a valid port number (1-65535, inclusive).
-    #[conversion(same_type)]
-    pub port: Option<i32>,
-}
-
-apimachinery::proto_message!(ServiceReference { 1 => namespace, 2 => name, 3 => port });

@@ -775,3 +775,20 @@ pub struct StatefulSetUpdateStrategy {
 }
 
 apimachinery::proto_message!(StatefulSetUpdateStrategy { 1 => r#type as "type", 2 => rolling_update as "rollingUpdate" });
+
+// Types that other versions share: they convert to themselves.
+apimachinery::identity_conversion!(
+    DaemonSetSpec,
+    DaemonSetStatus,
+    DeploymentSpec,
+    DeploymentStatus,
+    DeploymentStrategy,
+    ReplicaSetSpec,
+    ReplicaSetStatus,
+    StatefulSetCondition,
+    StatefulSetOrdinals,
+    StatefulSetPersistentVolumeClaimRetentionPolicy,
+    StatefulSetSpec,
+    StatefulSetStatus,
+    StatefulSetUpdateStrategy
+);

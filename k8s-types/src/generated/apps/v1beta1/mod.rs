@@ -2,6 +2,88 @@
 // (`../shared/k8s-api/v1.36`); do not edit by hand.
 //! `apps/v1beta1`.
 
+/// DeploymentCondition describes the state of a deployment at a certain point.
+///
+/// The same type as [`v1::DeploymentCondition`](crate::apps::v1::DeploymentCondition):
+/// Go's `DeploymentCondition` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type DeploymentCondition = crate::apps::v1::DeploymentCondition;
+
+/// DeploymentStatus is the most recently observed status of the Deployment.
+///
+/// The same type as [`v1::DeploymentStatus`](crate::apps::v1::DeploymentStatus):
+/// Go's `DeploymentStatus` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type DeploymentStatus = crate::apps::v1::DeploymentStatus;
+
+/// DeploymentStrategy describes how to replace existing pods with new ones.
+///
+/// The same type as [`v1::DeploymentStrategy`](crate::apps::v1::DeploymentStrategy):
+/// Go's `DeploymentStrategy` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type DeploymentStrategy = crate::apps::v1::DeploymentStrategy;
+
+/// Spec to control the desired behavior of rolling update.
+///
+/// The same type as [`v1::RollingUpdateDeployment`](crate::apps::v1::RollingUpdateDeployment):
+/// Go's `RollingUpdateDeployment` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type RollingUpdateDeployment = crate::apps::v1::RollingUpdateDeployment;
+
+/// RollingUpdateStatefulSetStrategy is used to communicate parameter for RollingUpdateStatefulSetStrategyType.
+///
+/// The same type as [`v1::RollingUpdateStatefulSetStrategy`](crate::apps::v1::RollingUpdateStatefulSetStrategy):
+/// Go's `RollingUpdateStatefulSetStrategy` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type RollingUpdateStatefulSetStrategy = crate::apps::v1::RollingUpdateStatefulSetStrategy;
+
+/// ScaleSpec describes the attributes of a scale subresource
+///
+/// The same type as [`v1beta2::ScaleSpec`](crate::apps::v1beta2::ScaleSpec):
+/// Go's `ScaleSpec` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1beta2`'s.
+pub type ScaleSpec = crate::apps::v1beta2::ScaleSpec;
+
+/// ScaleStatus represents the current status of a scale subresource.
+///
+/// The same type as [`v1beta2::ScaleStatus`](crate::apps::v1beta2::ScaleStatus):
+/// Go's `ScaleStatus` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1beta2`'s.
+pub type ScaleStatus = crate::apps::v1beta2::ScaleStatus;
+
+/// StatefulSetCondition describes the state of a statefulset at a certain point.
+///
+/// The same type as [`v1::StatefulSetCondition`](crate::apps::v1::StatefulSetCondition):
+/// Go's `StatefulSetCondition` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type StatefulSetCondition = crate::apps::v1::StatefulSetCondition;
+
+/// StatefulSetOrdinals describes the policy used for replica ordinal assignment
+/// in this StatefulSet.
+///
+/// The same type as [`v1::StatefulSetOrdinals`](crate::apps::v1::StatefulSetOrdinals):
+/// Go's `StatefulSetOrdinals` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type StatefulSetOrdinals = crate::apps::v1::StatefulSetOrdinals;
+
+/// StatefulSetPersistentVolumeClaimRetentionPolicy describes the policy used for PVCs
+/// created from the StatefulSet VolumeClaimTemplates.
+///
+/// The same type as [`v1::StatefulSetPersistentVolumeClaimRetentionPolicy`](crate::apps::v1::StatefulSetPersistentVolumeClaimRetentionPolicy):
+/// Go's `StatefulSetPersistentVolumeClaimRetentionPolicy` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type StatefulSetPersistentVolumeClaimRetentionPolicy =
+    crate::apps::v1::StatefulSetPersistentVolumeClaimRetentionPolicy;
+
+/// StatefulSetUpdateStrategy indicates the strategy that the StatefulSet
+/// controller will use to perform updates. It includes any additional parameters
+/// necessary to perform the update for the indicated strategy.
+///
+/// The same type as [`v1::StatefulSetUpdateStrategy`](crate::apps::v1::StatefulSetUpdateStrategy):
+/// Go's `StatefulSetUpdateStrategy` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type StatefulSetUpdateStrategy = crate::apps::v1::StatefulSetUpdateStrategy;
+
 /// DEPRECATED - This group version of ControllerRevision is deprecated by apps/v1beta2/ControllerRevision. See the
 /// release notes for more information.
 /// ControllerRevision implements an immutable snapshot of state data. Clients
@@ -77,38 +159,11 @@ pub struct Deployment {
     /// Specification of the desired behavior of the Deployment.
     pub spec: DeploymentSpec,
     /// Most recently observed status of the Deployment.
-    pub status: DeploymentStatus,
+    #[conversion(same_type)]
+    pub status: crate::apps::v1::DeploymentStatus,
 }
 
 apimachinery::proto_message!(Deployment { 1 => metadata, 2 => spec, 3 => status });
-
-/// DeploymentCondition describes the state of a deployment at a certain point.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::DeploymentCondition, nested)]
-pub struct DeploymentCondition {
-    /// Type of deployment condition.
-    #[conversion(same_type)]
-    pub r#type: String,
-    /// Status of the condition, one of True, False, Unknown.
-    #[conversion(same_type)]
-    pub status: String,
-    /// The last time this condition was updated.
-    #[conversion(same_type)]
-    pub last_update_time: apimachinery::apis::meta::v1::Time,
-    /// Last time the condition transitioned from one status to another.
-    #[conversion(same_type)]
-    pub last_transition_time: apimachinery::apis::meta::v1::Time,
-    /// The reason for the condition's last transition.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub reason: String,
-    /// A human readable message indicating details about the transition.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub message: String,
-}
-
-apimachinery::proto_message!(DeploymentCondition { 1 => r#type as "type", 2 => status, 4 => reason, 5 => message, 6 => last_update_time as "lastUpdateTime", 7 => last_transition_time as "lastTransitionTime" });
 
 /// DeploymentList is a list of Deployments.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
@@ -170,7 +225,8 @@ pub struct DeploymentSpec {
     #[conversion(same_type)]
     pub template: crate::core::v1::PodTemplateSpec,
     /// The deployment strategy to use to replace existing pods with new ones.
-    pub strategy: DeploymentStrategy,
+    #[conversion(same_type)]
+    pub strategy: crate::apps::v1::DeploymentStrategy,
     /// minReadySeconds is the minimum number of seconds for which a newly created pod should be ready
     /// without any of its container crashing, for it to be considered available.
     /// Defaults to 0 (pod will be considered available as soon as it is ready)
@@ -201,72 +257,6 @@ pub struct DeploymentSpec {
 
 apimachinery::proto_message!(DeploymentSpec { 1 => replicas, 2 => selector, 3 => template, 4 => strategy, 5 => min_ready_seconds as "minReadySeconds", 6 => revision_history_limit as "revisionHistoryLimit", 7 => paused, 8 => rollback_to as "rollbackTo", 9 => progress_deadline_seconds as "progressDeadlineSeconds" });
 
-/// DeploymentStatus is the most recently observed status of the Deployment.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::DeploymentStatus, nested)]
-pub struct DeploymentStatus {
-    /// The generation observed by the deployment controller.
-    #[api(skip_serializing_if = "crate::go_json::is_zero")]
-    #[conversion(same_type)]
-    pub observed_generation: i64,
-    /// Total number of non-terminating pods targeted by this deployment (their labels match the selector).
-    #[api(skip_serializing_if = "crate::go_json::is_zero")]
-    #[conversion(same_type)]
-    pub replicas: i32,
-    /// Total number of non-terminating pods targeted by this deployment that have the desired template spec.
-    #[api(skip_serializing_if = "crate::go_json::is_zero")]
-    #[conversion(same_type)]
-    pub updated_replicas: i32,
-    /// Total number of non-terminating pods targeted by this Deployment with a Ready Condition.
-    #[api(skip_serializing_if = "crate::go_json::is_zero")]
-    #[conversion(same_type)]
-    pub ready_replicas: i32,
-    /// Total number of available non-terminating pods (ready for at least minReadySeconds) targeted by this deployment.
-    #[api(skip_serializing_if = "crate::go_json::is_zero")]
-    #[conversion(same_type)]
-    pub available_replicas: i32,
-    /// Total number of unavailable pods targeted by this deployment. This is the total number of
-    /// pods that are still required for the deployment to have 100% available capacity. They may
-    /// either be pods that are running but not yet available or pods that still have not been created.
-    #[api(skip_serializing_if = "crate::go_json::is_zero")]
-    #[conversion(same_type)]
-    pub unavailable_replicas: i32,
-    /// Total number of terminating pods targeted by this deployment. Terminating pods have a non-null
-    /// .metadata.deletionTimestamp and have not yet reached the Failed or Succeeded .status.phase.
-    ///
-    /// This is a beta field and requires enabling DeploymentReplicaSetTerminatingReplicas feature (enabled by default).
-    #[conversion(same_type)]
-    pub terminating_replicas: Option<i32>,
-    /// Represents the latest available observations of a deployment's current state.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    pub conditions: Vec<DeploymentCondition>,
-    /// collisionCount is the count of hash collisions for the Deployment. The Deployment controller uses this
-    /// field as a collision avoidance mechanism when it needs to create the name for the
-    /// newest ReplicaSet.
-    #[conversion(same_type)]
-    pub collision_count: Option<i32>,
-}
-
-apimachinery::proto_message!(DeploymentStatus { 1 => observed_generation as "observedGeneration", 2 => replicas, 3 => updated_replicas as "updatedReplicas", 4 => available_replicas as "availableReplicas", 5 => unavailable_replicas as "unavailableReplicas", 6 => conditions, 7 => ready_replicas as "readyReplicas", 8 => collision_count as "collisionCount", 9 => terminating_replicas as "terminatingReplicas" });
-
-/// DeploymentStrategy describes how to replace existing pods with new ones.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::DeploymentStrategy, nested)]
-pub struct DeploymentStrategy {
-    /// Type of deployment. Can be "Recreate" or "RollingUpdate". Default is RollingUpdate.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub r#type: String,
-    /// Rolling update config params. Present only if DeploymentStrategyType =
-    /// RollingUpdate.
-    /// ---
-    /// TODO: Update this to follow our convention for oneOf, whatever we decide it
-    /// to be.
-    pub rolling_update: Option<RollingUpdateDeployment>,
-}
-
-apimachinery::proto_message!(DeploymentStrategy { 1 => r#type as "type", 2 => rolling_update as "rollingUpdate" });
-
 /// DEPRECATED.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct RollbackConfig {
@@ -276,62 +266,6 @@ pub struct RollbackConfig {
 }
 
 apimachinery::proto_message!(RollbackConfig { 1 => revision });
-
-/// Spec to control the desired behavior of rolling update.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::RollingUpdateDeployment, nested)]
-pub struct RollingUpdateDeployment {
-    /// The maximum number of pods that can be unavailable during the update.
-    /// Value can be an absolute number (ex: 5) or a percentage of desired pods (ex: 10%).
-    /// Absolute number is calculated from percentage by rounding down.
-    /// This can not be 0 if MaxSurge is 0.
-    /// Defaults to 25%.
-    /// Example: when this is set to 30%, the old ReplicaSet can be scaled down to 70% of desired pods
-    /// immediately when the rolling update starts. Once new pods are ready, old ReplicaSet
-    /// can be scaled down further, followed by scaling up the new ReplicaSet, ensuring
-    /// that the total number of pods available at all times during the update is at
-    /// least 70% of desired pods.
-    #[conversion(same_type)]
-    pub max_unavailable: Option<crate::value::IntOrString>,
-    /// The maximum number of pods that can be scheduled above the desired number of
-    /// pods.
-    /// Value can be an absolute number (ex: 5) or a percentage of desired pods (ex: 10%).
-    /// This can not be 0 if MaxUnavailable is 0.
-    /// Absolute number is calculated from percentage by rounding up.
-    /// Defaults to 25%.
-    /// Example: when this is set to 30%, the new ReplicaSet can be scaled up immediately when
-    /// the rolling update starts, such that the total number of old and new pods do not exceed
-    /// 130% of desired pods. Once old pods have been killed,
-    /// new ReplicaSet can be scaled up further, ensuring that total number of pods running
-    /// at any time during the update is at most 130% of desired pods.
-    #[conversion(same_type)]
-    pub max_surge: Option<crate::value::IntOrString>,
-}
-
-apimachinery::proto_message!(RollingUpdateDeployment { 1 => max_unavailable as "maxUnavailable", 2 => max_surge as "maxSurge" });
-
-/// RollingUpdateStatefulSetStrategy is used to communicate parameter for RollingUpdateStatefulSetStrategyType.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::RollingUpdateStatefulSetStrategy, nested)]
-pub struct RollingUpdateStatefulSetStrategy {
-    /// Partition indicates the ordinal at which the StatefulSet should be partitioned
-    /// for updates. During a rolling update, all pods from ordinal Replicas-1 to
-    /// Partition are updated. All pods from ordinal Partition-1 to 0 remain untouched.
-    /// This is helpful in being able to do a canary based deployment. The default value is 0.
-    #[conversion(same_type)]
-    pub partition: Option<i32>,
-    /// maxUnavailable is the maximum number of pods that can be unavailable during the update.
-    /// Value can be an absolute number (ex: 5) or a percentage of desired pods (ex: 10%).
-    /// Absolute number is calculated from percentage by rounding up. This can not be 0.
-    /// Defaults to 1. This field is beta-level and is enabled by default. The field applies to all pods in the range 0 to
-    /// Replicas-1. That means if there is any unavailable pod in the range 0 to Replicas-1, it
-    /// will be counted towards MaxUnavailable.
-    /// This setting might not be effective for the OrderedReady podManagementPolicy. That policy ensures pods are created and become ready one at a time.
-    #[conversion(same_type)]
-    pub max_unavailable: Option<crate::value::IntOrString>,
-}
-
-apimachinery::proto_message!(RollingUpdateStatefulSetStrategy { 1 => partition, 2 => max_unavailable as "maxUnavailable" });
 
 /// Scale represents a scaling request for a resource.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
@@ -353,48 +287,14 @@ pub struct Scale {
     #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec defines the behavior of the scale. More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>.
-    pub spec: ScaleSpec,
+    #[conversion(same_type)]
+    pub spec: crate::apps::v1beta2::ScaleSpec,
     /// status defines current status of the scale. More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>. Read-only.
-    pub status: ScaleStatus,
+    #[conversion(same_type)]
+    pub status: crate::apps::v1beta2::ScaleStatus,
 }
 
 apimachinery::proto_message!(Scale { 1 => metadata, 2 => spec, 3 => status });
-
-/// ScaleSpec describes the attributes of a scale subresource
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1beta2::ScaleSpec, nested)]
-pub struct ScaleSpec {
-    /// replicas is the number of observed instances of the scaled object.
-    #[api(skip_serializing_if = "crate::go_json::is_zero")]
-    #[conversion(same_type)]
-    pub replicas: i32,
-}
-
-apimachinery::proto_message!(ScaleSpec { 1 => replicas });
-
-/// ScaleStatus represents the current status of a scale subresource.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1beta2::ScaleStatus, nested)]
-pub struct ScaleStatus {
-    /// replias is the actual number of observed instances of the scaled object.
-    #[conversion(same_type)]
-    pub replicas: i32,
-    /// selector is a label query over pods that should match the replicas count. More info: <https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/>
-    #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
-    #[conversion(same_type)]
-    pub selector: std::collections::BTreeMap<String, String>,
-    /// targetSelector is the label selector for pods that should match the replicas count. This is a serializated
-    /// version of both map-based and more expressive set-based selectors. This is done to
-    /// avoid introspection in the clients. The string will be in the same format as the
-    /// query-param syntax. If the target type only supports map-based selectors, both this
-    /// field and map-based selector field are populated.
-    /// More info: <https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors>
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub target_selector: String,
-}
-
-apimachinery::proto_message!(ScaleStatus { 1 => replicas, 2 => selector, 3 => target_selector as "targetSelector" });
 
 /// DEPRECATED - This group version of StatefulSet is deprecated by apps/v1beta2/StatefulSet. See the release notes for
 /// more information.
@@ -425,31 +325,6 @@ pub struct StatefulSet {
 
 apimachinery::proto_message!(StatefulSet { 1 => metadata, 2 => spec, 3 => status });
 
-/// StatefulSetCondition describes the state of a statefulset at a certain point.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::StatefulSetCondition, nested)]
-pub struct StatefulSetCondition {
-    /// Type of statefulset condition.
-    #[conversion(same_type)]
-    pub r#type: String,
-    /// Status of the condition, one of True, False, Unknown.
-    #[conversion(same_type)]
-    pub status: String,
-    /// Last time the condition transitioned from one status to another.
-    #[conversion(same_type)]
-    pub last_transition_time: apimachinery::apis::meta::v1::Time,
-    /// The reason for the condition's last transition.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub reason: String,
-    /// A human readable message indicating details about the transition.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub message: String,
-}
-
-apimachinery::proto_message!(StatefulSetCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
-
 /// StatefulSetList is a collection of StatefulSets.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
@@ -474,49 +349,6 @@ pub struct StatefulSetList {
 }
 
 apimachinery::proto_message!(StatefulSetList { 1 => metadata, 2 => items });
-
-/// StatefulSetOrdinals describes the policy used for replica ordinal assignment
-/// in this StatefulSet.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::StatefulSetOrdinals, nested)]
-pub struct StatefulSetOrdinals {
-    /// start is the number representing the first replica's index. It may be used
-    /// to number replicas from an alternate index (eg: 1-indexed) over the default
-    /// 0-indexed names, or to orchestrate progressive movement of replicas from
-    /// one StatefulSet to another.
-    /// If set, replica indices will be in the range:
-    /// \[.spec.ordinals.start, .spec.ordinals.start + .spec.replicas).
-    /// If unset, defaults to 0. Replica indices will be in the range:
-    /// \[0, .spec.replicas).
-    #[conversion(same_type)]
-    pub start: i32,
-}
-
-apimachinery::proto_message!(StatefulSetOrdinals { 1 => start });
-
-/// StatefulSetPersistentVolumeClaimRetentionPolicy describes the policy used for PVCs
-/// created from the StatefulSet VolumeClaimTemplates.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::StatefulSetPersistentVolumeClaimRetentionPolicy, nested)]
-pub struct StatefulSetPersistentVolumeClaimRetentionPolicy {
-    /// whenDeleted specifies what happens to PVCs created from StatefulSet
-    /// VolumeClaimTemplates when the StatefulSet is deleted. The default policy
-    /// of \`Retain\` causes PVCs to not be affected by StatefulSet deletion. The
-    /// \`Delete\` policy causes those PVCs to be deleted.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub when_deleted: String,
-    /// whenScaled specifies what happens to PVCs created from StatefulSet
-    /// VolumeClaimTemplates when the StatefulSet is scaled down. The default
-    /// policy of \`Retain\` causes PVCs to not be affected by a scaledown. The
-    /// \`Delete\` policy causes the associated PVCs for any excess pods above
-    /// the replica count to be deleted.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub when_scaled: String,
-}
-
-apimachinery::proto_message!(StatefulSetPersistentVolumeClaimRetentionPolicy { 1 => when_deleted as "whenDeleted", 2 => when_scaled as "whenScaled" });
 
 /// A StatefulSetSpec is the specification of a StatefulSet.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
@@ -573,7 +405,8 @@ pub struct StatefulSetSpec {
     /// updateStrategy indicates the StatefulSetUpdateStrategy that will be
     /// employed to update Pods in the StatefulSet when a revision is made to
     /// Template.
-    pub update_strategy: StatefulSetUpdateStrategy,
+    #[conversion(same_type)]
+    pub update_strategy: crate::apps::v1::StatefulSetUpdateStrategy,
     /// revisionHistoryLimit is the maximum number of revisions that will
     /// be maintained in the StatefulSet's revision history. The revision history
     /// consists of all revisions not represented by a currently applied
@@ -592,12 +425,14 @@ pub struct StatefulSetSpec {
     /// policy allows the lifecycle to be altered, for example by deleting persistent
     /// volume claims when their stateful set is deleted, or when their pod is scaled
     /// down.
+    #[conversion(same_type)]
     pub persistent_volume_claim_retention_policy:
-        Option<StatefulSetPersistentVolumeClaimRetentionPolicy>,
+        Option<crate::apps::v1::StatefulSetPersistentVolumeClaimRetentionPolicy>,
     /// ordinals controls the numbering of replica indices in a StatefulSet. The
     /// default ordinals behavior assigns a "0" index to the first replica and
     /// increments the index by one for each additional replica requested.
-    pub ordinals: Option<StatefulSetOrdinals>,
+    #[conversion(same_type)]
+    pub ordinals: Option<crate::apps::v1::StatefulSetOrdinals>,
 }
 
 apimachinery::proto_message!(StatefulSetSpec { 1 => replicas, 2 => selector, 3 => template, 4 => volume_claim_templates as "volumeClaimTemplates", 5 => service_name as "serviceName", 6 => pod_management_policy as "podManagementPolicy", 7 => update_strategy as "updateStrategy", 8 => revision_history_limit as "revisionHistoryLimit", 9 => min_ready_seconds as "minReadySeconds", 10 => persistent_volume_claim_retention_policy as "persistentVolumeClaimRetentionPolicy", 11 => ordinals });
@@ -644,26 +479,11 @@ pub struct StatefulSetStatus {
     pub collision_count: Option<i32>,
     /// conditions represent the latest available observations of a statefulset's current state.
     #[api(skip_serializing_if = "Vec::is_empty")]
-    pub conditions: Vec<StatefulSetCondition>,
+    #[conversion(same_type)]
+    pub conditions: Vec<crate::apps::v1::StatefulSetCondition>,
     /// availableReplicas is the total number of available pods (ready for at least minReadySeconds) targeted by this StatefulSet.
     #[conversion(same_type)]
     pub available_replicas: i32,
 }
 
 apimachinery::proto_message!(StatefulSetStatus { 1 => observed_generation as "observedGeneration", 2 => replicas, 3 => ready_replicas as "readyReplicas", 4 => current_replicas as "currentReplicas", 5 => updated_replicas as "updatedReplicas", 6 => current_revision as "currentRevision", 7 => update_revision as "updateRevision", 9 => collision_count as "collisionCount", 10 => conditions, 11 => available_replicas as "availableReplicas" });
-
-/// StatefulSetUpdateStrategy indicates the strategy that the StatefulSet
-/// controller will use to perform updates. It includes any additional parameters
-/// necessary to perform the update for the indicated strategy.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::StatefulSetUpdateStrategy, nested)]
-pub struct StatefulSetUpdateStrategy {
-    /// Type indicates the type of the StatefulSetUpdateStrategy.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub r#type: String,
-    /// RollingUpdate is used to communicate parameters when Type is RollingUpdateStatefulSetStrategyType.
-    pub rolling_update: Option<RollingUpdateStatefulSetStrategy>,
-}
-
-apimachinery::proto_message!(StatefulSetUpdateStrategy { 1 => r#type as "type", 2 => rolling_update as "rollingUpdate" });

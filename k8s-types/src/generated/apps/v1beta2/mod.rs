@@ -2,6 +2,151 @@
 // (`../shared/k8s-api/v1.36`); do not edit by hand.
 //! `apps/v1beta2`.
 
+/// DaemonSetCondition describes the state of a DaemonSet at a certain point.
+///
+/// The same type as [`v1::DaemonSetCondition`](crate::apps::v1::DaemonSetCondition):
+/// Go's `DaemonSetCondition` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type DaemonSetCondition = crate::apps::v1::DaemonSetCondition;
+
+/// DaemonSetSpec is the specification of a daemon set.
+///
+/// The same type as [`v1::DaemonSetSpec`](crate::apps::v1::DaemonSetSpec):
+/// Go's `DaemonSetSpec` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type DaemonSetSpec = crate::apps::v1::DaemonSetSpec;
+
+/// DaemonSetStatus represents the current status of a daemon set.
+///
+/// The same type as [`v1::DaemonSetStatus`](crate::apps::v1::DaemonSetStatus):
+/// Go's `DaemonSetStatus` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type DaemonSetStatus = crate::apps::v1::DaemonSetStatus;
+
+/// DaemonSetUpdateStrategy is a struct used to control the update strategy for a DaemonSet.
+///
+/// The same type as [`v1::DaemonSetUpdateStrategy`](crate::apps::v1::DaemonSetUpdateStrategy):
+/// Go's `DaemonSetUpdateStrategy` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type DaemonSetUpdateStrategy = crate::apps::v1::DaemonSetUpdateStrategy;
+
+/// DeploymentCondition describes the state of a deployment at a certain point.
+///
+/// The same type as [`v1::DeploymentCondition`](crate::apps::v1::DeploymentCondition):
+/// Go's `DeploymentCondition` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type DeploymentCondition = crate::apps::v1::DeploymentCondition;
+
+/// DeploymentSpec is the specification of the desired behavior of the Deployment.
+///
+/// The same type as [`v1::DeploymentSpec`](crate::apps::v1::DeploymentSpec):
+/// Go's `DeploymentSpec` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type DeploymentSpec = crate::apps::v1::DeploymentSpec;
+
+/// DeploymentStatus is the most recently observed status of the Deployment.
+///
+/// The same type as [`v1::DeploymentStatus`](crate::apps::v1::DeploymentStatus):
+/// Go's `DeploymentStatus` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type DeploymentStatus = crate::apps::v1::DeploymentStatus;
+
+/// DeploymentStrategy describes how to replace existing pods with new ones.
+///
+/// The same type as [`v1::DeploymentStrategy`](crate::apps::v1::DeploymentStrategy):
+/// Go's `DeploymentStrategy` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type DeploymentStrategy = crate::apps::v1::DeploymentStrategy;
+
+/// ReplicaSetCondition describes the state of a replica set at a certain point.
+///
+/// The same type as [`v1::ReplicaSetCondition`](crate::apps::v1::ReplicaSetCondition):
+/// Go's `ReplicaSetCondition` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type ReplicaSetCondition = crate::apps::v1::ReplicaSetCondition;
+
+/// ReplicaSetSpec is the specification of a ReplicaSet.
+///
+/// The same type as [`v1::ReplicaSetSpec`](crate::apps::v1::ReplicaSetSpec):
+/// Go's `ReplicaSetSpec` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type ReplicaSetSpec = crate::apps::v1::ReplicaSetSpec;
+
+/// ReplicaSetStatus represents the current status of a ReplicaSet.
+///
+/// The same type as [`v1::ReplicaSetStatus`](crate::apps::v1::ReplicaSetStatus):
+/// Go's `ReplicaSetStatus` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type ReplicaSetStatus = crate::apps::v1::ReplicaSetStatus;
+
+/// Spec to control the desired behavior of daemon set rolling update.
+///
+/// The same type as [`v1::RollingUpdateDaemonSet`](crate::apps::v1::RollingUpdateDaemonSet):
+/// Go's `RollingUpdateDaemonSet` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type RollingUpdateDaemonSet = crate::apps::v1::RollingUpdateDaemonSet;
+
+/// Spec to control the desired behavior of rolling update.
+///
+/// The same type as [`v1::RollingUpdateDeployment`](crate::apps::v1::RollingUpdateDeployment):
+/// Go's `RollingUpdateDeployment` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type RollingUpdateDeployment = crate::apps::v1::RollingUpdateDeployment;
+
+/// RollingUpdateStatefulSetStrategy is used to communicate parameter for RollingUpdateStatefulSetStrategyType.
+///
+/// The same type as [`v1::RollingUpdateStatefulSetStrategy`](crate::apps::v1::RollingUpdateStatefulSetStrategy):
+/// Go's `RollingUpdateStatefulSetStrategy` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type RollingUpdateStatefulSetStrategy = crate::apps::v1::RollingUpdateStatefulSetStrategy;
+
+/// StatefulSetCondition describes the state of a statefulset at a certain point.
+///
+/// The same type as [`v1::StatefulSetCondition`](crate::apps::v1::StatefulSetCondition):
+/// Go's `StatefulSetCondition` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type StatefulSetCondition = crate::apps::v1::StatefulSetCondition;
+
+/// StatefulSetOrdinals describes the policy used for replica ordinal assignment
+/// in this StatefulSet.
+///
+/// The same type as [`v1::StatefulSetOrdinals`](crate::apps::v1::StatefulSetOrdinals):
+/// Go's `StatefulSetOrdinals` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type StatefulSetOrdinals = crate::apps::v1::StatefulSetOrdinals;
+
+/// StatefulSetPersistentVolumeClaimRetentionPolicy describes the policy used for PVCs
+/// created from the StatefulSet VolumeClaimTemplates.
+///
+/// The same type as [`v1::StatefulSetPersistentVolumeClaimRetentionPolicy`](crate::apps::v1::StatefulSetPersistentVolumeClaimRetentionPolicy):
+/// Go's `StatefulSetPersistentVolumeClaimRetentionPolicy` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type StatefulSetPersistentVolumeClaimRetentionPolicy =
+    crate::apps::v1::StatefulSetPersistentVolumeClaimRetentionPolicy;
+
+/// A StatefulSetSpec is the specification of a StatefulSet.
+///
+/// The same type as [`v1::StatefulSetSpec`](crate::apps::v1::StatefulSetSpec):
+/// Go's `StatefulSetSpec` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type StatefulSetSpec = crate::apps::v1::StatefulSetSpec;
+
+/// StatefulSetStatus represents the current state of a StatefulSet.
+///
+/// The same type as [`v1::StatefulSetStatus`](crate::apps::v1::StatefulSetStatus):
+/// Go's `StatefulSetStatus` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type StatefulSetStatus = crate::apps::v1::StatefulSetStatus;
+
+/// StatefulSetUpdateStrategy indicates the strategy that the StatefulSet
+/// controller will use to perform updates. It includes any additional parameters
+/// necessary to perform the update for the indicated strategy.
+///
+/// The same type as [`v1::StatefulSetUpdateStrategy`](crate::apps::v1::StatefulSetUpdateStrategy):
+/// Go's `StatefulSetUpdateStrategy` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type StatefulSetUpdateStrategy = crate::apps::v1::StatefulSetUpdateStrategy;
+
 /// DEPRECATED - This group version of ControllerRevision is deprecated by apps/v1/ControllerRevision. See the
 /// release notes for more information.
 /// ControllerRevision implements an immutable snapshot of state data. Clients
@@ -77,41 +222,18 @@ pub struct DaemonSet {
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// The desired behavior of this daemon set.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    pub spec: DaemonSetSpec,
+    #[conversion(same_type)]
+    pub spec: crate::apps::v1::DaemonSetSpec,
     /// The current status of this daemon set. This data may be
     /// out of date by some window of time.
     /// Populated by the system.
     /// Read-only.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    pub status: DaemonSetStatus,
+    #[conversion(same_type)]
+    pub status: crate::apps::v1::DaemonSetStatus,
 }
 
 apimachinery::proto_message!(DaemonSet { 1 => metadata, 2 => spec, 3 => status });
-
-/// DaemonSetCondition describes the state of a DaemonSet at a certain point.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::DaemonSetCondition, nested)]
-pub struct DaemonSetCondition {
-    /// Type of DaemonSet condition.
-    #[conversion(same_type)]
-    pub r#type: String,
-    /// Status of the condition, one of True, False, Unknown.
-    #[conversion(same_type)]
-    pub status: String,
-    /// Last time the condition transitioned from one status to another.
-    #[conversion(same_type)]
-    pub last_transition_time: apimachinery::apis::meta::v1::Time,
-    /// The reason for the condition's last transition.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub reason: String,
-    /// A human readable message indicating details about the transition.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub message: String,
-}
-
-apimachinery::proto_message!(DaemonSetCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
 
 /// DaemonSetList is a collection of daemon sets.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
@@ -139,116 +261,6 @@ pub struct DaemonSetList {
 
 apimachinery::proto_message!(DaemonSetList { 1 => metadata, 2 => items });
 
-/// DaemonSetSpec is the specification of a daemon set.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::DaemonSetSpec, nested)]
-pub struct DaemonSetSpec {
-    /// A label query over pods that are managed by the daemon set.
-    /// Must match in order to be controlled.
-    /// It must match the pod template's labels.
-    /// More info: <https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors>
-    #[api(nullable)]
-    #[conversion(same_type)]
-    pub selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
-    /// An object that describes the pod that will be created.
-    /// The DaemonSet will create exactly one copy of this pod on every node
-    /// that matches the template's node selector (or on every node if no node
-    /// selector is specified).
-    /// The only allowed template.spec.restartPolicy value is "Always".
-    /// More info: <https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller#pod-template>
-    #[conversion(same_type)]
-    pub template: crate::core::v1::PodTemplateSpec,
-    /// An update strategy to replace existing DaemonSet pods with new pods.
-    pub update_strategy: DaemonSetUpdateStrategy,
-    /// The minimum number of seconds for which a newly created DaemonSet pod should
-    /// be ready without any of its container crashing, for it to be considered
-    /// available. Defaults to 0 (pod will be considered available as soon as it
-    /// is ready).
-    #[api(skip_serializing_if = "crate::go_json::is_zero")]
-    #[conversion(same_type)]
-    pub min_ready_seconds: i32,
-    /// The number of old history to retain to allow rollback.
-    /// This is a pointer to distinguish between explicit zero and not specified.
-    /// Defaults to 10.
-    #[conversion(same_type)]
-    pub revision_history_limit: Option<i32>,
-}
-
-apimachinery::proto_message!(DaemonSetSpec { 1 => selector, 2 => template, 3 => update_strategy as "updateStrategy", 4 => min_ready_seconds as "minReadySeconds", 6 => revision_history_limit as "revisionHistoryLimit" });
-
-/// DaemonSetStatus represents the current status of a daemon set.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::DaemonSetStatus, nested)]
-pub struct DaemonSetStatus {
-    /// The number of nodes that are running at least 1
-    /// daemon pod and are supposed to run the daemon pod.
-    /// More info: <https://kubernetes.io/docs/concepts/workloads/controllers/daemonset/>
-    #[conversion(same_type)]
-    pub current_number_scheduled: i32,
-    /// The number of nodes that are running the daemon pod, but are
-    /// not supposed to run the daemon pod.
-    /// More info: <https://kubernetes.io/docs/concepts/workloads/controllers/daemonset/>
-    #[conversion(same_type)]
-    pub number_misscheduled: i32,
-    /// The total number of nodes that should be running the daemon
-    /// pod (including nodes correctly running the daemon pod).
-    /// More info: <https://kubernetes.io/docs/concepts/workloads/controllers/daemonset/>
-    #[conversion(same_type)]
-    pub desired_number_scheduled: i32,
-    /// Total number of nodes that should be running the daemon pod and have one
-    /// or more of the daemon pod running with a Ready Condition by passing the readinessProbe.
-    #[conversion(same_type)]
-    pub number_ready: i32,
-    /// The most recent generation observed by the daemon set controller.
-    #[api(skip_serializing_if = "crate::go_json::is_zero")]
-    #[conversion(same_type)]
-    pub observed_generation: i64,
-    /// The total number of nodes that are running updated daemon pod
-    #[api(skip_serializing_if = "crate::go_json::is_zero")]
-    #[conversion(same_type)]
-    pub updated_number_scheduled: i32,
-    /// The number of nodes that should be running the
-    /// daemon pod and have one or more of the daemon pod running and
-    /// available (ready for at least spec.minReadySeconds)
-    #[api(skip_serializing_if = "crate::go_json::is_zero")]
-    #[conversion(same_type)]
-    pub number_available: i32,
-    /// The number of nodes that should be running the
-    /// daemon pod and have none of the daemon pod running and available
-    /// (ready for at least spec.minReadySeconds)
-    #[api(skip_serializing_if = "crate::go_json::is_zero")]
-    #[conversion(same_type)]
-    pub number_unavailable: i32,
-    /// Count of hash collisions for the DaemonSet. The DaemonSet controller
-    /// uses this field as a collision avoidance mechanism when it needs to
-    /// create the name for the newest ControllerRevision.
-    #[conversion(same_type)]
-    pub collision_count: Option<i32>,
-    /// Represents the latest available observations of a DaemonSet's current state.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    pub conditions: Vec<DaemonSetCondition>,
-}
-
-apimachinery::proto_message!(DaemonSetStatus { 1 => current_number_scheduled as "currentNumberScheduled", 2 => number_misscheduled as "numberMisscheduled", 3 => desired_number_scheduled as "desiredNumberScheduled", 4 => number_ready as "numberReady", 5 => observed_generation as "observedGeneration", 6 => updated_number_scheduled as "updatedNumberScheduled", 7 => number_available as "numberAvailable", 8 => number_unavailable as "numberUnavailable", 9 => collision_count as "collisionCount", 10 => conditions });
-
-/// DaemonSetUpdateStrategy is a struct used to control the update strategy for a DaemonSet.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::DaemonSetUpdateStrategy, nested)]
-pub struct DaemonSetUpdateStrategy {
-    /// Type of daemon set update. Can be "RollingUpdate" or "OnDelete". Default is RollingUpdate.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub r#type: String,
-    /// Rolling update config params. Present only if type = "RollingUpdate".
-    /// ---
-    /// TODO: Update this to follow our convention for oneOf, whatever we decide it
-    /// to be. Same as Deployment \`strategy.rollingUpdate\`.
-    /// See <https://github.com/kubernetes/kubernetes/issues/35345>
-    pub rolling_update: Option<RollingUpdateDaemonSet>,
-}
-
-apimachinery::proto_message!(DaemonSetUpdateStrategy { 1 => r#type as "type", 2 => rolling_update as "rollingUpdate" });
-
 /// DEPRECATED - This group version of Deployment is deprecated by apps/v1/Deployment. See the release notes for
 /// more information.
 /// Deployment enables declarative updates for Pods and ReplicaSets.
@@ -264,40 +276,14 @@ pub struct Deployment {
     #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Specification of the desired behavior of the Deployment.
-    pub spec: DeploymentSpec,
+    #[conversion(same_type)]
+    pub spec: crate::apps::v1::DeploymentSpec,
     /// Most recently observed status of the Deployment.
-    pub status: DeploymentStatus,
+    #[conversion(same_type)]
+    pub status: crate::apps::v1::DeploymentStatus,
 }
 
 apimachinery::proto_message!(Deployment { 1 => metadata, 2 => spec, 3 => status });
-
-/// DeploymentCondition describes the state of a deployment at a certain point.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::DeploymentCondition, nested)]
-pub struct DeploymentCondition {
-    /// Type of deployment condition.
-    #[conversion(same_type)]
-    pub r#type: String,
-    /// Status of the condition, one of True, False, Unknown.
-    #[conversion(same_type)]
-    pub status: String,
-    /// The last time this condition was updated.
-    #[conversion(same_type)]
-    pub last_update_time: apimachinery::apis::meta::v1::Time,
-    /// Last time the condition transitioned from one status to another.
-    #[conversion(same_type)]
-    pub last_transition_time: apimachinery::apis::meta::v1::Time,
-    /// The reason for the condition's last transition.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub reason: String,
-    /// A human readable message indicating details about the transition.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub message: String,
-}
-
-apimachinery::proto_message!(DeploymentCondition { 1 => r#type as "type", 2 => status, 4 => reason, 5 => message, 6 => last_update_time as "lastUpdateTime", 7 => last_transition_time as "lastTransitionTime" });
 
 /// DeploymentList is a list of Deployments.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
@@ -324,118 +310,6 @@ pub struct DeploymentList {
 
 apimachinery::proto_message!(DeploymentList { 1 => metadata, 2 => items });
 
-/// DeploymentSpec is the specification of the desired behavior of the Deployment.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::DeploymentSpec, nested)]
-pub struct DeploymentSpec {
-    /// Number of desired pods. This is a pointer to distinguish between explicit
-    /// zero and not specified. Defaults to 1.
-    #[conversion(same_type)]
-    pub replicas: Option<i32>,
-    /// Label selector for pods. Existing ReplicaSets whose pods are
-    /// selected by this will be the ones affected by this deployment.
-    /// It must match the pod template's labels.
-    #[api(nullable)]
-    #[conversion(same_type)]
-    pub selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
-    /// Template describes the pods that will be created.
-    /// The only allowed template.spec.restartPolicy value is "Always".
-    #[conversion(same_type)]
-    pub template: crate::core::v1::PodTemplateSpec,
-    /// The deployment strategy to use to replace existing pods with new ones.
-    pub strategy: DeploymentStrategy,
-    /// Minimum number of seconds for which a newly created pod should be ready
-    /// without any of its container crashing, for it to be considered available.
-    /// Defaults to 0 (pod will be considered available as soon as it is ready)
-    #[api(skip_serializing_if = "crate::go_json::is_zero")]
-    #[conversion(same_type)]
-    pub min_ready_seconds: i32,
-    /// The number of old ReplicaSets to retain to allow rollback.
-    /// This is a pointer to distinguish between explicit zero and not specified.
-    /// Defaults to 10.
-    #[conversion(same_type)]
-    pub revision_history_limit: Option<i32>,
-    /// Indicates that the deployment is paused.
-    #[api(skip_serializing_if = "crate::go_json::is_zero")]
-    #[conversion(same_type)]
-    pub paused: bool,
-    /// The maximum time in seconds for a deployment to make progress before it
-    /// is considered to be failed. The deployment controller will continue to
-    /// process failed deployments and a condition with a ProgressDeadlineExceeded
-    /// reason will be surfaced in the deployment status. Note that progress will
-    /// not be estimated during the time a deployment is paused. Defaults to 600s.
-    #[conversion(same_type)]
-    pub progress_deadline_seconds: Option<i32>,
-}
-
-apimachinery::proto_message!(DeploymentSpec { 1 => replicas, 2 => selector, 3 => template, 4 => strategy, 5 => min_ready_seconds as "minReadySeconds", 6 => revision_history_limit as "revisionHistoryLimit", 7 => paused, 9 => progress_deadline_seconds as "progressDeadlineSeconds" });
-
-/// DeploymentStatus is the most recently observed status of the Deployment.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::DeploymentStatus, nested)]
-pub struct DeploymentStatus {
-    /// The generation observed by the deployment controller.
-    #[api(skip_serializing_if = "crate::go_json::is_zero")]
-    #[conversion(same_type)]
-    pub observed_generation: i64,
-    /// Total number of non-terminating pods targeted by this deployment (their labels match the selector).
-    #[api(skip_serializing_if = "crate::go_json::is_zero")]
-    #[conversion(same_type)]
-    pub replicas: i32,
-    /// Total number of non-terminating pods targeted by this deployment that have the desired template spec.
-    #[api(skip_serializing_if = "crate::go_json::is_zero")]
-    #[conversion(same_type)]
-    pub updated_replicas: i32,
-    /// Total number of non-terminating pods targeted by this Deployment with a Ready Condition.
-    #[api(skip_serializing_if = "crate::go_json::is_zero")]
-    #[conversion(same_type)]
-    pub ready_replicas: i32,
-    /// Total number of available non-terminating pods (ready for at least minReadySeconds) targeted by this deployment.
-    #[api(skip_serializing_if = "crate::go_json::is_zero")]
-    #[conversion(same_type)]
-    pub available_replicas: i32,
-    /// Total number of unavailable pods targeted by this deployment. This is the total number of
-    /// pods that are still required for the deployment to have 100% available capacity. They may
-    /// either be pods that are running but not yet available or pods that still have not been created.
-    #[api(skip_serializing_if = "crate::go_json::is_zero")]
-    #[conversion(same_type)]
-    pub unavailable_replicas: i32,
-    /// Total number of terminating pods targeted by this deployment. Terminating pods have a non-null
-    /// .metadata.deletionTimestamp and have not yet reached the Failed or Succeeded .status.phase.
-    ///
-    /// This is a beta field and requires enabling DeploymentReplicaSetTerminatingReplicas feature (enabled by default).
-    #[conversion(same_type)]
-    pub terminating_replicas: Option<i32>,
-    /// Represents the latest available observations of a deployment's current state.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    pub conditions: Vec<DeploymentCondition>,
-    /// Count of hash collisions for the Deployment. The Deployment controller uses this
-    /// field as a collision avoidance mechanism when it needs to create the name for the
-    /// newest ReplicaSet.
-    #[conversion(same_type)]
-    pub collision_count: Option<i32>,
-}
-
-apimachinery::proto_message!(DeploymentStatus { 1 => observed_generation as "observedGeneration", 2 => replicas, 3 => updated_replicas as "updatedReplicas", 4 => available_replicas as "availableReplicas", 5 => unavailable_replicas as "unavailableReplicas", 6 => conditions, 7 => ready_replicas as "readyReplicas", 8 => collision_count as "collisionCount", 9 => terminating_replicas as "terminatingReplicas" });
-
-/// DeploymentStrategy describes how to replace existing pods with new ones.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::DeploymentStrategy, nested)]
-pub struct DeploymentStrategy {
-    /// Type of deployment. Can be "Recreate" or "RollingUpdate". Default is RollingUpdate.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub r#type: String,
-    /// Rolling update config params. Present only if DeploymentStrategyType =
-    /// RollingUpdate.
-    /// ---
-    /// TODO: Update this to follow our convention for oneOf, whatever we decide it
-    /// to be.
-    pub rolling_update: Option<RollingUpdateDeployment>,
-}
-
-apimachinery::proto_message!(DeploymentStrategy { 1 => r#type as "type", 2 => rolling_update as "rollingUpdate" });
-
 /// DEPRECATED - This group version of ReplicaSet is deprecated by apps/v1/ReplicaSet. See the release notes for
 /// more information.
 /// ReplicaSet ensures that a specified number of pod replicas are running at any given time.
@@ -454,41 +328,18 @@ pub struct ReplicaSet {
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Spec defines the specification of the desired behavior of the ReplicaSet.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    pub spec: ReplicaSetSpec,
+    #[conversion(same_type)]
+    pub spec: crate::apps::v1::ReplicaSetSpec,
     /// Status is the most recently observed status of the ReplicaSet.
     /// This data may be out of date by some window of time.
     /// Populated by the system.
     /// Read-only.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    pub status: ReplicaSetStatus,
+    #[conversion(same_type)]
+    pub status: crate::apps::v1::ReplicaSetStatus,
 }
 
 apimachinery::proto_message!(ReplicaSet { 1 => metadata, 2 => spec, 3 => status });
-
-/// ReplicaSetCondition describes the state of a replica set at a certain point.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::ReplicaSetCondition, nested)]
-pub struct ReplicaSetCondition {
-    /// Type of replica set condition.
-    #[conversion(same_type)]
-    pub r#type: String,
-    /// Status of the condition, one of True, False, Unknown.
-    #[conversion(same_type)]
-    pub status: String,
-    /// The last time the condition transitioned from one status to another.
-    #[conversion(same_type)]
-    pub last_transition_time: apimachinery::apis::meta::v1::Time,
-    /// The reason for the condition's last transition.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub reason: String,
-    /// A human readable message indicating details about the transition.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub message: String,
-}
-
-apimachinery::proto_message!(ReplicaSetCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
 
 /// ReplicaSetList is a collection of ReplicaSets.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
@@ -516,175 +367,6 @@ pub struct ReplicaSetList {
 }
 
 apimachinery::proto_message!(ReplicaSetList { 1 => metadata, 2 => items });
-
-/// ReplicaSetSpec is the specification of a ReplicaSet.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::ReplicaSetSpec, nested)]
-pub struct ReplicaSetSpec {
-    /// Replicas is the number of desired pods.
-    /// This is a pointer to distinguish between explicit zero and unspecified.
-    /// Defaults to 1.
-    /// More info: <https://kubernetes.io/docs/concepts/workloads/controllers/replicaset>
-    #[conversion(same_type)]
-    pub replicas: Option<i32>,
-    /// Minimum number of seconds for which a newly created pod should be ready
-    /// without any of its container crashing, for it to be considered available.
-    /// Defaults to 0 (pod will be considered available as soon as it is ready)
-    #[api(skip_serializing_if = "crate::go_json::is_zero")]
-    #[conversion(same_type)]
-    pub min_ready_seconds: i32,
-    /// Selector is a label query over pods that should match the replica count.
-    /// Label keys and values that must match in order to be controlled by this replica set.
-    /// It must match the pod template's labels.
-    /// More info: <https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors>
-    #[api(nullable)]
-    #[conversion(same_type)]
-    pub selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
-    /// Template is the object that describes the pod that will be created if
-    /// insufficient replicas are detected.
-    /// More info: <https://kubernetes.io/docs/concepts/workloads/controllers/replicaset/#pod-template>
-    #[conversion(same_type)]
-    pub template: crate::core::v1::PodTemplateSpec,
-}
-
-apimachinery::proto_message!(ReplicaSetSpec { 1 => replicas, 2 => selector, 3 => template, 4 => min_ready_seconds as "minReadySeconds" });
-
-/// ReplicaSetStatus represents the current status of a ReplicaSet.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::ReplicaSetStatus, nested)]
-pub struct ReplicaSetStatus {
-    /// Replicas is the most recently observed number of non-terminating pods.
-    /// More info: <https://kubernetes.io/docs/concepts/workloads/controllers/replicaset>
-    #[conversion(same_type)]
-    pub replicas: i32,
-    /// The number of non-terminating pods that have labels matching the labels of the pod template of the replicaset.
-    #[api(skip_serializing_if = "crate::go_json::is_zero")]
-    #[conversion(same_type)]
-    pub fully_labeled_replicas: i32,
-    /// The number of non-terminating pods targeted by this ReplicaSet with a Ready Condition.
-    #[api(skip_serializing_if = "crate::go_json::is_zero")]
-    #[conversion(same_type)]
-    pub ready_replicas: i32,
-    /// The number of available non-terminating pods (ready for at least minReadySeconds) for this replica set.
-    #[api(skip_serializing_if = "crate::go_json::is_zero")]
-    #[conversion(same_type)]
-    pub available_replicas: i32,
-    /// The number of terminating pods for this replica set. Terminating pods have a non-null .metadata.deletionTimestamp
-    /// and have not yet reached the Failed or Succeeded .status.phase.
-    ///
-    /// This is a beta field and requires enabling DeploymentReplicaSetTerminatingReplicas feature (enabled by default).
-    #[conversion(same_type)]
-    pub terminating_replicas: Option<i32>,
-    /// ObservedGeneration reflects the generation of the most recently observed ReplicaSet.
-    #[api(skip_serializing_if = "crate::go_json::is_zero")]
-    #[conversion(same_type)]
-    pub observed_generation: i64,
-    /// Represents the latest available observations of a replica set's current state.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    pub conditions: Vec<ReplicaSetCondition>,
-}
-
-apimachinery::proto_message!(ReplicaSetStatus { 1 => replicas, 2 => fully_labeled_replicas as "fullyLabeledReplicas", 3 => observed_generation as "observedGeneration", 4 => ready_replicas as "readyReplicas", 5 => available_replicas as "availableReplicas", 6 => conditions, 7 => terminating_replicas as "terminatingReplicas" });
-
-/// Spec to control the desired behavior of daemon set rolling update.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::RollingUpdateDaemonSet, nested)]
-pub struct RollingUpdateDaemonSet {
-    /// The maximum number of DaemonSet pods that can be unavailable during the
-    /// update. Value can be an absolute number (ex: 5) or a percentage of total
-    /// number of DaemonSet pods at the start of the update (ex: 10%). Absolute
-    /// number is calculated from percentage by rounding up.
-    /// This cannot be 0 if MaxSurge is 0
-    /// Default value is 1.
-    /// Example: when this is set to 30%, at most 30% of the total number of nodes
-    /// that should be running the daemon pod (i.e. status.desiredNumberScheduled)
-    /// can have their pods stopped for an update at any given time. The update
-    /// starts by stopping at most 30% of those DaemonSet pods and then brings
-    /// up new DaemonSet pods in their place. Once the new pods are available,
-    /// it then proceeds onto other DaemonSet pods, thus ensuring that at least
-    /// 70% of original number of DaemonSet pods are available at all times during
-    /// the update.
-    #[conversion(same_type)]
-    pub max_unavailable: Option<crate::value::IntOrString>,
-    /// The maximum number of nodes with an existing available DaemonSet pod that
-    /// can have an updated DaemonSet pod during during an update.
-    /// Value can be an absolute number (ex: 5) or a percentage of desired pods (ex: 10%).
-    /// This can not be 0 if MaxUnavailable is 0.
-    /// Absolute number is calculated from percentage by rounding up to a minimum of 1.
-    /// Default value is 0.
-    /// Example: when this is set to 30%, at most 30% of the total number of nodes
-    /// that should be running the daemon pod (i.e. status.desiredNumberScheduled)
-    /// can have their a new pod created before the old pod is marked as deleted.
-    /// The update starts by launching new pods on 30% of nodes. Once an updated
-    /// pod is available (Ready for at least minReadySeconds) the old DaemonSet pod
-    /// on that node is marked deleted. If the old pod becomes unavailable for any
-    /// reason (Ready transitions to false, is evicted, or is drained) an updated
-    /// pod is immediately created on that node without considering surge limits.
-    /// Allowing surge implies the possibility that the resources consumed by the
-    /// daemonset on any given node can double if the readiness check fails, and
-    /// so resource intensive daemonsets should take into account that they may
-    /// cause evictions during disruption.
-    #[conversion(same_type)]
-    pub max_surge: Option<crate::value::IntOrString>,
-}
-
-apimachinery::proto_message!(RollingUpdateDaemonSet { 1 => max_unavailable as "maxUnavailable", 2 => max_surge as "maxSurge" });
-
-/// Spec to control the desired behavior of rolling update.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::RollingUpdateDeployment, nested)]
-pub struct RollingUpdateDeployment {
-    /// The maximum number of pods that can be unavailable during the update.
-    /// Value can be an absolute number (ex: 5) or a percentage of desired pods (ex: 10%).
-    /// Absolute number is calculated from percentage by rounding down.
-    /// This can not be 0 if MaxSurge is 0.
-    /// Defaults to 25%.
-    /// Example: when this is set to 30%, the old ReplicaSet can be scaled down to 70% of desired pods
-    /// immediately when the rolling update starts. Once new pods are ready, old ReplicaSet
-    /// can be scaled down further, followed by scaling up the new ReplicaSet, ensuring
-    /// that the total number of pods available at all times during the update is at
-    /// least 70% of desired pods.
-    #[conversion(same_type)]
-    pub max_unavailable: Option<crate::value::IntOrString>,
-    /// The maximum number of pods that can be scheduled above the desired number of
-    /// pods.
-    /// Value can be an absolute number (ex: 5) or a percentage of desired pods (ex: 10%).
-    /// This can not be 0 if MaxUnavailable is 0.
-    /// Absolute number is calculated from percentage by rounding up.
-    /// Defaults to 25%.
-    /// Example: when this is set to 30%, the new ReplicaSet can be scaled up immediately when
-    /// the rolling update starts, such that the total number of old and new pods do not exceed
-    /// 130% of desired pods. Once old pods have been killed,
-    /// new ReplicaSet can be scaled up further, ensuring that total number of pods running
-    /// at any time during the update is at most 130% of desired pods.
-    #[conversion(same_type)]
-    pub max_surge: Option<crate::value::IntOrString>,
-}
-
-apimachinery::proto_message!(RollingUpdateDeployment { 1 => max_unavailable as "maxUnavailable", 2 => max_surge as "maxSurge" });
-
-/// RollingUpdateStatefulSetStrategy is used to communicate parameter for RollingUpdateStatefulSetStrategyType.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::RollingUpdateStatefulSetStrategy, nested)]
-pub struct RollingUpdateStatefulSetStrategy {
-    /// Partition indicates the ordinal at which the StatefulSet should be partitioned
-    /// for updates. During a rolling update, all pods from ordinal Replicas-1 to
-    /// Partition are updated. All pods from ordinal Partition-1 to 0 remain untouched.
-    /// This is helpful in being able to do a canary based deployment. The default value is 0.
-    #[conversion(same_type)]
-    pub partition: Option<i32>,
-    /// The maximum number of pods that can be unavailable during the update.
-    /// Value can be an absolute number (ex: 5) or a percentage of desired pods (ex: 10%).
-    /// Absolute number is calculated from percentage by rounding up. This can not be 0.
-    /// Defaults to 1. This field is beta-level and is enabled by default. The field applies to all pods in the range 0 to
-    /// Replicas-1. That means if there is any unavailable pod in the range 0 to Replicas-1, it
-    /// will be counted towards MaxUnavailable.
-    /// This setting might not be effective for the OrderedReady podManagementPolicy. That policy ensures pods are created and become ready one at a time.
-    #[conversion(same_type)]
-    pub max_unavailable: Option<crate::value::IntOrString>,
-}
-
-apimachinery::proto_message!(RollingUpdateStatefulSetStrategy { 1 => partition, 2 => max_unavailable as "maxUnavailable" });
 
 /// Scale represents a scaling request for a resource.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
@@ -753,38 +435,15 @@ pub struct StatefulSet {
     #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Spec defines the desired identities of pods in this set.
-    pub spec: StatefulSetSpec,
+    #[conversion(same_type)]
+    pub spec: crate::apps::v1::StatefulSetSpec,
     /// Status is the current status of Pods in this StatefulSet. This data
     /// may be out of date by some window of time.
-    pub status: StatefulSetStatus,
+    #[conversion(same_type)]
+    pub status: crate::apps::v1::StatefulSetStatus,
 }
 
 apimachinery::proto_message!(StatefulSet { 1 => metadata, 2 => spec, 3 => status });
-
-/// StatefulSetCondition describes the state of a statefulset at a certain point.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::StatefulSetCondition, nested)]
-pub struct StatefulSetCondition {
-    /// Type of statefulset condition.
-    #[conversion(same_type)]
-    pub r#type: String,
-    /// Status of the condition, one of True, False, Unknown.
-    #[conversion(same_type)]
-    pub status: String,
-    /// Last time the condition transitioned from one status to another.
-    #[conversion(same_type)]
-    pub last_transition_time: apimachinery::apis::meta::v1::Time,
-    /// The reason for the condition's last transition.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub reason: String,
-    /// A human readable message indicating details about the transition.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub message: String,
-}
-
-apimachinery::proto_message!(StatefulSetCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
 
 /// StatefulSetList is a collection of StatefulSets.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
@@ -811,199 +470,5 @@ pub struct StatefulSetList {
 
 apimachinery::proto_message!(StatefulSetList { 1 => metadata, 2 => items });
 
-/// StatefulSetOrdinals describes the policy used for replica ordinal assignment
-/// in this StatefulSet.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::StatefulSetOrdinals, nested)]
-pub struct StatefulSetOrdinals {
-    /// start is the number representing the first replica's index. It may be used
-    /// to number replicas from an alternate index (eg: 1-indexed) over the default
-    /// 0-indexed names, or to orchestrate progressive movement of replicas from
-    /// one StatefulSet to another.
-    /// If set, replica indices will be in the range:
-    /// \[.spec.ordinals.start, .spec.ordinals.start + .spec.replicas).
-    /// If unset, defaults to 0. Replica indices will be in the range:
-    /// \[0, .spec.replicas).
-    #[conversion(same_type)]
-    pub start: i32,
-}
-
-apimachinery::proto_message!(StatefulSetOrdinals { 1 => start });
-
-/// StatefulSetPersistentVolumeClaimRetentionPolicy describes the policy used for PVCs
-/// created from the StatefulSet VolumeClaimTemplates.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::StatefulSetPersistentVolumeClaimRetentionPolicy, nested)]
-pub struct StatefulSetPersistentVolumeClaimRetentionPolicy {
-    /// WhenDeleted specifies what happens to PVCs created from StatefulSet
-    /// VolumeClaimTemplates when the StatefulSet is deleted. The default policy
-    /// of \`Retain\` causes PVCs to not be affected by StatefulSet deletion. The
-    /// \`Delete\` policy causes those PVCs to be deleted.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub when_deleted: String,
-    /// WhenScaled specifies what happens to PVCs created from StatefulSet
-    /// VolumeClaimTemplates when the StatefulSet is scaled down. The default
-    /// policy of \`Retain\` causes PVCs to not be affected by a scaledown. The
-    /// \`Delete\` policy causes the associated PVCs for any excess pods above
-    /// the replica count to be deleted.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub when_scaled: String,
-}
-
-apimachinery::proto_message!(StatefulSetPersistentVolumeClaimRetentionPolicy { 1 => when_deleted as "whenDeleted", 2 => when_scaled as "whenScaled" });
-
-/// A StatefulSetSpec is the specification of a StatefulSet.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::StatefulSetSpec, nested)]
-pub struct StatefulSetSpec {
-    /// replicas is the desired number of replicas of the given Template.
-    /// These are replicas in the sense that they are instantiations of the
-    /// same Template, but individual replicas also have a consistent identity.
-    /// If unspecified, defaults to 1.
-    /// TODO: Consider a rename of this field.
-    #[conversion(same_type)]
-    pub replicas: Option<i32>,
-    /// selector is a label query over pods that should match the replica count.
-    /// It must match the pod template's labels.
-    /// More info: <https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors>
-    #[api(nullable)]
-    #[conversion(same_type)]
-    pub selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
-    /// template is the object that describes the pod that will be created if
-    /// insufficient replicas are detected. Each pod stamped out by the StatefulSet
-    /// will fulfill this Template, but have a unique identity from the rest
-    /// of the StatefulSet. Each pod will be named with the format
-    /// \<statefulsetname\>-\<podindex\>. For example, a pod in a StatefulSet named
-    /// "web" with index number "3" would be named "web-3".
-    /// The only allowed template.spec.restartPolicy value is "Always".
-    #[conversion(same_type)]
-    pub template: crate::core::v1::PodTemplateSpec,
-    /// volumeClaimTemplates is a list of claims that pods are allowed to reference.
-    /// The StatefulSet controller is responsible for mapping network identities to
-    /// claims in a way that maintains the identity of a pod. Every claim in
-    /// this list must have at least one matching (by name) volumeMount in one
-    /// container in the template. A claim in this list takes precedence over
-    /// any volumes in the template, with the same name.
-    /// TODO: Define the behavior if a claim already exists with the same name.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
-    pub volume_claim_templates: Vec<crate::core::v1::PersistentVolumeClaim>,
-    /// serviceName is the name of the service that governs this StatefulSet.
-    /// This service must exist before the StatefulSet, and is responsible for
-    /// the network identity of the set. Pods get DNS/hostnames that follow the
-    /// pattern: pod-specific-string.serviceName.default.svc.cluster.local
-    /// where "pod-specific-string" is managed by the StatefulSet controller.
-    #[conversion(same_type)]
-    pub service_name: String,
-    /// podManagementPolicy controls how pods are created during initial scale up,
-    /// when replacing pods on nodes, or when scaling down. The default policy is
-    /// \`OrderedReady\`, where pods are created in increasing order (pod-0, then
-    /// pod-1, etc) and the controller will wait until each pod is ready before
-    /// continuing. When scaling down, the pods are removed in the opposite order.
-    /// The alternative policy is \`Parallel\` which will create pods in parallel
-    /// to match the desired scale without waiting, and on scale down will delete
-    /// all pods at once.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub pod_management_policy: String,
-    /// updateStrategy indicates the StatefulSetUpdateStrategy that will be
-    /// employed to update Pods in the StatefulSet when a revision is made to
-    /// Template.
-    pub update_strategy: StatefulSetUpdateStrategy,
-    /// revisionHistoryLimit is the maximum number of revisions that will
-    /// be maintained in the StatefulSet's revision history. The revision history
-    /// consists of all revisions not represented by a currently applied
-    /// StatefulSetSpec version. The default value is 10.
-    #[conversion(same_type)]
-    pub revision_history_limit: Option<i32>,
-    /// Minimum number of seconds for which a newly created pod should be ready
-    /// without any of its container crashing for it to be considered available.
-    /// Defaults to 0 (pod will be considered available as soon as it is ready)
-    #[api(skip_serializing_if = "crate::go_json::is_zero")]
-    #[conversion(same_type)]
-    pub min_ready_seconds: i32,
-    /// persistentVolumeClaimRetentionPolicy describes the lifecycle of persistent
-    /// volume claims created from volumeClaimTemplates. By default, all persistent
-    /// volume claims are created as needed and retained until manually deleted. This
-    /// policy allows the lifecycle to be altered, for example by deleting persistent
-    /// volume claims when their stateful set is deleted, or when their pod is scaled
-    /// down.
-    pub persistent_volume_claim_retention_policy:
-        Option<StatefulSetPersistentVolumeClaimRetentionPolicy>,
-    /// ordinals controls the numbering of replica indices in a StatefulSet. The
-    /// default ordinals behavior assigns a "0" index to the first replica and
-    /// increments the index by one for each additional replica requested.
-    pub ordinals: Option<StatefulSetOrdinals>,
-}
-
-apimachinery::proto_message!(StatefulSetSpec { 1 => replicas, 2 => selector, 3 => template, 4 => volume_claim_templates as "volumeClaimTemplates", 5 => service_name as "serviceName", 6 => pod_management_policy as "podManagementPolicy", 7 => update_strategy as "updateStrategy", 8 => revision_history_limit as "revisionHistoryLimit", 9 => min_ready_seconds as "minReadySeconds", 10 => persistent_volume_claim_retention_policy as "persistentVolumeClaimRetentionPolicy", 11 => ordinals });
-
-/// StatefulSetStatus represents the current state of a StatefulSet.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::StatefulSetStatus, nested)]
-pub struct StatefulSetStatus {
-    /// observedGeneration is the most recent generation observed for this StatefulSet. It corresponds to the
-    /// StatefulSet's generation, which is updated on mutation by the API Server.
-    #[api(skip_serializing_if = "crate::go_json::is_zero")]
-    #[conversion(same_type)]
-    pub observed_generation: i64,
-    /// replicas is the number of Pods created by the StatefulSet controller.
-    #[conversion(same_type)]
-    pub replicas: i32,
-    /// readyReplicas is the number of pods created by this StatefulSet controller with a Ready Condition.
-    #[api(skip_serializing_if = "crate::go_json::is_zero")]
-    #[conversion(same_type)]
-    pub ready_replicas: i32,
-    /// currentReplicas is the number of Pods created by the StatefulSet controller from the StatefulSet version
-    /// indicated by currentRevision.
-    #[api(skip_serializing_if = "crate::go_json::is_zero")]
-    #[conversion(same_type)]
-    pub current_replicas: i32,
-    /// updatedReplicas is the number of Pods created by the StatefulSet controller from the StatefulSet version
-    /// indicated by updateRevision.
-    #[api(skip_serializing_if = "crate::go_json::is_zero")]
-    #[conversion(same_type)]
-    pub updated_replicas: i32,
-    /// currentRevision, if not empty, indicates the version of the StatefulSet used to generate Pods in the
-    /// sequence \[0,currentReplicas).
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub current_revision: String,
-    /// updateRevision, if not empty, indicates the version of the StatefulSet used to generate Pods in the sequence
-    /// \[replicas-updatedReplicas,replicas)
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub update_revision: String,
-    /// collisionCount is the count of hash collisions for the StatefulSet. The StatefulSet controller
-    /// uses this field as a collision avoidance mechanism when it needs to create the name for the
-    /// newest ControllerRevision.
-    #[conversion(same_type)]
-    pub collision_count: Option<i32>,
-    /// Represents the latest available observations of a statefulset's current state.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    pub conditions: Vec<StatefulSetCondition>,
-    /// Total number of available pods (ready for at least minReadySeconds) targeted by this StatefulSet.
-    #[conversion(same_type)]
-    pub available_replicas: i32,
-}
-
-apimachinery::proto_message!(StatefulSetStatus { 1 => observed_generation as "observedGeneration", 2 => replicas, 3 => ready_replicas as "readyReplicas", 4 => current_replicas as "currentReplicas", 5 => updated_replicas as "updatedReplicas", 6 => current_revision as "currentRevision", 7 => update_revision as "updateRevision", 9 => collision_count as "collisionCount", 10 => conditions, 11 => available_replicas as "availableReplicas" });
-
-/// StatefulSetUpdateStrategy indicates the strategy that the StatefulSet
-/// controller will use to perform updates. It includes any additional parameters
-/// necessary to perform the update for the indicated strategy.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::StatefulSetUpdateStrategy, nested)]
-pub struct StatefulSetUpdateStrategy {
-    /// Type indicates the type of the StatefulSetUpdateStrategy.
-    /// Default is RollingUpdate.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub r#type: String,
-    /// RollingUpdate is used to communicate parameters when Type is RollingUpdateStatefulSetStrategyType.
-    pub rolling_update: Option<RollingUpdateStatefulSetStrategy>,
-}
-
-apimachinery::proto_message!(StatefulSetUpdateStrategy { 1 => r#type as "type", 2 => rolling_update as "rollingUpdate" });
+// Types that other versions share: they convert to themselves.
+apimachinery::identity_conversion!(ScaleSpec, ScaleStatus);

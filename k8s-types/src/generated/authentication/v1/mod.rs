@@ -225,4 +225,4 @@ impl apimachinery::proto::Message for UserInfo {
 }
 
 // Types that other versions share: they convert to themselves.
-apimachinery::identity_conversion!(UserInfo);
+apimachinery::identity_conversion!(SelfSubjectReviewStatus, TokenReviewSpec, TokenReviewStatus);

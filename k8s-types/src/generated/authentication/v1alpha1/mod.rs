@@ -2,6 +2,13 @@
 // (`../shared/k8s-api/v1.36`); do not edit by hand.
 //! `authentication.k8s.io/v1alpha1`.
 
+/// SelfSubjectReviewStatus is filled by the kube-apiserver and sent back to a user.
+///
+/// The same type as [`v1::SelfSubjectReviewStatus`](crate::authentication::v1::SelfSubjectReviewStatus):
+/// Go's `SelfSubjectReviewStatus` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type SelfSubjectReviewStatus = crate::authentication::v1::SelfSubjectReviewStatus;
+
 /// SelfSubjectReview contains the user information that the kube-apiserver has about the user making this request.
 /// When using impersonation, users will receive the user info of the user being impersonated.  If impersonation or
 /// request header authentication is used, any extra keys will have their case ignored and returned as lowercase.
@@ -18,18 +25,8 @@ pub struct SelfSubjectReview {
     #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// status is filled in by the server with the user attributes.
-    pub status: SelfSubjectReviewStatus,
+    #[conversion(same_type)]
+    pub status: crate::authentication::v1::SelfSubjectReviewStatus,
 }
 
 apimachinery::proto_message!(SelfSubjectReview { 1 => metadata, 2 => status });
-
-/// SelfSubjectReviewStatus is filled by the kube-apiserver and sent back to a user.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::authentication::v1::SelfSubjectReviewStatus, nested)]
-pub struct SelfSubjectReviewStatus {
-    /// userInfo is a set of attributes belonging to the user making this request.
-    #[conversion(same_type)]
-    pub user_info: crate::authentication::v1::UserInfo,
-}
-
-apimachinery::proto_message!(SelfSubjectReviewStatus { 1 => user_info as "userInfo" });

@@ -5,6 +5,35 @@
 /// ExtraValue masks the value so protobuf can generate
 pub type ExtraValue = Vec<String>;
 
+/// SelfSubjectReviewStatus is filled by the kube-apiserver and sent back to a user.
+///
+/// The same type as [`v1::SelfSubjectReviewStatus`](crate::authentication::v1::SelfSubjectReviewStatus):
+/// Go's `SelfSubjectReviewStatus` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type SelfSubjectReviewStatus = crate::authentication::v1::SelfSubjectReviewStatus;
+
+/// TokenReviewSpec is a description of the token authentication request.
+///
+/// The same type as [`v1::TokenReviewSpec`](crate::authentication::v1::TokenReviewSpec):
+/// Go's `TokenReviewSpec` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type TokenReviewSpec = crate::authentication::v1::TokenReviewSpec;
+
+/// TokenReviewStatus is the result of the token authentication request.
+///
+/// The same type as [`v1::TokenReviewStatus`](crate::authentication::v1::TokenReviewStatus):
+/// Go's `TokenReviewStatus` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type TokenReviewStatus = crate::authentication::v1::TokenReviewStatus;
+
+/// UserInfo holds the information about the user needed to implement the
+/// user.Info interface.
+///
+/// The same type as [`v1::UserInfo`](crate::authentication::v1::UserInfo):
+/// Go's `UserInfo` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type UserInfo = crate::authentication::v1::UserInfo;
+
 /// SelfSubjectReview contains the user information that the kube-apiserver has about the user making this request.
 /// When using impersonation, users will receive the user info of the user being impersonated.  If impersonation or
 /// request header authentication is used, any extra keys will have their case ignored and returned as lowercase.
@@ -21,21 +50,11 @@ pub struct SelfSubjectReview {
     #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// status is filled in by the server with the user attributes.
-    pub status: SelfSubjectReviewStatus,
+    #[conversion(same_type)]
+    pub status: crate::authentication::v1::SelfSubjectReviewStatus,
 }
 
 apimachinery::proto_message!(SelfSubjectReview { 1 => metadata, 2 => status });
-
-/// SelfSubjectReviewStatus is filled by the kube-apiserver and sent back to a user.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::authentication::v1::SelfSubjectReviewStatus, nested)]
-pub struct SelfSubjectReviewStatus {
-    /// userInfo is a set of attributes belonging to the user making this request.
-    #[conversion(same_type)]
-    pub user_info: crate::authentication::v1::UserInfo,
-}
-
-apimachinery::proto_message!(SelfSubjectReviewStatus { 1 => user_info as "userInfo" });
 
 /// TokenReview attempts to authenticate a token to a known user.
 /// Note: TokenReview requests may be cached by the webhook token authenticator
@@ -53,114 +72,11 @@ pub struct TokenReview {
     #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec holds information about the request being evaluated
-    pub spec: TokenReviewSpec,
+    #[conversion(same_type)]
+    pub spec: crate::authentication::v1::TokenReviewSpec,
     /// status is filled in by the server and indicates whether the token can be authenticated.
-    pub status: TokenReviewStatus,
+    #[conversion(same_type)]
+    pub status: crate::authentication::v1::TokenReviewStatus,
 }
 
 apimachinery::proto_message!(TokenReview { 1 => metadata, 2 => spec, 3 => status });
-
-/// TokenReviewSpec is a description of the token authentication request.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::authentication::v1::TokenReviewSpec, nested)]
-pub struct TokenReviewSpec {
-    /// token is the opaque bearer token.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub token: String,
-    /// audiences is a list of the identifiers that the resource server presented
-    /// with the token identifies as. Audience-aware token authenticators will
-    /// verify that the token was intended for at least one of the audiences in
-    /// this list. If no audiences are provided, the audience will default to the
-    /// audience of the Kubernetes apiserver.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
-    pub audiences: Vec<String>,
-}
-
-apimachinery::proto_message!(TokenReviewSpec { 1 => token, 2 => audiences });
-
-/// TokenReviewStatus is the result of the token authentication request.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::authentication::v1::TokenReviewStatus, nested)]
-pub struct TokenReviewStatus {
-    /// authenticated indicates that the token was associated with a known user.
-    #[api(skip_serializing_if = "crate::go_json::is_zero")]
-    #[conversion(same_type)]
-    pub authenticated: bool,
-    /// user is the UserInfo associated with the provided token.
-    pub user: UserInfo,
-    /// audiences are audience identifiers chosen by the authenticator that are
-    /// compatible with both the TokenReview and token. An identifier is any
-    /// identifier in the intersection of the TokenReviewSpec audiences and the
-    /// token's audiences. A client of the TokenReview API that sets the
-    /// spec.audiences field should validate that a compatible audience identifier
-    /// is returned in the status.audiences field to ensure that the TokenReview
-    /// server is audience aware. If a TokenReview returns an empty
-    /// status.audience field where status.authenticated is "true", the token is
-    /// valid against the audience of the Kubernetes API server.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
-    pub audiences: Vec<String>,
-    /// error indicates that the token couldn't be checked
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub error: String,
-}
-
-apimachinery::proto_message!(TokenReviewStatus { 1 => authenticated, 2 => user, 3 => error, 4 => audiences });
-
-/// UserInfo holds the information about the user needed to implement the
-/// user.Info interface.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::authentication::v1::UserInfo, nested)]
-pub struct UserInfo {
-    /// username is the name that uniquely identifies this user among all active users.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub username: String,
-    /// uid is a unique value that identifies this user across time. If this user is
-    /// deleted and another user by the same name is added, they will have
-    /// different UIDs.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub uid: String,
-    /// groups is the names of groups this user is a part of.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
-    pub groups: Vec<String>,
-    /// extra is any additional information provided by the authenticator.
-    #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
-    #[conversion(same_type)]
-    pub extra: std::collections::BTreeMap<String, Vec<String>>,
-}
-
-impl apimachinery::proto::Message for UserInfo {
-    fn encode_fields(&self, e: &mut apimachinery::proto::WireEncoder) {
-        use apimachinery::proto::Field as _;
-        self.username.encode_field(1, e);
-        self.uid.encode_field(2, e);
-        self.groups.encode_field(3, e);
-        apimachinery::proto::encode_named_slice_map(&self.extra, 4, e);
-    }
-
-    fn merge_field(
-        &mut self,
-        number: u32,
-        wire: apimachinery::proto::WireType,
-        d: &mut apimachinery::proto::WireDecoder<'_>,
-    ) -> Result<bool, apimachinery::proto::ProtobufError> {
-        use apimachinery::proto::Field as _;
-        match number {
-            1 => apimachinery::proto::in_field(self.username.merge_from(wire, d), "username")?,
-            2 => apimachinery::proto::in_field(self.uid.merge_from(wire, d), "uid")?,
-            3 => apimachinery::proto::in_field(self.groups.merge_from(wire, d), "groups")?,
-            4 => apimachinery::proto::in_field(
-                apimachinery::proto::merge_named_slice_map(&mut self.extra, wire, d),
-                "extra",
-            )?,
-            _ => return Ok(false),
-        }
-        Ok(true)
-    }
-}

@@ -359,4 +359,11 @@ pub struct SubjectRulesReviewStatus {
 apimachinery::proto_message!(SubjectRulesReviewStatus { 1 => resource_rules as "resourceRules", 2 => non_resource_rules as "nonResourceRules", 3 => incomplete, 4 => evaluation_error as "evaluationError" });
 
 // Types that other versions share: they convert to themselves.
-apimachinery::identity_conversion!(FieldSelectorAttributes, LabelSelectorAttributes);
+apimachinery::identity_conversion!(
+    NonResourceAttributes,
+    ResourceAttributes,
+    SelfSubjectAccessReviewSpec,
+    SelfSubjectRulesReviewSpec,
+    SubjectAccessReviewStatus,
+    SubjectRulesReviewStatus
+);

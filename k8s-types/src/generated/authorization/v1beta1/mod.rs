@@ -5,6 +5,67 @@
 /// ExtraValue masks the value so protobuf can generate
 pub type ExtraValue = Vec<String>;
 
+/// NonResourceAttributes includes the authorization attributes available for non-resource requests to the Authorizer interface
+///
+/// The same type as [`v1::NonResourceAttributes`](crate::authorization::v1::NonResourceAttributes):
+/// Go's `NonResourceAttributes` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type NonResourceAttributes = crate::authorization::v1::NonResourceAttributes;
+
+/// NonResourceRule holds information that describes a rule for the non-resource
+///
+/// The same type as [`v1::NonResourceRule`](crate::authorization::v1::NonResourceRule):
+/// Go's `NonResourceRule` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type NonResourceRule = crate::authorization::v1::NonResourceRule;
+
+/// ResourceAttributes includes the authorization attributes available for resource requests to the Authorizer interface
+///
+/// The same type as [`v1::ResourceAttributes`](crate::authorization::v1::ResourceAttributes):
+/// Go's `ResourceAttributes` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type ResourceAttributes = crate::authorization::v1::ResourceAttributes;
+
+/// ResourceRule is the list of actions the subject is allowed to perform on resources. The list ordering isn't significant,
+/// may contain duplicates, and possibly be incomplete.
+///
+/// The same type as [`v1::ResourceRule`](crate::authorization::v1::ResourceRule):
+/// Go's `ResourceRule` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type ResourceRule = crate::authorization::v1::ResourceRule;
+
+/// SelfSubjectAccessReviewSpec is a description of the access request.  Exactly one of resourceAttributes
+/// and nonResourceAttributes must be set
+///
+/// The same type as [`v1::SelfSubjectAccessReviewSpec`](crate::authorization::v1::SelfSubjectAccessReviewSpec):
+/// Go's `SelfSubjectAccessReviewSpec` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type SelfSubjectAccessReviewSpec = crate::authorization::v1::SelfSubjectAccessReviewSpec;
+
+/// SelfSubjectRulesReviewSpec defines the specification for SelfSubjectRulesReview.
+///
+/// The same type as [`v1::SelfSubjectRulesReviewSpec`](crate::authorization::v1::SelfSubjectRulesReviewSpec):
+/// Go's `SelfSubjectRulesReviewSpec` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type SelfSubjectRulesReviewSpec = crate::authorization::v1::SelfSubjectRulesReviewSpec;
+
+/// SubjectAccessReviewStatus
+///
+/// The same type as [`v1::SubjectAccessReviewStatus`](crate::authorization::v1::SubjectAccessReviewStatus):
+/// Go's `SubjectAccessReviewStatus` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type SubjectAccessReviewStatus = crate::authorization::v1::SubjectAccessReviewStatus;
+
+/// SubjectRulesReviewStatus contains the result of a rules check. This check can be incomplete depending on
+/// the set of authorizers the server is configured with and any errors experienced during evaluation.
+/// Because authorization rules are additive, if a rule appears in a list it's safe to assume the subject has that permission,
+/// even if that list is incomplete.
+///
+/// The same type as [`v1::SubjectRulesReviewStatus`](crate::authorization::v1::SubjectRulesReviewStatus):
+/// Go's `SubjectRulesReviewStatus` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type SubjectRulesReviewStatus = crate::authorization::v1::SubjectRulesReviewStatus;
+
 /// LocalSubjectAccessReview checks whether or not a user or group can perform an action in a given namespace.
 /// Having a namespace scoped resource makes it much easier to grant namespace scoped policy that includes permissions
 /// checking.
@@ -24,115 +85,11 @@ pub struct LocalSubjectAccessReview {
     /// you made the request against.  If empty, it is defaulted.
     pub spec: SubjectAccessReviewSpec,
     /// status is filled in by the server and indicates whether the request is allowed or not
-    pub status: SubjectAccessReviewStatus,
+    #[conversion(same_type)]
+    pub status: crate::authorization::v1::SubjectAccessReviewStatus,
 }
 
 apimachinery::proto_message!(LocalSubjectAccessReview { 1 => metadata, 2 => spec, 3 => status });
-
-/// NonResourceAttributes includes the authorization attributes available for non-resource requests to the Authorizer interface
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::authorization::v1::NonResourceAttributes, nested)]
-pub struct NonResourceAttributes {
-    /// path is the URL path of the request
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub path: String,
-    /// verb is the standard HTTP verb
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub verb: String,
-}
-
-apimachinery::proto_message!(NonResourceAttributes { 1 => path, 2 => verb });
-
-/// NonResourceRule holds information that describes a rule for the non-resource
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::authorization::v1::NonResourceRule, nested)]
-pub struct NonResourceRule {
-    /// verbs is a list of kubernetes non-resource API verbs, like: get, post, put, delete, patch, head, options.  "\*" means all.
-    #[api(nullable)]
-    #[conversion(same_type)]
-    pub verbs: Option<Vec<String>>,
-    /// nonResourceURLs is a set of partial urls that a user should have access to.  \*s are allowed, but only as the full,
-    /// final step in the path.  "\*" means all.
-    #[api(rename = "nonResourceURLs", skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
-    pub non_resource_urls: Vec<String>,
-}
-
-apimachinery::proto_message!(NonResourceRule { 1 => verbs, 2 => non_resource_urls as "nonResourceURLs" });
-
-/// ResourceAttributes includes the authorization attributes available for resource requests to the Authorizer interface
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::authorization::v1::ResourceAttributes, nested)]
-pub struct ResourceAttributes {
-    /// namespace is the namespace of the action being requested.  Currently, there is no distinction between no namespace and all namespaces
-    /// "" (empty) is defaulted for LocalSubjectAccessReviews
-    /// "" (empty) is empty for cluster-scoped resources
-    /// "" (empty) means "all" for namespace scoped resources from a SubjectAccessReview or SelfSubjectAccessReview
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub namespace: String,
-    /// verb is a kubernetes resource API verb, like: get, list, watch, create, update, delete, proxy.  "\*" means all.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub verb: String,
-    /// group is the API Group of the Resource.  "\*" means all.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub group: String,
-    /// version is the API Version of the Resource.  "\*" means all.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub version: String,
-    /// resource is one of the existing resource types.  "\*" means all.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub resource: String,
-    /// subresource is one of the existing resource types.  "" means none.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub subresource: String,
-    /// name is the name of the resource being requested for a "get" or deleted for a "delete". "" (empty) means all.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub name: String,
-    /// fieldSelector describes the limitation on access based on field.  It can only limit access, not broaden it.
-    #[conversion(same_type)]
-    pub field_selector: Option<crate::authorization::v1::FieldSelectorAttributes>,
-    /// labelSelector describes the limitation on access based on labels.  It can only limit access, not broaden it.
-    #[conversion(same_type)]
-    pub label_selector: Option<crate::authorization::v1::LabelSelectorAttributes>,
-}
-
-apimachinery::proto_message!(ResourceAttributes { 1 => namespace, 2 => verb, 3 => group, 4 => version, 5 => resource, 6 => subresource, 7 => name, 8 => field_selector as "fieldSelector", 9 => label_selector as "labelSelector" });
-
-/// ResourceRule is the list of actions the subject is allowed to perform on resources. The list ordering isn't significant,
-/// may contain duplicates, and possibly be incomplete.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::authorization::v1::ResourceRule, nested)]
-pub struct ResourceRule {
-    /// verbs is a list of kubernetes resource API verbs, like: get, list, watch, create, update, delete, proxy.  "\*" means all.
-    #[api(nullable)]
-    #[conversion(same_type)]
-    pub verbs: Option<Vec<String>>,
-    /// apiGroups is the name of the APIGroup that contains the resources.  If multiple API groups are specified, any action requested against one of
-    /// the enumerated resources in any API group will be allowed.  "\*" means all.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
-    pub api_groups: Vec<String>,
-    /// resources is a list of resources this rule applies to.  "\*" means all in the specified apiGroups.
-    /// "\*/foo" represents the subresource 'foo' for all resources in the specified apiGroups.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
-    pub resources: Vec<String>,
-    /// resourceNames is an optional white list of names that the rule applies to.  An empty set means that everything is allowed.  "\*" means all.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
-    pub resource_names: Vec<String>,
-}
-
-apimachinery::proto_message!(ResourceRule { 1 => verbs, 2 => api_groups as "apiGroups", 3 => resources, 4 => resource_names as "resourceNames" });
 
 /// SelfSubjectAccessReview checks whether or the current user can perform an action.  Not filling in a
 /// spec.namespace means "in all namespaces".  Self is a special case, because users should always be able
@@ -150,25 +107,14 @@ pub struct SelfSubjectAccessReview {
     #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec holds information about the request being evaluated.  user and groups must be empty
-    pub spec: SelfSubjectAccessReviewSpec,
+    #[conversion(same_type)]
+    pub spec: crate::authorization::v1::SelfSubjectAccessReviewSpec,
     /// status is filled in by the server and indicates whether the request is allowed or not
-    pub status: SubjectAccessReviewStatus,
+    #[conversion(same_type)]
+    pub status: crate::authorization::v1::SubjectAccessReviewStatus,
 }
 
 apimachinery::proto_message!(SelfSubjectAccessReview { 1 => metadata, 2 => spec, 3 => status });
-
-/// SelfSubjectAccessReviewSpec is a description of the access request.  Exactly one of resourceAttributes
-/// and nonResourceAttributes must be set
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::authorization::v1::SelfSubjectAccessReviewSpec, nested)]
-pub struct SelfSubjectAccessReviewSpec {
-    /// resourceAttributes describes information for a resource access request
-    pub resource_attributes: Option<ResourceAttributes>,
-    /// nonResourceAttributes describes information for a non-resource access request
-    pub non_resource_attributes: Option<NonResourceAttributes>,
-}
-
-apimachinery::proto_message!(SelfSubjectAccessReviewSpec { 1 => resource_attributes as "resourceAttributes", 2 => non_resource_attributes as "nonResourceAttributes" });
 
 /// SelfSubjectRulesReview enumerates the set of actions the current user can perform within a namespace.
 /// The returned list of actions may be incomplete depending on the server's authorization mode,
@@ -189,24 +135,14 @@ pub struct SelfSubjectRulesReview {
     #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec holds information about the request being evaluated.
-    pub spec: SelfSubjectRulesReviewSpec,
+    #[conversion(same_type)]
+    pub spec: crate::authorization::v1::SelfSubjectRulesReviewSpec,
     /// status is filled in by the server and indicates the set of actions a user can perform.
-    pub status: SubjectRulesReviewStatus,
+    #[conversion(same_type)]
+    pub status: crate::authorization::v1::SubjectRulesReviewStatus,
 }
 
 apimachinery::proto_message!(SelfSubjectRulesReview { 1 => metadata, 2 => spec, 3 => status });
-
-/// SelfSubjectRulesReviewSpec defines the specification for SelfSubjectRulesReview.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::authorization::v1::SelfSubjectRulesReviewSpec, nested)]
-pub struct SelfSubjectRulesReviewSpec {
-    /// namespace to evaluate rules for. Required.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub namespace: String,
-}
-
-apimachinery::proto_message!(SelfSubjectRulesReviewSpec { 1 => namespace });
 
 /// SubjectAccessReview checks whether or not a user or group can perform an action.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
@@ -224,7 +160,8 @@ pub struct SubjectAccessReview {
     /// spec holds information about the request being evaluated
     pub spec: SubjectAccessReviewSpec,
     /// status is filled in by the server and indicates whether the request is allowed or not
-    pub status: SubjectAccessReviewStatus,
+    #[conversion(same_type)]
+    pub status: crate::authorization::v1::SubjectAccessReviewStatus,
 }
 
 apimachinery::proto_message!(SubjectAccessReview { 1 => metadata, 2 => spec, 3 => status });
@@ -235,9 +172,11 @@ apimachinery::proto_message!(SubjectAccessReview { 1 => metadata, 2 => spec, 3 =
 #[conversion(hub = crate::authorization::v1::SubjectAccessReviewSpec, nested)]
 pub struct SubjectAccessReviewSpec {
     /// resourceAttributes describes information for a resource access request
-    pub resource_attributes: Option<ResourceAttributes>,
+    #[conversion(same_type)]
+    pub resource_attributes: Option<crate::authorization::v1::ResourceAttributes>,
     /// nonResourceAttributes describes information for a non-resource access request
-    pub non_resource_attributes: Option<NonResourceAttributes>,
+    #[conversion(same_type)]
+    pub non_resource_attributes: Option<crate::authorization::v1::NonResourceAttributes>,
     /// user is the user you're testing for.
     /// If you specify "User" but not "Group", then is it interpreted as "What if User were not a member of any groups
     #[api(skip_serializing_if = "String::is_empty")]
@@ -297,60 +236,3 @@ impl apimachinery::proto::Message for SubjectAccessReviewSpec {
         Ok(true)
     }
 }
-
-/// SubjectAccessReviewStatus
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::authorization::v1::SubjectAccessReviewStatus, nested)]
-pub struct SubjectAccessReviewStatus {
-    /// allowed is required. True if the action would be allowed, false otherwise.
-    #[conversion(same_type)]
-    pub allowed: bool,
-    /// denied is optional. True if the action would be denied, otherwise
-    /// false. If both allowed is false and denied is false, then the
-    /// authorizer has no opinion on whether to authorize the action. Denied
-    /// may not be true if Allowed is true.
-    #[api(skip_serializing_if = "crate::go_json::is_zero")]
-    #[conversion(same_type)]
-    pub denied: bool,
-    /// reason is optional.  It indicates why a request was allowed or denied.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub reason: String,
-    /// evaluationError is an indication that some error occurred during the authorization check.
-    /// It is entirely possible to get an error and be able to continue determine authorization status in spite of it.
-    /// For instance, RBAC can be missing a role, but enough roles are still present and bound to reason about the request.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub evaluation_error: String,
-}
-
-apimachinery::proto_message!(SubjectAccessReviewStatus { 1 => allowed, 2 => reason, 3 => evaluation_error as "evaluationError", 4 => denied });
-
-/// SubjectRulesReviewStatus contains the result of a rules check. This check can be incomplete depending on
-/// the set of authorizers the server is configured with and any errors experienced during evaluation.
-/// Because authorization rules are additive, if a rule appears in a list it's safe to assume the subject has that permission,
-/// even if that list is incomplete.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::authorization::v1::SubjectRulesReviewStatus, nested)]
-pub struct SubjectRulesReviewStatus {
-    /// resourceRules is the list of actions the subject is allowed to perform on resources.
-    /// The list ordering isn't significant, may contain duplicates, and possibly be incomplete.
-    #[api(nullable)]
-    pub resource_rules: Option<Vec<ResourceRule>>,
-    /// nonResourceRules is the list of actions the subject is allowed to perform on non-resources.
-    /// The list ordering isn't significant, may contain duplicates, and possibly be incomplete.
-    #[api(nullable)]
-    pub non_resource_rules: Option<Vec<NonResourceRule>>,
-    /// incomplete is true when the rules returned by this call are incomplete. This is most commonly
-    /// encountered when an authorizer, such as an external authorizer, doesn't support rules evaluation.
-    #[conversion(same_type)]
-    pub incomplete: bool,
-    /// evaluationError can appear in combination with Rules. It indicates an error occurred during
-    /// rule evaluation, such as an authorizer that doesn't support rule evaluation, and that
-    /// ResourceRules and/or NonResourceRules may be incomplete.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub evaluation_error: String,
-}
-
-apimachinery::proto_message!(SubjectRulesReviewStatus { 1 => resource_rules as "resourceRules", 2 => non_resource_rules as "nonResourceRules", 3 => incomplete, 4 => evaluation_error as "evaluationError" });

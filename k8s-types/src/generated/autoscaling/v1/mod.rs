@@ -2,6 +2,22 @@
 // (`../shared/k8s-api/v1.36`); do not edit by hand.
 //! `autoscaling/v1`.
 
+/// CrossVersionObjectReference contains enough information to let you identify the referred resource.
+///
+/// The same type as [`v2::CrossVersionObjectReference`](crate::autoscaling::v2::CrossVersionObjectReference):
+/// Go's `CrossVersionObjectReference` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v2`'s.
+pub type CrossVersionObjectReference = crate::autoscaling::v2::CrossVersionObjectReference;
+
+/// HorizontalPodAutoscalerCondition describes the state of
+/// a HorizontalPodAutoscaler at a certain point.
+///
+/// The same type as [`v2::HorizontalPodAutoscalerCondition`](crate::autoscaling::v2::HorizontalPodAutoscalerCondition):
+/// Go's `HorizontalPodAutoscalerCondition` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v2`'s.
+pub type HorizontalPodAutoscalerCondition =
+    crate::autoscaling::v2::HorizontalPodAutoscalerCondition;
+
 /// ContainerResourceMetricSource indicates how to scale on a resource metric known to
 /// Kubernetes, as specified in the requests and limits, describing a single container in
 /// each of the pods of the current scale target(e.g. CPU or memory). The values will be
@@ -52,24 +68,6 @@ pub struct ContainerResourceMetricStatus {
 }
 
 apimachinery::proto_message!(ContainerResourceMetricStatus { 1 => name, 2 => current_average_utilization as "currentAverageUtilization", 3 => current_average_value as "currentAverageValue", 4 => container });
-
-/// CrossVersionObjectReference contains enough information to let you identify the referred resource.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::autoscaling::v2::CrossVersionObjectReference, nested)]
-pub struct CrossVersionObjectReference {
-    /// kind is the kind of the referent; More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds>
-    #[conversion(same_type)]
-    pub kind: String,
-    /// name is the name of the referent; More info: <https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names>
-    #[conversion(same_type)]
-    pub name: String,
-    /// apiVersion is the API version of the referent
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub api_version: String,
-}
-
-apimachinery::proto_message!(CrossVersionObjectReference { 1 => kind, 2 => name, 3 => api_version as "apiVersion" });
 
 /// ExternalMetricSource indicates how to scale on a metric not associated with
 /// any Kubernetes object (for example length of queue in cloud
@@ -129,28 +127,6 @@ pub struct HorizontalPodAutoscaler {
 
 apimachinery::proto_message!(HorizontalPodAutoscaler { 1 => metadata, 2 => spec, 3 => status });
 
-/// HorizontalPodAutoscalerCondition describes the state of
-/// a HorizontalPodAutoscaler at a certain point.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
-pub struct HorizontalPodAutoscalerCondition {
-    /// type describes the current condition
-    pub r#type: String,
-    /// status is the status of the condition (True, False, Unknown)
-    pub status: String,
-    /// lastTransitionTime is the last time the condition transitioned from
-    /// one status to another
-    pub last_transition_time: apimachinery::apis::meta::v1::Time,
-    /// reason is the reason for the condition's last transition.
-    #[api(skip_serializing_if = "String::is_empty")]
-    pub reason: String,
-    /// message is a human-readable explanation containing details about
-    /// the transition
-    #[api(skip_serializing_if = "String::is_empty")]
-    pub message: String,
-}
-
-apimachinery::proto_message!(HorizontalPodAutoscalerCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
-
 /// list of horizontal pod autoscaler objects.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
@@ -182,7 +158,8 @@ apimachinery::proto_message!(HorizontalPodAutoscalerList { 1 => metadata, 2 => i
 pub struct HorizontalPodAutoscalerSpec {
     /// reference to scaled resource; horizontal pod autoscaler will learn the current resource consumption
     /// and will set the desired number of pods by using its Scale subresource.
-    pub scale_target_ref: CrossVersionObjectReference,
+    #[conversion(same_type)]
+    pub scale_target_ref: crate::autoscaling::v2::CrossVersionObjectReference,
     /// minReplicas is the lower limit for the number of replicas to which the autoscaler
     /// can scale down.  It defaults to 1 pod.  minReplicas is allowed to be 0 if the
     /// alpha feature gate HPAScaleToZero is enabled and at least one Object or External
@@ -304,7 +281,7 @@ apimachinery::proto_message!(MetricStatus { 1 => r#type as "type", 2 => object, 
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ObjectMetricSource {
     /// target is the described Kubernetes object.
-    pub target: CrossVersionObjectReference,
+    pub target: crate::autoscaling::v2::CrossVersionObjectReference,
     /// metricName is the name of the metric in question.
     pub metric_name: String,
     /// targetValue is the target value of the metric (as a quantity).
@@ -325,7 +302,7 @@ apimachinery::proto_message!(ObjectMetricSource { 1 => target, 2 => metric_name 
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct ObjectMetricStatus {
     /// target is the described Kubernetes object.
-    pub target: CrossVersionObjectReference,
+    pub target: crate::autoscaling::v2::CrossVersionObjectReference,
     /// metricName is the name of the metric in question.
     pub metric_name: String,
     /// currentValue is the current value of the metric (as a quantity).

@@ -477,3 +477,6 @@ pub struct ResourceMetricStatus {
 }
 
 apimachinery::proto_message!(ResourceMetricStatus { 1 => name, 2 => current });
+
+// Types that other versions share: they convert to themselves.
+apimachinery::identity_conversion!(CrossVersionObjectReference);

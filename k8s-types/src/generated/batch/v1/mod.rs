@@ -556,4 +556,4 @@ pub struct UncountedTerminatedPods {
 apimachinery::proto_message!(UncountedTerminatedPods { 1 => succeeded, 2 => failed });
 
 // Types that other versions share: they convert to themselves.
-apimachinery::identity_conversion!(JobSpec);
+apimachinery::identity_conversion!(CronJobSpec, CronJobStatus);

@@ -2,6 +2,27 @@
 // (`../shared/k8s-api/v1.36`); do not edit by hand.
 //! `batch/v1beta1`.
 
+/// CronJobSpec describes how the job execution will look like and when it will actually run.
+///
+/// The same type as [`v1::CronJobSpec`](crate::batch::v1::CronJobSpec):
+/// Go's `CronJobSpec` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type CronJobSpec = crate::batch::v1::CronJobSpec;
+
+/// CronJobStatus represents the current state of a cron job.
+///
+/// The same type as [`v1::CronJobStatus`](crate::batch::v1::CronJobStatus):
+/// Go's `CronJobStatus` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type CronJobStatus = crate::batch::v1::CronJobStatus;
+
+/// JobTemplateSpec describes the data a Job should have when created from a template
+///
+/// The same type as [`v1::JobTemplateSpec`](crate::batch::v1::JobTemplateSpec):
+/// Go's `JobTemplateSpec` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type JobTemplateSpec = crate::batch::v1::JobTemplateSpec;
+
 /// CronJob represents the configuration of a single cron job.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(group = "batch", version = "v1beta1", kind = "CronJob", plural = "cronjobs", namespaced, short_names = ["cj"], categories = ["all"], verbs = [], omit_empty_type_meta, protobuf)]
@@ -17,10 +38,12 @@ pub struct CronJob {
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Specification of the desired behavior of a cron job, including the schedule.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    pub spec: CronJobSpec,
+    #[conversion(same_type)]
+    pub spec: crate::batch::v1::CronJobSpec,
     /// Current status of a cron job.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    pub status: CronJobStatus,
+    #[conversion(same_type)]
+    pub status: crate::batch::v1::CronJobStatus,
 }
 
 apimachinery::proto_message!(CronJob { 1 => metadata, 2 => spec, 3 => status });
@@ -50,88 +73,3 @@ pub struct CronJobList {
 }
 
 apimachinery::proto_message!(CronJobList { 1 => metadata, 2 => items });
-
-/// CronJobSpec describes how the job execution will look like and when it will actually run.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::batch::v1::CronJobSpec, nested)]
-pub struct CronJobSpec {
-    /// The schedule in Cron format, see <https://en.wikipedia.org/wiki/Cron>.
-    #[conversion(same_type)]
-    pub schedule: String,
-    /// The time zone name for the given schedule, see <https://en.wikipedia.org/wiki/List_of_tz_database_time_zones>.
-    /// If not specified, this will default to the time zone of the kube-controller-manager process.
-    /// The set of valid time zone names and the time zone offset is loaded from the system-wide time zone
-    /// database by the API server during CronJob validation and the controller manager during execution.
-    /// If no system-wide time zone database can be found a bundled version of the database is used instead.
-    /// If the time zone name becomes invalid during the lifetime of a CronJob or due to a change in host
-    /// configuration, the controller will stop creating new new Jobs and will create a system event with the
-    /// reason UnknownTimeZone.
-    /// More information can be found in <https://kubernetes.io/docs/concepts/workloads/controllers/cron-jobs/#time-zones>
-    #[conversion(same_type)]
-    pub time_zone: Option<String>,
-    /// Optional deadline in seconds for starting the job if it misses scheduled
-    /// time for any reason.  Missed jobs executions will be counted as failed ones.
-    #[conversion(same_type)]
-    pub starting_deadline_seconds: Option<i64>,
-    /// Specifies how to treat concurrent executions of a Job.
-    /// Valid values are:
-    ///
-    /// - "Allow" (default): allows CronJobs to run concurrently;
-    /// - "Forbid": forbids concurrent runs, skipping next run if previous run hasn't finished yet;
-    /// - "Replace": cancels currently running job and replaces it with a new one
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub concurrency_policy: String,
-    /// This flag tells the controller to suspend subsequent executions, it does
-    /// not apply to already started executions.  Defaults to false.
-    #[conversion(same_type)]
-    pub suspend: Option<bool>,
-    /// Specifies the job that will be created when executing a CronJob.
-    pub job_template: JobTemplateSpec,
-    /// The number of successful finished jobs to retain.
-    /// This is a pointer to distinguish between explicit zero and not specified.
-    /// Defaults to 3.
-    #[conversion(same_type)]
-    pub successful_jobs_history_limit: Option<i32>,
-    /// The number of failed finished jobs to retain.
-    /// This is a pointer to distinguish between explicit zero and not specified.
-    /// Defaults to 1.
-    #[conversion(same_type)]
-    pub failed_jobs_history_limit: Option<i32>,
-}
-
-apimachinery::proto_message!(CronJobSpec { 1 => schedule, 2 => starting_deadline_seconds as "startingDeadlineSeconds", 3 => concurrency_policy as "concurrencyPolicy", 4 => suspend, 5 => job_template as "jobTemplate", 6 => successful_jobs_history_limit as "successfulJobsHistoryLimit", 7 => failed_jobs_history_limit as "failedJobsHistoryLimit", 8 => time_zone as "timeZone" });
-
-/// CronJobStatus represents the current state of a cron job.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::batch::v1::CronJobStatus, nested)]
-pub struct CronJobStatus {
-    /// A list of pointers to currently running jobs.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
-    pub active: Vec<crate::core::v1::ObjectReference>,
-    /// Information when was the last time the job was successfully scheduled.
-    #[conversion(same_type)]
-    pub last_schedule_time: Option<apimachinery::apis::meta::v1::Time>,
-    /// Information when was the last time the job successfully completed.
-    #[conversion(same_type)]
-    pub last_successful_time: Option<apimachinery::apis::meta::v1::Time>,
-}
-
-apimachinery::proto_message!(CronJobStatus { 1 => active, 4 => last_schedule_time as "lastScheduleTime", 5 => last_successful_time as "lastSuccessfulTime" });
-
-/// JobTemplateSpec describes the data a Job should have when created from a template
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::batch::v1::JobTemplateSpec, nested)]
-pub struct JobTemplateSpec {
-    /// Standard object's metadata of the jobs created from this template.
-    /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
-    #[conversion(same_type)]
-    pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
-    /// Specification of the desired behavior of the job.
-    /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    #[conversion(same_type)]
-    pub spec: crate::batch::v1::JobSpec,
-}
-
-apimachinery::proto_message!(JobTemplateSpec { 1 => metadata, 2 => spec });

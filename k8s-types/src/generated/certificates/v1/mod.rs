@@ -247,3 +247,6 @@ pub struct CertificateSigningRequestStatus {
 }
 
 apimachinery::proto_message!(CertificateSigningRequestStatus { 1 => conditions, 2 => certificate });
+
+// Types that other versions share: they convert to themselves.
+apimachinery::identity_conversion!(CertificateSigningRequestStatus);

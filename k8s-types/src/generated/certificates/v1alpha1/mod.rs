@@ -2,6 +2,13 @@
 // (`../shared/k8s-api/v1.36`); do not edit by hand.
 //! `certificates.k8s.io/v1alpha1`.
 
+/// ClusterTrustBundleSpec contains the signer and trust anchors.
+///
+/// The same type as [`v1beta1::ClusterTrustBundleSpec`](crate::certificates::v1beta1::ClusterTrustBundleSpec):
+/// Go's `ClusterTrustBundleSpec` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1beta1`'s.
+pub type ClusterTrustBundleSpec = crate::certificates::v1beta1::ClusterTrustBundleSpec;
+
 /// ClusterTrustBundle is a cluster-scoped container for X.509 trust anchors
 /// (root certificates).
 ///
@@ -29,7 +36,8 @@ pub struct ClusterTrustBundle {
     #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec contains the signer (if any) and trust anchors.
-    pub spec: ClusterTrustBundleSpec,
+    #[conversion(same_type)]
+    pub spec: crate::certificates::v1beta1::ClusterTrustBundleSpec,
 }
 
 apimachinery::proto_message!(ClusterTrustBundle { 1 => metadata, 2 => spec });
@@ -58,45 +66,3 @@ pub struct ClusterTrustBundleList {
 }
 
 apimachinery::proto_message!(ClusterTrustBundleList { 1 => metadata, 2 => items });
-
-/// ClusterTrustBundleSpec contains the signer and trust anchors.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::certificates::v1beta1::ClusterTrustBundleSpec, nested)]
-pub struct ClusterTrustBundleSpec {
-    /// signerName indicates the associated signer, if any.
-    ///
-    /// In order to create or update a ClusterTrustBundle that sets signerName,
-    /// you must have the following cluster-scoped permission:
-    /// group=certificates.k8s.io resource=signers resourceName=\<the signer name\>
-    /// verb=attest.
-    ///
-    /// If signerName is not empty, then the ClusterTrustBundle object must be
-    /// named with the signer name as a prefix (translating slashes to colons).
-    /// For example, for the signer name \`example.com/foo\`, valid
-    /// ClusterTrustBundle object names include \`example.com:foo:abc\` and
-    /// \`example.com:foo:v1\`.
-    ///
-    /// If signerName is empty, then the ClusterTrustBundle object's name must
-    /// not have such a prefix.
-    ///
-    /// List/watch requests for ClusterTrustBundles can filter on this field
-    /// using a \`spec.signerName=NAME\` field selector.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub signer_name: String,
-    /// trustBundle contains the individual X.509 trust anchors for this
-    /// bundle, as PEM bundle of PEM-wrapped, DER-formatted X.509 certificates.
-    ///
-    /// The data must consist only of PEM certificate blocks that parse as valid
-    /// X.509 certificates.  Each certificate must include a basic constraints
-    /// extension with the CA bit set.  The API server will reject objects that
-    /// contain duplicate certificates, or that use PEM block headers.
-    ///
-    /// Users of ClusterTrustBundles, including Kubelet, are free to reorder and
-    /// deduplicate certificate blocks in this file according to their own logic,
-    /// as well as to drop PEM block headers and inter-block data.
-    #[conversion(same_type)]
-    pub trust_bundle: String,
-}
-
-apimachinery::proto_message!(ClusterTrustBundleSpec { 1 => signer_name as "signerName", 2 => trust_bundle as "trustBundle" });

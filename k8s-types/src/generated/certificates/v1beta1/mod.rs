@@ -2,6 +2,21 @@
 // (`../shared/k8s-api/v1.36`); do not edit by hand.
 //! `certificates.k8s.io/v1beta1`.
 
+/// CertificateSigningRequestCondition describes a condition of a CertificateSigningRequest object
+///
+/// The same type as [`v1::CertificateSigningRequestCondition`](crate::certificates::v1::CertificateSigningRequestCondition):
+/// Go's `CertificateSigningRequestCondition` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type CertificateSigningRequestCondition =
+    crate::certificates::v1::CertificateSigningRequestCondition;
+
+/// CertificateSigningRequestStatus contains conditions used to indicate approved/denied/failed status of the request, and the issued certificate.
+///
+/// The same type as [`v1::CertificateSigningRequestStatus`](crate::certificates::v1::CertificateSigningRequestStatus):
+/// Go's `CertificateSigningRequestStatus` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type CertificateSigningRequestStatus = crate::certificates::v1::CertificateSigningRequestStatus;
+
 /// ExtraValue masks the value so protobuf can generate
 pub type ExtraValue = Vec<String>;
 
@@ -22,43 +37,11 @@ pub struct CertificateSigningRequest {
     /// Other fields are derived by Kubernetes and cannot be modified by users.
     pub spec: CertificateSigningRequestSpec,
     /// Derived information about the request.
-    pub status: CertificateSigningRequestStatus,
+    #[conversion(same_type)]
+    pub status: crate::certificates::v1::CertificateSigningRequestStatus,
 }
 
 apimachinery::proto_message!(CertificateSigningRequest { 1 => metadata, 2 => spec, 3 => status });
-
-/// CertificateSigningRequestCondition describes a condition of a CertificateSigningRequest object
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::certificates::v1::CertificateSigningRequestCondition, nested)]
-pub struct CertificateSigningRequestCondition {
-    /// type of the condition. Known conditions include "Approved", "Denied", and "Failed".
-    #[conversion(same_type)]
-    pub r#type: String,
-    /// Status of the condition, one of True, False, Unknown.
-    /// Approved, Denied, and Failed conditions may not be "False" or "Unknown".
-    /// Defaults to "True".
-    /// If unset, should be treated as "True".
-    #[conversion(same_type)]
-    pub status: String,
-    /// brief reason for the request state
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub reason: String,
-    /// human readable message with details about the request state
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub message: String,
-    /// timestamp for the last update to this condition
-    #[conversion(same_type)]
-    pub last_update_time: apimachinery::apis::meta::v1::Time,
-    /// lastTransitionTime is the time the condition last transitioned from one status to another.
-    /// If unset, when a new condition type is added or an existing condition's status is changed,
-    /// the server defaults this to the current time.
-    #[conversion(same_type)]
-    pub last_transition_time: apimachinery::apis::meta::v1::Time,
-}
-
-apimachinery::proto_message!(CertificateSigningRequestCondition { 1 => r#type as "type", 2 => reason, 3 => message, 4 => last_update_time as "lastUpdateTime", 5 => last_transition_time as "lastTransitionTime", 6 => status });
 
 /// CertificateSigningRequestList is a collection of CertificateSigningRequest objects
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
@@ -220,21 +203,6 @@ impl apimachinery::proto::Message for CertificateSigningRequestSpec {
         Ok(true)
     }
 }
-
-/// CertificateSigningRequestStatus contains conditions used to indicate approved/denied/failed status of the request, and the issued certificate.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::certificates::v1::CertificateSigningRequestStatus, nested)]
-pub struct CertificateSigningRequestStatus {
-    /// Conditions applied to the request, such as approval or denial.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    pub conditions: Vec<CertificateSigningRequestCondition>,
-    /// If request was approved, the controller will place the issued certificate here.
-    #[api(skip_serializing_if = "crate::go_json::is_nil_or_empty")]
-    #[conversion(same_type)]
-    pub certificate: Option<crate::value::ByteString>,
-}
-
-apimachinery::proto_message!(CertificateSigningRequestStatus { 1 => conditions, 2 => certificate });
 
 /// ClusterTrustBundle is a cluster-scoped container for X.509 trust anchors
 /// (root certificates).
@@ -537,3 +505,6 @@ pub struct PodCertificateRequestStatus {
 }
 
 apimachinery::proto_message!(PodCertificateRequestStatus { 1 => conditions, 2 => certificate_chain as "certificateChain", 4 => not_before as "notBefore", 5 => begin_refresh_at as "beginRefreshAt", 6 => not_after as "notAfter" });
+
+// Types that other versions share: they convert to themselves.
+apimachinery::identity_conversion!(ClusterTrustBundleSpec);

@@ -63,3 +63,6 @@ pub struct LeaseSpec {
 }
 
 apimachinery::proto_message!(LeaseSpec { 1 => holder_identity as "holderIdentity", 2 => lease_duration_seconds as "leaseDurationSeconds", 3 => acquire_time as "acquireTime", 4 => renew_time as "renewTime", 5 => lease_transitions as "leaseTransitions", 6 => strategy, 7 => preferred_holder as "preferredHolder" });
+
+// Types that other versions share: they convert to themselves.
+apimachinery::identity_conversion!(LeaseSpec);

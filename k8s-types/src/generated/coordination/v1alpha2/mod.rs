@@ -2,6 +2,13 @@
 // (`../shared/k8s-api/v1.36`); do not edit by hand.
 //! `coordination.k8s.io/v1alpha2`.
 
+/// LeaseCandidateSpec is a specification of a Lease.
+///
+/// The same type as [`v1beta1::LeaseCandidateSpec`](crate::coordination::v1beta1::LeaseCandidateSpec):
+/// Go's `LeaseCandidateSpec` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1beta1`'s.
+pub type LeaseCandidateSpec = crate::coordination::v1beta1::LeaseCandidateSpec;
+
 /// LeaseCandidate defines a candidate for a Lease object.
 /// Candidates are created such that coordinated leader election will pick the best leader from the list of candidates.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
@@ -17,7 +24,8 @@ pub struct LeaseCandidate {
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec contains the specification of the Lease.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    pub spec: LeaseCandidateSpec,
+    #[conversion(same_type)]
+    pub spec: crate::coordination::v1beta1::LeaseCandidateSpec,
 }
 
 apimachinery::proto_message!(LeaseCandidate { 1 => metadata, 2 => spec });
@@ -47,47 +55,3 @@ pub struct LeaseCandidateList {
 }
 
 apimachinery::proto_message!(LeaseCandidateList { 1 => metadata, 2 => items });
-
-/// LeaseCandidateSpec is a specification of a Lease.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::coordination::v1beta1::LeaseCandidateSpec, nested)]
-pub struct LeaseCandidateSpec {
-    /// LeaseName is the name of the lease for which this candidate is contending.
-    /// This field is immutable.
-    #[conversion(same_type)]
-    pub lease_name: String,
-    /// PingTime is the last time that the server has requested the LeaseCandidate
-    /// to renew. It is only done during leader election to check if any
-    /// LeaseCandidates have become ineligible. When PingTime is updated, the
-    /// LeaseCandidate will respond by updating RenewTime.
-    #[conversion(same_type)]
-    pub ping_time: Option<apimachinery::apis::meta::v1::MicroTime>,
-    /// RenewTime is the time that the LeaseCandidate was last updated.
-    /// Any time a Lease needs to do leader election, the PingTime field
-    /// is updated to signal to the LeaseCandidate that they should update
-    /// the RenewTime.
-    /// Old LeaseCandidate objects are also garbage collected if it has been hours
-    /// since the last renew. The PingTime field is updated regularly to prevent
-    /// garbage collection for still active LeaseCandidates.
-    #[conversion(same_type)]
-    pub renew_time: Option<apimachinery::apis::meta::v1::MicroTime>,
-    /// BinaryVersion is the binary version. It must be in a semver format without leading \`v\`.
-    /// This field is required.
-    #[conversion(same_type)]
-    pub binary_version: String,
-    /// EmulationVersion is the emulation version. It must be in a semver format without leading \`v\`.
-    /// EmulationVersion must be less than or equal to BinaryVersion.
-    /// This field is required when strategy is "OldestEmulationVersion"
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub emulation_version: String,
-    /// Strategy is the strategy that coordinated leader election will use for picking the leader.
-    /// If multiple candidates for the same Lease return different strategies, the strategy provided
-    /// by the candidate with the latest BinaryVersion will be used. If there is still conflict,
-    /// this is a user error and coordinated leader election will not operate the Lease until resolved.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub strategy: String,
-}
-
-apimachinery::proto_message!(LeaseCandidateSpec { 1 => lease_name as "leaseName", 2 => ping_time as "pingTime", 3 => renew_time as "renewTime", 4 => binary_version as "binaryVersion", 5 => emulation_version as "emulationVersion", 6 => strategy });

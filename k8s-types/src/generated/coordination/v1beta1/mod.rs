@@ -2,6 +2,13 @@
 // (`../shared/k8s-api/v1.36`); do not edit by hand.
 //! `coordination.k8s.io/v1beta1`.
 
+/// LeaseSpec is a specification of a Lease.
+///
+/// The same type as [`v1::LeaseSpec`](crate::coordination::v1::LeaseSpec):
+/// Go's `LeaseSpec` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type LeaseSpec = crate::coordination::v1::LeaseSpec;
+
 /// Lease defines a lease concept.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(group = "coordination.k8s.io", version = "v1beta1", kind = "Lease", plural = "leases", namespaced, verbs = [], omit_empty_type_meta, protobuf)]
@@ -16,7 +23,8 @@ pub struct Lease {
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec contains the specification of the Lease.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    pub spec: LeaseSpec,
+    #[conversion(same_type)]
+    pub spec: crate::coordination::v1::LeaseSpec,
 }
 
 apimachinery::proto_message!(Lease { 1 => metadata, 2 => spec });
@@ -118,39 +126,5 @@ pub struct LeaseList {
 
 apimachinery::proto_message!(LeaseList { 1 => metadata, 2 => items });
 
-/// LeaseSpec is a specification of a Lease.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::coordination::v1::LeaseSpec, nested)]
-pub struct LeaseSpec {
-    /// holderIdentity contains the identity of the holder of a current lease.
-    /// If Coordinated Leader Election is used, the holder identity must be
-    /// equal to the elected LeaseCandidate.metadata.name field.
-    #[conversion(same_type)]
-    pub holder_identity: Option<String>,
-    /// leaseDurationSeconds is a duration that candidates for a lease need
-    /// to wait to force acquire it. This is measure against time of last
-    /// observed renewTime.
-    #[conversion(same_type)]
-    pub lease_duration_seconds: Option<i32>,
-    /// acquireTime is a time when the current lease was acquired.
-    #[conversion(same_type)]
-    pub acquire_time: Option<apimachinery::apis::meta::v1::MicroTime>,
-    /// renewTime is a time when the current holder of a lease has last
-    /// updated the lease.
-    #[conversion(same_type)]
-    pub renew_time: Option<apimachinery::apis::meta::v1::MicroTime>,
-    /// leaseTransitions is the number of transitions of a lease between
-    /// holders.
-    #[conversion(same_type)]
-    pub lease_transitions: Option<i32>,
-    /// Strategy indicates the strategy for picking the leader for coordinated leader election
-    /// (Alpha) Using this field requires the CoordinatedLeaderElection feature gate to be enabled.
-    #[conversion(same_type)]
-    pub strategy: Option<String>,
-    /// PreferredHolder signals to a lease holder that the lease has a
-    /// more optimal holder and should be given up.
-    #[conversion(same_type)]
-    pub preferred_holder: Option<String>,
-}
-
-apimachinery::proto_message!(LeaseSpec { 1 => holder_identity as "holderIdentity", 2 => lease_duration_seconds as "leaseDurationSeconds", 3 => acquire_time as "acquireTime", 4 => renew_time as "renewTime", 5 => lease_transitions as "leaseTransitions", 6 => strategy, 7 => preferred_holder as "preferredHolder" });
+// Types that other versions share: they convert to themselves.
+apimachinery::identity_conversion!(LeaseCandidateSpec);

@@ -8192,9 +8192,7 @@ apimachinery::identity_conversion!(
     NodeSelector,
     ObjectReference,
     PersistentVolumeClaim,
-    PersistentVolumeSpec,
     PodTemplateSpec,
-    Toleration,
     TopologySelectorTerm,
     TypedLocalObjectReference
 );

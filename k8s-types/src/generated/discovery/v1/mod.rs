@@ -194,3 +194,6 @@ pub struct ForZone {
 }
 
 apimachinery::proto_message!(ForZone { 1 => name });
+
+// Types that other versions share: they convert to themselves.
+apimachinery::identity_conversion!(EndpointConditions, EndpointHints, EndpointPort);

@@ -2,6 +2,41 @@
 // (`../shared/k8s-api/v1.36`); do not edit by hand.
 //! `discovery.k8s.io/v1beta1`.
 
+/// EndpointConditions represents the current condition of an endpoint.
+///
+/// The same type as [`v1::EndpointConditions`](crate::discovery::v1::EndpointConditions):
+/// Go's `EndpointConditions` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type EndpointConditions = crate::discovery::v1::EndpointConditions;
+
+/// EndpointHints provides hints describing how an endpoint should be consumed.
+///
+/// The same type as [`v1::EndpointHints`](crate::discovery::v1::EndpointHints):
+/// Go's `EndpointHints` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type EndpointHints = crate::discovery::v1::EndpointHints;
+
+/// EndpointPort represents a Port used by an EndpointSlice
+///
+/// The same type as [`v1::EndpointPort`](crate::discovery::v1::EndpointPort):
+/// Go's `EndpointPort` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type EndpointPort = crate::discovery::v1::EndpointPort;
+
+/// ForNode provides information about which nodes should consume this endpoint.
+///
+/// The same type as [`v1::ForNode`](crate::discovery::v1::ForNode):
+/// Go's `ForNode` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type ForNode = crate::discovery::v1::ForNode;
+
+/// ForZone provides information about which zones should consume this endpoint.
+///
+/// The same type as [`v1::ForZone`](crate::discovery::v1::ForZone):
+/// Go's `ForZone` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type ForZone = crate::discovery::v1::ForZone;
+
 /// Endpoint represents a single logical "backend" implementing a service.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
 pub struct Endpoint {
@@ -14,7 +49,7 @@ pub struct Endpoint {
     #[api(nullable)]
     pub addresses: Option<Vec<String>>,
     /// conditions contains information about the current status of the endpoint.
-    pub conditions: EndpointConditions,
+    pub conditions: crate::discovery::v1::EndpointConditions,
     /// hostname of this endpoint. This field may be used by consumers of
     /// endpoints to distinguish endpoints from each other (e.g. in DNS names).
     /// Multiple endpoints which use the same hostname should be considered
@@ -44,87 +79,10 @@ pub struct Endpoint {
     pub node_name: Option<String>,
     /// hints contains information associated with how an endpoint should be
     /// consumed.
-    pub hints: Option<EndpointHints>,
+    pub hints: Option<crate::discovery::v1::EndpointHints>,
 }
 
 apimachinery::proto_message!(Endpoint { 1 => addresses, 2 => conditions, 3 => hostname, 4 => target_ref as "targetRef", 5 => topology, 6 => node_name as "nodeName", 7 => hints });
-
-/// EndpointConditions represents the current condition of an endpoint.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::discovery::v1::EndpointConditions, nested)]
-pub struct EndpointConditions {
-    /// ready indicates that this endpoint is prepared to receive traffic,
-    /// according to whatever system is managing the endpoint. A nil value
-    /// indicates an unknown state. In most cases consumers should interpret this
-    /// unknown state as ready. For compatibility reasons, ready should never be
-    /// "true" for terminating endpoints.
-    #[conversion(same_type)]
-    pub ready: Option<bool>,
-    /// serving is identical to ready except that it is set regardless of the
-    /// terminating state of endpoints. This condition should be set to true for
-    /// a ready endpoint that is terminating. If nil, consumers should defer to
-    /// the ready condition.
-    #[conversion(same_type)]
-    pub serving: Option<bool>,
-    /// terminating indicates that this endpoint is terminating. A nil value
-    /// indicates an unknown state. Consumers should interpret this unknown state
-    /// to mean that the endpoint is not terminating.
-    #[conversion(same_type)]
-    pub terminating: Option<bool>,
-}
-
-apimachinery::proto_message!(EndpointConditions { 1 => ready, 2 => serving, 3 => terminating });
-
-/// EndpointHints provides hints describing how an endpoint should be consumed.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::discovery::v1::EndpointHints, nested)]
-pub struct EndpointHints {
-    /// forZones indicates the zone(s) this endpoint should be consumed by to
-    /// enable topology aware routing. May contain a maximum of 8 entries.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    pub for_zones: Vec<ForZone>,
-    /// forNodes indicates the node(s) this endpoint should be consumed by when
-    /// using topology aware routing. May contain a maximum of 8 entries.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    pub for_nodes: Vec<ForNode>,
-}
-
-apimachinery::proto_message!(EndpointHints { 1 => for_zones as "forZones", 2 => for_nodes as "forNodes" });
-
-/// EndpointPort represents a Port used by an EndpointSlice
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::discovery::v1::EndpointPort, nested)]
-pub struct EndpointPort {
-    /// name represents the name of this port. All ports in an EndpointSlice must have a unique name.
-    /// If the EndpointSlice is derived from a Kubernetes service, this corresponds to the Service.ports\[\].name.
-    /// Name must either be an empty string or pass DNS\_LABEL validation:
-    /// \* must be no more than 63 characters long.
-    /// \* must consist of lower case alphanumeric characters or '-'.
-    /// \* must start and end with an alphanumeric character.
-    /// Default is empty string.
-    #[conversion(same_type)]
-    pub name: Option<String>,
-    /// protocol represents the IP protocol for this port.
-    /// Must be UDP, TCP, or SCTP.
-    /// Default is TCP.
-    #[conversion(same_type)]
-    pub protocol: Option<String>,
-    /// port represents the port number of the endpoint.
-    /// If this is not specified, ports are not restricted and must be
-    /// interpreted in the context of the specific consumer.
-    #[conversion(same_type)]
-    pub port: Option<i32>,
-    /// appProtocol represents the application protocol for this port.
-    /// This field follows standard Kubernetes label syntax.
-    /// Un-prefixed names are reserved for IANA standard service names (as per
-    /// RFC-6335 and <https://www.iana.org/assignments/service-names>).
-    /// Non-standard protocols should use prefixed names such as
-    /// mycompany.com/my-custom-protocol.
-    #[conversion(same_type)]
-    pub app_protocol: Option<String>,
-}
-
-apimachinery::proto_message!(EndpointPort { 1 => name, 2 => protocol, 3 => port, 4 => app_protocol as "appProtocol" });
 
 /// EndpointSlice represents a subset of the endpoints that implement a service.
 /// For a given service there may be multiple EndpointSlice objects, selected by
@@ -159,7 +117,8 @@ pub struct EndpointSlice {
     /// nil port value, it indicates "all ports". Each slice may include a
     /// maximum of 100 ports.
     #[api(nullable)]
-    pub ports: Option<Vec<EndpointPort>>,
+    #[conversion(same_type)]
+    pub ports: Option<Vec<crate::discovery::v1::EndpointPort>>,
 }
 
 apimachinery::proto_message!(EndpointSlice { 1 => metadata, 2 => endpoints, 3 => ports, 4 => address_type as "addressType" });
@@ -188,25 +147,3 @@ pub struct EndpointSliceList {
 }
 
 apimachinery::proto_message!(EndpointSliceList { 1 => metadata, 2 => items });
-
-/// ForNode provides information about which nodes should consume this endpoint.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::discovery::v1::ForNode, nested)]
-pub struct ForNode {
-    /// name represents the name of the node.
-    #[conversion(same_type)]
-    pub name: String,
-}
-
-apimachinery::proto_message!(ForNode { 1 => name });
-
-/// ForZone provides information about which zones should consume this endpoint.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::discovery::v1::ForZone, nested)]
-pub struct ForZone {
-    /// name represents the name of the zone.
-    #[conversion(same_type)]
-    pub name: String,
-}
-
-apimachinery::proto_message!(ForZone { 1 => name });

@@ -95,3 +95,6 @@ pub struct EventSeries {
 }
 
 apimachinery::proto_message!(EventSeries { 1 => count, 2 => last_observed_time as "lastObservedTime" });
+
+// Types that other versions share: they convert to themselves.
+apimachinery::identity_conversion!(EventSeries);

@@ -2,6 +2,14 @@
 // (`../shared/k8s-api/v1.36`); do not edit by hand.
 //! `events.k8s.io/v1beta1`.
 
+/// EventSeries contain information on series of events, i.e. thing that was/is happening
+/// continuously for some time.
+///
+/// The same type as [`v1::EventSeries`](crate::events::v1::EventSeries):
+/// Go's `EventSeries` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type EventSeries = crate::events::v1::EventSeries;
+
 /// Event is a report of an event somewhere in the cluster. It generally denotes some state change in the system.
 /// Events have a limited retention time and triggers and messages may evolve
 /// with time.  Event consumers should not rely on the timing of an event
@@ -24,7 +32,8 @@ pub struct Event {
     #[conversion(same_type)]
     pub event_time: apimachinery::apis::meta::v1::MicroTime,
     /// series is data about the Event series this event represents or nil if it's a singleton Event.
-    pub series: Option<EventSeries>,
+    #[conversion(same_type)]
+    pub series: Option<crate::events::v1::EventSeries>,
     /// reportingController is the name of the controller that emitted this Event, e.g. \`kubernetes.io/kubelet\`.
     /// This field cannot be empty for new Events.
     #[api(skip_serializing_if = "String::is_empty")]
@@ -107,18 +116,3 @@ pub struct EventList {
 }
 
 apimachinery::proto_message!(EventList { 1 => metadata, 2 => items });
-
-/// EventSeries contain information on series of events, i.e. thing that was/is happening
-/// continuously for some time.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::events::v1::EventSeries, nested)]
-pub struct EventSeries {
-    /// count is the number of occurrences in this series up to the last heartbeat time.
-    #[conversion(same_type)]
-    pub count: i32,
-    /// lastObservedTime is the time when last Event from the series was seen before last heartbeat.
-    #[conversion(same_type)]
-    pub last_observed_time: apimachinery::apis::meta::v1::MicroTime,
-}
-
-apimachinery::proto_message!(EventSeries { 1 => count, 2 => last_observed_time as "lastObservedTime" });

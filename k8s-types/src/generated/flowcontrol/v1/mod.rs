@@ -501,3 +501,12 @@ pub struct UserSubject {
 }
 
 apimachinery::proto_message!(UserSubject { 1 => name });
+
+// Types that other versions share: they convert to themselves.
+apimachinery::identity_conversion!(
+    ExemptPriorityLevelConfiguration,
+    FlowSchemaSpec,
+    FlowSchemaStatus,
+    LimitResponse,
+    PriorityLevelConfigurationStatus
+);

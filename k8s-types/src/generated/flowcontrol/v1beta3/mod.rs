@@ -6,50 +6,141 @@
 /// of the handling of exempt requests.
 /// In the mandatory exempt configuration object the values in the fields
 /// here can be modified by authorized users, unlike the rest of the \`spec\`.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::flowcontrol::v1::ExemptPriorityLevelConfiguration, nested)]
-pub struct ExemptPriorityLevelConfiguration {
-    /// \`nominalConcurrencyShares\` (NCS) contributes to the computation of the
-    /// NominalConcurrencyLimit (NominalCL) of this level.
-    /// This is the number of execution seats nominally reserved for this priority level.
-    /// This DOES NOT limit the dispatching from this priority level
-    /// but affects the other priority levels through the borrowing mechanism.
-    /// The server's concurrency limit (ServerCL) is divided among all the
-    /// priority levels in proportion to their NCS values:
-    ///
-    /// NominalCL(i)  = ceil( ServerCL \* NCS(i) / sum\_ncs )
-    /// sum\_ncs = sum\[priority level k\] NCS(k)
-    ///
-    /// Bigger numbers mean a larger nominal concurrency limit,
-    /// at the expense of every other priority level.
-    /// This field has a default value of zero.
-    #[conversion(same_type)]
-    pub nominal_concurrency_shares: Option<i32>,
-    /// \`lendablePercent\` prescribes the fraction of the level's NominalCL that
-    /// can be borrowed by other priority levels.  This value of this
-    /// field must be between 0 and 100, inclusive, and it defaults to 0.
-    /// The number of seats that other levels can borrow from this level, known
-    /// as this level's LendableConcurrencyLimit (LendableCL), is defined as follows.
-    ///
-    /// LendableCL(i) = round( NominalCL(i) \* lendablePercent(i)/100.0 )
-    #[conversion(same_type)]
-    pub lendable_percent: Option<i32>,
-}
-
-apimachinery::proto_message!(ExemptPriorityLevelConfiguration { 1 => nominal_concurrency_shares as "nominalConcurrencyShares", 2 => lendable_percent as "lendablePercent" });
+///
+/// The same type as [`v1::ExemptPriorityLevelConfiguration`](crate::flowcontrol::v1::ExemptPriorityLevelConfiguration):
+/// Go's `ExemptPriorityLevelConfiguration` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type ExemptPriorityLevelConfiguration =
+    crate::flowcontrol::v1::ExemptPriorityLevelConfiguration;
 
 /// FlowDistinguisherMethod specifies the method of a flow distinguisher.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::flowcontrol::v1::FlowDistinguisherMethod, nested)]
-pub struct FlowDistinguisherMethod {
-    /// \`type\` is the type of flow distinguisher method
-    /// The supported types are "ByUser" and "ByNamespace".
-    /// Required.
-    #[conversion(same_type)]
-    pub r#type: String,
-}
+///
+/// The same type as [`v1::FlowDistinguisherMethod`](crate::flowcontrol::v1::FlowDistinguisherMethod):
+/// Go's `FlowDistinguisherMethod` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type FlowDistinguisherMethod = crate::flowcontrol::v1::FlowDistinguisherMethod;
 
-apimachinery::proto_message!(FlowDistinguisherMethod { 1 => r#type as "type" });
+/// FlowSchemaCondition describes conditions for a FlowSchema.
+///
+/// The same type as [`v1::FlowSchemaCondition`](crate::flowcontrol::v1::FlowSchemaCondition):
+/// Go's `FlowSchemaCondition` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type FlowSchemaCondition = crate::flowcontrol::v1::FlowSchemaCondition;
+
+/// FlowSchemaSpec describes how the FlowSchema's specification looks like.
+///
+/// The same type as [`v1::FlowSchemaSpec`](crate::flowcontrol::v1::FlowSchemaSpec):
+/// Go's `FlowSchemaSpec` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type FlowSchemaSpec = crate::flowcontrol::v1::FlowSchemaSpec;
+
+/// FlowSchemaStatus represents the current state of a FlowSchema.
+///
+/// The same type as [`v1::FlowSchemaStatus`](crate::flowcontrol::v1::FlowSchemaStatus):
+/// Go's `FlowSchemaStatus` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type FlowSchemaStatus = crate::flowcontrol::v1::FlowSchemaStatus;
+
+/// GroupSubject holds detailed information for group-kind subject.
+///
+/// The same type as [`v1::GroupSubject`](crate::flowcontrol::v1::GroupSubject):
+/// Go's `GroupSubject` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type GroupSubject = crate::flowcontrol::v1::GroupSubject;
+
+/// LimitResponse defines how to handle requests that can not be executed right now.
+///
+/// The same type as [`v1::LimitResponse`](crate::flowcontrol::v1::LimitResponse):
+/// Go's `LimitResponse` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type LimitResponse = crate::flowcontrol::v1::LimitResponse;
+
+/// NonResourcePolicyRule is a predicate that matches non-resource requests according to their verb and the
+/// target non-resource URL. A NonResourcePolicyRule matches a request if and only if both (a) at least one member
+/// of verbs matches the request and (b) at least one member of nonResourceURLs matches the request.
+///
+/// The same type as [`v1::NonResourcePolicyRule`](crate::flowcontrol::v1::NonResourcePolicyRule):
+/// Go's `NonResourcePolicyRule` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type NonResourcePolicyRule = crate::flowcontrol::v1::NonResourcePolicyRule;
+
+/// PolicyRulesWithSubjects prescribes a test that applies to a request to an apiserver. The test considers the subject
+/// making the request, the verb being requested, and the resource to be acted upon. This PolicyRulesWithSubjects matches
+/// a request if and only if both (a) at least one member of subjects matches the request and (b) at least one member
+/// of resourceRules or nonResourceRules matches the request.
+///
+/// The same type as [`v1::PolicyRulesWithSubjects`](crate::flowcontrol::v1::PolicyRulesWithSubjects):
+/// Go's `PolicyRulesWithSubjects` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type PolicyRulesWithSubjects = crate::flowcontrol::v1::PolicyRulesWithSubjects;
+
+/// PriorityLevelConfigurationCondition defines the condition of priority level.
+///
+/// The same type as [`v1::PriorityLevelConfigurationCondition`](crate::flowcontrol::v1::PriorityLevelConfigurationCondition):
+/// Go's `PriorityLevelConfigurationCondition` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type PriorityLevelConfigurationCondition =
+    crate::flowcontrol::v1::PriorityLevelConfigurationCondition;
+
+/// PriorityLevelConfigurationReference contains information that points to the "request-priority" being used.
+///
+/// The same type as [`v1::PriorityLevelConfigurationReference`](crate::flowcontrol::v1::PriorityLevelConfigurationReference):
+/// Go's `PriorityLevelConfigurationReference` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type PriorityLevelConfigurationReference =
+    crate::flowcontrol::v1::PriorityLevelConfigurationReference;
+
+/// PriorityLevelConfigurationStatus represents the current state of a "request-priority".
+///
+/// The same type as [`v1::PriorityLevelConfigurationStatus`](crate::flowcontrol::v1::PriorityLevelConfigurationStatus):
+/// Go's `PriorityLevelConfigurationStatus` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type PriorityLevelConfigurationStatus =
+    crate::flowcontrol::v1::PriorityLevelConfigurationStatus;
+
+/// QueuingConfiguration holds the configuration parameters for queuing
+///
+/// The same type as [`v1::QueuingConfiguration`](crate::flowcontrol::v1::QueuingConfiguration):
+/// Go's `QueuingConfiguration` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type QueuingConfiguration = crate::flowcontrol::v1::QueuingConfiguration;
+
+/// ResourcePolicyRule is a predicate that matches some resource
+/// requests, testing the request's verb and the target resource. A
+/// ResourcePolicyRule matches a resource request if and only if: (a)
+/// at least one member of verbs matches the request, (b) at least one
+/// member of apiGroups matches the request, (c) at least one member of
+/// resources matches the request, and (d) either (d1) the request does
+/// not specify a namespace (i.e., \`Namespace==""\`) and clusterScope is
+/// true or (d2) the request specifies a namespace and least one member
+/// of namespaces matches the request's namespace.
+///
+/// The same type as [`v1::ResourcePolicyRule`](crate::flowcontrol::v1::ResourcePolicyRule):
+/// Go's `ResourcePolicyRule` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type ResourcePolicyRule = crate::flowcontrol::v1::ResourcePolicyRule;
+
+/// ServiceAccountSubject holds detailed information for service-account-kind subject.
+///
+/// The same type as [`v1::ServiceAccountSubject`](crate::flowcontrol::v1::ServiceAccountSubject):
+/// Go's `ServiceAccountSubject` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type ServiceAccountSubject = crate::flowcontrol::v1::ServiceAccountSubject;
+
+/// Subject matches the originator of a request, as identified by the request authentication system. There are three
+/// ways of matching an originator; by user, group, or service account.
+///
+/// The same type as [`v1::Subject`](crate::flowcontrol::v1::Subject):
+/// Go's `Subject` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type Subject = crate::flowcontrol::v1::Subject;
+
+/// UserSubject holds detailed information for user-kind subject.
+///
+/// The same type as [`v1::UserSubject`](crate::flowcontrol::v1::UserSubject):
+/// Go's `UserSubject` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type UserSubject = crate::flowcontrol::v1::UserSubject;
 
 /// FlowSchema defines the schema of a group of flows. Note that a flow is made up of a set of inbound API requests with
 /// similar attributes and is identified by a pair of strings: the name of the FlowSchema and a "flow distinguisher".
@@ -67,43 +158,15 @@ pub struct FlowSchema {
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// \`spec\` is the specification of the desired behavior of a FlowSchema.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    pub spec: FlowSchemaSpec,
+    #[conversion(same_type)]
+    pub spec: crate::flowcontrol::v1::FlowSchemaSpec,
     /// \`status\` is the current status of a FlowSchema.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    pub status: FlowSchemaStatus,
+    #[conversion(same_type)]
+    pub status: crate::flowcontrol::v1::FlowSchemaStatus,
 }
 
 apimachinery::proto_message!(FlowSchema { 1 => metadata, 2 => spec, 3 => status });
-
-/// FlowSchemaCondition describes conditions for a FlowSchema.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::flowcontrol::v1::FlowSchemaCondition, nested)]
-pub struct FlowSchemaCondition {
-    /// \`type\` is the type of the condition.
-    /// Required.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub r#type: String,
-    /// \`status\` is the status of the condition.
-    /// Can be True, False, Unknown.
-    /// Required.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub status: String,
-    /// \`lastTransitionTime\` is the last time the condition transitioned from one status to another.
-    #[conversion(same_type)]
-    pub last_transition_time: apimachinery::apis::meta::v1::Time,
-    /// \`reason\` is a unique, one-word, CamelCase reason for the condition's last transition.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub reason: String,
-    /// \`message\` is a human-readable message indicating details about last transition.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub message: String,
-}
-
-apimachinery::proto_message!(FlowSchemaCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
 
 /// FlowSchemaList is a list of FlowSchema objects.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
@@ -131,77 +194,6 @@ pub struct FlowSchemaList {
 
 apimachinery::proto_message!(FlowSchemaList { 1 => metadata, 2 => items });
 
-/// FlowSchemaSpec describes how the FlowSchema's specification looks like.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::flowcontrol::v1::FlowSchemaSpec, nested)]
-pub struct FlowSchemaSpec {
-    /// \`priorityLevelConfiguration\` should reference a PriorityLevelConfiguration in the cluster. If the reference cannot
-    /// be resolved, the FlowSchema will be ignored and marked as invalid in its status.
-    /// Required.
-    pub priority_level_configuration: PriorityLevelConfigurationReference,
-    /// \`matchingPrecedence\` is used to choose among the FlowSchemas that match a given request. The chosen
-    /// FlowSchema is among those with the numerically lowest (which we take to be logically highest)
-    /// MatchingPrecedence.  Each MatchingPrecedence value must be ranged in \[1,10000\].
-    /// Note that if the precedence is not specified, it will be set to 1000 as default.
-    #[conversion(same_type)]
-    pub matching_precedence: i32,
-    /// \`distinguisherMethod\` defines how to compute the flow distinguisher for requests that match this schema.
-    /// \`nil\` specifies that the distinguisher is disabled and thus will always be the empty string.
-    pub distinguisher_method: Option<FlowDistinguisherMethod>,
-    /// \`rules\` describes which requests will match this flow schema. This FlowSchema matches a request if and only if
-    /// at least one member of rules matches the request.
-    /// if it is an empty slice, there will be no requests matching the FlowSchema.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    pub rules: Vec<PolicyRulesWithSubjects>,
-}
-
-apimachinery::proto_message!(FlowSchemaSpec { 1 => priority_level_configuration as "priorityLevelConfiguration", 2 => matching_precedence as "matchingPrecedence", 3 => distinguisher_method as "distinguisherMethod", 4 => rules });
-
-/// FlowSchemaStatus represents the current state of a FlowSchema.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::flowcontrol::v1::FlowSchemaStatus, nested)]
-pub struct FlowSchemaStatus {
-    /// \`conditions\` is a list of the current states of FlowSchema.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    pub conditions: Vec<FlowSchemaCondition>,
-}
-
-apimachinery::proto_message!(FlowSchemaStatus { 1 => conditions });
-
-/// GroupSubject holds detailed information for group-kind subject.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::flowcontrol::v1::GroupSubject, nested)]
-pub struct GroupSubject {
-    /// name is the user group that matches, or "\*" to match all user groups.
-    /// See <https://github.com/kubernetes/apiserver/blob/master/pkg/authentication/user/user.go> for some
-    /// well-known group names.
-    /// Required.
-    #[conversion(same_type)]
-    pub name: String,
-}
-
-apimachinery::proto_message!(GroupSubject { 1 => name });
-
-/// LimitResponse defines how to handle requests that can not be executed right now.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::flowcontrol::v1::LimitResponse, nested)]
-pub struct LimitResponse {
-    /// \`type\` is "Queue" or "Reject".
-    /// "Queue" means that requests that can not be executed upon arrival
-    /// are held in a queue until they can be executed or a queuing limit
-    /// is reached.
-    /// "Reject" means that requests that can not be executed upon arrival
-    /// are rejected.
-    /// Required.
-    #[conversion(same_type)]
-    pub r#type: String,
-    /// \`queuing\` holds the configuration parameters for queuing.
-    /// This field may be non-empty only if \`type\` is \`"Queue"\`.
-    pub queuing: Option<QueuingConfiguration>,
-}
-
-apimachinery::proto_message!(LimitResponse { 1 => r#type as "type", 2 => queuing });
-
 /// LimitedPriorityLevelConfiguration specifies how to handle requests that are subject to limits.
 /// It addresses two issues:
 /// - How are requests for this priority level limited?
@@ -227,7 +219,8 @@ pub struct LimitedPriorityLevelConfiguration {
     #[conversion(with = crate::conversions::always_set)]
     pub nominal_concurrency_shares: i32,
     /// \`limitResponse\` indicates what to do with requests that can not be executed right now
-    pub limit_response: LimitResponse,
+    #[conversion(same_type)]
+    pub limit_response: crate::flowcontrol::v1::LimitResponse,
     /// \`lendablePercent\` prescribes the fraction of the level's NominalCL that
     /// can be borrowed by other priority levels. The value of this
     /// field must be between 0 and 100, inclusive, and it defaults to 0.
@@ -258,60 +251,6 @@ pub struct LimitedPriorityLevelConfiguration {
 
 apimachinery::proto_message!(LimitedPriorityLevelConfiguration { 1 => nominal_concurrency_shares as "nominalConcurrencyShares", 2 => limit_response as "limitResponse", 3 => lendable_percent as "lendablePercent", 4 => borrowing_limit_percent as "borrowingLimitPercent" });
 
-/// NonResourcePolicyRule is a predicate that matches non-resource requests according to their verb and the
-/// target non-resource URL. A NonResourcePolicyRule matches a request if and only if both (a) at least one member
-/// of verbs matches the request and (b) at least one member of nonResourceURLs matches the request.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::flowcontrol::v1::NonResourcePolicyRule, nested)]
-pub struct NonResourcePolicyRule {
-    /// \`verbs\` is a list of matching verbs and may not be empty.
-    /// "\*" matches all verbs. If it is present, it must be the only entry.
-    /// Required.
-    #[api(nullable)]
-    #[conversion(same_type)]
-    pub verbs: Option<Vec<String>>,
-    /// \`nonResourceURLs\` is a set of url prefixes that a user should have access to and may not be empty.
-    /// For example:
-    /// - "/healthz" is legal
-    /// - "/hea\*" is illegal
-    /// - "/hea" is legal but matches nothing
-    /// - "/hea/\*" also matches nothing
-    /// - "/healthz/\*" matches all per-component health checks.
-    /// "\*" matches all non-resource urls. if it is present, it must be the only entry.
-    /// Required.
-    #[api(rename = "nonResourceURLs", nullable)]
-    #[conversion(same_type)]
-    pub non_resource_urls: Option<Vec<String>>,
-}
-
-apimachinery::proto_message!(NonResourcePolicyRule { 1 => verbs, 6 => non_resource_urls as "nonResourceURLs" });
-
-/// PolicyRulesWithSubjects prescribes a test that applies to a request to an apiserver. The test considers the subject
-/// making the request, the verb being requested, and the resource to be acted upon. This PolicyRulesWithSubjects matches
-/// a request if and only if both (a) at least one member of subjects matches the request and (b) at least one member
-/// of resourceRules or nonResourceRules matches the request.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::flowcontrol::v1::PolicyRulesWithSubjects, nested)]
-pub struct PolicyRulesWithSubjects {
-    /// subjects is the list of normal user, serviceaccount, or group that this rule cares about.
-    /// There must be at least one member in this slice.
-    /// A slice that includes both the system:authenticated and system:unauthenticated user groups matches every request.
-    /// Required.
-    #[api(nullable)]
-    pub subjects: Option<Vec<Subject>>,
-    /// \`resourceRules\` is a slice of ResourcePolicyRules that identify matching requests according to their verb and the
-    /// target resource.
-    /// At least one of \`resourceRules\` and \`nonResourceRules\` has to be non-empty.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    pub resource_rules: Vec<ResourcePolicyRule>,
-    /// \`nonResourceRules\` is a list of NonResourcePolicyRules that identify matching requests according to their verb
-    /// and the target non-resource URL.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    pub non_resource_rules: Vec<NonResourcePolicyRule>,
-}
-
-apimachinery::proto_message!(PolicyRulesWithSubjects { 1 => subjects, 2 => resource_rules as "resourceRules", 3 => non_resource_rules as "nonResourceRules" });
-
 /// PriorityLevelConfiguration represents the configuration of a priority level.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(group = "flowcontrol.apiserver.k8s.io", version = "v1beta3", kind = "PriorityLevelConfiguration", plural = "prioritylevelconfigurations", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
@@ -330,40 +269,11 @@ pub struct PriorityLevelConfiguration {
     pub spec: PriorityLevelConfigurationSpec,
     /// \`status\` is the current status of a "request-priority".
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    pub status: PriorityLevelConfigurationStatus,
+    #[conversion(same_type)]
+    pub status: crate::flowcontrol::v1::PriorityLevelConfigurationStatus,
 }
 
 apimachinery::proto_message!(PriorityLevelConfiguration { 1 => metadata, 2 => spec, 3 => status });
-
-/// PriorityLevelConfigurationCondition defines the condition of priority level.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::flowcontrol::v1::PriorityLevelConfigurationCondition, nested)]
-pub struct PriorityLevelConfigurationCondition {
-    /// \`type\` is the type of the condition.
-    /// Required.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub r#type: String,
-    /// \`status\` is the status of the condition.
-    /// Can be True, False, Unknown.
-    /// Required.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub status: String,
-    /// \`lastTransitionTime\` is the last time the condition transitioned from one status to another.
-    #[conversion(same_type)]
-    pub last_transition_time: apimachinery::apis::meta::v1::Time,
-    /// \`reason\` is a unique, one-word, CamelCase reason for the condition's last transition.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub reason: String,
-    /// \`message\` is a human-readable message indicating details about last transition.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub message: String,
-}
-
-apimachinery::proto_message!(PriorityLevelConfigurationCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
 
 /// PriorityLevelConfigurationList is a list of PriorityLevelConfiguration objects.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
@@ -391,18 +301,6 @@ pub struct PriorityLevelConfigurationList {
 
 apimachinery::proto_message!(PriorityLevelConfigurationList { 1 => metadata, 2 => items });
 
-/// PriorityLevelConfigurationReference contains information that points to the "request-priority" being used.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::flowcontrol::v1::PriorityLevelConfigurationReference, nested)]
-pub struct PriorityLevelConfigurationReference {
-    /// \`name\` is the name of the priority level configuration being referenced
-    /// Required.
-    #[conversion(same_type)]
-    pub name: String,
-}
-
-apimachinery::proto_message!(PriorityLevelConfigurationReference { 1 => name });
-
 /// PriorityLevelConfigurationSpec specifies the configuration of a priority level.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::flowcontrol::v1::PriorityLevelConfigurationSpec, nested)]
@@ -426,155 +324,8 @@ pub struct PriorityLevelConfigurationSpec {
     /// This field MAY be non-empty if \`type\` is \`"Exempt"\`.
     /// If empty and \`type\` is \`"Exempt"\` then the default values
     /// for \`ExemptPriorityLevelConfiguration\` apply.
-    pub exempt: Option<ExemptPriorityLevelConfiguration>,
+    #[conversion(same_type)]
+    pub exempt: Option<crate::flowcontrol::v1::ExemptPriorityLevelConfiguration>,
 }
 
 apimachinery::proto_message!(PriorityLevelConfigurationSpec { 1 => r#type as "type", 2 => limited, 3 => exempt });
-
-/// PriorityLevelConfigurationStatus represents the current state of a "request-priority".
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::flowcontrol::v1::PriorityLevelConfigurationStatus, nested)]
-pub struct PriorityLevelConfigurationStatus {
-    /// \`conditions\` is the current state of "request-priority".
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    pub conditions: Vec<PriorityLevelConfigurationCondition>,
-}
-
-apimachinery::proto_message!(PriorityLevelConfigurationStatus { 1 => conditions });
-
-/// QueuingConfiguration holds the configuration parameters for queuing
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::flowcontrol::v1::QueuingConfiguration, nested)]
-pub struct QueuingConfiguration {
-    /// \`queues\` is the number of queues for this priority level. The
-    /// queues exist independently at each apiserver. The value must be
-    /// positive.  Setting it to 1 effectively precludes
-    /// shufflesharding and thus makes the distinguisher method of
-    /// associated flow schemas irrelevant.  This field has a default
-    /// value of 64.
-    #[conversion(same_type)]
-    pub queues: i32,
-    /// \`handSize\` is a small positive number that configures the
-    /// shuffle sharding of requests into queues.  When enqueuing a request
-    /// at this priority level the request's flow identifier (a string
-    /// pair) is hashed and the hash value is used to shuffle the list
-    /// of queues and deal a hand of the size specified here.  The
-    /// request is put into one of the shortest queues in that hand.
-    /// \`handSize\` must be no larger than \`queues\`, and should be
-    /// significantly smaller (so that a few heavy flows do not
-    /// saturate most of the queues).  See the user-facing
-    /// documentation for more extensive guidance on setting this
-    /// field.  This field has a default value of 8.
-    #[conversion(same_type)]
-    pub hand_size: i32,
-    /// \`queueLengthLimit\` is the maximum number of requests allowed to
-    /// be waiting in a given queue of this priority level at a time;
-    /// excess requests are rejected.  This value must be positive.  If
-    /// not specified, it will be defaulted to 50.
-    #[conversion(same_type)]
-    pub queue_length_limit: i32,
-}
-
-apimachinery::proto_message!(QueuingConfiguration { 1 => queues, 2 => hand_size as "handSize", 3 => queue_length_limit as "queueLengthLimit" });
-
-/// ResourcePolicyRule is a predicate that matches some resource
-/// requests, testing the request's verb and the target resource. A
-/// ResourcePolicyRule matches a resource request if and only if: (a)
-/// at least one member of verbs matches the request, (b) at least one
-/// member of apiGroups matches the request, (c) at least one member of
-/// resources matches the request, and (d) either (d1) the request does
-/// not specify a namespace (i.e., \`Namespace==""\`) and clusterScope is
-/// true or (d2) the request specifies a namespace and least one member
-/// of namespaces matches the request's namespace.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::flowcontrol::v1::ResourcePolicyRule, nested)]
-pub struct ResourcePolicyRule {
-    /// \`verbs\` is a list of matching verbs and may not be empty.
-    /// "\*" matches all verbs and, if present, must be the only entry.
-    /// Required.
-    #[api(nullable)]
-    #[conversion(same_type)]
-    pub verbs: Option<Vec<String>>,
-    /// \`apiGroups\` is a list of matching API groups and may not be empty.
-    /// "\*" matches all API groups and, if present, must be the only entry.
-    /// Required.
-    #[api(nullable)]
-    #[conversion(same_type)]
-    pub api_groups: Option<Vec<String>>,
-    /// \`resources\` is a list of matching resources (i.e., lowercase
-    /// and plural) with, if desired, subresource.  For example, \[
-    /// "services", "nodes/status" \].  This list may not be empty.
-    /// "\*" matches all resources and, if present, must be the only entry.
-    /// Required.
-    #[api(nullable)]
-    #[conversion(same_type)]
-    pub resources: Option<Vec<String>>,
-    /// \`clusterScope\` indicates whether to match requests that do not
-    /// specify a namespace (which happens either because the resource
-    /// is not namespaced or the request targets all namespaces).
-    /// If this field is omitted or false then the \`namespaces\` field
-    /// must contain a non-empty list.
-    #[api(skip_serializing_if = "crate::go_json::is_zero")]
-    #[conversion(same_type)]
-    pub cluster_scope: bool,
-    /// \`namespaces\` is a list of target namespaces that restricts
-    /// matches.  A request that specifies a target namespace matches
-    /// only if either (a) this list contains that target namespace or
-    /// (b) this list contains "\*".  Note that "\*" matches any
-    /// specified namespace but does not match a request that \_does
-    /// not specify\_ a namespace (see the \`clusterScope\` field for
-    /// that).
-    /// This list may be empty, but only if \`clusterScope\` is true.
-    #[api(nullable)]
-    #[conversion(same_type)]
-    pub namespaces: Option<Vec<String>>,
-}
-
-apimachinery::proto_message!(ResourcePolicyRule { 1 => verbs, 2 => api_groups as "apiGroups", 3 => resources, 4 => cluster_scope as "clusterScope", 5 => namespaces });
-
-/// ServiceAccountSubject holds detailed information for service-account-kind subject.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::flowcontrol::v1::ServiceAccountSubject, nested)]
-pub struct ServiceAccountSubject {
-    /// \`namespace\` is the namespace of matching ServiceAccount objects.
-    /// Required.
-    #[conversion(same_type)]
-    pub namespace: String,
-    /// \`name\` is the name of matching ServiceAccount objects, or "\*" to match regardless of name.
-    /// Required.
-    #[conversion(same_type)]
-    pub name: String,
-}
-
-apimachinery::proto_message!(ServiceAccountSubject { 1 => namespace, 2 => name });
-
-/// Subject matches the originator of a request, as identified by the request authentication system. There are three
-/// ways of matching an originator; by user, group, or service account.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::flowcontrol::v1::Subject, nested)]
-pub struct Subject {
-    /// \`kind\` indicates which one of the other fields is non-empty.
-    /// Required
-    #[conversion(same_type)]
-    pub kind: String,
-    /// \`user\` matches based on username.
-    pub user: Option<UserSubject>,
-    /// \`group\` matches based on user group name.
-    pub group: Option<GroupSubject>,
-    /// \`serviceAccount\` matches ServiceAccounts.
-    pub service_account: Option<ServiceAccountSubject>,
-}
-
-apimachinery::proto_message!(Subject { 1 => kind, 2 => user, 3 => group, 4 => service_account as "serviceAccount" });
-
-/// UserSubject holds detailed information for user-kind subject.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::flowcontrol::v1::UserSubject, nested)]
-pub struct UserSubject {
-    /// \`name\` is the username that matches, or "\*" to match all usernames.
-    /// Required.
-    #[conversion(same_type)]
-    pub name: String,
-}
-
-apimachinery::proto_message!(UserSubject { 1 => name });

@@ -1112,9 +1112,4 @@ inventory::submit! { apimachinery::runtime::Registration { group: "storage.k8s.i
 inventory::submit! { apimachinery::runtime::Registration { group: "storagemigration.k8s.io", version: "v1beta1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
 
 // Types that other versions share: they convert to themselves.
-apimachinery::identity_conversion!(
-    Condition,
-    DeleteOptions,
-    GroupVersionKind,
-    GroupVersionResource
-);
+apimachinery::identity_conversion!(DeleteOptions);

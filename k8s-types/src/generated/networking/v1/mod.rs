@@ -703,3 +703,13 @@ pub struct ServiceCIDRStatus {
 }
 
 apimachinery::proto_message!(ServiceCIDRStatus { 1 => conditions });
+
+// Types that other versions share: they convert to themselves.
+apimachinery::identity_conversion!(
+    IPAddressSpec,
+    IngressClassSpec,
+    IngressStatus,
+    IngressTLS,
+    ServiceCIDRSpec,
+    ServiceCIDRStatus
+);

@@ -2,6 +2,84 @@
 // (`../shared/k8s-api/v1.36`); do not edit by hand.
 //! `networking.k8s.io/v1beta1`.
 
+/// IPAddressSpec describe the attributes in an IP Address.
+///
+/// The same type as [`v1::IPAddressSpec`](crate::networking::v1::IPAddressSpec):
+/// Go's `IPAddressSpec` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type IPAddressSpec = crate::networking::v1::IPAddressSpec;
+
+/// IngressClassParametersReference identifies an API object. This can be used
+/// to specify a cluster or namespace-scoped resource.
+///
+/// The same type as [`v1::IngressClassParametersReference`](crate::networking::v1::IngressClassParametersReference):
+/// Go's `IngressClassParametersReference` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type IngressClassParametersReference = crate::networking::v1::IngressClassParametersReference;
+
+/// IngressClassSpec provides information about the class of an Ingress.
+///
+/// The same type as [`v1::IngressClassSpec`](crate::networking::v1::IngressClassSpec):
+/// Go's `IngressClassSpec` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type IngressClassSpec = crate::networking::v1::IngressClassSpec;
+
+/// IngressLoadBalancerIngress represents the status of a load-balancer ingress point.
+///
+/// The same type as [`v1::IngressLoadBalancerIngress`](crate::networking::v1::IngressLoadBalancerIngress):
+/// Go's `IngressLoadBalancerIngress` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type IngressLoadBalancerIngress = crate::networking::v1::IngressLoadBalancerIngress;
+
+/// LoadBalancerStatus represents the status of a load-balancer.
+///
+/// The same type as [`v1::IngressLoadBalancerStatus`](crate::networking::v1::IngressLoadBalancerStatus):
+/// Go's `IngressLoadBalancerStatus` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type IngressLoadBalancerStatus = crate::networking::v1::IngressLoadBalancerStatus;
+
+/// IngressPortStatus represents the error condition of a service port
+///
+/// The same type as [`v1::IngressPortStatus`](crate::networking::v1::IngressPortStatus):
+/// Go's `IngressPortStatus` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type IngressPortStatus = crate::networking::v1::IngressPortStatus;
+
+/// IngressStatus describes the current state of the Ingress.
+///
+/// The same type as [`v1::IngressStatus`](crate::networking::v1::IngressStatus):
+/// Go's `IngressStatus` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type IngressStatus = crate::networking::v1::IngressStatus;
+
+/// IngressTLS describes the transport layer security associated with an Ingress.
+///
+/// The same type as [`v1::IngressTLS`](crate::networking::v1::IngressTLS):
+/// Go's `IngressTLS` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type IngressTLS = crate::networking::v1::IngressTLS;
+
+/// ParentReference describes a reference to a parent object.
+///
+/// The same type as [`v1::ParentReference`](crate::networking::v1::ParentReference):
+/// Go's `ParentReference` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type ParentReference = crate::networking::v1::ParentReference;
+
+/// ServiceCIDRSpec define the CIDRs the user wants to use for allocating ClusterIPs for Services.
+///
+/// The same type as [`v1::ServiceCIDRSpec`](crate::networking::v1::ServiceCIDRSpec):
+/// Go's `ServiceCIDRSpec` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type ServiceCIDRSpec = crate::networking::v1::ServiceCIDRSpec;
+
+/// ServiceCIDRStatus describes the current state of the ServiceCIDR.
+///
+/// The same type as [`v1::ServiceCIDRStatus`](crate::networking::v1::ServiceCIDRStatus):
+/// Go's `ServiceCIDRStatus` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type ServiceCIDRStatus = crate::networking::v1::ServiceCIDRStatus;
+
 /// HTTPIngressPath associates a path with a backend. Incoming urls matching the
 /// path are forwarded to the backend.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
@@ -74,7 +152,8 @@ pub struct IPAddress {
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec is the desired state of the IPAddress.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    pub spec: IPAddressSpec,
+    #[conversion(same_type)]
+    pub spec: crate::networking::v1::IPAddressSpec,
 }
 
 apimachinery::proto_message!(IPAddress { 1 => metadata, 2 => spec });
@@ -105,17 +184,6 @@ pub struct IPAddressList {
 
 apimachinery::proto_message!(IPAddressList { 1 => metadata, 2 => items });
 
-/// IPAddressSpec describe the attributes in an IP Address.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::IPAddressSpec, nested)]
-pub struct IPAddressSpec {
-    /// ParentRef references the resource that an IPAddress is attached to.
-    /// An IPAddress must reference a parent object.
-    pub parent_ref: Option<ParentReference>,
-}
-
-apimachinery::proto_message!(IPAddressSpec { 1 => parent_ref as "parentRef" });
-
 /// Ingress is a collection of rules that allow inbound connections to reach the
 /// endpoints defined by a backend. An Ingress can be configured to give services
 /// externally-reachable urls, load balance traffic, terminate SSL, offer name
@@ -137,7 +205,8 @@ pub struct Ingress {
     pub spec: IngressSpec,
     /// status is the current state of the Ingress.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    pub status: IngressStatus,
+    #[conversion(same_type)]
+    pub status: crate::networking::v1::IngressStatus,
 }
 
 apimachinery::proto_message!(Ingress { 1 => metadata, 2 => spec, 3 => status });
@@ -177,7 +246,8 @@ pub struct IngressClass {
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec is the desired state of the IngressClass.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    pub spec: IngressClassSpec,
+    #[conversion(same_type)]
+    pub spec: crate::networking::v1::IngressClassSpec,
 }
 
 apimachinery::proto_message!(IngressClass { 1 => metadata, 2 => spec });
@@ -207,57 +277,6 @@ pub struct IngressClassList {
 
 apimachinery::proto_message!(IngressClassList { 1 => metadata, 2 => items });
 
-/// IngressClassParametersReference identifies an API object. This can be used
-/// to specify a cluster or namespace-scoped resource.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::IngressClassParametersReference, nested)]
-pub struct IngressClassParametersReference {
-    /// apiGroup is the group for the resource being referenced. If APIGroup is
-    /// not specified, the specified Kind must be in the core API group. For any
-    /// other third-party types, APIGroup is required.
-    #[conversion(same_type)]
-    pub api_group: Option<String>,
-    /// kind is the type of resource being referenced.
-    #[conversion(same_type)]
-    pub kind: String,
-    /// name is the name of resource being referenced.
-    #[conversion(same_type)]
-    pub name: String,
-    /// scope represents if this refers to a cluster or namespace scoped resource.
-    /// This may be set to "Cluster" (default) or "Namespace".
-    #[api(nullable)]
-    #[conversion(same_type)]
-    pub scope: Option<String>,
-    /// namespace is the namespace of the resource being referenced. This field is
-    /// required when scope is set to "Namespace" and must be unset when scope is set to
-    /// "Cluster".
-    #[conversion(same_type)]
-    pub namespace: Option<String>,
-}
-
-apimachinery::proto_message!(IngressClassParametersReference { 1 => api_group as "apiGroup", 2 => kind, 3 => name, 4 => scope, 5 => namespace });
-
-/// IngressClassSpec provides information about the class of an Ingress.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::IngressClassSpec, nested)]
-pub struct IngressClassSpec {
-    /// controller refers to the name of the controller that should handle this
-    /// class. This allows for different "flavors" that are controlled by the
-    /// same controller. For example, you may have different parameters for the
-    /// same implementing controller. This should be specified as a
-    /// domain-prefixed path no more than 250 characters in length, e.g.
-    /// "acme.io/ingress-controller". This field is immutable.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub controller: String,
-    /// parameters is a link to a custom resource containing additional
-    /// configuration for the controller. This is optional if the controller does
-    /// not require extra parameters.
-    pub parameters: Option<IngressClassParametersReference>,
-}
-
-apimachinery::proto_message!(IngressClassSpec { 1 => controller, 2 => parameters });
-
 /// IngressList is a collection of Ingress.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
 #[api(
@@ -283,61 +302,6 @@ pub struct IngressList {
 }
 
 apimachinery::proto_message!(IngressList { 1 => metadata, 2 => items });
-
-/// IngressLoadBalancerIngress represents the status of a load-balancer ingress point.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::IngressLoadBalancerIngress, nested)]
-pub struct IngressLoadBalancerIngress {
-    /// ip is set for load-balancer ingress points that are IP based.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub ip: String,
-    /// hostname is set for load-balancer ingress points that are DNS based.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub hostname: String,
-    /// ports provides information about the ports exposed by this LoadBalancer.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    pub ports: Vec<IngressPortStatus>,
-}
-
-apimachinery::proto_message!(IngressLoadBalancerIngress { 1 => ip, 2 => hostname, 4 => ports });
-
-/// LoadBalancerStatus represents the status of a load-balancer.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::IngressLoadBalancerStatus, nested)]
-pub struct IngressLoadBalancerStatus {
-    /// ingress is a list containing ingress points for the load-balancer.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    pub ingress: Vec<IngressLoadBalancerIngress>,
-}
-
-apimachinery::proto_message!(IngressLoadBalancerStatus { 1 => ingress });
-
-/// IngressPortStatus represents the error condition of a service port
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::IngressPortStatus, nested)]
-pub struct IngressPortStatus {
-    /// port is the port number of the ingress port.
-    #[conversion(same_type)]
-    pub port: i32,
-    /// protocol is the protocol of the ingress port.
-    /// The supported values are: "TCP", "UDP", "SCTP"
-    #[conversion(same_type)]
-    pub protocol: String,
-    /// error is to record the problem with the service port
-    /// The format of the error shall comply with the following rules:
-    /// - built-in error values shall be specified in this file and those shall use
-    /// CamelCase names
-    /// - cloud provider specific error values must have names that comply with the
-    /// format foo.example.com/CamelCase.
-    /// ---
-    /// The regex it matches is (dns1123SubdomainFmt/)?(qualifiedNameFmt)
-    #[conversion(same_type)]
-    pub error: Option<String>,
-}
-
-apimachinery::proto_message!(IngressPortStatus { 1 => port, 2 => protocol, 3 => error });
 
 /// IngressRule represents the rules mapping the paths under a specified host to
 /// the related backend services. Incoming requests are first evaluated for a host
@@ -447,7 +411,8 @@ pub struct IngressSpec {
     /// through the SNI TLS extension, if the ingress controller fulfilling the
     /// ingress supports SNI.
     #[api(skip_serializing_if = "Vec::is_empty")]
-    pub tls: Vec<IngressTLS>,
+    #[conversion(same_type)]
+    pub tls: Vec<crate::networking::v1::IngressTLS>,
     /// rules is a list of host rules used to configure the Ingress. If unspecified, or
     /// no rule matches, all traffic is sent to the default backend.
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -455,63 +420,6 @@ pub struct IngressSpec {
 }
 
 apimachinery::proto_message!(IngressSpec { 1 => backend, 2 => tls, 3 => rules, 4 => ingress_class_name as "ingressClassName" });
-
-/// IngressStatus describes the current state of the Ingress.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::IngressStatus, nested)]
-pub struct IngressStatus {
-    /// loadBalancer contains the current status of the load-balancer.
-    pub load_balancer: IngressLoadBalancerStatus,
-}
-
-apimachinery::proto_message!(IngressStatus { 1 => load_balancer as "loadBalancer" });
-
-/// IngressTLS describes the transport layer security associated with an Ingress.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::IngressTLS, nested)]
-pub struct IngressTLS {
-    /// hosts is a list of hosts included in the TLS certificate. The values in
-    /// this list must match the name/s used in the tlsSecret. Defaults to the
-    /// wildcard host setting for the loadbalancer controller fulfilling this
-    /// Ingress, if left unspecified.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
-    pub hosts: Vec<String>,
-    /// secretName is the name of the secret used to terminate TLS traffic on
-    /// port 443. Field is left optional to allow TLS routing based on SNI
-    /// hostname alone. If the SNI host in a listener conflicts with the "Host"
-    /// header field used by an IngressRule, the SNI host is used for termination
-    /// and value of the Host header is used for routing.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub secret_name: String,
-}
-
-apimachinery::proto_message!(IngressTLS { 1 => hosts, 2 => secret_name as "secretName" });
-
-/// ParentReference describes a reference to a parent object.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::ParentReference, nested)]
-pub struct ParentReference {
-    /// Group is the group of the object being referenced.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub group: String,
-    /// Resource is the resource of the object being referenced.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub resource: String,
-    /// Namespace is the namespace of the object being referenced.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub namespace: String,
-    /// Name is the name of the object being referenced.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub name: String,
-}
-
-apimachinery::proto_message!(ParentReference { 1 => group, 2 => resource, 3 => namespace, 4 => name });
 
 /// ServiceCIDR defines a range of IP addresses using CIDR format (e.g. 192.168.0.0/24 or 2001:db2::/64).
 /// This range is used to allocate ClusterIPs to Service objects.
@@ -529,10 +437,12 @@ pub struct ServiceCIDR {
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec is the desired state of the ServiceCIDR.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    pub spec: ServiceCIDRSpec,
+    #[conversion(same_type)]
+    pub spec: crate::networking::v1::ServiceCIDRSpec,
     /// status represents the current state of the ServiceCIDR.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    pub status: ServiceCIDRStatus,
+    #[conversion(same_type)]
+    pub status: crate::networking::v1::ServiceCIDRStatus,
 }
 
 apimachinery::proto_message!(ServiceCIDR { 1 => metadata, 2 => spec, 3 => status });
@@ -562,30 +472,3 @@ pub struct ServiceCIDRList {
 }
 
 apimachinery::proto_message!(ServiceCIDRList { 1 => metadata, 2 => items });
-
-/// ServiceCIDRSpec define the CIDRs the user wants to use for allocating ClusterIPs for Services.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::ServiceCIDRSpec, nested)]
-pub struct ServiceCIDRSpec {
-    /// CIDRs defines the IP blocks in CIDR notation (e.g. "192.168.0.0/24" or "2001:db8::/64")
-    /// from which to assign service cluster IPs. Max of two CIDRs is allowed, one of each IP family.
-    /// This field is immutable.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
-    pub cidrs: Vec<String>,
-}
-
-apimachinery::proto_message!(ServiceCIDRSpec { 1 => cidrs });
-
-/// ServiceCIDRStatus describes the current state of the ServiceCIDR.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::ServiceCIDRStatus, nested)]
-pub struct ServiceCIDRStatus {
-    /// conditions holds an array of metav1.Condition that describe the state of the ServiceCIDR.
-    /// Current service state
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
-    pub conditions: Vec<crate::meta::v1::Condition>,
-}
-
-apimachinery::proto_message!(ServiceCIDRStatus { 1 => conditions });

@@ -85,3 +85,6 @@ pub struct Scheduling {
 }
 
 apimachinery::proto_message!(Scheduling { 1 => node_selector as "nodeSelector", 2 => tolerations });
+
+// Types that other versions share: they convert to themselves.
+apimachinery::identity_conversion!(Overhead, Scheduling);

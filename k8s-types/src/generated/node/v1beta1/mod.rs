@@ -3,16 +3,19 @@
 //! `node.k8s.io/v1beta1`.
 
 /// Overhead structure represents the resource overhead associated with running a pod.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::node::v1::Overhead, nested)]
-pub struct Overhead {
-    /// podFixed represents the fixed resource overhead associated with running a pod.
-    #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
-    #[conversion(same_type)]
-    pub pod_fixed: std::collections::BTreeMap<String, crate::value::Quantity>,
-}
+///
+/// The same type as [`v1::Overhead`](crate::node::v1::Overhead):
+/// Go's `Overhead` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type Overhead = crate::node::v1::Overhead;
 
-apimachinery::proto_message!(Overhead { 1 => pod_fixed as "podFixed" });
+/// Scheduling specifies the scheduling constraints for nodes supporting a
+/// RuntimeClass.
+///
+/// The same type as [`v1::Scheduling`](crate::node::v1::Scheduling):
+/// Go's `Scheduling` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type Scheduling = crate::node::v1::Scheduling;
 
 /// RuntimeClass defines a class of container runtime supported in the cluster.
 /// The RuntimeClass is used to determine which container runtime is used to run
@@ -47,12 +50,14 @@ pub struct RuntimeClass {
     /// overhead represents the resource overhead associated with running a pod for a
     /// given RuntimeClass. For more details, see
     /// <https://git.k8s.io/enhancements/keps/sig-node/688-pod-overhead/README.md>
-    pub overhead: Option<Overhead>,
+    #[conversion(same_type)]
+    pub overhead: Option<crate::node::v1::Overhead>,
     /// scheduling holds the scheduling constraints to ensure that pods running
     /// with this RuntimeClass are scheduled to nodes that support it.
     /// If scheduling is nil, this RuntimeClass is assumed to be supported by all
     /// nodes.
-    pub scheduling: Option<Scheduling>,
+    #[conversion(same_type)]
+    pub scheduling: Option<crate::node::v1::Scheduling>,
 }
 
 apimachinery::proto_message!(RuntimeClass { 1 => metadata, 2 => handler, 3 => overhead, 4 => scheduling });
@@ -82,26 +87,3 @@ pub struct RuntimeClassList {
 }
 
 apimachinery::proto_message!(RuntimeClassList { 1 => metadata, 2 => items });
-
-/// Scheduling specifies the scheduling constraints for nodes supporting a
-/// RuntimeClass.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::node::v1::Scheduling, nested)]
-pub struct Scheduling {
-    /// nodeSelector lists labels that must be present on nodes that support this
-    /// RuntimeClass. Pods using this RuntimeClass can only be scheduled to a
-    /// node matched by this selector. The RuntimeClass nodeSelector is merged
-    /// with a pod's existing nodeSelector. Any conflicts will cause the pod to
-    /// be rejected in admission.
-    #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
-    #[conversion(same_type)]
-    pub node_selector: std::collections::BTreeMap<String, String>,
-    /// tolerations are appended (excluding duplicates) to pods running with this
-    /// RuntimeClass during admission, effectively unioning the set of nodes
-    /// tolerated by the pod and the RuntimeClass.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
-    pub tolerations: Vec<crate::core::v1::Toleration>,
-}
-
-apimachinery::proto_message!(Scheduling { 1 => node_selector as "nodeSelector", 2 => tolerations });

@@ -142,3 +142,6 @@ pub struct PodDisruptionBudgetStatus {
 }
 
 apimachinery::proto_message!(PodDisruptionBudgetStatus { 1 => observed_generation as "observedGeneration", 2 => disrupted_pods as "disruptedPods", 3 => disruptions_allowed as "disruptionsAllowed", 4 => current_healthy as "currentHealthy", 5 => desired_healthy as "desiredHealthy", 6 => expected_pods as "expectedPods", 7 => conditions });
+
+// Types that other versions share: they convert to themselves.
+apimachinery::identity_conversion!(PodDisruptionBudgetSpec, PodDisruptionBudgetStatus);

@@ -2,6 +2,21 @@
 // (`../shared/k8s-api/v1.36`); do not edit by hand.
 //! `policy/v1beta1`.
 
+/// PodDisruptionBudgetSpec is a description of a PodDisruptionBudget.
+///
+/// The same type as [`v1::PodDisruptionBudgetSpec`](crate::policy::v1::PodDisruptionBudgetSpec):
+/// Go's `PodDisruptionBudgetSpec` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type PodDisruptionBudgetSpec = crate::policy::v1::PodDisruptionBudgetSpec;
+
+/// PodDisruptionBudgetStatus represents information about the status of a
+/// PodDisruptionBudget. Status may trail the actual state of a system.
+///
+/// The same type as [`v1::PodDisruptionBudgetStatus`](crate::policy::v1::PodDisruptionBudgetStatus):
+/// Go's `PodDisruptionBudgetStatus` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type PodDisruptionBudgetStatus = crate::policy::v1::PodDisruptionBudgetStatus;
+
 /// Eviction evicts a pod from its node subject to certain policies and safety constraints.
 /// This is a subresource of Pod.  A request to cause such an eviction is
 /// created by POSTing to .../pods/\<pod name\>/evictions.
@@ -44,9 +59,11 @@ pub struct PodDisruptionBudget {
     #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Specification of the desired behavior of the PodDisruptionBudget.
-    pub spec: PodDisruptionBudgetSpec,
+    #[conversion(same_type)]
+    pub spec: crate::policy::v1::PodDisruptionBudgetSpec,
     /// Most recently observed status of the PodDisruptionBudget.
-    pub status: PodDisruptionBudgetStatus,
+    #[conversion(same_type)]
+    pub status: crate::policy::v1::PodDisruptionBudgetStatus,
 }
 
 apimachinery::proto_message!(PodDisruptionBudget { 1 => metadata, 2 => spec, 3 => status });
@@ -76,109 +93,3 @@ pub struct PodDisruptionBudgetList {
 }
 
 apimachinery::proto_message!(PodDisruptionBudgetList { 1 => metadata, 2 => items });
-
-/// PodDisruptionBudgetSpec is a description of a PodDisruptionBudget.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::policy::v1::PodDisruptionBudgetSpec, nested)]
-pub struct PodDisruptionBudgetSpec {
-    /// An eviction is allowed if at least "minAvailable" pods selected by
-    /// "selector" will still be available after the eviction, i.e. even in the
-    /// absence of the evicted pod.  So for example you can prevent all voluntary
-    /// evictions by specifying "100%".
-    #[conversion(same_type)]
-    pub min_available: Option<crate::value::IntOrString>,
-    /// Label query over pods whose evictions are managed by the disruption
-    /// budget.
-    /// A null selector selects no pods.
-    /// An empty selector ({}) also selects no pods, which differs from standard behavior of selecting all pods.
-    /// In policy/v1, an empty selector will select all pods in the namespace.
-    #[conversion(same_type)]
-    pub selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
-    /// An eviction is allowed if at most "maxUnavailable" pods selected by
-    /// "selector" are unavailable after the eviction, i.e. even in absence of
-    /// the evicted pod. For example, one can prevent all voluntary evictions
-    /// by specifying 0. This is a mutually exclusive setting with "minAvailable".
-    #[conversion(same_type)]
-    pub max_unavailable: Option<crate::value::IntOrString>,
-    /// UnhealthyPodEvictionPolicy defines the criteria for when unhealthy pods
-    /// should be considered for eviction. Current implementation considers healthy pods,
-    /// as pods that have status.conditions item with type="Ready",status="True".
-    ///
-    /// Valid policies are IfHealthyBudget and AlwaysAllow.
-    /// If no policy is specified, the default behavior will be used,
-    /// which corresponds to the IfHealthyBudget policy.
-    ///
-    /// IfHealthyBudget policy means that running pods (status.phase="Running"),
-    /// but not yet healthy can be evicted only if the guarded application is not
-    /// disrupted (status.currentHealthy is at least equal to status.desiredHealthy).
-    /// Healthy pods will be subject to the PDB for eviction.
-    ///
-    /// AlwaysAllow policy means that all running pods (status.phase="Running"),
-    /// but not yet healthy are considered disrupted and can be evicted regardless
-    /// of whether the criteria in a PDB is met. This means perspective running
-    /// pods of a disrupted application might not get a chance to become healthy.
-    /// Healthy pods will be subject to the PDB for eviction.
-    ///
-    /// Additional policies may be added in the future.
-    /// Clients making eviction decisions should disallow eviction of unhealthy pods
-    /// if they encounter an unrecognized policy in this field.
-    #[conversion(same_type)]
-    pub unhealthy_pod_eviction_policy: Option<String>,
-}
-
-apimachinery::proto_message!(PodDisruptionBudgetSpec { 1 => min_available as "minAvailable", 2 => selector, 3 => max_unavailable as "maxUnavailable", 4 => unhealthy_pod_eviction_policy as "unhealthyPodEvictionPolicy" });
-
-/// PodDisruptionBudgetStatus represents information about the status of a
-/// PodDisruptionBudget. Status may trail the actual state of a system.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::policy::v1::PodDisruptionBudgetStatus, nested)]
-pub struct PodDisruptionBudgetStatus {
-    /// Most recent generation observed when updating this PDB status. DisruptionsAllowed and other
-    /// status information is valid only if observedGeneration equals to PDB's object generation.
-    #[api(skip_serializing_if = "crate::go_json::is_zero")]
-    #[conversion(same_type)]
-    pub observed_generation: i64,
-    /// DisruptedPods contains information about pods whose eviction was
-    /// processed by the API server eviction subresource handler but has not
-    /// yet been observed by the PodDisruptionBudget controller.
-    /// A pod will be in this map from the time when the API server processed the
-    /// eviction request to the time when the pod is seen by PDB controller
-    /// as having been marked for deletion (or after a timeout). The key in the map is the name of the pod
-    /// and the value is the time when the API server processed the eviction request. If
-    /// the deletion didn't occur and a pod is still there it will be removed from
-    /// the list automatically by PodDisruptionBudget controller after some time.
-    /// If everything goes smooth this map should be empty for the most of the time.
-    /// Large number of entries in the map may indicate problems with pod deletions.
-    #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
-    #[conversion(same_type)]
-    pub disrupted_pods: std::collections::BTreeMap<String, apimachinery::apis::meta::v1::Time>,
-    /// Number of pod disruptions that are currently allowed.
-    #[conversion(same_type)]
-    pub disruptions_allowed: i32,
-    /// current number of healthy pods
-    #[conversion(same_type)]
-    pub current_healthy: i32,
-    /// minimum desired number of healthy pods
-    #[conversion(same_type)]
-    pub desired_healthy: i32,
-    /// total number of pods counted by this disruption budget
-    #[conversion(same_type)]
-    pub expected_pods: i32,
-    /// Conditions contain conditions for PDB. The disruption controller sets the
-    /// DisruptionAllowed condition. The following are known values for the reason field
-    /// (additional reasons could be added in the future):
-    /// - SyncFailed: The controller encountered an error and wasn't able to compute
-    /// the number of allowed disruptions. Therefore no disruptions are
-    /// allowed and the status of the condition will be False.
-    /// - InsufficientPods: The number of pods are either at or below the number
-    /// required by the PodDisruptionBudget. No disruptions are
-    /// allowed and the status of the condition will be False.
-    /// - SufficientPods: There are more pods than required by the PodDisruptionBudget.
-    /// The condition will be True, and the number of allowed
-    /// disruptions are provided by the disruptionsAllowed property.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
-    pub conditions: Vec<crate::meta::v1::Condition>,
-}
-
-apimachinery::proto_message!(PodDisruptionBudgetStatus { 1 => observed_generation as "observedGeneration", 2 => disrupted_pods as "disruptedPods", 3 => disruptions_allowed as "disruptionsAllowed", 4 => current_healthy as "currentHealthy", 5 => desired_healthy as "desiredHealthy", 6 => expected_pods as "expectedPods", 7 => conditions });

@@ -208,3 +208,6 @@ pub struct Subject {
 }
 
 apimachinery::proto_message!(Subject { 1 => kind, 2 => api_group as "apiGroup", 3 => name, 4 => namespace });
+
+// Types that other versions share: they convert to themselves.
+apimachinery::identity_conversion!(AggregationRule, PolicyRule, RoleRef, Subject);

@@ -3,17 +3,18 @@
 //! `rbac.authorization.k8s.io/v1alpha1`.
 
 /// AggregationRule describes how to locate ClusterRoles to aggregate into the ClusterRole
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::rbac::v1::AggregationRule, nested)]
-pub struct AggregationRule {
-    /// ClusterRoleSelectors holds a list of selectors which will be used to find ClusterRoles and create the rules.
-    /// If any of the selectors match, then the ClusterRole's permissions will be added
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
-    pub cluster_role_selectors: Vec<apimachinery::apis::meta::v1::LabelSelector>,
-}
+///
+/// The same type as [`v1::AggregationRule`](crate::rbac::v1::AggregationRule):
+/// Go's `AggregationRule` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type AggregationRule = crate::rbac::v1::AggregationRule;
 
-apimachinery::proto_message!(AggregationRule { 1 => cluster_role_selectors as "clusterRoleSelectors" });
+/// RoleRef contains information that points to the role being used
+///
+/// The same type as [`v1::RoleRef`](crate::rbac::v1::RoleRef):
+/// Go's `RoleRef` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type RoleRef = crate::rbac::v1::RoleRef;
 
 /// ClusterRole is a cluster level, logical grouping of PolicyRules that can be referenced as a unit by a RoleBinding or ClusterRoleBinding.
 /// Deprecated in v1.17 in favor of rbac.authorization.k8s.io/v1 ClusterRole, and will no longer be served in v1.22.
@@ -34,7 +35,8 @@ pub struct ClusterRole {
     /// AggregationRule is an optional field that describes how to build the Rules for this ClusterRole.
     /// If AggregationRule is set, then the Rules are controller managed and direct changes to Rules will be
     /// stomped by the controller.
-    pub aggregation_rule: Option<AggregationRule>,
+    #[conversion(same_type)]
+    pub aggregation_rule: Option<crate::rbac::v1::AggregationRule>,
 }
 
 apimachinery::proto_message!(ClusterRole { 1 => metadata, 2 => rules, 3 => aggregation_rule as "aggregationRule" });
@@ -58,7 +60,8 @@ pub struct ClusterRoleBinding {
     pub subjects: Vec<Subject>,
     /// RoleRef can only reference a ClusterRole in the global namespace.
     /// If the RoleRef cannot be resolved, the Authorizer must return an error.
-    pub role_ref: RoleRef,
+    #[conversion(same_type)]
+    pub role_ref: crate::rbac::v1::RoleRef,
 }
 
 apimachinery::proto_message!(ClusterRoleBinding { 1 => metadata, 2 => subjects, 3 => role_ref as "roleRef" });
@@ -187,7 +190,8 @@ pub struct RoleBinding {
     pub subjects: Vec<Subject>,
     /// RoleRef can reference a Role in the current namespace or a ClusterRole in the global namespace.
     /// If the RoleRef cannot be resolved, the Authorizer must return an error.
-    pub role_ref: RoleRef,
+    #[conversion(same_type)]
+    pub role_ref: crate::rbac::v1::RoleRef,
 }
 
 apimachinery::proto_message!(RoleBinding { 1 => metadata, 2 => subjects, 3 => role_ref as "roleRef" });
@@ -243,23 +247,6 @@ pub struct RoleList {
 }
 
 apimachinery::proto_message!(RoleList { 1 => metadata, 2 => items });
-
-/// RoleRef contains information that points to the role being used
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::rbac::v1::RoleRef, nested)]
-pub struct RoleRef {
-    /// APIGroup is the group for the resource being referenced
-    #[conversion(same_type)]
-    pub api_group: String,
-    /// Kind is the type of resource being referenced
-    #[conversion(same_type)]
-    pub kind: String,
-    /// Name is the name of resource being referenced
-    #[conversion(same_type)]
-    pub name: String,
-}
-
-apimachinery::proto_message!(RoleRef { 1 => api_group as "apiGroup", 2 => kind, 3 => name });
 
 /// Subject contains a reference to the object or user identities a role binding applies to.  This can either hold a direct API object reference,
 /// or a value for non-objects such as user and group names.

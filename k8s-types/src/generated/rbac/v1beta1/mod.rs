@@ -3,17 +3,34 @@
 //! `rbac.authorization.k8s.io/v1beta1`.
 
 /// AggregationRule describes how to locate ClusterRoles to aggregate into the ClusterRole
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::rbac::v1::AggregationRule, nested)]
-pub struct AggregationRule {
-    /// ClusterRoleSelectors holds a list of selectors which will be used to find ClusterRoles and create the rules.
-    /// If any of the selectors match, then the ClusterRole's permissions will be added
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
-    pub cluster_role_selectors: Vec<apimachinery::apis::meta::v1::LabelSelector>,
-}
+///
+/// The same type as [`v1::AggregationRule`](crate::rbac::v1::AggregationRule):
+/// Go's `AggregationRule` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type AggregationRule = crate::rbac::v1::AggregationRule;
 
-apimachinery::proto_message!(AggregationRule { 1 => cluster_role_selectors as "clusterRoleSelectors" });
+/// PolicyRule holds information that describes a policy rule, but does not contain information
+/// about who the rule applies to or which namespace the rule applies to.
+///
+/// The same type as [`v1::PolicyRule`](crate::rbac::v1::PolicyRule):
+/// Go's `PolicyRule` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type PolicyRule = crate::rbac::v1::PolicyRule;
+
+/// RoleRef contains information that points to the role being used
+///
+/// The same type as [`v1::RoleRef`](crate::rbac::v1::RoleRef):
+/// Go's `RoleRef` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type RoleRef = crate::rbac::v1::RoleRef;
+
+/// Subject contains a reference to the object or user identities a role binding applies to.  This can either hold a direct API object reference,
+/// or a value for non-objects such as user and group names.
+///
+/// The same type as [`v1::Subject`](crate::rbac::v1::Subject):
+/// Go's `Subject` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type Subject = crate::rbac::v1::Subject;
 
 /// ClusterRole is a cluster level, logical grouping of PolicyRules that can be referenced as a unit by a RoleBinding or ClusterRoleBinding.
 /// Deprecated in v1.17 in favor of rbac.authorization.k8s.io/v1 ClusterRole, and will no longer be served in v1.22.
@@ -30,11 +47,13 @@ pub struct ClusterRole {
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Rules holds all the PolicyRules for this ClusterRole
     #[api(nullable)]
-    pub rules: Option<Vec<PolicyRule>>,
+    #[conversion(same_type)]
+    pub rules: Option<Vec<crate::rbac::v1::PolicyRule>>,
     /// AggregationRule is an optional field that describes how to build the Rules for this ClusterRole.
     /// If AggregationRule is set, then the Rules are controller managed and direct changes to Rules will be
     /// stomped by the controller.
-    pub aggregation_rule: Option<AggregationRule>,
+    #[conversion(same_type)]
+    pub aggregation_rule: Option<crate::rbac::v1::AggregationRule>,
 }
 
 apimachinery::proto_message!(ClusterRole { 1 => metadata, 2 => rules, 3 => aggregation_rule as "aggregationRule" });
@@ -55,10 +74,12 @@ pub struct ClusterRoleBinding {
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Subjects holds references to the objects the role applies to.
     #[api(skip_serializing_if = "Vec::is_empty")]
-    pub subjects: Vec<Subject>,
+    #[conversion(same_type)]
+    pub subjects: Vec<crate::rbac::v1::Subject>,
     /// RoleRef can only reference a ClusterRole in the global namespace.
     /// If the RoleRef cannot be resolved, the Authorizer must return an error.
-    pub role_ref: RoleRef,
+    #[conversion(same_type)]
+    pub role_ref: crate::rbac::v1::RoleRef,
 }
 
 apimachinery::proto_message!(ClusterRoleBinding { 1 => metadata, 2 => subjects, 3 => role_ref as "roleRef" });
@@ -115,39 +136,6 @@ pub struct ClusterRoleList {
 
 apimachinery::proto_message!(ClusterRoleList { 1 => metadata, 2 => items });
 
-/// PolicyRule holds information that describes a policy rule, but does not contain information
-/// about who the rule applies to or which namespace the rule applies to.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::rbac::v1::PolicyRule, nested)]
-pub struct PolicyRule {
-    /// Verbs is a list of Verbs that apply to ALL the ResourceKinds contained in this rule. '\*' represents all verbs.
-    #[api(nullable)]
-    #[conversion(same_type)]
-    pub verbs: Option<Vec<String>>,
-    /// APIGroups is the name of the APIGroup that contains the resources.  If multiple API groups are specified, any action requested against one of
-    /// the enumerated resources in any API group will be allowed. "" represents the core API group and "\*" represents all API groups.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
-    pub api_groups: Vec<String>,
-    /// Resources is a list of resources this rule applies to.  '\*' represents all resources in the specified apiGroups.
-    /// '\*/foo' represents the subresource 'foo' for all resources in the specified apiGroups.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
-    pub resources: Vec<String>,
-    /// ResourceNames is an optional white list of names that the rule applies to.  An empty set means that everything is allowed.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
-    pub resource_names: Vec<String>,
-    /// NonResourceURLs is a set of partial urls that a user should have access to.  \*s are allowed, but only as the full, final step in the path
-    /// Since non-resource URLs are not namespaced, this field is only applicable for ClusterRoles referenced from a ClusterRoleBinding.
-    /// Rules can either apply to API resources (such as "pods" or "secrets") or non-resource URL paths (such as "/api"),  but not both.
-    #[api(rename = "nonResourceURLs", skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
-    pub non_resource_urls: Vec<String>,
-}
-
-apimachinery::proto_message!(PolicyRule { 1 => verbs, 2 => api_groups as "apiGroups", 3 => resources, 4 => resource_names as "resourceNames", 5 => non_resource_urls as "nonResourceURLs" });
-
 /// Role is a namespaced, logical grouping of PolicyRules that can be referenced as a unit by a RoleBinding.
 /// Deprecated in v1.17 in favor of rbac.authorization.k8s.io/v1 Role, and will no longer be served in v1.22.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
@@ -163,7 +151,8 @@ pub struct Role {
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Rules holds all the PolicyRules for this Role
     #[api(nullable)]
-    pub rules: Option<Vec<PolicyRule>>,
+    #[conversion(same_type)]
+    pub rules: Option<Vec<crate::rbac::v1::PolicyRule>>,
 }
 
 apimachinery::proto_message!(Role { 1 => metadata, 2 => rules });
@@ -185,10 +174,12 @@ pub struct RoleBinding {
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Subjects holds references to the objects the role applies to.
     #[api(skip_serializing_if = "Vec::is_empty")]
-    pub subjects: Vec<Subject>,
+    #[conversion(same_type)]
+    pub subjects: Vec<crate::rbac::v1::Subject>,
     /// RoleRef can reference a Role in the current namespace or a ClusterRole in the global namespace.
     /// If the RoleRef cannot be resolved, the Authorizer must return an error.
-    pub role_ref: RoleRef,
+    #[conversion(same_type)]
+    pub role_ref: crate::rbac::v1::RoleRef,
 }
 
 apimachinery::proto_message!(RoleBinding { 1 => metadata, 2 => subjects, 3 => role_ref as "roleRef" });
@@ -244,47 +235,3 @@ pub struct RoleList {
 }
 
 apimachinery::proto_message!(RoleList { 1 => metadata, 2 => items });
-
-/// RoleRef contains information that points to the role being used
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::rbac::v1::RoleRef, nested)]
-pub struct RoleRef {
-    /// APIGroup is the group for the resource being referenced
-    #[conversion(same_type)]
-    pub api_group: String,
-    /// Kind is the type of resource being referenced
-    #[conversion(same_type)]
-    pub kind: String,
-    /// Name is the name of resource being referenced
-    #[conversion(same_type)]
-    pub name: String,
-}
-
-apimachinery::proto_message!(RoleRef { 1 => api_group as "apiGroup", 2 => kind, 3 => name });
-
-/// Subject contains a reference to the object or user identities a role binding applies to.  This can either hold a direct API object reference,
-/// or a value for non-objects such as user and group names.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::rbac::v1::Subject, nested)]
-pub struct Subject {
-    /// Kind of object being referenced. Values defined by this API group are "User", "Group", and "ServiceAccount".
-    /// If the Authorizer does not recognized the kind value, the Authorizer should report an error.
-    #[conversion(same_type)]
-    pub kind: String,
-    /// APIGroup holds the API group of the referenced subject.
-    /// Defaults to "" for ServiceAccount subjects.
-    /// Defaults to "rbac.authorization.k8s.io" for User and Group subjects.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub api_group: String,
-    /// Name of the object being referenced.
-    #[conversion(same_type)]
-    pub name: String,
-    /// Namespace of the referenced object.  If the object kind is non-namespace, such as "User" or "Group", and this value is not empty
-    /// the Authorizer should report an error.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub namespace: String,
-}
-
-apimachinery::proto_message!(Subject { 1 => kind, 2 => api_group as "apiGroup", 3 => name, 4 => namespace });

@@ -1525,3 +1525,24 @@ pub struct ResourceSliceSpec {
 }
 
 apimachinery::proto_message!(ResourceSliceSpec { 1 => driver, 2 => pool, 3 => node_name as "nodeName", 4 => node_selector as "nodeSelector", 5 => all_nodes as "allNodes", 6 => devices, 7 => per_device_node_selection as "perDeviceNodeSelection", 8 => shared_counters as "sharedCounters" });
+
+// Types that other versions share: they convert to themselves.
+apimachinery::identity_conversion!(
+    CapacityRequirements,
+    CounterSet,
+    DeviceAttribute,
+    DeviceCapacity,
+    DeviceClaimConfiguration,
+    DeviceClassSpec,
+    DeviceConstraint,
+    DeviceCounterConsumption,
+    DeviceSelector,
+    DeviceTaint,
+    DeviceToleration,
+    NodeAllocatableResourceMapping,
+    ResourceClaimSpec,
+    ResourceClaimStatus,
+    ResourceClaimTemplateSpec,
+    ResourcePool,
+    ResourceSliceSpec
+);

@@ -3,111 +3,50 @@
 //! `resource.k8s.io/v1alpha3`.
 
 /// CELDeviceSelector contains a CEL expression for selecting a device.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
-pub struct CELDeviceSelector {
-    /// Expression is a CEL expression which evaluates a single device. It
-    /// must evaluate to true when the device under consideration satisfies
-    /// the desired criteria, and false when it does not. Any other result
-    /// is an error and causes allocation of devices to abort.
-    ///
-    /// The expression's input is an object named "device", which carries
-    /// the following properties:
-    /// - driver (string): the name of the driver which defines this device.
-    /// - attributes (map\[string\]object): the device's attributes, grouped by prefix
-    /// (e.g. device.attributes\["dra.example.com"\] evaluates to an object with all
-    /// of the attributes which were prefixed by "dra.example.com".
-    /// - capacity (map\[string\]object): the device's capacities, grouped by prefix.
-    ///
-    /// Example: Consider a device with driver="dra.example.com", which exposes
-    /// two attributes named "model" and "ext.example.com/family" and which
-    /// exposes one capacity named "modules". This input to this expression
-    /// would have the following fields:
-    ///
-    /// device.driver
-    /// device.attributes\["dra.example.com"\].model
-    /// device.attributes\["ext.example.com"\].family
-    /// device.capacity\["dra.example.com"\].modules
-    ///
-    /// The device.driver field can be used to check for a specific driver,
-    /// either as a high-level precondition (i.e. you only want to consider
-    /// devices from this driver) or as part of a multi-clause expression
-    /// that is meant to consider devices from different drivers.
-    ///
-    /// The value type of each attribute is defined by the device
-    /// definition, and users who write these expressions must consult the
-    /// documentation for their specific drivers. The value type of each
-    /// capacity is Quantity.
-    ///
-    /// If an unknown prefix is used as a lookup in either device.attributes
-    /// or device.capacity, an empty map will be returned. Any reference to
-    /// an unknown field will cause an evaluation error and allocation to
-    /// abort.
-    ///
-    /// A robust expression should check for the existence of attributes
-    /// before referencing them.
-    ///
-    /// For ease of use, the cel.bind() function is enabled, and can be used
-    /// to simplify expressions that access multiple attributes with the
-    /// same domain. For example:
-    ///
-    /// cel.bind(dra, device.attributes\["dra.example.com"\], dra.someBool && dra.anotherBool)
-    ///
-    /// The length of the expression must be smaller or equal to 10 Ki. The
-    /// cost of evaluating it is also limited based on the estimated number
-    /// of logical steps.
-    pub expression: String,
-}
-
-apimachinery::proto_message!(CELDeviceSelector { 1 => expression });
+///
+/// The same type as [`v1::CELDeviceSelector`](crate::resource::v1::CELDeviceSelector):
+/// Go's `CELDeviceSelector` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type CELDeviceSelector = crate::resource::v1::CELDeviceSelector;
 
 /// DeviceSelector must have exactly one field set.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
-pub struct DeviceSelector {
-    /// CEL contains a CEL expression for selecting a device.
-    pub cel: Option<CELDeviceSelector>,
-}
-
-apimachinery::proto_message!(DeviceSelector { 1 => cel });
+///
+/// The same type as [`v1::DeviceSelector`](crate::resource::v1::DeviceSelector):
+/// Go's `DeviceSelector` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type DeviceSelector = crate::resource::v1::DeviceSelector;
 
 /// The device this taint is attached to has the "effect" on
 /// any claim which does not tolerate the taint and, through the claim,
 /// to pods using the claim.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1beta2::DeviceTaint, nested)]
-pub struct DeviceTaint {
-    /// The taint key to be applied to a device.
-    /// Must be a label name.
-    #[conversion(same_type)]
-    pub key: String,
-    /// The taint value corresponding to the taint key.
-    /// Must be a label value.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub value: String,
-    /// The effect of the taint on claims that do not tolerate the taint
-    /// and through such claims on the pods using them.
-    ///
-    /// Valid effects are None, NoSchedule and NoExecute. PreferNoSchedule as used for
-    /// nodes is not valid here. More effects may get added in the future.
-    /// Consumers must treat unknown effects like None.
-    #[conversion(same_type)]
-    pub effect: String,
-    /// TimeAdded represents the time at which the taint was added or
-    /// (only in a DeviceTaintRule) the effect was modified.
-    /// Added automatically during create or update if not set.
-    ///
-    /// In addition, in a DeviceTaintRule a value provided during
-    /// an update gets replaced with the current time if the provided
-    /// value is the same as the old one and the new effect is different.
-    /// Changing the key and/or value while keeping the effect unchanged
-    /// is possible and does not update the time stamp because the eviction
-    /// which uses it is either already started (NoExecute) or
-    /// not started yet (NoEffect, NoSchedule).
-    #[conversion(same_type)]
-    pub time_added: Option<apimachinery::apis::meta::v1::Time>,
-}
+///
+/// The same type as [`v1::DeviceTaint`](crate::resource::v1::DeviceTaint):
+/// Go's `DeviceTaint` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type DeviceTaint = crate::resource::v1::DeviceTaint;
 
-apimachinery::proto_message!(DeviceTaint { 1 => key, 2 => value, 3 => effect, 4 => time_added as "timeAdded" });
+/// DeviceTaintRuleSpec specifies the selector and one taint.
+///
+/// The same type as [`v1beta2::DeviceTaintRuleSpec`](crate::resource::v1beta2::DeviceTaintRuleSpec):
+/// Go's `DeviceTaintRuleSpec` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1beta2`'s.
+pub type DeviceTaintRuleSpec = crate::resource::v1beta2::DeviceTaintRuleSpec;
+
+/// DeviceTaintRuleStatus provides information about an on-going pod eviction.
+///
+/// The same type as [`v1beta2::DeviceTaintRuleStatus`](crate::resource::v1beta2::DeviceTaintRuleStatus):
+/// Go's `DeviceTaintRuleStatus` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1beta2`'s.
+pub type DeviceTaintRuleStatus = crate::resource::v1beta2::DeviceTaintRuleStatus;
+
+/// DeviceTaintSelector defines which device(s) a DeviceTaintRule applies to.
+/// The empty selector matches all devices. Without a selector, no devices
+/// are matched.
+///
+/// The same type as [`v1beta2::DeviceTaintSelector`](crate::resource::v1beta2::DeviceTaintSelector):
+/// Go's `DeviceTaintSelector` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1beta2`'s.
+pub type DeviceTaintSelector = crate::resource::v1beta2::DeviceTaintSelector;
 
 /// DeviceTaintRule adds one taint to all devices which match the selector.
 /// This has the same effect as if the taint was specified directly
@@ -126,9 +65,11 @@ pub struct DeviceTaintRule {
     /// Spec specifies the selector and one taint.
     ///
     /// Changing the spec automatically increments the metadata.generation number.
-    pub spec: DeviceTaintRuleSpec,
+    #[conversion(same_type)]
+    pub spec: crate::resource::v1beta2::DeviceTaintRuleSpec,
     /// Status provides information about what was requested in the spec.
-    pub status: DeviceTaintRuleStatus,
+    #[conversion(same_type)]
+    pub status: crate::resource::v1beta2::DeviceTaintRuleStatus,
 }
 
 apimachinery::proto_message!(DeviceTaintRule { 1 => metadata, 2 => spec, 3 => status });
@@ -157,83 +98,6 @@ pub struct DeviceTaintRuleList {
 }
 
 apimachinery::proto_message!(DeviceTaintRuleList { 1 => metadata, 2 => items });
-
-/// DeviceTaintRuleSpec specifies the selector and one taint.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1beta2::DeviceTaintRuleSpec, nested)]
-pub struct DeviceTaintRuleSpec {
-    /// DeviceSelector defines which device(s) the taint is applied to.
-    /// All selector criteria must be satisfied for a device to
-    /// match. The empty selector matches all devices. Without
-    /// a selector, no devices are matches.
-    pub device_selector: Option<DeviceTaintSelector>,
-    /// The taint that gets applied to matching devices.
-    pub taint: DeviceTaint,
-}
-
-apimachinery::proto_message!(DeviceTaintRuleSpec { 1 => device_selector as "deviceSelector", 2 => taint });
-
-/// DeviceTaintRuleStatus provides information about an on-going pod eviction.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1beta2::DeviceTaintRuleStatus, nested)]
-pub struct DeviceTaintRuleStatus {
-    /// Conditions provide information about the state of the DeviceTaintRule
-    /// and the cluster at some point in time,
-    /// in a machine-readable and human-readable format.
-    ///
-    /// The following condition is currently defined as part of this API, more may
-    /// get added:
-    /// - Type: EvictionInProgress
-    /// - Status: True if there are currently pods which need to be evicted, False otherwise
-    /// (includes the effects which don't cause eviction).
-    /// - Reason: not specified, may change
-    /// - Message: includes information about number of pending pods and already evicted pods
-    /// in a human-readable format, updated periodically, may change
-    ///
-    /// For \`effect: None\`, the condition above gets set once for each change to
-    /// the spec, with the message containing information about what would happen
-    /// if the effect was \`NoExecute\`. This feedback can be used to decide whether
-    /// changing the effect to \`NoExecute\` will work as intended. It only gets
-    /// set once to avoid having to constantly update the status.
-    ///
-    /// Must have 8 or fewer entries.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
-    pub conditions: Vec<crate::meta::v1::Condition>,
-}
-
-apimachinery::proto_message!(DeviceTaintRuleStatus { 1 => conditions });
-
-/// DeviceTaintSelector defines which device(s) a DeviceTaintRule applies to.
-/// The empty selector matches all devices. Without a selector, no devices
-/// are matched.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1beta2::DeviceTaintSelector, nested)]
-pub struct DeviceTaintSelector {
-    /// If driver is set, only devices from that driver are selected.
-    /// This fields corresponds to slice.spec.driver.
-    #[conversion(same_type)]
-    pub driver: Option<String>,
-    /// If pool is set, only devices in that pool are selected.
-    ///
-    /// Also setting the driver name may be useful to avoid
-    /// ambiguity when different drivers use the same pool name,
-    /// but this is not required because selecting pools from
-    /// different drivers may also be useful, for example when
-    /// drivers with node-local devices use the node name as
-    /// their pool name.
-    #[conversion(same_type)]
-    pub pool: Option<String>,
-    /// If device is set, only devices with that name are selected.
-    /// This field corresponds to slice.spec.devices\[\].name.
-    ///
-    /// Setting also driver and pool may be required to avoid ambiguity,
-    /// but is not required.
-    #[conversion(same_type)]
-    pub device: Option<String>,
-}
-
-apimachinery::proto_message!(DeviceTaintSelector { 2 => driver, 3 => pool, 4 => device });
 
 /// PoolStatus contains status information for a single resource pool.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]

@@ -7,71 +7,230 @@
 ///
 /// The combination of Driver, Pool, Device, and ShareID must match the corresponding key
 /// in Status.Allocation.Devices.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::AllocatedDeviceStatus, nested)]
-pub struct AllocatedDeviceStatus {
-    /// Driver specifies the name of the DRA driver whose kubelet
-    /// plugin should be invoked to process the allocation once the claim is
-    /// needed on a node.
-    ///
-    /// Must be a DNS subdomain and should end with a DNS domain owned by the
-    /// vendor of the driver. It should use only lower case characters.
-    #[conversion(same_type)]
-    pub driver: String,
-    /// This name together with the driver name and the device name field
-    /// identify which device was allocated (\`\<driver name\>/\<pool name\>/\<device name\>\`).
-    ///
-    /// Must not be longer than 253 characters and may contain one or more
-    /// DNS sub-domains separated by slashes.
-    #[conversion(same_type)]
-    pub pool: String,
-    /// Device references one device instance via its name in the driver's
-    /// resource pool. It must be a DNS label.
-    #[conversion(same_type)]
-    pub device: String,
-    /// ShareID uniquely identifies an individual allocation share of the device.
-    #[api(rename = "shareID")]
-    #[conversion(same_type)]
-    pub share_id: Option<String>,
-    /// Conditions contains the latest observation of the device's state.
-    /// If the device has been configured according to the class and claim
-    /// config references, the \`Ready\` condition should be True.
-    ///
-    /// Must not contain more than 8 entries.
-    #[api(nullable)]
-    #[conversion(same_type)]
-    pub conditions: Option<Vec<crate::meta::v1::Condition>>,
-    /// Data contains arbitrary driver-specific data.
-    ///
-    /// The length of the raw data must be smaller or equal to 10 Ki.
-    #[conversion(same_type)]
-    pub data: Option<crate::value::RawExtension>,
-    /// NetworkData contains network-related information specific to the device.
-    pub network_data: Option<NetworkDeviceData>,
-}
-
-apimachinery::proto_message!(AllocatedDeviceStatus { 1 => driver, 2 => pool, 3 => device, 4 => conditions, 5 => data, 6 => network_data as "networkData", 7 => share_id as "shareID" });
+///
+/// The same type as [`v1::AllocatedDeviceStatus`](crate::resource::v1::AllocatedDeviceStatus):
+/// Go's `AllocatedDeviceStatus` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type AllocatedDeviceStatus = crate::resource::v1::AllocatedDeviceStatus;
 
 /// AllocationResult contains attributes of an allocated resource.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::AllocationResult, nested)]
-pub struct AllocationResult {
-    /// Devices is the result of allocating devices.
-    pub devices: DeviceAllocationResult,
-    /// NodeSelector defines where the allocated resources are available. If
-    /// unset, they are available everywhere.
-    #[conversion(same_type)]
-    pub node_selector: Option<crate::core::v1::NodeSelector>,
-    /// AllocationTimestamp stores the time when the resources were allocated.
-    /// This field is not guaranteed to be set, in which case that time is unknown.
-    ///
-    /// This is a beta field and requires enabling the DRADeviceBindingConditions and DRAResourceClaimDeviceStatus
-    /// feature gate.
-    #[conversion(same_type)]
-    pub allocation_timestamp: Option<apimachinery::apis::meta::v1::Time>,
-}
+///
+/// The same type as [`v1::AllocationResult`](crate::resource::v1::AllocationResult):
+/// Go's `AllocationResult` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type AllocationResult = crate::resource::v1::AllocationResult;
 
-apimachinery::proto_message!(AllocationResult { 1 => devices, 3 => node_selector as "nodeSelector", 5 => allocation_timestamp as "allocationTimestamp" });
+/// CELDeviceSelector contains a CEL expression for selecting a device.
+///
+/// The same type as [`v1::CELDeviceSelector`](crate::resource::v1::CELDeviceSelector):
+/// Go's `CELDeviceSelector` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type CELDeviceSelector = crate::resource::v1::CELDeviceSelector;
+
+/// CapacityRequestPolicy defines how requests consume device capacity.
+///
+/// Must not set more than one ValidRequestValues.
+///
+/// The same type as [`v1::CapacityRequestPolicy`](crate::resource::v1::CapacityRequestPolicy):
+/// Go's `CapacityRequestPolicy` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type CapacityRequestPolicy = crate::resource::v1::CapacityRequestPolicy;
+
+/// CapacityRequestPolicyRange defines a valid range for consumable capacity values.
+///
+/// - If the requested amount is less than Min, it is rounded up to the Min value.
+/// - If Step is set and the requested amount is between Min and Max but not aligned with Step,
+/// it will be rounded up to the next value equal to Min + (n \* Step).
+/// - If Step is not set, the requested amount is used as-is if it falls within the range Min to Max (if set).
+/// - If the requested or rounded amount exceeds Max (if set), the request does not satisfy the policy,
+/// and the device cannot be allocated.
+///
+/// The same type as [`v1::CapacityRequestPolicyRange`](crate::resource::v1::CapacityRequestPolicyRange):
+/// Go's `CapacityRequestPolicyRange` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type CapacityRequestPolicyRange = crate::resource::v1::CapacityRequestPolicyRange;
+
+/// CapacityRequirements defines the capacity requirements for a specific device request.
+///
+/// The same type as [`v1::CapacityRequirements`](crate::resource::v1::CapacityRequirements):
+/// Go's `CapacityRequirements` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type CapacityRequirements = crate::resource::v1::CapacityRequirements;
+
+/// Counter describes a quantity associated with a device.
+///
+/// The same type as [`v1::Counter`](crate::resource::v1::Counter):
+/// Go's `Counter` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type Counter = crate::resource::v1::Counter;
+
+/// CounterSet defines a named set of counters
+/// that are available to be used by devices defined in the
+/// ResourcePool.
+///
+/// The counters are not allocatable by themselves, but
+/// can be referenced by devices. When a device is allocated,
+/// the portion of counters it uses will no longer be available for use
+/// by other devices.
+///
+/// The same type as [`v1::CounterSet`](crate::resource::v1::CounterSet):
+/// Go's `CounterSet` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type CounterSet = crate::resource::v1::CounterSet;
+
+/// DeviceAllocationConfiguration gets embedded in an AllocationResult.
+///
+/// The same type as [`v1::DeviceAllocationConfiguration`](crate::resource::v1::DeviceAllocationConfiguration):
+/// Go's `DeviceAllocationConfiguration` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type DeviceAllocationConfiguration = crate::resource::v1::DeviceAllocationConfiguration;
+
+/// DeviceAllocationResult is the result of allocating devices.
+///
+/// The same type as [`v1::DeviceAllocationResult`](crate::resource::v1::DeviceAllocationResult):
+/// Go's `DeviceAllocationResult` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type DeviceAllocationResult = crate::resource::v1::DeviceAllocationResult;
+
+/// DeviceAttribute must have exactly one field set.
+///
+/// The same type as [`v1::DeviceAttribute`](crate::resource::v1::DeviceAttribute):
+/// Go's `DeviceAttribute` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type DeviceAttribute = crate::resource::v1::DeviceAttribute;
+
+/// DeviceCapacity describes a quantity associated with a device.
+///
+/// The same type as [`v1::DeviceCapacity`](crate::resource::v1::DeviceCapacity):
+/// Go's `DeviceCapacity` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type DeviceCapacity = crate::resource::v1::DeviceCapacity;
+
+/// DeviceClaimConfiguration is used for configuration parameters in DeviceClaim.
+///
+/// The same type as [`v1::DeviceClaimConfiguration`](crate::resource::v1::DeviceClaimConfiguration):
+/// Go's `DeviceClaimConfiguration` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type DeviceClaimConfiguration = crate::resource::v1::DeviceClaimConfiguration;
+
+/// DeviceClassConfiguration is used in DeviceClass.
+///
+/// The same type as [`v1::DeviceClassConfiguration`](crate::resource::v1::DeviceClassConfiguration):
+/// Go's `DeviceClassConfiguration` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type DeviceClassConfiguration = crate::resource::v1::DeviceClassConfiguration;
+
+/// DeviceClassSpec is used in a \[DeviceClass\] to define what can be allocated
+/// and how to configure it.
+///
+/// The same type as [`v1::DeviceClassSpec`](crate::resource::v1::DeviceClassSpec):
+/// Go's `DeviceClassSpec` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type DeviceClassSpec = crate::resource::v1::DeviceClassSpec;
+
+/// DeviceConfiguration must have exactly one field set. It gets embedded
+/// inline in some other structs which have other fields, so field names must
+/// not conflict with those.
+///
+/// The same type as [`v1::DeviceConfiguration`](crate::resource::v1::DeviceConfiguration):
+/// Go's `DeviceConfiguration` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type DeviceConfiguration = crate::resource::v1::DeviceConfiguration;
+
+/// DeviceConstraint must have exactly one field set besides Requests.
+///
+/// The same type as [`v1::DeviceConstraint`](crate::resource::v1::DeviceConstraint):
+/// Go's `DeviceConstraint` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type DeviceConstraint = crate::resource::v1::DeviceConstraint;
+
+/// DeviceCounterConsumption defines a set of counters that
+/// a device will consume from a CounterSet.
+///
+/// The same type as [`v1::DeviceCounterConsumption`](crate::resource::v1::DeviceCounterConsumption):
+/// Go's `DeviceCounterConsumption` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type DeviceCounterConsumption = crate::resource::v1::DeviceCounterConsumption;
+
+/// DeviceRequestAllocationResult contains the allocation result for one request.
+///
+/// The same type as [`v1::DeviceRequestAllocationResult`](crate::resource::v1::DeviceRequestAllocationResult):
+/// Go's `DeviceRequestAllocationResult` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type DeviceRequestAllocationResult = crate::resource::v1::DeviceRequestAllocationResult;
+
+/// DeviceSelector must have exactly one field set.
+///
+/// The same type as [`v1::DeviceSelector`](crate::resource::v1::DeviceSelector):
+/// Go's `DeviceSelector` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type DeviceSelector = crate::resource::v1::DeviceSelector;
+
+/// The device this taint is attached to has the "effect" on
+/// any claim which does not tolerate the taint and, through the claim,
+/// to pods using the claim.
+///
+/// The same type as [`v1::DeviceTaint`](crate::resource::v1::DeviceTaint):
+/// Go's `DeviceTaint` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type DeviceTaint = crate::resource::v1::DeviceTaint;
+
+/// The ResourceClaim this DeviceToleration is attached to tolerates any taint that matches
+/// the triple \<key,value,effect\> using the matching operator \<operator\>.
+///
+/// The same type as [`v1::DeviceToleration`](crate::resource::v1::DeviceToleration):
+/// Go's `DeviceToleration` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type DeviceToleration = crate::resource::v1::DeviceToleration;
+
+/// NetworkDeviceData provides network-related details for the allocated device.
+/// This information may be filled by drivers or other components to configure
+/// or identify the device within a network context.
+///
+/// The same type as [`v1::NetworkDeviceData`](crate::resource::v1::NetworkDeviceData):
+/// Go's `NetworkDeviceData` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type NetworkDeviceData = crate::resource::v1::NetworkDeviceData;
+
+/// NodeAllocatableResourceMapping defines the translation between the DRA device/capacity
+/// units requested to the corresponding quantity of the node allocatable resource.
+///
+/// The same type as [`v1::NodeAllocatableResourceMapping`](crate::resource::v1::NodeAllocatableResourceMapping):
+/// Go's `NodeAllocatableResourceMapping` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type NodeAllocatableResourceMapping = crate::resource::v1::NodeAllocatableResourceMapping;
+
+/// OpaqueDeviceConfiguration contains configuration parameters for a driver
+/// in a format defined by the driver vendor.
+///
+/// The same type as [`v1::OpaqueDeviceConfiguration`](crate::resource::v1::OpaqueDeviceConfiguration):
+/// Go's `OpaqueDeviceConfiguration` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type OpaqueDeviceConfiguration = crate::resource::v1::OpaqueDeviceConfiguration;
+
+/// ResourceClaimConsumerReference contains enough information to let you
+/// locate the consumer of a ResourceClaim. The user must be a resource in the same
+/// namespace as the ResourceClaim.
+///
+/// The same type as [`v1::ResourceClaimConsumerReference`](crate::resource::v1::ResourceClaimConsumerReference):
+/// Go's `ResourceClaimConsumerReference` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type ResourceClaimConsumerReference = crate::resource::v1::ResourceClaimConsumerReference;
+
+/// ResourceClaimStatus tracks whether the resource has been allocated and what
+/// the result of that was.
+///
+/// The same type as [`v1::ResourceClaimStatus`](crate::resource::v1::ResourceClaimStatus):
+/// Go's `ResourceClaimStatus` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type ResourceClaimStatus = crate::resource::v1::ResourceClaimStatus;
+
+/// ResourcePool describes the pool that ResourceSlices belong to.
+///
+/// The same type as [`v1::ResourcePool`](crate::resource::v1::ResourcePool):
+/// Go's `ResourcePool` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type ResourcePool = crate::resource::v1::ResourcePool;
 
 /// BasicDevice defines one device instance.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
@@ -82,13 +241,15 @@ pub struct BasicDevice {
     ///
     /// The maximum number of attributes and capacities combined is 32.
     #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
-    pub attributes: std::collections::BTreeMap<String, DeviceAttribute>,
+    #[conversion(same_type)]
+    pub attributes: std::collections::BTreeMap<String, crate::resource::v1::DeviceAttribute>,
     /// Capacity defines the set of capacities for this device.
     /// The name of each capacity must be unique in that set.
     ///
     /// The maximum number of attributes and capacities combined is 32.
     #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
-    pub capacity: std::collections::BTreeMap<String, DeviceCapacity>,
+    #[conversion(same_type)]
+    pub capacity: std::collections::BTreeMap<String, crate::resource::v1::DeviceCapacity>,
     /// ConsumesCounters defines a list of references to sharedCounters
     /// and the set of counters that the device will
     /// consume from those counter sets.
@@ -98,7 +259,8 @@ pub struct BasicDevice {
     /// The maximum number of device counter consumptions per
     /// device is 2.
     #[api(skip_serializing_if = "Vec::is_empty")]
-    pub consumes_counters: Vec<DeviceCounterConsumption>,
+    #[conversion(same_type)]
+    pub consumes_counters: Vec<crate::resource::v1::DeviceCounterConsumption>,
     /// NodeName identifies the node where the device is available.
     ///
     /// Must only be set if Spec.PerDeviceNodeSelection is set to true.
@@ -128,7 +290,8 @@ pub struct BasicDevice {
     /// This is a beta field and requires enabling the DRADeviceTaints
     /// feature gate.
     #[api(skip_serializing_if = "Vec::is_empty")]
-    pub taints: Vec<DeviceTaint>,
+    #[conversion(same_type)]
+    pub taints: Vec<crate::resource::v1::DeviceTaint>,
     /// BindsToNode indicates if the usage of an allocation involving this device
     /// has to be limited to exactly the node that was chosen when allocating the claim.
     /// If set to true, the scheduler will set the ResourceClaim.Status.Allocation.NodeSelector
@@ -183,226 +346,12 @@ pub struct BasicDevice {
     /// The keys of this map are the node-allocatable resource names (e.g., "cpu", "memory").
     /// Extended resource names are not permitted as keys.
     #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    #[conversion(same_type)]
     pub node_allocatable_resource_mappings:
-        std::collections::BTreeMap<String, NodeAllocatableResourceMapping>,
+        std::collections::BTreeMap<String, crate::resource::v1::NodeAllocatableResourceMapping>,
 }
 
 apimachinery::proto_message!(BasicDevice { 1 => attributes, 2 => capacity, 3 => consumes_counters as "consumesCounters", 4 => node_name as "nodeName", 5 => node_selector as "nodeSelector", 6 => all_nodes as "allNodes", 7 => taints, 8 => binds_to_node as "bindsToNode", 9 => binding_conditions as "bindingConditions", 10 => binding_failure_conditions as "bindingFailureConditions", 11 => allow_multiple_allocations as "allowMultipleAllocations", 12 => node_allocatable_resource_mappings as "nodeAllocatableResourceMappings" });
-
-/// CELDeviceSelector contains a CEL expression for selecting a device.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::CELDeviceSelector, nested)]
-pub struct CELDeviceSelector {
-    /// Expression is a CEL expression which evaluates a single device. It
-    /// must evaluate to true when the device under consideration satisfies
-    /// the desired criteria, and false when it does not. Any other result
-    /// is an error and causes allocation of devices to abort.
-    ///
-    /// The expression's input is an object named "device", which carries
-    /// the following properties:
-    /// - driver (string): the name of the driver which defines this device.
-    /// - attributes (map\[string\]object): the device's attributes, grouped by prefix
-    /// (e.g. device.attributes\["dra.example.com"\] evaluates to an object with all
-    /// of the attributes which were prefixed by "dra.example.com".
-    /// - capacity (map\[string\]object): the device's capacities, grouped by prefix.
-    /// - allowMultipleAllocations (bool): the allowMultipleAllocations property of the device
-    /// (v1.34+ with the DRAConsumableCapacity feature enabled).
-    ///
-    /// Example: Consider a device with driver="dra.example.com", which exposes
-    /// two attributes named "model" and "ext.example.com/family" and which
-    /// exposes one capacity named "modules". This input to this expression
-    /// would have the following fields:
-    ///
-    /// device.driver
-    /// device.attributes\["dra.example.com"\].model
-    /// device.attributes\["ext.example.com"\].family
-    /// device.capacity\["dra.example.com"\].modules
-    ///
-    /// The device.driver field can be used to check for a specific driver,
-    /// either as a high-level precondition (i.e. you only want to consider
-    /// devices from this driver) or as part of a multi-clause expression
-    /// that is meant to consider devices from different drivers.
-    ///
-    /// The value type of each attribute is defined by the device
-    /// definition, and users who write these expressions must consult the
-    /// documentation for their specific drivers. The value type of each
-    /// capacity is Quantity.
-    ///
-    /// If an unknown prefix is used as a lookup in either device.attributes
-    /// or device.capacity, an empty map will be returned. Any reference to
-    /// an unknown field will cause an evaluation error and allocation to
-    /// abort.
-    ///
-    /// A robust expression should check for the existence of attributes
-    /// before referencing them.
-    ///
-    /// For ease of use, the cel.bind() function is enabled, and can be used
-    /// to simplify expressions that access multiple attributes with the
-    /// same domain. For example:
-    ///
-    /// cel.bind(dra, device.attributes\["dra.example.com"\], dra.someBool && dra.anotherBool)
-    ///
-    /// When the DRAListTypeAttributes feature gate is enabled,
-    /// the includes() helper is available and it can work for both scalar
-    /// and list-type attributes. It was introduced to support smooth migration
-    /// from scalar attributes to list-type attributes while keeping
-    /// CEL expressions simple. For example:
-    ///
-    /// device.attributes\["dra.example.com"\].models.includes("some-model")
-    ///
-    /// The length of the expression must be smaller or equal to 10 Ki. The
-    /// cost of evaluating it is also limited based on the estimated number
-    /// of logical steps.
-    #[conversion(same_type)]
-    pub expression: String,
-}
-
-apimachinery::proto_message!(CELDeviceSelector { 1 => expression });
-
-/// CapacityRequestPolicy defines how requests consume device capacity.
-///
-/// Must not set more than one ValidRequestValues.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::CapacityRequestPolicy, nested)]
-pub struct CapacityRequestPolicy {
-    /// Default specifies how much of this capacity is consumed by a request
-    /// that does not contain an entry for it in DeviceRequest's Capacity.
-    #[api(nullable)]
-    #[conversion(same_type)]
-    pub default: Option<crate::value::Quantity>,
-    /// ValidValues defines a set of acceptable quantity values in consuming requests.
-    ///
-    /// Must not contain more than 10 entries.
-    /// Must be sorted in ascending order.
-    ///
-    /// If this field is set,
-    /// Default must be defined and it must be included in ValidValues list.
-    ///
-    /// If the requested amount does not match any valid value but smaller than some valid values,
-    /// the scheduler calculates the smallest valid value that is greater than or equal to the request.
-    /// That is: min(ceil(requestedValue) ∈ validValues), where requestedValue ≤ max(validValues).
-    ///
-    /// If the requested amount exceeds all valid values, the request violates the policy,
-    /// and this device cannot be allocated.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
-    pub valid_values: Vec<crate::value::Quantity>,
-    /// ValidRange defines an acceptable quantity value range in consuming requests.
-    ///
-    /// If this field is set,
-    /// Default must be defined and it must fall within the defined ValidRange.
-    ///
-    /// If the requested amount does not fall within the defined range, the request violates the policy,
-    /// and this device cannot be allocated.
-    ///
-    /// If the request doesn't contain this capacity entry, Default value is used.
-    pub valid_range: Option<CapacityRequestPolicyRange>,
-}
-
-apimachinery::proto_message!(CapacityRequestPolicy { 1 => default, 3 => valid_values as "validValues", 4 => valid_range as "validRange" });
-
-/// CapacityRequestPolicyRange defines a valid range for consumable capacity values.
-///
-/// - If the requested amount is less than Min, it is rounded up to the Min value.
-/// - If Step is set and the requested amount is between Min and Max but not aligned with Step,
-/// it will be rounded up to the next value equal to Min + (n \* Step).
-/// - If Step is not set, the requested amount is used as-is if it falls within the range Min to Max (if set).
-/// - If the requested or rounded amount exceeds Max (if set), the request does not satisfy the policy,
-/// and the device cannot be allocated.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::CapacityRequestPolicyRange, nested)]
-pub struct CapacityRequestPolicyRange {
-    /// Min specifies the minimum capacity allowed for a consumption request.
-    ///
-    /// Min must be greater than or equal to zero,
-    /// and less than or equal to the capacity value.
-    /// requestPolicy.default must be more than or equal to the minimum.
-    #[conversion(same_type)]
-    pub min: Option<crate::value::Quantity>,
-    /// Max defines the upper limit for capacity that can be requested.
-    ///
-    /// Max must be less than or equal to the capacity value.
-    /// Min and requestPolicy.default must be less than or equal to the maximum.
-    #[conversion(same_type)]
-    pub max: Option<crate::value::Quantity>,
-    /// Step defines the step size between valid capacity amounts within the range.
-    ///
-    /// Max (if set) and requestPolicy.default must be a multiple of Step.
-    /// Min + Step must be less than or equal to the capacity value.
-    #[conversion(same_type)]
-    pub step: Option<crate::value::Quantity>,
-}
-
-apimachinery::proto_message!(CapacityRequestPolicyRange { 1 => min, 2 => max, 3 => step });
-
-/// CapacityRequirements defines the capacity requirements for a specific device request.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::CapacityRequirements, nested)]
-pub struct CapacityRequirements {
-    /// Requests represent individual device resource requests for distinct resources,
-    /// all of which must be provided by the device.
-    ///
-    /// This value is used as an additional filtering condition against the available capacity on the device.
-    /// This is semantically equivalent to a CEL selector with
-    /// \`device.capacity\[\<domain\>\].\<name\>.compareTo(quantity(\<request quantity\>)) \>= 0\`.
-    /// For example, device.capacity\['test-driver.cdi.k8s.io'\].counters.compareTo(quantity('2')) \>= 0.
-    ///
-    /// When a requestPolicy is defined, the requested amount is adjusted upward
-    /// to the nearest valid value based on the policy.
-    /// If the requested amount cannot be adjusted to a valid value—because it exceeds what the requestPolicy allows—
-    /// the device is considered ineligible for allocation.
-    ///
-    /// For any capacity that is not explicitly requested:
-    /// - If no requestPolicy is set, the default consumed capacity is equal to the full device capacity
-    /// (i.e., the whole device is claimed).
-    /// - If a requestPolicy is set, the default consumed capacity is determined according to that policy.
-    ///
-    /// If the device allows multiple allocation,
-    /// the aggregated amount across all requests must not exceed the capacity value.
-    /// The consumed capacity, which may be adjusted based on the requestPolicy if defined,
-    /// is recorded in the resource claim’s status.devices\[\*\].consumedCapacity field.
-    #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
-    #[conversion(same_type)]
-    pub requests: std::collections::BTreeMap<String, crate::value::Quantity>,
-}
-
-apimachinery::proto_message!(CapacityRequirements { 1 => requests });
-
-/// Counter describes a quantity associated with a device.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::Counter, nested)]
-pub struct Counter {
-    /// Value defines how much of a certain device counter is available.
-    #[conversion(same_type)]
-    pub value: crate::value::Quantity,
-}
-
-apimachinery::proto_message!(Counter { 1 => value });
-
-/// CounterSet defines a named set of counters
-/// that are available to be used by devices defined in the
-/// ResourcePool.
-///
-/// The counters are not allocatable by themselves, but
-/// can be referenced by devices. When a device is allocated,
-/// the portion of counters it uses will no longer be available for use
-/// by other devices.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::CounterSet, nested)]
-pub struct CounterSet {
-    /// Name defines the name of the counter set.
-    /// It must be a DNS label.
-    #[conversion(same_type)]
-    pub name: String,
-    /// Counters defines the set of counters for this CounterSet
-    /// The name of each counter must be unique in that set and must be a DNS label.
-    ///
-    /// The maximum number of counters is 32.
-    #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
-    pub counters: std::collections::BTreeMap<String, Counter>,
-}
-
-apimachinery::proto_message!(CounterSet { 1 => name, 2 => counters });
 
 /// Device represents one individual hardware instance that can be selected based
 /// on its attributes. Besides the name, exactly one field must be set.
@@ -417,153 +366,6 @@ pub struct Device {
 
 apimachinery::proto_message!(Device { 1 => name, 2 => basic });
 
-/// DeviceAllocationConfiguration gets embedded in an AllocationResult.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::DeviceAllocationConfiguration, nested)]
-pub struct DeviceAllocationConfiguration {
-    /// Source records whether the configuration comes from a class and thus
-    /// is not something that a normal user would have been able to set
-    /// or from a claim.
-    #[conversion(same_type)]
-    pub source: String,
-    /// Requests lists the names of requests where the configuration applies.
-    /// If empty, its applies to all requests.
-    ///
-    /// References to subrequests must include the name of the main request
-    /// and may include the subrequest using the format \<main request\>\[/\<subrequest\>\]. If just
-    /// the main request is given, the configuration applies to all subrequests.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
-    pub requests: Vec<String>,
-    /// Opaque provides driver-specific configuration parameters.
-    pub opaque: Option<OpaqueDeviceConfiguration>,
-}
-
-impl apimachinery::proto::Message for DeviceAllocationConfiguration {
-    fn encode_fields(&self, e: &mut apimachinery::proto::WireEncoder) {
-        use apimachinery::proto::Field as _;
-        self.source.encode_field(1, e);
-        self.requests.encode_field(2, e);
-        e.message(3, |e| {
-            self.opaque.encode_field(1, e);
-        });
-    }
-
-    fn merge_field(
-        &mut self,
-        number: u32,
-        wire: apimachinery::proto::WireType,
-        d: &mut apimachinery::proto::WireDecoder<'_>,
-    ) -> Result<bool, apimachinery::proto::ProtobufError> {
-        use apimachinery::proto::Field as _;
-        match number {
-            1 => apimachinery::proto::in_field(self.source.merge_from(wire, d), "source")?,
-            2 => apimachinery::proto::in_field(self.requests.merge_from(wire, d), "requests")?,
-            3 => apimachinery::proto::merge_embedded(wire, d, |number, wire, d| {
-                Ok(match number {
-                    1 => {
-                        apimachinery::proto::in_field(self.opaque.merge_from(wire, d), "opaque")?;
-                        true
-                    }
-                    _ => false,
-                })
-            })?,
-            _ => return Ok(false),
-        }
-        Ok(true)
-    }
-}
-
-/// DeviceAllocationResult is the result of allocating devices.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::DeviceAllocationResult, nested)]
-pub struct DeviceAllocationResult {
-    /// Results lists all allocated devices.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    pub results: Vec<DeviceRequestAllocationResult>,
-    /// This field is a combination of all the claim and class configuration parameters.
-    /// Drivers can distinguish between those based on a flag.
-    ///
-    /// This includes configuration parameters for drivers which have no allocated
-    /// devices in the result because it is up to the drivers which configuration
-    /// parameters they support. They can silently ignore unknown configuration
-    /// parameters.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    pub config: Vec<DeviceAllocationConfiguration>,
-}
-
-apimachinery::proto_message!(DeviceAllocationResult { 1 => results, 2 => config });
-
-/// DeviceAttribute must have exactly one field set.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::DeviceAttribute, nested)]
-pub struct DeviceAttribute {
-    /// IntValue is a number.
-    #[conversion(same_type)]
-    pub int: Option<i64>,
-    /// BoolValue is a true/false value.
-    #[conversion(same_type)]
-    pub bool: Option<bool>,
-    /// StringValue is a string. Must not be longer than 64 characters.
-    #[conversion(same_type)]
-    pub string: Option<String>,
-    /// VersionValue is a semantic version according to semver.org spec 2.0.0.
-    /// Must not be longer than 64 characters.
-    #[conversion(same_type)]
-    pub version: Option<String>,
-    /// IntValues is a non-empty list of numbers.
-    ///
-    /// This is an alpha field and requires enabling the DRAListTypeAttributes feature gate.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
-    pub ints: Vec<i64>,
-    /// BoolValues is a non-empty list of true/false values.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
-    pub bools: Vec<bool>,
-    /// StringValues is a non-empty list of strings.
-    /// Each string must not be longer than 64 characters.
-    ///
-    /// This is an alpha field and requires enabling the DRAListTypeAttributes feature gate.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
-    pub strings: Vec<String>,
-    /// VersionValues is a non-empty list of semantic versions according to semver.org spec 2.0.0.
-    /// Each version string must not be longer than 64 characters.
-    ///
-    /// This is an alpha field and requires enabling the DRAListTypeAttributes feature gate.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
-    pub versions: Vec<String>,
-}
-
-apimachinery::proto_message!(DeviceAttribute { 2 => int, 3 => bool, 4 => string, 5 => version, 6 => ints, 7 => bools, 8 => strings, 9 => versions });
-
-/// DeviceCapacity describes a quantity associated with a device.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::DeviceCapacity, nested)]
-pub struct DeviceCapacity {
-    /// Value defines how much of a certain capacity that device has.
-    ///
-    /// This field reflects the fixed total capacity and does not change.
-    /// The consumed amount is tracked separately by scheduler
-    /// and does not affect this value.
-    #[conversion(same_type)]
-    pub value: crate::value::Quantity,
-    /// RequestPolicy defines how this DeviceCapacity must be consumed
-    /// when the device is allowed to be shared by multiple allocations.
-    ///
-    /// The Device must have allowMultipleAllocations set to true in order to set a requestPolicy.
-    ///
-    /// If unset, capacity requests are unconstrained:
-    /// requests can consume any amount of capacity, as long as the total consumed
-    /// across all allocations does not exceed the device's defined capacity.
-    /// If request is also unset, default is the full capacity value.
-    pub request_policy: Option<CapacityRequestPolicy>,
-}
-
-apimachinery::proto_message!(DeviceCapacity { 1 => value, 2 => request_policy as "requestPolicy" });
-
 /// DeviceClaim defines how to request devices with a ResourceClaim.
 #[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::resource::v1::DeviceClaim, nested)]
@@ -575,65 +377,17 @@ pub struct DeviceClaim {
     /// These constraints must be satisfied by the set of devices that get
     /// allocated for the claim.
     #[api(skip_serializing_if = "Vec::is_empty")]
-    pub constraints: Vec<DeviceConstraint>,
+    #[conversion(same_type)]
+    pub constraints: Vec<crate::resource::v1::DeviceConstraint>,
     /// This field holds configuration for multiple potential drivers which
     /// could satisfy requests in this claim. It is ignored while allocating
     /// the claim.
     #[api(skip_serializing_if = "Vec::is_empty")]
-    pub config: Vec<DeviceClaimConfiguration>,
+    #[conversion(same_type)]
+    pub config: Vec<crate::resource::v1::DeviceClaimConfiguration>,
 }
 
 apimachinery::proto_message!(DeviceClaim { 1 => requests, 2 => constraints, 3 => config });
-
-/// DeviceClaimConfiguration is used for configuration parameters in DeviceClaim.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::DeviceClaimConfiguration, nested)]
-pub struct DeviceClaimConfiguration {
-    /// Requests lists the names of requests where the configuration applies.
-    /// If empty, it applies to all requests.
-    ///
-    /// References to subrequests must include the name of the main request
-    /// and may include the subrequest using the format \<main request\>\[/\<subrequest\>\]. If just
-    /// the main request is given, the configuration applies to all subrequests.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
-    pub requests: Vec<String>,
-    /// Opaque provides driver-specific configuration parameters.
-    pub opaque: Option<OpaqueDeviceConfiguration>,
-}
-
-impl apimachinery::proto::Message for DeviceClaimConfiguration {
-    fn encode_fields(&self, e: &mut apimachinery::proto::WireEncoder) {
-        use apimachinery::proto::Field as _;
-        self.requests.encode_field(1, e);
-        e.message(2, |e| {
-            self.opaque.encode_field(1, e);
-        });
-    }
-
-    fn merge_field(
-        &mut self,
-        number: u32,
-        wire: apimachinery::proto::WireType,
-        d: &mut apimachinery::proto::WireDecoder<'_>,
-    ) -> Result<bool, apimachinery::proto::ProtobufError> {
-        use apimachinery::proto::Field as _;
-        match number {
-            1 => apimachinery::proto::in_field(self.requests.merge_from(wire, d), "requests")?,
-            2 => apimachinery::proto::merge_embedded(wire, d, |number, wire, d| {
-                Ok(match number {
-                    1 => {
-                        apimachinery::proto::in_field(self.opaque.merge_from(wire, d), "opaque")?;
-                        true
-                    }
-                    _ => false,
-                })
-            })?,
-            _ => return Ok(false),
-        }
-        Ok(true)
-    }
-}
 
 /// DeviceClass is a vendor- or admin-provided resource that contains
 /// device configuration and selectors. It can be referenced in
@@ -661,49 +415,11 @@ pub struct DeviceClass {
     /// the time of allocation.
     ///
     /// Changing the spec automatically increments the metadata.generation number.
-    pub spec: DeviceClassSpec,
+    #[conversion(same_type)]
+    pub spec: crate::resource::v1::DeviceClassSpec,
 }
 
 apimachinery::proto_message!(DeviceClass { 1 => metadata, 2 => spec });
-
-/// DeviceClassConfiguration is used in DeviceClass.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::DeviceClassConfiguration, nested)]
-pub struct DeviceClassConfiguration {
-    /// Opaque provides driver-specific configuration parameters.
-    pub opaque: Option<OpaqueDeviceConfiguration>,
-}
-
-impl apimachinery::proto::Message for DeviceClassConfiguration {
-    fn encode_fields(&self, e: &mut apimachinery::proto::WireEncoder) {
-        use apimachinery::proto::Field as _;
-        e.message(1, |e| {
-            self.opaque.encode_field(1, e);
-        });
-    }
-
-    fn merge_field(
-        &mut self,
-        number: u32,
-        wire: apimachinery::proto::WireType,
-        d: &mut apimachinery::proto::WireDecoder<'_>,
-    ) -> Result<bool, apimachinery::proto::ProtobufError> {
-        use apimachinery::proto::Field as _;
-        match number {
-            1 => apimachinery::proto::merge_embedded(wire, d, |number, wire, d| {
-                Ok(match number {
-                    1 => {
-                        apimachinery::proto::in_field(self.opaque.merge_from(wire, d), "opaque")?;
-                        true
-                    }
-                    _ => false,
-                })
-            })?,
-            _ => return Ok(false),
-        }
-        Ok(true)
-    }
-}
 
 /// DeviceClassList is a collection of classes.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
@@ -729,122 +445,6 @@ pub struct DeviceClassList {
 }
 
 apimachinery::proto_message!(DeviceClassList { 1 => metadata, 2 => items });
-
-/// DeviceClassSpec is used in a \[DeviceClass\] to define what can be allocated
-/// and how to configure it.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::DeviceClassSpec, nested)]
-pub struct DeviceClassSpec {
-    /// Each selector must be satisfied by a device which is claimed via this class.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    pub selectors: Vec<DeviceSelector>,
-    /// Config defines configuration parameters that apply to each device that is claimed via this class.
-    /// Some classses may potentially be satisfied by multiple drivers, so each instance of a vendor
-    /// configuration applies to exactly one driver.
-    ///
-    /// They are passed to the driver, but are not considered while allocating the claim.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    pub config: Vec<DeviceClassConfiguration>,
-    /// ExtendedResourceName is the extended resource name for the devices of this class.
-    /// The devices of this class can be used to satisfy a pod's extended resource requests.
-    /// It has the same format as the name of a pod's extended resource.
-    /// It should be unique among all the device classes in a cluster.
-    /// If two device classes have the same name, then the class created later
-    /// is picked to satisfy a pod's extended resource requests.
-    /// If two classes are created at the same time, then the name of the class
-    /// lexicographically sorted first is picked.
-    ///
-    /// This is a beta field.
-    #[conversion(same_type)]
-    pub extended_resource_name: Option<String>,
-}
-
-apimachinery::proto_message!(DeviceClassSpec { 1 => selectors, 2 => config, 4 => extended_resource_name as "extendedResourceName" });
-
-/// DeviceConfiguration must have exactly one field set. It gets embedded
-/// inline in some other structs which have other fields, so field names must
-/// not conflict with those.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
-pub struct DeviceConfiguration {
-    /// Opaque provides driver-specific configuration parameters.
-    pub opaque: Option<OpaqueDeviceConfiguration>,
-}
-
-apimachinery::proto_message!(DeviceConfiguration { 1 => opaque });
-
-/// DeviceConstraint must have exactly one field set besides Requests.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::DeviceConstraint, nested)]
-pub struct DeviceConstraint {
-    /// Requests is a list of the one or more requests in this claim which
-    /// must co-satisfy this constraint. If a request is fulfilled by
-    /// multiple devices, then all of the devices must satisfy the
-    /// constraint. If this is not specified, this constraint applies to all
-    /// requests in this claim.
-    ///
-    /// References to subrequests must include the name of the main request
-    /// and may include the subrequest using the format \<main request\>\[/\<subrequest\>\]. If just
-    /// the main request is given, the constraint applies to all subrequests.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
-    pub requests: Vec<String>,
-    /// MatchAttribute requires that all devices in question have this
-    /// attribute and that its type and value are the same across those
-    /// devices.
-    ///
-    /// For example, if you specified "dra.example.com/numa" (a hypothetical example!),
-    /// then only devices in the same NUMA node will be chosen. A device which
-    /// does not have that attribute will not be chosen. All devices should
-    /// use a value of the same type for this attribute because that is part of
-    /// its specification, but if one device doesn't, then it also will not be
-    /// chosen.
-    ///
-    /// When the DRAListTypeAttributes feature gate is enabled, comparison uses
-    /// set semantics(i.e., element order and duplicates are ignored): list-valued attributes
-    /// match when the intersection across all devices is non-empty.
-    /// Scalar values are treated as singleton sets for backward compatibility.
-    ///
-    /// Must include the domain qualifier.
-    #[conversion(same_type)]
-    pub match_attribute: Option<String>,
-    /// DistinctAttribute requires that all devices in question have this
-    /// attribute and that its type and value are unique across those devices.
-    ///
-    /// When the DRAListTypeAttributes feature gate is enabled, comparison uses
-    /// set semantics (i.e., element order and duplicates are ignored):
-    /// list-valued attributes must be pairwise disjoint across devices.
-    /// Scalar values are treated as singleton sets for backward compatibility.
-    ///
-    /// This acts as the inverse of MatchAttribute.
-    ///
-    /// This constraint is used to avoid allocating multiple requests to the same device
-    /// by ensuring attribute-level differentiation.
-    ///
-    /// This is useful for scenarios where resource requests must be fulfilled by separate physical devices.
-    /// For example, a container requests two network interfaces that must be allocated from two different physical NICs.
-    #[conversion(same_type)]
-    pub distinct_attribute: Option<String>,
-}
-
-apimachinery::proto_message!(DeviceConstraint { 1 => requests, 2 => match_attribute as "matchAttribute", 3 => distinct_attribute as "distinctAttribute" });
-
-/// DeviceCounterConsumption defines a set of counters that
-/// a device will consume from a CounterSet.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::DeviceCounterConsumption, nested)]
-pub struct DeviceCounterConsumption {
-    /// CounterSet is the name of the set from which the
-    /// counters defined will be consumed.
-    #[conversion(same_type)]
-    pub counter_set: String,
-    /// Counters defines the counters that will be consumed by the device.
-    ///
-    /// The maximum number of counters is 32.
-    #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
-    pub counters: std::collections::BTreeMap<String, Counter>,
-}
-
-apimachinery::proto_message!(DeviceCounterConsumption { 1 => counter_set as "counterSet", 2 => counters });
 
 /// DeviceRequest is a request for devices required for a claim.
 /// This is typically a request for a single resource like a device, but can
@@ -880,7 +480,7 @@ pub struct DeviceRequest {
     /// This field can only be set when deviceClassName is set and no subrequests
     /// are specified in the firstAvailable list.
     #[api(skip_serializing_if = "Vec::is_empty")]
-    pub selectors: Vec<DeviceSelector>,
+    pub selectors: Vec<crate::resource::v1::DeviceSelector>,
     /// AllocationMode and its related fields define how devices are allocated
     /// to satisfy this request. Supported values are:
     ///
@@ -962,7 +562,7 @@ pub struct DeviceRequest {
     /// This is a beta field and requires enabling the DRADeviceTaints
     /// feature gate.
     #[api(skip_serializing_if = "Vec::is_empty")]
-    pub tolerations: Vec<DeviceToleration>,
+    pub tolerations: Vec<crate::resource::v1::DeviceToleration>,
     /// Capacity define resource requirements against each capacity.
     ///
     /// If this field is unset and the device supports multiple allocations,
@@ -975,108 +575,10 @@ pub struct DeviceRequest {
     /// If AllocationMode is set to All,
     /// the request fails if there are devices that otherwise match the request,
     /// and have this capacity, with a value \>= the requested amount, but which cannot be allocated to this request.
-    pub capacity: Option<CapacityRequirements>,
+    pub capacity: Option<crate::resource::v1::CapacityRequirements>,
 }
 
 apimachinery::proto_message!(DeviceRequest { 1 => name, 2 => device_class_name as "deviceClassName", 3 => selectors, 4 => allocation_mode as "allocationMode", 5 => count, 6 => admin_access as "adminAccess", 7 => first_available as "firstAvailable", 8 => tolerations, 9 => capacity });
-
-/// DeviceRequestAllocationResult contains the allocation result for one request.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::DeviceRequestAllocationResult, nested)]
-pub struct DeviceRequestAllocationResult {
-    /// Request is the name of the request in the claim which caused this
-    /// device to be allocated. If it references a subrequest in the
-    /// firstAvailable list on a DeviceRequest, this field must
-    /// include both the name of the main request and the subrequest
-    /// using the format \<main request\>/\<subrequest\>.
-    ///
-    /// Multiple devices may have been allocated per request.
-    #[conversion(same_type)]
-    pub request: String,
-    /// Driver specifies the name of the DRA driver whose kubelet
-    /// plugin should be invoked to process the allocation once the claim is
-    /// needed on a node.
-    ///
-    /// Must be a DNS subdomain and should end with a DNS domain owned by the
-    /// vendor of the driver. It should use only lower case characters.
-    #[conversion(same_type)]
-    pub driver: String,
-    /// This name together with the driver name and the device name field
-    /// identify which device was allocated (\`\<driver name\>/\<pool name\>/\<device name\>\`).
-    ///
-    /// Must not be longer than 253 characters and may contain one or more
-    /// DNS sub-domains separated by slashes.
-    #[conversion(same_type)]
-    pub pool: String,
-    /// Device references one device instance via its name in the driver's
-    /// resource pool. It must be a DNS label.
-    #[conversion(same_type)]
-    pub device: String,
-    /// AdminAccess indicates that this device was allocated for
-    /// administrative access. See the corresponding request field
-    /// for a definition of mode.
-    ///
-    /// This is an alpha field and requires enabling the DRAAdminAccess
-    /// feature gate. Admin access is disabled if this field is unset or
-    /// set to false, otherwise it is enabled.
-    #[conversion(same_type)]
-    pub admin_access: Option<bool>,
-    /// A copy of all tolerations specified in the request at the time
-    /// when the device got allocated.
-    ///
-    /// The maximum number of tolerations is 16.
-    ///
-    /// This is a beta field and requires enabling the DRADeviceTaints
-    /// feature gate.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    pub tolerations: Vec<DeviceToleration>,
-    /// BindingConditions contains a copy of the BindingConditions
-    /// from the corresponding ResourceSlice at the time of allocation.
-    ///
-    /// This is a beta field and requires enabling the DRADeviceBindingConditions and DRAResourceClaimDeviceStatus
-    /// feature gates.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
-    pub binding_conditions: Vec<String>,
-    /// BindingFailureConditions contains a copy of the BindingFailureConditions
-    /// from the corresponding ResourceSlice at the time of allocation.
-    ///
-    /// This is a beta field and requires enabling the DRADeviceBindingConditions and DRAResourceClaimDeviceStatus
-    /// feature gates.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
-    pub binding_failure_conditions: Vec<String>,
-    /// ShareID uniquely identifies an individual allocation share of the device,
-    /// used when the device supports multiple simultaneous allocations.
-    /// It serves as an additional map key to differentiate concurrent shares
-    /// of the same device.
-    #[api(rename = "shareID")]
-    #[conversion(same_type)]
-    pub share_id: Option<String>,
-    /// ConsumedCapacity tracks the amount of capacity consumed per device as part of the claim request.
-    /// The consumed amount may differ from the requested amount: it is rounded up to the nearest valid
-    /// value based on the device’s requestPolicy if applicable (i.e., may not be less than the requested amount).
-    ///
-    /// The total consumed capacity for each device must not exceed the DeviceCapacity's Value.
-    ///
-    /// This field is populated only for devices that allow multiple allocations.
-    /// All capacity entries are included, even if the consumed amount is zero.
-    #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
-    #[conversion(same_type)]
-    pub consumed_capacity: std::collections::BTreeMap<String, crate::value::Quantity>,
-}
-
-apimachinery::proto_message!(DeviceRequestAllocationResult { 1 => request, 2 => driver, 3 => pool, 4 => device, 5 => admin_access as "adminAccess", 6 => tolerations, 7 => binding_conditions as "bindingConditions", 8 => binding_failure_conditions as "bindingFailureConditions", 9 => share_id as "shareID", 10 => consumed_capacity as "consumedCapacity" });
-
-/// DeviceSelector must have exactly one field set.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::DeviceSelector, nested)]
-pub struct DeviceSelector {
-    /// CEL contains a CEL expression for selecting a device.
-    pub cel: Option<CELDeviceSelector>,
-}
-
-apimachinery::proto_message!(DeviceSelector { 1 => cel });
 
 /// DeviceSubRequest describes a request for device provided in the
 /// claim.spec.devices.requests\[\].firstAvailable array. Each
@@ -1115,7 +617,8 @@ pub struct DeviceSubRequest {
     /// subrequest. All selectors must be satisfied for a device to be
     /// considered.
     #[api(skip_serializing_if = "Vec::is_empty")]
-    pub selectors: Vec<DeviceSelector>,
+    #[conversion(same_type)]
+    pub selectors: Vec<crate::resource::v1::DeviceSelector>,
     /// AllocationMode and its related fields define how devices are allocated
     /// to satisfy this subrequest. Supported values are:
     ///
@@ -1159,7 +662,8 @@ pub struct DeviceSubRequest {
     /// This is a beta field and requires enabling the DRADeviceTaints
     /// feature gate.
     #[api(skip_serializing_if = "Vec::is_empty")]
-    pub tolerations: Vec<DeviceToleration>,
+    #[conversion(same_type)]
+    pub tolerations: Vec<crate::resource::v1::DeviceToleration>,
     /// Capacity define resource requirements against each capacity.
     ///
     /// If this field is unset and the device supports multiple allocations,
@@ -1172,193 +676,11 @@ pub struct DeviceSubRequest {
     /// If AllocationMode is set to All,
     /// the request fails if there are devices that otherwise match the request,
     /// and have this capacity, with a value \>= the requested amount, but which cannot be allocated to this request.
-    pub capacity: Option<CapacityRequirements>,
+    #[conversion(same_type)]
+    pub capacity: Option<crate::resource::v1::CapacityRequirements>,
 }
 
 apimachinery::proto_message!(DeviceSubRequest { 1 => name, 2 => device_class_name as "deviceClassName", 3 => selectors, 4 => allocation_mode as "allocationMode", 5 => count, 7 => tolerations, 8 => capacity });
-
-/// The device this taint is attached to has the "effect" on
-/// any claim which does not tolerate the taint and, through the claim,
-/// to pods using the claim.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::DeviceTaint, nested)]
-pub struct DeviceTaint {
-    /// The taint key to be applied to a device.
-    /// Must be a label name.
-    #[conversion(same_type)]
-    pub key: String,
-    /// The taint value corresponding to the taint key.
-    /// Must be a label value.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub value: String,
-    /// The effect of the taint on claims that do not tolerate the taint
-    /// and through such claims on the pods using them.
-    ///
-    /// Valid effects are None, NoSchedule and NoExecute. PreferNoSchedule as used for
-    /// nodes is not valid here. More effects may get added in the future.
-    /// Consumers must treat unknown effects like None.
-    #[conversion(same_type)]
-    pub effect: String,
-    /// TimeAdded represents the time at which the taint was added or
-    /// (only in a DeviceTaintRule) the effect was modified.
-    /// Added automatically during create or update if not set.
-    ///
-    /// In addition, in a DeviceTaintRule a value provided during
-    /// an update gets replaced with the current time if the provided
-    /// value is the same as the old one and the new effect is different.
-    /// Changing the key and/or value while keeping the effect unchanged
-    /// is possible and does not update the time stamp because the eviction
-    /// which uses it is either already started (NoExecute) or
-    /// not started yet (NoEffect, NoSchedule).
-    #[conversion(same_type)]
-    pub time_added: Option<apimachinery::apis::meta::v1::Time>,
-}
-
-apimachinery::proto_message!(DeviceTaint { 1 => key, 2 => value, 3 => effect, 4 => time_added as "timeAdded" });
-
-/// The ResourceClaim this DeviceToleration is attached to tolerates any taint that matches
-/// the triple \<key,value,effect\> using the matching operator \<operator\>.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::DeviceToleration, nested)]
-pub struct DeviceToleration {
-    /// Key is the taint key that the toleration applies to. Empty means match all taint keys.
-    /// If the key is empty, operator must be Exists; this combination means to match all values and all keys.
-    /// Must be a label name.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub key: String,
-    /// Operator represents a key's relationship to the value.
-    /// Valid operators are Exists and Equal. Defaults to Equal.
-    /// Exists is equivalent to wildcard for value, so that a ResourceClaim can
-    /// tolerate all taints of a particular category.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub operator: String,
-    /// Value is the taint value the toleration matches to.
-    /// If the operator is Exists, the value must be empty, otherwise just a regular string.
-    /// Must be a label value.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub value: String,
-    /// Effect indicates the taint effect to match. Empty means match all taint effects.
-    /// When specified, allowed values are NoSchedule and NoExecute.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub effect: String,
-    /// TolerationSeconds represents the period of time the toleration (which must be
-    /// of effect NoExecute, otherwise this field is ignored) tolerates the taint. By default,
-    /// it is not set, which means tolerate the taint forever (do not evict). Zero and
-    /// negative values will be treated as 0 (evict immediately) by the system.
-    /// If larger than zero, the time when the pod needs to be evicted is calculated as \<time when
-    /// taint was adedd\> + \<toleration seconds\>.
-    #[conversion(same_type)]
-    pub toleration_seconds: Option<i64>,
-}
-
-apimachinery::proto_message!(DeviceToleration { 1 => key, 2 => operator, 3 => value, 4 => effect, 5 => toleration_seconds as "tolerationSeconds" });
-
-/// NetworkDeviceData provides network-related details for the allocated device.
-/// This information may be filled by drivers or other components to configure
-/// or identify the device within a network context.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::NetworkDeviceData, nested)]
-pub struct NetworkDeviceData {
-    /// InterfaceName specifies the name of the network interface associated with
-    /// the allocated device. This might be the name of a physical or virtual
-    /// network interface being configured in the pod.
-    ///
-    /// Must not be longer than 256 bytes.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub interface_name: String,
-    /// IPs lists the network addresses assigned to the device's network interface.
-    /// This can include both IPv4 and IPv6 addresses.
-    /// The IPs are in the CIDR notation, which includes both the address and the
-    /// associated subnet mask.
-    /// e.g.: "192.0.2.5/24" for IPv4 and "2001:db8::5/64" for IPv6.
-    ///
-    /// Must not contain more than 16 entries.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
-    pub ips: Vec<String>,
-    /// HardwareAddress represents the hardware address (e.g. MAC Address) of the device's network interface.
-    ///
-    /// Must not be longer than 128 bytes.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub hardware_address: String,
-}
-
-apimachinery::proto_message!(NetworkDeviceData { 1 => interface_name as "interfaceName", 2 => ips, 3 => hardware_address as "hardwareAddress" });
-
-/// NodeAllocatableResourceMapping defines the translation between the DRA device/capacity
-/// units requested to the corresponding quantity of the node allocatable resource.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::NodeAllocatableResourceMapping, nested)]
-pub struct NodeAllocatableResourceMapping {
-    /// CapacityKey references a capacity name defined as a key in the
-    /// \`spec.devices\[\*\].capacity\` map. When this field is set, the value associated with
-    /// this key in the \`status.allocation.devices.results\[\*\].consumedCapacity\` map
-    /// (for a specific claim allocation) determines the base quantity for
-    /// the node allocatable resource. If \`allocationMultiplier\` is also set, it is
-    /// multiplied with the base quantity.
-    /// For example, if \`spec.devices\[\*\].capacity\` has an entry "dra.example.com/memory": "128Gi",
-    /// and this field is set to "dra.example.com/memory", then for a claim allocation
-    /// that consumes { "dra.example.com/memory": "4Gi" } the base quantity for the
-    /// node allocatable resource mapping will be "4Gi", and \`allocationMultiplier\` should
-    /// be omitted or set to "1".
-    #[conversion(same_type)]
-    pub capacity_key: Option<String>,
-    /// AllocationMultiplier is used as a multiplier for the allocated device count or the allocated capacity in the claim.
-    /// It defaults to 1 if not specified. How the field is used also depends on whether \`capacityKey\` is set.
-    /// 1.  If \`capacityKey\` is NOT set: \`allocationMultiplier\` multiplies the device count allocated to the claim.
-    /// a. A DRA driver representing each CPU core as a device would have
-    /// {ResourceName: "cpu", allocationMultiplier: "2"} in its
-    /// \`nodeAllocatableResourceMappings\`. If 4 devices are allocated to the claim,
-    /// 4 \* 2 CPUs would be considered as allocated and subtracted from the node's capacity.
-    /// b. A GPU device that needs additional node memory per GPU allocation would
-    /// have {ResourceName: "memory", allocationMultiplier: "2Gi"}.  Each allocated
-    /// GPU device instance of this type will account for 2Gi of memory.
-    ///
-    /// 2.  If \`capacityKey\` IS set: \`allocationMultiplier\` is multiplied by the amount of that capacity consumed.
-    /// The final node allocatable resource amount is \`consumedCapacity\[capacityKey\]\` \* \`allocationMultiplier\`.
-    /// For example, if a Device's capacity "dra.example.com/cores" is consumed,
-    /// and each "core" provides 2 "cpu"s, the mapping would be:
-    /// {ResourceName: "cpu", capacityKey: "dra.example.com/cores", allocationMultiplier: "2"}.
-    /// If a claim consumes 8 "dra.example.com/cores", the CPU footprint is 8 \* 2 = 16.
-    #[conversion(same_type)]
-    pub allocation_multiplier: Option<crate::value::Quantity>,
-}
-
-apimachinery::proto_message!(NodeAllocatableResourceMapping { 1 => capacity_key as "capacityKey", 2 => allocation_multiplier as "allocationMultiplier" });
-
-/// OpaqueDeviceConfiguration contains configuration parameters for a driver
-/// in a format defined by the driver vendor.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::OpaqueDeviceConfiguration, nested)]
-pub struct OpaqueDeviceConfiguration {
-    /// Driver is used to determine which kubelet plugin needs
-    /// to be passed these configuration parameters.
-    ///
-    /// An admission policy provided by the driver developer could use this
-    /// to decide whether it needs to validate them.
-    ///
-    /// Must be a DNS subdomain and should end with a DNS domain owned by the
-    /// vendor of the driver. It should use only lower case characters.
-    #[conversion(same_type)]
-    pub driver: String,
-    /// Parameters can contain arbitrary data. It is the responsibility of
-    /// the driver developer to handle validation and versioning. Typically this
-    /// includes self-identification and a version ("kind" + "apiVersion" for
-    /// Kubernetes types), with conversion between different versions.
-    ///
-    /// The length of the raw data must be smaller or equal to 10 Ki.
-    #[conversion(same_type)]
-    pub parameters: crate::value::RawExtension,
-}
-
-apimachinery::proto_message!(OpaqueDeviceConfiguration { 1 => driver, 2 => parameters });
 
 /// ResourceClaim describes a request for access to resources in the cluster,
 /// for use by workloads. For example, if a workload needs an accelerator device
@@ -1383,35 +705,11 @@ pub struct ResourceClaim {
     /// The spec is immutable.
     pub spec: ResourceClaimSpec,
     /// Status describes whether the claim is ready to use and what has been allocated.
-    pub status: ResourceClaimStatus,
+    #[conversion(same_type)]
+    pub status: crate::resource::v1::ResourceClaimStatus,
 }
 
 apimachinery::proto_message!(ResourceClaim { 1 => metadata, 2 => spec, 3 => status });
-
-/// ResourceClaimConsumerReference contains enough information to let you
-/// locate the consumer of a ResourceClaim. The user must be a resource in the same
-/// namespace as the ResourceClaim.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::ResourceClaimConsumerReference, nested)]
-pub struct ResourceClaimConsumerReference {
-    /// APIGroup is the group for the resource being referenced. It is
-    /// empty for the core API. This matches the group in the APIVersion
-    /// that is used when creating the resources.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub api_group: String,
-    /// Resource is the type of resource being referenced, for example "pods".
-    #[conversion(same_type)]
-    pub resource: String,
-    /// Name is the name of resource being referenced.
-    #[conversion(same_type)]
-    pub name: String,
-    /// UID identifies exactly one incarnation of the resource.
-    #[conversion(same_type)]
-    pub uid: String,
-}
-
-apimachinery::proto_message!(ResourceClaimConsumerReference { 1 => api_group as "apiGroup", 3 => resource, 4 => name, 5 => uid });
 
 /// ResourceClaimList is a collection of claims.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
@@ -1447,43 +745,6 @@ pub struct ResourceClaimSpec {
 }
 
 apimachinery::proto_message!(ResourceClaimSpec { 1 => devices });
-
-/// ResourceClaimStatus tracks whether the resource has been allocated and what
-/// the result of that was.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::ResourceClaimStatus, nested)]
-pub struct ResourceClaimStatus {
-    /// Allocation is set once the claim has been allocated successfully.
-    pub allocation: Option<AllocationResult>,
-    /// ReservedFor indicates which entities are currently allowed to use
-    /// the claim. A Pod which references a ResourceClaim which is not
-    /// reserved for that Pod will not be started. A claim that is in
-    /// use or might be in use because it has been reserved must not get
-    /// deallocated.
-    ///
-    /// In a cluster with multiple scheduler instances, two pods might get
-    /// scheduled concurrently by different schedulers. When they reference
-    /// the same ResourceClaim which already has reached its maximum number
-    /// of consumers, only one pod can be scheduled.
-    ///
-    /// Both schedulers try to add their pod to the claim.status.reservedFor
-    /// field, but only the update that reaches the API server first gets
-    /// stored. The other one fails with an error and the scheduler
-    /// which issued it knows that it must put the pod back into the queue,
-    /// waiting for the ResourceClaim to become usable again.
-    ///
-    /// There can be at most 256 such reservations. This may get increased in
-    /// the future, but not reduced.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    pub reserved_for: Vec<ResourceClaimConsumerReference>,
-    /// Devices contains the status of each device allocated for this
-    /// claim, as reported by the driver. This can include driver-specific
-    /// information. Entries are owned by their respective drivers.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    pub devices: Vec<AllocatedDeviceStatus>,
-}
-
-apimachinery::proto_message!(ResourceClaimStatus { 1 => allocation, 2 => reserved_for as "reservedFor", 4 => devices });
 
 /// ResourceClaimTemplate is used to produce ResourceClaim objects.
 ///
@@ -1551,42 +812,6 @@ pub struct ResourceClaimTemplateSpec {
 }
 
 apimachinery::proto_message!(ResourceClaimTemplateSpec { 1 => metadata, 2 => spec });
-
-/// ResourcePool describes the pool that ResourceSlices belong to.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::ResourcePool, nested)]
-pub struct ResourcePool {
-    /// Name is used to identify the pool. For node-local devices, this
-    /// is often the node name, but this is not required.
-    ///
-    /// It must not be longer than 253 characters and must consist of one or more DNS sub-domains
-    /// separated by slashes. This field is immutable.
-    #[conversion(same_type)]
-    pub name: String,
-    /// Generation tracks the change in a pool over time. Whenever a driver
-    /// changes something about one or more of the resources in a pool, it
-    /// must change the generation in all ResourceSlices which are part of
-    /// that pool. Consumers of ResourceSlices should only consider
-    /// resources from the pool with the highest generation number. The
-    /// generation may be reset by drivers, which should be fine for
-    /// consumers, assuming that all ResourceSlices in a pool are updated to
-    /// match or deleted.
-    ///
-    /// Combined with ResourceSliceCount, this mechanism enables consumers to
-    /// detect pools which are comprised of multiple ResourceSlices and are
-    /// in an incomplete state.
-    #[conversion(same_type)]
-    pub generation: i64,
-    /// ResourceSliceCount is the total number of ResourceSlices in the pool at this
-    /// generation number. Must be greater than zero.
-    ///
-    /// Consumers can use this to check whether they have seen all ResourceSlices
-    /// belonging to the same pool.
-    #[conversion(same_type)]
-    pub resource_slice_count: i64,
-}
-
-apimachinery::proto_message!(ResourcePool { 1 => name, 2 => generation, 3 => resource_slice_count as "resourceSliceCount" });
 
 /// ResourceSlice represents one or more resources in a pool of similar resources,
 /// managed by a common driver. A pool may span more than one ResourceSlice, and exactly how many
@@ -1668,7 +893,7 @@ pub struct ResourceSliceSpec {
     /// This field is immutable.
     pub driver: String,
     /// Pool describes the pool that this ResourceSlice belongs to.
-    pub pool: ResourcePool,
+    pub pool: crate::resource::v1::ResourcePool,
     /// NodeName identifies the node which provides the resources in this pool.
     /// A field selector can be used to list only ResourceSlice
     /// objects belonging to a certain node.
@@ -1717,7 +942,7 @@ pub struct ResourceSliceSpec {
     ///
     /// The maximum number of counter sets is 8.
     #[api(skip_serializing_if = "Vec::is_empty")]
-    pub shared_counters: Vec<CounterSet>,
+    pub shared_counters: Vec<crate::resource::v1::CounterSet>,
 }
 
 apimachinery::proto_message!(ResourceSliceSpec { 1 => driver, 2 => pool, 3 => node_name as "nodeName", 4 => node_selector as "nodeSelector", 5 => all_nodes as "allNodes", 6 => devices, 7 => per_device_node_selection as "perDeviceNodeSelection", 8 => shared_counters as "sharedCounters" });

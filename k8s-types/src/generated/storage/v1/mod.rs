@@ -648,3 +648,11 @@ pub struct VolumeNodeResources {
 }
 
 apimachinery::proto_message!(VolumeNodeResources { 1 => count });
+
+// Types that other versions share: they convert to themselves.
+apimachinery::identity_conversion!(
+    CSIDriverSpec,
+    CSINodeSpec,
+    VolumeAttachmentSpec,
+    VolumeAttachmentStatus
+);

@@ -2,6 +2,37 @@
 // (`../shared/k8s-api/v1.36`); do not edit by hand.
 //! `storage.k8s.io/v1alpha1`.
 
+/// VolumeAttachmentSource represents a volume that should be attached.
+/// Right now only PersistentVolumes can be attached via external attacher,
+/// in the future we may allow also inline volumes in pods.
+/// Exactly one member can be set.
+///
+/// The same type as [`v1::VolumeAttachmentSource`](crate::storage::v1::VolumeAttachmentSource):
+/// Go's `VolumeAttachmentSource` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type VolumeAttachmentSource = crate::storage::v1::VolumeAttachmentSource;
+
+/// VolumeAttachmentSpec is the specification of a VolumeAttachment request.
+///
+/// The same type as [`v1::VolumeAttachmentSpec`](crate::storage::v1::VolumeAttachmentSpec):
+/// Go's `VolumeAttachmentSpec` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type VolumeAttachmentSpec = crate::storage::v1::VolumeAttachmentSpec;
+
+/// VolumeAttachmentStatus is the status of a VolumeAttachment request.
+///
+/// The same type as [`v1::VolumeAttachmentStatus`](crate::storage::v1::VolumeAttachmentStatus):
+/// Go's `VolumeAttachmentStatus` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type VolumeAttachmentStatus = crate::storage::v1::VolumeAttachmentStatus;
+
+/// VolumeError captures an error encountered during a volume operation.
+///
+/// The same type as [`v1::VolumeError`](crate::storage::v1::VolumeError):
+/// Go's `VolumeError` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type VolumeError = crate::storage::v1::VolumeError;
+
 /// CSIStorageCapacity stores the result of one CSI GetCapacity call.
 /// For a given StorageClass, this describes the available capacity in a
 /// particular topology segment.  This can be used when considering where to
@@ -130,11 +161,13 @@ pub struct VolumeAttachment {
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec represents specification of the desired attach/detach volume behavior.
     /// Populated by the Kubernetes system.
-    pub spec: VolumeAttachmentSpec,
+    #[conversion(same_type)]
+    pub spec: crate::storage::v1::VolumeAttachmentSpec,
     /// status represents status of the VolumeAttachment request.
     /// Populated by the entity completing the attach or detach
     /// operation, i.e. the external-attacher.
-    pub status: VolumeAttachmentStatus,
+    #[conversion(same_type)]
+    pub status: crate::storage::v1::VolumeAttachmentStatus,
 }
 
 apimachinery::proto_message!(VolumeAttachment { 1 => metadata, 2 => spec, 3 => status });
@@ -164,74 +197,6 @@ pub struct VolumeAttachmentList {
 }
 
 apimachinery::proto_message!(VolumeAttachmentList { 1 => metadata, 2 => items });
-
-/// VolumeAttachmentSource represents a volume that should be attached.
-/// Right now only PersistentVolumes can be attached via external attacher,
-/// in the future we may allow also inline volumes in pods.
-/// Exactly one member can be set.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::storage::v1::VolumeAttachmentSource, nested)]
-pub struct VolumeAttachmentSource {
-    /// persistentVolumeName represents the name of the persistent volume to attach.
-    #[conversion(same_type)]
-    pub persistent_volume_name: Option<String>,
-    /// inlineVolumeSpec contains all the information necessary to attach
-    /// a persistent volume defined by a pod's inline VolumeSource. This field
-    /// is populated only for the CSIMigration feature. It contains
-    /// translated fields from a pod's inline VolumeSource to a
-    /// PersistentVolumeSpec. This field is alpha-level and is only
-    /// honored by servers that enabled the CSIMigration feature.
-    #[conversion(same_type)]
-    pub inline_volume_spec: Option<crate::core::v1::PersistentVolumeSpec>,
-}
-
-apimachinery::proto_message!(VolumeAttachmentSource { 1 => persistent_volume_name as "persistentVolumeName", 2 => inline_volume_spec as "inlineVolumeSpec" });
-
-/// VolumeAttachmentSpec is the specification of a VolumeAttachment request.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::storage::v1::VolumeAttachmentSpec, nested)]
-pub struct VolumeAttachmentSpec {
-    /// attacher indicates the name of the volume driver that MUST handle this
-    /// request. This is the name returned by GetPluginName().
-    #[conversion(same_type)]
-    pub attacher: String,
-    /// source represents the volume that should be attached.
-    pub source: VolumeAttachmentSource,
-    /// nodeName represents the node that the volume should be attached to.
-    #[conversion(same_type)]
-    pub node_name: String,
-}
-
-apimachinery::proto_message!(VolumeAttachmentSpec { 1 => attacher, 2 => source, 3 => node_name as "nodeName" });
-
-/// VolumeAttachmentStatus is the status of a VolumeAttachment request.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::storage::v1::VolumeAttachmentStatus, nested)]
-pub struct VolumeAttachmentStatus {
-    /// attached indicates the volume is successfully attached.
-    /// This field must only be set by the entity completing the attach
-    /// operation, i.e. the external-attacher.
-    #[conversion(same_type)]
-    pub attached: bool,
-    /// attachmentMetadata is populated with any
-    /// information returned by the attach operation, upon successful attach, that must be passed
-    /// into subsequent WaitForAttach or Mount calls.
-    /// This field must only be set by the entity completing the attach
-    /// operation, i.e. the external-attacher.
-    #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
-    #[conversion(same_type)]
-    pub attachment_metadata: std::collections::BTreeMap<String, String>,
-    /// attachError represents the last error encountered during attach operation, if any.
-    /// This field must only be set by the entity completing the attach
-    /// operation, i.e. the external-attacher.
-    pub attach_error: Option<VolumeError>,
-    /// detachError represents the last error encountered during detach operation, if any.
-    /// This field must only be set by the entity completing the detach
-    /// operation, i.e. the external-attacher.
-    pub detach_error: Option<VolumeError>,
-}
-
-apimachinery::proto_message!(VolumeAttachmentStatus { 1 => attached, 2 => attachment_metadata as "attachmentMetadata", 3 => attach_error as "attachError", 4 => detach_error as "detachError" });
 
 /// VolumeAttributesClass represents a specification of mutable volume attributes
 /// defined by the CSI driver. The class can be specified during dynamic provisioning
@@ -297,25 +262,3 @@ pub struct VolumeAttributesClassList {
 }
 
 apimachinery::proto_message!(VolumeAttributesClassList { 1 => metadata, 2 => items });
-
-/// VolumeError captures an error encountered during a volume operation.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::storage::v1::VolumeError, nested)]
-pub struct VolumeError {
-    /// time represents the time the error was encountered.
-    #[conversion(same_type)]
-    pub time: apimachinery::apis::meta::v1::Time,
-    /// message represents the error encountered during Attach or Detach operation.
-    /// This string maybe logged, so it should not contain sensitive
-    /// information.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub message: String,
-    /// errorCode is a numeric gRPC code representing the error encountered during Attach or Detach operations.
-    ///
-    /// This is an optional, alpha field that requires the MutableCSINodeAllocatableCount feature gate being enabled to be set.
-    #[conversion(same_type)]
-    pub error_code: Option<i32>,
-}
-
-apimachinery::proto_message!(VolumeError { 1 => time, 2 => message, 3 => error_code as "errorCode" });

@@ -2,6 +2,72 @@
 // (`../shared/k8s-api/v1.36`); do not edit by hand.
 //! `storage.k8s.io/v1beta1`.
 
+/// CSIDriverSpec is the specification of a CSIDriver.
+///
+/// The same type as [`v1::CSIDriverSpec`](crate::storage::v1::CSIDriverSpec):
+/// Go's `CSIDriverSpec` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type CSIDriverSpec = crate::storage::v1::CSIDriverSpec;
+
+/// CSINodeDriver holds information about the specification of one CSI driver installed on a node
+///
+/// The same type as [`v1::CSINodeDriver`](crate::storage::v1::CSINodeDriver):
+/// Go's `CSINodeDriver` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type CSINodeDriver = crate::storage::v1::CSINodeDriver;
+
+/// CSINodeSpec holds information about the specification of all CSI drivers installed on a node
+///
+/// The same type as [`v1::CSINodeSpec`](crate::storage::v1::CSINodeSpec):
+/// Go's `CSINodeSpec` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type CSINodeSpec = crate::storage::v1::CSINodeSpec;
+
+/// TokenRequest contains parameters of a service account token.
+///
+/// The same type as [`v1::TokenRequest`](crate::storage::v1::TokenRequest):
+/// Go's `TokenRequest` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type TokenRequest = crate::storage::v1::TokenRequest;
+
+/// VolumeAttachmentSource represents a volume that should be attached.
+/// Right now only PersistentVolumes can be attached via external attacher,
+/// in the future we may allow also inline volumes in pods.
+/// Exactly one member can be set.
+///
+/// The same type as [`v1::VolumeAttachmentSource`](crate::storage::v1::VolumeAttachmentSource):
+/// Go's `VolumeAttachmentSource` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type VolumeAttachmentSource = crate::storage::v1::VolumeAttachmentSource;
+
+/// VolumeAttachmentSpec is the specification of a VolumeAttachment request.
+///
+/// The same type as [`v1::VolumeAttachmentSpec`](crate::storage::v1::VolumeAttachmentSpec):
+/// Go's `VolumeAttachmentSpec` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type VolumeAttachmentSpec = crate::storage::v1::VolumeAttachmentSpec;
+
+/// VolumeAttachmentStatus is the status of a VolumeAttachment request.
+///
+/// The same type as [`v1::VolumeAttachmentStatus`](crate::storage::v1::VolumeAttachmentStatus):
+/// Go's `VolumeAttachmentStatus` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type VolumeAttachmentStatus = crate::storage::v1::VolumeAttachmentStatus;
+
+/// VolumeError captures an error encountered during a volume operation.
+///
+/// The same type as [`v1::VolumeError`](crate::storage::v1::VolumeError):
+/// Go's `VolumeError` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type VolumeError = crate::storage::v1::VolumeError;
+
+/// VolumeNodeResources is a set of resource limits for scheduling of volumes.
+///
+/// The same type as [`v1::VolumeNodeResources`](crate::storage::v1::VolumeNodeResources):
+/// Go's `VolumeNodeResources` is identical in both versions (fields, JSON, protobuf, defaults),
+/// so one struct serves both; its field docs are `v1`'s.
+pub type VolumeNodeResources = crate::storage::v1::VolumeNodeResources;
+
 /// CSIDriver captures information about a Container Storage Interface (CSI)
 /// volume driver deployed on the cluster.
 /// CSI drivers do not need to create the CSIDriver object directly. Instead they may use the
@@ -29,7 +95,8 @@ pub struct CSIDriver {
     #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec represents the specification of the CSI Driver.
-    pub spec: CSIDriverSpec,
+    #[conversion(same_type)]
+    pub spec: crate::storage::v1::CSIDriverSpec,
 }
 
 apimachinery::proto_message!(CSIDriver { 1 => metadata, 2 => spec });
@@ -60,195 +127,6 @@ pub struct CSIDriverList {
 
 apimachinery::proto_message!(CSIDriverList { 1 => metadata, 2 => items });
 
-/// CSIDriverSpec is the specification of a CSIDriver.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::storage::v1::CSIDriverSpec, nested)]
-pub struct CSIDriverSpec {
-    /// attachRequired indicates this CSI volume driver requires an attach
-    /// operation (because it implements the CSI ControllerPublishVolume()
-    /// method), and that the Kubernetes attach detach controller should call
-    /// the attach volume interface which checks the volumeattachment status
-    /// and waits until the volume is attached before proceeding to mounting.
-    /// The CSI external-attacher coordinates with CSI volume driver and updates
-    /// the volumeattachment status when the attach operation is complete.
-    /// If the value is specified to false, the attach operation will be skipped.
-    /// Otherwise the attach operation will be called.
-    ///
-    /// This field is immutable.
-    #[conversion(same_type)]
-    pub attach_required: Option<bool>,
-    /// podInfoOnMount indicates this CSI volume driver requires additional pod information (like podName, podUID, etc.)
-    /// during mount operations, if set to true.
-    /// If set to false, pod information will not be passed on mount.
-    /// Default is false.
-    ///
-    /// The CSI driver specifies podInfoOnMount as part of driver deployment.
-    /// If true, Kubelet will pass pod information as VolumeContext in the CSI NodePublishVolume() calls.
-    /// The CSI driver is responsible for parsing and validating the information passed in as VolumeContext.
-    ///
-    /// The following VolumeContext will be passed if podInfoOnMount is set to true.
-    /// This list might grow, but the prefix will be used.
-    /// "csi.storage.k8s.io/pod.name": pod.Name
-    /// "csi.storage.k8s.io/pod.namespace": pod.Namespace
-    /// "csi.storage.k8s.io/pod.uid": string(pod.UID)
-    /// "csi.storage.k8s.io/ephemeral": "true" if the volume is an ephemeral inline volume
-    /// defined by a CSIVolumeSource, otherwise "false"
-    ///
-    /// "csi.storage.k8s.io/ephemeral" is a new feature in Kubernetes 1.16. It is only
-    /// required for drivers which support both the "Persistent" and "Ephemeral" VolumeLifecycleMode.
-    /// Other drivers can leave pod info disabled and/or ignore this field.
-    /// As Kubernetes 1.15 doesn't support this field, drivers can only support one mode when
-    /// deployed on such a cluster and the deployment determines which mode that is, for example
-    /// via a command line parameter of the driver.
-    ///
-    /// This field is immutable.
-    #[conversion(same_type)]
-    pub pod_info_on_mount: Option<bool>,
-    /// volumeLifecycleModes defines what kind of volumes this CSI volume driver supports.
-    /// The default if the list is empty is "Persistent", which is the usage defined by the
-    /// CSI specification and implemented in Kubernetes via the usual PV/PVC mechanism.
-    ///
-    /// The other mode is "Ephemeral". In this mode, volumes are defined inline inside the pod spec
-    /// with CSIVolumeSource and their lifecycle is tied to the lifecycle of that pod.
-    /// A driver has to be aware of this because it is only going to get a NodePublishVolume call for such a volume.
-    ///
-    /// For more information about implementing this mode, see
-    /// <https://kubernetes-csi.github.io/docs/ephemeral-local-volumes.html>
-    /// A driver can support one or more of these modes and
-    /// more modes may be added in the future.
-    ///
-    /// This field is immutable.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
-    pub volume_lifecycle_modes: Vec<String>,
-    /// storageCapacity indicates that the CSI volume driver wants pod scheduling to consider the storage
-    /// capacity that the driver deployment will report by creating
-    /// CSIStorageCapacity objects with capacity information, if set to true.
-    ///
-    /// The check can be enabled immediately when deploying a driver.
-    /// In that case, provisioning new volumes with late binding
-    /// will pause until the driver deployment has published
-    /// some suitable CSIStorageCapacity object.
-    ///
-    /// Alternatively, the driver can be deployed with the field
-    /// unset or false and it can be flipped later when storage
-    /// capacity information has been published.
-    ///
-    /// This field was immutable in Kubernetes \<= 1.22 and now is mutable.
-    #[conversion(same_type)]
-    pub storage_capacity: Option<bool>,
-    /// fsGroupPolicy defines if the underlying volume supports changing ownership and
-    /// permission of the volume before being mounted.
-    /// Refer to the specific FSGroupPolicy values for additional details.
-    ///
-    /// This field is immutable.
-    ///
-    /// Defaults to ReadWriteOnceWithFSType, which will examine each volume
-    /// to determine if Kubernetes should modify ownership and permissions of the volume.
-    /// With the default policy the defined fsGroup will only be applied
-    /// if a fstype is defined and the volume's access mode contains ReadWriteOnce.
-    #[conversion(same_type)]
-    pub fs_group_policy: Option<String>,
-    /// tokenRequests indicates the CSI driver needs pods' service account
-    /// tokens it is mounting volume for to do necessary authentication. Kubelet
-    /// will pass the tokens in VolumeContext in the CSI NodePublishVolume calls.
-    /// The CSI driver should parse and validate the following VolumeContext:
-    /// "csi.storage.k8s.io/serviceAccount.tokens": {
-    /// "\<audience\>": {
-    /// "token": \<token\>,
-    /// "expirationTimestamp": \<expiration timestamp in RFC3339\>,
-    /// },
-    /// ...
-    /// }
-    ///
-    /// Note: Audience in each TokenRequest should be different and at
-    /// most one token is empty string. To receive a new token after expiry,
-    /// RequiresRepublish can be used to trigger NodePublishVolume periodically.
-    #[api(skip_serializing_if = "Vec::is_empty")]
-    pub token_requests: Vec<TokenRequest>,
-    /// requiresRepublish indicates the CSI driver wants \`NodePublishVolume\`
-    /// being periodically called to reflect any possible change in the mounted
-    /// volume. This field defaults to false.
-    ///
-    /// Note: After a successful initial NodePublishVolume call, subsequent calls
-    /// to NodePublishVolume should only update the contents of the volume. New
-    /// mount points will not be seen by a running container.
-    #[conversion(same_type)]
-    pub requires_republish: Option<bool>,
-    /// seLinuxMount specifies if the CSI driver supports "-o context"
-    /// mount option.
-    ///
-    /// When "true", the CSI driver must ensure that all volumes provided by this CSI
-    /// driver can be mounted separately with different \`-o context\` options. This is
-    /// typical for storage backends that provide volumes as filesystems on block
-    /// devices or as independent shared volumes.
-    /// Kubernetes will call NodeStage / NodePublish with "-o context=xyz" mount
-    /// option when mounting a ReadWriteOncePod volume used in Pod that has
-    /// explicitly set SELinux context. In the future, it may be expanded to other
-    /// volume AccessModes. In any case, Kubernetes will ensure that the volume is
-    /// mounted only with a single SELinux context.
-    ///
-    /// When "false", Kubernetes won't pass any special SELinux mount options to the driver.
-    /// This is typical for volumes that represent subdirectories of a bigger shared filesystem.
-    ///
-    /// Default is "false".
-    #[conversion(same_type)]
-    pub se_linux_mount: Option<bool>,
-    /// nodeAllocatableUpdatePeriodSeconds specifies the interval between periodic updates of
-    /// the CSINode allocatable capacity for this driver. When set, both periodic updates and
-    /// updates triggered by capacity-related failures are enabled. If not set, no updates
-    /// occur (neither periodic nor upon detecting capacity-related failures), and the
-    /// allocatable.count remains static. The minimum allowed value for this field is 10 seconds.
-    ///
-    /// This is a beta feature and requires the MutableCSINodeAllocatableCount feature gate to be enabled.
-    ///
-    /// This field is mutable.
-    #[conversion(same_type)]
-    pub node_allocatable_update_period_seconds: Option<i64>,
-    /// serviceAccountTokenInSecrets is an opt-in for CSI drivers to indicate that
-    /// service account tokens should be passed via the Secrets field in NodePublishVolumeRequest
-    /// instead of the VolumeContext field. The CSI specification provides a dedicated Secrets
-    /// field for sensitive information like tokens, which is the appropriate mechanism for
-    /// handling credentials. This addresses security concerns where sensitive tokens were being
-    /// logged as part of volume context.
-    ///
-    /// When "true", kubelet will pass the tokens only in the Secrets field with the key
-    /// "csi.storage.k8s.io/serviceAccount.tokens". The CSI driver must be updated to read
-    /// tokens from the Secrets field instead of VolumeContext.
-    ///
-    /// When "false" or not set, kubelet will pass the tokens in VolumeContext with the key
-    /// "csi.storage.k8s.io/serviceAccount.tokens" (existing behavior). This maintains backward
-    /// compatibility with existing CSI drivers.
-    ///
-    /// This field can only be set when TokenRequests is configured. The API server will reject
-    /// CSIDriver specs that set this field without TokenRequests.
-    ///
-    /// Default behavior if unset is to pass tokens in the VolumeContext field.
-    #[conversion(same_type)]
-    pub service_account_token_in_secrets: Option<bool>,
-    /// PreventPodSchedulingIfMissing indicates that the CSI driver wants to prevent pod
-    /// scheduling if the CSI driver on the node is missing.
-    ///
-    /// Enabling this option will prevent the scheduler (or any other
-    /// component which embeds default scheduler such as cluster-autoscaler) from
-    /// scheduling pods to nodes where CSI driver is not installed.
-    ///
-    /// For components(such as cluster-autoscaler) that embed the scheduler and run
-    /// pod placement simulations using scheduler plugins, they MUST be aware of
-    /// CSI driver registration information via CSINode object. They must create simulated
-    /// CSINode objects in addition to Node objects during scheduling simulation, otherwise
-    /// if PreventPodSchedulingIfMissing is enabled globally for CSIDriver object, any
-    /// newly created node may be rejected by the scheduler because of missing CSI driver
-    /// information from the node.
-    ///
-    /// This is an alpha feature and requires the VolumeLimitScaling feature gate to be enabled.
-    /// Default is "false".
-    #[conversion(same_type)]
-    pub prevent_pod_scheduling_if_missing: Option<bool>,
-}
-
-apimachinery::proto_message!(CSIDriverSpec { 1 => attach_required as "attachRequired", 2 => pod_info_on_mount as "podInfoOnMount", 3 => volume_lifecycle_modes as "volumeLifecycleModes", 4 => storage_capacity as "storageCapacity", 5 => fs_group_policy as "fsGroupPolicy", 6 => token_requests as "tokenRequests", 7 => requires_republish as "requiresRepublish", 8 => se_linux_mount as "seLinuxMount", 9 => node_allocatable_update_period_seconds as "nodeAllocatableUpdatePeriodSeconds", 10 => service_account_token_in_secrets as "serviceAccountTokenInSecrets", 11 => prevent_pod_scheduling_if_missing as "preventPodSchedulingIfMissing" });
-
 /// DEPRECATED - This group version of CSINode is deprecated by storage/v1/CSINode.
 /// See the release notes for more information.
 /// CSINode holds information about all CSI drivers installed on a node.
@@ -272,50 +150,11 @@ pub struct CSINode {
     #[conversion(same_type)]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec is the specification of CSINode
-    pub spec: CSINodeSpec,
+    #[conversion(same_type)]
+    pub spec: crate::storage::v1::CSINodeSpec,
 }
 
 apimachinery::proto_message!(CSINode { 1 => metadata, 2 => spec });
-
-/// CSINodeDriver holds information about the specification of one CSI driver installed on a node
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::storage::v1::CSINodeDriver, nested)]
-pub struct CSINodeDriver {
-    /// name represents the name of the CSI driver that this object refers to.
-    /// This MUST be the same name returned by the CSI GetPluginName() call for
-    /// that driver.
-    #[conversion(same_type)]
-    pub name: String,
-    /// nodeID of the node from the driver point of view.
-    /// This field enables Kubernetes to communicate with storage systems that do
-    /// not share the same nomenclature for nodes. For example, Kubernetes may
-    /// refer to a given node as "node1", but the storage system may refer to
-    /// the same node as "nodeA". When Kubernetes issues a command to the storage
-    /// system to attach a volume to a specific node, it can use this field to
-    /// refer to the node name using the ID that the storage system will
-    /// understand, e.g. "nodeA" instead of "node1". This field is required.
-    #[api(rename = "nodeID")]
-    #[conversion(same_type)]
-    pub node_id: String,
-    /// topologyKeys is the list of keys supported by the driver.
-    /// When a driver is initialized on a cluster, it provides a set of topology
-    /// keys that it understands (e.g. "company.com/zone", "company.com/region").
-    /// When a driver is initialized on a node, it provides the same topology keys
-    /// along with values. Kubelet will expose these topology keys as labels
-    /// on its own node object.
-    /// When Kubernetes does topology aware provisioning, it can use this list to
-    /// determine which labels it should retrieve from the node object and pass
-    /// back to the driver.
-    /// It is possible for different nodes to use different topology keys.
-    /// This can be empty if driver does not support topology.
-    #[api(nullable)]
-    #[conversion(same_type)]
-    pub topology_keys: Option<Vec<String>>,
-    /// allocatable represents the volume resources of a node that are available for scheduling.
-    pub allocatable: Option<VolumeNodeResources>,
-}
-
-apimachinery::proto_message!(CSINodeDriver { 1 => name, 2 => node_id as "nodeID", 3 => topology_keys as "topologyKeys", 4 => allocatable });
 
 /// CSINodeList is a collection of CSINode objects.
 #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
@@ -342,18 +181,6 @@ pub struct CSINodeList {
 }
 
 apimachinery::proto_message!(CSINodeList { 1 => metadata, 2 => items });
-
-/// CSINodeSpec holds information about the specification of all CSI drivers installed on a node
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::storage::v1::CSINodeSpec, nested)]
-pub struct CSINodeSpec {
-    /// drivers is a list of information of all CSI Drivers existing on a node.
-    /// If all drivers in the list are uninstalled, this can become empty.
-    #[api(nullable)]
-    pub drivers: Option<Vec<CSINodeDriver>>,
-}
-
-apimachinery::proto_message!(CSINodeSpec { 1 => drivers });
 
 /// CSIStorageCapacity stores the result of one CSI GetCapacity call.
 /// For a given StorageClass, this describes the available capacity in a
@@ -545,22 +372,6 @@ pub struct StorageClassList {
 
 apimachinery::proto_message!(StorageClassList { 1 => metadata, 2 => items });
 
-/// TokenRequest contains parameters of a service account token.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::storage::v1::TokenRequest, nested)]
-pub struct TokenRequest {
-    /// audience is the intended audience of the token in "TokenRequestSpec".
-    /// It will default to the audiences of kube apiserver.
-    #[conversion(same_type)]
-    pub audience: String,
-    /// expirationSeconds is the duration of validity of the token in "TokenRequestSpec".
-    /// It has the same default value of "ExpirationSeconds" in "TokenRequestSpec"
-    #[conversion(same_type)]
-    pub expiration_seconds: Option<i64>,
-}
-
-apimachinery::proto_message!(TokenRequest { 1 => audience, 2 => expiration_seconds as "expirationSeconds" });
-
 /// VolumeAttachment captures the intent to attach or detach the specified volume
 /// to/from the specified node.
 ///
@@ -579,11 +390,13 @@ pub struct VolumeAttachment {
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec represents specification of the desired attach/detach volume behavior.
     /// Populated by the Kubernetes system.
-    pub spec: VolumeAttachmentSpec,
+    #[conversion(same_type)]
+    pub spec: crate::storage::v1::VolumeAttachmentSpec,
     /// status represents status of the VolumeAttachment request.
     /// Populated by the entity completing the attach or detach
     /// operation, i.e. the external-attacher.
-    pub status: VolumeAttachmentStatus,
+    #[conversion(same_type)]
+    pub status: crate::storage::v1::VolumeAttachmentStatus,
 }
 
 apimachinery::proto_message!(VolumeAttachment { 1 => metadata, 2 => spec, 3 => status });
@@ -613,74 +426,6 @@ pub struct VolumeAttachmentList {
 }
 
 apimachinery::proto_message!(VolumeAttachmentList { 1 => metadata, 2 => items });
-
-/// VolumeAttachmentSource represents a volume that should be attached.
-/// Right now only PersistentVolumes can be attached via external attacher,
-/// in the future we may allow also inline volumes in pods.
-/// Exactly one member can be set.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::storage::v1::VolumeAttachmentSource, nested)]
-pub struct VolumeAttachmentSource {
-    /// persistentVolumeName represents the name of the persistent volume to attach.
-    #[conversion(same_type)]
-    pub persistent_volume_name: Option<String>,
-    /// inlineVolumeSpec contains all the information necessary to attach
-    /// a persistent volume defined by a pod's inline VolumeSource. This field
-    /// is populated only for the CSIMigration feature. It contains
-    /// translated fields from a pod's inline VolumeSource to a
-    /// PersistentVolumeSpec. This field is beta-level and is only
-    /// honored by servers that enabled the CSIMigration feature.
-    #[conversion(same_type)]
-    pub inline_volume_spec: Option<crate::core::v1::PersistentVolumeSpec>,
-}
-
-apimachinery::proto_message!(VolumeAttachmentSource { 1 => persistent_volume_name as "persistentVolumeName", 2 => inline_volume_spec as "inlineVolumeSpec" });
-
-/// VolumeAttachmentSpec is the specification of a VolumeAttachment request.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::storage::v1::VolumeAttachmentSpec, nested)]
-pub struct VolumeAttachmentSpec {
-    /// attacher indicates the name of the volume driver that MUST handle this
-    /// request. This is the name returned by GetPluginName().
-    #[conversion(same_type)]
-    pub attacher: String,
-    /// source represents the volume that should be attached.
-    pub source: VolumeAttachmentSource,
-    /// nodeName represents the node that the volume should be attached to.
-    #[conversion(same_type)]
-    pub node_name: String,
-}
-
-apimachinery::proto_message!(VolumeAttachmentSpec { 1 => attacher, 2 => source, 3 => node_name as "nodeName" });
-
-/// VolumeAttachmentStatus is the status of a VolumeAttachment request.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::storage::v1::VolumeAttachmentStatus, nested)]
-pub struct VolumeAttachmentStatus {
-    /// attached indicates the volume is successfully attached.
-    /// This field must only be set by the entity completing the attach
-    /// operation, i.e. the external-attacher.
-    #[conversion(same_type)]
-    pub attached: bool,
-    /// attachmentMetadata is populated with any
-    /// information returned by the attach operation, upon successful attach, that must be passed
-    /// into subsequent WaitForAttach or Mount calls.
-    /// This field must only be set by the entity completing the attach
-    /// operation, i.e. the external-attacher.
-    #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
-    #[conversion(same_type)]
-    pub attachment_metadata: std::collections::BTreeMap<String, String>,
-    /// attachError represents the last error encountered during attach operation, if any.
-    /// This field must only be set by the entity completing the attach
-    /// operation, i.e. the external-attacher.
-    pub attach_error: Option<VolumeError>,
-    /// detachError represents the last error encountered during detach operation, if any.
-    /// This field must only be set by the entity completing the detach
-    /// operation, i.e. the external-attacher.
-    pub detach_error: Option<VolumeError>,
-}
-
-apimachinery::proto_message!(VolumeAttachmentStatus { 1 => attached, 2 => attachment_metadata as "attachmentMetadata", 3 => attach_error as "attachError", 4 => detach_error as "detachError" });
 
 /// VolumeAttributesClass represents a specification of mutable volume attributes
 /// defined by the CSI driver. The class can be specified during dynamic provisioning
@@ -746,39 +491,3 @@ pub struct VolumeAttributesClassList {
 }
 
 apimachinery::proto_message!(VolumeAttributesClassList { 1 => metadata, 2 => items });
-
-/// VolumeError captures an error encountered during a volume operation.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::storage::v1::VolumeError, nested)]
-pub struct VolumeError {
-    /// time represents the time the error was encountered.
-    #[conversion(same_type)]
-    pub time: apimachinery::apis::meta::v1::Time,
-    /// message represents the error encountered during Attach or Detach operation.
-    /// This string may be logged, so it should not contain sensitive
-    /// information.
-    #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
-    pub message: String,
-    /// errorCode is a numeric gRPC code representing the error encountered during Attach or Detach operations.
-    ///
-    /// This is an optional, beta field that requires the MutableCSINodeAllocatableCount feature gate being enabled to be set.
-    #[conversion(same_type)]
-    pub error_code: Option<i32>,
-}
-
-apimachinery::proto_message!(VolumeError { 1 => time, 2 => message, 3 => error_code as "errorCode" });
-
-/// VolumeNodeResources is a set of resource limits for scheduling of volumes.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::storage::v1::VolumeNodeResources, nested)]
-pub struct VolumeNodeResources {
-    /// count indicates the maximum number of unique volumes managed by the CSI driver that can be used on a node.
-    /// A volume that is both attached and mounted on a node is considered to be used once, not twice.
-    /// The same rule applies for a unique volume that is shared among multiple pods on the same node.
-    /// If this field is nil, then the supported number of volumes on this node is unbounded.
-    #[conversion(same_type)]
-    pub count: Option<i32>,
-}
-
-apimachinery::proto_message!(VolumeNodeResources { 1 => count });
