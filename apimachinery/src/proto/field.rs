@@ -107,17 +107,33 @@ fn expect_wire(
 impl<M: Message + Default> Field for M {
     const WIRE: WireType = WireType::LengthDelimited;
 
+    // Both through `dyn Message`: the loops are compiled once, not once per message type.
     fn encode_field(&self, number: u32, e: &mut WireEncoder) {
-        e.message(number, |e| self.encode_fields(e));
+        encode_nested(number, self, e);
     }
 
     fn merge_from(&mut self, wire: WireType, d: &mut WireDecoder<'_>) -> Result<(), ProtobufError> {
-        expect_wire(wire, WireType::LengthDelimited, d, "a message")?;
-        // Through `dyn`: one copy of the reading loop for every message type.
-        merge_message(self as &mut dyn Message, &mut d.nested()?)?;
-        self.finish_fields();
-        Ok(())
+        merge_nested(self, wire, d)
     }
+}
+
+/// Writes `message` as the length-delimited field `number`.
+fn encode_nested(number: u32, message: &dyn Message, e: &mut WireEncoder) {
+    let at = e.begin_message(number);
+    message.encode_fields(e);
+    e.end_message(at);
+}
+
+/// Reads one length-delimited value into `message`, merging it with what is there.
+fn merge_nested(
+    message: &mut dyn Message,
+    wire: WireType,
+    d: &mut WireDecoder<'_>,
+) -> Result<(), ProtobufError> {
+    expect_wire(wire, WireType::LengthDelimited, d, "a message")?;
+    merge_message(message, &mut d.nested()?)?;
+    message.finish_fields();
+    Ok(())
 }
 
 /// A boxed message (recursive types box their fields) is the message.
@@ -295,7 +311,11 @@ impl<T: Field + Default> Field for Option<T> {
     }
 
     fn merge_from(&mut self, wire: WireType, d: &mut WireDecoder<'_>) -> Result<(), ProtobufError> {
-        self.get_or_insert_with(T::default).merge_from(wire, d)
+        // A plain `match`: `get_or_insert_with` and its closure were compiled per type.
+        match self {
+            Some(value) => value.merge_from(wire, d),
+            None => self.insert(T::default()).merge_from(wire, d),
+        }
     }
 
     fn finish(&mut self) {
@@ -303,6 +323,81 @@ impl<T: Field + Default> Field for Option<T> {
             value.finish();
         }
     }
+}
+
+/// The element-type-dependent steps of reading a repeated field, so that the loop over
+/// its values ([`merge_repeated`]) is compiled once rather than once per element type.
+trait RepeatedField {
+    /// Whether the list has no allocation yet (its first run of values is being read).
+    fn is_unallocated(&self) -> bool;
+
+    /// Reserves room for exactly `n` values, when the allocator gives it.
+    fn reserve_hint(&mut self, n: usize);
+
+    /// The number of values read so far.
+    fn count(&self) -> usize;
+
+    /// Appends a zero value and reads one value sent with wire type `wire` into it.
+    fn merge_pushed(
+        &mut self,
+        wire: WireType,
+        d: &mut WireDecoder<'_>,
+    ) -> Result<(), ProtobufError>;
+}
+
+impl<T: Field + Default> RepeatedField for Vec<T> {
+    fn is_unallocated(&self) -> bool {
+        self.capacity() == 0
+    }
+
+    fn reserve_hint(&mut self, n: usize) {
+        // Only a hint: when the allocation fails, reading grows the list as it goes
+        // (and fails there).
+        let _ = self.try_reserve_exact(n);
+    }
+
+    fn count(&self) -> usize {
+        self.len()
+    }
+
+    fn merge_pushed(
+        &mut self,
+        wire: WireType,
+        d: &mut WireDecoder<'_>,
+    ) -> Result<(), ProtobufError> {
+        // Appended before it is read: a failure abandons the whole decode, so a value
+        // read halfway is never seen.
+        let at = self.len();
+        self.push(T::default());
+        self[at].merge_from(wire, d)
+    }
+}
+
+/// Reads one value of a repeated field, or a packed run of them (scalars whose wire type
+/// is `element`), into `list`; an error names the index of the value.
+fn merge_repeated(
+    list: &mut dyn RepeatedField,
+    element: WireType,
+    wire: WireType,
+    d: &mut WireDecoder<'_>,
+) -> Result<(), ProtobufError> {
+    if wire == WireType::LengthDelimited && element != WireType::LengthDelimited {
+        // Packed scalars.
+        let mut packed = d.nested()?;
+        while !packed.is_empty() {
+            let at = list.count();
+            list.merge_pushed(element, &mut packed)
+                .map_err(|e| e.at_index(at))?;
+        }
+        return Ok(());
+    }
+    if list.is_unallocated() {
+        // The whole run at once: the list is read at its exact length, with no growth
+        // and nothing for `finish` to give back.
+        list.reserve_hint(d.run_length());
+    }
+    let at = list.count();
+    list.merge_pushed(wire, d).map_err(|e| e.at_index(at))
 }
 
 impl<T: Field + Default> Field for Vec<T> {
@@ -315,30 +410,7 @@ impl<T: Field + Default> Field for Vec<T> {
     }
 
     fn merge_from(&mut self, wire: WireType, d: &mut WireDecoder<'_>) -> Result<(), ProtobufError> {
-        if wire == WireType::LengthDelimited && T::WIRE != WireType::LengthDelimited {
-            // Packed scalars.
-            let mut packed = d.nested()?;
-            while !packed.is_empty() {
-                let mut value = T::default();
-                value
-                    .merge_from(T::WIRE, &mut packed)
-                    .map_err(|e| e.at_index(self.len()))?;
-                self.push(value);
-            }
-            return Ok(());
-        }
-        if self.capacity() == 0 {
-            // The whole run at once: the list is read at its exact length, with no
-            // growth and nothing for `finish` to give back. Only a hint: when the
-            // allocation fails, reading grows the list as it goes (and fails there).
-            let _ = self.try_reserve_exact(d.run_length());
-        }
-        let mut value = T::default();
-        value
-            .merge_from(wire, d)
-            .map_err(|e| e.at_index(self.len()))?;
-        self.push(value);
-        Ok(())
+        merge_repeated(self, T::WIRE, wire, d)
     }
 
     fn finish(&mut self) {
