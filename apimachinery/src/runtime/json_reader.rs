@@ -55,7 +55,7 @@ mod type_meta;
 
 use error::Code;
 pub use error::{Category, Error, ReadError};
-pub use read_json::{FieldType, ReadFieldBySerde, ReadFieldDirect, ReadJson};
+pub use read_json::{FieldType, ReadFieldBySerde, ReadFieldDirect, ReadFields, ReadJson};
 pub(crate) use type_meta::SeenTypeMeta;
 use type_meta::TypeMetaKey;
 
