@@ -311,10 +311,15 @@ impl<T: Field + Default> Field for Option<T> {
     }
 
     fn merge_from(&mut self, wire: WireType, d: &mut WireDecoder<'_>) -> Result<(), ProtobufError> {
-        // A plain `match`: `get_or_insert_with` and its closure were compiled per type.
+        // No `get_or_insert_with` (its closure) or `insert` (its `as_mut` and
+        // `unwrap_unchecked`): each was compiled per type.
+        if self.is_none() {
+            *self = Some(T::default());
+        }
         match self {
             Some(value) => value.merge_from(wire, d),
-            None => self.insert(T::default()).merge_from(wire, d),
+            // Unreachable: filled above.
+            None => Ok(()),
         }
     }
 
