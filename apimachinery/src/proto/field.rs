@@ -626,6 +626,79 @@ mod tests {
         assert_eq!(back.tags.capacity(), 3);
     }
 
+    /// A message holding a list of itself: repeated messages inside repeated messages.
+    #[derive(Debug, Default, PartialEq, Clone)]
+    struct Tree {
+        name: String,
+        children: Vec<Tree>,
+        weights: Vec<i64>,
+    }
+    crate::proto_message!(Tree { 1 => name, 2 => children, 3 => weights });
+
+    #[test]
+    fn nested_repeated_messages_round_trip_and_name_their_indexes() {
+        let leaf = |name: &str| Tree {
+            name: name.into(),
+            ..Tree::default()
+        };
+        let tree = Tree {
+            name: "root".into(),
+            children: vec![
+                leaf("a"),
+                Tree {
+                    name: "b".into(),
+                    children: vec![leaf("é"), Tree::default()],
+                    weights: vec![-1, 0, 1 << 40],
+                },
+                Tree::default(),
+            ],
+            weights: vec![],
+        };
+        let bytes = encode_message(&tree);
+        let back = decode_message::<Tree>(&bytes).unwrap();
+        assert_eq!(back, tree);
+        assert_eq!(back.children.capacity(), 3);
+        assert_eq!(back.children[1].children.capacity(), 2);
+
+        let mut bad = bytes.clone();
+        let at = bad.iter().rposition(|b| *b == 0xa9).unwrap();
+        bad[at] = 0xff;
+        let e = decode_message::<Tree>(&bad).unwrap_err();
+        assert_eq!(e.path(), "children[1].children[0].name");
+        assert_eq!(e.kind(), &ProtobufErrorKind::InvalidUtf8);
+    }
+
+    #[test]
+    fn packed_runs_empty_or_cut_short() {
+        // An empty packed run reads nothing; a second run appends to the first.
+        let back = decode_message::<Tree>(&[0x1a, 0, 0x1a, 2, 5, 6, 0x18, 7]).unwrap();
+        assert_eq!(back.weights, [5, 6, 7]);
+        assert_eq!(back.weights.capacity(), 3);
+        // A varint cut short inside a packed run: the error names its index.
+        let e = decode_message::<Tree>(&[0x1a, 2, 5, 0x80]).unwrap_err();
+        assert_eq!(e.path(), "weights[1]");
+        assert_eq!(e.kind(), &ProtobufErrorKind::Truncated);
+        // Packed, the wrong way round: a message list sent as a varint.
+        let e = decode_message::<Tree>(&[0x10, 1]).unwrap_err();
+        assert_eq!(e.path(), "children[0]");
+    }
+
+    #[test]
+    fn an_optional_message_sent_twice_is_merged() {
+        // maybe {name "a"}, then maybe {count 3}: one message with both, as Go merges.
+        let back = decode_message::<Outer>(&[0x3a, 3, 0x0a, 1, b'a', 0x3a, 2, 0x10, 3]).unwrap();
+        assert_eq!(
+            back.maybe,
+            Some(Inner {
+                name: "a".into(),
+                count: Some(3)
+            })
+        );
+        // An empty one is present, with its zero value.
+        let back = decode_message::<Outer>(&[0x3a, 0]).unwrap();
+        assert_eq!(back.maybe, Some(Inner::default()));
+    }
+
     #[test]
     fn negative_int32_takes_ten_bytes() {
         let bytes = encode_message(&Inner {
@@ -776,11 +849,39 @@ mod tests {
             )
     }
 
+    fn tree() -> impl Strategy<Value = Tree> {
+        let leaf = (".{0,4}", proptest::collection::vec(any::<i64>(), 0..3)).prop_map(
+            |(name, weights)| Tree {
+                name,
+                children: Vec::new(),
+                weights,
+            },
+        );
+        leaf.prop_recursive(3, 16, 3, |inner| {
+            (
+                ".{0,4}",
+                proptest::collection::vec(inner, 0..3),
+                proptest::collection::vec(any::<i64>(), 0..3),
+            )
+                .prop_map(|(name, children, weights)| Tree {
+                    name,
+                    children,
+                    weights,
+                })
+        })
+    }
+
     proptest! {
         #[test]
         fn messages_round_trip(value in outer()) {
             let bytes = encode_message(&value);
             prop_assert_eq!(decode_message::<Outer>(&bytes).unwrap(), value);
+        }
+
+        #[test]
+        fn nested_repeated_messages_round_trip(value in tree()) {
+            let bytes = encode_message(&value);
+            prop_assert_eq!(decode_message::<Tree>(&bytes).unwrap(), value);
         }
 
         #[test]
