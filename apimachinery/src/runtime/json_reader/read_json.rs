@@ -473,7 +473,7 @@ impl<'de> SeqReader<'_, 'de, '_> {
 }
 
 // The generic impls below are instantiated per element type: each is a call of the
-// non-generic loop and a closure of a few lines, without `?` (whose conversions would be
+// non-generic loop and a method of a few lines, without `?` (whose conversions would be
 // compiled per type too).
 
 impl<T: ReadJson> ReadJson for Option<T> {
