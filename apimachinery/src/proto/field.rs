@@ -332,49 +332,44 @@ impl<T: Field + Default> Field for Option<T> {
 
 /// The element-type-dependent steps of reading a repeated field, so that the loop over
 /// its values ([`merge_repeated`]) is compiled once rather than once per element type.
+/// One virtual call per value read.
 trait RepeatedField {
-    /// Whether the list has no allocation yet (its first run of values is being read).
-    fn is_unallocated(&self) -> bool;
-
-    /// Reserves room for exactly `n` values, when the allocator gives it.
-    fn reserve_hint(&mut self, n: usize);
-
-    /// The number of values read so far.
-    fn count(&self) -> usize;
-
-    /// Appends a zero value and reads one value sent with wire type `wire` into it.
+    /// Appends a zero value and reads one value sent with wire type `wire` into it. With
+    /// `reserve_run`, a list with no allocation yet first reserves the run of values
+    /// ahead ([`WireDecoder::run_length`]).
     fn merge_pushed(
         &mut self,
         wire: WireType,
         d: &mut WireDecoder<'_>,
+        reserve_run: bool,
     ) -> Result<(), ProtobufError>;
+
+    /// The number of values in the list (read only to name a failing one).
+    fn count(&self) -> usize;
 }
 
 impl<T: Field + Default> RepeatedField for Vec<T> {
-    fn is_unallocated(&self) -> bool {
-        self.capacity() == 0
-    }
-
-    fn reserve_hint(&mut self, n: usize) {
-        // Only a hint: when the allocation fails, reading grows the list as it goes
-        // (and fails there).
-        let _ = self.try_reserve_exact(n);
-    }
-
-    fn count(&self) -> usize {
-        self.len()
-    }
-
     fn merge_pushed(
         &mut self,
         wire: WireType,
         d: &mut WireDecoder<'_>,
+        reserve_run: bool,
     ) -> Result<(), ProtobufError> {
+        if reserve_run && self.capacity() == 0 {
+            // The whole run at once: the list is read at its exact length, with no
+            // growth and nothing for `finish` to give back. Only a hint: when the
+            // allocation fails, reading grows the list as it goes (and fails there).
+            let _ = self.try_reserve_exact(d.run_length());
+        }
         // Appended before it is read: a failure abandons the whole decode, so a value
         // read halfway is never seen.
         let at = self.len();
         self.push(T::default());
         self[at].merge_from(wire, d)
+    }
+
+    fn count(&self) -> usize {
+        self.len()
     }
 }
 
@@ -390,19 +385,17 @@ fn merge_repeated(
         // Packed scalars.
         let mut packed = d.nested()?;
         while !packed.is_empty() {
-            let at = list.count();
-            list.merge_pushed(element, &mut packed)
-                .map_err(|e| e.at_index(at))?;
+            if let Err(e) = list.merge_pushed(element, &mut packed, false) {
+                return Err(e.at_index(list.count().saturating_sub(1)));
+            }
         }
         return Ok(());
     }
-    if list.is_unallocated() {
-        // The whole run at once: the list is read at its exact length, with no growth
-        // and nothing for `finish` to give back.
-        list.reserve_hint(d.run_length());
+    match list.merge_pushed(wire, d, true) {
+        Ok(()) => Ok(()),
+        // The failing value was appended: it is the last.
+        Err(e) => Err(e.at_index(list.count().saturating_sub(1))),
     }
-    let at = list.count();
-    list.merge_pushed(wire, d).map_err(|e| e.at_index(at))
 }
 
 impl<T: Field + Default> Field for Vec<T> {
