@@ -276,8 +276,8 @@ pub fn expand_deserialize(c: &Container, krate: &TokenStream, shape: Shape) -> T
 }
 
 /// `ReadJson`, the decode the scheme uses: one function per struct, which hands the
-/// reader's non-generic object loop a key lookup and a closure reading the field at an
-/// index (no visitor, no per-type instantiation of the reader's generic methods). Same
+/// reader's non-generic object loop a key lookup and the struct itself, whose
+/// `ReadFields` reads the field at an index (no visitor, no per-type instantiation of the reader's generic methods). Same
 /// behaviour as the `Deserialize` above through the same reader: `null` for a field
 /// that is not an `Option` reads as its zero value, unknown keys are skipped, a repeated
 /// key overwrites, and an object's `kind` and `apiVersion` go to its `TypeMeta` (or are
@@ -322,21 +322,24 @@ pub fn expand_read_json(c: &Container, krate: &TokenStream, shape: Shape) -> Tok
         Shape::Type => (format!("struct {ident}"), true),
     };
     quote! {
+        impl #reader::ReadFields for #ident {
+            #[allow(unused_variables)]
+            fn read_field_at(&mut self, index: usize, value: #reader::ValueReader<'_, '_, '_>) -> ::core::result::Result<(), #reader::Error> {
+                #[allow(unused_imports)]
+                use #reader::{ReadFieldBySerde as _, ReadFieldDirect as _};
+                let out = self;
+                match index {
+                    #type_meta_reads
+                    #(#reads)*
+                    _ => ::core::result::Result::Ok(()),
+                }
+            }
+        }
+
         impl #reader::ReadJson for #ident {
             fn read_json(value: #reader::ValueReader<'_, '_, '_>) -> ::core::result::Result<Self, #reader::Error> {
-                #[allow(unused_imports)]
-                use #reader::{ReadFieldBySerde as _, ReadFieldDirect as _};
-                #[allow(unused_imports)]
-                use #reader::{ReadFieldBySerde as _, ReadFieldDirect as _};
                 let mut out = <Self as ::core::default::Default>::default();
-                let read = value.read_struct(#expecting, #struct_like, __field_index, &mut |index, value| {
-                    match index {
-                        #type_meta_reads
-                        #(#reads)*
-                        _ => ::core::result::Result::Ok(()),
-                    }
-                });
-                match read {
+                match value.read_struct(#expecting, #struct_like, __field_index, &mut out) {
                     ::core::result::Result::Ok(()) => ::core::result::Result::Ok(out),
                     ::core::result::Result::Err(e) => ::core::result::Result::Err(e),
                 }

@@ -49,10 +49,17 @@ pub trait AutoConvert<Out>: Sized {
 fn take_if_same<A: Default + 'static, B: 'static>(value: A) -> Result<B, A> {
     let mut slot = Some(value);
     let any: &mut dyn Any = &mut slot;
-    match any.downcast_mut::<Option<B>>().and_then(Option::take) {
-        Some(same) => Ok(same),
-        // The slot is only emptied when it held a `B`, so it is full here.
-        None => Err(slot.unwrap_or_default()),
+    // Plain `match`es: `and_then(Option::take)` and `unwrap_or_default` were compiled per
+    // type with their closures.
+    if let Some(same) = any.downcast_mut::<Option<B>>() {
+        if let Some(same) = same.take() {
+            return Ok(same);
+        }
+    }
+    match slot {
+        Some(value) => Err(value),
+        // Unreachable: the slot is only emptied when it held a `B`.
+        None => Err(A::default()),
     }
 }
 

@@ -107,17 +107,33 @@ fn expect_wire(
 impl<M: Message + Default> Field for M {
     const WIRE: WireType = WireType::LengthDelimited;
 
+    // Both through `dyn Message`: the loops are compiled once, not once per message type.
     fn encode_field(&self, number: u32, e: &mut WireEncoder) {
-        e.message(number, |e| self.encode_fields(e));
+        encode_nested(number, self, e);
     }
 
     fn merge_from(&mut self, wire: WireType, d: &mut WireDecoder<'_>) -> Result<(), ProtobufError> {
-        expect_wire(wire, WireType::LengthDelimited, d, "a message")?;
-        // Through `dyn`: one copy of the reading loop for every message type.
-        merge_message(self as &mut dyn Message, &mut d.nested()?)?;
-        self.finish_fields();
-        Ok(())
+        merge_nested(self, wire, d)
     }
+}
+
+/// Writes `message` as the length-delimited field `number`.
+fn encode_nested(number: u32, message: &dyn Message, e: &mut WireEncoder) {
+    let at = e.begin_message(number);
+    message.encode_fields(e);
+    e.end_message(at);
+}
+
+/// Reads one length-delimited value into `message`, merging it with what is there.
+fn merge_nested(
+    message: &mut dyn Message,
+    wire: WireType,
+    d: &mut WireDecoder<'_>,
+) -> Result<(), ProtobufError> {
+    expect_wire(wire, WireType::LengthDelimited, d, "a message")?;
+    merge_message(message, &mut d.nested()?)?;
+    message.finish_fields();
+    Ok(())
 }
 
 /// A boxed message (recursive types box their fields) is the message.
@@ -295,13 +311,90 @@ impl<T: Field + Default> Field for Option<T> {
     }
 
     fn merge_from(&mut self, wire: WireType, d: &mut WireDecoder<'_>) -> Result<(), ProtobufError> {
-        self.get_or_insert_with(T::default).merge_from(wire, d)
+        // No `get_or_insert_with` (its closure) or `insert` (its `as_mut` and
+        // `unwrap_unchecked`): each was compiled per type.
+        if self.is_none() {
+            *self = Some(T::default());
+        }
+        match self {
+            Some(value) => value.merge_from(wire, d),
+            // Unreachable: filled above.
+            None => Ok(()),
+        }
     }
 
     fn finish(&mut self) {
         if let Some(value) = self {
             value.finish();
         }
+    }
+}
+
+/// The element-type-dependent steps of reading a repeated field, so that the loop over
+/// its values ([`merge_repeated`]) is compiled once rather than once per element type.
+/// One virtual call per value read.
+trait RepeatedField {
+    /// Appends a zero value and reads one value sent with wire type `wire` into it. With
+    /// `reserve_run`, a list with no allocation yet first reserves the run of values
+    /// ahead ([`WireDecoder::run_length`]).
+    fn merge_pushed(
+        &mut self,
+        wire: WireType,
+        d: &mut WireDecoder<'_>,
+        reserve_run: bool,
+    ) -> Result<(), ProtobufError>;
+
+    /// The number of values in the list (read only to name a failing one).
+    fn count(&self) -> usize;
+}
+
+impl<T: Field + Default> RepeatedField for Vec<T> {
+    fn merge_pushed(
+        &mut self,
+        wire: WireType,
+        d: &mut WireDecoder<'_>,
+        reserve_run: bool,
+    ) -> Result<(), ProtobufError> {
+        if reserve_run && self.capacity() == 0 {
+            // The whole run at once: the list is read at its exact length, with no
+            // growth and nothing for `finish` to give back. Only a hint: when the
+            // allocation fails, reading grows the list as it goes (and fails there).
+            let _ = self.try_reserve_exact(d.run_length());
+        }
+        // Appended before it is read: a failure abandons the whole decode, so a value
+        // read halfway is never seen.
+        let at = self.len();
+        self.push(T::default());
+        self[at].merge_from(wire, d)
+    }
+
+    fn count(&self) -> usize {
+        self.len()
+    }
+}
+
+/// Reads one value of a repeated field, or a packed run of them (scalars whose wire type
+/// is `element`), into `list`; an error names the index of the value.
+fn merge_repeated(
+    list: &mut dyn RepeatedField,
+    element: WireType,
+    wire: WireType,
+    d: &mut WireDecoder<'_>,
+) -> Result<(), ProtobufError> {
+    if wire == WireType::LengthDelimited && element != WireType::LengthDelimited {
+        // Packed scalars.
+        let mut packed = d.nested()?;
+        while !packed.is_empty() {
+            if let Err(e) = list.merge_pushed(element, &mut packed, false) {
+                return Err(e.at_index(list.count().saturating_sub(1)));
+            }
+        }
+        return Ok(());
+    }
+    match list.merge_pushed(wire, d, true) {
+        Ok(()) => Ok(()),
+        // The failing value was appended: it is the last.
+        Err(e) => Err(e.at_index(list.count().saturating_sub(1))),
     }
 }
 
@@ -315,30 +408,7 @@ impl<T: Field + Default> Field for Vec<T> {
     }
 
     fn merge_from(&mut self, wire: WireType, d: &mut WireDecoder<'_>) -> Result<(), ProtobufError> {
-        if wire == WireType::LengthDelimited && T::WIRE != WireType::LengthDelimited {
-            // Packed scalars.
-            let mut packed = d.nested()?;
-            while !packed.is_empty() {
-                let mut value = T::default();
-                value
-                    .merge_from(T::WIRE, &mut packed)
-                    .map_err(|e| e.at_index(self.len()))?;
-                self.push(value);
-            }
-            return Ok(());
-        }
-        if self.capacity() == 0 {
-            // The whole run at once: the list is read at its exact length, with no
-            // growth and nothing for `finish` to give back. Only a hint: when the
-            // allocation fails, reading grows the list as it goes (and fails there).
-            let _ = self.try_reserve_exact(d.run_length());
-        }
-        let mut value = T::default();
-        value
-            .merge_from(wire, d)
-            .map_err(|e| e.at_index(self.len()))?;
-        self.push(value);
-        Ok(())
+        merge_repeated(self, T::WIRE, wire, d)
     }
 
     fn finish(&mut self) {
@@ -549,6 +619,79 @@ mod tests {
         assert_eq!(back.tags.capacity(), 3);
     }
 
+    /// A message holding a list of itself: repeated messages inside repeated messages.
+    #[derive(Debug, Default, PartialEq, Clone)]
+    struct Tree {
+        name: String,
+        children: Vec<Tree>,
+        weights: Vec<i64>,
+    }
+    crate::proto_message!(Tree { 1 => name, 2 => children, 3 => weights });
+
+    #[test]
+    fn nested_repeated_messages_round_trip_and_name_their_indexes() {
+        let leaf = |name: &str| Tree {
+            name: name.into(),
+            ..Tree::default()
+        };
+        let tree = Tree {
+            name: "root".into(),
+            children: vec![
+                leaf("a"),
+                Tree {
+                    name: "b".into(),
+                    children: vec![leaf("é"), Tree::default()],
+                    weights: vec![-1, 0, 1 << 40],
+                },
+                Tree::default(),
+            ],
+            weights: vec![],
+        };
+        let bytes = encode_message(&tree);
+        let back = decode_message::<Tree>(&bytes).unwrap();
+        assert_eq!(back, tree);
+        assert_eq!(back.children.capacity(), 3);
+        assert_eq!(back.children[1].children.capacity(), 2);
+
+        let mut bad = bytes.clone();
+        let at = bad.iter().rposition(|b| *b == 0xa9).unwrap();
+        bad[at] = 0xff;
+        let e = decode_message::<Tree>(&bad).unwrap_err();
+        assert_eq!(e.path(), "children[1].children[0].name");
+        assert_eq!(e.kind(), &ProtobufErrorKind::InvalidUtf8);
+    }
+
+    #[test]
+    fn packed_runs_empty_or_cut_short() {
+        // An empty packed run reads nothing; a second run appends to the first.
+        let back = decode_message::<Tree>(&[0x1a, 0, 0x1a, 2, 5, 6, 0x18, 7]).unwrap();
+        assert_eq!(back.weights, [5, 6, 7]);
+        assert_eq!(back.weights.capacity(), 3);
+        // A varint cut short inside a packed run: the error names its index.
+        let e = decode_message::<Tree>(&[0x1a, 2, 5, 0x80]).unwrap_err();
+        assert_eq!(e.path(), "weights[1]");
+        assert_eq!(e.kind(), &ProtobufErrorKind::Truncated);
+        // Packed, the wrong way round: a message list sent as a varint.
+        let e = decode_message::<Tree>(&[0x10, 1]).unwrap_err();
+        assert_eq!(e.path(), "children[0]");
+    }
+
+    #[test]
+    fn an_optional_message_sent_twice_is_merged() {
+        // maybe {name "a"}, then maybe {count 3}: one message with both, as Go merges.
+        let back = decode_message::<Outer>(&[0x3a, 3, 0x0a, 1, b'a', 0x3a, 2, 0x10, 3]).unwrap();
+        assert_eq!(
+            back.maybe,
+            Some(Inner {
+                name: "a".into(),
+                count: Some(3)
+            })
+        );
+        // An empty one is present, with its zero value.
+        let back = decode_message::<Outer>(&[0x3a, 0]).unwrap();
+        assert_eq!(back.maybe, Some(Inner::default()));
+    }
+
     #[test]
     fn negative_int32_takes_ten_bytes() {
         let bytes = encode_message(&Inner {
@@ -699,11 +842,39 @@ mod tests {
             )
     }
 
+    fn tree() -> impl Strategy<Value = Tree> {
+        let leaf = (".{0,4}", proptest::collection::vec(any::<i64>(), 0..3)).prop_map(
+            |(name, weights)| Tree {
+                name,
+                children: Vec::new(),
+                weights,
+            },
+        );
+        leaf.prop_recursive(3, 16, 3, |inner| {
+            (
+                ".{0,4}",
+                proptest::collection::vec(inner, 0..3),
+                proptest::collection::vec(any::<i64>(), 0..3),
+            )
+                .prop_map(|(name, children, weights)| Tree {
+                    name,
+                    children,
+                    weights,
+                })
+        })
+    }
+
     proptest! {
         #[test]
         fn messages_round_trip(value in outer()) {
             let bytes = encode_message(&value);
             prop_assert_eq!(decode_message::<Outer>(&bytes).unwrap(), value);
+        }
+
+        #[test]
+        fn nested_repeated_messages_round_trip(value in tree()) {
+            let bytes = encode_message(&value);
+            prop_assert_eq!(decode_message::<Tree>(&bytes).unwrap(), value);
         }
 
         #[test]

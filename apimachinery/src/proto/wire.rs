@@ -126,7 +126,7 @@ impl WireEncoder {
     }
 
     /// Writes the key and reserves one byte for the length; returns where it is.
-    fn begin_message(&mut self, field: u32) -> usize {
+    pub(crate) fn begin_message(&mut self, field: u32) -> usize {
         self.key(field, WireType::LengthDelimited);
         let at = self.buf.len();
         self.buf.push(0);
@@ -135,7 +135,7 @@ impl WireEncoder {
 
     /// Writes the length of what follows the byte reserved at `at`, moving the content
     /// when the length needs more than that byte.
-    fn end_message(&mut self, at: usize) {
+    pub(crate) fn end_message(&mut self, at: usize) {
         let len = self.buf.len() - at - 1;
         if len < 0x80 {
             // Fits the reserved byte.

@@ -8,7 +8,7 @@
 //! `k8s-types` registers a thousand types, and whatever the scheme's decode instantiates
 //! per type is compiled there. Through serde that is each type's visitor and the
 //! reader's generic methods for it; through [`ReadJson`] it is one function per struct
-//! (a key lookup and a closure reading the field at an index) called by the reader's
+//! (a key lookup, and the struct's `ReadFields` reading the field at an index) called by the reader's
 //! non-generic object, array and map loops, with the same values, errors and checks.
 //! Strict decoding (unknown fields), decoding of parsed documents and
 //! unstructured-to-typed conversion use the same reader (a parsed value is written back
@@ -55,7 +55,7 @@ mod type_meta;
 
 use error::Code;
 pub use error::{Category, Error, ReadError};
-pub use read_json::{FieldType, ReadFieldBySerde, ReadFieldDirect, ReadJson};
+pub use read_json::{FieldType, ReadFieldBySerde, ReadFieldDirect, ReadFields, ReadJson};
 pub(crate) use type_meta::SeenTypeMeta;
 use type_meta::TypeMetaKey;
 

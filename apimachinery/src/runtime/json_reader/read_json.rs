@@ -7,9 +7,9 @@
 //! `deserialize_struct` for that visitor, `next_value_seed` and `deserialize_option` per
 //! field type, and `read_seq`/`visit_seq` per list. Here the object, array and map loops
 //! are non-generic code compiled once ([`ValueReader::read_struct`] and the private
-//! `read_seq_with`/`read_map_with`), which call back into one small closure per type:
-//! a struct costs one `read_json` with a `match` on its field index, a `Vec<T>` or a map
-//! a two-line loop body.
+//! `read_seq_with`/`read_map_with`), which call back into one small method per type
+//! (through `dyn`, not a closure: see [`ReadFields`]): a struct costs one `read_json` and
+//! a `match` on its field index, a `Vec<T>` or a map a two-line loop body.
 //!
 //! The values read, the errors (serde_json's messages, positions, the innermost path),
 //! `null` handling, repeated keys, unknown fields and the top-level `apiVersion`/`kind`
@@ -165,9 +165,31 @@ impl<T: DeserializeOwned> ReadFieldBySerde for &FieldType<T> {
     }
 }
 
-/// A struct's fields, read by index: what [`ValueReader::read_struct`] calls per known key.
-pub type FieldReader<'a, 'de> =
-    &'a mut dyn FnMut(usize, ValueReader<'_, 'de, '_>) -> Result<(), Error>;
+/// A struct's fields, read by index: what [`ValueReader::read_struct`] calls per known
+/// key. `#[derive(ApiType)]`/`#[derive(ApiObject)]` implement it on the struct itself.
+///
+/// A trait rather than a closure behind `&mut dyn FnMut`: the vtable of a `dyn FnMut`
+/// also holds `FnOnce::call_once` and its shim, compiled per closure type, which for a
+/// crate of a thousand structs and their lists and maps was 2,600 functions never called.
+#[doc(hidden)]
+pub trait ReadFields {
+    /// Reads the value of the field at `index` (the struct's key lookup gave it).
+    fn read_field_at(&mut self, index: usize, value: ValueReader<'_, '_, '_>) -> Result<(), Error>;
+}
+
+/// The elements of a JSON array, one at a time: what the non-generic array loop calls
+/// (implemented by `Vec<T>`; see [`ReadFields`] for why not a closure).
+trait ReadElements {
+    /// Reads one element and appends it.
+    fn read_element(&mut self, value: ValueReader<'_, '_, '_>) -> Result<(), Error>;
+}
+
+/// The entries of a JSON object read as a map, one at a time: what the non-generic
+/// object loop calls (implemented by the maps of string keys).
+trait ReadEntries {
+    /// Reads the value of `key` and inserts the entry.
+    fn read_entry(&mut self, key: String, value: ValueReader<'_, '_, '_>) -> Result<(), Error>;
+}
 
 impl<'de> ValueReader<'_, 'de, '_> {
     /// Reads a JSON object as a struct: `field` maps a key to its field's index, `read`
@@ -185,7 +207,7 @@ impl<'de> ValueReader<'_, 'de, '_> {
         expecting: &'static str,
         struct_like: bool,
         field: fn(&str) -> Option<usize>,
-        read: FieldReader<'_, 'de>,
+        read: &mut dyn ReadFields,
     ) -> Result<(), Error> {
         let peek = self.r.peek_value()?;
         let result = match peek {
@@ -260,13 +282,13 @@ impl<'de> ValueReader<'_, 'de, '_> {
     fn read_seq_with(
         self,
         expecting: &'static str,
-        element: &mut dyn FnMut(ValueReader<'_, 'de, '_>) -> Result<(), Error>,
+        elements: &mut dyn ReadElements,
     ) -> Result<(), Error> {
         let peek = self.r.peek_value()?;
         let result = match peek {
             b'[' => {
                 let mut seq = SeqReader::open(&mut *self.r, &self.path)?;
-                let ret = seq.read_elements(element);
+                let ret = seq.read_elements(elements);
                 // The end is read even after a failure, as serde_json reads it.
                 match self.r.close_seq() {
                     Err(end) if ret.is_ok() => Err(end),
@@ -284,14 +306,14 @@ impl<'de> ValueReader<'_, 'de, '_> {
     fn read_map_with(
         self,
         expecting: &'static str,
-        entry: &mut dyn FnMut(String, ValueReader<'_, 'de, '_>) -> Result<(), Error>,
+        entries: &mut dyn ReadEntries,
     ) -> Result<(), Error> {
         let peek = self.r.peek_value()?;
         let result = match peek {
             b'{' => {
                 let mut map = MapReader::open(&mut *self.r, &self.path)?;
                 let keys_base = map.keys_base;
-                let ret = map.read_entries(entry);
+                let ret = map.read_entries(entries);
                 match self.r.close_map(keys_base) {
                     Err(end) if ret.is_ok() => Err(end),
                     _ => ret,
@@ -372,7 +394,7 @@ impl<'de: 'p, 'p> MapReader<'_, 'de, 'p> {
     fn read_fields(
         &mut self,
         field: fn(&str) -> Option<usize>,
-        read: FieldReader<'_, 'de>,
+        read: &mut dyn ReadFields,
     ) -> Result<(), Error> {
         while self.next_key()? {
             // A key is read as serde_json reads an identifier: its unescaped text.
@@ -392,7 +414,7 @@ impl<'de: 'p, 'p> MapReader<'_, 'de, 'p> {
                 path,
             };
             let result = match index {
-                Some(index) => read(index, value),
+                Some(index) => read.read_field_at(index, value),
                 None => value.skip_unknown(),
             };
             if let Err(e) = result {
@@ -404,10 +426,7 @@ impl<'de: 'p, 'p> MapReader<'_, 'de, 'p> {
     }
 
     /// The entries of a map's object.
-    fn read_entries(
-        &mut self,
-        entry: &mut dyn FnMut(String, ValueReader<'_, 'de, '_>) -> Result<(), Error>,
-    ) -> Result<(), Error> {
+    fn read_entries(&mut self, entries: &mut dyn ReadEntries) -> Result<(), Error> {
         while self.next_key()? {
             let key = match self.r.parse_str()? {
                 Text::Borrowed(s) => {
@@ -420,7 +439,7 @@ impl<'de: 'p, 'p> MapReader<'_, 'de, 'p> {
                 self.key_read();
             }
             let path = self.value_path()?;
-            let result = entry(
+            let result = entries.read_entry(
                 key,
                 ValueReader {
                     r: &mut *self.r,
@@ -438,12 +457,9 @@ impl<'de: 'p, 'p> MapReader<'_, 'de, 'p> {
 
 impl<'de> SeqReader<'_, 'de, '_> {
     /// The elements of an array.
-    fn read_elements(
-        &mut self,
-        element: &mut dyn FnMut(ValueReader<'_, 'de, '_>) -> Result<(), Error>,
-    ) -> Result<(), Error> {
+    fn read_elements(&mut self, elements: &mut dyn ReadElements) -> Result<(), Error> {
         while let Some(path) = self.next_path()? {
-            let result = element(ValueReader {
+            let result = elements.read_element(ValueReader {
                 r: &mut *self.r,
                 path,
             });
@@ -457,7 +473,7 @@ impl<'de> SeqReader<'_, 'de, '_> {
 }
 
 // The generic impls below are instantiated per element type: each is a call of the
-// non-generic loop and a closure of a few lines, without `?` (whose conversions would be
+// non-generic loop and a method of a few lines, without `?` (whose conversions would be
 // compiled per type too).
 
 impl<T: ReadJson> ReadJson for Option<T> {
@@ -482,18 +498,35 @@ impl<T: ReadJson> ReadJson for Box<T> {
     }
 }
 
-impl<T: ReadJson> ReadJson for Vec<T> {
-    fn read_json(value: ValueReader<'_, '_, '_>) -> Result<Self, Error> {
-        let mut out = Vec::new();
-        let read = value.read_seq_with("a sequence", &mut |element| match T::read_json(element) {
+impl<T: ReadJson> ReadElements for Vec<T> {
+    fn read_element(&mut self, value: ValueReader<'_, '_, '_>) -> Result<(), Error> {
+        match T::read_json(value) {
             Ok(v) => {
-                out.push(v);
+                self.push(v);
                 Ok(())
             }
             Err(e) => Err(e),
-        });
-        match read {
+        }
+    }
+}
+
+impl<T: ReadJson> ReadJson for Vec<T> {
+    fn read_json(value: ValueReader<'_, '_, '_>) -> Result<Self, Error> {
+        let mut out = Vec::new();
+        match value.read_seq_with("a sequence", &mut out) {
             Ok(()) => Ok(out),
+            Err(e) => Err(e),
+        }
+    }
+}
+
+impl<T: ReadJson> ReadEntries for std::collections::BTreeMap<String, T> {
+    fn read_entry(&mut self, key: String, value: ValueReader<'_, '_, '_>) -> Result<(), Error> {
+        match T::read_json(value) {
+            Ok(v) => {
+                self.insert(key, v);
+                Ok(())
+            }
             Err(e) => Err(e),
         }
     }
@@ -502,17 +535,19 @@ impl<T: ReadJson> ReadJson for Vec<T> {
 impl<T: ReadJson> ReadJson for std::collections::BTreeMap<String, T> {
     fn read_json(value: ValueReader<'_, '_, '_>) -> Result<Self, Error> {
         let mut out = std::collections::BTreeMap::new();
-        let read = value.read_map_with("a map", &mut |key, value| match T::read_json(value) {
-            Ok(v) => {
-                out.insert(key, v);
-                Ok(())
-            }
-            Err(e) => Err(e),
-        });
-        match read {
+        match value.read_map_with("a map", &mut out) {
             Ok(()) => Ok(out),
             Err(e) => Err(e),
         }
+    }
+}
+
+impl<T: ReadJson, S: std::hash::BuildHasher> ReadEntries
+    for std::collections::HashMap<String, T, S>
+{
+    fn read_entry(&mut self, key: String, value: ValueReader<'_, '_, '_>) -> Result<(), Error> {
+        self.insert(key, T::read_json(value)?);
+        Ok(())
     }
 }
 
@@ -521,10 +556,7 @@ impl<T: ReadJson, S: std::hash::BuildHasher + Default> ReadJson
 {
     fn read_json(value: ValueReader<'_, '_, '_>) -> Result<Self, Error> {
         let mut out = std::collections::HashMap::default();
-        value.read_map_with("a map", &mut |key, value| {
-            out.insert(key, T::read_json(value)?);
-            Ok(())
-        })?;
+        value.read_map_with("a map", &mut out)?;
         Ok(out)
     }
 }

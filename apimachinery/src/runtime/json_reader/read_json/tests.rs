@@ -280,6 +280,37 @@ fn errors_name_the_innermost_path_and_position() {
 }
 
 #[test]
+fn lists_and_maps_read_through_their_sinks() {
+    // Empty and nested lists, empty maps: what `ReadElements`/`ReadEntries` collect.
+    let read = read_slice_tracking::<Spec>(
+        br#"{"ports": [], "labels": {}, "nested": [[], [1, 2], []], "byName": {}}"#,
+        false,
+    )
+    .unwrap();
+    assert_eq!(read.value.nested, Some(vec![vec![], vec![1, 2], vec![]]));
+    assert!(read.value.ports.is_empty() && read.value.by_name.is_empty());
+    // A failing element names every index on the way down, a failing entry its key.
+    let err = read_slice_tracking::<Spec>(br#"{"nested": [[1], [2, "x"]]}"#, false).unwrap_err();
+    assert_eq!(err.path, "nested[1][1]");
+    let err = read_slice_tracking::<std::collections::HashMap<String, Vec<Port>>>(
+        br#"{"a": [], "b": [{"port": 1}, {"port": true}]}"#,
+        false,
+    )
+    .unwrap_err();
+    assert_eq!(err.path, "b[1].port");
+    // A struct's fields through `ReadFields`, a repeated list key replacing the first.
+    let read = read_slice_tracking::<Spec>(
+        br#"{"ports": [{"port": 1}], "ports": [{"port": 2}, {"port": 3}]}"#,
+        false,
+    )
+    .unwrap();
+    let ports: Vec<i32> = read.value.ports.iter().map(|p| p.port).collect();
+    assert_eq!(ports, [2, 3]);
+    agree_all(br#"{"nested": [[1], [2, "x"]]}"#);
+    agree_all(br#"[{"port": 1}, {"port": 2, "name": [1]}]"#);
+}
+
+#[test]
 fn null_reads_as_the_zero_value_or_none() {
     let read = read_slice_tracking::<Spec>(
         br#"{"ports": null, "labels": null, "nested": null, "metadata": null,
