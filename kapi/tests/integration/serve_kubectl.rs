@@ -84,6 +84,35 @@ fn ok(kubeconfig: &Path, args: &[&str], stdin: Option<&str>) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
+/// `kubectl wait --for condition=established`. A CRD is stored with `status.conditions:
+/// null` (Go's field has no omitempty) until the establishing controller writes them,
+/// and kubectl 1.32's wait fails outright on a null list instead of waiting; a loaded
+/// machine can let kubectl read the CRD first (kube-apiserver has the same window). So
+/// that one error is retried, for up to 30 s; any other failure fails the test.
+fn wait_established(kubeconfig: &Path, crd: &str) {
+    let args = [
+        "wait",
+        "--for",
+        "condition=established",
+        "--timeout=30s",
+        crd,
+    ];
+    for _ in 0..60 {
+        let out = kubectl(kubeconfig, &args, None);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        if out.status.success() {
+            return;
+        }
+        assert!(
+            stderr.contains(".status.conditions accessor error: <nil>"),
+            "kubectl {args:?} failed:\n{}{stderr}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+        std::thread::sleep(std::time::Duration::from_millis(500));
+    }
+    panic!("{crd} was not established within 30 s");
+}
+
 const DEPLOYMENT: &str = "apiVersion: apps/v1
 kind: Deployment
 metadata:
@@ -506,17 +535,7 @@ fn kubectl_custom_resources_against_kapi_serve() -> TestResult {
     let served = serve("kubectl-crd");
     let k = served.kubeconfig.as_path();
     ok(k, &["apply", "-f", "-"], Some(WIDGET_CRD));
-    ok(
-        k,
-        &[
-            "wait",
-            "--for",
-            "condition=established",
-            "--timeout=30s",
-            "crd/widgets.example.com",
-        ],
-        None,
-    );
+    wait_established(k, "crd/widgets.example.com");
     ok(
         k,
         &["apply", "-f", "-"],
