@@ -10,7 +10,7 @@
 
 use std::fmt::Write as _;
 
-use crate::model::{Field, Model, Ty};
+use crate::model::{Field, Model, Struct, Ty};
 
 fn describe(t: &Ty) -> String {
     match t {
@@ -69,6 +69,16 @@ fn write_fields(out: &mut String, fields: &[Field]) {
     out.push(']');
 }
 
+/// The end of a struct's entry: whether it embeds TypeMeta, and its fields.
+fn write_body(out: &mut String, s: &Struct) {
+    if s.embedded_type_meta {
+        out.push_str("\"typeMeta\":true,");
+    }
+    out.push_str("\"fields\":");
+    write_fields(out, &s.fields);
+    out.push('}');
+}
+
 /// The `shapes.json` text.
 pub fn shapes(model: &Model) -> String {
     let mut entries: Vec<String> = Vec::new();
@@ -87,12 +97,7 @@ pub fn shapes(model: &Model) -> String {
                     api_version, s.name, !k.no_type_meta
                 );
             }
-            if s.embedded_type_meta {
-                e.push_str("\"typeMeta\":true,");
-            }
-            e.push_str("\"fields\":");
-            write_fields(&mut e, &s.fields);
-            e.push('}');
+            write_body(&mut e, s);
             entries.push(e);
         }
     }
@@ -110,12 +115,7 @@ pub fn shapes(model: &Model) -> String {
                 continue;
             };
             let mut e = format!("{:?}:{{", format!("{module}/{version}/{}", a.name));
-            if s.embedded_type_meta {
-                e.push_str("\"typeMeta\":true,");
-            }
-            e.push_str("\"fields\":");
-            write_fields(&mut e, &s.fields);
-            e.push('}');
+            write_body(&mut e, s);
             entries.push(e);
         }
     }
