@@ -294,7 +294,10 @@ impl Handler<'_> {
         );
         // managedFields read the same in every version: they go on the stored object,
         // set through its metadata (a whole-object JSON round trip otherwise).
-        let entries = new_json.pointer("/metadata/managedFields").cloned();
+        // Taken, not cloned: `new_json` is not read again.
+        let entries = new_json
+            .pointer_mut("/metadata/managedFields")
+            .map(Value::take);
         let typed = match &entries {
             Some(e) => <Vec<ManagedFieldsEntry> as serde::Deserialize>::deserialize(e).ok(),
             None => Some(Vec::new()),
