@@ -29,10 +29,14 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use etcd_client::{
-    Client, CompactionOptions, Compare, CompareOp, ConnectOptions, DeleteOptions, EventType,
+    Channel, Client, CompactionOptions, Compare, CompareOp, ConnectOptions, DeleteOptions, EventType,
     GetOptions, PutOptions, Txn, TxnOp, TxnOpResponse, TxnResponse, WatchOptions, WatchResponse,
 };
 use futures_core::Stream;
+use tower::util::BoxCloneSyncService;
+
+mod channel;
+use channel::DirectChannel;
 
 use super::validation::{check_compaction, check_key, check_list, check_revision};
 
@@ -50,6 +54,13 @@ const MAX_RECEIVE_BYTES: usize = i32::MAX as usize;
 
 /// How long establishing a connection to an endpoint may take.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(3);
+
+/// Pings find a dead connection (and end its watches) even when no request is in
+/// flight: one after this long without traffic...
+const KEEP_ALIVE: Duration = Duration::from_secs(10);
+
+/// ...answered within this long, or the connection is closed.
+const KEEP_ALIVE_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// A [`Storage`] in etcd v3. Cheap to clone (clones share the connection).
 ///
@@ -106,17 +117,18 @@ impl EtcdStorage {
                 message: "no etcd endpoints given".to_owned(),
             });
         }
-        let options = ConnectOptions::new()
-            .with_connect_timeout(CONNECT_TIMEOUT)
-            // Pings find a dead connection (and end its watches) even when no request is
-            // in flight.
-            .with_keep_alive(Duration::from_secs(10), Duration::from_secs(5))
-            .with_keep_alive_while_idle(true);
-        let client = Client::connect(&names, Some(options))
-            .await
+        let channel = DirectChannel::new(&names, CONNECT_TIMEOUT, KEEP_ALIVE, KEEP_ALIVE_TIMEOUT)
             .map_err(|error| StorageError::InvalidRequest {
                 message: format!("cannot use etcd endpoints {}: {error}", names.join(",")),
             })?;
+        let client = Client::from_channel(
+            Channel::Custom(BoxCloneSyncService::new(channel)),
+            Some(ConnectOptions::new()),
+        )
+        .await
+        .map_err(|error| StorageError::InvalidRequest {
+            message: format!("cannot use etcd endpoints {}: {error}", names.join(",")),
+        })?;
         Ok(EtcdStorage {
             client,
             backend,
