@@ -11,6 +11,7 @@
 //! | `create` | txn: if `create_revision(key) == 0` then put |
 //! | `update` | txn: if `mod_revision(key) == expected` then put (with the previous key) else get |
 //! | `delete` | txn: if `mod_revision(key) == expected` (when given) then delete with the previous key else get |
+//! | `delete_at` | txn: if `mod_revision(key) == expected` then delete else get (kube-apiserver's delete) |
 //! | `watch` | one watch on the prefix with `prev_kv` and progress notifications, from `from + 1` |
 //! | `watch_without_prev` | the same watch without `prev_kv` |
 //! | `compact` | compaction at the revision |
@@ -29,8 +30,9 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use etcd_client::{
-    Channel, Client, CompactionOptions, Compare, CompareOp, ConnectOptions, DeleteOptions, EventType,
-    GetOptions, PutOptions, Txn, TxnOp, TxnOpResponse, TxnResponse, WatchOptions, WatchResponse,
+    Channel, Client, CompactionOptions, Compare, CompareOp, ConnectOptions, DeleteOptions,
+    EventType, GetOptions, PutOptions, Txn, TxnOp, TxnOpResponse, TxnResponse, WatchOptions,
+    WatchResponse,
 };
 use futures_core::Stream;
 use tower::util::BoxCloneSyncService;
@@ -119,8 +121,8 @@ impl EtcdStorage {
         }
         let channel = DirectChannel::new(&names, CONNECT_TIMEOUT, KEEP_ALIVE, KEEP_ALIVE_TIMEOUT)
             .map_err(|error| StorageError::InvalidRequest {
-                message: format!("cannot use etcd endpoints {}: {error}", names.join(",")),
-            })?;
+            message: format!("cannot use etcd endpoints {}: {error}", names.join(",")),
+        })?;
         let client = Client::from_channel(
             Channel::Custom(BoxCloneSyncService::new(channel)),
             Some(ConnectOptions::new()),
@@ -489,6 +491,30 @@ impl Storage for EtcdStorage {
                 key: key.to_owned(),
             }),
         }
+    }
+
+    async fn delete_at(&self, key: &str, expected: Revision) -> Result<Revision, StorageError> {
+        check_key(key)?;
+        let txn = Txn::new()
+            .when([Compare::mod_revision(key, CompareOp::Equal, expected)])
+            .and_then([TxnOp::delete(key, None)])
+            .or_else([TxnOp::get(key, None)]);
+        let mut kv = self.kv();
+        let response = self.call(kv.txn(txn)).await?;
+        if !response.succeeded() {
+            return Err(self.conflict_or_missing(key, expected, &response));
+        }
+        let deleted = response.op_responses().iter().any(|op| match op {
+            TxnOpResponse::Delete(delete) => delete.deleted() > 0,
+            _ => false,
+        });
+        // `mod_revision == 0` holds for a missing key: the compare passed, nothing went.
+        if !deleted {
+            return Err(StorageError::KeyNotFound {
+                key: key.to_owned(),
+            });
+        }
+        header_revision(&self.backend, &response)
     }
 
     async fn watch(&self, prefix: &str, from: Revision) -> Result<WatchStream, StorageError> {

@@ -210,7 +210,9 @@ mod tests {
         let picks: Vec<usize> = (0..4).map(|_| channel.pick()).collect();
         assert_eq!(picks, [0, 1, 2, 0]);
         let until = channel.now_ms() + 60_000;
-        channel.endpoints[1].down_until.store(until, Ordering::Relaxed);
+        channel.endpoints[1]
+            .down_until
+            .store(until, Ordering::Relaxed);
         let picks: Vec<usize> = (0..4).map(|_| channel.pick()).collect();
         assert!(!picks.contains(&1), "{picks:?}");
         for endpoint in channel.endpoints.iter() {
