@@ -461,11 +461,11 @@ impl Store {
                 }
                 return Ok(current);
             }
-            match self.storage.update(&key, value, kv.mod_revision).await {
-                Ok(kv) => {
-                    self.cacher.note_write(kv.mod_revision);
+            match self.storage.update_at(&key, value, kv.mod_revision).await {
+                Ok(written) => {
+                    self.cacher.note_write(written);
                     if let Some(meta) = new.meta_mut() {
-                        meta.set_resource_version(&kv.mod_revision.to_string());
+                        meta.set_resource_version(&written.to_string());
                     }
                     return Ok(new);
                 }
@@ -694,10 +694,10 @@ impl Store {
                     return Ok((obj, !kept));
                 }
                 if value != kv.value {
-                    match self.storage.update(&key, value, kv.mod_revision).await {
-                        Ok(updated) => {
-                            self.cacher.note_write(updated.mod_revision);
-                            revision = updated.mod_revision;
+                    match self.storage.update_at(&key, value, kv.mod_revision).await {
+                        Ok(marked_at) => {
+                            self.cacher.note_write(marked_at);
+                            revision = marked_at;
                             written = true;
                         }
                         Err(StorageError::Conflict { .. }) => continue,

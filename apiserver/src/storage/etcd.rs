@@ -10,6 +10,7 @@
 //! | `list` | range `[start_key or prefix, prefix end)` at the revision, with the limit; `remaining` is the range's count minus the keys returned |
 //! | `create` | txn: if `create_revision(key) == 0` then put |
 //! | `update` | txn: if `mod_revision(key) == expected` then put (with the previous key) else get |
+//! | `update_at` | the same without the previous key (kube-apiserver's update) |
 //! | `delete` | txn: if `mod_revision(key) == expected` (when given) then delete with the previous key else get |
 //! | `delete_at` | txn: if `mod_revision(key) == expected` then delete else get (kube-apiserver's delete) |
 //! | `watch` | one watch on the prefix with `prev_kv` and progress notifications, from `from + 1` |
@@ -491,6 +492,28 @@ impl Storage for EtcdStorage {
                 key: key.to_owned(),
             }),
         }
+    }
+
+    async fn update_at(
+        &self,
+        key: &str,
+        value: Bytes,
+        expected: Revision,
+    ) -> Result<Revision, StorageError> {
+        check_key(key)?;
+        let txn = Txn::new()
+            .when([
+                Compare::mod_revision(key, CompareOp::Equal, expected),
+                Compare::create_revision(key, CompareOp::Greater, 0),
+            ])
+            .and_then([TxnOp::put(key, value.to_vec(), None)])
+            .or_else([TxnOp::get(key, None)]);
+        let mut kv = self.kv();
+        let response = self.call(kv.txn(txn)).await?;
+        if !response.succeeded() {
+            return Err(self.conflict_or_missing(key, expected, &response));
+        }
+        header_revision(&self.backend, &response)
     }
 
     async fn delete_at(&self, key: &str, expected: Revision) -> Result<Revision, StorageError> {
