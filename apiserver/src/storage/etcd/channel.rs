@@ -2,11 +2,11 @@
 //! client (hyper-util's) that the request's own task drives.
 //!
 //! tonic's balanced channel hands every call to a buffer task through a queue, and that
-//! task to the connection's: on a 2-core machine running etcd beside the server, the
-//! extra wake-ups between threads cost more of a quorum read than the server's own work
-//! (measured in `BENCHMARKS.md`, "the etcd client's channel"). Here the caller's task
-//! sends on the HTTP/2 connection itself; the client's pool makes and remakes the
-//! connection on demand, so operations work again once etcd is back.
+//! task to the connection's; each hand-over can wake a parked worker thread. Here the
+//! caller's task sends on the HTTP/2 connection itself (the server's CPU per quorum get
+//! fell by about a tenth: `BENCHMARKS.md`, "the etcd client's own channel"). The
+//! client's pool makes and remakes the connection on demand, so operations work again
+//! once etcd is back.
 //!
 //! With several endpoints, calls go round the endpoints in turn, skipping for a while an
 //! endpoint that could not be connected to (the call that found it down fails as
