@@ -440,9 +440,9 @@ impl Store {
                 return Ok(new);
             }
             if finished {
-                return match self.storage.delete(&key, Some(kv.mod_revision)).await {
-                    Ok(deleted) => {
-                        self.cacher.note_write(deleted.revision);
+                return match self.storage.delete_at(&key, kv.mod_revision).await {
+                    Ok(revision) => {
+                        self.cacher.note_write(revision);
                         Ok(new)
                     }
                     Err(StorageError::Conflict { .. }) if asked.is_empty() => continue,
@@ -461,11 +461,11 @@ impl Store {
                 }
                 return Ok(current);
             }
-            match self.storage.update(&key, value, kv.mod_revision).await {
-                Ok(kv) => {
-                    self.cacher.note_write(kv.mod_revision);
+            match self.storage.update_at(&key, value, kv.mod_revision).await {
+                Ok(written) => {
+                    self.cacher.note_write(written);
                     if let Some(meta) = new.meta_mut() {
-                        meta.set_resource_version(&kv.mod_revision.to_string());
+                        meta.set_resource_version(&written.to_string());
                     }
                     return Ok(new);
                 }
@@ -694,10 +694,10 @@ impl Store {
                     return Ok((obj, !kept));
                 }
                 if value != kv.value {
-                    match self.storage.update(&key, value, kv.mod_revision).await {
-                        Ok(updated) => {
-                            self.cacher.note_write(updated.mod_revision);
-                            revision = updated.mod_revision;
+                    match self.storage.update_at(&key, value, kv.mod_revision).await {
+                        Ok(marked_at) => {
+                            self.cacher.note_write(marked_at);
+                            revision = marked_at;
                             written = true;
                         }
                         Err(StorageError::Conflict { .. }) => continue,
@@ -713,11 +713,11 @@ impl Store {
             } else if params.dry_run {
                 return Ok((obj, true));
             }
-            match self.storage.delete(&key, Some(revision)).await {
-                Ok(deleted) => {
-                    self.cacher.note_write(deleted.revision);
+            match self.storage.delete_at(&key, revision).await {
+                Ok(deleted_at) => {
+                    self.cacher.note_write(deleted_at);
                     if let Some(meta) = obj.meta_mut() {
-                        meta.set_resource_version(&deleted.revision.to_string());
+                        meta.set_resource_version(&deleted_at.to_string());
                     }
                     return Ok((obj, true));
                 }

@@ -10,7 +10,9 @@
 //! | `list` | range `[start_key or prefix, prefix end)` at the revision, with the limit; `remaining` is the range's count minus the keys returned |
 //! | `create` | txn: if `create_revision(key) == 0` then put |
 //! | `update` | txn: if `mod_revision(key) == expected` then put (with the previous key) else get |
+//! | `update_at` | the same without the previous key (kube-apiserver's update) |
 //! | `delete` | txn: if `mod_revision(key) == expected` (when given) then delete with the previous key else get |
+//! | `delete_at` | txn: if `mod_revision(key) == expected` then delete else get (kube-apiserver's delete) |
 //! | `watch` | one watch on the prefix with `prev_kv` and progress notifications, from `from + 1` |
 //! | `watch_without_prev` | the same watch without `prev_kv` |
 //! | `compact` | compaction at the revision |
@@ -29,10 +31,15 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use etcd_client::{
-    Client, CompactionOptions, Compare, CompareOp, ConnectOptions, DeleteOptions, EventType,
-    GetOptions, PutOptions, Txn, TxnOp, TxnOpResponse, TxnResponse, WatchOptions, WatchResponse,
+    Channel, Client, CompactionOptions, Compare, CompareOp, ConnectOptions, DeleteOptions,
+    EventType, GetOptions, PutOptions, Txn, TxnOp, TxnOpResponse, TxnResponse, WatchOptions,
+    WatchResponse,
 };
 use futures_core::Stream;
+use tower::util::BoxCloneSyncService;
+
+mod channel;
+use channel::DirectChannel;
 
 use super::validation::{check_compaction, check_key, check_list, check_revision};
 
@@ -50,6 +57,13 @@ const MAX_RECEIVE_BYTES: usize = i32::MAX as usize;
 
 /// How long establishing a connection to an endpoint may take.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(3);
+
+/// Pings find a dead connection (and end its watches) even when no request is in
+/// flight: one after this long without traffic...
+const KEEP_ALIVE: Duration = Duration::from_secs(10);
+
+/// ...answered within this long, or the connection is closed.
+const KEEP_ALIVE_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// A [`Storage`] in etcd v3. Cheap to clone (clones share the connection).
 ///
@@ -106,17 +120,18 @@ impl EtcdStorage {
                 message: "no etcd endpoints given".to_owned(),
             });
         }
-        let options = ConnectOptions::new()
-            .with_connect_timeout(CONNECT_TIMEOUT)
-            // Pings find a dead connection (and end its watches) even when no request is
-            // in flight.
-            .with_keep_alive(Duration::from_secs(10), Duration::from_secs(5))
-            .with_keep_alive_while_idle(true);
-        let client = Client::connect(&names, Some(options))
-            .await
+        let channel = DirectChannel::new(&names, CONNECT_TIMEOUT, KEEP_ALIVE, KEEP_ALIVE_TIMEOUT)
             .map_err(|error| StorageError::InvalidRequest {
-                message: format!("cannot use etcd endpoints {}: {error}", names.join(",")),
-            })?;
+            message: format!("cannot use etcd endpoints {}: {error}", names.join(",")),
+        })?;
+        let client = Client::from_channel(
+            Channel::Custom(BoxCloneSyncService::new(channel)),
+            Some(ConnectOptions::new()),
+        )
+        .await
+        .map_err(|error| StorageError::InvalidRequest {
+            message: format!("cannot use etcd endpoints {}: {error}", names.join(",")),
+        })?;
         Ok(EtcdStorage {
             client,
             backend,
@@ -477,6 +492,52 @@ impl Storage for EtcdStorage {
                 key: key.to_owned(),
             }),
         }
+    }
+
+    async fn update_at(
+        &self,
+        key: &str,
+        value: Bytes,
+        expected: Revision,
+    ) -> Result<Revision, StorageError> {
+        check_key(key)?;
+        let txn = Txn::new()
+            .when([
+                Compare::mod_revision(key, CompareOp::Equal, expected),
+                Compare::create_revision(key, CompareOp::Greater, 0),
+            ])
+            .and_then([TxnOp::put(key, value.to_vec(), None)])
+            .or_else([TxnOp::get(key, None)]);
+        let mut kv = self.kv();
+        let response = self.call(kv.txn(txn)).await?;
+        if !response.succeeded() {
+            return Err(self.conflict_or_missing(key, expected, &response));
+        }
+        header_revision(&self.backend, &response)
+    }
+
+    async fn delete_at(&self, key: &str, expected: Revision) -> Result<Revision, StorageError> {
+        check_key(key)?;
+        let txn = Txn::new()
+            .when([Compare::mod_revision(key, CompareOp::Equal, expected)])
+            .and_then([TxnOp::delete(key, None)])
+            .or_else([TxnOp::get(key, None)]);
+        let mut kv = self.kv();
+        let response = self.call(kv.txn(txn)).await?;
+        if !response.succeeded() {
+            return Err(self.conflict_or_missing(key, expected, &response));
+        }
+        let deleted = response.op_responses().iter().any(|op| match op {
+            TxnOpResponse::Delete(delete) => delete.deleted() > 0,
+            _ => false,
+        });
+        // `mod_revision == 0` holds for a missing key: the compare passed, nothing went.
+        if !deleted {
+            return Err(StorageError::KeyNotFound {
+                key: key.to_owned(),
+            });
+        }
+        header_revision(&self.backend, &response)
     }
 
     async fn watch(&self, prefix: &str, from: Revision) -> Result<WatchStream, StorageError> {

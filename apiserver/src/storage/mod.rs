@@ -230,6 +230,31 @@ pub trait Storage: Send + Sync + fmt::Debug + 'static {
     /// does not exist.
     async fn delete(&self, key: &str, expected: Option<Revision>) -> Result<Deleted, StorageError>;
 
+    /// [`update`](Self::update) for a caller that needs only the revision of the write:
+    /// the backend need not send the replaced value back (etcd: the put without
+    /// `prev_kv`, the request kube-apiserver's store sends).
+    async fn update_at(
+        &self,
+        key: &str,
+        value: Bytes,
+        expected: Revision,
+    ) -> Result<Revision, StorageError> {
+        self.update(key, value, expected)
+            .await
+            .map(|written| written.mod_revision)
+    }
+
+    /// [`delete`](Self::delete) for a caller that read the key at `expected` and needs
+    /// only the revision of the deletion: the backend need not send the deleted value
+    /// back (etcd: the delete without `prev_kv`, the request kube-apiserver's store
+    /// sends). [`StorageError::Conflict`] if the key moved on,
+    /// [`StorageError::KeyNotFound`] if it is gone.
+    async fn delete_at(&self, key: &str, expected: Revision) -> Result<Revision, StorageError> {
+        self.delete(key, Some(expected))
+            .await
+            .map(|deleted| deleted.revision)
+    }
+
     /// The events under `prefix` with a revision greater than `from`; `from == 0` starts
     /// at the current revision (only what happens next). A `from` older than the last
     /// compaction fails with [`StorageError::Compacted`], returned here or as the

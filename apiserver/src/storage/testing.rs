@@ -48,6 +48,17 @@ impl Storage for ReshapedWatches {
     async fn delete(&self, key: &str, expected: Option<Revision>) -> Result<Deleted, StorageError> {
         self.inner.delete(key, expected).await
     }
+    async fn update_at(
+        &self,
+        key: &str,
+        value: Bytes,
+        expected: Revision,
+    ) -> Result<Revision, StorageError> {
+        self.inner.update_at(key, value, expected).await
+    }
+    async fn delete_at(&self, key: &str, expected: Revision) -> Result<Revision, StorageError> {
+        self.inner.delete_at(key, expected).await
+    }
     async fn watch(&self, prefix: &str, from: Revision) -> Result<WatchStream, StorageError> {
         Ok((self.reshape)(self.inner.watch(prefix, from).await?, false))
     }

@@ -120,6 +120,66 @@ async fn update_is_compare_and_swap(store: Arc<dyn Storage>) {
     }
 }
 
+async fn update_at_a_revision_returns_the_writes_revision(store: Arc<dyn Storage>) {
+    let a = "/registry/secrets/default/ua";
+    let va = store.create(a, b("a")).await.unwrap();
+    let revision = store.update_at(a, b("a2"), va.mod_revision).await.unwrap();
+    assert!(revision > va.mod_revision);
+    assert_eq!(store.current_revision().await.unwrap(), revision);
+    let now = store.get(a).await.unwrap().unwrap();
+    assert_eq!(
+        (now.value, now.create_revision, now.mod_revision),
+        (b("a2"), va.create_revision, revision)
+    );
+    match store.update_at(a, b("a3"), va.mod_revision).await {
+        Err(StorageError::Conflict { current, .. }) => assert_eq!(current.mod_revision, revision),
+        other => panic!("{other:?}"),
+    }
+    // Never creates: a missing key is not found, even at revision 0.
+    for expected in [revision, 0] {
+        assert!(matches!(
+            store
+                .update_at("/registry/secrets/default/never", b("x"), expected)
+                .await,
+            Err(StorageError::KeyNotFound { .. })
+        ));
+    }
+    assert_eq!(
+        store.get("/registry/secrets/default/never").await.unwrap(),
+        None
+    );
+    assert_eq!(store.current_revision().await.unwrap(), revision);
+}
+
+async fn delete_at_a_revision_returns_the_deletions_revision(store: Arc<dyn Storage>) {
+    let a = "/registry/secrets/default/da";
+    let va = store.create(a, b("a")).await.unwrap();
+    let moved = store.update(a, b("a2"), va.mod_revision).await.unwrap();
+    match store.delete_at(a, va.mod_revision).await {
+        Err(StorageError::Conflict { current, .. }) => assert_eq!(*current, moved),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(store.get(a).await.unwrap(), Some(moved.clone()));
+    let revision = store.delete_at(a, moved.mod_revision).await.unwrap();
+    assert!(revision > moved.mod_revision);
+    assert_eq!(store.current_revision().await.unwrap(), revision);
+    assert_eq!(store.get(a).await.unwrap(), None);
+    // Gone, and a key that never was: not found, whatever revision is named (0 is what
+    // etcd reports as a missing key's mod_revision).
+    for expected in [moved.mod_revision, 0] {
+        for key in [a, "/registry/secrets/default/never"] {
+            assert!(
+                matches!(
+                    store.delete_at(key, expected).await,
+                    Err(StorageError::KeyNotFound { .. })
+                ),
+                "{key} at {expected}"
+            );
+        }
+    }
+    assert_eq!(store.current_revision().await.unwrap(), revision);
+}
+
 async fn delete_with_and_without_precondition(store: Arc<dyn Storage>) {
     let a = "/registry/secrets/default/a";
     let c = "/registry/secrets/default/c";
@@ -639,6 +699,8 @@ macro_rules! backend_suite {
                 create_only_if_absent,
                 update_is_compare_and_swap,
                 delete_with_and_without_precondition,
+                delete_at_a_revision_returns_the_deletions_revision,
+                update_at_a_revision_returns_the_writes_revision,
                 list_pages_at_one_revision_while_writes_happen,
                 list_at_compacted_or_future_revision_fails,
                 list_rejects_start_key_outside_prefix,
