@@ -143,7 +143,7 @@ impl dyn Object {
 }
 
 /// Stands in for an object in the error arm of a downcast that was checked to succeed.
-fn unreachable_box() -> Box<dyn Object> {
+pub(super) fn unreachable_box() -> Box<dyn Object> {
     Box::new(super::Unstructured::default())
 }
 

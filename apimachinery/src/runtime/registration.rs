@@ -2,7 +2,7 @@
 //! [`ResourceMetadata`], the static [`Resource`] trait, and the link-time
 //! [`Registration`]s that `#[derive(ApiObject)]` submits.
 
-use std::any::TypeId;
+use std::any::{Any, TypeId};
 use std::fmt;
 
 use serde::Serialize;
@@ -38,19 +38,32 @@ fn assign_boxed<T: Object>(
     into: &mut dyn Object,
     value: Box<dyn Object>,
 ) -> Result<(), Box<dyn Object>> {
-    let Some(slot) = into.downcast_mut::<T>() else {
+    let (Some(slot), true) = (into.downcast_mut::<T>(), value.is::<T>()) else {
         return Err(value);
     };
-    let mut boxed = value.downcast::<T>()?;
-    // Moved rather than swapped: `mem::swap` of two `T`s compiled to an unrolled loop of
-    // the type's size per kind, where three moves are three `memcpy` calls. The old value
-    // goes back into the box, which drops it through the `dyn Object` vtable, so this
-    // function names no drop glue of its own.
-    let new = *boxed;
-    *boxed = std::mem::replace(slot, new);
-    let old: Box<dyn Object> = boxed;
-    drop(old);
-    Ok(())
+    // Moved rather than swapped: `mem::swap` of two `T`s compiled to a loop over the
+    // type's size per kind, where three moves are three `memcpy` calls. The old value
+    // goes back into the box, dropped by `drop_object` so that no drop code of `T` is
+    // inlined here. The box is downcast through `Any` directly: `<dyn Object>::downcast`
+    // would add its own checks and closures per type.
+    let any: Box<dyn Any> = value;
+    match any.downcast::<T>() {
+        Ok(mut boxed) => {
+            let new = *boxed;
+            *boxed = std::mem::replace(slot, new);
+            drop_object(boxed);
+            Ok(())
+        }
+        // `is` checked the type above; this arm only keeps the function free of panics.
+        Err(_) => Err(super::object::unreachable_box()),
+    }
+}
+
+/// Drops an object through its vtable. Never inlined: inlined, the optimizer sees the
+/// concrete type and compiles the type's whole drop into the caller.
+#[inline(never)]
+fn drop_object(object: Box<dyn Object>) {
+    drop(object);
 }
 
 fn new_boxed<T: Object + Default>() -> Box<dyn Object> {
