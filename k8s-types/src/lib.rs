@@ -98,9 +98,8 @@ pub mod conversions;
 pub mod custom;
 pub mod defaults;
 // The docs are the API reference's prose, line breaks included; list items in it continue
-// on unindented lines. `Default` is written out on purpose (the derive's is `#[inline]`,
-// see `xtask/src/emit.rs`).
-#[allow(clippy::doc_lazy_continuation, clippy::derivable_impls)]
+// on unindented lines.
+#[allow(clippy::doc_lazy_continuation)]
 mod generated;
 #[doc(hidden)]
 pub mod go_json;
