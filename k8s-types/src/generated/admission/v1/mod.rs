@@ -3,7 +3,7 @@
 //! `admission.k8s.io/v1`.
 
 /// AdmissionRequest describes the admission.Attributes for the admission request.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct AdmissionRequest {
     /// uid is an identifier for the individual request/response. It allows us to distinguish instances of requests which are
     /// otherwise identical (parallel requests, requests when earlier requests did not modify etc)
@@ -115,32 +115,10 @@ impl std::fmt::Debug for AdmissionRequest {
     }
 }
 
-impl Default for AdmissionRequest {
-    fn default() -> Self {
-        AdmissionRequest {
-            uid: Default::default(),
-            kind: Default::default(),
-            resource: Default::default(),
-            sub_resource: Default::default(),
-            request_kind: Default::default(),
-            request_resource: Default::default(),
-            request_sub_resource: Default::default(),
-            name: Default::default(),
-            namespace: Default::default(),
-            operation: Default::default(),
-            user_info: Default::default(),
-            object: Default::default(),
-            old_object: Default::default(),
-            dry_run: Default::default(),
-            options: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(AdmissionRequest { 1 => uid, 2 => kind, 3 => resource, 4 => sub_resource as "subResource", 5 => name, 6 => namespace, 7 => operation, 8 => user_info as "userInfo", 9 => object, 10 => old_object as "oldObject", 11 => dry_run as "dryRun", 12 => options, 13 => request_kind as "requestKind", 14 => request_resource as "requestResource", 15 => request_sub_resource as "requestSubResource" });
 
 /// AdmissionResponse describes an admission response.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct AdmissionResponse {
     /// uid is an identifier for the individual request/response.
     /// This must be copied over from the corresponding AdmissionRequest.
@@ -197,24 +175,10 @@ impl std::fmt::Debug for AdmissionResponse {
     }
 }
 
-impl Default for AdmissionResponse {
-    fn default() -> Self {
-        AdmissionResponse {
-            uid: Default::default(),
-            allowed: Default::default(),
-            status: Default::default(),
-            patch: Default::default(),
-            patch_type: Default::default(),
-            audit_annotations: Default::default(),
-            warnings: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(AdmissionResponse { 1 => uid, 2 => allowed, 3 => status, 4 => patch, 5 => patch_type as "patchType", 6 => audit_annotations as "auditAnnotations", 7 => warnings });
 
 /// AdmissionReview describes an admission review request/response.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "admission.k8s.io", version = "v1", kind = "AdmissionReview", not_resource, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct AdmissionReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -242,16 +206,6 @@ impl std::fmt::Debug for AdmissionReview {
             .field("request", &self.request)
             .field("response", &self.response)
             .finish()
-    }
-}
-
-impl Default for AdmissionReview {
-    fn default() -> Self {
-        AdmissionReview {
-            type_meta: Default::default(),
-            request: Default::default(),
-            response: Default::default(),
-        }
     }
 }
 

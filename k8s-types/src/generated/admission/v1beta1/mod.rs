@@ -17,7 +17,7 @@ pub type AdmissionRequest = crate::admission::v1::AdmissionRequest;
 pub type AdmissionResponse = crate::admission::v1::AdmissionResponse;
 
 /// AdmissionReview describes an admission review request/response.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "admission.k8s.io",
     version = "v1beta1",
@@ -57,16 +57,6 @@ impl std::fmt::Debug for AdmissionReview {
             .field("request", &self.request)
             .field("response", &self.response)
             .finish()
-    }
-}
-
-impl Default for AdmissionReview {
-    fn default() -> Self {
-        AdmissionReview {
-            type_meta: Default::default(),
-            request: Default::default(),
-            response: Default::default(),
-        }
     }
 }
 

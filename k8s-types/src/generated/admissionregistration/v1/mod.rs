@@ -3,7 +3,7 @@
 //! `admissionregistration.k8s.io/v1`.
 
 /// ApplyConfiguration defines the desired configuration values of an object.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ApplyConfiguration {
     /// expression will be evaluated by CEL to create an apply configuration.
     /// ref: <https://github.com/google/cel-spec>
@@ -65,18 +65,10 @@ impl std::fmt::Debug for ApplyConfiguration {
     }
 }
 
-impl Default for ApplyConfiguration {
-    fn default() -> Self {
-        ApplyConfiguration {
-            expression: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ApplyConfiguration { 1 => expression });
 
 /// AuditAnnotation describes how to produce an audit annotation for an API request.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct AuditAnnotation {
     /// key specifies the audit annotation key. The audit annotation keys of
     /// a ValidatingAdmissionPolicy must be unique. The key must be a qualified
@@ -130,19 +122,10 @@ impl std::fmt::Debug for AuditAnnotation {
     }
 }
 
-impl Default for AuditAnnotation {
-    fn default() -> Self {
-        AuditAnnotation {
-            key: Default::default(),
-            value_expression: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(AuditAnnotation { 1 => key, 2 => value_expression as "valueExpression" });
 
 /// ExpressionWarning is a warning information that targets a specific expression.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ExpressionWarning {
     /// fieldRef is the path to the field that refers to the expression.
     /// For example, the reference to the expression of the first item of
@@ -172,19 +155,10 @@ impl std::fmt::Debug for ExpressionWarning {
     }
 }
 
-impl Default for ExpressionWarning {
-    fn default() -> Self {
-        ExpressionWarning {
-            field_ref: Default::default(),
-            warning: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ExpressionWarning { 2 => field_ref as "fieldRef", 3 => warning });
 
 /// JSONPatch defines a JSON Patch.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct JSONPatch {
     /// expression will be evaluated by CEL to create a \[JSON patch\](<https://jsonpatch.com/>).
     /// ref: <https://github.com/google/cel-spec>
@@ -270,18 +244,10 @@ impl std::fmt::Debug for JSONPatch {
     }
 }
 
-impl Default for JSONPatch {
-    fn default() -> Self {
-        JSONPatch {
-            expression: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(JSONPatch { 1 => expression });
 
 /// MatchCondition represents a condition which must by fulfilled for a request to be sent to a webhook.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct MatchCondition {
     /// name is an identifier for this match condition, used for strategic merging of MatchConditions,
     /// as well as providing an identifier for logging purposes. A good name should be descriptive of
@@ -327,21 +293,12 @@ impl std::fmt::Debug for MatchCondition {
     }
 }
 
-impl Default for MatchCondition {
-    fn default() -> Self {
-        MatchCondition {
-            name: Default::default(),
-            expression: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(MatchCondition { 1 => name, 2 => expression });
 
 /// MatchResources decides whether to run the admission control policy on an object based
 /// on whether it meets the match criteria.
 /// The exclude rules take precedence over include rules (if a resource matches both, it is excluded)
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct MatchResources {
     /// namespaceSelector decides whether to run the admission control policy on an object based
     /// on whether the namespace for that object matches the selector. If the
@@ -448,22 +405,10 @@ impl std::fmt::Debug for MatchResources {
     }
 }
 
-impl Default for MatchResources {
-    fn default() -> Self {
-        MatchResources {
-            namespace_selector: Default::default(),
-            object_selector: Default::default(),
-            resource_rules: Default::default(),
-            exclude_resource_rules: Default::default(),
-            match_policy: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(MatchResources { 1 => namespace_selector as "namespaceSelector", 2 => object_selector as "objectSelector", 3 => resource_rules as "resourceRules", 4 => exclude_resource_rules as "excludeResourceRules", 7 => match_policy as "matchPolicy" });
 
 /// MutatingAdmissionPolicy describes the definition of an admission mutation policy that mutates the object coming into admission chain.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "admissionregistration.k8s.io", version = "v1", kind = "MutatingAdmissionPolicy", plural = "mutatingadmissionpolicies", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct MutatingAdmissionPolicy {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -494,16 +439,6 @@ impl std::fmt::Debug for MutatingAdmissionPolicy {
     }
 }
 
-impl Default for MutatingAdmissionPolicy {
-    fn default() -> Self {
-        MutatingAdmissionPolicy {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(MutatingAdmissionPolicy { 1 => metadata, 2 => spec });
 
 /// MutatingAdmissionPolicyBinding binds the MutatingAdmissionPolicy with parametrized resources.
@@ -517,7 +452,7 @@ apimachinery::proto_message!(MutatingAdmissionPolicy { 1 => metadata, 2 => spec 
 ///
 /// Adding/removing policies, bindings, or params can not affect whether a
 /// given (policy, binding, param) combination is within its own CEL budget.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "admissionregistration.k8s.io", version = "v1", kind = "MutatingAdmissionPolicyBinding", plural = "mutatingadmissionpolicybindings", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct MutatingAdmissionPolicyBinding {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -548,20 +483,10 @@ impl std::fmt::Debug for MutatingAdmissionPolicyBinding {
     }
 }
 
-impl Default for MutatingAdmissionPolicyBinding {
-    fn default() -> Self {
-        MutatingAdmissionPolicyBinding {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(MutatingAdmissionPolicyBinding { 1 => metadata, 2 => spec });
 
 /// MutatingAdmissionPolicyBindingList is a list of MutatingAdmissionPolicyBinding.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "admissionregistration.k8s.io", version = "v1", kind = "MutatingAdmissionPolicyBindingList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct MutatingAdmissionPolicyBindingList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -594,20 +519,10 @@ impl std::fmt::Debug for MutatingAdmissionPolicyBindingList {
     }
 }
 
-impl Default for MutatingAdmissionPolicyBindingList {
-    fn default() -> Self {
-        MutatingAdmissionPolicyBindingList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(MutatingAdmissionPolicyBindingList { 1 => metadata, 2 => items });
 
 /// MutatingAdmissionPolicyBindingSpec defines the specification of the MutatingAdmissionPolicyBinding.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct MutatingAdmissionPolicyBindingSpec {
     /// policyName references a MutatingAdmissionPolicy name which the MutatingAdmissionPolicyBinding binds to.
     /// If the referenced resource does not exist, this binding is considered invalid and will be ignored
@@ -651,20 +566,10 @@ impl std::fmt::Debug for MutatingAdmissionPolicyBindingSpec {
     }
 }
 
-impl Default for MutatingAdmissionPolicyBindingSpec {
-    fn default() -> Self {
-        MutatingAdmissionPolicyBindingSpec {
-            policy_name: Default::default(),
-            param_ref: Default::default(),
-            match_resources: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(MutatingAdmissionPolicyBindingSpec { 1 => policy_name as "policyName", 2 => param_ref as "paramRef", 3 => match_resources as "matchResources" });
 
 /// MutatingAdmissionPolicyList is a list of MutatingAdmissionPolicy.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "admissionregistration.k8s.io", version = "v1", kind = "MutatingAdmissionPolicyList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct MutatingAdmissionPolicyList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -697,20 +602,10 @@ impl std::fmt::Debug for MutatingAdmissionPolicyList {
     }
 }
 
-impl Default for MutatingAdmissionPolicyList {
-    fn default() -> Self {
-        MutatingAdmissionPolicyList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(MutatingAdmissionPolicyList { 1 => metadata, 2 => items });
 
 /// MutatingAdmissionPolicySpec defines the desired behavior of the admission policy.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct MutatingAdmissionPolicySpec {
     /// paramKind specifies the kind of resources used to parameterize this policy.
     /// If absent, there are no parameters for this policy and the param CEL variable will not be provided to validation expressions.
@@ -811,24 +706,10 @@ impl std::fmt::Debug for MutatingAdmissionPolicySpec {
     }
 }
 
-impl Default for MutatingAdmissionPolicySpec {
-    fn default() -> Self {
-        MutatingAdmissionPolicySpec {
-            param_kind: Default::default(),
-            match_constraints: Default::default(),
-            variables: Default::default(),
-            mutations: Default::default(),
-            failure_policy: Default::default(),
-            match_conditions: Default::default(),
-            reinvocation_policy: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(MutatingAdmissionPolicySpec { 1 => param_kind as "paramKind", 2 => match_constraints as "matchConstraints", 3 => variables, 4 => mutations, 5 => failure_policy as "failurePolicy", 6 => match_conditions as "matchConditions", 7 => reinvocation_policy as "reinvocationPolicy" });
 
 /// MutatingWebhook describes an admission webhook and the resources and operations it applies to.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct MutatingWebhook {
     /// name is the name of the admission webhook.
     /// Name should be fully qualified, e.g., imagepolicy.kubernetes.io, where
@@ -1013,29 +894,10 @@ impl std::fmt::Debug for MutatingWebhook {
     }
 }
 
-impl Default for MutatingWebhook {
-    fn default() -> Self {
-        MutatingWebhook {
-            name: Default::default(),
-            client_config: Default::default(),
-            rules: Default::default(),
-            failure_policy: Default::default(),
-            match_policy: Default::default(),
-            namespace_selector: Default::default(),
-            object_selector: Default::default(),
-            side_effects: Default::default(),
-            timeout_seconds: Default::default(),
-            admission_review_versions: Default::default(),
-            reinvocation_policy: Default::default(),
-            match_conditions: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(MutatingWebhook { 1 => name, 2 => client_config as "clientConfig", 3 => rules, 4 => failure_policy as "failurePolicy", 5 => namespace_selector as "namespaceSelector", 6 => side_effects as "sideEffects", 7 => timeout_seconds as "timeoutSeconds", 8 => admission_review_versions as "admissionReviewVersions", 9 => match_policy as "matchPolicy", 10 => reinvocation_policy as "reinvocationPolicy", 11 => object_selector as "objectSelector", 12 => match_conditions as "matchConditions" });
 
 /// MutatingWebhookConfiguration describes the configuration of and admission webhook that accept or reject and may change the object.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "admissionregistration.k8s.io", version = "v1", kind = "MutatingWebhookConfiguration", plural = "mutatingwebhookconfigurations", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct MutatingWebhookConfiguration {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1067,20 +929,10 @@ impl std::fmt::Debug for MutatingWebhookConfiguration {
     }
 }
 
-impl Default for MutatingWebhookConfiguration {
-    fn default() -> Self {
-        MutatingWebhookConfiguration {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            webhooks: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(MutatingWebhookConfiguration { 1 => metadata, 2 => webhooks });
 
 /// MutatingWebhookConfigurationList is a list of MutatingWebhookConfiguration.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "admissionregistration.k8s.io", version = "v1", kind = "MutatingWebhookConfigurationList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct MutatingWebhookConfigurationList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1113,20 +965,10 @@ impl std::fmt::Debug for MutatingWebhookConfigurationList {
     }
 }
 
-impl Default for MutatingWebhookConfigurationList {
-    fn default() -> Self {
-        MutatingWebhookConfigurationList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(MutatingWebhookConfigurationList { 1 => metadata, 2 => items });
 
 /// Mutation specifies the CEL expression which is used to apply the Mutation.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct Mutation {
     /// patchType indicates the patch strategy used.
     /// Allowed values are "ApplyConfiguration" and "JSONPatch".
@@ -1162,20 +1004,10 @@ impl std::fmt::Debug for Mutation {
     }
 }
 
-impl Default for Mutation {
-    fn default() -> Self {
-        Mutation {
-            patch_type: Default::default(),
-            apply_configuration: Default::default(),
-            json_patch: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(Mutation { 2 => patch_type as "patchType", 3 => apply_configuration as "applyConfiguration", 4 => json_patch as "jsonPatch" });
 
 /// NamedRuleWithOperations is a tuple of Operations and Resources with ResourceNames.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct NamedRuleWithOperations {
     /// resourceNames is an optional white list of names that the rule applies to.  An empty set means that everything is allowed.
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -1247,19 +1079,6 @@ impl std::fmt::Debug for NamedRuleWithOperations {
             .field("resources", &self.resources)
             .field("scope", &self.scope)
             .finish()
-    }
-}
-
-impl Default for NamedRuleWithOperations {
-    fn default() -> Self {
-        NamedRuleWithOperations {
-            resource_names: Default::default(),
-            operations: Default::default(),
-            api_groups: Default::default(),
-            api_versions: Default::default(),
-            resources: Default::default(),
-            scope: Default::default(),
-        }
     }
 }
 
@@ -1345,7 +1164,7 @@ impl apimachinery::proto::Message for NamedRuleWithOperations {
 }
 
 /// ParamKind is a tuple of Group Kind and Version.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ParamKind {
     /// apiVersion is the API group version the resources belong to.
     /// In format of "group/version".
@@ -1376,20 +1195,11 @@ impl std::fmt::Debug for ParamKind {
     }
 }
 
-impl Default for ParamKind {
-    fn default() -> Self {
-        ParamKind {
-            api_version: Default::default(),
-            kind: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ParamKind { 1 => api_version as "apiVersion", 2 => kind });
 
 /// ParamRef describes how to locate the params to be used as input to
 /// expressions of rules applied by a policy binding.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ParamRef {
     /// name is the name of the resource being referenced.
     ///
@@ -1464,22 +1274,11 @@ impl std::fmt::Debug for ParamRef {
     }
 }
 
-impl Default for ParamRef {
-    fn default() -> Self {
-        ParamRef {
-            name: Default::default(),
-            namespace: Default::default(),
-            selector: Default::default(),
-            parameter_not_found_action: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ParamRef { 1 => name, 2 => namespace, 3 => selector, 4 => parameter_not_found_action as "parameterNotFoundAction" });
 
 /// Rule is a tuple of APIGroups, APIVersion, and Resources.It is recommended
 /// to make sure that all the tuple expansions are valid.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct Rule {
     /// apiGroups is the API groups the resources belong to. '\*' is all groups.
     /// If '\*' is present, the length of the slice must be one.
@@ -1541,22 +1340,11 @@ impl std::fmt::Debug for Rule {
     }
 }
 
-impl Default for Rule {
-    fn default() -> Self {
-        Rule {
-            api_groups: Default::default(),
-            api_versions: Default::default(),
-            resources: Default::default(),
-            scope: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(Rule { 1 => api_groups as "apiGroups", 2 => api_versions as "apiVersions", 3 => resources, 4 => scope });
 
 /// RuleWithOperations is a tuple of Operations and Resources. It is recommended to make
 /// sure that all the tuple expansions are valid.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct RuleWithOperations {
     /// operations is the operations the admission hook cares about - CREATE, UPDATE, DELETE, CONNECT or \*
     /// for all of those operations and any future admission operations that are added.
@@ -1626,18 +1414,6 @@ impl std::fmt::Debug for RuleWithOperations {
     }
 }
 
-impl Default for RuleWithOperations {
-    fn default() -> Self {
-        RuleWithOperations {
-            operations: Default::default(),
-            api_groups: Default::default(),
-            api_versions: Default::default(),
-            resources: Default::default(),
-            scope: Default::default(),
-        }
-    }
-}
-
 impl apimachinery::proto::Message for RuleWithOperations {
     fn encode_fields(&self, e: &mut apimachinery::proto::WireEncoder) {
         use apimachinery::proto::Field as _;
@@ -1696,7 +1472,7 @@ impl apimachinery::proto::Message for RuleWithOperations {
 }
 
 /// ServiceReference holds a reference to Service.legacy.k8s.io
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ServiceReference {
     /// namespace is the namespace of the service.
     /// Required
@@ -1735,22 +1511,11 @@ impl std::fmt::Debug for ServiceReference {
     }
 }
 
-impl Default for ServiceReference {
-    fn default() -> Self {
-        ServiceReference {
-            namespace: Default::default(),
-            name: Default::default(),
-            path: Default::default(),
-            port: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ServiceReference { 1 => namespace, 2 => name, 3 => path, 4 => port });
 
 /// TypeChecking contains results of type checking the expressions in the
 /// ValidatingAdmissionPolicy
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct TypeChecking {
     /// expressionWarnings contains the type checking warnings for each expression.
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -1773,18 +1538,10 @@ impl std::fmt::Debug for TypeChecking {
     }
 }
 
-impl Default for TypeChecking {
-    fn default() -> Self {
-        TypeChecking {
-            expression_warnings: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(TypeChecking { 1 => expression_warnings as "expressionWarnings" });
 
 /// ValidatingAdmissionPolicy describes the definition of an admission validation policy that accepts or rejects an object without changing it.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "admissionregistration.k8s.io", version = "v1", kind = "ValidatingAdmissionPolicy", plural = "validatingadmissionpolicies", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ValidatingAdmissionPolicy {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1822,17 +1579,6 @@ impl std::fmt::Debug for ValidatingAdmissionPolicy {
     }
 }
 
-impl Default for ValidatingAdmissionPolicy {
-    fn default() -> Self {
-        ValidatingAdmissionPolicy {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-            status: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ValidatingAdmissionPolicy { 1 => metadata, 2 => spec, 3 => status });
 
 /// ValidatingAdmissionPolicyBinding binds the ValidatingAdmissionPolicy with paramerized resources.
@@ -1846,7 +1592,7 @@ apimachinery::proto_message!(ValidatingAdmissionPolicy { 1 => metadata, 2 => spe
 /// CEL budget. Each evaluation of the policy is given an independent CEL cost budget.
 /// Adding/removing policies, bindings, or params can not affect whether a
 /// given (policy, binding, param) combination is within its own CEL budget.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "admissionregistration.k8s.io", version = "v1", kind = "ValidatingAdmissionPolicyBinding", plural = "validatingadmissionpolicybindings", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ValidatingAdmissionPolicyBinding {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1877,20 +1623,10 @@ impl std::fmt::Debug for ValidatingAdmissionPolicyBinding {
     }
 }
 
-impl Default for ValidatingAdmissionPolicyBinding {
-    fn default() -> Self {
-        ValidatingAdmissionPolicyBinding {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ValidatingAdmissionPolicyBinding { 1 => metadata, 2 => spec });
 
 /// ValidatingAdmissionPolicyBindingList is a list of ValidatingAdmissionPolicyBinding.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "admissionregistration.k8s.io", version = "v1", kind = "ValidatingAdmissionPolicyBindingList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ValidatingAdmissionPolicyBindingList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1923,20 +1659,10 @@ impl std::fmt::Debug for ValidatingAdmissionPolicyBindingList {
     }
 }
 
-impl Default for ValidatingAdmissionPolicyBindingList {
-    fn default() -> Self {
-        ValidatingAdmissionPolicyBindingList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ValidatingAdmissionPolicyBindingList { 1 => metadata, 2 => items });
 
 /// ValidatingAdmissionPolicyBindingSpec is the specification of the ValidatingAdmissionPolicyBinding.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ValidatingAdmissionPolicyBindingSpec {
     /// policyName references a ValidatingAdmissionPolicy name which the ValidatingAdmissionPolicyBinding binds to.
     /// If the referenced resource does not exist, this binding is considered invalid and will be ignored
@@ -2019,21 +1745,10 @@ impl std::fmt::Debug for ValidatingAdmissionPolicyBindingSpec {
     }
 }
 
-impl Default for ValidatingAdmissionPolicyBindingSpec {
-    fn default() -> Self {
-        ValidatingAdmissionPolicyBindingSpec {
-            policy_name: Default::default(),
-            param_ref: Default::default(),
-            match_resources: Default::default(),
-            validation_actions: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ValidatingAdmissionPolicyBindingSpec { 1 => policy_name as "policyName", 2 => param_ref as "paramRef", 3 => match_resources as "matchResources", 4 => validation_actions as "validationActions" });
 
 /// ValidatingAdmissionPolicyList is a list of ValidatingAdmissionPolicy.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "admissionregistration.k8s.io", version = "v1", kind = "ValidatingAdmissionPolicyList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ValidatingAdmissionPolicyList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -2066,20 +1781,10 @@ impl std::fmt::Debug for ValidatingAdmissionPolicyList {
     }
 }
 
-impl Default for ValidatingAdmissionPolicyList {
-    fn default() -> Self {
-        ValidatingAdmissionPolicyList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ValidatingAdmissionPolicyList { 1 => metadata, 2 => items });
 
 /// ValidatingAdmissionPolicySpec is the specification of the desired behavior of the AdmissionPolicy.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ValidatingAdmissionPolicySpec {
     /// paramKind specifies the kind of resources used to parameterize this policy.
     /// If absent, there are no parameters for this policy and the param CEL variable will not be provided to validation expressions.
@@ -2172,24 +1877,10 @@ impl std::fmt::Debug for ValidatingAdmissionPolicySpec {
     }
 }
 
-impl Default for ValidatingAdmissionPolicySpec {
-    fn default() -> Self {
-        ValidatingAdmissionPolicySpec {
-            param_kind: Default::default(),
-            match_constraints: Default::default(),
-            validations: Default::default(),
-            failure_policy: Default::default(),
-            audit_annotations: Default::default(),
-            match_conditions: Default::default(),
-            variables: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ValidatingAdmissionPolicySpec { 1 => param_kind as "paramKind", 2 => match_constraints as "matchConstraints", 3 => validations, 4 => failure_policy as "failurePolicy", 5 => audit_annotations as "auditAnnotations", 6 => match_conditions as "matchConditions", 7 => variables });
 
 /// ValidatingAdmissionPolicyStatus represents the status of an admission validation policy.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ValidatingAdmissionPolicyStatus {
     /// observedGeneration is the generation observed by the controller.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
@@ -2222,20 +1913,10 @@ impl std::fmt::Debug for ValidatingAdmissionPolicyStatus {
     }
 }
 
-impl Default for ValidatingAdmissionPolicyStatus {
-    fn default() -> Self {
-        ValidatingAdmissionPolicyStatus {
-            observed_generation: Default::default(),
-            type_checking: Default::default(),
-            conditions: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ValidatingAdmissionPolicyStatus { 1 => observed_generation as "observedGeneration", 2 => type_checking as "typeChecking", 3 => conditions });
 
 /// ValidatingWebhook describes an admission webhook and the resources and operations it applies to.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ValidatingWebhook {
     /// name is the name of the admission webhook.
     /// Name should be fully qualified, e.g., imagepolicy.kubernetes.io, where
@@ -2402,28 +2083,10 @@ impl std::fmt::Debug for ValidatingWebhook {
     }
 }
 
-impl Default for ValidatingWebhook {
-    fn default() -> Self {
-        ValidatingWebhook {
-            name: Default::default(),
-            client_config: Default::default(),
-            rules: Default::default(),
-            failure_policy: Default::default(),
-            match_policy: Default::default(),
-            namespace_selector: Default::default(),
-            object_selector: Default::default(),
-            side_effects: Default::default(),
-            timeout_seconds: Default::default(),
-            admission_review_versions: Default::default(),
-            match_conditions: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ValidatingWebhook { 1 => name, 2 => client_config as "clientConfig", 3 => rules, 4 => failure_policy as "failurePolicy", 5 => namespace_selector as "namespaceSelector", 6 => side_effects as "sideEffects", 7 => timeout_seconds as "timeoutSeconds", 8 => admission_review_versions as "admissionReviewVersions", 9 => match_policy as "matchPolicy", 10 => object_selector as "objectSelector", 11 => match_conditions as "matchConditions" });
 
 /// ValidatingWebhookConfiguration describes the configuration of and admission webhook that accept or reject and object without changing it.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "admissionregistration.k8s.io", version = "v1", kind = "ValidatingWebhookConfiguration", plural = "validatingwebhookconfigurations", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ValidatingWebhookConfiguration {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -2455,20 +2118,10 @@ impl std::fmt::Debug for ValidatingWebhookConfiguration {
     }
 }
 
-impl Default for ValidatingWebhookConfiguration {
-    fn default() -> Self {
-        ValidatingWebhookConfiguration {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            webhooks: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ValidatingWebhookConfiguration { 1 => metadata, 2 => webhooks });
 
 /// ValidatingWebhookConfigurationList is a list of ValidatingWebhookConfiguration.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "admissionregistration.k8s.io", version = "v1", kind = "ValidatingWebhookConfigurationList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ValidatingWebhookConfigurationList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -2501,20 +2154,10 @@ impl std::fmt::Debug for ValidatingWebhookConfigurationList {
     }
 }
 
-impl Default for ValidatingWebhookConfigurationList {
-    fn default() -> Self {
-        ValidatingWebhookConfigurationList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ValidatingWebhookConfigurationList { 1 => metadata, 2 => items });
 
 /// Validation specifies the CEL expression which is used to apply the validation.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct Validation {
     /// expression represents the expression which will be evaluated by CEL.
     /// ref: <https://github.com/google/cel-spec>
@@ -2610,21 +2253,10 @@ impl std::fmt::Debug for Validation {
     }
 }
 
-impl Default for Validation {
-    fn default() -> Self {
-        Validation {
-            expression: Default::default(),
-            message: Default::default(),
-            reason: Default::default(),
-            message_expression: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(Validation { 1 => expression, 2 => message, 3 => reason, 4 => message_expression as "messageExpression" });
 
 /// Variable is the definition of a variable that is used for composition. A variable is defined as a named expression.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct Variable {
     /// name is the name of the variable. The name must be a valid CEL identifier and unique among all variables.
     /// The variable can be accessed in other expressions through \`variables\`
@@ -2653,20 +2285,11 @@ impl std::fmt::Debug for Variable {
     }
 }
 
-impl Default for Variable {
-    fn default() -> Self {
-        Variable {
-            name: Default::default(),
-            expression: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(Variable { 1 => name, 2 => expression });
 
 /// WebhookClientConfig contains the information to make a TLS
 /// connection with the webhook
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct WebhookClientConfig {
     /// url gives the location of the webhook, in standard URL form
     /// (\`scheme://host:port/path\`). Exactly one of \`url\` or \`service\`
@@ -2722,16 +2345,6 @@ impl std::fmt::Debug for WebhookClientConfig {
             .field("service", &self.service)
             .field("ca_bundle", &self.ca_bundle)
             .finish()
-    }
-}
-
-impl Default for WebhookClientConfig {
-    fn default() -> Self {
-        WebhookClientConfig {
-            url: Default::default(),
-            service: Default::default(),
-            ca_bundle: Default::default(),
-        }
     }
 }
 

@@ -153,7 +153,7 @@ pub type Variable = crate::admissionregistration::v1::Variable;
 pub type WebhookClientConfig = crate::admissionregistration::v1::WebhookClientConfig;
 
 /// MutatingAdmissionPolicy describes the definition of an admission mutation policy that mutates the object coming into admission chain.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "admissionregistration.k8s.io", version = "v1beta1", kind = "MutatingAdmissionPolicy", plural = "mutatingadmissionpolicies", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::admissionregistration::v1::MutatingAdmissionPolicy)]
@@ -189,16 +189,6 @@ impl std::fmt::Debug for MutatingAdmissionPolicy {
     }
 }
 
-impl Default for MutatingAdmissionPolicy {
-    fn default() -> Self {
-        MutatingAdmissionPolicy {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(MutatingAdmissionPolicy { 1 => metadata, 2 => spec });
 
 /// MutatingAdmissionPolicyBinding binds the MutatingAdmissionPolicy with parametrized resources.
@@ -212,7 +202,7 @@ apimachinery::proto_message!(MutatingAdmissionPolicy { 1 => metadata, 2 => spec 
 ///
 /// Adding/removing policies, bindings, or params can not affect whether a
 /// given (policy, binding, param) combination is within its own CEL budget.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "admissionregistration.k8s.io", version = "v1beta1", kind = "MutatingAdmissionPolicyBinding", plural = "mutatingadmissionpolicybindings", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::admissionregistration::v1::MutatingAdmissionPolicyBinding)]
@@ -248,20 +238,10 @@ impl std::fmt::Debug for MutatingAdmissionPolicyBinding {
     }
 }
 
-impl Default for MutatingAdmissionPolicyBinding {
-    fn default() -> Self {
-        MutatingAdmissionPolicyBinding {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(MutatingAdmissionPolicyBinding { 1 => metadata, 2 => spec });
 
 /// MutatingAdmissionPolicyBindingList is a list of MutatingAdmissionPolicyBinding.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "admissionregistration.k8s.io",
     version = "v1beta1",
@@ -304,20 +284,10 @@ impl std::fmt::Debug for MutatingAdmissionPolicyBindingList {
     }
 }
 
-impl Default for MutatingAdmissionPolicyBindingList {
-    fn default() -> Self {
-        MutatingAdmissionPolicyBindingList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(MutatingAdmissionPolicyBindingList { 1 => metadata, 2 => items });
 
 /// MutatingAdmissionPolicyList is a list of MutatingAdmissionPolicy.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "admissionregistration.k8s.io",
     version = "v1beta1",
@@ -360,20 +330,10 @@ impl std::fmt::Debug for MutatingAdmissionPolicyList {
     }
 }
 
-impl Default for MutatingAdmissionPolicyList {
-    fn default() -> Self {
-        MutatingAdmissionPolicyList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(MutatingAdmissionPolicyList { 1 => metadata, 2 => items });
 
 /// MutatingWebhook describes an admission webhook and the resources and operations it applies to.
-#[derive(apimachinery::ApiType, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::admissionregistration::v1::MutatingWebhook, nested)]
 pub struct MutatingWebhook {
     /// name is the name of the admission webhook.
@@ -571,30 +531,11 @@ impl std::fmt::Debug for MutatingWebhook {
     }
 }
 
-impl Default for MutatingWebhook {
-    fn default() -> Self {
-        MutatingWebhook {
-            name: Default::default(),
-            client_config: Default::default(),
-            rules: Default::default(),
-            failure_policy: Default::default(),
-            match_policy: Default::default(),
-            namespace_selector: Default::default(),
-            object_selector: Default::default(),
-            side_effects: Default::default(),
-            timeout_seconds: Default::default(),
-            admission_review_versions: Default::default(),
-            reinvocation_policy: Default::default(),
-            match_conditions: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(MutatingWebhook { 1 => name, 2 => client_config as "clientConfig", 3 => rules, 4 => failure_policy as "failurePolicy", 5 => namespace_selector as "namespaceSelector", 6 => side_effects as "sideEffects", 7 => timeout_seconds as "timeoutSeconds", 8 => admission_review_versions as "admissionReviewVersions", 9 => match_policy as "matchPolicy", 10 => reinvocation_policy as "reinvocationPolicy", 11 => object_selector as "objectSelector", 12 => match_conditions as "matchConditions" });
 
 /// MutatingWebhookConfiguration describes the configuration of and admission webhook that accept or reject and may change the object.
 /// Deprecated in v1.16, planned for removal in v1.19. Use admissionregistration.k8s.io/v1 MutatingWebhookConfiguration instead.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "admissionregistration.k8s.io", version = "v1beta1", kind = "MutatingWebhookConfiguration", plural = "mutatingwebhookconfigurations", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::admissionregistration::v1::MutatingWebhookConfiguration)]
@@ -630,20 +571,10 @@ impl std::fmt::Debug for MutatingWebhookConfiguration {
     }
 }
 
-impl Default for MutatingWebhookConfiguration {
-    fn default() -> Self {
-        MutatingWebhookConfiguration {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            webhooks: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(MutatingWebhookConfiguration { 1 => metadata, 2 => webhooks });
 
 /// MutatingWebhookConfigurationList is a list of MutatingWebhookConfiguration.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "admissionregistration.k8s.io",
     version = "v1beta1",
@@ -686,20 +617,10 @@ impl std::fmt::Debug for MutatingWebhookConfigurationList {
     }
 }
 
-impl Default for MutatingWebhookConfigurationList {
-    fn default() -> Self {
-        MutatingWebhookConfigurationList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(MutatingWebhookConfigurationList { 1 => metadata, 2 => items });
 
 /// ValidatingAdmissionPolicy describes the definition of an admission validation policy that accepts or rejects an object without changing it.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "admissionregistration.k8s.io", version = "v1beta1", kind = "ValidatingAdmissionPolicy", plural = "validatingadmissionpolicies", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::admissionregistration::v1::ValidatingAdmissionPolicy)]
@@ -743,17 +664,6 @@ impl std::fmt::Debug for ValidatingAdmissionPolicy {
     }
 }
 
-impl Default for ValidatingAdmissionPolicy {
-    fn default() -> Self {
-        ValidatingAdmissionPolicy {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-            status: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ValidatingAdmissionPolicy { 1 => metadata, 2 => spec, 3 => status });
 
 /// ValidatingAdmissionPolicyBinding binds the ValidatingAdmissionPolicy with paramerized resources.
@@ -767,7 +677,7 @@ apimachinery::proto_message!(ValidatingAdmissionPolicy { 1 => metadata, 2 => spe
 /// CEL budget. Each evaluation of the policy is given an independent CEL cost budget.
 /// Adding/removing policies, bindings, or params can not affect whether a
 /// given (policy, binding, param) combination is within its own CEL budget.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "admissionregistration.k8s.io", version = "v1beta1", kind = "ValidatingAdmissionPolicyBinding", plural = "validatingadmissionpolicybindings", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::admissionregistration::v1::ValidatingAdmissionPolicyBinding)]
@@ -803,20 +713,10 @@ impl std::fmt::Debug for ValidatingAdmissionPolicyBinding {
     }
 }
 
-impl Default for ValidatingAdmissionPolicyBinding {
-    fn default() -> Self {
-        ValidatingAdmissionPolicyBinding {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ValidatingAdmissionPolicyBinding { 1 => metadata, 2 => spec });
 
 /// ValidatingAdmissionPolicyBindingList is a list of ValidatingAdmissionPolicyBinding.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "admissionregistration.k8s.io",
     version = "v1beta1",
@@ -859,20 +759,10 @@ impl std::fmt::Debug for ValidatingAdmissionPolicyBindingList {
     }
 }
 
-impl Default for ValidatingAdmissionPolicyBindingList {
-    fn default() -> Self {
-        ValidatingAdmissionPolicyBindingList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ValidatingAdmissionPolicyBindingList { 1 => metadata, 2 => items });
 
 /// ValidatingAdmissionPolicyList is a list of ValidatingAdmissionPolicy.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "admissionregistration.k8s.io",
     version = "v1beta1",
@@ -915,20 +805,10 @@ impl std::fmt::Debug for ValidatingAdmissionPolicyList {
     }
 }
 
-impl Default for ValidatingAdmissionPolicyList {
-    fn default() -> Self {
-        ValidatingAdmissionPolicyList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ValidatingAdmissionPolicyList { 1 => metadata, 2 => items });
 
 /// ValidatingWebhook describes an admission webhook and the resources and operations it applies to.
-#[derive(apimachinery::ApiType, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::admissionregistration::v1::ValidatingWebhook, nested)]
 pub struct ValidatingWebhook {
     /// name is the name of the admission webhook.
@@ -1107,29 +987,11 @@ impl std::fmt::Debug for ValidatingWebhook {
     }
 }
 
-impl Default for ValidatingWebhook {
-    fn default() -> Self {
-        ValidatingWebhook {
-            name: Default::default(),
-            client_config: Default::default(),
-            rules: Default::default(),
-            failure_policy: Default::default(),
-            match_policy: Default::default(),
-            namespace_selector: Default::default(),
-            object_selector: Default::default(),
-            side_effects: Default::default(),
-            timeout_seconds: Default::default(),
-            admission_review_versions: Default::default(),
-            match_conditions: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ValidatingWebhook { 1 => name, 2 => client_config as "clientConfig", 3 => rules, 4 => failure_policy as "failurePolicy", 5 => namespace_selector as "namespaceSelector", 6 => side_effects as "sideEffects", 7 => timeout_seconds as "timeoutSeconds", 8 => admission_review_versions as "admissionReviewVersions", 9 => match_policy as "matchPolicy", 10 => object_selector as "objectSelector", 11 => match_conditions as "matchConditions" });
 
 /// ValidatingWebhookConfiguration describes the configuration of and admission webhook that accept or reject and object without changing it.
 /// Deprecated in v1.16, planned for removal in v1.19. Use admissionregistration.k8s.io/v1 ValidatingWebhookConfiguration instead.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "admissionregistration.k8s.io", version = "v1beta1", kind = "ValidatingWebhookConfiguration", plural = "validatingwebhookconfigurations", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::admissionregistration::v1::ValidatingWebhookConfiguration)]
@@ -1165,20 +1027,10 @@ impl std::fmt::Debug for ValidatingWebhookConfiguration {
     }
 }
 
-impl Default for ValidatingWebhookConfiguration {
-    fn default() -> Self {
-        ValidatingWebhookConfiguration {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            webhooks: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ValidatingWebhookConfiguration { 1 => metadata, 2 => webhooks });
 
 /// ValidatingWebhookConfigurationList is a list of ValidatingWebhookConfiguration.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "admissionregistration.k8s.io",
     version = "v1beta1",
@@ -1218,16 +1070,6 @@ impl std::fmt::Debug for ValidatingWebhookConfigurationList {
             .field("metadata", &self.metadata)
             .field("items", &self.items)
             .finish()
-    }
-}
-
-impl Default for ValidatingWebhookConfigurationList {
-    fn default() -> Self {
-        ValidatingWebhookConfigurationList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
     }
 }
 

@@ -5,7 +5,7 @@
 /// APIGroupDiscovery holds information about which resources are being served for all version of the API Group.
 /// It contains a list of APIVersionDiscovery that holds a list of APIResourceDiscovery types served for a version.
 /// Versions are in descending order of preference, with the first version being the preferred entry.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "apidiscovery.k8s.io", version = "v2", kind = "APIGroupDiscovery", not_resource, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct APIGroupDiscovery {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -42,23 +42,13 @@ impl std::fmt::Debug for APIGroupDiscovery {
     }
 }
 
-impl Default for APIGroupDiscovery {
-    fn default() -> Self {
-        APIGroupDiscovery {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            versions: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(APIGroupDiscovery { 1 => metadata, 2 => versions });
 
 /// APIGroupDiscoveryList is a resource containing a list of APIGroupDiscovery.
 /// This is one of the types able to be returned from the /api and /apis endpoint and contains an aggregated
 /// list of API resources (built-ins, Custom Resource Definitions, resources from aggregated servers)
 /// that a cluster supports.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "apidiscovery.k8s.io", version = "v2", kind = "APIGroupDiscoveryList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct APIGroupDiscoveryList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -91,20 +81,10 @@ impl std::fmt::Debug for APIGroupDiscoveryList {
     }
 }
 
-impl Default for APIGroupDiscoveryList {
-    fn default() -> Self {
-        APIGroupDiscoveryList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(APIGroupDiscoveryList { 1 => metadata, 2 => items });
 
 /// APIResourceDiscovery provides information about an API resource for discovery.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct APIResourceDiscovery {
     /// resource is the plural name of the resource.  This is used in the URL path and is the unique identifier
     /// for this resource across all versions in the API group.
@@ -169,25 +149,10 @@ impl std::fmt::Debug for APIResourceDiscovery {
     }
 }
 
-impl Default for APIResourceDiscovery {
-    fn default() -> Self {
-        APIResourceDiscovery {
-            resource: Default::default(),
-            response_kind: Default::default(),
-            scope: Default::default(),
-            singular_resource: Default::default(),
-            verbs: Default::default(),
-            short_names: Default::default(),
-            categories: Default::default(),
-            subresources: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(APIResourceDiscovery { 1 => resource, 2 => response_kind as "responseKind", 3 => scope, 4 => singular_resource as "singularResource", 5 => verbs, 6 => short_names as "shortNames", 7 => categories, 8 => subresources });
 
 /// APISubresourceDiscovery provides information about an API subresource for discovery.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct APISubresourceDiscovery {
     /// subresource is the name of the subresource.  This is used in the URL path and is the unique identifier
     /// for this resource across all versions.
@@ -233,21 +198,10 @@ impl std::fmt::Debug for APISubresourceDiscovery {
     }
 }
 
-impl Default for APISubresourceDiscovery {
-    fn default() -> Self {
-        APISubresourceDiscovery {
-            subresource: Default::default(),
-            response_kind: Default::default(),
-            accepted_types: Default::default(),
-            verbs: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(APISubresourceDiscovery { 1 => subresource, 2 => response_kind as "responseKind", 3 => accepted_types as "acceptedTypes", 4 => verbs });
 
 /// APIVersionDiscovery holds a list of APIResourceDiscovery types that are served for a particular version within an API Group.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct APIVersionDiscovery {
     /// version is the name of the version within a group version.
     pub version: String,
@@ -282,16 +236,6 @@ impl std::fmt::Debug for APIVersionDiscovery {
             .field("resources", &self.resources)
             .field("freshness", &self.freshness)
             .finish()
-    }
-}
-
-impl Default for APIVersionDiscovery {
-    fn default() -> Self {
-        APIVersionDiscovery {
-            version: Default::default(),
-            resources: Default::default(),
-            freshness: Default::default(),
-        }
     }
 }
 

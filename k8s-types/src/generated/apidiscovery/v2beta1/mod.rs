@@ -26,7 +26,7 @@ pub type APIVersionDiscovery = crate::apidiscovery::v2::APIVersionDiscovery;
 /// APIGroupDiscovery holds information about which resources are being served for all version of the API Group.
 /// It contains a list of APIVersionDiscovery that holds a list of APIResourceDiscovery types served for a version.
 /// Versions are in descending order of preference, with the first version being the preferred entry.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "apidiscovery.k8s.io",
     version = "v2beta1",
@@ -75,23 +75,13 @@ impl std::fmt::Debug for APIGroupDiscovery {
     }
 }
 
-impl Default for APIGroupDiscovery {
-    fn default() -> Self {
-        APIGroupDiscovery {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            versions: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(APIGroupDiscovery { 1 => metadata, 2 => versions });
 
 /// APIGroupDiscoveryList is a resource containing a list of APIGroupDiscovery.
 /// This is one of the types able to be returned from the /api and /apis endpoint and contains an aggregated
 /// list of API resources (built-ins, Custom Resource Definitions, resources from aggregated servers)
 /// that a cluster supports.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "apidiscovery.k8s.io",
     version = "v2beta1",
@@ -131,16 +121,6 @@ impl std::fmt::Debug for APIGroupDiscoveryList {
             .field("metadata", &self.metadata)
             .field("items", &self.items)
             .finish()
-    }
-}
-
-impl Default for APIGroupDiscoveryList {
-    fn default() -> Self {
-        APIGroupDiscoveryList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
     }
 }
 

@@ -22,7 +22,7 @@ pub type JSONSchemaPropsOrStringArray = crate::custom::apiextensions::JSONSchema
 >;
 
 /// ConversionRequest describes the conversion request parameters.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ConversionRequest {
     /// uid is an identifier for the individual request/response. It allows distinguishing instances of requests which are
     /// otherwise identical (parallel requests, etc).
@@ -57,20 +57,10 @@ impl std::fmt::Debug for ConversionRequest {
     }
 }
 
-impl Default for ConversionRequest {
-    fn default() -> Self {
-        ConversionRequest {
-            uid: Default::default(),
-            desired_api_version: Default::default(),
-            objects: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ConversionRequest { 1 => uid, 2 => desired_api_version as "desiredAPIVersion", 3 => objects });
 
 /// ConversionResponse describes a conversion response.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ConversionResponse {
     /// uid is an identifier for the individual request/response.
     /// This should be copied over from the corresponding \`request.uid\`.
@@ -109,20 +99,10 @@ impl std::fmt::Debug for ConversionResponse {
     }
 }
 
-impl Default for ConversionResponse {
-    fn default() -> Self {
-        ConversionResponse {
-            uid: Default::default(),
-            converted_objects: Default::default(),
-            result: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ConversionResponse { 1 => uid, 2 => converted_objects as "convertedObjects", 3 => result });
 
 /// ConversionReview describes a conversion request/response.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "apiextensions.k8s.io", version = "v1", kind = "ConversionReview", not_resource, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ConversionReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -153,20 +133,10 @@ impl std::fmt::Debug for ConversionReview {
     }
 }
 
-impl Default for ConversionReview {
-    fn default() -> Self {
-        ConversionReview {
-            type_meta: Default::default(),
-            request: Default::default(),
-            response: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ConversionReview { 1 => request, 2 => response });
 
 /// CustomResourceColumnDefinition specifies a column for server side printing.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct CustomResourceColumnDefinition {
     /// name is a human readable name for the column.
     pub name: String,
@@ -217,23 +187,10 @@ impl std::fmt::Debug for CustomResourceColumnDefinition {
     }
 }
 
-impl Default for CustomResourceColumnDefinition {
-    fn default() -> Self {
-        CustomResourceColumnDefinition {
-            name: Default::default(),
-            r#type: Default::default(),
-            format: Default::default(),
-            description: Default::default(),
-            priority: Default::default(),
-            json_path: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(CustomResourceColumnDefinition { 1 => name, 2 => r#type as "type", 3 => format, 4 => description, 5 => priority, 6 => json_path as "jsonPath" });
 
 /// CustomResourceConversion describes how to convert different versions of a CR.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct CustomResourceConversion {
     /// strategy specifies how custom resources are converted between versions. Allowed values are:
     /// - \`"None"\`: The converter only change the apiVersion and would not touch any other field in the custom resource.
@@ -262,20 +219,11 @@ impl std::fmt::Debug for CustomResourceConversion {
     }
 }
 
-impl Default for CustomResourceConversion {
-    fn default() -> Self {
-        CustomResourceConversion {
-            strategy: Default::default(),
-            webhook: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(CustomResourceConversion { 1 => strategy, 2 => webhook });
 
 /// CustomResourceDefinition represents a resource that should be exposed on the API server.  Its name MUST be in the format
 /// \<.spec.name\>.\<.spec.group\>.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "apiextensions.k8s.io", version = "v1", kind = "CustomResourceDefinition", plural = "customresourcedefinitions", cluster_scoped, short_names = ["crd", "crds"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct CustomResourceDefinition {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -311,21 +259,10 @@ impl std::fmt::Debug for CustomResourceDefinition {
     }
 }
 
-impl Default for CustomResourceDefinition {
-    fn default() -> Self {
-        CustomResourceDefinition {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-            status: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(CustomResourceDefinition { 1 => metadata, 2 => spec, 3 => status });
 
 /// CustomResourceDefinitionCondition contains details for the current condition of this pod.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct CustomResourceDefinitionCondition {
     /// type is the type of the condition. Types include Established, NamesAccepted and Terminating.
     pub r#type: String,
@@ -373,23 +310,10 @@ impl std::fmt::Debug for CustomResourceDefinitionCondition {
     }
 }
 
-impl Default for CustomResourceDefinitionCondition {
-    fn default() -> Self {
-        CustomResourceDefinitionCondition {
-            r#type: Default::default(),
-            status: Default::default(),
-            last_transition_time: Default::default(),
-            reason: Default::default(),
-            message: Default::default(),
-            observed_generation: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(CustomResourceDefinitionCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message, 6 => observed_generation as "observedGeneration" });
 
 /// CustomResourceDefinitionList is a list of CustomResourceDefinition objects.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "apiextensions.k8s.io", version = "v1", kind = "CustomResourceDefinitionList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct CustomResourceDefinitionList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -422,20 +346,10 @@ impl std::fmt::Debug for CustomResourceDefinitionList {
     }
 }
 
-impl Default for CustomResourceDefinitionList {
-    fn default() -> Self {
-        CustomResourceDefinitionList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(CustomResourceDefinitionList { 1 => metadata, 2 => items });
 
 /// CustomResourceDefinitionNames indicates the names to serve this CustomResourceDefinition
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct CustomResourceDefinitionNames {
     /// plural is the plural name of the resource to serve.
     /// The custom resources are served under \`/apis/\<group\>/\<version\>/.../\<plural\>\`.
@@ -489,23 +403,10 @@ impl std::fmt::Debug for CustomResourceDefinitionNames {
     }
 }
 
-impl Default for CustomResourceDefinitionNames {
-    fn default() -> Self {
-        CustomResourceDefinitionNames {
-            plural: Default::default(),
-            singular: Default::default(),
-            short_names: Default::default(),
-            kind: Default::default(),
-            list_kind: Default::default(),
-            categories: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(CustomResourceDefinitionNames { 1 => plural, 2 => singular, 3 => short_names as "shortNames", 4 => kind, 5 => list_kind as "listKind", 6 => categories });
 
 /// CustomResourceDefinitionSpec describes how a user wants their resource to appear
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct CustomResourceDefinitionSpec {
     /// group is the API group of the defined custom resource.
     /// The custom resources are served under \`/apis/\<group\>/...\`.
@@ -563,23 +464,10 @@ impl std::fmt::Debug for CustomResourceDefinitionSpec {
     }
 }
 
-impl Default for CustomResourceDefinitionSpec {
-    fn default() -> Self {
-        CustomResourceDefinitionSpec {
-            group: Default::default(),
-            names: Default::default(),
-            scope: Default::default(),
-            versions: Default::default(),
-            conversion: Default::default(),
-            preserve_unknown_fields: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(CustomResourceDefinitionSpec { 1 => group, 3 => names, 4 => scope, 7 => versions, 9 => conversion, 10 => preserve_unknown_fields as "preserveUnknownFields" });
 
 /// CustomResourceDefinitionStatus indicates the state of the CustomResourceDefinition
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct CustomResourceDefinitionStatus {
     /// conditions indicate state for particular aspects of a CustomResourceDefinition
     #[api(nullable)]
@@ -622,21 +510,10 @@ impl std::fmt::Debug for CustomResourceDefinitionStatus {
     }
 }
 
-impl Default for CustomResourceDefinitionStatus {
-    fn default() -> Self {
-        CustomResourceDefinitionStatus {
-            conditions: Default::default(),
-            accepted_names: Default::default(),
-            stored_versions: Default::default(),
-            observed_generation: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(CustomResourceDefinitionStatus { 1 => conditions, 2 => accepted_names as "acceptedNames", 3 => stored_versions as "storedVersions", 4 => observed_generation as "observedGeneration" });
 
 /// CustomResourceDefinitionVersion describes a version for CRD.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct CustomResourceDefinitionVersion {
     /// name is the version name, e.g. “v1”, “v2beta1”, etc.
     /// The custom resources are served under this version at \`/apis/\<group\>/\<version\>/...\` if \`served\` is true.
@@ -707,26 +584,10 @@ impl std::fmt::Debug for CustomResourceDefinitionVersion {
     }
 }
 
-impl Default for CustomResourceDefinitionVersion {
-    fn default() -> Self {
-        CustomResourceDefinitionVersion {
-            name: Default::default(),
-            served: Default::default(),
-            storage: Default::default(),
-            deprecated: Default::default(),
-            deprecation_warning: Default::default(),
-            schema: Default::default(),
-            subresources: Default::default(),
-            additional_printer_columns: Default::default(),
-            selectable_fields: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(CustomResourceDefinitionVersion { 1 => name, 2 => served, 3 => storage, 4 => schema, 5 => subresources, 6 => additional_printer_columns as "additionalPrinterColumns", 7 => deprecated, 8 => deprecation_warning as "deprecationWarning", 9 => selectable_fields as "selectableFields" });
 
 /// CustomResourceSubresourceScale defines how to serve the scale subresource for CustomResources.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct CustomResourceSubresourceScale {
     /// specReplicasPath defines the JSON path inside of a custom resource that corresponds to Scale \`spec.replicas\`.
     /// Only JSON paths without the array notation are allowed.
@@ -771,16 +632,6 @@ impl std::fmt::Debug for CustomResourceSubresourceScale {
     }
 }
 
-impl Default for CustomResourceSubresourceScale {
-    fn default() -> Self {
-        CustomResourceSubresourceScale {
-            spec_replicas_path: Default::default(),
-            status_replicas_path: Default::default(),
-            label_selector_path: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(CustomResourceSubresourceScale { 1 => spec_replicas_path as "specReplicasPath", 2 => status_replicas_path as "statusReplicasPath", 3 => label_selector_path as "labelSelectorPath" });
 
 /// CustomResourceSubresourceStatus defines how to serve the status subresource for CustomResources.
@@ -788,7 +639,7 @@ apimachinery::proto_message!(CustomResourceSubresourceScale { 1 => spec_replicas
 /// \* exposes a /status subresource for the custom resource
 /// \* PUT requests to the /status subresource take a custom resource object, and ignore changes to anything except the status stanza
 /// \* PUT/POST/PATCH requests to the custom resource ignore changes to the status stanza
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct CustomResourceSubresourceStatus {}
 
 impl Clone for CustomResourceSubresourceStatus {
@@ -803,16 +654,10 @@ impl std::fmt::Debug for CustomResourceSubresourceStatus {
     }
 }
 
-impl Default for CustomResourceSubresourceStatus {
-    fn default() -> Self {
-        CustomResourceSubresourceStatus {}
-    }
-}
-
 apimachinery::proto_message!(CustomResourceSubresourceStatus {});
 
 /// CustomResourceSubresources defines the status and scale subresources for CustomResources.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct CustomResourceSubresources {
     /// status indicates the custom resource should serve a \`/status\` subresource.
     /// When enabled:
@@ -841,19 +686,10 @@ impl std::fmt::Debug for CustomResourceSubresources {
     }
 }
 
-impl Default for CustomResourceSubresources {
-    fn default() -> Self {
-        CustomResourceSubresources {
-            status: Default::default(),
-            scale: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(CustomResourceSubresources { 1 => status, 2 => scale });
 
 /// CustomResourceValidation is a list of validation methods for CustomResources.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct CustomResourceValidation {
     /// openAPIV3Schema is the OpenAPI v3 schema to use for validation and pruning.
     #[api(rename = "openAPIV3Schema")]
@@ -876,18 +712,10 @@ impl std::fmt::Debug for CustomResourceValidation {
     }
 }
 
-impl Default for CustomResourceValidation {
-    fn default() -> Self {
-        CustomResourceValidation {
-            open_apiv3_schema: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(CustomResourceValidation { 1 => open_apiv3_schema as "openAPIV3Schema" });
 
 /// ExternalDocumentation allows referencing an external resource for extended documentation.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ExternalDocumentation {
     /// The \`description\` field.
     #[api(skip_serializing_if = "String::is_empty")]
@@ -915,19 +743,10 @@ impl std::fmt::Debug for ExternalDocumentation {
     }
 }
 
-impl Default for ExternalDocumentation {
-    fn default() -> Self {
-        ExternalDocumentation {
-            description: Default::default(),
-            url: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ExternalDocumentation { 1 => description, 2 => url });
 
 /// JSONSchemaProps is a JSON-Schema following Specification Draft 4 (<http://json-schema.org/>).
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct JSONSchemaProps {
     /// The \`id\` field.
     #[api(skip_serializing_if = "String::is_empty")]
@@ -1272,61 +1091,10 @@ impl std::fmt::Debug for JSONSchemaProps {
     }
 }
 
-impl Default for JSONSchemaProps {
-    fn default() -> Self {
-        JSONSchemaProps {
-            id: Default::default(),
-            schema: Default::default(),
-            r#ref: Default::default(),
-            description: Default::default(),
-            r#type: Default::default(),
-            format: Default::default(),
-            title: Default::default(),
-            default: Default::default(),
-            maximum: Default::default(),
-            exclusive_maximum: Default::default(),
-            minimum: Default::default(),
-            exclusive_minimum: Default::default(),
-            max_length: Default::default(),
-            min_length: Default::default(),
-            pattern: Default::default(),
-            max_items: Default::default(),
-            min_items: Default::default(),
-            unique_items: Default::default(),
-            multiple_of: Default::default(),
-            r#enum: Default::default(),
-            max_properties: Default::default(),
-            min_properties: Default::default(),
-            required: Default::default(),
-            items: Default::default(),
-            all_of: Default::default(),
-            one_of: Default::default(),
-            any_of: Default::default(),
-            not: Default::default(),
-            properties: Default::default(),
-            additional_properties: Default::default(),
-            pattern_properties: Default::default(),
-            dependencies: Default::default(),
-            additional_items: Default::default(),
-            definitions: Default::default(),
-            external_docs: Default::default(),
-            example: Default::default(),
-            nullable: Default::default(),
-            x_kubernetes_preserve_unknown_fields: Default::default(),
-            x_kubernetes_embedded_resource: Default::default(),
-            x_kubernetes_int_or_string: Default::default(),
-            x_kubernetes_list_map_keys: Default::default(),
-            x_kubernetes_list_type: Default::default(),
-            x_kubernetes_map_type: Default::default(),
-            x_kubernetes_validations: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(JSONSchemaProps { 1 => id, 2 => schema as "$schema", 3 => r#ref as "$ref", 4 => description, 5 => r#type as "type", 6 => format, 7 => title, 8 => default, 9 => maximum, 10 => exclusive_maximum as "exclusiveMaximum", 11 => minimum, 12 => exclusive_minimum as "exclusiveMinimum", 13 => max_length as "maxLength", 14 => min_length as "minLength", 15 => pattern, 16 => max_items as "maxItems", 17 => min_items as "minItems", 18 => unique_items as "uniqueItems", 19 => multiple_of as "multipleOf", 20 => r#enum as "enum", 21 => max_properties as "maxProperties", 22 => min_properties as "minProperties", 23 => required, 24 => items, 25 => all_of as "allOf", 26 => one_of as "oneOf", 27 => any_of as "anyOf", 28 => not, 29 => properties, 30 => additional_properties as "additionalProperties", 31 => pattern_properties as "patternProperties", 32 => dependencies, 33 => additional_items as "additionalItems", 34 => definitions, 35 => external_docs as "externalDocs", 36 => example, 37 => nullable, 38 => x_kubernetes_preserve_unknown_fields as "x-kubernetes-preserve-unknown-fields", 39 => x_kubernetes_embedded_resource as "x-kubernetes-embedded-resource", 40 => x_kubernetes_int_or_string as "x-kubernetes-int-or-string", 41 => x_kubernetes_list_map_keys as "x-kubernetes-list-map-keys", 42 => x_kubernetes_list_type as "x-kubernetes-list-type", 43 => x_kubernetes_map_type as "x-kubernetes-map-type", 44 => x_kubernetes_validations as "x-kubernetes-validations" });
 
 /// SelectableField specifies the JSON path of a field that may be used with field selectors.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct SelectableField {
     /// jsonPath is a simple JSON path which is evaluated against each custom resource to produce a
     /// field selector value.
@@ -1355,18 +1123,10 @@ impl std::fmt::Debug for SelectableField {
     }
 }
 
-impl Default for SelectableField {
-    fn default() -> Self {
-        SelectableField {
-            json_path: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(SelectableField { 1 => json_path as "jsonPath" });
 
 /// ServiceReference holds a reference to Service.legacy.k8s.io
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ServiceReference {
     /// namespace is the namespace of the service.
     /// Required
@@ -1404,21 +1164,10 @@ impl std::fmt::Debug for ServiceReference {
     }
 }
 
-impl Default for ServiceReference {
-    fn default() -> Self {
-        ServiceReference {
-            namespace: Default::default(),
-            name: Default::default(),
-            path: Default::default(),
-            port: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ServiceReference { 1 => namespace, 2 => name, 3 => path, 4 => port });
 
 /// ValidationRule describes a validation rule written in the CEL expression language.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ValidationRule {
     /// Rule represents the expression which will be evaluated by CEL.
     /// ref: <https://github.com/google/cel-spec>
@@ -1563,23 +1312,10 @@ impl std::fmt::Debug for ValidationRule {
     }
 }
 
-impl Default for ValidationRule {
-    fn default() -> Self {
-        ValidationRule {
-            rule: Default::default(),
-            message: Default::default(),
-            message_expression: Default::default(),
-            reason: Default::default(),
-            field_path: Default::default(),
-            optional_old_self: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ValidationRule { 1 => rule, 2 => message, 3 => message_expression as "messageExpression", 4 => reason, 5 => field_path as "fieldPath", 6 => optional_old_self as "optionalOldSelf" });
 
 /// WebhookClientConfig contains the information to make a TLS connection with the webhook.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct WebhookClientConfig {
     /// url gives the location of the webhook, in standard URL form
     /// (\`scheme://host:port/path\`). Exactly one of \`url\` or \`service\`
@@ -1638,20 +1374,10 @@ impl std::fmt::Debug for WebhookClientConfig {
     }
 }
 
-impl Default for WebhookClientConfig {
-    fn default() -> Self {
-        WebhookClientConfig {
-            url: Default::default(),
-            service: Default::default(),
-            ca_bundle: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(WebhookClientConfig { 1 => service, 2 => ca_bundle as "caBundle", 3 => url });
 
 /// WebhookConversion describes how to call a conversion webhook
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct WebhookConversion {
     /// clientConfig is the instructions for how to call the webhook if strategy is \`Webhook\`.
     pub client_config: Option<WebhookClientConfig>,
@@ -1683,15 +1409,6 @@ impl std::fmt::Debug for WebhookConversion {
                 &self.conversion_review_versions,
             )
             .finish()
-    }
-}
-
-impl Default for WebhookConversion {
-    fn default() -> Self {
-        WebhookConversion {
-            client_config: Default::default(),
-            conversion_review_versions: Default::default(),
-        }
     }
 }
 

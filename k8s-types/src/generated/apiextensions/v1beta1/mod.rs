@@ -133,7 +133,7 @@ pub type ValidationRule = crate::apiextensions::v1::ValidationRule;
 pub type WebhookClientConfig = crate::apiextensions::v1::WebhookClientConfig;
 
 /// ConversionReview describes a conversion request/response.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "apiextensions.k8s.io",
     version = "v1beta1",
@@ -176,20 +176,10 @@ impl std::fmt::Debug for ConversionReview {
     }
 }
 
-impl Default for ConversionReview {
-    fn default() -> Self {
-        ConversionReview {
-            type_meta: Default::default(),
-            request: Default::default(),
-            response: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ConversionReview { 1 => request, 2 => response });
 
 /// CustomResourceColumnDefinition specifies a column for server side printing.
-#[derive(apimachinery::ApiType, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::apiextensions::v1::CustomResourceColumnDefinition, nested)]
 pub struct CustomResourceColumnDefinition {
     /// name is a human readable name for the column.
@@ -248,23 +238,10 @@ impl std::fmt::Debug for CustomResourceColumnDefinition {
     }
 }
 
-impl Default for CustomResourceColumnDefinition {
-    fn default() -> Self {
-        CustomResourceColumnDefinition {
-            name: Default::default(),
-            r#type: Default::default(),
-            format: Default::default(),
-            description: Default::default(),
-            priority: Default::default(),
-            json_path: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(CustomResourceColumnDefinition { 1 => name, 2 => r#type as "type", 3 => format, 4 => description, 5 => priority, 6 => json_path as "JSONPath" });
 
 /// CustomResourceConversion describes how to convert different versions of a CR.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct CustomResourceConversion {
     /// strategy specifies how custom resources are converted between versions. Allowed values are:
     /// - \`None\`: The converter only change the apiVersion and would not touch any other field in the custom resource.
@@ -308,22 +285,12 @@ impl std::fmt::Debug for CustomResourceConversion {
     }
 }
 
-impl Default for CustomResourceConversion {
-    fn default() -> Self {
-        CustomResourceConversion {
-            strategy: Default::default(),
-            webhook_client_config: Default::default(),
-            conversion_review_versions: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(CustomResourceConversion { 1 => strategy, 2 => webhook_client_config as "webhookClientConfig", 3 => conversion_review_versions as "conversionReviewVersions" });
 
 /// CustomResourceDefinition represents a resource that should be exposed on the API server.  Its name MUST be in the format
 /// \<.spec.name\>.\<.spec.group\>.
 /// Deprecated in v1.16, planned for removal in v1.22. Use apiextensions.k8s.io/v1 CustomResourceDefinition instead.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "apiextensions.k8s.io", version = "v1beta1", kind = "CustomResourceDefinition", plural = "customresourcedefinitions", cluster_scoped, short_names = ["crd", "crds"], verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::apiextensions::v1::CustomResourceDefinition)]
@@ -364,21 +331,10 @@ impl std::fmt::Debug for CustomResourceDefinition {
     }
 }
 
-impl Default for CustomResourceDefinition {
-    fn default() -> Self {
-        CustomResourceDefinition {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-            status: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(CustomResourceDefinition { 1 => metadata, 2 => spec, 3 => status });
 
 /// CustomResourceDefinitionList is a list of CustomResourceDefinition objects.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "apiextensions.k8s.io",
     version = "v1beta1",
@@ -421,20 +377,10 @@ impl std::fmt::Debug for CustomResourceDefinitionList {
     }
 }
 
-impl Default for CustomResourceDefinitionList {
-    fn default() -> Self {
-        CustomResourceDefinitionList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(CustomResourceDefinitionList { 1 => metadata, 2 => items });
 
 /// CustomResourceDefinitionSpec describes how a user wants their resource to appear
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct CustomResourceDefinitionSpec {
     /// group is the API group of the defined custom resource.
     /// The custom resources are served under \`/apis/\<group\>/...\`.
@@ -535,28 +481,10 @@ impl std::fmt::Debug for CustomResourceDefinitionSpec {
     }
 }
 
-impl Default for CustomResourceDefinitionSpec {
-    fn default() -> Self {
-        CustomResourceDefinitionSpec {
-            group: Default::default(),
-            version: Default::default(),
-            names: Default::default(),
-            scope: Default::default(),
-            validation: Default::default(),
-            subresources: Default::default(),
-            versions: Default::default(),
-            additional_printer_columns: Default::default(),
-            selectable_fields: Default::default(),
-            conversion: Default::default(),
-            preserve_unknown_fields: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(CustomResourceDefinitionSpec { 1 => group, 2 => version, 3 => names, 4 => scope, 5 => validation, 6 => subresources, 7 => versions, 8 => additional_printer_columns as "additionalPrinterColumns", 9 => conversion, 10 => preserve_unknown_fields as "preserveUnknownFields", 11 => selectable_fields as "selectableFields" });
 
 /// CustomResourceDefinitionVersion describes a version for CRD.
-#[derive(apimachinery::ApiType, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::apiextensions::v1::CustomResourceDefinitionVersion, nested)]
 pub struct CustomResourceDefinitionVersion {
     /// name is the version name, e.g. “v1”, “v2beta1”, etc.
@@ -638,22 +566,6 @@ impl std::fmt::Debug for CustomResourceDefinitionVersion {
             )
             .field("selectable_fields", &self.selectable_fields)
             .finish()
-    }
-}
-
-impl Default for CustomResourceDefinitionVersion {
-    fn default() -> Self {
-        CustomResourceDefinitionVersion {
-            name: Default::default(),
-            served: Default::default(),
-            storage: Default::default(),
-            deprecated: Default::default(),
-            deprecation_warning: Default::default(),
-            schema: Default::default(),
-            subresources: Default::default(),
-            additional_printer_columns: Default::default(),
-            selectable_fields: Default::default(),
-        }
     }
 }
 

@@ -4,7 +4,7 @@
 
 /// APIService represents a server for a particular GroupVersion.
 /// Name must be "version.group".
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "apiregistration.k8s.io", version = "v1", kind = "APIService", plural = "apiservices", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct APIService {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -40,21 +40,10 @@ impl std::fmt::Debug for APIService {
     }
 }
 
-impl Default for APIService {
-    fn default() -> Self {
-        APIService {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-            status: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(APIService { 1 => metadata, 2 => spec, 3 => status });
 
 /// APIServiceCondition describes the state of an APIService at a particular point
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct APIServiceCondition {
     /// Type is the type of the condition.
     pub r#type: String,
@@ -95,22 +84,10 @@ impl std::fmt::Debug for APIServiceCondition {
     }
 }
 
-impl Default for APIServiceCondition {
-    fn default() -> Self {
-        APIServiceCondition {
-            r#type: Default::default(),
-            status: Default::default(),
-            last_transition_time: Default::default(),
-            reason: Default::default(),
-            message: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(APIServiceCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
 
 /// APIServiceList is a list of APIService objects.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "apiregistration.k8s.io", version = "v1", kind = "APIServiceList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct APIServiceList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -143,21 +120,11 @@ impl std::fmt::Debug for APIServiceList {
     }
 }
 
-impl Default for APIServiceList {
-    fn default() -> Self {
-        APIServiceList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(APIServiceList { 1 => metadata, 2 => items });
 
 /// APIServiceSpec contains information for locating and communicating with a server.
 /// Only https is supported, though you are able to disable certificate verification.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct APIServiceSpec {
     /// Service is a reference to the service for this API server.  It must communicate
     /// on port 443.
@@ -229,24 +196,10 @@ impl std::fmt::Debug for APIServiceSpec {
     }
 }
 
-impl Default for APIServiceSpec {
-    fn default() -> Self {
-        APIServiceSpec {
-            service: Default::default(),
-            group: Default::default(),
-            version: Default::default(),
-            insecure_skip_tls_verify: Default::default(),
-            ca_bundle: Default::default(),
-            group_priority_minimum: Default::default(),
-            version_priority: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(APIServiceSpec { 1 => service, 2 => group, 3 => version, 4 => insecure_skip_tls_verify as "insecureSkipTLSVerify", 5 => ca_bundle as "caBundle", 7 => group_priority_minimum as "groupPriorityMinimum", 8 => version_priority as "versionPriority" });
 
 /// APIServiceStatus contains derived information about an API server
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct APIServiceStatus {
     /// Current service state of apiService.
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -269,18 +222,10 @@ impl std::fmt::Debug for APIServiceStatus {
     }
 }
 
-impl Default for APIServiceStatus {
-    fn default() -> Self {
-        APIServiceStatus {
-            conditions: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(APIServiceStatus { 1 => conditions });
 
 /// ServiceReference holds a reference to Service.legacy.k8s.io
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ServiceReference {
     /// Namespace is the namespace of the service
     #[api(skip_serializing_if = "String::is_empty")]
@@ -311,16 +256,6 @@ impl std::fmt::Debug for ServiceReference {
             .field("name", &self.name)
             .field("port", &self.port)
             .finish()
-    }
-}
-
-impl Default for ServiceReference {
-    fn default() -> Self {
-        ServiceReference {
-            namespace: Default::default(),
-            name: Default::default(),
-            port: Default::default(),
-        }
     }
 }
 

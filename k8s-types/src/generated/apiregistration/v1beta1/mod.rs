@@ -33,7 +33,7 @@ pub type ServiceReference = crate::apiregistration::v1::ServiceReference;
 
 /// APIService represents a server for a particular GroupVersion.
 /// Name must be "version.group".
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "apiregistration.k8s.io", version = "v1beta1", kind = "APIService", plural = "apiservices", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::apiregistration::v1::APIService)]
@@ -75,21 +75,10 @@ impl std::fmt::Debug for APIService {
     }
 }
 
-impl Default for APIService {
-    fn default() -> Self {
-        APIService {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-            status: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(APIService { 1 => metadata, 2 => spec, 3 => status });
 
 /// APIServiceList is a list of APIService objects.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "apiregistration.k8s.io",
     version = "v1beta1",
@@ -129,16 +118,6 @@ impl std::fmt::Debug for APIServiceList {
             .field("metadata", &self.metadata)
             .field("items", &self.items)
             .finish()
-    }
-}
-
-impl Default for APIServiceList {
-    fn default() -> Self {
-        APIServiceList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
     }
 }
 

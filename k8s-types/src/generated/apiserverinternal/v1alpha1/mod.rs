@@ -4,7 +4,7 @@
 
 /// An API server instance reports the version it can decode and the version it
 /// encodes objects to when persisting objects in the backend.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ServerStorageVersion {
     /// apiServerID is the ID of the reporting API server.
     #[api(rename = "apiServerID", skip_serializing_if = "String::is_empty")]
@@ -46,21 +46,10 @@ impl std::fmt::Debug for ServerStorageVersion {
     }
 }
 
-impl Default for ServerStorageVersion {
-    fn default() -> Self {
-        ServerStorageVersion {
-            api_server_id: Default::default(),
-            encoding_version: Default::default(),
-            decodable_versions: Default::default(),
-            served_versions: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ServerStorageVersion { 1 => api_server_id as "apiServerID", 2 => encoding_version as "encodingVersion", 3 => decodable_versions as "decodableVersions", 4 => served_versions as "servedVersions" });
 
 /// Storage version of a specific resource.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "internal.apiserver.k8s.io", version = "v1alpha1", kind = "StorageVersion", plural = "storageversions", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct StorageVersion {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -97,21 +86,10 @@ impl std::fmt::Debug for StorageVersion {
     }
 }
 
-impl Default for StorageVersion {
-    fn default() -> Self {
-        StorageVersion {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-            status: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(StorageVersion { 1 => metadata, 2 => spec, 3 => status });
 
 /// Describes the state of the storageVersion at a certain point.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct StorageVersionCondition {
     /// type of the condition.
     pub r#type: String,
@@ -155,23 +133,10 @@ impl std::fmt::Debug for StorageVersionCondition {
     }
 }
 
-impl Default for StorageVersionCondition {
-    fn default() -> Self {
-        StorageVersionCondition {
-            r#type: Default::default(),
-            status: Default::default(),
-            observed_generation: Default::default(),
-            last_transition_time: Default::default(),
-            reason: Default::default(),
-            message: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(StorageVersionCondition { 1 => r#type as "type", 2 => status, 3 => observed_generation as "observedGeneration", 4 => last_transition_time as "lastTransitionTime", 5 => reason, 6 => message });
 
 /// A list of StorageVersions.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "internal.apiserver.k8s.io",
     version = "v1alpha1",
@@ -210,20 +175,10 @@ impl std::fmt::Debug for StorageVersionList {
     }
 }
 
-impl Default for StorageVersionList {
-    fn default() -> Self {
-        StorageVersionList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(StorageVersionList { 1 => metadata, 2 => items });
 
 /// StorageVersionSpec is an empty spec.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct StorageVersionSpec {}
 
 impl Clone for StorageVersionSpec {
@@ -238,17 +193,11 @@ impl std::fmt::Debug for StorageVersionSpec {
     }
 }
 
-impl Default for StorageVersionSpec {
-    fn default() -> Self {
-        StorageVersionSpec {}
-    }
-}
-
 apimachinery::proto_message!(StorageVersionSpec {});
 
 /// API server instances report the versions they can decode and the version they
 /// encode objects to when persisting objects in the backend.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct StorageVersionStatus {
     /// storageVersions lists the reported versions per API server instance.
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -281,16 +230,6 @@ impl std::fmt::Debug for StorageVersionStatus {
             .field("common_encoding_version", &self.common_encoding_version)
             .field("conditions", &self.conditions)
             .finish()
-    }
-}
-
-impl Default for StorageVersionStatus {
-    fn default() -> Self {
-        StorageVersionStatus {
-            storage_versions: Default::default(),
-            common_encoding_version: Default::default(),
-            conditions: Default::default(),
-        }
     }
 }
 

@@ -11,7 +11,7 @@
 /// the DaemonSet and StatefulSet controllers for update and rollback, this object is beta. However,
 /// it may be subject to name and representation changes in future releases, and clients should not
 /// depend on its stability. It is primarily for internal use by controllers.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "apps", version = "v1", kind = "ControllerRevision", plural = "controllerrevisions", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ControllerRevision {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -47,21 +47,10 @@ impl std::fmt::Debug for ControllerRevision {
     }
 }
 
-impl Default for ControllerRevision {
-    fn default() -> Self {
-        ControllerRevision {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            data: Default::default(),
-            revision: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ControllerRevision { 1 => metadata, 2 => data, 3 => revision });
 
 /// ControllerRevisionList is a resource containing a list of ControllerRevision objects.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "apps", version = "v1", kind = "ControllerRevisionList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ControllerRevisionList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -93,20 +82,10 @@ impl std::fmt::Debug for ControllerRevisionList {
     }
 }
 
-impl Default for ControllerRevisionList {
-    fn default() -> Self {
-        ControllerRevisionList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ControllerRevisionList { 1 => metadata, 2 => items });
 
 /// DaemonSet represents the configuration of a daemon set.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "apps", version = "v1", kind = "DaemonSet", plural = "daemonsets", namespaced, short_names = ["ds"], categories = ["all"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct DaemonSet {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -147,21 +126,10 @@ impl std::fmt::Debug for DaemonSet {
     }
 }
 
-impl Default for DaemonSet {
-    fn default() -> Self {
-        DaemonSet {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-            status: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(DaemonSet { 1 => metadata, 2 => spec, 3 => status });
 
 /// DaemonSetCondition describes the state of a DaemonSet at a certain point.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct DaemonSetCondition {
     /// Type of DaemonSet condition.
     pub r#type: String,
@@ -201,22 +169,10 @@ impl std::fmt::Debug for DaemonSetCondition {
     }
 }
 
-impl Default for DaemonSetCondition {
-    fn default() -> Self {
-        DaemonSetCondition {
-            r#type: Default::default(),
-            status: Default::default(),
-            last_transition_time: Default::default(),
-            reason: Default::default(),
-            message: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(DaemonSetCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
 
 /// DaemonSetList is a collection of daemon sets.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "apps", version = "v1", kind = "DaemonSetList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct DaemonSetList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -249,20 +205,10 @@ impl std::fmt::Debug for DaemonSetList {
     }
 }
 
-impl Default for DaemonSetList {
-    fn default() -> Self {
-        DaemonSetList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(DaemonSetList { 1 => metadata, 2 => items });
 
 /// DaemonSetSpec is the specification of a daemon set.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct DaemonSetSpec {
     /// A label query over pods that are managed by the daemon set.
     /// Must match in order to be controlled.
@@ -315,22 +261,10 @@ impl std::fmt::Debug for DaemonSetSpec {
     }
 }
 
-impl Default for DaemonSetSpec {
-    fn default() -> Self {
-        DaemonSetSpec {
-            selector: Default::default(),
-            template: Default::default(),
-            update_strategy: Default::default(),
-            min_ready_seconds: Default::default(),
-            revision_history_limit: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(DaemonSetSpec { 1 => selector, 2 => template, 3 => update_strategy as "updateStrategy", 4 => min_ready_seconds as "minReadySeconds", 6 => revision_history_limit as "revisionHistoryLimit" });
 
 /// DaemonSetStatus represents the current status of a daemon set.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct DaemonSetStatus {
     /// The number of nodes that are running at least 1
     /// daemon pod and are supposed to run the daemon pod.
@@ -406,27 +340,10 @@ impl std::fmt::Debug for DaemonSetStatus {
     }
 }
 
-impl Default for DaemonSetStatus {
-    fn default() -> Self {
-        DaemonSetStatus {
-            current_number_scheduled: Default::default(),
-            number_misscheduled: Default::default(),
-            desired_number_scheduled: Default::default(),
-            number_ready: Default::default(),
-            observed_generation: Default::default(),
-            updated_number_scheduled: Default::default(),
-            number_available: Default::default(),
-            number_unavailable: Default::default(),
-            collision_count: Default::default(),
-            conditions: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(DaemonSetStatus { 1 => current_number_scheduled as "currentNumberScheduled", 2 => number_misscheduled as "numberMisscheduled", 3 => desired_number_scheduled as "desiredNumberScheduled", 4 => number_ready as "numberReady", 5 => observed_generation as "observedGeneration", 6 => updated_number_scheduled as "updatedNumberScheduled", 7 => number_available as "numberAvailable", 8 => number_unavailable as "numberUnavailable", 9 => collision_count as "collisionCount", 10 => conditions });
 
 /// DaemonSetUpdateStrategy is a struct used to control the update strategy for a DaemonSet.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct DaemonSetUpdateStrategy {
     /// Type of daemon set update. Can be "RollingUpdate" or "OnDelete". Default is RollingUpdate.
     #[api(skip_serializing_if = "String::is_empty")]
@@ -457,19 +374,10 @@ impl std::fmt::Debug for DaemonSetUpdateStrategy {
     }
 }
 
-impl Default for DaemonSetUpdateStrategy {
-    fn default() -> Self {
-        DaemonSetUpdateStrategy {
-            r#type: Default::default(),
-            rolling_update: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(DaemonSetUpdateStrategy { 1 => r#type as "type", 2 => rolling_update as "rollingUpdate" });
 
 /// Deployment enables declarative updates for Pods and ReplicaSets.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "apps", version = "v1", kind = "Deployment", plural = "deployments", namespaced, short_names = ["deploy"], categories = ["all"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct Deployment {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -505,21 +413,10 @@ impl std::fmt::Debug for Deployment {
     }
 }
 
-impl Default for Deployment {
-    fn default() -> Self {
-        Deployment {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-            status: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(Deployment { 1 => metadata, 2 => spec, 3 => status });
 
 /// DeploymentCondition describes the state of a deployment at a certain point.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct DeploymentCondition {
     /// Type of deployment condition.
     pub r#type: String,
@@ -563,23 +460,10 @@ impl std::fmt::Debug for DeploymentCondition {
     }
 }
 
-impl Default for DeploymentCondition {
-    fn default() -> Self {
-        DeploymentCondition {
-            r#type: Default::default(),
-            status: Default::default(),
-            last_update_time: Default::default(),
-            last_transition_time: Default::default(),
-            reason: Default::default(),
-            message: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(DeploymentCondition { 1 => r#type as "type", 2 => status, 4 => reason, 5 => message, 6 => last_update_time as "lastUpdateTime", 7 => last_transition_time as "lastTransitionTime" });
 
 /// DeploymentList is a list of Deployments.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "apps", version = "v1", kind = "DeploymentList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct DeploymentList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -611,20 +495,10 @@ impl std::fmt::Debug for DeploymentList {
     }
 }
 
-impl Default for DeploymentList {
-    fn default() -> Self {
-        DeploymentList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(DeploymentList { 1 => metadata, 2 => items });
 
 /// DeploymentSpec is the specification of the desired behavior of the Deployment.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct DeploymentSpec {
     /// Number of desired pods. This is a pointer to distinguish between explicit
     /// zero and not specified. Defaults to 1.
@@ -689,25 +563,10 @@ impl std::fmt::Debug for DeploymentSpec {
     }
 }
 
-impl Default for DeploymentSpec {
-    fn default() -> Self {
-        DeploymentSpec {
-            replicas: Default::default(),
-            selector: Default::default(),
-            template: Default::default(),
-            strategy: Default::default(),
-            min_ready_seconds: Default::default(),
-            revision_history_limit: Default::default(),
-            paused: Default::default(),
-            progress_deadline_seconds: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(DeploymentSpec { 1 => replicas, 2 => selector, 3 => template, 4 => strategy, 5 => min_ready_seconds as "minReadySeconds", 6 => revision_history_limit as "revisionHistoryLimit", 7 => paused, 9 => progress_deadline_seconds as "progressDeadlineSeconds" });
 
 /// DeploymentStatus is the most recently observed status of the Deployment.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct DeploymentStatus {
     /// The generation observed by the deployment controller.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
@@ -775,26 +634,10 @@ impl std::fmt::Debug for DeploymentStatus {
     }
 }
 
-impl Default for DeploymentStatus {
-    fn default() -> Self {
-        DeploymentStatus {
-            observed_generation: Default::default(),
-            replicas: Default::default(),
-            updated_replicas: Default::default(),
-            ready_replicas: Default::default(),
-            available_replicas: Default::default(),
-            unavailable_replicas: Default::default(),
-            terminating_replicas: Default::default(),
-            conditions: Default::default(),
-            collision_count: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(DeploymentStatus { 1 => observed_generation as "observedGeneration", 2 => replicas, 3 => updated_replicas as "updatedReplicas", 4 => available_replicas as "availableReplicas", 5 => unavailable_replicas as "unavailableReplicas", 6 => conditions, 7 => ready_replicas as "readyReplicas", 8 => collision_count as "collisionCount", 9 => terminating_replicas as "terminatingReplicas" });
 
 /// DeploymentStrategy describes how to replace existing pods with new ones.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct DeploymentStrategy {
     /// Type of deployment. Can be "Recreate" or "RollingUpdate". Default is RollingUpdate.
     #[api(skip_serializing_if = "String::is_empty")]
@@ -825,19 +668,10 @@ impl std::fmt::Debug for DeploymentStrategy {
     }
 }
 
-impl Default for DeploymentStrategy {
-    fn default() -> Self {
-        DeploymentStrategy {
-            r#type: Default::default(),
-            rolling_update: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(DeploymentStrategy { 1 => r#type as "type", 2 => rolling_update as "rollingUpdate" });
 
 /// ReplicaSet ensures that a specified number of pod replicas are running at any given time.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "apps", version = "v1", kind = "ReplicaSet", plural = "replicasets", namespaced, short_names = ["rs"], categories = ["all"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ReplicaSet {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -880,21 +714,10 @@ impl std::fmt::Debug for ReplicaSet {
     }
 }
 
-impl Default for ReplicaSet {
-    fn default() -> Self {
-        ReplicaSet {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-            status: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ReplicaSet { 1 => metadata, 2 => spec, 3 => status });
 
 /// ReplicaSetCondition describes the state of a replica set at a certain point.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ReplicaSetCondition {
     /// Type of replica set condition.
     pub r#type: String,
@@ -934,22 +757,10 @@ impl std::fmt::Debug for ReplicaSetCondition {
     }
 }
 
-impl Default for ReplicaSetCondition {
-    fn default() -> Self {
-        ReplicaSetCondition {
-            r#type: Default::default(),
-            status: Default::default(),
-            last_transition_time: Default::default(),
-            reason: Default::default(),
-            message: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ReplicaSetCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
 
 /// ReplicaSetList is a collection of ReplicaSets.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "apps", version = "v1", kind = "ReplicaSetList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ReplicaSetList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -983,20 +794,10 @@ impl std::fmt::Debug for ReplicaSetList {
     }
 }
 
-impl Default for ReplicaSetList {
-    fn default() -> Self {
-        ReplicaSetList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ReplicaSetList { 1 => metadata, 2 => items });
 
 /// ReplicaSetSpec is the specification of a ReplicaSet.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ReplicaSetSpec {
     /// Replicas is the number of desired pods.
     /// This is a pointer to distinguish between explicit zero and unspecified.
@@ -1042,21 +843,10 @@ impl std::fmt::Debug for ReplicaSetSpec {
     }
 }
 
-impl Default for ReplicaSetSpec {
-    fn default() -> Self {
-        ReplicaSetSpec {
-            replicas: Default::default(),
-            min_ready_seconds: Default::default(),
-            selector: Default::default(),
-            template: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ReplicaSetSpec { 1 => replicas, 2 => selector, 3 => template, 4 => min_ready_seconds as "minReadySeconds" });
 
 /// ReplicaSetStatus represents the current status of a ReplicaSet.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ReplicaSetStatus {
     /// Replicas is the most recently observed number of non-terminating pods.
     /// More info: <https://kubernetes.io/docs/concepts/workloads/controllers/replicaset>
@@ -1111,24 +901,10 @@ impl std::fmt::Debug for ReplicaSetStatus {
     }
 }
 
-impl Default for ReplicaSetStatus {
-    fn default() -> Self {
-        ReplicaSetStatus {
-            replicas: Default::default(),
-            fully_labeled_replicas: Default::default(),
-            ready_replicas: Default::default(),
-            available_replicas: Default::default(),
-            terminating_replicas: Default::default(),
-            observed_generation: Default::default(),
-            conditions: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ReplicaSetStatus { 1 => replicas, 2 => fully_labeled_replicas as "fullyLabeledReplicas", 3 => observed_generation as "observedGeneration", 4 => ready_replicas as "readyReplicas", 5 => available_replicas as "availableReplicas", 6 => conditions, 7 => terminating_replicas as "terminatingReplicas" });
 
 /// Spec to control the desired behavior of daemon set rolling update.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct RollingUpdateDaemonSet {
     /// The maximum number of DaemonSet pods that can be unavailable during the
     /// update. Value can be an absolute number (ex: 5) or a percentage of total
@@ -1184,19 +960,10 @@ impl std::fmt::Debug for RollingUpdateDaemonSet {
     }
 }
 
-impl Default for RollingUpdateDaemonSet {
-    fn default() -> Self {
-        RollingUpdateDaemonSet {
-            max_unavailable: Default::default(),
-            max_surge: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(RollingUpdateDaemonSet { 1 => max_unavailable as "maxUnavailable", 2 => max_surge as "maxSurge" });
 
 /// Spec to control the desired behavior of rolling update.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct RollingUpdateDeployment {
     /// The maximum number of pods that can be unavailable during the update.
     /// Value can be an absolute number (ex: 5) or a percentage of desired pods (ex: 10%).
@@ -1241,19 +1008,10 @@ impl std::fmt::Debug for RollingUpdateDeployment {
     }
 }
 
-impl Default for RollingUpdateDeployment {
-    fn default() -> Self {
-        RollingUpdateDeployment {
-            max_unavailable: Default::default(),
-            max_surge: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(RollingUpdateDeployment { 1 => max_unavailable as "maxUnavailable", 2 => max_surge as "maxSurge" });
 
 /// RollingUpdateStatefulSetStrategy is used to communicate parameter for RollingUpdateStatefulSetStrategyType.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct RollingUpdateStatefulSetStrategy {
     /// Partition indicates the ordinal at which the StatefulSet should be partitioned
     /// for updates. During a rolling update, all pods from ordinal Replicas-1 to
@@ -1288,15 +1046,6 @@ impl std::fmt::Debug for RollingUpdateStatefulSetStrategy {
     }
 }
 
-impl Default for RollingUpdateStatefulSetStrategy {
-    fn default() -> Self {
-        RollingUpdateStatefulSetStrategy {
-            partition: Default::default(),
-            max_unavailable: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(RollingUpdateStatefulSetStrategy { 1 => partition, 2 => max_unavailable as "maxUnavailable" });
 
 /// StatefulSet represents a set of pods with consistent identities.
@@ -1306,7 +1055,7 @@ apimachinery::proto_message!(RollingUpdateStatefulSetStrategy { 1 => partition, 
 ///
 /// The StatefulSet guarantees that a given network identity will always
 /// map to the same storage identity.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "apps", version = "v1", kind = "StatefulSet", plural = "statefulsets", namespaced, short_names = ["sts"], categories = ["all"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct StatefulSet {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1343,21 +1092,10 @@ impl std::fmt::Debug for StatefulSet {
     }
 }
 
-impl Default for StatefulSet {
-    fn default() -> Self {
-        StatefulSet {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-            status: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(StatefulSet { 1 => metadata, 2 => spec, 3 => status });
 
 /// StatefulSetCondition describes the state of a statefulset at a certain point.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct StatefulSetCondition {
     /// Type of statefulset condition.
     pub r#type: String,
@@ -1397,22 +1135,10 @@ impl std::fmt::Debug for StatefulSetCondition {
     }
 }
 
-impl Default for StatefulSetCondition {
-    fn default() -> Self {
-        StatefulSetCondition {
-            r#type: Default::default(),
-            status: Default::default(),
-            last_transition_time: Default::default(),
-            reason: Default::default(),
-            message: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(StatefulSetCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
 
 /// StatefulSetList is a collection of StatefulSets.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "apps", version = "v1", kind = "StatefulSetList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct StatefulSetList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1445,21 +1171,11 @@ impl std::fmt::Debug for StatefulSetList {
     }
 }
 
-impl Default for StatefulSetList {
-    fn default() -> Self {
-        StatefulSetList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(StatefulSetList { 1 => metadata, 2 => items });
 
 /// StatefulSetOrdinals describes the policy used for replica ordinal assignment
 /// in this StatefulSet.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct StatefulSetOrdinals {
     /// start is the number representing the first replica's index. It may be used
     /// to number replicas from an alternate index (eg: 1-indexed) over the default
@@ -1488,19 +1204,11 @@ impl std::fmt::Debug for StatefulSetOrdinals {
     }
 }
 
-impl Default for StatefulSetOrdinals {
-    fn default() -> Self {
-        StatefulSetOrdinals {
-            start: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(StatefulSetOrdinals { 1 => start });
 
 /// StatefulSetPersistentVolumeClaimRetentionPolicy describes the policy used for PVCs
 /// created from the StatefulSet VolumeClaimTemplates.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct StatefulSetPersistentVolumeClaimRetentionPolicy {
     /// WhenDeleted specifies what happens to PVCs created from StatefulSet
     /// VolumeClaimTemplates when the StatefulSet is deleted. The default policy
@@ -1535,19 +1243,10 @@ impl std::fmt::Debug for StatefulSetPersistentVolumeClaimRetentionPolicy {
     }
 }
 
-impl Default for StatefulSetPersistentVolumeClaimRetentionPolicy {
-    fn default() -> Self {
-        StatefulSetPersistentVolumeClaimRetentionPolicy {
-            when_deleted: Default::default(),
-            when_scaled: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(StatefulSetPersistentVolumeClaimRetentionPolicy { 1 => when_deleted as "whenDeleted", 2 => when_scaled as "whenScaled" });
 
 /// A StatefulSetSpec is the specification of a StatefulSet.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct StatefulSetSpec {
     /// replicas is the desired number of replicas of the given Template.
     /// These are replicas in the sense that they are instantiations of the
@@ -1662,28 +1361,10 @@ impl std::fmt::Debug for StatefulSetSpec {
     }
 }
 
-impl Default for StatefulSetSpec {
-    fn default() -> Self {
-        StatefulSetSpec {
-            replicas: Default::default(),
-            selector: Default::default(),
-            template: Default::default(),
-            volume_claim_templates: Default::default(),
-            service_name: Default::default(),
-            pod_management_policy: Default::default(),
-            update_strategy: Default::default(),
-            revision_history_limit: Default::default(),
-            min_ready_seconds: Default::default(),
-            persistent_volume_claim_retention_policy: Default::default(),
-            ordinals: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(StatefulSetSpec { 1 => replicas, 2 => selector, 3 => template, 4 => volume_claim_templates as "volumeClaimTemplates", 5 => service_name as "serviceName", 6 => pod_management_policy as "podManagementPolicy", 7 => update_strategy as "updateStrategy", 8 => revision_history_limit as "revisionHistoryLimit", 9 => min_ready_seconds as "minReadySeconds", 10 => persistent_volume_claim_retention_policy as "persistentVolumeClaimRetentionPolicy", 11 => ordinals });
 
 /// StatefulSetStatus represents the current state of a StatefulSet.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct StatefulSetStatus {
     /// observedGeneration is the most recent generation observed for this StatefulSet. It corresponds to the
     /// StatefulSet's generation, which is updated on mutation by the API Server.
@@ -1755,29 +1436,12 @@ impl std::fmt::Debug for StatefulSetStatus {
     }
 }
 
-impl Default for StatefulSetStatus {
-    fn default() -> Self {
-        StatefulSetStatus {
-            observed_generation: Default::default(),
-            replicas: Default::default(),
-            ready_replicas: Default::default(),
-            current_replicas: Default::default(),
-            updated_replicas: Default::default(),
-            current_revision: Default::default(),
-            update_revision: Default::default(),
-            collision_count: Default::default(),
-            conditions: Default::default(),
-            available_replicas: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(StatefulSetStatus { 1 => observed_generation as "observedGeneration", 2 => replicas, 3 => ready_replicas as "readyReplicas", 4 => current_replicas as "currentReplicas", 5 => updated_replicas as "updatedReplicas", 6 => current_revision as "currentRevision", 7 => update_revision as "updateRevision", 9 => collision_count as "collisionCount", 10 => conditions, 11 => available_replicas as "availableReplicas" });
 
 /// StatefulSetUpdateStrategy indicates the strategy that the StatefulSet
 /// controller will use to perform updates. It includes any additional parameters
 /// necessary to perform the update for the indicated strategy.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct StatefulSetUpdateStrategy {
     /// Type indicates the type of the StatefulSetUpdateStrategy.
     /// Default is RollingUpdate.
@@ -1802,15 +1466,6 @@ impl std::fmt::Debug for StatefulSetUpdateStrategy {
             .field("type", &self.r#type)
             .field("rolling_update", &self.rolling_update)
             .finish()
-    }
-}
-
-impl Default for StatefulSetUpdateStrategy {
-    fn default() -> Self {
-        StatefulSetUpdateStrategy {
-            r#type: Default::default(),
-            rolling_update: Default::default(),
-        }
     }
 }
 

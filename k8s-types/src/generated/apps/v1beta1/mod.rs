@@ -95,7 +95,7 @@ pub type StatefulSetUpdateStrategy = crate::apps::v1::StatefulSetUpdateStrategy;
 /// the DaemonSet and StatefulSet controllers for update and rollback, this object is beta. However,
 /// it may be subject to name and representation changes in future releases, and clients should not
 /// depend on its stability. It is primarily for internal use by controllers.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "apps", version = "v1beta1", kind = "ControllerRevision", plural = "controllerrevisions", namespaced, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::ControllerRevision)]
@@ -137,21 +137,10 @@ impl std::fmt::Debug for ControllerRevision {
     }
 }
 
-impl Default for ControllerRevision {
-    fn default() -> Self {
-        ControllerRevision {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            data: Default::default(),
-            revision: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ControllerRevision { 1 => metadata, 2 => data, 3 => revision });
 
 /// ControllerRevisionList is a resource containing a list of ControllerRevision objects.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "apps",
     version = "v1beta1",
@@ -193,22 +182,12 @@ impl std::fmt::Debug for ControllerRevisionList {
     }
 }
 
-impl Default for ControllerRevisionList {
-    fn default() -> Self {
-        ControllerRevisionList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ControllerRevisionList { 1 => metadata, 2 => items });
 
 /// DEPRECATED - This group version of Deployment is deprecated by apps/v1beta2/Deployment. See the release notes for
 /// more information.
 /// Deployment enables declarative updates for Pods and ReplicaSets.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "apps", version = "v1beta1", kind = "Deployment", plural = "deployments", namespaced, short_names = ["deploy"], categories = ["all"], verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::Deployment, to_hub = crate::conversions::deployment::apps_v1beta1::to_hub, from_hub = crate::conversions::deployment::apps_v1beta1::from_hub)]
@@ -248,21 +227,10 @@ impl std::fmt::Debug for Deployment {
     }
 }
 
-impl Default for Deployment {
-    fn default() -> Self {
-        Deployment {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-            status: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(Deployment { 1 => metadata, 2 => spec, 3 => status });
 
 /// DeploymentList is a list of Deployments.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "apps",
     version = "v1beta1",
@@ -304,21 +272,11 @@ impl std::fmt::Debug for DeploymentList {
     }
 }
 
-impl Default for DeploymentList {
-    fn default() -> Self {
-        DeploymentList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(DeploymentList { 1 => metadata, 2 => items });
 
 /// DEPRECATED.
 /// DeploymentRollback stores the information required to rollback a deployment.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "apps", version = "v1beta1", kind = "DeploymentRollback", not_resource, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct DeploymentRollback {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -354,21 +312,10 @@ impl std::fmt::Debug for DeploymentRollback {
     }
 }
 
-impl Default for DeploymentRollback {
-    fn default() -> Self {
-        DeploymentRollback {
-            type_meta: Default::default(),
-            name: Default::default(),
-            updated_annotations: Default::default(),
-            rollback_to: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(DeploymentRollback { 1 => name, 2 => updated_annotations as "updatedAnnotations", 3 => rollback_to as "rollbackTo" });
 
 /// DeploymentSpec is the specification of the desired behavior of the Deployment.
-#[derive(apimachinery::ApiType, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::DeploymentSpec, nested)]
 pub struct DeploymentSpec {
     /// replicas is the number of desired pods. This is a pointer to distinguish between explicit
@@ -446,26 +393,10 @@ impl std::fmt::Debug for DeploymentSpec {
     }
 }
 
-impl Default for DeploymentSpec {
-    fn default() -> Self {
-        DeploymentSpec {
-            replicas: Default::default(),
-            selector: Default::default(),
-            template: Default::default(),
-            strategy: Default::default(),
-            min_ready_seconds: Default::default(),
-            revision_history_limit: Default::default(),
-            paused: Default::default(),
-            rollback_to: Default::default(),
-            progress_deadline_seconds: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(DeploymentSpec { 1 => replicas, 2 => selector, 3 => template, 4 => strategy, 5 => min_ready_seconds as "minReadySeconds", 6 => revision_history_limit as "revisionHistoryLimit", 7 => paused, 8 => rollback_to as "rollbackTo", 9 => progress_deadline_seconds as "progressDeadlineSeconds" });
 
 /// DEPRECATED.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct RollbackConfig {
     /// The revision to rollback to. If set to 0, rollback to the last revision.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
@@ -488,18 +419,10 @@ impl std::fmt::Debug for RollbackConfig {
     }
 }
 
-impl Default for RollbackConfig {
-    fn default() -> Self {
-        RollbackConfig {
-            revision: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(RollbackConfig { 1 => revision });
 
 /// Scale represents a scaling request for a resource.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "apps",
     version = "v1beta1",
@@ -547,17 +470,6 @@ impl std::fmt::Debug for Scale {
     }
 }
 
-impl Default for Scale {
-    fn default() -> Self {
-        Scale {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-            status: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(Scale { 1 => metadata, 2 => spec, 3 => status });
 
 /// DEPRECATED - This group version of StatefulSet is deprecated by apps/v1beta2/StatefulSet. See the release notes for
@@ -569,7 +481,7 @@ apimachinery::proto_message!(Scale { 1 => metadata, 2 => spec, 3 => status });
 ///
 /// The StatefulSet guarantees that a given network identity will always
 /// map to the same storage identity.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "apps", version = "v1beta1", kind = "StatefulSet", plural = "statefulsets", namespaced, short_names = ["sts"], categories = ["all"], verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::StatefulSet)]
@@ -609,21 +521,10 @@ impl std::fmt::Debug for StatefulSet {
     }
 }
 
-impl Default for StatefulSet {
-    fn default() -> Self {
-        StatefulSet {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-            status: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(StatefulSet { 1 => metadata, 2 => spec, 3 => status });
 
 /// StatefulSetList is a collection of StatefulSets.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "apps",
     version = "v1beta1",
@@ -665,20 +566,10 @@ impl std::fmt::Debug for StatefulSetList {
     }
 }
 
-impl Default for StatefulSetList {
-    fn default() -> Self {
-        StatefulSetList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(StatefulSetList { 1 => metadata, 2 => items });
 
 /// A StatefulSetSpec is the specification of a StatefulSet.
-#[derive(apimachinery::ApiType, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::StatefulSetSpec, nested)]
 pub struct StatefulSetSpec {
     /// replicas is the desired number of replicas of the given Template.
@@ -803,28 +694,10 @@ impl std::fmt::Debug for StatefulSetSpec {
     }
 }
 
-impl Default for StatefulSetSpec {
-    fn default() -> Self {
-        StatefulSetSpec {
-            replicas: Default::default(),
-            selector: Default::default(),
-            template: Default::default(),
-            volume_claim_templates: Default::default(),
-            service_name: Default::default(),
-            pod_management_policy: Default::default(),
-            update_strategy: Default::default(),
-            revision_history_limit: Default::default(),
-            min_ready_seconds: Default::default(),
-            persistent_volume_claim_retention_policy: Default::default(),
-            ordinals: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(StatefulSetSpec { 1 => replicas, 2 => selector, 3 => template, 4 => volume_claim_templates as "volumeClaimTemplates", 5 => service_name as "serviceName", 6 => pod_management_policy as "podManagementPolicy", 7 => update_strategy as "updateStrategy", 8 => revision_history_limit as "revisionHistoryLimit", 9 => min_ready_seconds as "minReadySeconds", 10 => persistent_volume_claim_retention_policy as "persistentVolumeClaimRetentionPolicy", 11 => ordinals });
 
 /// StatefulSetStatus represents the current state of a StatefulSet.
-#[derive(apimachinery::ApiType, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::StatefulSetStatus, nested)]
 pub struct StatefulSetStatus {
     /// observedGeneration is the most recent generation observed for this StatefulSet. It corresponds to the
@@ -903,23 +776,6 @@ impl std::fmt::Debug for StatefulSetStatus {
             .field("conditions", &self.conditions)
             .field("available_replicas", &self.available_replicas)
             .finish()
-    }
-}
-
-impl Default for StatefulSetStatus {
-    fn default() -> Self {
-        StatefulSetStatus {
-            observed_generation: Default::default(),
-            replicas: Default::default(),
-            ready_replicas: Default::default(),
-            current_replicas: Default::default(),
-            updated_replicas: Default::default(),
-            current_revision: Default::default(),
-            update_revision: Default::default(),
-            collision_count: Default::default(),
-            conditions: Default::default(),
-            available_replicas: Default::default(),
-        }
     }
 }
 

@@ -158,7 +158,7 @@ pub type StatefulSetUpdateStrategy = crate::apps::v1::StatefulSetUpdateStrategy;
 /// the DaemonSet and StatefulSet controllers for update and rollback, this object is beta. However,
 /// it may be subject to name and representation changes in future releases, and clients should not
 /// depend on its stability. It is primarily for internal use by controllers.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "apps", version = "v1beta2", kind = "ControllerRevision", plural = "controllerrevisions", namespaced, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::ControllerRevision)]
@@ -200,21 +200,10 @@ impl std::fmt::Debug for ControllerRevision {
     }
 }
 
-impl Default for ControllerRevision {
-    fn default() -> Self {
-        ControllerRevision {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            data: Default::default(),
-            revision: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ControllerRevision { 1 => metadata, 2 => data, 3 => revision });
 
 /// ControllerRevisionList is a resource containing a list of ControllerRevision objects.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "apps",
     version = "v1beta2",
@@ -256,22 +245,12 @@ impl std::fmt::Debug for ControllerRevisionList {
     }
 }
 
-impl Default for ControllerRevisionList {
-    fn default() -> Self {
-        ControllerRevisionList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ControllerRevisionList { 1 => metadata, 2 => items });
 
 /// DEPRECATED - This group version of DaemonSet is deprecated by apps/v1/DaemonSet. See the release notes for
 /// more information.
 /// DaemonSet represents the configuration of a daemon set.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "apps", version = "v1beta2", kind = "DaemonSet", plural = "daemonsets", namespaced, short_names = ["ds"], categories = ["all"], verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::DaemonSet)]
@@ -318,21 +297,10 @@ impl std::fmt::Debug for DaemonSet {
     }
 }
 
-impl Default for DaemonSet {
-    fn default() -> Self {
-        DaemonSet {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-            status: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(DaemonSet { 1 => metadata, 2 => spec, 3 => status });
 
 /// DaemonSetList is a collection of daemon sets.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "apps",
     version = "v1beta2",
@@ -375,22 +343,12 @@ impl std::fmt::Debug for DaemonSetList {
     }
 }
 
-impl Default for DaemonSetList {
-    fn default() -> Self {
-        DaemonSetList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(DaemonSetList { 1 => metadata, 2 => items });
 
 /// DEPRECATED - This group version of Deployment is deprecated by apps/v1/Deployment. See the release notes for
 /// more information.
 /// Deployment enables declarative updates for Pods and ReplicaSets.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "apps", version = "v1beta2", kind = "Deployment", plural = "deployments", namespaced, short_names = ["deploy"], categories = ["all"], verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::Deployment)]
@@ -431,21 +389,10 @@ impl std::fmt::Debug for Deployment {
     }
 }
 
-impl Default for Deployment {
-    fn default() -> Self {
-        Deployment {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-            status: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(Deployment { 1 => metadata, 2 => spec, 3 => status });
 
 /// DeploymentList is a list of Deployments.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "apps",
     version = "v1beta2",
@@ -487,22 +434,12 @@ impl std::fmt::Debug for DeploymentList {
     }
 }
 
-impl Default for DeploymentList {
-    fn default() -> Self {
-        DeploymentList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(DeploymentList { 1 => metadata, 2 => items });
 
 /// DEPRECATED - This group version of ReplicaSet is deprecated by apps/v1/ReplicaSet. See the release notes for
 /// more information.
 /// ReplicaSet ensures that a specified number of pod replicas are running at any given time.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "apps", version = "v1beta2", kind = "ReplicaSet", plural = "replicasets", namespaced, short_names = ["rs"], categories = ["all"], verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::ReplicaSet)]
@@ -550,21 +487,10 @@ impl std::fmt::Debug for ReplicaSet {
     }
 }
 
-impl Default for ReplicaSet {
-    fn default() -> Self {
-        ReplicaSet {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-            status: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ReplicaSet { 1 => metadata, 2 => spec, 3 => status });
 
 /// ReplicaSetList is a collection of ReplicaSets.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "apps",
     version = "v1beta2",
@@ -608,20 +534,10 @@ impl std::fmt::Debug for ReplicaSetList {
     }
 }
 
-impl Default for ReplicaSetList {
-    fn default() -> Self {
-        ReplicaSetList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ReplicaSetList { 1 => metadata, 2 => items });
 
 /// Scale represents a scaling request for a resource.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "apps", version = "v1beta2", kind = "Scale", not_resource, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct Scale {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -656,21 +572,10 @@ impl std::fmt::Debug for Scale {
     }
 }
 
-impl Default for Scale {
-    fn default() -> Self {
-        Scale {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-            status: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(Scale { 1 => metadata, 2 => spec, 3 => status });
 
 /// ScaleSpec describes the attributes of a scale subresource
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ScaleSpec {
     /// desired number of instances for the scaled object.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
@@ -693,18 +598,10 @@ impl std::fmt::Debug for ScaleSpec {
     }
 }
 
-impl Default for ScaleSpec {
-    fn default() -> Self {
-        ScaleSpec {
-            replicas: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ScaleSpec { 1 => replicas });
 
 /// ScaleStatus represents the current status of a scale subresource.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ScaleStatus {
     /// actual number of observed instances of the scaled object.
     pub replicas: i32,
@@ -741,16 +638,6 @@ impl std::fmt::Debug for ScaleStatus {
     }
 }
 
-impl Default for ScaleStatus {
-    fn default() -> Self {
-        ScaleStatus {
-            replicas: Default::default(),
-            selector: Default::default(),
-            target_selector: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ScaleStatus { 1 => replicas, 2 => selector, 3 => target_selector as "targetSelector" });
 
 /// DEPRECATED - This group version of StatefulSet is deprecated by apps/v1/StatefulSet. See the release notes for
@@ -762,7 +649,7 @@ apimachinery::proto_message!(ScaleStatus { 1 => replicas, 2 => selector, 3 => ta
 ///
 /// The StatefulSet guarantees that a given network identity will always
 /// map to the same storage identity.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "apps", version = "v1beta2", kind = "StatefulSet", plural = "statefulsets", namespaced, short_names = ["sts"], categories = ["all"], verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::StatefulSet)]
@@ -804,21 +691,10 @@ impl std::fmt::Debug for StatefulSet {
     }
 }
 
-impl Default for StatefulSet {
-    fn default() -> Self {
-        StatefulSet {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-            status: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(StatefulSet { 1 => metadata, 2 => spec, 3 => status });
 
 /// StatefulSetList is a collection of StatefulSets.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "apps",
     version = "v1beta2",
@@ -857,16 +733,6 @@ impl std::fmt::Debug for StatefulSetList {
             .field("metadata", &self.metadata)
             .field("items", &self.items)
             .finish()
-    }
-}
-
-impl Default for StatefulSetList {
-    fn default() -> Self {
-        StatefulSetList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
     }
 }
 

@@ -6,7 +6,7 @@
 pub type ExtraValue = Vec<String>;
 
 /// BoundObjectReference is a reference to an object that a token is bound to.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct BoundObjectReference {
     /// kind of the referent. Valid kinds are 'Pod' and 'Secret'.
     #[api(skip_serializing_if = "String::is_empty")]
@@ -44,23 +44,12 @@ impl std::fmt::Debug for BoundObjectReference {
     }
 }
 
-impl Default for BoundObjectReference {
-    fn default() -> Self {
-        BoundObjectReference {
-            kind: Default::default(),
-            api_version: Default::default(),
-            name: Default::default(),
-            uid: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(BoundObjectReference { 1 => kind, 2 => api_version as "apiVersion", 3 => name, 4 => uid });
 
 /// SelfSubjectReview contains the user information that the kube-apiserver has about the user making this request.
 /// When using impersonation, users will receive the user info of the user being impersonated.  If impersonation or
 /// request header authentication is used, any extra keys will have their case ignored and returned as lowercase.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "authentication.k8s.io", version = "v1", kind = "SelfSubjectReview", plural = "selfsubjectreviews", cluster_scoped, verbs = ["create"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct SelfSubjectReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -92,20 +81,10 @@ impl std::fmt::Debug for SelfSubjectReview {
     }
 }
 
-impl Default for SelfSubjectReview {
-    fn default() -> Self {
-        SelfSubjectReview {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            status: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(SelfSubjectReview { 1 => metadata, 2 => status });
 
 /// SelfSubjectReviewStatus is filled by the kube-apiserver and sent back to a user.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct SelfSubjectReviewStatus {
     /// userInfo is a set of attributes belonging to the user making this request.
     pub user_info: UserInfo,
@@ -127,18 +106,10 @@ impl std::fmt::Debug for SelfSubjectReviewStatus {
     }
 }
 
-impl Default for SelfSubjectReviewStatus {
-    fn default() -> Self {
-        SelfSubjectReviewStatus {
-            user_info: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(SelfSubjectReviewStatus { 1 => user_info as "userInfo" });
 
 /// TokenRequest requests a token for a given service account.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "authentication.k8s.io",
     version = "v1",
@@ -181,21 +152,10 @@ impl std::fmt::Debug for TokenRequest {
     }
 }
 
-impl Default for TokenRequest {
-    fn default() -> Self {
-        TokenRequest {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-            status: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(TokenRequest { 1 => metadata, 2 => spec, 3 => status });
 
 /// TokenRequestSpec contains client provided parameters of a token request.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct TokenRequestSpec {
     /// audiences are the intendend audiences of the token. A recipient of a
     /// token must identify themself with an identifier in the list of
@@ -239,20 +199,10 @@ impl std::fmt::Debug for TokenRequestSpec {
     }
 }
 
-impl Default for TokenRequestSpec {
-    fn default() -> Self {
-        TokenRequestSpec {
-            audiences: Default::default(),
-            expiration_seconds: Default::default(),
-            bound_object_ref: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(TokenRequestSpec { 1 => audiences, 3 => bound_object_ref as "boundObjectRef", 4 => expiration_seconds as "expirationSeconds" });
 
 /// TokenRequestStatus is the result of a token request.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct TokenRequestStatus {
     /// token is the opaque bearer token.
     pub token: String,
@@ -278,21 +228,12 @@ impl std::fmt::Debug for TokenRequestStatus {
     }
 }
 
-impl Default for TokenRequestStatus {
-    fn default() -> Self {
-        TokenRequestStatus {
-            token: Default::default(),
-            expiration_timestamp: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(TokenRequestStatus { 1 => token, 2 => expiration_timestamp as "expirationTimestamp" });
 
 /// TokenReview attempts to authenticate a token to a known user.
 /// Note: TokenReview requests may be cached by the webhook token authenticator
 /// plugin in the kube-apiserver.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "authentication.k8s.io", version = "v1", kind = "TokenReview", plural = "tokenreviews", cluster_scoped, verbs = ["create"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct TokenReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -328,21 +269,10 @@ impl std::fmt::Debug for TokenReview {
     }
 }
 
-impl Default for TokenReview {
-    fn default() -> Self {
-        TokenReview {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-            status: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(TokenReview { 1 => metadata, 2 => spec, 3 => status });
 
 /// TokenReviewSpec is a description of the token authentication request.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct TokenReviewSpec {
     /// token is the opaque bearer token.
     #[api(skip_serializing_if = "String::is_empty")]
@@ -374,19 +304,10 @@ impl std::fmt::Debug for TokenReviewSpec {
     }
 }
 
-impl Default for TokenReviewSpec {
-    fn default() -> Self {
-        TokenReviewSpec {
-            token: Default::default(),
-            audiences: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(TokenReviewSpec { 1 => token, 2 => audiences });
 
 /// TokenReviewStatus is the result of the token authentication request.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct TokenReviewStatus {
     /// authenticated indicates that the token was associated with a known user.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
@@ -431,22 +352,11 @@ impl std::fmt::Debug for TokenReviewStatus {
     }
 }
 
-impl Default for TokenReviewStatus {
-    fn default() -> Self {
-        TokenReviewStatus {
-            authenticated: Default::default(),
-            user: Default::default(),
-            audiences: Default::default(),
-            error: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(TokenReviewStatus { 1 => authenticated, 2 => user, 3 => error, 4 => audiences });
 
 /// UserInfo holds the information about the user needed to implement the
 /// user.Info interface.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct UserInfo {
     /// username is the name that uniquely identifies this user among all active users.
     #[api(skip_serializing_if = "String::is_empty")]
@@ -483,17 +393,6 @@ impl std::fmt::Debug for UserInfo {
             .field("groups", &self.groups)
             .field("extra", &self.extra)
             .finish()
-    }
-}
-
-impl Default for UserInfo {
-    fn default() -> Self {
-        UserInfo {
-            username: Default::default(),
-            uid: Default::default(),
-            groups: Default::default(),
-            extra: Default::default(),
-        }
     }
 }
 

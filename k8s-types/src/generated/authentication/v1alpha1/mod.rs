@@ -12,7 +12,7 @@ pub type SelfSubjectReviewStatus = crate::authentication::v1::SelfSubjectReviewS
 /// SelfSubjectReview contains the user information that the kube-apiserver has about the user making this request.
 /// When using impersonation, users will receive the user info of the user being impersonated.  If impersonation or
 /// request header authentication is used, any extra keys will have their case ignored and returned as lowercase.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "authentication.k8s.io", version = "v1alpha1", kind = "SelfSubjectReview", plural = "selfsubjectreviews", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::authentication::v1::SelfSubjectReview)]
@@ -46,16 +46,6 @@ impl std::fmt::Debug for SelfSubjectReview {
             .field("metadata", &self.metadata)
             .field("status", &self.status)
             .finish()
-    }
-}
-
-impl Default for SelfSubjectReview {
-    fn default() -> Self {
-        SelfSubjectReview {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            status: Default::default(),
-        }
     }
 }
 

@@ -37,7 +37,7 @@ pub type UserInfo = crate::authentication::v1::UserInfo;
 /// SelfSubjectReview contains the user information that the kube-apiserver has about the user making this request.
 /// When using impersonation, users will receive the user info of the user being impersonated.  If impersonation or
 /// request header authentication is used, any extra keys will have their case ignored and returned as lowercase.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "authentication.k8s.io", version = "v1beta1", kind = "SelfSubjectReview", plural = "selfsubjectreviews", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::authentication::v1::SelfSubjectReview)]
@@ -74,22 +74,12 @@ impl std::fmt::Debug for SelfSubjectReview {
     }
 }
 
-impl Default for SelfSubjectReview {
-    fn default() -> Self {
-        SelfSubjectReview {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            status: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(SelfSubjectReview { 1 => metadata, 2 => status });
 
 /// TokenReview attempts to authenticate a token to a known user.
 /// Note: TokenReview requests may be cached by the webhook token authenticator
 /// plugin in the kube-apiserver.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "authentication.k8s.io", version = "v1beta1", kind = "TokenReview", plural = "tokenreviews", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::authentication::v1::TokenReview)]
@@ -128,17 +118,6 @@ impl std::fmt::Debug for TokenReview {
             .field("spec", &self.spec)
             .field("status", &self.status)
             .finish()
-    }
-}
-
-impl Default for TokenReview {
-    fn default() -> Self {
-        TokenReview {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-            status: Default::default(),
-        }
     }
 }
 

@@ -15,7 +15,7 @@ pub type ExtraValue = Vec<String>;
 /// \* If rawSelector is present and requirements are empty, the rawSelector will be parsed and limited if the parsing succeeds.
 /// \* If rawSelector is empty and requirements are present, the requirements should be honored
 /// \* If rawSelector is present and requirements are present, the request is invalid.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct FieldSelectorAttributes {
     /// rawSelector is the serialization of a field selector that would be included in a query parameter.
     /// Webhook implementations are encouraged to ignore rawSelector.
@@ -49,15 +49,6 @@ impl std::fmt::Debug for FieldSelectorAttributes {
     }
 }
 
-impl Default for FieldSelectorAttributes {
-    fn default() -> Self {
-        FieldSelectorAttributes {
-            raw_selector: Default::default(),
-            requirements: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(FieldSelectorAttributes { 1 => raw_selector as "rawSelector", 2 => requirements });
 
 /// LabelSelectorAttributes indicates a label limited access.
@@ -70,7 +61,7 @@ apimachinery::proto_message!(FieldSelectorAttributes { 1 => raw_selector as "raw
 /// \* If rawSelector is present and requirements are empty, the rawSelector will be parsed and limited if the parsing succeeds.
 /// \* If rawSelector is empty and requirements are present, the requirements should be honored
 /// \* If rawSelector is present and requirements are present, the request is invalid.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct LabelSelectorAttributes {
     /// rawSelector is the serialization of a field selector that would be included in a query parameter.
     /// Webhook implementations are encouraged to ignore rawSelector.
@@ -104,21 +95,12 @@ impl std::fmt::Debug for LabelSelectorAttributes {
     }
 }
 
-impl Default for LabelSelectorAttributes {
-    fn default() -> Self {
-        LabelSelectorAttributes {
-            raw_selector: Default::default(),
-            requirements: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(LabelSelectorAttributes { 1 => raw_selector as "rawSelector", 2 => requirements });
 
 /// LocalSubjectAccessReview checks whether or not a user or group can perform an action in a given namespace.
 /// Having a namespace scoped resource makes it much easier to grant namespace scoped policy that includes permissions
 /// checking.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "authorization.k8s.io", version = "v1", kind = "LocalSubjectAccessReview", plural = "localsubjectaccessreviews", namespaced, verbs = ["create"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct LocalSubjectAccessReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -155,21 +137,10 @@ impl std::fmt::Debug for LocalSubjectAccessReview {
     }
 }
 
-impl Default for LocalSubjectAccessReview {
-    fn default() -> Self {
-        LocalSubjectAccessReview {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-            status: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(LocalSubjectAccessReview { 1 => metadata, 2 => spec, 3 => status });
 
 /// NonResourceAttributes includes the authorization attributes available for non-resource requests to the Authorizer interface
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct NonResourceAttributes {
     /// path is the URL path of the request
     #[api(skip_serializing_if = "String::is_empty")]
@@ -197,19 +168,10 @@ impl std::fmt::Debug for NonResourceAttributes {
     }
 }
 
-impl Default for NonResourceAttributes {
-    fn default() -> Self {
-        NonResourceAttributes {
-            path: Default::default(),
-            verb: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(NonResourceAttributes { 1 => path, 2 => verb });
 
 /// NonResourceRule holds information that describes a rule for the non-resource
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct NonResourceRule {
     /// verbs is a list of kubernetes non-resource API verbs, like: get, post, put, delete, patch, head, options.  "\*" means all.
     #[api(nullable)]
@@ -238,19 +200,10 @@ impl std::fmt::Debug for NonResourceRule {
     }
 }
 
-impl Default for NonResourceRule {
-    fn default() -> Self {
-        NonResourceRule {
-            verbs: Default::default(),
-            non_resource_urls: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(NonResourceRule { 1 => verbs, 2 => non_resource_urls as "nonResourceURLs" });
 
 /// ResourceAttributes includes the authorization attributes available for resource requests to the Authorizer interface
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ResourceAttributes {
     /// namespace is the namespace of the action being requested.  Currently, there is no distinction between no namespace and all namespaces
     /// "" (empty) is defaulted for LocalSubjectAccessReviews
@@ -314,27 +267,11 @@ impl std::fmt::Debug for ResourceAttributes {
     }
 }
 
-impl Default for ResourceAttributes {
-    fn default() -> Self {
-        ResourceAttributes {
-            namespace: Default::default(),
-            verb: Default::default(),
-            group: Default::default(),
-            version: Default::default(),
-            resource: Default::default(),
-            subresource: Default::default(),
-            name: Default::default(),
-            field_selector: Default::default(),
-            label_selector: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ResourceAttributes { 1 => namespace, 2 => verb, 3 => group, 4 => version, 5 => resource, 6 => subresource, 7 => name, 8 => field_selector as "fieldSelector", 9 => label_selector as "labelSelector" });
 
 /// ResourceRule is the list of actions the subject is allowed to perform on resources. The list ordering isn't significant,
 /// may contain duplicates, and possibly be incomplete.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ResourceRule {
     /// verbs is a list of kubernetes resource API verbs, like: get, list, watch, create, update, delete, proxy.  "\*" means all.
     #[api(nullable)]
@@ -374,23 +311,12 @@ impl std::fmt::Debug for ResourceRule {
     }
 }
 
-impl Default for ResourceRule {
-    fn default() -> Self {
-        ResourceRule {
-            verbs: Default::default(),
-            api_groups: Default::default(),
-            resources: Default::default(),
-            resource_names: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ResourceRule { 1 => verbs, 2 => api_groups as "apiGroups", 3 => resources, 4 => resource_names as "resourceNames" });
 
 /// SelfSubjectAccessReview checks whether or the current user can perform an action.  Not filling in a
 /// spec.namespace means "in all namespaces".  Self is a special case, because users should always be able
 /// to check whether they can perform an action
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "authorization.k8s.io", version = "v1", kind = "SelfSubjectAccessReview", plural = "selfsubjectaccessreviews", cluster_scoped, verbs = ["create"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct SelfSubjectAccessReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -426,22 +352,11 @@ impl std::fmt::Debug for SelfSubjectAccessReview {
     }
 }
 
-impl Default for SelfSubjectAccessReview {
-    fn default() -> Self {
-        SelfSubjectAccessReview {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-            status: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(SelfSubjectAccessReview { 1 => metadata, 2 => spec, 3 => status });
 
 /// SelfSubjectAccessReviewSpec is a description of the access request.  Exactly one of resourceAttributes
 /// and nonResourceAttributes must be set
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct SelfSubjectAccessReviewSpec {
     /// resourceAttributes describes information for a resource access request
     pub resource_attributes: Option<ResourceAttributes>,
@@ -467,15 +382,6 @@ impl std::fmt::Debug for SelfSubjectAccessReviewSpec {
     }
 }
 
-impl Default for SelfSubjectAccessReviewSpec {
-    fn default() -> Self {
-        SelfSubjectAccessReviewSpec {
-            resource_attributes: Default::default(),
-            non_resource_attributes: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(SelfSubjectAccessReviewSpec { 1 => resource_attributes as "resourceAttributes", 2 => non_resource_attributes as "nonResourceAttributes" });
 
 /// SelfSubjectRulesReview enumerates the set of actions the current user can perform within a namespace.
@@ -484,7 +390,7 @@ apimachinery::proto_message!(SelfSubjectAccessReviewSpec { 1 => resource_attribu
 /// or to quickly let an end user reason about their permissions. It should NOT Be used by external systems to
 /// drive authorization decisions as this raises confused deputy, cache lifetime/revocation, and correctness concerns.
 /// SubjectAccessReview, and LocalAccessReview are the correct way to defer authorization decisions to the API server.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "authorization.k8s.io", version = "v1", kind = "SelfSubjectRulesReview", plural = "selfsubjectrulesreviews", cluster_scoped, verbs = ["create"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct SelfSubjectRulesReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -520,21 +426,10 @@ impl std::fmt::Debug for SelfSubjectRulesReview {
     }
 }
 
-impl Default for SelfSubjectRulesReview {
-    fn default() -> Self {
-        SelfSubjectRulesReview {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-            status: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(SelfSubjectRulesReview { 1 => metadata, 2 => spec, 3 => status });
 
 /// SelfSubjectRulesReviewSpec defines the specification for SelfSubjectRulesReview.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct SelfSubjectRulesReviewSpec {
     /// namespace to evaluate rules for. Required.
     #[api(skip_serializing_if = "String::is_empty")]
@@ -557,18 +452,10 @@ impl std::fmt::Debug for SelfSubjectRulesReviewSpec {
     }
 }
 
-impl Default for SelfSubjectRulesReviewSpec {
-    fn default() -> Self {
-        SelfSubjectRulesReviewSpec {
-            namespace: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(SelfSubjectRulesReviewSpec { 1 => namespace });
 
 /// SubjectAccessReview checks whether or not a user or group can perform an action.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "authorization.k8s.io", version = "v1", kind = "SubjectAccessReview", plural = "subjectaccessreviews", cluster_scoped, verbs = ["create"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct SubjectAccessReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -604,22 +491,11 @@ impl std::fmt::Debug for SubjectAccessReview {
     }
 }
 
-impl Default for SubjectAccessReview {
-    fn default() -> Self {
-        SubjectAccessReview {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-            status: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(SubjectAccessReview { 1 => metadata, 2 => spec, 3 => status });
 
 /// SubjectAccessReviewSpec is a description of the access request.  Exactly one of resourceAttributes
 /// and nonResourceAttributes must be set
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct SubjectAccessReviewSpec {
     /// resourceAttributes describes information for a resource access request
     pub resource_attributes: Option<ResourceAttributes>,
@@ -667,19 +543,6 @@ impl std::fmt::Debug for SubjectAccessReviewSpec {
     }
 }
 
-impl Default for SubjectAccessReviewSpec {
-    fn default() -> Self {
-        SubjectAccessReviewSpec {
-            resource_attributes: Default::default(),
-            non_resource_attributes: Default::default(),
-            user: Default::default(),
-            groups: Default::default(),
-            extra: Default::default(),
-            uid: Default::default(),
-        }
-    }
-}
-
 impl apimachinery::proto::Message for SubjectAccessReviewSpec {
     fn encode_fields(&self, e: &mut apimachinery::proto::WireEncoder) {
         use apimachinery::proto::Field as _;
@@ -721,7 +584,7 @@ impl apimachinery::proto::Message for SubjectAccessReviewSpec {
 }
 
 /// SubjectAccessReviewStatus
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct SubjectAccessReviewStatus {
     /// allowed is required. True if the action would be allowed, false otherwise.
     pub allowed: bool,
@@ -763,24 +626,13 @@ impl std::fmt::Debug for SubjectAccessReviewStatus {
     }
 }
 
-impl Default for SubjectAccessReviewStatus {
-    fn default() -> Self {
-        SubjectAccessReviewStatus {
-            allowed: Default::default(),
-            denied: Default::default(),
-            reason: Default::default(),
-            evaluation_error: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(SubjectAccessReviewStatus { 1 => allowed, 2 => reason, 3 => evaluation_error as "evaluationError", 4 => denied });
 
 /// SubjectRulesReviewStatus contains the result of a rules check. This check can be incomplete depending on
 /// the set of authorizers the server is configured with and any errors experienced during evaluation.
 /// Because authorization rules are additive, if a rule appears in a list it's safe to assume the subject has that permission,
 /// even if that list is incomplete.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct SubjectRulesReviewStatus {
     /// resourceRules is the list of actions the subject is allowed to perform on resources.
     /// The list ordering isn't significant, may contain duplicates, and possibly be incomplete.
@@ -819,17 +671,6 @@ impl std::fmt::Debug for SubjectRulesReviewStatus {
             .field("incomplete", &self.incomplete)
             .field("evaluation_error", &self.evaluation_error)
             .finish()
-    }
-}
-
-impl Default for SubjectRulesReviewStatus {
-    fn default() -> Self {
-        SubjectRulesReviewStatus {
-            resource_rules: Default::default(),
-            non_resource_rules: Default::default(),
-            incomplete: Default::default(),
-            evaluation_error: Default::default(),
-        }
     }
 }
 

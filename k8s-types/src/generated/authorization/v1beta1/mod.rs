@@ -69,7 +69,7 @@ pub type SubjectRulesReviewStatus = crate::authorization::v1::SubjectRulesReview
 /// LocalSubjectAccessReview checks whether or not a user or group can perform an action in a given namespace.
 /// Having a namespace scoped resource makes it much easier to grant namespace scoped policy that includes permissions
 /// checking.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "authorization.k8s.io", version = "v1beta1", kind = "LocalSubjectAccessReview", plural = "localsubjectaccessreviews", namespaced, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::authorization::v1::LocalSubjectAccessReview)]
@@ -111,23 +111,12 @@ impl std::fmt::Debug for LocalSubjectAccessReview {
     }
 }
 
-impl Default for LocalSubjectAccessReview {
-    fn default() -> Self {
-        LocalSubjectAccessReview {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-            status: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(LocalSubjectAccessReview { 1 => metadata, 2 => spec, 3 => status });
 
 /// SelfSubjectAccessReview checks whether or the current user can perform an action.  Not filling in a
 /// spec.namespace means "in all namespaces".  Self is a special case, because users should always be able
 /// to check whether they can perform an action
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "authorization.k8s.io", version = "v1beta1", kind = "SelfSubjectAccessReview", plural = "selfsubjectaccessreviews", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::authorization::v1::SelfSubjectAccessReview)]
@@ -169,17 +158,6 @@ impl std::fmt::Debug for SelfSubjectAccessReview {
     }
 }
 
-impl Default for SelfSubjectAccessReview {
-    fn default() -> Self {
-        SelfSubjectAccessReview {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-            status: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(SelfSubjectAccessReview { 1 => metadata, 2 => spec, 3 => status });
 
 /// SelfSubjectRulesReview enumerates the set of actions the current user can perform within a namespace.
@@ -188,7 +166,7 @@ apimachinery::proto_message!(SelfSubjectAccessReview { 1 => metadata, 2 => spec,
 /// or to quickly let an end user reason about their permissions. It should NOT Be used by external systems to
 /// drive authorization decisions as this raises confused deputy, cache lifetime/revocation, and correctness concerns.
 /// SubjectAccessReview, and LocalAccessReview are the correct way to defer authorization decisions to the API server.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "authorization.k8s.io", version = "v1beta1", kind = "SelfSubjectRulesReview", plural = "selfsubjectrulesreviews", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::authorization::v1::SelfSubjectRulesReview)]
@@ -230,21 +208,10 @@ impl std::fmt::Debug for SelfSubjectRulesReview {
     }
 }
 
-impl Default for SelfSubjectRulesReview {
-    fn default() -> Self {
-        SelfSubjectRulesReview {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-            status: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(SelfSubjectRulesReview { 1 => metadata, 2 => spec, 3 => status });
 
 /// SubjectAccessReview checks whether or not a user or group can perform an action.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "authorization.k8s.io", version = "v1beta1", kind = "SubjectAccessReview", plural = "subjectaccessreviews", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::authorization::v1::SubjectAccessReview)]
@@ -285,22 +252,11 @@ impl std::fmt::Debug for SubjectAccessReview {
     }
 }
 
-impl Default for SubjectAccessReview {
-    fn default() -> Self {
-        SubjectAccessReview {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-            status: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(SubjectAccessReview { 1 => metadata, 2 => spec, 3 => status });
 
 /// SubjectAccessReviewSpec is a description of the access request.  Exactly one of resourceAttributes
 /// and nonResourceAttributes must be set
-#[derive(apimachinery::ApiType, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::authorization::v1::SubjectAccessReviewSpec, nested)]
 pub struct SubjectAccessReviewSpec {
     /// resourceAttributes describes information for a resource access request
@@ -352,19 +308,6 @@ impl std::fmt::Debug for SubjectAccessReviewSpec {
             .field("extra", &self.extra)
             .field("uid", &self.uid)
             .finish()
-    }
-}
-
-impl Default for SubjectAccessReviewSpec {
-    fn default() -> Self {
-        SubjectAccessReviewSpec {
-            resource_attributes: Default::default(),
-            non_resource_attributes: Default::default(),
-            user: Default::default(),
-            group: Default::default(),
-            extra: Default::default(),
-            uid: Default::default(),
-        }
     }
 }
 

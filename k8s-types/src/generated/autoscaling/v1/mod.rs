@@ -25,7 +25,7 @@ pub type HorizontalPodAutoscalerCondition =
 /// Kubernetes, and have special scaling options on top of those available to
 /// normal per-pod metrics using the "pods" source. Only one "target" type
 /// should be set.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ContainerResourceMetricSource {
     /// name is the name of the resource in question.
     pub name: String,
@@ -66,17 +66,6 @@ impl std::fmt::Debug for ContainerResourceMetricSource {
     }
 }
 
-impl Default for ContainerResourceMetricSource {
-    fn default() -> Self {
-        ContainerResourceMetricSource {
-            name: Default::default(),
-            target_average_utilization: Default::default(),
-            target_average_value: Default::default(),
-            container: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ContainerResourceMetricSource { 1 => name, 2 => target_average_utilization as "targetAverageUtilization", 3 => target_average_value as "targetAverageValue", 5 => container });
 
 /// ContainerResourceMetricStatus indicates the current value of a resource metric known to
@@ -84,7 +73,7 @@ apimachinery::proto_message!(ContainerResourceMetricSource { 1 => name, 2 => tar
 /// current scale target (e.g. CPU or memory).  Such metrics are built in to
 /// Kubernetes, and have special scaling options on top of those available to
 /// normal per-pod metrics using the "pods" source.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ContainerResourceMetricStatus {
     /// name is the name of the resource in question.
     pub name: String,
@@ -128,23 +117,12 @@ impl std::fmt::Debug for ContainerResourceMetricStatus {
     }
 }
 
-impl Default for ContainerResourceMetricStatus {
-    fn default() -> Self {
-        ContainerResourceMetricStatus {
-            name: Default::default(),
-            current_average_utilization: Default::default(),
-            current_average_value: Default::default(),
-            container: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ContainerResourceMetricStatus { 1 => name, 2 => current_average_utilization as "currentAverageUtilization", 3 => current_average_value as "currentAverageValue", 4 => container });
 
 /// ExternalMetricSource indicates how to scale on a metric not associated with
 /// any Kubernetes object (for example length of queue in cloud
 /// messaging service, or QPS from loadbalancer running outside of cluster).
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ExternalMetricSource {
     /// metricName is the name of the metric in question.
     pub metric_name: String,
@@ -181,22 +159,11 @@ impl std::fmt::Debug for ExternalMetricSource {
     }
 }
 
-impl Default for ExternalMetricSource {
-    fn default() -> Self {
-        ExternalMetricSource {
-            metric_name: Default::default(),
-            metric_selector: Default::default(),
-            target_value: Default::default(),
-            target_average_value: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ExternalMetricSource { 1 => metric_name as "metricName", 2 => metric_selector as "metricSelector", 3 => target_value as "targetValue", 4 => target_average_value as "targetAverageValue" });
 
 /// ExternalMetricStatus indicates the current value of a global metric
 /// not associated with any Kubernetes object.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ExternalMetricStatus {
     /// metricName is the name of a metric used for autoscaling in
     /// metric system.
@@ -232,21 +199,10 @@ impl std::fmt::Debug for ExternalMetricStatus {
     }
 }
 
-impl Default for ExternalMetricStatus {
-    fn default() -> Self {
-        ExternalMetricStatus {
-            metric_name: Default::default(),
-            metric_selector: Default::default(),
-            current_value: Default::default(),
-            current_average_value: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ExternalMetricStatus { 1 => metric_name as "metricName", 2 => metric_selector as "metricSelector", 3 => current_value as "currentValue", 4 => current_average_value as "currentAverageValue" });
 
 /// configuration of a horizontal pod autoscaler.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "autoscaling", version = "v1", kind = "HorizontalPodAutoscaler", plural = "horizontalpodautoscalers", namespaced, short_names = ["hpa"], categories = ["all"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::autoscaling::v2::HorizontalPodAutoscaler, to_hub = crate::conversions::horizontal_pod_autoscaler::autoscaling_v1::to_hub, from_hub = crate::conversions::horizontal_pod_autoscaler::autoscaling_v1::from_hub)]
@@ -285,21 +241,10 @@ impl std::fmt::Debug for HorizontalPodAutoscaler {
     }
 }
 
-impl Default for HorizontalPodAutoscaler {
-    fn default() -> Self {
-        HorizontalPodAutoscaler {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-            status: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(HorizontalPodAutoscaler { 1 => metadata, 2 => spec, 3 => status });
 
 /// list of horizontal pod autoscaler objects.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "autoscaling",
     version = "v1",
@@ -341,20 +286,10 @@ impl std::fmt::Debug for HorizontalPodAutoscalerList {
     }
 }
 
-impl Default for HorizontalPodAutoscalerList {
-    fn default() -> Self {
-        HorizontalPodAutoscalerList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(HorizontalPodAutoscalerList { 1 => metadata, 2 => items });
 
 /// specification of a horizontal pod autoscaler.
-#[derive(apimachinery::ApiType, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::autoscaling::v2::HorizontalPodAutoscalerSpec, hub_only = [metrics, behavior], nested)]
 pub struct HorizontalPodAutoscalerSpec {
     /// reference to scaled resource; horizontal pod autoscaler will learn the current resource consumption
@@ -405,21 +340,10 @@ impl std::fmt::Debug for HorizontalPodAutoscalerSpec {
     }
 }
 
-impl Default for HorizontalPodAutoscalerSpec {
-    fn default() -> Self {
-        HorizontalPodAutoscalerSpec {
-            scale_target_ref: Default::default(),
-            min_replicas: Default::default(),
-            max_replicas: Default::default(),
-            target_cpu_utilization_percentage: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(HorizontalPodAutoscalerSpec { 1 => scale_target_ref as "scaleTargetRef", 2 => min_replicas as "minReplicas", 3 => max_replicas as "maxReplicas", 4 => target_cpu_utilization_percentage as "targetCPUUtilizationPercentage" });
 
 /// current status of a horizontal pod autoscaler
-#[derive(apimachinery::ApiType, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::autoscaling::v2::HorizontalPodAutoscalerStatus, hub_only = [current_metrics, conditions], nested)]
 pub struct HorizontalPodAutoscalerStatus {
     /// observedGeneration is the most recent generation observed by this autoscaler.
@@ -471,23 +395,11 @@ impl std::fmt::Debug for HorizontalPodAutoscalerStatus {
     }
 }
 
-impl Default for HorizontalPodAutoscalerStatus {
-    fn default() -> Self {
-        HorizontalPodAutoscalerStatus {
-            observed_generation: Default::default(),
-            last_scale_time: Default::default(),
-            current_replicas: Default::default(),
-            desired_replicas: Default::default(),
-            current_cpu_utilization_percentage: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(HorizontalPodAutoscalerStatus { 1 => observed_generation as "observedGeneration", 2 => last_scale_time as "lastScaleTime", 3 => current_replicas as "currentReplicas", 4 => desired_replicas as "desiredReplicas", 5 => current_cpu_utilization_percentage as "currentCPUUtilizationPercentage" });
 
 /// MetricSpec specifies how to scale based on a single metric
 /// (only \`type\` and one other matching field should be set at once).
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct MetricSpec {
     /// type is the type of metric source.  It should be one of "ContainerResource",
     /// "External", "Object", "Pods" or "Resource", each mapping to a matching field in the object.
@@ -545,23 +457,10 @@ impl std::fmt::Debug for MetricSpec {
     }
 }
 
-impl Default for MetricSpec {
-    fn default() -> Self {
-        MetricSpec {
-            r#type: Default::default(),
-            object: Default::default(),
-            pods: Default::default(),
-            resource: Default::default(),
-            container_resource: Default::default(),
-            external: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(MetricSpec { 1 => r#type as "type", 2 => object, 3 => pods, 4 => resource, 5 => external, 7 => container_resource as "containerResource" });
 
 /// MetricStatus describes the last-read state of a single metric.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct MetricStatus {
     /// type is the type of metric source.  It will be one of "ContainerResource",
     /// "External", "Object", "Pods" or "Resource", each corresponds to a matching field in the object.
@@ -619,24 +518,11 @@ impl std::fmt::Debug for MetricStatus {
     }
 }
 
-impl Default for MetricStatus {
-    fn default() -> Self {
-        MetricStatus {
-            r#type: Default::default(),
-            object: Default::default(),
-            pods: Default::default(),
-            resource: Default::default(),
-            container_resource: Default::default(),
-            external: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(MetricStatus { 1 => r#type as "type", 2 => object, 3 => pods, 4 => resource, 5 => external, 7 => container_resource as "containerResource" });
 
 /// ObjectMetricSource indicates how to scale on a metric describing a
 /// kubernetes object (for example, hits-per-second on an Ingress object).
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ObjectMetricSource {
     /// target is the described Kubernetes object.
     pub target: crate::autoscaling::v2::CrossVersionObjectReference,
@@ -677,23 +563,11 @@ impl std::fmt::Debug for ObjectMetricSource {
     }
 }
 
-impl Default for ObjectMetricSource {
-    fn default() -> Self {
-        ObjectMetricSource {
-            target: Default::default(),
-            metric_name: Default::default(),
-            target_value: Default::default(),
-            selector: Default::default(),
-            average_value: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ObjectMetricSource { 1 => target, 2 => metric_name as "metricName", 3 => target_value as "targetValue", 4 => selector, 5 => average_value as "averageValue" });
 
 /// ObjectMetricStatus indicates the current value of a metric describing a
 /// kubernetes object (for example, hits-per-second on an Ingress object).
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ObjectMetricStatus {
     /// target is the described Kubernetes object.
     pub target: crate::autoscaling::v2::CrossVersionObjectReference,
@@ -734,25 +608,13 @@ impl std::fmt::Debug for ObjectMetricStatus {
     }
 }
 
-impl Default for ObjectMetricStatus {
-    fn default() -> Self {
-        ObjectMetricStatus {
-            target: Default::default(),
-            metric_name: Default::default(),
-            current_value: Default::default(),
-            selector: Default::default(),
-            average_value: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ObjectMetricStatus { 1 => target, 2 => metric_name as "metricName", 3 => current_value as "currentValue", 4 => selector, 5 => average_value as "averageValue" });
 
 /// PodsMetricSource indicates how to scale on a metric describing each pod in
 /// the current scale target (for example, transactions-processed-per-second).
 /// The values will be averaged together before being compared to the target
 /// value.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PodsMetricSource {
     /// metricName is the name of the metric in question
     pub metric_name: String,
@@ -785,21 +647,11 @@ impl std::fmt::Debug for PodsMetricSource {
     }
 }
 
-impl Default for PodsMetricSource {
-    fn default() -> Self {
-        PodsMetricSource {
-            metric_name: Default::default(),
-            target_average_value: Default::default(),
-            selector: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PodsMetricSource { 1 => metric_name as "metricName", 2 => target_average_value as "targetAverageValue", 3 => selector });
 
 /// PodsMetricStatus indicates the current value of a metric describing each pod in
 /// the current scale target (for example, transactions-processed-per-second).
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PodsMetricStatus {
     /// metricName is the name of the metric in question
     pub metric_name: String,
@@ -832,16 +684,6 @@ impl std::fmt::Debug for PodsMetricStatus {
     }
 }
 
-impl Default for PodsMetricStatus {
-    fn default() -> Self {
-        PodsMetricStatus {
-            metric_name: Default::default(),
-            current_average_value: Default::default(),
-            selector: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PodsMetricStatus { 1 => metric_name as "metricName", 2 => current_average_value as "currentAverageValue", 3 => selector });
 
 /// ResourceMetricSource indicates how to scale on a resource metric known to
@@ -851,7 +693,7 @@ apimachinery::proto_message!(PodsMetricStatus { 1 => metric_name as "metricName"
 /// Kubernetes, and have special scaling options on top of those available to
 /// normal per-pod metrics using the "pods" source.  Only one "target" type
 /// should be set.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ResourceMetricSource {
     /// name is the name of the resource in question.
     pub name: String,
@@ -888,16 +730,6 @@ impl std::fmt::Debug for ResourceMetricSource {
     }
 }
 
-impl Default for ResourceMetricSource {
-    fn default() -> Self {
-        ResourceMetricSource {
-            name: Default::default(),
-            target_average_utilization: Default::default(),
-            target_average_value: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ResourceMetricSource { 1 => name, 2 => target_average_utilization as "targetAverageUtilization", 3 => target_average_value as "targetAverageValue" });
 
 /// ResourceMetricStatus indicates the current value of a resource metric known to
@@ -905,7 +737,7 @@ apimachinery::proto_message!(ResourceMetricSource { 1 => name, 2 => target_avera
 /// current scale target (e.g. CPU or memory).  Such metrics are built in to
 /// Kubernetes, and have special scaling options on top of those available to
 /// normal per-pod metrics using the "pods" source.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ResourceMetricStatus {
     /// name is the name of the resource in question.
     pub name: String,
@@ -945,20 +777,10 @@ impl std::fmt::Debug for ResourceMetricStatus {
     }
 }
 
-impl Default for ResourceMetricStatus {
-    fn default() -> Self {
-        ResourceMetricStatus {
-            name: Default::default(),
-            current_average_utilization: Default::default(),
-            current_average_value: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ResourceMetricStatus { 1 => name, 2 => current_average_utilization as "currentAverageUtilization", 3 => current_average_value as "currentAverageValue" });
 
 /// Scale represents a scaling request for a resource.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "autoscaling",
     version = "v1",
@@ -1000,21 +822,10 @@ impl std::fmt::Debug for Scale {
     }
 }
 
-impl Default for Scale {
-    fn default() -> Self {
-        Scale {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-            status: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(Scale { 1 => metadata, 2 => spec, 3 => status });
 
 /// ScaleSpec describes the attributes of a scale subresource.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ScaleSpec {
     /// replicas is the desired number of instances for the scaled object.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
@@ -1037,18 +848,10 @@ impl std::fmt::Debug for ScaleSpec {
     }
 }
 
-impl Default for ScaleSpec {
-    fn default() -> Self {
-        ScaleSpec {
-            replicas: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ScaleSpec { 1 => replicas });
 
 /// ScaleStatus represents the current status of a scale subresource.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ScaleStatus {
     /// replicas is the actual number of observed instances of the scaled object.
     pub replicas: i32,
@@ -1075,15 +878,6 @@ impl std::fmt::Debug for ScaleStatus {
             .field("replicas", &self.replicas)
             .field("selector", &self.selector)
             .finish()
-    }
-}
-
-impl Default for ScaleStatus {
-    fn default() -> Self {
-        ScaleStatus {
-            replicas: Default::default(),
-            selector: Default::default(),
-        }
     }
 }
 

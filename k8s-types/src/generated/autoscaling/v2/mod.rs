@@ -9,7 +9,7 @@
 /// Kubernetes, and have special scaling options on top of those available to
 /// normal per-pod metrics using the "pods" source.  Only one "target" type
 /// should be set.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ContainerResourceMetricSource {
     /// name is the name of the resource in question.
     pub name: String,
@@ -39,16 +39,6 @@ impl std::fmt::Debug for ContainerResourceMetricSource {
     }
 }
 
-impl Default for ContainerResourceMetricSource {
-    fn default() -> Self {
-        ContainerResourceMetricSource {
-            name: Default::default(),
-            target: Default::default(),
-            container: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ContainerResourceMetricSource { 1 => name, 2 => target, 3 => container });
 
 /// ContainerResourceMetricStatus indicates the current value of a resource metric known to
@@ -56,7 +46,7 @@ apimachinery::proto_message!(ContainerResourceMetricSource { 1 => name, 2 => tar
 /// current scale target (e.g. CPU or memory).  Such metrics are built in to
 /// Kubernetes, and have special scaling options on top of those available to
 /// normal per-pod metrics using the "pods" source.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ContainerResourceMetricStatus {
     /// name is the name of the resource in question.
     pub name: String,
@@ -86,20 +76,10 @@ impl std::fmt::Debug for ContainerResourceMetricStatus {
     }
 }
 
-impl Default for ContainerResourceMetricStatus {
-    fn default() -> Self {
-        ContainerResourceMetricStatus {
-            name: Default::default(),
-            current: Default::default(),
-            container: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ContainerResourceMetricStatus { 1 => name, 2 => current, 3 => container });
 
 /// CrossVersionObjectReference contains enough information to let you identify the referred resource.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct CrossVersionObjectReference {
     /// kind is the kind of the referent; More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds>
     pub kind: String,
@@ -130,22 +110,12 @@ impl std::fmt::Debug for CrossVersionObjectReference {
     }
 }
 
-impl Default for CrossVersionObjectReference {
-    fn default() -> Self {
-        CrossVersionObjectReference {
-            kind: Default::default(),
-            name: Default::default(),
-            api_version: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(CrossVersionObjectReference { 1 => kind, 2 => name, 3 => api_version as "apiVersion" });
 
 /// ExternalMetricSource indicates how to scale on a metric not associated with
 /// any Kubernetes object (for example length of queue in cloud
 /// messaging service, or QPS from loadbalancer running outside of cluster).
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ExternalMetricSource {
     /// metric identifies the target metric by name and selector
     pub metric: MetricIdentifier,
@@ -171,20 +141,11 @@ impl std::fmt::Debug for ExternalMetricSource {
     }
 }
 
-impl Default for ExternalMetricSource {
-    fn default() -> Self {
-        ExternalMetricSource {
-            metric: Default::default(),
-            target: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ExternalMetricSource { 1 => metric, 2 => target });
 
 /// ExternalMetricStatus indicates the current value of a global metric
 /// not associated with any Kubernetes object.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ExternalMetricStatus {
     /// metric identifies the target metric by name and selector
     pub metric: MetricIdentifier,
@@ -210,19 +171,10 @@ impl std::fmt::Debug for ExternalMetricStatus {
     }
 }
 
-impl Default for ExternalMetricStatus {
-    fn default() -> Self {
-        ExternalMetricStatus {
-            metric: Default::default(),
-            current: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ExternalMetricStatus { 1 => metric, 2 => current });
 
 /// HPAScalingPolicy is a single policy which must hold true for a specified past interval.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct HPAScalingPolicy {
     /// type is used to specify the scaling policy.
     pub r#type: String,
@@ -254,16 +206,6 @@ impl std::fmt::Debug for HPAScalingPolicy {
     }
 }
 
-impl Default for HPAScalingPolicy {
-    fn default() -> Self {
-        HPAScalingPolicy {
-            r#type: Default::default(),
-            value: Default::default(),
-            period_seconds: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(HPAScalingPolicy { 1 => r#type as "type", 2 => value, 3 => period_seconds as "periodSeconds" });
 
 /// HPAScalingRules configures the scaling behavior for one direction via
@@ -278,7 +220,7 @@ apimachinery::proto_message!(HPAScalingPolicy { 1 => r#type as "type", 2 => valu
 /// The tolerance is applied to the metric values and prevents scaling too
 /// eagerly for small metric variations. (Note that setting a tolerance requires
 /// the beta HPAConfigurableTolerance feature gate to be enabled.)
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct HPAScalingRules {
     /// stabilizationWindowSeconds is the number of seconds for which past recommendations should be
     /// considered while scaling up or scaling down.
@@ -335,23 +277,12 @@ impl std::fmt::Debug for HPAScalingRules {
     }
 }
 
-impl Default for HPAScalingRules {
-    fn default() -> Self {
-        HPAScalingRules {
-            stabilization_window_seconds: Default::default(),
-            select_policy: Default::default(),
-            policies: Default::default(),
-            tolerance: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(HPAScalingRules { 1 => select_policy as "selectPolicy", 2 => policies, 3 => stabilization_window_seconds as "stabilizationWindowSeconds", 4 => tolerance });
 
 /// HorizontalPodAutoscaler is the configuration for a horizontal pod
 /// autoscaler, which automatically manages the replica count of any resource
 /// implementing the scale subresource based on the metrics specified.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "autoscaling", version = "v2", kind = "HorizontalPodAutoscaler", plural = "horizontalpodautoscalers", namespaced, short_names = ["hpa"], categories = ["all"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct HorizontalPodAutoscaler {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -388,22 +319,11 @@ impl std::fmt::Debug for HorizontalPodAutoscaler {
     }
 }
 
-impl Default for HorizontalPodAutoscaler {
-    fn default() -> Self {
-        HorizontalPodAutoscaler {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-            status: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(HorizontalPodAutoscaler { 1 => metadata, 2 => spec, 3 => status });
 
 /// HorizontalPodAutoscalerBehavior configures the scaling behavior of the target
 /// in both Up and Down directions (scaleUp and scaleDown fields respectively).
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct HorizontalPodAutoscalerBehavior {
     /// scaleUp is scaling policy for scaling Up.
     /// If not set, the default value is the higher of:
@@ -436,20 +356,11 @@ impl std::fmt::Debug for HorizontalPodAutoscalerBehavior {
     }
 }
 
-impl Default for HorizontalPodAutoscalerBehavior {
-    fn default() -> Self {
-        HorizontalPodAutoscalerBehavior {
-            scale_up: Default::default(),
-            scale_down: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(HorizontalPodAutoscalerBehavior { 1 => scale_up as "scaleUp", 2 => scale_down as "scaleDown" });
 
 /// HorizontalPodAutoscalerCondition describes the state of
 /// a HorizontalPodAutoscaler at a certain point.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct HorizontalPodAutoscalerCondition {
     /// type describes the current condition
     pub r#type: String,
@@ -491,22 +402,10 @@ impl std::fmt::Debug for HorizontalPodAutoscalerCondition {
     }
 }
 
-impl Default for HorizontalPodAutoscalerCondition {
-    fn default() -> Self {
-        HorizontalPodAutoscalerCondition {
-            r#type: Default::default(),
-            status: Default::default(),
-            last_transition_time: Default::default(),
-            reason: Default::default(),
-            message: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(HorizontalPodAutoscalerCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
 
 /// HorizontalPodAutoscalerList is a list of horizontal pod autoscaler objects.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "autoscaling", version = "v2", kind = "HorizontalPodAutoscalerList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct HorizontalPodAutoscalerList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -538,20 +437,10 @@ impl std::fmt::Debug for HorizontalPodAutoscalerList {
     }
 }
 
-impl Default for HorizontalPodAutoscalerList {
-    fn default() -> Self {
-        HorizontalPodAutoscalerList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(HorizontalPodAutoscalerList { 1 => metadata, 2 => items });
 
 /// HorizontalPodAutoscalerSpec describes the desired functionality of the HorizontalPodAutoscaler.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct HorizontalPodAutoscalerSpec {
     /// scaleTargetRef points to the target resource to scale, and is used to the pods for which metrics
     /// should be collected, as well as to actually change the replica count.
@@ -605,22 +494,10 @@ impl std::fmt::Debug for HorizontalPodAutoscalerSpec {
     }
 }
 
-impl Default for HorizontalPodAutoscalerSpec {
-    fn default() -> Self {
-        HorizontalPodAutoscalerSpec {
-            scale_target_ref: Default::default(),
-            min_replicas: Default::default(),
-            max_replicas: Default::default(),
-            metrics: Default::default(),
-            behavior: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(HorizontalPodAutoscalerSpec { 1 => scale_target_ref as "scaleTargetRef", 2 => min_replicas as "minReplicas", 3 => max_replicas as "maxReplicas", 4 => metrics, 5 => behavior });
 
 /// HorizontalPodAutoscalerStatus describes the current status of a horizontal pod autoscaler.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct HorizontalPodAutoscalerStatus {
     /// observedGeneration is the most recent generation observed by this autoscaler.
     pub observed_generation: Option<i64>,
@@ -669,23 +546,10 @@ impl std::fmt::Debug for HorizontalPodAutoscalerStatus {
     }
 }
 
-impl Default for HorizontalPodAutoscalerStatus {
-    fn default() -> Self {
-        HorizontalPodAutoscalerStatus {
-            observed_generation: Default::default(),
-            last_scale_time: Default::default(),
-            current_replicas: Default::default(),
-            desired_replicas: Default::default(),
-            current_metrics: Default::default(),
-            conditions: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(HorizontalPodAutoscalerStatus { 1 => observed_generation as "observedGeneration", 2 => last_scale_time as "lastScaleTime", 3 => current_replicas as "currentReplicas", 4 => desired_replicas as "desiredReplicas", 5 => current_metrics as "currentMetrics", 6 => conditions });
 
 /// MetricIdentifier defines the name and optionally selector for a metric
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct MetricIdentifier {
     /// name is the name of the given metric
     pub name: String,
@@ -713,20 +577,11 @@ impl std::fmt::Debug for MetricIdentifier {
     }
 }
 
-impl Default for MetricIdentifier {
-    fn default() -> Self {
-        MetricIdentifier {
-            name: Default::default(),
-            selector: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(MetricIdentifier { 1 => name, 2 => selector });
 
 /// MetricSpec specifies how to scale based on a single metric
 /// (only \`type\` and one other matching field should be set at once).
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct MetricSpec {
     /// type is the type of metric source.  It should be one of "ContainerResource", "External",
     /// "Object", "Pods" or "Resource", each mapping to a matching field in the object.
@@ -784,23 +639,10 @@ impl std::fmt::Debug for MetricSpec {
     }
 }
 
-impl Default for MetricSpec {
-    fn default() -> Self {
-        MetricSpec {
-            r#type: Default::default(),
-            object: Default::default(),
-            pods: Default::default(),
-            resource: Default::default(),
-            container_resource: Default::default(),
-            external: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(MetricSpec { 1 => r#type as "type", 2 => object, 3 => pods, 4 => resource, 5 => external, 7 => container_resource as "containerResource" });
 
 /// MetricStatus describes the last-read state of a single metric.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct MetricStatus {
     /// type is the type of metric source.  It will be one of "ContainerResource", "External",
     /// "Object", "Pods" or "Resource", each corresponds to a matching field in the object.
@@ -858,23 +700,10 @@ impl std::fmt::Debug for MetricStatus {
     }
 }
 
-impl Default for MetricStatus {
-    fn default() -> Self {
-        MetricStatus {
-            r#type: Default::default(),
-            object: Default::default(),
-            pods: Default::default(),
-            resource: Default::default(),
-            container_resource: Default::default(),
-            external: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(MetricStatus { 1 => r#type as "type", 2 => object, 3 => pods, 4 => resource, 5 => external, 7 => container_resource as "containerResource" });
 
 /// MetricTarget defines the target value, average value, or average utilization of a specific metric
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct MetricTarget {
     /// type represents whether the metric type is Utilization, Value, or AverageValue
     pub r#type: String,
@@ -912,21 +741,10 @@ impl std::fmt::Debug for MetricTarget {
     }
 }
 
-impl Default for MetricTarget {
-    fn default() -> Self {
-        MetricTarget {
-            r#type: Default::default(),
-            value: Default::default(),
-            average_value: Default::default(),
-            average_utilization: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(MetricTarget { 1 => r#type as "type", 2 => value, 3 => average_value as "averageValue", 4 => average_utilization as "averageUtilization" });
 
 /// MetricValueStatus holds the current value for a metric
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct MetricValueStatus {
     /// value is the current value of the metric (as a quantity).
     pub value: Option<crate::value::Quantity>,
@@ -959,21 +777,11 @@ impl std::fmt::Debug for MetricValueStatus {
     }
 }
 
-impl Default for MetricValueStatus {
-    fn default() -> Self {
-        MetricValueStatus {
-            value: Default::default(),
-            average_value: Default::default(),
-            average_utilization: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(MetricValueStatus { 1 => value, 2 => average_value as "averageValue", 3 => average_utilization as "averageUtilization" });
 
 /// ObjectMetricSource indicates how to scale on a metric describing a
 /// kubernetes object (for example, hits-per-second on an Ingress object).
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ObjectMetricSource {
     /// describedObject specifies the descriptions of a object,such as kind,name apiVersion
     pub described_object: CrossVersionObjectReference,
@@ -1003,21 +811,11 @@ impl std::fmt::Debug for ObjectMetricSource {
     }
 }
 
-impl Default for ObjectMetricSource {
-    fn default() -> Self {
-        ObjectMetricSource {
-            described_object: Default::default(),
-            target: Default::default(),
-            metric: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ObjectMetricSource { 1 => described_object as "describedObject", 2 => target, 3 => metric });
 
 /// ObjectMetricStatus indicates the current value of a metric describing a
 /// kubernetes object (for example, hits-per-second on an Ingress object).
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ObjectMetricStatus {
     /// metric identifies the target metric by name and selector
     pub metric: MetricIdentifier,
@@ -1047,23 +845,13 @@ impl std::fmt::Debug for ObjectMetricStatus {
     }
 }
 
-impl Default for ObjectMetricStatus {
-    fn default() -> Self {
-        ObjectMetricStatus {
-            metric: Default::default(),
-            current: Default::default(),
-            described_object: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ObjectMetricStatus { 1 => metric, 2 => current, 3 => described_object as "describedObject" });
 
 /// PodsMetricSource indicates how to scale on a metric describing each pod in
 /// the current scale target (for example, transactions-processed-per-second).
 /// The values will be averaged together before being compared to the target
 /// value.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PodsMetricSource {
     /// metric identifies the target metric by name and selector
     pub metric: MetricIdentifier,
@@ -1089,20 +877,11 @@ impl std::fmt::Debug for PodsMetricSource {
     }
 }
 
-impl Default for PodsMetricSource {
-    fn default() -> Self {
-        PodsMetricSource {
-            metric: Default::default(),
-            target: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PodsMetricSource { 1 => metric, 2 => target });
 
 /// PodsMetricStatus indicates the current value of a metric describing each pod in
 /// the current scale target (for example, transactions-processed-per-second).
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PodsMetricStatus {
     /// metric identifies the target metric by name and selector
     pub metric: MetricIdentifier,
@@ -1128,15 +907,6 @@ impl std::fmt::Debug for PodsMetricStatus {
     }
 }
 
-impl Default for PodsMetricStatus {
-    fn default() -> Self {
-        PodsMetricStatus {
-            metric: Default::default(),
-            current: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PodsMetricStatus { 1 => metric, 2 => current });
 
 /// ResourceMetricSource indicates how to scale on a resource metric known to
@@ -1146,7 +916,7 @@ apimachinery::proto_message!(PodsMetricStatus { 1 => metric, 2 => current });
 /// Kubernetes, and have special scaling options on top of those available to
 /// normal per-pod metrics using the "pods" source.  Only one "target" type
 /// should be set.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ResourceMetricSource {
     /// name is the name of the resource in question.
     pub name: String,
@@ -1172,15 +942,6 @@ impl std::fmt::Debug for ResourceMetricSource {
     }
 }
 
-impl Default for ResourceMetricSource {
-    fn default() -> Self {
-        ResourceMetricSource {
-            name: Default::default(),
-            target: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ResourceMetricSource { 1 => name, 2 => target });
 
 /// ResourceMetricStatus indicates the current value of a resource metric known to
@@ -1188,7 +949,7 @@ apimachinery::proto_message!(ResourceMetricSource { 1 => name, 2 => target });
 /// current scale target (e.g. CPU or memory).  Such metrics are built in to
 /// Kubernetes, and have special scaling options on top of those available to
 /// normal per-pod metrics using the "pods" source.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ResourceMetricStatus {
     /// name is the name of the resource in question.
     pub name: String,
@@ -1211,15 +972,6 @@ impl std::fmt::Debug for ResourceMetricStatus {
             .field("name", &self.name)
             .field("current", &self.current)
             .finish()
-    }
-}
-
-impl Default for ResourceMetricStatus {
-    fn default() -> Self {
-        ResourceMetricStatus {
-            name: Default::default(),
-            current: Default::default(),
-        }
     }
 }
 

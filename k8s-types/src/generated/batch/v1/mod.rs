@@ -3,7 +3,7 @@
 //! `batch/v1`.
 
 /// CronJob represents the configuration of a single cron job.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "batch", version = "v1", kind = "CronJob", plural = "cronjobs", namespaced, short_names = ["cj"], categories = ["all"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct CronJob {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -41,21 +41,10 @@ impl std::fmt::Debug for CronJob {
     }
 }
 
-impl Default for CronJob {
-    fn default() -> Self {
-        CronJob {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-            status: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(CronJob { 1 => metadata, 2 => spec, 3 => status });
 
 /// CronJobList is a collection of cron jobs.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "batch", version = "v1", kind = "CronJobList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct CronJobList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -88,20 +77,10 @@ impl std::fmt::Debug for CronJobList {
     }
 }
 
-impl Default for CronJobList {
-    fn default() -> Self {
-        CronJobList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(CronJobList { 1 => metadata, 2 => items });
 
 /// CronJobSpec describes how the job execution will look like and when it will actually run.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct CronJobSpec {
     /// The schedule in Cron format, see <https://en.wikipedia.org/wiki/Cron>.
     pub schedule: String,
@@ -172,25 +151,10 @@ impl std::fmt::Debug for CronJobSpec {
     }
 }
 
-impl Default for CronJobSpec {
-    fn default() -> Self {
-        CronJobSpec {
-            schedule: Default::default(),
-            time_zone: Default::default(),
-            starting_deadline_seconds: Default::default(),
-            concurrency_policy: Default::default(),
-            suspend: Default::default(),
-            job_template: Default::default(),
-            successful_jobs_history_limit: Default::default(),
-            failed_jobs_history_limit: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(CronJobSpec { 1 => schedule, 2 => starting_deadline_seconds as "startingDeadlineSeconds", 3 => concurrency_policy as "concurrencyPolicy", 4 => suspend, 5 => job_template as "jobTemplate", 6 => successful_jobs_history_limit as "successfulJobsHistoryLimit", 7 => failed_jobs_history_limit as "failedJobsHistoryLimit", 8 => time_zone as "timeZone" });
 
 /// CronJobStatus represents the current state of a cron job.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct CronJobStatus {
     /// A list of pointers to currently running jobs.
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -221,20 +185,10 @@ impl std::fmt::Debug for CronJobStatus {
     }
 }
 
-impl Default for CronJobStatus {
-    fn default() -> Self {
-        CronJobStatus {
-            active: Default::default(),
-            last_schedule_time: Default::default(),
-            last_successful_time: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(CronJobStatus { 1 => active, 4 => last_schedule_time as "lastScheduleTime", 5 => last_successful_time as "lastSuccessfulTime" });
 
 /// Job represents the configuration of a single job.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "batch", version = "v1", kind = "Job", plural = "jobs", namespaced, categories = ["all"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct Job {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -272,21 +226,10 @@ impl std::fmt::Debug for Job {
     }
 }
 
-impl Default for Job {
-    fn default() -> Self {
-        Job {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-            status: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(Job { 1 => metadata, 2 => spec, 3 => status });
 
 /// JobCondition describes current state of a job.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct JobCondition {
     /// Type of job condition, Complete or Failed.
     pub r#type: String,
@@ -330,23 +273,10 @@ impl std::fmt::Debug for JobCondition {
     }
 }
 
-impl Default for JobCondition {
-    fn default() -> Self {
-        JobCondition {
-            r#type: Default::default(),
-            status: Default::default(),
-            last_probe_time: Default::default(),
-            last_transition_time: Default::default(),
-            reason: Default::default(),
-            message: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(JobCondition { 1 => r#type as "type", 2 => status, 3 => last_probe_time as "lastProbeTime", 4 => last_transition_time as "lastTransitionTime", 5 => reason, 6 => message });
 
 /// JobList is a collection of jobs.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "batch",
     version = "v1",
@@ -385,20 +315,10 @@ impl std::fmt::Debug for JobList {
     }
 }
 
-impl Default for JobList {
-    fn default() -> Self {
-        JobList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(JobList { 1 => metadata, 2 => items });
 
 /// JobSpec describes how the job execution will look like.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct JobSpec {
     /// Specifies the maximum desired number of pods the job should
     /// run at any given time. The actual number of pods running in steady state will
@@ -582,33 +502,10 @@ impl std::fmt::Debug for JobSpec {
     }
 }
 
-impl Default for JobSpec {
-    fn default() -> Self {
-        JobSpec {
-            parallelism: Default::default(),
-            completions: Default::default(),
-            active_deadline_seconds: Default::default(),
-            pod_failure_policy: Default::default(),
-            success_policy: Default::default(),
-            backoff_limit: Default::default(),
-            backoff_limit_per_index: Default::default(),
-            max_failed_indexes: Default::default(),
-            selector: Default::default(),
-            manual_selector: Default::default(),
-            template: Default::default(),
-            ttl_seconds_after_finished: Default::default(),
-            completion_mode: Default::default(),
-            suspend: Default::default(),
-            pod_replacement_policy: Default::default(),
-            managed_by: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(JobSpec { 1 => parallelism, 2 => completions, 3 => active_deadline_seconds as "activeDeadlineSeconds", 4 => selector, 5 => manual_selector as "manualSelector", 6 => template, 7 => backoff_limit as "backoffLimit", 8 => ttl_seconds_after_finished as "ttlSecondsAfterFinished", 9 => completion_mode as "completionMode", 10 => suspend, 11 => pod_failure_policy as "podFailurePolicy", 12 => backoff_limit_per_index as "backoffLimitPerIndex", 13 => max_failed_indexes as "maxFailedIndexes", 14 => pod_replacement_policy as "podReplacementPolicy", 15 => managed_by as "managedBy", 16 => success_policy as "successPolicy" });
 
 /// JobStatus represents the current state of a Job.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct JobStatus {
     /// The latest available observations of an object's current state. When a Job
     /// fails, one of the conditions will have type "Failed" and status true. When
@@ -736,28 +633,10 @@ impl std::fmt::Debug for JobStatus {
     }
 }
 
-impl Default for JobStatus {
-    fn default() -> Self {
-        JobStatus {
-            conditions: Default::default(),
-            start_time: Default::default(),
-            completion_time: Default::default(),
-            active: Default::default(),
-            succeeded: Default::default(),
-            failed: Default::default(),
-            terminating: Default::default(),
-            completed_indexes: Default::default(),
-            failed_indexes: Default::default(),
-            uncounted_terminated_pods: Default::default(),
-            ready: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(JobStatus { 1 => conditions, 2 => start_time as "startTime", 3 => completion_time as "completionTime", 4 => active, 5 => succeeded, 6 => failed, 7 => completed_indexes as "completedIndexes", 8 => uncounted_terminated_pods as "uncountedTerminatedPods", 9 => ready, 10 => failed_indexes as "failedIndexes", 11 => terminating });
 
 /// JobTemplateSpec describes the data a Job should have when created from a template
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct JobTemplateSpec {
     /// Standard object's metadata of the jobs created from this template.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
@@ -785,19 +664,10 @@ impl std::fmt::Debug for JobTemplateSpec {
     }
 }
 
-impl Default for JobTemplateSpec {
-    fn default() -> Self {
-        JobTemplateSpec {
-            metadata: Default::default(),
-            spec: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(JobTemplateSpec { 1 => metadata, 2 => spec });
 
 /// PodFailurePolicy describes how failed pods influence the backoffLimit.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PodFailurePolicy {
     /// A list of pod failure policy rules. The rules are evaluated in order.
     /// Once a rule matches a Pod failure, the remaining of the rules are ignored.
@@ -824,14 +694,6 @@ impl std::fmt::Debug for PodFailurePolicy {
     }
 }
 
-impl Default for PodFailurePolicy {
-    fn default() -> Self {
-        PodFailurePolicy {
-            rules: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PodFailurePolicy { 1 => rules });
 
 /// PodFailurePolicyOnExitCodesRequirement describes the requirement for handling
@@ -840,7 +702,7 @@ apimachinery::proto_message!(PodFailurePolicy { 1 => rules });
 /// represented by the .status.containerStatuses and .status.initContainerStatuses
 /// fields in the Pod status, respectively. Containers completed with success
 /// (exit code 0) are excluded from the requirement check.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PodFailurePolicyOnExitCodesRequirement {
     /// Restricts the check for exit codes to the container with the
     /// specified name. When null, the rule applies to all containers.
@@ -889,21 +751,11 @@ impl std::fmt::Debug for PodFailurePolicyOnExitCodesRequirement {
     }
 }
 
-impl Default for PodFailurePolicyOnExitCodesRequirement {
-    fn default() -> Self {
-        PodFailurePolicyOnExitCodesRequirement {
-            container_name: Default::default(),
-            operator: Default::default(),
-            values: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PodFailurePolicyOnExitCodesRequirement { 1 => container_name as "containerName", 2 => operator, 3 => values });
 
 /// PodFailurePolicyOnPodConditionsPattern describes a pattern for matching
 /// an actual pod condition type.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PodFailurePolicyOnPodConditionsPattern {
     /// Specifies the required Pod condition type. To match a pod condition
     /// it is required that specified type equals the pod condition type.
@@ -932,20 +784,11 @@ impl std::fmt::Debug for PodFailurePolicyOnPodConditionsPattern {
     }
 }
 
-impl Default for PodFailurePolicyOnPodConditionsPattern {
-    fn default() -> Self {
-        PodFailurePolicyOnPodConditionsPattern {
-            r#type: Default::default(),
-            status: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PodFailurePolicyOnPodConditionsPattern { 1 => r#type as "type", 2 => status });
 
 /// PodFailurePolicyRule describes how a pod failure is handled when the requirements are met.
 /// One of onExitCodes and onPodConditions, but not both, can be used in each rule.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PodFailurePolicyRule {
     /// Specifies the action taken on a pod failure when the requirements are satisfied.
     /// Possible values are:
@@ -990,20 +833,10 @@ impl std::fmt::Debug for PodFailurePolicyRule {
     }
 }
 
-impl Default for PodFailurePolicyRule {
-    fn default() -> Self {
-        PodFailurePolicyRule {
-            action: Default::default(),
-            on_exit_codes: Default::default(),
-            on_pod_conditions: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PodFailurePolicyRule { 1 => action, 2 => on_exit_codes as "onExitCodes", 3 => on_pod_conditions as "onPodConditions" });
 
 /// SuccessPolicy describes when a Job can be declared as succeeded based on the success of some indexes.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct SuccessPolicy {
     /// rules represents the list of alternative rules for the declaring the Jobs
     /// as successful before \`.status.succeeded \>= .spec.completions\`. Once any of the rules are met,
@@ -1031,19 +864,11 @@ impl std::fmt::Debug for SuccessPolicy {
     }
 }
 
-impl Default for SuccessPolicy {
-    fn default() -> Self {
-        SuccessPolicy {
-            rules: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(SuccessPolicy { 1 => rules });
 
 /// SuccessPolicyRule describes rule for declaring a Job as succeeded.
 /// Each rule must have at least one of the "succeededIndexes" or "succeededCount" specified.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct SuccessPolicyRule {
     /// succeededIndexes specifies the set of indexes
     /// which need to be contained in the actual set of the succeeded indexes for the Job.
@@ -1088,20 +913,11 @@ impl std::fmt::Debug for SuccessPolicyRule {
     }
 }
 
-impl Default for SuccessPolicyRule {
-    fn default() -> Self {
-        SuccessPolicyRule {
-            succeeded_indexes: Default::default(),
-            succeeded_count: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(SuccessPolicyRule { 1 => succeeded_indexes as "succeededIndexes", 2 => succeeded_count as "succeededCount" });
 
 /// UncountedTerminatedPods holds UIDs of Pods that have terminated but haven't
 /// been accounted in Job status counters.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct UncountedTerminatedPods {
     /// succeeded holds UIDs of succeeded Pods.
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -1126,15 +942,6 @@ impl std::fmt::Debug for UncountedTerminatedPods {
             .field("succeeded", &self.succeeded)
             .field("failed", &self.failed)
             .finish()
-    }
-}
-
-impl Default for UncountedTerminatedPods {
-    fn default() -> Self {
-        UncountedTerminatedPods {
-            succeeded: Default::default(),
-            failed: Default::default(),
-        }
     }
 }
 

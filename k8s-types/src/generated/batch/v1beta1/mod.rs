@@ -24,7 +24,7 @@ pub type CronJobStatus = crate::batch::v1::CronJobStatus;
 pub type JobTemplateSpec = crate::batch::v1::JobTemplateSpec;
 
 /// CronJob represents the configuration of a single cron job.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "batch", version = "v1beta1", kind = "CronJob", plural = "cronjobs", namespaced, short_names = ["cj"], categories = ["all"], verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::batch::v1::CronJob)]
@@ -68,21 +68,10 @@ impl std::fmt::Debug for CronJob {
     }
 }
 
-impl Default for CronJob {
-    fn default() -> Self {
-        CronJob {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-            status: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(CronJob { 1 => metadata, 2 => spec, 3 => status });
 
 /// CronJobList is a collection of cron jobs.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "batch",
     version = "v1beta1",
@@ -122,16 +111,6 @@ impl std::fmt::Debug for CronJobList {
             .field("metadata", &self.metadata)
             .field("items", &self.items)
             .finish()
-    }
-}
-
-impl Default for CronJobList {
-    fn default() -> Self {
-        CronJobList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
     }
 }
 

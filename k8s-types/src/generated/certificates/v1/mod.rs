@@ -15,7 +15,7 @@ pub type ExtraValue = Vec<String>;
 /// This API can be used to request client certificates to authenticate to kube-apiserver
 /// (with the "kubernetes.io/kube-apiserver-client" signerName),
 /// or to obtain certificates from custom non-Kubernetes signers.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "certificates.k8s.io", version = "v1", kind = "CertificateSigningRequest", plural = "certificatesigningrequests", cluster_scoped, short_names = ["csr"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct CertificateSigningRequest {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -53,21 +53,10 @@ impl std::fmt::Debug for CertificateSigningRequest {
     }
 }
 
-impl Default for CertificateSigningRequest {
-    fn default() -> Self {
-        CertificateSigningRequest {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-            status: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(CertificateSigningRequest { 1 => metadata, 2 => spec, 3 => status });
 
 /// CertificateSigningRequestCondition describes a condition of a CertificateSigningRequest object
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct CertificateSigningRequestCondition {
     /// type of the condition. Known conditions are "Approved", "Denied", and "Failed".
     ///
@@ -128,23 +117,10 @@ impl std::fmt::Debug for CertificateSigningRequestCondition {
     }
 }
 
-impl Default for CertificateSigningRequestCondition {
-    fn default() -> Self {
-        CertificateSigningRequestCondition {
-            r#type: Default::default(),
-            status: Default::default(),
-            reason: Default::default(),
-            message: Default::default(),
-            last_update_time: Default::default(),
-            last_transition_time: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(CertificateSigningRequestCondition { 1 => r#type as "type", 2 => reason, 3 => message, 4 => last_update_time as "lastUpdateTime", 5 => last_transition_time as "lastTransitionTime", 6 => status });
 
 /// CertificateSigningRequestList is a collection of CertificateSigningRequest objects
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "certificates.k8s.io", version = "v1", kind = "CertificateSigningRequestList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct CertificateSigningRequestList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -176,20 +152,10 @@ impl std::fmt::Debug for CertificateSigningRequestList {
     }
 }
 
-impl Default for CertificateSigningRequestList {
-    fn default() -> Self {
-        CertificateSigningRequestList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(CertificateSigningRequestList { 1 => metadata, 2 => items });
 
 /// CertificateSigningRequestSpec contains the certificate request.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct CertificateSigningRequestSpec {
     /// request contains an x509 certificate signing request encoded in a "CERTIFICATE REQUEST" PEM block.
     /// When serialized as JSON or YAML, the data is additionally base64-encoded.
@@ -300,21 +266,6 @@ impl std::fmt::Debug for CertificateSigningRequestSpec {
     }
 }
 
-impl Default for CertificateSigningRequestSpec {
-    fn default() -> Self {
-        CertificateSigningRequestSpec {
-            request: Default::default(),
-            signer_name: Default::default(),
-            expiration_seconds: Default::default(),
-            usages: Default::default(),
-            username: Default::default(),
-            uid: Default::default(),
-            groups: Default::default(),
-            extra: Default::default(),
-        }
-    }
-}
-
 impl apimachinery::proto::Message for CertificateSigningRequestSpec {
     fn encode_fields(&self, e: &mut apimachinery::proto::WireEncoder) {
         use apimachinery::proto::Field as _;
@@ -358,7 +309,7 @@ impl apimachinery::proto::Message for CertificateSigningRequestSpec {
 
 /// CertificateSigningRequestStatus contains conditions used to indicate
 /// approved/denied/failed status of the request, and the issued certificate.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct CertificateSigningRequestStatus {
     /// conditions applied to the request. Known conditions are "Approved", "Denied", and "Failed".
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -408,15 +359,6 @@ impl std::fmt::Debug for CertificateSigningRequestStatus {
             .field("conditions", &self.conditions)
             .field("certificate", &self.certificate)
             .finish()
-    }
-}
-
-impl Default for CertificateSigningRequestStatus {
-    fn default() -> Self {
-        CertificateSigningRequestStatus {
-            conditions: Default::default(),
-            certificate: Default::default(),
-        }
     }
 }
 

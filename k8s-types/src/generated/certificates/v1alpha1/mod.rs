@@ -24,7 +24,7 @@ pub type ClusterTrustBundleSpec = crate::certificates::v1beta1::ClusterTrustBund
 /// multiple associated ClusterTrustBundles; each is an independent set of trust
 /// anchors for that signer. Admission control is used to enforce that only users
 /// with permissions on the signer can create or modify the corresponding bundle.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "certificates.k8s.io", version = "v1alpha1", kind = "ClusterTrustBundle", plural = "clustertrustbundles", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::certificates::v1beta1::ClusterTrustBundle)]
@@ -60,20 +60,10 @@ impl std::fmt::Debug for ClusterTrustBundle {
     }
 }
 
-impl Default for ClusterTrustBundle {
-    fn default() -> Self {
-        ClusterTrustBundle {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ClusterTrustBundle { 1 => metadata, 2 => spec });
 
 /// ClusterTrustBundleList is a collection of ClusterTrustBundle objects
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "certificates.k8s.io",
     version = "v1alpha1",
@@ -112,16 +102,6 @@ impl std::fmt::Debug for ClusterTrustBundleList {
             .field("metadata", &self.metadata)
             .field("items", &self.items)
             .finish()
-    }
-}
-
-impl Default for ClusterTrustBundleList {
-    fn default() -> Self {
-        ClusterTrustBundleList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
     }
 }
 

@@ -21,7 +21,7 @@ pub type CertificateSigningRequestStatus = crate::certificates::v1::CertificateS
 pub type ExtraValue = Vec<String>;
 
 /// Describes a certificate signing request
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "certificates.k8s.io", version = "v1beta1", kind = "CertificateSigningRequest", plural = "certificatesigningrequests", cluster_scoped, short_names = ["csr"], verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::certificates::v1::CertificateSigningRequest)]
@@ -63,21 +63,10 @@ impl std::fmt::Debug for CertificateSigningRequest {
     }
 }
 
-impl Default for CertificateSigningRequest {
-    fn default() -> Self {
-        CertificateSigningRequest {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-            status: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(CertificateSigningRequest { 1 => metadata, 2 => spec, 3 => status });
 
 /// CertificateSigningRequestList is a collection of CertificateSigningRequest objects
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "certificates.k8s.io",
     version = "v1beta1",
@@ -119,20 +108,10 @@ impl std::fmt::Debug for CertificateSigningRequestList {
     }
 }
 
-impl Default for CertificateSigningRequestList {
-    fn default() -> Self {
-        CertificateSigningRequestList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(CertificateSigningRequestList { 1 => metadata, 2 => items });
 
 /// CertificateSigningRequestSpec contains the certificate request.
-#[derive(apimachinery::ApiType, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::certificates::v1::CertificateSigningRequestSpec, nested)]
 pub struct CertificateSigningRequestSpec {
     /// Base64-encoded PKCS\#10 CSR data
@@ -256,21 +235,6 @@ impl std::fmt::Debug for CertificateSigningRequestSpec {
     }
 }
 
-impl Default for CertificateSigningRequestSpec {
-    fn default() -> Self {
-        CertificateSigningRequestSpec {
-            request: Default::default(),
-            signer_name: Default::default(),
-            expiration_seconds: Default::default(),
-            usages: Default::default(),
-            username: Default::default(),
-            uid: Default::default(),
-            groups: Default::default(),
-            extra: Default::default(),
-        }
-    }
-}
-
 impl apimachinery::proto::Message for CertificateSigningRequestSpec {
     fn encode_fields(&self, e: &mut apimachinery::proto::WireEncoder) {
         use apimachinery::proto::Field as _;
@@ -327,7 +291,7 @@ impl apimachinery::proto::Message for CertificateSigningRequestSpec {
 /// multiple associated ClusterTrustBundles; each is an independent set of trust
 /// anchors for that signer. Admission control is used to enforce that only users
 /// with permissions on the signer can create or modify the corresponding bundle.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "certificates.k8s.io", version = "v1beta1", kind = "ClusterTrustBundle", plural = "clustertrustbundles", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ClusterTrustBundle {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -358,20 +322,10 @@ impl std::fmt::Debug for ClusterTrustBundle {
     }
 }
 
-impl Default for ClusterTrustBundle {
-    fn default() -> Self {
-        ClusterTrustBundle {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ClusterTrustBundle { 1 => metadata, 2 => spec });
 
 /// ClusterTrustBundleList is a collection of ClusterTrustBundle objects
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "certificates.k8s.io", version = "v1beta1", kind = "ClusterTrustBundleList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ClusterTrustBundleList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -403,20 +357,10 @@ impl std::fmt::Debug for ClusterTrustBundleList {
     }
 }
 
-impl Default for ClusterTrustBundleList {
-    fn default() -> Self {
-        ClusterTrustBundleList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ClusterTrustBundleList { 1 => metadata, 2 => items });
 
 /// ClusterTrustBundleSpec contains the signer and trust anchors.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ClusterTrustBundleSpec {
     /// signerName indicates the associated signer, if any.
     ///
@@ -470,22 +414,13 @@ impl std::fmt::Debug for ClusterTrustBundleSpec {
     }
 }
 
-impl Default for ClusterTrustBundleSpec {
-    fn default() -> Self {
-        ClusterTrustBundleSpec {
-            signer_name: Default::default(),
-            trust_bundle: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ClusterTrustBundleSpec { 1 => signer_name as "signerName", 2 => trust_bundle as "trustBundle" });
 
 /// PodCertificateRequest encodes a pod requesting a certificate from a given
 /// signer.
 ///
 /// Kubelets use this API to implement podCertificate projected volumes
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "certificates.k8s.io", version = "v1beta1", kind = "PodCertificateRequest", plural = "podcertificaterequests", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct PodCertificateRequest {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -520,21 +455,10 @@ impl std::fmt::Debug for PodCertificateRequest {
     }
 }
 
-impl Default for PodCertificateRequest {
-    fn default() -> Self {
-        PodCertificateRequest {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-            status: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PodCertificateRequest { 1 => metadata, 2 => spec, 3 => status });
 
 /// PodCertificateRequestList is a collection of PodCertificateRequest objects
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "certificates.k8s.io",
     version = "v1beta1",
@@ -572,21 +496,11 @@ impl std::fmt::Debug for PodCertificateRequestList {
     }
 }
 
-impl Default for PodCertificateRequestList {
-    fn default() -> Self {
-        PodCertificateRequestList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PodCertificateRequestList { 1 => metadata, 2 => items });
 
 /// PodCertificateRequestSpec describes the certificate request.  All fields are
 /// immutable after creation.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PodCertificateRequestSpec {
     /// signerName indicates the requested signer.
     ///
@@ -743,30 +657,11 @@ impl std::fmt::Debug for PodCertificateRequestSpec {
     }
 }
 
-impl Default for PodCertificateRequestSpec {
-    fn default() -> Self {
-        PodCertificateRequestSpec {
-            signer_name: Default::default(),
-            pod_name: Default::default(),
-            pod_uid: Default::default(),
-            service_account_name: Default::default(),
-            service_account_uid: Default::default(),
-            node_name: Default::default(),
-            node_uid: Default::default(),
-            max_expiration_seconds: Default::default(),
-            pkix_public_key: Default::default(),
-            proof_of_possession: Default::default(),
-            stub_pkcs10_request: Default::default(),
-            unverified_user_annotations: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PodCertificateRequestSpec { 1 => signer_name as "signerName", 2 => pod_name as "podName", 3 => pod_uid as "podUID", 4 => service_account_name as "serviceAccountName", 5 => service_account_uid as "serviceAccountUID", 6 => node_name as "nodeName", 7 => node_uid as "nodeUID", 8 => max_expiration_seconds as "maxExpirationSeconds", 9 => pkix_public_key as "pkixPublicKey", 10 => proof_of_possession as "proofOfPossession", 11 => unverified_user_annotations as "unverifiedUserAnnotations", 12 => stub_pkcs10_request as "stubPKCS10Request" });
 
 /// PodCertificateRequestStatus describes the status of the request, and holds
 /// the certificate data if the request is issued.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PodCertificateRequestStatus {
     /// conditions applied to the request.
     ///
@@ -843,18 +738,6 @@ impl std::fmt::Debug for PodCertificateRequestStatus {
             .field("begin_refresh_at", &self.begin_refresh_at)
             .field("not_after", &self.not_after)
             .finish()
-    }
-}
-
-impl Default for PodCertificateRequestStatus {
-    fn default() -> Self {
-        PodCertificateRequestStatus {
-            conditions: Default::default(),
-            certificate_chain: Default::default(),
-            not_before: Default::default(),
-            begin_refresh_at: Default::default(),
-            not_after: Default::default(),
-        }
     }
 }
 

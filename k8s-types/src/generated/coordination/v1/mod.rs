@@ -3,7 +3,7 @@
 //! `coordination.k8s.io/v1`.
 
 /// Lease defines a lease concept.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "coordination.k8s.io", version = "v1", kind = "Lease", plural = "leases", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct Lease {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -35,20 +35,10 @@ impl std::fmt::Debug for Lease {
     }
 }
 
-impl Default for Lease {
-    fn default() -> Self {
-        Lease {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(Lease { 1 => metadata, 2 => spec });
 
 /// LeaseList is a list of Lease objects.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "coordination.k8s.io", version = "v1", kind = "LeaseList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct LeaseList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -81,20 +71,10 @@ impl std::fmt::Debug for LeaseList {
     }
 }
 
-impl Default for LeaseList {
-    fn default() -> Self {
-        LeaseList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(LeaseList { 1 => metadata, 2 => items });
 
 /// LeaseSpec is a specification of a Lease.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct LeaseSpec {
     /// holderIdentity contains the identity of the holder of a current lease.
     /// If Coordinated Leader Election is used, the holder identity must be
@@ -147,20 +127,6 @@ impl std::fmt::Debug for LeaseSpec {
             .field("strategy", &self.strategy)
             .field("preferred_holder", &self.preferred_holder)
             .finish()
-    }
-}
-
-impl Default for LeaseSpec {
-    fn default() -> Self {
-        LeaseSpec {
-            holder_identity: Default::default(),
-            lease_duration_seconds: Default::default(),
-            acquire_time: Default::default(),
-            renew_time: Default::default(),
-            lease_transitions: Default::default(),
-            strategy: Default::default(),
-            preferred_holder: Default::default(),
-        }
     }
 }
 

@@ -11,7 +11,7 @@ pub type LeaseCandidateSpec = crate::coordination::v1beta1::LeaseCandidateSpec;
 
 /// LeaseCandidate defines a candidate for a Lease object.
 /// Candidates are created such that coordinated leader election will pick the best leader from the list of candidates.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "coordination.k8s.io", version = "v1alpha2", kind = "LeaseCandidate", plural = "leasecandidates", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::coordination::v1beta1::LeaseCandidate)]
@@ -48,20 +48,10 @@ impl std::fmt::Debug for LeaseCandidate {
     }
 }
 
-impl Default for LeaseCandidate {
-    fn default() -> Self {
-        LeaseCandidate {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(LeaseCandidate { 1 => metadata, 2 => spec });
 
 /// LeaseCandidateList is a list of Lease objects.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "coordination.k8s.io",
     version = "v1alpha2",
@@ -101,16 +91,6 @@ impl std::fmt::Debug for LeaseCandidateList {
             .field("metadata", &self.metadata)
             .field("items", &self.items)
             .finish()
-    }
-}
-
-impl Default for LeaseCandidateList {
-    fn default() -> Self {
-        LeaseCandidateList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
     }
 }
 

@@ -10,7 +10,7 @@
 pub type LeaseSpec = crate::coordination::v1::LeaseSpec;
 
 /// Lease defines a lease concept.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "coordination.k8s.io", version = "v1beta1", kind = "Lease", plural = "leases", namespaced, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::coordination::v1::Lease)]
@@ -47,21 +47,11 @@ impl std::fmt::Debug for Lease {
     }
 }
 
-impl Default for Lease {
-    fn default() -> Self {
-        Lease {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(Lease { 1 => metadata, 2 => spec });
 
 /// LeaseCandidate defines a candidate for a Lease object.
 /// Candidates are created such that coordinated leader election will pick the best leader from the list of candidates.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "coordination.k8s.io", version = "v1beta1", kind = "LeaseCandidate", plural = "leasecandidates", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct LeaseCandidate {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -93,20 +83,10 @@ impl std::fmt::Debug for LeaseCandidate {
     }
 }
 
-impl Default for LeaseCandidate {
-    fn default() -> Self {
-        LeaseCandidate {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(LeaseCandidate { 1 => metadata, 2 => spec });
 
 /// LeaseCandidateList is a list of Lease objects.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "coordination.k8s.io", version = "v1beta1", kind = "LeaseCandidateList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct LeaseCandidateList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -139,20 +119,10 @@ impl std::fmt::Debug for LeaseCandidateList {
     }
 }
 
-impl Default for LeaseCandidateList {
-    fn default() -> Self {
-        LeaseCandidateList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(LeaseCandidateList { 1 => metadata, 2 => items });
 
 /// LeaseCandidateSpec is a specification of a Lease.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct LeaseCandidateSpec {
     /// LeaseName is the name of the lease for which this candidate is contending.
     /// The limits on this field are the same as on Lease.name. Multiple lease candidates
@@ -214,23 +184,10 @@ impl std::fmt::Debug for LeaseCandidateSpec {
     }
 }
 
-impl Default for LeaseCandidateSpec {
-    fn default() -> Self {
-        LeaseCandidateSpec {
-            lease_name: Default::default(),
-            ping_time: Default::default(),
-            renew_time: Default::default(),
-            binary_version: Default::default(),
-            emulation_version: Default::default(),
-            strategy: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(LeaseCandidateSpec { 1 => lease_name as "leaseName", 2 => ping_time as "pingTime", 3 => renew_time as "renewTime", 4 => binary_version as "binaryVersion", 5 => emulation_version as "emulationVersion", 6 => strategy });
 
 /// LeaseList is a list of Lease objects.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "coordination.k8s.io",
     version = "v1beta1",
@@ -270,16 +227,6 @@ impl std::fmt::Debug for LeaseList {
             .field("metadata", &self.metadata)
             .field("items", &self.items)
             .finish()
-    }
-}
-
-impl Default for LeaseList {
-    fn default() -> Self {
-        LeaseList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
     }
 }
 

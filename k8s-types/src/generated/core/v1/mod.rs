@@ -8,7 +8,7 @@
 /// must also be in the same AWS zone as the kubelet. An AWS EBS disk
 /// can only be mounted as read/write once. AWS EBS volumes support
 /// ownership management and SELinux relabeling.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct AWSElasticBlockStoreVolumeSource {
     /// volumeID is unique ID of the persistent disk resource in AWS (Amazon EBS volume).
     /// More info: <https://kubernetes.io/docs/concepts/storage/volumes#awselasticblockstore>
@@ -55,21 +55,10 @@ impl std::fmt::Debug for AWSElasticBlockStoreVolumeSource {
     }
 }
 
-impl Default for AWSElasticBlockStoreVolumeSource {
-    fn default() -> Self {
-        AWSElasticBlockStoreVolumeSource {
-            volume_id: Default::default(),
-            fs_type: Default::default(),
-            partition: Default::default(),
-            read_only: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(AWSElasticBlockStoreVolumeSource { 1 => volume_id as "volumeID", 2 => fs_type as "fsType", 3 => partition, 4 => read_only as "readOnly" });
 
 /// Affinity is a group of affinity scheduling rules.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct Affinity {
     /// Describes node affinity scheduling rules for the pod.
     pub node_affinity: Option<NodeAffinity>,
@@ -99,20 +88,10 @@ impl std::fmt::Debug for Affinity {
     }
 }
 
-impl Default for Affinity {
-    fn default() -> Self {
-        Affinity {
-            node_affinity: Default::default(),
-            pod_affinity: Default::default(),
-            pod_anti_affinity: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(Affinity { 1 => node_affinity as "nodeAffinity", 2 => pod_affinity as "podAffinity", 3 => pod_anti_affinity as "podAntiAffinity" });
 
 /// AppArmorProfile defines a pod or container's AppArmor settings.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct AppArmorProfile {
     /// type indicates which kind of AppArmor profile will be applied.
     /// Valid options are:
@@ -145,19 +124,10 @@ impl std::fmt::Debug for AppArmorProfile {
     }
 }
 
-impl Default for AppArmorProfile {
-    fn default() -> Self {
-        AppArmorProfile {
-            r#type: Default::default(),
-            localhost_profile: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(AppArmorProfile { 1 => r#type as "type", 2 => localhost_profile as "localhostProfile" });
 
 /// AttachedVolume describes a volume attached to a node
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct AttachedVolume {
     /// Name of the attached volume
     pub name: String,
@@ -183,21 +153,12 @@ impl std::fmt::Debug for AttachedVolume {
     }
 }
 
-impl Default for AttachedVolume {
-    fn default() -> Self {
-        AttachedVolume {
-            name: Default::default(),
-            device_path: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(AttachedVolume { 1 => name, 2 => device_path as "devicePath" });
 
 /// AvoidPods describes pods that should avoid this node. This is the value for a
 /// Node annotation with key scheduler.alpha.kubernetes.io/preferAvoidPods and
 /// will eventually become a field of NodeStatus.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct AvoidPods {
     /// Bounded-sized list of signatures of pods that should avoid this node, sorted
     /// in timestamp order from oldest to newest. Size of the slice is unspecified.
@@ -221,18 +182,10 @@ impl std::fmt::Debug for AvoidPods {
     }
 }
 
-impl Default for AvoidPods {
-    fn default() -> Self {
-        AvoidPods {
-            prefer_avoid_pods: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(AvoidPods { 1 => prefer_avoid_pods as "preferAvoidPods" });
 
 /// AzureDisk represents an Azure Data Disk mount on the host and bind mount to the pod.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct AzureDiskVolumeSource {
     /// diskName is the Name of the data disk in the blob storage
     pub disk_name: String,
@@ -278,23 +231,10 @@ impl std::fmt::Debug for AzureDiskVolumeSource {
     }
 }
 
-impl Default for AzureDiskVolumeSource {
-    fn default() -> Self {
-        AzureDiskVolumeSource {
-            disk_name: Default::default(),
-            disk_uri: Default::default(),
-            caching_mode: Default::default(),
-            fs_type: Default::default(),
-            read_only: Default::default(),
-            kind: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(AzureDiskVolumeSource { 1 => disk_name as "diskName", 2 => disk_uri as "diskURI", 3 => caching_mode as "cachingMode", 4 => fs_type as "fsType", 5 => read_only as "readOnly", 6 => kind });
 
 /// AzureFile represents an Azure File Service mount on the host and bind mount to the pod.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct AzureFilePersistentVolumeSource {
     /// secretName is the name of secret that contains Azure Storage Account Name and Key
     pub secret_name: String,
@@ -332,21 +272,10 @@ impl std::fmt::Debug for AzureFilePersistentVolumeSource {
     }
 }
 
-impl Default for AzureFilePersistentVolumeSource {
-    fn default() -> Self {
-        AzureFilePersistentVolumeSource {
-            secret_name: Default::default(),
-            share_name: Default::default(),
-            read_only: Default::default(),
-            secret_namespace: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(AzureFilePersistentVolumeSource { 1 => secret_name as "secretName", 2 => share_name as "shareName", 3 => read_only as "readOnly", 4 => secret_namespace as "secretNamespace" });
 
 /// AzureFile represents an Azure File Service mount on the host and bind mount to the pod.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct AzureFileVolumeSource {
     /// secretName is the  name of secret that contains Azure Storage Account Name and Key
     pub secret_name: String,
@@ -378,20 +307,10 @@ impl std::fmt::Debug for AzureFileVolumeSource {
     }
 }
 
-impl Default for AzureFileVolumeSource {
-    fn default() -> Self {
-        AzureFileVolumeSource {
-            secret_name: Default::default(),
-            share_name: Default::default(),
-            read_only: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(AzureFileVolumeSource { 1 => secret_name as "secretName", 2 => share_name as "shareName", 3 => read_only as "readOnly" });
 
 /// Binding ties one object to another; for example, a pod is bound to a node by a scheduler.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(version = "v1", kind = "Binding", plural = "bindings", namespaced, verbs = ["create"], omit_empty_type_meta, protobuf)]
 pub struct Binding {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -423,20 +342,10 @@ impl std::fmt::Debug for Binding {
     }
 }
 
-impl Default for Binding {
-    fn default() -> Self {
-        Binding {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            target: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(Binding { 1 => metadata, 2 => target });
 
 /// Represents storage that is managed by an external CSI volume driver
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct CSIPersistentVolumeSource {
     /// driver is the name of the driver to use for this volume.
     /// Required.
@@ -528,27 +437,10 @@ impl std::fmt::Debug for CSIPersistentVolumeSource {
     }
 }
 
-impl Default for CSIPersistentVolumeSource {
-    fn default() -> Self {
-        CSIPersistentVolumeSource {
-            driver: Default::default(),
-            volume_handle: Default::default(),
-            read_only: Default::default(),
-            fs_type: Default::default(),
-            volume_attributes: Default::default(),
-            controller_publish_secret_ref: Default::default(),
-            node_stage_secret_ref: Default::default(),
-            node_publish_secret_ref: Default::default(),
-            controller_expand_secret_ref: Default::default(),
-            node_expand_secret_ref: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(CSIPersistentVolumeSource { 1 => driver, 2 => volume_handle as "volumeHandle", 3 => read_only as "readOnly", 4 => fs_type as "fsType", 5 => volume_attributes as "volumeAttributes", 6 => controller_publish_secret_ref as "controllerPublishSecretRef", 7 => node_stage_secret_ref as "nodeStageSecretRef", 8 => node_publish_secret_ref as "nodePublishSecretRef", 9 => controller_expand_secret_ref as "controllerExpandSecretRef", 10 => node_expand_secret_ref as "nodeExpandSecretRef" });
 
 /// Represents a source location of a volume to mount, managed by an external CSI driver
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct CSIVolumeSource {
     /// driver is the name of the CSI driver that handles this volume.
     /// Consult with your admin for the correct name as registered in the cluster.
@@ -596,22 +488,10 @@ impl std::fmt::Debug for CSIVolumeSource {
     }
 }
 
-impl Default for CSIVolumeSource {
-    fn default() -> Self {
-        CSIVolumeSource {
-            driver: Default::default(),
-            read_only: Default::default(),
-            fs_type: Default::default(),
-            volume_attributes: Default::default(),
-            node_publish_secret_ref: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(CSIVolumeSource { 1 => driver, 2 => read_only as "readOnly", 3 => fs_type as "fsType", 4 => volume_attributes as "volumeAttributes", 5 => node_publish_secret_ref as "nodePublishSecretRef" });
 
 /// Adds and removes POSIX capabilities from running containers.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct Capabilities {
     /// Added capabilities
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -639,20 +519,11 @@ impl std::fmt::Debug for Capabilities {
     }
 }
 
-impl Default for Capabilities {
-    fn default() -> Self {
-        Capabilities {
-            add: Default::default(),
-            drop: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(Capabilities { 1 => add, 2 => drop });
 
 /// Represents a Ceph Filesystem mount that lasts the lifetime of a pod
 /// Cephfs volumes do not support ownership management or SELinux relabeling.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct CephFSPersistentVolumeSource {
     /// monitors is Required: Monitors is a collection of Ceph monitors
     /// More info: <https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it>
@@ -705,24 +576,11 @@ impl std::fmt::Debug for CephFSPersistentVolumeSource {
     }
 }
 
-impl Default for CephFSPersistentVolumeSource {
-    fn default() -> Self {
-        CephFSPersistentVolumeSource {
-            monitors: Default::default(),
-            path: Default::default(),
-            user: Default::default(),
-            secret_file: Default::default(),
-            secret_ref: Default::default(),
-            read_only: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(CephFSPersistentVolumeSource { 1 => monitors, 2 => path, 3 => user, 4 => secret_file as "secretFile", 5 => secret_ref as "secretRef", 6 => read_only as "readOnly" });
 
 /// Represents a Ceph Filesystem mount that lasts the lifetime of a pod
 /// Cephfs volumes do not support ownership management or SELinux relabeling.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct CephFSVolumeSource {
     /// monitors is Required: Monitors is a collection of Ceph monitors
     /// More info: <https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it>
@@ -775,26 +633,13 @@ impl std::fmt::Debug for CephFSVolumeSource {
     }
 }
 
-impl Default for CephFSVolumeSource {
-    fn default() -> Self {
-        CephFSVolumeSource {
-            monitors: Default::default(),
-            path: Default::default(),
-            user: Default::default(),
-            secret_file: Default::default(),
-            secret_ref: Default::default(),
-            read_only: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(CephFSVolumeSource { 1 => monitors, 2 => path, 3 => user, 4 => secret_file as "secretFile", 5 => secret_ref as "secretRef", 6 => read_only as "readOnly" });
 
 /// Represents a cinder volume resource in Openstack.
 /// A Cinder volume must exist before mounting to a container.
 /// The volume must also be in the same region as the kubelet.
 /// Cinder volumes support ownership management and SELinux relabeling.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct CinderPersistentVolumeSource {
     /// volumeID used to identify the volume in cinder.
     /// More info: <https://examples.k8s.io/mysql-cinder-pd/README.md>
@@ -838,24 +683,13 @@ impl std::fmt::Debug for CinderPersistentVolumeSource {
     }
 }
 
-impl Default for CinderPersistentVolumeSource {
-    fn default() -> Self {
-        CinderPersistentVolumeSource {
-            volume_id: Default::default(),
-            fs_type: Default::default(),
-            read_only: Default::default(),
-            secret_ref: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(CinderPersistentVolumeSource { 1 => volume_id as "volumeID", 2 => fs_type as "fsType", 3 => read_only as "readOnly", 4 => secret_ref as "secretRef" });
 
 /// Represents a cinder volume resource in Openstack.
 /// A Cinder volume must exist before mounting to a container.
 /// The volume must also be in the same region as the kubelet.
 /// Cinder volumes support ownership management and SELinux relabeling.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct CinderVolumeSource {
     /// volumeID used to identify the volume in cinder.
     /// More info: <https://examples.k8s.io/mysql-cinder-pd/README.md>
@@ -899,21 +733,10 @@ impl std::fmt::Debug for CinderVolumeSource {
     }
 }
 
-impl Default for CinderVolumeSource {
-    fn default() -> Self {
-        CinderVolumeSource {
-            volume_id: Default::default(),
-            fs_type: Default::default(),
-            read_only: Default::default(),
-            secret_ref: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(CinderVolumeSource { 1 => volume_id as "volumeID", 2 => fs_type as "fsType", 3 => read_only as "readOnly", 4 => secret_ref as "secretRef" });
 
 /// ClientIPConfig represents the configurations of Client IP based session affinity.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ClientIPConfig {
     /// timeoutSeconds specifies the seconds of ClientIP type session sticky time.
     /// The value must be \>0 && \<=86400(for 1 day) if ServiceAffinity == "ClientIP".
@@ -937,20 +760,12 @@ impl std::fmt::Debug for ClientIPConfig {
     }
 }
 
-impl Default for ClientIPConfig {
-    fn default() -> Self {
-        ClientIPConfig {
-            timeout_seconds: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ClientIPConfig { 1 => timeout_seconds as "timeoutSeconds" });
 
 /// ClusterTrustBundleProjection describes how to select a set of
 /// ClusterTrustBundle objects and project their contents into the pod
 /// filesystem.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ClusterTrustBundleProjection {
     /// Select a single ClusterTrustBundle by object name.  Mutually-exclusive
     /// with signerName and labelSelector.
@@ -998,22 +813,10 @@ impl std::fmt::Debug for ClusterTrustBundleProjection {
     }
 }
 
-impl Default for ClusterTrustBundleProjection {
-    fn default() -> Self {
-        ClusterTrustBundleProjection {
-            name: Default::default(),
-            signer_name: Default::default(),
-            label_selector: Default::default(),
-            optional: Default::default(),
-            path: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ClusterTrustBundleProjection { 1 => name, 2 => signer_name as "signerName", 3 => label_selector as "labelSelector", 4 => path, 5 => optional });
 
 /// Information about the condition of a component.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ComponentCondition {
     /// Type of condition for a component.
     /// Valid value: "Healthy"
@@ -1053,22 +856,11 @@ impl std::fmt::Debug for ComponentCondition {
     }
 }
 
-impl Default for ComponentCondition {
-    fn default() -> Self {
-        ComponentCondition {
-            r#type: Default::default(),
-            status: Default::default(),
-            message: Default::default(),
-            error: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ComponentCondition { 1 => r#type as "type", 2 => status, 3 => message, 4 => error });
 
 /// ComponentStatus (and ComponentStatusList) holds the cluster validation info.
 /// Deprecated: This API is deprecated in v1.19+
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(version = "v1", kind = "ComponentStatus", plural = "componentstatuses", cluster_scoped, short_names = ["cs"], verbs = ["get", "list"], omit_empty_type_meta, protobuf)]
 pub struct ComponentStatus {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1101,21 +893,11 @@ impl std::fmt::Debug for ComponentStatus {
     }
 }
 
-impl Default for ComponentStatus {
-    fn default() -> Self {
-        ComponentStatus {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            conditions: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ComponentStatus { 1 => metadata, 2 => conditions });
 
 /// Status of all the conditions for the component as a list of ComponentStatus objects.
 /// Deprecated: This API is deprecated in v1.19+
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     version = "v1",
     kind = "ComponentStatusList",
@@ -1153,20 +935,10 @@ impl std::fmt::Debug for ComponentStatusList {
     }
 }
 
-impl Default for ComponentStatusList {
-    fn default() -> Self {
-        ComponentStatusList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ComponentStatusList { 1 => metadata, 2 => items });
 
 /// ConfigMap holds configuration data for pods to consume.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(version = "v1", kind = "ConfigMap", plural = "configmaps", namespaced, short_names = ["cm"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct ConfigMap {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1221,18 +993,6 @@ impl std::fmt::Debug for ConfigMap {
     }
 }
 
-impl Default for ConfigMap {
-    fn default() -> Self {
-        ConfigMap {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            immutable: Default::default(),
-            data: Default::default(),
-            binary_data: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ConfigMap { 1 => metadata, 2 => data, 3 => binary_data as "binaryData", 4 => immutable });
 
 /// ConfigMapEnvSource selects a ConfigMap to populate the environment
@@ -1240,7 +1000,7 @@ apimachinery::proto_message!(ConfigMap { 1 => metadata, 2 => data, 3 => binary_d
 ///
 /// The contents of the target ConfigMap's Data field will represent the
 /// key-value pairs as environment variables.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ConfigMapEnvSource {
     /// Name of the referent.
     /// This field is effectively required, but due to backwards compatibility is
@@ -1269,15 +1029,6 @@ impl std::fmt::Debug for ConfigMapEnvSource {
             .field("name", &self.name)
             .field("optional", &self.optional)
             .finish()
-    }
-}
-
-impl Default for ConfigMapEnvSource {
-    fn default() -> Self {
-        ConfigMapEnvSource {
-            name: Default::default(),
-            optional: Default::default(),
-        }
     }
 }
 
@@ -1315,7 +1066,7 @@ impl apimachinery::proto::Message for ConfigMapEnvSource {
 }
 
 /// Selects a key from a ConfigMap.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ConfigMapKeySelector {
     /// Name of the referent.
     /// This field is effectively required, but due to backwards compatibility is
@@ -1348,16 +1099,6 @@ impl std::fmt::Debug for ConfigMapKeySelector {
             .field("key", &self.key)
             .field("optional", &self.optional)
             .finish()
-    }
-}
-
-impl Default for ConfigMapKeySelector {
-    fn default() -> Self {
-        ConfigMapKeySelector {
-            name: Default::default(),
-            key: Default::default(),
-            optional: Default::default(),
-        }
     }
 }
 
@@ -1397,7 +1138,7 @@ impl apimachinery::proto::Message for ConfigMapKeySelector {
 }
 
 /// ConfigMapList is a resource containing a list of ConfigMap objects.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(version = "v1", kind = "ConfigMapList", omit_empty_type_meta, protobuf)]
 pub struct ConfigMapList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1429,21 +1170,11 @@ impl std::fmt::Debug for ConfigMapList {
     }
 }
 
-impl Default for ConfigMapList {
-    fn default() -> Self {
-        ConfigMapList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ConfigMapList { 1 => metadata, 2 => items });
 
 /// ConfigMapNodeConfigSource contains the information to reference a ConfigMap as a config source for the Node.
 /// This API is deprecated since 1.22: <https://git.k8s.io/enhancements/keps/sig-node/281-dynamic-kubelet-configuration>
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ConfigMapNodeConfigSource {
     /// Namespace is the metadata.namespace of the referenced ConfigMap.
     /// This field is required in all cases.
@@ -1488,18 +1219,6 @@ impl std::fmt::Debug for ConfigMapNodeConfigSource {
     }
 }
 
-impl Default for ConfigMapNodeConfigSource {
-    fn default() -> Self {
-        ConfigMapNodeConfigSource {
-            namespace: Default::default(),
-            name: Default::default(),
-            uid: Default::default(),
-            resource_version: Default::default(),
-            kubelet_config_key: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ConfigMapNodeConfigSource { 1 => namespace, 2 => name, 3 => uid, 4 => resource_version as "resourceVersion", 5 => kubelet_config_key as "kubeletConfigKey" });
 
 /// Adapts a ConfigMap into a projected volume.
@@ -1509,7 +1228,7 @@ apimachinery::proto_message!(ConfigMapNodeConfigSource { 1 => namespace, 2 => na
 /// unless the items element is populated with specific mappings of keys to paths.
 /// Note that this is identical to a configmap volume source without the default
 /// mode.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ConfigMapProjection {
     /// Name of the referent.
     /// This field is effectively required, but due to backwards compatibility is
@@ -1549,16 +1268,6 @@ impl std::fmt::Debug for ConfigMapProjection {
             .field("items", &self.items)
             .field("optional", &self.optional)
             .finish()
-    }
-}
-
-impl Default for ConfigMapProjection {
-    fn default() -> Self {
-        ConfigMapProjection {
-            name: Default::default(),
-            items: Default::default(),
-            optional: Default::default(),
-        }
     }
 }
 
@@ -1603,7 +1312,7 @@ impl apimachinery::proto::Message for ConfigMapProjection {
 /// volume as files using the keys in the Data field as the file names, unless
 /// the items element is populated with specific mappings of keys to paths.
 /// ConfigMap volumes support ownership management and SELinux relabeling.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ConfigMapVolumeSource {
     /// Name of the referent.
     /// This field is effectively required, but due to backwards compatibility is
@@ -1656,17 +1365,6 @@ impl std::fmt::Debug for ConfigMapVolumeSource {
     }
 }
 
-impl Default for ConfigMapVolumeSource {
-    fn default() -> Self {
-        ConfigMapVolumeSource {
-            name: Default::default(),
-            items: Default::default(),
-            default_mode: Default::default(),
-            optional: Default::default(),
-        }
-    }
-}
-
 impl apimachinery::proto::Message for ConfigMapVolumeSource {
     fn encode_fields(&self, e: &mut apimachinery::proto::WireEncoder) {
         use apimachinery::proto::Field as _;
@@ -1707,7 +1405,7 @@ impl apimachinery::proto::Message for ConfigMapVolumeSource {
 }
 
 /// A single application container that you want to run within a pod.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct Container {
     /// Name of the container specified as a DNS\_LABEL.
     /// Each container in a pod must have a unique name (DNS\_LABEL).
@@ -1947,43 +1645,11 @@ impl std::fmt::Debug for Container {
     }
 }
 
-impl Default for Container {
-    fn default() -> Self {
-        Container {
-            name: Default::default(),
-            image: Default::default(),
-            command: Default::default(),
-            args: Default::default(),
-            working_dir: Default::default(),
-            ports: Default::default(),
-            env_from: Default::default(),
-            env: Default::default(),
-            resources: Default::default(),
-            resize_policy: Default::default(),
-            restart_policy: Default::default(),
-            restart_policy_rules: Default::default(),
-            volume_mounts: Default::default(),
-            volume_devices: Default::default(),
-            liveness_probe: Default::default(),
-            readiness_probe: Default::default(),
-            startup_probe: Default::default(),
-            lifecycle: Default::default(),
-            termination_message_path: Default::default(),
-            termination_message_policy: Default::default(),
-            image_pull_policy: Default::default(),
-            security_context: Default::default(),
-            stdin: Default::default(),
-            stdin_once: Default::default(),
-            tty: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(Container { 1 => name, 2 => image, 3 => command, 4 => args, 5 => working_dir as "workingDir", 6 => ports, 7 => env, 8 => resources, 9 => volume_mounts as "volumeMounts", 10 => liveness_probe as "livenessProbe", 11 => readiness_probe as "readinessProbe", 12 => lifecycle, 13 => termination_message_path as "terminationMessagePath", 14 => image_pull_policy as "imagePullPolicy", 15 => security_context as "securityContext", 16 => stdin, 17 => stdin_once as "stdinOnce", 18 => tty, 19 => env_from as "envFrom", 20 => termination_message_policy as "terminationMessagePolicy", 21 => volume_devices as "volumeDevices", 22 => startup_probe as "startupProbe", 23 => resize_policy as "resizePolicy", 24 => restart_policy as "restartPolicy", 25 => restart_policy_rules as "restartPolicyRules" });
 
 /// ContainerExtendedResourceRequest has the mapping of container name,
 /// extended resource name to the device request name.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ContainerExtendedResourceRequest {
     /// The name of the container requesting resources.
     pub container_name: String,
@@ -2013,20 +1679,10 @@ impl std::fmt::Debug for ContainerExtendedResourceRequest {
     }
 }
 
-impl Default for ContainerExtendedResourceRequest {
-    fn default() -> Self {
-        ContainerExtendedResourceRequest {
-            container_name: Default::default(),
-            resource_name: Default::default(),
-            request_name: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ContainerExtendedResourceRequest { 1 => container_name as "containerName", 2 => resource_name as "resourceName", 3 => request_name as "requestName" });
 
 /// Describe a container image
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ContainerImage {
     /// Names by which this image is known.
     /// e.g. \["kubernetes.example/hyperkube:v1.0.7", "cloud-vendor.registry.example/cloud-vendor/hyperkube:v1.0.7"\]
@@ -2055,19 +1711,10 @@ impl std::fmt::Debug for ContainerImage {
     }
 }
 
-impl Default for ContainerImage {
-    fn default() -> Self {
-        ContainerImage {
-            names: Default::default(),
-            size_bytes: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ContainerImage { 1 => names, 2 => size_bytes as "sizeBytes" });
 
 /// ContainerPort represents a network port in a single container.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ContainerPort {
     /// If specified, this must be an IANA\_SVC\_NAME and unique within the pod. Each
     /// named port in a pod must have a unique name. Name for the port that can be
@@ -2116,22 +1763,10 @@ impl std::fmt::Debug for ContainerPort {
     }
 }
 
-impl Default for ContainerPort {
-    fn default() -> Self {
-        ContainerPort {
-            name: Default::default(),
-            host_port: Default::default(),
-            container_port: Default::default(),
-            protocol: Default::default(),
-            host_ip: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ContainerPort { 1 => name, 2 => host_port as "hostPort", 3 => container_port as "containerPort", 4 => protocol, 5 => host_ip as "hostIP" });
 
 /// ContainerResizePolicy represents resource resize policy for the container.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ContainerResizePolicy {
     /// Name of the resource to which this resource resize policy applies.
     /// Supported values: cpu, memory.
@@ -2159,19 +1794,10 @@ impl std::fmt::Debug for ContainerResizePolicy {
     }
 }
 
-impl Default for ContainerResizePolicy {
-    fn default() -> Self {
-        ContainerResizePolicy {
-            resource_name: Default::default(),
-            restart_policy: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ContainerResizePolicy { 1 => resource_name as "resourceName", 2 => restart_policy as "restartPolicy" });
 
 /// ContainerRestartRule describes how a container exit is handled.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ContainerRestartRule {
     /// Specifies the action taken on a container exit if the requirements
     /// are satisfied. The only possible value is "Restart" to restart the
@@ -2200,20 +1826,11 @@ impl std::fmt::Debug for ContainerRestartRule {
     }
 }
 
-impl Default for ContainerRestartRule {
-    fn default() -> Self {
-        ContainerRestartRule {
-            action: Default::default(),
-            exit_codes: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ContainerRestartRule { 1 => action, 2 => exit_codes as "exitCodes" });
 
 /// ContainerRestartRuleOnExitCodes describes the condition
 /// for handling an exited container based on its exit codes.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ContainerRestartRuleOnExitCodes {
     /// Represents the relationship between the container exit code(s) and the
     /// specified values. Possible values are:
@@ -2247,21 +1864,12 @@ impl std::fmt::Debug for ContainerRestartRuleOnExitCodes {
     }
 }
 
-impl Default for ContainerRestartRuleOnExitCodes {
-    fn default() -> Self {
-        ContainerRestartRuleOnExitCodes {
-            operator: Default::default(),
-            values: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ContainerRestartRuleOnExitCodes { 1 => operator, 2 => values });
 
 /// ContainerState holds a possible state of container.
 /// Only one of its members may be specified.
 /// If none of them is specified, the default one is ContainerStateWaiting.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ContainerState {
     /// Details about a waiting container
     pub waiting: Option<ContainerStateWaiting>,
@@ -2291,20 +1899,10 @@ impl std::fmt::Debug for ContainerState {
     }
 }
 
-impl Default for ContainerState {
-    fn default() -> Self {
-        ContainerState {
-            waiting: Default::default(),
-            running: Default::default(),
-            terminated: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ContainerState { 1 => waiting, 2 => running, 3 => terminated });
 
 /// ContainerStateRunning is a running state of a container.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ContainerStateRunning {
     /// Time at which the container was last (re-)started
     pub started_at: apimachinery::apis::meta::v1::Time,
@@ -2326,18 +1924,10 @@ impl std::fmt::Debug for ContainerStateRunning {
     }
 }
 
-impl Default for ContainerStateRunning {
-    fn default() -> Self {
-        ContainerStateRunning {
-            started_at: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ContainerStateRunning { 1 => started_at as "startedAt" });
 
 /// ContainerStateTerminated is a terminated state of a container.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ContainerStateTerminated {
     /// Exit status from the last termination of the container
     pub exit_code: i32,
@@ -2387,24 +1977,10 @@ impl std::fmt::Debug for ContainerStateTerminated {
     }
 }
 
-impl Default for ContainerStateTerminated {
-    fn default() -> Self {
-        ContainerStateTerminated {
-            exit_code: Default::default(),
-            signal: Default::default(),
-            reason: Default::default(),
-            message: Default::default(),
-            started_at: Default::default(),
-            finished_at: Default::default(),
-            container_id: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ContainerStateTerminated { 1 => exit_code as "exitCode", 2 => signal, 3 => reason, 4 => message, 5 => started_at as "startedAt", 6 => finished_at as "finishedAt", 7 => container_id as "containerID" });
 
 /// ContainerStateWaiting is a waiting state of a container.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ContainerStateWaiting {
     /// (brief) reason the container is not yet running.
     #[api(skip_serializing_if = "String::is_empty")]
@@ -2432,19 +2008,10 @@ impl std::fmt::Debug for ContainerStateWaiting {
     }
 }
 
-impl Default for ContainerStateWaiting {
-    fn default() -> Self {
-        ContainerStateWaiting {
-            reason: Default::default(),
-            message: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ContainerStateWaiting { 1 => reason, 2 => message });
 
 /// ContainerStatus contains details for the current status of this container.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ContainerStatus {
     /// Name is a DNS\_LABEL representing the unique name of the container.
     /// Each container in a pod must have a unique name across all container types.
@@ -2561,32 +2128,10 @@ impl std::fmt::Debug for ContainerStatus {
     }
 }
 
-impl Default for ContainerStatus {
-    fn default() -> Self {
-        ContainerStatus {
-            name: Default::default(),
-            state: Default::default(),
-            last_state: Default::default(),
-            ready: Default::default(),
-            restart_count: Default::default(),
-            image: Default::default(),
-            image_id: Default::default(),
-            container_id: Default::default(),
-            started: Default::default(),
-            allocated_resources: Default::default(),
-            resources: Default::default(),
-            volume_mounts: Default::default(),
-            user: Default::default(),
-            allocated_resources_status: Default::default(),
-            stop_signal: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ContainerStatus { 1 => name, 2 => state, 3 => last_state as "lastState", 4 => ready, 5 => restart_count as "restartCount", 6 => image, 7 => image_id as "imageID", 8 => container_id as "containerID", 9 => started, 10 => allocated_resources as "allocatedResources", 11 => resources, 12 => volume_mounts as "volumeMounts", 13 => user, 14 => allocated_resources_status as "allocatedResourcesStatus", 15 => stop_signal as "stopSignal" });
 
 /// ContainerUser represents user identity information
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ContainerUser {
     /// Linux holds user identity information initially attached to the first process of the containers in Linux.
     /// Note that the actual running identity can be changed if the process has enough privilege to do so.
@@ -2609,18 +2154,10 @@ impl std::fmt::Debug for ContainerUser {
     }
 }
 
-impl Default for ContainerUser {
-    fn default() -> Self {
-        ContainerUser {
-            linux: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ContainerUser { 1 => linux });
 
 /// DaemonEndpoint contains information about a single Daemon endpoint.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct DaemonEndpoint {
     /// Port number of the given endpoint.
     #[api(rename = "Port")]
@@ -2643,20 +2180,12 @@ impl std::fmt::Debug for DaemonEndpoint {
     }
 }
 
-impl Default for DaemonEndpoint {
-    fn default() -> Self {
-        DaemonEndpoint {
-            port: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(DaemonEndpoint { 1 => port as "Port" });
 
 /// Represents downward API info for projecting into a projected volume.
 /// Note that this is identical to a downwardAPI volume source without the default
 /// mode.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct DownwardAPIProjection {
     /// Items is a list of DownwardAPIVolume file
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -2679,18 +2208,10 @@ impl std::fmt::Debug for DownwardAPIProjection {
     }
 }
 
-impl Default for DownwardAPIProjection {
-    fn default() -> Self {
-        DownwardAPIProjection {
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(DownwardAPIProjection { 1 => items });
 
 /// DownwardAPIVolumeFile represents information to create the file containing the pod field
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct DownwardAPIVolumeFile {
     /// Required: Path is  the relative path name of the file to be created. Must not be absolute or contain the '..' path. Must be utf-8 encoded. The first item of the relative path must not start with '..'
     pub path: String,
@@ -2730,22 +2251,11 @@ impl std::fmt::Debug for DownwardAPIVolumeFile {
     }
 }
 
-impl Default for DownwardAPIVolumeFile {
-    fn default() -> Self {
-        DownwardAPIVolumeFile {
-            path: Default::default(),
-            field_ref: Default::default(),
-            resource_field_ref: Default::default(),
-            mode: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(DownwardAPIVolumeFile { 1 => path, 2 => field_ref as "fieldRef", 3 => resource_field_ref as "resourceFieldRef", 4 => mode });
 
 /// DownwardAPIVolumeSource represents a volume containing downward API info.
 /// Downward API volumes support ownership management and SELinux relabeling.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct DownwardAPIVolumeSource {
     /// Items is a list of downward API volume file
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -2779,20 +2289,11 @@ impl std::fmt::Debug for DownwardAPIVolumeSource {
     }
 }
 
-impl Default for DownwardAPIVolumeSource {
-    fn default() -> Self {
-        DownwardAPIVolumeSource {
-            items: Default::default(),
-            default_mode: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(DownwardAPIVolumeSource { 1 => items, 2 => default_mode as "defaultMode" });
 
 /// Represents an empty directory for a pod.
 /// Empty directory volumes support ownership management and SELinux relabeling.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct EmptyDirVolumeSource {
     /// medium represents what type of storage medium should back this directory.
     /// The default is "" which means to use the node's default medium.
@@ -2827,20 +2328,11 @@ impl std::fmt::Debug for EmptyDirVolumeSource {
     }
 }
 
-impl Default for EmptyDirVolumeSource {
-    fn default() -> Self {
-        EmptyDirVolumeSource {
-            medium: Default::default(),
-            size_limit: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(EmptyDirVolumeSource { 1 => medium, 2 => size_limit as "sizeLimit" });
 
 /// EndpointAddress is a tuple that describes single IP address.
 /// Deprecated: This API is deprecated in v1.33+.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct EndpointAddress {
     /// The IP of this endpoint.
     /// May not be loopback (127.0.0.0/8 or ::1), link-local (169.254.0.0/16 or fe80::/10),
@@ -2877,22 +2369,11 @@ impl std::fmt::Debug for EndpointAddress {
     }
 }
 
-impl Default for EndpointAddress {
-    fn default() -> Self {
-        EndpointAddress {
-            ip: Default::default(),
-            hostname: Default::default(),
-            node_name: Default::default(),
-            target_ref: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(EndpointAddress { 1 => ip, 2 => target_ref as "targetRef", 3 => hostname, 4 => node_name as "nodeName" });
 
 /// EndpointPort is a tuple that describes a single port.
 /// Deprecated: This API is deprecated in v1.33+.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct EndpointPort {
     /// The name of this port.  This must match the 'name' field in the
     /// corresponding ServicePort.
@@ -2947,17 +2428,6 @@ impl std::fmt::Debug for EndpointPort {
     }
 }
 
-impl Default for EndpointPort {
-    fn default() -> Self {
-        EndpointPort {
-            name: Default::default(),
-            port: Default::default(),
-            protocol: Default::default(),
-            app_protocol: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(EndpointPort { 1 => name, 2 => port, 3 => protocol, 4 => app_protocol as "appProtocol" });
 
 /// EndpointSubset is a group of addresses with a common set of ports. The
@@ -2975,7 +2445,7 @@ apimachinery::proto_message!(EndpointPort { 1 => name, 2 => port, 3 => protocol,
 /// b: \[ 10.10.1.1:309, 10.10.2.2:309 \]
 ///
 /// Deprecated: This API is deprecated in v1.33+.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct EndpointSubset {
     /// IP addresses which offer the related ports that are marked as ready. These endpoints
     /// should be considered safe for load balancers and clients to utilize.
@@ -3011,16 +2481,6 @@ impl std::fmt::Debug for EndpointSubset {
     }
 }
 
-impl Default for EndpointSubset {
-    fn default() -> Self {
-        EndpointSubset {
-            addresses: Default::default(),
-            not_ready_addresses: Default::default(),
-            ports: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(EndpointSubset { 1 => addresses, 2 => not_ready_addresses as "notReadyAddresses", 3 => ports });
 
 /// Endpoints is a collection of endpoints that implement the actual service. Example:
@@ -3041,7 +2501,7 @@ apimachinery::proto_message!(EndpointSubset { 1 => addresses, 2 => not_ready_add
 /// Use discoveryv1.EndpointSlice for complete information about Service endpoints.
 ///
 /// Deprecated: This API is deprecated in v1.33+. Use discoveryv1.EndpointSlice.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(version = "v1", kind = "Endpoints", plural = "endpoints", namespaced, short_names = ["ep"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct Endpoints {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -3080,21 +2540,11 @@ impl std::fmt::Debug for Endpoints {
     }
 }
 
-impl Default for Endpoints {
-    fn default() -> Self {
-        Endpoints {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            subsets: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(Endpoints { 1 => metadata, 2 => subsets });
 
 /// EndpointsList is a list of endpoints.
 /// Deprecated: This API is deprecated in v1.33+.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(version = "v1", kind = "EndpointsList", omit_empty_type_meta, protobuf)]
 pub struct EndpointsList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -3127,20 +2577,10 @@ impl std::fmt::Debug for EndpointsList {
     }
 }
 
-impl Default for EndpointsList {
-    fn default() -> Self {
-        EndpointsList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(EndpointsList { 1 => metadata, 2 => items });
 
 /// EnvFromSource represents the source of a set of ConfigMaps or Secrets
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct EnvFromSource {
     /// Optional text to prepend to the name of each environment variable.
     /// May consist of any printable ASCII characters except '='.
@@ -3172,20 +2612,10 @@ impl std::fmt::Debug for EnvFromSource {
     }
 }
 
-impl Default for EnvFromSource {
-    fn default() -> Self {
-        EnvFromSource {
-            prefix: Default::default(),
-            config_map_ref: Default::default(),
-            secret_ref: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(EnvFromSource { 1 => prefix, 2 => config_map_ref as "configMapRef", 3 => secret_ref as "secretRef" });
 
 /// EnvVar represents an environment variable present in a Container.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct EnvVar {
     /// Name of the environment variable.
     /// May consist of any printable ASCII characters except '='.
@@ -3225,20 +2655,10 @@ impl std::fmt::Debug for EnvVar {
     }
 }
 
-impl Default for EnvVar {
-    fn default() -> Self {
-        EnvVar {
-            name: Default::default(),
-            value: Default::default(),
-            value_from: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(EnvVar { 1 => name, 2 => value, 3 => value_from as "valueFrom" });
 
 /// EnvVarSource represents a source for the value of an EnvVar.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct EnvVarSource {
     /// Selects a field of the pod: supports metadata.name, metadata.namespace, \`metadata.labels\['\<KEY\>'\]\`, \`metadata.annotations\['\<KEY\>'\]\`,
     /// spec.nodeName, spec.serviceAccountName, status.hostIP, status.podIP, status.podIPs.
@@ -3279,18 +2699,6 @@ impl std::fmt::Debug for EnvVarSource {
     }
 }
 
-impl Default for EnvVarSource {
-    fn default() -> Self {
-        EnvVarSource {
-            field_ref: Default::default(),
-            resource_field_ref: Default::default(),
-            config_map_key_ref: Default::default(),
-            secret_key_ref: Default::default(),
-            file_key_ref: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(EnvVarSource { 1 => field_ref as "fieldRef", 2 => resource_field_ref as "resourceFieldRef", 3 => config_map_key_ref as "configMapKeyRef", 4 => secret_key_ref as "secretKeyRef", 5 => file_key_ref as "fileKeyRef" });
 
 /// An EphemeralContainer is a temporary container that you may add to an existing Pod for
@@ -3301,7 +2709,7 @@ apimachinery::proto_message!(EnvVarSource { 1 => field_ref as "fieldRef", 2 => r
 ///
 /// To add an ephemeral container, use the ephemeralcontainers subresource of an existing
 /// Pod. Ephemeral containers may not be removed or restarted.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct EphemeralContainer {
     /// Name of the ephemeral container specified as a DNS\_LABEL.
     /// This name must be unique among all containers, init containers and ephemeral containers.
@@ -3503,39 +2911,6 @@ impl std::fmt::Debug for EphemeralContainer {
             .field("tty", &self.tty)
             .field("target_container_name", &self.target_container_name)
             .finish()
-    }
-}
-
-impl Default for EphemeralContainer {
-    fn default() -> Self {
-        EphemeralContainer {
-            name: Default::default(),
-            image: Default::default(),
-            command: Default::default(),
-            args: Default::default(),
-            working_dir: Default::default(),
-            ports: Default::default(),
-            env_from: Default::default(),
-            env: Default::default(),
-            resources: Default::default(),
-            resize_policy: Default::default(),
-            restart_policy: Default::default(),
-            restart_policy_rules: Default::default(),
-            volume_mounts: Default::default(),
-            volume_devices: Default::default(),
-            liveness_probe: Default::default(),
-            readiness_probe: Default::default(),
-            startup_probe: Default::default(),
-            lifecycle: Default::default(),
-            termination_message_path: Default::default(),
-            termination_message_policy: Default::default(),
-            image_pull_policy: Default::default(),
-            security_context: Default::default(),
-            stdin: Default::default(),
-            stdin_once: Default::default(),
-            tty: Default::default(),
-            target_container_name: Default::default(),
-        }
     }
 }
 
@@ -3750,7 +3125,7 @@ impl apimachinery::proto::Message for EphemeralContainer {
 /// EphemeralContainer. This separate type allows easy conversion from EphemeralContainer
 /// to Container and allows separate documentation for the fields of EphemeralContainer.
 /// When a new field is added to Container it must be added here as well.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct EphemeralContainerCommon {
     /// Name of the ephemeral container specified as a DNS\_LABEL.
     /// This name must be unique among all containers, init containers and ephemeral containers.
@@ -3945,42 +3320,10 @@ impl std::fmt::Debug for EphemeralContainerCommon {
     }
 }
 
-impl Default for EphemeralContainerCommon {
-    fn default() -> Self {
-        EphemeralContainerCommon {
-            name: Default::default(),
-            image: Default::default(),
-            command: Default::default(),
-            args: Default::default(),
-            working_dir: Default::default(),
-            ports: Default::default(),
-            env_from: Default::default(),
-            env: Default::default(),
-            resources: Default::default(),
-            resize_policy: Default::default(),
-            restart_policy: Default::default(),
-            restart_policy_rules: Default::default(),
-            volume_mounts: Default::default(),
-            volume_devices: Default::default(),
-            liveness_probe: Default::default(),
-            readiness_probe: Default::default(),
-            startup_probe: Default::default(),
-            lifecycle: Default::default(),
-            termination_message_path: Default::default(),
-            termination_message_policy: Default::default(),
-            image_pull_policy: Default::default(),
-            security_context: Default::default(),
-            stdin: Default::default(),
-            stdin_once: Default::default(),
-            tty: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(EphemeralContainerCommon { 1 => name, 2 => image, 3 => command, 4 => args, 5 => working_dir as "workingDir", 6 => ports, 7 => env, 8 => resources, 9 => volume_mounts as "volumeMounts", 10 => liveness_probe as "livenessProbe", 11 => readiness_probe as "readinessProbe", 12 => lifecycle, 13 => termination_message_path as "terminationMessagePath", 14 => image_pull_policy as "imagePullPolicy", 15 => security_context as "securityContext", 16 => stdin, 17 => stdin_once as "stdinOnce", 18 => tty, 19 => env_from as "envFrom", 20 => termination_message_policy as "terminationMessagePolicy", 21 => volume_devices as "volumeDevices", 22 => startup_probe as "startupProbe", 23 => resize_policy as "resizePolicy", 24 => restart_policy as "restartPolicy", 25 => restart_policy_rules as "restartPolicyRules" });
 
 /// Represents an ephemeral volume that is handled by a normal storage driver.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct EphemeralVolumeSource {
     /// Will be used to create a stand-alone PVC to provision the volume.
     /// The pod in which this EphemeralVolumeSource is embedded will be the
@@ -4022,14 +3365,6 @@ impl std::fmt::Debug for EphemeralVolumeSource {
     }
 }
 
-impl Default for EphemeralVolumeSource {
-    fn default() -> Self {
-        EphemeralVolumeSource {
-            volume_claim_template: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(EphemeralVolumeSource { 1 => volume_claim_template as "volumeClaimTemplate" });
 
 /// Event is a report of an event somewhere in the cluster.  Events
@@ -4038,7 +3373,7 @@ apimachinery::proto_message!(EphemeralVolumeSource { 1 => volume_claim_template 
 /// with a given Reason reflecting a consistent underlying trigger, or the
 /// continued existence of events with that Reason.  Events should be
 /// treated as informative, best-effort, supplemental data.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(version = "v1", kind = "Event", plural = "events", namespaced, short_names = ["ev"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct Event {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -4130,33 +3465,10 @@ impl std::fmt::Debug for Event {
     }
 }
 
-impl Default for Event {
-    fn default() -> Self {
-        Event {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            involved_object: Default::default(),
-            reason: Default::default(),
-            message: Default::default(),
-            source: Default::default(),
-            first_timestamp: Default::default(),
-            last_timestamp: Default::default(),
-            count: Default::default(),
-            r#type: Default::default(),
-            event_time: Default::default(),
-            series: Default::default(),
-            action: Default::default(),
-            related: Default::default(),
-            reporting_component: Default::default(),
-            reporting_instance: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(Event { 1 => metadata, 2 => involved_object as "involvedObject", 3 => reason, 4 => message, 5 => source, 6 => first_timestamp as "firstTimestamp", 7 => last_timestamp as "lastTimestamp", 8 => count, 9 => r#type as "type", 10 => event_time as "eventTime", 11 => series, 12 => action, 13 => related, 14 => reporting_component as "reportingComponent", 15 => reporting_instance as "reportingInstance" });
 
 /// EventList is a list of events.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(version = "v1", kind = "EventList", omit_empty_type_meta, protobuf)]
 pub struct EventList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -4189,21 +3501,11 @@ impl std::fmt::Debug for EventList {
     }
 }
 
-impl Default for EventList {
-    fn default() -> Self {
-        EventList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(EventList { 1 => metadata, 2 => items });
 
 /// EventSeries contain information on series of events, i.e. thing that was/is happening
 /// continuously for some time.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct EventSeries {
     /// Number of occurrences in this series up to the last heartbeat time
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
@@ -4230,19 +3532,10 @@ impl std::fmt::Debug for EventSeries {
     }
 }
 
-impl Default for EventSeries {
-    fn default() -> Self {
-        EventSeries {
-            count: Default::default(),
-            last_observed_time: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(EventSeries { 1 => count, 2 => last_observed_time as "lastObservedTime" });
 
 /// EventSource contains information for an event.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct EventSource {
     /// Component from which the event is generated.
     #[api(skip_serializing_if = "String::is_empty")]
@@ -4270,19 +3563,10 @@ impl std::fmt::Debug for EventSource {
     }
 }
 
-impl Default for EventSource {
-    fn default() -> Self {
-        EventSource {
-            component: Default::default(),
-            host: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(EventSource { 1 => component, 2 => host });
 
 /// ExecAction describes a "run in container" action.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ExecAction {
     /// Command is the command line to execute inside the container, the working directory for the
     /// command  is root ('/') in the container's filesystem. The command is simply exec'd, it is
@@ -4309,20 +3593,12 @@ impl std::fmt::Debug for ExecAction {
     }
 }
 
-impl Default for ExecAction {
-    fn default() -> Self {
-        ExecAction {
-            command: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ExecAction { 1 => command });
 
 /// Represents a Fibre Channel volume.
 /// Fibre Channel volumes can only be mounted as read/write once.
 /// Fibre Channel volumes support ownership management and SELinux relabeling.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct FCVolumeSource {
     /// targetWWNs is Optional: FC target worldwide names (WWNs)
     #[api(rename = "targetWWNs", skip_serializing_if = "Vec::is_empty")]
@@ -4369,22 +3645,10 @@ impl std::fmt::Debug for FCVolumeSource {
     }
 }
 
-impl Default for FCVolumeSource {
-    fn default() -> Self {
-        FCVolumeSource {
-            target_wwns: Default::default(),
-            lun: Default::default(),
-            fs_type: Default::default(),
-            read_only: Default::default(),
-            wwids: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(FCVolumeSource { 1 => target_wwns as "targetWWNs", 2 => lun, 3 => fs_type as "fsType", 4 => read_only as "readOnly", 5 => wwids });
 
 /// FileKeySelector selects a key of the env file.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct FileKeySelector {
     /// The name of the volume mount containing the env file.
     pub volume_name: String,
@@ -4427,22 +3691,11 @@ impl std::fmt::Debug for FileKeySelector {
     }
 }
 
-impl Default for FileKeySelector {
-    fn default() -> Self {
-        FileKeySelector {
-            volume_name: Default::default(),
-            path: Default::default(),
-            key: Default::default(),
-            optional: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(FileKeySelector { 1 => volume_name as "volumeName", 2 => path, 3 => key, 4 => optional });
 
 /// FlexPersistentVolumeSource represents a generic persistent volume resource that is
 /// provisioned/attached using an exec based plugin.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct FlexPersistentVolumeSource {
     /// driver is the name of the driver to use for this volume.
     pub driver: String,
@@ -4490,23 +3743,11 @@ impl std::fmt::Debug for FlexPersistentVolumeSource {
     }
 }
 
-impl Default for FlexPersistentVolumeSource {
-    fn default() -> Self {
-        FlexPersistentVolumeSource {
-            driver: Default::default(),
-            fs_type: Default::default(),
-            secret_ref: Default::default(),
-            read_only: Default::default(),
-            options: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(FlexPersistentVolumeSource { 1 => driver, 2 => fs_type as "fsType", 3 => secret_ref as "secretRef", 4 => read_only as "readOnly", 5 => options });
 
 /// FlexVolume represents a generic volume resource that is
 /// provisioned/attached using an exec based plugin.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct FlexVolumeSource {
     /// driver is the name of the driver to use for this volume.
     pub driver: String,
@@ -4554,24 +3795,12 @@ impl std::fmt::Debug for FlexVolumeSource {
     }
 }
 
-impl Default for FlexVolumeSource {
-    fn default() -> Self {
-        FlexVolumeSource {
-            driver: Default::default(),
-            fs_type: Default::default(),
-            secret_ref: Default::default(),
-            read_only: Default::default(),
-            options: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(FlexVolumeSource { 1 => driver, 2 => fs_type as "fsType", 3 => secret_ref as "secretRef", 4 => read_only as "readOnly", 5 => options });
 
 /// Represents a Flocker volume mounted by the Flocker agent.
 /// One and only one of datasetName and datasetUUID should be set.
 /// Flocker volumes do not support ownership management or SELinux relabeling.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct FlockerVolumeSource {
     /// datasetName is Name of the dataset stored as metadata -\> name on the dataset for Flocker
     /// should be considered as deprecated
@@ -4600,15 +3829,6 @@ impl std::fmt::Debug for FlockerVolumeSource {
     }
 }
 
-impl Default for FlockerVolumeSource {
-    fn default() -> Self {
-        FlockerVolumeSource {
-            dataset_name: Default::default(),
-            dataset_uuid: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(FlockerVolumeSource { 1 => dataset_name as "datasetName", 2 => dataset_uuid as "datasetUUID" });
 
 /// Represents a Persistent Disk resource in Google Compute Engine.
@@ -4617,7 +3837,7 @@ apimachinery::proto_message!(FlockerVolumeSource { 1 => dataset_name as "dataset
 /// also be in the same GCE project and zone as the kubelet. A GCE PD
 /// can only be mounted as read/write once or read-only many times. GCE
 /// PDs support ownership management and SELinux relabeling.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct GCEPersistentDiskVolumeSource {
     /// pdName is unique name of the PD resource in GCE. Used to identify the disk in GCE.
     /// More info: <https://kubernetes.io/docs/concepts/storage/volumes#gcepersistentdisk>
@@ -4665,21 +3885,10 @@ impl std::fmt::Debug for GCEPersistentDiskVolumeSource {
     }
 }
 
-impl Default for GCEPersistentDiskVolumeSource {
-    fn default() -> Self {
-        GCEPersistentDiskVolumeSource {
-            pd_name: Default::default(),
-            fs_type: Default::default(),
-            partition: Default::default(),
-            read_only: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(GCEPersistentDiskVolumeSource { 1 => pd_name as "pdName", 2 => fs_type as "fsType", 3 => partition, 4 => read_only as "readOnly" });
 
 /// GRPCAction specifies an action involving a GRPC service.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct GRPCAction {
     /// Port number of the gRPC service. Number must be in the range 1 to 65535.
     pub port: i32,
@@ -4709,15 +3918,6 @@ impl std::fmt::Debug for GRPCAction {
     }
 }
 
-impl Default for GRPCAction {
-    fn default() -> Self {
-        GRPCAction {
-            port: Default::default(),
-            service: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(GRPCAction { 1 => port, 2 => service });
 
 /// Represents a volume that is populated with the contents of a git repository.
@@ -4727,7 +3927,7 @@ apimachinery::proto_message!(GRPCAction { 1 => port, 2 => service });
 /// DEPRECATED: GitRepo is deprecated. To provision a container with a git repo, mount an
 /// EmptyDir into an InitContainer that clones the repo using git, then mount the EmptyDir
 /// into the Pod's container.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct GitRepoVolumeSource {
     /// repository is the URL
     pub repository: String,
@@ -4762,21 +3962,11 @@ impl std::fmt::Debug for GitRepoVolumeSource {
     }
 }
 
-impl Default for GitRepoVolumeSource {
-    fn default() -> Self {
-        GitRepoVolumeSource {
-            repository: Default::default(),
-            revision: Default::default(),
-            directory: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(GitRepoVolumeSource { 1 => repository, 2 => revision, 3 => directory });
 
 /// Represents a Glusterfs mount that lasts the lifetime of a pod.
 /// Glusterfs volumes do not support ownership management or SELinux relabeling.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct GlusterfsPersistentVolumeSource {
     /// endpoints is the endpoint name that details Glusterfs topology.
     /// More info: <https://examples.k8s.io/volumes/glusterfs/README.md#create-a-pod>
@@ -4817,22 +4007,11 @@ impl std::fmt::Debug for GlusterfsPersistentVolumeSource {
     }
 }
 
-impl Default for GlusterfsPersistentVolumeSource {
-    fn default() -> Self {
-        GlusterfsPersistentVolumeSource {
-            endpoints: Default::default(),
-            path: Default::default(),
-            read_only: Default::default(),
-            endpoints_namespace: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(GlusterfsPersistentVolumeSource { 1 => endpoints, 2 => path, 3 => read_only as "readOnly", 4 => endpoints_namespace as "endpointsNamespace" });
 
 /// Represents a Glusterfs mount that lasts the lifetime of a pod.
 /// Glusterfs volumes do not support ownership management or SELinux relabeling.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct GlusterfsVolumeSource {
     /// endpoints is the endpoint name that details Glusterfs topology.
     pub endpoints: String,
@@ -4866,20 +4045,10 @@ impl std::fmt::Debug for GlusterfsVolumeSource {
     }
 }
 
-impl Default for GlusterfsVolumeSource {
-    fn default() -> Self {
-        GlusterfsVolumeSource {
-            endpoints: Default::default(),
-            path: Default::default(),
-            read_only: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(GlusterfsVolumeSource { 1 => endpoints, 2 => path, 3 => read_only as "readOnly" });
 
 /// HTTPGetAction describes an action based on HTTP Get requests.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct HTTPGetAction {
     /// Path to access on the HTTP server.
     #[api(skip_serializing_if = "String::is_empty")]
@@ -4925,22 +4094,10 @@ impl std::fmt::Debug for HTTPGetAction {
     }
 }
 
-impl Default for HTTPGetAction {
-    fn default() -> Self {
-        HTTPGetAction {
-            path: Default::default(),
-            port: Default::default(),
-            host: Default::default(),
-            scheme: Default::default(),
-            http_headers: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(HTTPGetAction { 1 => path, 2 => port, 3 => host, 4 => scheme, 5 => http_headers as "httpHeaders" });
 
 /// HTTPHeader describes a custom header to be used in HTTP probes
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct HTTPHeader {
     /// The header field name.
     /// This will be canonicalized upon output, so case-variant names will be understood as the same header.
@@ -4967,20 +4124,11 @@ impl std::fmt::Debug for HTTPHeader {
     }
 }
 
-impl Default for HTTPHeader {
-    fn default() -> Self {
-        HTTPHeader {
-            name: Default::default(),
-            value: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(HTTPHeader { 1 => name, 2 => value });
 
 /// HostAlias holds the mapping between IP and hostnames that will be injected as an entry in the
 /// pod's hosts file.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct HostAlias {
     /// IP address of the host file entry.
     pub ip: String,
@@ -5007,19 +4155,10 @@ impl std::fmt::Debug for HostAlias {
     }
 }
 
-impl Default for HostAlias {
-    fn default() -> Self {
-        HostAlias {
-            ip: Default::default(),
-            hostnames: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(HostAlias { 1 => ip, 2 => hostnames });
 
 /// HostIP represents a single IP address allocated to the host.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct HostIP {
     /// IP is the IP address assigned to the host
     pub ip: String,
@@ -5039,19 +4178,11 @@ impl std::fmt::Debug for HostIP {
     }
 }
 
-impl Default for HostIP {
-    fn default() -> Self {
-        HostIP {
-            ip: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(HostIP { 1 => ip });
 
 /// Represents a host path mapped into a pod.
 /// Host path volumes do not support ownership management or SELinux relabeling.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct HostPathVolumeSource {
     /// path of the directory on the host.
     /// If the path is a symlink, it will follow the link to the real path.
@@ -5081,21 +4212,12 @@ impl std::fmt::Debug for HostPathVolumeSource {
     }
 }
 
-impl Default for HostPathVolumeSource {
-    fn default() -> Self {
-        HostPathVolumeSource {
-            path: Default::default(),
-            r#type: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(HostPathVolumeSource { 1 => path, 2 => r#type as "type" });
 
 /// ISCSIPersistentVolumeSource represents an ISCSI disk.
 /// ISCSI volumes can only be mounted as read/write once.
 /// ISCSI volumes support ownership management and SELinux relabeling.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ISCSIPersistentVolumeSource {
     /// targetPortal is iSCSI Target Portal. The Portal is either an IP or ip\_addr:port if the port
     /// is other than default (typically TCP ports 860 and 3260).
@@ -5173,30 +4295,12 @@ impl std::fmt::Debug for ISCSIPersistentVolumeSource {
     }
 }
 
-impl Default for ISCSIPersistentVolumeSource {
-    fn default() -> Self {
-        ISCSIPersistentVolumeSource {
-            target_portal: Default::default(),
-            iqn: Default::default(),
-            lun: Default::default(),
-            iscsi_interface: Default::default(),
-            fs_type: Default::default(),
-            read_only: Default::default(),
-            portals: Default::default(),
-            chap_auth_discovery: Default::default(),
-            chap_auth_session: Default::default(),
-            secret_ref: Default::default(),
-            initiator_name: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ISCSIPersistentVolumeSource { 1 => target_portal as "targetPortal", 2 => iqn, 3 => lun, 4 => iscsi_interface as "iscsiInterface", 5 => fs_type as "fsType", 6 => read_only as "readOnly", 7 => portals, 8 => chap_auth_discovery as "chapAuthDiscovery", 10 => secret_ref as "secretRef", 11 => chap_auth_session as "chapAuthSession", 12 => initiator_name as "initiatorName" });
 
 /// Represents an ISCSI disk.
 /// ISCSI volumes can only be mounted as read/write once.
 /// ISCSI volumes support ownership management and SELinux relabeling.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ISCSIVolumeSource {
     /// targetPortal is iSCSI Target Portal. The Portal is either an IP or ip\_addr:port if the port
     /// is other than default (typically TCP ports 860 and 3260).
@@ -5274,28 +4378,10 @@ impl std::fmt::Debug for ISCSIVolumeSource {
     }
 }
 
-impl Default for ISCSIVolumeSource {
-    fn default() -> Self {
-        ISCSIVolumeSource {
-            target_portal: Default::default(),
-            iqn: Default::default(),
-            lun: Default::default(),
-            iscsi_interface: Default::default(),
-            fs_type: Default::default(),
-            read_only: Default::default(),
-            portals: Default::default(),
-            chap_auth_discovery: Default::default(),
-            chap_auth_session: Default::default(),
-            secret_ref: Default::default(),
-            initiator_name: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ISCSIVolumeSource { 1 => target_portal as "targetPortal", 2 => iqn, 3 => lun, 4 => iscsi_interface as "iscsiInterface", 5 => fs_type as "fsType", 6 => read_only as "readOnly", 7 => portals, 8 => chap_auth_discovery as "chapAuthDiscovery", 10 => secret_ref as "secretRef", 11 => chap_auth_session as "chapAuthSession", 12 => initiator_name as "initiatorName" });
 
 /// ImageVolumeSource represents a image volume resource.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ImageVolumeSource {
     /// Required: Image or artifact reference to be used.
     /// Behaves in the same way as pod.spec.containers\[\*\].image.
@@ -5332,19 +4418,10 @@ impl std::fmt::Debug for ImageVolumeSource {
     }
 }
 
-impl Default for ImageVolumeSource {
-    fn default() -> Self {
-        ImageVolumeSource {
-            reference: Default::default(),
-            pull_policy: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ImageVolumeSource { 1 => reference, 2 => pull_policy as "pullPolicy" });
 
 /// ImageVolumeStatus represents the image-based volume status.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ImageVolumeStatus {
     /// ImageRef is the digest of the image used for this volume.
     /// It should have a value that's similar to the pod's status.containerStatuses\[i\].imageID.
@@ -5369,18 +4446,10 @@ impl std::fmt::Debug for ImageVolumeStatus {
     }
 }
 
-impl Default for ImageVolumeStatus {
-    fn default() -> Self {
-        ImageVolumeStatus {
-            image_ref: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ImageVolumeStatus { 1 => image_ref as "imageRef" });
 
 /// Maps a string key to a path within a volume.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct KeyToPath {
     /// key is the key to project.
     pub key: String,
@@ -5418,22 +4487,12 @@ impl std::fmt::Debug for KeyToPath {
     }
 }
 
-impl Default for KeyToPath {
-    fn default() -> Self {
-        KeyToPath {
-            key: Default::default(),
-            path: Default::default(),
-            mode: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(KeyToPath { 1 => key, 2 => path, 3 => mode });
 
 /// Lifecycle describes actions that the management system should take in response to container lifecycle
 /// events. For the PostStart and PreStop lifecycle handlers, management of the container blocks
 /// until the action is complete, unless the container process fails, in which case the handler is aborted.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct Lifecycle {
     /// PostStart is called immediately after a container is created. If the handler fails,
     /// the container is terminated and restarted according to its restart policy.
@@ -5476,21 +4535,11 @@ impl std::fmt::Debug for Lifecycle {
     }
 }
 
-impl Default for Lifecycle {
-    fn default() -> Self {
-        Lifecycle {
-            post_start: Default::default(),
-            pre_stop: Default::default(),
-            stop_signal: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(Lifecycle { 1 => post_start as "postStart", 2 => pre_stop as "preStop", 3 => stop_signal as "stopSignal" });
 
 /// LifecycleHandler defines a specific action that should be taken in a lifecycle
 /// hook. One and only one of the fields, except TCPSocket must be specified.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct LifecycleHandler {
     /// Exec specifies a command to execute in the container.
     pub exec: Option<ExecAction>,
@@ -5526,21 +4575,10 @@ impl std::fmt::Debug for LifecycleHandler {
     }
 }
 
-impl Default for LifecycleHandler {
-    fn default() -> Self {
-        LifecycleHandler {
-            exec: Default::default(),
-            http_get: Default::default(),
-            tcp_socket: Default::default(),
-            sleep: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(LifecycleHandler { 1 => exec, 2 => http_get as "httpGet", 3 => tcp_socket as "tcpSocket", 4 => sleep });
 
 /// LimitRange sets resource usage limits for each kind of resource in a Namespace.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(version = "v1", kind = "LimitRange", plural = "limitranges", namespaced, short_names = ["limits"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct LimitRange {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -5573,20 +4611,10 @@ impl std::fmt::Debug for LimitRange {
     }
 }
 
-impl Default for LimitRange {
-    fn default() -> Self {
-        LimitRange {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(LimitRange { 1 => metadata, 2 => spec });
 
 /// LimitRangeItem defines a min/max usage limit for any resource that matches on kind.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct LimitRangeItem {
     /// Type of resource that this limit applies to.
     pub r#type: String,
@@ -5633,23 +4661,10 @@ impl std::fmt::Debug for LimitRangeItem {
     }
 }
 
-impl Default for LimitRangeItem {
-    fn default() -> Self {
-        LimitRangeItem {
-            r#type: Default::default(),
-            max: Default::default(),
-            min: Default::default(),
-            default: Default::default(),
-            default_request: Default::default(),
-            max_limit_request_ratio: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(LimitRangeItem { 1 => r#type as "type", 2 => max, 3 => min, 4 => default, 5 => default_request as "defaultRequest", 6 => max_limit_request_ratio as "maxLimitRequestRatio" });
 
 /// LimitRangeList is a list of LimitRange items.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     version = "v1",
     kind = "LimitRangeList",
@@ -5688,20 +4703,10 @@ impl std::fmt::Debug for LimitRangeList {
     }
 }
 
-impl Default for LimitRangeList {
-    fn default() -> Self {
-        LimitRangeList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(LimitRangeList { 1 => metadata, 2 => items });
 
 /// LimitRangeSpec defines a min/max usage limit for resources that match on kind.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct LimitRangeSpec {
     /// Limits is the list of LimitRangeItem objects that are enforced.
     #[api(nullable)]
@@ -5724,18 +4729,10 @@ impl std::fmt::Debug for LimitRangeSpec {
     }
 }
 
-impl Default for LimitRangeSpec {
-    fn default() -> Self {
-        LimitRangeSpec {
-            limits: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(LimitRangeSpec { 1 => limits });
 
 /// LinuxContainerUser represents user identity information in Linux containers
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct LinuxContainerUser {
     /// UID is the primary uid initially attached to the first process in the container
     pub uid: i64,
@@ -5766,20 +4763,10 @@ impl std::fmt::Debug for LinuxContainerUser {
     }
 }
 
-impl Default for LinuxContainerUser {
-    fn default() -> Self {
-        LinuxContainerUser {
-            uid: Default::default(),
-            gid: Default::default(),
-            supplemental_groups: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(LinuxContainerUser { 1 => uid, 2 => gid, 3 => supplemental_groups as "supplementalGroups" });
 
 /// List holds a list of objects, which may not be known by the server.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct List {
     /// Standard list metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds>
@@ -5807,20 +4794,11 @@ impl std::fmt::Debug for List {
     }
 }
 
-impl Default for List {
-    fn default() -> Self {
-        List {
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(List { 1 => metadata, 2 => items });
 
 /// LoadBalancerIngress represents the status of a load-balancer ingress point:
 /// traffic intended for the service should be sent to an ingress point.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct LoadBalancerIngress {
     /// IP is set for load-balancer ingress points that are IP based
     /// (typically GCE or OpenStack load-balancers)
@@ -5865,21 +4843,10 @@ impl std::fmt::Debug for LoadBalancerIngress {
     }
 }
 
-impl Default for LoadBalancerIngress {
-    fn default() -> Self {
-        LoadBalancerIngress {
-            ip: Default::default(),
-            hostname: Default::default(),
-            ip_mode: Default::default(),
-            ports: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(LoadBalancerIngress { 1 => ip, 2 => hostname, 3 => ip_mode as "ipMode", 4 => ports });
 
 /// LoadBalancerStatus represents the status of a load-balancer.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct LoadBalancerStatus {
     /// Ingress is a list containing ingress points for the load-balancer.
     /// Traffic intended for the service should be sent to these ingress points.
@@ -5903,14 +4870,6 @@ impl std::fmt::Debug for LoadBalancerStatus {
     }
 }
 
-impl Default for LoadBalancerStatus {
-    fn default() -> Self {
-        LoadBalancerStatus {
-            ingress: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(LoadBalancerStatus { 1 => ingress });
 
 /// LocalObjectReference contains enough information to let you locate the
@@ -5926,7 +4885,7 @@ apimachinery::proto_message!(LoadBalancerStatus { 1 => ingress });
 ///
 /// Instead of using this type, create a locally provided and used type that is well-focused on your reference.
 /// For example, ServiceReferences for admission registration: <https://github.com/kubernetes/api/blob/release-1.17/admissionregistration/v1/types.go#L533> .
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct LocalObjectReference {
     /// Name of the referent.
     /// This field is effectively required, but due to backwards compatibility is
@@ -5954,18 +4913,10 @@ impl std::fmt::Debug for LocalObjectReference {
     }
 }
 
-impl Default for LocalObjectReference {
-    fn default() -> Self {
-        LocalObjectReference {
-            name: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(LocalObjectReference { 1 => name });
 
 /// Local represents directly-attached storage with node affinity
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct LocalVolumeSource {
     /// path of the full path to the volume on the node.
     /// It can be either a directory or block device (disk, partition, ...).
@@ -5995,19 +4946,10 @@ impl std::fmt::Debug for LocalVolumeSource {
     }
 }
 
-impl Default for LocalVolumeSource {
-    fn default() -> Self {
-        LocalVolumeSource {
-            path: Default::default(),
-            fs_type: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(LocalVolumeSource { 1 => path, 2 => fs_type as "fsType" });
 
 /// ModifyVolumeStatus represents the status object of ControllerModifyVolume operation
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ModifyVolumeStatus {
     /// targetVolumeAttributesClassName is the name of the VolumeAttributesClass the PVC currently being reconciled
     #[api(skip_serializing_if = "String::is_empty")]
@@ -6048,20 +4990,11 @@ impl std::fmt::Debug for ModifyVolumeStatus {
     }
 }
 
-impl Default for ModifyVolumeStatus {
-    fn default() -> Self {
-        ModifyVolumeStatus {
-            target_volume_attributes_class_name: Default::default(),
-            status: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ModifyVolumeStatus { 1 => target_volume_attributes_class_name as "targetVolumeAttributesClassName", 2 => status });
 
 /// Represents an NFS mount that lasts the lifetime of a pod.
 /// NFS volumes do not support ownership management or SELinux relabeling.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct NFSVolumeSource {
     /// server is the hostname or IP address of the NFS server.
     /// More info: <https://kubernetes.io/docs/concepts/storage/volumes#nfs>
@@ -6096,21 +5029,11 @@ impl std::fmt::Debug for NFSVolumeSource {
     }
 }
 
-impl Default for NFSVolumeSource {
-    fn default() -> Self {
-        NFSVolumeSource {
-            server: Default::default(),
-            path: Default::default(),
-            read_only: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(NFSVolumeSource { 1 => server, 2 => path, 3 => read_only as "readOnly" });
 
 /// Namespace provides a scope for Names.
 /// Use of multiple namespaces is optional.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(version = "v1", kind = "Namespace", plural = "namespaces", cluster_scoped, short_names = ["ns"], verbs = ["create", "delete", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct Namespace {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -6148,21 +5071,10 @@ impl std::fmt::Debug for Namespace {
     }
 }
 
-impl Default for Namespace {
-    fn default() -> Self {
-        Namespace {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-            status: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(Namespace { 1 => metadata, 2 => spec, 3 => status });
 
 /// NamespaceCondition contains details about state of namespace.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct NamespaceCondition {
     /// Type of namespace controller condition.
     pub r#type: String,
@@ -6202,22 +5114,10 @@ impl std::fmt::Debug for NamespaceCondition {
     }
 }
 
-impl Default for NamespaceCondition {
-    fn default() -> Self {
-        NamespaceCondition {
-            r#type: Default::default(),
-            status: Default::default(),
-            last_transition_time: Default::default(),
-            reason: Default::default(),
-            message: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(NamespaceCondition { 1 => r#type as "type", 2 => status, 4 => last_transition_time as "lastTransitionTime", 5 => reason, 6 => message });
 
 /// NamespaceList is a list of Namespaces.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(version = "v1", kind = "NamespaceList", omit_empty_type_meta, protobuf)]
 pub struct NamespaceList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -6251,20 +5151,10 @@ impl std::fmt::Debug for NamespaceList {
     }
 }
 
-impl Default for NamespaceList {
-    fn default() -> Self {
-        NamespaceList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(NamespaceList { 1 => metadata, 2 => items });
 
 /// NamespaceSpec describes the attributes on a Namespace.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct NamespaceSpec {
     /// Finalizers is an opaque list of values that must be empty to permanently remove object from storage.
     /// More info: <https://kubernetes.io/docs/tasks/administer-cluster/namespaces/>
@@ -6288,18 +5178,10 @@ impl std::fmt::Debug for NamespaceSpec {
     }
 }
 
-impl Default for NamespaceSpec {
-    fn default() -> Self {
-        NamespaceSpec {
-            finalizers: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(NamespaceSpec { 1 => finalizers });
 
 /// NamespaceStatus is information about the current status of a Namespace.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct NamespaceStatus {
     /// Phase is the current lifecycle phase of the namespace.
     /// More info: <https://kubernetes.io/docs/tasks/administer-cluster/namespaces/>
@@ -6328,20 +5210,11 @@ impl std::fmt::Debug for NamespaceStatus {
     }
 }
 
-impl Default for NamespaceStatus {
-    fn default() -> Self {
-        NamespaceStatus {
-            phase: Default::default(),
-            conditions: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(NamespaceStatus { 1 => phase, 2 => conditions });
 
 /// Node is a worker node in Kubernetes.
 /// Each node will have a unique identifier in the cache (i.e. in etcd).
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(version = "v1", kind = "Node", plural = "nodes", cluster_scoped, short_names = ["no"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct Node {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -6381,21 +5254,10 @@ impl std::fmt::Debug for Node {
     }
 }
 
-impl Default for Node {
-    fn default() -> Self {
-        Node {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-            status: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(Node { 1 => metadata, 2 => spec, 3 => status });
 
 /// NodeAddress contains information for the node's address.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct NodeAddress {
     /// Node address type, one of Hostname, ExternalIP or InternalIP.
     pub r#type: String,
@@ -6421,19 +5283,10 @@ impl std::fmt::Debug for NodeAddress {
     }
 }
 
-impl Default for NodeAddress {
-    fn default() -> Self {
-        NodeAddress {
-            r#type: Default::default(),
-            address: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(NodeAddress { 1 => r#type as "type", 2 => address });
 
 /// Node affinity is a group of node affinity scheduling rules.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct NodeAffinity {
     /// If the affinity requirements specified by this field are not met at
     /// scheduling time, the pod will not be scheduled onto the node.
@@ -6482,19 +5335,10 @@ impl std::fmt::Debug for NodeAffinity {
     }
 }
 
-impl Default for NodeAffinity {
-    fn default() -> Self {
-        NodeAffinity {
-            required_during_scheduling_ignored_during_execution: Default::default(),
-            preferred_during_scheduling_ignored_during_execution: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(NodeAffinity { 1 => required_during_scheduling_ignored_during_execution as "requiredDuringSchedulingIgnoredDuringExecution", 2 => preferred_during_scheduling_ignored_during_execution as "preferredDuringSchedulingIgnoredDuringExecution" });
 
 /// NodeAllocatableResourceClaimStatus describes the status of node allocatable resources allocated via DRA.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct NodeAllocatableResourceClaimStatus {
     /// ResourceClaimName is the resource claim referenced by the pod that resulted in this node allocatable resource allocation.
     pub resource_claim_name: String,
@@ -6526,20 +5370,10 @@ impl std::fmt::Debug for NodeAllocatableResourceClaimStatus {
     }
 }
 
-impl Default for NodeAllocatableResourceClaimStatus {
-    fn default() -> Self {
-        NodeAllocatableResourceClaimStatus {
-            resource_claim_name: Default::default(),
-            containers: Default::default(),
-            resources: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(NodeAllocatableResourceClaimStatus { 1 => resource_claim_name as "resourceClaimName", 2 => containers, 3 => resources });
 
 /// NodeCondition contains condition information for a node.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct NodeCondition {
     /// Type of node condition.
     pub r#type: String,
@@ -6583,24 +5417,11 @@ impl std::fmt::Debug for NodeCondition {
     }
 }
 
-impl Default for NodeCondition {
-    fn default() -> Self {
-        NodeCondition {
-            r#type: Default::default(),
-            status: Default::default(),
-            last_heartbeat_time: Default::default(),
-            last_transition_time: Default::default(),
-            reason: Default::default(),
-            message: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(NodeCondition { 1 => r#type as "type", 2 => status, 3 => last_heartbeat_time as "lastHeartbeatTime", 4 => last_transition_time as "lastTransitionTime", 5 => reason, 6 => message });
 
 /// NodeConfigSource specifies a source of node configuration. Exactly one subfield (excluding metadata) must be non-nil.
 /// This API is deprecated since 1.22
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct NodeConfigSource {
     /// ConfigMap is a reference to a Node's ConfigMap
     pub config_map: Option<ConfigMapNodeConfigSource>,
@@ -6622,18 +5443,10 @@ impl std::fmt::Debug for NodeConfigSource {
     }
 }
 
-impl Default for NodeConfigSource {
-    fn default() -> Self {
-        NodeConfigSource {
-            config_map: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(NodeConfigSource { 2 => config_map as "configMap" });
 
 /// NodeConfigStatus describes the status of the config assigned by Node.Spec.ConfigSource.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct NodeConfigStatus {
     /// Assigned reports the checkpointed config the node will try to use.
     /// When Node.Spec.ConfigSource is updated, the node checkpoints the associated
@@ -6699,21 +5512,10 @@ impl std::fmt::Debug for NodeConfigStatus {
     }
 }
 
-impl Default for NodeConfigStatus {
-    fn default() -> Self {
-        NodeConfigStatus {
-            assigned: Default::default(),
-            active: Default::default(),
-            last_known_good: Default::default(),
-            error: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(NodeConfigStatus { 1 => assigned, 2 => active, 3 => last_known_good as "lastKnownGood", 4 => error });
 
 /// NodeDaemonEndpoints lists ports opened by daemons running on the Node.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct NodeDaemonEndpoints {
     /// Endpoint on which Kubelet is listening.
     pub kubelet_endpoint: DaemonEndpoint,
@@ -6735,20 +5537,12 @@ impl std::fmt::Debug for NodeDaemonEndpoints {
     }
 }
 
-impl Default for NodeDaemonEndpoints {
-    fn default() -> Self {
-        NodeDaemonEndpoints {
-            kubelet_endpoint: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(NodeDaemonEndpoints { 1 => kubelet_endpoint as "kubeletEndpoint" });
 
 /// NodeFeatures describes the set of features implemented by the CRI implementation.
 /// The features contained in the NodeFeatures should depend only on the cri implementation
 /// independent of runtime handlers.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct NodeFeatures {
     /// SupplementalGroupsPolicy is set to true if the runtime supports SupplementalGroupsPolicy and ContainerUser.
     pub supplemental_groups_policy: Option<bool>,
@@ -6773,18 +5567,10 @@ impl std::fmt::Debug for NodeFeatures {
     }
 }
 
-impl Default for NodeFeatures {
-    fn default() -> Self {
-        NodeFeatures {
-            supplemental_groups_policy: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(NodeFeatures { 1 => supplemental_groups_policy as "supplementalGroupsPolicy" });
 
 /// NodeList is the whole list of all Nodes which have been registered with master.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(version = "v1", kind = "NodeList", omit_empty_type_meta, protobuf)]
 pub struct NodeList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -6817,20 +5603,10 @@ impl std::fmt::Debug for NodeList {
     }
 }
 
-impl Default for NodeList {
-    fn default() -> Self {
-        NodeList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(NodeList { 1 => metadata, 2 => items });
 
 /// NodeProxyOptions is the query options to a Node's proxy call.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     version = "v1",
     kind = "NodeProxyOptions",
@@ -6864,19 +5640,10 @@ impl std::fmt::Debug for NodeProxyOptions {
     }
 }
 
-impl Default for NodeProxyOptions {
-    fn default() -> Self {
-        NodeProxyOptions {
-            type_meta: Default::default(),
-            path: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(NodeProxyOptions { 1 => path });
 
 /// NodeRuntimeHandler is a set of runtime handler information.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct NodeRuntimeHandler {
     /// Runtime handler name.
     /// Empty for the default runtime handler.
@@ -6903,19 +5670,10 @@ impl std::fmt::Debug for NodeRuntimeHandler {
     }
 }
 
-impl Default for NodeRuntimeHandler {
-    fn default() -> Self {
-        NodeRuntimeHandler {
-            name: Default::default(),
-            features: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(NodeRuntimeHandler { 1 => name, 2 => features });
 
 /// NodeRuntimeHandlerFeatures is a set of features implemented by the runtime handler.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct NodeRuntimeHandlerFeatures {
     /// RecursiveReadOnlyMounts is set to true if the runtime handler supports RecursiveReadOnlyMounts.
     pub recursive_read_only_mounts: Option<bool>,
@@ -6944,21 +5702,12 @@ impl std::fmt::Debug for NodeRuntimeHandlerFeatures {
     }
 }
 
-impl Default for NodeRuntimeHandlerFeatures {
-    fn default() -> Self {
-        NodeRuntimeHandlerFeatures {
-            recursive_read_only_mounts: Default::default(),
-            user_namespaces: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(NodeRuntimeHandlerFeatures { 1 => recursive_read_only_mounts as "recursiveReadOnlyMounts", 2 => user_namespaces as "userNamespaces" });
 
 /// A node selector represents the union of the results of one or more label queries
 /// over a set of nodes; that is, it represents the OR of the selectors represented
 /// by the node selector terms.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct NodeSelector {
     /// Required. A list of node selector terms. The terms are ORed.
     #[api(nullable)]
@@ -6981,19 +5730,11 @@ impl std::fmt::Debug for NodeSelector {
     }
 }
 
-impl Default for NodeSelector {
-    fn default() -> Self {
-        NodeSelector {
-            node_selector_terms: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(NodeSelector { 1 => node_selector_terms as "nodeSelectorTerms" });
 
 /// A node selector requirement is a selector that contains values, a key, and an operator
 /// that relates the key and values.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct NodeSelectorRequirement {
     /// The label key that the selector applies to.
     pub key: String,
@@ -7029,22 +5770,12 @@ impl std::fmt::Debug for NodeSelectorRequirement {
     }
 }
 
-impl Default for NodeSelectorRequirement {
-    fn default() -> Self {
-        NodeSelectorRequirement {
-            key: Default::default(),
-            operator: Default::default(),
-            values: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(NodeSelectorRequirement { 1 => key, 2 => operator, 3 => values });
 
 /// A null or empty node selector term matches no objects. The requirements of
 /// them are ANDed.
 /// The TopologySelectorTerm type implements a subset of the NodeSelectorTerm.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct NodeSelectorTerm {
     /// A list of node selector requirements by node's labels.
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -7072,19 +5803,10 @@ impl std::fmt::Debug for NodeSelectorTerm {
     }
 }
 
-impl Default for NodeSelectorTerm {
-    fn default() -> Self {
-        NodeSelectorTerm {
-            match_expressions: Default::default(),
-            match_fields: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(NodeSelectorTerm { 1 => match_expressions as "matchExpressions", 2 => match_fields as "matchFields" });
 
 /// NodeSpec describes the attributes that a node is created with.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct NodeSpec {
     /// PodCIDR represents the pod IP range assigned to the node.
     #[api(rename = "podCIDR", skip_serializing_if = "String::is_empty")]
@@ -7140,24 +5862,10 @@ impl std::fmt::Debug for NodeSpec {
     }
 }
 
-impl Default for NodeSpec {
-    fn default() -> Self {
-        NodeSpec {
-            pod_cidr: Default::default(),
-            pod_cidrs: Default::default(),
-            provider_id: Default::default(),
-            unschedulable: Default::default(),
-            taints: Default::default(),
-            config_source: Default::default(),
-            external_id: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(NodeSpec { 1 => pod_cidr as "podCIDR", 2 => external_id as "externalID", 3 => provider_id as "providerID", 4 => unschedulable, 5 => taints, 6 => config_source as "configSource", 7 => pod_cidrs as "podCIDRs" });
 
 /// NodeStatus is information about the current status of a node.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct NodeStatus {
     /// Capacity represents the total resources of a node.
     /// More info: <https://kubernetes.io/docs/reference/node/node-status/#capacity>
@@ -7256,31 +5964,10 @@ impl std::fmt::Debug for NodeStatus {
     }
 }
 
-impl Default for NodeStatus {
-    fn default() -> Self {
-        NodeStatus {
-            capacity: Default::default(),
-            allocatable: Default::default(),
-            phase: Default::default(),
-            conditions: Default::default(),
-            addresses: Default::default(),
-            daemon_endpoints: Default::default(),
-            node_info: Default::default(),
-            images: Default::default(),
-            volumes_in_use: Default::default(),
-            volumes_attached: Default::default(),
-            config: Default::default(),
-            runtime_handlers: Default::default(),
-            features: Default::default(),
-            declared_features: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(NodeStatus { 1 => capacity, 2 => allocatable, 3 => phase, 4 => conditions, 5 => addresses, 6 => daemon_endpoints as "daemonEndpoints", 7 => node_info as "nodeInfo", 8 => images, 9 => volumes_in_use as "volumesInUse", 10 => volumes_attached as "volumesAttached", 11 => config, 12 => runtime_handlers as "runtimeHandlers", 13 => features, 14 => declared_features as "declaredFeatures" });
 
 /// NodeSwapStatus represents swap memory information.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct NodeSwapStatus {
     /// Total amount of swap memory in bytes.
     pub capacity: Option<i64>,
@@ -7302,18 +5989,10 @@ impl std::fmt::Debug for NodeSwapStatus {
     }
 }
 
-impl Default for NodeSwapStatus {
-    fn default() -> Self {
-        NodeSwapStatus {
-            capacity: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(NodeSwapStatus { 1 => capacity });
 
 /// NodeSystemInfo is a set of ids/uuids to uniquely identify the node.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct NodeSystemInfo {
     /// MachineID reported by the node. For unique machine identification
     /// in the cluster this field is preferred. Learn more from man(5)
@@ -7382,28 +6061,10 @@ impl std::fmt::Debug for NodeSystemInfo {
     }
 }
 
-impl Default for NodeSystemInfo {
-    fn default() -> Self {
-        NodeSystemInfo {
-            machine_id: Default::default(),
-            system_uuid: Default::default(),
-            boot_id: Default::default(),
-            kernel_version: Default::default(),
-            os_image: Default::default(),
-            container_runtime_version: Default::default(),
-            kubelet_version: Default::default(),
-            kube_proxy_version: Default::default(),
-            operating_system: Default::default(),
-            architecture: Default::default(),
-            swap: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(NodeSystemInfo { 1 => machine_id as "machineID", 2 => system_uuid as "systemUUID", 3 => boot_id as "bootID", 4 => kernel_version as "kernelVersion", 5 => os_image as "osImage", 6 => container_runtime_version as "containerRuntimeVersion", 7 => kubelet_version as "kubeletVersion", 8 => kube_proxy_version as "kubeProxyVersion", 9 => operating_system as "operatingSystem", 10 => architecture, 11 => swap });
 
 /// ObjectFieldSelector selects an APIVersioned field of an object.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ObjectFieldSelector {
     /// Version of the schema the FieldPath is written in terms of, defaults to "v1".
     #[api(skip_serializing_if = "String::is_empty")]
@@ -7430,15 +6091,6 @@ impl std::fmt::Debug for ObjectFieldSelector {
     }
 }
 
-impl Default for ObjectFieldSelector {
-    fn default() -> Self {
-        ObjectFieldSelector {
-            api_version: Default::default(),
-            field_path: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ObjectFieldSelector { 1 => api_version as "apiVersion", 2 => field_path as "fieldPath" });
 
 /// ObjectReference contains enough information to let you inspect or modify the referred object.
@@ -7457,7 +6109,7 @@ apimachinery::proto_message!(ObjectFieldSelector { 1 => api_version as "apiVersi
 ///
 /// Instead of using this type, create a locally provided and used type that is well-focused on your reference.
 /// For example, ServiceReferences for admission registration: <https://github.com/kubernetes/api/blob/release-1.17/admissionregistration/v1/types.go#L533> .
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ObjectReference {
     /// Kind of the referent.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds>
@@ -7522,26 +6174,12 @@ impl std::fmt::Debug for ObjectReference {
     }
 }
 
-impl Default for ObjectReference {
-    fn default() -> Self {
-        ObjectReference {
-            kind: Default::default(),
-            namespace: Default::default(),
-            name: Default::default(),
-            uid: Default::default(),
-            api_version: Default::default(),
-            resource_version: Default::default(),
-            field_path: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ObjectReference { 1 => kind, 2 => namespace, 3 => name, 4 => uid, 5 => api_version as "apiVersion", 6 => resource_version as "resourceVersion", 7 => field_path as "fieldPath" });
 
 /// PersistentVolume (PV) is a storage resource provisioned by an administrator.
 /// It is analogous to a node.
 /// More info: <https://kubernetes.io/docs/concepts/storage/persistent-volumes>
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(version = "v1", kind = "PersistentVolume", plural = "persistentvolumes", cluster_scoped, short_names = ["pv"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct PersistentVolume {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -7582,21 +6220,10 @@ impl std::fmt::Debug for PersistentVolume {
     }
 }
 
-impl Default for PersistentVolume {
-    fn default() -> Self {
-        PersistentVolume {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-            status: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PersistentVolume { 1 => metadata, 2 => spec, 3 => status });
 
 /// PersistentVolumeClaim is a user's request for and claim to a persistent volume
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(version = "v1", kind = "PersistentVolumeClaim", plural = "persistentvolumeclaims", namespaced, short_names = ["pvc"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct PersistentVolumeClaim {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -7635,21 +6262,10 @@ impl std::fmt::Debug for PersistentVolumeClaim {
     }
 }
 
-impl Default for PersistentVolumeClaim {
-    fn default() -> Self {
-        PersistentVolumeClaim {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-            status: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PersistentVolumeClaim { 1 => metadata, 2 => spec, 3 => status });
 
 /// PersistentVolumeClaimCondition contains details about state of pvc
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PersistentVolumeClaimCondition {
     /// Type is the type of the condition.
     /// More info: <https://kubernetes.io/docs/reference/kubernetes-api/config-and-storage-resources/persistent-volume-claim-v1/#:~:text=set%20to%20%27ResizeStarted%27.-,PersistentVolumeClaimCondition,-contains%20details%20about>
@@ -7698,23 +6314,10 @@ impl std::fmt::Debug for PersistentVolumeClaimCondition {
     }
 }
 
-impl Default for PersistentVolumeClaimCondition {
-    fn default() -> Self {
-        PersistentVolumeClaimCondition {
-            r#type: Default::default(),
-            status: Default::default(),
-            last_probe_time: Default::default(),
-            last_transition_time: Default::default(),
-            reason: Default::default(),
-            message: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PersistentVolumeClaimCondition { 1 => r#type as "type", 2 => status, 3 => last_probe_time as "lastProbeTime", 4 => last_transition_time as "lastTransitionTime", 5 => reason, 6 => message });
 
 /// PersistentVolumeClaimList is a list of PersistentVolumeClaim items.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     version = "v1",
     kind = "PersistentVolumeClaimList",
@@ -7753,21 +6356,11 @@ impl std::fmt::Debug for PersistentVolumeClaimList {
     }
 }
 
-impl Default for PersistentVolumeClaimList {
-    fn default() -> Self {
-        PersistentVolumeClaimList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PersistentVolumeClaimList { 1 => metadata, 2 => items });
 
 /// PersistentVolumeClaimSpec describes the common attributes of storage devices
 /// and allows a Source for provider-specific attributes
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PersistentVolumeClaimSpec {
     /// accessModes contains the desired access modes the volume should have.
     /// More info: <https://kubernetes.io/docs/concepts/storage/persistent-volumes#access-modes-1>
@@ -7871,26 +6464,10 @@ impl std::fmt::Debug for PersistentVolumeClaimSpec {
     }
 }
 
-impl Default for PersistentVolumeClaimSpec {
-    fn default() -> Self {
-        PersistentVolumeClaimSpec {
-            access_modes: Default::default(),
-            selector: Default::default(),
-            resources: Default::default(),
-            volume_name: Default::default(),
-            storage_class_name: Default::default(),
-            volume_mode: Default::default(),
-            data_source: Default::default(),
-            data_source_ref: Default::default(),
-            volume_attributes_class_name: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PersistentVolumeClaimSpec { 1 => access_modes as "accessModes", 2 => resources, 3 => volume_name as "volumeName", 4 => selector, 5 => storage_class_name as "storageClassName", 6 => volume_mode as "volumeMode", 7 => data_source as "dataSource", 8 => data_source_ref as "dataSourceRef", 9 => volume_attributes_class_name as "volumeAttributesClassName" });
 
 /// PersistentVolumeClaimStatus is the current status of a persistent volume claim.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PersistentVolumeClaimStatus {
     /// phase represents the current phase of PersistentVolumeClaim.
     #[api(skip_serializing_if = "String::is_empty")]
@@ -8009,26 +6586,11 @@ impl std::fmt::Debug for PersistentVolumeClaimStatus {
     }
 }
 
-impl Default for PersistentVolumeClaimStatus {
-    fn default() -> Self {
-        PersistentVolumeClaimStatus {
-            phase: Default::default(),
-            access_modes: Default::default(),
-            capacity: Default::default(),
-            conditions: Default::default(),
-            allocated_resources: Default::default(),
-            allocated_resource_statuses: Default::default(),
-            current_volume_attributes_class_name: Default::default(),
-            modify_volume_status: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PersistentVolumeClaimStatus { 1 => phase, 2 => access_modes as "accessModes", 3 => capacity, 4 => conditions, 5 => allocated_resources as "allocatedResources", 7 => allocated_resource_statuses as "allocatedResourceStatuses", 8 => current_volume_attributes_class_name as "currentVolumeAttributesClassName", 9 => modify_volume_status as "modifyVolumeStatus" });
 
 /// PersistentVolumeClaimTemplate is used to produce
 /// PersistentVolumeClaim objects as part of an EphemeralVolumeSource.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PersistentVolumeClaimTemplate {
     /// May contain labels and annotations that will be copied into the PVC
     /// when creating it. No other fields are allowed and will be rejected during
@@ -8059,22 +6621,13 @@ impl std::fmt::Debug for PersistentVolumeClaimTemplate {
     }
 }
 
-impl Default for PersistentVolumeClaimTemplate {
-    fn default() -> Self {
-        PersistentVolumeClaimTemplate {
-            metadata: Default::default(),
-            spec: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PersistentVolumeClaimTemplate { 1 => metadata, 2 => spec });
 
 /// PersistentVolumeClaimVolumeSource references the user's PVC in the same namespace.
 /// This volume finds the bound PV and mounts that volume for the pod. A
 /// PersistentVolumeClaimVolumeSource is, essentially, a wrapper around another
 /// type of volume that is owned by someone else (the system).
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PersistentVolumeClaimVolumeSource {
     /// claimName is the name of a PersistentVolumeClaim in the same namespace as the pod using this volume.
     /// More info: <https://kubernetes.io/docs/concepts/storage/persistent-volumes#persistentvolumeclaims>
@@ -8103,19 +6656,10 @@ impl std::fmt::Debug for PersistentVolumeClaimVolumeSource {
     }
 }
 
-impl Default for PersistentVolumeClaimVolumeSource {
-    fn default() -> Self {
-        PersistentVolumeClaimVolumeSource {
-            claim_name: Default::default(),
-            read_only: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PersistentVolumeClaimVolumeSource { 1 => claim_name as "claimName", 2 => read_only as "readOnly" });
 
 /// PersistentVolumeList is a list of PersistentVolume items.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     version = "v1",
     kind = "PersistentVolumeList",
@@ -8154,21 +6698,11 @@ impl std::fmt::Debug for PersistentVolumeList {
     }
 }
 
-impl Default for PersistentVolumeList {
-    fn default() -> Self {
-        PersistentVolumeList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PersistentVolumeList { 1 => metadata, 2 => items });
 
 /// PersistentVolumeSource is similar to VolumeSource but meant for the
 /// administrator who creates PVs. Exactly one of its members must be set.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PersistentVolumeSource {
     /// gcePersistentDisk represents a GCE Disk resource that is attached to a
     /// kubelet's host machine and then exposed to the pod. Provisioned by an admin.
@@ -8314,39 +6848,10 @@ impl std::fmt::Debug for PersistentVolumeSource {
     }
 }
 
-impl Default for PersistentVolumeSource {
-    fn default() -> Self {
-        PersistentVolumeSource {
-            gce_persistent_disk: Default::default(),
-            aws_elastic_block_store: Default::default(),
-            host_path: Default::default(),
-            glusterfs: Default::default(),
-            nfs: Default::default(),
-            rbd: Default::default(),
-            iscsi: Default::default(),
-            cinder: Default::default(),
-            cephfs: Default::default(),
-            fc: Default::default(),
-            flocker: Default::default(),
-            flex_volume: Default::default(),
-            azure_file: Default::default(),
-            vsphere_volume: Default::default(),
-            quobyte: Default::default(),
-            azure_disk: Default::default(),
-            photon_persistent_disk: Default::default(),
-            portworx_volume: Default::default(),
-            scale_io: Default::default(),
-            local: Default::default(),
-            storageos: Default::default(),
-            csi: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PersistentVolumeSource { 1 => gce_persistent_disk as "gcePersistentDisk", 2 => aws_elastic_block_store as "awsElasticBlockStore", 3 => host_path as "hostPath", 4 => glusterfs, 5 => nfs, 6 => rbd, 7 => iscsi, 8 => cinder, 9 => cephfs, 10 => fc, 11 => flocker, 12 => flex_volume as "flexVolume", 13 => azure_file as "azureFile", 14 => vsphere_volume as "vsphereVolume", 15 => quobyte, 16 => azure_disk as "azureDisk", 17 => photon_persistent_disk as "photonPersistentDisk", 18 => portworx_volume as "portworxVolume", 19 => scale_io as "scaleIO", 20 => local, 21 => storageos, 22 => csi });
 
 /// PersistentVolumeSpec is the specification of a persistent volume.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PersistentVolumeSpec {
     /// capacity is the description of the persistent volume's resources and capacity.
     /// More info: <https://kubernetes.io/docs/concepts/storage/persistent-volumes#capacity>
@@ -8559,44 +7064,6 @@ impl std::fmt::Debug for PersistentVolumeSpec {
     }
 }
 
-impl Default for PersistentVolumeSpec {
-    fn default() -> Self {
-        PersistentVolumeSpec {
-            capacity: Default::default(),
-            gce_persistent_disk: Default::default(),
-            aws_elastic_block_store: Default::default(),
-            host_path: Default::default(),
-            glusterfs: Default::default(),
-            nfs: Default::default(),
-            rbd: Default::default(),
-            iscsi: Default::default(),
-            cinder: Default::default(),
-            cephfs: Default::default(),
-            fc: Default::default(),
-            flocker: Default::default(),
-            flex_volume: Default::default(),
-            azure_file: Default::default(),
-            vsphere_volume: Default::default(),
-            quobyte: Default::default(),
-            azure_disk: Default::default(),
-            photon_persistent_disk: Default::default(),
-            portworx_volume: Default::default(),
-            scale_io: Default::default(),
-            local: Default::default(),
-            storageos: Default::default(),
-            csi: Default::default(),
-            access_modes: Default::default(),
-            claim_ref: Default::default(),
-            persistent_volume_reclaim_policy: Default::default(),
-            storage_class_name: Default::default(),
-            mount_options: Default::default(),
-            volume_mode: Default::default(),
-            node_affinity: Default::default(),
-            volume_attributes_class_name: Default::default(),
-        }
-    }
-}
-
 impl apimachinery::proto::Message for PersistentVolumeSpec {
     fn encode_fields(&self, e: &mut apimachinery::proto::WireEncoder) {
         use apimachinery::proto::Field as _;
@@ -8805,7 +7272,7 @@ impl apimachinery::proto::Message for PersistentVolumeSpec {
 }
 
 /// PersistentVolumeStatus is the current status of a persistent volume.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PersistentVolumeStatus {
     /// phase indicates if a volume is available, bound to a claim, or released by a claim.
     /// More info: <https://kubernetes.io/docs/concepts/storage/persistent-volumes#phase>
@@ -8848,21 +7315,10 @@ impl std::fmt::Debug for PersistentVolumeStatus {
     }
 }
 
-impl Default for PersistentVolumeStatus {
-    fn default() -> Self {
-        PersistentVolumeStatus {
-            phase: Default::default(),
-            message: Default::default(),
-            reason: Default::default(),
-            last_phase_transition_time: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PersistentVolumeStatus { 1 => phase, 2 => message, 3 => reason, 4 => last_phase_transition_time as "lastPhaseTransitionTime" });
 
 /// Represents a Photon Controller persistent disk resource.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PhotonPersistentDiskVolumeSource {
     /// pdID is the ID that identifies Photon Controller persistent disk
     #[api(rename = "pdID")]
@@ -8892,20 +7348,11 @@ impl std::fmt::Debug for PhotonPersistentDiskVolumeSource {
     }
 }
 
-impl Default for PhotonPersistentDiskVolumeSource {
-    fn default() -> Self {
-        PhotonPersistentDiskVolumeSource {
-            pd_id: Default::default(),
-            fs_type: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PhotonPersistentDiskVolumeSource { 1 => pd_id as "pdID", 2 => fs_type as "fsType" });
 
 /// Pod is a collection of containers that can run on a host. This resource is created
 /// by clients and scheduled onto hosts.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(version = "v1", kind = "Pod", plural = "pods", namespaced, short_names = ["po"], categories = ["all"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct Pod {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -8946,21 +7393,10 @@ impl std::fmt::Debug for Pod {
     }
 }
 
-impl Default for Pod {
-    fn default() -> Self {
-        Pod {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-            status: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(Pod { 1 => metadata, 2 => spec, 3 => status });
 
 /// Pod affinity is a group of inter pod affinity scheduling rules.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PodAffinity {
     /// If the affinity requirements specified by this field are not met at
     /// scheduling time, the pod will not be scheduled onto the node.
@@ -9012,15 +7448,6 @@ impl std::fmt::Debug for PodAffinity {
     }
 }
 
-impl Default for PodAffinity {
-    fn default() -> Self {
-        PodAffinity {
-            required_during_scheduling_ignored_during_execution: Default::default(),
-            preferred_during_scheduling_ignored_during_execution: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PodAffinity { 1 => required_during_scheduling_ignored_during_execution as "requiredDuringSchedulingIgnoredDuringExecution", 2 => preferred_during_scheduling_ignored_during_execution as "preferredDuringSchedulingIgnoredDuringExecution" });
 
 /// Defines a set of pods (namely those matching the labelSelector
@@ -9029,7 +7456,7 @@ apimachinery::proto_message!(PodAffinity { 1 => required_during_scheduling_ignor
 /// where co-located is defined as running on a node whose value of
 /// the label with key \<topologyKey\> matches that of any node on which
 /// a pod of the set of pods is running
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PodAffinityTerm {
     /// A label query over a set of resources, in this case pods.
     /// If it's null, this PodAffinityTerm matches with no Pods.
@@ -9100,23 +7527,10 @@ impl std::fmt::Debug for PodAffinityTerm {
     }
 }
 
-impl Default for PodAffinityTerm {
-    fn default() -> Self {
-        PodAffinityTerm {
-            label_selector: Default::default(),
-            namespaces: Default::default(),
-            topology_key: Default::default(),
-            namespace_selector: Default::default(),
-            match_label_keys: Default::default(),
-            mismatch_label_keys: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PodAffinityTerm { 1 => label_selector as "labelSelector", 2 => namespaces, 3 => topology_key as "topologyKey", 4 => namespace_selector as "namespaceSelector", 5 => match_label_keys as "matchLabelKeys", 6 => mismatch_label_keys as "mismatchLabelKeys" });
 
 /// Pod anti affinity is a group of inter pod anti affinity scheduling rules.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PodAntiAffinity {
     /// If the anti-affinity requirements specified by this field are not met at
     /// scheduling time, the pod will not be scheduled onto the node.
@@ -9168,22 +7582,13 @@ impl std::fmt::Debug for PodAntiAffinity {
     }
 }
 
-impl Default for PodAntiAffinity {
-    fn default() -> Self {
-        PodAntiAffinity {
-            required_during_scheduling_ignored_during_execution: Default::default(),
-            preferred_during_scheduling_ignored_during_execution: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PodAntiAffinity { 1 => required_during_scheduling_ignored_during_execution as "requiredDuringSchedulingIgnoredDuringExecution", 2 => preferred_during_scheduling_ignored_during_execution as "preferredDuringSchedulingIgnoredDuringExecution" });
 
 /// PodAttachOptions is the query options to a Pod's remote attach call.
 /// ---
 /// TODO: merge w/ PodExecOptions below for stdin, stdout, etc
 /// and also when we cut V2, we should export a "StreamOptions" or somesuch that contains Stdin, Stdout, Stder and TTY
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     version = "v1",
     kind = "PodAttachOptions",
@@ -9244,24 +7649,11 @@ impl std::fmt::Debug for PodAttachOptions {
     }
 }
 
-impl Default for PodAttachOptions {
-    fn default() -> Self {
-        PodAttachOptions {
-            type_meta: Default::default(),
-            stdin: Default::default(),
-            stdout: Default::default(),
-            stderr: Default::default(),
-            tty: Default::default(),
-            container: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PodAttachOptions { 1 => stdin, 2 => stdout, 3 => stderr, 4 => tty, 5 => container });
 
 /// PodCertificateProjection provides a private key and X.509 certificate in the
 /// pod filesystem.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PodCertificateProjection {
     /// Kubelet's generated CSRs will be addressed to this signer.
     #[api(skip_serializing_if = "String::is_empty")]
@@ -9364,24 +7756,10 @@ impl std::fmt::Debug for PodCertificateProjection {
     }
 }
 
-impl Default for PodCertificateProjection {
-    fn default() -> Self {
-        PodCertificateProjection {
-            signer_name: Default::default(),
-            key_type: Default::default(),
-            max_expiration_seconds: Default::default(),
-            credential_bundle_path: Default::default(),
-            key_path: Default::default(),
-            certificate_chain_path: Default::default(),
-            user_annotations: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PodCertificateProjection { 1 => signer_name as "signerName", 2 => key_type as "keyType", 3 => max_expiration_seconds as "maxExpirationSeconds", 4 => credential_bundle_path as "credentialBundlePath", 5 => key_path as "keyPath", 6 => certificate_chain_path as "certificateChainPath", 7 => user_annotations as "userAnnotations" });
 
 /// PodCondition contains details for the current condition of this pod.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PodCondition {
     /// Type is the type of the condition.
     /// More info: <https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#pod-conditions>
@@ -9433,25 +7811,11 @@ impl std::fmt::Debug for PodCondition {
     }
 }
 
-impl Default for PodCondition {
-    fn default() -> Self {
-        PodCondition {
-            r#type: Default::default(),
-            observed_generation: Default::default(),
-            status: Default::default(),
-            last_probe_time: Default::default(),
-            last_transition_time: Default::default(),
-            reason: Default::default(),
-            message: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PodCondition { 1 => r#type as "type", 2 => status, 3 => last_probe_time as "lastProbeTime", 4 => last_transition_time as "lastTransitionTime", 5 => reason, 6 => message, 7 => observed_generation as "observedGeneration" });
 
 /// PodDNSConfig defines the DNS parameters of a pod in addition to
 /// those generated from DNSPolicy.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PodDNSConfig {
     /// A list of DNS name server IP addresses.
     /// This will be appended to the base nameservers generated from DNSPolicy.
@@ -9491,20 +7855,10 @@ impl std::fmt::Debug for PodDNSConfig {
     }
 }
 
-impl Default for PodDNSConfig {
-    fn default() -> Self {
-        PodDNSConfig {
-            nameservers: Default::default(),
-            searches: Default::default(),
-            options: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PodDNSConfig { 1 => nameservers, 2 => searches, 3 => options });
 
 /// PodDNSConfigOption defines DNS resolver options of a pod.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PodDNSConfigOption {
     /// Name is this DNS resolver option's name.
     /// Required.
@@ -9532,22 +7886,13 @@ impl std::fmt::Debug for PodDNSConfigOption {
     }
 }
 
-impl Default for PodDNSConfigOption {
-    fn default() -> Self {
-        PodDNSConfigOption {
-            name: Default::default(),
-            value: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PodDNSConfigOption { 1 => name, 2 => value });
 
 /// PodExecOptions is the query options to a Pod's remote exec call.
 /// ---
 /// TODO: This is largely identical to PodAttachOptions above, make sure they stay in sync and see about merging
 /// and also when we cut V2, we should export a "StreamOptions" or somesuch that contains Stdin, Stdout, Stder and TTY
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     version = "v1",
     kind = "PodExecOptions",
@@ -9609,26 +7954,12 @@ impl std::fmt::Debug for PodExecOptions {
     }
 }
 
-impl Default for PodExecOptions {
-    fn default() -> Self {
-        PodExecOptions {
-            type_meta: Default::default(),
-            stdin: Default::default(),
-            stdout: Default::default(),
-            stderr: Default::default(),
-            tty: Default::default(),
-            container: Default::default(),
-            command: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PodExecOptions { 1 => stdin, 2 => stdout, 3 => stderr, 4 => tty, 5 => container, 6 => command });
 
 /// PodExtendedResourceClaimStatus is stored in the PodStatus for the extended
 /// resource requests backed by DRA. It stores the generated name for
 /// the corresponding special ResourceClaim created by the scheduler.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PodExtendedResourceClaimStatus {
     /// RequestMappings identifies the mapping of \<container, extended resource backed by DRA\> to  device request
     /// in the generated ResourceClaim.
@@ -9657,19 +7988,10 @@ impl std::fmt::Debug for PodExtendedResourceClaimStatus {
     }
 }
 
-impl Default for PodExtendedResourceClaimStatus {
-    fn default() -> Self {
-        PodExtendedResourceClaimStatus {
-            request_mappings: Default::default(),
-            resource_claim_name: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PodExtendedResourceClaimStatus { 1 => request_mappings as "requestMappings", 2 => resource_claim_name as "resourceClaimName" });
 
 /// PodIP represents a single IP address allocated to the pod.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PodIP {
     /// IP is the IP address assigned to the pod
     pub ip: String,
@@ -9689,18 +8011,10 @@ impl std::fmt::Debug for PodIP {
     }
 }
 
-impl Default for PodIP {
-    fn default() -> Self {
-        PodIP {
-            ip: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PodIP { 1 => ip });
 
 /// PodList is a list of Pods.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(version = "v1", kind = "PodList", omit_empty_type_meta, protobuf)]
 pub struct PodList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -9734,20 +8048,10 @@ impl std::fmt::Debug for PodList {
     }
 }
 
-impl Default for PodList {
-    fn default() -> Self {
-        PodList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PodList { 1 => metadata, 2 => items });
 
 /// PodLogOptions is the query options for a Pod's logs REST call.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     version = "v1",
     kind = "PodLogOptions",
@@ -9846,28 +8150,10 @@ impl std::fmt::Debug for PodLogOptions {
     }
 }
 
-impl Default for PodLogOptions {
-    fn default() -> Self {
-        PodLogOptions {
-            type_meta: Default::default(),
-            container: Default::default(),
-            follow: Default::default(),
-            previous: Default::default(),
-            since_seconds: Default::default(),
-            since_time: Default::default(),
-            timestamps: Default::default(),
-            tail_lines: Default::default(),
-            limit_bytes: Default::default(),
-            insecure_skip_tls_verify_backend: Default::default(),
-            stream: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PodLogOptions { 1 => container, 2 => follow, 3 => previous, 4 => since_seconds as "sinceSeconds", 5 => since_time as "sinceTime", 6 => timestamps, 7 => tail_lines as "tailLines", 8 => limit_bytes as "limitBytes", 9 => insecure_skip_tls_verify_backend as "insecureSkipTLSVerifyBackend", 10 => stream });
 
 /// PodOS defines the OS parameters of a pod.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PodOS {
     /// Name is the name of the operating system. The currently supported values are linux and windows.
     /// Additional value may be defined in future and can be one of:
@@ -9890,14 +8176,6 @@ impl std::fmt::Debug for PodOS {
     }
 }
 
-impl Default for PodOS {
-    fn default() -> Self {
-        PodOS {
-            name: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PodOS { 1 => name });
 
 /// PodPortForwardOptions is the query options to a Pod's port forward call
@@ -9906,7 +8184,7 @@ apimachinery::proto_message!(PodOS { 1 => name });
 /// ports (comma separated) to forward over.
 /// Port forwarding over SPDY does not use these options. It requires the port
 /// to be passed in the \`port\` header as part of request.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     version = "v1",
     kind = "PodPortForwardOptions",
@@ -9941,19 +8219,10 @@ impl std::fmt::Debug for PodPortForwardOptions {
     }
 }
 
-impl Default for PodPortForwardOptions {
-    fn default() -> Self {
-        PodPortForwardOptions {
-            type_meta: Default::default(),
-            ports: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PodPortForwardOptions { 1 => ports });
 
 /// PodProxyOptions is the query options to a Pod's proxy call.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     version = "v1",
     kind = "PodProxyOptions",
@@ -9987,19 +8256,10 @@ impl std::fmt::Debug for PodProxyOptions {
     }
 }
 
-impl Default for PodProxyOptions {
-    fn default() -> Self {
-        PodProxyOptions {
-            type_meta: Default::default(),
-            path: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PodProxyOptions { 1 => path });
 
 /// PodReadinessGate contains the reference to a pod condition
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PodReadinessGate {
     /// ConditionType refers to a condition in the pod's condition list with matching type.
     pub condition_type: String,
@@ -10021,14 +8281,6 @@ impl std::fmt::Debug for PodReadinessGate {
     }
 }
 
-impl Default for PodReadinessGate {
-    fn default() -> Self {
-        PodReadinessGate {
-            condition_type: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PodReadinessGate { 1 => condition_type as "conditionType" });
 
 /// PodResourceClaim references exactly one ResourceClaim, either directly
@@ -10045,7 +8297,7 @@ apimachinery::proto_message!(PodReadinessGate { 1 => condition_type as "conditio
 /// a single ResourceClaim shared across all Pods in the PodGroup, reserved for
 /// the PodGroup in ResourceClaimStatus.ReservedFor rather than for individual
 /// Pods.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PodResourceClaim {
     /// Name uniquely identifies this resource claim inside the pod.
     /// This must be a DNS\_LABEL.
@@ -10107,22 +8359,12 @@ impl std::fmt::Debug for PodResourceClaim {
     }
 }
 
-impl Default for PodResourceClaim {
-    fn default() -> Self {
-        PodResourceClaim {
-            name: Default::default(),
-            resource_claim_name: Default::default(),
-            resource_claim_template_name: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PodResourceClaim { 1 => name, 3 => resource_claim_name as "resourceClaimName", 4 => resource_claim_template_name as "resourceClaimTemplateName" });
 
 /// PodResourceClaimStatus is stored in the PodStatus for each PodResourceClaim
 /// which references a ResourceClaimTemplate. It stores the generated name for
 /// the corresponding ResourceClaim.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PodResourceClaimStatus {
     /// Name uniquely identifies this resource claim inside the pod.
     /// This must match the name of an entry in pod.spec.resourceClaims,
@@ -10160,19 +8402,10 @@ impl std::fmt::Debug for PodResourceClaimStatus {
     }
 }
 
-impl Default for PodResourceClaimStatus {
-    fn default() -> Self {
-        PodResourceClaimStatus {
-            name: Default::default(),
-            resource_claim_name: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PodResourceClaimStatus { 1 => name, 2 => resource_claim_name as "resourceClaimName" });
 
 /// PodSchedulingGate is associated to a Pod to guard its scheduling.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PodSchedulingGate {
     /// Name of the scheduling gate.
     /// Each scheduling gate must have a unique name field.
@@ -10195,20 +8428,12 @@ impl std::fmt::Debug for PodSchedulingGate {
     }
 }
 
-impl Default for PodSchedulingGate {
-    fn default() -> Self {
-        PodSchedulingGate {
-            name: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PodSchedulingGate { 1 => name });
 
 /// PodSchedulingGroup identifies the runtime scheduling group instance that a Pod belongs to.
 /// The scheduler uses this information to apply workload-aware scheduling semantics.
 /// Exactly one field must be specified.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PodSchedulingGroup {
     /// PodGroupName specifies the name of the standalone PodGroup object
     /// that represents the runtime instance of this group.
@@ -10232,20 +8457,12 @@ impl std::fmt::Debug for PodSchedulingGroup {
     }
 }
 
-impl Default for PodSchedulingGroup {
-    fn default() -> Self {
-        PodSchedulingGroup {
-            pod_group_name: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PodSchedulingGroup { 1 => pod_group_name as "podGroupName" });
 
 /// PodSecurityContext holds pod-level security attributes and common container settings.
 /// Some fields are also present in container.securityContext.  Field values of
 /// container.securityContext take precedence over field values of PodSecurityContext.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PodSecurityContext {
     /// The SELinux context to be applied to all containers.
     /// If unspecified, the container runtime will allocate a random SELinux context for each
@@ -10397,31 +8614,11 @@ impl std::fmt::Debug for PodSecurityContext {
     }
 }
 
-impl Default for PodSecurityContext {
-    fn default() -> Self {
-        PodSecurityContext {
-            se_linux_options: Default::default(),
-            windows_options: Default::default(),
-            run_as_user: Default::default(),
-            run_as_group: Default::default(),
-            run_as_non_root: Default::default(),
-            supplemental_groups: Default::default(),
-            supplemental_groups_policy: Default::default(),
-            fs_group: Default::default(),
-            sysctls: Default::default(),
-            fs_group_change_policy: Default::default(),
-            seccomp_profile: Default::default(),
-            app_armor_profile: Default::default(),
-            se_linux_change_policy: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PodSecurityContext { 1 => se_linux_options as "seLinuxOptions", 2 => run_as_user as "runAsUser", 3 => run_as_non_root as "runAsNonRoot", 4 => supplemental_groups as "supplementalGroups", 5 => fs_group as "fsGroup", 6 => run_as_group as "runAsGroup", 7 => sysctls, 8 => windows_options as "windowsOptions", 9 => fs_group_change_policy as "fsGroupChangePolicy", 10 => seccomp_profile as "seccompProfile", 11 => app_armor_profile as "appArmorProfile", 12 => supplemental_groups_policy as "supplementalGroupsPolicy", 13 => se_linux_change_policy as "seLinuxChangePolicy" });
 
 /// Describes the class of pods that should avoid this node.
 /// Exactly one field should be set.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PodSignature {
     /// Reference to controller whose pods should avoid this node.
     pub pod_controller: Option<apimachinery::apis::meta::v1::OwnerReference>,
@@ -10443,18 +8640,10 @@ impl std::fmt::Debug for PodSignature {
     }
 }
 
-impl Default for PodSignature {
-    fn default() -> Self {
-        PodSignature {
-            pod_controller: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PodSignature { 1 => pod_controller as "podController" });
 
 /// PodSpec is a description of a pod.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PodSpec {
     /// List of volumes that can be mounted by containers belonging to the pod.
     /// More info: <https://kubernetes.io/docs/concepts/storage/volumes>
@@ -10849,61 +9038,12 @@ impl std::fmt::Debug for PodSpec {
     }
 }
 
-impl Default for PodSpec {
-    fn default() -> Self {
-        PodSpec {
-            volumes: Default::default(),
-            init_containers: Default::default(),
-            containers: Default::default(),
-            ephemeral_containers: Default::default(),
-            restart_policy: Default::default(),
-            termination_grace_period_seconds: Default::default(),
-            active_deadline_seconds: Default::default(),
-            dns_policy: Default::default(),
-            node_selector: Default::default(),
-            service_account_name: Default::default(),
-            service_account: Default::default(),
-            automount_service_account_token: Default::default(),
-            node_name: Default::default(),
-            host_network: Default::default(),
-            host_pid: Default::default(),
-            host_ipc: Default::default(),
-            share_process_namespace: Default::default(),
-            security_context: Default::default(),
-            image_pull_secrets: Default::default(),
-            hostname: Default::default(),
-            subdomain: Default::default(),
-            affinity: Default::default(),
-            scheduler_name: Default::default(),
-            tolerations: Default::default(),
-            host_aliases: Default::default(),
-            priority_class_name: Default::default(),
-            priority: Default::default(),
-            dns_config: Default::default(),
-            readiness_gates: Default::default(),
-            runtime_class_name: Default::default(),
-            enable_service_links: Default::default(),
-            preemption_policy: Default::default(),
-            overhead: Default::default(),
-            topology_spread_constraints: Default::default(),
-            set_hostname_as_fqdn: Default::default(),
-            os: Default::default(),
-            host_users: Default::default(),
-            scheduling_gates: Default::default(),
-            resource_claims: Default::default(),
-            resources: Default::default(),
-            hostname_override: Default::default(),
-            scheduling_group: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PodSpec { 1 => volumes, 2 => containers, 3 => restart_policy as "restartPolicy", 4 => termination_grace_period_seconds as "terminationGracePeriodSeconds", 5 => active_deadline_seconds as "activeDeadlineSeconds", 6 => dns_policy as "dnsPolicy", 7 => node_selector as "nodeSelector", 8 => service_account_name as "serviceAccountName", 9 => service_account as "serviceAccount", 10 => node_name as "nodeName", 11 => host_network as "hostNetwork", 12 => host_pid as "hostPID", 13 => host_ipc as "hostIPC", 14 => security_context as "securityContext", 15 => image_pull_secrets as "imagePullSecrets", 16 => hostname, 17 => subdomain, 18 => affinity, 19 => scheduler_name as "schedulerName", 20 => init_containers as "initContainers", 21 => automount_service_account_token as "automountServiceAccountToken", 22 => tolerations, 23 => host_aliases as "hostAliases", 24 => priority_class_name as "priorityClassName", 25 => priority, 26 => dns_config as "dnsConfig", 27 => share_process_namespace as "shareProcessNamespace", 28 => readiness_gates as "readinessGates", 29 => runtime_class_name as "runtimeClassName", 30 => enable_service_links as "enableServiceLinks", 31 => preemption_policy as "preemptionPolicy", 32 => overhead, 33 => topology_spread_constraints as "topologySpreadConstraints", 34 => ephemeral_containers as "ephemeralContainers", 35 => set_hostname_as_fqdn as "setHostnameAsFQDN", 36 => os, 37 => host_users as "hostUsers", 38 => scheduling_gates as "schedulingGates", 39 => resource_claims as "resourceClaims", 40 => resources, 41 => hostname_override as "hostnameOverride", 43 => scheduling_group as "schedulingGroup" });
 
 /// PodStatus represents information about the status of a pod. Status may trail the actual
 /// state of a system, especially if the node that hosts the pod cannot contact the control
 /// plane.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PodStatus {
     /// If set, this represents the .metadata.generation that the pod status was set based upon.
     /// The PodObservedGenerationTracking feature gate must be enabled to use this field.
@@ -11107,38 +9247,10 @@ impl std::fmt::Debug for PodStatus {
     }
 }
 
-impl Default for PodStatus {
-    fn default() -> Self {
-        PodStatus {
-            observed_generation: Default::default(),
-            phase: Default::default(),
-            conditions: Default::default(),
-            message: Default::default(),
-            reason: Default::default(),
-            nominated_node_name: Default::default(),
-            host_ip: Default::default(),
-            host_ips: Default::default(),
-            pod_ip: Default::default(),
-            pod_ips: Default::default(),
-            start_time: Default::default(),
-            init_container_statuses: Default::default(),
-            container_statuses: Default::default(),
-            qos_class: Default::default(),
-            ephemeral_container_statuses: Default::default(),
-            resize: Default::default(),
-            resource_claim_statuses: Default::default(),
-            extended_resource_claim_status: Default::default(),
-            allocated_resources: Default::default(),
-            resources: Default::default(),
-            node_allocatable_resource_claim_statuses: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PodStatus { 1 => phase, 2 => conditions, 3 => message, 4 => reason, 5 => host_ip as "hostIP", 6 => pod_ip as "podIP", 7 => start_time as "startTime", 8 => container_statuses as "containerStatuses", 9 => qos_class as "qosClass", 10 => init_container_statuses as "initContainerStatuses", 11 => nominated_node_name as "nominatedNodeName", 12 => pod_ips as "podIPs", 13 => ephemeral_container_statuses as "ephemeralContainerStatuses", 14 => resize, 15 => resource_claim_statuses as "resourceClaimStatuses", 16 => host_ips as "hostIPs", 17 => observed_generation as "observedGeneration", 18 => extended_resource_claim_status as "extendedResourceClaimStatus", 19 => allocated_resources as "allocatedResources", 20 => resources, 21 => node_allocatable_resource_claim_statuses as "nodeAllocatableResourceClaimStatuses" });
 
 /// PodStatusResult is a wrapper for PodStatus returned by kubelet that can be encode/decoded
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     version = "v1",
     kind = "PodStatusResult",
@@ -11180,20 +9292,10 @@ impl std::fmt::Debug for PodStatusResult {
     }
 }
 
-impl Default for PodStatusResult {
-    fn default() -> Self {
-        PodStatusResult {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            status: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PodStatusResult { 1 => metadata, 2 => status });
 
 /// PodTemplate describes a template for creating copies of a predefined pod.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(version = "v1", kind = "PodTemplate", plural = "podtemplates", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct PodTemplate {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -11226,20 +9328,10 @@ impl std::fmt::Debug for PodTemplate {
     }
 }
 
-impl Default for PodTemplate {
-    fn default() -> Self {
-        PodTemplate {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            template: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PodTemplate { 1 => metadata, 2 => template });
 
 /// PodTemplateList is a list of PodTemplates.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     version = "v1",
     kind = "PodTemplateList",
@@ -11277,20 +9369,10 @@ impl std::fmt::Debug for PodTemplateList {
     }
 }
 
-impl Default for PodTemplateList {
-    fn default() -> Self {
-        PodTemplateList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PodTemplateList { 1 => metadata, 2 => items });
 
 /// PodTemplateSpec describes the data a pod should have when created from a template
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PodTemplateSpec {
     /// Standard object's metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
@@ -11318,19 +9400,10 @@ impl std::fmt::Debug for PodTemplateSpec {
     }
 }
 
-impl Default for PodTemplateSpec {
-    fn default() -> Self {
-        PodTemplateSpec {
-            metadata: Default::default(),
-            spec: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PodTemplateSpec { 1 => metadata, 2 => spec });
 
 /// PortStatus represents the error condition of a service port
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PortStatus {
     /// Port is the port number of the service port of which status is recorded here
     pub port: i32,
@@ -11368,20 +9441,10 @@ impl std::fmt::Debug for PortStatus {
     }
 }
 
-impl Default for PortStatus {
-    fn default() -> Self {
-        PortStatus {
-            port: Default::default(),
-            protocol: Default::default(),
-            error: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PortStatus { 1 => port, 2 => protocol, 3 => error });
 
 /// PortworxVolumeSource represents a Portworx volume resource.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PortworxVolumeSource {
     /// volumeID uniquely identifies a Portworx volume
     #[api(rename = "volumeID")]
@@ -11417,20 +9480,10 @@ impl std::fmt::Debug for PortworxVolumeSource {
     }
 }
 
-impl Default for PortworxVolumeSource {
-    fn default() -> Self {
-        PortworxVolumeSource {
-            volume_id: Default::default(),
-            fs_type: Default::default(),
-            read_only: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PortworxVolumeSource { 1 => volume_id as "volumeID", 2 => fs_type as "fsType", 3 => read_only as "readOnly" });
 
 /// Preconditions must be fulfilled before an operation (update, delete, etc.) is carried out.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct Preconditions {
     /// Specifies the target UID.
     pub uid: Option<String>,
@@ -11452,18 +9505,10 @@ impl std::fmt::Debug for Preconditions {
     }
 }
 
-impl Default for Preconditions {
-    fn default() -> Self {
-        Preconditions {
-            uid: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(Preconditions { 1 => uid });
 
 /// Describes a class of pods that should avoid this node.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PreferAvoidPodsEntry {
     /// The class of pods.
     pub pod_signature: PodSignature,
@@ -11499,22 +9544,11 @@ impl std::fmt::Debug for PreferAvoidPodsEntry {
     }
 }
 
-impl Default for PreferAvoidPodsEntry {
-    fn default() -> Self {
-        PreferAvoidPodsEntry {
-            pod_signature: Default::default(),
-            eviction_time: Default::default(),
-            reason: Default::default(),
-            message: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PreferAvoidPodsEntry { 1 => pod_signature as "podSignature", 2 => eviction_time as "evictionTime", 3 => reason, 4 => message });
 
 /// An empty preferred scheduling term matches all objects with implicit weight 0
 /// (i.e. it's a no-op). A null preferred scheduling term matches no objects (i.e. is also a no-op).
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PreferredSchedulingTerm {
     /// Weight associated with matching the corresponding nodeSelectorTerm, in the range 1-100.
     pub weight: i32,
@@ -11540,20 +9574,11 @@ impl std::fmt::Debug for PreferredSchedulingTerm {
     }
 }
 
-impl Default for PreferredSchedulingTerm {
-    fn default() -> Self {
-        PreferredSchedulingTerm {
-            weight: Default::default(),
-            preference: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PreferredSchedulingTerm { 1 => weight, 2 => preference });
 
 /// Probe describes a health check to be performed against a container to determine whether it is
 /// alive or ready to receive traffic.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct Probe {
     /// Exec specifies a command to execute in the container.
     pub exec: Option<ExecAction>,
@@ -11631,23 +9656,6 @@ impl std::fmt::Debug for Probe {
                 &self.termination_grace_period_seconds,
             )
             .finish()
-    }
-}
-
-impl Default for Probe {
-    fn default() -> Self {
-        Probe {
-            exec: Default::default(),
-            http_get: Default::default(),
-            tcp_socket: Default::default(),
-            grpc: Default::default(),
-            initial_delay_seconds: Default::default(),
-            timeout_seconds: Default::default(),
-            period_seconds: Default::default(),
-            success_threshold: Default::default(),
-            failure_threshold: Default::default(),
-            termination_grace_period_seconds: Default::default(),
-        }
     }
 }
 
@@ -11735,7 +9743,7 @@ impl apimachinery::proto::Message for Probe {
 
 /// ProbeHandler defines a specific action that should be taken in a probe.
 /// One and only one of the fields must be specified.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ProbeHandler {
     /// Exec specifies a command to execute in the container.
     pub exec: Option<ExecAction>,
@@ -11769,21 +9777,10 @@ impl std::fmt::Debug for ProbeHandler {
     }
 }
 
-impl Default for ProbeHandler {
-    fn default() -> Self {
-        ProbeHandler {
-            exec: Default::default(),
-            http_get: Default::default(),
-            tcp_socket: Default::default(),
-            grpc: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ProbeHandler { 1 => exec, 2 => http_get as "httpGet", 3 => tcp_socket as "tcpSocket", 4 => grpc });
 
 /// Represents a projected volume source
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ProjectedVolumeSource {
     /// sources is the list of volume projections. Each entry in this list
     /// handles one source.
@@ -11816,20 +9813,11 @@ impl std::fmt::Debug for ProjectedVolumeSource {
     }
 }
 
-impl Default for ProjectedVolumeSource {
-    fn default() -> Self {
-        ProjectedVolumeSource {
-            sources: Default::default(),
-            default_mode: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ProjectedVolumeSource { 1 => sources, 2 => default_mode as "defaultMode" });
 
 /// Represents a Quobyte mount that lasts the lifetime of a pod.
 /// Quobyte volumes do not support ownership management or SELinux relabeling.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct QuobyteVolumeSource {
     /// registry represents a single or multiple Quobyte Registry services
     /// specified as a string as host:port pair (multiple entries are separated with commas)
@@ -11881,24 +9869,11 @@ impl std::fmt::Debug for QuobyteVolumeSource {
     }
 }
 
-impl Default for QuobyteVolumeSource {
-    fn default() -> Self {
-        QuobyteVolumeSource {
-            registry: Default::default(),
-            volume: Default::default(),
-            read_only: Default::default(),
-            user: Default::default(),
-            group: Default::default(),
-            tenant: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(QuobyteVolumeSource { 1 => registry, 2 => volume, 3 => read_only as "readOnly", 4 => user, 5 => group, 6 => tenant });
 
 /// Represents a Rados Block Device mount that lasts the lifetime of a pod.
 /// RBD volumes support ownership management and SELinux relabeling.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct RBDPersistentVolumeSource {
     /// monitors is a collection of Ceph monitors.
     /// More info: <https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it>
@@ -11971,26 +9946,11 @@ impl std::fmt::Debug for RBDPersistentVolumeSource {
     }
 }
 
-impl Default for RBDPersistentVolumeSource {
-    fn default() -> Self {
-        RBDPersistentVolumeSource {
-            monitors: Default::default(),
-            image: Default::default(),
-            fs_type: Default::default(),
-            pool: Default::default(),
-            user: Default::default(),
-            keyring: Default::default(),
-            secret_ref: Default::default(),
-            read_only: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(RBDPersistentVolumeSource { 1 => monitors, 2 => image, 3 => fs_type as "fsType", 4 => pool, 5 => user, 6 => keyring, 7 => secret_ref as "secretRef", 8 => read_only as "readOnly" });
 
 /// Represents a Rados Block Device mount that lasts the lifetime of a pod.
 /// RBD volumes support ownership management and SELinux relabeling.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct RBDVolumeSource {
     /// monitors is a collection of Ceph monitors.
     /// More info: <https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it>
@@ -12063,25 +10023,10 @@ impl std::fmt::Debug for RBDVolumeSource {
     }
 }
 
-impl Default for RBDVolumeSource {
-    fn default() -> Self {
-        RBDVolumeSource {
-            monitors: Default::default(),
-            image: Default::default(),
-            fs_type: Default::default(),
-            pool: Default::default(),
-            user: Default::default(),
-            keyring: Default::default(),
-            secret_ref: Default::default(),
-            read_only: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(RBDVolumeSource { 1 => monitors, 2 => image, 3 => fs_type as "fsType", 4 => pool, 5 => user, 6 => keyring, 7 => secret_ref as "secretRef", 8 => read_only as "readOnly" });
 
 /// RangeAllocation is not a public type.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     version = "v1",
     kind = "RangeAllocation",
@@ -12124,21 +10069,10 @@ impl std::fmt::Debug for RangeAllocation {
     }
 }
 
-impl Default for RangeAllocation {
-    fn default() -> Self {
-        RangeAllocation {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            range: Default::default(),
-            data: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(RangeAllocation { 1 => metadata, 2 => range, 3 => data });
 
 /// ReplicationController represents the configuration of a replication controller.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(version = "v1", kind = "ReplicationController", plural = "replicationcontrollers", namespaced, short_names = ["rc"], categories = ["all"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct ReplicationController {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -12180,21 +10114,10 @@ impl std::fmt::Debug for ReplicationController {
     }
 }
 
-impl Default for ReplicationController {
-    fn default() -> Self {
-        ReplicationController {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-            status: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ReplicationController { 1 => metadata, 2 => spec, 3 => status });
 
 /// ReplicationControllerCondition describes the state of a replication controller at a certain point.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ReplicationControllerCondition {
     /// Type of replication controller condition.
     pub r#type: String,
@@ -12234,22 +10157,10 @@ impl std::fmt::Debug for ReplicationControllerCondition {
     }
 }
 
-impl Default for ReplicationControllerCondition {
-    fn default() -> Self {
-        ReplicationControllerCondition {
-            r#type: Default::default(),
-            status: Default::default(),
-            last_transition_time: Default::default(),
-            reason: Default::default(),
-            message: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ReplicationControllerCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
 
 /// ReplicationControllerList is a collection of replication controllers.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     version = "v1",
     kind = "ReplicationControllerList",
@@ -12288,20 +10199,10 @@ impl std::fmt::Debug for ReplicationControllerList {
     }
 }
 
-impl Default for ReplicationControllerList {
-    fn default() -> Self {
-        ReplicationControllerList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ReplicationControllerList { 1 => metadata, 2 => items });
 
 /// ReplicationControllerSpec is the specification of a replication controller.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ReplicationControllerSpec {
     /// Replicas is the number of desired replicas.
     /// This is a pointer to distinguish between explicit zero and unspecified.
@@ -12349,22 +10250,11 @@ impl std::fmt::Debug for ReplicationControllerSpec {
     }
 }
 
-impl Default for ReplicationControllerSpec {
-    fn default() -> Self {
-        ReplicationControllerSpec {
-            replicas: Default::default(),
-            min_ready_seconds: Default::default(),
-            selector: Default::default(),
-            template: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ReplicationControllerSpec { 1 => replicas, 2 => selector, 3 => template, 4 => min_ready_seconds as "minReadySeconds" });
 
 /// ReplicationControllerStatus represents the current status of a replication
 /// controller.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ReplicationControllerStatus {
     /// Replicas is the most recently observed number of replicas.
     /// More info: <https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller#what-is-a-replicationcontroller>
@@ -12412,23 +10302,10 @@ impl std::fmt::Debug for ReplicationControllerStatus {
     }
 }
 
-impl Default for ReplicationControllerStatus {
-    fn default() -> Self {
-        ReplicationControllerStatus {
-            replicas: Default::default(),
-            fully_labeled_replicas: Default::default(),
-            ready_replicas: Default::default(),
-            available_replicas: Default::default(),
-            observed_generation: Default::default(),
-            conditions: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ReplicationControllerStatus { 1 => replicas, 2 => fully_labeled_replicas as "fullyLabeledReplicas", 3 => observed_generation as "observedGeneration", 4 => ready_replicas as "readyReplicas", 5 => available_replicas as "availableReplicas", 6 => conditions });
 
 /// ResourceClaim references one entry in PodSpec.ResourceClaims.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ResourceClaim {
     /// Name must match the name of one entry in pod.spec.resourceClaims of
     /// the Pod where this field is used. It makes that resource available
@@ -12459,19 +10336,10 @@ impl std::fmt::Debug for ResourceClaim {
     }
 }
 
-impl Default for ResourceClaim {
-    fn default() -> Self {
-        ResourceClaim {
-            name: Default::default(),
-            request: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ResourceClaim { 1 => name, 2 => request });
 
 /// ResourceFieldSelector represents container resources (cpu, memory) and their output format
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ResourceFieldSelector {
     /// Container name: required for volumes, optional for env vars
     #[api(skip_serializing_if = "String::is_empty")]
@@ -12502,21 +10370,11 @@ impl std::fmt::Debug for ResourceFieldSelector {
     }
 }
 
-impl Default for ResourceFieldSelector {
-    fn default() -> Self {
-        ResourceFieldSelector {
-            container_name: Default::default(),
-            resource: Default::default(),
-            divisor: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ResourceFieldSelector { 1 => container_name as "containerName", 2 => resource, 3 => divisor });
 
 /// ResourceHealth represents the health of a resource. It has the latest device health information.
 /// This is a part of KEP <https://kep.k8s.io/4680>.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ResourceHealth {
     /// ResourceID is the unique identifier of the resource. See the ResourceID type for more information.
     #[api(rename = "resourceID")]
@@ -12558,20 +10416,10 @@ impl std::fmt::Debug for ResourceHealth {
     }
 }
 
-impl Default for ResourceHealth {
-    fn default() -> Self {
-        ResourceHealth {
-            resource_id: Default::default(),
-            health: Default::default(),
-            message: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ResourceHealth { 1 => resource_id as "resourceID", 2 => health, 6 => message });
 
 /// ResourceQuota sets aggregate quota restrictions enforced per namespace
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(version = "v1", kind = "ResourceQuota", plural = "resourcequotas", namespaced, short_names = ["quota"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct ResourceQuota {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -12609,21 +10457,10 @@ impl std::fmt::Debug for ResourceQuota {
     }
 }
 
-impl Default for ResourceQuota {
-    fn default() -> Self {
-        ResourceQuota {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-            status: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ResourceQuota { 1 => metadata, 2 => spec, 3 => status });
 
 /// ResourceQuotaList is a list of ResourceQuota items.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     version = "v1",
     kind = "ResourceQuotaList",
@@ -12662,20 +10499,10 @@ impl std::fmt::Debug for ResourceQuotaList {
     }
 }
 
-impl Default for ResourceQuotaList {
-    fn default() -> Self {
-        ResourceQuotaList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ResourceQuotaList { 1 => metadata, 2 => items });
 
 /// ResourceQuotaSpec defines the desired hard limits to enforce for Quota.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ResourceQuotaSpec {
     /// hard is the set of desired hard limits for each named resource.
     /// More info: <https://kubernetes.io/docs/concepts/policy/resource-quotas/>
@@ -12711,20 +10538,10 @@ impl std::fmt::Debug for ResourceQuotaSpec {
     }
 }
 
-impl Default for ResourceQuotaSpec {
-    fn default() -> Self {
-        ResourceQuotaSpec {
-            hard: Default::default(),
-            scopes: Default::default(),
-            scope_selector: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ResourceQuotaSpec { 1 => hard, 2 => scopes, 3 => scope_selector as "scopeSelector" });
 
 /// ResourceQuotaStatus defines the enforced hard limits and observed use.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ResourceQuotaStatus {
     /// Hard is the set of enforced hard limits for each named resource.
     /// More info: <https://kubernetes.io/docs/concepts/policy/resource-quotas/>
@@ -12753,19 +10570,10 @@ impl std::fmt::Debug for ResourceQuotaStatus {
     }
 }
 
-impl Default for ResourceQuotaStatus {
-    fn default() -> Self {
-        ResourceQuotaStatus {
-            hard: Default::default(),
-            used: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ResourceQuotaStatus { 1 => hard, 2 => used });
 
 /// ResourceRequirements describes the compute resource requirements.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ResourceRequirements {
     /// Limits describes the maximum amount of compute resources allowed.
     /// More info: <https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/>
@@ -12808,20 +10616,10 @@ impl std::fmt::Debug for ResourceRequirements {
     }
 }
 
-impl Default for ResourceRequirements {
-    fn default() -> Self {
-        ResourceRequirements {
-            limits: Default::default(),
-            requests: Default::default(),
-            claims: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ResourceRequirements { 1 => limits, 2 => requests, 3 => claims });
 
 /// ResourceStatus represents the status of a single resource allocated to a Pod.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ResourceStatus {
     /// Name of the resource. Must be unique within the pod and in case of non-DRA resource, match one of the resources from the pod spec.
     /// For DRA resources, the value must be "claim:\<claim\_name\>/\<request\>".
@@ -12853,19 +10651,10 @@ impl std::fmt::Debug for ResourceStatus {
     }
 }
 
-impl Default for ResourceStatus {
-    fn default() -> Self {
-        ResourceStatus {
-            name: Default::default(),
-            resources: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ResourceStatus { 1 => name, 2 => resources });
 
 /// SELinuxOptions are the labels to be applied to the container
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct SELinuxOptions {
     /// User is a SELinux user label that applies to the container.
     #[api(skip_serializing_if = "String::is_empty")]
@@ -12903,21 +10692,10 @@ impl std::fmt::Debug for SELinuxOptions {
     }
 }
 
-impl Default for SELinuxOptions {
-    fn default() -> Self {
-        SELinuxOptions {
-            user: Default::default(),
-            role: Default::default(),
-            r#type: Default::default(),
-            level: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(SELinuxOptions { 1 => user, 2 => role, 3 => r#type as "type", 4 => level });
 
 /// ScaleIOPersistentVolumeSource represents a persistent ScaleIO volume
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ScaleIOPersistentVolumeSource {
     /// gateway is the host address of the ScaleIO API Gateway.
     pub gateway: String,
@@ -12990,27 +10768,10 @@ impl std::fmt::Debug for ScaleIOPersistentVolumeSource {
     }
 }
 
-impl Default for ScaleIOPersistentVolumeSource {
-    fn default() -> Self {
-        ScaleIOPersistentVolumeSource {
-            gateway: Default::default(),
-            system: Default::default(),
-            secret_ref: Default::default(),
-            ssl_enabled: Default::default(),
-            protection_domain: Default::default(),
-            storage_pool: Default::default(),
-            storage_mode: Default::default(),
-            volume_name: Default::default(),
-            fs_type: Default::default(),
-            read_only: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ScaleIOPersistentVolumeSource { 1 => gateway, 2 => system, 3 => secret_ref as "secretRef", 4 => ssl_enabled as "sslEnabled", 5 => protection_domain as "protectionDomain", 6 => storage_pool as "storagePool", 7 => storage_mode as "storageMode", 8 => volume_name as "volumeName", 9 => fs_type as "fsType", 10 => read_only as "readOnly" });
 
 /// ScaleIOVolumeSource represents a persistent ScaleIO volume
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ScaleIOVolumeSource {
     /// gateway is the host address of the ScaleIO API Gateway.
     pub gateway: String,
@@ -13083,28 +10844,11 @@ impl std::fmt::Debug for ScaleIOVolumeSource {
     }
 }
 
-impl Default for ScaleIOVolumeSource {
-    fn default() -> Self {
-        ScaleIOVolumeSource {
-            gateway: Default::default(),
-            system: Default::default(),
-            secret_ref: Default::default(),
-            ssl_enabled: Default::default(),
-            protection_domain: Default::default(),
-            storage_pool: Default::default(),
-            storage_mode: Default::default(),
-            volume_name: Default::default(),
-            fs_type: Default::default(),
-            read_only: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ScaleIOVolumeSource { 1 => gateway, 2 => system, 3 => secret_ref as "secretRef", 4 => ssl_enabled as "sslEnabled", 5 => protection_domain as "protectionDomain", 6 => storage_pool as "storagePool", 7 => storage_mode as "storageMode", 8 => volume_name as "volumeName", 9 => fs_type as "fsType", 10 => read_only as "readOnly" });
 
 /// A scope selector represents the AND of the selectors represented
 /// by the scoped-resource selector requirements.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ScopeSelector {
     /// A list of scope selector requirements by scope of the resources.
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -13127,19 +10871,11 @@ impl std::fmt::Debug for ScopeSelector {
     }
 }
 
-impl Default for ScopeSelector {
-    fn default() -> Self {
-        ScopeSelector {
-            match_expressions: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ScopeSelector { 1 => match_expressions as "matchExpressions" });
 
 /// A scoped-resource selector requirement is a selector that contains values, a scope name, and an operator
 /// that relates the scope name and values.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ScopedResourceSelectorRequirement {
     /// The name of the scope that the selector applies to.
     pub scope_name: String,
@@ -13174,21 +10910,11 @@ impl std::fmt::Debug for ScopedResourceSelectorRequirement {
     }
 }
 
-impl Default for ScopedResourceSelectorRequirement {
-    fn default() -> Self {
-        ScopedResourceSelectorRequirement {
-            scope_name: Default::default(),
-            operator: Default::default(),
-            values: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ScopedResourceSelectorRequirement { 1 => scope_name as "scopeName", 2 => operator, 3 => values });
 
 /// SeccompProfile defines a pod/container's seccomp profile settings.
 /// Only one profile source may be set.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct SeccompProfile {
     /// type indicates which kind of seccomp profile will be applied.
     /// Valid options are:
@@ -13222,20 +10948,11 @@ impl std::fmt::Debug for SeccompProfile {
     }
 }
 
-impl Default for SeccompProfile {
-    fn default() -> Self {
-        SeccompProfile {
-            r#type: Default::default(),
-            localhost_profile: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(SeccompProfile { 1 => r#type as "type", 2 => localhost_profile as "localhostProfile" });
 
 /// Secret holds secret data of a certain type. The total bytes of the values in
 /// the Data field must be less than MaxSecretSize bytes.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(version = "v1", kind = "Secret", plural = "secrets", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct Secret {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -13292,19 +11009,6 @@ impl std::fmt::Debug for Secret {
     }
 }
 
-impl Default for Secret {
-    fn default() -> Self {
-        Secret {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            immutable: Default::default(),
-            data: Default::default(),
-            string_data: Default::default(),
-            r#type: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(Secret { 1 => metadata, 2 => data, 3 => r#type as "type", 4 => string_data as "stringData", 5 => immutable });
 
 /// SecretEnvSource selects a Secret to populate the environment
@@ -13312,7 +11016,7 @@ apimachinery::proto_message!(Secret { 1 => metadata, 2 => data, 3 => r#type as "
 ///
 /// The contents of the target Secret's Data field will represent the
 /// key-value pairs as environment variables.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct SecretEnvSource {
     /// Name of the referent.
     /// This field is effectively required, but due to backwards compatibility is
@@ -13341,15 +11045,6 @@ impl std::fmt::Debug for SecretEnvSource {
             .field("name", &self.name)
             .field("optional", &self.optional)
             .finish()
-    }
-}
-
-impl Default for SecretEnvSource {
-    fn default() -> Self {
-        SecretEnvSource {
-            name: Default::default(),
-            optional: Default::default(),
-        }
     }
 }
 
@@ -13387,7 +11082,7 @@ impl apimachinery::proto::Message for SecretEnvSource {
 }
 
 /// SecretKeySelector selects a key of a Secret.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct SecretKeySelector {
     /// Name of the referent.
     /// This field is effectively required, but due to backwards compatibility is
@@ -13420,16 +11115,6 @@ impl std::fmt::Debug for SecretKeySelector {
             .field("key", &self.key)
             .field("optional", &self.optional)
             .finish()
-    }
-}
-
-impl Default for SecretKeySelector {
-    fn default() -> Self {
-        SecretKeySelector {
-            name: Default::default(),
-            key: Default::default(),
-            optional: Default::default(),
-        }
     }
 }
 
@@ -13469,7 +11154,7 @@ impl apimachinery::proto::Message for SecretKeySelector {
 }
 
 /// SecretList is a list of Secret.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(version = "v1", kind = "SecretList", omit_empty_type_meta, protobuf)]
 pub struct SecretList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -13503,16 +11188,6 @@ impl std::fmt::Debug for SecretList {
     }
 }
 
-impl Default for SecretList {
-    fn default() -> Self {
-        SecretList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(SecretList { 1 => metadata, 2 => items });
 
 /// Adapts a secret into a projected volume.
@@ -13521,7 +11196,7 @@ apimachinery::proto_message!(SecretList { 1 => metadata, 2 => items });
 /// projected volume as files using the keys in the Data field as the file names.
 /// Note that this is identical to a secret volume source without the default
 /// mode.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct SecretProjection {
     /// Name of the referent.
     /// This field is effectively required, but due to backwards compatibility is
@@ -13564,16 +11239,6 @@ impl std::fmt::Debug for SecretProjection {
     }
 }
 
-impl Default for SecretProjection {
-    fn default() -> Self {
-        SecretProjection {
-            name: Default::default(),
-            items: Default::default(),
-            optional: Default::default(),
-        }
-    }
-}
-
 impl apimachinery::proto::Message for SecretProjection {
     fn encode_fields(&self, e: &mut apimachinery::proto::WireEncoder) {
         use apimachinery::proto::Field as _;
@@ -13611,7 +11276,7 @@ impl apimachinery::proto::Message for SecretProjection {
 
 /// SecretReference represents a Secret Reference. It has enough information to retrieve secret
 /// in any namespace
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct SecretReference {
     /// name is unique within a namespace to reference a secret resource.
     #[api(skip_serializing_if = "String::is_empty")]
@@ -13639,15 +11304,6 @@ impl std::fmt::Debug for SecretReference {
     }
 }
 
-impl Default for SecretReference {
-    fn default() -> Self {
-        SecretReference {
-            name: Default::default(),
-            namespace: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(SecretReference { 1 => name, 2 => namespace });
 
 /// Adapts a Secret into a volume.
@@ -13655,7 +11311,7 @@ apimachinery::proto_message!(SecretReference { 1 => name, 2 => namespace });
 /// The contents of the target Secret's Data field will be presented in a volume
 /// as files using the keys in the Data field as the file names.
 /// Secret volumes support ownership management and SELinux relabeling.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct SecretVolumeSource {
     /// secretName is the name of the secret in the pod's namespace to use.
     /// More info: <https://kubernetes.io/docs/concepts/storage/volumes#secret>
@@ -13704,23 +11360,12 @@ impl std::fmt::Debug for SecretVolumeSource {
     }
 }
 
-impl Default for SecretVolumeSource {
-    fn default() -> Self {
-        SecretVolumeSource {
-            secret_name: Default::default(),
-            items: Default::default(),
-            default_mode: Default::default(),
-            optional: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(SecretVolumeSource { 1 => secret_name as "secretName", 2 => items, 3 => default_mode as "defaultMode", 4 => optional });
 
 /// SecurityContext holds security configuration that will be applied to a container.
 /// Some fields are present in both SecurityContext and PodSecurityContext.  When both
 /// are set, the values in SecurityContext take precedence.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct SecurityContext {
     /// The capabilities to add/drop when running containers.
     /// Defaults to the default set of capabilities granted by the container runtime.
@@ -13830,29 +11475,10 @@ impl std::fmt::Debug for SecurityContext {
     }
 }
 
-impl Default for SecurityContext {
-    fn default() -> Self {
-        SecurityContext {
-            capabilities: Default::default(),
-            privileged: Default::default(),
-            se_linux_options: Default::default(),
-            windows_options: Default::default(),
-            run_as_user: Default::default(),
-            run_as_group: Default::default(),
-            run_as_non_root: Default::default(),
-            read_only_root_filesystem: Default::default(),
-            allow_privilege_escalation: Default::default(),
-            proc_mount: Default::default(),
-            seccomp_profile: Default::default(),
-            app_armor_profile: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(SecurityContext { 1 => capabilities, 2 => privileged, 3 => se_linux_options as "seLinuxOptions", 4 => run_as_user as "runAsUser", 5 => run_as_non_root as "runAsNonRoot", 6 => read_only_root_filesystem as "readOnlyRootFilesystem", 7 => allow_privilege_escalation as "allowPrivilegeEscalation", 8 => run_as_group as "runAsGroup", 9 => proc_mount as "procMount", 10 => windows_options as "windowsOptions", 11 => seccomp_profile as "seccompProfile", 12 => app_armor_profile as "appArmorProfile" });
 
 /// SerializedReference is a reference to serialized object.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     version = "v1",
     kind = "SerializedReference",
@@ -13885,21 +11511,12 @@ impl std::fmt::Debug for SerializedReference {
     }
 }
 
-impl Default for SerializedReference {
-    fn default() -> Self {
-        SerializedReference {
-            type_meta: Default::default(),
-            reference: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(SerializedReference { 1 => reference });
 
 /// Service is a named abstraction of software service (for example, mysql) consisting of local port
 /// (for example 3306) that the proxy listens on, and the selector that determines which pods
 /// will answer requests sent through the proxy.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(version = "v1", kind = "Service", plural = "services", namespaced, short_names = ["svc"], categories = ["all"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct Service {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -13939,24 +11556,13 @@ impl std::fmt::Debug for Service {
     }
 }
 
-impl Default for Service {
-    fn default() -> Self {
-        Service {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-            status: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(Service { 1 => metadata, 2 => spec, 3 => status });
 
 /// ServiceAccount binds together:
 /// \* a name, understood by users, and perhaps by peripheral systems, for an identity
 /// \* a principal that can be authenticated and authorized
 /// \* a set of secrets
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(version = "v1", kind = "ServiceAccount", plural = "serviceaccounts", namespaced, short_names = ["sa"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct ServiceAccount {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -14011,22 +11617,10 @@ impl std::fmt::Debug for ServiceAccount {
     }
 }
 
-impl Default for ServiceAccount {
-    fn default() -> Self {
-        ServiceAccount {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            secrets: Default::default(),
-            image_pull_secrets: Default::default(),
-            automount_service_account_token: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ServiceAccount { 1 => metadata, 2 => secrets, 3 => image_pull_secrets as "imagePullSecrets", 4 => automount_service_account_token as "automountServiceAccountToken" });
 
 /// ServiceAccountList is a list of ServiceAccount objects
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     version = "v1",
     kind = "ServiceAccountList",
@@ -14065,23 +11659,13 @@ impl std::fmt::Debug for ServiceAccountList {
     }
 }
 
-impl Default for ServiceAccountList {
-    fn default() -> Self {
-        ServiceAccountList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ServiceAccountList { 1 => metadata, 2 => items });
 
 /// ServiceAccountTokenProjection represents a projected service account token
 /// volume. This projection can be used to insert a service account token into
 /// the pods runtime filesystem for use against APIs (Kubernetes API Server or
 /// otherwise).
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ServiceAccountTokenProjection {
     /// audience is the intended audience of the token. A recipient of a token
     /// must identify itself with an identifier specified in the audience of the
@@ -14121,20 +11705,10 @@ impl std::fmt::Debug for ServiceAccountTokenProjection {
     }
 }
 
-impl Default for ServiceAccountTokenProjection {
-    fn default() -> Self {
-        ServiceAccountTokenProjection {
-            audience: Default::default(),
-            expiration_seconds: Default::default(),
-            path: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ServiceAccountTokenProjection { 1 => audience, 2 => expiration_seconds as "expirationSeconds", 3 => path });
 
 /// ServiceList holds a list of services.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(version = "v1", kind = "ServiceList", omit_empty_type_meta, protobuf)]
 pub struct ServiceList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -14167,20 +11741,10 @@ impl std::fmt::Debug for ServiceList {
     }
 }
 
-impl Default for ServiceList {
-    fn default() -> Self {
-        ServiceList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ServiceList { 1 => metadata, 2 => items });
 
 /// ServicePort contains information on service's port.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ServicePort {
     /// The name of this port within the service. This must be a DNS\_LABEL.
     /// All ports within a ServiceSpec must have unique names. When considering
@@ -14259,23 +11823,10 @@ impl std::fmt::Debug for ServicePort {
     }
 }
 
-impl Default for ServicePort {
-    fn default() -> Self {
-        ServicePort {
-            name: Default::default(),
-            protocol: Default::default(),
-            app_protocol: Default::default(),
-            port: Default::default(),
-            target_port: Default::default(),
-            node_port: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ServicePort { 1 => name, 2 => protocol, 3 => port, 4 => target_port as "targetPort", 5 => node_port as "nodePort", 6 => app_protocol as "appProtocol" });
 
 /// ServiceProxyOptions is the query options to a Service's proxy call.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     version = "v1",
     kind = "ServiceProxyOptions",
@@ -14313,19 +11864,10 @@ impl std::fmt::Debug for ServiceProxyOptions {
     }
 }
 
-impl Default for ServiceProxyOptions {
-    fn default() -> Self {
-        ServiceProxyOptions {
-            type_meta: Default::default(),
-            path: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ServiceProxyOptions { 1 => path });
 
 /// ServiceSpec describes the attributes that a user creates on a service.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ServiceSpec {
     /// The list of ports that are exposed by this service.
     /// More info: <https://kubernetes.io/docs/concepts/services-networking/service/#virtual-ips-and-service-proxies>
@@ -14600,37 +12142,10 @@ impl std::fmt::Debug for ServiceSpec {
     }
 }
 
-impl Default for ServiceSpec {
-    fn default() -> Self {
-        ServiceSpec {
-            ports: Default::default(),
-            selector: Default::default(),
-            cluster_ip: Default::default(),
-            cluster_ips: Default::default(),
-            r#type: Default::default(),
-            external_ips: Default::default(),
-            session_affinity: Default::default(),
-            load_balancer_ip: Default::default(),
-            load_balancer_source_ranges: Default::default(),
-            external_name: Default::default(),
-            external_traffic_policy: Default::default(),
-            health_check_node_port: Default::default(),
-            publish_not_ready_addresses: Default::default(),
-            session_affinity_config: Default::default(),
-            ip_families: Default::default(),
-            ip_family_policy: Default::default(),
-            allocate_load_balancer_node_ports: Default::default(),
-            load_balancer_class: Default::default(),
-            internal_traffic_policy: Default::default(),
-            traffic_distribution: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ServiceSpec { 1 => ports, 2 => selector, 3 => cluster_ip as "clusterIP", 4 => r#type as "type", 5 => external_ips as "externalIPs", 7 => session_affinity as "sessionAffinity", 8 => load_balancer_ip as "loadBalancerIP", 9 => load_balancer_source_ranges as "loadBalancerSourceRanges", 10 => external_name as "externalName", 11 => external_traffic_policy as "externalTrafficPolicy", 12 => health_check_node_port as "healthCheckNodePort", 13 => publish_not_ready_addresses as "publishNotReadyAddresses", 14 => session_affinity_config as "sessionAffinityConfig", 17 => ip_family_policy as "ipFamilyPolicy", 18 => cluster_ips as "clusterIPs", 19 => ip_families as "ipFamilies", 20 => allocate_load_balancer_node_ports as "allocateLoadBalancerNodePorts", 21 => load_balancer_class as "loadBalancerClass", 22 => internal_traffic_policy as "internalTrafficPolicy", 23 => traffic_distribution as "trafficDistribution" });
 
 /// ServiceStatus represents the current status of a service.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ServiceStatus {
     /// LoadBalancer contains the current status of the load-balancer,
     /// if one is present.
@@ -14658,19 +12173,10 @@ impl std::fmt::Debug for ServiceStatus {
     }
 }
 
-impl Default for ServiceStatus {
-    fn default() -> Self {
-        ServiceStatus {
-            load_balancer: Default::default(),
-            conditions: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ServiceStatus { 1 => load_balancer as "loadBalancer", 2 => conditions });
 
 /// SessionAffinityConfig represents the configurations of session affinity.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct SessionAffinityConfig {
     /// clientIP contains the configurations of Client IP based session affinity.
     #[api(rename = "clientIP")]
@@ -14693,18 +12199,10 @@ impl std::fmt::Debug for SessionAffinityConfig {
     }
 }
 
-impl Default for SessionAffinityConfig {
-    fn default() -> Self {
-        SessionAffinityConfig {
-            client_ip: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(SessionAffinityConfig { 1 => client_ip as "clientIP" });
 
 /// SleepAction describes a "sleep" action.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct SleepAction {
     /// Seconds is the number of seconds to sleep.
     pub seconds: i64,
@@ -14726,18 +12224,10 @@ impl std::fmt::Debug for SleepAction {
     }
 }
 
-impl Default for SleepAction {
-    fn default() -> Self {
-        SleepAction {
-            seconds: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(SleepAction { 1 => seconds });
 
 /// Represents a StorageOS persistent volume resource.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct StorageOSPersistentVolumeSource {
     /// volumeName is the human-readable name of the StorageOS volume.  Volume
     /// names are only unique within a namespace.
@@ -14789,22 +12279,10 @@ impl std::fmt::Debug for StorageOSPersistentVolumeSource {
     }
 }
 
-impl Default for StorageOSPersistentVolumeSource {
-    fn default() -> Self {
-        StorageOSPersistentVolumeSource {
-            volume_name: Default::default(),
-            volume_namespace: Default::default(),
-            fs_type: Default::default(),
-            read_only: Default::default(),
-            secret_ref: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(StorageOSPersistentVolumeSource { 1 => volume_name as "volumeName", 2 => volume_namespace as "volumeNamespace", 3 => fs_type as "fsType", 4 => read_only as "readOnly", 5 => secret_ref as "secretRef" });
 
 /// Represents a StorageOS persistent volume resource.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct StorageOSVolumeSource {
     /// volumeName is the human-readable name of the StorageOS volume.  Volume
     /// names are only unique within a namespace.
@@ -14856,22 +12334,10 @@ impl std::fmt::Debug for StorageOSVolumeSource {
     }
 }
 
-impl Default for StorageOSVolumeSource {
-    fn default() -> Self {
-        StorageOSVolumeSource {
-            volume_name: Default::default(),
-            volume_namespace: Default::default(),
-            fs_type: Default::default(),
-            read_only: Default::default(),
-            secret_ref: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(StorageOSVolumeSource { 1 => volume_name as "volumeName", 2 => volume_namespace as "volumeNamespace", 3 => fs_type as "fsType", 4 => read_only as "readOnly", 5 => secret_ref as "secretRef" });
 
 /// Sysctl defines a kernel parameter to be set
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct Sysctl {
     /// Name of a property to set
     pub name: String,
@@ -14897,19 +12363,10 @@ impl std::fmt::Debug for Sysctl {
     }
 }
 
-impl Default for Sysctl {
-    fn default() -> Self {
-        Sysctl {
-            name: Default::default(),
-            value: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(Sysctl { 1 => name, 2 => value });
 
 /// TCPSocketAction describes an action based on opening a socket
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct TCPSocketAction {
     /// Number or name of the port to access on the container.
     /// Number must be in the range 1 to 65535.
@@ -14938,20 +12395,11 @@ impl std::fmt::Debug for TCPSocketAction {
     }
 }
 
-impl Default for TCPSocketAction {
-    fn default() -> Self {
-        TCPSocketAction {
-            port: Default::default(),
-            host: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(TCPSocketAction { 1 => port, 2 => host });
 
 /// The node this Taint is attached to has the "effect" on
 /// any pod that does not tolerate the Taint.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct Taint {
     /// Required. The taint key to be applied to a node.
     pub key: String,
@@ -14988,22 +12436,11 @@ impl std::fmt::Debug for Taint {
     }
 }
 
-impl Default for Taint {
-    fn default() -> Self {
-        Taint {
-            key: Default::default(),
-            value: Default::default(),
-            effect: Default::default(),
-            time_added: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(Taint { 1 => key, 2 => value, 3 => effect, 4 => time_added as "timeAdded" });
 
 /// The pod this Toleration is attached to tolerates any taint that matches
 /// the triple \<key,value,effect\> using the matching operator \<operator\>.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct Toleration {
     /// Key is the taint key that the toleration applies to. Empty means match all taint keys.
     /// If the key is empty, operator must be Exists; this combination means to match all values and all keys.
@@ -15055,23 +12492,11 @@ impl std::fmt::Debug for Toleration {
     }
 }
 
-impl Default for Toleration {
-    fn default() -> Self {
-        Toleration {
-            key: Default::default(),
-            operator: Default::default(),
-            value: Default::default(),
-            effect: Default::default(),
-            toleration_seconds: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(Toleration { 1 => key, 2 => operator, 3 => value, 4 => effect, 5 => toleration_seconds as "tolerationSeconds" });
 
 /// A topology selector requirement is a selector that matches given label.
 /// This is an alpha feature and may change in the future.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct TopologySelectorLabelRequirement {
     /// The label key that the selector applies to.
     pub key: String,
@@ -15099,15 +12524,6 @@ impl std::fmt::Debug for TopologySelectorLabelRequirement {
     }
 }
 
-impl Default for TopologySelectorLabelRequirement {
-    fn default() -> Self {
-        TopologySelectorLabelRequirement {
-            key: Default::default(),
-            values: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(TopologySelectorLabelRequirement { 1 => key, 2 => values });
 
 /// A topology selector term represents the result of label queries.
@@ -15115,7 +12531,7 @@ apimachinery::proto_message!(TopologySelectorLabelRequirement { 1 => key, 2 => v
 /// The requirements of them are ANDed.
 /// It provides a subset of functionality as NodeSelectorTerm.
 /// This is an alpha feature and may change in the future.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct TopologySelectorTerm {
     /// A list of topology selector requirements by labels.
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -15138,18 +12554,10 @@ impl std::fmt::Debug for TopologySelectorTerm {
     }
 }
 
-impl Default for TopologySelectorTerm {
-    fn default() -> Self {
-        TopologySelectorTerm {
-            match_label_expressions: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(TopologySelectorTerm { 1 => match_label_expressions as "matchLabelExpressions" });
 
 /// TopologySpreadConstraint specifies how to spread matching pods among the given topology.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct TopologySpreadConstraint {
     /// MaxSkew describes the degree to which pods may be unevenly distributed.
     /// When \`whenUnsatisfiable=DoNotSchedule\`, it is the maximum permitted difference
@@ -15282,21 +12690,6 @@ impl std::fmt::Debug for TopologySpreadConstraint {
     }
 }
 
-impl Default for TopologySpreadConstraint {
-    fn default() -> Self {
-        TopologySpreadConstraint {
-            max_skew: Default::default(),
-            topology_key: Default::default(),
-            when_unsatisfiable: Default::default(),
-            label_selector: Default::default(),
-            min_domains: Default::default(),
-            node_affinity_policy: Default::default(),
-            node_taints_policy: Default::default(),
-            match_label_keys: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(TopologySpreadConstraint { 1 => max_skew as "maxSkew", 2 => topology_key as "topologyKey", 3 => when_unsatisfiable as "whenUnsatisfiable", 4 => label_selector as "labelSelector", 5 => min_domains as "minDomains", 6 => node_affinity_policy as "nodeAffinityPolicy", 7 => node_taints_policy as "nodeTaintsPolicy", 8 => match_label_keys as "matchLabelKeys" });
 
 /// TypedLocalObjectReference contains enough information to let you locate the
@@ -15315,7 +12708,7 @@ apimachinery::proto_message!(TopologySpreadConstraint { 1 => max_skew as "maxSke
 ///
 /// Instead of using this type, create a locally provided and used type that is well-focused on your reference.
 /// For example, ServiceReferences for admission registration: <https://github.com/kubernetes/api/blob/release-1.17/admissionregistration/v1/types.go#L533> .
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct TypedLocalObjectReference {
     /// APIGroup is the group for the resource being referenced.
     /// If APIGroup is not specified, the specified Kind must be in the core API group.
@@ -15348,20 +12741,10 @@ impl std::fmt::Debug for TypedLocalObjectReference {
     }
 }
 
-impl Default for TypedLocalObjectReference {
-    fn default() -> Self {
-        TypedLocalObjectReference {
-            api_group: Default::default(),
-            kind: Default::default(),
-            name: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(TypedLocalObjectReference { 1 => api_group as "apiGroup", 2 => kind, 3 => name });
 
 /// TypedObjectReference contains enough information to let you locate the typed referenced object
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct TypedObjectReference {
     /// APIGroup is the group for the resource being referenced.
     /// If APIGroup is not specified, the specified Kind must be in the core API group.
@@ -15400,21 +12783,10 @@ impl std::fmt::Debug for TypedObjectReference {
     }
 }
 
-impl Default for TypedObjectReference {
-    fn default() -> Self {
-        TypedObjectReference {
-            api_group: Default::default(),
-            kind: Default::default(),
-            name: Default::default(),
-            namespace: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(TypedObjectReference { 1 => api_group as "apiGroup", 2 => kind, 3 => name, 4 => namespace });
 
 /// Volume represents a named volume in a pod that may be accessed by any container in the pod.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct Volume {
     /// name of the volume.
     /// Must be a DNS\_LABEL and unique within the pod.
@@ -15639,44 +13011,6 @@ impl std::fmt::Debug for Volume {
             .field("ephemeral", &self.ephemeral)
             .field("image", &self.image)
             .finish()
-    }
-}
-
-impl Default for Volume {
-    fn default() -> Self {
-        Volume {
-            name: Default::default(),
-            host_path: Default::default(),
-            empty_dir: Default::default(),
-            gce_persistent_disk: Default::default(),
-            aws_elastic_block_store: Default::default(),
-            git_repo: Default::default(),
-            secret: Default::default(),
-            nfs: Default::default(),
-            iscsi: Default::default(),
-            glusterfs: Default::default(),
-            persistent_volume_claim: Default::default(),
-            rbd: Default::default(),
-            flex_volume: Default::default(),
-            cinder: Default::default(),
-            cephfs: Default::default(),
-            flocker: Default::default(),
-            downward_api: Default::default(),
-            fc: Default::default(),
-            azure_file: Default::default(),
-            config_map: Default::default(),
-            vsphere_volume: Default::default(),
-            quobyte: Default::default(),
-            azure_disk: Default::default(),
-            photon_persistent_disk: Default::default(),
-            projected: Default::default(),
-            portworx_volume: Default::default(),
-            scale_io: Default::default(),
-            storageos: Default::default(),
-            csi: Default::default(),
-            ephemeral: Default::default(),
-            image: Default::default(),
-        }
     }
 }
 
@@ -15916,7 +13250,7 @@ impl apimachinery::proto::Message for Volume {
 }
 
 /// volumeDevice describes a mapping of a raw block device within a container.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct VolumeDevice {
     /// name must match the name of a persistentVolumeClaim in the pod
     pub name: String,
@@ -15942,19 +13276,10 @@ impl std::fmt::Debug for VolumeDevice {
     }
 }
 
-impl Default for VolumeDevice {
-    fn default() -> Self {
-        VolumeDevice {
-            name: Default::default(),
-            device_path: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(VolumeDevice { 1 => name, 2 => device_path as "devicePath" });
 
 /// VolumeMount describes a mounting of a Volume within a container.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct VolumeMount {
     /// This must match the Name of a Volume.
     pub name: String,
@@ -16029,24 +13354,10 @@ impl std::fmt::Debug for VolumeMount {
     }
 }
 
-impl Default for VolumeMount {
-    fn default() -> Self {
-        VolumeMount {
-            name: Default::default(),
-            read_only: Default::default(),
-            recursive_read_only: Default::default(),
-            mount_path: Default::default(),
-            sub_path: Default::default(),
-            mount_propagation: Default::default(),
-            sub_path_expr: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(VolumeMount { 1 => name, 2 => read_only as "readOnly", 3 => mount_path as "mountPath", 4 => sub_path as "subPath", 5 => mount_propagation as "mountPropagation", 6 => sub_path_expr as "subPathExpr", 7 => recursive_read_only as "recursiveReadOnly" });
 
 /// VolumeMountStatus shows status of volume mounts.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct VolumeMountStatus {
     /// Name corresponds to the name of the original VolumeMount.
     pub name: String,
@@ -16088,22 +13399,10 @@ impl std::fmt::Debug for VolumeMountStatus {
     }
 }
 
-impl Default for VolumeMountStatus {
-    fn default() -> Self {
-        VolumeMountStatus {
-            name: Default::default(),
-            mount_path: Default::default(),
-            read_only: Default::default(),
-            recursive_read_only: Default::default(),
-            volume_status: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(VolumeMountStatus { 1 => name, 2 => mount_path as "mountPath", 3 => read_only as "readOnly", 4 => recursive_read_only as "recursiveReadOnly", 5 => volume_status as "volumeStatus" });
 
 /// VolumeNodeAffinity defines constraints that limit what nodes this volume can be accessed from.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct VolumeNodeAffinity {
     /// required specifies hard node constraints that must be met.
     pub required: Option<NodeSelector>,
@@ -16125,19 +13424,11 @@ impl std::fmt::Debug for VolumeNodeAffinity {
     }
 }
 
-impl Default for VolumeNodeAffinity {
-    fn default() -> Self {
-        VolumeNodeAffinity {
-            required: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(VolumeNodeAffinity { 1 => required });
 
 /// Projection that may be projected along with other supported volume types.
 /// Exactly one of these fields must be set.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct VolumeProjection {
     /// secret information about the secret data to project
     pub secret: Option<SecretProjection>,
@@ -16225,23 +13516,10 @@ impl std::fmt::Debug for VolumeProjection {
     }
 }
 
-impl Default for VolumeProjection {
-    fn default() -> Self {
-        VolumeProjection {
-            secret: Default::default(),
-            downward_api: Default::default(),
-            config_map: Default::default(),
-            service_account_token: Default::default(),
-            cluster_trust_bundle: Default::default(),
-            pod_certificate: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(VolumeProjection { 1 => secret, 2 => downward_api as "downwardAPI", 3 => config_map as "configMap", 4 => service_account_token as "serviceAccountToken", 5 => cluster_trust_bundle as "clusterTrustBundle", 6 => pod_certificate as "podCertificate" });
 
 /// VolumeResourceRequirements describes the storage resource requirements for a volume.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct VolumeResourceRequirements {
     /// Limits describes the maximum amount of compute resources allowed.
     /// More info: <https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/>
@@ -16273,20 +13551,11 @@ impl std::fmt::Debug for VolumeResourceRequirements {
     }
 }
 
-impl Default for VolumeResourceRequirements {
-    fn default() -> Self {
-        VolumeResourceRequirements {
-            limits: Default::default(),
-            requests: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(VolumeResourceRequirements { 1 => limits, 2 => requests });
 
 /// Represents the source of a volume to mount.
 /// Only one of its members may be specified.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct VolumeSource {
     /// hostPath represents a pre-existing file or directory on the host
     /// machine that is directly exposed to the container. This is generally
@@ -16508,48 +13777,11 @@ impl std::fmt::Debug for VolumeSource {
     }
 }
 
-impl Default for VolumeSource {
-    fn default() -> Self {
-        VolumeSource {
-            host_path: Default::default(),
-            empty_dir: Default::default(),
-            gce_persistent_disk: Default::default(),
-            aws_elastic_block_store: Default::default(),
-            git_repo: Default::default(),
-            secret: Default::default(),
-            nfs: Default::default(),
-            iscsi: Default::default(),
-            glusterfs: Default::default(),
-            persistent_volume_claim: Default::default(),
-            rbd: Default::default(),
-            flex_volume: Default::default(),
-            cinder: Default::default(),
-            cephfs: Default::default(),
-            flocker: Default::default(),
-            downward_api: Default::default(),
-            fc: Default::default(),
-            azure_file: Default::default(),
-            config_map: Default::default(),
-            vsphere_volume: Default::default(),
-            quobyte: Default::default(),
-            azure_disk: Default::default(),
-            photon_persistent_disk: Default::default(),
-            projected: Default::default(),
-            portworx_volume: Default::default(),
-            scale_io: Default::default(),
-            storageos: Default::default(),
-            csi: Default::default(),
-            ephemeral: Default::default(),
-            image: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(VolumeSource { 1 => host_path as "hostPath", 2 => empty_dir as "emptyDir", 3 => gce_persistent_disk as "gcePersistentDisk", 4 => aws_elastic_block_store as "awsElasticBlockStore", 5 => git_repo as "gitRepo", 6 => secret, 7 => nfs, 8 => iscsi, 9 => glusterfs, 10 => persistent_volume_claim as "persistentVolumeClaim", 11 => rbd, 12 => flex_volume as "flexVolume", 13 => cinder, 14 => cephfs, 15 => flocker, 16 => downward_api as "downwardAPI", 17 => fc, 18 => azure_file as "azureFile", 19 => config_map as "configMap", 20 => vsphere_volume as "vsphereVolume", 21 => quobyte, 22 => azure_disk as "azureDisk", 23 => photon_persistent_disk as "photonPersistentDisk", 24 => portworx_volume as "portworxVolume", 25 => scale_io as "scaleIO", 26 => projected, 27 => storageos, 28 => csi, 29 => ephemeral, 30 => image });
 
 /// VolumeStatus represents the status of a mounted volume.
 /// At most one of its members must be specified.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct VolumeStatus {
     /// image represents an OCI object (a container image or artifact) pulled and mounted on the kubelet's host machine.
     pub image: Option<ImageVolumeStatus>,
@@ -16571,18 +13803,10 @@ impl std::fmt::Debug for VolumeStatus {
     }
 }
 
-impl Default for VolumeStatus {
-    fn default() -> Self {
-        VolumeStatus {
-            image: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(VolumeStatus { 1 => image });
 
 /// Represents a vSphere volume resource.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct VsphereVirtualDiskVolumeSource {
     /// volumePath is the path that identifies vSphere volume vmdk
     pub volume_path: String,
@@ -16621,21 +13845,10 @@ impl std::fmt::Debug for VsphereVirtualDiskVolumeSource {
     }
 }
 
-impl Default for VsphereVirtualDiskVolumeSource {
-    fn default() -> Self {
-        VsphereVirtualDiskVolumeSource {
-            volume_path: Default::default(),
-            fs_type: Default::default(),
-            storage_policy_name: Default::default(),
-            storage_policy_id: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(VsphereVirtualDiskVolumeSource { 1 => volume_path as "volumePath", 2 => fs_type as "fsType", 3 => storage_policy_name as "storagePolicyName", 4 => storage_policy_id as "storagePolicyID" });
 
 /// The weights of all of the matched WeightedPodAffinityTerm fields are added per-node to find the most preferred node(s)
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct WeightedPodAffinityTerm {
     /// weight associated with matching the corresponding podAffinityTerm,
     /// in the range 1-100.
@@ -16662,19 +13875,10 @@ impl std::fmt::Debug for WeightedPodAffinityTerm {
     }
 }
 
-impl Default for WeightedPodAffinityTerm {
-    fn default() -> Self {
-        WeightedPodAffinityTerm {
-            weight: Default::default(),
-            pod_affinity_term: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(WeightedPodAffinityTerm { 1 => weight, 2 => pod_affinity_term as "podAffinityTerm" });
 
 /// WindowsSecurityContextOptions contain Windows-specific options and credentials.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct WindowsSecurityContextOptions {
     /// GMSACredentialSpecName is the name of the GMSA credential spec to use.
     pub gmsa_credential_spec_name: Option<String>,
@@ -16713,17 +13917,6 @@ impl std::fmt::Debug for WindowsSecurityContextOptions {
             .field("run_as_user_name", &self.run_as_user_name)
             .field("host_process", &self.host_process)
             .finish()
-    }
-}
-
-impl Default for WindowsSecurityContextOptions {
-    fn default() -> Self {
-        WindowsSecurityContextOptions {
-            gmsa_credential_spec_name: Default::default(),
-            gmsa_credential_spec: Default::default(),
-            run_as_user_name: Default::default(),
-            host_process: Default::default(),
-        }
     }
 }
 

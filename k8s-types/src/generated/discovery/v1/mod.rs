@@ -3,7 +3,7 @@
 //! `discovery.k8s.io/v1`.
 
 /// Endpoint represents a single logical "backend" implementing a service.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct Endpoint {
     /// addresses of this endpoint. For EndpointSlices of addressType "IPv4" or "IPv6",
     /// the values are IP addresses in canonical form. The syntax and semantics of
@@ -72,25 +72,10 @@ impl std::fmt::Debug for Endpoint {
     }
 }
 
-impl Default for Endpoint {
-    fn default() -> Self {
-        Endpoint {
-            addresses: Default::default(),
-            conditions: Default::default(),
-            hostname: Default::default(),
-            target_ref: Default::default(),
-            deprecated_topology: Default::default(),
-            node_name: Default::default(),
-            zone: Default::default(),
-            hints: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(Endpoint { 1 => addresses, 2 => conditions, 3 => hostname, 4 => target_ref as "targetRef", 5 => deprecated_topology as "deprecatedTopology", 6 => node_name as "nodeName", 7 => zone, 8 => hints });
 
 /// EndpointConditions represents the current condition of an endpoint.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct EndpointConditions {
     /// ready indicates that this endpoint is ready to receive traffic,
     /// according to whatever system is managing the endpoint. A nil value
@@ -130,20 +115,10 @@ impl std::fmt::Debug for EndpointConditions {
     }
 }
 
-impl Default for EndpointConditions {
-    fn default() -> Self {
-        EndpointConditions {
-            ready: Default::default(),
-            serving: Default::default(),
-            terminating: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(EndpointConditions { 1 => ready, 2 => serving, 3 => terminating });
 
 /// EndpointHints provides hints describing how an endpoint should be consumed.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct EndpointHints {
     /// forZones indicates the zone(s) this endpoint should be consumed by when
     /// using topology aware routing. May contain a maximum of 8 entries.
@@ -173,19 +148,10 @@ impl std::fmt::Debug for EndpointHints {
     }
 }
 
-impl Default for EndpointHints {
-    fn default() -> Self {
-        EndpointHints {
-            for_zones: Default::default(),
-            for_nodes: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(EndpointHints { 1 => for_zones as "forZones", 2 => for_nodes as "forNodes" });
 
 /// EndpointPort represents a Port used by an EndpointSlice
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct EndpointPort {
     /// name represents the name of this port. All ports in an EndpointSlice must have a unique name.
     /// If the EndpointSlice is derived from a Kubernetes service, this corresponds to the Service.ports\[\].name.
@@ -244,17 +210,6 @@ impl std::fmt::Debug for EndpointPort {
     }
 }
 
-impl Default for EndpointPort {
-    fn default() -> Self {
-        EndpointPort {
-            name: Default::default(),
-            protocol: Default::default(),
-            port: Default::default(),
-            app_protocol: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(EndpointPort { 1 => name, 2 => protocol, 3 => port, 4 => app_protocol as "appProtocol" });
 
 /// EndpointSlice represents a set of service endpoints. Most EndpointSlices are created by
@@ -263,7 +218,7 @@ apimachinery::proto_message!(EndpointPort { 1 => name, 2 => protocol, 3 => port,
 /// produce the full set of endpoints; you can find all of the slices for a given service
 /// by listing EndpointSlices in the service's namespace whose \`kubernetes.io/service-name\`
 /// label contains the service's name.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "discovery.k8s.io", version = "v1", kind = "EndpointSlice", plural = "endpointslices", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct EndpointSlice {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -319,22 +274,10 @@ impl std::fmt::Debug for EndpointSlice {
     }
 }
 
-impl Default for EndpointSlice {
-    fn default() -> Self {
-        EndpointSlice {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            address_type: Default::default(),
-            endpoints: Default::default(),
-            ports: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(EndpointSlice { 1 => metadata, 2 => endpoints, 3 => ports, 4 => address_type as "addressType" });
 
 /// EndpointSliceList represents a list of endpoint slices
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "discovery.k8s.io", version = "v1", kind = "EndpointSliceList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct EndpointSliceList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -366,20 +309,10 @@ impl std::fmt::Debug for EndpointSliceList {
     }
 }
 
-impl Default for EndpointSliceList {
-    fn default() -> Self {
-        EndpointSliceList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(EndpointSliceList { 1 => metadata, 2 => items });
 
 /// ForNode provides information about which nodes should consume this endpoint.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ForNode {
     /// name represents the name of the node.
     pub name: String,
@@ -399,18 +332,10 @@ impl std::fmt::Debug for ForNode {
     }
 }
 
-impl Default for ForNode {
-    fn default() -> Self {
-        ForNode {
-            name: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ForNode { 1 => name });
 
 /// ForZone provides information about which zones should consume this endpoint.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ForZone {
     /// name represents the name of the zone.
     pub name: String,
@@ -427,14 +352,6 @@ impl Clone for ForZone {
 impl std::fmt::Debug for ForZone {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ForZone").field("name", &self.name).finish()
-    }
-}
-
-impl Default for ForZone {
-    fn default() -> Self {
-        ForZone {
-            name: Default::default(),
-        }
     }
 }
 

@@ -38,7 +38,7 @@ pub type ForNode = crate::discovery::v1::ForNode;
 pub type ForZone = crate::discovery::v1::ForZone;
 
 /// Endpoint represents a single logical "backend" implementing a service.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct Endpoint {
     /// addresses of this endpoint. The contents of this field are interpreted
     /// according to the corresponding EndpointSlice addressType field. Consumers
@@ -110,26 +110,12 @@ impl std::fmt::Debug for Endpoint {
     }
 }
 
-impl Default for Endpoint {
-    fn default() -> Self {
-        Endpoint {
-            addresses: Default::default(),
-            conditions: Default::default(),
-            hostname: Default::default(),
-            target_ref: Default::default(),
-            topology: Default::default(),
-            node_name: Default::default(),
-            hints: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(Endpoint { 1 => addresses, 2 => conditions, 3 => hostname, 4 => target_ref as "targetRef", 5 => topology, 6 => node_name as "nodeName", 7 => hints });
 
 /// EndpointSlice represents a subset of the endpoints that implement a service.
 /// For a given service there may be multiple EndpointSlice objects, selected by
 /// labels, which must be joined to produce the full set of endpoints.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "discovery.k8s.io", version = "v1beta1", kind = "EndpointSlice", plural = "endpointslices", namespaced, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::discovery::v1::EndpointSlice)]
@@ -187,22 +173,10 @@ impl std::fmt::Debug for EndpointSlice {
     }
 }
 
-impl Default for EndpointSlice {
-    fn default() -> Self {
-        EndpointSlice {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            address_type: Default::default(),
-            endpoints: Default::default(),
-            ports: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(EndpointSlice { 1 => metadata, 2 => endpoints, 3 => ports, 4 => address_type as "addressType" });
 
 /// EndpointSliceList represents a list of endpoint slices
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "discovery.k8s.io",
     version = "v1beta1",
@@ -241,16 +215,6 @@ impl std::fmt::Debug for EndpointSliceList {
             .field("metadata", &self.metadata)
             .field("items", &self.items)
             .finish()
-    }
-}
-
-impl Default for EndpointSliceList {
-    fn default() -> Self {
-        EndpointSliceList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
     }
 }
 

@@ -8,7 +8,7 @@
 /// with a given Reason reflecting a consistent underlying trigger, or the
 /// continued existence of events with that Reason.  Events should be
 /// treated as informative, best-effort, supplemental data.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "events.k8s.io", version = "v1", kind = "Event", plural = "events", namespaced, short_names = ["ev"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct Event {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -113,33 +113,10 @@ impl std::fmt::Debug for Event {
     }
 }
 
-impl Default for Event {
-    fn default() -> Self {
-        Event {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            event_time: Default::default(),
-            series: Default::default(),
-            reporting_controller: Default::default(),
-            reporting_instance: Default::default(),
-            action: Default::default(),
-            reason: Default::default(),
-            regarding: Default::default(),
-            related: Default::default(),
-            note: Default::default(),
-            r#type: Default::default(),
-            deprecated_source: Default::default(),
-            deprecated_first_timestamp: Default::default(),
-            deprecated_last_timestamp: Default::default(),
-            deprecated_count: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(Event { 1 => metadata, 2 => event_time as "eventTime", 3 => series, 4 => reporting_controller as "reportingController", 5 => reporting_instance as "reportingInstance", 6 => action, 7 => reason, 8 => regarding, 9 => related, 10 => note, 11 => r#type as "type", 12 => deprecated_source as "deprecatedSource", 13 => deprecated_first_timestamp as "deprecatedFirstTimestamp", 14 => deprecated_last_timestamp as "deprecatedLastTimestamp", 15 => deprecated_count as "deprecatedCount" });
 
 /// EventList is a list of Event objects.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "events.k8s.io", version = "v1", kind = "EventList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct EventList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -172,23 +149,13 @@ impl std::fmt::Debug for EventList {
     }
 }
 
-impl Default for EventList {
-    fn default() -> Self {
-        EventList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(EventList { 1 => metadata, 2 => items });
 
 /// EventSeries contain information on series of events, i.e. thing that was/is happening
 /// continuously for some time. How often to update the EventSeries is up to the event reporters.
 /// The default event reporter in "k8s.io/client-go/tools/events/event\_broadcaster.go" shows
 /// how this struct is updated on heartbeats and can guide customized reporter implementations.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct EventSeries {
     /// count is the number of occurrences in this series up to the last heartbeat time.
     pub count: i32,
@@ -211,15 +178,6 @@ impl std::fmt::Debug for EventSeries {
             .field("count", &self.count)
             .field("last_observed_time", &self.last_observed_time)
             .finish()
-    }
-}
-
-impl Default for EventSeries {
-    fn default() -> Self {
-        EventSeries {
-            count: Default::default(),
-            last_observed_time: Default::default(),
-        }
     }
 }
 

@@ -16,7 +16,7 @@ pub type EventSeries = crate::events::v1::EventSeries;
 /// with a given Reason reflecting a consistent underlying trigger, or the
 /// continued existence of events with that Reason.  Events should be
 /// treated as informative, best-effort, supplemental data.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "events.k8s.io", version = "v1beta1", kind = "Event", plural = "events", namespaced, short_names = ["ev"], verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::events::v1::Event)]
@@ -138,33 +138,10 @@ impl std::fmt::Debug for Event {
     }
 }
 
-impl Default for Event {
-    fn default() -> Self {
-        Event {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            event_time: Default::default(),
-            series: Default::default(),
-            reporting_controller: Default::default(),
-            reporting_instance: Default::default(),
-            action: Default::default(),
-            reason: Default::default(),
-            regarding: Default::default(),
-            related: Default::default(),
-            note: Default::default(),
-            r#type: Default::default(),
-            deprecated_source: Default::default(),
-            deprecated_first_timestamp: Default::default(),
-            deprecated_last_timestamp: Default::default(),
-            deprecated_count: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(Event { 1 => metadata, 2 => event_time as "eventTime", 3 => series, 4 => reporting_controller as "reportingController", 5 => reporting_instance as "reportingInstance", 6 => action, 7 => reason, 8 => regarding, 9 => related, 10 => note, 11 => r#type as "type", 12 => deprecated_source as "deprecatedSource", 13 => deprecated_first_timestamp as "deprecatedFirstTimestamp", 14 => deprecated_last_timestamp as "deprecatedLastTimestamp", 15 => deprecated_count as "deprecatedCount" });
 
 /// EventList is a list of Event objects.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "events.k8s.io",
     version = "v1beta1",
@@ -204,16 +181,6 @@ impl std::fmt::Debug for EventList {
             .field("metadata", &self.metadata)
             .field("items", &self.items)
             .finish()
-    }
-}
-
-impl Default for EventList {
-    fn default() -> Self {
-        EventList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
     }
 }
 

@@ -5,7 +5,7 @@
 /// DEPRECATED - This group version of DaemonSet is deprecated by apps/v1beta2/DaemonSet. See the release notes for
 /// more information.
 /// DaemonSet represents the configuration of a daemon set.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "extensions", version = "v1beta1", kind = "DaemonSet", plural = "daemonsets", namespaced, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::DaemonSet, to_hub = crate::conversions::daemon_set::extensions_v1beta1::to_hub, from_hub = crate::conversions::daemon_set::extensions_v1beta1::from_hub)]
@@ -50,21 +50,10 @@ impl std::fmt::Debug for DaemonSet {
     }
 }
 
-impl Default for DaemonSet {
-    fn default() -> Self {
-        DaemonSet {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-            status: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(DaemonSet { 1 => metadata, 2 => spec, 3 => status });
 
 /// DaemonSetCondition describes the state of a DaemonSet at a certain point.
-#[derive(apimachinery::ApiType, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::DaemonSetCondition, nested)]
 pub struct DaemonSetCondition {
     /// Type of DaemonSet condition.
@@ -110,22 +99,10 @@ impl std::fmt::Debug for DaemonSetCondition {
     }
 }
 
-impl Default for DaemonSetCondition {
-    fn default() -> Self {
-        DaemonSetCondition {
-            r#type: Default::default(),
-            status: Default::default(),
-            last_transition_time: Default::default(),
-            reason: Default::default(),
-            message: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(DaemonSetCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
 
 /// DaemonSetList is a collection of daemon sets.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "extensions",
     version = "v1beta1",
@@ -168,20 +145,10 @@ impl std::fmt::Debug for DaemonSetList {
     }
 }
 
-impl Default for DaemonSetList {
-    fn default() -> Self {
-        DaemonSetList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(DaemonSetList { 1 => metadata, 2 => items });
 
 /// DaemonSetSpec is the specification of a daemon set.
-#[derive(apimachinery::ApiType, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::DaemonSetSpec, nested)]
 pub struct DaemonSetSpec {
     /// A label query over pods that are managed by the daemon set.
@@ -245,23 +212,10 @@ impl std::fmt::Debug for DaemonSetSpec {
     }
 }
 
-impl Default for DaemonSetSpec {
-    fn default() -> Self {
-        DaemonSetSpec {
-            selector: Default::default(),
-            template: Default::default(),
-            update_strategy: Default::default(),
-            min_ready_seconds: Default::default(),
-            template_generation: Default::default(),
-            revision_history_limit: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(DaemonSetSpec { 1 => selector, 2 => template, 3 => update_strategy as "updateStrategy", 4 => min_ready_seconds as "minReadySeconds", 5 => template_generation as "templateGeneration", 6 => revision_history_limit as "revisionHistoryLimit" });
 
 /// DaemonSetStatus represents the current status of a daemon set.
-#[derive(apimachinery::ApiType, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::DaemonSetStatus, nested)]
 pub struct DaemonSetStatus {
     /// The number of nodes that are running at least 1
@@ -347,29 +301,12 @@ impl std::fmt::Debug for DaemonSetStatus {
     }
 }
 
-impl Default for DaemonSetStatus {
-    fn default() -> Self {
-        DaemonSetStatus {
-            current_number_scheduled: Default::default(),
-            number_misscheduled: Default::default(),
-            desired_number_scheduled: Default::default(),
-            number_ready: Default::default(),
-            observed_generation: Default::default(),
-            updated_number_scheduled: Default::default(),
-            number_available: Default::default(),
-            number_unavailable: Default::default(),
-            collision_count: Default::default(),
-            conditions: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(DaemonSetStatus { 1 => current_number_scheduled as "currentNumberScheduled", 2 => number_misscheduled as "numberMisscheduled", 3 => desired_number_scheduled as "desiredNumberScheduled", 4 => number_ready as "numberReady", 5 => observed_generation as "observedGeneration", 6 => updated_number_scheduled as "updatedNumberScheduled", 7 => number_available as "numberAvailable", 8 => number_unavailable as "numberUnavailable", 9 => collision_count as "collisionCount", 10 => conditions });
 
 /// DaemonSetUpdateStrategy indicates the strategy that the DaemonSet
 /// controller will use to perform updates. It includes any additional parameters
 /// necessary to perform the update for the indicated strategy.
-#[derive(apimachinery::ApiType, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::DaemonSetUpdateStrategy, nested)]
 pub struct DaemonSetUpdateStrategy {
     /// Type of daemon set update. Can be "RollingUpdate" or "OnDelete".
@@ -403,21 +340,12 @@ impl std::fmt::Debug for DaemonSetUpdateStrategy {
     }
 }
 
-impl Default for DaemonSetUpdateStrategy {
-    fn default() -> Self {
-        DaemonSetUpdateStrategy {
-            r#type: Default::default(),
-            rolling_update: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(DaemonSetUpdateStrategy { 1 => r#type as "type", 2 => rolling_update as "rollingUpdate" });
 
 /// DEPRECATED - This group version of Deployment is deprecated by apps/v1beta2/Deployment. See the release notes for
 /// more information.
 /// Deployment enables declarative updates for Pods and ReplicaSets.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "extensions", version = "v1beta1", kind = "Deployment", plural = "deployments", namespaced, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::Deployment, to_hub = crate::conversions::deployment::extensions_v1beta1::to_hub, from_hub = crate::conversions::deployment::extensions_v1beta1::from_hub)]
@@ -456,21 +384,10 @@ impl std::fmt::Debug for Deployment {
     }
 }
 
-impl Default for Deployment {
-    fn default() -> Self {
-        Deployment {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-            status: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(Deployment { 1 => metadata, 2 => spec, 3 => status });
 
 /// DeploymentCondition describes the state of a deployment at a certain point.
-#[derive(apimachinery::ApiType, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::DeploymentCondition, nested)]
 pub struct DeploymentCondition {
     /// Type of deployment condition.
@@ -521,23 +438,10 @@ impl std::fmt::Debug for DeploymentCondition {
     }
 }
 
-impl Default for DeploymentCondition {
-    fn default() -> Self {
-        DeploymentCondition {
-            r#type: Default::default(),
-            status: Default::default(),
-            last_update_time: Default::default(),
-            last_transition_time: Default::default(),
-            reason: Default::default(),
-            message: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(DeploymentCondition { 1 => r#type as "type", 2 => status, 4 => reason, 5 => message, 6 => last_update_time as "lastUpdateTime", 7 => last_transition_time as "lastTransitionTime" });
 
 /// DeploymentList is a list of Deployments.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "extensions",
     version = "v1beta1",
@@ -579,21 +483,11 @@ impl std::fmt::Debug for DeploymentList {
     }
 }
 
-impl Default for DeploymentList {
-    fn default() -> Self {
-        DeploymentList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(DeploymentList { 1 => metadata, 2 => items });
 
 /// DEPRECATED.
 /// DeploymentRollback stores the information required to rollback a deployment.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "extensions",
     version = "v1beta1",
@@ -641,21 +535,10 @@ impl std::fmt::Debug for DeploymentRollback {
     }
 }
 
-impl Default for DeploymentRollback {
-    fn default() -> Self {
-        DeploymentRollback {
-            type_meta: Default::default(),
-            name: Default::default(),
-            updated_annotations: Default::default(),
-            rollback_to: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(DeploymentRollback { 1 => name, 2 => updated_annotations as "updatedAnnotations", 3 => rollback_to as "rollbackTo" });
 
 /// DeploymentSpec is the specification of the desired behavior of the Deployment.
-#[derive(apimachinery::ApiType, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::DeploymentSpec, nested)]
 pub struct DeploymentSpec {
     /// Number of desired pods. This is a pointer to distinguish between explicit
@@ -734,26 +617,10 @@ impl std::fmt::Debug for DeploymentSpec {
     }
 }
 
-impl Default for DeploymentSpec {
-    fn default() -> Self {
-        DeploymentSpec {
-            replicas: Default::default(),
-            selector: Default::default(),
-            template: Default::default(),
-            strategy: Default::default(),
-            min_ready_seconds: Default::default(),
-            revision_history_limit: Default::default(),
-            paused: Default::default(),
-            rollback_to: Default::default(),
-            progress_deadline_seconds: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(DeploymentSpec { 1 => replicas, 2 => selector, 3 => template, 4 => strategy, 5 => min_ready_seconds as "minReadySeconds", 6 => revision_history_limit as "revisionHistoryLimit", 7 => paused, 8 => rollback_to as "rollbackTo", 9 => progress_deadline_seconds as "progressDeadlineSeconds" });
 
 /// DeploymentStatus is the most recently observed status of the Deployment.
-#[derive(apimachinery::ApiType, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::DeploymentStatus, nested)]
 pub struct DeploymentStatus {
     /// The generation observed by the deployment controller.
@@ -830,26 +697,10 @@ impl std::fmt::Debug for DeploymentStatus {
     }
 }
 
-impl Default for DeploymentStatus {
-    fn default() -> Self {
-        DeploymentStatus {
-            observed_generation: Default::default(),
-            replicas: Default::default(),
-            updated_replicas: Default::default(),
-            ready_replicas: Default::default(),
-            available_replicas: Default::default(),
-            unavailable_replicas: Default::default(),
-            terminating_replicas: Default::default(),
-            conditions: Default::default(),
-            collision_count: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(DeploymentStatus { 1 => observed_generation as "observedGeneration", 2 => replicas, 3 => updated_replicas as "updatedReplicas", 4 => available_replicas as "availableReplicas", 5 => unavailable_replicas as "unavailableReplicas", 6 => conditions, 7 => ready_replicas as "readyReplicas", 8 => collision_count as "collisionCount", 9 => terminating_replicas as "terminatingReplicas" });
 
 /// DeploymentStrategy describes how to replace existing pods with new ones.
-#[derive(apimachinery::ApiType, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::DeploymentStrategy, nested)]
 pub struct DeploymentStrategy {
     /// Type of deployment. Can be "Recreate" or "RollingUpdate". Default is RollingUpdate.
@@ -882,20 +733,11 @@ impl std::fmt::Debug for DeploymentStrategy {
     }
 }
 
-impl Default for DeploymentStrategy {
-    fn default() -> Self {
-        DeploymentStrategy {
-            r#type: Default::default(),
-            rolling_update: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(DeploymentStrategy { 1 => r#type as "type", 2 => rolling_update as "rollingUpdate" });
 
 /// HTTPIngressPath associates a path with a backend. Incoming urls matching the
 /// path are forwarded to the backend.
-#[derive(apimachinery::ApiType, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::HTTPIngressPath, nested)]
 pub struct HTTPIngressPath {
     /// Path is matched against the path of an incoming request. Currently it can
@@ -947,16 +789,6 @@ impl std::fmt::Debug for HTTPIngressPath {
     }
 }
 
-impl Default for HTTPIngressPath {
-    fn default() -> Self {
-        HTTPIngressPath {
-            path: Default::default(),
-            path_type: Default::default(),
-            backend: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(HTTPIngressPath { 1 => path, 2 => backend, 3 => path_type as "pathType" });
 
 /// HTTPIngressRuleValue is a list of http selectors pointing to backends.
@@ -964,7 +796,7 @@ apimachinery::proto_message!(HTTPIngressPath { 1 => path, 2 => backend, 3 => pat
 /// where parts of the url correspond to RFC 3986, this resource will be used
 /// to match against everything after the last '/' and before the first '?'
 /// or '\#'.
-#[derive(apimachinery::ApiType, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::HTTPIngressRuleValue, nested)]
 pub struct HTTPIngressRuleValue {
     /// A collection of paths that map requests to backends.
@@ -988,21 +820,13 @@ impl std::fmt::Debug for HTTPIngressRuleValue {
     }
 }
 
-impl Default for HTTPIngressRuleValue {
-    fn default() -> Self {
-        HTTPIngressRuleValue {
-            paths: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(HTTPIngressRuleValue { 1 => paths });
 
 /// DEPRECATED 1.9 - This group version of IPBlock is deprecated by networking/v1/IPBlock.
 /// IPBlock describes a particular CIDR (Ex. "192.168.1.0/24","2001:db8::/64") that is allowed
 /// to the pods matched by a NetworkPolicySpec's podSelector. The except entry describes CIDRs
 /// that should not be included within this rule.
-#[derive(apimachinery::ApiType, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::IPBlock, nested)]
 pub struct IPBlock {
     /// CIDR is a string representing the IP Block
@@ -1035,15 +859,6 @@ impl std::fmt::Debug for IPBlock {
     }
 }
 
-impl Default for IPBlock {
-    fn default() -> Self {
-        IPBlock {
-            cidr: Default::default(),
-            except: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(IPBlock { 1 => cidr, 2 => except });
 
 /// Ingress is a collection of rules that allow inbound connections to reach the
@@ -1051,7 +866,7 @@ apimachinery::proto_message!(IPBlock { 1 => cidr, 2 => except });
 /// externally-reachable urls, load balance traffic, terminate SSL, offer name
 /// based virtual hosting etc.
 /// DEPRECATED - This group version of Ingress is deprecated by networking.k8s.io/v1beta1 Ingress. See the release notes for more information.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "extensions", version = "v1beta1", kind = "Ingress", plural = "ingresses", namespaced, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::Ingress)]
@@ -1093,21 +908,10 @@ impl std::fmt::Debug for Ingress {
     }
 }
 
-impl Default for Ingress {
-    fn default() -> Self {
-        Ingress {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-            status: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(Ingress { 1 => metadata, 2 => spec, 3 => status });
 
 /// IngressBackend describes all endpoints for a given service and port.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct IngressBackend {
     /// Specifies the name of the referenced service.
     #[api(skip_serializing_if = "String::is_empty")]
@@ -1140,20 +944,10 @@ impl std::fmt::Debug for IngressBackend {
     }
 }
 
-impl Default for IngressBackend {
-    fn default() -> Self {
-        IngressBackend {
-            service_name: Default::default(),
-            service_port: Default::default(),
-            resource: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(IngressBackend { 1 => service_name as "serviceName", 2 => service_port as "servicePort", 3 => resource });
 
 /// IngressList is a collection of Ingress.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "extensions",
     version = "v1beta1",
@@ -1196,20 +990,10 @@ impl std::fmt::Debug for IngressList {
     }
 }
 
-impl Default for IngressList {
-    fn default() -> Self {
-        IngressList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(IngressList { 1 => metadata, 2 => items });
 
 /// IngressLoadBalancerIngress represents the status of a load-balancer ingress point.
-#[derive(apimachinery::ApiType, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::IngressLoadBalancerIngress, nested)]
 pub struct IngressLoadBalancerIngress {
     /// IP is set for load-balancer ingress points that are IP based.
@@ -1245,20 +1029,10 @@ impl std::fmt::Debug for IngressLoadBalancerIngress {
     }
 }
 
-impl Default for IngressLoadBalancerIngress {
-    fn default() -> Self {
-        IngressLoadBalancerIngress {
-            ip: Default::default(),
-            hostname: Default::default(),
-            ports: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(IngressLoadBalancerIngress { 1 => ip, 2 => hostname, 4 => ports });
 
 /// LoadBalancerStatus represents the status of a load-balancer.
-#[derive(apimachinery::ApiType, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::IngressLoadBalancerStatus, nested)]
 pub struct IngressLoadBalancerStatus {
     /// Ingress is a list containing ingress points for the load-balancer.
@@ -1282,18 +1056,10 @@ impl std::fmt::Debug for IngressLoadBalancerStatus {
     }
 }
 
-impl Default for IngressLoadBalancerStatus {
-    fn default() -> Self {
-        IngressLoadBalancerStatus {
-            ingress: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(IngressLoadBalancerStatus { 1 => ingress });
 
 /// IngressPortStatus represents the error condition of a service port
-#[derive(apimachinery::ApiType, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::IngressPortStatus, nested)]
 pub struct IngressPortStatus {
     /// Port is the port number of the ingress port.
@@ -1335,22 +1101,12 @@ impl std::fmt::Debug for IngressPortStatus {
     }
 }
 
-impl Default for IngressPortStatus {
-    fn default() -> Self {
-        IngressPortStatus {
-            port: Default::default(),
-            protocol: Default::default(),
-            error: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(IngressPortStatus { 1 => port, 2 => protocol, 3 => error });
 
 /// IngressRule represents the rules mapping the paths under a specified host to
 /// the related backend services. Incoming requests are first evaluated for a host
 /// match, then routed to the backend associated with the matching IngressRuleValue.
-#[derive(apimachinery::ApiType, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::IngressRule, nested)]
 pub struct IngressRule {
     /// Host is the fully qualified domain name of a network host, as defined by RFC 3986.
@@ -1405,15 +1161,6 @@ impl std::fmt::Debug for IngressRule {
     }
 }
 
-impl Default for IngressRule {
-    fn default() -> Self {
-        IngressRule {
-            host: Default::default(),
-            http: Default::default(),
-        }
-    }
-}
-
 impl apimachinery::proto::Message for IngressRule {
     fn encode_fields(&self, e: &mut apimachinery::proto::WireEncoder) {
         use apimachinery::proto::Field as _;
@@ -1451,7 +1198,7 @@ impl apimachinery::proto::Message for IngressRule {
 /// rule is satisfied, the request is routed to the specified backend. Currently
 /// mixing different types of rules in a single Ingress is disallowed, so exactly
 /// one of the following must be set.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct IngressRuleValue {
     /// http is a list of http selectors pointing to backends.
     /// A path is matched against the path of an incoming request. Currently it can
@@ -1478,18 +1225,10 @@ impl std::fmt::Debug for IngressRuleValue {
     }
 }
 
-impl Default for IngressRuleValue {
-    fn default() -> Self {
-        IngressRuleValue {
-            http: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(IngressRuleValue { 1 => http });
 
 /// IngressSpec describes the Ingress the user wishes to exist.
-#[derive(apimachinery::ApiType, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::IngressSpec, nested)]
 pub struct IngressSpec {
     /// IngressClassName is the name of the IngressClass cluster resource. The
@@ -1545,21 +1284,10 @@ impl std::fmt::Debug for IngressSpec {
     }
 }
 
-impl Default for IngressSpec {
-    fn default() -> Self {
-        IngressSpec {
-            ingress_class_name: Default::default(),
-            backend: Default::default(),
-            tls: Default::default(),
-            rules: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(IngressSpec { 1 => backend, 2 => tls, 3 => rules, 4 => ingress_class_name as "ingressClassName" });
 
 /// IngressStatus describe the current state of the Ingress.
-#[derive(apimachinery::ApiType, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::IngressStatus, nested)]
 pub struct IngressStatus {
     /// LoadBalancer contains the current status of the load-balancer.
@@ -1582,18 +1310,10 @@ impl std::fmt::Debug for IngressStatus {
     }
 }
 
-impl Default for IngressStatus {
-    fn default() -> Self {
-        IngressStatus {
-            load_balancer: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(IngressStatus { 1 => load_balancer as "loadBalancer" });
 
 /// IngressTLS describes the transport layer security associated with an Ingress.
-#[derive(apimachinery::ApiType, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::IngressTLS, nested)]
 pub struct IngressTLS {
     /// Hosts are a list of hosts included in the TLS certificate. The values in
@@ -1631,20 +1351,11 @@ impl std::fmt::Debug for IngressTLS {
     }
 }
 
-impl Default for IngressTLS {
-    fn default() -> Self {
-        IngressTLS {
-            hosts: Default::default(),
-            secret_name: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(IngressTLS { 1 => hosts, 2 => secret_name as "secretName" });
 
 /// DEPRECATED 1.9 - This group version of NetworkPolicy is deprecated by networking/v1/NetworkPolicy.
 /// NetworkPolicy describes what network traffic is allowed for a set of Pods
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "extensions", version = "v1beta1", kind = "NetworkPolicy", plural = "networkpolicies", namespaced, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::NetworkPolicy)]
@@ -1680,23 +1391,13 @@ impl std::fmt::Debug for NetworkPolicy {
     }
 }
 
-impl Default for NetworkPolicy {
-    fn default() -> Self {
-        NetworkPolicy {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(NetworkPolicy { 1 => metadata, 2 => spec });
 
 /// DEPRECATED 1.9 - This group version of NetworkPolicyEgressRule is deprecated by networking/v1/NetworkPolicyEgressRule.
 /// NetworkPolicyEgressRule describes a particular set of traffic that is allowed out of pods
 /// matched by a NetworkPolicySpec's podSelector. The traffic must match both ports and to.
 /// This type is beta-level in 1.8
-#[derive(apimachinery::ApiType, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::NetworkPolicyEgressRule, nested)]
 pub struct NetworkPolicyEgressRule {
     /// List of destination ports for outgoing traffic.
@@ -1733,20 +1434,11 @@ impl std::fmt::Debug for NetworkPolicyEgressRule {
     }
 }
 
-impl Default for NetworkPolicyEgressRule {
-    fn default() -> Self {
-        NetworkPolicyEgressRule {
-            ports: Default::default(),
-            to: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(NetworkPolicyEgressRule { 1 => ports, 2 => to });
 
 /// DEPRECATED 1.9 - This group version of NetworkPolicyIngressRule is deprecated by networking/v1/NetworkPolicyIngressRule.
 /// This NetworkPolicyIngressRule matches traffic if and only if the traffic matches both ports AND from.
-#[derive(apimachinery::ApiType, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::NetworkPolicyIngressRule, nested)]
 pub struct NetworkPolicyIngressRule {
     /// List of ports which should be made accessible on the pods selected for this rule.
@@ -1783,20 +1475,11 @@ impl std::fmt::Debug for NetworkPolicyIngressRule {
     }
 }
 
-impl Default for NetworkPolicyIngressRule {
-    fn default() -> Self {
-        NetworkPolicyIngressRule {
-            ports: Default::default(),
-            from: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(NetworkPolicyIngressRule { 1 => ports, 2 => from });
 
 /// DEPRECATED 1.9 - This group version of NetworkPolicyList is deprecated by networking/v1/NetworkPolicyList.
 /// Network Policy List is a list of NetworkPolicy objects.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "extensions",
     version = "v1beta1",
@@ -1839,20 +1522,10 @@ impl std::fmt::Debug for NetworkPolicyList {
     }
 }
 
-impl Default for NetworkPolicyList {
-    fn default() -> Self {
-        NetworkPolicyList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(NetworkPolicyList { 1 => metadata, 2 => items });
 
 /// DEPRECATED 1.9 - This group version of NetworkPolicyPeer is deprecated by networking/v1/NetworkPolicyPeer.
-#[derive(apimachinery::ApiType, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::NetworkPolicyPeer, nested)]
 pub struct NetworkPolicyPeer {
     /// This is a label selector which selects Pods. This field follows standard label
@@ -1896,20 +1569,10 @@ impl std::fmt::Debug for NetworkPolicyPeer {
     }
 }
 
-impl Default for NetworkPolicyPeer {
-    fn default() -> Self {
-        NetworkPolicyPeer {
-            pod_selector: Default::default(),
-            namespace_selector: Default::default(),
-            ip_block: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(NetworkPolicyPeer { 1 => pod_selector as "podSelector", 2 => namespace_selector as "namespaceSelector", 3 => ip_block as "ipBlock" });
 
 /// DEPRECATED 1.9 - This group version of NetworkPolicyPort is deprecated by networking/v1/NetworkPolicyPort.
-#[derive(apimachinery::ApiType, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::NetworkPolicyPort, nested)]
 pub struct NetworkPolicyPort {
     /// Optional.  The protocol (TCP, UDP, or SCTP) which traffic must match.
@@ -1950,20 +1613,10 @@ impl std::fmt::Debug for NetworkPolicyPort {
     }
 }
 
-impl Default for NetworkPolicyPort {
-    fn default() -> Self {
-        NetworkPolicyPort {
-            protocol: Default::default(),
-            port: Default::default(),
-            end_port: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(NetworkPolicyPort { 1 => protocol, 2 => port, 3 => end_port as "endPort" });
 
 /// DEPRECATED 1.9 - This group version of NetworkPolicySpec is deprecated by networking/v1/NetworkPolicySpec.
-#[derive(apimachinery::ApiType, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::NetworkPolicySpec, nested)]
 pub struct NetworkPolicySpec {
     /// Selects the pods to which this NetworkPolicy object applies.  The array of ingress rules
@@ -2028,23 +1681,12 @@ impl std::fmt::Debug for NetworkPolicySpec {
     }
 }
 
-impl Default for NetworkPolicySpec {
-    fn default() -> Self {
-        NetworkPolicySpec {
-            pod_selector: Default::default(),
-            ingress: Default::default(),
-            egress: Default::default(),
-            policy_types: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(NetworkPolicySpec { 1 => pod_selector as "podSelector", 2 => ingress, 3 => egress, 4 => policy_types as "policyTypes" });
 
 /// DEPRECATED - This group version of ReplicaSet is deprecated by apps/v1beta2/ReplicaSet. See the release notes for
 /// more information.
 /// ReplicaSet ensures that a specified number of pod replicas are running at any given time.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "extensions", version = "v1beta1", kind = "ReplicaSet", plural = "replicasets", namespaced, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::ReplicaSet)]
@@ -2090,21 +1732,10 @@ impl std::fmt::Debug for ReplicaSet {
     }
 }
 
-impl Default for ReplicaSet {
-    fn default() -> Self {
-        ReplicaSet {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-            status: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ReplicaSet { 1 => metadata, 2 => spec, 3 => status });
 
 /// ReplicaSetCondition describes the state of a replica set at a certain point.
-#[derive(apimachinery::ApiType, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::ReplicaSetCondition, nested)]
 pub struct ReplicaSetCondition {
     /// Type of replica set condition.
@@ -2150,22 +1781,10 @@ impl std::fmt::Debug for ReplicaSetCondition {
     }
 }
 
-impl Default for ReplicaSetCondition {
-    fn default() -> Self {
-        ReplicaSetCondition {
-            r#type: Default::default(),
-            status: Default::default(),
-            last_transition_time: Default::default(),
-            reason: Default::default(),
-            message: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ReplicaSetCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
 
 /// ReplicaSetList is a collection of ReplicaSets.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "extensions",
     version = "v1beta1",
@@ -2209,20 +1828,10 @@ impl std::fmt::Debug for ReplicaSetList {
     }
 }
 
-impl Default for ReplicaSetList {
-    fn default() -> Self {
-        ReplicaSetList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ReplicaSetList { 1 => metadata, 2 => items });
 
 /// ReplicaSetSpec is the specification of a ReplicaSet.
-#[derive(apimachinery::ApiType, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::ReplicaSetSpec, nested)]
 pub struct ReplicaSetSpec {
     /// Replicas is the number of desired pods.
@@ -2272,21 +1881,10 @@ impl std::fmt::Debug for ReplicaSetSpec {
     }
 }
 
-impl Default for ReplicaSetSpec {
-    fn default() -> Self {
-        ReplicaSetSpec {
-            replicas: Default::default(),
-            min_ready_seconds: Default::default(),
-            selector: Default::default(),
-            template: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ReplicaSetSpec { 1 => replicas, 2 => selector, 3 => template, 4 => min_ready_seconds as "minReadySeconds" });
 
 /// ReplicaSetStatus represents the current status of a ReplicaSet.
-#[derive(apimachinery::ApiType, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::ReplicaSetStatus, nested)]
 pub struct ReplicaSetStatus {
     /// Replicas is the most recently observed number of non-terminating pods.
@@ -2348,24 +1946,10 @@ impl std::fmt::Debug for ReplicaSetStatus {
     }
 }
 
-impl Default for ReplicaSetStatus {
-    fn default() -> Self {
-        ReplicaSetStatus {
-            replicas: Default::default(),
-            fully_labeled_replicas: Default::default(),
-            ready_replicas: Default::default(),
-            available_replicas: Default::default(),
-            terminating_replicas: Default::default(),
-            observed_generation: Default::default(),
-            conditions: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ReplicaSetStatus { 1 => replicas, 2 => fully_labeled_replicas as "fullyLabeledReplicas", 3 => observed_generation as "observedGeneration", 4 => ready_replicas as "readyReplicas", 5 => available_replicas as "availableReplicas", 6 => conditions, 7 => terminating_replicas as "terminatingReplicas" });
 
 /// DEPRECATED.
-#[derive(apimachinery::ApiType, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1beta1::RollbackConfig, nested)]
 pub struct RollbackConfig {
     /// The revision to rollback to. If set to 0, rollback to the last revision.
@@ -2390,18 +1974,10 @@ impl std::fmt::Debug for RollbackConfig {
     }
 }
 
-impl Default for RollbackConfig {
-    fn default() -> Self {
-        RollbackConfig {
-            revision: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(RollbackConfig { 1 => revision });
 
 /// Spec to control the desired behavior of daemon set rolling update.
-#[derive(apimachinery::ApiType, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::RollingUpdateDaemonSet, nested)]
 pub struct RollingUpdateDaemonSet {
     /// The maximum number of DaemonSet pods that can be unavailable during the
@@ -2461,19 +2037,10 @@ impl std::fmt::Debug for RollingUpdateDaemonSet {
     }
 }
 
-impl Default for RollingUpdateDaemonSet {
-    fn default() -> Self {
-        RollingUpdateDaemonSet {
-            max_unavailable: Default::default(),
-            max_surge: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(RollingUpdateDaemonSet { 1 => max_unavailable as "maxUnavailable", 2 => max_surge as "maxSurge" });
 
 /// Spec to control the desired behavior of rolling update.
-#[derive(apimachinery::ApiType, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::RollingUpdateDeployment, nested)]
 pub struct RollingUpdateDeployment {
     /// The maximum number of pods that can be unavailable during the update.
@@ -2521,19 +2088,10 @@ impl std::fmt::Debug for RollingUpdateDeployment {
     }
 }
 
-impl Default for RollingUpdateDeployment {
-    fn default() -> Self {
-        RollingUpdateDeployment {
-            max_unavailable: Default::default(),
-            max_surge: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(RollingUpdateDeployment { 1 => max_unavailable as "maxUnavailable", 2 => max_surge as "maxSurge" });
 
 /// represents a scaling request for a resource.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "extensions",
     version = "v1beta1",
@@ -2579,21 +2137,10 @@ impl std::fmt::Debug for Scale {
     }
 }
 
-impl Default for Scale {
-    fn default() -> Self {
-        Scale {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-            status: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(Scale { 1 => metadata, 2 => spec, 3 => status });
 
 /// describes the attributes of a scale subresource
-#[derive(apimachinery::ApiType, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1beta2::ScaleSpec, nested)]
 pub struct ScaleSpec {
     /// desired number of instances for the scaled object.
@@ -2618,18 +2165,10 @@ impl std::fmt::Debug for ScaleSpec {
     }
 }
 
-impl Default for ScaleSpec {
-    fn default() -> Self {
-        ScaleSpec {
-            replicas: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ScaleSpec { 1 => replicas });
 
 /// represents the current status of a scale subresource.
-#[derive(apimachinery::ApiType, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1beta2::ScaleStatus, nested)]
 pub struct ScaleStatus {
     /// actual number of observed instances of the scaled object.
@@ -2667,16 +2206,6 @@ impl std::fmt::Debug for ScaleStatus {
             .field("selector", &self.selector)
             .field("target_selector", &self.target_selector)
             .finish()
-    }
-}
-
-impl Default for ScaleStatus {
-    fn default() -> Self {
-        ScaleStatus {
-            replicas: Default::default(),
-            selector: Default::default(),
-            target_selector: Default::default(),
-        }
     }
 }
 

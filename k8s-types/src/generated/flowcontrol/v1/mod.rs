@@ -6,7 +6,7 @@
 /// of the handling of exempt requests.
 /// In the mandatory exempt configuration object the values in the fields
 /// here can be modified by authorized users, unlike the rest of the \`spec\`.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ExemptPriorityLevelConfiguration {
     /// \`nominalConcurrencyShares\` (NCS) contributes to the computation of the
     /// NominalConcurrencyLimit (NominalCL) of this level.
@@ -54,19 +54,10 @@ impl std::fmt::Debug for ExemptPriorityLevelConfiguration {
     }
 }
 
-impl Default for ExemptPriorityLevelConfiguration {
-    fn default() -> Self {
-        ExemptPriorityLevelConfiguration {
-            nominal_concurrency_shares: Default::default(),
-            lendable_percent: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ExemptPriorityLevelConfiguration { 1 => nominal_concurrency_shares as "nominalConcurrencyShares", 2 => lendable_percent as "lendablePercent" });
 
 /// FlowDistinguisherMethod specifies the method of a flow distinguisher.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct FlowDistinguisherMethod {
     /// \`type\` is the type of flow distinguisher method
     /// The supported types are "ByUser" and "ByNamespace".
@@ -90,19 +81,11 @@ impl std::fmt::Debug for FlowDistinguisherMethod {
     }
 }
 
-impl Default for FlowDistinguisherMethod {
-    fn default() -> Self {
-        FlowDistinguisherMethod {
-            r#type: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(FlowDistinguisherMethod { 1 => r#type as "type" });
 
 /// FlowSchema defines the schema of a group of flows. Note that a flow is made up of a set of inbound API requests with
 /// similar attributes and is identified by a pair of strings: the name of the FlowSchema and a "flow distinguisher".
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "flowcontrol.apiserver.k8s.io", version = "v1", kind = "FlowSchema", plural = "flowschemas", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct FlowSchema {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -140,21 +123,10 @@ impl std::fmt::Debug for FlowSchema {
     }
 }
 
-impl Default for FlowSchema {
-    fn default() -> Self {
-        FlowSchema {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-            status: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(FlowSchema { 1 => metadata, 2 => spec, 3 => status });
 
 /// FlowSchemaCondition describes conditions for a FlowSchema.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct FlowSchemaCondition {
     /// \`type\` is the type of the condition.
     /// Required.
@@ -199,22 +171,10 @@ impl std::fmt::Debug for FlowSchemaCondition {
     }
 }
 
-impl Default for FlowSchemaCondition {
-    fn default() -> Self {
-        FlowSchemaCondition {
-            r#type: Default::default(),
-            status: Default::default(),
-            last_transition_time: Default::default(),
-            reason: Default::default(),
-            message: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(FlowSchemaCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
 
 /// FlowSchemaList is a list of FlowSchema objects.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "flowcontrol.apiserver.k8s.io", version = "v1", kind = "FlowSchemaList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct FlowSchemaList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -247,20 +207,10 @@ impl std::fmt::Debug for FlowSchemaList {
     }
 }
 
-impl Default for FlowSchemaList {
-    fn default() -> Self {
-        FlowSchemaList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(FlowSchemaList { 1 => metadata, 2 => items });
 
 /// FlowSchemaSpec describes how the FlowSchema's specification looks like.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct FlowSchemaSpec {
     /// \`priorityLevelConfiguration\` should reference a PriorityLevelConfiguration in the cluster. If the reference cannot
     /// be resolved, the FlowSchema will be ignored and marked as invalid in its status.
@@ -306,21 +256,10 @@ impl std::fmt::Debug for FlowSchemaSpec {
     }
 }
 
-impl Default for FlowSchemaSpec {
-    fn default() -> Self {
-        FlowSchemaSpec {
-            priority_level_configuration: Default::default(),
-            matching_precedence: Default::default(),
-            distinguisher_method: Default::default(),
-            rules: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(FlowSchemaSpec { 1 => priority_level_configuration as "priorityLevelConfiguration", 2 => matching_precedence as "matchingPrecedence", 3 => distinguisher_method as "distinguisherMethod", 4 => rules });
 
 /// FlowSchemaStatus represents the current state of a FlowSchema.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct FlowSchemaStatus {
     /// \`conditions\` is a list of the current states of FlowSchema.
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -343,18 +282,10 @@ impl std::fmt::Debug for FlowSchemaStatus {
     }
 }
 
-impl Default for FlowSchemaStatus {
-    fn default() -> Self {
-        FlowSchemaStatus {
-            conditions: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(FlowSchemaStatus { 1 => conditions });
 
 /// GroupSubject holds detailed information for group-kind subject.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct GroupSubject {
     /// name is the user group that matches, or "\*" to match all user groups.
     /// See <https://github.com/kubernetes/apiserver/blob/master/pkg/authentication/user/user.go> for some
@@ -379,18 +310,10 @@ impl std::fmt::Debug for GroupSubject {
     }
 }
 
-impl Default for GroupSubject {
-    fn default() -> Self {
-        GroupSubject {
-            name: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(GroupSubject { 1 => name });
 
 /// LimitResponse defines how to handle requests that can not be executed right now.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct LimitResponse {
     /// \`type\` is "Queue" or "Reject".
     /// "Queue" means that requests that can not be executed upon arrival
@@ -423,22 +346,13 @@ impl std::fmt::Debug for LimitResponse {
     }
 }
 
-impl Default for LimitResponse {
-    fn default() -> Self {
-        LimitResponse {
-            r#type: Default::default(),
-            queuing: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(LimitResponse { 1 => r#type as "type", 2 => queuing });
 
 /// LimitedPriorityLevelConfiguration specifies how to handle requests that are subject to limits.
 /// It addresses two issues:
 /// - How are requests for this priority level limited?
 /// - What should be done with requests that exceed the limit?
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct LimitedPriorityLevelConfiguration {
     /// \`nominalConcurrencyShares\` (NCS) contributes to the computation of the
     /// NominalConcurrencyLimit (NominalCL) of this level.
@@ -514,23 +428,12 @@ impl std::fmt::Debug for LimitedPriorityLevelConfiguration {
     }
 }
 
-impl Default for LimitedPriorityLevelConfiguration {
-    fn default() -> Self {
-        LimitedPriorityLevelConfiguration {
-            nominal_concurrency_shares: Default::default(),
-            limit_response: Default::default(),
-            lendable_percent: Default::default(),
-            borrowing_limit_percent: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(LimitedPriorityLevelConfiguration { 1 => nominal_concurrency_shares as "nominalConcurrencyShares", 2 => limit_response as "limitResponse", 3 => lendable_percent as "lendablePercent", 4 => borrowing_limit_percent as "borrowingLimitPercent" });
 
 /// NonResourcePolicyRule is a predicate that matches non-resource requests according to their verb and the
 /// target non-resource URL. A NonResourcePolicyRule matches a request if and only if both (a) at least one member
 /// of verbs matches the request and (b) at least one member of nonResourceURLs matches the request.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct NonResourcePolicyRule {
     /// \`verbs\` is a list of matching verbs and may not be empty.
     /// "\*" matches all verbs. If it is present, it must be the only entry.
@@ -568,22 +471,13 @@ impl std::fmt::Debug for NonResourcePolicyRule {
     }
 }
 
-impl Default for NonResourcePolicyRule {
-    fn default() -> Self {
-        NonResourcePolicyRule {
-            verbs: Default::default(),
-            non_resource_urls: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(NonResourcePolicyRule { 1 => verbs, 6 => non_resource_urls as "nonResourceURLs" });
 
 /// PolicyRulesWithSubjects prescribes a test that applies to a request to an apiserver. The test considers the subject
 /// making the request, the verb being requested, and the resource to be acted upon. This PolicyRulesWithSubjects matches
 /// a request if and only if both (a) at least one member of subjects matches the request and (b) at least one member
 /// of resourceRules or nonResourceRules matches the request.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PolicyRulesWithSubjects {
     /// subjects is the list of normal user, serviceaccount, or group that this rule cares about.
     /// There must be at least one member in this slice.
@@ -622,20 +516,10 @@ impl std::fmt::Debug for PolicyRulesWithSubjects {
     }
 }
 
-impl Default for PolicyRulesWithSubjects {
-    fn default() -> Self {
-        PolicyRulesWithSubjects {
-            subjects: Default::default(),
-            resource_rules: Default::default(),
-            non_resource_rules: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PolicyRulesWithSubjects { 1 => subjects, 2 => resource_rules as "resourceRules", 3 => non_resource_rules as "nonResourceRules" });
 
 /// PriorityLevelConfiguration represents the configuration of a priority level.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "flowcontrol.apiserver.k8s.io", version = "v1", kind = "PriorityLevelConfiguration", plural = "prioritylevelconfigurations", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct PriorityLevelConfiguration {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -673,21 +557,10 @@ impl std::fmt::Debug for PriorityLevelConfiguration {
     }
 }
 
-impl Default for PriorityLevelConfiguration {
-    fn default() -> Self {
-        PriorityLevelConfiguration {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-            status: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PriorityLevelConfiguration { 1 => metadata, 2 => spec, 3 => status });
 
 /// PriorityLevelConfigurationCondition defines the condition of priority level.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PriorityLevelConfigurationCondition {
     /// \`type\` is the type of the condition.
     /// Required.
@@ -732,22 +605,10 @@ impl std::fmt::Debug for PriorityLevelConfigurationCondition {
     }
 }
 
-impl Default for PriorityLevelConfigurationCondition {
-    fn default() -> Self {
-        PriorityLevelConfigurationCondition {
-            r#type: Default::default(),
-            status: Default::default(),
-            last_transition_time: Default::default(),
-            reason: Default::default(),
-            message: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PriorityLevelConfigurationCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
 
 /// PriorityLevelConfigurationList is a list of PriorityLevelConfiguration objects.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "flowcontrol.apiserver.k8s.io", version = "v1", kind = "PriorityLevelConfigurationList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct PriorityLevelConfigurationList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -780,20 +641,10 @@ impl std::fmt::Debug for PriorityLevelConfigurationList {
     }
 }
 
-impl Default for PriorityLevelConfigurationList {
-    fn default() -> Self {
-        PriorityLevelConfigurationList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PriorityLevelConfigurationList { 1 => metadata, 2 => items });
 
 /// PriorityLevelConfigurationReference contains information that points to the "request-priority" being used.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PriorityLevelConfigurationReference {
     /// \`name\` is the name of the priority level configuration being referenced
     /// Required.
@@ -816,18 +667,10 @@ impl std::fmt::Debug for PriorityLevelConfigurationReference {
     }
 }
 
-impl Default for PriorityLevelConfigurationReference {
-    fn default() -> Self {
-        PriorityLevelConfigurationReference {
-            name: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PriorityLevelConfigurationReference { 1 => name });
 
 /// PriorityLevelConfigurationSpec specifies the configuration of a priority level.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PriorityLevelConfigurationSpec {
     /// \`type\` indicates whether this priority level is subject to
     /// limitation on request execution.  A value of \`"Exempt"\` means
@@ -870,20 +713,10 @@ impl std::fmt::Debug for PriorityLevelConfigurationSpec {
     }
 }
 
-impl Default for PriorityLevelConfigurationSpec {
-    fn default() -> Self {
-        PriorityLevelConfigurationSpec {
-            r#type: Default::default(),
-            limited: Default::default(),
-            exempt: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PriorityLevelConfigurationSpec { 1 => r#type as "type", 2 => limited, 3 => exempt });
 
 /// PriorityLevelConfigurationStatus represents the current state of a "request-priority".
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PriorityLevelConfigurationStatus {
     /// \`conditions\` is the current state of "request-priority".
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -906,18 +739,10 @@ impl std::fmt::Debug for PriorityLevelConfigurationStatus {
     }
 }
 
-impl Default for PriorityLevelConfigurationStatus {
-    fn default() -> Self {
-        PriorityLevelConfigurationStatus {
-            conditions: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PriorityLevelConfigurationStatus { 1 => conditions });
 
 /// QueuingConfiguration holds the configuration parameters for queuing
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct QueuingConfiguration {
     /// \`queues\` is the number of queues for this priority level. The
     /// queues exist independently at each apiserver. The value must be
@@ -965,16 +790,6 @@ impl std::fmt::Debug for QueuingConfiguration {
     }
 }
 
-impl Default for QueuingConfiguration {
-    fn default() -> Self {
-        QueuingConfiguration {
-            queues: Default::default(),
-            hand_size: Default::default(),
-            queue_length_limit: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(QueuingConfiguration { 1 => queues, 2 => hand_size as "handSize", 3 => queue_length_limit as "queueLengthLimit" });
 
 /// ResourcePolicyRule is a predicate that matches some resource
@@ -986,7 +801,7 @@ apimachinery::proto_message!(QueuingConfiguration { 1 => queues, 2 => hand_size 
 /// not specify a namespace (i.e., \`Namespace==""\`) and clusterScope is
 /// true or (d2) the request specifies a namespace and least one member
 /// of namespaces matches the request's namespace.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ResourcePolicyRule {
     /// \`verbs\` is a list of matching verbs and may not be empty.
     /// "\*" matches all verbs and, if present, must be the only entry.
@@ -1048,22 +863,10 @@ impl std::fmt::Debug for ResourcePolicyRule {
     }
 }
 
-impl Default for ResourcePolicyRule {
-    fn default() -> Self {
-        ResourcePolicyRule {
-            verbs: Default::default(),
-            api_groups: Default::default(),
-            resources: Default::default(),
-            cluster_scope: Default::default(),
-            namespaces: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ResourcePolicyRule { 1 => verbs, 2 => api_groups as "apiGroups", 3 => resources, 4 => cluster_scope as "clusterScope", 5 => namespaces });
 
 /// ServiceAccountSubject holds detailed information for service-account-kind subject.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ServiceAccountSubject {
     /// \`namespace\` is the namespace of matching ServiceAccount objects.
     /// Required.
@@ -1091,20 +894,11 @@ impl std::fmt::Debug for ServiceAccountSubject {
     }
 }
 
-impl Default for ServiceAccountSubject {
-    fn default() -> Self {
-        ServiceAccountSubject {
-            namespace: Default::default(),
-            name: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ServiceAccountSubject { 1 => namespace, 2 => name });
 
 /// Subject matches the originator of a request, as identified by the request authentication system. There are three
 /// ways of matching an originator; by user, group, or service account.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct Subject {
     /// \`kind\` indicates which one of the other fields is non-empty.
     /// Required
@@ -1139,21 +933,10 @@ impl std::fmt::Debug for Subject {
     }
 }
 
-impl Default for Subject {
-    fn default() -> Self {
-        Subject {
-            kind: Default::default(),
-            user: Default::default(),
-            group: Default::default(),
-            service_account: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(Subject { 1 => kind, 2 => user, 3 => group, 4 => service_account as "serviceAccount" });
 
 /// UserSubject holds detailed information for user-kind subject.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct UserSubject {
     /// \`name\` is the username that matches, or "\*" to match all usernames.
     /// Required.
@@ -1173,14 +956,6 @@ impl std::fmt::Debug for UserSubject {
         f.debug_struct("UserSubject")
             .field("name", &self.name)
             .finish()
-    }
-}
-
-impl Default for UserSubject {
-    fn default() -> Self {
-        UserSubject {
-            name: Default::default(),
-        }
     }
 }
 

@@ -144,7 +144,7 @@ pub type UserSubject = crate::flowcontrol::v1::UserSubject;
 
 /// FlowSchema defines the schema of a group of flows. Note that a flow is made up of a set of inbound API requests with
 /// similar attributes and is identified by a pair of strings: the name of the FlowSchema and a "flow distinguisher".
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "flowcontrol.apiserver.k8s.io", version = "v1beta2", kind = "FlowSchema", plural = "flowschemas", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::flowcontrol::v1::FlowSchema)]
@@ -188,21 +188,10 @@ impl std::fmt::Debug for FlowSchema {
     }
 }
 
-impl Default for FlowSchema {
-    fn default() -> Self {
-        FlowSchema {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-            status: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(FlowSchema { 1 => metadata, 2 => spec, 3 => status });
 
 /// FlowSchemaList is a list of FlowSchema objects.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "flowcontrol.apiserver.k8s.io",
     version = "v1beta2",
@@ -245,23 +234,13 @@ impl std::fmt::Debug for FlowSchemaList {
     }
 }
 
-impl Default for FlowSchemaList {
-    fn default() -> Self {
-        FlowSchemaList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(FlowSchemaList { 1 => metadata, 2 => items });
 
 /// LimitedPriorityLevelConfiguration specifies how to handle requests that are subject to limits.
 /// It addresses two issues:
 /// - How are requests for this priority level limited?
 /// - What should be done with requests that exceed the limit?
-#[derive(apimachinery::ApiType, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::flowcontrol::v1::LimitedPriorityLevelConfiguration, nested)]
 pub struct LimitedPriorityLevelConfiguration {
     /// \`assuredConcurrencyShares\` (ACS) configures the execution
@@ -337,21 +316,10 @@ impl std::fmt::Debug for LimitedPriorityLevelConfiguration {
     }
 }
 
-impl Default for LimitedPriorityLevelConfiguration {
-    fn default() -> Self {
-        LimitedPriorityLevelConfiguration {
-            assured_concurrency_shares: Default::default(),
-            limit_response: Default::default(),
-            lendable_percent: Default::default(),
-            borrowing_limit_percent: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(LimitedPriorityLevelConfiguration { 1 => assured_concurrency_shares as "assuredConcurrencyShares", 2 => limit_response as "limitResponse", 3 => lendable_percent as "lendablePercent", 4 => borrowing_limit_percent as "borrowingLimitPercent" });
 
 /// PriorityLevelConfiguration represents the configuration of a priority level.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "flowcontrol.apiserver.k8s.io", version = "v1beta2", kind = "PriorityLevelConfiguration", plural = "prioritylevelconfigurations", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::flowcontrol::v1::PriorityLevelConfiguration)]
@@ -394,21 +362,10 @@ impl std::fmt::Debug for PriorityLevelConfiguration {
     }
 }
 
-impl Default for PriorityLevelConfiguration {
-    fn default() -> Self {
-        PriorityLevelConfiguration {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-            status: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PriorityLevelConfiguration { 1 => metadata, 2 => spec, 3 => status });
 
 /// PriorityLevelConfigurationList is a list of PriorityLevelConfiguration objects.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "flowcontrol.apiserver.k8s.io",
     version = "v1beta2",
@@ -451,20 +408,10 @@ impl std::fmt::Debug for PriorityLevelConfigurationList {
     }
 }
 
-impl Default for PriorityLevelConfigurationList {
-    fn default() -> Self {
-        PriorityLevelConfigurationList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PriorityLevelConfigurationList { 1 => metadata, 2 => items });
 
 /// PriorityLevelConfigurationSpec specifies the configuration of a priority level.
-#[derive(apimachinery::ApiType, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::flowcontrol::v1::PriorityLevelConfigurationSpec, nested)]
 pub struct PriorityLevelConfigurationSpec {
     /// \`type\` indicates whether this priority level is subject to
@@ -507,16 +454,6 @@ impl std::fmt::Debug for PriorityLevelConfigurationSpec {
             .field("limited", &self.limited)
             .field("exempt", &self.exempt)
             .finish()
-    }
-}
-
-impl Default for PriorityLevelConfigurationSpec {
-    fn default() -> Self {
-        PriorityLevelConfigurationSpec {
-            r#type: Default::default(),
-            limited: Default::default(),
-            exempt: Default::default(),
-        }
     }
 }
 

@@ -3,7 +3,7 @@
 //! `imagepolicy.k8s.io/v1alpha1`.
 
 /// ImageReview checks if the set of images in a pod are allowed.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "imagepolicy.k8s.io",
     version = "v1alpha1",
@@ -46,21 +46,10 @@ impl std::fmt::Debug for ImageReview {
     }
 }
 
-impl Default for ImageReview {
-    fn default() -> Self {
-        ImageReview {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-            status: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ImageReview { 1 => metadata, 2 => spec, 3 => status });
 
 /// ImageReviewContainerSpec is a description of a container within the pod creation request.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ImageReviewContainerSpec {
     /// This can be in the form image:tag or image@SHA:012345679abcdef.
     #[api(skip_serializing_if = "String::is_empty")]
@@ -83,18 +72,10 @@ impl std::fmt::Debug for ImageReviewContainerSpec {
     }
 }
 
-impl Default for ImageReviewContainerSpec {
-    fn default() -> Self {
-        ImageReviewContainerSpec {
-            image: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ImageReviewContainerSpec { 1 => image });
 
 /// ImageReviewSpec is a description of the pod creation request.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ImageReviewSpec {
     /// Containers is a list of a subset of the information in each container of the Pod being created.
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -129,20 +110,10 @@ impl std::fmt::Debug for ImageReviewSpec {
     }
 }
 
-impl Default for ImageReviewSpec {
-    fn default() -> Self {
-        ImageReviewSpec {
-            containers: Default::default(),
-            annotations: Default::default(),
-            namespace: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ImageReviewSpec { 1 => containers, 2 => annotations, 3 => namespace });
 
 /// ImageReviewStatus is the result of the review for the pod creation request.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ImageReviewStatus {
     /// Allowed indicates that all images were allowed to be run.
     pub allowed: bool,
@@ -176,16 +147,6 @@ impl std::fmt::Debug for ImageReviewStatus {
             .field("reason", &self.reason)
             .field("audit_annotations", &self.audit_annotations)
             .finish()
-    }
-}
-
-impl Default for ImageReviewStatus {
-    fn default() -> Self {
-        ImageReviewStatus {
-            allowed: Default::default(),
-            reason: Default::default(),
-            audit_annotations: Default::default(),
-        }
     }
 }
 

@@ -11,7 +11,7 @@ pub type Verbs = Vec<String>;
 /// FieldManager is required for apply requests.
 /// ApplyOptions is equivalent to PatchOptions. It is provided as a convenience with documentation
 /// that speaks specifically to how the options fields relate to apply.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ApplyOptions {
     /// The kind of the object (Go's embedded `TypeMeta`).
     #[api(skip_serializing_if = "String::is_empty")]
@@ -61,18 +61,6 @@ impl std::fmt::Debug for ApplyOptions {
     }
 }
 
-impl Default for ApplyOptions {
-    fn default() -> Self {
-        ApplyOptions {
-            kind: Default::default(),
-            api_version: Default::default(),
-            dry_run: Default::default(),
-            force: Default::default(),
-            field_manager: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ApplyOptions { 1 => dry_run as "dryRun", 2 => force, 3 => field_manager as "fieldManager" });
 
 /// Condition contains details for one aspect of the current state of this API Resource.
@@ -90,7 +78,7 @@ apimachinery::proto_message!(ApplyOptions { 1 => dry_run as "dryRun", 2 => force
 ///
 /// // other fields
 /// }
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct Condition {
     /// type of condition in CamelCase or in foo.example.com/CamelCase.
     /// ---
@@ -145,23 +133,10 @@ impl std::fmt::Debug for Condition {
     }
 }
 
-impl Default for Condition {
-    fn default() -> Self {
-        Condition {
-            r#type: Default::default(),
-            status: Default::default(),
-            observed_generation: Default::default(),
-            last_transition_time: Default::default(),
-            reason: Default::default(),
-            message: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(Condition { 1 => r#type as "type", 2 => status, 3 => observed_generation as "observedGeneration", 4 => last_transition_time as "lastTransitionTime", 5 => reason, 6 => message });
 
 /// CreateOptions may be provided when creating an API object.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "meta.k8s.io",
     version = "v1",
@@ -225,17 +200,6 @@ impl std::fmt::Debug for CreateOptions {
             .field("field_manager", &self.field_manager)
             .field("field_validation", &self.field_validation)
             .finish()
-    }
-}
-
-impl Default for CreateOptions {
-    fn default() -> Self {
-        CreateOptions {
-            type_meta: Default::default(),
-            dry_run: Default::default(),
-            field_manager: Default::default(),
-            field_validation: Default::default(),
-        }
     }
 }
 
@@ -305,7 +269,7 @@ inventory::submit! { apimachinery::runtime::Registration { group: "storage.k8s.i
 inventory::submit! { apimachinery::runtime::Registration { group: "storagemigration.k8s.io", version: "v1beta1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
 
 /// DeleteOptions may be provided when deleting an API object.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "meta.k8s.io",
     version = "v1",
@@ -394,20 +358,6 @@ impl std::fmt::Debug for DeleteOptions {
     }
 }
 
-impl Default for DeleteOptions {
-    fn default() -> Self {
-        DeleteOptions {
-            type_meta: Default::default(),
-            grace_period_seconds: Default::default(),
-            preconditions: Default::default(),
-            orphan_dependents: Default::default(),
-            propagation_policy: Default::default(),
-            dry_run: Default::default(),
-            ignore_store_read_error_with_cluster_breaking_potential: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(DeleteOptions { 1 => grace_period_seconds as "gracePeriodSeconds", 2 => preconditions, 3 => orphan_dependents as "orphanDependents", 4 => propagation_policy as "propagationPolicy", 5 => dry_run as "dryRun", 6 => ignore_store_read_error_with_cluster_breaking_potential as "ignoreStoreReadErrorWithClusterBreakingPotential" });
 
 inventory::submit! { apimachinery::runtime::Registration { group: "", version: "v1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
@@ -475,7 +425,7 @@ inventory::submit! { apimachinery::runtime::Registration { group: "storagemigrat
 
 /// FieldSelectorRequirement is a selector that contains values, a key, and an operator that
 /// relates the key and values.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct FieldSelectorRequirement {
     /// key is the field selector key that the requirement applies to.
     pub key: String,
@@ -510,20 +460,10 @@ impl std::fmt::Debug for FieldSelectorRequirement {
     }
 }
 
-impl Default for FieldSelectorRequirement {
-    fn default() -> Self {
-        FieldSelectorRequirement {
-            key: Default::default(),
-            operator: Default::default(),
-            values: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(FieldSelectorRequirement { 1 => key, 2 => operator, 3 => values });
 
 /// GetOptions is the standard query options to the standard REST get call.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "meta.k8s.io",
     version = "v1",
@@ -559,15 +499,6 @@ impl std::fmt::Debug for GetOptions {
             .field("type_meta", &self.type_meta)
             .field("resource_version", &self.resource_version)
             .finish()
-    }
-}
-
-impl Default for GetOptions {
-    fn default() -> Self {
-        GetOptions {
-            type_meta: Default::default(),
-            resource_version: Default::default(),
-        }
     }
 }
 
@@ -638,7 +569,7 @@ inventory::submit! { apimachinery::runtime::Registration { group: "storagemigrat
 
 /// GroupKind specifies a Group and a Kind, but does not force a version.  This is useful for identifying
 /// concepts during lookup stages without having partially valid types
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct GroupKind {
     /// The \`group\` field.
     pub group: String,
@@ -664,20 +595,11 @@ impl std::fmt::Debug for GroupKind {
     }
 }
 
-impl Default for GroupKind {
-    fn default() -> Self {
-        GroupKind {
-            group: Default::default(),
-            kind: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(GroupKind { 1 => group, 2 => kind });
 
 /// GroupResource specifies a Group and a Resource, but does not force a version.  This is useful for identifying
 /// concepts during lookup stages without having partially valid types
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct GroupResource {
     /// The \`group\` field.
     pub group: String,
@@ -703,20 +625,11 @@ impl std::fmt::Debug for GroupResource {
     }
 }
 
-impl Default for GroupResource {
-    fn default() -> Self {
-        GroupResource {
-            group: Default::default(),
-            resource: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(GroupResource { 1 => group, 2 => resource });
 
 /// GroupVersionKind unambiguously identifies a kind.  It doesn't anonymously include GroupVersion
 /// to avoid automatic coercion.  It doesn't use a GroupVersion to avoid custom marshalling
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct GroupVersionKind {
     /// The \`group\` field.
     pub group: String,
@@ -746,21 +659,11 @@ impl std::fmt::Debug for GroupVersionKind {
     }
 }
 
-impl Default for GroupVersionKind {
-    fn default() -> Self {
-        GroupVersionKind {
-            group: Default::default(),
-            version: Default::default(),
-            kind: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(GroupVersionKind { 1 => group, 2 => version, 3 => kind });
 
 /// GroupVersionResource unambiguously identifies a resource.  It doesn't anonymously include GroupVersion
 /// to avoid automatic coercion.  It doesn't use a GroupVersion to avoid custom marshalling
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct GroupVersionResource {
     /// The \`group\` field.
     pub group: String,
@@ -790,20 +693,10 @@ impl std::fmt::Debug for GroupVersionResource {
     }
 }
 
-impl Default for GroupVersionResource {
-    fn default() -> Self {
-        GroupVersionResource {
-            group: Default::default(),
-            version: Default::default(),
-            resource: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(GroupVersionResource { 1 => group, 2 => version, 3 => resource });
 
 /// List holds a list of objects, which may not be known by the server.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct List {
     /// Standard list metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds>
@@ -831,19 +724,10 @@ impl std::fmt::Debug for List {
     }
 }
 
-impl Default for List {
-    fn default() -> Self {
-        List {
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(List { 1 => metadata, 2 => items });
 
 /// ListOptions is the query options to a standard REST list call.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "meta.k8s.io",
     version = "v1",
@@ -1022,25 +906,6 @@ impl std::fmt::Debug for ListOptions {
     }
 }
 
-impl Default for ListOptions {
-    fn default() -> Self {
-        ListOptions {
-            type_meta: Default::default(),
-            label_selector: Default::default(),
-            field_selector: Default::default(),
-            watch: Default::default(),
-            allow_watch_bookmarks: Default::default(),
-            resource_version: Default::default(),
-            resource_version_match: Default::default(),
-            timeout_seconds: Default::default(),
-            limit: Default::default(),
-            r#continue: Default::default(),
-            send_initial_events: Default::default(),
-            shard_selector: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ListOptions { 1 => label_selector as "labelSelector", 2 => field_selector as "fieldSelector", 3 => watch, 4 => resource_version as "resourceVersion", 5 => timeout_seconds as "timeoutSeconds", 7 => limit, 8 => r#continue as "continue", 9 => allow_watch_bookmarks as "allowWatchBookmarks", 10 => resource_version_match as "resourceVersionMatch", 11 => send_initial_events as "sendInitialEvents", 15 => shard_selector as "shardSelector" });
 
 inventory::submit! { apimachinery::runtime::Registration { group: "", version: "v1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
@@ -1108,7 +973,7 @@ inventory::submit! { apimachinery::runtime::Registration { group: "storagemigrat
 
 /// PartialObjectMetadata is a generic representation of any object with ObjectMeta. It allows clients
 /// to get access to a particular ObjectMeta schema without knowing the details of the version.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "meta.k8s.io",
     version = "v1",
@@ -1143,21 +1008,12 @@ impl std::fmt::Debug for PartialObjectMetadata {
     }
 }
 
-impl Default for PartialObjectMetadata {
-    fn default() -> Self {
-        PartialObjectMetadata {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PartialObjectMetadata { 1 => metadata });
 
 inventory::submit! { apimachinery::runtime::Registration { group: "meta.k8s.io", version: "v1beta1", kind: "PartialObjectMetadata", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PartialObjectMetadata>(), resource: None } }
 
 /// PartialObjectMetadataList contains a list of objects containing only their metadata
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "meta.k8s.io",
     version = "v1",
@@ -1196,20 +1052,10 @@ impl std::fmt::Debug for PartialObjectMetadataList {
     }
 }
 
-impl Default for PartialObjectMetadataList {
-    fn default() -> Self {
-        PartialObjectMetadataList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PartialObjectMetadataList { 1 => metadata, 2 => items });
 
 /// Patch is provided to give a concrete name and type to the Kubernetes PATCH request body.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct Patch {}
 
 impl Clone for Patch {
@@ -1224,17 +1070,11 @@ impl std::fmt::Debug for Patch {
     }
 }
 
-impl Default for Patch {
-    fn default() -> Self {
-        Patch {}
-    }
-}
-
 apimachinery::proto_message!(Patch {});
 
 /// PatchOptions may be provided when patching an API object.
 /// PatchOptions is meant to be a superset of UpdateOptions.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "meta.k8s.io",
     version = "v1",
@@ -1310,18 +1150,6 @@ impl std::fmt::Debug for PatchOptions {
     }
 }
 
-impl Default for PatchOptions {
-    fn default() -> Self {
-        PatchOptions {
-            type_meta: Default::default(),
-            dry_run: Default::default(),
-            force: Default::default(),
-            field_manager: Default::default(),
-            field_validation: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PatchOptions { 1 => dry_run as "dryRun", 2 => force, 3 => field_manager as "fieldManager", 4 => field_validation as "fieldValidation" });
 
 inventory::submit! { apimachinery::runtime::Registration { group: "", version: "v1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
@@ -1388,7 +1216,7 @@ inventory::submit! { apimachinery::runtime::Registration { group: "storage.k8s.i
 inventory::submit! { apimachinery::runtime::Registration { group: "storagemigration.k8s.io", version: "v1beta1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
 
 /// Preconditions must be fulfilled before an operation (update, delete, etc.) is carried out.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct Preconditions {
     /// Specifies the target UID.
     pub uid: Option<String>,
@@ -1414,20 +1242,11 @@ impl std::fmt::Debug for Preconditions {
     }
 }
 
-impl Default for Preconditions {
-    fn default() -> Self {
-        Preconditions {
-            uid: Default::default(),
-            resource_version: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(Preconditions { 1 => uid, 2 => resource_version as "resourceVersion" });
 
 /// RootPaths lists the paths available at root.
 /// For example: "/healthz", "/apis".
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct RootPaths {
     /// paths are the paths available at root.
     #[api(nullable)]
@@ -1450,18 +1269,10 @@ impl std::fmt::Debug for RootPaths {
     }
 }
 
-impl Default for RootPaths {
-    fn default() -> Self {
-        RootPaths {
-            paths: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(RootPaths { 1 => paths });
 
 /// TableOptions are used when a Table is requested by the caller.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "meta.k8s.io",
     version = "v1",
@@ -1499,22 +1310,13 @@ impl std::fmt::Debug for TableOptions {
     }
 }
 
-impl Default for TableOptions {
-    fn default() -> Self {
-        TableOptions {
-            type_meta: Default::default(),
-            include_object: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(TableOptions { 1 => include_object as "includeObject" });
 
 inventory::submit! { apimachinery::runtime::Registration { group: "meta.k8s.io", version: "v1beta1", kind: "TableOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<TableOptions>(), resource: None } }
 
 /// UpdateOptions may be provided when updating an API object.
 /// All fields in UpdateOptions should also be present in PatchOptions.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "meta.k8s.io",
     version = "v1",
@@ -1578,17 +1380,6 @@ impl std::fmt::Debug for UpdateOptions {
             .field("field_manager", &self.field_manager)
             .field("field_validation", &self.field_validation)
             .finish()
-    }
-}
-
-impl Default for UpdateOptions {
-    fn default() -> Self {
-        UpdateOptions {
-            type_meta: Default::default(),
-            dry_run: Default::default(),
-            field_manager: Default::default(),
-            field_validation: Default::default(),
-        }
     }
 }
 
@@ -1658,7 +1449,7 @@ inventory::submit! { apimachinery::runtime::Registration { group: "storage.k8s.i
 inventory::submit! { apimachinery::runtime::Registration { group: "storagemigration.k8s.io", version: "v1beta1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
 
 /// Event represents a single event to a watched resource.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "meta.k8s.io",
     version = "v1",
@@ -1693,15 +1484,6 @@ impl std::fmt::Debug for WatchEvent {
             .field("type", &self.r#type)
             .field("object", &self.object)
             .finish()
-    }
-}
-
-impl Default for WatchEvent {
-    fn default() -> Self {
-        WatchEvent {
-            r#type: Default::default(),
-            object: Default::default(),
-        }
     }
 }
 

@@ -3,7 +3,7 @@
 //! `meta.k8s.io/v1beta1`.
 
 /// PartialObjectMetadataList contains a list of objects containing only their metadata.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "meta.k8s.io",
     version = "v1beta1",
@@ -39,16 +39,6 @@ impl std::fmt::Debug for PartialObjectMetadataList {
             .field("metadata", &self.metadata)
             .field("items", &self.items)
             .finish()
-    }
-}
-
-impl Default for PartialObjectMetadataList {
-    fn default() -> Self {
-        PartialObjectMetadataList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
     }
 }
 

@@ -4,7 +4,7 @@
 
 /// HTTPIngressPath associates a path with a backend. Incoming urls matching the
 /// path are forwarded to the backend.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct HTTPIngressPath {
     /// path is matched against the path of an incoming request. Currently it can
     /// contain characters disallowed from the conventional "path" part of a URL
@@ -53,16 +53,6 @@ impl std::fmt::Debug for HTTPIngressPath {
     }
 }
 
-impl Default for HTTPIngressPath {
-    fn default() -> Self {
-        HTTPIngressPath {
-            path: Default::default(),
-            path_type: Default::default(),
-            backend: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(HTTPIngressPath { 1 => path, 2 => backend, 3 => path_type as "pathType" });
 
 /// HTTPIngressRuleValue is a list of http selectors pointing to backends.
@@ -70,7 +60,7 @@ apimachinery::proto_message!(HTTPIngressPath { 1 => path, 2 => backend, 3 => pat
 /// where parts of the url correspond to RFC 3986, this resource will be used
 /// to match against everything after the last '/' and before the first '?'
 /// or '\#'.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct HTTPIngressRuleValue {
     /// paths is a collection of paths that map requests to backends.
     #[api(nullable)]
@@ -93,14 +83,6 @@ impl std::fmt::Debug for HTTPIngressRuleValue {
     }
 }
 
-impl Default for HTTPIngressRuleValue {
-    fn default() -> Self {
-        HTTPIngressRuleValue {
-            paths: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(HTTPIngressRuleValue { 1 => paths });
 
 /// IPAddress represents a single IP of a single IP Family. The object is designed to be used by APIs
@@ -110,7 +92,7 @@ apimachinery::proto_message!(HTTPIngressRuleValue { 1 => paths });
 /// by dots suppressing leading zeros for IPv4 and the representation defined by RFC 5952 for IPv6.
 /// Valid: 192.168.1.5 or 2001:db8::1 or 2001:db8:aaaa:bbbb:cccc:dddd:eeee:1
 /// Invalid: 10.01.2.3 or 2001:db8:0:0:0::1
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "networking.k8s.io", version = "v1", kind = "IPAddress", plural = "ipaddresses", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct IPAddress {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -143,20 +125,10 @@ impl std::fmt::Debug for IPAddress {
     }
 }
 
-impl Default for IPAddress {
-    fn default() -> Self {
-        IPAddress {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(IPAddress { 1 => metadata, 2 => spec });
 
 /// IPAddressList contains a list of IPAddress.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "networking.k8s.io", version = "v1", kind = "IPAddressList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct IPAddressList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -189,20 +161,10 @@ impl std::fmt::Debug for IPAddressList {
     }
 }
 
-impl Default for IPAddressList {
-    fn default() -> Self {
-        IPAddressList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(IPAddressList { 1 => metadata, 2 => items });
 
 /// IPAddressSpec describe the attributes in an IP Address.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct IPAddressSpec {
     /// ParentRef references the resource that an IPAddress is attached to.
     /// An IPAddress must reference a parent object.
@@ -225,20 +187,12 @@ impl std::fmt::Debug for IPAddressSpec {
     }
 }
 
-impl Default for IPAddressSpec {
-    fn default() -> Self {
-        IPAddressSpec {
-            parent_ref: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(IPAddressSpec { 1 => parent_ref as "parentRef" });
 
 /// IPBlock describes a particular CIDR (Ex. "192.168.1.0/24","2001:db8::/64") that is allowed
 /// to the pods matched by a NetworkPolicySpec's podSelector. The except entry describes CIDRs
 /// that should not be included within this rule.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct IPBlock {
     /// cidr is a string representing the IPBlock
     /// Valid examples are "192.168.1.0/24" or "2001:db8::/64"
@@ -268,22 +222,13 @@ impl std::fmt::Debug for IPBlock {
     }
 }
 
-impl Default for IPBlock {
-    fn default() -> Self {
-        IPBlock {
-            cidr: Default::default(),
-            except: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(IPBlock { 1 => cidr, 2 => except });
 
 /// Ingress is a collection of rules that allow inbound connections to reach the
 /// endpoints defined by a backend. An Ingress can be configured to give services
 /// externally-reachable urls, load balance traffic, terminate SSL, offer name
 /// based virtual hosting etc.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "networking.k8s.io", version = "v1", kind = "Ingress", plural = "ingresses", namespaced, short_names = ["ing"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct Ingress {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -321,21 +266,10 @@ impl std::fmt::Debug for Ingress {
     }
 }
 
-impl Default for Ingress {
-    fn default() -> Self {
-        Ingress {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-            status: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(Ingress { 1 => metadata, 2 => spec, 3 => status });
 
 /// IngressBackend describes all endpoints for a given service and port.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct IngressBackend {
     /// service references a service as a backend.
     /// This is a mutually exclusive setting with "Resource".
@@ -365,15 +299,6 @@ impl std::fmt::Debug for IngressBackend {
     }
 }
 
-impl Default for IngressBackend {
-    fn default() -> Self {
-        IngressBackend {
-            service: Default::default(),
-            resource: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(IngressBackend { 3 => resource, 4 => service });
 
 /// IngressClass represents the class of the Ingress, referenced by the Ingress
@@ -381,7 +306,7 @@ apimachinery::proto_message!(IngressBackend { 3 => resource, 4 => service });
 /// used to indicate that an IngressClass should be considered default. When a
 /// single IngressClass resource has this annotation set to true, new Ingress
 /// resources without a class specified will be assigned this default class.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "networking.k8s.io", version = "v1", kind = "IngressClass", plural = "ingressclasses", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct IngressClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -414,20 +339,10 @@ impl std::fmt::Debug for IngressClass {
     }
 }
 
-impl Default for IngressClass {
-    fn default() -> Self {
-        IngressClass {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(IngressClass { 1 => metadata, 2 => spec });
 
 /// IngressClassList is a collection of IngressClasses.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "networking.k8s.io", version = "v1", kind = "IngressClassList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct IngressClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -459,21 +374,11 @@ impl std::fmt::Debug for IngressClassList {
     }
 }
 
-impl Default for IngressClassList {
-    fn default() -> Self {
-        IngressClassList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(IngressClassList { 1 => metadata, 2 => items });
 
 /// IngressClassParametersReference identifies an API object. This can be used
 /// to specify a cluster or namespace-scoped resource.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct IngressClassParametersReference {
     /// apiGroup is the group for the resource being referenced. If APIGroup is
     /// not specified, the specified Kind must be in the core API group. For any
@@ -517,22 +422,10 @@ impl std::fmt::Debug for IngressClassParametersReference {
     }
 }
 
-impl Default for IngressClassParametersReference {
-    fn default() -> Self {
-        IngressClassParametersReference {
-            api_group: Default::default(),
-            kind: Default::default(),
-            name: Default::default(),
-            scope: Default::default(),
-            namespace: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(IngressClassParametersReference { 1 => api_group as "apiGroup", 2 => kind, 3 => name, 4 => scope, 5 => namespace });
 
 /// IngressClassSpec provides information about the class of an Ingress.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct IngressClassSpec {
     /// controller refers to the name of the controller that should handle this
     /// class. This allows for different "flavors" that are controlled by the
@@ -566,19 +459,10 @@ impl std::fmt::Debug for IngressClassSpec {
     }
 }
 
-impl Default for IngressClassSpec {
-    fn default() -> Self {
-        IngressClassSpec {
-            controller: Default::default(),
-            parameters: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(IngressClassSpec { 1 => controller, 2 => parameters });
 
 /// IngressList is a collection of Ingress.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "networking.k8s.io", version = "v1", kind = "IngressList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct IngressList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -611,20 +495,10 @@ impl std::fmt::Debug for IngressList {
     }
 }
 
-impl Default for IngressList {
-    fn default() -> Self {
-        IngressList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(IngressList { 1 => metadata, 2 => items });
 
 /// IngressLoadBalancerIngress represents the status of a load-balancer ingress point.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct IngressLoadBalancerIngress {
     /// ip is set for load-balancer ingress points that are IP based.
     #[api(skip_serializing_if = "String::is_empty")]
@@ -657,20 +531,10 @@ impl std::fmt::Debug for IngressLoadBalancerIngress {
     }
 }
 
-impl Default for IngressLoadBalancerIngress {
-    fn default() -> Self {
-        IngressLoadBalancerIngress {
-            ip: Default::default(),
-            hostname: Default::default(),
-            ports: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(IngressLoadBalancerIngress { 1 => ip, 2 => hostname, 4 => ports });
 
 /// IngressLoadBalancerStatus represents the status of a load-balancer.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct IngressLoadBalancerStatus {
     /// ingress is a list containing ingress points for the load-balancer.
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -693,18 +557,10 @@ impl std::fmt::Debug for IngressLoadBalancerStatus {
     }
 }
 
-impl Default for IngressLoadBalancerStatus {
-    fn default() -> Self {
-        IngressLoadBalancerStatus {
-            ingress: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(IngressLoadBalancerStatus { 1 => ingress });
 
 /// IngressPortStatus represents the error condition of a service port
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct IngressPortStatus {
     /// port is the port number of the ingress port.
     pub port: i32,
@@ -742,22 +598,12 @@ impl std::fmt::Debug for IngressPortStatus {
     }
 }
 
-impl Default for IngressPortStatus {
-    fn default() -> Self {
-        IngressPortStatus {
-            port: Default::default(),
-            protocol: Default::default(),
-            error: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(IngressPortStatus { 1 => port, 2 => protocol, 3 => error });
 
 /// IngressRule represents the rules mapping the paths under a specified host to
 /// the related backend services. Incoming requests are first evaluated for a host
 /// match, then routed to the backend associated with the matching IngressRuleValue.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct IngressRule {
     /// host is the fully qualified domain name of a network host, as defined by RFC 3986.
     /// Note the following deviations from the "host" part of the
@@ -805,15 +651,6 @@ impl std::fmt::Debug for IngressRule {
     }
 }
 
-impl Default for IngressRule {
-    fn default() -> Self {
-        IngressRule {
-            host: Default::default(),
-            http: Default::default(),
-        }
-    }
-}
-
 impl apimachinery::proto::Message for IngressRule {
     fn encode_fields(&self, e: &mut apimachinery::proto::WireEncoder) {
         use apimachinery::proto::Field as _;
@@ -851,7 +688,7 @@ impl apimachinery::proto::Message for IngressRule {
 /// rule is satisfied, the request is routed to the specified backend. Currently
 /// mixing different types of rules in a single Ingress is disallowed, so exactly
 /// one of the following must be set.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct IngressRuleValue {
     /// The \`http\` field.
     pub http: Option<HTTPIngressRuleValue>,
@@ -873,18 +710,10 @@ impl std::fmt::Debug for IngressRuleValue {
     }
 }
 
-impl Default for IngressRuleValue {
-    fn default() -> Self {
-        IngressRuleValue {
-            http: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(IngressRuleValue { 1 => http });
 
 /// IngressServiceBackend references a Kubernetes Service as a Backend.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct IngressServiceBackend {
     /// name is the referenced service. The service must exist in
     /// the same namespace as the Ingress object.
@@ -912,19 +741,10 @@ impl std::fmt::Debug for IngressServiceBackend {
     }
 }
 
-impl Default for IngressServiceBackend {
-    fn default() -> Self {
-        IngressServiceBackend {
-            name: Default::default(),
-            port: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(IngressServiceBackend { 1 => name, 2 => port });
 
 /// IngressSpec describes the Ingress the user wishes to exist.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct IngressSpec {
     /// ingressClassName is the name of an IngressClass cluster resource. Ingress
     /// controller implementations use this field to know whether they should be
@@ -977,21 +797,10 @@ impl std::fmt::Debug for IngressSpec {
     }
 }
 
-impl Default for IngressSpec {
-    fn default() -> Self {
-        IngressSpec {
-            ingress_class_name: Default::default(),
-            default_backend: Default::default(),
-            tls: Default::default(),
-            rules: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(IngressSpec { 1 => default_backend as "defaultBackend", 2 => tls, 3 => rules, 4 => ingress_class_name as "ingressClassName" });
 
 /// IngressStatus describe the current state of the Ingress.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct IngressStatus {
     /// loadBalancer contains the current status of the load-balancer.
     pub load_balancer: IngressLoadBalancerStatus,
@@ -1013,18 +822,10 @@ impl std::fmt::Debug for IngressStatus {
     }
 }
 
-impl Default for IngressStatus {
-    fn default() -> Self {
-        IngressStatus {
-            load_balancer: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(IngressStatus { 1 => load_balancer as "loadBalancer" });
 
 /// IngressTLS describes the transport layer security associated with an ingress.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct IngressTLS {
     /// hosts is a list of hosts included in the TLS certificate. The values in
     /// this list must match the name/s used in the tlsSecret. Defaults to the
@@ -1059,19 +860,10 @@ impl std::fmt::Debug for IngressTLS {
     }
 }
 
-impl Default for IngressTLS {
-    fn default() -> Self {
-        IngressTLS {
-            hosts: Default::default(),
-            secret_name: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(IngressTLS { 1 => hosts, 2 => secret_name as "secretName" });
 
 /// NetworkPolicy describes what network traffic is allowed for a set of Pods
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "networking.k8s.io", version = "v1", kind = "NetworkPolicy", plural = "networkpolicies", namespaced, short_names = ["netpol"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct NetworkPolicy {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1103,22 +895,12 @@ impl std::fmt::Debug for NetworkPolicy {
     }
 }
 
-impl Default for NetworkPolicy {
-    fn default() -> Self {
-        NetworkPolicy {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(NetworkPolicy { 1 => metadata, 2 => spec });
 
 /// NetworkPolicyEgressRule describes a particular set of traffic that is allowed out of pods
 /// matched by a NetworkPolicySpec's podSelector. The traffic must match both ports and to.
 /// This type is beta-level in 1.8
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct NetworkPolicyEgressRule {
     /// ports is a list of destination ports for outgoing traffic.
     /// Each item in this list is combined using a logical OR. If this field is
@@ -1154,20 +936,11 @@ impl std::fmt::Debug for NetworkPolicyEgressRule {
     }
 }
 
-impl Default for NetworkPolicyEgressRule {
-    fn default() -> Self {
-        NetworkPolicyEgressRule {
-            ports: Default::default(),
-            to: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(NetworkPolicyEgressRule { 1 => ports, 2 => to });
 
 /// NetworkPolicyIngressRule describes a particular set of traffic that is allowed to the pods
 /// matched by a NetworkPolicySpec's podSelector. The traffic must match both ports and from.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct NetworkPolicyIngressRule {
     /// ports is a list of ports which should be made accessible on the pods selected for
     /// this rule. Each item in this list is combined using a logical OR. If this field is
@@ -1203,19 +976,10 @@ impl std::fmt::Debug for NetworkPolicyIngressRule {
     }
 }
 
-impl Default for NetworkPolicyIngressRule {
-    fn default() -> Self {
-        NetworkPolicyIngressRule {
-            ports: Default::default(),
-            from: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(NetworkPolicyIngressRule { 1 => ports, 2 => from });
 
 /// NetworkPolicyList is a list of NetworkPolicy objects.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "networking.k8s.io", version = "v1", kind = "NetworkPolicyList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct NetworkPolicyList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1248,21 +1012,11 @@ impl std::fmt::Debug for NetworkPolicyList {
     }
 }
 
-impl Default for NetworkPolicyList {
-    fn default() -> Self {
-        NetworkPolicyList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(NetworkPolicyList { 1 => metadata, 2 => items });
 
 /// NetworkPolicyPeer describes a peer to allow traffic to/from. Only certain combinations of
 /// fields are allowed
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct NetworkPolicyPeer {
     /// podSelector is a label selector which selects pods. This field follows standard label
     /// selector semantics; if present but empty, it selects all pods.
@@ -1303,20 +1057,10 @@ impl std::fmt::Debug for NetworkPolicyPeer {
     }
 }
 
-impl Default for NetworkPolicyPeer {
-    fn default() -> Self {
-        NetworkPolicyPeer {
-            pod_selector: Default::default(),
-            namespace_selector: Default::default(),
-            ip_block: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(NetworkPolicyPeer { 1 => pod_selector as "podSelector", 2 => namespace_selector as "namespaceSelector", 3 => ip_block as "ipBlock" });
 
 /// NetworkPolicyPort describes a port to allow traffic on
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct NetworkPolicyPort {
     /// protocol represents the protocol (TCP, UDP, or SCTP) which traffic must match.
     /// If not specified, this field defaults to TCP.
@@ -1353,20 +1097,10 @@ impl std::fmt::Debug for NetworkPolicyPort {
     }
 }
 
-impl Default for NetworkPolicyPort {
-    fn default() -> Self {
-        NetworkPolicyPort {
-            protocol: Default::default(),
-            port: Default::default(),
-            end_port: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(NetworkPolicyPort { 1 => protocol, 2 => port, 3 => end_port as "endPort" });
 
 /// NetworkPolicySpec provides the specification of a NetworkPolicy
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct NetworkPolicySpec {
     /// podSelector selects the pods to which this NetworkPolicy object applies.
     /// The array of rules is applied to any pods selected by this field. An empty
@@ -1429,21 +1163,10 @@ impl std::fmt::Debug for NetworkPolicySpec {
     }
 }
 
-impl Default for NetworkPolicySpec {
-    fn default() -> Self {
-        NetworkPolicySpec {
-            pod_selector: Default::default(),
-            ingress: Default::default(),
-            egress: Default::default(),
-            policy_types: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(NetworkPolicySpec { 1 => pod_selector as "podSelector", 2 => ingress, 3 => egress, 4 => policy_types as "policyTypes" });
 
 /// ParentReference describes a reference to a parent object.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ParentReference {
     /// Group is the group of the object being referenced.
     #[api(skip_serializing_if = "String::is_empty")]
@@ -1481,21 +1204,10 @@ impl std::fmt::Debug for ParentReference {
     }
 }
 
-impl Default for ParentReference {
-    fn default() -> Self {
-        ParentReference {
-            group: Default::default(),
-            resource: Default::default(),
-            namespace: Default::default(),
-            name: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ParentReference { 1 => group, 2 => resource, 3 => namespace, 4 => name });
 
 /// ServiceBackendPort is the service port being referenced.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ServiceBackendPort {
     /// name is the name of the port on the Service.
     /// This is a mutually exclusive setting with "Number".
@@ -1525,20 +1237,11 @@ impl std::fmt::Debug for ServiceBackendPort {
     }
 }
 
-impl Default for ServiceBackendPort {
-    fn default() -> Self {
-        ServiceBackendPort {
-            name: Default::default(),
-            number: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ServiceBackendPort { 1 => name, 2 => number });
 
 /// ServiceCIDR defines a range of IP addresses using CIDR format (e.g. 192.168.0.0/24 or 2001:db2::/64).
 /// This range is used to allocate ClusterIPs to Service objects.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "networking.k8s.io", version = "v1", kind = "ServiceCIDR", plural = "servicecidrs", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ServiceCIDR {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1576,21 +1279,10 @@ impl std::fmt::Debug for ServiceCIDR {
     }
 }
 
-impl Default for ServiceCIDR {
-    fn default() -> Self {
-        ServiceCIDR {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-            status: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ServiceCIDR { 1 => metadata, 2 => spec, 3 => status });
 
 /// ServiceCIDRList contains a list of ServiceCIDR objects.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "networking.k8s.io", version = "v1", kind = "ServiceCIDRList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ServiceCIDRList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1623,20 +1315,10 @@ impl std::fmt::Debug for ServiceCIDRList {
     }
 }
 
-impl Default for ServiceCIDRList {
-    fn default() -> Self {
-        ServiceCIDRList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ServiceCIDRList { 1 => metadata, 2 => items });
 
 /// ServiceCIDRSpec define the CIDRs the user wants to use for allocating ClusterIPs for Services.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ServiceCIDRSpec {
     /// CIDRs defines the IP blocks in CIDR notation (e.g. "192.168.0.0/24" or "2001:db8::/64")
     /// from which to assign service cluster IPs. Max of two CIDRs is allowed, one of each IP family.
@@ -1661,18 +1343,10 @@ impl std::fmt::Debug for ServiceCIDRSpec {
     }
 }
 
-impl Default for ServiceCIDRSpec {
-    fn default() -> Self {
-        ServiceCIDRSpec {
-            cidrs: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ServiceCIDRSpec { 1 => cidrs });
 
 /// ServiceCIDRStatus describes the current state of the ServiceCIDR.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ServiceCIDRStatus {
     /// conditions holds an array of metav1.Condition that describe the state of the ServiceCIDR.
     /// Current service state
@@ -1693,14 +1367,6 @@ impl std::fmt::Debug for ServiceCIDRStatus {
         f.debug_struct("ServiceCIDRStatus")
             .field("conditions", &self.conditions)
             .finish()
-    }
-}
-
-impl Default for ServiceCIDRStatus {
-    fn default() -> Self {
-        ServiceCIDRStatus {
-            conditions: Default::default(),
-        }
     }
 }
 

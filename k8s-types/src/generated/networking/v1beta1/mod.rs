@@ -82,7 +82,7 @@ pub type ServiceCIDRStatus = crate::networking::v1::ServiceCIDRStatus;
 
 /// HTTPIngressPath associates a path with a backend. Incoming urls matching the
 /// path are forwarded to the backend.
-#[derive(apimachinery::ApiType, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::HTTPIngressPath, nested)]
 pub struct HTTPIngressPath {
     /// path is matched against the path of an incoming request. Currently it can
@@ -134,16 +134,6 @@ impl std::fmt::Debug for HTTPIngressPath {
     }
 }
 
-impl Default for HTTPIngressPath {
-    fn default() -> Self {
-        HTTPIngressPath {
-            path: Default::default(),
-            path_type: Default::default(),
-            backend: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(HTTPIngressPath { 1 => path, 2 => backend, 3 => path_type as "pathType" });
 
 /// HTTPIngressRuleValue is a list of http selectors pointing to backends.
@@ -151,7 +141,7 @@ apimachinery::proto_message!(HTTPIngressPath { 1 => path, 2 => backend, 3 => pat
 /// where parts of the url correspond to RFC 3986, this resource will be used
 /// to match against everything after the last '/' and before the first '?'
 /// or '\#'.
-#[derive(apimachinery::ApiType, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::HTTPIngressRuleValue, nested)]
 pub struct HTTPIngressRuleValue {
     /// paths is a collection of paths that map requests to backends.
@@ -175,14 +165,6 @@ impl std::fmt::Debug for HTTPIngressRuleValue {
     }
 }
 
-impl Default for HTTPIngressRuleValue {
-    fn default() -> Self {
-        HTTPIngressRuleValue {
-            paths: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(HTTPIngressRuleValue { 1 => paths });
 
 /// IPAddress represents a single IP of a single IP Family. The object is designed to be used by APIs
@@ -192,7 +174,7 @@ apimachinery::proto_message!(HTTPIngressRuleValue { 1 => paths });
 /// by dots suppressing leading zeros for IPv4 and the representation defined by RFC 5952 for IPv6.
 /// Valid: 192.168.1.5 or 2001:db8::1 or 2001:db8:aaaa:bbbb:cccc:dddd:eeee:1
 /// Invalid: 10.01.2.3 or 2001:db8:0:0:0::1
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "networking.k8s.io", version = "v1beta1", kind = "IPAddress", plural = "ipaddresses", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::IPAddress)]
@@ -230,20 +212,10 @@ impl std::fmt::Debug for IPAddress {
     }
 }
 
-impl Default for IPAddress {
-    fn default() -> Self {
-        IPAddress {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(IPAddress { 1 => metadata, 2 => spec });
 
 /// IPAddressList contains a list of IPAddress.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "networking.k8s.io",
     version = "v1beta1",
@@ -286,23 +258,13 @@ impl std::fmt::Debug for IPAddressList {
     }
 }
 
-impl Default for IPAddressList {
-    fn default() -> Self {
-        IPAddressList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(IPAddressList { 1 => metadata, 2 => items });
 
 /// Ingress is a collection of rules that allow inbound connections to reach the
 /// endpoints defined by a backend. An Ingress can be configured to give services
 /// externally-reachable urls, load balance traffic, terminate SSL, offer name
 /// based virtual hosting etc.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "networking.k8s.io", version = "v1beta1", kind = "Ingress", plural = "ingresses", namespaced, short_names = ["ing"], verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::Ingress)]
@@ -345,21 +307,10 @@ impl std::fmt::Debug for Ingress {
     }
 }
 
-impl Default for Ingress {
-    fn default() -> Self {
-        Ingress {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-            status: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(Ingress { 1 => metadata, 2 => spec, 3 => status });
 
 /// IngressBackend describes all endpoints for a given service and port.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct IngressBackend {
     /// serviceName specifies the name of the referenced service.
     #[api(skip_serializing_if = "String::is_empty")]
@@ -392,16 +343,6 @@ impl std::fmt::Debug for IngressBackend {
     }
 }
 
-impl Default for IngressBackend {
-    fn default() -> Self {
-        IngressBackend {
-            service_name: Default::default(),
-            service_port: Default::default(),
-            resource: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(IngressBackend { 1 => service_name as "serviceName", 2 => service_port as "servicePort", 3 => resource });
 
 /// IngressClass represents the class of the Ingress, referenced by the Ingress
@@ -409,7 +350,7 @@ apimachinery::proto_message!(IngressBackend { 1 => service_name as "serviceName"
 /// used to indicate that an IngressClass should be considered default. When a
 /// single IngressClass resource has this annotation set to true, new Ingress
 /// resources without a class specified will be assigned this default class.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "networking.k8s.io", version = "v1beta1", kind = "IngressClass", plural = "ingressclasses", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::IngressClass)]
@@ -447,20 +388,10 @@ impl std::fmt::Debug for IngressClass {
     }
 }
 
-impl Default for IngressClass {
-    fn default() -> Self {
-        IngressClass {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(IngressClass { 1 => metadata, 2 => spec });
 
 /// IngressClassList is a collection of IngressClasses.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "networking.k8s.io",
     version = "v1beta1",
@@ -502,20 +433,10 @@ impl std::fmt::Debug for IngressClassList {
     }
 }
 
-impl Default for IngressClassList {
-    fn default() -> Self {
-        IngressClassList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(IngressClassList { 1 => metadata, 2 => items });
 
 /// IngressList is a collection of Ingress.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "networking.k8s.io",
     version = "v1beta1",
@@ -558,22 +479,12 @@ impl std::fmt::Debug for IngressList {
     }
 }
 
-impl Default for IngressList {
-    fn default() -> Self {
-        IngressList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(IngressList { 1 => metadata, 2 => items });
 
 /// IngressRule represents the rules mapping the paths under a specified host to
 /// the related backend services. Incoming requests are first evaluated for a host
 /// match, then routed to the backend associated with the matching IngressRuleValue.
-#[derive(apimachinery::ApiType, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::IngressRule, nested)]
 pub struct IngressRule {
     /// host is the fully qualified domain name of a network host, as defined by RFC 3986.
@@ -623,15 +534,6 @@ impl std::fmt::Debug for IngressRule {
     }
 }
 
-impl Default for IngressRule {
-    fn default() -> Self {
-        IngressRule {
-            host: Default::default(),
-            http: Default::default(),
-        }
-    }
-}
-
 impl apimachinery::proto::Message for IngressRule {
     fn encode_fields(&self, e: &mut apimachinery::proto::WireEncoder) {
         use apimachinery::proto::Field as _;
@@ -669,7 +571,7 @@ impl apimachinery::proto::Message for IngressRule {
 /// rule is satisfied, the request is routed to the specified backend. Currently
 /// mixing different types of rules in a single Ingress is disallowed, so exactly
 /// one of the following must be set.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct IngressRuleValue {
     /// The \`http\` field.
     pub http: Option<HTTPIngressRuleValue>,
@@ -691,18 +593,10 @@ impl std::fmt::Debug for IngressRuleValue {
     }
 }
 
-impl Default for IngressRuleValue {
-    fn default() -> Self {
-        IngressRuleValue {
-            http: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(IngressRuleValue { 1 => http });
 
 /// IngressSpec describes the Ingress the user wishes to exist.
-#[derive(apimachinery::ApiType, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::IngressSpec, nested)]
 pub struct IngressSpec {
     /// ingressClassName is the name of the IngressClass cluster resource. The
@@ -759,22 +653,11 @@ impl std::fmt::Debug for IngressSpec {
     }
 }
 
-impl Default for IngressSpec {
-    fn default() -> Self {
-        IngressSpec {
-            ingress_class_name: Default::default(),
-            backend: Default::default(),
-            tls: Default::default(),
-            rules: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(IngressSpec { 1 => backend, 2 => tls, 3 => rules, 4 => ingress_class_name as "ingressClassName" });
 
 /// ServiceCIDR defines a range of IP addresses using CIDR format (e.g. 192.168.0.0/24 or 2001:db2::/64).
 /// This range is used to allocate ClusterIPs to Service objects.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "networking.k8s.io", version = "v1beta1", kind = "ServiceCIDR", plural = "servicecidrs", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::ServiceCIDR)]
@@ -818,21 +701,10 @@ impl std::fmt::Debug for ServiceCIDR {
     }
 }
 
-impl Default for ServiceCIDR {
-    fn default() -> Self {
-        ServiceCIDR {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-            status: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ServiceCIDR { 1 => metadata, 2 => spec, 3 => status });
 
 /// ServiceCIDRList contains a list of ServiceCIDR objects.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "networking.k8s.io",
     version = "v1beta1",
@@ -872,16 +744,6 @@ impl std::fmt::Debug for ServiceCIDRList {
             .field("metadata", &self.metadata)
             .field("items", &self.items)
             .finish()
-    }
-}
-
-impl Default for ServiceCIDRList {
-    fn default() -> Self {
-        ServiceCIDRList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
     }
 }
 

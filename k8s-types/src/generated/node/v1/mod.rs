@@ -3,7 +3,7 @@
 //! `node.k8s.io/v1`.
 
 /// Overhead structure represents the resource overhead associated with running a pod.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct Overhead {
     /// podFixed represents the fixed resource overhead associated with running a pod.
     #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
@@ -26,14 +26,6 @@ impl std::fmt::Debug for Overhead {
     }
 }
 
-impl Default for Overhead {
-    fn default() -> Self {
-        Overhead {
-            pod_fixed: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(Overhead { 1 => pod_fixed as "podFixed" });
 
 /// RuntimeClass defines a class of container runtime supported in the cluster.
@@ -43,7 +35,7 @@ apimachinery::proto_message!(Overhead { 1 => pod_fixed as "podFixed" });
 /// responsible for resolving the RuntimeClassName reference before running the
 /// pod.  For more details, see
 /// <https://kubernetes.io/docs/concepts/containers/runtime-class/>
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "node.k8s.io", version = "v1", kind = "RuntimeClass", plural = "runtimeclasses", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct RuntimeClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -96,22 +88,10 @@ impl std::fmt::Debug for RuntimeClass {
     }
 }
 
-impl Default for RuntimeClass {
-    fn default() -> Self {
-        RuntimeClass {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            handler: Default::default(),
-            overhead: Default::default(),
-            scheduling: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(RuntimeClass { 1 => metadata, 2 => handler, 3 => overhead, 4 => scheduling });
 
 /// RuntimeClassList is a list of RuntimeClass objects.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "node.k8s.io", version = "v1", kind = "RuntimeClassList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct RuntimeClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -144,21 +124,11 @@ impl std::fmt::Debug for RuntimeClassList {
     }
 }
 
-impl Default for RuntimeClassList {
-    fn default() -> Self {
-        RuntimeClassList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(RuntimeClassList { 1 => metadata, 2 => items });
 
 /// Scheduling specifies the scheduling constraints for nodes supporting a
 /// RuntimeClass.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct Scheduling {
     /// nodeSelector lists labels that must be present on nodes that support this
     /// RuntimeClass. Pods using this RuntimeClass can only be scheduled to a
@@ -189,15 +159,6 @@ impl std::fmt::Debug for Scheduling {
             .field("node_selector", &self.node_selector)
             .field("tolerations", &self.tolerations)
             .finish()
-    }
-}
-
-impl Default for Scheduling {
-    fn default() -> Self {
-        Scheduling {
-            node_selector: Default::default(),
-            tolerations: Default::default(),
-        }
     }
 }
 

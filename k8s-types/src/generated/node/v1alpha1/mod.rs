@@ -24,7 +24,7 @@ pub type Scheduling = crate::node::v1::Scheduling;
 /// responsible for resolving the RuntimeClassName reference before running the
 /// pod.  For more details, see
 /// <https://git.k8s.io/enhancements/keps/sig-node/585-runtime-class>
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "node.k8s.io", version = "v1alpha1", kind = "RuntimeClass", plural = "runtimeclasses", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::node::v1::RuntimeClass, hub_only = [handler, overhead, scheduling], to_hub = crate::conversions::runtime_class::node_v1alpha1::to_hub, from_hub = crate::conversions::runtime_class::node_v1alpha1::from_hub)]
@@ -61,20 +61,10 @@ impl std::fmt::Debug for RuntimeClass {
     }
 }
 
-impl Default for RuntimeClass {
-    fn default() -> Self {
-        RuntimeClass {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(RuntimeClass { 1 => metadata, 2 => spec });
 
 /// RuntimeClassList is a list of RuntimeClass objects.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "node.k8s.io",
     version = "v1alpha1",
@@ -117,23 +107,13 @@ impl std::fmt::Debug for RuntimeClassList {
     }
 }
 
-impl Default for RuntimeClassList {
-    fn default() -> Self {
-        RuntimeClassList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(RuntimeClassList { 1 => metadata, 2 => items });
 
 /// RuntimeClassSpec is a specification of a RuntimeClass. It contains parameters
 /// that are required to describe the RuntimeClass to the Container Runtime
 /// Interface (CRI) implementation, as well as any other components that need to
 /// understand how the pod will be run. The RuntimeClassSpec is immutable.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct RuntimeClassSpec {
     /// runtimeHandler specifies the underlying runtime and configuration that the
     /// CRI implementation will use to handle pods of this class. The possible
@@ -174,16 +154,6 @@ impl std::fmt::Debug for RuntimeClassSpec {
             .field("overhead", &self.overhead)
             .field("scheduling", &self.scheduling)
             .finish()
-    }
-}
-
-impl Default for RuntimeClassSpec {
-    fn default() -> Self {
-        RuntimeClassSpec {
-            runtime_handler: Default::default(),
-            overhead: Default::default(),
-            scheduling: Default::default(),
-        }
     }
 }
 

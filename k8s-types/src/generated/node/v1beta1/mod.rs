@@ -24,7 +24,7 @@ pub type Scheduling = crate::node::v1::Scheduling;
 /// responsible for resolving the RuntimeClassName reference before running the
 /// pod.  For more details, see
 /// <https://git.k8s.io/enhancements/keps/sig-node/585-runtime-class>
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "node.k8s.io", version = "v1beta1", kind = "RuntimeClass", plural = "runtimeclasses", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::node::v1::RuntimeClass)]
@@ -84,22 +84,10 @@ impl std::fmt::Debug for RuntimeClass {
     }
 }
 
-impl Default for RuntimeClass {
-    fn default() -> Self {
-        RuntimeClass {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            handler: Default::default(),
-            overhead: Default::default(),
-            scheduling: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(RuntimeClass { 1 => metadata, 2 => handler, 3 => overhead, 4 => scheduling });
 
 /// RuntimeClassList is a list of RuntimeClass objects.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "node.k8s.io",
     version = "v1beta1",
@@ -139,16 +127,6 @@ impl std::fmt::Debug for RuntimeClassList {
             .field("metadata", &self.metadata)
             .field("items", &self.items)
             .finish()
-    }
-}
-
-impl Default for RuntimeClassList {
-    fn default() -> Self {
-        RuntimeClassList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
     }
 }
 

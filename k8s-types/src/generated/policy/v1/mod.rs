@@ -5,7 +5,7 @@
 /// Eviction evicts a pod from its node subject to certain policies and safety constraints.
 /// This is a subresource of Pod.  A request to cause such an eviction is
 /// created by POSTing to .../pods/\<pod name\>/evictions.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "policy", version = "v1", kind = "Eviction", not_resource, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct Eviction {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -36,20 +36,10 @@ impl std::fmt::Debug for Eviction {
     }
 }
 
-impl Default for Eviction {
-    fn default() -> Self {
-        Eviction {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            delete_options: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(Eviction { 1 => metadata, 2 => delete_options as "deleteOptions" });
 
 /// PodDisruptionBudget is an object to define the max disruption that can be caused to a collection of pods
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "policy", version = "v1", kind = "PodDisruptionBudget", plural = "poddisruptionbudgets", namespaced, short_names = ["pdb"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct PodDisruptionBudget {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -85,21 +75,10 @@ impl std::fmt::Debug for PodDisruptionBudget {
     }
 }
 
-impl Default for PodDisruptionBudget {
-    fn default() -> Self {
-        PodDisruptionBudget {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-            status: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PodDisruptionBudget { 1 => metadata, 2 => spec, 3 => status });
 
 /// PodDisruptionBudgetList is a collection of PodDisruptionBudgets.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "policy", version = "v1", kind = "PodDisruptionBudgetList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct PodDisruptionBudgetList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -132,20 +111,10 @@ impl std::fmt::Debug for PodDisruptionBudgetList {
     }
 }
 
-impl Default for PodDisruptionBudgetList {
-    fn default() -> Self {
-        PodDisruptionBudgetList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PodDisruptionBudgetList { 1 => metadata, 2 => items });
 
 /// PodDisruptionBudgetSpec is a description of a PodDisruptionBudget.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PodDisruptionBudgetSpec {
     /// An eviction is allowed if at least "minAvailable" pods selected by
     /// "selector" will still be available after the eviction, i.e. even in the
@@ -212,22 +181,11 @@ impl std::fmt::Debug for PodDisruptionBudgetSpec {
     }
 }
 
-impl Default for PodDisruptionBudgetSpec {
-    fn default() -> Self {
-        PodDisruptionBudgetSpec {
-            min_available: Default::default(),
-            selector: Default::default(),
-            max_unavailable: Default::default(),
-            unhealthy_pod_eviction_policy: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PodDisruptionBudgetSpec { 1 => min_available as "minAvailable", 2 => selector, 3 => max_unavailable as "maxUnavailable", 4 => unhealthy_pod_eviction_policy as "unhealthyPodEvictionPolicy" });
 
 /// PodDisruptionBudgetStatus represents information about the status of a
 /// PodDisruptionBudget. Status may trail the actual state of a system.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PodDisruptionBudgetStatus {
     /// Most recent generation observed when updating this PDB status. DisruptionsAllowed and other
     /// status information is valid only if observedGeneration equals to PDB's object generation.
@@ -295,20 +253,6 @@ impl std::fmt::Debug for PodDisruptionBudgetStatus {
             .field("expected_pods", &self.expected_pods)
             .field("conditions", &self.conditions)
             .finish()
-    }
-}
-
-impl Default for PodDisruptionBudgetStatus {
-    fn default() -> Self {
-        PodDisruptionBudgetStatus {
-            observed_generation: Default::default(),
-            disrupted_pods: Default::default(),
-            disruptions_allowed: Default::default(),
-            current_healthy: Default::default(),
-            desired_healthy: Default::default(),
-            expected_pods: Default::default(),
-            conditions: Default::default(),
-        }
     }
 }
 

@@ -20,7 +20,7 @@ pub type PodDisruptionBudgetStatus = crate::policy::v1::PodDisruptionBudgetStatu
 /// Eviction evicts a pod from its node subject to certain policies and safety constraints.
 /// This is a subresource of Pod.  A request to cause such an eviction is
 /// created by POSTing to .../pods/\<pod name\>/evictions.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "policy",
     version = "v1beta1",
@@ -63,20 +63,10 @@ impl std::fmt::Debug for Eviction {
     }
 }
 
-impl Default for Eviction {
-    fn default() -> Self {
-        Eviction {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            delete_options: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(Eviction { 1 => metadata, 2 => delete_options as "deleteOptions" });
 
 /// PodDisruptionBudget is an object to define the max disruption that can be caused to a collection of pods
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "policy", version = "v1beta1", kind = "PodDisruptionBudget", plural = "poddisruptionbudgets", namespaced, short_names = ["pdb"], verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::policy::v1::PodDisruptionBudget, to_hub = crate::conversions::pod_disruption_budget::policy_v1beta1::to_hub, from_hub = crate::conversions::pod_disruption_budget::policy_v1beta1::from_hub)]
@@ -118,21 +108,10 @@ impl std::fmt::Debug for PodDisruptionBudget {
     }
 }
 
-impl Default for PodDisruptionBudget {
-    fn default() -> Self {
-        PodDisruptionBudget {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-            status: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PodDisruptionBudget { 1 => metadata, 2 => spec, 3 => status });
 
 /// PodDisruptionBudgetList is a collection of PodDisruptionBudgets.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "policy",
     version = "v1beta1",
@@ -172,16 +151,6 @@ impl std::fmt::Debug for PodDisruptionBudgetList {
             .field("metadata", &self.metadata)
             .field("items", &self.items)
             .finish()
-    }
-}
-
-impl Default for PodDisruptionBudgetList {
-    fn default() -> Self {
-        PodDisruptionBudgetList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
     }
 }
 

@@ -3,7 +3,7 @@
 //! `rbac.authorization.k8s.io/v1`.
 
 /// AggregationRule describes how to locate ClusterRoles to aggregate into the ClusterRole
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct AggregationRule {
     /// ClusterRoleSelectors holds a list of selectors which will be used to find ClusterRoles and create the rules.
     /// If any of the selectors match, then the ClusterRole's permissions will be added
@@ -27,18 +27,10 @@ impl std::fmt::Debug for AggregationRule {
     }
 }
 
-impl Default for AggregationRule {
-    fn default() -> Self {
-        AggregationRule {
-            cluster_role_selectors: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(AggregationRule { 1 => cluster_role_selectors as "clusterRoleSelectors" });
 
 /// ClusterRole is a cluster level, logical grouping of PolicyRules that can be referenced as a unit by a RoleBinding or ClusterRoleBinding.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "rbac.authorization.k8s.io", version = "v1", kind = "ClusterRole", plural = "clusterroles", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ClusterRole {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -76,22 +68,11 @@ impl std::fmt::Debug for ClusterRole {
     }
 }
 
-impl Default for ClusterRole {
-    fn default() -> Self {
-        ClusterRole {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            rules: Default::default(),
-            aggregation_rule: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ClusterRole { 1 => metadata, 2 => rules, 3 => aggregation_rule as "aggregationRule" });
 
 /// ClusterRoleBinding references a ClusterRole, but not contain it.  It can reference a ClusterRole in the global namespace,
 /// and adds who information via Subject.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "rbac.authorization.k8s.io", version = "v1", kind = "ClusterRoleBinding", plural = "clusterrolebindings", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ClusterRoleBinding {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -129,21 +110,10 @@ impl std::fmt::Debug for ClusterRoleBinding {
     }
 }
 
-impl Default for ClusterRoleBinding {
-    fn default() -> Self {
-        ClusterRoleBinding {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            subjects: Default::default(),
-            role_ref: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ClusterRoleBinding { 1 => metadata, 2 => subjects, 3 => role_ref as "roleRef" });
 
 /// ClusterRoleBindingList is a collection of ClusterRoleBindings
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "rbac.authorization.k8s.io", version = "v1", kind = "ClusterRoleBindingList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ClusterRoleBindingList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -175,20 +145,10 @@ impl std::fmt::Debug for ClusterRoleBindingList {
     }
 }
 
-impl Default for ClusterRoleBindingList {
-    fn default() -> Self {
-        ClusterRoleBindingList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ClusterRoleBindingList { 1 => metadata, 2 => items });
 
 /// ClusterRoleList is a collection of ClusterRoles
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "rbac.authorization.k8s.io", version = "v1", kind = "ClusterRoleList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ClusterRoleList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -220,21 +180,11 @@ impl std::fmt::Debug for ClusterRoleList {
     }
 }
 
-impl Default for ClusterRoleList {
-    fn default() -> Self {
-        ClusterRoleList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ClusterRoleList { 1 => metadata, 2 => items });
 
 /// PolicyRule holds information that describes a policy rule, but does not contain information
 /// about who the rule applies to or which namespace the rule applies to.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PolicyRule {
     /// Verbs is a list of Verbs that apply to ALL the ResourceKinds contained in this rule. '\*' represents all verbs.
     #[api(nullable)]
@@ -280,22 +230,10 @@ impl std::fmt::Debug for PolicyRule {
     }
 }
 
-impl Default for PolicyRule {
-    fn default() -> Self {
-        PolicyRule {
-            verbs: Default::default(),
-            api_groups: Default::default(),
-            resources: Default::default(),
-            resource_names: Default::default(),
-            non_resource_urls: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PolicyRule { 1 => verbs, 2 => api_groups as "apiGroups", 3 => resources, 4 => resource_names as "resourceNames", 5 => non_resource_urls as "nonResourceURLs" });
 
 /// Role is a namespaced, logical grouping of PolicyRules that can be referenced as a unit by a RoleBinding.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "rbac.authorization.k8s.io", version = "v1", kind = "Role", plural = "roles", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct Role {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -327,22 +265,12 @@ impl std::fmt::Debug for Role {
     }
 }
 
-impl Default for Role {
-    fn default() -> Self {
-        Role {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            rules: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(Role { 1 => metadata, 2 => rules });
 
 /// RoleBinding references a role, but does not contain it.  It can reference a Role in the same namespace or a ClusterRole in the global namespace.
 /// It adds who information via Subjects and namespace information by which namespace it exists in.  RoleBindings in a given
 /// namespace only have effect in that namespace.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "rbac.authorization.k8s.io", version = "v1", kind = "RoleBinding", plural = "rolebindings", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct RoleBinding {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -380,21 +308,10 @@ impl std::fmt::Debug for RoleBinding {
     }
 }
 
-impl Default for RoleBinding {
-    fn default() -> Self {
-        RoleBinding {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            subjects: Default::default(),
-            role_ref: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(RoleBinding { 1 => metadata, 2 => subjects, 3 => role_ref as "roleRef" });
 
 /// RoleBindingList is a collection of RoleBindings
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "rbac.authorization.k8s.io", version = "v1", kind = "RoleBindingList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct RoleBindingList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -426,20 +343,10 @@ impl std::fmt::Debug for RoleBindingList {
     }
 }
 
-impl Default for RoleBindingList {
-    fn default() -> Self {
-        RoleBindingList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(RoleBindingList { 1 => metadata, 2 => items });
 
 /// RoleList is a collection of Roles
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "rbac.authorization.k8s.io", version = "v1", kind = "RoleList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct RoleList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -471,20 +378,10 @@ impl std::fmt::Debug for RoleList {
     }
 }
 
-impl Default for RoleList {
-    fn default() -> Self {
-        RoleList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(RoleList { 1 => metadata, 2 => items });
 
 /// RoleRef contains information that points to the role being used
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct RoleRef {
     /// APIGroup is the group for the resource being referenced
     pub api_group: String,
@@ -514,21 +411,11 @@ impl std::fmt::Debug for RoleRef {
     }
 }
 
-impl Default for RoleRef {
-    fn default() -> Self {
-        RoleRef {
-            api_group: Default::default(),
-            kind: Default::default(),
-            name: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(RoleRef { 1 => api_group as "apiGroup", 2 => kind, 3 => name });
 
 /// Subject contains a reference to the object or user identities a role binding applies to.  This can either hold a direct API object reference,
 /// or a value for non-objects such as user and group names.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct Subject {
     /// Kind of object being referenced. Values defined by this API group are "User", "Group", and "ServiceAccount".
     /// If the Authorizer does not recognized the kind value, the Authorizer should report an error.
@@ -565,17 +452,6 @@ impl std::fmt::Debug for Subject {
             .field("name", &self.name)
             .field("namespace", &self.namespace)
             .finish()
-    }
-}
-
-impl Default for Subject {
-    fn default() -> Self {
-        Subject {
-            kind: Default::default(),
-            api_group: Default::default(),
-            name: Default::default(),
-            namespace: Default::default(),
-        }
     }
 }
 

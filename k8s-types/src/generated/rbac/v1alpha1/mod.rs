@@ -18,7 +18,7 @@ pub type RoleRef = crate::rbac::v1::RoleRef;
 
 /// ClusterRole is a cluster level, logical grouping of PolicyRules that can be referenced as a unit by a RoleBinding or ClusterRoleBinding.
 /// Deprecated in v1.17 in favor of rbac.authorization.k8s.io/v1 ClusterRole, and will no longer be served in v1.22.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "rbac.authorization.k8s.io", version = "v1alpha1", kind = "ClusterRole", plural = "clusterroles", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::rbac::v1::ClusterRole)]
@@ -61,23 +61,12 @@ impl std::fmt::Debug for ClusterRole {
     }
 }
 
-impl Default for ClusterRole {
-    fn default() -> Self {
-        ClusterRole {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            rules: Default::default(),
-            aggregation_rule: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ClusterRole { 1 => metadata, 2 => rules, 3 => aggregation_rule as "aggregationRule" });
 
 /// ClusterRoleBinding references a ClusterRole, but not contain it.  It can reference a ClusterRole in the global namespace,
 /// and adds who information via Subject.
 /// Deprecated in v1.17 in favor of rbac.authorization.k8s.io/v1 ClusterRoleBinding, and will no longer be served in v1.22.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "rbac.authorization.k8s.io", version = "v1alpha1", kind = "ClusterRoleBinding", plural = "clusterrolebindings", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::rbac::v1::ClusterRoleBinding)]
@@ -119,22 +108,11 @@ impl std::fmt::Debug for ClusterRoleBinding {
     }
 }
 
-impl Default for ClusterRoleBinding {
-    fn default() -> Self {
-        ClusterRoleBinding {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            subjects: Default::default(),
-            role_ref: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ClusterRoleBinding { 1 => metadata, 2 => subjects, 3 => role_ref as "roleRef" });
 
 /// ClusterRoleBindingList is a collection of ClusterRoleBindings.
 /// Deprecated in v1.17 in favor of rbac.authorization.k8s.io/v1 ClusterRoleBindings, and will no longer be served in v1.22.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "rbac.authorization.k8s.io",
     version = "v1alpha1",
@@ -176,21 +154,11 @@ impl std::fmt::Debug for ClusterRoleBindingList {
     }
 }
 
-impl Default for ClusterRoleBindingList {
-    fn default() -> Self {
-        ClusterRoleBindingList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ClusterRoleBindingList { 1 => metadata, 2 => items });
 
 /// ClusterRoleList is a collection of ClusterRoles.
 /// Deprecated in v1.17 in favor of rbac.authorization.k8s.io/v1 ClusterRoles, and will no longer be served in v1.22.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "rbac.authorization.k8s.io",
     version = "v1alpha1",
@@ -232,21 +200,11 @@ impl std::fmt::Debug for ClusterRoleList {
     }
 }
 
-impl Default for ClusterRoleList {
-    fn default() -> Self {
-        ClusterRoleList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ClusterRoleList { 1 => metadata, 2 => items });
 
 /// PolicyRule holds information that describes a policy rule, but does not contain information
 /// about who the rule applies to or which namespace the rule applies to.
-#[derive(apimachinery::ApiType, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::rbac::v1::PolicyRule, nested)]
 pub struct PolicyRule {
     /// Verbs is a list of Verbs that apply to ALL the ResourceKinds contained in this rule. '\*' represents all verbs.
@@ -298,23 +256,11 @@ impl std::fmt::Debug for PolicyRule {
     }
 }
 
-impl Default for PolicyRule {
-    fn default() -> Self {
-        PolicyRule {
-            verbs: Default::default(),
-            api_groups: Default::default(),
-            resources: Default::default(),
-            resource_names: Default::default(),
-            non_resource_urls: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PolicyRule { 1 => verbs, 3 => api_groups as "apiGroups", 4 => resources, 5 => resource_names as "resourceNames", 6 => non_resource_urls as "nonResourceURLs" });
 
 /// Role is a namespaced, logical grouping of PolicyRules that can be referenced as a unit by a RoleBinding.
 /// Deprecated in v1.17 in favor of rbac.authorization.k8s.io/v1 Role, and will no longer be served in v1.22.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "rbac.authorization.k8s.io", version = "v1alpha1", kind = "Role", plural = "roles", namespaced, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::rbac::v1::Role)]
@@ -350,23 +296,13 @@ impl std::fmt::Debug for Role {
     }
 }
 
-impl Default for Role {
-    fn default() -> Self {
-        Role {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            rules: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(Role { 1 => metadata, 2 => rules });
 
 /// RoleBinding references a role, but does not contain it.  It can reference a Role in the same namespace or a ClusterRole in the global namespace.
 /// It adds who information via Subjects and namespace information by which namespace it exists in.  RoleBindings in a given
 /// namespace only have effect in that namespace.
 /// Deprecated in v1.17 in favor of rbac.authorization.k8s.io/v1 RoleBinding, and will no longer be served in v1.22.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "rbac.authorization.k8s.io", version = "v1alpha1", kind = "RoleBinding", plural = "rolebindings", namespaced, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::rbac::v1::RoleBinding)]
@@ -408,22 +344,11 @@ impl std::fmt::Debug for RoleBinding {
     }
 }
 
-impl Default for RoleBinding {
-    fn default() -> Self {
-        RoleBinding {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            subjects: Default::default(),
-            role_ref: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(RoleBinding { 1 => metadata, 2 => subjects, 3 => role_ref as "roleRef" });
 
 /// RoleBindingList is a collection of RoleBindings
 /// Deprecated in v1.17 in favor of rbac.authorization.k8s.io/v1 RoleBindingList, and will no longer be served in v1.22.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "rbac.authorization.k8s.io",
     version = "v1alpha1",
@@ -465,21 +390,11 @@ impl std::fmt::Debug for RoleBindingList {
     }
 }
 
-impl Default for RoleBindingList {
-    fn default() -> Self {
-        RoleBindingList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(RoleBindingList { 1 => metadata, 2 => items });
 
 /// RoleList is a collection of Roles.
 /// Deprecated in v1.17 in favor of rbac.authorization.k8s.io/v1 RoleList, and will no longer be served in v1.22.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "rbac.authorization.k8s.io",
     version = "v1alpha1",
@@ -521,21 +436,11 @@ impl std::fmt::Debug for RoleList {
     }
 }
 
-impl Default for RoleList {
-    fn default() -> Self {
-        RoleList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(RoleList { 1 => metadata, 2 => items });
 
 /// Subject contains a reference to the object or user identities a role binding applies to.  This can either hold a direct API object reference,
 /// or a value for non-objects such as user and group names.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct Subject {
     /// Kind of object being referenced. Values defined by this API group are "User", "Group", and "ServiceAccount".
     /// If the Authorizer does not recognized the kind value, the Authorizer should report an error.
@@ -572,17 +477,6 @@ impl std::fmt::Debug for Subject {
             .field("name", &self.name)
             .field("namespace", &self.namespace)
             .finish()
-    }
-}
-
-impl Default for Subject {
-    fn default() -> Self {
-        Subject {
-            kind: Default::default(),
-            api_version: Default::default(),
-            name: Default::default(),
-            namespace: Default::default(),
-        }
     }
 }
 

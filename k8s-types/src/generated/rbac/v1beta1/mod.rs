@@ -34,7 +34,7 @@ pub type Subject = crate::rbac::v1::Subject;
 
 /// ClusterRole is a cluster level, logical grouping of PolicyRules that can be referenced as a unit by a RoleBinding or ClusterRoleBinding.
 /// Deprecated in v1.17 in favor of rbac.authorization.k8s.io/v1 ClusterRole, and will no longer be served in v1.22.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "rbac.authorization.k8s.io", version = "v1beta1", kind = "ClusterRole", plural = "clusterroles", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::rbac::v1::ClusterRole)]
@@ -78,23 +78,12 @@ impl std::fmt::Debug for ClusterRole {
     }
 }
 
-impl Default for ClusterRole {
-    fn default() -> Self {
-        ClusterRole {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            rules: Default::default(),
-            aggregation_rule: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ClusterRole { 1 => metadata, 2 => rules, 3 => aggregation_rule as "aggregationRule" });
 
 /// ClusterRoleBinding references a ClusterRole, but not contain it.  It can reference a ClusterRole in the global namespace,
 /// and adds who information via Subject.
 /// Deprecated in v1.17 in favor of rbac.authorization.k8s.io/v1 ClusterRoleBinding, and will no longer be served in v1.22.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "rbac.authorization.k8s.io", version = "v1beta1", kind = "ClusterRoleBinding", plural = "clusterrolebindings", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::rbac::v1::ClusterRoleBinding)]
@@ -137,22 +126,11 @@ impl std::fmt::Debug for ClusterRoleBinding {
     }
 }
 
-impl Default for ClusterRoleBinding {
-    fn default() -> Self {
-        ClusterRoleBinding {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            subjects: Default::default(),
-            role_ref: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ClusterRoleBinding { 1 => metadata, 2 => subjects, 3 => role_ref as "roleRef" });
 
 /// ClusterRoleBindingList is a collection of ClusterRoleBindings.
 /// Deprecated in v1.17 in favor of rbac.authorization.k8s.io/v1 ClusterRoleBindingList, and will no longer be served in v1.22.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "rbac.authorization.k8s.io",
     version = "v1beta1",
@@ -194,21 +172,11 @@ impl std::fmt::Debug for ClusterRoleBindingList {
     }
 }
 
-impl Default for ClusterRoleBindingList {
-    fn default() -> Self {
-        ClusterRoleBindingList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ClusterRoleBindingList { 1 => metadata, 2 => items });
 
 /// ClusterRoleList is a collection of ClusterRoles.
 /// Deprecated in v1.17 in favor of rbac.authorization.k8s.io/v1 ClusterRoles, and will no longer be served in v1.22.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "rbac.authorization.k8s.io",
     version = "v1beta1",
@@ -250,21 +218,11 @@ impl std::fmt::Debug for ClusterRoleList {
     }
 }
 
-impl Default for ClusterRoleList {
-    fn default() -> Self {
-        ClusterRoleList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ClusterRoleList { 1 => metadata, 2 => items });
 
 /// Role is a namespaced, logical grouping of PolicyRules that can be referenced as a unit by a RoleBinding.
 /// Deprecated in v1.17 in favor of rbac.authorization.k8s.io/v1 Role, and will no longer be served in v1.22.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "rbac.authorization.k8s.io", version = "v1beta1", kind = "Role", plural = "roles", namespaced, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::rbac::v1::Role)]
@@ -301,23 +259,13 @@ impl std::fmt::Debug for Role {
     }
 }
 
-impl Default for Role {
-    fn default() -> Self {
-        Role {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            rules: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(Role { 1 => metadata, 2 => rules });
 
 /// RoleBinding references a role, but does not contain it.  It can reference a Role in the same namespace or a ClusterRole in the global namespace.
 /// It adds who information via Subjects and namespace information by which namespace it exists in.  RoleBindings in a given
 /// namespace only have effect in that namespace.
 /// Deprecated in v1.17 in favor of rbac.authorization.k8s.io/v1 RoleBinding, and will no longer be served in v1.22.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "rbac.authorization.k8s.io", version = "v1beta1", kind = "RoleBinding", plural = "rolebindings", namespaced, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::rbac::v1::RoleBinding)]
@@ -360,22 +308,11 @@ impl std::fmt::Debug for RoleBinding {
     }
 }
 
-impl Default for RoleBinding {
-    fn default() -> Self {
-        RoleBinding {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            subjects: Default::default(),
-            role_ref: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(RoleBinding { 1 => metadata, 2 => subjects, 3 => role_ref as "roleRef" });
 
 /// RoleBindingList is a collection of RoleBindings
 /// Deprecated in v1.17 in favor of rbac.authorization.k8s.io/v1 RoleBindingList, and will no longer be served in v1.22.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "rbac.authorization.k8s.io",
     version = "v1beta1",
@@ -417,21 +354,11 @@ impl std::fmt::Debug for RoleBindingList {
     }
 }
 
-impl Default for RoleBindingList {
-    fn default() -> Self {
-        RoleBindingList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(RoleBindingList { 1 => metadata, 2 => items });
 
 /// RoleList is a collection of Roles
 /// Deprecated in v1.17 in favor of rbac.authorization.k8s.io/v1 RoleList, and will no longer be served in v1.22.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "rbac.authorization.k8s.io",
     version = "v1beta1",
@@ -470,16 +397,6 @@ impl std::fmt::Debug for RoleList {
             .field("metadata", &self.metadata)
             .field("items", &self.items)
             .finish()
-    }
-}
-
-impl Default for RoleList {
-    fn default() -> Self {
-        RoleList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
     }
 }
 

@@ -7,7 +7,7 @@
 ///
 /// The combination of Driver, Pool, Device, and ShareID must match the corresponding key
 /// in Status.Allocation.Devices.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct AllocatedDeviceStatus {
     /// Driver specifies the name of the DRA driver whose kubelet
     /// plugin should be invoked to process the allocation once the claim is
@@ -71,24 +71,10 @@ impl std::fmt::Debug for AllocatedDeviceStatus {
     }
 }
 
-impl Default for AllocatedDeviceStatus {
-    fn default() -> Self {
-        AllocatedDeviceStatus {
-            driver: Default::default(),
-            pool: Default::default(),
-            device: Default::default(),
-            share_id: Default::default(),
-            conditions: Default::default(),
-            data: Default::default(),
-            network_data: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(AllocatedDeviceStatus { 1 => driver, 2 => pool, 3 => device, 4 => conditions, 5 => data, 6 => network_data as "networkData", 7 => share_id as "shareID" });
 
 /// AllocationResult contains attributes of an allocated resource.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct AllocationResult {
     /// Devices is the result of allocating devices.
     pub devices: DeviceAllocationResult,
@@ -123,20 +109,10 @@ impl std::fmt::Debug for AllocationResult {
     }
 }
 
-impl Default for AllocationResult {
-    fn default() -> Self {
-        AllocationResult {
-            devices: Default::default(),
-            node_selector: Default::default(),
-            allocation_timestamp: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(AllocationResult { 1 => devices, 3 => node_selector as "nodeSelector", 5 => allocation_timestamp as "allocationTimestamp" });
 
 /// CELDeviceSelector contains a CEL expression for selecting a device.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct CELDeviceSelector {
     /// Expression is a CEL expression which evaluates a single device. It
     /// must evaluate to true when the device under consideration satisfies
@@ -217,20 +193,12 @@ impl std::fmt::Debug for CELDeviceSelector {
     }
 }
 
-impl Default for CELDeviceSelector {
-    fn default() -> Self {
-        CELDeviceSelector {
-            expression: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(CELDeviceSelector { 1 => expression });
 
 /// CapacityRequestPolicy defines how requests consume device capacity.
 ///
 /// Must not set more than one ValidRequestValues.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct CapacityRequestPolicy {
     /// Default specifies how much of this capacity is consumed by a request
     /// that does not contain an entry for it in DeviceRequest's Capacity.
@@ -284,16 +252,6 @@ impl std::fmt::Debug for CapacityRequestPolicy {
     }
 }
 
-impl Default for CapacityRequestPolicy {
-    fn default() -> Self {
-        CapacityRequestPolicy {
-            default: Default::default(),
-            valid_values: Default::default(),
-            valid_range: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(CapacityRequestPolicy { 1 => default, 3 => valid_values as "validValues", 4 => valid_range as "validRange" });
 
 /// CapacityRequestPolicyRange defines a valid range for consumable capacity values.
@@ -304,7 +262,7 @@ apimachinery::proto_message!(CapacityRequestPolicy { 1 => default, 3 => valid_va
 /// - If Step is not set, the requested amount is used as-is if it falls within the range Min to Max (if set).
 /// - If the requested or rounded amount exceeds Max (if set), the request does not satisfy the policy,
 /// and the device cannot be allocated.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct CapacityRequestPolicyRange {
     /// Min specifies the minimum capacity allowed for a consumption request.
     ///
@@ -344,20 +302,10 @@ impl std::fmt::Debug for CapacityRequestPolicyRange {
     }
 }
 
-impl Default for CapacityRequestPolicyRange {
-    fn default() -> Self {
-        CapacityRequestPolicyRange {
-            min: Default::default(),
-            max: Default::default(),
-            step: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(CapacityRequestPolicyRange { 1 => min, 2 => max, 3 => step });
 
 /// CapacityRequirements defines the capacity requirements for a specific device request.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct CapacityRequirements {
     /// Requests represent individual device resource requests for distinct resources,
     /// all of which must be provided by the device.
@@ -401,18 +349,10 @@ impl std::fmt::Debug for CapacityRequirements {
     }
 }
 
-impl Default for CapacityRequirements {
-    fn default() -> Self {
-        CapacityRequirements {
-            requests: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(CapacityRequirements { 1 => requests });
 
 /// Counter describes a quantity associated with a device.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct Counter {
     /// Value defines how much of a certain device counter is available.
     pub value: crate::value::Quantity,
@@ -434,14 +374,6 @@ impl std::fmt::Debug for Counter {
     }
 }
 
-impl Default for Counter {
-    fn default() -> Self {
-        Counter {
-            value: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(Counter { 1 => value });
 
 /// CounterSet defines a named set of counters
@@ -452,7 +384,7 @@ apimachinery::proto_message!(Counter { 1 => value });
 /// can be referenced by devices. When a device is allocated,
 /// the portion of counters it uses will no longer be available for use
 /// by other devices.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct CounterSet {
     /// Name defines the name of the counter set.
     /// It must be a DNS label.
@@ -483,20 +415,11 @@ impl std::fmt::Debug for CounterSet {
     }
 }
 
-impl Default for CounterSet {
-    fn default() -> Self {
-        CounterSet {
-            name: Default::default(),
-            counters: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(CounterSet { 1 => name, 2 => counters });
 
 /// Device represents one individual hardware instance that can be selected based
 /// on its attributes. Besides the name, exactly one field must be set.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct Device {
     /// Name is unique identifier among all devices managed by
     /// the driver in the pool. It must be a DNS label.
@@ -655,30 +578,10 @@ impl std::fmt::Debug for Device {
     }
 }
 
-impl Default for Device {
-    fn default() -> Self {
-        Device {
-            name: Default::default(),
-            attributes: Default::default(),
-            capacity: Default::default(),
-            consumes_counters: Default::default(),
-            node_name: Default::default(),
-            node_selector: Default::default(),
-            all_nodes: Default::default(),
-            taints: Default::default(),
-            binds_to_node: Default::default(),
-            binding_conditions: Default::default(),
-            binding_failure_conditions: Default::default(),
-            allow_multiple_allocations: Default::default(),
-            node_allocatable_resource_mappings: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(Device { 1 => name, 2 => attributes, 3 => capacity, 4 => consumes_counters as "consumesCounters", 5 => node_name as "nodeName", 6 => node_selector as "nodeSelector", 7 => all_nodes as "allNodes", 8 => taints, 9 => binds_to_node as "bindsToNode", 10 => binding_conditions as "bindingConditions", 11 => binding_failure_conditions as "bindingFailureConditions", 12 => allow_multiple_allocations as "allowMultipleAllocations", 13 => node_allocatable_resource_mappings as "nodeAllocatableResourceMappings" });
 
 /// DeviceAllocationConfiguration gets embedded in an AllocationResult.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct DeviceAllocationConfiguration {
     /// Source records whether the configuration comes from a class and thus
     /// is not something that a normal user would have been able to set
@@ -713,16 +616,6 @@ impl std::fmt::Debug for DeviceAllocationConfiguration {
             .field("requests", &self.requests)
             .field("opaque", &self.opaque)
             .finish()
-    }
-}
-
-impl Default for DeviceAllocationConfiguration {
-    fn default() -> Self {
-        DeviceAllocationConfiguration {
-            source: Default::default(),
-            requests: Default::default(),
-            opaque: Default::default(),
-        }
     }
 }
 
@@ -762,7 +655,7 @@ impl apimachinery::proto::Message for DeviceAllocationConfiguration {
 }
 
 /// DeviceAllocationResult is the result of allocating devices.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct DeviceAllocationResult {
     /// Results lists all allocated devices.
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -796,19 +689,10 @@ impl std::fmt::Debug for DeviceAllocationResult {
     }
 }
 
-impl Default for DeviceAllocationResult {
-    fn default() -> Self {
-        DeviceAllocationResult {
-            results: Default::default(),
-            config: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(DeviceAllocationResult { 1 => results, 2 => config });
 
 /// DeviceAttribute must have exactly one field set.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct DeviceAttribute {
     /// IntValue is a number.
     pub int: Option<i64>,
@@ -871,25 +755,10 @@ impl std::fmt::Debug for DeviceAttribute {
     }
 }
 
-impl Default for DeviceAttribute {
-    fn default() -> Self {
-        DeviceAttribute {
-            int: Default::default(),
-            bool: Default::default(),
-            string: Default::default(),
-            version: Default::default(),
-            ints: Default::default(),
-            bools: Default::default(),
-            strings: Default::default(),
-            versions: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(DeviceAttribute { 2 => int, 3 => bool, 4 => string, 5 => version, 6 => ints, 7 => bools, 8 => strings, 9 => versions });
 
 /// DeviceCapacity describes a quantity associated with a device.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct DeviceCapacity {
     /// Value defines how much of a certain capacity that device has.
     ///
@@ -927,19 +796,10 @@ impl std::fmt::Debug for DeviceCapacity {
     }
 }
 
-impl Default for DeviceCapacity {
-    fn default() -> Self {
-        DeviceCapacity {
-            value: Default::default(),
-            request_policy: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(DeviceCapacity { 1 => value, 2 => request_policy as "requestPolicy" });
 
 /// DeviceClaim defines how to request devices with a ResourceClaim.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct DeviceClaim {
     /// Requests represent individual requests for distinct devices which
     /// must all be satisfied. If empty, nothing needs to be allocated.
@@ -976,20 +836,10 @@ impl std::fmt::Debug for DeviceClaim {
     }
 }
 
-impl Default for DeviceClaim {
-    fn default() -> Self {
-        DeviceClaim {
-            requests: Default::default(),
-            constraints: Default::default(),
-            config: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(DeviceClaim { 1 => requests, 2 => constraints, 3 => config });
 
 /// DeviceClaimConfiguration is used for configuration parameters in DeviceClaim.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct DeviceClaimConfiguration {
     /// Requests lists the names of requests where the configuration applies.
     /// If empty, it applies to all requests.
@@ -1018,15 +868,6 @@ impl std::fmt::Debug for DeviceClaimConfiguration {
             .field("requests", &self.requests)
             .field("opaque", &self.opaque)
             .finish()
-    }
-}
-
-impl Default for DeviceClaimConfiguration {
-    fn default() -> Self {
-        DeviceClaimConfiguration {
-            requests: Default::default(),
-            opaque: Default::default(),
-        }
     }
 }
 
@@ -1067,7 +908,7 @@ impl apimachinery::proto::Message for DeviceClaimConfiguration {
 /// device configuration and selectors. It can be referenced in
 /// the device requests of a claim to apply these presets.
 /// Cluster scoped.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1", kind = "DeviceClass", plural = "deviceclasses", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct DeviceClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1105,20 +946,10 @@ impl std::fmt::Debug for DeviceClass {
     }
 }
 
-impl Default for DeviceClass {
-    fn default() -> Self {
-        DeviceClass {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(DeviceClass { 1 => metadata, 2 => spec });
 
 /// DeviceClassConfiguration is used in DeviceClass.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct DeviceClassConfiguration {
     /// Opaque provides driver-specific configuration parameters.
     pub opaque: Option<OpaqueDeviceConfiguration>,
@@ -1137,14 +968,6 @@ impl std::fmt::Debug for DeviceClassConfiguration {
         f.debug_struct("DeviceClassConfiguration")
             .field("opaque", &self.opaque)
             .finish()
-    }
-}
-
-impl Default for DeviceClassConfiguration {
-    fn default() -> Self {
-        DeviceClassConfiguration {
-            opaque: Default::default(),
-        }
     }
 }
 
@@ -1180,7 +1003,7 @@ impl apimachinery::proto::Message for DeviceClassConfiguration {
 }
 
 /// DeviceClassList is a collection of classes.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1", kind = "DeviceClassList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct DeviceClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1212,21 +1035,11 @@ impl std::fmt::Debug for DeviceClassList {
     }
 }
 
-impl Default for DeviceClassList {
-    fn default() -> Self {
-        DeviceClassList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(DeviceClassList { 1 => metadata, 2 => items });
 
 /// DeviceClassSpec is used in a \[DeviceClass\] to define what can be allocated
 /// and how to configure it.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct DeviceClassSpec {
     /// Each selector must be satisfied by a device which is claimed via this class.
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -1271,22 +1084,12 @@ impl std::fmt::Debug for DeviceClassSpec {
     }
 }
 
-impl Default for DeviceClassSpec {
-    fn default() -> Self {
-        DeviceClassSpec {
-            selectors: Default::default(),
-            config: Default::default(),
-            extended_resource_name: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(DeviceClassSpec { 1 => selectors, 2 => config, 4 => extended_resource_name as "extendedResourceName" });
 
 /// DeviceConfiguration must have exactly one field set. It gets embedded
 /// inline in some other structs which have other fields, so field names must
 /// not conflict with those.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct DeviceConfiguration {
     /// Opaque provides driver-specific configuration parameters.
     pub opaque: Option<OpaqueDeviceConfiguration>,
@@ -1308,18 +1111,10 @@ impl std::fmt::Debug for DeviceConfiguration {
     }
 }
 
-impl Default for DeviceConfiguration {
-    fn default() -> Self {
-        DeviceConfiguration {
-            opaque: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(DeviceConfiguration { 1 => opaque });
 
 /// DeviceConstraint must have exactly one field set besides Requests.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct DeviceConstraint {
     /// Requests is a list of the one or more requests in this claim which
     /// must co-satisfy this constraint. If a request is fulfilled by
@@ -1388,21 +1183,11 @@ impl std::fmt::Debug for DeviceConstraint {
     }
 }
 
-impl Default for DeviceConstraint {
-    fn default() -> Self {
-        DeviceConstraint {
-            requests: Default::default(),
-            match_attribute: Default::default(),
-            distinct_attribute: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(DeviceConstraint { 1 => requests, 2 => match_attribute as "matchAttribute", 3 => distinct_attribute as "distinctAttribute" });
 
 /// DeviceCounterConsumption defines a set of counters that
 /// a device will consume from a CounterSet.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct DeviceCounterConsumption {
     /// CounterSet is the name of the set from which the
     /// counters defined will be consumed.
@@ -1432,22 +1217,13 @@ impl std::fmt::Debug for DeviceCounterConsumption {
     }
 }
 
-impl Default for DeviceCounterConsumption {
-    fn default() -> Self {
-        DeviceCounterConsumption {
-            counter_set: Default::default(),
-            counters: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(DeviceCounterConsumption { 1 => counter_set as "counterSet", 2 => counters });
 
 /// DeviceRequest is a request for devices required for a claim.
 /// This is typically a request for a single resource like a device, but can
 /// also ask for several identical devices. With FirstAvailable it is also
 /// possible to provide a prioritized list of requests.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct DeviceRequest {
     /// Name can be used to reference this request in a pod.spec.containers\[\].resources.claims
     /// entry and in a constraint of the claim.
@@ -1502,20 +1278,10 @@ impl std::fmt::Debug for DeviceRequest {
     }
 }
 
-impl Default for DeviceRequest {
-    fn default() -> Self {
-        DeviceRequest {
-            name: Default::default(),
-            exactly: Default::default(),
-            first_available: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(DeviceRequest { 1 => name, 2 => exactly, 3 => first_available as "firstAvailable" });
 
 /// DeviceRequestAllocationResult contains the allocation result for one request.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct DeviceRequestAllocationResult {
     /// Request is the name of the request in the claim which caused this
     /// device to be allocated. If it references a subrequest in the
@@ -1626,27 +1392,10 @@ impl std::fmt::Debug for DeviceRequestAllocationResult {
     }
 }
 
-impl Default for DeviceRequestAllocationResult {
-    fn default() -> Self {
-        DeviceRequestAllocationResult {
-            request: Default::default(),
-            driver: Default::default(),
-            pool: Default::default(),
-            device: Default::default(),
-            admin_access: Default::default(),
-            tolerations: Default::default(),
-            binding_conditions: Default::default(),
-            binding_failure_conditions: Default::default(),
-            share_id: Default::default(),
-            consumed_capacity: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(DeviceRequestAllocationResult { 1 => request, 2 => driver, 3 => pool, 4 => device, 5 => admin_access as "adminAccess", 6 => tolerations, 7 => binding_conditions as "bindingConditions", 8 => binding_failure_conditions as "bindingFailureConditions", 9 => share_id as "shareID", 10 => consumed_capacity as "consumedCapacity" });
 
 /// DeviceSelector must have exactly one field set.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct DeviceSelector {
     /// CEL contains a CEL expression for selecting a device.
     pub cel: Option<CELDeviceSelector>,
@@ -1668,14 +1417,6 @@ impl std::fmt::Debug for DeviceSelector {
     }
 }
 
-impl Default for DeviceSelector {
-    fn default() -> Self {
-        DeviceSelector {
-            cel: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(DeviceSelector { 1 => cel });
 
 /// DeviceSubRequest describes a request for device provided in the
@@ -1686,7 +1427,7 @@ apimachinery::proto_message!(DeviceSelector { 1 => cel });
 /// DeviceSubRequest is similar to ExactDeviceRequest, but doesn't expose the
 /// AdminAccess field as that one is only supported when requesting a
 /// specific device.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct DeviceSubRequest {
     /// Name can be used to reference this subrequest in the list of constraints
     /// or the list of configurations for the claim. References must use the
@@ -1797,26 +1538,12 @@ impl std::fmt::Debug for DeviceSubRequest {
     }
 }
 
-impl Default for DeviceSubRequest {
-    fn default() -> Self {
-        DeviceSubRequest {
-            name: Default::default(),
-            device_class_name: Default::default(),
-            selectors: Default::default(),
-            allocation_mode: Default::default(),
-            count: Default::default(),
-            tolerations: Default::default(),
-            capacity: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(DeviceSubRequest { 1 => name, 2 => device_class_name as "deviceClassName", 3 => selectors, 4 => allocation_mode as "allocationMode", 5 => count, 6 => tolerations, 7 => capacity });
 
 /// The device this taint is attached to has the "effect" on
 /// any claim which does not tolerate the taint and, through the claim,
 /// to pods using the claim.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct DeviceTaint {
     /// The taint key to be applied to a device.
     /// Must be a label name.
@@ -1868,22 +1595,11 @@ impl std::fmt::Debug for DeviceTaint {
     }
 }
 
-impl Default for DeviceTaint {
-    fn default() -> Self {
-        DeviceTaint {
-            key: Default::default(),
-            value: Default::default(),
-            effect: Default::default(),
-            time_added: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(DeviceTaint { 1 => key, 2 => value, 3 => effect, 4 => time_added as "timeAdded" });
 
 /// The ResourceClaim this DeviceToleration is attached to tolerates any taint that matches
 /// the triple \<key,value,effect\> using the matching operator \<operator\>.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct DeviceToleration {
     /// Key is the taint key that the toleration applies to. Empty means match all taint keys.
     /// If the key is empty, operator must be Exists; this combination means to match all values and all keys.
@@ -1938,22 +1654,10 @@ impl std::fmt::Debug for DeviceToleration {
     }
 }
 
-impl Default for DeviceToleration {
-    fn default() -> Self {
-        DeviceToleration {
-            key: Default::default(),
-            operator: Default::default(),
-            value: Default::default(),
-            effect: Default::default(),
-            toleration_seconds: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(DeviceToleration { 1 => key, 2 => operator, 3 => value, 4 => effect, 5 => toleration_seconds as "tolerationSeconds" });
 
 /// ExactDeviceRequest is a request for one or more identical devices.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ExactDeviceRequest {
     /// DeviceClassName references a specific DeviceClass, which can define
     /// additional configuration and selectors to be inherited by this
@@ -2068,26 +1772,12 @@ impl std::fmt::Debug for ExactDeviceRequest {
     }
 }
 
-impl Default for ExactDeviceRequest {
-    fn default() -> Self {
-        ExactDeviceRequest {
-            device_class_name: Default::default(),
-            selectors: Default::default(),
-            allocation_mode: Default::default(),
-            count: Default::default(),
-            admin_access: Default::default(),
-            tolerations: Default::default(),
-            capacity: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ExactDeviceRequest { 1 => device_class_name as "deviceClassName", 2 => selectors, 3 => allocation_mode as "allocationMode", 4 => count, 5 => admin_access as "adminAccess", 6 => tolerations, 7 => capacity });
 
 /// NetworkDeviceData provides network-related details for the allocated device.
 /// This information may be filled by drivers or other components to configure
 /// or identify the device within a network context.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct NetworkDeviceData {
     /// InterfaceName specifies the name of the network interface associated with
     /// the allocated device. This might be the name of a physical or virtual
@@ -2130,21 +1820,11 @@ impl std::fmt::Debug for NetworkDeviceData {
     }
 }
 
-impl Default for NetworkDeviceData {
-    fn default() -> Self {
-        NetworkDeviceData {
-            interface_name: Default::default(),
-            ips: Default::default(),
-            hardware_address: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(NetworkDeviceData { 1 => interface_name as "interfaceName", 2 => ips, 3 => hardware_address as "hardwareAddress" });
 
 /// NodeAllocatableResourceMapping defines the translation between the DRA device/capacity
 /// units requested to the corresponding quantity of the node allocatable resource.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct NodeAllocatableResourceMapping {
     /// CapacityKey references a capacity name defined as a key in the
     /// \`spec.devices\[\*\].capacity\` map. When this field is set, the value associated with
@@ -2196,20 +1876,11 @@ impl std::fmt::Debug for NodeAllocatableResourceMapping {
     }
 }
 
-impl Default for NodeAllocatableResourceMapping {
-    fn default() -> Self {
-        NodeAllocatableResourceMapping {
-            capacity_key: Default::default(),
-            allocation_multiplier: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(NodeAllocatableResourceMapping { 1 => capacity_key as "capacityKey", 2 => allocation_multiplier as "allocationMultiplier" });
 
 /// OpaqueDeviceConfiguration contains configuration parameters for a driver
 /// in a format defined by the driver vendor.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct OpaqueDeviceConfiguration {
     /// Driver is used to determine which kubelet plugin needs
     /// to be passed these configuration parameters.
@@ -2247,15 +1918,6 @@ impl std::fmt::Debug for OpaqueDeviceConfiguration {
     }
 }
 
-impl Default for OpaqueDeviceConfiguration {
-    fn default() -> Self {
-        OpaqueDeviceConfiguration {
-            driver: Default::default(),
-            parameters: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(OpaqueDeviceConfiguration { 1 => driver, 2 => parameters });
 
 /// ResourceClaim describes a request for access to resources in the cluster,
@@ -2263,7 +1925,7 @@ apimachinery::proto_message!(OpaqueDeviceConfiguration { 1 => driver, 2 => param
 /// with specific properties, this is how that request is expressed. The status
 /// stanza tracks whether this claim has been satisfied and what specific
 /// resources have been allocated.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1", kind = "ResourceClaim", plural = "resourceclaims", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ResourceClaim {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -2299,23 +1961,12 @@ impl std::fmt::Debug for ResourceClaim {
     }
 }
 
-impl Default for ResourceClaim {
-    fn default() -> Self {
-        ResourceClaim {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-            status: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ResourceClaim { 1 => metadata, 2 => spec, 3 => status });
 
 /// ResourceClaimConsumerReference contains enough information to let you
 /// locate the consumer of a ResourceClaim. The user must be a resource in the same
 /// namespace as the ResourceClaim.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ResourceClaimConsumerReference {
     /// APIGroup is the group for the resource being referenced. It is
     /// empty for the core API. This matches the group in the APIVersion
@@ -2352,21 +2003,10 @@ impl std::fmt::Debug for ResourceClaimConsumerReference {
     }
 }
 
-impl Default for ResourceClaimConsumerReference {
-    fn default() -> Self {
-        ResourceClaimConsumerReference {
-            api_group: Default::default(),
-            resource: Default::default(),
-            name: Default::default(),
-            uid: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ResourceClaimConsumerReference { 1 => api_group as "apiGroup", 3 => resource, 4 => name, 5 => uid });
 
 /// ResourceClaimList is a collection of claims.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1", kind = "ResourceClaimList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ResourceClaimList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -2398,20 +2038,10 @@ impl std::fmt::Debug for ResourceClaimList {
     }
 }
 
-impl Default for ResourceClaimList {
-    fn default() -> Self {
-        ResourceClaimList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ResourceClaimList { 1 => metadata, 2 => items });
 
 /// ResourceClaimSpec defines what is being requested in a ResourceClaim and how to configure it.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ResourceClaimSpec {
     /// Devices defines how to request devices.
     pub devices: DeviceClaim,
@@ -2433,19 +2063,11 @@ impl std::fmt::Debug for ResourceClaimSpec {
     }
 }
 
-impl Default for ResourceClaimSpec {
-    fn default() -> Self {
-        ResourceClaimSpec {
-            devices: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ResourceClaimSpec { 1 => devices });
 
 /// ResourceClaimStatus tracks whether the resource has been allocated and what
 /// the result of that was.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ResourceClaimStatus {
     /// Allocation is set once the claim has been allocated successfully.
     pub allocation: Option<AllocationResult>,
@@ -2497,20 +2119,10 @@ impl std::fmt::Debug for ResourceClaimStatus {
     }
 }
 
-impl Default for ResourceClaimStatus {
-    fn default() -> Self {
-        ResourceClaimStatus {
-            allocation: Default::default(),
-            reserved_for: Default::default(),
-            devices: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ResourceClaimStatus { 1 => allocation, 2 => reserved_for as "reservedFor", 4 => devices });
 
 /// ResourceClaimTemplate is used to produce ResourceClaim objects.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1", kind = "ResourceClaimTemplate", plural = "resourceclaimtemplates", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ResourceClaimTemplate {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -2545,20 +2157,10 @@ impl std::fmt::Debug for ResourceClaimTemplate {
     }
 }
 
-impl Default for ResourceClaimTemplate {
-    fn default() -> Self {
-        ResourceClaimTemplate {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ResourceClaimTemplate { 1 => metadata, 2 => spec });
 
 /// ResourceClaimTemplateList is a collection of claim templates.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1", kind = "ResourceClaimTemplateList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ResourceClaimTemplateList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -2590,20 +2192,10 @@ impl std::fmt::Debug for ResourceClaimTemplateList {
     }
 }
 
-impl Default for ResourceClaimTemplateList {
-    fn default() -> Self {
-        ResourceClaimTemplateList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ResourceClaimTemplateList { 1 => metadata, 2 => items });
 
 /// ResourceClaimTemplateSpec contains the metadata and fields for a ResourceClaim.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ResourceClaimTemplateSpec {
     /// ObjectMeta may contain labels and annotations that will be copied into the ResourceClaim
     /// when creating it. No other fields are allowed and will be rejected during
@@ -2633,19 +2225,10 @@ impl std::fmt::Debug for ResourceClaimTemplateSpec {
     }
 }
 
-impl Default for ResourceClaimTemplateSpec {
-    fn default() -> Self {
-        ResourceClaimTemplateSpec {
-            metadata: Default::default(),
-            spec: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ResourceClaimTemplateSpec { 1 => metadata, 2 => spec });
 
 /// ResourcePool describes the pool that ResourceSlices belong to.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ResourcePool {
     /// Name is used to identify the pool. For node-local devices, this
     /// is often the node name, but this is not required.
@@ -2694,16 +2277,6 @@ impl std::fmt::Debug for ResourcePool {
     }
 }
 
-impl Default for ResourcePool {
-    fn default() -> Self {
-        ResourcePool {
-            name: Default::default(),
-            generation: Default::default(),
-            resource_slice_count: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ResourcePool { 1 => name, 2 => generation, 3 => resource_slice_count as "resourceSliceCount" });
 
 /// ResourceSlice represents one or more resources in a pool of similar resources,
@@ -2727,7 +2300,7 @@ apimachinery::proto_message!(ResourcePool { 1 => name, 2 => generation, 3 => res
 ///
 /// For resources that are not local to a node, the node name is not set. Instead,
 /// the driver may use a node selector to specify where the devices are available.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1", kind = "ResourceSlice", plural = "resourceslices", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ResourceSlice {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -2760,20 +2333,10 @@ impl std::fmt::Debug for ResourceSlice {
     }
 }
 
-impl Default for ResourceSlice {
-    fn default() -> Self {
-        ResourceSlice {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ResourceSlice { 1 => metadata, 2 => spec });
 
 /// ResourceSliceList is a collection of ResourceSlices.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1", kind = "ResourceSliceList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ResourceSliceList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -2805,20 +2368,10 @@ impl std::fmt::Debug for ResourceSliceList {
     }
 }
 
-impl Default for ResourceSliceList {
-    fn default() -> Self {
-        ResourceSliceList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ResourceSliceList { 1 => metadata, 2 => items });
 
 /// ResourceSliceSpec contains the information published by the driver in one ResourceSlice.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ResourceSliceSpec {
     /// Driver identifies the DRA driver providing the capacity information.
     /// A field selector can be used to list only ResourceSlice
@@ -2906,21 +2459,6 @@ impl std::fmt::Debug for ResourceSliceSpec {
             .field("per_device_node_selection", &self.per_device_node_selection)
             .field("shared_counters", &self.shared_counters)
             .finish()
-    }
-}
-
-impl Default for ResourceSliceSpec {
-    fn default() -> Self {
-        ResourceSliceSpec {
-            driver: Default::default(),
-            pool: Default::default(),
-            node_name: Default::default(),
-            node_selector: Default::default(),
-            all_nodes: Default::default(),
-            devices: Default::default(),
-            per_device_node_selection: Default::default(),
-            shared_counters: Default::default(),
-        }
     }
 }
 

@@ -51,7 +51,7 @@ pub type DeviceTaintSelector = crate::resource::v1beta2::DeviceTaintSelector;
 /// DeviceTaintRule adds one taint to all devices which match the selector.
 /// This has the same effect as if the taint was specified directly
 /// in the ResourceSlice by the DRA driver.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1alpha3", kind = "DeviceTaintRule", plural = "devicetaintrules", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::resource::v1beta2::DeviceTaintRule)]
@@ -94,21 +94,10 @@ impl std::fmt::Debug for DeviceTaintRule {
     }
 }
 
-impl Default for DeviceTaintRule {
-    fn default() -> Self {
-        DeviceTaintRule {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-            status: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(DeviceTaintRule { 1 => metadata, 2 => spec, 3 => status });
 
 /// DeviceTaintRuleList is a collection of DeviceTaintRules.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "resource.k8s.io",
     version = "v1alpha3",
@@ -150,20 +139,10 @@ impl std::fmt::Debug for DeviceTaintRuleList {
     }
 }
 
-impl Default for DeviceTaintRuleList {
-    fn default() -> Self {
-        DeviceTaintRuleList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(DeviceTaintRuleList { 1 => metadata, 2 => items });
 
 /// PoolStatus contains status information for a single resource pool.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PoolStatus {
     /// Driver is the DRA driver name for this pool.
     /// Must be a DNS subdomain (e.g., "gpu.example.com").
@@ -243,29 +222,12 @@ impl std::fmt::Debug for PoolStatus {
     }
 }
 
-impl Default for PoolStatus {
-    fn default() -> Self {
-        PoolStatus {
-            driver: Default::default(),
-            pool_name: Default::default(),
-            generation: Default::default(),
-            resource_slice_count: Default::default(),
-            total_devices: Default::default(),
-            allocated_devices: Default::default(),
-            available_devices: Default::default(),
-            unavailable_devices: Default::default(),
-            node_name: Default::default(),
-            validation_error: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PoolStatus { 1 => driver, 2 => pool_name as "poolName", 3 => node_name as "nodeName", 4 => total_devices as "totalDevices", 5 => allocated_devices as "allocatedDevices", 6 => available_devices as "availableDevices", 7 => unavailable_devices as "unavailableDevices", 8 => resource_slice_count as "resourceSliceCount", 9 => generation, 10 => validation_error as "validationError" });
 
 /// ResourcePoolStatusRequest triggers a one-time calculation of resource pool status
 /// based on the provided filters. Once status is set, the request is considered complete and will not be reprocessed.
 /// Users should delete and recreate requests to get updated information.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1alpha3", kind = "ResourcePoolStatusRequest", plural = "resourcepoolstatusrequests", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct ResourcePoolStatusRequest {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -303,21 +265,10 @@ impl std::fmt::Debug for ResourcePoolStatusRequest {
     }
 }
 
-impl Default for ResourcePoolStatusRequest {
-    fn default() -> Self {
-        ResourcePoolStatusRequest {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-            status: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ResourcePoolStatusRequest { 1 => metadata, 2 => spec, 3 => status });
 
 /// ResourcePoolStatusRequestList is a collection of ResourcePoolStatusRequests.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "resource.k8s.io",
     version = "v1alpha3",
@@ -355,20 +306,10 @@ impl std::fmt::Debug for ResourcePoolStatusRequestList {
     }
 }
 
-impl Default for ResourcePoolStatusRequestList {
-    fn default() -> Self {
-        ResourcePoolStatusRequestList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ResourcePoolStatusRequestList { 1 => metadata, 2 => items });
 
 /// ResourcePoolStatusRequestSpec defines the filters for the pool status request.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ResourcePoolStatusRequestSpec {
     /// Driver specifies the DRA driver name to filter pools.
     /// Only pools from ResourceSlices with this driver will be included.
@@ -409,20 +350,10 @@ impl std::fmt::Debug for ResourcePoolStatusRequestSpec {
     }
 }
 
-impl Default for ResourcePoolStatusRequestSpec {
-    fn default() -> Self {
-        ResourcePoolStatusRequestSpec {
-            driver: Default::default(),
-            pool_name: Default::default(),
-            limit: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ResourcePoolStatusRequestSpec { 1 => driver, 2 => pool_name as "poolName", 3 => limit });
 
 /// ResourcePoolStatusRequestStatus contains the calculated pool status information.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ResourcePoolStatusRequestStatus {
     /// PoolCount is the total number of pools that matched the filter criteria,
     /// regardless of truncation. This helps users understand how many pools exist
@@ -462,16 +393,6 @@ impl std::fmt::Debug for ResourcePoolStatusRequestStatus {
             .field("pools", &self.pools)
             .field("conditions", &self.conditions)
             .finish()
-    }
-}
-
-impl Default for ResourcePoolStatusRequestStatus {
-    fn default() -> Self {
-        ResourcePoolStatusRequestStatus {
-            pool_count: Default::default(),
-            pools: Default::default(),
-            conditions: Default::default(),
-        }
     }
 }
 

@@ -233,7 +233,7 @@ pub type ResourceClaimStatus = crate::resource::v1::ResourceClaimStatus;
 pub type ResourcePool = crate::resource::v1::ResourcePool;
 
 /// BasicDevice defines one device instance.
-#[derive(apimachinery::ApiType, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::resource::v1::Device, hub_only = [name], nested)]
 pub struct BasicDevice {
     /// Attributes defines the set of attributes for this device.
@@ -400,30 +400,11 @@ impl std::fmt::Debug for BasicDevice {
     }
 }
 
-impl Default for BasicDevice {
-    fn default() -> Self {
-        BasicDevice {
-            attributes: Default::default(),
-            capacity: Default::default(),
-            consumes_counters: Default::default(),
-            node_name: Default::default(),
-            node_selector: Default::default(),
-            all_nodes: Default::default(),
-            taints: Default::default(),
-            binds_to_node: Default::default(),
-            binding_conditions: Default::default(),
-            binding_failure_conditions: Default::default(),
-            allow_multiple_allocations: Default::default(),
-            node_allocatable_resource_mappings: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(BasicDevice { 1 => attributes, 2 => capacity, 3 => consumes_counters as "consumesCounters", 4 => node_name as "nodeName", 5 => node_selector as "nodeSelector", 6 => all_nodes as "allNodes", 7 => taints, 8 => binds_to_node as "bindsToNode", 9 => binding_conditions as "bindingConditions", 10 => binding_failure_conditions as "bindingFailureConditions", 11 => allow_multiple_allocations as "allowMultipleAllocations", 12 => node_allocatable_resource_mappings as "nodeAllocatableResourceMappings" });
 
 /// Device represents one individual hardware instance that can be selected based
 /// on its attributes. Besides the name, exactly one field must be set.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct Device {
     /// Name is unique identifier among all devices managed by
     /// the driver in the pool. It must be a DNS label.
@@ -450,19 +431,10 @@ impl std::fmt::Debug for Device {
     }
 }
 
-impl Default for Device {
-    fn default() -> Self {
-        Device {
-            name: Default::default(),
-            basic: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(Device { 1 => name, 2 => basic });
 
 /// DeviceClaim defines how to request devices with a ResourceClaim.
-#[derive(apimachinery::ApiType, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::resource::v1::DeviceClaim, nested)]
 pub struct DeviceClaim {
     /// Requests represent individual requests for distinct devices which
@@ -502,16 +474,6 @@ impl std::fmt::Debug for DeviceClaim {
     }
 }
 
-impl Default for DeviceClaim {
-    fn default() -> Self {
-        DeviceClaim {
-            requests: Default::default(),
-            constraints: Default::default(),
-            config: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(DeviceClaim { 1 => requests, 2 => constraints, 3 => config });
 
 /// DeviceClass is a vendor- or admin-provided resource that contains
@@ -521,7 +483,7 @@ apimachinery::proto_message!(DeviceClaim { 1 => requests, 2 => constraints, 3 =>
 ///
 /// This is an alpha type and requires enabling the DynamicResourceAllocation
 /// feature gate.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1beta1", kind = "DeviceClass", plural = "deviceclasses", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::resource::v1::DeviceClass)]
@@ -564,20 +526,10 @@ impl std::fmt::Debug for DeviceClass {
     }
 }
 
-impl Default for DeviceClass {
-    fn default() -> Self {
-        DeviceClass {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(DeviceClass { 1 => metadata, 2 => spec });
 
 /// DeviceClassList is a collection of classes.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "resource.k8s.io",
     version = "v1beta1",
@@ -619,22 +571,12 @@ impl std::fmt::Debug for DeviceClassList {
     }
 }
 
-impl Default for DeviceClassList {
-    fn default() -> Self {
-        DeviceClassList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(DeviceClassList { 1 => metadata, 2 => items });
 
 /// DeviceRequest is a request for devices required for a claim.
 /// This is typically a request for a single resource like a device, but can
 /// also ask for several identical devices.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct DeviceRequest {
     /// Name can be used to reference this request in a pod.spec.containers\[\].resources.claims
     /// entry and in a constraint of the claim.
@@ -795,22 +737,6 @@ impl std::fmt::Debug for DeviceRequest {
     }
 }
 
-impl Default for DeviceRequest {
-    fn default() -> Self {
-        DeviceRequest {
-            name: Default::default(),
-            device_class_name: Default::default(),
-            selectors: Default::default(),
-            allocation_mode: Default::default(),
-            count: Default::default(),
-            admin_access: Default::default(),
-            first_available: Default::default(),
-            tolerations: Default::default(),
-            capacity: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(DeviceRequest { 1 => name, 2 => device_class_name as "deviceClassName", 3 => selectors, 4 => allocation_mode as "allocationMode", 5 => count, 6 => admin_access as "adminAccess", 7 => first_available as "firstAvailable", 8 => tolerations, 9 => capacity });
 
 /// DeviceSubRequest describes a request for device provided in the
@@ -822,7 +748,7 @@ apimachinery::proto_message!(DeviceRequest { 1 => name, 2 => device_class_name a
 /// or FirstAvailable fields, as those can only be set on the top-level request.
 /// AdminAccess is not supported for requests with a prioritized list, and
 /// recursive FirstAvailable fields are not supported.
-#[derive(apimachinery::ApiType, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::resource::v1::DeviceSubRequest, nested)]
 pub struct DeviceSubRequest {
     /// Name can be used to reference this subrequest in the list of constraints
@@ -941,20 +867,6 @@ impl std::fmt::Debug for DeviceSubRequest {
     }
 }
 
-impl Default for DeviceSubRequest {
-    fn default() -> Self {
-        DeviceSubRequest {
-            name: Default::default(),
-            device_class_name: Default::default(),
-            selectors: Default::default(),
-            allocation_mode: Default::default(),
-            count: Default::default(),
-            tolerations: Default::default(),
-            capacity: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(DeviceSubRequest { 1 => name, 2 => device_class_name as "deviceClassName", 3 => selectors, 4 => allocation_mode as "allocationMode", 5 => count, 7 => tolerations, 8 => capacity });
 
 /// ResourceClaim describes a request for access to resources in the cluster,
@@ -965,7 +877,7 @@ apimachinery::proto_message!(DeviceSubRequest { 1 => name, 2 => device_class_nam
 ///
 /// This is an alpha type and requires enabling the DynamicResourceAllocation
 /// feature gate.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1beta1", kind = "ResourceClaim", plural = "resourceclaims", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::resource::v1::ResourceClaim)]
@@ -1006,21 +918,10 @@ impl std::fmt::Debug for ResourceClaim {
     }
 }
 
-impl Default for ResourceClaim {
-    fn default() -> Self {
-        ResourceClaim {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-            status: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ResourceClaim { 1 => metadata, 2 => spec, 3 => status });
 
 /// ResourceClaimList is a collection of claims.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "resource.k8s.io",
     version = "v1beta1",
@@ -1062,20 +963,10 @@ impl std::fmt::Debug for ResourceClaimList {
     }
 }
 
-impl Default for ResourceClaimList {
-    fn default() -> Self {
-        ResourceClaimList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ResourceClaimList { 1 => metadata, 2 => items });
 
 /// ResourceClaimSpec defines what is being requested in a ResourceClaim and how to configure it.
-#[derive(apimachinery::ApiType, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::resource::v1::ResourceClaimSpec, nested)]
 pub struct ResourceClaimSpec {
     /// Devices defines how to request devices.
@@ -1098,21 +989,13 @@ impl std::fmt::Debug for ResourceClaimSpec {
     }
 }
 
-impl Default for ResourceClaimSpec {
-    fn default() -> Self {
-        ResourceClaimSpec {
-            devices: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ResourceClaimSpec { 1 => devices });
 
 /// ResourceClaimTemplate is used to produce ResourceClaim objects.
 ///
 /// This is an alpha type and requires enabling the DynamicResourceAllocation
 /// feature gate.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1beta1", kind = "ResourceClaimTemplate", plural = "resourceclaimtemplates", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::resource::v1::ResourceClaimTemplate)]
@@ -1151,20 +1034,10 @@ impl std::fmt::Debug for ResourceClaimTemplate {
     }
 }
 
-impl Default for ResourceClaimTemplate {
-    fn default() -> Self {
-        ResourceClaimTemplate {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ResourceClaimTemplate { 1 => metadata, 2 => spec });
 
 /// ResourceClaimTemplateList is a collection of claim templates.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "resource.k8s.io",
     version = "v1beta1",
@@ -1206,20 +1079,10 @@ impl std::fmt::Debug for ResourceClaimTemplateList {
     }
 }
 
-impl Default for ResourceClaimTemplateList {
-    fn default() -> Self {
-        ResourceClaimTemplateList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ResourceClaimTemplateList { 1 => metadata, 2 => items });
 
 /// ResourceClaimTemplateSpec contains the metadata and fields for a ResourceClaim.
-#[derive(apimachinery::ApiType, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::resource::v1::ResourceClaimTemplateSpec, nested)]
 pub struct ResourceClaimTemplateSpec {
     /// ObjectMeta may contain labels and annotations that will be copied into the ResourceClaim
@@ -1251,15 +1114,6 @@ impl std::fmt::Debug for ResourceClaimTemplateSpec {
     }
 }
 
-impl Default for ResourceClaimTemplateSpec {
-    fn default() -> Self {
-        ResourceClaimTemplateSpec {
-            metadata: Default::default(),
-            spec: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ResourceClaimTemplateSpec { 1 => metadata, 2 => spec });
 
 /// ResourceSlice represents one or more resources in a pool of similar resources,
@@ -1286,7 +1140,7 @@ apimachinery::proto_message!(ResourceClaimTemplateSpec { 1 => metadata, 2 => spe
 ///
 /// This is an alpha type and requires enabling the DynamicResourceAllocation
 /// feature gate.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1beta1", kind = "ResourceSlice", plural = "resourceslices", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::resource::v1::ResourceSlice)]
@@ -1323,20 +1177,10 @@ impl std::fmt::Debug for ResourceSlice {
     }
 }
 
-impl Default for ResourceSlice {
-    fn default() -> Self {
-        ResourceSlice {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ResourceSlice { 1 => metadata, 2 => spec });
 
 /// ResourceSliceList is a collection of ResourceSlices.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "resource.k8s.io",
     version = "v1beta1",
@@ -1378,20 +1222,10 @@ impl std::fmt::Debug for ResourceSliceList {
     }
 }
 
-impl Default for ResourceSliceList {
-    fn default() -> Self {
-        ResourceSliceList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(ResourceSliceList { 1 => metadata, 2 => items });
 
 /// ResourceSliceSpec contains the information published by the driver in one ResourceSlice.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ResourceSliceSpec {
     /// Driver identifies the DRA driver providing the capacity information.
     /// A field selector can be used to list only ResourceSlice
@@ -1481,21 +1315,6 @@ impl std::fmt::Debug for ResourceSliceSpec {
             .field("per_device_node_selection", &self.per_device_node_selection)
             .field("shared_counters", &self.shared_counters)
             .finish()
-    }
-}
-
-impl Default for ResourceSliceSpec {
-    fn default() -> Self {
-        ResourceSliceSpec {
-            driver: Default::default(),
-            pool: Default::default(),
-            node_name: Default::default(),
-            node_selector: Default::default(),
-            all_nodes: Default::default(),
-            devices: Default::default(),
-            per_device_node_selection: Default::default(),
-            shared_counters: Default::default(),
-        }
     }
 }
 

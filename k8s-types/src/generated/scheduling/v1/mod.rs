@@ -4,7 +4,7 @@
 
 /// PriorityClass defines mapping from a priority class name to the priority
 /// integer value. The value can be any valid integer.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "scheduling.k8s.io", version = "v1", kind = "PriorityClass", plural = "priorityclasses", cluster_scoped, short_names = ["pc"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct PriorityClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -58,23 +58,10 @@ impl std::fmt::Debug for PriorityClass {
     }
 }
 
-impl Default for PriorityClass {
-    fn default() -> Self {
-        PriorityClass {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            value: Default::default(),
-            global_default: Default::default(),
-            description: Default::default(),
-            preemption_policy: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PriorityClass { 1 => metadata, 2 => value, 3 => global_default as "globalDefault", 4 => description, 5 => preemption_policy as "preemptionPolicy" });
 
 /// PriorityClassList is a collection of priority classes.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "scheduling.k8s.io", version = "v1", kind = "PriorityClassList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct PriorityClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -104,16 +91,6 @@ impl std::fmt::Debug for PriorityClassList {
             .field("metadata", &self.metadata)
             .field("items", &self.items)
             .finish()
-    }
-}
-
-impl Default for PriorityClassList {
-    fn default() -> Self {
-        PriorityClassList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
     }
 }
 

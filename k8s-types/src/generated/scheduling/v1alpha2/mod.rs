@@ -4,7 +4,7 @@
 
 /// BasicSchedulingPolicy indicates that standard Kubernetes
 /// scheduling behavior should be used.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct BasicSchedulingPolicy {}
 
 impl Clone for BasicSchedulingPolicy {
@@ -19,16 +19,10 @@ impl std::fmt::Debug for BasicSchedulingPolicy {
     }
 }
 
-impl Default for BasicSchedulingPolicy {
-    fn default() -> Self {
-        BasicSchedulingPolicy {}
-    }
-}
-
 apimachinery::proto_message!(BasicSchedulingPolicy {});
 
 /// GangSchedulingPolicy defines the parameters for gang scheduling.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct GangSchedulingPolicy {
     /// MinCount is the minimum number of pods that must be schedulable or scheduled
     /// at the same time for the scheduler to admit the entire group.
@@ -52,21 +46,13 @@ impl std::fmt::Debug for GangSchedulingPolicy {
     }
 }
 
-impl Default for GangSchedulingPolicy {
-    fn default() -> Self {
-        GangSchedulingPolicy {
-            min_count: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(GangSchedulingPolicy { 1 => min_count as "minCount" });
 
 /// PodGroup represents a runtime instance of pods grouped together.
 /// PodGroups are created by workload controllers (Job, LWS, JobSet, etc...) from
 /// Workload.podGroupTemplates.
 /// PodGroup API enablement is toggled by the GenericWorkload feature gate.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "scheduling.k8s.io", version = "v1alpha2", kind = "PodGroup", plural = "podgroups", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct PodGroup {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -102,21 +88,10 @@ impl std::fmt::Debug for PodGroup {
     }
 }
 
-impl Default for PodGroup {
-    fn default() -> Self {
-        PodGroup {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-            status: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PodGroup { 1 => metadata, 2 => spec, 3 => status });
 
 /// PodGroupList contains a list of PodGroup resources.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "scheduling.k8s.io",
     version = "v1alpha2",
@@ -154,16 +129,6 @@ impl std::fmt::Debug for PodGroupList {
     }
 }
 
-impl Default for PodGroupList {
-    fn default() -> Self {
-        PodGroupList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PodGroupList { 1 => metadata, 2 => items });
 
 /// PodGroupResourceClaim references exactly one ResourceClaim, either directly
@@ -174,7 +139,7 @@ apimachinery::proto_message!(PodGroupList { 1 => metadata, 2 => items });
 /// Pods that need access to the ResourceClaim define a matching reference in its
 /// own Spec.ResourceClaims. The Pod's claim must match all fields of the
 /// PodGroup's claim exactly.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PodGroupResourceClaim {
     /// Name uniquely identifies this resource claim inside the PodGroup.
     /// This must be a DNS\_LABEL.
@@ -227,22 +192,12 @@ impl std::fmt::Debug for PodGroupResourceClaim {
     }
 }
 
-impl Default for PodGroupResourceClaim {
-    fn default() -> Self {
-        PodGroupResourceClaim {
-            name: Default::default(),
-            resource_claim_name: Default::default(),
-            resource_claim_template_name: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PodGroupResourceClaim { 1 => name, 2 => resource_claim_name as "resourceClaimName", 3 => resource_claim_template_name as "resourceClaimTemplateName" });
 
 /// PodGroupResourceClaimStatus is stored in the PodGroupStatus for each
 /// PodGroupResourceClaim which references a ResourceClaimTemplate. It stores the
 /// generated name for the corresponding ResourceClaim.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PodGroupResourceClaimStatus {
     /// Name uniquely identifies this resource claim inside the PodGroup. This
     /// must match the name of an entry in podgroup.spec.resourceClaims, which
@@ -273,19 +228,10 @@ impl std::fmt::Debug for PodGroupResourceClaimStatus {
     }
 }
 
-impl Default for PodGroupResourceClaimStatus {
-    fn default() -> Self {
-        PodGroupResourceClaimStatus {
-            name: Default::default(),
-            resource_claim_name: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PodGroupResourceClaimStatus { 1 => name, 2 => resource_claim_name as "resourceClaimName" });
 
 /// PodGroupSchedulingConstraints defines scheduling constraints (e.g. topology) for a PodGroup.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PodGroupSchedulingConstraints {
     /// Topology defines the topology constraints for the pod group.
     /// Currently only a single topology constraint can be specified. This may change in the future.
@@ -309,19 +255,11 @@ impl std::fmt::Debug for PodGroupSchedulingConstraints {
     }
 }
 
-impl Default for PodGroupSchedulingConstraints {
-    fn default() -> Self {
-        PodGroupSchedulingConstraints {
-            topology: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PodGroupSchedulingConstraints { 1 => topology });
 
 /// PodGroupSchedulingPolicy defines the scheduling configuration for a PodGroup.
 /// Exactly one policy must be set.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PodGroupSchedulingPolicy {
     /// Basic specifies that the pods in this group should be scheduled using
     /// standard Kubernetes scheduling behavior.
@@ -349,19 +287,10 @@ impl std::fmt::Debug for PodGroupSchedulingPolicy {
     }
 }
 
-impl Default for PodGroupSchedulingPolicy {
-    fn default() -> Self {
-        PodGroupSchedulingPolicy {
-            basic: Default::default(),
-            gang: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PodGroupSchedulingPolicy { 1 => basic, 2 => gang });
 
 /// PodGroupSpec defines the desired state of a PodGroup.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PodGroupSpec {
     /// PodGroupTemplateRef references an optional PodGroup template within other object
     /// (e.g. Workload) that was used to create the PodGroup. This field is immutable.
@@ -444,24 +373,10 @@ impl std::fmt::Debug for PodGroupSpec {
     }
 }
 
-impl Default for PodGroupSpec {
-    fn default() -> Self {
-        PodGroupSpec {
-            pod_group_template_ref: Default::default(),
-            scheduling_policy: Default::default(),
-            scheduling_constraints: Default::default(),
-            resource_claims: Default::default(),
-            disruption_mode: Default::default(),
-            priority_class_name: Default::default(),
-            priority: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PodGroupSpec { 1 => pod_group_template_ref as "podGroupTemplateRef", 2 => scheduling_policy as "schedulingPolicy", 3 => scheduling_constraints as "schedulingConstraints", 4 => resource_claims as "resourceClaims", 5 => disruption_mode as "disruptionMode", 6 => priority_class_name as "priorityClassName", 7 => priority });
 
 /// PodGroupStatus represents information about the status of a pod group.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PodGroupStatus {
     /// Conditions represent the latest observations of the PodGroup's state.
     ///
@@ -504,19 +419,10 @@ impl std::fmt::Debug for PodGroupStatus {
     }
 }
 
-impl Default for PodGroupStatus {
-    fn default() -> Self {
-        PodGroupStatus {
-            conditions: Default::default(),
-            resource_claim_statuses: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PodGroupStatus { 1 => conditions, 2 => resource_claim_statuses as "resourceClaimStatuses" });
 
 /// PodGroupTemplate represents a template for a set of pods with a scheduling policy.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PodGroupTemplate {
     /// Name is a unique identifier for the PodGroupTemplate within the Workload.
     /// It must be a DNS label. This field is immutable.
@@ -590,25 +496,11 @@ impl std::fmt::Debug for PodGroupTemplate {
     }
 }
 
-impl Default for PodGroupTemplate {
-    fn default() -> Self {
-        PodGroupTemplate {
-            name: Default::default(),
-            scheduling_policy: Default::default(),
-            scheduling_constraints: Default::default(),
-            resource_claims: Default::default(),
-            disruption_mode: Default::default(),
-            priority_class_name: Default::default(),
-            priority: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PodGroupTemplate { 1 => name, 2 => scheduling_policy as "schedulingPolicy", 3 => scheduling_constraints as "schedulingConstraints", 4 => resource_claims as "resourceClaims", 5 => disruption_mode as "disruptionMode", 6 => priority_class_name as "priorityClassName", 7 => priority });
 
 /// PodGroupTemplateReference references a PodGroup template defined in some object (e.g. Workload).
 /// Exactly one reference must be set.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PodGroupTemplateReference {
     /// Workload references the PodGroupTemplate within the Workload object that was used to create
     /// the PodGroup.
@@ -632,18 +524,10 @@ impl std::fmt::Debug for PodGroupTemplateReference {
     }
 }
 
-impl Default for PodGroupTemplateReference {
-    fn default() -> Self {
-        PodGroupTemplateReference {
-            workload: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PodGroupTemplateReference { 1 => workload });
 
 /// TopologyConstraint defines a topology constraint for a PodGroup.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct TopologyConstraint {
     /// Key specifies the key of the node label representing the topology domain.
     /// All pods within the PodGroup must be colocated within the same domain instance.
@@ -668,18 +552,10 @@ impl std::fmt::Debug for TopologyConstraint {
     }
 }
 
-impl Default for TopologyConstraint {
-    fn default() -> Self {
-        TopologyConstraint {
-            key: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(TopologyConstraint { 1 => key });
 
 /// TypedLocalObjectReference allows to reference typed object inside the same namespace.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct TypedLocalObjectReference {
     /// APIGroup is the group for the resource being referenced.
     /// If APIGroup is empty, the specified Kind must be in the core API group.
@@ -715,23 +591,13 @@ impl std::fmt::Debug for TypedLocalObjectReference {
     }
 }
 
-impl Default for TypedLocalObjectReference {
-    fn default() -> Self {
-        TypedLocalObjectReference {
-            api_group: Default::default(),
-            kind: Default::default(),
-            name: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(TypedLocalObjectReference { 1 => api_group as "apiGroup", 2 => kind, 3 => name });
 
 /// Workload allows for expressing scheduling constraints that should be used
 /// when managing the lifecycle of workloads from the scheduling perspective,
 /// including scheduling, preemption, eviction and other phases.
 /// Workload API enablement is toggled by the GenericWorkload feature gate.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "scheduling.k8s.io", version = "v1alpha2", kind = "Workload", plural = "workloads", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct Workload {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -763,20 +629,10 @@ impl std::fmt::Debug for Workload {
     }
 }
 
-impl Default for Workload {
-    fn default() -> Self {
-        Workload {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(Workload { 1 => metadata, 2 => spec });
 
 /// WorkloadList contains a list of Workload resources.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "scheduling.k8s.io",
     version = "v1alpha2",
@@ -814,20 +670,10 @@ impl std::fmt::Debug for WorkloadList {
     }
 }
 
-impl Default for WorkloadList {
-    fn default() -> Self {
-        WorkloadList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(WorkloadList { 1 => metadata, 2 => items });
 
 /// WorkloadPodGroupTemplateReference references the PodGroupTemplate within the Workload object.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct WorkloadPodGroupTemplateReference {
     /// WorkloadName defines the name of the Workload object.
     pub workload_name: String,
@@ -853,19 +699,10 @@ impl std::fmt::Debug for WorkloadPodGroupTemplateReference {
     }
 }
 
-impl Default for WorkloadPodGroupTemplateReference {
-    fn default() -> Self {
-        WorkloadPodGroupTemplateReference {
-            workload_name: Default::default(),
-            pod_group_template_name: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(WorkloadPodGroupTemplateReference { 1 => workload_name as "workloadName", 2 => pod_group_template_name as "podGroupTemplateName" });
 
 /// WorkloadSpec defines the desired state of a Workload.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct WorkloadSpec {
     /// ControllerRef is an optional reference to the controlling object, such as a
     /// Deployment or Job. This field is intended for use by tools like CLIs
@@ -893,15 +730,6 @@ impl std::fmt::Debug for WorkloadSpec {
             .field("controller_ref", &self.controller_ref)
             .field("pod_group_templates", &self.pod_group_templates)
             .finish()
-    }
-}
-
-impl Default for WorkloadSpec {
-    fn default() -> Self {
-        WorkloadSpec {
-            controller_ref: Default::default(),
-            pod_group_templates: Default::default(),
-        }
     }
 }
 

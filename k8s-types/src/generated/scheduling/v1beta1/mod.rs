@@ -5,7 +5,7 @@
 /// DEPRECATED - This group version of PriorityClass is deprecated by scheduling.k8s.io/v1/PriorityClass.
 /// PriorityClass defines mapping from a priority class name to the priority
 /// integer value. The value can be any valid integer.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "scheduling.k8s.io", version = "v1beta1", kind = "PriorityClass", plural = "priorityclasses", cluster_scoped, short_names = ["pc"], verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::scheduling::v1::PriorityClass)]
@@ -67,23 +67,10 @@ impl std::fmt::Debug for PriorityClass {
     }
 }
 
-impl Default for PriorityClass {
-    fn default() -> Self {
-        PriorityClass {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            value: Default::default(),
-            global_default: Default::default(),
-            description: Default::default(),
-            preemption_policy: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(PriorityClass { 1 => metadata, 2 => value, 3 => global_default as "globalDefault", 4 => description, 5 => preemption_policy as "preemptionPolicy" });
 
 /// PriorityClassList is a collection of priority classes.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "scheduling.k8s.io",
     version = "v1beta1",
@@ -123,16 +110,6 @@ impl std::fmt::Debug for PriorityClassList {
             .field("metadata", &self.metadata)
             .field("items", &self.items)
             .finish()
-    }
-}
-
-impl Default for PriorityClassList {
-    fn default() -> Self {
-        PriorityClassList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
     }
 }
 

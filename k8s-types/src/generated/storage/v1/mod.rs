@@ -7,7 +7,7 @@
 /// Kubernetes attach detach controller uses this object to determine whether attach is required.
 /// Kubelet uses this object to determine whether pod information needs to be passed on mount.
 /// CSIDriver objects are non-namespaced.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1", kind = "CSIDriver", plural = "csidrivers", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct CSIDriver {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -45,20 +45,10 @@ impl std::fmt::Debug for CSIDriver {
     }
 }
 
-impl Default for CSIDriver {
-    fn default() -> Self {
-        CSIDriver {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(CSIDriver { 1 => metadata, 2 => spec });
 
 /// CSIDriverList is a collection of CSIDriver objects.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1", kind = "CSIDriverList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct CSIDriverList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -91,20 +81,10 @@ impl std::fmt::Debug for CSIDriverList {
     }
 }
 
-impl Default for CSIDriverList {
-    fn default() -> Self {
-        CSIDriverList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(CSIDriverList { 1 => metadata, 2 => items });
 
 /// CSIDriverSpec is the specification of a CSIDriver.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct CSIDriverSpec {
     /// attachRequired indicates this CSI volume driver requires an attach
     /// operation (because it implements the CSI ControllerPublishVolume()
@@ -328,24 +308,6 @@ impl std::fmt::Debug for CSIDriverSpec {
     }
 }
 
-impl Default for CSIDriverSpec {
-    fn default() -> Self {
-        CSIDriverSpec {
-            attach_required: Default::default(),
-            pod_info_on_mount: Default::default(),
-            volume_lifecycle_modes: Default::default(),
-            storage_capacity: Default::default(),
-            fs_group_policy: Default::default(),
-            token_requests: Default::default(),
-            requires_republish: Default::default(),
-            se_linux_mount: Default::default(),
-            node_allocatable_update_period_seconds: Default::default(),
-            service_account_token_in_secrets: Default::default(),
-            prevent_pod_scheduling_if_missing: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(CSIDriverSpec { 1 => attach_required as "attachRequired", 2 => pod_info_on_mount as "podInfoOnMount", 3 => volume_lifecycle_modes as "volumeLifecycleModes", 4 => storage_capacity as "storageCapacity", 5 => fs_group_policy as "fsGroupPolicy", 6 => token_requests as "tokenRequests", 7 => requires_republish as "requiresRepublish", 8 => se_linux_mount as "seLinuxMount", 9 => node_allocatable_update_period_seconds as "nodeAllocatableUpdatePeriodSeconds", 10 => service_account_token_in_secrets as "serviceAccountTokenInSecrets", 11 => prevent_pod_scheduling_if_missing as "preventPodSchedulingIfMissing" });
 
 /// CSINode holds information about all CSI drivers installed on a node.
@@ -357,7 +319,7 @@ apimachinery::proto_message!(CSIDriverSpec { 1 => attach_required as "attachRequ
 /// there are no CSI Drivers available on the node, or the Kubelet version is low
 /// enough that it doesn't create this object.
 /// CSINode has an OwnerReference that points to the corresponding node object.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1", kind = "CSINode", plural = "csinodes", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct CSINode {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -389,20 +351,10 @@ impl std::fmt::Debug for CSINode {
     }
 }
 
-impl Default for CSINode {
-    fn default() -> Self {
-        CSINode {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(CSINode { 1 => metadata, 2 => spec });
 
 /// CSINodeDriver holds information about the specification of one CSI driver installed on a node
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct CSINodeDriver {
     /// name represents the name of the CSI driver that this object refers to.
     /// This MUST be the same name returned by the CSI GetPluginName() call for
@@ -458,21 +410,10 @@ impl std::fmt::Debug for CSINodeDriver {
     }
 }
 
-impl Default for CSINodeDriver {
-    fn default() -> Self {
-        CSINodeDriver {
-            name: Default::default(),
-            node_id: Default::default(),
-            topology_keys: Default::default(),
-            allocatable: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(CSINodeDriver { 1 => name, 2 => node_id as "nodeID", 3 => topology_keys as "topologyKeys", 4 => allocatable });
 
 /// CSINodeList is a collection of CSINode objects.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1", kind = "CSINodeList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct CSINodeList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -505,20 +446,10 @@ impl std::fmt::Debug for CSINodeList {
     }
 }
 
-impl Default for CSINodeList {
-    fn default() -> Self {
-        CSINodeList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(CSINodeList { 1 => metadata, 2 => items });
 
 /// CSINodeSpec holds information about the specification of all CSI drivers installed on a node
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct CSINodeSpec {
     /// drivers is a list of information of all CSI Drivers existing on a node.
     /// If all drivers in the list are uninstalled, this can become empty.
@@ -539,14 +470,6 @@ impl std::fmt::Debug for CSINodeSpec {
         f.debug_struct("CSINodeSpec")
             .field("drivers", &self.drivers)
             .finish()
-    }
-}
-
-impl Default for CSINodeSpec {
-    fn default() -> Self {
-        CSINodeSpec {
-            drivers: Default::default(),
-        }
     }
 }
 
@@ -576,7 +499,7 @@ apimachinery::proto_message!(CSINodeSpec { 1 => drivers });
 /// to a comparison against the less precise Capacity. If that is also unset,
 /// the scheduler assumes that capacity is insufficient and tries some other
 /// node.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1", kind = "CSIStorageCapacity", plural = "csistoragecapacities", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct CSIStorageCapacity {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -652,23 +575,10 @@ impl std::fmt::Debug for CSIStorageCapacity {
     }
 }
 
-impl Default for CSIStorageCapacity {
-    fn default() -> Self {
-        CSIStorageCapacity {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            node_topology: Default::default(),
-            storage_class_name: Default::default(),
-            capacity: Default::default(),
-            maximum_volume_size: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(CSIStorageCapacity { 1 => metadata, 2 => node_topology as "nodeTopology", 3 => storage_class_name as "storageClassName", 4 => capacity, 5 => maximum_volume_size as "maximumVolumeSize" });
 
 /// CSIStorageCapacityList is a collection of CSIStorageCapacity objects.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1", kind = "CSIStorageCapacityList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct CSIStorageCapacityList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -701,16 +611,6 @@ impl std::fmt::Debug for CSIStorageCapacityList {
     }
 }
 
-impl Default for CSIStorageCapacityList {
-    fn default() -> Self {
-        CSIStorageCapacityList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(CSIStorageCapacityList { 1 => metadata, 2 => items });
 
 /// StorageClass describes the parameters for a class of storage for
@@ -718,7 +618,7 @@ apimachinery::proto_message!(CSIStorageCapacityList { 1 => metadata, 2 => items 
 ///
 /// StorageClasses are non-namespaced; the name of the storage class
 /// according to etcd is in ObjectMeta.Name.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1", kind = "StorageClass", plural = "storageclasses", cluster_scoped, short_names = ["sc"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct StorageClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -786,26 +686,10 @@ impl std::fmt::Debug for StorageClass {
     }
 }
 
-impl Default for StorageClass {
-    fn default() -> Self {
-        StorageClass {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            provisioner: Default::default(),
-            parameters: Default::default(),
-            reclaim_policy: Default::default(),
-            mount_options: Default::default(),
-            allow_volume_expansion: Default::default(),
-            volume_binding_mode: Default::default(),
-            allowed_topologies: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(StorageClass { 1 => metadata, 2 => provisioner, 3 => parameters, 4 => reclaim_policy as "reclaimPolicy", 5 => mount_options as "mountOptions", 6 => allow_volume_expansion as "allowVolumeExpansion", 7 => volume_binding_mode as "volumeBindingMode", 8 => allowed_topologies as "allowedTopologies" });
 
 /// StorageClassList is a collection of storage classes.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1", kind = "StorageClassList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct StorageClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -838,20 +722,10 @@ impl std::fmt::Debug for StorageClassList {
     }
 }
 
-impl Default for StorageClassList {
-    fn default() -> Self {
-        StorageClassList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(StorageClassList { 1 => metadata, 2 => items });
 
 /// TokenRequest contains parameters of a service account token.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct TokenRequest {
     /// audience is the intended audience of the token in "TokenRequestSpec".
     /// It will default to the audiences of kube apiserver.
@@ -879,22 +753,13 @@ impl std::fmt::Debug for TokenRequest {
     }
 }
 
-impl Default for TokenRequest {
-    fn default() -> Self {
-        TokenRequest {
-            audience: Default::default(),
-            expiration_seconds: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(TokenRequest { 1 => audience, 2 => expiration_seconds as "expirationSeconds" });
 
 /// VolumeAttachment captures the intent to attach or detach the specified volume
 /// to/from the specified node.
 ///
 /// VolumeAttachment objects are non-namespaced.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1", kind = "VolumeAttachment", plural = "volumeattachments", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct VolumeAttachment {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -933,21 +798,10 @@ impl std::fmt::Debug for VolumeAttachment {
     }
 }
 
-impl Default for VolumeAttachment {
-    fn default() -> Self {
-        VolumeAttachment {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-            status: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(VolumeAttachment { 1 => metadata, 2 => spec, 3 => status });
 
 /// VolumeAttachmentList is a collection of VolumeAttachment objects.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1", kind = "VolumeAttachmentList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct VolumeAttachmentList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -980,23 +834,13 @@ impl std::fmt::Debug for VolumeAttachmentList {
     }
 }
 
-impl Default for VolumeAttachmentList {
-    fn default() -> Self {
-        VolumeAttachmentList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(VolumeAttachmentList { 1 => metadata, 2 => items });
 
 /// VolumeAttachmentSource represents a volume that should be attached.
 /// Right now only PersistentVolumes can be attached via external attacher,
 /// in the future we may allow also inline volumes in pods.
 /// Exactly one member can be set.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct VolumeAttachmentSource {
     /// persistentVolumeName represents the name of the persistent volume to attach.
     pub persistent_volume_name: Option<String>,
@@ -1027,19 +871,10 @@ impl std::fmt::Debug for VolumeAttachmentSource {
     }
 }
 
-impl Default for VolumeAttachmentSource {
-    fn default() -> Self {
-        VolumeAttachmentSource {
-            persistent_volume_name: Default::default(),
-            inline_volume_spec: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(VolumeAttachmentSource { 1 => persistent_volume_name as "persistentVolumeName", 2 => inline_volume_spec as "inlineVolumeSpec" });
 
 /// VolumeAttachmentSpec is the specification of a VolumeAttachment request.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct VolumeAttachmentSpec {
     /// attacher indicates the name of the volume driver that MUST handle this
     /// request. This is the name returned by GetPluginName().
@@ -1070,20 +905,10 @@ impl std::fmt::Debug for VolumeAttachmentSpec {
     }
 }
 
-impl Default for VolumeAttachmentSpec {
-    fn default() -> Self {
-        VolumeAttachmentSpec {
-            attacher: Default::default(),
-            source: Default::default(),
-            node_name: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(VolumeAttachmentSpec { 1 => attacher, 2 => source, 3 => node_name as "nodeName" });
 
 /// VolumeAttachmentStatus is the status of a VolumeAttachment request.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct VolumeAttachmentStatus {
     /// attached indicates the volume is successfully attached.
     /// This field must only be set by the entity completing the attach
@@ -1128,23 +953,12 @@ impl std::fmt::Debug for VolumeAttachmentStatus {
     }
 }
 
-impl Default for VolumeAttachmentStatus {
-    fn default() -> Self {
-        VolumeAttachmentStatus {
-            attached: Default::default(),
-            attachment_metadata: Default::default(),
-            attach_error: Default::default(),
-            detach_error: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(VolumeAttachmentStatus { 1 => attached, 2 => attachment_metadata as "attachmentMetadata", 3 => attach_error as "attachError", 4 => detach_error as "detachError" });
 
 /// VolumeAttributesClass represents a specification of mutable volume attributes
 /// defined by the CSI driver. The class can be specified during dynamic provisioning
 /// of PersistentVolumeClaims, and changed in the PersistentVolumeClaim spec after provisioning.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1", kind = "VolumeAttributesClass", plural = "volumeattributesclasses", cluster_scoped, short_names = ["vac"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct VolumeAttributesClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1194,21 +1008,10 @@ impl std::fmt::Debug for VolumeAttributesClass {
     }
 }
 
-impl Default for VolumeAttributesClass {
-    fn default() -> Self {
-        VolumeAttributesClass {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            driver_name: Default::default(),
-            parameters: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(VolumeAttributesClass { 1 => metadata, 2 => driver_name as "driverName", 3 => parameters });
 
 /// VolumeAttributesClassList is a collection of VolumeAttributesClass objects.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1", kind = "VolumeAttributesClassList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct VolumeAttributesClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1241,20 +1044,10 @@ impl std::fmt::Debug for VolumeAttributesClassList {
     }
 }
 
-impl Default for VolumeAttributesClassList {
-    fn default() -> Self {
-        VolumeAttributesClassList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(VolumeAttributesClassList { 1 => metadata, 2 => items });
 
 /// VolumeError captures an error encountered during a volume operation.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct VolumeError {
     /// time represents the time the error was encountered.
     pub time: apimachinery::apis::meta::v1::Time,
@@ -1289,20 +1082,10 @@ impl std::fmt::Debug for VolumeError {
     }
 }
 
-impl Default for VolumeError {
-    fn default() -> Self {
-        VolumeError {
-            time: Default::default(),
-            message: Default::default(),
-            error_code: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(VolumeError { 1 => time, 2 => message, 3 => error_code as "errorCode" });
 
 /// VolumeNodeResources is a set of resource limits for scheduling of volumes.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct VolumeNodeResources {
     /// count indicates the maximum number of unique volumes managed by the CSI driver that can be used on a node.
     /// A volume that is both attached and mounted on a node is considered to be used once, not twice.
@@ -1324,14 +1107,6 @@ impl std::fmt::Debug for VolumeNodeResources {
         f.debug_struct("VolumeNodeResources")
             .field("count", &self.count)
             .finish()
-    }
-}
-
-impl Default for VolumeNodeResources {
-    fn default() -> Self {
-        VolumeNodeResources {
-            count: Default::default(),
-        }
     }
 }
 

@@ -57,7 +57,7 @@ pub type VolumeError = crate::storage::v1::VolumeError;
 /// to a comparison against the less precise Capacity. If that is also unset,
 /// the scheduler assumes that capacity is insufficient and tries some other
 /// node.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1alpha1", kind = "CSIStorageCapacity", plural = "csistoragecapacities", namespaced, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::storage::v1::CSIStorageCapacity)]
@@ -141,23 +141,10 @@ impl std::fmt::Debug for CSIStorageCapacity {
     }
 }
 
-impl Default for CSIStorageCapacity {
-    fn default() -> Self {
-        CSIStorageCapacity {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            node_topology: Default::default(),
-            storage_class_name: Default::default(),
-            capacity: Default::default(),
-            maximum_volume_size: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(CSIStorageCapacity { 1 => metadata, 2 => node_topology as "nodeTopology", 3 => storage_class_name as "storageClassName", 4 => capacity, 5 => maximum_volume_size as "maximumVolumeSize" });
 
 /// CSIStorageCapacityList is a collection of CSIStorageCapacity objects.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "storage.k8s.io",
     version = "v1alpha1",
@@ -200,23 +187,13 @@ impl std::fmt::Debug for CSIStorageCapacityList {
     }
 }
 
-impl Default for CSIStorageCapacityList {
-    fn default() -> Self {
-        CSIStorageCapacityList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(CSIStorageCapacityList { 1 => metadata, 2 => items });
 
 /// VolumeAttachment captures the intent to attach or detach the specified volume
 /// to/from the specified node.
 ///
 /// VolumeAttachment objects are non-namespaced.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1alpha1", kind = "VolumeAttachment", plural = "volumeattachments", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::storage::v1::VolumeAttachment)]
@@ -261,21 +238,10 @@ impl std::fmt::Debug for VolumeAttachment {
     }
 }
 
-impl Default for VolumeAttachment {
-    fn default() -> Self {
-        VolumeAttachment {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-            status: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(VolumeAttachment { 1 => metadata, 2 => spec, 3 => status });
 
 /// VolumeAttachmentList is a collection of VolumeAttachment objects.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "storage.k8s.io",
     version = "v1alpha1",
@@ -318,22 +284,12 @@ impl std::fmt::Debug for VolumeAttachmentList {
     }
 }
 
-impl Default for VolumeAttachmentList {
-    fn default() -> Self {
-        VolumeAttachmentList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(VolumeAttachmentList { 1 => metadata, 2 => items });
 
 /// VolumeAttributesClass represents a specification of mutable volume attributes
 /// defined by the CSI driver. The class can be specified during dynamic provisioning
 /// of PersistentVolumeClaims, and changed in the PersistentVolumeClaim spec after provisioning.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1alpha1", kind = "VolumeAttributesClass", plural = "volumeattributesclasses", cluster_scoped, short_names = ["vac"], verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::storage::v1::VolumeAttributesClass)]
@@ -389,21 +345,10 @@ impl std::fmt::Debug for VolumeAttributesClass {
     }
 }
 
-impl Default for VolumeAttributesClass {
-    fn default() -> Self {
-        VolumeAttributesClass {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            driver_name: Default::default(),
-            parameters: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(VolumeAttributesClass { 1 => metadata, 2 => driver_name as "driverName", 3 => parameters });
 
 /// VolumeAttributesClassList is a collection of VolumeAttributesClass objects.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "storage.k8s.io",
     version = "v1alpha1",
@@ -443,16 +388,6 @@ impl std::fmt::Debug for VolumeAttributesClassList {
             .field("metadata", &self.metadata)
             .field("items", &self.items)
             .finish()
-    }
-}
-
-impl Default for VolumeAttributesClassList {
-    fn default() -> Self {
-        VolumeAttributesClassList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
     }
 }
 

@@ -76,7 +76,7 @@ pub type VolumeNodeResources = crate::storage::v1::VolumeNodeResources;
 /// Kubernetes attach detach controller uses this object to determine whether attach is required.
 /// Kubelet uses this object to determine whether pod information needs to be passed on mount.
 /// CSIDriver objects are non-namespaced.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1beta1", kind = "CSIDriver", plural = "csidrivers", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::storage::v1::CSIDriver)]
@@ -119,20 +119,10 @@ impl std::fmt::Debug for CSIDriver {
     }
 }
 
-impl Default for CSIDriver {
-    fn default() -> Self {
-        CSIDriver {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(CSIDriver { 1 => metadata, 2 => spec });
 
 /// CSIDriverList is a collection of CSIDriver objects.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "storage.k8s.io",
     version = "v1beta1",
@@ -175,16 +165,6 @@ impl std::fmt::Debug for CSIDriverList {
     }
 }
 
-impl Default for CSIDriverList {
-    fn default() -> Self {
-        CSIDriverList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(CSIDriverList { 1 => metadata, 2 => items });
 
 /// DEPRECATED - This group version of CSINode is deprecated by storage/v1/CSINode.
@@ -198,7 +178,7 @@ apimachinery::proto_message!(CSIDriverList { 1 => metadata, 2 => items });
 /// there are no CSI Drivers available on the node, or the Kubelet version is low
 /// enough that it doesn't create this object.
 /// CSINode has an OwnerReference that points to the corresponding node object.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1beta1", kind = "CSINode", plural = "csinodes", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::storage::v1::CSINode)]
@@ -234,20 +214,10 @@ impl std::fmt::Debug for CSINode {
     }
 }
 
-impl Default for CSINode {
-    fn default() -> Self {
-        CSINode {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(CSINode { 1 => metadata, 2 => spec });
 
 /// CSINodeList is a collection of CSINode objects.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "storage.k8s.io",
     version = "v1beta1",
@@ -290,16 +260,6 @@ impl std::fmt::Debug for CSINodeList {
     }
 }
 
-impl Default for CSINodeList {
-    fn default() -> Self {
-        CSINodeList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(CSINodeList { 1 => metadata, 2 => items });
 
 /// CSIStorageCapacity stores the result of one CSI GetCapacity call.
@@ -326,7 +286,7 @@ apimachinery::proto_message!(CSINodeList { 1 => metadata, 2 => items });
 /// to a comparison against the less precise Capacity. If that is also unset,
 /// the scheduler assumes that capacity is insufficient and tries some other
 /// node.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1beta1", kind = "CSIStorageCapacity", plural = "csistoragecapacities", namespaced, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::storage::v1::CSIStorageCapacity)]
@@ -410,23 +370,10 @@ impl std::fmt::Debug for CSIStorageCapacity {
     }
 }
 
-impl Default for CSIStorageCapacity {
-    fn default() -> Self {
-        CSIStorageCapacity {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            node_topology: Default::default(),
-            storage_class_name: Default::default(),
-            capacity: Default::default(),
-            maximum_volume_size: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(CSIStorageCapacity { 1 => metadata, 2 => node_topology as "nodeTopology", 3 => storage_class_name as "storageClassName", 4 => capacity, 5 => maximum_volume_size as "maximumVolumeSize" });
 
 /// CSIStorageCapacityList is a collection of CSIStorageCapacity objects.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "storage.k8s.io",
     version = "v1beta1",
@@ -469,16 +416,6 @@ impl std::fmt::Debug for CSIStorageCapacityList {
     }
 }
 
-impl Default for CSIStorageCapacityList {
-    fn default() -> Self {
-        CSIStorageCapacityList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(CSIStorageCapacityList { 1 => metadata, 2 => items });
 
 /// StorageClass describes the parameters for a class of storage for
@@ -486,7 +423,7 @@ apimachinery::proto_message!(CSIStorageCapacityList { 1 => metadata, 2 => items 
 ///
 /// StorageClasses are non-namespaced; the name of the storage class
 /// according to etcd is in ObjectMeta.Name.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1beta1", kind = "StorageClass", plural = "storageclasses", cluster_scoped, short_names = ["sc"], verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::storage::v1::StorageClass)]
@@ -565,26 +502,10 @@ impl std::fmt::Debug for StorageClass {
     }
 }
 
-impl Default for StorageClass {
-    fn default() -> Self {
-        StorageClass {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            provisioner: Default::default(),
-            parameters: Default::default(),
-            reclaim_policy: Default::default(),
-            mount_options: Default::default(),
-            allow_volume_expansion: Default::default(),
-            volume_binding_mode: Default::default(),
-            allowed_topologies: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(StorageClass { 1 => metadata, 2 => provisioner, 3 => parameters, 4 => reclaim_policy as "reclaimPolicy", 5 => mount_options as "mountOptions", 6 => allow_volume_expansion as "allowVolumeExpansion", 7 => volume_binding_mode as "volumeBindingMode", 8 => allowed_topologies as "allowedTopologies" });
 
 /// StorageClassList is a collection of storage classes.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "storage.k8s.io",
     version = "v1beta1",
@@ -627,23 +548,13 @@ impl std::fmt::Debug for StorageClassList {
     }
 }
 
-impl Default for StorageClassList {
-    fn default() -> Self {
-        StorageClassList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(StorageClassList { 1 => metadata, 2 => items });
 
 /// VolumeAttachment captures the intent to attach or detach the specified volume
 /// to/from the specified node.
 ///
 /// VolumeAttachment objects are non-namespaced.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1beta1", kind = "VolumeAttachment", plural = "volumeattachments", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::storage::v1::VolumeAttachment)]
@@ -688,21 +599,10 @@ impl std::fmt::Debug for VolumeAttachment {
     }
 }
 
-impl Default for VolumeAttachment {
-    fn default() -> Self {
-        VolumeAttachment {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-            status: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(VolumeAttachment { 1 => metadata, 2 => spec, 3 => status });
 
 /// VolumeAttachmentList is a collection of VolumeAttachment objects.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "storage.k8s.io",
     version = "v1beta1",
@@ -745,22 +645,12 @@ impl std::fmt::Debug for VolumeAttachmentList {
     }
 }
 
-impl Default for VolumeAttachmentList {
-    fn default() -> Self {
-        VolumeAttachmentList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(VolumeAttachmentList { 1 => metadata, 2 => items });
 
 /// VolumeAttributesClass represents a specification of mutable volume attributes
 /// defined by the CSI driver. The class can be specified during dynamic provisioning
 /// of PersistentVolumeClaims, and changed in the PersistentVolumeClaim spec after provisioning.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1beta1", kind = "VolumeAttributesClass", plural = "volumeattributesclasses", cluster_scoped, short_names = ["vac"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::storage::v1::VolumeAttributesClass)]
@@ -816,21 +706,10 @@ impl std::fmt::Debug for VolumeAttributesClass {
     }
 }
 
-impl Default for VolumeAttributesClass {
-    fn default() -> Self {
-        VolumeAttributesClass {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            driver_name: Default::default(),
-            parameters: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(VolumeAttributesClass { 1 => metadata, 2 => driver_name as "driverName", 3 => parameters });
 
 /// VolumeAttributesClassList is a collection of VolumeAttributesClass objects.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "storage.k8s.io",
     version = "v1beta1",
@@ -870,16 +749,6 @@ impl std::fmt::Debug for VolumeAttributesClassList {
             .field("metadata", &self.metadata)
             .field("items", &self.items)
             .finish()
-    }
-}
-
-impl Default for VolumeAttributesClassList {
-    fn default() -> Self {
-        VolumeAttributesClassList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
     }
 }
 

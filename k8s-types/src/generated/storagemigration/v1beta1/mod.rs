@@ -4,7 +4,7 @@
 
 /// StorageVersionMigration represents a migration of stored data to the latest
 /// storage version.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "storagemigration.k8s.io", version = "v1beta1", kind = "StorageVersionMigration", plural = "storageversionmigrations", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct StorageVersionMigration {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -40,21 +40,10 @@ impl std::fmt::Debug for StorageVersionMigration {
     }
 }
 
-impl Default for StorageVersionMigration {
-    fn default() -> Self {
-        StorageVersionMigration {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            spec: Default::default(),
-            status: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(StorageVersionMigration { 1 => metadata, 2 => spec, 3 => status });
 
 /// StorageVersionMigrationList is a collection of storage version migrations.
-#[derive(apimachinery::ApiObject, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "storagemigration.k8s.io",
     version = "v1beta1",
@@ -93,20 +82,10 @@ impl std::fmt::Debug for StorageVersionMigrationList {
     }
 }
 
-impl Default for StorageVersionMigrationList {
-    fn default() -> Self {
-        StorageVersionMigrationList {
-            type_meta: Default::default(),
-            metadata: Default::default(),
-            items: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(StorageVersionMigrationList { 1 => metadata, 2 => items });
 
 /// Spec of the storage version migration.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct StorageVersionMigrationSpec {
     /// The resource that is being migrated. The migrator sends requests to
     /// the endpoint serving the resource.
@@ -130,18 +109,10 @@ impl std::fmt::Debug for StorageVersionMigrationSpec {
     }
 }
 
-impl Default for StorageVersionMigrationSpec {
-    fn default() -> Self {
-        StorageVersionMigrationSpec {
-            resource: Default::default(),
-        }
-    }
-}
-
 apimachinery::proto_message!(StorageVersionMigrationSpec { 1 => resource });
 
 /// Status of the storage version migration.
-#[derive(apimachinery::ApiType, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct StorageVersionMigrationStatus {
     /// The latest available observations of the migration's current state.
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -168,15 +139,6 @@ impl std::fmt::Debug for StorageVersionMigrationStatus {
             .field("conditions", &self.conditions)
             .field("resource_version", &self.resource_version)
             .finish()
-    }
-}
-
-impl Default for StorageVersionMigrationStatus {
-    fn default() -> Self {
-        StorageVersionMigrationStatus {
-            conditions: Default::default(),
-            resource_version: Default::default(),
-        }
     }
 }
 
