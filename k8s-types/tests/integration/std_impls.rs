@@ -1,6 +1,7 @@
-//! The `Clone`, `Debug` and `Default` that `cargo xtask codegen` writes out (instead of
-//! deriving them, for less machine code) behave as the std derives: each generated type
-//! here is compared with a mirror struct of the same name and fields that derives them.
+//! The `Clone` and `Debug` that `cargo xtask codegen` writes out (instead of deriving
+//! them, for less machine code) behave as the std derives: each generated type here is
+//! compared with a mirror struct of the same name and fields that derives them (and
+//! `Default`, which stays derived, with the mirror's).
 
 use apimachinery::apis::meta::v1::{ObjectMeta, Time, TypeMeta};
 use k8s_types::core::v1 as core;
