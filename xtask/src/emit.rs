@@ -536,3 +536,43 @@ fn list(items: &[String]) -> String {
     let quoted: Vec<String> = items.iter().map(|i| format!("{i:?}")).collect();
     format!("[{}]", quoted.join(", "))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn field(rust: &str, json: &str) -> Field {
+        Field {
+            json: json.to_owned(),
+            rust: rust.to_owned(),
+            ty: Ty::Path("String".to_owned()),
+            plain: true,
+            omit: Omit::Empty,
+            doc: String::new(),
+            proto: Vec::new(),
+            named_slice_values: false,
+            markers: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn clone_and_debug_name_every_field_in_order_and_debug_shows_raw_names_bare() {
+        let s = Struct {
+            name: "Condition".to_owned(),
+            doc: String::new(),
+            fields: vec![field("r#type", "type"), field("reason", "reason")],
+            kind: None,
+            embedded_type_meta: true,
+        };
+        let mut out = String::new();
+        write_std_impls(&mut out, &s);
+        assert!(out.contains(
+            "Condition { kind: Clone::clone(&self.kind), api_version: Clone::clone(&self.api_version), r#type: Clone::clone(&self.r#type), reason: Clone::clone(&self.reason) }"
+        ), "{out}");
+        assert!(out.contains(
+            "f.debug_struct(\"Condition\").field(\"kind\", &self.kind).field(\"api_version\", &self.api_version).field(\"type\", &self.r#type).field(\"reason\", &self.reason).finish()"
+        ), "{out}");
+        // No `#[inline]`: the point of writing them out.
+        assert!(!out.contains("inline"), "{out}");
+    }
+}
