@@ -143,7 +143,7 @@ impl dyn Object {
 }
 
 /// Stands in for an object in the error arm of a downcast that was checked to succeed.
-fn unreachable_box() -> Box<dyn Object> {
+pub(super) fn unreachable_box() -> Box<dyn Object> {
     Box::new(super::Unstructured::default())
 }
 
@@ -190,9 +190,14 @@ pub trait ListObject {
 
     /// Removes every item.
     fn clear_items(&mut self);
+}
 
+impl dyn ListObject + '_ {
     /// The items in order.
-    fn items(&self) -> Vec<&dyn Object> {
+    ///
+    /// A method of `dyn ListObject` rather than a provided method of the trait, so that it
+    /// is compiled once and not once per list type.
+    pub fn items(&self) -> Vec<&dyn Object> {
         (0..self.len()).filter_map(|i| self.item(i)).collect()
     }
 }

@@ -2,7 +2,7 @@
 //! fuzzer-filled compatibility fixtures are), built from `src/generated/shapes.json` in
 //! Go's field order, decoded through the Scheme and re-encoded: the bytes must come back
 //! unchanged, through the JSON serializer directly and after a trip through YAML and
-//! through protobuf. Deterministic: each leaf type has one fixed value.
+//! through protobuf; its deep copy encodes alike. Deterministic: each leaf type has one fixed value.
 
 use std::collections::BTreeMap;
 
@@ -181,6 +181,18 @@ fn round_trips(scheme: &Scheme, gvk: &GroupVersionKind, text: &str) -> Result<St
     let again = String::from_utf8(again).map_err(|e| e.to_string())?;
     if again != text {
         return Ok(again);
+    }
+    // The generated `Clone` behind `deep_copy_object` copies every field, and the
+    // generated `Debug` prints the copy as the original.
+    let copy = object.deep_copy_object();
+    let copied = json
+        .encode_to_vec(copy.as_ref())
+        .map_err(|e| e.to_string())?;
+    if copied != again.as_bytes() {
+        return Err("changed by deep_copy_object".to_owned());
+    }
+    if format!("{copy:?}") != format!("{object:?}") {
+        return Err("deep copy prints differently".to_owned());
     }
     let trips: [(&str, &dyn Encoder, &dyn Decoder); 2] =
         [("yaml", &yaml, &yaml), ("protobuf", &protobuf, &protobuf)];

@@ -12,4 +12,5 @@ mod read_json;
 mod register;
 mod registered_kinds;
 mod shared_types;
+mod std_impls;
 mod validation;

@@ -4,7 +4,7 @@ use super::ListMetaAccessor;
 
 /// The metadata of a list (Go's `metav1.ListMeta`): where the list was read and how to
 /// continue it.
-#[derive(crate::ApiType, Clone, Debug, Default, PartialEq, Eq)]
+#[derive(crate::ApiType, Default, PartialEq, Eq)]
 pub struct ListMeta {
     /// Deprecated and no longer set by servers.
     #[api(skip_serializing_if = "String::is_empty")]
@@ -19,6 +19,32 @@ pub struct ListMeta {
     pub remaining_item_count: Option<i64>,
     /// The shard selector the list was filtered by, if it was.
     pub shard_info: Option<ShardInfo>,
+}
+
+// `Clone` and `Debug` as the derives write them but not `#[inline]`: every list kind's
+// own clone and `Debug` call these, and an inline one was compiled into each of them.
+impl Clone for ListMeta {
+    fn clone(&self) -> Self {
+        ListMeta {
+            self_link: self.self_link.clone(),
+            resource_version: self.resource_version.clone(),
+            continue_: self.continue_.clone(),
+            remaining_item_count: self.remaining_item_count,
+            shard_info: self.shard_info.clone(),
+        }
+    }
+}
+
+impl std::fmt::Debug for ListMeta {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ListMeta")
+            .field("self_link", &self.self_link)
+            .field("resource_version", &self.resource_version)
+            .field("continue_", &self.continue_)
+            .field("remaining_item_count", &self.remaining_item_count)
+            .field("shard_info", &self.shard_info)
+            .finish()
+    }
 }
 
 /// The shard selector applied to produce a list response.

@@ -13,7 +13,7 @@ use super::{ObjectMetaAccessor, Time};
 /// and unset pointers omitted (every field is `omitempty`), and a zero
 /// `creationTimestamp` omitted (its `omitzero`, Kubernetes 1.33 and later; earlier
 /// versions wrote `null`). Reading takes `null` as the zero value, as Go's decoder does.
-#[derive(crate::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(crate::ApiType, Default, PartialEq)]
 pub struct ObjectMeta {
     /// The object's name, unique in its namespace for its kind.
     #[api(skip_serializing_if = "String::is_empty")]
@@ -58,6 +58,55 @@ pub struct ObjectMeta {
     /// Which manager set which fields (server-side apply).
     #[api(skip_serializing_if = "Vec::is_empty")]
     pub managed_fields: Vec<ManagedFieldsEntry>,
+}
+
+// `Clone` and `Debug` as the derives write them but not `#[inline]`: every kind's own
+// clone and `Debug` call these, and an inline one was compiled into each of them.
+impl Clone for ObjectMeta {
+    fn clone(&self) -> Self {
+        ObjectMeta {
+            name: self.name.clone(),
+            generate_name: self.generate_name.clone(),
+            namespace: self.namespace.clone(),
+            self_link: self.self_link.clone(),
+            uid: self.uid.clone(),
+            resource_version: self.resource_version.clone(),
+            generation: self.generation,
+            creation_timestamp: self.creation_timestamp,
+            deletion_timestamp: self.deletion_timestamp,
+            deletion_grace_period_seconds: self.deletion_grace_period_seconds,
+            labels: self.labels.clone(),
+            annotations: self.annotations.clone(),
+            owner_references: self.owner_references.clone(),
+            finalizers: self.finalizers.clone(),
+            managed_fields: self.managed_fields.clone(),
+        }
+    }
+}
+
+impl std::fmt::Debug for ObjectMeta {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ObjectMeta")
+            .field("name", &self.name)
+            .field("generate_name", &self.generate_name)
+            .field("namespace", &self.namespace)
+            .field("self_link", &self.self_link)
+            .field("uid", &self.uid)
+            .field("resource_version", &self.resource_version)
+            .field("generation", &self.generation)
+            .field("creation_timestamp", &self.creation_timestamp)
+            .field("deletion_timestamp", &self.deletion_timestamp)
+            .field(
+                "deletion_grace_period_seconds",
+                &self.deletion_grace_period_seconds,
+            )
+            .field("labels", &self.labels)
+            .field("annotations", &self.annotations)
+            .field("owner_references", &self.owner_references)
+            .field("finalizers", &self.finalizers)
+            .field("managed_fields", &self.managed_fields)
+            .finish()
+    }
 }
 
 fn is_zero_i64(v: &i64) -> bool {

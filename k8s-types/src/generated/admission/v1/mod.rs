@@ -3,7 +3,7 @@
 //! `admission.k8s.io/v1`.
 
 /// AdmissionRequest describes the admission.Attributes for the admission request.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct AdmissionRequest {
     /// uid is an identifier for the individual request/response. It allows us to distinguish instances of requests which are
     /// otherwise identical (parallel requests, requests when earlier requests did not modify etc)
@@ -71,10 +71,54 @@ pub struct AdmissionRequest {
     pub options: crate::value::RawExtension,
 }
 
+impl Clone for AdmissionRequest {
+    fn clone(&self) -> Self {
+        AdmissionRequest {
+            uid: Clone::clone(&self.uid),
+            kind: Clone::clone(&self.kind),
+            resource: Clone::clone(&self.resource),
+            sub_resource: Clone::clone(&self.sub_resource),
+            request_kind: Clone::clone(&self.request_kind),
+            request_resource: Clone::clone(&self.request_resource),
+            request_sub_resource: Clone::clone(&self.request_sub_resource),
+            name: Clone::clone(&self.name),
+            namespace: Clone::clone(&self.namespace),
+            operation: Clone::clone(&self.operation),
+            user_info: Clone::clone(&self.user_info),
+            object: Clone::clone(&self.object),
+            old_object: Clone::clone(&self.old_object),
+            dry_run: Clone::clone(&self.dry_run),
+            options: Clone::clone(&self.options),
+        }
+    }
+}
+
+impl std::fmt::Debug for AdmissionRequest {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AdmissionRequest")
+            .field("uid", &self.uid)
+            .field("kind", &self.kind)
+            .field("resource", &self.resource)
+            .field("sub_resource", &self.sub_resource)
+            .field("request_kind", &self.request_kind)
+            .field("request_resource", &self.request_resource)
+            .field("request_sub_resource", &self.request_sub_resource)
+            .field("name", &self.name)
+            .field("namespace", &self.namespace)
+            .field("operation", &self.operation)
+            .field("user_info", &self.user_info)
+            .field("object", &self.object)
+            .field("old_object", &self.old_object)
+            .field("dry_run", &self.dry_run)
+            .field("options", &self.options)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(AdmissionRequest { 1 => uid, 2 => kind, 3 => resource, 4 => sub_resource as "subResource", 5 => name, 6 => namespace, 7 => operation, 8 => user_info as "userInfo", 9 => object, 10 => old_object as "oldObject", 11 => dry_run as "dryRun", 12 => options, 13 => request_kind as "requestKind", 14 => request_resource as "requestResource", 15 => request_sub_resource as "requestSubResource" });
 
 /// AdmissionResponse describes an admission response.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct AdmissionResponse {
     /// uid is an identifier for the individual request/response.
     /// This must be copied over from the corresponding AdmissionRequest.
@@ -103,10 +147,38 @@ pub struct AdmissionResponse {
     pub warnings: Vec<String>,
 }
 
+impl Clone for AdmissionResponse {
+    fn clone(&self) -> Self {
+        AdmissionResponse {
+            uid: Clone::clone(&self.uid),
+            allowed: Clone::clone(&self.allowed),
+            status: Clone::clone(&self.status),
+            patch: Clone::clone(&self.patch),
+            patch_type: Clone::clone(&self.patch_type),
+            audit_annotations: Clone::clone(&self.audit_annotations),
+            warnings: Clone::clone(&self.warnings),
+        }
+    }
+}
+
+impl std::fmt::Debug for AdmissionResponse {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AdmissionResponse")
+            .field("uid", &self.uid)
+            .field("allowed", &self.allowed)
+            .field("status", &self.status)
+            .field("patch", &self.patch)
+            .field("patch_type", &self.patch_type)
+            .field("audit_annotations", &self.audit_annotations)
+            .field("warnings", &self.warnings)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(AdmissionResponse { 1 => uid, 2 => allowed, 3 => status, 4 => patch, 5 => patch_type as "patchType", 6 => audit_annotations as "auditAnnotations", 7 => warnings });
 
 /// AdmissionReview describes an admission review request/response.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "admission.k8s.io", version = "v1", kind = "AdmissionReview", not_resource, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct AdmissionReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -115,6 +187,26 @@ pub struct AdmissionReview {
     pub request: Option<AdmissionRequest>,
     /// response describes the attributes for the admission response.
     pub response: Option<AdmissionResponse>,
+}
+
+impl Clone for AdmissionReview {
+    fn clone(&self) -> Self {
+        AdmissionReview {
+            type_meta: Clone::clone(&self.type_meta),
+            request: Clone::clone(&self.request),
+            response: Clone::clone(&self.response),
+        }
+    }
+}
+
+impl std::fmt::Debug for AdmissionReview {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AdmissionReview")
+            .field("type_meta", &self.type_meta)
+            .field("request", &self.request)
+            .field("response", &self.response)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(AdmissionReview { 1 => request, 2 => response });

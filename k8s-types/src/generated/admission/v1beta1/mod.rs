@@ -17,7 +17,7 @@ pub type AdmissionRequest = crate::admission::v1::AdmissionRequest;
 pub type AdmissionResponse = crate::admission::v1::AdmissionResponse;
 
 /// AdmissionReview describes an admission review request/response.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "admission.k8s.io",
     version = "v1beta1",
@@ -38,6 +38,26 @@ pub struct AdmissionReview {
     /// response describes the attributes for the admission response.
     #[conversion(same_type)]
     pub response: Option<crate::admission::v1::AdmissionResponse>,
+}
+
+impl Clone for AdmissionReview {
+    fn clone(&self) -> Self {
+        AdmissionReview {
+            type_meta: Clone::clone(&self.type_meta),
+            request: Clone::clone(&self.request),
+            response: Clone::clone(&self.response),
+        }
+    }
+}
+
+impl std::fmt::Debug for AdmissionReview {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AdmissionReview")
+            .field("type_meta", &self.type_meta)
+            .field("request", &self.request)
+            .field("response", &self.response)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(AdmissionReview { 1 => request, 2 => response });

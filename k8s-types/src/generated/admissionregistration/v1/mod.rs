@@ -3,7 +3,7 @@
 //! `admissionregistration.k8s.io/v1`.
 
 /// ApplyConfiguration defines the desired configuration values of an object.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ApplyConfiguration {
     /// expression will be evaluated by CEL to create an apply configuration.
     /// ref: <https://github.com/google/cel-spec>
@@ -49,10 +49,26 @@ pub struct ApplyConfiguration {
     pub expression: String,
 }
 
+impl Clone for ApplyConfiguration {
+    fn clone(&self) -> Self {
+        ApplyConfiguration {
+            expression: Clone::clone(&self.expression),
+        }
+    }
+}
+
+impl std::fmt::Debug for ApplyConfiguration {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ApplyConfiguration")
+            .field("expression", &self.expression)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ApplyConfiguration { 1 => expression });
 
 /// AuditAnnotation describes how to produce an audit annotation for an API request.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct AuditAnnotation {
     /// key specifies the audit annotation key. The audit annotation keys of
     /// a ValidatingAdmissionPolicy must be unique. The key must be a qualified
@@ -88,10 +104,28 @@ pub struct AuditAnnotation {
     pub value_expression: String,
 }
 
+impl Clone for AuditAnnotation {
+    fn clone(&self) -> Self {
+        AuditAnnotation {
+            key: Clone::clone(&self.key),
+            value_expression: Clone::clone(&self.value_expression),
+        }
+    }
+}
+
+impl std::fmt::Debug for AuditAnnotation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AuditAnnotation")
+            .field("key", &self.key)
+            .field("value_expression", &self.value_expression)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(AuditAnnotation { 1 => key, 2 => value_expression as "valueExpression" });
 
 /// ExpressionWarning is a warning information that targets a specific expression.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ExpressionWarning {
     /// fieldRef is the path to the field that refers to the expression.
     /// For example, the reference to the expression of the first item of
@@ -103,10 +137,28 @@ pub struct ExpressionWarning {
     pub warning: String,
 }
 
+impl Clone for ExpressionWarning {
+    fn clone(&self) -> Self {
+        ExpressionWarning {
+            field_ref: Clone::clone(&self.field_ref),
+            warning: Clone::clone(&self.warning),
+        }
+    }
+}
+
+impl std::fmt::Debug for ExpressionWarning {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ExpressionWarning")
+            .field("field_ref", &self.field_ref)
+            .field("warning", &self.warning)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ExpressionWarning { 2 => field_ref as "fieldRef", 3 => warning });
 
 /// JSONPatch defines a JSON Patch.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct JSONPatch {
     /// expression will be evaluated by CEL to create a \[JSON patch\](<https://jsonpatch.com/>).
     /// ref: <https://github.com/google/cel-spec>
@@ -176,10 +228,26 @@ pub struct JSONPatch {
     pub expression: String,
 }
 
+impl Clone for JSONPatch {
+    fn clone(&self) -> Self {
+        JSONPatch {
+            expression: Clone::clone(&self.expression),
+        }
+    }
+}
+
+impl std::fmt::Debug for JSONPatch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("JSONPatch")
+            .field("expression", &self.expression)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(JSONPatch { 1 => expression });
 
 /// MatchCondition represents a condition which must by fulfilled for a request to be sent to a webhook.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct MatchCondition {
     /// name is an identifier for this match condition, used for strategic merging of MatchConditions,
     /// as well as providing an identifier for logging purposes. A good name should be descriptive of
@@ -207,12 +275,30 @@ pub struct MatchCondition {
     pub expression: String,
 }
 
+impl Clone for MatchCondition {
+    fn clone(&self) -> Self {
+        MatchCondition {
+            name: Clone::clone(&self.name),
+            expression: Clone::clone(&self.expression),
+        }
+    }
+}
+
+impl std::fmt::Debug for MatchCondition {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MatchCondition")
+            .field("name", &self.name)
+            .field("expression", &self.expression)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(MatchCondition { 1 => name, 2 => expression });
 
 /// MatchResources decides whether to run the admission control policy on an object based
 /// on whether it meets the match criteria.
 /// The exclude rules take precedence over include rules (if a resource matches both, it is excluded)
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct MatchResources {
     /// namespaceSelector decides whether to run the admission control policy on an object based
     /// on whether the namespace for that object matches the selector. If the
@@ -295,10 +381,34 @@ pub struct MatchResources {
     pub match_policy: Option<String>,
 }
 
+impl Clone for MatchResources {
+    fn clone(&self) -> Self {
+        MatchResources {
+            namespace_selector: Clone::clone(&self.namespace_selector),
+            object_selector: Clone::clone(&self.object_selector),
+            resource_rules: Clone::clone(&self.resource_rules),
+            exclude_resource_rules: Clone::clone(&self.exclude_resource_rules),
+            match_policy: Clone::clone(&self.match_policy),
+        }
+    }
+}
+
+impl std::fmt::Debug for MatchResources {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MatchResources")
+            .field("namespace_selector", &self.namespace_selector)
+            .field("object_selector", &self.object_selector)
+            .field("resource_rules", &self.resource_rules)
+            .field("exclude_resource_rules", &self.exclude_resource_rules)
+            .field("match_policy", &self.match_policy)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(MatchResources { 1 => namespace_selector as "namespaceSelector", 2 => object_selector as "objectSelector", 3 => resource_rules as "resourceRules", 4 => exclude_resource_rules as "excludeResourceRules", 7 => match_policy as "matchPolicy" });
 
 /// MutatingAdmissionPolicy describes the definition of an admission mutation policy that mutates the object coming into admission chain.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "admissionregistration.k8s.io", version = "v1", kind = "MutatingAdmissionPolicy", plural = "mutatingadmissionpolicies", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct MutatingAdmissionPolicy {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -307,6 +417,26 @@ pub struct MutatingAdmissionPolicy {
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec defines the desired behavior of the MutatingAdmissionPolicy.
     pub spec: MutatingAdmissionPolicySpec,
+}
+
+impl Clone for MutatingAdmissionPolicy {
+    fn clone(&self) -> Self {
+        MutatingAdmissionPolicy {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+        }
+    }
+}
+
+impl std::fmt::Debug for MutatingAdmissionPolicy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MutatingAdmissionPolicy")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(MutatingAdmissionPolicy { 1 => metadata, 2 => spec });
@@ -322,7 +452,7 @@ apimachinery::proto_message!(MutatingAdmissionPolicy { 1 => metadata, 2 => spec 
 ///
 /// Adding/removing policies, bindings, or params can not affect whether a
 /// given (policy, binding, param) combination is within its own CEL budget.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "admissionregistration.k8s.io", version = "v1", kind = "MutatingAdmissionPolicyBinding", plural = "mutatingadmissionpolicybindings", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct MutatingAdmissionPolicyBinding {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -333,10 +463,30 @@ pub struct MutatingAdmissionPolicyBinding {
     pub spec: MutatingAdmissionPolicyBindingSpec,
 }
 
+impl Clone for MutatingAdmissionPolicyBinding {
+    fn clone(&self) -> Self {
+        MutatingAdmissionPolicyBinding {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+        }
+    }
+}
+
+impl std::fmt::Debug for MutatingAdmissionPolicyBinding {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MutatingAdmissionPolicyBinding")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(MutatingAdmissionPolicyBinding { 1 => metadata, 2 => spec });
 
 /// MutatingAdmissionPolicyBindingList is a list of MutatingAdmissionPolicyBinding.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "admissionregistration.k8s.io", version = "v1", kind = "MutatingAdmissionPolicyBindingList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct MutatingAdmissionPolicyBindingList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -349,10 +499,30 @@ pub struct MutatingAdmissionPolicyBindingList {
     pub items: Option<Vec<MutatingAdmissionPolicyBinding>>,
 }
 
+impl Clone for MutatingAdmissionPolicyBindingList {
+    fn clone(&self) -> Self {
+        MutatingAdmissionPolicyBindingList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for MutatingAdmissionPolicyBindingList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MutatingAdmissionPolicyBindingList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(MutatingAdmissionPolicyBindingList { 1 => metadata, 2 => items });
 
 /// MutatingAdmissionPolicyBindingSpec defines the specification of the MutatingAdmissionPolicyBinding.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct MutatingAdmissionPolicyBindingSpec {
     /// policyName references a MutatingAdmissionPolicy name which the MutatingAdmissionPolicyBinding binds to.
     /// If the referenced resource does not exist, this binding is considered invalid and will be ignored
@@ -376,10 +546,30 @@ pub struct MutatingAdmissionPolicyBindingSpec {
     pub match_resources: Option<MatchResources>,
 }
 
+impl Clone for MutatingAdmissionPolicyBindingSpec {
+    fn clone(&self) -> Self {
+        MutatingAdmissionPolicyBindingSpec {
+            policy_name: Clone::clone(&self.policy_name),
+            param_ref: Clone::clone(&self.param_ref),
+            match_resources: Clone::clone(&self.match_resources),
+        }
+    }
+}
+
+impl std::fmt::Debug for MutatingAdmissionPolicyBindingSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MutatingAdmissionPolicyBindingSpec")
+            .field("policy_name", &self.policy_name)
+            .field("param_ref", &self.param_ref)
+            .field("match_resources", &self.match_resources)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(MutatingAdmissionPolicyBindingSpec { 1 => policy_name as "policyName", 2 => param_ref as "paramRef", 3 => match_resources as "matchResources" });
 
 /// MutatingAdmissionPolicyList is a list of MutatingAdmissionPolicy.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "admissionregistration.k8s.io", version = "v1", kind = "MutatingAdmissionPolicyList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct MutatingAdmissionPolicyList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -392,10 +582,30 @@ pub struct MutatingAdmissionPolicyList {
     pub items: Option<Vec<MutatingAdmissionPolicy>>,
 }
 
+impl Clone for MutatingAdmissionPolicyList {
+    fn clone(&self) -> Self {
+        MutatingAdmissionPolicyList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for MutatingAdmissionPolicyList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MutatingAdmissionPolicyList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(MutatingAdmissionPolicyList { 1 => metadata, 2 => items });
 
 /// MutatingAdmissionPolicySpec defines the desired behavior of the admission policy.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct MutatingAdmissionPolicySpec {
     /// paramKind specifies the kind of resources used to parameterize this policy.
     /// If absent, there are no parameters for this policy and the param CEL variable will not be provided to validation expressions.
@@ -468,10 +678,38 @@ pub struct MutatingAdmissionPolicySpec {
     pub reinvocation_policy: String,
 }
 
+impl Clone for MutatingAdmissionPolicySpec {
+    fn clone(&self) -> Self {
+        MutatingAdmissionPolicySpec {
+            param_kind: Clone::clone(&self.param_kind),
+            match_constraints: Clone::clone(&self.match_constraints),
+            variables: Clone::clone(&self.variables),
+            mutations: Clone::clone(&self.mutations),
+            failure_policy: Clone::clone(&self.failure_policy),
+            match_conditions: Clone::clone(&self.match_conditions),
+            reinvocation_policy: Clone::clone(&self.reinvocation_policy),
+        }
+    }
+}
+
+impl std::fmt::Debug for MutatingAdmissionPolicySpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MutatingAdmissionPolicySpec")
+            .field("param_kind", &self.param_kind)
+            .field("match_constraints", &self.match_constraints)
+            .field("variables", &self.variables)
+            .field("mutations", &self.mutations)
+            .field("failure_policy", &self.failure_policy)
+            .field("match_conditions", &self.match_conditions)
+            .field("reinvocation_policy", &self.reinvocation_policy)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(MutatingAdmissionPolicySpec { 1 => param_kind as "paramKind", 2 => match_constraints as "matchConstraints", 3 => variables, 4 => mutations, 5 => failure_policy as "failurePolicy", 6 => match_conditions as "matchConditions", 7 => reinvocation_policy as "reinvocationPolicy" });
 
 /// MutatingWebhook describes an admission webhook and the resources and operations it applies to.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct MutatingWebhook {
     /// name is the name of the admission webhook.
     /// Name should be fully qualified, e.g., imagepolicy.kubernetes.io, where
@@ -618,10 +856,48 @@ pub struct MutatingWebhook {
     pub match_conditions: Vec<MatchCondition>,
 }
 
+impl Clone for MutatingWebhook {
+    fn clone(&self) -> Self {
+        MutatingWebhook {
+            name: Clone::clone(&self.name),
+            client_config: Clone::clone(&self.client_config),
+            rules: Clone::clone(&self.rules),
+            failure_policy: Clone::clone(&self.failure_policy),
+            match_policy: Clone::clone(&self.match_policy),
+            namespace_selector: Clone::clone(&self.namespace_selector),
+            object_selector: Clone::clone(&self.object_selector),
+            side_effects: Clone::clone(&self.side_effects),
+            timeout_seconds: Clone::clone(&self.timeout_seconds),
+            admission_review_versions: Clone::clone(&self.admission_review_versions),
+            reinvocation_policy: Clone::clone(&self.reinvocation_policy),
+            match_conditions: Clone::clone(&self.match_conditions),
+        }
+    }
+}
+
+impl std::fmt::Debug for MutatingWebhook {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MutatingWebhook")
+            .field("name", &self.name)
+            .field("client_config", &self.client_config)
+            .field("rules", &self.rules)
+            .field("failure_policy", &self.failure_policy)
+            .field("match_policy", &self.match_policy)
+            .field("namespace_selector", &self.namespace_selector)
+            .field("object_selector", &self.object_selector)
+            .field("side_effects", &self.side_effects)
+            .field("timeout_seconds", &self.timeout_seconds)
+            .field("admission_review_versions", &self.admission_review_versions)
+            .field("reinvocation_policy", &self.reinvocation_policy)
+            .field("match_conditions", &self.match_conditions)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(MutatingWebhook { 1 => name, 2 => client_config as "clientConfig", 3 => rules, 4 => failure_policy as "failurePolicy", 5 => namespace_selector as "namespaceSelector", 6 => side_effects as "sideEffects", 7 => timeout_seconds as "timeoutSeconds", 8 => admission_review_versions as "admissionReviewVersions", 9 => match_policy as "matchPolicy", 10 => reinvocation_policy as "reinvocationPolicy", 11 => object_selector as "objectSelector", 12 => match_conditions as "matchConditions" });
 
 /// MutatingWebhookConfiguration describes the configuration of and admission webhook that accept or reject and may change the object.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "admissionregistration.k8s.io", version = "v1", kind = "MutatingWebhookConfiguration", plural = "mutatingwebhookconfigurations", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct MutatingWebhookConfiguration {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -633,10 +909,30 @@ pub struct MutatingWebhookConfiguration {
     pub webhooks: Vec<MutatingWebhook>,
 }
 
+impl Clone for MutatingWebhookConfiguration {
+    fn clone(&self) -> Self {
+        MutatingWebhookConfiguration {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            webhooks: Clone::clone(&self.webhooks),
+        }
+    }
+}
+
+impl std::fmt::Debug for MutatingWebhookConfiguration {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MutatingWebhookConfiguration")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("webhooks", &self.webhooks)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(MutatingWebhookConfiguration { 1 => metadata, 2 => webhooks });
 
 /// MutatingWebhookConfigurationList is a list of MutatingWebhookConfiguration.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "admissionregistration.k8s.io", version = "v1", kind = "MutatingWebhookConfigurationList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct MutatingWebhookConfigurationList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -649,10 +945,30 @@ pub struct MutatingWebhookConfigurationList {
     pub items: Option<Vec<MutatingWebhookConfiguration>>,
 }
 
+impl Clone for MutatingWebhookConfigurationList {
+    fn clone(&self) -> Self {
+        MutatingWebhookConfigurationList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for MutatingWebhookConfigurationList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MutatingWebhookConfigurationList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(MutatingWebhookConfigurationList { 1 => metadata, 2 => items });
 
 /// Mutation specifies the CEL expression which is used to apply the Mutation.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct Mutation {
     /// patchType indicates the patch strategy used.
     /// Allowed values are "ApplyConfiguration" and "JSONPatch".
@@ -668,10 +984,30 @@ pub struct Mutation {
     pub json_patch: Option<JSONPatch>,
 }
 
+impl Clone for Mutation {
+    fn clone(&self) -> Self {
+        Mutation {
+            patch_type: Clone::clone(&self.patch_type),
+            apply_configuration: Clone::clone(&self.apply_configuration),
+            json_patch: Clone::clone(&self.json_patch),
+        }
+    }
+}
+
+impl std::fmt::Debug for Mutation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Mutation")
+            .field("patch_type", &self.patch_type)
+            .field("apply_configuration", &self.apply_configuration)
+            .field("json_patch", &self.json_patch)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(Mutation { 2 => patch_type as "patchType", 3 => apply_configuration as "applyConfiguration", 4 => json_patch as "jsonPatch" });
 
 /// NamedRuleWithOperations is a tuple of Operations and Resources with ResourceNames.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct NamedRuleWithOperations {
     /// resourceNames is an optional white list of names that the rule applies to.  An empty set means that everything is allowed.
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -718,6 +1054,32 @@ pub struct NamedRuleWithOperations {
     /// Subresources match the scope of their parent resource.
     /// Default is "\*".
     pub scope: Option<String>,
+}
+
+impl Clone for NamedRuleWithOperations {
+    fn clone(&self) -> Self {
+        NamedRuleWithOperations {
+            resource_names: Clone::clone(&self.resource_names),
+            operations: Clone::clone(&self.operations),
+            api_groups: Clone::clone(&self.api_groups),
+            api_versions: Clone::clone(&self.api_versions),
+            resources: Clone::clone(&self.resources),
+            scope: Clone::clone(&self.scope),
+        }
+    }
+}
+
+impl std::fmt::Debug for NamedRuleWithOperations {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NamedRuleWithOperations")
+            .field("resource_names", &self.resource_names)
+            .field("operations", &self.operations)
+            .field("api_groups", &self.api_groups)
+            .field("api_versions", &self.api_versions)
+            .field("resources", &self.resources)
+            .field("scope", &self.scope)
+            .finish()
+    }
 }
 
 impl apimachinery::proto::Message for NamedRuleWithOperations {
@@ -802,7 +1164,7 @@ impl apimachinery::proto::Message for NamedRuleWithOperations {
 }
 
 /// ParamKind is a tuple of Group Kind and Version.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ParamKind {
     /// apiVersion is the API group version the resources belong to.
     /// In format of "group/version".
@@ -815,11 +1177,29 @@ pub struct ParamKind {
     pub kind: String,
 }
 
+impl Clone for ParamKind {
+    fn clone(&self) -> Self {
+        ParamKind {
+            api_version: Clone::clone(&self.api_version),
+            kind: Clone::clone(&self.kind),
+        }
+    }
+}
+
+impl std::fmt::Debug for ParamKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ParamKind")
+            .field("api_version", &self.api_version)
+            .field("kind", &self.kind)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ParamKind { 1 => api_version as "apiVersion", 2 => kind });
 
 /// ParamRef describes how to locate the params to be used as input to
 /// expressions of rules applied by a policy binding.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ParamRef {
     /// name is the name of the resource being referenced.
     ///
@@ -869,11 +1249,36 @@ pub struct ParamRef {
     pub parameter_not_found_action: Option<String>,
 }
 
+impl Clone for ParamRef {
+    fn clone(&self) -> Self {
+        ParamRef {
+            name: Clone::clone(&self.name),
+            namespace: Clone::clone(&self.namespace),
+            selector: Clone::clone(&self.selector),
+            parameter_not_found_action: Clone::clone(&self.parameter_not_found_action),
+        }
+    }
+}
+
+impl std::fmt::Debug for ParamRef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ParamRef")
+            .field("name", &self.name)
+            .field("namespace", &self.namespace)
+            .field("selector", &self.selector)
+            .field(
+                "parameter_not_found_action",
+                &self.parameter_not_found_action,
+            )
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ParamRef { 1 => name, 2 => namespace, 3 => selector, 4 => parameter_not_found_action as "parameterNotFoundAction" });
 
 /// Rule is a tuple of APIGroups, APIVersion, and Resources.It is recommended
 /// to make sure that all the tuple expansions are valid.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct Rule {
     /// apiGroups is the API groups the resources belong to. '\*' is all groups.
     /// If '\*' is present, the length of the slice must be one.
@@ -913,11 +1318,33 @@ pub struct Rule {
     pub scope: Option<String>,
 }
 
+impl Clone for Rule {
+    fn clone(&self) -> Self {
+        Rule {
+            api_groups: Clone::clone(&self.api_groups),
+            api_versions: Clone::clone(&self.api_versions),
+            resources: Clone::clone(&self.resources),
+            scope: Clone::clone(&self.scope),
+        }
+    }
+}
+
+impl std::fmt::Debug for Rule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Rule")
+            .field("api_groups", &self.api_groups)
+            .field("api_versions", &self.api_versions)
+            .field("resources", &self.resources)
+            .field("scope", &self.scope)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(Rule { 1 => api_groups as "apiGroups", 2 => api_versions as "apiVersions", 3 => resources, 4 => scope });
 
 /// RuleWithOperations is a tuple of Operations and Resources. It is recommended to make
 /// sure that all the tuple expansions are valid.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct RuleWithOperations {
     /// operations is the operations the admission hook cares about - CREATE, UPDATE, DELETE, CONNECT or \*
     /// for all of those operations and any future admission operations that are added.
@@ -961,6 +1388,30 @@ pub struct RuleWithOperations {
     /// Subresources match the scope of their parent resource.
     /// Default is "\*".
     pub scope: Option<String>,
+}
+
+impl Clone for RuleWithOperations {
+    fn clone(&self) -> Self {
+        RuleWithOperations {
+            operations: Clone::clone(&self.operations),
+            api_groups: Clone::clone(&self.api_groups),
+            api_versions: Clone::clone(&self.api_versions),
+            resources: Clone::clone(&self.resources),
+            scope: Clone::clone(&self.scope),
+        }
+    }
+}
+
+impl std::fmt::Debug for RuleWithOperations {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RuleWithOperations")
+            .field("operations", &self.operations)
+            .field("api_groups", &self.api_groups)
+            .field("api_versions", &self.api_versions)
+            .field("resources", &self.resources)
+            .field("scope", &self.scope)
+            .finish()
+    }
 }
 
 impl apimachinery::proto::Message for RuleWithOperations {
@@ -1021,7 +1472,7 @@ impl apimachinery::proto::Message for RuleWithOperations {
 }
 
 /// ServiceReference holds a reference to Service.legacy.k8s.io
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ServiceReference {
     /// namespace is the namespace of the service.
     /// Required
@@ -1038,21 +1489,59 @@ pub struct ServiceReference {
     pub port: Option<i32>,
 }
 
+impl Clone for ServiceReference {
+    fn clone(&self) -> Self {
+        ServiceReference {
+            namespace: Clone::clone(&self.namespace),
+            name: Clone::clone(&self.name),
+            path: Clone::clone(&self.path),
+            port: Clone::clone(&self.port),
+        }
+    }
+}
+
+impl std::fmt::Debug for ServiceReference {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ServiceReference")
+            .field("namespace", &self.namespace)
+            .field("name", &self.name)
+            .field("path", &self.path)
+            .field("port", &self.port)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ServiceReference { 1 => namespace, 2 => name, 3 => path, 4 => port });
 
 /// TypeChecking contains results of type checking the expressions in the
 /// ValidatingAdmissionPolicy
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct TypeChecking {
     /// expressionWarnings contains the type checking warnings for each expression.
     #[api(skip_serializing_if = "Vec::is_empty")]
     pub expression_warnings: Vec<ExpressionWarning>,
 }
 
+impl Clone for TypeChecking {
+    fn clone(&self) -> Self {
+        TypeChecking {
+            expression_warnings: Clone::clone(&self.expression_warnings),
+        }
+    }
+}
+
+impl std::fmt::Debug for TypeChecking {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TypeChecking")
+            .field("expression_warnings", &self.expression_warnings)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(TypeChecking { 1 => expression_warnings as "expressionWarnings" });
 
 /// ValidatingAdmissionPolicy describes the definition of an admission validation policy that accepts or rejects an object without changing it.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "admissionregistration.k8s.io", version = "v1", kind = "ValidatingAdmissionPolicy", plural = "validatingadmissionpolicies", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ValidatingAdmissionPolicy {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1068,6 +1557,28 @@ pub struct ValidatingAdmissionPolicy {
     pub status: ValidatingAdmissionPolicyStatus,
 }
 
+impl Clone for ValidatingAdmissionPolicy {
+    fn clone(&self) -> Self {
+        ValidatingAdmissionPolicy {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+            status: Clone::clone(&self.status),
+        }
+    }
+}
+
+impl std::fmt::Debug for ValidatingAdmissionPolicy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ValidatingAdmissionPolicy")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ValidatingAdmissionPolicy { 1 => metadata, 2 => spec, 3 => status });
 
 /// ValidatingAdmissionPolicyBinding binds the ValidatingAdmissionPolicy with paramerized resources.
@@ -1081,7 +1592,7 @@ apimachinery::proto_message!(ValidatingAdmissionPolicy { 1 => metadata, 2 => spe
 /// CEL budget. Each evaluation of the policy is given an independent CEL cost budget.
 /// Adding/removing policies, bindings, or params can not affect whether a
 /// given (policy, binding, param) combination is within its own CEL budget.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "admissionregistration.k8s.io", version = "v1", kind = "ValidatingAdmissionPolicyBinding", plural = "validatingadmissionpolicybindings", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ValidatingAdmissionPolicyBinding {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1092,10 +1603,30 @@ pub struct ValidatingAdmissionPolicyBinding {
     pub spec: ValidatingAdmissionPolicyBindingSpec,
 }
 
+impl Clone for ValidatingAdmissionPolicyBinding {
+    fn clone(&self) -> Self {
+        ValidatingAdmissionPolicyBinding {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+        }
+    }
+}
+
+impl std::fmt::Debug for ValidatingAdmissionPolicyBinding {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ValidatingAdmissionPolicyBinding")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ValidatingAdmissionPolicyBinding { 1 => metadata, 2 => spec });
 
 /// ValidatingAdmissionPolicyBindingList is a list of ValidatingAdmissionPolicyBinding.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "admissionregistration.k8s.io", version = "v1", kind = "ValidatingAdmissionPolicyBindingList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ValidatingAdmissionPolicyBindingList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1108,10 +1639,30 @@ pub struct ValidatingAdmissionPolicyBindingList {
     pub items: Option<Vec<ValidatingAdmissionPolicyBinding>>,
 }
 
+impl Clone for ValidatingAdmissionPolicyBindingList {
+    fn clone(&self) -> Self {
+        ValidatingAdmissionPolicyBindingList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for ValidatingAdmissionPolicyBindingList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ValidatingAdmissionPolicyBindingList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ValidatingAdmissionPolicyBindingList { 1 => metadata, 2 => items });
 
 /// ValidatingAdmissionPolicyBindingSpec is the specification of the ValidatingAdmissionPolicyBinding.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ValidatingAdmissionPolicyBindingSpec {
     /// policyName references a ValidatingAdmissionPolicy name which the ValidatingAdmissionPolicyBinding binds to.
     /// If the referenced resource does not exist, this binding is considered invalid and will be ignored
@@ -1172,10 +1723,32 @@ pub struct ValidatingAdmissionPolicyBindingSpec {
     pub validation_actions: Vec<String>,
 }
 
+impl Clone for ValidatingAdmissionPolicyBindingSpec {
+    fn clone(&self) -> Self {
+        ValidatingAdmissionPolicyBindingSpec {
+            policy_name: Clone::clone(&self.policy_name),
+            param_ref: Clone::clone(&self.param_ref),
+            match_resources: Clone::clone(&self.match_resources),
+            validation_actions: Clone::clone(&self.validation_actions),
+        }
+    }
+}
+
+impl std::fmt::Debug for ValidatingAdmissionPolicyBindingSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ValidatingAdmissionPolicyBindingSpec")
+            .field("policy_name", &self.policy_name)
+            .field("param_ref", &self.param_ref)
+            .field("match_resources", &self.match_resources)
+            .field("validation_actions", &self.validation_actions)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ValidatingAdmissionPolicyBindingSpec { 1 => policy_name as "policyName", 2 => param_ref as "paramRef", 3 => match_resources as "matchResources", 4 => validation_actions as "validationActions" });
 
 /// ValidatingAdmissionPolicyList is a list of ValidatingAdmissionPolicy.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "admissionregistration.k8s.io", version = "v1", kind = "ValidatingAdmissionPolicyList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ValidatingAdmissionPolicyList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1188,10 +1761,30 @@ pub struct ValidatingAdmissionPolicyList {
     pub items: Option<Vec<ValidatingAdmissionPolicy>>,
 }
 
+impl Clone for ValidatingAdmissionPolicyList {
+    fn clone(&self) -> Self {
+        ValidatingAdmissionPolicyList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for ValidatingAdmissionPolicyList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ValidatingAdmissionPolicyList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ValidatingAdmissionPolicyList { 1 => metadata, 2 => items });
 
 /// ValidatingAdmissionPolicySpec is the specification of the desired behavior of the AdmissionPolicy.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ValidatingAdmissionPolicySpec {
     /// paramKind specifies the kind of resources used to parameterize this policy.
     /// If absent, there are no parameters for this policy and the param CEL variable will not be provided to validation expressions.
@@ -1256,10 +1849,38 @@ pub struct ValidatingAdmissionPolicySpec {
     pub variables: Vec<Variable>,
 }
 
+impl Clone for ValidatingAdmissionPolicySpec {
+    fn clone(&self) -> Self {
+        ValidatingAdmissionPolicySpec {
+            param_kind: Clone::clone(&self.param_kind),
+            match_constraints: Clone::clone(&self.match_constraints),
+            validations: Clone::clone(&self.validations),
+            failure_policy: Clone::clone(&self.failure_policy),
+            audit_annotations: Clone::clone(&self.audit_annotations),
+            match_conditions: Clone::clone(&self.match_conditions),
+            variables: Clone::clone(&self.variables),
+        }
+    }
+}
+
+impl std::fmt::Debug for ValidatingAdmissionPolicySpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ValidatingAdmissionPolicySpec")
+            .field("param_kind", &self.param_kind)
+            .field("match_constraints", &self.match_constraints)
+            .field("validations", &self.validations)
+            .field("failure_policy", &self.failure_policy)
+            .field("audit_annotations", &self.audit_annotations)
+            .field("match_conditions", &self.match_conditions)
+            .field("variables", &self.variables)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ValidatingAdmissionPolicySpec { 1 => param_kind as "paramKind", 2 => match_constraints as "matchConstraints", 3 => validations, 4 => failure_policy as "failurePolicy", 5 => audit_annotations as "auditAnnotations", 6 => match_conditions as "matchConditions", 7 => variables });
 
 /// ValidatingAdmissionPolicyStatus represents the status of an admission validation policy.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ValidatingAdmissionPolicyStatus {
     /// observedGeneration is the generation observed by the controller.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
@@ -1272,10 +1893,30 @@ pub struct ValidatingAdmissionPolicyStatus {
     pub conditions: Vec<crate::meta::v1::Condition>,
 }
 
+impl Clone for ValidatingAdmissionPolicyStatus {
+    fn clone(&self) -> Self {
+        ValidatingAdmissionPolicyStatus {
+            observed_generation: Clone::clone(&self.observed_generation),
+            type_checking: Clone::clone(&self.type_checking),
+            conditions: Clone::clone(&self.conditions),
+        }
+    }
+}
+
+impl std::fmt::Debug for ValidatingAdmissionPolicyStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ValidatingAdmissionPolicyStatus")
+            .field("observed_generation", &self.observed_generation)
+            .field("type_checking", &self.type_checking)
+            .field("conditions", &self.conditions)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ValidatingAdmissionPolicyStatus { 1 => observed_generation as "observedGeneration", 2 => type_checking as "typeChecking", 3 => conditions });
 
 /// ValidatingWebhook describes an admission webhook and the resources and operations it applies to.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ValidatingWebhook {
     /// name is the name of the admission webhook.
     /// Name should be fully qualified, e.g., imagepolicy.kubernetes.io, where
@@ -1406,10 +2047,46 @@ pub struct ValidatingWebhook {
     pub match_conditions: Vec<MatchCondition>,
 }
 
+impl Clone for ValidatingWebhook {
+    fn clone(&self) -> Self {
+        ValidatingWebhook {
+            name: Clone::clone(&self.name),
+            client_config: Clone::clone(&self.client_config),
+            rules: Clone::clone(&self.rules),
+            failure_policy: Clone::clone(&self.failure_policy),
+            match_policy: Clone::clone(&self.match_policy),
+            namespace_selector: Clone::clone(&self.namespace_selector),
+            object_selector: Clone::clone(&self.object_selector),
+            side_effects: Clone::clone(&self.side_effects),
+            timeout_seconds: Clone::clone(&self.timeout_seconds),
+            admission_review_versions: Clone::clone(&self.admission_review_versions),
+            match_conditions: Clone::clone(&self.match_conditions),
+        }
+    }
+}
+
+impl std::fmt::Debug for ValidatingWebhook {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ValidatingWebhook")
+            .field("name", &self.name)
+            .field("client_config", &self.client_config)
+            .field("rules", &self.rules)
+            .field("failure_policy", &self.failure_policy)
+            .field("match_policy", &self.match_policy)
+            .field("namespace_selector", &self.namespace_selector)
+            .field("object_selector", &self.object_selector)
+            .field("side_effects", &self.side_effects)
+            .field("timeout_seconds", &self.timeout_seconds)
+            .field("admission_review_versions", &self.admission_review_versions)
+            .field("match_conditions", &self.match_conditions)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ValidatingWebhook { 1 => name, 2 => client_config as "clientConfig", 3 => rules, 4 => failure_policy as "failurePolicy", 5 => namespace_selector as "namespaceSelector", 6 => side_effects as "sideEffects", 7 => timeout_seconds as "timeoutSeconds", 8 => admission_review_versions as "admissionReviewVersions", 9 => match_policy as "matchPolicy", 10 => object_selector as "objectSelector", 11 => match_conditions as "matchConditions" });
 
 /// ValidatingWebhookConfiguration describes the configuration of and admission webhook that accept or reject and object without changing it.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "admissionregistration.k8s.io", version = "v1", kind = "ValidatingWebhookConfiguration", plural = "validatingwebhookconfigurations", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ValidatingWebhookConfiguration {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1421,10 +2098,30 @@ pub struct ValidatingWebhookConfiguration {
     pub webhooks: Vec<ValidatingWebhook>,
 }
 
+impl Clone for ValidatingWebhookConfiguration {
+    fn clone(&self) -> Self {
+        ValidatingWebhookConfiguration {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            webhooks: Clone::clone(&self.webhooks),
+        }
+    }
+}
+
+impl std::fmt::Debug for ValidatingWebhookConfiguration {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ValidatingWebhookConfiguration")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("webhooks", &self.webhooks)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ValidatingWebhookConfiguration { 1 => metadata, 2 => webhooks });
 
 /// ValidatingWebhookConfigurationList is a list of ValidatingWebhookConfiguration.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "admissionregistration.k8s.io", version = "v1", kind = "ValidatingWebhookConfigurationList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ValidatingWebhookConfigurationList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1437,10 +2134,30 @@ pub struct ValidatingWebhookConfigurationList {
     pub items: Option<Vec<ValidatingWebhookConfiguration>>,
 }
 
+impl Clone for ValidatingWebhookConfigurationList {
+    fn clone(&self) -> Self {
+        ValidatingWebhookConfigurationList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for ValidatingWebhookConfigurationList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ValidatingWebhookConfigurationList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ValidatingWebhookConfigurationList { 1 => metadata, 2 => items });
 
 /// Validation specifies the CEL expression which is used to apply the validation.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct Validation {
     /// expression represents the expression which will be evaluated by CEL.
     /// ref: <https://github.com/google/cel-spec>
@@ -1514,10 +2231,32 @@ pub struct Validation {
     pub message_expression: String,
 }
 
+impl Clone for Validation {
+    fn clone(&self) -> Self {
+        Validation {
+            expression: Clone::clone(&self.expression),
+            message: Clone::clone(&self.message),
+            reason: Clone::clone(&self.reason),
+            message_expression: Clone::clone(&self.message_expression),
+        }
+    }
+}
+
+impl std::fmt::Debug for Validation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Validation")
+            .field("expression", &self.expression)
+            .field("message", &self.message)
+            .field("reason", &self.reason)
+            .field("message_expression", &self.message_expression)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(Validation { 1 => expression, 2 => message, 3 => reason, 4 => message_expression as "messageExpression" });
 
 /// Variable is the definition of a variable that is used for composition. A variable is defined as a named expression.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct Variable {
     /// name is the name of the variable. The name must be a valid CEL identifier and unique among all variables.
     /// The variable can be accessed in other expressions through \`variables\`
@@ -1528,11 +2267,29 @@ pub struct Variable {
     pub expression: String,
 }
 
+impl Clone for Variable {
+    fn clone(&self) -> Self {
+        Variable {
+            name: Clone::clone(&self.name),
+            expression: Clone::clone(&self.expression),
+        }
+    }
+}
+
+impl std::fmt::Debug for Variable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Variable")
+            .field("name", &self.name)
+            .field("expression", &self.expression)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(Variable { 1 => name, 2 => expression });
 
 /// WebhookClientConfig contains the information to make a TLS
 /// connection with the webhook
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct WebhookClientConfig {
     /// url gives the location of the webhook, in standard URL form
     /// (\`scheme://host:port/path\`). Exactly one of \`url\` or \`service\`
@@ -1569,6 +2326,26 @@ pub struct WebhookClientConfig {
     /// If unspecified, system trust roots on the apiserver are used.
     #[api(skip_serializing_if = "crate::go_json::is_nil_or_empty")]
     pub ca_bundle: Option<crate::value::ByteString>,
+}
+
+impl Clone for WebhookClientConfig {
+    fn clone(&self) -> Self {
+        WebhookClientConfig {
+            url: Clone::clone(&self.url),
+            service: Clone::clone(&self.service),
+            ca_bundle: Clone::clone(&self.ca_bundle),
+        }
+    }
+}
+
+impl std::fmt::Debug for WebhookClientConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WebhookClientConfig")
+            .field("url", &self.url)
+            .field("service", &self.service)
+            .field("ca_bundle", &self.ca_bundle)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(WebhookClientConfig { 1 => service, 2 => ca_bundle as "caBundle", 3 => url });

@@ -138,7 +138,7 @@ pub type Validation = crate::admissionregistration::v1::Validation;
 pub type Variable = crate::admissionregistration::v1::Variable;
 
 /// MutatingAdmissionPolicy describes the definition of an admission mutation policy that mutates the object coming into admission chain.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "admissionregistration.k8s.io", version = "v1alpha1", kind = "MutatingAdmissionPolicy", plural = "mutatingadmissionpolicies", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::admissionregistration::v1::MutatingAdmissionPolicy)]
@@ -154,6 +154,26 @@ pub struct MutatingAdmissionPolicy {
     pub spec: crate::admissionregistration::v1::MutatingAdmissionPolicySpec,
 }
 
+impl Clone for MutatingAdmissionPolicy {
+    fn clone(&self) -> Self {
+        MutatingAdmissionPolicy {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+        }
+    }
+}
+
+impl std::fmt::Debug for MutatingAdmissionPolicy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MutatingAdmissionPolicy")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(MutatingAdmissionPolicy { 1 => metadata, 2 => spec });
 
 /// MutatingAdmissionPolicyBinding binds the MutatingAdmissionPolicy with parametrized resources.
@@ -167,7 +187,7 @@ apimachinery::proto_message!(MutatingAdmissionPolicy { 1 => metadata, 2 => spec 
 ///
 /// Adding/removing policies, bindings, or params can not affect whether a
 /// given (policy, binding, param) combination is within its own CEL budget.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "admissionregistration.k8s.io", version = "v1alpha1", kind = "MutatingAdmissionPolicyBinding", plural = "mutatingadmissionpolicybindings", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::admissionregistration::v1::MutatingAdmissionPolicyBinding)]
@@ -183,10 +203,30 @@ pub struct MutatingAdmissionPolicyBinding {
     pub spec: crate::admissionregistration::v1::MutatingAdmissionPolicyBindingSpec,
 }
 
+impl Clone for MutatingAdmissionPolicyBinding {
+    fn clone(&self) -> Self {
+        MutatingAdmissionPolicyBinding {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+        }
+    }
+}
+
+impl std::fmt::Debug for MutatingAdmissionPolicyBinding {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MutatingAdmissionPolicyBinding")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(MutatingAdmissionPolicyBinding { 1 => metadata, 2 => spec });
 
 /// MutatingAdmissionPolicyBindingList is a list of MutatingAdmissionPolicyBinding.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "admissionregistration.k8s.io",
     version = "v1alpha1",
@@ -209,10 +249,30 @@ pub struct MutatingAdmissionPolicyBindingList {
     pub items: Option<Vec<MutatingAdmissionPolicyBinding>>,
 }
 
+impl Clone for MutatingAdmissionPolicyBindingList {
+    fn clone(&self) -> Self {
+        MutatingAdmissionPolicyBindingList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for MutatingAdmissionPolicyBindingList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MutatingAdmissionPolicyBindingList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(MutatingAdmissionPolicyBindingList { 1 => metadata, 2 => items });
 
 /// MutatingAdmissionPolicyList is a list of MutatingAdmissionPolicy.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "admissionregistration.k8s.io",
     version = "v1alpha1",
@@ -235,10 +295,30 @@ pub struct MutatingAdmissionPolicyList {
     pub items: Option<Vec<MutatingAdmissionPolicy>>,
 }
 
+impl Clone for MutatingAdmissionPolicyList {
+    fn clone(&self) -> Self {
+        MutatingAdmissionPolicyList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for MutatingAdmissionPolicyList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MutatingAdmissionPolicyList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(MutatingAdmissionPolicyList { 1 => metadata, 2 => items });
 
 /// ValidatingAdmissionPolicy describes the definition of an admission validation policy that accepts or rejects an object without changing it.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "admissionregistration.k8s.io", version = "v1alpha1", kind = "ValidatingAdmissionPolicy", plural = "validatingadmissionpolicies", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::admissionregistration::v1::ValidatingAdmissionPolicy)]
@@ -260,6 +340,28 @@ pub struct ValidatingAdmissionPolicy {
     pub status: crate::admissionregistration::v1::ValidatingAdmissionPolicyStatus,
 }
 
+impl Clone for ValidatingAdmissionPolicy {
+    fn clone(&self) -> Self {
+        ValidatingAdmissionPolicy {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+            status: Clone::clone(&self.status),
+        }
+    }
+}
+
+impl std::fmt::Debug for ValidatingAdmissionPolicy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ValidatingAdmissionPolicy")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ValidatingAdmissionPolicy { 1 => metadata, 2 => spec, 3 => status });
 
 /// ValidatingAdmissionPolicyBinding binds the ValidatingAdmissionPolicy with paramerized resources.
@@ -273,7 +375,7 @@ apimachinery::proto_message!(ValidatingAdmissionPolicy { 1 => metadata, 2 => spe
 /// CEL budget. Each evaluation of the policy is given an independent CEL cost budget.
 /// Adding/removing policies, bindings, or params can not affect whether a
 /// given (policy, binding, param) combination is within its own CEL budget.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "admissionregistration.k8s.io", version = "v1alpha1", kind = "ValidatingAdmissionPolicyBinding", plural = "validatingadmissionpolicybindings", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::admissionregistration::v1::ValidatingAdmissionPolicyBinding)]
@@ -289,10 +391,30 @@ pub struct ValidatingAdmissionPolicyBinding {
     pub spec: crate::admissionregistration::v1::ValidatingAdmissionPolicyBindingSpec,
 }
 
+impl Clone for ValidatingAdmissionPolicyBinding {
+    fn clone(&self) -> Self {
+        ValidatingAdmissionPolicyBinding {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+        }
+    }
+}
+
+impl std::fmt::Debug for ValidatingAdmissionPolicyBinding {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ValidatingAdmissionPolicyBinding")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ValidatingAdmissionPolicyBinding { 1 => metadata, 2 => spec });
 
 /// ValidatingAdmissionPolicyBindingList is a list of ValidatingAdmissionPolicyBinding.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "admissionregistration.k8s.io",
     version = "v1alpha1",
@@ -315,10 +437,30 @@ pub struct ValidatingAdmissionPolicyBindingList {
     pub items: Option<Vec<ValidatingAdmissionPolicyBinding>>,
 }
 
+impl Clone for ValidatingAdmissionPolicyBindingList {
+    fn clone(&self) -> Self {
+        ValidatingAdmissionPolicyBindingList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for ValidatingAdmissionPolicyBindingList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ValidatingAdmissionPolicyBindingList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ValidatingAdmissionPolicyBindingList { 1 => metadata, 2 => items });
 
 /// ValidatingAdmissionPolicyList is a list of ValidatingAdmissionPolicy.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "admissionregistration.k8s.io",
     version = "v1alpha1",
@@ -339,6 +481,26 @@ pub struct ValidatingAdmissionPolicyList {
     /// List of ValidatingAdmissionPolicy.
     #[api(nullable)]
     pub items: Option<Vec<ValidatingAdmissionPolicy>>,
+}
+
+impl Clone for ValidatingAdmissionPolicyList {
+    fn clone(&self) -> Self {
+        ValidatingAdmissionPolicyList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for ValidatingAdmissionPolicyList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ValidatingAdmissionPolicyList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(ValidatingAdmissionPolicyList { 1 => metadata, 2 => items });

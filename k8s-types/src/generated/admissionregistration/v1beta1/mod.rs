@@ -153,7 +153,7 @@ pub type Variable = crate::admissionregistration::v1::Variable;
 pub type WebhookClientConfig = crate::admissionregistration::v1::WebhookClientConfig;
 
 /// MutatingAdmissionPolicy describes the definition of an admission mutation policy that mutates the object coming into admission chain.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "admissionregistration.k8s.io", version = "v1beta1", kind = "MutatingAdmissionPolicy", plural = "mutatingadmissionpolicies", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::admissionregistration::v1::MutatingAdmissionPolicy)]
@@ -169,6 +169,26 @@ pub struct MutatingAdmissionPolicy {
     pub spec: crate::admissionregistration::v1::MutatingAdmissionPolicySpec,
 }
 
+impl Clone for MutatingAdmissionPolicy {
+    fn clone(&self) -> Self {
+        MutatingAdmissionPolicy {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+        }
+    }
+}
+
+impl std::fmt::Debug for MutatingAdmissionPolicy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MutatingAdmissionPolicy")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(MutatingAdmissionPolicy { 1 => metadata, 2 => spec });
 
 /// MutatingAdmissionPolicyBinding binds the MutatingAdmissionPolicy with parametrized resources.
@@ -182,7 +202,7 @@ apimachinery::proto_message!(MutatingAdmissionPolicy { 1 => metadata, 2 => spec 
 ///
 /// Adding/removing policies, bindings, or params can not affect whether a
 /// given (policy, binding, param) combination is within its own CEL budget.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "admissionregistration.k8s.io", version = "v1beta1", kind = "MutatingAdmissionPolicyBinding", plural = "mutatingadmissionpolicybindings", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::admissionregistration::v1::MutatingAdmissionPolicyBinding)]
@@ -198,10 +218,30 @@ pub struct MutatingAdmissionPolicyBinding {
     pub spec: crate::admissionregistration::v1::MutatingAdmissionPolicyBindingSpec,
 }
 
+impl Clone for MutatingAdmissionPolicyBinding {
+    fn clone(&self) -> Self {
+        MutatingAdmissionPolicyBinding {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+        }
+    }
+}
+
+impl std::fmt::Debug for MutatingAdmissionPolicyBinding {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MutatingAdmissionPolicyBinding")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(MutatingAdmissionPolicyBinding { 1 => metadata, 2 => spec });
 
 /// MutatingAdmissionPolicyBindingList is a list of MutatingAdmissionPolicyBinding.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "admissionregistration.k8s.io",
     version = "v1beta1",
@@ -224,10 +264,30 @@ pub struct MutatingAdmissionPolicyBindingList {
     pub items: Option<Vec<MutatingAdmissionPolicyBinding>>,
 }
 
+impl Clone for MutatingAdmissionPolicyBindingList {
+    fn clone(&self) -> Self {
+        MutatingAdmissionPolicyBindingList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for MutatingAdmissionPolicyBindingList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MutatingAdmissionPolicyBindingList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(MutatingAdmissionPolicyBindingList { 1 => metadata, 2 => items });
 
 /// MutatingAdmissionPolicyList is a list of MutatingAdmissionPolicy.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "admissionregistration.k8s.io",
     version = "v1beta1",
@@ -250,10 +310,30 @@ pub struct MutatingAdmissionPolicyList {
     pub items: Option<Vec<MutatingAdmissionPolicy>>,
 }
 
+impl Clone for MutatingAdmissionPolicyList {
+    fn clone(&self) -> Self {
+        MutatingAdmissionPolicyList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for MutatingAdmissionPolicyList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MutatingAdmissionPolicyList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(MutatingAdmissionPolicyList { 1 => metadata, 2 => items });
 
 /// MutatingWebhook describes an admission webhook and the resources and operations it applies to.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::admissionregistration::v1::MutatingWebhook, nested)]
 pub struct MutatingWebhook {
     /// name is the name of the admission webhook.
@@ -413,11 +493,49 @@ pub struct MutatingWebhook {
     pub match_conditions: Vec<crate::admissionregistration::v1::MatchCondition>,
 }
 
+impl Clone for MutatingWebhook {
+    fn clone(&self) -> Self {
+        MutatingWebhook {
+            name: Clone::clone(&self.name),
+            client_config: Clone::clone(&self.client_config),
+            rules: Clone::clone(&self.rules),
+            failure_policy: Clone::clone(&self.failure_policy),
+            match_policy: Clone::clone(&self.match_policy),
+            namespace_selector: Clone::clone(&self.namespace_selector),
+            object_selector: Clone::clone(&self.object_selector),
+            side_effects: Clone::clone(&self.side_effects),
+            timeout_seconds: Clone::clone(&self.timeout_seconds),
+            admission_review_versions: Clone::clone(&self.admission_review_versions),
+            reinvocation_policy: Clone::clone(&self.reinvocation_policy),
+            match_conditions: Clone::clone(&self.match_conditions),
+        }
+    }
+}
+
+impl std::fmt::Debug for MutatingWebhook {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MutatingWebhook")
+            .field("name", &self.name)
+            .field("client_config", &self.client_config)
+            .field("rules", &self.rules)
+            .field("failure_policy", &self.failure_policy)
+            .field("match_policy", &self.match_policy)
+            .field("namespace_selector", &self.namespace_selector)
+            .field("object_selector", &self.object_selector)
+            .field("side_effects", &self.side_effects)
+            .field("timeout_seconds", &self.timeout_seconds)
+            .field("admission_review_versions", &self.admission_review_versions)
+            .field("reinvocation_policy", &self.reinvocation_policy)
+            .field("match_conditions", &self.match_conditions)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(MutatingWebhook { 1 => name, 2 => client_config as "clientConfig", 3 => rules, 4 => failure_policy as "failurePolicy", 5 => namespace_selector as "namespaceSelector", 6 => side_effects as "sideEffects", 7 => timeout_seconds as "timeoutSeconds", 8 => admission_review_versions as "admissionReviewVersions", 9 => match_policy as "matchPolicy", 10 => reinvocation_policy as "reinvocationPolicy", 11 => object_selector as "objectSelector", 12 => match_conditions as "matchConditions" });
 
 /// MutatingWebhookConfiguration describes the configuration of and admission webhook that accept or reject and may change the object.
 /// Deprecated in v1.16, planned for removal in v1.19. Use admissionregistration.k8s.io/v1 MutatingWebhookConfiguration instead.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "admissionregistration.k8s.io", version = "v1beta1", kind = "MutatingWebhookConfiguration", plural = "mutatingwebhookconfigurations", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::admissionregistration::v1::MutatingWebhookConfiguration)]
@@ -433,10 +551,30 @@ pub struct MutatingWebhookConfiguration {
     pub webhooks: Vec<MutatingWebhook>,
 }
 
+impl Clone for MutatingWebhookConfiguration {
+    fn clone(&self) -> Self {
+        MutatingWebhookConfiguration {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            webhooks: Clone::clone(&self.webhooks),
+        }
+    }
+}
+
+impl std::fmt::Debug for MutatingWebhookConfiguration {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MutatingWebhookConfiguration")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("webhooks", &self.webhooks)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(MutatingWebhookConfiguration { 1 => metadata, 2 => webhooks });
 
 /// MutatingWebhookConfigurationList is a list of MutatingWebhookConfiguration.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "admissionregistration.k8s.io",
     version = "v1beta1",
@@ -459,10 +597,30 @@ pub struct MutatingWebhookConfigurationList {
     pub items: Option<Vec<MutatingWebhookConfiguration>>,
 }
 
+impl Clone for MutatingWebhookConfigurationList {
+    fn clone(&self) -> Self {
+        MutatingWebhookConfigurationList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for MutatingWebhookConfigurationList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MutatingWebhookConfigurationList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(MutatingWebhookConfigurationList { 1 => metadata, 2 => items });
 
 /// ValidatingAdmissionPolicy describes the definition of an admission validation policy that accepts or rejects an object without changing it.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "admissionregistration.k8s.io", version = "v1beta1", kind = "ValidatingAdmissionPolicy", plural = "validatingadmissionpolicies", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::admissionregistration::v1::ValidatingAdmissionPolicy)]
@@ -484,6 +642,28 @@ pub struct ValidatingAdmissionPolicy {
     pub status: crate::admissionregistration::v1::ValidatingAdmissionPolicyStatus,
 }
 
+impl Clone for ValidatingAdmissionPolicy {
+    fn clone(&self) -> Self {
+        ValidatingAdmissionPolicy {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+            status: Clone::clone(&self.status),
+        }
+    }
+}
+
+impl std::fmt::Debug for ValidatingAdmissionPolicy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ValidatingAdmissionPolicy")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ValidatingAdmissionPolicy { 1 => metadata, 2 => spec, 3 => status });
 
 /// ValidatingAdmissionPolicyBinding binds the ValidatingAdmissionPolicy with paramerized resources.
@@ -497,7 +677,7 @@ apimachinery::proto_message!(ValidatingAdmissionPolicy { 1 => metadata, 2 => spe
 /// CEL budget. Each evaluation of the policy is given an independent CEL cost budget.
 /// Adding/removing policies, bindings, or params can not affect whether a
 /// given (policy, binding, param) combination is within its own CEL budget.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "admissionregistration.k8s.io", version = "v1beta1", kind = "ValidatingAdmissionPolicyBinding", plural = "validatingadmissionpolicybindings", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::admissionregistration::v1::ValidatingAdmissionPolicyBinding)]
@@ -513,10 +693,30 @@ pub struct ValidatingAdmissionPolicyBinding {
     pub spec: crate::admissionregistration::v1::ValidatingAdmissionPolicyBindingSpec,
 }
 
+impl Clone for ValidatingAdmissionPolicyBinding {
+    fn clone(&self) -> Self {
+        ValidatingAdmissionPolicyBinding {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+        }
+    }
+}
+
+impl std::fmt::Debug for ValidatingAdmissionPolicyBinding {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ValidatingAdmissionPolicyBinding")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ValidatingAdmissionPolicyBinding { 1 => metadata, 2 => spec });
 
 /// ValidatingAdmissionPolicyBindingList is a list of ValidatingAdmissionPolicyBinding.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "admissionregistration.k8s.io",
     version = "v1beta1",
@@ -539,10 +739,30 @@ pub struct ValidatingAdmissionPolicyBindingList {
     pub items: Option<Vec<ValidatingAdmissionPolicyBinding>>,
 }
 
+impl Clone for ValidatingAdmissionPolicyBindingList {
+    fn clone(&self) -> Self {
+        ValidatingAdmissionPolicyBindingList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for ValidatingAdmissionPolicyBindingList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ValidatingAdmissionPolicyBindingList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ValidatingAdmissionPolicyBindingList { 1 => metadata, 2 => items });
 
 /// ValidatingAdmissionPolicyList is a list of ValidatingAdmissionPolicy.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "admissionregistration.k8s.io",
     version = "v1beta1",
@@ -565,10 +785,30 @@ pub struct ValidatingAdmissionPolicyList {
     pub items: Option<Vec<ValidatingAdmissionPolicy>>,
 }
 
+impl Clone for ValidatingAdmissionPolicyList {
+    fn clone(&self) -> Self {
+        ValidatingAdmissionPolicyList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for ValidatingAdmissionPolicyList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ValidatingAdmissionPolicyList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ValidatingAdmissionPolicyList { 1 => metadata, 2 => items });
 
 /// ValidatingWebhook describes an admission webhook and the resources and operations it applies to.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::admissionregistration::v1::ValidatingWebhook, nested)]
 pub struct ValidatingWebhook {
     /// name is the name of the admission webhook.
@@ -711,11 +951,47 @@ pub struct ValidatingWebhook {
     pub match_conditions: Vec<crate::admissionregistration::v1::MatchCondition>,
 }
 
+impl Clone for ValidatingWebhook {
+    fn clone(&self) -> Self {
+        ValidatingWebhook {
+            name: Clone::clone(&self.name),
+            client_config: Clone::clone(&self.client_config),
+            rules: Clone::clone(&self.rules),
+            failure_policy: Clone::clone(&self.failure_policy),
+            match_policy: Clone::clone(&self.match_policy),
+            namespace_selector: Clone::clone(&self.namespace_selector),
+            object_selector: Clone::clone(&self.object_selector),
+            side_effects: Clone::clone(&self.side_effects),
+            timeout_seconds: Clone::clone(&self.timeout_seconds),
+            admission_review_versions: Clone::clone(&self.admission_review_versions),
+            match_conditions: Clone::clone(&self.match_conditions),
+        }
+    }
+}
+
+impl std::fmt::Debug for ValidatingWebhook {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ValidatingWebhook")
+            .field("name", &self.name)
+            .field("client_config", &self.client_config)
+            .field("rules", &self.rules)
+            .field("failure_policy", &self.failure_policy)
+            .field("match_policy", &self.match_policy)
+            .field("namespace_selector", &self.namespace_selector)
+            .field("object_selector", &self.object_selector)
+            .field("side_effects", &self.side_effects)
+            .field("timeout_seconds", &self.timeout_seconds)
+            .field("admission_review_versions", &self.admission_review_versions)
+            .field("match_conditions", &self.match_conditions)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ValidatingWebhook { 1 => name, 2 => client_config as "clientConfig", 3 => rules, 4 => failure_policy as "failurePolicy", 5 => namespace_selector as "namespaceSelector", 6 => side_effects as "sideEffects", 7 => timeout_seconds as "timeoutSeconds", 8 => admission_review_versions as "admissionReviewVersions", 9 => match_policy as "matchPolicy", 10 => object_selector as "objectSelector", 11 => match_conditions as "matchConditions" });
 
 /// ValidatingWebhookConfiguration describes the configuration of and admission webhook that accept or reject and object without changing it.
 /// Deprecated in v1.16, planned for removal in v1.19. Use admissionregistration.k8s.io/v1 ValidatingWebhookConfiguration instead.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "admissionregistration.k8s.io", version = "v1beta1", kind = "ValidatingWebhookConfiguration", plural = "validatingwebhookconfigurations", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::admissionregistration::v1::ValidatingWebhookConfiguration)]
@@ -731,10 +1007,30 @@ pub struct ValidatingWebhookConfiguration {
     pub webhooks: Vec<ValidatingWebhook>,
 }
 
+impl Clone for ValidatingWebhookConfiguration {
+    fn clone(&self) -> Self {
+        ValidatingWebhookConfiguration {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            webhooks: Clone::clone(&self.webhooks),
+        }
+    }
+}
+
+impl std::fmt::Debug for ValidatingWebhookConfiguration {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ValidatingWebhookConfiguration")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("webhooks", &self.webhooks)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ValidatingWebhookConfiguration { 1 => metadata, 2 => webhooks });
 
 /// ValidatingWebhookConfigurationList is a list of ValidatingWebhookConfiguration.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "admissionregistration.k8s.io",
     version = "v1beta1",
@@ -755,6 +1051,26 @@ pub struct ValidatingWebhookConfigurationList {
     /// List of ValidatingWebhookConfiguration.
     #[api(nullable)]
     pub items: Option<Vec<ValidatingWebhookConfiguration>>,
+}
+
+impl Clone for ValidatingWebhookConfigurationList {
+    fn clone(&self) -> Self {
+        ValidatingWebhookConfigurationList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for ValidatingWebhookConfigurationList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ValidatingWebhookConfigurationList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(ValidatingWebhookConfigurationList { 1 => metadata, 2 => items });

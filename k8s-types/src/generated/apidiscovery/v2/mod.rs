@@ -5,7 +5,7 @@
 /// APIGroupDiscovery holds information about which resources are being served for all version of the API Group.
 /// It contains a list of APIVersionDiscovery that holds a list of APIResourceDiscovery types served for a version.
 /// Versions are in descending order of preference, with the first version being the preferred entry.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "apidiscovery.k8s.io", version = "v2", kind = "APIGroupDiscovery", not_resource, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct APIGroupDiscovery {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -22,13 +22,33 @@ pub struct APIGroupDiscovery {
     pub versions: Vec<APIVersionDiscovery>,
 }
 
+impl Clone for APIGroupDiscovery {
+    fn clone(&self) -> Self {
+        APIGroupDiscovery {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            versions: Clone::clone(&self.versions),
+        }
+    }
+}
+
+impl std::fmt::Debug for APIGroupDiscovery {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("APIGroupDiscovery")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("versions", &self.versions)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(APIGroupDiscovery { 1 => metadata, 2 => versions });
 
 /// APIGroupDiscoveryList is a resource containing a list of APIGroupDiscovery.
 /// This is one of the types able to be returned from the /api and /apis endpoint and contains an aggregated
 /// list of API resources (built-ins, Custom Resource Definitions, resources from aggregated servers)
 /// that a cluster supports.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "apidiscovery.k8s.io", version = "v2", kind = "APIGroupDiscoveryList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct APIGroupDiscoveryList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -41,10 +61,30 @@ pub struct APIGroupDiscoveryList {
     pub items: Option<Vec<APIGroupDiscovery>>,
 }
 
+impl Clone for APIGroupDiscoveryList {
+    fn clone(&self) -> Self {
+        APIGroupDiscoveryList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for APIGroupDiscoveryList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("APIGroupDiscoveryList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(APIGroupDiscoveryList { 1 => metadata, 2 => items });
 
 /// APIResourceDiscovery provides information about an API resource for discovery.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct APIResourceDiscovery {
     /// resource is the plural name of the resource.  This is used in the URL path and is the unique identifier
     /// for this resource across all versions in the API group.
@@ -79,10 +119,40 @@ pub struct APIResourceDiscovery {
     pub subresources: Vec<APISubresourceDiscovery>,
 }
 
+impl Clone for APIResourceDiscovery {
+    fn clone(&self) -> Self {
+        APIResourceDiscovery {
+            resource: Clone::clone(&self.resource),
+            response_kind: Clone::clone(&self.response_kind),
+            scope: Clone::clone(&self.scope),
+            singular_resource: Clone::clone(&self.singular_resource),
+            verbs: Clone::clone(&self.verbs),
+            short_names: Clone::clone(&self.short_names),
+            categories: Clone::clone(&self.categories),
+            subresources: Clone::clone(&self.subresources),
+        }
+    }
+}
+
+impl std::fmt::Debug for APIResourceDiscovery {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("APIResourceDiscovery")
+            .field("resource", &self.resource)
+            .field("response_kind", &self.response_kind)
+            .field("scope", &self.scope)
+            .field("singular_resource", &self.singular_resource)
+            .field("verbs", &self.verbs)
+            .field("short_names", &self.short_names)
+            .field("categories", &self.categories)
+            .field("subresources", &self.subresources)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(APIResourceDiscovery { 1 => resource, 2 => response_kind as "responseKind", 3 => scope, 4 => singular_resource as "singularResource", 5 => verbs, 6 => short_names as "shortNames", 7 => categories, 8 => subresources });
 
 /// APISubresourceDiscovery provides information about an API subresource for discovery.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct APISubresourceDiscovery {
     /// subresource is the name of the subresource.  This is used in the URL path and is the unique identifier
     /// for this resource across all versions.
@@ -106,10 +176,32 @@ pub struct APISubresourceDiscovery {
     pub verbs: Option<Vec<String>>,
 }
 
+impl Clone for APISubresourceDiscovery {
+    fn clone(&self) -> Self {
+        APISubresourceDiscovery {
+            subresource: Clone::clone(&self.subresource),
+            response_kind: Clone::clone(&self.response_kind),
+            accepted_types: Clone::clone(&self.accepted_types),
+            verbs: Clone::clone(&self.verbs),
+        }
+    }
+}
+
+impl std::fmt::Debug for APISubresourceDiscovery {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("APISubresourceDiscovery")
+            .field("subresource", &self.subresource)
+            .field("response_kind", &self.response_kind)
+            .field("accepted_types", &self.accepted_types)
+            .field("verbs", &self.verbs)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(APISubresourceDiscovery { 1 => subresource, 2 => response_kind as "responseKind", 3 => accepted_types as "acceptedTypes", 4 => verbs });
 
 /// APIVersionDiscovery holds a list of APIResourceDiscovery types that are served for a particular version within an API Group.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct APIVersionDiscovery {
     /// version is the name of the version within a group version.
     pub version: String,
@@ -125,6 +217,26 @@ pub struct APIVersionDiscovery {
     /// performing an operation should not use the aggregated document
     #[api(skip_serializing_if = "String::is_empty")]
     pub freshness: String,
+}
+
+impl Clone for APIVersionDiscovery {
+    fn clone(&self) -> Self {
+        APIVersionDiscovery {
+            version: Clone::clone(&self.version),
+            resources: Clone::clone(&self.resources),
+            freshness: Clone::clone(&self.freshness),
+        }
+    }
+}
+
+impl std::fmt::Debug for APIVersionDiscovery {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("APIVersionDiscovery")
+            .field("version", &self.version)
+            .field("resources", &self.resources)
+            .field("freshness", &self.freshness)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(APIVersionDiscovery { 1 => version, 2 => resources, 3 => freshness });

@@ -26,7 +26,7 @@ pub type APIVersionDiscovery = crate::apidiscovery::v2::APIVersionDiscovery;
 /// APIGroupDiscovery holds information about which resources are being served for all version of the API Group.
 /// It contains a list of APIVersionDiscovery that holds a list of APIResourceDiscovery types served for a version.
 /// Versions are in descending order of preference, with the first version being the preferred entry.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "apidiscovery.k8s.io",
     version = "v2beta1",
@@ -55,13 +55,33 @@ pub struct APIGroupDiscovery {
     pub versions: Vec<crate::apidiscovery::v2::APIVersionDiscovery>,
 }
 
+impl Clone for APIGroupDiscovery {
+    fn clone(&self) -> Self {
+        APIGroupDiscovery {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            versions: Clone::clone(&self.versions),
+        }
+    }
+}
+
+impl std::fmt::Debug for APIGroupDiscovery {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("APIGroupDiscovery")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("versions", &self.versions)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(APIGroupDiscovery { 1 => metadata, 2 => versions });
 
 /// APIGroupDiscoveryList is a resource containing a list of APIGroupDiscovery.
 /// This is one of the types able to be returned from the /api and /apis endpoint and contains an aggregated
 /// list of API resources (built-ins, Custom Resource Definitions, resources from aggregated servers)
 /// that a cluster supports.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "apidiscovery.k8s.io",
     version = "v2beta1",
@@ -82,6 +102,26 @@ pub struct APIGroupDiscoveryList {
     /// items is the list of groups for discovery. The groups are listed in priority order.
     #[api(nullable)]
     pub items: Option<Vec<APIGroupDiscovery>>,
+}
+
+impl Clone for APIGroupDiscoveryList {
+    fn clone(&self) -> Self {
+        APIGroupDiscoveryList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for APIGroupDiscoveryList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("APIGroupDiscoveryList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(APIGroupDiscoveryList { 1 => metadata, 2 => items });

@@ -22,7 +22,7 @@ pub type JSONSchemaPropsOrStringArray = crate::custom::apiextensions::JSONSchema
 >;
 
 /// ConversionRequest describes the conversion request parameters.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ConversionRequest {
     /// uid is an identifier for the individual request/response. It allows distinguishing instances of requests which are
     /// otherwise identical (parallel requests, etc).
@@ -37,10 +37,30 @@ pub struct ConversionRequest {
     pub objects: Option<Vec<crate::value::RawExtension>>,
 }
 
+impl Clone for ConversionRequest {
+    fn clone(&self) -> Self {
+        ConversionRequest {
+            uid: Clone::clone(&self.uid),
+            desired_api_version: Clone::clone(&self.desired_api_version),
+            objects: Clone::clone(&self.objects),
+        }
+    }
+}
+
+impl std::fmt::Debug for ConversionRequest {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ConversionRequest")
+            .field("uid", &self.uid)
+            .field("desired_api_version", &self.desired_api_version)
+            .field("objects", &self.objects)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ConversionRequest { 1 => uid, 2 => desired_api_version as "desiredAPIVersion", 3 => objects });
 
 /// ConversionResponse describes a conversion response.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ConversionResponse {
     /// uid is an identifier for the individual request/response.
     /// This should be copied over from the corresponding \`request.uid\`.
@@ -59,10 +79,30 @@ pub struct ConversionResponse {
     pub result: apimachinery::apis::meta::v1::Status,
 }
 
+impl Clone for ConversionResponse {
+    fn clone(&self) -> Self {
+        ConversionResponse {
+            uid: Clone::clone(&self.uid),
+            converted_objects: Clone::clone(&self.converted_objects),
+            result: Clone::clone(&self.result),
+        }
+    }
+}
+
+impl std::fmt::Debug for ConversionResponse {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ConversionResponse")
+            .field("uid", &self.uid)
+            .field("converted_objects", &self.converted_objects)
+            .field("result", &self.result)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ConversionResponse { 1 => uid, 2 => converted_objects as "convertedObjects", 3 => result });
 
 /// ConversionReview describes a conversion request/response.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "apiextensions.k8s.io", version = "v1", kind = "ConversionReview", not_resource, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ConversionReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -73,10 +113,30 @@ pub struct ConversionReview {
     pub response: Option<ConversionResponse>,
 }
 
+impl Clone for ConversionReview {
+    fn clone(&self) -> Self {
+        ConversionReview {
+            type_meta: Clone::clone(&self.type_meta),
+            request: Clone::clone(&self.request),
+            response: Clone::clone(&self.response),
+        }
+    }
+}
+
+impl std::fmt::Debug for ConversionReview {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ConversionReview")
+            .field("type_meta", &self.type_meta)
+            .field("request", &self.request)
+            .field("response", &self.response)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ConversionReview { 1 => request, 2 => response });
 
 /// CustomResourceColumnDefinition specifies a column for server side printing.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct CustomResourceColumnDefinition {
     /// name is a human readable name for the column.
     pub name: String,
@@ -101,10 +161,36 @@ pub struct CustomResourceColumnDefinition {
     pub json_path: String,
 }
 
+impl Clone for CustomResourceColumnDefinition {
+    fn clone(&self) -> Self {
+        CustomResourceColumnDefinition {
+            name: Clone::clone(&self.name),
+            r#type: Clone::clone(&self.r#type),
+            format: Clone::clone(&self.format),
+            description: Clone::clone(&self.description),
+            priority: Clone::clone(&self.priority),
+            json_path: Clone::clone(&self.json_path),
+        }
+    }
+}
+
+impl std::fmt::Debug for CustomResourceColumnDefinition {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CustomResourceColumnDefinition")
+            .field("name", &self.name)
+            .field("type", &self.r#type)
+            .field("format", &self.format)
+            .field("description", &self.description)
+            .field("priority", &self.priority)
+            .field("json_path", &self.json_path)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(CustomResourceColumnDefinition { 1 => name, 2 => r#type as "type", 3 => format, 4 => description, 5 => priority, 6 => json_path as "jsonPath" });
 
 /// CustomResourceConversion describes how to convert different versions of a CR.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct CustomResourceConversion {
     /// strategy specifies how custom resources are converted between versions. Allowed values are:
     /// - \`"None"\`: The converter only change the apiVersion and would not touch any other field in the custom resource.
@@ -115,11 +201,29 @@ pub struct CustomResourceConversion {
     pub webhook: Option<WebhookConversion>,
 }
 
+impl Clone for CustomResourceConversion {
+    fn clone(&self) -> Self {
+        CustomResourceConversion {
+            strategy: Clone::clone(&self.strategy),
+            webhook: Clone::clone(&self.webhook),
+        }
+    }
+}
+
+impl std::fmt::Debug for CustomResourceConversion {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CustomResourceConversion")
+            .field("strategy", &self.strategy)
+            .field("webhook", &self.webhook)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(CustomResourceConversion { 1 => strategy, 2 => webhook });
 
 /// CustomResourceDefinition represents a resource that should be exposed on the API server.  Its name MUST be in the format
 /// \<.spec.name\>.\<.spec.group\>.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "apiextensions.k8s.io", version = "v1", kind = "CustomResourceDefinition", plural = "customresourcedefinitions", cluster_scoped, short_names = ["crd", "crds"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct CustomResourceDefinition {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -133,10 +237,32 @@ pub struct CustomResourceDefinition {
     pub status: CustomResourceDefinitionStatus,
 }
 
+impl Clone for CustomResourceDefinition {
+    fn clone(&self) -> Self {
+        CustomResourceDefinition {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+            status: Clone::clone(&self.status),
+        }
+    }
+}
+
+impl std::fmt::Debug for CustomResourceDefinition {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CustomResourceDefinition")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(CustomResourceDefinition { 1 => metadata, 2 => spec, 3 => status });
 
 /// CustomResourceDefinitionCondition contains details for the current condition of this pod.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct CustomResourceDefinitionCondition {
     /// type is the type of the condition. Types include Established, NamesAccepted and Terminating.
     pub r#type: String,
@@ -158,10 +284,36 @@ pub struct CustomResourceDefinitionCondition {
     pub observed_generation: i64,
 }
 
+impl Clone for CustomResourceDefinitionCondition {
+    fn clone(&self) -> Self {
+        CustomResourceDefinitionCondition {
+            r#type: Clone::clone(&self.r#type),
+            status: Clone::clone(&self.status),
+            last_transition_time: Clone::clone(&self.last_transition_time),
+            reason: Clone::clone(&self.reason),
+            message: Clone::clone(&self.message),
+            observed_generation: Clone::clone(&self.observed_generation),
+        }
+    }
+}
+
+impl std::fmt::Debug for CustomResourceDefinitionCondition {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CustomResourceDefinitionCondition")
+            .field("type", &self.r#type)
+            .field("status", &self.status)
+            .field("last_transition_time", &self.last_transition_time)
+            .field("reason", &self.reason)
+            .field("message", &self.message)
+            .field("observed_generation", &self.observed_generation)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(CustomResourceDefinitionCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message, 6 => observed_generation as "observedGeneration" });
 
 /// CustomResourceDefinitionList is a list of CustomResourceDefinition objects.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "apiextensions.k8s.io", version = "v1", kind = "CustomResourceDefinitionList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct CustomResourceDefinitionList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -174,10 +326,30 @@ pub struct CustomResourceDefinitionList {
     pub items: Option<Vec<CustomResourceDefinition>>,
 }
 
+impl Clone for CustomResourceDefinitionList {
+    fn clone(&self) -> Self {
+        CustomResourceDefinitionList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for CustomResourceDefinitionList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CustomResourceDefinitionList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(CustomResourceDefinitionList { 1 => metadata, 2 => items });
 
 /// CustomResourceDefinitionNames indicates the names to serve this CustomResourceDefinition
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct CustomResourceDefinitionNames {
     /// plural is the plural name of the resource to serve.
     /// The custom resources are served under \`/apis/\<group\>/\<version\>/.../\<plural\>\`.
@@ -205,10 +377,36 @@ pub struct CustomResourceDefinitionNames {
     pub categories: Vec<String>,
 }
 
+impl Clone for CustomResourceDefinitionNames {
+    fn clone(&self) -> Self {
+        CustomResourceDefinitionNames {
+            plural: Clone::clone(&self.plural),
+            singular: Clone::clone(&self.singular),
+            short_names: Clone::clone(&self.short_names),
+            kind: Clone::clone(&self.kind),
+            list_kind: Clone::clone(&self.list_kind),
+            categories: Clone::clone(&self.categories),
+        }
+    }
+}
+
+impl std::fmt::Debug for CustomResourceDefinitionNames {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CustomResourceDefinitionNames")
+            .field("plural", &self.plural)
+            .field("singular", &self.singular)
+            .field("short_names", &self.short_names)
+            .field("kind", &self.kind)
+            .field("list_kind", &self.list_kind)
+            .field("categories", &self.categories)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(CustomResourceDefinitionNames { 1 => plural, 2 => singular, 3 => short_names as "shortNames", 4 => kind, 5 => list_kind as "listKind", 6 => categories });
 
 /// CustomResourceDefinitionSpec describes how a user wants their resource to appear
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct CustomResourceDefinitionSpec {
     /// group is the API group of the defined custom resource.
     /// The custom resources are served under \`/apis/\<group\>/...\`.
@@ -240,10 +438,36 @@ pub struct CustomResourceDefinitionSpec {
     pub preserve_unknown_fields: bool,
 }
 
+impl Clone for CustomResourceDefinitionSpec {
+    fn clone(&self) -> Self {
+        CustomResourceDefinitionSpec {
+            group: Clone::clone(&self.group),
+            names: Clone::clone(&self.names),
+            scope: Clone::clone(&self.scope),
+            versions: Clone::clone(&self.versions),
+            conversion: Clone::clone(&self.conversion),
+            preserve_unknown_fields: Clone::clone(&self.preserve_unknown_fields),
+        }
+    }
+}
+
+impl std::fmt::Debug for CustomResourceDefinitionSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CustomResourceDefinitionSpec")
+            .field("group", &self.group)
+            .field("names", &self.names)
+            .field("scope", &self.scope)
+            .field("versions", &self.versions)
+            .field("conversion", &self.conversion)
+            .field("preserve_unknown_fields", &self.preserve_unknown_fields)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(CustomResourceDefinitionSpec { 1 => group, 3 => names, 4 => scope, 7 => versions, 9 => conversion, 10 => preserve_unknown_fields as "preserveUnknownFields" });
 
 /// CustomResourceDefinitionStatus indicates the state of the CustomResourceDefinition
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct CustomResourceDefinitionStatus {
     /// conditions indicate state for particular aspects of a CustomResourceDefinition
     #[api(nullable)]
@@ -264,10 +488,32 @@ pub struct CustomResourceDefinitionStatus {
     pub observed_generation: i64,
 }
 
+impl Clone for CustomResourceDefinitionStatus {
+    fn clone(&self) -> Self {
+        CustomResourceDefinitionStatus {
+            conditions: Clone::clone(&self.conditions),
+            accepted_names: Clone::clone(&self.accepted_names),
+            stored_versions: Clone::clone(&self.stored_versions),
+            observed_generation: Clone::clone(&self.observed_generation),
+        }
+    }
+}
+
+impl std::fmt::Debug for CustomResourceDefinitionStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CustomResourceDefinitionStatus")
+            .field("conditions", &self.conditions)
+            .field("accepted_names", &self.accepted_names)
+            .field("stored_versions", &self.stored_versions)
+            .field("observed_generation", &self.observed_generation)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(CustomResourceDefinitionStatus { 1 => conditions, 2 => accepted_names as "acceptedNames", 3 => stored_versions as "storedVersions", 4 => observed_generation as "observedGeneration" });
 
 /// CustomResourceDefinitionVersion describes a version for CRD.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct CustomResourceDefinitionVersion {
     /// name is the version name, e.g. “v1”, “v2beta1”, etc.
     /// The custom resources are served under this version at \`/apis/\<group\>/\<version\>/...\` if \`served\` is true.
@@ -303,10 +549,45 @@ pub struct CustomResourceDefinitionVersion {
     pub selectable_fields: Vec<SelectableField>,
 }
 
+impl Clone for CustomResourceDefinitionVersion {
+    fn clone(&self) -> Self {
+        CustomResourceDefinitionVersion {
+            name: Clone::clone(&self.name),
+            served: Clone::clone(&self.served),
+            storage: Clone::clone(&self.storage),
+            deprecated: Clone::clone(&self.deprecated),
+            deprecation_warning: Clone::clone(&self.deprecation_warning),
+            schema: Clone::clone(&self.schema),
+            subresources: Clone::clone(&self.subresources),
+            additional_printer_columns: Clone::clone(&self.additional_printer_columns),
+            selectable_fields: Clone::clone(&self.selectable_fields),
+        }
+    }
+}
+
+impl std::fmt::Debug for CustomResourceDefinitionVersion {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CustomResourceDefinitionVersion")
+            .field("name", &self.name)
+            .field("served", &self.served)
+            .field("storage", &self.storage)
+            .field("deprecated", &self.deprecated)
+            .field("deprecation_warning", &self.deprecation_warning)
+            .field("schema", &self.schema)
+            .field("subresources", &self.subresources)
+            .field(
+                "additional_printer_columns",
+                &self.additional_printer_columns,
+            )
+            .field("selectable_fields", &self.selectable_fields)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(CustomResourceDefinitionVersion { 1 => name, 2 => served, 3 => storage, 4 => schema, 5 => subresources, 6 => additional_printer_columns as "additionalPrinterColumns", 7 => deprecated, 8 => deprecation_warning as "deprecationWarning", 9 => selectable_fields as "selectableFields" });
 
 /// CustomResourceSubresourceScale defines how to serve the scale subresource for CustomResources.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct CustomResourceSubresourceScale {
     /// specReplicasPath defines the JSON path inside of a custom resource that corresponds to Scale \`spec.replicas\`.
     /// Only JSON paths without the array notation are allowed.
@@ -331,6 +612,26 @@ pub struct CustomResourceSubresourceScale {
     pub label_selector_path: Option<String>,
 }
 
+impl Clone for CustomResourceSubresourceScale {
+    fn clone(&self) -> Self {
+        CustomResourceSubresourceScale {
+            spec_replicas_path: Clone::clone(&self.spec_replicas_path),
+            status_replicas_path: Clone::clone(&self.status_replicas_path),
+            label_selector_path: Clone::clone(&self.label_selector_path),
+        }
+    }
+}
+
+impl std::fmt::Debug for CustomResourceSubresourceScale {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CustomResourceSubresourceScale")
+            .field("spec_replicas_path", &self.spec_replicas_path)
+            .field("status_replicas_path", &self.status_replicas_path)
+            .field("label_selector_path", &self.label_selector_path)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(CustomResourceSubresourceScale { 1 => spec_replicas_path as "specReplicasPath", 2 => status_replicas_path as "statusReplicasPath", 3 => label_selector_path as "labelSelectorPath" });
 
 /// CustomResourceSubresourceStatus defines how to serve the status subresource for CustomResources.
@@ -338,13 +639,25 @@ apimachinery::proto_message!(CustomResourceSubresourceScale { 1 => spec_replicas
 /// \* exposes a /status subresource for the custom resource
 /// \* PUT requests to the /status subresource take a custom resource object, and ignore changes to anything except the status stanza
 /// \* PUT/POST/PATCH requests to the custom resource ignore changes to the status stanza
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct CustomResourceSubresourceStatus {}
+
+impl Clone for CustomResourceSubresourceStatus {
+    fn clone(&self) -> Self {
+        CustomResourceSubresourceStatus {}
+    }
+}
+
+impl std::fmt::Debug for CustomResourceSubresourceStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CustomResourceSubresourceStatus").finish()
+    }
+}
 
 apimachinery::proto_message!(CustomResourceSubresourceStatus {});
 
 /// CustomResourceSubresources defines the status and scale subresources for CustomResources.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct CustomResourceSubresources {
     /// status indicates the custom resource should serve a \`/status\` subresource.
     /// When enabled:
@@ -355,20 +668,54 @@ pub struct CustomResourceSubresources {
     pub scale: Option<CustomResourceSubresourceScale>,
 }
 
+impl Clone for CustomResourceSubresources {
+    fn clone(&self) -> Self {
+        CustomResourceSubresources {
+            status: Clone::clone(&self.status),
+            scale: Clone::clone(&self.scale),
+        }
+    }
+}
+
+impl std::fmt::Debug for CustomResourceSubresources {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CustomResourceSubresources")
+            .field("status", &self.status)
+            .field("scale", &self.scale)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(CustomResourceSubresources { 1 => status, 2 => scale });
 
 /// CustomResourceValidation is a list of validation methods for CustomResources.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct CustomResourceValidation {
     /// openAPIV3Schema is the OpenAPI v3 schema to use for validation and pruning.
     #[api(rename = "openAPIV3Schema")]
     pub open_apiv3_schema: Option<JSONSchemaProps>,
 }
 
+impl Clone for CustomResourceValidation {
+    fn clone(&self) -> Self {
+        CustomResourceValidation {
+            open_apiv3_schema: Clone::clone(&self.open_apiv3_schema),
+        }
+    }
+}
+
+impl std::fmt::Debug for CustomResourceValidation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CustomResourceValidation")
+            .field("open_apiv3_schema", &self.open_apiv3_schema)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(CustomResourceValidation { 1 => open_apiv3_schema as "openAPIV3Schema" });
 
 /// ExternalDocumentation allows referencing an external resource for extended documentation.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ExternalDocumentation {
     /// The \`description\` field.
     #[api(skip_serializing_if = "String::is_empty")]
@@ -378,10 +725,28 @@ pub struct ExternalDocumentation {
     pub url: String,
 }
 
+impl Clone for ExternalDocumentation {
+    fn clone(&self) -> Self {
+        ExternalDocumentation {
+            description: Clone::clone(&self.description),
+            url: Clone::clone(&self.url),
+        }
+    }
+}
+
+impl std::fmt::Debug for ExternalDocumentation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ExternalDocumentation")
+            .field("description", &self.description)
+            .field("url", &self.url)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ExternalDocumentation { 1 => description, 2 => url });
 
 /// JSONSchemaProps is a JSON-Schema following Specification Draft 4 (<http://json-schema.org/>).
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct JSONSchemaProps {
     /// The \`id\` field.
     #[api(skip_serializing_if = "String::is_empty")]
@@ -610,10 +975,126 @@ pub struct JSONSchemaProps {
     pub x_kubernetes_validations: Vec<ValidationRule>,
 }
 
+impl Clone for JSONSchemaProps {
+    fn clone(&self) -> Self {
+        JSONSchemaProps {
+            id: Clone::clone(&self.id),
+            schema: Clone::clone(&self.schema),
+            r#ref: Clone::clone(&self.r#ref),
+            description: Clone::clone(&self.description),
+            r#type: Clone::clone(&self.r#type),
+            format: Clone::clone(&self.format),
+            title: Clone::clone(&self.title),
+            default: Clone::clone(&self.default),
+            maximum: Clone::clone(&self.maximum),
+            exclusive_maximum: Clone::clone(&self.exclusive_maximum),
+            minimum: Clone::clone(&self.minimum),
+            exclusive_minimum: Clone::clone(&self.exclusive_minimum),
+            max_length: Clone::clone(&self.max_length),
+            min_length: Clone::clone(&self.min_length),
+            pattern: Clone::clone(&self.pattern),
+            max_items: Clone::clone(&self.max_items),
+            min_items: Clone::clone(&self.min_items),
+            unique_items: Clone::clone(&self.unique_items),
+            multiple_of: Clone::clone(&self.multiple_of),
+            r#enum: Clone::clone(&self.r#enum),
+            max_properties: Clone::clone(&self.max_properties),
+            min_properties: Clone::clone(&self.min_properties),
+            required: Clone::clone(&self.required),
+            items: Clone::clone(&self.items),
+            all_of: Clone::clone(&self.all_of),
+            one_of: Clone::clone(&self.one_of),
+            any_of: Clone::clone(&self.any_of),
+            not: Clone::clone(&self.not),
+            properties: Clone::clone(&self.properties),
+            additional_properties: Clone::clone(&self.additional_properties),
+            pattern_properties: Clone::clone(&self.pattern_properties),
+            dependencies: Clone::clone(&self.dependencies),
+            additional_items: Clone::clone(&self.additional_items),
+            definitions: Clone::clone(&self.definitions),
+            external_docs: Clone::clone(&self.external_docs),
+            example: Clone::clone(&self.example),
+            nullable: Clone::clone(&self.nullable),
+            x_kubernetes_preserve_unknown_fields: Clone::clone(
+                &self.x_kubernetes_preserve_unknown_fields,
+            ),
+            x_kubernetes_embedded_resource: Clone::clone(&self.x_kubernetes_embedded_resource),
+            x_kubernetes_int_or_string: Clone::clone(&self.x_kubernetes_int_or_string),
+            x_kubernetes_list_map_keys: Clone::clone(&self.x_kubernetes_list_map_keys),
+            x_kubernetes_list_type: Clone::clone(&self.x_kubernetes_list_type),
+            x_kubernetes_map_type: Clone::clone(&self.x_kubernetes_map_type),
+            x_kubernetes_validations: Clone::clone(&self.x_kubernetes_validations),
+        }
+    }
+}
+
+impl std::fmt::Debug for JSONSchemaProps {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("JSONSchemaProps")
+            .field("id", &self.id)
+            .field("schema", &self.schema)
+            .field("ref", &self.r#ref)
+            .field("description", &self.description)
+            .field("type", &self.r#type)
+            .field("format", &self.format)
+            .field("title", &self.title)
+            .field("default", &self.default)
+            .field("maximum", &self.maximum)
+            .field("exclusive_maximum", &self.exclusive_maximum)
+            .field("minimum", &self.minimum)
+            .field("exclusive_minimum", &self.exclusive_minimum)
+            .field("max_length", &self.max_length)
+            .field("min_length", &self.min_length)
+            .field("pattern", &self.pattern)
+            .field("max_items", &self.max_items)
+            .field("min_items", &self.min_items)
+            .field("unique_items", &self.unique_items)
+            .field("multiple_of", &self.multiple_of)
+            .field("enum", &self.r#enum)
+            .field("max_properties", &self.max_properties)
+            .field("min_properties", &self.min_properties)
+            .field("required", &self.required)
+            .field("items", &self.items)
+            .field("all_of", &self.all_of)
+            .field("one_of", &self.one_of)
+            .field("any_of", &self.any_of)
+            .field("not", &self.not)
+            .field("properties", &self.properties)
+            .field("additional_properties", &self.additional_properties)
+            .field("pattern_properties", &self.pattern_properties)
+            .field("dependencies", &self.dependencies)
+            .field("additional_items", &self.additional_items)
+            .field("definitions", &self.definitions)
+            .field("external_docs", &self.external_docs)
+            .field("example", &self.example)
+            .field("nullable", &self.nullable)
+            .field(
+                "x_kubernetes_preserve_unknown_fields",
+                &self.x_kubernetes_preserve_unknown_fields,
+            )
+            .field(
+                "x_kubernetes_embedded_resource",
+                &self.x_kubernetes_embedded_resource,
+            )
+            .field(
+                "x_kubernetes_int_or_string",
+                &self.x_kubernetes_int_or_string,
+            )
+            .field(
+                "x_kubernetes_list_map_keys",
+                &self.x_kubernetes_list_map_keys,
+            )
+            .field("x_kubernetes_list_type", &self.x_kubernetes_list_type)
+            .field("x_kubernetes_map_type", &self.x_kubernetes_map_type)
+            .field("x_kubernetes_validations", &self.x_kubernetes_validations)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(JSONSchemaProps { 1 => id, 2 => schema as "$schema", 3 => r#ref as "$ref", 4 => description, 5 => r#type as "type", 6 => format, 7 => title, 8 => default, 9 => maximum, 10 => exclusive_maximum as "exclusiveMaximum", 11 => minimum, 12 => exclusive_minimum as "exclusiveMinimum", 13 => max_length as "maxLength", 14 => min_length as "minLength", 15 => pattern, 16 => max_items as "maxItems", 17 => min_items as "minItems", 18 => unique_items as "uniqueItems", 19 => multiple_of as "multipleOf", 20 => r#enum as "enum", 21 => max_properties as "maxProperties", 22 => min_properties as "minProperties", 23 => required, 24 => items, 25 => all_of as "allOf", 26 => one_of as "oneOf", 27 => any_of as "anyOf", 28 => not, 29 => properties, 30 => additional_properties as "additionalProperties", 31 => pattern_properties as "patternProperties", 32 => dependencies, 33 => additional_items as "additionalItems", 34 => definitions, 35 => external_docs as "externalDocs", 36 => example, 37 => nullable, 38 => x_kubernetes_preserve_unknown_fields as "x-kubernetes-preserve-unknown-fields", 39 => x_kubernetes_embedded_resource as "x-kubernetes-embedded-resource", 40 => x_kubernetes_int_or_string as "x-kubernetes-int-or-string", 41 => x_kubernetes_list_map_keys as "x-kubernetes-list-map-keys", 42 => x_kubernetes_list_type as "x-kubernetes-list-type", 43 => x_kubernetes_map_type as "x-kubernetes-map-type", 44 => x_kubernetes_validations as "x-kubernetes-validations" });
 
 /// SelectableField specifies the JSON path of a field that may be used with field selectors.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct SelectableField {
     /// jsonPath is a simple JSON path which is evaluated against each custom resource to produce a
     /// field selector value.
@@ -626,10 +1107,26 @@ pub struct SelectableField {
     pub json_path: String,
 }
 
+impl Clone for SelectableField {
+    fn clone(&self) -> Self {
+        SelectableField {
+            json_path: Clone::clone(&self.json_path),
+        }
+    }
+}
+
+impl std::fmt::Debug for SelectableField {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SelectableField")
+            .field("json_path", &self.json_path)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(SelectableField { 1 => json_path as "jsonPath" });
 
 /// ServiceReference holds a reference to Service.legacy.k8s.io
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ServiceReference {
     /// namespace is the namespace of the service.
     /// Required
@@ -645,10 +1142,32 @@ pub struct ServiceReference {
     pub port: Option<i32>,
 }
 
+impl Clone for ServiceReference {
+    fn clone(&self) -> Self {
+        ServiceReference {
+            namespace: Clone::clone(&self.namespace),
+            name: Clone::clone(&self.name),
+            path: Clone::clone(&self.path),
+            port: Clone::clone(&self.port),
+        }
+    }
+}
+
+impl std::fmt::Debug for ServiceReference {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ServiceReference")
+            .field("namespace", &self.namespace)
+            .field("name", &self.name)
+            .field("path", &self.path)
+            .field("port", &self.port)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ServiceReference { 1 => namespace, 2 => name, 3 => path, 4 => port });
 
 /// ValidationRule describes a validation rule written in the CEL expression language.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ValidationRule {
     /// Rule represents the expression which will be evaluated by CEL.
     /// ref: <https://github.com/google/cel-spec>
@@ -767,10 +1286,36 @@ pub struct ValidationRule {
     pub optional_old_self: Option<bool>,
 }
 
+impl Clone for ValidationRule {
+    fn clone(&self) -> Self {
+        ValidationRule {
+            rule: Clone::clone(&self.rule),
+            message: Clone::clone(&self.message),
+            message_expression: Clone::clone(&self.message_expression),
+            reason: Clone::clone(&self.reason),
+            field_path: Clone::clone(&self.field_path),
+            optional_old_self: Clone::clone(&self.optional_old_self),
+        }
+    }
+}
+
+impl std::fmt::Debug for ValidationRule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ValidationRule")
+            .field("rule", &self.rule)
+            .field("message", &self.message)
+            .field("message_expression", &self.message_expression)
+            .field("reason", &self.reason)
+            .field("field_path", &self.field_path)
+            .field("optional_old_self", &self.optional_old_self)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ValidationRule { 1 => rule, 2 => message, 3 => message_expression as "messageExpression", 4 => reason, 5 => field_path as "fieldPath", 6 => optional_old_self as "optionalOldSelf" });
 
 /// WebhookClientConfig contains the information to make a TLS connection with the webhook.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct WebhookClientConfig {
     /// url gives the location of the webhook, in standard URL form
     /// (\`scheme://host:port/path\`). Exactly one of \`url\` or \`service\`
@@ -809,10 +1354,30 @@ pub struct WebhookClientConfig {
     pub ca_bundle: Option<crate::value::ByteString>,
 }
 
+impl Clone for WebhookClientConfig {
+    fn clone(&self) -> Self {
+        WebhookClientConfig {
+            url: Clone::clone(&self.url),
+            service: Clone::clone(&self.service),
+            ca_bundle: Clone::clone(&self.ca_bundle),
+        }
+    }
+}
+
+impl std::fmt::Debug for WebhookClientConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WebhookClientConfig")
+            .field("url", &self.url)
+            .field("service", &self.service)
+            .field("ca_bundle", &self.ca_bundle)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(WebhookClientConfig { 1 => service, 2 => ca_bundle as "caBundle", 3 => url });
 
 /// WebhookConversion describes how to call a conversion webhook
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct WebhookConversion {
     /// clientConfig is the instructions for how to call the webhook if strategy is \`Webhook\`.
     pub client_config: Option<WebhookClientConfig>,
@@ -824,6 +1389,27 @@ pub struct WebhookConversion {
     /// include any versions known to the API Server, calls to the webhook will fail.
     #[api(nullable)]
     pub conversion_review_versions: Option<Vec<String>>,
+}
+
+impl Clone for WebhookConversion {
+    fn clone(&self) -> Self {
+        WebhookConversion {
+            client_config: Clone::clone(&self.client_config),
+            conversion_review_versions: Clone::clone(&self.conversion_review_versions),
+        }
+    }
+}
+
+impl std::fmt::Debug for WebhookConversion {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WebhookConversion")
+            .field("client_config", &self.client_config)
+            .field(
+                "conversion_review_versions",
+                &self.conversion_review_versions,
+            )
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(WebhookConversion { 2 => client_config as "clientConfig", 3 => conversion_review_versions as "conversionReviewVersions" });

@@ -133,7 +133,7 @@ pub type ValidationRule = crate::apiextensions::v1::ValidationRule;
 pub type WebhookClientConfig = crate::apiextensions::v1::WebhookClientConfig;
 
 /// ConversionReview describes a conversion request/response.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "apiextensions.k8s.io",
     version = "v1beta1",
@@ -156,10 +156,30 @@ pub struct ConversionReview {
     pub response: Option<crate::apiextensions::v1::ConversionResponse>,
 }
 
+impl Clone for ConversionReview {
+    fn clone(&self) -> Self {
+        ConversionReview {
+            type_meta: Clone::clone(&self.type_meta),
+            request: Clone::clone(&self.request),
+            response: Clone::clone(&self.response),
+        }
+    }
+}
+
+impl std::fmt::Debug for ConversionReview {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ConversionReview")
+            .field("type_meta", &self.type_meta)
+            .field("request", &self.request)
+            .field("response", &self.response)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ConversionReview { 1 => request, 2 => response });
 
 /// CustomResourceColumnDefinition specifies a column for server side printing.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::apiextensions::v1::CustomResourceColumnDefinition, nested)]
 pub struct CustomResourceColumnDefinition {
     /// name is a human readable name for the column.
@@ -192,10 +212,36 @@ pub struct CustomResourceColumnDefinition {
     pub json_path: String,
 }
 
+impl Clone for CustomResourceColumnDefinition {
+    fn clone(&self) -> Self {
+        CustomResourceColumnDefinition {
+            name: Clone::clone(&self.name),
+            r#type: Clone::clone(&self.r#type),
+            format: Clone::clone(&self.format),
+            description: Clone::clone(&self.description),
+            priority: Clone::clone(&self.priority),
+            json_path: Clone::clone(&self.json_path),
+        }
+    }
+}
+
+impl std::fmt::Debug for CustomResourceColumnDefinition {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CustomResourceColumnDefinition")
+            .field("name", &self.name)
+            .field("type", &self.r#type)
+            .field("format", &self.format)
+            .field("description", &self.description)
+            .field("priority", &self.priority)
+            .field("json_path", &self.json_path)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(CustomResourceColumnDefinition { 1 => name, 2 => r#type as "type", 3 => format, 4 => description, 5 => priority, 6 => json_path as "JSONPath" });
 
 /// CustomResourceConversion describes how to convert different versions of a CR.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct CustomResourceConversion {
     /// strategy specifies how custom resources are converted between versions. Allowed values are:
     /// - \`None\`: The converter only change the apiVersion and would not touch any other field in the custom resource.
@@ -216,12 +262,35 @@ pub struct CustomResourceConversion {
     pub conversion_review_versions: Vec<String>,
 }
 
+impl Clone for CustomResourceConversion {
+    fn clone(&self) -> Self {
+        CustomResourceConversion {
+            strategy: Clone::clone(&self.strategy),
+            webhook_client_config: Clone::clone(&self.webhook_client_config),
+            conversion_review_versions: Clone::clone(&self.conversion_review_versions),
+        }
+    }
+}
+
+impl std::fmt::Debug for CustomResourceConversion {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CustomResourceConversion")
+            .field("strategy", &self.strategy)
+            .field("webhook_client_config", &self.webhook_client_config)
+            .field(
+                "conversion_review_versions",
+                &self.conversion_review_versions,
+            )
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(CustomResourceConversion { 1 => strategy, 2 => webhook_client_config as "webhookClientConfig", 3 => conversion_review_versions as "conversionReviewVersions" });
 
 /// CustomResourceDefinition represents a resource that should be exposed on the API server.  Its name MUST be in the format
 /// \<.spec.name\>.\<.spec.group\>.
 /// Deprecated in v1.16, planned for removal in v1.22. Use apiextensions.k8s.io/v1 CustomResourceDefinition instead.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "apiextensions.k8s.io", version = "v1beta1", kind = "CustomResourceDefinition", plural = "customresourcedefinitions", cluster_scoped, short_names = ["crd", "crds"], verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::apiextensions::v1::CustomResourceDefinition)]
@@ -240,10 +309,32 @@ pub struct CustomResourceDefinition {
     pub status: crate::apiextensions::v1::CustomResourceDefinitionStatus,
 }
 
+impl Clone for CustomResourceDefinition {
+    fn clone(&self) -> Self {
+        CustomResourceDefinition {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+            status: Clone::clone(&self.status),
+        }
+    }
+}
+
+impl std::fmt::Debug for CustomResourceDefinition {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CustomResourceDefinition")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(CustomResourceDefinition { 1 => metadata, 2 => spec, 3 => status });
 
 /// CustomResourceDefinitionList is a list of CustomResourceDefinition objects.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "apiextensions.k8s.io",
     version = "v1beta1",
@@ -266,10 +357,30 @@ pub struct CustomResourceDefinitionList {
     pub items: Option<Vec<CustomResourceDefinition>>,
 }
 
+impl Clone for CustomResourceDefinitionList {
+    fn clone(&self) -> Self {
+        CustomResourceDefinitionList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for CustomResourceDefinitionList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CustomResourceDefinitionList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(CustomResourceDefinitionList { 1 => metadata, 2 => items });
 
 /// CustomResourceDefinitionSpec describes how a user wants their resource to appear
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct CustomResourceDefinitionSpec {
     /// group is the API group of the defined custom resource.
     /// The custom resources are served under \`/apis/\<group\>/...\`.
@@ -331,10 +442,49 @@ pub struct CustomResourceDefinitionSpec {
     pub preserve_unknown_fields: Option<bool>,
 }
 
+impl Clone for CustomResourceDefinitionSpec {
+    fn clone(&self) -> Self {
+        CustomResourceDefinitionSpec {
+            group: Clone::clone(&self.group),
+            version: Clone::clone(&self.version),
+            names: Clone::clone(&self.names),
+            scope: Clone::clone(&self.scope),
+            validation: Clone::clone(&self.validation),
+            subresources: Clone::clone(&self.subresources),
+            versions: Clone::clone(&self.versions),
+            additional_printer_columns: Clone::clone(&self.additional_printer_columns),
+            selectable_fields: Clone::clone(&self.selectable_fields),
+            conversion: Clone::clone(&self.conversion),
+            preserve_unknown_fields: Clone::clone(&self.preserve_unknown_fields),
+        }
+    }
+}
+
+impl std::fmt::Debug for CustomResourceDefinitionSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CustomResourceDefinitionSpec")
+            .field("group", &self.group)
+            .field("version", &self.version)
+            .field("names", &self.names)
+            .field("scope", &self.scope)
+            .field("validation", &self.validation)
+            .field("subresources", &self.subresources)
+            .field("versions", &self.versions)
+            .field(
+                "additional_printer_columns",
+                &self.additional_printer_columns,
+            )
+            .field("selectable_fields", &self.selectable_fields)
+            .field("conversion", &self.conversion)
+            .field("preserve_unknown_fields", &self.preserve_unknown_fields)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(CustomResourceDefinitionSpec { 1 => group, 2 => version, 3 => names, 4 => scope, 5 => validation, 6 => subresources, 7 => versions, 8 => additional_printer_columns as "additionalPrinterColumns", 9 => conversion, 10 => preserve_unknown_fields as "preserveUnknownFields", 11 => selectable_fields as "selectableFields" });
 
 /// CustomResourceDefinitionVersion describes a version for CRD.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::apiextensions::v1::CustomResourceDefinitionVersion, nested)]
 pub struct CustomResourceDefinitionVersion {
     /// name is the version name, e.g. “v1”, “v2beta1”, etc.
@@ -382,6 +532,41 @@ pub struct CustomResourceDefinitionVersion {
     #[api(skip_serializing_if = "Vec::is_empty")]
     #[conversion(same_type)]
     pub selectable_fields: Vec<crate::apiextensions::v1::SelectableField>,
+}
+
+impl Clone for CustomResourceDefinitionVersion {
+    fn clone(&self) -> Self {
+        CustomResourceDefinitionVersion {
+            name: Clone::clone(&self.name),
+            served: Clone::clone(&self.served),
+            storage: Clone::clone(&self.storage),
+            deprecated: Clone::clone(&self.deprecated),
+            deprecation_warning: Clone::clone(&self.deprecation_warning),
+            schema: Clone::clone(&self.schema),
+            subresources: Clone::clone(&self.subresources),
+            additional_printer_columns: Clone::clone(&self.additional_printer_columns),
+            selectable_fields: Clone::clone(&self.selectable_fields),
+        }
+    }
+}
+
+impl std::fmt::Debug for CustomResourceDefinitionVersion {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CustomResourceDefinitionVersion")
+            .field("name", &self.name)
+            .field("served", &self.served)
+            .field("storage", &self.storage)
+            .field("deprecated", &self.deprecated)
+            .field("deprecation_warning", &self.deprecation_warning)
+            .field("schema", &self.schema)
+            .field("subresources", &self.subresources)
+            .field(
+                "additional_printer_columns",
+                &self.additional_printer_columns,
+            )
+            .field("selectable_fields", &self.selectable_fields)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(CustomResourceDefinitionVersion { 1 => name, 2 => served, 3 => storage, 4 => schema, 5 => subresources, 6 => additional_printer_columns as "additionalPrinterColumns", 7 => deprecated, 8 => deprecation_warning as "deprecationWarning", 9 => selectable_fields as "selectableFields" });

@@ -4,7 +4,7 @@
 
 /// APIService represents a server for a particular GroupVersion.
 /// Name must be "version.group".
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "apiregistration.k8s.io", version = "v1", kind = "APIService", plural = "apiservices", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct APIService {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -18,10 +18,32 @@ pub struct APIService {
     pub status: APIServiceStatus,
 }
 
+impl Clone for APIService {
+    fn clone(&self) -> Self {
+        APIService {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+            status: Clone::clone(&self.status),
+        }
+    }
+}
+
+impl std::fmt::Debug for APIService {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("APIService")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(APIService { 1 => metadata, 2 => spec, 3 => status });
 
 /// APIServiceCondition describes the state of an APIService at a particular point
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct APIServiceCondition {
     /// Type is the type of the condition.
     pub r#type: String,
@@ -38,10 +60,34 @@ pub struct APIServiceCondition {
     pub message: String,
 }
 
+impl Clone for APIServiceCondition {
+    fn clone(&self) -> Self {
+        APIServiceCondition {
+            r#type: Clone::clone(&self.r#type),
+            status: Clone::clone(&self.status),
+            last_transition_time: Clone::clone(&self.last_transition_time),
+            reason: Clone::clone(&self.reason),
+            message: Clone::clone(&self.message),
+        }
+    }
+}
+
+impl std::fmt::Debug for APIServiceCondition {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("APIServiceCondition")
+            .field("type", &self.r#type)
+            .field("status", &self.status)
+            .field("last_transition_time", &self.last_transition_time)
+            .field("reason", &self.reason)
+            .field("message", &self.message)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(APIServiceCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
 
 /// APIServiceList is a list of APIService objects.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "apiregistration.k8s.io", version = "v1", kind = "APIServiceList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct APIServiceList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -54,11 +100,31 @@ pub struct APIServiceList {
     pub items: Option<Vec<APIService>>,
 }
 
+impl Clone for APIServiceList {
+    fn clone(&self) -> Self {
+        APIServiceList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for APIServiceList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("APIServiceList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(APIServiceList { 1 => metadata, 2 => items });
 
 /// APIServiceSpec contains information for locating and communicating with a server.
 /// Only https is supported, though you are able to disable certificate verification.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct APIServiceSpec {
     /// Service is a reference to the service for this API server.  It must communicate
     /// on port 443.
@@ -102,20 +168,64 @@ pub struct APIServiceSpec {
     pub version_priority: i32,
 }
 
+impl Clone for APIServiceSpec {
+    fn clone(&self) -> Self {
+        APIServiceSpec {
+            service: Clone::clone(&self.service),
+            group: Clone::clone(&self.group),
+            version: Clone::clone(&self.version),
+            insecure_skip_tls_verify: Clone::clone(&self.insecure_skip_tls_verify),
+            ca_bundle: Clone::clone(&self.ca_bundle),
+            group_priority_minimum: Clone::clone(&self.group_priority_minimum),
+            version_priority: Clone::clone(&self.version_priority),
+        }
+    }
+}
+
+impl std::fmt::Debug for APIServiceSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("APIServiceSpec")
+            .field("service", &self.service)
+            .field("group", &self.group)
+            .field("version", &self.version)
+            .field("insecure_skip_tls_verify", &self.insecure_skip_tls_verify)
+            .field("ca_bundle", &self.ca_bundle)
+            .field("group_priority_minimum", &self.group_priority_minimum)
+            .field("version_priority", &self.version_priority)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(APIServiceSpec { 1 => service, 2 => group, 3 => version, 4 => insecure_skip_tls_verify as "insecureSkipTLSVerify", 5 => ca_bundle as "caBundle", 7 => group_priority_minimum as "groupPriorityMinimum", 8 => version_priority as "versionPriority" });
 
 /// APIServiceStatus contains derived information about an API server
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct APIServiceStatus {
     /// Current service state of apiService.
     #[api(skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<APIServiceCondition>,
 }
 
+impl Clone for APIServiceStatus {
+    fn clone(&self) -> Self {
+        APIServiceStatus {
+            conditions: Clone::clone(&self.conditions),
+        }
+    }
+}
+
+impl std::fmt::Debug for APIServiceStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("APIServiceStatus")
+            .field("conditions", &self.conditions)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(APIServiceStatus { 1 => conditions });
 
 /// ServiceReference holds a reference to Service.legacy.k8s.io
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ServiceReference {
     /// Namespace is the namespace of the service
     #[api(skip_serializing_if = "String::is_empty")]
@@ -127,6 +237,26 @@ pub struct ServiceReference {
     /// Default to 443 for backward compatibility.
     /// \`port\` should be a valid port number (1-65535, inclusive).
     pub port: Option<i32>,
+}
+
+impl Clone for ServiceReference {
+    fn clone(&self) -> Self {
+        ServiceReference {
+            namespace: Clone::clone(&self.namespace),
+            name: Clone::clone(&self.name),
+            port: Clone::clone(&self.port),
+        }
+    }
+}
+
+impl std::fmt::Debug for ServiceReference {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ServiceReference")
+            .field("namespace", &self.namespace)
+            .field("name", &self.name)
+            .field("port", &self.port)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(ServiceReference { 1 => namespace, 2 => name, 3 => port });

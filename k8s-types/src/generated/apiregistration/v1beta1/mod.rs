@@ -33,7 +33,7 @@ pub type ServiceReference = crate::apiregistration::v1::ServiceReference;
 
 /// APIService represents a server for a particular GroupVersion.
 /// Name must be "version.group".
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "apiregistration.k8s.io", version = "v1beta1", kind = "APIService", plural = "apiservices", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::apiregistration::v1::APIService)]
@@ -53,10 +53,32 @@ pub struct APIService {
     pub status: crate::apiregistration::v1::APIServiceStatus,
 }
 
+impl Clone for APIService {
+    fn clone(&self) -> Self {
+        APIService {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+            status: Clone::clone(&self.status),
+        }
+    }
+}
+
+impl std::fmt::Debug for APIService {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("APIService")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(APIService { 1 => metadata, 2 => spec, 3 => status });
 
 /// APIServiceList is a list of APIService objects.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "apiregistration.k8s.io",
     version = "v1beta1",
@@ -77,6 +99,26 @@ pub struct APIServiceList {
     /// Items is the list of APIService
     #[api(nullable)]
     pub items: Option<Vec<APIService>>,
+}
+
+impl Clone for APIServiceList {
+    fn clone(&self) -> Self {
+        APIServiceList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for APIServiceList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("APIServiceList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(APIServiceList { 1 => metadata, 2 => items });

@@ -4,7 +4,7 @@
 
 /// An API server instance reports the version it can decode and the version it
 /// encodes objects to when persisting objects in the backend.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ServerStorageVersion {
     /// apiServerID is the ID of the reporting API server.
     #[api(rename = "apiServerID", skip_serializing_if = "String::is_empty")]
@@ -24,10 +24,32 @@ pub struct ServerStorageVersion {
     pub served_versions: Vec<String>,
 }
 
+impl Clone for ServerStorageVersion {
+    fn clone(&self) -> Self {
+        ServerStorageVersion {
+            api_server_id: Clone::clone(&self.api_server_id),
+            encoding_version: Clone::clone(&self.encoding_version),
+            decodable_versions: Clone::clone(&self.decodable_versions),
+            served_versions: Clone::clone(&self.served_versions),
+        }
+    }
+}
+
+impl std::fmt::Debug for ServerStorageVersion {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ServerStorageVersion")
+            .field("api_server_id", &self.api_server_id)
+            .field("encoding_version", &self.encoding_version)
+            .field("decodable_versions", &self.decodable_versions)
+            .field("served_versions", &self.served_versions)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ServerStorageVersion { 1 => api_server_id as "apiServerID", 2 => encoding_version as "encodingVersion", 3 => decodable_versions as "decodableVersions", 4 => served_versions as "servedVersions" });
 
 /// Storage version of a specific resource.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "internal.apiserver.k8s.io", version = "v1alpha1", kind = "StorageVersion", plural = "storageversions", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct StorageVersion {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -42,10 +64,32 @@ pub struct StorageVersion {
     pub status: StorageVersionStatus,
 }
 
+impl Clone for StorageVersion {
+    fn clone(&self) -> Self {
+        StorageVersion {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+            status: Clone::clone(&self.status),
+        }
+    }
+}
+
+impl std::fmt::Debug for StorageVersion {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StorageVersion")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(StorageVersion { 1 => metadata, 2 => spec, 3 => status });
 
 /// Describes the state of the storageVersion at a certain point.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct StorageVersionCondition {
     /// type of the condition.
     pub r#type: String,
@@ -63,10 +107,36 @@ pub struct StorageVersionCondition {
     pub message: String,
 }
 
+impl Clone for StorageVersionCondition {
+    fn clone(&self) -> Self {
+        StorageVersionCondition {
+            r#type: Clone::clone(&self.r#type),
+            status: Clone::clone(&self.status),
+            observed_generation: Clone::clone(&self.observed_generation),
+            last_transition_time: Clone::clone(&self.last_transition_time),
+            reason: Clone::clone(&self.reason),
+            message: Clone::clone(&self.message),
+        }
+    }
+}
+
+impl std::fmt::Debug for StorageVersionCondition {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StorageVersionCondition")
+            .field("type", &self.r#type)
+            .field("status", &self.status)
+            .field("observed_generation", &self.observed_generation)
+            .field("last_transition_time", &self.last_transition_time)
+            .field("reason", &self.reason)
+            .field("message", &self.message)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(StorageVersionCondition { 1 => r#type as "type", 2 => status, 3 => observed_generation as "observedGeneration", 4 => last_transition_time as "lastTransitionTime", 5 => reason, 6 => message });
 
 /// A list of StorageVersions.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "internal.apiserver.k8s.io",
     version = "v1alpha1",
@@ -85,17 +155,49 @@ pub struct StorageVersionList {
     pub items: Option<Vec<StorageVersion>>,
 }
 
+impl Clone for StorageVersionList {
+    fn clone(&self) -> Self {
+        StorageVersionList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for StorageVersionList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StorageVersionList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(StorageVersionList { 1 => metadata, 2 => items });
 
 /// StorageVersionSpec is an empty spec.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct StorageVersionSpec {}
+
+impl Clone for StorageVersionSpec {
+    fn clone(&self) -> Self {
+        StorageVersionSpec {}
+    }
+}
+
+impl std::fmt::Debug for StorageVersionSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StorageVersionSpec").finish()
+    }
+}
 
 apimachinery::proto_message!(StorageVersionSpec {});
 
 /// API server instances report the versions they can decode and the version they
 /// encode objects to when persisting objects in the backend.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct StorageVersionStatus {
     /// storageVersions lists the reported versions per API server instance.
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -109,6 +211,26 @@ pub struct StorageVersionStatus {
     /// conditions lists the latest available observations of the storageVersion's state.
     #[api(skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<StorageVersionCondition>,
+}
+
+impl Clone for StorageVersionStatus {
+    fn clone(&self) -> Self {
+        StorageVersionStatus {
+            storage_versions: Clone::clone(&self.storage_versions),
+            common_encoding_version: Clone::clone(&self.common_encoding_version),
+            conditions: Clone::clone(&self.conditions),
+        }
+    }
+}
+
+impl std::fmt::Debug for StorageVersionStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StorageVersionStatus")
+            .field("storage_versions", &self.storage_versions)
+            .field("common_encoding_version", &self.common_encoding_version)
+            .field("conditions", &self.conditions)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(StorageVersionStatus { 1 => storage_versions as "storageVersions", 2 => common_encoding_version as "commonEncodingVersion", 3 => conditions });

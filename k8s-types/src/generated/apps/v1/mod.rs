@@ -11,7 +11,7 @@
 /// the DaemonSet and StatefulSet controllers for update and rollback, this object is beta. However,
 /// it may be subject to name and representation changes in future releases, and clients should not
 /// depend on its stability. It is primarily for internal use by controllers.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "apps", version = "v1", kind = "ControllerRevision", plural = "controllerrevisions", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ControllerRevision {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -25,10 +25,32 @@ pub struct ControllerRevision {
     pub revision: i64,
 }
 
+impl Clone for ControllerRevision {
+    fn clone(&self) -> Self {
+        ControllerRevision {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            data: Clone::clone(&self.data),
+            revision: Clone::clone(&self.revision),
+        }
+    }
+}
+
+impl std::fmt::Debug for ControllerRevision {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ControllerRevision")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("data", &self.data)
+            .field("revision", &self.revision)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ControllerRevision { 1 => metadata, 2 => data, 3 => revision });
 
 /// ControllerRevisionList is a resource containing a list of ControllerRevision objects.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "apps", version = "v1", kind = "ControllerRevisionList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ControllerRevisionList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -40,10 +62,30 @@ pub struct ControllerRevisionList {
     pub items: Option<Vec<ControllerRevision>>,
 }
 
+impl Clone for ControllerRevisionList {
+    fn clone(&self) -> Self {
+        ControllerRevisionList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for ControllerRevisionList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ControllerRevisionList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ControllerRevisionList { 1 => metadata, 2 => items });
 
 /// DaemonSet represents the configuration of a daemon set.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "apps", version = "v1", kind = "DaemonSet", plural = "daemonsets", namespaced, short_names = ["ds"], categories = ["all"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct DaemonSet {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -62,10 +104,32 @@ pub struct DaemonSet {
     pub status: DaemonSetStatus,
 }
 
+impl Clone for DaemonSet {
+    fn clone(&self) -> Self {
+        DaemonSet {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+            status: Clone::clone(&self.status),
+        }
+    }
+}
+
+impl std::fmt::Debug for DaemonSet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DaemonSet")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(DaemonSet { 1 => metadata, 2 => spec, 3 => status });
 
 /// DaemonSetCondition describes the state of a DaemonSet at a certain point.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct DaemonSetCondition {
     /// Type of DaemonSet condition.
     pub r#type: String,
@@ -81,10 +145,34 @@ pub struct DaemonSetCondition {
     pub message: String,
 }
 
+impl Clone for DaemonSetCondition {
+    fn clone(&self) -> Self {
+        DaemonSetCondition {
+            r#type: Clone::clone(&self.r#type),
+            status: Clone::clone(&self.status),
+            last_transition_time: Clone::clone(&self.last_transition_time),
+            reason: Clone::clone(&self.reason),
+            message: Clone::clone(&self.message),
+        }
+    }
+}
+
+impl std::fmt::Debug for DaemonSetCondition {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DaemonSetCondition")
+            .field("type", &self.r#type)
+            .field("status", &self.status)
+            .field("last_transition_time", &self.last_transition_time)
+            .field("reason", &self.reason)
+            .field("message", &self.message)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(DaemonSetCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
 
 /// DaemonSetList is a collection of daemon sets.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "apps", version = "v1", kind = "DaemonSetList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct DaemonSetList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -97,10 +185,30 @@ pub struct DaemonSetList {
     pub items: Option<Vec<DaemonSet>>,
 }
 
+impl Clone for DaemonSetList {
+    fn clone(&self) -> Self {
+        DaemonSetList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for DaemonSetList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DaemonSetList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(DaemonSetList { 1 => metadata, 2 => items });
 
 /// DaemonSetSpec is the specification of a daemon set.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct DaemonSetSpec {
     /// A label query over pods that are managed by the daemon set.
     /// Must match in order to be controlled.
@@ -129,10 +237,34 @@ pub struct DaemonSetSpec {
     pub revision_history_limit: Option<i32>,
 }
 
+impl Clone for DaemonSetSpec {
+    fn clone(&self) -> Self {
+        DaemonSetSpec {
+            selector: Clone::clone(&self.selector),
+            template: Clone::clone(&self.template),
+            update_strategy: Clone::clone(&self.update_strategy),
+            min_ready_seconds: Clone::clone(&self.min_ready_seconds),
+            revision_history_limit: Clone::clone(&self.revision_history_limit),
+        }
+    }
+}
+
+impl std::fmt::Debug for DaemonSetSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DaemonSetSpec")
+            .field("selector", &self.selector)
+            .field("template", &self.template)
+            .field("update_strategy", &self.update_strategy)
+            .field("min_ready_seconds", &self.min_ready_seconds)
+            .field("revision_history_limit", &self.revision_history_limit)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(DaemonSetSpec { 1 => selector, 2 => template, 3 => update_strategy as "updateStrategy", 4 => min_ready_seconds as "minReadySeconds", 6 => revision_history_limit as "revisionHistoryLimit" });
 
 /// DaemonSetStatus represents the current status of a daemon set.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct DaemonSetStatus {
     /// The number of nodes that are running at least 1
     /// daemon pod and are supposed to run the daemon pod.
@@ -174,10 +306,44 @@ pub struct DaemonSetStatus {
     pub conditions: Vec<DaemonSetCondition>,
 }
 
+impl Clone for DaemonSetStatus {
+    fn clone(&self) -> Self {
+        DaemonSetStatus {
+            current_number_scheduled: Clone::clone(&self.current_number_scheduled),
+            number_misscheduled: Clone::clone(&self.number_misscheduled),
+            desired_number_scheduled: Clone::clone(&self.desired_number_scheduled),
+            number_ready: Clone::clone(&self.number_ready),
+            observed_generation: Clone::clone(&self.observed_generation),
+            updated_number_scheduled: Clone::clone(&self.updated_number_scheduled),
+            number_available: Clone::clone(&self.number_available),
+            number_unavailable: Clone::clone(&self.number_unavailable),
+            collision_count: Clone::clone(&self.collision_count),
+            conditions: Clone::clone(&self.conditions),
+        }
+    }
+}
+
+impl std::fmt::Debug for DaemonSetStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DaemonSetStatus")
+            .field("current_number_scheduled", &self.current_number_scheduled)
+            .field("number_misscheduled", &self.number_misscheduled)
+            .field("desired_number_scheduled", &self.desired_number_scheduled)
+            .field("number_ready", &self.number_ready)
+            .field("observed_generation", &self.observed_generation)
+            .field("updated_number_scheduled", &self.updated_number_scheduled)
+            .field("number_available", &self.number_available)
+            .field("number_unavailable", &self.number_unavailable)
+            .field("collision_count", &self.collision_count)
+            .field("conditions", &self.conditions)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(DaemonSetStatus { 1 => current_number_scheduled as "currentNumberScheduled", 2 => number_misscheduled as "numberMisscheduled", 3 => desired_number_scheduled as "desiredNumberScheduled", 4 => number_ready as "numberReady", 5 => observed_generation as "observedGeneration", 6 => updated_number_scheduled as "updatedNumberScheduled", 7 => number_available as "numberAvailable", 8 => number_unavailable as "numberUnavailable", 9 => collision_count as "collisionCount", 10 => conditions });
 
 /// DaemonSetUpdateStrategy is a struct used to control the update strategy for a DaemonSet.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct DaemonSetUpdateStrategy {
     /// Type of daemon set update. Can be "RollingUpdate" or "OnDelete". Default is RollingUpdate.
     #[api(skip_serializing_if = "String::is_empty")]
@@ -190,10 +356,28 @@ pub struct DaemonSetUpdateStrategy {
     pub rolling_update: Option<RollingUpdateDaemonSet>,
 }
 
+impl Clone for DaemonSetUpdateStrategy {
+    fn clone(&self) -> Self {
+        DaemonSetUpdateStrategy {
+            r#type: Clone::clone(&self.r#type),
+            rolling_update: Clone::clone(&self.rolling_update),
+        }
+    }
+}
+
+impl std::fmt::Debug for DaemonSetUpdateStrategy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DaemonSetUpdateStrategy")
+            .field("type", &self.r#type)
+            .field("rolling_update", &self.rolling_update)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(DaemonSetUpdateStrategy { 1 => r#type as "type", 2 => rolling_update as "rollingUpdate" });
 
 /// Deployment enables declarative updates for Pods and ReplicaSets.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "apps", version = "v1", kind = "Deployment", plural = "deployments", namespaced, short_names = ["deploy"], categories = ["all"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct Deployment {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -207,10 +391,32 @@ pub struct Deployment {
     pub status: DeploymentStatus,
 }
 
+impl Clone for Deployment {
+    fn clone(&self) -> Self {
+        Deployment {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+            status: Clone::clone(&self.status),
+        }
+    }
+}
+
+impl std::fmt::Debug for Deployment {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Deployment")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(Deployment { 1 => metadata, 2 => spec, 3 => status });
 
 /// DeploymentCondition describes the state of a deployment at a certain point.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct DeploymentCondition {
     /// Type of deployment condition.
     pub r#type: String,
@@ -228,10 +434,36 @@ pub struct DeploymentCondition {
     pub message: String,
 }
 
+impl Clone for DeploymentCondition {
+    fn clone(&self) -> Self {
+        DeploymentCondition {
+            r#type: Clone::clone(&self.r#type),
+            status: Clone::clone(&self.status),
+            last_update_time: Clone::clone(&self.last_update_time),
+            last_transition_time: Clone::clone(&self.last_transition_time),
+            reason: Clone::clone(&self.reason),
+            message: Clone::clone(&self.message),
+        }
+    }
+}
+
+impl std::fmt::Debug for DeploymentCondition {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DeploymentCondition")
+            .field("type", &self.r#type)
+            .field("status", &self.status)
+            .field("last_update_time", &self.last_update_time)
+            .field("last_transition_time", &self.last_transition_time)
+            .field("reason", &self.reason)
+            .field("message", &self.message)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(DeploymentCondition { 1 => r#type as "type", 2 => status, 4 => reason, 5 => message, 6 => last_update_time as "lastUpdateTime", 7 => last_transition_time as "lastTransitionTime" });
 
 /// DeploymentList is a list of Deployments.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "apps", version = "v1", kind = "DeploymentList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct DeploymentList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -243,10 +475,30 @@ pub struct DeploymentList {
     pub items: Option<Vec<Deployment>>,
 }
 
+impl Clone for DeploymentList {
+    fn clone(&self) -> Self {
+        DeploymentList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for DeploymentList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DeploymentList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(DeploymentList { 1 => metadata, 2 => items });
 
 /// DeploymentSpec is the specification of the desired behavior of the Deployment.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct DeploymentSpec {
     /// Number of desired pods. This is a pointer to distinguish between explicit
     /// zero and not specified. Defaults to 1.
@@ -281,10 +533,40 @@ pub struct DeploymentSpec {
     pub progress_deadline_seconds: Option<i32>,
 }
 
+impl Clone for DeploymentSpec {
+    fn clone(&self) -> Self {
+        DeploymentSpec {
+            replicas: Clone::clone(&self.replicas),
+            selector: Clone::clone(&self.selector),
+            template: Clone::clone(&self.template),
+            strategy: Clone::clone(&self.strategy),
+            min_ready_seconds: Clone::clone(&self.min_ready_seconds),
+            revision_history_limit: Clone::clone(&self.revision_history_limit),
+            paused: Clone::clone(&self.paused),
+            progress_deadline_seconds: Clone::clone(&self.progress_deadline_seconds),
+        }
+    }
+}
+
+impl std::fmt::Debug for DeploymentSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DeploymentSpec")
+            .field("replicas", &self.replicas)
+            .field("selector", &self.selector)
+            .field("template", &self.template)
+            .field("strategy", &self.strategy)
+            .field("min_ready_seconds", &self.min_ready_seconds)
+            .field("revision_history_limit", &self.revision_history_limit)
+            .field("paused", &self.paused)
+            .field("progress_deadline_seconds", &self.progress_deadline_seconds)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(DeploymentSpec { 1 => replicas, 2 => selector, 3 => template, 4 => strategy, 5 => min_ready_seconds as "minReadySeconds", 6 => revision_history_limit as "revisionHistoryLimit", 7 => paused, 9 => progress_deadline_seconds as "progressDeadlineSeconds" });
 
 /// DeploymentStatus is the most recently observed status of the Deployment.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct DeploymentStatus {
     /// The generation observed by the deployment controller.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
@@ -320,10 +602,42 @@ pub struct DeploymentStatus {
     pub collision_count: Option<i32>,
 }
 
+impl Clone for DeploymentStatus {
+    fn clone(&self) -> Self {
+        DeploymentStatus {
+            observed_generation: Clone::clone(&self.observed_generation),
+            replicas: Clone::clone(&self.replicas),
+            updated_replicas: Clone::clone(&self.updated_replicas),
+            ready_replicas: Clone::clone(&self.ready_replicas),
+            available_replicas: Clone::clone(&self.available_replicas),
+            unavailable_replicas: Clone::clone(&self.unavailable_replicas),
+            terminating_replicas: Clone::clone(&self.terminating_replicas),
+            conditions: Clone::clone(&self.conditions),
+            collision_count: Clone::clone(&self.collision_count),
+        }
+    }
+}
+
+impl std::fmt::Debug for DeploymentStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DeploymentStatus")
+            .field("observed_generation", &self.observed_generation)
+            .field("replicas", &self.replicas)
+            .field("updated_replicas", &self.updated_replicas)
+            .field("ready_replicas", &self.ready_replicas)
+            .field("available_replicas", &self.available_replicas)
+            .field("unavailable_replicas", &self.unavailable_replicas)
+            .field("terminating_replicas", &self.terminating_replicas)
+            .field("conditions", &self.conditions)
+            .field("collision_count", &self.collision_count)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(DeploymentStatus { 1 => observed_generation as "observedGeneration", 2 => replicas, 3 => updated_replicas as "updatedReplicas", 4 => available_replicas as "availableReplicas", 5 => unavailable_replicas as "unavailableReplicas", 6 => conditions, 7 => ready_replicas as "readyReplicas", 8 => collision_count as "collisionCount", 9 => terminating_replicas as "terminatingReplicas" });
 
 /// DeploymentStrategy describes how to replace existing pods with new ones.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct DeploymentStrategy {
     /// Type of deployment. Can be "Recreate" or "RollingUpdate". Default is RollingUpdate.
     #[api(skip_serializing_if = "String::is_empty")]
@@ -336,10 +650,28 @@ pub struct DeploymentStrategy {
     pub rolling_update: Option<RollingUpdateDeployment>,
 }
 
+impl Clone for DeploymentStrategy {
+    fn clone(&self) -> Self {
+        DeploymentStrategy {
+            r#type: Clone::clone(&self.r#type),
+            rolling_update: Clone::clone(&self.rolling_update),
+        }
+    }
+}
+
+impl std::fmt::Debug for DeploymentStrategy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DeploymentStrategy")
+            .field("type", &self.r#type)
+            .field("rolling_update", &self.rolling_update)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(DeploymentStrategy { 1 => r#type as "type", 2 => rolling_update as "rollingUpdate" });
 
 /// ReplicaSet ensures that a specified number of pod replicas are running at any given time.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "apps", version = "v1", kind = "ReplicaSet", plural = "replicasets", namespaced, short_names = ["rs"], categories = ["all"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ReplicaSet {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -360,10 +692,32 @@ pub struct ReplicaSet {
     pub status: ReplicaSetStatus,
 }
 
+impl Clone for ReplicaSet {
+    fn clone(&self) -> Self {
+        ReplicaSet {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+            status: Clone::clone(&self.status),
+        }
+    }
+}
+
+impl std::fmt::Debug for ReplicaSet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ReplicaSet")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ReplicaSet { 1 => metadata, 2 => spec, 3 => status });
 
 /// ReplicaSetCondition describes the state of a replica set at a certain point.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ReplicaSetCondition {
     /// Type of replica set condition.
     pub r#type: String,
@@ -379,10 +733,34 @@ pub struct ReplicaSetCondition {
     pub message: String,
 }
 
+impl Clone for ReplicaSetCondition {
+    fn clone(&self) -> Self {
+        ReplicaSetCondition {
+            r#type: Clone::clone(&self.r#type),
+            status: Clone::clone(&self.status),
+            last_transition_time: Clone::clone(&self.last_transition_time),
+            reason: Clone::clone(&self.reason),
+            message: Clone::clone(&self.message),
+        }
+    }
+}
+
+impl std::fmt::Debug for ReplicaSetCondition {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ReplicaSetCondition")
+            .field("type", &self.r#type)
+            .field("status", &self.status)
+            .field("last_transition_time", &self.last_transition_time)
+            .field("reason", &self.reason)
+            .field("message", &self.message)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ReplicaSetCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
 
 /// ReplicaSetList is a collection of ReplicaSets.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "apps", version = "v1", kind = "ReplicaSetList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ReplicaSetList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -396,10 +774,30 @@ pub struct ReplicaSetList {
     pub items: Option<Vec<ReplicaSet>>,
 }
 
+impl Clone for ReplicaSetList {
+    fn clone(&self) -> Self {
+        ReplicaSetList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for ReplicaSetList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ReplicaSetList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ReplicaSetList { 1 => metadata, 2 => items });
 
 /// ReplicaSetSpec is the specification of a ReplicaSet.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ReplicaSetSpec {
     /// Replicas is the number of desired pods.
     /// This is a pointer to distinguish between explicit zero and unspecified.
@@ -423,10 +821,32 @@ pub struct ReplicaSetSpec {
     pub template: crate::core::v1::PodTemplateSpec,
 }
 
+impl Clone for ReplicaSetSpec {
+    fn clone(&self) -> Self {
+        ReplicaSetSpec {
+            replicas: Clone::clone(&self.replicas),
+            min_ready_seconds: Clone::clone(&self.min_ready_seconds),
+            selector: Clone::clone(&self.selector),
+            template: Clone::clone(&self.template),
+        }
+    }
+}
+
+impl std::fmt::Debug for ReplicaSetSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ReplicaSetSpec")
+            .field("replicas", &self.replicas)
+            .field("min_ready_seconds", &self.min_ready_seconds)
+            .field("selector", &self.selector)
+            .field("template", &self.template)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ReplicaSetSpec { 1 => replicas, 2 => selector, 3 => template, 4 => min_ready_seconds as "minReadySeconds" });
 
 /// ReplicaSetStatus represents the current status of a ReplicaSet.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ReplicaSetStatus {
     /// Replicas is the most recently observed number of non-terminating pods.
     /// More info: <https://kubernetes.io/docs/concepts/workloads/controllers/replicaset>
@@ -453,10 +873,38 @@ pub struct ReplicaSetStatus {
     pub conditions: Vec<ReplicaSetCondition>,
 }
 
+impl Clone for ReplicaSetStatus {
+    fn clone(&self) -> Self {
+        ReplicaSetStatus {
+            replicas: Clone::clone(&self.replicas),
+            fully_labeled_replicas: Clone::clone(&self.fully_labeled_replicas),
+            ready_replicas: Clone::clone(&self.ready_replicas),
+            available_replicas: Clone::clone(&self.available_replicas),
+            terminating_replicas: Clone::clone(&self.terminating_replicas),
+            observed_generation: Clone::clone(&self.observed_generation),
+            conditions: Clone::clone(&self.conditions),
+        }
+    }
+}
+
+impl std::fmt::Debug for ReplicaSetStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ReplicaSetStatus")
+            .field("replicas", &self.replicas)
+            .field("fully_labeled_replicas", &self.fully_labeled_replicas)
+            .field("ready_replicas", &self.ready_replicas)
+            .field("available_replicas", &self.available_replicas)
+            .field("terminating_replicas", &self.terminating_replicas)
+            .field("observed_generation", &self.observed_generation)
+            .field("conditions", &self.conditions)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ReplicaSetStatus { 1 => replicas, 2 => fully_labeled_replicas as "fullyLabeledReplicas", 3 => observed_generation as "observedGeneration", 4 => ready_replicas as "readyReplicas", 5 => available_replicas as "availableReplicas", 6 => conditions, 7 => terminating_replicas as "terminatingReplicas" });
 
 /// Spec to control the desired behavior of daemon set rolling update.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct RollingUpdateDaemonSet {
     /// The maximum number of DaemonSet pods that can be unavailable during the
     /// update. Value can be an absolute number (ex: 5) or a percentage of total
@@ -494,10 +942,28 @@ pub struct RollingUpdateDaemonSet {
     pub max_surge: Option<crate::value::IntOrString>,
 }
 
+impl Clone for RollingUpdateDaemonSet {
+    fn clone(&self) -> Self {
+        RollingUpdateDaemonSet {
+            max_unavailable: Clone::clone(&self.max_unavailable),
+            max_surge: Clone::clone(&self.max_surge),
+        }
+    }
+}
+
+impl std::fmt::Debug for RollingUpdateDaemonSet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RollingUpdateDaemonSet")
+            .field("max_unavailable", &self.max_unavailable)
+            .field("max_surge", &self.max_surge)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(RollingUpdateDaemonSet { 1 => max_unavailable as "maxUnavailable", 2 => max_surge as "maxSurge" });
 
 /// Spec to control the desired behavior of rolling update.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct RollingUpdateDeployment {
     /// The maximum number of pods that can be unavailable during the update.
     /// Value can be an absolute number (ex: 5) or a percentage of desired pods (ex: 10%).
@@ -524,10 +990,28 @@ pub struct RollingUpdateDeployment {
     pub max_surge: Option<crate::value::IntOrString>,
 }
 
+impl Clone for RollingUpdateDeployment {
+    fn clone(&self) -> Self {
+        RollingUpdateDeployment {
+            max_unavailable: Clone::clone(&self.max_unavailable),
+            max_surge: Clone::clone(&self.max_surge),
+        }
+    }
+}
+
+impl std::fmt::Debug for RollingUpdateDeployment {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RollingUpdateDeployment")
+            .field("max_unavailable", &self.max_unavailable)
+            .field("max_surge", &self.max_surge)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(RollingUpdateDeployment { 1 => max_unavailable as "maxUnavailable", 2 => max_surge as "maxSurge" });
 
 /// RollingUpdateStatefulSetStrategy is used to communicate parameter for RollingUpdateStatefulSetStrategyType.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct RollingUpdateStatefulSetStrategy {
     /// Partition indicates the ordinal at which the StatefulSet should be partitioned
     /// for updates. During a rolling update, all pods from ordinal Replicas-1 to
@@ -544,6 +1028,24 @@ pub struct RollingUpdateStatefulSetStrategy {
     pub max_unavailable: Option<crate::value::IntOrString>,
 }
 
+impl Clone for RollingUpdateStatefulSetStrategy {
+    fn clone(&self) -> Self {
+        RollingUpdateStatefulSetStrategy {
+            partition: Clone::clone(&self.partition),
+            max_unavailable: Clone::clone(&self.max_unavailable),
+        }
+    }
+}
+
+impl std::fmt::Debug for RollingUpdateStatefulSetStrategy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RollingUpdateStatefulSetStrategy")
+            .field("partition", &self.partition)
+            .field("max_unavailable", &self.max_unavailable)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(RollingUpdateStatefulSetStrategy { 1 => partition, 2 => max_unavailable as "maxUnavailable" });
 
 /// StatefulSet represents a set of pods with consistent identities.
@@ -553,7 +1055,7 @@ apimachinery::proto_message!(RollingUpdateStatefulSetStrategy { 1 => partition, 
 ///
 /// The StatefulSet guarantees that a given network identity will always
 /// map to the same storage identity.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "apps", version = "v1", kind = "StatefulSet", plural = "statefulsets", namespaced, short_names = ["sts"], categories = ["all"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct StatefulSet {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -568,10 +1070,32 @@ pub struct StatefulSet {
     pub status: StatefulSetStatus,
 }
 
+impl Clone for StatefulSet {
+    fn clone(&self) -> Self {
+        StatefulSet {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+            status: Clone::clone(&self.status),
+        }
+    }
+}
+
+impl std::fmt::Debug for StatefulSet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StatefulSet")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(StatefulSet { 1 => metadata, 2 => spec, 3 => status });
 
 /// StatefulSetCondition describes the state of a statefulset at a certain point.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct StatefulSetCondition {
     /// Type of statefulset condition.
     pub r#type: String,
@@ -587,10 +1111,34 @@ pub struct StatefulSetCondition {
     pub message: String,
 }
 
+impl Clone for StatefulSetCondition {
+    fn clone(&self) -> Self {
+        StatefulSetCondition {
+            r#type: Clone::clone(&self.r#type),
+            status: Clone::clone(&self.status),
+            last_transition_time: Clone::clone(&self.last_transition_time),
+            reason: Clone::clone(&self.reason),
+            message: Clone::clone(&self.message),
+        }
+    }
+}
+
+impl std::fmt::Debug for StatefulSetCondition {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StatefulSetCondition")
+            .field("type", &self.r#type)
+            .field("status", &self.status)
+            .field("last_transition_time", &self.last_transition_time)
+            .field("reason", &self.reason)
+            .field("message", &self.message)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(StatefulSetCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
 
 /// StatefulSetList is a collection of StatefulSets.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "apps", version = "v1", kind = "StatefulSetList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct StatefulSetList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -603,11 +1151,31 @@ pub struct StatefulSetList {
     pub items: Option<Vec<StatefulSet>>,
 }
 
+impl Clone for StatefulSetList {
+    fn clone(&self) -> Self {
+        StatefulSetList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for StatefulSetList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StatefulSetList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(StatefulSetList { 1 => metadata, 2 => items });
 
 /// StatefulSetOrdinals describes the policy used for replica ordinal assignment
 /// in this StatefulSet.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct StatefulSetOrdinals {
     /// start is the number representing the first replica's index. It may be used
     /// to number replicas from an alternate index (eg: 1-indexed) over the default
@@ -620,11 +1188,27 @@ pub struct StatefulSetOrdinals {
     pub start: i32,
 }
 
+impl Clone for StatefulSetOrdinals {
+    fn clone(&self) -> Self {
+        StatefulSetOrdinals {
+            start: Clone::clone(&self.start),
+        }
+    }
+}
+
+impl std::fmt::Debug for StatefulSetOrdinals {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StatefulSetOrdinals")
+            .field("start", &self.start)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(StatefulSetOrdinals { 1 => start });
 
 /// StatefulSetPersistentVolumeClaimRetentionPolicy describes the policy used for PVCs
 /// created from the StatefulSet VolumeClaimTemplates.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct StatefulSetPersistentVolumeClaimRetentionPolicy {
     /// WhenDeleted specifies what happens to PVCs created from StatefulSet
     /// VolumeClaimTemplates when the StatefulSet is deleted. The default policy
@@ -641,10 +1225,28 @@ pub struct StatefulSetPersistentVolumeClaimRetentionPolicy {
     pub when_scaled: String,
 }
 
+impl Clone for StatefulSetPersistentVolumeClaimRetentionPolicy {
+    fn clone(&self) -> Self {
+        StatefulSetPersistentVolumeClaimRetentionPolicy {
+            when_deleted: Clone::clone(&self.when_deleted),
+            when_scaled: Clone::clone(&self.when_scaled),
+        }
+    }
+}
+
+impl std::fmt::Debug for StatefulSetPersistentVolumeClaimRetentionPolicy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StatefulSetPersistentVolumeClaimRetentionPolicy")
+            .field("when_deleted", &self.when_deleted)
+            .field("when_scaled", &self.when_scaled)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(StatefulSetPersistentVolumeClaimRetentionPolicy { 1 => when_deleted as "whenDeleted", 2 => when_scaled as "whenScaled" });
 
 /// A StatefulSetSpec is the specification of a StatefulSet.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct StatefulSetSpec {
     /// replicas is the desired number of replicas of the given Template.
     /// These are replicas in the sense that they are instantiations of the
@@ -718,10 +1320,51 @@ pub struct StatefulSetSpec {
     pub ordinals: Option<StatefulSetOrdinals>,
 }
 
+impl Clone for StatefulSetSpec {
+    fn clone(&self) -> Self {
+        StatefulSetSpec {
+            replicas: Clone::clone(&self.replicas),
+            selector: Clone::clone(&self.selector),
+            template: Clone::clone(&self.template),
+            volume_claim_templates: Clone::clone(&self.volume_claim_templates),
+            service_name: Clone::clone(&self.service_name),
+            pod_management_policy: Clone::clone(&self.pod_management_policy),
+            update_strategy: Clone::clone(&self.update_strategy),
+            revision_history_limit: Clone::clone(&self.revision_history_limit),
+            min_ready_seconds: Clone::clone(&self.min_ready_seconds),
+            persistent_volume_claim_retention_policy: Clone::clone(
+                &self.persistent_volume_claim_retention_policy,
+            ),
+            ordinals: Clone::clone(&self.ordinals),
+        }
+    }
+}
+
+impl std::fmt::Debug for StatefulSetSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StatefulSetSpec")
+            .field("replicas", &self.replicas)
+            .field("selector", &self.selector)
+            .field("template", &self.template)
+            .field("volume_claim_templates", &self.volume_claim_templates)
+            .field("service_name", &self.service_name)
+            .field("pod_management_policy", &self.pod_management_policy)
+            .field("update_strategy", &self.update_strategy)
+            .field("revision_history_limit", &self.revision_history_limit)
+            .field("min_ready_seconds", &self.min_ready_seconds)
+            .field(
+                "persistent_volume_claim_retention_policy",
+                &self.persistent_volume_claim_retention_policy,
+            )
+            .field("ordinals", &self.ordinals)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(StatefulSetSpec { 1 => replicas, 2 => selector, 3 => template, 4 => volume_claim_templates as "volumeClaimTemplates", 5 => service_name as "serviceName", 6 => pod_management_policy as "podManagementPolicy", 7 => update_strategy as "updateStrategy", 8 => revision_history_limit as "revisionHistoryLimit", 9 => min_ready_seconds as "minReadySeconds", 10 => persistent_volume_claim_retention_policy as "persistentVolumeClaimRetentionPolicy", 11 => ordinals });
 
 /// StatefulSetStatus represents the current state of a StatefulSet.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct StatefulSetStatus {
     /// observedGeneration is the most recent generation observed for this StatefulSet. It corresponds to the
     /// StatefulSet's generation, which is updated on mutation by the API Server.
@@ -759,12 +1402,46 @@ pub struct StatefulSetStatus {
     pub available_replicas: i32,
 }
 
+impl Clone for StatefulSetStatus {
+    fn clone(&self) -> Self {
+        StatefulSetStatus {
+            observed_generation: Clone::clone(&self.observed_generation),
+            replicas: Clone::clone(&self.replicas),
+            ready_replicas: Clone::clone(&self.ready_replicas),
+            current_replicas: Clone::clone(&self.current_replicas),
+            updated_replicas: Clone::clone(&self.updated_replicas),
+            current_revision: Clone::clone(&self.current_revision),
+            update_revision: Clone::clone(&self.update_revision),
+            collision_count: Clone::clone(&self.collision_count),
+            conditions: Clone::clone(&self.conditions),
+            available_replicas: Clone::clone(&self.available_replicas),
+        }
+    }
+}
+
+impl std::fmt::Debug for StatefulSetStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StatefulSetStatus")
+            .field("observed_generation", &self.observed_generation)
+            .field("replicas", &self.replicas)
+            .field("ready_replicas", &self.ready_replicas)
+            .field("current_replicas", &self.current_replicas)
+            .field("updated_replicas", &self.updated_replicas)
+            .field("current_revision", &self.current_revision)
+            .field("update_revision", &self.update_revision)
+            .field("collision_count", &self.collision_count)
+            .field("conditions", &self.conditions)
+            .field("available_replicas", &self.available_replicas)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(StatefulSetStatus { 1 => observed_generation as "observedGeneration", 2 => replicas, 3 => ready_replicas as "readyReplicas", 4 => current_replicas as "currentReplicas", 5 => updated_replicas as "updatedReplicas", 6 => current_revision as "currentRevision", 7 => update_revision as "updateRevision", 9 => collision_count as "collisionCount", 10 => conditions, 11 => available_replicas as "availableReplicas" });
 
 /// StatefulSetUpdateStrategy indicates the strategy that the StatefulSet
 /// controller will use to perform updates. It includes any additional parameters
 /// necessary to perform the update for the indicated strategy.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct StatefulSetUpdateStrategy {
     /// Type indicates the type of the StatefulSetUpdateStrategy.
     /// Default is RollingUpdate.
@@ -772,6 +1449,24 @@ pub struct StatefulSetUpdateStrategy {
     pub r#type: String,
     /// RollingUpdate is used to communicate parameters when Type is RollingUpdateStatefulSetStrategyType.
     pub rolling_update: Option<RollingUpdateStatefulSetStrategy>,
+}
+
+impl Clone for StatefulSetUpdateStrategy {
+    fn clone(&self) -> Self {
+        StatefulSetUpdateStrategy {
+            r#type: Clone::clone(&self.r#type),
+            rolling_update: Clone::clone(&self.rolling_update),
+        }
+    }
+}
+
+impl std::fmt::Debug for StatefulSetUpdateStrategy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StatefulSetUpdateStrategy")
+            .field("type", &self.r#type)
+            .field("rolling_update", &self.rolling_update)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(StatefulSetUpdateStrategy { 1 => r#type as "type", 2 => rolling_update as "rollingUpdate" });

@@ -95,7 +95,7 @@ pub type StatefulSetUpdateStrategy = crate::apps::v1::StatefulSetUpdateStrategy;
 /// the DaemonSet and StatefulSet controllers for update and rollback, this object is beta. However,
 /// it may be subject to name and representation changes in future releases, and clients should not
 /// depend on its stability. It is primarily for internal use by controllers.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "apps", version = "v1beta1", kind = "ControllerRevision", plural = "controllerrevisions", namespaced, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::ControllerRevision)]
@@ -115,10 +115,32 @@ pub struct ControllerRevision {
     pub revision: i64,
 }
 
+impl Clone for ControllerRevision {
+    fn clone(&self) -> Self {
+        ControllerRevision {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            data: Clone::clone(&self.data),
+            revision: Clone::clone(&self.revision),
+        }
+    }
+}
+
+impl std::fmt::Debug for ControllerRevision {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ControllerRevision")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("data", &self.data)
+            .field("revision", &self.revision)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ControllerRevision { 1 => metadata, 2 => data, 3 => revision });
 
 /// ControllerRevisionList is a resource containing a list of ControllerRevision objects.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "apps",
     version = "v1beta1",
@@ -140,12 +162,32 @@ pub struct ControllerRevisionList {
     pub items: Option<Vec<ControllerRevision>>,
 }
 
+impl Clone for ControllerRevisionList {
+    fn clone(&self) -> Self {
+        ControllerRevisionList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for ControllerRevisionList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ControllerRevisionList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ControllerRevisionList { 1 => metadata, 2 => items });
 
 /// DEPRECATED - This group version of Deployment is deprecated by apps/v1beta2/Deployment. See the release notes for
 /// more information.
 /// Deployment enables declarative updates for Pods and ReplicaSets.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "apps", version = "v1beta1", kind = "Deployment", plural = "deployments", namespaced, short_names = ["deploy"], categories = ["all"], verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::Deployment, to_hub = crate::conversions::deployment::apps_v1beta1::to_hub, from_hub = crate::conversions::deployment::apps_v1beta1::from_hub)]
@@ -163,10 +205,32 @@ pub struct Deployment {
     pub status: crate::apps::v1::DeploymentStatus,
 }
 
+impl Clone for Deployment {
+    fn clone(&self) -> Self {
+        Deployment {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+            status: Clone::clone(&self.status),
+        }
+    }
+}
+
+impl std::fmt::Debug for Deployment {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Deployment")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(Deployment { 1 => metadata, 2 => spec, 3 => status });
 
 /// DeploymentList is a list of Deployments.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "apps",
     version = "v1beta1",
@@ -188,11 +252,31 @@ pub struct DeploymentList {
     pub items: Option<Vec<Deployment>>,
 }
 
+impl Clone for DeploymentList {
+    fn clone(&self) -> Self {
+        DeploymentList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for DeploymentList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DeploymentList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(DeploymentList { 1 => metadata, 2 => items });
 
 /// DEPRECATED.
 /// DeploymentRollback stores the information required to rollback a deployment.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "apps", version = "v1beta1", kind = "DeploymentRollback", not_resource, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct DeploymentRollback {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -206,10 +290,32 @@ pub struct DeploymentRollback {
     pub rollback_to: RollbackConfig,
 }
 
+impl Clone for DeploymentRollback {
+    fn clone(&self) -> Self {
+        DeploymentRollback {
+            type_meta: Clone::clone(&self.type_meta),
+            name: Clone::clone(&self.name),
+            updated_annotations: Clone::clone(&self.updated_annotations),
+            rollback_to: Clone::clone(&self.rollback_to),
+        }
+    }
+}
+
+impl std::fmt::Debug for DeploymentRollback {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DeploymentRollback")
+            .field("type_meta", &self.type_meta)
+            .field("name", &self.name)
+            .field("updated_annotations", &self.updated_annotations)
+            .field("rollback_to", &self.rollback_to)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(DeploymentRollback { 1 => name, 2 => updated_annotations as "updatedAnnotations", 3 => rollback_to as "rollbackTo" });
 
 /// DeploymentSpec is the specification of the desired behavior of the Deployment.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::DeploymentSpec, nested)]
 pub struct DeploymentSpec {
     /// replicas is the number of desired pods. This is a pointer to distinguish between explicit
@@ -255,20 +361,68 @@ pub struct DeploymentSpec {
     pub progress_deadline_seconds: Option<i32>,
 }
 
+impl Clone for DeploymentSpec {
+    fn clone(&self) -> Self {
+        DeploymentSpec {
+            replicas: Clone::clone(&self.replicas),
+            selector: Clone::clone(&self.selector),
+            template: Clone::clone(&self.template),
+            strategy: Clone::clone(&self.strategy),
+            min_ready_seconds: Clone::clone(&self.min_ready_seconds),
+            revision_history_limit: Clone::clone(&self.revision_history_limit),
+            paused: Clone::clone(&self.paused),
+            rollback_to: Clone::clone(&self.rollback_to),
+            progress_deadline_seconds: Clone::clone(&self.progress_deadline_seconds),
+        }
+    }
+}
+
+impl std::fmt::Debug for DeploymentSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DeploymentSpec")
+            .field("replicas", &self.replicas)
+            .field("selector", &self.selector)
+            .field("template", &self.template)
+            .field("strategy", &self.strategy)
+            .field("min_ready_seconds", &self.min_ready_seconds)
+            .field("revision_history_limit", &self.revision_history_limit)
+            .field("paused", &self.paused)
+            .field("rollback_to", &self.rollback_to)
+            .field("progress_deadline_seconds", &self.progress_deadline_seconds)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(DeploymentSpec { 1 => replicas, 2 => selector, 3 => template, 4 => strategy, 5 => min_ready_seconds as "minReadySeconds", 6 => revision_history_limit as "revisionHistoryLimit", 7 => paused, 8 => rollback_to as "rollbackTo", 9 => progress_deadline_seconds as "progressDeadlineSeconds" });
 
 /// DEPRECATED.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct RollbackConfig {
     /// The revision to rollback to. If set to 0, rollback to the last revision.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
     pub revision: i64,
 }
 
+impl Clone for RollbackConfig {
+    fn clone(&self) -> Self {
+        RollbackConfig {
+            revision: Clone::clone(&self.revision),
+        }
+    }
+}
+
+impl std::fmt::Debug for RollbackConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RollbackConfig")
+            .field("revision", &self.revision)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(RollbackConfig { 1 => revision });
 
 /// Scale represents a scaling request for a resource.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "apps",
     version = "v1beta1",
@@ -294,6 +448,28 @@ pub struct Scale {
     pub status: crate::apps::v1beta2::ScaleStatus,
 }
 
+impl Clone for Scale {
+    fn clone(&self) -> Self {
+        Scale {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+            status: Clone::clone(&self.status),
+        }
+    }
+}
+
+impl std::fmt::Debug for Scale {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Scale")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(Scale { 1 => metadata, 2 => spec, 3 => status });
 
 /// DEPRECATED - This group version of StatefulSet is deprecated by apps/v1beta2/StatefulSet. See the release notes for
@@ -305,7 +481,7 @@ apimachinery::proto_message!(Scale { 1 => metadata, 2 => spec, 3 => status });
 ///
 /// The StatefulSet guarantees that a given network identity will always
 /// map to the same storage identity.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "apps", version = "v1beta1", kind = "StatefulSet", plural = "statefulsets", namespaced, short_names = ["sts"], categories = ["all"], verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::StatefulSet)]
@@ -323,10 +499,32 @@ pub struct StatefulSet {
     pub status: StatefulSetStatus,
 }
 
+impl Clone for StatefulSet {
+    fn clone(&self) -> Self {
+        StatefulSet {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+            status: Clone::clone(&self.status),
+        }
+    }
+}
+
+impl std::fmt::Debug for StatefulSet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StatefulSet")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(StatefulSet { 1 => metadata, 2 => spec, 3 => status });
 
 /// StatefulSetList is a collection of StatefulSets.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "apps",
     version = "v1beta1",
@@ -348,10 +546,30 @@ pub struct StatefulSetList {
     pub items: Option<Vec<StatefulSet>>,
 }
 
+impl Clone for StatefulSetList {
+    fn clone(&self) -> Self {
+        StatefulSetList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for StatefulSetList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StatefulSetList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(StatefulSetList { 1 => metadata, 2 => items });
 
 /// A StatefulSetSpec is the specification of a StatefulSet.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::StatefulSetSpec, nested)]
 pub struct StatefulSetSpec {
     /// replicas is the desired number of replicas of the given Template.
@@ -435,10 +653,51 @@ pub struct StatefulSetSpec {
     pub ordinals: Option<crate::apps::v1::StatefulSetOrdinals>,
 }
 
+impl Clone for StatefulSetSpec {
+    fn clone(&self) -> Self {
+        StatefulSetSpec {
+            replicas: Clone::clone(&self.replicas),
+            selector: Clone::clone(&self.selector),
+            template: Clone::clone(&self.template),
+            volume_claim_templates: Clone::clone(&self.volume_claim_templates),
+            service_name: Clone::clone(&self.service_name),
+            pod_management_policy: Clone::clone(&self.pod_management_policy),
+            update_strategy: Clone::clone(&self.update_strategy),
+            revision_history_limit: Clone::clone(&self.revision_history_limit),
+            min_ready_seconds: Clone::clone(&self.min_ready_seconds),
+            persistent_volume_claim_retention_policy: Clone::clone(
+                &self.persistent_volume_claim_retention_policy,
+            ),
+            ordinals: Clone::clone(&self.ordinals),
+        }
+    }
+}
+
+impl std::fmt::Debug for StatefulSetSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StatefulSetSpec")
+            .field("replicas", &self.replicas)
+            .field("selector", &self.selector)
+            .field("template", &self.template)
+            .field("volume_claim_templates", &self.volume_claim_templates)
+            .field("service_name", &self.service_name)
+            .field("pod_management_policy", &self.pod_management_policy)
+            .field("update_strategy", &self.update_strategy)
+            .field("revision_history_limit", &self.revision_history_limit)
+            .field("min_ready_seconds", &self.min_ready_seconds)
+            .field(
+                "persistent_volume_claim_retention_policy",
+                &self.persistent_volume_claim_retention_policy,
+            )
+            .field("ordinals", &self.ordinals)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(StatefulSetSpec { 1 => replicas, 2 => selector, 3 => template, 4 => volume_claim_templates as "volumeClaimTemplates", 5 => service_name as "serviceName", 6 => pod_management_policy as "podManagementPolicy", 7 => update_strategy as "updateStrategy", 8 => revision_history_limit as "revisionHistoryLimit", 9 => min_ready_seconds as "minReadySeconds", 10 => persistent_volume_claim_retention_policy as "persistentVolumeClaimRetentionPolicy", 11 => ordinals });
 
 /// StatefulSetStatus represents the current state of a StatefulSet.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::StatefulSetStatus, nested)]
 pub struct StatefulSetStatus {
     /// observedGeneration is the most recent generation observed for this StatefulSet. It corresponds to the
@@ -484,6 +743,40 @@ pub struct StatefulSetStatus {
     /// availableReplicas is the total number of available pods (ready for at least minReadySeconds) targeted by this StatefulSet.
     #[conversion(same_type)]
     pub available_replicas: i32,
+}
+
+impl Clone for StatefulSetStatus {
+    fn clone(&self) -> Self {
+        StatefulSetStatus {
+            observed_generation: Clone::clone(&self.observed_generation),
+            replicas: Clone::clone(&self.replicas),
+            ready_replicas: Clone::clone(&self.ready_replicas),
+            current_replicas: Clone::clone(&self.current_replicas),
+            updated_replicas: Clone::clone(&self.updated_replicas),
+            current_revision: Clone::clone(&self.current_revision),
+            update_revision: Clone::clone(&self.update_revision),
+            collision_count: Clone::clone(&self.collision_count),
+            conditions: Clone::clone(&self.conditions),
+            available_replicas: Clone::clone(&self.available_replicas),
+        }
+    }
+}
+
+impl std::fmt::Debug for StatefulSetStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StatefulSetStatus")
+            .field("observed_generation", &self.observed_generation)
+            .field("replicas", &self.replicas)
+            .field("ready_replicas", &self.ready_replicas)
+            .field("current_replicas", &self.current_replicas)
+            .field("updated_replicas", &self.updated_replicas)
+            .field("current_revision", &self.current_revision)
+            .field("update_revision", &self.update_revision)
+            .field("collision_count", &self.collision_count)
+            .field("conditions", &self.conditions)
+            .field("available_replicas", &self.available_replicas)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(StatefulSetStatus { 1 => observed_generation as "observedGeneration", 2 => replicas, 3 => ready_replicas as "readyReplicas", 4 => current_replicas as "currentReplicas", 5 => updated_replicas as "updatedReplicas", 6 => current_revision as "currentRevision", 7 => update_revision as "updateRevision", 9 => collision_count as "collisionCount", 10 => conditions, 11 => available_replicas as "availableReplicas" });

@@ -158,7 +158,7 @@ pub type StatefulSetUpdateStrategy = crate::apps::v1::StatefulSetUpdateStrategy;
 /// the DaemonSet and StatefulSet controllers for update and rollback, this object is beta. However,
 /// it may be subject to name and representation changes in future releases, and clients should not
 /// depend on its stability. It is primarily for internal use by controllers.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "apps", version = "v1beta2", kind = "ControllerRevision", plural = "controllerrevisions", namespaced, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::ControllerRevision)]
@@ -178,10 +178,32 @@ pub struct ControllerRevision {
     pub revision: i64,
 }
 
+impl Clone for ControllerRevision {
+    fn clone(&self) -> Self {
+        ControllerRevision {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            data: Clone::clone(&self.data),
+            revision: Clone::clone(&self.revision),
+        }
+    }
+}
+
+impl std::fmt::Debug for ControllerRevision {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ControllerRevision")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("data", &self.data)
+            .field("revision", &self.revision)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ControllerRevision { 1 => metadata, 2 => data, 3 => revision });
 
 /// ControllerRevisionList is a resource containing a list of ControllerRevision objects.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "apps",
     version = "v1beta2",
@@ -203,12 +225,32 @@ pub struct ControllerRevisionList {
     pub items: Option<Vec<ControllerRevision>>,
 }
 
+impl Clone for ControllerRevisionList {
+    fn clone(&self) -> Self {
+        ControllerRevisionList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for ControllerRevisionList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ControllerRevisionList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ControllerRevisionList { 1 => metadata, 2 => items });
 
 /// DEPRECATED - This group version of DaemonSet is deprecated by apps/v1/DaemonSet. See the release notes for
 /// more information.
 /// DaemonSet represents the configuration of a daemon set.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "apps", version = "v1beta2", kind = "DaemonSet", plural = "daemonsets", namespaced, short_names = ["ds"], categories = ["all"], verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::DaemonSet)]
@@ -233,10 +275,32 @@ pub struct DaemonSet {
     pub status: crate::apps::v1::DaemonSetStatus,
 }
 
+impl Clone for DaemonSet {
+    fn clone(&self) -> Self {
+        DaemonSet {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+            status: Clone::clone(&self.status),
+        }
+    }
+}
+
+impl std::fmt::Debug for DaemonSet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DaemonSet")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(DaemonSet { 1 => metadata, 2 => spec, 3 => status });
 
 /// DaemonSetList is a collection of daemon sets.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "apps",
     version = "v1beta2",
@@ -259,12 +323,32 @@ pub struct DaemonSetList {
     pub items: Option<Vec<DaemonSet>>,
 }
 
+impl Clone for DaemonSetList {
+    fn clone(&self) -> Self {
+        DaemonSetList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for DaemonSetList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DaemonSetList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(DaemonSetList { 1 => metadata, 2 => items });
 
 /// DEPRECATED - This group version of Deployment is deprecated by apps/v1/Deployment. See the release notes for
 /// more information.
 /// Deployment enables declarative updates for Pods and ReplicaSets.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "apps", version = "v1beta2", kind = "Deployment", plural = "deployments", namespaced, short_names = ["deploy"], categories = ["all"], verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::Deployment)]
@@ -283,10 +367,32 @@ pub struct Deployment {
     pub status: crate::apps::v1::DeploymentStatus,
 }
 
+impl Clone for Deployment {
+    fn clone(&self) -> Self {
+        Deployment {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+            status: Clone::clone(&self.status),
+        }
+    }
+}
+
+impl std::fmt::Debug for Deployment {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Deployment")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(Deployment { 1 => metadata, 2 => spec, 3 => status });
 
 /// DeploymentList is a list of Deployments.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "apps",
     version = "v1beta2",
@@ -308,12 +414,32 @@ pub struct DeploymentList {
     pub items: Option<Vec<Deployment>>,
 }
 
+impl Clone for DeploymentList {
+    fn clone(&self) -> Self {
+        DeploymentList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for DeploymentList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DeploymentList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(DeploymentList { 1 => metadata, 2 => items });
 
 /// DEPRECATED - This group version of ReplicaSet is deprecated by apps/v1/ReplicaSet. See the release notes for
 /// more information.
 /// ReplicaSet ensures that a specified number of pod replicas are running at any given time.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "apps", version = "v1beta2", kind = "ReplicaSet", plural = "replicasets", namespaced, short_names = ["rs"], categories = ["all"], verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::ReplicaSet)]
@@ -339,10 +465,32 @@ pub struct ReplicaSet {
     pub status: crate::apps::v1::ReplicaSetStatus,
 }
 
+impl Clone for ReplicaSet {
+    fn clone(&self) -> Self {
+        ReplicaSet {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+            status: Clone::clone(&self.status),
+        }
+    }
+}
+
+impl std::fmt::Debug for ReplicaSet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ReplicaSet")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ReplicaSet { 1 => metadata, 2 => spec, 3 => status });
 
 /// ReplicaSetList is a collection of ReplicaSets.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "apps",
     version = "v1beta2",
@@ -366,10 +514,30 @@ pub struct ReplicaSetList {
     pub items: Option<Vec<ReplicaSet>>,
 }
 
+impl Clone for ReplicaSetList {
+    fn clone(&self) -> Self {
+        ReplicaSetList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for ReplicaSetList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ReplicaSetList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ReplicaSetList { 1 => metadata, 2 => items });
 
 /// Scale represents a scaling request for a resource.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "apps", version = "v1beta2", kind = "Scale", not_resource, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct Scale {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -382,20 +550,58 @@ pub struct Scale {
     pub status: ScaleStatus,
 }
 
+impl Clone for Scale {
+    fn clone(&self) -> Self {
+        Scale {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+            status: Clone::clone(&self.status),
+        }
+    }
+}
+
+impl std::fmt::Debug for Scale {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Scale")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(Scale { 1 => metadata, 2 => spec, 3 => status });
 
 /// ScaleSpec describes the attributes of a scale subresource
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ScaleSpec {
     /// desired number of instances for the scaled object.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
     pub replicas: i32,
 }
 
+impl Clone for ScaleSpec {
+    fn clone(&self) -> Self {
+        ScaleSpec {
+            replicas: Clone::clone(&self.replicas),
+        }
+    }
+}
+
+impl std::fmt::Debug for ScaleSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ScaleSpec")
+            .field("replicas", &self.replicas)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ScaleSpec { 1 => replicas });
 
 /// ScaleStatus represents the current status of a scale subresource.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ScaleStatus {
     /// actual number of observed instances of the scaled object.
     pub replicas: i32,
@@ -412,6 +618,26 @@ pub struct ScaleStatus {
     pub target_selector: String,
 }
 
+impl Clone for ScaleStatus {
+    fn clone(&self) -> Self {
+        ScaleStatus {
+            replicas: Clone::clone(&self.replicas),
+            selector: Clone::clone(&self.selector),
+            target_selector: Clone::clone(&self.target_selector),
+        }
+    }
+}
+
+impl std::fmt::Debug for ScaleStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ScaleStatus")
+            .field("replicas", &self.replicas)
+            .field("selector", &self.selector)
+            .field("target_selector", &self.target_selector)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ScaleStatus { 1 => replicas, 2 => selector, 3 => target_selector as "targetSelector" });
 
 /// DEPRECATED - This group version of StatefulSet is deprecated by apps/v1/StatefulSet. See the release notes for
@@ -423,7 +649,7 @@ apimachinery::proto_message!(ScaleStatus { 1 => replicas, 2 => selector, 3 => ta
 ///
 /// The StatefulSet guarantees that a given network identity will always
 /// map to the same storage identity.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "apps", version = "v1beta2", kind = "StatefulSet", plural = "statefulsets", namespaced, short_names = ["sts"], categories = ["all"], verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::StatefulSet)]
@@ -443,10 +669,32 @@ pub struct StatefulSet {
     pub status: crate::apps::v1::StatefulSetStatus,
 }
 
+impl Clone for StatefulSet {
+    fn clone(&self) -> Self {
+        StatefulSet {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+            status: Clone::clone(&self.status),
+        }
+    }
+}
+
+impl std::fmt::Debug for StatefulSet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StatefulSet")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(StatefulSet { 1 => metadata, 2 => spec, 3 => status });
 
 /// StatefulSetList is a collection of StatefulSets.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "apps",
     version = "v1beta2",
@@ -466,6 +714,26 @@ pub struct StatefulSetList {
     /// The \`items\` field.
     #[api(nullable)]
     pub items: Option<Vec<StatefulSet>>,
+}
+
+impl Clone for StatefulSetList {
+    fn clone(&self) -> Self {
+        StatefulSetList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for StatefulSetList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StatefulSetList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(StatefulSetList { 1 => metadata, 2 => items });

@@ -6,7 +6,7 @@
 pub type ExtraValue = Vec<String>;
 
 /// BoundObjectReference is a reference to an object that a token is bound to.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct BoundObjectReference {
     /// kind of the referent. Valid kinds are 'Pod' and 'Secret'.
     #[api(skip_serializing_if = "String::is_empty")]
@@ -22,12 +22,34 @@ pub struct BoundObjectReference {
     pub uid: String,
 }
 
+impl Clone for BoundObjectReference {
+    fn clone(&self) -> Self {
+        BoundObjectReference {
+            kind: Clone::clone(&self.kind),
+            api_version: Clone::clone(&self.api_version),
+            name: Clone::clone(&self.name),
+            uid: Clone::clone(&self.uid),
+        }
+    }
+}
+
+impl std::fmt::Debug for BoundObjectReference {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BoundObjectReference")
+            .field("kind", &self.kind)
+            .field("api_version", &self.api_version)
+            .field("name", &self.name)
+            .field("uid", &self.uid)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(BoundObjectReference { 1 => kind, 2 => api_version as "apiVersion", 3 => name, 4 => uid });
 
 /// SelfSubjectReview contains the user information that the kube-apiserver has about the user making this request.
 /// When using impersonation, users will receive the user info of the user being impersonated.  If impersonation or
 /// request header authentication is used, any extra keys will have their case ignored and returned as lowercase.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "authentication.k8s.io", version = "v1", kind = "SelfSubjectReview", plural = "selfsubjectreviews", cluster_scoped, verbs = ["create"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct SelfSubjectReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -39,19 +61,55 @@ pub struct SelfSubjectReview {
     pub status: SelfSubjectReviewStatus,
 }
 
+impl Clone for SelfSubjectReview {
+    fn clone(&self) -> Self {
+        SelfSubjectReview {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            status: Clone::clone(&self.status),
+        }
+    }
+}
+
+impl std::fmt::Debug for SelfSubjectReview {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SelfSubjectReview")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(SelfSubjectReview { 1 => metadata, 2 => status });
 
 /// SelfSubjectReviewStatus is filled by the kube-apiserver and sent back to a user.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct SelfSubjectReviewStatus {
     /// userInfo is a set of attributes belonging to the user making this request.
     pub user_info: UserInfo,
 }
 
+impl Clone for SelfSubjectReviewStatus {
+    fn clone(&self) -> Self {
+        SelfSubjectReviewStatus {
+            user_info: Clone::clone(&self.user_info),
+        }
+    }
+}
+
+impl std::fmt::Debug for SelfSubjectReviewStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SelfSubjectReviewStatus")
+            .field("user_info", &self.user_info)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(SelfSubjectReviewStatus { 1 => user_info as "userInfo" });
 
 /// TokenRequest requests a token for a given service account.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "authentication.k8s.io",
     version = "v1",
@@ -72,10 +130,32 @@ pub struct TokenRequest {
     pub status: TokenRequestStatus,
 }
 
+impl Clone for TokenRequest {
+    fn clone(&self) -> Self {
+        TokenRequest {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+            status: Clone::clone(&self.status),
+        }
+    }
+}
+
+impl std::fmt::Debug for TokenRequest {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TokenRequest")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(TokenRequest { 1 => metadata, 2 => spec, 3 => status });
 
 /// TokenRequestSpec contains client provided parameters of a token request.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct TokenRequestSpec {
     /// audiences are the intendend audiences of the token. A recipient of a
     /// token must identify themself with an identifier in the list of
@@ -99,10 +179,30 @@ pub struct TokenRequestSpec {
     pub bound_object_ref: Option<BoundObjectReference>,
 }
 
+impl Clone for TokenRequestSpec {
+    fn clone(&self) -> Self {
+        TokenRequestSpec {
+            audiences: Clone::clone(&self.audiences),
+            expiration_seconds: Clone::clone(&self.expiration_seconds),
+            bound_object_ref: Clone::clone(&self.bound_object_ref),
+        }
+    }
+}
+
+impl std::fmt::Debug for TokenRequestSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TokenRequestSpec")
+            .field("audiences", &self.audiences)
+            .field("expiration_seconds", &self.expiration_seconds)
+            .field("bound_object_ref", &self.bound_object_ref)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(TokenRequestSpec { 1 => audiences, 3 => bound_object_ref as "boundObjectRef", 4 => expiration_seconds as "expirationSeconds" });
 
 /// TokenRequestStatus is the result of a token request.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct TokenRequestStatus {
     /// token is the opaque bearer token.
     pub token: String,
@@ -110,12 +210,30 @@ pub struct TokenRequestStatus {
     pub expiration_timestamp: apimachinery::apis::meta::v1::Time,
 }
 
+impl Clone for TokenRequestStatus {
+    fn clone(&self) -> Self {
+        TokenRequestStatus {
+            token: Clone::clone(&self.token),
+            expiration_timestamp: Clone::clone(&self.expiration_timestamp),
+        }
+    }
+}
+
+impl std::fmt::Debug for TokenRequestStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TokenRequestStatus")
+            .field("token", &self.token)
+            .field("expiration_timestamp", &self.expiration_timestamp)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(TokenRequestStatus { 1 => token, 2 => expiration_timestamp as "expirationTimestamp" });
 
 /// TokenReview attempts to authenticate a token to a known user.
 /// Note: TokenReview requests may be cached by the webhook token authenticator
 /// plugin in the kube-apiserver.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "authentication.k8s.io", version = "v1", kind = "TokenReview", plural = "tokenreviews", cluster_scoped, verbs = ["create"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct TokenReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -129,10 +247,32 @@ pub struct TokenReview {
     pub status: TokenReviewStatus,
 }
 
+impl Clone for TokenReview {
+    fn clone(&self) -> Self {
+        TokenReview {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+            status: Clone::clone(&self.status),
+        }
+    }
+}
+
+impl std::fmt::Debug for TokenReview {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TokenReview")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(TokenReview { 1 => metadata, 2 => spec, 3 => status });
 
 /// TokenReviewSpec is a description of the token authentication request.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct TokenReviewSpec {
     /// token is the opaque bearer token.
     #[api(skip_serializing_if = "String::is_empty")]
@@ -146,10 +286,28 @@ pub struct TokenReviewSpec {
     pub audiences: Vec<String>,
 }
 
+impl Clone for TokenReviewSpec {
+    fn clone(&self) -> Self {
+        TokenReviewSpec {
+            token: Clone::clone(&self.token),
+            audiences: Clone::clone(&self.audiences),
+        }
+    }
+}
+
+impl std::fmt::Debug for TokenReviewSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TokenReviewSpec")
+            .field("token", &self.token)
+            .field("audiences", &self.audiences)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(TokenReviewSpec { 1 => token, 2 => audiences });
 
 /// TokenReviewStatus is the result of the token authentication request.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct TokenReviewStatus {
     /// authenticated indicates that the token was associated with a known user.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
@@ -172,11 +330,33 @@ pub struct TokenReviewStatus {
     pub error: String,
 }
 
+impl Clone for TokenReviewStatus {
+    fn clone(&self) -> Self {
+        TokenReviewStatus {
+            authenticated: Clone::clone(&self.authenticated),
+            user: Clone::clone(&self.user),
+            audiences: Clone::clone(&self.audiences),
+            error: Clone::clone(&self.error),
+        }
+    }
+}
+
+impl std::fmt::Debug for TokenReviewStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TokenReviewStatus")
+            .field("authenticated", &self.authenticated)
+            .field("user", &self.user)
+            .field("audiences", &self.audiences)
+            .field("error", &self.error)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(TokenReviewStatus { 1 => authenticated, 2 => user, 3 => error, 4 => audiences });
 
 /// UserInfo holds the information about the user needed to implement the
 /// user.Info interface.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct UserInfo {
     /// username is the name that uniquely identifies this user among all active users.
     #[api(skip_serializing_if = "String::is_empty")]
@@ -192,6 +372,28 @@ pub struct UserInfo {
     /// extra is any additional information provided by the authenticator.
     #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub extra: std::collections::BTreeMap<String, Vec<String>>,
+}
+
+impl Clone for UserInfo {
+    fn clone(&self) -> Self {
+        UserInfo {
+            username: Clone::clone(&self.username),
+            uid: Clone::clone(&self.uid),
+            groups: Clone::clone(&self.groups),
+            extra: Clone::clone(&self.extra),
+        }
+    }
+}
+
+impl std::fmt::Debug for UserInfo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("UserInfo")
+            .field("username", &self.username)
+            .field("uid", &self.uid)
+            .field("groups", &self.groups)
+            .field("extra", &self.extra)
+            .finish()
+    }
 }
 
 impl apimachinery::proto::Message for UserInfo {

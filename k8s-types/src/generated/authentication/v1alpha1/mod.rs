@@ -12,7 +12,7 @@ pub type SelfSubjectReviewStatus = crate::authentication::v1::SelfSubjectReviewS
 /// SelfSubjectReview contains the user information that the kube-apiserver has about the user making this request.
 /// When using impersonation, users will receive the user info of the user being impersonated.  If impersonation or
 /// request header authentication is used, any extra keys will have their case ignored and returned as lowercase.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "authentication.k8s.io", version = "v1alpha1", kind = "SelfSubjectReview", plural = "selfsubjectreviews", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::authentication::v1::SelfSubjectReview)]
@@ -27,6 +27,26 @@ pub struct SelfSubjectReview {
     /// status is filled in by the server with the user attributes.
     #[conversion(same_type)]
     pub status: crate::authentication::v1::SelfSubjectReviewStatus,
+}
+
+impl Clone for SelfSubjectReview {
+    fn clone(&self) -> Self {
+        SelfSubjectReview {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            status: Clone::clone(&self.status),
+        }
+    }
+}
+
+impl std::fmt::Debug for SelfSubjectReview {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SelfSubjectReview")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("status", &self.status)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(SelfSubjectReview { 1 => metadata, 2 => status });

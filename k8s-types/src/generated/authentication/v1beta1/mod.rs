@@ -37,7 +37,7 @@ pub type UserInfo = crate::authentication::v1::UserInfo;
 /// SelfSubjectReview contains the user information that the kube-apiserver has about the user making this request.
 /// When using impersonation, users will receive the user info of the user being impersonated.  If impersonation or
 /// request header authentication is used, any extra keys will have their case ignored and returned as lowercase.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "authentication.k8s.io", version = "v1beta1", kind = "SelfSubjectReview", plural = "selfsubjectreviews", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::authentication::v1::SelfSubjectReview)]
@@ -54,12 +54,32 @@ pub struct SelfSubjectReview {
     pub status: crate::authentication::v1::SelfSubjectReviewStatus,
 }
 
+impl Clone for SelfSubjectReview {
+    fn clone(&self) -> Self {
+        SelfSubjectReview {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            status: Clone::clone(&self.status),
+        }
+    }
+}
+
+impl std::fmt::Debug for SelfSubjectReview {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SelfSubjectReview")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(SelfSubjectReview { 1 => metadata, 2 => status });
 
 /// TokenReview attempts to authenticate a token to a known user.
 /// Note: TokenReview requests may be cached by the webhook token authenticator
 /// plugin in the kube-apiserver.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "authentication.k8s.io", version = "v1beta1", kind = "TokenReview", plural = "tokenreviews", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::authentication::v1::TokenReview)]
@@ -77,6 +97,28 @@ pub struct TokenReview {
     /// status is filled in by the server and indicates whether the token can be authenticated.
     #[conversion(same_type)]
     pub status: crate::authentication::v1::TokenReviewStatus,
+}
+
+impl Clone for TokenReview {
+    fn clone(&self) -> Self {
+        TokenReview {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+            status: Clone::clone(&self.status),
+        }
+    }
+}
+
+impl std::fmt::Debug for TokenReview {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TokenReview")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .field("status", &self.status)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(TokenReview { 1 => metadata, 2 => spec, 3 => status });

@@ -15,7 +15,7 @@ pub type ExtraValue = Vec<String>;
 /// \* If rawSelector is present and requirements are empty, the rawSelector will be parsed and limited if the parsing succeeds.
 /// \* If rawSelector is empty and requirements are present, the requirements should be honored
 /// \* If rawSelector is present and requirements are present, the request is invalid.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct FieldSelectorAttributes {
     /// rawSelector is the serialization of a field selector that would be included in a query parameter.
     /// Webhook implementations are encouraged to ignore rawSelector.
@@ -31,6 +31,24 @@ pub struct FieldSelectorAttributes {
     pub requirements: Vec<crate::meta::v1::FieldSelectorRequirement>,
 }
 
+impl Clone for FieldSelectorAttributes {
+    fn clone(&self) -> Self {
+        FieldSelectorAttributes {
+            raw_selector: Clone::clone(&self.raw_selector),
+            requirements: Clone::clone(&self.requirements),
+        }
+    }
+}
+
+impl std::fmt::Debug for FieldSelectorAttributes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FieldSelectorAttributes")
+            .field("raw_selector", &self.raw_selector)
+            .field("requirements", &self.requirements)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(FieldSelectorAttributes { 1 => raw_selector as "rawSelector", 2 => requirements });
 
 /// LabelSelectorAttributes indicates a label limited access.
@@ -43,7 +61,7 @@ apimachinery::proto_message!(FieldSelectorAttributes { 1 => raw_selector as "raw
 /// \* If rawSelector is present and requirements are empty, the rawSelector will be parsed and limited if the parsing succeeds.
 /// \* If rawSelector is empty and requirements are present, the requirements should be honored
 /// \* If rawSelector is present and requirements are present, the request is invalid.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct LabelSelectorAttributes {
     /// rawSelector is the serialization of a field selector that would be included in a query parameter.
     /// Webhook implementations are encouraged to ignore rawSelector.
@@ -59,12 +77,30 @@ pub struct LabelSelectorAttributes {
     pub requirements: Vec<apimachinery::apis::meta::v1::LabelSelectorRequirement>,
 }
 
+impl Clone for LabelSelectorAttributes {
+    fn clone(&self) -> Self {
+        LabelSelectorAttributes {
+            raw_selector: Clone::clone(&self.raw_selector),
+            requirements: Clone::clone(&self.requirements),
+        }
+    }
+}
+
+impl std::fmt::Debug for LabelSelectorAttributes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LabelSelectorAttributes")
+            .field("raw_selector", &self.raw_selector)
+            .field("requirements", &self.requirements)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(LabelSelectorAttributes { 1 => raw_selector as "rawSelector", 2 => requirements });
 
 /// LocalSubjectAccessReview checks whether or not a user or group can perform an action in a given namespace.
 /// Having a namespace scoped resource makes it much easier to grant namespace scoped policy that includes permissions
 /// checking.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "authorization.k8s.io", version = "v1", kind = "LocalSubjectAccessReview", plural = "localsubjectaccessreviews", namespaced, verbs = ["create"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct LocalSubjectAccessReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -79,10 +115,32 @@ pub struct LocalSubjectAccessReview {
     pub status: SubjectAccessReviewStatus,
 }
 
+impl Clone for LocalSubjectAccessReview {
+    fn clone(&self) -> Self {
+        LocalSubjectAccessReview {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+            status: Clone::clone(&self.status),
+        }
+    }
+}
+
+impl std::fmt::Debug for LocalSubjectAccessReview {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LocalSubjectAccessReview")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(LocalSubjectAccessReview { 1 => metadata, 2 => spec, 3 => status });
 
 /// NonResourceAttributes includes the authorization attributes available for non-resource requests to the Authorizer interface
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct NonResourceAttributes {
     /// path is the URL path of the request
     #[api(skip_serializing_if = "String::is_empty")]
@@ -92,10 +150,28 @@ pub struct NonResourceAttributes {
     pub verb: String,
 }
 
+impl Clone for NonResourceAttributes {
+    fn clone(&self) -> Self {
+        NonResourceAttributes {
+            path: Clone::clone(&self.path),
+            verb: Clone::clone(&self.verb),
+        }
+    }
+}
+
+impl std::fmt::Debug for NonResourceAttributes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NonResourceAttributes")
+            .field("path", &self.path)
+            .field("verb", &self.verb)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(NonResourceAttributes { 1 => path, 2 => verb });
 
 /// NonResourceRule holds information that describes a rule for the non-resource
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct NonResourceRule {
     /// verbs is a list of kubernetes non-resource API verbs, like: get, post, put, delete, patch, head, options.  "\*" means all.
     #[api(nullable)]
@@ -106,10 +182,28 @@ pub struct NonResourceRule {
     pub non_resource_urls: Vec<String>,
 }
 
+impl Clone for NonResourceRule {
+    fn clone(&self) -> Self {
+        NonResourceRule {
+            verbs: Clone::clone(&self.verbs),
+            non_resource_urls: Clone::clone(&self.non_resource_urls),
+        }
+    }
+}
+
+impl std::fmt::Debug for NonResourceRule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NonResourceRule")
+            .field("verbs", &self.verbs)
+            .field("non_resource_urls", &self.non_resource_urls)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(NonResourceRule { 1 => verbs, 2 => non_resource_urls as "nonResourceURLs" });
 
 /// ResourceAttributes includes the authorization attributes available for resource requests to the Authorizer interface
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ResourceAttributes {
     /// namespace is the namespace of the action being requested.  Currently, there is no distinction between no namespace and all namespaces
     /// "" (empty) is defaulted for LocalSubjectAccessReviews
@@ -141,11 +235,43 @@ pub struct ResourceAttributes {
     pub label_selector: Option<LabelSelectorAttributes>,
 }
 
+impl Clone for ResourceAttributes {
+    fn clone(&self) -> Self {
+        ResourceAttributes {
+            namespace: Clone::clone(&self.namespace),
+            verb: Clone::clone(&self.verb),
+            group: Clone::clone(&self.group),
+            version: Clone::clone(&self.version),
+            resource: Clone::clone(&self.resource),
+            subresource: Clone::clone(&self.subresource),
+            name: Clone::clone(&self.name),
+            field_selector: Clone::clone(&self.field_selector),
+            label_selector: Clone::clone(&self.label_selector),
+        }
+    }
+}
+
+impl std::fmt::Debug for ResourceAttributes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ResourceAttributes")
+            .field("namespace", &self.namespace)
+            .field("verb", &self.verb)
+            .field("group", &self.group)
+            .field("version", &self.version)
+            .field("resource", &self.resource)
+            .field("subresource", &self.subresource)
+            .field("name", &self.name)
+            .field("field_selector", &self.field_selector)
+            .field("label_selector", &self.label_selector)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ResourceAttributes { 1 => namespace, 2 => verb, 3 => group, 4 => version, 5 => resource, 6 => subresource, 7 => name, 8 => field_selector as "fieldSelector", 9 => label_selector as "labelSelector" });
 
 /// ResourceRule is the list of actions the subject is allowed to perform on resources. The list ordering isn't significant,
 /// may contain duplicates, and possibly be incomplete.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ResourceRule {
     /// verbs is a list of kubernetes resource API verbs, like: get, list, watch, create, update, delete, proxy.  "\*" means all.
     #[api(nullable)]
@@ -163,12 +289,34 @@ pub struct ResourceRule {
     pub resource_names: Vec<String>,
 }
 
+impl Clone for ResourceRule {
+    fn clone(&self) -> Self {
+        ResourceRule {
+            verbs: Clone::clone(&self.verbs),
+            api_groups: Clone::clone(&self.api_groups),
+            resources: Clone::clone(&self.resources),
+            resource_names: Clone::clone(&self.resource_names),
+        }
+    }
+}
+
+impl std::fmt::Debug for ResourceRule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ResourceRule")
+            .field("verbs", &self.verbs)
+            .field("api_groups", &self.api_groups)
+            .field("resources", &self.resources)
+            .field("resource_names", &self.resource_names)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ResourceRule { 1 => verbs, 2 => api_groups as "apiGroups", 3 => resources, 4 => resource_names as "resourceNames" });
 
 /// SelfSubjectAccessReview checks whether or the current user can perform an action.  Not filling in a
 /// spec.namespace means "in all namespaces".  Self is a special case, because users should always be able
 /// to check whether they can perform an action
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "authorization.k8s.io", version = "v1", kind = "SelfSubjectAccessReview", plural = "selfsubjectaccessreviews", cluster_scoped, verbs = ["create"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct SelfSubjectAccessReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -182,16 +330,56 @@ pub struct SelfSubjectAccessReview {
     pub status: SubjectAccessReviewStatus,
 }
 
+impl Clone for SelfSubjectAccessReview {
+    fn clone(&self) -> Self {
+        SelfSubjectAccessReview {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+            status: Clone::clone(&self.status),
+        }
+    }
+}
+
+impl std::fmt::Debug for SelfSubjectAccessReview {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SelfSubjectAccessReview")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(SelfSubjectAccessReview { 1 => metadata, 2 => spec, 3 => status });
 
 /// SelfSubjectAccessReviewSpec is a description of the access request.  Exactly one of resourceAttributes
 /// and nonResourceAttributes must be set
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct SelfSubjectAccessReviewSpec {
     /// resourceAttributes describes information for a resource access request
     pub resource_attributes: Option<ResourceAttributes>,
     /// nonResourceAttributes describes information for a non-resource access request
     pub non_resource_attributes: Option<NonResourceAttributes>,
+}
+
+impl Clone for SelfSubjectAccessReviewSpec {
+    fn clone(&self) -> Self {
+        SelfSubjectAccessReviewSpec {
+            resource_attributes: Clone::clone(&self.resource_attributes),
+            non_resource_attributes: Clone::clone(&self.non_resource_attributes),
+        }
+    }
+}
+
+impl std::fmt::Debug for SelfSubjectAccessReviewSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SelfSubjectAccessReviewSpec")
+            .field("resource_attributes", &self.resource_attributes)
+            .field("non_resource_attributes", &self.non_resource_attributes)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(SelfSubjectAccessReviewSpec { 1 => resource_attributes as "resourceAttributes", 2 => non_resource_attributes as "nonResourceAttributes" });
@@ -202,7 +390,7 @@ apimachinery::proto_message!(SelfSubjectAccessReviewSpec { 1 => resource_attribu
 /// or to quickly let an end user reason about their permissions. It should NOT Be used by external systems to
 /// drive authorization decisions as this raises confused deputy, cache lifetime/revocation, and correctness concerns.
 /// SubjectAccessReview, and LocalAccessReview are the correct way to defer authorization decisions to the API server.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "authorization.k8s.io", version = "v1", kind = "SelfSubjectRulesReview", plural = "selfsubjectrulesreviews", cluster_scoped, verbs = ["create"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct SelfSubjectRulesReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -216,20 +404,58 @@ pub struct SelfSubjectRulesReview {
     pub status: SubjectRulesReviewStatus,
 }
 
+impl Clone for SelfSubjectRulesReview {
+    fn clone(&self) -> Self {
+        SelfSubjectRulesReview {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+            status: Clone::clone(&self.status),
+        }
+    }
+}
+
+impl std::fmt::Debug for SelfSubjectRulesReview {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SelfSubjectRulesReview")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(SelfSubjectRulesReview { 1 => metadata, 2 => spec, 3 => status });
 
 /// SelfSubjectRulesReviewSpec defines the specification for SelfSubjectRulesReview.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct SelfSubjectRulesReviewSpec {
     /// namespace to evaluate rules for. Required.
     #[api(skip_serializing_if = "String::is_empty")]
     pub namespace: String,
 }
 
+impl Clone for SelfSubjectRulesReviewSpec {
+    fn clone(&self) -> Self {
+        SelfSubjectRulesReviewSpec {
+            namespace: Clone::clone(&self.namespace),
+        }
+    }
+}
+
+impl std::fmt::Debug for SelfSubjectRulesReviewSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SelfSubjectRulesReviewSpec")
+            .field("namespace", &self.namespace)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(SelfSubjectRulesReviewSpec { 1 => namespace });
 
 /// SubjectAccessReview checks whether or not a user or group can perform an action.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "authorization.k8s.io", version = "v1", kind = "SubjectAccessReview", plural = "subjectaccessreviews", cluster_scoped, verbs = ["create"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct SubjectAccessReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -243,11 +469,33 @@ pub struct SubjectAccessReview {
     pub status: SubjectAccessReviewStatus,
 }
 
+impl Clone for SubjectAccessReview {
+    fn clone(&self) -> Self {
+        SubjectAccessReview {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+            status: Clone::clone(&self.status),
+        }
+    }
+}
+
+impl std::fmt::Debug for SubjectAccessReview {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SubjectAccessReview")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(SubjectAccessReview { 1 => metadata, 2 => spec, 3 => status });
 
 /// SubjectAccessReviewSpec is a description of the access request.  Exactly one of resourceAttributes
 /// and nonResourceAttributes must be set
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct SubjectAccessReviewSpec {
     /// resourceAttributes describes information for a resource access request
     pub resource_attributes: Option<ResourceAttributes>,
@@ -267,6 +515,32 @@ pub struct SubjectAccessReviewSpec {
     /// uid information about the requesting user.
     #[api(skip_serializing_if = "String::is_empty")]
     pub uid: String,
+}
+
+impl Clone for SubjectAccessReviewSpec {
+    fn clone(&self) -> Self {
+        SubjectAccessReviewSpec {
+            resource_attributes: Clone::clone(&self.resource_attributes),
+            non_resource_attributes: Clone::clone(&self.non_resource_attributes),
+            user: Clone::clone(&self.user),
+            groups: Clone::clone(&self.groups),
+            extra: Clone::clone(&self.extra),
+            uid: Clone::clone(&self.uid),
+        }
+    }
+}
+
+impl std::fmt::Debug for SubjectAccessReviewSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SubjectAccessReviewSpec")
+            .field("resource_attributes", &self.resource_attributes)
+            .field("non_resource_attributes", &self.non_resource_attributes)
+            .field("user", &self.user)
+            .field("groups", &self.groups)
+            .field("extra", &self.extra)
+            .field("uid", &self.uid)
+            .finish()
+    }
 }
 
 impl apimachinery::proto::Message for SubjectAccessReviewSpec {
@@ -310,7 +584,7 @@ impl apimachinery::proto::Message for SubjectAccessReviewSpec {
 }
 
 /// SubjectAccessReviewStatus
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct SubjectAccessReviewStatus {
     /// allowed is required. True if the action would be allowed, false otherwise.
     pub allowed: bool,
@@ -330,13 +604,35 @@ pub struct SubjectAccessReviewStatus {
     pub evaluation_error: String,
 }
 
+impl Clone for SubjectAccessReviewStatus {
+    fn clone(&self) -> Self {
+        SubjectAccessReviewStatus {
+            allowed: Clone::clone(&self.allowed),
+            denied: Clone::clone(&self.denied),
+            reason: Clone::clone(&self.reason),
+            evaluation_error: Clone::clone(&self.evaluation_error),
+        }
+    }
+}
+
+impl std::fmt::Debug for SubjectAccessReviewStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SubjectAccessReviewStatus")
+            .field("allowed", &self.allowed)
+            .field("denied", &self.denied)
+            .field("reason", &self.reason)
+            .field("evaluation_error", &self.evaluation_error)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(SubjectAccessReviewStatus { 1 => allowed, 2 => reason, 3 => evaluation_error as "evaluationError", 4 => denied });
 
 /// SubjectRulesReviewStatus contains the result of a rules check. This check can be incomplete depending on
 /// the set of authorizers the server is configured with and any errors experienced during evaluation.
 /// Because authorization rules are additive, if a rule appears in a list it's safe to assume the subject has that permission,
 /// even if that list is incomplete.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct SubjectRulesReviewStatus {
     /// resourceRules is the list of actions the subject is allowed to perform on resources.
     /// The list ordering isn't significant, may contain duplicates, and possibly be incomplete.
@@ -354,6 +650,28 @@ pub struct SubjectRulesReviewStatus {
     /// ResourceRules and/or NonResourceRules may be incomplete.
     #[api(skip_serializing_if = "String::is_empty")]
     pub evaluation_error: String,
+}
+
+impl Clone for SubjectRulesReviewStatus {
+    fn clone(&self) -> Self {
+        SubjectRulesReviewStatus {
+            resource_rules: Clone::clone(&self.resource_rules),
+            non_resource_rules: Clone::clone(&self.non_resource_rules),
+            incomplete: Clone::clone(&self.incomplete),
+            evaluation_error: Clone::clone(&self.evaluation_error),
+        }
+    }
+}
+
+impl std::fmt::Debug for SubjectRulesReviewStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SubjectRulesReviewStatus")
+            .field("resource_rules", &self.resource_rules)
+            .field("non_resource_rules", &self.non_resource_rules)
+            .field("incomplete", &self.incomplete)
+            .field("evaluation_error", &self.evaluation_error)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(SubjectRulesReviewStatus { 1 => resource_rules as "resourceRules", 2 => non_resource_rules as "nonResourceRules", 3 => incomplete, 4 => evaluation_error as "evaluationError" });

@@ -69,7 +69,7 @@ pub type SubjectRulesReviewStatus = crate::authorization::v1::SubjectRulesReview
 /// LocalSubjectAccessReview checks whether or not a user or group can perform an action in a given namespace.
 /// Having a namespace scoped resource makes it much easier to grant namespace scoped policy that includes permissions
 /// checking.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "authorization.k8s.io", version = "v1beta1", kind = "LocalSubjectAccessReview", plural = "localsubjectaccessreviews", namespaced, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::authorization::v1::LocalSubjectAccessReview)]
@@ -89,12 +89,34 @@ pub struct LocalSubjectAccessReview {
     pub status: crate::authorization::v1::SubjectAccessReviewStatus,
 }
 
+impl Clone for LocalSubjectAccessReview {
+    fn clone(&self) -> Self {
+        LocalSubjectAccessReview {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+            status: Clone::clone(&self.status),
+        }
+    }
+}
+
+impl std::fmt::Debug for LocalSubjectAccessReview {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LocalSubjectAccessReview")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(LocalSubjectAccessReview { 1 => metadata, 2 => spec, 3 => status });
 
 /// SelfSubjectAccessReview checks whether or the current user can perform an action.  Not filling in a
 /// spec.namespace means "in all namespaces".  Self is a special case, because users should always be able
 /// to check whether they can perform an action
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "authorization.k8s.io", version = "v1beta1", kind = "SelfSubjectAccessReview", plural = "selfsubjectaccessreviews", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::authorization::v1::SelfSubjectAccessReview)]
@@ -114,6 +136,28 @@ pub struct SelfSubjectAccessReview {
     pub status: crate::authorization::v1::SubjectAccessReviewStatus,
 }
 
+impl Clone for SelfSubjectAccessReview {
+    fn clone(&self) -> Self {
+        SelfSubjectAccessReview {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+            status: Clone::clone(&self.status),
+        }
+    }
+}
+
+impl std::fmt::Debug for SelfSubjectAccessReview {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SelfSubjectAccessReview")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(SelfSubjectAccessReview { 1 => metadata, 2 => spec, 3 => status });
 
 /// SelfSubjectRulesReview enumerates the set of actions the current user can perform within a namespace.
@@ -122,7 +166,7 @@ apimachinery::proto_message!(SelfSubjectAccessReview { 1 => metadata, 2 => spec,
 /// or to quickly let an end user reason about their permissions. It should NOT Be used by external systems to
 /// drive authorization decisions as this raises confused deputy, cache lifetime/revocation, and correctness concerns.
 /// SubjectAccessReview, and LocalAccessReview are the correct way to defer authorization decisions to the API server.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "authorization.k8s.io", version = "v1beta1", kind = "SelfSubjectRulesReview", plural = "selfsubjectrulesreviews", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::authorization::v1::SelfSubjectRulesReview)]
@@ -142,10 +186,32 @@ pub struct SelfSubjectRulesReview {
     pub status: crate::authorization::v1::SubjectRulesReviewStatus,
 }
 
+impl Clone for SelfSubjectRulesReview {
+    fn clone(&self) -> Self {
+        SelfSubjectRulesReview {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+            status: Clone::clone(&self.status),
+        }
+    }
+}
+
+impl std::fmt::Debug for SelfSubjectRulesReview {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SelfSubjectRulesReview")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(SelfSubjectRulesReview { 1 => metadata, 2 => spec, 3 => status });
 
 /// SubjectAccessReview checks whether or not a user or group can perform an action.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "authorization.k8s.io", version = "v1beta1", kind = "SubjectAccessReview", plural = "subjectaccessreviews", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::authorization::v1::SubjectAccessReview)]
@@ -164,11 +230,33 @@ pub struct SubjectAccessReview {
     pub status: crate::authorization::v1::SubjectAccessReviewStatus,
 }
 
+impl Clone for SubjectAccessReview {
+    fn clone(&self) -> Self {
+        SubjectAccessReview {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+            status: Clone::clone(&self.status),
+        }
+    }
+}
+
+impl std::fmt::Debug for SubjectAccessReview {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SubjectAccessReview")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(SubjectAccessReview { 1 => metadata, 2 => spec, 3 => status });
 
 /// SubjectAccessReviewSpec is a description of the access request.  Exactly one of resourceAttributes
 /// and nonResourceAttributes must be set
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::authorization::v1::SubjectAccessReviewSpec, nested)]
 pub struct SubjectAccessReviewSpec {
     /// resourceAttributes describes information for a resource access request
@@ -195,6 +283,32 @@ pub struct SubjectAccessReviewSpec {
     #[api(skip_serializing_if = "String::is_empty")]
     #[conversion(same_type)]
     pub uid: String,
+}
+
+impl Clone for SubjectAccessReviewSpec {
+    fn clone(&self) -> Self {
+        SubjectAccessReviewSpec {
+            resource_attributes: Clone::clone(&self.resource_attributes),
+            non_resource_attributes: Clone::clone(&self.non_resource_attributes),
+            user: Clone::clone(&self.user),
+            group: Clone::clone(&self.group),
+            extra: Clone::clone(&self.extra),
+            uid: Clone::clone(&self.uid),
+        }
+    }
+}
+
+impl std::fmt::Debug for SubjectAccessReviewSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SubjectAccessReviewSpec")
+            .field("resource_attributes", &self.resource_attributes)
+            .field("non_resource_attributes", &self.non_resource_attributes)
+            .field("user", &self.user)
+            .field("group", &self.group)
+            .field("extra", &self.extra)
+            .field("uid", &self.uid)
+            .finish()
+    }
 }
 
 impl apimachinery::proto::Message for SubjectAccessReviewSpec {

@@ -25,7 +25,7 @@ pub type HorizontalPodAutoscalerCondition =
 /// Kubernetes, and have special scaling options on top of those available to
 /// normal per-pod metrics using the "pods" source. Only one "target" type
 /// should be set.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ContainerResourceMetricSource {
     /// name is the name of the resource in question.
     pub name: String,
@@ -41,6 +41,31 @@ pub struct ContainerResourceMetricSource {
     pub container: String,
 }
 
+impl Clone for ContainerResourceMetricSource {
+    fn clone(&self) -> Self {
+        ContainerResourceMetricSource {
+            name: Clone::clone(&self.name),
+            target_average_utilization: Clone::clone(&self.target_average_utilization),
+            target_average_value: Clone::clone(&self.target_average_value),
+            container: Clone::clone(&self.container),
+        }
+    }
+}
+
+impl std::fmt::Debug for ContainerResourceMetricSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ContainerResourceMetricSource")
+            .field("name", &self.name)
+            .field(
+                "target_average_utilization",
+                &self.target_average_utilization,
+            )
+            .field("target_average_value", &self.target_average_value)
+            .field("container", &self.container)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ContainerResourceMetricSource { 1 => name, 2 => target_average_utilization as "targetAverageUtilization", 3 => target_average_value as "targetAverageValue", 5 => container });
 
 /// ContainerResourceMetricStatus indicates the current value of a resource metric known to
@@ -48,7 +73,7 @@ apimachinery::proto_message!(ContainerResourceMetricSource { 1 => name, 2 => tar
 /// current scale target (e.g. CPU or memory).  Such metrics are built in to
 /// Kubernetes, and have special scaling options on top of those available to
 /// normal per-pod metrics using the "pods" source.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ContainerResourceMetricStatus {
     /// name is the name of the resource in question.
     pub name: String,
@@ -67,12 +92,37 @@ pub struct ContainerResourceMetricStatus {
     pub container: String,
 }
 
+impl Clone for ContainerResourceMetricStatus {
+    fn clone(&self) -> Self {
+        ContainerResourceMetricStatus {
+            name: Clone::clone(&self.name),
+            current_average_utilization: Clone::clone(&self.current_average_utilization),
+            current_average_value: Clone::clone(&self.current_average_value),
+            container: Clone::clone(&self.container),
+        }
+    }
+}
+
+impl std::fmt::Debug for ContainerResourceMetricStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ContainerResourceMetricStatus")
+            .field("name", &self.name)
+            .field(
+                "current_average_utilization",
+                &self.current_average_utilization,
+            )
+            .field("current_average_value", &self.current_average_value)
+            .field("container", &self.container)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ContainerResourceMetricStatus { 1 => name, 2 => current_average_utilization as "currentAverageUtilization", 3 => current_average_value as "currentAverageValue", 4 => container });
 
 /// ExternalMetricSource indicates how to scale on a metric not associated with
 /// any Kubernetes object (for example length of queue in cloud
 /// messaging service, or QPS from loadbalancer running outside of cluster).
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ExternalMetricSource {
     /// metricName is the name of the metric in question.
     pub metric_name: String,
@@ -87,11 +137,33 @@ pub struct ExternalMetricSource {
     pub target_average_value: Option<crate::value::Quantity>,
 }
 
+impl Clone for ExternalMetricSource {
+    fn clone(&self) -> Self {
+        ExternalMetricSource {
+            metric_name: Clone::clone(&self.metric_name),
+            metric_selector: Clone::clone(&self.metric_selector),
+            target_value: Clone::clone(&self.target_value),
+            target_average_value: Clone::clone(&self.target_average_value),
+        }
+    }
+}
+
+impl std::fmt::Debug for ExternalMetricSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ExternalMetricSource")
+            .field("metric_name", &self.metric_name)
+            .field("metric_selector", &self.metric_selector)
+            .field("target_value", &self.target_value)
+            .field("target_average_value", &self.target_average_value)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ExternalMetricSource { 1 => metric_name as "metricName", 2 => metric_selector as "metricSelector", 3 => target_value as "targetValue", 4 => target_average_value as "targetAverageValue" });
 
 /// ExternalMetricStatus indicates the current value of a global metric
 /// not associated with any Kubernetes object.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ExternalMetricStatus {
     /// metricName is the name of a metric used for autoscaling in
     /// metric system.
@@ -105,10 +177,32 @@ pub struct ExternalMetricStatus {
     pub current_average_value: Option<crate::value::Quantity>,
 }
 
+impl Clone for ExternalMetricStatus {
+    fn clone(&self) -> Self {
+        ExternalMetricStatus {
+            metric_name: Clone::clone(&self.metric_name),
+            metric_selector: Clone::clone(&self.metric_selector),
+            current_value: Clone::clone(&self.current_value),
+            current_average_value: Clone::clone(&self.current_average_value),
+        }
+    }
+}
+
+impl std::fmt::Debug for ExternalMetricStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ExternalMetricStatus")
+            .field("metric_name", &self.metric_name)
+            .field("metric_selector", &self.metric_selector)
+            .field("current_value", &self.current_value)
+            .field("current_average_value", &self.current_average_value)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ExternalMetricStatus { 1 => metric_name as "metricName", 2 => metric_selector as "metricSelector", 3 => current_value as "currentValue", 4 => current_average_value as "currentAverageValue" });
 
 /// configuration of a horizontal pod autoscaler.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "autoscaling", version = "v1", kind = "HorizontalPodAutoscaler", plural = "horizontalpodautoscalers", namespaced, short_names = ["hpa"], categories = ["all"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::autoscaling::v2::HorizontalPodAutoscaler, to_hub = crate::conversions::horizontal_pod_autoscaler::autoscaling_v1::to_hub, from_hub = crate::conversions::horizontal_pod_autoscaler::autoscaling_v1::from_hub)]
@@ -125,10 +219,32 @@ pub struct HorizontalPodAutoscaler {
     pub status: HorizontalPodAutoscalerStatus,
 }
 
+impl Clone for HorizontalPodAutoscaler {
+    fn clone(&self) -> Self {
+        HorizontalPodAutoscaler {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+            status: Clone::clone(&self.status),
+        }
+    }
+}
+
+impl std::fmt::Debug for HorizontalPodAutoscaler {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HorizontalPodAutoscaler")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(HorizontalPodAutoscaler { 1 => metadata, 2 => spec, 3 => status });
 
 /// list of horizontal pod autoscaler objects.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "autoscaling",
     version = "v1",
@@ -150,10 +266,30 @@ pub struct HorizontalPodAutoscalerList {
     pub items: Option<Vec<HorizontalPodAutoscaler>>,
 }
 
+impl Clone for HorizontalPodAutoscalerList {
+    fn clone(&self) -> Self {
+        HorizontalPodAutoscalerList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for HorizontalPodAutoscalerList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HorizontalPodAutoscalerList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(HorizontalPodAutoscalerList { 1 => metadata, 2 => items });
 
 /// specification of a horizontal pod autoscaler.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::autoscaling::v2::HorizontalPodAutoscalerSpec, hub_only = [metrics, behavior], nested)]
 pub struct HorizontalPodAutoscalerSpec {
     /// reference to scaled resource; horizontal pod autoscaler will learn the current resource consumption
@@ -177,10 +313,37 @@ pub struct HorizontalPodAutoscalerSpec {
     pub target_cpu_utilization_percentage: Option<i32>,
 }
 
+impl Clone for HorizontalPodAutoscalerSpec {
+    fn clone(&self) -> Self {
+        HorizontalPodAutoscalerSpec {
+            scale_target_ref: Clone::clone(&self.scale_target_ref),
+            min_replicas: Clone::clone(&self.min_replicas),
+            max_replicas: Clone::clone(&self.max_replicas),
+            target_cpu_utilization_percentage: Clone::clone(
+                &self.target_cpu_utilization_percentage,
+            ),
+        }
+    }
+}
+
+impl std::fmt::Debug for HorizontalPodAutoscalerSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HorizontalPodAutoscalerSpec")
+            .field("scale_target_ref", &self.scale_target_ref)
+            .field("min_replicas", &self.min_replicas)
+            .field("max_replicas", &self.max_replicas)
+            .field(
+                "target_cpu_utilization_percentage",
+                &self.target_cpu_utilization_percentage,
+            )
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(HorizontalPodAutoscalerSpec { 1 => scale_target_ref as "scaleTargetRef", 2 => min_replicas as "minReplicas", 3 => max_replicas as "maxReplicas", 4 => target_cpu_utilization_percentage as "targetCPUUtilizationPercentage" });
 
 /// current status of a horizontal pod autoscaler
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::autoscaling::v2::HorizontalPodAutoscalerStatus, hub_only = [current_metrics, conditions], nested)]
 pub struct HorizontalPodAutoscalerStatus {
     /// observedGeneration is the most recent generation observed by this autoscaler.
@@ -203,11 +366,40 @@ pub struct HorizontalPodAutoscalerStatus {
     pub current_cpu_utilization_percentage: Option<i32>,
 }
 
+impl Clone for HorizontalPodAutoscalerStatus {
+    fn clone(&self) -> Self {
+        HorizontalPodAutoscalerStatus {
+            observed_generation: Clone::clone(&self.observed_generation),
+            last_scale_time: Clone::clone(&self.last_scale_time),
+            current_replicas: Clone::clone(&self.current_replicas),
+            desired_replicas: Clone::clone(&self.desired_replicas),
+            current_cpu_utilization_percentage: Clone::clone(
+                &self.current_cpu_utilization_percentage,
+            ),
+        }
+    }
+}
+
+impl std::fmt::Debug for HorizontalPodAutoscalerStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HorizontalPodAutoscalerStatus")
+            .field("observed_generation", &self.observed_generation)
+            .field("last_scale_time", &self.last_scale_time)
+            .field("current_replicas", &self.current_replicas)
+            .field("desired_replicas", &self.desired_replicas)
+            .field(
+                "current_cpu_utilization_percentage",
+                &self.current_cpu_utilization_percentage,
+            )
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(HorizontalPodAutoscalerStatus { 1 => observed_generation as "observedGeneration", 2 => last_scale_time as "lastScaleTime", 3 => current_replicas as "currentReplicas", 4 => desired_replicas as "desiredReplicas", 5 => current_cpu_utilization_percentage as "currentCPUUtilizationPercentage" });
 
 /// MetricSpec specifies how to scale based on a single metric
 /// (only \`type\` and one other matching field should be set at once).
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct MetricSpec {
     /// type is the type of metric source.  It should be one of "ContainerResource",
     /// "External", "Object", "Pods" or "Resource", each mapping to a matching field in the object.
@@ -239,10 +431,36 @@ pub struct MetricSpec {
     pub external: Option<ExternalMetricSource>,
 }
 
+impl Clone for MetricSpec {
+    fn clone(&self) -> Self {
+        MetricSpec {
+            r#type: Clone::clone(&self.r#type),
+            object: Clone::clone(&self.object),
+            pods: Clone::clone(&self.pods),
+            resource: Clone::clone(&self.resource),
+            container_resource: Clone::clone(&self.container_resource),
+            external: Clone::clone(&self.external),
+        }
+    }
+}
+
+impl std::fmt::Debug for MetricSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MetricSpec")
+            .field("type", &self.r#type)
+            .field("object", &self.object)
+            .field("pods", &self.pods)
+            .field("resource", &self.resource)
+            .field("container_resource", &self.container_resource)
+            .field("external", &self.external)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(MetricSpec { 1 => r#type as "type", 2 => object, 3 => pods, 4 => resource, 5 => external, 7 => container_resource as "containerResource" });
 
 /// MetricStatus describes the last-read state of a single metric.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct MetricStatus {
     /// type is the type of metric source.  It will be one of "ContainerResource",
     /// "External", "Object", "Pods" or "Resource", each corresponds to a matching field in the object.
@@ -274,11 +492,37 @@ pub struct MetricStatus {
     pub external: Option<ExternalMetricStatus>,
 }
 
+impl Clone for MetricStatus {
+    fn clone(&self) -> Self {
+        MetricStatus {
+            r#type: Clone::clone(&self.r#type),
+            object: Clone::clone(&self.object),
+            pods: Clone::clone(&self.pods),
+            resource: Clone::clone(&self.resource),
+            container_resource: Clone::clone(&self.container_resource),
+            external: Clone::clone(&self.external),
+        }
+    }
+}
+
+impl std::fmt::Debug for MetricStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MetricStatus")
+            .field("type", &self.r#type)
+            .field("object", &self.object)
+            .field("pods", &self.pods)
+            .field("resource", &self.resource)
+            .field("container_resource", &self.container_resource)
+            .field("external", &self.external)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(MetricStatus { 1 => r#type as "type", 2 => object, 3 => pods, 4 => resource, 5 => external, 7 => container_resource as "containerResource" });
 
 /// ObjectMetricSource indicates how to scale on a metric describing a
 /// kubernetes object (for example, hits-per-second on an Ingress object).
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ObjectMetricSource {
     /// target is the described Kubernetes object.
     pub target: crate::autoscaling::v2::CrossVersionObjectReference,
@@ -295,11 +539,35 @@ pub struct ObjectMetricSource {
     pub average_value: Option<crate::value::Quantity>,
 }
 
+impl Clone for ObjectMetricSource {
+    fn clone(&self) -> Self {
+        ObjectMetricSource {
+            target: Clone::clone(&self.target),
+            metric_name: Clone::clone(&self.metric_name),
+            target_value: Clone::clone(&self.target_value),
+            selector: Clone::clone(&self.selector),
+            average_value: Clone::clone(&self.average_value),
+        }
+    }
+}
+
+impl std::fmt::Debug for ObjectMetricSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ObjectMetricSource")
+            .field("target", &self.target)
+            .field("metric_name", &self.metric_name)
+            .field("target_value", &self.target_value)
+            .field("selector", &self.selector)
+            .field("average_value", &self.average_value)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ObjectMetricSource { 1 => target, 2 => metric_name as "metricName", 3 => target_value as "targetValue", 4 => selector, 5 => average_value as "averageValue" });
 
 /// ObjectMetricStatus indicates the current value of a metric describing a
 /// kubernetes object (for example, hits-per-second on an Ingress object).
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ObjectMetricStatus {
     /// target is the described Kubernetes object.
     pub target: crate::autoscaling::v2::CrossVersionObjectReference,
@@ -316,13 +584,37 @@ pub struct ObjectMetricStatus {
     pub average_value: Option<crate::value::Quantity>,
 }
 
+impl Clone for ObjectMetricStatus {
+    fn clone(&self) -> Self {
+        ObjectMetricStatus {
+            target: Clone::clone(&self.target),
+            metric_name: Clone::clone(&self.metric_name),
+            current_value: Clone::clone(&self.current_value),
+            selector: Clone::clone(&self.selector),
+            average_value: Clone::clone(&self.average_value),
+        }
+    }
+}
+
+impl std::fmt::Debug for ObjectMetricStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ObjectMetricStatus")
+            .field("target", &self.target)
+            .field("metric_name", &self.metric_name)
+            .field("current_value", &self.current_value)
+            .field("selector", &self.selector)
+            .field("average_value", &self.average_value)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ObjectMetricStatus { 1 => target, 2 => metric_name as "metricName", 3 => current_value as "currentValue", 4 => selector, 5 => average_value as "averageValue" });
 
 /// PodsMetricSource indicates how to scale on a metric describing each pod in
 /// the current scale target (for example, transactions-processed-per-second).
 /// The values will be averaged together before being compared to the target
 /// value.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PodsMetricSource {
     /// metricName is the name of the metric in question
     pub metric_name: String,
@@ -335,11 +627,31 @@ pub struct PodsMetricSource {
     pub selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
 }
 
+impl Clone for PodsMetricSource {
+    fn clone(&self) -> Self {
+        PodsMetricSource {
+            metric_name: Clone::clone(&self.metric_name),
+            target_average_value: Clone::clone(&self.target_average_value),
+            selector: Clone::clone(&self.selector),
+        }
+    }
+}
+
+impl std::fmt::Debug for PodsMetricSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PodsMetricSource")
+            .field("metric_name", &self.metric_name)
+            .field("target_average_value", &self.target_average_value)
+            .field("selector", &self.selector)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(PodsMetricSource { 1 => metric_name as "metricName", 2 => target_average_value as "targetAverageValue", 3 => selector });
 
 /// PodsMetricStatus indicates the current value of a metric describing each pod in
 /// the current scale target (for example, transactions-processed-per-second).
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PodsMetricStatus {
     /// metricName is the name of the metric in question
     pub metric_name: String,
@@ -352,6 +664,26 @@ pub struct PodsMetricStatus {
     pub selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
 }
 
+impl Clone for PodsMetricStatus {
+    fn clone(&self) -> Self {
+        PodsMetricStatus {
+            metric_name: Clone::clone(&self.metric_name),
+            current_average_value: Clone::clone(&self.current_average_value),
+            selector: Clone::clone(&self.selector),
+        }
+    }
+}
+
+impl std::fmt::Debug for PodsMetricStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PodsMetricStatus")
+            .field("metric_name", &self.metric_name)
+            .field("current_average_value", &self.current_average_value)
+            .field("selector", &self.selector)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(PodsMetricStatus { 1 => metric_name as "metricName", 2 => current_average_value as "currentAverageValue", 3 => selector });
 
 /// ResourceMetricSource indicates how to scale on a resource metric known to
@@ -361,7 +693,7 @@ apimachinery::proto_message!(PodsMetricStatus { 1 => metric_name as "metricName"
 /// Kubernetes, and have special scaling options on top of those available to
 /// normal per-pod metrics using the "pods" source.  Only one "target" type
 /// should be set.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ResourceMetricSource {
     /// name is the name of the resource in question.
     pub name: String,
@@ -375,6 +707,29 @@ pub struct ResourceMetricSource {
     pub target_average_value: Option<crate::value::Quantity>,
 }
 
+impl Clone for ResourceMetricSource {
+    fn clone(&self) -> Self {
+        ResourceMetricSource {
+            name: Clone::clone(&self.name),
+            target_average_utilization: Clone::clone(&self.target_average_utilization),
+            target_average_value: Clone::clone(&self.target_average_value),
+        }
+    }
+}
+
+impl std::fmt::Debug for ResourceMetricSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ResourceMetricSource")
+            .field("name", &self.name)
+            .field(
+                "target_average_utilization",
+                &self.target_average_utilization,
+            )
+            .field("target_average_value", &self.target_average_value)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ResourceMetricSource { 1 => name, 2 => target_average_utilization as "targetAverageUtilization", 3 => target_average_value as "targetAverageValue" });
 
 /// ResourceMetricStatus indicates the current value of a resource metric known to
@@ -382,7 +737,7 @@ apimachinery::proto_message!(ResourceMetricSource { 1 => name, 2 => target_avera
 /// current scale target (e.g. CPU or memory).  Such metrics are built in to
 /// Kubernetes, and have special scaling options on top of those available to
 /// normal per-pod metrics using the "pods" source.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ResourceMetricStatus {
     /// name is the name of the resource in question.
     pub name: String,
@@ -399,10 +754,33 @@ pub struct ResourceMetricStatus {
     pub current_average_value: crate::value::Quantity,
 }
 
+impl Clone for ResourceMetricStatus {
+    fn clone(&self) -> Self {
+        ResourceMetricStatus {
+            name: Clone::clone(&self.name),
+            current_average_utilization: Clone::clone(&self.current_average_utilization),
+            current_average_value: Clone::clone(&self.current_average_value),
+        }
+    }
+}
+
+impl std::fmt::Debug for ResourceMetricStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ResourceMetricStatus")
+            .field("name", &self.name)
+            .field(
+                "current_average_utilization",
+                &self.current_average_utilization,
+            )
+            .field("current_average_value", &self.current_average_value)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ResourceMetricStatus { 1 => name, 2 => current_average_utilization as "currentAverageUtilization", 3 => current_average_value as "currentAverageValue" });
 
 /// Scale represents a scaling request for a resource.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "autoscaling",
     version = "v1",
@@ -422,20 +800,58 @@ pub struct Scale {
     pub status: ScaleStatus,
 }
 
+impl Clone for Scale {
+    fn clone(&self) -> Self {
+        Scale {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+            status: Clone::clone(&self.status),
+        }
+    }
+}
+
+impl std::fmt::Debug for Scale {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Scale")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(Scale { 1 => metadata, 2 => spec, 3 => status });
 
 /// ScaleSpec describes the attributes of a scale subresource.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ScaleSpec {
     /// replicas is the desired number of instances for the scaled object.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
     pub replicas: i32,
 }
 
+impl Clone for ScaleSpec {
+    fn clone(&self) -> Self {
+        ScaleSpec {
+            replicas: Clone::clone(&self.replicas),
+        }
+    }
+}
+
+impl std::fmt::Debug for ScaleSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ScaleSpec")
+            .field("replicas", &self.replicas)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ScaleSpec { 1 => replicas });
 
 /// ScaleStatus represents the current status of a scale subresource.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ScaleStatus {
     /// replicas is the actual number of observed instances of the scaled object.
     pub replicas: i32,
@@ -445,6 +861,24 @@ pub struct ScaleStatus {
     /// More info about label selectors: <https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/>
     #[api(skip_serializing_if = "String::is_empty")]
     pub selector: String,
+}
+
+impl Clone for ScaleStatus {
+    fn clone(&self) -> Self {
+        ScaleStatus {
+            replicas: Clone::clone(&self.replicas),
+            selector: Clone::clone(&self.selector),
+        }
+    }
+}
+
+impl std::fmt::Debug for ScaleStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ScaleStatus")
+            .field("replicas", &self.replicas)
+            .field("selector", &self.selector)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(ScaleStatus { 1 => replicas, 2 => selector });

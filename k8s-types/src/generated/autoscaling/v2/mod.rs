@@ -9,7 +9,7 @@
 /// Kubernetes, and have special scaling options on top of those available to
 /// normal per-pod metrics using the "pods" source.  Only one "target" type
 /// should be set.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ContainerResourceMetricSource {
     /// name is the name of the resource in question.
     pub name: String,
@@ -19,6 +19,26 @@ pub struct ContainerResourceMetricSource {
     pub container: String,
 }
 
+impl Clone for ContainerResourceMetricSource {
+    fn clone(&self) -> Self {
+        ContainerResourceMetricSource {
+            name: Clone::clone(&self.name),
+            target: Clone::clone(&self.target),
+            container: Clone::clone(&self.container),
+        }
+    }
+}
+
+impl std::fmt::Debug for ContainerResourceMetricSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ContainerResourceMetricSource")
+            .field("name", &self.name)
+            .field("target", &self.target)
+            .field("container", &self.container)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ContainerResourceMetricSource { 1 => name, 2 => target, 3 => container });
 
 /// ContainerResourceMetricStatus indicates the current value of a resource metric known to
@@ -26,7 +46,7 @@ apimachinery::proto_message!(ContainerResourceMetricSource { 1 => name, 2 => tar
 /// current scale target (e.g. CPU or memory).  Such metrics are built in to
 /// Kubernetes, and have special scaling options on top of those available to
 /// normal per-pod metrics using the "pods" source.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ContainerResourceMetricStatus {
     /// name is the name of the resource in question.
     pub name: String,
@@ -36,10 +56,30 @@ pub struct ContainerResourceMetricStatus {
     pub container: String,
 }
 
+impl Clone for ContainerResourceMetricStatus {
+    fn clone(&self) -> Self {
+        ContainerResourceMetricStatus {
+            name: Clone::clone(&self.name),
+            current: Clone::clone(&self.current),
+            container: Clone::clone(&self.container),
+        }
+    }
+}
+
+impl std::fmt::Debug for ContainerResourceMetricStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ContainerResourceMetricStatus")
+            .field("name", &self.name)
+            .field("current", &self.current)
+            .field("container", &self.container)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ContainerResourceMetricStatus { 1 => name, 2 => current, 3 => container });
 
 /// CrossVersionObjectReference contains enough information to let you identify the referred resource.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct CrossVersionObjectReference {
     /// kind is the kind of the referent; More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds>
     pub kind: String,
@@ -50,12 +90,32 @@ pub struct CrossVersionObjectReference {
     pub api_version: String,
 }
 
+impl Clone for CrossVersionObjectReference {
+    fn clone(&self) -> Self {
+        CrossVersionObjectReference {
+            kind: Clone::clone(&self.kind),
+            name: Clone::clone(&self.name),
+            api_version: Clone::clone(&self.api_version),
+        }
+    }
+}
+
+impl std::fmt::Debug for CrossVersionObjectReference {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CrossVersionObjectReference")
+            .field("kind", &self.kind)
+            .field("name", &self.name)
+            .field("api_version", &self.api_version)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(CrossVersionObjectReference { 1 => kind, 2 => name, 3 => api_version as "apiVersion" });
 
 /// ExternalMetricSource indicates how to scale on a metric not associated with
 /// any Kubernetes object (for example length of queue in cloud
 /// messaging service, or QPS from loadbalancer running outside of cluster).
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ExternalMetricSource {
     /// metric identifies the target metric by name and selector
     pub metric: MetricIdentifier,
@@ -63,11 +123,29 @@ pub struct ExternalMetricSource {
     pub target: MetricTarget,
 }
 
+impl Clone for ExternalMetricSource {
+    fn clone(&self) -> Self {
+        ExternalMetricSource {
+            metric: Clone::clone(&self.metric),
+            target: Clone::clone(&self.target),
+        }
+    }
+}
+
+impl std::fmt::Debug for ExternalMetricSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ExternalMetricSource")
+            .field("metric", &self.metric)
+            .field("target", &self.target)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ExternalMetricSource { 1 => metric, 2 => target });
 
 /// ExternalMetricStatus indicates the current value of a global metric
 /// not associated with any Kubernetes object.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ExternalMetricStatus {
     /// metric identifies the target metric by name and selector
     pub metric: MetricIdentifier,
@@ -75,10 +153,28 @@ pub struct ExternalMetricStatus {
     pub current: MetricValueStatus,
 }
 
+impl Clone for ExternalMetricStatus {
+    fn clone(&self) -> Self {
+        ExternalMetricStatus {
+            metric: Clone::clone(&self.metric),
+            current: Clone::clone(&self.current),
+        }
+    }
+}
+
+impl std::fmt::Debug for ExternalMetricStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ExternalMetricStatus")
+            .field("metric", &self.metric)
+            .field("current", &self.current)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ExternalMetricStatus { 1 => metric, 2 => current });
 
 /// HPAScalingPolicy is a single policy which must hold true for a specified past interval.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct HPAScalingPolicy {
     /// type is used to specify the scaling policy.
     pub r#type: String,
@@ -88,6 +184,26 @@ pub struct HPAScalingPolicy {
     /// periodSeconds specifies the window of time for which the policy should hold true.
     /// PeriodSeconds must be greater than zero and less than or equal to 1800 (30 min).
     pub period_seconds: i32,
+}
+
+impl Clone for HPAScalingPolicy {
+    fn clone(&self) -> Self {
+        HPAScalingPolicy {
+            r#type: Clone::clone(&self.r#type),
+            value: Clone::clone(&self.value),
+            period_seconds: Clone::clone(&self.period_seconds),
+        }
+    }
+}
+
+impl std::fmt::Debug for HPAScalingPolicy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HPAScalingPolicy")
+            .field("type", &self.r#type)
+            .field("value", &self.value)
+            .field("period_seconds", &self.period_seconds)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(HPAScalingPolicy { 1 => r#type as "type", 2 => value, 3 => period_seconds as "periodSeconds" });
@@ -104,7 +220,7 @@ apimachinery::proto_message!(HPAScalingPolicy { 1 => r#type as "type", 2 => valu
 /// The tolerance is applied to the metric values and prevents scaling too
 /// eagerly for small metric variations. (Note that setting a tolerance requires
 /// the beta HPAConfigurableTolerance feature gate to be enabled.)
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct HPAScalingRules {
     /// stabilizationWindowSeconds is the number of seconds for which past recommendations should be
     /// considered while scaling up or scaling down.
@@ -136,12 +252,37 @@ pub struct HPAScalingRules {
     pub tolerance: Option<crate::value::Quantity>,
 }
 
+impl Clone for HPAScalingRules {
+    fn clone(&self) -> Self {
+        HPAScalingRules {
+            stabilization_window_seconds: Clone::clone(&self.stabilization_window_seconds),
+            select_policy: Clone::clone(&self.select_policy),
+            policies: Clone::clone(&self.policies),
+            tolerance: Clone::clone(&self.tolerance),
+        }
+    }
+}
+
+impl std::fmt::Debug for HPAScalingRules {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HPAScalingRules")
+            .field(
+                "stabilization_window_seconds",
+                &self.stabilization_window_seconds,
+            )
+            .field("select_policy", &self.select_policy)
+            .field("policies", &self.policies)
+            .field("tolerance", &self.tolerance)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(HPAScalingRules { 1 => select_policy as "selectPolicy", 2 => policies, 3 => stabilization_window_seconds as "stabilizationWindowSeconds", 4 => tolerance });
 
 /// HorizontalPodAutoscaler is the configuration for a horizontal pod
 /// autoscaler, which automatically manages the replica count of any resource
 /// implementing the scale subresource based on the metrics specified.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "autoscaling", version = "v2", kind = "HorizontalPodAutoscaler", plural = "horizontalpodautoscalers", namespaced, short_names = ["hpa"], categories = ["all"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct HorizontalPodAutoscaler {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -156,11 +297,33 @@ pub struct HorizontalPodAutoscaler {
     pub status: HorizontalPodAutoscalerStatus,
 }
 
+impl Clone for HorizontalPodAutoscaler {
+    fn clone(&self) -> Self {
+        HorizontalPodAutoscaler {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+            status: Clone::clone(&self.status),
+        }
+    }
+}
+
+impl std::fmt::Debug for HorizontalPodAutoscaler {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HorizontalPodAutoscaler")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(HorizontalPodAutoscaler { 1 => metadata, 2 => spec, 3 => status });
 
 /// HorizontalPodAutoscalerBehavior configures the scaling behavior of the target
 /// in both Up and Down directions (scaleUp and scaleDown fields respectively).
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct HorizontalPodAutoscalerBehavior {
     /// scaleUp is scaling policy for scaling Up.
     /// If not set, the default value is the higher of:
@@ -175,11 +338,29 @@ pub struct HorizontalPodAutoscalerBehavior {
     pub scale_down: Option<HPAScalingRules>,
 }
 
+impl Clone for HorizontalPodAutoscalerBehavior {
+    fn clone(&self) -> Self {
+        HorizontalPodAutoscalerBehavior {
+            scale_up: Clone::clone(&self.scale_up),
+            scale_down: Clone::clone(&self.scale_down),
+        }
+    }
+}
+
+impl std::fmt::Debug for HorizontalPodAutoscalerBehavior {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HorizontalPodAutoscalerBehavior")
+            .field("scale_up", &self.scale_up)
+            .field("scale_down", &self.scale_down)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(HorizontalPodAutoscalerBehavior { 1 => scale_up as "scaleUp", 2 => scale_down as "scaleDown" });
 
 /// HorizontalPodAutoscalerCondition describes the state of
 /// a HorizontalPodAutoscaler at a certain point.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct HorizontalPodAutoscalerCondition {
     /// type describes the current condition
     pub r#type: String,
@@ -197,10 +378,34 @@ pub struct HorizontalPodAutoscalerCondition {
     pub message: String,
 }
 
+impl Clone for HorizontalPodAutoscalerCondition {
+    fn clone(&self) -> Self {
+        HorizontalPodAutoscalerCondition {
+            r#type: Clone::clone(&self.r#type),
+            status: Clone::clone(&self.status),
+            last_transition_time: Clone::clone(&self.last_transition_time),
+            reason: Clone::clone(&self.reason),
+            message: Clone::clone(&self.message),
+        }
+    }
+}
+
+impl std::fmt::Debug for HorizontalPodAutoscalerCondition {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HorizontalPodAutoscalerCondition")
+            .field("type", &self.r#type)
+            .field("status", &self.status)
+            .field("last_transition_time", &self.last_transition_time)
+            .field("reason", &self.reason)
+            .field("message", &self.message)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(HorizontalPodAutoscalerCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
 
 /// HorizontalPodAutoscalerList is a list of horizontal pod autoscaler objects.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "autoscaling", version = "v2", kind = "HorizontalPodAutoscalerList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct HorizontalPodAutoscalerList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -212,10 +417,30 @@ pub struct HorizontalPodAutoscalerList {
     pub items: Option<Vec<HorizontalPodAutoscaler>>,
 }
 
+impl Clone for HorizontalPodAutoscalerList {
+    fn clone(&self) -> Self {
+        HorizontalPodAutoscalerList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for HorizontalPodAutoscalerList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HorizontalPodAutoscalerList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(HorizontalPodAutoscalerList { 1 => metadata, 2 => items });
 
 /// HorizontalPodAutoscalerSpec describes the desired functionality of the HorizontalPodAutoscaler.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct HorizontalPodAutoscalerSpec {
     /// scaleTargetRef points to the target resource to scale, and is used to the pods for which metrics
     /// should be collected, as well as to actually change the replica count.
@@ -245,10 +470,34 @@ pub struct HorizontalPodAutoscalerSpec {
     pub behavior: Option<HorizontalPodAutoscalerBehavior>,
 }
 
+impl Clone for HorizontalPodAutoscalerSpec {
+    fn clone(&self) -> Self {
+        HorizontalPodAutoscalerSpec {
+            scale_target_ref: Clone::clone(&self.scale_target_ref),
+            min_replicas: Clone::clone(&self.min_replicas),
+            max_replicas: Clone::clone(&self.max_replicas),
+            metrics: Clone::clone(&self.metrics),
+            behavior: Clone::clone(&self.behavior),
+        }
+    }
+}
+
+impl std::fmt::Debug for HorizontalPodAutoscalerSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HorizontalPodAutoscalerSpec")
+            .field("scale_target_ref", &self.scale_target_ref)
+            .field("min_replicas", &self.min_replicas)
+            .field("max_replicas", &self.max_replicas)
+            .field("metrics", &self.metrics)
+            .field("behavior", &self.behavior)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(HorizontalPodAutoscalerSpec { 1 => scale_target_ref as "scaleTargetRef", 2 => min_replicas as "minReplicas", 3 => max_replicas as "maxReplicas", 4 => metrics, 5 => behavior });
 
 /// HorizontalPodAutoscalerStatus describes the current status of a horizontal pod autoscaler.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct HorizontalPodAutoscalerStatus {
     /// observedGeneration is the most recent generation observed by this autoscaler.
     pub observed_generation: Option<i64>,
@@ -271,10 +520,36 @@ pub struct HorizontalPodAutoscalerStatus {
     pub conditions: Vec<HorizontalPodAutoscalerCondition>,
 }
 
+impl Clone for HorizontalPodAutoscalerStatus {
+    fn clone(&self) -> Self {
+        HorizontalPodAutoscalerStatus {
+            observed_generation: Clone::clone(&self.observed_generation),
+            last_scale_time: Clone::clone(&self.last_scale_time),
+            current_replicas: Clone::clone(&self.current_replicas),
+            desired_replicas: Clone::clone(&self.desired_replicas),
+            current_metrics: Clone::clone(&self.current_metrics),
+            conditions: Clone::clone(&self.conditions),
+        }
+    }
+}
+
+impl std::fmt::Debug for HorizontalPodAutoscalerStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HorizontalPodAutoscalerStatus")
+            .field("observed_generation", &self.observed_generation)
+            .field("last_scale_time", &self.last_scale_time)
+            .field("current_replicas", &self.current_replicas)
+            .field("desired_replicas", &self.desired_replicas)
+            .field("current_metrics", &self.current_metrics)
+            .field("conditions", &self.conditions)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(HorizontalPodAutoscalerStatus { 1 => observed_generation as "observedGeneration", 2 => last_scale_time as "lastScaleTime", 3 => current_replicas as "currentReplicas", 4 => desired_replicas as "desiredReplicas", 5 => current_metrics as "currentMetrics", 6 => conditions });
 
 /// MetricIdentifier defines the name and optionally selector for a metric
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct MetricIdentifier {
     /// name is the name of the given metric
     pub name: String,
@@ -284,11 +559,29 @@ pub struct MetricIdentifier {
     pub selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
 }
 
+impl Clone for MetricIdentifier {
+    fn clone(&self) -> Self {
+        MetricIdentifier {
+            name: Clone::clone(&self.name),
+            selector: Clone::clone(&self.selector),
+        }
+    }
+}
+
+impl std::fmt::Debug for MetricIdentifier {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MetricIdentifier")
+            .field("name", &self.name)
+            .field("selector", &self.selector)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(MetricIdentifier { 1 => name, 2 => selector });
 
 /// MetricSpec specifies how to scale based on a single metric
 /// (only \`type\` and one other matching field should be set at once).
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct MetricSpec {
     /// type is the type of metric source.  It should be one of "ContainerResource", "External",
     /// "Object", "Pods" or "Resource", each mapping to a matching field in the object.
@@ -320,10 +613,36 @@ pub struct MetricSpec {
     pub external: Option<ExternalMetricSource>,
 }
 
+impl Clone for MetricSpec {
+    fn clone(&self) -> Self {
+        MetricSpec {
+            r#type: Clone::clone(&self.r#type),
+            object: Clone::clone(&self.object),
+            pods: Clone::clone(&self.pods),
+            resource: Clone::clone(&self.resource),
+            container_resource: Clone::clone(&self.container_resource),
+            external: Clone::clone(&self.external),
+        }
+    }
+}
+
+impl std::fmt::Debug for MetricSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MetricSpec")
+            .field("type", &self.r#type)
+            .field("object", &self.object)
+            .field("pods", &self.pods)
+            .field("resource", &self.resource)
+            .field("container_resource", &self.container_resource)
+            .field("external", &self.external)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(MetricSpec { 1 => r#type as "type", 2 => object, 3 => pods, 4 => resource, 5 => external, 7 => container_resource as "containerResource" });
 
 /// MetricStatus describes the last-read state of a single metric.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct MetricStatus {
     /// type is the type of metric source.  It will be one of "ContainerResource", "External",
     /// "Object", "Pods" or "Resource", each corresponds to a matching field in the object.
@@ -355,10 +674,36 @@ pub struct MetricStatus {
     pub external: Option<ExternalMetricStatus>,
 }
 
+impl Clone for MetricStatus {
+    fn clone(&self) -> Self {
+        MetricStatus {
+            r#type: Clone::clone(&self.r#type),
+            object: Clone::clone(&self.object),
+            pods: Clone::clone(&self.pods),
+            resource: Clone::clone(&self.resource),
+            container_resource: Clone::clone(&self.container_resource),
+            external: Clone::clone(&self.external),
+        }
+    }
+}
+
+impl std::fmt::Debug for MetricStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MetricStatus")
+            .field("type", &self.r#type)
+            .field("object", &self.object)
+            .field("pods", &self.pods)
+            .field("resource", &self.resource)
+            .field("container_resource", &self.container_resource)
+            .field("external", &self.external)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(MetricStatus { 1 => r#type as "type", 2 => object, 3 => pods, 4 => resource, 5 => external, 7 => container_resource as "containerResource" });
 
 /// MetricTarget defines the target value, average value, or average utilization of a specific metric
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct MetricTarget {
     /// type represents whether the metric type is Utilization, Value, or AverageValue
     pub r#type: String,
@@ -374,10 +719,32 @@ pub struct MetricTarget {
     pub average_utilization: Option<i32>,
 }
 
+impl Clone for MetricTarget {
+    fn clone(&self) -> Self {
+        MetricTarget {
+            r#type: Clone::clone(&self.r#type),
+            value: Clone::clone(&self.value),
+            average_value: Clone::clone(&self.average_value),
+            average_utilization: Clone::clone(&self.average_utilization),
+        }
+    }
+}
+
+impl std::fmt::Debug for MetricTarget {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MetricTarget")
+            .field("type", &self.r#type)
+            .field("value", &self.value)
+            .field("average_value", &self.average_value)
+            .field("average_utilization", &self.average_utilization)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(MetricTarget { 1 => r#type as "type", 2 => value, 3 => average_value as "averageValue", 4 => average_utilization as "averageUtilization" });
 
 /// MetricValueStatus holds the current value for a metric
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct MetricValueStatus {
     /// value is the current value of the metric (as a quantity).
     pub value: Option<crate::value::Quantity>,
@@ -390,11 +757,31 @@ pub struct MetricValueStatus {
     pub average_utilization: Option<i32>,
 }
 
+impl Clone for MetricValueStatus {
+    fn clone(&self) -> Self {
+        MetricValueStatus {
+            value: Clone::clone(&self.value),
+            average_value: Clone::clone(&self.average_value),
+            average_utilization: Clone::clone(&self.average_utilization),
+        }
+    }
+}
+
+impl std::fmt::Debug for MetricValueStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MetricValueStatus")
+            .field("value", &self.value)
+            .field("average_value", &self.average_value)
+            .field("average_utilization", &self.average_utilization)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(MetricValueStatus { 1 => value, 2 => average_value as "averageValue", 3 => average_utilization as "averageUtilization" });
 
 /// ObjectMetricSource indicates how to scale on a metric describing a
 /// kubernetes object (for example, hits-per-second on an Ingress object).
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ObjectMetricSource {
     /// describedObject specifies the descriptions of a object,such as kind,name apiVersion
     pub described_object: CrossVersionObjectReference,
@@ -404,11 +791,31 @@ pub struct ObjectMetricSource {
     pub metric: MetricIdentifier,
 }
 
+impl Clone for ObjectMetricSource {
+    fn clone(&self) -> Self {
+        ObjectMetricSource {
+            described_object: Clone::clone(&self.described_object),
+            target: Clone::clone(&self.target),
+            metric: Clone::clone(&self.metric),
+        }
+    }
+}
+
+impl std::fmt::Debug for ObjectMetricSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ObjectMetricSource")
+            .field("described_object", &self.described_object)
+            .field("target", &self.target)
+            .field("metric", &self.metric)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ObjectMetricSource { 1 => described_object as "describedObject", 2 => target, 3 => metric });
 
 /// ObjectMetricStatus indicates the current value of a metric describing a
 /// kubernetes object (for example, hits-per-second on an Ingress object).
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ObjectMetricStatus {
     /// metric identifies the target metric by name and selector
     pub metric: MetricIdentifier,
@@ -418,13 +825,33 @@ pub struct ObjectMetricStatus {
     pub described_object: CrossVersionObjectReference,
 }
 
+impl Clone for ObjectMetricStatus {
+    fn clone(&self) -> Self {
+        ObjectMetricStatus {
+            metric: Clone::clone(&self.metric),
+            current: Clone::clone(&self.current),
+            described_object: Clone::clone(&self.described_object),
+        }
+    }
+}
+
+impl std::fmt::Debug for ObjectMetricStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ObjectMetricStatus")
+            .field("metric", &self.metric)
+            .field("current", &self.current)
+            .field("described_object", &self.described_object)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ObjectMetricStatus { 1 => metric, 2 => current, 3 => described_object as "describedObject" });
 
 /// PodsMetricSource indicates how to scale on a metric describing each pod in
 /// the current scale target (for example, transactions-processed-per-second).
 /// The values will be averaged together before being compared to the target
 /// value.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PodsMetricSource {
     /// metric identifies the target metric by name and selector
     pub metric: MetricIdentifier,
@@ -432,16 +859,52 @@ pub struct PodsMetricSource {
     pub target: MetricTarget,
 }
 
+impl Clone for PodsMetricSource {
+    fn clone(&self) -> Self {
+        PodsMetricSource {
+            metric: Clone::clone(&self.metric),
+            target: Clone::clone(&self.target),
+        }
+    }
+}
+
+impl std::fmt::Debug for PodsMetricSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PodsMetricSource")
+            .field("metric", &self.metric)
+            .field("target", &self.target)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(PodsMetricSource { 1 => metric, 2 => target });
 
 /// PodsMetricStatus indicates the current value of a metric describing each pod in
 /// the current scale target (for example, transactions-processed-per-second).
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PodsMetricStatus {
     /// metric identifies the target metric by name and selector
     pub metric: MetricIdentifier,
     /// current contains the current value for the given metric
     pub current: MetricValueStatus,
+}
+
+impl Clone for PodsMetricStatus {
+    fn clone(&self) -> Self {
+        PodsMetricStatus {
+            metric: Clone::clone(&self.metric),
+            current: Clone::clone(&self.current),
+        }
+    }
+}
+
+impl std::fmt::Debug for PodsMetricStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PodsMetricStatus")
+            .field("metric", &self.metric)
+            .field("current", &self.current)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(PodsMetricStatus { 1 => metric, 2 => current });
@@ -453,12 +916,30 @@ apimachinery::proto_message!(PodsMetricStatus { 1 => metric, 2 => current });
 /// Kubernetes, and have special scaling options on top of those available to
 /// normal per-pod metrics using the "pods" source.  Only one "target" type
 /// should be set.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ResourceMetricSource {
     /// name is the name of the resource in question.
     pub name: String,
     /// target specifies the target value for the given metric
     pub target: MetricTarget,
+}
+
+impl Clone for ResourceMetricSource {
+    fn clone(&self) -> Self {
+        ResourceMetricSource {
+            name: Clone::clone(&self.name),
+            target: Clone::clone(&self.target),
+        }
+    }
+}
+
+impl std::fmt::Debug for ResourceMetricSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ResourceMetricSource")
+            .field("name", &self.name)
+            .field("target", &self.target)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(ResourceMetricSource { 1 => name, 2 => target });
@@ -468,12 +949,30 @@ apimachinery::proto_message!(ResourceMetricSource { 1 => name, 2 => target });
 /// current scale target (e.g. CPU or memory).  Such metrics are built in to
 /// Kubernetes, and have special scaling options on top of those available to
 /// normal per-pod metrics using the "pods" source.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ResourceMetricStatus {
     /// name is the name of the resource in question.
     pub name: String,
     /// current contains the current value for the given metric
     pub current: MetricValueStatus,
+}
+
+impl Clone for ResourceMetricStatus {
+    fn clone(&self) -> Self {
+        ResourceMetricStatus {
+            name: Clone::clone(&self.name),
+            current: Clone::clone(&self.current),
+        }
+    }
+}
+
+impl std::fmt::Debug for ResourceMetricStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ResourceMetricStatus")
+            .field("name", &self.name)
+            .field("current", &self.current)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(ResourceMetricStatus { 1 => name, 2 => current });

@@ -3,7 +3,7 @@
 //! `batch/v1`.
 
 /// CronJob represents the configuration of a single cron job.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "batch", version = "v1", kind = "CronJob", plural = "cronjobs", namespaced, short_names = ["cj"], categories = ["all"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct CronJob {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -19,10 +19,32 @@ pub struct CronJob {
     pub status: CronJobStatus,
 }
 
+impl Clone for CronJob {
+    fn clone(&self) -> Self {
+        CronJob {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+            status: Clone::clone(&self.status),
+        }
+    }
+}
+
+impl std::fmt::Debug for CronJob {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CronJob")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(CronJob { 1 => metadata, 2 => spec, 3 => status });
 
 /// CronJobList is a collection of cron jobs.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "batch", version = "v1", kind = "CronJobList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct CronJobList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -35,10 +57,30 @@ pub struct CronJobList {
     pub items: Option<Vec<CronJob>>,
 }
 
+impl Clone for CronJobList {
+    fn clone(&self) -> Self {
+        CronJobList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for CronJobList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CronJobList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(CronJobList { 1 => metadata, 2 => items });
 
 /// CronJobSpec describes how the job execution will look like and when it will actually run.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct CronJobSpec {
     /// The schedule in Cron format, see <https://en.wikipedia.org/wiki/Cron>.
     pub schedule: String,
@@ -76,10 +118,43 @@ pub struct CronJobSpec {
     pub failed_jobs_history_limit: Option<i32>,
 }
 
+impl Clone for CronJobSpec {
+    fn clone(&self) -> Self {
+        CronJobSpec {
+            schedule: Clone::clone(&self.schedule),
+            time_zone: Clone::clone(&self.time_zone),
+            starting_deadline_seconds: Clone::clone(&self.starting_deadline_seconds),
+            concurrency_policy: Clone::clone(&self.concurrency_policy),
+            suspend: Clone::clone(&self.suspend),
+            job_template: Clone::clone(&self.job_template),
+            successful_jobs_history_limit: Clone::clone(&self.successful_jobs_history_limit),
+            failed_jobs_history_limit: Clone::clone(&self.failed_jobs_history_limit),
+        }
+    }
+}
+
+impl std::fmt::Debug for CronJobSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CronJobSpec")
+            .field("schedule", &self.schedule)
+            .field("time_zone", &self.time_zone)
+            .field("starting_deadline_seconds", &self.starting_deadline_seconds)
+            .field("concurrency_policy", &self.concurrency_policy)
+            .field("suspend", &self.suspend)
+            .field("job_template", &self.job_template)
+            .field(
+                "successful_jobs_history_limit",
+                &self.successful_jobs_history_limit,
+            )
+            .field("failed_jobs_history_limit", &self.failed_jobs_history_limit)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(CronJobSpec { 1 => schedule, 2 => starting_deadline_seconds as "startingDeadlineSeconds", 3 => concurrency_policy as "concurrencyPolicy", 4 => suspend, 5 => job_template as "jobTemplate", 6 => successful_jobs_history_limit as "successfulJobsHistoryLimit", 7 => failed_jobs_history_limit as "failedJobsHistoryLimit", 8 => time_zone as "timeZone" });
 
 /// CronJobStatus represents the current state of a cron job.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct CronJobStatus {
     /// A list of pointers to currently running jobs.
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -90,10 +165,30 @@ pub struct CronJobStatus {
     pub last_successful_time: Option<apimachinery::apis::meta::v1::Time>,
 }
 
+impl Clone for CronJobStatus {
+    fn clone(&self) -> Self {
+        CronJobStatus {
+            active: Clone::clone(&self.active),
+            last_schedule_time: Clone::clone(&self.last_schedule_time),
+            last_successful_time: Clone::clone(&self.last_successful_time),
+        }
+    }
+}
+
+impl std::fmt::Debug for CronJobStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CronJobStatus")
+            .field("active", &self.active)
+            .field("last_schedule_time", &self.last_schedule_time)
+            .field("last_successful_time", &self.last_successful_time)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(CronJobStatus { 1 => active, 4 => last_schedule_time as "lastScheduleTime", 5 => last_successful_time as "lastSuccessfulTime" });
 
 /// Job represents the configuration of a single job.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "batch", version = "v1", kind = "Job", plural = "jobs", namespaced, categories = ["all"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct Job {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -109,10 +204,32 @@ pub struct Job {
     pub status: JobStatus,
 }
 
+impl Clone for Job {
+    fn clone(&self) -> Self {
+        Job {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+            status: Clone::clone(&self.status),
+        }
+    }
+}
+
+impl std::fmt::Debug for Job {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Job")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(Job { 1 => metadata, 2 => spec, 3 => status });
 
 /// JobCondition describes current state of a job.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct JobCondition {
     /// Type of job condition, Complete or Failed.
     pub r#type: String,
@@ -130,10 +247,36 @@ pub struct JobCondition {
     pub message: String,
 }
 
+impl Clone for JobCondition {
+    fn clone(&self) -> Self {
+        JobCondition {
+            r#type: Clone::clone(&self.r#type),
+            status: Clone::clone(&self.status),
+            last_probe_time: Clone::clone(&self.last_probe_time),
+            last_transition_time: Clone::clone(&self.last_transition_time),
+            reason: Clone::clone(&self.reason),
+            message: Clone::clone(&self.message),
+        }
+    }
+}
+
+impl std::fmt::Debug for JobCondition {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("JobCondition")
+            .field("type", &self.r#type)
+            .field("status", &self.status)
+            .field("last_probe_time", &self.last_probe_time)
+            .field("last_transition_time", &self.last_transition_time)
+            .field("reason", &self.reason)
+            .field("message", &self.message)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(JobCondition { 1 => r#type as "type", 2 => status, 3 => last_probe_time as "lastProbeTime", 4 => last_transition_time as "lastTransitionTime", 5 => reason, 6 => message });
 
 /// JobList is a collection of jobs.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "batch",
     version = "v1",
@@ -152,10 +295,30 @@ pub struct JobList {
     pub items: Option<Vec<Job>>,
 }
 
+impl Clone for JobList {
+    fn clone(&self) -> Self {
+        JobList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for JobList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("JobList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(JobList { 1 => metadata, 2 => items });
 
 /// JobSpec describes how the job execution will look like.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct JobSpec {
     /// Specifies the maximum desired number of pods the job should
     /// run at any given time. The actual number of pods running in steady state will
@@ -290,10 +453,59 @@ pub struct JobSpec {
     pub managed_by: Option<String>,
 }
 
+impl Clone for JobSpec {
+    fn clone(&self) -> Self {
+        JobSpec {
+            parallelism: Clone::clone(&self.parallelism),
+            completions: Clone::clone(&self.completions),
+            active_deadline_seconds: Clone::clone(&self.active_deadline_seconds),
+            pod_failure_policy: Clone::clone(&self.pod_failure_policy),
+            success_policy: Clone::clone(&self.success_policy),
+            backoff_limit: Clone::clone(&self.backoff_limit),
+            backoff_limit_per_index: Clone::clone(&self.backoff_limit_per_index),
+            max_failed_indexes: Clone::clone(&self.max_failed_indexes),
+            selector: Clone::clone(&self.selector),
+            manual_selector: Clone::clone(&self.manual_selector),
+            template: Clone::clone(&self.template),
+            ttl_seconds_after_finished: Clone::clone(&self.ttl_seconds_after_finished),
+            completion_mode: Clone::clone(&self.completion_mode),
+            suspend: Clone::clone(&self.suspend),
+            pod_replacement_policy: Clone::clone(&self.pod_replacement_policy),
+            managed_by: Clone::clone(&self.managed_by),
+        }
+    }
+}
+
+impl std::fmt::Debug for JobSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("JobSpec")
+            .field("parallelism", &self.parallelism)
+            .field("completions", &self.completions)
+            .field("active_deadline_seconds", &self.active_deadline_seconds)
+            .field("pod_failure_policy", &self.pod_failure_policy)
+            .field("success_policy", &self.success_policy)
+            .field("backoff_limit", &self.backoff_limit)
+            .field("backoff_limit_per_index", &self.backoff_limit_per_index)
+            .field("max_failed_indexes", &self.max_failed_indexes)
+            .field("selector", &self.selector)
+            .field("manual_selector", &self.manual_selector)
+            .field("template", &self.template)
+            .field(
+                "ttl_seconds_after_finished",
+                &self.ttl_seconds_after_finished,
+            )
+            .field("completion_mode", &self.completion_mode)
+            .field("suspend", &self.suspend)
+            .field("pod_replacement_policy", &self.pod_replacement_policy)
+            .field("managed_by", &self.managed_by)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(JobSpec { 1 => parallelism, 2 => completions, 3 => active_deadline_seconds as "activeDeadlineSeconds", 4 => selector, 5 => manual_selector as "manualSelector", 6 => template, 7 => backoff_limit as "backoffLimit", 8 => ttl_seconds_after_finished as "ttlSecondsAfterFinished", 9 => completion_mode as "completionMode", 10 => suspend, 11 => pod_failure_policy as "podFailurePolicy", 12 => backoff_limit_per_index as "backoffLimitPerIndex", 13 => max_failed_indexes as "maxFailedIndexes", 14 => pod_replacement_policy as "podReplacementPolicy", 15 => managed_by as "managedBy", 16 => success_policy as "successPolicy" });
 
 /// JobStatus represents the current state of a Job.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct JobStatus {
     /// The latest available observations of an object's current state. When a Job
     /// fails, one of the conditions will have type "Failed" and status true. When
@@ -385,10 +597,46 @@ pub struct JobStatus {
     pub ready: Option<i32>,
 }
 
+impl Clone for JobStatus {
+    fn clone(&self) -> Self {
+        JobStatus {
+            conditions: Clone::clone(&self.conditions),
+            start_time: Clone::clone(&self.start_time),
+            completion_time: Clone::clone(&self.completion_time),
+            active: Clone::clone(&self.active),
+            succeeded: Clone::clone(&self.succeeded),
+            failed: Clone::clone(&self.failed),
+            terminating: Clone::clone(&self.terminating),
+            completed_indexes: Clone::clone(&self.completed_indexes),
+            failed_indexes: Clone::clone(&self.failed_indexes),
+            uncounted_terminated_pods: Clone::clone(&self.uncounted_terminated_pods),
+            ready: Clone::clone(&self.ready),
+        }
+    }
+}
+
+impl std::fmt::Debug for JobStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("JobStatus")
+            .field("conditions", &self.conditions)
+            .field("start_time", &self.start_time)
+            .field("completion_time", &self.completion_time)
+            .field("active", &self.active)
+            .field("succeeded", &self.succeeded)
+            .field("failed", &self.failed)
+            .field("terminating", &self.terminating)
+            .field("completed_indexes", &self.completed_indexes)
+            .field("failed_indexes", &self.failed_indexes)
+            .field("uncounted_terminated_pods", &self.uncounted_terminated_pods)
+            .field("ready", &self.ready)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(JobStatus { 1 => conditions, 2 => start_time as "startTime", 3 => completion_time as "completionTime", 4 => active, 5 => succeeded, 6 => failed, 7 => completed_indexes as "completedIndexes", 8 => uncounted_terminated_pods as "uncountedTerminatedPods", 9 => ready, 10 => failed_indexes as "failedIndexes", 11 => terminating });
 
 /// JobTemplateSpec describes the data a Job should have when created from a template
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct JobTemplateSpec {
     /// Standard object's metadata of the jobs created from this template.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
@@ -398,10 +646,28 @@ pub struct JobTemplateSpec {
     pub spec: JobSpec,
 }
 
+impl Clone for JobTemplateSpec {
+    fn clone(&self) -> Self {
+        JobTemplateSpec {
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+        }
+    }
+}
+
+impl std::fmt::Debug for JobTemplateSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("JobTemplateSpec")
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(JobTemplateSpec { 1 => metadata, 2 => spec });
 
 /// PodFailurePolicy describes how failed pods influence the backoffLimit.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PodFailurePolicy {
     /// A list of pod failure policy rules. The rules are evaluated in order.
     /// Once a rule matches a Pod failure, the remaining of the rules are ignored.
@@ -412,6 +678,22 @@ pub struct PodFailurePolicy {
     pub rules: Option<Vec<PodFailurePolicyRule>>,
 }
 
+impl Clone for PodFailurePolicy {
+    fn clone(&self) -> Self {
+        PodFailurePolicy {
+            rules: Clone::clone(&self.rules),
+        }
+    }
+}
+
+impl std::fmt::Debug for PodFailurePolicy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PodFailurePolicy")
+            .field("rules", &self.rules)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(PodFailurePolicy { 1 => rules });
 
 /// PodFailurePolicyOnExitCodesRequirement describes the requirement for handling
@@ -420,7 +702,7 @@ apimachinery::proto_message!(PodFailurePolicy { 1 => rules });
 /// represented by the .status.containerStatuses and .status.initContainerStatuses
 /// fields in the Pod status, respectively. Containers completed with success
 /// (exit code 0) are excluded from the requirement check.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PodFailurePolicyOnExitCodesRequirement {
     /// Restricts the check for exit codes to the container with the
     /// specified name. When null, the rule applies to all containers.
@@ -449,11 +731,31 @@ pub struct PodFailurePolicyOnExitCodesRequirement {
     pub values: Option<Vec<i32>>,
 }
 
+impl Clone for PodFailurePolicyOnExitCodesRequirement {
+    fn clone(&self) -> Self {
+        PodFailurePolicyOnExitCodesRequirement {
+            container_name: Clone::clone(&self.container_name),
+            operator: Clone::clone(&self.operator),
+            values: Clone::clone(&self.values),
+        }
+    }
+}
+
+impl std::fmt::Debug for PodFailurePolicyOnExitCodesRequirement {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PodFailurePolicyOnExitCodesRequirement")
+            .field("container_name", &self.container_name)
+            .field("operator", &self.operator)
+            .field("values", &self.values)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(PodFailurePolicyOnExitCodesRequirement { 1 => container_name as "containerName", 2 => operator, 3 => values });
 
 /// PodFailurePolicyOnPodConditionsPattern describes a pattern for matching
 /// an actual pod condition type.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PodFailurePolicyOnPodConditionsPattern {
     /// Specifies the required Pod condition type. To match a pod condition
     /// it is required that specified type equals the pod condition type.
@@ -464,11 +766,29 @@ pub struct PodFailurePolicyOnPodConditionsPattern {
     pub status: String,
 }
 
+impl Clone for PodFailurePolicyOnPodConditionsPattern {
+    fn clone(&self) -> Self {
+        PodFailurePolicyOnPodConditionsPattern {
+            r#type: Clone::clone(&self.r#type),
+            status: Clone::clone(&self.status),
+        }
+    }
+}
+
+impl std::fmt::Debug for PodFailurePolicyOnPodConditionsPattern {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PodFailurePolicyOnPodConditionsPattern")
+            .field("type", &self.r#type)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(PodFailurePolicyOnPodConditionsPattern { 1 => r#type as "type", 2 => status });
 
 /// PodFailurePolicyRule describes how a pod failure is handled when the requirements are met.
 /// One of onExitCodes and onPodConditions, but not both, can be used in each rule.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PodFailurePolicyRule {
     /// Specifies the action taken on a pod failure when the requirements are satisfied.
     /// Possible values are:
@@ -493,10 +813,30 @@ pub struct PodFailurePolicyRule {
     pub on_pod_conditions: Vec<PodFailurePolicyOnPodConditionsPattern>,
 }
 
+impl Clone for PodFailurePolicyRule {
+    fn clone(&self) -> Self {
+        PodFailurePolicyRule {
+            action: Clone::clone(&self.action),
+            on_exit_codes: Clone::clone(&self.on_exit_codes),
+            on_pod_conditions: Clone::clone(&self.on_pod_conditions),
+        }
+    }
+}
+
+impl std::fmt::Debug for PodFailurePolicyRule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PodFailurePolicyRule")
+            .field("action", &self.action)
+            .field("on_exit_codes", &self.on_exit_codes)
+            .field("on_pod_conditions", &self.on_pod_conditions)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(PodFailurePolicyRule { 1 => action, 2 => on_exit_codes as "onExitCodes", 3 => on_pod_conditions as "onPodConditions" });
 
 /// SuccessPolicy describes when a Job can be declared as succeeded based on the success of some indexes.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct SuccessPolicy {
     /// rules represents the list of alternative rules for the declaring the Jobs
     /// as successful before \`.status.succeeded \>= .spec.completions\`. Once any of the rules are met,
@@ -508,11 +848,27 @@ pub struct SuccessPolicy {
     pub rules: Option<Vec<SuccessPolicyRule>>,
 }
 
+impl Clone for SuccessPolicy {
+    fn clone(&self) -> Self {
+        SuccessPolicy {
+            rules: Clone::clone(&self.rules),
+        }
+    }
+}
+
+impl std::fmt::Debug for SuccessPolicy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SuccessPolicy")
+            .field("rules", &self.rules)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(SuccessPolicy { 1 => rules });
 
 /// SuccessPolicyRule describes rule for declaring a Job as succeeded.
 /// Each rule must have at least one of the "succeededIndexes" or "succeededCount" specified.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct SuccessPolicyRule {
     /// succeededIndexes specifies the set of indexes
     /// which need to be contained in the actual set of the succeeded indexes for the Job.
@@ -539,11 +895,29 @@ pub struct SuccessPolicyRule {
     pub succeeded_count: Option<i32>,
 }
 
+impl Clone for SuccessPolicyRule {
+    fn clone(&self) -> Self {
+        SuccessPolicyRule {
+            succeeded_indexes: Clone::clone(&self.succeeded_indexes),
+            succeeded_count: Clone::clone(&self.succeeded_count),
+        }
+    }
+}
+
+impl std::fmt::Debug for SuccessPolicyRule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SuccessPolicyRule")
+            .field("succeeded_indexes", &self.succeeded_indexes)
+            .field("succeeded_count", &self.succeeded_count)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(SuccessPolicyRule { 1 => succeeded_indexes as "succeededIndexes", 2 => succeeded_count as "succeededCount" });
 
 /// UncountedTerminatedPods holds UIDs of Pods that have terminated but haven't
 /// been accounted in Job status counters.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct UncountedTerminatedPods {
     /// succeeded holds UIDs of succeeded Pods.
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -551,6 +925,24 @@ pub struct UncountedTerminatedPods {
     /// failed holds UIDs of failed Pods.
     #[api(skip_serializing_if = "Vec::is_empty")]
     pub failed: Vec<String>,
+}
+
+impl Clone for UncountedTerminatedPods {
+    fn clone(&self) -> Self {
+        UncountedTerminatedPods {
+            succeeded: Clone::clone(&self.succeeded),
+            failed: Clone::clone(&self.failed),
+        }
+    }
+}
+
+impl std::fmt::Debug for UncountedTerminatedPods {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("UncountedTerminatedPods")
+            .field("succeeded", &self.succeeded)
+            .field("failed", &self.failed)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(UncountedTerminatedPods { 1 => succeeded, 2 => failed });

@@ -24,7 +24,7 @@ pub type CronJobStatus = crate::batch::v1::CronJobStatus;
 pub type JobTemplateSpec = crate::batch::v1::JobTemplateSpec;
 
 /// CronJob represents the configuration of a single cron job.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "batch", version = "v1beta1", kind = "CronJob", plural = "cronjobs", namespaced, short_names = ["cj"], categories = ["all"], verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::batch::v1::CronJob)]
@@ -46,10 +46,32 @@ pub struct CronJob {
     pub status: crate::batch::v1::CronJobStatus,
 }
 
+impl Clone for CronJob {
+    fn clone(&self) -> Self {
+        CronJob {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+            status: Clone::clone(&self.status),
+        }
+    }
+}
+
+impl std::fmt::Debug for CronJob {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CronJob")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(CronJob { 1 => metadata, 2 => spec, 3 => status });
 
 /// CronJobList is a collection of cron jobs.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "batch",
     version = "v1beta1",
@@ -70,6 +92,26 @@ pub struct CronJobList {
     /// items is the list of CronJobs.
     #[api(nullable)]
     pub items: Option<Vec<CronJob>>,
+}
+
+impl Clone for CronJobList {
+    fn clone(&self) -> Self {
+        CronJobList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for CronJobList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CronJobList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(CronJobList { 1 => metadata, 2 => items });

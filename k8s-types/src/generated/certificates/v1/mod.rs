@@ -15,7 +15,7 @@ pub type ExtraValue = Vec<String>;
 /// This API can be used to request client certificates to authenticate to kube-apiserver
 /// (with the "kubernetes.io/kube-apiserver-client" signerName),
 /// or to obtain certificates from custom non-Kubernetes signers.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "certificates.k8s.io", version = "v1", kind = "CertificateSigningRequest", plural = "certificatesigningrequests", cluster_scoped, short_names = ["csr"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct CertificateSigningRequest {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -31,10 +31,32 @@ pub struct CertificateSigningRequest {
     pub status: CertificateSigningRequestStatus,
 }
 
+impl Clone for CertificateSigningRequest {
+    fn clone(&self) -> Self {
+        CertificateSigningRequest {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+            status: Clone::clone(&self.status),
+        }
+    }
+}
+
+impl std::fmt::Debug for CertificateSigningRequest {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CertificateSigningRequest")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(CertificateSigningRequest { 1 => metadata, 2 => spec, 3 => status });
 
 /// CertificateSigningRequestCondition describes a condition of a CertificateSigningRequest object
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct CertificateSigningRequestCondition {
     /// type of the condition. Known conditions are "Approved", "Denied", and "Failed".
     ///
@@ -69,10 +91,36 @@ pub struct CertificateSigningRequestCondition {
     pub last_transition_time: apimachinery::apis::meta::v1::Time,
 }
 
+impl Clone for CertificateSigningRequestCondition {
+    fn clone(&self) -> Self {
+        CertificateSigningRequestCondition {
+            r#type: Clone::clone(&self.r#type),
+            status: Clone::clone(&self.status),
+            reason: Clone::clone(&self.reason),
+            message: Clone::clone(&self.message),
+            last_update_time: Clone::clone(&self.last_update_time),
+            last_transition_time: Clone::clone(&self.last_transition_time),
+        }
+    }
+}
+
+impl std::fmt::Debug for CertificateSigningRequestCondition {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CertificateSigningRequestCondition")
+            .field("type", &self.r#type)
+            .field("status", &self.status)
+            .field("reason", &self.reason)
+            .field("message", &self.message)
+            .field("last_update_time", &self.last_update_time)
+            .field("last_transition_time", &self.last_transition_time)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(CertificateSigningRequestCondition { 1 => r#type as "type", 2 => reason, 3 => message, 4 => last_update_time as "lastUpdateTime", 5 => last_transition_time as "lastTransitionTime", 6 => status });
 
 /// CertificateSigningRequestList is a collection of CertificateSigningRequest objects
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "certificates.k8s.io", version = "v1", kind = "CertificateSigningRequestList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct CertificateSigningRequestList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -84,10 +132,30 @@ pub struct CertificateSigningRequestList {
     pub items: Option<Vec<CertificateSigningRequest>>,
 }
 
+impl Clone for CertificateSigningRequestList {
+    fn clone(&self) -> Self {
+        CertificateSigningRequestList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for CertificateSigningRequestList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CertificateSigningRequestList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(CertificateSigningRequestList { 1 => metadata, 2 => items });
 
 /// CertificateSigningRequestSpec contains the certificate request.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct CertificateSigningRequestSpec {
     /// request contains an x509 certificate signing request encoded in a "CERTIFICATE REQUEST" PEM block.
     /// When serialized as JSON or YAML, the data is additionally base64-encoded.
@@ -168,6 +236,36 @@ pub struct CertificateSigningRequestSpec {
     pub extra: std::collections::BTreeMap<String, Vec<String>>,
 }
 
+impl Clone for CertificateSigningRequestSpec {
+    fn clone(&self) -> Self {
+        CertificateSigningRequestSpec {
+            request: Clone::clone(&self.request),
+            signer_name: Clone::clone(&self.signer_name),
+            expiration_seconds: Clone::clone(&self.expiration_seconds),
+            usages: Clone::clone(&self.usages),
+            username: Clone::clone(&self.username),
+            uid: Clone::clone(&self.uid),
+            groups: Clone::clone(&self.groups),
+            extra: Clone::clone(&self.extra),
+        }
+    }
+}
+
+impl std::fmt::Debug for CertificateSigningRequestSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CertificateSigningRequestSpec")
+            .field("request", &self.request)
+            .field("signer_name", &self.signer_name)
+            .field("expiration_seconds", &self.expiration_seconds)
+            .field("usages", &self.usages)
+            .field("username", &self.username)
+            .field("uid", &self.uid)
+            .field("groups", &self.groups)
+            .field("extra", &self.extra)
+            .finish()
+    }
+}
+
 impl apimachinery::proto::Message for CertificateSigningRequestSpec {
     fn encode_fields(&self, e: &mut apimachinery::proto::WireEncoder) {
         use apimachinery::proto::Field as _;
@@ -211,7 +309,7 @@ impl apimachinery::proto::Message for CertificateSigningRequestSpec {
 
 /// CertificateSigningRequestStatus contains conditions used to indicate
 /// approved/denied/failed status of the request, and the issued certificate.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct CertificateSigningRequestStatus {
     /// conditions applied to the request. Known conditions are "Approved", "Denied", and "Failed".
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -244,6 +342,24 @@ pub struct CertificateSigningRequestStatus {
     /// )
     #[api(skip_serializing_if = "crate::go_json::is_nil_or_empty")]
     pub certificate: Option<crate::value::ByteString>,
+}
+
+impl Clone for CertificateSigningRequestStatus {
+    fn clone(&self) -> Self {
+        CertificateSigningRequestStatus {
+            conditions: Clone::clone(&self.conditions),
+            certificate: Clone::clone(&self.certificate),
+        }
+    }
+}
+
+impl std::fmt::Debug for CertificateSigningRequestStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CertificateSigningRequestStatus")
+            .field("conditions", &self.conditions)
+            .field("certificate", &self.certificate)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(CertificateSigningRequestStatus { 1 => conditions, 2 => certificate });

@@ -24,7 +24,7 @@ pub type ClusterTrustBundleSpec = crate::certificates::v1beta1::ClusterTrustBund
 /// multiple associated ClusterTrustBundles; each is an independent set of trust
 /// anchors for that signer. Admission control is used to enforce that only users
 /// with permissions on the signer can create or modify the corresponding bundle.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "certificates.k8s.io", version = "v1alpha1", kind = "ClusterTrustBundle", plural = "clustertrustbundles", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::certificates::v1beta1::ClusterTrustBundle)]
@@ -40,10 +40,30 @@ pub struct ClusterTrustBundle {
     pub spec: crate::certificates::v1beta1::ClusterTrustBundleSpec,
 }
 
+impl Clone for ClusterTrustBundle {
+    fn clone(&self) -> Self {
+        ClusterTrustBundle {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+        }
+    }
+}
+
+impl std::fmt::Debug for ClusterTrustBundle {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ClusterTrustBundle")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ClusterTrustBundle { 1 => metadata, 2 => spec });
 
 /// ClusterTrustBundleList is a collection of ClusterTrustBundle objects
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "certificates.k8s.io",
     version = "v1alpha1",
@@ -63,6 +83,26 @@ pub struct ClusterTrustBundleList {
     /// items is a collection of ClusterTrustBundle objects
     #[api(nullable)]
     pub items: Option<Vec<ClusterTrustBundle>>,
+}
+
+impl Clone for ClusterTrustBundleList {
+    fn clone(&self) -> Self {
+        ClusterTrustBundleList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for ClusterTrustBundleList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ClusterTrustBundleList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(ClusterTrustBundleList { 1 => metadata, 2 => items });

@@ -21,7 +21,7 @@ pub type CertificateSigningRequestStatus = crate::certificates::v1::CertificateS
 pub type ExtraValue = Vec<String>;
 
 /// Describes a certificate signing request
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "certificates.k8s.io", version = "v1beta1", kind = "CertificateSigningRequest", plural = "certificatesigningrequests", cluster_scoped, short_names = ["csr"], verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::certificates::v1::CertificateSigningRequest)]
@@ -41,10 +41,32 @@ pub struct CertificateSigningRequest {
     pub status: crate::certificates::v1::CertificateSigningRequestStatus,
 }
 
+impl Clone for CertificateSigningRequest {
+    fn clone(&self) -> Self {
+        CertificateSigningRequest {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+            status: Clone::clone(&self.status),
+        }
+    }
+}
+
+impl std::fmt::Debug for CertificateSigningRequest {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CertificateSigningRequest")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(CertificateSigningRequest { 1 => metadata, 2 => spec, 3 => status });
 
 /// CertificateSigningRequestList is a collection of CertificateSigningRequest objects
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "certificates.k8s.io",
     version = "v1beta1",
@@ -66,10 +88,30 @@ pub struct CertificateSigningRequestList {
     pub items: Option<Vec<CertificateSigningRequest>>,
 }
 
+impl Clone for CertificateSigningRequestList {
+    fn clone(&self) -> Self {
+        CertificateSigningRequestList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for CertificateSigningRequestList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CertificateSigningRequestList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(CertificateSigningRequestList { 1 => metadata, 2 => items });
 
 /// CertificateSigningRequestSpec contains the certificate request.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::certificates::v1::CertificateSigningRequestSpec, nested)]
 pub struct CertificateSigningRequestSpec {
     /// Base64-encoded PKCS\#10 CSR data
@@ -163,6 +205,36 @@ pub struct CertificateSigningRequestSpec {
     pub extra: std::collections::BTreeMap<String, Vec<String>>,
 }
 
+impl Clone for CertificateSigningRequestSpec {
+    fn clone(&self) -> Self {
+        CertificateSigningRequestSpec {
+            request: Clone::clone(&self.request),
+            signer_name: Clone::clone(&self.signer_name),
+            expiration_seconds: Clone::clone(&self.expiration_seconds),
+            usages: Clone::clone(&self.usages),
+            username: Clone::clone(&self.username),
+            uid: Clone::clone(&self.uid),
+            groups: Clone::clone(&self.groups),
+            extra: Clone::clone(&self.extra),
+        }
+    }
+}
+
+impl std::fmt::Debug for CertificateSigningRequestSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CertificateSigningRequestSpec")
+            .field("request", &self.request)
+            .field("signer_name", &self.signer_name)
+            .field("expiration_seconds", &self.expiration_seconds)
+            .field("usages", &self.usages)
+            .field("username", &self.username)
+            .field("uid", &self.uid)
+            .field("groups", &self.groups)
+            .field("extra", &self.extra)
+            .finish()
+    }
+}
+
 impl apimachinery::proto::Message for CertificateSigningRequestSpec {
     fn encode_fields(&self, e: &mut apimachinery::proto::WireEncoder) {
         use apimachinery::proto::Field as _;
@@ -219,7 +291,7 @@ impl apimachinery::proto::Message for CertificateSigningRequestSpec {
 /// multiple associated ClusterTrustBundles; each is an independent set of trust
 /// anchors for that signer. Admission control is used to enforce that only users
 /// with permissions on the signer can create or modify the corresponding bundle.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "certificates.k8s.io", version = "v1beta1", kind = "ClusterTrustBundle", plural = "clustertrustbundles", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ClusterTrustBundle {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -230,10 +302,30 @@ pub struct ClusterTrustBundle {
     pub spec: ClusterTrustBundleSpec,
 }
 
+impl Clone for ClusterTrustBundle {
+    fn clone(&self) -> Self {
+        ClusterTrustBundle {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+        }
+    }
+}
+
+impl std::fmt::Debug for ClusterTrustBundle {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ClusterTrustBundle")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ClusterTrustBundle { 1 => metadata, 2 => spec });
 
 /// ClusterTrustBundleList is a collection of ClusterTrustBundle objects
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "certificates.k8s.io", version = "v1beta1", kind = "ClusterTrustBundleList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ClusterTrustBundleList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -245,10 +337,30 @@ pub struct ClusterTrustBundleList {
     pub items: Option<Vec<ClusterTrustBundle>>,
 }
 
+impl Clone for ClusterTrustBundleList {
+    fn clone(&self) -> Self {
+        ClusterTrustBundleList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for ClusterTrustBundleList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ClusterTrustBundleList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ClusterTrustBundleList { 1 => metadata, 2 => items });
 
 /// ClusterTrustBundleSpec contains the signer and trust anchors.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ClusterTrustBundleSpec {
     /// signerName indicates the associated signer, if any.
     ///
@@ -284,13 +396,31 @@ pub struct ClusterTrustBundleSpec {
     pub trust_bundle: String,
 }
 
+impl Clone for ClusterTrustBundleSpec {
+    fn clone(&self) -> Self {
+        ClusterTrustBundleSpec {
+            signer_name: Clone::clone(&self.signer_name),
+            trust_bundle: Clone::clone(&self.trust_bundle),
+        }
+    }
+}
+
+impl std::fmt::Debug for ClusterTrustBundleSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ClusterTrustBundleSpec")
+            .field("signer_name", &self.signer_name)
+            .field("trust_bundle", &self.trust_bundle)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ClusterTrustBundleSpec { 1 => signer_name as "signerName", 2 => trust_bundle as "trustBundle" });
 
 /// PodCertificateRequest encodes a pod requesting a certificate from a given
 /// signer.
 ///
 /// Kubelets use this API to implement podCertificate projected volumes
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "certificates.k8s.io", version = "v1beta1", kind = "PodCertificateRequest", plural = "podcertificaterequests", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct PodCertificateRequest {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -303,10 +433,32 @@ pub struct PodCertificateRequest {
     pub status: PodCertificateRequestStatus,
 }
 
+impl Clone for PodCertificateRequest {
+    fn clone(&self) -> Self {
+        PodCertificateRequest {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+            status: Clone::clone(&self.status),
+        }
+    }
+}
+
+impl std::fmt::Debug for PodCertificateRequest {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PodCertificateRequest")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(PodCertificateRequest { 1 => metadata, 2 => spec, 3 => status });
 
 /// PodCertificateRequestList is a collection of PodCertificateRequest objects
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "certificates.k8s.io",
     version = "v1beta1",
@@ -324,11 +476,31 @@ pub struct PodCertificateRequestList {
     pub items: Option<Vec<PodCertificateRequest>>,
 }
 
+impl Clone for PodCertificateRequestList {
+    fn clone(&self) -> Self {
+        PodCertificateRequestList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for PodCertificateRequestList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PodCertificateRequestList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(PodCertificateRequestList { 1 => metadata, 2 => items });
 
 /// PodCertificateRequestSpec describes the certificate request.  All fields are
 /// immutable after creation.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PodCertificateRequestSpec {
     /// signerName indicates the requested signer.
     ///
@@ -444,11 +616,52 @@ pub struct PodCertificateRequestSpec {
     pub unverified_user_annotations: std::collections::BTreeMap<String, String>,
 }
 
+impl Clone for PodCertificateRequestSpec {
+    fn clone(&self) -> Self {
+        PodCertificateRequestSpec {
+            signer_name: Clone::clone(&self.signer_name),
+            pod_name: Clone::clone(&self.pod_name),
+            pod_uid: Clone::clone(&self.pod_uid),
+            service_account_name: Clone::clone(&self.service_account_name),
+            service_account_uid: Clone::clone(&self.service_account_uid),
+            node_name: Clone::clone(&self.node_name),
+            node_uid: Clone::clone(&self.node_uid),
+            max_expiration_seconds: Clone::clone(&self.max_expiration_seconds),
+            pkix_public_key: Clone::clone(&self.pkix_public_key),
+            proof_of_possession: Clone::clone(&self.proof_of_possession),
+            stub_pkcs10_request: Clone::clone(&self.stub_pkcs10_request),
+            unverified_user_annotations: Clone::clone(&self.unverified_user_annotations),
+        }
+    }
+}
+
+impl std::fmt::Debug for PodCertificateRequestSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PodCertificateRequestSpec")
+            .field("signer_name", &self.signer_name)
+            .field("pod_name", &self.pod_name)
+            .field("pod_uid", &self.pod_uid)
+            .field("service_account_name", &self.service_account_name)
+            .field("service_account_uid", &self.service_account_uid)
+            .field("node_name", &self.node_name)
+            .field("node_uid", &self.node_uid)
+            .field("max_expiration_seconds", &self.max_expiration_seconds)
+            .field("pkix_public_key", &self.pkix_public_key)
+            .field("proof_of_possession", &self.proof_of_possession)
+            .field("stub_pkcs10_request", &self.stub_pkcs10_request)
+            .field(
+                "unverified_user_annotations",
+                &self.unverified_user_annotations,
+            )
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(PodCertificateRequestSpec { 1 => signer_name as "signerName", 2 => pod_name as "podName", 3 => pod_uid as "podUID", 4 => service_account_name as "serviceAccountName", 5 => service_account_uid as "serviceAccountUID", 6 => node_name as "nodeName", 7 => node_uid as "nodeUID", 8 => max_expiration_seconds as "maxExpirationSeconds", 9 => pkix_public_key as "pkixPublicKey", 10 => proof_of_possession as "proofOfPossession", 11 => unverified_user_annotations as "unverifiedUserAnnotations", 12 => stub_pkcs10_request as "stubPKCS10Request" });
 
 /// PodCertificateRequestStatus describes the status of the request, and holds
 /// the certificate data if the request is issued.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PodCertificateRequestStatus {
     /// conditions applied to the request.
     ///
@@ -502,6 +715,30 @@ pub struct PodCertificateRequestStatus {
     /// populated, it is immutable.  The signer must set this field at the same
     /// time it sets certificateChain.
     pub not_after: Option<apimachinery::apis::meta::v1::Time>,
+}
+
+impl Clone for PodCertificateRequestStatus {
+    fn clone(&self) -> Self {
+        PodCertificateRequestStatus {
+            conditions: Clone::clone(&self.conditions),
+            certificate_chain: Clone::clone(&self.certificate_chain),
+            not_before: Clone::clone(&self.not_before),
+            begin_refresh_at: Clone::clone(&self.begin_refresh_at),
+            not_after: Clone::clone(&self.not_after),
+        }
+    }
+}
+
+impl std::fmt::Debug for PodCertificateRequestStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PodCertificateRequestStatus")
+            .field("conditions", &self.conditions)
+            .field("certificate_chain", &self.certificate_chain)
+            .field("not_before", &self.not_before)
+            .field("begin_refresh_at", &self.begin_refresh_at)
+            .field("not_after", &self.not_after)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(PodCertificateRequestStatus { 1 => conditions, 2 => certificate_chain as "certificateChain", 4 => not_before as "notBefore", 5 => begin_refresh_at as "beginRefreshAt", 6 => not_after as "notAfter" });

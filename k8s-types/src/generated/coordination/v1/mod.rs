@@ -3,7 +3,7 @@
 //! `coordination.k8s.io/v1`.
 
 /// Lease defines a lease concept.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "coordination.k8s.io", version = "v1", kind = "Lease", plural = "leases", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct Lease {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -15,10 +15,30 @@ pub struct Lease {
     pub spec: LeaseSpec,
 }
 
+impl Clone for Lease {
+    fn clone(&self) -> Self {
+        Lease {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+        }
+    }
+}
+
+impl std::fmt::Debug for Lease {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Lease")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(Lease { 1 => metadata, 2 => spec });
 
 /// LeaseList is a list of Lease objects.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "coordination.k8s.io", version = "v1", kind = "LeaseList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct LeaseList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -31,10 +51,30 @@ pub struct LeaseList {
     pub items: Option<Vec<Lease>>,
 }
 
+impl Clone for LeaseList {
+    fn clone(&self) -> Self {
+        LeaseList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for LeaseList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LeaseList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(LeaseList { 1 => metadata, 2 => items });
 
 /// LeaseSpec is a specification of a Lease.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct LeaseSpec {
     /// holderIdentity contains the identity of the holder of a current lease.
     /// If Coordinated Leader Election is used, the holder identity must be
@@ -60,6 +100,34 @@ pub struct LeaseSpec {
     /// more optimal holder and should be given up.
     /// This field can only be set if Strategy is also set.
     pub preferred_holder: Option<String>,
+}
+
+impl Clone for LeaseSpec {
+    fn clone(&self) -> Self {
+        LeaseSpec {
+            holder_identity: Clone::clone(&self.holder_identity),
+            lease_duration_seconds: Clone::clone(&self.lease_duration_seconds),
+            acquire_time: Clone::clone(&self.acquire_time),
+            renew_time: Clone::clone(&self.renew_time),
+            lease_transitions: Clone::clone(&self.lease_transitions),
+            strategy: Clone::clone(&self.strategy),
+            preferred_holder: Clone::clone(&self.preferred_holder),
+        }
+    }
+}
+
+impl std::fmt::Debug for LeaseSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LeaseSpec")
+            .field("holder_identity", &self.holder_identity)
+            .field("lease_duration_seconds", &self.lease_duration_seconds)
+            .field("acquire_time", &self.acquire_time)
+            .field("renew_time", &self.renew_time)
+            .field("lease_transitions", &self.lease_transitions)
+            .field("strategy", &self.strategy)
+            .field("preferred_holder", &self.preferred_holder)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(LeaseSpec { 1 => holder_identity as "holderIdentity", 2 => lease_duration_seconds as "leaseDurationSeconds", 3 => acquire_time as "acquireTime", 4 => renew_time as "renewTime", 5 => lease_transitions as "leaseTransitions", 6 => strategy, 7 => preferred_holder as "preferredHolder" });

@@ -11,7 +11,7 @@ pub type LeaseCandidateSpec = crate::coordination::v1beta1::LeaseCandidateSpec;
 
 /// LeaseCandidate defines a candidate for a Lease object.
 /// Candidates are created such that coordinated leader election will pick the best leader from the list of candidates.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "coordination.k8s.io", version = "v1alpha2", kind = "LeaseCandidate", plural = "leasecandidates", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::coordination::v1beta1::LeaseCandidate)]
@@ -28,10 +28,30 @@ pub struct LeaseCandidate {
     pub spec: crate::coordination::v1beta1::LeaseCandidateSpec,
 }
 
+impl Clone for LeaseCandidate {
+    fn clone(&self) -> Self {
+        LeaseCandidate {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+        }
+    }
+}
+
+impl std::fmt::Debug for LeaseCandidate {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LeaseCandidate")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(LeaseCandidate { 1 => metadata, 2 => spec });
 
 /// LeaseCandidateList is a list of Lease objects.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "coordination.k8s.io",
     version = "v1alpha2",
@@ -52,6 +72,26 @@ pub struct LeaseCandidateList {
     /// items is a list of schema objects.
     #[api(nullable)]
     pub items: Option<Vec<LeaseCandidate>>,
+}
+
+impl Clone for LeaseCandidateList {
+    fn clone(&self) -> Self {
+        LeaseCandidateList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for LeaseCandidateList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LeaseCandidateList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(LeaseCandidateList { 1 => metadata, 2 => items });

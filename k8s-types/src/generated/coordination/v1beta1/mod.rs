@@ -10,7 +10,7 @@
 pub type LeaseSpec = crate::coordination::v1::LeaseSpec;
 
 /// Lease defines a lease concept.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "coordination.k8s.io", version = "v1beta1", kind = "Lease", plural = "leases", namespaced, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::coordination::v1::Lease)]
@@ -27,11 +27,31 @@ pub struct Lease {
     pub spec: crate::coordination::v1::LeaseSpec,
 }
 
+impl Clone for Lease {
+    fn clone(&self) -> Self {
+        Lease {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+        }
+    }
+}
+
+impl std::fmt::Debug for Lease {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Lease")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(Lease { 1 => metadata, 2 => spec });
 
 /// LeaseCandidate defines a candidate for a Lease object.
 /// Candidates are created such that coordinated leader election will pick the best leader from the list of candidates.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "coordination.k8s.io", version = "v1beta1", kind = "LeaseCandidate", plural = "leasecandidates", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct LeaseCandidate {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -43,10 +63,30 @@ pub struct LeaseCandidate {
     pub spec: LeaseCandidateSpec,
 }
 
+impl Clone for LeaseCandidate {
+    fn clone(&self) -> Self {
+        LeaseCandidate {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+        }
+    }
+}
+
+impl std::fmt::Debug for LeaseCandidate {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LeaseCandidate")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(LeaseCandidate { 1 => metadata, 2 => spec });
 
 /// LeaseCandidateList is a list of Lease objects.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "coordination.k8s.io", version = "v1beta1", kind = "LeaseCandidateList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct LeaseCandidateList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -59,10 +99,30 @@ pub struct LeaseCandidateList {
     pub items: Option<Vec<LeaseCandidate>>,
 }
 
+impl Clone for LeaseCandidateList {
+    fn clone(&self) -> Self {
+        LeaseCandidateList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for LeaseCandidateList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LeaseCandidateList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(LeaseCandidateList { 1 => metadata, 2 => items });
 
 /// LeaseCandidateSpec is a specification of a Lease.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct LeaseCandidateSpec {
     /// LeaseName is the name of the lease for which this candidate is contending.
     /// The limits on this field are the same as on Lease.name. Multiple lease candidates
@@ -98,10 +158,36 @@ pub struct LeaseCandidateSpec {
     pub strategy: String,
 }
 
+impl Clone for LeaseCandidateSpec {
+    fn clone(&self) -> Self {
+        LeaseCandidateSpec {
+            lease_name: Clone::clone(&self.lease_name),
+            ping_time: Clone::clone(&self.ping_time),
+            renew_time: Clone::clone(&self.renew_time),
+            binary_version: Clone::clone(&self.binary_version),
+            emulation_version: Clone::clone(&self.emulation_version),
+            strategy: Clone::clone(&self.strategy),
+        }
+    }
+}
+
+impl std::fmt::Debug for LeaseCandidateSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LeaseCandidateSpec")
+            .field("lease_name", &self.lease_name)
+            .field("ping_time", &self.ping_time)
+            .field("renew_time", &self.renew_time)
+            .field("binary_version", &self.binary_version)
+            .field("emulation_version", &self.emulation_version)
+            .field("strategy", &self.strategy)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(LeaseCandidateSpec { 1 => lease_name as "leaseName", 2 => ping_time as "pingTime", 3 => renew_time as "renewTime", 4 => binary_version as "binaryVersion", 5 => emulation_version as "emulationVersion", 6 => strategy });
 
 /// LeaseList is a list of Lease objects.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "coordination.k8s.io",
     version = "v1beta1",
@@ -122,6 +208,26 @@ pub struct LeaseList {
     /// items is a list of schema objects.
     #[api(nullable)]
     pub items: Option<Vec<Lease>>,
+}
+
+impl Clone for LeaseList {
+    fn clone(&self) -> Self {
+        LeaseList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for LeaseList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LeaseList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(LeaseList { 1 => metadata, 2 => items });

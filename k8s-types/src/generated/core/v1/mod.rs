@@ -8,7 +8,7 @@
 /// must also be in the same AWS zone as the kubelet. An AWS EBS disk
 /// can only be mounted as read/write once. AWS EBS volumes support
 /// ownership management and SELinux relabeling.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct AWSElasticBlockStoreVolumeSource {
     /// volumeID is unique ID of the persistent disk resource in AWS (Amazon EBS volume).
     /// More info: <https://kubernetes.io/docs/concepts/storage/volumes#awselasticblockstore>
@@ -33,10 +33,32 @@ pub struct AWSElasticBlockStoreVolumeSource {
     pub read_only: bool,
 }
 
+impl Clone for AWSElasticBlockStoreVolumeSource {
+    fn clone(&self) -> Self {
+        AWSElasticBlockStoreVolumeSource {
+            volume_id: Clone::clone(&self.volume_id),
+            fs_type: Clone::clone(&self.fs_type),
+            partition: Clone::clone(&self.partition),
+            read_only: Clone::clone(&self.read_only),
+        }
+    }
+}
+
+impl std::fmt::Debug for AWSElasticBlockStoreVolumeSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AWSElasticBlockStoreVolumeSource")
+            .field("volume_id", &self.volume_id)
+            .field("fs_type", &self.fs_type)
+            .field("partition", &self.partition)
+            .field("read_only", &self.read_only)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(AWSElasticBlockStoreVolumeSource { 1 => volume_id as "volumeID", 2 => fs_type as "fsType", 3 => partition, 4 => read_only as "readOnly" });
 
 /// Affinity is a group of affinity scheduling rules.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct Affinity {
     /// Describes node affinity scheduling rules for the pod.
     pub node_affinity: Option<NodeAffinity>,
@@ -46,10 +68,30 @@ pub struct Affinity {
     pub pod_anti_affinity: Option<PodAntiAffinity>,
 }
 
+impl Clone for Affinity {
+    fn clone(&self) -> Self {
+        Affinity {
+            node_affinity: Clone::clone(&self.node_affinity),
+            pod_affinity: Clone::clone(&self.pod_affinity),
+            pod_anti_affinity: Clone::clone(&self.pod_anti_affinity),
+        }
+    }
+}
+
+impl std::fmt::Debug for Affinity {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Affinity")
+            .field("node_affinity", &self.node_affinity)
+            .field("pod_affinity", &self.pod_affinity)
+            .field("pod_anti_affinity", &self.pod_anti_affinity)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(Affinity { 1 => node_affinity as "nodeAffinity", 2 => pod_affinity as "podAffinity", 3 => pod_anti_affinity as "podAntiAffinity" });
 
 /// AppArmorProfile defines a pod or container's AppArmor settings.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct AppArmorProfile {
     /// type indicates which kind of AppArmor profile will be applied.
     /// Valid options are:
@@ -64,10 +106,28 @@ pub struct AppArmorProfile {
     pub localhost_profile: Option<String>,
 }
 
+impl Clone for AppArmorProfile {
+    fn clone(&self) -> Self {
+        AppArmorProfile {
+            r#type: Clone::clone(&self.r#type),
+            localhost_profile: Clone::clone(&self.localhost_profile),
+        }
+    }
+}
+
+impl std::fmt::Debug for AppArmorProfile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AppArmorProfile")
+            .field("type", &self.r#type)
+            .field("localhost_profile", &self.localhost_profile)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(AppArmorProfile { 1 => r#type as "type", 2 => localhost_profile as "localhostProfile" });
 
 /// AttachedVolume describes a volume attached to a node
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct AttachedVolume {
     /// Name of the attached volume
     pub name: String,
@@ -75,12 +135,30 @@ pub struct AttachedVolume {
     pub device_path: String,
 }
 
+impl Clone for AttachedVolume {
+    fn clone(&self) -> Self {
+        AttachedVolume {
+            name: Clone::clone(&self.name),
+            device_path: Clone::clone(&self.device_path),
+        }
+    }
+}
+
+impl std::fmt::Debug for AttachedVolume {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AttachedVolume")
+            .field("name", &self.name)
+            .field("device_path", &self.device_path)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(AttachedVolume { 1 => name, 2 => device_path as "devicePath" });
 
 /// AvoidPods describes pods that should avoid this node. This is the value for a
 /// Node annotation with key scheduler.alpha.kubernetes.io/preferAvoidPods and
 /// will eventually become a field of NodeStatus.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct AvoidPods {
     /// Bounded-sized list of signatures of pods that should avoid this node, sorted
     /// in timestamp order from oldest to newest. Size of the slice is unspecified.
@@ -88,10 +166,26 @@ pub struct AvoidPods {
     pub prefer_avoid_pods: Vec<PreferAvoidPodsEntry>,
 }
 
+impl Clone for AvoidPods {
+    fn clone(&self) -> Self {
+        AvoidPods {
+            prefer_avoid_pods: Clone::clone(&self.prefer_avoid_pods),
+        }
+    }
+}
+
+impl std::fmt::Debug for AvoidPods {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AvoidPods")
+            .field("prefer_avoid_pods", &self.prefer_avoid_pods)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(AvoidPods { 1 => prefer_avoid_pods as "preferAvoidPods" });
 
 /// AzureDisk represents an Azure Data Disk mount on the host and bind mount to the pod.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct AzureDiskVolumeSource {
     /// diskName is the Name of the data disk in the blob storage
     pub disk_name: String,
@@ -111,10 +205,36 @@ pub struct AzureDiskVolumeSource {
     pub kind: Option<String>,
 }
 
+impl Clone for AzureDiskVolumeSource {
+    fn clone(&self) -> Self {
+        AzureDiskVolumeSource {
+            disk_name: Clone::clone(&self.disk_name),
+            disk_uri: Clone::clone(&self.disk_uri),
+            caching_mode: Clone::clone(&self.caching_mode),
+            fs_type: Clone::clone(&self.fs_type),
+            read_only: Clone::clone(&self.read_only),
+            kind: Clone::clone(&self.kind),
+        }
+    }
+}
+
+impl std::fmt::Debug for AzureDiskVolumeSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AzureDiskVolumeSource")
+            .field("disk_name", &self.disk_name)
+            .field("disk_uri", &self.disk_uri)
+            .field("caching_mode", &self.caching_mode)
+            .field("fs_type", &self.fs_type)
+            .field("read_only", &self.read_only)
+            .field("kind", &self.kind)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(AzureDiskVolumeSource { 1 => disk_name as "diskName", 2 => disk_uri as "diskURI", 3 => caching_mode as "cachingMode", 4 => fs_type as "fsType", 5 => read_only as "readOnly", 6 => kind });
 
 /// AzureFile represents an Azure File Service mount on the host and bind mount to the pod.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct AzureFilePersistentVolumeSource {
     /// secretName is the name of secret that contains Azure Storage Account Name and Key
     pub secret_name: String,
@@ -130,10 +250,32 @@ pub struct AzureFilePersistentVolumeSource {
     pub secret_namespace: Option<String>,
 }
 
+impl Clone for AzureFilePersistentVolumeSource {
+    fn clone(&self) -> Self {
+        AzureFilePersistentVolumeSource {
+            secret_name: Clone::clone(&self.secret_name),
+            share_name: Clone::clone(&self.share_name),
+            read_only: Clone::clone(&self.read_only),
+            secret_namespace: Clone::clone(&self.secret_namespace),
+        }
+    }
+}
+
+impl std::fmt::Debug for AzureFilePersistentVolumeSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AzureFilePersistentVolumeSource")
+            .field("secret_name", &self.secret_name)
+            .field("share_name", &self.share_name)
+            .field("read_only", &self.read_only)
+            .field("secret_namespace", &self.secret_namespace)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(AzureFilePersistentVolumeSource { 1 => secret_name as "secretName", 2 => share_name as "shareName", 3 => read_only as "readOnly", 4 => secret_namespace as "secretNamespace" });
 
 /// AzureFile represents an Azure File Service mount on the host and bind mount to the pod.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct AzureFileVolumeSource {
     /// secretName is the  name of secret that contains Azure Storage Account Name and Key
     pub secret_name: String,
@@ -145,10 +287,30 @@ pub struct AzureFileVolumeSource {
     pub read_only: bool,
 }
 
+impl Clone for AzureFileVolumeSource {
+    fn clone(&self) -> Self {
+        AzureFileVolumeSource {
+            secret_name: Clone::clone(&self.secret_name),
+            share_name: Clone::clone(&self.share_name),
+            read_only: Clone::clone(&self.read_only),
+        }
+    }
+}
+
+impl std::fmt::Debug for AzureFileVolumeSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AzureFileVolumeSource")
+            .field("secret_name", &self.secret_name)
+            .field("share_name", &self.share_name)
+            .field("read_only", &self.read_only)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(AzureFileVolumeSource { 1 => secret_name as "secretName", 2 => share_name as "shareName", 3 => read_only as "readOnly" });
 
 /// Binding ties one object to another; for example, a pod is bound to a node by a scheduler.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(version = "v1", kind = "Binding", plural = "bindings", namespaced, verbs = ["create"], omit_empty_type_meta, protobuf)]
 pub struct Binding {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -160,10 +322,30 @@ pub struct Binding {
     pub target: ObjectReference,
 }
 
+impl Clone for Binding {
+    fn clone(&self) -> Self {
+        Binding {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            target: Clone::clone(&self.target),
+        }
+    }
+}
+
+impl std::fmt::Debug for Binding {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Binding")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("target", &self.target)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(Binding { 1 => metadata, 2 => target });
 
 /// Represents storage that is managed by an external CSI volume driver
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct CSIPersistentVolumeSource {
     /// driver is the name of the driver to use for this volume.
     /// Required.
@@ -215,10 +397,50 @@ pub struct CSIPersistentVolumeSource {
     pub node_expand_secret_ref: Option<SecretReference>,
 }
 
+impl Clone for CSIPersistentVolumeSource {
+    fn clone(&self) -> Self {
+        CSIPersistentVolumeSource {
+            driver: Clone::clone(&self.driver),
+            volume_handle: Clone::clone(&self.volume_handle),
+            read_only: Clone::clone(&self.read_only),
+            fs_type: Clone::clone(&self.fs_type),
+            volume_attributes: Clone::clone(&self.volume_attributes),
+            controller_publish_secret_ref: Clone::clone(&self.controller_publish_secret_ref),
+            node_stage_secret_ref: Clone::clone(&self.node_stage_secret_ref),
+            node_publish_secret_ref: Clone::clone(&self.node_publish_secret_ref),
+            controller_expand_secret_ref: Clone::clone(&self.controller_expand_secret_ref),
+            node_expand_secret_ref: Clone::clone(&self.node_expand_secret_ref),
+        }
+    }
+}
+
+impl std::fmt::Debug for CSIPersistentVolumeSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CSIPersistentVolumeSource")
+            .field("driver", &self.driver)
+            .field("volume_handle", &self.volume_handle)
+            .field("read_only", &self.read_only)
+            .field("fs_type", &self.fs_type)
+            .field("volume_attributes", &self.volume_attributes)
+            .field(
+                "controller_publish_secret_ref",
+                &self.controller_publish_secret_ref,
+            )
+            .field("node_stage_secret_ref", &self.node_stage_secret_ref)
+            .field("node_publish_secret_ref", &self.node_publish_secret_ref)
+            .field(
+                "controller_expand_secret_ref",
+                &self.controller_expand_secret_ref,
+            )
+            .field("node_expand_secret_ref", &self.node_expand_secret_ref)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(CSIPersistentVolumeSource { 1 => driver, 2 => volume_handle as "volumeHandle", 3 => read_only as "readOnly", 4 => fs_type as "fsType", 5 => volume_attributes as "volumeAttributes", 6 => controller_publish_secret_ref as "controllerPublishSecretRef", 7 => node_stage_secret_ref as "nodeStageSecretRef", 8 => node_publish_secret_ref as "nodePublishSecretRef", 9 => controller_expand_secret_ref as "controllerExpandSecretRef", 10 => node_expand_secret_ref as "nodeExpandSecretRef" });
 
 /// Represents a source location of a volume to mount, managed by an external CSI driver
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct CSIVolumeSource {
     /// driver is the name of the CSI driver that handles this volume.
     /// Consult with your admin for the correct name as registered in the cluster.
@@ -242,10 +464,34 @@ pub struct CSIVolumeSource {
     pub node_publish_secret_ref: Option<LocalObjectReference>,
 }
 
+impl Clone for CSIVolumeSource {
+    fn clone(&self) -> Self {
+        CSIVolumeSource {
+            driver: Clone::clone(&self.driver),
+            read_only: Clone::clone(&self.read_only),
+            fs_type: Clone::clone(&self.fs_type),
+            volume_attributes: Clone::clone(&self.volume_attributes),
+            node_publish_secret_ref: Clone::clone(&self.node_publish_secret_ref),
+        }
+    }
+}
+
+impl std::fmt::Debug for CSIVolumeSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CSIVolumeSource")
+            .field("driver", &self.driver)
+            .field("read_only", &self.read_only)
+            .field("fs_type", &self.fs_type)
+            .field("volume_attributes", &self.volume_attributes)
+            .field("node_publish_secret_ref", &self.node_publish_secret_ref)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(CSIVolumeSource { 1 => driver, 2 => read_only as "readOnly", 3 => fs_type as "fsType", 4 => volume_attributes as "volumeAttributes", 5 => node_publish_secret_ref as "nodePublishSecretRef" });
 
 /// Adds and removes POSIX capabilities from running containers.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct Capabilities {
     /// Added capabilities
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -255,11 +501,29 @@ pub struct Capabilities {
     pub drop: Vec<String>,
 }
 
+impl Clone for Capabilities {
+    fn clone(&self) -> Self {
+        Capabilities {
+            add: Clone::clone(&self.add),
+            drop: Clone::clone(&self.drop),
+        }
+    }
+}
+
+impl std::fmt::Debug for Capabilities {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Capabilities")
+            .field("add", &self.add)
+            .field("drop", &self.drop)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(Capabilities { 1 => add, 2 => drop });
 
 /// Represents a Ceph Filesystem mount that lasts the lifetime of a pod
 /// Cephfs volumes do not support ownership management or SELinux relabeling.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct CephFSPersistentVolumeSource {
     /// monitors is Required: Monitors is a collection of Ceph monitors
     /// More info: <https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it>
@@ -286,11 +550,37 @@ pub struct CephFSPersistentVolumeSource {
     pub read_only: bool,
 }
 
+impl Clone for CephFSPersistentVolumeSource {
+    fn clone(&self) -> Self {
+        CephFSPersistentVolumeSource {
+            monitors: Clone::clone(&self.monitors),
+            path: Clone::clone(&self.path),
+            user: Clone::clone(&self.user),
+            secret_file: Clone::clone(&self.secret_file),
+            secret_ref: Clone::clone(&self.secret_ref),
+            read_only: Clone::clone(&self.read_only),
+        }
+    }
+}
+
+impl std::fmt::Debug for CephFSPersistentVolumeSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CephFSPersistentVolumeSource")
+            .field("monitors", &self.monitors)
+            .field("path", &self.path)
+            .field("user", &self.user)
+            .field("secret_file", &self.secret_file)
+            .field("secret_ref", &self.secret_ref)
+            .field("read_only", &self.read_only)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(CephFSPersistentVolumeSource { 1 => monitors, 2 => path, 3 => user, 4 => secret_file as "secretFile", 5 => secret_ref as "secretRef", 6 => read_only as "readOnly" });
 
 /// Represents a Ceph Filesystem mount that lasts the lifetime of a pod
 /// Cephfs volumes do not support ownership management or SELinux relabeling.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct CephFSVolumeSource {
     /// monitors is Required: Monitors is a collection of Ceph monitors
     /// More info: <https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it>
@@ -317,13 +607,39 @@ pub struct CephFSVolumeSource {
     pub read_only: bool,
 }
 
+impl Clone for CephFSVolumeSource {
+    fn clone(&self) -> Self {
+        CephFSVolumeSource {
+            monitors: Clone::clone(&self.monitors),
+            path: Clone::clone(&self.path),
+            user: Clone::clone(&self.user),
+            secret_file: Clone::clone(&self.secret_file),
+            secret_ref: Clone::clone(&self.secret_ref),
+            read_only: Clone::clone(&self.read_only),
+        }
+    }
+}
+
+impl std::fmt::Debug for CephFSVolumeSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CephFSVolumeSource")
+            .field("monitors", &self.monitors)
+            .field("path", &self.path)
+            .field("user", &self.user)
+            .field("secret_file", &self.secret_file)
+            .field("secret_ref", &self.secret_ref)
+            .field("read_only", &self.read_only)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(CephFSVolumeSource { 1 => monitors, 2 => path, 3 => user, 4 => secret_file as "secretFile", 5 => secret_ref as "secretRef", 6 => read_only as "readOnly" });
 
 /// Represents a cinder volume resource in Openstack.
 /// A Cinder volume must exist before mounting to a container.
 /// The volume must also be in the same region as the kubelet.
 /// Cinder volumes support ownership management and SELinux relabeling.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct CinderPersistentVolumeSource {
     /// volumeID used to identify the volume in cinder.
     /// More info: <https://examples.k8s.io/mysql-cinder-pd/README.md>
@@ -345,13 +661,35 @@ pub struct CinderPersistentVolumeSource {
     pub secret_ref: Option<SecretReference>,
 }
 
+impl Clone for CinderPersistentVolumeSource {
+    fn clone(&self) -> Self {
+        CinderPersistentVolumeSource {
+            volume_id: Clone::clone(&self.volume_id),
+            fs_type: Clone::clone(&self.fs_type),
+            read_only: Clone::clone(&self.read_only),
+            secret_ref: Clone::clone(&self.secret_ref),
+        }
+    }
+}
+
+impl std::fmt::Debug for CinderPersistentVolumeSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CinderPersistentVolumeSource")
+            .field("volume_id", &self.volume_id)
+            .field("fs_type", &self.fs_type)
+            .field("read_only", &self.read_only)
+            .field("secret_ref", &self.secret_ref)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(CinderPersistentVolumeSource { 1 => volume_id as "volumeID", 2 => fs_type as "fsType", 3 => read_only as "readOnly", 4 => secret_ref as "secretRef" });
 
 /// Represents a cinder volume resource in Openstack.
 /// A Cinder volume must exist before mounting to a container.
 /// The volume must also be in the same region as the kubelet.
 /// Cinder volumes support ownership management and SELinux relabeling.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct CinderVolumeSource {
     /// volumeID used to identify the volume in cinder.
     /// More info: <https://examples.k8s.io/mysql-cinder-pd/README.md>
@@ -373,10 +711,32 @@ pub struct CinderVolumeSource {
     pub secret_ref: Option<LocalObjectReference>,
 }
 
+impl Clone for CinderVolumeSource {
+    fn clone(&self) -> Self {
+        CinderVolumeSource {
+            volume_id: Clone::clone(&self.volume_id),
+            fs_type: Clone::clone(&self.fs_type),
+            read_only: Clone::clone(&self.read_only),
+            secret_ref: Clone::clone(&self.secret_ref),
+        }
+    }
+}
+
+impl std::fmt::Debug for CinderVolumeSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CinderVolumeSource")
+            .field("volume_id", &self.volume_id)
+            .field("fs_type", &self.fs_type)
+            .field("read_only", &self.read_only)
+            .field("secret_ref", &self.secret_ref)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(CinderVolumeSource { 1 => volume_id as "volumeID", 2 => fs_type as "fsType", 3 => read_only as "readOnly", 4 => secret_ref as "secretRef" });
 
 /// ClientIPConfig represents the configurations of Client IP based session affinity.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ClientIPConfig {
     /// timeoutSeconds specifies the seconds of ClientIP type session sticky time.
     /// The value must be \>0 && \<=86400(for 1 day) if ServiceAffinity == "ClientIP".
@@ -384,12 +744,28 @@ pub struct ClientIPConfig {
     pub timeout_seconds: Option<i32>,
 }
 
+impl Clone for ClientIPConfig {
+    fn clone(&self) -> Self {
+        ClientIPConfig {
+            timeout_seconds: Clone::clone(&self.timeout_seconds),
+        }
+    }
+}
+
+impl std::fmt::Debug for ClientIPConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ClientIPConfig")
+            .field("timeout_seconds", &self.timeout_seconds)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ClientIPConfig { 1 => timeout_seconds as "timeoutSeconds" });
 
 /// ClusterTrustBundleProjection describes how to select a set of
 /// ClusterTrustBundle objects and project their contents into the pod
 /// filesystem.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ClusterTrustBundleProjection {
     /// Select a single ClusterTrustBundle by object name.  Mutually-exclusive
     /// with signerName and labelSelector.
@@ -413,10 +789,34 @@ pub struct ClusterTrustBundleProjection {
     pub path: String,
 }
 
+impl Clone for ClusterTrustBundleProjection {
+    fn clone(&self) -> Self {
+        ClusterTrustBundleProjection {
+            name: Clone::clone(&self.name),
+            signer_name: Clone::clone(&self.signer_name),
+            label_selector: Clone::clone(&self.label_selector),
+            optional: Clone::clone(&self.optional),
+            path: Clone::clone(&self.path),
+        }
+    }
+}
+
+impl std::fmt::Debug for ClusterTrustBundleProjection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ClusterTrustBundleProjection")
+            .field("name", &self.name)
+            .field("signer_name", &self.signer_name)
+            .field("label_selector", &self.label_selector)
+            .field("optional", &self.optional)
+            .field("path", &self.path)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ClusterTrustBundleProjection { 1 => name, 2 => signer_name as "signerName", 3 => label_selector as "labelSelector", 4 => path, 5 => optional });
 
 /// Information about the condition of a component.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ComponentCondition {
     /// Type of condition for a component.
     /// Valid value: "Healthy"
@@ -434,11 +834,33 @@ pub struct ComponentCondition {
     pub error: String,
 }
 
+impl Clone for ComponentCondition {
+    fn clone(&self) -> Self {
+        ComponentCondition {
+            r#type: Clone::clone(&self.r#type),
+            status: Clone::clone(&self.status),
+            message: Clone::clone(&self.message),
+            error: Clone::clone(&self.error),
+        }
+    }
+}
+
+impl std::fmt::Debug for ComponentCondition {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ComponentCondition")
+            .field("type", &self.r#type)
+            .field("status", &self.status)
+            .field("message", &self.message)
+            .field("error", &self.error)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ComponentCondition { 1 => r#type as "type", 2 => status, 3 => message, 4 => error });
 
 /// ComponentStatus (and ComponentStatusList) holds the cluster validation info.
 /// Deprecated: This API is deprecated in v1.19+
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(version = "v1", kind = "ComponentStatus", plural = "componentstatuses", cluster_scoped, short_names = ["cs"], verbs = ["get", "list"], omit_empty_type_meta, protobuf)]
 pub struct ComponentStatus {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -451,11 +873,31 @@ pub struct ComponentStatus {
     pub conditions: Vec<ComponentCondition>,
 }
 
+impl Clone for ComponentStatus {
+    fn clone(&self) -> Self {
+        ComponentStatus {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            conditions: Clone::clone(&self.conditions),
+        }
+    }
+}
+
+impl std::fmt::Debug for ComponentStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ComponentStatus")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("conditions", &self.conditions)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ComponentStatus { 1 => metadata, 2 => conditions });
 
 /// Status of all the conditions for the component as a list of ComponentStatus objects.
 /// Deprecated: This API is deprecated in v1.19+
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     version = "v1",
     kind = "ComponentStatusList",
@@ -473,10 +915,30 @@ pub struct ComponentStatusList {
     pub items: Option<Vec<ComponentStatus>>,
 }
 
+impl Clone for ComponentStatusList {
+    fn clone(&self) -> Self {
+        ComponentStatusList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for ComponentStatusList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ComponentStatusList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ComponentStatusList { 1 => metadata, 2 => items });
 
 /// ConfigMap holds configuration data for pods to consume.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(version = "v1", kind = "ConfigMap", plural = "configmaps", namespaced, short_names = ["cm"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct ConfigMap {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -507,6 +969,30 @@ pub struct ConfigMap {
     pub binary_data: std::collections::BTreeMap<String, crate::value::ByteString>,
 }
 
+impl Clone for ConfigMap {
+    fn clone(&self) -> Self {
+        ConfigMap {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            immutable: Clone::clone(&self.immutable),
+            data: Clone::clone(&self.data),
+            binary_data: Clone::clone(&self.binary_data),
+        }
+    }
+}
+
+impl std::fmt::Debug for ConfigMap {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ConfigMap")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("immutable", &self.immutable)
+            .field("data", &self.data)
+            .field("binary_data", &self.binary_data)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ConfigMap { 1 => metadata, 2 => data, 3 => binary_data as "binaryData", 4 => immutable });
 
 /// ConfigMapEnvSource selects a ConfigMap to populate the environment
@@ -514,7 +1000,7 @@ apimachinery::proto_message!(ConfigMap { 1 => metadata, 2 => data, 3 => binary_d
 ///
 /// The contents of the target ConfigMap's Data field will represent the
 /// key-value pairs as environment variables.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ConfigMapEnvSource {
     /// Name of the referent.
     /// This field is effectively required, but due to backwards compatibility is
@@ -526,6 +1012,24 @@ pub struct ConfigMapEnvSource {
     pub name: String,
     /// Specify whether the ConfigMap must be defined
     pub optional: Option<bool>,
+}
+
+impl Clone for ConfigMapEnvSource {
+    fn clone(&self) -> Self {
+        ConfigMapEnvSource {
+            name: Clone::clone(&self.name),
+            optional: Clone::clone(&self.optional),
+        }
+    }
+}
+
+impl std::fmt::Debug for ConfigMapEnvSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ConfigMapEnvSource")
+            .field("name", &self.name)
+            .field("optional", &self.optional)
+            .finish()
+    }
 }
 
 impl apimachinery::proto::Message for ConfigMapEnvSource {
@@ -562,7 +1066,7 @@ impl apimachinery::proto::Message for ConfigMapEnvSource {
 }
 
 /// Selects a key from a ConfigMap.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ConfigMapKeySelector {
     /// Name of the referent.
     /// This field is effectively required, but due to backwards compatibility is
@@ -576,6 +1080,26 @@ pub struct ConfigMapKeySelector {
     pub key: String,
     /// Specify whether the ConfigMap or its key must be defined
     pub optional: Option<bool>,
+}
+
+impl Clone for ConfigMapKeySelector {
+    fn clone(&self) -> Self {
+        ConfigMapKeySelector {
+            name: Clone::clone(&self.name),
+            key: Clone::clone(&self.key),
+            optional: Clone::clone(&self.optional),
+        }
+    }
+}
+
+impl std::fmt::Debug for ConfigMapKeySelector {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ConfigMapKeySelector")
+            .field("name", &self.name)
+            .field("key", &self.key)
+            .field("optional", &self.optional)
+            .finish()
+    }
 }
 
 impl apimachinery::proto::Message for ConfigMapKeySelector {
@@ -614,7 +1138,7 @@ impl apimachinery::proto::Message for ConfigMapKeySelector {
 }
 
 /// ConfigMapList is a resource containing a list of ConfigMap objects.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(version = "v1", kind = "ConfigMapList", omit_empty_type_meta, protobuf)]
 pub struct ConfigMapList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -626,11 +1150,31 @@ pub struct ConfigMapList {
     pub items: Option<Vec<ConfigMap>>,
 }
 
+impl Clone for ConfigMapList {
+    fn clone(&self) -> Self {
+        ConfigMapList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for ConfigMapList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ConfigMapList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ConfigMapList { 1 => metadata, 2 => items });
 
 /// ConfigMapNodeConfigSource contains the information to reference a ConfigMap as a config source for the Node.
 /// This API is deprecated since 1.22: <https://git.k8s.io/enhancements/keps/sig-node/281-dynamic-kubelet-configuration>
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ConfigMapNodeConfigSource {
     /// Namespace is the metadata.namespace of the referenced ConfigMap.
     /// This field is required in all cases.
@@ -651,6 +1195,30 @@ pub struct ConfigMapNodeConfigSource {
     pub kubelet_config_key: String,
 }
 
+impl Clone for ConfigMapNodeConfigSource {
+    fn clone(&self) -> Self {
+        ConfigMapNodeConfigSource {
+            namespace: Clone::clone(&self.namespace),
+            name: Clone::clone(&self.name),
+            uid: Clone::clone(&self.uid),
+            resource_version: Clone::clone(&self.resource_version),
+            kubelet_config_key: Clone::clone(&self.kubelet_config_key),
+        }
+    }
+}
+
+impl std::fmt::Debug for ConfigMapNodeConfigSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ConfigMapNodeConfigSource")
+            .field("namespace", &self.namespace)
+            .field("name", &self.name)
+            .field("uid", &self.uid)
+            .field("resource_version", &self.resource_version)
+            .field("kubelet_config_key", &self.kubelet_config_key)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ConfigMapNodeConfigSource { 1 => namespace, 2 => name, 3 => uid, 4 => resource_version as "resourceVersion", 5 => kubelet_config_key as "kubeletConfigKey" });
 
 /// Adapts a ConfigMap into a projected volume.
@@ -660,7 +1228,7 @@ apimachinery::proto_message!(ConfigMapNodeConfigSource { 1 => namespace, 2 => na
 /// unless the items element is populated with specific mappings of keys to paths.
 /// Note that this is identical to a configmap volume source without the default
 /// mode.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ConfigMapProjection {
     /// Name of the referent.
     /// This field is effectively required, but due to backwards compatibility is
@@ -681,6 +1249,26 @@ pub struct ConfigMapProjection {
     pub items: Vec<KeyToPath>,
     /// optional specify whether the ConfigMap or its keys must be defined
     pub optional: Option<bool>,
+}
+
+impl Clone for ConfigMapProjection {
+    fn clone(&self) -> Self {
+        ConfigMapProjection {
+            name: Clone::clone(&self.name),
+            items: Clone::clone(&self.items),
+            optional: Clone::clone(&self.optional),
+        }
+    }
+}
+
+impl std::fmt::Debug for ConfigMapProjection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ConfigMapProjection")
+            .field("name", &self.name)
+            .field("items", &self.items)
+            .field("optional", &self.optional)
+            .finish()
+    }
 }
 
 impl apimachinery::proto::Message for ConfigMapProjection {
@@ -724,7 +1312,7 @@ impl apimachinery::proto::Message for ConfigMapProjection {
 /// volume as files using the keys in the Data field as the file names, unless
 /// the items element is populated with specific mappings of keys to paths.
 /// ConfigMap volumes support ownership management and SELinux relabeling.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ConfigMapVolumeSource {
     /// Name of the referent.
     /// This field is effectively required, but due to backwards compatibility is
@@ -753,6 +1341,28 @@ pub struct ConfigMapVolumeSource {
     pub default_mode: Option<i32>,
     /// optional specify whether the ConfigMap or its keys must be defined
     pub optional: Option<bool>,
+}
+
+impl Clone for ConfigMapVolumeSource {
+    fn clone(&self) -> Self {
+        ConfigMapVolumeSource {
+            name: Clone::clone(&self.name),
+            items: Clone::clone(&self.items),
+            default_mode: Clone::clone(&self.default_mode),
+            optional: Clone::clone(&self.optional),
+        }
+    }
+}
+
+impl std::fmt::Debug for ConfigMapVolumeSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ConfigMapVolumeSource")
+            .field("name", &self.name)
+            .field("items", &self.items)
+            .field("default_mode", &self.default_mode)
+            .field("optional", &self.optional)
+            .finish()
+    }
 }
 
 impl apimachinery::proto::Message for ConfigMapVolumeSource {
@@ -795,7 +1405,7 @@ impl apimachinery::proto::Message for ConfigMapVolumeSource {
 }
 
 /// A single application container that you want to run within a pod.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct Container {
     /// Name of the container specified as a DNS\_LABEL.
     /// Each container in a pod must have a unique name (DNS\_LABEL).
@@ -968,11 +1578,78 @@ pub struct Container {
     pub tty: bool,
 }
 
+impl Clone for Container {
+    fn clone(&self) -> Self {
+        Container {
+            name: Clone::clone(&self.name),
+            image: Clone::clone(&self.image),
+            command: Clone::clone(&self.command),
+            args: Clone::clone(&self.args),
+            working_dir: Clone::clone(&self.working_dir),
+            ports: Clone::clone(&self.ports),
+            env_from: Clone::clone(&self.env_from),
+            env: Clone::clone(&self.env),
+            resources: Clone::clone(&self.resources),
+            resize_policy: Clone::clone(&self.resize_policy),
+            restart_policy: Clone::clone(&self.restart_policy),
+            restart_policy_rules: Clone::clone(&self.restart_policy_rules),
+            volume_mounts: Clone::clone(&self.volume_mounts),
+            volume_devices: Clone::clone(&self.volume_devices),
+            liveness_probe: Clone::clone(&self.liveness_probe),
+            readiness_probe: Clone::clone(&self.readiness_probe),
+            startup_probe: Clone::clone(&self.startup_probe),
+            lifecycle: Clone::clone(&self.lifecycle),
+            termination_message_path: Clone::clone(&self.termination_message_path),
+            termination_message_policy: Clone::clone(&self.termination_message_policy),
+            image_pull_policy: Clone::clone(&self.image_pull_policy),
+            security_context: Clone::clone(&self.security_context),
+            stdin: Clone::clone(&self.stdin),
+            stdin_once: Clone::clone(&self.stdin_once),
+            tty: Clone::clone(&self.tty),
+        }
+    }
+}
+
+impl std::fmt::Debug for Container {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Container")
+            .field("name", &self.name)
+            .field("image", &self.image)
+            .field("command", &self.command)
+            .field("args", &self.args)
+            .field("working_dir", &self.working_dir)
+            .field("ports", &self.ports)
+            .field("env_from", &self.env_from)
+            .field("env", &self.env)
+            .field("resources", &self.resources)
+            .field("resize_policy", &self.resize_policy)
+            .field("restart_policy", &self.restart_policy)
+            .field("restart_policy_rules", &self.restart_policy_rules)
+            .field("volume_mounts", &self.volume_mounts)
+            .field("volume_devices", &self.volume_devices)
+            .field("liveness_probe", &self.liveness_probe)
+            .field("readiness_probe", &self.readiness_probe)
+            .field("startup_probe", &self.startup_probe)
+            .field("lifecycle", &self.lifecycle)
+            .field("termination_message_path", &self.termination_message_path)
+            .field(
+                "termination_message_policy",
+                &self.termination_message_policy,
+            )
+            .field("image_pull_policy", &self.image_pull_policy)
+            .field("security_context", &self.security_context)
+            .field("stdin", &self.stdin)
+            .field("stdin_once", &self.stdin_once)
+            .field("tty", &self.tty)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(Container { 1 => name, 2 => image, 3 => command, 4 => args, 5 => working_dir as "workingDir", 6 => ports, 7 => env, 8 => resources, 9 => volume_mounts as "volumeMounts", 10 => liveness_probe as "livenessProbe", 11 => readiness_probe as "readinessProbe", 12 => lifecycle, 13 => termination_message_path as "terminationMessagePath", 14 => image_pull_policy as "imagePullPolicy", 15 => security_context as "securityContext", 16 => stdin, 17 => stdin_once as "stdinOnce", 18 => tty, 19 => env_from as "envFrom", 20 => termination_message_policy as "terminationMessagePolicy", 21 => volume_devices as "volumeDevices", 22 => startup_probe as "startupProbe", 23 => resize_policy as "resizePolicy", 24 => restart_policy as "restartPolicy", 25 => restart_policy_rules as "restartPolicyRules" });
 
 /// ContainerExtendedResourceRequest has the mapping of container name,
 /// extended resource name to the device request name.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ContainerExtendedResourceRequest {
     /// The name of the container requesting resources.
     pub container_name: String,
@@ -982,10 +1659,30 @@ pub struct ContainerExtendedResourceRequest {
     pub request_name: String,
 }
 
+impl Clone for ContainerExtendedResourceRequest {
+    fn clone(&self) -> Self {
+        ContainerExtendedResourceRequest {
+            container_name: Clone::clone(&self.container_name),
+            resource_name: Clone::clone(&self.resource_name),
+            request_name: Clone::clone(&self.request_name),
+        }
+    }
+}
+
+impl std::fmt::Debug for ContainerExtendedResourceRequest {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ContainerExtendedResourceRequest")
+            .field("container_name", &self.container_name)
+            .field("resource_name", &self.resource_name)
+            .field("request_name", &self.request_name)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ContainerExtendedResourceRequest { 1 => container_name as "containerName", 2 => resource_name as "resourceName", 3 => request_name as "requestName" });
 
 /// Describe a container image
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ContainerImage {
     /// Names by which this image is known.
     /// e.g. \["kubernetes.example/hyperkube:v1.0.7", "cloud-vendor.registry.example/cloud-vendor/hyperkube:v1.0.7"\]
@@ -996,10 +1693,28 @@ pub struct ContainerImage {
     pub size_bytes: i64,
 }
 
+impl Clone for ContainerImage {
+    fn clone(&self) -> Self {
+        ContainerImage {
+            names: Clone::clone(&self.names),
+            size_bytes: Clone::clone(&self.size_bytes),
+        }
+    }
+}
+
+impl std::fmt::Debug for ContainerImage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ContainerImage")
+            .field("names", &self.names)
+            .field("size_bytes", &self.size_bytes)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ContainerImage { 1 => names, 2 => size_bytes as "sizeBytes" });
 
 /// ContainerPort represents a network port in a single container.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ContainerPort {
     /// If specified, this must be an IANA\_SVC\_NAME and unique within the pod. Each
     /// named port in a pod must have a unique name. Name for the port that can be
@@ -1024,10 +1739,34 @@ pub struct ContainerPort {
     pub host_ip: String,
 }
 
+impl Clone for ContainerPort {
+    fn clone(&self) -> Self {
+        ContainerPort {
+            name: Clone::clone(&self.name),
+            host_port: Clone::clone(&self.host_port),
+            container_port: Clone::clone(&self.container_port),
+            protocol: Clone::clone(&self.protocol),
+            host_ip: Clone::clone(&self.host_ip),
+        }
+    }
+}
+
+impl std::fmt::Debug for ContainerPort {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ContainerPort")
+            .field("name", &self.name)
+            .field("host_port", &self.host_port)
+            .field("container_port", &self.container_port)
+            .field("protocol", &self.protocol)
+            .field("host_ip", &self.host_ip)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ContainerPort { 1 => name, 2 => host_port as "hostPort", 3 => container_port as "containerPort", 4 => protocol, 5 => host_ip as "hostIP" });
 
 /// ContainerResizePolicy represents resource resize policy for the container.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ContainerResizePolicy {
     /// Name of the resource to which this resource resize policy applies.
     /// Supported values: cpu, memory.
@@ -1037,10 +1776,28 @@ pub struct ContainerResizePolicy {
     pub restart_policy: String,
 }
 
+impl Clone for ContainerResizePolicy {
+    fn clone(&self) -> Self {
+        ContainerResizePolicy {
+            resource_name: Clone::clone(&self.resource_name),
+            restart_policy: Clone::clone(&self.restart_policy),
+        }
+    }
+}
+
+impl std::fmt::Debug for ContainerResizePolicy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ContainerResizePolicy")
+            .field("resource_name", &self.resource_name)
+            .field("restart_policy", &self.restart_policy)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ContainerResizePolicy { 1 => resource_name as "resourceName", 2 => restart_policy as "restartPolicy" });
 
 /// ContainerRestartRule describes how a container exit is handled.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ContainerRestartRule {
     /// Specifies the action taken on a container exit if the requirements
     /// are satisfied. The only possible value is "Restart" to restart the
@@ -1051,11 +1808,29 @@ pub struct ContainerRestartRule {
     pub exit_codes: Option<ContainerRestartRuleOnExitCodes>,
 }
 
+impl Clone for ContainerRestartRule {
+    fn clone(&self) -> Self {
+        ContainerRestartRule {
+            action: Clone::clone(&self.action),
+            exit_codes: Clone::clone(&self.exit_codes),
+        }
+    }
+}
+
+impl std::fmt::Debug for ContainerRestartRule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ContainerRestartRule")
+            .field("action", &self.action)
+            .field("exit_codes", &self.exit_codes)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ContainerRestartRule { 1 => action, 2 => exit_codes as "exitCodes" });
 
 /// ContainerRestartRuleOnExitCodes describes the condition
 /// for handling an exited container based on its exit codes.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ContainerRestartRuleOnExitCodes {
     /// Represents the relationship between the container exit code(s) and the
     /// specified values. Possible values are:
@@ -1071,12 +1846,30 @@ pub struct ContainerRestartRuleOnExitCodes {
     pub values: Vec<i32>,
 }
 
+impl Clone for ContainerRestartRuleOnExitCodes {
+    fn clone(&self) -> Self {
+        ContainerRestartRuleOnExitCodes {
+            operator: Clone::clone(&self.operator),
+            values: Clone::clone(&self.values),
+        }
+    }
+}
+
+impl std::fmt::Debug for ContainerRestartRuleOnExitCodes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ContainerRestartRuleOnExitCodes")
+            .field("operator", &self.operator)
+            .field("values", &self.values)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ContainerRestartRuleOnExitCodes { 1 => operator, 2 => values });
 
 /// ContainerState holds a possible state of container.
 /// Only one of its members may be specified.
 /// If none of them is specified, the default one is ContainerStateWaiting.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ContainerState {
     /// Details about a waiting container
     pub waiting: Option<ContainerStateWaiting>,
@@ -1086,19 +1879,55 @@ pub struct ContainerState {
     pub terminated: Option<ContainerStateTerminated>,
 }
 
+impl Clone for ContainerState {
+    fn clone(&self) -> Self {
+        ContainerState {
+            waiting: Clone::clone(&self.waiting),
+            running: Clone::clone(&self.running),
+            terminated: Clone::clone(&self.terminated),
+        }
+    }
+}
+
+impl std::fmt::Debug for ContainerState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ContainerState")
+            .field("waiting", &self.waiting)
+            .field("running", &self.running)
+            .field("terminated", &self.terminated)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ContainerState { 1 => waiting, 2 => running, 3 => terminated });
 
 /// ContainerStateRunning is a running state of a container.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ContainerStateRunning {
     /// Time at which the container was last (re-)started
     pub started_at: apimachinery::apis::meta::v1::Time,
 }
 
+impl Clone for ContainerStateRunning {
+    fn clone(&self) -> Self {
+        ContainerStateRunning {
+            started_at: Clone::clone(&self.started_at),
+        }
+    }
+}
+
+impl std::fmt::Debug for ContainerStateRunning {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ContainerStateRunning")
+            .field("started_at", &self.started_at)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ContainerStateRunning { 1 => started_at as "startedAt" });
 
 /// ContainerStateTerminated is a terminated state of a container.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ContainerStateTerminated {
     /// Exit status from the last termination of the container
     pub exit_code: i32,
@@ -1120,10 +1949,38 @@ pub struct ContainerStateTerminated {
     pub container_id: String,
 }
 
+impl Clone for ContainerStateTerminated {
+    fn clone(&self) -> Self {
+        ContainerStateTerminated {
+            exit_code: Clone::clone(&self.exit_code),
+            signal: Clone::clone(&self.signal),
+            reason: Clone::clone(&self.reason),
+            message: Clone::clone(&self.message),
+            started_at: Clone::clone(&self.started_at),
+            finished_at: Clone::clone(&self.finished_at),
+            container_id: Clone::clone(&self.container_id),
+        }
+    }
+}
+
+impl std::fmt::Debug for ContainerStateTerminated {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ContainerStateTerminated")
+            .field("exit_code", &self.exit_code)
+            .field("signal", &self.signal)
+            .field("reason", &self.reason)
+            .field("message", &self.message)
+            .field("started_at", &self.started_at)
+            .field("finished_at", &self.finished_at)
+            .field("container_id", &self.container_id)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ContainerStateTerminated { 1 => exit_code as "exitCode", 2 => signal, 3 => reason, 4 => message, 5 => started_at as "startedAt", 6 => finished_at as "finishedAt", 7 => container_id as "containerID" });
 
 /// ContainerStateWaiting is a waiting state of a container.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ContainerStateWaiting {
     /// (brief) reason the container is not yet running.
     #[api(skip_serializing_if = "String::is_empty")]
@@ -1133,10 +1990,28 @@ pub struct ContainerStateWaiting {
     pub message: String,
 }
 
+impl Clone for ContainerStateWaiting {
+    fn clone(&self) -> Self {
+        ContainerStateWaiting {
+            reason: Clone::clone(&self.reason),
+            message: Clone::clone(&self.message),
+        }
+    }
+}
+
+impl std::fmt::Debug for ContainerStateWaiting {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ContainerStateWaiting")
+            .field("reason", &self.reason)
+            .field("message", &self.message)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ContainerStateWaiting { 1 => reason, 2 => message });
 
 /// ContainerStatus contains details for the current status of this container.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ContainerStatus {
     /// Name is a DNS\_LABEL representing the unique name of the container.
     /// Each container in a pod must have a unique name across all container types.
@@ -1206,24 +2081,103 @@ pub struct ContainerStatus {
     pub stop_signal: Option<String>,
 }
 
+impl Clone for ContainerStatus {
+    fn clone(&self) -> Self {
+        ContainerStatus {
+            name: Clone::clone(&self.name),
+            state: Clone::clone(&self.state),
+            last_state: Clone::clone(&self.last_state),
+            ready: Clone::clone(&self.ready),
+            restart_count: Clone::clone(&self.restart_count),
+            image: Clone::clone(&self.image),
+            image_id: Clone::clone(&self.image_id),
+            container_id: Clone::clone(&self.container_id),
+            started: Clone::clone(&self.started),
+            allocated_resources: Clone::clone(&self.allocated_resources),
+            resources: Clone::clone(&self.resources),
+            volume_mounts: Clone::clone(&self.volume_mounts),
+            user: Clone::clone(&self.user),
+            allocated_resources_status: Clone::clone(&self.allocated_resources_status),
+            stop_signal: Clone::clone(&self.stop_signal),
+        }
+    }
+}
+
+impl std::fmt::Debug for ContainerStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ContainerStatus")
+            .field("name", &self.name)
+            .field("state", &self.state)
+            .field("last_state", &self.last_state)
+            .field("ready", &self.ready)
+            .field("restart_count", &self.restart_count)
+            .field("image", &self.image)
+            .field("image_id", &self.image_id)
+            .field("container_id", &self.container_id)
+            .field("started", &self.started)
+            .field("allocated_resources", &self.allocated_resources)
+            .field("resources", &self.resources)
+            .field("volume_mounts", &self.volume_mounts)
+            .field("user", &self.user)
+            .field(
+                "allocated_resources_status",
+                &self.allocated_resources_status,
+            )
+            .field("stop_signal", &self.stop_signal)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ContainerStatus { 1 => name, 2 => state, 3 => last_state as "lastState", 4 => ready, 5 => restart_count as "restartCount", 6 => image, 7 => image_id as "imageID", 8 => container_id as "containerID", 9 => started, 10 => allocated_resources as "allocatedResources", 11 => resources, 12 => volume_mounts as "volumeMounts", 13 => user, 14 => allocated_resources_status as "allocatedResourcesStatus", 15 => stop_signal as "stopSignal" });
 
 /// ContainerUser represents user identity information
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ContainerUser {
     /// Linux holds user identity information initially attached to the first process of the containers in Linux.
     /// Note that the actual running identity can be changed if the process has enough privilege to do so.
     pub linux: Option<LinuxContainerUser>,
 }
 
+impl Clone for ContainerUser {
+    fn clone(&self) -> Self {
+        ContainerUser {
+            linux: Clone::clone(&self.linux),
+        }
+    }
+}
+
+impl std::fmt::Debug for ContainerUser {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ContainerUser")
+            .field("linux", &self.linux)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ContainerUser { 1 => linux });
 
 /// DaemonEndpoint contains information about a single Daemon endpoint.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct DaemonEndpoint {
     /// Port number of the given endpoint.
     #[api(rename = "Port")]
     pub port: i32,
+}
+
+impl Clone for DaemonEndpoint {
+    fn clone(&self) -> Self {
+        DaemonEndpoint {
+            port: Clone::clone(&self.port),
+        }
+    }
+}
+
+impl std::fmt::Debug for DaemonEndpoint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DaemonEndpoint")
+            .field("port", &self.port)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(DaemonEndpoint { 1 => port as "Port" });
@@ -1231,17 +2185,33 @@ apimachinery::proto_message!(DaemonEndpoint { 1 => port as "Port" });
 /// Represents downward API info for projecting into a projected volume.
 /// Note that this is identical to a downwardAPI volume source without the default
 /// mode.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct DownwardAPIProjection {
     /// Items is a list of DownwardAPIVolume file
     #[api(skip_serializing_if = "Vec::is_empty")]
     pub items: Vec<DownwardAPIVolumeFile>,
 }
 
+impl Clone for DownwardAPIProjection {
+    fn clone(&self) -> Self {
+        DownwardAPIProjection {
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for DownwardAPIProjection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DownwardAPIProjection")
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(DownwardAPIProjection { 1 => items });
 
 /// DownwardAPIVolumeFile represents information to create the file containing the pod field
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct DownwardAPIVolumeFile {
     /// Required: Path is  the relative path name of the file to be created. Must not be absolute or contain the '..' path. Must be utf-8 encoded. The first item of the relative path must not start with '..'
     pub path: String,
@@ -1259,11 +2229,33 @@ pub struct DownwardAPIVolumeFile {
     pub mode: Option<i32>,
 }
 
+impl Clone for DownwardAPIVolumeFile {
+    fn clone(&self) -> Self {
+        DownwardAPIVolumeFile {
+            path: Clone::clone(&self.path),
+            field_ref: Clone::clone(&self.field_ref),
+            resource_field_ref: Clone::clone(&self.resource_field_ref),
+            mode: Clone::clone(&self.mode),
+        }
+    }
+}
+
+impl std::fmt::Debug for DownwardAPIVolumeFile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DownwardAPIVolumeFile")
+            .field("path", &self.path)
+            .field("field_ref", &self.field_ref)
+            .field("resource_field_ref", &self.resource_field_ref)
+            .field("mode", &self.mode)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(DownwardAPIVolumeFile { 1 => path, 2 => field_ref as "fieldRef", 3 => resource_field_ref as "resourceFieldRef", 4 => mode });
 
 /// DownwardAPIVolumeSource represents a volume containing downward API info.
 /// Downward API volumes support ownership management and SELinux relabeling.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct DownwardAPIVolumeSource {
     /// Items is a list of downward API volume file
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -1279,11 +2271,29 @@ pub struct DownwardAPIVolumeSource {
     pub default_mode: Option<i32>,
 }
 
+impl Clone for DownwardAPIVolumeSource {
+    fn clone(&self) -> Self {
+        DownwardAPIVolumeSource {
+            items: Clone::clone(&self.items),
+            default_mode: Clone::clone(&self.default_mode),
+        }
+    }
+}
+
+impl std::fmt::Debug for DownwardAPIVolumeSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DownwardAPIVolumeSource")
+            .field("items", &self.items)
+            .field("default_mode", &self.default_mode)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(DownwardAPIVolumeSource { 1 => items, 2 => default_mode as "defaultMode" });
 
 /// Represents an empty directory for a pod.
 /// Empty directory volumes support ownership management and SELinux relabeling.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct EmptyDirVolumeSource {
     /// medium represents what type of storage medium should back this directory.
     /// The default is "" which means to use the node's default medium.
@@ -1300,11 +2310,29 @@ pub struct EmptyDirVolumeSource {
     pub size_limit: Option<crate::value::Quantity>,
 }
 
+impl Clone for EmptyDirVolumeSource {
+    fn clone(&self) -> Self {
+        EmptyDirVolumeSource {
+            medium: Clone::clone(&self.medium),
+            size_limit: Clone::clone(&self.size_limit),
+        }
+    }
+}
+
+impl std::fmt::Debug for EmptyDirVolumeSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EmptyDirVolumeSource")
+            .field("medium", &self.medium)
+            .field("size_limit", &self.size_limit)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(EmptyDirVolumeSource { 1 => medium, 2 => size_limit as "sizeLimit" });
 
 /// EndpointAddress is a tuple that describes single IP address.
 /// Deprecated: This API is deprecated in v1.33+.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct EndpointAddress {
     /// The IP of this endpoint.
     /// May not be loopback (127.0.0.0/8 or ::1), link-local (169.254.0.0/16 or fe80::/10),
@@ -1319,11 +2347,33 @@ pub struct EndpointAddress {
     pub target_ref: Option<ObjectReference>,
 }
 
+impl Clone for EndpointAddress {
+    fn clone(&self) -> Self {
+        EndpointAddress {
+            ip: Clone::clone(&self.ip),
+            hostname: Clone::clone(&self.hostname),
+            node_name: Clone::clone(&self.node_name),
+            target_ref: Clone::clone(&self.target_ref),
+        }
+    }
+}
+
+impl std::fmt::Debug for EndpointAddress {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EndpointAddress")
+            .field("ip", &self.ip)
+            .field("hostname", &self.hostname)
+            .field("node_name", &self.node_name)
+            .field("target_ref", &self.target_ref)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(EndpointAddress { 1 => ip, 2 => target_ref as "targetRef", 3 => hostname, 4 => node_name as "nodeName" });
 
 /// EndpointPort is a tuple that describes a single port.
 /// Deprecated: This API is deprecated in v1.33+.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct EndpointPort {
     /// The name of this port.  This must match the 'name' field in the
     /// corresponding ServicePort.
@@ -1356,6 +2406,28 @@ pub struct EndpointPort {
     pub app_protocol: Option<String>,
 }
 
+impl Clone for EndpointPort {
+    fn clone(&self) -> Self {
+        EndpointPort {
+            name: Clone::clone(&self.name),
+            port: Clone::clone(&self.port),
+            protocol: Clone::clone(&self.protocol),
+            app_protocol: Clone::clone(&self.app_protocol),
+        }
+    }
+}
+
+impl std::fmt::Debug for EndpointPort {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EndpointPort")
+            .field("name", &self.name)
+            .field("port", &self.port)
+            .field("protocol", &self.protocol)
+            .field("app_protocol", &self.app_protocol)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(EndpointPort { 1 => name, 2 => port, 3 => protocol, 4 => app_protocol as "appProtocol" });
 
 /// EndpointSubset is a group of addresses with a common set of ports. The
@@ -1373,7 +2445,7 @@ apimachinery::proto_message!(EndpointPort { 1 => name, 2 => port, 3 => protocol,
 /// b: \[ 10.10.1.1:309, 10.10.2.2:309 \]
 ///
 /// Deprecated: This API is deprecated in v1.33+.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct EndpointSubset {
     /// IP addresses which offer the related ports that are marked as ready. These endpoints
     /// should be considered safe for load balancers and clients to utilize.
@@ -1387,6 +2459,26 @@ pub struct EndpointSubset {
     /// Port numbers available on the related IP addresses.
     #[api(skip_serializing_if = "Vec::is_empty")]
     pub ports: Vec<EndpointPort>,
+}
+
+impl Clone for EndpointSubset {
+    fn clone(&self) -> Self {
+        EndpointSubset {
+            addresses: Clone::clone(&self.addresses),
+            not_ready_addresses: Clone::clone(&self.not_ready_addresses),
+            ports: Clone::clone(&self.ports),
+        }
+    }
+}
+
+impl std::fmt::Debug for EndpointSubset {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EndpointSubset")
+            .field("addresses", &self.addresses)
+            .field("not_ready_addresses", &self.not_ready_addresses)
+            .field("ports", &self.ports)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(EndpointSubset { 1 => addresses, 2 => not_ready_addresses as "notReadyAddresses", 3 => ports });
@@ -1409,7 +2501,7 @@ apimachinery::proto_message!(EndpointSubset { 1 => addresses, 2 => not_ready_add
 /// Use discoveryv1.EndpointSlice for complete information about Service endpoints.
 ///
 /// Deprecated: This API is deprecated in v1.33+. Use discoveryv1.EndpointSlice.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(version = "v1", kind = "Endpoints", plural = "endpoints", namespaced, short_names = ["ep"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct Endpoints {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1428,11 +2520,31 @@ pub struct Endpoints {
     pub subsets: Vec<EndpointSubset>,
 }
 
+impl Clone for Endpoints {
+    fn clone(&self) -> Self {
+        Endpoints {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            subsets: Clone::clone(&self.subsets),
+        }
+    }
+}
+
+impl std::fmt::Debug for Endpoints {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Endpoints")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("subsets", &self.subsets)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(Endpoints { 1 => metadata, 2 => subsets });
 
 /// EndpointsList is a list of endpoints.
 /// Deprecated: This API is deprecated in v1.33+.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(version = "v1", kind = "EndpointsList", omit_empty_type_meta, protobuf)]
 pub struct EndpointsList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1445,10 +2557,30 @@ pub struct EndpointsList {
     pub items: Option<Vec<Endpoints>>,
 }
 
+impl Clone for EndpointsList {
+    fn clone(&self) -> Self {
+        EndpointsList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for EndpointsList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EndpointsList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(EndpointsList { 1 => metadata, 2 => items });
 
 /// EnvFromSource represents the source of a set of ConfigMaps or Secrets
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct EnvFromSource {
     /// Optional text to prepend to the name of each environment variable.
     /// May consist of any printable ASCII characters except '='.
@@ -1460,10 +2592,30 @@ pub struct EnvFromSource {
     pub secret_ref: Option<SecretEnvSource>,
 }
 
+impl Clone for EnvFromSource {
+    fn clone(&self) -> Self {
+        EnvFromSource {
+            prefix: Clone::clone(&self.prefix),
+            config_map_ref: Clone::clone(&self.config_map_ref),
+            secret_ref: Clone::clone(&self.secret_ref),
+        }
+    }
+}
+
+impl std::fmt::Debug for EnvFromSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EnvFromSource")
+            .field("prefix", &self.prefix)
+            .field("config_map_ref", &self.config_map_ref)
+            .field("secret_ref", &self.secret_ref)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(EnvFromSource { 1 => prefix, 2 => config_map_ref as "configMapRef", 3 => secret_ref as "secretRef" });
 
 /// EnvVar represents an environment variable present in a Container.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct EnvVar {
     /// Name of the environment variable.
     /// May consist of any printable ASCII characters except '='.
@@ -1483,10 +2635,30 @@ pub struct EnvVar {
     pub value_from: Option<EnvVarSource>,
 }
 
+impl Clone for EnvVar {
+    fn clone(&self) -> Self {
+        EnvVar {
+            name: Clone::clone(&self.name),
+            value: Clone::clone(&self.value),
+            value_from: Clone::clone(&self.value_from),
+        }
+    }
+}
+
+impl std::fmt::Debug for EnvVar {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EnvVar")
+            .field("name", &self.name)
+            .field("value", &self.value)
+            .field("value_from", &self.value_from)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(EnvVar { 1 => name, 2 => value, 3 => value_from as "valueFrom" });
 
 /// EnvVarSource represents a source for the value of an EnvVar.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct EnvVarSource {
     /// Selects a field of the pod: supports metadata.name, metadata.namespace, \`metadata.labels\['\<KEY\>'\]\`, \`metadata.annotations\['\<KEY\>'\]\`,
     /// spec.nodeName, spec.serviceAccountName, status.hostIP, status.podIP, status.podIPs.
@@ -1503,6 +2675,30 @@ pub struct EnvVarSource {
     pub file_key_ref: Option<FileKeySelector>,
 }
 
+impl Clone for EnvVarSource {
+    fn clone(&self) -> Self {
+        EnvVarSource {
+            field_ref: Clone::clone(&self.field_ref),
+            resource_field_ref: Clone::clone(&self.resource_field_ref),
+            config_map_key_ref: Clone::clone(&self.config_map_key_ref),
+            secret_key_ref: Clone::clone(&self.secret_key_ref),
+            file_key_ref: Clone::clone(&self.file_key_ref),
+        }
+    }
+}
+
+impl std::fmt::Debug for EnvVarSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EnvVarSource")
+            .field("field_ref", &self.field_ref)
+            .field("resource_field_ref", &self.resource_field_ref)
+            .field("config_map_key_ref", &self.config_map_key_ref)
+            .field("secret_key_ref", &self.secret_key_ref)
+            .field("file_key_ref", &self.file_key_ref)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(EnvVarSource { 1 => field_ref as "fieldRef", 2 => resource_field_ref as "resourceFieldRef", 3 => config_map_key_ref as "configMapKeyRef", 4 => secret_key_ref as "secretKeyRef", 5 => file_key_ref as "fileKeyRef" });
 
 /// An EphemeralContainer is a temporary container that you may add to an existing Pod for
@@ -1513,7 +2709,7 @@ apimachinery::proto_message!(EnvVarSource { 1 => field_ref as "fieldRef", 2 => r
 ///
 /// To add an ephemeral container, use the ephemeralcontainers subresource of an existing
 /// Pod. Ephemeral containers may not be removed or restarted.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct EphemeralContainer {
     /// Name of the ephemeral container specified as a DNS\_LABEL.
     /// This name must be unique among all containers, init containers and ephemeral containers.
@@ -1647,6 +2843,75 @@ pub struct EphemeralContainer {
     /// support namespace targeting then the result of setting this field is undefined.
     #[api(skip_serializing_if = "String::is_empty")]
     pub target_container_name: String,
+}
+
+impl Clone for EphemeralContainer {
+    fn clone(&self) -> Self {
+        EphemeralContainer {
+            name: Clone::clone(&self.name),
+            image: Clone::clone(&self.image),
+            command: Clone::clone(&self.command),
+            args: Clone::clone(&self.args),
+            working_dir: Clone::clone(&self.working_dir),
+            ports: Clone::clone(&self.ports),
+            env_from: Clone::clone(&self.env_from),
+            env: Clone::clone(&self.env),
+            resources: Clone::clone(&self.resources),
+            resize_policy: Clone::clone(&self.resize_policy),
+            restart_policy: Clone::clone(&self.restart_policy),
+            restart_policy_rules: Clone::clone(&self.restart_policy_rules),
+            volume_mounts: Clone::clone(&self.volume_mounts),
+            volume_devices: Clone::clone(&self.volume_devices),
+            liveness_probe: Clone::clone(&self.liveness_probe),
+            readiness_probe: Clone::clone(&self.readiness_probe),
+            startup_probe: Clone::clone(&self.startup_probe),
+            lifecycle: Clone::clone(&self.lifecycle),
+            termination_message_path: Clone::clone(&self.termination_message_path),
+            termination_message_policy: Clone::clone(&self.termination_message_policy),
+            image_pull_policy: Clone::clone(&self.image_pull_policy),
+            security_context: Clone::clone(&self.security_context),
+            stdin: Clone::clone(&self.stdin),
+            stdin_once: Clone::clone(&self.stdin_once),
+            tty: Clone::clone(&self.tty),
+            target_container_name: Clone::clone(&self.target_container_name),
+        }
+    }
+}
+
+impl std::fmt::Debug for EphemeralContainer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EphemeralContainer")
+            .field("name", &self.name)
+            .field("image", &self.image)
+            .field("command", &self.command)
+            .field("args", &self.args)
+            .field("working_dir", &self.working_dir)
+            .field("ports", &self.ports)
+            .field("env_from", &self.env_from)
+            .field("env", &self.env)
+            .field("resources", &self.resources)
+            .field("resize_policy", &self.resize_policy)
+            .field("restart_policy", &self.restart_policy)
+            .field("restart_policy_rules", &self.restart_policy_rules)
+            .field("volume_mounts", &self.volume_mounts)
+            .field("volume_devices", &self.volume_devices)
+            .field("liveness_probe", &self.liveness_probe)
+            .field("readiness_probe", &self.readiness_probe)
+            .field("startup_probe", &self.startup_probe)
+            .field("lifecycle", &self.lifecycle)
+            .field("termination_message_path", &self.termination_message_path)
+            .field(
+                "termination_message_policy",
+                &self.termination_message_policy,
+            )
+            .field("image_pull_policy", &self.image_pull_policy)
+            .field("security_context", &self.security_context)
+            .field("stdin", &self.stdin)
+            .field("stdin_once", &self.stdin_once)
+            .field("tty", &self.tty)
+            .field("target_container_name", &self.target_container_name)
+            .finish()
+    }
 }
 
 impl apimachinery::proto::Message for EphemeralContainer {
@@ -1860,7 +3125,7 @@ impl apimachinery::proto::Message for EphemeralContainer {
 /// EphemeralContainer. This separate type allows easy conversion from EphemeralContainer
 /// to Container and allows separate documentation for the fields of EphemeralContainer.
 /// When a new field is added to Container it must be added here as well.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct EphemeralContainerCommon {
     /// Name of the ephemeral container specified as a DNS\_LABEL.
     /// This name must be unique among all containers, init containers and ephemeral containers.
@@ -1988,10 +3253,77 @@ pub struct EphemeralContainerCommon {
     pub tty: bool,
 }
 
+impl Clone for EphemeralContainerCommon {
+    fn clone(&self) -> Self {
+        EphemeralContainerCommon {
+            name: Clone::clone(&self.name),
+            image: Clone::clone(&self.image),
+            command: Clone::clone(&self.command),
+            args: Clone::clone(&self.args),
+            working_dir: Clone::clone(&self.working_dir),
+            ports: Clone::clone(&self.ports),
+            env_from: Clone::clone(&self.env_from),
+            env: Clone::clone(&self.env),
+            resources: Clone::clone(&self.resources),
+            resize_policy: Clone::clone(&self.resize_policy),
+            restart_policy: Clone::clone(&self.restart_policy),
+            restart_policy_rules: Clone::clone(&self.restart_policy_rules),
+            volume_mounts: Clone::clone(&self.volume_mounts),
+            volume_devices: Clone::clone(&self.volume_devices),
+            liveness_probe: Clone::clone(&self.liveness_probe),
+            readiness_probe: Clone::clone(&self.readiness_probe),
+            startup_probe: Clone::clone(&self.startup_probe),
+            lifecycle: Clone::clone(&self.lifecycle),
+            termination_message_path: Clone::clone(&self.termination_message_path),
+            termination_message_policy: Clone::clone(&self.termination_message_policy),
+            image_pull_policy: Clone::clone(&self.image_pull_policy),
+            security_context: Clone::clone(&self.security_context),
+            stdin: Clone::clone(&self.stdin),
+            stdin_once: Clone::clone(&self.stdin_once),
+            tty: Clone::clone(&self.tty),
+        }
+    }
+}
+
+impl std::fmt::Debug for EphemeralContainerCommon {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EphemeralContainerCommon")
+            .field("name", &self.name)
+            .field("image", &self.image)
+            .field("command", &self.command)
+            .field("args", &self.args)
+            .field("working_dir", &self.working_dir)
+            .field("ports", &self.ports)
+            .field("env_from", &self.env_from)
+            .field("env", &self.env)
+            .field("resources", &self.resources)
+            .field("resize_policy", &self.resize_policy)
+            .field("restart_policy", &self.restart_policy)
+            .field("restart_policy_rules", &self.restart_policy_rules)
+            .field("volume_mounts", &self.volume_mounts)
+            .field("volume_devices", &self.volume_devices)
+            .field("liveness_probe", &self.liveness_probe)
+            .field("readiness_probe", &self.readiness_probe)
+            .field("startup_probe", &self.startup_probe)
+            .field("lifecycle", &self.lifecycle)
+            .field("termination_message_path", &self.termination_message_path)
+            .field(
+                "termination_message_policy",
+                &self.termination_message_policy,
+            )
+            .field("image_pull_policy", &self.image_pull_policy)
+            .field("security_context", &self.security_context)
+            .field("stdin", &self.stdin)
+            .field("stdin_once", &self.stdin_once)
+            .field("tty", &self.tty)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(EphemeralContainerCommon { 1 => name, 2 => image, 3 => command, 4 => args, 5 => working_dir as "workingDir", 6 => ports, 7 => env, 8 => resources, 9 => volume_mounts as "volumeMounts", 10 => liveness_probe as "livenessProbe", 11 => readiness_probe as "readinessProbe", 12 => lifecycle, 13 => termination_message_path as "terminationMessagePath", 14 => image_pull_policy as "imagePullPolicy", 15 => security_context as "securityContext", 16 => stdin, 17 => stdin_once as "stdinOnce", 18 => tty, 19 => env_from as "envFrom", 20 => termination_message_policy as "terminationMessagePolicy", 21 => volume_devices as "volumeDevices", 22 => startup_probe as "startupProbe", 23 => resize_policy as "resizePolicy", 24 => restart_policy as "restartPolicy", 25 => restart_policy_rules as "restartPolicyRules" });
 
 /// Represents an ephemeral volume that is handled by a normal storage driver.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct EphemeralVolumeSource {
     /// Will be used to create a stand-alone PVC to provision the volume.
     /// The pod in which this EphemeralVolumeSource is embedded will be the
@@ -2017,6 +3349,22 @@ pub struct EphemeralVolumeSource {
     pub volume_claim_template: Option<PersistentVolumeClaimTemplate>,
 }
 
+impl Clone for EphemeralVolumeSource {
+    fn clone(&self) -> Self {
+        EphemeralVolumeSource {
+            volume_claim_template: Clone::clone(&self.volume_claim_template),
+        }
+    }
+}
+
+impl std::fmt::Debug for EphemeralVolumeSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EphemeralVolumeSource")
+            .field("volume_claim_template", &self.volume_claim_template)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(EphemeralVolumeSource { 1 => volume_claim_template as "volumeClaimTemplate" });
 
 /// Event is a report of an event somewhere in the cluster.  Events
@@ -2025,7 +3373,7 @@ apimachinery::proto_message!(EphemeralVolumeSource { 1 => volume_claim_template 
 /// with a given Reason reflecting a consistent underlying trigger, or the
 /// continued existence of events with that Reason.  Events should be
 /// treated as informative, best-effort, supplemental data.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(version = "v1", kind = "Event", plural = "events", namespaced, short_names = ["ev"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct Event {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -2071,10 +3419,56 @@ pub struct Event {
     pub reporting_instance: String,
 }
 
+impl Clone for Event {
+    fn clone(&self) -> Self {
+        Event {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            involved_object: Clone::clone(&self.involved_object),
+            reason: Clone::clone(&self.reason),
+            message: Clone::clone(&self.message),
+            source: Clone::clone(&self.source),
+            first_timestamp: Clone::clone(&self.first_timestamp),
+            last_timestamp: Clone::clone(&self.last_timestamp),
+            count: Clone::clone(&self.count),
+            r#type: Clone::clone(&self.r#type),
+            event_time: Clone::clone(&self.event_time),
+            series: Clone::clone(&self.series),
+            action: Clone::clone(&self.action),
+            related: Clone::clone(&self.related),
+            reporting_component: Clone::clone(&self.reporting_component),
+            reporting_instance: Clone::clone(&self.reporting_instance),
+        }
+    }
+}
+
+impl std::fmt::Debug for Event {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Event")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("involved_object", &self.involved_object)
+            .field("reason", &self.reason)
+            .field("message", &self.message)
+            .field("source", &self.source)
+            .field("first_timestamp", &self.first_timestamp)
+            .field("last_timestamp", &self.last_timestamp)
+            .field("count", &self.count)
+            .field("type", &self.r#type)
+            .field("event_time", &self.event_time)
+            .field("series", &self.series)
+            .field("action", &self.action)
+            .field("related", &self.related)
+            .field("reporting_component", &self.reporting_component)
+            .field("reporting_instance", &self.reporting_instance)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(Event { 1 => metadata, 2 => involved_object as "involvedObject", 3 => reason, 4 => message, 5 => source, 6 => first_timestamp as "firstTimestamp", 7 => last_timestamp as "lastTimestamp", 8 => count, 9 => r#type as "type", 10 => event_time as "eventTime", 11 => series, 12 => action, 13 => related, 14 => reporting_component as "reportingComponent", 15 => reporting_instance as "reportingInstance" });
 
 /// EventList is a list of events.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(version = "v1", kind = "EventList", omit_empty_type_meta, protobuf)]
 pub struct EventList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -2087,11 +3481,31 @@ pub struct EventList {
     pub items: Option<Vec<Event>>,
 }
 
+impl Clone for EventList {
+    fn clone(&self) -> Self {
+        EventList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for EventList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EventList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(EventList { 1 => metadata, 2 => items });
 
 /// EventSeries contain information on series of events, i.e. thing that was/is happening
 /// continuously for some time.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct EventSeries {
     /// Number of occurrences in this series up to the last heartbeat time
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
@@ -2100,10 +3514,28 @@ pub struct EventSeries {
     pub last_observed_time: apimachinery::apis::meta::v1::MicroTime,
 }
 
+impl Clone for EventSeries {
+    fn clone(&self) -> Self {
+        EventSeries {
+            count: Clone::clone(&self.count),
+            last_observed_time: Clone::clone(&self.last_observed_time),
+        }
+    }
+}
+
+impl std::fmt::Debug for EventSeries {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EventSeries")
+            .field("count", &self.count)
+            .field("last_observed_time", &self.last_observed_time)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(EventSeries { 1 => count, 2 => last_observed_time as "lastObservedTime" });
 
 /// EventSource contains information for an event.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct EventSource {
     /// Component from which the event is generated.
     #[api(skip_serializing_if = "String::is_empty")]
@@ -2113,10 +3545,28 @@ pub struct EventSource {
     pub host: String,
 }
 
+impl Clone for EventSource {
+    fn clone(&self) -> Self {
+        EventSource {
+            component: Clone::clone(&self.component),
+            host: Clone::clone(&self.host),
+        }
+    }
+}
+
+impl std::fmt::Debug for EventSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EventSource")
+            .field("component", &self.component)
+            .field("host", &self.host)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(EventSource { 1 => component, 2 => host });
 
 /// ExecAction describes a "run in container" action.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ExecAction {
     /// Command is the command line to execute inside the container, the working directory for the
     /// command  is root ('/') in the container's filesystem. The command is simply exec'd, it is
@@ -2127,12 +3577,28 @@ pub struct ExecAction {
     pub command: Vec<String>,
 }
 
+impl Clone for ExecAction {
+    fn clone(&self) -> Self {
+        ExecAction {
+            command: Clone::clone(&self.command),
+        }
+    }
+}
+
+impl std::fmt::Debug for ExecAction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ExecAction")
+            .field("command", &self.command)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ExecAction { 1 => command });
 
 /// Represents a Fibre Channel volume.
 /// Fibre Channel volumes can only be mounted as read/write once.
 /// Fibre Channel volumes support ownership management and SELinux relabeling.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct FCVolumeSource {
     /// targetWWNs is Optional: FC target worldwide names (WWNs)
     #[api(rename = "targetWWNs", skip_serializing_if = "Vec::is_empty")]
@@ -2155,10 +3621,34 @@ pub struct FCVolumeSource {
     pub wwids: Vec<String>,
 }
 
+impl Clone for FCVolumeSource {
+    fn clone(&self) -> Self {
+        FCVolumeSource {
+            target_wwns: Clone::clone(&self.target_wwns),
+            lun: Clone::clone(&self.lun),
+            fs_type: Clone::clone(&self.fs_type),
+            read_only: Clone::clone(&self.read_only),
+            wwids: Clone::clone(&self.wwids),
+        }
+    }
+}
+
+impl std::fmt::Debug for FCVolumeSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FCVolumeSource")
+            .field("target_wwns", &self.target_wwns)
+            .field("lun", &self.lun)
+            .field("fs_type", &self.fs_type)
+            .field("read_only", &self.read_only)
+            .field("wwids", &self.wwids)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(FCVolumeSource { 1 => target_wwns as "targetWWNs", 2 => lun, 3 => fs_type as "fsType", 4 => read_only as "readOnly", 5 => wwids });
 
 /// FileKeySelector selects a key of the env file.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct FileKeySelector {
     /// The name of the volume mount containing the env file.
     pub volume_name: String,
@@ -2179,11 +3669,33 @@ pub struct FileKeySelector {
     pub optional: Option<bool>,
 }
 
+impl Clone for FileKeySelector {
+    fn clone(&self) -> Self {
+        FileKeySelector {
+            volume_name: Clone::clone(&self.volume_name),
+            path: Clone::clone(&self.path),
+            key: Clone::clone(&self.key),
+            optional: Clone::clone(&self.optional),
+        }
+    }
+}
+
+impl std::fmt::Debug for FileKeySelector {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FileKeySelector")
+            .field("volume_name", &self.volume_name)
+            .field("path", &self.path)
+            .field("key", &self.key)
+            .field("optional", &self.optional)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(FileKeySelector { 1 => volume_name as "volumeName", 2 => path, 3 => key, 4 => optional });
 
 /// FlexPersistentVolumeSource represents a generic persistent volume resource that is
 /// provisioned/attached using an exec based plugin.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct FlexPersistentVolumeSource {
     /// driver is the name of the driver to use for this volume.
     pub driver: String,
@@ -2207,11 +3719,35 @@ pub struct FlexPersistentVolumeSource {
     pub options: std::collections::BTreeMap<String, String>,
 }
 
+impl Clone for FlexPersistentVolumeSource {
+    fn clone(&self) -> Self {
+        FlexPersistentVolumeSource {
+            driver: Clone::clone(&self.driver),
+            fs_type: Clone::clone(&self.fs_type),
+            secret_ref: Clone::clone(&self.secret_ref),
+            read_only: Clone::clone(&self.read_only),
+            options: Clone::clone(&self.options),
+        }
+    }
+}
+
+impl std::fmt::Debug for FlexPersistentVolumeSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FlexPersistentVolumeSource")
+            .field("driver", &self.driver)
+            .field("fs_type", &self.fs_type)
+            .field("secret_ref", &self.secret_ref)
+            .field("read_only", &self.read_only)
+            .field("options", &self.options)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(FlexPersistentVolumeSource { 1 => driver, 2 => fs_type as "fsType", 3 => secret_ref as "secretRef", 4 => read_only as "readOnly", 5 => options });
 
 /// FlexVolume represents a generic volume resource that is
 /// provisioned/attached using an exec based plugin.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct FlexVolumeSource {
     /// driver is the name of the driver to use for this volume.
     pub driver: String,
@@ -2235,12 +3771,36 @@ pub struct FlexVolumeSource {
     pub options: std::collections::BTreeMap<String, String>,
 }
 
+impl Clone for FlexVolumeSource {
+    fn clone(&self) -> Self {
+        FlexVolumeSource {
+            driver: Clone::clone(&self.driver),
+            fs_type: Clone::clone(&self.fs_type),
+            secret_ref: Clone::clone(&self.secret_ref),
+            read_only: Clone::clone(&self.read_only),
+            options: Clone::clone(&self.options),
+        }
+    }
+}
+
+impl std::fmt::Debug for FlexVolumeSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FlexVolumeSource")
+            .field("driver", &self.driver)
+            .field("fs_type", &self.fs_type)
+            .field("secret_ref", &self.secret_ref)
+            .field("read_only", &self.read_only)
+            .field("options", &self.options)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(FlexVolumeSource { 1 => driver, 2 => fs_type as "fsType", 3 => secret_ref as "secretRef", 4 => read_only as "readOnly", 5 => options });
 
 /// Represents a Flocker volume mounted by the Flocker agent.
 /// One and only one of datasetName and datasetUUID should be set.
 /// Flocker volumes do not support ownership management or SELinux relabeling.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct FlockerVolumeSource {
     /// datasetName is Name of the dataset stored as metadata -\> name on the dataset for Flocker
     /// should be considered as deprecated
@@ -2251,6 +3811,24 @@ pub struct FlockerVolumeSource {
     pub dataset_uuid: String,
 }
 
+impl Clone for FlockerVolumeSource {
+    fn clone(&self) -> Self {
+        FlockerVolumeSource {
+            dataset_name: Clone::clone(&self.dataset_name),
+            dataset_uuid: Clone::clone(&self.dataset_uuid),
+        }
+    }
+}
+
+impl std::fmt::Debug for FlockerVolumeSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FlockerVolumeSource")
+            .field("dataset_name", &self.dataset_name)
+            .field("dataset_uuid", &self.dataset_uuid)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(FlockerVolumeSource { 1 => dataset_name as "datasetName", 2 => dataset_uuid as "datasetUUID" });
 
 /// Represents a Persistent Disk resource in Google Compute Engine.
@@ -2259,7 +3837,7 @@ apimachinery::proto_message!(FlockerVolumeSource { 1 => dataset_name as "dataset
 /// also be in the same GCE project and zone as the kubelet. A GCE PD
 /// can only be mounted as read/write once or read-only many times. GCE
 /// PDs support ownership management and SELinux relabeling.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct GCEPersistentDiskVolumeSource {
     /// pdName is unique name of the PD resource in GCE. Used to identify the disk in GCE.
     /// More info: <https://kubernetes.io/docs/concepts/storage/volumes#gcepersistentdisk>
@@ -2285,10 +3863,32 @@ pub struct GCEPersistentDiskVolumeSource {
     pub read_only: bool,
 }
 
+impl Clone for GCEPersistentDiskVolumeSource {
+    fn clone(&self) -> Self {
+        GCEPersistentDiskVolumeSource {
+            pd_name: Clone::clone(&self.pd_name),
+            fs_type: Clone::clone(&self.fs_type),
+            partition: Clone::clone(&self.partition),
+            read_only: Clone::clone(&self.read_only),
+        }
+    }
+}
+
+impl std::fmt::Debug for GCEPersistentDiskVolumeSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GCEPersistentDiskVolumeSource")
+            .field("pd_name", &self.pd_name)
+            .field("fs_type", &self.fs_type)
+            .field("partition", &self.partition)
+            .field("read_only", &self.read_only)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(GCEPersistentDiskVolumeSource { 1 => pd_name as "pdName", 2 => fs_type as "fsType", 3 => partition, 4 => read_only as "readOnly" });
 
 /// GRPCAction specifies an action involving a GRPC service.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct GRPCAction {
     /// Port number of the gRPC service. Number must be in the range 1 to 65535.
     pub port: i32,
@@ -2300,6 +3900,24 @@ pub struct GRPCAction {
     pub service: Option<String>,
 }
 
+impl Clone for GRPCAction {
+    fn clone(&self) -> Self {
+        GRPCAction {
+            port: Clone::clone(&self.port),
+            service: Clone::clone(&self.service),
+        }
+    }
+}
+
+impl std::fmt::Debug for GRPCAction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GRPCAction")
+            .field("port", &self.port)
+            .field("service", &self.service)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(GRPCAction { 1 => port, 2 => service });
 
 /// Represents a volume that is populated with the contents of a git repository.
@@ -2309,7 +3927,7 @@ apimachinery::proto_message!(GRPCAction { 1 => port, 2 => service });
 /// DEPRECATED: GitRepo is deprecated. To provision a container with a git repo, mount an
 /// EmptyDir into an InitContainer that clones the repo using git, then mount the EmptyDir
 /// into the Pod's container.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct GitRepoVolumeSource {
     /// repository is the URL
     pub repository: String,
@@ -2324,11 +3942,31 @@ pub struct GitRepoVolumeSource {
     pub directory: String,
 }
 
+impl Clone for GitRepoVolumeSource {
+    fn clone(&self) -> Self {
+        GitRepoVolumeSource {
+            repository: Clone::clone(&self.repository),
+            revision: Clone::clone(&self.revision),
+            directory: Clone::clone(&self.directory),
+        }
+    }
+}
+
+impl std::fmt::Debug for GitRepoVolumeSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GitRepoVolumeSource")
+            .field("repository", &self.repository)
+            .field("revision", &self.revision)
+            .field("directory", &self.directory)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(GitRepoVolumeSource { 1 => repository, 2 => revision, 3 => directory });
 
 /// Represents a Glusterfs mount that lasts the lifetime of a pod.
 /// Glusterfs volumes do not support ownership management or SELinux relabeling.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct GlusterfsPersistentVolumeSource {
     /// endpoints is the endpoint name that details Glusterfs topology.
     /// More info: <https://examples.k8s.io/volumes/glusterfs/README.md#create-a-pod>
@@ -2347,11 +3985,33 @@ pub struct GlusterfsPersistentVolumeSource {
     pub endpoints_namespace: Option<String>,
 }
 
+impl Clone for GlusterfsPersistentVolumeSource {
+    fn clone(&self) -> Self {
+        GlusterfsPersistentVolumeSource {
+            endpoints: Clone::clone(&self.endpoints),
+            path: Clone::clone(&self.path),
+            read_only: Clone::clone(&self.read_only),
+            endpoints_namespace: Clone::clone(&self.endpoints_namespace),
+        }
+    }
+}
+
+impl std::fmt::Debug for GlusterfsPersistentVolumeSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GlusterfsPersistentVolumeSource")
+            .field("endpoints", &self.endpoints)
+            .field("path", &self.path)
+            .field("read_only", &self.read_only)
+            .field("endpoints_namespace", &self.endpoints_namespace)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(GlusterfsPersistentVolumeSource { 1 => endpoints, 2 => path, 3 => read_only as "readOnly", 4 => endpoints_namespace as "endpointsNamespace" });
 
 /// Represents a Glusterfs mount that lasts the lifetime of a pod.
 /// Glusterfs volumes do not support ownership management or SELinux relabeling.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct GlusterfsVolumeSource {
     /// endpoints is the endpoint name that details Glusterfs topology.
     pub endpoints: String,
@@ -2365,10 +4025,30 @@ pub struct GlusterfsVolumeSource {
     pub read_only: bool,
 }
 
+impl Clone for GlusterfsVolumeSource {
+    fn clone(&self) -> Self {
+        GlusterfsVolumeSource {
+            endpoints: Clone::clone(&self.endpoints),
+            path: Clone::clone(&self.path),
+            read_only: Clone::clone(&self.read_only),
+        }
+    }
+}
+
+impl std::fmt::Debug for GlusterfsVolumeSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GlusterfsVolumeSource")
+            .field("endpoints", &self.endpoints)
+            .field("path", &self.path)
+            .field("read_only", &self.read_only)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(GlusterfsVolumeSource { 1 => endpoints, 2 => path, 3 => read_only as "readOnly" });
 
 /// HTTPGetAction describes an action based on HTTP Get requests.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct HTTPGetAction {
     /// Path to access on the HTTP server.
     #[api(skip_serializing_if = "String::is_empty")]
@@ -2390,10 +4070,34 @@ pub struct HTTPGetAction {
     pub http_headers: Vec<HTTPHeader>,
 }
 
+impl Clone for HTTPGetAction {
+    fn clone(&self) -> Self {
+        HTTPGetAction {
+            path: Clone::clone(&self.path),
+            port: Clone::clone(&self.port),
+            host: Clone::clone(&self.host),
+            scheme: Clone::clone(&self.scheme),
+            http_headers: Clone::clone(&self.http_headers),
+        }
+    }
+}
+
+impl std::fmt::Debug for HTTPGetAction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HTTPGetAction")
+            .field("path", &self.path)
+            .field("port", &self.port)
+            .field("host", &self.host)
+            .field("scheme", &self.scheme)
+            .field("http_headers", &self.http_headers)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(HTTPGetAction { 1 => path, 2 => port, 3 => host, 4 => scheme, 5 => http_headers as "httpHeaders" });
 
 /// HTTPHeader describes a custom header to be used in HTTP probes
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct HTTPHeader {
     /// The header field name.
     /// This will be canonicalized upon output, so case-variant names will be understood as the same header.
@@ -2402,11 +4106,29 @@ pub struct HTTPHeader {
     pub value: String,
 }
 
+impl Clone for HTTPHeader {
+    fn clone(&self) -> Self {
+        HTTPHeader {
+            name: Clone::clone(&self.name),
+            value: Clone::clone(&self.value),
+        }
+    }
+}
+
+impl std::fmt::Debug for HTTPHeader {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HTTPHeader")
+            .field("name", &self.name)
+            .field("value", &self.value)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(HTTPHeader { 1 => name, 2 => value });
 
 /// HostAlias holds the mapping between IP and hostnames that will be injected as an entry in the
 /// pod's hosts file.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct HostAlias {
     /// IP address of the host file entry.
     pub ip: String,
@@ -2415,20 +4137,52 @@ pub struct HostAlias {
     pub hostnames: Vec<String>,
 }
 
+impl Clone for HostAlias {
+    fn clone(&self) -> Self {
+        HostAlias {
+            ip: Clone::clone(&self.ip),
+            hostnames: Clone::clone(&self.hostnames),
+        }
+    }
+}
+
+impl std::fmt::Debug for HostAlias {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HostAlias")
+            .field("ip", &self.ip)
+            .field("hostnames", &self.hostnames)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(HostAlias { 1 => ip, 2 => hostnames });
 
 /// HostIP represents a single IP address allocated to the host.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct HostIP {
     /// IP is the IP address assigned to the host
     pub ip: String,
+}
+
+impl Clone for HostIP {
+    fn clone(&self) -> Self {
+        HostIP {
+            ip: Clone::clone(&self.ip),
+        }
+    }
+}
+
+impl std::fmt::Debug for HostIP {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HostIP").field("ip", &self.ip).finish()
+    }
 }
 
 apimachinery::proto_message!(HostIP { 1 => ip });
 
 /// Represents a host path mapped into a pod.
 /// Host path volumes do not support ownership management or SELinux relabeling.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct HostPathVolumeSource {
     /// path of the directory on the host.
     /// If the path is a symlink, it will follow the link to the real path.
@@ -2440,12 +4194,30 @@ pub struct HostPathVolumeSource {
     pub r#type: Option<String>,
 }
 
+impl Clone for HostPathVolumeSource {
+    fn clone(&self) -> Self {
+        HostPathVolumeSource {
+            path: Clone::clone(&self.path),
+            r#type: Clone::clone(&self.r#type),
+        }
+    }
+}
+
+impl std::fmt::Debug for HostPathVolumeSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HostPathVolumeSource")
+            .field("path", &self.path)
+            .field("type", &self.r#type)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(HostPathVolumeSource { 1 => path, 2 => r#type as "type" });
 
 /// ISCSIPersistentVolumeSource represents an ISCSI disk.
 /// ISCSI volumes can only be mounted as read/write once.
 /// ISCSI volumes support ownership management and SELinux relabeling.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ISCSIPersistentVolumeSource {
     /// targetPortal is iSCSI Target Portal. The Portal is either an IP or ip\_addr:port if the port
     /// is other than default (typically TCP ports 860 and 3260).
@@ -2487,12 +4259,48 @@ pub struct ISCSIPersistentVolumeSource {
     pub initiator_name: Option<String>,
 }
 
+impl Clone for ISCSIPersistentVolumeSource {
+    fn clone(&self) -> Self {
+        ISCSIPersistentVolumeSource {
+            target_portal: Clone::clone(&self.target_portal),
+            iqn: Clone::clone(&self.iqn),
+            lun: Clone::clone(&self.lun),
+            iscsi_interface: Clone::clone(&self.iscsi_interface),
+            fs_type: Clone::clone(&self.fs_type),
+            read_only: Clone::clone(&self.read_only),
+            portals: Clone::clone(&self.portals),
+            chap_auth_discovery: Clone::clone(&self.chap_auth_discovery),
+            chap_auth_session: Clone::clone(&self.chap_auth_session),
+            secret_ref: Clone::clone(&self.secret_ref),
+            initiator_name: Clone::clone(&self.initiator_name),
+        }
+    }
+}
+
+impl std::fmt::Debug for ISCSIPersistentVolumeSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ISCSIPersistentVolumeSource")
+            .field("target_portal", &self.target_portal)
+            .field("iqn", &self.iqn)
+            .field("lun", &self.lun)
+            .field("iscsi_interface", &self.iscsi_interface)
+            .field("fs_type", &self.fs_type)
+            .field("read_only", &self.read_only)
+            .field("portals", &self.portals)
+            .field("chap_auth_discovery", &self.chap_auth_discovery)
+            .field("chap_auth_session", &self.chap_auth_session)
+            .field("secret_ref", &self.secret_ref)
+            .field("initiator_name", &self.initiator_name)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ISCSIPersistentVolumeSource { 1 => target_portal as "targetPortal", 2 => iqn, 3 => lun, 4 => iscsi_interface as "iscsiInterface", 5 => fs_type as "fsType", 6 => read_only as "readOnly", 7 => portals, 8 => chap_auth_discovery as "chapAuthDiscovery", 10 => secret_ref as "secretRef", 11 => chap_auth_session as "chapAuthSession", 12 => initiator_name as "initiatorName" });
 
 /// Represents an ISCSI disk.
 /// ISCSI volumes can only be mounted as read/write once.
 /// ISCSI volumes support ownership management and SELinux relabeling.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ISCSIVolumeSource {
     /// targetPortal is iSCSI Target Portal. The Portal is either an IP or ip\_addr:port if the port
     /// is other than default (typically TCP ports 860 and 3260).
@@ -2534,10 +4342,46 @@ pub struct ISCSIVolumeSource {
     pub initiator_name: Option<String>,
 }
 
+impl Clone for ISCSIVolumeSource {
+    fn clone(&self) -> Self {
+        ISCSIVolumeSource {
+            target_portal: Clone::clone(&self.target_portal),
+            iqn: Clone::clone(&self.iqn),
+            lun: Clone::clone(&self.lun),
+            iscsi_interface: Clone::clone(&self.iscsi_interface),
+            fs_type: Clone::clone(&self.fs_type),
+            read_only: Clone::clone(&self.read_only),
+            portals: Clone::clone(&self.portals),
+            chap_auth_discovery: Clone::clone(&self.chap_auth_discovery),
+            chap_auth_session: Clone::clone(&self.chap_auth_session),
+            secret_ref: Clone::clone(&self.secret_ref),
+            initiator_name: Clone::clone(&self.initiator_name),
+        }
+    }
+}
+
+impl std::fmt::Debug for ISCSIVolumeSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ISCSIVolumeSource")
+            .field("target_portal", &self.target_portal)
+            .field("iqn", &self.iqn)
+            .field("lun", &self.lun)
+            .field("iscsi_interface", &self.iscsi_interface)
+            .field("fs_type", &self.fs_type)
+            .field("read_only", &self.read_only)
+            .field("portals", &self.portals)
+            .field("chap_auth_discovery", &self.chap_auth_discovery)
+            .field("chap_auth_session", &self.chap_auth_session)
+            .field("secret_ref", &self.secret_ref)
+            .field("initiator_name", &self.initiator_name)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ISCSIVolumeSource { 1 => target_portal as "targetPortal", 2 => iqn, 3 => lun, 4 => iscsi_interface as "iscsiInterface", 5 => fs_type as "fsType", 6 => read_only as "readOnly", 7 => portals, 8 => chap_auth_discovery as "chapAuthDiscovery", 10 => secret_ref as "secretRef", 11 => chap_auth_session as "chapAuthSession", 12 => initiator_name as "initiatorName" });
 
 /// ImageVolumeSource represents a image volume resource.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ImageVolumeSource {
     /// Required: Image or artifact reference to be used.
     /// Behaves in the same way as pod.spec.containers\[\*\].image.
@@ -2556,10 +4400,28 @@ pub struct ImageVolumeSource {
     pub pull_policy: String,
 }
 
+impl Clone for ImageVolumeSource {
+    fn clone(&self) -> Self {
+        ImageVolumeSource {
+            reference: Clone::clone(&self.reference),
+            pull_policy: Clone::clone(&self.pull_policy),
+        }
+    }
+}
+
+impl std::fmt::Debug for ImageVolumeSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ImageVolumeSource")
+            .field("reference", &self.reference)
+            .field("pull_policy", &self.pull_policy)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ImageVolumeSource { 1 => reference, 2 => pull_policy as "pullPolicy" });
 
 /// ImageVolumeStatus represents the image-based volume status.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ImageVolumeStatus {
     /// ImageRef is the digest of the image used for this volume.
     /// It should have a value that's similar to the pod's status.containerStatuses\[i\].imageID.
@@ -2568,10 +4430,26 @@ pub struct ImageVolumeStatus {
     pub image_ref: String,
 }
 
+impl Clone for ImageVolumeStatus {
+    fn clone(&self) -> Self {
+        ImageVolumeStatus {
+            image_ref: Clone::clone(&self.image_ref),
+        }
+    }
+}
+
+impl std::fmt::Debug for ImageVolumeStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ImageVolumeStatus")
+            .field("image_ref", &self.image_ref)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ImageVolumeStatus { 1 => image_ref as "imageRef" });
 
 /// Maps a string key to a path within a volume.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct KeyToPath {
     /// key is the key to project.
     pub key: String,
@@ -2589,12 +4467,32 @@ pub struct KeyToPath {
     pub mode: Option<i32>,
 }
 
+impl Clone for KeyToPath {
+    fn clone(&self) -> Self {
+        KeyToPath {
+            key: Clone::clone(&self.key),
+            path: Clone::clone(&self.path),
+            mode: Clone::clone(&self.mode),
+        }
+    }
+}
+
+impl std::fmt::Debug for KeyToPath {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("KeyToPath")
+            .field("key", &self.key)
+            .field("path", &self.path)
+            .field("mode", &self.mode)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(KeyToPath { 1 => key, 2 => path, 3 => mode });
 
 /// Lifecycle describes actions that the management system should take in response to container lifecycle
 /// events. For the PostStart and PreStop lifecycle handlers, management of the container blocks
 /// until the action is complete, unless the container process fails, in which case the handler is aborted.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct Lifecycle {
     /// PostStart is called immediately after a container is created. If the handler fails,
     /// the container is terminated and restarted according to its restart policy.
@@ -2617,11 +4515,31 @@ pub struct Lifecycle {
     pub stop_signal: Option<String>,
 }
 
+impl Clone for Lifecycle {
+    fn clone(&self) -> Self {
+        Lifecycle {
+            post_start: Clone::clone(&self.post_start),
+            pre_stop: Clone::clone(&self.pre_stop),
+            stop_signal: Clone::clone(&self.stop_signal),
+        }
+    }
+}
+
+impl std::fmt::Debug for Lifecycle {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Lifecycle")
+            .field("post_start", &self.post_start)
+            .field("pre_stop", &self.pre_stop)
+            .field("stop_signal", &self.stop_signal)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(Lifecycle { 1 => post_start as "postStart", 2 => pre_stop as "preStop", 3 => stop_signal as "stopSignal" });
 
 /// LifecycleHandler defines a specific action that should be taken in a lifecycle
 /// hook. One and only one of the fields, except TCPSocket must be specified.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct LifecycleHandler {
     /// Exec specifies a command to execute in the container.
     pub exec: Option<ExecAction>,
@@ -2635,10 +4553,32 @@ pub struct LifecycleHandler {
     pub sleep: Option<SleepAction>,
 }
 
+impl Clone for LifecycleHandler {
+    fn clone(&self) -> Self {
+        LifecycleHandler {
+            exec: Clone::clone(&self.exec),
+            http_get: Clone::clone(&self.http_get),
+            tcp_socket: Clone::clone(&self.tcp_socket),
+            sleep: Clone::clone(&self.sleep),
+        }
+    }
+}
+
+impl std::fmt::Debug for LifecycleHandler {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LifecycleHandler")
+            .field("exec", &self.exec)
+            .field("http_get", &self.http_get)
+            .field("tcp_socket", &self.tcp_socket)
+            .field("sleep", &self.sleep)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(LifecycleHandler { 1 => exec, 2 => http_get as "httpGet", 3 => tcp_socket as "tcpSocket", 4 => sleep });
 
 /// LimitRange sets resource usage limits for each kind of resource in a Namespace.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(version = "v1", kind = "LimitRange", plural = "limitranges", namespaced, short_names = ["limits"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct LimitRange {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -2651,10 +4591,30 @@ pub struct LimitRange {
     pub spec: LimitRangeSpec,
 }
 
+impl Clone for LimitRange {
+    fn clone(&self) -> Self {
+        LimitRange {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+        }
+    }
+}
+
+impl std::fmt::Debug for LimitRange {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LimitRange")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(LimitRange { 1 => metadata, 2 => spec });
 
 /// LimitRangeItem defines a min/max usage limit for any resource that matches on kind.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct LimitRangeItem {
     /// Type of resource that this limit applies to.
     pub r#type: String,
@@ -2675,10 +4635,36 @@ pub struct LimitRangeItem {
     pub max_limit_request_ratio: std::collections::BTreeMap<String, crate::value::Quantity>,
 }
 
+impl Clone for LimitRangeItem {
+    fn clone(&self) -> Self {
+        LimitRangeItem {
+            r#type: Clone::clone(&self.r#type),
+            max: Clone::clone(&self.max),
+            min: Clone::clone(&self.min),
+            default: Clone::clone(&self.default),
+            default_request: Clone::clone(&self.default_request),
+            max_limit_request_ratio: Clone::clone(&self.max_limit_request_ratio),
+        }
+    }
+}
+
+impl std::fmt::Debug for LimitRangeItem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LimitRangeItem")
+            .field("type", &self.r#type)
+            .field("max", &self.max)
+            .field("min", &self.min)
+            .field("default", &self.default)
+            .field("default_request", &self.default_request)
+            .field("max_limit_request_ratio", &self.max_limit_request_ratio)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(LimitRangeItem { 1 => r#type as "type", 2 => max, 3 => min, 4 => default, 5 => default_request as "defaultRequest", 6 => max_limit_request_ratio as "maxLimitRequestRatio" });
 
 /// LimitRangeList is a list of LimitRange items.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     version = "v1",
     kind = "LimitRangeList",
@@ -2697,20 +4683,56 @@ pub struct LimitRangeList {
     pub items: Option<Vec<LimitRange>>,
 }
 
+impl Clone for LimitRangeList {
+    fn clone(&self) -> Self {
+        LimitRangeList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for LimitRangeList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LimitRangeList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(LimitRangeList { 1 => metadata, 2 => items });
 
 /// LimitRangeSpec defines a min/max usage limit for resources that match on kind.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct LimitRangeSpec {
     /// Limits is the list of LimitRangeItem objects that are enforced.
     #[api(nullable)]
     pub limits: Option<Vec<LimitRangeItem>>,
 }
 
+impl Clone for LimitRangeSpec {
+    fn clone(&self) -> Self {
+        LimitRangeSpec {
+            limits: Clone::clone(&self.limits),
+        }
+    }
+}
+
+impl std::fmt::Debug for LimitRangeSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LimitRangeSpec")
+            .field("limits", &self.limits)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(LimitRangeSpec { 1 => limits });
 
 /// LinuxContainerUser represents user identity information in Linux containers
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct LinuxContainerUser {
     /// UID is the primary uid initially attached to the first process in the container
     pub uid: i64,
@@ -2721,10 +4743,30 @@ pub struct LinuxContainerUser {
     pub supplemental_groups: Vec<i64>,
 }
 
+impl Clone for LinuxContainerUser {
+    fn clone(&self) -> Self {
+        LinuxContainerUser {
+            uid: Clone::clone(&self.uid),
+            gid: Clone::clone(&self.gid),
+            supplemental_groups: Clone::clone(&self.supplemental_groups),
+        }
+    }
+}
+
+impl std::fmt::Debug for LinuxContainerUser {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LinuxContainerUser")
+            .field("uid", &self.uid)
+            .field("gid", &self.gid)
+            .field("supplemental_groups", &self.supplemental_groups)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(LinuxContainerUser { 1 => uid, 2 => gid, 3 => supplemental_groups as "supplementalGroups" });
 
 /// List holds a list of objects, which may not be known by the server.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct List {
     /// Standard list metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds>
@@ -2734,11 +4776,29 @@ pub struct List {
     pub items: Option<Vec<crate::value::RawExtension>>,
 }
 
+impl Clone for List {
+    fn clone(&self) -> Self {
+        List {
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for List {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("List")
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(List { 1 => metadata, 2 => items });
 
 /// LoadBalancerIngress represents the status of a load-balancer ingress point:
 /// traffic intended for the service should be sent to an ingress point.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct LoadBalancerIngress {
     /// IP is set for load-balancer ingress points that are IP based
     /// (typically GCE or OpenStack load-balancers)
@@ -2761,15 +4821,53 @@ pub struct LoadBalancerIngress {
     pub ports: Vec<PortStatus>,
 }
 
+impl Clone for LoadBalancerIngress {
+    fn clone(&self) -> Self {
+        LoadBalancerIngress {
+            ip: Clone::clone(&self.ip),
+            hostname: Clone::clone(&self.hostname),
+            ip_mode: Clone::clone(&self.ip_mode),
+            ports: Clone::clone(&self.ports),
+        }
+    }
+}
+
+impl std::fmt::Debug for LoadBalancerIngress {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LoadBalancerIngress")
+            .field("ip", &self.ip)
+            .field("hostname", &self.hostname)
+            .field("ip_mode", &self.ip_mode)
+            .field("ports", &self.ports)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(LoadBalancerIngress { 1 => ip, 2 => hostname, 3 => ip_mode as "ipMode", 4 => ports });
 
 /// LoadBalancerStatus represents the status of a load-balancer.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct LoadBalancerStatus {
     /// Ingress is a list containing ingress points for the load-balancer.
     /// Traffic intended for the service should be sent to these ingress points.
     #[api(skip_serializing_if = "Vec::is_empty")]
     pub ingress: Vec<LoadBalancerIngress>,
+}
+
+impl Clone for LoadBalancerStatus {
+    fn clone(&self) -> Self {
+        LoadBalancerStatus {
+            ingress: Clone::clone(&self.ingress),
+        }
+    }
+}
+
+impl std::fmt::Debug for LoadBalancerStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LoadBalancerStatus")
+            .field("ingress", &self.ingress)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(LoadBalancerStatus { 1 => ingress });
@@ -2787,7 +4885,7 @@ apimachinery::proto_message!(LoadBalancerStatus { 1 => ingress });
 ///
 /// Instead of using this type, create a locally provided and used type that is well-focused on your reference.
 /// For example, ServiceReferences for admission registration: <https://github.com/kubernetes/api/blob/release-1.17/admissionregistration/v1/types.go#L533> .
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct LocalObjectReference {
     /// Name of the referent.
     /// This field is effectively required, but due to backwards compatibility is
@@ -2799,10 +4897,26 @@ pub struct LocalObjectReference {
     pub name: String,
 }
 
+impl Clone for LocalObjectReference {
+    fn clone(&self) -> Self {
+        LocalObjectReference {
+            name: Clone::clone(&self.name),
+        }
+    }
+}
+
+impl std::fmt::Debug for LocalObjectReference {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LocalObjectReference")
+            .field("name", &self.name)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(LocalObjectReference { 1 => name });
 
 /// Local represents directly-attached storage with node affinity
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct LocalVolumeSource {
     /// path of the full path to the volume on the node.
     /// It can be either a directory or block device (disk, partition, ...).
@@ -2814,10 +4928,28 @@ pub struct LocalVolumeSource {
     pub fs_type: Option<String>,
 }
 
+impl Clone for LocalVolumeSource {
+    fn clone(&self) -> Self {
+        LocalVolumeSource {
+            path: Clone::clone(&self.path),
+            fs_type: Clone::clone(&self.fs_type),
+        }
+    }
+}
+
+impl std::fmt::Debug for LocalVolumeSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LocalVolumeSource")
+            .field("path", &self.path)
+            .field("fs_type", &self.fs_type)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(LocalVolumeSource { 1 => path, 2 => fs_type as "fsType" });
 
 /// ModifyVolumeStatus represents the status object of ControllerModifyVolume operation
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ModifyVolumeStatus {
     /// targetVolumeAttributesClassName is the name of the VolumeAttributesClass the PVC currently being reconciled
     #[api(skip_serializing_if = "String::is_empty")]
@@ -2835,11 +4967,34 @@ pub struct ModifyVolumeStatus {
     pub status: String,
 }
 
+impl Clone for ModifyVolumeStatus {
+    fn clone(&self) -> Self {
+        ModifyVolumeStatus {
+            target_volume_attributes_class_name: Clone::clone(
+                &self.target_volume_attributes_class_name,
+            ),
+            status: Clone::clone(&self.status),
+        }
+    }
+}
+
+impl std::fmt::Debug for ModifyVolumeStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ModifyVolumeStatus")
+            .field(
+                "target_volume_attributes_class_name",
+                &self.target_volume_attributes_class_name,
+            )
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ModifyVolumeStatus { 1 => target_volume_attributes_class_name as "targetVolumeAttributesClassName", 2 => status });
 
 /// Represents an NFS mount that lasts the lifetime of a pod.
 /// NFS volumes do not support ownership management or SELinux relabeling.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct NFSVolumeSource {
     /// server is the hostname or IP address of the NFS server.
     /// More info: <https://kubernetes.io/docs/concepts/storage/volumes#nfs>
@@ -2854,11 +5009,31 @@ pub struct NFSVolumeSource {
     pub read_only: bool,
 }
 
+impl Clone for NFSVolumeSource {
+    fn clone(&self) -> Self {
+        NFSVolumeSource {
+            server: Clone::clone(&self.server),
+            path: Clone::clone(&self.path),
+            read_only: Clone::clone(&self.read_only),
+        }
+    }
+}
+
+impl std::fmt::Debug for NFSVolumeSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NFSVolumeSource")
+            .field("server", &self.server)
+            .field("path", &self.path)
+            .field("read_only", &self.read_only)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(NFSVolumeSource { 1 => server, 2 => path, 3 => read_only as "readOnly" });
 
 /// Namespace provides a scope for Names.
 /// Use of multiple namespaces is optional.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(version = "v1", kind = "Namespace", plural = "namespaces", cluster_scoped, short_names = ["ns"], verbs = ["create", "delete", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct Namespace {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -2874,10 +5049,32 @@ pub struct Namespace {
     pub status: NamespaceStatus,
 }
 
+impl Clone for Namespace {
+    fn clone(&self) -> Self {
+        Namespace {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+            status: Clone::clone(&self.status),
+        }
+    }
+}
+
+impl std::fmt::Debug for Namespace {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Namespace")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(Namespace { 1 => metadata, 2 => spec, 3 => status });
 
 /// NamespaceCondition contains details about state of namespace.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct NamespaceCondition {
     /// Type of namespace controller condition.
     pub r#type: String,
@@ -2893,10 +5090,34 @@ pub struct NamespaceCondition {
     pub message: String,
 }
 
+impl Clone for NamespaceCondition {
+    fn clone(&self) -> Self {
+        NamespaceCondition {
+            r#type: Clone::clone(&self.r#type),
+            status: Clone::clone(&self.status),
+            last_transition_time: Clone::clone(&self.last_transition_time),
+            reason: Clone::clone(&self.reason),
+            message: Clone::clone(&self.message),
+        }
+    }
+}
+
+impl std::fmt::Debug for NamespaceCondition {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NamespaceCondition")
+            .field("type", &self.r#type)
+            .field("status", &self.status)
+            .field("last_transition_time", &self.last_transition_time)
+            .field("reason", &self.reason)
+            .field("message", &self.message)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(NamespaceCondition { 1 => r#type as "type", 2 => status, 4 => last_transition_time as "lastTransitionTime", 5 => reason, 6 => message });
 
 /// NamespaceList is a list of Namespaces.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(version = "v1", kind = "NamespaceList", omit_empty_type_meta, protobuf)]
 pub struct NamespaceList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -2910,10 +5131,30 @@ pub struct NamespaceList {
     pub items: Option<Vec<Namespace>>,
 }
 
+impl Clone for NamespaceList {
+    fn clone(&self) -> Self {
+        NamespaceList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for NamespaceList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NamespaceList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(NamespaceList { 1 => metadata, 2 => items });
 
 /// NamespaceSpec describes the attributes on a Namespace.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct NamespaceSpec {
     /// Finalizers is an opaque list of values that must be empty to permanently remove object from storage.
     /// More info: <https://kubernetes.io/docs/tasks/administer-cluster/namespaces/>
@@ -2921,10 +5162,26 @@ pub struct NamespaceSpec {
     pub finalizers: Vec<String>,
 }
 
+impl Clone for NamespaceSpec {
+    fn clone(&self) -> Self {
+        NamespaceSpec {
+            finalizers: Clone::clone(&self.finalizers),
+        }
+    }
+}
+
+impl std::fmt::Debug for NamespaceSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NamespaceSpec")
+            .field("finalizers", &self.finalizers)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(NamespaceSpec { 1 => finalizers });
 
 /// NamespaceStatus is information about the current status of a Namespace.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct NamespaceStatus {
     /// Phase is the current lifecycle phase of the namespace.
     /// More info: <https://kubernetes.io/docs/tasks/administer-cluster/namespaces/>
@@ -2935,11 +5192,29 @@ pub struct NamespaceStatus {
     pub conditions: Vec<NamespaceCondition>,
 }
 
+impl Clone for NamespaceStatus {
+    fn clone(&self) -> Self {
+        NamespaceStatus {
+            phase: Clone::clone(&self.phase),
+            conditions: Clone::clone(&self.conditions),
+        }
+    }
+}
+
+impl std::fmt::Debug for NamespaceStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NamespaceStatus")
+            .field("phase", &self.phase)
+            .field("conditions", &self.conditions)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(NamespaceStatus { 1 => phase, 2 => conditions });
 
 /// Node is a worker node in Kubernetes.
 /// Each node will have a unique identifier in the cache (i.e. in etcd).
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(version = "v1", kind = "Node", plural = "nodes", cluster_scoped, short_names = ["no"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct Node {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -2957,10 +5232,32 @@ pub struct Node {
     pub status: NodeStatus,
 }
 
+impl Clone for Node {
+    fn clone(&self) -> Self {
+        Node {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+            status: Clone::clone(&self.status),
+        }
+    }
+}
+
+impl std::fmt::Debug for Node {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Node")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(Node { 1 => metadata, 2 => spec, 3 => status });
 
 /// NodeAddress contains information for the node's address.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct NodeAddress {
     /// Node address type, one of Hostname, ExternalIP or InternalIP.
     pub r#type: String,
@@ -2968,10 +5265,28 @@ pub struct NodeAddress {
     pub address: String,
 }
 
+impl Clone for NodeAddress {
+    fn clone(&self) -> Self {
+        NodeAddress {
+            r#type: Clone::clone(&self.r#type),
+            address: Clone::clone(&self.address),
+        }
+    }
+}
+
+impl std::fmt::Debug for NodeAddress {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NodeAddress")
+            .field("type", &self.r#type)
+            .field("address", &self.address)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(NodeAddress { 1 => r#type as "type", 2 => address });
 
 /// Node affinity is a group of node affinity scheduling rules.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct NodeAffinity {
     /// If the affinity requirements specified by this field are not met at
     /// scheduling time, the pod will not be scheduled onto the node.
@@ -2992,10 +5307,38 @@ pub struct NodeAffinity {
     pub preferred_during_scheduling_ignored_during_execution: Vec<PreferredSchedulingTerm>,
 }
 
+impl Clone for NodeAffinity {
+    fn clone(&self) -> Self {
+        NodeAffinity {
+            required_during_scheduling_ignored_during_execution: Clone::clone(
+                &self.required_during_scheduling_ignored_during_execution,
+            ),
+            preferred_during_scheduling_ignored_during_execution: Clone::clone(
+                &self.preferred_during_scheduling_ignored_during_execution,
+            ),
+        }
+    }
+}
+
+impl std::fmt::Debug for NodeAffinity {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NodeAffinity")
+            .field(
+                "required_during_scheduling_ignored_during_execution",
+                &self.required_during_scheduling_ignored_during_execution,
+            )
+            .field(
+                "preferred_during_scheduling_ignored_during_execution",
+                &self.preferred_during_scheduling_ignored_during_execution,
+            )
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(NodeAffinity { 1 => required_during_scheduling_ignored_during_execution as "requiredDuringSchedulingIgnoredDuringExecution", 2 => preferred_during_scheduling_ignored_during_execution as "preferredDuringSchedulingIgnoredDuringExecution" });
 
 /// NodeAllocatableResourceClaimStatus describes the status of node allocatable resources allocated via DRA.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct NodeAllocatableResourceClaimStatus {
     /// ResourceClaimName is the resource claim referenced by the pod that resulted in this node allocatable resource allocation.
     pub resource_claim_name: String,
@@ -3007,10 +5350,30 @@ pub struct NodeAllocatableResourceClaimStatus {
     pub resources: Option<std::collections::BTreeMap<String, crate::value::Quantity>>,
 }
 
+impl Clone for NodeAllocatableResourceClaimStatus {
+    fn clone(&self) -> Self {
+        NodeAllocatableResourceClaimStatus {
+            resource_claim_name: Clone::clone(&self.resource_claim_name),
+            containers: Clone::clone(&self.containers),
+            resources: Clone::clone(&self.resources),
+        }
+    }
+}
+
+impl std::fmt::Debug for NodeAllocatableResourceClaimStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NodeAllocatableResourceClaimStatus")
+            .field("resource_claim_name", &self.resource_claim_name)
+            .field("containers", &self.containers)
+            .field("resources", &self.resources)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(NodeAllocatableResourceClaimStatus { 1 => resource_claim_name as "resourceClaimName", 2 => containers, 3 => resources });
 
 /// NodeCondition contains condition information for a node.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct NodeCondition {
     /// Type of node condition.
     pub r#type: String,
@@ -3028,20 +5391,62 @@ pub struct NodeCondition {
     pub message: String,
 }
 
+impl Clone for NodeCondition {
+    fn clone(&self) -> Self {
+        NodeCondition {
+            r#type: Clone::clone(&self.r#type),
+            status: Clone::clone(&self.status),
+            last_heartbeat_time: Clone::clone(&self.last_heartbeat_time),
+            last_transition_time: Clone::clone(&self.last_transition_time),
+            reason: Clone::clone(&self.reason),
+            message: Clone::clone(&self.message),
+        }
+    }
+}
+
+impl std::fmt::Debug for NodeCondition {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NodeCondition")
+            .field("type", &self.r#type)
+            .field("status", &self.status)
+            .field("last_heartbeat_time", &self.last_heartbeat_time)
+            .field("last_transition_time", &self.last_transition_time)
+            .field("reason", &self.reason)
+            .field("message", &self.message)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(NodeCondition { 1 => r#type as "type", 2 => status, 3 => last_heartbeat_time as "lastHeartbeatTime", 4 => last_transition_time as "lastTransitionTime", 5 => reason, 6 => message });
 
 /// NodeConfigSource specifies a source of node configuration. Exactly one subfield (excluding metadata) must be non-nil.
 /// This API is deprecated since 1.22
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct NodeConfigSource {
     /// ConfigMap is a reference to a Node's ConfigMap
     pub config_map: Option<ConfigMapNodeConfigSource>,
 }
 
+impl Clone for NodeConfigSource {
+    fn clone(&self) -> Self {
+        NodeConfigSource {
+            config_map: Clone::clone(&self.config_map),
+        }
+    }
+}
+
+impl std::fmt::Debug for NodeConfigSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NodeConfigSource")
+            .field("config_map", &self.config_map)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(NodeConfigSource { 2 => config_map as "configMap" });
 
 /// NodeConfigStatus describes the status of the config assigned by Node.Spec.ConfigSource.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct NodeConfigStatus {
     /// Assigned reports the checkpointed config the node will try to use.
     /// When Node.Spec.ConfigSource is updated, the node checkpoints the associated
@@ -3085,13 +5490,51 @@ pub struct NodeConfigStatus {
     pub error: String,
 }
 
+impl Clone for NodeConfigStatus {
+    fn clone(&self) -> Self {
+        NodeConfigStatus {
+            assigned: Clone::clone(&self.assigned),
+            active: Clone::clone(&self.active),
+            last_known_good: Clone::clone(&self.last_known_good),
+            error: Clone::clone(&self.error),
+        }
+    }
+}
+
+impl std::fmt::Debug for NodeConfigStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NodeConfigStatus")
+            .field("assigned", &self.assigned)
+            .field("active", &self.active)
+            .field("last_known_good", &self.last_known_good)
+            .field("error", &self.error)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(NodeConfigStatus { 1 => assigned, 2 => active, 3 => last_known_good as "lastKnownGood", 4 => error });
 
 /// NodeDaemonEndpoints lists ports opened by daemons running on the Node.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct NodeDaemonEndpoints {
     /// Endpoint on which Kubelet is listening.
     pub kubelet_endpoint: DaemonEndpoint,
+}
+
+impl Clone for NodeDaemonEndpoints {
+    fn clone(&self) -> Self {
+        NodeDaemonEndpoints {
+            kubelet_endpoint: Clone::clone(&self.kubelet_endpoint),
+        }
+    }
+}
+
+impl std::fmt::Debug for NodeDaemonEndpoints {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NodeDaemonEndpoints")
+            .field("kubelet_endpoint", &self.kubelet_endpoint)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(NodeDaemonEndpoints { 1 => kubelet_endpoint as "kubeletEndpoint" });
@@ -3099,16 +5542,35 @@ apimachinery::proto_message!(NodeDaemonEndpoints { 1 => kubelet_endpoint as "kub
 /// NodeFeatures describes the set of features implemented by the CRI implementation.
 /// The features contained in the NodeFeatures should depend only on the cri implementation
 /// independent of runtime handlers.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct NodeFeatures {
     /// SupplementalGroupsPolicy is set to true if the runtime supports SupplementalGroupsPolicy and ContainerUser.
     pub supplemental_groups_policy: Option<bool>,
 }
 
+impl Clone for NodeFeatures {
+    fn clone(&self) -> Self {
+        NodeFeatures {
+            supplemental_groups_policy: Clone::clone(&self.supplemental_groups_policy),
+        }
+    }
+}
+
+impl std::fmt::Debug for NodeFeatures {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NodeFeatures")
+            .field(
+                "supplemental_groups_policy",
+                &self.supplemental_groups_policy,
+            )
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(NodeFeatures { 1 => supplemental_groups_policy as "supplementalGroupsPolicy" });
 
 /// NodeList is the whole list of all Nodes which have been registered with master.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(version = "v1", kind = "NodeList", omit_empty_type_meta, protobuf)]
 pub struct NodeList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -3121,10 +5583,30 @@ pub struct NodeList {
     pub items: Option<Vec<Node>>,
 }
 
+impl Clone for NodeList {
+    fn clone(&self) -> Self {
+        NodeList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for NodeList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NodeList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(NodeList { 1 => metadata, 2 => items });
 
 /// NodeProxyOptions is the query options to a Node's proxy call.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     version = "v1",
     kind = "NodeProxyOptions",
@@ -3140,10 +5622,28 @@ pub struct NodeProxyOptions {
     pub path: String,
 }
 
+impl Clone for NodeProxyOptions {
+    fn clone(&self) -> Self {
+        NodeProxyOptions {
+            type_meta: Clone::clone(&self.type_meta),
+            path: Clone::clone(&self.path),
+        }
+    }
+}
+
+impl std::fmt::Debug for NodeProxyOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NodeProxyOptions")
+            .field("type_meta", &self.type_meta)
+            .field("path", &self.path)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(NodeProxyOptions { 1 => path });
 
 /// NodeRuntimeHandler is a set of runtime handler information.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct NodeRuntimeHandler {
     /// Runtime handler name.
     /// Empty for the default runtime handler.
@@ -3152,10 +5652,28 @@ pub struct NodeRuntimeHandler {
     pub features: Option<NodeRuntimeHandlerFeatures>,
 }
 
+impl Clone for NodeRuntimeHandler {
+    fn clone(&self) -> Self {
+        NodeRuntimeHandler {
+            name: Clone::clone(&self.name),
+            features: Clone::clone(&self.features),
+        }
+    }
+}
+
+impl std::fmt::Debug for NodeRuntimeHandler {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NodeRuntimeHandler")
+            .field("name", &self.name)
+            .field("features", &self.features)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(NodeRuntimeHandler { 1 => name, 2 => features });
 
 /// NodeRuntimeHandlerFeatures is a set of features implemented by the runtime handler.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct NodeRuntimeHandlerFeatures {
     /// RecursiveReadOnlyMounts is set to true if the runtime handler supports RecursiveReadOnlyMounts.
     pub recursive_read_only_mounts: Option<bool>,
@@ -3163,23 +5681,60 @@ pub struct NodeRuntimeHandlerFeatures {
     pub user_namespaces: Option<bool>,
 }
 
+impl Clone for NodeRuntimeHandlerFeatures {
+    fn clone(&self) -> Self {
+        NodeRuntimeHandlerFeatures {
+            recursive_read_only_mounts: Clone::clone(&self.recursive_read_only_mounts),
+            user_namespaces: Clone::clone(&self.user_namespaces),
+        }
+    }
+}
+
+impl std::fmt::Debug for NodeRuntimeHandlerFeatures {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NodeRuntimeHandlerFeatures")
+            .field(
+                "recursive_read_only_mounts",
+                &self.recursive_read_only_mounts,
+            )
+            .field("user_namespaces", &self.user_namespaces)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(NodeRuntimeHandlerFeatures { 1 => recursive_read_only_mounts as "recursiveReadOnlyMounts", 2 => user_namespaces as "userNamespaces" });
 
 /// A node selector represents the union of the results of one or more label queries
 /// over a set of nodes; that is, it represents the OR of the selectors represented
 /// by the node selector terms.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct NodeSelector {
     /// Required. A list of node selector terms. The terms are ORed.
     #[api(nullable)]
     pub node_selector_terms: Option<Vec<NodeSelectorTerm>>,
 }
 
+impl Clone for NodeSelector {
+    fn clone(&self) -> Self {
+        NodeSelector {
+            node_selector_terms: Clone::clone(&self.node_selector_terms),
+        }
+    }
+}
+
+impl std::fmt::Debug for NodeSelector {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NodeSelector")
+            .field("node_selector_terms", &self.node_selector_terms)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(NodeSelector { 1 => node_selector_terms as "nodeSelectorTerms" });
 
 /// A node selector requirement is a selector that contains values, a key, and an operator
 /// that relates the key and values.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct NodeSelectorRequirement {
     /// The label key that the selector applies to.
     pub key: String,
@@ -3195,12 +5750,32 @@ pub struct NodeSelectorRequirement {
     pub values: Vec<String>,
 }
 
+impl Clone for NodeSelectorRequirement {
+    fn clone(&self) -> Self {
+        NodeSelectorRequirement {
+            key: Clone::clone(&self.key),
+            operator: Clone::clone(&self.operator),
+            values: Clone::clone(&self.values),
+        }
+    }
+}
+
+impl std::fmt::Debug for NodeSelectorRequirement {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NodeSelectorRequirement")
+            .field("key", &self.key)
+            .field("operator", &self.operator)
+            .field("values", &self.values)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(NodeSelectorRequirement { 1 => key, 2 => operator, 3 => values });
 
 /// A null or empty node selector term matches no objects. The requirements of
 /// them are ANDed.
 /// The TopologySelectorTerm type implements a subset of the NodeSelectorTerm.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct NodeSelectorTerm {
     /// A list of node selector requirements by node's labels.
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -3210,10 +5785,28 @@ pub struct NodeSelectorTerm {
     pub match_fields: Vec<NodeSelectorRequirement>,
 }
 
+impl Clone for NodeSelectorTerm {
+    fn clone(&self) -> Self {
+        NodeSelectorTerm {
+            match_expressions: Clone::clone(&self.match_expressions),
+            match_fields: Clone::clone(&self.match_fields),
+        }
+    }
+}
+
+impl std::fmt::Debug for NodeSelectorTerm {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NodeSelectorTerm")
+            .field("match_expressions", &self.match_expressions)
+            .field("match_fields", &self.match_fields)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(NodeSelectorTerm { 1 => match_expressions as "matchExpressions", 2 => match_fields as "matchFields" });
 
 /// NodeSpec describes the attributes that a node is created with.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct NodeSpec {
     /// PodCIDR represents the pod IP range assigned to the node.
     #[api(rename = "podCIDR", skip_serializing_if = "String::is_empty")]
@@ -3241,10 +5834,38 @@ pub struct NodeSpec {
     pub external_id: String,
 }
 
+impl Clone for NodeSpec {
+    fn clone(&self) -> Self {
+        NodeSpec {
+            pod_cidr: Clone::clone(&self.pod_cidr),
+            pod_cidrs: Clone::clone(&self.pod_cidrs),
+            provider_id: Clone::clone(&self.provider_id),
+            unschedulable: Clone::clone(&self.unschedulable),
+            taints: Clone::clone(&self.taints),
+            config_source: Clone::clone(&self.config_source),
+            external_id: Clone::clone(&self.external_id),
+        }
+    }
+}
+
+impl std::fmt::Debug for NodeSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NodeSpec")
+            .field("pod_cidr", &self.pod_cidr)
+            .field("pod_cidrs", &self.pod_cidrs)
+            .field("provider_id", &self.provider_id)
+            .field("unschedulable", &self.unschedulable)
+            .field("taints", &self.taints)
+            .field("config_source", &self.config_source)
+            .field("external_id", &self.external_id)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(NodeSpec { 1 => pod_cidr as "podCIDR", 2 => external_id as "externalID", 3 => provider_id as "providerID", 4 => unschedulable, 5 => taints, 6 => config_source as "configSource", 7 => pod_cidrs as "podCIDRs" });
 
 /// NodeStatus is information about the current status of a node.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct NodeStatus {
     /// Capacity represents the total resources of a node.
     /// More info: <https://kubernetes.io/docs/reference/node/node-status/#capacity>
@@ -3301,19 +5922,77 @@ pub struct NodeStatus {
     pub declared_features: Vec<String>,
 }
 
+impl Clone for NodeStatus {
+    fn clone(&self) -> Self {
+        NodeStatus {
+            capacity: Clone::clone(&self.capacity),
+            allocatable: Clone::clone(&self.allocatable),
+            phase: Clone::clone(&self.phase),
+            conditions: Clone::clone(&self.conditions),
+            addresses: Clone::clone(&self.addresses),
+            daemon_endpoints: Clone::clone(&self.daemon_endpoints),
+            node_info: Clone::clone(&self.node_info),
+            images: Clone::clone(&self.images),
+            volumes_in_use: Clone::clone(&self.volumes_in_use),
+            volumes_attached: Clone::clone(&self.volumes_attached),
+            config: Clone::clone(&self.config),
+            runtime_handlers: Clone::clone(&self.runtime_handlers),
+            features: Clone::clone(&self.features),
+            declared_features: Clone::clone(&self.declared_features),
+        }
+    }
+}
+
+impl std::fmt::Debug for NodeStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NodeStatus")
+            .field("capacity", &self.capacity)
+            .field("allocatable", &self.allocatable)
+            .field("phase", &self.phase)
+            .field("conditions", &self.conditions)
+            .field("addresses", &self.addresses)
+            .field("daemon_endpoints", &self.daemon_endpoints)
+            .field("node_info", &self.node_info)
+            .field("images", &self.images)
+            .field("volumes_in_use", &self.volumes_in_use)
+            .field("volumes_attached", &self.volumes_attached)
+            .field("config", &self.config)
+            .field("runtime_handlers", &self.runtime_handlers)
+            .field("features", &self.features)
+            .field("declared_features", &self.declared_features)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(NodeStatus { 1 => capacity, 2 => allocatable, 3 => phase, 4 => conditions, 5 => addresses, 6 => daemon_endpoints as "daemonEndpoints", 7 => node_info as "nodeInfo", 8 => images, 9 => volumes_in_use as "volumesInUse", 10 => volumes_attached as "volumesAttached", 11 => config, 12 => runtime_handlers as "runtimeHandlers", 13 => features, 14 => declared_features as "declaredFeatures" });
 
 /// NodeSwapStatus represents swap memory information.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct NodeSwapStatus {
     /// Total amount of swap memory in bytes.
     pub capacity: Option<i64>,
 }
 
+impl Clone for NodeSwapStatus {
+    fn clone(&self) -> Self {
+        NodeSwapStatus {
+            capacity: Clone::clone(&self.capacity),
+        }
+    }
+}
+
+impl std::fmt::Debug for NodeSwapStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NodeSwapStatus")
+            .field("capacity", &self.capacity)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(NodeSwapStatus { 1 => capacity });
 
 /// NodeSystemInfo is a set of ids/uuids to uniquely identify the node.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct NodeSystemInfo {
     /// MachineID reported by the node. For unique machine identification
     /// in the cluster this field is preferred. Learn more from man(5)
@@ -3346,16 +6025,70 @@ pub struct NodeSystemInfo {
     pub swap: Option<NodeSwapStatus>,
 }
 
+impl Clone for NodeSystemInfo {
+    fn clone(&self) -> Self {
+        NodeSystemInfo {
+            machine_id: Clone::clone(&self.machine_id),
+            system_uuid: Clone::clone(&self.system_uuid),
+            boot_id: Clone::clone(&self.boot_id),
+            kernel_version: Clone::clone(&self.kernel_version),
+            os_image: Clone::clone(&self.os_image),
+            container_runtime_version: Clone::clone(&self.container_runtime_version),
+            kubelet_version: Clone::clone(&self.kubelet_version),
+            kube_proxy_version: Clone::clone(&self.kube_proxy_version),
+            operating_system: Clone::clone(&self.operating_system),
+            architecture: Clone::clone(&self.architecture),
+            swap: Clone::clone(&self.swap),
+        }
+    }
+}
+
+impl std::fmt::Debug for NodeSystemInfo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NodeSystemInfo")
+            .field("machine_id", &self.machine_id)
+            .field("system_uuid", &self.system_uuid)
+            .field("boot_id", &self.boot_id)
+            .field("kernel_version", &self.kernel_version)
+            .field("os_image", &self.os_image)
+            .field("container_runtime_version", &self.container_runtime_version)
+            .field("kubelet_version", &self.kubelet_version)
+            .field("kube_proxy_version", &self.kube_proxy_version)
+            .field("operating_system", &self.operating_system)
+            .field("architecture", &self.architecture)
+            .field("swap", &self.swap)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(NodeSystemInfo { 1 => machine_id as "machineID", 2 => system_uuid as "systemUUID", 3 => boot_id as "bootID", 4 => kernel_version as "kernelVersion", 5 => os_image as "osImage", 6 => container_runtime_version as "containerRuntimeVersion", 7 => kubelet_version as "kubeletVersion", 8 => kube_proxy_version as "kubeProxyVersion", 9 => operating_system as "operatingSystem", 10 => architecture, 11 => swap });
 
 /// ObjectFieldSelector selects an APIVersioned field of an object.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ObjectFieldSelector {
     /// Version of the schema the FieldPath is written in terms of, defaults to "v1".
     #[api(skip_serializing_if = "String::is_empty")]
     pub api_version: String,
     /// Path of the field to select in the specified API version.
     pub field_path: String,
+}
+
+impl Clone for ObjectFieldSelector {
+    fn clone(&self) -> Self {
+        ObjectFieldSelector {
+            api_version: Clone::clone(&self.api_version),
+            field_path: Clone::clone(&self.field_path),
+        }
+    }
+}
+
+impl std::fmt::Debug for ObjectFieldSelector {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ObjectFieldSelector")
+            .field("api_version", &self.api_version)
+            .field("field_path", &self.field_path)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(ObjectFieldSelector { 1 => api_version as "apiVersion", 2 => field_path as "fieldPath" });
@@ -3376,7 +6109,7 @@ apimachinery::proto_message!(ObjectFieldSelector { 1 => api_version as "apiVersi
 ///
 /// Instead of using this type, create a locally provided and used type that is well-focused on your reference.
 /// For example, ServiceReferences for admission registration: <https://github.com/kubernetes/api/blob/release-1.17/admissionregistration/v1/types.go#L533> .
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ObjectReference {
     /// Kind of the referent.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds>
@@ -3413,12 +6146,40 @@ pub struct ObjectReference {
     pub field_path: String,
 }
 
+impl Clone for ObjectReference {
+    fn clone(&self) -> Self {
+        ObjectReference {
+            kind: Clone::clone(&self.kind),
+            namespace: Clone::clone(&self.namespace),
+            name: Clone::clone(&self.name),
+            uid: Clone::clone(&self.uid),
+            api_version: Clone::clone(&self.api_version),
+            resource_version: Clone::clone(&self.resource_version),
+            field_path: Clone::clone(&self.field_path),
+        }
+    }
+}
+
+impl std::fmt::Debug for ObjectReference {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ObjectReference")
+            .field("kind", &self.kind)
+            .field("namespace", &self.namespace)
+            .field("name", &self.name)
+            .field("uid", &self.uid)
+            .field("api_version", &self.api_version)
+            .field("resource_version", &self.resource_version)
+            .field("field_path", &self.field_path)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ObjectReference { 1 => kind, 2 => namespace, 3 => name, 4 => uid, 5 => api_version as "apiVersion", 6 => resource_version as "resourceVersion", 7 => field_path as "fieldPath" });
 
 /// PersistentVolume (PV) is a storage resource provisioned by an administrator.
 /// It is analogous to a node.
 /// More info: <https://kubernetes.io/docs/concepts/storage/persistent-volumes>
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(version = "v1", kind = "PersistentVolume", plural = "persistentvolumes", cluster_scoped, short_names = ["pv"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct PersistentVolume {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -3437,10 +6198,32 @@ pub struct PersistentVolume {
     pub status: PersistentVolumeStatus,
 }
 
+impl Clone for PersistentVolume {
+    fn clone(&self) -> Self {
+        PersistentVolume {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+            status: Clone::clone(&self.status),
+        }
+    }
+}
+
+impl std::fmt::Debug for PersistentVolume {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PersistentVolume")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(PersistentVolume { 1 => metadata, 2 => spec, 3 => status });
 
 /// PersistentVolumeClaim is a user's request for and claim to a persistent volume
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(version = "v1", kind = "PersistentVolumeClaim", plural = "persistentvolumeclaims", namespaced, short_names = ["pvc"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct PersistentVolumeClaim {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -3457,10 +6240,32 @@ pub struct PersistentVolumeClaim {
     pub status: PersistentVolumeClaimStatus,
 }
 
+impl Clone for PersistentVolumeClaim {
+    fn clone(&self) -> Self {
+        PersistentVolumeClaim {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+            status: Clone::clone(&self.status),
+        }
+    }
+}
+
+impl std::fmt::Debug for PersistentVolumeClaim {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PersistentVolumeClaim")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(PersistentVolumeClaim { 1 => metadata, 2 => spec, 3 => status });
 
 /// PersistentVolumeClaimCondition contains details about state of pvc
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PersistentVolumeClaimCondition {
     /// Type is the type of the condition.
     /// More info: <https://kubernetes.io/docs/reference/kubernetes-api/config-and-storage-resources/persistent-volume-claim-v1/#:~:text=set%20to%20%27ResizeStarted%27.-,PersistentVolumeClaimCondition,-contains%20details%20about>
@@ -3483,10 +6288,36 @@ pub struct PersistentVolumeClaimCondition {
     pub message: String,
 }
 
+impl Clone for PersistentVolumeClaimCondition {
+    fn clone(&self) -> Self {
+        PersistentVolumeClaimCondition {
+            r#type: Clone::clone(&self.r#type),
+            status: Clone::clone(&self.status),
+            last_probe_time: Clone::clone(&self.last_probe_time),
+            last_transition_time: Clone::clone(&self.last_transition_time),
+            reason: Clone::clone(&self.reason),
+            message: Clone::clone(&self.message),
+        }
+    }
+}
+
+impl std::fmt::Debug for PersistentVolumeClaimCondition {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PersistentVolumeClaimCondition")
+            .field("type", &self.r#type)
+            .field("status", &self.status)
+            .field("last_probe_time", &self.last_probe_time)
+            .field("last_transition_time", &self.last_transition_time)
+            .field("reason", &self.reason)
+            .field("message", &self.message)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(PersistentVolumeClaimCondition { 1 => r#type as "type", 2 => status, 3 => last_probe_time as "lastProbeTime", 4 => last_transition_time as "lastTransitionTime", 5 => reason, 6 => message });
 
 /// PersistentVolumeClaimList is a list of PersistentVolumeClaim items.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     version = "v1",
     kind = "PersistentVolumeClaimList",
@@ -3505,11 +6336,31 @@ pub struct PersistentVolumeClaimList {
     pub items: Option<Vec<PersistentVolumeClaim>>,
 }
 
+impl Clone for PersistentVolumeClaimList {
+    fn clone(&self) -> Self {
+        PersistentVolumeClaimList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for PersistentVolumeClaimList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PersistentVolumeClaimList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(PersistentVolumeClaimList { 1 => metadata, 2 => items });
 
 /// PersistentVolumeClaimSpec describes the common attributes of storage devices
 /// and allows a Source for provider-specific attributes
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PersistentVolumeClaimSpec {
     /// accessModes contains the desired access modes the volume should have.
     /// More info: <https://kubernetes.io/docs/concepts/storage/persistent-volumes#access-modes-1>
@@ -3578,10 +6429,45 @@ pub struct PersistentVolumeClaimSpec {
     pub volume_attributes_class_name: Option<String>,
 }
 
+impl Clone for PersistentVolumeClaimSpec {
+    fn clone(&self) -> Self {
+        PersistentVolumeClaimSpec {
+            access_modes: Clone::clone(&self.access_modes),
+            selector: Clone::clone(&self.selector),
+            resources: Clone::clone(&self.resources),
+            volume_name: Clone::clone(&self.volume_name),
+            storage_class_name: Clone::clone(&self.storage_class_name),
+            volume_mode: Clone::clone(&self.volume_mode),
+            data_source: Clone::clone(&self.data_source),
+            data_source_ref: Clone::clone(&self.data_source_ref),
+            volume_attributes_class_name: Clone::clone(&self.volume_attributes_class_name),
+        }
+    }
+}
+
+impl std::fmt::Debug for PersistentVolumeClaimSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PersistentVolumeClaimSpec")
+            .field("access_modes", &self.access_modes)
+            .field("selector", &self.selector)
+            .field("resources", &self.resources)
+            .field("volume_name", &self.volume_name)
+            .field("storage_class_name", &self.storage_class_name)
+            .field("volume_mode", &self.volume_mode)
+            .field("data_source", &self.data_source)
+            .field("data_source_ref", &self.data_source_ref)
+            .field(
+                "volume_attributes_class_name",
+                &self.volume_attributes_class_name,
+            )
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(PersistentVolumeClaimSpec { 1 => access_modes as "accessModes", 2 => resources, 3 => volume_name as "volumeName", 4 => selector, 5 => storage_class_name as "storageClassName", 6 => volume_mode as "volumeMode", 7 => data_source as "dataSource", 8 => data_source_ref as "dataSourceRef", 9 => volume_attributes_class_name as "volumeAttributesClassName" });
 
 /// PersistentVolumeClaimStatus is the current status of a persistent volume claim.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PersistentVolumeClaimStatus {
     /// phase represents the current phase of PersistentVolumeClaim.
     #[api(skip_serializing_if = "String::is_empty")]
@@ -3662,11 +6548,49 @@ pub struct PersistentVolumeClaimStatus {
     pub modify_volume_status: Option<ModifyVolumeStatus>,
 }
 
+impl Clone for PersistentVolumeClaimStatus {
+    fn clone(&self) -> Self {
+        PersistentVolumeClaimStatus {
+            phase: Clone::clone(&self.phase),
+            access_modes: Clone::clone(&self.access_modes),
+            capacity: Clone::clone(&self.capacity),
+            conditions: Clone::clone(&self.conditions),
+            allocated_resources: Clone::clone(&self.allocated_resources),
+            allocated_resource_statuses: Clone::clone(&self.allocated_resource_statuses),
+            current_volume_attributes_class_name: Clone::clone(
+                &self.current_volume_attributes_class_name,
+            ),
+            modify_volume_status: Clone::clone(&self.modify_volume_status),
+        }
+    }
+}
+
+impl std::fmt::Debug for PersistentVolumeClaimStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PersistentVolumeClaimStatus")
+            .field("phase", &self.phase)
+            .field("access_modes", &self.access_modes)
+            .field("capacity", &self.capacity)
+            .field("conditions", &self.conditions)
+            .field("allocated_resources", &self.allocated_resources)
+            .field(
+                "allocated_resource_statuses",
+                &self.allocated_resource_statuses,
+            )
+            .field(
+                "current_volume_attributes_class_name",
+                &self.current_volume_attributes_class_name,
+            )
+            .field("modify_volume_status", &self.modify_volume_status)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(PersistentVolumeClaimStatus { 1 => phase, 2 => access_modes as "accessModes", 3 => capacity, 4 => conditions, 5 => allocated_resources as "allocatedResources", 7 => allocated_resource_statuses as "allocatedResourceStatuses", 8 => current_volume_attributes_class_name as "currentVolumeAttributesClassName", 9 => modify_volume_status as "modifyVolumeStatus" });
 
 /// PersistentVolumeClaimTemplate is used to produce
 /// PersistentVolumeClaim objects as part of an EphemeralVolumeSource.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PersistentVolumeClaimTemplate {
     /// May contain labels and annotations that will be copied into the PVC
     /// when creating it. No other fields are allowed and will be rejected during
@@ -3679,13 +6603,31 @@ pub struct PersistentVolumeClaimTemplate {
     pub spec: PersistentVolumeClaimSpec,
 }
 
+impl Clone for PersistentVolumeClaimTemplate {
+    fn clone(&self) -> Self {
+        PersistentVolumeClaimTemplate {
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+        }
+    }
+}
+
+impl std::fmt::Debug for PersistentVolumeClaimTemplate {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PersistentVolumeClaimTemplate")
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(PersistentVolumeClaimTemplate { 1 => metadata, 2 => spec });
 
 /// PersistentVolumeClaimVolumeSource references the user's PVC in the same namespace.
 /// This volume finds the bound PV and mounts that volume for the pod. A
 /// PersistentVolumeClaimVolumeSource is, essentially, a wrapper around another
 /// type of volume that is owned by someone else (the system).
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PersistentVolumeClaimVolumeSource {
     /// claimName is the name of a PersistentVolumeClaim in the same namespace as the pod using this volume.
     /// More info: <https://kubernetes.io/docs/concepts/storage/persistent-volumes#persistentvolumeclaims>
@@ -3696,10 +6638,28 @@ pub struct PersistentVolumeClaimVolumeSource {
     pub read_only: bool,
 }
 
+impl Clone for PersistentVolumeClaimVolumeSource {
+    fn clone(&self) -> Self {
+        PersistentVolumeClaimVolumeSource {
+            claim_name: Clone::clone(&self.claim_name),
+            read_only: Clone::clone(&self.read_only),
+        }
+    }
+}
+
+impl std::fmt::Debug for PersistentVolumeClaimVolumeSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PersistentVolumeClaimVolumeSource")
+            .field("claim_name", &self.claim_name)
+            .field("read_only", &self.read_only)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(PersistentVolumeClaimVolumeSource { 1 => claim_name as "claimName", 2 => read_only as "readOnly" });
 
 /// PersistentVolumeList is a list of PersistentVolume items.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     version = "v1",
     kind = "PersistentVolumeList",
@@ -3718,11 +6678,31 @@ pub struct PersistentVolumeList {
     pub items: Option<Vec<PersistentVolume>>,
 }
 
+impl Clone for PersistentVolumeList {
+    fn clone(&self) -> Self {
+        PersistentVolumeList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for PersistentVolumeList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PersistentVolumeList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(PersistentVolumeList { 1 => metadata, 2 => items });
 
 /// PersistentVolumeSource is similar to VolumeSource but meant for the
 /// administrator who creates PVs. Exactly one of its members must be set.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PersistentVolumeSource {
     /// gcePersistentDisk represents a GCE Disk resource that is attached to a
     /// kubelet's host machine and then exposed to the pod. Provisioned by an admin.
@@ -3810,10 +6790,68 @@ pub struct PersistentVolumeSource {
     pub csi: Option<CSIPersistentVolumeSource>,
 }
 
+impl Clone for PersistentVolumeSource {
+    fn clone(&self) -> Self {
+        PersistentVolumeSource {
+            gce_persistent_disk: Clone::clone(&self.gce_persistent_disk),
+            aws_elastic_block_store: Clone::clone(&self.aws_elastic_block_store),
+            host_path: Clone::clone(&self.host_path),
+            glusterfs: Clone::clone(&self.glusterfs),
+            nfs: Clone::clone(&self.nfs),
+            rbd: Clone::clone(&self.rbd),
+            iscsi: Clone::clone(&self.iscsi),
+            cinder: Clone::clone(&self.cinder),
+            cephfs: Clone::clone(&self.cephfs),
+            fc: Clone::clone(&self.fc),
+            flocker: Clone::clone(&self.flocker),
+            flex_volume: Clone::clone(&self.flex_volume),
+            azure_file: Clone::clone(&self.azure_file),
+            vsphere_volume: Clone::clone(&self.vsphere_volume),
+            quobyte: Clone::clone(&self.quobyte),
+            azure_disk: Clone::clone(&self.azure_disk),
+            photon_persistent_disk: Clone::clone(&self.photon_persistent_disk),
+            portworx_volume: Clone::clone(&self.portworx_volume),
+            scale_io: Clone::clone(&self.scale_io),
+            local: Clone::clone(&self.local),
+            storageos: Clone::clone(&self.storageos),
+            csi: Clone::clone(&self.csi),
+        }
+    }
+}
+
+impl std::fmt::Debug for PersistentVolumeSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PersistentVolumeSource")
+            .field("gce_persistent_disk", &self.gce_persistent_disk)
+            .field("aws_elastic_block_store", &self.aws_elastic_block_store)
+            .field("host_path", &self.host_path)
+            .field("glusterfs", &self.glusterfs)
+            .field("nfs", &self.nfs)
+            .field("rbd", &self.rbd)
+            .field("iscsi", &self.iscsi)
+            .field("cinder", &self.cinder)
+            .field("cephfs", &self.cephfs)
+            .field("fc", &self.fc)
+            .field("flocker", &self.flocker)
+            .field("flex_volume", &self.flex_volume)
+            .field("azure_file", &self.azure_file)
+            .field("vsphere_volume", &self.vsphere_volume)
+            .field("quobyte", &self.quobyte)
+            .field("azure_disk", &self.azure_disk)
+            .field("photon_persistent_disk", &self.photon_persistent_disk)
+            .field("portworx_volume", &self.portworx_volume)
+            .field("scale_io", &self.scale_io)
+            .field("local", &self.local)
+            .field("storageos", &self.storageos)
+            .field("csi", &self.csi)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(PersistentVolumeSource { 1 => gce_persistent_disk as "gcePersistentDisk", 2 => aws_elastic_block_store as "awsElasticBlockStore", 3 => host_path as "hostPath", 4 => glusterfs, 5 => nfs, 6 => rbd, 7 => iscsi, 8 => cinder, 9 => cephfs, 10 => fc, 11 => flocker, 12 => flex_volume as "flexVolume", 13 => azure_file as "azureFile", 14 => vsphere_volume as "vsphereVolume", 15 => quobyte, 16 => azure_disk as "azureDisk", 17 => photon_persistent_disk as "photonPersistentDisk", 18 => portworx_volume as "portworxVolume", 19 => scale_io as "scaleIO", 20 => local, 21 => storageos, 22 => csi });
 
 /// PersistentVolumeSpec is the specification of a persistent volume.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PersistentVolumeSpec {
     /// capacity is the description of the persistent volume's resources and capacity.
     /// More info: <https://kubernetes.io/docs/concepts/storage/persistent-volumes#capacity>
@@ -3942,6 +6980,88 @@ pub struct PersistentVolumeSpec {
     /// For an unbound PersistentVolume, the volumeAttributesClassName will be matched with unbound
     /// PersistentVolumeClaims during the binding process.
     pub volume_attributes_class_name: Option<String>,
+}
+
+impl Clone for PersistentVolumeSpec {
+    fn clone(&self) -> Self {
+        PersistentVolumeSpec {
+            capacity: Clone::clone(&self.capacity),
+            gce_persistent_disk: Clone::clone(&self.gce_persistent_disk),
+            aws_elastic_block_store: Clone::clone(&self.aws_elastic_block_store),
+            host_path: Clone::clone(&self.host_path),
+            glusterfs: Clone::clone(&self.glusterfs),
+            nfs: Clone::clone(&self.nfs),
+            rbd: Clone::clone(&self.rbd),
+            iscsi: Clone::clone(&self.iscsi),
+            cinder: Clone::clone(&self.cinder),
+            cephfs: Clone::clone(&self.cephfs),
+            fc: Clone::clone(&self.fc),
+            flocker: Clone::clone(&self.flocker),
+            flex_volume: Clone::clone(&self.flex_volume),
+            azure_file: Clone::clone(&self.azure_file),
+            vsphere_volume: Clone::clone(&self.vsphere_volume),
+            quobyte: Clone::clone(&self.quobyte),
+            azure_disk: Clone::clone(&self.azure_disk),
+            photon_persistent_disk: Clone::clone(&self.photon_persistent_disk),
+            portworx_volume: Clone::clone(&self.portworx_volume),
+            scale_io: Clone::clone(&self.scale_io),
+            local: Clone::clone(&self.local),
+            storageos: Clone::clone(&self.storageos),
+            csi: Clone::clone(&self.csi),
+            access_modes: Clone::clone(&self.access_modes),
+            claim_ref: Clone::clone(&self.claim_ref),
+            persistent_volume_reclaim_policy: Clone::clone(&self.persistent_volume_reclaim_policy),
+            storage_class_name: Clone::clone(&self.storage_class_name),
+            mount_options: Clone::clone(&self.mount_options),
+            volume_mode: Clone::clone(&self.volume_mode),
+            node_affinity: Clone::clone(&self.node_affinity),
+            volume_attributes_class_name: Clone::clone(&self.volume_attributes_class_name),
+        }
+    }
+}
+
+impl std::fmt::Debug for PersistentVolumeSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PersistentVolumeSpec")
+            .field("capacity", &self.capacity)
+            .field("gce_persistent_disk", &self.gce_persistent_disk)
+            .field("aws_elastic_block_store", &self.aws_elastic_block_store)
+            .field("host_path", &self.host_path)
+            .field("glusterfs", &self.glusterfs)
+            .field("nfs", &self.nfs)
+            .field("rbd", &self.rbd)
+            .field("iscsi", &self.iscsi)
+            .field("cinder", &self.cinder)
+            .field("cephfs", &self.cephfs)
+            .field("fc", &self.fc)
+            .field("flocker", &self.flocker)
+            .field("flex_volume", &self.flex_volume)
+            .field("azure_file", &self.azure_file)
+            .field("vsphere_volume", &self.vsphere_volume)
+            .field("quobyte", &self.quobyte)
+            .field("azure_disk", &self.azure_disk)
+            .field("photon_persistent_disk", &self.photon_persistent_disk)
+            .field("portworx_volume", &self.portworx_volume)
+            .field("scale_io", &self.scale_io)
+            .field("local", &self.local)
+            .field("storageos", &self.storageos)
+            .field("csi", &self.csi)
+            .field("access_modes", &self.access_modes)
+            .field("claim_ref", &self.claim_ref)
+            .field(
+                "persistent_volume_reclaim_policy",
+                &self.persistent_volume_reclaim_policy,
+            )
+            .field("storage_class_name", &self.storage_class_name)
+            .field("mount_options", &self.mount_options)
+            .field("volume_mode", &self.volume_mode)
+            .field("node_affinity", &self.node_affinity)
+            .field(
+                "volume_attributes_class_name",
+                &self.volume_attributes_class_name,
+            )
+            .finish()
+    }
 }
 
 impl apimachinery::proto::Message for PersistentVolumeSpec {
@@ -4152,7 +7272,7 @@ impl apimachinery::proto::Message for PersistentVolumeSpec {
 }
 
 /// PersistentVolumeStatus is the current status of a persistent volume.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PersistentVolumeStatus {
     /// phase indicates if a volume is available, bound to a claim, or released by a claim.
     /// More info: <https://kubernetes.io/docs/concepts/storage/persistent-volumes#phase>
@@ -4170,10 +7290,35 @@ pub struct PersistentVolumeStatus {
     pub last_phase_transition_time: Option<apimachinery::apis::meta::v1::Time>,
 }
 
+impl Clone for PersistentVolumeStatus {
+    fn clone(&self) -> Self {
+        PersistentVolumeStatus {
+            phase: Clone::clone(&self.phase),
+            message: Clone::clone(&self.message),
+            reason: Clone::clone(&self.reason),
+            last_phase_transition_time: Clone::clone(&self.last_phase_transition_time),
+        }
+    }
+}
+
+impl std::fmt::Debug for PersistentVolumeStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PersistentVolumeStatus")
+            .field("phase", &self.phase)
+            .field("message", &self.message)
+            .field("reason", &self.reason)
+            .field(
+                "last_phase_transition_time",
+                &self.last_phase_transition_time,
+            )
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(PersistentVolumeStatus { 1 => phase, 2 => message, 3 => reason, 4 => last_phase_transition_time as "lastPhaseTransitionTime" });
 
 /// Represents a Photon Controller persistent disk resource.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PhotonPersistentDiskVolumeSource {
     /// pdID is the ID that identifies Photon Controller persistent disk
     #[api(rename = "pdID")]
@@ -4185,11 +7330,29 @@ pub struct PhotonPersistentDiskVolumeSource {
     pub fs_type: String,
 }
 
+impl Clone for PhotonPersistentDiskVolumeSource {
+    fn clone(&self) -> Self {
+        PhotonPersistentDiskVolumeSource {
+            pd_id: Clone::clone(&self.pd_id),
+            fs_type: Clone::clone(&self.fs_type),
+        }
+    }
+}
+
+impl std::fmt::Debug for PhotonPersistentDiskVolumeSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PhotonPersistentDiskVolumeSource")
+            .field("pd_id", &self.pd_id)
+            .field("fs_type", &self.fs_type)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(PhotonPersistentDiskVolumeSource { 1 => pd_id as "pdID", 2 => fs_type as "fsType" });
 
 /// Pod is a collection of containers that can run on a host. This resource is created
 /// by clients and scheduled onto hosts.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(version = "v1", kind = "Pod", plural = "pods", namespaced, short_names = ["po"], categories = ["all"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct Pod {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -4208,10 +7371,32 @@ pub struct Pod {
     pub status: PodStatus,
 }
 
+impl Clone for Pod {
+    fn clone(&self) -> Self {
+        Pod {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+            status: Clone::clone(&self.status),
+        }
+    }
+}
+
+impl std::fmt::Debug for Pod {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Pod")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(Pod { 1 => metadata, 2 => spec, 3 => status });
 
 /// Pod affinity is a group of inter pod affinity scheduling rules.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PodAffinity {
     /// If the affinity requirements specified by this field are not met at
     /// scheduling time, the pod will not be scheduled onto the node.
@@ -4235,6 +7420,34 @@ pub struct PodAffinity {
     pub preferred_during_scheduling_ignored_during_execution: Vec<WeightedPodAffinityTerm>,
 }
 
+impl Clone for PodAffinity {
+    fn clone(&self) -> Self {
+        PodAffinity {
+            required_during_scheduling_ignored_during_execution: Clone::clone(
+                &self.required_during_scheduling_ignored_during_execution,
+            ),
+            preferred_during_scheduling_ignored_during_execution: Clone::clone(
+                &self.preferred_during_scheduling_ignored_during_execution,
+            ),
+        }
+    }
+}
+
+impl std::fmt::Debug for PodAffinity {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PodAffinity")
+            .field(
+                "required_during_scheduling_ignored_during_execution",
+                &self.required_during_scheduling_ignored_during_execution,
+            )
+            .field(
+                "preferred_during_scheduling_ignored_during_execution",
+                &self.preferred_during_scheduling_ignored_during_execution,
+            )
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(PodAffinity { 1 => required_during_scheduling_ignored_during_execution as "requiredDuringSchedulingIgnoredDuringExecution", 2 => preferred_during_scheduling_ignored_during_execution as "preferredDuringSchedulingIgnoredDuringExecution" });
 
 /// Defines a set of pods (namely those matching the labelSelector
@@ -4243,7 +7456,7 @@ apimachinery::proto_message!(PodAffinity { 1 => required_during_scheduling_ignor
 /// where co-located is defined as running on a node whose value of
 /// the label with key \<topologyKey\> matches that of any node on which
 /// a pod of the set of pods is running
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PodAffinityTerm {
     /// A label query over a set of resources, in this case pods.
     /// If it's null, this PodAffinityTerm matches with no Pods.
@@ -4288,10 +7501,36 @@ pub struct PodAffinityTerm {
     pub mismatch_label_keys: Vec<String>,
 }
 
+impl Clone for PodAffinityTerm {
+    fn clone(&self) -> Self {
+        PodAffinityTerm {
+            label_selector: Clone::clone(&self.label_selector),
+            namespaces: Clone::clone(&self.namespaces),
+            topology_key: Clone::clone(&self.topology_key),
+            namespace_selector: Clone::clone(&self.namespace_selector),
+            match_label_keys: Clone::clone(&self.match_label_keys),
+            mismatch_label_keys: Clone::clone(&self.mismatch_label_keys),
+        }
+    }
+}
+
+impl std::fmt::Debug for PodAffinityTerm {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PodAffinityTerm")
+            .field("label_selector", &self.label_selector)
+            .field("namespaces", &self.namespaces)
+            .field("topology_key", &self.topology_key)
+            .field("namespace_selector", &self.namespace_selector)
+            .field("match_label_keys", &self.match_label_keys)
+            .field("mismatch_label_keys", &self.mismatch_label_keys)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(PodAffinityTerm { 1 => label_selector as "labelSelector", 2 => namespaces, 3 => topology_key as "topologyKey", 4 => namespace_selector as "namespaceSelector", 5 => match_label_keys as "matchLabelKeys", 6 => mismatch_label_keys as "mismatchLabelKeys" });
 
 /// Pod anti affinity is a group of inter pod anti affinity scheduling rules.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PodAntiAffinity {
     /// If the anti-affinity requirements specified by this field are not met at
     /// scheduling time, the pod will not be scheduled onto the node.
@@ -4315,13 +7554,41 @@ pub struct PodAntiAffinity {
     pub preferred_during_scheduling_ignored_during_execution: Vec<WeightedPodAffinityTerm>,
 }
 
+impl Clone for PodAntiAffinity {
+    fn clone(&self) -> Self {
+        PodAntiAffinity {
+            required_during_scheduling_ignored_during_execution: Clone::clone(
+                &self.required_during_scheduling_ignored_during_execution,
+            ),
+            preferred_during_scheduling_ignored_during_execution: Clone::clone(
+                &self.preferred_during_scheduling_ignored_during_execution,
+            ),
+        }
+    }
+}
+
+impl std::fmt::Debug for PodAntiAffinity {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PodAntiAffinity")
+            .field(
+                "required_during_scheduling_ignored_during_execution",
+                &self.required_during_scheduling_ignored_during_execution,
+            )
+            .field(
+                "preferred_during_scheduling_ignored_during_execution",
+                &self.preferred_during_scheduling_ignored_during_execution,
+            )
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(PodAntiAffinity { 1 => required_during_scheduling_ignored_during_execution as "requiredDuringSchedulingIgnoredDuringExecution", 2 => preferred_during_scheduling_ignored_during_execution as "preferredDuringSchedulingIgnoredDuringExecution" });
 
 /// PodAttachOptions is the query options to a Pod's remote attach call.
 /// ---
 /// TODO: merge w/ PodExecOptions below for stdin, stdout, etc
 /// and also when we cut V2, we should export a "StreamOptions" or somesuch that contains Stdin, Stdout, Stder and TTY
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     version = "v1",
     kind = "PodAttachOptions",
@@ -4356,11 +7623,37 @@ pub struct PodAttachOptions {
     pub container: String,
 }
 
+impl Clone for PodAttachOptions {
+    fn clone(&self) -> Self {
+        PodAttachOptions {
+            type_meta: Clone::clone(&self.type_meta),
+            stdin: Clone::clone(&self.stdin),
+            stdout: Clone::clone(&self.stdout),
+            stderr: Clone::clone(&self.stderr),
+            tty: Clone::clone(&self.tty),
+            container: Clone::clone(&self.container),
+        }
+    }
+}
+
+impl std::fmt::Debug for PodAttachOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PodAttachOptions")
+            .field("type_meta", &self.type_meta)
+            .field("stdin", &self.stdin)
+            .field("stdout", &self.stdout)
+            .field("stderr", &self.stderr)
+            .field("tty", &self.tty)
+            .field("container", &self.container)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(PodAttachOptions { 1 => stdin, 2 => stdout, 3 => stderr, 4 => tty, 5 => container });
 
 /// PodCertificateProjection provides a private key and X.509 certificate in the
 /// pod filesystem.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PodCertificateProjection {
     /// Kubelet's generated CSRs will be addressed to this signer.
     #[api(skip_serializing_if = "String::is_empty")]
@@ -4435,10 +7728,38 @@ pub struct PodCertificateProjection {
     pub user_annotations: std::collections::BTreeMap<String, String>,
 }
 
+impl Clone for PodCertificateProjection {
+    fn clone(&self) -> Self {
+        PodCertificateProjection {
+            signer_name: Clone::clone(&self.signer_name),
+            key_type: Clone::clone(&self.key_type),
+            max_expiration_seconds: Clone::clone(&self.max_expiration_seconds),
+            credential_bundle_path: Clone::clone(&self.credential_bundle_path),
+            key_path: Clone::clone(&self.key_path),
+            certificate_chain_path: Clone::clone(&self.certificate_chain_path),
+            user_annotations: Clone::clone(&self.user_annotations),
+        }
+    }
+}
+
+impl std::fmt::Debug for PodCertificateProjection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PodCertificateProjection")
+            .field("signer_name", &self.signer_name)
+            .field("key_type", &self.key_type)
+            .field("max_expiration_seconds", &self.max_expiration_seconds)
+            .field("credential_bundle_path", &self.credential_bundle_path)
+            .field("key_path", &self.key_path)
+            .field("certificate_chain_path", &self.certificate_chain_path)
+            .field("user_annotations", &self.user_annotations)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(PodCertificateProjection { 1 => signer_name as "signerName", 2 => key_type as "keyType", 3 => max_expiration_seconds as "maxExpirationSeconds", 4 => credential_bundle_path as "credentialBundlePath", 5 => key_path as "keyPath", 6 => certificate_chain_path as "certificateChainPath", 7 => user_annotations as "userAnnotations" });
 
 /// PodCondition contains details for the current condition of this pod.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PodCondition {
     /// Type is the type of the condition.
     /// More info: <https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#pod-conditions>
@@ -4462,11 +7783,39 @@ pub struct PodCondition {
     pub message: String,
 }
 
+impl Clone for PodCondition {
+    fn clone(&self) -> Self {
+        PodCondition {
+            r#type: Clone::clone(&self.r#type),
+            observed_generation: Clone::clone(&self.observed_generation),
+            status: Clone::clone(&self.status),
+            last_probe_time: Clone::clone(&self.last_probe_time),
+            last_transition_time: Clone::clone(&self.last_transition_time),
+            reason: Clone::clone(&self.reason),
+            message: Clone::clone(&self.message),
+        }
+    }
+}
+
+impl std::fmt::Debug for PodCondition {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PodCondition")
+            .field("type", &self.r#type)
+            .field("observed_generation", &self.observed_generation)
+            .field("status", &self.status)
+            .field("last_probe_time", &self.last_probe_time)
+            .field("last_transition_time", &self.last_transition_time)
+            .field("reason", &self.reason)
+            .field("message", &self.message)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(PodCondition { 1 => r#type as "type", 2 => status, 3 => last_probe_time as "lastProbeTime", 4 => last_transition_time as "lastTransitionTime", 5 => reason, 6 => message, 7 => observed_generation as "observedGeneration" });
 
 /// PodDNSConfig defines the DNS parameters of a pod in addition to
 /// those generated from DNSPolicy.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PodDNSConfig {
     /// A list of DNS name server IP addresses.
     /// This will be appended to the base nameservers generated from DNSPolicy.
@@ -4486,10 +7835,30 @@ pub struct PodDNSConfig {
     pub options: Vec<PodDNSConfigOption>,
 }
 
+impl Clone for PodDNSConfig {
+    fn clone(&self) -> Self {
+        PodDNSConfig {
+            nameservers: Clone::clone(&self.nameservers),
+            searches: Clone::clone(&self.searches),
+            options: Clone::clone(&self.options),
+        }
+    }
+}
+
+impl std::fmt::Debug for PodDNSConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PodDNSConfig")
+            .field("nameservers", &self.nameservers)
+            .field("searches", &self.searches)
+            .field("options", &self.options)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(PodDNSConfig { 1 => nameservers, 2 => searches, 3 => options });
 
 /// PodDNSConfigOption defines DNS resolver options of a pod.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PodDNSConfigOption {
     /// Name is this DNS resolver option's name.
     /// Required.
@@ -4499,13 +7868,31 @@ pub struct PodDNSConfigOption {
     pub value: Option<String>,
 }
 
+impl Clone for PodDNSConfigOption {
+    fn clone(&self) -> Self {
+        PodDNSConfigOption {
+            name: Clone::clone(&self.name),
+            value: Clone::clone(&self.value),
+        }
+    }
+}
+
+impl std::fmt::Debug for PodDNSConfigOption {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PodDNSConfigOption")
+            .field("name", &self.name)
+            .field("value", &self.value)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(PodDNSConfigOption { 1 => name, 2 => value });
 
 /// PodExecOptions is the query options to a Pod's remote exec call.
 /// ---
 /// TODO: This is largely identical to PodAttachOptions above, make sure they stay in sync and see about merging
 /// and also when we cut V2, we should export a "StreamOptions" or somesuch that contains Stdin, Stdout, Stder and TTY
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     version = "v1",
     kind = "PodExecOptions",
@@ -4539,12 +7926,40 @@ pub struct PodExecOptions {
     pub command: Option<Vec<String>>,
 }
 
+impl Clone for PodExecOptions {
+    fn clone(&self) -> Self {
+        PodExecOptions {
+            type_meta: Clone::clone(&self.type_meta),
+            stdin: Clone::clone(&self.stdin),
+            stdout: Clone::clone(&self.stdout),
+            stderr: Clone::clone(&self.stderr),
+            tty: Clone::clone(&self.tty),
+            container: Clone::clone(&self.container),
+            command: Clone::clone(&self.command),
+        }
+    }
+}
+
+impl std::fmt::Debug for PodExecOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PodExecOptions")
+            .field("type_meta", &self.type_meta)
+            .field("stdin", &self.stdin)
+            .field("stdout", &self.stdout)
+            .field("stderr", &self.stderr)
+            .field("tty", &self.tty)
+            .field("container", &self.container)
+            .field("command", &self.command)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(PodExecOptions { 1 => stdin, 2 => stdout, 3 => stderr, 4 => tty, 5 => container, 6 => command });
 
 /// PodExtendedResourceClaimStatus is stored in the PodStatus for the extended
 /// resource requests backed by DRA. It stores the generated name for
 /// the corresponding special ResourceClaim created by the scheduler.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PodExtendedResourceClaimStatus {
     /// RequestMappings identifies the mapping of \<container, extended resource backed by DRA\> to  device request
     /// in the generated ResourceClaim.
@@ -4555,19 +7970,51 @@ pub struct PodExtendedResourceClaimStatus {
     pub resource_claim_name: String,
 }
 
+impl Clone for PodExtendedResourceClaimStatus {
+    fn clone(&self) -> Self {
+        PodExtendedResourceClaimStatus {
+            request_mappings: Clone::clone(&self.request_mappings),
+            resource_claim_name: Clone::clone(&self.resource_claim_name),
+        }
+    }
+}
+
+impl std::fmt::Debug for PodExtendedResourceClaimStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PodExtendedResourceClaimStatus")
+            .field("request_mappings", &self.request_mappings)
+            .field("resource_claim_name", &self.resource_claim_name)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(PodExtendedResourceClaimStatus { 1 => request_mappings as "requestMappings", 2 => resource_claim_name as "resourceClaimName" });
 
 /// PodIP represents a single IP address allocated to the pod.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PodIP {
     /// IP is the IP address assigned to the pod
     pub ip: String,
 }
 
+impl Clone for PodIP {
+    fn clone(&self) -> Self {
+        PodIP {
+            ip: Clone::clone(&self.ip),
+        }
+    }
+}
+
+impl std::fmt::Debug for PodIP {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PodIP").field("ip", &self.ip).finish()
+    }
+}
+
 apimachinery::proto_message!(PodIP { 1 => ip });
 
 /// PodList is a list of Pods.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(version = "v1", kind = "PodList", omit_empty_type_meta, protobuf)]
 pub struct PodList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -4581,10 +8028,30 @@ pub struct PodList {
     pub items: Option<Vec<Pod>>,
 }
 
+impl Clone for PodList {
+    fn clone(&self) -> Self {
+        PodList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for PodList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PodList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(PodList { 1 => metadata, 2 => items });
 
 /// PodLogOptions is the query options for a Pod's logs REST call.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     version = "v1",
     kind = "PodLogOptions",
@@ -4644,16 +8111,69 @@ pub struct PodLogOptions {
     pub stream: Option<String>,
 }
 
+impl Clone for PodLogOptions {
+    fn clone(&self) -> Self {
+        PodLogOptions {
+            type_meta: Clone::clone(&self.type_meta),
+            container: Clone::clone(&self.container),
+            follow: Clone::clone(&self.follow),
+            previous: Clone::clone(&self.previous),
+            since_seconds: Clone::clone(&self.since_seconds),
+            since_time: Clone::clone(&self.since_time),
+            timestamps: Clone::clone(&self.timestamps),
+            tail_lines: Clone::clone(&self.tail_lines),
+            limit_bytes: Clone::clone(&self.limit_bytes),
+            insecure_skip_tls_verify_backend: Clone::clone(&self.insecure_skip_tls_verify_backend),
+            stream: Clone::clone(&self.stream),
+        }
+    }
+}
+
+impl std::fmt::Debug for PodLogOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PodLogOptions")
+            .field("type_meta", &self.type_meta)
+            .field("container", &self.container)
+            .field("follow", &self.follow)
+            .field("previous", &self.previous)
+            .field("since_seconds", &self.since_seconds)
+            .field("since_time", &self.since_time)
+            .field("timestamps", &self.timestamps)
+            .field("tail_lines", &self.tail_lines)
+            .field("limit_bytes", &self.limit_bytes)
+            .field(
+                "insecure_skip_tls_verify_backend",
+                &self.insecure_skip_tls_verify_backend,
+            )
+            .field("stream", &self.stream)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(PodLogOptions { 1 => container, 2 => follow, 3 => previous, 4 => since_seconds as "sinceSeconds", 5 => since_time as "sinceTime", 6 => timestamps, 7 => tail_lines as "tailLines", 8 => limit_bytes as "limitBytes", 9 => insecure_skip_tls_verify_backend as "insecureSkipTLSVerifyBackend", 10 => stream });
 
 /// PodOS defines the OS parameters of a pod.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PodOS {
     /// Name is the name of the operating system. The currently supported values are linux and windows.
     /// Additional value may be defined in future and can be one of:
     /// <https://github.com/opencontainers/runtime-spec/blob/master/config.md#platform-specific-configuration>
     /// Clients should expect to handle additional values and treat unrecognized values in this field as os: null
     pub name: String,
+}
+
+impl Clone for PodOS {
+    fn clone(&self) -> Self {
+        PodOS {
+            name: Clone::clone(&self.name),
+        }
+    }
+}
+
+impl std::fmt::Debug for PodOS {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PodOS").field("name", &self.name).finish()
+    }
 }
 
 apimachinery::proto_message!(PodOS { 1 => name });
@@ -4664,7 +8184,7 @@ apimachinery::proto_message!(PodOS { 1 => name });
 /// ports (comma separated) to forward over.
 /// Port forwarding over SPDY does not use these options. It requires the port
 /// to be passed in the \`port\` header as part of request.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     version = "v1",
     kind = "PodPortForwardOptions",
@@ -4681,10 +8201,28 @@ pub struct PodPortForwardOptions {
     pub ports: Vec<i32>,
 }
 
+impl Clone for PodPortForwardOptions {
+    fn clone(&self) -> Self {
+        PodPortForwardOptions {
+            type_meta: Clone::clone(&self.type_meta),
+            ports: Clone::clone(&self.ports),
+        }
+    }
+}
+
+impl std::fmt::Debug for PodPortForwardOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PodPortForwardOptions")
+            .field("type_meta", &self.type_meta)
+            .field("ports", &self.ports)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(PodPortForwardOptions { 1 => ports });
 
 /// PodProxyOptions is the query options to a Pod's proxy call.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     version = "v1",
     kind = "PodProxyOptions",
@@ -4700,13 +8238,47 @@ pub struct PodProxyOptions {
     pub path: String,
 }
 
+impl Clone for PodProxyOptions {
+    fn clone(&self) -> Self {
+        PodProxyOptions {
+            type_meta: Clone::clone(&self.type_meta),
+            path: Clone::clone(&self.path),
+        }
+    }
+}
+
+impl std::fmt::Debug for PodProxyOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PodProxyOptions")
+            .field("type_meta", &self.type_meta)
+            .field("path", &self.path)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(PodProxyOptions { 1 => path });
 
 /// PodReadinessGate contains the reference to a pod condition
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PodReadinessGate {
     /// ConditionType refers to a condition in the pod's condition list with matching type.
     pub condition_type: String,
+}
+
+impl Clone for PodReadinessGate {
+    fn clone(&self) -> Self {
+        PodReadinessGate {
+            condition_type: Clone::clone(&self.condition_type),
+        }
+    }
+}
+
+impl std::fmt::Debug for PodReadinessGate {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PodReadinessGate")
+            .field("condition_type", &self.condition_type)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(PodReadinessGate { 1 => condition_type as "conditionType" });
@@ -4725,7 +8297,7 @@ apimachinery::proto_message!(PodReadinessGate { 1 => condition_type as "conditio
 /// a single ResourceClaim shared across all Pods in the PodGroup, reserved for
 /// the PodGroup in ResourceClaimStatus.ReservedFor rather than for individual
 /// Pods.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PodResourceClaim {
     /// Name uniquely identifies this resource claim inside the pod.
     /// This must be a DNS\_LABEL.
@@ -4764,12 +8336,35 @@ pub struct PodResourceClaim {
     pub resource_claim_template_name: Option<String>,
 }
 
+impl Clone for PodResourceClaim {
+    fn clone(&self) -> Self {
+        PodResourceClaim {
+            name: Clone::clone(&self.name),
+            resource_claim_name: Clone::clone(&self.resource_claim_name),
+            resource_claim_template_name: Clone::clone(&self.resource_claim_template_name),
+        }
+    }
+}
+
+impl std::fmt::Debug for PodResourceClaim {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PodResourceClaim")
+            .field("name", &self.name)
+            .field("resource_claim_name", &self.resource_claim_name)
+            .field(
+                "resource_claim_template_name",
+                &self.resource_claim_template_name,
+            )
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(PodResourceClaim { 1 => name, 3 => resource_claim_name as "resourceClaimName", 4 => resource_claim_template_name as "resourceClaimTemplateName" });
 
 /// PodResourceClaimStatus is stored in the PodStatus for each PodResourceClaim
 /// which references a ResourceClaimTemplate. It stores the generated name for
 /// the corresponding ResourceClaim.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PodResourceClaimStatus {
     /// Name uniquely identifies this resource claim inside the pod.
     /// This must match the name of an entry in pod.spec.resourceClaims,
@@ -4789,14 +8384,48 @@ pub struct PodResourceClaimStatus {
     pub resource_claim_name: Option<String>,
 }
 
+impl Clone for PodResourceClaimStatus {
+    fn clone(&self) -> Self {
+        PodResourceClaimStatus {
+            name: Clone::clone(&self.name),
+            resource_claim_name: Clone::clone(&self.resource_claim_name),
+        }
+    }
+}
+
+impl std::fmt::Debug for PodResourceClaimStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PodResourceClaimStatus")
+            .field("name", &self.name)
+            .field("resource_claim_name", &self.resource_claim_name)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(PodResourceClaimStatus { 1 => name, 2 => resource_claim_name as "resourceClaimName" });
 
 /// PodSchedulingGate is associated to a Pod to guard its scheduling.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PodSchedulingGate {
     /// Name of the scheduling gate.
     /// Each scheduling gate must have a unique name field.
     pub name: String,
+}
+
+impl Clone for PodSchedulingGate {
+    fn clone(&self) -> Self {
+        PodSchedulingGate {
+            name: Clone::clone(&self.name),
+        }
+    }
+}
+
+impl std::fmt::Debug for PodSchedulingGate {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PodSchedulingGate")
+            .field("name", &self.name)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(PodSchedulingGate { 1 => name });
@@ -4804,7 +8433,7 @@ apimachinery::proto_message!(PodSchedulingGate { 1 => name });
 /// PodSchedulingGroup identifies the runtime scheduling group instance that a Pod belongs to.
 /// The scheduler uses this information to apply workload-aware scheduling semantics.
 /// Exactly one field must be specified.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PodSchedulingGroup {
     /// PodGroupName specifies the name of the standalone PodGroup object
     /// that represents the runtime instance of this group.
@@ -4812,12 +8441,28 @@ pub struct PodSchedulingGroup {
     pub pod_group_name: Option<String>,
 }
 
+impl Clone for PodSchedulingGroup {
+    fn clone(&self) -> Self {
+        PodSchedulingGroup {
+            pod_group_name: Clone::clone(&self.pod_group_name),
+        }
+    }
+}
+
+impl std::fmt::Debug for PodSchedulingGroup {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PodSchedulingGroup")
+            .field("pod_group_name", &self.pod_group_name)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(PodSchedulingGroup { 1 => pod_group_name as "podGroupName" });
 
 /// PodSecurityContext holds pod-level security attributes and common container settings.
 /// Some fields are also present in container.securityContext.  Field values of
 /// container.securityContext take precedence over field values of PodSecurityContext.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PodSecurityContext {
     /// The SELinux context to be applied to all containers.
     /// If unspecified, the container runtime will allocate a random SELinux context for each
@@ -4926,20 +8571,79 @@ pub struct PodSecurityContext {
     pub se_linux_change_policy: Option<String>,
 }
 
+impl Clone for PodSecurityContext {
+    fn clone(&self) -> Self {
+        PodSecurityContext {
+            se_linux_options: Clone::clone(&self.se_linux_options),
+            windows_options: Clone::clone(&self.windows_options),
+            run_as_user: Clone::clone(&self.run_as_user),
+            run_as_group: Clone::clone(&self.run_as_group),
+            run_as_non_root: Clone::clone(&self.run_as_non_root),
+            supplemental_groups: Clone::clone(&self.supplemental_groups),
+            supplemental_groups_policy: Clone::clone(&self.supplemental_groups_policy),
+            fs_group: Clone::clone(&self.fs_group),
+            sysctls: Clone::clone(&self.sysctls),
+            fs_group_change_policy: Clone::clone(&self.fs_group_change_policy),
+            seccomp_profile: Clone::clone(&self.seccomp_profile),
+            app_armor_profile: Clone::clone(&self.app_armor_profile),
+            se_linux_change_policy: Clone::clone(&self.se_linux_change_policy),
+        }
+    }
+}
+
+impl std::fmt::Debug for PodSecurityContext {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PodSecurityContext")
+            .field("se_linux_options", &self.se_linux_options)
+            .field("windows_options", &self.windows_options)
+            .field("run_as_user", &self.run_as_user)
+            .field("run_as_group", &self.run_as_group)
+            .field("run_as_non_root", &self.run_as_non_root)
+            .field("supplemental_groups", &self.supplemental_groups)
+            .field(
+                "supplemental_groups_policy",
+                &self.supplemental_groups_policy,
+            )
+            .field("fs_group", &self.fs_group)
+            .field("sysctls", &self.sysctls)
+            .field("fs_group_change_policy", &self.fs_group_change_policy)
+            .field("seccomp_profile", &self.seccomp_profile)
+            .field("app_armor_profile", &self.app_armor_profile)
+            .field("se_linux_change_policy", &self.se_linux_change_policy)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(PodSecurityContext { 1 => se_linux_options as "seLinuxOptions", 2 => run_as_user as "runAsUser", 3 => run_as_non_root as "runAsNonRoot", 4 => supplemental_groups as "supplementalGroups", 5 => fs_group as "fsGroup", 6 => run_as_group as "runAsGroup", 7 => sysctls, 8 => windows_options as "windowsOptions", 9 => fs_group_change_policy as "fsGroupChangePolicy", 10 => seccomp_profile as "seccompProfile", 11 => app_armor_profile as "appArmorProfile", 12 => supplemental_groups_policy as "supplementalGroupsPolicy", 13 => se_linux_change_policy as "seLinuxChangePolicy" });
 
 /// Describes the class of pods that should avoid this node.
 /// Exactly one field should be set.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PodSignature {
     /// Reference to controller whose pods should avoid this node.
     pub pod_controller: Option<apimachinery::apis::meta::v1::OwnerReference>,
 }
 
+impl Clone for PodSignature {
+    fn clone(&self) -> Self {
+        PodSignature {
+            pod_controller: Clone::clone(&self.pod_controller),
+        }
+    }
+}
+
+impl std::fmt::Debug for PodSignature {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PodSignature")
+            .field("pod_controller", &self.pod_controller)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(PodSignature { 1 => pod_controller as "podController" });
 
 /// PodSpec is a description of a pod.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PodSpec {
     /// List of volumes that can be mounted by containers belonging to the pod.
     /// More info: <https://kubernetes.io/docs/concepts/storage/volumes>
@@ -5227,12 +8931,119 @@ pub struct PodSpec {
     pub scheduling_group: Option<PodSchedulingGroup>,
 }
 
+impl Clone for PodSpec {
+    fn clone(&self) -> Self {
+        PodSpec {
+            volumes: Clone::clone(&self.volumes),
+            init_containers: Clone::clone(&self.init_containers),
+            containers: Clone::clone(&self.containers),
+            ephemeral_containers: Clone::clone(&self.ephemeral_containers),
+            restart_policy: Clone::clone(&self.restart_policy),
+            termination_grace_period_seconds: Clone::clone(&self.termination_grace_period_seconds),
+            active_deadline_seconds: Clone::clone(&self.active_deadline_seconds),
+            dns_policy: Clone::clone(&self.dns_policy),
+            node_selector: Clone::clone(&self.node_selector),
+            service_account_name: Clone::clone(&self.service_account_name),
+            service_account: Clone::clone(&self.service_account),
+            automount_service_account_token: Clone::clone(&self.automount_service_account_token),
+            node_name: Clone::clone(&self.node_name),
+            host_network: Clone::clone(&self.host_network),
+            host_pid: Clone::clone(&self.host_pid),
+            host_ipc: Clone::clone(&self.host_ipc),
+            share_process_namespace: Clone::clone(&self.share_process_namespace),
+            security_context: Clone::clone(&self.security_context),
+            image_pull_secrets: Clone::clone(&self.image_pull_secrets),
+            hostname: Clone::clone(&self.hostname),
+            subdomain: Clone::clone(&self.subdomain),
+            affinity: Clone::clone(&self.affinity),
+            scheduler_name: Clone::clone(&self.scheduler_name),
+            tolerations: Clone::clone(&self.tolerations),
+            host_aliases: Clone::clone(&self.host_aliases),
+            priority_class_name: Clone::clone(&self.priority_class_name),
+            priority: Clone::clone(&self.priority),
+            dns_config: Clone::clone(&self.dns_config),
+            readiness_gates: Clone::clone(&self.readiness_gates),
+            runtime_class_name: Clone::clone(&self.runtime_class_name),
+            enable_service_links: Clone::clone(&self.enable_service_links),
+            preemption_policy: Clone::clone(&self.preemption_policy),
+            overhead: Clone::clone(&self.overhead),
+            topology_spread_constraints: Clone::clone(&self.topology_spread_constraints),
+            set_hostname_as_fqdn: Clone::clone(&self.set_hostname_as_fqdn),
+            os: Clone::clone(&self.os),
+            host_users: Clone::clone(&self.host_users),
+            scheduling_gates: Clone::clone(&self.scheduling_gates),
+            resource_claims: Clone::clone(&self.resource_claims),
+            resources: Clone::clone(&self.resources),
+            hostname_override: Clone::clone(&self.hostname_override),
+            scheduling_group: Clone::clone(&self.scheduling_group),
+        }
+    }
+}
+
+impl std::fmt::Debug for PodSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PodSpec")
+            .field("volumes", &self.volumes)
+            .field("init_containers", &self.init_containers)
+            .field("containers", &self.containers)
+            .field("ephemeral_containers", &self.ephemeral_containers)
+            .field("restart_policy", &self.restart_policy)
+            .field(
+                "termination_grace_period_seconds",
+                &self.termination_grace_period_seconds,
+            )
+            .field("active_deadline_seconds", &self.active_deadline_seconds)
+            .field("dns_policy", &self.dns_policy)
+            .field("node_selector", &self.node_selector)
+            .field("service_account_name", &self.service_account_name)
+            .field("service_account", &self.service_account)
+            .field(
+                "automount_service_account_token",
+                &self.automount_service_account_token,
+            )
+            .field("node_name", &self.node_name)
+            .field("host_network", &self.host_network)
+            .field("host_pid", &self.host_pid)
+            .field("host_ipc", &self.host_ipc)
+            .field("share_process_namespace", &self.share_process_namespace)
+            .field("security_context", &self.security_context)
+            .field("image_pull_secrets", &self.image_pull_secrets)
+            .field("hostname", &self.hostname)
+            .field("subdomain", &self.subdomain)
+            .field("affinity", &self.affinity)
+            .field("scheduler_name", &self.scheduler_name)
+            .field("tolerations", &self.tolerations)
+            .field("host_aliases", &self.host_aliases)
+            .field("priority_class_name", &self.priority_class_name)
+            .field("priority", &self.priority)
+            .field("dns_config", &self.dns_config)
+            .field("readiness_gates", &self.readiness_gates)
+            .field("runtime_class_name", &self.runtime_class_name)
+            .field("enable_service_links", &self.enable_service_links)
+            .field("preemption_policy", &self.preemption_policy)
+            .field("overhead", &self.overhead)
+            .field(
+                "topology_spread_constraints",
+                &self.topology_spread_constraints,
+            )
+            .field("set_hostname_as_fqdn", &self.set_hostname_as_fqdn)
+            .field("os", &self.os)
+            .field("host_users", &self.host_users)
+            .field("scheduling_gates", &self.scheduling_gates)
+            .field("resource_claims", &self.resource_claims)
+            .field("resources", &self.resources)
+            .field("hostname_override", &self.hostname_override)
+            .field("scheduling_group", &self.scheduling_group)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(PodSpec { 1 => volumes, 2 => containers, 3 => restart_policy as "restartPolicy", 4 => termination_grace_period_seconds as "terminationGracePeriodSeconds", 5 => active_deadline_seconds as "activeDeadlineSeconds", 6 => dns_policy as "dnsPolicy", 7 => node_selector as "nodeSelector", 8 => service_account_name as "serviceAccountName", 9 => service_account as "serviceAccount", 10 => node_name as "nodeName", 11 => host_network as "hostNetwork", 12 => host_pid as "hostPID", 13 => host_ipc as "hostIPC", 14 => security_context as "securityContext", 15 => image_pull_secrets as "imagePullSecrets", 16 => hostname, 17 => subdomain, 18 => affinity, 19 => scheduler_name as "schedulerName", 20 => init_containers as "initContainers", 21 => automount_service_account_token as "automountServiceAccountToken", 22 => tolerations, 23 => host_aliases as "hostAliases", 24 => priority_class_name as "priorityClassName", 25 => priority, 26 => dns_config as "dnsConfig", 27 => share_process_namespace as "shareProcessNamespace", 28 => readiness_gates as "readinessGates", 29 => runtime_class_name as "runtimeClassName", 30 => enable_service_links as "enableServiceLinks", 31 => preemption_policy as "preemptionPolicy", 32 => overhead, 33 => topology_spread_constraints as "topologySpreadConstraints", 34 => ephemeral_containers as "ephemeralContainers", 35 => set_hostname_as_fqdn as "setHostnameAsFQDN", 36 => os, 37 => host_users as "hostUsers", 38 => scheduling_gates as "schedulingGates", 39 => resource_claims as "resourceClaims", 40 => resources, 41 => hostname_override as "hostnameOverride", 43 => scheduling_group as "schedulingGroup" });
 
 /// PodStatus represents information about the status of a pod. Status may trail the actual
 /// state of a system, especially if the node that hosts the pod cannot contact the control
 /// plane.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PodStatus {
     /// If set, this represents the .metadata.generation that the pod status was set based upon.
     /// The PodObservedGenerationTracking feature gate must be enabled to use this field.
@@ -5369,10 +9180,77 @@ pub struct PodStatus {
     pub node_allocatable_resource_claim_statuses: Vec<NodeAllocatableResourceClaimStatus>,
 }
 
+impl Clone for PodStatus {
+    fn clone(&self) -> Self {
+        PodStatus {
+            observed_generation: Clone::clone(&self.observed_generation),
+            phase: Clone::clone(&self.phase),
+            conditions: Clone::clone(&self.conditions),
+            message: Clone::clone(&self.message),
+            reason: Clone::clone(&self.reason),
+            nominated_node_name: Clone::clone(&self.nominated_node_name),
+            host_ip: Clone::clone(&self.host_ip),
+            host_ips: Clone::clone(&self.host_ips),
+            pod_ip: Clone::clone(&self.pod_ip),
+            pod_ips: Clone::clone(&self.pod_ips),
+            start_time: Clone::clone(&self.start_time),
+            init_container_statuses: Clone::clone(&self.init_container_statuses),
+            container_statuses: Clone::clone(&self.container_statuses),
+            qos_class: Clone::clone(&self.qos_class),
+            ephemeral_container_statuses: Clone::clone(&self.ephemeral_container_statuses),
+            resize: Clone::clone(&self.resize),
+            resource_claim_statuses: Clone::clone(&self.resource_claim_statuses),
+            extended_resource_claim_status: Clone::clone(&self.extended_resource_claim_status),
+            allocated_resources: Clone::clone(&self.allocated_resources),
+            resources: Clone::clone(&self.resources),
+            node_allocatable_resource_claim_statuses: Clone::clone(
+                &self.node_allocatable_resource_claim_statuses,
+            ),
+        }
+    }
+}
+
+impl std::fmt::Debug for PodStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PodStatus")
+            .field("observed_generation", &self.observed_generation)
+            .field("phase", &self.phase)
+            .field("conditions", &self.conditions)
+            .field("message", &self.message)
+            .field("reason", &self.reason)
+            .field("nominated_node_name", &self.nominated_node_name)
+            .field("host_ip", &self.host_ip)
+            .field("host_ips", &self.host_ips)
+            .field("pod_ip", &self.pod_ip)
+            .field("pod_ips", &self.pod_ips)
+            .field("start_time", &self.start_time)
+            .field("init_container_statuses", &self.init_container_statuses)
+            .field("container_statuses", &self.container_statuses)
+            .field("qos_class", &self.qos_class)
+            .field(
+                "ephemeral_container_statuses",
+                &self.ephemeral_container_statuses,
+            )
+            .field("resize", &self.resize)
+            .field("resource_claim_statuses", &self.resource_claim_statuses)
+            .field(
+                "extended_resource_claim_status",
+                &self.extended_resource_claim_status,
+            )
+            .field("allocated_resources", &self.allocated_resources)
+            .field("resources", &self.resources)
+            .field(
+                "node_allocatable_resource_claim_statuses",
+                &self.node_allocatable_resource_claim_statuses,
+            )
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(PodStatus { 1 => phase, 2 => conditions, 3 => message, 4 => reason, 5 => host_ip as "hostIP", 6 => pod_ip as "podIP", 7 => start_time as "startTime", 8 => container_statuses as "containerStatuses", 9 => qos_class as "qosClass", 10 => init_container_statuses as "initContainerStatuses", 11 => nominated_node_name as "nominatedNodeName", 12 => pod_ips as "podIPs", 13 => ephemeral_container_statuses as "ephemeralContainerStatuses", 14 => resize, 15 => resource_claim_statuses as "resourceClaimStatuses", 16 => host_ips as "hostIPs", 17 => observed_generation as "observedGeneration", 18 => extended_resource_claim_status as "extendedResourceClaimStatus", 19 => allocated_resources as "allocatedResources", 20 => resources, 21 => node_allocatable_resource_claim_statuses as "nodeAllocatableResourceClaimStatuses" });
 
 /// PodStatusResult is a wrapper for PodStatus returned by kubelet that can be encode/decoded
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     version = "v1",
     kind = "PodStatusResult",
@@ -5394,10 +9272,30 @@ pub struct PodStatusResult {
     pub status: PodStatus,
 }
 
+impl Clone for PodStatusResult {
+    fn clone(&self) -> Self {
+        PodStatusResult {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            status: Clone::clone(&self.status),
+        }
+    }
+}
+
+impl std::fmt::Debug for PodStatusResult {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PodStatusResult")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(PodStatusResult { 1 => metadata, 2 => status });
 
 /// PodTemplate describes a template for creating copies of a predefined pod.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(version = "v1", kind = "PodTemplate", plural = "podtemplates", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct PodTemplate {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -5410,10 +9308,30 @@ pub struct PodTemplate {
     pub template: PodTemplateSpec,
 }
 
+impl Clone for PodTemplate {
+    fn clone(&self) -> Self {
+        PodTemplate {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            template: Clone::clone(&self.template),
+        }
+    }
+}
+
+impl std::fmt::Debug for PodTemplate {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PodTemplate")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("template", &self.template)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(PodTemplate { 1 => metadata, 2 => template });
 
 /// PodTemplateList is a list of PodTemplates.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     version = "v1",
     kind = "PodTemplateList",
@@ -5431,10 +9349,30 @@ pub struct PodTemplateList {
     pub items: Option<Vec<PodTemplate>>,
 }
 
+impl Clone for PodTemplateList {
+    fn clone(&self) -> Self {
+        PodTemplateList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for PodTemplateList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PodTemplateList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(PodTemplateList { 1 => metadata, 2 => items });
 
 /// PodTemplateSpec describes the data a pod should have when created from a template
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PodTemplateSpec {
     /// Standard object's metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
@@ -5444,10 +9382,28 @@ pub struct PodTemplateSpec {
     pub spec: PodSpec,
 }
 
+impl Clone for PodTemplateSpec {
+    fn clone(&self) -> Self {
+        PodTemplateSpec {
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+        }
+    }
+}
+
+impl std::fmt::Debug for PodTemplateSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PodTemplateSpec")
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(PodTemplateSpec { 1 => metadata, 2 => spec });
 
 /// PortStatus represents the error condition of a service port
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PortStatus {
     /// Port is the port number of the service port of which status is recorded here
     pub port: i32,
@@ -5465,10 +9421,30 @@ pub struct PortStatus {
     pub error: Option<String>,
 }
 
+impl Clone for PortStatus {
+    fn clone(&self) -> Self {
+        PortStatus {
+            port: Clone::clone(&self.port),
+            protocol: Clone::clone(&self.protocol),
+            error: Clone::clone(&self.error),
+        }
+    }
+}
+
+impl std::fmt::Debug for PortStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PortStatus")
+            .field("port", &self.port)
+            .field("protocol", &self.protocol)
+            .field("error", &self.error)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(PortStatus { 1 => port, 2 => protocol, 3 => error });
 
 /// PortworxVolumeSource represents a Portworx volume resource.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PortworxVolumeSource {
     /// volumeID uniquely identifies a Portworx volume
     #[api(rename = "volumeID")]
@@ -5484,19 +9460,55 @@ pub struct PortworxVolumeSource {
     pub read_only: bool,
 }
 
+impl Clone for PortworxVolumeSource {
+    fn clone(&self) -> Self {
+        PortworxVolumeSource {
+            volume_id: Clone::clone(&self.volume_id),
+            fs_type: Clone::clone(&self.fs_type),
+            read_only: Clone::clone(&self.read_only),
+        }
+    }
+}
+
+impl std::fmt::Debug for PortworxVolumeSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PortworxVolumeSource")
+            .field("volume_id", &self.volume_id)
+            .field("fs_type", &self.fs_type)
+            .field("read_only", &self.read_only)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(PortworxVolumeSource { 1 => volume_id as "volumeID", 2 => fs_type as "fsType", 3 => read_only as "readOnly" });
 
 /// Preconditions must be fulfilled before an operation (update, delete, etc.) is carried out.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct Preconditions {
     /// Specifies the target UID.
     pub uid: Option<String>,
 }
 
+impl Clone for Preconditions {
+    fn clone(&self) -> Self {
+        Preconditions {
+            uid: Clone::clone(&self.uid),
+        }
+    }
+}
+
+impl std::fmt::Debug for Preconditions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Preconditions")
+            .field("uid", &self.uid)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(Preconditions { 1 => uid });
 
 /// Describes a class of pods that should avoid this node.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PreferAvoidPodsEntry {
     /// The class of pods.
     pub pod_signature: PodSignature,
@@ -5510,11 +9522,33 @@ pub struct PreferAvoidPodsEntry {
     pub message: String,
 }
 
+impl Clone for PreferAvoidPodsEntry {
+    fn clone(&self) -> Self {
+        PreferAvoidPodsEntry {
+            pod_signature: Clone::clone(&self.pod_signature),
+            eviction_time: Clone::clone(&self.eviction_time),
+            reason: Clone::clone(&self.reason),
+            message: Clone::clone(&self.message),
+        }
+    }
+}
+
+impl std::fmt::Debug for PreferAvoidPodsEntry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PreferAvoidPodsEntry")
+            .field("pod_signature", &self.pod_signature)
+            .field("eviction_time", &self.eviction_time)
+            .field("reason", &self.reason)
+            .field("message", &self.message)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(PreferAvoidPodsEntry { 1 => pod_signature as "podSignature", 2 => eviction_time as "evictionTime", 3 => reason, 4 => message });
 
 /// An empty preferred scheduling term matches all objects with implicit weight 0
 /// (i.e. it's a no-op). A null preferred scheduling term matches no objects (i.e. is also a no-op).
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PreferredSchedulingTerm {
     /// Weight associated with matching the corresponding nodeSelectorTerm, in the range 1-100.
     pub weight: i32,
@@ -5522,11 +9556,29 @@ pub struct PreferredSchedulingTerm {
     pub preference: NodeSelectorTerm,
 }
 
+impl Clone for PreferredSchedulingTerm {
+    fn clone(&self) -> Self {
+        PreferredSchedulingTerm {
+            weight: Clone::clone(&self.weight),
+            preference: Clone::clone(&self.preference),
+        }
+    }
+}
+
+impl std::fmt::Debug for PreferredSchedulingTerm {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PreferredSchedulingTerm")
+            .field("weight", &self.weight)
+            .field("preference", &self.preference)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(PreferredSchedulingTerm { 1 => weight, 2 => preference });
 
 /// Probe describes a health check to be performed against a container to determine whether it is
 /// alive or ready to receive traffic.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct Probe {
     /// Exec specifies a command to execute in the container.
     pub exec: Option<ExecAction>,
@@ -5568,6 +9620,43 @@ pub struct Probe {
     /// This is a beta field and requires enabling ProbeTerminationGracePeriod feature gate.
     /// Minimum value is 1. spec.terminationGracePeriodSeconds is used if unset.
     pub termination_grace_period_seconds: Option<i64>,
+}
+
+impl Clone for Probe {
+    fn clone(&self) -> Self {
+        Probe {
+            exec: Clone::clone(&self.exec),
+            http_get: Clone::clone(&self.http_get),
+            tcp_socket: Clone::clone(&self.tcp_socket),
+            grpc: Clone::clone(&self.grpc),
+            initial_delay_seconds: Clone::clone(&self.initial_delay_seconds),
+            timeout_seconds: Clone::clone(&self.timeout_seconds),
+            period_seconds: Clone::clone(&self.period_seconds),
+            success_threshold: Clone::clone(&self.success_threshold),
+            failure_threshold: Clone::clone(&self.failure_threshold),
+            termination_grace_period_seconds: Clone::clone(&self.termination_grace_period_seconds),
+        }
+    }
+}
+
+impl std::fmt::Debug for Probe {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Probe")
+            .field("exec", &self.exec)
+            .field("http_get", &self.http_get)
+            .field("tcp_socket", &self.tcp_socket)
+            .field("grpc", &self.grpc)
+            .field("initial_delay_seconds", &self.initial_delay_seconds)
+            .field("timeout_seconds", &self.timeout_seconds)
+            .field("period_seconds", &self.period_seconds)
+            .field("success_threshold", &self.success_threshold)
+            .field("failure_threshold", &self.failure_threshold)
+            .field(
+                "termination_grace_period_seconds",
+                &self.termination_grace_period_seconds,
+            )
+            .finish()
+    }
 }
 
 impl apimachinery::proto::Message for Probe {
@@ -5654,7 +9743,7 @@ impl apimachinery::proto::Message for Probe {
 
 /// ProbeHandler defines a specific action that should be taken in a probe.
 /// One and only one of the fields must be specified.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ProbeHandler {
     /// Exec specifies a command to execute in the container.
     pub exec: Option<ExecAction>,
@@ -5666,10 +9755,32 @@ pub struct ProbeHandler {
     pub grpc: Option<GRPCAction>,
 }
 
+impl Clone for ProbeHandler {
+    fn clone(&self) -> Self {
+        ProbeHandler {
+            exec: Clone::clone(&self.exec),
+            http_get: Clone::clone(&self.http_get),
+            tcp_socket: Clone::clone(&self.tcp_socket),
+            grpc: Clone::clone(&self.grpc),
+        }
+    }
+}
+
+impl std::fmt::Debug for ProbeHandler {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ProbeHandler")
+            .field("exec", &self.exec)
+            .field("http_get", &self.http_get)
+            .field("tcp_socket", &self.tcp_socket)
+            .field("grpc", &self.grpc)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ProbeHandler { 1 => exec, 2 => http_get as "httpGet", 3 => tcp_socket as "tcpSocket", 4 => grpc });
 
 /// Represents a projected volume source
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ProjectedVolumeSource {
     /// sources is the list of volume projections. Each entry in this list
     /// handles one source.
@@ -5684,11 +9795,29 @@ pub struct ProjectedVolumeSource {
     pub default_mode: Option<i32>,
 }
 
+impl Clone for ProjectedVolumeSource {
+    fn clone(&self) -> Self {
+        ProjectedVolumeSource {
+            sources: Clone::clone(&self.sources),
+            default_mode: Clone::clone(&self.default_mode),
+        }
+    }
+}
+
+impl std::fmt::Debug for ProjectedVolumeSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ProjectedVolumeSource")
+            .field("sources", &self.sources)
+            .field("default_mode", &self.default_mode)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ProjectedVolumeSource { 1 => sources, 2 => default_mode as "defaultMode" });
 
 /// Represents a Quobyte mount that lasts the lifetime of a pod.
 /// Quobyte volumes do not support ownership management or SELinux relabeling.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct QuobyteVolumeSource {
     /// registry represents a single or multiple Quobyte Registry services
     /// specified as a string as host:port pair (multiple entries are separated with commas)
@@ -5714,11 +9843,37 @@ pub struct QuobyteVolumeSource {
     pub tenant: String,
 }
 
+impl Clone for QuobyteVolumeSource {
+    fn clone(&self) -> Self {
+        QuobyteVolumeSource {
+            registry: Clone::clone(&self.registry),
+            volume: Clone::clone(&self.volume),
+            read_only: Clone::clone(&self.read_only),
+            user: Clone::clone(&self.user),
+            group: Clone::clone(&self.group),
+            tenant: Clone::clone(&self.tenant),
+        }
+    }
+}
+
+impl std::fmt::Debug for QuobyteVolumeSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("QuobyteVolumeSource")
+            .field("registry", &self.registry)
+            .field("volume", &self.volume)
+            .field("read_only", &self.read_only)
+            .field("user", &self.user)
+            .field("group", &self.group)
+            .field("tenant", &self.tenant)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(QuobyteVolumeSource { 1 => registry, 2 => volume, 3 => read_only as "readOnly", 4 => user, 5 => group, 6 => tenant });
 
 /// Represents a Rados Block Device mount that lasts the lifetime of a pod.
 /// RBD volumes support ownership management and SELinux relabeling.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct RBDPersistentVolumeSource {
     /// monitors is a collection of Ceph monitors.
     /// More info: <https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it>
@@ -5761,11 +9916,41 @@ pub struct RBDPersistentVolumeSource {
     pub read_only: bool,
 }
 
+impl Clone for RBDPersistentVolumeSource {
+    fn clone(&self) -> Self {
+        RBDPersistentVolumeSource {
+            monitors: Clone::clone(&self.monitors),
+            image: Clone::clone(&self.image),
+            fs_type: Clone::clone(&self.fs_type),
+            pool: Clone::clone(&self.pool),
+            user: Clone::clone(&self.user),
+            keyring: Clone::clone(&self.keyring),
+            secret_ref: Clone::clone(&self.secret_ref),
+            read_only: Clone::clone(&self.read_only),
+        }
+    }
+}
+
+impl std::fmt::Debug for RBDPersistentVolumeSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RBDPersistentVolumeSource")
+            .field("monitors", &self.monitors)
+            .field("image", &self.image)
+            .field("fs_type", &self.fs_type)
+            .field("pool", &self.pool)
+            .field("user", &self.user)
+            .field("keyring", &self.keyring)
+            .field("secret_ref", &self.secret_ref)
+            .field("read_only", &self.read_only)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(RBDPersistentVolumeSource { 1 => monitors, 2 => image, 3 => fs_type as "fsType", 4 => pool, 5 => user, 6 => keyring, 7 => secret_ref as "secretRef", 8 => read_only as "readOnly" });
 
 /// Represents a Rados Block Device mount that lasts the lifetime of a pod.
 /// RBD volumes support ownership management and SELinux relabeling.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct RBDVolumeSource {
     /// monitors is a collection of Ceph monitors.
     /// More info: <https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it>
@@ -5808,10 +9993,40 @@ pub struct RBDVolumeSource {
     pub read_only: bool,
 }
 
+impl Clone for RBDVolumeSource {
+    fn clone(&self) -> Self {
+        RBDVolumeSource {
+            monitors: Clone::clone(&self.monitors),
+            image: Clone::clone(&self.image),
+            fs_type: Clone::clone(&self.fs_type),
+            pool: Clone::clone(&self.pool),
+            user: Clone::clone(&self.user),
+            keyring: Clone::clone(&self.keyring),
+            secret_ref: Clone::clone(&self.secret_ref),
+            read_only: Clone::clone(&self.read_only),
+        }
+    }
+}
+
+impl std::fmt::Debug for RBDVolumeSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RBDVolumeSource")
+            .field("monitors", &self.monitors)
+            .field("image", &self.image)
+            .field("fs_type", &self.fs_type)
+            .field("pool", &self.pool)
+            .field("user", &self.user)
+            .field("keyring", &self.keyring)
+            .field("secret_ref", &self.secret_ref)
+            .field("read_only", &self.read_only)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(RBDVolumeSource { 1 => monitors, 2 => image, 3 => fs_type as "fsType", 4 => pool, 5 => user, 6 => keyring, 7 => secret_ref as "secretRef", 8 => read_only as "readOnly" });
 
 /// RangeAllocation is not a public type.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     version = "v1",
     kind = "RangeAllocation",
@@ -5832,10 +10047,32 @@ pub struct RangeAllocation {
     pub data: Option<crate::value::ByteString>,
 }
 
+impl Clone for RangeAllocation {
+    fn clone(&self) -> Self {
+        RangeAllocation {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            range: Clone::clone(&self.range),
+            data: Clone::clone(&self.data),
+        }
+    }
+}
+
+impl std::fmt::Debug for RangeAllocation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RangeAllocation")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("range", &self.range)
+            .field("data", &self.data)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(RangeAllocation { 1 => metadata, 2 => range, 3 => data });
 
 /// ReplicationController represents the configuration of a replication controller.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(version = "v1", kind = "ReplicationController", plural = "replicationcontrollers", namespaced, short_names = ["rc"], categories = ["all"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct ReplicationController {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -5855,10 +10092,32 @@ pub struct ReplicationController {
     pub status: ReplicationControllerStatus,
 }
 
+impl Clone for ReplicationController {
+    fn clone(&self) -> Self {
+        ReplicationController {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+            status: Clone::clone(&self.status),
+        }
+    }
+}
+
+impl std::fmt::Debug for ReplicationController {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ReplicationController")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ReplicationController { 1 => metadata, 2 => spec, 3 => status });
 
 /// ReplicationControllerCondition describes the state of a replication controller at a certain point.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ReplicationControllerCondition {
     /// Type of replication controller condition.
     pub r#type: String,
@@ -5874,10 +10133,34 @@ pub struct ReplicationControllerCondition {
     pub message: String,
 }
 
+impl Clone for ReplicationControllerCondition {
+    fn clone(&self) -> Self {
+        ReplicationControllerCondition {
+            r#type: Clone::clone(&self.r#type),
+            status: Clone::clone(&self.status),
+            last_transition_time: Clone::clone(&self.last_transition_time),
+            reason: Clone::clone(&self.reason),
+            message: Clone::clone(&self.message),
+        }
+    }
+}
+
+impl std::fmt::Debug for ReplicationControllerCondition {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ReplicationControllerCondition")
+            .field("type", &self.r#type)
+            .field("status", &self.status)
+            .field("last_transition_time", &self.last_transition_time)
+            .field("reason", &self.reason)
+            .field("message", &self.message)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ReplicationControllerCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
 
 /// ReplicationControllerList is a collection of replication controllers.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     version = "v1",
     kind = "ReplicationControllerList",
@@ -5896,10 +10179,30 @@ pub struct ReplicationControllerList {
     pub items: Option<Vec<ReplicationController>>,
 }
 
+impl Clone for ReplicationControllerList {
+    fn clone(&self) -> Self {
+        ReplicationControllerList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for ReplicationControllerList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ReplicationControllerList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ReplicationControllerList { 1 => metadata, 2 => items });
 
 /// ReplicationControllerSpec is the specification of a replication controller.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ReplicationControllerSpec {
     /// Replicas is the number of desired replicas.
     /// This is a pointer to distinguish between explicit zero and unspecified.
@@ -5925,11 +10228,33 @@ pub struct ReplicationControllerSpec {
     pub template: Option<PodTemplateSpec>,
 }
 
+impl Clone for ReplicationControllerSpec {
+    fn clone(&self) -> Self {
+        ReplicationControllerSpec {
+            replicas: Clone::clone(&self.replicas),
+            min_ready_seconds: Clone::clone(&self.min_ready_seconds),
+            selector: Clone::clone(&self.selector),
+            template: Clone::clone(&self.template),
+        }
+    }
+}
+
+impl std::fmt::Debug for ReplicationControllerSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ReplicationControllerSpec")
+            .field("replicas", &self.replicas)
+            .field("min_ready_seconds", &self.min_ready_seconds)
+            .field("selector", &self.selector)
+            .field("template", &self.template)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ReplicationControllerSpec { 1 => replicas, 2 => selector, 3 => template, 4 => min_ready_seconds as "minReadySeconds" });
 
 /// ReplicationControllerStatus represents the current status of a replication
 /// controller.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ReplicationControllerStatus {
     /// Replicas is the most recently observed number of replicas.
     /// More info: <https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller#what-is-a-replicationcontroller>
@@ -5951,10 +10276,36 @@ pub struct ReplicationControllerStatus {
     pub conditions: Vec<ReplicationControllerCondition>,
 }
 
+impl Clone for ReplicationControllerStatus {
+    fn clone(&self) -> Self {
+        ReplicationControllerStatus {
+            replicas: Clone::clone(&self.replicas),
+            fully_labeled_replicas: Clone::clone(&self.fully_labeled_replicas),
+            ready_replicas: Clone::clone(&self.ready_replicas),
+            available_replicas: Clone::clone(&self.available_replicas),
+            observed_generation: Clone::clone(&self.observed_generation),
+            conditions: Clone::clone(&self.conditions),
+        }
+    }
+}
+
+impl std::fmt::Debug for ReplicationControllerStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ReplicationControllerStatus")
+            .field("replicas", &self.replicas)
+            .field("fully_labeled_replicas", &self.fully_labeled_replicas)
+            .field("ready_replicas", &self.ready_replicas)
+            .field("available_replicas", &self.available_replicas)
+            .field("observed_generation", &self.observed_generation)
+            .field("conditions", &self.conditions)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ReplicationControllerStatus { 1 => replicas, 2 => fully_labeled_replicas as "fullyLabeledReplicas", 3 => observed_generation as "observedGeneration", 4 => ready_replicas as "readyReplicas", 5 => available_replicas as "availableReplicas", 6 => conditions });
 
 /// ResourceClaim references one entry in PodSpec.ResourceClaims.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ResourceClaim {
     /// Name must match the name of one entry in pod.spec.resourceClaims of
     /// the Pod where this field is used. It makes that resource available
@@ -5967,10 +10318,28 @@ pub struct ResourceClaim {
     pub request: String,
 }
 
+impl Clone for ResourceClaim {
+    fn clone(&self) -> Self {
+        ResourceClaim {
+            name: Clone::clone(&self.name),
+            request: Clone::clone(&self.request),
+        }
+    }
+}
+
+impl std::fmt::Debug for ResourceClaim {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ResourceClaim")
+            .field("name", &self.name)
+            .field("request", &self.request)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ResourceClaim { 1 => name, 2 => request });
 
 /// ResourceFieldSelector represents container resources (cpu, memory) and their output format
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ResourceFieldSelector {
     /// Container name: required for volumes, optional for env vars
     #[api(skip_serializing_if = "String::is_empty")]
@@ -5981,11 +10350,31 @@ pub struct ResourceFieldSelector {
     pub divisor: crate::value::Quantity,
 }
 
+impl Clone for ResourceFieldSelector {
+    fn clone(&self) -> Self {
+        ResourceFieldSelector {
+            container_name: Clone::clone(&self.container_name),
+            resource: Clone::clone(&self.resource),
+            divisor: Clone::clone(&self.divisor),
+        }
+    }
+}
+
+impl std::fmt::Debug for ResourceFieldSelector {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ResourceFieldSelector")
+            .field("container_name", &self.container_name)
+            .field("resource", &self.resource)
+            .field("divisor", &self.divisor)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ResourceFieldSelector { 1 => container_name as "containerName", 2 => resource, 3 => divisor });
 
 /// ResourceHealth represents the health of a resource. It has the latest device health information.
 /// This is a part of KEP <https://kep.k8s.io/4680>.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ResourceHealth {
     /// ResourceID is the unique identifier of the resource. See the ResourceID type for more information.
     #[api(rename = "resourceID")]
@@ -6007,10 +10396,30 @@ pub struct ResourceHealth {
     pub message: Option<String>,
 }
 
+impl Clone for ResourceHealth {
+    fn clone(&self) -> Self {
+        ResourceHealth {
+            resource_id: Clone::clone(&self.resource_id),
+            health: Clone::clone(&self.health),
+            message: Clone::clone(&self.message),
+        }
+    }
+}
+
+impl std::fmt::Debug for ResourceHealth {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ResourceHealth")
+            .field("resource_id", &self.resource_id)
+            .field("health", &self.health)
+            .field("message", &self.message)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ResourceHealth { 1 => resource_id as "resourceID", 2 => health, 6 => message });
 
 /// ResourceQuota sets aggregate quota restrictions enforced per namespace
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(version = "v1", kind = "ResourceQuota", plural = "resourcequotas", namespaced, short_names = ["quota"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct ResourceQuota {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -6026,10 +10435,32 @@ pub struct ResourceQuota {
     pub status: ResourceQuotaStatus,
 }
 
+impl Clone for ResourceQuota {
+    fn clone(&self) -> Self {
+        ResourceQuota {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+            status: Clone::clone(&self.status),
+        }
+    }
+}
+
+impl std::fmt::Debug for ResourceQuota {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ResourceQuota")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ResourceQuota { 1 => metadata, 2 => spec, 3 => status });
 
 /// ResourceQuotaList is a list of ResourceQuota items.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     version = "v1",
     kind = "ResourceQuotaList",
@@ -6048,10 +10479,30 @@ pub struct ResourceQuotaList {
     pub items: Option<Vec<ResourceQuota>>,
 }
 
+impl Clone for ResourceQuotaList {
+    fn clone(&self) -> Self {
+        ResourceQuotaList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for ResourceQuotaList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ResourceQuotaList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ResourceQuotaList { 1 => metadata, 2 => items });
 
 /// ResourceQuotaSpec defines the desired hard limits to enforce for Quota.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ResourceQuotaSpec {
     /// hard is the set of desired hard limits for each named resource.
     /// More info: <https://kubernetes.io/docs/concepts/policy/resource-quotas/>
@@ -6067,10 +10518,30 @@ pub struct ResourceQuotaSpec {
     pub scope_selector: Option<ScopeSelector>,
 }
 
+impl Clone for ResourceQuotaSpec {
+    fn clone(&self) -> Self {
+        ResourceQuotaSpec {
+            hard: Clone::clone(&self.hard),
+            scopes: Clone::clone(&self.scopes),
+            scope_selector: Clone::clone(&self.scope_selector),
+        }
+    }
+}
+
+impl std::fmt::Debug for ResourceQuotaSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ResourceQuotaSpec")
+            .field("hard", &self.hard)
+            .field("scopes", &self.scopes)
+            .field("scope_selector", &self.scope_selector)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ResourceQuotaSpec { 1 => hard, 2 => scopes, 3 => scope_selector as "scopeSelector" });
 
 /// ResourceQuotaStatus defines the enforced hard limits and observed use.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ResourceQuotaStatus {
     /// Hard is the set of enforced hard limits for each named resource.
     /// More info: <https://kubernetes.io/docs/concepts/policy/resource-quotas/>
@@ -6081,10 +10552,28 @@ pub struct ResourceQuotaStatus {
     pub used: std::collections::BTreeMap<String, crate::value::Quantity>,
 }
 
+impl Clone for ResourceQuotaStatus {
+    fn clone(&self) -> Self {
+        ResourceQuotaStatus {
+            hard: Clone::clone(&self.hard),
+            used: Clone::clone(&self.used),
+        }
+    }
+}
+
+impl std::fmt::Debug for ResourceQuotaStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ResourceQuotaStatus")
+            .field("hard", &self.hard)
+            .field("used", &self.used)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ResourceQuotaStatus { 1 => hard, 2 => used });
 
 /// ResourceRequirements describes the compute resource requirements.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ResourceRequirements {
     /// Limits describes the maximum amount of compute resources allowed.
     /// More info: <https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/>
@@ -6107,10 +10596,30 @@ pub struct ResourceRequirements {
     pub claims: Vec<ResourceClaim>,
 }
 
+impl Clone for ResourceRequirements {
+    fn clone(&self) -> Self {
+        ResourceRequirements {
+            limits: Clone::clone(&self.limits),
+            requests: Clone::clone(&self.requests),
+            claims: Clone::clone(&self.claims),
+        }
+    }
+}
+
+impl std::fmt::Debug for ResourceRequirements {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ResourceRequirements")
+            .field("limits", &self.limits)
+            .field("requests", &self.requests)
+            .field("claims", &self.claims)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ResourceRequirements { 1 => limits, 2 => requests, 3 => claims });
 
 /// ResourceStatus represents the status of a single resource allocated to a Pod.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ResourceStatus {
     /// Name of the resource. Must be unique within the pod and in case of non-DRA resource, match one of the resources from the pod spec.
     /// For DRA resources, the value must be "claim:\<claim\_name\>/\<request\>".
@@ -6124,10 +10633,28 @@ pub struct ResourceStatus {
     pub resources: Vec<ResourceHealth>,
 }
 
+impl Clone for ResourceStatus {
+    fn clone(&self) -> Self {
+        ResourceStatus {
+            name: Clone::clone(&self.name),
+            resources: Clone::clone(&self.resources),
+        }
+    }
+}
+
+impl std::fmt::Debug for ResourceStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ResourceStatus")
+            .field("name", &self.name)
+            .field("resources", &self.resources)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ResourceStatus { 1 => name, 2 => resources });
 
 /// SELinuxOptions are the labels to be applied to the container
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct SELinuxOptions {
     /// User is a SELinux user label that applies to the container.
     #[api(skip_serializing_if = "String::is_empty")]
@@ -6143,10 +10670,32 @@ pub struct SELinuxOptions {
     pub level: String,
 }
 
+impl Clone for SELinuxOptions {
+    fn clone(&self) -> Self {
+        SELinuxOptions {
+            user: Clone::clone(&self.user),
+            role: Clone::clone(&self.role),
+            r#type: Clone::clone(&self.r#type),
+            level: Clone::clone(&self.level),
+        }
+    }
+}
+
+impl std::fmt::Debug for SELinuxOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SELinuxOptions")
+            .field("user", &self.user)
+            .field("role", &self.role)
+            .field("type", &self.r#type)
+            .field("level", &self.level)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(SELinuxOptions { 1 => user, 2 => role, 3 => r#type as "type", 4 => level });
 
 /// ScaleIOPersistentVolumeSource represents a persistent ScaleIO volume
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ScaleIOPersistentVolumeSource {
     /// gateway is the host address of the ScaleIO API Gateway.
     pub gateway: String,
@@ -6185,10 +10734,44 @@ pub struct ScaleIOPersistentVolumeSource {
     pub read_only: bool,
 }
 
+impl Clone for ScaleIOPersistentVolumeSource {
+    fn clone(&self) -> Self {
+        ScaleIOPersistentVolumeSource {
+            gateway: Clone::clone(&self.gateway),
+            system: Clone::clone(&self.system),
+            secret_ref: Clone::clone(&self.secret_ref),
+            ssl_enabled: Clone::clone(&self.ssl_enabled),
+            protection_domain: Clone::clone(&self.protection_domain),
+            storage_pool: Clone::clone(&self.storage_pool),
+            storage_mode: Clone::clone(&self.storage_mode),
+            volume_name: Clone::clone(&self.volume_name),
+            fs_type: Clone::clone(&self.fs_type),
+            read_only: Clone::clone(&self.read_only),
+        }
+    }
+}
+
+impl std::fmt::Debug for ScaleIOPersistentVolumeSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ScaleIOPersistentVolumeSource")
+            .field("gateway", &self.gateway)
+            .field("system", &self.system)
+            .field("secret_ref", &self.secret_ref)
+            .field("ssl_enabled", &self.ssl_enabled)
+            .field("protection_domain", &self.protection_domain)
+            .field("storage_pool", &self.storage_pool)
+            .field("storage_mode", &self.storage_mode)
+            .field("volume_name", &self.volume_name)
+            .field("fs_type", &self.fs_type)
+            .field("read_only", &self.read_only)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ScaleIOPersistentVolumeSource { 1 => gateway, 2 => system, 3 => secret_ref as "secretRef", 4 => ssl_enabled as "sslEnabled", 5 => protection_domain as "protectionDomain", 6 => storage_pool as "storagePool", 7 => storage_mode as "storageMode", 8 => volume_name as "volumeName", 9 => fs_type as "fsType", 10 => read_only as "readOnly" });
 
 /// ScaleIOVolumeSource represents a persistent ScaleIO volume
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ScaleIOVolumeSource {
     /// gateway is the host address of the ScaleIO API Gateway.
     pub gateway: String,
@@ -6227,22 +10810,72 @@ pub struct ScaleIOVolumeSource {
     pub read_only: bool,
 }
 
+impl Clone for ScaleIOVolumeSource {
+    fn clone(&self) -> Self {
+        ScaleIOVolumeSource {
+            gateway: Clone::clone(&self.gateway),
+            system: Clone::clone(&self.system),
+            secret_ref: Clone::clone(&self.secret_ref),
+            ssl_enabled: Clone::clone(&self.ssl_enabled),
+            protection_domain: Clone::clone(&self.protection_domain),
+            storage_pool: Clone::clone(&self.storage_pool),
+            storage_mode: Clone::clone(&self.storage_mode),
+            volume_name: Clone::clone(&self.volume_name),
+            fs_type: Clone::clone(&self.fs_type),
+            read_only: Clone::clone(&self.read_only),
+        }
+    }
+}
+
+impl std::fmt::Debug for ScaleIOVolumeSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ScaleIOVolumeSource")
+            .field("gateway", &self.gateway)
+            .field("system", &self.system)
+            .field("secret_ref", &self.secret_ref)
+            .field("ssl_enabled", &self.ssl_enabled)
+            .field("protection_domain", &self.protection_domain)
+            .field("storage_pool", &self.storage_pool)
+            .field("storage_mode", &self.storage_mode)
+            .field("volume_name", &self.volume_name)
+            .field("fs_type", &self.fs_type)
+            .field("read_only", &self.read_only)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ScaleIOVolumeSource { 1 => gateway, 2 => system, 3 => secret_ref as "secretRef", 4 => ssl_enabled as "sslEnabled", 5 => protection_domain as "protectionDomain", 6 => storage_pool as "storagePool", 7 => storage_mode as "storageMode", 8 => volume_name as "volumeName", 9 => fs_type as "fsType", 10 => read_only as "readOnly" });
 
 /// A scope selector represents the AND of the selectors represented
 /// by the scoped-resource selector requirements.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ScopeSelector {
     /// A list of scope selector requirements by scope of the resources.
     #[api(skip_serializing_if = "Vec::is_empty")]
     pub match_expressions: Vec<ScopedResourceSelectorRequirement>,
 }
 
+impl Clone for ScopeSelector {
+    fn clone(&self) -> Self {
+        ScopeSelector {
+            match_expressions: Clone::clone(&self.match_expressions),
+        }
+    }
+}
+
+impl std::fmt::Debug for ScopeSelector {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ScopeSelector")
+            .field("match_expressions", &self.match_expressions)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ScopeSelector { 1 => match_expressions as "matchExpressions" });
 
 /// A scoped-resource selector requirement is a selector that contains values, a scope name, and an operator
 /// that relates the scope name and values.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ScopedResourceSelectorRequirement {
     /// The name of the scope that the selector applies to.
     pub scope_name: String,
@@ -6257,11 +10890,31 @@ pub struct ScopedResourceSelectorRequirement {
     pub values: Vec<String>,
 }
 
+impl Clone for ScopedResourceSelectorRequirement {
+    fn clone(&self) -> Self {
+        ScopedResourceSelectorRequirement {
+            scope_name: Clone::clone(&self.scope_name),
+            operator: Clone::clone(&self.operator),
+            values: Clone::clone(&self.values),
+        }
+    }
+}
+
+impl std::fmt::Debug for ScopedResourceSelectorRequirement {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ScopedResourceSelectorRequirement")
+            .field("scope_name", &self.scope_name)
+            .field("operator", &self.operator)
+            .field("values", &self.values)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ScopedResourceSelectorRequirement { 1 => scope_name as "scopeName", 2 => operator, 3 => values });
 
 /// SeccompProfile defines a pod/container's seccomp profile settings.
 /// Only one profile source may be set.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct SeccompProfile {
     /// type indicates which kind of seccomp profile will be applied.
     /// Valid options are:
@@ -6277,11 +10930,29 @@ pub struct SeccompProfile {
     pub localhost_profile: Option<String>,
 }
 
+impl Clone for SeccompProfile {
+    fn clone(&self) -> Self {
+        SeccompProfile {
+            r#type: Clone::clone(&self.r#type),
+            localhost_profile: Clone::clone(&self.localhost_profile),
+        }
+    }
+}
+
+impl std::fmt::Debug for SeccompProfile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SeccompProfile")
+            .field("type", &self.r#type)
+            .field("localhost_profile", &self.localhost_profile)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(SeccompProfile { 1 => r#type as "type", 2 => localhost_profile as "localhostProfile" });
 
 /// Secret holds secret data of a certain type. The total bytes of the values in
 /// the Data field must be less than MaxSecretSize bytes.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(version = "v1", kind = "Secret", plural = "secrets", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct Secret {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -6312,6 +10983,32 @@ pub struct Secret {
     pub r#type: String,
 }
 
+impl Clone for Secret {
+    fn clone(&self) -> Self {
+        Secret {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            immutable: Clone::clone(&self.immutable),
+            data: Clone::clone(&self.data),
+            string_data: Clone::clone(&self.string_data),
+            r#type: Clone::clone(&self.r#type),
+        }
+    }
+}
+
+impl std::fmt::Debug for Secret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Secret")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("immutable", &self.immutable)
+            .field("data", &self.data)
+            .field("string_data", &self.string_data)
+            .field("type", &self.r#type)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(Secret { 1 => metadata, 2 => data, 3 => r#type as "type", 4 => string_data as "stringData", 5 => immutable });
 
 /// SecretEnvSource selects a Secret to populate the environment
@@ -6319,7 +11016,7 @@ apimachinery::proto_message!(Secret { 1 => metadata, 2 => data, 3 => r#type as "
 ///
 /// The contents of the target Secret's Data field will represent the
 /// key-value pairs as environment variables.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct SecretEnvSource {
     /// Name of the referent.
     /// This field is effectively required, but due to backwards compatibility is
@@ -6331,6 +11028,24 @@ pub struct SecretEnvSource {
     pub name: String,
     /// Specify whether the Secret must be defined
     pub optional: Option<bool>,
+}
+
+impl Clone for SecretEnvSource {
+    fn clone(&self) -> Self {
+        SecretEnvSource {
+            name: Clone::clone(&self.name),
+            optional: Clone::clone(&self.optional),
+        }
+    }
+}
+
+impl std::fmt::Debug for SecretEnvSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SecretEnvSource")
+            .field("name", &self.name)
+            .field("optional", &self.optional)
+            .finish()
+    }
 }
 
 impl apimachinery::proto::Message for SecretEnvSource {
@@ -6367,7 +11082,7 @@ impl apimachinery::proto::Message for SecretEnvSource {
 }
 
 /// SecretKeySelector selects a key of a Secret.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct SecretKeySelector {
     /// Name of the referent.
     /// This field is effectively required, but due to backwards compatibility is
@@ -6381,6 +11096,26 @@ pub struct SecretKeySelector {
     pub key: String,
     /// Specify whether the Secret or its key must be defined
     pub optional: Option<bool>,
+}
+
+impl Clone for SecretKeySelector {
+    fn clone(&self) -> Self {
+        SecretKeySelector {
+            name: Clone::clone(&self.name),
+            key: Clone::clone(&self.key),
+            optional: Clone::clone(&self.optional),
+        }
+    }
+}
+
+impl std::fmt::Debug for SecretKeySelector {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SecretKeySelector")
+            .field("name", &self.name)
+            .field("key", &self.key)
+            .field("optional", &self.optional)
+            .finish()
+    }
 }
 
 impl apimachinery::proto::Message for SecretKeySelector {
@@ -6419,7 +11154,7 @@ impl apimachinery::proto::Message for SecretKeySelector {
 }
 
 /// SecretList is a list of Secret.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(version = "v1", kind = "SecretList", omit_empty_type_meta, protobuf)]
 pub struct SecretList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -6433,6 +11168,26 @@ pub struct SecretList {
     pub items: Option<Vec<Secret>>,
 }
 
+impl Clone for SecretList {
+    fn clone(&self) -> Self {
+        SecretList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for SecretList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SecretList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(SecretList { 1 => metadata, 2 => items });
 
 /// Adapts a secret into a projected volume.
@@ -6441,7 +11196,7 @@ apimachinery::proto_message!(SecretList { 1 => metadata, 2 => items });
 /// projected volume as files using the keys in the Data field as the file names.
 /// Note that this is identical to a secret volume source without the default
 /// mode.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct SecretProjection {
     /// Name of the referent.
     /// This field is effectively required, but due to backwards compatibility is
@@ -6462,6 +11217,26 @@ pub struct SecretProjection {
     pub items: Vec<KeyToPath>,
     /// optional field specify whether the Secret or its key must be defined
     pub optional: Option<bool>,
+}
+
+impl Clone for SecretProjection {
+    fn clone(&self) -> Self {
+        SecretProjection {
+            name: Clone::clone(&self.name),
+            items: Clone::clone(&self.items),
+            optional: Clone::clone(&self.optional),
+        }
+    }
+}
+
+impl std::fmt::Debug for SecretProjection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SecretProjection")
+            .field("name", &self.name)
+            .field("items", &self.items)
+            .field("optional", &self.optional)
+            .finish()
+    }
 }
 
 impl apimachinery::proto::Message for SecretProjection {
@@ -6501,7 +11276,7 @@ impl apimachinery::proto::Message for SecretProjection {
 
 /// SecretReference represents a Secret Reference. It has enough information to retrieve secret
 /// in any namespace
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct SecretReference {
     /// name is unique within a namespace to reference a secret resource.
     #[api(skip_serializing_if = "String::is_empty")]
@@ -6511,6 +11286,24 @@ pub struct SecretReference {
     pub namespace: String,
 }
 
+impl Clone for SecretReference {
+    fn clone(&self) -> Self {
+        SecretReference {
+            name: Clone::clone(&self.name),
+            namespace: Clone::clone(&self.namespace),
+        }
+    }
+}
+
+impl std::fmt::Debug for SecretReference {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SecretReference")
+            .field("name", &self.name)
+            .field("namespace", &self.namespace)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(SecretReference { 1 => name, 2 => namespace });
 
 /// Adapts a Secret into a volume.
@@ -6518,7 +11311,7 @@ apimachinery::proto_message!(SecretReference { 1 => name, 2 => namespace });
 /// The contents of the target Secret's Data field will be presented in a volume
 /// as files using the keys in the Data field as the file names.
 /// Secret volumes support ownership management and SELinux relabeling.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct SecretVolumeSource {
     /// secretName is the name of the secret in the pod's namespace to use.
     /// More info: <https://kubernetes.io/docs/concepts/storage/volumes#secret>
@@ -6545,12 +11338,34 @@ pub struct SecretVolumeSource {
     pub optional: Option<bool>,
 }
 
+impl Clone for SecretVolumeSource {
+    fn clone(&self) -> Self {
+        SecretVolumeSource {
+            secret_name: Clone::clone(&self.secret_name),
+            items: Clone::clone(&self.items),
+            default_mode: Clone::clone(&self.default_mode),
+            optional: Clone::clone(&self.optional),
+        }
+    }
+}
+
+impl std::fmt::Debug for SecretVolumeSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SecretVolumeSource")
+            .field("secret_name", &self.secret_name)
+            .field("items", &self.items)
+            .field("default_mode", &self.default_mode)
+            .field("optional", &self.optional)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(SecretVolumeSource { 1 => secret_name as "secretName", 2 => items, 3 => default_mode as "defaultMode", 4 => optional });
 
 /// SecurityContext holds security configuration that will be applied to a container.
 /// Some fields are present in both SecurityContext and PodSecurityContext.  When both
 /// are set, the values in SecurityContext take precedence.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct SecurityContext {
     /// The capabilities to add/drop when running containers.
     /// Defaults to the default set of capabilities granted by the container runtime.
@@ -6619,10 +11434,51 @@ pub struct SecurityContext {
     pub app_armor_profile: Option<AppArmorProfile>,
 }
 
+impl Clone for SecurityContext {
+    fn clone(&self) -> Self {
+        SecurityContext {
+            capabilities: Clone::clone(&self.capabilities),
+            privileged: Clone::clone(&self.privileged),
+            se_linux_options: Clone::clone(&self.se_linux_options),
+            windows_options: Clone::clone(&self.windows_options),
+            run_as_user: Clone::clone(&self.run_as_user),
+            run_as_group: Clone::clone(&self.run_as_group),
+            run_as_non_root: Clone::clone(&self.run_as_non_root),
+            read_only_root_filesystem: Clone::clone(&self.read_only_root_filesystem),
+            allow_privilege_escalation: Clone::clone(&self.allow_privilege_escalation),
+            proc_mount: Clone::clone(&self.proc_mount),
+            seccomp_profile: Clone::clone(&self.seccomp_profile),
+            app_armor_profile: Clone::clone(&self.app_armor_profile),
+        }
+    }
+}
+
+impl std::fmt::Debug for SecurityContext {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SecurityContext")
+            .field("capabilities", &self.capabilities)
+            .field("privileged", &self.privileged)
+            .field("se_linux_options", &self.se_linux_options)
+            .field("windows_options", &self.windows_options)
+            .field("run_as_user", &self.run_as_user)
+            .field("run_as_group", &self.run_as_group)
+            .field("run_as_non_root", &self.run_as_non_root)
+            .field("read_only_root_filesystem", &self.read_only_root_filesystem)
+            .field(
+                "allow_privilege_escalation",
+                &self.allow_privilege_escalation,
+            )
+            .field("proc_mount", &self.proc_mount)
+            .field("seccomp_profile", &self.seccomp_profile)
+            .field("app_armor_profile", &self.app_armor_profile)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(SecurityContext { 1 => capabilities, 2 => privileged, 3 => se_linux_options as "seLinuxOptions", 4 => run_as_user as "runAsUser", 5 => run_as_non_root as "runAsNonRoot", 6 => read_only_root_filesystem as "readOnlyRootFilesystem", 7 => allow_privilege_escalation as "allowPrivilegeEscalation", 8 => run_as_group as "runAsGroup", 9 => proc_mount as "procMount", 10 => windows_options as "windowsOptions", 11 => seccomp_profile as "seccompProfile", 12 => app_armor_profile as "appArmorProfile" });
 
 /// SerializedReference is a reference to serialized object.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     version = "v1",
     kind = "SerializedReference",
@@ -6637,12 +11493,30 @@ pub struct SerializedReference {
     pub reference: ObjectReference,
 }
 
+impl Clone for SerializedReference {
+    fn clone(&self) -> Self {
+        SerializedReference {
+            type_meta: Clone::clone(&self.type_meta),
+            reference: Clone::clone(&self.reference),
+        }
+    }
+}
+
+impl std::fmt::Debug for SerializedReference {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SerializedReference")
+            .field("type_meta", &self.type_meta)
+            .field("reference", &self.reference)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(SerializedReference { 1 => reference });
 
 /// Service is a named abstraction of software service (for example, mysql) consisting of local port
 /// (for example 3306) that the proxy listens on, and the selector that determines which pods
 /// will answer requests sent through the proxy.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(version = "v1", kind = "Service", plural = "services", namespaced, short_names = ["svc"], categories = ["all"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct Service {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -6660,13 +11534,35 @@ pub struct Service {
     pub status: ServiceStatus,
 }
 
+impl Clone for Service {
+    fn clone(&self) -> Self {
+        Service {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+            status: Clone::clone(&self.status),
+        }
+    }
+}
+
+impl std::fmt::Debug for Service {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Service")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(Service { 1 => metadata, 2 => spec, 3 => status });
 
 /// ServiceAccount binds together:
 /// \* a name, understood by users, and perhaps by peripheral systems, for an identity
 /// \* a principal that can be authenticated and authorized
 /// \* a set of secrets
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(version = "v1", kind = "ServiceAccount", plural = "serviceaccounts", namespaced, short_names = ["sa"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct ServiceAccount {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -6694,10 +11590,37 @@ pub struct ServiceAccount {
     pub automount_service_account_token: Option<bool>,
 }
 
+impl Clone for ServiceAccount {
+    fn clone(&self) -> Self {
+        ServiceAccount {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            secrets: Clone::clone(&self.secrets),
+            image_pull_secrets: Clone::clone(&self.image_pull_secrets),
+            automount_service_account_token: Clone::clone(&self.automount_service_account_token),
+        }
+    }
+}
+
+impl std::fmt::Debug for ServiceAccount {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ServiceAccount")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("secrets", &self.secrets)
+            .field("image_pull_secrets", &self.image_pull_secrets)
+            .field(
+                "automount_service_account_token",
+                &self.automount_service_account_token,
+            )
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ServiceAccount { 1 => metadata, 2 => secrets, 3 => image_pull_secrets as "imagePullSecrets", 4 => automount_service_account_token as "automountServiceAccountToken" });
 
 /// ServiceAccountList is a list of ServiceAccount objects
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     version = "v1",
     kind = "ServiceAccountList",
@@ -6716,13 +11639,33 @@ pub struct ServiceAccountList {
     pub items: Option<Vec<ServiceAccount>>,
 }
 
+impl Clone for ServiceAccountList {
+    fn clone(&self) -> Self {
+        ServiceAccountList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for ServiceAccountList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ServiceAccountList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ServiceAccountList { 1 => metadata, 2 => items });
 
 /// ServiceAccountTokenProjection represents a projected service account token
 /// volume. This projection can be used to insert a service account token into
 /// the pods runtime filesystem for use against APIs (Kubernetes API Server or
 /// otherwise).
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ServiceAccountTokenProjection {
     /// audience is the intended audience of the token. A recipient of a token
     /// must identify itself with an identifier specified in the audience of the
@@ -6742,10 +11685,30 @@ pub struct ServiceAccountTokenProjection {
     pub path: String,
 }
 
+impl Clone for ServiceAccountTokenProjection {
+    fn clone(&self) -> Self {
+        ServiceAccountTokenProjection {
+            audience: Clone::clone(&self.audience),
+            expiration_seconds: Clone::clone(&self.expiration_seconds),
+            path: Clone::clone(&self.path),
+        }
+    }
+}
+
+impl std::fmt::Debug for ServiceAccountTokenProjection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ServiceAccountTokenProjection")
+            .field("audience", &self.audience)
+            .field("expiration_seconds", &self.expiration_seconds)
+            .field("path", &self.path)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ServiceAccountTokenProjection { 1 => audience, 2 => expiration_seconds as "expirationSeconds", 3 => path });
 
 /// ServiceList holds a list of services.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(version = "v1", kind = "ServiceList", omit_empty_type_meta, protobuf)]
 pub struct ServiceList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -6758,10 +11721,30 @@ pub struct ServiceList {
     pub items: Option<Vec<Service>>,
 }
 
+impl Clone for ServiceList {
+    fn clone(&self) -> Self {
+        ServiceList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for ServiceList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ServiceList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ServiceList { 1 => metadata, 2 => items });
 
 /// ServicePort contains information on service's port.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ServicePort {
     /// The name of this port within the service. This must be a DNS\_LABEL.
     /// All ports within a ServiceSpec must have unique names. When considering
@@ -6814,10 +11797,36 @@ pub struct ServicePort {
     pub node_port: i32,
 }
 
+impl Clone for ServicePort {
+    fn clone(&self) -> Self {
+        ServicePort {
+            name: Clone::clone(&self.name),
+            protocol: Clone::clone(&self.protocol),
+            app_protocol: Clone::clone(&self.app_protocol),
+            port: Clone::clone(&self.port),
+            target_port: Clone::clone(&self.target_port),
+            node_port: Clone::clone(&self.node_port),
+        }
+    }
+}
+
+impl std::fmt::Debug for ServicePort {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ServicePort")
+            .field("name", &self.name)
+            .field("protocol", &self.protocol)
+            .field("app_protocol", &self.app_protocol)
+            .field("port", &self.port)
+            .field("target_port", &self.target_port)
+            .field("node_port", &self.node_port)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ServicePort { 1 => name, 2 => protocol, 3 => port, 4 => target_port as "targetPort", 5 => node_port as "nodePort", 6 => app_protocol as "appProtocol" });
 
 /// ServiceProxyOptions is the query options to a Service's proxy call.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     version = "v1",
     kind = "ServiceProxyOptions",
@@ -6837,10 +11846,28 @@ pub struct ServiceProxyOptions {
     pub path: String,
 }
 
+impl Clone for ServiceProxyOptions {
+    fn clone(&self) -> Self {
+        ServiceProxyOptions {
+            type_meta: Clone::clone(&self.type_meta),
+            path: Clone::clone(&self.path),
+        }
+    }
+}
+
+impl std::fmt::Debug for ServiceProxyOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ServiceProxyOptions")
+            .field("type_meta", &self.type_meta)
+            .field("path", &self.path)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ServiceProxyOptions { 1 => path });
 
 /// ServiceSpec describes the attributes that a user creates on a service.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ServiceSpec {
     /// The list of ports that are exposed by this service.
     /// More info: <https://kubernetes.io/docs/concepts/services-networking/service/#virtual-ips-and-service-proxies>
@@ -7050,10 +12077,75 @@ pub struct ServiceSpec {
     pub traffic_distribution: Option<String>,
 }
 
+impl Clone for ServiceSpec {
+    fn clone(&self) -> Self {
+        ServiceSpec {
+            ports: Clone::clone(&self.ports),
+            selector: Clone::clone(&self.selector),
+            cluster_ip: Clone::clone(&self.cluster_ip),
+            cluster_ips: Clone::clone(&self.cluster_ips),
+            r#type: Clone::clone(&self.r#type),
+            external_ips: Clone::clone(&self.external_ips),
+            session_affinity: Clone::clone(&self.session_affinity),
+            load_balancer_ip: Clone::clone(&self.load_balancer_ip),
+            load_balancer_source_ranges: Clone::clone(&self.load_balancer_source_ranges),
+            external_name: Clone::clone(&self.external_name),
+            external_traffic_policy: Clone::clone(&self.external_traffic_policy),
+            health_check_node_port: Clone::clone(&self.health_check_node_port),
+            publish_not_ready_addresses: Clone::clone(&self.publish_not_ready_addresses),
+            session_affinity_config: Clone::clone(&self.session_affinity_config),
+            ip_families: Clone::clone(&self.ip_families),
+            ip_family_policy: Clone::clone(&self.ip_family_policy),
+            allocate_load_balancer_node_ports: Clone::clone(
+                &self.allocate_load_balancer_node_ports,
+            ),
+            load_balancer_class: Clone::clone(&self.load_balancer_class),
+            internal_traffic_policy: Clone::clone(&self.internal_traffic_policy),
+            traffic_distribution: Clone::clone(&self.traffic_distribution),
+        }
+    }
+}
+
+impl std::fmt::Debug for ServiceSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ServiceSpec")
+            .field("ports", &self.ports)
+            .field("selector", &self.selector)
+            .field("cluster_ip", &self.cluster_ip)
+            .field("cluster_ips", &self.cluster_ips)
+            .field("type", &self.r#type)
+            .field("external_ips", &self.external_ips)
+            .field("session_affinity", &self.session_affinity)
+            .field("load_balancer_ip", &self.load_balancer_ip)
+            .field(
+                "load_balancer_source_ranges",
+                &self.load_balancer_source_ranges,
+            )
+            .field("external_name", &self.external_name)
+            .field("external_traffic_policy", &self.external_traffic_policy)
+            .field("health_check_node_port", &self.health_check_node_port)
+            .field(
+                "publish_not_ready_addresses",
+                &self.publish_not_ready_addresses,
+            )
+            .field("session_affinity_config", &self.session_affinity_config)
+            .field("ip_families", &self.ip_families)
+            .field("ip_family_policy", &self.ip_family_policy)
+            .field(
+                "allocate_load_balancer_node_ports",
+                &self.allocate_load_balancer_node_ports,
+            )
+            .field("load_balancer_class", &self.load_balancer_class)
+            .field("internal_traffic_policy", &self.internal_traffic_policy)
+            .field("traffic_distribution", &self.traffic_distribution)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ServiceSpec { 1 => ports, 2 => selector, 3 => cluster_ip as "clusterIP", 4 => r#type as "type", 5 => external_ips as "externalIPs", 7 => session_affinity as "sessionAffinity", 8 => load_balancer_ip as "loadBalancerIP", 9 => load_balancer_source_ranges as "loadBalancerSourceRanges", 10 => external_name as "externalName", 11 => external_traffic_policy as "externalTrafficPolicy", 12 => health_check_node_port as "healthCheckNodePort", 13 => publish_not_ready_addresses as "publishNotReadyAddresses", 14 => session_affinity_config as "sessionAffinityConfig", 17 => ip_family_policy as "ipFamilyPolicy", 18 => cluster_ips as "clusterIPs", 19 => ip_families as "ipFamilies", 20 => allocate_load_balancer_node_ports as "allocateLoadBalancerNodePorts", 21 => load_balancer_class as "loadBalancerClass", 22 => internal_traffic_policy as "internalTrafficPolicy", 23 => traffic_distribution as "trafficDistribution" });
 
 /// ServiceStatus represents the current status of a service.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ServiceStatus {
     /// LoadBalancer contains the current status of the load-balancer,
     /// if one is present.
@@ -7063,29 +12155,79 @@ pub struct ServiceStatus {
     pub conditions: Vec<crate::meta::v1::Condition>,
 }
 
+impl Clone for ServiceStatus {
+    fn clone(&self) -> Self {
+        ServiceStatus {
+            load_balancer: Clone::clone(&self.load_balancer),
+            conditions: Clone::clone(&self.conditions),
+        }
+    }
+}
+
+impl std::fmt::Debug for ServiceStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ServiceStatus")
+            .field("load_balancer", &self.load_balancer)
+            .field("conditions", &self.conditions)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ServiceStatus { 1 => load_balancer as "loadBalancer", 2 => conditions });
 
 /// SessionAffinityConfig represents the configurations of session affinity.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct SessionAffinityConfig {
     /// clientIP contains the configurations of Client IP based session affinity.
     #[api(rename = "clientIP")]
     pub client_ip: Option<ClientIPConfig>,
 }
 
+impl Clone for SessionAffinityConfig {
+    fn clone(&self) -> Self {
+        SessionAffinityConfig {
+            client_ip: Clone::clone(&self.client_ip),
+        }
+    }
+}
+
+impl std::fmt::Debug for SessionAffinityConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SessionAffinityConfig")
+            .field("client_ip", &self.client_ip)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(SessionAffinityConfig { 1 => client_ip as "clientIP" });
 
 /// SleepAction describes a "sleep" action.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct SleepAction {
     /// Seconds is the number of seconds to sleep.
     pub seconds: i64,
 }
 
+impl Clone for SleepAction {
+    fn clone(&self) -> Self {
+        SleepAction {
+            seconds: Clone::clone(&self.seconds),
+        }
+    }
+}
+
+impl std::fmt::Debug for SleepAction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SleepAction")
+            .field("seconds", &self.seconds)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(SleepAction { 1 => seconds });
 
 /// Represents a StorageOS persistent volume resource.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct StorageOSPersistentVolumeSource {
     /// volumeName is the human-readable name of the StorageOS volume.  Volume
     /// names are only unique within a namespace.
@@ -7113,10 +12255,34 @@ pub struct StorageOSPersistentVolumeSource {
     pub secret_ref: Option<ObjectReference>,
 }
 
+impl Clone for StorageOSPersistentVolumeSource {
+    fn clone(&self) -> Self {
+        StorageOSPersistentVolumeSource {
+            volume_name: Clone::clone(&self.volume_name),
+            volume_namespace: Clone::clone(&self.volume_namespace),
+            fs_type: Clone::clone(&self.fs_type),
+            read_only: Clone::clone(&self.read_only),
+            secret_ref: Clone::clone(&self.secret_ref),
+        }
+    }
+}
+
+impl std::fmt::Debug for StorageOSPersistentVolumeSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StorageOSPersistentVolumeSource")
+            .field("volume_name", &self.volume_name)
+            .field("volume_namespace", &self.volume_namespace)
+            .field("fs_type", &self.fs_type)
+            .field("read_only", &self.read_only)
+            .field("secret_ref", &self.secret_ref)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(StorageOSPersistentVolumeSource { 1 => volume_name as "volumeName", 2 => volume_namespace as "volumeNamespace", 3 => fs_type as "fsType", 4 => read_only as "readOnly", 5 => secret_ref as "secretRef" });
 
 /// Represents a StorageOS persistent volume resource.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct StorageOSVolumeSource {
     /// volumeName is the human-readable name of the StorageOS volume.  Volume
     /// names are only unique within a namespace.
@@ -7144,10 +12310,34 @@ pub struct StorageOSVolumeSource {
     pub secret_ref: Option<LocalObjectReference>,
 }
 
+impl Clone for StorageOSVolumeSource {
+    fn clone(&self) -> Self {
+        StorageOSVolumeSource {
+            volume_name: Clone::clone(&self.volume_name),
+            volume_namespace: Clone::clone(&self.volume_namespace),
+            fs_type: Clone::clone(&self.fs_type),
+            read_only: Clone::clone(&self.read_only),
+            secret_ref: Clone::clone(&self.secret_ref),
+        }
+    }
+}
+
+impl std::fmt::Debug for StorageOSVolumeSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StorageOSVolumeSource")
+            .field("volume_name", &self.volume_name)
+            .field("volume_namespace", &self.volume_namespace)
+            .field("fs_type", &self.fs_type)
+            .field("read_only", &self.read_only)
+            .field("secret_ref", &self.secret_ref)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(StorageOSVolumeSource { 1 => volume_name as "volumeName", 2 => volume_namespace as "volumeNamespace", 3 => fs_type as "fsType", 4 => read_only as "readOnly", 5 => secret_ref as "secretRef" });
 
 /// Sysctl defines a kernel parameter to be set
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct Sysctl {
     /// Name of a property to set
     pub name: String,
@@ -7155,10 +12345,28 @@ pub struct Sysctl {
     pub value: String,
 }
 
+impl Clone for Sysctl {
+    fn clone(&self) -> Self {
+        Sysctl {
+            name: Clone::clone(&self.name),
+            value: Clone::clone(&self.value),
+        }
+    }
+}
+
+impl std::fmt::Debug for Sysctl {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Sysctl")
+            .field("name", &self.name)
+            .field("value", &self.value)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(Sysctl { 1 => name, 2 => value });
 
 /// TCPSocketAction describes an action based on opening a socket
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct TCPSocketAction {
     /// Number or name of the port to access on the container.
     /// Number must be in the range 1 to 65535.
@@ -7169,11 +12377,29 @@ pub struct TCPSocketAction {
     pub host: String,
 }
 
+impl Clone for TCPSocketAction {
+    fn clone(&self) -> Self {
+        TCPSocketAction {
+            port: Clone::clone(&self.port),
+            host: Clone::clone(&self.host),
+        }
+    }
+}
+
+impl std::fmt::Debug for TCPSocketAction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TCPSocketAction")
+            .field("port", &self.port)
+            .field("host", &self.host)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(TCPSocketAction { 1 => port, 2 => host });
 
 /// The node this Taint is attached to has the "effect" on
 /// any pod that does not tolerate the Taint.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct Taint {
     /// Required. The taint key to be applied to a node.
     pub key: String,
@@ -7188,11 +12414,33 @@ pub struct Taint {
     pub time_added: Option<apimachinery::apis::meta::v1::Time>,
 }
 
+impl Clone for Taint {
+    fn clone(&self) -> Self {
+        Taint {
+            key: Clone::clone(&self.key),
+            value: Clone::clone(&self.value),
+            effect: Clone::clone(&self.effect),
+            time_added: Clone::clone(&self.time_added),
+        }
+    }
+}
+
+impl std::fmt::Debug for Taint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Taint")
+            .field("key", &self.key)
+            .field("value", &self.value)
+            .field("effect", &self.effect)
+            .field("time_added", &self.time_added)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(Taint { 1 => key, 2 => value, 3 => effect, 4 => time_added as "timeAdded" });
 
 /// The pod this Toleration is attached to tolerates any taint that matches
 /// the triple \<key,value,effect\> using the matching operator \<operator\>.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct Toleration {
     /// Key is the taint key that the toleration applies to. Empty means match all taint keys.
     /// If the key is empty, operator must be Exists; this combination means to match all values and all keys.
@@ -7220,11 +12468,35 @@ pub struct Toleration {
     pub toleration_seconds: Option<i64>,
 }
 
+impl Clone for Toleration {
+    fn clone(&self) -> Self {
+        Toleration {
+            key: Clone::clone(&self.key),
+            operator: Clone::clone(&self.operator),
+            value: Clone::clone(&self.value),
+            effect: Clone::clone(&self.effect),
+            toleration_seconds: Clone::clone(&self.toleration_seconds),
+        }
+    }
+}
+
+impl std::fmt::Debug for Toleration {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Toleration")
+            .field("key", &self.key)
+            .field("operator", &self.operator)
+            .field("value", &self.value)
+            .field("effect", &self.effect)
+            .field("toleration_seconds", &self.toleration_seconds)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(Toleration { 1 => key, 2 => operator, 3 => value, 4 => effect, 5 => toleration_seconds as "tolerationSeconds" });
 
 /// A topology selector requirement is a selector that matches given label.
 /// This is an alpha feature and may change in the future.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct TopologySelectorLabelRequirement {
     /// The label key that the selector applies to.
     pub key: String,
@@ -7234,6 +12506,24 @@ pub struct TopologySelectorLabelRequirement {
     pub values: Option<Vec<String>>,
 }
 
+impl Clone for TopologySelectorLabelRequirement {
+    fn clone(&self) -> Self {
+        TopologySelectorLabelRequirement {
+            key: Clone::clone(&self.key),
+            values: Clone::clone(&self.values),
+        }
+    }
+}
+
+impl std::fmt::Debug for TopologySelectorLabelRequirement {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TopologySelectorLabelRequirement")
+            .field("key", &self.key)
+            .field("values", &self.values)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(TopologySelectorLabelRequirement { 1 => key, 2 => values });
 
 /// A topology selector term represents the result of label queries.
@@ -7241,17 +12531,33 @@ apimachinery::proto_message!(TopologySelectorLabelRequirement { 1 => key, 2 => v
 /// The requirements of them are ANDed.
 /// It provides a subset of functionality as NodeSelectorTerm.
 /// This is an alpha feature and may change in the future.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct TopologySelectorTerm {
     /// A list of topology selector requirements by labels.
     #[api(skip_serializing_if = "Vec::is_empty")]
     pub match_label_expressions: Vec<TopologySelectorLabelRequirement>,
 }
 
+impl Clone for TopologySelectorTerm {
+    fn clone(&self) -> Self {
+        TopologySelectorTerm {
+            match_label_expressions: Clone::clone(&self.match_label_expressions),
+        }
+    }
+}
+
+impl std::fmt::Debug for TopologySelectorTerm {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TopologySelectorTerm")
+            .field("match_label_expressions", &self.match_label_expressions)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(TopologySelectorTerm { 1 => match_label_expressions as "matchLabelExpressions" });
 
 /// TopologySpreadConstraint specifies how to spread matching pods among the given topology.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct TopologySpreadConstraint {
     /// MaxSkew describes the degree to which pods may be unevenly distributed.
     /// When \`whenUnsatisfiable=DoNotSchedule\`, it is the maximum permitted difference
@@ -7354,6 +12660,36 @@ pub struct TopologySpreadConstraint {
     pub match_label_keys: Vec<String>,
 }
 
+impl Clone for TopologySpreadConstraint {
+    fn clone(&self) -> Self {
+        TopologySpreadConstraint {
+            max_skew: Clone::clone(&self.max_skew),
+            topology_key: Clone::clone(&self.topology_key),
+            when_unsatisfiable: Clone::clone(&self.when_unsatisfiable),
+            label_selector: Clone::clone(&self.label_selector),
+            min_domains: Clone::clone(&self.min_domains),
+            node_affinity_policy: Clone::clone(&self.node_affinity_policy),
+            node_taints_policy: Clone::clone(&self.node_taints_policy),
+            match_label_keys: Clone::clone(&self.match_label_keys),
+        }
+    }
+}
+
+impl std::fmt::Debug for TopologySpreadConstraint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TopologySpreadConstraint")
+            .field("max_skew", &self.max_skew)
+            .field("topology_key", &self.topology_key)
+            .field("when_unsatisfiable", &self.when_unsatisfiable)
+            .field("label_selector", &self.label_selector)
+            .field("min_domains", &self.min_domains)
+            .field("node_affinity_policy", &self.node_affinity_policy)
+            .field("node_taints_policy", &self.node_taints_policy)
+            .field("match_label_keys", &self.match_label_keys)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(TopologySpreadConstraint { 1 => max_skew as "maxSkew", 2 => topology_key as "topologyKey", 3 => when_unsatisfiable as "whenUnsatisfiable", 4 => label_selector as "labelSelector", 5 => min_domains as "minDomains", 6 => node_affinity_policy as "nodeAffinityPolicy", 7 => node_taints_policy as "nodeTaintsPolicy", 8 => match_label_keys as "matchLabelKeys" });
 
 /// TypedLocalObjectReference contains enough information to let you locate the
@@ -7372,7 +12708,7 @@ apimachinery::proto_message!(TopologySpreadConstraint { 1 => max_skew as "maxSke
 ///
 /// Instead of using this type, create a locally provided and used type that is well-focused on your reference.
 /// For example, ServiceReferences for admission registration: <https://github.com/kubernetes/api/blob/release-1.17/admissionregistration/v1/types.go#L533> .
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct TypedLocalObjectReference {
     /// APIGroup is the group for the resource being referenced.
     /// If APIGroup is not specified, the specified Kind must be in the core API group.
@@ -7385,10 +12721,30 @@ pub struct TypedLocalObjectReference {
     pub name: String,
 }
 
+impl Clone for TypedLocalObjectReference {
+    fn clone(&self) -> Self {
+        TypedLocalObjectReference {
+            api_group: Clone::clone(&self.api_group),
+            kind: Clone::clone(&self.kind),
+            name: Clone::clone(&self.name),
+        }
+    }
+}
+
+impl std::fmt::Debug for TypedLocalObjectReference {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TypedLocalObjectReference")
+            .field("api_group", &self.api_group)
+            .field("kind", &self.kind)
+            .field("name", &self.name)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(TypedLocalObjectReference { 1 => api_group as "apiGroup", 2 => kind, 3 => name });
 
 /// TypedObjectReference contains enough information to let you locate the typed referenced object
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct TypedObjectReference {
     /// APIGroup is the group for the resource being referenced.
     /// If APIGroup is not specified, the specified Kind must be in the core API group.
@@ -7405,10 +12761,32 @@ pub struct TypedObjectReference {
     pub namespace: Option<String>,
 }
 
+impl Clone for TypedObjectReference {
+    fn clone(&self) -> Self {
+        TypedObjectReference {
+            api_group: Clone::clone(&self.api_group),
+            kind: Clone::clone(&self.kind),
+            name: Clone::clone(&self.name),
+            namespace: Clone::clone(&self.namespace),
+        }
+    }
+}
+
+impl std::fmt::Debug for TypedObjectReference {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TypedObjectReference")
+            .field("api_group", &self.api_group)
+            .field("kind", &self.kind)
+            .field("name", &self.name)
+            .field("namespace", &self.namespace)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(TypedObjectReference { 1 => api_group as "apiGroup", 2 => kind, 3 => name, 4 => namespace });
 
 /// Volume represents a named volume in a pod that may be accessed by any container in the pod.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct Volume {
     /// name of the volume.
     /// Must be a DNS\_LABEL and unique within the pod.
@@ -7558,6 +12936,82 @@ pub struct Volume {
     /// Sub path mounts for containers are not supported (spec.containers\[\*\].volumeMounts.subpath) before 1.33.
     /// The field spec.securityContext.fsGroupChangePolicy has no effect on this volume type.
     pub image: Option<ImageVolumeSource>,
+}
+
+impl Clone for Volume {
+    fn clone(&self) -> Self {
+        Volume {
+            name: Clone::clone(&self.name),
+            host_path: Clone::clone(&self.host_path),
+            empty_dir: Clone::clone(&self.empty_dir),
+            gce_persistent_disk: Clone::clone(&self.gce_persistent_disk),
+            aws_elastic_block_store: Clone::clone(&self.aws_elastic_block_store),
+            git_repo: Clone::clone(&self.git_repo),
+            secret: Clone::clone(&self.secret),
+            nfs: Clone::clone(&self.nfs),
+            iscsi: Clone::clone(&self.iscsi),
+            glusterfs: Clone::clone(&self.glusterfs),
+            persistent_volume_claim: Clone::clone(&self.persistent_volume_claim),
+            rbd: Clone::clone(&self.rbd),
+            flex_volume: Clone::clone(&self.flex_volume),
+            cinder: Clone::clone(&self.cinder),
+            cephfs: Clone::clone(&self.cephfs),
+            flocker: Clone::clone(&self.flocker),
+            downward_api: Clone::clone(&self.downward_api),
+            fc: Clone::clone(&self.fc),
+            azure_file: Clone::clone(&self.azure_file),
+            config_map: Clone::clone(&self.config_map),
+            vsphere_volume: Clone::clone(&self.vsphere_volume),
+            quobyte: Clone::clone(&self.quobyte),
+            azure_disk: Clone::clone(&self.azure_disk),
+            photon_persistent_disk: Clone::clone(&self.photon_persistent_disk),
+            projected: Clone::clone(&self.projected),
+            portworx_volume: Clone::clone(&self.portworx_volume),
+            scale_io: Clone::clone(&self.scale_io),
+            storageos: Clone::clone(&self.storageos),
+            csi: Clone::clone(&self.csi),
+            ephemeral: Clone::clone(&self.ephemeral),
+            image: Clone::clone(&self.image),
+        }
+    }
+}
+
+impl std::fmt::Debug for Volume {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Volume")
+            .field("name", &self.name)
+            .field("host_path", &self.host_path)
+            .field("empty_dir", &self.empty_dir)
+            .field("gce_persistent_disk", &self.gce_persistent_disk)
+            .field("aws_elastic_block_store", &self.aws_elastic_block_store)
+            .field("git_repo", &self.git_repo)
+            .field("secret", &self.secret)
+            .field("nfs", &self.nfs)
+            .field("iscsi", &self.iscsi)
+            .field("glusterfs", &self.glusterfs)
+            .field("persistent_volume_claim", &self.persistent_volume_claim)
+            .field("rbd", &self.rbd)
+            .field("flex_volume", &self.flex_volume)
+            .field("cinder", &self.cinder)
+            .field("cephfs", &self.cephfs)
+            .field("flocker", &self.flocker)
+            .field("downward_api", &self.downward_api)
+            .field("fc", &self.fc)
+            .field("azure_file", &self.azure_file)
+            .field("config_map", &self.config_map)
+            .field("vsphere_volume", &self.vsphere_volume)
+            .field("quobyte", &self.quobyte)
+            .field("azure_disk", &self.azure_disk)
+            .field("photon_persistent_disk", &self.photon_persistent_disk)
+            .field("projected", &self.projected)
+            .field("portworx_volume", &self.portworx_volume)
+            .field("scale_io", &self.scale_io)
+            .field("storageos", &self.storageos)
+            .field("csi", &self.csi)
+            .field("ephemeral", &self.ephemeral)
+            .field("image", &self.image)
+            .finish()
+    }
 }
 
 impl apimachinery::proto::Message for Volume {
@@ -7796,7 +13250,7 @@ impl apimachinery::proto::Message for Volume {
 }
 
 /// volumeDevice describes a mapping of a raw block device within a container.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct VolumeDevice {
     /// name must match the name of a persistentVolumeClaim in the pod
     pub name: String,
@@ -7804,10 +13258,28 @@ pub struct VolumeDevice {
     pub device_path: String,
 }
 
+impl Clone for VolumeDevice {
+    fn clone(&self) -> Self {
+        VolumeDevice {
+            name: Clone::clone(&self.name),
+            device_path: Clone::clone(&self.device_path),
+        }
+    }
+}
+
+impl std::fmt::Debug for VolumeDevice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("VolumeDevice")
+            .field("name", &self.name)
+            .field("device_path", &self.device_path)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(VolumeDevice { 1 => name, 2 => device_path as "devicePath" });
 
 /// VolumeMount describes a mounting of a Volume within a container.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct VolumeMount {
     /// This must match the Name of a Volume.
     pub name: String,
@@ -7854,10 +13326,38 @@ pub struct VolumeMount {
     pub sub_path_expr: String,
 }
 
+impl Clone for VolumeMount {
+    fn clone(&self) -> Self {
+        VolumeMount {
+            name: Clone::clone(&self.name),
+            read_only: Clone::clone(&self.read_only),
+            recursive_read_only: Clone::clone(&self.recursive_read_only),
+            mount_path: Clone::clone(&self.mount_path),
+            sub_path: Clone::clone(&self.sub_path),
+            mount_propagation: Clone::clone(&self.mount_propagation),
+            sub_path_expr: Clone::clone(&self.sub_path_expr),
+        }
+    }
+}
+
+impl std::fmt::Debug for VolumeMount {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("VolumeMount")
+            .field("name", &self.name)
+            .field("read_only", &self.read_only)
+            .field("recursive_read_only", &self.recursive_read_only)
+            .field("mount_path", &self.mount_path)
+            .field("sub_path", &self.sub_path)
+            .field("mount_propagation", &self.mount_propagation)
+            .field("sub_path_expr", &self.sub_path_expr)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(VolumeMount { 1 => name, 2 => read_only as "readOnly", 3 => mount_path as "mountPath", 4 => sub_path as "subPath", 5 => mount_propagation as "mountPropagation", 6 => sub_path_expr as "subPathExpr", 7 => recursive_read_only as "recursiveReadOnly" });
 
 /// VolumeMountStatus shows status of volume mounts.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct VolumeMountStatus {
     /// Name corresponds to the name of the original VolumeMount.
     pub name: String,
@@ -7875,20 +13375,60 @@ pub struct VolumeMountStatus {
     pub volume_status: Option<VolumeStatus>,
 }
 
+impl Clone for VolumeMountStatus {
+    fn clone(&self) -> Self {
+        VolumeMountStatus {
+            name: Clone::clone(&self.name),
+            mount_path: Clone::clone(&self.mount_path),
+            read_only: Clone::clone(&self.read_only),
+            recursive_read_only: Clone::clone(&self.recursive_read_only),
+            volume_status: Clone::clone(&self.volume_status),
+        }
+    }
+}
+
+impl std::fmt::Debug for VolumeMountStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("VolumeMountStatus")
+            .field("name", &self.name)
+            .field("mount_path", &self.mount_path)
+            .field("read_only", &self.read_only)
+            .field("recursive_read_only", &self.recursive_read_only)
+            .field("volume_status", &self.volume_status)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(VolumeMountStatus { 1 => name, 2 => mount_path as "mountPath", 3 => read_only as "readOnly", 4 => recursive_read_only as "recursiveReadOnly", 5 => volume_status as "volumeStatus" });
 
 /// VolumeNodeAffinity defines constraints that limit what nodes this volume can be accessed from.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct VolumeNodeAffinity {
     /// required specifies hard node constraints that must be met.
     pub required: Option<NodeSelector>,
+}
+
+impl Clone for VolumeNodeAffinity {
+    fn clone(&self) -> Self {
+        VolumeNodeAffinity {
+            required: Clone::clone(&self.required),
+        }
+    }
+}
+
+impl std::fmt::Debug for VolumeNodeAffinity {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("VolumeNodeAffinity")
+            .field("required", &self.required)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(VolumeNodeAffinity { 1 => required });
 
 /// Projection that may be projected along with other supported volume types.
 /// Exactly one of these fields must be set.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct VolumeProjection {
     /// secret information about the secret data to project
     pub secret: Option<SecretProjection>,
@@ -7950,10 +13490,36 @@ pub struct VolumeProjection {
     pub pod_certificate: Option<PodCertificateProjection>,
 }
 
+impl Clone for VolumeProjection {
+    fn clone(&self) -> Self {
+        VolumeProjection {
+            secret: Clone::clone(&self.secret),
+            downward_api: Clone::clone(&self.downward_api),
+            config_map: Clone::clone(&self.config_map),
+            service_account_token: Clone::clone(&self.service_account_token),
+            cluster_trust_bundle: Clone::clone(&self.cluster_trust_bundle),
+            pod_certificate: Clone::clone(&self.pod_certificate),
+        }
+    }
+}
+
+impl std::fmt::Debug for VolumeProjection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("VolumeProjection")
+            .field("secret", &self.secret)
+            .field("downward_api", &self.downward_api)
+            .field("config_map", &self.config_map)
+            .field("service_account_token", &self.service_account_token)
+            .field("cluster_trust_bundle", &self.cluster_trust_bundle)
+            .field("pod_certificate", &self.pod_certificate)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(VolumeProjection { 1 => secret, 2 => downward_api as "downwardAPI", 3 => config_map as "configMap", 4 => service_account_token as "serviceAccountToken", 5 => cluster_trust_bundle as "clusterTrustBundle", 6 => pod_certificate as "podCertificate" });
 
 /// VolumeResourceRequirements describes the storage resource requirements for a volume.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct VolumeResourceRequirements {
     /// Limits describes the maximum amount of compute resources allowed.
     /// More info: <https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/>
@@ -7967,11 +13533,29 @@ pub struct VolumeResourceRequirements {
     pub requests: std::collections::BTreeMap<String, crate::value::Quantity>,
 }
 
+impl Clone for VolumeResourceRequirements {
+    fn clone(&self) -> Self {
+        VolumeResourceRequirements {
+            limits: Clone::clone(&self.limits),
+            requests: Clone::clone(&self.requests),
+        }
+    }
+}
+
+impl std::fmt::Debug for VolumeResourceRequirements {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("VolumeResourceRequirements")
+            .field("limits", &self.limits)
+            .field("requests", &self.requests)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(VolumeResourceRequirements { 1 => limits, 2 => requests });
 
 /// Represents the source of a volume to mount.
 /// Only one of its members may be specified.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct VolumeSource {
     /// hostPath represents a pre-existing file or directory on the host
     /// machine that is directly exposed to the container. This is generally
@@ -8119,20 +13703,110 @@ pub struct VolumeSource {
     pub image: Option<ImageVolumeSource>,
 }
 
+impl Clone for VolumeSource {
+    fn clone(&self) -> Self {
+        VolumeSource {
+            host_path: Clone::clone(&self.host_path),
+            empty_dir: Clone::clone(&self.empty_dir),
+            gce_persistent_disk: Clone::clone(&self.gce_persistent_disk),
+            aws_elastic_block_store: Clone::clone(&self.aws_elastic_block_store),
+            git_repo: Clone::clone(&self.git_repo),
+            secret: Clone::clone(&self.secret),
+            nfs: Clone::clone(&self.nfs),
+            iscsi: Clone::clone(&self.iscsi),
+            glusterfs: Clone::clone(&self.glusterfs),
+            persistent_volume_claim: Clone::clone(&self.persistent_volume_claim),
+            rbd: Clone::clone(&self.rbd),
+            flex_volume: Clone::clone(&self.flex_volume),
+            cinder: Clone::clone(&self.cinder),
+            cephfs: Clone::clone(&self.cephfs),
+            flocker: Clone::clone(&self.flocker),
+            downward_api: Clone::clone(&self.downward_api),
+            fc: Clone::clone(&self.fc),
+            azure_file: Clone::clone(&self.azure_file),
+            config_map: Clone::clone(&self.config_map),
+            vsphere_volume: Clone::clone(&self.vsphere_volume),
+            quobyte: Clone::clone(&self.quobyte),
+            azure_disk: Clone::clone(&self.azure_disk),
+            photon_persistent_disk: Clone::clone(&self.photon_persistent_disk),
+            projected: Clone::clone(&self.projected),
+            portworx_volume: Clone::clone(&self.portworx_volume),
+            scale_io: Clone::clone(&self.scale_io),
+            storageos: Clone::clone(&self.storageos),
+            csi: Clone::clone(&self.csi),
+            ephemeral: Clone::clone(&self.ephemeral),
+            image: Clone::clone(&self.image),
+        }
+    }
+}
+
+impl std::fmt::Debug for VolumeSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("VolumeSource")
+            .field("host_path", &self.host_path)
+            .field("empty_dir", &self.empty_dir)
+            .field("gce_persistent_disk", &self.gce_persistent_disk)
+            .field("aws_elastic_block_store", &self.aws_elastic_block_store)
+            .field("git_repo", &self.git_repo)
+            .field("secret", &self.secret)
+            .field("nfs", &self.nfs)
+            .field("iscsi", &self.iscsi)
+            .field("glusterfs", &self.glusterfs)
+            .field("persistent_volume_claim", &self.persistent_volume_claim)
+            .field("rbd", &self.rbd)
+            .field("flex_volume", &self.flex_volume)
+            .field("cinder", &self.cinder)
+            .field("cephfs", &self.cephfs)
+            .field("flocker", &self.flocker)
+            .field("downward_api", &self.downward_api)
+            .field("fc", &self.fc)
+            .field("azure_file", &self.azure_file)
+            .field("config_map", &self.config_map)
+            .field("vsphere_volume", &self.vsphere_volume)
+            .field("quobyte", &self.quobyte)
+            .field("azure_disk", &self.azure_disk)
+            .field("photon_persistent_disk", &self.photon_persistent_disk)
+            .field("projected", &self.projected)
+            .field("portworx_volume", &self.portworx_volume)
+            .field("scale_io", &self.scale_io)
+            .field("storageos", &self.storageos)
+            .field("csi", &self.csi)
+            .field("ephemeral", &self.ephemeral)
+            .field("image", &self.image)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(VolumeSource { 1 => host_path as "hostPath", 2 => empty_dir as "emptyDir", 3 => gce_persistent_disk as "gcePersistentDisk", 4 => aws_elastic_block_store as "awsElasticBlockStore", 5 => git_repo as "gitRepo", 6 => secret, 7 => nfs, 8 => iscsi, 9 => glusterfs, 10 => persistent_volume_claim as "persistentVolumeClaim", 11 => rbd, 12 => flex_volume as "flexVolume", 13 => cinder, 14 => cephfs, 15 => flocker, 16 => downward_api as "downwardAPI", 17 => fc, 18 => azure_file as "azureFile", 19 => config_map as "configMap", 20 => vsphere_volume as "vsphereVolume", 21 => quobyte, 22 => azure_disk as "azureDisk", 23 => photon_persistent_disk as "photonPersistentDisk", 24 => portworx_volume as "portworxVolume", 25 => scale_io as "scaleIO", 26 => projected, 27 => storageos, 28 => csi, 29 => ephemeral, 30 => image });
 
 /// VolumeStatus represents the status of a mounted volume.
 /// At most one of its members must be specified.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct VolumeStatus {
     /// image represents an OCI object (a container image or artifact) pulled and mounted on the kubelet's host machine.
     pub image: Option<ImageVolumeStatus>,
 }
 
+impl Clone for VolumeStatus {
+    fn clone(&self) -> Self {
+        VolumeStatus {
+            image: Clone::clone(&self.image),
+        }
+    }
+}
+
+impl std::fmt::Debug for VolumeStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("VolumeStatus")
+            .field("image", &self.image)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(VolumeStatus { 1 => image });
 
 /// Represents a vSphere volume resource.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct VsphereVirtualDiskVolumeSource {
     /// volumePath is the path that identifies vSphere volume vmdk
     pub volume_path: String,
@@ -8149,10 +13823,32 @@ pub struct VsphereVirtualDiskVolumeSource {
     pub storage_policy_id: String,
 }
 
+impl Clone for VsphereVirtualDiskVolumeSource {
+    fn clone(&self) -> Self {
+        VsphereVirtualDiskVolumeSource {
+            volume_path: Clone::clone(&self.volume_path),
+            fs_type: Clone::clone(&self.fs_type),
+            storage_policy_name: Clone::clone(&self.storage_policy_name),
+            storage_policy_id: Clone::clone(&self.storage_policy_id),
+        }
+    }
+}
+
+impl std::fmt::Debug for VsphereVirtualDiskVolumeSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("VsphereVirtualDiskVolumeSource")
+            .field("volume_path", &self.volume_path)
+            .field("fs_type", &self.fs_type)
+            .field("storage_policy_name", &self.storage_policy_name)
+            .field("storage_policy_id", &self.storage_policy_id)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(VsphereVirtualDiskVolumeSource { 1 => volume_path as "volumePath", 2 => fs_type as "fsType", 3 => storage_policy_name as "storagePolicyName", 4 => storage_policy_id as "storagePolicyID" });
 
 /// The weights of all of the matched WeightedPodAffinityTerm fields are added per-node to find the most preferred node(s)
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct WeightedPodAffinityTerm {
     /// weight associated with matching the corresponding podAffinityTerm,
     /// in the range 1-100.
@@ -8161,10 +13857,28 @@ pub struct WeightedPodAffinityTerm {
     pub pod_affinity_term: PodAffinityTerm,
 }
 
+impl Clone for WeightedPodAffinityTerm {
+    fn clone(&self) -> Self {
+        WeightedPodAffinityTerm {
+            weight: Clone::clone(&self.weight),
+            pod_affinity_term: Clone::clone(&self.pod_affinity_term),
+        }
+    }
+}
+
+impl std::fmt::Debug for WeightedPodAffinityTerm {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WeightedPodAffinityTerm")
+            .field("weight", &self.weight)
+            .field("pod_affinity_term", &self.pod_affinity_term)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(WeightedPodAffinityTerm { 1 => weight, 2 => pod_affinity_term as "podAffinityTerm" });
 
 /// WindowsSecurityContextOptions contain Windows-specific options and credentials.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct WindowsSecurityContextOptions {
     /// GMSACredentialSpecName is the name of the GMSA credential spec to use.
     pub gmsa_credential_spec_name: Option<String>,
@@ -8182,6 +13896,28 @@ pub struct WindowsSecurityContextOptions {
     /// (it is not allowed to have a mix of HostProcess containers and non-HostProcess containers).
     /// In addition, if HostProcess is true then HostNetwork must also be set to true.
     pub host_process: Option<bool>,
+}
+
+impl Clone for WindowsSecurityContextOptions {
+    fn clone(&self) -> Self {
+        WindowsSecurityContextOptions {
+            gmsa_credential_spec_name: Clone::clone(&self.gmsa_credential_spec_name),
+            gmsa_credential_spec: Clone::clone(&self.gmsa_credential_spec),
+            run_as_user_name: Clone::clone(&self.run_as_user_name),
+            host_process: Clone::clone(&self.host_process),
+        }
+    }
+}
+
+impl std::fmt::Debug for WindowsSecurityContextOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WindowsSecurityContextOptions")
+            .field("gmsa_credential_spec_name", &self.gmsa_credential_spec_name)
+            .field("gmsa_credential_spec", &self.gmsa_credential_spec)
+            .field("run_as_user_name", &self.run_as_user_name)
+            .field("host_process", &self.host_process)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(WindowsSecurityContextOptions { 1 => gmsa_credential_spec_name as "gmsaCredentialSpecName", 2 => gmsa_credential_spec as "gmsaCredentialSpec", 3 => run_as_user_name as "runAsUserName", 4 => host_process as "hostProcess" });

@@ -3,7 +3,7 @@
 //! `discovery.k8s.io/v1`.
 
 /// Endpoint represents a single logical "backend" implementing a service.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct Endpoint {
     /// addresses of this endpoint. For EndpointSlices of addressType "IPv4" or "IPv6",
     /// the values are IP addresses in canonical form. The syntax and semantics of
@@ -42,10 +42,40 @@ pub struct Endpoint {
     pub hints: Option<EndpointHints>,
 }
 
+impl Clone for Endpoint {
+    fn clone(&self) -> Self {
+        Endpoint {
+            addresses: Clone::clone(&self.addresses),
+            conditions: Clone::clone(&self.conditions),
+            hostname: Clone::clone(&self.hostname),
+            target_ref: Clone::clone(&self.target_ref),
+            deprecated_topology: Clone::clone(&self.deprecated_topology),
+            node_name: Clone::clone(&self.node_name),
+            zone: Clone::clone(&self.zone),
+            hints: Clone::clone(&self.hints),
+        }
+    }
+}
+
+impl std::fmt::Debug for Endpoint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Endpoint")
+            .field("addresses", &self.addresses)
+            .field("conditions", &self.conditions)
+            .field("hostname", &self.hostname)
+            .field("target_ref", &self.target_ref)
+            .field("deprecated_topology", &self.deprecated_topology)
+            .field("node_name", &self.node_name)
+            .field("zone", &self.zone)
+            .field("hints", &self.hints)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(Endpoint { 1 => addresses, 2 => conditions, 3 => hostname, 4 => target_ref as "targetRef", 5 => deprecated_topology as "deprecatedTopology", 6 => node_name as "nodeName", 7 => zone, 8 => hints });
 
 /// EndpointConditions represents the current condition of an endpoint.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct EndpointConditions {
     /// ready indicates that this endpoint is ready to receive traffic,
     /// according to whatever system is managing the endpoint. A nil value
@@ -65,10 +95,30 @@ pub struct EndpointConditions {
     pub terminating: Option<bool>,
 }
 
+impl Clone for EndpointConditions {
+    fn clone(&self) -> Self {
+        EndpointConditions {
+            ready: Clone::clone(&self.ready),
+            serving: Clone::clone(&self.serving),
+            terminating: Clone::clone(&self.terminating),
+        }
+    }
+}
+
+impl std::fmt::Debug for EndpointConditions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EndpointConditions")
+            .field("ready", &self.ready)
+            .field("serving", &self.serving)
+            .field("terminating", &self.terminating)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(EndpointConditions { 1 => ready, 2 => serving, 3 => terminating });
 
 /// EndpointHints provides hints describing how an endpoint should be consumed.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct EndpointHints {
     /// forZones indicates the zone(s) this endpoint should be consumed by when
     /// using topology aware routing. May contain a maximum of 8 entries.
@@ -80,10 +130,28 @@ pub struct EndpointHints {
     pub for_nodes: Vec<ForNode>,
 }
 
+impl Clone for EndpointHints {
+    fn clone(&self) -> Self {
+        EndpointHints {
+            for_zones: Clone::clone(&self.for_zones),
+            for_nodes: Clone::clone(&self.for_nodes),
+        }
+    }
+}
+
+impl std::fmt::Debug for EndpointHints {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EndpointHints")
+            .field("for_zones", &self.for_zones)
+            .field("for_nodes", &self.for_nodes)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(EndpointHints { 1 => for_zones as "forZones", 2 => for_nodes as "forNodes" });
 
 /// EndpointPort represents a Port used by an EndpointSlice
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct EndpointPort {
     /// name represents the name of this port. All ports in an EndpointSlice must have a unique name.
     /// If the EndpointSlice is derived from a Kubernetes service, this corresponds to the Service.ports\[\].name.
@@ -120,6 +188,28 @@ pub struct EndpointPort {
     pub app_protocol: Option<String>,
 }
 
+impl Clone for EndpointPort {
+    fn clone(&self) -> Self {
+        EndpointPort {
+            name: Clone::clone(&self.name),
+            protocol: Clone::clone(&self.protocol),
+            port: Clone::clone(&self.port),
+            app_protocol: Clone::clone(&self.app_protocol),
+        }
+    }
+}
+
+impl std::fmt::Debug for EndpointPort {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EndpointPort")
+            .field("name", &self.name)
+            .field("protocol", &self.protocol)
+            .field("port", &self.port)
+            .field("app_protocol", &self.app_protocol)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(EndpointPort { 1 => name, 2 => protocol, 3 => port, 4 => app_protocol as "appProtocol" });
 
 /// EndpointSlice represents a set of service endpoints. Most EndpointSlices are created by
@@ -128,7 +218,7 @@ apimachinery::proto_message!(EndpointPort { 1 => name, 2 => protocol, 3 => port,
 /// produce the full set of endpoints; you can find all of the slices for a given service
 /// by listing EndpointSlices in the service's namespace whose \`kubernetes.io/service-name\`
 /// label contains the service's name.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "discovery.k8s.io", version = "v1", kind = "EndpointSlice", plural = "endpointslices", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct EndpointSlice {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -160,10 +250,34 @@ pub struct EndpointSlice {
     pub ports: Option<Vec<EndpointPort>>,
 }
 
+impl Clone for EndpointSlice {
+    fn clone(&self) -> Self {
+        EndpointSlice {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            address_type: Clone::clone(&self.address_type),
+            endpoints: Clone::clone(&self.endpoints),
+            ports: Clone::clone(&self.ports),
+        }
+    }
+}
+
+impl std::fmt::Debug for EndpointSlice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EndpointSlice")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("address_type", &self.address_type)
+            .field("endpoints", &self.endpoints)
+            .field("ports", &self.ports)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(EndpointSlice { 1 => metadata, 2 => endpoints, 3 => ports, 4 => address_type as "addressType" });
 
 /// EndpointSliceList represents a list of endpoint slices
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "discovery.k8s.io", version = "v1", kind = "EndpointSliceList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct EndpointSliceList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -175,22 +289,70 @@ pub struct EndpointSliceList {
     pub items: Option<Vec<EndpointSlice>>,
 }
 
+impl Clone for EndpointSliceList {
+    fn clone(&self) -> Self {
+        EndpointSliceList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for EndpointSliceList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EndpointSliceList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(EndpointSliceList { 1 => metadata, 2 => items });
 
 /// ForNode provides information about which nodes should consume this endpoint.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ForNode {
     /// name represents the name of the node.
     pub name: String,
 }
 
+impl Clone for ForNode {
+    fn clone(&self) -> Self {
+        ForNode {
+            name: Clone::clone(&self.name),
+        }
+    }
+}
+
+impl std::fmt::Debug for ForNode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ForNode").field("name", &self.name).finish()
+    }
+}
+
 apimachinery::proto_message!(ForNode { 1 => name });
 
 /// ForZone provides information about which zones should consume this endpoint.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ForZone {
     /// name represents the name of the zone.
     pub name: String,
+}
+
+impl Clone for ForZone {
+    fn clone(&self) -> Self {
+        ForZone {
+            name: Clone::clone(&self.name),
+        }
+    }
+}
+
+impl std::fmt::Debug for ForZone {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ForZone").field("name", &self.name).finish()
+    }
 }
 
 apimachinery::proto_message!(ForZone { 1 => name });

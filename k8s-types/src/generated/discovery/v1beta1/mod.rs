@@ -38,7 +38,7 @@ pub type ForNode = crate::discovery::v1::ForNode;
 pub type ForZone = crate::discovery::v1::ForZone;
 
 /// Endpoint represents a single logical "backend" implementing a service.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct Endpoint {
     /// addresses of this endpoint. The contents of this field are interpreted
     /// according to the corresponding EndpointSlice addressType field. Consumers
@@ -82,12 +82,40 @@ pub struct Endpoint {
     pub hints: Option<crate::discovery::v1::EndpointHints>,
 }
 
+impl Clone for Endpoint {
+    fn clone(&self) -> Self {
+        Endpoint {
+            addresses: Clone::clone(&self.addresses),
+            conditions: Clone::clone(&self.conditions),
+            hostname: Clone::clone(&self.hostname),
+            target_ref: Clone::clone(&self.target_ref),
+            topology: Clone::clone(&self.topology),
+            node_name: Clone::clone(&self.node_name),
+            hints: Clone::clone(&self.hints),
+        }
+    }
+}
+
+impl std::fmt::Debug for Endpoint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Endpoint")
+            .field("addresses", &self.addresses)
+            .field("conditions", &self.conditions)
+            .field("hostname", &self.hostname)
+            .field("target_ref", &self.target_ref)
+            .field("topology", &self.topology)
+            .field("node_name", &self.node_name)
+            .field("hints", &self.hints)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(Endpoint { 1 => addresses, 2 => conditions, 3 => hostname, 4 => target_ref as "targetRef", 5 => topology, 6 => node_name as "nodeName", 7 => hints });
 
 /// EndpointSlice represents a subset of the endpoints that implement a service.
 /// For a given service there may be multiple EndpointSlice objects, selected by
 /// labels, which must be joined to produce the full set of endpoints.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "discovery.k8s.io", version = "v1beta1", kind = "EndpointSlice", plural = "endpointslices", namespaced, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::discovery::v1::EndpointSlice)]
@@ -121,10 +149,34 @@ pub struct EndpointSlice {
     pub ports: Option<Vec<crate::discovery::v1::EndpointPort>>,
 }
 
+impl Clone for EndpointSlice {
+    fn clone(&self) -> Self {
+        EndpointSlice {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            address_type: Clone::clone(&self.address_type),
+            endpoints: Clone::clone(&self.endpoints),
+            ports: Clone::clone(&self.ports),
+        }
+    }
+}
+
+impl std::fmt::Debug for EndpointSlice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EndpointSlice")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("address_type", &self.address_type)
+            .field("endpoints", &self.endpoints)
+            .field("ports", &self.ports)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(EndpointSlice { 1 => metadata, 2 => endpoints, 3 => ports, 4 => address_type as "addressType" });
 
 /// EndpointSliceList represents a list of endpoint slices
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "discovery.k8s.io",
     version = "v1beta1",
@@ -144,6 +196,26 @@ pub struct EndpointSliceList {
     /// items is the list of endpoint slices
     #[api(nullable)]
     pub items: Option<Vec<EndpointSlice>>,
+}
+
+impl Clone for EndpointSliceList {
+    fn clone(&self) -> Self {
+        EndpointSliceList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for EndpointSliceList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EndpointSliceList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(EndpointSliceList { 1 => metadata, 2 => items });

@@ -8,7 +8,7 @@
 /// with a given Reason reflecting a consistent underlying trigger, or the
 /// continued existence of events with that Reason.  Events should be
 /// treated as informative, best-effort, supplemental data.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "events.k8s.io", version = "v1", kind = "Event", plural = "events", namespaced, short_names = ["ev"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct Event {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -64,10 +64,59 @@ pub struct Event {
     pub deprecated_count: i32,
 }
 
+impl Clone for Event {
+    fn clone(&self) -> Self {
+        Event {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            event_time: Clone::clone(&self.event_time),
+            series: Clone::clone(&self.series),
+            reporting_controller: Clone::clone(&self.reporting_controller),
+            reporting_instance: Clone::clone(&self.reporting_instance),
+            action: Clone::clone(&self.action),
+            reason: Clone::clone(&self.reason),
+            regarding: Clone::clone(&self.regarding),
+            related: Clone::clone(&self.related),
+            note: Clone::clone(&self.note),
+            r#type: Clone::clone(&self.r#type),
+            deprecated_source: Clone::clone(&self.deprecated_source),
+            deprecated_first_timestamp: Clone::clone(&self.deprecated_first_timestamp),
+            deprecated_last_timestamp: Clone::clone(&self.deprecated_last_timestamp),
+            deprecated_count: Clone::clone(&self.deprecated_count),
+        }
+    }
+}
+
+impl std::fmt::Debug for Event {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Event")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("event_time", &self.event_time)
+            .field("series", &self.series)
+            .field("reporting_controller", &self.reporting_controller)
+            .field("reporting_instance", &self.reporting_instance)
+            .field("action", &self.action)
+            .field("reason", &self.reason)
+            .field("regarding", &self.regarding)
+            .field("related", &self.related)
+            .field("note", &self.note)
+            .field("type", &self.r#type)
+            .field("deprecated_source", &self.deprecated_source)
+            .field(
+                "deprecated_first_timestamp",
+                &self.deprecated_first_timestamp,
+            )
+            .field("deprecated_last_timestamp", &self.deprecated_last_timestamp)
+            .field("deprecated_count", &self.deprecated_count)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(Event { 1 => metadata, 2 => event_time as "eventTime", 3 => series, 4 => reporting_controller as "reportingController", 5 => reporting_instance as "reportingInstance", 6 => action, 7 => reason, 8 => regarding, 9 => related, 10 => note, 11 => r#type as "type", 12 => deprecated_source as "deprecatedSource", 13 => deprecated_first_timestamp as "deprecatedFirstTimestamp", 14 => deprecated_last_timestamp as "deprecatedLastTimestamp", 15 => deprecated_count as "deprecatedCount" });
 
 /// EventList is a list of Event objects.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "events.k8s.io", version = "v1", kind = "EventList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct EventList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -80,18 +129,56 @@ pub struct EventList {
     pub items: Option<Vec<Event>>,
 }
 
+impl Clone for EventList {
+    fn clone(&self) -> Self {
+        EventList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for EventList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EventList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(EventList { 1 => metadata, 2 => items });
 
 /// EventSeries contain information on series of events, i.e. thing that was/is happening
 /// continuously for some time. How often to update the EventSeries is up to the event reporters.
 /// The default event reporter in "k8s.io/client-go/tools/events/event\_broadcaster.go" shows
 /// how this struct is updated on heartbeats and can guide customized reporter implementations.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct EventSeries {
     /// count is the number of occurrences in this series up to the last heartbeat time.
     pub count: i32,
     /// lastObservedTime is the time when last Event from the series was seen before last heartbeat.
     pub last_observed_time: apimachinery::apis::meta::v1::MicroTime,
+}
+
+impl Clone for EventSeries {
+    fn clone(&self) -> Self {
+        EventSeries {
+            count: Clone::clone(&self.count),
+            last_observed_time: Clone::clone(&self.last_observed_time),
+        }
+    }
+}
+
+impl std::fmt::Debug for EventSeries {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EventSeries")
+            .field("count", &self.count)
+            .field("last_observed_time", &self.last_observed_time)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(EventSeries { 1 => count, 2 => last_observed_time as "lastObservedTime" });

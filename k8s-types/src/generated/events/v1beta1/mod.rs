@@ -16,7 +16,7 @@ pub type EventSeries = crate::events::v1::EventSeries;
 /// with a given Reason reflecting a consistent underlying trigger, or the
 /// continued existence of events with that Reason.  Events should be
 /// treated as informative, best-effort, supplemental data.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "events.k8s.io", version = "v1beta1", kind = "Event", plural = "events", namespaced, short_names = ["ev"], verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::events::v1::Event)]
@@ -89,10 +89,59 @@ pub struct Event {
     pub deprecated_count: i32,
 }
 
+impl Clone for Event {
+    fn clone(&self) -> Self {
+        Event {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            event_time: Clone::clone(&self.event_time),
+            series: Clone::clone(&self.series),
+            reporting_controller: Clone::clone(&self.reporting_controller),
+            reporting_instance: Clone::clone(&self.reporting_instance),
+            action: Clone::clone(&self.action),
+            reason: Clone::clone(&self.reason),
+            regarding: Clone::clone(&self.regarding),
+            related: Clone::clone(&self.related),
+            note: Clone::clone(&self.note),
+            r#type: Clone::clone(&self.r#type),
+            deprecated_source: Clone::clone(&self.deprecated_source),
+            deprecated_first_timestamp: Clone::clone(&self.deprecated_first_timestamp),
+            deprecated_last_timestamp: Clone::clone(&self.deprecated_last_timestamp),
+            deprecated_count: Clone::clone(&self.deprecated_count),
+        }
+    }
+}
+
+impl std::fmt::Debug for Event {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Event")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("event_time", &self.event_time)
+            .field("series", &self.series)
+            .field("reporting_controller", &self.reporting_controller)
+            .field("reporting_instance", &self.reporting_instance)
+            .field("action", &self.action)
+            .field("reason", &self.reason)
+            .field("regarding", &self.regarding)
+            .field("related", &self.related)
+            .field("note", &self.note)
+            .field("type", &self.r#type)
+            .field("deprecated_source", &self.deprecated_source)
+            .field(
+                "deprecated_first_timestamp",
+                &self.deprecated_first_timestamp,
+            )
+            .field("deprecated_last_timestamp", &self.deprecated_last_timestamp)
+            .field("deprecated_count", &self.deprecated_count)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(Event { 1 => metadata, 2 => event_time as "eventTime", 3 => series, 4 => reporting_controller as "reportingController", 5 => reporting_instance as "reportingInstance", 6 => action, 7 => reason, 8 => regarding, 9 => related, 10 => note, 11 => r#type as "type", 12 => deprecated_source as "deprecatedSource", 13 => deprecated_first_timestamp as "deprecatedFirstTimestamp", 14 => deprecated_last_timestamp as "deprecatedLastTimestamp", 15 => deprecated_count as "deprecatedCount" });
 
 /// EventList is a list of Event objects.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "events.k8s.io",
     version = "v1beta1",
@@ -113,6 +162,26 @@ pub struct EventList {
     /// items is a list of schema objects.
     #[api(nullable)]
     pub items: Option<Vec<Event>>,
+}
+
+impl Clone for EventList {
+    fn clone(&self) -> Self {
+        EventList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for EventList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EventList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(EventList { 1 => metadata, 2 => items });

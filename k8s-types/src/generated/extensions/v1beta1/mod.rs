@@ -5,7 +5,7 @@
 /// DEPRECATED - This group version of DaemonSet is deprecated by apps/v1beta2/DaemonSet. See the release notes for
 /// more information.
 /// DaemonSet represents the configuration of a daemon set.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "extensions", version = "v1beta1", kind = "DaemonSet", plural = "daemonsets", namespaced, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::DaemonSet, to_hub = crate::conversions::daemon_set::extensions_v1beta1::to_hub, from_hub = crate::conversions::daemon_set::extensions_v1beta1::from_hub)]
@@ -28,10 +28,32 @@ pub struct DaemonSet {
     pub status: DaemonSetStatus,
 }
 
+impl Clone for DaemonSet {
+    fn clone(&self) -> Self {
+        DaemonSet {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+            status: Clone::clone(&self.status),
+        }
+    }
+}
+
+impl std::fmt::Debug for DaemonSet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DaemonSet")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(DaemonSet { 1 => metadata, 2 => spec, 3 => status });
 
 /// DaemonSetCondition describes the state of a DaemonSet at a certain point.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::DaemonSetCondition, nested)]
 pub struct DaemonSetCondition {
     /// Type of DaemonSet condition.
@@ -53,10 +75,34 @@ pub struct DaemonSetCondition {
     pub message: String,
 }
 
+impl Clone for DaemonSetCondition {
+    fn clone(&self) -> Self {
+        DaemonSetCondition {
+            r#type: Clone::clone(&self.r#type),
+            status: Clone::clone(&self.status),
+            last_transition_time: Clone::clone(&self.last_transition_time),
+            reason: Clone::clone(&self.reason),
+            message: Clone::clone(&self.message),
+        }
+    }
+}
+
+impl std::fmt::Debug for DaemonSetCondition {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DaemonSetCondition")
+            .field("type", &self.r#type)
+            .field("status", &self.status)
+            .field("last_transition_time", &self.last_transition_time)
+            .field("reason", &self.reason)
+            .field("message", &self.message)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(DaemonSetCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
 
 /// DaemonSetList is a collection of daemon sets.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "extensions",
     version = "v1beta1",
@@ -79,10 +125,30 @@ pub struct DaemonSetList {
     pub items: Option<Vec<DaemonSet>>,
 }
 
+impl Clone for DaemonSetList {
+    fn clone(&self) -> Self {
+        DaemonSetList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for DaemonSetList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DaemonSetList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(DaemonSetList { 1 => metadata, 2 => items });
 
 /// DaemonSetSpec is the specification of a daemon set.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::DaemonSetSpec, nested)]
 pub struct DaemonSetSpec {
     /// A label query over pods that are managed by the daemon set.
@@ -120,10 +186,36 @@ pub struct DaemonSetSpec {
     pub revision_history_limit: Option<i32>,
 }
 
+impl Clone for DaemonSetSpec {
+    fn clone(&self) -> Self {
+        DaemonSetSpec {
+            selector: Clone::clone(&self.selector),
+            template: Clone::clone(&self.template),
+            update_strategy: Clone::clone(&self.update_strategy),
+            min_ready_seconds: Clone::clone(&self.min_ready_seconds),
+            template_generation: Clone::clone(&self.template_generation),
+            revision_history_limit: Clone::clone(&self.revision_history_limit),
+        }
+    }
+}
+
+impl std::fmt::Debug for DaemonSetSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DaemonSetSpec")
+            .field("selector", &self.selector)
+            .field("template", &self.template)
+            .field("update_strategy", &self.update_strategy)
+            .field("min_ready_seconds", &self.min_ready_seconds)
+            .field("template_generation", &self.template_generation)
+            .field("revision_history_limit", &self.revision_history_limit)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(DaemonSetSpec { 1 => selector, 2 => template, 3 => update_strategy as "updateStrategy", 4 => min_ready_seconds as "minReadySeconds", 5 => template_generation as "templateGeneration", 6 => revision_history_limit as "revisionHistoryLimit" });
 
 /// DaemonSetStatus represents the current status of a daemon set.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::DaemonSetStatus, nested)]
 pub struct DaemonSetStatus {
     /// The number of nodes that are running at least 1
@@ -175,12 +267,46 @@ pub struct DaemonSetStatus {
     pub conditions: Vec<DaemonSetCondition>,
 }
 
+impl Clone for DaemonSetStatus {
+    fn clone(&self) -> Self {
+        DaemonSetStatus {
+            current_number_scheduled: Clone::clone(&self.current_number_scheduled),
+            number_misscheduled: Clone::clone(&self.number_misscheduled),
+            desired_number_scheduled: Clone::clone(&self.desired_number_scheduled),
+            number_ready: Clone::clone(&self.number_ready),
+            observed_generation: Clone::clone(&self.observed_generation),
+            updated_number_scheduled: Clone::clone(&self.updated_number_scheduled),
+            number_available: Clone::clone(&self.number_available),
+            number_unavailable: Clone::clone(&self.number_unavailable),
+            collision_count: Clone::clone(&self.collision_count),
+            conditions: Clone::clone(&self.conditions),
+        }
+    }
+}
+
+impl std::fmt::Debug for DaemonSetStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DaemonSetStatus")
+            .field("current_number_scheduled", &self.current_number_scheduled)
+            .field("number_misscheduled", &self.number_misscheduled)
+            .field("desired_number_scheduled", &self.desired_number_scheduled)
+            .field("number_ready", &self.number_ready)
+            .field("observed_generation", &self.observed_generation)
+            .field("updated_number_scheduled", &self.updated_number_scheduled)
+            .field("number_available", &self.number_available)
+            .field("number_unavailable", &self.number_unavailable)
+            .field("collision_count", &self.collision_count)
+            .field("conditions", &self.conditions)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(DaemonSetStatus { 1 => current_number_scheduled as "currentNumberScheduled", 2 => number_misscheduled as "numberMisscheduled", 3 => desired_number_scheduled as "desiredNumberScheduled", 4 => number_ready as "numberReady", 5 => observed_generation as "observedGeneration", 6 => updated_number_scheduled as "updatedNumberScheduled", 7 => number_available as "numberAvailable", 8 => number_unavailable as "numberUnavailable", 9 => collision_count as "collisionCount", 10 => conditions });
 
 /// DaemonSetUpdateStrategy indicates the strategy that the DaemonSet
 /// controller will use to perform updates. It includes any additional parameters
 /// necessary to perform the update for the indicated strategy.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::DaemonSetUpdateStrategy, nested)]
 pub struct DaemonSetUpdateStrategy {
     /// Type of daemon set update. Can be "RollingUpdate" or "OnDelete".
@@ -196,12 +322,30 @@ pub struct DaemonSetUpdateStrategy {
     pub rolling_update: Option<RollingUpdateDaemonSet>,
 }
 
+impl Clone for DaemonSetUpdateStrategy {
+    fn clone(&self) -> Self {
+        DaemonSetUpdateStrategy {
+            r#type: Clone::clone(&self.r#type),
+            rolling_update: Clone::clone(&self.rolling_update),
+        }
+    }
+}
+
+impl std::fmt::Debug for DaemonSetUpdateStrategy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DaemonSetUpdateStrategy")
+            .field("type", &self.r#type)
+            .field("rolling_update", &self.rolling_update)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(DaemonSetUpdateStrategy { 1 => r#type as "type", 2 => rolling_update as "rollingUpdate" });
 
 /// DEPRECATED - This group version of Deployment is deprecated by apps/v1beta2/Deployment. See the release notes for
 /// more information.
 /// Deployment enables declarative updates for Pods and ReplicaSets.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "extensions", version = "v1beta1", kind = "Deployment", plural = "deployments", namespaced, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::Deployment, to_hub = crate::conversions::deployment::extensions_v1beta1::to_hub, from_hub = crate::conversions::deployment::extensions_v1beta1::from_hub)]
@@ -218,10 +362,32 @@ pub struct Deployment {
     pub status: DeploymentStatus,
 }
 
+impl Clone for Deployment {
+    fn clone(&self) -> Self {
+        Deployment {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+            status: Clone::clone(&self.status),
+        }
+    }
+}
+
+impl std::fmt::Debug for Deployment {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Deployment")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(Deployment { 1 => metadata, 2 => spec, 3 => status });
 
 /// DeploymentCondition describes the state of a deployment at a certain point.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::DeploymentCondition, nested)]
 pub struct DeploymentCondition {
     /// Type of deployment condition.
@@ -246,10 +412,36 @@ pub struct DeploymentCondition {
     pub message: String,
 }
 
+impl Clone for DeploymentCondition {
+    fn clone(&self) -> Self {
+        DeploymentCondition {
+            r#type: Clone::clone(&self.r#type),
+            status: Clone::clone(&self.status),
+            last_update_time: Clone::clone(&self.last_update_time),
+            last_transition_time: Clone::clone(&self.last_transition_time),
+            reason: Clone::clone(&self.reason),
+            message: Clone::clone(&self.message),
+        }
+    }
+}
+
+impl std::fmt::Debug for DeploymentCondition {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DeploymentCondition")
+            .field("type", &self.r#type)
+            .field("status", &self.status)
+            .field("last_update_time", &self.last_update_time)
+            .field("last_transition_time", &self.last_transition_time)
+            .field("reason", &self.reason)
+            .field("message", &self.message)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(DeploymentCondition { 1 => r#type as "type", 2 => status, 4 => reason, 5 => message, 6 => last_update_time as "lastUpdateTime", 7 => last_transition_time as "lastTransitionTime" });
 
 /// DeploymentList is a list of Deployments.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "extensions",
     version = "v1beta1",
@@ -271,11 +463,31 @@ pub struct DeploymentList {
     pub items: Option<Vec<Deployment>>,
 }
 
+impl Clone for DeploymentList {
+    fn clone(&self) -> Self {
+        DeploymentList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for DeploymentList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DeploymentList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(DeploymentList { 1 => metadata, 2 => items });
 
 /// DEPRECATED.
 /// DeploymentRollback stores the information required to rollback a deployment.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "extensions",
     version = "v1beta1",
@@ -301,10 +513,32 @@ pub struct DeploymentRollback {
     pub rollback_to: RollbackConfig,
 }
 
+impl Clone for DeploymentRollback {
+    fn clone(&self) -> Self {
+        DeploymentRollback {
+            type_meta: Clone::clone(&self.type_meta),
+            name: Clone::clone(&self.name),
+            updated_annotations: Clone::clone(&self.updated_annotations),
+            rollback_to: Clone::clone(&self.rollback_to),
+        }
+    }
+}
+
+impl std::fmt::Debug for DeploymentRollback {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DeploymentRollback")
+            .field("type_meta", &self.type_meta)
+            .field("name", &self.name)
+            .field("updated_annotations", &self.updated_annotations)
+            .field("rollback_to", &self.rollback_to)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(DeploymentRollback { 1 => name, 2 => updated_annotations as "updatedAnnotations", 3 => rollback_to as "rollbackTo" });
 
 /// DeploymentSpec is the specification of the desired behavior of the Deployment.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::DeploymentSpec, nested)]
 pub struct DeploymentSpec {
     /// Number of desired pods. This is a pointer to distinguish between explicit
@@ -351,10 +585,42 @@ pub struct DeploymentSpec {
     pub progress_deadline_seconds: Option<i32>,
 }
 
+impl Clone for DeploymentSpec {
+    fn clone(&self) -> Self {
+        DeploymentSpec {
+            replicas: Clone::clone(&self.replicas),
+            selector: Clone::clone(&self.selector),
+            template: Clone::clone(&self.template),
+            strategy: Clone::clone(&self.strategy),
+            min_ready_seconds: Clone::clone(&self.min_ready_seconds),
+            revision_history_limit: Clone::clone(&self.revision_history_limit),
+            paused: Clone::clone(&self.paused),
+            rollback_to: Clone::clone(&self.rollback_to),
+            progress_deadline_seconds: Clone::clone(&self.progress_deadline_seconds),
+        }
+    }
+}
+
+impl std::fmt::Debug for DeploymentSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DeploymentSpec")
+            .field("replicas", &self.replicas)
+            .field("selector", &self.selector)
+            .field("template", &self.template)
+            .field("strategy", &self.strategy)
+            .field("min_ready_seconds", &self.min_ready_seconds)
+            .field("revision_history_limit", &self.revision_history_limit)
+            .field("paused", &self.paused)
+            .field("rollback_to", &self.rollback_to)
+            .field("progress_deadline_seconds", &self.progress_deadline_seconds)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(DeploymentSpec { 1 => replicas, 2 => selector, 3 => template, 4 => strategy, 5 => min_ready_seconds as "minReadySeconds", 6 => revision_history_limit as "revisionHistoryLimit", 7 => paused, 8 => rollback_to as "rollbackTo", 9 => progress_deadline_seconds as "progressDeadlineSeconds" });
 
 /// DeploymentStatus is the most recently observed status of the Deployment.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::DeploymentStatus, nested)]
 pub struct DeploymentStatus {
     /// The generation observed by the deployment controller.
@@ -399,10 +665,42 @@ pub struct DeploymentStatus {
     pub collision_count: Option<i32>,
 }
 
+impl Clone for DeploymentStatus {
+    fn clone(&self) -> Self {
+        DeploymentStatus {
+            observed_generation: Clone::clone(&self.observed_generation),
+            replicas: Clone::clone(&self.replicas),
+            updated_replicas: Clone::clone(&self.updated_replicas),
+            ready_replicas: Clone::clone(&self.ready_replicas),
+            available_replicas: Clone::clone(&self.available_replicas),
+            unavailable_replicas: Clone::clone(&self.unavailable_replicas),
+            terminating_replicas: Clone::clone(&self.terminating_replicas),
+            conditions: Clone::clone(&self.conditions),
+            collision_count: Clone::clone(&self.collision_count),
+        }
+    }
+}
+
+impl std::fmt::Debug for DeploymentStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DeploymentStatus")
+            .field("observed_generation", &self.observed_generation)
+            .field("replicas", &self.replicas)
+            .field("updated_replicas", &self.updated_replicas)
+            .field("ready_replicas", &self.ready_replicas)
+            .field("available_replicas", &self.available_replicas)
+            .field("unavailable_replicas", &self.unavailable_replicas)
+            .field("terminating_replicas", &self.terminating_replicas)
+            .field("conditions", &self.conditions)
+            .field("collision_count", &self.collision_count)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(DeploymentStatus { 1 => observed_generation as "observedGeneration", 2 => replicas, 3 => updated_replicas as "updatedReplicas", 4 => available_replicas as "availableReplicas", 5 => unavailable_replicas as "unavailableReplicas", 6 => conditions, 7 => ready_replicas as "readyReplicas", 8 => collision_count as "collisionCount", 9 => terminating_replicas as "terminatingReplicas" });
 
 /// DeploymentStrategy describes how to replace existing pods with new ones.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::DeploymentStrategy, nested)]
 pub struct DeploymentStrategy {
     /// Type of deployment. Can be "Recreate" or "RollingUpdate". Default is RollingUpdate.
@@ -417,11 +715,29 @@ pub struct DeploymentStrategy {
     pub rolling_update: Option<RollingUpdateDeployment>,
 }
 
+impl Clone for DeploymentStrategy {
+    fn clone(&self) -> Self {
+        DeploymentStrategy {
+            r#type: Clone::clone(&self.r#type),
+            rolling_update: Clone::clone(&self.rolling_update),
+        }
+    }
+}
+
+impl std::fmt::Debug for DeploymentStrategy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DeploymentStrategy")
+            .field("type", &self.r#type)
+            .field("rolling_update", &self.rolling_update)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(DeploymentStrategy { 1 => r#type as "type", 2 => rolling_update as "rollingUpdate" });
 
 /// HTTPIngressPath associates a path with a backend. Incoming urls matching the
 /// path are forwarded to the backend.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::HTTPIngressPath, nested)]
 pub struct HTTPIngressPath {
     /// Path is matched against the path of an incoming request. Currently it can
@@ -453,6 +769,26 @@ pub struct HTTPIngressPath {
     pub backend: IngressBackend,
 }
 
+impl Clone for HTTPIngressPath {
+    fn clone(&self) -> Self {
+        HTTPIngressPath {
+            path: Clone::clone(&self.path),
+            path_type: Clone::clone(&self.path_type),
+            backend: Clone::clone(&self.backend),
+        }
+    }
+}
+
+impl std::fmt::Debug for HTTPIngressPath {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HTTPIngressPath")
+            .field("path", &self.path)
+            .field("path_type", &self.path_type)
+            .field("backend", &self.backend)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(HTTPIngressPath { 1 => path, 2 => backend, 3 => path_type as "pathType" });
 
 /// HTTPIngressRuleValue is a list of http selectors pointing to backends.
@@ -460,12 +796,28 @@ apimachinery::proto_message!(HTTPIngressPath { 1 => path, 2 => backend, 3 => pat
 /// where parts of the url correspond to RFC 3986, this resource will be used
 /// to match against everything after the last '/' and before the first '?'
 /// or '\#'.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::HTTPIngressRuleValue, nested)]
 pub struct HTTPIngressRuleValue {
     /// A collection of paths that map requests to backends.
     #[api(nullable)]
     pub paths: Option<Vec<HTTPIngressPath>>,
+}
+
+impl Clone for HTTPIngressRuleValue {
+    fn clone(&self) -> Self {
+        HTTPIngressRuleValue {
+            paths: Clone::clone(&self.paths),
+        }
+    }
+}
+
+impl std::fmt::Debug for HTTPIngressRuleValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HTTPIngressRuleValue")
+            .field("paths", &self.paths)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(HTTPIngressRuleValue { 1 => paths });
@@ -474,7 +826,7 @@ apimachinery::proto_message!(HTTPIngressRuleValue { 1 => paths });
 /// IPBlock describes a particular CIDR (Ex. "192.168.1.0/24","2001:db8::/64") that is allowed
 /// to the pods matched by a NetworkPolicySpec's podSelector. The except entry describes CIDRs
 /// that should not be included within this rule.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::IPBlock, nested)]
 pub struct IPBlock {
     /// CIDR is a string representing the IP Block
@@ -489,6 +841,24 @@ pub struct IPBlock {
     pub except: Vec<String>,
 }
 
+impl Clone for IPBlock {
+    fn clone(&self) -> Self {
+        IPBlock {
+            cidr: Clone::clone(&self.cidr),
+            except: Clone::clone(&self.except),
+        }
+    }
+}
+
+impl std::fmt::Debug for IPBlock {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("IPBlock")
+            .field("cidr", &self.cidr)
+            .field("except", &self.except)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(IPBlock { 1 => cidr, 2 => except });
 
 /// Ingress is a collection of rules that allow inbound connections to reach the
@@ -496,7 +866,7 @@ apimachinery::proto_message!(IPBlock { 1 => cidr, 2 => except });
 /// externally-reachable urls, load balance traffic, terminate SSL, offer name
 /// based virtual hosting etc.
 /// DEPRECATED - This group version of Ingress is deprecated by networking.k8s.io/v1beta1 Ingress. See the release notes for more information.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "extensions", version = "v1beta1", kind = "Ingress", plural = "ingresses", namespaced, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::Ingress)]
@@ -516,10 +886,32 @@ pub struct Ingress {
     pub status: IngressStatus,
 }
 
+impl Clone for Ingress {
+    fn clone(&self) -> Self {
+        Ingress {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+            status: Clone::clone(&self.status),
+        }
+    }
+}
+
+impl std::fmt::Debug for Ingress {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Ingress")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(Ingress { 1 => metadata, 2 => spec, 3 => status });
 
 /// IngressBackend describes all endpoints for a given service and port.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct IngressBackend {
     /// Specifies the name of the referenced service.
     #[api(skip_serializing_if = "String::is_empty")]
@@ -532,10 +924,30 @@ pub struct IngressBackend {
     pub resource: Option<crate::core::v1::TypedLocalObjectReference>,
 }
 
+impl Clone for IngressBackend {
+    fn clone(&self) -> Self {
+        IngressBackend {
+            service_name: Clone::clone(&self.service_name),
+            service_port: Clone::clone(&self.service_port),
+            resource: Clone::clone(&self.resource),
+        }
+    }
+}
+
+impl std::fmt::Debug for IngressBackend {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("IngressBackend")
+            .field("service_name", &self.service_name)
+            .field("service_port", &self.service_port)
+            .field("resource", &self.resource)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(IngressBackend { 1 => service_name as "serviceName", 2 => service_port as "servicePort", 3 => resource });
 
 /// IngressList is a collection of Ingress.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "extensions",
     version = "v1beta1",
@@ -558,10 +970,30 @@ pub struct IngressList {
     pub items: Option<Vec<Ingress>>,
 }
 
+impl Clone for IngressList {
+    fn clone(&self) -> Self {
+        IngressList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for IngressList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("IngressList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(IngressList { 1 => metadata, 2 => items });
 
 /// IngressLoadBalancerIngress represents the status of a load-balancer ingress point.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::IngressLoadBalancerIngress, nested)]
 pub struct IngressLoadBalancerIngress {
     /// IP is set for load-balancer ingress points that are IP based.
@@ -577,10 +1009,30 @@ pub struct IngressLoadBalancerIngress {
     pub ports: Vec<IngressPortStatus>,
 }
 
+impl Clone for IngressLoadBalancerIngress {
+    fn clone(&self) -> Self {
+        IngressLoadBalancerIngress {
+            ip: Clone::clone(&self.ip),
+            hostname: Clone::clone(&self.hostname),
+            ports: Clone::clone(&self.ports),
+        }
+    }
+}
+
+impl std::fmt::Debug for IngressLoadBalancerIngress {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("IngressLoadBalancerIngress")
+            .field("ip", &self.ip)
+            .field("hostname", &self.hostname)
+            .field("ports", &self.ports)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(IngressLoadBalancerIngress { 1 => ip, 2 => hostname, 4 => ports });
 
 /// LoadBalancerStatus represents the status of a load-balancer.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::IngressLoadBalancerStatus, nested)]
 pub struct IngressLoadBalancerStatus {
     /// Ingress is a list containing ingress points for the load-balancer.
@@ -588,10 +1040,26 @@ pub struct IngressLoadBalancerStatus {
     pub ingress: Vec<IngressLoadBalancerIngress>,
 }
 
+impl Clone for IngressLoadBalancerStatus {
+    fn clone(&self) -> Self {
+        IngressLoadBalancerStatus {
+            ingress: Clone::clone(&self.ingress),
+        }
+    }
+}
+
+impl std::fmt::Debug for IngressLoadBalancerStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("IngressLoadBalancerStatus")
+            .field("ingress", &self.ingress)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(IngressLoadBalancerStatus { 1 => ingress });
 
 /// IngressPortStatus represents the error condition of a service port
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::IngressPortStatus, nested)]
 pub struct IngressPortStatus {
     /// Port is the port number of the ingress port.
@@ -613,12 +1081,32 @@ pub struct IngressPortStatus {
     pub error: Option<String>,
 }
 
+impl Clone for IngressPortStatus {
+    fn clone(&self) -> Self {
+        IngressPortStatus {
+            port: Clone::clone(&self.port),
+            protocol: Clone::clone(&self.protocol),
+            error: Clone::clone(&self.error),
+        }
+    }
+}
+
+impl std::fmt::Debug for IngressPortStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("IngressPortStatus")
+            .field("port", &self.port)
+            .field("protocol", &self.protocol)
+            .field("error", &self.error)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(IngressPortStatus { 1 => port, 2 => protocol, 3 => error });
 
 /// IngressRule represents the rules mapping the paths under a specified host to
 /// the related backend services. Incoming requests are first evaluated for a host
 /// match, then routed to the backend associated with the matching IngressRuleValue.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::IngressRule, nested)]
 pub struct IngressRule {
     /// Host is the fully qualified domain name of a network host, as defined by RFC 3986.
@@ -653,6 +1141,24 @@ pub struct IngressRule {
     /// A backend defines the referenced service endpoint to which the traffic
     /// will be forwarded to.
     pub http: Option<HTTPIngressRuleValue>,
+}
+
+impl Clone for IngressRule {
+    fn clone(&self) -> Self {
+        IngressRule {
+            host: Clone::clone(&self.host),
+            http: Clone::clone(&self.http),
+        }
+    }
+}
+
+impl std::fmt::Debug for IngressRule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("IngressRule")
+            .field("host", &self.host)
+            .field("http", &self.http)
+            .finish()
+    }
 }
 
 impl apimachinery::proto::Message for IngressRule {
@@ -692,7 +1198,7 @@ impl apimachinery::proto::Message for IngressRule {
 /// rule is satisfied, the request is routed to the specified backend. Currently
 /// mixing different types of rules in a single Ingress is disallowed, so exactly
 /// one of the following must be set.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct IngressRuleValue {
     /// http is a list of http selectors pointing to backends.
     /// A path is matched against the path of an incoming request. Currently it can
@@ -703,10 +1209,26 @@ pub struct IngressRuleValue {
     pub http: Option<HTTPIngressRuleValue>,
 }
 
+impl Clone for IngressRuleValue {
+    fn clone(&self) -> Self {
+        IngressRuleValue {
+            http: Clone::clone(&self.http),
+        }
+    }
+}
+
+impl std::fmt::Debug for IngressRuleValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("IngressRuleValue")
+            .field("http", &self.http)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(IngressRuleValue { 1 => http });
 
 /// IngressSpec describes the Ingress the user wishes to exist.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::IngressSpec, nested)]
 pub struct IngressSpec {
     /// IngressClassName is the name of the IngressClass cluster resource. The
@@ -740,20 +1262,58 @@ pub struct IngressSpec {
     pub rules: Vec<IngressRule>,
 }
 
+impl Clone for IngressSpec {
+    fn clone(&self) -> Self {
+        IngressSpec {
+            ingress_class_name: Clone::clone(&self.ingress_class_name),
+            backend: Clone::clone(&self.backend),
+            tls: Clone::clone(&self.tls),
+            rules: Clone::clone(&self.rules),
+        }
+    }
+}
+
+impl std::fmt::Debug for IngressSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("IngressSpec")
+            .field("ingress_class_name", &self.ingress_class_name)
+            .field("backend", &self.backend)
+            .field("tls", &self.tls)
+            .field("rules", &self.rules)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(IngressSpec { 1 => backend, 2 => tls, 3 => rules, 4 => ingress_class_name as "ingressClassName" });
 
 /// IngressStatus describe the current state of the Ingress.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::IngressStatus, nested)]
 pub struct IngressStatus {
     /// LoadBalancer contains the current status of the load-balancer.
     pub load_balancer: IngressLoadBalancerStatus,
 }
 
+impl Clone for IngressStatus {
+    fn clone(&self) -> Self {
+        IngressStatus {
+            load_balancer: Clone::clone(&self.load_balancer),
+        }
+    }
+}
+
+impl std::fmt::Debug for IngressStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("IngressStatus")
+            .field("load_balancer", &self.load_balancer)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(IngressStatus { 1 => load_balancer as "loadBalancer" });
 
 /// IngressTLS describes the transport layer security associated with an Ingress.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::IngressTLS, nested)]
 pub struct IngressTLS {
     /// Hosts are a list of hosts included in the TLS certificate. The values in
@@ -773,11 +1333,29 @@ pub struct IngressTLS {
     pub secret_name: String,
 }
 
+impl Clone for IngressTLS {
+    fn clone(&self) -> Self {
+        IngressTLS {
+            hosts: Clone::clone(&self.hosts),
+            secret_name: Clone::clone(&self.secret_name),
+        }
+    }
+}
+
+impl std::fmt::Debug for IngressTLS {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("IngressTLS")
+            .field("hosts", &self.hosts)
+            .field("secret_name", &self.secret_name)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(IngressTLS { 1 => hosts, 2 => secret_name as "secretName" });
 
 /// DEPRECATED 1.9 - This group version of NetworkPolicy is deprecated by networking/v1/NetworkPolicy.
 /// NetworkPolicy describes what network traffic is allowed for a set of Pods
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "extensions", version = "v1beta1", kind = "NetworkPolicy", plural = "networkpolicies", namespaced, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::NetworkPolicy)]
@@ -793,13 +1371,33 @@ pub struct NetworkPolicy {
     pub spec: NetworkPolicySpec,
 }
 
+impl Clone for NetworkPolicy {
+    fn clone(&self) -> Self {
+        NetworkPolicy {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+        }
+    }
+}
+
+impl std::fmt::Debug for NetworkPolicy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NetworkPolicy")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(NetworkPolicy { 1 => metadata, 2 => spec });
 
 /// DEPRECATED 1.9 - This group version of NetworkPolicyEgressRule is deprecated by networking/v1/NetworkPolicyEgressRule.
 /// NetworkPolicyEgressRule describes a particular set of traffic that is allowed out of pods
 /// matched by a NetworkPolicySpec's podSelector. The traffic must match both ports and to.
 /// This type is beta-level in 1.8
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::NetworkPolicyEgressRule, nested)]
 pub struct NetworkPolicyEgressRule {
     /// List of destination ports for outgoing traffic.
@@ -818,11 +1416,29 @@ pub struct NetworkPolicyEgressRule {
     pub to: Vec<NetworkPolicyPeer>,
 }
 
+impl Clone for NetworkPolicyEgressRule {
+    fn clone(&self) -> Self {
+        NetworkPolicyEgressRule {
+            ports: Clone::clone(&self.ports),
+            to: Clone::clone(&self.to),
+        }
+    }
+}
+
+impl std::fmt::Debug for NetworkPolicyEgressRule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NetworkPolicyEgressRule")
+            .field("ports", &self.ports)
+            .field("to", &self.to)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(NetworkPolicyEgressRule { 1 => ports, 2 => to });
 
 /// DEPRECATED 1.9 - This group version of NetworkPolicyIngressRule is deprecated by networking/v1/NetworkPolicyIngressRule.
 /// This NetworkPolicyIngressRule matches traffic if and only if the traffic matches both ports AND from.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::NetworkPolicyIngressRule, nested)]
 pub struct NetworkPolicyIngressRule {
     /// List of ports which should be made accessible on the pods selected for this rule.
@@ -841,11 +1457,29 @@ pub struct NetworkPolicyIngressRule {
     pub from: Vec<NetworkPolicyPeer>,
 }
 
+impl Clone for NetworkPolicyIngressRule {
+    fn clone(&self) -> Self {
+        NetworkPolicyIngressRule {
+            ports: Clone::clone(&self.ports),
+            from: Clone::clone(&self.from),
+        }
+    }
+}
+
+impl std::fmt::Debug for NetworkPolicyIngressRule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NetworkPolicyIngressRule")
+            .field("ports", &self.ports)
+            .field("from", &self.from)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(NetworkPolicyIngressRule { 1 => ports, 2 => from });
 
 /// DEPRECATED 1.9 - This group version of NetworkPolicyList is deprecated by networking/v1/NetworkPolicyList.
 /// Network Policy List is a list of NetworkPolicy objects.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "extensions",
     version = "v1beta1",
@@ -868,10 +1502,30 @@ pub struct NetworkPolicyList {
     pub items: Option<Vec<NetworkPolicy>>,
 }
 
+impl Clone for NetworkPolicyList {
+    fn clone(&self) -> Self {
+        NetworkPolicyList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for NetworkPolicyList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NetworkPolicyList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(NetworkPolicyList { 1 => metadata, 2 => items });
 
 /// DEPRECATED 1.9 - This group version of NetworkPolicyPeer is deprecated by networking/v1/NetworkPolicyPeer.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::NetworkPolicyPeer, nested)]
 pub struct NetworkPolicyPeer {
     /// This is a label selector which selects Pods. This field follows standard label
@@ -895,10 +1549,30 @@ pub struct NetworkPolicyPeer {
     pub ip_block: Option<IPBlock>,
 }
 
+impl Clone for NetworkPolicyPeer {
+    fn clone(&self) -> Self {
+        NetworkPolicyPeer {
+            pod_selector: Clone::clone(&self.pod_selector),
+            namespace_selector: Clone::clone(&self.namespace_selector),
+            ip_block: Clone::clone(&self.ip_block),
+        }
+    }
+}
+
+impl std::fmt::Debug for NetworkPolicyPeer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NetworkPolicyPeer")
+            .field("pod_selector", &self.pod_selector)
+            .field("namespace_selector", &self.namespace_selector)
+            .field("ip_block", &self.ip_block)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(NetworkPolicyPeer { 1 => pod_selector as "podSelector", 2 => namespace_selector as "namespaceSelector", 3 => ip_block as "ipBlock" });
 
 /// DEPRECATED 1.9 - This group version of NetworkPolicyPort is deprecated by networking/v1/NetworkPolicyPort.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::NetworkPolicyPort, nested)]
 pub struct NetworkPolicyPort {
     /// Optional.  The protocol (TCP, UDP, or SCTP) which traffic must match.
@@ -919,10 +1593,30 @@ pub struct NetworkPolicyPort {
     pub end_port: Option<i32>,
 }
 
+impl Clone for NetworkPolicyPort {
+    fn clone(&self) -> Self {
+        NetworkPolicyPort {
+            protocol: Clone::clone(&self.protocol),
+            port: Clone::clone(&self.port),
+            end_port: Clone::clone(&self.end_port),
+        }
+    }
+}
+
+impl std::fmt::Debug for NetworkPolicyPort {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NetworkPolicyPort")
+            .field("protocol", &self.protocol)
+            .field("port", &self.port)
+            .field("end_port", &self.end_port)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(NetworkPolicyPort { 1 => protocol, 2 => port, 3 => end_port as "endPort" });
 
 /// DEPRECATED 1.9 - This group version of NetworkPolicySpec is deprecated by networking/v1/NetworkPolicySpec.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::NetworkPolicySpec, nested)]
 pub struct NetworkPolicySpec {
     /// Selects the pods to which this NetworkPolicy object applies.  The array of ingress rules
@@ -965,12 +1659,34 @@ pub struct NetworkPolicySpec {
     pub policy_types: Vec<String>,
 }
 
+impl Clone for NetworkPolicySpec {
+    fn clone(&self) -> Self {
+        NetworkPolicySpec {
+            pod_selector: Clone::clone(&self.pod_selector),
+            ingress: Clone::clone(&self.ingress),
+            egress: Clone::clone(&self.egress),
+            policy_types: Clone::clone(&self.policy_types),
+        }
+    }
+}
+
+impl std::fmt::Debug for NetworkPolicySpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NetworkPolicySpec")
+            .field("pod_selector", &self.pod_selector)
+            .field("ingress", &self.ingress)
+            .field("egress", &self.egress)
+            .field("policy_types", &self.policy_types)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(NetworkPolicySpec { 1 => pod_selector as "podSelector", 2 => ingress, 3 => egress, 4 => policy_types as "policyTypes" });
 
 /// DEPRECATED - This group version of ReplicaSet is deprecated by apps/v1beta2/ReplicaSet. See the release notes for
 /// more information.
 /// ReplicaSet ensures that a specified number of pod replicas are running at any given time.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "extensions", version = "v1beta1", kind = "ReplicaSet", plural = "replicasets", namespaced, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::ReplicaSet)]
@@ -994,10 +1710,32 @@ pub struct ReplicaSet {
     pub status: ReplicaSetStatus,
 }
 
+impl Clone for ReplicaSet {
+    fn clone(&self) -> Self {
+        ReplicaSet {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+            status: Clone::clone(&self.status),
+        }
+    }
+}
+
+impl std::fmt::Debug for ReplicaSet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ReplicaSet")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ReplicaSet { 1 => metadata, 2 => spec, 3 => status });
 
 /// ReplicaSetCondition describes the state of a replica set at a certain point.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::ReplicaSetCondition, nested)]
 pub struct ReplicaSetCondition {
     /// Type of replica set condition.
@@ -1019,10 +1757,34 @@ pub struct ReplicaSetCondition {
     pub message: String,
 }
 
+impl Clone for ReplicaSetCondition {
+    fn clone(&self) -> Self {
+        ReplicaSetCondition {
+            r#type: Clone::clone(&self.r#type),
+            status: Clone::clone(&self.status),
+            last_transition_time: Clone::clone(&self.last_transition_time),
+            reason: Clone::clone(&self.reason),
+            message: Clone::clone(&self.message),
+        }
+    }
+}
+
+impl std::fmt::Debug for ReplicaSetCondition {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ReplicaSetCondition")
+            .field("type", &self.r#type)
+            .field("status", &self.status)
+            .field("last_transition_time", &self.last_transition_time)
+            .field("reason", &self.reason)
+            .field("message", &self.message)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ReplicaSetCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
 
 /// ReplicaSetList is a collection of ReplicaSets.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "extensions",
     version = "v1beta1",
@@ -1046,10 +1808,30 @@ pub struct ReplicaSetList {
     pub items: Option<Vec<ReplicaSet>>,
 }
 
+impl Clone for ReplicaSetList {
+    fn clone(&self) -> Self {
+        ReplicaSetList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for ReplicaSetList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ReplicaSetList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ReplicaSetList { 1 => metadata, 2 => items });
 
 /// ReplicaSetSpec is the specification of a ReplicaSet.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::ReplicaSetSpec, nested)]
 pub struct ReplicaSetSpec {
     /// Replicas is the number of desired pods.
@@ -1077,10 +1859,32 @@ pub struct ReplicaSetSpec {
     pub template: crate::core::v1::PodTemplateSpec,
 }
 
+impl Clone for ReplicaSetSpec {
+    fn clone(&self) -> Self {
+        ReplicaSetSpec {
+            replicas: Clone::clone(&self.replicas),
+            min_ready_seconds: Clone::clone(&self.min_ready_seconds),
+            selector: Clone::clone(&self.selector),
+            template: Clone::clone(&self.template),
+        }
+    }
+}
+
+impl std::fmt::Debug for ReplicaSetSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ReplicaSetSpec")
+            .field("replicas", &self.replicas)
+            .field("min_ready_seconds", &self.min_ready_seconds)
+            .field("selector", &self.selector)
+            .field("template", &self.template)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ReplicaSetSpec { 1 => replicas, 2 => selector, 3 => template, 4 => min_ready_seconds as "minReadySeconds" });
 
 /// ReplicaSetStatus represents the current status of a ReplicaSet.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::ReplicaSetStatus, nested)]
 pub struct ReplicaSetStatus {
     /// Replicas is the most recently observed number of non-terminating pods.
@@ -1114,10 +1918,38 @@ pub struct ReplicaSetStatus {
     pub conditions: Vec<ReplicaSetCondition>,
 }
 
+impl Clone for ReplicaSetStatus {
+    fn clone(&self) -> Self {
+        ReplicaSetStatus {
+            replicas: Clone::clone(&self.replicas),
+            fully_labeled_replicas: Clone::clone(&self.fully_labeled_replicas),
+            ready_replicas: Clone::clone(&self.ready_replicas),
+            available_replicas: Clone::clone(&self.available_replicas),
+            terminating_replicas: Clone::clone(&self.terminating_replicas),
+            observed_generation: Clone::clone(&self.observed_generation),
+            conditions: Clone::clone(&self.conditions),
+        }
+    }
+}
+
+impl std::fmt::Debug for ReplicaSetStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ReplicaSetStatus")
+            .field("replicas", &self.replicas)
+            .field("fully_labeled_replicas", &self.fully_labeled_replicas)
+            .field("ready_replicas", &self.ready_replicas)
+            .field("available_replicas", &self.available_replicas)
+            .field("terminating_replicas", &self.terminating_replicas)
+            .field("observed_generation", &self.observed_generation)
+            .field("conditions", &self.conditions)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ReplicaSetStatus { 1 => replicas, 2 => fully_labeled_replicas as "fullyLabeledReplicas", 3 => observed_generation as "observedGeneration", 4 => ready_replicas as "readyReplicas", 5 => available_replicas as "availableReplicas", 6 => conditions, 7 => terminating_replicas as "terminatingReplicas" });
 
 /// DEPRECATED.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1beta1::RollbackConfig, nested)]
 pub struct RollbackConfig {
     /// The revision to rollback to. If set to 0, rollback to the last revision.
@@ -1126,10 +1958,26 @@ pub struct RollbackConfig {
     pub revision: i64,
 }
 
+impl Clone for RollbackConfig {
+    fn clone(&self) -> Self {
+        RollbackConfig {
+            revision: Clone::clone(&self.revision),
+        }
+    }
+}
+
+impl std::fmt::Debug for RollbackConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RollbackConfig")
+            .field("revision", &self.revision)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(RollbackConfig { 1 => revision });
 
 /// Spec to control the desired behavior of daemon set rolling update.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::RollingUpdateDaemonSet, nested)]
 pub struct RollingUpdateDaemonSet {
     /// The maximum number of DaemonSet pods that can be unavailable during the
@@ -1171,10 +2019,28 @@ pub struct RollingUpdateDaemonSet {
     pub max_surge: Option<crate::value::IntOrString>,
 }
 
+impl Clone for RollingUpdateDaemonSet {
+    fn clone(&self) -> Self {
+        RollingUpdateDaemonSet {
+            max_unavailable: Clone::clone(&self.max_unavailable),
+            max_surge: Clone::clone(&self.max_surge),
+        }
+    }
+}
+
+impl std::fmt::Debug for RollingUpdateDaemonSet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RollingUpdateDaemonSet")
+            .field("max_unavailable", &self.max_unavailable)
+            .field("max_surge", &self.max_surge)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(RollingUpdateDaemonSet { 1 => max_unavailable as "maxUnavailable", 2 => max_surge as "maxSurge" });
 
 /// Spec to control the desired behavior of rolling update.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1::RollingUpdateDeployment, nested)]
 pub struct RollingUpdateDeployment {
     /// The maximum number of pods that can be unavailable during the update.
@@ -1204,10 +2070,28 @@ pub struct RollingUpdateDeployment {
     pub max_surge: Option<crate::value::IntOrString>,
 }
 
+impl Clone for RollingUpdateDeployment {
+    fn clone(&self) -> Self {
+        RollingUpdateDeployment {
+            max_unavailable: Clone::clone(&self.max_unavailable),
+            max_surge: Clone::clone(&self.max_surge),
+        }
+    }
+}
+
+impl std::fmt::Debug for RollingUpdateDeployment {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RollingUpdateDeployment")
+            .field("max_unavailable", &self.max_unavailable)
+            .field("max_surge", &self.max_surge)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(RollingUpdateDeployment { 1 => max_unavailable as "maxUnavailable", 2 => max_surge as "maxSurge" });
 
 /// represents a scaling request for a resource.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "extensions",
     version = "v1beta1",
@@ -1231,10 +2115,32 @@ pub struct Scale {
     pub status: ScaleStatus,
 }
 
+impl Clone for Scale {
+    fn clone(&self) -> Self {
+        Scale {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+            status: Clone::clone(&self.status),
+        }
+    }
+}
+
+impl std::fmt::Debug for Scale {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Scale")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(Scale { 1 => metadata, 2 => spec, 3 => status });
 
 /// describes the attributes of a scale subresource
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1beta2::ScaleSpec, nested)]
 pub struct ScaleSpec {
     /// desired number of instances for the scaled object.
@@ -1243,10 +2149,26 @@ pub struct ScaleSpec {
     pub replicas: i32,
 }
 
+impl Clone for ScaleSpec {
+    fn clone(&self) -> Self {
+        ScaleSpec {
+            replicas: Clone::clone(&self.replicas),
+        }
+    }
+}
+
+impl std::fmt::Debug for ScaleSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ScaleSpec")
+            .field("replicas", &self.replicas)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ScaleSpec { 1 => replicas });
 
 /// represents the current status of a scale subresource.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::apps::v1beta2::ScaleStatus, nested)]
 pub struct ScaleStatus {
     /// actual number of observed instances of the scaled object.
@@ -1265,6 +2187,26 @@ pub struct ScaleStatus {
     #[api(skip_serializing_if = "String::is_empty")]
     #[conversion(same_type)]
     pub target_selector: String,
+}
+
+impl Clone for ScaleStatus {
+    fn clone(&self) -> Self {
+        ScaleStatus {
+            replicas: Clone::clone(&self.replicas),
+            selector: Clone::clone(&self.selector),
+            target_selector: Clone::clone(&self.target_selector),
+        }
+    }
+}
+
+impl std::fmt::Debug for ScaleStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ScaleStatus")
+            .field("replicas", &self.replicas)
+            .field("selector", &self.selector)
+            .field("target_selector", &self.target_selector)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(ScaleStatus { 1 => replicas, 2 => selector, 3 => target_selector as "targetSelector" });

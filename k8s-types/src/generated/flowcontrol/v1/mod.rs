@@ -6,7 +6,7 @@
 /// of the handling of exempt requests.
 /// In the mandatory exempt configuration object the values in the fields
 /// here can be modified by authorized users, unlike the rest of the \`spec\`.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ExemptPriorityLevelConfiguration {
     /// \`nominalConcurrencyShares\` (NCS) contributes to the computation of the
     /// NominalConcurrencyLimit (NominalCL) of this level.
@@ -33,10 +33,31 @@ pub struct ExemptPriorityLevelConfiguration {
     pub lendable_percent: Option<i32>,
 }
 
+impl Clone for ExemptPriorityLevelConfiguration {
+    fn clone(&self) -> Self {
+        ExemptPriorityLevelConfiguration {
+            nominal_concurrency_shares: Clone::clone(&self.nominal_concurrency_shares),
+            lendable_percent: Clone::clone(&self.lendable_percent),
+        }
+    }
+}
+
+impl std::fmt::Debug for ExemptPriorityLevelConfiguration {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ExemptPriorityLevelConfiguration")
+            .field(
+                "nominal_concurrency_shares",
+                &self.nominal_concurrency_shares,
+            )
+            .field("lendable_percent", &self.lendable_percent)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ExemptPriorityLevelConfiguration { 1 => nominal_concurrency_shares as "nominalConcurrencyShares", 2 => lendable_percent as "lendablePercent" });
 
 /// FlowDistinguisherMethod specifies the method of a flow distinguisher.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct FlowDistinguisherMethod {
     /// \`type\` is the type of flow distinguisher method
     /// The supported types are "ByUser" and "ByNamespace".
@@ -44,11 +65,27 @@ pub struct FlowDistinguisherMethod {
     pub r#type: String,
 }
 
+impl Clone for FlowDistinguisherMethod {
+    fn clone(&self) -> Self {
+        FlowDistinguisherMethod {
+            r#type: Clone::clone(&self.r#type),
+        }
+    }
+}
+
+impl std::fmt::Debug for FlowDistinguisherMethod {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FlowDistinguisherMethod")
+            .field("type", &self.r#type)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(FlowDistinguisherMethod { 1 => r#type as "type" });
 
 /// FlowSchema defines the schema of a group of flows. Note that a flow is made up of a set of inbound API requests with
 /// similar attributes and is identified by a pair of strings: the name of the FlowSchema and a "flow distinguisher".
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "flowcontrol.apiserver.k8s.io", version = "v1", kind = "FlowSchema", plural = "flowschemas", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct FlowSchema {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -64,10 +101,32 @@ pub struct FlowSchema {
     pub status: FlowSchemaStatus,
 }
 
+impl Clone for FlowSchema {
+    fn clone(&self) -> Self {
+        FlowSchema {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+            status: Clone::clone(&self.status),
+        }
+    }
+}
+
+impl std::fmt::Debug for FlowSchema {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FlowSchema")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(FlowSchema { 1 => metadata, 2 => spec, 3 => status });
 
 /// FlowSchemaCondition describes conditions for a FlowSchema.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct FlowSchemaCondition {
     /// \`type\` is the type of the condition.
     /// Required.
@@ -88,10 +147,34 @@ pub struct FlowSchemaCondition {
     pub message: String,
 }
 
+impl Clone for FlowSchemaCondition {
+    fn clone(&self) -> Self {
+        FlowSchemaCondition {
+            r#type: Clone::clone(&self.r#type),
+            status: Clone::clone(&self.status),
+            last_transition_time: Clone::clone(&self.last_transition_time),
+            reason: Clone::clone(&self.reason),
+            message: Clone::clone(&self.message),
+        }
+    }
+}
+
+impl std::fmt::Debug for FlowSchemaCondition {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FlowSchemaCondition")
+            .field("type", &self.r#type)
+            .field("status", &self.status)
+            .field("last_transition_time", &self.last_transition_time)
+            .field("reason", &self.reason)
+            .field("message", &self.message)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(FlowSchemaCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
 
 /// FlowSchemaList is a list of FlowSchema objects.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "flowcontrol.apiserver.k8s.io", version = "v1", kind = "FlowSchemaList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct FlowSchemaList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -104,10 +187,30 @@ pub struct FlowSchemaList {
     pub items: Option<Vec<FlowSchema>>,
 }
 
+impl Clone for FlowSchemaList {
+    fn clone(&self) -> Self {
+        FlowSchemaList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for FlowSchemaList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FlowSchemaList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(FlowSchemaList { 1 => metadata, 2 => items });
 
 /// FlowSchemaSpec describes how the FlowSchema's specification looks like.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct FlowSchemaSpec {
     /// \`priorityLevelConfiguration\` should reference a PriorityLevelConfiguration in the cluster. If the reference cannot
     /// be resolved, the FlowSchema will be ignored and marked as invalid in its status.
@@ -128,20 +231,61 @@ pub struct FlowSchemaSpec {
     pub rules: Vec<PolicyRulesWithSubjects>,
 }
 
+impl Clone for FlowSchemaSpec {
+    fn clone(&self) -> Self {
+        FlowSchemaSpec {
+            priority_level_configuration: Clone::clone(&self.priority_level_configuration),
+            matching_precedence: Clone::clone(&self.matching_precedence),
+            distinguisher_method: Clone::clone(&self.distinguisher_method),
+            rules: Clone::clone(&self.rules),
+        }
+    }
+}
+
+impl std::fmt::Debug for FlowSchemaSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FlowSchemaSpec")
+            .field(
+                "priority_level_configuration",
+                &self.priority_level_configuration,
+            )
+            .field("matching_precedence", &self.matching_precedence)
+            .field("distinguisher_method", &self.distinguisher_method)
+            .field("rules", &self.rules)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(FlowSchemaSpec { 1 => priority_level_configuration as "priorityLevelConfiguration", 2 => matching_precedence as "matchingPrecedence", 3 => distinguisher_method as "distinguisherMethod", 4 => rules });
 
 /// FlowSchemaStatus represents the current state of a FlowSchema.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct FlowSchemaStatus {
     /// \`conditions\` is a list of the current states of FlowSchema.
     #[api(skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<FlowSchemaCondition>,
 }
 
+impl Clone for FlowSchemaStatus {
+    fn clone(&self) -> Self {
+        FlowSchemaStatus {
+            conditions: Clone::clone(&self.conditions),
+        }
+    }
+}
+
+impl std::fmt::Debug for FlowSchemaStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FlowSchemaStatus")
+            .field("conditions", &self.conditions)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(FlowSchemaStatus { 1 => conditions });
 
 /// GroupSubject holds detailed information for group-kind subject.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct GroupSubject {
     /// name is the user group that matches, or "\*" to match all user groups.
     /// See <https://github.com/kubernetes/apiserver/blob/master/pkg/authentication/user/user.go> for some
@@ -150,10 +294,26 @@ pub struct GroupSubject {
     pub name: String,
 }
 
+impl Clone for GroupSubject {
+    fn clone(&self) -> Self {
+        GroupSubject {
+            name: Clone::clone(&self.name),
+        }
+    }
+}
+
+impl std::fmt::Debug for GroupSubject {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GroupSubject")
+            .field("name", &self.name)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(GroupSubject { 1 => name });
 
 /// LimitResponse defines how to handle requests that can not be executed right now.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct LimitResponse {
     /// \`type\` is "Queue" or "Reject".
     /// "Queue" means that requests that can not be executed upon arrival
@@ -168,13 +328,31 @@ pub struct LimitResponse {
     pub queuing: Option<QueuingConfiguration>,
 }
 
+impl Clone for LimitResponse {
+    fn clone(&self) -> Self {
+        LimitResponse {
+            r#type: Clone::clone(&self.r#type),
+            queuing: Clone::clone(&self.queuing),
+        }
+    }
+}
+
+impl std::fmt::Debug for LimitResponse {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LimitResponse")
+            .field("type", &self.r#type)
+            .field("queuing", &self.queuing)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(LimitResponse { 1 => r#type as "type", 2 => queuing });
 
 /// LimitedPriorityLevelConfiguration specifies how to handle requests that are subject to limits.
 /// It addresses two issues:
 /// - How are requests for this priority level limited?
 /// - What should be done with requests that exceed the limit?
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct LimitedPriorityLevelConfiguration {
     /// \`nominalConcurrencyShares\` (NCS) contributes to the computation of the
     /// NominalConcurrencyLimit (NominalCL) of this level.
@@ -225,12 +403,37 @@ pub struct LimitedPriorityLevelConfiguration {
     pub borrowing_limit_percent: Option<i32>,
 }
 
+impl Clone for LimitedPriorityLevelConfiguration {
+    fn clone(&self) -> Self {
+        LimitedPriorityLevelConfiguration {
+            nominal_concurrency_shares: Clone::clone(&self.nominal_concurrency_shares),
+            limit_response: Clone::clone(&self.limit_response),
+            lendable_percent: Clone::clone(&self.lendable_percent),
+            borrowing_limit_percent: Clone::clone(&self.borrowing_limit_percent),
+        }
+    }
+}
+
+impl std::fmt::Debug for LimitedPriorityLevelConfiguration {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LimitedPriorityLevelConfiguration")
+            .field(
+                "nominal_concurrency_shares",
+                &self.nominal_concurrency_shares,
+            )
+            .field("limit_response", &self.limit_response)
+            .field("lendable_percent", &self.lendable_percent)
+            .field("borrowing_limit_percent", &self.borrowing_limit_percent)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(LimitedPriorityLevelConfiguration { 1 => nominal_concurrency_shares as "nominalConcurrencyShares", 2 => limit_response as "limitResponse", 3 => lendable_percent as "lendablePercent", 4 => borrowing_limit_percent as "borrowingLimitPercent" });
 
 /// NonResourcePolicyRule is a predicate that matches non-resource requests according to their verb and the
 /// target non-resource URL. A NonResourcePolicyRule matches a request if and only if both (a) at least one member
 /// of verbs matches the request and (b) at least one member of nonResourceURLs matches the request.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct NonResourcePolicyRule {
     /// \`verbs\` is a list of matching verbs and may not be empty.
     /// "\*" matches all verbs. If it is present, it must be the only entry.
@@ -250,13 +453,31 @@ pub struct NonResourcePolicyRule {
     pub non_resource_urls: Option<Vec<String>>,
 }
 
+impl Clone for NonResourcePolicyRule {
+    fn clone(&self) -> Self {
+        NonResourcePolicyRule {
+            verbs: Clone::clone(&self.verbs),
+            non_resource_urls: Clone::clone(&self.non_resource_urls),
+        }
+    }
+}
+
+impl std::fmt::Debug for NonResourcePolicyRule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NonResourcePolicyRule")
+            .field("verbs", &self.verbs)
+            .field("non_resource_urls", &self.non_resource_urls)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(NonResourcePolicyRule { 1 => verbs, 6 => non_resource_urls as "nonResourceURLs" });
 
 /// PolicyRulesWithSubjects prescribes a test that applies to a request to an apiserver. The test considers the subject
 /// making the request, the verb being requested, and the resource to be acted upon. This PolicyRulesWithSubjects matches
 /// a request if and only if both (a) at least one member of subjects matches the request and (b) at least one member
 /// of resourceRules or nonResourceRules matches the request.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PolicyRulesWithSubjects {
     /// subjects is the list of normal user, serviceaccount, or group that this rule cares about.
     /// There must be at least one member in this slice.
@@ -275,10 +496,30 @@ pub struct PolicyRulesWithSubjects {
     pub non_resource_rules: Vec<NonResourcePolicyRule>,
 }
 
+impl Clone for PolicyRulesWithSubjects {
+    fn clone(&self) -> Self {
+        PolicyRulesWithSubjects {
+            subjects: Clone::clone(&self.subjects),
+            resource_rules: Clone::clone(&self.resource_rules),
+            non_resource_rules: Clone::clone(&self.non_resource_rules),
+        }
+    }
+}
+
+impl std::fmt::Debug for PolicyRulesWithSubjects {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PolicyRulesWithSubjects")
+            .field("subjects", &self.subjects)
+            .field("resource_rules", &self.resource_rules)
+            .field("non_resource_rules", &self.non_resource_rules)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(PolicyRulesWithSubjects { 1 => subjects, 2 => resource_rules as "resourceRules", 3 => non_resource_rules as "nonResourceRules" });
 
 /// PriorityLevelConfiguration represents the configuration of a priority level.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "flowcontrol.apiserver.k8s.io", version = "v1", kind = "PriorityLevelConfiguration", plural = "prioritylevelconfigurations", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct PriorityLevelConfiguration {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -294,10 +535,32 @@ pub struct PriorityLevelConfiguration {
     pub status: PriorityLevelConfigurationStatus,
 }
 
+impl Clone for PriorityLevelConfiguration {
+    fn clone(&self) -> Self {
+        PriorityLevelConfiguration {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+            status: Clone::clone(&self.status),
+        }
+    }
+}
+
+impl std::fmt::Debug for PriorityLevelConfiguration {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PriorityLevelConfiguration")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(PriorityLevelConfiguration { 1 => metadata, 2 => spec, 3 => status });
 
 /// PriorityLevelConfigurationCondition defines the condition of priority level.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PriorityLevelConfigurationCondition {
     /// \`type\` is the type of the condition.
     /// Required.
@@ -318,10 +581,34 @@ pub struct PriorityLevelConfigurationCondition {
     pub message: String,
 }
 
+impl Clone for PriorityLevelConfigurationCondition {
+    fn clone(&self) -> Self {
+        PriorityLevelConfigurationCondition {
+            r#type: Clone::clone(&self.r#type),
+            status: Clone::clone(&self.status),
+            last_transition_time: Clone::clone(&self.last_transition_time),
+            reason: Clone::clone(&self.reason),
+            message: Clone::clone(&self.message),
+        }
+    }
+}
+
+impl std::fmt::Debug for PriorityLevelConfigurationCondition {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PriorityLevelConfigurationCondition")
+            .field("type", &self.r#type)
+            .field("status", &self.status)
+            .field("last_transition_time", &self.last_transition_time)
+            .field("reason", &self.reason)
+            .field("message", &self.message)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(PriorityLevelConfigurationCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
 
 /// PriorityLevelConfigurationList is a list of PriorityLevelConfiguration objects.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "flowcontrol.apiserver.k8s.io", version = "v1", kind = "PriorityLevelConfigurationList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct PriorityLevelConfigurationList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -334,20 +621,56 @@ pub struct PriorityLevelConfigurationList {
     pub items: Option<Vec<PriorityLevelConfiguration>>,
 }
 
+impl Clone for PriorityLevelConfigurationList {
+    fn clone(&self) -> Self {
+        PriorityLevelConfigurationList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for PriorityLevelConfigurationList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PriorityLevelConfigurationList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(PriorityLevelConfigurationList { 1 => metadata, 2 => items });
 
 /// PriorityLevelConfigurationReference contains information that points to the "request-priority" being used.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PriorityLevelConfigurationReference {
     /// \`name\` is the name of the priority level configuration being referenced
     /// Required.
     pub name: String,
 }
 
+impl Clone for PriorityLevelConfigurationReference {
+    fn clone(&self) -> Self {
+        PriorityLevelConfigurationReference {
+            name: Clone::clone(&self.name),
+        }
+    }
+}
+
+impl std::fmt::Debug for PriorityLevelConfigurationReference {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PriorityLevelConfigurationReference")
+            .field("name", &self.name)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(PriorityLevelConfigurationReference { 1 => name });
 
 /// PriorityLevelConfigurationSpec specifies the configuration of a priority level.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PriorityLevelConfigurationSpec {
     /// \`type\` indicates whether this priority level is subject to
     /// limitation on request execution.  A value of \`"Exempt"\` means
@@ -370,20 +693,56 @@ pub struct PriorityLevelConfigurationSpec {
     pub exempt: Option<ExemptPriorityLevelConfiguration>,
 }
 
+impl Clone for PriorityLevelConfigurationSpec {
+    fn clone(&self) -> Self {
+        PriorityLevelConfigurationSpec {
+            r#type: Clone::clone(&self.r#type),
+            limited: Clone::clone(&self.limited),
+            exempt: Clone::clone(&self.exempt),
+        }
+    }
+}
+
+impl std::fmt::Debug for PriorityLevelConfigurationSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PriorityLevelConfigurationSpec")
+            .field("type", &self.r#type)
+            .field("limited", &self.limited)
+            .field("exempt", &self.exempt)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(PriorityLevelConfigurationSpec { 1 => r#type as "type", 2 => limited, 3 => exempt });
 
 /// PriorityLevelConfigurationStatus represents the current state of a "request-priority".
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PriorityLevelConfigurationStatus {
     /// \`conditions\` is the current state of "request-priority".
     #[api(skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<PriorityLevelConfigurationCondition>,
 }
 
+impl Clone for PriorityLevelConfigurationStatus {
+    fn clone(&self) -> Self {
+        PriorityLevelConfigurationStatus {
+            conditions: Clone::clone(&self.conditions),
+        }
+    }
+}
+
+impl std::fmt::Debug for PriorityLevelConfigurationStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PriorityLevelConfigurationStatus")
+            .field("conditions", &self.conditions)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(PriorityLevelConfigurationStatus { 1 => conditions });
 
 /// QueuingConfiguration holds the configuration parameters for queuing
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct QueuingConfiguration {
     /// \`queues\` is the number of queues for this priority level. The
     /// queues exist independently at each apiserver. The value must be
@@ -411,6 +770,26 @@ pub struct QueuingConfiguration {
     pub queue_length_limit: i32,
 }
 
+impl Clone for QueuingConfiguration {
+    fn clone(&self) -> Self {
+        QueuingConfiguration {
+            queues: Clone::clone(&self.queues),
+            hand_size: Clone::clone(&self.hand_size),
+            queue_length_limit: Clone::clone(&self.queue_length_limit),
+        }
+    }
+}
+
+impl std::fmt::Debug for QueuingConfiguration {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("QueuingConfiguration")
+            .field("queues", &self.queues)
+            .field("hand_size", &self.hand_size)
+            .field("queue_length_limit", &self.queue_length_limit)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(QueuingConfiguration { 1 => queues, 2 => hand_size as "handSize", 3 => queue_length_limit as "queueLengthLimit" });
 
 /// ResourcePolicyRule is a predicate that matches some resource
@@ -422,7 +801,7 @@ apimachinery::proto_message!(QueuingConfiguration { 1 => queues, 2 => hand_size 
 /// not specify a namespace (i.e., \`Namespace==""\`) and clusterScope is
 /// true or (d2) the request specifies a namespace and least one member
 /// of namespaces matches the request's namespace.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ResourcePolicyRule {
     /// \`verbs\` is a list of matching verbs and may not be empty.
     /// "\*" matches all verbs and, if present, must be the only entry.
@@ -460,10 +839,34 @@ pub struct ResourcePolicyRule {
     pub namespaces: Option<Vec<String>>,
 }
 
+impl Clone for ResourcePolicyRule {
+    fn clone(&self) -> Self {
+        ResourcePolicyRule {
+            verbs: Clone::clone(&self.verbs),
+            api_groups: Clone::clone(&self.api_groups),
+            resources: Clone::clone(&self.resources),
+            cluster_scope: Clone::clone(&self.cluster_scope),
+            namespaces: Clone::clone(&self.namespaces),
+        }
+    }
+}
+
+impl std::fmt::Debug for ResourcePolicyRule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ResourcePolicyRule")
+            .field("verbs", &self.verbs)
+            .field("api_groups", &self.api_groups)
+            .field("resources", &self.resources)
+            .field("cluster_scope", &self.cluster_scope)
+            .field("namespaces", &self.namespaces)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ResourcePolicyRule { 1 => verbs, 2 => api_groups as "apiGroups", 3 => resources, 4 => cluster_scope as "clusterScope", 5 => namespaces });
 
 /// ServiceAccountSubject holds detailed information for service-account-kind subject.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ServiceAccountSubject {
     /// \`namespace\` is the namespace of matching ServiceAccount objects.
     /// Required.
@@ -473,11 +876,29 @@ pub struct ServiceAccountSubject {
     pub name: String,
 }
 
+impl Clone for ServiceAccountSubject {
+    fn clone(&self) -> Self {
+        ServiceAccountSubject {
+            namespace: Clone::clone(&self.namespace),
+            name: Clone::clone(&self.name),
+        }
+    }
+}
+
+impl std::fmt::Debug for ServiceAccountSubject {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ServiceAccountSubject")
+            .field("namespace", &self.namespace)
+            .field("name", &self.name)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ServiceAccountSubject { 1 => namespace, 2 => name });
 
 /// Subject matches the originator of a request, as identified by the request authentication system. There are three
 /// ways of matching an originator; by user, group, or service account.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct Subject {
     /// \`kind\` indicates which one of the other fields is non-empty.
     /// Required
@@ -490,14 +911,52 @@ pub struct Subject {
     pub service_account: Option<ServiceAccountSubject>,
 }
 
+impl Clone for Subject {
+    fn clone(&self) -> Self {
+        Subject {
+            kind: Clone::clone(&self.kind),
+            user: Clone::clone(&self.user),
+            group: Clone::clone(&self.group),
+            service_account: Clone::clone(&self.service_account),
+        }
+    }
+}
+
+impl std::fmt::Debug for Subject {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Subject")
+            .field("kind", &self.kind)
+            .field("user", &self.user)
+            .field("group", &self.group)
+            .field("service_account", &self.service_account)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(Subject { 1 => kind, 2 => user, 3 => group, 4 => service_account as "serviceAccount" });
 
 /// UserSubject holds detailed information for user-kind subject.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct UserSubject {
     /// \`name\` is the username that matches, or "\*" to match all usernames.
     /// Required.
     pub name: String,
+}
+
+impl Clone for UserSubject {
+    fn clone(&self) -> Self {
+        UserSubject {
+            name: Clone::clone(&self.name),
+        }
+    }
+}
+
+impl std::fmt::Debug for UserSubject {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("UserSubject")
+            .field("name", &self.name)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(UserSubject { 1 => name });

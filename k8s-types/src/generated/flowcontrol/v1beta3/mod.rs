@@ -144,7 +144,7 @@ pub type UserSubject = crate::flowcontrol::v1::UserSubject;
 
 /// FlowSchema defines the schema of a group of flows. Note that a flow is made up of a set of inbound API requests with
 /// similar attributes and is identified by a pair of strings: the name of the FlowSchema and a "flow distinguisher".
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "flowcontrol.apiserver.k8s.io", version = "v1beta3", kind = "FlowSchema", plural = "flowschemas", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::flowcontrol::v1::FlowSchema)]
@@ -166,10 +166,32 @@ pub struct FlowSchema {
     pub status: crate::flowcontrol::v1::FlowSchemaStatus,
 }
 
+impl Clone for FlowSchema {
+    fn clone(&self) -> Self {
+        FlowSchema {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+            status: Clone::clone(&self.status),
+        }
+    }
+}
+
+impl std::fmt::Debug for FlowSchema {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FlowSchema")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(FlowSchema { 1 => metadata, 2 => spec, 3 => status });
 
 /// FlowSchemaList is a list of FlowSchema objects.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "flowcontrol.apiserver.k8s.io",
     version = "v1beta3",
@@ -192,13 +214,33 @@ pub struct FlowSchemaList {
     pub items: Option<Vec<FlowSchema>>,
 }
 
+impl Clone for FlowSchemaList {
+    fn clone(&self) -> Self {
+        FlowSchemaList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for FlowSchemaList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FlowSchemaList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(FlowSchemaList { 1 => metadata, 2 => items });
 
 /// LimitedPriorityLevelConfiguration specifies how to handle requests that are subject to limits.
 /// It addresses two issues:
 /// - How are requests for this priority level limited?
 /// - What should be done with requests that exceed the limit?
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::flowcontrol::v1::LimitedPriorityLevelConfiguration, nested)]
 pub struct LimitedPriorityLevelConfiguration {
     /// \`nominalConcurrencyShares\` (NCS) contributes to the computation of the
@@ -249,10 +291,35 @@ pub struct LimitedPriorityLevelConfiguration {
     pub borrowing_limit_percent: Option<i32>,
 }
 
+impl Clone for LimitedPriorityLevelConfiguration {
+    fn clone(&self) -> Self {
+        LimitedPriorityLevelConfiguration {
+            nominal_concurrency_shares: Clone::clone(&self.nominal_concurrency_shares),
+            limit_response: Clone::clone(&self.limit_response),
+            lendable_percent: Clone::clone(&self.lendable_percent),
+            borrowing_limit_percent: Clone::clone(&self.borrowing_limit_percent),
+        }
+    }
+}
+
+impl std::fmt::Debug for LimitedPriorityLevelConfiguration {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LimitedPriorityLevelConfiguration")
+            .field(
+                "nominal_concurrency_shares",
+                &self.nominal_concurrency_shares,
+            )
+            .field("limit_response", &self.limit_response)
+            .field("lendable_percent", &self.lendable_percent)
+            .field("borrowing_limit_percent", &self.borrowing_limit_percent)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(LimitedPriorityLevelConfiguration { 1 => nominal_concurrency_shares as "nominalConcurrencyShares", 2 => limit_response as "limitResponse", 3 => lendable_percent as "lendablePercent", 4 => borrowing_limit_percent as "borrowingLimitPercent" });
 
 /// PriorityLevelConfiguration represents the configuration of a priority level.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "flowcontrol.apiserver.k8s.io", version = "v1beta3", kind = "PriorityLevelConfiguration", plural = "prioritylevelconfigurations", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::flowcontrol::v1::PriorityLevelConfiguration)]
@@ -273,10 +340,32 @@ pub struct PriorityLevelConfiguration {
     pub status: crate::flowcontrol::v1::PriorityLevelConfigurationStatus,
 }
 
+impl Clone for PriorityLevelConfiguration {
+    fn clone(&self) -> Self {
+        PriorityLevelConfiguration {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+            status: Clone::clone(&self.status),
+        }
+    }
+}
+
+impl std::fmt::Debug for PriorityLevelConfiguration {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PriorityLevelConfiguration")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(PriorityLevelConfiguration { 1 => metadata, 2 => spec, 3 => status });
 
 /// PriorityLevelConfigurationList is a list of PriorityLevelConfiguration objects.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "flowcontrol.apiserver.k8s.io",
     version = "v1beta3",
@@ -299,10 +388,30 @@ pub struct PriorityLevelConfigurationList {
     pub items: Option<Vec<PriorityLevelConfiguration>>,
 }
 
+impl Clone for PriorityLevelConfigurationList {
+    fn clone(&self) -> Self {
+        PriorityLevelConfigurationList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for PriorityLevelConfigurationList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PriorityLevelConfigurationList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(PriorityLevelConfigurationList { 1 => metadata, 2 => items });
 
 /// PriorityLevelConfigurationSpec specifies the configuration of a priority level.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::flowcontrol::v1::PriorityLevelConfigurationSpec, nested)]
 pub struct PriorityLevelConfigurationSpec {
     /// \`type\` indicates whether this priority level is subject to
@@ -326,6 +435,26 @@ pub struct PriorityLevelConfigurationSpec {
     /// for \`ExemptPriorityLevelConfiguration\` apply.
     #[conversion(same_type)]
     pub exempt: Option<crate::flowcontrol::v1::ExemptPriorityLevelConfiguration>,
+}
+
+impl Clone for PriorityLevelConfigurationSpec {
+    fn clone(&self) -> Self {
+        PriorityLevelConfigurationSpec {
+            r#type: Clone::clone(&self.r#type),
+            limited: Clone::clone(&self.limited),
+            exempt: Clone::clone(&self.exempt),
+        }
+    }
+}
+
+impl std::fmt::Debug for PriorityLevelConfigurationSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PriorityLevelConfigurationSpec")
+            .field("type", &self.r#type)
+            .field("limited", &self.limited)
+            .field("exempt", &self.exempt)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(PriorityLevelConfigurationSpec { 1 => r#type as "type", 2 => limited, 3 => exempt });

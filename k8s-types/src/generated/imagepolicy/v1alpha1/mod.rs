@@ -3,7 +3,7 @@
 //! `imagepolicy.k8s.io/v1alpha1`.
 
 /// ImageReview checks if the set of images in a pod are allowed.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "imagepolicy.k8s.io",
     version = "v1alpha1",
@@ -24,20 +24,58 @@ pub struct ImageReview {
     pub status: ImageReviewStatus,
 }
 
+impl Clone for ImageReview {
+    fn clone(&self) -> Self {
+        ImageReview {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+            status: Clone::clone(&self.status),
+        }
+    }
+}
+
+impl std::fmt::Debug for ImageReview {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ImageReview")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ImageReview { 1 => metadata, 2 => spec, 3 => status });
 
 /// ImageReviewContainerSpec is a description of a container within the pod creation request.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ImageReviewContainerSpec {
     /// This can be in the form image:tag or image@SHA:012345679abcdef.
     #[api(skip_serializing_if = "String::is_empty")]
     pub image: String,
 }
 
+impl Clone for ImageReviewContainerSpec {
+    fn clone(&self) -> Self {
+        ImageReviewContainerSpec {
+            image: Clone::clone(&self.image),
+        }
+    }
+}
+
+impl std::fmt::Debug for ImageReviewContainerSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ImageReviewContainerSpec")
+            .field("image", &self.image)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ImageReviewContainerSpec { 1 => image });
 
 /// ImageReviewSpec is a description of the pod creation request.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ImageReviewSpec {
     /// Containers is a list of a subset of the information in each container of the Pod being created.
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -52,10 +90,30 @@ pub struct ImageReviewSpec {
     pub namespace: String,
 }
 
+impl Clone for ImageReviewSpec {
+    fn clone(&self) -> Self {
+        ImageReviewSpec {
+            containers: Clone::clone(&self.containers),
+            annotations: Clone::clone(&self.annotations),
+            namespace: Clone::clone(&self.namespace),
+        }
+    }
+}
+
+impl std::fmt::Debug for ImageReviewSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ImageReviewSpec")
+            .field("containers", &self.containers)
+            .field("annotations", &self.annotations)
+            .field("namespace", &self.namespace)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ImageReviewSpec { 1 => containers, 2 => annotations, 3 => namespace });
 
 /// ImageReviewStatus is the result of the review for the pod creation request.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ImageReviewStatus {
     /// Allowed indicates that all images were allowed to be run.
     pub allowed: bool,
@@ -70,6 +128,26 @@ pub struct ImageReviewStatus {
     /// appropriate prefix).
     #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub audit_annotations: std::collections::BTreeMap<String, String>,
+}
+
+impl Clone for ImageReviewStatus {
+    fn clone(&self) -> Self {
+        ImageReviewStatus {
+            allowed: Clone::clone(&self.allowed),
+            reason: Clone::clone(&self.reason),
+            audit_annotations: Clone::clone(&self.audit_annotations),
+        }
+    }
+}
+
+impl std::fmt::Debug for ImageReviewStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ImageReviewStatus")
+            .field("allowed", &self.allowed)
+            .field("reason", &self.reason)
+            .field("audit_annotations", &self.audit_annotations)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(ImageReviewStatus { 1 => allowed, 2 => reason, 3 => audit_annotations as "auditAnnotations" });

@@ -11,7 +11,7 @@ pub type Verbs = Vec<String>;
 /// FieldManager is required for apply requests.
 /// ApplyOptions is equivalent to PatchOptions. It is provided as a convenience with documentation
 /// that speaks specifically to how the options fields relate to apply.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ApplyOptions {
     /// The kind of the object (Go's embedded `TypeMeta`).
     #[api(skip_serializing_if = "String::is_empty")]
@@ -37,6 +37,30 @@ pub struct ApplyOptions {
     pub field_manager: String,
 }
 
+impl Clone for ApplyOptions {
+    fn clone(&self) -> Self {
+        ApplyOptions {
+            kind: Clone::clone(&self.kind),
+            api_version: Clone::clone(&self.api_version),
+            dry_run: Clone::clone(&self.dry_run),
+            force: Clone::clone(&self.force),
+            field_manager: Clone::clone(&self.field_manager),
+        }
+    }
+}
+
+impl std::fmt::Debug for ApplyOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ApplyOptions")
+            .field("kind", &self.kind)
+            .field("api_version", &self.api_version)
+            .field("dry_run", &self.dry_run)
+            .field("force", &self.force)
+            .field("field_manager", &self.field_manager)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ApplyOptions { 1 => dry_run as "dryRun", 2 => force, 3 => field_manager as "fieldManager" });
 
 /// Condition contains details for one aspect of the current state of this API Resource.
@@ -54,7 +78,7 @@ apimachinery::proto_message!(ApplyOptions { 1 => dry_run as "dryRun", 2 => force
 ///
 /// // other fields
 /// }
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct Condition {
     /// type of condition in CamelCase or in foo.example.com/CamelCase.
     /// ---
@@ -83,10 +107,36 @@ pub struct Condition {
     pub message: String,
 }
 
+impl Clone for Condition {
+    fn clone(&self) -> Self {
+        Condition {
+            r#type: Clone::clone(&self.r#type),
+            status: Clone::clone(&self.status),
+            observed_generation: Clone::clone(&self.observed_generation),
+            last_transition_time: Clone::clone(&self.last_transition_time),
+            reason: Clone::clone(&self.reason),
+            message: Clone::clone(&self.message),
+        }
+    }
+}
+
+impl std::fmt::Debug for Condition {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Condition")
+            .field("type", &self.r#type)
+            .field("status", &self.status)
+            .field("observed_generation", &self.observed_generation)
+            .field("last_transition_time", &self.last_transition_time)
+            .field("reason", &self.reason)
+            .field("message", &self.message)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(Condition { 1 => r#type as "type", 2 => status, 3 => observed_generation as "observedGeneration", 4 => last_transition_time as "lastTransitionTime", 5 => reason, 6 => message });
 
 /// CreateOptions may be provided when creating an API object.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "meta.k8s.io",
     version = "v1",
@@ -129,6 +179,28 @@ pub struct CreateOptions {
     /// will contain all unknown and duplicate fields encountered.
     #[api(skip_serializing_if = "String::is_empty")]
     pub field_validation: String,
+}
+
+impl Clone for CreateOptions {
+    fn clone(&self) -> Self {
+        CreateOptions {
+            type_meta: Clone::clone(&self.type_meta),
+            dry_run: Clone::clone(&self.dry_run),
+            field_manager: Clone::clone(&self.field_manager),
+            field_validation: Clone::clone(&self.field_validation),
+        }
+    }
+}
+
+impl std::fmt::Debug for CreateOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CreateOptions")
+            .field("type_meta", &self.type_meta)
+            .field("dry_run", &self.dry_run)
+            .field("field_manager", &self.field_manager)
+            .field("field_validation", &self.field_validation)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(CreateOptions { 1 => dry_run as "dryRun", 3 => field_manager as "fieldManager", 4 => field_validation as "fieldValidation" });
@@ -197,7 +269,7 @@ inventory::submit! { apimachinery::runtime::Registration { group: "storage.k8s.i
 inventory::submit! { apimachinery::runtime::Registration { group: "storagemigration.k8s.io", version: "v1beta1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
 
 /// DeleteOptions may be provided when deleting an API object.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "meta.k8s.io",
     version = "v1",
@@ -251,6 +323,39 @@ pub struct DeleteOptions {
     /// deletion flow. Use only if you REALLY know what you are doing.
     /// The default value is false, and the user must opt in to enable it
     pub ignore_store_read_error_with_cluster_breaking_potential: Option<bool>,
+}
+
+impl Clone for DeleteOptions {
+    fn clone(&self) -> Self {
+        DeleteOptions {
+            type_meta: Clone::clone(&self.type_meta),
+            grace_period_seconds: Clone::clone(&self.grace_period_seconds),
+            preconditions: Clone::clone(&self.preconditions),
+            orphan_dependents: Clone::clone(&self.orphan_dependents),
+            propagation_policy: Clone::clone(&self.propagation_policy),
+            dry_run: Clone::clone(&self.dry_run),
+            ignore_store_read_error_with_cluster_breaking_potential: Clone::clone(
+                &self.ignore_store_read_error_with_cluster_breaking_potential,
+            ),
+        }
+    }
+}
+
+impl std::fmt::Debug for DeleteOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DeleteOptions")
+            .field("type_meta", &self.type_meta)
+            .field("grace_period_seconds", &self.grace_period_seconds)
+            .field("preconditions", &self.preconditions)
+            .field("orphan_dependents", &self.orphan_dependents)
+            .field("propagation_policy", &self.propagation_policy)
+            .field("dry_run", &self.dry_run)
+            .field(
+                "ignore_store_read_error_with_cluster_breaking_potential",
+                &self.ignore_store_read_error_with_cluster_breaking_potential,
+            )
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(DeleteOptions { 1 => grace_period_seconds as "gracePeriodSeconds", 2 => preconditions, 3 => orphan_dependents as "orphanDependents", 4 => propagation_policy as "propagationPolicy", 5 => dry_run as "dryRun", 6 => ignore_store_read_error_with_cluster_breaking_potential as "ignoreStoreReadErrorWithClusterBreakingPotential" });
@@ -320,7 +425,7 @@ inventory::submit! { apimachinery::runtime::Registration { group: "storagemigrat
 
 /// FieldSelectorRequirement is a selector that contains values, a key, and an operator that
 /// relates the key and values.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct FieldSelectorRequirement {
     /// key is the field selector key that the requirement applies to.
     pub key: String,
@@ -335,10 +440,30 @@ pub struct FieldSelectorRequirement {
     pub values: Vec<String>,
 }
 
+impl Clone for FieldSelectorRequirement {
+    fn clone(&self) -> Self {
+        FieldSelectorRequirement {
+            key: Clone::clone(&self.key),
+            operator: Clone::clone(&self.operator),
+            values: Clone::clone(&self.values),
+        }
+    }
+}
+
+impl std::fmt::Debug for FieldSelectorRequirement {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FieldSelectorRequirement")
+            .field("key", &self.key)
+            .field("operator", &self.operator)
+            .field("values", &self.values)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(FieldSelectorRequirement { 1 => key, 2 => operator, 3 => values });
 
 /// GetOptions is the standard query options to the standard REST get call.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "meta.k8s.io",
     version = "v1",
@@ -357,6 +482,24 @@ pub struct GetOptions {
     /// Defaults to unset
     #[api(skip_serializing_if = "String::is_empty")]
     pub resource_version: String,
+}
+
+impl Clone for GetOptions {
+    fn clone(&self) -> Self {
+        GetOptions {
+            type_meta: Clone::clone(&self.type_meta),
+            resource_version: Clone::clone(&self.resource_version),
+        }
+    }
+}
+
+impl std::fmt::Debug for GetOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GetOptions")
+            .field("type_meta", &self.type_meta)
+            .field("resource_version", &self.resource_version)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(GetOptions { 1 => resource_version as "resourceVersion" });
@@ -426,7 +569,7 @@ inventory::submit! { apimachinery::runtime::Registration { group: "storagemigrat
 
 /// GroupKind specifies a Group and a Kind, but does not force a version.  This is useful for identifying
 /// concepts during lookup stages without having partially valid types
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct GroupKind {
     /// The \`group\` field.
     pub group: String,
@@ -434,11 +577,29 @@ pub struct GroupKind {
     pub kind: String,
 }
 
+impl Clone for GroupKind {
+    fn clone(&self) -> Self {
+        GroupKind {
+            group: Clone::clone(&self.group),
+            kind: Clone::clone(&self.kind),
+        }
+    }
+}
+
+impl std::fmt::Debug for GroupKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GroupKind")
+            .field("group", &self.group)
+            .field("kind", &self.kind)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(GroupKind { 1 => group, 2 => kind });
 
 /// GroupResource specifies a Group and a Resource, but does not force a version.  This is useful for identifying
 /// concepts during lookup stages without having partially valid types
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct GroupResource {
     /// The \`group\` field.
     pub group: String,
@@ -446,11 +607,29 @@ pub struct GroupResource {
     pub resource: String,
 }
 
+impl Clone for GroupResource {
+    fn clone(&self) -> Self {
+        GroupResource {
+            group: Clone::clone(&self.group),
+            resource: Clone::clone(&self.resource),
+        }
+    }
+}
+
+impl std::fmt::Debug for GroupResource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GroupResource")
+            .field("group", &self.group)
+            .field("resource", &self.resource)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(GroupResource { 1 => group, 2 => resource });
 
 /// GroupVersionKind unambiguously identifies a kind.  It doesn't anonymously include GroupVersion
 /// to avoid automatic coercion.  It doesn't use a GroupVersion to avoid custom marshalling
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct GroupVersionKind {
     /// The \`group\` field.
     pub group: String,
@@ -460,11 +639,31 @@ pub struct GroupVersionKind {
     pub kind: String,
 }
 
+impl Clone for GroupVersionKind {
+    fn clone(&self) -> Self {
+        GroupVersionKind {
+            group: Clone::clone(&self.group),
+            version: Clone::clone(&self.version),
+            kind: Clone::clone(&self.kind),
+        }
+    }
+}
+
+impl std::fmt::Debug for GroupVersionKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GroupVersionKind")
+            .field("group", &self.group)
+            .field("version", &self.version)
+            .field("kind", &self.kind)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(GroupVersionKind { 1 => group, 2 => version, 3 => kind });
 
 /// GroupVersionResource unambiguously identifies a resource.  It doesn't anonymously include GroupVersion
 /// to avoid automatic coercion.  It doesn't use a GroupVersion to avoid custom marshalling
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct GroupVersionResource {
     /// The \`group\` field.
     pub group: String,
@@ -474,10 +673,30 @@ pub struct GroupVersionResource {
     pub resource: String,
 }
 
+impl Clone for GroupVersionResource {
+    fn clone(&self) -> Self {
+        GroupVersionResource {
+            group: Clone::clone(&self.group),
+            version: Clone::clone(&self.version),
+            resource: Clone::clone(&self.resource),
+        }
+    }
+}
+
+impl std::fmt::Debug for GroupVersionResource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GroupVersionResource")
+            .field("group", &self.group)
+            .field("version", &self.version)
+            .field("resource", &self.resource)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(GroupVersionResource { 1 => group, 2 => version, 3 => resource });
 
 /// List holds a list of objects, which may not be known by the server.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct List {
     /// Standard list metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds>
@@ -487,10 +706,28 @@ pub struct List {
     pub items: Option<Vec<crate::value::RawExtension>>,
 }
 
+impl Clone for List {
+    fn clone(&self) -> Self {
+        List {
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for List {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("List")
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(List { 1 => metadata, 2 => items });
 
 /// ListOptions is the query options to a standard REST list call.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "meta.k8s.io",
     version = "v1",
@@ -631,6 +868,44 @@ pub struct ListOptions {
     pub shard_selector: String,
 }
 
+impl Clone for ListOptions {
+    fn clone(&self) -> Self {
+        ListOptions {
+            type_meta: Clone::clone(&self.type_meta),
+            label_selector: Clone::clone(&self.label_selector),
+            field_selector: Clone::clone(&self.field_selector),
+            watch: Clone::clone(&self.watch),
+            allow_watch_bookmarks: Clone::clone(&self.allow_watch_bookmarks),
+            resource_version: Clone::clone(&self.resource_version),
+            resource_version_match: Clone::clone(&self.resource_version_match),
+            timeout_seconds: Clone::clone(&self.timeout_seconds),
+            limit: Clone::clone(&self.limit),
+            r#continue: Clone::clone(&self.r#continue),
+            send_initial_events: Clone::clone(&self.send_initial_events),
+            shard_selector: Clone::clone(&self.shard_selector),
+        }
+    }
+}
+
+impl std::fmt::Debug for ListOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ListOptions")
+            .field("type_meta", &self.type_meta)
+            .field("label_selector", &self.label_selector)
+            .field("field_selector", &self.field_selector)
+            .field("watch", &self.watch)
+            .field("allow_watch_bookmarks", &self.allow_watch_bookmarks)
+            .field("resource_version", &self.resource_version)
+            .field("resource_version_match", &self.resource_version_match)
+            .field("timeout_seconds", &self.timeout_seconds)
+            .field("limit", &self.limit)
+            .field("continue", &self.r#continue)
+            .field("send_initial_events", &self.send_initial_events)
+            .field("shard_selector", &self.shard_selector)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ListOptions { 1 => label_selector as "labelSelector", 2 => field_selector as "fieldSelector", 3 => watch, 4 => resource_version as "resourceVersion", 5 => timeout_seconds as "timeoutSeconds", 7 => limit, 8 => r#continue as "continue", 9 => allow_watch_bookmarks as "allowWatchBookmarks", 10 => resource_version_match as "resourceVersionMatch", 11 => send_initial_events as "sendInitialEvents", 15 => shard_selector as "shardSelector" });
 
 inventory::submit! { apimachinery::runtime::Registration { group: "", version: "v1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
@@ -698,7 +973,7 @@ inventory::submit! { apimachinery::runtime::Registration { group: "storagemigrat
 
 /// PartialObjectMetadata is a generic representation of any object with ObjectMeta. It allows clients
 /// to get access to a particular ObjectMeta schema without knowing the details of the version.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "meta.k8s.io",
     version = "v1",
@@ -715,12 +990,30 @@ pub struct PartialObjectMetadata {
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
 }
 
+impl Clone for PartialObjectMetadata {
+    fn clone(&self) -> Self {
+        PartialObjectMetadata {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+        }
+    }
+}
+
+impl std::fmt::Debug for PartialObjectMetadata {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PartialObjectMetadata")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(PartialObjectMetadata { 1 => metadata });
 
 inventory::submit! { apimachinery::runtime::Registration { group: "meta.k8s.io", version: "v1beta1", kind: "PartialObjectMetadata", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PartialObjectMetadata>(), resource: None } }
 
 /// PartialObjectMetadataList contains a list of objects containing only their metadata
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "meta.k8s.io",
     version = "v1",
@@ -739,17 +1032,49 @@ pub struct PartialObjectMetadataList {
     pub items: Option<Vec<PartialObjectMetadata>>,
 }
 
+impl Clone for PartialObjectMetadataList {
+    fn clone(&self) -> Self {
+        PartialObjectMetadataList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for PartialObjectMetadataList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PartialObjectMetadataList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(PartialObjectMetadataList { 1 => metadata, 2 => items });
 
 /// Patch is provided to give a concrete name and type to the Kubernetes PATCH request body.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct Patch {}
+
+impl Clone for Patch {
+    fn clone(&self) -> Self {
+        Patch {}
+    }
+}
+
+impl std::fmt::Debug for Patch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Patch").finish()
+    }
+}
 
 apimachinery::proto_message!(Patch {});
 
 /// PatchOptions may be provided when patching an API object.
 /// PatchOptions is meant to be a superset of UpdateOptions.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "meta.k8s.io",
     version = "v1",
@@ -799,6 +1124,30 @@ pub struct PatchOptions {
     /// will contain all unknown and duplicate fields encountered.
     #[api(skip_serializing_if = "String::is_empty")]
     pub field_validation: String,
+}
+
+impl Clone for PatchOptions {
+    fn clone(&self) -> Self {
+        PatchOptions {
+            type_meta: Clone::clone(&self.type_meta),
+            dry_run: Clone::clone(&self.dry_run),
+            force: Clone::clone(&self.force),
+            field_manager: Clone::clone(&self.field_manager),
+            field_validation: Clone::clone(&self.field_validation),
+        }
+    }
+}
+
+impl std::fmt::Debug for PatchOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PatchOptions")
+            .field("type_meta", &self.type_meta)
+            .field("dry_run", &self.dry_run)
+            .field("force", &self.force)
+            .field("field_manager", &self.field_manager)
+            .field("field_validation", &self.field_validation)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(PatchOptions { 1 => dry_run as "dryRun", 2 => force, 3 => field_manager as "fieldManager", 4 => field_validation as "fieldValidation" });
@@ -867,7 +1216,7 @@ inventory::submit! { apimachinery::runtime::Registration { group: "storage.k8s.i
 inventory::submit! { apimachinery::runtime::Registration { group: "storagemigration.k8s.io", version: "v1beta1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
 
 /// Preconditions must be fulfilled before an operation (update, delete, etc.) is carried out.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct Preconditions {
     /// Specifies the target UID.
     pub uid: Option<String>,
@@ -875,21 +1224,55 @@ pub struct Preconditions {
     pub resource_version: Option<String>,
 }
 
+impl Clone for Preconditions {
+    fn clone(&self) -> Self {
+        Preconditions {
+            uid: Clone::clone(&self.uid),
+            resource_version: Clone::clone(&self.resource_version),
+        }
+    }
+}
+
+impl std::fmt::Debug for Preconditions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Preconditions")
+            .field("uid", &self.uid)
+            .field("resource_version", &self.resource_version)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(Preconditions { 1 => uid, 2 => resource_version as "resourceVersion" });
 
 /// RootPaths lists the paths available at root.
 /// For example: "/healthz", "/apis".
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct RootPaths {
     /// paths are the paths available at root.
     #[api(nullable)]
     pub paths: Option<Vec<String>>,
 }
 
+impl Clone for RootPaths {
+    fn clone(&self) -> Self {
+        RootPaths {
+            paths: Clone::clone(&self.paths),
+        }
+    }
+}
+
+impl std::fmt::Debug for RootPaths {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RootPaths")
+            .field("paths", &self.paths)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(RootPaths { 1 => paths });
 
 /// TableOptions are used when a Table is requested by the caller.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "meta.k8s.io",
     version = "v1",
@@ -909,13 +1292,31 @@ pub struct TableOptions {
     pub include_object: String,
 }
 
+impl Clone for TableOptions {
+    fn clone(&self) -> Self {
+        TableOptions {
+            type_meta: Clone::clone(&self.type_meta),
+            include_object: Clone::clone(&self.include_object),
+        }
+    }
+}
+
+impl std::fmt::Debug for TableOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TableOptions")
+            .field("type_meta", &self.type_meta)
+            .field("include_object", &self.include_object)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(TableOptions { 1 => include_object as "includeObject" });
 
 inventory::submit! { apimachinery::runtime::Registration { group: "meta.k8s.io", version: "v1beta1", kind: "TableOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<TableOptions>(), resource: None } }
 
 /// UpdateOptions may be provided when updating an API object.
 /// All fields in UpdateOptions should also be present in PatchOptions.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "meta.k8s.io",
     version = "v1",
@@ -958,6 +1359,28 @@ pub struct UpdateOptions {
     /// will contain all unknown and duplicate fields encountered.
     #[api(skip_serializing_if = "String::is_empty")]
     pub field_validation: String,
+}
+
+impl Clone for UpdateOptions {
+    fn clone(&self) -> Self {
+        UpdateOptions {
+            type_meta: Clone::clone(&self.type_meta),
+            dry_run: Clone::clone(&self.dry_run),
+            field_manager: Clone::clone(&self.field_manager),
+            field_validation: Clone::clone(&self.field_validation),
+        }
+    }
+}
+
+impl std::fmt::Debug for UpdateOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("UpdateOptions")
+            .field("type_meta", &self.type_meta)
+            .field("dry_run", &self.dry_run)
+            .field("field_manager", &self.field_manager)
+            .field("field_validation", &self.field_validation)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(UpdateOptions { 1 => dry_run as "dryRun", 2 => field_manager as "fieldManager", 3 => field_validation as "fieldValidation" });
@@ -1026,7 +1449,7 @@ inventory::submit! { apimachinery::runtime::Registration { group: "storage.k8s.i
 inventory::submit! { apimachinery::runtime::Registration { group: "storagemigration.k8s.io", version: "v1beta1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
 
 /// Event represents a single event to a watched resource.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "meta.k8s.io",
     version = "v1",
@@ -1044,6 +1467,24 @@ pub struct WatchEvent {
     /// \* If Type is Error: \*Status is recommended; other types may make sense
     /// depending on context.
     pub object: crate::value::RawExtension,
+}
+
+impl Clone for WatchEvent {
+    fn clone(&self) -> Self {
+        WatchEvent {
+            r#type: Clone::clone(&self.r#type),
+            object: Clone::clone(&self.object),
+        }
+    }
+}
+
+impl std::fmt::Debug for WatchEvent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WatchEvent")
+            .field("type", &self.r#type)
+            .field("object", &self.object)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(WatchEvent { 1 => r#type as "type", 2 => object });

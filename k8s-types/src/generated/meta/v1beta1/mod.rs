@@ -3,7 +3,7 @@
 //! `meta.k8s.io/v1beta1`.
 
 /// PartialObjectMetadataList contains a list of objects containing only their metadata.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "meta.k8s.io",
     version = "v1beta1",
@@ -20,6 +20,26 @@ pub struct PartialObjectMetadataList {
     /// items contains each of the included items.
     #[api(nullable)]
     pub items: Option<Vec<crate::meta::v1::PartialObjectMetadata>>,
+}
+
+impl Clone for PartialObjectMetadataList {
+    fn clone(&self) -> Self {
+        PartialObjectMetadataList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for PartialObjectMetadataList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PartialObjectMetadataList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(PartialObjectMetadataList { 1 => items, 2 => metadata });

@@ -4,7 +4,7 @@
 
 /// HTTPIngressPath associates a path with a backend. Incoming urls matching the
 /// path are forwarded to the backend.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct HTTPIngressPath {
     /// path is matched against the path of an incoming request. Currently it can
     /// contain characters disallowed from the conventional "path" part of a URL
@@ -33,6 +33,26 @@ pub struct HTTPIngressPath {
     pub backend: IngressBackend,
 }
 
+impl Clone for HTTPIngressPath {
+    fn clone(&self) -> Self {
+        HTTPIngressPath {
+            path: Clone::clone(&self.path),
+            path_type: Clone::clone(&self.path_type),
+            backend: Clone::clone(&self.backend),
+        }
+    }
+}
+
+impl std::fmt::Debug for HTTPIngressPath {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HTTPIngressPath")
+            .field("path", &self.path)
+            .field("path_type", &self.path_type)
+            .field("backend", &self.backend)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(HTTPIngressPath { 1 => path, 2 => backend, 3 => path_type as "pathType" });
 
 /// HTTPIngressRuleValue is a list of http selectors pointing to backends.
@@ -40,11 +60,27 @@ apimachinery::proto_message!(HTTPIngressPath { 1 => path, 2 => backend, 3 => pat
 /// where parts of the url correspond to RFC 3986, this resource will be used
 /// to match against everything after the last '/' and before the first '?'
 /// or '\#'.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct HTTPIngressRuleValue {
     /// paths is a collection of paths that map requests to backends.
     #[api(nullable)]
     pub paths: Option<Vec<HTTPIngressPath>>,
+}
+
+impl Clone for HTTPIngressRuleValue {
+    fn clone(&self) -> Self {
+        HTTPIngressRuleValue {
+            paths: Clone::clone(&self.paths),
+        }
+    }
+}
+
+impl std::fmt::Debug for HTTPIngressRuleValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HTTPIngressRuleValue")
+            .field("paths", &self.paths)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(HTTPIngressRuleValue { 1 => paths });
@@ -56,7 +92,7 @@ apimachinery::proto_message!(HTTPIngressRuleValue { 1 => paths });
 /// by dots suppressing leading zeros for IPv4 and the representation defined by RFC 5952 for IPv6.
 /// Valid: 192.168.1.5 or 2001:db8::1 or 2001:db8:aaaa:bbbb:cccc:dddd:eeee:1
 /// Invalid: 10.01.2.3 or 2001:db8:0:0:0::1
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "networking.k8s.io", version = "v1", kind = "IPAddress", plural = "ipaddresses", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct IPAddress {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -69,10 +105,30 @@ pub struct IPAddress {
     pub spec: IPAddressSpec,
 }
 
+impl Clone for IPAddress {
+    fn clone(&self) -> Self {
+        IPAddress {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+        }
+    }
+}
+
+impl std::fmt::Debug for IPAddress {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("IPAddress")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(IPAddress { 1 => metadata, 2 => spec });
 
 /// IPAddressList contains a list of IPAddress.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "networking.k8s.io", version = "v1", kind = "IPAddressList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct IPAddressList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -85,14 +141,50 @@ pub struct IPAddressList {
     pub items: Option<Vec<IPAddress>>,
 }
 
+impl Clone for IPAddressList {
+    fn clone(&self) -> Self {
+        IPAddressList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for IPAddressList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("IPAddressList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(IPAddressList { 1 => metadata, 2 => items });
 
 /// IPAddressSpec describe the attributes in an IP Address.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct IPAddressSpec {
     /// ParentRef references the resource that an IPAddress is attached to.
     /// An IPAddress must reference a parent object.
     pub parent_ref: Option<ParentReference>,
+}
+
+impl Clone for IPAddressSpec {
+    fn clone(&self) -> Self {
+        IPAddressSpec {
+            parent_ref: Clone::clone(&self.parent_ref),
+        }
+    }
+}
+
+impl std::fmt::Debug for IPAddressSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("IPAddressSpec")
+            .field("parent_ref", &self.parent_ref)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(IPAddressSpec { 1 => parent_ref as "parentRef" });
@@ -100,7 +192,7 @@ apimachinery::proto_message!(IPAddressSpec { 1 => parent_ref as "parentRef" });
 /// IPBlock describes a particular CIDR (Ex. "192.168.1.0/24","2001:db8::/64") that is allowed
 /// to the pods matched by a NetworkPolicySpec's podSelector. The except entry describes CIDRs
 /// that should not be included within this rule.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct IPBlock {
     /// cidr is a string representing the IPBlock
     /// Valid examples are "192.168.1.0/24" or "2001:db8::/64"
@@ -112,13 +204,31 @@ pub struct IPBlock {
     pub except: Vec<String>,
 }
 
+impl Clone for IPBlock {
+    fn clone(&self) -> Self {
+        IPBlock {
+            cidr: Clone::clone(&self.cidr),
+            except: Clone::clone(&self.except),
+        }
+    }
+}
+
+impl std::fmt::Debug for IPBlock {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("IPBlock")
+            .field("cidr", &self.cidr)
+            .field("except", &self.except)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(IPBlock { 1 => cidr, 2 => except });
 
 /// Ingress is a collection of rules that allow inbound connections to reach the
 /// endpoints defined by a backend. An Ingress can be configured to give services
 /// externally-reachable urls, load balance traffic, terminate SSL, offer name
 /// based virtual hosting etc.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "networking.k8s.io", version = "v1", kind = "Ingress", plural = "ingresses", namespaced, short_names = ["ing"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct Ingress {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -134,10 +244,32 @@ pub struct Ingress {
     pub status: IngressStatus,
 }
 
+impl Clone for Ingress {
+    fn clone(&self) -> Self {
+        Ingress {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+            status: Clone::clone(&self.status),
+        }
+    }
+}
+
+impl std::fmt::Debug for Ingress {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Ingress")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(Ingress { 1 => metadata, 2 => spec, 3 => status });
 
 /// IngressBackend describes all endpoints for a given service and port.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct IngressBackend {
     /// service references a service as a backend.
     /// This is a mutually exclusive setting with "Resource".
@@ -149,6 +281,24 @@ pub struct IngressBackend {
     pub resource: Option<crate::core::v1::TypedLocalObjectReference>,
 }
 
+impl Clone for IngressBackend {
+    fn clone(&self) -> Self {
+        IngressBackend {
+            service: Clone::clone(&self.service),
+            resource: Clone::clone(&self.resource),
+        }
+    }
+}
+
+impl std::fmt::Debug for IngressBackend {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("IngressBackend")
+            .field("service", &self.service)
+            .field("resource", &self.resource)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(IngressBackend { 3 => resource, 4 => service });
 
 /// IngressClass represents the class of the Ingress, referenced by the Ingress
@@ -156,7 +306,7 @@ apimachinery::proto_message!(IngressBackend { 3 => resource, 4 => service });
 /// used to indicate that an IngressClass should be considered default. When a
 /// single IngressClass resource has this annotation set to true, new Ingress
 /// resources without a class specified will be assigned this default class.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "networking.k8s.io", version = "v1", kind = "IngressClass", plural = "ingressclasses", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct IngressClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -169,10 +319,30 @@ pub struct IngressClass {
     pub spec: IngressClassSpec,
 }
 
+impl Clone for IngressClass {
+    fn clone(&self) -> Self {
+        IngressClass {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+        }
+    }
+}
+
+impl std::fmt::Debug for IngressClass {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("IngressClass")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(IngressClass { 1 => metadata, 2 => spec });
 
 /// IngressClassList is a collection of IngressClasses.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "networking.k8s.io", version = "v1", kind = "IngressClassList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct IngressClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -184,11 +354,31 @@ pub struct IngressClassList {
     pub items: Option<Vec<IngressClass>>,
 }
 
+impl Clone for IngressClassList {
+    fn clone(&self) -> Self {
+        IngressClassList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for IngressClassList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("IngressClassList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(IngressClassList { 1 => metadata, 2 => items });
 
 /// IngressClassParametersReference identifies an API object. This can be used
 /// to specify a cluster or namespace-scoped resource.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct IngressClassParametersReference {
     /// apiGroup is the group for the resource being referenced. If APIGroup is
     /// not specified, the specified Kind must be in the core API group. For any
@@ -208,10 +398,34 @@ pub struct IngressClassParametersReference {
     pub namespace: Option<String>,
 }
 
+impl Clone for IngressClassParametersReference {
+    fn clone(&self) -> Self {
+        IngressClassParametersReference {
+            api_group: Clone::clone(&self.api_group),
+            kind: Clone::clone(&self.kind),
+            name: Clone::clone(&self.name),
+            scope: Clone::clone(&self.scope),
+            namespace: Clone::clone(&self.namespace),
+        }
+    }
+}
+
+impl std::fmt::Debug for IngressClassParametersReference {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("IngressClassParametersReference")
+            .field("api_group", &self.api_group)
+            .field("kind", &self.kind)
+            .field("name", &self.name)
+            .field("scope", &self.scope)
+            .field("namespace", &self.namespace)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(IngressClassParametersReference { 1 => api_group as "apiGroup", 2 => kind, 3 => name, 4 => scope, 5 => namespace });
 
 /// IngressClassSpec provides information about the class of an Ingress.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct IngressClassSpec {
     /// controller refers to the name of the controller that should handle this
     /// class. This allows for different "flavors" that are controlled by the
@@ -227,10 +441,28 @@ pub struct IngressClassSpec {
     pub parameters: Option<IngressClassParametersReference>,
 }
 
+impl Clone for IngressClassSpec {
+    fn clone(&self) -> Self {
+        IngressClassSpec {
+            controller: Clone::clone(&self.controller),
+            parameters: Clone::clone(&self.parameters),
+        }
+    }
+}
+
+impl std::fmt::Debug for IngressClassSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("IngressClassSpec")
+            .field("controller", &self.controller)
+            .field("parameters", &self.parameters)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(IngressClassSpec { 1 => controller, 2 => parameters });
 
 /// IngressList is a collection of Ingress.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "networking.k8s.io", version = "v1", kind = "IngressList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct IngressList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -243,10 +475,30 @@ pub struct IngressList {
     pub items: Option<Vec<Ingress>>,
 }
 
+impl Clone for IngressList {
+    fn clone(&self) -> Self {
+        IngressList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for IngressList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("IngressList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(IngressList { 1 => metadata, 2 => items });
 
 /// IngressLoadBalancerIngress represents the status of a load-balancer ingress point.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct IngressLoadBalancerIngress {
     /// ip is set for load-balancer ingress points that are IP based.
     #[api(skip_serializing_if = "String::is_empty")]
@@ -259,20 +511,56 @@ pub struct IngressLoadBalancerIngress {
     pub ports: Vec<IngressPortStatus>,
 }
 
+impl Clone for IngressLoadBalancerIngress {
+    fn clone(&self) -> Self {
+        IngressLoadBalancerIngress {
+            ip: Clone::clone(&self.ip),
+            hostname: Clone::clone(&self.hostname),
+            ports: Clone::clone(&self.ports),
+        }
+    }
+}
+
+impl std::fmt::Debug for IngressLoadBalancerIngress {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("IngressLoadBalancerIngress")
+            .field("ip", &self.ip)
+            .field("hostname", &self.hostname)
+            .field("ports", &self.ports)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(IngressLoadBalancerIngress { 1 => ip, 2 => hostname, 4 => ports });
 
 /// IngressLoadBalancerStatus represents the status of a load-balancer.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct IngressLoadBalancerStatus {
     /// ingress is a list containing ingress points for the load-balancer.
     #[api(skip_serializing_if = "Vec::is_empty")]
     pub ingress: Vec<IngressLoadBalancerIngress>,
 }
 
+impl Clone for IngressLoadBalancerStatus {
+    fn clone(&self) -> Self {
+        IngressLoadBalancerStatus {
+            ingress: Clone::clone(&self.ingress),
+        }
+    }
+}
+
+impl std::fmt::Debug for IngressLoadBalancerStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("IngressLoadBalancerStatus")
+            .field("ingress", &self.ingress)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(IngressLoadBalancerStatus { 1 => ingress });
 
 /// IngressPortStatus represents the error condition of a service port
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct IngressPortStatus {
     /// port is the port number of the ingress port.
     pub port: i32,
@@ -290,12 +578,32 @@ pub struct IngressPortStatus {
     pub error: Option<String>,
 }
 
+impl Clone for IngressPortStatus {
+    fn clone(&self) -> Self {
+        IngressPortStatus {
+            port: Clone::clone(&self.port),
+            protocol: Clone::clone(&self.protocol),
+            error: Clone::clone(&self.error),
+        }
+    }
+}
+
+impl std::fmt::Debug for IngressPortStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("IngressPortStatus")
+            .field("port", &self.port)
+            .field("protocol", &self.protocol)
+            .field("error", &self.error)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(IngressPortStatus { 1 => port, 2 => protocol, 3 => error });
 
 /// IngressRule represents the rules mapping the paths under a specified host to
 /// the related backend services. Incoming requests are first evaluated for a host
 /// match, then routed to the backend associated with the matching IngressRuleValue.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct IngressRule {
     /// host is the fully qualified domain name of a network host, as defined by RFC 3986.
     /// Note the following deviations from the "host" part of the
@@ -323,6 +631,24 @@ pub struct IngressRule {
     pub host: String,
     /// The \`http\` field.
     pub http: Option<HTTPIngressRuleValue>,
+}
+
+impl Clone for IngressRule {
+    fn clone(&self) -> Self {
+        IngressRule {
+            host: Clone::clone(&self.host),
+            http: Clone::clone(&self.http),
+        }
+    }
+}
+
+impl std::fmt::Debug for IngressRule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("IngressRule")
+            .field("host", &self.host)
+            .field("http", &self.http)
+            .finish()
+    }
 }
 
 impl apimachinery::proto::Message for IngressRule {
@@ -362,16 +688,32 @@ impl apimachinery::proto::Message for IngressRule {
 /// rule is satisfied, the request is routed to the specified backend. Currently
 /// mixing different types of rules in a single Ingress is disallowed, so exactly
 /// one of the following must be set.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct IngressRuleValue {
     /// The \`http\` field.
     pub http: Option<HTTPIngressRuleValue>,
 }
 
+impl Clone for IngressRuleValue {
+    fn clone(&self) -> Self {
+        IngressRuleValue {
+            http: Clone::clone(&self.http),
+        }
+    }
+}
+
+impl std::fmt::Debug for IngressRuleValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("IngressRuleValue")
+            .field("http", &self.http)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(IngressRuleValue { 1 => http });
 
 /// IngressServiceBackend references a Kubernetes Service as a Backend.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct IngressServiceBackend {
     /// name is the referenced service. The service must exist in
     /// the same namespace as the Ingress object.
@@ -381,10 +723,28 @@ pub struct IngressServiceBackend {
     pub port: ServiceBackendPort,
 }
 
+impl Clone for IngressServiceBackend {
+    fn clone(&self) -> Self {
+        IngressServiceBackend {
+            name: Clone::clone(&self.name),
+            port: Clone::clone(&self.port),
+        }
+    }
+}
+
+impl std::fmt::Debug for IngressServiceBackend {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("IngressServiceBackend")
+            .field("name", &self.name)
+            .field("port", &self.port)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(IngressServiceBackend { 1 => name, 2 => port });
 
 /// IngressSpec describes the Ingress the user wishes to exist.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct IngressSpec {
     /// ingressClassName is the name of an IngressClass cluster resource. Ingress
     /// controller implementations use this field to know whether they should be
@@ -415,19 +775,57 @@ pub struct IngressSpec {
     pub rules: Vec<IngressRule>,
 }
 
+impl Clone for IngressSpec {
+    fn clone(&self) -> Self {
+        IngressSpec {
+            ingress_class_name: Clone::clone(&self.ingress_class_name),
+            default_backend: Clone::clone(&self.default_backend),
+            tls: Clone::clone(&self.tls),
+            rules: Clone::clone(&self.rules),
+        }
+    }
+}
+
+impl std::fmt::Debug for IngressSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("IngressSpec")
+            .field("ingress_class_name", &self.ingress_class_name)
+            .field("default_backend", &self.default_backend)
+            .field("tls", &self.tls)
+            .field("rules", &self.rules)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(IngressSpec { 1 => default_backend as "defaultBackend", 2 => tls, 3 => rules, 4 => ingress_class_name as "ingressClassName" });
 
 /// IngressStatus describe the current state of the Ingress.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct IngressStatus {
     /// loadBalancer contains the current status of the load-balancer.
     pub load_balancer: IngressLoadBalancerStatus,
 }
 
+impl Clone for IngressStatus {
+    fn clone(&self) -> Self {
+        IngressStatus {
+            load_balancer: Clone::clone(&self.load_balancer),
+        }
+    }
+}
+
+impl std::fmt::Debug for IngressStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("IngressStatus")
+            .field("load_balancer", &self.load_balancer)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(IngressStatus { 1 => load_balancer as "loadBalancer" });
 
 /// IngressTLS describes the transport layer security associated with an ingress.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct IngressTLS {
     /// hosts is a list of hosts included in the TLS certificate. The values in
     /// this list must match the name/s used in the tlsSecret. Defaults to the
@@ -444,10 +842,28 @@ pub struct IngressTLS {
     pub secret_name: String,
 }
 
+impl Clone for IngressTLS {
+    fn clone(&self) -> Self {
+        IngressTLS {
+            hosts: Clone::clone(&self.hosts),
+            secret_name: Clone::clone(&self.secret_name),
+        }
+    }
+}
+
+impl std::fmt::Debug for IngressTLS {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("IngressTLS")
+            .field("hosts", &self.hosts)
+            .field("secret_name", &self.secret_name)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(IngressTLS { 1 => hosts, 2 => secret_name as "secretName" });
 
 /// NetworkPolicy describes what network traffic is allowed for a set of Pods
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "networking.k8s.io", version = "v1", kind = "NetworkPolicy", plural = "networkpolicies", namespaced, short_names = ["netpol"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct NetworkPolicy {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -459,12 +875,32 @@ pub struct NetworkPolicy {
     pub spec: NetworkPolicySpec,
 }
 
+impl Clone for NetworkPolicy {
+    fn clone(&self) -> Self {
+        NetworkPolicy {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+        }
+    }
+}
+
+impl std::fmt::Debug for NetworkPolicy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NetworkPolicy")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(NetworkPolicy { 1 => metadata, 2 => spec });
 
 /// NetworkPolicyEgressRule describes a particular set of traffic that is allowed out of pods
 /// matched by a NetworkPolicySpec's podSelector. The traffic must match both ports and to.
 /// This type is beta-level in 1.8
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct NetworkPolicyEgressRule {
     /// ports is a list of destination ports for outgoing traffic.
     /// Each item in this list is combined using a logical OR. If this field is
@@ -482,11 +918,29 @@ pub struct NetworkPolicyEgressRule {
     pub to: Vec<NetworkPolicyPeer>,
 }
 
+impl Clone for NetworkPolicyEgressRule {
+    fn clone(&self) -> Self {
+        NetworkPolicyEgressRule {
+            ports: Clone::clone(&self.ports),
+            to: Clone::clone(&self.to),
+        }
+    }
+}
+
+impl std::fmt::Debug for NetworkPolicyEgressRule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NetworkPolicyEgressRule")
+            .field("ports", &self.ports)
+            .field("to", &self.to)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(NetworkPolicyEgressRule { 1 => ports, 2 => to });
 
 /// NetworkPolicyIngressRule describes a particular set of traffic that is allowed to the pods
 /// matched by a NetworkPolicySpec's podSelector. The traffic must match both ports and from.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct NetworkPolicyIngressRule {
     /// ports is a list of ports which should be made accessible on the pods selected for
     /// this rule. Each item in this list is combined using a logical OR. If this field is
@@ -504,10 +958,28 @@ pub struct NetworkPolicyIngressRule {
     pub from: Vec<NetworkPolicyPeer>,
 }
 
+impl Clone for NetworkPolicyIngressRule {
+    fn clone(&self) -> Self {
+        NetworkPolicyIngressRule {
+            ports: Clone::clone(&self.ports),
+            from: Clone::clone(&self.from),
+        }
+    }
+}
+
+impl std::fmt::Debug for NetworkPolicyIngressRule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NetworkPolicyIngressRule")
+            .field("ports", &self.ports)
+            .field("from", &self.from)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(NetworkPolicyIngressRule { 1 => ports, 2 => from });
 
 /// NetworkPolicyList is a list of NetworkPolicy objects.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "networking.k8s.io", version = "v1", kind = "NetworkPolicyList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct NetworkPolicyList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -520,11 +992,31 @@ pub struct NetworkPolicyList {
     pub items: Option<Vec<NetworkPolicy>>,
 }
 
+impl Clone for NetworkPolicyList {
+    fn clone(&self) -> Self {
+        NetworkPolicyList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for NetworkPolicyList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NetworkPolicyList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(NetworkPolicyList { 1 => metadata, 2 => items });
 
 /// NetworkPolicyPeer describes a peer to allow traffic to/from. Only certain combinations of
 /// fields are allowed
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct NetworkPolicyPeer {
     /// podSelector is a label selector which selects pods. This field follows standard label
     /// selector semantics; if present but empty, it selects all pods.
@@ -545,10 +1037,30 @@ pub struct NetworkPolicyPeer {
     pub ip_block: Option<IPBlock>,
 }
 
+impl Clone for NetworkPolicyPeer {
+    fn clone(&self) -> Self {
+        NetworkPolicyPeer {
+            pod_selector: Clone::clone(&self.pod_selector),
+            namespace_selector: Clone::clone(&self.namespace_selector),
+            ip_block: Clone::clone(&self.ip_block),
+        }
+    }
+}
+
+impl std::fmt::Debug for NetworkPolicyPeer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NetworkPolicyPeer")
+            .field("pod_selector", &self.pod_selector)
+            .field("namespace_selector", &self.namespace_selector)
+            .field("ip_block", &self.ip_block)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(NetworkPolicyPeer { 1 => pod_selector as "podSelector", 2 => namespace_selector as "namespaceSelector", 3 => ip_block as "ipBlock" });
 
 /// NetworkPolicyPort describes a port to allow traffic on
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct NetworkPolicyPort {
     /// protocol represents the protocol (TCP, UDP, or SCTP) which traffic must match.
     /// If not specified, this field defaults to TCP.
@@ -565,10 +1077,30 @@ pub struct NetworkPolicyPort {
     pub end_port: Option<i32>,
 }
 
+impl Clone for NetworkPolicyPort {
+    fn clone(&self) -> Self {
+        NetworkPolicyPort {
+            protocol: Clone::clone(&self.protocol),
+            port: Clone::clone(&self.port),
+            end_port: Clone::clone(&self.end_port),
+        }
+    }
+}
+
+impl std::fmt::Debug for NetworkPolicyPort {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NetworkPolicyPort")
+            .field("protocol", &self.protocol)
+            .field("port", &self.port)
+            .field("end_port", &self.end_port)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(NetworkPolicyPort { 1 => protocol, 2 => port, 3 => end_port as "endPort" });
 
 /// NetworkPolicySpec provides the specification of a NetworkPolicy
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct NetworkPolicySpec {
     /// podSelector selects the pods to which this NetworkPolicy object applies.
     /// The array of rules is applied to any pods selected by this field. An empty
@@ -609,10 +1141,32 @@ pub struct NetworkPolicySpec {
     pub policy_types: Vec<String>,
 }
 
+impl Clone for NetworkPolicySpec {
+    fn clone(&self) -> Self {
+        NetworkPolicySpec {
+            pod_selector: Clone::clone(&self.pod_selector),
+            ingress: Clone::clone(&self.ingress),
+            egress: Clone::clone(&self.egress),
+            policy_types: Clone::clone(&self.policy_types),
+        }
+    }
+}
+
+impl std::fmt::Debug for NetworkPolicySpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NetworkPolicySpec")
+            .field("pod_selector", &self.pod_selector)
+            .field("ingress", &self.ingress)
+            .field("egress", &self.egress)
+            .field("policy_types", &self.policy_types)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(NetworkPolicySpec { 1 => pod_selector as "podSelector", 2 => ingress, 3 => egress, 4 => policy_types as "policyTypes" });
 
 /// ParentReference describes a reference to a parent object.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ParentReference {
     /// Group is the group of the object being referenced.
     #[api(skip_serializing_if = "String::is_empty")]
@@ -628,10 +1182,32 @@ pub struct ParentReference {
     pub name: String,
 }
 
+impl Clone for ParentReference {
+    fn clone(&self) -> Self {
+        ParentReference {
+            group: Clone::clone(&self.group),
+            resource: Clone::clone(&self.resource),
+            namespace: Clone::clone(&self.namespace),
+            name: Clone::clone(&self.name),
+        }
+    }
+}
+
+impl std::fmt::Debug for ParentReference {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ParentReference")
+            .field("group", &self.group)
+            .field("resource", &self.resource)
+            .field("namespace", &self.namespace)
+            .field("name", &self.name)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ParentReference { 1 => group, 2 => resource, 3 => namespace, 4 => name });
 
 /// ServiceBackendPort is the service port being referenced.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ServiceBackendPort {
     /// name is the name of the port on the Service.
     /// This is a mutually exclusive setting with "Number".
@@ -643,11 +1219,29 @@ pub struct ServiceBackendPort {
     pub number: i32,
 }
 
+impl Clone for ServiceBackendPort {
+    fn clone(&self) -> Self {
+        ServiceBackendPort {
+            name: Clone::clone(&self.name),
+            number: Clone::clone(&self.number),
+        }
+    }
+}
+
+impl std::fmt::Debug for ServiceBackendPort {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ServiceBackendPort")
+            .field("name", &self.name)
+            .field("number", &self.number)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ServiceBackendPort { 1 => name, 2 => number });
 
 /// ServiceCIDR defines a range of IP addresses using CIDR format (e.g. 192.168.0.0/24 or 2001:db2::/64).
 /// This range is used to allocate ClusterIPs to Service objects.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "networking.k8s.io", version = "v1", kind = "ServiceCIDR", plural = "servicecidrs", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ServiceCIDR {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -663,10 +1257,32 @@ pub struct ServiceCIDR {
     pub status: ServiceCIDRStatus,
 }
 
+impl Clone for ServiceCIDR {
+    fn clone(&self) -> Self {
+        ServiceCIDR {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+            status: Clone::clone(&self.status),
+        }
+    }
+}
+
+impl std::fmt::Debug for ServiceCIDR {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ServiceCIDR")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ServiceCIDR { 1 => metadata, 2 => spec, 3 => status });
 
 /// ServiceCIDRList contains a list of ServiceCIDR objects.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "networking.k8s.io", version = "v1", kind = "ServiceCIDRList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ServiceCIDRList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -679,10 +1295,30 @@ pub struct ServiceCIDRList {
     pub items: Option<Vec<ServiceCIDR>>,
 }
 
+impl Clone for ServiceCIDRList {
+    fn clone(&self) -> Self {
+        ServiceCIDRList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for ServiceCIDRList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ServiceCIDRList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ServiceCIDRList { 1 => metadata, 2 => items });
 
 /// ServiceCIDRSpec define the CIDRs the user wants to use for allocating ClusterIPs for Services.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ServiceCIDRSpec {
     /// CIDRs defines the IP blocks in CIDR notation (e.g. "192.168.0.0/24" or "2001:db8::/64")
     /// from which to assign service cluster IPs. Max of two CIDRs is allowed, one of each IP family.
@@ -691,15 +1327,47 @@ pub struct ServiceCIDRSpec {
     pub cidrs: Vec<String>,
 }
 
+impl Clone for ServiceCIDRSpec {
+    fn clone(&self) -> Self {
+        ServiceCIDRSpec {
+            cidrs: Clone::clone(&self.cidrs),
+        }
+    }
+}
+
+impl std::fmt::Debug for ServiceCIDRSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ServiceCIDRSpec")
+            .field("cidrs", &self.cidrs)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ServiceCIDRSpec { 1 => cidrs });
 
 /// ServiceCIDRStatus describes the current state of the ServiceCIDR.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ServiceCIDRStatus {
     /// conditions holds an array of metav1.Condition that describe the state of the ServiceCIDR.
     /// Current service state
     #[api(skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<crate::meta::v1::Condition>,
+}
+
+impl Clone for ServiceCIDRStatus {
+    fn clone(&self) -> Self {
+        ServiceCIDRStatus {
+            conditions: Clone::clone(&self.conditions),
+        }
+    }
+}
+
+impl std::fmt::Debug for ServiceCIDRStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ServiceCIDRStatus")
+            .field("conditions", &self.conditions)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(ServiceCIDRStatus { 1 => conditions });

@@ -82,7 +82,7 @@ pub type ServiceCIDRStatus = crate::networking::v1::ServiceCIDRStatus;
 
 /// HTTPIngressPath associates a path with a backend. Incoming urls matching the
 /// path are forwarded to the backend.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::HTTPIngressPath, nested)]
 pub struct HTTPIngressPath {
     /// path is matched against the path of an incoming request. Currently it can
@@ -114,6 +114,26 @@ pub struct HTTPIngressPath {
     pub backend: IngressBackend,
 }
 
+impl Clone for HTTPIngressPath {
+    fn clone(&self) -> Self {
+        HTTPIngressPath {
+            path: Clone::clone(&self.path),
+            path_type: Clone::clone(&self.path_type),
+            backend: Clone::clone(&self.backend),
+        }
+    }
+}
+
+impl std::fmt::Debug for HTTPIngressPath {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HTTPIngressPath")
+            .field("path", &self.path)
+            .field("path_type", &self.path_type)
+            .field("backend", &self.backend)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(HTTPIngressPath { 1 => path, 2 => backend, 3 => path_type as "pathType" });
 
 /// HTTPIngressRuleValue is a list of http selectors pointing to backends.
@@ -121,12 +141,28 @@ apimachinery::proto_message!(HTTPIngressPath { 1 => path, 2 => backend, 3 => pat
 /// where parts of the url correspond to RFC 3986, this resource will be used
 /// to match against everything after the last '/' and before the first '?'
 /// or '\#'.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::HTTPIngressRuleValue, nested)]
 pub struct HTTPIngressRuleValue {
     /// paths is a collection of paths that map requests to backends.
     #[api(nullable)]
     pub paths: Option<Vec<HTTPIngressPath>>,
+}
+
+impl Clone for HTTPIngressRuleValue {
+    fn clone(&self) -> Self {
+        HTTPIngressRuleValue {
+            paths: Clone::clone(&self.paths),
+        }
+    }
+}
+
+impl std::fmt::Debug for HTTPIngressRuleValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HTTPIngressRuleValue")
+            .field("paths", &self.paths)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(HTTPIngressRuleValue { 1 => paths });
@@ -138,7 +174,7 @@ apimachinery::proto_message!(HTTPIngressRuleValue { 1 => paths });
 /// by dots suppressing leading zeros for IPv4 and the representation defined by RFC 5952 for IPv6.
 /// Valid: 192.168.1.5 or 2001:db8::1 or 2001:db8:aaaa:bbbb:cccc:dddd:eeee:1
 /// Invalid: 10.01.2.3 or 2001:db8:0:0:0::1
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "networking.k8s.io", version = "v1beta1", kind = "IPAddress", plural = "ipaddresses", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::IPAddress)]
@@ -156,10 +192,30 @@ pub struct IPAddress {
     pub spec: crate::networking::v1::IPAddressSpec,
 }
 
+impl Clone for IPAddress {
+    fn clone(&self) -> Self {
+        IPAddress {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+        }
+    }
+}
+
+impl std::fmt::Debug for IPAddress {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("IPAddress")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(IPAddress { 1 => metadata, 2 => spec });
 
 /// IPAddressList contains a list of IPAddress.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "networking.k8s.io",
     version = "v1beta1",
@@ -182,13 +238,33 @@ pub struct IPAddressList {
     pub items: Option<Vec<IPAddress>>,
 }
 
+impl Clone for IPAddressList {
+    fn clone(&self) -> Self {
+        IPAddressList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for IPAddressList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("IPAddressList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(IPAddressList { 1 => metadata, 2 => items });
 
 /// Ingress is a collection of rules that allow inbound connections to reach the
 /// endpoints defined by a backend. An Ingress can be configured to give services
 /// externally-reachable urls, load balance traffic, terminate SSL, offer name
 /// based virtual hosting etc.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "networking.k8s.io", version = "v1beta1", kind = "Ingress", plural = "ingresses", namespaced, short_names = ["ing"], verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::Ingress)]
@@ -209,10 +285,32 @@ pub struct Ingress {
     pub status: crate::networking::v1::IngressStatus,
 }
 
+impl Clone for Ingress {
+    fn clone(&self) -> Self {
+        Ingress {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+            status: Clone::clone(&self.status),
+        }
+    }
+}
+
+impl std::fmt::Debug for Ingress {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Ingress")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(Ingress { 1 => metadata, 2 => spec, 3 => status });
 
 /// IngressBackend describes all endpoints for a given service and port.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct IngressBackend {
     /// serviceName specifies the name of the referenced service.
     #[api(skip_serializing_if = "String::is_empty")]
@@ -225,6 +323,26 @@ pub struct IngressBackend {
     pub resource: Option<crate::core::v1::TypedLocalObjectReference>,
 }
 
+impl Clone for IngressBackend {
+    fn clone(&self) -> Self {
+        IngressBackend {
+            service_name: Clone::clone(&self.service_name),
+            service_port: Clone::clone(&self.service_port),
+            resource: Clone::clone(&self.resource),
+        }
+    }
+}
+
+impl std::fmt::Debug for IngressBackend {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("IngressBackend")
+            .field("service_name", &self.service_name)
+            .field("service_port", &self.service_port)
+            .field("resource", &self.resource)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(IngressBackend { 1 => service_name as "serviceName", 2 => service_port as "servicePort", 3 => resource });
 
 /// IngressClass represents the class of the Ingress, referenced by the Ingress
@@ -232,7 +350,7 @@ apimachinery::proto_message!(IngressBackend { 1 => service_name as "serviceName"
 /// used to indicate that an IngressClass should be considered default. When a
 /// single IngressClass resource has this annotation set to true, new Ingress
 /// resources without a class specified will be assigned this default class.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "networking.k8s.io", version = "v1beta1", kind = "IngressClass", plural = "ingressclasses", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::IngressClass)]
@@ -250,10 +368,30 @@ pub struct IngressClass {
     pub spec: crate::networking::v1::IngressClassSpec,
 }
 
+impl Clone for IngressClass {
+    fn clone(&self) -> Self {
+        IngressClass {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+        }
+    }
+}
+
+impl std::fmt::Debug for IngressClass {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("IngressClass")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(IngressClass { 1 => metadata, 2 => spec });
 
 /// IngressClassList is a collection of IngressClasses.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "networking.k8s.io",
     version = "v1beta1",
@@ -275,10 +413,30 @@ pub struct IngressClassList {
     pub items: Option<Vec<IngressClass>>,
 }
 
+impl Clone for IngressClassList {
+    fn clone(&self) -> Self {
+        IngressClassList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for IngressClassList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("IngressClassList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(IngressClassList { 1 => metadata, 2 => items });
 
 /// IngressList is a collection of Ingress.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "networking.k8s.io",
     version = "v1beta1",
@@ -301,12 +459,32 @@ pub struct IngressList {
     pub items: Option<Vec<Ingress>>,
 }
 
+impl Clone for IngressList {
+    fn clone(&self) -> Self {
+        IngressList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for IngressList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("IngressList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(IngressList { 1 => metadata, 2 => items });
 
 /// IngressRule represents the rules mapping the paths under a specified host to
 /// the related backend services. Incoming requests are first evaluated for a host
 /// match, then routed to the backend associated with the matching IngressRuleValue.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::IngressRule, nested)]
 pub struct IngressRule {
     /// host is the fully qualified domain name of a network host, as defined by RFC 3986.
@@ -336,6 +514,24 @@ pub struct IngressRule {
     pub host: String,
     /// The \`http\` field.
     pub http: Option<HTTPIngressRuleValue>,
+}
+
+impl Clone for IngressRule {
+    fn clone(&self) -> Self {
+        IngressRule {
+            host: Clone::clone(&self.host),
+            http: Clone::clone(&self.http),
+        }
+    }
+}
+
+impl std::fmt::Debug for IngressRule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("IngressRule")
+            .field("host", &self.host)
+            .field("http", &self.http)
+            .finish()
+    }
 }
 
 impl apimachinery::proto::Message for IngressRule {
@@ -375,16 +571,32 @@ impl apimachinery::proto::Message for IngressRule {
 /// rule is satisfied, the request is routed to the specified backend. Currently
 /// mixing different types of rules in a single Ingress is disallowed, so exactly
 /// one of the following must be set.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct IngressRuleValue {
     /// The \`http\` field.
     pub http: Option<HTTPIngressRuleValue>,
 }
 
+impl Clone for IngressRuleValue {
+    fn clone(&self) -> Self {
+        IngressRuleValue {
+            http: Clone::clone(&self.http),
+        }
+    }
+}
+
+impl std::fmt::Debug for IngressRuleValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("IngressRuleValue")
+            .field("http", &self.http)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(IngressRuleValue { 1 => http });
 
 /// IngressSpec describes the Ingress the user wishes to exist.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::IngressSpec, nested)]
 pub struct IngressSpec {
     /// ingressClassName is the name of the IngressClass cluster resource. The
@@ -419,11 +631,33 @@ pub struct IngressSpec {
     pub rules: Vec<IngressRule>,
 }
 
+impl Clone for IngressSpec {
+    fn clone(&self) -> Self {
+        IngressSpec {
+            ingress_class_name: Clone::clone(&self.ingress_class_name),
+            backend: Clone::clone(&self.backend),
+            tls: Clone::clone(&self.tls),
+            rules: Clone::clone(&self.rules),
+        }
+    }
+}
+
+impl std::fmt::Debug for IngressSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("IngressSpec")
+            .field("ingress_class_name", &self.ingress_class_name)
+            .field("backend", &self.backend)
+            .field("tls", &self.tls)
+            .field("rules", &self.rules)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(IngressSpec { 1 => backend, 2 => tls, 3 => rules, 4 => ingress_class_name as "ingressClassName" });
 
 /// ServiceCIDR defines a range of IP addresses using CIDR format (e.g. 192.168.0.0/24 or 2001:db2::/64).
 /// This range is used to allocate ClusterIPs to Service objects.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "networking.k8s.io", version = "v1beta1", kind = "ServiceCIDR", plural = "servicecidrs", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::networking::v1::ServiceCIDR)]
@@ -445,10 +679,32 @@ pub struct ServiceCIDR {
     pub status: crate::networking::v1::ServiceCIDRStatus,
 }
 
+impl Clone for ServiceCIDR {
+    fn clone(&self) -> Self {
+        ServiceCIDR {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+            status: Clone::clone(&self.status),
+        }
+    }
+}
+
+impl std::fmt::Debug for ServiceCIDR {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ServiceCIDR")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ServiceCIDR { 1 => metadata, 2 => spec, 3 => status });
 
 /// ServiceCIDRList contains a list of ServiceCIDR objects.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "networking.k8s.io",
     version = "v1beta1",
@@ -469,6 +725,26 @@ pub struct ServiceCIDRList {
     /// items is the list of ServiceCIDRs.
     #[api(nullable)]
     pub items: Option<Vec<ServiceCIDR>>,
+}
+
+impl Clone for ServiceCIDRList {
+    fn clone(&self) -> Self {
+        ServiceCIDRList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for ServiceCIDRList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ServiceCIDRList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(ServiceCIDRList { 1 => metadata, 2 => items });

@@ -3,11 +3,27 @@
 //! `node.k8s.io/v1`.
 
 /// Overhead structure represents the resource overhead associated with running a pod.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct Overhead {
     /// podFixed represents the fixed resource overhead associated with running a pod.
     #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub pod_fixed: std::collections::BTreeMap<String, crate::value::Quantity>,
+}
+
+impl Clone for Overhead {
+    fn clone(&self) -> Self {
+        Overhead {
+            pod_fixed: Clone::clone(&self.pod_fixed),
+        }
+    }
+}
+
+impl std::fmt::Debug for Overhead {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Overhead")
+            .field("pod_fixed", &self.pod_fixed)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(Overhead { 1 => pod_fixed as "podFixed" });
@@ -19,7 +35,7 @@ apimachinery::proto_message!(Overhead { 1 => pod_fixed as "podFixed" });
 /// responsible for resolving the RuntimeClassName reference before running the
 /// pod.  For more details, see
 /// <https://kubernetes.io/docs/concepts/containers/runtime-class/>
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "node.k8s.io", version = "v1", kind = "RuntimeClass", plural = "runtimeclasses", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct RuntimeClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -48,10 +64,34 @@ pub struct RuntimeClass {
     pub scheduling: Option<Scheduling>,
 }
 
+impl Clone for RuntimeClass {
+    fn clone(&self) -> Self {
+        RuntimeClass {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            handler: Clone::clone(&self.handler),
+            overhead: Clone::clone(&self.overhead),
+            scheduling: Clone::clone(&self.scheduling),
+        }
+    }
+}
+
+impl std::fmt::Debug for RuntimeClass {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RuntimeClass")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("handler", &self.handler)
+            .field("overhead", &self.overhead)
+            .field("scheduling", &self.scheduling)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(RuntimeClass { 1 => metadata, 2 => handler, 3 => overhead, 4 => scheduling });
 
 /// RuntimeClassList is a list of RuntimeClass objects.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "node.k8s.io", version = "v1", kind = "RuntimeClassList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct RuntimeClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -64,11 +104,31 @@ pub struct RuntimeClassList {
     pub items: Option<Vec<RuntimeClass>>,
 }
 
+impl Clone for RuntimeClassList {
+    fn clone(&self) -> Self {
+        RuntimeClassList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for RuntimeClassList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RuntimeClassList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(RuntimeClassList { 1 => metadata, 2 => items });
 
 /// Scheduling specifies the scheduling constraints for nodes supporting a
 /// RuntimeClass.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct Scheduling {
     /// nodeSelector lists labels that must be present on nodes that support this
     /// RuntimeClass. Pods using this RuntimeClass can only be scheduled to a
@@ -82,6 +142,24 @@ pub struct Scheduling {
     /// tolerated by the pod and the RuntimeClass.
     #[api(skip_serializing_if = "Vec::is_empty")]
     pub tolerations: Vec<crate::core::v1::Toleration>,
+}
+
+impl Clone for Scheduling {
+    fn clone(&self) -> Self {
+        Scheduling {
+            node_selector: Clone::clone(&self.node_selector),
+            tolerations: Clone::clone(&self.tolerations),
+        }
+    }
+}
+
+impl std::fmt::Debug for Scheduling {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Scheduling")
+            .field("node_selector", &self.node_selector)
+            .field("tolerations", &self.tolerations)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(Scheduling { 1 => node_selector as "nodeSelector", 2 => tolerations });

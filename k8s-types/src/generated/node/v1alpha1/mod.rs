@@ -24,7 +24,7 @@ pub type Scheduling = crate::node::v1::Scheduling;
 /// responsible for resolving the RuntimeClassName reference before running the
 /// pod.  For more details, see
 /// <https://git.k8s.io/enhancements/keps/sig-node/585-runtime-class>
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "node.k8s.io", version = "v1alpha1", kind = "RuntimeClass", plural = "runtimeclasses", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::node::v1::RuntimeClass, hub_only = [handler, overhead, scheduling], to_hub = crate::conversions::runtime_class::node_v1alpha1::to_hub, from_hub = crate::conversions::runtime_class::node_v1alpha1::from_hub)]
@@ -41,10 +41,30 @@ pub struct RuntimeClass {
     pub spec: RuntimeClassSpec,
 }
 
+impl Clone for RuntimeClass {
+    fn clone(&self) -> Self {
+        RuntimeClass {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+        }
+    }
+}
+
+impl std::fmt::Debug for RuntimeClass {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RuntimeClass")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(RuntimeClass { 1 => metadata, 2 => spec });
 
 /// RuntimeClassList is a list of RuntimeClass objects.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "node.k8s.io",
     version = "v1alpha1",
@@ -67,13 +87,33 @@ pub struct RuntimeClassList {
     pub items: Option<Vec<RuntimeClass>>,
 }
 
+impl Clone for RuntimeClassList {
+    fn clone(&self) -> Self {
+        RuntimeClassList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for RuntimeClassList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RuntimeClassList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(RuntimeClassList { 1 => metadata, 2 => items });
 
 /// RuntimeClassSpec is a specification of a RuntimeClass. It contains parameters
 /// that are required to describe the RuntimeClass to the Container Runtime
 /// Interface (CRI) implementation, as well as any other components that need to
 /// understand how the pod will be run. The RuntimeClassSpec is immutable.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct RuntimeClassSpec {
     /// runtimeHandler specifies the underlying runtime and configuration that the
     /// CRI implementation will use to handle pods of this class. The possible
@@ -95,6 +135,26 @@ pub struct RuntimeClassSpec {
     /// If scheduling is nil, this RuntimeClass is assumed to be supported by all
     /// nodes.
     pub scheduling: Option<crate::node::v1::Scheduling>,
+}
+
+impl Clone for RuntimeClassSpec {
+    fn clone(&self) -> Self {
+        RuntimeClassSpec {
+            runtime_handler: Clone::clone(&self.runtime_handler),
+            overhead: Clone::clone(&self.overhead),
+            scheduling: Clone::clone(&self.scheduling),
+        }
+    }
+}
+
+impl std::fmt::Debug for RuntimeClassSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RuntimeClassSpec")
+            .field("runtime_handler", &self.runtime_handler)
+            .field("overhead", &self.overhead)
+            .field("scheduling", &self.scheduling)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(RuntimeClassSpec { 1 => runtime_handler as "runtimeHandler", 2 => overhead, 3 => scheduling });

@@ -24,7 +24,7 @@ pub type Scheduling = crate::node::v1::Scheduling;
 /// responsible for resolving the RuntimeClassName reference before running the
 /// pod.  For more details, see
 /// <https://git.k8s.io/enhancements/keps/sig-node/585-runtime-class>
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "node.k8s.io", version = "v1beta1", kind = "RuntimeClass", plural = "runtimeclasses", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::node::v1::RuntimeClass)]
@@ -60,10 +60,34 @@ pub struct RuntimeClass {
     pub scheduling: Option<crate::node::v1::Scheduling>,
 }
 
+impl Clone for RuntimeClass {
+    fn clone(&self) -> Self {
+        RuntimeClass {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            handler: Clone::clone(&self.handler),
+            overhead: Clone::clone(&self.overhead),
+            scheduling: Clone::clone(&self.scheduling),
+        }
+    }
+}
+
+impl std::fmt::Debug for RuntimeClass {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RuntimeClass")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("handler", &self.handler)
+            .field("overhead", &self.overhead)
+            .field("scheduling", &self.scheduling)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(RuntimeClass { 1 => metadata, 2 => handler, 3 => overhead, 4 => scheduling });
 
 /// RuntimeClassList is a list of RuntimeClass objects.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "node.k8s.io",
     version = "v1beta1",
@@ -84,6 +108,26 @@ pub struct RuntimeClassList {
     /// items is a list of schema objects.
     #[api(nullable)]
     pub items: Option<Vec<RuntimeClass>>,
+}
+
+impl Clone for RuntimeClassList {
+    fn clone(&self) -> Self {
+        RuntimeClassList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for RuntimeClassList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RuntimeClassList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(RuntimeClassList { 1 => metadata, 2 => items });

@@ -5,7 +5,7 @@
 /// Eviction evicts a pod from its node subject to certain policies and safety constraints.
 /// This is a subresource of Pod.  A request to cause such an eviction is
 /// created by POSTing to .../pods/\<pod name\>/evictions.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "policy", version = "v1", kind = "Eviction", not_resource, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct Eviction {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -16,10 +16,30 @@ pub struct Eviction {
     pub delete_options: Option<crate::meta::v1::DeleteOptions>,
 }
 
+impl Clone for Eviction {
+    fn clone(&self) -> Self {
+        Eviction {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            delete_options: Clone::clone(&self.delete_options),
+        }
+    }
+}
+
+impl std::fmt::Debug for Eviction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Eviction")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("delete_options", &self.delete_options)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(Eviction { 1 => metadata, 2 => delete_options as "deleteOptions" });
 
 /// PodDisruptionBudget is an object to define the max disruption that can be caused to a collection of pods
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "policy", version = "v1", kind = "PodDisruptionBudget", plural = "poddisruptionbudgets", namespaced, short_names = ["pdb"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct PodDisruptionBudget {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -33,10 +53,32 @@ pub struct PodDisruptionBudget {
     pub status: PodDisruptionBudgetStatus,
 }
 
+impl Clone for PodDisruptionBudget {
+    fn clone(&self) -> Self {
+        PodDisruptionBudget {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+            status: Clone::clone(&self.status),
+        }
+    }
+}
+
+impl std::fmt::Debug for PodDisruptionBudget {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PodDisruptionBudget")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(PodDisruptionBudget { 1 => metadata, 2 => spec, 3 => status });
 
 /// PodDisruptionBudgetList is a collection of PodDisruptionBudgets.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "policy", version = "v1", kind = "PodDisruptionBudgetList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct PodDisruptionBudgetList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -49,10 +91,30 @@ pub struct PodDisruptionBudgetList {
     pub items: Option<Vec<PodDisruptionBudget>>,
 }
 
+impl Clone for PodDisruptionBudgetList {
+    fn clone(&self) -> Self {
+        PodDisruptionBudgetList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for PodDisruptionBudgetList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PodDisruptionBudgetList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(PodDisruptionBudgetList { 1 => metadata, 2 => items });
 
 /// PodDisruptionBudgetSpec is a description of a PodDisruptionBudget.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PodDisruptionBudgetSpec {
     /// An eviction is allowed if at least "minAvailable" pods selected by
     /// "selector" will still be available after the eviction, i.e. even in the
@@ -94,11 +156,36 @@ pub struct PodDisruptionBudgetSpec {
     pub unhealthy_pod_eviction_policy: Option<String>,
 }
 
+impl Clone for PodDisruptionBudgetSpec {
+    fn clone(&self) -> Self {
+        PodDisruptionBudgetSpec {
+            min_available: Clone::clone(&self.min_available),
+            selector: Clone::clone(&self.selector),
+            max_unavailable: Clone::clone(&self.max_unavailable),
+            unhealthy_pod_eviction_policy: Clone::clone(&self.unhealthy_pod_eviction_policy),
+        }
+    }
+}
+
+impl std::fmt::Debug for PodDisruptionBudgetSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PodDisruptionBudgetSpec")
+            .field("min_available", &self.min_available)
+            .field("selector", &self.selector)
+            .field("max_unavailable", &self.max_unavailable)
+            .field(
+                "unhealthy_pod_eviction_policy",
+                &self.unhealthy_pod_eviction_policy,
+            )
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(PodDisruptionBudgetSpec { 1 => min_available as "minAvailable", 2 => selector, 3 => max_unavailable as "maxUnavailable", 4 => unhealthy_pod_eviction_policy as "unhealthyPodEvictionPolicy" });
 
 /// PodDisruptionBudgetStatus represents information about the status of a
 /// PodDisruptionBudget. Status may trail the actual state of a system.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PodDisruptionBudgetStatus {
     /// Most recent generation observed when updating this PDB status. DisruptionsAllowed and other
     /// status information is valid only if observedGeneration equals to PDB's object generation.
@@ -139,6 +226,34 @@ pub struct PodDisruptionBudgetStatus {
     /// disruptions are provided by the disruptionsAllowed property.
     #[api(skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<crate::meta::v1::Condition>,
+}
+
+impl Clone for PodDisruptionBudgetStatus {
+    fn clone(&self) -> Self {
+        PodDisruptionBudgetStatus {
+            observed_generation: Clone::clone(&self.observed_generation),
+            disrupted_pods: Clone::clone(&self.disrupted_pods),
+            disruptions_allowed: Clone::clone(&self.disruptions_allowed),
+            current_healthy: Clone::clone(&self.current_healthy),
+            desired_healthy: Clone::clone(&self.desired_healthy),
+            expected_pods: Clone::clone(&self.expected_pods),
+            conditions: Clone::clone(&self.conditions),
+        }
+    }
+}
+
+impl std::fmt::Debug for PodDisruptionBudgetStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PodDisruptionBudgetStatus")
+            .field("observed_generation", &self.observed_generation)
+            .field("disrupted_pods", &self.disrupted_pods)
+            .field("disruptions_allowed", &self.disruptions_allowed)
+            .field("current_healthy", &self.current_healthy)
+            .field("desired_healthy", &self.desired_healthy)
+            .field("expected_pods", &self.expected_pods)
+            .field("conditions", &self.conditions)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(PodDisruptionBudgetStatus { 1 => observed_generation as "observedGeneration", 2 => disrupted_pods as "disruptedPods", 3 => disruptions_allowed as "disruptionsAllowed", 4 => current_healthy as "currentHealthy", 5 => desired_healthy as "desiredHealthy", 6 => expected_pods as "expectedPods", 7 => conditions });

@@ -20,7 +20,7 @@ pub type PodDisruptionBudgetStatus = crate::policy::v1::PodDisruptionBudgetStatu
 /// Eviction evicts a pod from its node subject to certain policies and safety constraints.
 /// This is a subresource of Pod.  A request to cause such an eviction is
 /// created by POSTing to .../pods/\<pod name\>/evictions.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "policy",
     version = "v1beta1",
@@ -43,10 +43,30 @@ pub struct Eviction {
     pub delete_options: Option<crate::meta::v1::DeleteOptions>,
 }
 
+impl Clone for Eviction {
+    fn clone(&self) -> Self {
+        Eviction {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            delete_options: Clone::clone(&self.delete_options),
+        }
+    }
+}
+
+impl std::fmt::Debug for Eviction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Eviction")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("delete_options", &self.delete_options)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(Eviction { 1 => metadata, 2 => delete_options as "deleteOptions" });
 
 /// PodDisruptionBudget is an object to define the max disruption that can be caused to a collection of pods
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "policy", version = "v1beta1", kind = "PodDisruptionBudget", plural = "poddisruptionbudgets", namespaced, short_names = ["pdb"], verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::policy::v1::PodDisruptionBudget, to_hub = crate::conversions::pod_disruption_budget::policy_v1beta1::to_hub, from_hub = crate::conversions::pod_disruption_budget::policy_v1beta1::from_hub)]
@@ -66,10 +86,32 @@ pub struct PodDisruptionBudget {
     pub status: crate::policy::v1::PodDisruptionBudgetStatus,
 }
 
+impl Clone for PodDisruptionBudget {
+    fn clone(&self) -> Self {
+        PodDisruptionBudget {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+            status: Clone::clone(&self.status),
+        }
+    }
+}
+
+impl std::fmt::Debug for PodDisruptionBudget {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PodDisruptionBudget")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(PodDisruptionBudget { 1 => metadata, 2 => spec, 3 => status });
 
 /// PodDisruptionBudgetList is a collection of PodDisruptionBudgets.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "policy",
     version = "v1beta1",
@@ -90,6 +132,26 @@ pub struct PodDisruptionBudgetList {
     /// items list individual PodDisruptionBudget objects
     #[api(nullable)]
     pub items: Option<Vec<PodDisruptionBudget>>,
+}
+
+impl Clone for PodDisruptionBudgetList {
+    fn clone(&self) -> Self {
+        PodDisruptionBudgetList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for PodDisruptionBudgetList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PodDisruptionBudgetList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(PodDisruptionBudgetList { 1 => metadata, 2 => items });

@@ -3,7 +3,7 @@
 //! `rbac.authorization.k8s.io/v1`.
 
 /// AggregationRule describes how to locate ClusterRoles to aggregate into the ClusterRole
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct AggregationRule {
     /// ClusterRoleSelectors holds a list of selectors which will be used to find ClusterRoles and create the rules.
     /// If any of the selectors match, then the ClusterRole's permissions will be added
@@ -11,10 +11,26 @@ pub struct AggregationRule {
     pub cluster_role_selectors: Vec<apimachinery::apis::meta::v1::LabelSelector>,
 }
 
+impl Clone for AggregationRule {
+    fn clone(&self) -> Self {
+        AggregationRule {
+            cluster_role_selectors: Clone::clone(&self.cluster_role_selectors),
+        }
+    }
+}
+
+impl std::fmt::Debug for AggregationRule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AggregationRule")
+            .field("cluster_role_selectors", &self.cluster_role_selectors)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(AggregationRule { 1 => cluster_role_selectors as "clusterRoleSelectors" });
 
 /// ClusterRole is a cluster level, logical grouping of PolicyRules that can be referenced as a unit by a RoleBinding or ClusterRoleBinding.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "rbac.authorization.k8s.io", version = "v1", kind = "ClusterRole", plural = "clusterroles", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ClusterRole {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -30,11 +46,33 @@ pub struct ClusterRole {
     pub aggregation_rule: Option<AggregationRule>,
 }
 
+impl Clone for ClusterRole {
+    fn clone(&self) -> Self {
+        ClusterRole {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            rules: Clone::clone(&self.rules),
+            aggregation_rule: Clone::clone(&self.aggregation_rule),
+        }
+    }
+}
+
+impl std::fmt::Debug for ClusterRole {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ClusterRole")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("rules", &self.rules)
+            .field("aggregation_rule", &self.aggregation_rule)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ClusterRole { 1 => metadata, 2 => rules, 3 => aggregation_rule as "aggregationRule" });
 
 /// ClusterRoleBinding references a ClusterRole, but not contain it.  It can reference a ClusterRole in the global namespace,
 /// and adds who information via Subject.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "rbac.authorization.k8s.io", version = "v1", kind = "ClusterRoleBinding", plural = "clusterrolebindings", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ClusterRoleBinding {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -50,10 +88,32 @@ pub struct ClusterRoleBinding {
     pub role_ref: RoleRef,
 }
 
+impl Clone for ClusterRoleBinding {
+    fn clone(&self) -> Self {
+        ClusterRoleBinding {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            subjects: Clone::clone(&self.subjects),
+            role_ref: Clone::clone(&self.role_ref),
+        }
+    }
+}
+
+impl std::fmt::Debug for ClusterRoleBinding {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ClusterRoleBinding")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("subjects", &self.subjects)
+            .field("role_ref", &self.role_ref)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ClusterRoleBinding { 1 => metadata, 2 => subjects, 3 => role_ref as "roleRef" });
 
 /// ClusterRoleBindingList is a collection of ClusterRoleBindings
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "rbac.authorization.k8s.io", version = "v1", kind = "ClusterRoleBindingList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ClusterRoleBindingList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -65,10 +125,30 @@ pub struct ClusterRoleBindingList {
     pub items: Option<Vec<ClusterRoleBinding>>,
 }
 
+impl Clone for ClusterRoleBindingList {
+    fn clone(&self) -> Self {
+        ClusterRoleBindingList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for ClusterRoleBindingList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ClusterRoleBindingList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ClusterRoleBindingList { 1 => metadata, 2 => items });
 
 /// ClusterRoleList is a collection of ClusterRoles
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "rbac.authorization.k8s.io", version = "v1", kind = "ClusterRoleList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ClusterRoleList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -80,11 +160,31 @@ pub struct ClusterRoleList {
     pub items: Option<Vec<ClusterRole>>,
 }
 
+impl Clone for ClusterRoleList {
+    fn clone(&self) -> Self {
+        ClusterRoleList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for ClusterRoleList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ClusterRoleList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ClusterRoleList { 1 => metadata, 2 => items });
 
 /// PolicyRule holds information that describes a policy rule, but does not contain information
 /// about who the rule applies to or which namespace the rule applies to.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PolicyRule {
     /// Verbs is a list of Verbs that apply to ALL the ResourceKinds contained in this rule. '\*' represents all verbs.
     #[api(nullable)]
@@ -106,10 +206,34 @@ pub struct PolicyRule {
     pub non_resource_urls: Vec<String>,
 }
 
+impl Clone for PolicyRule {
+    fn clone(&self) -> Self {
+        PolicyRule {
+            verbs: Clone::clone(&self.verbs),
+            api_groups: Clone::clone(&self.api_groups),
+            resources: Clone::clone(&self.resources),
+            resource_names: Clone::clone(&self.resource_names),
+            non_resource_urls: Clone::clone(&self.non_resource_urls),
+        }
+    }
+}
+
+impl std::fmt::Debug for PolicyRule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PolicyRule")
+            .field("verbs", &self.verbs)
+            .field("api_groups", &self.api_groups)
+            .field("resources", &self.resources)
+            .field("resource_names", &self.resource_names)
+            .field("non_resource_urls", &self.non_resource_urls)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(PolicyRule { 1 => verbs, 2 => api_groups as "apiGroups", 3 => resources, 4 => resource_names as "resourceNames", 5 => non_resource_urls as "nonResourceURLs" });
 
 /// Role is a namespaced, logical grouping of PolicyRules that can be referenced as a unit by a RoleBinding.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "rbac.authorization.k8s.io", version = "v1", kind = "Role", plural = "roles", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct Role {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -121,12 +245,32 @@ pub struct Role {
     pub rules: Option<Vec<PolicyRule>>,
 }
 
+impl Clone for Role {
+    fn clone(&self) -> Self {
+        Role {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            rules: Clone::clone(&self.rules),
+        }
+    }
+}
+
+impl std::fmt::Debug for Role {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Role")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("rules", &self.rules)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(Role { 1 => metadata, 2 => rules });
 
 /// RoleBinding references a role, but does not contain it.  It can reference a Role in the same namespace or a ClusterRole in the global namespace.
 /// It adds who information via Subjects and namespace information by which namespace it exists in.  RoleBindings in a given
 /// namespace only have effect in that namespace.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "rbac.authorization.k8s.io", version = "v1", kind = "RoleBinding", plural = "rolebindings", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct RoleBinding {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -142,10 +286,32 @@ pub struct RoleBinding {
     pub role_ref: RoleRef,
 }
 
+impl Clone for RoleBinding {
+    fn clone(&self) -> Self {
+        RoleBinding {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            subjects: Clone::clone(&self.subjects),
+            role_ref: Clone::clone(&self.role_ref),
+        }
+    }
+}
+
+impl std::fmt::Debug for RoleBinding {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RoleBinding")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("subjects", &self.subjects)
+            .field("role_ref", &self.role_ref)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(RoleBinding { 1 => metadata, 2 => subjects, 3 => role_ref as "roleRef" });
 
 /// RoleBindingList is a collection of RoleBindings
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "rbac.authorization.k8s.io", version = "v1", kind = "RoleBindingList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct RoleBindingList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -157,10 +323,30 @@ pub struct RoleBindingList {
     pub items: Option<Vec<RoleBinding>>,
 }
 
+impl Clone for RoleBindingList {
+    fn clone(&self) -> Self {
+        RoleBindingList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for RoleBindingList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RoleBindingList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(RoleBindingList { 1 => metadata, 2 => items });
 
 /// RoleList is a collection of Roles
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "rbac.authorization.k8s.io", version = "v1", kind = "RoleList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct RoleList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -172,10 +358,30 @@ pub struct RoleList {
     pub items: Option<Vec<Role>>,
 }
 
+impl Clone for RoleList {
+    fn clone(&self) -> Self {
+        RoleList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for RoleList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RoleList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(RoleList { 1 => metadata, 2 => items });
 
 /// RoleRef contains information that points to the role being used
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct RoleRef {
     /// APIGroup is the group for the resource being referenced
     pub api_group: String,
@@ -185,11 +391,31 @@ pub struct RoleRef {
     pub name: String,
 }
 
+impl Clone for RoleRef {
+    fn clone(&self) -> Self {
+        RoleRef {
+            api_group: Clone::clone(&self.api_group),
+            kind: Clone::clone(&self.kind),
+            name: Clone::clone(&self.name),
+        }
+    }
+}
+
+impl std::fmt::Debug for RoleRef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RoleRef")
+            .field("api_group", &self.api_group)
+            .field("kind", &self.kind)
+            .field("name", &self.name)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(RoleRef { 1 => api_group as "apiGroup", 2 => kind, 3 => name });
 
 /// Subject contains a reference to the object or user identities a role binding applies to.  This can either hold a direct API object reference,
 /// or a value for non-objects such as user and group names.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct Subject {
     /// Kind of object being referenced. Values defined by this API group are "User", "Group", and "ServiceAccount".
     /// If the Authorizer does not recognized the kind value, the Authorizer should report an error.
@@ -205,6 +431,28 @@ pub struct Subject {
     /// the Authorizer should report an error.
     #[api(skip_serializing_if = "String::is_empty")]
     pub namespace: String,
+}
+
+impl Clone for Subject {
+    fn clone(&self) -> Self {
+        Subject {
+            kind: Clone::clone(&self.kind),
+            api_group: Clone::clone(&self.api_group),
+            name: Clone::clone(&self.name),
+            namespace: Clone::clone(&self.namespace),
+        }
+    }
+}
+
+impl std::fmt::Debug for Subject {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Subject")
+            .field("kind", &self.kind)
+            .field("api_group", &self.api_group)
+            .field("name", &self.name)
+            .field("namespace", &self.namespace)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(Subject { 1 => kind, 2 => api_group as "apiGroup", 3 => name, 4 => namespace });

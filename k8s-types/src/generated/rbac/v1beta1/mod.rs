@@ -34,7 +34,7 @@ pub type Subject = crate::rbac::v1::Subject;
 
 /// ClusterRole is a cluster level, logical grouping of PolicyRules that can be referenced as a unit by a RoleBinding or ClusterRoleBinding.
 /// Deprecated in v1.17 in favor of rbac.authorization.k8s.io/v1 ClusterRole, and will no longer be served in v1.22.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "rbac.authorization.k8s.io", version = "v1beta1", kind = "ClusterRole", plural = "clusterroles", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::rbac::v1::ClusterRole)]
@@ -56,12 +56,34 @@ pub struct ClusterRole {
     pub aggregation_rule: Option<crate::rbac::v1::AggregationRule>,
 }
 
+impl Clone for ClusterRole {
+    fn clone(&self) -> Self {
+        ClusterRole {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            rules: Clone::clone(&self.rules),
+            aggregation_rule: Clone::clone(&self.aggregation_rule),
+        }
+    }
+}
+
+impl std::fmt::Debug for ClusterRole {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ClusterRole")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("rules", &self.rules)
+            .field("aggregation_rule", &self.aggregation_rule)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ClusterRole { 1 => metadata, 2 => rules, 3 => aggregation_rule as "aggregationRule" });
 
 /// ClusterRoleBinding references a ClusterRole, but not contain it.  It can reference a ClusterRole in the global namespace,
 /// and adds who information via Subject.
 /// Deprecated in v1.17 in favor of rbac.authorization.k8s.io/v1 ClusterRoleBinding, and will no longer be served in v1.22.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "rbac.authorization.k8s.io", version = "v1beta1", kind = "ClusterRoleBinding", plural = "clusterrolebindings", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::rbac::v1::ClusterRoleBinding)]
@@ -82,11 +104,33 @@ pub struct ClusterRoleBinding {
     pub role_ref: crate::rbac::v1::RoleRef,
 }
 
+impl Clone for ClusterRoleBinding {
+    fn clone(&self) -> Self {
+        ClusterRoleBinding {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            subjects: Clone::clone(&self.subjects),
+            role_ref: Clone::clone(&self.role_ref),
+        }
+    }
+}
+
+impl std::fmt::Debug for ClusterRoleBinding {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ClusterRoleBinding")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("subjects", &self.subjects)
+            .field("role_ref", &self.role_ref)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ClusterRoleBinding { 1 => metadata, 2 => subjects, 3 => role_ref as "roleRef" });
 
 /// ClusterRoleBindingList is a collection of ClusterRoleBindings.
 /// Deprecated in v1.17 in favor of rbac.authorization.k8s.io/v1 ClusterRoleBindingList, and will no longer be served in v1.22.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "rbac.authorization.k8s.io",
     version = "v1beta1",
@@ -108,11 +152,31 @@ pub struct ClusterRoleBindingList {
     pub items: Option<Vec<ClusterRoleBinding>>,
 }
 
+impl Clone for ClusterRoleBindingList {
+    fn clone(&self) -> Self {
+        ClusterRoleBindingList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for ClusterRoleBindingList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ClusterRoleBindingList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ClusterRoleBindingList { 1 => metadata, 2 => items });
 
 /// ClusterRoleList is a collection of ClusterRoles.
 /// Deprecated in v1.17 in favor of rbac.authorization.k8s.io/v1 ClusterRoles, and will no longer be served in v1.22.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "rbac.authorization.k8s.io",
     version = "v1beta1",
@@ -134,11 +198,31 @@ pub struct ClusterRoleList {
     pub items: Option<Vec<ClusterRole>>,
 }
 
+impl Clone for ClusterRoleList {
+    fn clone(&self) -> Self {
+        ClusterRoleList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for ClusterRoleList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ClusterRoleList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ClusterRoleList { 1 => metadata, 2 => items });
 
 /// Role is a namespaced, logical grouping of PolicyRules that can be referenced as a unit by a RoleBinding.
 /// Deprecated in v1.17 in favor of rbac.authorization.k8s.io/v1 Role, and will no longer be served in v1.22.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "rbac.authorization.k8s.io", version = "v1beta1", kind = "Role", plural = "roles", namespaced, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::rbac::v1::Role)]
@@ -155,13 +239,33 @@ pub struct Role {
     pub rules: Option<Vec<crate::rbac::v1::PolicyRule>>,
 }
 
+impl Clone for Role {
+    fn clone(&self) -> Self {
+        Role {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            rules: Clone::clone(&self.rules),
+        }
+    }
+}
+
+impl std::fmt::Debug for Role {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Role")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("rules", &self.rules)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(Role { 1 => metadata, 2 => rules });
 
 /// RoleBinding references a role, but does not contain it.  It can reference a Role in the same namespace or a ClusterRole in the global namespace.
 /// It adds who information via Subjects and namespace information by which namespace it exists in.  RoleBindings in a given
 /// namespace only have effect in that namespace.
 /// Deprecated in v1.17 in favor of rbac.authorization.k8s.io/v1 RoleBinding, and will no longer be served in v1.22.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "rbac.authorization.k8s.io", version = "v1beta1", kind = "RoleBinding", plural = "rolebindings", namespaced, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::rbac::v1::RoleBinding)]
@@ -182,11 +286,33 @@ pub struct RoleBinding {
     pub role_ref: crate::rbac::v1::RoleRef,
 }
 
+impl Clone for RoleBinding {
+    fn clone(&self) -> Self {
+        RoleBinding {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            subjects: Clone::clone(&self.subjects),
+            role_ref: Clone::clone(&self.role_ref),
+        }
+    }
+}
+
+impl std::fmt::Debug for RoleBinding {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RoleBinding")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("subjects", &self.subjects)
+            .field("role_ref", &self.role_ref)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(RoleBinding { 1 => metadata, 2 => subjects, 3 => role_ref as "roleRef" });
 
 /// RoleBindingList is a collection of RoleBindings
 /// Deprecated in v1.17 in favor of rbac.authorization.k8s.io/v1 RoleBindingList, and will no longer be served in v1.22.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "rbac.authorization.k8s.io",
     version = "v1beta1",
@@ -208,11 +334,31 @@ pub struct RoleBindingList {
     pub items: Option<Vec<RoleBinding>>,
 }
 
+impl Clone for RoleBindingList {
+    fn clone(&self) -> Self {
+        RoleBindingList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for RoleBindingList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RoleBindingList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(RoleBindingList { 1 => metadata, 2 => items });
 
 /// RoleList is a collection of Roles
 /// Deprecated in v1.17 in favor of rbac.authorization.k8s.io/v1 RoleList, and will no longer be served in v1.22.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "rbac.authorization.k8s.io",
     version = "v1beta1",
@@ -232,6 +378,26 @@ pub struct RoleList {
     /// Items is a list of Roles
     #[api(nullable)]
     pub items: Option<Vec<Role>>,
+}
+
+impl Clone for RoleList {
+    fn clone(&self) -> Self {
+        RoleList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for RoleList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RoleList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(RoleList { 1 => metadata, 2 => items });

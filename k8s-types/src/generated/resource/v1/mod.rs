@@ -7,7 +7,7 @@
 ///
 /// The combination of Driver, Pool, Device, and ShareID must match the corresponding key
 /// in Status.Allocation.Devices.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct AllocatedDeviceStatus {
     /// Driver specifies the name of the DRA driver whose kubelet
     /// plugin should be invoked to process the allocation once the claim is
@@ -43,10 +43,38 @@ pub struct AllocatedDeviceStatus {
     pub network_data: Option<NetworkDeviceData>,
 }
 
+impl Clone for AllocatedDeviceStatus {
+    fn clone(&self) -> Self {
+        AllocatedDeviceStatus {
+            driver: Clone::clone(&self.driver),
+            pool: Clone::clone(&self.pool),
+            device: Clone::clone(&self.device),
+            share_id: Clone::clone(&self.share_id),
+            conditions: Clone::clone(&self.conditions),
+            data: Clone::clone(&self.data),
+            network_data: Clone::clone(&self.network_data),
+        }
+    }
+}
+
+impl std::fmt::Debug for AllocatedDeviceStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AllocatedDeviceStatus")
+            .field("driver", &self.driver)
+            .field("pool", &self.pool)
+            .field("device", &self.device)
+            .field("share_id", &self.share_id)
+            .field("conditions", &self.conditions)
+            .field("data", &self.data)
+            .field("network_data", &self.network_data)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(AllocatedDeviceStatus { 1 => driver, 2 => pool, 3 => device, 4 => conditions, 5 => data, 6 => network_data as "networkData", 7 => share_id as "shareID" });
 
 /// AllocationResult contains attributes of an allocated resource.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct AllocationResult {
     /// Devices is the result of allocating devices.
     pub devices: DeviceAllocationResult,
@@ -61,10 +89,30 @@ pub struct AllocationResult {
     pub allocation_timestamp: Option<apimachinery::apis::meta::v1::Time>,
 }
 
+impl Clone for AllocationResult {
+    fn clone(&self) -> Self {
+        AllocationResult {
+            devices: Clone::clone(&self.devices),
+            node_selector: Clone::clone(&self.node_selector),
+            allocation_timestamp: Clone::clone(&self.allocation_timestamp),
+        }
+    }
+}
+
+impl std::fmt::Debug for AllocationResult {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AllocationResult")
+            .field("devices", &self.devices)
+            .field("node_selector", &self.node_selector)
+            .field("allocation_timestamp", &self.allocation_timestamp)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(AllocationResult { 1 => devices, 3 => node_selector as "nodeSelector", 5 => allocation_timestamp as "allocationTimestamp" });
 
 /// CELDeviceSelector contains a CEL expression for selecting a device.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct CELDeviceSelector {
     /// Expression is a CEL expression which evaluates a single device. It
     /// must evaluate to true when the device under consideration satisfies
@@ -129,12 +177,28 @@ pub struct CELDeviceSelector {
     pub expression: String,
 }
 
+impl Clone for CELDeviceSelector {
+    fn clone(&self) -> Self {
+        CELDeviceSelector {
+            expression: Clone::clone(&self.expression),
+        }
+    }
+}
+
+impl std::fmt::Debug for CELDeviceSelector {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CELDeviceSelector")
+            .field("expression", &self.expression)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(CELDeviceSelector { 1 => expression });
 
 /// CapacityRequestPolicy defines how requests consume device capacity.
 ///
 /// Must not set more than one ValidRequestValues.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct CapacityRequestPolicy {
     /// Default specifies how much of this capacity is consumed by a request
     /// that does not contain an entry for it in DeviceRequest's Capacity.
@@ -168,6 +232,26 @@ pub struct CapacityRequestPolicy {
     pub valid_range: Option<CapacityRequestPolicyRange>,
 }
 
+impl Clone for CapacityRequestPolicy {
+    fn clone(&self) -> Self {
+        CapacityRequestPolicy {
+            default: Clone::clone(&self.default),
+            valid_values: Clone::clone(&self.valid_values),
+            valid_range: Clone::clone(&self.valid_range),
+        }
+    }
+}
+
+impl std::fmt::Debug for CapacityRequestPolicy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CapacityRequestPolicy")
+            .field("default", &self.default)
+            .field("valid_values", &self.valid_values)
+            .field("valid_range", &self.valid_range)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(CapacityRequestPolicy { 1 => default, 3 => valid_values as "validValues", 4 => valid_range as "validRange" });
 
 /// CapacityRequestPolicyRange defines a valid range for consumable capacity values.
@@ -178,7 +262,7 @@ apimachinery::proto_message!(CapacityRequestPolicy { 1 => default, 3 => valid_va
 /// - If Step is not set, the requested amount is used as-is if it falls within the range Min to Max (if set).
 /// - If the requested or rounded amount exceeds Max (if set), the request does not satisfy the policy,
 /// and the device cannot be allocated.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct CapacityRequestPolicyRange {
     /// Min specifies the minimum capacity allowed for a consumption request.
     ///
@@ -198,10 +282,30 @@ pub struct CapacityRequestPolicyRange {
     pub step: Option<crate::value::Quantity>,
 }
 
+impl Clone for CapacityRequestPolicyRange {
+    fn clone(&self) -> Self {
+        CapacityRequestPolicyRange {
+            min: Clone::clone(&self.min),
+            max: Clone::clone(&self.max),
+            step: Clone::clone(&self.step),
+        }
+    }
+}
+
+impl std::fmt::Debug for CapacityRequestPolicyRange {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CapacityRequestPolicyRange")
+            .field("min", &self.min)
+            .field("max", &self.max)
+            .field("step", &self.step)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(CapacityRequestPolicyRange { 1 => min, 2 => max, 3 => step });
 
 /// CapacityRequirements defines the capacity requirements for a specific device request.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct CapacityRequirements {
     /// Requests represent individual device resource requests for distinct resources,
     /// all of which must be provided by the device.
@@ -229,13 +333,45 @@ pub struct CapacityRequirements {
     pub requests: std::collections::BTreeMap<String, crate::value::Quantity>,
 }
 
+impl Clone for CapacityRequirements {
+    fn clone(&self) -> Self {
+        CapacityRequirements {
+            requests: Clone::clone(&self.requests),
+        }
+    }
+}
+
+impl std::fmt::Debug for CapacityRequirements {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CapacityRequirements")
+            .field("requests", &self.requests)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(CapacityRequirements { 1 => requests });
 
 /// Counter describes a quantity associated with a device.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct Counter {
     /// Value defines how much of a certain device counter is available.
     pub value: crate::value::Quantity,
+}
+
+impl Clone for Counter {
+    fn clone(&self) -> Self {
+        Counter {
+            value: Clone::clone(&self.value),
+        }
+    }
+}
+
+impl std::fmt::Debug for Counter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Counter")
+            .field("value", &self.value)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(Counter { 1 => value });
@@ -248,7 +384,7 @@ apimachinery::proto_message!(Counter { 1 => value });
 /// can be referenced by devices. When a device is allocated,
 /// the portion of counters it uses will no longer be available for use
 /// by other devices.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct CounterSet {
     /// Name defines the name of the counter set.
     /// It must be a DNS label.
@@ -261,11 +397,29 @@ pub struct CounterSet {
     pub counters: std::collections::BTreeMap<String, Counter>,
 }
 
+impl Clone for CounterSet {
+    fn clone(&self) -> Self {
+        CounterSet {
+            name: Clone::clone(&self.name),
+            counters: Clone::clone(&self.counters),
+        }
+    }
+}
+
+impl std::fmt::Debug for CounterSet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CounterSet")
+            .field("name", &self.name)
+            .field("counters", &self.counters)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(CounterSet { 1 => name, 2 => counters });
 
 /// Device represents one individual hardware instance that can be selected based
 /// on its attributes. Besides the name, exactly one field must be set.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct Device {
     /// Name is unique identifier among all devices managed by
     /// the driver in the pool. It must be a DNS label.
@@ -373,10 +527,61 @@ pub struct Device {
         std::collections::BTreeMap<String, NodeAllocatableResourceMapping>,
 }
 
+impl Clone for Device {
+    fn clone(&self) -> Self {
+        Device {
+            name: Clone::clone(&self.name),
+            attributes: Clone::clone(&self.attributes),
+            capacity: Clone::clone(&self.capacity),
+            consumes_counters: Clone::clone(&self.consumes_counters),
+            node_name: Clone::clone(&self.node_name),
+            node_selector: Clone::clone(&self.node_selector),
+            all_nodes: Clone::clone(&self.all_nodes),
+            taints: Clone::clone(&self.taints),
+            binds_to_node: Clone::clone(&self.binds_to_node),
+            binding_conditions: Clone::clone(&self.binding_conditions),
+            binding_failure_conditions: Clone::clone(&self.binding_failure_conditions),
+            allow_multiple_allocations: Clone::clone(&self.allow_multiple_allocations),
+            node_allocatable_resource_mappings: Clone::clone(
+                &self.node_allocatable_resource_mappings,
+            ),
+        }
+    }
+}
+
+impl std::fmt::Debug for Device {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Device")
+            .field("name", &self.name)
+            .field("attributes", &self.attributes)
+            .field("capacity", &self.capacity)
+            .field("consumes_counters", &self.consumes_counters)
+            .field("node_name", &self.node_name)
+            .field("node_selector", &self.node_selector)
+            .field("all_nodes", &self.all_nodes)
+            .field("taints", &self.taints)
+            .field("binds_to_node", &self.binds_to_node)
+            .field("binding_conditions", &self.binding_conditions)
+            .field(
+                "binding_failure_conditions",
+                &self.binding_failure_conditions,
+            )
+            .field(
+                "allow_multiple_allocations",
+                &self.allow_multiple_allocations,
+            )
+            .field(
+                "node_allocatable_resource_mappings",
+                &self.node_allocatable_resource_mappings,
+            )
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(Device { 1 => name, 2 => attributes, 3 => capacity, 4 => consumes_counters as "consumesCounters", 5 => node_name as "nodeName", 6 => node_selector as "nodeSelector", 7 => all_nodes as "allNodes", 8 => taints, 9 => binds_to_node as "bindsToNode", 10 => binding_conditions as "bindingConditions", 11 => binding_failure_conditions as "bindingFailureConditions", 12 => allow_multiple_allocations as "allowMultipleAllocations", 13 => node_allocatable_resource_mappings as "nodeAllocatableResourceMappings" });
 
 /// DeviceAllocationConfiguration gets embedded in an AllocationResult.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct DeviceAllocationConfiguration {
     /// Source records whether the configuration comes from a class and thus
     /// is not something that a normal user would have been able to set
@@ -392,6 +597,26 @@ pub struct DeviceAllocationConfiguration {
     pub requests: Vec<String>,
     /// Opaque provides driver-specific configuration parameters.
     pub opaque: Option<OpaqueDeviceConfiguration>,
+}
+
+impl Clone for DeviceAllocationConfiguration {
+    fn clone(&self) -> Self {
+        DeviceAllocationConfiguration {
+            source: Clone::clone(&self.source),
+            requests: Clone::clone(&self.requests),
+            opaque: Clone::clone(&self.opaque),
+        }
+    }
+}
+
+impl std::fmt::Debug for DeviceAllocationConfiguration {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DeviceAllocationConfiguration")
+            .field("source", &self.source)
+            .field("requests", &self.requests)
+            .field("opaque", &self.opaque)
+            .finish()
+    }
 }
 
 impl apimachinery::proto::Message for DeviceAllocationConfiguration {
@@ -430,7 +655,7 @@ impl apimachinery::proto::Message for DeviceAllocationConfiguration {
 }
 
 /// DeviceAllocationResult is the result of allocating devices.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct DeviceAllocationResult {
     /// Results lists all allocated devices.
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -446,10 +671,28 @@ pub struct DeviceAllocationResult {
     pub config: Vec<DeviceAllocationConfiguration>,
 }
 
+impl Clone for DeviceAllocationResult {
+    fn clone(&self) -> Self {
+        DeviceAllocationResult {
+            results: Clone::clone(&self.results),
+            config: Clone::clone(&self.config),
+        }
+    }
+}
+
+impl std::fmt::Debug for DeviceAllocationResult {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DeviceAllocationResult")
+            .field("results", &self.results)
+            .field("config", &self.config)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(DeviceAllocationResult { 1 => results, 2 => config });
 
 /// DeviceAttribute must have exactly one field set.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct DeviceAttribute {
     /// IntValue is a number.
     pub int: Option<i64>,
@@ -482,10 +725,40 @@ pub struct DeviceAttribute {
     pub versions: Vec<String>,
 }
 
+impl Clone for DeviceAttribute {
+    fn clone(&self) -> Self {
+        DeviceAttribute {
+            int: Clone::clone(&self.int),
+            bool: Clone::clone(&self.bool),
+            string: Clone::clone(&self.string),
+            version: Clone::clone(&self.version),
+            ints: Clone::clone(&self.ints),
+            bools: Clone::clone(&self.bools),
+            strings: Clone::clone(&self.strings),
+            versions: Clone::clone(&self.versions),
+        }
+    }
+}
+
+impl std::fmt::Debug for DeviceAttribute {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DeviceAttribute")
+            .field("int", &self.int)
+            .field("bool", &self.bool)
+            .field("string", &self.string)
+            .field("version", &self.version)
+            .field("ints", &self.ints)
+            .field("bools", &self.bools)
+            .field("strings", &self.strings)
+            .field("versions", &self.versions)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(DeviceAttribute { 2 => int, 3 => bool, 4 => string, 5 => version, 6 => ints, 7 => bools, 8 => strings, 9 => versions });
 
 /// DeviceCapacity describes a quantity associated with a device.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct DeviceCapacity {
     /// Value defines how much of a certain capacity that device has.
     ///
@@ -505,10 +778,28 @@ pub struct DeviceCapacity {
     pub request_policy: Option<CapacityRequestPolicy>,
 }
 
+impl Clone for DeviceCapacity {
+    fn clone(&self) -> Self {
+        DeviceCapacity {
+            value: Clone::clone(&self.value),
+            request_policy: Clone::clone(&self.request_policy),
+        }
+    }
+}
+
+impl std::fmt::Debug for DeviceCapacity {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DeviceCapacity")
+            .field("value", &self.value)
+            .field("request_policy", &self.request_policy)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(DeviceCapacity { 1 => value, 2 => request_policy as "requestPolicy" });
 
 /// DeviceClaim defines how to request devices with a ResourceClaim.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct DeviceClaim {
     /// Requests represent individual requests for distinct devices which
     /// must all be satisfied. If empty, nothing needs to be allocated.
@@ -525,10 +816,30 @@ pub struct DeviceClaim {
     pub config: Vec<DeviceClaimConfiguration>,
 }
 
+impl Clone for DeviceClaim {
+    fn clone(&self) -> Self {
+        DeviceClaim {
+            requests: Clone::clone(&self.requests),
+            constraints: Clone::clone(&self.constraints),
+            config: Clone::clone(&self.config),
+        }
+    }
+}
+
+impl std::fmt::Debug for DeviceClaim {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DeviceClaim")
+            .field("requests", &self.requests)
+            .field("constraints", &self.constraints)
+            .field("config", &self.config)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(DeviceClaim { 1 => requests, 2 => constraints, 3 => config });
 
 /// DeviceClaimConfiguration is used for configuration parameters in DeviceClaim.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct DeviceClaimConfiguration {
     /// Requests lists the names of requests where the configuration applies.
     /// If empty, it applies to all requests.
@@ -540,6 +851,24 @@ pub struct DeviceClaimConfiguration {
     pub requests: Vec<String>,
     /// Opaque provides driver-specific configuration parameters.
     pub opaque: Option<OpaqueDeviceConfiguration>,
+}
+
+impl Clone for DeviceClaimConfiguration {
+    fn clone(&self) -> Self {
+        DeviceClaimConfiguration {
+            requests: Clone::clone(&self.requests),
+            opaque: Clone::clone(&self.opaque),
+        }
+    }
+}
+
+impl std::fmt::Debug for DeviceClaimConfiguration {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DeviceClaimConfiguration")
+            .field("requests", &self.requests)
+            .field("opaque", &self.opaque)
+            .finish()
+    }
 }
 
 impl apimachinery::proto::Message for DeviceClaimConfiguration {
@@ -579,7 +908,7 @@ impl apimachinery::proto::Message for DeviceClaimConfiguration {
 /// device configuration and selectors. It can be referenced in
 /// the device requests of a claim to apply these presets.
 /// Cluster scoped.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1", kind = "DeviceClass", plural = "deviceclasses", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct DeviceClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -597,13 +926,49 @@ pub struct DeviceClass {
     pub spec: DeviceClassSpec,
 }
 
+impl Clone for DeviceClass {
+    fn clone(&self) -> Self {
+        DeviceClass {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+        }
+    }
+}
+
+impl std::fmt::Debug for DeviceClass {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DeviceClass")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(DeviceClass { 1 => metadata, 2 => spec });
 
 /// DeviceClassConfiguration is used in DeviceClass.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct DeviceClassConfiguration {
     /// Opaque provides driver-specific configuration parameters.
     pub opaque: Option<OpaqueDeviceConfiguration>,
+}
+
+impl Clone for DeviceClassConfiguration {
+    fn clone(&self) -> Self {
+        DeviceClassConfiguration {
+            opaque: Clone::clone(&self.opaque),
+        }
+    }
+}
+
+impl std::fmt::Debug for DeviceClassConfiguration {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DeviceClassConfiguration")
+            .field("opaque", &self.opaque)
+            .finish()
+    }
 }
 
 impl apimachinery::proto::Message for DeviceClassConfiguration {
@@ -638,7 +1003,7 @@ impl apimachinery::proto::Message for DeviceClassConfiguration {
 }
 
 /// DeviceClassList is a collection of classes.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1", kind = "DeviceClassList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct DeviceClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -650,11 +1015,31 @@ pub struct DeviceClassList {
     pub items: Option<Vec<DeviceClass>>,
 }
 
+impl Clone for DeviceClassList {
+    fn clone(&self) -> Self {
+        DeviceClassList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for DeviceClassList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DeviceClassList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(DeviceClassList { 1 => metadata, 2 => items });
 
 /// DeviceClassSpec is used in a \[DeviceClass\] to define what can be allocated
 /// and how to configure it.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct DeviceClassSpec {
     /// Each selector must be satisfied by a device which is claimed via this class.
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -679,21 +1064,57 @@ pub struct DeviceClassSpec {
     pub extended_resource_name: Option<String>,
 }
 
+impl Clone for DeviceClassSpec {
+    fn clone(&self) -> Self {
+        DeviceClassSpec {
+            selectors: Clone::clone(&self.selectors),
+            config: Clone::clone(&self.config),
+            extended_resource_name: Clone::clone(&self.extended_resource_name),
+        }
+    }
+}
+
+impl std::fmt::Debug for DeviceClassSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DeviceClassSpec")
+            .field("selectors", &self.selectors)
+            .field("config", &self.config)
+            .field("extended_resource_name", &self.extended_resource_name)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(DeviceClassSpec { 1 => selectors, 2 => config, 4 => extended_resource_name as "extendedResourceName" });
 
 /// DeviceConfiguration must have exactly one field set. It gets embedded
 /// inline in some other structs which have other fields, so field names must
 /// not conflict with those.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct DeviceConfiguration {
     /// Opaque provides driver-specific configuration parameters.
     pub opaque: Option<OpaqueDeviceConfiguration>,
 }
 
+impl Clone for DeviceConfiguration {
+    fn clone(&self) -> Self {
+        DeviceConfiguration {
+            opaque: Clone::clone(&self.opaque),
+        }
+    }
+}
+
+impl std::fmt::Debug for DeviceConfiguration {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DeviceConfiguration")
+            .field("opaque", &self.opaque)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(DeviceConfiguration { 1 => opaque });
 
 /// DeviceConstraint must have exactly one field set besides Requests.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct DeviceConstraint {
     /// Requests is a list of the one or more requests in this claim which
     /// must co-satisfy this constraint. If a request is fulfilled by
@@ -742,11 +1163,31 @@ pub struct DeviceConstraint {
     pub distinct_attribute: Option<String>,
 }
 
+impl Clone for DeviceConstraint {
+    fn clone(&self) -> Self {
+        DeviceConstraint {
+            requests: Clone::clone(&self.requests),
+            match_attribute: Clone::clone(&self.match_attribute),
+            distinct_attribute: Clone::clone(&self.distinct_attribute),
+        }
+    }
+}
+
+impl std::fmt::Debug for DeviceConstraint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DeviceConstraint")
+            .field("requests", &self.requests)
+            .field("match_attribute", &self.match_attribute)
+            .field("distinct_attribute", &self.distinct_attribute)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(DeviceConstraint { 1 => requests, 2 => match_attribute as "matchAttribute", 3 => distinct_attribute as "distinctAttribute" });
 
 /// DeviceCounterConsumption defines a set of counters that
 /// a device will consume from a CounterSet.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct DeviceCounterConsumption {
     /// CounterSet is the name of the set from which the
     /// counters defined will be consumed.
@@ -758,13 +1199,31 @@ pub struct DeviceCounterConsumption {
     pub counters: std::collections::BTreeMap<String, Counter>,
 }
 
+impl Clone for DeviceCounterConsumption {
+    fn clone(&self) -> Self {
+        DeviceCounterConsumption {
+            counter_set: Clone::clone(&self.counter_set),
+            counters: Clone::clone(&self.counters),
+        }
+    }
+}
+
+impl std::fmt::Debug for DeviceCounterConsumption {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DeviceCounterConsumption")
+            .field("counter_set", &self.counter_set)
+            .field("counters", &self.counters)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(DeviceCounterConsumption { 1 => counter_set as "counterSet", 2 => counters });
 
 /// DeviceRequest is a request for devices required for a claim.
 /// This is typically a request for a single resource like a device, but can
 /// also ask for several identical devices. With FirstAvailable it is also
 /// possible to provide a prioritized list of requests.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct DeviceRequest {
     /// Name can be used to reference this request in a pod.spec.containers\[\].resources.claims
     /// entry and in a constraint of the claim.
@@ -799,10 +1258,30 @@ pub struct DeviceRequest {
     pub first_available: Vec<DeviceSubRequest>,
 }
 
+impl Clone for DeviceRequest {
+    fn clone(&self) -> Self {
+        DeviceRequest {
+            name: Clone::clone(&self.name),
+            exactly: Clone::clone(&self.exactly),
+            first_available: Clone::clone(&self.first_available),
+        }
+    }
+}
+
+impl std::fmt::Debug for DeviceRequest {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DeviceRequest")
+            .field("name", &self.name)
+            .field("exactly", &self.exactly)
+            .field("first_available", &self.first_available)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(DeviceRequest { 1 => name, 2 => exactly, 3 => first_available as "firstAvailable" });
 
 /// DeviceRequestAllocationResult contains the allocation result for one request.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct DeviceRequestAllocationResult {
     /// Request is the name of the request in the claim which caused this
     /// device to be allocated. If it references a subrequest in the
@@ -876,13 +1355,66 @@ pub struct DeviceRequestAllocationResult {
     pub consumed_capacity: std::collections::BTreeMap<String, crate::value::Quantity>,
 }
 
+impl Clone for DeviceRequestAllocationResult {
+    fn clone(&self) -> Self {
+        DeviceRequestAllocationResult {
+            request: Clone::clone(&self.request),
+            driver: Clone::clone(&self.driver),
+            pool: Clone::clone(&self.pool),
+            device: Clone::clone(&self.device),
+            admin_access: Clone::clone(&self.admin_access),
+            tolerations: Clone::clone(&self.tolerations),
+            binding_conditions: Clone::clone(&self.binding_conditions),
+            binding_failure_conditions: Clone::clone(&self.binding_failure_conditions),
+            share_id: Clone::clone(&self.share_id),
+            consumed_capacity: Clone::clone(&self.consumed_capacity),
+        }
+    }
+}
+
+impl std::fmt::Debug for DeviceRequestAllocationResult {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DeviceRequestAllocationResult")
+            .field("request", &self.request)
+            .field("driver", &self.driver)
+            .field("pool", &self.pool)
+            .field("device", &self.device)
+            .field("admin_access", &self.admin_access)
+            .field("tolerations", &self.tolerations)
+            .field("binding_conditions", &self.binding_conditions)
+            .field(
+                "binding_failure_conditions",
+                &self.binding_failure_conditions,
+            )
+            .field("share_id", &self.share_id)
+            .field("consumed_capacity", &self.consumed_capacity)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(DeviceRequestAllocationResult { 1 => request, 2 => driver, 3 => pool, 4 => device, 5 => admin_access as "adminAccess", 6 => tolerations, 7 => binding_conditions as "bindingConditions", 8 => binding_failure_conditions as "bindingFailureConditions", 9 => share_id as "shareID", 10 => consumed_capacity as "consumedCapacity" });
 
 /// DeviceSelector must have exactly one field set.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct DeviceSelector {
     /// CEL contains a CEL expression for selecting a device.
     pub cel: Option<CELDeviceSelector>,
+}
+
+impl Clone for DeviceSelector {
+    fn clone(&self) -> Self {
+        DeviceSelector {
+            cel: Clone::clone(&self.cel),
+        }
+    }
+}
+
+impl std::fmt::Debug for DeviceSelector {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DeviceSelector")
+            .field("cel", &self.cel)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(DeviceSelector { 1 => cel });
@@ -895,7 +1427,7 @@ apimachinery::proto_message!(DeviceSelector { 1 => cel });
 /// DeviceSubRequest is similar to ExactDeviceRequest, but doesn't expose the
 /// AdminAccess field as that one is only supported when requesting a
 /// specific device.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct DeviceSubRequest {
     /// Name can be used to reference this subrequest in the list of constraints
     /// or the list of configurations for the claim. References must use the
@@ -978,12 +1510,40 @@ pub struct DeviceSubRequest {
     pub capacity: Option<CapacityRequirements>,
 }
 
+impl Clone for DeviceSubRequest {
+    fn clone(&self) -> Self {
+        DeviceSubRequest {
+            name: Clone::clone(&self.name),
+            device_class_name: Clone::clone(&self.device_class_name),
+            selectors: Clone::clone(&self.selectors),
+            allocation_mode: Clone::clone(&self.allocation_mode),
+            count: Clone::clone(&self.count),
+            tolerations: Clone::clone(&self.tolerations),
+            capacity: Clone::clone(&self.capacity),
+        }
+    }
+}
+
+impl std::fmt::Debug for DeviceSubRequest {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DeviceSubRequest")
+            .field("name", &self.name)
+            .field("device_class_name", &self.device_class_name)
+            .field("selectors", &self.selectors)
+            .field("allocation_mode", &self.allocation_mode)
+            .field("count", &self.count)
+            .field("tolerations", &self.tolerations)
+            .field("capacity", &self.capacity)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(DeviceSubRequest { 1 => name, 2 => device_class_name as "deviceClassName", 3 => selectors, 4 => allocation_mode as "allocationMode", 5 => count, 6 => tolerations, 7 => capacity });
 
 /// The device this taint is attached to has the "effect" on
 /// any claim which does not tolerate the taint and, through the claim,
 /// to pods using the claim.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct DeviceTaint {
     /// The taint key to be applied to a device.
     /// Must be a label name.
@@ -1013,11 +1573,33 @@ pub struct DeviceTaint {
     pub time_added: Option<apimachinery::apis::meta::v1::Time>,
 }
 
+impl Clone for DeviceTaint {
+    fn clone(&self) -> Self {
+        DeviceTaint {
+            key: Clone::clone(&self.key),
+            value: Clone::clone(&self.value),
+            effect: Clone::clone(&self.effect),
+            time_added: Clone::clone(&self.time_added),
+        }
+    }
+}
+
+impl std::fmt::Debug for DeviceTaint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DeviceTaint")
+            .field("key", &self.key)
+            .field("value", &self.value)
+            .field("effect", &self.effect)
+            .field("time_added", &self.time_added)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(DeviceTaint { 1 => key, 2 => value, 3 => effect, 4 => time_added as "timeAdded" });
 
 /// The ResourceClaim this DeviceToleration is attached to tolerates any taint that matches
 /// the triple \<key,value,effect\> using the matching operator \<operator\>.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct DeviceToleration {
     /// Key is the taint key that the toleration applies to. Empty means match all taint keys.
     /// If the key is empty, operator must be Exists; this combination means to match all values and all keys.
@@ -1048,10 +1630,34 @@ pub struct DeviceToleration {
     pub toleration_seconds: Option<i64>,
 }
 
+impl Clone for DeviceToleration {
+    fn clone(&self) -> Self {
+        DeviceToleration {
+            key: Clone::clone(&self.key),
+            operator: Clone::clone(&self.operator),
+            value: Clone::clone(&self.value),
+            effect: Clone::clone(&self.effect),
+            toleration_seconds: Clone::clone(&self.toleration_seconds),
+        }
+    }
+}
+
+impl std::fmt::Debug for DeviceToleration {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DeviceToleration")
+            .field("key", &self.key)
+            .field("operator", &self.operator)
+            .field("value", &self.value)
+            .field("effect", &self.effect)
+            .field("toleration_seconds", &self.toleration_seconds)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(DeviceToleration { 1 => key, 2 => operator, 3 => value, 4 => effect, 5 => toleration_seconds as "tolerationSeconds" });
 
 /// ExactDeviceRequest is a request for one or more identical devices.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ExactDeviceRequest {
     /// DeviceClassName references a specific DeviceClass, which can define
     /// additional configuration and selectors to be inherited by this
@@ -1138,12 +1744,40 @@ pub struct ExactDeviceRequest {
     pub capacity: Option<CapacityRequirements>,
 }
 
+impl Clone for ExactDeviceRequest {
+    fn clone(&self) -> Self {
+        ExactDeviceRequest {
+            device_class_name: Clone::clone(&self.device_class_name),
+            selectors: Clone::clone(&self.selectors),
+            allocation_mode: Clone::clone(&self.allocation_mode),
+            count: Clone::clone(&self.count),
+            admin_access: Clone::clone(&self.admin_access),
+            tolerations: Clone::clone(&self.tolerations),
+            capacity: Clone::clone(&self.capacity),
+        }
+    }
+}
+
+impl std::fmt::Debug for ExactDeviceRequest {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ExactDeviceRequest")
+            .field("device_class_name", &self.device_class_name)
+            .field("selectors", &self.selectors)
+            .field("allocation_mode", &self.allocation_mode)
+            .field("count", &self.count)
+            .field("admin_access", &self.admin_access)
+            .field("tolerations", &self.tolerations)
+            .field("capacity", &self.capacity)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ExactDeviceRequest { 1 => device_class_name as "deviceClassName", 2 => selectors, 3 => allocation_mode as "allocationMode", 4 => count, 5 => admin_access as "adminAccess", 6 => tolerations, 7 => capacity });
 
 /// NetworkDeviceData provides network-related details for the allocated device.
 /// This information may be filled by drivers or other components to configure
 /// or identify the device within a network context.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct NetworkDeviceData {
     /// InterfaceName specifies the name of the network interface associated with
     /// the allocated device. This might be the name of a physical or virtual
@@ -1166,11 +1800,31 @@ pub struct NetworkDeviceData {
     pub hardware_address: String,
 }
 
+impl Clone for NetworkDeviceData {
+    fn clone(&self) -> Self {
+        NetworkDeviceData {
+            interface_name: Clone::clone(&self.interface_name),
+            ips: Clone::clone(&self.ips),
+            hardware_address: Clone::clone(&self.hardware_address),
+        }
+    }
+}
+
+impl std::fmt::Debug for NetworkDeviceData {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NetworkDeviceData")
+            .field("interface_name", &self.interface_name)
+            .field("ips", &self.ips)
+            .field("hardware_address", &self.hardware_address)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(NetworkDeviceData { 1 => interface_name as "interfaceName", 2 => ips, 3 => hardware_address as "hardwareAddress" });
 
 /// NodeAllocatableResourceMapping defines the translation between the DRA device/capacity
 /// units requested to the corresponding quantity of the node allocatable resource.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct NodeAllocatableResourceMapping {
     /// CapacityKey references a capacity name defined as a key in the
     /// \`spec.devices\[\*\].capacity\` map. When this field is set, the value associated with
@@ -1204,11 +1858,29 @@ pub struct NodeAllocatableResourceMapping {
     pub allocation_multiplier: Option<crate::value::Quantity>,
 }
 
+impl Clone for NodeAllocatableResourceMapping {
+    fn clone(&self) -> Self {
+        NodeAllocatableResourceMapping {
+            capacity_key: Clone::clone(&self.capacity_key),
+            allocation_multiplier: Clone::clone(&self.allocation_multiplier),
+        }
+    }
+}
+
+impl std::fmt::Debug for NodeAllocatableResourceMapping {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NodeAllocatableResourceMapping")
+            .field("capacity_key", &self.capacity_key)
+            .field("allocation_multiplier", &self.allocation_multiplier)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(NodeAllocatableResourceMapping { 1 => capacity_key as "capacityKey", 2 => allocation_multiplier as "allocationMultiplier" });
 
 /// OpaqueDeviceConfiguration contains configuration parameters for a driver
 /// in a format defined by the driver vendor.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct OpaqueDeviceConfiguration {
     /// Driver is used to determine which kubelet plugin needs
     /// to be passed these configuration parameters.
@@ -1228,6 +1900,24 @@ pub struct OpaqueDeviceConfiguration {
     pub parameters: crate::value::RawExtension,
 }
 
+impl Clone for OpaqueDeviceConfiguration {
+    fn clone(&self) -> Self {
+        OpaqueDeviceConfiguration {
+            driver: Clone::clone(&self.driver),
+            parameters: Clone::clone(&self.parameters),
+        }
+    }
+}
+
+impl std::fmt::Debug for OpaqueDeviceConfiguration {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OpaqueDeviceConfiguration")
+            .field("driver", &self.driver)
+            .field("parameters", &self.parameters)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(OpaqueDeviceConfiguration { 1 => driver, 2 => parameters });
 
 /// ResourceClaim describes a request for access to resources in the cluster,
@@ -1235,7 +1925,7 @@ apimachinery::proto_message!(OpaqueDeviceConfiguration { 1 => driver, 2 => param
 /// with specific properties, this is how that request is expressed. The status
 /// stanza tracks whether this claim has been satisfied and what specific
 /// resources have been allocated.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1", kind = "ResourceClaim", plural = "resourceclaims", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ResourceClaim {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1249,12 +1939,34 @@ pub struct ResourceClaim {
     pub status: ResourceClaimStatus,
 }
 
+impl Clone for ResourceClaim {
+    fn clone(&self) -> Self {
+        ResourceClaim {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+            status: Clone::clone(&self.status),
+        }
+    }
+}
+
+impl std::fmt::Debug for ResourceClaim {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ResourceClaim")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ResourceClaim { 1 => metadata, 2 => spec, 3 => status });
 
 /// ResourceClaimConsumerReference contains enough information to let you
 /// locate the consumer of a ResourceClaim. The user must be a resource in the same
 /// namespace as the ResourceClaim.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ResourceClaimConsumerReference {
     /// APIGroup is the group for the resource being referenced. It is
     /// empty for the core API. This matches the group in the APIVersion
@@ -1269,10 +1981,32 @@ pub struct ResourceClaimConsumerReference {
     pub uid: String,
 }
 
+impl Clone for ResourceClaimConsumerReference {
+    fn clone(&self) -> Self {
+        ResourceClaimConsumerReference {
+            api_group: Clone::clone(&self.api_group),
+            resource: Clone::clone(&self.resource),
+            name: Clone::clone(&self.name),
+            uid: Clone::clone(&self.uid),
+        }
+    }
+}
+
+impl std::fmt::Debug for ResourceClaimConsumerReference {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ResourceClaimConsumerReference")
+            .field("api_group", &self.api_group)
+            .field("resource", &self.resource)
+            .field("name", &self.name)
+            .field("uid", &self.uid)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ResourceClaimConsumerReference { 1 => api_group as "apiGroup", 3 => resource, 4 => name, 5 => uid });
 
 /// ResourceClaimList is a collection of claims.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1", kind = "ResourceClaimList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ResourceClaimList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1284,20 +2018,56 @@ pub struct ResourceClaimList {
     pub items: Option<Vec<ResourceClaim>>,
 }
 
+impl Clone for ResourceClaimList {
+    fn clone(&self) -> Self {
+        ResourceClaimList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for ResourceClaimList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ResourceClaimList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ResourceClaimList { 1 => metadata, 2 => items });
 
 /// ResourceClaimSpec defines what is being requested in a ResourceClaim and how to configure it.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ResourceClaimSpec {
     /// Devices defines how to request devices.
     pub devices: DeviceClaim,
+}
+
+impl Clone for ResourceClaimSpec {
+    fn clone(&self) -> Self {
+        ResourceClaimSpec {
+            devices: Clone::clone(&self.devices),
+        }
+    }
+}
+
+impl std::fmt::Debug for ResourceClaimSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ResourceClaimSpec")
+            .field("devices", &self.devices)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(ResourceClaimSpec { 1 => devices });
 
 /// ResourceClaimStatus tracks whether the resource has been allocated and what
 /// the result of that was.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ResourceClaimStatus {
     /// Allocation is set once the claim has been allocated successfully.
     pub allocation: Option<AllocationResult>,
@@ -1329,10 +2099,30 @@ pub struct ResourceClaimStatus {
     pub devices: Vec<AllocatedDeviceStatus>,
 }
 
+impl Clone for ResourceClaimStatus {
+    fn clone(&self) -> Self {
+        ResourceClaimStatus {
+            allocation: Clone::clone(&self.allocation),
+            reserved_for: Clone::clone(&self.reserved_for),
+            devices: Clone::clone(&self.devices),
+        }
+    }
+}
+
+impl std::fmt::Debug for ResourceClaimStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ResourceClaimStatus")
+            .field("allocation", &self.allocation)
+            .field("reserved_for", &self.reserved_for)
+            .field("devices", &self.devices)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ResourceClaimStatus { 1 => allocation, 2 => reserved_for as "reservedFor", 4 => devices });
 
 /// ResourceClaimTemplate is used to produce ResourceClaim objects.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1", kind = "ResourceClaimTemplate", plural = "resourceclaimtemplates", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ResourceClaimTemplate {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1347,10 +2137,30 @@ pub struct ResourceClaimTemplate {
     pub spec: ResourceClaimTemplateSpec,
 }
 
+impl Clone for ResourceClaimTemplate {
+    fn clone(&self) -> Self {
+        ResourceClaimTemplate {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+        }
+    }
+}
+
+impl std::fmt::Debug for ResourceClaimTemplate {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ResourceClaimTemplate")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ResourceClaimTemplate { 1 => metadata, 2 => spec });
 
 /// ResourceClaimTemplateList is a collection of claim templates.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1", kind = "ResourceClaimTemplateList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ResourceClaimTemplateList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1362,10 +2172,30 @@ pub struct ResourceClaimTemplateList {
     pub items: Option<Vec<ResourceClaimTemplate>>,
 }
 
+impl Clone for ResourceClaimTemplateList {
+    fn clone(&self) -> Self {
+        ResourceClaimTemplateList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for ResourceClaimTemplateList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ResourceClaimTemplateList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ResourceClaimTemplateList { 1 => metadata, 2 => items });
 
 /// ResourceClaimTemplateSpec contains the metadata and fields for a ResourceClaim.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ResourceClaimTemplateSpec {
     /// ObjectMeta may contain labels and annotations that will be copied into the ResourceClaim
     /// when creating it. No other fields are allowed and will be rejected during
@@ -1377,10 +2207,28 @@ pub struct ResourceClaimTemplateSpec {
     pub spec: ResourceClaimSpec,
 }
 
+impl Clone for ResourceClaimTemplateSpec {
+    fn clone(&self) -> Self {
+        ResourceClaimTemplateSpec {
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+        }
+    }
+}
+
+impl std::fmt::Debug for ResourceClaimTemplateSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ResourceClaimTemplateSpec")
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ResourceClaimTemplateSpec { 1 => metadata, 2 => spec });
 
 /// ResourcePool describes the pool that ResourceSlices belong to.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ResourcePool {
     /// Name is used to identify the pool. For node-local devices, this
     /// is often the node name, but this is not required.
@@ -1409,6 +2257,26 @@ pub struct ResourcePool {
     pub resource_slice_count: i64,
 }
 
+impl Clone for ResourcePool {
+    fn clone(&self) -> Self {
+        ResourcePool {
+            name: Clone::clone(&self.name),
+            generation: Clone::clone(&self.generation),
+            resource_slice_count: Clone::clone(&self.resource_slice_count),
+        }
+    }
+}
+
+impl std::fmt::Debug for ResourcePool {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ResourcePool")
+            .field("name", &self.name)
+            .field("generation", &self.generation)
+            .field("resource_slice_count", &self.resource_slice_count)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ResourcePool { 1 => name, 2 => generation, 3 => resource_slice_count as "resourceSliceCount" });
 
 /// ResourceSlice represents one or more resources in a pool of similar resources,
@@ -1432,7 +2300,7 @@ apimachinery::proto_message!(ResourcePool { 1 => name, 2 => generation, 3 => res
 ///
 /// For resources that are not local to a node, the node name is not set. Instead,
 /// the driver may use a node selector to specify where the devices are available.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1", kind = "ResourceSlice", plural = "resourceslices", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ResourceSlice {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1445,10 +2313,30 @@ pub struct ResourceSlice {
     pub spec: ResourceSliceSpec,
 }
 
+impl Clone for ResourceSlice {
+    fn clone(&self) -> Self {
+        ResourceSlice {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+        }
+    }
+}
+
+impl std::fmt::Debug for ResourceSlice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ResourceSlice")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ResourceSlice { 1 => metadata, 2 => spec });
 
 /// ResourceSliceList is a collection of ResourceSlices.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1", kind = "ResourceSliceList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ResourceSliceList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1460,10 +2348,30 @@ pub struct ResourceSliceList {
     pub items: Option<Vec<ResourceSlice>>,
 }
 
+impl Clone for ResourceSliceList {
+    fn clone(&self) -> Self {
+        ResourceSliceList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for ResourceSliceList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ResourceSliceList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ResourceSliceList { 1 => metadata, 2 => items });
 
 /// ResourceSliceSpec contains the information published by the driver in one ResourceSlice.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ResourceSliceSpec {
     /// Driver identifies the DRA driver providing the capacity information.
     /// A field selector can be used to list only ResourceSlice
@@ -1522,6 +2430,36 @@ pub struct ResourceSliceSpec {
     /// The maximum number of counter sets is 8.
     #[api(skip_serializing_if = "Vec::is_empty")]
     pub shared_counters: Vec<CounterSet>,
+}
+
+impl Clone for ResourceSliceSpec {
+    fn clone(&self) -> Self {
+        ResourceSliceSpec {
+            driver: Clone::clone(&self.driver),
+            pool: Clone::clone(&self.pool),
+            node_name: Clone::clone(&self.node_name),
+            node_selector: Clone::clone(&self.node_selector),
+            all_nodes: Clone::clone(&self.all_nodes),
+            devices: Clone::clone(&self.devices),
+            per_device_node_selection: Clone::clone(&self.per_device_node_selection),
+            shared_counters: Clone::clone(&self.shared_counters),
+        }
+    }
+}
+
+impl std::fmt::Debug for ResourceSliceSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ResourceSliceSpec")
+            .field("driver", &self.driver)
+            .field("pool", &self.pool)
+            .field("node_name", &self.node_name)
+            .field("node_selector", &self.node_selector)
+            .field("all_nodes", &self.all_nodes)
+            .field("devices", &self.devices)
+            .field("per_device_node_selection", &self.per_device_node_selection)
+            .field("shared_counters", &self.shared_counters)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(ResourceSliceSpec { 1 => driver, 2 => pool, 3 => node_name as "nodeName", 4 => node_selector as "nodeSelector", 5 => all_nodes as "allNodes", 6 => devices, 7 => per_device_node_selection as "perDeviceNodeSelection", 8 => shared_counters as "sharedCounters" });

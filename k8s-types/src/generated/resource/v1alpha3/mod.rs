@@ -51,7 +51,7 @@ pub type DeviceTaintSelector = crate::resource::v1beta2::DeviceTaintSelector;
 /// DeviceTaintRule adds one taint to all devices which match the selector.
 /// This has the same effect as if the taint was specified directly
 /// in the ResourceSlice by the DRA driver.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1alpha3", kind = "DeviceTaintRule", plural = "devicetaintrules", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::resource::v1beta2::DeviceTaintRule)]
@@ -72,10 +72,32 @@ pub struct DeviceTaintRule {
     pub status: crate::resource::v1beta2::DeviceTaintRuleStatus,
 }
 
+impl Clone for DeviceTaintRule {
+    fn clone(&self) -> Self {
+        DeviceTaintRule {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+            status: Clone::clone(&self.status),
+        }
+    }
+}
+
+impl std::fmt::Debug for DeviceTaintRule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DeviceTaintRule")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(DeviceTaintRule { 1 => metadata, 2 => spec, 3 => status });
 
 /// DeviceTaintRuleList is a collection of DeviceTaintRules.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "resource.k8s.io",
     version = "v1alpha3",
@@ -97,10 +119,30 @@ pub struct DeviceTaintRuleList {
     pub items: Option<Vec<DeviceTaintRule>>,
 }
 
+impl Clone for DeviceTaintRuleList {
+    fn clone(&self) -> Self {
+        DeviceTaintRuleList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for DeviceTaintRuleList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DeviceTaintRuleList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(DeviceTaintRuleList { 1 => metadata, 2 => items });
 
 /// PoolStatus contains status information for a single resource pool.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PoolStatus {
     /// Driver is the DRA driver name for this pool.
     /// Must be a DNS subdomain (e.g., "gpu.example.com").
@@ -146,12 +188,46 @@ pub struct PoolStatus {
     pub validation_error: Option<String>,
 }
 
+impl Clone for PoolStatus {
+    fn clone(&self) -> Self {
+        PoolStatus {
+            driver: Clone::clone(&self.driver),
+            pool_name: Clone::clone(&self.pool_name),
+            generation: Clone::clone(&self.generation),
+            resource_slice_count: Clone::clone(&self.resource_slice_count),
+            total_devices: Clone::clone(&self.total_devices),
+            allocated_devices: Clone::clone(&self.allocated_devices),
+            available_devices: Clone::clone(&self.available_devices),
+            unavailable_devices: Clone::clone(&self.unavailable_devices),
+            node_name: Clone::clone(&self.node_name),
+            validation_error: Clone::clone(&self.validation_error),
+        }
+    }
+}
+
+impl std::fmt::Debug for PoolStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PoolStatus")
+            .field("driver", &self.driver)
+            .field("pool_name", &self.pool_name)
+            .field("generation", &self.generation)
+            .field("resource_slice_count", &self.resource_slice_count)
+            .field("total_devices", &self.total_devices)
+            .field("allocated_devices", &self.allocated_devices)
+            .field("available_devices", &self.available_devices)
+            .field("unavailable_devices", &self.unavailable_devices)
+            .field("node_name", &self.node_name)
+            .field("validation_error", &self.validation_error)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(PoolStatus { 1 => driver, 2 => pool_name as "poolName", 3 => node_name as "nodeName", 4 => total_devices as "totalDevices", 5 => allocated_devices as "allocatedDevices", 6 => available_devices as "availableDevices", 7 => unavailable_devices as "unavailableDevices", 8 => resource_slice_count as "resourceSliceCount", 9 => generation, 10 => validation_error as "validationError" });
 
 /// ResourcePoolStatusRequest triggers a one-time calculation of resource pool status
 /// based on the provided filters. Once status is set, the request is considered complete and will not be reprocessed.
 /// Users should delete and recreate requests to get updated information.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1alpha3", kind = "ResourcePoolStatusRequest", plural = "resourcepoolstatusrequests", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct ResourcePoolStatusRequest {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -167,10 +243,32 @@ pub struct ResourcePoolStatusRequest {
     pub status: Option<ResourcePoolStatusRequestStatus>,
 }
 
+impl Clone for ResourcePoolStatusRequest {
+    fn clone(&self) -> Self {
+        ResourcePoolStatusRequest {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+            status: Clone::clone(&self.status),
+        }
+    }
+}
+
+impl std::fmt::Debug for ResourcePoolStatusRequest {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ResourcePoolStatusRequest")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ResourcePoolStatusRequest { 1 => metadata, 2 => spec, 3 => status });
 
 /// ResourcePoolStatusRequestList is a collection of ResourcePoolStatusRequests.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "resource.k8s.io",
     version = "v1alpha3",
@@ -188,10 +286,30 @@ pub struct ResourcePoolStatusRequestList {
     pub items: Option<Vec<ResourcePoolStatusRequest>>,
 }
 
+impl Clone for ResourcePoolStatusRequestList {
+    fn clone(&self) -> Self {
+        ResourcePoolStatusRequestList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for ResourcePoolStatusRequestList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ResourcePoolStatusRequestList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ResourcePoolStatusRequestList { 1 => metadata, 2 => items });
 
 /// ResourcePoolStatusRequestSpec defines the filters for the pool status request.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ResourcePoolStatusRequestSpec {
     /// Driver specifies the DRA driver name to filter pools.
     /// Only pools from ResourceSlices with this driver will be included.
@@ -212,10 +330,30 @@ pub struct ResourcePoolStatusRequestSpec {
     pub limit: Option<i32>,
 }
 
+impl Clone for ResourcePoolStatusRequestSpec {
+    fn clone(&self) -> Self {
+        ResourcePoolStatusRequestSpec {
+            driver: Clone::clone(&self.driver),
+            pool_name: Clone::clone(&self.pool_name),
+            limit: Clone::clone(&self.limit),
+        }
+    }
+}
+
+impl std::fmt::Debug for ResourcePoolStatusRequestSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ResourcePoolStatusRequestSpec")
+            .field("driver", &self.driver)
+            .field("pool_name", &self.pool_name)
+            .field("limit", &self.limit)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ResourcePoolStatusRequestSpec { 1 => driver, 2 => pool_name as "poolName", 3 => limit });
 
 /// ResourcePoolStatusRequestStatus contains the calculated pool status information.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ResourcePoolStatusRequestStatus {
     /// PoolCount is the total number of pools that matched the filter criteria,
     /// regardless of truncation. This helps users understand how many pools exist
@@ -236,6 +374,26 @@ pub struct ResourcePoolStatusRequestStatus {
     /// - "Failed": True when the request could not be processed
     #[api(skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<crate::meta::v1::Condition>,
+}
+
+impl Clone for ResourcePoolStatusRequestStatus {
+    fn clone(&self) -> Self {
+        ResourcePoolStatusRequestStatus {
+            pool_count: Clone::clone(&self.pool_count),
+            pools: Clone::clone(&self.pools),
+            conditions: Clone::clone(&self.conditions),
+        }
+    }
+}
+
+impl std::fmt::Debug for ResourcePoolStatusRequestStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ResourcePoolStatusRequestStatus")
+            .field("pool_count", &self.pool_count)
+            .field("pools", &self.pools)
+            .field("conditions", &self.conditions)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(ResourcePoolStatusRequestStatus { 2 => pools, 3 => conditions, 6 => pool_count as "poolCount" });

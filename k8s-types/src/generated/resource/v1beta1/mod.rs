@@ -233,7 +233,7 @@ pub type ResourceClaimStatus = crate::resource::v1::ResourceClaimStatus;
 pub type ResourcePool = crate::resource::v1::ResourcePool;
 
 /// BasicDevice defines one device instance.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::resource::v1::Device, hub_only = [name], nested)]
 pub struct BasicDevice {
     /// Attributes defines the set of attributes for this device.
@@ -351,11 +351,60 @@ pub struct BasicDevice {
         std::collections::BTreeMap<String, crate::resource::v1::NodeAllocatableResourceMapping>,
 }
 
+impl Clone for BasicDevice {
+    fn clone(&self) -> Self {
+        BasicDevice {
+            attributes: Clone::clone(&self.attributes),
+            capacity: Clone::clone(&self.capacity),
+            consumes_counters: Clone::clone(&self.consumes_counters),
+            node_name: Clone::clone(&self.node_name),
+            node_selector: Clone::clone(&self.node_selector),
+            all_nodes: Clone::clone(&self.all_nodes),
+            taints: Clone::clone(&self.taints),
+            binds_to_node: Clone::clone(&self.binds_to_node),
+            binding_conditions: Clone::clone(&self.binding_conditions),
+            binding_failure_conditions: Clone::clone(&self.binding_failure_conditions),
+            allow_multiple_allocations: Clone::clone(&self.allow_multiple_allocations),
+            node_allocatable_resource_mappings: Clone::clone(
+                &self.node_allocatable_resource_mappings,
+            ),
+        }
+    }
+}
+
+impl std::fmt::Debug for BasicDevice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BasicDevice")
+            .field("attributes", &self.attributes)
+            .field("capacity", &self.capacity)
+            .field("consumes_counters", &self.consumes_counters)
+            .field("node_name", &self.node_name)
+            .field("node_selector", &self.node_selector)
+            .field("all_nodes", &self.all_nodes)
+            .field("taints", &self.taints)
+            .field("binds_to_node", &self.binds_to_node)
+            .field("binding_conditions", &self.binding_conditions)
+            .field(
+                "binding_failure_conditions",
+                &self.binding_failure_conditions,
+            )
+            .field(
+                "allow_multiple_allocations",
+                &self.allow_multiple_allocations,
+            )
+            .field(
+                "node_allocatable_resource_mappings",
+                &self.node_allocatable_resource_mappings,
+            )
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(BasicDevice { 1 => attributes, 2 => capacity, 3 => consumes_counters as "consumesCounters", 4 => node_name as "nodeName", 5 => node_selector as "nodeSelector", 6 => all_nodes as "allNodes", 7 => taints, 8 => binds_to_node as "bindsToNode", 9 => binding_conditions as "bindingConditions", 10 => binding_failure_conditions as "bindingFailureConditions", 11 => allow_multiple_allocations as "allowMultipleAllocations", 12 => node_allocatable_resource_mappings as "nodeAllocatableResourceMappings" });
 
 /// Device represents one individual hardware instance that can be selected based
 /// on its attributes. Besides the name, exactly one field must be set.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct Device {
     /// Name is unique identifier among all devices managed by
     /// the driver in the pool. It must be a DNS label.
@@ -364,10 +413,28 @@ pub struct Device {
     pub basic: Option<BasicDevice>,
 }
 
+impl Clone for Device {
+    fn clone(&self) -> Self {
+        Device {
+            name: Clone::clone(&self.name),
+            basic: Clone::clone(&self.basic),
+        }
+    }
+}
+
+impl std::fmt::Debug for Device {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Device")
+            .field("name", &self.name)
+            .field("basic", &self.basic)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(Device { 1 => name, 2 => basic });
 
 /// DeviceClaim defines how to request devices with a ResourceClaim.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::resource::v1::DeviceClaim, nested)]
 pub struct DeviceClaim {
     /// Requests represent individual requests for distinct devices which
@@ -387,6 +454,26 @@ pub struct DeviceClaim {
     pub config: Vec<crate::resource::v1::DeviceClaimConfiguration>,
 }
 
+impl Clone for DeviceClaim {
+    fn clone(&self) -> Self {
+        DeviceClaim {
+            requests: Clone::clone(&self.requests),
+            constraints: Clone::clone(&self.constraints),
+            config: Clone::clone(&self.config),
+        }
+    }
+}
+
+impl std::fmt::Debug for DeviceClaim {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DeviceClaim")
+            .field("requests", &self.requests)
+            .field("constraints", &self.constraints)
+            .field("config", &self.config)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(DeviceClaim { 1 => requests, 2 => constraints, 3 => config });
 
 /// DeviceClass is a vendor- or admin-provided resource that contains
@@ -396,7 +483,7 @@ apimachinery::proto_message!(DeviceClaim { 1 => requests, 2 => constraints, 3 =>
 ///
 /// This is an alpha type and requires enabling the DynamicResourceAllocation
 /// feature gate.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1beta1", kind = "DeviceClass", plural = "deviceclasses", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::resource::v1::DeviceClass)]
@@ -419,10 +506,30 @@ pub struct DeviceClass {
     pub spec: crate::resource::v1::DeviceClassSpec,
 }
 
+impl Clone for DeviceClass {
+    fn clone(&self) -> Self {
+        DeviceClass {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+        }
+    }
+}
+
+impl std::fmt::Debug for DeviceClass {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DeviceClass")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(DeviceClass { 1 => metadata, 2 => spec });
 
 /// DeviceClassList is a collection of classes.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "resource.k8s.io",
     version = "v1beta1",
@@ -444,12 +551,32 @@ pub struct DeviceClassList {
     pub items: Option<Vec<DeviceClass>>,
 }
 
+impl Clone for DeviceClassList {
+    fn clone(&self) -> Self {
+        DeviceClassList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for DeviceClassList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DeviceClassList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(DeviceClassList { 1 => metadata, 2 => items });
 
 /// DeviceRequest is a request for devices required for a claim.
 /// This is typically a request for a single resource like a device, but can
 /// also ask for several identical devices.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct DeviceRequest {
     /// Name can be used to reference this request in a pod.spec.containers\[\].resources.claims
     /// entry and in a constraint of the claim.
@@ -578,6 +705,38 @@ pub struct DeviceRequest {
     pub capacity: Option<crate::resource::v1::CapacityRequirements>,
 }
 
+impl Clone for DeviceRequest {
+    fn clone(&self) -> Self {
+        DeviceRequest {
+            name: Clone::clone(&self.name),
+            device_class_name: Clone::clone(&self.device_class_name),
+            selectors: Clone::clone(&self.selectors),
+            allocation_mode: Clone::clone(&self.allocation_mode),
+            count: Clone::clone(&self.count),
+            admin_access: Clone::clone(&self.admin_access),
+            first_available: Clone::clone(&self.first_available),
+            tolerations: Clone::clone(&self.tolerations),
+            capacity: Clone::clone(&self.capacity),
+        }
+    }
+}
+
+impl std::fmt::Debug for DeviceRequest {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DeviceRequest")
+            .field("name", &self.name)
+            .field("device_class_name", &self.device_class_name)
+            .field("selectors", &self.selectors)
+            .field("allocation_mode", &self.allocation_mode)
+            .field("count", &self.count)
+            .field("admin_access", &self.admin_access)
+            .field("first_available", &self.first_available)
+            .field("tolerations", &self.tolerations)
+            .field("capacity", &self.capacity)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(DeviceRequest { 1 => name, 2 => device_class_name as "deviceClassName", 3 => selectors, 4 => allocation_mode as "allocationMode", 5 => count, 6 => admin_access as "adminAccess", 7 => first_available as "firstAvailable", 8 => tolerations, 9 => capacity });
 
 /// DeviceSubRequest describes a request for device provided in the
@@ -589,7 +748,7 @@ apimachinery::proto_message!(DeviceRequest { 1 => name, 2 => device_class_name a
 /// or FirstAvailable fields, as those can only be set on the top-level request.
 /// AdminAccess is not supported for requests with a prioritized list, and
 /// recursive FirstAvailable fields are not supported.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::resource::v1::DeviceSubRequest, nested)]
 pub struct DeviceSubRequest {
     /// Name can be used to reference this subrequest in the list of constraints
@@ -680,6 +839,34 @@ pub struct DeviceSubRequest {
     pub capacity: Option<crate::resource::v1::CapacityRequirements>,
 }
 
+impl Clone for DeviceSubRequest {
+    fn clone(&self) -> Self {
+        DeviceSubRequest {
+            name: Clone::clone(&self.name),
+            device_class_name: Clone::clone(&self.device_class_name),
+            selectors: Clone::clone(&self.selectors),
+            allocation_mode: Clone::clone(&self.allocation_mode),
+            count: Clone::clone(&self.count),
+            tolerations: Clone::clone(&self.tolerations),
+            capacity: Clone::clone(&self.capacity),
+        }
+    }
+}
+
+impl std::fmt::Debug for DeviceSubRequest {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DeviceSubRequest")
+            .field("name", &self.name)
+            .field("device_class_name", &self.device_class_name)
+            .field("selectors", &self.selectors)
+            .field("allocation_mode", &self.allocation_mode)
+            .field("count", &self.count)
+            .field("tolerations", &self.tolerations)
+            .field("capacity", &self.capacity)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(DeviceSubRequest { 1 => name, 2 => device_class_name as "deviceClassName", 3 => selectors, 4 => allocation_mode as "allocationMode", 5 => count, 7 => tolerations, 8 => capacity });
 
 /// ResourceClaim describes a request for access to resources in the cluster,
@@ -690,7 +877,7 @@ apimachinery::proto_message!(DeviceSubRequest { 1 => name, 2 => device_class_nam
 ///
 /// This is an alpha type and requires enabling the DynamicResourceAllocation
 /// feature gate.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1beta1", kind = "ResourceClaim", plural = "resourceclaims", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::resource::v1::ResourceClaim)]
@@ -709,10 +896,32 @@ pub struct ResourceClaim {
     pub status: crate::resource::v1::ResourceClaimStatus,
 }
 
+impl Clone for ResourceClaim {
+    fn clone(&self) -> Self {
+        ResourceClaim {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+            status: Clone::clone(&self.status),
+        }
+    }
+}
+
+impl std::fmt::Debug for ResourceClaim {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ResourceClaim")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ResourceClaim { 1 => metadata, 2 => spec, 3 => status });
 
 /// ResourceClaimList is a collection of claims.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "resource.k8s.io",
     version = "v1beta1",
@@ -734,14 +943,50 @@ pub struct ResourceClaimList {
     pub items: Option<Vec<ResourceClaim>>,
 }
 
+impl Clone for ResourceClaimList {
+    fn clone(&self) -> Self {
+        ResourceClaimList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for ResourceClaimList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ResourceClaimList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ResourceClaimList { 1 => metadata, 2 => items });
 
 /// ResourceClaimSpec defines what is being requested in a ResourceClaim and how to configure it.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::resource::v1::ResourceClaimSpec, nested)]
 pub struct ResourceClaimSpec {
     /// Devices defines how to request devices.
     pub devices: DeviceClaim,
+}
+
+impl Clone for ResourceClaimSpec {
+    fn clone(&self) -> Self {
+        ResourceClaimSpec {
+            devices: Clone::clone(&self.devices),
+        }
+    }
+}
+
+impl std::fmt::Debug for ResourceClaimSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ResourceClaimSpec")
+            .field("devices", &self.devices)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(ResourceClaimSpec { 1 => devices });
@@ -750,7 +995,7 @@ apimachinery::proto_message!(ResourceClaimSpec { 1 => devices });
 ///
 /// This is an alpha type and requires enabling the DynamicResourceAllocation
 /// feature gate.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1beta1", kind = "ResourceClaimTemplate", plural = "resourceclaimtemplates", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::resource::v1::ResourceClaimTemplate)]
@@ -769,10 +1014,30 @@ pub struct ResourceClaimTemplate {
     pub spec: ResourceClaimTemplateSpec,
 }
 
+impl Clone for ResourceClaimTemplate {
+    fn clone(&self) -> Self {
+        ResourceClaimTemplate {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+        }
+    }
+}
+
+impl std::fmt::Debug for ResourceClaimTemplate {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ResourceClaimTemplate")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ResourceClaimTemplate { 1 => metadata, 2 => spec });
 
 /// ResourceClaimTemplateList is a collection of claim templates.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "resource.k8s.io",
     version = "v1beta1",
@@ -794,10 +1059,30 @@ pub struct ResourceClaimTemplateList {
     pub items: Option<Vec<ResourceClaimTemplate>>,
 }
 
+impl Clone for ResourceClaimTemplateList {
+    fn clone(&self) -> Self {
+        ResourceClaimTemplateList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for ResourceClaimTemplateList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ResourceClaimTemplateList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ResourceClaimTemplateList { 1 => metadata, 2 => items });
 
 /// ResourceClaimTemplateSpec contains the metadata and fields for a ResourceClaim.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq, apimachinery::Convert)]
+#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
 #[conversion(hub = crate::resource::v1::ResourceClaimTemplateSpec, nested)]
 pub struct ResourceClaimTemplateSpec {
     /// ObjectMeta may contain labels and annotations that will be copied into the ResourceClaim
@@ -809,6 +1094,24 @@ pub struct ResourceClaimTemplateSpec {
     /// into the ResourceClaim that gets created from this template. The
     /// same fields as in a ResourceClaim are also valid here.
     pub spec: ResourceClaimSpec,
+}
+
+impl Clone for ResourceClaimTemplateSpec {
+    fn clone(&self) -> Self {
+        ResourceClaimTemplateSpec {
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+        }
+    }
+}
+
+impl std::fmt::Debug for ResourceClaimTemplateSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ResourceClaimTemplateSpec")
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(ResourceClaimTemplateSpec { 1 => metadata, 2 => spec });
@@ -837,7 +1140,7 @@ apimachinery::proto_message!(ResourceClaimTemplateSpec { 1 => metadata, 2 => spe
 ///
 /// This is an alpha type and requires enabling the DynamicResourceAllocation
 /// feature gate.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1beta1", kind = "ResourceSlice", plural = "resourceslices", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::resource::v1::ResourceSlice)]
@@ -854,10 +1157,30 @@ pub struct ResourceSlice {
     pub spec: ResourceSliceSpec,
 }
 
+impl Clone for ResourceSlice {
+    fn clone(&self) -> Self {
+        ResourceSlice {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+        }
+    }
+}
+
+impl std::fmt::Debug for ResourceSlice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ResourceSlice")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ResourceSlice { 1 => metadata, 2 => spec });
 
 /// ResourceSliceList is a collection of ResourceSlices.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "resource.k8s.io",
     version = "v1beta1",
@@ -879,10 +1202,30 @@ pub struct ResourceSliceList {
     pub items: Option<Vec<ResourceSlice>>,
 }
 
+impl Clone for ResourceSliceList {
+    fn clone(&self) -> Self {
+        ResourceSliceList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for ResourceSliceList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ResourceSliceList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ResourceSliceList { 1 => metadata, 2 => items });
 
 /// ResourceSliceSpec contains the information published by the driver in one ResourceSlice.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct ResourceSliceSpec {
     /// Driver identifies the DRA driver providing the capacity information.
     /// A field selector can be used to list only ResourceSlice
@@ -943,6 +1286,36 @@ pub struct ResourceSliceSpec {
     /// The maximum number of counter sets is 8.
     #[api(skip_serializing_if = "Vec::is_empty")]
     pub shared_counters: Vec<crate::resource::v1::CounterSet>,
+}
+
+impl Clone for ResourceSliceSpec {
+    fn clone(&self) -> Self {
+        ResourceSliceSpec {
+            driver: Clone::clone(&self.driver),
+            pool: Clone::clone(&self.pool),
+            node_name: Clone::clone(&self.node_name),
+            node_selector: Clone::clone(&self.node_selector),
+            all_nodes: Clone::clone(&self.all_nodes),
+            devices: Clone::clone(&self.devices),
+            per_device_node_selection: Clone::clone(&self.per_device_node_selection),
+            shared_counters: Clone::clone(&self.shared_counters),
+        }
+    }
+}
+
+impl std::fmt::Debug for ResourceSliceSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ResourceSliceSpec")
+            .field("driver", &self.driver)
+            .field("pool", &self.pool)
+            .field("node_name", &self.node_name)
+            .field("node_selector", &self.node_selector)
+            .field("all_nodes", &self.all_nodes)
+            .field("devices", &self.devices)
+            .field("per_device_node_selection", &self.per_device_node_selection)
+            .field("shared_counters", &self.shared_counters)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(ResourceSliceSpec { 1 => driver, 2 => pool, 3 => node_name as "nodeName", 4 => node_selector as "nodeSelector", 5 => all_nodes as "allNodes", 6 => devices, 7 => per_device_node_selection as "perDeviceNodeSelection", 8 => shared_counters as "sharedCounters" });

@@ -306,7 +306,7 @@ pub type ResourceSliceSpec = crate::resource::v1::ResourceSliceSpec;
 ///
 /// This is an alpha type and requires enabling the DynamicResourceAllocation
 /// feature gate.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1beta2", kind = "DeviceClass", plural = "deviceclasses", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::resource::v1::DeviceClass)]
@@ -329,10 +329,30 @@ pub struct DeviceClass {
     pub spec: crate::resource::v1::DeviceClassSpec,
 }
 
+impl Clone for DeviceClass {
+    fn clone(&self) -> Self {
+        DeviceClass {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+        }
+    }
+}
+
+impl std::fmt::Debug for DeviceClass {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DeviceClass")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(DeviceClass { 1 => metadata, 2 => spec });
 
 /// DeviceClassList is a collection of classes.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "resource.k8s.io",
     version = "v1beta2",
@@ -354,12 +374,32 @@ pub struct DeviceClassList {
     pub items: Option<Vec<DeviceClass>>,
 }
 
+impl Clone for DeviceClassList {
+    fn clone(&self) -> Self {
+        DeviceClassList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for DeviceClassList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DeviceClassList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(DeviceClassList { 1 => metadata, 2 => items });
 
 /// DeviceTaintRule adds one taint to all devices which match the selector.
 /// This has the same effect as if the taint was specified directly
 /// in the ResourceSlice by the DRA driver.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1beta2", kind = "DeviceTaintRule", plural = "devicetaintrules", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct DeviceTaintRule {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -374,10 +414,32 @@ pub struct DeviceTaintRule {
     pub status: DeviceTaintRuleStatus,
 }
 
+impl Clone for DeviceTaintRule {
+    fn clone(&self) -> Self {
+        DeviceTaintRule {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+            status: Clone::clone(&self.status),
+        }
+    }
+}
+
+impl std::fmt::Debug for DeviceTaintRule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DeviceTaintRule")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(DeviceTaintRule { 1 => metadata, 2 => spec, 3 => status });
 
 /// DeviceTaintRuleList is a collection of DeviceTaintRules.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1beta2", kind = "DeviceTaintRuleList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct DeviceTaintRuleList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -389,10 +451,30 @@ pub struct DeviceTaintRuleList {
     pub items: Option<Vec<DeviceTaintRule>>,
 }
 
+impl Clone for DeviceTaintRuleList {
+    fn clone(&self) -> Self {
+        DeviceTaintRuleList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for DeviceTaintRuleList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DeviceTaintRuleList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(DeviceTaintRuleList { 1 => metadata, 2 => items });
 
 /// DeviceTaintRuleSpec specifies the selector and one taint.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct DeviceTaintRuleSpec {
     /// DeviceSelector defines which device(s) the taint is applied to.
     /// All selector criteria must be satisfied for a device to
@@ -403,10 +485,28 @@ pub struct DeviceTaintRuleSpec {
     pub taint: crate::resource::v1::DeviceTaint,
 }
 
+impl Clone for DeviceTaintRuleSpec {
+    fn clone(&self) -> Self {
+        DeviceTaintRuleSpec {
+            device_selector: Clone::clone(&self.device_selector),
+            taint: Clone::clone(&self.taint),
+        }
+    }
+}
+
+impl std::fmt::Debug for DeviceTaintRuleSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DeviceTaintRuleSpec")
+            .field("device_selector", &self.device_selector)
+            .field("taint", &self.taint)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(DeviceTaintRuleSpec { 1 => device_selector as "deviceSelector", 2 => taint });
 
 /// DeviceTaintRuleStatus provides information about an on-going pod eviction.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct DeviceTaintRuleStatus {
     /// Conditions provide information about the state of the DeviceTaintRule
     /// and the cluster at some point in time,
@@ -432,12 +532,28 @@ pub struct DeviceTaintRuleStatus {
     pub conditions: Vec<crate::meta::v1::Condition>,
 }
 
+impl Clone for DeviceTaintRuleStatus {
+    fn clone(&self) -> Self {
+        DeviceTaintRuleStatus {
+            conditions: Clone::clone(&self.conditions),
+        }
+    }
+}
+
+impl std::fmt::Debug for DeviceTaintRuleStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DeviceTaintRuleStatus")
+            .field("conditions", &self.conditions)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(DeviceTaintRuleStatus { 1 => conditions });
 
 /// DeviceTaintSelector defines which device(s) a DeviceTaintRule applies to.
 /// The empty selector matches all devices. Without a selector, no devices
 /// are matched.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct DeviceTaintSelector {
     /// If driver is set, only devices from that driver are selected.
     /// This fields corresponds to slice.spec.driver.
@@ -459,6 +575,26 @@ pub struct DeviceTaintSelector {
     pub device: Option<String>,
 }
 
+impl Clone for DeviceTaintSelector {
+    fn clone(&self) -> Self {
+        DeviceTaintSelector {
+            driver: Clone::clone(&self.driver),
+            pool: Clone::clone(&self.pool),
+            device: Clone::clone(&self.device),
+        }
+    }
+}
+
+impl std::fmt::Debug for DeviceTaintSelector {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DeviceTaintSelector")
+            .field("driver", &self.driver)
+            .field("pool", &self.pool)
+            .field("device", &self.device)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(DeviceTaintSelector { 2 => driver, 3 => pool, 4 => device });
 
 /// ResourceClaim describes a request for access to resources in the cluster,
@@ -469,7 +605,7 @@ apimachinery::proto_message!(DeviceTaintSelector { 2 => driver, 3 => pool, 4 => 
 ///
 /// This is an alpha type and requires enabling the DynamicResourceAllocation
 /// feature gate.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1beta2", kind = "ResourceClaim", plural = "resourceclaims", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::resource::v1::ResourceClaim)]
@@ -489,10 +625,32 @@ pub struct ResourceClaim {
     pub status: crate::resource::v1::ResourceClaimStatus,
 }
 
+impl Clone for ResourceClaim {
+    fn clone(&self) -> Self {
+        ResourceClaim {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+            status: Clone::clone(&self.status),
+        }
+    }
+}
+
+impl std::fmt::Debug for ResourceClaim {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ResourceClaim")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ResourceClaim { 1 => metadata, 2 => spec, 3 => status });
 
 /// ResourceClaimList is a collection of claims.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "resource.k8s.io",
     version = "v1beta2",
@@ -514,13 +672,33 @@ pub struct ResourceClaimList {
     pub items: Option<Vec<ResourceClaim>>,
 }
 
+impl Clone for ResourceClaimList {
+    fn clone(&self) -> Self {
+        ResourceClaimList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for ResourceClaimList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ResourceClaimList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ResourceClaimList { 1 => metadata, 2 => items });
 
 /// ResourceClaimTemplate is used to produce ResourceClaim objects.
 ///
 /// This is an alpha type and requires enabling the DynamicResourceAllocation
 /// feature gate.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1beta2", kind = "ResourceClaimTemplate", plural = "resourceclaimtemplates", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::resource::v1::ResourceClaimTemplate)]
@@ -540,10 +718,30 @@ pub struct ResourceClaimTemplate {
     pub spec: crate::resource::v1::ResourceClaimTemplateSpec,
 }
 
+impl Clone for ResourceClaimTemplate {
+    fn clone(&self) -> Self {
+        ResourceClaimTemplate {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+        }
+    }
+}
+
+impl std::fmt::Debug for ResourceClaimTemplate {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ResourceClaimTemplate")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ResourceClaimTemplate { 1 => metadata, 2 => spec });
 
 /// ResourceClaimTemplateList is a collection of claim templates.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "resource.k8s.io",
     version = "v1beta2",
@@ -563,6 +761,26 @@ pub struct ResourceClaimTemplateList {
     /// Items is the list of resource claim templates.
     #[api(nullable)]
     pub items: Option<Vec<ResourceClaimTemplate>>,
+}
+
+impl Clone for ResourceClaimTemplateList {
+    fn clone(&self) -> Self {
+        ResourceClaimTemplateList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for ResourceClaimTemplateList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ResourceClaimTemplateList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(ResourceClaimTemplateList { 1 => metadata, 2 => items });
@@ -591,7 +809,7 @@ apimachinery::proto_message!(ResourceClaimTemplateList { 1 => metadata, 2 => ite
 ///
 /// This is an alpha type and requires enabling the DynamicResourceAllocation
 /// feature gate.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1beta2", kind = "ResourceSlice", plural = "resourceslices", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::resource::v1::ResourceSlice)]
@@ -609,10 +827,30 @@ pub struct ResourceSlice {
     pub spec: crate::resource::v1::ResourceSliceSpec,
 }
 
+impl Clone for ResourceSlice {
+    fn clone(&self) -> Self {
+        ResourceSlice {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+        }
+    }
+}
+
+impl std::fmt::Debug for ResourceSlice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ResourceSlice")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(ResourceSlice { 1 => metadata, 2 => spec });
 
 /// ResourceSliceList is a collection of ResourceSlices.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "resource.k8s.io",
     version = "v1beta2",
@@ -632,6 +870,26 @@ pub struct ResourceSliceList {
     /// Items is the list of resource ResourceSlices.
     #[api(nullable)]
     pub items: Option<Vec<ResourceSlice>>,
+}
+
+impl Clone for ResourceSliceList {
+    fn clone(&self) -> Self {
+        ResourceSliceList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for ResourceSliceList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ResourceSliceList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(ResourceSliceList { 1 => metadata, 2 => items });

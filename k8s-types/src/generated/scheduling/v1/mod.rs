@@ -4,7 +4,7 @@
 
 /// PriorityClass defines mapping from a priority class name to the priority
 /// integer value. The value can be any valid integer.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "scheduling.k8s.io", version = "v1", kind = "PriorityClass", plural = "priorityclasses", cluster_scoped, short_names = ["pc"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct PriorityClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -32,10 +32,36 @@ pub struct PriorityClass {
     pub preemption_policy: Option<String>,
 }
 
+impl Clone for PriorityClass {
+    fn clone(&self) -> Self {
+        PriorityClass {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            value: Clone::clone(&self.value),
+            global_default: Clone::clone(&self.global_default),
+            description: Clone::clone(&self.description),
+            preemption_policy: Clone::clone(&self.preemption_policy),
+        }
+    }
+}
+
+impl std::fmt::Debug for PriorityClass {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PriorityClass")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("value", &self.value)
+            .field("global_default", &self.global_default)
+            .field("description", &self.description)
+            .field("preemption_policy", &self.preemption_policy)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(PriorityClass { 1 => metadata, 2 => value, 3 => global_default as "globalDefault", 4 => description, 5 => preemption_policy as "preemptionPolicy" });
 
 /// PriorityClassList is a collection of priority classes.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "scheduling.k8s.io", version = "v1", kind = "PriorityClassList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct PriorityClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -46,6 +72,26 @@ pub struct PriorityClassList {
     /// items is the list of PriorityClasses
     #[api(nullable)]
     pub items: Option<Vec<PriorityClass>>,
+}
+
+impl Clone for PriorityClassList {
+    fn clone(&self) -> Self {
+        PriorityClassList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for PriorityClassList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PriorityClassList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(PriorityClassList { 1 => metadata, 2 => items });

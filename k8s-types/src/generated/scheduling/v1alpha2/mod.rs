@@ -4,18 +4,46 @@
 
 /// BasicSchedulingPolicy indicates that standard Kubernetes
 /// scheduling behavior should be used.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct BasicSchedulingPolicy {}
+
+impl Clone for BasicSchedulingPolicy {
+    fn clone(&self) -> Self {
+        BasicSchedulingPolicy {}
+    }
+}
+
+impl std::fmt::Debug for BasicSchedulingPolicy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BasicSchedulingPolicy").finish()
+    }
+}
 
 apimachinery::proto_message!(BasicSchedulingPolicy {});
 
 /// GangSchedulingPolicy defines the parameters for gang scheduling.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct GangSchedulingPolicy {
     /// MinCount is the minimum number of pods that must be schedulable or scheduled
     /// at the same time for the scheduler to admit the entire group.
     /// It must be a positive integer.
     pub min_count: i32,
+}
+
+impl Clone for GangSchedulingPolicy {
+    fn clone(&self) -> Self {
+        GangSchedulingPolicy {
+            min_count: Clone::clone(&self.min_count),
+        }
+    }
+}
+
+impl std::fmt::Debug for GangSchedulingPolicy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GangSchedulingPolicy")
+            .field("min_count", &self.min_count)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(GangSchedulingPolicy { 1 => min_count as "minCount" });
@@ -24,7 +52,7 @@ apimachinery::proto_message!(GangSchedulingPolicy { 1 => min_count as "minCount"
 /// PodGroups are created by workload controllers (Job, LWS, JobSet, etc...) from
 /// Workload.podGroupTemplates.
 /// PodGroup API enablement is toggled by the GenericWorkload feature gate.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "scheduling.k8s.io", version = "v1alpha2", kind = "PodGroup", plural = "podgroups", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct PodGroup {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -38,10 +66,32 @@ pub struct PodGroup {
     pub status: PodGroupStatus,
 }
 
+impl Clone for PodGroup {
+    fn clone(&self) -> Self {
+        PodGroup {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+            status: Clone::clone(&self.status),
+        }
+    }
+}
+
+impl std::fmt::Debug for PodGroup {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PodGroup")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(PodGroup { 1 => metadata, 2 => spec, 3 => status });
 
 /// PodGroupList contains a list of PodGroup resources.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "scheduling.k8s.io",
     version = "v1alpha2",
@@ -59,6 +109,26 @@ pub struct PodGroupList {
     pub items: Option<Vec<PodGroup>>,
 }
 
+impl Clone for PodGroupList {
+    fn clone(&self) -> Self {
+        PodGroupList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for PodGroupList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PodGroupList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(PodGroupList { 1 => metadata, 2 => items });
 
 /// PodGroupResourceClaim references exactly one ResourceClaim, either directly
@@ -69,7 +139,7 @@ apimachinery::proto_message!(PodGroupList { 1 => metadata, 2 => items });
 /// Pods that need access to the ResourceClaim define a matching reference in its
 /// own Spec.ResourceClaims. The Pod's claim must match all fields of the
 /// PodGroup's claim exactly.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PodGroupResourceClaim {
     /// Name uniquely identifies this resource claim inside the PodGroup.
     /// This must be a DNS\_LABEL.
@@ -99,12 +169,35 @@ pub struct PodGroupResourceClaim {
     pub resource_claim_template_name: Option<String>,
 }
 
+impl Clone for PodGroupResourceClaim {
+    fn clone(&self) -> Self {
+        PodGroupResourceClaim {
+            name: Clone::clone(&self.name),
+            resource_claim_name: Clone::clone(&self.resource_claim_name),
+            resource_claim_template_name: Clone::clone(&self.resource_claim_template_name),
+        }
+    }
+}
+
+impl std::fmt::Debug for PodGroupResourceClaim {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PodGroupResourceClaim")
+            .field("name", &self.name)
+            .field("resource_claim_name", &self.resource_claim_name)
+            .field(
+                "resource_claim_template_name",
+                &self.resource_claim_template_name,
+            )
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(PodGroupResourceClaim { 1 => name, 2 => resource_claim_name as "resourceClaimName", 3 => resource_claim_template_name as "resourceClaimTemplateName" });
 
 /// PodGroupResourceClaimStatus is stored in the PodGroupStatus for each
 /// PodGroupResourceClaim which references a ResourceClaimTemplate. It stores the
 /// generated name for the corresponding ResourceClaim.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PodGroupResourceClaimStatus {
     /// Name uniquely identifies this resource claim inside the PodGroup. This
     /// must match the name of an entry in podgroup.spec.resourceClaims, which
@@ -117,10 +210,28 @@ pub struct PodGroupResourceClaimStatus {
     pub resource_claim_name: Option<String>,
 }
 
+impl Clone for PodGroupResourceClaimStatus {
+    fn clone(&self) -> Self {
+        PodGroupResourceClaimStatus {
+            name: Clone::clone(&self.name),
+            resource_claim_name: Clone::clone(&self.resource_claim_name),
+        }
+    }
+}
+
+impl std::fmt::Debug for PodGroupResourceClaimStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PodGroupResourceClaimStatus")
+            .field("name", &self.name)
+            .field("resource_claim_name", &self.resource_claim_name)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(PodGroupResourceClaimStatus { 1 => name, 2 => resource_claim_name as "resourceClaimName" });
 
 /// PodGroupSchedulingConstraints defines scheduling constraints (e.g. topology) for a PodGroup.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PodGroupSchedulingConstraints {
     /// Topology defines the topology constraints for the pod group.
     /// Currently only a single topology constraint can be specified. This may change in the future.
@@ -128,11 +239,27 @@ pub struct PodGroupSchedulingConstraints {
     pub topology: Vec<TopologyConstraint>,
 }
 
+impl Clone for PodGroupSchedulingConstraints {
+    fn clone(&self) -> Self {
+        PodGroupSchedulingConstraints {
+            topology: Clone::clone(&self.topology),
+        }
+    }
+}
+
+impl std::fmt::Debug for PodGroupSchedulingConstraints {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PodGroupSchedulingConstraints")
+            .field("topology", &self.topology)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(PodGroupSchedulingConstraints { 1 => topology });
 
 /// PodGroupSchedulingPolicy defines the scheduling configuration for a PodGroup.
 /// Exactly one policy must be set.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PodGroupSchedulingPolicy {
     /// Basic specifies that the pods in this group should be scheduled using
     /// standard Kubernetes scheduling behavior.
@@ -142,10 +269,28 @@ pub struct PodGroupSchedulingPolicy {
     pub gang: Option<GangSchedulingPolicy>,
 }
 
+impl Clone for PodGroupSchedulingPolicy {
+    fn clone(&self) -> Self {
+        PodGroupSchedulingPolicy {
+            basic: Clone::clone(&self.basic),
+            gang: Clone::clone(&self.gang),
+        }
+    }
+}
+
+impl std::fmt::Debug for PodGroupSchedulingPolicy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PodGroupSchedulingPolicy")
+            .field("basic", &self.basic)
+            .field("gang", &self.gang)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(PodGroupSchedulingPolicy { 1 => basic, 2 => gang });
 
 /// PodGroupSpec defines the desired state of a PodGroup.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PodGroupSpec {
     /// PodGroupTemplateRef references an optional PodGroup template within other object
     /// (e.g. Workload) that was used to create the PodGroup. This field is immutable.
@@ -200,10 +345,38 @@ pub struct PodGroupSpec {
     pub priority: Option<i32>,
 }
 
+impl Clone for PodGroupSpec {
+    fn clone(&self) -> Self {
+        PodGroupSpec {
+            pod_group_template_ref: Clone::clone(&self.pod_group_template_ref),
+            scheduling_policy: Clone::clone(&self.scheduling_policy),
+            scheduling_constraints: Clone::clone(&self.scheduling_constraints),
+            resource_claims: Clone::clone(&self.resource_claims),
+            disruption_mode: Clone::clone(&self.disruption_mode),
+            priority_class_name: Clone::clone(&self.priority_class_name),
+            priority: Clone::clone(&self.priority),
+        }
+    }
+}
+
+impl std::fmt::Debug for PodGroupSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PodGroupSpec")
+            .field("pod_group_template_ref", &self.pod_group_template_ref)
+            .field("scheduling_policy", &self.scheduling_policy)
+            .field("scheduling_constraints", &self.scheduling_constraints)
+            .field("resource_claims", &self.resource_claims)
+            .field("disruption_mode", &self.disruption_mode)
+            .field("priority_class_name", &self.priority_class_name)
+            .field("priority", &self.priority)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(PodGroupSpec { 1 => pod_group_template_ref as "podGroupTemplateRef", 2 => scheduling_policy as "schedulingPolicy", 3 => scheduling_constraints as "schedulingConstraints", 4 => resource_claims as "resourceClaims", 5 => disruption_mode as "disruptionMode", 6 => priority_class_name as "priorityClassName", 7 => priority });
 
 /// PodGroupStatus represents information about the status of a pod group.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PodGroupStatus {
     /// Conditions represent the latest observations of the PodGroup's state.
     ///
@@ -228,10 +401,28 @@ pub struct PodGroupStatus {
     pub resource_claim_statuses: Vec<PodGroupResourceClaimStatus>,
 }
 
+impl Clone for PodGroupStatus {
+    fn clone(&self) -> Self {
+        PodGroupStatus {
+            conditions: Clone::clone(&self.conditions),
+            resource_claim_statuses: Clone::clone(&self.resource_claim_statuses),
+        }
+    }
+}
+
+impl std::fmt::Debug for PodGroupStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PodGroupStatus")
+            .field("conditions", &self.conditions)
+            .field("resource_claim_statuses", &self.resource_claim_statuses)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(PodGroupStatus { 1 => conditions, 2 => resource_claim_statuses as "resourceClaimStatuses" });
 
 /// PodGroupTemplate represents a template for a set of pods with a scheduling policy.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PodGroupTemplate {
     /// Name is a unique identifier for the PodGroupTemplate within the Workload.
     /// It must be a DNS label. This field is immutable.
@@ -277,11 +468,39 @@ pub struct PodGroupTemplate {
     pub priority: Option<i32>,
 }
 
+impl Clone for PodGroupTemplate {
+    fn clone(&self) -> Self {
+        PodGroupTemplate {
+            name: Clone::clone(&self.name),
+            scheduling_policy: Clone::clone(&self.scheduling_policy),
+            scheduling_constraints: Clone::clone(&self.scheduling_constraints),
+            resource_claims: Clone::clone(&self.resource_claims),
+            disruption_mode: Clone::clone(&self.disruption_mode),
+            priority_class_name: Clone::clone(&self.priority_class_name),
+            priority: Clone::clone(&self.priority),
+        }
+    }
+}
+
+impl std::fmt::Debug for PodGroupTemplate {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PodGroupTemplate")
+            .field("name", &self.name)
+            .field("scheduling_policy", &self.scheduling_policy)
+            .field("scheduling_constraints", &self.scheduling_constraints)
+            .field("resource_claims", &self.resource_claims)
+            .field("disruption_mode", &self.disruption_mode)
+            .field("priority_class_name", &self.priority_class_name)
+            .field("priority", &self.priority)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(PodGroupTemplate { 1 => name, 2 => scheduling_policy as "schedulingPolicy", 3 => scheduling_constraints as "schedulingConstraints", 4 => resource_claims as "resourceClaims", 5 => disruption_mode as "disruptionMode", 6 => priority_class_name as "priorityClassName", 7 => priority });
 
 /// PodGroupTemplateReference references a PodGroup template defined in some object (e.g. Workload).
 /// Exactly one reference must be set.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct PodGroupTemplateReference {
     /// Workload references the PodGroupTemplate within the Workload object that was used to create
     /// the PodGroup.
@@ -289,10 +508,26 @@ pub struct PodGroupTemplateReference {
     pub workload: Option<WorkloadPodGroupTemplateReference>,
 }
 
+impl Clone for PodGroupTemplateReference {
+    fn clone(&self) -> Self {
+        PodGroupTemplateReference {
+            workload: Clone::clone(&self.workload),
+        }
+    }
+}
+
+impl std::fmt::Debug for PodGroupTemplateReference {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PodGroupTemplateReference")
+            .field("workload", &self.workload)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(PodGroupTemplateReference { 1 => workload });
 
 /// TopologyConstraint defines a topology constraint for a PodGroup.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct TopologyConstraint {
     /// Key specifies the key of the node label representing the topology domain.
     /// All pods within the PodGroup must be colocated within the same domain instance.
@@ -301,10 +536,26 @@ pub struct TopologyConstraint {
     pub key: String,
 }
 
+impl Clone for TopologyConstraint {
+    fn clone(&self) -> Self {
+        TopologyConstraint {
+            key: Clone::clone(&self.key),
+        }
+    }
+}
+
+impl std::fmt::Debug for TopologyConstraint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TopologyConstraint")
+            .field("key", &self.key)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(TopologyConstraint { 1 => key });
 
 /// TypedLocalObjectReference allows to reference typed object inside the same namespace.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct TypedLocalObjectReference {
     /// APIGroup is the group for the resource being referenced.
     /// If APIGroup is empty, the specified Kind must be in the core API group.
@@ -320,13 +571,33 @@ pub struct TypedLocalObjectReference {
     pub name: String,
 }
 
+impl Clone for TypedLocalObjectReference {
+    fn clone(&self) -> Self {
+        TypedLocalObjectReference {
+            api_group: Clone::clone(&self.api_group),
+            kind: Clone::clone(&self.kind),
+            name: Clone::clone(&self.name),
+        }
+    }
+}
+
+impl std::fmt::Debug for TypedLocalObjectReference {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TypedLocalObjectReference")
+            .field("api_group", &self.api_group)
+            .field("kind", &self.kind)
+            .field("name", &self.name)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(TypedLocalObjectReference { 1 => api_group as "apiGroup", 2 => kind, 3 => name });
 
 /// Workload allows for expressing scheduling constraints that should be used
 /// when managing the lifecycle of workloads from the scheduling perspective,
 /// including scheduling, preemption, eviction and other phases.
 /// Workload API enablement is toggled by the GenericWorkload feature gate.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "scheduling.k8s.io", version = "v1alpha2", kind = "Workload", plural = "workloads", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct Workload {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -338,10 +609,30 @@ pub struct Workload {
     pub spec: WorkloadSpec,
 }
 
+impl Clone for Workload {
+    fn clone(&self) -> Self {
+        Workload {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+        }
+    }
+}
+
+impl std::fmt::Debug for Workload {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Workload")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(Workload { 1 => metadata, 2 => spec });
 
 /// WorkloadList contains a list of Workload resources.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "scheduling.k8s.io",
     version = "v1alpha2",
@@ -359,10 +650,30 @@ pub struct WorkloadList {
     pub items: Option<Vec<Workload>>,
 }
 
+impl Clone for WorkloadList {
+    fn clone(&self) -> Self {
+        WorkloadList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for WorkloadList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WorkloadList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(WorkloadList { 1 => metadata, 2 => items });
 
 /// WorkloadPodGroupTemplateReference references the PodGroupTemplate within the Workload object.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct WorkloadPodGroupTemplateReference {
     /// WorkloadName defines the name of the Workload object.
     pub workload_name: String,
@@ -370,10 +681,28 @@ pub struct WorkloadPodGroupTemplateReference {
     pub pod_group_template_name: String,
 }
 
+impl Clone for WorkloadPodGroupTemplateReference {
+    fn clone(&self) -> Self {
+        WorkloadPodGroupTemplateReference {
+            workload_name: Clone::clone(&self.workload_name),
+            pod_group_template_name: Clone::clone(&self.pod_group_template_name),
+        }
+    }
+}
+
+impl std::fmt::Debug for WorkloadPodGroupTemplateReference {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WorkloadPodGroupTemplateReference")
+            .field("workload_name", &self.workload_name)
+            .field("pod_group_template_name", &self.pod_group_template_name)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(WorkloadPodGroupTemplateReference { 1 => workload_name as "workloadName", 2 => pod_group_template_name as "podGroupTemplateName" });
 
 /// WorkloadSpec defines the desired state of a Workload.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct WorkloadSpec {
     /// ControllerRef is an optional reference to the controlling object, such as a
     /// Deployment or Job. This field is intended for use by tools like CLIs
@@ -384,6 +713,24 @@ pub struct WorkloadSpec {
     /// The maximum number of templates is 8. This field is immutable.
     #[api(nullable)]
     pub pod_group_templates: Option<Vec<PodGroupTemplate>>,
+}
+
+impl Clone for WorkloadSpec {
+    fn clone(&self) -> Self {
+        WorkloadSpec {
+            controller_ref: Clone::clone(&self.controller_ref),
+            pod_group_templates: Clone::clone(&self.pod_group_templates),
+        }
+    }
+}
+
+impl std::fmt::Debug for WorkloadSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WorkloadSpec")
+            .field("controller_ref", &self.controller_ref)
+            .field("pod_group_templates", &self.pod_group_templates)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(WorkloadSpec { 1 => controller_ref as "controllerRef", 2 => pod_group_templates as "podGroupTemplates" });

@@ -7,7 +7,7 @@
 /// Kubernetes attach detach controller uses this object to determine whether attach is required.
 /// Kubelet uses this object to determine whether pod information needs to be passed on mount.
 /// CSIDriver objects are non-namespaced.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1", kind = "CSIDriver", plural = "csidrivers", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct CSIDriver {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -25,10 +25,30 @@ pub struct CSIDriver {
     pub spec: CSIDriverSpec,
 }
 
+impl Clone for CSIDriver {
+    fn clone(&self) -> Self {
+        CSIDriver {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+        }
+    }
+}
+
+impl std::fmt::Debug for CSIDriver {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CSIDriver")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(CSIDriver { 1 => metadata, 2 => spec });
 
 /// CSIDriverList is a collection of CSIDriver objects.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1", kind = "CSIDriverList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct CSIDriverList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -41,10 +61,30 @@ pub struct CSIDriverList {
     pub items: Option<Vec<CSIDriver>>,
 }
 
+impl Clone for CSIDriverList {
+    fn clone(&self) -> Self {
+        CSIDriverList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for CSIDriverList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CSIDriverList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(CSIDriverList { 1 => metadata, 2 => items });
 
 /// CSIDriverSpec is the specification of a CSIDriver.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct CSIDriverSpec {
     /// attachRequired indicates this CSI volume driver requires an attach
     /// operation (because it implements the CSI ControllerPublishVolume()
@@ -219,6 +259,55 @@ pub struct CSIDriverSpec {
     pub prevent_pod_scheduling_if_missing: Option<bool>,
 }
 
+impl Clone for CSIDriverSpec {
+    fn clone(&self) -> Self {
+        CSIDriverSpec {
+            attach_required: Clone::clone(&self.attach_required),
+            pod_info_on_mount: Clone::clone(&self.pod_info_on_mount),
+            volume_lifecycle_modes: Clone::clone(&self.volume_lifecycle_modes),
+            storage_capacity: Clone::clone(&self.storage_capacity),
+            fs_group_policy: Clone::clone(&self.fs_group_policy),
+            token_requests: Clone::clone(&self.token_requests),
+            requires_republish: Clone::clone(&self.requires_republish),
+            se_linux_mount: Clone::clone(&self.se_linux_mount),
+            node_allocatable_update_period_seconds: Clone::clone(
+                &self.node_allocatable_update_period_seconds,
+            ),
+            service_account_token_in_secrets: Clone::clone(&self.service_account_token_in_secrets),
+            prevent_pod_scheduling_if_missing: Clone::clone(
+                &self.prevent_pod_scheduling_if_missing,
+            ),
+        }
+    }
+}
+
+impl std::fmt::Debug for CSIDriverSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CSIDriverSpec")
+            .field("attach_required", &self.attach_required)
+            .field("pod_info_on_mount", &self.pod_info_on_mount)
+            .field("volume_lifecycle_modes", &self.volume_lifecycle_modes)
+            .field("storage_capacity", &self.storage_capacity)
+            .field("fs_group_policy", &self.fs_group_policy)
+            .field("token_requests", &self.token_requests)
+            .field("requires_republish", &self.requires_republish)
+            .field("se_linux_mount", &self.se_linux_mount)
+            .field(
+                "node_allocatable_update_period_seconds",
+                &self.node_allocatable_update_period_seconds,
+            )
+            .field(
+                "service_account_token_in_secrets",
+                &self.service_account_token_in_secrets,
+            )
+            .field(
+                "prevent_pod_scheduling_if_missing",
+                &self.prevent_pod_scheduling_if_missing,
+            )
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(CSIDriverSpec { 1 => attach_required as "attachRequired", 2 => pod_info_on_mount as "podInfoOnMount", 3 => volume_lifecycle_modes as "volumeLifecycleModes", 4 => storage_capacity as "storageCapacity", 5 => fs_group_policy as "fsGroupPolicy", 6 => token_requests as "tokenRequests", 7 => requires_republish as "requiresRepublish", 8 => se_linux_mount as "seLinuxMount", 9 => node_allocatable_update_period_seconds as "nodeAllocatableUpdatePeriodSeconds", 10 => service_account_token_in_secrets as "serviceAccountTokenInSecrets", 11 => prevent_pod_scheduling_if_missing as "preventPodSchedulingIfMissing" });
 
 /// CSINode holds information about all CSI drivers installed on a node.
@@ -230,7 +319,7 @@ apimachinery::proto_message!(CSIDriverSpec { 1 => attach_required as "attachRequ
 /// there are no CSI Drivers available on the node, or the Kubelet version is low
 /// enough that it doesn't create this object.
 /// CSINode has an OwnerReference that points to the corresponding node object.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1", kind = "CSINode", plural = "csinodes", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct CSINode {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -242,10 +331,30 @@ pub struct CSINode {
     pub spec: CSINodeSpec,
 }
 
+impl Clone for CSINode {
+    fn clone(&self) -> Self {
+        CSINode {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+        }
+    }
+}
+
+impl std::fmt::Debug for CSINode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CSINode")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(CSINode { 1 => metadata, 2 => spec });
 
 /// CSINodeDriver holds information about the specification of one CSI driver installed on a node
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct CSINodeDriver {
     /// name represents the name of the CSI driver that this object refers to.
     /// This MUST be the same name returned by the CSI GetPluginName() call for
@@ -279,10 +388,32 @@ pub struct CSINodeDriver {
     pub allocatable: Option<VolumeNodeResources>,
 }
 
+impl Clone for CSINodeDriver {
+    fn clone(&self) -> Self {
+        CSINodeDriver {
+            name: Clone::clone(&self.name),
+            node_id: Clone::clone(&self.node_id),
+            topology_keys: Clone::clone(&self.topology_keys),
+            allocatable: Clone::clone(&self.allocatable),
+        }
+    }
+}
+
+impl std::fmt::Debug for CSINodeDriver {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CSINodeDriver")
+            .field("name", &self.name)
+            .field("node_id", &self.node_id)
+            .field("topology_keys", &self.topology_keys)
+            .field("allocatable", &self.allocatable)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(CSINodeDriver { 1 => name, 2 => node_id as "nodeID", 3 => topology_keys as "topologyKeys", 4 => allocatable });
 
 /// CSINodeList is a collection of CSINode objects.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1", kind = "CSINodeList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct CSINodeList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -295,15 +426,51 @@ pub struct CSINodeList {
     pub items: Option<Vec<CSINode>>,
 }
 
+impl Clone for CSINodeList {
+    fn clone(&self) -> Self {
+        CSINodeList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for CSINodeList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CSINodeList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(CSINodeList { 1 => metadata, 2 => items });
 
 /// CSINodeSpec holds information about the specification of all CSI drivers installed on a node
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct CSINodeSpec {
     /// drivers is a list of information of all CSI Drivers existing on a node.
     /// If all drivers in the list are uninstalled, this can become empty.
     #[api(nullable)]
     pub drivers: Option<Vec<CSINodeDriver>>,
+}
+
+impl Clone for CSINodeSpec {
+    fn clone(&self) -> Self {
+        CSINodeSpec {
+            drivers: Clone::clone(&self.drivers),
+        }
+    }
+}
+
+impl std::fmt::Debug for CSINodeSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CSINodeSpec")
+            .field("drivers", &self.drivers)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(CSINodeSpec { 1 => drivers });
@@ -332,7 +499,7 @@ apimachinery::proto_message!(CSINodeSpec { 1 => drivers });
 /// to a comparison against the less precise Capacity. If that is also unset,
 /// the scheduler assumes that capacity is insufficient and tries some other
 /// node.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1", kind = "CSIStorageCapacity", plural = "csistoragecapacities", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct CSIStorageCapacity {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -382,10 +549,36 @@ pub struct CSIStorageCapacity {
     pub maximum_volume_size: Option<crate::value::Quantity>,
 }
 
+impl Clone for CSIStorageCapacity {
+    fn clone(&self) -> Self {
+        CSIStorageCapacity {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            node_topology: Clone::clone(&self.node_topology),
+            storage_class_name: Clone::clone(&self.storage_class_name),
+            capacity: Clone::clone(&self.capacity),
+            maximum_volume_size: Clone::clone(&self.maximum_volume_size),
+        }
+    }
+}
+
+impl std::fmt::Debug for CSIStorageCapacity {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CSIStorageCapacity")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("node_topology", &self.node_topology)
+            .field("storage_class_name", &self.storage_class_name)
+            .field("capacity", &self.capacity)
+            .field("maximum_volume_size", &self.maximum_volume_size)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(CSIStorageCapacity { 1 => metadata, 2 => node_topology as "nodeTopology", 3 => storage_class_name as "storageClassName", 4 => capacity, 5 => maximum_volume_size as "maximumVolumeSize" });
 
 /// CSIStorageCapacityList is a collection of CSIStorageCapacity objects.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1", kind = "CSIStorageCapacityList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct CSIStorageCapacityList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -398,6 +591,26 @@ pub struct CSIStorageCapacityList {
     pub items: Option<Vec<CSIStorageCapacity>>,
 }
 
+impl Clone for CSIStorageCapacityList {
+    fn clone(&self) -> Self {
+        CSIStorageCapacityList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for CSIStorageCapacityList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CSIStorageCapacityList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(CSIStorageCapacityList { 1 => metadata, 2 => items });
 
 /// StorageClass describes the parameters for a class of storage for
@@ -405,7 +618,7 @@ apimachinery::proto_message!(CSIStorageCapacityList { 1 => metadata, 2 => items 
 ///
 /// StorageClasses are non-namespaced; the name of the storage class
 /// according to etcd is in ObjectMeta.Name.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1", kind = "StorageClass", plural = "storageclasses", cluster_scoped, short_names = ["sc"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct StorageClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -441,10 +654,42 @@ pub struct StorageClass {
     pub allowed_topologies: Vec<crate::core::v1::TopologySelectorTerm>,
 }
 
+impl Clone for StorageClass {
+    fn clone(&self) -> Self {
+        StorageClass {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            provisioner: Clone::clone(&self.provisioner),
+            parameters: Clone::clone(&self.parameters),
+            reclaim_policy: Clone::clone(&self.reclaim_policy),
+            mount_options: Clone::clone(&self.mount_options),
+            allow_volume_expansion: Clone::clone(&self.allow_volume_expansion),
+            volume_binding_mode: Clone::clone(&self.volume_binding_mode),
+            allowed_topologies: Clone::clone(&self.allowed_topologies),
+        }
+    }
+}
+
+impl std::fmt::Debug for StorageClass {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StorageClass")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("provisioner", &self.provisioner)
+            .field("parameters", &self.parameters)
+            .field("reclaim_policy", &self.reclaim_policy)
+            .field("mount_options", &self.mount_options)
+            .field("allow_volume_expansion", &self.allow_volume_expansion)
+            .field("volume_binding_mode", &self.volume_binding_mode)
+            .field("allowed_topologies", &self.allowed_topologies)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(StorageClass { 1 => metadata, 2 => provisioner, 3 => parameters, 4 => reclaim_policy as "reclaimPolicy", 5 => mount_options as "mountOptions", 6 => allow_volume_expansion as "allowVolumeExpansion", 7 => volume_binding_mode as "volumeBindingMode", 8 => allowed_topologies as "allowedTopologies" });
 
 /// StorageClassList is a collection of storage classes.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1", kind = "StorageClassList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct StorageClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -457,10 +702,30 @@ pub struct StorageClassList {
     pub items: Option<Vec<StorageClass>>,
 }
 
+impl Clone for StorageClassList {
+    fn clone(&self) -> Self {
+        StorageClassList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for StorageClassList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StorageClassList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(StorageClassList { 1 => metadata, 2 => items });
 
 /// TokenRequest contains parameters of a service account token.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct TokenRequest {
     /// audience is the intended audience of the token in "TokenRequestSpec".
     /// It will default to the audiences of kube apiserver.
@@ -470,13 +735,31 @@ pub struct TokenRequest {
     pub expiration_seconds: Option<i64>,
 }
 
+impl Clone for TokenRequest {
+    fn clone(&self) -> Self {
+        TokenRequest {
+            audience: Clone::clone(&self.audience),
+            expiration_seconds: Clone::clone(&self.expiration_seconds),
+        }
+    }
+}
+
+impl std::fmt::Debug for TokenRequest {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TokenRequest")
+            .field("audience", &self.audience)
+            .field("expiration_seconds", &self.expiration_seconds)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(TokenRequest { 1 => audience, 2 => expiration_seconds as "expirationSeconds" });
 
 /// VolumeAttachment captures the intent to attach or detach the specified volume
 /// to/from the specified node.
 ///
 /// VolumeAttachment objects are non-namespaced.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1", kind = "VolumeAttachment", plural = "volumeattachments", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct VolumeAttachment {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -493,10 +776,32 @@ pub struct VolumeAttachment {
     pub status: VolumeAttachmentStatus,
 }
 
+impl Clone for VolumeAttachment {
+    fn clone(&self) -> Self {
+        VolumeAttachment {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+            status: Clone::clone(&self.status),
+        }
+    }
+}
+
+impl std::fmt::Debug for VolumeAttachment {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("VolumeAttachment")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(VolumeAttachment { 1 => metadata, 2 => spec, 3 => status });
 
 /// VolumeAttachmentList is a collection of VolumeAttachment objects.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1", kind = "VolumeAttachmentList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct VolumeAttachmentList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -509,13 +814,33 @@ pub struct VolumeAttachmentList {
     pub items: Option<Vec<VolumeAttachment>>,
 }
 
+impl Clone for VolumeAttachmentList {
+    fn clone(&self) -> Self {
+        VolumeAttachmentList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for VolumeAttachmentList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("VolumeAttachmentList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(VolumeAttachmentList { 1 => metadata, 2 => items });
 
 /// VolumeAttachmentSource represents a volume that should be attached.
 /// Right now only PersistentVolumes can be attached via external attacher,
 /// in the future we may allow also inline volumes in pods.
 /// Exactly one member can be set.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct VolumeAttachmentSource {
     /// persistentVolumeName represents the name of the persistent volume to attach.
     pub persistent_volume_name: Option<String>,
@@ -528,10 +853,28 @@ pub struct VolumeAttachmentSource {
     pub inline_volume_spec: Option<crate::core::v1::PersistentVolumeSpec>,
 }
 
+impl Clone for VolumeAttachmentSource {
+    fn clone(&self) -> Self {
+        VolumeAttachmentSource {
+            persistent_volume_name: Clone::clone(&self.persistent_volume_name),
+            inline_volume_spec: Clone::clone(&self.inline_volume_spec),
+        }
+    }
+}
+
+impl std::fmt::Debug for VolumeAttachmentSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("VolumeAttachmentSource")
+            .field("persistent_volume_name", &self.persistent_volume_name)
+            .field("inline_volume_spec", &self.inline_volume_spec)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(VolumeAttachmentSource { 1 => persistent_volume_name as "persistentVolumeName", 2 => inline_volume_spec as "inlineVolumeSpec" });
 
 /// VolumeAttachmentSpec is the specification of a VolumeAttachment request.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct VolumeAttachmentSpec {
     /// attacher indicates the name of the volume driver that MUST handle this
     /// request. This is the name returned by GetPluginName().
@@ -542,10 +885,30 @@ pub struct VolumeAttachmentSpec {
     pub node_name: String,
 }
 
+impl Clone for VolumeAttachmentSpec {
+    fn clone(&self) -> Self {
+        VolumeAttachmentSpec {
+            attacher: Clone::clone(&self.attacher),
+            source: Clone::clone(&self.source),
+            node_name: Clone::clone(&self.node_name),
+        }
+    }
+}
+
+impl std::fmt::Debug for VolumeAttachmentSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("VolumeAttachmentSpec")
+            .field("attacher", &self.attacher)
+            .field("source", &self.source)
+            .field("node_name", &self.node_name)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(VolumeAttachmentSpec { 1 => attacher, 2 => source, 3 => node_name as "nodeName" });
 
 /// VolumeAttachmentStatus is the status of a VolumeAttachment request.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct VolumeAttachmentStatus {
     /// attached indicates the volume is successfully attached.
     /// This field must only be set by the entity completing the attach
@@ -568,12 +931,34 @@ pub struct VolumeAttachmentStatus {
     pub detach_error: Option<VolumeError>,
 }
 
+impl Clone for VolumeAttachmentStatus {
+    fn clone(&self) -> Self {
+        VolumeAttachmentStatus {
+            attached: Clone::clone(&self.attached),
+            attachment_metadata: Clone::clone(&self.attachment_metadata),
+            attach_error: Clone::clone(&self.attach_error),
+            detach_error: Clone::clone(&self.detach_error),
+        }
+    }
+}
+
+impl std::fmt::Debug for VolumeAttachmentStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("VolumeAttachmentStatus")
+            .field("attached", &self.attached)
+            .field("attachment_metadata", &self.attachment_metadata)
+            .field("attach_error", &self.attach_error)
+            .field("detach_error", &self.detach_error)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(VolumeAttachmentStatus { 1 => attached, 2 => attachment_metadata as "attachmentMetadata", 3 => attach_error as "attachError", 4 => detach_error as "detachError" });
 
 /// VolumeAttributesClass represents a specification of mutable volume attributes
 /// defined by the CSI driver. The class can be specified during dynamic provisioning
 /// of PersistentVolumeClaims, and changed in the PersistentVolumeClaim spec after provisioning.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1", kind = "VolumeAttributesClass", plural = "volumeattributesclasses", cluster_scoped, short_names = ["vac"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct VolumeAttributesClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -601,10 +986,32 @@ pub struct VolumeAttributesClass {
     pub parameters: std::collections::BTreeMap<String, String>,
 }
 
+impl Clone for VolumeAttributesClass {
+    fn clone(&self) -> Self {
+        VolumeAttributesClass {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            driver_name: Clone::clone(&self.driver_name),
+            parameters: Clone::clone(&self.parameters),
+        }
+    }
+}
+
+impl std::fmt::Debug for VolumeAttributesClass {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("VolumeAttributesClass")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("driver_name", &self.driver_name)
+            .field("parameters", &self.parameters)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(VolumeAttributesClass { 1 => metadata, 2 => driver_name as "driverName", 3 => parameters });
 
 /// VolumeAttributesClassList is a collection of VolumeAttributesClass objects.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1", kind = "VolumeAttributesClassList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct VolumeAttributesClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -617,10 +1024,30 @@ pub struct VolumeAttributesClassList {
     pub items: Option<Vec<VolumeAttributesClass>>,
 }
 
+impl Clone for VolumeAttributesClassList {
+    fn clone(&self) -> Self {
+        VolumeAttributesClassList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for VolumeAttributesClassList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("VolumeAttributesClassList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(VolumeAttributesClassList { 1 => metadata, 2 => items });
 
 /// VolumeError captures an error encountered during a volume operation.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct VolumeError {
     /// time represents the time the error was encountered.
     pub time: apimachinery::apis::meta::v1::Time,
@@ -635,16 +1062,52 @@ pub struct VolumeError {
     pub error_code: Option<i32>,
 }
 
+impl Clone for VolumeError {
+    fn clone(&self) -> Self {
+        VolumeError {
+            time: Clone::clone(&self.time),
+            message: Clone::clone(&self.message),
+            error_code: Clone::clone(&self.error_code),
+        }
+    }
+}
+
+impl std::fmt::Debug for VolumeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("VolumeError")
+            .field("time", &self.time)
+            .field("message", &self.message)
+            .field("error_code", &self.error_code)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(VolumeError { 1 => time, 2 => message, 3 => error_code as "errorCode" });
 
 /// VolumeNodeResources is a set of resource limits for scheduling of volumes.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct VolumeNodeResources {
     /// count indicates the maximum number of unique volumes managed by the CSI driver that can be used on a node.
     /// A volume that is both attached and mounted on a node is considered to be used once, not twice.
     /// The same rule applies for a unique volume that is shared among multiple pods on the same node.
     /// If this field is not specified, then the supported number of volumes on this node is unbounded.
     pub count: Option<i32>,
+}
+
+impl Clone for VolumeNodeResources {
+    fn clone(&self) -> Self {
+        VolumeNodeResources {
+            count: Clone::clone(&self.count),
+        }
+    }
+}
+
+impl std::fmt::Debug for VolumeNodeResources {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("VolumeNodeResources")
+            .field("count", &self.count)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(VolumeNodeResources { 1 => count });

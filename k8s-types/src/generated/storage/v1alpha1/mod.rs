@@ -57,7 +57,7 @@ pub type VolumeError = crate::storage::v1::VolumeError;
 /// to a comparison against the less precise Capacity. If that is also unset,
 /// the scheduler assumes that capacity is insufficient and tries some other
 /// node.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1alpha1", kind = "CSIStorageCapacity", plural = "csistoragecapacities", namespaced, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::storage::v1::CSIStorageCapacity)]
@@ -115,10 +115,36 @@ pub struct CSIStorageCapacity {
     pub maximum_volume_size: Option<crate::value::Quantity>,
 }
 
+impl Clone for CSIStorageCapacity {
+    fn clone(&self) -> Self {
+        CSIStorageCapacity {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            node_topology: Clone::clone(&self.node_topology),
+            storage_class_name: Clone::clone(&self.storage_class_name),
+            capacity: Clone::clone(&self.capacity),
+            maximum_volume_size: Clone::clone(&self.maximum_volume_size),
+        }
+    }
+}
+
+impl std::fmt::Debug for CSIStorageCapacity {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CSIStorageCapacity")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("node_topology", &self.node_topology)
+            .field("storage_class_name", &self.storage_class_name)
+            .field("capacity", &self.capacity)
+            .field("maximum_volume_size", &self.maximum_volume_size)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(CSIStorageCapacity { 1 => metadata, 2 => node_topology as "nodeTopology", 3 => storage_class_name as "storageClassName", 4 => capacity, 5 => maximum_volume_size as "maximumVolumeSize" });
 
 /// CSIStorageCapacityList is a collection of CSIStorageCapacity objects.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "storage.k8s.io",
     version = "v1alpha1",
@@ -141,13 +167,33 @@ pub struct CSIStorageCapacityList {
     pub items: Option<Vec<CSIStorageCapacity>>,
 }
 
+impl Clone for CSIStorageCapacityList {
+    fn clone(&self) -> Self {
+        CSIStorageCapacityList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for CSIStorageCapacityList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CSIStorageCapacityList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(CSIStorageCapacityList { 1 => metadata, 2 => items });
 
 /// VolumeAttachment captures the intent to attach or detach the specified volume
 /// to/from the specified node.
 ///
 /// VolumeAttachment objects are non-namespaced.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1alpha1", kind = "VolumeAttachment", plural = "volumeattachments", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::storage::v1::VolumeAttachment)]
@@ -170,10 +216,32 @@ pub struct VolumeAttachment {
     pub status: crate::storage::v1::VolumeAttachmentStatus,
 }
 
+impl Clone for VolumeAttachment {
+    fn clone(&self) -> Self {
+        VolumeAttachment {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+            status: Clone::clone(&self.status),
+        }
+    }
+}
+
+impl std::fmt::Debug for VolumeAttachment {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("VolumeAttachment")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(VolumeAttachment { 1 => metadata, 2 => spec, 3 => status });
 
 /// VolumeAttachmentList is a collection of VolumeAttachment objects.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "storage.k8s.io",
     version = "v1alpha1",
@@ -196,12 +264,32 @@ pub struct VolumeAttachmentList {
     pub items: Option<Vec<VolumeAttachment>>,
 }
 
+impl Clone for VolumeAttachmentList {
+    fn clone(&self) -> Self {
+        VolumeAttachmentList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for VolumeAttachmentList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("VolumeAttachmentList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(VolumeAttachmentList { 1 => metadata, 2 => items });
 
 /// VolumeAttributesClass represents a specification of mutable volume attributes
 /// defined by the CSI driver. The class can be specified during dynamic provisioning
 /// of PersistentVolumeClaims, and changed in the PersistentVolumeClaim spec after provisioning.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1alpha1", kind = "VolumeAttributesClass", plural = "volumeattributesclasses", cluster_scoped, short_names = ["vac"], verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::storage::v1::VolumeAttributesClass)]
@@ -235,10 +323,32 @@ pub struct VolumeAttributesClass {
     pub parameters: std::collections::BTreeMap<String, String>,
 }
 
+impl Clone for VolumeAttributesClass {
+    fn clone(&self) -> Self {
+        VolumeAttributesClass {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            driver_name: Clone::clone(&self.driver_name),
+            parameters: Clone::clone(&self.parameters),
+        }
+    }
+}
+
+impl std::fmt::Debug for VolumeAttributesClass {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("VolumeAttributesClass")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("driver_name", &self.driver_name)
+            .field("parameters", &self.parameters)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(VolumeAttributesClass { 1 => metadata, 2 => driver_name as "driverName", 3 => parameters });
 
 /// VolumeAttributesClassList is a collection of VolumeAttributesClass objects.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "storage.k8s.io",
     version = "v1alpha1",
@@ -259,6 +369,26 @@ pub struct VolumeAttributesClassList {
     /// items is the list of VolumeAttributesClass objects.
     #[api(nullable)]
     pub items: Option<Vec<VolumeAttributesClass>>,
+}
+
+impl Clone for VolumeAttributesClassList {
+    fn clone(&self) -> Self {
+        VolumeAttributesClassList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for VolumeAttributesClassList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("VolumeAttributesClassList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(VolumeAttributesClassList { 1 => metadata, 2 => items });

@@ -76,7 +76,7 @@ pub type VolumeNodeResources = crate::storage::v1::VolumeNodeResources;
 /// Kubernetes attach detach controller uses this object to determine whether attach is required.
 /// Kubelet uses this object to determine whether pod information needs to be passed on mount.
 /// CSIDriver objects are non-namespaced.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1beta1", kind = "CSIDriver", plural = "csidrivers", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::storage::v1::CSIDriver)]
@@ -99,10 +99,30 @@ pub struct CSIDriver {
     pub spec: crate::storage::v1::CSIDriverSpec,
 }
 
+impl Clone for CSIDriver {
+    fn clone(&self) -> Self {
+        CSIDriver {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+        }
+    }
+}
+
+impl std::fmt::Debug for CSIDriver {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CSIDriver")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(CSIDriver { 1 => metadata, 2 => spec });
 
 /// CSIDriverList is a collection of CSIDriver objects.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "storage.k8s.io",
     version = "v1beta1",
@@ -125,6 +145,26 @@ pub struct CSIDriverList {
     pub items: Option<Vec<CSIDriver>>,
 }
 
+impl Clone for CSIDriverList {
+    fn clone(&self) -> Self {
+        CSIDriverList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for CSIDriverList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CSIDriverList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(CSIDriverList { 1 => metadata, 2 => items });
 
 /// DEPRECATED - This group version of CSINode is deprecated by storage/v1/CSINode.
@@ -138,7 +178,7 @@ apimachinery::proto_message!(CSIDriverList { 1 => metadata, 2 => items });
 /// there are no CSI Drivers available on the node, or the Kubelet version is low
 /// enough that it doesn't create this object.
 /// CSINode has an OwnerReference that points to the corresponding node object.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1beta1", kind = "CSINode", plural = "csinodes", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::storage::v1::CSINode)]
@@ -154,10 +194,30 @@ pub struct CSINode {
     pub spec: crate::storage::v1::CSINodeSpec,
 }
 
+impl Clone for CSINode {
+    fn clone(&self) -> Self {
+        CSINode {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+        }
+    }
+}
+
+impl std::fmt::Debug for CSINode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CSINode")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(CSINode { 1 => metadata, 2 => spec });
 
 /// CSINodeList is a collection of CSINode objects.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "storage.k8s.io",
     version = "v1beta1",
@@ -178,6 +238,26 @@ pub struct CSINodeList {
     /// items is the list of CSINode
     #[api(nullable)]
     pub items: Option<Vec<CSINode>>,
+}
+
+impl Clone for CSINodeList {
+    fn clone(&self) -> Self {
+        CSINodeList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for CSINodeList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CSINodeList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(CSINodeList { 1 => metadata, 2 => items });
@@ -206,7 +286,7 @@ apimachinery::proto_message!(CSINodeList { 1 => metadata, 2 => items });
 /// to a comparison against the less precise Capacity. If that is also unset,
 /// the scheduler assumes that capacity is insufficient and tries some other
 /// node.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1beta1", kind = "CSIStorageCapacity", plural = "csistoragecapacities", namespaced, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::storage::v1::CSIStorageCapacity)]
@@ -264,10 +344,36 @@ pub struct CSIStorageCapacity {
     pub maximum_volume_size: Option<crate::value::Quantity>,
 }
 
+impl Clone for CSIStorageCapacity {
+    fn clone(&self) -> Self {
+        CSIStorageCapacity {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            node_topology: Clone::clone(&self.node_topology),
+            storage_class_name: Clone::clone(&self.storage_class_name),
+            capacity: Clone::clone(&self.capacity),
+            maximum_volume_size: Clone::clone(&self.maximum_volume_size),
+        }
+    }
+}
+
+impl std::fmt::Debug for CSIStorageCapacity {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CSIStorageCapacity")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("node_topology", &self.node_topology)
+            .field("storage_class_name", &self.storage_class_name)
+            .field("capacity", &self.capacity)
+            .field("maximum_volume_size", &self.maximum_volume_size)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(CSIStorageCapacity { 1 => metadata, 2 => node_topology as "nodeTopology", 3 => storage_class_name as "storageClassName", 4 => capacity, 5 => maximum_volume_size as "maximumVolumeSize" });
 
 /// CSIStorageCapacityList is a collection of CSIStorageCapacity objects.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "storage.k8s.io",
     version = "v1beta1",
@@ -290,6 +396,26 @@ pub struct CSIStorageCapacityList {
     pub items: Option<Vec<CSIStorageCapacity>>,
 }
 
+impl Clone for CSIStorageCapacityList {
+    fn clone(&self) -> Self {
+        CSIStorageCapacityList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for CSIStorageCapacityList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CSIStorageCapacityList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(CSIStorageCapacityList { 1 => metadata, 2 => items });
 
 /// StorageClass describes the parameters for a class of storage for
@@ -297,7 +423,7 @@ apimachinery::proto_message!(CSIStorageCapacityList { 1 => metadata, 2 => items 
 ///
 /// StorageClasses are non-namespaced; the name of the storage class
 /// according to etcd is in ObjectMeta.Name.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1beta1", kind = "StorageClass", plural = "storageclasses", cluster_scoped, short_names = ["sc"], verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::storage::v1::StorageClass)]
@@ -344,10 +470,42 @@ pub struct StorageClass {
     pub allowed_topologies: Vec<crate::core::v1::TopologySelectorTerm>,
 }
 
+impl Clone for StorageClass {
+    fn clone(&self) -> Self {
+        StorageClass {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            provisioner: Clone::clone(&self.provisioner),
+            parameters: Clone::clone(&self.parameters),
+            reclaim_policy: Clone::clone(&self.reclaim_policy),
+            mount_options: Clone::clone(&self.mount_options),
+            allow_volume_expansion: Clone::clone(&self.allow_volume_expansion),
+            volume_binding_mode: Clone::clone(&self.volume_binding_mode),
+            allowed_topologies: Clone::clone(&self.allowed_topologies),
+        }
+    }
+}
+
+impl std::fmt::Debug for StorageClass {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StorageClass")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("provisioner", &self.provisioner)
+            .field("parameters", &self.parameters)
+            .field("reclaim_policy", &self.reclaim_policy)
+            .field("mount_options", &self.mount_options)
+            .field("allow_volume_expansion", &self.allow_volume_expansion)
+            .field("volume_binding_mode", &self.volume_binding_mode)
+            .field("allowed_topologies", &self.allowed_topologies)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(StorageClass { 1 => metadata, 2 => provisioner, 3 => parameters, 4 => reclaim_policy as "reclaimPolicy", 5 => mount_options as "mountOptions", 6 => allow_volume_expansion as "allowVolumeExpansion", 7 => volume_binding_mode as "volumeBindingMode", 8 => allowed_topologies as "allowedTopologies" });
 
 /// StorageClassList is a collection of storage classes.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "storage.k8s.io",
     version = "v1beta1",
@@ -370,13 +528,33 @@ pub struct StorageClassList {
     pub items: Option<Vec<StorageClass>>,
 }
 
+impl Clone for StorageClassList {
+    fn clone(&self) -> Self {
+        StorageClassList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for StorageClassList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StorageClassList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(StorageClassList { 1 => metadata, 2 => items });
 
 /// VolumeAttachment captures the intent to attach or detach the specified volume
 /// to/from the specified node.
 ///
 /// VolumeAttachment objects are non-namespaced.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1beta1", kind = "VolumeAttachment", plural = "volumeattachments", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::storage::v1::VolumeAttachment)]
@@ -399,10 +577,32 @@ pub struct VolumeAttachment {
     pub status: crate::storage::v1::VolumeAttachmentStatus,
 }
 
+impl Clone for VolumeAttachment {
+    fn clone(&self) -> Self {
+        VolumeAttachment {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+            status: Clone::clone(&self.status),
+        }
+    }
+}
+
+impl std::fmt::Debug for VolumeAttachment {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("VolumeAttachment")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(VolumeAttachment { 1 => metadata, 2 => spec, 3 => status });
 
 /// VolumeAttachmentList is a collection of VolumeAttachment objects.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "storage.k8s.io",
     version = "v1beta1",
@@ -425,12 +625,32 @@ pub struct VolumeAttachmentList {
     pub items: Option<Vec<VolumeAttachment>>,
 }
 
+impl Clone for VolumeAttachmentList {
+    fn clone(&self) -> Self {
+        VolumeAttachmentList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for VolumeAttachmentList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("VolumeAttachmentList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(VolumeAttachmentList { 1 => metadata, 2 => items });
 
 /// VolumeAttributesClass represents a specification of mutable volume attributes
 /// defined by the CSI driver. The class can be specified during dynamic provisioning
 /// of PersistentVolumeClaims, and changed in the PersistentVolumeClaim spec after provisioning.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1beta1", kind = "VolumeAttributesClass", plural = "volumeattributesclasses", cluster_scoped, short_names = ["vac"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 #[derive(apimachinery::Convert)]
 #[conversion(hub = crate::storage::v1::VolumeAttributesClass)]
@@ -464,10 +684,32 @@ pub struct VolumeAttributesClass {
     pub parameters: std::collections::BTreeMap<String, String>,
 }
 
+impl Clone for VolumeAttributesClass {
+    fn clone(&self) -> Self {
+        VolumeAttributesClass {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            driver_name: Clone::clone(&self.driver_name),
+            parameters: Clone::clone(&self.parameters),
+        }
+    }
+}
+
+impl std::fmt::Debug for VolumeAttributesClass {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("VolumeAttributesClass")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("driver_name", &self.driver_name)
+            .field("parameters", &self.parameters)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(VolumeAttributesClass { 1 => metadata, 2 => driver_name as "driverName", 3 => parameters });
 
 /// VolumeAttributesClassList is a collection of VolumeAttributesClass objects.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "storage.k8s.io",
     version = "v1beta1",
@@ -488,6 +730,26 @@ pub struct VolumeAttributesClassList {
     /// items is the list of VolumeAttributesClass objects.
     #[api(nullable)]
     pub items: Option<Vec<VolumeAttributesClass>>,
+}
+
+impl Clone for VolumeAttributesClassList {
+    fn clone(&self) -> Self {
+        VolumeAttributesClassList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for VolumeAttributesClassList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("VolumeAttributesClassList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(VolumeAttributesClassList { 1 => metadata, 2 => items });

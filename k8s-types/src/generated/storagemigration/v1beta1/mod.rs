@@ -4,7 +4,7 @@
 
 /// StorageVersionMigration represents a migration of stored data to the latest
 /// storage version.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(group = "storagemigration.k8s.io", version = "v1beta1", kind = "StorageVersionMigration", plural = "storageversionmigrations", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct StorageVersionMigration {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -18,10 +18,32 @@ pub struct StorageVersionMigration {
     pub status: StorageVersionMigrationStatus,
 }
 
+impl Clone for StorageVersionMigration {
+    fn clone(&self) -> Self {
+        StorageVersionMigration {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            spec: Clone::clone(&self.spec),
+            status: Clone::clone(&self.status),
+        }
+    }
+}
+
+impl std::fmt::Debug for StorageVersionMigration {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StorageVersionMigration")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("spec", &self.spec)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(StorageVersionMigration { 1 => metadata, 2 => spec, 3 => status });
 
 /// StorageVersionMigrationList is a collection of storage version migrations.
-#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiObject, Default, PartialEq)]
 #[api(
     group = "storagemigration.k8s.io",
     version = "v1beta1",
@@ -40,10 +62,30 @@ pub struct StorageVersionMigrationList {
     pub items: Option<Vec<StorageVersionMigration>>,
 }
 
+impl Clone for StorageVersionMigrationList {
+    fn clone(&self) -> Self {
+        StorageVersionMigrationList {
+            type_meta: Clone::clone(&self.type_meta),
+            metadata: Clone::clone(&self.metadata),
+            items: Clone::clone(&self.items),
+        }
+    }
+}
+
+impl std::fmt::Debug for StorageVersionMigrationList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StorageVersionMigrationList")
+            .field("type_meta", &self.type_meta)
+            .field("metadata", &self.metadata)
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(StorageVersionMigrationList { 1 => metadata, 2 => items });
 
 /// Spec of the storage version migration.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct StorageVersionMigrationSpec {
     /// The resource that is being migrated. The migrator sends requests to
     /// the endpoint serving the resource.
@@ -51,10 +93,26 @@ pub struct StorageVersionMigrationSpec {
     pub resource: crate::meta::v1::GroupResource,
 }
 
+impl Clone for StorageVersionMigrationSpec {
+    fn clone(&self) -> Self {
+        StorageVersionMigrationSpec {
+            resource: Clone::clone(&self.resource),
+        }
+    }
+}
+
+impl std::fmt::Debug for StorageVersionMigrationSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StorageVersionMigrationSpec")
+            .field("resource", &self.resource)
+            .finish()
+    }
+}
+
 apimachinery::proto_message!(StorageVersionMigrationSpec { 1 => resource });
 
 /// Status of the storage version migration.
-#[derive(apimachinery::ApiType, Clone, Debug, Default, PartialEq)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
 pub struct StorageVersionMigrationStatus {
     /// The latest available observations of the migration's current state.
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -64,6 +122,24 @@ pub struct StorageVersionMigrationStatus {
     /// kube-controller-manager first observes this StorageVersionMigration resource.
     #[api(skip_serializing_if = "String::is_empty")]
     pub resource_version: String,
+}
+
+impl Clone for StorageVersionMigrationStatus {
+    fn clone(&self) -> Self {
+        StorageVersionMigrationStatus {
+            conditions: Clone::clone(&self.conditions),
+            resource_version: Clone::clone(&self.resource_version),
+        }
+    }
+}
+
+impl std::fmt::Debug for StorageVersionMigrationStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StorageVersionMigrationStatus")
+            .field("conditions", &self.conditions)
+            .field("resource_version", &self.resource_version)
+            .finish()
+    }
 }
 
 apimachinery::proto_message!(StorageVersionMigrationStatus { 1 => conditions, 2 => resource_version as "resourceVersion" });
