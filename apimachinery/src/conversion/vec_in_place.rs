@@ -9,7 +9,6 @@
 //! iterator adapters, `try_fold` and two drop guards once per element pair: about a tenth
 //! of the machine code of a crate of API types.
 
-use std::alloc::Layout;
 use std::mem::ManuallyDrop;
 
 use super::{ConversionError, Convert, Scope};
@@ -75,28 +74,53 @@ fn alloc_vec<T>(len: usize) -> (*mut u8, usize) {
     (v.as_mut_ptr().cast(), v.capacity())
 }
 
+/// The [`ElementPair`] of `Self` and `B`, as a constant, so that each pair's table is a
+/// static and [`convert_vec`] only passes its address.
+trait HasElementPair<B>: Sized {
+    const PAIR: ElementPair;
+}
+
+impl<A: Convert<B>, B> HasElementPair<B> for A {
+    const PAIR: ElementPair = {
+        let in_place = size_of::<A>() == size_of::<B>() && align_of::<A>() == align_of::<B>();
+        ElementPair {
+            size_in: size_of::<A>(),
+            size_out: size_of::<B>(),
+            in_place,
+            step: convert_one::<A, B>,
+            drop_in: drop_elements::<A>,
+            drop_out: drop_elements::<B>,
+            free_in: free_vec::<A>,
+            // Nearly every pair converts in place: those compile no allocation code.
+            alloc_out: if in_place { no_alloc } else { alloc_vec::<B> },
+            free_out: if in_place {
+                free_nothing
+            } else {
+                free_vec::<B>
+            },
+        }
+    };
+}
+
+/// `alloc_out` of a pair converted in place, which never allocates.
+fn no_alloc(_: usize) -> (*mut u8, usize) {
+    (std::ptr::null_mut(), 0)
+}
+
+/// `free_out` of a pair converted in place, whose output buffer is the input's.
+unsafe fn free_nothing(_: *mut u8, _: usize) {}
+
 /// Converts `v` element by element, in its own buffer when the layouts allow; a failure
 /// names the element's index (`[2]`) before the path the element's conversion gave.
 pub(super) fn convert_vec<A: Convert<B>, B>(
     v: Vec<A>,
     scope: &Scope<'_>,
 ) -> Result<Vec<B>, ConversionError> {
-    let pair = ElementPair {
-        size_in: size_of::<A>(),
-        size_out: size_of::<B>(),
-        in_place: Layout::new::<A>() == Layout::new::<B>(),
-        step: convert_one::<A, B>,
-        drop_in: drop_elements::<A>,
-        drop_out: drop_elements::<B>,
-        free_in: free_vec::<A>,
-        alloc_out: alloc_vec::<B>,
-        free_out: free_vec::<B>,
-    };
     let mut v = ManuallyDrop::new(v);
     let (ptr, len, cap) = (v.as_mut_ptr().cast::<u8>(), v.len(), v.capacity());
     // SAFETY: `ptr`, `len` and `cap` are the parts of a `Vec<A>` that nothing else owns
-    // any more (`ManuallyDrop`), and `pair` holds the functions of `A` and `B`.
-    match unsafe { convert_elements(ptr, len, cap, &pair, scope) } {
+    // any more (`ManuallyDrop`), and `PAIR` holds the functions of `A` and `B`.
+    match unsafe { convert_elements(ptr, len, cap, &<A as HasElementPair<B>>::PAIR, scope) } {
         // SAFETY: `convert_elements` returns a buffer of `len` initialized `B`s of that
         // capacity, allocated as a `Vec<B>`'s (or a `Vec<A>`'s of the same layout).
         Ok((ptr, cap)) => Ok(unsafe { Vec::from_raw_parts(ptr.cast::<B>(), len, cap) }),
