@@ -699,3 +699,45 @@ fn explicit_add_to_scheme_without_the_link_time_registry() {
         "only whole objects are in the registry here"
     );
 }
+
+proptest! {
+    /// Lists of specs that convert, and lists where the element at `bad` (if any) cannot:
+    /// by value (converted in the list's own buffer) and by reference, the error names the
+    /// index then the field, and an empty list or `None` converts to the same.
+    #[test]
+    fn a_failing_element_mid_list_is_named_by_index_both_ways(
+        gizmos in proptest::collection::vec(arb_gizmo(), 0..5),
+        bad in proptest::option::of(0..5usize),
+    ) {
+        let scope = Scope::new();
+        let mut specs: Vec<hub::GizmoSpec> = gizmos
+            .iter()
+            .map(|g| g.spec.convert_ref(&scope))
+            .collect::<Result<_, _>>()
+            .unwrap();
+        let bad = bad.filter(|&i| i < specs.len());
+        if let Some(i) = bad {
+            specs[i].replicas = i64::from(i32::MAX) + 1;
+        }
+        let by_ref: Result<Vec<v1::GizmoSpec>, _> = specs.convert_ref(&scope);
+        let as_option: Result<Option<Vec<v1::GizmoSpec>>, _> = Some(specs.clone()).convert(&scope);
+        let by_value: Result<Vec<v1::GizmoSpec>, _> = specs.convert(&scope);
+        match bad {
+            Some(i) => {
+                let path = format!("[{i}].replicas");
+                prop_assert_eq!(by_ref.unwrap_err().path().to_owned(), path.clone());
+                prop_assert_eq!(by_value.unwrap_err().path().to_owned(), path.clone());
+                prop_assert_eq!(as_option.unwrap_err().path().to_owned(), path.clone());
+            }
+            None => {
+                let expected: Vec<v1::GizmoSpec> = gizmos.into_iter().map(|g| g.spec).collect();
+                prop_assert_eq!(by_ref.unwrap(), expected.clone());
+                prop_assert_eq!(as_option.unwrap(), Some(expected.clone()));
+                prop_assert_eq!(by_value.unwrap(), expected);
+            }
+        }
+        let none: Option<Vec<hub::GizmoSpec>> = None;
+        let none: Option<Vec<v1::GizmoSpec>> = none.convert(&scope).unwrap();
+        prop_assert!(none.is_none());
+    }
+}

@@ -154,24 +154,34 @@ pub fn expand(c: &Container) -> TokenStream {
     let r_hub = result(&hub_ty);
     let r_self = result(&self_ty);
 
+    // A nested type's by-value body is inlined into its parent's, where identically typed
+    // fields become moves. A registered type's bodies are kept out of line: otherwise the
+    // registry's shim and the list's element loop each compiled a copy of the whole tree.
+    let (by_value_inline, by_ref_inline) = if c.attrs.nested.is_some() {
+        (quote!(#[inline]), TokenStream::new())
+    } else {
+        (quote!(#[inline(never)]), quote!(#[inline(never)]))
+    };
     let auto = quote! {
         impl #conv::AutoConvert<#hub_ty> for #self_ty {
-            #[inline]
+            #by_value_inline
             fn auto_convert(self, scope: &#conv::Scope<'_>) -> #r_hub {
                 let #self_pattern = self;
                 ::core::result::Result::Ok(#to_hub_value)
             }
+            #by_ref_inline
             fn auto_convert_ref(&self, scope: &#conv::Scope<'_>) -> #r_hub {
                 let #self_pattern = self;
                 ::core::result::Result::Ok(#to_hub_ref)
             }
         }
         impl #conv::AutoConvert<#self_ty> for #hub_ty {
-            #[inline]
+            #by_value_inline
             fn auto_convert(self, scope: &#conv::Scope<'_>) -> #r_self {
                 let #hub_pattern = self;
                 ::core::result::Result::Ok(#from_hub_value)
             }
+            #by_ref_inline
             fn auto_convert_ref(&self, scope: &#conv::Scope<'_>) -> #r_self {
                 let #hub_pattern = self;
                 ::core::result::Result::Ok(#from_hub_ref)

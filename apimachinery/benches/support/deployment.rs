@@ -22,7 +22,7 @@ macro_rules! deployment_types {
 
         #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
         #[serde(rename_all = "camelCase")]
-        $(#[derive(apimachinery::Convert)] #[conversion(hub = super::$hub::DeploymentSpec)])?
+        $(#[derive(apimachinery::Convert)] #[conversion(hub = super::$hub::DeploymentSpec, nested)])?
         pub struct DeploymentSpec {
             pub replicas: Option<i32>,
             pub selector: Option<LabelSelector>,
@@ -36,7 +36,7 @@ macro_rules! deployment_types {
 
         #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
         #[serde(rename_all = "camelCase")]
-        $(#[derive(apimachinery::Convert)] #[conversion(hub = super::$hub::DeploymentStrategy)])?
+        $(#[derive(apimachinery::Convert)] #[conversion(hub = super::$hub::DeploymentStrategy, nested)])?
         pub struct DeploymentStrategy {
             #[serde(rename = "type")]
             pub type_: String,
@@ -46,7 +46,7 @@ macro_rules! deployment_types {
 
         #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
         #[serde(rename_all = "camelCase")]
-        $(#[derive(apimachinery::Convert)] #[conversion(hub = super::$hub::DeploymentStatus)])?
+        $(#[derive(apimachinery::Convert)] #[conversion(hub = super::$hub::DeploymentStatus, nested)])?
         pub struct DeploymentStatus {
             pub observed_generation: i64,
             pub replicas: i32,
@@ -56,7 +56,7 @@ macro_rules! deployment_types {
 
         #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
         #[serde(rename_all = "camelCase")]
-        $(#[derive(apimachinery::Convert)] #[conversion(hub = super::$hub::PodTemplateSpec)])?
+        $(#[derive(apimachinery::Convert)] #[conversion(hub = super::$hub::PodTemplateSpec, nested)])?
         pub struct PodTemplateSpec {
             pub metadata: ObjectMeta,
             pub spec: PodSpec,
@@ -64,7 +64,7 @@ macro_rules! deployment_types {
 
         #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
         #[serde(rename_all = "camelCase")]
-        $(#[derive(apimachinery::Convert)] #[conversion(hub = super::$hub::PodSpec)])?
+        $(#[derive(apimachinery::Convert)] #[conversion(hub = super::$hub::PodSpec, nested)])?
         pub struct PodSpec {
             pub containers: Vec<Container>,
             pub volumes: Vec<Volume>,
@@ -77,7 +77,7 @@ macro_rules! deployment_types {
 
         #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
         #[serde(rename_all = "camelCase")]
-        $(#[derive(apimachinery::Convert)] #[conversion(hub = super::$hub::Container)])?
+        $(#[derive(apimachinery::Convert)] #[conversion(hub = super::$hub::Container, nested)])?
         pub struct Container {
             pub name: String,
             pub image: String,
@@ -91,7 +91,7 @@ macro_rules! deployment_types {
         }
 
         #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-        $(#[derive(apimachinery::Convert)] #[conversion(hub = super::$hub::EnvVar)])?
+        $(#[derive(apimachinery::Convert)] #[conversion(hub = super::$hub::EnvVar, nested)])?
         pub struct EnvVar {
             pub name: String,
             pub value: String,
@@ -99,7 +99,7 @@ macro_rules! deployment_types {
 
         #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
         #[serde(rename_all = "camelCase")]
-        $(#[derive(apimachinery::Convert)] #[conversion(hub = super::$hub::ContainerPort)])?
+        $(#[derive(apimachinery::Convert)] #[conversion(hub = super::$hub::ContainerPort, nested)])?
         pub struct ContainerPort {
             pub name: String,
             pub container_port: i32,
@@ -107,7 +107,7 @@ macro_rules! deployment_types {
         }
 
         #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-        $(#[derive(apimachinery::Convert)] #[conversion(hub = super::$hub::ResourceRequirements)])?
+        $(#[derive(apimachinery::Convert)] #[conversion(hub = super::$hub::ResourceRequirements, nested)])?
         pub struct ResourceRequirements {
             pub limits: BTreeMap<String, String>,
             pub requests: BTreeMap<String, String>,
@@ -115,7 +115,7 @@ macro_rules! deployment_types {
 
         #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
         #[serde(rename_all = "camelCase")]
-        $(#[derive(apimachinery::Convert)] #[conversion(hub = super::$hub::VolumeMount)])?
+        $(#[derive(apimachinery::Convert)] #[conversion(hub = super::$hub::VolumeMount, nested)])?
         pub struct VolumeMount {
             pub name: String,
             pub mount_path: String,
@@ -124,7 +124,7 @@ macro_rules! deployment_types {
 
         #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
         #[serde(rename_all = "camelCase")]
-        $(#[derive(apimachinery::Convert)] #[conversion(hub = super::$hub::Volume)])?
+        $(#[derive(apimachinery::Convert)] #[conversion(hub = super::$hub::Volume, nested)])?
         pub struct Volume {
             pub name: String,
             pub config_map_name: Option<String>,

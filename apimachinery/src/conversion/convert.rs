@@ -63,7 +63,7 @@ fn take_if_same<A: Default + 'static, B: 'static>(value: A) -> Result<B, A> {
     }
 }
 
-// The containers below are plain loops (but for a vector by value, see there): the
+// The containers below are plain loops (a vector by value: `vec_in_place`): the
 // iterator adapters and the fallible `collect` they replace compiled a dozen generic
 // functions per element type (`GenericShunt`, `try_process`, `Enumerate`, ...), which was
 // most of the conversion code of a crate of API types. An error's subscript is only built
@@ -124,29 +124,8 @@ impl<A: Convert<B> + 'static, B: 'static> Convert<Vec<B>> for Vec<A> {
             Ok(same) => return Ok(same),
             Err(v) => v,
         };
-        // Straight from `vec::IntoIter` through one `map_while`, so that the standard
-        // library collects in place when `A` and `B` have the same layout (versions of one
-        // type usually do): no allocation. `map_while` is the smallest fallible adapter
-        // that keeps that; the error waits in `failure`.
-        let mut failure = None;
-        let mut index = 0;
-        let out: Vec<B> = v
-            .into_iter()
-            .map_while(|a| match a.convert(scope) {
-                Ok(b) => {
-                    index += 1;
-                    Some(b)
-                }
-                Err(e) => {
-                    failure = Some(e.at_index(index));
-                    None
-                }
-            })
-            .collect();
-        match failure {
-            None => Ok(out),
-            Some(e) => Err(e),
-        }
+        // In the source's buffer when the layouts allow: no allocation.
+        super::vec_in_place::convert_vec(v, scope)
     }
 
     // A counter, not `enumerate`, which would be one more iterator compiled per element type.

@@ -68,6 +68,9 @@ mod error;
 mod field_label;
 mod registration;
 mod scope;
+// The crate's only unsafe code: raw parts of a vector, converted element by element.
+#[allow(unsafe_code)]
+mod vec_in_place;
 
 pub use convert::{AutoConvert, Convert};
 pub use converter::{ConversionFunc, Converter, Origin};
