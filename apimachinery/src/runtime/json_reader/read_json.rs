@@ -84,11 +84,12 @@ pub trait ReadJson: Sized {
 }
 
 // The bodies of `ReadJson`'s field reads, callable from the out-of-line overrides (which
-// cannot call the provided methods they replace). No `?`: compiled once per field type.
+// cannot call the provided methods they replace). No `?`, and no `#[inline]`: compiled
+// once per field type and crate, where `#[inline]` would copy them into every codegen
+// unit that reads such a field.
 
 /// [`ReadJson::read_into`]'s body.
 #[doc(hidden)]
-#[inline]
 pub fn read_into<T: ReadJson>(slot: &mut T, value: ValueReader<'_, '_, '_>) -> Result<(), Error> {
     match T::read_json(value) {
         Ok(read) => {
@@ -101,7 +102,6 @@ pub fn read_into<T: ReadJson>(slot: &mut T, value: ValueReader<'_, '_, '_>) -> R
 
 /// [`ReadJson::read_into_or_default`]'s body.
 #[doc(hidden)]
-#[inline]
 pub fn read_into_or_default<T: ReadJson + Default>(
     slot: &mut T,
     mut value: ValueReader<'_, '_, '_>,
@@ -118,7 +118,6 @@ pub fn read_into_or_default<T: ReadJson + Default>(
 
 /// [`ReadJson::read_option_into`]'s body.
 #[doc(hidden)]
-#[inline]
 pub fn read_option_into<T: ReadJson>(
     slot: &mut Option<T>,
     mut value: ValueReader<'_, '_, '_>,
