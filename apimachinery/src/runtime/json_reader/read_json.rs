@@ -139,18 +139,14 @@ pub fn read_option_into<T: ReadJson>(
 }
 
 /// The out-of-line field reads of a leaf type (see [`ReadJson::read_into`]), for the
-/// type's `ReadJson` impl, whose `read_json` is written beside them.
+/// type's `ReadJson` impl, whose `read_json` is written beside them; with `default`, also
+/// the read of a field whose `null` is the zero value (only for types that are
+/// `Default`: the bound cannot be left to the trait's `where` clause in a concrete impl).
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __read_json_leaf_fields {
-    () => {
-        #[inline(never)]
-        fn read_into(
-            slot: &mut Self,
-            value: $crate::runtime::json_reader::ValueReader<'_, '_, '_>,
-        ) -> ::core::result::Result<(), $crate::runtime::json_reader::Error> {
-            $crate::runtime::json_reader::read_into(slot, value)
-        }
+    (default) => {
+        $crate::__read_json_leaf_fields!();
 
         #[inline(never)]
         fn read_into_or_default(
@@ -158,6 +154,15 @@ macro_rules! __read_json_leaf_fields {
             value: $crate::runtime::json_reader::ValueReader<'_, '_, '_>,
         ) -> ::core::result::Result<(), $crate::runtime::json_reader::Error> {
             $crate::runtime::json_reader::read_into_or_default(slot, value)
+        }
+    };
+    () => {
+        #[inline(never)]
+        fn read_into(
+            slot: &mut Self,
+            value: $crate::runtime::json_reader::ValueReader<'_, '_, '_>,
+        ) -> ::core::result::Result<(), $crate::runtime::json_reader::Error> {
+            $crate::runtime::json_reader::read_into(slot, value)
         }
 
         #[inline(never)]
@@ -179,7 +184,7 @@ macro_rules! leaf_read_json {
                 $read_json
             }
 
-            crate::__read_json_leaf_fields!();
+            crate::__read_json_leaf_fields!(default);
         }
     };
 }

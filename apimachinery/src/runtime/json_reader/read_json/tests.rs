@@ -534,3 +534,16 @@ proptest! {
         agree::<BTreeMap<String, Option<Port>>>(&text)?;
     }
 }
+
+/// A serde-read type without `Default` can still be read through `read_json_by_serde!`
+/// (its out-of-line field reads do not ask for a zero value).
+#[test]
+fn serde_read_types_need_no_default() {
+    #[derive(Debug, PartialEq, serde::Deserialize)]
+    struct Mode(String);
+    crate::read_json_by_serde!(Mode);
+    let read = read_slice_tracking::<Option<Mode>>(br#""rw""#, false).unwrap();
+    assert_eq!(read.value, Some(Mode("rw".into())));
+    let read = read_slice_tracking::<Option<Mode>>(b"null", false).unwrap();
+    assert_eq!(read.value, None);
+}
