@@ -55,7 +55,10 @@ mod type_meta;
 
 use error::Code;
 pub use error::{Category, Error, ReadError};
-pub use read_json::{FieldType, ReadFieldBySerde, ReadFieldDirect, ReadFields, ReadJson};
+pub use read_json::{
+    FieldType, ReadFieldBySerde, ReadFieldDirect, ReadFields, ReadJson, read_into,
+    read_into_or_default, read_option_into,
+};
 pub(crate) use type_meta::SeenTypeMeta;
 use type_meta::TypeMetaKey;
 

@@ -50,6 +50,143 @@ use super::{Error, MapReader, SeqReader, Text, ValueReader};
 pub trait ReadJson: Sized {
     /// Reads the value at `value`'s cursor.
     fn read_json(value: ValueReader<'_, '_, '_>) -> Result<Self, Error>;
+
+    /// Reads the value into a struct's field, replacing what it held: what the derive's
+    /// per-field reads call. The leaf types (strings, numbers, booleans, the types read
+    /// through serde) override it with one out-of-line function compiled where their
+    /// impl is, so that a crate of a thousand structs calls it instead of inlining the
+    /// read, the drop of the old value and the move into every field's arm.
+    #[doc(hidden)]
+    fn read_into(slot: &mut Self, value: ValueReader<'_, '_, '_>) -> Result<(), Error> {
+        read_into(slot, value)
+    }
+
+    /// [`read_into`](Self::read_into) for a field whose `null` is its zero value (Go
+    /// leaves the field untouched): the fields that are not an `Option`.
+    #[doc(hidden)]
+    fn read_into_or_default(slot: &mut Self, value: ValueReader<'_, '_, '_>) -> Result<(), Error>
+    where
+        Self: Default,
+    {
+        read_into_or_default(slot, value)
+    }
+
+    /// [`read_into`](Self::read_into) of an `Option<Self>` field (`null` is `None`):
+    /// what `Option<T>`'s `read_into` calls, so that the leaf types can have it out of
+    /// line too.
+    #[doc(hidden)]
+    fn read_option_into(
+        slot: &mut Option<Self>,
+        value: ValueReader<'_, '_, '_>,
+    ) -> Result<(), Error> {
+        read_option_into(slot, value)
+    }
+}
+
+// The bodies of `ReadJson`'s field reads, callable from the out-of-line overrides (which
+// cannot call the provided methods they replace). No `?`, and no `#[inline]`: compiled
+// once per field type and crate, where `#[inline]` would copy them into every codegen
+// unit that reads such a field.
+
+/// [`ReadJson::read_into`]'s body.
+#[doc(hidden)]
+pub fn read_into<T: ReadJson>(slot: &mut T, value: ValueReader<'_, '_, '_>) -> Result<(), Error> {
+    match T::read_json(value) {
+        Ok(read) => {
+            *slot = read;
+            Ok(())
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// [`ReadJson::read_into_or_default`]'s body.
+#[doc(hidden)]
+pub fn read_into_or_default<T: ReadJson + Default>(
+    slot: &mut T,
+    mut value: ValueReader<'_, '_, '_>,
+) -> Result<(), Error> {
+    match value.read_null() {
+        Ok(true) => {
+            *slot = T::default();
+            Ok(())
+        }
+        Ok(false) => read_into(slot, value),
+        Err(e) => Err(e),
+    }
+}
+
+/// [`ReadJson::read_option_into`]'s body.
+#[doc(hidden)]
+pub fn read_option_into<T: ReadJson>(
+    slot: &mut Option<T>,
+    mut value: ValueReader<'_, '_, '_>,
+) -> Result<(), Error> {
+    match value.read_null() {
+        Ok(true) => {
+            *slot = None;
+            Ok(())
+        }
+        Ok(false) => match T::read_json(value) {
+            Ok(read) => {
+                *slot = Some(read);
+                Ok(())
+            }
+            Err(e) => Err(e),
+        },
+        Err(e) => Err(e),
+    }
+}
+
+/// The out-of-line field reads of a leaf type (see [`ReadJson::read_into`]), for the
+/// type's `ReadJson` impl, whose `read_json` is written beside them; with `default`, also
+/// the read of a field whose `null` is the zero value (only for types that are
+/// `Default`: the bound cannot be left to the trait's `where` clause in a concrete impl).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __read_json_leaf_fields {
+    (default) => {
+        $crate::__read_json_leaf_fields!();
+
+        #[inline(never)]
+        fn read_into_or_default(
+            slot: &mut Self,
+            value: $crate::runtime::json_reader::ValueReader<'_, '_, '_>,
+        ) -> ::core::result::Result<(), $crate::runtime::json_reader::Error> {
+            $crate::runtime::json_reader::read_into_or_default(slot, value)
+        }
+    };
+    () => {
+        #[inline(never)]
+        fn read_into(
+            slot: &mut Self,
+            value: $crate::runtime::json_reader::ValueReader<'_, '_, '_>,
+        ) -> ::core::result::Result<(), $crate::runtime::json_reader::Error> {
+            $crate::runtime::json_reader::read_into(slot, value)
+        }
+
+        #[inline(never)]
+        fn read_option_into(
+            slot: &mut ::core::option::Option<Self>,
+            value: $crate::runtime::json_reader::ValueReader<'_, '_, '_>,
+        ) -> ::core::result::Result<(), $crate::runtime::json_reader::Error> {
+            $crate::runtime::json_reader::read_option_into(slot, value)
+        }
+    };
+}
+
+/// A leaf type's `ReadJson`: `$read_json` (a function of `value`) and the out-of-line
+/// field reads.
+macro_rules! leaf_read_json {
+    ($ty:ty, |$value:ident| $read_json:expr) => {
+        impl ReadJson for $ty {
+            fn read_json($value: ValueReader<'_, '_, '_>) -> Result<Self, Error> {
+                $read_json
+            }
+
+            crate::__read_json_leaf_fields!(default);
+        }
+    };
 }
 
 /// The type of a struct field, for the derive's choice of how to read it: through
@@ -98,29 +235,18 @@ pub trait ReadFieldDirect {
 impl<T: ReadJson> ReadFieldDirect for &&FieldType<T> {
     type Field = T;
 
-    // No `?` and no `Option<T>` in between: these are compiled once per field type.
+    // One call: the leaf types' reads are out of line (see `ReadJson::read_into`).
+    #[inline]
     fn read_field(self, slot: &mut T, value: ValueReader<'_, '_, '_>) -> Result<(), Error> {
-        match T::read_json(value) {
-            Ok(read) => {
-                *slot = read;
-                Ok(())
-            }
-            Err(e) => Err(e),
-        }
+        T::read_into(slot, value)
     }
 
-    fn read_or_default(self, slot: &mut T, mut value: ValueReader<'_, '_, '_>) -> Result<(), Error>
+    #[inline]
+    fn read_or_default(self, slot: &mut T, value: ValueReader<'_, '_, '_>) -> Result<(), Error>
     where
         T: Default,
     {
-        match value.read_null() {
-            Ok(true) => {
-                *slot = T::default();
-                Ok(())
-            }
-            Ok(false) => self.read_field(slot, value),
-            Err(e) => Err(e),
-        }
+        T::read_into_or_default(slot, value)
     }
 }
 
@@ -487,6 +613,11 @@ impl<T: ReadJson> ReadJson for Option<T> {
             Err(e) => Err(e),
         }
     }
+
+    #[inline]
+    fn read_into(slot: &mut Self, value: ValueReader<'_, '_, '_>) -> Result<(), Error> {
+        T::read_option_into(slot, value)
+    }
 }
 
 impl<T: ReadJson> ReadJson for Box<T> {
@@ -561,70 +692,53 @@ impl<T: ReadJson, S: std::hash::BuildHasher + Default> ReadJson
     }
 }
 
-impl ReadJson for String {
-    fn read_json(value: ValueReader<'_, '_, '_>) -> Result<Self, Error> {
-        value.read_string()
-    }
-}
-
-impl ReadJson for bool {
-    fn read_json(value: ValueReader<'_, '_, '_>) -> Result<Self, Error> {
-        value.read_boolean()
-    }
-}
+leaf_read_json!(String, |value| value.read_string());
+leaf_read_json!(bool, |value| value.read_boolean());
 
 /// Integers as serde's visitors take them: in range, or `invalid value: integer ...`;
 /// a float is `invalid type: floating point ...`.
 macro_rules! read_json_integer {
     ($($ty:ident)*) => {$(
-        impl ReadJson for $ty {
-            fn read_json(value: ValueReader<'_, '_, '_>) -> Result<Self, Error> {
-                let expecting = stringify!($ty);
-                let r = ValueReader { r: &mut *value.r, path: value.path };
-                let result = match r.read_number(expecting)? {
-                    super::Number::U64(n) => $ty::try_from(n)
-                        .map_err(|_| de::Error::invalid_value(Unexpected::Unsigned(n), &expecting)),
-                    super::Number::I64(n) => $ty::try_from(n)
-                        .map_err(|_| de::Error::invalid_value(Unexpected::Signed(n), &expecting)),
-                    super::Number::F64(n) => {
-                        Err(de::Error::invalid_type(Unexpected::Float(n), &expecting))
-                    }
-                };
-                result.map_err(|e| value.positioned(e))
-            }
-        }
+        leaf_read_json!($ty, |value| {
+            let expecting = stringify!($ty);
+            let r = ValueReader { r: &mut *value.r, path: value.path };
+            let result = match r.read_number(expecting)? {
+                super::Number::U64(n) => $ty::try_from(n)
+                    .map_err(|_| de::Error::invalid_value(Unexpected::Unsigned(n), &expecting)),
+                super::Number::I64(n) => $ty::try_from(n)
+                    .map_err(|_| de::Error::invalid_value(Unexpected::Signed(n), &expecting)),
+                super::Number::F64(n) => {
+                    Err(de::Error::invalid_type(Unexpected::Float(n), &expecting))
+                }
+            };
+            result.map_err(|e| value.positioned(e))
+        });
     )*};
 }
 
 read_json_integer!(i8 i16 i32 i64 u8 u16 u32 u64 isize usize);
 
-impl ReadJson for f64 {
-    fn read_json(value: ValueReader<'_, '_, '_>) -> Result<Self, Error> {
-        Ok(match value.read_number("f64")? {
-            super::Number::U64(n) => n as f64,
-            super::Number::I64(n) => n as f64,
-            super::Number::F64(n) => n,
-        })
-    }
-}
+leaf_read_json!(f64, |value| Ok(match value.read_number("f64")? {
+    super::Number::U64(n) => n as f64,
+    super::Number::I64(n) => n as f64,
+    super::Number::F64(n) => n,
+}));
 
-impl ReadJson for f32 {
-    fn read_json(value: ValueReader<'_, '_, '_>) -> Result<Self, Error> {
-        // Rounded once, to single precision, as serde_json reads an `f32`.
-        value.r.single_precision = true;
-        let r = ValueReader {
-            r: &mut *value.r,
-            path: value.path,
-        };
-        let number = r.read_number("f32");
-        value.r.single_precision = false;
-        Ok(match number? {
-            super::Number::U64(n) => n as f32,
-            super::Number::I64(n) => n as f32,
-            super::Number::F64(n) => n as f32,
-        })
-    }
-}
+leaf_read_json!(f32, |value| {
+    // Rounded once, to single precision, as serde_json reads an `f32`.
+    value.r.single_precision = true;
+    let r = ValueReader {
+        r: &mut *value.r,
+        path: value.path,
+    };
+    let number = r.read_number("f32");
+    value.r.single_precision = false;
+    Ok(match number? {
+        super::Number::U64(n) => n as f32,
+        super::Number::I64(n) => n as f32,
+        super::Number::F64(n) => n as f32,
+    })
+});
 
 /// Implements [`ReadJson`](crate::runtime::json_reader::ReadJson) for types that have a
 /// serde `Deserialize` of their own: the value is read by it, through the same reader
@@ -652,6 +766,8 @@ macro_rules! read_json_by_serde {
             ) -> ::core::result::Result<Self, $crate::runtime::json_reader::Error> {
                 <$ty as $crate::__private::serde::Deserialize>::deserialize(value)
             }
+
+            $crate::__read_json_leaf_fields!();
         }
     )*};
 }

@@ -339,6 +339,58 @@ fn repeated_keys_keep_the_last_value_and_are_not_vouched_for() {
     assert!(read.no_duplicate_keys);
 }
 
+/// The leaf types' out-of-line field reads (`read_into`, `read_into_or_default`,
+/// `read_option_into`): a repeated key replaces the value, `null` resets a plain field to
+/// its zero value and an `Option` to `None`, absent keys keep the zero value, and a
+/// failing leaf names its path.
+#[test]
+fn leaf_fields_are_replaced_by_a_repeated_key_or_null() {
+    let text = br#"{"port": 1, "port": 2, "name": "a", "name": null, "protocol": "TCP",
+        "protocol": null, "weight": 1.5, "weight": null, "small": 3, "ratio": 0.5,
+        "ratio": null, "enabled": true, "enabled": null, "target": "x", "target": 9}"#;
+    let read = read_slice_tracking::<Port>(text, true).unwrap();
+    assert_eq!(
+        read.value,
+        Port {
+            port: 2,
+            small: 3,
+            target: Some(IntOrString::Int(9)),
+            ..Port::default()
+        }
+    );
+    assert!(!read.no_duplicate_keys);
+    agree_all(text);
+    let read =
+        read_slice_tracking::<Port>(br#"{"name": null, "name": "b", "x": 1}"#, true).unwrap();
+    assert_eq!(read.value.name.as_deref(), Some("b"));
+    assert_eq!(read.unknown_fields, ["x"]);
+    for (text, path, message) in [
+        (
+            &br#"[{"port": 1}, {"small": 300}]"#[..],
+            "[1].small",
+            "invalid value: integer `300`, expected u8 at line 1 column 27",
+        ),
+        (
+            br#"[{"name": 1}]"#,
+            "[0].name",
+            "invalid type: integer `1`, expected a string at line 1 column 11",
+        ),
+        (
+            br#"[{"enabled": "yes"}]"#,
+            "[0].enabled",
+            r#"invalid type: string "yes", expected a boolean at line 1 column 18"#,
+        ),
+        (br#"[{"target": [1]}]"#, "[0].target", ""),
+    ] {
+        let err = read_slice_tracking::<Vec<Port>>(text, false).unwrap_err();
+        assert_eq!(err.path, path, "{}", String::from_utf8_lossy(text));
+        if !message.is_empty() {
+            assert_eq!(err.error.to_string(), message);
+        }
+        agree_all(text);
+    }
+}
+
 #[test]
 fn unknown_fields_are_listed_with_their_paths() {
     let read = read_slice_tracking::<Widget>(
@@ -481,4 +533,17 @@ proptest! {
         agree::<Vec<Port>>(&text)?;
         agree::<BTreeMap<String, Option<Port>>>(&text)?;
     }
+}
+
+/// A serde-read type without `Default` can still be read through `read_json_by_serde!`
+/// (its out-of-line field reads do not ask for a zero value).
+#[test]
+fn serde_read_types_need_no_default() {
+    #[derive(Debug, PartialEq, serde::Deserialize)]
+    struct Mode(String);
+    crate::read_json_by_serde!(Mode);
+    let read = read_slice_tracking::<Option<Mode>>(br#""rw""#, false).unwrap();
+    assert_eq!(read.value, Some(Mode("rw".into())));
+    let read = read_slice_tracking::<Option<Mode>>(b"null", false).unwrap();
+    assert_eq!(read.value, None);
 }
