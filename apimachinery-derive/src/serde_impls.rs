@@ -280,8 +280,9 @@ pub fn expand_deserialize(c: &Container, krate: &TokenStream, shape: Shape) -> T
 /// `ReadFields` reads the field at an index (no visitor, no per-type instantiation of
 /// the reader's generic methods). Same behaviour as the `Deserialize` above through the
 /// same reader: `null` for a field that is not an `Option` reads as its zero value,
-/// unknown keys are skipped, a repeated key overwrites, and an object's `kind` and `apiVersion` go to its `TypeMeta` (or are
-/// skipped like any unknown key when it has none).
+/// unknown keys are skipped, a repeated key overwrites, and an object's `kind` and
+/// `apiVersion` go to its `TypeMeta` (or are skipped like any unknown key when it has
+/// none).
 pub fn expand_read_json(c: &Container, krate: &TokenStream, shape: Shape) -> TokenStream {
     let ident = &c.ident;
     let reader = quote!(#krate::runtime::json_reader);
