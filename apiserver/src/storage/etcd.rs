@@ -26,6 +26,8 @@
 
 use std::collections::VecDeque;
 use std::pin::Pin;
+use std::sync::Arc;
+use std::sync::atomic::AtomicI64;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
@@ -44,8 +46,8 @@ use channel::DirectChannel;
 use super::validation::{check_compaction, check_key, check_list, check_revision};
 
 use super::{
-    Deleted, KeyValue, ListOptions, ListResult, Revision, Storage, StorageError, WatchEvent,
-    WatchStream,
+    Deleted, KeyValue, ListOptions, ListResult, OwnWrites, Revision, Storage, StorageError,
+    WatchEvent, WatchStream,
 };
 
 /// How long [`EtcdStorage::connect`] lets one request take before it is `Unavailable`.
@@ -88,6 +90,7 @@ pub struct EtcdStorage {
     /// `etcd http://127.0.0.1:2379,...`, for errors.
     backend: String,
     request_timeout: Duration,
+    own_writes: Arc<OwnWrites>,
 }
 
 impl std::fmt::Debug for EtcdStorage {
@@ -136,6 +139,7 @@ impl EtcdStorage {
             client,
             backend,
             request_timeout,
+            own_writes: Arc::default(),
         })
     }
 
@@ -411,6 +415,7 @@ impl Storage for EtcdStorage {
             });
         }
         let revision = header_revision(&self.backend, &response)?;
+        self.own_writes.record(key, revision);
         Ok(KeyValue {
             key: key.to_owned(),
             value,
@@ -452,6 +457,7 @@ impl Storage for EtcdStorage {
                 _ => None,
             })
             .ok_or_else(|| unexpected(&self.backend, "an update without the previous key"))?;
+        self.own_writes.record(key, revision);
         Ok(KeyValue {
             key: key.to_owned(),
             value,
@@ -484,10 +490,13 @@ impl Storage for EtcdStorage {
             _ => None,
         });
         match prev {
-            Some(prev) => Ok(Deleted {
-                prev: convert(&self.backend, &prev)?,
-                revision,
-            }),
+            Some(prev) => {
+                self.own_writes.record(key, revision);
+                Ok(Deleted {
+                    prev: convert(&self.backend, &prev)?,
+                    revision,
+                })
+            }
             None => Err(StorageError::KeyNotFound {
                 key: key.to_owned(),
             }),
@@ -513,7 +522,9 @@ impl Storage for EtcdStorage {
         if !response.succeeded() {
             return Err(self.conflict_or_missing(key, expected, &response));
         }
-        header_revision(&self.backend, &response)
+        let revision = header_revision(&self.backend, &response)?;
+        self.own_writes.record(key, revision);
+        Ok(revision)
     }
 
     async fn delete_at(&self, key: &str, expected: Revision) -> Result<Revision, StorageError> {
@@ -537,7 +548,9 @@ impl Storage for EtcdStorage {
                 key: key.to_owned(),
             });
         }
-        header_revision(&self.backend, &response)
+        let revision = header_revision(&self.backend, &response)?;
+        self.own_writes.record(key, revision);
+        Ok(revision)
     }
 
     async fn watch(&self, prefix: &str, from: Revision) -> Result<WatchStream, StorageError> {
@@ -561,6 +574,10 @@ impl Storage for EtcdStorage {
             .header()
             .map(|header| header.revision())
             .ok_or_else(|| unexpected(&self.backend, "a range response without a header"))
+    }
+
+    fn follow_own_writes(&self, prefix: &str) -> Arc<AtomicI64> {
+        self.own_writes.follow(prefix)
     }
 
     async fn compact(&self, revision: Revision) -> Result<(), StorageError> {

@@ -16,15 +16,16 @@
 
 use std::collections::{BTreeMap, VecDeque};
 use std::ops::Bound;
-use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::sync::atomic::AtomicI64;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use bytes::Bytes;
 
 use super::fanout::{DEFAULT_WATCH_BUFFER, Fanout};
 use super::validation::{check_compaction, check_key, check_list, check_revision};
 use super::{
-    Deleted, KeyValue, ListOptions, ListResult, Revision, Storage, StorageError, WatchEvent,
-    WatchStream,
+    Deleted, KeyValue, ListOptions, ListResult, OwnWrites, Revision, Storage, StorageError,
+    WatchEvent, WatchStream,
 };
 
 /// How many revisions [`MemoryStorage::new`] keeps.
@@ -91,6 +92,7 @@ struct State {
     /// One event per write after `compacted`, in revision order.
     events: VecDeque<(String, WatchEvent)>,
     fanout: Fanout,
+    own_writes: OwnWrites,
 }
 
 impl Default for MemoryStorage {
@@ -125,6 +127,7 @@ impl MemoryStorage {
                 keys: BTreeMap::new(),
                 events: VecDeque::new(),
                 fanout: Fanout::new("memory".to_owned(), watch_buffer),
+                own_writes: OwnWrites::default(),
             }),
         }
     }
@@ -153,6 +156,7 @@ impl State {
             .entry(key.to_owned())
             .or_default()
             .push(Version { revision, kv });
+        self.own_writes.record(key, revision);
         self.fanout.publish(key, &event);
         self.events.push_back((key.to_owned(), event));
         let keep_from = self.revision.saturating_sub(self.history_limit);
@@ -366,6 +370,10 @@ impl Storage for MemoryStorage {
 
     async fn current_revision(&self) -> Result<Revision, StorageError> {
         Ok(self.lock().revision)
+    }
+
+    fn follow_own_writes(&self, prefix: &str) -> Arc<AtomicI64> {
+        self.lock().own_writes.follow(prefix)
     }
 
     async fn compact(&self, revision: Revision) -> Result<(), StorageError> {

@@ -16,11 +16,14 @@
 
 use std::fmt;
 use std::pin::Pin;
+use std::sync::Arc;
+use std::sync::atomic::AtomicI64;
 
 #[cfg(feature = "etcd")]
 pub mod etcd;
 mod fanout;
 pub mod memory;
+mod own_writes;
 pub mod redb;
 #[cfg(test)]
 pub(crate) mod testing;
@@ -30,6 +33,7 @@ pub use self::redb::RedbStorage;
 #[cfg(feature = "etcd")]
 pub use etcd::EtcdStorage;
 pub use memory::MemoryStorage;
+pub use own_writes::OwnWrites;
 
 use bytes::Bytes;
 use futures_core::Stream;
@@ -276,6 +280,12 @@ pub trait Storage: Send + Sync + fmt::Debug + 'static {
 
     /// The store's current revision (that of its last write).
     async fn current_revision(&self) -> Result<Revision, StorageError>;
+
+    /// The revision of the newest write that this storage (or a clone of it) makes under
+    /// `prefix` from now on, 0 until it makes one: what a reader of a watch of `prefix`
+    /// must have seen to hold every write made through this server, learnt without
+    /// asking the store ([`OwnWrites`]). Wrappers forward it to the storage they wrap.
+    fn follow_own_writes(&self, prefix: &str) -> Arc<AtomicI64>;
 
     /// Forgets the history before `revision`: lists and watches at older revisions fail
     /// with [`StorageError::Compacted`] from then on. Current keys are never affected.

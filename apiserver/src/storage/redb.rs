@@ -15,6 +15,7 @@
 
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicI64;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use ::redb::{Database, ReadableTable, TableDefinition};
@@ -24,8 +25,8 @@ use super::fanout::{DEFAULT_WATCH_BUFFER, Fanout};
 use super::memory::DEFAULT_HISTORY_LIMIT;
 use super::validation::{check_compaction, check_key, check_list, check_revision};
 use super::{
-    Deleted, KeyValue, ListOptions, ListResult, Revision, Storage, StorageError, WatchEvent,
-    WatchStream,
+    Deleted, KeyValue, ListOptions, ListResult, OwnWrites, Revision, Storage, StorageError,
+    WatchEvent, WatchStream,
 };
 
 /// Current keys: key -> `create_revision`, `mod_revision` (little-endian i64s), value.
@@ -72,6 +73,7 @@ struct Inner {
     /// Held across every write transaction (commit included) and every watch
     /// registration: it orders the events the watchers see exactly as the commits.
     fanout: Mutex<Fanout>,
+    own_writes: OwnWrites,
 }
 
 /// Why an operation inside a transaction stopped: the caller's error, or the
@@ -148,6 +150,7 @@ impl RedbStorage {
                     .unwrap_or(Revision::MAX)
                     .max(1),
                 fanout: Mutex::new(Fanout::new(backend, DEFAULT_WATCH_BUFFER)),
+                own_writes: OwnWrites::default(),
             }),
         })
     }
@@ -357,6 +360,7 @@ impl Inner {
             (event, result)
         };
         txn.commit()?;
+        self.own_writes.record(key, event.revision());
         fanout.publish(key, &event);
         Ok(result)
     }
@@ -607,6 +611,10 @@ impl Storage for RedbStorage {
             read_meta(&meta, META_REVISION)
         })
         .await
+    }
+
+    fn follow_own_writes(&self, prefix: &str) -> Arc<AtomicI64> {
+        self.inner.own_writes.follow(prefix)
     }
 
     async fn compact(&self, revision: Revision) -> Result<(), StorageError> {

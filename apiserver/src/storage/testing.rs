@@ -15,6 +15,10 @@ use super::{
 pub(crate) struct ReshapedWatches {
     inner: MemoryStorage,
     reshape: fn(WatchStream, bool) -> WatchStream,
+    /// The prefix of every watch asked for, in order.
+    pub(crate) watched: std::sync::Mutex<Vec<String>>,
+    /// How many times `current_revision` was asked.
+    pub(crate) revision_reads: std::sync::atomic::AtomicUsize,
 }
 
 impl ReshapedWatches {
@@ -22,7 +26,18 @@ impl ReshapedWatches {
         ReshapedWatches {
             inner: MemoryStorage::new(),
             reshape,
+            watched: Default::default(),
+            revision_reads: Default::default(),
         }
+    }
+}
+
+impl ReshapedWatches {
+    fn note_watch(&self, prefix: &str) {
+        self.watched
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .push(prefix.to_owned());
     }
 }
 
@@ -60,6 +75,7 @@ impl Storage for ReshapedWatches {
         self.inner.delete_at(key, expected).await
     }
     async fn watch(&self, prefix: &str, from: Revision) -> Result<WatchStream, StorageError> {
+        self.note_watch(prefix);
         Ok((self.reshape)(self.inner.watch(prefix, from).await?, false))
     }
     async fn watch_without_prev(
@@ -67,10 +83,16 @@ impl Storage for ReshapedWatches {
         prefix: &str,
         from: Revision,
     ) -> Result<WatchStream, StorageError> {
+        self.note_watch(prefix);
         Ok((self.reshape)(self.inner.watch(prefix, from).await?, true))
     }
     async fn current_revision(&self) -> Result<Revision, StorageError> {
+        self.revision_reads
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         self.inner.current_revision().await
+    }
+    fn follow_own_writes(&self, prefix: &str) -> std::sync::Arc<std::sync::atomic::AtomicI64> {
+        self.inner.follow_own_writes(prefix)
     }
     async fn compact(&self, revision: Revision) -> Result<(), StorageError> {
         self.inner.compact(revision).await

@@ -72,6 +72,9 @@ impl Storage for GatedStorage {
     async fn current_revision(&self) -> Result<i64, StorageError> {
         self.inner.current_revision().await
     }
+    fn follow_own_writes(&self, prefix: &str) -> std::sync::Arc<std::sync::atomic::AtomicI64> {
+        self.inner.follow_own_writes(prefix)
+    }
     async fn compact(&self, revision: i64) -> Result<(), StorageError> {
         self.inner.compact(revision).await
     }

@@ -1361,6 +1361,9 @@ impl apiserver::storage::Storage for CountingStorage {
     async fn current_revision(&self) -> Result<i64, apiserver::storage::StorageError> {
         self.inner.current_revision().await
     }
+    fn follow_own_writes(&self, prefix: &str) -> std::sync::Arc<std::sync::atomic::AtomicI64> {
+        self.inner.follow_own_writes(prefix)
+    }
     async fn compact(&self, revision: i64) -> Result<(), apiserver::storage::StorageError> {
         self.inner.compact(revision).await
     }

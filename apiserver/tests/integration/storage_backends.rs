@@ -687,6 +687,57 @@ async fn bad_requests_are_invalid_and_change_nothing(store: Arc<dyn Storage>) {
     assert_eq!(store.current_revision().await.unwrap(), before);
 }
 
+/// What RBAC's index waits for: the revision of this storage's newest write under a
+/// prefix, known without asking the store.
+async fn own_writes_are_followed_by_prefix(store: Arc<dyn Storage>) {
+    use std::sync::atomic::Ordering::Acquire;
+    let early = "/registry/limitranges/own/early";
+    store.create(early, b("0")).await.unwrap();
+    let followed = store.follow_own_writes("/registry/limitranges/own/");
+    let sibling = store.follow_own_writes("/registry/limitranges/other/");
+    assert_eq!(
+        followed.load(Acquire),
+        0,
+        "writes before following count nothing"
+    );
+    let a = "/registry/limitranges/own/a";
+    let created = store.create(a, b("1")).await.unwrap();
+    assert_eq!(followed.load(Acquire), created.mod_revision);
+    let updated = store.update(a, b("2"), created.mod_revision).await.unwrap();
+    assert_eq!(followed.load(Acquire), updated.mod_revision);
+    let at = store
+        .update_at(a, b("3"), updated.mod_revision)
+        .await
+        .unwrap();
+    assert_eq!(followed.load(Acquire), at);
+    // Writes that did not happen count nothing.
+    assert!(
+        store
+            .update_at(a, b("4"), created.mod_revision)
+            .await
+            .is_err()
+    );
+    assert!(store.create(a, b("5")).await.is_err());
+    assert_eq!(followed.load(Acquire), at);
+    let other = store
+        .create("/registry/limitranges/other/s", b("s"))
+        .await
+        .unwrap();
+    assert_eq!(followed.load(Acquire), at, "a sibling prefix's write");
+    assert_eq!(sibling.load(Acquire), other.mod_revision);
+    let deleted = store.delete_at(a, at).await.unwrap();
+    assert_eq!(followed.load(Acquire), deleted);
+    let gone = store.delete(early, None).await.unwrap();
+    assert_eq!(followed.load(Acquire), gone.revision);
+    assert_eq!(
+        store
+            .follow_own_writes("/registry/limitranges/own/")
+            .load(Acquire),
+        gone.revision,
+        "following again shares the counter"
+    );
+}
+
 /// One `#[tokio::test]` per behaviour for a backend: `$open` is an async expression
 /// giving `Option<(Arc<dyn Storage>, guard)>` (`None` skips the test: the backend's
 /// server is not installed here), the guard living until the test ends.
@@ -713,6 +764,7 @@ macro_rules! backend_suite {
                 bad_requests_are_invalid_and_change_nothing,
                 watches_started_during_writes_see_every_later_event_once,
                 the_largest_revision_is_in_the_future_not_a_crash,
+                own_writes_are_followed_by_prefix,
             );
         }
     };

@@ -5,12 +5,14 @@
 //!
 //! [`Rbac`] keeps the Roles, ClusterRoles and bindings the server stores in an
 //! [`Index`] by subject, filled from a list and kept current by the
-//! storage's watch. Before deciding, it waits until the index has seen the storage's
-//! current revision, so a binding created by one request is in force for the next one
-//! (Go's informers give no such promise). It also does the clusterrole-aggregation
-//! controller's work: an aggregated ClusterRole grants the rules of the roles its
-//! selectors match as soon as they are written, and its stored `rules` are rewritten
-//! to them.
+//! storage's watches of the four kinds. Before deciding, it waits until the index has
+//! seen every RBAC write made through this server (the storage tells their revisions
+//! without a round trip: [`Storage::follow_own_writes`]), so a binding created by one
+//! request is in force for the next one (Go's informers give no such promise); writes
+//! made by another server on the same etcd count once their events arrive. It also
+//! does the clusterrole-aggregation controller's work: an aggregated ClusterRole grants
+//! the rules of the roles its selectors match as soon as they are written, and its
+//! stored `rules` are rewritten to them.
 //!
 //! ```
 //! use std::sync::Arc;
@@ -37,12 +39,13 @@ pub mod escalation;
 pub mod index;
 pub mod policy;
 
+use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
 use apimachinery::runtime::Scheme;
 use apimachinery::runtime::unstructured::object_to_unstructured;
-use futures_util::StreamExt;
+use futures_util::{StreamExt, stream};
 use tokio::sync::watch;
 
 use self::index::{Index, Kind, Visit};
@@ -72,13 +75,13 @@ struct Shared {
     scheme: Arc<Scheme>,
     storage: Arc<dyn Storage>,
     index: RwLock<Index>,
-    /// The storage revision the index reflects.
-    revision: watch::Sender<Revision>,
+    /// Per kind (as in `kinds`), the newest revision of the kind's events the index has
+    /// applied; `None` until the first list.
+    seen: watch::Sender<Option<Vec<Revision>>>,
     /// The store of each kind, by kind, and their key prefixes.
     kinds: Vec<(Kind, Arc<Store>)>,
-    /// The longest key prefix of the four kinds: what the index watches, so that its
-    /// revision follows every write and not only RBAC's.
-    watch_prefix: String,
+    /// Per kind, the newest revision this server wrote under its prefix.
+    written: Vec<Arc<AtomicI64>>,
 }
 
 impl Drop for Rbac {
@@ -106,35 +109,42 @@ impl Rbac {
                 kinds.push((kind, Arc::new(store)));
             }
         }
-        let prefixes: Vec<String> = kinds
+        let written = kinds
             .iter()
-            .map(|(_, s)| s.info().collection_prefix(None))
+            .map(|(_, s)| storage.follow_own_writes(&s.info().collection_prefix(None)))
             .collect();
-        let watch_prefix = common_prefix(&prefixes);
-        let (revision, _) = watch::channel(0);
+        let (seen, _) = watch::channel(None);
         let shared = Arc::new(Shared {
             scheme,
             storage,
             index: RwLock::new(Index::default()),
-            revision,
+            seen,
             kinds,
-            watch_prefix,
+            written,
         });
         let task = tokio::spawn(shared.clone().run()).abort_handle();
         Arc::new(Rbac { shared, task })
     }
 
-    /// Waits until the index reflects every write the storage had acknowledged when
-    /// called (at most five seconds, after which it decides on what it has).
+    /// Waits until the index has been listed and reflects every RBAC write this server
+    /// had made when called (at most five seconds, after which it decides on what it
+    /// has).
     pub async fn sync(&self) {
         if self.shared.kinds.is_empty() {
             return;
         }
-        let Ok(current) = self.shared.storage.current_revision().await else {
-            return;
+        let wanted: Vec<Revision> = self
+            .shared
+            .written
+            .iter()
+            .map(|w| w.load(Ordering::Acquire))
+            .collect();
+        let mut rx = self.shared.seen.subscribe();
+        let caught_up = |seen: &Option<Vec<Revision>>| {
+            seen.as_ref()
+                .is_some_and(|seen| seen.iter().zip(&wanted).all(|(s, w)| s >= w))
         };
-        let mut rx = self.shared.revision.subscribe();
-        let _ = tokio::time::timeout(SYNC_TIMEOUT, rx.wait_for(|r| *r >= current)).await;
+        let _ = tokio::time::timeout(SYNC_TIMEOUT, rx.wait_for(caught_up)).await;
     }
 
     /// The rules `user` holds in `namespace` (cluster-wide ones included), and the
@@ -263,12 +273,12 @@ impl Shared {
         self.index.write().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Lists, then follows the watch; lists again whenever the watch ends.
+    /// Lists, then follows one watch per kind; lists again whenever one of them ends.
     async fn run(self: Arc<Self>) {
         if self.kinds.is_empty() {
             return;
         }
-        loop {
+        'list: loop {
             let from = match self.list().await {
                 Ok(revision) => revision,
                 Err(_) => {
@@ -277,32 +287,41 @@ impl Shared {
                 }
             };
             self.reconcile_aggregations();
-            // The index needs the keys and new values only: no previous values.
-            let Ok(mut events) = self
-                .storage
-                .watch_without_prev(&self.watch_prefix, from)
-                .await
-            else {
-                tokio::time::sleep(RETRY_DELAY).await;
-                continue;
-            };
+            // Only the four kinds' prefixes: a watch of their common directory
+            // (`/registry/`) would have etcd send every write of every resource here
+            // too. The index needs the keys and new values only: no previous values.
+            let mut watches = Vec::with_capacity(self.kinds.len());
+            for (position, (_, store)) in self.kinds.iter().enumerate() {
+                let prefix = store.info().collection_prefix(None);
+                let Ok(events) = self.storage.watch_without_prev(&prefix, from).await else {
+                    tokio::time::sleep(RETRY_DELAY).await;
+                    continue 'list;
+                };
+                // Each watch says when it ends, so that the end of one ends them all.
+                let ends = stream::once(std::future::ready((position, None)));
+                watches.push(events.map(move |e| (position, Some(e))).chain(ends));
+            }
             // A watch "from 0" starts at whatever is current when it is registered: it
             // misses nothing only if the store is still empty then.
             if from == 0 && !matches!(self.storage.current_revision().await, Ok(0)) {
                 continue;
             }
+            let mut events = stream::select_all(watches);
             let mut delivered = false;
-            while let Some(Ok(event)) = events.next().await {
+            while let Some((position, Some(Ok(event)))) = events.next().await {
                 delivered = true;
                 let revision = event.revision();
+                let moved = !matches!(event, WatchEvent::Progress { .. });
                 let touched_roles = self.apply(event);
-                self.revision.send_if_modified(|r| {
-                    let newer = revision > *r;
-                    if newer {
-                        *r = revision;
-                    }
-                    newer
-                });
+                if moved {
+                    self.seen.send_if_modified(|seen| match seen {
+                        Some(seen) if seen.get(position).is_some_and(|s| revision > *s) => {
+                            seen[position] = revision;
+                            true
+                        }
+                        _ => false,
+                    });
+                }
                 if touched_roles {
                     self.reconcile_aggregations();
                 }
@@ -343,7 +362,8 @@ impl Shared {
             index.aggregate();
         }
         *self.write() = index;
-        self.revision.send_replace(revision);
+        self.seen
+            .send_replace(Some(vec![revision; self.kinds.len()]));
         Ok(revision)
     }
 
@@ -442,27 +462,6 @@ impl Shared {
                     .await;
             }
         });
-    }
-}
-
-/// The longest common prefix of `prefixes`, up to its last `/`.
-fn common_prefix(prefixes: &[String]) -> String {
-    let Some(first) = prefixes.first() else {
-        return String::new();
-    };
-    let mut len = first.len();
-    for p in &prefixes[1..] {
-        len = first
-            .bytes()
-            .zip(p.bytes())
-            .take(len)
-            .take_while(|(a, b)| a == b)
-            .count();
-    }
-    let common = first.get(..len).unwrap_or_default();
-    match common.rfind('/') {
-        Some(i) => common[..=i].to_owned(),
-        None => String::new(),
     }
 }
 

@@ -276,19 +276,6 @@ async fn the_index_starts_from_what_is_stored() {
 }
 
 #[test]
-fn the_watched_prefix_is_the_common_directory_of_the_kinds() {
-    assert_eq!(
-        common_prefix(&["/registry/roles/".into(), "/registry/clusterroles/".into()]),
-        "/registry/"
-    );
-    assert_eq!(
-        common_prefix(&["/registry/roles/".into()]),
-        "/registry/roles/"
-    );
-    assert_eq!(common_prefix(&[]), "");
-}
-
-#[test]
 fn aggregated_errors_read_as_gos() {
     assert_eq!(aggregate_errors(&["a".into()]), "a");
     assert_eq!(
@@ -340,5 +327,61 @@ async fn the_index_lists_again_when_its_watch_ends_and_misses_nothing() {
     assert_eq!(
         f.rbac.authorize(&get("carol", "pods", "a")).await.0,
         Decision::Allow
+    );
+}
+
+#[tokio::test]
+async fn the_index_watches_rbacs_kinds_only_and_decides_without_asking_the_store() {
+    let scheme = scheme();
+    let observed = Arc::new(crate::storage::testing::ReshapedWatches::new(|w, _| w));
+    let storage: Arc<dyn Storage> = observed.clone();
+    let f = Fixture {
+        rbac: Rbac::new(scheme.clone(), storage.clone()),
+        scheme,
+        storage,
+    };
+    f.create(
+        "clusterroles",
+        "",
+        json!({"metadata": {"name": "pod-reader"}, "rules": [{"verbs": ["get"], "apiGroups": [""], "resources": ["pods"]}]}),
+    )
+    .await;
+    f.create(
+        "clusterrolebindings",
+        "",
+        json!({"metadata": {"name": "b"}, "roleRef": {"apiGroup": policy::GROUP, "kind": "ClusterRole", "name": "pod-reader"},
+               "subjects": [{"kind": "User", "apiGroup": policy::GROUP, "name": "alice"}]}),
+    )
+    .await;
+    assert_eq!(
+        f.rbac.authorize(&get("alice", "pods", "a")).await.0,
+        Decision::Allow
+    );
+    let reads = observed
+        .revision_reads
+        .load(std::sync::atomic::Ordering::Relaxed);
+    for _ in 0..10 {
+        assert_eq!(
+            f.rbac.authorize(&get("alice", "pods", "a")).await.0,
+            Decision::Allow
+        );
+    }
+    assert_eq!(
+        observed
+            .revision_reads
+            .load(std::sync::atomic::Ordering::Relaxed),
+        reads,
+        "a decision asked the store for its revision"
+    );
+    let mut watched = observed.watched.lock().unwrap().clone();
+    watched.sort();
+    assert_eq!(
+        watched,
+        [
+            "/registry/clusterrolebindings/",
+            "/registry/clusterroles/",
+            "/registry/rolebindings/",
+            "/registry/roles/"
+        ]
     );
 }
